@@ -1,0 +1,53 @@
+// Lint rules for the whole monorepo.
+import path from 'node:path';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The app boundary: code under plugins/<app>/ and examples/<app>/ may import @wpk/sdk, npm
+ * packages and its own files. It may never import @wpk/core (or any other @wpk package), and
+ * never reach into another app's folder with a relative path.
+ */
+const appBoundaryRule = {
+  meta: { type: 'problem', schema: [], messages: { core: '{{name}}: apps reach the platform through @wpk/sdk only', escape: '{{name}}: an app imports only its own files (this leaves {{root}})' } },
+  create(context) {
+    const file = context.filename;
+    const match = /^(.*?[\\/](?:plugins|examples)[\\/][^\\/]+)[\\/]/.exec(file);
+    if (!match) return {};
+    const root = match[1];
+    const check = (node, source) => {
+      if (typeof source !== 'string') return;
+      if (/^@wpk\//.test(source) && !/^@wpk\/sdk(\/.*)?$/.test(source)) {
+        context.report({ node, messageId: 'core', data: { name: source } });
+      } else if (source.startsWith('.')) {
+        const target = path.resolve(path.dirname(file), source);
+        if (target !== root && !target.startsWith(root + path.sep)) {
+          context.report({ node, messageId: 'escape', data: { name: source, root: path.basename(root) } });
+        }
+      }
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.turbo/**', '**/.wpk/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { wpk: { rules: { 'app-boundary': appBoundaryRule } } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['plugins/**/*.{ts,js,mjs}', 'examples/**/*.{ts,js,mjs}'],
+    rules: { 'wpk/app-boundary': 'error' },
+  },
+);

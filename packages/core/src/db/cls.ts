@@ -1,0 +1,35 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Sequelize } from 'sequelize';
+
+/**
+ * Sequelize's "CLS" hook on AsyncLocalStorage: inside `sequelize.transaction(async () => ...)`
+ * every query joins that transaction without passing it by hand. This matters twice over:
+ * a forgotten `transaction` option would write outside the request's transaction, and on the
+ * embedded database it would wait forever behind the open transaction.
+ */
+const storage = new AsyncLocalStorage<Map<string, unknown>>();
+
+const namespace = {
+  run(fn: (context: Map<string, unknown>) => unknown) {
+    const context = new Map(storage.getStore() ?? []);
+    return storage.run(context, () => fn(context));
+  },
+  get(key: string) {
+    return storage.getStore()?.get(key);
+  },
+  set(key: string, value: unknown) {
+    storage.getStore()?.set(key, value);
+  },
+  bind<T>(fn: T) {
+    return fn;
+  },
+};
+
+let installed = false;
+
+/** Installs the AsyncLocalStorage namespace on Sequelize (idempotent). */
+export function installTransactionContext(): void {
+  if (installed) return;
+  Sequelize.useCLS(namespace as never);
+  installed = true;
+}

@@ -1,0 +1,87 @@
+import { QueryTypes, Sequelize } from 'sequelize';
+import type { Logger } from 'pino';
+import { installTransactionContext } from './cls.js';
+import { EmbeddedPostgres } from './embedded.js';
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  inMemory?: boolean;
+  logger?: Logger;
+  /** Connections in Sequelize's pool. */
+  poolMax?: number;
+}
+
+/** The runtime's database: Sequelize on PostgreSQL, real or embedded. */
+export class Database {
+  private constructor(
+    readonly sequelize: Sequelize,
+    /** The URL other clients of the same database (the job queue) connect with. */
+    readonly url: string,
+    private readonly embedded?: EmbeddedPostgres,
+  ) {}
+
+  /** True when this process runs the embedded database. */
+  get isEmbedded(): boolean {
+    return this.embedded !== undefined;
+  }
+
+  static async open(options: DatabaseOptions): Promise<Database> {
+    installTransactionContext();
+    let embedded: EmbeddedPostgres | undefined;
+    let url = options.databaseUrl;
+    if (!url) {
+      embedded = await EmbeddedPostgres.start({ dataDir: options.inMemory ? undefined : options.dataDir });
+      url = embedded.url;
+    }
+    const sequelize = new Sequelize(url, {
+      dialect: 'postgres',
+      logging: options.logger ? (sql: string) => options.logger!.trace({ sql }, 'sql') : false,
+      pool: { max: options.poolMax ?? (embedded ? 4 : 10), min: 0, idle: 10_000, acquire: 30_000 },
+      define: { underscored: true, timestamps: true },
+    });
+    const database = new Database(sequelize, url, embedded);
+    try {
+      await sequelize.authenticate();
+    } catch (error) {
+      await database.close();
+      throw new Error(`Cannot reach the database at ${redactUrl(url)}: ${(error as Error).message}`);
+    }
+    return database;
+  }
+
+  /** True when a trivial query answers within `timeoutMs`. */
+  async ping(timeoutMs = 2000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const probe = this.sequelize
+      .query('SELECT 1 AS ok', { type: QueryTypes.SELECT, transaction: null as never })
+      .then(() => true, () => false);
+    try {
+      return await Promise.race([probe, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.sequelize.close();
+    } finally {
+      await this.embedded?.stop();
+    }
+  }
+}
+
+/** Hides the password of a database URL for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable database URL)';
+  }
+}

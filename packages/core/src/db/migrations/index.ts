@@ -1,0 +1,12 @@
+import type { Migration, MigrationSet } from '../migrations.js';
+import { migration as platformBase } from './0001-platform-base.js';
+
+/**
+ * Core's own migrations, schema `platform`, in the order they run. Each concern keeps its
+ * migration files in this folder under its own number range (0001-0099 base and tenancy,
+ * 0100 identity, 0200 apps, 0300 events, 0400 search, 0500 API keys and access) and appends
+ * here. Never reorder or edit a migration that has landed: add a new one.
+ */
+const migrations: Migration[] = [platformBase];
+
+export const platformMigrations: MigrationSet = { schema: 'platform', migrations };

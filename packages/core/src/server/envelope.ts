@@ -1,0 +1,63 @@
+import type { Request } from '@hapi/hapi';
+import type { Pagination } from './pagination.js';
+
+/** The single-resource envelope: `data` plus `links.self` (and any relationship links). */
+export interface SingleEnvelope<T> {
+  data: T;
+  links: { self: string } & Record<string, string>;
+}
+
+/** The collection envelope of the specification. */
+export interface CollectionEnvelope<T> {
+  data: T[];
+  pagination: { page: number; per_page: number; total: number; pages: number };
+  links: { self: string; first: string; last: string; next: string | null; prev: string | null };
+}
+
+type Query = Record<string, unknown>;
+
+function encodeQuery(query: Query, page?: number, perPage?: number): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (key === 'page' || key === 'per_page' || value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
+  }
+  if (page !== undefined) params.set('page', String(page));
+  if (perPage !== undefined) params.set('per_page', String(perPage));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The request's own link: its path and query string as received. */
+export function selfLink(request: Request): string {
+  return `${request.path}${encodeQuery(request.query as Query)}`;
+}
+
+/** Wraps one resource. */
+export function single<T>(request: Request, data: T, links: Record<string, string> = {}): SingleEnvelope<T> {
+  return { data, links: { self: selfLink(request), ...links } };
+}
+
+/**
+ * Wraps one page of a collection. Links repeat the path and the other query parameters, with
+ * `page` and `per_page`. `pages` is the page count at this page size (0 for an empty
+ * collection, whose `last` link is page 1); `next` is null on the last page and beyond it,
+ * `prev` is null on the first page.
+ */
+export function collection<T>(request: Request, rows: T[], total: number, pagination: Pagination): CollectionEnvelope<T> {
+  const { page, perPage } = pagination;
+  const pages = Math.ceil(total / perPage);
+  const lastPage = Math.max(1, pages);
+  const link = (target: number) => `${request.path}${encodeQuery(request.query as Query, target, perPage)}`;
+  return {
+    data: rows,
+    pagination: { page, per_page: perPage, total, pages },
+    links: {
+      self: link(page),
+      first: link(1),
+      last: link(lastPage),
+      next: page < pages ? link(page + 1) : null,
+      prev: page > 1 ? link(Math.min(page - 1, lastPage)) : null,
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { Workspace } from '../tenancy/index.js';
+import type { ApiVersion } from './versioning.js';
+
+/** What a route declares to the platform's conventions, under `options.app.wpk`. */
+export interface WpkRouteMeta {
+  /**
+   * `api` (default): versioned JSON API route. `page`: a site page (HTML, no version header).
+   * `system`: operational endpoints such as `/health` (no version header, no tenant needed).
+   */
+  kind?: 'api' | 'page' | 'system';
+  /**
+   * Where the route answers. `workspace` (default): only on a workspace subdomain.
+   * `platform`: only on the base domain (sign-up). `any`: both.
+   */
+  scope?: 'workspace' | 'platform' | 'any';
+  /** Media types accepted for a body; default `application/json`. */
+  contentTypes?: string[];
+}
+
+declare module '@hapi/hapi' {
+  interface RouteOptionsApp {
+    wpk?: WpkRouteMeta;
+  }
+  interface RequestApplicationState {
+    /** The tenant this request is for, resolved from the Host subdomain. */
+    workspace?: Workspace;
+    /** The API version in use, once checked. */
+    apiVersion?: ApiVersion;
+    /** Set when the conventions already built the error answer. */
+    requestId?: string;
+  }
+}

@@ -1,0 +1,50 @@
+import { ConflictError, InvalidError } from '@wpk/sdk';
+import { UniqueConstraintError, type Sequelize } from 'sequelize';
+import { Workspace } from './workspace-model.js';
+
+/** Subdomains that name parts of the platform itself, never a tenant. */
+export const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'app', 'apps', 'admin', 'mail', 'smtp', 'static', 'assets', 'public', 'status', 'docs', 'help', 'support', 'broker', 'auth', 'login', 'signup', 'billing', 'cdn', 'ws']);
+
+const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
+
+/** Checks a requested subdomain; returns the normalised form or throws InvalidError. */
+export function validateSubdomain(input: string): string {
+  const subdomain = input.trim().toLowerCase();
+  if (!SUBDOMAIN.test(subdomain) || subdomain.includes('--')) {
+    throw new InvalidError('subdomain must be 3-63 characters of lowercase letters, digits and single hyphens, not starting or ending with a hyphen');
+  }
+  if (RESERVED_SUBDOMAINS.has(subdomain)) throw new InvalidError(`subdomain "${subdomain}" is reserved`);
+  return subdomain;
+}
+
+export interface CreateWorkspaceInput {
+  subdomain: string;
+  name: string;
+  plan?: string;
+}
+
+/** Workspace lifecycle: creation and look-up. */
+export class WorkspaceService {
+  constructor(private readonly sequelize: Sequelize) {}
+
+  async create(input: CreateWorkspaceInput): Promise<Workspace> {
+    const subdomain = validateSubdomain(input.subdomain);
+    const name = input.name.trim();
+    if (name.length < 1 || name.length > 200) throw new InvalidError('name must be 1-200 characters');
+    try {
+      return await Workspace.create({ subdomain, name, plan: input.plan ?? 'free' });
+    } catch (error) {
+      if (error instanceof UniqueConstraintError) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
+      throw error;
+    }
+  }
+
+  /** The active workspace on this subdomain, or null. */
+  async findBySubdomain(subdomain: string): Promise<Workspace | null> {
+    return Workspace.findOne({ where: { subdomain: subdomain.toLowerCase(), status: 'active' } });
+  }
+
+  async findById(id: string): Promise<Workspace | null> {
+    return Workspace.findByPk(id);
+  }
+}

@@ -1,0 +1,38 @@
+import { Runtime, createScratchDatabase, type RuntimeOptions } from '../../src/index.js';
+
+/** A migrated runtime on a fresh database (embedded in memory, or a scratch PostgreSQL database). */
+export interface TestRuntime {
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots a real runtime for one test file. Without TEST_DATABASE_URL / DATABASE_URL it runs the
+ * embedded database in memory; with one, it creates a scratch database there and drops it on close.
+ */
+export async function startTestRuntime(options: RuntimeOptions = {}): Promise<TestRuntime> {
+  const scratch = await createScratchDatabase();
+  const runtime = await Runtime.create({ logLevel: 'silent', port: 0, ...options, databaseUrl: scratch.url, inMemory: scratch.url === undefined });
+  try {
+    await runtime.migrate();
+  } catch (error) {
+    await runtime.stop();
+    await scratch.drop();
+    throw error;
+  }
+  return {
+    runtime,
+    async close() {
+      try {
+        await runtime.stop();
+      } finally {
+        await scratch.drop();
+      }
+    },
+  };
+}
+
+/** Headers of an API call to a workspace subdomain. */
+export function apiHeaders(subdomain: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { host: `${subdomain}.localhost`, 'x-api-version': '2026-11-01', ...extra };
+}

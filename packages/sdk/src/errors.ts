@@ -1,0 +1,66 @@
+/**
+ * Domain errors. Services throw these; the runtime maps each to its HTTP status and the
+ * `{"error": "..."}` body in one place, so app code never touches HTTP.
+ */
+
+/** Base class of every error the platform turns into a 4xx answer. */
+export class DomainError extends Error {
+  /** The HTTP status this error answers with. */
+  readonly status: number;
+  /** Extra response headers (for example `Retry-After`). */
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+/** 400: the input breaks a rule; the message names the field and the rule. */
+export class InvalidError extends DomainError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+/** 401: no usable credential. */
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'Authentication required') {
+    super(401, message);
+  }
+}
+
+/** 403: the caller may not do this; the message names the denied action. */
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
+/** 404: the resource does not exist in this workspace (or is not visible to the caller). */
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super(404, message);
+  }
+}
+
+/** 409: the request conflicts with the current state (duplicate, wrong state). */
+export class ConflictError extends DomainError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+/** 429: too many attempts; `retryAfterSeconds` becomes the `Retry-After` header. */
+export class TooManyRequestsError extends DomainError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
+/** True for errors the platform answers as a 4xx with their own message. */
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}
