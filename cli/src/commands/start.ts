@@ -1,0 +1,42 @@
+import { Command, Option } from 'commander';
+import type { Runtime } from '@wpk/core';
+import { dataDirOption, openRuntime, parsePort } from '../options.js';
+
+interface StartOptions {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  migrate: boolean;
+}
+
+/** Stops the runtime cleanly on Ctrl-C or a termination signal. */
+export function stopOnSignals(runtime: Runtime): void {
+  const stop = async (signal: string) => {
+    runtime.logger.info({ signal }, 'stopping');
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+export function startCommand(): Command {
+  return new Command('start')
+    .description('run the platform server (migrations first, unless --no-migrate)')
+    .addOption(new Option('--port <port>', 'TCP port (default 3000)').env('PORT').argParser(parsePort))
+    .addOption(new Option('--host <host>', 'interface to listen on (default 127.0.0.1)').env('HOST'))
+    .addOption(dataDirOption())
+    .option('--no-migrate', 'do not run pending migrations before starting')
+    .action(async (options: StartOptions) => {
+      const runtime = await openRuntime({ port: options.port, host: options.host, dataDir: options.dataDir });
+      try {
+        if (options.migrate) await runtime.migrate();
+        const url = await runtime.start();
+        console.log(`listening on ${url}`);
+      } catch (error) {
+        await runtime.stop();
+        throw error;
+      }
+      stopOnSignals(runtime);
+    });
+}

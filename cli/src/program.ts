@@ -1,0 +1,39 @@
+import { Command, CommanderError } from 'commander';
+import { createRequire } from 'node:module';
+import { devCommand } from './commands/dev.js';
+import { migrateCommand } from './commands/migrate.js';
+import { startCommand } from './commands/start.js';
+import { workspaceCommand } from './commands/workspace.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** The `wpk` command tree. */
+export function buildProgram(): Command {
+  const program = new Command('wpk')
+    .description('Workspace Platform Kit: run and manage a multi-tenant workspace platform')
+    .version(version, '-V, --version')
+    .option('--verbose', 'print stack traces on errors')
+    .showHelpAfterError('(run with --help for usage)');
+  program.addCommand(startCommand());
+  program.addCommand(devCommand());
+  program.addCommand(migrateCommand());
+  program.addCommand(workspaceCommand());
+  return program;
+}
+
+/** Runs the CLI; returns the exit code. Errors are one clear line (stack with --verbose). */
+export async function run(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  program.exitOverride();
+  const verbose = argv.includes('--verbose');
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode; // commander already printed it
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`wpk: ${message.split('\n')[0]}`);
+    if (verbose && error instanceof Error && error.stack) console.error(error.stack);
+    return 1;
+  }
+}

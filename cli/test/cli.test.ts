@@ -1,0 +1,96 @@
+import test from 'ava';
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+const exec = promisify(execFile);
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `wpk` as a user would, in its own process. */
+async function wpk(args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['--import=tsx', bin, ...args], { env: { ...process.env, WPK_LOG_LEVEL: 'silent', ...env }, timeout: 120_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-cli-'));
+
+test('--version prints the version', async (t) => {
+  const result = await wpk(['--version']);
+  t.is(result.code, 0);
+  t.is(result.stdout.trim(), '0.1.0');
+});
+
+test('every command has --help', async (t) => {
+  for (const command of [[], ['start'], ['dev'], ['migrate'], ['workspace'], ['workspace', 'create']]) {
+    const result = await wpk([...command, '--help']);
+    t.is(result.code, 0, command.join(' '));
+    t.regex(result.stdout, /^Usage: wpk/, command.join(' '));
+  }
+});
+
+test('workspace create --json prints the workspace; a second one on the same subdomain fails in one line', async (t) => {
+  const dataDir = tempDir();
+  const env = { DATABASE_URL: undefined };
+  const created = await wpk(['workspace', 'create', '--subdomain', 'acme', '--name', 'Acme', '--json', '--data-dir', dataDir], env);
+  t.is(created.code, 0, created.stderr);
+  const body = JSON.parse(created.stdout);
+  t.like(body.workspace, { subdomain: 'acme', name: 'Acme' });
+  t.regex(body.workspace.id, /^[0-9a-f-]{36}$/);
+
+  const again = await wpk(['workspace', 'create', '--subdomain', 'acme', '--name', 'Acme', '--data-dir', dataDir], env);
+  t.is(again.code, 1);
+  t.is(again.stderr.trim(), 'wpk: subdomain "acme" is already taken');
+});
+
+test('an error shows its stack only with --verbose', async (t) => {
+  const dataDir = tempDir();
+  const quiet = await wpk(['workspace', 'create', '--subdomain', '-bad-', '--name', 'X', '--data-dir', dataDir], { DATABASE_URL: undefined });
+  t.is(quiet.code, 1);
+  t.is(quiet.stderr.trim().split('\n').length, 1);
+  const verbose = await wpk(['--verbose', 'workspace', 'create', '--subdomain', '-bad-', '--name', 'X', '--data-dir', dataDir], { DATABASE_URL: undefined });
+  t.is(verbose.code, 1);
+  t.regex(verbose.stderr, /\n\s+at /);
+});
+
+test('start prints its address and serves /health; a second process on the same data directory gets a clear error', async (t) => {
+  const dataDir = tempDir();
+  const server = spawn(process.execPath, ['--import=tsx', bin, 'start', '--port', '0', '--data-dir', dataDir], { env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '' } });
+  t.teardown(() => server.kill('SIGKILL'));
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    server.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) resolve(match[1]);
+    });
+    server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  t.regex(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const health = await fetch(`${url}/health`);
+  t.is(health.status, 200);
+  t.deepEqual(await health.json(), { status: 'ok', database: 'ok' });
+
+  const second = await wpk(['migrate', '--data-dir', dataDir], { DATABASE_URL: undefined });
+  t.is(second.code, 1);
+  t.regex(second.stderr.trim(), new RegExp(`^wpk: The data directory ${dataDir} is in use by another wpk process \\(pid ${server.pid}\\)`));
+
+  server.kill('SIGTERM');
+  await new Promise((resolve) => server.on('exit', resolve));
+  const after = await wpk(['migrate', '--data-dir', dataDir], { DATABASE_URL: undefined });
+  t.is(after.code, 0, after.stderr);
+  t.is(after.stdout.trim(), 'nothing to migrate: the database is up to date');
+});

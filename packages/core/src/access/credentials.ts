@@ -1,0 +1,42 @@
+/**
+ * Who is calling, as the authentication layer (layer 1) leaves it on `request.auth.credentials`.
+ * Layers 2-5 and every handler read this shape, whether it came from a session cookie or an
+ * API key.
+ */
+export type PlatformRole = 'owner' | 'admin' | 'member';
+
+export interface CallerMember {
+  id: string;
+  workspaceId: string;
+  accountId: string;
+  platformRole: PlatformRole;
+  email: string;
+  name: string;
+}
+
+export interface SessionCredential {
+  kind: 'session';
+  sessionId: string;
+  /** The session is in admin mode (elevated) until this instant; null when not elevated. */
+  elevatedUntil: Date | null;
+}
+
+export interface ApiKeyCredential {
+  kind: 'api_key';
+  keyId: string;
+  fullAccess: boolean;
+  /** The scoped key's entire permission set; ignored for full-access keys. */
+  scopes: string[];
+}
+
+export interface Credentials {
+  member: CallerMember;
+  via: SessionCredential | ApiKeyCredential;
+}
+
+declare module '@hapi/hapi' {
+  interface UserCredentials {
+    member: CallerMember;
+    via: SessionCredential | ApiKeyCredential;
+  }
+}

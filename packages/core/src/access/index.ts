@@ -1,0 +1,1 @@
+export type { ApiKeyCredential, CallerMember, Credentials, PlatformRole, SessionCredential } from './credentials.js';

@@ -1,0 +1,22 @@
+/** One event staged by a handler, not yet written anywhere. */
+export interface StagedEvent {
+  /** Who emits it: an app slug (`tasks`, `ext.acme.hello`) or `system` for the runtime. */
+  emitter: string;
+  action: string;
+  payload: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  /** Optional deduplication key; the broker rejects a second event with the same key and payload. */
+  dedupeKey?: string;
+  /** Deliver no earlier than this instant. */
+  deliverAt?: Date;
+}
+
+/**
+ * Where staged events go once a request succeeds. `write` runs inside the request's database
+ * transaction (the outbox), so the events commit or vanish with the handler's own writes;
+ * `afterCommit` runs once that transaction has committed, to wake the broker.
+ */
+export interface EventSink {
+  write(workspaceId: string | null, events: StagedEvent[]): Promise<void>;
+  afterCommit(): void;
+}

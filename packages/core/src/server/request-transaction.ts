@@ -1,0 +1,53 @@
+import type { Request, ResponseToolkit, ResponseObject } from '@hapi/hapi';
+import type { Sequelize, Transaction } from 'sequelize';
+import type { EventSink, StagedEvent } from '../events/sink.js';
+
+/** The unit of work of one request: its transaction and the events it staged. */
+export interface RequestWork {
+  transaction: Transaction;
+  staged: StagedEvent[];
+  /** Stages an event; it is written only if the request answers 2xx. */
+  stage(event: StagedEvent): void;
+}
+
+class RollbackAnswer extends Error {
+  constructor(readonly answer: unknown) {
+    super('non-2xx answer');
+  }
+}
+
+function statusOf(value: unknown): number {
+  if (value && typeof value === 'object' && 'statusCode' in value) return Number((value as ResponseObject).statusCode);
+  return 200;
+}
+
+/**
+ * Runs a handler in one database transaction. A 2xx answer commits the handler's writes together
+ * with the events it staged (written to the outbox by the sink); any other answer, or a throw,
+ * rolls everything back and no event leaves. Queries inside join the transaction on their own
+ * (AsyncLocalStorage), so nothing is half-written.
+ */
+export async function runInRequestTransaction(
+  sequelize: Sequelize,
+  sink: EventSink,
+  request: Request,
+  h: ResponseToolkit,
+  handler: (work: RequestWork) => Promise<unknown>,
+): Promise<unknown> {
+  let result: unknown;
+  try {
+    result = await sequelize.transaction(async (transaction) => {
+      const work: RequestWork = { transaction, staged: [], stage: (event) => work.staged.push(event) };
+      const answer = await handler(work);
+      const status = statusOf(answer);
+      if (status < 200 || status >= 300) throw new RollbackAnswer(answer);
+      if (work.staged.length > 0) await sink.write(request.app.workspace?.id ?? null, work.staged);
+      return answer;
+    });
+  } catch (error) {
+    if (error instanceof RollbackAnswer) return error.answer;
+    throw error;
+  }
+  sink.afterCommit();
+  return result ?? h.response().code(200);
+}
