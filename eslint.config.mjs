@@ -47,6 +47,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain JavaScript files are Node scripts.
+    files: ['**/*.{js,mjs,cjs}'],
+    languageOptions: { globals: Object.fromEntries(['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'fetch'].map((name) => [name, 'readonly'])) },
+  },
+  {
     files: ['plugins/**/*.{ts,js,mjs}', 'examples/**/*.{ts,js,mjs}'],
     rules: { 'wpk/app-boundary': 'error' },
   },

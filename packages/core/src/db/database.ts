@@ -45,7 +45,7 @@ export class Database {
       await sequelize.authenticate();
     } catch (error) {
       await database.close();
-      throw new Error(`Cannot reach the database at ${redactUrl(url)}: ${(error as Error).message}`);
+      throw new Error(`Cannot reach the database at ${redactUrl(url)}: ${(error as Error).message}`, { cause: error });
     }
     return database;
   }
