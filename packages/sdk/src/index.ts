@@ -1,2 +1,5 @@
 export * from './errors.js';
 export * from './mrn.js';
+export * from './manifest/index.js';
+export * from './app/index.js';
+export * from './reexports.js';

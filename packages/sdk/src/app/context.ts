@@ -1,0 +1,198 @@
+import type { AppDb, ModelMap } from './models.js';
+
+/** The workspace a request or event belongs to. */
+export interface ContextWorkspace {
+  /** Workspace id (uuid). */
+  id: string;
+  /** Its subdomain. */
+  subdomain: string;
+  /** Its display name. */
+  name: string;
+}
+
+/** The member a request acts as (the session's member, or the API key's owner). */
+export interface ContextMember {
+  /** Member id (uuid). */
+  id: string;
+  /** `mrn:account:member:{id}`. */
+  mrn: string;
+  /** Display name. */
+  name: string;
+  /** Sign-in email. */
+  email: string;
+  /** `owner`, `admin` or `member`. */
+  platform_role: 'owner' | 'admin' | 'member';
+}
+
+/** The API key a request came with (absent for a browser session). */
+export interface ContextKey {
+  /** Key id. */
+  id: string;
+  /** True for a full-access key (the member's permissions); false for a scoped key (its scopes only). */
+  full_access: boolean;
+}
+
+/** The app's own identity, as the runtime loaded it. */
+export interface ContextApp {
+  /** The slug (`hello`). */
+  slug: string;
+  /** The namespace permission keys and events use: the slug, or `ext.{publisher}.{slug}`. */
+  id: string;
+  /** Display name. */
+  name: string;
+  /** The manifest's version. */
+  version: string;
+}
+
+/** The caller's permissions in this app (only this app's slice is ever loaded). */
+export interface ContextPermissions {
+  /** True when the caller holds `key` (owners and admins hold every key; `{slug}.*` expands). */
+  has(key: string): boolean;
+  /** The keys held, expanded against the app's declared permissions. */
+  keys(): string[];
+}
+
+/** Options of a staged event. */
+export interface StageOptions {
+  /** The broker rejects a second event with the same dedupe key and the same payload. */
+  dedupeKey?: string;
+  /** Deliver no earlier than this instant (reminders). */
+  deliverAt?: Date;
+}
+
+/**
+ * `ctx.events`: stages events the app declared in its manifest. A staged event leaves only when
+ * the request answers 2xx (it is written with the request's transaction); otherwise it is dropped.
+ */
+export interface EventStager {
+  /** Stages `action` with its payload (validated by the broker against the declared schema) and free-form metadata. */
+  stage(action: string, payload: Record<string, unknown>, metadata?: Record<string, unknown>, options?: StageOptions): void;
+}
+
+/** A record as the platform search stores it. */
+export interface SearchDocument {
+  /** One of the app's searchable types (manifest `search[].type`). */
+  type: string;
+  /** The record's id in the app (unique per type). */
+  id: string;
+  /** Short badge shown with the result (e.g. `T-42`); may be empty. */
+  badge?: string;
+  /** Result title. */
+  title: string;
+  /** Result subtitle. */
+  subtitle?: string;
+  /** Navigation target. */
+  url: string;
+  /** Values of the name columns, in the manifest's order. */
+  names: string[];
+  /** Values of the detail columns. */
+  details?: string[];
+  /** Filterable attributes (the file picker's `owner`, `type`, ...). */
+  filters?: Record<string, string | number | boolean | null>;
+}
+
+/**
+ * `ctx.search`: index updates for the app's searchable records, applied with the request's
+ * transaction (so a failed request leaves the index untouched).
+ */
+export interface SearchIndex {
+  /** Adds or replaces a record in the index. */
+  upsert(document: SearchDocument): void;
+  /** Removes a record from the index. */
+  remove(type: string, id: string): void;
+}
+
+/** `ctx.log`: a structured logger already tagged with the app, the workspace and the request. */
+export interface AppLogger {
+  /** Debug line. */
+  debug(objectOrMessage: object | string, message?: string): void;
+  /** Info line. */
+  info(objectOrMessage: object | string, message?: string): void;
+  /** Warning line. */
+  warn(objectOrMessage: object | string, message?: string): void;
+  /** Error line. */
+  error(objectOrMessage: object | string, message?: string): void;
+}
+
+/** A resolved page request (`page`, `per_page` from the query, with the specification's bounds). */
+export interface PageRequest {
+  /** 1-indexed page. */
+  page: number;
+  /** Page size, 1-100. */
+  perPage: number;
+  /** Rows to skip. */
+  offset: number;
+  /** Rows to take. */
+  limit: number;
+}
+
+/** Envelope builders (the specification's single and collection envelopes). */
+export interface Responder {
+  /** `{data, links: {self, ...}}`. */
+  single<T>(data: T, links?: Record<string, string>): { data: T; links: { self: string } & Record<string, string> };
+  /** `{data, pagination, links}` for one page of rows and the total. */
+  collection<T>(rows: T[], total: number, page?: PageRequest): { data: T[]; pagination: { page: number; per_page: number; total: number; pages: number }; links: Record<string, string | null> };
+}
+
+/** What every handler of the app receives, in a request or in an event delivery. */
+export interface BaseContext<M extends ModelMap = ModelMap> {
+  /** The app itself. */
+  app: ContextApp;
+  /** The workspace. */
+  workspace: ContextWorkspace;
+  /** The app's models, bound to its schema and this workspace. */
+  db: AppDb<M>;
+  /** The database transaction this work runs in (every ctx.db call joins it already). */
+  transaction: unknown;
+  /** Stage events. */
+  events: EventStager;
+  /** Update the search index. */
+  search: SearchIndex;
+  /** The app's effective settings document in this workspace. */
+  settings: Record<string, unknown>;
+  /** Logger. */
+  log: AppLogger;
+}
+
+/** The context of a route handler: the base context plus the caller. */
+export interface AppContext<M extends ModelMap = ModelMap> extends BaseContext<M> {
+  /** The member the request acts as. */
+  member: ContextMember;
+  /** The API key used, or null for a browser session. */
+  key: ContextKey | null;
+  /** The caller's permissions in this app. */
+  permissions: ContextPermissions;
+  /** `page` / `per_page` of the query, resolved. */
+  page: PageRequest;
+  /** Envelope builders. */
+  respond: Responder;
+}
+
+/** The context of a public route (no caller). */
+export interface PublicContext<M extends ModelMap = ModelMap> extends BaseContext<M> {
+  /** No member on a public route. */
+  member: null;
+  /** No key on a public route. */
+  key: null;
+  /** `page` / `per_page` of the query, resolved. */
+  page: PageRequest;
+  /** Envelope builders. */
+  respond: Responder;
+}
+
+/** An event as a subscription handler receives it. */
+export interface DeliveredEvent {
+  /** The action, e.g. `core.tasks.task.created`. */
+  action: string;
+  /** The payload (validated, redacted). */
+  payload: Record<string, unknown>;
+  /** The metadata; `workspace_id` is always there. */
+  metadata: Record<string, unknown> & { workspace_id: string };
+  /** The delivery id (`x-broker-event-id`). */
+  deliveryId?: string;
+  /** The attempt number (`x-broker-delivery-attempt`). */
+  attempt?: number;
+}
+
+/** The context of a subscription handler: scoped to the event's workspace, no caller. */
+export type EventContext<M extends ModelMap = ModelMap> = BaseContext<M>;

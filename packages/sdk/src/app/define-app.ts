@@ -1,0 +1,146 @@
+import type { AppManifest } from '../manifest/types.js';
+import { validateManifest, type ManifestCodeFacts, type ValidateManifestOptions } from '../manifest/validate.js';
+import type { ManifestProblem } from '../manifest/types.js';
+import type { AppContext, ContextApp, ContextKey, ContextMember, ContextPermissions, ContextWorkspace, DeliveredEvent, EventContext, SearchDocument, AppLogger } from './context.js';
+import type { AppDb, ModelMap } from './models.js';
+import type { AnyAppRoute, AppRequest } from './routes.js';
+
+/** What a migration of the app receives. It runs with `search_path` set to the app's schema. */
+export interface AppMigrationContext {
+  /** The app's schema (`app_tasks`, `ext_acme_hello`); unqualified table names land there. */
+  schema: string;
+  /** Runs SQL inside the migration's transaction; `:name` placeholders take `replacements`. */
+  query(sql: string, replacements?: Record<string, unknown>): Promise<unknown[]>;
+}
+
+/** One migration of the app: an ordered unique name (`0001-create-greetings`) and its two directions. */
+export interface AppMigration {
+  /** Unique, sortable name. */
+  name: string;
+  /** Applies the change. */
+  up(context: AppMigrationContext): Promise<void>;
+  /** Reverts it. */
+  down?(context: AppMigrationContext): Promise<void>;
+}
+
+/** What a named check receives besides the request: the caller and the app's data. */
+export interface CheckContext<M extends ModelMap = ModelMap> {
+  /** The app. */
+  app: ContextApp;
+  /** The workspace. */
+  workspace: ContextWorkspace;
+  /** The caller. */
+  member: ContextMember;
+  /** The API key used, or null. */
+  key: ContextKey | null;
+  /** The caller's permissions in this app. */
+  permissions: ContextPermissions;
+  /** The app's models (read them; a check writes nothing). */
+  db: AppDb<M>;
+  /** Logger. */
+  log: AppLogger;
+}
+
+/** A check's answer: true passes; false or `{deny: message}` fails (403 with that message). */
+export type CheckResult = boolean | { deny: string };
+
+/**
+ * A named check of the authorization table (e.g. `task_creator`: "is the caller the record's
+ * creator"). It runs before the handler, on the raw path parameters (validation comes later).
+ */
+export type AppCheck<M extends ModelMap = ModelMap> = (request: AppRequest<unknown>, ctx: CheckContext<M>) => CheckResult | Promise<CheckResult>;
+
+/** Receives one delivered event; runs in a transaction scoped to the event's workspace. Throw to ask for a retry. */
+export type SubscriptionHandler<M extends ModelMap = ModelMap> = (event: DeliveredEvent, ctx: EventContext<M>) => unknown;
+
+/** Hooks of one searchable type. */
+export interface SearchHooks<M extends ModelMap = ModelMap> {
+  /** Every document of the type in the context's workspace, for a full re-index. */
+  reindex?(ctx: EventContext<M>): AsyncIterable<SearchDocument> | Iterable<SearchDocument> | Promise<SearchDocument[]>;
+}
+
+/** The code parts of an app, given to defineApp. */
+export interface AppParts<M extends ModelMap = ModelMap> {
+  /** Every route (each needs an entry in the manifest's authorization table). */
+  routes?: AnyAppRoute<M>[];
+  /** Migrations of the app's schema, in order. */
+  migrations?: AppMigration[];
+  /** Models, by the name used in `ctx.db`. */
+  models?: M;
+  /** Named checks used by the authorization table. */
+  checks?: Record<string, AppCheck<M>>;
+  /** Subscription handlers, by event action (each declared in the manifest's subscriptions). */
+  subscriptions?: Record<string, SubscriptionHandler<M>>;
+  /** Search hooks, by searchable type. */
+  search?: Record<string, SearchHooks<M>>;
+}
+
+/** An app as the runtime loads it: the manifest and the code. The default export of an app's entry module. */
+export interface AppDefinition<M extends ModelMap = ModelMap> {
+  /** Marks the object as an app definition. */
+  readonly kind: 'wpk.app';
+  /** The manifest (app.json). */
+  readonly manifest: AppManifest;
+  /** Routes. */
+  readonly routes: AnyAppRoute<M>[];
+  /** Migrations. */
+  readonly migrations: AppMigration[];
+  /** Models. */
+  readonly models: M;
+  /** Named checks. */
+  readonly checks: Record<string, AppCheck<M>>;
+  /** Subscription handlers by action. */
+  readonly subscriptions: Record<string, SubscriptionHandler<M>>;
+  /** Search hooks by type. */
+  readonly search: Record<string, SearchHooks<M>>;
+}
+
+/**
+ * Declares an app: `export default defineApp(manifest, { routes, migrations, models, checks,
+ * subscriptions, search })`. The runtime validates the manifest against the code at start-up.
+ */
+export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts: AppParts<M> = {}): AppDefinition<M> {
+  const migrations = parts.migrations ?? [];
+  const names = new Set<string>();
+  for (const migration of migrations) {
+    if (!migration || typeof migration.name !== 'string' || typeof migration.up !== 'function') throw new TypeError('defineApp: every migration needs a name and an up function');
+    if (names.has(migration.name)) throw new TypeError(`defineApp: migration "${migration.name}" appears twice`);
+    names.add(migration.name);
+  }
+  for (const route of parts.routes ?? []) {
+    if (!route || typeof route.handler !== 'function' || typeof route.path !== 'string') throw new TypeError('defineApp: every route needs a method, a path and a handler');
+  }
+  return Object.freeze({
+    kind: 'wpk.app' as const,
+    manifest: manifest as AppManifest,
+    routes: [...(parts.routes ?? [])],
+    migrations: [...migrations],
+    models: (parts.models ?? {}) as M,
+    checks: { ...(parts.checks ?? {}) },
+    subscriptions: { ...(parts.subscriptions ?? {}) },
+    search: { ...(parts.search ?? {}) },
+  });
+}
+
+/** True for the object defineApp returns (checked by shape, so two copies of the SDK agree). */
+export function isAppDefinition(value: unknown): value is AppDefinition {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'wpk.app' && typeof (value as { manifest?: unknown }).manifest === 'object';
+}
+
+/** What of an app's code the validator cross-checks against the manifest. */
+export function codeFacts(app: AppDefinition<any>): ManifestCodeFacts {
+  return {
+    routes: app.routes.map((route) => ({ method: route.method, path: route.path, public: route.public === true })),
+    checks: Object.keys(app.checks),
+    subscriptions: Object.keys(app.subscriptions),
+    search: Object.keys(app.search),
+  };
+}
+
+/** Validates an app definition: its manifest, cross-checked against its code. */
+export function validateApp(app: AppDefinition<any>, options: Omit<ValidateManifestOptions, 'code'>): ManifestProblem[] {
+  return validateManifest(app.manifest, { ...options, code: codeFacts(app) });
+}
+
+/** The handler context type of an app's models (for typing services): `type Ctx = ContextOf<typeof models>`. */
+export type ContextOf<M extends ModelMap> = AppContext<M>;

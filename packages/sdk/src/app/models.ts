@@ -1,0 +1,77 @@
+import type { CountOptions, DestroyOptions, FindOptions, ModelAttributeColumnOptions, DataType, UpdateOptions, WhereOptions, ModelIndexesOptions } from 'sequelize';
+
+/** A column of a model: a Sequelize data type, or its full column options. */
+export type ModelColumn = DataType | ModelAttributeColumnOptions;
+
+/** Options of a model declaration. */
+export interface ModelDeclarationOptions {
+  /** Adds `created_at` / `updated_at` (default true). */
+  timestamps?: boolean;
+  /** Indexes Sequelize should know about (the migration creates them). */
+  indexes?: ModelIndexesOptions[];
+}
+
+/**
+ * A model an app declares: its table in the app's own schema and its columns. The runtime binds
+ * it to the app's schema, adds the `workspace_id` column and hands it over as `ctx.db[name]`,
+ * scoped to the request's workspace. `A` is the shape of a row.
+ */
+export interface ModelDeclaration<A extends object = Record<string, unknown>> {
+  /** Marks the object as a model declaration. */
+  readonly kind: 'wpk.model';
+  /** The table name inside the app's schema. */
+  readonly table: string;
+  /** The columns (without `workspace_id`, which every table has). */
+  readonly columns: Record<string, ModelColumn>;
+  /** Timestamps and indexes. */
+  readonly options: ModelDeclarationOptions;
+  /** Type-level only: the row shape. */
+  readonly __row?: A;
+}
+
+/** Declares a model of the app: `defineModel<Greeting>('greetings', { id: {...}, text: DataTypes.STRING })`. */
+export function defineModel<A extends object = Record<string, unknown>>(table: string, columns: Record<string, ModelColumn>, options: ModelDeclarationOptions = {}): ModelDeclaration<A> {
+  if (!/^[a-z][a-z0-9_]*$/.test(table)) throw new TypeError(`defineModel: table "${table}" must be lowercase letters, digits and _`);
+  if ('workspace_id' in columns) throw new TypeError(`defineModel(${table}): workspace_id is added by the runtime; do not declare it`);
+  return { kind: 'wpk.model', table, columns, options };
+}
+
+/** The models an app declares, by the name it uses in `ctx.db`. */
+export type ModelMap = Record<string, ModelDeclaration<any>>;
+
+/** The row shape of a model declaration. */
+export type RowOf<D> = D extends ModelDeclaration<infer A> ? A & { workspace_id: string } : never;
+
+/** The options of a read, as Sequelize takes them (the workspace filter is added for you). */
+export type ReadOptions<A extends object> = Omit<FindOptions<A>, 'transaction' | 'lock' | 'raw'>;
+
+/**
+ * One model of the app bound to the request's workspace: every read, write and delete adds
+ * `workspace_id = {the request's workspace}`, so no query can forget the tenant. Rows come back
+ * as plain objects (never Sequelize instances, which would carry a handle on the connection).
+ * Every call joins the request's transaction on its own.
+ */
+export interface ScopedModel<A extends object> {
+  /** Rows matching `options.where` in this workspace. */
+  findAll(options?: ReadOptions<A>): Promise<A[]>;
+  /** The first matching row, or null. */
+  findOne(options?: ReadOptions<A>): Promise<A | null>;
+  /** The row with this `id` in this workspace, or null. */
+  findById(id: string | number, options?: ReadOptions<A>): Promise<A | null>;
+  /** One page of rows and the total count. */
+  findAndCountAll(options?: ReadOptions<A>): Promise<{ rows: A[]; count: number }>;
+  /** The number of matching rows. */
+  count(options?: Omit<CountOptions<A>, 'transaction'>): Promise<number>;
+  /** Inserts a row in this workspace and returns it. */
+  create(values: Partial<Omit<A, 'workspace_id'>>): Promise<A>;
+  /** Updates the matching rows of this workspace; returns how many changed. */
+  update(values: Partial<Omit<A, 'workspace_id'>>, options: { where: WhereOptions<A> }): Promise<number>;
+  /** Deletes the matching rows of this workspace; returns how many went. */
+  destroy(options: Omit<DestroyOptions<A>, 'transaction'> & { where: WhereOptions<A> }): Promise<number>;
+}
+
+/** `ctx.db`: each declared model, bound to the app's schema and the request's workspace. */
+export type AppDb<M extends ModelMap> = { readonly [K in keyof M]: ScopedModel<RowOf<M[K]>> };
+
+/** Update options accepted by ScopedModel.update (re-exported for typing services). */
+export type ScopedUpdateOptions<A extends object> = Omit<UpdateOptions<A>, 'returning' | 'transaction'>;

@@ -1,0 +1,75 @@
+import type { Schema } from 'joi';
+import type { AppContext, PublicContext } from './context.js';
+import type { ModelMap } from './models.js';
+import type { HttpMethod } from '../manifest/types.js';
+
+/** The request as a handler sees it: validated params, query and payload, and the headers. */
+export interface AppRequest<P = Record<string, unknown>> {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** The path as requested. */
+  path: string;
+  /** Path parameters (after validation). */
+  params: Record<string, string>;
+  /** Query parameters (after validation). */
+  query: Record<string, unknown>;
+  /** The JSON body (after validation). */
+  payload: P;
+  /** Request headers, lower-cased names. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** joi schemas validating the request; unknown keys are dropped, a failure answers 400 naming the field. */
+export interface RouteValidation {
+  /** Path parameters. */
+  params?: Schema;
+  /** Query string. */
+  query?: Schema;
+  /** JSON body. */
+  payload?: Schema;
+}
+
+/** A route of the app: method + path (as in the manifest's authorization table) and a handler. */
+export interface AppRoute<M extends ModelMap = ModelMap> {
+  /** HTTP method. */
+  method: HttpMethod;
+  /** Route pattern (hapi syntax: `/greetings/{id}`). Ext apps are served under `/ext/{publisher}/{slug}`. */
+  path: string;
+  /** Request validation. */
+  validate?: RouteValidation;
+  /** One line for the docs and OpenAPI. */
+  description?: string;
+  /** True for a route the manifest marks `public: true` (use definePublicRoute). */
+  public?: false;
+  /** Answers the request; the return value is the 200 body. Throw the SDK's errors for 4xx. */
+  handler(request: AppRequest<any>, ctx: AppContext<M>): unknown;
+}
+
+/** A public route (manifest `public: true`): no credential, no caller in the context. */
+export interface AppPublicRoute<M extends ModelMap = ModelMap> {
+  /** HTTP method. */
+  method: HttpMethod;
+  /** Route pattern. */
+  path: string;
+  /** Request validation. */
+  validate?: RouteValidation;
+  /** One line for the docs. */
+  description?: string;
+  /** Always true. */
+  public: true;
+  /** Answers the request; the return value is the 200 body. */
+  handler(request: AppRequest<any>, ctx: PublicContext<M>): unknown;
+}
+
+/** Any route of an app. */
+export type AnyAppRoute<M extends ModelMap = ModelMap> = AppRoute<M> | AppPublicRoute<M>;
+
+/** Declares a route (typing helper): `defineRoute<typeof models>({ method, path, validate, handler })`. */
+export function defineRoute<M extends ModelMap = ModelMap>(route: AppRoute<M>): AppRoute<M> {
+  return route;
+}
+
+/** Declares a public route (the manifest must mark it `public: true`). */
+export function definePublicRoute<M extends ModelMap = ModelMap>(route: Omit<AppPublicRoute<M>, 'public'>): AppPublicRoute<M> {
+  return { ...route, public: true };
+}

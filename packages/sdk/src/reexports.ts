@@ -1,0 +1,20 @@
+/**
+ * What app code needs from the libraries the platform is built on, re-exported so an app
+ * imports only `@wpk/sdk` (and always gets the same copies the runtime uses).
+ */
+import JoiModule from 'joi';
+import { DataTypes as SequelizeDataTypes, Op as SequelizeOp } from 'sequelize';
+import type OpTypes from 'sequelize/types/operators';
+
+/** joi, for route validation (`validate: { payload: Joi.object({...}) }`). */
+export const Joi = JoiModule;
+
+/** Sequelize column types, for `defineModel` (`DataTypes.STRING(200)`). */
+export const DataTypes = SequelizeDataTypes;
+
+/** Sequelize operators, for `where` clauses (`{ title: { [Op.iLike]: '%x%' } }`). */
+export const Op: typeof OpTypes = SequelizeOp;
+
+/** Types of joi schemas and Sequelize options an app may need in signatures. */
+export type { Schema as JoiSchema, ObjectSchema as JoiObjectSchema } from 'joi';
+export type { DataType, FindOptions, ModelAttributeColumnOptions, Order, WhereOptions } from 'sequelize';
