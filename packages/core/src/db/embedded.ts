@@ -5,6 +5,7 @@ import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { SessionQueue } from './embedded-queue.js';
 
 /** Raised when another process holds the embedded data directory. */
 export class DataDirectoryLockedError extends Error {
@@ -83,6 +84,8 @@ export class EmbeddedPostgres {
       // The extensions must be given at every open, or a directory that uses them fails to open.
       const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm, fuzzystrmatch, unaccent } });
       const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections ?? 64 });
+      // Replace the library's per-message queue (see SessionQueue for why); connections pick it up as they attach.
+      (socket as unknown as { queryQueue: SessionQueue }).queryQueue = new SessionQueue(pglite);
       await socket.start();
       const address = socket.getServerConn();
       return new EmbeddedPostgres(pglite, socket, release, `postgres://postgres@${address}/postgres?sslmode=disable`);
