@@ -1,0 +1,29 @@
+import test from 'ava';
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { buildProgram } from '../src/program.js';
+
+const docs = fs.readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+
+/** Every runnable command path: `start`, `workspace create`, ... */
+function commandPaths(command: Command, prefix: string[] = []): string[] {
+  return command.commands.flatMap((child) => {
+    const path = [...prefix, child.name()];
+    return child.commands.length > 0 ? commandPaths(child, path) : [path.join(' ')];
+  });
+}
+
+test('docs/cli.md has a section for every command, and every option of it', (t) => {
+  const program = buildProgram();
+  const paths = commandPaths(program);
+  t.true(paths.length >= 4);
+  for (const path of paths) {
+    t.true(docs.includes(`## \`wpk ${path}\``), `docs/cli.md lacks a "## \`wpk ${path}\`" section`);
+    let command: Command = program;
+    for (const name of path.split(' ')) command = command.commands.find((child) => child.name() === name)!;
+    const section = docs.slice(docs.indexOf(`## \`wpk ${path}\``)).split(/\n## /)[0];
+    for (const option of command.options) {
+      t.true(section.includes(option.long!), `the "wpk ${path}" section of docs/cli.md does not mention ${option.long}`);
+    }
+  }
+});
