@@ -1,0 +1,78 @@
+import type { Request, Server } from '@hapi/hapi';
+import type { SearchDocument, SearchableType } from '@wpk/sdk';
+import { registerSearchRoutes, SearchIndex, type SearchAccess } from '../../src/search/index.js';
+import type { Workspace } from '../../src/tenancy/index.js';
+import { startTestRuntime, type TestRuntime } from './runtime.js';
+
+/** Who a test request acts as: the apps they may open and the keys they hold there. */
+export interface TestCaller {
+  apps: string[];
+  keys: string[] | 'all';
+}
+
+/**
+ * A stand-in for the access layers and the app registry: callers are named by an
+ * `Authorization: Test <name>` header, apps declare their searchable types here.
+ */
+export class FixtureAccess implements SearchAccess {
+  readonly callers = new Map<string, TestCaller>();
+  readonly types = new Map<string, SearchableType[]>();
+
+  private caller(request: Request): TestCaller | undefined {
+    return this.callers.get(String((request.auth.credentials as { name?: string } | null)?.name ?? ''));
+  }
+
+  async canOpenApp(request: Request, app: string): Promise<boolean> {
+    return this.types.has(app) && (this.caller(request)?.apps.includes(app) ?? false);
+  }
+
+  async heldKeys(request: Request, _app: string): Promise<ReadonlySet<string> | 'all'> {
+    const keys = this.caller(request)?.keys ?? [];
+    return keys === 'all' ? 'all' : new Set(keys);
+  }
+
+  searchableTypes(app: string): SearchableType[] {
+    return this.types.get(app) ?? [];
+  }
+}
+
+/** A searchable type declaration with defaults. */
+export function searchable(type: string, permissions: string[]): SearchableType {
+  return { type, label: type, permissions, names: ['name'], details: ['detail'] };
+}
+
+export interface SearchEnv {
+  env: TestRuntime;
+  server: Server;
+  index: SearchIndex;
+  access: FixtureAccess;
+  acme: Workspace;
+  other: Workspace;
+  close(): Promise<void>;
+}
+
+/** A runtime with workspaces `acme` and `other`, the search routes on a test auth scheme. */
+export async function startSearchEnv(): Promise<SearchEnv> {
+  const env = await startTestRuntime();
+  const { runtime } = env;
+  const server = runtime.server;
+  server.auth.scheme('search-test', () => ({
+    authenticate: (request, h) => {
+      const header = String(request.headers.authorization ?? '');
+      if (!header.startsWith('Test ')) return h.unauthenticated(new Error('Authentication required'));
+      return h.authenticated({ credentials: { name: header.slice(5) } as never });
+    },
+  }));
+  server.auth.strategy('search-test', 'search-test');
+  const index = new SearchIndex(runtime.db.sequelize);
+  const access = new FixtureAccess();
+  registerSearchRoutes(server, { index, access, auth: 'search-test' });
+  const acme = await runtime.workspaces.create({ subdomain: 'acme', name: 'Acme' });
+  const other = await runtime.workspaces.create({ subdomain: 'other', name: 'Other' });
+  return { env, server, index, access, acme, other, close: () => env.close() };
+}
+
+/** A document with only the fields a test cares about. */
+export function doc(type: string, id: string, names: string[], extra: Partial<SearchDocument> = {}): SearchDocument {
+  return { type, id, title: names[0] ?? id, url: `/${type}s/${id}`, names, ...extra };
+}
