@@ -2,6 +2,8 @@ import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import { Database, migrateUp, platformMigrations, type MigrationSet } from './db/index.js';
+import { installAuditTrail } from './audit/index.js';
+import { EventBus, type EventBusOptions } from './events/index.js';
 import { createLogger } from './logger.js';
 import { healthRoutes } from './platform-routes/index.js';
 import { createServer } from './server/index.js';
@@ -10,6 +12,8 @@ import { defineWorkspaceModel, WorkspaceService } from './tenancy/index.js';
 export interface RuntimeOptions extends RuntimeConfigInput {
   /** A logger to use instead of one built from `logLevel`. */
   logger?: Logger;
+  /** Event bus options (broker secret, in-process broker on/off, delivery tuning). */
+  events?: EventBusOptions;
 }
 
 /**
@@ -26,6 +30,9 @@ export class Runtime {
     readonly workspaces: WorkspaceService,
   ) {}
 
+  /** The event bus: registry, outbox sink, subscription mounting, in-process broker (events/). */
+  events!: EventBus;
+
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
     const config = resolveConfig(options);
     const logger = options.logger ?? createLogger(config.logLevel);
@@ -35,7 +42,10 @@ export class Runtime {
       const workspaces = new WorkspaceService(db.sequelize);
       const server = await createServer({ host: config.host, port: config.port, baseDomain: config.baseDomain, workspaces, logger });
       server.route(healthRoutes(db));
-      return new Runtime(config, logger, db, server, workspaces);
+      const runtime = new Runtime(config, logger, db, server, workspaces);
+      runtime.events = new EventBus({ config, db, server, workspaces, logger, options: options.events });
+      installAuditTrail(runtime.events, db.sequelize);
+      return runtime;
     } catch (error) {
       await db.close();
       throw error;
@@ -59,7 +69,9 @@ export class Runtime {
     await this.server.start();
     const { address, port } = this.server.info;
     const host = address && address.includes(':') ? `[${address}]` : address;
-    return `http://${host}:${port}`;
+    const url = `http://${host}:${port}`;
+    await this.events.start(url);
+    return url;
   }
 
   /** Stops listening (letting requests in flight finish) and closes the database. */
@@ -67,6 +79,7 @@ export class Runtime {
     try {
       await this.server.stop({ timeout: 5000 });
     } finally {
+      await this.events?.stop().catch((error) => this.logger.warn({ err: error }, 'stopping the event bus failed'));
       await this.db.close();
     }
   }

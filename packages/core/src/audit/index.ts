@@ -1,0 +1,1 @@
+export { auditEntry, installAuditTrail } from './audit-trail.js';

@@ -1,0 +1,366 @@
+import http from 'node:http';
+import https from 'node:https';
+import got, { type Got } from 'got';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signBody } from '@wpk/sdk';
+import type { PayloadSealer } from './payload.js';
+import type { DeliveryJob, DeliveryQueue } from './queue.js';
+import { signingSecretFor } from './secrets.js';
+import { Signal } from './signal.js';
+import type { EventCatalog, Participant } from './types.js';
+
+/** Growing back-off between attempts: `initialDelayMs × factor^(retry-1)`, capped at `maxDelayMs`. */
+export interface RetryPolicy {
+  initialDelayMs: number;
+  factor: number;
+  maxDelayMs: number;
+}
+
+/** The delay before retry number `retry` (1 for the first retry). */
+export function retryDelayMs(policy: RetryPolicy, retry: number): number {
+  return Math.min(policy.maxDelayMs, Math.round(policy.initialDelayMs * policy.factor ** Math.max(0, retry - 1)));
+}
+
+/** Delivers in-process (hapi inject) to a participant that runs inside this server. */
+export type LocalDelivery = (path: string, headers: Record<string, string>, body: string, timeoutMs: number) => Promise<number>;
+
+/** The route prefix under which this server mounts the handlers of its in-process participants. */
+export function localHandlerPath(slug: string, handler: string): string {
+  return `/_events/${slug}${handler}`;
+}
+
+export interface DelivererOptions {
+  pool: pg.Pool;
+  queue: DeliveryQueue;
+  catalog: () => EventCatalog;
+  sealer: PayloadSealer;
+  brokerSecret: string;
+  logger: Logger;
+  /** Deliveries in flight at once in this process. */
+  concurrency: number;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  /** Longest sleep while idle (the safety net under the wake-ups). */
+  pollIntervalMs: number;
+  notify: boolean;
+  /** Set when this process hosts the server: in-process participants are reached by inject. */
+  local?: LocalDelivery;
+  /** The platform server's base URL, for in-process participants when `local` is not set. */
+  selfUrl: () => string | undefined;
+}
+
+interface Target {
+  job: DeliveryJob;
+  deliveryId: string;
+  eventId: string;
+  attempt: number;
+  workspaceId: string;
+  action: string;
+  subscriber: string;
+  handler: string;
+  maxRetries: number;
+  body: string | null;
+}
+
+interface Result {
+  target: Target;
+  delivered: boolean;
+  statusCode: number | null;
+  error: string | null;
+  startedAt: Date;
+  durationMs: number;
+}
+
+/**
+ * Claims due attempts from the queue and POSTs them, signed, to each subscriber. 200 is success;
+ * anything else (3xx, timeouts and connection errors included) schedules the next attempt with a
+ * growing delay, until 1 + max_retries attempts were made. Outcomes are written in small batches:
+ * the delivery log, one row per attempt, the next attempt's job and the completion of this one,
+ * in one transaction.
+ */
+export class Deliverer {
+  readonly wake = new Signal();
+  private readonly slotFreed = new Signal();
+  private readonly http: Got;
+  private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
+  private inFlight = 0;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private settling: Result[] = [];
+  private settleTimer: NodeJS.Timeout | null = null;
+  private settleChain: Promise<void> = Promise.resolve();
+  private readonly active = new Set<Promise<void>>();
+
+  constructor(private readonly options: DelivererOptions) {
+    this.http = got.extend({
+      agent: this.agents,
+      throwHttpErrors: false,
+      followRedirect: false,
+      retry: { limit: 0 },
+      timeout: { request: options.timeoutMs },
+      decompress: false,
+    });
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake.notify();
+    this.slotFreed.notify();
+    await this.loop;
+    await Promise.allSettled([...this.active]);
+    await this.flush();
+    await this.settleChain;
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** Deliveries claimed by this process and not yet settled. */
+  get busy(): number {
+    return this.inFlight + this.settling.length;
+  }
+
+  private async run(): Promise<void> {
+    const { logger } = this.options;
+    while (this.running) {
+      try {
+        const free = this.options.concurrency - this.inFlight;
+        if (free <= 0) {
+          await this.slotFreed.wait(this.options.pollIntervalMs);
+          continue;
+        }
+        const jobs = await this.options.queue.fetch(Math.min(free, 100));
+        if (jobs.length > 0) {
+          const targets = await this.load(jobs);
+          for (const target of targets) this.launch(target);
+          if (jobs.length === Math.min(free, 100)) continue;
+        }
+        await this.wake.wait(await this.idleDelay());
+      } catch (error) {
+        if (!this.running) break;
+        logger.warn({ err: error }, 'event delivery loop failed; retrying shortly');
+        await this.wake.wait(Math.min(this.options.pollIntervalMs, 1000));
+      }
+    }
+  }
+
+  /** How long to sleep: until the next scheduled attempt, but never longer than the poll interval. */
+  private async idleDelay(): Promise<number> {
+    const { rows } = await this.options.pool.query<{ due_in: string | null }>(
+      `SELECT EXTRACT(EPOCH FROM (min(next_attempt_at) - now())) * 1000 AS due_in
+         FROM platform.event_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at > now()`,
+    );
+    const dueIn = rows[0]?.due_in === null || rows[0]?.due_in === undefined ? Infinity : Number(rows[0].due_in);
+    return Math.max(1, Math.min(this.options.pollIntervalMs, Math.ceil(dueIn) + 2));
+  }
+
+  private async load(jobs: DeliveryJob[]): Promise<Target[]> {
+    const { rows } = await this.options.pool.query<{
+      id: string;
+      status: string;
+      workspace_id: string;
+      action: string;
+      subscriber: string;
+      handler: string;
+      max_retries: number;
+      payload: Record<string, unknown>;
+      metadata: Record<string, unknown>;
+    }>(
+      `SELECT d.id, d.status, d.workspace_id, d.action, d.subscriber, d.handler, d.max_retries, e.payload, e.metadata
+         FROM platform.event_deliveries d JOIN platform.events e ON e.id = d.event_id
+        WHERE d.id = ANY($1::uuid[])`,
+      [jobs.map((job) => job.data.d)],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const stale: DeliveryJob[] = [];
+    const targets: Target[] = [];
+    for (const job of jobs) {
+      const row = byId.get(job.data.d);
+      // Gone (workspace deleted, log purged) or already settled by an earlier run: nothing to send.
+      if (!row || row.status === 'delivered' || row.status === 'exhausted') {
+        stale.push(job);
+        continue;
+      }
+      let body: string | null;
+      try {
+        body = JSON.stringify({ action: row.action, metadata: row.metadata, payload: this.options.sealer.unsealAll(row.payload) });
+      } catch {
+        body = null;
+      }
+      targets.push({
+        job,
+        deliveryId: row.id,
+        eventId: job.data.e,
+        attempt: job.data.a + job.retryCount,
+        workspaceId: row.workspace_id,
+        action: row.action,
+        subscriber: row.subscriber,
+        handler: row.handler,
+        maxRetries: row.max_retries,
+        body,
+      });
+    }
+    if (stale.length > 0) await this.completeOnly(stale);
+    return targets;
+  }
+
+  private launch(target: Target): void {
+    this.inFlight++;
+    const task = this.attempt(target)
+      .then((result) => this.settle(result))
+      .catch((error) => this.options.logger.error({ err: error, delivery_id: target.deliveryId }, 'event delivery crashed'))
+      .finally(() => {
+        this.inFlight--;
+        this.active.delete(task);
+        this.slotFreed.notify();
+      });
+    this.active.add(task);
+  }
+
+  private async attempt(target: Target): Promise<Result> {
+    const startedAt = new Date();
+    const started = performance.now();
+    const done = (statusCode: number | null, error: string | null): Result => ({
+      target,
+      delivered: statusCode === 200,
+      statusCode,
+      error: statusCode === 200 ? null : error ?? `answered ${statusCode}`,
+      startedAt,
+      durationMs: Math.round(performance.now() - started),
+    });
+    const participant = this.options.catalog().participant(target.subscriber);
+    if (!participant) return done(null, `subscriber ${target.subscriber} is not registered`);
+    if (target.body === null) return done(null, 'a sealed payload field cannot be read (was BROKER_SECRET changed?)');
+    const headers = {
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER]: signBody(target.body, signingSecretFor(this.options.brokerSecret, participant)),
+      [EVENT_ID_HEADER]: target.deliveryId,
+      [ATTEMPT_HEADER]: String(target.attempt),
+    };
+    try {
+      const statusCode = await this.post(participant, target.handler, headers, target.body);
+      return done(statusCode, null);
+    } catch (error) {
+      const err = error as Error & { code?: string };
+      return done(null, err.code === 'ETIMEDOUT' ? `timed out after ${this.options.timeoutMs} ms` : `${err.code ?? 'error'}: ${err.message}`);
+    }
+  }
+
+  private async post(participant: Participant, handler: string, headers: Record<string, string>, body: string): Promise<number> {
+    if (participant.address) {
+      const response = await this.http.post(`${participant.address}${handler}`, { body, headers: { ...headers, 'user-agent': 'wpk-broker' } });
+      return response.statusCode;
+    }
+    const path = localHandlerPath(participant.slug, handler);
+    if (this.options.local) return this.options.local(path, headers, body, this.options.timeoutMs);
+    const self = this.options.selfUrl();
+    if (!self) throw Object.assign(new Error('no address is known for the platform server (set WPK_SELF_URL)'), { code: 'ENOADDRESS' });
+    const response = await this.http.post(`${self}${path}`, { body, headers: { ...headers, 'user-agent': 'wpk-broker' } });
+    return response.statusCode;
+  }
+
+  private settle(result: Result): Promise<void> {
+    this.settling.push(result);
+    if (this.settling.length >= 200) return this.flush();
+    if (!this.settleTimer) this.settleTimer = setTimeout(() => void this.flush(), 5);
+    return Promise.resolve();
+  }
+
+  /** Writes every pending outcome (serialised: one settle transaction at a time per process). */
+  flush(): Promise<void> {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    this.settleTimer = null;
+    const batch = this.settling;
+    this.settling = [];
+    if (batch.length === 0) return this.settleChain;
+    this.settleChain = this.settleChain.then(() => this.write(batch)).catch((error) => {
+      this.options.logger.error({ err: error, deliveries: batch.length }, 'writing delivery outcomes failed; the attempts will be taken over when their claim expires');
+    });
+    return this.settleChain;
+  }
+
+  private async write(batch: Result[]): Promise<void> {
+    const { pool, queue, retry, logger } = this.options;
+    const updates: Array<Record<string, unknown>> = [];
+    const attempts: Array<Record<string, unknown>> = [];
+    const retries: Array<{ data: DeliveryJob['data']; startAfter: Date }> = [];
+    for (const result of batch) {
+      const { target } = result;
+      let status: 'delivered' | 'retrying' | 'exhausted';
+      let next: Date | null = null;
+      if (result.delivered) status = 'delivered';
+      else if (target.attempt < 1 + target.maxRetries) {
+        status = 'retrying';
+        next = new Date(Date.now() + retryDelayMs(retry, target.attempt));
+        retries.push({ data: { d: target.deliveryId, e: target.eventId, a: target.attempt + 1 }, startAfter: next });
+      } else status = 'exhausted';
+      updates.push({ id: target.deliveryId, status, attempts: target.attempt, last_status: result.statusCode, last_error: result.error, next_attempt_at: next?.toISOString() ?? null });
+      attempts.push({
+        delivery_id: target.deliveryId,
+        attempt: target.attempt,
+        workspace_id: target.workspaceId,
+        started_at: result.startedAt.toISOString(),
+        duration_ms: result.durationMs,
+        status_code: result.statusCode,
+        error: result.error,
+        outcome: result.delivered ? 'delivered' : 'failed',
+      });
+      if (!result.delivered) {
+        const line = { delivery_id: target.deliveryId, action: target.action, subscriber: target.subscriber, attempt: target.attempt, status_code: result.statusCode, error: result.error };
+        if (status === 'exhausted') logger.warn(line, 'event delivery exhausted its retries');
+        else logger.info(line, 'event delivery failed; will retry');
+      }
+    }
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await client.query(
+        `UPDATE platform.event_deliveries d
+            SET status = x.status, attempts = GREATEST(d.attempts, x.attempts), last_status = x.last_status, last_error = x.last_error,
+                next_attempt_at = COALESCE(x.next_attempt_at, d.next_attempt_at), updated_at = now(),
+                delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
+           FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, attempts int, last_status int, last_error text, next_attempt_at timestamptz)
+          WHERE d.id = x.id AND d.status NOT IN ('delivered', 'exhausted')`,
+        [JSON.stringify(updates)],
+      );
+      await client.query(
+        `INSERT INTO platform.event_delivery_attempts (delivery_id, attempt, workspace_id, started_at, duration_ms, status_code, error, outcome)
+         SELECT x.delivery_id, x.attempt, x.workspace_id, x.started_at, x.duration_ms, x.status_code, x.error, x.outcome
+           FROM jsonb_to_recordset($1::jsonb) AS x(delivery_id uuid, attempt int, workspace_id uuid, started_at timestamptz, duration_ms int, status_code int, error text, outcome text)
+          WHERE EXISTS (SELECT 1 FROM platform.event_deliveries d WHERE d.id = x.delivery_id)
+         ON CONFLICT DO NOTHING`,
+        [JSON.stringify(attempts)],
+      );
+      await queue.insert(client, retries);
+      await queue.complete(
+        client,
+        batch.map((result) => result.target.job),
+      );
+      if (retries.length > 0 && this.options.notify) await client.query(`SELECT pg_notify('wpk_events', 'deliveries')`);
+      await client.query('COMMIT');
+    } catch (error) {
+      broken = error as Error;
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+    if (retries.length > 0) this.wake.notify();
+  }
+
+  private async completeOnly(jobs: DeliveryJob[]): Promise<void> {
+    const client = await this.options.pool.connect();
+    try {
+      await this.options.queue.complete(client, jobs);
+    } finally {
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { Sequelize } from 'sequelize';
+import { removeNulls, type PayloadSealer } from './payload.js';
+import type { EventRegistry } from './registry.js';
+import type { EventSink, StagedEvent } from './sink.js';
+import { WAKE_CHANNEL } from './wakeup.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface OutboxOptions {
+  sequelize: Sequelize;
+  registry: EventRegistry;
+  sealer: PayloadSealer;
+  /** NOTIFY other processes on commit (real PostgreSQL). */
+  notify: () => boolean;
+  /** Called once a transaction that wrote events has committed (wakes the local broker). */
+  onCommitted: () => void;
+}
+
+/** An event as written to the outbox. */
+export interface OutboxRow {
+  id: string;
+  workspace_id: string;
+  emitter: string;
+  action: string;
+  payload: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  dedupe_key: string | null;
+  deliver_at: string | null;
+}
+
+/**
+ * The transactional outbox: the request's sink. `write` inserts the staged events into
+ * `platform.events` with the request's own transaction (Sequelize joins it), so they exist
+ * exactly when the handler's writes do; the broker takes them from there whenever it can, so an
+ * unreachable broker loses nothing.
+ */
+export class Outbox implements EventSink {
+  constructor(private readonly options: OutboxOptions) {}
+
+  /** Checks and shapes one event for the outbox; throws on an event no emitter may send. */
+  prepare(workspaceId: string | null, event: StagedEvent, now = new Date()): OutboxRow {
+    const { registry, sealer } = this.options;
+    registry.assertMayEmit(event.emitter, event.action);
+    const metadata = event.metadata && typeof event.metadata === 'object' && !Array.isArray(event.metadata) ? event.metadata : {};
+    const workspace = workspaceId ?? (typeof metadata.workspace_id === 'string' ? metadata.workspace_id : null);
+    if (!workspace || !UUID.test(workspace)) throw new Error(`event ${event.action} has no workspace: stage it in a workspace request or give metadata.workspace_id`);
+    if (!event.payload || typeof event.payload !== 'object' || Array.isArray(event.payload)) throw new Error(`event ${event.action}: payload must be an object`);
+    if (event.dedupeKey !== undefined && (typeof event.dedupeKey !== 'string' || event.dedupeKey.length === 0 || event.dedupeKey.length > 200)) {
+      throw new Error(`event ${event.action}: dedupeKey must be a string of 1-200 characters`);
+    }
+    if (event.deliverAt !== undefined && (!(event.deliverAt instanceof Date) || Number.isNaN(event.deliverAt.getTime()))) {
+      throw new Error(`event ${event.action}: deliverAt must be a valid Date`);
+    }
+    const id = randomUUID();
+    const payload = removeNulls(event.payload);
+    const redact = registry.action(event.action)?.redact ?? [];
+    return {
+      id,
+      workspace_id: workspace,
+      emitter: event.emitter,
+      action: event.action,
+      payload: sealer.seal(payload, redact),
+      // The platform's keys win over an emitter's own, so a subscriber can trust them.
+      metadata: { ...metadata, workspace_id: workspace, event_id: id, emitter: event.emitter, emitted_at: now.toISOString() },
+      dedupe_key: event.dedupeKey ?? null,
+      deliver_at: event.deliverAt ? event.deliverAt.toISOString() : null,
+    };
+  }
+
+  async write(workspaceId: string | null, events: StagedEvent[]): Promise<void> {
+    await this.insert(events.map((event) => this.prepare(workspaceId, event)));
+  }
+
+  /** Inserts prepared rows (joining the caller's transaction, if any); returns their ids. */
+  async insert(rows: OutboxRow[]): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const notify = this.options.notify() ? `; SELECT pg_notify('${WAKE_CHANNEL}', 'outbox')` : '';
+    await this.options.sequelize.query(
+      `INSERT INTO platform.events (id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at)
+       SELECT id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
+         FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS x(id uuid, workspace_id uuid, emitter text, action text, payload jsonb, metadata jsonb, dedupe_key text, deliver_at timestamptz)${notify}`,
+      { replacements: { rows: JSON.stringify(rows) } },
+    );
+    return rows.map((row) => row.id);
+  }
+
+  afterCommit(): void {
+    this.options.onCommitted();
+  }
+}

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Queryable } from './catalog-store.js';
+import { maskPayload, type PayloadSealer } from './payload.js';
+import type { DeliveryJobData, DeliveryQueue } from './queue.js';
+import type { EventCatalog } from './types.js';
+
+/**
+ * Narrows the subscribers of one event (for instance to the apps installed in its workspace).
+ * Runs inside the relay's transaction: query through `client` only, never another connection.
+ * The runtime itself (`system`) is always kept.
+ */
+export type SubscriberFilter = (input: { workspaceId: string; action: string; subscribers: string[]; client: Queryable }) => Promise<string[]>;
+
+export interface RelayOptions {
+  pool: pg.Pool;
+  queue: DeliveryQueue;
+  catalog: () => EventCatalog;
+  sealer: PayloadSealer;
+  logger: Logger;
+  batchSize: number;
+  /** Send NOTIFY so other processes wake (real PostgreSQL only). */
+  notify: boolean;
+  subscriberFilter?: SubscriberFilter;
+}
+
+interface OutboxRow {
+  id: string;
+  workspace_id: string;
+  emitter: string;
+  action: string;
+  payload: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  dedupe_key: string | null;
+  deliver_at: Date | null;
+}
+
+interface Outcome {
+  id: string;
+  status: 'accepted' | 'rejected' | 'duplicate';
+  reason: string | null;
+  deliveries: number;
+}
+
+/** What one relay pass did. */
+export interface RelayResult {
+  taken: number;
+  deliveries: number;
+}
+
+/**
+ * Moves events from the outbox to the delivery queue: validates each payload against its
+ * action's schema (an invalid event is rejected and logged, never delivered), drops duplicates
+ * (same dedupe key and same payload), and queues one delivery per subscription. One transaction
+ * per batch; rows are claimed with SKIP LOCKED so any number of brokers can relay side by side.
+ */
+export class Relay {
+  constructor(private readonly options: RelayOptions) {}
+
+  async runOnce(): Promise<RelayResult> {
+    const { pool, queue, sealer, logger } = this.options;
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<OutboxRow>(
+        `SELECT id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
+           FROM platform.events WHERE status = 'pending' ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.options.batchSize],
+      );
+      if (rows.length === 0) {
+        await client.query('COMMIT');
+        return { taken: 0, deliveries: 0 };
+      }
+      const catalog = this.options.catalog();
+      const outcomes: Outcome[] = [];
+      const valid: Array<{ row: OutboxRow; hash: string | null }> = [];
+      for (const row of rows) {
+        const entry = catalog.action(row.action);
+        const reject = (reason: string) => {
+          outcomes.push({ id: row.id, status: 'rejected', reason, deliveries: 0 });
+          logger.warn({ event_id: row.id, action: row.action, emitter: row.emitter, workspace_id: row.workspace_id, reason, payload: maskPayload(row.payload, entry?.redact ?? []) }, 'event rejected');
+        };
+        if (!entry) {
+          reject(`unknown action ${row.action}`);
+          continue;
+        }
+        if (!entry.emitters.has(row.emitter)) {
+          reject(`${row.emitter} does not declare ${row.action}`);
+          continue;
+        }
+        let payload: Record<string, unknown>;
+        try {
+          payload = sealer.unseal(row.payload, entry.redact);
+        } catch {
+          reject('a sealed payload field cannot be read (was BROKER_SECRET changed?)');
+          continue;
+        }
+        if (!entry.validate(payload)) {
+          reject(catalog.errorsText(entry.validate.errors));
+          continue;
+        }
+        valid.push({ row, hash: row.dedupe_key ? sealer.hash(payload) : null });
+      }
+
+      // Deduplication: the first event to claim (workspace, action, key, payload) wins; a later one
+      // with the same key and the same payload is a duplicate. Another payload is another event.
+      const keyed = valid.filter((item) => item.hash !== null);
+      const winners = new Set<string>();
+      if (keyed.length > 0) {
+        const { rows: inserted } = await client.query<{ event_id: string }>(
+          `INSERT INTO platform.event_dedupe (workspace_id, action, dedupe_key, payload_hash, event_id)
+           SELECT workspace_id, action, dedupe_key, payload_hash, event_id
+             FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id uuid, action text, dedupe_key text, payload_hash text, event_id uuid)
+           ON CONFLICT DO NOTHING RETURNING event_id`,
+          [JSON.stringify(keyed.map(({ row, hash }) => ({ workspace_id: row.workspace_id, action: row.action, dedupe_key: row.dedupe_key, payload_hash: hash, event_id: row.id })))],
+        );
+        for (const { event_id } of inserted) winners.add(event_id);
+      }
+
+      const deliveries: Array<Record<string, unknown>> = [];
+      const jobs: Array<{ data: DeliveryJobData; startAfter?: Date }> = [];
+      const filterCache = new Map<string, string[]>();
+      for (const { row, hash } of valid) {
+        if (hash !== null && !winners.has(row.id)) {
+          outcomes.push({ id: row.id, status: 'duplicate', reason: `duplicate of an earlier event with dedupe key ${row.dedupe_key}`, deliveries: 0 });
+          logger.info({ event_id: row.id, action: row.action, dedupe_key: row.dedupe_key }, 'duplicate event dropped');
+          continue;
+        }
+        let subscriptions = catalog.subscriptionsFor(row.action);
+        if (this.options.subscriberFilter && subscriptions.length > 0) {
+          const cacheKey = `${row.workspace_id} ${row.action}`;
+          let allowed = filterCache.get(cacheKey);
+          if (!allowed) {
+            const candidates = [...new Set(subscriptions.map((subscription) => subscription.subscriber))];
+            allowed = await this.options.subscriberFilter({ workspaceId: row.workspace_id, action: row.action, subscribers: candidates, client });
+            filterCache.set(cacheKey, allowed);
+          }
+          const keep = new Set(allowed);
+          subscriptions = subscriptions.filter((subscription) => subscription.subscriber === 'system' || keep.has(subscription.subscriber));
+        }
+        const due = row.deliver_at ?? undefined;
+        for (const subscription of subscriptions) {
+          const id = randomUUID();
+          deliveries.push({
+            id,
+            event_id: row.id,
+            workspace_id: row.workspace_id,
+            action: row.action,
+            subscriber: subscription.subscriber,
+            handler: subscription.handler,
+            max_retries: subscription.maxRetries,
+            next_attempt_at: (due ?? new Date()).toISOString(),
+          });
+          jobs.push({ data: { d: id, e: row.id, a: 1 }, startAfter: due });
+        }
+        outcomes.push({ id: row.id, status: 'accepted', reason: null, deliveries: subscriptions.length });
+      }
+
+      if (deliveries.length > 0) {
+        await client.query(
+          `INSERT INTO platform.event_deliveries (id, event_id, workspace_id, action, subscriber, handler, max_retries, next_attempt_at)
+           SELECT id, event_id, workspace_id, action, subscriber, handler, max_retries, COALESCE(next_attempt_at, now())
+             FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, event_id uuid, workspace_id uuid, action text, subscriber text, handler text, max_retries int, next_attempt_at timestamptz)`,
+          [JSON.stringify(deliveries)],
+        );
+        await queue.insert(client, jobs);
+      }
+      await client.query(
+        `UPDATE platform.events e SET status = x.status, reason = x.reason, deliveries = x.deliveries, processed_at = now()
+           FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, reason text, deliveries int)
+          WHERE e.id = x.id`,
+        [JSON.stringify(outcomes)],
+      );
+      if (deliveries.length > 0 && this.options.notify) await client.query(`SELECT pg_notify('wpk_events', 'deliveries')`);
+      await client.query('COMMIT');
+      return { taken: rows.length, deliveries: deliveries.length };
+    } catch (error) {
+      broken = error as Error;
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import AjvModule from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { JsonSchema, ValidateFunction } from './types.js';
+
+// ajv and ajv-formats are CommonJS; under ESM their default export sits on `.default`.
+type AjvClass = typeof AjvModule;
+const Ajv = ((AjvModule as unknown as { default?: AjvClass }).default ?? AjvModule) as AjvClass;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: InstanceType<AjvClass>) => void;
+
+let shared: { ajv: InstanceType<AjvClass>; cache: Map<string, ValidateFunction> } | null = null;
+
+/**
+ * Compiles event payload schemas with ajv (all errors, standard formats), caching by content.
+ * One ajv instance serves the whole process: compiling is the slow part, and the runtime's own
+ * catalog is the same for every registry.
+ */
+export class SchemaCompiler {
+  private readonly ajv: InstanceType<AjvClass>;
+  private readonly cache: Map<string, ValidateFunction>;
+
+  constructor() {
+    if (!shared) {
+      const ajv = new Ajv({ allErrors: true, strict: false });
+      addFormats(ajv);
+      shared = { ajv, cache: new Map() };
+    }
+    this.ajv = shared.ajv;
+    this.cache = shared.cache;
+  }
+
+  /** Compiles `schema`; throws with ajv's message when the schema itself is invalid. */
+  compile(schema: JsonSchema): ValidateFunction {
+    const key = JSON.stringify(schema);
+    let validate = this.cache.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(schema) as ValidateFunction;
+      this.cache.set(key, validate);
+    }
+    return validate;
+  }
+
+  errorsText(errors: unknown[] | null | undefined): string {
+    return this.ajv.errorsText(errors as never, { dataVar: 'payload' });
+  }
+}
