@@ -152,6 +152,7 @@ export function eventNameProblem(name: string): string | null {
  */
 export function emitScopeProblem(name: string, app: { slug: string; publisher?: string | null; firstParty: boolean }): string | null {
   if (name.startsWith('system.')) return `"${name}": system.* events are emitted by the platform runtime only; apps may subscribe to them but never emit them`;
+  if (name.startsWith('core.account.')) return `"${name}": core.account.* events are emitted by the platform runtime only`;
   if (name.startsWith('core.')) {
     return app.firstParty ? null : `"${name}": core.* events are emitted by first-party apps only; a third-party app emits in ${appNamespace(app.slug, app.publisher)}.*`;
   }
