@@ -27,6 +27,8 @@ export interface ApiKeyCredential {
   fullAccess: boolean;
   /** The scoped key's entire permission set; ignored for full-access keys. */
   scopes: string[];
+  /** When the key was last recorded as used (one-minute resolution), as read at authentication. */
+  lastUsedAt?: Date | null;
 }
 
 export interface Credentials {
@@ -38,5 +40,12 @@ declare module '@hapi/hapi' {
   interface UserCredentials {
     member: CallerMember;
     via: SessionCredential | ApiKeyCredential;
+  }
+  // The scheme puts `{ member, via }` directly on request.auth.credentials (read it with
+  // `credentialsOf(request)` from access/ for a non-null, typed value).
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface AuthCredentials<AuthUser, AuthApp> {
+    member?: CallerMember;
+    via?: SessionCredential | ApiKeyCredential;
   }
 }

@@ -1,0 +1,323 @@
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { CallerMember, Credentials, PlatformRole } from '../access/index.js';
+import { generateSecret, hashSecret, secretPrefix } from './secrets.js';
+
+/** Which permission keys a workspace can grant: those of its installed apps, by app namespace. */
+export interface ScopeCatalog {
+  installedPermissions(workspaceId: string): Promise<Map<string, string[]>>;
+}
+
+/** A key as API answers show it. Never the secret. */
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  full_access: boolean;
+  scopes: string[];
+  /** `active`, `revoked`, or `expired` (an active key past its expiry). */
+  status: 'active' | 'revoked' | 'expired';
+  expires_at: string | null;
+  never_expires: boolean;
+  last_used_at: string | null;
+  member: { id: string; name: string; email: string };
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CreateKeyInput {
+  name: string;
+  full_access?: boolean;
+  scopes?: string[];
+  expires_at?: string;
+  member_id?: string;
+}
+
+export interface UpdateKeyInput {
+  name?: string;
+  full_access?: boolean;
+  scopes?: string[];
+  status?: 'active' | 'revoked';
+  expires_at?: string;
+  never_expires?: boolean;
+}
+
+export interface RotateKeyInput {
+  expires_at?: string;
+  never_expires?: boolean;
+}
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  full_access: boolean;
+  scopes: string[];
+  status: 'active' | 'revoked';
+  expires_at: Date | null;
+  last_used_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  member_id: string;
+  member_name: string;
+  member_email: string;
+  member_role: PlatformRole;
+}
+
+const RANK: Record<PlatformRole, number> = { member: 0, admin: 1, owner: 2 };
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+const SELECT_KEYS = `
+  SELECT k.id, k.name, k.prefix, k.full_access, k.scopes, k.status, k.expires_at, k.last_used_at, k.created_at, k.updated_at,
+         m.id AS member_id, a.name AS member_name, a.email AS member_email, m.platform_role AS member_role
+    FROM platform.api_keys k
+    JOIN platform.members m ON m.id = k.member_id
+    JOIN platform.accounts a ON a.id = m.account_id`;
+
+function present(row: KeyRow, now = new Date()): ApiKeyView {
+  const expired = row.expires_at !== null && row.expires_at.getTime() <= now.getTime();
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    full_access: row.full_access,
+    scopes: row.full_access ? [] : row.scopes,
+    status: row.status === 'revoked' ? 'revoked' : expired ? 'expired' : 'active',
+    expires_at: row.expires_at ? row.expires_at.toISOString() : null,
+    never_expires: row.expires_at === null,
+    last_used_at: row.last_used_at ? row.last_used_at.toISOString() : null,
+    member: { id: row.member_id, name: row.member_name, email: row.member_email },
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** Parses `expires_at` (ISO 8601, max 40 characters); it must lie in the future. */
+export function parseExpiry(value: string, now = new Date()): Date {
+  const instant = ISO_INSTANT.test(value.trim()) ? new Date(value.trim()) : null;
+  if (!instant || Number.isNaN(instant.getTime())) throw new InvalidError('expires_at must be an ISO 8601 date or instant, e.g. 2027-01-31T00:00:00Z');
+  if (instant.getTime() <= now.getTime()) throw new InvalidError('expires_at must be in the future');
+  return instant;
+}
+
+/** The expiry an update or rotation asks for: a new instant, null (never), or undefined (unchanged). */
+function requestedExpiry(input: { expires_at?: string; never_expires?: boolean }): Date | null | undefined {
+  if (input.expires_at !== undefined && input.never_expires === true) throw new InvalidError('give either expires_at or never_expires: true, not both');
+  if (input.expires_at !== undefined) return parseExpiry(input.expires_at);
+  if (input.never_expires === true) return null;
+  return undefined;
+}
+
+/**
+ * Workspace API keys: creation, listing, changes, rotation and deletion (all admin-gated by the
+ * routes), and the look-up that turns a presented secret into credentials. Every check reads
+ * the database: revocation, re-scoping, expiry and deactivation apply on the very next request
+ * of every process.
+ */
+export class ApiKeyService {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly catalog: () => ScopeCatalog | null,
+  ) {}
+
+  private async row(workspaceId: string, keyId: string): Promise<KeyRow> {
+    const [row] = await this.sequelize.query<KeyRow>(`${SELECT_KEYS} WHERE k.workspace_id = :workspaceId AND k.id::text = :keyId`, {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId, keyId },
+    });
+    if (!row) throw new NotFoundError(`No API key ${keyId} in this workspace`);
+    return row;
+  }
+
+  /** An admin manages keys of members up to their own rank: only the owner touches the owner's keys. */
+  private assertManageable(actor: CallerMember, ownerRole: PlatformRole): void {
+    if (RANK[ownerRole] > RANK[actor.platformRole]) throw new ForbiddenError("Only the workspace owner can manage the owner's API keys");
+  }
+
+  /** Checks a scope list against the installed apps' declared keys; returns it de-duplicated. */
+  private async validateScopes(workspaceId: string, scopes: string[]): Promise<string[]> {
+    const unique = [...new Set(scopes)];
+    if (unique.length === 0) return unique;
+    const installed = (await this.catalog()?.installedPermissions(workspaceId)) ?? new Map<string, string[]>();
+    for (const scope of unique) {
+      const wildcard = scope.endsWith('.*') ? scope.slice(0, -2) : null;
+      const known = wildcard !== null ? installed.has(wildcard) : [...installed.values()].some((keys) => keys.includes(scope));
+      if (!known) {
+        throw new InvalidError(
+          wildcard !== null
+            ? `scopes: "${scope}" names no app installed in this workspace`
+            : `scopes: "${scope}" is not a permission key declared by an app installed in this workspace`,
+        );
+      }
+    }
+    return unique;
+  }
+
+  private async audit(workspaceId: string, keyId: string, action: string, actor: CallerMember | null, changes: Record<string, unknown> = {}): Promise<void> {
+    await this.sequelize.query('INSERT INTO platform.api_key_audit (workspace_id, key_id, action, actor_member_id, changes) VALUES (:workspaceId, :keyId, :action, :actor, :changes)', {
+      replacements: { workspaceId, keyId, action, actor: actor?.id ?? null, changes: JSON.stringify(changes) },
+    });
+  }
+
+  async list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ rows: ApiKeyView[]; total: number }> {
+    const rows = await this.sequelize.query<KeyRow>(`${SELECT_KEYS} WHERE k.workspace_id = :workspaceId ORDER BY k.created_at, k.id LIMIT :limit OFFSET :offset`, {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId, ...page },
+    });
+    const [{ total }] = await this.sequelize.query<{ total: number }>('SELECT count(*)::int AS total FROM platform.api_keys WHERE workspace_id = :workspaceId', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    const now = new Date();
+    return { rows: rows.map((row) => present(row, now)), total };
+  }
+
+  async get(workspaceId: string, keyId: string): Promise<ApiKeyView> {
+    return present(await this.row(workspaceId, keyId));
+  }
+
+  /** Creates a key for `member_id` (default: the actor). Returns it with its secret, shown this once. */
+  async create(workspaceId: string, actor: CallerMember, input: CreateKeyInput): Promise<{ key: ApiKeyView; secret: string }> {
+    const memberId = input.member_id ?? actor.id;
+    const [owner] = await this.sequelize.query<{ id: string; platform_role: PlatformRole }>(
+      `SELECT id, platform_role FROM platform.members WHERE workspace_id = :workspaceId AND id::text = :memberId AND state = 'joined' AND deactivated_at IS NULL`,
+      { type: QueryTypes.SELECT, replacements: { workspaceId, memberId } },
+    );
+    if (!owner) throw new InvalidError(`member_id: ${memberId} is not an active member of this workspace`);
+    this.assertManageable(actor, owner.platform_role);
+    const fullAccess = input.full_access ?? false;
+    if (fullAccess && input.scopes && input.scopes.length > 0) throw new InvalidError('scopes apply only to a scoped key (full_access: false)');
+    const scopes = fullAccess ? [] : await this.validateScopes(workspaceId, input.scopes ?? []);
+    const expiresAt = input.expires_at === undefined ? null : parseExpiry(input.expires_at);
+    const secret = generateSecret();
+    const [{ id }] = await this.sequelize.query<{ id: string }>(
+      `INSERT INTO platform.api_keys (workspace_id, member_id, name, prefix, secret_hash, full_access, scopes, expires_at, created_by)
+       VALUES (:workspaceId, :memberId, :name, :prefix, :hash, :fullAccess, :scopes, :expiresAt, :actor) RETURNING id`,
+      {
+        type: QueryTypes.SELECT,
+        replacements: { workspaceId, memberId: owner.id, name: input.name, prefix: secretPrefix(secret), hash: hashSecret(secret), fullAccess, scopes: JSON.stringify(scopes), expiresAt, actor: actor.id },
+      },
+    );
+    await this.audit(workspaceId, id, 'created', actor, { name: input.name, full_access: fullAccess, scopes, expires_at: expiresAt, member_id: owner.id });
+    return { key: await this.get(workspaceId, id), secret };
+  }
+
+  /** Renames, re-scopes, sets or clears the expiry, or revokes. */
+  async update(workspaceId: string, actor: CallerMember, keyId: string, input: UpdateKeyInput): Promise<ApiKeyView> {
+    const current = await this.row(workspaceId, keyId);
+    this.assertManageable(actor, current.member_role);
+    if (input.status === 'active' && current.status === 'revoked') throw new ConflictError('A revoked key cannot be made active again: create a new key');
+    const fullAccess = input.full_access ?? current.full_access;
+    if (fullAccess && input.scopes && input.scopes.length > 0) throw new InvalidError('scopes apply only to a scoped key (full_access: false)');
+    const changes: Record<string, unknown> = {};
+    const sets: string[] = [];
+    const replacements: Record<string, unknown> = { workspaceId, keyId: current.id };
+    if (input.name !== undefined && input.name !== current.name) {
+      sets.push('name = :name');
+      replacements.name = changes.name = input.name;
+    }
+    if (input.full_access !== undefined && input.full_access !== current.full_access) {
+      sets.push('full_access = :fullAccess');
+      replacements.fullAccess = changes.full_access = input.full_access;
+    }
+    if (input.scopes !== undefined || (input.full_access === true && current.scopes.length > 0)) {
+      const scopes = fullAccess ? [] : await this.validateScopes(workspaceId, input.scopes ?? current.scopes);
+      sets.push('scopes = :scopes');
+      replacements.scopes = JSON.stringify(scopes);
+      changes.scopes = scopes;
+    }
+    const expiry = requestedExpiry(input);
+    if (expiry !== undefined) {
+      sets.push('expires_at = :expiresAt');
+      replacements.expiresAt = changes.expires_at = expiry;
+    }
+    if (input.status === 'revoked' && current.status !== 'revoked') {
+      sets.push(`status = 'revoked'`);
+      changes.status = 'revoked';
+    }
+    if (sets.length > 0) {
+      await this.sequelize.query(`UPDATE platform.api_keys SET ${sets.join(', ')}, updated_at = now() WHERE workspace_id = :workspaceId AND id = :keyId`, { replacements });
+      await this.audit(workspaceId, current.id, changes.status === 'revoked' ? 'revoked' : 'updated', actor, changes);
+    }
+    return this.get(workspaceId, current.id);
+  }
+
+  /** A new secret for the same key; the old one stops working at once. */
+  async rotate(workspaceId: string, actor: CallerMember, keyId: string, input: RotateKeyInput): Promise<{ key: ApiKeyView; secret: string }> {
+    const current = await this.row(workspaceId, keyId);
+    this.assertManageable(actor, current.member_role);
+    if (current.status === 'revoked') throw new ConflictError('A revoked key cannot be rotated: create a new key');
+    const expiry = requestedExpiry(input);
+    const secret = generateSecret();
+    await this.sequelize.query(
+      `UPDATE platform.api_keys SET prefix = :prefix, secret_hash = :hash, expires_at = ${expiry === undefined ? 'expires_at' : ':expiresAt'}, updated_at = now()
+        WHERE workspace_id = :workspaceId AND id = :keyId`,
+      { replacements: { workspaceId, keyId: current.id, prefix: secretPrefix(secret), hash: hashSecret(secret), expiresAt: expiry ?? null } },
+    );
+    await this.audit(workspaceId, current.id, 'rotated', actor, expiry === undefined ? {} : { expires_at: expiry });
+    return { key: await this.get(workspaceId, current.id), secret };
+  }
+
+  /** Removes the key and its audit trail. */
+  async remove(workspaceId: string, actor: CallerMember, keyId: string): Promise<void> {
+    const current = await this.row(workspaceId, keyId);
+    this.assertManageable(actor, current.member_role);
+    await this.sequelize.query('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND id = :keyId', { replacements: { workspaceId, keyId: current.id } });
+  }
+
+  /**
+   * The credentials a presented secret stands for, or null when it is unknown, revoked, expired,
+   * or its member is deactivated or not joined. One indexed query, never cached.
+   */
+  async authenticate(secret: string): Promise<Credentials | null> {
+    const [row] = await this.sequelize.query<{
+      id: string;
+      workspace_id: string;
+      full_access: boolean;
+      scopes: string[];
+      last_used_at: Date | null;
+      member_id: string;
+      account_id: string;
+      platform_role: PlatformRole;
+      email: string;
+      name: string;
+    }>(
+      `SELECT k.id, k.workspace_id, k.full_access, k.scopes, k.last_used_at, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name
+         FROM platform.api_keys k
+         JOIN platform.members m ON m.id = k.member_id
+         JOIN platform.accounts a ON a.id = m.account_id
+        WHERE k.secret_hash = $1 AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > now())
+          AND m.state = 'joined' AND m.deactivated_at IS NULL`,
+      { type: QueryTypes.SELECT, bind: [hashSecret(secret)] },
+    );
+    if (!row) return null;
+    return {
+      member: { id: row.member_id, workspaceId: row.workspace_id, accountId: row.account_id, platformRole: row.platform_role, email: row.email, name: row.name },
+      via: { kind: 'api_key', keyId: row.id, fullAccess: row.full_access, scopes: row.full_access ? [] : row.scopes, lastUsedAt: row.last_used_at },
+    };
+  }
+
+  /**
+   * Records use at one-minute resolution: at most one write per key per minute, whichever
+   * process serves it (the condition is in the UPDATE itself).
+   */
+  async touch(keyId: string, lastUsedAt: Date | null, now = new Date()): Promise<void> {
+    const minute = Math.floor(now.getTime() / 60_000) * 60_000;
+    if (lastUsedAt && lastUsedAt.getTime() >= minute) return;
+    await this.sequelize.query(
+      `UPDATE platform.api_keys SET last_used_at = date_trunc('minute', now()) WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < date_trunc('minute', now()))`,
+      { bind: [keyId] },
+    );
+  }
+
+  /** A full-access key for a member, for the CLI (`wpk workspace create --json`). */
+  async issueFullAccessKey(workspaceId: string, memberId: string, name: string): Promise<{ key: ApiKeyView; secret: string }> {
+    const [member] = await this.sequelize.query<{ id: string; account_id: string; platform_role: PlatformRole }>(
+      'SELECT id, account_id, platform_role FROM platform.members WHERE workspace_id = :workspaceId AND id = :memberId',
+      { type: QueryTypes.SELECT, replacements: { workspaceId, memberId } },
+    );
+    if (!member) throw new NotFoundError(`No member ${memberId} in this workspace`);
+    const actor: CallerMember = { id: member.id, workspaceId, accountId: member.account_id, platformRole: member.platform_role, email: '', name: '' };
+    return this.create(workspaceId, actor, { name, full_access: true });
+  }
+}
