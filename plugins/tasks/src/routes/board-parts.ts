@@ -1,0 +1,107 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { Models } from '../models/index.js';
+import { addBoardMember, changeBoardMemberRole, listBoardMembers, removeBoardMember } from '../services/board-members.js';
+import { filterOptions, listTaskFilters } from '../services/task-filters.js';
+import { createTopic, deleteTopic, listTopics, updateTopic } from '../services/topics.js';
+import { boardRole, color, id, idParams, listQuery, q } from './schemas.js';
+
+/** A board's task filters, topics and members. */
+export const boardPartRoutes = [
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/boards/{board_id}/task-filters',
+    description: "Fields the board's tasks can be filtered by (each a query parameter of GET /tasks)",
+    validate: { params: idParams('board_id'), query: listQuery() },
+    async handler(request, ctx) {
+      const filters = await listTaskFilters(ctx, request.params.board_id);
+      return ctx.respond.collection(filters.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), filters.length);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/boards/{board_id}/task-filters/{key}/options',
+    description: "One filter's values on the board, with task counts; q narrows by label",
+    validate: { params: Joi.object({ board_id: id().required(), key: Joi.string().max(40).required() }), query: listQuery({ q: q() }) },
+    async handler(request, ctx) {
+      const options = await filterOptions(ctx, request.params.board_id, request.params.key, request.query.q as string | undefined);
+      return ctx.respond.collection(options.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), options.length);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/boards/{board_id}/topics',
+    description: "The board's topics by name; q keeps names containing it",
+    validate: { params: idParams('board_id'), query: listQuery({ q: q() }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listTopics(ctx, request.params.board_id, request.query.q as string | undefined);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/boards/{board_id}/topics',
+    description: 'Creates a topic on the board',
+    validate: { params: idParams('board_id'), payload: Joi.object({ name: Joi.string().min(1).max(80).required(), color: color().allow(null) }) },
+    async handler(request, ctx) {
+      const topic = await createTopic(ctx, request.params.board_id, request.payload);
+      return ctx.respond.single(topic, { self: `/boards/${topic.board_id}/topics/${topic.id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'PATCH',
+    path: '/boards/{board_id}/topics/{topic_id}',
+    description: 'Renames or recolours a topic',
+    validate: { params: idParams('board_id', 'topic_id'), payload: Joi.object({ name: Joi.string().min(1).max(80), color: color().allow(null) }) },
+    async handler(request, ctx) {
+      const topic = await updateTopic(ctx, request.params.board_id, request.params.topic_id, request.payload);
+      return ctx.respond.single(topic);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/boards/{board_id}/topics/{topic_id}',
+    description: 'Deletes a topic; its tasks remain, with no topic',
+    validate: { params: idParams('board_id', 'topic_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteTopic(ctx, request.params.board_id, request.params.topic_id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/boards/{board_id}/members',
+    description: "The board's members and their roles",
+    validate: { params: idParams('board_id'), query: listQuery() },
+    async handler(request, ctx) {
+      const { rows, count } = await listBoardMembers(ctx, request.params.board_id);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/boards/{board_id}/members',
+    description: 'Adds a workspace member to the board with a role',
+    validate: { params: idParams('board_id'), payload: Joi.object({ member_id: id().required(), role: boardRole().required() }) },
+    async handler(request, ctx) {
+      const member = await addBoardMember(ctx, request.params.board_id, request.payload);
+      return ctx.respond.single(member, { self: `/boards/${member.board_id}/members/${member.member_id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'PATCH',
+    path: '/boards/{board_id}/members/{member_id}',
+    description: "Changes a board member's role",
+    validate: { params: idParams('board_id', 'member_id'), payload: Joi.object({ role: boardRole().required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await changeBoardMemberRole(ctx, request.params.board_id, request.params.member_id, request.payload.role));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/boards/{board_id}/members/{member_id}',
+    description: 'Removes a member from the board',
+    validate: { params: idParams('board_id', 'member_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await removeBoardMember(ctx, request.params.board_id, request.params.member_id));
+    },
+  }),
+];

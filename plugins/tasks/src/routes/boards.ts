@@ -1,0 +1,89 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { Models } from '../models/index.js';
+import { createBoard, deleteBoard, listBoards, renameLane, requireBoard, updateBoard } from '../services/boards.js';
+import { presentBoard } from '../services/present.js';
+import { grid, idParams, lanes, listQuery, q } from './schemas.js';
+
+/** Boards: list, create (optionally from a template), read, update or archive, delete, rename a lane. */
+export const boardRoutes = [
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/boards',
+    description: 'Lists live boards (archived ones with deleted=true), oldest first',
+    validate: { query: listQuery({ q: q(), is_template: Joi.boolean(), deleted: Joi.boolean() }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listBoards(ctx, request.query);
+      return ctx.respond.collection(rows.map(presentBoard), count);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/boards',
+    description: 'Creates a board, optionally from a template board',
+    validate: {
+      payload: Joi.object({
+        title: Joi.string().min(1).max(200).required(),
+        description: Joi.string().max(2000).allow(''),
+        template_id: Joi.string().guid(),
+        is_template: Joi.boolean(),
+        grid: grid(),
+        lanes: lanes(),
+      }),
+    },
+    async handler(request, ctx) {
+      const board = await createBoard(ctx, request.payload);
+      return ctx.respond.single(presentBoard(board), { self: `/boards/${board.id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/boards/{board_id}',
+    description: 'Reads a board (archived or not)',
+    validate: { params: idParams('board_id') },
+    async handler(request, ctx) {
+      const board = await requireBoard(ctx, request.params.board_id);
+      return ctx.respond.single(presentBoard(board), { tasks: `/tasks?board_id=${board.id}`, topics: `/boards/${board.id}/topics`, members: `/boards/${board.id}/members` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'PUT',
+    path: '/boards/{board_id}',
+    description: 'Updates a board; deleted: true archives it, false restores it',
+    validate: {
+      params: idParams('board_id'),
+      payload: Joi.object({
+        deleted: Joi.boolean(),
+        title: Joi.string().min(1).max(200),
+        description: Joi.string().max(2000).allow(''),
+        grid: grid(),
+        lanes: lanes(),
+      }),
+    },
+    async handler(request, ctx) {
+      const board = await updateBoard(ctx, request.params.board_id, request.payload);
+      return ctx.respond.single(presentBoard(board), { self: `/boards/${board.id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/boards/{board_id}',
+    description: "Deletes a board and its tasks; confirm_key must equal the board's title",
+    validate: { params: idParams('board_id'), payload: Joi.object({ confirm_key: Joi.string().min(1).required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteBoard(ctx, request.params.board_id, request.payload.confirm_key));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'PATCH',
+    path: '/boards/{board_id}/columns',
+    description: 'Renames a lane and every task in it',
+    validate: {
+      params: idParams('board_id'),
+      payload: Joi.object({ old_name: Joi.string().min(1).required(), new_name: Joi.string().min(1).max(80).required() }),
+    },
+    async handler(request, ctx) {
+      const { board, task_ids } = await renameLane(ctx, request.params.board_id, request.payload.old_name, request.payload.new_name);
+      return ctx.respond.single({ ...presentBoard(board), renamed_task_ids: task_ids }, { self: `/boards/${board.id}` });
+    },
+  }),
+];

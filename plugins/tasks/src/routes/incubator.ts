@@ -1,0 +1,44 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { Models } from '../models/index.js';
+import { clearBoard, pullTasks, returnTask } from '../services/incubator.js';
+import { id, idParams } from './schemas.js';
+
+const EXACTLY_ONE = 'body must contain exactly one of task_ids or schedule_id';
+
+/** The incubator: pull tasks onto a board, clear a board, return one task. */
+export const incubatorRoutes = [
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/boards/{board_id}/tasks',
+    description: 'Pulls incubator tasks onto the board: the task_ids given, or every incubator task of schedule_id',
+    validate: {
+      params: idParams('board_id'),
+      payload: Joi.object({ task_ids: Joi.array().items(id()).min(1).max(500), schedule_id: id() })
+        .xor('task_ids', 'schedule_id')
+        .messages({ 'object.missing': EXACTLY_ONE, 'object.xor': EXACTLY_ONE }),
+    },
+    async handler(request, ctx) {
+      const pulled = await pullTasks(ctx, request.params.board_id, request.payload);
+      return ctx.respond.single(pulled, { board: `/boards/${request.params.board_id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/boards/{board_id}/tasks',
+    description: "Clears the board: scheduled=false deletes its unplanned tasks, scheduled=true its planned ones",
+    validate: { params: idParams('board_id'), query: Joi.object({ scheduled: Joi.boolean().required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await clearBoard(ctx, request.params.board_id, request.query.scheduled as boolean));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/boards/{board_id}/tasks/{task_id}',
+    description: 'Returns the task to the incubator',
+    validate: { params: idParams('board_id', 'task_id') },
+    async handler(request, ctx) {
+      const task = await returnTask(ctx, request.params.board_id, request.params.task_id);
+      return ctx.respond.single(task, { self: `/tasks/${task.id}` });
+    },
+  }),
+];

@@ -1,0 +1,89 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { Models } from '../models/index.js';
+import { completeSchedule, createSchedule, listSchedules, requireSchedule, updateSchedule } from '../services/schedules.js';
+import { presentSchedule } from '../services/present.js';
+import { createView, deleteView, listViews } from '../services/views.js';
+import { id, idParams, isoDate, listQuery } from './schemas.js';
+
+/** Saved views and schedules. */
+export const planningRoutes = [
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/views',
+    description: "The caller's saved views, optionally of one board",
+    validate: { query: listQuery({ board_id: id() }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listViews(ctx, request.query.board_id as string | undefined);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/views',
+    description: 'Saves a board view',
+    validate: {
+      payload: Joi.object({ board_id: id().required(), name: Joi.string().min(1).max(80).required(), tab: Joi.string().min(1).max(40).required(), schedule_id: id().allow(null) }),
+    },
+    async handler(request, ctx) {
+      return ctx.respond.single(await createView(ctx, request.payload), { self: '/views' });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/views/{view_id}',
+    description: 'Deletes one of the caller’s saved views',
+    validate: { params: idParams('view_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteView(ctx, request.params.view_id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/schedules',
+    description: 'Lists schedules, oldest first; status keeps open or completed ones',
+    validate: { query: listQuery({ status: Joi.string().valid('open', 'completed') }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listSchedules(ctx, request.query.status as 'open' | 'completed' | undefined);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/schedules',
+    description: 'Creates a schedule',
+    validate: { payload: Joi.object({ name: Joi.string().min(1).max(120).required(), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
+    async handler(request, ctx) {
+      const schedule = await createSchedule(ctx, request.payload);
+      return ctx.respond.single(schedule, { self: `/schedules/${schedule.id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/schedules/{schedule_id}',
+    description: 'Reads a schedule',
+    validate: { params: idParams('schedule_id') },
+    async handler(request, ctx) {
+      const schedule = await requireSchedule(ctx, request.params.schedule_id);
+      return ctx.respond.single(presentSchedule(schedule), { tasks: `/tasks?schedule_id=${schedule.id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'PATCH',
+    path: '/schedules/{schedule_id}',
+    description: 'Renames or re-dates a schedule',
+    validate: { params: idParams('schedule_id'), payload: Joi.object({ name: Joi.string().min(1).max(120), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await updateSchedule(ctx, request.params.schedule_id, request.payload));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/schedules/{schedule_id}/completion',
+    description: 'Completes a schedule',
+    validate: { params: idParams('schedule_id') },
+    async handler(request, ctx) {
+      const schedule = await completeSchedule(ctx, request.params.schedule_id);
+      return ctx.respond.single(schedule, { self: `/schedules/${schedule.id}` });
+    },
+  }),
+];

@@ -1,0 +1,54 @@
+import { Joi, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
+import { parseIsoDate } from '../services/dates.js';
+import { BOARD_ROLES, PRIORITIES } from '../models/index.js';
+
+/**
+ * joi fragments every route of the app shares, so one field has one rule everywhere. Bounds
+ * the specification gives are kept verbatim; the others are the app's decisions (docs/decisions.md).
+ */
+
+/** An id of the app's records (uuid). */
+export const id = () => Joi.string().guid();
+
+/** A `YYYY-MM-DD` date that exists on the calendar (parsed as an ISO date). */
+export const isoDate = () =>
+  Joi.string()
+    .custom((value: string, helpers) => (parseIsoDate(value) ? value : helpers.error('date.calendar')))
+    .messages({ 'date.calendar': '{#label} must be a real date in YYYY-MM-DD form' });
+
+/** Path parameters: each named one must be an id. */
+export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
+
+/**
+ * A list route's query: the given filters plus `page` and `per_page`, which the platform reads
+ * and forgives (malformed values fall back to the defaults, never an error).
+ */
+export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
+
+/** A board's canvas grid; `mode` is a closed set the specification leaves unlisted. */
+export const grid = () =>
+  Joi.object({
+    mode: Joi.string().valid('none', 'dots', 'lines'),
+    spacing: Joi.number().integer().min(4).max(200),
+    snap: Joi.boolean(),
+    background: Joi.string().max(200).allow(''),
+    default_sticky_color: Joi.string().max(50),
+  });
+
+/** A board's lanes: 1-20 distinct names of 1-80 characters. */
+export const lanes = () => Joi.array().items(Joi.string().min(1).max(80)).min(1).max(20).unique();
+
+/** A task priority. */
+export const priority = () => Joi.string().valid(...PRIORITIES);
+
+/** A board member role (`owner`, `editor`, `viewer`). */
+export const boardRole = () => Joi.string().valid(...BOARD_ROLES);
+
+/** A topic colour, `#rrggbb`. */
+export const color = () =>
+  Joi.string()
+    .pattern(/^#[0-9a-fA-F]{6}$/)
+    .messages({ 'string.pattern.base': '{#label} must be a colour in #rrggbb form' });
+
+/** Free-text search in a list (`q`). */
+export const q = () => Joi.string().max(200).allow('');

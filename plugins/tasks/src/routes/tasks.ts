@@ -1,0 +1,189 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { Models } from '../models/index.js';
+import { addComment, addDeliverable, deliver, listComments, listDeliverables } from '../services/task-activity.js';
+import { assignMember, completeTask, createTask, deleteTask, listTasks, moveTask, presentOne, reopenTask, requireTask, unassignMember, updateTask } from '../services/tasks.js';
+import { id, idParams, isoDate, listQuery, priority, q } from './schemas.js';
+
+/** The fields of a task, as both POST /tasks and PATCH /tasks/{id} take them. */
+const taskFields = {
+  title: Joi.string().min(1).max(200),
+  description: Joi.string().max(10000).allow(''),
+  lane: Joi.string().min(1).max(80).allow(null),
+  topic_id: id().allow(null),
+  schedule_id: id().allow(null),
+  priority: priority(),
+  start_date: isoDate().allow(null),
+  due_date: isoDate().allow(null),
+  blocked_by: id().allow(null),
+};
+
+const taskLinks = (taskId: string) => ({ self: `/tasks/${taskId}`, comments: `/tasks/${taskId}/comments`, deliverables: `/tasks/${taskId}/deliverables` });
+
+/** Tasks: list, create, read, update, delete; assign, complete, move, comment, deliverables. */
+export const taskRoutes = [
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/tasks',
+    description: 'Lists tasks, oldest first, filtered by any of the query parameters',
+    validate: {
+      query: listQuery({
+        board_id: id(),
+        incubator: Joi.boolean(),
+        lane: Joi.string().min(1).max(80),
+        assignee_id: id(),
+        topic_id: id(),
+        schedule_id: id(),
+        priority: priority(),
+        status: Joi.string().valid('open', 'completed'),
+        creator_id: id(),
+        blocked_by: id(),
+        q: q(),
+        due_before: isoDate(),
+        due_after: isoDate(),
+      }),
+    },
+    async handler(request, ctx) {
+      const { rows, count } = await listTasks(ctx, request.query);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/tasks',
+    description: 'Creates a task on a board, or in the incubator when board_id is absent',
+    validate: { payload: Joi.object({ ...taskFields, board_id: id().allow(null), assignee_ids: Joi.array().items(id()).max(50) }) },
+    async handler(request, ctx) {
+      const task = await createTask(ctx, request.payload);
+      return ctx.respond.single(task, taskLinks(task.id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/tasks/{id}',
+    description: 'Reads a task',
+    validate: { params: idParams('id') },
+    async handler(request, ctx) {
+      const task = await presentOne(ctx, await requireTask(ctx, request.params.id));
+      return ctx.respond.single(task, { ...taskLinks(task.id), ...(task.board_id ? { board: `/boards/${task.board_id}` } : {}) });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'PATCH',
+    path: '/tasks/{id}',
+    description: 'Updates a task: dates (due not before start), blocked_by (no cycle), lane, topic, ...',
+    validate: { params: idParams('id'), payload: Joi.object(taskFields) },
+    async handler(request, ctx) {
+      const task = await updateTask(ctx, request.params.id, request.payload);
+      return ctx.respond.single(task, taskLinks(task.id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/tasks/{id}',
+    description: 'Deletes a task: its creator may, otherwise tasks.tasks.delete',
+    validate: { params: idParams('id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteTask(ctx, request.params.id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/tasks/{id}/assignees',
+    description: 'Assigns a member to the task',
+    validate: { params: idParams('id'), payload: Joi.object({ member_id: id().required() }) },
+    async handler(request, ctx) {
+      const task = await assignMember(ctx, request.params.id, request.payload.member_id);
+      return ctx.respond.single(task, taskLinks(task.id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/tasks/{id}/assignees/{member_id}',
+    description: 'Unassigns a member from the task',
+    validate: { params: idParams('id', 'member_id') },
+    async handler(request, ctx) {
+      const task = await unassignMember(ctx, request.params.id, request.params.member_id);
+      return ctx.respond.single(task, taskLinks(task.id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/tasks/{id}/completion',
+    description: 'Completes the task',
+    validate: { params: idParams('id') },
+    async handler(request, ctx) {
+      const task = await completeTask(ctx, request.params.id);
+      return ctx.respond.single(task, taskLinks(task.id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'DELETE',
+    path: '/tasks/{id}/completion',
+    description: 'Reopens a completed task',
+    validate: { params: idParams('id') },
+    async handler(request, ctx) {
+      const task = await reopenTask(ctx, request.params.id);
+      return ctx.respond.single(task, taskLinks(task.id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'PUT',
+    path: '/tasks/{id}/board',
+    description: 'Moves the task to another board (optionally into a lane)',
+    validate: { params: idParams('id'), payload: Joi.object({ board_id: id().required(), lane: Joi.string().min(1).max(80) }) },
+    async handler(request, ctx) {
+      const task = await moveTask(ctx, request.params.id, request.payload);
+      return ctx.respond.single(task, taskLinks(task.id));
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/tasks/{id}/comments',
+    description: "The task's comments, oldest first",
+    validate: { params: idParams('id'), query: listQuery() },
+    async handler(request, ctx) {
+      const { rows, count } = await listComments(ctx, request.params.id);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/tasks/{id}/comments',
+    description: 'Comments on the task',
+    validate: { params: idParams('id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(5000).required() }) },
+    async handler(request, ctx) {
+      const comment = await addComment(ctx, request.params.id, request.payload.body);
+      return ctx.respond.single(comment, { self: `/tasks/${comment.task_id}/comments`, task: `/tasks/${comment.task_id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'GET',
+    path: '/tasks/{id}/deliverables',
+    description: "The task's deliverables, oldest first",
+    validate: { params: idParams('id'), query: listQuery() },
+    async handler(request, ctx) {
+      const { rows, count } = await listDeliverables(ctx, request.params.id);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/tasks/{id}/deliverables',
+    description: 'Adds a deliverable to the task',
+    validate: { params: idParams('id'), payload: Joi.object({ title: Joi.string().min(1).max(200).required(), url: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).allow(null) }) },
+    async handler(request, ctx) {
+      const deliverable = await addDeliverable(ctx, request.params.id, request.payload);
+      return ctx.respond.single(deliverable, { self: `/tasks/${deliverable.task_id}/deliverables`, task: `/tasks/${deliverable.task_id}` });
+    },
+  }),
+  defineRoute<Models>({
+    method: 'POST',
+    path: '/tasks/{id}/deliverables/{deliverable_id}/delivery',
+    description: 'Marks a deliverable delivered',
+    validate: { params: idParams('id', 'deliverable_id') },
+    async handler(request, ctx) {
+      const deliverable = await deliver(ctx, request.params.id, request.params.deliverable_id);
+      return ctx.respond.single(deliverable, { self: `/tasks/${deliverable.task_id}/deliverables`, task: `/tasks/${deliverable.task_id}` });
+    },
+  }),
+];

@@ -1,0 +1,53 @@
+import type { SearchDocument, SearchHooks } from '@wpk/sdk';
+import type { Board, Models, Task } from './models/index.js';
+
+/**
+ * What the platform search knows of the app: boards by title (description as detail) and tasks
+ * by title then description. Services upsert and remove documents in the same transaction as the
+ * change; the hooks below rebuild a workspace's documents from scratch.
+ */
+
+/** The search document of a board. */
+export function boardDocument(board: Board): SearchDocument {
+  return {
+    type: 'board',
+    id: board.id,
+    title: board.title,
+    subtitle: board.is_template ? 'Board template' : 'Board',
+    url: `/boards/${board.id}`,
+    names: [board.title],
+    details: [board.description],
+    filters: { is_template: board.is_template },
+  };
+}
+
+/** The search document of a task; `boardTitle` is its board's title (null in the incubator). */
+export function taskDocument(task: Task, boardTitle: string | null): SearchDocument {
+  return {
+    type: 'task',
+    id: task.id,
+    title: task.title,
+    subtitle: boardTitle ?? 'Incubator',
+    url: `/tasks/${task.id}`,
+    names: [task.title],
+    details: [task.description],
+    filters: { board_id: task.board_id, completed: task.completed_at !== null },
+  };
+}
+
+/** Full re-index of a workspace: every live (not archived) board, every task. */
+export const search: Record<string, SearchHooks<Models>> = {
+  board: {
+    async reindex(ctx) {
+      const rows = await ctx.db.boards.findAll({ where: { archived_at: null }, order: [['created_at', 'ASC']] });
+      return rows.map(boardDocument);
+    },
+  },
+  task: {
+    async reindex(ctx) {
+      const boardTitles = new Map((await ctx.db.boards.findAll({ attributes: ['id', 'title'] })).map((board) => [board.id, board.title]));
+      const rows = await ctx.db.tasks.findAll({ order: [['created_at', 'ASC']] });
+      return rows.map((task) => taskDocument(task, task.board_id ? (boardTitles.get(task.board_id) ?? null) : null));
+    },
+  },
+};

@@ -1,0 +1,28 @@
+import type { AppContext, BaseContext, EventContext } from '@wpk/sdk';
+import type { Models } from '../models/index.js';
+
+/** What a route hands a service: the request's context, typed with the app's models. */
+export type TasksContext = AppContext<Models>;
+
+/** What a subscription handler hands a service: no caller, the event's workspace. */
+export type TasksEventContext = EventContext<Models>;
+
+/** The parts every context shares (db, events, search, settings). */
+export type TasksBaseContext = BaseContext<Models>;
+
+/** The app's settings document, as the manifest's settings schema describes it. */
+export interface TasksSettings {
+  default_lanes: string[];
+  default_priority: 'none' | 'low' | 'medium' | 'high' | 'urgent';
+  max_assignees: number;
+}
+
+/** The effective settings of the context's workspace (the runtime hands the saved document or the defaults). */
+export function settingsOf(ctx: TasksBaseContext): TasksSettings {
+  return ctx.settings as unknown as TasksSettings;
+}
+
+/** Escapes `%`, `_` and `\` so user text matches literally inside an ILIKE pattern. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
