@@ -4,7 +4,10 @@ import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './co
 import { Database, migrateUp, platformMigrations, type MigrationSet } from './db/index.js';
 import { installAuditTrail } from './audit/index.js';
 import { EventBus, type EventBusOptions } from './events/index.js';
+import type { EventSink } from './events/sink.js';
+import { IdentityService, installIdentity } from './identity/index.js';
 import { createLogger } from './logger.js';
+import { createMailer, type Mailer } from './mail/index.js';
 import { healthRoutes } from './platform-routes/index.js';
 import { createServer } from './server/index.js';
 import { defineWorkspaceModel, WorkspaceService } from './tenancy/index.js';
@@ -30,6 +33,12 @@ export class Runtime {
     readonly workspaces: WorkspaceService,
   ) {}
 
+  /** Identity: accounts, members, roles, sessions, invitations, 2FA, elevation, audit (identity/). */
+  identity!: IdentityService;
+  /** Outgoing mail (SMTP_URL, or files under the data directory). */
+  mail!: Mailer;
+  /** Where staged events go once a request commits; a no-op until the event bus replaces it. */
+  eventSink: EventSink = { write: async () => {}, afterCommit: () => {} };
   /** The event bus: registry, outbox sink, subscription mounting, in-process broker (events/). */
   events!: EventBus;
 
@@ -44,7 +53,11 @@ export class Runtime {
       server.route(healthRoutes(db));
       const runtime = new Runtime(config, logger, db, server, workspaces);
       runtime.events = new EventBus({ config, db, server, workspaces, logger, options: options.events });
+      runtime.eventSink = runtime.events.sink;
       installAuditTrail(runtime.events, db.sequelize);
+      runtime.mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
+      runtime.identity = await IdentityService.create({ sequelize: db.sequelize, config, logger, workspaces, mailer: runtime.mail, events: () => runtime.eventSink });
+      installIdentity(server, runtime.identity, config);
       return runtime;
     } catch (error) {
       await db.close();
@@ -79,6 +92,7 @@ export class Runtime {
     try {
       await this.server.stop({ timeout: 5000 });
     } finally {
+      this.mail?.close();
       await this.events?.stop().catch((error) => this.logger.warn({ err: error }, 'stopping the event bus failed'));
       await this.db.close();
     }

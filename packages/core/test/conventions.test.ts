@@ -33,6 +33,7 @@ test.before(async () => {
     {
       method: 'GET',
       path: '/fixture-items',
+      options: { auth: false },
       handler: async (request) => {
         const pagination = parsePagination(request.query);
         const workspaceId = request.app.workspace!.id;
@@ -47,12 +48,13 @@ test.before(async () => {
     {
       method: 'POST',
       path: '/fixture-items',
-      options: { validate: { payload: Joi.object({ label: Joi.string().min(1).max(20).required(), size: Joi.number().integer().min(0) }) } },
+      options: { auth: false, validate: { payload: Joi.object({ label: Joi.string().min(1).max(20).required(), size: Joi.number().integer().min(0) }) } },
       handler: (request) => single(request, request.payload),
     },
     {
       method: 'GET',
       path: '/fixture-fault',
+      options: { auth: false },
       handler: () => {
         throw new Error('secret database detail: password=hunter2');
       },

@@ -7,7 +7,7 @@ export function healthRoutes(db: Database): ServerRoute[] {
     {
       method: 'GET',
       path: '/health',
-      options: { app: { wpk: { kind: 'system', scope: 'any' } } },
+      options: { auth: false, app: { wpk: { kind: 'system', scope: 'any' } } },
       handler: async (_request, h) => {
         const up = await db.ping();
         if (!up) return h.response({ error: 'Database unreachable', database: 'unreachable' }).code(503);

@@ -21,6 +21,7 @@ export async function createServer(options: ServerOptions): Promise<Server> {
     routes: {
       // Every operation answers 200 on success, an empty answer included.
       response: { emptyStatusCode: 200 },
+      cors: corsSettings(options.baseDomain),
       validate: {
         // Request objects accept extra properties: unknown keys are dropped, never an error.
         options: { abortEarly: true, allowUnknown: true, stripUnknown: { objects: true, arrays: false }, errors: { wrap: { label: false } } },
@@ -38,4 +39,18 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 function validationSource(error: Error | undefined): string {
   const source = (error as { output?: { payload?: { validation?: { source?: string } } } } | undefined)?.output?.payload?.validation?.source;
   return source ?? 'payload';
+}
+
+/**
+ * Cross-subdomain browser calls: the exact origin of any `{subdomain}.{baseDomain}` (http or
+ * https, any port) is answered with credentials allowed; hapi adds `Vary: origin`.
+ */
+function corsSettings(baseDomain: string) {
+  const hosts = [`*.${baseDomain}`, `*.${baseDomain}:*`];
+  return {
+    origin: hosts.flatMap((host) => [`http://${host}`, `https://${host}`]),
+    credentials: true,
+    additionalHeaders: ['x-api-version'],
+    additionalExposedHeaders: ['x-request-id', 'x-api-version', 'retry-after'],
+  };
 }

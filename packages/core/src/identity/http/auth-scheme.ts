@@ -1,0 +1,90 @@
+import Boom from '@hapi/boom';
+import type { Request, ResponseToolkit, Server, ServerAuthSchemeObject } from '@hapi/hapi';
+import type { Credentials } from '../../access/index.js';
+import { routeMeta } from '../../server/index.js';
+import type { SessionService } from '../services/sessions.js';
+import { SESSION_COOKIE } from './cookies.js';
+
+/** The name of identity's auth scheme and strategy; the server's default for every route. */
+export const AUTH_STRATEGY = 'wpk';
+
+export const AUTHENTICATION_REQUIRED = 'Authentication required';
+export const INVALID_API_KEY = 'Invalid, revoked, or expired API key';
+export const NOT_A_MEMBER = 'You are not a member of this workspace';
+
+/**
+ * Judges an API key (`Authorization: Bearer slk_...`) on the key alone. The API-keys concern
+ * implements this and hands it to `runtime.identity.useApiKeyAuthenticator(...)`.
+ */
+export interface ApiKeyAuthenticator {
+  /**
+   * The credentials the key stands for (`via.kind === 'api_key'`), or null when it is invalid,
+   * revoked or expired, or its member is deactivated: the scheme then answers
+   * 401 `{"error": "Invalid, revoked, or expired API key"}` and never looks at the cookie.
+   * Layer 2 (the key's workspace is the subdomain's) is checked by the scheme afterwards.
+   */
+  authenticate(secret: string, request: Request): Promise<Credentials | null>;
+}
+
+export interface AuthSchemeDependencies {
+  sessions: SessionService;
+  /** The API-key authenticator, when one is wired. */
+  apiKeys: () => ApiKeyAuthenticator | null;
+}
+
+/** The session cookie's value (hapi gives an array when the browser sent it twice). */
+export function sessionToken(request: Request): string | null {
+  const value = (request.state as Record<string, unknown> | null)?.[SESSION_COOKIE];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' && first.length > 0 ? first : null;
+}
+
+/** The `Bearer` token of the Authorization header, or null when there is none. */
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S*)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+function unauthenticated(request: Request, h: ResponseToolkit, message: string) {
+  // Layer 1 for site pages: to the sign-in page instead of a 401.
+  if (routeMeta(request).kind === 'page') return h.redirect('/login').takeover();
+  throw Boom.unauthorized(message);
+}
+
+/** Layer 2: the credential's workspace must be the one of the subdomain. */
+function checkMembership(request: Request, credentials: Credentials): void {
+  const workspace = request.app.workspace;
+  if (workspace && credentials.member.workspaceId !== workspace.id) throw Boom.forbidden(NOT_A_MEMBER);
+}
+
+/**
+ * Layers 1 and 2. A `Bearer` token is judged as an API key, alone (no cookie fallback); otherwise
+ * the session cookie is looked up in the database on every request (no cache: sign-out, password
+ * resets and deactivation take effect on the next request of every process). The credentials
+ * (`{ member, via }`, see access/credentials.ts) land on `request.auth.credentials`.
+ */
+export function registerAuthScheme(server: Server, dependencies: AuthSchemeDependencies): void {
+  server.auth.scheme(AUTH_STRATEGY, (): ServerAuthSchemeObject => ({
+    async authenticate(request, h) {
+      const bearer = bearerToken(request);
+      if (bearer !== null) {
+        const authenticator = dependencies.apiKeys();
+        const credentials = bearer.startsWith('slk_') && authenticator ? await authenticator.authenticate(bearer, request) : null;
+        if (!credentials) throw Boom.unauthorized(INVALID_API_KEY);
+        checkMembership(request, credentials);
+        return h.authenticated({ credentials });
+      }
+      const token = sessionToken(request);
+      if (!token) return unauthenticated(request, h, AUTHENTICATION_REQUIRED);
+      const session = await dependencies.sessions.resolve(token);
+      if (!session) return unauthenticated(request, h, AUTHENTICATION_REQUIRED);
+      const credentials: Credentials = { member: session.caller, via: { kind: 'session', sessionId: session.sessionId, elevatedUntil: session.elevatedUntil } };
+      checkMembership(request, credentials);
+      return h.authenticated({ credentials });
+    },
+  }));
+  server.auth.strategy(AUTH_STRATEGY, AUTH_STRATEGY);
+  server.auth.default(AUTH_STRATEGY);
+}

@@ -1,0 +1,35 @@
+import type { ResponseToolkit, Server } from '@hapi/hapi';
+import type { RuntimeConfig } from '../../config.js';
+import { SESSION_TTL_SECONDS, type StartedSession } from '../services/sessions.js';
+
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'wpk_session';
+
+/**
+ * Declares the session cookie: on COOKIE_DOMAIN (shared by every workspace subdomain),
+ * HttpOnly, SameSite=Lax, Secure unless the platform runs on local http, 14 days.
+ */
+export function declareSessionCookie(server: Server, config: RuntimeConfig): void {
+  server.state(SESSION_COOKIE, {
+    ttl: SESSION_TTL_SECONDS * 1000,
+    isSecure: config.cookieSecure,
+    isHttpOnly: true,
+    isSameSite: 'Lax',
+    path: '/',
+    domain: config.cookieDomain,
+    encoding: 'none',
+    strictHeader: true,
+    ignoreErrors: true,
+    clearInvalid: false,
+  });
+}
+
+/** Sets the cookie of a session that just started. */
+export function setSessionCookie(h: ResponseToolkit, session: StartedSession): void {
+  h.state(SESSION_COOKIE, session.token);
+}
+
+/** Clears the session cookie. */
+export function clearSessionCookie(h: ResponseToolkit): void {
+  h.unstate(SESSION_COOKIE);
+}

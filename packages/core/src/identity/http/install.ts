@@ -1,0 +1,25 @@
+import type { Server } from '@hapi/hapi';
+import type { RuntimeConfig } from '../../config.js';
+import type { IdentityService } from '../identity-service.js';
+import { accountRoutes } from '../routes/account.js';
+import { memberRoutes } from '../routes/members.js';
+import { publicRoutes } from '../routes/public.js';
+import { workspaceRoutes } from '../routes/workspace.js';
+import { registerAdminAuditRecorder } from './admin-audit-recorder.js';
+import { registerAuthScheme } from './auth-scheme.js';
+import { declareSessionCookie } from './cookies.js';
+import { registerCsrfProtection } from './csrf.js';
+
+/**
+ * Installs identity on the server: the session cookie, the `wpk` auth scheme as the default of
+ * every route (public routes declare `auth: false`), CSRF protection, the admin-audit recorder
+ * and identity's routes.
+ */
+export function installIdentity(server: Server, identity: IdentityService, config: RuntimeConfig): void {
+  declareSessionCookie(server, config);
+  registerAuthScheme(server, { sessions: identity.sessions, apiKeys: () => identity.apiKeys() });
+  registerCsrfProtection(server, config.baseDomain);
+  registerAdminAuditRecorder(server, identity.audit, identity.context.logger);
+  const dependencies = { identity, config };
+  server.route([...publicRoutes(dependencies), ...accountRoutes(dependencies), ...memberRoutes(dependencies), ...workspaceRoutes(dependencies)]);
+}

@@ -1,0 +1,17 @@
+/**
+ * Identity: accounts, members, custom roles, sessions (the `wpk` auth scheme, layers 1 and 2),
+ * sign-up, invitations, password resets, TOTP, elevation, admin audit, activity, avatars.
+ */
+export { AUTH_STRATEGY, AUTHENTICATION_REQUIRED, INVALID_API_KEY, NOT_A_MEMBER, bearerToken, type ApiKeyAuthenticator } from './http/auth-scheme.js';
+export { SESSION_COOKIE } from './http/cookies.js';
+export { CROSS_SITE_REFUSED, isPlatformOrigin } from './http/csrf.js';
+export { installIdentity } from './http/install.js';
+export { DEMO, IdentityService, type AddMemberInput, type CreateWorkspaceWithOwnerInput, type IdentityServiceOptions } from './identity-service.js';
+export { Account, defineIdentityModels, Member, MemberRole, Role, type RolePermissions } from './models/index.js';
+export { requireElevation, requireSession } from './routes/common.js';
+export { LocalDiskStorage, type AvatarStorage } from './services/avatar-storage.js';
+export { presentMember, type PresentedMember } from './services/members.js';
+export { PasswordHasher } from './services/passwords.js';
+export { validatePermissions } from './services/roles.js';
+export { SESSION_TTL_SECONDS } from './services/sessions.js';
+export { THROTTLES } from './services/throttle.js';

@@ -1,0 +1,161 @@
+import Boom from '@hapi/boom';
+import type { Request, ServerRoute } from '@hapi/hapi';
+import { ForbiddenError, NotFoundError } from '@wpk/sdk';
+import Joi from 'joi';
+import { credentialsOf } from '../../access/index.js';
+import { single } from '../../server/index.js';
+import { clearSessionCookie, setSessionCookie } from '../http/cookies.js';
+import { Account } from '../models/index.js';
+import { AVATAR_MAX_BYTES, AVATAR_TYPES, type AvatarType } from '../services/avatars.js';
+import { confirmPassword } from '../services/reauthentication.js';
+import type { StartedSession } from '../services/sessions.js';
+import { fields, inTransaction, ipOf, presentMe, requireSession, type RouteDependencies } from './common.js';
+
+function contentType(request: Request): string {
+  return String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** The caller's own account: who am I, sign-out, 2FA, elevation, avatars. */
+export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
+  const { identity, config } = dependencies;
+
+  return [
+    {
+      method: 'GET',
+      path: '/me',
+      handler: async (request) => {
+        const { member, via } = credentialsOf(request);
+        return single(request, await presentMe(dependencies, member.id, { kind: via.kind, elevatedUntil: via.kind === 'session' ? via.elevatedUntil : null }));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/sessions',
+      handler: async (request, h) => {
+        const credentials = credentialsOf(request);
+        const sessionId = requireSession(credentials, 'sign out');
+        await identity.sessions.end(credentials.member, sessionId, ipOf(request));
+        clearSessionCookie(h);
+        return single(request, { signed_out: true });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/totps',
+      handler: async (request) => {
+        const credentials = credentialsOf(request);
+        requireSession(credentials, 'change two-factor settings');
+        const workspace = request.app.workspace!;
+        const enrollment = await identity.twoFactor.beginEnrollment(credentials.member.accountId, `${workspace.name} (${config.baseDomain})`);
+        return single(request, { ...enrollment, digits: 6, period: 30, algorithm: 'SHA1' });
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/totps',
+      options: { validate: { payload: Joi.object({ code: Joi.string().length(6).required() }) } },
+      handler: async (request, h) => {
+        const credentials = credentialsOf(request);
+        requireSession(credentials, 'change two-factor settings');
+        const { code } = request.payload as { code: string };
+        const step = await identity.twoFactor.checkEnrollmentCode(credentials.member.accountId, code);
+        return inTransaction(dependencies, request, h, async () => {
+          const recoveryCodes = await identity.twoFactor.enable(credentials.member.accountId, step, credentials.member.workspaceId, credentials.member.id, ipOf(request));
+          return single(request, { enabled: true, recovery_codes: recoveryCodes });
+        });
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/totps',
+      options: { validate: { payload: Joi.object({ password: Joi.string().min(1).max(1024).required() }) } },
+      handler: async (request, h) => {
+        const credentials = credentialsOf(request);
+        requireSession(credentials, 'change two-factor settings');
+        const { password } = request.payload as { password: string };
+        const account = await Account.findByPk(credentials.member.accountId, { rejectOnEmpty: true });
+        if (!(await confirmPassword(identity.context, account, password))) throw new ForbiddenError('Invalid password');
+        return inTransaction(dependencies, request, h, async () => {
+          await identity.twoFactor.disable(account.id, credentials.member.workspaceId, credentials.member.id, ipOf(request));
+          return single(request, { enabled: false });
+        });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/elevations',
+      options: {
+        validate: {
+          payload: Joi.object({
+            reason: Joi.string().trim().min(3).max(500).required(),
+            code: Joi.string().length(6),
+            totp: Joi.string().trim().min(6).max(10),
+            password: Joi.string().min(1).max(1024),
+          }),
+        },
+      },
+      handler: async (request, h) => {
+        const credentials = credentialsOf(request);
+        const sessionId = requireSession(credentials, 'enter admin mode');
+        const proof = request.payload as { reason: string; code?: string; totp?: string; password?: string };
+        const kind = await identity.sessions.checkElevationProof(credentials.member, proof);
+        const started: { session?: StartedSession } = {};
+        const answer = await inTransaction(dependencies, request, h, async () => {
+          started.session = await identity.sessions.elevate(credentials.member, sessionId, proof.reason, kind, ipOf(request));
+          return single(request, { elevated_until: started.session.elevatedUntil!.toISOString(), proof: kind });
+        });
+        if (started.session) setSessionCookie(h, started.session);
+        return answer;
+      },
+    },
+    {
+      method: 'GET',
+      path: '/avatars/{member_id}',
+      options: { validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      handler: async (request, h) => {
+        const { member_id: memberId } = request.params as { member_id: string };
+        const image = await identity.avatars.read(credentialsOf(request).member.workspaceId, memberId);
+        if (!image) throw new NotFoundError('This member has no avatar; show their initials');
+        return h.response(image.data).type(image.type).header('cache-control', 'private, max-age=86400');
+      },
+    },
+    {
+      method: 'POST',
+      path: '/avatars/{member_id}',
+      options: {
+        app: { wpk: { contentTypes: [...AVATAR_TYPES] } },
+        payload: {
+          parse: false,
+          output: 'data',
+          maxBytes: AVATAR_MAX_BYTES,
+          allow: [...AVATAR_TYPES],
+          failAction: (_request, _h, error) => {
+            const status = (error as Boom.Boom | undefined)?.output?.statusCode;
+            if (status === 413) throw Boom.entityTooLarge(`Avatar images must be at most ${AVATAR_MAX_BYTES / 1024 / 1024} MiB (${AVATAR_MAX_BYTES} bytes)`);
+            if (status === 415) throw Boom.unsupportedMediaType('Avatars must be PNG, JPEG or WebP images (Content-Type image/png, image/jpeg or image/webp)');
+            throw error ?? Boom.badRequest('Unreadable avatar upload');
+          },
+        },
+        validate: { params: Joi.object({ member_id: fields.id.required() }) },
+      },
+      handler: async (request, h) => {
+        const { member_id: memberId } = request.params as { member_id: string };
+        const credentials = credentialsOf(request);
+        const data = Buffer.isBuffer(request.payload) ? request.payload : Buffer.alloc(0);
+        return inTransaction(dependencies, request, h, async (work) =>
+          single(request, await identity.avatars.upload(credentials.member, memberId, contentType(request) as AvatarType, data, work.stage, ipOf(request))),
+        );
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/avatars/{member_id}',
+      options: { validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      handler: async (request, h) => {
+        const { member_id: memberId } = request.params as { member_id: string };
+        const credentials = credentialsOf(request);
+        return inTransaction(dependencies, request, h, async (work) => single(request, await identity.avatars.clear(credentials.member, memberId, work.stage, ipOf(request))));
+      },
+    },
+  ];
+}

@@ -1,0 +1,105 @@
+import type { ServerRoute } from '@hapi/hapi';
+import { stringify } from 'csv-stringify';
+import Joi from 'joi';
+import { Readable } from 'node:stream';
+import { credentialsOf, hasPlatformRole, requireRole } from '../../access/index.js';
+import { collection, parsePagination, single } from '../../server/index.js';
+import type { ActivityFilter } from '../services/activity.js';
+import { clearSessionCookie } from '../http/cookies.js';
+import { fields, inTransaction, ipOf, requireElevation, type RouteDependencies } from './common.js';
+
+const instant = Joi.string().max(40).isoDate();
+
+function bounds(query: { after?: string; before?: string }): ActivityFilter {
+  return { after: query.after ? new Date(query.after) : undefined, before: query.before ? new Date(query.before) : undefined };
+}
+
+/** The columns of the activity CSV export, in order. */
+export const ACTIVITY_CSV_COLUMNS = ['occurred_at', 'id', 'actor_member_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'details'] as const;
+
+/** The workspace itself, ownership, the admin audit and the activity trail. */
+export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] {
+  const { identity } = dependencies;
+
+  return [
+    {
+      method: 'GET',
+      path: '/workspaces/{id}',
+      options: { validate: { params: Joi.object({ id: fields.id.required() }) } },
+      handler: async (request) => single(request, await identity.workspaceAdmin.get(credentialsOf(request).member, (request.params as { id: string }).id)),
+    },
+    {
+      method: 'DELETE',
+      path: '/workspaces/{id}',
+      options: { validate: { params: Joi.object({ id: fields.id.required() }) } },
+      handler: async (request, h) => {
+        const credentials = credentialsOf(request);
+        const actor = requireRole(credentials, 'owner', 'delete the workspace');
+        requireElevation(credentials, 'delete the workspace');
+        const { id } = request.params as { id: string };
+        const answer = await inTransaction(dependencies, request, h, async () => single(request, await identity.workspaceAdmin.delete(actor, id, ipOf(request))));
+        clearSessionCookie(h);
+        return answer;
+      },
+    },
+    {
+      method: 'POST',
+      path: '/workspaces/{id}/ownership',
+      options: { validate: { params: Joi.object({ id: fields.id.required() }), payload: Joi.object({ member_id: fields.id.required() }) } },
+      handler: async (request, h) => {
+        const credentials = credentialsOf(request);
+        const actor = requireRole(credentials, 'owner', 'transfer ownership');
+        requireElevation(credentials, 'transfer ownership');
+        const { id } = request.params as { id: string };
+        const { member_id: memberId } = request.payload as { member_id: string };
+        return inTransaction(dependencies, request, h, async (work) => single(request, await identity.workspaceAdmin.transferOwnership(actor, id, memberId, work.stage, ipOf(request))));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/admin-audit',
+      handler: async (request) => {
+        const actor = requireRole(request, 'admin', 'read the admin audit');
+        const pagination = parsePagination(request.query);
+        const { rows, total } = await identity.audit.list(actor.workspaceId, pagination);
+        return collection(request, rows, total, pagination);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/activity',
+      options: { validate: { query: Joi.object({ after: instant, before: instant }) } },
+      handler: async (request) => {
+        const credentials = credentialsOf(request);
+        const pagination = parsePagination(request.query);
+        // Owners and admins see the whole workspace; a member sees what they did.
+        const actorMemberId = hasPlatformRole(credentials, 'admin') ? undefined : credentials.member.id;
+        const { rows, total } = await identity.activity.list(credentials.member.workspaceId, { ...bounds(request.query as { after?: string; before?: string }), actorMemberId }, pagination);
+        return collection(request, rows, total, pagination);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/admin/activity-exports',
+      options: { validate: { query: Joi.object({ after: instant, before: instant }) } },
+      handler: async (request, h) => {
+        const actor = requireRole(request, 'admin', 'export the audit trail');
+        const filter = bounds(request.query as { after?: string; before?: string });
+        const rows = Readable.from(
+          (async function* () {
+            for await (const row of identity.activity.iterate(actor.workspaceId, filter)) {
+              yield { ...row, details: JSON.stringify(row.details) };
+            }
+          })(),
+        );
+        const csv = rows.pipe(stringify({ header: true, columns: [...ACTIVITY_CSV_COLUMNS] }));
+        rows.on('error', (error) => csv.destroy(error));
+        const stamp = new Date().toISOString().slice(0, 10);
+        return h
+          .response(csv)
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="activity-${request.app.workspace!.subdomain}-${stamp}.csv"`);
+      },
+    },
+  ];
+}

@@ -1,0 +1,47 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+const KEY_LENGTH = 64;
+const SALT_LENGTH = 16;
+
+function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+// scrypt needs 128 * N * r bytes; Node's default maxmem (32 MiB) refuses N=2^17, r=8 (128 MiB).
+const scryptOptions = (logN: number, r: number, p: number): ScryptOptions => ({ N: 2 ** logN, r, p, maxmem: 2 * 128 * 2 ** logN * r + 1024 * 1024 });
+
+/**
+ * Password hashing with Node's scrypt (N=2^17, r=8, p=1 by default; no native module).
+ * The stored form names its parameters, `scrypt$17$8$1$<salt>$<hash>`, so a cost change
+ * never breaks existing hashes.
+ */
+export class PasswordHasher {
+  private dummy?: Promise<string>;
+
+  constructor(private readonly logN = 17) {}
+
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(SALT_LENGTH);
+    const key = await derive(password, salt, scryptOptions(this.logN, 8, 1));
+    return ['scrypt', this.logN, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+  }
+
+  /** True when `password` matches `stored`. A missing hash still costs one scrypt run, so timing does not tell. */
+  async verify(password: string, stored: string | null | undefined): Promise<boolean> {
+    const target = stored ?? (await this.dummyHash());
+    const parts = target.split('$');
+    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+    const [, logN, r, p, salt, expected] = parts;
+    const expectedKey = Buffer.from(expected, 'base64url');
+    const key = await derive(password, Buffer.from(salt, 'base64url'), scryptOptions(Number(logN), Number(r), Number(p)));
+    const match = key.length === expectedKey.length && timingSafeEqual(key, expectedKey);
+    return stored ? match : false;
+  }
+
+  private dummyHash(): Promise<string> {
+    this.dummy ??= this.hash(randomBytes(16).toString('hex'));
+    return this.dummy;
+  }
+}

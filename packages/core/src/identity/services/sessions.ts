@@ -1,0 +1,182 @@
+import { ForbiddenError, InvalidError, UnauthorizedError } from '@wpk/sdk';
+import { Op, QueryTypes, fn, col, where } from 'sequelize';
+import type { CallerMember, PlatformRole } from '../../access/index.js';
+import { Account, Member, Session } from '../models/index.js';
+import type { ActivityLog } from './activity.js';
+import type { AdminAudit } from './admin-audit.js';
+import { normalizeEmail, type IdentityContext } from './context.js';
+import { confirmPassword } from './reauthentication.js';
+import { THROTTLES } from './throttle.js';
+import { randomToken, sha256 } from './tokens.js';
+import type { TwoFactorService } from './two-factor.js';
+
+/** A session lasts 14 days from sign-in (its cookie too); there is no sliding renewal. */
+export const SESSION_TTL_SECONDS = 14 * 24 * 3600;
+
+/** A session just started: `token` goes into the cookie and is never stored. */
+export interface StartedSession {
+  token: string;
+  sessionId: string;
+  expiresAt: Date;
+  elevatedUntil: Date | null;
+}
+
+/** What a valid session cookie stands for, read fresh from the database. */
+export interface ResolvedSession {
+  caller: CallerMember;
+  sessionId: string;
+  elevatedUntil: Date | null;
+}
+
+/** Proofs POST /elevations accepts (see docs/decisions.md, Identity). */
+export interface ElevationProof {
+  reason: string;
+  /** A 6-digit TOTP code. */
+  code?: string;
+  /** A TOTP code or a recovery code. */
+  totp?: string;
+  /** The password; accepted only when 2FA is off. */
+  password?: string;
+}
+
+/** Finds an account by email, case-insensitively. */
+export async function findAccountByEmail(email: string): Promise<Account | null> {
+  return Account.findOne({ where: where(fn('lower', col('email')), normalizeEmail(email)) });
+}
+
+/** Server-side sessions: sign-in, the per-request check, sign-out, elevation. */
+export class SessionService {
+  constructor(
+    private readonly context: IdentityContext,
+    private readonly twoFactor: TwoFactorService,
+    private readonly activity: ActivityLog,
+    private readonly audit: AdminAudit,
+  ) {}
+
+  /** Starts a session for a joined member (a new random id every time). */
+  async start(member: Member, account: Account, elevatedUntil: Date | null = null): Promise<StartedSession> {
+    const token = randomToken();
+    const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
+    const session = await Session.create({
+      token_hash: sha256(token),
+      workspace_id: member.workspace_id,
+      member_id: member.id,
+      account_id: account.id,
+      security_stamp: account.security_stamp,
+      elevated_until: elevatedUntil,
+      expires_at: expiresAt,
+    });
+    return { token, sessionId: session.id, expiresAt, elevatedUntil };
+  }
+
+  /**
+   * The per-request check (no cache): the session exists and has not expired, the account's
+   * security stamp is unchanged, the member is joined and not deactivated, the workspace is active.
+   */
+  async resolve(token: string): Promise<ResolvedSession | null> {
+    if (token.length < 20 || token.length > 200) return null;
+    const [row] = await this.context.sequelize.query<{
+      session_id: string;
+      elevated_until: Date | null;
+      member_id: string;
+      workspace_id: string;
+      account_id: string;
+      platform_role: PlatformRole;
+      email: string;
+      name: string;
+    }>(
+      `SELECT s.id AS session_id, s.elevated_until, m.id AS member_id, m.workspace_id, m.account_id, m.platform_role, a.email, a.name
+         FROM platform.sessions s
+         JOIN platform.members m ON m.id = s.member_id
+         JOIN platform.accounts a ON a.id = s.account_id
+         JOIN platform.workspaces w ON w.id = s.workspace_id
+        WHERE s.token_hash = :hash AND s.expires_at > now() AND a.security_stamp = s.security_stamp
+          AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
+      { type: QueryTypes.SELECT, replacements: { hash: sha256(token) } },
+    );
+    if (!row) return null;
+    return {
+      sessionId: row.session_id,
+      elevatedUntil: row.elevated_until ? new Date(row.elevated_until) : null,
+      caller: { id: row.member_id, workspaceId: row.workspace_id, accountId: row.account_id, platformRole: row.platform_role, email: row.email, name: row.name },
+    };
+  }
+
+  /**
+   * POST /sessions. A wrong password, an unknown email, a member of another workspace and an
+   * invited (not joined) or deactivated member all get the same 401, after the same scrypt work.
+   * At most 100 failures per email per hour, then 429.
+   */
+  async signIn(input: { workspaceId: string; email: string; password: string; totp?: string; ip: string | null }): Promise<{ session: StartedSession; member: Member; account: Account }> {
+    const email = normalizeEmail(input.email);
+    await this.context.throttle.check(THROTTLES.signIn, email);
+    const account = await findAccountByEmail(email);
+    const member = account ? await Member.findOne({ where: { workspace_id: input.workspaceId, account_id: account.id } }) : null;
+    const passwordMatches = await this.context.passwords.verify(input.password, account?.password_hash ?? null);
+    if (!account || !member || member.state !== 'joined' || member.deactivated_at || !passwordMatches) {
+      await this.context.throttle.hit(THROTTLES.signIn, email);
+      throw new UnauthorizedError('Invalid email or password');
+    }
+    const second = await this.twoFactor.check(account, input.totp, true);
+    if (second === 'missing') throw new UnauthorizedError('Two-factor authentication is on: send the TOTP code from your authenticator app in totp');
+    if (second === 'invalid') throw new UnauthorizedError('Invalid TOTP code');
+    const session = await this.start(member, account);
+    await this.activity.record({ workspaceId: member.workspace_id, actor: { memberId: member.id, email: account.email }, action: 'session.created', targetType: 'session', targetId: session.sessionId, details: { second_factor: second }, ip: input.ip });
+    return { session, member, account };
+  }
+
+  /** DELETE /sessions: the session row is gone, so the cookie is worthless everywhere at once. */
+  async end(caller: CallerMember, sessionId: string, ip: string | null): Promise<void> {
+    await Session.destroy({ where: { id: sessionId } });
+    await this.activity.record({ workspaceId: caller.workspaceId, actor: { memberId: caller.id, email: caller.email }, action: 'session.ended', targetType: 'session', targetId: sessionId, ip });
+  }
+
+  /** Ends every session of an account (password reset: the stamp rotates too). */
+  async endAllForAccount(accountId: string): Promise<void> {
+    await Session.destroy({ where: { account_id: accountId } });
+  }
+
+  async endAllForWorkspace(workspaceId: string): Promise<void> {
+    await Session.destroy({ where: { workspace_id: workspaceId } });
+  }
+
+  /**
+   * POST /elevations, first half (outside any transaction, so failures count): checks the proof.
+   * With 2FA on: a TOTP code (`code` or `totp`) or a recovery code (`totp`); with 2FA off: the
+   * password. A mailed code is never accepted (none is ever sent for this).
+   */
+  async checkElevationProof(caller: CallerMember, proof: ElevationProof): Promise<'totp' | 'recovery-code' | 'password'> {
+    if (caller.platformRole !== 'owner' && caller.platformRole !== 'admin') throw new ForbiddenError('Only workspace owners and admins can enter admin mode');
+    const account = await Account.findByPk(caller.accountId, { rejectOnEmpty: true });
+    if (account.totp_secret) {
+      const value = proof.code ?? proof.totp;
+      if (!value) throw new InvalidError('Two-factor authentication is on: send a TOTP code (code or totp) or a recovery code (totp)');
+      const result = await this.twoFactor.check(account, value, proof.code === undefined);
+      if (result === 'invalid') throw new ForbiddenError('Invalid TOTP or recovery code');
+      return result === 'recovery-code' ? 'recovery-code' : 'totp';
+    }
+    if (proof.password === undefined) {
+      if (proof.code !== undefined || proof.totp !== undefined) throw new InvalidError('Two-factor authentication is off for this account: send your password (password)');
+      throw new InvalidError('password is required (two-factor authentication is off for this account)');
+    }
+    if (!(await confirmPassword(this.context, account, proof.password))) throw new ForbiddenError('Invalid password');
+    return 'password';
+  }
+
+  /** POST /elevations, second half: replaces the session by a new, elevated one (new id) and records it. */
+  async elevate(caller: CallerMember, sessionId: string, reason: string, proofKind: string, ip: string | null): Promise<StartedSession> {
+    const member = await Member.findByPk(caller.id, { rejectOnEmpty: true });
+    const account = await Account.findByPk(caller.accountId, { rejectOnEmpty: true });
+    const until = new Date(Date.now() + this.context.config.elevationMinutes * 60_000);
+    await Session.destroy({ where: { id: sessionId } });
+    const session = await this.start(member, account, until);
+    await this.audit.recordElevation(caller.workspaceId, caller.id, reason, until);
+    await this.activity.record({ workspaceId: caller.workspaceId, actor: { memberId: caller.id, email: caller.email }, action: 'elevation.started', targetType: 'session', targetId: session.sessionId, details: { reason, proof: proofKind, until: until.toISOString() }, ip });
+    return session;
+  }
+
+  /** Drops sessions that expired more than a day ago. */
+  async prune(): Promise<void> {
+    await Session.destroy({ where: { expires_at: { [Op.lt]: new Date(Date.now() - 86_400_000) } } });
+  }
+}

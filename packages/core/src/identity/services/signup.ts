@@ -1,0 +1,139 @@
+import { ConflictError, InvalidError, UnauthorizedError } from '@wpk/sdk';
+import { Op } from 'sequelize';
+import { Account, Member, Signup } from '../models/index.js';
+import type { ActivityLog } from './activity.js';
+import { normalizeEmail, systemEvent, type IdentityContext, type Stage } from './context.js';
+import { findAccountByEmail } from './sessions.js';
+import { THROTTLES } from './throttle.js';
+import { normalizeCode, randomCode, sha256 } from './tokens.js';
+import { validateSubdomain, Workspace } from '../../tenancy/index.js';
+
+/** Sign-up codes: 10 Crockford base32 characters (50 bits), valid 24 hours, used once. */
+export const SIGNUP_CODE_LENGTH = 10;
+export const SIGNUP_TTL_SECONDS = 24 * 3600;
+
+export interface SignupInput {
+  email: string;
+  name: string;
+  workspaceName: string;
+  subdomain: string;
+}
+
+/** A workspace with its owner, just created. */
+export interface CreatedWorkspace {
+  workspace: Workspace;
+  member: Member;
+  account: Account;
+}
+
+/** Sign-up: POST /signup mails a code; POST /verifications turns it into an account, a workspace and its owner. */
+export class SignupService {
+  constructor(
+    private readonly context: IdentityContext,
+    private readonly activity: ActivityLog,
+  ) {}
+
+  /**
+   * Records a pending sign-up and returns the code to mail. The subdomain must be free now (it is
+   * checked again at verification). At most 5 codes per email per hour.
+   */
+  async start(input: SignupInput): Promise<{ code: string; signup: Signup }> {
+    const subdomain = validateSubdomain(input.subdomain);
+    const email = normalizeEmail(input.email);
+    if (await Workspace.findOne({ where: { subdomain } })) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
+    await this.context.throttle.check(THROTTLES.mail, email);
+    await this.context.throttle.hit(THROTTLES.mail, email);
+    const code = randomCode(SIGNUP_CODE_LENGTH);
+    const signup = await Signup.create({
+      email,
+      name: input.name.trim(),
+      workspace_name: input.workspaceName.trim(),
+      subdomain,
+      code_hash: sha256(normalizeCode(code)),
+      expires_at: new Date(Date.now() + SIGNUP_TTL_SECONDS * 1000),
+      used_at: null,
+    });
+    return { code, signup };
+  }
+
+  /**
+   * POST /verifications, first half (outside any transaction, so wrong codes count per address):
+   * finds the live sign-up for a code and checks the password of an existing account, or hashes
+   * the new password (scrypt is slow: never inside a transaction).
+   */
+  async check(code: string, password: string, ip: string | null): Promise<{ signup: Signup; passwordHash: string }> {
+    const key = ip ?? 'unknown';
+    await this.context.throttle.check(THROTTLES.verification, key);
+    const signup = await Signup.findOne({ where: { code_hash: sha256(normalizeCode(code)), used_at: null, expires_at: { [Op.gt]: new Date() } } });
+    if (!signup) {
+      await this.context.throttle.hit(THROTTLES.verification, key);
+      throw new InvalidError('Invalid or expired verification code');
+    }
+    const existing = await findAccountByEmail(signup.email);
+    if (existing?.password_hash) {
+      await this.context.throttle.check(THROTTLES.signIn, signup.email);
+      if (!(await this.context.passwords.verify(password, existing.password_hash))) {
+        await this.context.throttle.hit(THROTTLES.signIn, signup.email);
+        throw new UnauthorizedError('An account with this email already exists: send its current password');
+      }
+      return { signup, passwordHash: existing.password_hash };
+    }
+    return { signup, passwordHash: await this.context.passwords.hash(password) };
+  }
+
+  /**
+   * POST /verifications, second half (in the request's transaction): uses the code up, verifies
+   * the email, sets the password (new accounts), creates the workspace with the caller as owner.
+   */
+  async complete(signup: Signup, passwordHash: string, stage: Stage, ip: string | null): Promise<CreatedWorkspace> {
+    const [used] = await Signup.update({ used_at: new Date() }, { where: { id: signup.id, used_at: null } });
+    if (used !== 1) throw new InvalidError('Invalid or expired verification code');
+    const created = await this.createWorkspaceWithOwner({ subdomain: signup.subdomain, name: signup.workspace_name, ownerEmail: signup.email, ownerName: signup.name, ownerPasswordHash: passwordHash, emailVerified: true }, stage);
+    await this.activity.record({ workspaceId: created.workspace.id, actor: { memberId: created.member.id, email: created.account.email }, action: 'workspace.created', targetType: 'workspace', targetId: created.workspace.id, ip });
+    return created;
+  }
+
+  /**
+   * A workspace and its joined owner. A new account gets the password hashed beforehand (scrypt
+   * is slow: never inside a transaction); an existing account keeps its password (the caller has
+   * checked it).
+   */
+  async createWorkspaceWithOwner(
+    input: { subdomain: string; name: string; ownerEmail: string; ownerPasswordHash: string; ownerName?: string; emailVerified?: boolean },
+    stage: Stage,
+  ): Promise<CreatedWorkspace> {
+    const workspace = await this.context.workspaces.create({ subdomain: input.subdomain, name: input.name });
+    const { account } = await this.ensureAccount(input.ownerEmail, input.ownerPasswordHash, input.ownerName, input.emailVerified ?? false);
+    const member = await Member.create({ workspace_id: workspace.id, account_id: account.id, platform_role: 'owner', state: 'joined', deactivated_at: null, invited_by: null, joined_at: new Date() });
+    stage(systemEvent('system.workspace.created', { name: workspace.name, owner_id: member.id }));
+    stage(systemEvent('system.workspace.member.added', { member_id: member.id, role: 'owner' }));
+    return { workspace, member, account };
+  }
+
+  /**
+   * The account for an email: the existing one (its password untouched unless it has none), or a
+   * new one with `passwordHash`. Returns whether it was created.
+   */
+  async ensureAccount(emailInput: string, passwordHash: string, name: string | undefined, emailVerified: boolean): Promise<{ account: Account; created: boolean }> {
+    const email = normalizeEmail(emailInput);
+    const existing = await findAccountByEmail(email);
+    if (existing) {
+      if (!existing.password_hash) {
+        existing.password_hash = passwordHash;
+        await existing.save();
+      }
+      return { account: existing, created: false };
+    }
+    const account = await Account.create({
+      email,
+      name: (name ?? '').trim() || email.split('@')[0],
+      password_hash: passwordHash,
+      email_verified_at: emailVerified ? new Date() : null,
+      totp_secret: null,
+      totp_pending_secret: null,
+      totp_enabled_at: null,
+      totp_last_step: null,
+    });
+    return { account, created: true };
+  }
+}

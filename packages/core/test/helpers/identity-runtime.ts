@@ -1,0 +1,58 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { StagedEvent } from '../../src/events/sink.js';
+import type { RuntimeOptions } from '../../src/index.js';
+import { Browser } from './identity-http.js';
+import { SmtpSink } from './identity-mail.js';
+import { startTestRuntime, type TestRuntime } from './runtime.js';
+
+/** An event the runtime committed, with the workspace it was written for. */
+export interface RecordedEvent extends StagedEvent {
+  workspaceId: string | null;
+}
+
+/** A listening runtime with a real SMTP sink, a scratch data directory and an event recorder. */
+export interface IdentityTestRuntime extends TestRuntime {
+  baseUrl: string;
+  smtp: SmtpSink;
+  events: RecordedEvent[];
+  dataDir: string;
+  browser(): Browser;
+}
+
+export async function startIdentityRuntime(options: RuntimeOptions = {}): Promise<IdentityTestRuntime> {
+  const smtp = await SmtpSink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-identity-'));
+  const env = await startTestRuntime({ dataDir, smtpUrl: smtp.url, ...options });
+  const events: RecordedEvent[] = [];
+  env.runtime.eventSink = {
+    write: async (workspaceId, staged) => {
+      events.push(...staged.map((event) => ({ ...event, workspaceId })));
+    },
+    afterCommit: () => {},
+  };
+  const baseUrl = await env.runtime.start();
+  return {
+    ...env,
+    baseUrl,
+    smtp,
+    events,
+    dataDir,
+    browser: () => new Browser(baseUrl),
+    async close() {
+      try {
+        await env.close();
+      } finally {
+        await smtp.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Signs a browser in on a workspace subdomain; throws unless it answers 200. */
+export async function signIn(browser: Browser, subdomain: string, email: string, password: string, totp?: string): Promise<void> {
+  const answer = await browser.post(subdomain, '/sessions', { email, password, ...(totp ? { totp } : {}) });
+  if (answer.status !== 200) throw new Error(`sign-in of ${email} on ${subdomain}: ${answer.status} ${answer.text}`);
+}
