@@ -1,5 +1,6 @@
 export { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 export * from './db/index.js';
+export * from './events/index.js';
 export { AUTH_STRATEGY, DEMO, IdentityService, SESSION_COOKIE, type AddMemberInput, type ApiKeyAuthenticator, type CreateWorkspaceWithOwnerInput } from './identity/index.js';
 export { createLogger } from './logger.js';
 export { createMailer, type Mailer, type MailMessage, type SentMail } from './mail/index.js';

@@ -45,6 +45,7 @@ export class Broker {
   private timers: NodeJS.Timeout[] = [];
   private catalog: EventCatalog | null = null;
   private storedSelfUrl: string | undefined;
+  private lastStats = { attempts: 0, delivered: 0, failed: 0 };
   /** True when the database is PGlite (embedded), which delivers NOTIFY to the wrong connection. */
   embedded = false;
 
@@ -151,6 +152,11 @@ export class Broker {
     return rowCount ?? 0;
   }
 
+  /** Attempts this process made, by outcome. */
+  get stats(): { attempts: number; delivered: number; failed: number } {
+    return { ...(this.deliverer?.stats ?? this.lastStats) };
+  }
+
   /** Deliveries this process holds in memory (claimed, or waiting to be written). */
   get busy(): number {
     return this.deliverer?.busy ?? 0;
@@ -163,6 +169,7 @@ export class Broker {
     this.relaySignal.notify();
     await this.relayLoop?.catch(() => {});
     await this.deliverer?.stop().catch((error) => this.options.logger.warn({ err: error }, 'stopping event delivery failed'));
+    if (this.deliverer) this.lastStats = { ...this.deliverer.stats };
     await this.listener?.stop();
     await this.queue?.stop().catch(() => {});
     await this.pool?.end().catch(() => {});

@@ -19,6 +19,7 @@ import { subscriptionRoutes, type MountSubscriptionsOptions, type SubscriptionHa
 import { EventRegistry } from './registry.js';
 import type { SubscriberFilter } from './relay.js';
 import { appSecret, resolveBrokerSecret, signingSecretFor } from './secrets.js';
+import { recordEmbeddedUrl } from './standalone.js';
 import type { StagedEvent } from './sink.js';
 import type { Participant, ParticipantDeclaration, SubscriptionDeclaration } from './types.js';
 import { WAKE_CHANNEL } from './wakeup.js';
@@ -187,6 +188,7 @@ export class EventBus {
   /** Called by `runtime.start()`: stores the catalog and this server's URL, and starts the in-process broker unless disabled. */
   async start(serverUrl?: string): Promise<void> {
     this.serverUrl = serverUrl;
+    if (this.deps.db.isEmbedded && !this.deps.config.inMemory) recordEmbeddedUrl(this.deps.config.dataDir, this.deps.db.url);
     await this.syncCatalog();
     if (this.runsBroker) await this.startBroker();
   }

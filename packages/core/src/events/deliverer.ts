@@ -91,6 +91,8 @@ export class Deliverer {
   private settleTimer: NodeJS.Timeout | null = null;
   private settleChain: Promise<void> = Promise.resolve();
   private readonly active = new Set<Promise<void>>();
+  /** Attempts this process made, by outcome. */
+  readonly stats = { attempts: 0, delivered: 0, failed: 0 };
 
   constructor(private readonly options: DelivererOptions) {
     this.http = got.extend({
@@ -266,6 +268,9 @@ export class Deliverer {
   }
 
   private settle(result: Result): Promise<void> {
+    this.stats.attempts++;
+    if (result.delivered) this.stats.delivered++;
+    else this.stats.failed++;
     this.settling.push(result);
     if (this.settling.length >= 200) return this.flush();
     if (!this.settleTimer) this.settleTimer = setTimeout(() => void this.flush(), 5);

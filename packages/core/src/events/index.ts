@@ -3,6 +3,7 @@ export { EventBus, type EventBusDeps, type EventBusOptions } from './bus.js';
 export { ACCOUNT_EVENTS, AUDITED_ACTIONS, RUNTIME_EVENTS, SYSTEM_EVENTS } from './catalog.js';
 export { loadCatalog, storeCatalog } from './catalog-store.js';
 export { resolveBrokerTuning, type BrokerTuning } from './config.js';
+export { EMBEDDED_URL_FILE, recordEmbeddedUrl, startStandaloneBroker, type StandaloneBrokerOptions } from './standalone.js';
 export { localHandlerPath, retryDelayMs, type RetryPolicy } from './deliverer.js';
 export type { DeliveryAttempt, DeliveryFilter, DeliveryLogEntry } from './delivery-log.js';
 export { INGRESS_PATH, type EmissionGuard } from './ingress.js';

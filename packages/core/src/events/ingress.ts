@@ -62,9 +62,9 @@ export function ingressRoute(deps: IngressDeps): ServerRoute {
         }
         const list = isObject(parsed) && Array.isArray(parsed.events) ? parsed.events : [parsed];
         if (list.length === 0 || list.length > MAX_EVENTS) return fail(h, 400, `events must hold 1-${MAX_EVENTS} events`);
-        const rows: OutboxRow[] = [];
+        const events: Array<{ workspaceId: string; action: string; payload: Record<string, unknown>; metadata: Record<string, unknown>; dedupeKey?: string; deliverAt?: Date }> = [];
         for (const [index, item] of list.entries()) {
-          const at = list.length > 1 || (isObject(parsed) && Array.isArray(parsed.events)) ? `events[${index}].` : '';
+          const at = isObject(parsed) && Array.isArray(parsed.events) ? `events[${index}].` : '';
           if (!isObject(item)) return fail(h, 400, `${at || 'body '}must be an object`);
           if (typeof item.workspace_id !== 'string' || !UUID.test(item.workspace_id)) return fail(h, 400, `${at}workspace_id must be a UUID`);
           if (typeof item.action !== 'string') return fail(h, 400, `${at}action must be a string`);
@@ -80,23 +80,26 @@ export function ingressRoute(deps: IngressDeps): ServerRoute {
           }
           const problem = deps.registry.emitProblem(app, item.action);
           if (problem) return fail(h, 403, problem);
-          const guard = deps.guard();
-          if (guard && !(await guard({ app, workspaceId: item.workspace_id }))) return fail(h, 403, `${app} may not emit into workspace ${item.workspace_id}`);
-          rows.push(
-            deps.outbox.prepare(null, {
-              emitter: app,
-              action: item.action,
-              payload: item.payload,
-              metadata: { ...(item.metadata as Record<string, unknown> | undefined), workspace_id: item.workspace_id },
-              dedupeKey: (item.dedupe_key as string | undefined) ?? undefined,
-              deliverAt,
-            }),
-          );
+          events.push({
+            workspaceId: item.workspace_id,
+            action: item.action,
+            payload: item.payload,
+            metadata: isObject(item.metadata) ? item.metadata : {},
+            dedupeKey: typeof item.dedupe_key === 'string' ? item.dedupe_key : undefined,
+            deliverAt,
+          });
         }
-        const workspaceIds = [...new Set(rows.map((row) => row.workspace_id))];
+        const workspaceIds = [...new Set(events.map((event) => event.workspaceId))];
         const found = await deps.sequelize.query<{ id: string }>(`SELECT id FROM platform.workspaces WHERE id IN (:ids)`, { type: QueryTypes.SELECT, replacements: { ids: workspaceIds } });
         const missing = workspaceIds.filter((id) => !found.some((row) => row.id === id));
         if (missing.length > 0) return fail(h, 404, `No workspace ${missing[0]}`);
+        const guard = deps.guard();
+        for (const workspaceId of workspaceIds) {
+          if (guard && !(await guard({ app, workspaceId }))) return fail(h, 403, `${app} may not emit into workspace ${workspaceId}`);
+        }
+        const rows: OutboxRow[] = events.map((event) =>
+          deps.outbox.prepare(null, { emitter: app, action: event.action, payload: event.payload, metadata: { ...event.metadata, workspace_id: event.workspaceId }, dedupeKey: event.dedupeKey, deliverAt: event.deliverAt }),
+        );
         await deps.sequelize.transaction(() => deps.outbox.insert(rows));
         deps.onCommitted();
         deps.logger.debug({ app, events: rows.length }, 'events received at the broker ingress');

@@ -1,0 +1,289 @@
+import test from 'ava';
+import { createHmac } from 'node:crypto';
+import { QueryTypes } from 'sequelize';
+import { publishEvents, RetryDeliveryError, signBody, verifySignature } from '@wpk/sdk';
+import type { Workspace } from '../src/index.js';
+import { runInRequestTransaction } from '../src/server/request-transaction.js';
+import { startEventSink, type EventSinkServer, type Received } from './helpers/event-sink.js';
+import { apiHeaders, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+
+const SECRET = 'delivery-test-broker-secret-0123456789';
+const RETRY = { initialDelayMs: 40, factor: 2, maxDelayMs: 10_000 };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let env: TestRuntime;
+let baseUrl: string;
+let acme: Workspace;
+let ok: EventSinkServer;
+let failing: EventSinkServer;
+let redirecting: EventSinkServer;
+let sleepy: EventSinkServer;
+const handled: Array<{ mode: string; workspaceId: string; attempt: number }> = [];
+
+const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
+const task = object({ task_id: { type: 'string' }, note: { type: 'string' } }, ['task_id']);
+const byTask = (sink: EventSinkServer, id: string) => sink.received.filter((request) => request.body?.payload?.task_id === id);
+const hmac = (secret: string, raw: Buffer | string) => createHmac('sha256', secret).update(raw).digest('hex');
+
+test.before(async () => {
+  ok = await startEventSink();
+  failing = await startEventSink(() => 500);
+  redirecting = await startEventSink(() => 302);
+  sleepy = await startEventSink(() => new Promise((resolve) => setTimeout(() => resolve(200), 1500)));
+  env = await startTestRuntime({ events: { brokerSecret: SECRET, tuning: { retry: RETRY, deliveryTimeoutMs: 400 } } });
+  const { runtime } = env;
+  acme = await runtime.workspaces.create({ subdomain: 'acme', name: 'Acme' });
+  await runtime.db.sequelize.query('CREATE TABLE fixture_handled (id text PRIMARY KEY, workspace_id uuid NOT NULL)');
+  runtime.events.registerParticipant({
+    slug: 'tasks',
+    firstParty: true,
+    address: null,
+    emits: ['created', 'commented', 'moved', 'assigned', 'completed'].map((verb) => ({ action: `core.tasks.task.${verb}`, description: `A task was ${verb}.`, schema: task })),
+    subscriptions: [{ action: 'core.tasks.task.completed', handler: '/events/core-tasks-task-completed', max_retries: 2 }],
+  });
+  runtime.events.registerParticipant({ slug: 'hooks', firstParty: true, address: ok.url, subscriptions: [{ action: 'core.tasks.task.created', handler: '/hooks/created' }, { action: 'ext.acme.remote.greeting.sent', handler: '/hooks/greeting' }] });
+  runtime.events.registerParticipant({ slug: 'ext.acme.flaky', firstParty: false, address: `${failing.url}/base`, subscriptions: [{ action: 'core.tasks.task.commented', handler: '/flaky', max_retries: 3 }] });
+  runtime.events.registerParticipant({ slug: 'redirector', firstParty: true, address: redirecting.url, subscriptions: [{ action: 'core.tasks.task.moved', handler: '/moved', max_retries: 1 }] });
+  runtime.events.registerParticipant({ slug: 'sleeper', firstParty: true, address: sleepy.url, subscriptions: [{ action: 'core.tasks.task.assigned', handler: '/assigned', max_retries: 0 }] });
+  runtime.events.registerParticipant({ slug: 'ext.acme.remote', firstParty: false, address: 'http://127.0.0.1:9', emits: [{ action: 'ext.acme.remote.greeting.sent', description: 'A greeting was sent.', schema: object({ text: { type: 'string' } }, ['text']) }] });
+  const retried = new Set<string>();
+  runtime.events.mountSubscriptions({
+    app: 'tasks',
+    handlers: {
+      'core.tasks.task.completed': async (event, ctx) => {
+        const mode = String(event.payload.note);
+        handled.push({ mode, workspaceId: ctx.workspace.id, attempt: event.attempt });
+        await runtime.db.sequelize.query('INSERT INTO fixture_handled (id, workspace_id) VALUES (:id, :ws)', { replacements: { id: String(event.payload.task_id), ws: ctx.workspace.id } });
+        if (mode === 'fail') throw new Error('this handler cannot cope');
+        if (mode === 'retry' && !retried.has(String(event.payload.task_id))) {
+          retried.add(String(event.payload.task_id));
+          throw new RetryDeliveryError('not yet');
+        }
+      },
+    },
+  });
+  runtime.server.route({
+    method: 'POST',
+    path: '/fixture-emit',
+    options: { auth: false },
+    handler: (request, h) =>
+      runInRequestTransaction(runtime.db.sequelize, runtime.events.sink, request, h, async (work) => {
+        work.stage({ emitter: 'tasks', action: 'core.tasks.task.created', payload: request.payload as Record<string, unknown>, metadata: {} });
+        return h.response({ staged: true }).code(200);
+      }),
+  });
+  baseUrl = await runtime.start();
+});
+
+test.after.always(async () => {
+  await env?.close();
+  for (const sink of [ok, failing, redirecting, sleepy]) await sink?.close();
+});
+
+const publish = (action: string, payload: Record<string, unknown>, options: { dedupeKey?: string; deliverAt?: Date } = {}) =>
+  env.runtime.events.publish(acme.id, [{ emitter: 'tasks', action: `core.tasks.task.${action}`, payload, metadata: { source: 'test' }, ...options }]);
+
+const deliveriesOf = async (action: string) => env.runtime.events.listDeliveries({ action: `core.tasks.task.${action}`, limit: 100 });
+
+test.serial('a delivery is a POST of {action, metadata, payload}, signed with HMAC-SHA256 of the exact body bytes', async (t) => {
+  const [eventId] = await publish('created', { task_id: 'signed', note: 'héllo ✓' });
+  const [request] = await ok.waitFor(1);
+  t.is(request.path, '/hooks/created');
+  t.is(request.headers['content-type'], 'application/json');
+  t.is(request.headers['x-broker-signature'], hmac(SECRET, request.raw), 'an independent HMAC of the raw body matches');
+  t.true(verifySignature(request.raw, request.headers['x-broker-signature'], SECRET));
+  t.false(verifySignature(request.raw, request.headers['x-broker-signature'], 'another-secret-entirely'));
+  t.false(verifySignature(Buffer.concat([request.raw, Buffer.from(' ')]), request.headers['x-broker-signature'], SECRET));
+  t.regex(String(request.headers['x-broker-event-id']), UUID);
+  t.is(request.headers['x-broker-delivery-attempt'], '1');
+  t.deepEqual(Object.keys(request.body), ['action', 'metadata', 'payload']);
+  t.is(request.body.action, 'core.tasks.task.created');
+  t.deepEqual(request.body.payload, { task_id: 'signed', note: 'héllo ✓' });
+  t.deepEqual(request.body.metadata, { source: 'test', emitter: 'tasks', event_id: eventId, emitted_at: request.body.metadata.emitted_at, workspace_id: acme.id });
+  await env.runtime.events.settled();
+  const [logged] = await deliveriesOf('created');
+  t.is(logged.id, String(request.headers['x-broker-event-id']));
+  t.is(logged.status, 'delivered');
+  t.is(logged.attempts, 1);
+});
+
+test.serial('an endpoint that always fails gets exactly 1 + max_retries attempts, with one event id and growing delays', async (t) => {
+  await publish('commented', { task_id: 'doomed' });
+  await env.runtime.events.settled();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const attempts = failing.received;
+  t.is(attempts.length, 4, 'max_retries 3: one attempt and three retries, no more');
+  t.deepEqual(attempts.map((request) => request.path), ['/base/flaky', '/base/flaky', '/base/flaky', '/base/flaky']);
+  t.deepEqual(attempts.map((request) => request.headers['x-broker-delivery-attempt']), ['1', '2', '3', '4']);
+  t.is(new Set(attempts.map((request) => request.headers['x-broker-event-id'])).size, 1, 'the same event id on every attempt');
+  const appSecret = hmac(SECRET, 'wpk-app-secret:ext.acme.flaky');
+  t.true(attempts.every((request) => request.headers['x-broker-signature'] === hmac(appSecret, request.raw)), 'a third party verifies with its own app secret');
+  const gaps = attempts.slice(1).map((request, index) => request.at - attempts[index].at);
+  t.true(gaps[0] >= RETRY.initialDelayMs && gaps[1] >= 2 * RETRY.initialDelayMs && gaps[2] >= 4 * RETRY.initialDelayMs, `gaps ${gaps.join(', ')} follow the back-off`);
+  t.true(gaps[2] > gaps[0]);
+  const [logged] = await deliveriesOf('commented');
+  t.is(logged.status, 'exhausted');
+  t.is(logged.attempts, 4);
+  t.is(logged.last_status, 500);
+  const detail = await env.runtime.events.getDelivery(logged.id);
+  t.deepEqual(detail!.attempt_log!.map((attempt) => [attempt.attempt, attempt.status_code, attempt.outcome]), [[1, 500, 'failed'], [2, 500, 'failed'], [3, 500, 'failed'], [4, 500, 'failed']]);
+});
+
+test.serial('a redirect and a timeout are failures like any other non-200 answer', async (t) => {
+  await publish('moved', { task_id: 'redirected' });
+  await publish('assigned', { task_id: 'slow' });
+  await env.runtime.events.settled();
+  t.is(redirecting.received.length, 2, 'max_retries 1: two attempts, the 302 not followed');
+  const [moved] = await deliveriesOf('moved');
+  t.is(moved.status, 'exhausted');
+  t.is(moved.last_status, 302);
+  const [assigned] = await deliveriesOf('assigned');
+  t.is(sleepy.received.length, 1, 'max_retries 0: one attempt');
+  t.is(assigned.status, 'exhausted');
+  t.is(assigned.last_status, null);
+  t.is(assigned.last_error, 'timed out after 400 ms');
+});
+
+test.serial('a replayed delivery is sent again as a new delivery of the same event', async (t) => {
+  const [original] = await deliveriesOf('moved');
+  redirecting.respond = () => 200;
+  const before = redirecting.received.length;
+  const replayId = await env.runtime.events.replayDelivery(original.id);
+  await env.runtime.events.settled();
+  t.is(redirecting.received.length, before + 1);
+  const replayed = redirecting.received.at(-1)!;
+  t.is(replayed.headers['x-broker-event-id'], replayId);
+  t.is(replayed.headers['x-broker-delivery-attempt'], '1');
+  const replay = await env.runtime.events.getDelivery(replayId);
+  t.is(replay!.status, 'delivered');
+  t.is(replay!.replay_of, original.id);
+  t.is(replay!.event_id, original.event_id);
+  await t.throwsAsync(env.runtime.events.replayDelivery('00000000-0000-4000-8000-000000000000'), { message: 'No delivery 00000000-0000-4000-8000-000000000000' });
+});
+
+test.serial('the same dedupe key with the same payload is rejected; with another payload it is a new event', async (t) => {
+  await publish('created', { task_id: 'dedupe-a' }, { dedupeKey: 'k1' });
+  await publish('created', { task_id: 'dedupe-a' }, { dedupeKey: 'k1' });
+  await publish('created', { task_id: 'dedupe-b' }, { dedupeKey: 'k1' });
+  await publish('created', { task_id: 'dedupe-a' }, { dedupeKey: 'k2' });
+  await publish('created', { task_id: 'dedupe-a' }, { dedupeKey: 'k1' });
+  await env.runtime.events.settled();
+  t.is(byTask(ok, 'dedupe-a').length, 2, 'once for k1, once for k2');
+  t.is(byTask(ok, 'dedupe-b').length, 1);
+  const rows = await env.runtime.db.sequelize.query<{ status: string; dedupe_key: string }>(`SELECT status, dedupe_key FROM platform.events WHERE payload->>'task_id' LIKE 'dedupe-%' ORDER BY seq`, { type: QueryTypes.SELECT });
+  t.deepEqual(rows.map((row) => `${row.dedupe_key}:${row.status}`), ['k1:accepted', 'k1:duplicate', 'k1:accepted', 'k2:accepted', 'k1:duplicate']);
+});
+
+test.serial('a delayed delivery arrives at its instant, never early', async (t) => {
+  const now = Date.now();
+  const due = [700, 300, 500].map((ms) => new Date(now + ms));
+  for (const [index, deliverAt] of due.entries()) await publish('created', { task_id: `delayed-${index}` }, { deliverAt });
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  t.is(ok.received.filter((request) => String(request.body.payload.task_id).startsWith('delayed-')).length, 0, 'nothing before its time');
+  await env.runtime.events.settled(5000);
+  for (const [index, deliverAt] of due.entries()) {
+    const [request] = byTask(ok, `delayed-${index}`);
+    t.truthy(request, `delayed-${index} was delivered`);
+    t.true(request.at >= deliverAt.getTime(), `delayed-${index} arrived ${request.at - deliverAt.getTime()} ms after its instant`);
+    t.true(request.at - deliverAt.getTime() < 1000, `delayed-${index} is at most 1 s late`);
+  }
+});
+
+test.serial('the outbox keeps events while the broker is unreachable, and they are delivered once it is back', async (t) => {
+  await env.runtime.events.stopBroker();
+  const answers = [];
+  for (const id of ['kept-1', 'kept-2', 'kept-3']) {
+    answers.push((await env.runtime.server.inject({ method: 'POST', url: '/fixture-emit', headers: apiHeaders('acme'), payload: { task_id: id } })).statusCode);
+  }
+  t.deepEqual(answers, [200, 200, 200], 'the requests succeed without a broker');
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.is(ok.received.filter((request) => String(request.body.payload.task_id).startsWith('kept-')).length, 0);
+  const [{ pending }] = await env.runtime.db.sequelize.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM platform.events WHERE status = 'pending'`, { type: QueryTypes.SELECT });
+  t.is(pending, 3);
+  await env.runtime.events.startBroker();
+  await env.runtime.events.settled();
+  t.deepEqual(ok.received.filter((request) => String(request.body.payload.task_id).startsWith('kept-')).map((request) => request.body.payload.task_id).sort(), ['kept-1', 'kept-2', 'kept-3']);
+});
+
+test.serial('an app running elsewhere emits through the ingress, authenticated by its own secret', async (t) => {
+  // The app registry installs a guard of its own; this test's guard: only the acme workspace.
+  env.runtime.events.setEmissionGuard(async ({ workspaceId }) => workspaceId === acme.id);
+  const other = await env.runtime.workspaces.create({ subdomain: 'other', name: 'Other' });
+  const secret = env.runtime.events.appSecret('ext.acme.remote');
+  t.is(secret, hmac(SECRET, 'wpk-app-secret:ext.acme.remote'));
+  const options = { brokerUrl: baseUrl, app: 'ext.acme.remote', secret };
+  const ids = await publishEvents(options, [{ workspace_id: acme.id, action: 'ext.acme.remote.greeting.sent', payload: { text: 'hi', extra: null }, metadata: { via: 'ingress' } }]);
+  t.is(ids.length, 1);
+  await env.runtime.events.settled();
+  const greeting = ok.received.find((request: Received) => request.path === '/hooks/greeting')!;
+  t.deepEqual(greeting.body.payload, { text: 'hi' });
+  t.is(greeting.body.metadata.event_id, ids[0]);
+  t.is(greeting.body.metadata.emitter, 'ext.acme.remote');
+  t.is(greeting.body.metadata.workspace_id, acme.id);
+  await t.throwsAsync(publishEvents({ ...options, secret: 'wrong' }, [{ workspace_id: acme.id, action: 'ext.acme.remote.greeting.sent', payload: { text: 'x' } }]), { message: 'broker answered 401: Invalid broker signature' });
+  await t.throwsAsync(publishEvents(options, [{ workspace_id: acme.id, action: 'core.tasks.task.created', payload: { task_id: 'x' } }]), {
+    message: 'broker answered 403: ext.acme.remote may not emit core.tasks.task.created: core.* events are emitted by first-party apps only',
+  });
+  await t.throwsAsync(publishEvents(options, [{ workspace_id: '00000000-0000-4000-8000-000000000000', action: 'ext.acme.remote.greeting.sent', payload: { text: 'x' } }]), {
+    message: 'broker answered 404: No workspace 00000000-0000-4000-8000-000000000000',
+  });
+  await t.throwsAsync(publishEvents(options, [{ workspace_id: other.id, action: 'ext.acme.remote.greeting.sent', payload: { text: 'x' } }]), {
+    message: `broker answered 403: ext.acme.remote may not emit into workspace ${other.id}`,
+  });
+  const body = JSON.stringify({ workspace_id: acme.id, action: 'ext.acme.remote.greeting.sent', payload: { text: 'x' } });
+  const unknown = await fetch(`${baseUrl}/_broker/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-broker-app': 'ext.nobody.here', 'x-broker-signature': signBody(body, secret) }, body });
+  t.is(unknown.status, 401);
+  t.deepEqual(await unknown.json(), { error: 'Unknown app in x-broker-app' });
+});
+
+test.serial('an in-process subscription handler is mounted, verifies the signature and runs scoped to the event workspace', async (t) => {
+  await publish('completed', { task_id: 'done-ok', note: 'ok' });
+  await publish('completed', { task_id: 'done-fail', note: 'fail' });
+  await publish('completed', { task_id: 'done-retry', note: 'retry' });
+  await env.runtime.events.settled();
+  t.deepEqual(
+    handled.map((entry) => `${entry.mode}:${entry.attempt}`).sort(),
+    ['fail:1', 'ok:1', 'retry:1', 'retry:2'],
+    'a permanent failure is acknowledged (no retry); RetryDeliveryError asks for one',
+  );
+  t.true(handled.every((entry) => entry.workspaceId === acme.id));
+  const rows = await env.runtime.db.sequelize.query<{ id: string }>('SELECT id FROM fixture_handled ORDER BY id', { type: QueryTypes.SELECT });
+  t.deepEqual(rows.map((row) => row.id), ['done-ok', 'done-retry'], 'a failed handler leaves no writes');
+  const log = await deliveriesOf('completed');
+  t.deepEqual(log.map((entry) => `${entry.status}:${entry.attempts}`).sort(), ['delivered:1', 'delivered:1', 'delivered:2']);
+
+  const body = JSON.stringify({ action: 'core.tasks.task.completed', metadata: { workspace_id: acme.id }, payload: { task_id: 'forged', note: 'ok' } });
+  const forged = await env.runtime.server.inject({ method: 'POST', url: '/_events/tasks/events/core-tasks-task-completed', headers: { 'content-type': 'application/json', 'x-broker-signature': signBody(body, 'not-the-secret') }, payload: body });
+  t.is(forged.statusCode, 401);
+  t.deepEqual(JSON.parse(forged.payload), { error: 'Invalid broker signature' });
+  const genuine = await env.runtime.server.inject({ method: 'POST', url: '/_events/tasks/events/core-tasks-task-completed', headers: { 'content-type': 'application/json', 'x-broker-signature': signBody(body, SECRET), 'x-broker-event-id': '5b0e4c1e-8a43-4f6e-9d0c-0a7b1d8e2f11', 'x-broker-delivery-attempt': '1' }, payload: body });
+  t.is(genuine.statusCode, 200);
+  const unknownWorkspace = JSON.stringify({ action: 'core.tasks.task.completed', metadata: { workspace_id: '00000000-0000-4000-8000-000000000000' }, payload: { task_id: 'nowhere', note: 'ok' } });
+  const nowhere = await env.runtime.server.inject({ method: 'POST', url: '/_events/tasks/events/core-tasks-task-completed', headers: { 'content-type': 'application/json', 'x-broker-signature': signBody(unknownWorkspace, SECRET) }, payload: unknownWorkspace });
+  t.is(nowhere.statusCode, 200, 'a permanent problem is acknowledged, never retried');
+  t.false(handled.some((entry) => entry.mode === 'ok' && entry.workspaceId !== acme.id));
+});
+
+test.serial('system.security.* events reach the activity trail through the runtime subscription', async (t) => {
+  const roleId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+  const [eventId] = await env.runtime.events.publish(acme.id, [{ emitter: 'system', action: 'system.security.role.created', payload: { role_id: roleId, role_name: 'Editors', created_by: null }, metadata: {} }]);
+  await env.runtime.events.publish(acme.id, [{ emitter: 'system', action: 'system.security.permission.denied', payload: { permission: 'tasks.tasks.delete', app_slug: 'tasks', route: 'DELETE /tasks/{id}' }, metadata: {} }]);
+  await env.runtime.events.settled();
+  const rows = await env.runtime.db.sequelize.query<{ id: string; action: string; target_type: string; target_id: string; details: Record<string, unknown> }>(
+    `SELECT id, action, target_type, target_id, details FROM platform.activity WHERE workspace_id = :ws ORDER BY created_at`,
+    { type: QueryTypes.SELECT, replacements: { ws: acme.id } },
+  );
+  t.deepEqual(rows.map((row) => [row.action, row.target_type, row.target_id]), [
+    ['system.security.role.created', 'role', roleId],
+    ['system.security.permission.denied', 'permission', 'tasks.tasks.delete'],
+  ]);
+  t.is(rows[0].id, eventId, 'the event id keys the row, so a redelivery writes nothing twice');
+  t.deepEqual(rows[0].details, { role_id: roleId, role_name: 'Editors' });
+  const [delivery] = await env.runtime.events.listDeliveries({ action: 'system.security.role.created' });
+  t.is(delivery.subscriber, 'system');
+  t.is(delivery.status, 'delivered');
+  await env.runtime.events.replayDelivery(delivery.id);
+  await env.runtime.events.settled();
+  const [{ count }] = await env.runtime.db.sequelize.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform.activity WHERE action = 'system.security.role.created'`, { type: QueryTypes.SELECT });
+  t.is(count, 1);
+});
