@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
+import { brokerCommand } from './commands/broker.js';
 import { devCommand } from './commands/dev.js';
+import { eventsCommand } from './commands/events.js';
 import { migrateCommand } from './commands/migrate.js';
 import { startCommand } from './commands/start.js';
 import { workspaceCommand } from './commands/workspace.js';
@@ -18,6 +20,8 @@ export function buildProgram(): Command {
   program.addCommand(devCommand());
   program.addCommand(migrateCommand());
   program.addCommand(workspaceCommand());
+  program.addCommand(brokerCommand());
+  program.addCommand(eventsCommand());
   return program;
 }
 

@@ -10,7 +10,7 @@ function refused(t: import('ava').ExecutionContext, declaration: Parameters<Even
   const registry = EventRegistry.withRuntimeCatalog();
   const error = t.throws(() => registry.registerParticipant(declaration), { instanceOf: EventRegistrationError });
   t.is(error?.message, message);
-  if (declaration.slug !== 'system') t.is(registry.participant(declaration.slug), undefined, 'a refused participant leaves no trace');
+  if (!['system', 'account'].includes(declaration.slug)) t.is(registry.participant(declaration.slug), undefined, 'a refused participant leaves no trace');
 }
 
 test('a first-party app may declare core.* actions and subscribe to any scope', (t) => {
@@ -48,6 +48,7 @@ test('slugs, addresses, names, schemas, redaction paths and subscriptions are ch
   refused(t, { slug: 'ext.acme.hello', firstParty: true, address: null }, 'events: participant "ext.acme.hello": slug "ext.acme.hello" names a third-party app (ext.*), which cannot be first-party');
   refused(t, { slug: 'hello', firstParty: false, address: null }, 'events: participant "hello": slug "hello" of a third-party app must have the form ext.{publisher}.{app}');
   refused(t, { slug: 'system', firstParty: true, address: null }, 'events: participant "system": slug "system" is reserved for the platform runtime');
+  refused(t, { slug: 'account', firstParty: true, address: null }, 'events: participant "account": slug "account" is reserved for the platform runtime');
   refused(t, { slug: 'tasks', firstParty: true, address: 'ftp://x' }, 'events: participant "tasks": address must be an http(s) URL');
   refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('core.Tasks.created') }, 'events: participant "tasks": emits[0].action "core.Tasks.created" is not an action name ({scope}.{app}.{resource}.{action}, lowercase)');
   refused(t, { slug: 'tasks', firstParty: true, address: null, emits: [{ action: 'core.tasks.task.created', description: 'x', schema: { type: 'string' } }] }, 'events: participant "tasks": emits[0].schema must describe an object (type: "object")');
@@ -95,6 +96,8 @@ test('the runtime catalog holds every system.* and core.account.* action of the 
   t.false(validate({ role_id: 'not-a-uuid', role_name: 'Editors' }));
   t.is(registry.emitProblem('system', 'system.app.installed'), null);
   t.is(registry.emitProblem('system', 'core.tasks.task.created'), 'the runtime emits only system.* and core.account.* actions, not core.tasks.task.created');
+  t.is(registry.emitProblem('account', 'core.account.role.created'), null, 'the account area of the runtime emits core.account.*');
+  t.is(registry.emitProblem('account', 'system.app.installed'), 'account may not emit system.app.installed: system.* events are emitted by the platform runtime only');
 });
 
 let env: TestRuntime;

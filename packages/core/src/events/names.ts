@@ -6,6 +6,10 @@
 
 /** The participant slug of the platform runtime itself. */
 export const RUNTIME_SLUG = 'system';
+/** The runtime's account area (members, roles, applications), the emitter of `core.account.*`. */
+export const ACCOUNT_SLUG = 'account';
+/** Slugs that speak for the runtime; no app may take them. */
+export const RUNTIME_SLUGS = new Set([RUNTIME_SLUG, ACCOUNT_SLUG]);
 
 /** Namespaces the runtime owns: no app may declare an action inside them. */
 export const RUNTIME_NAMESPACES = ['system.', 'core.account.'];
@@ -23,7 +27,7 @@ export function isActionName(action: unknown): action is string {
 /** Why `slug` cannot be a participant of the given kind, or null when it can. */
 export function slugProblem(slug: unknown, firstParty: boolean): string | null {
   if (typeof slug !== 'string' || slug.length === 0) return 'slug must be a non-empty string';
-  if (slug === RUNTIME_SLUG) return `slug "${RUNTIME_SLUG}" is reserved for the platform runtime`;
+  if (RUNTIME_SLUGS.has(slug)) return `slug "${slug}" is reserved for the platform runtime`;
   if (firstParty) {
     if (slug.startsWith('ext.')) return `slug "${slug}" names a third-party app (ext.*), which cannot be first-party`;
     if (!FIRST_PARTY_SLUG.test(slug)) return `slug "${slug}" must be lowercase letters, digits, "_" or "-", starting with a letter`;
@@ -39,9 +43,9 @@ export function slugProblem(slug: unknown, firstParty: boolean): string | null {
  */
 export function emitScopeProblem(emitter: string, firstParty: boolean, action: string): string | null {
   if (!isActionName(action)) return `"${action}" is not an action name ({scope}.{app}.{resource}.{action}, lowercase)`;
-  const runtime = emitter === RUNTIME_SLUG;
+  const runtime = RUNTIME_SLUGS.has(emitter);
   if (action.startsWith('system.')) {
-    return runtime ? null : `${emitter} may not emit ${action}: system.* events are emitted by the platform runtime only`;
+    return emitter === RUNTIME_SLUG ? null : `${emitter} may not emit ${action}: system.* events are emitted by the platform runtime only`;
   }
   if (action.startsWith('core.')) {
     if (runtime) return action.startsWith('core.account.') ? null : `the runtime emits only system.* and core.account.* actions, not ${action}`;

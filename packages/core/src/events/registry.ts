@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { RUNTIME_EVENTS } from './catalog.js';
-import { emitScopeProblem, isActionName, isHandlerPath, RUNTIME_NAMESPACES, RUNTIME_SLUG, slugProblem } from './names.js';
+import { ACCOUNT_EVENTS, RUNTIME_EVENTS } from './catalog.js';
+import { ACCOUNT_SLUG, emitScopeProblem, isActionName, isHandlerPath, RUNTIME_NAMESPACES, RUNTIME_SLUG, RUNTIME_SLUGS, slugProblem } from './names.js';
 import { SchemaCompiler } from './schema.js';
 import type { ActionEntry, EmitDeclaration, EventCatalog, JsonSchema, Participant, ParticipantDeclaration, Subscription } from './types.js';
 
@@ -32,6 +32,7 @@ export class EventRegistry implements EventCatalog {
   static withRuntimeCatalog(): EventRegistry {
     const registry = new EventRegistry();
     registry.add({ slug: RUNTIME_SLUG, firstParty: true, address: null, emits: RUNTIME_EVENTS, subscriptions: [] }, true);
+    registry.add({ slug: ACCOUNT_SLUG, firstParty: true, address: null, emits: ACCOUNT_EVENTS, subscriptions: [] }, true);
     return registry;
   }
 
@@ -67,7 +68,7 @@ export class EventRegistry implements EventCatalog {
   /** Loads participants verbatim from a stored catalog (already checked when first registered). */
   static fromStored(participants: Array<ParticipantDeclaration>): EventRegistry {
     const registry = new EventRegistry();
-    for (const participant of participants) registry.add(participant, participant.slug === RUNTIME_SLUG, true);
+    for (const participant of participants) registry.add(participant, RUNTIME_SLUGS.has(participant.slug), true);
     return registry;
   }
 

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Queryable } from './catalog-store.js';
 import { maskPayload, type PayloadSealer } from './payload.js';
 import type { DeliveryJobData, DeliveryQueue } from './queue.js';
+import { RUNTIME_SLUGS } from './names.js';
 import type { EventCatalog } from './types.js';
 
 /**
@@ -138,7 +139,7 @@ export class Relay {
             filterCache.set(cacheKey, allowed);
           }
           const keep = new Set(allowed);
-          subscriptions = subscriptions.filter((subscription) => subscription.subscriber === 'system' || keep.has(subscription.subscriber));
+          subscriptions = subscriptions.filter((subscription) => RUNTIME_SLUGS.has(subscription.subscriber) || keep.has(subscription.subscriber));
         }
         const due = row.deliver_at ?? undefined;
         for (const subscription of subscriptions) {
