@@ -26,11 +26,15 @@ export async function startIdentityRuntime(options: RuntimeOptions = {}): Promis
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-identity-'));
   const env = await startTestRuntime({ dataDir, smtpUrl: smtp.url, ...options });
   const events: RecordedEvent[] = [];
+  // Records what identity stages, and still hands it to the runtime's own sink (the event bus
+  // outbox, which checks emitter and action), so a malformed event fails the test.
+  const real = env.runtime.eventSink;
   env.runtime.eventSink = {
     write: async (workspaceId, staged) => {
+      await real.write(workspaceId, staged);
       events.push(...staged.map((event) => ({ ...event, workspaceId })));
     },
-    afterCommit: () => {},
+    afterCommit: () => real.afterCommit(),
   };
   const baseUrl = await env.runtime.start();
   return {

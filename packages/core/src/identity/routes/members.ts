@@ -61,7 +61,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/members',
-      options: { validate: { query: Joi.object({ state: Joi.string().valid('invited', 'joined') }) } },
+      options: { validate: { query: Joi.object({ state: Joi.string().valid('invited', 'joined') }).unknown(true) } },
       handler: async (request) => {
         const { member } = credentialsOf(request);
         const pagination = parsePagination(request.query);

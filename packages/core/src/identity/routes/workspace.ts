@@ -68,7 +68,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/activity',
-      options: { validate: { query: Joi.object({ after: instant, before: instant }) } },
+      options: { validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
       handler: async (request) => {
         const credentials = credentialsOf(request);
         const pagination = parsePagination(request.query);
@@ -81,7 +81,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/admin/activity-exports',
-      options: { validate: { query: Joi.object({ after: instant, before: instant }) } },
+      options: { validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'export the audit trail');
         const filter = bounds(request.query as { after?: string; before?: string });
