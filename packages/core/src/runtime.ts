@@ -1,5 +1,7 @@
 import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
+import { installApiKeys, type ApiKeyService } from './api-keys/index.js';
+import { AppRegistry, type AppEntry } from './apps/index.js';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import { Database, migrateUp, platformMigrations, type MigrationSet } from './db/index.js';
 import { installAuditTrail } from './audit/index.js';
@@ -15,6 +17,14 @@ import { defineWorkspaceModel, WorkspaceService } from './tenancy/index.js';
 export interface RuntimeOptions extends RuntimeConfigInput {
   /** A logger to use instead of one built from `logLevel`. */
   logger?: Logger;
+  /** Apps to load besides those of the project's wpk.config file (`wpk start --app <dir>`, tests). */
+  apps?: AppEntry[];
+  /** Where wpk.config.* is looked up and relative app paths resolve (default: the working directory). */
+  projectDir?: string;
+  /** The config file to read; `false` reads none (default: look one up in projectDir). */
+  configFile?: string | false;
+  /** Strict mode: each app runs under its own database role (default: WPK_STRICT_APP_ROLES=1, or the config file). */
+  strictAppRoles?: boolean;
   /** Event bus options (broker secret, in-process broker on/off, delivery tuning). */
   events?: EventBusOptions;
 }
@@ -35,6 +45,10 @@ export class Runtime {
 
   /** Identity: accounts, members, roles, sessions, invitations, 2FA, elevation, audit (identity/). */
   identity!: IdentityService;
+  /** Workspace API keys: management, and the authenticator behind `Bearer slk_...` (api-keys/). */
+  apiKeys!: ApiKeyService;
+  /** The apps of this runtime: registry, installations, the app guard (apps/, access/). */
+  apps!: AppRegistry;
   /** Outgoing mail (SMTP_URL, or files under the data directory). */
   mail!: Mailer;
   /** Where staged events go once a request commits; a no-op until the event bus replaces it. */
@@ -45,6 +59,13 @@ export class Runtime {
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
     const config = resolveConfig(options);
     const logger = options.logger ?? createLogger(config.logLevel);
+    // Apps are loaded and validated before anything opens: a bad manifest stops start-up here.
+    const apps = await AppRegistry.load({
+      apps: options.apps,
+      projectDir: options.projectDir,
+      configFile: options.configFile,
+      strictAppRoles: options.strictAppRoles ?? (process.env.WPK_STRICT_APP_ROLES ? process.env.WPK_STRICT_APP_ROLES === '1' : undefined),
+    });
     const db = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemory, logger });
     try {
       defineWorkspaceModel(db.sequelize);
@@ -58,6 +79,10 @@ export class Runtime {
       runtime.mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
       runtime.identity = await IdentityService.create({ sequelize: db.sequelize, config, logger, workspaces, mailer: runtime.mail, events: () => runtime.eventSink });
       installIdentity(server, runtime.identity, config);
+      runtime.apiKeys = installApiKeys(server, db.sequelize, runtime.identity, apps);
+      runtime.apps = apps;
+      await apps.attach(server, { sequelize: db.sequelize, logger, eventSink: () => runtime.eventSink, mailer: () => runtime.mail });
+      apps.connectEventBus(runtime.events);
       return runtime;
     } catch (error) {
       await db.close();
@@ -67,13 +92,14 @@ export class Runtime {
 
   /** Every migration set this runtime owns: core's first, then each app's. */
   migrationSets(): MigrationSet[] {
-    return [platformMigrations];
+    return [platformMigrations, ...(this.apps?.migrationSets() ?? [])];
   }
 
   /** Runs pending migrations of every set; returns what ran, per schema. */
   async migrate(): Promise<Record<string, string[]>> {
     const applied: Record<string, string[]> = {};
     for (const set of this.migrationSets()) applied[set.schema] = await migrateUp(this.db.sequelize, set);
+    await this.apps?.afterMigrate();
     return applied;
   }
 

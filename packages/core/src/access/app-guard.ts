@@ -1,0 +1,138 @@
+import type { Plugin, Request } from '@hapi/hapi';
+import { ForbiddenError, NotFoundError, UnauthorizedError, type ChainStep } from '@wpk/sdk';
+import type { Logger } from 'pino';
+import type { Sequelize } from 'sequelize';
+import { evaluateChain, type CheckOutcome } from './chain.js';
+import type { Credentials } from './credentials.js';
+import { defaultPermissionSourceFactory, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
+import type { PermissionSet } from './permission-set.js';
+
+/** The message of every layer-4 refusal (the specification's words). */
+export const APP_ACCESS_DENIED = "You don't have access to this app";
+
+/** What an app route declares to the guard, under `options.app.wpkApp`. */
+export interface AppRouteAccess {
+  /** The app's namespace (`tasks`, `ext.acme.hello`). */
+  namespace: string;
+  /** The route's chain from the authorization table; null for a public route. */
+  chain: readonly ChainStep[] | null;
+  /** `METHOD /pattern` as the manifest lists it, for logs. */
+  entry: string;
+}
+
+/** What the guard leaves on `request.app.appAccess` for the handler's context. */
+export interface AppRequestAccess {
+  namespace: string;
+  installation: InstallationView & { settings: Record<string, unknown> | null };
+  /** Null on a public route. */
+  permissions: PermissionSet | null;
+  source: PermissionSource | null;
+}
+
+/** One refusal, as logged and handed to listeners (the API-key concern emits system.security.permission.denied from here). */
+export interface AccessDenial {
+  /** 2, 4 or 5. */
+  layer: number;
+  /** Why, in words an admin can read. */
+  reason: string;
+  /** The message the caller got. */
+  message: string;
+  workspaceId: string;
+  memberId: string | null;
+  app: string;
+  /** `METHOD /path` as requested. */
+  route: string;
+  /** The denied permission key, when layer 5 refused for a missing key. */
+  permission: string | null;
+}
+
+export interface AppGuardOptions {
+  sequelize: Sequelize;
+  logger: Logger;
+  /** The installation row of an app in a workspace, read fresh, or null when never installed. */
+  loadInstallation(workspaceId: string, namespace: string): Promise<(InstallationView & { settings: Record<string, unknown> | null }) | null>;
+  /** Runs a named check of the app's code for this request. */
+  runCheck(request: Request, access: AppRequestAccess, name: string): Promise<CheckOutcome>;
+  /** Builds the caller's PermissionSource; default: member for sessions and full-access keys, scopes for scoped keys. */
+  permissionSources?: () => PermissionSourceFactory;
+  /** Called for every denial, after it is logged. */
+  onDenied?: (denial: AccessDenial, request: Request) => void;
+}
+
+declare module '@hapi/hapi' {
+  interface RouteOptionsApp {
+    /** Set on app routes: the guard runs layers 4 and 5 for them. */
+    wpkApp?: AppRouteAccess;
+  }
+  interface RequestApplicationState {
+    /** What the app guard decided, for the handler's context. */
+    appAccess?: AppRequestAccess;
+  }
+}
+
+/**
+ * The app guard (onPostAuth, before validation and any app logic) for every route that carries
+ * `options.app.wpkApp`: layer 2 (the credential's workspace is the subdomain's), layer 4 (app
+ * installed + access policy; owners and admins pass; a scoped key needs one key of the app) and
+ * layer 5 (the route's authorization chain on the app's slice of the caller's permissions,
+ * named checks included). Nothing is cached: installation, roles and slices are read on every
+ * request. Every refusal is logged with its layer and reason.
+ */
+export const appGuard: Plugin<AppGuardOptions> = {
+  name: 'wpk-app-guard',
+  register(server, options) {
+    const { sequelize, logger } = options;
+    const deny = (request: Request, denial: Omit<AccessDenial, 'workspaceId' | 'route'>, error: Error): never => {
+      const full: AccessDenial = { ...denial, workspaceId: request.app.workspace?.id ?? '', route: `${request.method.toUpperCase()} ${request.path}` };
+      logger.warn(
+        { req_id: request.info.id, layer: full.layer, reason: full.reason, member_id: full.memberId, app: full.app, route: full.route, permission: full.permission, explain: `layer ${full.layer}: ${full.reason} (${full.route} in ${full.app})` },
+        'access denied',
+      );
+      options.onDenied?.(full, request);
+      throw error;
+    };
+
+    server.ext('onPostAuth', async (request, h) => {
+      const route = request.route.settings.app?.wpkApp;
+      if (!route) return h.continue;
+      const workspace = request.app.workspace;
+      if (!workspace) throw new NotFoundError(`${request.path} is served on a workspace subdomain`);
+      const installation = await options.loadInstallation(workspace.id, route.namespace);
+
+      if (route.chain === null) {
+        // Public route: no caller, but the app must be installed in this workspace.
+        if (!installation || installation.status !== 'installed') throw new NotFoundError(`App ${route.namespace} is not installed in this workspace`);
+        request.app.appAccess = { namespace: route.namespace, installation, permissions: null, source: null };
+        return h.continue;
+      }
+
+      const credentials = request.auth.credentials as unknown as Credentials | null;
+      if (!credentials?.member) throw new UnauthorizedError('Authentication required');
+      const base = { memberId: credentials.member.id, app: route.namespace, permission: null };
+      if (credentials.member.workspaceId !== workspace.id) {
+        deny(request, { ...base, layer: 2, reason: `the credential belongs to workspace ${credentials.member.workspaceId}`, message: 'You are not a member of this workspace' }, new ForbiddenError('You are not a member of this workspace'));
+      }
+
+      const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize);
+      if (!installation || installation.status !== 'installed') {
+        deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})`, message: APP_ACCESS_DENIED }, new ForbiddenError(APP_ACCESS_DENIED));
+      }
+      const decision = await source.appAccess(route.namespace, installation!);
+      if (!decision.allowed) deny(request, { ...base, layer: 4, reason: `${decision.reason} (${source.label})`, message: APP_ACCESS_DENIED }, new ForbiddenError(APP_ACCESS_DENIED));
+
+      const permissions = await source.appPermissions(route.namespace);
+      const access: AppRequestAccess = { namespace: route.namespace, installation: installation!, permissions, source };
+      const verdict = await evaluateChain(route.chain, permissions, (name) => options.runCheck(request, access, name));
+      if (!verdict.allowed) {
+        const permission = verdict.message.startsWith('Missing permission: ') ? verdict.message.slice('Missing permission: '.length) : null;
+        deny(
+          request,
+          { ...base, permission, layer: 5, reason: `${verdict.reason}; holds ${permissions.grantedKeys().join(', ') || 'nothing'} (${source.label}; chain of ${route.entry})`, message: verdict.message },
+          new ForbiddenError(verdict.message),
+        );
+      }
+      request.app.appAccess = access;
+      return h.continue;
+    });
+  },
+};

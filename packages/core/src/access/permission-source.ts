@@ -1,0 +1,110 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Credentials } from './credentials.js';
+import { PermissionSet } from './permission-set.js';
+
+/** An app's installation in a workspace, as layer 4 reads it (fresh on every request). */
+export interface InstallationView {
+  status: 'installed' | 'uninstalled';
+  access_policy: 'everyone' | 'roles' | 'approval';
+  allowed_roles: string[];
+  redlist: string[];
+}
+
+/** Layer 4's answer: in, or out with the reason (for the log; the caller sees the spec's message). */
+export type AccessDecision = { allowed: true; reason: string } | { allowed: false; reason: string };
+
+/**
+ * Where a caller's rights come from. A session and a full-access key read the member's roles
+ * (owners and admins hold the universal wildcard); a scoped key reads its scope list only, with
+ * no admin bypass. Nothing is cached: each call reads the database.
+ */
+export interface PermissionSource {
+  /** Who this is, for denial logs (`member 1f2e... (session)`). */
+  readonly label: string;
+  /** Layer 4: may the caller open this installed app? */
+  appAccess(namespace: string, installation: InstallationView): Promise<AccessDecision>;
+  /** Layer 5: the caller's permissions inside this app (only this app's slice is loaded). */
+  appPermissions(namespace: string): Promise<PermissionSet>;
+}
+
+/** The member behind a session or a full-access key. */
+export class MemberPermissionSource implements PermissionSource {
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly member: { id: string; workspaceId: string; platformRole: 'owner' | 'admin' | 'member' },
+    readonly label: string,
+  ) {}
+
+  private get bypass(): boolean {
+    return this.member.platformRole === 'owner' || this.member.platformRole === 'admin';
+  }
+
+  /** The ids of the member's custom roles. */
+  async roleIds(): Promise<string[]> {
+    const rows = await this.sequelize.query<{ role_id: string }>('SELECT role_id FROM platform.member_roles WHERE workspace_id = :workspaceId AND member_id = :memberId', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId: this.member.workspaceId, memberId: this.member.id },
+    });
+    return rows.map((row) => row.role_id);
+  }
+
+  async appAccess(_namespace: string, installation: InstallationView): Promise<AccessDecision> {
+    if (this.bypass) return { allowed: true, reason: `platform role ${this.member.platformRole}` };
+    const roles = await this.roleIds();
+    const redlisted = installation.redlist.find((entry) => entry === this.member.id || roles.includes(entry));
+    if (redlisted) return { allowed: false, reason: `redlisted (${redlisted === this.member.id ? 'the member' : `role ${redlisted}`})` };
+    if (installation.access_policy === 'everyone') return { allowed: true, reason: 'policy everyone' };
+    // `approval` is reserved and behaves as `roles` with an empty list.
+    const allowed = installation.access_policy === 'roles' ? installation.allowed_roles : [];
+    const match = roles.find((role) => allowed.includes(role));
+    if (match) return { allowed: true, reason: `policy roles: role ${match} is allowed` };
+    return { allowed: false, reason: `policy ${installation.access_policy}: none of the member's roles (${roles.join(', ') || 'none'}) is allowed (${allowed.join(', ') || 'empty list'})` };
+  }
+
+  async appPermissions(namespace: string): Promise<PermissionSet> {
+    if (this.bypass) return PermissionSet.universal(namespace);
+    // Only this app's slice leaves the database: `permissions -> :namespace`.
+    const rows = await this.sequelize.query<{ slice: unknown }>(
+      `SELECT r.permissions -> :namespace AS slice
+         FROM platform.member_roles mr
+         JOIN platform.roles r ON r.id = mr.role_id AND r.workspace_id = mr.workspace_id
+        WHERE mr.workspace_id = :workspaceId AND mr.member_id = :memberId`,
+      { type: QueryTypes.SELECT, replacements: { namespace, workspaceId: this.member.workspaceId, memberId: this.member.id } },
+    );
+    const keys: string[] = [];
+    for (const row of rows) if (Array.isArray(row.slice)) keys.push(...(row.slice as string[]));
+    return PermissionSet.of(namespace, keys);
+  }
+}
+
+/** A scoped API key: its scope list is its entire permission set; roles and platform role are not consulted. */
+export class ScopedKeyPermissionSource implements PermissionSource {
+  constructor(
+    private readonly scopes: readonly string[],
+    readonly label: string,
+  ) {}
+
+  async appAccess(namespace: string): Promise<AccessDecision> {
+    const set = PermissionSet.of(namespace, this.scopes);
+    return set.holdsAny() ? { allowed: true, reason: 'scoped key holds a key of the app' } : { allowed: false, reason: 'scoped key holds no key of this app' };
+  }
+
+  async appPermissions(namespace: string): Promise<PermissionSet> {
+    return PermissionSet.of(namespace, this.scopes);
+  }
+}
+
+/** Builds the PermissionSource of a request's credentials. */
+export type PermissionSourceFactory = (credentials: Credentials, sequelize: Sequelize) => PermissionSource;
+
+/**
+ * The default: sessions and full-access keys → the member; scoped keys → the scopes. The API-key
+ * concern may replace it (`setPermissionSourceFactory`) when keys need more (e.g. expiry checks
+ * belong to layer 1, not here).
+ */
+export const defaultPermissionSourceFactory: PermissionSourceFactory = (credentials, sequelize) => {
+  const { member, via } = credentials;
+  if (via.kind === 'api_key' && !via.fullAccess) return new ScopedKeyPermissionSource(via.scopes, `scoped key ${via.keyId} of member ${member.id}`);
+  const how = via.kind === 'api_key' ? `full-access key ${via.keyId}` : 'session';
+  return new MemberPermissionSource(sequelize, member, `member ${member.id} (${member.platformRole}, ${how})`);
+};

@@ -1,0 +1,7 @@
+export { AppLoadError, findEntryModule, findPackageDir, loadApps, RESERVED_SLUGS, type AppEntry, type LoadedApp } from './loader.js';
+export { CONFIG_FILES, readProjectConfig, type ProjectConfig } from './project-config.js';
+export { AppRegistry, type AppParticipant, type AppRegistryOptions, type AppRegistryServices } from './registry.js';
+export { InstallationService, type AccessPolicyInput, type InstallationRow, type RoleSlice } from './installations.js';
+export { NotificationService, type NotificationInput, type NotificationView, type PendingMail, type Recipient } from './notifications.js';
+export type { SearchIndexer, SearchOperation } from './pipeline.js';
+export { StrictRoles } from './strict-roles.js';

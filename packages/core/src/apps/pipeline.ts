@@ -1,0 +1,275 @@
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import {
+  ForbiddenError,
+  memberMrn,
+  type AnyAppRoute,
+  type AppContext,
+  type AppLogger,
+  type AppRequest,
+  type BaseContext,
+  type ChainStep,
+  type CheckContext,
+  type ContextApp,
+  type ContextPermissions,
+  type DeliveredEvent,
+  type PublicContext,
+  type SearchDocument,
+  type StageOptions,
+} from '@wpk/sdk';
+import type { Logger } from 'pino';
+import type { Sequelize, Transaction } from 'sequelize';
+import type { AppRequestAccess, CheckOutcome, Credentials, PermissionSet } from '../access/index.js';
+import type { EventSink, StagedEvent } from '../events/sink.js';
+import { collection, parsePagination, single } from '../server/index.js';
+import { runInRequestTransaction, type RequestWork } from '../server/request-transaction.js';
+import type { Workspace } from '../tenancy/index.js';
+import type { LoadedApp } from './loader.js';
+import { scopedDb, type BoundModels } from './models.js';
+import type { StrictRoles } from './strict-roles.js';
+
+/** One change to the search index, as an app's handler asked for it. */
+export type SearchOperation = { op: 'upsert'; document: SearchDocument } | { op: 'remove'; type: string; id: string };
+
+/**
+ * The search engine's side of `ctx.search`: applies an app's index changes for one workspace,
+ * inside the work's transaction (after the handler succeeded, under the runtime's own role).
+ */
+export interface SearchIndexer {
+  apply(scope: { workspaceId: string; app: string }, operations: SearchOperation[]): Promise<void>;
+}
+
+/** What the pipeline needs from the runtime; providers are read at call time so they can be swapped (tests, later concerns). */
+export interface PipelineServices {
+  sequelize: Sequelize;
+  logger: Logger;
+  sink(): EventSink;
+  searchIndexer(): SearchIndexer | null;
+  strict: StrictRoles | null;
+}
+
+/** An app ready to serve: what was loaded plus its bound models. */
+export interface AppRuntime {
+  app: LoadedApp;
+  models: BoundModels;
+}
+
+/** The work unit of a request or a delivery: its transaction and staged events. */
+export type Work = Pick<RequestWork, 'transaction' | 'stage'>;
+
+function contextApp(app: LoadedApp): ContextApp {
+  return Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version });
+}
+
+function contextWorkspace(workspace: Workspace) {
+  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name });
+}
+
+function appLogger(logger: Logger): AppLogger {
+  const call = (level: 'debug' | 'info' | 'warn' | 'error') => (objectOrMessage: object | string, message?: string) => {
+    if (typeof objectOrMessage === 'string') logger[level](objectOrMessage);
+    else logger[level](objectOrMessage, message);
+  };
+  return Object.freeze({ debug: call('debug'), info: call('info'), warn: call('warn'), error: call('error') });
+}
+
+function contextPermissions(permissions: PermissionSet, app: LoadedApp): ContextPermissions {
+  return Object.freeze({ has: (key: string) => permissions.has(key), keys: () => permissions.expand(app.declaredKeys) });
+}
+
+function toAppRequest(request: Request): AppRequest<any> {
+  return {
+    method: request.method.toUpperCase(),
+    path: request.path,
+    params: { ...(request.params as Record<string, string>) },
+    query: { ...(request.query as Record<string, unknown>) },
+    payload: request.payload ?? null,
+    headers: { ...request.headers } as Record<string, string | string[] | undefined>,
+  };
+}
+
+/** The parts every context shares: app, workspace, db, events, search, settings, log. */
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[]): BaseContext {
+  const { app } = runtime;
+  const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
+  const searchTypes = new Set((app.manifest.search ?? []).map((entry) => entry.type));
+  return {
+    app: contextApp(app),
+    workspace: contextWorkspace(workspace),
+    db: scopedDb(runtime.models, workspace.id),
+    transaction: work.transaction,
+    events: Object.freeze({
+      stage(action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: StageOptions = {}) {
+        if (!declaredEvents.has(action)) throw new Error(`${app.namespace} may not emit ${action}: its manifest does not declare it`);
+        if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new TypeError(`${action}: the payload must be an object`);
+        const event: StagedEvent = { emitter: app.namespace, action, payload, metadata: { ...metadata, workspace_id: workspace.id } };
+        if (options.dedupeKey !== undefined) event.dedupeKey = options.dedupeKey;
+        if (options.deliverAt !== undefined) event.deliverAt = options.deliverAt;
+        work.stage(event);
+      },
+    }),
+    search: Object.freeze({
+      upsert(document: SearchDocument) {
+        if (!searchTypes.has(document.type)) throw new Error(`${app.namespace} may not index type ${document.type}: its manifest does not declare it`);
+        if (!document.id || !document.title || !document.url || !Array.isArray(document.names)) throw new TypeError(`search upsert of ${document.type}: id, title, url and names are required`);
+        searchOps.push({ op: 'upsert', document: structuredClone(document) });
+      },
+      remove(type: string, id: string) {
+        if (!searchTypes.has(type)) throw new Error(`${app.namespace} may not index type ${type}: its manifest does not declare it`);
+        searchOps.push({ op: 'remove', type, id: String(id) });
+      },
+    }),
+    settings: Object.freeze(structuredClone(settings)),
+    log: appLogger(logger),
+  };
+}
+
+/**
+ * Runs an app's work in one transaction: under the app's role in strict mode, then back to the
+ * runtime's role to apply the search changes; staged events are written with the transaction.
+ */
+export class AppPipeline {
+  constructor(private readonly services: PipelineServices) {}
+
+  private async underAppRole<T>(app: LoadedApp, fn: () => Promise<T>): Promise<T> {
+    const strict = this.services.strict;
+    if (strict) await strict.enter(app);
+    const result = await fn();
+    if (strict) await strict.leave();
+    return result;
+  }
+
+  private async flushSearch(app: LoadedApp, workspaceId: string, operations: SearchOperation[]): Promise<void> {
+    if (operations.length === 0) return;
+    const indexer = this.services.searchIndexer();
+    if (!indexer) {
+      this.services.logger.debug({ app: app.namespace, operations: operations.length }, 'no search indexer: index changes dropped');
+      return;
+    }
+    await indexer.apply({ workspaceId, app: app.namespace }, operations);
+  }
+
+  /** The hapi route serving one route of an app (layers 4-5 run before it, in the app guard). */
+  hapiRoute(runtime: AppRuntime, route: AnyAppRoute, chain: readonly ChainStep[] | null): ServerRoute {
+    const { app } = runtime;
+    const isPublic = chain === null;
+    const validate: Record<string, unknown> = {};
+    if (route.validate?.params) validate.params = route.validate.params;
+    if (route.validate?.query) validate.query = route.validate.query;
+    if (route.validate?.payload) validate.payload = route.validate.payload;
+    return {
+      method: route.method,
+      path: `${app.routePrefix}${route.path}`,
+      options: {
+        ...(isPublic ? { auth: false as const } : {}),
+        description: route.description,
+        tags: ['app', app.namespace],
+        validate,
+        app: { wpk: { kind: 'api', scope: 'workspace' }, wpkApp: { namespace: app.namespace, chain, entry: `${route.method} ${route.path}` } },
+      },
+      handler: (request: Request, h: ResponseToolkit) => this.handle(runtime, route, request, h),
+    };
+  }
+
+  private async handle(runtime: AppRuntime, route: AnyAppRoute, request: Request, h: ResponseToolkit): Promise<unknown> {
+    const { app } = runtime;
+    const access = request.app.appAccess;
+    const workspace = request.app.workspace;
+    if (!access || !workspace) throw new Error(`${app.namespace}: ${route.method} ${route.path} reached its handler without the app guard`);
+    const settings = access.installation.settings ?? app.manifest.settings?.defaults ?? {};
+    const logger = this.services.logger.child({ app: app.namespace, req_id: request.info.id, workspace: workspace.subdomain });
+    const page = parsePagination(request.query as Record<string, unknown>);
+    const respond = Object.freeze({
+      single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
+      collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination) as never,
+    });
+    return runInRequestTransaction(this.services.sequelize, this.services.sink(), request, h, async (work) => {
+      const searchOps: SearchOperation[] = [];
+      const base = baseContext(runtime, workspace, work, settings, logger, searchOps);
+      const body = await this.underAppRole(app, async () => {
+        if (route.public) {
+          const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
+          return route.handler(toAppRequest(request), Object.freeze(ctx));
+        }
+        const credentials = request.auth.credentials as unknown as Credentials;
+        const ctx: AppContext = {
+          ...base,
+          member: memberOf(credentials),
+          key: credentials.via.kind === 'api_key' ? Object.freeze({ id: credentials.via.keyId, full_access: credentials.via.fullAccess }) : null,
+          permissions: contextPermissions(access.permissions!, app),
+          page,
+          respond,
+        };
+        return route.handler(toAppRequest(request), Object.freeze(ctx));
+      });
+      await this.flushSearch(app, workspace.id, searchOps);
+      return body;
+    });
+  }
+
+  /** Runs a named check of an app for the app guard, in a read transaction under the app's role. */
+  async runCheck(runtime: AppRuntime, request: Request, access: AppRequestAccess, name: string): Promise<CheckOutcome> {
+    const { app } = runtime;
+    const check = app.definition?.checks[name];
+    if (!check) throw new Error(`${app.namespace}: the authorization table names check ${name}, which the code does not implement`);
+    const workspace = request.app.workspace!;
+    const credentials = request.auth.credentials as unknown as Credentials;
+    const logger = this.services.logger.child({ app: app.namespace, req_id: request.info.id, check: name });
+    const result = await this.services.sequelize.transaction(() =>
+      this.underAppRole(app, async () => {
+        const ctx: CheckContext = {
+          app: contextApp(app),
+          workspace: contextWorkspace(workspace),
+          member: memberOf(credentials),
+          key: credentials.via.kind === 'api_key' ? { id: credentials.via.keyId, full_access: credentials.via.fullAccess } : null,
+          permissions: contextPermissions(access.permissions!, app),
+          db: scopedDb(runtime.models, workspace.id),
+          log: appLogger(logger),
+        };
+        try {
+          return await check(toAppRequest(request), Object.freeze(ctx));
+        } catch (error) {
+          // A check may also refuse by throwing ForbiddenError with its message.
+          if (error instanceof ForbiddenError) return { deny: error.message };
+          throw error;
+        }
+      }),
+    );
+    if (result === true) return { passed: true };
+    if (result && typeof result === 'object' && typeof result.deny === 'string') return { passed: false, message: result.deny };
+    return { passed: false };
+  }
+
+  /**
+   * Runs an app's subscription handler for one event inside an open unit of work (the event bus's
+   * delivery transaction): under the app's role in strict mode, with a context scoped to the
+   * event's workspace; search changes are applied after it. Throws when the handler does.
+   */
+  async deliverInWork(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, work: Work, event: DeliveredEvent): Promise<void> {
+    const { app } = runtime;
+    const handler = app.definition?.subscriptions[event.action];
+    if (!handler) throw new Error(`${app.namespace} has no handler for ${event.action}`);
+    const logger = this.services.logger.child({ app: app.namespace, action: event.action, delivery: event.deliveryId ?? null, workspace: workspace.subdomain });
+    const searchOps: SearchOperation[] = [];
+    const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps);
+    await this.underAppRole(app, async () => {
+      await handler(structuredClone(event), Object.freeze(ctx));
+    });
+    await this.flushSearch(app, workspace.id, searchOps);
+  }
+
+  /** Delivers one event in a transaction of its own; staged events are written with it. */
+  async deliver(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, event: DeliveredEvent): Promise<void> {
+    const sink = this.services.sink();
+    await this.services.sequelize.transaction(async (transaction: Transaction) => {
+      const staged: StagedEvent[] = [];
+      await this.deliverInWork(runtime, workspace, settings, { transaction, stage: (staging) => staged.push(staging) }, event);
+      if (staged.length > 0) await sink.write(workspace.id, staged);
+    });
+    sink.afterCommit();
+  }
+}
+
+function memberOf(credentials: Credentials) {
+  const { member } = credentials;
+  return Object.freeze({ id: member.id, mrn: memberMrn(member.id), name: member.name, email: member.email, platform_role: member.platformRole });
+}

@@ -1,0 +1,161 @@
+import test from 'ava';
+import { QueryTypes } from 'sequelize';
+import { apiHeaders } from './helpers/runtime.js';
+import { body, startAppsRuntime, TestWorkspace, type AppsTestRuntime } from './helpers/apps.js';
+
+// What an app handler gets (ctx) and what happens around it: one transaction per request,
+// staged events and search changes leaving only on 2xx, tenant scoping, public routes, the
+// /ext/{publisher}/{slug} prefix, and subscription handlers reached through the event bus.
+
+let env: AppsTestRuntime;
+let acme: TestWorkspace;
+let globex: TestWorkspace;
+
+const json = { 'content-type': 'application/json' };
+const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
+  env.runtime.server.inject({ method, url, headers: payload === undefined ? headers : { ...headers, ...json }, payload: payload as object | undefined });
+
+test.before(async () => {
+  env = await startAppsRuntime();
+  acme = await TestWorkspace.create(env, 'acme');
+  globex = await TestWorkspace.create(env, 'globex');
+  await acme.install('notes', { access_policy: 'everyone' });
+  await globex.install('notes', { access_policy: 'everyone' });
+});
+
+test.after.always(async () => {
+  await env?.close();
+});
+
+test('a 2xx answer commits the writes with the staged event and the search change', async (t) => {
+  const response = await call('POST', '/notes', acme.owner.headers(), { title: 'Committed', body: 'text' });
+  t.is(response.statusCode, 200);
+  const { id } = body(response).data;
+  const event = env.events.find((staged) => staged.payload.note_id === id);
+  t.deepEqual(event, {
+    emitter: 'notes',
+    action: 'core.notes.note.created',
+    payload: { note_id: id, title: 'Committed', author_id: acme.owner.memberId },
+    metadata: { source: 'fixture', workspace_id: acme.id },
+    workspaceId: acme.id,
+  });
+  t.deepEqual(
+    env.search.filter((operation) => operation.op === 'upsert' && operation.document.id === id),
+    [{ op: 'upsert', document: { type: 'note', id, badge: '', title: 'Committed', url: `/notes/${id}`, names: ['Committed'], details: ['text'], filters: { author: acme.owner.memberId } }, workspaceId: acme.id, app: 'notes' }],
+  );
+  const [row] = await env.runtime.db.sequelize.query<{ count: number }>("SELECT count(*)::int AS count FROM platform.events WHERE emitter = 'notes' AND payload->>'note_id' = :id", { type: QueryTypes.SELECT, replacements: { id } });
+  t.is(row.count, 1, 'the event is in the outbox');
+});
+
+test('a failed request leaves no row, no event and no search change', async (t) => {
+  const response = await call('POST', '/notes/failing', acme.owner.headers());
+  t.is(response.statusCode, 400);
+  t.deepEqual(body(response), { error: 'title "doomed" is refused after writing' });
+  const [row] = await env.runtime.db.sequelize.query<{ count: number }>("SELECT count(*)::int AS count FROM app_notes.notes WHERE title = 'doomed'", { type: QueryTypes.SELECT });
+  t.is(row.count, 0);
+  t.false(env.events.some((event) => event.payload.title === 'doomed'));
+  t.false(env.search.some((operation) => operation.op === 'upsert' && operation.document.title === 'doomed'));
+  const [outbox] = await env.runtime.db.sequelize.query<{ count: number }>("SELECT count(*)::int AS count FROM platform.events WHERE payload->>'title' = 'doomed'", { type: QueryTypes.SELECT });
+  t.is(outbox.count, 0);
+});
+
+test('the context holds the app, the caller, its own models and nothing that reaches the database', async (t) => {
+  const context = body(await call('GET', '/notes/context', acme.owner.headers()));
+  t.deepEqual(context.context, ['app', 'db', 'events', 'key', 'log', 'member', 'page', 'permissions', 'respond', 'search', 'settings', 'transaction', 'workspace']);
+  t.deepEqual(context.db, ['notes']);
+  t.deepEqual(context.model, ['count', 'create', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update']);
+  t.deepEqual(context.handles, []);
+  t.deepEqual(context.app, { slug: 'notes', id: 'notes', name: 'Notes', version: '1.0.0' });
+  t.deepEqual(context.workspace, { id: acme.id, subdomain: 'acme', name: 'acme inc' });
+  t.deepEqual(context.member, { id: acme.owner.memberId, mrn: `mrn:account:member:${acme.owner.memberId}`, name: 'Owner of acme', email: 'owner@acme.test', platform_role: 'owner' });
+  t.is(context.key, null);
+  t.deepEqual(context.settings, { default_title: 'Untitled', max_notes: 100 });
+});
+
+test("ctx.db sees only the request's workspace", async (t) => {
+  await call('POST', '/notes', acme.owner.headers(), { title: 'acme only' });
+  await call('POST', '/notes', globex.owner.headers(), { title: 'globex only' });
+  const titles = async (ws: TestWorkspace) => body(await call('GET', '/notes?per_page=100', ws.owner.headers())).data.map((note: { title: string }) => note.title);
+  t.true((await titles(acme)).includes('acme only'));
+  t.false((await titles(acme)).includes('globex only'));
+  t.true((await titles(globex)).includes('globex only'));
+  t.false((await titles(globex)).includes('acme only'));
+  const theirs = body(await call('POST', '/notes', globex.owner.headers(), { title: 'not yours' })).data.id;
+  const attempt = await call('PUT', `/notes/${theirs}`, acme.owner.headers(), { title: 'taken' });
+  t.is(attempt.statusCode, 200, 'the owner passes the chain');
+  t.is(body(attempt).data, null, 'but the row of another workspace is not found');
+  const [row] = await env.runtime.db.sequelize.query<{ title: string }>('SELECT title FROM app_notes.notes WHERE id = :id', { type: QueryTypes.SELECT, replacements: { id: theirs } });
+  t.is(row.title, 'not yours');
+});
+
+test('collections from ctx.respond follow the envelope and pagination', async (t) => {
+  const ws = await TestWorkspace.create(env, 'pages');
+  await ws.install('notes', { access_policy: 'everyone' });
+  for (const title of ['a', 'b', 'c']) await call('POST', '/notes', ws.owner.headers(), { title });
+  const page = body(await call('GET', '/notes?per_page=2&page=2', ws.owner.headers()));
+  t.deepEqual(page.pagination, { page: 2, per_page: 2, total: 3, pages: 2 });
+  t.deepEqual(page.data.map((note: { title: string }) => note.title), ['c']);
+  t.deepEqual(page.links, { self: '/notes?page=2&per_page=2', first: '/notes?page=1&per_page=2', last: '/notes?page=2&per_page=2', next: null, prev: '/notes?page=1&per_page=2' });
+});
+
+test('a public route answers without a credential where the app is installed, and 404 elsewhere', async (t) => {
+  const open = await call('GET', '/notes-status', apiHeaders('acme'));
+  t.is(open.statusCode, 200);
+  t.like(body(open), { status: 'ok', member: null });
+  const bare = await TestWorkspace.create(env, 'bare');
+  const closed = await call('GET', '/notes-status', apiHeaders(bare.subdomain));
+  t.is(closed.statusCode, 404);
+  t.deepEqual(body(closed), { error: 'App notes is not installed in this workspace' });
+});
+
+test('a protected app route without a credential is a 401', async (t) => {
+  const response = await call('GET', '/notes', apiHeaders('acme'));
+  t.is(response.statusCode, 401);
+  t.deepEqual(body(response), { error: 'Authentication required' });
+});
+
+test('third-party routes are served under /ext/{publisher}/{slug}, and only there', async (t) => {
+  await acme.install('ext.acme.vault');
+  const response = await call('GET', '/ext/acme/vault/secrets', acme.owner.headers());
+  t.is(response.statusCode, 200);
+  t.deepEqual(body(response), { data: [] });
+  t.is((await call('GET', '/secrets', acme.owner.headers())).statusCode, 404);
+});
+
+// Serial tests run before the others: the broker is stopped again before they start.
+test.serial('an install event reaches the subscription handler through the event bus, with the app context', async (t) => {
+  await env.runtime.events.startBroker();
+  try {
+    const ws = await TestWorkspace.create(env, 'subscriber');
+    await ws.install('notes', { access_policy: 'everyone' });
+    await env.runtime.events.settled(15_000);
+    const notes = body(await call('GET', '/notes', ws.owner.headers())).data;
+    t.deepEqual(notes.map((note: { title: string; author_id: string }) => [note.title, note.author_id]), [['Welcome', ws.owner.memberId]]);
+    const [staged] = await env.runtime.db.sequelize.query<{ count: number }>("SELECT count(*)::int AS count FROM platform.events WHERE emitter = 'notes' AND workspace_id = :id AND payload->>'note_id' = 'welcome'", {
+      type: QueryTypes.SELECT,
+      replacements: { id: ws.id },
+    });
+    t.is(staged.count, 1, 'the handler staged its own event');
+  } finally {
+    await env.runtime.events.stopBroker();
+  }
+});
+
+test('a delivery to an app not installed in the workspace is skipped', async (t) => {
+  const ws = await TestWorkspace.create(env, 'without');
+  const event = { action: 'system.app.installed', payload: { app_slug: 'notes', installed_by: ws.owner.memberId }, metadata: { workspace_id: ws.id } };
+  t.is(await env.runtime.apps.dispatch('notes', event), 'skipped');
+  await ws.install('notes');
+  t.is(await env.runtime.apps.dispatch('notes', event), 'handled');
+  const [row] = await env.runtime.db.sequelize.query<{ count: number }>("SELECT count(*)::int AS count FROM app_notes.notes WHERE workspace_id = :id AND title = 'Welcome'", { type: QueryTypes.SELECT, replacements: { id: ws.id } });
+  t.is(row.count, 1);
+});
+
+test('without strict mode SQL smuggled into a query reads another schema (what strict mode prevents)', async (t) => {
+  await env.runtime.db.sequelize.query("INSERT INTO ext_acme_vault.secrets (workspace_id, value) VALUES (:id, 'the recipe')", { replacements: { id: globex.id } });
+  await call('POST', '/notes', globex.owner.headers(), { title: 'smuggler' });
+  const response = await call('GET', '/notes/smuggle?target=vault', globex.owner.headers());
+  t.is(response.statusCode, 200);
+  t.true(body(response).rows > 0);
+  t.is(env.runtime.apps.strictRoleOf('notes'), null);
+});
