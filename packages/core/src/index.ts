@@ -5,6 +5,7 @@ export { AUTH_STRATEGY, DEMO, IdentityService, SESSION_COOKIE, type AddMemberInp
 export { createLogger } from './logger.js';
 export { createMailer, type Mailer, type MailMessage, type SentMail } from './mail/index.js';
 export { Runtime, type RuntimeOptions } from './runtime.js';
+export * from './search/index.js';
 export * from './server/index.js';
 export * from './tenancy/index.js';
 export { createScratchDatabase, type ScratchDatabase } from './testing.js';

@@ -4,8 +4,9 @@ export const MAX_QUERY_WORDS = 12;
 /** Shortest word matched through the trigram indexes; shorter words are only checked on rows the others found. */
 export const MIN_INDEXED_WORD = 3;
 
-/** The separators between record words: ASCII white space and ASCII punctuation (the set `search_tokens` splits on). */
-const SEPARATOR = /[\s!-/:-@[-`{-~]/;
+/** The separators between record words: white space, control characters and ASCII punctuation (the set `search_tokens` splits on). */
+// eslint-disable-next-line no-control-regex
+const SEPARATOR = /[\s\x00-\x1f\x7f!-/:-@[-`{-~]/;
 const DIGIT = /[0-9]/;
 
 /** How one query word is matched. */

@@ -244,18 +244,18 @@ export class SearchIndex {
     };
     resolved.forEach((word, index) => {
       if (word.kind !== 'token') return;
+      const text = param(word.text);
       parts.push(
         `(SELECT ${index}::int AS i, word, true AS containing FROM platform.search_words
-          WHERE workspace_id = $1::uuid AND word LIKE ${param(`%${escapeLike(word.text)}%`)} LIMIT ${MAX_EXPANSION + 1})`,
+          WHERE workspace_id = $1::uuid AND keys @> platform.search_substring_keys($1::uuid, ${text}::text) AND strpos(word, ${text}::text) > 0
+          LIMIT ${MAX_EXPANSION + 1})`,
       );
       if (word.edits > 0) {
-        const text = param(word.text);
-        const edits = param(word.edits);
         parts.push(
           `(SELECT ${index}::int AS i, word, false AS containing FROM platform.search_words
-            WHERE workspace_id = $1::uuid AND grams IS NOT NULL AND grams && platform.search_trigrams(${text}::text)
+            WHERE workspace_id = $1::uuid AND keys && platform.search_variant_keys($1::uuid, ${text}::text, ${word.edits})
               AND length(word) BETWEEN ${word.length - word.edits} AND ${word.length + word.edits}
-              AND platform.search_distance(word, ${text}::text, ${edits}::int) <= ${edits}::int
+              AND platform.search_distance(word, ${text}::text, ${word.edits}) <= ${word.edits}
               AND strpos(word, ${text}::text) = 0)`,
         );
       }
@@ -282,6 +282,10 @@ export class SearchIndex {
       return `$${bind.length}${cast}`;
     };
     const where = ['r.workspace_id = $1::uuid', 'r.app = $2', 'r.type = ANY($3::text[])'];
+    // Record words are indexed with the workspace tag (see platform.search_tagged).
+    const tag = `${workspaceId.replace(/-/g, '').slice(0, 8).toLowerCase()}:`;
+    const tagged = (list: string[]) => list.map((item) => tag + item);
+    const wordsIndexed = 'platform.search_tagged(r.workspace_id, r.words)';
     const nameHits: string[] = [];
     const textHits: string[] = [];
     for (const word of words) {
@@ -289,11 +293,13 @@ export class SearchIndex {
       const pattern = () => param(`%${escapeLike(word.text)}%`, '::text');
       const variants = word.variants.length > 0 ? param(word.variants, '::text[]') : null;
       if (word.kind === 'token' && !word.overflow) {
-        where.push(`r.words && ${param([...word.containing, ...word.variants], '::text[]')}`);
+        where.push(`${wordsIndexed} && ${param(tagged([...word.containing, ...word.variants]), '::text[]')}`);
       } else if (word.kind === 'short') {
         where.push(`strpos(r.search_text, ${text}) > 0`);
+      } else if (word.variants.length > 0) {
+        where.push(`(r.search_text LIKE ${pattern()} OR ${wordsIndexed} && ${param(tagged(word.variants), '::text[]')})`);
       } else {
-        where.push(variants ? `(r.search_text LIKE ${pattern()} OR r.words && ${variants})` : `r.search_text LIKE ${pattern()}`);
+        where.push(`r.search_text LIKE ${pattern()}`);
       }
       nameHits.push(variants ? `(strpos(r.name_text, ${text}) > 0 OR r.name_words && ${variants})` : `strpos(r.name_text, ${text}) > 0`);
       textHits.push(`strpos(r.search_text, ${text}) > 0`);

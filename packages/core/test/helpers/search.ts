@@ -1,3 +1,4 @@
+import Boom from '@hapi/boom';
 import type { Request, Server } from '@hapi/hapi';
 import type { SearchDocument, SearchableType } from '@wpk/sdk';
 import { registerSearchRoutes, SearchIndex, type SearchAccess } from '../../src/search/index.js';
@@ -19,7 +20,7 @@ export class FixtureAccess implements SearchAccess {
   readonly types = new Map<string, SearchableType[]>();
 
   private caller(request: Request): TestCaller | undefined {
-    return this.callers.get(String((request.auth.credentials as { name?: string } | null)?.name ?? ''));
+    return this.callers.get(String(request.auth.credentials?.member?.name ?? ''));
   }
 
   async canOpenApp(request: Request, app: string): Promise<boolean> {
@@ -59,8 +60,10 @@ export async function startSearchEnv(): Promise<SearchEnv> {
   server.auth.scheme('search-test', () => ({
     authenticate: (request, h) => {
       const header = String(request.headers.authorization ?? '');
-      if (!header.startsWith('Test ')) return h.unauthenticated(new Error('Authentication required'));
-      return h.authenticated({ credentials: { name: header.slice(5) } as never });
+      if (!header.startsWith('Test ')) return h.unauthenticated(Boom.unauthorized('Authentication required'));
+      const name = header.slice(5);
+      const member = { id: name, workspaceId: request.app.workspace?.id ?? '', accountId: name, platformRole: 'member' as const, email: `${name}@example.test`, name };
+      return h.authenticated({ credentials: { member, via: { kind: 'session', sessionId: `test-${name}`, elevatedUntil: null } } });
     },
   }));
   server.auth.strategy('search-test', 'search-test');

@@ -35,40 +35,89 @@ export const migration: Migration = {
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $fn$ SELECT lower(${unaccent}.unaccent('${unaccent}.unaccent'::regdictionary, value)) $fn$;
 
+      -- A plain expression, so the planner inlines it (a SQL function with a query is planned on every call).
       CREATE FUNCTION platform.search_tokens(value text) RETURNS text[]
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $fn$
-          SELECT coalesce(array_agg(DISTINCT left(token, 100) ORDER BY left(token, 100)), '{}')
-          FROM regexp_split_to_table(value, '[[:space:]!-/:-@[-\`{-~]+') AS token
-          WHERE token <> ''
+          SELECT array_remove(regexp_split_to_array(
+            regexp_replace(value, '([^[:space:][:cntrl:]!-/:-@[-\`{-~]{100})[^[:space:][:cntrl:]!-/:-@[-\`{-~]+', '\\1', 'g'),
+            '[[:space:][:cntrl:]!-/:-@[-\`{-~]+'), '')
         $fn$;
-
-      CREATE FUNCTION platform.search_trigrams(value text) RETURNS text[]
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-        AS $fn$ SELECT ${trgm}.show_trgm(value) $fn$;
 
       CREATE FUNCTION platform.search_distance(a text, b text, max_edits int) RETURNS int
         LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
         AS $fn$ SELECT ${fuzzy}.levenshtein_less_equal(a, b, max_edits) $fn$;
 
+      -- Index keys carry a workspace tag, so a lookup reads only that workspace's postings
+      -- however many tenants share the index (a tag collision costs speed, never correctness:
+      -- every query also filters on workspace_id).
+      CREATE FUNCTION platform.search_tag(workspace_id uuid) RETURNS text
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $fn$ SELECT left(replace(workspace_id::text, '-', ''), 8) || ':' $fn$;
+
+      -- A record's words with the workspace tag (the record-side GIN index is on this).
+      CREATE FUNCTION platform.search_tagged(workspace_id uuid, words text[]) RETURNS text[]
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $fn$
+          SELECT CASE WHEN cardinality(words) = 0 THEN '{}'::text[]
+                 ELSE string_to_array(platform.search_tag(workspace_id) || array_to_string(words, chr(31) || platform.search_tag(workspace_id)), chr(31)) END
+        $fn$;
+
+      -- Dictionary keys of a word: 's' keys, its trigrams, find the words containing a query
+      -- word; 'f' keys, its trigrams by length and position ('  word ' padded, as pg_trgm
+      -- pads), find typo candidates (letters only, 3-64 characters).
+      CREATE FUNCTION platform.search_word_keys(workspace_id uuid, word text) RETURNS text[]
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $fn$
+          SELECT ARRAY(
+            SELECT DISTINCT 's' || platform.search_tag(workspace_id) || substr(word, p, 3) FROM generate_series(1, length(word) - 2) AS p
+            UNION ALL
+            SELECT 'f' || platform.search_tag(workspace_id) || length(word) || ':' || p || ':' || substr('  ' || word || ' ', p + 1, 3)
+            FROM generate_series(0, length(word)) AS p
+            WHERE length(word) BETWEEN 3 AND 64 AND word !~ '[0-9]')
+        $fn$;
+
+      -- Keys every dictionary word containing \`word\` has (\`word\` of 3 characters or more).
+      CREATE FUNCTION platform.search_substring_keys(workspace_id uuid, word text) RETURNS text[]
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $fn$
+          SELECT ARRAY(SELECT DISTINCT 's' || platform.search_tag(workspace_id) || substr(word, p, 3) FROM generate_series(1, length(word) - 2) AS p)
+        $fn$;
+
+      -- Keys of which every word within \`edits\` edits of \`word\` has at least one: a word of n
+      -- letters has n + 1 padded trigrams and an edit breaks at most 3, so with 1 edit from 4
+      -- letters and 2 from 6 at least one survives, at a position shifted by at most \`edits\`,
+      -- in a word whose length differs by at most \`edits\`.
+      CREATE FUNCTION platform.search_variant_keys(workspace_id uuid, word text, edits int) RETURNS text[]
+        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        AS $fn$
+          SELECT ARRAY(
+            SELECT DISTINCT 'f' || platform.search_tag(workspace_id) || l || ':' || q || ':' || substr('  ' || word || ' ', p + 1, 3)
+            FROM generate_series(0, length(word)) AS p,
+                 generate_series(greatest(3, length(word) - edits), length(word) + edits) AS l,
+                 generate_series(p - edits, p + edits) AS q
+            WHERE q BETWEEN 0 AND l)
+        $fn$;
+
       CREATE TYPE platform.search_derived AS (first_name text, name_text text, search_text text, name_words text[], words text[]);
 
       -- Every searchable column of a record, normalised: the first name column (white space
       -- collapsed, for the exact and prefix rules), the name columns with the badge, all text,
-      -- and their words. Each column's first 2000 characters are searchable.
+      -- and their words. The first 4000 characters of the names and 8000 of the details are
+      -- searchable. PL/pgSQL rather than SQL so its plan is cached.
       CREATE FUNCTION platform.search_derive(names text[], badge text, details text[]) RETURNS platform.search_derived
-        LANGUAGE sql IMMUTABLE PARALLEL SAFE
+        LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
         AS $fn$
-          WITH n AS (
-            SELECT platform.search_normalize(array_to_string(ARRAY(
-              SELECT left(v, 2000) FROM unnest(coalesce(names, '{}') || coalesce(badge, '')) AS v WHERE v IS NOT NULL AND v <> ''), E'\\n')) AS t
-          ), d AS (
-            SELECT platform.search_normalize(array_to_string(ARRAY(
-              SELECT left(v, 2000) FROM unnest(coalesce(details, '{}')) AS v WHERE v IS NOT NULL AND v <> ''), E'\\n')) AS t
-          )
-          SELECT btrim(regexp_replace(platform.search_normalize(left(coalesce(names[1], ''), 2000)), '[[:space:]]+', ' ', 'g')),
-                 n.t, n.t || E'\\n' || d.t, platform.search_tokens(n.t), platform.search_tokens(n.t || E'\\n' || d.t)
-          FROM n, d
+        DECLARE
+          result platform.search_derived;
+        BEGIN
+          result.first_name := btrim(regexp_replace(platform.search_normalize(left(coalesce(names[1], ''), 4000)), '[[:space:]]+', ' ', 'g'));
+          result.name_text := platform.search_normalize(left(array_to_string(array_remove(coalesce(names, '{}') || coalesce(badge, ''), ''), E'\n'), 4000));
+          result.search_text := result.name_text || E'\n' || platform.search_normalize(left(array_to_string(array_remove(coalesce(details, '{}'), ''), E'\n'), 8000));
+          result.name_words := platform.search_tokens(result.name_text);
+          result.words := platform.search_tokens(result.search_text);
+          RETURN result;
+        END
         $fn$;
 
       CREATE TABLE platform.search_records (
@@ -94,18 +143,16 @@ export const migration: Migration = {
         indexed_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT search_records_key UNIQUE (workspace_id, app, type, record_id)
       );
-      CREATE INDEX search_records_words ON platform.search_records USING gin (words);
+      CREATE INDEX search_records_words ON platform.search_records USING gin (platform.search_tagged(workspace_id, words));
       CREATE INDEX search_records_text ON platform.search_records USING gin (search_text ${trgm}.gin_trgm_ops);
 
       CREATE TABLE platform.search_words (
         workspace_id uuid NOT NULL REFERENCES platform.workspaces(id) ON DELETE CASCADE,
         word text NOT NULL,
-        -- The word's trigrams when it can be a typo target (letters only, 3-64 characters).
-        grams text[],
+        keys text[] NOT NULL,
         PRIMARY KEY (workspace_id, word)
       );
-      CREATE INDEX search_words_word ON platform.search_words USING gin (word ${trgm}.gin_trgm_ops);
-      CREATE INDEX search_words_grams ON platform.search_words USING gin (grams) WHERE grams IS NOT NULL;
+      CREATE INDEX search_words_keys ON platform.search_words USING gin (keys);
 
       CREATE FUNCTION platform.search_words_collect() RETURNS trigger
         LANGUAGE plpgsql
@@ -115,10 +162,10 @@ export const migration: Migration = {
           -- transaction that still needs it is in flight.
           PERFORM pg_advisory_xact_lock_shared(hashtext('wpk-search-words'), hashtext(w.workspace_id::text))
           FROM (SELECT DISTINCT workspace_id FROM changed ORDER BY 1) AS w;
-          INSERT INTO platform.search_words (workspace_id, word, grams)
-          SELECT DISTINCT c.workspace_id, w,
-                 CASE WHEN length(w) BETWEEN 3 AND 64 AND w !~ '[0-9]' THEN platform.search_trigrams(w) END
-          FROM changed c CROSS JOIN LATERAL unnest(c.words) AS w
+          INSERT INTO platform.search_words (workspace_id, word, keys)
+          SELECT n.workspace_id, n.word, platform.search_word_keys(n.workspace_id, n.word)
+          FROM (SELECT DISTINCT c.workspace_id, w AS word FROM changed c CROSS JOIN LATERAL unnest(c.words) AS w) AS n
+          WHERE NOT EXISTS (SELECT 1 FROM platform.search_words d WHERE d.workspace_id = n.workspace_id AND d.word = n.word)
           ORDER BY 1, 2
           ON CONFLICT (workspace_id, word) DO NOTHING;
           RETURN NULL;
@@ -138,8 +185,12 @@ export const migration: Migration = {
       DROP FUNCTION platform.search_derive(text[], text, text[]);
       DROP TYPE platform.search_derived;
       DROP FUNCTION platform.search_tokens(text);
+      DROP FUNCTION platform.search_variant_keys(uuid, text, int);
+      DROP FUNCTION platform.search_substring_keys(uuid, text);
+      DROP FUNCTION platform.search_word_keys(uuid, text);
+      DROP FUNCTION platform.search_tagged(uuid, text[]);
+      DROP FUNCTION platform.search_tag(uuid);
       DROP FUNCTION platform.search_distance(text, text, int);
-      DROP FUNCTION platform.search_trigrams(text);
       DROP FUNCTION platform.search_normalize(text);
     `);
   },
