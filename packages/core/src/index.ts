@@ -1,3 +1,5 @@
+export * from './access/index.js';
+export * from './apps/index.js';
 export { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 export * from './db/index.js';
 export * from './events/index.js';

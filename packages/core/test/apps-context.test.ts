@@ -159,3 +159,22 @@ test('without strict mode SQL smuggled into a query reads another schema (what s
   t.true(body(response).rows > 0);
   t.is(env.runtime.apps.strictRoleOf('notes'), null);
 });
+
+test('the search engine asks the registry who may open an app and which keys they hold', async (t) => {
+  const ws = await TestWorkspace.create(env, 'searcher');
+  const role = await ws.role('Readers', { notes: ['notes.notes.read'] });
+  const reader = await ws.member('member', [role]);
+  const stranger = await ws.member('member');
+  await ws.install('notes', { access_policy: 'roles', allowed_roles: [role] });
+  const workspace = await env.runtime.workspaces.findById(ws.id);
+  const requestOf = async (memberId: string) => ({ app: { workspace }, auth: { credentials: { member: await env.runtime.identity.callerForMember(memberId), via: { kind: 'session', sessionId: 'x', elevatedUntil: null } } } }) as never;
+  const access = env.runtime.apps.searchAccess();
+  t.true(await access.canOpenApp(await requestOf(reader.memberId), 'notes'));
+  t.false(await access.canOpenApp(await requestOf(stranger.memberId), 'notes'));
+  t.false(await access.canOpenApp(await requestOf(reader.memberId), 'ext.acme.vault'));
+  t.false(await access.canOpenApp(await requestOf(reader.memberId), 'nope'));
+  t.deepEqual(await access.heldKeys(await requestOf(reader.memberId), 'notes'), new Set(['notes.notes.read']));
+  t.is(await access.heldKeys(await requestOf(ws.owner.memberId), 'notes'), 'all');
+  t.deepEqual(access.searchableTypes('notes'), [{ type: 'note', label: 'Notes', permissions: ['notes.notes.read'], names: ['title'], details: ['body'] }]);
+  t.deepEqual(access.searchableTypes('nope'), []);
+});

@@ -1,8 +1,8 @@
-import type { Server } from '@hapi/hapi';
-import { routeKey, type AppMigration, type ChainStep, type DeliveredEvent } from '@wpk/sdk';
+import type { Request, Server } from '@hapi/hapi';
+import { routeKey, type AppMigration, type ChainStep, type DeliveredEvent, type SearchableType, type SearchDocument } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { appGuard, defaultPermissionSourceFactory, type AccessDenial, type PermissionSourceFactory } from '../access/index.js';
+import { appGuard, credentialsOf, defaultPermissionSourceFactory, type AccessDenial, type PermissionSourceFactory } from '../access/index.js';
 import type { Migration, MigrationSet } from '../db/index.js';
 import type { EventSink } from '../events/sink.js';
 import type { Mailer } from '../mail/index.js';
@@ -318,6 +318,47 @@ export class AppRegistry {
     return this.loaded
       .filter((app) => app.definition)
       .flatMap((app) => (app.manifest.subscriptions ?? []).map((subscription) => ({ app, action: subscription.action, path: `${app.routePrefix}${subscription.handler}` })));
+  }
+
+  /**
+   * What the platform search needs from apps and access (search/SearchAccess): layer 4 for the
+   * caller, the caller's keys in the app (read fresh, `'all'` for the universal wildcard), and
+   * the app's searchable types. Unknown apps cannot be opened and declare no types.
+   */
+  searchAccess(): {
+    canOpenApp(request: Request, app: string): Promise<boolean>;
+    heldKeys(request: Request, app: string): Promise<ReadonlySet<string> | 'all'>;
+    searchableTypes(app: string): readonly SearchableType[];
+  } {
+    const sourceOf = (request: Request) => this.sourceFactory(credentialsOf(request), this.services!.sequelize);
+    return {
+      canOpenApp: async (request, namespace) => {
+        const workspace = request.app.workspace;
+        if (!workspace || !this.byNamespace.has(namespace)) return false;
+        const installation = await this.installations.find(workspace.id, namespace);
+        if (!installation || installation.status !== 'installed') return false;
+        return (await sourceOf(request).appAccess(namespace, installation)).allowed;
+      },
+      heldKeys: async (request, namespace) => {
+        const app = this.byNamespace.get(namespace);
+        const permissions = await sourceOf(request).appPermissions(namespace);
+        if (permissions.universal) return 'all';
+        return new Set(app ? permissions.expand(app.declaredKeys) : []);
+      },
+      searchableTypes: (namespace) => this.byNamespace.get(namespace)?.manifest.search ?? [],
+    };
+  }
+
+  /** A SearchIndexer over the search engine's index (`upsert(workspaceId, app, document)`, `remove(workspaceId, app, type, id)`). */
+  static searchIndexerOver(index: { upsert(workspaceId: string, app: string, document: SearchDocument): Promise<unknown>; remove(workspaceId: string, app: string, type: string, id: string): Promise<unknown> }): SearchIndexer {
+    return {
+      async apply(scope, operations) {
+        for (const operation of operations) {
+          if (operation.op === 'upsert') await index.upsert(scope.workspaceId, scope.app, operation.document);
+          else await index.remove(scope.workspaceId, scope.app, operation.type, operation.id);
+        }
+      },
+    };
   }
 
   /** Workspaces where the app is installed (for re-indexing and maintenance jobs). */
