@@ -208,32 +208,36 @@ test('every denial is logged with its layer and reason', async (t) => {
 });
 
 test('a scoped key holds exactly its scopes: no roles, no admin bypass', async (t) => {
-  const ownerRead = acme.owner.key({ fullAccess: false, scopes: ['notes.notes.read'] });
+  const ownerRead = await acme.owner.key({ fullAccess: false, scopes: ['notes.notes.read'] });
   t.is((await call('GET', '/notes', ownerRead)).statusCode, 200);
   t.deepEqual(body(await call('POST', '/notes', ownerRead, { title: 'x' })), { error: 'Missing permission: notes.notes.create' });
 
-  const ownerElsewhere = acme.owner.key({ fullAccess: false, scopes: ['ext.acme.vault.secrets.read'] });
+  const ws = await freshWorkspace();
+  await ws.install('notes');
+  await ws.install('ext.acme.vault');
+  const ownerElsewhere = await ws.owner.key({ fullAccess: false, scopes: ['ext.acme.vault.secrets.read'] });
   const refused = await call('GET', '/notes', ownerElsewhere);
   t.is(refused.statusCode, 403);
   t.deepEqual(body(refused), DENIED);
+  t.is((await call('GET', '/ext/acme/vault/secrets', ownerElsewhere)).statusCode, 200);
 
-  const empty = acme.owner.key({ fullAccess: false, scopes: [] });
+  const empty = await acme.owner.key({ fullAccess: false, scopes: [] });
   t.deepEqual(body(await call('GET', '/notes', empty)), DENIED);
 });
 
 test("a scoped key passes layer 4 by holding one of the app's keys, whatever the member's roles", async (t) => {
-  const outsiderKey = people.outsider.key({ fullAccess: false, scopes: ['notes.notes.read'] });
+  const outsiderKey = await people.outsider.key({ fullAccess: false, scopes: ['notes.notes.read'] });
   t.is((await call('GET', '/notes', outsiderKey)).statusCode, 200);
-  const wildcard = people.outsider.key({ fullAccess: false, scopes: ['notes.*'] });
+  const wildcard = await people.outsider.key({ fullAccess: false, scopes: ['notes.*'] });
   t.is((await call('GET', '/notes/export', wildcard)).statusCode, 200);
 });
 
 test("a full-access key has exactly its member's permissions", async (t) => {
-  const readerKey = people.reader.key({ fullAccess: true });
+  const readerKey = await people.reader.key({ fullAccess: true });
   t.is((await call('GET', '/notes', readerKey)).statusCode, 200);
   t.deepEqual(body(await call('POST', '/notes', readerKey, { title: 'x' })), { error: 'Missing permission: notes.notes.create' });
-  t.deepEqual(body(await call('GET', '/notes', people.outsider.key({ fullAccess: true }))), DENIED);
-  const ownerKey = acme.owner.key({ fullAccess: true });
+  t.deepEqual(body(await call('GET', '/notes', await people.outsider.key({ fullAccess: true }))), DENIED);
+  const ownerKey = await acme.owner.key({ fullAccess: true });
   t.is((await call('GET', '/notes/export', ownerKey)).statusCode, 200);
   const context = body(await call('GET', '/notes/context', ownerKey));
   t.deepEqual(context.key, { id: context.key.id, full_access: true });

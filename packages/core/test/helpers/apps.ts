@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { QueryTypes } from 'sequelize';
 import { createLogger, type Runtime, type RuntimeOptions } from '../../src/index.js';
-import type { Credentials } from '../../src/access/index.js';
 import type { StagedEvent } from '../../src/events/sink.js';
 import { Account, Member } from '../../src/identity/index.js';
 import type { SearchOperation } from '../../src/apps/index.js';
@@ -18,8 +16,6 @@ export interface AppsTestRuntime extends TestRuntime {
   events: Array<StagedEvent & { workspaceId: string | null }>;
   search: Array<SearchOperation & { workspaceId: string; app: string }>;
   logs: Array<Record<string, unknown>>;
-  /** API keys the test authenticator accepts (`slk_...` → credentials). */
-  keys: Map<string, Credentials>;
 }
 
 export async function startAppsRuntime(options: RuntimeOptions = {}): Promise<AppsTestRuntime> {
@@ -39,7 +35,6 @@ export async function startAppsRuntime(options: RuntimeOptions = {}): Promise<Ap
   } as RuntimeOptions);
   const events: AppsTestRuntime['events'] = [];
   const search: AppsTestRuntime['search'] = [];
-  const keys = new Map<string, Credentials>();
   env.runtime.apps.wrapEventSink((inner) => ({
     async write(workspaceId, staged) {
       events.push(...staged.map((event) => ({ ...event, workspaceId })));
@@ -52,8 +47,7 @@ export async function startAppsRuntime(options: RuntimeOptions = {}): Promise<Ap
       search.push(...operations.map((operation) => ({ ...operation, ...scope })));
     },
   });
-  env.runtime.identity.useApiKeyAuthenticator({ authenticate: async (secret) => keys.get(secret) ?? null });
-  return { ...env, events, search, logs, keys };
+  return { ...env, events, search, logs };
 }
 
 /** A member the tests act as. */
@@ -63,8 +57,8 @@ export interface TestCaller {
   email: string;
   /** Headers of an API call with this member's session. */
   headers(extra?: Record<string, string>): Record<string, string>;
-  /** Registers an API key for this member with the test authenticator; returns headers using it. */
-  key(options: { fullAccess: boolean; scopes?: string[] }): Record<string, string>;
+  /** Creates a real API key for this member (made by the workspace owner); returns headers using it. */
+  key(options: { fullAccess: boolean; scopes?: string[] }): Promise<Record<string, string>>;
 }
 
 let counter = 0;
@@ -127,13 +121,11 @@ async function caller(env: AppsTestRuntime, subdomain: string, memberId: string)
     accountId: account.id,
     email: account.email,
     headers: (extra = {}) => apiHeaders(subdomain, { cookie: `wpk_session=${session.token}`, ...extra }),
-    key: ({ fullAccess, scopes = [] }) => {
+    key: async ({ fullAccess, scopes = [] }) => {
       counter += 1;
-      const secret = `slk_test${counter}${memberId.replaceAll('-', '')}`;
-      env.keys.set(secret, {
-        member: { id: member.id, workspaceId: member.workspace_id, accountId: account.id, platformRole: member.platform_role, email: account.email, name: account.name },
-        via: { kind: 'api_key', keyId: randomUUID(), fullAccess, scopes },
-      });
+      const owner = await Member.findOne({ where: { workspace_id: member.workspace_id, platform_role: 'owner' } });
+      const actor = (await env.runtime.identity.callerForMember(owner!.id))!;
+      const { secret } = await env.runtime.apiKeys.create(member.workspace_id, actor, { name: `test key ${counter}`, full_access: fullAccess, scopes: fullAccess ? undefined : scopes, member_id: member.id });
       return apiHeaders(subdomain, { authorization: `Bearer ${secret}` });
     },
   };
