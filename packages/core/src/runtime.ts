@@ -1,5 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
+import { permissionDeniedEmitter } from './access/index.js';
 import { installApiKeys, type ApiKeyService } from './api-keys/index.js';
 import { AppRegistry, type AppEntry } from './apps/index.js';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
@@ -11,6 +12,7 @@ import { IdentityService, installIdentity } from './identity/index.js';
 import { createLogger } from './logger.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { healthRoutes } from './platform-routes/index.js';
+import { registerSearchRoutes, scheduleDictionaryPruning, SearchIndex } from './search/index.js';
 import { createServer } from './server/index.js';
 import { defineWorkspaceModel, WorkspaceService } from './tenancy/index.js';
 
@@ -49,6 +51,9 @@ export class Runtime {
   apiKeys!: ApiKeyService;
   /** The apps of this runtime: registry, installations, the app guard (apps/, access/). */
   apps!: AppRegistry;
+  /** The platform search index (search/): apps feed it through `ctx.search`; GET/POST /search read it. */
+  search!: SearchIndex;
+  private stopSearchMaintenance: () => void = () => {};
   /** Outgoing mail (SMTP_URL, or files under the data directory). */
   mail!: Mailer;
   /** Where staged events go once a request commits; a no-op until the event bus replaces it. */
@@ -83,6 +88,10 @@ export class Runtime {
       runtime.apps = apps;
       await apps.attach(server, { sequelize: db.sequelize, logger, eventSink: () => runtime.eventSink, mailer: () => runtime.mail });
       apps.connectEventBus(runtime.events);
+      apps.onAccessDenied(permissionDeniedEmitter(runtime.events, logger));
+      runtime.search = new SearchIndex(db.sequelize);
+      apps.useSearchIndexer(AppRegistry.searchIndexerOver(runtime.search));
+      registerSearchRoutes(server, { index: runtime.search, access: apps.searchAccess() });
       return runtime;
     } catch (error) {
       await db.close();
@@ -110,6 +119,7 @@ export class Runtime {
     const host = address && address.includes(':') ? `[${address}]` : address;
     const url = `http://${host}:${port}`;
     await this.events.start(url);
+    this.stopSearchMaintenance = scheduleDictionaryPruning(this.search, { logger: this.logger });
     return url;
   }
 
@@ -119,6 +129,7 @@ export class Runtime {
       await this.server.stop({ timeout: 5000 });
     } finally {
       this.mail?.close();
+      this.stopSearchMaintenance();
       await this.events?.stop().catch((error) => this.logger.warn({ err: error }, 'stopping the event bus failed'));
       await this.db.close();
     }

@@ -67,6 +67,8 @@ declare module '@hapi/hapi' {
   interface RequestApplicationState {
     /** What the app guard decided, for the handler's context. */
     appAccess?: AppRequestAccess;
+    /** Set when the guard has logged this request's refusal (the conventions log the others). */
+    accessDenialLogged?: boolean;
   }
 }
 
@@ -88,6 +90,7 @@ export const appGuard: Plugin<AppGuardOptions> = {
         { req_id: request.info.id, layer: full.layer, reason: full.reason, member_id: full.memberId, app: full.app, route: full.route, permission: full.permission, explain: `layer ${full.layer}: ${full.reason} (${full.route} in ${full.app})` },
         'access denied',
       );
+      request.app.accessDenialLogged = true;
       options.onDenied?.(full, request);
       throw error;
     };

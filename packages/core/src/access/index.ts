@@ -4,3 +4,4 @@ export { APP_ACCESS_DENIED, appGuard, type AccessDenial, type AppGuardOptions, t
 export { evaluateChain, type ChainVerdict, type CheckOutcome, type CheckRunner } from './chain.js';
 export { PermissionSet } from './permission-set.js';
 export { defaultPermissionSourceFactory, MemberPermissionSource, ScopedKeyPermissionSource, type AccessDecision, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
+export { permissionDeniedEmitter, type DenialPublisher } from './denial-events.js';

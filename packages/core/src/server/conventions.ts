@@ -35,6 +35,21 @@ function mediaType(header: string | undefined): string | null {
   return header ? header.split(';')[0].trim().toLowerCase() : null;
 }
 
+const NOT_A_MEMBER = 'You are not a member of this workspace';
+
+/**
+ * The "explain" line of a refusal the app guard did not already log: 401 is layer 1, the
+ * membership refusal layer 2, any other 403 layer 3 on platform routes (role gates) and a
+ * handler's own refusal on app routes.
+ */
+function logDenial(logger: Logger, request: Request, status: number, message: string): void {
+  const appRoute = request.route.settings.app?.wpkApp !== undefined;
+  const layer = status === 401 ? 1 : message === NOT_A_MEMBER ? 2 : appRoute ? 5 : 3;
+  const route = `${request.method.toUpperCase()} ${request.path}`;
+  const member = (request.auth.credentials as { member?: { id: string } } | null)?.member?.id ?? null;
+  logger.warn({ req_id: request.info.id, layer, reason: message, member_id: member, route, explain: `layer ${layer}: ${message} (${route})` }, 'access denied');
+}
+
 /**
  * The HTTP conventions every route follows, in one place: tenancy from the Host subdomain,
  * `X-Api-Version`, the 415 rule, `{"error": ...}` bodies for every failure, request ids and
@@ -83,6 +98,7 @@ export const conventions: Plugin<ConventionsOptions> = {
       if ('isBoom' in response && response.isBoom) {
         const answer = toErrorAnswer(response, request.info.id);
         if (answer.fault) logger.error({ req_id: request.info.id, err: response }, 'request failed');
+        if ((answer.status === 401 || answer.status === 403) && !request.app.accessDenialLogged) logDenial(logger, request, answer.status, answer.body.error);
         const reply = h.response(answer.body).code(answer.status);
         for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
         reply.header('x-request-id', request.info.id);
