@@ -38,7 +38,7 @@ export function send(baseUrl: string, request: HttpRequest): Promise<HttpAnswer>
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown = null;
+        let body: unknown;
         try {
           body = text ? JSON.parse(text) : null;
         } catch {

@@ -8,7 +8,8 @@ import type { ActivityFilter } from '../services/activity.js';
 import { clearSessionCookie } from '../http/cookies.js';
 import { fields, inTransaction, ipOf, requireElevation, type RouteDependencies } from './common.js';
 
-const instant = Joi.string().max(40).isoDate();
+// convert off: the 40-character bound applies to what was sent, not to joi's normalised form.
+const instant = Joi.string().max(40).isoDate().prefs({ convert: false }).messages({ 'string.isoDate': '{{#label}} must be an ISO 8601 instant, for example 2026-01-31T00:00:00Z' });
 
 function bounds(query: { after?: string; before?: string }): ActivityFilter {
   return { after: query.after ? new Date(query.after) : undefined, before: query.before ? new Date(query.before) : undefined };
