@@ -19,8 +19,8 @@ test('an app may import @wpk/sdk, npm packages and its own files', async (t) => 
 });
 
 test('an app may not import @wpk/core or another @wpk package', async (t) => {
-  t.deepEqual(await boundaryMessages('plugins/tasks/src/index.ts', "import { Runtime } from '@wpk/core';\nexport { Runtime };\n"), ['@wpk/core: apps reach the platform through @wpk/sdk only']);
-  t.deepEqual(await boundaryMessages('examples/ext-hello/src/x.ts', "export * from '@wpk/cli';\n"), ['@wpk/cli: apps reach the platform through @wpk/sdk only']);
+  t.deepEqual(await boundaryMessages('plugins/tasks/src/index.ts', "import { Runtime } from '@wpk/core';\nexport { Runtime };\n"), ['@wpk/core: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)']);
+  t.deepEqual(await boundaryMessages('examples/ext-hello/src/x.ts', "export * from '@wpk/cli';\n"), ['@wpk/cli: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)']);
 });
 
 test('an app may not reach into another app or core by a relative path', async (t) => {
@@ -34,4 +34,12 @@ test('an app may not reach into another app or core by a relative path', async (
 
 test('code outside plugins and examples is not bound by the app rule', async (t) => {
   t.deepEqual(await boundaryMessages('packages/core/src/x.ts', "import { Runtime } from '@wpk/core';\nexport { Runtime };\n"), []);
+});
+
+test('test files of an app may import @wpk/testing; its source may not', async (t) => {
+  const code = "import { createTestPlatform } from '@wpk/testing';\nexport { createTestPlatform };\n";
+  t.deepEqual(await boundaryMessages('examples/ext-hello/test/hello.test.ts', code), []);
+  t.deepEqual(await boundaryMessages('plugins/tasks/src/services/tasks.test.ts', code), []);
+  t.deepEqual(await boundaryMessages('plugins/tasks/src/index.ts', code), ['@wpk/testing: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)']);
+  t.deepEqual(await boundaryMessages('plugins/tasks/test/helpers/world.ts', "import { Runtime } from '@wpk/core';\nexport { Runtime };\n"), ['@wpk/core: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)']);
 });

@@ -81,6 +81,7 @@ export class AppRegistry {
   private runtimes = new Map<string, AppRuntime>();
   private services: (AppRegistryServices & { strict: StrictRoles | null; pipeline: AppPipeline; installations: InstallationService; notifications: NotificationService }) | null = null;
   private searchIndexer: SearchIndexer | null = null;
+  private searchWrap: ((inner: SearchIndexer | null) => SearchIndexer | null) | null = null;
   private sinkOverride: ((inner: EventSink) => EventSink) | null = null;
   private sourceFactory: PermissionSourceFactory = defaultPermissionSourceFactory;
   private readonly deniedListeners: Array<(denial: AccessDenial) => void> = [];
@@ -126,6 +127,16 @@ export class AppRegistry {
   /** Plugs the search engine in (`ctx.search` changes are applied through it). */
   useSearchIndexer(indexer: SearchIndexer | null): void {
     this.searchIndexer = indexer;
+  }
+
+  /** Wraps the search indexer (the test harness records index changes this way). */
+  wrapSearchIndexer(wrap: ((inner: SearchIndexer | null) => SearchIndexer | null) | null): void {
+    this.searchWrap = wrap;
+  }
+
+  /** The indexer `ctx.search` changes go through right now (null: none plugged in). */
+  currentSearchIndexer(): SearchIndexer | null {
+    return this.searchWrap ? this.searchWrap(this.searchIndexer) : this.searchIndexer;
   }
 
   /** Wraps the event sink apps stage into (the test harness captures events this way). */
@@ -175,7 +186,7 @@ export class AppRegistry {
       sequelize: services.sequelize,
       logger: services.logger,
       sink: () => this.eventSink(),
-      searchIndexer: () => this.searchIndexer,
+      searchIndexer: () => this.currentSearchIndexer(),
       strict,
     });
     this.services = { ...services, strict, pipeline, installations, notifications };

@@ -1,0 +1,14 @@
+/**
+ * @wpk/testing: the test harness for Workspace Platform Kit apps. It boots the real runtime with
+ * your app on an embedded database (or a scratch database on TEST_DATABASE_URL), creates
+ * workspaces and members with roles and API keys, sends requests, and captures events.
+ */
+import { TestPlatform, type TestPlatformOptions } from './platform.js';
+
+export { API_VERSION, TestPlatform, TestWorkspace } from './platform.js';
+export type { CapturedEvent, CapturedSearchChange, MemberOptions, TestApp, TestCaller, TestMember, TestPlatformOptions, TestResponse } from './platform.js';
+
+/** Boots a test platform with your apps: `const platform = await createTestPlatform({ apps: [app] })`. */
+export function createTestPlatform(options: TestPlatformOptions): Promise<TestPlatform> {
+  return TestPlatform.create(options);
+}
