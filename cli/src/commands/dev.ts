@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import path from 'node:path';
 import { ConflictError } from '@wpk/sdk';
+import type { Runtime } from '@wpk/core';
 import { openRuntime, parsePort } from '../options.js';
 import { stopOnSignals } from './start.js';
 
@@ -16,22 +17,41 @@ export function devCommand(): Command {
       const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: undefined, logLevel: process.env.WPK_LOG_LEVEL ?? 'info' });
       try {
         await runtime.migrate();
-        const existing = await runtime.workspaces.findBySubdomain(DEMO_SUBDOMAIN);
-        if (!existing) {
-          try {
-            await runtime.workspaces.create({ subdomain: DEMO_SUBDOMAIN, name: 'Demo workspace' });
-          } catch (error) {
-            if (!(error instanceof ConflictError)) throw error;
-          }
-        }
+        const demo = await runtime.identity.seedDemo();
+        const installed = await installDemoApps(runtime, demo.subdomain);
         const url = await runtime.start();
         const { port } = runtime.server.info;
         console.log(`listening on ${url}`);
         console.log(`demo workspace: http://${DEMO_SUBDOMAIN}.${runtime.config.baseDomain}:${port}`);
+        console.log(`demo owner: ${demo.ownerEmail} / ${demo.ownerPassword}; apps installed: ${installed.join(', ') || 'none'}`);
       } catch (error) {
         await runtime.stop();
         throw error;
       }
       stopOnSignals(runtime);
     });
+}
+
+/**
+ * Installs every app of the configuration that has code (wpk.config.json) in the demo workspace,
+ * open to everyone, on behalf of its owner; apps already installed stay as they are.
+ */
+async function installDemoApps(runtime: Runtime, subdomain: string): Promise<string[]> {
+  const workspace = await runtime.workspaces.findBySubdomain(subdomain);
+  if (!workspace) return [];
+  const [rows] = await runtime.db.sequelize.query("SELECT id FROM platform.members WHERE workspace_id = :workspaceId AND platform_role = 'owner' LIMIT 1", { replacements: { workspaceId: workspace.id } });
+  const owner = (rows as Array<{ id: string }>)[0];
+  const names: string[] = [];
+  for (const app of runtime.apps.list()) {
+    if (!app.definition) continue;
+    names.push(app.namespace);
+    const current = await runtime.apps.installations.find(workspace.id, app.namespace);
+    if (current?.status === 'installed' || !owner) continue;
+    try {
+      await runtime.apps.installations.install(workspace.id, app, { access_policy: 'everyone' }, owner.id);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+    }
+  }
+  return names;
 }
