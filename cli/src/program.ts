@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { brokerCommand } from './commands/broker.js';
 import { devCommand } from './commands/dev.js';
 import { eventsCommand } from './commands/events.js';
+import { memberCommand } from './commands/member.js';
 import { migrateCommand } from './commands/migrate.js';
 import { startCommand } from './commands/start.js';
 import { workspaceCommand } from './commands/workspace.js';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   program.addCommand(devCommand());
   program.addCommand(migrateCommand());
   program.addCommand(workspaceCommand());
+  program.addCommand(memberCommand());
   program.addCommand(brokerCommand());
   program.addCommand(eventsCommand());
   return program;
