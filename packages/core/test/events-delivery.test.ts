@@ -119,8 +119,7 @@ test.serial('an endpoint that always fails gets exactly 1 + max_retries attempts
   const appSecret = hmac(SECRET, 'wpk-app-secret:ext.acme.flaky');
   t.true(attempts.every((request) => request.headers['x-broker-signature'] === hmac(appSecret, request.raw)), 'a third party verifies with its own app secret');
   const gaps = attempts.slice(1).map((request, index) => request.at - attempts[index].at);
-  t.true(gaps[0] >= RETRY.initialDelayMs && gaps[1] >= 2 * RETRY.initialDelayMs && gaps[2] >= 4 * RETRY.initialDelayMs, `gaps ${gaps.join(', ')} follow the back-off`);
-  t.true(gaps[2] > gaps[0]);
+  t.true(gaps[0] >= RETRY.initialDelayMs && gaps[1] >= 2 * RETRY.initialDelayMs && gaps[2] >= 4 * RETRY.initialDelayMs, `gaps ${gaps.join(', ')} are at least 40, 80 and 160 ms: the back-off grows`);
   const [logged] = await deliveriesOf('commented');
   t.is(logged.status, 'exhausted');
   t.is(logged.attempts, 4);

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import got, { type Got } from 'got';
+import got, { Options, type Response } from 'got';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signBody } from '@wpk/sdk';
@@ -9,6 +9,9 @@ import type { DeliveryJob, DeliveryQueue } from './queue.js';
 import { signingSecretFor } from './secrets.js';
 import { Signal } from './signal.js';
 import type { EventCatalog, Participant } from './types.js';
+
+// got(url, options, defaults) merges onto prepared defaults; its typings only declare that call without a url.
+const requestWithDefaults = got as unknown as (url: string, options: { body: string; headers: Record<string, string> }, defaults: Options) => Promise<Response>;
 
 /** Growing back-off between attempts: `initialDelayMs × factor^(retry-1)`, capped at `maxDelayMs`. */
 export interface RetryPolicy {
@@ -82,26 +85,30 @@ interface Result {
 export class Deliverer {
   readonly wake = new Signal();
   private readonly slotFreed = new Signal();
-  private readonly http: Got;
+  /** got's options, built once: normalising them per request is most of got's cost. */
+  private readonly httpOptions: Options;
   private readonly agents = { http: new http.Agent({ keepAlive: true, maxSockets: 256 }), https: new https.Agent({ keepAlive: true, maxSockets: 256 }) };
   private inFlight = 0;
   private running = false;
   private loop: Promise<void> | null = null;
   private settling: Result[] = [];
   private settleTimer: NodeJS.Timeout | null = null;
-  private settleChain: Promise<void> = Promise.resolve();
+  /** The settle pass in progress; one at a time per process, so outcomes batch up behind it. */
+  private settleRun: Promise<void> | null = null;
   private readonly active = new Set<Promise<void>>();
   /** Attempts this process made, by outcome. */
   readonly stats = { attempts: 0, delivered: 0, failed: 0 };
 
   constructor(private readonly options: DelivererOptions) {
-    this.http = got.extend({
+    this.httpOptions = new Options({
+      method: 'POST',
       agent: this.agents,
       throwHttpErrors: false,
       followRedirect: false,
       retry: { limit: 0 },
       timeout: { request: options.timeoutMs },
       decompress: false,
+      responseType: 'buffer',
     });
   }
 
@@ -118,7 +125,6 @@ export class Deliverer {
     await this.loop;
     await Promise.allSettled([...this.active]);
     await this.flush();
-    await this.settleChain;
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
@@ -133,8 +139,9 @@ export class Deliverer {
     while (this.running) {
       try {
         const free = this.options.concurrency - this.inFlight;
-        if (free <= 0) {
-          await this.slotFreed.wait(this.options.pollIntervalMs);
+        // Fetch in batches: with work in flight, wait until a quarter of the slots are free.
+        if (free <= 0 || (this.inFlight > 0 && free < Math.max(1, this.options.concurrency / 4))) {
+          await this.slotFreed.wait(free <= 0 ? this.options.pollIntervalMs : 5);
           continue;
         }
         const jobs = await this.options.queue.fetch(Math.min(free, 100));
@@ -255,15 +262,17 @@ export class Deliverer {
   }
 
   private async post(participant: Participant, handler: string, headers: Record<string, string>, body: string): Promise<number> {
-    if (participant.address) {
-      const response = await this.http.post(`${participant.address}${handler}`, { body, headers: { ...headers, 'user-agent': 'wpk-broker' } });
-      return response.statusCode;
-    }
+    if (participant.address) return this.send(`${participant.address}${handler}`, headers, body);
     const path = localHandlerPath(participant.slug, handler);
     if (this.options.local) return this.options.local(path, headers, body, this.options.timeoutMs);
     const self = this.options.selfUrl();
     if (!self) throw Object.assign(new Error('no address is known for the platform server (set WPK_SELF_URL)'), { code: 'ENOADDRESS' });
-    const response = await this.http.post(`${self}${path}`, { body, headers: { ...headers, 'user-agent': 'wpk-broker' } });
+    return this.send(`${self}${path}`, headers, body);
+  }
+
+  /** One POST with got; resolves with the status code (redirects are not followed). */
+  private async send(url: string, headers: Record<string, string>, body: string): Promise<number> {
+    const response = await requestWithDefaults(url, { body, headers: { ...headers, 'user-agent': 'wpk-broker' } }, this.httpOptions);
     return response.statusCode;
   }
 
@@ -272,22 +281,33 @@ export class Deliverer {
     if (result.delivered) this.stats.delivered++;
     else this.stats.failed++;
     this.settling.push(result);
-    if (this.settling.length >= 200) return this.flush();
-    if (!this.settleTimer) this.settleTimer = setTimeout(() => void this.flush(), 5);
+    // Outcomes gather for a few milliseconds (or while the previous pass writes), then go together.
+    if (!this.settleRun && !this.settleTimer) this.settleTimer = setTimeout(() => void this.flush(), 2);
     return Promise.resolve();
   }
 
-  /** Writes every pending outcome (serialised: one settle transaction at a time per process). */
+  /**
+   * Writes every pending outcome. One pass at a time: outcomes that arrive meanwhile are written
+   * by the next pass, in one transaction however many there are (up to 500).
+   */
   flush(): Promise<void> {
     if (this.settleTimer) clearTimeout(this.settleTimer);
     this.settleTimer = null;
-    const batch = this.settling;
-    this.settling = [];
-    if (batch.length === 0) return this.settleChain;
-    this.settleChain = this.settleChain.then(() => this.write(batch)).catch((error) => {
-      this.options.logger.error({ err: error, deliveries: batch.length }, 'writing delivery outcomes failed; the attempts will be taken over when their claim expires');
+    if (this.settleRun) return this.settleRun;
+    if (this.settling.length === 0) return Promise.resolve();
+    this.settleRun = (async () => {
+      while (this.settling.length > 0) {
+        const batch = this.settling.splice(0, 500);
+        try {
+          await this.write(batch);
+        } catch (error) {
+          this.options.logger.error({ err: error, deliveries: batch.length }, 'writing delivery outcomes failed; the attempts will be taken over when their claim expires');
+        }
+      }
+    })().finally(() => {
+      this.settleRun = null;
     });
-    return this.settleChain;
+    return this.settleRun;
   }
 
   private async write(batch: Result[]): Promise<void> {
@@ -326,29 +346,31 @@ export class Deliverer {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
+      // One statement: the delivery log, the attempt rows, and the wake-up of other brokers.
       await client.query(
-        `UPDATE platform.event_deliveries d
-            SET status = x.status, attempts = GREATEST(d.attempts, x.attempts), last_status = x.last_status, last_error = x.last_error,
-                next_attempt_at = COALESCE(x.next_attempt_at, d.next_attempt_at), updated_at = now(),
-                delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
-           FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, attempts int, last_status int, last_error text, next_attempt_at timestamptz)
-          WHERE d.id = x.id AND d.status NOT IN ('delivered', 'exhausted')`,
-        [JSON.stringify(updates)],
-      );
-      await client.query(
-        `INSERT INTO platform.event_delivery_attempts (delivery_id, attempt, workspace_id, started_at, duration_ms, status_code, error, outcome)
-         SELECT x.delivery_id, x.attempt, x.workspace_id, x.started_at, x.duration_ms, x.status_code, x.error, x.outcome
-           FROM jsonb_to_recordset($1::jsonb) AS x(delivery_id uuid, attempt int, workspace_id uuid, started_at timestamptz, duration_ms int, status_code int, error text, outcome text)
-          WHERE EXISTS (SELECT 1 FROM platform.event_deliveries d WHERE d.id = x.delivery_id)
-         ON CONFLICT DO NOTHING`,
-        [JSON.stringify(attempts)],
+        `WITH updated AS (
+           UPDATE platform.event_deliveries d
+              SET status = x.status, attempts = GREATEST(d.attempts, x.attempts), last_status = x.last_status, last_error = x.last_error,
+                  next_attempt_at = COALESCE(x.next_attempt_at, d.next_attempt_at), updated_at = now(),
+                  delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
+             FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, attempts int, last_status int, last_error text, next_attempt_at timestamptz)
+            WHERE d.id = x.id AND d.status NOT IN ('delivered', 'exhausted')
+           RETURNING d.id
+         ), logged AS (
+           INSERT INTO platform.event_delivery_attempts (delivery_id, attempt, workspace_id, started_at, duration_ms, status_code, error, outcome)
+           SELECT x.delivery_id, x.attempt, x.workspace_id, x.started_at, x.duration_ms, x.status_code, x.error, x.outcome
+             FROM jsonb_to_recordset($2::jsonb) AS x(delivery_id uuid, attempt int, workspace_id uuid, started_at timestamptz, duration_ms int, status_code int, error text, outcome text)
+            WHERE EXISTS (SELECT 1 FROM platform.event_deliveries d WHERE d.id = x.delivery_id)
+           ON CONFLICT DO NOTHING
+         )
+         SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`,
+        [JSON.stringify(updates), JSON.stringify(attempts), retries.length > 0 && this.options.notify],
       );
       await queue.insert(client, retries);
       await queue.complete(
         client,
         batch.map((result) => result.target.job),
       );
-      if (retries.length > 0 && this.options.notify) await client.query(`SELECT pg_notify('wpk_events', 'deliveries')`);
       await client.query('COMMIT');
     } catch (error) {
       broken = error as Error;

@@ -159,22 +159,21 @@ export class Relay {
         outcomes.push({ id: row.id, status: 'accepted', reason: null, deliveries: subscriptions.length });
       }
 
-      if (deliveries.length > 0) {
-        await client.query(
-          `INSERT INTO platform.event_deliveries (id, event_id, workspace_id, action, subscriber, handler, max_retries, next_attempt_at)
-           SELECT id, event_id, workspace_id, action, subscriber, handler, max_retries, COALESCE(next_attempt_at, now())
-             FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, event_id uuid, workspace_id uuid, action text, subscriber text, handler text, max_retries int, next_attempt_at timestamptz)`,
-          [JSON.stringify(deliveries)],
-        );
-        await queue.insert(client, jobs);
-      }
+      if (jobs.length > 0) await queue.insert(client, jobs);
+      // One statement: the deliveries, the outcome of each event, and the wake-up of other brokers.
       await client.query(
-        `UPDATE platform.events e SET status = x.status, reason = x.reason, deliveries = x.deliveries, processed_at = now()
-           FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, reason text, deliveries int)
-          WHERE e.id = x.id`,
-        [JSON.stringify(outcomes)],
+        `WITH fanned AS (
+           INSERT INTO platform.event_deliveries (id, event_id, workspace_id, action, subscriber, handler, max_retries, next_attempt_at)
+           SELECT id, event_id, workspace_id, action, subscriber, handler, max_retries, COALESCE(next_attempt_at, now())
+             FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, event_id uuid, workspace_id uuid, action text, subscriber text, handler text, max_retries int, next_attempt_at timestamptz)
+         ), settled AS (
+           UPDATE platform.events e SET status = x.status, reason = x.reason, deliveries = x.deliveries, processed_at = now()
+             FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, status text, reason text, deliveries int)
+            WHERE e.id = x.id
+         )
+         SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`,
+        [JSON.stringify(deliveries), JSON.stringify(outcomes), deliveries.length > 0 && this.options.notify],
       );
-      if (deliveries.length > 0 && this.options.notify) await client.query(`SELECT pg_notify('wpk_events', 'deliveries')`);
       await client.query('COMMIT');
       return { taken: rows.length, deliveries: deliveries.length };
     } catch (error) {
