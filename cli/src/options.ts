@@ -1,4 +1,5 @@
 import { Option } from 'commander';
+import path from 'node:path';
 import { Runtime, type RuntimeOptions } from '@wpk/core';
 import { CliError } from './errors.js';
 
@@ -8,6 +9,15 @@ export interface DatabaseCommandOptions {
 }
 
 export const dataDirOption = () => new Option('--data-dir <dir>', 'embedded database directory (default .wpk/data; ignored when DATABASE_URL is set)').env('WPK_DATA_DIR');
+
+/** `--app <dir>`, repeatable: an app loaded besides those the project's wpk.config file names. */
+export const appOption = () =>
+  new Option('--app <dir>', "also load the app in <dir> (repeatable; the working directory's wpk.config names the others)").argParser((value: string, previous: string[] = []) => [...previous, value]);
+
+/** The runtime's app entries for `--app` directories. */
+export function appEntries(dirs: string[] | undefined): Array<{ dir: string }> | undefined {
+  return dirs?.map((dir) => ({ dir: path.resolve(dir) }));
+}
 
 /** Parses a TCP port option; commander hands it over as a string. */
 export function parsePort(value: string): number {

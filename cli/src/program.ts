@@ -5,7 +5,9 @@ import { devCommand } from './commands/dev.js';
 import { eventsCommand } from './commands/events.js';
 import { memberCommand } from './commands/member.js';
 import { migrateCommand } from './commands/migrate.js';
+import { newCommand } from './commands/new.js';
 import { startCommand } from './commands/start.js';
+import { validateCommand } from './commands/validate.js';
 import { workspaceCommand } from './commands/workspace.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
@@ -24,6 +26,8 @@ export function buildProgram(): Command {
   program.addCommand(memberCommand());
   program.addCommand(brokerCommand());
   program.addCommand(eventsCommand());
+  program.addCommand(validateCommand());
+  program.addCommand(newCommand());
   return program;
 }
 
@@ -38,7 +42,9 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode; // commander already printed it
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`wpk: ${message.split('\n')[0]}`);
+    // An app-loading refusal lists one problem per line (file and field): print them all.
+    const problems = (error as { problems?: unknown }).problems;
+    console.error(`wpk: ${Array.isArray(problems) ? message : message.split('\n')[0]}`);
     if (verbose && error instanceof Error && error.stack) console.error(error.stack);
     return 1;
   }

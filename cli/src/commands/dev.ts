@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import path from 'node:path';
 import { ConflictError } from '@wpk/sdk';
 import type { Runtime } from '@wpk/core';
-import { openRuntime, parsePort } from '../options.js';
+import { appEntries, appOption, openRuntime, parsePort } from '../options.js';
 import { stopOnSignals } from './start.js';
 
 export const DEMO_SUBDOMAIN = 'demo';
@@ -12,9 +12,10 @@ export function devCommand(): Command {
     .description('run the server on the embedded database with a demo workspace (for local development)')
     .addOption(new Option('--port <port>', 'TCP port (default 3000)').env('PORT').argParser(parsePort))
     .addOption(new Option('--data-dir <dir>', 'embedded database directory').default('.wpk/dev'))
-    .action(async (options: { port?: number; dataDir: string }) => {
+    .addOption(appOption())
+    .action(async (options: { port?: number; dataDir: string; app?: string[] }) => {
       // Development always runs the embedded database, whatever DATABASE_URL says.
-      const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: undefined, logLevel: process.env.WPK_LOG_LEVEL ?? 'info' });
+      const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: undefined, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? 'info' });
       try {
         await runtime.migrate();
         const demo = await runtime.identity.seedDemo();
@@ -24,6 +25,9 @@ export function devCommand(): Command {
         console.log(`listening on ${url}`);
         console.log(`demo workspace: http://${DEMO_SUBDOMAIN}.${runtime.config.baseDomain}:${port}`);
         console.log(`demo owner: ${demo.ownerEmail} / ${demo.ownerPassword}; apps installed: ${installed.join(', ') || 'none'}`);
+        const workspace = await runtime.workspaces.findBySubdomain(demo.subdomain);
+        const { secret } = await runtime.apiKeys.issueOwnerKey(workspace!.id, 'Demo owner key (wpk dev)', { replace: true });
+        console.log(`demo owner's API key: ${secret}`);
       } catch (error) {
         await runtime.stop();
         throw error;

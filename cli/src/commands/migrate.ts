@@ -1,13 +1,14 @@
 import { Command } from 'commander';
-import { dataDirOption, openRuntime } from '../options.js';
+import { appEntries, appOption, dataDirOption, openRuntime } from '../options.js';
 
 export function migrateCommand(): Command {
   return new Command('migrate')
     .description('run pending migrations of the platform and of every loaded app')
     .addOption(dataDirOption())
     .option('--json', 'print what ran as JSON')
-    .action(async (options: { dataDir?: string; json?: boolean }) => {
-      const runtime = await openRuntime({ dataDir: options.dataDir });
+    .addOption(appOption())
+    .action(async (options: { dataDir?: string; json?: boolean; app?: string[] }) => {
+      const runtime = await openRuntime({ dataDir: options.dataDir, apps: appEntries(options.app) });
       try {
         const applied = await runtime.migrate();
         if (options.json) {

@@ -1,12 +1,13 @@
 import { Command, Option } from 'commander';
 import type { Runtime } from '@wpk/core';
-import { dataDirOption, openRuntime, parsePort } from '../options.js';
+import { appEntries, appOption, dataDirOption, openRuntime, parsePort } from '../options.js';
 
 interface StartOptions {
   port?: number;
   host?: string;
   dataDir?: string;
   migrate: boolean;
+  app?: string[];
 }
 
 /** Stops the runtime cleanly on Ctrl-C or a termination signal. */
@@ -27,8 +28,9 @@ export function startCommand(): Command {
     .addOption(new Option('--host <host>', 'interface to listen on (default 127.0.0.1)').env('HOST'))
     .addOption(dataDirOption())
     .option('--no-migrate', 'do not run pending migrations before starting')
+    .addOption(appOption())
     .action(async (options: StartOptions) => {
-      const runtime = await openRuntime({ port: options.port, host: options.host, dataDir: options.dataDir });
+      const runtime = await openRuntime({ port: options.port, host: options.host, dataDir: options.dataDir, apps: appEntries(options.app) });
       try {
         if (options.migrate) await runtime.migrate();
         const url = await runtime.start();

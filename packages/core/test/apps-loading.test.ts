@@ -72,6 +72,12 @@ test('first-party is the configuration\'s decision, never the manifest\'s', asyn
   t.deepEqual(await refusal(t, AppRegistry.load({ projectDir: project, configFile: false, apps: ['./claims'] })), ['claims/app.json: first_party: is not a manifest field']);
   const registry = await AppRegistry.load({ configFile: false, apps: [{ dir: NOTES_DIR, firstParty: true }] });
   t.deepEqual(registry.list().map((app) => [app.namespace, app.firstParty, app.schema, app.routePrefix]), [['notes', true, 'app_notes', '']]);
+  // A directory holding a package of the kit's own @wpk/ scope is first-party, like an installed one.
+  const kit = path.join(project, 'kit');
+  fs.cpSync(NOTES_DIR, kit, { recursive: true });
+  fs.writeFileSync(path.join(kit, 'package.json'), JSON.stringify({ name: '@wpk/app-notes', type: 'module' }));
+  const fromDir = await AppRegistry.load({ projectDir: project, configFile: false, apps: ['./kit'] });
+  t.true(fromDir.get('notes')!.firstParty);
 });
 
 test("the code's routes, checks and subscriptions must match the manifest", async (t) => {

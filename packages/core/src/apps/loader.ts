@@ -16,7 +16,8 @@ import {
 /**
  * One app the runtime configuration names. A string is a package name, or a directory when it
  * starts with `.` or `/`. First-party is the configuration's decision: `firstParty: true`, or a
- * package of the kit's own `@wpk/` scope. Never the manifest's.
+ * package of the kit's own `@wpk/` scope (installed, or a directory holding one). Never the
+ * manifest's.
  */
 export type AppEntry =
   | string
@@ -102,6 +103,12 @@ export function findEntryModule(dir: string): string | null {
   return null;
 }
 
+/** True when the directory holds a package of the kit's own `@wpk/` scope (a first-party app). */
+export function isKitPackage(dir: string): boolean {
+  const pkg = readJson(path.join(dir, 'package.json'));
+  return 'value' in pkg && typeof (pkg.value as { name?: unknown } | null)?.name === 'string' && (pkg.value as { name: string }).name.startsWith('@wpk/');
+}
+
 interface ResolvedEntry {
   label: string;
   firstParty: boolean;
@@ -149,6 +156,7 @@ async function resolveEntry(entry: AppEntry, projectDir: string, problems: strin
       problems.push(`apps: directory ${label} does not exist`);
       return null;
     }
+    firstParty = firstParty || isKitPackage(dir);
   } else {
     manifestFile = path.resolve(projectDir, normalized.manifest);
     label = display(manifestFile, projectDir);

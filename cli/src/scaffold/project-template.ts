@@ -1,0 +1,62 @@
+/** The files of a new self-host project (`wpk new project`): config naming apps, package.json, README. */
+
+export interface ProjectTemplateInput {
+  name: string;
+  /** Version range of the @wpk packages. */
+  wpkVersion: string;
+}
+
+/** Every file of the project, by path relative to its directory. */
+export function projectTemplate({ name, wpkVersion }: ProjectTemplateInput): Record<string, string> {
+  return {
+    'wpk.config.json': `${JSON.stringify({ apps: [] }, null, 2)}\n`,
+    'package.json': `${JSON.stringify(
+      {
+        name,
+        version: '0.1.0',
+        private: true,
+        type: 'module',
+        description: 'A self-hosted Workspace Platform Kit.',
+        dependencies: { '@wpk/cli': wpkVersion },
+        scripts: { start: 'wpk start', dev: 'wpk dev', migrate: 'wpk migrate', validate: 'wpk validate .' },
+      },
+      null,
+      2,
+    )}\n`,
+    '.gitignore': 'node_modules/\n.wpk/\n.env\n',
+    'apps/.gitkeep': '',
+    'README.md': `# ${name}
+
+A self-hosted Workspace Platform Kit, scaffolded by \`wpk new project\`.
+
+\`wpk.config.json\` names the apps the server loads:
+
+\`\`\`json
+{
+  "apps": [
+    "@wpk/app-tasks",
+    { "dir": "./apps/hello" },
+    { "manifest": "./remote/app.json", "address": "https://hello.example.com" }
+  ]
+}
+\`\`\`
+
+A string is an installed package (\`@wpk/*\` packages are first-party) or a directory (\`./...\`);
+\`{ "dir": ... }\` is a local app; \`{ "manifest", "address" }\` is a remote app that receives its
+event deliveries at \`address\`. Add \`"firstParty": true\` to an entry only for apps you trust
+as your own: first-party apps may emit \`core.*\` events.
+
+\`\`\`sh
+npm install
+npx wpk new app hello --publisher acme --dir apps/hello   # then add { "dir": "./apps/hello" } above
+npx wpk validate .                                        # every app's manifest against its code
+npx wpk dev                                               # embedded database, demo workspace
+\`\`\`
+
+Production: set \`DATABASE_URL\` (PostgreSQL), \`BASE_DOMAIN\` (workspaces are served on
+\`{subdomain}.{BASE_DOMAIN}\`), \`PORT\`, then \`npx wpk migrate && npx wpk start\`. Set
+\`WPK_STRICT_APP_ROLES=1\` (or \`"strictAppRoles": true\` here) to run each app under its own
+database role, with rights on its own schema only.
+`,
+  };
+}

@@ -1,0 +1,131 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+// The scaffold round trip: `wpk new app` → `wpk validate` → the app's own tests, run as its
+// author would run them. Also `wpk new project`, and validate's refusals.
+
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+const repo = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const exec = promisify(execFile);
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(command: string, args: string[], cwd = process.cwd()): Promise<Result> {
+  try {
+    const { stdout, stderr } = await exec(command, args, { cwd, env: { ...process.env, WPK_LOG_LEVEL: 'silent' }, timeout: 300_000, maxBuffer: 10 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+// tsx by absolute URL: the commands run in scratch directories that have no node_modules of their own.
+const tsx = import.meta.resolve('tsx');
+const wpk = (args: string[], cwd?: string) => run(process.execPath, [`--import=${tsx}`, bin, ...args], cwd);
+
+/** What `npm install` would give the app: @wpk/sdk, @wpk/testing, ava and tsx (linked from this repository). */
+function linkDependencies(dir: string): void {
+  const modules = path.join(dir, 'node_modules');
+  fs.mkdirSync(path.join(modules, '@wpk'), { recursive: true });
+  fs.symlinkSync(path.join(repo, 'packages', 'sdk'), path.join(modules, '@wpk', 'sdk'));
+  fs.symlinkSync(path.join(repo, 'packages', 'testing'), path.join(modules, '@wpk', 'testing'));
+  for (const name of ['ava', 'tsx']) fs.symlinkSync(fs.realpathSync(path.join(repo, 'node_modules', name)), path.join(modules, name));
+}
+
+function scratch(t: { teardown(fn: () => void): void }): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-new-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('wpk new app scaffolds an ext app that validates and whose tests pass as generated', async (t) => {
+  const root = scratch(t);
+  const created = await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', path.join(root, 'hello')], root);
+  t.is(created.code, 0, created.stderr);
+  t.is(created.stdout.split('\n')[0], 'created ext.acme.hello in hello');
+  const app = path.join(root, 'hello');
+  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts']) {
+    t.true(fs.existsSync(path.join(app, file)), file);
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
+  t.deepEqual(manifest.authorization, [{ method: 'POST', path: '/items', chain: ['ext.acme.hello.items.create'] }]);
+  t.deepEqual(manifest.events.map((event: { action: string }) => event.action), ['ext.acme.hello.item.created']);
+  t.deepEqual(manifest.subscriptions, [{ action: 'system.app.installed', handler: '/events/system-app-installed', max_retries: 3 }]);
+  t.is(JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8')).dependencies['@wpk/sdk'], '^0.1.0');
+
+  linkDependencies(app);
+  const validated = await wpk(['validate', app], root);
+  t.is(validated.code, 0, validated.stdout + validated.stderr);
+  t.is(validated.stdout.trim(), 'ok hello/app.json: ext.acme.hello 0.1.0, 1 route, 1 permission, 1 event, 1 subscription');
+
+  const tested = await run(process.execPath, [path.join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], app);
+  t.is(tested.code, 0, tested.stdout + tested.stderr);
+  t.regex(tested.stdout, /5 tests passed/);
+});
+
+test('wpk validate prints every problem with file and field, and exits 1', async (t) => {
+  const root = scratch(t);
+  await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', path.join(root, 'hello')], root);
+  const app = path.join(root, 'hello');
+  linkDependencies(app);
+  const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
+  manifest.authorization = [];
+  manifest.permissions[0].key = 'ext.acme.hello.item.make';
+  manifest.events[0].action = 'core.hello.item.created';
+  fs.writeFileSync(path.join(app, 'app.json'), JSON.stringify(manifest));
+  const result = await wpk(['validate', 'hello', path.join(root, 'nowhere')], root);
+  t.is(result.code, 1);
+  t.deepEqual(result.stdout.trim().split('\n'), [
+    'hello/app.json: permissions[0].key: "ext.acme.hello.item.make": resource "item" must be a plural noun (for example "items")',
+    'hello/app.json: authorization: has no entry for POST /items, a route of the app\'s code; add one with a chain, or "public": true',
+    'hello/app.json: events[0].action: "core.hello.item.created": core.* events are emitted by first-party apps only; a third-party app emits in ext.acme.hello.*',
+    `${path.join(root, 'nowhere')}: no such directory`,
+  ]);
+  t.is(result.stderr.trim(), 'wpk: 4 problems found');
+  const json = await wpk(['validate', '--json', 'hello'], root);
+  t.is(json.code, 1);
+  t.is(JSON.parse(json.stdout).problems.length, 3);
+});
+
+test('wpk new project scaffolds a project whose wpk.config names its apps', async (t) => {
+  const root = scratch(t);
+  const created = await wpk(['new', 'project', 'my-platform'], root);
+  t.is(created.code, 0, created.stderr);
+  const project = path.join(root, 'my-platform');
+  t.deepEqual(JSON.parse(fs.readFileSync(path.join(project, 'wpk.config.json'), 'utf8')), { apps: [] });
+  t.like(JSON.parse(fs.readFileSync(path.join(project, 'package.json'), 'utf8')), { name: 'my-platform', dependencies: { '@wpk/cli': '^0.1.0' }, scripts: { start: 'wpk start' } });
+  t.true(fs.readFileSync(path.join(project, 'README.md'), 'utf8').includes('wpk.config.json'));
+  t.is((await wpk(['validate', project], root)).code, 0, 'a project without apps is valid');
+
+  t.is((await wpk(['new', 'app', 'notes', '--publisher', 'me', '--dir', path.join(project, 'apps', 'notes')], root)).code, 0);
+  fs.writeFileSync(path.join(project, 'wpk.config.json'), JSON.stringify({ apps: ['./apps/notes'] }));
+  linkDependencies(project);
+  const validated = await wpk(['validate', project], root);
+  t.is(validated.code, 0, validated.stdout + validated.stderr);
+  t.is(validated.stdout.trim(), 'ok apps/notes/app.json: ext.me.notes 0.1.0, 1 route, 1 permission, 1 event, 1 subscription');
+});
+
+test('wpk new refuses a bad slug or publisher and a directory that is not empty', async (t) => {
+  const root = scratch(t);
+  t.deepEqual(await wpk(['new', 'app', 'Hello'], root), { code: 1, stdout: '', stderr: 'wpk: slug "Hello" must be 2-40 lowercase letters and digits, words joined by _\n' });
+  const badPublisher = await wpk(['new', 'app', 'hello', '--publisher', 'acme_inc'], root);
+  t.is(badPublisher.stderr, 'wpk: --publisher "acme_inc" must be 2-40 lowercase letters and digits\n');
+  fs.mkdirSync(path.join(root, 'taken'));
+  fs.writeFileSync(path.join(root, 'taken', 'file'), 'x');
+  const taken = await wpk(['new', 'app', 'hello', '--dir', 'taken'], root);
+  t.is(taken.code, 1);
+  t.is(taken.stderr, `wpk: ${path.join(root, 'taken')} exists and is not empty\n`);
+  const defaults = await wpk(['new', 'app', 'hello'], root);
+  t.is(defaults.code, 0);
+  t.is(JSON.parse(fs.readFileSync(path.join(root, 'hello', 'app.json'), 'utf8')).publisher, 'local');
+});
