@@ -19,7 +19,7 @@
 import http from 'node:http';
 import type { Request, Server } from '@hapi/hapi';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { Runtime, collection, createScratchDatabase, parsePagination, registerSearchRoutes, SearchIndex, type SearchAccess } from '@wpk/core';
+import { Runtime, collection, createScratchDatabase, createServer, parsePagination, registerSearchRoutes, SearchIndex, type SearchAccess } from '@wpk/core';
 import { printTable } from './lib/load.js';
 
 const scratch = await createScratchDatabase();
@@ -64,9 +64,13 @@ async function main(runtime: Runtime, sequelize: Sequelize): Promise<void> {
       { type: 'project', label: 'Project', permissions: ['bench.projects.read'], names: ['title'], details: ['description'] },
     ],
   };
-  registerSearchRoutes(runtime.server, { index, access: allAccess, auth: false });
-  registerIlikeRoute(runtime.server, sequelize);
-  const base = await runtime.start();
+  // A server with the platform's conventions whose /search lets every caller in: the
+  // runtime's own /search sits behind authentication and the access layers.
+  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain: runtime.config.baseDomain, workspaces: runtime.workspaces, logger: runtime.logger });
+  registerSearchRoutes(server, { index, access: allAccess, auth: false });
+  registerIlikeRoute(server, sequelize);
+  await server.start();
+  const base = server.info.uri;
 
   const results: Array<{ size: number; engine: string; clients: number; cls: string; p50: number; p95: number; found: string }> = [];
   let loaded = 0;
@@ -109,6 +113,7 @@ async function main(runtime: Runtime, sequelize: Sequelize): Promise<void> {
     }
     printTable(rows);
   }
+  await server.stop();
 }
 
 interface BenchQuery {

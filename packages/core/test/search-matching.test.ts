@@ -1,5 +1,6 @@
 import test from 'ava';
 import type { SearchDocument } from '@wpk/sdk';
+import { QueryTypes } from 'sequelize';
 import { doc, startSearchEnv, type SearchEnv } from './helpers/search.js';
 
 // Matching rules of the platform search, checked on the engine (SearchIndex.search) with one
@@ -140,4 +141,38 @@ test('only the given types are searched', async (t) => {
 test('too many words are refused', async (t) => {
   const error = await t.throwsAsync(s.index.search(s.acme.id, 'm-types', { q: 'a b c d e f g h i j k l m', types: ['item'], typeOrder: false, filters: { attributes: {} }, limit: 10, offset: 0 }));
   t.is(error?.message, 'q must have at most 12 words');
+});
+
+test('typo keys never miss: every word within the tolerance shares a key with the query word', async (t) => {
+  // Random words and random edits (substitutions, insertions, deletions, anywhere, the ends included).
+  let seed = 42;
+  const random = (limit: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % limit;
+  };
+  const letter = () => 'abcdefghijklmnopqrstuvwxyz'[random(26)];
+  const pairs: Array<{ query: string; target: string; edits: number }> = [];
+  for (let index = 0; index < 400; index++) {
+    const length = 4 + random(9);
+    const query = Array.from({ length }, letter).join('');
+    const edits = length >= 6 ? 2 : 1;
+    let target = query;
+    for (let edit = 0; edit < 1 + random(edits); edit++) {
+      const at = random(target.length + 1);
+      const kind = random(3);
+      if (kind === 0 && at < target.length) target = target.slice(0, at) + letter() + target.slice(at + 1);
+      else if (kind === 1) target = target.slice(0, at) + letter() + target.slice(at);
+      else if (target.length > 3 && at < target.length) target = target.slice(0, at) + target.slice(at + 1);
+    }
+    pairs.push({ query, target, edits });
+  }
+  const rows = await s.env.runtime.db.sequelize.query<{ query: string; target: string; edits: number; distance: number; shared: boolean }>(
+    `SELECT p.query, p.target, p.edits, platform.search_distance(p.target, p.query, 9) AS distance,
+            platform.search_word_keys($1::uuid, p.target) && platform.search_variant_keys($1::uuid, p.query, p.edits) AS shared
+     FROM jsonb_to_recordset($2::jsonb) AS p(query text, target text, edits int)`,
+    { type: QueryTypes.SELECT, bind: [s.acme.id, JSON.stringify(pairs)] },
+  );
+  const within = rows.filter((row) => row.distance <= row.edits);
+  t.true(within.length > 300);
+  t.deepEqual(within.filter((row) => !row.shared), []);
 });

@@ -247,13 +247,13 @@ export class SearchIndex {
       const text = param(word.text);
       parts.push(
         `(SELECT ${index}::int AS i, word, true AS containing FROM platform.search_words
-          WHERE workspace_id = $1::uuid AND keys @> platform.search_substring_keys($1::uuid, ${text}::text) AND strpos(word, ${text}::text) > 0
+          WHERE workspace_id = $1::uuid AND platform.search_word_keys(workspace_id, word) @> platform.search_substring_keys($1::uuid, ${text}::text) AND strpos(word, ${text}::text) > 0
           LIMIT ${MAX_EXPANSION + 1})`,
       );
       if (word.edits > 0) {
         parts.push(
           `(SELECT ${index}::int AS i, word, false AS containing FROM platform.search_words
-            WHERE workspace_id = $1::uuid AND keys && platform.search_variant_keys($1::uuid, ${text}::text, ${word.edits})
+            WHERE workspace_id = $1::uuid AND platform.search_word_keys(workspace_id, word) && platform.search_variant_keys($1::uuid, ${text}::text, ${word.edits})
               AND length(word) BETWEEN ${word.length - word.edits} AND ${word.length + word.edits}
               AND platform.search_distance(word, ${text}::text, ${word.edits}) <= ${word.edits}
               AND strpos(word, ${text}::text) = 0)`,

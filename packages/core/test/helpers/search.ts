@@ -2,6 +2,7 @@ import Boom from '@hapi/boom';
 import type { Request, Server } from '@hapi/hapi';
 import type { SearchDocument, SearchableType } from '@wpk/sdk';
 import { registerSearchRoutes, SearchIndex, type SearchAccess } from '../../src/search/index.js';
+import { createServer } from '../../src/server/index.js';
 import type { Workspace } from '../../src/tenancy/index.js';
 import { startTestRuntime, type TestRuntime } from './runtime.js';
 
@@ -52,11 +53,15 @@ export interface SearchEnv {
   close(): Promise<void>;
 }
 
-/** A runtime with workspaces `acme` and `other`, the search routes on a test auth scheme. */
+/**
+ * A runtime with workspaces `acme` and `other`, and a second server with the platform's
+ * conventions where the search routes run against FixtureAccess on a test auth scheme (the
+ * runtime's own /search runs on the real access layers; test/search-apps.test.ts covers it).
+ */
 export async function startSearchEnv(): Promise<SearchEnv> {
   const env = await startTestRuntime();
   const { runtime } = env;
-  const server = runtime.server;
+  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain: runtime.config.baseDomain, workspaces: runtime.workspaces, logger: runtime.logger });
   server.auth.scheme('search-test', () => ({
     authenticate: (request, h) => {
       const header = String(request.headers.authorization ?? '');

@@ -63,40 +63,81 @@ export const migration: Migration = {
                  ELSE string_to_array(platform.search_tag(workspace_id) || array_to_string(words, chr(31) || platform.search_tag(workspace_id)), chr(31)) END
         $fn$;
 
-      -- Dictionary keys of a word: 's' keys, its trigrams, find the words containing a query
-      -- word; 'f' keys, its trigrams by length and position ('  word ' padded, as pg_trgm
-      -- pads), find typo candidates (letters only, 3-64 characters).
+      -- Dictionary keys of a word (the dictionary's GIN index is on this expression, so the
+      -- table itself stays narrow): 's' keys, its trigrams, find the words containing a query
+      -- word; 'f' keys, its trigrams by word length and position in '  word ' (padded as
+      -- pg_trgm pads), find typo candidates (letters only, 3-64 characters).
       CREATE FUNCTION platform.search_word_keys(workspace_id uuid, word text) RETURNS text[]
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
         AS $fn$
-          SELECT ARRAY(
-            SELECT DISTINCT 's' || platform.search_tag(workspace_id) || substr(word, p, 3) FROM generate_series(1, length(word) - 2) AS p
-            UNION ALL
-            SELECT 'f' || platform.search_tag(workspace_id) || length(word) || ':' || p || ':' || substr('  ' || word || ' ', p + 1, 3)
-            FROM generate_series(0, length(word)) AS p
-            WHERE length(word) BETWEEN 3 AND 64 AND word !~ '[0-9]')
+        DECLARE
+          tag text := platform.search_tag(workspace_id);
+          n int := length(word);
+          padded text := '  ' || word || ' ';
+          keys text[] := '{}';
+        BEGIN
+          FOR p IN 1 .. n - 2 LOOP
+            keys := keys || ('s' || tag || substr(word, p, 3));
+          END LOOP;
+          IF n BETWEEN 3 AND 64 AND word !~ '[0-9]' THEN
+            FOR p IN 0 .. n LOOP
+              keys := keys || ('f' || tag || n || ':' || p || ':' || substr(padded, p + 1, 3));
+            END LOOP;
+          END IF;
+          RETURN keys;
+        END
         $fn$;
 
       -- Keys every dictionary word containing \`word\` has (\`word\` of 3 characters or more).
       CREATE FUNCTION platform.search_substring_keys(workspace_id uuid, word text) RETURNS text[]
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
         AS $fn$
-          SELECT ARRAY(SELECT DISTINCT 's' || platform.search_tag(workspace_id) || substr(word, p, 3) FROM generate_series(1, length(word) - 2) AS p)
+        DECLARE
+          tag text := platform.search_tag(workspace_id);
+          keys text[] := '{}';
+        BEGIN
+          FOR p IN 1 .. length(word) - 2 LOOP
+            keys := keys || ('s' || tag || substr(word, p, 3));
+          END LOOP;
+          RETURN keys;
+        END
         $fn$;
 
-      -- Keys of which every word within \`edits\` edits of \`word\` has at least one: a word of n
-      -- letters has n + 1 padded trigrams and an edit breaks at most 3, so with 1 edit from 4
-      -- letters and 2 from 6 at least one survives, at a position shifted by at most \`edits\`,
-      -- in a word whose length differs by at most \`edits\`.
+      -- Keys of which every word within \`edits\` edits of \`word\` has at least one. Cut the
+      -- word (with as little of its padding as needed) into edits + 1 pieces of 3 or more
+      -- characters: an edit breaks at most one piece, so one piece survives whole, shifted by at
+      -- most \`edits\` positions, in a word whose length differs by at most \`edits\`. Each
+      -- piece's first trigram, at each possible position and length, is a key.
       CREATE FUNCTION platform.search_variant_keys(workspace_id uuid, word text, edits int) RETURNS text[]
-        LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+        LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
         AS $fn$
-          SELECT ARRAY(
-            SELECT DISTINCT 'f' || platform.search_tag(workspace_id) || l || ':' || q || ':' || substr('  ' || word || ' ', p + 1, 3)
-            FROM generate_series(0, length(word)) AS p,
-                 generate_series(greatest(3, length(word) - edits), length(word) + edits) AS l,
-                 generate_series(p - edits, p + edits) AS q
-            WHERE q BETWEEN 0 AND l)
+        DECLARE
+          tag text := platform.search_tag(workspace_id);
+          n int := length(word);
+          padded text := '  ' || word || ' ';
+          keys text[] := '{}';
+          first int;
+          last int;
+          pieces int := edits + 1;
+          start int;
+          tri text;
+        BEGIN
+          IF n >= 3 * pieces THEN first := 2; last := n + 2;
+          ELSIF n + 1 >= 3 * pieces THEN first := 2; last := n + 3;
+          ELSIF n + 2 >= 3 * pieces THEN first := 1; last := n + 3;
+          ELSE first := 0; last := n + 3;
+          END IF;
+          FOR piece IN 0 .. pieces - 1 LOOP
+            start := first + ((last - first) * piece) / pieces;
+            tri := substr(padded, start + 1, 3);
+            FOR l IN greatest(3, n - edits) .. n + edits LOOP
+              FOR q IN greatest(0, start - edits) .. least(l, start + edits) LOOP
+                keys := keys || ('f' || tag || l || ':' || q || ':' || tri);
+              END LOOP;
+            END LOOP;
+          END LOOP;
+          RETURN keys;
+        END
         $fn$;
 
       CREATE TYPE platform.search_derived AS (first_name text, name_text text, search_text text, name_words text[], words text[]);
@@ -149,10 +190,12 @@ export const migration: Migration = {
       CREATE TABLE platform.search_words (
         workspace_id uuid NOT NULL REFERENCES platform.workspaces(id) ON DELETE CASCADE,
         word text NOT NULL,
-        keys text[] NOT NULL,
         PRIMARY KEY (workspace_id, word)
       );
-      CREATE INDEX search_words_keys ON platform.search_words USING gin (keys);
+      CREATE INDEX search_words_keys ON platform.search_words USING gin (platform.search_word_keys(workspace_id, word));
+      -- Searches are short: a parallel plan's start-up costs more than it saves.
+      ALTER TABLE platform.search_records SET (parallel_workers = 0);
+      ALTER TABLE platform.search_words SET (parallel_workers = 0);
 
       CREATE FUNCTION platform.search_words_collect() RETURNS trigger
         LANGUAGE plpgsql
@@ -162,8 +205,8 @@ export const migration: Migration = {
           -- transaction that still needs it is in flight.
           PERFORM pg_advisory_xact_lock_shared(hashtext('wpk-search-words'), hashtext(w.workspace_id::text))
           FROM (SELECT DISTINCT workspace_id FROM changed ORDER BY 1) AS w;
-          INSERT INTO platform.search_words (workspace_id, word, keys)
-          SELECT n.workspace_id, n.word, platform.search_word_keys(n.workspace_id, n.word)
+          INSERT INTO platform.search_words (workspace_id, word)
+          SELECT n.workspace_id, n.word
           FROM (SELECT DISTINCT c.workspace_id, w AS word FROM changed c CROSS JOIN LATERAL unnest(c.words) AS w) AS n
           WHERE NOT EXISTS (SELECT 1 FROM platform.search_words d WHERE d.workspace_id = n.workspace_id AND d.word = n.word)
           ORDER BY 1, 2
