@@ -27,6 +27,7 @@ test('workspace create --owner-email/--owner-password and member add create join
   const body = JSON.parse(created.stdout);
   t.like(body, { workspace: { subdomain: 'acme', name: 'Acme' }, owner: { email: 'olga@acme.test' } });
   t.regex(body.owner.member_id, /^[0-9a-f-]{36}$/);
+  t.regex(body.api_key, /^slk_[0-9A-Za-z]{32}$/);
 
   const alone = await wpk(['workspace', 'create', '--subdomain', 'other', '--name', 'Other', '--owner-email', 'x@acme.test', '--data-dir', dataDir]);
   t.is(alone.code, 1);
@@ -34,9 +35,13 @@ test('workspace create --owner-email/--owner-password and member add create join
 
   const added = await wpk(['member', 'add', '--subdomain', 'acme', '--email', 'abe@acme.test', '--password', 'abe-admin-password', '--platform-role', 'admin', '--json', '--data-dir', dataDir]);
   t.is(added.code, 0, added.stderr);
-  t.like(JSON.parse(added.stdout).member, { email: 'abe@acme.test', platform_role: 'admin', state: 'joined', workspace_id: body.workspace.id });
+  const adminAdded = JSON.parse(added.stdout);
+  t.like(adminAdded.member, { email: 'abe@acme.test', platform_role: 'admin', state: 'joined', workspace_id: body.workspace.id });
+  t.regex(adminAdded.api_key, /^slk_[0-9A-Za-z]{32}$/);
   const text = await wpk(['member', 'add', '--subdomain', 'acme', '--email', 'meg@acme.test', '--password', 'meg-member-password', '--platform-role', 'member', '--data-dir', dataDir]);
-  t.regex(text.stdout.trim(), /^added meg@acme\.test to acme as member \(member [0-9a-f-]{36}\)$/);
+  const lines = text.stdout.trim().split('\n');
+  t.regex(lines[0], /^added meg@acme\.test to acme as member \(member [0-9a-f-]{36}\)$/);
+  t.regex(lines[1], /^full-access API key for meg@acme\.test \(shown once\): slk_[0-9A-Za-z]{32}$/);
 
   const twice = await wpk(['member', 'add', '--subdomain', 'acme', '--email', 'abe@acme.test', '--password', 'abe-admin-password', '--platform-role', 'admin', '--data-dir', dataDir]);
   t.deepEqual([twice.code, twice.stderr.trim()], [1, 'wpk: abe@acme.test is already a member of acme']);
@@ -54,6 +59,12 @@ test('workspace create --owner-email/--owner-password and member add create join
       const answer = await runtime.server.inject({ method: 'POST', url: '/sessions', headers: { host: 'acme.localhost', 'x-api-version': '2026-11-01', 'content-type': 'application/json' }, payload: { email, password } });
       t.is(answer.statusCode, 200, answer.payload);
       t.is(JSON.parse(answer.payload).data.platform_role, role);
+    }
+    // The printed keys act as their members.
+    for (const [key, email] of [[body.api_key, 'olga@acme.test'], [adminAdded.api_key, 'abe@acme.test']]) {
+      const me = await runtime.server.inject({ method: 'GET', url: '/me', headers: { host: 'acme.localhost', 'x-api-version': '2026-11-01', authorization: `Bearer ${key}` } });
+      t.is(me.statusCode, 200, me.payload);
+      t.regex(me.payload, new RegExp(email.replace('.', '\\.')));
     }
   } finally {
     await runtime.stop();

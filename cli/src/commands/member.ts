@@ -30,10 +30,12 @@ export function memberCommand(): Command {
         if (!workspace) throw new CliError(`No workspace at ${options.subdomain}.${runtime.config.baseDomain}`);
         const added = await runtime.identity.addMember({ workspaceId: workspace.id, email: options.email, password: options.password, platformRole: options.platformRole, name: options.name });
         const email = options.email.trim().toLowerCase();
+        const { secret } = await runtime.apiKeys.issueFullAccessKey(workspace.id, added.memberId, 'Member key (wpk member add)');
         if (options.json) {
-          console.log(JSON.stringify({ member: { id: added.memberId, account_id: added.accountId, workspace_id: workspace.id, email, platform_role: options.platformRole, state: 'joined' } }));
+          console.log(JSON.stringify({ member: { id: added.memberId, account_id: added.accountId, workspace_id: workspace.id, email, platform_role: options.platformRole, state: 'joined' }, api_key: secret }));
         } else {
           console.log(`added ${email} to ${workspace.subdomain} as ${options.platformRole} (member ${added.memberId})`);
+          console.log(`full-access API key for ${email} (shown once): ${secret}`);
         }
       });
     });

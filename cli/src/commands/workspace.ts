@@ -31,11 +31,13 @@ export function workspaceCommand(): Command {
         if (options.ownerEmail !== undefined && options.ownerPassword !== undefined) {
           const owned = await runtime.identity.createWorkspaceWithOwner({ subdomain: options.subdomain, name: options.name, ownerEmail: options.ownerEmail, ownerPassword: options.ownerPassword, ownerName: options.ownerName });
           const email = options.ownerEmail.trim().toLowerCase();
+          const { secret } = await runtime.apiKeys.issueFullAccessKey(owned.workspaceId, owned.memberId, 'Owner key (wpk workspace create)');
           if (options.json) {
-            console.log(JSON.stringify({ workspace: { id: owned.workspaceId, subdomain: owned.subdomain, name: options.name.trim() }, owner: { member_id: owned.memberId, account_id: owned.accountId, email } }));
+            console.log(JSON.stringify({ workspace: { id: owned.workspaceId, subdomain: owned.subdomain, name: options.name.trim() }, owner: { member_id: owned.memberId, account_id: owned.accountId, email }, api_key: secret }));
           } else {
             console.log(`created workspace ${owned.subdomain} (${owned.workspaceId}) at http://${owned.subdomain}.${runtime.config.baseDomain}:${runtime.config.port}`);
             console.log(`owner ${email} (member ${owned.memberId}) can sign in there: POST /sessions {"email", "password"}`);
+            console.log(`owner's full-access API key (shown once): ${secret}`);
           }
           return;
         }

@@ -310,8 +310,15 @@ export class ApiKeyService {
     );
   }
 
-  /** A full-access key for a member, for the CLI (`wpk workspace create --json`). */
-  async issueFullAccessKey(workspaceId: string, memberId: string, name: string): Promise<{ key: ApiKeyView; secret: string }> {
+  /**
+   * A full-access key for a member, for the CLI (`wpk workspace create --json`). With `replace`,
+   * the member's earlier keys of the same name are deleted first (`wpk dev` prints a fresh key
+   * at every start without piling up old ones).
+   */
+  async issueFullAccessKey(workspaceId: string, memberId: string, name: string, options: { replace?: boolean } = {}): Promise<{ key: ApiKeyView; secret: string }> {
+    if (options.replace) {
+      await this.sequelize.query('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND member_id = :memberId AND name = :name', { replacements: { workspaceId, memberId, name } });
+    }
     const [member] = await this.sequelize.query<{ id: string; account_id: string; platform_role: PlatformRole }>(
       'SELECT id, account_id, platform_role FROM platform.members WHERE workspace_id = :workspaceId AND id = :memberId',
       { type: QueryTypes.SELECT, replacements: { workspaceId, memberId } },
@@ -319,5 +326,15 @@ export class ApiKeyService {
     if (!member) throw new NotFoundError(`No member ${memberId} in this workspace`);
     const actor: CallerMember = { id: member.id, workspaceId, accountId: member.account_id, platformRole: member.platform_role, email: '', name: '' };
     return this.create(workspaceId, actor, { name, full_access: true });
+  }
+
+  /** A full-access key for the workspace's owner (the demo owner's key of `wpk dev`). */
+  async issueOwnerKey(workspaceId: string, name: string, options: { replace?: boolean } = {}): Promise<{ key: ApiKeyView; secret: string }> {
+    const [owner] = await this.sequelize.query<{ id: string }>(`SELECT id FROM platform.members WHERE workspace_id = :workspaceId AND platform_role = 'owner'`, {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    if (!owner) throw new NotFoundError(`Workspace ${workspaceId} has no owner`);
+    return this.issueFullAccessKey(workspaceId, owner.id, name, options);
   }
 }
