@@ -178,7 +178,8 @@ test.serial('a delayed delivery arrives at its instant, never early', async (t) 
   const due = [700, 300, 500].map((ms) => new Date(now + ms));
   for (const [index, deliverAt] of due.entries()) await publish('created', { task_id: `delayed-${index}` }, { deliverAt });
   await new Promise((resolve) => setTimeout(resolve, 150));
-  t.is(ok.received.filter((request) => String(request.body.payload.task_id).startsWith('delayed-')).length, 0, 'nothing before its time');
+  const early = ok.received.filter((request) => String(request.body.payload.task_id).startsWith('delayed-') && request.at < due[Number(String(request.body.payload.task_id).slice(8))].getTime());
+  t.is(early.length, 0, 'nothing before its time');
   await env.runtime.events.settled(5000);
   for (const [index, deliverAt] of due.entries()) {
     const [request] = byTask(ok, `delayed-${index}`);

@@ -115,7 +115,7 @@ export class Broker {
   private onWake(payload: string): void {
     if (payload === 'catalog' && !this.options.registry) void this.refreshCatalog().catch(() => {});
     if (payload === 'outbox' || payload === 'reconnected') this.relaySignal.notify();
-    if (payload === 'deliveries' || payload === 'reconnected') this.deliverer?.wake.notify();
+    if (payload === 'deliveries' || payload === 'reconnected') this.deliverer?.recheck();
   }
 
   private async refreshCatalog(): Promise<void> {
@@ -129,6 +129,7 @@ export class Broker {
     while (this.running) {
       try {
         const result = await this.relay!.runOnce();
+        if (result.nextDue) this.deliverer?.scheduled(result.nextDue);
         if (result.deliveries > 0) this.deliverer?.wake.notify();
         if (result.taken >= tuning.relayBatchSize) continue;
       } catch (error) {

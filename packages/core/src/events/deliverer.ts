@@ -159,14 +159,37 @@ export class Deliverer {
     }
   }
 
+  /**
+   * Something is scheduled for `at` (a delayed event, a retry): sleep no longer than that. Work
+   * scheduled by other processes is learnt from the database, re-read after a NOTIFY or a poll.
+   */
+  scheduled(at: Date): void {
+    this.nextDue = Math.min(this.nextDue, at.getTime());
+    this.wake.notify();
+  }
+
+  /** Re-read the next scheduled attempt from the database at the next idle moment. */
+  recheck(): void {
+    this.nextDueReadAt = 0;
+    this.wake.notify();
+  }
+
+  private nextDue = Infinity;
+  private nextDueReadAt = 0;
+
   /** How long to sleep: until the next scheduled attempt, but never longer than the poll interval. */
   private async idleDelay(): Promise<number> {
-    const { rows } = await this.options.pool.query<{ due_in: string | null }>(
-      `SELECT EXTRACT(EPOCH FROM (min(next_attempt_at) - now())) * 1000 AS due_in
-         FROM platform.event_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at > now()`,
-    );
-    const dueIn = rows[0]?.due_in === null || rows[0]?.due_in === undefined ? Infinity : Number(rows[0].due_in);
-    return Math.max(1, Math.min(this.options.pollIntervalMs, Math.ceil(dueIn) + 2));
+    const now = Date.now();
+    if (now - this.nextDueReadAt >= Math.min(250, this.options.pollIntervalMs) || this.nextDue <= now) {
+      const { rows } = await this.options.pool.query<{ due_in: string | null }>(
+        `SELECT EXTRACT(EPOCH FROM (min(next_attempt_at) - now())) * 1000 AS due_in
+           FROM platform.event_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at > now()`,
+      );
+      const dueIn = rows[0]?.due_in === null || rows[0]?.due_in === undefined ? Infinity : Number(rows[0].due_in);
+      this.nextDue = now + dueIn;
+      this.nextDueReadAt = now;
+    }
+    return Math.max(1, Math.min(this.options.pollIntervalMs, Math.ceil(this.nextDue - Date.now()) + 2));
   }
 
   private async load(jobs: DeliveryJob[]): Promise<Target[]> {
@@ -379,6 +402,7 @@ export class Deliverer {
     } finally {
       client.release(broken);
     }
+    for (const retry of retries) this.nextDue = Math.min(this.nextDue, retry.startAfter.getTime());
     if (retries.length > 0) this.wake.notify();
   }
 

@@ -48,6 +48,8 @@ interface Outcome {
 export interface RelayResult {
   taken: number;
   deliveries: number;
+  /** The earliest `deliver_at` still ahead among the deliveries queued, if any. */
+  nextDue?: Date;
 }
 
 /**
@@ -175,7 +177,8 @@ export class Relay {
         [JSON.stringify(deliveries), JSON.stringify(outcomes), deliveries.length > 0 && this.options.notify],
       );
       await client.query('COMMIT');
-      return { taken: rows.length, deliveries: deliveries.length };
+      const ahead = jobs.map((job) => job.startAfter?.getTime() ?? 0).filter((at) => at > Date.now());
+      return { taken: rows.length, deliveries: deliveries.length, nextDue: ahead.length > 0 ? new Date(Math.min(...ahead)) : undefined };
     } catch (error) {
       broken = error as Error;
       await client.query('ROLLBACK').catch(() => {});
