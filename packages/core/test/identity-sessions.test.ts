@@ -8,12 +8,14 @@ import { declareSessionCookie } from '../src/identity/http/cookies.js';
 import { parseSetCookie, send } from './helpers/identity-http.js';
 import { startIdentityRuntime, signIn, type IdentityTestRuntime } from './helpers/identity-runtime.js';
 
-// Sign-up, verification, sessions across subdomains, cookies, CORS, CSRF and layers 1-2.
+// Sign-up, verification, sessions across subdomains, cookies, CORS, CSRF and layers 1-2. The
+// platform runs on BASE_DOMAIN wpk.test here (the Host header names it), so the cookie carries
+// Domain=wpk.test and Secure, as in production.
 let env: IdentityTestRuntime;
 const OWNER = { email: 'Ada@Example.test', password: 'correct horse battery' };
 
 test.before(async () => {
-  env = await startIdentityRuntime();
+  env = await startIdentityRuntime({ baseDomain: 'wpk.test' });
   // A second workspace, with its own owner, for the cross-workspace checks.
   await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'globex', name: 'Globex', ownerEmail: 'hank@globex.test', ownerPassword: 'globex-owner-pw' });
 });
@@ -77,7 +79,7 @@ test.serial('sign-up of a taken subdomain is a 409; the password is stored as an
   t.false(row.password_hash.includes(OWNER.password));
 });
 
-test.serial('the session cookie: HttpOnly, SameSite=Lax, on the cookie domain, path /, no Secure on local http; only its hash is stored', async (t) => {
+test.serial('the session cookie: HttpOnly, SameSite=Lax, Secure, on the cookie domain, path /; only its hash is stored', async (t) => {
   const answer = await env.browser().post('acme', '/sessions', { email: OWNER.email, password: OWNER.password });
   t.is(answer.status, 200);
   t.is(answer.cookies.length, 1);
@@ -86,10 +88,10 @@ test.serial('the session cookie: HttpOnly, SameSite=Lax, on the cookie domain, p
   t.regex(cookie.value, /^[A-Za-z0-9_-]{43}$/);
   t.is(cookie.attributes.httponly, true);
   t.is(cookie.attributes.samesite, 'Lax');
-  t.is(cookie.attributes.domain, 'localhost');
+  t.is(cookie.attributes.domain, 'wpk.test');
   t.is(cookie.attributes.path, '/');
   t.is(cookie.attributes['max-age'], String(14 * 24 * 3600));
-  t.false('secure' in cookie.attributes);
+  t.is(cookie.attributes.secure, true);
   const stored = await env.runtime.db.sequelize.query<{ token_hash: string }>('SELECT token_hash FROM platform.sessions', { type: QueryTypes.SELECT });
   t.false(stored.some((row) => row.token_hash === cookie.value));
   t.true(stored.some((row) => row.token_hash === createHash('sha256').update(cookie.value).digest('hex')));
@@ -104,15 +106,20 @@ test('the cookie is Secure outside local http, and COOKIE_SECURE / COOKIE_DOMAIN
   t.false(resolveConfig({}, { BASE_DOMAIN: 'wpk.example.com', COOKIE_SECURE: 'false' }).cookieSecure);
   t.throws(() => resolveConfig({}, { COOKIE_SECURE: 'maybe' }), { message: 'COOKIE_SECURE must be true or false, got "maybe"' });
 
-  const server = Hapi.server();
-  declareSessionCookie(server, resolveConfig({}, { BASE_DOMAIN: 'wpk.example.com' }));
-  server.route({ method: 'GET', path: '/', handler: (_request, h) => h.response('ok').state(SESSION_COOKIE, 'abc') });
-  const answer = await server.inject('/');
-  const cookie = parseSetCookie(String((answer.headers['set-cookie'] as string[])[0]));
-  t.is(cookie.attributes.secure, true);
-  t.is(cookie.attributes.domain, 'wpk.example.com');
-  t.is(cookie.attributes.httponly, true);
-  t.is(cookie.attributes.samesite, 'Lax');
+  const cookieFor = async (env: Record<string, string>) => {
+    const server = Hapi.server();
+    declareSessionCookie(server, resolveConfig({}, env));
+    server.route({ method: 'GET', path: '/', handler: (_request, h) => h.response('ok').state(SESSION_COOKIE, 'abc') });
+    const answer = await server.inject('/');
+    return parseSetCookie(String((answer.headers['set-cookie'] as string[])[0]));
+  };
+  const production = await cookieFor({ BASE_DOMAIN: 'wpk.example.com' });
+  t.like(production.attributes, { secure: true, domain: 'wpk.example.com', httponly: true, samesite: 'Lax', path: '/' });
+  // Local http on localhost: no Secure, and no Domain (browsers and curl refuse Domain=localhost).
+  const local = await cookieFor({});
+  t.like(local.attributes, { httponly: true, samesite: 'Lax', path: '/' });
+  t.false('secure' in local.attributes);
+  t.false('domain' in local.attributes);
 });
 
 test.serial('each sign-in gets a new session id; sign-out ends the session server-side', async (t) => {
@@ -132,7 +139,7 @@ test.serial('each sign-in gets a new session id; sign-out ends the session serve
   t.is(first.session, undefined);
 
   // The old cookie value is worthless now, even if someone kept it.
-  const replay = await send(env.baseUrl, { host: 'acme.localhost', path: '/me', headers: { 'x-api-version': '2026-11-01', cookie: `${SESSION_COOKIE}=${stolen}` } });
+  const replay = await send(env.baseUrl, { host: 'acme.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', cookie: `${SESSION_COOKIE}=${stolen}` } });
   t.is(replay.status, 401);
   t.deepEqual(replay.body, { error: 'Authentication required' });
   // The other session lives on.
@@ -171,7 +178,7 @@ test.serial('a wrong password and an unknown email give the same 401; so do an i
 test.serial('a cross-subdomain call without the cookie is 401; CORS answers the exact origin with credentials and Vary: Origin', async (t) => {
   const browser = env.browser();
   await signIn(browser, 'acme', OWNER.email, OWNER.password);
-  const origin = 'http://app.localhost:5173';
+  const origin = 'http://app.wpk.test:5173';
   const withCookie = await browser.get('acme', '/me', { origin });
   t.is(withCookie.status, 200);
   t.is(withCookie.headers['access-control-allow-origin'], origin);
@@ -188,13 +195,13 @@ test.serial('a cross-subdomain call without the cookie is 401; CORS answers the 
   t.is(foreign.headers['access-control-allow-origin'], undefined);
 
   const preflight = await send(env.baseUrl, {
-    host: 'acme.localhost',
+    host: 'acme.wpk.test',
     method: 'OPTIONS',
     path: '/roles',
-    headers: { origin: 'https://globex.localhost', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-version' },
+    headers: { origin: 'https://globex.wpk.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-version' },
   });
   t.is(preflight.status, 200, preflight.text);
-  t.is(preflight.headers['access-control-allow-origin'], 'https://globex.localhost');
+  t.is(preflight.headers['access-control-allow-origin'], 'https://globex.wpk.test');
   t.is(preflight.headers['access-control-allow-credentials'], 'true');
   t.regex(String(preflight.headers['access-control-allow-headers']), /x-api-version/i);
 });
@@ -231,20 +238,31 @@ test.serial('an API-key authenticator plugs into the same scheme; its credential
     },
   });
   try {
-    const good = await send(env.baseUrl, { host: 'acme.localhost', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good' } });
+    const good = await send(env.baseUrl, { host: 'acme.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good' } });
     t.is(good.status, 200, good.text);
     t.is(good.body.data.credential, 'api_key');
-    const elsewhere = await send(env.baseUrl, { host: 'globex.localhost', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good' } });
+    const elsewhere = await send(env.baseUrl, { host: 'globex.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good' } });
     t.is(elsewhere.status, 403);
     t.deepEqual(elsewhere.body, { error: 'You are not a member of this workspace' });
-    const bad = await send(env.baseUrl, { host: 'acme.localhost', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_bad' } });
+    const bad = await send(env.baseUrl, { host: 'acme.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_bad' } });
     t.deepEqual([bad.status, bad.body], [401, { error: 'Invalid, revoked, or expired API key' }]);
     // An API-key request is not subject to the cross-site check, and cannot sign out a session.
-    const signOut = await send(env.baseUrl, { host: 'acme.localhost', method: 'DELETE', path: '/sessions', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good', origin: 'https://evil.example' } });
+    const signOut = await send(env.baseUrl, { host: 'acme.wpk.test', method: 'DELETE', path: '/sessions', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good', origin: 'https://evil.example' } });
     t.deepEqual([signOut.status, signOut.body], [403, { error: 'An API key cannot sign out: use a browser session' }]);
   } finally {
     env.runtime.identity.useApiKeyAuthenticator(wired);
   }
+});
+
+test.serial('a site page without a session redirects to /login instead of answering 401', async (t) => {
+  env.runtime.server.route({ method: 'GET', path: '/fixture-page', options: { app: { wpk: { kind: 'page' } } }, handler: () => 'hello' });
+  const anonymous = await env.browser().get('acme', '/fixture-page');
+  t.is(anonymous.status, 302);
+  t.is(anonymous.headers.location, '/login');
+  const browser = env.browser();
+  await signIn(browser, 'acme', OWNER.email, OWNER.password);
+  const page = await browser.get('acme', '/fixture-page');
+  t.deepEqual([page.status, page.text], [200, 'hello']);
 });
 
 test.serial('no credential on a protected route is 401; public routes need none', async (t) => {
@@ -273,9 +291,9 @@ test.serial('cookie-authenticated state changes from a foreign origin are refuse
   const loginCsrf = await env.browser().post('acme', '/sessions', { email: OWNER.email, password: OWNER.password }, { origin: 'https://evil.example' });
   t.is(loginCsrf.status, 403);
 
-  const sameSite = await browser.post('acme', '/roles', { name: 'From the app' }, { origin: 'http://acme.localhost:3000', 'sec-fetch-site': 'same-origin' });
+  const sameSite = await browser.post('acme', '/roles', { name: 'From the app' }, { origin: 'http://acme.wpk.test:3000', 'sec-fetch-site': 'same-origin' });
   t.is(sameSite.status, 200, sameSite.text);
-  const sibling = await browser.post('acme', '/roles', { name: 'From a sibling' }, { origin: 'https://globex.localhost' });
+  const sibling = await browser.post('acme', '/roles', { name: 'From a sibling' }, { origin: 'https://globex.wpk.test' });
   t.is(sibling.status, 200);
   // GET is never blocked.
   t.is((await browser.get('acme', '/roles', { origin: 'https://evil.example' })).status, 200);

@@ -13,7 +13,7 @@ export interface MailMessage {
 /** What sending produced: the message id, and where the development transport wrote it. */
 export interface SentMail {
   messageId: string;
-  /** Set by the development transport: the `.eml` file the message was written to. */
+  /** Set by the development transport: the file the message was written to. */
   file?: string;
 }
 
@@ -35,7 +35,8 @@ export interface MailerOptions {
 
 /**
  * The mailer: nodemailer over SMTP when `smtpUrl` is set; otherwise a development transport
- * that writes each message as an `.eml` file under `{dataDir}/mail` and logs the path.
+ * that writes each message, readable as is (headers, blank line, the plain text), to a `.txt`
+ * file under `{dataDir}/mail` and logs the path.
  */
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) return new SmtpMailer(nodemailer.createTransport(options.smtpUrl), options.from);
@@ -59,7 +60,6 @@ class SmtpMailer implements Mailer {
 }
 
 class FileMailer implements Mailer {
-  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   private sequence = 0;
 
   constructor(
@@ -69,18 +69,18 @@ class FileMailer implements Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<SentMail> {
-    const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
     await mkdir(this.directory, { recursive: true });
     this.sequence += 1;
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const now = new Date();
+    const stamp = now.toISOString().replace(/[:.]/g, '-');
     const recipient = message.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
-    const file = path.join(this.directory, `${stamp}-${process.pid}-${this.sequence}-${recipient}.eml`);
-    await writeFile(file, info.message as Buffer);
+    const messageId = `<${stamp}.${process.pid}.${this.sequence}@wpk.local>`;
+    const file = path.join(this.directory, `${stamp}-${process.pid}-${this.sequence}-${recipient}.txt`);
+    const text = [`From: ${this.from}`, `To: ${message.to}`, `Subject: ${message.subject}`, `Date: ${now.toUTCString()}`, `Message-ID: ${messageId}`, '', message.text, ''].join('\n');
+    await writeFile(file, text, { mode: 0o600 });
     this.logger.info({ to: message.to, subject: message.subject, file }, 'mail written (no SMTP_URL set)');
-    return { messageId: String(info.messageId), file };
+    return { messageId, file };
   }
 
-  close(): void {
-    this.transport.close();
-  }
+  close(): void {}
 }

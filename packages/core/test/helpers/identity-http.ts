@@ -69,21 +69,23 @@ export function parseSetCookie(line: string): { name: string; value: string; att
 }
 
 /**
- * A browser-like client: keeps the session cookie it is given (for the cookie domain, so every
- * subdomain gets it) and sends it on every request unless told not to, with the API version header.
+ * A browser-like client: keeps the session cookie it is given (as set on the cookie domain, so
+ * every subdomain gets it) and sends it on every request unless told not to, with the API
+ * version header. Calls go to `{subdomain}.{baseDomain}` (the Host header).
  */
 export class Browser {
   readonly jar = new Map<string, string>();
 
   constructor(
     private readonly baseUrl: string,
+    private readonly baseDomain = 'localhost',
     private readonly version = '2026-11-01',
   ) {}
 
   async call(subdomain: string | null, method: string, path: string, options: { json?: unknown; raw?: Buffer; headers?: Record<string, string>; withCookies?: boolean } = {}): Promise<HttpAnswer> {
     const headers: Record<string, string> = { 'x-api-version': this.version, ...(options.headers ?? {}) };
     if (options.withCookies !== false && this.jar.size > 0) headers.cookie = [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const answer = await send(this.baseUrl, { host: subdomain ? `${subdomain}.localhost` : 'localhost', method, path, headers, json: options.json, raw: options.raw });
+    const answer = await send(this.baseUrl, { host: subdomain ? `${subdomain}.${this.baseDomain}` : this.baseDomain, method, path, headers, json: options.json, raw: options.raw });
     for (const line of answer.cookies) {
       const cookie = parseSetCookie(line);
       const expired = cookie.attributes['max-age'] === '0' || (typeof cookie.attributes.expires === 'string' && Date.parse(cookie.attributes.expires) <= Date.now());

@@ -43,7 +43,7 @@ export async function startIdentityRuntime(options: RuntimeOptions = {}): Promis
     smtp,
     events,
     dataDir,
-    browser: () => new Browser(baseUrl),
+    browser: () => new Browser(baseUrl, env.runtime.config.baseDomain),
     async close() {
       try {
         await env.close();

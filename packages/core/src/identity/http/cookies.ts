@@ -7,7 +7,9 @@ export const SESSION_COOKIE = 'wpk_session';
 
 /**
  * Declares the session cookie: on COOKIE_DOMAIN (shared by every workspace subdomain),
- * HttpOnly, SameSite=Lax, Secure unless the platform runs on local http, 14 days.
+ * HttpOnly, SameSite=Lax, Secure unless the platform runs on local http, 14 days. A single-label
+ * cookie domain (`localhost`) is left out: browsers and curl refuse `Domain=localhost`, so there
+ * the cookie stays on the host that set it.
  */
 export function declareSessionCookie(server: Server, config: RuntimeConfig): void {
   server.state(SESSION_COOKIE, {
@@ -16,7 +18,7 @@ export function declareSessionCookie(server: Server, config: RuntimeConfig): voi
     isHttpOnly: true,
     isSameSite: 'Lax',
     path: '/',
-    domain: config.cookieDomain,
+    domain: config.cookieDomain.includes('.') ? config.cookieDomain : undefined,
     encoding: 'none',
     strictHeader: true,
     ignoreErrors: true,

@@ -22,4 +22,13 @@ export function installIdentity(server: Server, identity: IdentityService, confi
   registerAdminAuditRecorder(server, identity.audit, identity.context.logger);
   const dependencies = { identity, config };
   server.route([...publicRoutes(dependencies), ...accountRoutes(dependencies), ...memberRoutes(dependencies), ...workspaceRoutes(dependencies)]);
+  // Expired sessions and old throttle counts are dropped hourly while the server runs.
+  let timer: NodeJS.Timeout | undefined;
+  server.events.on('start', () => {
+    timer = setInterval(() => {
+      identity.prune().catch((error: unknown) => identity.context.logger.warn({ err: error }, 'identity: pruning failed'));
+    }, 3_600_000);
+    timer.unref();
+  });
+  server.events.on('stop', () => clearInterval(timer));
 }
