@@ -84,6 +84,8 @@ export class Browser {
 
   async call(subdomain: string | null, method: string, path: string, options: { json?: unknown; raw?: Buffer; headers?: Record<string, string>; withCookies?: boolean } = {}): Promise<HttpAnswer> {
     const headers: Record<string, string> = { 'x-api-version': this.version, ...(options.headers ?? {}) };
+    // An empty value means "do not send this header".
+    for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
     if (options.withCookies !== false && this.jar.size > 0) headers.cookie = [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
     const answer = await send(this.baseUrl, { host: subdomain ? `${subdomain}.${this.baseDomain}` : this.baseDomain, method, path, headers, json: options.json, raw: options.raw });
     for (const line of answer.cookies) {

@@ -111,7 +111,8 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/avatars/{member_id}',
-      options: { validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      // An <img> cannot send X-Api-Version: the image is served like a site page.
+      options: { app: { wpk: { kind: 'page' } }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const { member_id: memberId } = request.params as { member_id: string };
         const image = await identity.avatars.read(credentialsOf(request).member.workspaceId, memberId);
