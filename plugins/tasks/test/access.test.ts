@@ -1,0 +1,92 @@
+import test from 'ava';
+import manifest from '../app.json' with { type: 'json' };
+import { startWorld, type Caller, type World } from './helpers/world.js';
+
+let world: World;
+let owner: Caller;
+const DENIED = { error: "You don't have access to this app" };
+const SOME_ID = '00000000-0000-4000-8000-000000000abc';
+
+test.before(async () => {
+  world = await startWorld('access');
+  owner = world.owner;
+});
+
+test.after.always(async () => {
+  await world?.close();
+});
+
+/** The route pattern with every `{param}` filled with an id. */
+const concrete = (path: string) => path.replace(/\{[a-z_]+\}/g, (match) => (match === '{key}' ? 'lane' : SOME_ID));
+
+test('a member whose role may not open the app gets "You don\'t have access to this app" on every route, even holding tasks.*', async (t) => {
+  const outsider = await world.outsider();
+  for (const entry of manifest.authorization) {
+    const reply = await outsider.request(entry.method, concrete(entry.path), entry.method === 'GET' || entry.method === 'DELETE' ? undefined : {});
+    t.is(reply.status, 403, `${entry.method} ${entry.path}`);
+    t.deepEqual(reply.body, DENIED, `${entry.method} ${entry.path}`);
+  }
+});
+
+test('a member inside the app but holding no key is refused on every route, naming the first missing permission', async (t) => {
+  const bare = await world.member([]);
+  for (const entry of manifest.authorization) {
+    const [first] = entry.chain!;
+    if (typeof first !== 'string') continue; // DELETE /tasks/{id}: see the ownership tests
+    const expected = `Missing permission: ${first}`;
+    const reply = await bare.request(entry.method, concrete(entry.path), entry.method === 'GET' || entry.method === 'DELETE' ? undefined : {});
+    t.is(reply.status, 403, `${entry.method} ${entry.path}`);
+    t.deepEqual(reply.body, { error: expected }, `${entry.method} ${entry.path}`);
+  }
+});
+
+test('each route answers a holder of exactly its chain (the table is the whole rule)', async (t) => {
+  const board = (await owner.request('POST', '/boards', { title: 'Chains' })).body.data;
+  const reader = await world.member(['tasks.boards.read']);
+  t.is((await reader.request('GET', '/boards')).status, 200);
+  t.is((await reader.request('GET', `/boards/${board.id}`)).status, 200);
+  t.deepEqual((await reader.request('GET', '/tasks')).body, { error: 'Missing permission: tasks.tasks.read' });
+  const wildcard = await world.member(['tasks.*']);
+  t.is((await wildcard.request('POST', '/tasks', { title: 'Wild' })).status, 200);
+  t.is((await wildcard.request('GET', '/schedules')).status, 200);
+});
+
+test('DELETE /tasks/{id} of a task nobody can see answers 404, not a misleading 403', async (t) => {
+  const bare = await world.member([]);
+  const reply = await bare.request('DELETE', `/tasks/${SOME_ID}`);
+  t.is(reply.status, 404);
+  t.deepEqual(reply.body, { error: `Task ${SOME_ID} not found` });
+  const task = (await owner.request('POST', '/tasks', { title: 'Owned' })).body.data;
+  t.deepEqual((await bare.request('DELETE', `/tasks/${task.id}`)).body, { error: 'Cannot delete this task' });
+});
+
+test('the owner passes every chain without any role', async (t) => {
+  t.is((await owner.request('GET', '/tasks')).status, 200);
+  t.is((await owner.request('GET', '/views')).status, 200);
+});
+
+test('API keys: a full-access key acts with its member\'s permissions; a scoped key with its scopes alone', async (t) => {
+  const reader = await world.member(['tasks.tasks.read']);
+  const full = await reader.apiKey();
+  t.is((await full.get('/tasks')).status, 200);
+  t.deepEqual((await full.post('/tasks', { title: 'x' })).body, { error: 'Missing permission: tasks.tasks.create' });
+
+  const ownerScoped = await owner.apiKey({ scopes: ['tasks.tasks.read'] });
+  t.is((await ownerScoped.get('/tasks')).status, 200);
+  t.deepEqual((await ownerScoped.post('/tasks', { title: 'x' })).body, { error: 'Missing permission: tasks.tasks.create' }, 'a scoped key has no admin bypass');
+  const elsewhere = await owner.apiKey({ scopes: [] });
+  const refused = await elsewhere.get('/tasks');
+  t.is(refused.status, 403);
+  t.deepEqual(refused.body, DENIED);
+});
+
+test('the creator check works for an API key too: a scoped key of the creator deletes its own task, not another', async (t) => {
+  const creator = await world.member(['tasks.tasks.create', 'tasks.tasks.read']);
+  const own = (await creator.post('/tasks', { title: 'Keyed' })).body.data;
+  const foreign = (await owner.post('/tasks', { title: 'Not yours' })).body.data;
+  const key = await creator.apiKey({ scopes: ['tasks.tasks.read'] });
+  t.deepEqual((await key.delete(`/tasks/${foreign.id}`)).body, { error: 'Cannot delete this task' });
+  const deleted = await key.delete(`/tasks/${own.id}`);
+  t.is(deleted.status, 200);
+  t.deepEqual(deleted.body.data, { id: own.id, deleted: true });
+});

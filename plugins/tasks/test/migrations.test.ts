@@ -1,0 +1,41 @@
+import test from 'ava';
+import { startWorld, type World } from './helpers/world.js';
+
+let world: World;
+
+test.before(async () => {
+  world = await startWorld('migrations');
+});
+
+test.after.always(async () => {
+  await world?.close();
+});
+
+const tables = () => world.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'app_tasks' AND table_name <> 'migrations' ORDER BY table_name");
+
+test.serial('the migrations go down and up again over seeded rows, leaving a working app', async (t) => {
+  const { owner } = world;
+  const board = (await owner.request('POST', '/boards', { title: 'Seeded' })).body.data;
+  const topic = (await owner.request('POST', `/boards/${board.id}/topics`, { name: 'Seed' })).body.data;
+  const schedule = (await owner.request('POST', '/schedules', { name: 'Seed week' })).body.data;
+  const task = (await owner.request('POST', '/tasks', { title: 'Seed task', board_id: board.id, topic_id: topic.id, schedule_id: schedule.id, assignee_ids: [owner.id] })).body.data;
+  await owner.request('POST', `/tasks/${task.id}/comments`, { body: 'seed' });
+  await owner.request('POST', `/tasks/${task.id}/deliverables`, { title: 'seed' });
+  await owner.request('POST', '/views', { board_id: board.id, name: 'Seed view', tab: 'board' });
+  await world.deliver('core.account.member.removed', { member_id: '00000000-0000-4000-8000-000000000001', removed_by: owner.id });
+  const counts = await world.query<{ name: string; n: number }>(
+    "SELECT 'boards' AS name, count(*)::int AS n FROM app_tasks.boards UNION ALL SELECT 'tasks', count(*)::int FROM app_tasks.tasks UNION ALL SELECT 'views', count(*)::int FROM app_tasks.views UNION ALL SELECT 'member_directory', count(*)::int FROM app_tasks.member_directory",
+  );
+  t.deepEqual(counts.map((row) => [row.name, row.n]), [['boards', 1], ['tasks', 1], ['views', 1], ['member_directory', 1]]);
+  t.deepEqual((await tables()).map((row) => row.name), ['board_members', 'boards', 'deliverables', 'member_directory', 'schedules', 'task_assignees', 'task_comments', 'tasks', 'topics', 'views']);
+
+  t.deepEqual(await world.migrateAppDown(), ['0001-create-tasks-tables']);
+  t.deepEqual(await tables(), []);
+  t.deepEqual(await world.migrateAppUp(), ['0001-create-tasks-tables']);
+  t.is((await tables()).length, 10);
+
+  const fresh = await owner.request('GET', '/boards');
+  t.deepEqual(fresh.body.data, []);
+  const again = await owner.request('POST', '/tasks', { title: 'After', board_id: null });
+  t.is(again.status, 200);
+});

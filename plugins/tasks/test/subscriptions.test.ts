@@ -1,0 +1,108 @@
+import test from 'ava';
+import { startWorld, type Caller, type World } from './helpers/world.js';
+
+let world: World;
+let owner: Caller;
+
+const ok = async (reply: Promise<{ status: number; body: any }>) => {
+  const answer = await reply;
+  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+};
+
+test.before(async () => {
+  world = await startWorld('subscriber');
+  owner = world.owner;
+});
+
+test.after.always(async () => {
+  await world?.close();
+});
+
+/** What the app holds about a member, for before/after comparisons. */
+const snapshot = async (memberId: string) => ({
+  assignments: await world.query('SELECT task_id, member_id, assigned_by FROM app_tasks.task_assignees WHERE member_id = :memberId ORDER BY task_id', { memberId }),
+  boards: await world.query('SELECT board_id, role FROM app_tasks.board_members WHERE member_id = :memberId ORDER BY board_id', { memberId }),
+  directory: await world.query('SELECT member_id, removed_at, removed_by, updated_at FROM app_tasks.member_directory WHERE member_id = :memberId', { memberId }),
+});
+
+test.serial('core.account.member.removed unassigns the member from open tasks of that workspace only; the same delivery twice changes nothing the second time', async (t) => {
+  const leaving = await world.member(['tasks.tasks.read']);
+  const staying = await world.member(['tasks.tasks.read']);
+  const board = await ok(owner.request('POST', '/boards', { title: 'Team' }));
+  await ok(owner.request('POST', `/boards/${board.id}/members`, { member_id: leaving.id, role: 'editor' }));
+  const open1 = await ok(owner.request('POST', '/tasks', { title: 'Open 1', assignee_ids: [leaving.id, staying.id] }));
+  const open2 = await ok(owner.request('POST', '/tasks', { title: 'Open 2', board_id: board.id, assignee_ids: [leaving.id] }));
+  const done = await ok(owner.request('POST', '/tasks', { title: 'Done', assignee_ids: [leaving.id] }));
+  await ok(owner.request('POST', `/tasks/${done.id}/completion`));
+  const elsewhere = await world.otherWorkspace('subscriber-other');
+  const foreign = await ok(elsewhere.owner.request('POST', '/tasks', { title: 'Foreign', assignee_ids: [leaving.id] }));
+  world.takeEvents();
+
+  const removal = { member_id: leaving.id, removed_by: owner.id };
+  await world.deliver('core.account.member.removed', removal);
+  t.deepEqual(world.takeEvents(), [open1.id, open2.id].map((id) => ({ action: 'core.tasks.task.unassigned', payload: { task_id: id, assignee_mrn: leaving.mrn }, workspaceId: world.workspaceId })));
+  t.deepEqual((await ok(owner.request('GET', `/tasks/${open1.id}`))).assignee_ids, [staying.id]);
+  t.deepEqual((await ok(owner.request('GET', `/tasks/${open2.id}`))).assignee_ids, []);
+  t.deepEqual((await ok(owner.request('GET', `/tasks/${done.id}`))).assignee_ids, [leaving.id], 'a completed task keeps who worked on it');
+  t.deepEqual((await ok(elsewhere.owner.request('GET', `/tasks/${foreign.id}`))).assignee_ids, [leaving.id], 'another workspace is untouched');
+  const members = await ok(owner.request('GET', `/boards/${board.id}/members`));
+  t.deepEqual(members.map((row: { member_id: string }) => row.member_id), [owner.id]);
+
+  const before = await snapshot(leaving.id);
+  t.is(before.directory.length, 1);
+  await world.deliver('core.account.member.removed', removal);
+  t.deepEqual(world.takeEvents(), [], 'a redelivery emits nothing');
+  t.deepEqual(await snapshot(leaving.id), before, 'a redelivery changes nothing');
+});
+
+test.serial('a member the app knows as removed cannot be assigned or added to a board; member.added brings them back', async (t) => {
+  const member = await world.member(['tasks.tasks.read']);
+  const task = await ok(owner.request('POST', '/tasks', { title: 'Later' }));
+  const board = await ok(owner.request('POST', '/boards', { title: 'Later board' }));
+  await world.deliver('core.account.member.removed', { member_id: member.id, removed_by: owner.id });
+  world.takeEvents();
+  const refused = await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: member.id });
+  t.is(refused.status, 400);
+  t.deepEqual(refused.body, { error: `member_id ${member.id} is no longer a member of this workspace` });
+  t.deepEqual((await owner.request('POST', '/tasks', { title: 'x', assignee_ids: [member.id] })).body, { error: `assignee_ids ${member.id} is no longer a member of this workspace` });
+  t.deepEqual((await owner.request('POST', `/boards/${board.id}/members`, { member_id: member.id, role: 'viewer' })).body, { error: `member_id ${member.id} is no longer a member of this workspace` });
+  t.deepEqual(world.takeEvents(), []);
+
+  await world.deliver('system.workspace.member.added', { member_id: member.id, role: 'member' });
+  await world.deliver('system.workspace.member.added', { member_id: member.id, role: 'member' });
+  t.is((await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: member.id })).status, 200);
+});
+
+test.serial('a delivery without a usable member_id is acknowledged and changes nothing', async (t) => {
+  world.takeEvents();
+  const before = await world.query('SELECT count(*)::int AS n FROM app_tasks.member_directory');
+  await world.deliver('core.account.member.removed', { removed_by: owner.id });
+  await world.deliver('core.account.member.removed', { member_id: 'not-an-id' });
+  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_tasks.member_directory'), before);
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('end to end: removing a member through the platform emits core.account.member.removed, whose payload the handler takes as is', async (t) => {
+  const leaving = await world.member(['tasks.tasks.read']);
+  const task = await ok(owner.request('POST', '/tasks', { title: 'Handover', assignee_ids: [leaving.id] }));
+  world.takeEvents();
+  const removed = await owner.request('DELETE', `/members/${leaving.id}`);
+  t.is(removed.status, 200);
+  // The platform's own events reach the outbox without passing the harness's capture: read the outbox.
+  const [event] = await world.query<{ payload: Record<string, unknown>; workspace_id: string }>(
+    "SELECT payload, workspace_id FROM platform.events WHERE action = 'core.account.member.removed' AND payload->>'member_id' = :memberId",
+    { memberId: leaving.id },
+  );
+  t.deepEqual(event.payload, { member_id: leaving.id, removed_by: owner.id });
+  t.is(event.workspace_id, world.workspaceId);
+  world.takeEvents();
+  await world.deliver('core.account.member.removed', event.payload, event.workspace_id);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.unassigned', payload: { task_id: task.id, assignee_mrn: leaving.mrn }, workspaceId: world.workspaceId }]);
+  t.deepEqual((await ok(owner.request('GET', `/tasks/${task.id}`))).assignee_ids, []);
+});
+
+test.serial('a workspace where the app is not installed skips the delivery', async (t) => {
+  const bare = await world.platform.workspace('subscriber-bare');
+  t.deepEqual(await world.platform.deliver(bare.id, 'core.account.member.removed', { member_id: owner.id, removed_by: owner.id }), { tasks: 'skipped' });
+});
