@@ -198,3 +198,17 @@ test.serial('task filters: the keys of the board, and each key options with coun
   t.deepEqual(unknown.body, { error: 'Unknown task filter color (filters: lane, assignee_id, topic_id, schedule_id, priority, status, creator_id)' });
   t.is((await owner.request('GET', `/boards/${UNKNOWN}/task-filters`)).status, 404);
 });
+
+test.serial('the app settings decide the lanes of a new board, the default priority and the most assignees', async (t) => {
+  const saved = await owner.request('PUT', '/apps/tasks/settings', { default_lanes: ['Inbox', 'Out'], default_priority: 'low', max_assignees: 1 });
+  t.is(saved.status, 200);
+  const refused = await owner.request('PUT', '/apps/tasks/settings', { default_lanes: [], default_priority: 'low', max_assignees: 1 });
+  t.is(refused.status, 400);
+  const fresh = await ok(owner.request('POST', '/boards', { title: 'Configured' }));
+  t.deepEqual(fresh.lanes, ['Inbox', 'Out']);
+  const task = await ok(owner.request('POST', '/tasks', { title: 'Configured task', board_id: fresh.id, assignee_ids: [owner.id] }));
+  t.like(task, { priority: 'low', lane: 'Inbox' });
+  const second = await world.member(['tasks.tasks.read']);
+  t.deepEqual((await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: second.id })).body, { error: `Task ${task.id} already has 1 assignees, the most allowed (settings: max_assignees)` });
+  t.is((await owner.request('PUT', '/apps/tasks/settings', { default_lanes: ['To do', 'In progress', 'Done'], default_priority: 'none', max_assignees: 10 })).status, 200);
+});
