@@ -78,9 +78,9 @@ interface Result {
 /**
  * Claims due attempts from the queue and POSTs them, signed, to each subscriber. 200 is success;
  * anything else (3xx, timeouts and connection errors included) schedules the next attempt with a
- * growing delay, until 1 + max_retries attempts were made. Outcomes are written in small batches:
- * the delivery log, one row per attempt, the next attempt's job and the completion of this one,
- * in one transaction.
+ * growing delay, until 1 + max_retries attempts were made. Outcomes are written in batches: the
+ * delivery log (its outcome, the attempt appended to `attempt_log`), the next attempt's job and
+ * the completion of this one, in one transaction.
  */
 export class Deliverer {
   readonly wake = new Signal();
@@ -336,7 +336,6 @@ export class Deliverer {
   private async write(batch: Result[]): Promise<void> {
     const { pool, queue, retry, logger } = this.options;
     const updates: Array<Record<string, unknown>> = [];
-    const attempts: Array<Record<string, unknown>> = [];
     const retries: Array<{ data: DeliveryJob['data']; startAfter: Date }> = [];
     for (const result of batch) {
       const { target } = result;
@@ -348,16 +347,21 @@ export class Deliverer {
         next = new Date(Date.now() + retryDelayMs(retry, target.attempt));
         retries.push({ data: { d: target.deliveryId, e: target.eventId, a: target.attempt + 1 }, startAfter: next });
       } else status = 'exhausted';
-      updates.push({ id: target.deliveryId, status, attempts: target.attempt, last_status: result.statusCode, last_error: result.error, next_attempt_at: next?.toISOString() ?? null });
-      attempts.push({
-        delivery_id: target.deliveryId,
-        attempt: target.attempt,
-        workspace_id: target.workspaceId,
-        started_at: result.startedAt.toISOString(),
-        duration_ms: result.durationMs,
-        status_code: result.statusCode,
-        error: result.error,
-        outcome: result.delivered ? 'delivered' : 'failed',
+      updates.push({
+        id: target.deliveryId,
+        status,
+        attempts: target.attempt,
+        last_status: result.statusCode,
+        last_error: result.error,
+        next_attempt_at: next?.toISOString() ?? null,
+        entry: {
+          attempt: target.attempt,
+          started_at: result.startedAt.toISOString(),
+          duration_ms: result.durationMs,
+          status_code: result.statusCode,
+          error: result.error,
+          outcome: result.delivered ? 'delivered' : 'failed',
+        },
       });
       if (!result.delivered) {
         const line = { delivery_id: target.deliveryId, action: target.action, subscriber: target.subscriber, attempt: target.attempt, status_code: result.statusCode, error: result.error };
@@ -369,25 +373,21 @@ export class Deliverer {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      // One statement: the delivery log, the attempt rows, and the wake-up of other brokers.
+      // One statement: the delivery log (outcome and the attempt appended) and the wake-up of
+      // other brokers. `id = ANY` lets the planner use the primary key whatever the batch size.
       await client.query(
         `WITH updated AS (
            UPDATE platform.event_deliveries d
               SET status = x.status, attempts = GREATEST(d.attempts, x.attempts), last_status = x.last_status, last_error = x.last_error,
                   next_attempt_at = COALESCE(x.next_attempt_at, d.next_attempt_at), updated_at = now(),
-                  delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
-             FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, attempts int, last_status int, last_error text, next_attempt_at timestamptz)
-            WHERE d.id = x.id AND d.status NOT IN ('delivered', 'exhausted')
+                  delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END,
+                  attempt_log = d.attempt_log || jsonb_build_array(x.entry)
+             FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, attempts int, last_status int, last_error text, next_attempt_at timestamptz, entry jsonb)
+            WHERE d.id = ANY($2::uuid[]) AND d.id = x.id AND d.status NOT IN ('delivered', 'exhausted')
            RETURNING d.id
-         ), logged AS (
-           INSERT INTO platform.event_delivery_attempts (delivery_id, attempt, workspace_id, started_at, duration_ms, status_code, error, outcome)
-           SELECT x.delivery_id, x.attempt, x.workspace_id, x.started_at, x.duration_ms, x.status_code, x.error, x.outcome
-             FROM jsonb_to_recordset($2::jsonb) AS x(delivery_id uuid, attempt int, workspace_id uuid, started_at timestamptz, duration_ms int, status_code int, error text, outcome text)
-            WHERE EXISTS (SELECT 1 FROM platform.event_deliveries d WHERE d.id = x.delivery_id)
-           ON CONFLICT DO NOTHING
          )
          SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`,
-        [JSON.stringify(updates), JSON.stringify(attempts), retries.length > 0 && this.options.notify],
+        [JSON.stringify(updates), updates.map((update) => update.id), retries.length > 0 && this.options.notify],
       );
       await queue.insert(client, retries);
       await queue.complete(

@@ -75,11 +75,8 @@ export async function listDeliveries(db: Queryable, catalog: EventCatalog, filte
 export async function getDelivery(db: Queryable, catalog: EventCatalog, id: string): Promise<DeliveryLogEntry | null> {
   const { rows } = await db.query(`SELECT d.*, e.payload, e.metadata FROM platform.event_deliveries d JOIN platform.events e ON e.id = d.event_id WHERE d.id = $1`, [id]);
   if (rows.length === 0) return null;
-  const attempts = await db.query(`SELECT attempt, started_at, duration_ms, status_code, error, outcome FROM platform.event_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`, [id]);
-  return {
-    ...present(rows[0], catalog),
-    attempt_log: attempts.rows.map((row) => ({ ...row, started_at: iso(row.started_at)! })),
-  };
+  const attempts = [...(rows[0].attempt_log as DeliveryAttempt[])].sort((a, b) => a.attempt - b.attempt);
+  return { ...present(rows[0], catalog), attempt_log: attempts.map((attempt) => ({ ...attempt, started_at: iso(attempt.started_at)! })) };
 }
 
 function present(row: Record<string, any>, catalog: EventCatalog): DeliveryLogEntry {

@@ -171,10 +171,10 @@ export class Relay {
          ), settled AS (
            UPDATE platform.events e SET status = x.status, reason = x.reason, deliveries = x.deliveries, processed_at = now()
              FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, status text, reason text, deliveries int)
-            WHERE e.id = x.id
+            WHERE e.id = ANY($4::uuid[]) AND e.id = x.id
          )
          SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`,
-        [JSON.stringify(deliveries), JSON.stringify(outcomes), deliveries.length > 0 && this.options.notify],
+        [JSON.stringify(deliveries), JSON.stringify(outcomes), deliveries.length > 0 && this.options.notify, outcomes.map((outcome) => outcome.id)],
       );
       await client.query('COMMIT');
       const ahead = jobs.map((job) => job.startAfter?.getTime() ?? 0).filter((at) => at > Date.now());
