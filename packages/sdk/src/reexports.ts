@@ -15,6 +15,7 @@ export const DataTypes = SequelizeDataTypes;
 /** Sequelize operators, for `where` clauses (`{ title: { [Op.iLike]: '%x%' } }`). */
 export const Op: typeof OpTypes = SequelizeOp;
 
-/** Types of joi schemas and Sequelize options an app may need in signatures. */
+/** Types of joi schemas an app may need in signatures. */
 export type { Schema as JoiSchema, ObjectSchema as JoiObjectSchema } from 'joi';
+/** Sequelize types for model columns and query options (`where`, `order`). */
 export type { DataType, FindOptions, ModelAttributeColumnOptions, Order, WhereOptions } from 'sequelize';
