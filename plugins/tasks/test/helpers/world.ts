@@ -4,7 +4,28 @@
  * callers the tests need. Every test file starts one (`startWorld`) and closes it.
  */
 import { createTestPlatform, type TestCaller, type TestMember, type TestPlatform, type TestResponse, type TestWorkspace } from '@wpk/testing';
+import { compileJsonSchema } from '@wpk/sdk';
 import app from '../../src/index.js';
+
+/** The manifest's payload schema of each action, compiled once. */
+const schemas = new Map(
+  app.manifest.events!.map((event) => {
+    const compiled = compileJsonSchema(event.schema);
+    if ('error' in compiled) throw new Error(`${event.action}: ${compiled.error}`);
+    return [event.action, compiled.validate];
+  }),
+);
+
+/**
+ * Checks a written event against the schema the manifest declares for it, as the broker does
+ * (null values dropped first), so every test that looks at events also checks their payloads.
+ */
+function assertDeclaredPayload(action: string, payload: Record<string, unknown>): void {
+  const validate = schemas.get(action);
+  if (!validate) throw new Error(`${action} is not declared in app.json`);
+  const withoutNulls = Object.fromEntries(Object.entries(payload).filter(([, value]) => value !== null));
+  if (!validate(withoutNulls)) throw new Error(`${action} payload ${JSON.stringify(payload)} breaks its schema: ${JSON.stringify(validate.errors)}`);
+}
 
 /** A caller with an id: a member of the workspace. */
 export type Caller = TestMember;
@@ -76,7 +97,10 @@ export async function startWorld(subdomain: string): Promise<World> {
         platform
           .takeEvents()
           .filter((event) => event.action.startsWith('core.tasks.'))
-          .map((event) => ({ action: event.action, payload: event.payload, workspaceId: event.workspaceId })),
+          .map((event) => {
+            assertDeclaredPayload(event.action, event.payload);
+            return { action: event.action, payload: event.payload, workspaceId: event.workspaceId };
+          }),
       search: platform.search,
       async deliver(action, payload, workspaceId = workspace.id) {
         const result = await platform.deliver(workspaceId, action, payload);
