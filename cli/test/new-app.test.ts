@@ -73,7 +73,7 @@ test('wpk new app scaffolds an ext app that validates and whose tests pass as ge
   t.regex(tested.stdout, /5 tests passed/);
 });
 
-test('wpk validate prints every problem with file and field, and exits 1', async (t) => {
+test('wpk validate prints every problem with file and field, and exits 1; wpk start refuses the same app', async (t) => {
   const root = scratch(t);
   await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', path.join(root, 'hello')], root);
   const app = path.join(root, 'hello');
@@ -95,6 +95,15 @@ test('wpk validate prints every problem with file and field, and exits 1', async
   const json = await wpk(['validate', '--json', 'hello'], root);
   t.is(json.code, 1);
   t.is(JSON.parse(json.stdout).problems.length, 3);
+  const start = await wpk(['start', '--app', 'hello', '--port', '0', '--data-dir', path.join(root, 'data')], root);
+  t.is(start.code, 1);
+  t.deepEqual(start.stderr.trim().split('\n'), [
+    'wpk: Cannot start: 3 problems in apps',
+    '  hello/app.json: permissions[0].key: "ext.acme.hello.item.make": resource "item" must be a plural noun (for example "items")',
+    '  hello/app.json: authorization: has no entry for POST /items, a route of the app\'s code; add one with a chain, or "public": true',
+    '  hello/app.json: events[0].action: "core.hello.item.created": core.* events are emitted by first-party apps only; a third-party app emits in ext.acme.hello.*',
+  ]);
+  t.false(fs.existsSync(path.join(root, 'data')), 'nothing was opened');
 });
 
 test('wpk new project scaffolds a project whose wpk.config names its apps', async (t) => {
