@@ -25,6 +25,9 @@ export function devCommand(): Command {
         console.log(`listening on ${url}`);
         console.log(`demo workspace: http://${DEMO_SUBDOMAIN}.${runtime.config.baseDomain}:${port}`);
         console.log(`demo owner: ${demo.ownerEmail} / ${demo.ownerPassword}; apps installed: ${installed.join(', ') || 'none'}`);
+        const workspace = await runtime.workspaces.findBySubdomain(demo.subdomain);
+        const { secret } = await runtime.apiKeys.issueOwnerKey(workspace!.id, 'Demo owner key (wpk dev)', { replace: true });
+        console.log(`demo owner's API key: ${secret}`);
       } catch (error) {
         await runtime.stop();
         throw error;
