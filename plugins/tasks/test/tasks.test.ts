@@ -151,9 +151,15 @@ test.serial('PATCH /tasks/{id} emits task.updated naming only the fields that ch
   t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.updated', payload: { task_id: task.id, changed_fields: ['title', 'lane', 'start_date'] }, workspaceId: world.workspaceId }]);
   t.is((await owner.request('PATCH', `/tasks/${task.id}`, { title: 'Patched' })).status, 200);
   t.deepEqual(world.takeEvents(), []);
-  const cleared = await ok(owner.request('PATCH', `/tasks/${task.id}`, { start_date: null, lane: null }));
-  t.like(cleared, { start_date: null, lane: null });
-  t.deepEqual(world.takeEvents()[0].payload.changed_fields, ['lane', 'start_date']);
+  const cleared = await ok(owner.request('PATCH', `/tasks/${task.id}`, { start_date: null, priority: 'high' }));
+  t.like(cleared, { start_date: null, priority: 'high' });
+  t.deepEqual(world.takeEvents()[0].payload.changed_fields, ['priority', 'start_date']);
+  const laneless = await owner.request('PATCH', `/tasks/${task.id}`, { lane: null });
+  t.is(laneless.status, 400);
+  t.deepEqual(laneless.body, { error: 'lane cannot be null: a task on board Product is always in one of its lanes' });
+  t.like(await ok(owner.request('POST', '/tasks', { title: 'Null lane', board_id: board.id, lane: null })), { lane: 'To do' });
+  t.like(await ok(owner.request('PATCH', `/tasks/${(await ok(owner.request('POST', '/tasks', { title: 'Idea lane' }))).id}`, { lane: null, title: 'Idea lane 2' })), { lane: null, title: 'Idea lane 2' });
+  world.takeEvents();
 });
 
 test.serial('PATCH dates are YYYY-MM-DD calendar days and the due date is never before the start, against stored values too', async (t) => {

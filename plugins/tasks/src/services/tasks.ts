@@ -121,7 +121,8 @@ export async function listTasks(ctx: TasksContext, query: TaskListQuery) {
 /**
  * Checks the fields of a task against its board and the workspace, given the task as it would
  * be after the change (`next`) and, for an existing task, its id. Throws InvalidError naming the
- * field. Rules: a lane is one of the board's lanes and needs a board; a topic is one of the
+ * field. Rules: a lane is one of the board's lanes and needs a board (a task on a board always
+ * has one); a topic is one of the
  * board's topics; a schedule exists; due_date is not before start_date; blocked_by is another
  * task of this workspace and creates no dependency cycle.
  */
@@ -130,6 +131,7 @@ async function checkTaskFields(ctx: TasksBaseContext, next: Partial<Task>, board
     if (!board) throw new InvalidError('lane needs a board: a task in the incubator has no lane');
     if (!board.lanes.includes(next.lane)) throw new InvalidError(`lane ${next.lane} is not a lane of board ${board.title}`);
   }
+  if (touched.has('lane') && next.lane == null && board) throw new InvalidError(`lane cannot be null: a task on board ${board.title} is always in one of its lanes`);
   if (touched.has('topic_id') && next.topic_id != null) {
     if (!board) throw new InvalidError('topic_id needs a board: a task in the incubator has no topic');
     const topic = await ctx.db.topics.findOne({ where: { id: next.topic_id, board_id: board.id } });
@@ -174,7 +176,7 @@ export async function createTask(ctx: TasksContext, input: TaskInput) {
     title: input.title ?? UNTITLED,
     description: input.description ?? '',
     board_id: board?.id ?? null,
-    lane: input.lane !== undefined ? input.lane : (board?.lanes[0] ?? null),
+    lane: input.lane ?? board?.lanes[0] ?? null,
     topic_id: input.topic_id ?? null,
     schedule_id: input.schedule_id ?? null,
     priority: input.priority ?? settingsOf(ctx).default_priority,
@@ -182,7 +184,7 @@ export async function createTask(ctx: TasksContext, input: TaskInput) {
     due_date: input.due_date ?? null,
     blocked_by: input.blocked_by ?? null,
   };
-  await checkTaskFields(ctx, values, board, null, new Set(Object.keys(input)));
+  await checkTaskFields(ctx, values, board, null, new Set(Object.keys(input).filter((field) => input[field as keyof TaskInput] !== null)));
   const assigneeIds = [...new Set(input.assignee_ids ?? [])];
   const max = settingsOf(ctx).max_assignees;
   if (assigneeIds.length > max) throw new InvalidError(`assignee_ids must contain at most ${max} members (settings: max_assignees)`);
