@@ -175,9 +175,10 @@ async function withoutGinIndexes(sequelize: Sequelize, work: () => Promise<void>
   for (const index of indexes) await sequelize.query(index.definition);
 }
 
-/** Queries of every class, made from records of the workspace (n in 10000..limit, so ids have 5 digits). */
+/** Queries of every class, made from records of the workspace (n from 10000 up when there are enough, so ids have 5 digits). */
 async function buildQueries(sequelize: Sequelize, workspaceId: string, limit: number): Promise<BenchQuery[]> {
-  const picks = Array.from({ length: perClass }, (_, k) => 10_000 + ((k * 2477 + 911) % Math.max(1, limit - 10_000)));
+  const low = limit > 20_000 ? 10_000 : 1;
+  const picks = Array.from({ length: perClass }, (_, k) => low + ((k * 2477 + 911) % Math.max(1, limit - low)));
   const rows = await sequelize.query<{ n: string; title: string; search_text: string }>(
     `SELECT record_id AS n, title, search_text FROM platform.search_records WHERE workspace_id = $1::uuid AND app = 'bench' AND record_id = ANY($2::text[])`,
     { type: QueryTypes.SELECT, bind: [workspaceId, picks.map(String)] },
@@ -196,7 +197,7 @@ async function buildQueries(sequelize: Sequelize, workspaceId: string, limit: nu
     const longest = [...words].sort((a, b) => b.length - a.length)[0];
     queries.push({ cls: 'exact', q: row.title, source });
     queries.push({ cls: 'prefix', q: row.title.slice(0, Math.ceil(row.title.length * 0.6)).trim(), source });
-    queries.push({ cls: 'partial-id', q: row.n.slice(1, 5), source });
+    queries.push({ cls: 'partial-id', q: row.n.length >= 5 ? row.n.slice(1, 5) : row.n.slice(-3), source });
     queries.push({ cls: '1-typo', q: words.map((word) => (word === longest && word.length >= 4 ? typo(word, 1) : word)).join(' '), source });
     queries.push({ cls: '2-typo', q: words.map((word) => (word === longest && word.length >= 6 ? typo(word, 2) : word)).join(' '), source });
     queries.push({ cls: 'multi-word', q: `${words[1]} ${detail[2] ?? ''}`.trim(), source });
