@@ -390,3 +390,14 @@ test.serial('deliverables: added, listed, delivered once with deliverable.delive
     t.deepEqual((await owner.request('POST', `/tasks/${task.id}/deliverables`, payload)).body, { error });
   }
 });
+
+test.serial('two concurrent assignments of one member: one wins, the other is 409, one event', async (t) => {
+  const task = await ok(owner.request('POST', '/tasks', { title: 'Race' }));
+  const member = await world.member(['tasks.tasks.read']);
+  world.takeEvents();
+  const replies = await Promise.all([1, 2, 3].map(() => owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: member.id })));
+  t.deepEqual(replies.map((reply) => reply.status).sort(), [200, 409, 409]);
+  for (const reply of replies.filter((answer) => answer.status === 409)) t.deepEqual(reply.body, { error: `Member ${member.id} is already assigned to task ${task.id}` });
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.tasks.task.assigned']);
+  t.deepEqual((await ok(owner.request('GET', `/tasks/${task.id}`))).assignee_ids, [member.id]);
+});

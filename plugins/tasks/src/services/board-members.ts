@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError } from '@wpk/sdk';
 import type { BoardMember, BoardRole } from '../models/index.js';
 import { requireBoard } from './boards.js';
-import type { TasksContext } from './context.js';
+import { conflictOnDuplicate, type TasksContext } from './context.js';
 import { assertMemberPresent } from './members-directory.js';
 import { presentBoardMember } from './present.js';
 
@@ -36,7 +36,10 @@ export async function addBoardMember(ctx: TasksContext, boardId: string, input: 
   await assertMemberPresent(ctx, input.member_id);
   const existing = await ctx.db.boardMembers.findOne({ where: { board_id: board.id, member_id: input.member_id } });
   if (existing) throw new ConflictError(`Member ${input.member_id} is already a member of board ${board.id}`);
-  const member = await ctx.db.boardMembers.create({ board_id: board.id, member_id: input.member_id, role: input.role, added_by: ctx.member.id });
+  const member = await conflictOnDuplicate(
+    ctx.db.boardMembers.create({ board_id: board.id, member_id: input.member_id, role: input.role, added_by: ctx.member.id }),
+    `Member ${input.member_id} is already a member of board ${board.id}`,
+  );
   return presentBoardMember(member);
 }
 

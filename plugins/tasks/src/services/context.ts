@@ -1,4 +1,4 @@
-import type { AppContext, BaseContext, EventContext } from '@wpk/sdk';
+import { ConflictError, type AppContext, type BaseContext, type EventContext } from '@wpk/sdk';
 import type { Models } from '../models/index.js';
 
 /** What a route hands a service: the request's context, typed with the app's models. */
@@ -25,4 +25,19 @@ export function settingsOf(ctx: TasksBaseContext): TasksSettings {
 /** Escapes `%`, `_` and `\` so user text matches literally inside an ILIKE pattern. */
 export function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * Runs an insert whose uniqueness the service checked before: when a concurrent request inserted
+ * the same row in between, the database's unique constraint refuses it and this answers 409 with
+ * `message` instead of a fault. Any other error is rethrown as it is.
+ */
+export async function conflictOnDuplicate<T>(insert: Promise<T>, message: string): Promise<T> {
+  try {
+    return await insert;
+  } catch (error) {
+    // The SDK's models are Sequelize models; a unique violation surfaces as this error class.
+    if ((error as { name?: unknown })?.name === 'SequelizeUniqueConstraintError') throw new ConflictError(message);
+    throw error;
+  }
 }

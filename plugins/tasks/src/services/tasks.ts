@@ -2,7 +2,7 @@ import { ConflictError, InvalidError, memberMrn, NotFoundError, Op, type WhereOp
 import type { Board, Priority, Task } from '../models/index.js';
 import { taskDocument } from '../search.js';
 import { requireBoard, requireLiveBoard } from './boards.js';
-import { likePattern, settingsOf, type TasksBaseContext, type TasksContext } from './context.js';
+import { conflictOnDuplicate, likePattern, settingsOf, type TasksBaseContext, type TasksContext } from './context.js';
 import { notBefore } from './dates.js';
 import { emit } from './events.js';
 import { assertMemberPresent } from './members-directory.js';
@@ -271,7 +271,7 @@ export async function assignMember(ctx: TasksContext, taskId: string, memberId: 
   if (current.some((row) => row.member_id === memberId)) throw new ConflictError(`Member ${memberId} is already assigned to task ${task.id}`);
   const max = settingsOf(ctx).max_assignees;
   if (current.length >= max) throw new ConflictError(`Task ${task.id} already has ${max} assignees, the most allowed (settings: max_assignees)`);
-  await ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id });
+  await conflictOnDuplicate(ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id }), `Member ${memberId} is already assigned to task ${task.id}`);
   await ctx.db.tasks.update({ updated_at: new Date() }, { where: { id: task.id } });
   emit(ctx, 'core.tasks.task.assigned', { task_id: task.id, assignee_mrn: memberMrn(memberId), assigned_by: ctx.member.id });
   return presentOne(ctx, (await ctx.db.tasks.findById(task.id))!);

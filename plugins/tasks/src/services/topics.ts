@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, Op } from '@wpk/sdk';
 import type { Topic } from '../models/index.js';
 import { requireBoard } from './boards.js';
-import { likePattern, type TasksContext } from './context.js';
+import { conflictOnDuplicate, likePattern, type TasksContext } from './context.js';
 import { emit } from './events.js';
 import { presentTopic } from './present.js';
 
@@ -34,7 +34,7 @@ export async function listTopics(ctx: TasksContext, boardId: string, q?: string)
 export async function createTopic(ctx: TasksContext, boardId: string, input: { name: string; color?: string | null }) {
   const board = await requireBoard(ctx, boardId);
   await assertNameFree(ctx, board.id, input.name, null);
-  const topic = await ctx.db.topics.create({ board_id: board.id, name: input.name, color: input.color ?? null, creator_id: ctx.member.id });
+  const topic = await conflictOnDuplicate(ctx.db.topics.create({ board_id: board.id, name: input.name, color: input.color ?? null, creator_id: ctx.member.id }), `Board ${board.id} already has a topic named ${input.name}`);
   emit(ctx, 'core.tasks.topic.created', { topic_id: topic.id, board_id: board.id, name: topic.name, created_by: ctx.member.id });
   return presentTopic(topic);
 }
@@ -47,7 +47,7 @@ export async function updateTopic(ctx: TasksContext, boardId: string, topicId: s
   if (fields.includes('name')) await assertNameFree(ctx, topic.board_id, input.name!, topic.id);
   const changes: Partial<Topic> = {};
   for (const field of fields) Object.assign(changes, { [field]: input[field] });
-  await ctx.db.topics.update(changes, { where: { id: topic.id } });
+  await conflictOnDuplicate(ctx.db.topics.update(changes, { where: { id: topic.id } }), `Board ${topic.board_id} already has a topic named ${input.name}`);
   const updated = (await ctx.db.topics.findById(topic.id))!;
   emit(ctx, 'core.tasks.topic.updated', { topic_id: topic.id, board_id: topic.board_id, name: updated.name, previous_name: topic.name, fields: [...fields], updated_by: ctx.member.id });
   return presentTopic(updated);
