@@ -372,7 +372,10 @@ export class Deliverer {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      // The broker's own writes skip the wait for the WAL flush: after a database crash the last
+      // few of them may be lost, which only means a relay or a delivery happens again (at least
+      // once); the events themselves were committed durably by the requests that staged them.
+      await client.query('BEGIN; SET LOCAL synchronous_commit TO off');
       // One statement: the delivery log (outcome and the attempt appended) and the wake-up of
       // other brokers. `id = ANY` lets the planner use the primary key whatever the batch size.
       await client.query(

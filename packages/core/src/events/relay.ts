@@ -66,7 +66,10 @@ export class Relay {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
+      // The broker's own writes skip the wait for the WAL flush: after a database crash the last
+      // few of them may be lost, which only means a relay or a delivery happens again (at least
+      // once); the events themselves were committed durably by the requests that staged them.
+      await client.query('BEGIN; SET LOCAL synchronous_commit TO off');
       const { rows } = await client.query<OutboxRow>(
         `SELECT id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
            FROM platform.events WHERE status = 'pending' ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
