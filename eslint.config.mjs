@@ -39,7 +39,7 @@ const appBoundaryRule = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.turbo/**', '**/.wpk/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.turbo/**', '**/.wpk/**', '**/.scratch*/**', 'bench/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

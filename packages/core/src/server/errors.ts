@@ -1,6 +1,7 @@
 import Boom from '@hapi/boom';
 import { isDomainError } from '@wpk/sdk';
 import type { ValidationError } from 'joi';
+import { UniqueConstraintError } from 'sequelize';
 
 /** The answer for an error: status, `{"error": ...}` body and any extra headers. */
 export interface ErrorAnswer {
@@ -21,6 +22,11 @@ const GENERIC_FAULT = 'An unexpected error occurred';
 export function toErrorAnswer(error: Error, requestId: string): ErrorAnswer {
   if (isDomainError(error)) {
     return { status: error.status, body: { error: error.message }, headers: error.headers, fault: false };
+  }
+  if (error instanceof UniqueConstraintError) {
+    // A race two requests both passed a "does it exist?" check for: the database decides.
+    const fields = Object.keys(error.fields ?? {}).filter((field) => field !== 'workspace_id');
+    return { status: 409, body: { error: fields.length ? `A record with this ${fields.join(', ')} already exists` : 'This record already exists' }, headers: {}, fault: false };
   }
   const boom = Boom.isBoom(error) ? error : Boom.boomify(error);
   const status = boom.output.statusCode;
