@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signBody } from '@wpk/sdk';
 import type { PayloadSealer } from './payload.js';
-import type { DeliveryJob, DeliveryQueue } from './queue.js';
+import { DELIVERY_QUEUE, QUEUE_SCHEMA, type DeliveryJob, type DeliveryQueue } from './queue.js';
 import { signingSecretFor } from './secrets.js';
 import { Signal } from './signal.js';
 import type { EventCatalog, Participant } from './types.js';
@@ -177,17 +177,28 @@ export class Deliverer {
   private nextDue = Infinity;
   private nextDueReadAt = 0;
 
-  /** How long to sleep: until the next scheduled attempt, but never longer than the poll interval. */
+  /**
+   * How long to sleep: until the earliest attempt no process has claimed yet (pg-boss's own
+   * `created`/`retry` jobs, so a job that became due between our fetch and this look is seen),
+   * but never longer than the poll interval.
+   */
   private async idleDelay(): Promise<number> {
     const now = Date.now();
     if (now - this.nextDueReadAt >= Math.min(250, this.options.pollIntervalMs) || this.nextDue <= now) {
       const { rows } = await this.options.pool.query<{ due_in: string | null }>(
-        `SELECT EXTRACT(EPOCH FROM (min(next_attempt_at) - now())) * 1000 AS due_in
-           FROM platform.event_deliveries WHERE status IN ('pending', 'retrying') AND next_attempt_at > now()`,
+        `SELECT EXTRACT(EPOCH FROM (min(start_after) - now())) * 1000 AS due_in
+           FROM ${QUEUE_SCHEMA}.job WHERE name = $1 AND state IN ('created', 'retry')`,
+        [DELIVERY_QUEUE],
       );
       const dueIn = rows[0]?.due_in === null || rows[0]?.due_in === undefined ? Infinity : Number(rows[0].due_in);
-      this.nextDue = now + dueIn;
       this.nextDueReadAt = now;
+      // Due already: look again at once (a short pause, in case it is claimable only later).
+      if (dueIn <= 0) {
+        this.nextDue = Infinity;
+        this.nextDueReadAt = 0;
+        return 5;
+      }
+      this.nextDue = now + dueIn;
     }
     return Math.max(1, Math.min(this.options.pollIntervalMs, Math.ceil(this.nextDue - Date.now()) + 2));
   }
