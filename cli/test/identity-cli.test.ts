@@ -53,7 +53,7 @@ test('workspace create --owner-email/--owner-password and member add create join
   const short = await wpk(['member', 'add', '--subdomain', 'acme', '--email', 'a@b.test', '--password', 'short', '--platform-role', 'member', '--data-dir', dataDir]);
   t.deepEqual([short.code, short.stderr.trim()], [1, 'wpk: password length must be at least 8 characters long']);
 
-  const runtime = await Runtime.create({ logLevel: 'silent', dataDir, databaseUrl: undefined, port: 0 });
+  const runtime = await Runtime.create({ logLevel: 'silent', dataDir, databaseUrl: null, port: 0 });
   try {
     for (const [email, password, role] of [['olga@acme.test', 'olga-owner-password', 'owner'], ['abe@acme.test', 'abe-admin-password', 'admin'], ['meg@acme.test', 'meg-member-password', 'member']]) {
       const answer = await runtime.server.inject({ method: 'POST', url: '/sessions', headers: { host: 'acme.localhost', 'x-api-version': '2026-11-01', 'content-type': 'application/json' }, payload: { email, password } });

@@ -15,7 +15,7 @@ export function devCommand(): Command {
     .addOption(appOption())
     .action(async (options: { port?: number; dataDir: string; app?: string[] }) => {
       // Development always runs the embedded database, whatever DATABASE_URL says.
-      const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: undefined, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? 'info' });
+      const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: null, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? 'info' });
       try {
         await runtime.migrate();
         const demo = await runtime.identity.seedDemo();

@@ -29,7 +29,11 @@ export interface RuntimeConfig {
   scryptLogN: number;
 }
 
-export type RuntimeConfigInput = Partial<RuntimeConfig>;
+/**
+ * Options that override the environment. `databaseUrl: null` forces the embedded database even
+ * when `DATABASE_URL` is set (`wpk dev`); `undefined` (or absent) falls back to `DATABASE_URL`.
+ */
+export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl'>> & { databaseUrl?: string | null };
 
 /** Builds the runtime config from explicit options, then the environment, then defaults. */
 export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
@@ -38,7 +42,7 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT ?? input.port)}`);
   }
   return {
-    databaseUrl: input.databaseUrl ?? (env.DATABASE_URL || undefined),
+    databaseUrl: input.databaseUrl === null ? undefined : (input.databaseUrl ?? (env.DATABASE_URL || undefined)),
     dataDir: path.resolve(input.dataDir ?? env.WPK_DATA_DIR ?? '.wpk/data'),
     baseDomain: (input.baseDomain ?? env.BASE_DOMAIN ?? 'localhost').toLowerCase(),
     host: input.host ?? env.HOST ?? '127.0.0.1',
