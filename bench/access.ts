@@ -12,10 +12,9 @@
  *   DATABASE_URL=postgres://... npx tsx bench/access.ts
  * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10), BENCH_ROWS (default 1000).
  */
-import Hapi from '@hapi/hapi';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { Runtime, createScratchDatabase, type RuntimeOptions } from '@wpk/core';
+import { startBareServer } from './lib/bare.js';
 import { load, printTable } from './lib/load.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -50,25 +49,13 @@ const platformUrl = await runtime.start();
 
 const PAGE_SQL = 'SELECT id, label, created_at FROM app_bench.items WHERE workspace_id = $1 ORDER BY id LIMIT $2 OFFSET $3';
 const COUNT_SQL = 'SELECT count(*)::int AS total FROM app_bench.items WHERE workspace_id = $1';
-const pool = new pg.Pool({ connectionString: runtime.db.url, max: runtime.db.isEmbedded ? 4 : 10 });
-const bare = Hapi.server({ host: '127.0.0.1', port: 0 });
-bare.route({
-  method: 'GET',
-  path: '/bench-items',
-  handler: async (request) => {
-    const page = Math.max(1, Number(request.query.page) || 1);
-    const perPage = Math.min(100, Math.max(1, Number(request.query.per_page) || 25));
-    const [items, count] = await Promise.all([pool.query(PAGE_SQL, [owner.workspaceId, perPage, (page - 1) * perPage]), pool.query(COUNT_SQL, [owner.workspaceId])]);
-    return { data: items.rows, total: count.rows[0].total };
-  },
-});
-await bare.start();
+const bare = await startBareServer(runtime.db.url, runtime.db.isEmbedded ? 4 : 10, owner.workspaceId, PAGE_SQL, COUNT_SQL);
 
 const keyHeaders = { ...headers, authorization: `Bearer ${memberKey}` };
 console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${seconds}s per run; member's full-access key`);
-await load(`${bare.info.uri}/bench-items?page=3`, headers, 2, connections);
+await load(`${bare.url}/bench-items?page=3`, headers, 2, connections);
 await load(`${platformUrl}/bench-items?page=3`, keyHeaders, 2, connections);
-const bareFigures = await load(`${bare.info.uri}/bench-items?page=3`, headers, seconds, connections);
+const bareFigures = await load(`${bare.url}/bench-items?page=3`, headers, seconds, connections);
 const platformFigures = await load(`${platformUrl}/bench-items?page=3`, keyHeaders, seconds, connections);
 
 printTable([
@@ -80,6 +67,5 @@ const p99Ratio = platformFigures.p99 / Math.max(1, bareFigures.p99);
 console.log(`ratio req/s platform/bare: ${ratio.toFixed(2)} (goal >= 0.70); p99 platform/bare: ${p99Ratio.toFixed(2)} (goal <= 2.00)`);
 
 await bare.stop();
-await pool.end();
 await runtime.stop();
 await scratch.drop();

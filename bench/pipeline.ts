@@ -10,10 +10,9 @@
  *   DATABASE_URL=postgres://... npx tsx bench/pipeline.ts
  * Options (env): BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10), BENCH_ROWS (default 1000).
  */
-import Hapi from '@hapi/hapi';
-import pg from 'pg';
 import { QueryTypes } from 'sequelize';
 import { Runtime, collection, createScratchDatabase, parsePagination } from '@wpk/core';
+import { startBareServer } from './lib/bare.js';
 import { load, printTable } from './lib/load.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -51,26 +50,14 @@ runtime.server.route({
 const pipelineUrl = await runtime.start();
 
 // The bare route: same database, same queries, same pool size, no platform.
-const pool = new pg.Pool({ connectionString: runtime.db.url, max: runtime.db.isEmbedded ? 4 : 10 });
-const bare = Hapi.server({ host: '127.0.0.1', port: 0 });
-bare.route({
-  method: 'GET',
-  path: '/bench-items',
-  handler: async (request) => {
-    const page = Math.max(1, Number(request.query.page) || 1);
-    const perPage = Math.min(100, Math.max(1, Number(request.query.per_page) || 25));
-    const [items, count] = await Promise.all([pool.query(PAGE_SQL, [workspace.id, perPage, (page - 1) * perPage]), pool.query(COUNT_SQL, [workspace.id])]);
-    return { data: items.rows, total: count.rows[0].total };
-  },
-});
-await bare.start();
+const bare = await startBareServer(runtime.db.url, runtime.db.isEmbedded ? 4 : 10, workspace.id, PAGE_SQL, COUNT_SQL);
 
 const headers = { host: 'bench.localhost', 'x-api-version': '2026-11-01' };
 console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${seconds}s per run`);
 // Warm both up, then measure.
-await load(`${bare.info.uri}/bench-items?page=3`, headers, 2, connections);
+await load(`${bare.url}/bench-items?page=3`, headers, 2, connections);
 await load(`${pipelineUrl}/bench-items?page=3`, headers, 2, connections);
-const bareFigures = await load(`${bare.info.uri}/bench-items?page=3`, headers, seconds, connections);
+const bareFigures = await load(`${bare.url}/bench-items?page=3`, headers, seconds, connections);
 const pipelineFigures = await load(`${pipelineUrl}/bench-items?page=3`, headers, seconds, connections);
 
 printTable([
@@ -80,6 +67,5 @@ printTable([
 console.log(`ratio req/s pipeline/bare: ${(pipelineFigures.requestsPerSecond / bareFigures.requestsPerSecond).toFixed(2)}; p99 pipeline/bare: ${(pipelineFigures.p99 / Math.max(1, bareFigures.p99)).toFixed(2)}`);
 
 await bare.stop();
-await pool.end();
 await runtime.stop();
 await scratch.drop();
