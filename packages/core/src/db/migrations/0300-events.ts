@@ -3,7 +3,7 @@ import type { Migration } from '../migrations.js';
 /**
  * The event bus: the catalog every process shares (participants, the actions they emit, their
  * subscriptions), the outbox that doubles as the event log, the dedupe index, and the delivery
- * log with one row per attempt. The job queue itself (pg-boss) lives in its own schema `pgboss`,
+ * log (one row per delivery, its attempts in `attempt_log`). The job queue itself (pg-boss) lives in its own schema `pgboss`,
  * created by pg-boss when a broker starts.
  */
 export const migration: Migration = {
@@ -81,28 +81,18 @@ export const migration: Migration = {
         replay_of uuid NULL REFERENCES platform.event_deliveries(id) ON DELETE SET NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now(),
-        delivered_at timestamptz NULL
+        delivered_at timestamptz NULL,
+        -- Each attempt as it settles, appended to the delivery row: one write per attempt.
+        attempt_log jsonb NOT NULL DEFAULT '[]'::jsonb
       );
       CREATE INDEX event_deliveries_recent_idx ON platform.event_deliveries (created_at DESC);
       CREATE INDEX event_deliveries_due_idx ON platform.event_deliveries (next_attempt_at) WHERE status IN ('pending', 'retrying');
       CREATE INDEX event_deliveries_event_idx ON platform.event_deliveries (event_id);
       CREATE INDEX event_deliveries_workspace_idx ON platform.event_deliveries (workspace_id, created_at DESC);
-      CREATE TABLE platform.event_delivery_attempts (
-        delivery_id uuid NOT NULL REFERENCES platform.event_deliveries(id) ON DELETE CASCADE,
-        attempt integer NOT NULL,
-        workspace_id uuid NOT NULL REFERENCES platform.workspaces(id) ON DELETE CASCADE,
-        started_at timestamptz NOT NULL,
-        duration_ms integer NOT NULL,
-        status_code integer NULL,
-        error text NULL,
-        outcome text NOT NULL CHECK (outcome IN ('delivered', 'failed')),
-        PRIMARY KEY (delivery_id, attempt)
-      );
     `);
   },
   async down({ sequelize }) {
     await sequelize.query(`
-      DROP TABLE platform.event_delivery_attempts;
       DROP TABLE platform.event_deliveries;
       DROP TABLE platform.event_dedupe;
       DROP TABLE platform.events;
