@@ -17,11 +17,11 @@ import {
   type StageOptions,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import type { AppRequestAccess, CheckOutcome, Credentials, PermissionSet } from '../access/index.js';
 import type { EventSink, StagedEvent } from '../events/sink.js';
 import { collection, parsePagination, single } from '../server/index.js';
-import { runInRequestTransaction, type RequestWork } from '../server/request-transaction.js';
+import { runInRequestTransaction, runUnitOfWork, type RequestWork } from '../server/request-transaction.js';
 import type { Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
@@ -259,13 +259,7 @@ export class AppPipeline {
 
   /** Delivers one event in a transaction of its own; staged events are written with it. */
   async deliver(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, event: DeliveredEvent): Promise<void> {
-    const sink = this.services.sink();
-    await this.services.sequelize.transaction(async (transaction: Transaction) => {
-      const staged: StagedEvent[] = [];
-      await this.deliverInWork(runtime, workspace, settings, { transaction, stage: (staging) => staged.push(staging) }, event);
-      if (staged.length > 0) await sink.write(workspace.id, staged);
-    });
-    sink.afterCommit();
+    await runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, (unit) => this.deliverInWork(runtime, workspace, settings, unit, event));
   }
 }
 

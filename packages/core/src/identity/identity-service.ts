@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { CallerMember } from '../access/index.js';
 import type { RuntimeConfig } from '../config.js';
-import type { EventSink, StagedEvent } from '../events/sink.js';
+import type { EventSink } from '../events/sink.js';
+import { runUnitOfWork } from '../server/request-transaction.js';
 import type { Mailer } from '../mail/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { defineIdentityModels, Member } from './models/index.js';
@@ -150,15 +151,7 @@ export class IdentityService {
 
   /** Runs `work` in one transaction outside any request; staged events commit with it. */
   private async unitOfWork<T extends { workspaceId: string }>(work: (stage: Stage) => Promise<T>): Promise<T> {
-    const staged: StagedEvent[] = [];
-    const sink = this.events();
-    const result = await this.context.sequelize.transaction(async () => {
-      const value = await work((event) => staged.push(event));
-      if (staged.length > 0) await sink.write(value.workspaceId, staged);
-      return value;
-    });
-    sink.afterCommit();
-    return result;
+    return runUnitOfWork(this.context.sequelize, this.events(), (value) => value.workspaceId, (unit) => work(unit.stage));
   }
 
   /**
