@@ -15,19 +15,8 @@ export interface PresentedAuditEntry {
   last_at: string;
 }
 
-interface AuditRow {
-  id: string;
-  actor_member_id: string;
-  actor_email: string | null;
-  kind: 'elevation' | 'view' | 'change';
-  action: string;
-  target: string;
-  reason: string | null;
-  status: number | null;
-  hits: number;
-  first_at: Date;
-  last_at: Date;
-}
+/** A row as the database returns it: the instants are still dates. */
+type AuditRow = Omit<PresentedAuditEntry, 'first_at' | 'last_at'> & { first_at: Date; last_at: Date };
 
 /**
  * What admins did while elevated. Views (GET) coalesce: the same actor, action and target make
