@@ -56,8 +56,8 @@ export class AppLoadError extends Error {
   }
 }
 
-/** Slugs a first-party app may not take: they name parts of the platform. */
-export const RESERVED_SLUGS = new Set(['account', 'accounts', 'admin', 'api', 'apps', 'core', 'ext', 'platform', 'system']);
+/** Slugs a first-party app may not take (the SDK's list; its manifest validator refuses them). */
+export { RESERVED_SLUGS } from '@wpk/sdk';
 
 const ENTRY_CANDIDATES = ['src/index.ts', 'src/index.js', 'index.ts', 'index.js', 'dist/index.js'];
 
@@ -218,10 +218,6 @@ export async function loadApps(entries: readonly AppEntry[], projectDir: string)
     if (problems.length > before) continue;
     const manifest = resolved.manifest as AppManifest;
     const publisher = manifest.publisher ?? null;
-    if (!publisher && RESERVED_SLUGS.has(manifest.slug)) {
-      problems.push(`${file}: slug: "${manifest.slug}" is reserved for the platform`);
-      continue;
-    }
     if (resolved.definition && resolved.manifestFile) {
       const code = resolved.definition.manifest;
       if (code.slug !== manifest.slug || (code.publisher ?? null) !== publisher) {

@@ -7,6 +7,12 @@
 /** An app slug: lowercase letters and digits, words joined by `_`, 2-40 characters. */
 export const SLUG_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
+/**
+ * Slugs no first-party (publisher-less) app may take: they name parts of the platform. `account`
+ * is the namespace of the platform's own permission keys (`account.members.read`).
+ */
+export const RESERVED_SLUGS: ReadonlySet<string> = new Set(['account', 'accounts', 'admin', 'api', 'apps', 'core', 'ext', 'platform', 'system']);
+
 /** A publisher name: lowercase letters and digits only (it is joined with `_` into schema names). */
 export const PUBLISHER_PATTERN = /^[a-z][a-z0-9]*$/;
 

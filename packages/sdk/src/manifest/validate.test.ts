@@ -96,6 +96,22 @@ rejects('the slug pattern is enforced', firstParty, true, (m) => { m.slug = 'My-
   'app.json: permissions[1].key: "tasks.tasks.read" must start with "My-Tasks." (the app\'s slug)',
   'app.json: permissions[2].key: "tasks.tasks.delete" must start with "My-Tasks." (the app\'s slug)',
 ]);
+rejects('a first-party app cannot take a slug reserved for the platform', firstParty, true, (m) => {
+  m.slug = 'account';
+  m.permissions = [{ key: 'account.members.read', label: 'Read members', category: 'Members' }];
+  m.authorization = [{ method: 'GET', path: '/members', chain: ['account.members.read'] }];
+  m.events = [];
+  m.search = [];
+}, ['app.json: slug: "account" is reserved for the platform']);
+test('a third-party app may use a reserved word as its slug: its namespace is ext.{publisher}.{slug}', (t) => {
+  const manifest: Record<string, any> = extApp();
+  manifest.slug = 'account';
+  manifest.permissions = [{ key: 'ext.acme.account.greetings.create', label: 'Greet', category: 'Greetings' }];
+  manifest.authorization = [{ method: 'POST', path: '/greetings', chain: ['ext.acme.account.greetings.create'] }];
+  manifest.events = [];
+  manifest.subscriptions = [];
+  t.deepEqual(lines(manifest, false), []);
+});
 rejects('methods come from a closed list', firstParty, true, (m) => { m.authorization[0].method = 'get'; }, ['app.json: authorization[0].method: must be one of: GET, POST, PUT, PATCH, DELETE']);
 rejects('the version is semantic', firstParty, true, (m) => { m.version = 'v1'; }, ['app.json: version: must match pattern "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-[0-9A-Za-z.-]+)?(?:\\+[0-9A-Za-z.-]+)?$"']);
 rejects('max_retries is bounded', extApp, false, (m) => { m.subscriptions[0].max_retries = 99; }, ['app.json: subscriptions[0].max_retries: must be <= 20']);

@@ -1,6 +1,6 @@
 import manifestSchema from '../../schema/app.schema.json' with { type: 'json' };
 import { compileJsonSchema, createAjv, formatSchemaErrors } from './json-schema.js';
-import { appNamespace, emitScopeProblem, eventNameProblem, permissionKeyProblem, SEGMENT_PATTERN } from './naming.js';
+import { appNamespace, emitScopeProblem, eventNameProblem, permissionKeyProblem, RESERVED_SLUGS, SEGMENT_PATTERN } from './naming.js';
 import type { AppManifest, ManifestProblem } from './types.js';
 
 /** The app's code as the validator sees it (what `defineApp` was given), for the cross-checks. */
@@ -83,6 +83,7 @@ export function validateManifest(manifest: unknown, options: ValidateManifestOpt
   if (!publisher && !options.firstParty) {
     report('publisher', 'is required: only apps the runtime configuration loads as first-party may omit it; a third-party app is ext.{publisher}.{slug}');
   }
+  if (slug && !publisher && RESERVED_SLUGS.has(slug)) report('slug', `"${slug}" is reserved for the platform`);
   const namespace = slug ? appNamespace(slug, publisher) : null;
   const remote = typeof manifest.address === 'string';
 
