@@ -89,7 +89,7 @@ test('an install request for an installed app is a conflict', async (t) => {
   t.deepEqual(body(response), { error: 'App notes is already installed' });
 });
 
-test('only owners and admins install, never through a scoped key', async (t) => {
+test('only owners and admins install; a scoped key needs account.apps.manage and an owner or admin behind it', async (t) => {
   const ws = await workspace();
   const member = await ws.member();
   const refused = await call('POST', '/applications/notes/installations', member.headers(), {});
@@ -97,7 +97,10 @@ test('only owners and admins install, never through a scoped key', async (t) => 
   t.deepEqual(body(refused), { error: 'Only workspace owners and admins can install apps' });
   const scoped = await call('POST', '/applications/notes/installations', await ws.owner.key({ fullAccess: false, scopes: [] }), {});
   t.is(scoped.statusCode, 403);
-  t.deepEqual(body(scoped), { error: 'A scoped API key cannot install apps: it holds only its scopes' });
+  t.deepEqual(body(scoped), { error: 'Missing permission: account.apps.manage' });
+  const membersKey = await call('POST', '/applications/notes/installations', await member.key({ fullAccess: false, scopes: ['account.apps.manage'] }), {});
+  t.is(membersKey.statusCode, 403);
+  t.deepEqual(body(membersKey), { error: 'Only workspace owners and admins can install apps' });
   t.like(env.logs.filter((line) => line.msg === 'access denied' && line.member_id === member.memberId).at(-1), { layer: 3, route: 'POST /applications/notes/installations' });
   const admin = await ws.member('admin');
   const installed = await call('POST', '/applications/notes/installations', admin.headers());

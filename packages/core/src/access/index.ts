@@ -5,3 +5,16 @@ export { evaluateChain, type ChainVerdict, type CheckOutcome, type CheckRunner }
 export { PermissionSet } from './permission-set.js';
 export { defaultPermissionSourceFactory, MemberPermissionSource, ScopedKeyPermissionSource, type AccessDecision, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
 export { permissionDeniedEmitter, type DenialPublisher } from './denial-events.js';
+export {
+  installPlatformGuard,
+  isPlatformPermissionKey,
+  PLATFORM_KEYS_NOT_IN_ROLES,
+  PLATFORM_NAMESPACE,
+  PLATFORM_PERMISSION_KEYS,
+  PLATFORM_PERMISSIONS,
+  platformAccessOverview,
+  scopedKeyCoversRoute,
+  type PlatformPermission,
+  type PlatformPermissionKey,
+  type PlatformRouteAccess,
+} from './platform-permissions.js';

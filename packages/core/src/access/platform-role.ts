@@ -1,6 +1,7 @@
 import type { Request } from '@hapi/hapi';
 import { ForbiddenError, UnauthorizedError } from '@wpk/sdk';
 import type { CallerMember, Credentials, PlatformRole } from './credentials.js';
+import { scopedKeyCoversRoute } from './platform-permissions.js';
 
 const RANK: Record<PlatformRole, number> = { member: 0, admin: 1, owner: 2 };
 
@@ -23,11 +24,16 @@ export function hasPlatformRole(credentials: Credentials, minimum: PlatformRole)
 /**
  * Layer 3: the platform-role gate of workspace-management routes. Returns the caller, or throws
  * 403 naming who may `action` (for example `requireRole(request, 'admin', 'invite members')`).
+ * A scoped key whose scopes hold the route's platform key (given the request) is judged as its
+ * member; any other scoped key never passes.
  */
 export function requireRole(request: Request | Credentials, minimum: 'admin' | 'owner', action = 'do this'): CallerMember {
-  const credentials = 'member' in request && 'via' in request ? (request as Credentials) : credentialsOf(request as Request);
-  if (hasPlatformRole(credentials, minimum)) return credentials.member;
-  if (credentials.via.kind === 'api_key' && !credentials.via.fullAccess && RANK[credentials.member.platformRole] >= RANK[minimum]) {
+  const given = 'member' in request && 'via' in request ? null : (request as Request);
+  const credentials = given ? credentialsOf(given) : (request as Credentials);
+  const ranks = RANK[credentials.member.platformRole] >= RANK[minimum];
+  const covered = given !== null && scopedKeyCoversRoute(given, credentials);
+  if (hasPlatformRole(credentials, minimum) || (covered && ranks)) return credentials.member;
+  if (!covered && ranks && credentials.via.kind === 'api_key' && !credentials.via.fullAccess) {
     throw new ForbiddenError(`A scoped API key cannot ${action}: it holds only its scopes`);
   }
   throw new ForbiddenError(minimum === 'owner' ? `Only the workspace owner can ${action}` : `Only workspace owners and admins can ${action}`);

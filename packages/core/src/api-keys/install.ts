@@ -1,6 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { Credentials } from '../access/index.js';
+import { installPlatformGuard, type Credentials } from '../access/index.js';
 import type { AppRegistry } from '../apps/index.js';
 import type { IdentityService } from '../identity/index.js';
 import { apiKeyRoutes } from './routes.js';
@@ -26,12 +26,14 @@ export function installedScopeCatalog(sequelize: Sequelize, apps: AppRegistry): 
 
 /**
  * Wires API keys into the runtime: the authenticator behind `Authorization: Bearer slk_...`,
- * the key-management routes, and the last-used stamp (written only for requests that passed
- * every layer and reached their handler, at most once a minute per key).
+ * the platform guard (a scoped key on a platform route needs the route's `account.*` key), the
+ * key-management routes, and the last-used stamp (written only for requests that passed every
+ * layer and reached their handler, at most once a minute per key).
  */
 export function installApiKeys(server: Server, sequelize: Sequelize, identity: IdentityService, apps: AppRegistry): ApiKeyService {
   const keys = new ApiKeyService(sequelize, () => installedScopeCatalog(sequelize, apps));
   identity.useApiKeyAuthenticator({ authenticate: (secret) => keys.authenticate(secret) });
+  installPlatformGuard(server, identity.context.logger);
   server.route(apiKeyRoutes(keys, sequelize));
   server.ext('onPreHandler', async (request, h) => {
     const credentials = request.auth.credentials as Credentials | null;

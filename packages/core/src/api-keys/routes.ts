@@ -24,6 +24,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
     {
       method: 'GET',
       path: '/api-keys',
+      options: { app: { platformAccess: 'full-access' } },
       handler: async (request) => {
         admin(request);
         const page = parsePagination(request.query);
@@ -34,7 +35,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
     {
       method: 'GET',
       path: '/api-keys/{key_id}',
-      options: { validate: { params: keyIdParams } },
+      options: { app: { platformAccess: 'full-access' }, validate: { params: keyIdParams } },
       handler: async (request) => {
         admin(request);
         return single(request, await keys.get(workspaceId(request), keyId(request)));
@@ -44,6 +45,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       method: 'POST',
       path: '/api-keys',
       options: {
+        app: { platformAccess: 'full-access' },
         validate: {
           payload: Joi.object({ name: name.required(), full_access: flag, scopes, expires_at: expiresAt, member_id: Joi.string().trim().min(1).max(100) }).required(),
         },
@@ -58,6 +60,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       method: 'PUT',
       path: '/api-keys/{key_id}',
       options: {
+        app: { platformAccess: 'full-access' },
         validate: {
           params: keyIdParams,
           payload: Joi.object({ name, full_access: flag, scopes, status: Joi.string().valid('active', 'revoked'), expires_at: expiresAt, never_expires: flag }).required(),
@@ -73,6 +76,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       method: 'PUT',
       path: '/api-keys/{key_id}/secret',
       options: {
+        app: { platformAccess: 'full-access' },
         validate: { params: keyIdParams, payload: Joi.object({ expires_at: expiresAt, never_expires: flag }).allow(null) },
       },
       handler: async (request) => {
@@ -84,7 +88,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
     {
       method: 'DELETE',
       path: '/api-keys/{key_id}',
-      options: { validate: { params: keyIdParams } },
+      options: { app: { platformAccess: 'full-access' }, validate: { params: keyIdParams } },
       handler: async (request) => {
         const actor = admin(request);
         await sequelize.transaction(() => keys.remove(workspaceId(request), actor, keyId(request)));

@@ -1,6 +1,6 @@
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { CallerMember, Credentials, PlatformRole } from '../access/index.js';
+import { PLATFORM_NAMESPACE, PLATFORM_PERMISSION_KEYS, type CallerMember, type Credentials, type PlatformRole } from '../access/index.js';
 import { generateSecret, hashSecret, secretPrefix } from './secrets.js';
 
 /** Which permission keys a workspace can grant: those of its installed apps, by app namespace. */
@@ -134,12 +134,17 @@ export class ApiKeyService {
     if (RANK[ownerRole] > RANK[actor.platformRole]) throw new ForbiddenError("Only the workspace owner can manage the owner's API keys");
   }
 
-  /** Checks a scope list against the installed apps' declared keys; returns it de-duplicated. */
+  /**
+   * Checks a scope list against the platform's own keys (`account.*`) and the installed apps'
+   * declared keys; returns it de-duplicated.
+   */
   private async validateScopes(workspaceId: string, scopes: string[]): Promise<string[]> {
     const unique = [...new Set(scopes)];
     if (unique.length === 0) return unique;
     const installed = (await this.catalog()?.installedPermissions(workspaceId)) ?? new Map<string, string[]>();
     for (const scope of unique) {
+      if (scope === `${PLATFORM_NAMESPACE}.*` || PLATFORM_PERMISSION_KEYS.includes(scope)) continue;
+      if (scope.startsWith(`${PLATFORM_NAMESPACE}.`)) throw new InvalidError(`scopes: "${scope}" is not a platform permission key (GET /apps/${PLATFORM_NAMESPACE}/access lists them)`);
       const wildcard = scope.endsWith('.*') ? scope.slice(0, -2) : null;
       const known = wildcard !== null ? installed.has(wildcard) : [...installed.values()].some((keys) => keys.includes(scope));
       if (!known) {

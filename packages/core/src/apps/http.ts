@@ -1,9 +1,9 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { ConflictError, ForbiddenError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
 import Joi from 'joi';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
-import { credentialsOf, requireRole, type Credentials, type PermissionSourceFactory } from '../access/index.js';
+import { credentialsOf, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type Credentials, type PermissionSourceFactory } from '../access/index.js';
 import type { EventSink } from '../events/sink.js';
 import type { Mailer } from '../mail/index.js';
 import { collection, parsePagination, single } from '../server/index.js';
@@ -99,7 +99,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'GET',
       path: '/applications/{slug}/status',
-      options: { app: api, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: async (request) => {
         const app = appOf(request);
         const row = await installations.find(workspaceId(request), app.namespace);
@@ -109,7 +109,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'POST',
       path: '/applications/{slug}/requests',
-      options: { app: api, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, platformAccess: 'account.app_requests.create' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: (request, h) =>
         write(request, h, async (_unit, mails) => {
           const app = appOf(request);
@@ -134,7 +134,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       method: 'POST',
       path: '/applications/{slug}/installations',
       options: {
-        app: api,
+        app: { ...api, platformAccess: 'account.apps.manage' },
         validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object({ access_policy: POLICY.default('roles'), allowed_roles: ROLE_IDS.default([]) }).allow(null).default({}) },
       },
       handler: (request, h) =>
@@ -151,7 +151,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/applications/{slug}/installations',
-      options: { app: api, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, platformAccess: 'account.apps.manage' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: (request, h) =>
         write(request, h, async (unit) => {
           const caller = layer3(request, 'uninstall apps');
@@ -165,7 +165,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'POST',
       path: '/applications/{slug}/access-requests',
-      options: { app: api, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object({ message: Joi.string().allow('').max(280) }).allow(null).default({}) } },
+      options: { app: { ...api, platformAccess: 'account.app_requests.create' }, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object({ message: Joi.string().allow('').max(280) }).allow(null).default({}) } },
       handler: (request, h) =>
         write(request, h, async (_unit, mails) => {
           const app = appOf(request);
@@ -192,7 +192,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       method: 'PUT',
       path: '/applications/{slug}/access',
       options: {
-        app: api,
+        app: { ...api, platformAccess: 'account.apps.manage' },
         validate: {
           params: Joi.object({ slug: SLUG }),
           payload: Joi.object({ access_policy: POLICY.required(), allowed_roles: ROLE_IDS, redlist: Joi.array().items(Joi.string().min(1).max(100)).max(1000) }),
@@ -209,9 +209,10 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'GET',
       path: '/apps/{slug}/access',
-      options: { app: api, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: async (request) => {
         layer3(request, 'view app access');
+        if (request.params.slug === PLATFORM_NAMESPACE) return single(request, platformAccessOverview());
         const app = appOf(request);
         const workspace = workspaceId(request);
         const row = await installations.find(workspace, app.namespace);
@@ -254,7 +255,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'GET',
       path: '/apps/{slug}/settings',
-      options: { app: api, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: async (request) => {
         const app = appOf(request);
         const credentials = credentialsOf(request);
@@ -270,7 +271,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'PUT',
       path: '/apps/{slug}/settings',
-      options: { app: api, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object().unknown(true).required() } },
+      options: { app: { ...api, platformAccess: 'account.apps.manage' }, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object().unknown(true).required() } },
       handler: (request, h) =>
         write(request, h, async () => {
           layer3(request, 'change app settings');
@@ -283,12 +284,13 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       method: 'PUT',
       path: '/apps/{slug}/roles/{role_id}/permissions',
       options: {
-        app: api,
+        app: { ...api, platformAccess: 'account.roles.manage' },
         validate: { params: Joi.object({ slug: SLUG, role_id: Joi.string().guid().lowercase().required() }), payload: Joi.object({ permissions: Joi.array().items(Joi.string().max(200)).max(500).required() }) },
       },
       handler: (request, h) =>
         write(request, h, async (unit) => {
           const caller = layer3(request, 'change role permissions');
+          if (request.params.slug === PLATFORM_NAMESPACE) throw new InvalidError(PLATFORM_KEYS_NOT_IN_ROLES);
           const app = appOf(request);
           const { permissions } = request.payload as { permissions: string[] };
           const result = await installations.setRoleSlice(workspaceId(request), app, String(request.params.role_id), permissions);
@@ -304,7 +306,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'GET',
       path: '/notifications',
-      options: { app: api, validate: { query: Joi.object({ unread: Joi.boolean() }).unknown(true) } },
+      options: { app: { ...api, platformAccess: 'account.notifications.read' }, validate: { query: Joi.object({ unread: Joi.boolean() }).unknown(true) } },
       handler: async (request) => {
         const caller = credentialsOf(request).member;
         const pagination = parsePagination(request.query as Record<string, unknown>);
@@ -315,7 +317,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'PATCH',
       path: '/notifications/{notification_id}',
-      options: { app: api, validate: { params: Joi.object({ notification_id: Joi.string().guid().required() }), payload: Joi.object({ read: Joi.boolean().required() }) } },
+      options: { app: { ...api, platformAccess: 'account.notifications.edit' }, validate: { params: Joi.object({ notification_id: Joi.string().guid().required() }), payload: Joi.object({ read: Joi.boolean().required() }) } },
       handler: (request, h) =>
         write(request, h, async () => {
           const caller = credentialsOf(request).member;

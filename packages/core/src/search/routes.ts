@@ -83,7 +83,7 @@ async function search(request: Request, options: SearchRoutesOptions, input: Sea
 export function registerSearchRoutes(server: Server, options: SearchRoutesOptions): void {
   const routeOptions = (): RouteOptions => ({
     ...(options.auth !== undefined ? { auth: options.auth } : {}),
-    app: { wpk: { kind: 'api', scope: 'workspace' } },
+    app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'app' },
   });
   server.route([
     {

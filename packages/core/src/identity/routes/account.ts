@@ -23,6 +23,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/me',
+      options: { app: { platformAccess: 'caller' } },
       handler: async (request) => {
         const { member, via } = credentialsOf(request);
         return single(request, await presentMe(dependencies, member.id, { kind: via.kind, elevatedUntil: via.kind === 'session' ? via.elevatedUntil : null }));
@@ -31,6 +32,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/sessions',
+      options: { app: { platformAccess: 'session' } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         const sessionId = requireSession(credentials, 'sign out');
@@ -42,6 +44,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'POST',
       path: '/totps',
+      options: { app: { platformAccess: 'session' } },
       handler: async (request) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -53,7 +56,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'PUT',
       path: '/totps',
-      options: { validate: { payload: Joi.object({ code: Joi.string().length(6).required() }) } },
+      options: { app: { platformAccess: 'session' }, validate: { payload: Joi.object({ code: Joi.string().length(6).required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -68,7 +71,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/totps',
-      options: { validate: { payload: Joi.object({ password: Joi.string().min(1).max(1024).required() }) } },
+      options: { app: { platformAccess: 'session' }, validate: { payload: Joi.object({ password: Joi.string().min(1).max(1024).required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -85,6 +88,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'POST',
       path: '/elevations',
       options: {
+        app: { platformAccess: 'session' },
         validate: {
           payload: Joi.object({
             reason: Joi.string().trim().min(3).max(500).required(),
@@ -112,7 +116,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'GET',
       path: '/avatars/{member_id}',
       // An <img> cannot send X-Api-Version: the image is served like a site page.
-      options: { app: { wpk: { kind: 'page' } }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.members.read', wpk: { kind: 'page' } }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const { member_id: memberId } = request.params as { member_id: string };
         const image = await identity.avatars.read(credentialsOf(request).member.workspaceId, memberId);
@@ -124,7 +128,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'POST',
       path: '/avatars/{member_id}',
       options: {
-        app: { wpk: { contentTypes: [...AVATAR_TYPES] } },
+        app: { platformAccess: 'account.avatars.edit', wpk: { contentTypes: [...AVATAR_TYPES] } },
         payload: {
           parse: false,
           output: 'data',
@@ -151,7 +155,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/avatars/{member_id}',
-      options: { validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.avatars.edit' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const { member_id: memberId } = request.params as { member_id: string };
         const credentials = credentialsOf(request);

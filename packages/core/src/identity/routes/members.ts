@@ -18,6 +18,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'POST',
       path: '/invitations',
       options: {
+        app: { platformAccess: 'account.members.invite' },
         validate: {
           payload: Joi.object({ email: fields.email.required(), platform_role: Joi.string().valid('admin', 'member').default('member'), role_ids: roleIds.default([]) }),
         },
@@ -61,7 +62,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/members',
-      options: { validate: { query: Joi.object({ state: Joi.string().valid('invited', 'joined') }).unknown(true) } },
+      options: { app: { platformAccess: 'account.members.read' }, validate: { query: Joi.object({ state: Joi.string().valid('invited', 'joined') }).unknown(true) } },
       handler: async (request) => {
         const { member } = credentialsOf(request);
         const pagination = parsePagination(request.query);
@@ -72,13 +73,14 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/members/{member_id}',
-      options: { validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.members.read' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request) => single(request, await identity.members.get(credentialsOf(request).member.workspaceId, (request.params as { member_id: string }).member_id)),
     },
     {
       method: 'PATCH',
       path: '/members/{member_id}',
       options: {
+        app: { platformAccess: 'account.members.edit' },
         validate: {
           params: Joi.object({ member_id: fields.id.required() }),
           payload: Joi.object({ platform_role: Joi.string().valid('admin', 'member'), role_ids: roleIds }),
@@ -96,7 +98,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/members/{member_id}',
-      options: { validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.members.delete' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'remove members');
         const { member_id: memberId } = request.params as { member_id: string };
@@ -106,6 +108,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/roles',
+      options: { app: { platformAccess: 'account.roles.read' } },
       handler: async (request) => {
         const pagination = parsePagination(request.query);
         const { rows, total } = await identity.roles.list(credentialsOf(request).member.workspaceId, pagination);
@@ -115,13 +118,13 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/roles/{role_id}',
-      options: { validate: { params: Joi.object({ role_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.roles.read' }, validate: { params: Joi.object({ role_id: fields.id.required() }) } },
       handler: async (request) => single(request, await identity.roles.get(credentialsOf(request).member.workspaceId, (request.params as { role_id: string }).role_id)),
     },
     {
       method: 'POST',
       path: '/roles',
-      options: { validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), permissions: permissions.default({}) }) } },
+      options: { app: { platformAccess: 'account.roles.manage' }, validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), permissions: permissions.default({}) }) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'manage roles');
         const payload = request.payload as { name: string; permissions: Record<string, string[]> };
@@ -132,6 +135,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'PATCH',
       path: '/roles/{role_id}',
       options: {
+        app: { platformAccess: 'account.roles.manage' },
         validate: {
           params: Joi.object({ role_id: fields.id.required() }),
           payload: Joi.object({ name: Joi.string().trim().min(1).max(100), permissions }),
@@ -147,7 +151,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/roles/{role_id}',
-      options: { validate: { params: Joi.object({ role_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.roles.manage' }, validate: { params: Joi.object({ role_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'manage roles');
         const { role_id: roleId } = request.params as { role_id: string };

@@ -26,13 +26,13 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/workspaces/{id}',
-      options: { validate: { params: Joi.object({ id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.workspaces.read' }, validate: { params: Joi.object({ id: fields.id.required() }) } },
       handler: async (request) => single(request, await identity.workspaceAdmin.get(credentialsOf(request).member, (request.params as { id: string }).id)),
     },
     {
       method: 'DELETE',
       path: '/workspaces/{id}',
-      options: { validate: { params: Joi.object({ id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'session' }, validate: { params: Joi.object({ id: fields.id.required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         const actor = requireRole(credentials, 'owner', 'delete the workspace');
@@ -46,7 +46,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'POST',
       path: '/workspaces/{id}/ownership',
-      options: { validate: { params: Joi.object({ id: fields.id.required() }), payload: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'session' }, validate: { params: Joi.object({ id: fields.id.required() }), payload: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         const actor = requireRole(credentials, 'owner', 'transfer ownership');
@@ -59,6 +59,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/admin-audit',
+      options: { app: { platformAccess: 'account.audit_entries.read' } },
       handler: async (request) => {
         const actor = requireRole(request, 'admin', 'read the admin audit');
         const pagination = parsePagination(request.query);
@@ -69,7 +70,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/activity',
-      options: { validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
+      options: { app: { platformAccess: 'account.activities.read' }, validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
       handler: async (request) => {
         const credentials = credentialsOf(request);
         const pagination = parsePagination(request.query);
@@ -82,7 +83,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/admin/activity-exports',
-      options: { validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
+      options: { app: { platformAccess: 'account.activities.export' }, validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'export the audit trail');
         const filter = bounds(request.query as { after?: string; before?: string });

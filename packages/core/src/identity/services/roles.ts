@@ -1,6 +1,6 @@
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
 import { Op, UniqueConstraintError, col, fn, where } from 'sequelize';
-import type { CallerMember } from '../../access/index.js';
+import { PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, type CallerMember } from '../../access/index.js';
 import { MemberRole, Role, type RolePermissions } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import { accountEvent, systemEvent, type Stage } from './context.js';
@@ -32,6 +32,7 @@ export function validatePermissions(input: unknown): RolePermissions {
   const result: RolePermissions = {};
   for (const [slug, keys] of Object.entries(input as Record<string, unknown>)) {
     if (!SLUG.test(slug)) throw new InvalidError(`permissions: "${slug}" is not an app slug`);
+    if (slug === PLATFORM_NAMESPACE) throw new InvalidError(`permissions.${PLATFORM_NAMESPACE}: ${PLATFORM_KEYS_NOT_IN_ROLES}`);
     if (!Array.isArray(keys)) throw new InvalidError(`permissions.${slug} must be an array of permission keys`);
     if (keys.length > MAX_PERMISSIONS_PER_APP) throw new InvalidError(`permissions.${slug} must contain at most ${MAX_PERMISSIONS_PER_APP} keys`);
     const unique: string[] = [];

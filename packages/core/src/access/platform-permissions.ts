@@ -1,0 +1,128 @@
+import type { Request, Server } from '@hapi/hapi';
+import { ForbiddenError } from '@wpk/sdk';
+import type { Logger } from 'pino';
+import type { Credentials } from './credentials.js';
+import { PermissionSet } from './permission-set.js';
+
+/**
+ * The reserved namespace of the platform's own permission keys (`account.members.read`). It
+ * matches the event catalog's `core.account.*`, is none of the specification's app names, and no
+ * app may take it (the SDK's manifest validator and the runtime refuse the slug).
+ */
+export const PLATFORM_NAMESPACE = 'account';
+
+/** One permission of the platform's own operations, shaped like an app's permission definition. */
+export interface PlatformPermission {
+  key: string;
+  label: string;
+  category: string;
+}
+
+/**
+ * Every platform permission key, one per resource and verb. Sessions and full-access keys hold
+ * them all (layer 3 still decides who may do what); a scoped key holds the ones in its scopes.
+ */
+export const PLATFORM_PERMISSIONS = [
+  { key: 'account.members.read', label: 'Read the member directory and avatars', category: 'Members' },
+  { key: 'account.members.invite', label: 'Invite members', category: 'Members' },
+  { key: 'account.members.edit', label: "Change members' platform role and roles", category: 'Members' },
+  { key: 'account.members.delete', label: 'Remove members', category: 'Members' },
+  { key: 'account.avatars.edit', label: 'Upload and clear avatars', category: 'Members' },
+  { key: 'account.roles.read', label: 'Read custom roles', category: 'Roles' },
+  { key: 'account.roles.manage', label: "Create, change and delete custom roles, and set an app's permissions of a role", category: 'Roles' },
+  { key: 'account.workspaces.read', label: 'Read the workspace', category: 'Workspace' },
+  { key: 'account.activities.read', label: 'Read the activity trail', category: 'Activity and audit' },
+  { key: 'account.activities.export', label: 'Export the activity trail as CSV', category: 'Activity and audit' },
+  { key: 'account.audit_entries.read', label: 'Read the admin audit', category: 'Activity and audit' },
+  { key: 'account.apps.read', label: "Read apps' install status, access overview and settings", category: 'Apps' },
+  { key: 'account.apps.manage', label: "Install and uninstall apps, change their access and settings", category: 'Apps' },
+  { key: 'account.app_requests.create', label: 'Ask for an app to be installed, or for access to one', category: 'Apps' },
+  { key: 'account.notifications.read', label: 'Read your notifications', category: 'Notifications' },
+  { key: 'account.notifications.edit', label: 'Mark your notifications read or unread', category: 'Notifications' },
+] as const satisfies readonly PlatformPermission[];
+
+/** Why a custom role cannot carry platform keys (POST/PATCH /roles, PUT /apps/account/roles/{id}/permissions). */
+export const PLATFORM_KEYS_NOT_IN_ROLES = `${PLATFORM_NAMESPACE} permissions are not granted through custom roles: every member holds them and the platform role decides (a scoped API key can be given them)`;
+
+/** A platform permission key. */
+export type PlatformPermissionKey = (typeof PLATFORM_PERMISSIONS)[number]['key'];
+
+/** The platform keys, for scope validation. */
+export const PLATFORM_PERMISSION_KEYS: readonly string[] = PLATFORM_PERMISSIONS.map((permission) => permission.key);
+
+/**
+ * What a credentialed platform route declares under `options.app.platformAccess`: the platform
+ * key it needs, or why it needs none.
+ * - `caller`: any credential (GET /me: who am I).
+ * - `session`: a browser session only; the handler refuses every API key.
+ * - `full-access`: never a scoped key (API-key management); layer 3 refuses scoped keys.
+ * - `app`: gated by the named app's own access and permissions (search).
+ */
+export type PlatformRouteAccess = PlatformPermissionKey | 'caller' | 'session' | 'full-access' | 'app';
+
+declare module '@hapi/hapi' {
+  interface RouteOptionsApp {
+    /** Set on every credentialed platform route: the platform key a scoped key needs, or why none. */
+    platformAccess?: PlatformRouteAccess;
+  }
+}
+
+/**
+ * `GET /apps/account/access`: the platform keys in the envelope an app's access overview has.
+ * The platform is always open; custom roles carry no platform keys (the platform role decides),
+ * so the matrix lists no roles and there are no exception grants.
+ */
+export function platformAccessOverview() {
+  return {
+    app: { slug: PLATFORM_NAMESPACE, name: 'Account', version: null, tile: null },
+    tile_access: { installed: true, status: 'installed', access_policy: 'everyone', allowed_roles: [], redlist: [] },
+    permission_matrix: { permissions: PLATFORM_PERMISSIONS.map(({ key, label, category }) => ({ key, label, category })), roles: [] },
+    config: { schema: null, defaults: null, document: null },
+    exception_grants: [],
+  };
+}
+
+/** True when `rule` names a platform permission key. */
+export function isPlatformPermissionKey(rule: unknown): rule is PlatformPermissionKey {
+  return typeof rule === 'string' && PLATFORM_PERMISSION_KEYS.includes(rule);
+}
+
+/**
+ * True when the caller is a scoped key whose scopes hold the platform key this request's route
+ * declares: such a key stands for its member at layer 3 (it never outranks the member).
+ */
+export function scopedKeyCoversRoute(request: Request, credentials: Credentials): boolean {
+  if (credentials.via.kind !== 'api_key' || credentials.via.fullAccess) return false;
+  const rule = request.route.settings.app?.platformAccess;
+  return isPlatformPermissionKey(rule) && PermissionSet.of(PLATFORM_NAMESPACE, credentials.via.scopes).has(rule);
+}
+
+/**
+ * The platform guard (onPostAuth, before validation and any handler) for every credentialed
+ * route that is not an app's: a scoped key passes only when its scopes hold the platform key the
+ * route declares (`account.*` holds them all), else 403 `Missing permission: {key}`. A route that
+ * declares nothing refuses scoped keys (fail closed). Sessions and full-access keys are not
+ * judged here: they hold every platform key, and layer 3 decides as before.
+ */
+export function installPlatformGuard(server: Server, logger: Logger): void {
+  server.ext('onPostAuth', (request, h) => {
+    const settings = request.route.settings;
+    if (settings.app?.wpkApp || !request.auth.isAuthenticated) return h.continue;
+    const credentials = request.auth.credentials as unknown as Credentials | null;
+    if (!credentials?.member || credentials.via.kind !== 'api_key' || credentials.via.fullAccess) return h.continue;
+    const rule = settings.app?.platformAccess;
+    if (rule !== undefined && !isPlatformPermissionKey(rule)) return h.continue;
+    if (rule !== undefined && PermissionSet.of(PLATFORM_NAMESPACE, credentials.via.scopes).has(rule)) return h.continue;
+    const route = `${request.method.toUpperCase()} ${request.path}`;
+    const declared = `${request.method.toUpperCase()} ${request.route.path}`;
+    const held = credentials.via.scopes.filter((scope) => scope.startsWith(`${PLATFORM_NAMESPACE}.`));
+    const message = rule === undefined ? `A scoped API key cannot use ${declared}: the route declares no platform permission` : `Missing permission: ${rule}`;
+    const reason = rule === undefined ? `${declared} declares no platform permission` : `lacks ${rule}; holds ${held.join(', ') || 'no platform key'}`;
+    logger.warn(
+      { req_id: request.info.id, layer: 5, reason, member_id: credentials.member.id, app: PLATFORM_NAMESPACE, route, permission: rule ?? null, explain: `layer 5: ${reason} (scoped key ${credentials.via.keyId}, ${route})` },
+      'access denied',
+    );
+    request.app.accessDenialLogged = true;
+    throw new ForbiddenError(message);
+  });
+}
