@@ -26,9 +26,14 @@ export function parsePort(value: string): number {
   return port;
 }
 
-/** Opens a runtime for a one-shot command, quiet unless something goes wrong. */
+/** The log level of the servers (`wpk start`, `wpk dev`): one line per request. `WPK_LOG_LEVEL` overrides it. */
+export const SERVER_LOG_LEVEL = 'info';
+/** The log level of one-shot commands: quiet unless something goes wrong. `WPK_LOG_LEVEL` overrides it. */
+export const COMMAND_LOG_LEVEL = 'warn';
+
+/** Opens a runtime for a one-shot command (at COMMAND_LOG_LEVEL), or for a server when `logLevel` says so. */
 export async function openRuntime(options: DatabaseCommandOptions & RuntimeOptions): Promise<Runtime> {
-  return Runtime.create({ logLevel: process.env.WPK_LOG_LEVEL ?? 'warn', ...options });
+  return Runtime.create({ logLevel: process.env.WPK_LOG_LEVEL ?? COMMAND_LOG_LEVEL, ...options });
 }
 
 /** Runs `work` with a migrated runtime and always closes it. */

@@ -66,6 +66,33 @@ test('an error shows its stack only with --verbose', async (t) => {
   t.regex(verbose.stderr, /\n\s+at /);
 });
 
+test('start logs at info by default: one line per request, naming the route template', async (t) => {
+  const dataDir = tempDir();
+  const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: '' };
+  delete env.WPK_LOG_LEVEL;
+  delete env.LOG_LEVEL;
+  const server = spawn(process.execPath, ['--import=tsx', bin, 'start', '--port', '0', '--data-dir', dataDir], { env });
+  t.teardown(() => server.kill('SIGKILL'));
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk));
+  // Waits for a line on stdout; gives up (and fails) after `capMs`.
+  const until = (pattern: RegExp, capMs: number) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const deadline = Date.now() + capMs;
+      const check = () => {
+        const match = pattern.exec(output);
+        if (match) resolve(match);
+        else if (server.exitCode !== null || Date.now() > deadline) reject(new Error(`no ${pattern} in the output: ${output}`));
+        else setTimeout(check, 25);
+      };
+      check();
+    });
+  const url = (await until(/listening on (http:\/\/\S+)/, 120_000))[1];
+  t.is((await fetch(`${url}/health`)).status, 200);
+  const line = JSON.parse((await until(/^\{.*"msg":"request".*\}$/m, 10_000))[0]);
+  t.like(line, { level: 30, method: 'GET', route: '/health', status: 200 });
+});
+
 test('start prints its address and serves /health; a second process on the same data directory gets a clear error', async (t) => {
   const dataDir = tempDir();
   const server = spawn(process.execPath, ['--import=tsx', bin, 'start', '--port', '0', '--data-dir', dataDir], { env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '' } });

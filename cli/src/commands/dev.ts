@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import path from 'node:path';
 import { ConflictError } from '@wpk/sdk';
 import type { Runtime } from '@wpk/core';
-import { appEntries, appOption, openRuntime, parsePort } from '../options.js';
+import { appEntries, appOption, openRuntime, parsePort, SERVER_LOG_LEVEL } from '../options.js';
 import { stopOnSignals } from './start.js';
 
 export const DEMO_SUBDOMAIN = 'demo';
@@ -15,7 +15,7 @@ export function devCommand(): Command {
     .addOption(appOption())
     .action(async (options: { port?: number; dataDir: string; app?: string[] }) => {
       // Development always runs the embedded database, whatever DATABASE_URL says.
-      const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: null, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? 'info' });
+      const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: null, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? SERVER_LOG_LEVEL });
       try {
         await runtime.migrate();
         const demo = await runtime.identity.seedDemo();

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Runtime } from '@wpk/core';
-import { appEntries, appOption, dataDirOption, openRuntime, parsePort } from '../options.js';
+import { appEntries, appOption, dataDirOption, openRuntime, parsePort, SERVER_LOG_LEVEL } from '../options.js';
 
 interface StartOptions {
   port?: number;
@@ -30,7 +30,7 @@ export function startCommand(): Command {
     .option('--no-migrate', 'do not run pending migrations before starting')
     .addOption(appOption())
     .action(async (options: StartOptions) => {
-      const runtime = await openRuntime({ port: options.port, host: options.host, dataDir: options.dataDir, apps: appEntries(options.app) });
+      const runtime = await openRuntime({ port: options.port, host: options.host, dataDir: options.dataDir, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? SERVER_LOG_LEVEL });
       try {
         if (options.migrate) await runtime.migrate();
         const url = await runtime.start();
