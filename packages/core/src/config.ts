@@ -8,6 +8,19 @@ export interface RuntimeConfig {
   dataDir: string;
   /** Workspaces are served on `{subdomain}.{baseDomain}`. */
   baseDomain: string;
+  /**
+   * The origin browsers reach the base domain at (`PUBLIC_URL`): scheme, base domain and optional
+   * port, e.g. `https://wpk.example.com`. Mail links and the trusted origins (CSRF, CORS) come
+   * from it, never from a request's Host.
+   */
+  publicUrl: string;
+  /**
+   * Host names besides the base domain and its subdomains that requests may name (`ALLOWED_HOSTS`,
+   * comma-separated): loopback names and the listening address are always in it.
+   */
+  allowedHosts: string[];
+  /** How long a client may take to send a request's headers and body, in ms (`REQUEST_TIMEOUT_MS`, 100-10000, default 10000). */
+  requestTimeoutMs: number;
   host: string;
   port: number;
   logLevel: string;
@@ -41,16 +54,77 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT ?? input.port)}`);
   }
+  const baseDomain = (input.baseDomain ?? env.BASE_DOMAIN ?? 'localhost').toLowerCase();
+  const host = input.host ?? env.HOST ?? '127.0.0.1';
+  const identity = identityConfig(input, env);
   return {
     databaseUrl: input.databaseUrl === null ? undefined : (input.databaseUrl ?? (env.DATABASE_URL || undefined)),
     dataDir: path.resolve(input.dataDir ?? env.WPK_DATA_DIR ?? '.wpk/data'),
-    baseDomain: (input.baseDomain ?? env.BASE_DOMAIN ?? 'localhost').toLowerCase(),
-    host: input.host ?? env.HOST ?? '127.0.0.1',
+    baseDomain,
+    publicUrl: publicUrlOf(input.publicUrl ?? (env.PUBLIC_URL || undefined), baseDomain, identity.cookieSecure, port),
+    allowedHosts: allowedHostsOf(input.allowedHosts ?? env.ALLOWED_HOSTS, host, env.WPK_SELF_URL),
+    requestTimeoutMs: requestTimeoutOf(input.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS),
+    host,
     port,
     logLevel: input.logLevel ?? env.WPK_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
     inMemory: input.inMemory ?? false,
-    ...identityConfig(input, env),
+    ...identity,
   };
+}
+
+const isLocalDomain = (domain: string) => domain === 'localhost' || domain.endsWith('.localhost');
+
+/**
+ * `PUBLIC_URL`, checked and reduced to its origin. Without it: `https://{BASE_DOMAIN}` when the
+ * cookie is Secure, else `http://`, with the listening port for a local (`localhost`) base domain.
+ */
+function publicUrlOf(value: string | undefined, baseDomain: string, secure: boolean, port: number): string {
+  if (value === undefined) {
+    const withPort = isLocalDomain(baseDomain) && port !== 0 ? `:${port}` : '';
+    return new URL(`${secure ? 'https' : 'http'}://${baseDomain}${withPort}`).origin;
+  }
+  const refuse = () => new Error(`PUBLIC_URL must be the http(s) URL of BASE_DOMAIN (${baseDomain}) with an optional port and no path, e.g. https://${baseDomain}; got ${JSON.stringify(value)}`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refuse();
+  }
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !bare || url.hostname !== baseDomain) throw refuse();
+  return url.origin;
+}
+
+const LOOPBACK = ['localhost', '127.0.0.1', '::1'];
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '']);
+const HOST_NAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$|^[0-9a-f:.]+$/;
+
+/** `ALLOWED_HOSTS` plus the names always allowed: loopback, the listening address and `WPK_SELF_URL`'s host. */
+function allowedHostsOf(value: string | string[] | undefined, listenHost: string, selfUrl: string | undefined): string[] {
+  const listed = (Array.isArray(value) ? value : (value ?? '').split(',')).map((name) => name.trim().toLowerCase()).filter(Boolean);
+  for (const name of listed) {
+    if (!HOST_NAME.test(name)) throw new Error(`ALLOWED_HOSTS must list host names or IP addresses without port or wildcard, separated by commas; got ${JSON.stringify(name)}`);
+  }
+  const always = [...LOOPBACK];
+  const listening = listenHost.toLowerCase().replace(/^\[|\]$/g, '');
+  if (!WILDCARD_ADDRESSES.has(listening)) always.push(listening);
+  // A standalone broker reaches the server's in-process apps at WPK_SELF_URL.
+  if (selfUrl) {
+    try {
+      always.push(new URL(selfUrl).hostname.replace(/^\[|\]$/g, ''));
+    } catch {
+      // Not a URL: the event bus reports it when it uses it.
+    }
+  }
+  return [...new Set([...always, ...listed])];
+}
+
+/** `REQUEST_TIMEOUT_MS`: at most 10 s, so a slow client cannot hold a connection for long. */
+function requestTimeoutOf(value: number | string | undefined): number {
+  if (value === undefined || value === '') return 10_000;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 100 || ms > 10_000) throw new Error(`REQUEST_TIMEOUT_MS must be an integer from 100 to 10000, got ${JSON.stringify(value)}`);
+  return ms;
 }
 
 /** Identity and mail settings (cookie, elevation window, SMTP, secret key). */

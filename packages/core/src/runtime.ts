@@ -75,7 +75,7 @@ export class Runtime {
     try {
       defineWorkspaceModel(db.sequelize);
       const workspaces = new WorkspaceService(db.sequelize);
-      const server = await createServer({ host: config.host, port: config.port, baseDomain: config.baseDomain, workspaces, logger });
+      const server = await createServer({ host: config.host, port: config.port, baseDomain: config.baseDomain, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts, requestTimeoutMs: config.requestTimeoutMs, workspaces, logger });
       server.route(healthRoutes(db));
       const runtime = new Runtime(config, logger, db, server, workspaces);
       runtime.events = new EventBus({ config, db, server, workspaces, logger, options: options.events });

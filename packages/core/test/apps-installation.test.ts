@@ -101,7 +101,7 @@ test('only owners and admins install; a scoped key needs account.apps.manage and
   const membersKey = await call('POST', '/applications/notes/installations', await member.key({ fullAccess: false, scopes: ['account.apps.manage'] }), {});
   t.is(membersKey.statusCode, 403);
   t.deepEqual(body(membersKey), { error: 'Only workspace owners and admins can install apps' });
-  t.like(env.logs.filter((line) => line.msg === 'access denied' && line.member_id === member.memberId).at(-1), { layer: 3, route: 'POST /applications/notes/installations' });
+  t.like(env.logs.filter((line) => line.msg === 'access denied' && line.member_id === member.memberId).at(-1), { layer: 3, route: 'POST /applications/{slug}/installations' });
   const admin = await ws.member('admin');
   const installed = await call('POST', '/applications/notes/installations', admin.headers());
   t.is(installed.statusCode, 200);

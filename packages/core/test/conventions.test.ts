@@ -246,7 +246,7 @@ test('one log line per request with request id, workspace, status and time; neve
   await new Promise((resolve) => setTimeout(resolve, 20));
   const lines = logLines.filter((line) => line.req_id === requestId && line.msg === 'request');
   t.is(lines.length, 1);
-  t.like(lines[0], { method: 'GET', path: '/fixture-items', workspace: 'acme', status: 200 });
+  t.like(lines[0], { method: 'GET', route: '/fixture-items', workspace: 'acme', status: 200 });
   t.is(typeof lines[0].ms, 'number');
   const text = JSON.stringify(logLines);
   t.false(text.includes('slk_supersecret'));

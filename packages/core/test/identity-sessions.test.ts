@@ -175,10 +175,11 @@ test.serial('a wrong password and an unknown email give the same 401; so do an i
   t.deepEqual(Object.keys(known.headers).sort(), Object.keys(unknown.headers).sort());
 });
 
-test.serial('a cross-subdomain call without the cookie is 401; CORS answers the exact origin with credentials and Vary: Origin', async (t) => {
+test.serial('a call without the cookie is 401; CORS answers the workspace\'s own origin with credentials and Vary: Origin', async (t) => {
   const browser = env.browser();
   await signIn(browser, 'acme', OWNER.email, OWNER.password);
-  const origin = 'http://app.wpk.test:5173';
+  // The public URL here is https://wpk.test (BASE_DOMAIN wpk.test, Secure cookie): acme's origin is https://acme.wpk.test.
+  const origin = 'https://acme.wpk.test';
   const withCookie = await browser.get('acme', '/me', { origin });
   t.is(withCookie.status, 200);
   t.is(withCookie.headers['access-control-allow-origin'], origin);
@@ -198,10 +199,10 @@ test.serial('a cross-subdomain call without the cookie is 401; CORS answers the 
     host: 'acme.wpk.test',
     method: 'OPTIONS',
     path: '/roles',
-    headers: { origin: 'https://globex.wpk.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-version' },
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, x-api-version' },
   });
   t.is(preflight.status, 200, preflight.text);
-  t.is(preflight.headers['access-control-allow-origin'], 'https://globex.wpk.test');
+  t.is(preflight.headers['access-control-allow-origin'], origin);
   t.is(preflight.headers['access-control-allow-credentials'], 'true');
   t.regex(String(preflight.headers['access-control-allow-headers']), /x-api-version/i);
 });
@@ -275,12 +276,12 @@ test.serial('no credential on a protected route is 401; public routes need none'
   t.is((await anonymous.get(null, '/health', {})).status, 200);
 });
 
-test.serial('cookie-authenticated state changes from a foreign origin are refused (CSRF); same-platform origins pass', async (t) => {
+test.serial('cookie-authenticated state changes from a foreign origin are refused (CSRF); the workspace\'s own origin passes', async (t) => {
   const browser = env.browser();
   await signIn(browser, 'acme', OWNER.email, OWNER.password);
   const forged = await browser.post('acme', '/roles', { name: 'Forged' }, { origin: 'https://evil.example' });
   t.is(forged.status, 403);
-  t.deepEqual(forged.body, { error: 'Cross-site request refused: its Origin is not part of this platform' });
+  t.deepEqual(forged.body, { error: 'Cross-site request refused: Origin "https://evil.example" is not https://acme.wpk.test or https://wpk.test' });
   const nullOrigin = await browser.post('acme', '/roles', { name: 'Forged' }, { origin: 'null' });
   t.is(nullOrigin.status, 403);
   const fetchMetadata = await browser.post('acme', '/roles', { name: 'Forged' }, { 'sec-fetch-site': 'cross-site' });
@@ -291,10 +292,11 @@ test.serial('cookie-authenticated state changes from a foreign origin are refuse
   const loginCsrf = await env.browser().post('acme', '/sessions', { email: OWNER.email, password: OWNER.password }, { origin: 'https://evil.example' });
   t.is(loginCsrf.status, 403);
 
-  const sameSite = await browser.post('acme', '/roles', { name: 'From the app' }, { origin: 'http://acme.wpk.test:3000', 'sec-fetch-site': 'same-origin' });
+  const sameSite = await browser.post('acme', '/roles', { name: 'From the app' }, { origin: 'https://acme.wpk.test', 'sec-fetch-site': 'same-origin' });
   t.is(sameSite.status, 200, sameSite.text);
+  // A sibling workspace's page is refused like any foreign one (test/origins.test.ts has the rest).
   const sibling = await browser.post('acme', '/roles', { name: 'From a sibling' }, { origin: 'https://globex.wpk.test' });
-  t.is(sibling.status, 200);
+  t.is(sibling.status, 403);
   // GET is never blocked.
   t.is((await browser.get('acme', '/roles', { origin: 'https://evil.example' })).status, 200);
 });

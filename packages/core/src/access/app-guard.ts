@@ -85,7 +85,7 @@ export const appGuard: Plugin<AppGuardOptions> = {
   register(server, options) {
     const { sequelize, logger } = options;
     const deny = (request: Request, denial: Omit<AccessDenial, 'workspaceId' | 'route'>, error: Error): never => {
-      const full: AccessDenial = { ...denial, workspaceId: request.app.workspace?.id ?? '', route: `${request.method.toUpperCase()} ${request.path}` };
+      const full: AccessDenial = { ...denial, workspaceId: request.app.workspace?.id ?? '', route: `${request.method.toUpperCase()} ${request.route.path}` };
       logger.warn(
         { req_id: request.info.id, layer: full.layer, reason: full.reason, member_id: full.memberId, app: full.app, route: full.route, permission: full.permission, explain: `layer ${full.layer}: ${full.reason} (${full.route} in ${full.app})` },
         'access denied',

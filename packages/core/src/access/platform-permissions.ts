@@ -113,8 +113,9 @@ export function installPlatformGuard(server: Server, logger: Logger): void {
     const rule = settings.app?.platformAccess;
     if (rule !== undefined && !isPlatformPermissionKey(rule)) return h.continue;
     if (rule !== undefined && PermissionSet.of(PLATFORM_NAMESPACE, credentials.via.scopes).has(rule)) return h.continue;
-    const route = `${request.method.toUpperCase()} ${request.path}`;
+    // The template, as every log names a request: a concrete path may carry a token.
     const declared = `${request.method.toUpperCase()} ${request.route.path}`;
+    const route = declared;
     const held = credentials.via.scopes.filter((scope) => scope.startsWith(`${PLATFORM_NAMESPACE}.`));
     const message = rule === undefined ? `A scoped API key cannot use ${declared}: the route declares no platform permission` : `Missing permission: ${rule}`;
     const reason = rule === undefined ? `${declared} declares no platform permission` : `lacks ${rule}; holds ${held.join(', ') || 'no platform key'}`;

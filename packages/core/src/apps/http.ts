@@ -62,7 +62,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     } catch (error) {
       if (error instanceof ForbiddenError) {
         const credentials = request.auth.credentials as unknown as Credentials | null;
-        logger.warn({ req_id: request.info.id, layer: 3, reason: `platform role ${credentials?.member.platformRole ?? 'none'}${credentials?.via.kind === 'api_key' && !credentials.via.fullAccess ? ' (scoped key)' : ''} may not ${action}`, member_id: credentials?.member.id ?? null, route: `${request.method.toUpperCase()} ${request.path}`, explain: `layer 3: ${error.message}` }, 'access denied');
+        logger.warn({ req_id: request.info.id, layer: 3, reason: `platform role ${credentials?.member.platformRole ?? 'none'}${credentials?.via.kind === 'api_key' && !credentials.via.fullAccess ? ' (scoped key)' : ''} may not ${action}`, member_id: credentials?.member.id ?? null, route: `${request.method.toUpperCase()} ${request.route.path}`, explain: `layer 3: ${error.message}` }, 'access denied');
       }
       throw error;
     }

@@ -4,7 +4,7 @@
  */
 export { AUTH_STRATEGY, AUTHENTICATION_REQUIRED, INVALID_API_KEY, NOT_A_MEMBER, bearerToken, type ApiKeyAuthenticator } from './http/auth-scheme.js';
 export { SESSION_COOKIE } from './http/cookies.js';
-export { CROSS_SITE_REFUSED, isPlatformOrigin } from './http/csrf.js';
+export { crossSiteRefusal } from './http/csrf.js';
 export { installIdentity } from './http/install.js';
 export { DEMO, IdentityService, type AddMemberInput, type CreateWorkspaceWithOwnerInput, type IdentityServiceOptions } from './identity-service.js';
 export { Account, defineIdentityModels, Member, MemberRole, Role, type RolePermissions } from './models/index.js';

@@ -1,16 +1,41 @@
-import type { Lifecycle, Plugin, Request, ResponseObject, Server } from '@hapi/hapi';
+import type { Lifecycle, Plugin, Request, ResponseObject, ResponseToolkit, Server } from '@hapi/hapi';
 import Boom from '@hapi/boom';
+import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import { subdomainFromHost, type WorkspaceService } from '../tenancy/index.js';
+import { hostnameOf, isServedHost, subdomainFromHost, type WorkspaceService } from '../tenancy/index.js';
 import { toErrorAnswer } from './errors.js';
+import { isTrustedOrigin } from './origins.js';
 import './route-meta.js';
 import type { WpkRouteMeta } from './route-meta.js';
 import { API_VERSIONS, downgradeResponse, resolveApiVersion, utcToday } from './versioning.js';
 
 export interface ConventionsOptions {
   baseDomain: string;
+  /** The configured public URL: trusted origins (CORS) derive from it. */
+  publicUrl: string;
+  /** Names besides the base domain and its subdomains that requests may use (loopback, listening address, ALLOWED_HOSTS). */
+  allowedHosts: readonly string[];
+  /** The request timeout, named in the 408 answer. */
+  requestTimeoutMs: number;
   workspaces: WorkspaceService;
   logger: Logger;
+}
+
+/** Request headers a cross-origin page may send (hapi's defaults plus the version header). */
+const CORS_ALLOWED_HEADERS = ['accept', 'authorization', 'content-type', 'if-none-match', 'x-api-version'];
+/** Answer headers a cross-origin page may read. */
+const CORS_EXPOSED_HEADERS = 'x-request-id,x-api-version,retry-after';
+const CORS_MAX_AGE = '86400';
+
+/** An opaque request id (16 base64url characters): unlike hapi's, it names no host name or pid. */
+export function newRequestId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** `METHOD /route/{template}`: what logs name a request by; a raw path may carry a token. */
+export function routeLabel(request: Request): string {
+  return `${request.method.toUpperCase()} ${request.route.path}`;
 }
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
@@ -45,7 +70,7 @@ const NOT_A_MEMBER = 'You are not a member of this workspace';
 function logDenial(logger: Logger, request: Request, status: number, message: string): void {
   const appRoute = request.route.settings.app?.wpkApp !== undefined;
   const layer = status === 401 ? 1 : message === NOT_A_MEMBER ? 2 : appRoute ? 5 : 3;
-  const route = `${request.method.toUpperCase()} ${request.path}`;
+  const route = routeLabel(request);
   const member = (request.auth.credentials as { member?: { id: string } } | null)?.member?.id ?? null;
   logger.warn({ req_id: request.info.id, layer, reason: message, member_id: member, route, explain: `layer ${layer}: ${message} (${route})` }, 'access denied');
 }
@@ -58,16 +83,27 @@ function logDenial(logger: Logger, request: Request, status: number, message: st
 export const conventions: Plugin<ConventionsOptions> = {
   name: 'wpk-conventions',
   register(server: Server, options: ConventionsOptions) {
-    const { baseDomain, workspaces, logger } = options;
+    const { baseDomain, publicUrl, allowedHosts, workspaces, logger } = options;
+
+    // Node answers a request whose headers or body are not in by the request timeout through
+    // 'clientError' (hapi then replies 400 and closes); the socket is marked so that the answer
+    // says what happened: 408.
+    const timedOut = new WeakSet<Socket>();
+    server.listener.prependListener('clientError', (error: Error & { code?: string }, socket: Socket) => {
+      if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') timedOut.add(socket);
+    });
 
     server.ext('onRequest', async (request, h) => {
+      request.info.id = newRequestId();
       request.app.requestId = request.info.id;
+      checkHost(request, baseDomain, allowedHosts);
       const subdomain = subdomainFromHost(request.info.host, baseDomain);
       if (subdomain !== null) {
         const workspace = await workspaces.findBySubdomain(subdomain);
         if (!workspace) throw Boom.notFound(`No workspace at ${subdomain}.${baseDomain}`);
         request.app.workspace = workspace;
       }
+      if (request.method === 'options' && request.headers['access-control-request-method'] !== undefined) return preflight(request, h, publicUrl);
       return h.continue;
     });
 
@@ -93,8 +129,12 @@ export const conventions: Plugin<ConventionsOptions> = {
     });
 
     server.ext('onPreResponse', (request, h): Lifecycle.ReturnValue => {
-      const response = request.response;
+      let response = request.response;
       const version = request.app.apiVersion;
+      if (timedOut.has(request.raw.req.socket)) {
+        response = Boom.clientTimeout(`The request was not received in full within ${options.requestTimeoutMs} ms`);
+        response.output.headers.connection = 'close';
+      }
       if ('isBoom' in response && response.isBoom) {
         const answer = toErrorAnswer(response, request.info.id);
         if (answer.fault) logger.error({ req_id: request.info.id, err: response }, 'request failed');
@@ -103,10 +143,12 @@ export const conventions: Plugin<ConventionsOptions> = {
         for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
         reply.header('x-request-id', request.info.id);
         if (version) reply.header('x-api-version', version.date);
+        addCorsHeaders(request, reply, publicUrl);
         return reply;
       }
       const ok = response as ResponseObject;
       ok.header('x-request-id', request.info.id);
+      addCorsHeaders(request, ok, publicUrl);
       if (version) {
         ok.header('x-api-version', version.date);
         if (version !== API_VERSIONS[API_VERSIONS.length - 1] && ok.source && typeof ok.source === 'object') {
@@ -122,7 +164,8 @@ export const conventions: Plugin<ConventionsOptions> = {
         {
           req_id: request.info.id,
           method: request.method.toUpperCase(),
-          path: request.path,
+          // The route's template (`/invitations/{token}`), never the path: paths carry live tokens.
+          route: request.route.path,
           workspace: request.app.workspace?.subdomain ?? null,
           status: response?.statusCode ?? null,
           ms: Date.now() - request.info.received,
@@ -132,3 +175,60 @@ export const conventions: Plugin<ConventionsOptions> = {
     });
   },
 };
+
+/**
+ * The host rule: a request is answered only when it names the base domain, one of its
+ * subdomains or an allowed extra name, in its Host header and, if the request line is an
+ * absolute URL, there too (and both must agree). Anything else is 404 before any handler runs.
+ */
+function checkHost(request: Request, baseDomain: string, allowedHosts: readonly string[]): void {
+  const header = request.headers.host as string | undefined;
+  const absolute = !request.raw.req.url?.startsWith('/');
+  // For an absolute request line hapi takes the host from the URL (request.info.host).
+  const named = absolute ? [request.info.host, header] : [header];
+  for (const host of named) {
+    if (!isServedHost(host, baseDomain, allowedHosts)) {
+      throw Boom.notFound(`This server does not answer for the host ${JSON.stringify(String(host ?? '').slice(0, 255))}: it serves ${baseDomain} and its subdomains`);
+    }
+  }
+  if (absolute && hostnameOf(request.info.host) !== hostnameOf(header)) {
+    throw Boom.notFound(`The request line names the host ${JSON.stringify(request.info.host.slice(0, 255))} but the Host header ${JSON.stringify(String(header).slice(0, 255))}`);
+  }
+}
+
+/**
+ * Answers a CORS preflight for a trusted origin (the request's own workspace or the base domain)
+ * and an existing route; anything else is refused with a JSON error and no CORS headers.
+ */
+function preflight(request: Request, h: ResponseToolkit, publicUrl: string): Lifecycle.ReturnValue {
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string' || !isTrustedOrigin(origin, request, publicUrl)) {
+    throw Boom.forbidden(`CORS preflight refused: Origin ${JSON.stringify(String(origin ?? '').slice(0, 255))} is not this site's`);
+  }
+  const method = String(request.headers['access-control-request-method']).toLowerCase();
+  if (!request.server.match(method as Parameters<Server['match']>[0], request.path)) throw Boom.notFound(`No route ${method.toUpperCase()} ${request.path}`);
+  const requested = String(request.headers['access-control-request-headers'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const refused = requested.filter((name) => !CORS_ALLOWED_HEADERS.includes(name));
+  if (refused.length > 0) throw Boom.forbidden(`CORS preflight refused: header ${refused.join(', ')} may not be sent`);
+  return h
+    .response()
+    .code(200)
+    .header('access-control-allow-methods', method.toUpperCase())
+    .header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(','))
+    .header('access-control-max-age', CORS_MAX_AGE)
+    .takeover();
+}
+
+/** CORS on an answer: `Vary: Origin` always; the allow headers only for a trusted origin. */
+function addCorsHeaders(request: Request, response: ResponseObject, publicUrl: string): void {
+  response.vary('origin');
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string' || !isTrustedOrigin(origin, request, publicUrl)) return;
+  response.header('access-control-allow-origin', origin);
+  response.header('access-control-allow-credentials', 'true');
+  response.header('access-control-expose-headers', CORS_EXPOSED_HEADERS);
+}

@@ -1,4 +1,5 @@
 import Hapi, { type Server } from '@hapi/hapi';
+import http from 'node:http';
 import type { Logger } from 'pino';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { conventions } from './conventions.js';
@@ -8,20 +9,33 @@ export interface ServerOptions {
   host: string;
   port: number;
   baseDomain: string;
+  /** The configured public URL (`PUBLIC_URL`): trusted origins derive from it. */
+  publicUrl: string;
+  /** Extra names requests may use besides the base domain and its subdomains. */
+  allowedHosts: readonly string[];
+  /** How long a client may take to send a request's headers and body, in ms (at most 10 s). */
+  requestTimeoutMs: number;
   workspaces: WorkspaceService;
   logger: Logger;
 }
 
 /** The hapi server with the platform's conventions installed and no routes yet. */
 export async function createServer(options: ServerOptions): Promise<Server> {
+  const timeout = options.requestTimeoutMs;
+  // A client that trickles its headers or body is cut off after the request timeout (Node checks
+  // open connections every connectionsCheckingInterval), so slow clients cannot hold connections.
+  const listener = http.createServer({ requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeout / 4))) });
   const server = Hapi.server({
     host: options.host,
     port: options.port,
+    listener,
     router: { stripTrailingSlash: true },
     routes: {
       // Every operation answers 200 on success, an empty answer included.
       response: { emptyStatusCode: 200 },
-      cors: corsSettings(options.baseDomain),
+      // CORS is the conventions' (the allowed origin depends on the request's host); hapi's is off.
+      cors: false,
+      payload: { timeout },
       validate: {
         // Request objects accept extra properties: unknown keys are dropped, never an error.
         options: { abortEarly: true, allowUnknown: true, stripUnknown: { objects: true, arrays: false }, errors: { wrap: { label: false } } },
@@ -31,7 +45,8 @@ export async function createServer(options: ServerOptions): Promise<Server> {
       },
     },
   });
-  await server.register({ plugin: conventions, options: { baseDomain: options.baseDomain, workspaces: options.workspaces, logger: options.logger } });
+  const { baseDomain, publicUrl, allowedHosts, workspaces, logger } = options;
+  await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs: timeout, workspaces, logger } });
   return server;
 }
 
@@ -39,18 +54,4 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 function validationSource(error: Error | undefined): string {
   const source = (error as { output?: { payload?: { validation?: { source?: string } } } } | undefined)?.output?.payload?.validation?.source;
   return source ?? 'payload';
-}
-
-/**
- * Cross-subdomain browser calls: the exact origin of any `{subdomain}.{baseDomain}` (http or
- * https, any port) is answered with credentials allowed; hapi adds `Vary: origin`.
- */
-function corsSettings(baseDomain: string) {
-  const hosts = [`*.${baseDomain}`, `*.${baseDomain}:*`];
-  return {
-    origin: hosts.flatMap((host) => [`http://${host}`, `https://${host}`]),
-    credentials: true,
-    additionalHeaders: ['x-api-version'],
-    additionalExposedHeaders: ['x-request-id', 'x-api-version', 'retry-after'],
-  };
 }

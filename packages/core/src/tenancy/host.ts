@@ -14,3 +14,36 @@ export function subdomainFromHost(host: string | undefined, baseDomain: string):
   // a.b.example.com yields "a.b", which no workspace can have: it answers as an unknown workspace.
   return label.length > 0 ? label : null;
 }
+
+/**
+ * The host name a Host header (or request-line authority) names: lower case, without port,
+ * trailing dot or IPv6 brackets; null when it is empty or malformed.
+ */
+export function hostnameOf(host: string | undefined): string | null {
+  if (!host) return null;
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/.exec(host.trim().toLowerCase());
+  if (!match) return null;
+  const name = match[1].replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return name.length > 0 ? name : null;
+}
+
+/**
+ * True when the platform answers for `host`: the base domain, one of its subdomains, or one of
+ * the extra allowed names (loopback, the listening address, `ALLOWED_HOSTS`).
+ */
+export function isServedHost(host: string | undefined, baseDomain: string, allowedHosts: readonly string[]): boolean {
+  const name = hostnameOf(host);
+  if (name === null) return false;
+  return name === baseDomain || name.endsWith(`.${baseDomain}`) || allowedHosts.includes(name);
+}
+
+/**
+ * The public origin of the base domain (`subdomain` null) or of a workspace, from the
+ * configured public URL: `{scheme}://{subdomain}.{base}{:port}`. Links in mails and the
+ * trusted origins come from here, never from a request's Host.
+ */
+export function publicOrigin(publicUrl: string, subdomain: string | null): string {
+  const url = new URL(publicUrl);
+  if (subdomain !== null) url.hostname = `${subdomain}.${url.hostname}`;
+  return url.origin;
+}

@@ -61,7 +61,8 @@ export interface SearchEnv {
 export async function startSearchEnv(): Promise<SearchEnv> {
   const env = await startTestRuntime();
   const { runtime } = env;
-  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain: runtime.config.baseDomain, workspaces: runtime.workspaces, logger: runtime.logger });
+  const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs } = runtime.config;
+  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces: runtime.workspaces, logger: runtime.logger });
   server.auth.scheme('search-test', () => ({
     authenticate: (request, h) => {
       const header = String(request.headers.authorization ?? '');

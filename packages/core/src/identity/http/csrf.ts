@@ -1,45 +1,40 @@
 import Boom from '@hapi/boom';
 import type { Request, Server } from '@hapi/hapi';
+import { isTrustedOrigin, trustedOrigins } from '../../server/origins.js';
 import { bearerToken } from './auth-scheme.js';
 
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 
-export const CROSS_SITE_REFUSED = 'Cross-site request refused: its Origin is not part of this platform';
-
-/** True when `origin` is the base domain or one of its subdomains, over http or https. */
-export function isPlatformOrigin(origin: string, baseDomain: string): boolean {
-  try {
-    const url = new URL(origin);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-    const host = url.hostname.toLowerCase();
-    return host === baseDomain || host.endsWith(`.${baseDomain}`);
-  } catch {
-    return false;
-  }
-}
-
 /**
- * A browser request from outside the platform: its `Origin` is foreign (or `null`), or, without
- * an Origin, `Sec-Fetch-Site` says it is not same-origin. A request with neither header does
- * not come from a browser page, so it cannot be a forged one.
+ * Why a browser request is refused as cross-site, or null when it may proceed: its `Origin` is
+ * not one of the request's trusted origins (its own workspace's, or the base domain's), or,
+ * without an Origin, `Sec-Fetch-Site` says it is not same-origin. A request with neither header
+ * does not come from a browser page, so it cannot be a forged one.
  */
-export function isCrossSite(request: Request, baseDomain: string): boolean {
+export function crossSiteRefusal(request: Request, publicUrl: string): string | null {
   const origin = request.headers.origin;
-  if (typeof origin === 'string') return !isPlatformOrigin(origin, baseDomain);
+  if (typeof origin === 'string') {
+    if (isTrustedOrigin(origin, request, publicUrl)) return null;
+    return `Cross-site request refused: Origin ${JSON.stringify(origin.slice(0, 255))} is not ${trustedOrigins(request, publicUrl).join(' or ')}`;
+  }
   const site = request.headers['sec-fetch-site'];
-  if (typeof site === 'string') return site !== 'same-origin' && site !== 'none';
-  return false;
+  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
+    return `Cross-site request refused: Sec-Fetch-Site is ${JSON.stringify(site.slice(0, 50))} and the request has no Origin`;
+  }
+  return null;
 }
 
 /**
  * CSRF protection: a state-changing request that does not carry an API key (so it may ride on
- * the session cookie, or create a session) must come from a page of the platform itself.
- * API-key requests are not affected: a browser never adds that header on its own.
+ * the session cookie, or create a session) must come from a page of its own workspace, or of
+ * the base domain; a sibling workspace's page is refused like any foreign one. API-key requests
+ * are not affected: a browser never adds that header on its own.
  */
-export function registerCsrfProtection(server: Server, baseDomain: string): void {
+export function registerCsrfProtection(server: Server, publicUrl: string): void {
   server.ext('onPreAuth', (request, h) => {
     if (!STATE_CHANGING.has(request.method) || bearerToken(request) !== null) return h.continue;
-    if (isCrossSite(request, baseDomain)) throw Boom.forbidden(CROSS_SITE_REFUSED);
+    const refusal = crossSiteRefusal(request, publicUrl);
+    if (refusal !== null) throw Boom.forbidden(refusal);
     return h.continue;
   });
 }

@@ -18,7 +18,7 @@ import { registerCsrfProtection } from './csrf.js';
 export function installIdentity(server: Server, identity: IdentityService, config: RuntimeConfig): void {
   declareSessionCookie(server, config);
   registerAuthScheme(server, { sessions: identity.sessions, apiKeys: () => identity.apiKeys() });
-  registerCsrfProtection(server, config.baseDomain);
+  registerCsrfProtection(server, config.publicUrl);
   registerAdminAuditRecorder(server, identity.audit, identity.context.logger);
   const dependencies = { identity, config };
   server.route([...publicRoutes(dependencies), ...accountRoutes(dependencies), ...memberRoutes(dependencies), ...workspaceRoutes(dependencies)]);

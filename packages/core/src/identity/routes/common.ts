@@ -4,7 +4,7 @@ import Joi from 'joi';
 import type { Credentials } from '../../access/index.js';
 import type { RuntimeConfig } from '../../config.js';
 import { runInRequestTransaction, type RequestWork } from '../../server/request-transaction.js';
-import { presentWorkspace } from '../../tenancy/index.js';
+import { presentWorkspace, publicOrigin } from '../../tenancy/index.js';
 import type { IdentityService } from '../identity-service.js';
 import { Account, Member } from '../models/index.js';
 import { presentMember } from '../services/members.js';
@@ -28,9 +28,13 @@ export function ipOf(request: Request): string | null {
   return request.info.remoteAddress || null;
 }
 
-/** `{scheme}://{host}` of this request, for links in mails. */
-export function baseUrlOf(request: Request, config: RuntimeConfig): string {
-  return `${config.cookieSecure ? 'https' : 'http'}://${request.info.host}`;
+/**
+ * Where links in mails point: the public origin of the request's workspace, or of the base
+ * domain when the flow has none (sign-up). From configuration only, never from the Host header,
+ * so a forged Host cannot send a live token to someone else's server.
+ */
+export function linkBaseOf(request: Request, config: RuntimeConfig): string {
+  return publicOrigin(config.publicUrl, request.app.workspace?.subdomain ?? null);
 }
 
 /** Runs a handler in the request's transaction; staged events leave only on a 2xx answer. */

@@ -4,7 +4,7 @@ import Joi from 'joi';
 import { credentialsOf, requireRole } from '../../access/index.js';
 import { collection, parsePagination, single } from '../../server/index.js';
 import { presentMember } from '../services/members.js';
-import { fields, baseUrlOf, inTransaction, ipOf, type RouteDependencies } from './common.js';
+import { fields, linkBaseOf, inTransaction, ipOf, type RouteDependencies } from './common.js';
 
 const roleIds = Joi.array().items(Joi.string().max(100)).max(100);
 const permissions = Joi.object().pattern(Joi.string().max(200), Joi.array().items(Joi.string().max(200)).max(500)).max(200);
@@ -46,7 +46,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
                 `${actor.name} (${actor.email}) invited you to the workspace "${workspace.name}" as ${payload.platform_role}.`,
                 'To join, send the password you choose to this link (PUT, JSON body {"password": "..."}):',
                 '',
-                `${baseUrlOf(request, config)}/invitations/${token}`,
+                `${linkBaseOf(request, config)}/invitations/${token}`,
                 '',
                 'The link works once, within 7 days.',
               ].join('\n'),

@@ -6,7 +6,7 @@ import { setSessionCookie } from '../http/cookies.js';
 import { PASSWORD_RESET_TTL_SECONDS } from '../services/password-resets.js';
 import type { StartedSession } from '../services/sessions.js';
 import { SIGNUP_CODE_LENGTH, SIGNUP_TTL_SECONDS } from '../services/signup.js';
-import { baseUrlOf, fields, inTransaction, ipOf, presentMe, type RouteDependencies } from './common.js';
+import { linkBaseOf, fields, inTransaction, ipOf, presentMe, type RouteDependencies } from './common.js';
 
 const RESET_ANSWER = 'If this email has an account here, a password-reset link is on its way; it works once, for one hour';
 
@@ -41,7 +41,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
               '',
               `    ${code}`,
               '',
-              `Send it with the password you choose to POST ${baseUrlOf(request, config)}/verifications`,
+              `Send it with the password you choose to POST ${linkBaseOf(request, config)}/verifications`,
               `({"code": "${code}", "password": "..."}). It works once, within ${SIGNUP_TTL_SECONDS / 3600} hours.`,
               '',
               'If you did not sign up, ignore this mail.',
@@ -127,7 +127,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
         const { email } = request.payload as { email: string };
         const reset = await identity.passwordResets.request(email, request.app.workspace?.id ?? null);
         if (reset) {
-          const link = `${baseUrlOf(request, config)}/password-resets/${reset.token}`;
+          const link = `${linkBaseOf(request, config)}/password-resets/${reset.token}`;
           // Not awaited: the answer (and its timing) must not depend on whether the email exists.
           mailer
             .send({
