@@ -66,7 +66,8 @@ async function main(runtime: Runtime, sequelize: Sequelize): Promise<void> {
   };
   // A server with the platform's conventions whose /search lets every caller in: the
   // runtime's own /search sits behind authentication and the access layers.
-  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain: runtime.config.baseDomain, workspaces: runtime.workspaces, logger: runtime.logger });
+  const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs } = runtime.config;
+  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces: runtime.workspaces, logger: runtime.logger });
   registerSearchRoutes(server, { index, access: allAccess, auth: false });
   registerIlikeRoute(server, sequelize);
   await server.start();
