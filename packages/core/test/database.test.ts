@@ -87,6 +87,94 @@ test('tenant-scoped models never see or touch another workspace', async (t) => {
   t.is((await Note.findByPk(other.id))?.body, 'b1');
 });
 
+test('a scoped upsert inserts or updates in one statement, in its own workspace only; update: [] keeps the row as it is', async (t) => {
+  const { runtime } = env;
+  const a = await runtime.workspaces.create({ subdomain: 'upsert-a', name: 'A' });
+  const b = await runtime.workspaces.create({ subdomain: 'upsert-b', name: 'B' });
+  const sequelize = runtime.db.sequelize;
+  await sequelize.query(`CREATE TABLE public.upsert_members (workspace_id uuid NOT NULL, member_id text NOT NULL, role text NOT NULL, note text,
+    created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, PRIMARY KEY (workspace_id, member_id))`);
+  class Membership extends Model {
+    declare workspace_id: string;
+    declare member_id: string;
+    declare role: string;
+    declare note: string | null;
+    declare created_at: Date;
+    declare updated_at: Date;
+  }
+  Membership.init(
+    { member_id: { type: DataTypes.TEXT, primaryKey: true }, workspace_id: { type: DataTypes.UUID, allowNull: false }, role: DataTypes.TEXT, note: DataTypes.TEXT },
+    { sequelize, tableName: 'upsert_members', underscored: true, createdAt: 'created_at', updatedAt: 'updated_at' },
+  );
+  const inA = scopeToWorkspace(Membership, a.id);
+  const inB = scopeToWorkspace(Membership, b.id);
+  const statements: string[] = [];
+  const first = await inA.upsert({ member_id: 'm1', role: 'viewer', note: 'first', workspace_id: b.id } as never, { conflictFields: ['member_id'] });
+  t.deepEqual([first.workspace_id, first.role, first.note], [a.id, 'viewer', 'first'], 'workspace_id is forced, whatever the values say');
+  const second = await sequelize.transaction(() =>
+    inA.upsert({ member_id: 'm1', role: 'editor' } as never, { conflictFields: ['member_id'] }),
+  );
+  t.deepEqual([second.role, second.note, second.created_at.getTime()], ['editor', 'first', first.created_at.getTime()], 'a conflict updates the given columns only');
+  t.true(second.updated_at.getTime() >= first.updated_at.getTime());
+  const other = await inB.upsert({ member_id: 'm1', role: 'owner' } as never, { conflictFields: ['member_id'] });
+  t.is(other.workspace_id, b.id);
+  const rows = await sequelize.query<{ ws: string; role: string }>('SELECT workspace_id AS ws, role FROM public.upsert_members ORDER BY role', { type: QueryTypes.SELECT });
+  t.deepEqual(rows, [{ ws: a.id, role: 'editor' }, { ws: b.id, role: 'owner' }], "the same key in another workspace is another row; A's is untouched");
+
+  const kept = await inA.upsert({ member_id: 'm1', role: 'admin', note: 'ignored' } as never, { conflictFields: ['member_id'], update: [] });
+  t.deepEqual([kept.role, kept.note, kept.updated_at.getTime()], ['editor', 'first', second.updated_at.getTime()], 'update: [] returns the stored row unchanged');
+  const fresh = await inA.upsert({ member_id: 'm2', role: 'viewer' } as never, { conflictFields: ['member_id'], update: [] });
+  t.deepEqual([fresh.workspace_id, fresh.member_id, fresh.role], [a.id, 'm2', 'viewer'], 'update: [] still inserts a new row');
+
+  // Other tests of this file run alongside: count only the statements on this table.
+  const options = (sequelize as unknown as { options: { logging: unknown } }).options;
+  options.logging = (sql: string) => void (sql.includes('upsert_members') && statements.push(sql));
+  try {
+    await inA.upsert({ member_id: 'm3', role: 'viewer' } as never, { conflictFields: ['member_id'] });
+  } finally {
+    options.logging = false;
+  }
+  t.is(statements.length, 1, 'one statement');
+  t.regex(statements[0], /INSERT INTO "upsert_members" .* ON CONFLICT \("workspace_id","member_id"\) DO UPDATE SET/);
+
+  await t.throwsAsync(() => inA.upsert({ member_id: 'm1', role: 'x' } as never, { conflictFields: ['workspace_id'] }), { instanceOf: TypeError, message: `${Membership.name}.upsert: workspace_id is always part of the key and is never updated; do not name it` });
+  await t.throwsAsync(() => inA.upsert({ member_id: 'm1', role: 'x' } as never, { conflictFields: ['nope'] }), { instanceOf: TypeError, message: `${Membership.name}.upsert: nope is not a column of ${Membership.name}` });
+  await t.throwsAsync(() => inA.upsert({ role: 'x' } as never, { conflictFields: ['member_id'] }), { instanceOf: TypeError, message: `${Membership.name}.upsert: values must give member_id (a conflict field)` });
+  await t.throwsAsync(() => inA.upsert({ member_id: 'm1', role: 'x' } as never, { conflictFields: ['role'] }), { message: `${Membership.name}.upsert: the table needs a primary key or unique index on exactly (workspace_id, role)` });
+});
+
+test('concurrent upserts of one key all succeed and leave one row (on PostgreSQL, forced to collide)', async (t) => {
+  const { runtime } = env;
+  const ws = await runtime.workspaces.create({ subdomain: 'upsert-race', name: 'Race' });
+  const sequelize = runtime.db.sequelize;
+  await sequelize.query('CREATE TABLE public.upsert_race (workspace_id uuid NOT NULL, k text NOT NULL, n int NOT NULL, PRIMARY KEY (workspace_id, k))');
+  class Counter extends Model {
+    declare k: string;
+    declare n: number;
+  }
+  Counter.init({ k: { type: DataTypes.TEXT, primaryKey: true }, workspace_id: { type: DataTypes.UUID, allowNull: false }, n: DataTypes.INTEGER }, { sequelize, tableName: 'upsert_race', timestamps: false });
+  const scoped = scopeToWorkspace(Counter, ws.id);
+  // The gate holds every insert until all three transactions are waiting on it, then lets them collide.
+  const gate = runtime.db.isEmbedded ? null : await sequelize.transaction();
+  if (gate) await sequelize.query('LOCK TABLE public.upsert_race IN SHARE MODE', { transaction: gate });
+  const racers = [1, 2, 3].map((n) => sequelize.transaction(() => scoped.upsert({ k: 'same', n } as never, { conflictFields: ['k'] })));
+  if (gate) {
+    for (;;) {
+      const [{ waiting }] = await sequelize.query<{ waiting: number }>(
+        "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        { type: QueryTypes.SELECT },
+      );
+      if (waiting >= 3) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await gate.commit();
+  }
+  const results = await Promise.allSettled(racers);
+  t.deepEqual(results.map((result) => result.status), ['fulfilled', 'fulfilled', 'fulfilled']);
+  const rows = await sequelize.query<{ k: string }>('SELECT k FROM public.upsert_race', { type: QueryTypes.SELECT });
+  t.deepEqual(rows, [{ k: 'same' }]);
+});
+
 test('a second opener of an embedded data directory gets a clear error; a dead owner\'s lock is taken over', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-lock-'));
   const release = lockDataDirectory(dir);

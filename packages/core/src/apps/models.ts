@@ -49,6 +49,7 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string)
     },
     count: (options) => scoped.count(options as never),
     create: async (values) => plain(await scoped.create(values as never))!,
+    upsert: async (values, options) => plain(await scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!,
     update: (values, options) => scoped.update(values as never, options as never),
     destroy: (options) => scoped.destroy(options as never),
   } satisfies ScopedModel<Record<string, unknown>>);

@@ -64,10 +64,30 @@ export interface ScopedModel<A extends object> {
   count(options?: Omit<CountOptions<A>, 'transaction'>): Promise<number>;
   /** Inserts a row in this workspace and returns it. */
   create(values: Partial<Omit<A, 'workspace_id'>>): Promise<A>;
+  /**
+   * Inserts a row in this workspace or, when this workspace already has a row with the same
+   * `conflictFields`, updates that row instead: one statement (`INSERT … ON CONFLICT
+   * (workspace_id, …conflictFields) DO UPDATE … RETURNING *`), so two concurrent calls for one
+   * key never fail with a unique violation; the second waits for the first and updates. The
+   * table needs a primary key or unique index on exactly `workspace_id` plus `conflictFields`
+   * (`workspace_id` is always part of the key: a row of another workspace is never touched).
+   * `update` names the columns a conflict overwrites: by default every column given except the
+   * conflict fields (and `updated_at` is refreshed); `[]` keeps the existing row exactly as it
+   * is (still locking it until the transaction ends). Returns the row as stored.
+   */
+  upsert(values: Partial<Omit<A, 'workspace_id'>>, options: UpsertOptions<A>): Promise<A>;
   /** Updates the matching rows of this workspace; returns how many changed. */
   update(values: Partial<Omit<A, 'workspace_id'>>, options: { where: WhereOptions<A> }): Promise<number>;
   /** Deletes the matching rows of this workspace; returns how many went. */
   destroy(options: Omit<DestroyOptions<A>, 'transaction'> & { where: WhereOptions<A> }): Promise<number>;
+}
+
+/** Options of `ScopedModel.upsert`. */
+export interface UpsertOptions<A extends object> {
+  /** The columns that identify the row within the workspace (`['member_id']`); never `workspace_id`, which is always added. */
+  conflictFields: Array<Exclude<keyof A, 'workspace_id'> & string>;
+  /** The columns a conflict overwrites (default: every given column except the conflict fields; `[]`: none). */
+  update?: Array<Exclude<keyof A, 'workspace_id'> & string>;
 }
 
 /** `ctx.db`: each declared model, bound to the app's schema and the request's workspace. */
