@@ -6,6 +6,7 @@ import type { Workspace } from '../src/index.js';
 import { runInRequestTransaction } from '../src/server/request-transaction.js';
 import { startEventSink, type EventSinkServer, type Received } from './helpers/event-sink.js';
 import { apiHeaders, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import { createLogger } from '../src/index.js';
 
 const SECRET = 'delivery-test-broker-secret-0123456789';
 const RETRY = { initialDelayMs: 40, factor: 2, maxDelayMs: 10_000 };
@@ -19,6 +20,8 @@ let failing: EventSinkServer;
 let redirecting: EventSinkServer;
 let sleepy: EventSinkServer;
 const handled: Array<{ mode: string; workspaceId: string; attempt: number }> = [];
+/** What the runtime logged, one object a line. */
+const logs: Array<Record<string, any>> = [];
 
 const object = (properties: Record<string, unknown>, required: string[] = []) => ({ type: 'object', properties, required });
 const task = object({ task_id: { type: 'string' }, note: { type: 'string' } }, ['task_id']);
@@ -30,10 +33,12 @@ test.before(async () => {
   failing = await startEventSink(() => 500);
   redirecting = await startEventSink(() => 302);
   sleepy = await startEventSink(() => new Promise((resolve) => setTimeout(() => resolve(200), 1500)));
-  env = await startTestRuntime({ events: { brokerSecret: SECRET, tuning: { retry: RETRY, deliveryTimeoutMs: 400 } } });
+  const logger = createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) });
+  env = await startTestRuntime({ logger, events: { brokerSecret: SECRET, tuning: { retry: RETRY, deliveryTimeoutMs: 400 } } });
   const { runtime } = env;
   acme = await runtime.workspaces.create({ subdomain: 'acme', name: 'Acme' });
   await runtime.db.sequelize.query('CREATE TABLE fixture_handled (id text PRIMARY KEY, workspace_id uuid NOT NULL)');
+  await runtime.db.sequelize.query(`CREATE TABLE fixture_keys (id text PRIMARY KEY); INSERT INTO fixture_keys VALUES ('taken')`);
   runtime.events.registerParticipant({
     slug: 'tasks',
     firstParty: true,
@@ -55,6 +60,8 @@ test.before(async () => {
         handled.push({ mode, workspaceId: ctx.workspace.id, attempt: event.attempt });
         await runtime.db.sequelize.query('INSERT INTO fixture_handled (id, workspace_id) VALUES (:id, :ws)', { replacements: { id: String(event.payload.task_id), ws: ctx.workspace.id } });
         if (mode === 'fail') throw new Error('this handler cannot cope');
+        // What a delivery racing another for the same row meets on its first attempt.
+        if (mode === 'unique' && event.attempt === 1) await runtime.db.sequelize.query(`INSERT INTO fixture_keys (id) VALUES ('taken')`);
         if (mode === 'retry' && !retried.has(String(event.payload.task_id))) {
           retried.add(String(event.payload.task_id));
           throw new RetryDeliveryError('not yet');
@@ -287,4 +294,47 @@ test.serial('system.security.* events reach the activity trail through the runti
   await env.runtime.events.settled();
   const [{ count }] = await env.runtime.db.sequelize.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform.activity WHERE action = 'system.security.role.created'`, { type: QueryTypes.SELECT });
   t.is(count, 1);
+});
+
+/** Posts a signed delivery of `core.tasks.task.completed` to the in-process handler, as the broker does. */
+async function deliverCompleted(payload: Record<string, unknown>, attempt: number, deliveryId: string) {
+  const body = JSON.stringify({ action: 'core.tasks.task.completed', metadata: { workspace_id: acme.id }, payload });
+  const response = await env.runtime.server.inject({
+    method: 'POST',
+    url: '/_events/tasks/events/core-tasks-task-completed',
+    headers: { 'content-type': 'application/json', 'x-broker-signature': signBody(body, SECRET), 'x-broker-event-id': deliveryId, 'x-broker-delivery-attempt': String(attempt) },
+    payload: body,
+  });
+  return { status: response.statusCode, body: JSON.parse(response.payload) as unknown };
+}
+
+const handledRows = async (id: string) => env.runtime.db.sequelize.query<{ id: string }>('SELECT id FROM fixture_handled WHERE id = :id', { type: QueryTypes.SELECT, replacements: { id } });
+
+test.serial('a handler that meets a unique violation answers 503 with its writes rolled back; the retry applies', async (t) => {
+  const deliveryId = 'c0ffee00-0000-4000-8000-000000000001';
+  t.deepEqual(await deliverCompleted({ task_id: 'unique-direct', note: 'unique' }, 1, deliveryId), { status: 503, body: { error: 'Retry later: the handler failed for the moment' } });
+  t.deepEqual(await handledRows('unique-direct'), [], 'the failed attempt wrote nothing');
+  const warned = logs.filter((line) => line.delivery_id === deliveryId);
+  t.deepEqual(warned.map((line) => [line.level, line.msg, line.attempt]), [[40, 'event handler failed for the moment; the broker will retry the delivery', 1]]);
+  t.is(warned[0].err.name, 'SequelizeUniqueConstraintError');
+  t.deepEqual(await deliverCompleted({ task_id: 'unique-direct', note: 'unique' }, 2, deliveryId), { status: 200, body: { received: true } });
+  t.deepEqual(await handledRows('unique-direct'), [{ id: 'unique-direct' }]);
+
+  // Through the broker: the 503 is a failed attempt, and the next one applies.
+  const [eventId] = await publish('completed', { task_id: 'unique-brokered', note: 'unique' });
+  await env.runtime.events.settled();
+  t.deepEqual(await handledRows('unique-brokered'), [{ id: 'unique-brokered' }]);
+  const [delivery] = await env.runtime.events.listDeliveries({ eventId });
+  t.deepEqual([delivery.status, delivery.attempts], ['delivered', 2]);
+  const attempts = (await env.runtime.events.getDelivery(delivery.id))!.attempt_log!;
+  t.deepEqual(attempts.map((attempt) => [attempt.attempt, attempt.status_code, attempt.outcome]), [[1, 503, 'failed'], [2, 200, 'delivered']]);
+});
+
+test.serial('a handler that throws a plain Error is acknowledged with 200, rolled back and logged as an error', async (t) => {
+  const deliveryId = 'c0ffee00-0000-4000-8000-000000000002';
+  t.deepEqual(await deliverCompleted({ task_id: 'plain-direct', note: 'fail' }, 1, deliveryId), { status: 200, body: { received: true, handled: false } });
+  t.deepEqual(await handledRows('plain-direct'), []);
+  const logged = logs.filter((line) => line.delivery_id === deliveryId);
+  t.deepEqual(logged.map((line) => [line.level, line.msg, line.action, line.workspace_id]), [[50, 'event handler failed; the delivery is acknowledged and will not be retried', 'core.tasks.task.completed', acme.id]]);
+  t.is(logged[0].err.message, 'this handler cannot cope');
 });

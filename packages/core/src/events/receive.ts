@@ -1,7 +1,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { ConnectionError, TimeoutError, type Sequelize, type Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { Logger } from 'pino';
-import { parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery } from '@wpk/sdk';
+import { isTransientError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery } from '@wpk/sdk';
 import { runInRequestTransaction, type RequestWork } from '../server/request-transaction.js';
 import type { Workspace, WorkspaceService } from '../tenancy/index.js';
 import { localHandlerPath } from './deliverer.js';
@@ -31,7 +31,11 @@ export interface DefaultDeliveryContext {
   log: Logger;
 }
 
-/** A subscription handler: return to acknowledge; throw RetryDeliveryError to be called again later. */
+/**
+ * A subscription handler: return to acknowledge (200). A throw rolls its writes back; a transient
+ * failure (`isTransientError` of the SDK) answers 503 so the broker retries, any other is logged
+ * and answered 200.
+ */
 export type SubscriptionHandler<C = DefaultDeliveryContext> = (event: ParsedDelivery, ctx: C) => unknown | Promise<unknown>;
 
 /** Options of `mountSubscriptions`. */
@@ -57,16 +61,14 @@ export interface ReceiverDeps {
 
 const MAX_BODY = 1024 * 1024;
 
-function isTransient(error: unknown): boolean {
-  return error instanceof RetryDeliveryError || error instanceof ConnectionError || error instanceof TimeoutError;
-}
-
 /**
  * Routes for the subscriptions of an in-process participant, at `/_events/{slug}{handler}`. Each
  * verifies the signature (401 when wrong), reads `workspace_id`, and runs the handler in one
  * transaction with a context scoped to that workspace. It answers 200 when the handler succeeds
- * and also when it fails for good (logged, writes rolled back): non-200 only asks for a retry,
- * which a handler requests by throwing RetryDeliveryError (or on a database outage): 503.
+ * and also when it fails for good (logged, writes rolled back): non-200 only asks for a retry.
+ * What is transient is decided in one place, the SDK's `isTransientError` (RetryDeliveryError,
+ * serialization failure, deadlock, unique violation from a concurrent delivery, lock or statement
+ * timeout, lost connection): 503, writes rolled back, the broker tries again.
  */
 export function subscriptionRoutes<C>(deps: ReceiverDeps, options: MountSubscriptionsOptions<C>): ServerRoute[] {
   const participant = deps.registry.participant(options.app);
@@ -134,9 +136,11 @@ export function subscriptionRoutes<C>(deps: ReceiverDeps, options: MountSubscrip
           });
           return h.response({ received: true }).code(200);
         } catch (error) {
-          if (isTransient(error)) {
-            log.info({ ...context, err: error }, 'event handler asked for a retry');
-            return h.response({ error: `Retry later: ${(error as Error).message}` }).code(503);
+          if (isTransientError(error)) {
+            log.warn({ ...context, err: error }, 'event handler failed for the moment; the broker will retry the delivery');
+            // The database's message (key values, ...) stays in the log, not in the answer.
+            const reason = error instanceof RetryDeliveryError ? error.message : 'the handler failed for the moment';
+            return h.response({ error: `Retry later: ${reason}` }).code(503);
           }
           log.error({ ...context, err: error }, 'event handler failed; the delivery is acknowledged and will not be retried');
           return h.response({ received: true, handled: false }).code(200);

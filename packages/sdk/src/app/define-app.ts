@@ -50,7 +50,15 @@ export type CheckResult = boolean | { deny: string };
  */
 export type AppCheck<M extends ModelMap = ModelMap> = (request: AppRequest<unknown>, ctx: CheckContext<M>) => CheckResult | Promise<CheckResult>;
 
-/** Receives one delivered event; runs in a transaction scoped to the event's workspace. Throw to ask for a retry. */
+/**
+ * Receives one delivered event; runs in one transaction scoped to the event's workspace. Return
+ * to acknowledge (200). A throw rolls the transaction back, then: a transient failure (see
+ * `isTransientError`: `RetryDeliveryError`, serialization failure, deadlock, unique violation
+ * from a concurrent delivery, lock or statement timeout, lost connection) answers 503 and the
+ * broker retries, up to the subscription's `max_retries`; any other error is permanent: logged
+ * and answered 200, never retried. Deliveries are at least once and may run concurrently, so
+ * write with `ctx.db.X.upsert` or keyed rows rather than look-up-then-insert.
+ */
 export type SubscriptionHandler<M extends ModelMap = ModelMap> = (event: DeliveredEvent, ctx: EventContext<M>) => unknown;
 
 /** Hooks of one searchable type. */

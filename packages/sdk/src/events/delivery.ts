@@ -69,7 +69,9 @@ export function verifyDelivery(input: { body: string | Uint8Array; headers: Deli
 
 /**
  * Thrown by a subscription handler to ask the broker to try again later (the receiver answers
- * 503). Any other failure is treated as permanent: the receiver answers 200 and logs it.
+ * 503). Failures of the moment (a deadlock, a serialization failure, a unique violation from a
+ * concurrent delivery, a lost connection...) are retried without it: see `isTransientError`.
+ * Any other failure is permanent: the receiver answers 200 and logs it.
  */
 export class RetryDeliveryError extends Error {
   constructor(message = 'Delivery should be retried') {
