@@ -1,4 +1,6 @@
 import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { signBody } from '@wpk/sdk';
 import { startWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
@@ -105,4 +107,62 @@ test.serial('end to end: removing a member through the platform emits core.accou
 test.serial('a workspace where the app is not installed skips the delivery', async (t) => {
   const bare = await world.platform.workspace('subscriber-bare');
   t.deepEqual(await world.platform.deliver(bare.id, 'core.account.member.removed', { member_id: owner.id, removed_by: owner.id }), { tasks: 'skipped' });
+});
+
+/** Posts a delivery to the app's handler route as the broker does: signed, with a delivery id and attempt. */
+async function signedDelivery(action: string, handler: string, payload: Record<string, unknown>, deliveryId = randomUUID(), attempt = 1) {
+  const { runtime } = world.platform;
+  const body = JSON.stringify({ action, metadata: { workspace_id: world.workspaceId, event_id: randomUUID() }, payload });
+  const response = await runtime.server.inject({
+    method: 'POST',
+    url: `/_events/tasks${handler}`,
+    headers: { 'content-type': 'application/json', 'x-broker-signature': signBody(body, runtime.events.signingSecret('tasks')), 'x-broker-event-id': deliveryId, 'x-broker-delivery-attempt': String(attempt) },
+    payload: body,
+  });
+  return { status: response.statusCode, body: JSON.parse(response.payload) as unknown };
+}
+
+/** Waits until `count` sessions of this database wait for a lock (PostgreSQL only). */
+async function sessionsWaitingOnLocks(count: number): Promise<void> {
+  for (;;) {
+    const [{ n }] = await world.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    if (n >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+test.serial('two deliveries of one removal at once (signed, through the handler route) both succeed: the member is removed once, each open task unassigned once', async (t) => {
+  const leaving = await world.member(['tasks.tasks.read']);
+  const open1 = await ok(owner.request('POST', '/tasks', { title: 'Race 1', assignee_ids: [leaving.id] }));
+  const open2 = await ok(owner.request('POST', '/tasks', { title: 'Race 2', assignee_ids: [leaving.id, owner.id] }));
+  world.takeEvents();
+  const { sequelize } = world.platform.runtime.db;
+  // On PostgreSQL the race is forced as it happened: a lock on the directory holds both
+  // deliveries at their first write, after any look-up they make, until both are there. (The
+  // embedded database runs one statement at a time: there the two simply run at once.)
+  const gate = world.platform.runtime.db.isEmbedded ? null : await sequelize.transaction();
+  if (gate) await sequelize.query('LOCK TABLE app_tasks.member_directory IN SHARE MODE', { transaction: gate });
+  const removal = { member_id: leaving.id, removed_by: owner.id };
+  const deliveries = [
+    signedDelivery('core.account.member.removed', '/events/core-account-member-removed', removal),
+    signedDelivery('core.account.member.removed', '/events/core-account-member-removed', removal),
+  ];
+  if (gate) {
+    await sessionsWaitingOnLocks(2);
+    await gate.commit();
+  }
+  const answers = await Promise.all(deliveries);
+  t.deepEqual(answers, [{ status: 200, body: { received: true } }, { status: 200, body: { received: true } }], 'neither delivery failed');
+
+  const directory = await world.query<{ removed_by: string; removed: boolean }>('SELECT removed_by, removed_at IS NOT NULL AS removed FROM app_tasks.member_directory WHERE member_id = :id', { id: leaving.id });
+  t.deepEqual(directory, [{ removed_by: owner.id, removed: true }]);
+  t.deepEqual((await ok(owner.request('GET', `/tasks/${open1.id}`))).assignee_ids, []);
+  t.deepEqual((await ok(owner.request('GET', `/tasks/${open2.id}`))).assignee_ids, [owner.id]);
+  const unassigned = await world.query<{ task_id: string }>(
+    "SELECT payload->>'task_id' AS task_id FROM platform.events WHERE action = 'core.tasks.task.unassigned' AND payload->>'assignee_mrn' = :mrn ORDER BY seq",
+    { mrn: leaving.mrn },
+  );
+  t.deepEqual(unassigned.map((row) => row.task_id), [open1.id, open2.id], 'one task.unassigned per task, not one per delivery');
+  const refused = await owner.request('POST', `/tasks/${open1.id}/assignees`, { member_id: leaving.id });
+  t.deepEqual([refused.status, refused.body], [400, { error: `member_id ${leaving.id} is no longer a member of this workspace` }]);
 });

@@ -8,22 +8,32 @@ export async function assertMemberPresent(ctx: TasksBaseContext, memberId: strin
   if (known?.removed_at) throw new InvalidError(`${field} ${memberId} is no longer a member of this workspace`);
 }
 
+/**
+ * Sets the member's row of the directory to present (`removal` null) or removed, safe under
+ * concurrent deliveries for one member: the upsert inserts the row or, when it exists, returns
+ * it locked until the delivery commits, so a second delivery for the member waits here and then
+ * sees the first one's outcome (a look-up-then-insert let both insert, and one failed). Changes
+ * an existing row only when its state differs, so a redelivery leaves it as it is.
+ */
+async function setDirectoryState(ctx: TasksBaseContext, memberId: string, removal: { at: Date; by: string | null } | null): Promise<void> {
+  const state = { removed_at: removal?.at ?? null, removed_by: removal?.by ?? null };
+  const row = await ctx.db.memberDirectory.upsert({ member_id: memberId, ...state }, { conflictFields: ['member_id'], update: [] });
+  if ((row.removed_at === null) !== (removal === null)) await ctx.db.memberDirectory.update(state, { where: { member_id: memberId } });
+}
+
 /** `system.workspace.member.added`: the member is (again) present. Idempotent. */
 export async function recordMemberAdded(ctx: TasksBaseContext, memberId: string): Promise<void> {
-  const known = await ctx.db.memberDirectory.findOne({ where: { member_id: memberId } });
-  if (!known) await ctx.db.memberDirectory.create({ member_id: memberId, removed_at: null, removed_by: null });
-  else if (known.removed_at) await ctx.db.memberDirectory.update({ removed_at: null, removed_by: null }, { where: { member_id: memberId } });
+  await setDirectoryState(ctx, memberId, null);
 }
 
 /**
  * `core.account.member.removed`: remembers the member as removed, unassigns them from every open
  * task of the workspace (one `task.unassigned` each) and drops their board memberships. Running
- * it twice for one delivery changes nothing the second time and emits nothing.
+ * it twice for one delivery changes nothing the second time and emits nothing, also when the two
+ * run at once (the directory row orders them).
  */
 export async function recordMemberRemoved(ctx: TasksBaseContext, memberId: string, removedBy: string | null): Promise<{ unassigned: string[] }> {
-  const known = await ctx.db.memberDirectory.findOne({ where: { member_id: memberId } });
-  if (!known) await ctx.db.memberDirectory.create({ member_id: memberId, removed_at: new Date(), removed_by: removedBy });
-  else if (!known.removed_at) await ctx.db.memberDirectory.update({ removed_at: new Date(), removed_by: removedBy }, { where: { member_id: memberId } });
+  await setDirectoryState(ctx, memberId, { at: new Date(), by: removedBy });
 
   const assignments = await ctx.db.taskAssignees.findAll({ where: { member_id: memberId } });
   const openTasks = assignments.length
