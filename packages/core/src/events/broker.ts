@@ -44,6 +44,7 @@ export class Broker {
   private relayLoop: Promise<void> | null = null;
   private timers: NodeJS.Timeout[] = [];
   private catalog: EventCatalog | null = null;
+  private catalogReadAt = 0;
   private storedSelfUrl: string | undefined;
   private lastStats = { attempts: 0, delivered: 0, failed: 0 };
   /** True when the database is PGlite (embedded), which delivers NOTIFY to the wrong connection. */
@@ -71,7 +72,17 @@ export class Broker {
       await this.refreshCatalog();
       const sealer = new PayloadSealer(options.brokerSecret);
       const catalog = () => this.catalog!;
-      this.relay = new Relay({ pool, queue: this.queue, catalog, sealer, logger, batchSize: tuning.relayBatchSize, notify, subscriberFilter: options.subscriberFilter });
+      this.relay = new Relay({
+        pool,
+        queue: this.queue,
+        catalog,
+        sealer,
+        logger,
+        batchSize: tuning.relayBatchSize,
+        notify,
+        subscriberFilter: options.subscriberFilter,
+        reloadCatalog: () => this.recheckCatalog(),
+      });
       this.deliverer = new Deliverer({
         pool,
         queue: this.queue,
@@ -113,7 +124,8 @@ export class Broker {
   }
 
   private onWake(payload: string): void {
-    if (payload === 'catalog' && !this.options.registry) void this.refreshCatalog().catch(() => {});
+    // A new catalog may name actions whose events wait in the outbox: look at them again.
+    if (payload === 'catalog' && !this.options.registry) void this.refreshCatalog().then(() => this.relaySignal.notify(), () => {});
     if (payload === 'outbox' || payload === 'reconnected') this.relaySignal.notify();
     if (payload === 'deliveries' || payload === 'reconnected') this.deliverer?.recheck();
   }
@@ -122,6 +134,18 @@ export class Broker {
     const pool = this.pool!;
     this.catalog = this.options.registry ?? (await loadCatalog(pool));
     this.storedSelfUrl = await readSetting(pool, 'self_url');
+    this.catalogReadAt = Date.now();
+  }
+
+  /**
+   * The relay met events its catalog does not name (or looks again at those): reads the catalog
+   * again unless it was read less than `catalogRecheckMs` ago. A broker in a server holds the
+   * live registry, so only the interval applies. Resolves true when it read.
+   */
+  private async recheckCatalog(): Promise<boolean> {
+    if (Date.now() - this.catalogReadAt < this.options.tuning.catalogRecheckMs) return false;
+    await this.refreshCatalog();
+    return true;
   }
 
   private async runRelay(pollIntervalMs: number): Promise<void> {
@@ -131,7 +155,7 @@ export class Broker {
         const result = await this.relay!.runOnce();
         if (result.nextDue) this.deliverer?.scheduled(result.nextDue);
         if (result.deliveries > 0) this.deliverer?.wake.notify();
-        if (result.taken >= tuning.relayBatchSize) continue;
+        if (result.taken >= tuning.relayBatchSize || result.again) continue;
       } catch (error) {
         if (!this.running) break;
         logger.warn({ err: error }, 'event relay failed; retrying shortly');

@@ -24,6 +24,12 @@ export interface BrokerTuning {
   crashRetries: number;
   /** A standalone broker re-reads the stored catalog this often (5000 ms) and on NOTIFY. */
   catalogRefreshMs: number;
+  /**
+   * Events of an action the broker's catalog does not name stay pending; meeting one makes a
+   * standalone broker re-read the catalog, at most once per this interval, and look at them
+   * again no more often (`WPK_BROKER_CATALOG_RECHECK_MS`, 2000).
+   */
+  catalogRecheckMs: number;
   /** Connections of the broker's own pool (6; 3 on the embedded database). */
   poolMax?: number;
   /** Days the event log and delivery log are kept (`WPK_EVENTS_RETENTION_DAYS`, 7); dedupe keys live as long. */
@@ -57,6 +63,7 @@ export function resolveBrokerTuning(input: Partial<Omit<BrokerTuning, 'retry'>> 
     monitorIntervalSeconds: Math.max(1, Math.ceil(input.monitorIntervalSeconds ?? num(env, 'WPK_BROKER_MONITOR_SECONDS') ?? 15)),
     crashRetries: input.crashRetries ?? 10,
     catalogRefreshMs: input.catalogRefreshMs ?? 5000,
+    catalogRecheckMs: input.catalogRecheckMs ?? num(env, 'WPK_BROKER_CATALOG_RECHECK_MS') ?? 2000,
     poolMax: input.poolMax,
     retentionDays: input.retentionDays ?? num(env, 'WPK_EVENTS_RETENTION_DAYS') ?? 7,
   };

@@ -24,6 +24,13 @@ export interface RelayOptions {
   /** Send NOTIFY so other processes wake (real PostgreSQL only). */
   notify: boolean;
   subscriberFilter?: SubscriberFilter;
+  /**
+   * Brings `catalog()` up to date (a standalone broker re-reads the stored catalog), at most once
+   * per interval: resolves true when it did, false when the last reading is still too recent.
+   * Called, outside any transaction, after a batch met events the catalog does not name, and
+   * before events left waiting for the catalog are looked at again.
+   */
+  reloadCatalog?: () => Promise<boolean>;
 }
 
 interface OutboxRow {
@@ -50,6 +57,8 @@ export interface RelayResult {
   deliveries: number;
   /** The earliest `deliver_at` still ahead among the deliveries queued, if any. */
   nextDue?: Date;
+  /** Look again at once: events left waiting for the catalog may be relayed now. */
+  again?: boolean;
 }
 
 /**
@@ -57,12 +66,49 @@ export interface RelayResult {
  * action's schema (an invalid event is rejected and logged, never delivered), drops duplicates
  * (same dedupe key and same payload), and queues one delivery per subscription. One transaction
  * per batch; rows are claimed with SKIP LOCKED so any number of brokers can relay side by side.
+ *
+ * An event whose action (or emitter) the catalog does not name yet is not rejected: this broker
+ * may simply run with an older catalog than the server that wrote it. It stays pending, and
+ * this relay passes over its (emitter, action) until the catalog is read again (on such a miss,
+ * at most once per interval), so it blocks no later event of another action.
  */
 export class Relay {
+  /** (emitter, action) pairs this relay's catalog does not name, passed over until it is read again. */
+  private readonly waiting = new Map<string, { emitter: string; action: string }>();
+  /** Pairs already logged, so a long wait is logged once, not on every look. */
+  private readonly announced = new Set<string>();
+  private waitingAgainst: EventCatalog | null = null;
+
   constructor(private readonly options: RelayOptions) {}
 
+  /** Events of these (emitter, action) pairs are left pending: the catalog does not name them yet. */
+  get waitingFor(): Array<{ emitter: string; action: string }> {
+    return [...this.waiting.values()];
+  }
+
+  /** Forgets the waiting pairs once the catalog was read again (their events are looked at anew); true when it did. */
+  private async lookAgainAtWaiting(): Promise<boolean> {
+    if (this.waiting.size === 0) return false;
+    const reloaded = (await this.options.reloadCatalog?.()) ?? false;
+    if (!reloaded && this.options.catalog() === this.waitingAgainst) return false;
+    this.waiting.clear();
+    return true;
+  }
+
+  /** Relays one batch. `again` asks for another pass at once (the catalog changed after a miss). */
   async runOnce(): Promise<RelayResult> {
+    await this.lookAgainAtWaiting();
+    const before = this.waiting.size;
+    const result = await this.relayBatch();
+    // A miss reads the catalog again here, after the batch's transaction: on the embedded
+    // database a second connection would wait for that one to end.
+    if (this.waiting.size > before && (await this.lookAgainAtWaiting())) return { ...result, again: true };
+    return result;
+  }
+
+  private async relayBatch(): Promise<RelayResult> {
     const { pool, queue, sealer, logger } = this.options;
+    const waiting = [...this.waiting.values()];
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
@@ -72,8 +118,11 @@ export class Relay {
       await client.query('BEGIN; SET LOCAL synchronous_commit TO off');
       const { rows } = await client.query<OutboxRow>(
         `SELECT id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
-           FROM platform.events WHERE status = 'pending' ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.options.batchSize],
+           FROM platform.events e
+          WHERE status = 'pending'
+            AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
+          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [this.options.batchSize, waiting.map((pair) => pair.emitter), waiting.map((pair) => pair.action)],
       );
       if (rows.length === 0) {
         await client.query('COMMIT');
@@ -88,12 +137,14 @@ export class Relay {
           outcomes.push({ id: row.id, status: 'rejected', reason, deliveries: 0 });
           logger.warn({ event_id: row.id, action: row.action, emitter: row.emitter, workspace_id: row.workspace_id, reason, payload: maskPayload(row.payload, entry?.redact ?? []) }, 'event rejected');
         };
-        if (!entry) {
-          reject(`unknown action ${row.action}`);
-          continue;
-        }
-        if (!entry.emitters.has(row.emitter)) {
-          reject(`${row.emitter} does not declare ${row.action}`);
+        if (!entry || !entry.emitters.has(row.emitter)) {
+          // Written by a server whose catalog is newer than this broker's: leave it pending.
+          const key = `${row.emitter} ${row.action}`;
+          this.waiting.set(key, { emitter: row.emitter, action: row.action });
+          if (!this.announced.has(key)) {
+            this.announced.add(key);
+            logger.warn({ event_id: row.id, action: row.action, emitter: row.emitter }, 'event left pending: the event catalog does not name its action (for this emitter) yet');
+          }
           continue;
         }
         let payload: Record<string, unknown>;
@@ -109,6 +160,7 @@ export class Relay {
         }
         valid.push({ row, hash: row.dedupe_key ? sealer.hash(payload) : null });
       }
+      this.waitingAgainst = catalog;
 
       // Deduplication: the first event to claim (workspace, action, key, payload) wins; a later one
       // with the same key and the same payload is a duplicate. Another payload is another event.
