@@ -63,7 +63,7 @@ test('the context holds the app, the caller, its own models and nothing that rea
   const context = body(await call('GET', '/notes/context', acme.owner.headers()));
   t.deepEqual(context.context, ['app', 'db', 'events', 'key', 'log', 'member', 'page', 'permissions', 'respond', 'search', 'settings', 'transaction', 'workspace']);
   t.deepEqual(context.db, ['notes']);
-  t.deepEqual(context.model, ['count', 'create', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update']);
+  t.deepEqual(context.model, ['count', 'create', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);
   t.deepEqual(context.app, { slug: 'notes', id: 'notes', name: 'Notes', version: '1.0.0' });
   t.deepEqual(context.workspace, { id: acme.id, subdomain: 'acme', name: 'acme inc' });
