@@ -33,7 +33,8 @@ test.before(async () => {
   failing = await startEventSink(() => 500);
   redirecting = await startEventSink(() => 302);
   sleepy = await startEventSink(() => new Promise((resolve) => setTimeout(() => resolve(200), 1500)));
-  const logger = createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) });
+  // Warnings and errors only: what the handler outcomes are logged at.
+  const logger = createLogger('warn', { write: (line: string) => void logs.push(JSON.parse(line)) });
   env = await startTestRuntime({ logger, events: { brokerSecret: SECRET, tuning: { retry: RETRY, deliveryTimeoutMs: 400 } } });
   const { runtime } = env;
   acme = await runtime.workspaces.create({ subdomain: 'acme', name: 'Acme' });
