@@ -14,6 +14,7 @@ import { createMailer, type Mailer } from './mail/index.js';
 import { healthRoutes } from './platform-routes/index.js';
 import { registerSearchRoutes, scheduleDictionaryPruning, SearchIndex } from './search/index.js';
 import { createServer } from './server/index.js';
+import { installWeb } from './web/index.js';
 import { defineWorkspaceModel, WorkspaceService } from './tenancy/index.js';
 
 export interface RuntimeOptions extends RuntimeConfigInput {
@@ -92,6 +93,7 @@ export class Runtime {
       runtime.search = new SearchIndex(db.sequelize);
       apps.useSearchIndexer(AppRegistry.searchIndexerOver(runtime.search));
       registerSearchRoutes(server, { index: runtime.search, access: apps.searchAccess() });
+      await installWeb(server, { config, workspaces, apps, mailer: () => runtime.mail });
       return runtime;
     } catch (error) {
       await db.close();

@@ -125,6 +125,8 @@ export interface AppManifest {
   address?: string;
   /** The launcher tile. */
   tile?: Tile;
+  /** A folder of the app's package (relative to the manifest) served under `/public/apps/{slug}/*`. */
+  public?: string;
   /** Every permission the app checks. */
   permissions: PermissionDefinition[];
   /** Every route of the app, with its chain of checks or `public: true`. */

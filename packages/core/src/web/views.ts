@@ -1,0 +1,50 @@
+import Vision from '@hapi/vision';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import Handlebars from 'handlebars';
+import { fileURLToPath } from 'node:url';
+import { publicOrigin } from '../tenancy/index.js';
+import type { AssetCatalog } from './assets.js';
+
+/** Where the web's files live: templates/ (layouts/, partials/) and assets/. */
+export const WEB_DIR = fileURLToPath(new URL('../../web', import.meta.url));
+
+/** The product name pages show. */
+export const SITE_NAME = 'Workspace Platform';
+
+/**
+ * Registers @hapi/vision with Handlebars: `{{...}}` escapes HTML, `{{{content}}}` only in the
+ * layout. Every view gets the site's name, the base domain's URL and the request's workspace.
+ */
+export async function registerViews(server: Server, options: { assets: AssetCatalog; publicUrl: string; baseDomain: string }): Promise<void> {
+  await server.register(Vision);
+  const engine = Handlebars.create();
+  engine.registerHelper('asset', (name: string) => options.assets.url(name));
+  engine.registerHelper('concat', (...parts: unknown[]) => parts.slice(0, -1).join(''));
+  engine.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+  engine.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
+  server.views({
+    engines: { hbs: engine },
+    relativeTo: WEB_DIR,
+    path: 'templates',
+    partialsPath: 'templates/partials',
+    layoutPath: 'templates/layouts',
+    layout: true,
+    isCached: true,
+    context: (request: Request) => ({
+      siteName: SITE_NAME,
+      baseDomain: options.baseDomain,
+      siteUrl: publicOrigin(options.publicUrl, null),
+      workspace: request.app.workspace ? { id: request.app.workspace.id, name: request.app.workspace.name, subdomain: request.app.workspace.subdomain } : null,
+    }),
+  });
+}
+
+/** Renders a page, optionally with a status other than 200. */
+export function page(h: ResponseToolkit, template: string, context: object, status = 200) {
+  return h.view(template, context).code(status).header('cache-control', 'no-store');
+}
+
+/** Renders a fragment (no layout) for `/partials/*`. */
+export function fragment(h: ResponseToolkit, template: string, context: object, status = 200) {
+  return h.view(template, context, { layout: false }).code(status).header('cache-control', 'no-store');
+}
