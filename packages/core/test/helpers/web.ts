@@ -103,11 +103,14 @@ export const openContexts = new Map<string, BrowserContext>();
 
 /** For `test.afterEach.always`: on failure, a screenshot of each page the test had open. */
 export async function screenshotOnFailure(t: ExecutionContext): Promise<void> {
-  const context = openContexts.get(t.title);
-  openContexts.delete(t.title);
-  if (!context) return;
-  if (!t.passed) t.log(`screenshots: ${(await saveScreenshots(t.title, context)).join(', ')}`);
-  await context.close();
+  // A hook's title is "afterEach.always hook for <the test's title>".
+  const title = t.title.replace(/^afterEach(\.always)? hook for /, '');
+  for (const [key, context] of openContexts) {
+    if (key !== title && !key.startsWith(`${title} (`)) continue;
+    openContexts.delete(key);
+    if (!t.passed) t.log(`screenshots: ${(await saveScreenshots(key, context)).join(', ')}`);
+    await context.close();
+  }
 }
 
 /** Saves a screenshot of each page of the context; returns the paths. */

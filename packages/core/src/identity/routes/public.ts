@@ -43,6 +43,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
               '',
               `Send it with the password you choose to POST ${linkBaseOf(request, config)}/verifications`,
               `({"code": "${code}", "password": "..."}). It works once, within ${SIGNUP_TTL_SECONDS / 3600} hours.`,
+              `Or enter it, with that password, at ${linkBaseOf(request, config)}/verify`,
               '',
               'If you did not sign up, ignore this mail.',
             ].join('\n'),
