@@ -77,12 +77,10 @@ export class InvitationService {
     const member = invitation ? await Member.findByPk(invitation.member_id) : null;
     if (!invitation || !member || member.state !== 'invited' || member.deactivated_at) throw new NotFoundError(INVALID_LINK);
     const account = await Account.findByPk(member.account_id, { rejectOnEmpty: true });
-    if (!account.password_hash) return { invitation, member, account, passwordHash: await this.context.passwords.hash(password) };
-    await this.context.throttle.check(THROTTLES.signIn, account.email);
-    if (!(await this.context.passwords.verify(password, account.password_hash))) {
-      await this.context.throttle.hit(THROTTLES.signIn, account.email);
-      throw new UnauthorizedError('This email already has an account: send its current password');
-    }
+    const stored = account.password_hash;
+    if (!stored) return { invitation, member, account, passwordHash: await this.context.passwords.hash(password) };
+    const matched = await this.context.throttle.attempt(THROTTLES.signIn, account.email, () => this.context.passwords.verify(password, stored));
+    if (!matched) throw new UnauthorizedError('This email already has an account: send its current password');
     const second = await this.twoFactor.check(account, totp, true);
     if (second === 'missing') throw new UnauthorizedError('Two-factor authentication is on: send the TOTP code from your authenticator app in totp');
     if (second === 'invalid') throw new UnauthorizedError('Invalid TOTP code');

@@ -8,8 +8,6 @@ import { THROTTLES } from './throttle.js';
  * outside any transaction so failures are kept.
  */
 export async function confirmPassword(context: IdentityContext, account: Account, password: string): Promise<boolean> {
-  await context.throttle.check(THROTTLES.signIn, account.email);
-  if (await context.passwords.verify(password, account.password_hash)) return true;
-  await context.throttle.hit(THROTTLES.signIn, account.email);
-  return false;
+  const matched = await context.throttle.attempt(THROTTLES.signIn, account.email, () => context.passwords.verify(password, account.password_hash));
+  return matched !== false;
 }
