@@ -10,13 +10,14 @@ import { apiHeaders } from './helpers/runtime.js';
 // bound allows are evaluated, the others are refused (429) before anything is checked. The
 // requests are fired all at once through server.inject, so each request's throttle query is in
 // flight while the others' password or code checks are: on old main (check, evaluate, then
-// count) every one of them passed the check.
+// count) every one of them passed the check. The hashing limiter gets room for the whole burst
+// here (identity-hashing covers it).
 let env: IdentityTestRuntime;
 
 const OWNER = { email: 'olga@acme.test', password: 'olga-owner-password' };
 
 test.before(async () => {
-  env = await startIdentityRuntime({ scryptLogN: 10 });
+  env = await startIdentityRuntime({ scryptLogN: 10, passwordHashing: { concurrency: 4, queue: 1000, perClient: 1000 } });
   await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
 });
 

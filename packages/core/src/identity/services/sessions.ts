@@ -113,7 +113,7 @@ export class SessionService {
     const found = await this.context.throttle.attempt(THROTTLES.signIn, email, async () => {
       const account = await findAccountByEmail(email);
       const member = account ? await Member.findOne({ where: { workspace_id: input.workspaceId, account_id: account.id } }) : null;
-      const passwordMatches = await this.context.passwords.verify(input.password, account?.password_hash ?? null);
+      const passwordMatches = await this.context.passwords.verify(input.password, account?.password_hash ?? null, { ip: input.ip });
       return account && member && member.state === 'joined' && !member.deactivated_at && passwordMatches ? { account, member } : false;
     });
     if (!found) throw new UnauthorizedError('Invalid email or password');
@@ -146,7 +146,7 @@ export class SessionService {
    * With 2FA on: a TOTP code (`code` or `totp`) or a recovery code (`totp`); with 2FA off: the
    * password. A mailed code is never accepted (none is ever sent for this).
    */
-  async checkElevationProof(caller: CallerMember, proof: ElevationProof): Promise<'totp' | 'recovery-code' | 'password'> {
+  async checkElevationProof(caller: CallerMember, proof: ElevationProof, ip: string | null): Promise<'totp' | 'recovery-code' | 'password'> {
     if (caller.platformRole !== 'owner' && caller.platformRole !== 'admin') throw new ForbiddenError('Only workspace owners and admins can enter admin mode');
     const account = await Account.findByPk(caller.accountId, { rejectOnEmpty: true });
     if (account.totp_secret) {
@@ -160,7 +160,7 @@ export class SessionService {
       if (proof.code !== undefined || proof.totp !== undefined) throw new InvalidError('Two-factor authentication is off for this account: send your password (password)');
       throw new InvalidError('password is required (two-factor authentication is off for this account)');
     }
-    if (!(await confirmPassword(this.context, account, proof.password))) throw new ForbiddenError('Invalid password');
+    if (!(await confirmPassword(this.context, account, proof.password, ip))) throw new ForbiddenError('Invalid password');
     return 'password';
   }
 

@@ -67,11 +67,11 @@ export class SignupService {
     if (!signup) throw new InvalidError('Invalid or expired verification code');
     const stored = (await findAccountByEmail(signup.email))?.password_hash;
     if (stored) {
-      const matched = await this.context.throttle.attempt(THROTTLES.signIn, signup.email, () => this.context.passwords.verify(password, stored));
+      const matched = await this.context.throttle.attempt(THROTTLES.signIn, signup.email, () => this.context.passwords.verify(password, stored, { ip }));
       if (!matched) throw new UnauthorizedError('An account with this email already exists: send its current password');
       return { signup, passwordHash: stored };
     }
-    return { signup, passwordHash: await this.context.passwords.hash(password) };
+    return { signup, passwordHash: await this.context.passwords.hash(password, { ip }) };
   }
 
   /**

@@ -57,7 +57,7 @@ export class Throttle {
   /**
    * One attempt of a rule that counts failures: counts it (429 when the bound is used up, with
    * nothing evaluated), then evaluates it. `false` is a failure and stays counted; any other
-   * result is a success and is forgiven, and so is a refusal with 429 while evaluating
+   * result is a success and is forgiven, and so is a refusal of the hashing limiter
    * (TooManyRequestsError: nothing was evaluated). Any other error leaves the attempt counted.
    */
   async attempt<T>(rule: ThrottleRule, key: string, evaluate: () => Promise<T | false>): Promise<T | false> {
