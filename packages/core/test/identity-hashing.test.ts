@@ -38,6 +38,8 @@ test('the limiter runs at most `concurrency` at once, queues at most `queue`, th
   const queued = limiter.run('c', async () => 'c ran');
   t.deepEqual(limiter.load(), { running: 2, waiting: 1, clients: 3 });
   t.deepEqual(await refusal(limiter.run('d', async () => 'never')), busy);
+  // `check` answers the same without reserving anything.
+  t.throws(() => limiter.check('d'), { instanceOf: TooManyRequestsError, message: HASHING_REFUSALS.busy });
   t.deepEqual(limiter.load(), { running: 2, waiting: 1, clients: 3 });
   held.open();
   await Promise.all(running);
@@ -51,6 +53,8 @@ test('one client holds at most `perClient` places (running or waiting); other cl
   const first = limiter.run('flood', () => held.promise);
   const second = limiter.run('flood', async () => 'second');
   t.deepEqual(await refusal(limiter.run('flood', async () => 'never')), perClient);
+  t.throws(() => limiter.check('flood'), { instanceOf: TooManyRequestsError, message: HASHING_REFUSALS.client });
+  t.notThrows(() => limiter.check('someone else'));
   const other = limiter.run('someone else', async () => 'admitted');
   t.deepEqual(limiter.load(), { running: 1, waiting: 2, clients: 2 });
   held.open();

@@ -33,12 +33,20 @@ export class HashingLimiter {
 
   constructor(private readonly limits: HashingLimits) {}
 
+  /**
+   * Throws the TooManyRequestsError `run` would throw for `client` right now, reserving nothing:
+   * lets a request be refused before it does any other work (`run` decides for good).
+   */
+  check(client: string): void {
+    if ((this.inFlight.get(client) ?? 0) >= this.limits.perClient) throw new TooManyRequestsError(HASHING_REFUSALS.client, HASHING_RETRY_AFTER_SECONDS);
+    if (this.running >= this.limits.concurrency && this.waiting.length >= this.limits.queue) throw new TooManyRequestsError(HASHING_REFUSALS.busy, HASHING_RETRY_AFTER_SECONDS);
+  }
+
   /** Runs `work` for `client` once a slot is free; throws TooManyRequestsError when a bound is reached. */
   async run<T>(client: string, work: () => Promise<T>): Promise<T> {
+    this.check(client);
     const mine = this.inFlight.get(client) ?? 0;
-    if (mine >= this.limits.perClient) throw new TooManyRequestsError(HASHING_REFUSALS.client, HASHING_RETRY_AFTER_SECONDS);
     const free = this.running < this.limits.concurrency;
-    if (!free && this.waiting.length >= this.limits.queue) throw new TooManyRequestsError(HASHING_REFUSALS.busy, HASHING_RETRY_AFTER_SECONDS);
     this.inFlight.set(client, mine + 1);
     try {
       if (free) this.running += 1;

@@ -79,6 +79,7 @@ export class InvitationService {
     if (!invitation || !member || member.state !== 'invited' || member.deactivated_at) throw new NotFoundError(INVALID_LINK);
     const account = await Account.findByPk(member.account_id, { rejectOnEmpty: true });
     const stored = account.password_hash;
+    this.context.passwords.admit({ ip });
     if (!stored) return { invitation, member, account, passwordHash: await this.context.passwords.hash(password, { ip }) };
     const matched = await this.context.throttle.attempt(THROTTLES.signIn, account.email, () => this.context.passwords.verify(password, stored, { ip }));
     if (!matched) throw new UnauthorizedError('This email already has an account: send its current password');

@@ -51,6 +51,14 @@ export class PasswordHasher {
     return this.bounded(requester, () => this.verifyNow(password, stored));
   }
 
+  /**
+   * Throws TooManyRequestsError when hashing for `requester` would be refused right now, so a
+   * request that will need a hash is turned away before it costs any other work.
+   */
+  admit(requester: HashRequester): void {
+    if (requester !== 'runtime') this.limiter.check(requester.ip ?? 'unknown');
+  }
+
   private bounded<T>(requester: HashRequester, work: () => Promise<T>): Promise<T> {
     return requester === 'runtime' ? work() : this.limiter.run(requester.ip ?? 'unknown', work);
   }

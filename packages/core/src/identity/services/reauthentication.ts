@@ -9,6 +9,7 @@ import { THROTTLES } from './throttle.js';
  * failures are kept.
  */
 export async function confirmPassword(context: IdentityContext, account: Account, password: string, ip: string | null): Promise<boolean> {
+  context.passwords.admit({ ip });
   const matched = await context.throttle.attempt(THROTTLES.signIn, account.email, () => context.passwords.verify(password, account.password_hash, { ip }));
   return matched !== false;
 }

@@ -110,6 +110,7 @@ export class SessionService {
    */
   async signIn(input: { workspaceId: string; email: string; password: string; totp?: string; ip: string | null }): Promise<{ session: StartedSession; member: Member; account: Account }> {
     const email = normalizeEmail(input.email);
+    this.context.passwords.admit({ ip: input.ip });
     const found = await this.context.throttle.attempt(THROTTLES.signIn, email, async () => {
       const account = await findAccountByEmail(email);
       const member = account ? await Member.findOne({ where: { workspace_id: input.workspaceId, account_id: account.id } }) : null;

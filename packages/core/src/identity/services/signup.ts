@@ -61,6 +61,7 @@ export class SignupService {
    * the new password (scrypt is slow: never inside a transaction).
    */
   async check(code: string, password: string, ip: string | null): Promise<{ signup: Signup; passwordHash: string }> {
+    this.context.passwords.admit({ ip });
     const signup = await this.context.throttle.attempt(THROTTLES.verification, ip ?? 'unknown', async () =>
       (await Signup.findOne({ where: { code_hash: sha256(normalizeCode(code)), used_at: null, expires_at: { [Op.gt]: new Date() } } })) ?? false,
     );
