@@ -40,13 +40,19 @@ export interface RuntimeConfig {
   secretKey?: string;
   /** Identity: scrypt cost as log2(N); 17 (N=2^17) by default. Tests may lower it; never read from the environment. */
   scryptLogN: number;
+  /**
+   * Identity: bounds of password hashing in one process (`PASSWORD_HASH_CONCURRENCY`, default 2;
+   * `PASSWORD_HASH_QUEUE`, default 8; `PASSWORD_HASH_PER_CLIENT`, default 2): hashes run at once,
+   * hashes waiting, hashes in flight per client address. Beyond them, 429 with `Retry-After`.
+   */
+  passwordHashing: { concurrency: number; queue: number; perClient: number };
 }
 
 /**
  * Options that override the environment. `databaseUrl: null` forces the embedded database even
  * when `DATABASE_URL` is set (`wpk dev`); `undefined` (or absent) falls back to `DATABASE_URL`.
  */
-export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl'>> & { databaseUrl?: string | null };
+export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing'>> & { databaseUrl?: string | null; passwordHashing?: Partial<RuntimeConfig['passwordHashing']> };
 
 /** Builds the runtime config from explicit options, then the environment, then defaults. */
 export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
@@ -69,6 +75,7 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     logLevel: input.logLevel ?? env.WPK_LOG_LEVEL ?? env.LOG_LEVEL ?? 'info',
     inMemory: input.inMemory ?? false,
     ...identity,
+    passwordHashing: passwordHashingConfig(input, env),
   };
 }
 
@@ -125,6 +132,27 @@ function requestTimeoutOf(value: number | string | undefined): number {
   const ms = Number(value);
   if (!Number.isInteger(ms) || ms < 100 || ms > 10_000) throw new Error(`REQUEST_TIMEOUT_MS must be an integer from 100 to 10000, got ${JSON.stringify(value)}`);
   return ms;
+}
+
+// Defaults for a 2-core server: one scrypt run at N=2^17 takes ~0.3 s of a core and 128 MiB, so
+// two at once keep both cores busy, eight waiting is ~1.2 s of queue, and one address may hold
+// two of the ten places.
+const PASSWORD_HASHING = {
+  concurrency: { env: 'PASSWORD_HASH_CONCURRENCY', fallback: 2, min: 1 },
+  queue: { env: 'PASSWORD_HASH_QUEUE', fallback: 8, min: 0 },
+  perClient: { env: 'PASSWORD_HASH_PER_CLIENT', fallback: 2, min: 1 },
+} as const;
+
+/** Bounds of password hashing (identity/services/hashing-limiter.ts). */
+function passwordHashingConfig(input: RuntimeConfigInput, env: NodeJS.ProcessEnv): RuntimeConfig['passwordHashing'] {
+  const read = (name: keyof typeof PASSWORD_HASHING): number => {
+    const { env: variable, fallback, min } = PASSWORD_HASHING[name];
+    const given = input.passwordHashing?.[name];
+    const value = given ?? (env[variable] ? Number(env[variable]) : fallback);
+    if (!Number.isInteger(value) || value < min || value > 10_000) throw new Error(`${variable} must be an integer from ${min} to 10000, got ${JSON.stringify(given ?? env[variable])}`);
+    return value;
+  };
+  return { concurrency: read('concurrency'), queue: read('queue'), perClient: read('perClient') };
 }
 
 /** Identity and mail settings (cookie, elevation window, SMTP, secret key). */

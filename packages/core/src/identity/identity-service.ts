@@ -113,7 +113,7 @@ export class IdentityService {
       config: options.config,
       logger: options.logger,
       workspaces: options.workspaces,
-      passwords: new PasswordHasher(options.config.scryptLogN),
+      passwords: new PasswordHasher(options.config.scryptLogN, options.config.passwordHashing),
       secrets: new SecretBox(secret),
       throttle: new Throttle(options.sequelize),
       mailer: options.mailer,
@@ -226,10 +226,11 @@ export class IdentityService {
   /** Hash for a new account, or a check that an existing account's password is this one. */
   private async passwordHashFor(email: string, password: string): Promise<string> {
     const existing = await findAccountByEmail(normalizeEmail(email));
-    if (existing?.password_hash && !(await this.context.passwords.verify(password, existing.password_hash))) {
+    // The runtime's own work (CLI, seeding): not bounded per client address.
+    if (existing?.password_hash && !(await this.context.passwords.verify(password, existing.password_hash, 'runtime'))) {
       throw new ConflictError(`An account for ${normalizeEmail(email)} already exists with another password`);
     }
-    return this.context.passwords.hash(password);
+    return this.context.passwords.hash(password, 'runtime');
   }
 
   /** Removes expired throttle entries and sessions. */

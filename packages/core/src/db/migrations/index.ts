@@ -1,6 +1,7 @@
 import type { Migration, MigrationSet } from '../migrations.js';
 import { migration as platformBase } from './0001-platform-base.js';
 import { migration as identity } from './0100-identity.js';
+import { migration as throttleCounters } from './0101-throttle-counters.js';
 import { migration as apps } from './0200-apps.js';
 import { migration as events } from './0300-events.js';
 import { migration as search } from './0400-search.js';
@@ -12,6 +13,6 @@ import { migration as apiKeys } from './0500-api-keys.js';
  * 0100 identity, 0200 apps, 0300 events, 0400 search, 0500 API keys and access) and appends
  * here. Never reorder or edit a migration that has landed: add a new one.
  */
-const migrations: Migration[] = [platformBase, identity, apps, events, search, apiKeys];
+const migrations: Migration[] = [platformBase, identity, apps, events, search, apiKeys, throttleCounters];
 
 export const platformMigrations: MigrationSet = { schema: 'platform', migrations };

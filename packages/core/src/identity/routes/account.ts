@@ -77,7 +77,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
         requireSession(credentials, 'change two-factor settings');
         const { password } = request.payload as { password: string };
         const account = await Account.findByPk(credentials.member.accountId, { rejectOnEmpty: true });
-        if (!(await confirmPassword(identity.context, account, password))) throw new ForbiddenError('Invalid password');
+        if (!(await confirmPassword(identity.context, account, password, ipOf(request)))) throw new ForbiddenError('Invalid password');
         return inTransaction(dependencies, request, h, async () => {
           await identity.twoFactor.disable(account.id, credentials.member.workspaceId, credentials.member.id, ipOf(request));
           return single(request, { enabled: false });
@@ -102,7 +102,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
         const credentials = credentialsOf(request);
         const sessionId = requireSession(credentials, 'enter admin mode');
         const proof = request.payload as { reason: string; code?: string; totp?: string; password?: string };
-        const kind = await identity.sessions.checkElevationProof(credentials.member, proof);
+        const kind = await identity.sessions.checkElevationProof(credentials.member, proof, ipOf(request));
         const started: { session?: StartedSession } = {};
         const answer = await inTransaction(dependencies, request, h, async () => {
           started.session = await identity.sessions.elevate(credentials.member, sessionId, proof.reason, kind, ipOf(request));

@@ -105,7 +105,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
       handler: async (request, h) => {
         const { token } = request.params as { token: string };
         const payload = request.payload as { password: string; totp?: string; name?: string };
-        const checked = await identity.invitations.check(request.app.workspace!.id, token, payload.password, payload.totp);
+        const checked = await identity.invitations.check(request.app.workspace!.id, token, payload.password, payload.totp, ipOf(request));
         const started: { session?: StartedSession } = {};
         const answer = await inTransaction(dependencies, request, h, async (work) => {
           const { member, account } = await identity.invitations.complete(checked, payload.name, work.stage, ipOf(request));
@@ -162,7 +162,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
         const { token } = request.params as { token: string };
         const { password } = request.payload as { password: string };
         const reset = await identity.passwordResets.check(token);
-        const passwordHash = await identity.context.passwords.hash(password);
+        const passwordHash = await identity.context.passwords.hash(password, { ip: ipOf(request) });
         return inTransaction(dependencies, request, h, async () => {
           await identity.passwordResets.complete(reset, passwordHash, request.app.workspace?.id ?? null, ipOf(request));
           return single(request, { message: 'Password changed; every session of this account has ended: sign in again' });

@@ -71,18 +71,18 @@ export class InvitationService {
    * PUT /invitations/{token}, first half (outside any transaction, so failures count). For an
    * account that already has a password (a member of another workspace), that password (and its
    * TOTP code when 2FA is on) must be given; otherwise the password given becomes the credential.
+   * Hashing is bounded per client address `ip`.
    */
-  async check(workspaceId: string, token: string, password: string, totp: string | undefined): Promise<CheckedAcceptance> {
+  async check(workspaceId: string, token: string, password: string, totp: string | undefined, ip: string | null): Promise<CheckedAcceptance> {
     const invitation = await Invitation.findOne({ where: { token_hash: sha256(token), workspace_id: workspaceId, used_at: null, expires_at: { [Op.gt]: new Date() } } });
     const member = invitation ? await Member.findByPk(invitation.member_id) : null;
     if (!invitation || !member || member.state !== 'invited' || member.deactivated_at) throw new NotFoundError(INVALID_LINK);
     const account = await Account.findByPk(member.account_id, { rejectOnEmpty: true });
-    if (!account.password_hash) return { invitation, member, account, passwordHash: await this.context.passwords.hash(password) };
-    await this.context.throttle.check(THROTTLES.signIn, account.email);
-    if (!(await this.context.passwords.verify(password, account.password_hash))) {
-      await this.context.throttle.hit(THROTTLES.signIn, account.email);
-      throw new UnauthorizedError('This email already has an account: send its current password');
-    }
+    const stored = account.password_hash;
+    this.context.passwords.admit({ ip });
+    if (!stored) return { invitation, member, account, passwordHash: await this.context.passwords.hash(password, { ip }) };
+    const matched = await this.context.throttle.attempt(THROTTLES.signIn, account.email, () => this.context.passwords.verify(password, stored, { ip }));
+    if (!matched) throw new UnauthorizedError('This email already has an account: send its current password');
     const second = await this.twoFactor.check(account, totp, true);
     if (second === 'missing') throw new UnauthorizedError('Two-factor authentication is on: send the TOTP code from your authenticator app in totp');
     if (second === 'invalid') throw new UnauthorizedError('Invalid TOTP code');

@@ -30,8 +30,7 @@ export class PasswordResetService {
     const account = await findAccountByEmail(email);
     if (!account) return null;
     if (workspaceId && !(await Member.findOne({ where: { workspace_id: workspaceId, account_id: account.id, deactivated_at: null } }))) return null;
-    if ((await this.context.throttle.retryAfter(THROTTLES.mail, email)) !== null) return null;
-    await this.context.throttle.hit(THROTTLES.mail, email);
+    if (!(await this.context.throttle.tryCount(THROTTLES.mail, email))) return null;
     const token = randomToken();
     await PasswordReset.create({ account_id: account.id, token_hash: sha256(token), expires_at: new Date(Date.now() + PASSWORD_RESET_TTL_SECONDS * 1000), used_at: null });
     return { token, account };

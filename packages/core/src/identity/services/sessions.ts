@@ -105,18 +105,20 @@ export class SessionService {
   /**
    * POST /sessions. A wrong password, an unknown email, a member of another workspace and an
    * invited (not joined) or deactivated member all get the same 401, after the same scrypt work.
-   * At most 100 failures per email per hour, then 429.
+   * At most 100 failures per email per hour, then 429: the attempt is counted before the password
+   * is checked, so concurrent attempts cannot overshoot the bound.
    */
   async signIn(input: { workspaceId: string; email: string; password: string; totp?: string; ip: string | null }): Promise<{ session: StartedSession; member: Member; account: Account }> {
     const email = normalizeEmail(input.email);
-    await this.context.throttle.check(THROTTLES.signIn, email);
-    const account = await findAccountByEmail(email);
-    const member = account ? await Member.findOne({ where: { workspace_id: input.workspaceId, account_id: account.id } }) : null;
-    const passwordMatches = await this.context.passwords.verify(input.password, account?.password_hash ?? null);
-    if (!account || !member || member.state !== 'joined' || member.deactivated_at || !passwordMatches) {
-      await this.context.throttle.hit(THROTTLES.signIn, email);
-      throw new UnauthorizedError('Invalid email or password');
-    }
+    this.context.passwords.admit({ ip: input.ip });
+    const found = await this.context.throttle.attempt(THROTTLES.signIn, email, async () => {
+      const account = await findAccountByEmail(email);
+      const member = account ? await Member.findOne({ where: { workspace_id: input.workspaceId, account_id: account.id } }) : null;
+      const passwordMatches = await this.context.passwords.verify(input.password, account?.password_hash ?? null, { ip: input.ip });
+      return account && member && member.state === 'joined' && !member.deactivated_at && passwordMatches ? { account, member } : false;
+    });
+    if (!found) throw new UnauthorizedError('Invalid email or password');
+    const { account, member } = found;
     const second = await this.twoFactor.check(account, input.totp, true);
     if (second === 'missing') throw new UnauthorizedError('Two-factor authentication is on: send the TOTP code from your authenticator app in totp');
     if (second === 'invalid') throw new UnauthorizedError('Invalid TOTP code');
@@ -145,7 +147,7 @@ export class SessionService {
    * With 2FA on: a TOTP code (`code` or `totp`) or a recovery code (`totp`); with 2FA off: the
    * password. A mailed code is never accepted (none is ever sent for this).
    */
-  async checkElevationProof(caller: CallerMember, proof: ElevationProof): Promise<'totp' | 'recovery-code' | 'password'> {
+  async checkElevationProof(caller: CallerMember, proof: ElevationProof, ip: string | null): Promise<'totp' | 'recovery-code' | 'password'> {
     if (caller.platformRole !== 'owner' && caller.platformRole !== 'admin') throw new ForbiddenError('Only workspace owners and admins can enter admin mode');
     const account = await Account.findByPk(caller.accountId, { rejectOnEmpty: true });
     if (account.totp_secret) {
@@ -159,7 +161,7 @@ export class SessionService {
       if (proof.code !== undefined || proof.totp !== undefined) throw new InvalidError('Two-factor authentication is off for this account: send your password (password)');
       throw new InvalidError('password is required (two-factor authentication is off for this account)');
     }
-    if (!(await confirmPassword(this.context, account, proof.password))) throw new ForbiddenError('Invalid password');
+    if (!(await confirmPassword(this.context, account, proof.password, ip))) throw new ForbiddenError('Invalid password');
     return 'password';
   }
 

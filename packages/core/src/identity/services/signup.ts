@@ -41,8 +41,7 @@ export class SignupService {
     const subdomain = validateSubdomain(input.subdomain);
     const email = normalizeEmail(input.email);
     if (await Workspace.findOne({ where: { subdomain } })) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
-    await this.context.throttle.check(THROTTLES.mail, email);
-    await this.context.throttle.hit(THROTTLES.mail, email);
+    await this.context.throttle.count(THROTTLES.mail, email);
     const code = randomCode(SIGNUP_CODE_LENGTH);
     const signup = await Signup.create({
       email,
@@ -62,23 +61,18 @@ export class SignupService {
    * the new password (scrypt is slow: never inside a transaction).
    */
   async check(code: string, password: string, ip: string | null): Promise<{ signup: Signup; passwordHash: string }> {
-    const key = ip ?? 'unknown';
-    await this.context.throttle.check(THROTTLES.verification, key);
-    const signup = await Signup.findOne({ where: { code_hash: sha256(normalizeCode(code)), used_at: null, expires_at: { [Op.gt]: new Date() } } });
-    if (!signup) {
-      await this.context.throttle.hit(THROTTLES.verification, key);
-      throw new InvalidError('Invalid or expired verification code');
+    this.context.passwords.admit({ ip });
+    const signup = await this.context.throttle.attempt(THROTTLES.verification, ip ?? 'unknown', async () =>
+      (await Signup.findOne({ where: { code_hash: sha256(normalizeCode(code)), used_at: null, expires_at: { [Op.gt]: new Date() } } })) ?? false,
+    );
+    if (!signup) throw new InvalidError('Invalid or expired verification code');
+    const stored = (await findAccountByEmail(signup.email))?.password_hash;
+    if (stored) {
+      const matched = await this.context.throttle.attempt(THROTTLES.signIn, signup.email, () => this.context.passwords.verify(password, stored, { ip }));
+      if (!matched) throw new UnauthorizedError('An account with this email already exists: send its current password');
+      return { signup, passwordHash: stored };
     }
-    const existing = await findAccountByEmail(signup.email);
-    if (existing?.password_hash) {
-      await this.context.throttle.check(THROTTLES.signIn, signup.email);
-      if (!(await this.context.passwords.verify(password, existing.password_hash))) {
-        await this.context.throttle.hit(THROTTLES.signIn, signup.email);
-        throw new UnauthorizedError('An account with this email already exists: send its current password');
-      }
-      return { signup, passwordHash: existing.password_hash };
-    }
-    return { signup, passwordHash: await this.context.passwords.hash(password) };
+    return { signup, passwordHash: await this.context.passwords.hash(password, { ip }) };
   }
 
   /**

@@ -1,7 +1,7 @@
 import { TooManyRequestsError } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 
-/** A bound: at most `limit` counted attempts per `windowSeconds`. */
+/** A bound: at most `limit` counted attempts per `windowSeconds` (a sliding window of at most a day). */
 export interface ThrottleRule {
   /** Prefix of the key, naming what is counted (`sign-in`, `totp`, ...). */
   name: string;
@@ -23,47 +23,105 @@ export const THROTTLES = {
   mail: { name: 'mail', limit: 5, windowSeconds: 3600, message: 'Too many mails requested for this address; try again later' },
 } satisfies Record<string, ThrottleRule>;
 
+/** An attempt that was counted: `forgive` it when it turns out to be a success the rule does not count. */
+export interface CountedAttempt {
+  readonly rule: ThrottleRule;
+  readonly key: string;
+  /** The counted instant, as PostgreSQL prints it (microseconds kept, so it matches exactly). */
+  readonly at: string;
+}
+
+/** Either a counted attempt, or the seconds until one more is allowed. */
+type Outcome = { attempt: CountedAttempt; retryAfter?: never } | { attempt?: never; retryAfter: number };
+
 /**
  * Counts attempts in the database (shared by every server process) and refuses with 429 and
- * `Retry-After` once a bound is reached. Attempts are written on their own, outside any
- * request transaction, so a failed request still counts.
+ * `Retry-After` once a bound is reached. Each key has one row holding the instants of its
+ * counted attempts; counting is one `INSERT … ON CONFLICT DO UPDATE … WHERE live < limit`, so
+ * the row lock makes check-and-count atomic: of any number of concurrent attempts exactly as
+ * many as the bound has room for are counted, and only those may be evaluated. An attempt is
+ * counted before it is evaluated; the caller forgives it when it succeeds and the rule counts
+ * failures only. Counting runs on its own, outside any request transaction, so a failed
+ * request still counts.
  */
 export class Throttle {
   constructor(private readonly sequelize: Sequelize) {}
 
-  /** Throws TooManyRequestsError when `key` has used up `rule` in the current window. */
-  async check(rule: ThrottleRule, key: string): Promise<void> {
-    const retryAfter = await this.retryAfter(rule, key);
-    if (retryAfter !== null) throw new TooManyRequestsError(rule.message, retryAfter);
+  /** Counts one attempt against `key`; throws TooManyRequestsError (counting nothing) when the bound is used up. */
+  async count(rule: ThrottleRule, key: string): Promise<CountedAttempt> {
+    const outcome = await this.take(rule, key);
+    if (outcome.retryAfter !== undefined) throw new TooManyRequestsError(rule.message, outcome.retryAfter);
+    return outcome.attempt;
   }
 
-  /** Seconds until one more attempt is allowed, or null when one is allowed now. */
-  async retryAfter(rule: ThrottleRule, key: string): Promise<number | null> {
-    const [row] = await this.sequelize.query<{ count: number; retry_after: number | null }>(
-      `SELECT count(*)::int AS count,
-              ceil(extract(epoch FROM (
-                (SELECT created_at FROM platform.throttle_events WHERE key = :key AND created_at > clock_timestamp() - make_interval(secs => :window)
-                 ORDER BY created_at DESC OFFSET :offset LIMIT 1) + make_interval(secs => :window) - clock_timestamp())))::int AS retry_after
-         FROM platform.throttle_events
-        WHERE key = :key AND created_at > clock_timestamp() - make_interval(secs => :window)`,
-      { type: QueryTypes.SELECT, replacements: { key: `${rule.name}:${key}`, window: rule.windowSeconds, offset: rule.limit - 1 } },
+  /**
+   * One attempt of a rule that counts failures: counts it (429 when the bound is used up, with
+   * nothing evaluated), then evaluates it. `false` is a failure and stays counted; any other
+   * result is a success and is forgiven, and so is a refusal of the hashing limiter
+   * (TooManyRequestsError: nothing was evaluated). Any other error leaves the attempt counted.
+   */
+  async attempt<T>(rule: ThrottleRule, key: string, evaluate: () => Promise<T | false>): Promise<T | false> {
+    const counted = await this.count(rule, key);
+    let result: T | false;
+    try {
+      result = await evaluate();
+    } catch (error) {
+      if (error instanceof TooManyRequestsError) await this.forgive(counted);
+      throw error;
+    }
+    if (result !== false) await this.forgive(counted);
+    return result;
+  }
+
+  /** Like `count`, but answers null instead of throwing when the bound is used up (silent bounds). */
+  async tryCount(rule: ThrottleRule, key: string): Promise<CountedAttempt | null> {
+    return (await this.take(rule, key)).attempt ?? null;
+  }
+
+  /** Takes back a counted attempt (a success the rule does not count, or an attempt never evaluated). */
+  async forgive(attempt: CountedAttempt): Promise<void> {
+    await this.sequelize.query(
+      `UPDATE platform.throttle_counters
+          SET hits = hits[1 : array_position(hits, CAST(:at AS timestamptz)) - 1] || hits[array_position(hits, CAST(:at AS timestamptz)) + 1 : cardinality(hits)]
+        WHERE key = :key AND array_position(hits, CAST(:at AS timestamptz)) IS NOT NULL`,
+      { replacements: { key: `${attempt.rule.name}:${attempt.key}`, at: attempt.at } },
     );
-    if (row.count < rule.limit) return null;
-    return Math.max(1, row.retry_after ?? rule.windowSeconds);
   }
 
-  /** Counts one attempt against `key`. */
-  async hit(rule: ThrottleRule, key: string): Promise<void> {
-    await this.sequelize.query('INSERT INTO platform.throttle_events (key) VALUES (:key)', { replacements: { key: `${rule.name}:${key}` } });
+  /** Counts `key` unless the bound is used up (one atomic statement), else computes the wait. */
+  private async take(rule: ThrottleRule, key: string): Promise<Outcome> {
+    const replacements = { key: `${rule.name}:${key}`, window: rule.windowSeconds, limit: rule.limit };
+    // The WHERE of DO UPDATE is checked on the row's latest version, under its lock: concurrent
+    // attempts on one key queue on that lock and each sees the attempts counted before it.
+    const [counted] = await this.sequelize.query<{ at: string }>(
+      `INSERT INTO platform.throttle_counters AS t (key, hits, updated_at) VALUES (:key, ARRAY[clock_timestamp()], clock_timestamp())
+       ON CONFLICT (key) DO UPDATE
+          SET hits = ARRAY(SELECT h FROM unnest(t.hits) AS h WHERE h > clock_timestamp() - make_interval(secs => :window) ORDER BY h) || clock_timestamp(),
+              updated_at = clock_timestamp()
+        WHERE (SELECT count(*) FROM unnest(t.hits) AS h WHERE h > clock_timestamp() - make_interval(secs => :window)) < :limit
+       RETURNING CAST(t.hits[cardinality(t.hits)] AS text) AS at`,
+      { type: QueryTypes.SELECT, replacements },
+    );
+    if (counted) return { attempt: { rule, key, at: counted.at } };
+    // Refused: one more is allowed once the live attempts drop below the limit, that is when the
+    // limit-th newest leaves the window.
+    const [row] = await this.sequelize.query<{ retry_after: number | null }>(
+      `SELECT ceil(extract(epoch FROM (
+                (SELECT h FROM unnest(t.hits) AS h WHERE h > clock_timestamp() - make_interval(secs => :window) ORDER BY h DESC OFFSET :offset LIMIT 1)
+                + make_interval(secs => :window) - clock_timestamp())))::int AS retry_after
+         FROM platform.throttle_counters t WHERE t.key = :key`,
+      { type: QueryTypes.SELECT, replacements: { ...replacements, offset: rule.limit - 1 } },
+    );
+    return { retryAfter: Math.max(1, row?.retry_after ?? 1) };
   }
 
-  /** Forgets the attempts of `key` (after a success, where the rule says so). */
+  /** Forgets every attempt of `key`. */
   async clear(rule: ThrottleRule, key: string): Promise<void> {
-    await this.sequelize.query('DELETE FROM platform.throttle_events WHERE key = :key', { replacements: { key: `${rule.name}:${key}` } });
+    await this.sequelize.query('DELETE FROM platform.throttle_counters WHERE key = :key', { replacements: { key: `${rule.name}:${key}` } });
   }
 
-  /** Drops attempts older than a day. */
+  /** Drops keys with no attempt for a day (every window is at most a day, so none is live). */
   async prune(): Promise<void> {
-    await this.sequelize.query(`DELETE FROM platform.throttle_events WHERE created_at < clock_timestamp() - interval '1 day'`);
+    await this.sequelize.query(`DELETE FROM platform.throttle_counters WHERE updated_at < clock_timestamp() - interval '1 day'`);
   }
 }

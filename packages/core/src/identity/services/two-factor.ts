@@ -41,12 +41,9 @@ export class TwoFactorService {
     const account = await Account.findByPk(accountId, { rejectOnEmpty: true });
     if (account.totp_secret) throw new ConflictError('Two-factor authentication is already on');
     if (!account.totp_pending_secret) throw new ConflictError('No enrollment in progress: start one with POST /totps');
-    await this.context.throttle.check(THROTTLES.totp, account.id);
-    const step = await verifyTotp(this.context.secrets.open(account.totp_pending_secret), code, null);
-    if (step === null) {
-      await this.context.throttle.hit(THROTTLES.totp, account.id);
-      throw new InvalidError('Invalid TOTP code');
-    }
+    const pending = account.totp_pending_secret;
+    const step = await this.context.throttle.attempt(THROTTLES.totp, account.id, async () => (await verifyTotp(this.context.secrets.open(pending), code, null)) ?? false);
+    if (step === false) throw new InvalidError('Invalid TOTP code');
     return step;
   }
 
@@ -86,26 +83,28 @@ export class TwoFactorService {
 
   /**
    * Checks a second factor: a 6-digit TOTP code (±1 step, each step accepted once) or, when
-   * `allowRecoveryCode`, an unused recovery code (then used up). Wrong values count against the
-   * TOTP bound (429 once reached). Run outside any transaction so failures are kept.
+   * `allowRecoveryCode`, an unused recovery code (then used up). Each value is counted against the
+   * TOTP bound before it is checked (429 once reached, nothing checked); a right one is forgiven.
+   * Run outside any transaction so failures are kept.
    */
   async check(account: Account, value: string | undefined, allowRecoveryCode: boolean): Promise<SecondFactorResult> {
-    if (!account.totp_secret) return 'not-enabled';
+    const secret = account.totp_secret;
+    if (!secret) return 'not-enabled';
     if (!value) return 'missing';
-    await this.context.throttle.check(THROTTLES.totp, account.id);
-    if (/^\d{6}$/.test(value)) {
-      const lastStep = account.totp_last_step === null ? null : Number(account.totp_last_step);
-      const step = await verifyTotp(this.context.secrets.open(account.totp_secret), value, lastStep);
-      if (step !== null && (await this.consumeStep(account.id, step))) return 'totp';
-    } else if (allowRecoveryCode && normalizeCode(value).length === RECOVERY_CODE_LENGTH) {
+    const result = await this.context.throttle.attempt(THROTTLES.totp, account.id, async (): Promise<'totp' | 'recovery-code' | false> => {
+      if (/^\d{6}$/.test(value)) {
+        const lastStep = account.totp_last_step === null ? null : Number(account.totp_last_step);
+        const step = await verifyTotp(this.context.secrets.open(secret), value, lastStep);
+        return step !== null && (await this.consumeStep(account.id, step)) ? 'totp' : false;
+      }
+      if (!allowRecoveryCode || normalizeCode(value).length !== RECOVERY_CODE_LENGTH) return false;
       const used = await this.context.sequelize.query(
         'UPDATE platform.recovery_codes SET used_at = now() WHERE account_id = :accountId AND code_hash = :hash AND used_at IS NULL RETURNING id',
         { type: QueryTypes.SELECT, replacements: { accountId: account.id, hash: recoveryHash(account.id, value) } },
       );
-      if (used.length === 1) return 'recovery-code';
-    }
-    await this.context.throttle.hit(THROTTLES.totp, account.id);
-    return 'invalid';
+      return used.length === 1 ? 'recovery-code' : false;
+    });
+    return result === false ? 'invalid' : result;
   }
 
   /** Records `step` as used; false when it (or a later step) was already used: a replay. */
