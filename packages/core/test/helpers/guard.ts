@@ -1,0 +1,325 @@
+/**
+ * What the route-table guards (guard-*.test.ts) share: a runtime booted with core plus every app
+ * of the repository's root wpk.config.json, two seeded workspaces, the route table read as data
+ * (which parts of a request each route validates, a well-formed sample of each), and one query
+ * that counts the rows of every table of `platform` and of each app's schema.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { RequestRoute } from '@hapi/hapi';
+import { QueryTypes } from 'sequelize';
+import type { RuntimeOptions } from '../../src/index.js';
+import { SmtpSink, linkIn } from './identity-mail.js';
+import { json, keyedWorkspace, type KeyedWorkspace } from './keys.js';
+import { apiHeaders, startTestRuntime, type TestRuntime } from './runtime.js';
+import { Account, Member } from '../../src/identity/index.js';
+
+/** The repository root: its wpk.config.json names every app the platform ships with. */
+export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** A runtime with the root config's apps, a real SMTP sink (mailed tokens) and cheap hashing. */
+export interface GuardRuntime extends TestRuntime {
+  smtp: SmtpSink;
+  /** The answer of one request, as server.inject gives it. */
+  inject(request: GuardRequest): Promise<{ statusCode: number; payload: string; headers: Record<string, unknown> }>;
+}
+
+/** One request of a guard: `payload` is sent as given (a string or Buffer is sent raw). */
+export interface GuardRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string | Buffer;
+}
+
+export async function startGuardRuntime(): Promise<GuardRuntime> {
+  const smtp = await SmtpSink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-guard-'));
+  let env: TestRuntime;
+  try {
+    env = await startTestRuntime({ projectDir: ROOT_DIR, smtpUrl: smtp.url, dataDir, scryptLogN: 10 } as RuntimeOptions);
+  } catch (error) {
+    await smtp.stop();
+    throw error;
+  }
+  return {
+    ...env,
+    smtp,
+    inject: (request) => env.runtime.server.inject({ method: request.method, url: request.url, headers: request.headers, payload: request.payload }) as never,
+    async close() {
+      try {
+        await env.close();
+      } finally {
+        await smtp.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule';
+
+/** A workspace with one of everything, its owner's full-access key and a joined member. */
+export interface SeededWorkspace extends KeyedWorkspace {
+  ids: Record<SeedKind, string>;
+  /** A full-access key of the plain member (used to file an access request). */
+  memberKey: string;
+  /** Text every seeded name of this workspace contains: an answer carrying it shows its data. */
+  marker: string;
+}
+
+/**
+ * Seeds a workspace through the API, as its owner: the tasks app installed, a member, a role, a
+ * scoped key, an open invitation (token from the mail), a notification (the member asks for
+ * access), a board with lanes, a task on it with a comment, a deliverable and the member assigned,
+ * a topic, a schedule, a view. Every name carries `{subdomain}-secret`.
+ */
+export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promise<SeededWorkspace> {
+  const workspace = await keyedWorkspace(env, subdomain);
+  const marker = `${subdomain}-secret`;
+  const call = async (method: string, url: string, body?: unknown, key = workspace.ownerKey) => {
+    const headers = workspace.as(key, body === undefined ? {} : { 'content-type': 'application/json' });
+    const response = await env.inject({ method, url, headers, payload: body === undefined ? undefined : JSON.stringify(body) });
+    if (response.statusCode !== 200) throw new Error(`seeding ${subdomain}: ${method} ${url}: ${response.statusCode} ${response.payload}`);
+    return json(response).data;
+  };
+  await call('POST', '/applications/tasks/installations', {});
+  const { memberId } = await env.runtime.identity.addMember({ workspaceId: workspace.id, email: `member@${subdomain}.test`, password: 'member-password-1', platformRole: 'member', name: `${marker} member` });
+  const { secret: memberKey } = await env.runtime.apiKeys.issueFullAccessKey(workspace.id, memberId, `${marker} member key`);
+  // The tasks app learns members from system.workspace.member.added; deliver it as the broker would.
+  await env.runtime.apps.dispatch('tasks', { action: 'system.workspace.member.added', payload: { member_id: memberId, role: 'member' }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+  const ids = { workspace: workspace.id, member: memberId } as Record<SeedKind, string>;
+  ids.role = (await call('POST', '/roles', { name: `${marker} role` })).id;
+  ids.key = (await call('POST', '/api-keys', { name: `${marker} key`, full_access: false, scopes: ['tasks.tasks.read'] })).id;
+  await call('POST', '/invitations', { email: `invitee@${subdomain}.test`, platform_role: 'member' });
+  ids.invitation = new URL(linkIn(await env.smtp.waitFor(`invitee@${subdomain}.test`))).pathname.split('/').pop()!;
+  await call('POST', '/applications/tasks/access-requests', { message: `${marker} let me in` }, memberKey);
+  ids.notification = (await call('GET', '/notifications'))[0].id;
+  await call('PUT', '/applications/tasks/access', { access_policy: 'everyone', allowed_roles: [], redlist: [] });
+  ids.board = (await call('POST', '/boards', { title: `${marker} board`, lanes: [`${marker} lane`, 'Done'] })).id;
+  ids.task = (await call('POST', '/tasks', { title: `${marker} task`, board_id: ids.board })).id;
+  ids.topic = (await call('POST', `/boards/${ids.board}/topics`, { name: `${marker} topic` })).id;
+  ids.comment = (await call('POST', `/tasks/${ids.task}/comments`, { body: `${marker} comment` })).id;
+  ids.deliverable = (await call('POST', `/tasks/${ids.task}/deliverables`, { title: `${marker} deliverable`, url: `https://example.test/${marker}` })).id;
+  ids.schedule = (await call('POST', '/schedules', { name: `${marker} schedule`, start_date: '2027-01-04', end_date: '2027-01-15' })).id;
+  ids.view = (await call('POST', '/views', { board_id: ids.board, name: `${marker} view`, tab: 'board' })).id;
+  await call('POST', `/boards/${ids.board}/members`, { member_id: memberId, role: 'editor' });
+  await call('POST', `/tasks/${ids.task}/assignees`, { member_id: memberId });
+  return { ...workspace, ids, memberKey, marker };
+}
+
+/**
+ * Headers of an elevated browser session of the workspace's owner (admin mode entered with the
+ * password), for the routes an API key cannot reach (deleting the workspace, transferring it).
+ */
+export async function elevatedOwnerSession(env: GuardRuntime, workspace: KeyedWorkspace): Promise<Record<string, string>> {
+  const member = (await Member.findByPk(workspace.ownerId))!;
+  const account = (await Account.findByPk(member.account_id))!;
+  const session = await env.runtime.identity.sessions.start(member, account);
+  const cookie = { cookie: `wpk_session=${session.token}` };
+  const response = await env.inject({ method: 'POST', url: '/elevations', headers: apiHeaders(workspace.subdomain, { ...cookie, 'content-type': 'application/json' }), payload: JSON.stringify({ reason: 'route-table guard', password: 'owner-password-1' }) });
+  if (response.statusCode !== 200) throw new Error(`elevation of ${workspace.subdomain}'s owner: ${response.statusCode} ${response.payload}`);
+  const rotated = ([] as string[]).concat((response.headers['set-cookie'] as string[] | string | undefined) ?? []).map((value) => value.split(';')[0]).find((value) => value.startsWith('wpk_session='));
+  return apiHeaders(workspace.subdomain, { cookie: rotated ?? cookie.cookie });
+}
+
+/** Where a path parameter's value comes from: a seeded record, or a fixed value (with why). */
+export type ParamSource = { kind: SeedKind } | { fixed: string; reason: string };
+
+/** Path parameters named the same on every route. */
+const PARAM_KINDS: Record<string, SeedKind> = {
+  key_id: 'key',
+  member_id: 'member',
+  role_id: 'role',
+  board_id: 'board',
+  task_id: 'task',
+  topic_id: 'topic',
+  view_id: 'view',
+  schedule_id: 'schedule',
+  notification_id: 'notification',
+  deliverable_id: 'deliverable',
+};
+
+/** Parameters whose meaning depends on the resource (`/tasks/{id}` vs `/workspaces/{id}`), by first path segment. */
+const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
+  tasks: { id: 'task' },
+  workspaces: { id: 'workspace' },
+  invitations: { token: 'invitation' },
+};
+
+/**
+ * Parameters that name nothing a workspace owns, so there is no "B's value" to probe with. Each
+ * is listed with its reason; a parameter in neither list fails the tenant guard.
+ */
+export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
+  slug: { fixed: 'tasks', reason: 'an app slug names an app of the runtime, the same in every workspace' },
+  'boards.key': { fixed: 'lane', reason: 'a task-filter key is a field name of the tasks app (lane, topic, ...), not a record' },
+  'password-resets.token': { fixed: 'x', reason: "a reset link belongs to an account, not a workspace: it works on any host (route scope 'any')" },
+};
+
+/** Where a route's path parameter comes from, or null when nobody has said (a new parameter). */
+export function paramSource(routePath: string, param: string): ParamSource | null {
+  const resource = routePath.split('/')[1];
+  const kind = PARAM_KINDS_BY_RESOURCE[resource]?.[param] ?? PARAM_KINDS[param];
+  if (kind) return { kind };
+  return UNSEEDABLE[`${resource}.${param}`] ?? UNSEEDABLE[param] ?? null;
+}
+
+/** The `{name}` parameters of a route pattern, in order. */
+export function paramsOf(pattern: string): string[] {
+  return [...pattern.matchAll(/\{(\w+)\??\*?\d*\}/g)].map((match) => match[1]);
+}
+
+/** A route pattern with each parameter replaced by `values[name]` (URL-encoded unless `raw`). */
+export function fillPath(pattern: string, values: Record<string, string>, raw = false): string {
+  return pattern.replace(/\{(\w+)\??\*?\d*\}/g, (_match, name: string) => (raw ? values[name] : encodeURIComponent(values[name])));
+}
+
+/** The joi description of one part of a route's validation (undefined when none, or not joi). */
+export function described(route: RequestRoute, part: 'payload' | 'query' | 'params'): JoiDescription | undefined {
+  const schema = (route.settings.validate as Record<string, unknown> | undefined)?.[part] as { describe?: () => JoiDescription } | undefined;
+  return schema && typeof schema.describe === 'function' ? schema.describe() : undefined;
+}
+
+/** The part of joi's `describe()` output the guards read. */
+export interface JoiDescription {
+  type: string;
+  flags?: { presence?: string; only?: boolean; default?: unknown };
+  rules?: Array<{ name: string; args?: Record<string, unknown> }>;
+  allow?: unknown[];
+  keys?: Record<string, JoiDescription>;
+  items?: JoiDescription[];
+  matches?: Array<{ schema?: JoiDescription }>;
+  dependencies?: Array<{ rel: string; key?: string | null; peers: string[] }>;
+}
+
+/**
+ * A well-formed value for a field, so a variant that breaks one field is checked with every other
+ * field valid (and reaches that field's rule, or the handler). Ids are fresh random UUIDs unless
+ * `ids` names the field (then a seeded id of the caller's own workspace).
+ */
+export function sampleFor(name: string, description: JoiDescription, ids: Record<string, string> = {}): unknown {
+  const allowed = description.allow?.filter((value) => value !== null && value !== '');
+  if (description.flags?.only && allowed?.length) return allowed[0];
+  const rule = (ruleName: string) => description.rules?.find((candidate) => candidate.name === ruleName);
+  switch (description.type) {
+    case 'string': {
+      if (ids[name]) return ids[name];
+      if (rule('guid')) return randomUUID();
+      if (rule('email')) return `guard-${randomUUID().slice(0, 8)}@example.test`;
+      if (rule('uri') || name === 'url') return 'https://example.test/guard';
+      if (/(_date|^date)$/.test(name)) return '2027-01-15';
+      if (/_at$|^(after|before)$/.test(name)) return '2027-01-15T00:00:00.000Z';
+      if (/color/.test(name)) return '#336699';
+      const min = Number(rule('min')?.args?.limit ?? rule('length')?.args?.limit ?? 1);
+      const max = Number(rule('max')?.args?.limit ?? rule('length')?.args?.limit ?? 64);
+      return 'guard probe text abcdefghijklmnopqrstuvwxyz'.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, 20)));
+    }
+    case 'number': {
+      const min = rule('min')?.args?.limit;
+      return typeof min === 'number' ? min : 1;
+    }
+    case 'boolean':
+      return false;
+    case 'date':
+      return '2027-01-15T00:00:00.000Z';
+    case 'array': {
+      const item = description.items?.[0];
+      if (ids[name]) return [ids[name]];
+      return item && Number(description.rules?.find((candidate) => candidate.name === 'min')?.args?.limit ?? 0) > 0 ? [sampleFor(name, item, ids)] : [];
+    }
+    case 'object':
+      return description.keys ? sampleBody(description, ids) : {};
+    case 'alternatives':
+      return description.matches?.[0]?.schema ? sampleFor(name, description.matches[0].schema, ids) : 'guard';
+    default:
+      return 'guard';
+  }
+}
+
+/** A well-formed object for a joi object description: every declared key with a sample. */
+export function sampleBody(description: JoiDescription | undefined, ids: Record<string, string> = {}): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(description?.keys ?? {})) {
+    if (field.flags?.presence === 'forbidden') continue;
+    body[name] = sampleFor(name, field, ids);
+  }
+  // Exclusive peers (xor, oxor, nand; `without`): keep the first, so the sample stays valid.
+  for (const dependency of description?.dependencies ?? []) {
+    const peers = dependency.peers.map(String);
+    if (['xor', 'oxor', 'nand'].includes(dependency.rel)) for (const peer of peers.slice(1)) delete body[peer];
+    if (dependency.rel === 'without' && dependency.key && dependency.key in body) for (const peer of peers) delete body[peer];
+  }
+  return body;
+}
+
+/**
+ * One query that counts the rows of every table of `platform` and of each app's schema (the
+ * event outbox is platform.events), keyed `schema.table`.
+ */
+export async function rowCounter(env: TestRuntime): Promise<() => Promise<Record<string, number>>> {
+  const schemas = ['platform', ...env.runtime.apps.list().map((app) => app.schema)];
+  const tables = await env.runtime.db.sequelize.query<{ table_schema: string; table_name: string }>(
+    "SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema IN (:schemas) ORDER BY 1, 2",
+    { type: QueryTypes.SELECT, replacements: { schemas } },
+  );
+  const sql = `SELECT ${tables.map(({ table_schema: schema, table_name: table }) => `(SELECT count(*) FROM "${schema}"."${table}")::int AS "${schema}.${table}"`).join(', ')}`;
+  return async () => {
+    const [row] = await env.runtime.db.sequelize.query<Record<string, number>>(sql, { type: QueryTypes.SELECT });
+    return row;
+  };
+}
+
+/** The tables whose counts differ between two counts, as `table: before → after`. */
+export function changedTables(before: Record<string, number>, after: Record<string, number>, ignore: ReadonlySet<string> = new Set()): string[] {
+  return Object.keys(after)
+    .filter((table) => !ignore.has(table) && before[table] !== after[table])
+    .map((table) => `${table}: ${before[table]} → ${after[table]}`);
+}
+
+/** Body fields that carry ids of the caller's own workspace, by the kind they name. */
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', blocked_by: 'task', template_id: 'board' };
+
+/** The seeded kind a body field names (member_id → member), or undefined. */
+export function fieldKind(field: string): SeedKind | undefined {
+  return Object.hasOwn(FIELD_KINDS, field) ? FIELD_KINDS[field] : undefined;
+}
+
+/** The seeded ids of a workspace keyed by the body fields that name them (for `sampleBody`). */
+export function fieldIds(workspace: SeededWorkspace): Record<string, string> {
+  return Object.fromEntries(Object.entries(FIELD_KINDS).map(([field, kind]) => [field, workspace.ids[kind]]));
+}
+
+/** The Host of a route's requests for a workspace: its subdomain, or the base domain for platform routes. */
+export function hostFor(env: TestRuntime, route: RequestRoute, workspace: KeyedWorkspace): string {
+  const scope = route.settings.app?.wpk?.scope ?? 'workspace';
+  return scope === 'platform' ? env.runtime.config.baseDomain : `${workspace.subdomain}.${env.runtime.config.baseDomain}`;
+}
+
+/**
+ * A fingerprint of every row a workspace owns (tables with a `workspace_id` column, in `platform`
+ * and the apps' schemas), one md5 per table: equal fingerprints mean nothing of it changed.
+ */
+export async function workspaceFingerprint(env: TestRuntime, workspaceId: string): Promise<Record<string, string>> {
+  const schemas = ['platform', ...env.runtime.apps.list().map((app) => app.schema)];
+  const tables = await env.runtime.db.sequelize.query<{ table_schema: string; table_name: string }>(
+    "SELECT c.table_schema, c.table_name FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name) WHERE t.table_type = 'BASE TABLE' AND c.column_name = 'workspace_id' AND c.table_schema IN (:schemas) ORDER BY 1, 2",
+    { type: QueryTypes.SELECT, replacements: { schemas } },
+  );
+  const sql = `SELECT ${tables.map(({ table_schema: schema, table_name: table }) => `(SELECT coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '') FROM "${schema}"."${table}" t WHERE t.workspace_id = :workspaceId) AS "${schema}.${table}"`).join(', ')}`;
+  const [row] = await env.runtime.db.sequelize.query<Record<string, string>>(sql, { type: QueryTypes.SELECT, replacements: { workspaceId } });
+  return row;
+}
+
+/** A 1x1 transparent PNG: a well-formed body for image upload routes. */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+/** `?name=sample&...` for the query parameters a route requires ('' when none). */
+export function requiredQuery(route: RequestRoute, ids: Record<string, string> = {}): string {
+  const keys = Object.entries(described(route, 'query')?.keys ?? {}).filter(([, field]) => field.flags?.presence === 'required');
+  return keys.length ? `?${new URLSearchParams(keys.map(([name, field]): [string, string] => [name, String(sampleFor(name, field, ids))])).toString()}` : '';
+}
