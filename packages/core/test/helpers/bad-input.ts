@@ -176,7 +176,7 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
   const path = fillPath(route.path, own);
   const payload = described(route, 'payload') as JoiDescription | undefined;
   const types = route.settings.app?.wpk?.contentTypes;
-  const base = sampleBody(payload, fieldIds(a));
+  const base = sampleBody(payload, fieldIds(a), true);
   const takesBody = BODY_METHODS.has(route.method) || payload !== undefined;
   const jsonBody = takesBody && (!types || types.includes('application/json'));
   const query = requiredQuery(route, fieldIds(a)).slice(1);
@@ -184,7 +184,18 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
   if (jsonBody) {
     const json = 'application/json';
     const baseText = JSON.stringify(base);
-    const firstField = Object.keys(base)[0] ?? 'field';
+    const firstField = Object.keys(payload?.keys ?? {})[0] ?? 'field';
+    // Field by field first: a body-level variant that carries the sample body may be accepted
+    // (extra keys are ignored) and change what the next variants find (a renamed lane).
+    for (const [field, description] of Object.entries(payload?.keys ?? {})) {
+      const kinds = kindsOf(field, description);
+      for (const [kind, label, value] of FIELD_VALUES) {
+        if (!kinds.has(kind)) continue;
+        const rest = { ...base };
+        delete rest[field];
+        variants.push({ label: `${field}: ${label}`, path, contentType: json, body: withRaw(`${JSON.stringify(field)}:${value}`, rest) });
+      }
+    }
     variants.push(
       { label: 'invalid JSON (truncated)', path, contentType: json, body: '{"title": "x",' },
       { label: 'invalid JSON (single quotes)', path, contentType: json, body: "{'a': 1}" },
@@ -207,15 +218,6 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
       { label: 'a 2 MB body', path, contentType: json, body: JSON.stringify({ ...base, padding: 'a'.repeat(2 * MB) }) },
       { label: 'a field nested 10,000 levels', path, contentType: json, body: withRaw(`${JSON.stringify(firstField)}:${DEEP_OBJECT}`, Object.fromEntries(Object.entries(base).filter(([name]) => name !== firstField))) },
     );
-    for (const [field, description] of Object.entries(payload?.keys ?? {})) {
-      const kinds = kindsOf(field, description);
-      for (const [kind, label, value] of FIELD_VALUES) {
-        if (!kinds.has(kind)) continue;
-        const rest = { ...base };
-        delete rest[field];
-        variants.push({ label: `${field}: ${label}`, path, contentType: json, body: withRaw(`${JSON.stringify(field)}:${value}`, rest) });
-      }
-    }
   } else if (takesBody) {
     const type = types![0];
     variants.push(

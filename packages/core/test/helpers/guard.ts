@@ -241,11 +241,16 @@ export function sampleFor(name: string, description: JoiDescription, ids: Record
   }
 }
 
-/** A well-formed object for a joi object description: every declared key with a sample. */
-export function sampleBody(description: JoiDescription | undefined, ids: Record<string, string> = {}): Record<string, unknown> {
+/**
+ * A well-formed object for a joi object description: every declared key with a sample, or with
+ * `requiredOnly` just the required ones (the smallest body that passes, so a variant that breaks
+ * one field is judged on that field alone).
+ */
+export function sampleBody(description: JoiDescription | undefined, ids: Record<string, string> = {}, requiredOnly = false): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(description?.keys ?? {})) {
     if (field.flags?.presence === 'forbidden') continue;
+    if (requiredOnly && field.flags?.presence !== 'required') continue;
     body[name] = sampleFor(name, field, ids);
   }
   // Exclusive peers (xor, oxor, nand; `without`): keep the first, so the sample stays valid.
@@ -289,9 +294,12 @@ export function fieldKind(field: string): SeedKind | undefined {
   return Object.hasOwn(FIELD_KINDS, field) ? FIELD_KINDS[field] : undefined;
 }
 
-/** The seeded ids of a workspace keyed by the body fields that name them (for `sampleBody`). */
+/** Fields whose value must name something seeded that is not a record: every seeded board has a lane `Done`. */
+const FIELD_VALUES: Record<string, string> = { lane: 'Done', old_name: 'Done' };
+
+/** The seeded ids (and names) of a workspace keyed by the body fields that carry them (for `sampleBody`). */
 export function fieldIds(workspace: SeededWorkspace): Record<string, string> {
-  return Object.fromEntries(Object.entries(FIELD_KINDS).map(([field, kind]) => [field, workspace.ids[kind]]));
+  return { ...FIELD_VALUES, ...Object.fromEntries(Object.entries(FIELD_KINDS).map(([field, kind]) => [field, workspace.ids[kind]])) };
 }
 
 /** The Host of a route's requests for a workspace: its subdomain, or the base domain for platform routes. */
