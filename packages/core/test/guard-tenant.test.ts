@@ -145,6 +145,37 @@ test('tenant guard: on A\'s subdomain, B\'s ids answer exactly as ids that do no
       if (leaked.length) failures.push(`${where}: the answer carries B's data (${leaked.join(', ')}): ${bravo.payload.slice(0, 300)}`);
     }
   }
+  // Ids of B in a query filter (GET /tasks?board_id=...) answer as unknown ids: an empty list, or the
+  // same refusal. Before the body probes: an app may accept an id it does not know in a body (the tasks
+  // app takes any member id as an assignee), and a filter on that id then finds A's own rows.
+  let queryProbes = 0;
+  for (const route of env.runtime.server.table()) {
+    const filters = Object.keys(described(route, 'query')?.keys ?? {}).filter((name) => fieldKind(name) !== undefined);
+    if (filters.length === 0 || paramsOf(route.path).some((param) => paramSource(route.path, param) === null)) continue;
+    const path: Record<string, string> = {};
+    for (const param of paramsOf(route.path)) {
+      const source = paramSource(route.path, param)!;
+      path[param] = 'fixed' in source ? source.fixed : a.ids[source.kind];
+    }
+    const method = route.method.toUpperCase();
+    for (const name of filters) {
+      const kind = fieldKind(name)!;
+      const other = randomLike(kind);
+      for (const credential of credentials) {
+        const headers = { ...credential.headers, host: hostFor(env, route, a) };
+        const url = (id: string) => `${fillPath(route.path, path)}?${new URLSearchParams({ [name]: id }).toString()}`;
+        const random = await env.inject({ method, url: url(other), headers });
+        const bravo = await env.inject({ method, url: url(b.ids[kind]), headers });
+        requests += 2;
+        queryProbes += 1;
+        const where = `${method} ${route.path}?${name}= (B's ${kind}, ${credential.label})`;
+        if (bravo.statusCode !== random.statusCode) failures.push(`${where}: B's id answered ${bravo.statusCode} ${bravo.payload.slice(0, 300)}; an unknown id answered ${random.statusCode} ${random.payload.slice(0, 300)}`);
+        else if (bravo.payload.split(b.ids[kind]).join('{id}') !== random.payload.split(other).join('{id}')) failures.push(`${where}: same status ${bravo.statusCode}, different bodies: B's id ${bravo.payload.slice(0, 300)}; an unknown id ${random.payload.slice(0, 300)}`);
+        if (bravo.payload.includes(b.marker)) failures.push(`${where}: the answer carries B's data: ${bravo.payload.slice(0, 300)}`);
+      }
+    }
+  }
+
   // Ids of B in the body (on A's own records in the path) answer as unknown ids too.
   let bodyProbes = 0;
   for (const route of env.runtime.server.table()) {
@@ -171,7 +202,7 @@ test('tenant guard: on A\'s subdomain, B\'s ids answer exactly as ids that do no
 
   const after = await workspaceFingerprint(env, b.id);
   const changed = Object.keys(after).filter((table) => after[table] !== before[table]);
-  t.log(`tenant guard: ${probed} parameterised routes, ${bodyProbes} body-id probes, ${requests} requests, ${failures.length} failures; B's tables changed: ${changed.length}`);
+  t.log(`tenant guard: ${probed} parameterised routes, ${bodyProbes} body-id probes, ${queryProbes} query-id probes, ${requests} requests, ${failures.length} failures; B's tables changed: ${changed.length}`);
   t.true(probed > 40, `only ${probed} parameterised routes probed`);
   t.deepEqual(failures, [], `${failures.length} tenant-guard failures:\n${failures.join('\n')}`);
   t.deepEqual(changed, [], "B's rows changed while A's owner named B's ids");

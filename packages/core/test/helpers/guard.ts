@@ -286,8 +286,8 @@ export function changedTables(before: Record<string, number>, after: Record<stri
     .map((table) => `${table}: ${before[table]} → ${after[table]}`);
 }
 
-/** Body fields that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', blocked_by: 'task', template_id: 'board' };
+/** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board' };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {
