@@ -142,6 +142,9 @@ const MORE_QUERY_VALUES: Array<[string, (name: string) => string]> = [
   ['a fractional page', () => 'page=1.5&per_page=0.5'],
 ];
 
+/** The methods the guard's tests take in turn; deletions last (they may remove what others need). */
+export const GUARD_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+
 /** Deletions that take away what every other route needs (the app, the workspace): last of all. */
 const CLOSING_ROUTES = new Set(['delete /applications/{slug}/installations', 'delete /workspaces/{id}']);
 
