@@ -1,4 +1,5 @@
 import test from 'ava';
+import Boom from '@hapi/boom';
 import { ConflictError } from '@wpk/sdk';
 import { UniqueConstraintError } from 'sequelize';
 import { toErrorAnswer } from './errors.js';
@@ -15,4 +16,9 @@ test('a unique-constraint race is a 409 naming the fields, not a fault', (t) => 
 test('anything else is a 500 with the request id and no cause', (t) => {
   const answer = toErrorAnswer(new Error('password=hunter2'), 'r3');
   t.deepEqual(answer, { status: 500, body: { error: 'An unexpected error occurred (request id r3)' }, headers: {}, fault: true });
+});
+
+test('a file path too long for the file system is a 404, not a fault', (t) => {
+  const error = Boom.boomify(Object.assign(new Error('ENAMETOOLONG: name too long'), { code: 'ENAMETOOLONG' }), { message: 'Failed to open file' });
+  t.deepEqual(toErrorAnswer(error, 'r4'), { status: 404, body: { error: 'Not Found' }, headers: {}, fault: false });
 });

@@ -28,6 +28,10 @@ export function toErrorAnswer(error: Error, requestId: string): ErrorAnswer {
     const fields = Object.keys(error.fields ?? {}).filter((field) => field !== 'workspace_id');
     return { status: 409, body: { error: fields.length ? `A record with this ${fields.join(', ')} already exists` : 'This record already exists' }, headers: {}, fault: false };
   }
+  if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') {
+    // A path longer than the file system allows names no file we serve (inert reports it as a fault).
+    return { status: 404, body: { error: 'Not Found' }, headers: {}, fault: false };
+  }
   const boom = Boom.isBoom(error) ? error : Boom.boomify(error);
   const status = boom.output.statusCode;
   if (status >= 500) {
