@@ -259,10 +259,14 @@ function bodyOf(jsonBody: boolean, base: Record<string, unknown>, types: string[
   return {};
 }
 
-/** What is wrong with an answer, or null: never 5xx; a 4xx is a JSON {"error": string}. */
-function problemWith(status: number, payload: string): string | null {
+/**
+ * What is wrong with an answer, or null: never 5xx; a 4xx of an API route is a JSON
+ * {"error": string} (a site page answers a browser with an error page instead).
+ */
+function problemWith(status: number, payload: string, page: boolean): string | null {
   if (status >= 500) return `answered ${status}`;
   if (status < 400) return null;
+  if (page) return payload.length > 0 ? null : `answered ${status} with an empty body`;
   try {
     const body = JSON.parse(payload) as unknown;
     if (!body || typeof body !== 'object' || typeof (body as { error?: unknown }).error !== 'string') return `answered ${status} without an {"error": string} body`;
@@ -302,7 +306,7 @@ export async function runBadInputGuard(env: GuardRuntime, a: SeededWorkspace, ro
       const response = await env.inject({ method, url, headers, payload: variant.body });
       requests += 1;
       const where = `${method} ${route.path} [${variant.label}]`;
-      const problem = problemWith(response.statusCode, response.payload);
+      const problem = problemWith(response.statusCode, response.payload, route.settings.app?.wpk?.kind === 'page');
       if (problem) failures.push(`${where}: ${problem}: ${response.payload.slice(0, 200)}`);
       const now = await counts();
       if (response.statusCode >= 400) {

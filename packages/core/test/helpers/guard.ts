@@ -158,6 +158,9 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
 export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   slug: { fixed: 'tasks', reason: 'an app slug names an app of the runtime, the same in every workspace' },
   'boards.key': { fixed: 'lane', reason: 'a task-filter key is a field name of the tasks app (lane, topic, ...), not a record' },
+  'assets.file': { fixed: 'app.css', reason: 'a static file of the platform, the same for every workspace' },
+  'public.file': { fixed: 'app.css', reason: 'a static file of the platform or of an app, the same for every workspace' },
+  'public.app': { fixed: 'tasks', reason: 'an app namespace names an app of the runtime, the same in every workspace' },
   'password-resets.token': { fixed: 'x', reason: "a reset link belongs to an account, not a workspace: it works on any host (route scope 'any')" },
 };
 
