@@ -18,7 +18,7 @@ import { changedTables, described, fieldIds, fillPath, hostFor, paramSource, par
  * Rows a refused request may legitimately write: a refused sign-in, reset or verification attempt
  * is counted (that is the throttle), so its count rises on a 4xx by design.
  */
-const MAY_CHANGE_ON_REFUSAL = new Set(['platform.throttle_events']);
+const MAY_CHANGE_ON_REFUSAL = new Set(['platform.throttle_counters']);
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
 const MB = 1024 * 1024;
