@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import path from 'node:path';
-import { ConflictError } from '@wpk/sdk';
 import type { Runtime } from '@wpk/core';
+import { loadSdk } from '../kit.js';
 import { appEntries, appOption, openRuntime, parsePort, SERVER_LOG_LEVEL } from '../options.js';
 import { stopOnSignals } from './start.js';
 
@@ -45,6 +45,7 @@ async function installDemoApps(runtime: Runtime, subdomain: string): Promise<str
   if (!workspace) return [];
   const [rows] = await runtime.db.sequelize.query("SELECT id FROM platform.members WHERE workspace_id = :workspaceId AND platform_role = 'owner' LIMIT 1", { replacements: { workspaceId: workspace.id } });
   const owner = (rows as Array<{ id: string }>)[0];
+  const { ConflictError } = await loadSdk();
   const names: string[] = [];
   for (const app of runtime.apps.list()) {
     if (!app.definition) continue;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -109,6 +110,30 @@ export function isKitPackage(dir: string): boolean {
   return 'value' in pkg && typeof (pkg.value as { name?: unknown } | null)?.name === 'string' && (pkg.value as { name: string }).name.startsWith('@wpk/');
 }
 
+let typeScriptHooks: Promise<void> | null = null;
+
+/**
+ * Imports an app's entry module. A TypeScript entry (an app of the project that is not built,
+ * such as one `wpk new app` made) needs tsx's loader: the published CLI runs plain JavaScript, so
+ * it is registered on first need, from the app's own dependencies (the scaffold lists tsx).
+ */
+async function importEntry(file: string, dir: string): Promise<unknown> {
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !/\.[mc]?ts$/.test(file)) throw error;
+  }
+  let api: string;
+  try {
+    api = createRequire(path.join(dir, 'package.json')).resolve('tsx/esm/api');
+  } catch {
+    throw new Error('is TypeScript and tsx is not installed where the app can find it: add tsx to its devDependencies and install, or build the app to JavaScript');
+  }
+  typeScriptHooks ??= import(pathToFileURL(api).href).then((tsx: { register: () => unknown }) => void tsx.register());
+  await typeScriptHooks;
+  return import(pathToFileURL(file).href);
+}
+
 interface ResolvedEntry {
   label: string;
   firstParty: boolean;
@@ -185,7 +210,7 @@ async function resolveEntry(entry: AppEntry, projectDir: string, problems: strin
       return null;
     }
     try {
-      const loaded = (await import(pathToFileURL(entryModule).href)) as { default?: unknown };
+      const loaded = (await importEntry(entryModule, dir)) as { default?: unknown };
       if (!isAppDefinition(loaded.default)) {
         problems.push(`${display(entryModule, projectDir)}: the default export must be defineApp(manifest, { ... }) from @wpk/sdk`);
         return null;
