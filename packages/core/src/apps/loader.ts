@@ -112,26 +112,35 @@ export function isKitPackage(dir: string): boolean {
 
 let typeScriptHooks: Promise<void> | null = null;
 
+/** tsx's ESM register API as the app's (or its project's) dependencies hold it, or null. */
+function findTsx(dir: string): string | null {
+  try {
+    // require.resolve picks tsx's CommonJS build of the API; its ESM build sits beside it.
+    return createRequire(path.join(dir, 'package.json')).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Imports an app's entry module. A TypeScript entry (an app of the project that is not built,
  * such as one `wpk new app` made) needs tsx's loader: the published CLI runs plain JavaScript, so
- * it is registered on first need, from the app's own dependencies (the scaffold lists tsx).
+ * tsx is registered on first need, from the app's own dependencies (the scaffold lists it).
+ * Node's own type stripping is not enough: the sources import `./x.js` for `./x.ts`.
  */
 async function importEntry(file: string, dir: string): Promise<unknown> {
+  const typeScript = /\.[mc]?ts$/.test(file);
+  const tsx = typeScript ? findTsx(dir) : null;
+  if (tsx) {
+    typeScriptHooks ??= import(pathToFileURL(tsx).href).then((api: { register: () => unknown }) => void api.register());
+    await typeScriptHooks;
+  }
   try {
     return await import(pathToFileURL(file).href);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !/\.[mc]?ts$/.test(file)) throw error;
+    if (typeScript && !tsx) throw new Error(`${(error as Error).message} (a TypeScript entry needs tsx: add it to the app's devDependencies and install, or build the app to JavaScript)`, { cause: error });
+    throw error;
   }
-  let api: string;
-  try {
-    api = createRequire(path.join(dir, 'package.json')).resolve('tsx/esm/api');
-  } catch {
-    throw new Error('is TypeScript and tsx is not installed where the app can find it: add tsx to its devDependencies and install, or build the app to JavaScript');
-  }
-  typeScriptHooks ??= import(pathToFileURL(api).href).then((tsx: { register: () => unknown }) => void tsx.register());
-  await typeScriptHooks;
-  return import(pathToFileURL(file).href);
 }
 
 interface ResolvedEntry {
