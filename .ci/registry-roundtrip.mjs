@@ -7,8 +7,9 @@
 // step that fails, printing that step's output. Third-party dependencies (hapi, pg-boss, ...) come
 // through verdaccio's uplink to the registry this machine's npm uses.
 //
-// Usage: node .ci/registry-roundtrip.mjs [--keep <dir>] [--no-build]   (--keep leaves the installed
-// project in <dir> for bench/cli-speed.mjs; --no-build publishes the dist folders as they are)
+// Usage: node .ci/registry-roundtrip.mjs [--keep <dir>] [--no-build] [--smoke-node <major>]
+// (--keep leaves the installed project in <dir> for bench/cli-speed.mjs; --no-build publishes the
+// dist folders as they are; --smoke-node repeats a fast smoke of the project on another Node)
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -276,6 +277,30 @@ await step('README: npx wpk new app hello --publisher acme --dir apps/hello, npm
   const validated = await run('npx', ['wpk', 'validate', '.'], { cwd: project, env: userEnv });
   expect(validated.includes('ok apps/hello/app.json: ext.acme.hello 0.1.0'), `wpk validate: ${validated}`);
 });
+
+// --smoke-node <major>: the installed project again under another Node: --version, wpk dev to a
+// 200 on /health, and the app's tests.
+const smokeIndex = process.argv.indexOf('--smoke-node');
+if (smokeIndex > 0) {
+  const major = process.argv[smokeIndex + 1];
+  await step(`smoke on Node ${major}: wpk --version, wpk dev -> /health 200, npm test -w apps/hello`, async () => {
+    const node = (await run('npx', ['--yes', '-p', `node@${major}`, 'node', '-p', 'process.execPath'])).trim().split('\n').pop();
+    const env = { ...userEnv, PATH: `${path.dirname(node)}${path.delimiter}${userEnv.PATH}` };
+    const bin = path.join(project, 'node_modules', '@wpk', 'cli', 'dist', 'bin.js');
+    const version = (await run(node, [bin, '--version'], { cwd: project, env })).trim();
+    expect(version === '0.1.0', `wpk --version printed ${version}`);
+    const port = await freePort();
+    const dev = await startUntil(node, [bin, 'dev', '--port', String(port), '--data-dir', path.join(tmp, `dev-node-${major}`)], /listening on/, { cwd: project, env });
+    try {
+      const health = await request(port, 'GET', '/health', {});
+      expect(health.status === 200, `GET /health answered ${health.status} on Node ${major}`);
+    } finally {
+      await stop(dev.child);
+    }
+    const tested = await run('npm', ['test', '-w', 'apps/hello'], { cwd: project, env });
+    expect(/5 tests passed/.test(tested), `the app's tests on Node ${major}: ${tested}`);
+  });
+}
 
 if (keep) {
   fs.rmSync(keep, { recursive: true, force: true });
