@@ -308,3 +308,5 @@ if (keep) {
   console.log(`kept the project in ${keep}`);
 }
 console.log(`registry round trip passed in ${seconds(started)} s`);
+// verdaccio is still a child: exit (which stops it and removes the temp dir) instead of waiting on it.
+process.exit(0);
