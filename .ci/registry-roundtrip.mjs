@@ -100,7 +100,7 @@ function request(port, method, pathname, headers, body) {
     const req = http.request({ host: '127.0.0.1', port, method, path: pathname, headers }, (response) => {
       let text = '';
       response.on('data', (chunk) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode, body: text ? JSON.parse(text) : null }));
+      response.on('end', () => resolve({ status: response.statusCode, body: /json/.test(response.headers['content-type'] ?? '') ? JSON.parse(text) : text }));
     });
     req.on('error', reject);
     req.end(body === undefined ? undefined : JSON.stringify(body));
@@ -248,13 +248,16 @@ await step('README: npx wpk add app @wpk/app-tasks', async () => {
   expect(JSON.stringify(config) === JSON.stringify({ apps: ['@wpk/app-tasks'] }), `wpk.config.json is ${JSON.stringify(config)}`);
 });
 
-await step('README: npx wpk dev -> GET /health 200, POST /boards with the printed key', async () => {
+await step('README: npx wpk dev -> GET /health 200, GET /login, POST /boards with the printed key', async () => {
   const port = await freePort();
   const dev = await startUntil('npx', ['wpk', 'dev', '--port', String(port)], /demo owner's API key: (slk_\S+)/, { cwd: project, env: userEnv });
   try {
     const key = /demo owner's API key: (slk_\S+)/.exec(dev.output())[1];
     const health = await request(port, 'GET', '/health', {});
     expect(health.status === 200 && health.body.status === 'ok', `GET /health answered ${health.status} ${JSON.stringify(health.body)}`);
+    // A server-rendered page: its templates ship in @wpk/core's web/ folder.
+    const login = await request(port, 'GET', '/login', { host: 'demo.localhost' });
+    expect(login.status === 200 && /<form/.test(login.body), `GET /login answered ${login.status} ${String(login.body).slice(0, 300)}`);
     const headers = { host: 'demo.localhost', 'x-api-version': '2026-11-01', authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const created = await request(port, 'POST', '/boards', headers, { title: 'Ship the kit' });
     expect(created.status === 200 && created.body.data?.title === 'Ship the kit', `POST /boards answered ${created.status} ${JSON.stringify(created.body)}`);
