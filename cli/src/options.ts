@@ -1,7 +1,8 @@
 import { Option } from 'commander';
 import path from 'node:path';
-import { Runtime, type RuntimeOptions } from '@wpk/core';
+import type { Runtime, RuntimeOptions } from '@wpk/core';
 import { CliError } from './errors.js';
+import { loadCore } from './kit.js';
 
 /** Options shared by every command that opens the platform's database. */
 export interface DatabaseCommandOptions {
@@ -33,6 +34,7 @@ export const COMMAND_LOG_LEVEL = 'warn';
 
 /** Opens a runtime for a one-shot command (at COMMAND_LOG_LEVEL), or for a server when `logLevel` says so. */
 export async function openRuntime(options: DatabaseCommandOptions & RuntimeOptions): Promise<Runtime> {
+  const { Runtime } = await loadCore();
   return Runtime.create({ logLevel: process.env.WPK_LOG_LEVEL ?? COMMAND_LOG_LEVEL, ...options });
 }
 

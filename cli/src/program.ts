@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { createRequire } from 'node:module';
+import { addCommand } from './commands/add.js';
 import { brokerCommand } from './commands/broker.js';
 import { devCommand } from './commands/dev.js';
 import { eventsCommand } from './commands/events.js';
@@ -9,8 +9,7 @@ import { newCommand } from './commands/new.js';
 import { startCommand } from './commands/start.js';
 import { validateCommand } from './commands/validate.js';
 import { workspaceCommand } from './commands/workspace.js';
-
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+import { version } from './version.js';
 
 /** The `wpk` command tree. */
 export function buildProgram(): Command {
@@ -28,6 +27,7 @@ export function buildProgram(): Command {
   program.addCommand(eventsCommand());
   program.addCommand(validateCommand());
   program.addCommand(newCommand());
+  program.addCommand(addCommand());
   return program;
 }
 

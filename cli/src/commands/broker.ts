@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { startStandaloneBroker } from '@wpk/core';
 import { CliError } from '../errors.js';
+import { loadCore } from '../kit.js';
 import { dataDirOption } from '../options.js';
 
 interface BrokerOptions {
@@ -20,6 +20,7 @@ export function brokerCommand(): Command {
     .addOption(dataDirOption())
     .addOption(new Option('--concurrency <n>', 'deliveries in flight at once (default 64)').env('WPK_BROKER_CONCURRENCY').argParser(parseConcurrency))
     .action(async (options: BrokerOptions) => {
+      const { startStandaloneBroker } = await loadCore();
       const broker = await startStandaloneBroker({ dataDir: options.dataDir, tuning: options.concurrency ? { concurrency: options.concurrency } : undefined });
       console.log(`broker running (pid ${process.pid})`);
       const stop = async () => {

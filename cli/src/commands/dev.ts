@@ -1,8 +1,9 @@
 import { Command, Option } from 'commander';
 import path from 'node:path';
-import { ConflictError } from '@wpk/sdk';
 import type { Runtime } from '@wpk/core';
+import { loadSdk } from '../kit.js';
 import { appEntries, appOption, openRuntime, parsePort, SERVER_LOG_LEVEL } from '../options.js';
+import { migrationReporter } from '../progress.js';
 import { stopOnSignals } from './start.js';
 
 export const DEMO_SUBDOMAIN = 'demo';
@@ -17,7 +18,7 @@ export function devCommand(): Command {
       // Development always runs the embedded database, whatever DATABASE_URL says.
       const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: null, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? SERVER_LOG_LEVEL });
       try {
-        await runtime.migrate();
+        await runtime.migrate(migrationReporter(process.stderr));
         const demo = await runtime.identity.seedDemo();
         const installed = await installDemoApps(runtime, demo.subdomain);
         const url = await runtime.start();
@@ -45,6 +46,7 @@ async function installDemoApps(runtime: Runtime, subdomain: string): Promise<str
   if (!workspace) return [];
   const [rows] = await runtime.db.sequelize.query("SELECT id FROM platform.members WHERE workspace_id = :workspaceId AND platform_role = 'owner' LIMIT 1", { replacements: { workspaceId: workspace.id } });
   const owner = (rows as Array<{ id: string }>)[0];
+  const { ConflictError } = await loadSdk();
   const names: string[] = [];
   for (const app of runtime.apps.list()) {
     if (!app.definition) continue;

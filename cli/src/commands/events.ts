@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
 import path from 'node:path';
-import { appSecret, resolveBrokerSecret, type DeliveryLogEntry } from '@wpk/core';
+import type { DeliveryLogEntry } from '@wpk/core';
 import { CliError } from '../errors.js';
+import { loadCore } from '../kit.js';
 import { dataDirOption, withRuntime } from '../options.js';
 
 interface ListOptions {
@@ -93,8 +94,9 @@ export function eventsCommand(): Command {
     .description("print a third-party app's broker secret (signs its ingress calls and the deliveries it receives)")
     .argument('<slug>', 'the app, ext.{publisher}.{app}')
     .addOption(dataDirOption())
-    .action((slug: string, options: { dataDir?: string }) => {
+    .action(async (slug: string, options: { dataDir?: string }) => {
       if (!/^ext\.[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*$/.test(slug)) throw new CliError(`"${slug}" is not a third-party app slug (ext.{publisher}.{app}); first-party apps use BROKER_SECRET`);
+      const { appSecret, resolveBrokerSecret } = await loadCore();
       const secret = resolveBrokerSecret({ dataDir: path.resolve(options.dataDir ?? '.wpk/data') });
       console.log(appSecret(secret, slug));
     });

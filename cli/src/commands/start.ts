@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Runtime } from '@wpk/core';
 import { appEntries, appOption, dataDirOption, openRuntime, parsePort, SERVER_LOG_LEVEL } from '../options.js';
+import { migrationReporter } from '../progress.js';
 
 interface StartOptions {
   port?: number;
@@ -32,7 +33,7 @@ export function startCommand(): Command {
     .action(async (options: StartOptions) => {
       const runtime = await openRuntime({ port: options.port, host: options.host, dataDir: options.dataDir, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? SERVER_LOG_LEVEL });
       try {
-        if (options.migrate) await runtime.migrate();
+        if (options.migrate) await runtime.migrate(migrationReporter(process.stderr));
         const url = await runtime.start();
         console.log(`listening on ${url}`);
       } catch (error) {

@@ -1,8 +1,9 @@
 import { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppLoadError, CONFIG_FILES, isKitPackage, loadApps, readProjectConfig, type LoadedApp } from '@wpk/core';
+import type { LoadedApp } from '@wpk/core';
 import { CliError } from '../errors.js';
+import { loadCore } from '../kit.js';
 
 interface ValidateOptions {
   firstParty?: boolean;
@@ -11,6 +12,7 @@ interface ValidateOptions {
 
 /** Validates one directory: an app (app.json), or a project (wpk.config.*) and every app it names. */
 async function validateDirectory(dir: string, options: ValidateOptions): Promise<{ apps: LoadedApp[]; problems: string[] }> {
+  const { AppLoadError, CONFIG_FILES, isKitPackage, loadApps, readProjectConfig } = await loadCore();
   const absolute = path.resolve(dir);
   if (!fs.existsSync(absolute)) return { apps: [], problems: [`${dir}: no such directory`] };
   try {

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { presentWorkspace } from '@wpk/core';
 import { CliError } from '../errors.js';
+import { loadCore } from '../kit.js';
 import { dataDirOption, withRuntime } from '../options.js';
 
 interface CreateOptions {
@@ -41,6 +41,7 @@ export function workspaceCommand(): Command {
           }
           return;
         }
+        const { presentWorkspace } = await loadCore();
         const created = presentWorkspace(await runtime.workspaces.create({ subdomain: options.subdomain, name: options.name }));
         if (options.json) {
           console.log(JSON.stringify({ workspace: { id: created.id, subdomain: created.subdomain, name: created.name } }));

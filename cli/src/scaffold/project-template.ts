@@ -17,6 +17,8 @@ export function projectTemplate({ name, wpkVersion }: ProjectTemplateInput): Rec
         private: true,
         type: 'module',
         description: 'A self-hosted Workspace Platform Kit.',
+        // Apps made with `wpk new app` live in apps/ as workspace packages: one install, one copy of @wpk/sdk.
+        workspaces: ['apps/*'],
         dependencies: { '@wpk/cli': wpkVersion },
         scripts: { start: 'wpk start', dev: 'wpk dev', migrate: 'wpk migrate', validate: 'wpk validate .' },
       },
@@ -48,7 +50,9 @@ as your own: first-party apps may emit \`core.*\` events.
 
 \`\`\`sh
 npm install
-npx wpk new app hello --publisher acme --dir apps/hello   # then add { "dir": "./apps/hello" } above
+npx wpk add app @wpk/app-tasks                            # installs it and adds it to wpk.config.json
+npx wpk new app hello --publisher acme --dir apps/hello   # then add "./apps/hello" above
+npm install && npm test -w apps/hello                     # apps/* are workspace packages
 npx wpk validate .                                        # every app's manifest against its code
 npx wpk dev                                               # embedded database, demo workspace
 \`\`\`

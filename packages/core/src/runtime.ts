@@ -4,7 +4,7 @@ import { permissionDeniedEmitter } from './access/index.js';
 import { installApiKeys, type ApiKeyService } from './api-keys/index.js';
 import { AppRegistry, type AppEntry } from './apps/index.js';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
-import { Database, migrateUp, platformMigrations, type MigrationSet } from './db/index.js';
+import { Database, migrateUp, platformMigrations, type MigrationProgress, type MigrationSet } from './db/index.js';
 import { installAuditTrail } from './audit/index.js';
 import { EventBus, type EventBusOptions } from './events/index.js';
 import type { EventSink } from './events/sink.js';
@@ -106,10 +106,10 @@ export class Runtime {
     return [platformMigrations, ...(this.apps?.migrationSets() ?? [])];
   }
 
-  /** Runs pending migrations of every set; returns what ran, per schema. */
-  async migrate(): Promise<Record<string, string[]>> {
+  /** Runs pending migrations of every set; returns what ran, per schema. `onProgress` hears each step as it runs. */
+  async migrate(onProgress?: (step: MigrationProgress) => void): Promise<Record<string, string[]>> {
     const applied: Record<string, string[]> = {};
-    for (const set of this.migrationSets()) applied[set.schema] = await migrateUp(this.db.sequelize, set);
+    for (const set of this.migrationSets()) applied[set.schema] = await migrateUp(this.db.sequelize, set, onProgress);
     await this.apps?.afterMigrate();
     return applied;
   }

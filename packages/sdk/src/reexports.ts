@@ -16,6 +16,6 @@ export const DataTypes = SequelizeDataTypes;
 export const Op: typeof OpTypes = SequelizeOp;
 
 /** Types of joi schemas an app may need in signatures. */
-export type { Schema as JoiSchema, ObjectSchema as JoiObjectSchema } from 'joi';
+export type { ArraySchema as JoiArraySchema, Schema as JoiSchema, ObjectSchema as JoiObjectSchema, StringSchema as JoiStringSchema } from 'joi';
 /** Sequelize types for model columns and query options (`where`, `order`). */
 export type { DataType, FindOptions, ModelAttributeColumnOptions, Order, WhereOptions } from 'sequelize';

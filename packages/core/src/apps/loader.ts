@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
@@ -109,6 +110,39 @@ export function isKitPackage(dir: string): boolean {
   return 'value' in pkg && typeof (pkg.value as { name?: unknown } | null)?.name === 'string' && (pkg.value as { name: string }).name.startsWith('@wpk/');
 }
 
+let typeScriptHooks: Promise<void> | null = null;
+
+/** tsx's ESM register API as the app's (or its project's) dependencies hold it, or null. */
+function findTsx(dir: string): string | null {
+  try {
+    // require.resolve picks tsx's CommonJS build of the API; its ESM build sits beside it.
+    return createRequire(path.join(dir, 'package.json')).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Imports an app's entry module. A TypeScript entry (an app of the project that is not built,
+ * such as one `wpk new app` made) needs tsx's loader: the published CLI runs plain JavaScript, so
+ * tsx is registered on first need, from the app's own dependencies (the scaffold lists it).
+ * Node's own type stripping is not enough: the sources import `./x.js` for `./x.ts`.
+ */
+async function importEntry(file: string, dir: string): Promise<unknown> {
+  const typeScript = /\.[mc]?ts$/.test(file);
+  const tsx = typeScript ? findTsx(dir) : null;
+  if (tsx) {
+    typeScriptHooks ??= import(pathToFileURL(tsx).href).then((api: { register: () => unknown }) => void api.register());
+    await typeScriptHooks;
+  }
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (error) {
+    if (typeScript && !tsx) throw new Error(`${(error as Error).message} (a TypeScript entry needs tsx: add it to the app's devDependencies and install, or build the app to JavaScript)`, { cause: error });
+    throw error;
+  }
+}
+
 interface ResolvedEntry {
   label: string;
   firstParty: boolean;
@@ -185,7 +219,7 @@ async function resolveEntry(entry: AppEntry, projectDir: string, problems: strin
       return null;
     }
     try {
-      const loaded = (await import(pathToFileURL(entryModule).href)) as { default?: unknown };
+      const loaded = (await importEntry(entryModule, dir)) as { default?: unknown };
       if (!isAppDefinition(loaded.default)) {
         problems.push(`${display(entryModule, projectDir)}: the default export must be defineApp(manifest, { ... }) from @wpk/sdk`);
         return null;

@@ -1,5 +1,5 @@
 export { Database, redactUrl, type DatabaseOptions } from './database.js';
 export { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory } from './embedded.js';
-export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationSet } from './migrations.js';
+export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationProgress, type MigrationSet } from './migrations.js';
 export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';

@@ -43,16 +43,28 @@ function build(sequelize: Sequelize, set: MigrationSet) {
   });
 }
 
+/** One step of a migration run, as it happens: `started`, then `applied` with its duration. */
+export type MigrationProgress = { schema: string; name: string } & ({ phase: 'started' } | { phase: 'applied'; ms: number });
+
 /**
  * Runs a schema's pending migrations in one transaction under an advisory lock, so two
  * processes starting together never run the same migration twice, and a failure leaves
- * nothing half-applied. Returns the names applied.
+ * nothing half-applied. Returns the names applied; `onProgress` hears each one start and end.
  */
-export async function migrateUp(sequelize: Sequelize, set: MigrationSet): Promise<string[]> {
+export async function migrateUp(sequelize: Sequelize, set: MigrationSet, onProgress?: (step: MigrationProgress) => void): Promise<string[]> {
   return sequelize.transaction(async () => {
     await sequelize.query(`SELECT pg_advisory_xact_lock(hashtext('wpk-migrations'))`);
     await sequelize.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(set.schema)}`);
-    const applied = await build(sequelize, set).up();
+    const umzug = build(sequelize, set);
+    if (onProgress) {
+      let since = 0;
+      umzug.on('migrating', ({ name }) => {
+        since = performance.now();
+        onProgress({ schema: set.schema, name, phase: 'started' });
+      });
+      umzug.on('migrated', ({ name }) => onProgress({ schema: set.schema, name, phase: 'applied', ms: Math.round(performance.now() - since) }));
+    }
+    const applied = await umzug.up();
     return applied.map((migration) => migration.name);
   });
 }

@@ -1,12 +1,17 @@
 import Vision from '@hapi/vision';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import Handlebars from 'handlebars';
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publicOrigin } from '../tenancy/index.js';
 import type { AssetCatalog } from './assets.js';
 
-/** Where the web's files live: templates/ (layouts/, partials/) and assets/. */
-export const WEB_DIR = fileURLToPath(new URL('../../web', import.meta.url));
+/**
+ * Where the web's files live: templates/ (layouts/, partials/) and assets/. The package's web/
+ * folder: two levels up from this source file, one up from the published bundle (dist/index.js).
+ */
+export const WEB_DIR = [new URL('../../web', import.meta.url), new URL('../web', import.meta.url)].map((url) => fileURLToPath(url)).find((dir) => fs.existsSync(path.join(dir, 'templates'))) ?? fileURLToPath(new URL('../../web', import.meta.url));
 
 /** The product name pages show. */
 export const SITE_NAME = 'Workspace Platform';

@@ -1,17 +1,18 @@
-import { Joi, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
+import { Joi, type JoiArraySchema, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from '@wpk/sdk';
 import { parseIsoDate } from '../services/dates.js';
 import { BOARD_ROLES, PRIORITIES } from '../models/index.js';
 
 /**
  * joi fragments every route of the app shares, so one field has one rule everywhere. Bounds
  * the specification gives are kept verbatim; the others are the app's decisions (docs/decisions.md).
+ * Return types are spelled out so the published package's declarations name @wpk/sdk, not joi.
  */
 
 /** An id of the app's records (uuid). */
-export const id = () => Joi.string().guid();
+export const id = (): JoiStringSchema => Joi.string().guid();
 
 /** A `YYYY-MM-DD` date that exists on the calendar (parsed as an ISO date). */
-export const isoDate = () =>
+export const isoDate = (): JoiStringSchema =>
   Joi.string()
     .custom((value: string, helpers) => (parseIsoDate(value) ? value : helpers.error('date.calendar')))
     .messages({ 'date.calendar': '{#label} must be a real date in YYYY-MM-DD form' });
@@ -36,19 +37,19 @@ export const grid = () =>
   });
 
 /** A board's lanes: 1-20 distinct names of 1-80 characters. */
-export const lanes = () => Joi.array().items(Joi.string().min(1).max(80)).min(1).max(20).unique();
+export const lanes = (): JoiArraySchema => Joi.array().items(Joi.string().min(1).max(80)).min(1).max(20).unique();
 
 /** A task priority. */
-export const priority = () => Joi.string().valid(...PRIORITIES);
+export const priority = (): JoiStringSchema => Joi.string().valid(...PRIORITIES);
 
 /** A board member role (`owner`, `editor`, `viewer`). */
-export const boardRole = () => Joi.string().valid(...BOARD_ROLES);
+export const boardRole = (): JoiStringSchema => Joi.string().valid(...BOARD_ROLES);
 
 /** A topic colour, `#rrggbb`. */
-export const color = () =>
+export const color = (): JoiStringSchema =>
   Joi.string()
     .pattern(/^#[0-9a-fA-F]{6}$/)
     .messages({ 'string.pattern.base': '{#label} must be a colour in #rrggbb form' });
 
 /** Free-text search in a list (`q`). */
-export const q = () => Joi.string().max(200).allow('');
+export const q = (): JoiStringSchema => Joi.string().max(200).allow('');

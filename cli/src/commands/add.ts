@@ -1,0 +1,74 @@
+import { Command } from 'commander';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CliError } from '../errors.js';
+import { loadCore } from '../kit.js';
+
+/** The package manager a project uses, by its lockfile (npm when there is none). */
+export function packageManagerOf(projectDir: string): { name: string; args: (spec: string) => string[] } {
+  if (fs.existsSync(path.join(projectDir, 'pnpm-lock.yaml'))) return { name: 'pnpm', args: (spec) => ['add', spec] };
+  if (fs.existsSync(path.join(projectDir, 'yarn.lock'))) return { name: 'yarn', args: (spec) => ['add', spec] };
+  if (fs.existsSync(path.join(projectDir, 'bun.lock')) || fs.existsSync(path.join(projectDir, 'bun.lockb'))) return { name: 'bun', args: (spec) => ['add', spec] };
+  return { name: 'npm', args: (spec) => ['install', spec] };
+}
+
+/** `@wpk/app-tasks@^0.1.0` -> `@wpk/app-tasks`; `hello@1` -> `hello`. */
+export function packageName(spec: string): string {
+  const at = spec.indexOf('@', spec.startsWith('@') ? 1 : 0);
+  return at === -1 ? spec : spec.slice(0, at);
+}
+
+const NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+
+/** Adds `name` to wpk.config.json's apps (created when the project has no config file); false when it is there already. */
+async function addToConfig(projectDir: string, name: string): Promise<boolean> {
+  const { CONFIG_FILES } = await loadCore();
+  const existing = CONFIG_FILES.find((file) => fs.existsSync(path.join(projectDir, file)));
+  if (existing && existing !== 'wpk.config.json') throw new CliError(`${existing} is code, not data: add "${name}" to its apps by hand`);
+  const file = path.join(projectDir, 'wpk.config.json');
+  const config = existing ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { apps?: unknown[] }) : { apps: [] };
+  const apps = Array.isArray(config.apps) ? config.apps : [];
+  const listed = apps.some((entry) => entry === name || (typeof entry === 'object' && entry !== null && (entry as { package?: unknown }).package === name));
+  if (listed) return false;
+  config.apps = [...apps, name];
+  fs.writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
+  return true;
+}
+
+function addApp(): Command {
+  return new Command('app')
+    .description("install an app package with the project's package manager and name it in wpk.config.json")
+    .argument('<package>', 'the package, with an optional version: @wpk/app-tasks, @acme/wpk-hello@^1.0.0')
+    .option('--no-install', 'the package is installed already: only check it and add it to wpk.config.json')
+    .action(async (spec: string, options: { install: boolean }) => {
+      const name = packageName(spec);
+      if (!NAME.test(name)) throw new CliError(`"${spec}" is not a package name (a directory app goes in wpk.config.json as "./path")`);
+      const projectDir = process.cwd();
+      if (!fs.existsSync(path.join(projectDir, 'package.json'))) throw new CliError(`no package.json in ${projectDir}: run wpk add app in a project (wpk new project creates one)`);
+      if (options.install) {
+        const manager = packageManagerOf(projectDir);
+        console.log(`installing ${spec} with ${manager.name}`);
+        // Windows runs package managers through their .cmd shims.
+        const result = spawnSync(manager.name, manager.args(spec), { cwd: projectDir, stdio: 'inherit', shell: process.platform === 'win32' });
+        if (result.error) throw new CliError(`cannot run ${manager.name}: ${result.error.message}`);
+        if (result.status !== 0) throw new CliError(`${manager.name} could not install ${spec} (exit ${result.status})`);
+      }
+      // Refuse a package that is not a valid app before naming it: start-up would refuse it anyway.
+      const { AppLoadError, loadApps } = await loadCore();
+      let namespace: string;
+      try {
+        [{ namespace }] = await loadApps([{ package: name }], projectDir);
+      } catch (error) {
+        if (error instanceof AppLoadError) throw new CliError(`${name} is not a loadable app: ${error.problems.join('; ')}`);
+        throw error;
+      }
+      const added = await addToConfig(projectDir, name);
+      console.log(added ? `added ${name} (${namespace}) to wpk.config.json` : `${name} (${namespace}) is already in wpk.config.json`);
+    });
+}
+
+/** `wpk add app <package>`. */
+export function addCommand(): Command {
+  return new Command('add').description('add an app to the project').addCommand(addApp());
+}
