@@ -115,8 +115,9 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/avatars/{member_id}',
-      // An <img> cannot send X-Api-Version: the image is served like a site page.
-      options: { app: { platformAccess: 'account.members.read', wpk: { kind: 'page' } }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      // An <img> cannot send X-Api-Version, so the image is not a versioned API route; nor is it a
+      // page (a refusal stays a JSON error rather than an HTML error page).
+      options: { app: { platformAccess: 'account.members.read', wpk: { kind: 'system' } }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const { member_id: memberId } = request.params as { member_id: string };
         const image = await identity.avatars.read(credentialsOf(request).member.workspaceId, memberId);
