@@ -7,6 +7,7 @@ import type { AppRegistry } from '../apps/index.js';
 import { routeMeta } from '../server/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { AssetCatalog, IMMUTABLE_MAX_AGE_MS } from './assets.js';
+import { accountRoutes } from './account-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { siteRoutes } from './site-routes.js';
 import { registerViews, WEB_DIR } from './views.js';
@@ -51,6 +52,7 @@ export async function installWeb(server: Server, dependencies: WebDependencies):
     ...siteRoutes({ publicUrl: config.publicUrl, mailer: dependencies.mailer, operatorAddress: config.mailFrom }),
     ...authRoutes({ publicUrl: config.publicUrl, workspaces }),
     ...workspaceRoutes({ apps }),
+    ...accountRoutes(),
     {
       method: 'GET',
       path: '/assets/{file}',

@@ -1,56 +1,112 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { AppRegistry } from '../apps/index.js';
-import { callApi, forwardCookies, ok, type ApiAnswer } from './api.js';
+import { callApi, forwardCookies, ok } from './api.js';
 import { blankForm, formFromAnswer, formValues, safeNext, type FormState } from './forms.js';
+import { back, formError, notice, pageOptions, refusal, rows, screen, type Me } from './screen.js';
 import { fragment, page } from './views.js';
 
-interface Me {
-  member: { id: string; name: string; email: string; platform_role: string };
-  workspace: { id: string; subdomain: string; name: string };
-  platform_role: string;
-  two_factor_enabled: boolean;
-  elevated_until: string | null;
+/** The parts of `GET /apps/{slug}/access` the Apps screen shows. */
+interface AppAccess {
+  app: { slug: string; name: string; version: string | null };
+  tile_access: { installed: boolean; access_policy: string | null };
+  permission_matrix: { permissions: Array<{ key: string; label: string; category: string }>; roles: Array<{ id: string; name: string; can_open: boolean; wildcard: boolean; permissions: string[] }> };
+  config: { schema: SettingsSchema | null; document: Record<string, unknown> | null };
 }
 
-type Screen = (request: Request, h: ResponseToolkit, me: Me) => Promise<unknown>;
-
-/** A workspace page: `/me` decides who is asking (signed out: 401, which becomes the sign-in redirect). */
-function screen(render: Screen) {
-  return async (request: Request, h: ResponseToolkit) => {
-    const me = await callApi<{ data: Me }>(request, 'GET', '/me');
-    if (!ok(me)) return refusal(h, me);
-    return render(request, h, me.body.data);
-  };
+interface SettingsSchema {
+  properties?: Record<string, { type?: string; title?: string; description?: string }>;
+  required?: string[];
 }
 
-/** An API refusal, passed on as is: the page layer renders it as HTML, a 401 navigation as the sign-in redirect. */
-function refusal(h: ResponseToolkit, answer: ApiAnswer) {
-  return h.response({ error: answer.body.error ?? `The request failed (${answer.status})` }).code(answer.status);
+/** A per-app form that the API refused: shown again with the values sent and the error beside its field. */
+interface FailedAppForm {
+  slug: string;
+  kind: 'permissions' | 'settings';
+  roleId?: string;
+  error: string;
+  checked?: string[];
+  values?: Record<string, string>;
 }
 
-const NOTICES: Record<string, string> = {
-  invited: 'Invitation sent.',
-  updated: 'Saved.',
-  deactivated: 'Member deactivated.',
-  revoked: 'Key revoked.',
-  installed: 'App installed.',
-  access: 'Access saved.',
-  role: 'Role created.',
-  elevated: 'Admin mode is on.',
-};
-
-function notice(request: Request): string | null {
-  return NOTICES[String(request.query.done ?? '')] ?? null;
+/** One input of an app's settings form, from a top-level property of its settings schema. */
+interface SettingsField {
+  name: string;
+  label: string;
+  type: 'text' | 'number' | 'checkbox';
+  jsonType: string;
+  value: string;
+  checked: boolean;
+  required: boolean;
+  error: string | null;
 }
 
-function pageOptions(kind: 'page' = 'page') {
-  return { auth: false as const, app: { wpk: { kind, scope: 'workspace' as const } } };
+/**
+ * The settings form of an app: one input per top-level property of its schema that is a string,
+ * number, integer or boolean (an app with nested settings has them edited through the API).
+ */
+function settingsFields(schema: SettingsSchema | null, document: Record<string, unknown>): SettingsField[] {
+  return Object.entries(schema?.properties ?? {})
+    .filter(([, property]) => ['string', 'number', 'integer', 'boolean'].includes(String(property.type)))
+    .map(([name, property]) => ({
+      name,
+      label: property.title ?? name.replace(/_/g, ' '),
+      type: property.type === 'boolean' ? 'checkbox' : property.type === 'string' ? 'text' : 'number',
+      jsonType: String(property.type),
+      value: document[name] === undefined || document[name] === null ? '' : String(document[name]),
+      checked: document[name] === true,
+      required: (schema?.required ?? []).includes(name),
+      error: null,
+    }));
 }
 
-/** The first `per_page` rows of a collection route, or the refusal. */
-async function rows<T>(request: Request, url: string): Promise<{ rows: T[]; answer: ApiAnswer }> {
-  const answer = await callApi<{ data: T[] }>(request, 'GET', url);
-  return { rows: ok(answer) ? answer.body.data : [], answer };
+/**
+ * The settings document a form's values make: numbers become numbers (a non-number is sent as
+ * typed, so the schema refuses it by name), a box is true or false, an empty field is left out.
+ */
+function settingsDocument(fields: SettingsField[], values: Record<string, string>): Record<string, unknown> {
+  const document: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    if (field.type === 'checkbox') document[field.name] = value !== undefined;
+    else if (value === undefined || value.trim() === '') continue;
+    else if (field.type === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) document[field.name] = Number(value);
+    else document[field.name] = value;
+  }
+  return document;
+}
+
+/** Puts each `field: message` part of a settings refusal beside its field; the rest is the form's error. */
+function settingsErrors(fields: SettingsField[], message: string): string | null {
+  const rest: string[] = [];
+  for (const part of message.split('; ')) {
+    const field = fields.find((candidate) => part.startsWith(`${candidate.name}: `) || part.startsWith(`${candidate.name} `) || part.includes(`'${candidate.name}'`));
+    if (field) field.error ??= part;
+    else rest.push(part);
+  }
+  return rest.length > 0 ? rest.join('; ') : null;
+}
+
+/** One app of the Apps screen: access, the permission matrix with a form per role, and the settings form. */
+function appView(slug: string, access: AppAccess, failed?: FailedAppForm) {
+  const fields = settingsFields(access.config.schema, access.config.document ?? {});
+  let settingsError: string | null = null;
+  if (failed?.kind === 'settings') {
+    for (const field of fields) {
+      field.value = failed.values?.[field.name] ?? '';
+      field.checked = failed.values?.[field.name] !== undefined;
+    }
+    settingsError = settingsErrors(fields, failed.error);
+  }
+  const roles = access.permission_matrix.roles.map((role) => {
+    const refused = failed?.kind === 'permissions' && failed.roleId === role.id;
+    const held = refused ? (failed.checked ?? []) : role.permissions;
+    return {
+      ...role,
+      error: refused ? failed.error : null,
+      boxes: access.permission_matrix.permissions.map((permission) => ({ ...permission, checked: held.includes(permission.key) })),
+    };
+  });
+  return { slug, ...access, roles, settings: { fields, error: settingsError } };
 }
 
 /**
@@ -83,23 +139,34 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
     return page(h, 'members', { title: 'Members', me, ...view, form, notice: notice(request), isAdmin: me.platform_role !== 'member' }, status);
   };
 
-  const renderKeys = async (request: Request, h: ResponseToolkit, me: Me, extra: { form?: FormState; secret?: { name: string; value: string } } = {}, status = 200) => {
-    const keys = await rows<Record<string, unknown>>(request, '/api-keys?per_page=100');
-    if (!ok(keys.answer)) return refusal(h, keys.answer);
-    return page(h, 'api-keys', { title: 'API keys', me, keys: keys.rows, form: extra.form ?? blankForm(), secret: extra.secret ?? null, notice: notice(request) }, status);
+  /** The scopes a key may be given: the platform's `account.*` keys and those of each installed app, by app. */
+  const scopeGroups = async (request: Request, checked: string[]) => {
+    const groups = [];
+    for (const slug of ['account', ...apps.list().map((app) => app.namespace)]) {
+      const access = await callApi<{ data: AppAccess }>(request, 'GET', `/apps/${slug}/access`);
+      if (!ok(access) || !access.body.data.tile_access.installed) continue;
+      groups.push({ slug, name: access.body.data.app.name, scopes: access.body.data.permission_matrix.permissions.map((permission) => ({ ...permission, checked: checked.includes(permission.key) })) });
+    }
+    return groups;
   };
 
-  const renderApps = async (request: Request, h: ResponseToolkit, me: Me, form: FormState = blankForm(), status = 200) => {
+  const renderKeys = async (request: Request, h: ResponseToolkit, me: Me, extra: { form?: FormState; secret?: { name: string; value: string }; checked?: string[] } = {}, status = 200) => {
+    const keys = await rows<Record<string, unknown>>(request, '/api-keys?per_page=100');
+    if (!ok(keys.answer)) return refusal(h, keys.answer);
+    const form = extra.form ?? blankForm();
+    return page(h, 'api-keys', { title: 'API keys', me, keys: keys.rows, form, scopeGroups: await scopeGroups(request, extra.checked ?? []), secret: extra.secret ?? null, notice: notice(request) }, status);
+  };
+
+  /** The Apps screen; `failed` is a per-app form that was refused, shown again with its errors. */
+  const renderApps = async (request: Request, h: ResponseToolkit, me: Me, form: FormState = blankForm(), status = 200, failed?: FailedAppForm) => {
     const list = [];
     for (const app of apps.list()) {
-      const access = await callApi<{ data: Record<string, unknown> }>(request, 'GET', `/apps/${app.namespace}/access`);
+      const access = await callApi<{ data: AppAccess }>(request, 'GET', `/apps/${app.namespace}/access`);
       if (!ok(access)) return refusal(h, access);
-      list.push({ slug: app.namespace, ...access.body.data });
+      list.push(appView(app.namespace, access.body.data, failed?.slug === app.namespace ? failed : undefined));
     }
     return page(h, 'apps', { title: 'Apps', me, apps: list, form, notice: notice(request) }, status);
   };
-
-  const back = (h: ResponseToolkit, location: string) => h.redirect(location).code(303);
 
   return [
     {
@@ -208,6 +275,35 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         return renderApps(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'Saving failed' }, answer.status);
       }),
     },
+    {
+      method: 'POST',
+      path: '/admin/apps/{slug}/roles/{role_id}/permissions',
+      options: pageOptions(),
+      handler: screen(async (request, h, me) => {
+        const slug = String(request.params.slug);
+        const roleId = String(request.params.role_id);
+        const payload = (request.payload ?? {}) as Record<string, unknown>;
+        const keys = payload.permissions === undefined ? [] : Array.isArray(payload.permissions) ? payload.permissions.map(String) : [String(payload.permissions)];
+        const answer = await callApi(request, 'PUT', `/apps/${encodeURIComponent(slug)}/roles/${encodeURIComponent(roleId)}/permissions`, { permissions: keys });
+        if (ok(answer)) return back(h, `/admin/apps?done=permissions#app-${slug}`);
+        return renderApps(request, h, me, blankForm(), answer.status, { slug, kind: 'permissions', roleId, error: answer.body.error ?? 'Saving failed', checked: keys });
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/admin/apps/{slug}/settings',
+      options: pageOptions(),
+      handler: screen(async (request, h, me) => {
+        const slug = String(request.params.slug);
+        const access = await callApi<{ data: AppAccess }>(request, 'GET', `/apps/${encodeURIComponent(slug)}/access`);
+        if (!ok(access)) return refusal(h, access);
+        const fields = settingsFields(access.body.data.config.schema, {});
+        const values = formValues(request.payload, fields.map((field) => field.name));
+        const answer = await callApi(request, 'PUT', `/apps/${encodeURIComponent(slug)}/settings`, settingsDocument(fields, values));
+        if (ok(answer)) return back(h, `/admin/apps?done=settings#app-${slug}`);
+        return renderApps(request, h, me, blankForm(), answer.status, { slug, kind: 'settings', error: answer.body.error ?? 'Saving failed', values });
+      }),
+    },
     { method: 'GET', path: '/admin/api-keys', options: pageOptions(), handler: screen((request, h, me) => renderKeys(request, h, me)) },
     {
       method: 'GET',
@@ -223,11 +319,15 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       path: '/admin/api-keys',
       options: pageOptions(),
       handler: screen(async (request, h, me) => {
-        const values = formValues(request.payload, ['name']);
-        const answer = await callApi<{ data: { name: string; secret: string } }>(request, 'POST', '/api-keys', { name: values.name ?? '', full_access: true });
+        const values = formValues(request.payload, ['name', 'access']);
+        const payload = (request.payload ?? {}) as Record<string, unknown>;
+        const scopes = payload.scopes === undefined ? [] : Array.isArray(payload.scopes) ? payload.scopes.map(String) : [String(payload.scopes)];
+        // Full access is a choice of its own; a scoped key holds exactly the boxes ticked.
+        const fullAccess = values.access !== 'scoped';
+        const answer = await callApi<{ data: { name: string; secret: string } }>(request, 'POST', '/api-keys', { name: values.name ?? '', full_access: fullAccess, ...(fullAccess ? {} : { scopes }) });
         // The secret is shown on this one answer only (no-store), never again.
         if (ok(answer)) return renderKeys(request, h, me, { secret: { name: answer.body.data.name, value: answer.body.data.secret } });
-        return renderKeys(request, h, me, { form: formFromAnswer(answer, ['name'], values) }, answer.status);
+        return renderKeys(request, h, me, { form: { ...formFromAnswer(answer, ['name', 'scopes', 'full_access'], values, { full_access: 'scopes' }), values }, checked: scopes }, answer.status);
       }),
     },
     {
