@@ -217,7 +217,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const values = formValues(request.payload, ['platform_role']);
         const answer = await callApi(request, 'PATCH', `/members/${encodeURIComponent(String(request.params.member_id))}`, { platform_role: values.platform_role ?? '' });
         if (ok(answer)) return back(h, '/admin/members?done=updated');
-        return renderMembers(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'The change failed' }, answer.status);
+        return renderMembers(request, h, me, formError(answer, 'The change failed'), answer.status);
       }),
     },
     {
@@ -227,7 +227,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'DELETE', `/members/${encodeURIComponent(String(request.params.member_id))}`);
         if (ok(answer)) return back(h, '/admin/members?done=deactivated');
-        return renderMembers(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'The change failed' }, answer.status);
+        return renderMembers(request, h, me, formError(answer, 'The change failed'), answer.status);
       }),
     },
     {
@@ -260,7 +260,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'POST', `/applications/${encodeURIComponent(String(request.params.slug))}/installations`, {});
         if (ok(answer)) return back(h, '/admin/apps?done=installed');
-        return renderApps(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'Installing failed' }, answer.status);
+        return renderApps(request, h, me, formError(answer, 'Installing failed'), answer.status);
       }),
     },
     {
@@ -272,7 +272,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const roles = payload.allowed_roles === undefined ? [] : Array.isArray(payload.allowed_roles) ? payload.allowed_roles : [payload.allowed_roles];
         const answer = await callApi(request, 'PUT', `/applications/${encodeURIComponent(String(request.params.slug))}/access`, { access_policy: String(payload.access_policy ?? ''), allowed_roles: roles.map(String) });
         if (ok(answer)) return back(h, '/admin/apps?done=access');
-        return renderApps(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'Saving failed' }, answer.status);
+        return renderApps(request, h, me, formError(answer, 'Saving failed'), answer.status);
       }),
     },
     {
@@ -337,7 +337,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi<{ data: { name: string; secret: string } }>(request, 'PUT', `/api-keys/${encodeURIComponent(String(request.params.key_id))}/secret`, {});
         if (ok(answer)) return renderKeys(request, h, me, { secret: { name: answer.body.data.name, value: answer.body.data.secret } });
-        return renderKeys(request, h, me, { form: { values: {}, errors: {}, error: answer.body.error ?? 'Rotating failed' } }, answer.status);
+        return renderKeys(request, h, me, { form: formError(answer, 'Rotating failed') }, answer.status);
       }),
     },
     {
@@ -347,7 +347,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'DELETE', `/api-keys/${encodeURIComponent(String(request.params.key_id))}`);
         if (ok(answer)) return back(h, '/admin/api-keys?done=revoked');
-        return renderKeys(request, h, me, { form: { values: {}, errors: {}, error: answer.body.error ?? 'Revoking failed' } }, answer.status);
+        return renderKeys(request, h, me, { form: formError(answer, 'Revoking failed') }, answer.status);
       }),
     },
     {
