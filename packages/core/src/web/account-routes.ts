@@ -42,7 +42,10 @@ export function accountRoutes(): ServerRoute[] {
         if (ok(answer)) return page(h, 'two-factor', { title: TITLE, me, enabled: true, recoveryCodes: answer.body.data.recovery_codes, form: blankForm() });
         // The pending secret stays on the server; the page shows again what this browser was shown.
         const enrolment = { secret: (values.secret ?? '').slice(0, 100), otpauth_uri: OTPAUTH.test(values.otpauth_uri ?? '') ? values.otpauth_uri : null };
-        return page(h, 'two-factor', { title: TITLE, me, enrolment, form: formFromAnswer(answer, ['code'], values) }, answer.status);
+        // The code is the form's one field: a refusal of it ("Invalid TOTP code") goes beside it.
+        const form = formFromAnswer(answer, ['code'], values);
+        if (form.error !== null && answer.status < 409) Object.assign(form, { errors: { code: form.error }, error: null });
+        return page(h, 'two-factor', { title: TITLE, me, enrolment, form }, answer.status);
       }),
     },
     {

@@ -21,7 +21,7 @@ export interface WebDependencies {
   mailer: () => Mailer;
 }
 
-const HTML_ERROR_HEADINGS: Record<number, string> = { 400: 'Something is missing', 403: 'Not allowed', 404: 'Not found', 429: 'Too many attempts' };
+const HTML_ERROR_HEADINGS: Record<number, string> = { 400: 'Something is missing', 401: 'Please sign in', 403: 'Not allowed', 404: 'Not found', 429: 'Too many attempts' };
 
 /** The folder an app declared in its manifest (`public`) for `/public/apps/{slug}/*`, or null. */
 function publicDirOf(apps: AppRegistry, slug: string): string | null {

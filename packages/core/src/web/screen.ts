@@ -41,6 +41,14 @@ const NOTICES: Record<string, string> = {
   elevated: 'Admin mode is on.',
 };
 
+/**
+ * True for a refusal of who is asking (401, 403) rather than of what they sent: the screen
+ * answers the error page with the API's reason, not the form again.
+ */
+export function denied(answer: ApiAnswer): boolean {
+  return answer.status === 401 || answer.status === 403;
+}
+
 /** The fixed notice a 303 asked for (`?done=invited`); never text from the URL itself. */
 export function notice(request: Request): string | null {
   return NOTICES[String(request.query.done ?? '')] ?? null;

@@ -2,7 +2,7 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { AppRegistry } from '../apps/index.js';
 import { callApi, forwardCookies, ok } from './api.js';
 import { blankForm, formFromAnswer, formValues, safeNext, type FormState } from './forms.js';
-import { back, formError, notice, pageOptions, refusal, rows, screen, type Me } from './screen.js';
+import { back, denied, formError, notice, pageOptions, refusal, rows, screen, type Me } from './screen.js';
 import { fragment, page } from './views.js';
 
 /** The parts of `GET /apps/{slug}/access` the Apps screen shows. */
@@ -110,6 +110,21 @@ function appView(slug: string, access: AppAccess, failed?: FailedAppForm) {
 }
 
 /**
+ * A role's permissions as the API takes them, `{namespace: [keys]}`: each key under the app whose
+ * namespace opens it (the longest, for nested namespaces); a key of no app goes under its first
+ * segment, for the API to refuse by name.
+ */
+function bySlice(apps: AppRegistry, keys: string[]): Record<string, string[]> {
+  const namespaces = apps.list().map((app) => app.namespace).sort((a, b) => b.length - a.length);
+  const slices: Record<string, string[]> = {};
+  for (const key of keys) {
+    const namespace = namespaces.find((candidate) => key.startsWith(`${candidate}.`)) ?? key.split('.')[0];
+    (slices[namespace] ??= []).push(key);
+  }
+  return slices;
+}
+
+/**
  * The workspace shell and its admin screens (`/admin/*`) with the `/partials/*` fragments they
  * are built from. Every read and every change goes through the JSON API route that does it
  * (see api.ts), so a screen enforces exactly the five layers the API does.
@@ -206,6 +221,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const values = formValues(request.payload, ['email', 'platform_role']);
         const answer = await callApi(request, 'POST', '/invitations', { email: values.email ?? '', platform_role: values.platform_role ?? 'member' });
         if (ok(answer)) return back(h, '/admin/members?done=invited');
+        if (denied(answer)) return refusal(h, answer);
         return renderMembers(request, h, me, formFromAnswer(answer, ['email', 'platform_role'], values), answer.status);
       }),
     },
@@ -217,6 +233,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const values = formValues(request.payload, ['platform_role']);
         const answer = await callApi(request, 'PATCH', `/members/${encodeURIComponent(String(request.params.member_id))}`, { platform_role: values.platform_role ?? '' });
         if (ok(answer)) return back(h, '/admin/members?done=updated');
+        if (denied(answer)) return refusal(h, answer);
         return renderMembers(request, h, me, formError(answer, 'The change failed'), answer.status);
       }),
     },
@@ -227,6 +244,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'DELETE', `/members/${encodeURIComponent(String(request.params.member_id))}`);
         if (ok(answer)) return back(h, '/admin/members?done=deactivated');
+        if (denied(answer)) return refusal(h, answer);
         return renderMembers(request, h, me, formError(answer, 'The change failed'), answer.status);
       }),
     },
@@ -245,9 +263,9 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       options: pageOptions(),
       handler: screen(async (request, h, me) => {
         const values = formValues(request.payload, ['name', 'permissions']);
-        const permissions = (values.permissions ?? '').split(/[\s,]+/).filter(Boolean);
-        const answer = await callApi(request, 'POST', '/roles', { name: values.name ?? '', permissions });
+        const answer = await callApi(request, 'POST', '/roles', { name: values.name ?? '', permissions: bySlice(apps, (values.permissions ?? '').split(/[\s,]+/).filter(Boolean)) });
         if (ok(answer)) return back(h, '/admin/roles?done=role');
+        if (denied(answer)) return refusal(h, answer);
         const roles = await rows<Record<string, unknown>>(request, '/roles?per_page=100');
         return page(h, 'roles', { title: 'Roles', me, roles: roles.rows, form: formFromAnswer(answer, ['name', 'permissions'], values) }, answer.status);
       }),
@@ -260,6 +278,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'POST', `/applications/${encodeURIComponent(String(request.params.slug))}/installations`, {});
         if (ok(answer)) return back(h, '/admin/apps?done=installed');
+        if (denied(answer)) return refusal(h, answer);
         return renderApps(request, h, me, formError(answer, 'Installing failed'), answer.status);
       }),
     },
@@ -272,6 +291,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const roles = payload.allowed_roles === undefined ? [] : Array.isArray(payload.allowed_roles) ? payload.allowed_roles : [payload.allowed_roles];
         const answer = await callApi(request, 'PUT', `/applications/${encodeURIComponent(String(request.params.slug))}/access`, { access_policy: String(payload.access_policy ?? ''), allowed_roles: roles.map(String) });
         if (ok(answer)) return back(h, '/admin/apps?done=access');
+        if (denied(answer)) return refusal(h, answer);
         return renderApps(request, h, me, formError(answer, 'Saving failed'), answer.status);
       }),
     },
@@ -286,6 +306,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const keys = payload.permissions === undefined ? [] : Array.isArray(payload.permissions) ? payload.permissions.map(String) : [String(payload.permissions)];
         const answer = await callApi(request, 'PUT', `/apps/${encodeURIComponent(slug)}/roles/${encodeURIComponent(roleId)}/permissions`, { permissions: keys });
         if (ok(answer)) return back(h, `/admin/apps?done=permissions#app-${slug}`);
+        if (denied(answer)) return refusal(h, answer);
         return renderApps(request, h, me, blankForm(), answer.status, { slug, kind: 'permissions', roleId, error: answer.body.error ?? 'Saving failed', checked: keys });
       }),
     },
@@ -301,6 +322,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const values = formValues(request.payload, fields.map((field) => field.name));
         const answer = await callApi(request, 'PUT', `/apps/${encodeURIComponent(slug)}/settings`, settingsDocument(fields, values));
         if (ok(answer)) return back(h, `/admin/apps?done=settings#app-${slug}`);
+        if (denied(answer)) return refusal(h, answer);
         return renderApps(request, h, me, blankForm(), answer.status, { slug, kind: 'settings', error: answer.body.error ?? 'Saving failed', values });
       }),
     },
@@ -327,6 +349,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const answer = await callApi<{ data: { name: string; secret: string } }>(request, 'POST', '/api-keys', { name: values.name ?? '', full_access: fullAccess, ...(fullAccess ? {} : { scopes }) });
         // The secret is shown on this one answer only (no-store), never again.
         if (ok(answer)) return renderKeys(request, h, me, { secret: { name: answer.body.data.name, value: answer.body.data.secret } });
+        if (denied(answer)) return refusal(h, answer);
         return renderKeys(request, h, me, { form: { ...formFromAnswer(answer, ['name', 'scopes', 'full_access'], values, { full_access: 'scopes' }), values }, checked: scopes }, answer.status);
       }),
     },
@@ -337,6 +360,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi<{ data: { name: string; secret: string } }>(request, 'PUT', `/api-keys/${encodeURIComponent(String(request.params.key_id))}/secret`, {});
         if (ok(answer)) return renderKeys(request, h, me, { secret: { name: answer.body.data.name, value: answer.body.data.secret } });
+        if (denied(answer)) return refusal(h, answer);
         return renderKeys(request, h, me, { form: formError(answer, 'Rotating failed') }, answer.status);
       }),
     },
@@ -347,6 +371,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'DELETE', `/api-keys/${encodeURIComponent(String(request.params.key_id))}`);
         if (ok(answer)) return back(h, '/admin/api-keys?done=revoked');
+        if (denied(answer)) return refusal(h, answer);
         return renderKeys(request, h, me, { form: formError(answer, 'Revoking failed') }, answer.status);
       }),
     },
