@@ -109,6 +109,15 @@ function appView(slug: string, access: AppAccess, failed?: FailedAppForm) {
   return { slug, ...access, roles, settings: { fields, error: settingsError } };
 }
 
+/** The member filter a query asks for; anything unknown is dropped (the page stays usable). */
+function memberFilter(query: Record<string, unknown>): Record<string, string> {
+  const filter: Record<string, string> = {};
+  if (query.state === 'invited' || query.state === 'joined') filter.state = query.state;
+  if (typeof query.per_page === 'string' && /^[1-9][0-9]?$/.test(query.per_page)) filter.per_page = query.per_page;
+  if (typeof query.page === 'string' && /^[1-9][0-9]{0,5}$/.test(query.page)) filter.page = query.page;
+  return filter;
+}
+
 /**
  * A role's permissions as the API takes them, `{namespace: [keys]}`: each key under the app whose
  * namespace opens it (the longest, for nested namespaces); a key of no app goes under its first
@@ -142,10 +151,23 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
     return tiles;
   }
 
+  /**
+   * The member list as the filter (`state`) and page in the query ask: the page and its
+   * fragment take the same query, so a pager link works as a plain link and as a partial swap.
+   */
   const membersView = async (request: Request) => {
-    const members = await rows<Record<string, unknown>>(request, '/members?per_page=100');
+    const filter = memberFilter(request.query);
+    const members = await callApi<{ data: Array<Record<string, unknown>>; pagination: { page: number; pages: number; total: number } }>(request, 'GET', `/members?${new URLSearchParams({ ...filter, per_page: filter.per_page ?? '25' }).toString()}`);
     const roles = await rows<{ id: string; name: string }>(request, '/roles?per_page=100');
-    return { members: members.rows, roles: roles.rows, answer: members.answer };
+    if (!ok(members)) return { members: [], roles: [], answer: members, filter, pager: null };
+    const { page: current, pages, total } = members.body.pagination;
+    const partialPath = request.path.includes('/partials/') ? request.path : '/partials/members';
+    const link = (target: number) => {
+      const query = new URLSearchParams({ ...filter, page: String(target) }).toString();
+      return { page: `/admin/members?${query}`, partial: `${partialPath}?${query}` };
+    };
+    const pager = { current, pages: Math.max(1, pages), total, prev: current > 1 ? link(current - 1) : null, next: current < pages ? link(current + 1) : null };
+    return { members: members.body.data, roles: roles.rows, answer: members, filter, pager };
   };
 
   const renderMembers = async (request: Request, h: ResponseToolkit, me: Me, form: FormState = blankForm(), status = 200) => {
