@@ -232,3 +232,49 @@ test.serial('the sign-in screens of a workspace are open to everyone; the accoun
   t.is((await visit('GET', '/admin/members', 'admin')).statusCode, 302);
   t.is((await visit('GET', '/admin/members', 'owner')).statusCode, 200);
 });
+
+test.serial("/public/apps/{app}/* serves the app's declared folder, confined to it", async (t) => {
+  const get = (url: string) => inject('GET', url, { host: 'localhost' });
+  const css = await get('/public/apps/notes/notes.css');
+  t.is(css.statusCode, 200);
+  t.is(css.payload, '.note { color: #1a1a1a; }\n');
+  t.regex(String(css.headers['content-type']), /^text\/css/);
+  t.is(css.headers['cache-control'], 'public, max-age=3600');
+  const svg = await get('/public/apps/notes/img/note.svg');
+  t.is(svg.statusCode, 200);
+  t.regex(String(svg.headers['content-type']), /^image\/svg\+xml/);
+  // On a workspace subdomain too (an app's screen links its own files).
+  t.is((await inject('GET', '/public/apps/notes/notes.css', { host: 'acme.localhost' })).statusCode, 200);
+  // The manifest, the code and anything else above the declared folder stay out of reach.
+  for (const escape of ['/public/apps/notes/..%2Fapp.json', '/public/apps/notes/..%2F..%2Fnotes%2Fapp.json', '/public/apps/notes/img%2F..%2F..%2Fsrc%2Findex.ts', '/public/apps/notes/%2E%2E/app.json']) {
+    const answer = await get(escape);
+    t.true(answer.statusCode === 403 || answer.statusCode === 404, `${escape}: ${answer.statusCode}`);
+    t.false(answer.payload.includes('"slug"'), escape);
+  }
+  const missing = await get('/public/apps/notes/nothing.css');
+  t.is(missing.statusCode, 404);
+  const unknown = await get('/public/apps/nope/notes.css');
+  t.is(unknown.statusCode, 404);
+  t.deepEqual(JSON.parse(unknown.payload), { error: 'No app nope with public files' });
+});
+
+test.serial('the demo form (POST /) is bounded per client address: the sixth request in an hour is refused before any mail', async (t) => {
+  const operator = /<([^>]+)>/.exec(env.runtime.config.mailFrom)?.[1] ?? env.runtime.config.mailFrom;
+  const mailsBefore = env.smtp.to(operator).length;
+  const post = (address: string, name: string) =>
+    env.runtime.server.inject({ method: 'POST', url: '/', headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' }, payload: `name=${name}&email=dana%40example.test&message=Hello`, remoteAddress: address });
+  // A mistyped form does not count.
+  const invalid = await env.runtime.server.inject({ method: 'POST', url: '/', headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'name=Dana&email=nope&message=Hi', remoteAddress: '203.0.113.7' });
+  t.is(invalid.statusCode, 400);
+  for (let index = 1; index <= 5; index += 1) t.is((await post('203.0.113.7', `Dana${index}`)).statusCode, 200, `request ${index}`);
+  const refused = await post('203.0.113.7', 'Dana6');
+  t.is(refused.statusCode, 429);
+  t.regex(String(refused.headers['retry-after']), /^[1-9][0-9]*$/);
+  t.true(Number(refused.headers['retry-after']) <= 3600);
+  t.regex(refused.payload, /<p class="form-error" role="alert">Too many demo requests from this address; try again in an hour<\/p>/);
+  t.regex(refused.payload, /value="Dana6"/, 'the form keeps what was typed');
+  // Another address is not affected.
+  t.is((await post('198.51.100.2', 'Eve')).statusCode, 200);
+  await env.smtp.waitFor(operator, (mail) => mail.subject === 'Demo request from Eve');
+  t.deepEqual(env.smtp.to(operator).slice(mailsBefore).map((mail) => mail.subject).sort(), ['Dana1', 'Dana2', 'Dana3', 'Dana4', 'Dana5', 'Eve'].map((name) => `Demo request from ${name}`).sort());
+});
