@@ -278,3 +278,21 @@ test.serial('the demo form (POST /) is bounded per client address: the sixth req
   await env.smtp.waitFor(operator, (mail) => mail.subject === 'Demo request from Eve');
   t.deepEqual(env.smtp.to(operator).slice(mailsBefore).map((mail) => mail.subject).sort(), ['Dana1', 'Dana2', 'Dana3', 'Dana4', 'Dana5', 'Eve'].map((name) => `Demo request from ${name}`).sort());
 });
+
+test.serial('on a single-label base domain (localhost) /verify sends the new owner to sign in on the workspace, told why; the sign-in works', async (t) => {
+  const form = (host: string, url: string, body: Record<string, string>) =>
+    env.runtime.server.inject({ method: 'POST', url, headers: { host, 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, payload: new URLSearchParams(body).toString() });
+  const sent = await form('localhost', '/signup/send-code', { name: 'Lena Local', email: 'lena@example.test', workspace_name: 'Lena Co', subdomain: 'lenaco' });
+  t.is(sent.statusCode, 303);
+  const code = /code: (\S+)/.exec((await env.smtp.waitFor('lena@example.test')).subject)![1];
+  const verified = await form('localhost', '/verify', { code, password: 'lena-password-1' });
+  t.is(verified.statusCode, 303);
+  // The session cookie cannot span subdomains of `localhost`: the workspace's own sign-in, with a word why.
+  t.is(verified.headers.location, 'http://lenaco.localhost/login?welcome=1');
+  const login = await env.runtime.server.inject({ method: 'GET', url: '/login?welcome=1', headers: { host: 'lenaco.localhost' } });
+  t.regex(login.payload, /<p class="notice" role="status">Your workspace is ready. Sign in with the email and password you just chose.<\/p>/);
+  const signedIn = await form('lenaco.localhost', '/login', { email: 'lena@example.test', password: 'lena-password-1', next: '/' });
+  t.is(signedIn.statusCode, 303);
+  t.is(signedIn.headers.location, '/');
+  t.regex(String(signedIn.headers['set-cookie']), /HttpOnly/i);
+});

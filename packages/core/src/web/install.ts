@@ -53,7 +53,7 @@ export async function installWeb(server: Server, dependencies: WebDependencies):
 
   server.route([
     ...siteRoutes({ publicUrl: config.publicUrl, mailer: dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
-    ...authRoutes({ publicUrl: config.publicUrl, workspaces }),
+    ...authRoutes({ publicUrl: config.publicUrl, workspaces, sharedCookie: config.cookieDomain.includes('.') }),
     ...workspaceRoutes({ apps }),
     ...accountRoutes(),
     {
