@@ -157,4 +157,8 @@ test.serial('members: filter and pages swap the list fragment in place with Java
   await plain.getByRole('button', { name: 'Filter' }).click();
   t.is(plain.url(), web.url('acme', '/admin/members?state=joined&per_page=5'));
   t.is(await plain.locator('#member-rows nav span').textContent(), 'Page 1 of 3 (12 members)');
+  // axe runs as a script, so the 375 px check is made on the JavaScript profile.
+  await page.setViewportSize({ width: 375, height: 900 });
+  await page.goto(web.url('acme', '/admin/members?state=joined&per_page=5'));
+  await checkPage(t, page, 'members filtered (375 px)');
 });
