@@ -145,6 +145,7 @@ const POST_FORMS: Record<string, string> = {
   '/admin/api-keys/{key_id}/rotate': '',
   '/admin/api-keys/{key_id}/revoke': '',
   '/admin-mode': 'reason=Because&password=mo-password-1',
+  '/launcher/{slug}/request': 'kind=access&message=Please',
   '/account/two-factor/setup': '',
   '/account/two-factor/enable': 'code=000000',
   '/account/two-factor/disable': 'password=mo-password-1',
@@ -220,6 +221,20 @@ test.serial('the sign-in screens of a workspace are open to everyone; the accoun
   t.is(wrong.statusCode, 400);
   t.regex(wrong.payload, /<p class="field-error" id="e-code">Invalid TOTP code<\/p>/);
   for (const visitor of ['outsider', 'signedOut'] as const) t.is((await visit('POST', '/account/two-factor/setup', visitor, '')).statusCode, visitor === 'outsider' ? 403 : 401, visitor);
+  // The launcher's request for access: any member of this workspace, for themselves.
+  const tooLong = await visit('POST', '/launcher/notes/request', 'member', `kind=access&message=${'x'.repeat(281)}`);
+  t.is(tooLong.statusCode, 400);
+  t.regex(tooLong.payload, /<p class="field-error" id="me-0">message length must be less than or equal to 280 characters long<\/p>/);
+  const asked = await visit('POST', '/launcher/notes/request', 'member', POST_FORMS['/launcher/{slug}/request']);
+  t.is(asked.statusCode, 303);
+  t.is(asked.headers.location, '/?done=access-requested');
+  const [request] = await env.runtime.db.sequelize.query<{ kind: string; message: string; member_id: string }>('SELECT kind, message, member_id FROM platform.app_requests', { type: QueryTypes.SELECT });
+  t.deepEqual(request, { kind: 'access', message: 'Please', member_id: ids.member });
+  const launcher = await visit('GET', '/?done=access-requested', 'member');
+  t.regex(launcher.payload, /<p class="notice" role="status">Your request for access went to the owners and admins.<\/p>/);
+  t.regex(launcher.payload, /<button type="submit">Ask for access to Notes<\/button>/);
+  t.is((await visit('POST', '/launcher/notes/request', 'outsider', POST_FORMS['/launcher/{slug}/request'])).statusCode, 403);
+  t.is((await visit('POST', '/launcher/notes/request', 'signedOut', POST_FORMS['/launcher/{slug}/request'])).statusCode, 401);
   // Sign-in pages: a refusal beside the field, whoever asks.
   const login = await visit('POST', '/login', 'signedOut', POST_FORMS['/login']);
   t.is(login.statusCode, 401);

@@ -162,3 +162,16 @@ test.serial('members: filter and pages swap the list fragment in place with Java
   await page.goto(web.url('acme', '/admin/members?state=joined&per_page=5'));
   await checkPage(t, page, 'members filtered (375 px)');
 });
+
+test.serial('launcher: a member asks for access to an installed app they cannot open', async (t) => {
+  const page = await signedIn(t, 375, { email: 'm02@acme.test', password: 'member-password-1' });
+  t.is(page.url(), web.url('acme', '/'));
+  t.deepEqual(await page.locator('ul.tiles li').allTextContents(), []);
+  await checkPage(t, page, 'launcher with a request form (375 px)');
+  await page.getByLabel('Note for the admins (optional)').fill('For the weekly notes');
+  await page.getByRole('button', { name: 'Ask for access to Notes' }).click();
+  t.is(page.url(), web.url('acme', '/?done=access-requested'));
+  t.is(await page.getByRole('status').textContent(), 'Your request for access went to the owners and admins.');
+  const [request] = await web.env.runtime.db.sequelize.query<{ kind: string; message: string }>("SELECT kind, message FROM platform.app_requests WHERE kind = 'access'", { type: 'SELECT' as never });
+  t.deepEqual(request, { kind: 'access', message: 'For the weekly notes' });
+});

@@ -39,6 +39,8 @@ const NOTICES: Record<string, string> = {
   settings: 'Settings saved.',
   'two-factor-off': 'Two-factor authentication is off.',
   elevated: 'Admin mode is on.',
+  'access-requested': 'Your request for access went to the owners and admins.',
+  'install-requested': 'Your request to install the app went to the owners and admins.',
 };
 
 /**

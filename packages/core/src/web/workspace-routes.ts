@@ -141,14 +141,22 @@ function bySlice(apps: AppRegistry, keys: string[]): Record<string, string[]> {
 export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
   const { apps } = options;
 
-  /** The launcher: installed apps this member can open (the app status route's `can_open`, layer 4). */
+  /**
+   * The launcher: installed apps this member can open (the app status route's `can_open`,
+   * layer 4), and the others with what the member may ask for: access to an installed app whose
+   * policy is not "everyone", or the installation of one that is not installed.
+   */
   async function launcher(request: Request) {
     const tiles = [];
+    const others = [];
     for (const app of apps.list()) {
-      const status = await callApi<{ data: { can_open: boolean; status: string } }>(request, 'GET', `/applications/${app.namespace}/status`);
-      if (ok(status) && status.body.data.can_open) tiles.push({ slug: app.namespace, name: app.manifest.tile?.name ?? app.manifest.name, description: app.manifest.description ?? '' });
+      const status = await callApi<{ data: { can_open: boolean; installed: boolean; access_policy: string | null } }>(request, 'GET', `/applications/${app.namespace}/status`);
+      if (!ok(status)) continue;
+      const name = app.manifest.tile?.name ?? app.manifest.name;
+      if (status.body.data.can_open) tiles.push({ slug: app.namespace, name, description: app.manifest.description ?? '' });
+      else others.push({ slug: app.namespace, name, installed: status.body.data.installed, askAccess: status.body.data.installed && status.body.data.access_policy !== 'everyone' });
     }
-    return tiles;
+    return { tiles, others };
   }
 
   /**
@@ -212,10 +220,25 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       options: { auth: false, app: { wpk: { kind: 'page', scope: 'any' } } },
       handler: async (request, h) => {
         if (!request.app.workspace) return page(h, 'home', { title: 'Home', form: blankForm() });
-        return screen(async (_request, h, me) => page(h, 'launcher', { title: 'Home', me, tiles: await launcher(request), notice: notice(request) }))(request, h);
+        return screen(async (_request, h, me) => page(h, 'launcher', { title: 'Home', me, ...(await launcher(request)), form: blankForm(), notice: notice(request) }))(request, h);
       },
     },
     { method: 'GET', path: '/admin/members', options: pageOptions(), handler: screen((request, h, me) => renderMembers(request, h, me)) },
+    {
+      method: 'POST',
+      path: '/launcher/{slug}/request',
+      options: pageOptions(),
+      handler: screen(async (request, h, me) => {
+        const slug = encodeURIComponent(String(request.params.slug));
+        const values = formValues(request.payload, ['kind', 'message']);
+        // Access to an installed app (with a note for the admins), or the installation of one.
+        const answer = values.kind === 'install' ? await callApi(request, 'POST', `/applications/${slug}/requests`) : await callApi(request, 'POST', `/applications/${slug}/access-requests`, { message: values.message ?? '' });
+        if (ok(answer)) return back(h, `/?done=${values.kind === 'install' ? 'install-requested' : 'access-requested'}`);
+        if (denied(answer)) return refusal(h, answer);
+        const form = { ...formFromAnswer(answer, ['message'], values), slug: String(request.params.slug) };
+        return page(h, 'launcher', { title: 'Home', me, ...(await launcher(request)), form }, answer.status);
+      }),
+    },
     {
       method: 'GET',
       path: '/partials/members',
