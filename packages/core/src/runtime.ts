@@ -93,7 +93,7 @@ export class Runtime {
       runtime.search = new SearchIndex(db.sequelize);
       apps.useSearchIndexer(AppRegistry.searchIndexerOver(runtime.search));
       registerSearchRoutes(server, { index: runtime.search, access: apps.searchAccess() });
-      await installWeb(server, { config, workspaces, apps, mailer: () => runtime.mail });
+      await installWeb(server, { config, workspaces, apps, mailer: () => runtime.mail, throttle: runtime.identity.context.throttle });
       return runtime;
     } catch (error) {
       await db.close();

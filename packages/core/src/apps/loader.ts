@@ -41,6 +41,8 @@ export interface LoadedApp {
   address: string | null;
   /** The manifest file, as messages name it. */
   file: string;
+  /** The absolute folder of the manifest file (its `public` folder is relative to it); null without one. */
+  dir: string | null;
   /** The app's Postgres schema (`app_tasks`, `ext_acme_hello`). */
   schema: string;
   /** Prefix of the app's routes: `` for first-party apps, `/ext/{publisher}/{slug}` for third parties. */
@@ -274,6 +276,7 @@ export async function loadApps(entries: readonly AppEntry[], projectDir: string)
       definition: resolved.definition,
       address: resolved.addressOverride ?? manifest.address ?? null,
       file,
+      dir: resolved.manifestFile ? path.dirname(resolved.manifestFile) : null,
       schema: appSchemaName(manifest.slug, publisher),
       routePrefix: publisher ? `/ext/${publisher}/${manifest.slug}` : '',
       declaredKeys: manifest.permissions.map((permission) => permission.key),

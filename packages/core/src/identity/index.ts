@@ -14,4 +14,4 @@ export { presentMember, type PresentedMember } from './services/members.js';
 export { PasswordHasher } from './services/passwords.js';
 export { validatePermissions } from './services/roles.js';
 export { SESSION_TTL_SECONDS } from './services/sessions.js';
-export { THROTTLES } from './services/throttle.js';
+export { THROTTLES, type Throttle, type ThrottleRule } from './services/throttle.js';

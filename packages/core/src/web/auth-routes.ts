@@ -24,14 +24,14 @@ function seeOther(h: ResponseToolkit, location: string, answer?: Parameters<type
  * `PUT /invitations/{token}`, `POST|PUT /password-resets`, `POST /elevations`, `DELETE /sessions`)
  * and shows its refusal beside the field it names, or follows on with a 303.
  */
-export function authRoutes(options: { publicUrl: string; workspaces: WorkspaceService }): ServerRoute[] {
+export function authRoutes(options: { publicUrl: string; workspaces: WorkspaceService; sharedCookie: boolean }): ServerRoute[] {
   const { publicUrl, workspaces } = options;
   const workspaceUrl = (subdomain: string) => publicOrigin(publicUrl, subdomain);
 
   const loginPage = (request: Request, h: ResponseToolkit) => {
     const next = safeNext(request.query.next);
     if (!request.app.workspace) return page(h, 'login-choose', { title: 'Sign in', form: blankForm(), next });
-    return page(h, 'login', { title: 'Sign in', form: blankForm(), next });
+    return page(h, 'login', { title: 'Sign in', form: blankForm(), next, welcome: request.query.welcome === '1' });
   };
 
   return [
@@ -99,7 +99,9 @@ export function authRoutes(options: { publicUrl: string; workspaces: WorkspaceSe
       handler: async (request, h) => {
         const values = formValues(request.payload, ['code', 'password']);
         const answer = await callApi<{ data: { workspace: { subdomain: string } } }>(request, 'POST', '/verifications', { code: values.code ?? '', password: values.password ?? '' });
-        if (ok(answer)) return seeOther(h, `${workspaceUrl(answer.body.data.workspace.subdomain)}/`, answer);
+        // The new session is the base domain's; only a cookie domain with a dot (COOKIE_DOMAIN)
+        // carries it to the workspace's subdomain. Else (`localhost`) the person signs in there once.
+        if (ok(answer)) return seeOther(h, `${workspaceUrl(answer.body.data.workspace.subdomain)}/${options.sharedCookie ? '' : 'login?welcome=1'}`, answer);
         return page(h, 'verify', { title: 'Verify', form: formFromAnswer(answer, ['code', 'password'], values) }, answer.status);
       },
     },

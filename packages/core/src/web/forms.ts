@@ -23,7 +23,7 @@ export function blankForm(values: Record<string, string> = {}): FormState {
 export function formFromAnswer(answer: ApiAnswer, fieldNames: string[], values: Record<string, string>, renames: Record<string, string> = {}): FormState {
   const message = answer.body.error ?? `The request failed (${answer.status})`;
   const apiNames = [...fieldNames, ...Object.keys(renames)].sort((a, b) => b.length - a.length);
-  const field = apiNames.find((name) => message === name || message.startsWith(`${name} `) || message.startsWith(`"${name}" `));
+  const field = apiNames.find((name) => message === name || message.startsWith(`${name} `) || message.startsWith(`${name}: `) || message.startsWith(`"${name}" `));
   // Passwords are never echoed back into a page.
   const kept = Object.fromEntries(Object.entries(values).filter(([name]) => !/password|totp|code/.test(name)));
   if (field === undefined) return { values: kept, errors: {}, error: message };

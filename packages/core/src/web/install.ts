@@ -2,11 +2,13 @@ import Inert from '@hapi/inert';
 import type { Lifecycle, ResponseObject, Server } from '@hapi/hapi';
 import path from 'node:path';
 import type { RuntimeConfig } from '../config.js';
+import type { Throttle } from '../identity/index.js';
 import type { Mailer } from '../mail/index.js';
 import type { AppRegistry } from '../apps/index.js';
 import { routeMeta } from '../server/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { AssetCatalog, IMMUTABLE_MAX_AGE_MS } from './assets.js';
+import { accountRoutes } from './account-routes.js';
 import { authRoutes } from './auth-routes.js';
 import { siteRoutes } from './site-routes.js';
 import { registerViews, WEB_DIR } from './views.js';
@@ -18,15 +20,17 @@ export interface WebDependencies {
   workspaces: WorkspaceService;
   apps: AppRegistry;
   mailer: () => Mailer;
+  /** Identity's database-backed throttle (shared by every process): bounds the demo-request form. */
+  throttle: Throttle;
 }
 
-const HTML_ERROR_HEADINGS: Record<number, string> = { 400: 'Something is missing', 403: 'Not allowed', 404: 'Not found', 429: 'Too many attempts' };
+const HTML_ERROR_HEADINGS: Record<number, string> = { 400: 'Something is missing', 401: 'Please sign in', 403: 'Not allowed', 404: 'Not found', 429: 'Too many attempts' };
 
 /** The folder an app declared in its manifest (`public`) for `/public/apps/{slug}/*`, or null. */
 function publicDirOf(apps: AppRegistry, slug: string): string | null {
   const app = apps.list().find((candidate) => candidate.namespace === slug);
-  if (!app?.manifest.public || !path.isAbsolute(app.file)) return null;
-  return path.resolve(path.dirname(app.file), app.manifest.public);
+  if (!app?.manifest.public || !app.dir) return null;
+  return path.resolve(app.dir, app.manifest.public);
 }
 
 /** True for a browser navigation: it asks for HTML first, as a typed URL or a followed link does. */
@@ -48,9 +52,10 @@ export async function installWeb(server: Server, dependencies: WebDependencies):
   await registerViews(server, { assets, publicUrl: config.publicUrl, baseDomain: config.baseDomain });
 
   server.route([
-    ...siteRoutes({ publicUrl: config.publicUrl, mailer: dependencies.mailer, operatorAddress: config.mailFrom }),
-    ...authRoutes({ publicUrl: config.publicUrl, workspaces }),
+    ...siteRoutes({ publicUrl: config.publicUrl, mailer: dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
+    ...authRoutes({ publicUrl: config.publicUrl, workspaces, sharedCookie: config.cookieDomain.includes('.') }),
     ...workspaceRoutes({ apps }),
+    ...accountRoutes(),
     {
       method: 'GET',
       path: '/assets/{file}',

@@ -1,5 +1,7 @@
 import type { ServerRoute } from '@hapi/hapi';
+import { TooManyRequestsError } from '@wpk/sdk';
 import Joi from 'joi';
+import type { Throttle, ThrottleRule } from '../identity/index.js';
 import type { Mailer } from '../mail/index.js';
 import { publicOrigin } from '../tenancy/index.js';
 import { blankForm, formValues, type FormState } from './forms.js';
@@ -22,6 +24,12 @@ const CONTACT = Joi.object({
   message: Joi.string().trim().min(1).max(5000).required(),
 });
 
+/**
+ * Demo requests per client address: each one mails the operator, so a script posting the form
+ * in a loop is refused (429) after a few, before any mail is sent.
+ */
+export const DEMO_REQUESTS: ThrottleRule = { name: 'demo-request', limit: 5, windowSeconds: 3600, message: 'Too many demo requests from this address; try again in an hour' };
+
 /** Checks the demo-request form; its errors sit beside their fields. */
 function checkContact(values: Record<string, string>): { form: FormState; value?: { name: string; email: string; message: string } } {
   const result = CONTACT.validate(values, { abortEarly: false, errors: { wrap: { label: false } } });
@@ -35,7 +43,7 @@ function checkContact(values: Record<string, string>): { form: FormState; value?
  * Pages of the base domain: home (with the demo-request form, `POST /`), pricing, about, privacy,
  * terms, robots.txt, sitemap.xml and the app-association documents under /.well-known/.
  */
-export function siteRoutes(options: { publicUrl: string; mailer: () => Mailer; operatorAddress: string }): ServerRoute[] {
+export function siteRoutes(options: { publicUrl: string; mailer: () => Mailer; operatorAddress: string; throttle: Throttle }): ServerRoute[] {
   const site = publicOrigin(options.publicUrl, null);
   const pageMeta = { wpk: { kind: 'page' as const, scope: 'platform' as const } };
   return [
@@ -52,6 +60,14 @@ export function siteRoutes(options: { publicUrl: string; mailer: () => Mailer; o
       handler: async (request, h) => {
         const checked = checkContact(formValues(request.payload, ['name', 'email', 'message']));
         if (!checked.value) return page(h, 'home', { title: 'Home', form: checked.form }, 400);
+        try {
+          // Only requests that would send a mail count: a mistyped form costs nothing.
+          await options.throttle.count(DEMO_REQUESTS, request.info.remoteAddress || 'unknown');
+        } catch (error) {
+          if (!(error instanceof TooManyRequestsError)) throw error;
+          const form = { ...checked.form, values: formValues(request.payload, ['name', 'email', 'message']), error: error.message };
+          return page(h, 'home', { title: 'Home', form }, 429).header('retry-after', error.headers['Retry-After'] ?? String(DEMO_REQUESTS.windowSeconds));
+        }
         const { name, email, message } = checked.value;
         // Only ever to the operator: the form cannot make the platform mail anyone else.
         await options.mailer().send({ to: options.operatorAddress, subject: `Demo request from ${name}`, text: `From: ${name} <${email}>\n\n${message}\n` });

@@ -1,56 +1,136 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { AppRegistry } from '../apps/index.js';
-import { callApi, forwardCookies, ok, type ApiAnswer } from './api.js';
+import { callApi, forwardCookies, ok } from './api.js';
 import { blankForm, formFromAnswer, formValues, safeNext, type FormState } from './forms.js';
+import { back, denied, formError, notice, pageOptions, refusal, rows, screen, type Me } from './screen.js';
 import { fragment, page } from './views.js';
 
-interface Me {
-  member: { id: string; name: string; email: string; platform_role: string };
-  workspace: { id: string; subdomain: string; name: string };
-  platform_role: string;
-  two_factor_enabled: boolean;
-  elevated_until: string | null;
+/** The parts of `GET /apps/{slug}/access` the Apps screen shows. */
+interface AppAccess {
+  app: { slug: string; name: string; version: string | null };
+  tile_access: { installed: boolean; access_policy: string | null };
+  permission_matrix: { permissions: Array<{ key: string; label: string; category: string }>; roles: Array<{ id: string; name: string; can_open: boolean; wildcard: boolean; permissions: string[] }> };
+  config: { schema: SettingsSchema | null; document: Record<string, unknown> | null };
 }
 
-type Screen = (request: Request, h: ResponseToolkit, me: Me) => Promise<unknown>;
-
-/** A workspace page: `/me` decides who is asking (signed out: 401, which becomes the sign-in redirect). */
-function screen(render: Screen) {
-  return async (request: Request, h: ResponseToolkit) => {
-    const me = await callApi<{ data: Me }>(request, 'GET', '/me');
-    if (!ok(me)) return refusal(h, me);
-    return render(request, h, me.body.data);
-  };
+interface SettingsSchema {
+  properties?: Record<string, { type?: string; title?: string; description?: string }>;
+  required?: string[];
 }
 
-/** An API refusal, passed on as is: the page layer renders it as HTML, a 401 navigation as the sign-in redirect. */
-function refusal(h: ResponseToolkit, answer: ApiAnswer) {
-  return h.response({ error: answer.body.error ?? `The request failed (${answer.status})` }).code(answer.status);
+/** A per-app form that the API refused: shown again with the values sent and the error beside its field. */
+interface FailedAppForm {
+  slug: string;
+  kind: 'permissions' | 'settings';
+  roleId?: string;
+  error: string;
+  checked?: string[];
+  values?: Record<string, string>;
 }
 
-const NOTICES: Record<string, string> = {
-  invited: 'Invitation sent.',
-  updated: 'Saved.',
-  deactivated: 'Member deactivated.',
-  revoked: 'Key revoked.',
-  installed: 'App installed.',
-  access: 'Access saved.',
-  role: 'Role created.',
-  elevated: 'Admin mode is on.',
-};
-
-function notice(request: Request): string | null {
-  return NOTICES[String(request.query.done ?? '')] ?? null;
+/** One input of an app's settings form, from a top-level property of its settings schema. */
+interface SettingsField {
+  name: string;
+  label: string;
+  type: 'text' | 'number' | 'checkbox';
+  jsonType: string;
+  value: string;
+  checked: boolean;
+  required: boolean;
+  error: string | null;
 }
 
-function pageOptions(kind: 'page' = 'page') {
-  return { auth: false as const, app: { wpk: { kind, scope: 'workspace' as const } } };
+/**
+ * The settings form of an app: one input per top-level property of its schema that is a string,
+ * number, integer or boolean (an app with nested settings has them edited through the API).
+ */
+function settingsFields(schema: SettingsSchema | null, document: Record<string, unknown>): SettingsField[] {
+  return Object.entries(schema?.properties ?? {})
+    .filter(([, property]) => ['string', 'number', 'integer', 'boolean'].includes(String(property.type)))
+    .map(([name, property]) => ({
+      name,
+      label: property.title ?? name.replace(/_/g, ' '),
+      type: property.type === 'boolean' ? 'checkbox' : property.type === 'string' ? 'text' : 'number',
+      jsonType: String(property.type),
+      value: document[name] === undefined || document[name] === null ? '' : String(document[name]),
+      checked: document[name] === true,
+      required: (schema?.required ?? []).includes(name),
+      error: null,
+    }));
 }
 
-/** The first `per_page` rows of a collection route, or the refusal. */
-async function rows<T>(request: Request, url: string): Promise<{ rows: T[]; answer: ApiAnswer }> {
-  const answer = await callApi<{ data: T[] }>(request, 'GET', url);
-  return { rows: ok(answer) ? answer.body.data : [], answer };
+/**
+ * The settings document a form's values make: numbers become numbers (a non-number is sent as
+ * typed, so the schema refuses it by name), a box is true or false, an empty field is left out.
+ */
+function settingsDocument(fields: SettingsField[], values: Record<string, string>): Record<string, unknown> {
+  const document: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = values[field.name];
+    if (field.type === 'checkbox') document[field.name] = value !== undefined;
+    else if (value === undefined || value.trim() === '') continue;
+    else if (field.type === 'number' && value.trim() !== '' && Number.isFinite(Number(value))) document[field.name] = Number(value);
+    else document[field.name] = value;
+  }
+  return document;
+}
+
+/** Puts each `field: message` part of a settings refusal beside its field; the rest is the form's error. */
+function settingsErrors(fields: SettingsField[], message: string): string | null {
+  const rest: string[] = [];
+  for (const part of message.split('; ')) {
+    const field = fields.find((candidate) => part.startsWith(`${candidate.name}: `) || part.startsWith(`${candidate.name} `) || part.includes(`'${candidate.name}'`));
+    if (field) field.error ??= part;
+    else rest.push(part);
+  }
+  return rest.length > 0 ? rest.join('; ') : null;
+}
+
+/** One app of the Apps screen: access, the permission matrix with a form per role, and the settings form. */
+function appView(slug: string, access: AppAccess, failed?: FailedAppForm) {
+  const fields = settingsFields(access.config.schema, access.config.document ?? {});
+  let settingsError: string | null = null;
+  if (failed?.kind === 'settings') {
+    for (const field of fields) {
+      field.value = failed.values?.[field.name] ?? '';
+      field.checked = failed.values?.[field.name] !== undefined;
+    }
+    settingsError = settingsErrors(fields, failed.error);
+  }
+  const roles = access.permission_matrix.roles.map((role) => {
+    const refused = failed?.kind === 'permissions' && failed.roleId === role.id;
+    const held = refused ? (failed.checked ?? []) : role.permissions;
+    return {
+      ...role,
+      error: refused ? failed.error : null,
+      boxes: access.permission_matrix.permissions.map((permission) => ({ ...permission, checked: held.includes(permission.key) })),
+    };
+  });
+  return { slug, ...access, roles, settings: { fields, error: settingsError } };
+}
+
+/** The member filter a query asks for; anything unknown is dropped (the page stays usable). */
+function memberFilter(query: Record<string, unknown>): Record<string, string> {
+  const filter: Record<string, string> = {};
+  if (query.state === 'invited' || query.state === 'joined') filter.state = query.state;
+  if (typeof query.per_page === 'string' && /^[1-9][0-9]?$/.test(query.per_page)) filter.per_page = query.per_page;
+  if (typeof query.page === 'string' && /^[1-9][0-9]{0,5}$/.test(query.page)) filter.page = query.page;
+  return filter;
+}
+
+/**
+ * A role's permissions as the API takes them, `{namespace: [keys]}`: each key under the app whose
+ * namespace opens it (the longest, for nested namespaces); a key of no app goes under its first
+ * segment, for the API to refuse by name.
+ */
+function bySlice(apps: AppRegistry, keys: string[]): Record<string, string[]> {
+  const namespaces = apps.list().map((app) => app.namespace).sort((a, b) => b.length - a.length);
+  const slices: Record<string, string[]> = {};
+  for (const key of keys) {
+    const namespace = namespaces.find((candidate) => key.startsWith(`${candidate}.`)) ?? key.split('.')[0];
+    (slices[namespace] ??= []).push(key);
+  }
+  return slices;
 }
 
 /**
@@ -61,20 +141,41 @@ async function rows<T>(request: Request, url: string): Promise<{ rows: T[]; answ
 export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
   const { apps } = options;
 
-  /** The launcher: installed apps this member can open (the app status route's `can_open`, layer 4). */
+  /**
+   * The launcher: installed apps this member can open (the app status route's `can_open`,
+   * layer 4), and the others with what the member may ask for: access to an installed app whose
+   * policy is not "everyone", or the installation of one that is not installed.
+   */
   async function launcher(request: Request) {
     const tiles = [];
+    const others = [];
     for (const app of apps.list()) {
-      const status = await callApi<{ data: { can_open: boolean; status: string } }>(request, 'GET', `/applications/${app.namespace}/status`);
-      if (ok(status) && status.body.data.can_open) tiles.push({ slug: app.namespace, name: app.manifest.tile?.name ?? app.manifest.name, description: app.manifest.description ?? '' });
+      const status = await callApi<{ data: { can_open: boolean; installed: boolean; access_policy: string | null } }>(request, 'GET', `/applications/${app.namespace}/status`);
+      if (!ok(status)) continue;
+      const name = app.manifest.tile?.name ?? app.manifest.name;
+      if (status.body.data.can_open) tiles.push({ slug: app.namespace, name, description: app.manifest.description ?? '' });
+      else others.push({ slug: app.namespace, name, installed: status.body.data.installed, askAccess: status.body.data.installed && status.body.data.access_policy !== 'everyone' });
     }
-    return tiles;
+    return { tiles, others };
   }
 
+  /**
+   * The member list as the filter (`state`) and page in the query ask: the page and its
+   * fragment take the same query, so a pager link works as a plain link and as a partial swap.
+   */
   const membersView = async (request: Request) => {
-    const members = await rows<Record<string, unknown>>(request, '/members?per_page=100');
+    const filter = memberFilter(request.query);
+    const members = await callApi<{ data: Array<Record<string, unknown>>; pagination: { page: number; pages: number; total: number } }>(request, 'GET', `/members?${new URLSearchParams({ ...filter, per_page: filter.per_page ?? '25' }).toString()}`);
     const roles = await rows<{ id: string; name: string }>(request, '/roles?per_page=100');
-    return { members: members.rows, roles: roles.rows, answer: members.answer };
+    if (!ok(members)) return { members: [], roles: [], answer: members, filter, pager: null };
+    const { page: current, pages, total } = members.body.pagination;
+    const partialPath = request.path.includes('/partials/') ? request.path : '/partials/members';
+    const link = (target: number) => {
+      const query = new URLSearchParams({ ...filter, page: String(target) }).toString();
+      return { page: `/admin/members?${query}`, partial: `${partialPath}?${query}` };
+    };
+    const pager = { current, pages: Math.max(1, pages), total, prev: current > 1 ? link(current - 1) : null, next: current < pages ? link(current + 1) : null };
+    return { members: members.body.data, roles: roles.rows, answer: members, filter, pager };
   };
 
   const renderMembers = async (request: Request, h: ResponseToolkit, me: Me, form: FormState = blankForm(), status = 200) => {
@@ -83,23 +184,34 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
     return page(h, 'members', { title: 'Members', me, ...view, form, notice: notice(request), isAdmin: me.platform_role !== 'member' }, status);
   };
 
-  const renderKeys = async (request: Request, h: ResponseToolkit, me: Me, extra: { form?: FormState; secret?: { name: string; value: string } } = {}, status = 200) => {
-    const keys = await rows<Record<string, unknown>>(request, '/api-keys?per_page=100');
-    if (!ok(keys.answer)) return refusal(h, keys.answer);
-    return page(h, 'api-keys', { title: 'API keys', me, keys: keys.rows, form: extra.form ?? blankForm(), secret: extra.secret ?? null, notice: notice(request) }, status);
+  /** The scopes a key may be given: the platform's `account.*` keys and those of each installed app, by app. */
+  const scopeGroups = async (request: Request, checked: string[]) => {
+    const groups = [];
+    for (const slug of ['account', ...apps.list().map((app) => app.namespace)]) {
+      const access = await callApi<{ data: AppAccess }>(request, 'GET', `/apps/${slug}/access`);
+      if (!ok(access) || !access.body.data.tile_access.installed) continue;
+      groups.push({ slug, name: access.body.data.app.name, scopes: access.body.data.permission_matrix.permissions.map((permission) => ({ ...permission, checked: checked.includes(permission.key) })) });
+    }
+    return groups;
   };
 
-  const renderApps = async (request: Request, h: ResponseToolkit, me: Me, form: FormState = blankForm(), status = 200) => {
+  const renderKeys = async (request: Request, h: ResponseToolkit, me: Me, extra: { form?: FormState; secret?: { name: string; value: string }; checked?: string[] } = {}, status = 200) => {
+    const keys = await rows<Record<string, unknown>>(request, '/api-keys?per_page=100');
+    if (!ok(keys.answer)) return refusal(h, keys.answer);
+    const form = extra.form ?? blankForm();
+    return page(h, 'api-keys', { title: 'API keys', me, keys: keys.rows, form, scopeGroups: await scopeGroups(request, extra.checked ?? []), secret: extra.secret ?? null, notice: notice(request) }, status);
+  };
+
+  /** The Apps screen; `failed` is a per-app form that was refused, shown again with its errors. */
+  const renderApps = async (request: Request, h: ResponseToolkit, me: Me, form: FormState = blankForm(), status = 200, failed?: FailedAppForm) => {
     const list = [];
     for (const app of apps.list()) {
-      const access = await callApi<{ data: Record<string, unknown> }>(request, 'GET', `/apps/${app.namespace}/access`);
+      const access = await callApi<{ data: AppAccess }>(request, 'GET', `/apps/${app.namespace}/access`);
       if (!ok(access)) return refusal(h, access);
-      list.push({ slug: app.namespace, ...access.body.data });
+      list.push(appView(app.namespace, access.body.data, failed?.slug === app.namespace ? failed : undefined));
     }
     return page(h, 'apps', { title: 'Apps', me, apps: list, form, notice: notice(request) }, status);
   };
-
-  const back = (h: ResponseToolkit, location: string) => h.redirect(location).code(303);
 
   return [
     {
@@ -108,10 +220,25 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       options: { auth: false, app: { wpk: { kind: 'page', scope: 'any' } } },
       handler: async (request, h) => {
         if (!request.app.workspace) return page(h, 'home', { title: 'Home', form: blankForm() });
-        return screen(async (_request, h, me) => page(h, 'launcher', { title: 'Home', me, tiles: await launcher(request), notice: notice(request) }))(request, h);
+        return screen(async (_request, h, me) => page(h, 'launcher', { title: 'Home', me, ...(await launcher(request)), form: blankForm(), notice: notice(request) }))(request, h);
       },
     },
     { method: 'GET', path: '/admin/members', options: pageOptions(), handler: screen((request, h, me) => renderMembers(request, h, me)) },
+    {
+      method: 'POST',
+      path: '/launcher/{slug}/request',
+      options: pageOptions(),
+      handler: screen(async (request, h, me) => {
+        const slug = encodeURIComponent(String(request.params.slug));
+        const values = formValues(request.payload, ['kind', 'message']);
+        // Access to an installed app (with a note for the admins), or the installation of one.
+        const answer = values.kind === 'install' ? await callApi(request, 'POST', `/applications/${slug}/requests`) : await callApi(request, 'POST', `/applications/${slug}/access-requests`, { message: values.message ?? '' });
+        if (ok(answer)) return back(h, `/?done=${values.kind === 'install' ? 'install-requested' : 'access-requested'}`);
+        if (denied(answer)) return refusal(h, answer);
+        const form = { ...formFromAnswer(answer, ['message'], values), slug: String(request.params.slug) };
+        return page(h, 'launcher', { title: 'Home', me, ...(await launcher(request)), form }, answer.status);
+      }),
+    },
     {
       method: 'GET',
       path: '/partials/members',
@@ -139,6 +266,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const values = formValues(request.payload, ['email', 'platform_role']);
         const answer = await callApi(request, 'POST', '/invitations', { email: values.email ?? '', platform_role: values.platform_role ?? 'member' });
         if (ok(answer)) return back(h, '/admin/members?done=invited');
+        if (denied(answer)) return refusal(h, answer);
         return renderMembers(request, h, me, formFromAnswer(answer, ['email', 'platform_role'], values), answer.status);
       }),
     },
@@ -150,7 +278,8 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const values = formValues(request.payload, ['platform_role']);
         const answer = await callApi(request, 'PATCH', `/members/${encodeURIComponent(String(request.params.member_id))}`, { platform_role: values.platform_role ?? '' });
         if (ok(answer)) return back(h, '/admin/members?done=updated');
-        return renderMembers(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'The change failed' }, answer.status);
+        if (denied(answer)) return refusal(h, answer);
+        return renderMembers(request, h, me, formError(answer, 'The change failed'), answer.status);
       }),
     },
     {
@@ -160,7 +289,8 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'DELETE', `/members/${encodeURIComponent(String(request.params.member_id))}`);
         if (ok(answer)) return back(h, '/admin/members?done=deactivated');
-        return renderMembers(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'The change failed' }, answer.status);
+        if (denied(answer)) return refusal(h, answer);
+        return renderMembers(request, h, me, formError(answer, 'The change failed'), answer.status);
       }),
     },
     {
@@ -178,9 +308,9 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       options: pageOptions(),
       handler: screen(async (request, h, me) => {
         const values = formValues(request.payload, ['name', 'permissions']);
-        const permissions = (values.permissions ?? '').split(/[\s,]+/).filter(Boolean);
-        const answer = await callApi(request, 'POST', '/roles', { name: values.name ?? '', permissions });
+        const answer = await callApi(request, 'POST', '/roles', { name: values.name ?? '', permissions: bySlice(apps, (values.permissions ?? '').split(/[\s,]+/).filter(Boolean)) });
         if (ok(answer)) return back(h, '/admin/roles?done=role');
+        if (denied(answer)) return refusal(h, answer);
         const roles = await rows<Record<string, unknown>>(request, '/roles?per_page=100');
         return page(h, 'roles', { title: 'Roles', me, roles: roles.rows, form: formFromAnswer(answer, ['name', 'permissions'], values) }, answer.status);
       }),
@@ -193,7 +323,8 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'POST', `/applications/${encodeURIComponent(String(request.params.slug))}/installations`, {});
         if (ok(answer)) return back(h, '/admin/apps?done=installed');
-        return renderApps(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'Installing failed' }, answer.status);
+        if (denied(answer)) return refusal(h, answer);
+        return renderApps(request, h, me, formError(answer, 'Installing failed'), answer.status);
       }),
     },
     {
@@ -205,7 +336,39 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         const roles = payload.allowed_roles === undefined ? [] : Array.isArray(payload.allowed_roles) ? payload.allowed_roles : [payload.allowed_roles];
         const answer = await callApi(request, 'PUT', `/applications/${encodeURIComponent(String(request.params.slug))}/access`, { access_policy: String(payload.access_policy ?? ''), allowed_roles: roles.map(String) });
         if (ok(answer)) return back(h, '/admin/apps?done=access');
-        return renderApps(request, h, me, { values: {}, errors: {}, error: answer.body.error ?? 'Saving failed' }, answer.status);
+        if (denied(answer)) return refusal(h, answer);
+        return renderApps(request, h, me, formError(answer, 'Saving failed'), answer.status);
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/admin/apps/{slug}/roles/{role_id}/permissions',
+      options: pageOptions(),
+      handler: screen(async (request, h, me) => {
+        const slug = String(request.params.slug);
+        const roleId = String(request.params.role_id);
+        const payload = (request.payload ?? {}) as Record<string, unknown>;
+        const keys = payload.permissions === undefined ? [] : Array.isArray(payload.permissions) ? payload.permissions.map(String) : [String(payload.permissions)];
+        const answer = await callApi(request, 'PUT', `/apps/${encodeURIComponent(slug)}/roles/${encodeURIComponent(roleId)}/permissions`, { permissions: keys });
+        if (ok(answer)) return back(h, `/admin/apps?done=permissions#app-${slug}`);
+        if (denied(answer)) return refusal(h, answer);
+        return renderApps(request, h, me, blankForm(), answer.status, { slug, kind: 'permissions', roleId, error: answer.body.error ?? 'Saving failed', checked: keys });
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/admin/apps/{slug}/settings',
+      options: pageOptions(),
+      handler: screen(async (request, h, me) => {
+        const slug = String(request.params.slug);
+        const access = await callApi<{ data: AppAccess }>(request, 'GET', `/apps/${encodeURIComponent(slug)}/access`);
+        if (!ok(access)) return refusal(h, access);
+        const fields = settingsFields(access.body.data.config.schema, {});
+        const values = formValues(request.payload, fields.map((field) => field.name));
+        const answer = await callApi(request, 'PUT', `/apps/${encodeURIComponent(slug)}/settings`, settingsDocument(fields, values));
+        if (ok(answer)) return back(h, `/admin/apps?done=settings#app-${slug}`);
+        if (denied(answer)) return refusal(h, answer);
+        return renderApps(request, h, me, blankForm(), answer.status, { slug, kind: 'settings', error: answer.body.error ?? 'Saving failed', values });
       }),
     },
     { method: 'GET', path: '/admin/api-keys', options: pageOptions(), handler: screen((request, h, me) => renderKeys(request, h, me)) },
@@ -223,11 +386,16 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       path: '/admin/api-keys',
       options: pageOptions(),
       handler: screen(async (request, h, me) => {
-        const values = formValues(request.payload, ['name']);
-        const answer = await callApi<{ data: { name: string; secret: string } }>(request, 'POST', '/api-keys', { name: values.name ?? '', full_access: true });
+        const values = formValues(request.payload, ['name', 'access']);
+        const payload = (request.payload ?? {}) as Record<string, unknown>;
+        const scopes = payload.scopes === undefined ? [] : Array.isArray(payload.scopes) ? payload.scopes.map(String) : [String(payload.scopes)];
+        // Full access is a choice of its own; a scoped key holds exactly the boxes ticked.
+        const fullAccess = values.access !== 'scoped';
+        const answer = await callApi<{ data: { name: string; secret: string } }>(request, 'POST', '/api-keys', { name: values.name ?? '', full_access: fullAccess, ...(fullAccess ? {} : { scopes }) });
         // The secret is shown on this one answer only (no-store), never again.
         if (ok(answer)) return renderKeys(request, h, me, { secret: { name: answer.body.data.name, value: answer.body.data.secret } });
-        return renderKeys(request, h, me, { form: formFromAnswer(answer, ['name'], values) }, answer.status);
+        if (denied(answer)) return refusal(h, answer);
+        return renderKeys(request, h, me, { form: { ...formFromAnswer(answer, ['name', 'scopes', 'full_access'], values, { full_access: 'scopes' }), values }, checked: scopes }, answer.status);
       }),
     },
     {
@@ -237,7 +405,8 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi<{ data: { name: string; secret: string } }>(request, 'PUT', `/api-keys/${encodeURIComponent(String(request.params.key_id))}/secret`, {});
         if (ok(answer)) return renderKeys(request, h, me, { secret: { name: answer.body.data.name, value: answer.body.data.secret } });
-        return renderKeys(request, h, me, { form: { values: {}, errors: {}, error: answer.body.error ?? 'Rotating failed' } }, answer.status);
+        if (denied(answer)) return refusal(h, answer);
+        return renderKeys(request, h, me, { form: formError(answer, 'Rotating failed') }, answer.status);
       }),
     },
     {
@@ -247,7 +416,8 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h, me) => {
         const answer = await callApi(request, 'DELETE', `/api-keys/${encodeURIComponent(String(request.params.key_id))}`);
         if (ok(answer)) return back(h, '/admin/api-keys?done=revoked');
-        return renderKeys(request, h, me, { form: { values: {}, errors: {}, error: answer.body.error ?? 'Revoking failed' } }, answer.status);
+        if (denied(answer)) return refusal(h, answer);
+        return renderKeys(request, h, me, { form: formError(answer, 'Revoking failed') }, answer.status);
       }),
     },
     {
