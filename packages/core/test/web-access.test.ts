@@ -92,8 +92,6 @@ const GET_OUTCOMES: Record<string, Outcome[]> = {
   '/admin/settings': MEMBER_SCREEN,
   '/admin-mode': MEMBER_SCREEN,
   '/account/two-factor': MEMBER_SCREEN,
-  // An avatar is an image route (no avatar uploaded: 404); a signed-out navigation still goes to sign in.
-  '/avatars/{member_id}': ['404', '404', '404', '403', 'login'],
   '/login': OPEN_PAGE,
   '/logout': OPEN_PAGE,
   '/reset-password': OPEN_PAGE,
@@ -120,11 +118,11 @@ test.serial('every GET screen of a workspace answers owner, admin, member, anoth
       const label = `GET ${route.path} as ${visitor}`;
       if (expected === 'login') {
         t.is(answer.statusCode, 302, label);
-        t.is(answer.headers.location, route.path === '/avatars/{member_id}' ? '/login' : `/login?next=${encodeURIComponent(url)}`, label);
+        t.is(answer.headers.location, `/login?next=${encodeURIComponent(url)}`, label);
         continue;
       }
       t.is(answer.statusCode, { ok: 200, '403': 403, '404': 404 }[expected], label);
-      if (route.path === '/robots.txt' || route.path === '/avatars/{member_id}') continue;
+      if (route.path === '/robots.txt') continue;
       t.regex(String(answer.headers['content-type']), /^text\/html/, label);
       if (expected === '403') t.regex(answer.payload, /<h1>Not allowed<\/h1>/, label);
     }
