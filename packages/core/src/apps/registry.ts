@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { appGuard, credentialsOf, defaultPermissionSourceFactory, type AccessDenial, type PermissionSourceFactory } from '../access/index.js';
 import type { Migration, MigrationSet } from '../db/index.js';
-import type { EventSink } from '../events/sink.js';
+import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
 import { Workspace } from '../tenancy/index.js';
 import { appEndpoints, unknownApp } from './http.js';

@@ -3,7 +3,7 @@ import { ForbiddenError } from '@wpk/sdk';
 import Joi from 'joi';
 import type { Credentials } from '../../access/index.js';
 import type { RuntimeConfig } from '../../config.js';
-import { runInRequestTransaction, type RequestWork } from '../../server/request-transaction.js';
+import { runInRequestTransaction, type RequestWork } from '../../server/index.js';
 import { presentWorkspace, publicOrigin } from '../../tenancy/index.js';
 import type { IdentityService } from '../identity-service.js';
 import { Account, Member } from '../models/index.js';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { RuntimeConfig } from '../../config.js';
-import type { StagedEvent } from '../../events/sink.js';
+import type { StagedEvent } from '../../events/index.js';
 import type { Mailer } from '../../mail/index.js';
 import type { WorkspaceService } from '../../tenancy/index.js';
 import type { AvatarStorage } from './avatar-storage.js';
