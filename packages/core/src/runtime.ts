@@ -13,8 +13,8 @@ import { createMailer, type Mailer } from './mail/index.js';
 import { healthRoutes } from './platform-routes/index.js';
 import { registerSearchRoutes, scheduleDictionaryPruning, SearchIndex } from './search/index.js';
 import { createServer } from './server/index.js';
+import { WorkspaceService } from './tenancy/index.js';
 import { installWeb } from './web/index.js';
-import { defineWorkspaceModel, WorkspaceService } from './tenancy/index.js';
 
 export interface RuntimeOptions extends RuntimeConfigInput {
   /** A logger to use instead of one built from `logLevel`. */
@@ -73,7 +73,6 @@ export class Runtime {
     });
     const db = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemory, logger });
     try {
-      defineWorkspaceModel(db.sequelize);
       const workspaces = new WorkspaceService(db.sequelize);
       const server = await createServer({ host: config.host, port: config.port, baseDomain: config.baseDomain, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts, requestTimeoutMs: config.requestTimeoutMs, workspaces, logger });
       server.route(healthRoutes(db));
@@ -86,7 +85,7 @@ export class Runtime {
       installIdentity(server, runtime.identity, config);
       runtime.apiKeys = installApiKeys(server, db.sequelize, runtime.identity, apps);
       runtime.apps = apps;
-      await apps.attach(server, { sequelize: db.sequelize, logger, eventSink: () => runtime.eventSink, mailer: () => runtime.mail });
+      await apps.attach(server, { sequelize: db.sequelize, logger, workspaces, eventSink: () => runtime.eventSink, mailer: () => runtime.mail });
       apps.connectEventBus(runtime.events);
       apps.onAccessDenied(permissionDeniedEmitter(runtime.events, logger));
       runtime.search = new SearchIndex(db.sequelize);

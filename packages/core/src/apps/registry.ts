@@ -6,7 +6,7 @@ import { appGuard, credentialsOf, defaultPermissionSourceFactory, type AccessDen
 import type { Migration, MigrationSet } from '../db/index.js';
 import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
-import { Workspace } from '../tenancy/index.js';
+import type { Workspace, WorkspaceService } from '../tenancy/index.js';
 import { appEndpoints, unknownApp } from './http.js';
 import { InstallationService } from './installations.js';
 import { loadApps, type AppEntry, type LoadedApp } from './loader.js';
@@ -32,6 +32,8 @@ export interface AppRegistryOptions {
 export interface AppRegistryServices {
   sequelize: Sequelize;
   logger: Logger;
+  /** The runtime's workspaces (a delivery's workspace is looked up there). */
+  workspaces: WorkspaceService;
   /** Where staged events go (the event bus's outbox once it exists). */
   eventSink?: () => EventSink | null;
   /** The mailer owners and admins are notified through. */
@@ -316,7 +318,7 @@ export class AppRegistry {
     const runtime = this.runtimes.get(namespace)!;
     if (!app.definition) throw new Error(`${namespace} is a remote app: its deliveries go to ${app.address}`);
     const workspaceId = event.metadata?.workspace_id;
-    const workspace = typeof workspaceId === 'string' ? await Workspace.findByPk(workspaceId) : null;
+    const workspace = typeof workspaceId === 'string' ? await services.workspaces.findById(workspaceId) : null;
     if (!workspace) return 'skipped';
     const installation = await services.installations.find(workspace.id, namespace);
     if (!installation || installation.status !== 'installed') return 'skipped';

@@ -64,30 +64,41 @@ const instant = () => ({ type: DataTypes.DATE, allowNull: false });
 const instantOrNull = () => ({ type: DataTypes.DATE, allowNull: true });
 const options = (sequelize: Sequelize, tableName: string, modelName: string) => ({ sequelize, schema: 'platform', tableName, modelName, underscored: true, updatedAt: false as const });
 
-/** Defines the token tables' models (sessions, sign-ups, invitations, password resets, recovery codes). */
-export function defineTokens(sequelize: Sequelize): void {
-  Session.init(
-    { id: id(), token_hash: hash(), workspace_id: uuid(), member_id: uuid(), account_id: uuid(), security_stamp: uuid(), elevated_until: instantOrNull(), expires_at: instant(), created_at: DataTypes.DATE },
-    options(sequelize, 'sessions', 'Session'),
-  );
-  Signup.init(
-    {
-      id: id(),
-      email: { type: DataTypes.STRING(254), allowNull: false },
-      name: { type: DataTypes.STRING(200), allowNull: false },
-      workspace_name: { type: DataTypes.STRING(200), allowNull: false },
-      subdomain: { type: DataTypes.STRING(63), allowNull: false },
-      code_hash: hash(),
-      expires_at: instant(),
-      used_at: instantOrNull(),
-      created_at: DataTypes.DATE,
-    },
-    options(sequelize, 'signups', 'Signup'),
-  );
-  Invitation.init(
-    { id: id(), workspace_id: uuid(), member_id: uuid(), token_hash: hash(), invited_by: { type: DataTypes.UUID, allowNull: true }, expires_at: instant(), used_at: instantOrNull(), created_at: DataTypes.DATE },
-    options(sequelize, 'invitations', 'Invitation'),
-  );
-  PasswordReset.init({ id: id(), account_id: uuid(), token_hash: hash(), expires_at: instant(), used_at: instantOrNull(), created_at: DataTypes.DATE }, options(sequelize, 'password_resets', 'PasswordReset'));
-  RecoveryCode.init({ id: id(), account_id: uuid(), code_hash: hash(), used_at: instantOrNull(), created_at: DataTypes.DATE }, options(sequelize, 'recovery_codes', 'RecoveryCode'));
+/** The token models, bound to one connection. */
+export interface TokenModels {
+  Session: typeof Session;
+  Signup: typeof Signup;
+  Invitation: typeof Invitation;
+  PasswordReset: typeof PasswordReset;
+  RecoveryCode: typeof RecoveryCode;
+}
+
+/** Binds the token tables' models (sessions, sign-ups, invitations, password resets, recovery codes) to one connection. */
+export function defineTokens(sequelize: Sequelize): TokenModels {
+  return {
+    Session: class extends Session {}.init(
+      { id: id(), token_hash: hash(), workspace_id: uuid(), member_id: uuid(), account_id: uuid(), security_stamp: uuid(), elevated_until: instantOrNull(), expires_at: instant(), created_at: DataTypes.DATE },
+      options(sequelize, 'sessions', 'Session'),
+    ),
+    Signup: class extends Signup {}.init(
+      {
+        id: id(),
+        email: { type: DataTypes.STRING(254), allowNull: false },
+        name: { type: DataTypes.STRING(200), allowNull: false },
+        workspace_name: { type: DataTypes.STRING(200), allowNull: false },
+        subdomain: { type: DataTypes.STRING(63), allowNull: false },
+        code_hash: hash(),
+        expires_at: instant(),
+        used_at: instantOrNull(),
+        created_at: DataTypes.DATE,
+      },
+      options(sequelize, 'signups', 'Signup'),
+    ),
+    Invitation: class extends Invitation {}.init(
+      { id: id(), workspace_id: uuid(), member_id: uuid(), token_hash: hash(), invited_by: { type: DataTypes.UUID, allowNull: true }, expires_at: instant(), used_at: instantOrNull(), created_at: DataTypes.DATE },
+      options(sequelize, 'invitations', 'Invitation'),
+    ),
+    PasswordReset: class extends PasswordReset {}.init({ id: id(), account_id: uuid(), token_hash: hash(), expires_at: instant(), used_at: instantOrNull(), created_at: DataTypes.DATE }, options(sequelize, 'password_resets', 'PasswordReset')),
+    RecoveryCode: class extends RecoveryCode {}.init({ id: id(), account_id: uuid(), code_hash: hash(), used_at: instantOrNull(), created_at: DataTypes.DATE }, options(sequelize, 'recovery_codes', 'RecoveryCode')),
+  };
 }
