@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import { evaluateChain, type CheckOutcome } from './chain.js';
 import type { Credentials } from './credentials.js';
-import { defaultPermissionSourceFactory, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
+import { defaultPermissionSourceFactory, isInstalled, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
 import type { PermissionSet } from './permission-set.js';
 
 /** The message of every layer-4 refusal (the specification's words). */
@@ -104,7 +104,7 @@ export const appGuard: Plugin<AppGuardOptions> = {
 
       if (route.chain === null) {
         // Public route: no caller, but the app must be installed in this workspace.
-        if (!installation || installation.status !== 'installed') throw new NotFoundError(`App ${route.namespace} is not installed in this workspace`);
+        if (!isInstalled(installation)) throw new NotFoundError(`App ${route.namespace} is not installed in this workspace`);
         request.app.appAccess = { namespace: route.namespace, installation, permissions: null, source: null };
         return h.continue;
       }
@@ -117,7 +117,7 @@ export const appGuard: Plugin<AppGuardOptions> = {
       }
 
       const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize);
-      if (!installation || installation.status !== 'installed') {
+      if (!isInstalled(installation)) {
         deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})`, message: APP_ACCESS_DENIED }, new ForbiddenError(APP_ACCESS_DENIED));
       }
       const decision = await source.appAccess(route.namespace, installation!);

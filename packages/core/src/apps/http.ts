@@ -3,7 +3,7 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk
 import Joi from 'joi';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
-import { credentialsOf, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type Credentials, type PermissionSourceFactory } from '../access/index.js';
+import { credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type Credentials, type PermissionSourceFactory } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
 import { collection, parsePagination, runInRequestTransaction, single, type RequestWork } from '../server/index.js';
@@ -30,7 +30,7 @@ const api = { wpk: { kind: 'api' as const, scope: 'workspace' as const } };
 
 /** An installation as the endpoints answer it. */
 export function presentInstallation(app: LoadedApp, row: InstallationRow | null) {
-  const installed = row?.status === 'installed';
+  const installed = isInstalled(row);
   return {
     slug: app.namespace,
     name: app.manifest.name,
@@ -89,7 +89,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     unit.stage({ emitter: 'system', action, payload, metadata: { workspace_id: workspace } });
 
   const canOpen = async (request: Request, app: LoadedApp, row: InstallationRow | null) => {
-    if (!row || row.status !== 'installed') return false;
+    if (!isInstalled(row)) return false;
     const source = services.permissionSources()(credentialsOf(request), services.sequelize);
     return (await source.appAccess(app.namespace, row)).allowed;
   };
@@ -114,7 +114,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
           const app = appOf(request);
           const caller = credentialsOf(request).member;
           const row = await installations.find(workspaceId(request), app.namespace);
-          if (row?.status === 'installed') throw new ConflictError(`App ${app.namespace} is already installed`);
+          if (isInstalled(row)) throw new ConflictError(`App ${app.namespace} is already installed`);
           const recorded = await installations.recordRequest(workspaceId(request), app.namespace, 'install', caller.id, null);
           const recipients = await notifications.ownersAndAdmins(workspaceId(request));
           mails.push(
@@ -216,7 +216,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
         const workspace = workspaceId(request);
         const row = await installations.find(workspace, app.namespace);
         const roles = await installations.roleSlices(workspace, app.namespace);
-        const installed = row?.status === 'installed';
+        const installed = isInstalled(row);
         const allowed = installed && row!.access_policy === 'roles' ? row!.allowed_roles : [];
         const elevated = await services.sequelize.query<{ member_id: string; name: string; email: string; platform_role: string }>(
           `SELECT m.id AS member_id, a.name, a.email, m.platform_role FROM platform.members m JOIN platform.accounts a ON a.id = m.account_id

@@ -1,8 +1,9 @@
 import type { Request, Server } from '@hapi/hapi';
-import { routeKey, type AppMigration, type ChainStep, type DeliveredEvent, type SearchableType, type SearchDocument } from '@wpk/sdk';
+import { type AppMigration, type ChainStep, type DeliveredEvent, type SearchableType, type SearchDocument } from '@wpk/sdk';
+import { routeKey } from '@wpk/sdk/tooling';
 import type { Logger } from 'pino';
-import { QueryTypes, type Sequelize } from 'sequelize';
-import { appGuard, credentialsOf, defaultPermissionSourceFactory, type AccessDenial, type PermissionSourceFactory } from '../access/index.js';
+import type { Sequelize } from 'sequelize';
+import { appGuard, credentialsOf, defaultPermissionSourceFactory, isInstalled, type AccessDenial, type PermissionSourceFactory } from '../access/index.js';
 import type { Migration, MigrationSet } from '../db/index.js';
 import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
@@ -284,7 +285,7 @@ export class AppRegistry {
             action,
             async (delivery, input: { workspace: Workspace; work: Work }) => {
               const installation = await services.installations.find(input.workspace.id, app.namespace);
-              if (!installation || installation.status !== 'installed') return;
+              if (!isInstalled(installation)) return;
               const event: DeliveredEvent = { action: delivery.action, payload: delivery.payload, metadata: delivery.metadata as DeliveredEvent['metadata'], deliveryId: delivery.deliveryId, attempt: delivery.attempt };
               await services.pipeline.deliverInWork(runtime, input.workspace, services.installations.effectiveSettings(app, installation), input.work, event);
             },
@@ -295,14 +296,13 @@ export class AppRegistry {
     bus.setSubscriberFilter?.(async ({ workspaceId, subscribers, client }) => {
       const apps = subscribers.filter((subscriber) => this.byNamespace.has(subscriber));
       if (apps.length === 0) return subscribers;
-      const { rows } = await client.query("SELECT app_slug FROM platform.app_installations WHERE workspace_id = $1 AND status = 'installed' AND app_slug = ANY($2)", [workspaceId, apps]);
-      const installed = new Set(rows.map((row: { app_slug: string }) => row.app_slug));
+      const installed = await InstallationService.installedAmong(client, workspaceId, apps);
       return subscribers.filter((subscriber) => !this.byNamespace.has(subscriber) || installed.has(subscriber));
     });
     bus.setEmissionGuard?.(async ({ app, workspaceId }) => {
       if (!this.byNamespace.has(app)) return false;
       const installation = await services.installations.find(workspaceId, app);
-      return installation?.status === 'installed';
+      return isInstalled(installation);
     });
   }
 
@@ -321,7 +321,7 @@ export class AppRegistry {
     const workspace = typeof workspaceId === 'string' ? await services.workspaces.findById(workspaceId) : null;
     if (!workspace) return 'skipped';
     const installation = await services.installations.find(workspace.id, namespace);
-    if (!installation || installation.status !== 'installed') return 'skipped';
+    if (!isInstalled(installation)) return 'skipped';
     await services.pipeline.deliver(runtime, workspace, services.installations.effectiveSettings(app, installation), event);
     return 'handled';
   }
@@ -349,7 +349,7 @@ export class AppRegistry {
         const workspace = request.app.workspace;
         if (!workspace || !this.byNamespace.has(namespace)) return false;
         const installation = await this.installations.find(workspace.id, namespace);
-        if (!installation || installation.status !== 'installed') return false;
+        if (!isInstalled(installation)) return false;
         return (await sourceOf(request).appAccess(namespace, installation)).allowed;
       },
       heldKeys: async (request, namespace) => {
@@ -376,11 +376,14 @@ export class AppRegistry {
 
   /** Workspaces where the app is installed (for re-indexing and maintenance jobs). */
   async installedIn(namespace: string): Promise<string[]> {
-    const rows = await this.services!.sequelize.query<{ workspace_id: string }>("SELECT workspace_id FROM platform.app_installations WHERE app_slug = :namespace AND status = 'installed'", {
-      type: QueryTypes.SELECT,
-      replacements: { namespace },
-    });
-    return rows.map((row) => row.workspace_id);
+    if (!this.services) throw new Error('AppRegistry.attach() has not run');
+    return this.services.installations.workspacesWith(namespace);
+  }
+
+  /** The namespaces of the apps installed in the workspace (API keys' grantable scopes). */
+  async installedApps(workspaceId: string): Promise<string[]> {
+    if (!this.services) throw new Error('AppRegistry.attach() has not run');
+    return this.services.installations.installedApps(workspaceId);
   }
 }
 
