@@ -29,7 +29,7 @@ export function installedScopeCatalog(apps: AppRegistry): ScopeCatalog {
 export function installApiKeys(server: Server, sequelize: Sequelize, identity: IdentityService, apps: AppRegistry): ApiKeyService {
   const keys = new ApiKeyService(sequelize, () => installedScopeCatalog(apps));
   identity.useApiKeyAuthenticator({ authenticate: (secret) => keys.authenticate(secret) });
-  installPlatformGuard(server, identity.context.logger);
+  installPlatformGuard(server);
   server.route(apiKeyRoutes(keys, sequelize));
   server.ext('onPreHandler', async (request, h) => {
     const credentials = request.auth.credentials as Credentials | null;

@@ -3,7 +3,7 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk
 import Joi from 'joi';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
-import { credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type Credentials, type PermissionSourceFactory } from '../access/index.js';
+import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type PermissionSourceFactory } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
 import { collection, parsePagination, runInRequestTransaction, single, type RequestWork } from '../server/index.js';
@@ -59,11 +59,10 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     try {
       return requireRole(request, 'admin', action);
     } catch (error) {
-      if (error instanceof ForbiddenError) {
-        const credentials = request.auth.credentials as unknown as Credentials | null;
-        logger.warn({ req_id: request.info.id, layer: 3, reason: `platform role ${credentials?.member.platformRole ?? 'none'}${credentials?.via.kind === 'api_key' && !credentials.via.fullAccess ? ' (scoped key)' : ''} may not ${action}`, member_id: credentials?.member.id ?? null, route: `${request.method.toUpperCase()} ${request.route.path}`, explain: `layer 3: ${error.message}` }, 'access denied');
-      }
-      throw error;
+      if (!(error instanceof ForbiddenError)) throw error;
+      const credentials = credentialsOf(request);
+      const reason = `platform role ${credentials.member.platformRole}${credentials.via.kind === 'api_key' && !credentials.via.fullAccess ? ' (scoped key)' : ''} may not ${action}`;
+      throw new AccessDenied(3, error.message, reason);
     }
   };
 
@@ -261,8 +260,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
         const row = await installations.find(workspaceId(request), app.namespace);
         const admin = credentials.via.kind !== 'api_key' || credentials.via.fullAccess ? ['owner', 'admin'].includes(credentials.member.platformRole) : false;
         if (!admin && !(await canOpen(request, app, row))) {
-          logger.warn({ req_id: request.info.id, layer: 4, reason: 'settings of an app the caller cannot open', member_id: credentials.member.id, app: app.namespace }, 'access denied');
-          throw new ForbiddenError("You don't have access to this app");
+          throw new AccessDenied(4, APP_ACCESS_DENIED, 'settings of an app the caller cannot open', null, app.namespace);
         }
         return single(request, installations.effectiveSettings(app, row));
       },

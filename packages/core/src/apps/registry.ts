@@ -199,7 +199,6 @@ export class AppRegistry {
       plugin: appGuard,
       options: {
         sequelize: services.sequelize,
-        logger: services.logger,
         loadInstallation: (workspaceId, namespace) => installations.find(workspaceId, namespace),
         runCheck: (request, access, name) => pipeline.runCheck(this.runtimes.get(access.namespace)!, request, access, name),
         permissionSources: () => this.sourceFactory,
