@@ -16,7 +16,7 @@ test('refusals are placed by their type (layer, reason, key), and answered by st
     },
   });
   const workspaces = { findBySubdomain: async () => null } as unknown as WorkspaceService;
-  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain: 'localhost', workspaces, logger: createLogger('info', sink) });
+  const server = await createServer({ host: '127.0.0.1', port: 0, baseDomain: 'localhost', publicUrl: 'http://localhost', allowedHosts: [], requestTimeoutMs: 30_000, workspaces, logger: createLogger('info', sink) });
   const route = (path: string, error: () => Error): ServerRoute => ({ method: 'GET', path, options: { auth: false as const, app: { wpk: { kind: 'system' as const, scope: 'any' as const } } }, handler: () => { throw error(); } });
   server.route([
     route('/typed-membership', () => new AccessDenied(2, 'Wrong workspace', 'the credential belongs to workspace w2')),
@@ -27,7 +27,7 @@ test('refusals are placed by their type (layer, reason, key), and answered by st
 
   const answers = [];
   for (const path of ['/typed-membership', '/typed-key', '/untyped-same-words', '/typed-authentication']) {
-    const response = await server.inject({ url: path });
+    const response = await server.inject({ url: path, headers: { host: 'localhost' } });
     answers.push([response.statusCode, JSON.parse(response.payload)]);
   }
   t.deepEqual(answers, [

@@ -6,3 +6,4 @@ export { DEFAULT_PAGE, DEFAULT_PER_PAGE, MAX_PER_PAGE, parsePagination, type Pag
 export type { WpkRouteMeta } from './route-meta.js';
 export { API_VERSIONS, downgradeResponse, resolveApiVersion, utcToday, type ApiVersion, type VersionResolution } from './versioning.js';
 export { runInRequestTransaction, runUnitOfWork, type RequestWork } from './request-transaction.js';
+export { isTrustedOrigin, trustedOrigins } from './origins.js';
