@@ -38,12 +38,49 @@ const appBoundaryRule = {
   },
 };
 
+/**
+ * The core boundary: inside packages/core/src, a folder (access/, events/, identity/, ...) is
+ * reached from outside only through its index.ts. A file may import its own folder's files
+ * freely, and the files at the root of src/ (config.ts, logger.ts); anything else under
+ * src/<folder>/ must come from src/<folder>/index.js.
+ */
+const coreBoundaryRule = {
+  meta: { type: 'problem', schema: [], messages: { deep: '{{name}}: core folders talk through their index.ts (import {{folder}}/index.js instead)' } },
+  create(context) {
+    const file = context.filename;
+    const match = /^(.*?[\\/]packages[\\/]core[\\/]src)[\\/]/.exec(file);
+    if (!match) return {};
+    const src = match[1];
+    const folderOf = (target) => {
+      const relative = path.relative(src, target);
+      if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
+      const parts = relative.split(path.sep);
+      return parts.length > 1 ? parts[0] : null;
+    };
+    const own = folderOf(file);
+    const check = (node, source) => {
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.resolve(path.dirname(file), source);
+      const folder = folderOf(target);
+      if (folder === null || folder === own) return;
+      if (target === path.join(src, folder, 'index.js') || target === path.join(src, folder, 'index.ts')) return;
+      context.report({ node, messageId: 'deep', data: { name: source, folder } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.turbo/**', '**/.wpk/**', '**/.scratch*/**', 'bench/.tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    plugins: { wpk: { rules: { 'app-boundary': appBoundaryRule } } },
+    plugins: { wpk: { rules: { 'app-boundary': appBoundaryRule, 'core-boundary': coreBoundaryRule } } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
@@ -57,5 +94,9 @@ export default tseslint.config(
   {
     files: ['plugins/**/*.{ts,js,mjs}', 'examples/**/*.{ts,js,mjs}'],
     rules: { 'wpk/app-boundary': 'error' },
+  },
+  {
+    files: ['packages/core/src/**/*.ts'],
+    rules: { 'wpk/core-boundary': 'error' },
   },
 );

@@ -6,3 +6,6 @@ export const loadCore = () => import('@wpk/core');
 
 /** The SDK, on first use (joi, ajv and sequelize come with it). */
 export const loadSdk = () => import('@wpk/sdk');
+
+/** The SDK's tooling (naming rules, manifest validator), on first use. */
+export const loadSdkTooling = () => import('@wpk/sdk/tooling');

@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CliError } from '../errors.js';
-import { loadSdk } from '../kit.js';
+import { loadSdkTooling } from '../kit.js';
 import { appTemplate } from '../scaffold/app-template.js';
 import { projectTemplate } from '../scaffold/project-template.js';
 import { version } from '../version.js';
@@ -68,7 +68,7 @@ function newApp(): Command {
     .option('--publisher <publisher>', 'the publisher (lowercase letters and digits)', 'local')
     .option('--dir <dir>', 'where to create it (default ./<slug>)')
     .action(async (slug: string, options: { publisher: string; dir?: string }) => {
-      const { PUBLISHER_PATTERN, SLUG_PATTERN } = await loadSdk();
+      const { PUBLISHER_PATTERN, SLUG_PATTERN } = await loadSdkTooling();
       if (!SLUG_PATTERN.test(slug) || slug.length < 2 || slug.length > 40) throw new CliError(`slug "${slug}" must be 2-40 lowercase letters and digits, words joined by _`);
       if (!PUBLISHER_PATTERN.test(options.publisher) || options.publisher.length < 2 || options.publisher.length > 40) {
         throw new CliError(`--publisher "${options.publisher}" must be 2-40 lowercase letters and digits`);

@@ -6,16 +6,15 @@ import { AppRegistry, type AppEntry } from './apps/index.js';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import { Database, migrateUp, platformMigrations, type MigrationProgress, type MigrationSet } from './db/index.js';
 import { installAuditTrail } from './audit/index.js';
-import { EventBus, type EventBusOptions } from './events/index.js';
-import type { EventSink } from './events/sink.js';
+import { EventBus, type EventBusOptions, type EventSink } from './events/index.js';
 import { IdentityService, installIdentity } from './identity/index.js';
 import { createLogger } from './logger.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { healthRoutes } from './platform-routes/index.js';
 import { registerSearchRoutes, scheduleDictionaryPruning, SearchIndex } from './search/index.js';
 import { createServer } from './server/index.js';
+import { WorkspaceService } from './tenancy/index.js';
 import { installWeb } from './web/index.js';
-import { defineWorkspaceModel, WorkspaceService } from './tenancy/index.js';
 
 export interface RuntimeOptions extends RuntimeConfigInput {
   /** A logger to use instead of one built from `logLevel`. */
@@ -74,7 +73,6 @@ export class Runtime {
     });
     const db = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemory, logger });
     try {
-      defineWorkspaceModel(db.sequelize);
       const workspaces = new WorkspaceService(db.sequelize);
       const server = await createServer({ host: config.host, port: config.port, baseDomain: config.baseDomain, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts, requestTimeoutMs: config.requestTimeoutMs, workspaces, logger });
       server.route(healthRoutes(db));
@@ -87,7 +85,7 @@ export class Runtime {
       installIdentity(server, runtime.identity, config);
       runtime.apiKeys = installApiKeys(server, db.sequelize, runtime.identity, apps);
       runtime.apps = apps;
-      await apps.attach(server, { sequelize: db.sequelize, logger, eventSink: () => runtime.eventSink, mailer: () => runtime.mail });
+      await apps.attach(server, { sequelize: db.sequelize, logger, workspaces, eventSink: () => runtime.eventSink, mailer: () => runtime.mail });
       apps.connectEventBus(runtime.events);
       apps.onAccessDenied(permissionDeniedEmitter(runtime.events, logger));
       runtime.search = new SearchIndex(db.sequelize);

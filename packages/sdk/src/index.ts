@@ -1,6 +1,10 @@
+/**
+ * `@wpk/sdk`: what an app's code uses. The manifest validator and the naming rules behind it
+ * live under `@wpk/sdk/tooling` (the runtime, the CLI and the test harness read them).
+ */
 export * from './errors.js';
 export * from './mrn.js';
 export * from './events/index.js';
-export * from './manifest/index.js';
+export type * from './manifest/types.js';
 export * from './app/index.js';
 export * from './reexports.js';

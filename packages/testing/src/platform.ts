@@ -1,5 +1,6 @@
 import { createLogger, createScratchDatabase, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
-import { isAppDefinition, type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
+import { type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
+import { isAppDefinition } from '@wpk/sdk/tooling';
 
 /** The API version every harness request sends. */
 export const API_VERSION = '2026-11-01';

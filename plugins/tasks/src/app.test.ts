@@ -1,5 +1,6 @@
 import test from 'ava';
-import { compileJsonSchema, formatManifestProblem, routeKey, validateApp, validateManifest } from '@wpk/sdk';
+import { validateApp } from '@wpk/sdk';
+import { compileJsonSchema, formatManifestProblem, routeKey, validateManifest } from '@wpk/sdk/tooling';
 import manifest from '../app.json' with { type: 'json' };
 import app from './index.js';
 import type { TasksEventPayloads } from './services/events.js';

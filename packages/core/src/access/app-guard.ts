@@ -1,10 +1,10 @@
 import type { Plugin, Request } from '@hapi/hapi';
-import { ForbiddenError, NotFoundError, UnauthorizedError, type ChainStep } from '@wpk/sdk';
-import type { Logger } from 'pino';
+import { NotFoundError, type ChainStep } from '@wpk/sdk';
 import type { Sequelize } from 'sequelize';
 import { evaluateChain, type CheckOutcome } from './chain.js';
-import type { Credentials } from './credentials.js';
-import { defaultPermissionSourceFactory, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
+import { credentialsOf } from './platform-role.js';
+import { AccessDenied, type DenialLayer } from './denial.js';
+import { defaultPermissionSourceFactory, isInstalled, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
 import type { PermissionSet } from './permission-set.js';
 
 /** The message of every layer-4 refusal (the specification's words). */
@@ -31,8 +31,8 @@ export interface AppRequestAccess {
 
 /** One refusal, as logged and handed to listeners (the API-key concern emits system.security.permission.denied from here). */
 export interface AccessDenial {
-  /** 2, 4 or 5. */
-  layer: number;
+  /** 4 or 5 (layers 1 to 3 are refused before an app route's guard runs). */
+  layer: DenialLayer;
   /** Why, in words an admin can read. */
   reason: string;
   /** The message the caller got. */
@@ -48,7 +48,6 @@ export interface AccessDenial {
 
 export interface AppGuardOptions {
   sequelize: Sequelize;
-  logger: Logger;
   /** The installation row of an app in a workspace, read fresh, or null when never installed. */
   loadInstallation(workspaceId: string, namespace: string): Promise<(InstallationView & { settings: Record<string, unknown> | null }) | null>;
   /** Runs a named check of the app's code for this request. */
@@ -67,8 +66,6 @@ declare module '@hapi/hapi' {
   interface RequestApplicationState {
     /** What the app guard decided, for the handler's context. */
     appAccess?: AppRequestAccess;
-    /** Set when the guard has logged this request's refusal (the conventions log the others). */
-    accessDenialLogged?: boolean;
   }
 }
 
@@ -83,16 +80,12 @@ declare module '@hapi/hapi' {
 export const appGuard: Plugin<AppGuardOptions> = {
   name: 'wpk-app-guard',
   register(server, options) {
-    const { sequelize, logger } = options;
-    const deny = (request: Request, denial: Omit<AccessDenial, 'workspaceId' | 'route'>, error: Error): never => {
-      const full: AccessDenial = { ...denial, workspaceId: request.app.workspace?.id ?? '', route: `${request.method.toUpperCase()} ${request.route.path}` };
-      logger.warn(
-        { req_id: request.info.id, layer: full.layer, reason: full.reason, member_id: full.memberId, app: full.app, route: full.route, permission: full.permission, explain: `layer ${full.layer}: ${full.reason} (${full.route} in ${full.app})` },
-        'access denied',
-      );
-      request.app.accessDenialLogged = true;
+    const { sequelize } = options;
+    // The denial is thrown typed; server/conventions.ts logs it and answers it. Listeners hear it here.
+    const deny = (request: Request, denial: Omit<AccessDenial, 'workspaceId' | 'route' | 'message'>, message: string): never => {
+      const full: AccessDenial = { ...denial, message, workspaceId: request.app.workspace?.id ?? '', route: `${request.method.toUpperCase()} ${request.route.path}` };
       options.onDenied?.(full, request);
-      throw error;
+      throw new AccessDenied(full.layer, message, full.reason, full.permission, full.app, `${full.route} in ${full.app}`);
     };
 
     server.ext('onPostAuth', async (request, h) => {
@@ -104,35 +97,25 @@ export const appGuard: Plugin<AppGuardOptions> = {
 
       if (route.chain === null) {
         // Public route: no caller, but the app must be installed in this workspace.
-        if (!installation || installation.status !== 'installed') throw new NotFoundError(`App ${route.namespace} is not installed in this workspace`);
+        if (!isInstalled(installation)) throw new NotFoundError(`App ${route.namespace} is not installed in this workspace`);
         request.app.appAccess = { namespace: route.namespace, installation, permissions: null, source: null };
         return h.continue;
       }
 
-      const credentials = request.auth.credentials as unknown as Credentials | null;
-      if (!credentials?.member) throw new UnauthorizedError('Authentication required');
+      // Layers 1 and 2 (a credential, of this workspace) are the auth scheme's (identity/http/auth-scheme.ts).
+      const credentials = credentialsOf(request);
       const base = { memberId: credentials.member.id, app: route.namespace, permission: null };
-      if (credentials.member.workspaceId !== workspace.id) {
-        deny(request, { ...base, layer: 2, reason: `the credential belongs to workspace ${credentials.member.workspaceId}`, message: 'You are not a member of this workspace' }, new ForbiddenError('You are not a member of this workspace'));
-      }
-
       const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize);
-      if (!installation || installation.status !== 'installed') {
-        deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})`, message: APP_ACCESS_DENIED }, new ForbiddenError(APP_ACCESS_DENIED));
-      }
+      if (!isInstalled(installation)) deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})` }, APP_ACCESS_DENIED);
       const decision = await source.appAccess(route.namespace, installation!);
-      if (!decision.allowed) deny(request, { ...base, layer: 4, reason: `${decision.reason} (${source.label})`, message: APP_ACCESS_DENIED }, new ForbiddenError(APP_ACCESS_DENIED));
+      if (!decision.allowed) deny(request, { ...base, layer: 4, reason: `${decision.reason} (${source.label})` }, APP_ACCESS_DENIED);
 
       const permissions = await source.appPermissions(route.namespace);
       const access: AppRequestAccess = { namespace: route.namespace, installation: installation!, permissions, source };
       const verdict = await evaluateChain(route.chain, permissions, (name) => options.runCheck(request, access, name));
       if (!verdict.allowed) {
-        const permission = verdict.message.startsWith('Missing permission: ') ? verdict.message.slice('Missing permission: '.length) : null;
-        deny(
-          request,
-          { ...base, permission, layer: 5, reason: `${verdict.reason}; holds ${permissions.grantedKeys().join(', ') || 'nothing'} (${source.label}; chain of ${route.entry})`, message: verdict.message },
-          new ForbiddenError(verdict.message),
-        );
+        const reason = `${verdict.reason}; holds ${permissions.grantedKeys().join(', ') || 'nothing'} (${source.label}; chain of ${route.entry})`;
+        deny(request, { ...base, permission: verdict.permission, layer: 5, reason }, verdict.message);
       }
       request.app.appAccess = access;
       return h.continue;

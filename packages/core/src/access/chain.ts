@@ -8,17 +8,17 @@ export type CheckOutcome = { passed: true } | { passed: false; message?: string 
 export type CheckRunner = (name: string) => Promise<CheckOutcome>;
 
 /** The chain's verdict: allowed, or denied with the 403 message and a reason for the log. */
-export type ChainVerdict = { allowed: true } | { allowed: false; message: string; reason: string };
+export type ChainVerdict = { allowed: true } | { allowed: false; message: string; reason: string; permission: string | null };
 
-type StepVerdict = { passed: true } | { passed: false; message: string; reason: string };
+type StepVerdict = { passed: true } | { passed: false; message: string; reason: string; permission: string | null };
 
 async function stepVerdict(step: string | NamedCheckStep, permissions: PermissionSet, runCheck: CheckRunner): Promise<StepVerdict> {
   if (typeof step === 'string') {
-    return permissions.has(step) ? { passed: true } : { passed: false, message: `Missing permission: ${step}`, reason: `lacks ${step}` };
+    return permissions.has(step) ? { passed: true } : { passed: false, message: `Missing permission: ${step}`, reason: `lacks ${step}`, permission: step };
   }
   const outcome = await runCheck(step.check);
   if (outcome.passed) return { passed: true };
-  return { passed: false, message: outcome.message ?? step.message ?? `Denied by check ${step.check}`, reason: `check ${step.check} failed` };
+  return { passed: false, message: outcome.message ?? step.message ?? `Denied by check ${step.check}`, reason: `check ${step.check} failed`, permission: null };
 }
 
 /**
@@ -48,12 +48,12 @@ export async function evaluateChain(chain: readonly ChainStep[], permissions: Pe
       }
       if (!passed) {
         const reasons = `none of: ${step.any_of.map((alternative) => (typeof alternative === 'string' ? alternative : `check ${alternative.check}`)).join(', ')}`;
-        return { allowed: false, message: step.message ?? checkMessage ?? lastMessage, reason: reasons };
+        return { allowed: false, message: step.message ?? checkMessage ?? lastMessage, reason: reasons, permission: null };
       }
       continue;
     }
     const verdict = await stepVerdict(step, permissions, runCheck);
-    if (!verdict.passed) return { allowed: false, message: verdict.message, reason: verdict.reason };
+    if (!verdict.passed) return { allowed: false, message: verdict.message, reason: verdict.reason, permission: verdict.permission };
   }
   return { allowed: true };
 }

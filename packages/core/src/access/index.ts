@@ -1,9 +1,10 @@
 export type { ApiKeyCredential, CallerMember, Credentials, PlatformRole, SessionCredential } from './credentials.js';
 export { credentialsOf, hasPlatformRole, requireRole } from './platform-role.js';
 export { APP_ACCESS_DENIED, appGuard, type AccessDenial, type AppGuardOptions, type AppRequestAccess, type AppRouteAccess } from './app-guard.js';
+export { AccessDenied, type DenialLayer } from './denial.js';
 export { evaluateChain, type ChainVerdict, type CheckOutcome, type CheckRunner } from './chain.js';
 export { PermissionSet } from './permission-set.js';
-export { defaultPermissionSourceFactory, MemberPermissionSource, ScopedKeyPermissionSource, type AccessDecision, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
+export { defaultPermissionSourceFactory, isInstalled, MemberPermissionSource, ScopedKeyPermissionSource, type AccessDecision, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
 export { permissionDeniedEmitter, type DenialPublisher } from './denial-events.js';
 export {
   installPlatformGuard,

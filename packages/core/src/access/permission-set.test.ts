@@ -41,6 +41,7 @@ test('a chain stops at the first missing key', async (t) => {
     allowed: false,
     message: 'Missing permission: tasks.tasks.export',
     reason: 'lacks tasks.tasks.export',
+    permission: 'tasks.tasks.export',
   });
 });
 
@@ -56,7 +57,7 @@ test("an any_of denial uses the group's message, else the first failing check's,
   t.like(await evaluateChain([{ any_of: [{ check: 'creator' }, 'tasks.tasks.delete'], message: 'Cannot delete this task' }], none, run), { allowed: false, message: 'Cannot delete this task' });
   t.like(await evaluateChain([{ any_of: [{ check: 'creator' }, 'tasks.tasks.delete'] }], none, run), { allowed: false, message: 'Only the creator can' });
   t.like(await evaluateChain([{ any_of: [{ check: 'silent', message: 'Step says no' }, 'tasks.tasks.delete'] }], none, run), { allowed: false, message: 'Step says no' });
-  t.like(await evaluateChain([{ any_of: ['tasks.tasks.edit', 'tasks.tasks.delete'] }], none, run), { allowed: false, message: 'Missing permission: tasks.tasks.delete', reason: 'none of: tasks.tasks.edit, tasks.tasks.delete' });
+  t.like(await evaluateChain([{ any_of: ['tasks.tasks.edit', 'tasks.tasks.delete'] }], none, run), { allowed: false, message: 'Missing permission: tasks.tasks.delete', reason: 'none of: tasks.tasks.edit, tasks.tasks.delete', permission: null });
   t.like(await evaluateChain([{ check: 'silent' }], none, run), { allowed: false, message: 'Denied by check silent' });
 });
 

@@ -10,6 +10,11 @@ export interface InstallationView {
   redlist: string[];
 }
 
+/** The one test of "is this app installed here": a row whose status is `installed`. */
+export function isInstalled<R extends InstallationView>(row: R | null | undefined): row is R {
+  return row?.status === 'installed';
+}
+
 /** Layer 4's answer: in, or out with the reason (for the log; the caller sees the spec's message). */
 export type AccessDecision = { allowed: true; reason: string } | { allowed: false; reason: string };
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { permissionKeyProblem, RESERVED_SLUGS } from '@wpk/sdk';
+import { permissionKeyProblem, RESERVED_SLUGS } from '@wpk/sdk/tooling';
 import { PermissionSet } from './permission-set.js';
 import { PLATFORM_NAMESPACE, PLATFORM_PERMISSIONS } from './platform-permissions.js';
 

@@ -1,6 +1,5 @@
 import type { Request, Server } from '@hapi/hapi';
-import { ForbiddenError } from '@wpk/sdk';
-import type { Logger } from 'pino';
+import { AccessDenied } from './denial.js';
 import type { Credentials } from './credentials.js';
 import { PermissionSet } from './permission-set.js';
 
@@ -104,7 +103,7 @@ export function scopedKeyCoversRoute(request: Request, credentials: Credentials)
  * declares nothing refuses scoped keys (fail closed). Sessions and full-access keys are not
  * judged here: they hold every platform key, and layer 3 decides as before.
  */
-export function installPlatformGuard(server: Server, logger: Logger): void {
+export function installPlatformGuard(server: Server): void {
   server.ext('onPostAuth', (request, h) => {
     const settings = request.route.settings;
     if (settings.app?.wpkApp || !request.auth.isAuthenticated) return h.continue;
@@ -119,11 +118,6 @@ export function installPlatformGuard(server: Server, logger: Logger): void {
     const held = credentials.via.scopes.filter((scope) => scope.startsWith(`${PLATFORM_NAMESPACE}.`));
     const message = rule === undefined ? `A scoped API key cannot use ${declared}: the route declares no platform permission` : `Missing permission: ${rule}`;
     const reason = rule === undefined ? `${declared} declares no platform permission` : `lacks ${rule}; holds ${held.join(', ') || 'no platform key'}`;
-    logger.warn(
-      { req_id: request.info.id, layer: 5, reason, member_id: credentials.member.id, app: PLATFORM_NAMESPACE, route, permission: rule ?? null, explain: `layer 5: ${reason} (scoped key ${credentials.via.keyId}, ${route})` },
-      'access denied',
-    );
-    request.app.accessDenialLogged = true;
-    throw new ForbiddenError(message);
+    throw new AccessDenied(5, message, reason, rule ?? null, PLATFORM_NAMESPACE, `scoped key ${credentials.via.keyId}, ${route}`);
   });
 }

@@ -1,5 +1,5 @@
 import type { Server } from '@hapi/hapi';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { installPlatformGuard, type Credentials } from '../access/index.js';
 import type { AppRegistry } from '../apps/index.js';
 import type { IdentityService } from '../identity/index.js';
@@ -7,15 +7,11 @@ import { apiKeyRoutes } from './routes.js';
 import { ApiKeyService, type ScopeCatalog } from './service.js';
 
 /** The grantable keys of a workspace: those declared by the apps installed there. */
-export function installedScopeCatalog(sequelize: Sequelize, apps: AppRegistry): ScopeCatalog {
+export function installedScopeCatalog(apps: AppRegistry): ScopeCatalog {
   return {
     async installedPermissions(workspaceId) {
-      const rows = await sequelize.query<{ app_slug: string }>(`SELECT app_slug FROM platform.app_installations WHERE workspace_id = :workspaceId AND status = 'installed'`, {
-        type: QueryTypes.SELECT,
-        replacements: { workspaceId },
-      });
       const catalog = new Map<string, string[]>();
-      for (const { app_slug: namespace } of rows) {
+      for (const namespace of await apps.installedApps(workspaceId)) {
         const app = apps.get(namespace);
         if (app) catalog.set(namespace, app.declaredKeys);
       }
@@ -31,9 +27,9 @@ export function installedScopeCatalog(sequelize: Sequelize, apps: AppRegistry): 
  * layer and reached their handler, at most once a minute per key).
  */
 export function installApiKeys(server: Server, sequelize: Sequelize, identity: IdentityService, apps: AppRegistry): ApiKeyService {
-  const keys = new ApiKeyService(sequelize, () => installedScopeCatalog(sequelize, apps));
+  const keys = new ApiKeyService(sequelize, () => installedScopeCatalog(apps));
   identity.useApiKeyAuthenticator({ authenticate: (secret) => keys.authenticate(secret) });
-  installPlatformGuard(server, identity.context.logger);
+  installPlatformGuard(server);
   server.route(apiKeyRoutes(keys, sequelize));
   server.ext('onPreHandler', async (request, h) => {
     const credentials = request.auth.credentials as Credentials | null;

@@ -3,11 +3,10 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk
 import Joi from 'joi';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
-import { credentialsOf, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type Credentials, type PermissionSourceFactory } from '../access/index.js';
-import type { EventSink } from '../events/sink.js';
+import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type PermissionSourceFactory } from '../access/index.js';
+import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
-import { collection, parsePagination, single } from '../server/index.js';
-import { runInRequestTransaction, type RequestWork } from '../server/request-transaction.js';
+import { collection, parsePagination, runInRequestTransaction, single, type RequestWork } from '../server/index.js';
 import type { InstallationRow, InstallationService } from './installations.js';
 import type { LoadedApp } from './loader.js';
 import type { NotificationService, PendingMail } from './notifications.js';
@@ -31,7 +30,7 @@ const api = { wpk: { kind: 'api' as const, scope: 'workspace' as const } };
 
 /** An installation as the endpoints answer it. */
 export function presentInstallation(app: LoadedApp, row: InstallationRow | null) {
-  const installed = row?.status === 'installed';
+  const installed = isInstalled(row);
   return {
     slug: app.namespace,
     name: app.manifest.name,
@@ -60,11 +59,10 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     try {
       return requireRole(request, 'admin', action);
     } catch (error) {
-      if (error instanceof ForbiddenError) {
-        const credentials = request.auth.credentials as unknown as Credentials | null;
-        logger.warn({ req_id: request.info.id, layer: 3, reason: `platform role ${credentials?.member.platformRole ?? 'none'}${credentials?.via.kind === 'api_key' && !credentials.via.fullAccess ? ' (scoped key)' : ''} may not ${action}`, member_id: credentials?.member.id ?? null, route: `${request.method.toUpperCase()} ${request.route.path}`, explain: `layer 3: ${error.message}` }, 'access denied');
-      }
-      throw error;
+      if (!(error instanceof ForbiddenError)) throw error;
+      const credentials = credentialsOf(request);
+      const reason = `platform role ${credentials.member.platformRole}${credentials.via.kind === 'api_key' && !credentials.via.fullAccess ? ' (scoped key)' : ''} may not ${action}`;
+      throw new AccessDenied(3, error.message, reason);
     }
   };
 
@@ -90,7 +88,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     unit.stage({ emitter: 'system', action, payload, metadata: { workspace_id: workspace } });
 
   const canOpen = async (request: Request, app: LoadedApp, row: InstallationRow | null) => {
-    if (!row || row.status !== 'installed') return false;
+    if (!isInstalled(row)) return false;
     const source = services.permissionSources()(credentialsOf(request), services.sequelize);
     return (await source.appAccess(app.namespace, row)).allowed;
   };
@@ -115,7 +113,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
           const app = appOf(request);
           const caller = credentialsOf(request).member;
           const row = await installations.find(workspaceId(request), app.namespace);
-          if (row?.status === 'installed') throw new ConflictError(`App ${app.namespace} is already installed`);
+          if (isInstalled(row)) throw new ConflictError(`App ${app.namespace} is already installed`);
           const recorded = await installations.recordRequest(workspaceId(request), app.namespace, 'install', caller.id, null);
           const recipients = await notifications.ownersAndAdmins(workspaceId(request));
           mails.push(
@@ -217,7 +215,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
         const workspace = workspaceId(request);
         const row = await installations.find(workspace, app.namespace);
         const roles = await installations.roleSlices(workspace, app.namespace);
-        const installed = row?.status === 'installed';
+        const installed = isInstalled(row);
         const allowed = installed && row!.access_policy === 'roles' ? row!.allowed_roles : [];
         const elevated = await services.sequelize.query<{ member_id: string; name: string; email: string; platform_role: string }>(
           `SELECT m.id AS member_id, a.name, a.email, m.platform_role FROM platform.members m JOIN platform.accounts a ON a.id = m.account_id
@@ -262,8 +260,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
         const row = await installations.find(workspaceId(request), app.namespace);
         const admin = credentials.via.kind !== 'api_key' || credentials.via.fullAccess ? ['owner', 'admin'].includes(credentials.member.platformRole) : false;
         if (!admin && !(await canOpen(request, app, row))) {
-          logger.warn({ req_id: request.info.id, layer: 4, reason: 'settings of an app the caller cannot open', member_id: credentials.member.id, app: app.namespace }, 'access denied');
-          throw new ForbiddenError("You don't have access to this app");
+          throw new AccessDenied(4, APP_ACCESS_DENIED, 'settings of an app the caller cannot open', null, app.namespace);
         }
         return single(request, installations.effectiveSettings(app, row));
       },

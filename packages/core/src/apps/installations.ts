@@ -1,6 +1,7 @@
-import { ConflictError, InvalidError, NotFoundError, jsonSchemaProblems } from '@wpk/sdk';
+import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { jsonSchemaProblems } from '@wpk/sdk/tooling';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { InstallationView } from '../access/index.js';
+import { isInstalled, type InstallationView } from '../access/index.js';
 import type { LoadedApp } from './loader.js';
 
 /** An installation row. */
@@ -29,6 +30,14 @@ export interface RoleSlice {
   permissions: string[];
 }
 
+/** Something that runs SQL with positional parameters: a pg client or pool (the broker's connection). */
+export interface SqlClient {
+  query(sql: string, params: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+// "Which apps are installed in this workspace": the one query, for Sequelize and raw pg alike.
+const INSTALLED_APPS = "SELECT app_slug FROM platform.app_installations WHERE workspace_id = $1 AND status = 'installed'";
+
 const COLUMNS = 'workspace_id, app_slug, status, access_policy, allowed_roles, redlist, settings, installed_by, installed_at, uninstalled_by, uninstalled_at';
 
 /**
@@ -47,6 +56,27 @@ export class InstallationService {
     return rows[0] ?? null;
   }
 
+  /** The namespaces of the apps installed in the workspace. */
+  async installedApps(workspaceId: string): Promise<string[]> {
+    const rows = await this.sequelize.query<{ app_slug: string }>(INSTALLED_APPS, { type: QueryTypes.SELECT, bind: [workspaceId] });
+    return rows.map((row) => row.app_slug);
+  }
+
+  /** Which of `namespaces` are installed in the workspace, read through `client` (outside Sequelize). */
+  static async installedAmong(client: SqlClient, workspaceId: string, namespaces: string[]): Promise<Set<string>> {
+    const { rows } = await client.query(`${INSTALLED_APPS} AND app_slug = ANY($2)`, [workspaceId, namespaces]);
+    return new Set((rows as Array<{ app_slug: string }>).map((row) => row.app_slug));
+  }
+
+  /** The workspaces where the app is installed. */
+  async workspacesWith(namespace: string): Promise<string[]> {
+    const rows = await this.sequelize.query<{ workspace_id: string }>("SELECT workspace_id FROM platform.app_installations WHERE app_slug = :namespace AND status = 'installed'", {
+      type: QueryTypes.SELECT,
+      replacements: { namespace },
+    });
+    return rows.map((row) => row.workspace_id);
+  }
+
   /** Refuses role ids that are not roles of this workspace (400 naming the entry). */
   async assertRoles(workspaceId: string, roleIds: string[], field = 'allowed_roles'): Promise<void> {
     if (roleIds.length === 0) return;
@@ -62,7 +92,7 @@ export class InstallationService {
   /** Installs (or reinstalls) the app. A fresh install defaults to policy `roles` with no roles. */
   async install(workspaceId: string, app: LoadedApp, policy: AccessPolicyInput, by: string): Promise<InstallationRow> {
     const existing = await this.find(workspaceId, app.namespace);
-    if (existing?.status === 'installed') throw new ConflictError(`App ${app.namespace} is already installed`);
+    if (isInstalled(existing)) throw new ConflictError(`App ${app.namespace} is already installed`);
     const allowed = policy.access_policy === 'everyone' ? [] : dedupe(policy.allowed_roles ?? []);
     await this.assertRoles(workspaceId, allowed);
     const replacements = { workspaceId, namespace: app.namespace, policy: policy.access_policy, allowed: JSON.stringify(allowed), by };
@@ -92,7 +122,7 @@ export class InstallationService {
   /** The installed app's row, or 409 when it is not installed. */
   async requireInstalled(workspaceId: string, app: LoadedApp): Promise<InstallationRow> {
     const row = await this.find(workspaceId, app.namespace);
-    if (!row || row.status !== 'installed') throw new ConflictError(`App ${app.namespace} is not installed`);
+    if (!isInstalled(row)) throw new ConflictError(`App ${app.namespace} is not installed`);
     return row;
   }
 

@@ -2,17 +2,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  appNamespace,
-  appSchemaName,
-  codeFacts,
-  formatManifestProblem,
-  isAppDefinition,
-  validateManifest,
-  type AppDefinition,
-  type AppManifest,
-  type ManifestProblem,
-} from '@wpk/sdk';
+import type { AppDefinition, AppManifest, ManifestProblem } from '@wpk/sdk';
+import { appNamespace, appSchemaName, codeFacts, formatManifestProblem, isAppDefinition, validateManifest } from '@wpk/sdk/tooling';
 
 /**
  * One app the runtime configuration names. A string is a package name, or a directory when it
@@ -60,7 +51,7 @@ export class AppLoadError extends Error {
 }
 
 /** Slugs a first-party app may not take (the SDK's list; its manifest validator refuses them). */
-export { RESERVED_SLUGS } from '@wpk/sdk';
+export { RESERVED_SLUGS } from '@wpk/sdk/tooling';
 
 const ENTRY_CANDIDATES = ['src/index.ts', 'src/index.js', 'index.ts', 'index.js', 'dist/index.js'];
 

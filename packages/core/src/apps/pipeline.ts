@@ -19,9 +19,8 @@ import {
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { AppRequestAccess, CheckOutcome, Credentials, PermissionSet } from '../access/index.js';
-import type { EventSink, StagedEvent } from '../events/sink.js';
-import { collection, parsePagination, single } from '../server/index.js';
-import { runInRequestTransaction, runUnitOfWork, type RequestWork } from '../server/request-transaction.js';
+import type { EventSink, StagedEvent } from '../events/index.js';
+import { collection, parsePagination, runInRequestTransaction, runUnitOfWork, single, type RequestWork } from '../server/index.js';
 import type { Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';

@@ -1,12 +1,13 @@
 import type { Request, Server } from '@hapi/hapi';
-import { routeKey, type AppMigration, type ChainStep, type DeliveredEvent, type SearchableType, type SearchDocument } from '@wpk/sdk';
+import { type AppMigration, type ChainStep, type DeliveredEvent, type SearchableType, type SearchDocument } from '@wpk/sdk';
+import { routeKey } from '@wpk/sdk/tooling';
 import type { Logger } from 'pino';
-import { QueryTypes, type Sequelize } from 'sequelize';
-import { appGuard, credentialsOf, defaultPermissionSourceFactory, type AccessDenial, type PermissionSourceFactory } from '../access/index.js';
+import type { Sequelize } from 'sequelize';
+import { appGuard, credentialsOf, defaultPermissionSourceFactory, isInstalled, type AccessDenial, type PermissionSourceFactory } from '../access/index.js';
 import type { Migration, MigrationSet } from '../db/index.js';
-import type { EventSink } from '../events/sink.js';
+import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
-import { Workspace } from '../tenancy/index.js';
+import type { Workspace, WorkspaceService } from '../tenancy/index.js';
 import { appEndpoints, unknownApp } from './http.js';
 import { InstallationService } from './installations.js';
 import { loadApps, type AppEntry, type LoadedApp } from './loader.js';
@@ -32,6 +33,8 @@ export interface AppRegistryOptions {
 export interface AppRegistryServices {
   sequelize: Sequelize;
   logger: Logger;
+  /** The runtime's workspaces (a delivery's workspace is looked up there). */
+  workspaces: WorkspaceService;
   /** Where staged events go (the event bus's outbox once it exists). */
   eventSink?: () => EventSink | null;
   /** The mailer owners and admins are notified through. */
@@ -196,7 +199,6 @@ export class AppRegistry {
       plugin: appGuard,
       options: {
         sequelize: services.sequelize,
-        logger: services.logger,
         loadInstallation: (workspaceId, namespace) => installations.find(workspaceId, namespace),
         runCheck: (request, access, name) => pipeline.runCheck(this.runtimes.get(access.namespace)!, request, access, name),
         permissionSources: () => this.sourceFactory,
@@ -282,7 +284,7 @@ export class AppRegistry {
             action,
             async (delivery, input: { workspace: Workspace; work: Work }) => {
               const installation = await services.installations.find(input.workspace.id, app.namespace);
-              if (!installation || installation.status !== 'installed') return;
+              if (!isInstalled(installation)) return;
               const event: DeliveredEvent = { action: delivery.action, payload: delivery.payload, metadata: delivery.metadata as DeliveredEvent['metadata'], deliveryId: delivery.deliveryId, attempt: delivery.attempt };
               await services.pipeline.deliverInWork(runtime, input.workspace, services.installations.effectiveSettings(app, installation), input.work, event);
             },
@@ -293,14 +295,13 @@ export class AppRegistry {
     bus.setSubscriberFilter?.(async ({ workspaceId, subscribers, client }) => {
       const apps = subscribers.filter((subscriber) => this.byNamespace.has(subscriber));
       if (apps.length === 0) return subscribers;
-      const { rows } = await client.query("SELECT app_slug FROM platform.app_installations WHERE workspace_id = $1 AND status = 'installed' AND app_slug = ANY($2)", [workspaceId, apps]);
-      const installed = new Set(rows.map((row: { app_slug: string }) => row.app_slug));
+      const installed = await InstallationService.installedAmong(client, workspaceId, apps);
       return subscribers.filter((subscriber) => !this.byNamespace.has(subscriber) || installed.has(subscriber));
     });
     bus.setEmissionGuard?.(async ({ app, workspaceId }) => {
       if (!this.byNamespace.has(app)) return false;
       const installation = await services.installations.find(workspaceId, app);
-      return installation?.status === 'installed';
+      return isInstalled(installation);
     });
   }
 
@@ -316,10 +317,10 @@ export class AppRegistry {
     const runtime = this.runtimes.get(namespace)!;
     if (!app.definition) throw new Error(`${namespace} is a remote app: its deliveries go to ${app.address}`);
     const workspaceId = event.metadata?.workspace_id;
-    const workspace = typeof workspaceId === 'string' ? await Workspace.findByPk(workspaceId) : null;
+    const workspace = typeof workspaceId === 'string' ? await services.workspaces.findById(workspaceId) : null;
     if (!workspace) return 'skipped';
     const installation = await services.installations.find(workspace.id, namespace);
-    if (!installation || installation.status !== 'installed') return 'skipped';
+    if (!isInstalled(installation)) return 'skipped';
     await services.pipeline.deliver(runtime, workspace, services.installations.effectiveSettings(app, installation), event);
     return 'handled';
   }
@@ -347,7 +348,7 @@ export class AppRegistry {
         const workspace = request.app.workspace;
         if (!workspace || !this.byNamespace.has(namespace)) return false;
         const installation = await this.installations.find(workspace.id, namespace);
-        if (!installation || installation.status !== 'installed') return false;
+        if (!isInstalled(installation)) return false;
         return (await sourceOf(request).appAccess(namespace, installation)).allowed;
       },
       heldKeys: async (request, namespace) => {
@@ -374,11 +375,14 @@ export class AppRegistry {
 
   /** Workspaces where the app is installed (for re-indexing and maintenance jobs). */
   async installedIn(namespace: string): Promise<string[]> {
-    const rows = await this.services!.sequelize.query<{ workspace_id: string }>("SELECT workspace_id FROM platform.app_installations WHERE app_slug = :namespace AND status = 'installed'", {
-      type: QueryTypes.SELECT,
-      replacements: { namespace },
-    });
-    return rows.map((row) => row.workspace_id);
+    if (!this.services) throw new Error('AppRegistry.attach() has not run');
+    return this.services.installations.workspacesWith(namespace);
+  }
+
+  /** The namespaces of the apps installed in the workspace (API keys' grantable scopes). */
+  async installedApps(workspaceId: string): Promise<string[]> {
+    if (!this.services) throw new Error('AppRegistry.attach() has not run');
+    return this.services.installations.installedApps(workspaceId);
   }
 }
 

@@ -17,8 +17,11 @@ export interface OutboxOptions {
   onCommitted: () => void;
 }
 
-/** An event as written to the outbox. */
-export interface OutboxRow {
+/**
+ * An event row of `platform.events`. `Instant` is how `deliver_at` travels: ISO text on the way
+ * in (the rows go to the database as JSON), a Date when pg reads it back.
+ */
+export interface OutboxRow<Instant extends string | Date = string> {
   id: string;
   workspace_id: string;
   emitter: string;
@@ -26,7 +29,7 @@ export interface OutboxRow {
   payload: Record<string, unknown>;
   metadata: Record<string, unknown>;
   dedupe_key: string | null;
-  deliver_at: string | null;
+  deliver_at: Instant | null;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import { isTransientError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery } from '@wpk/sdk';
-import { runInRequestTransaction, type RequestWork } from '../server/request-transaction.js';
+import { runInRequestTransaction, type RequestWork } from '../server/index.js';
 import type { Workspace, WorkspaceService } from '../tenancy/index.js';
 import { localHandlerPath } from './deliverer.js';
 import { EventRegistrationError, type EventRegistry } from './registry.js';

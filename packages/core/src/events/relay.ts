@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Queryable } from './catalog-store.js';
+import type { OutboxRow } from './outbox.js';
 import { maskPayload, type PayloadSealer } from './payload.js';
 import type { DeliveryJobData, DeliveryQueue } from './queue.js';
 import { RUNTIME_SLUGS } from './names.js';
@@ -31,17 +32,6 @@ export interface RelayOptions {
    * before events left waiting for the catalog are looked at again.
    */
   reloadCatalog?: () => Promise<boolean>;
-}
-
-interface OutboxRow {
-  id: string;
-  workspace_id: string;
-  emitter: string;
-  action: string;
-  payload: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-  dedupe_key: string | null;
-  deliver_at: Date | null;
 }
 
 interface Outcome {
@@ -116,7 +106,7 @@ export class Relay {
       // few of them may be lost, which only means a relay or a delivery happens again (at least
       // once); the events themselves were committed durably by the requests that staged them.
       await client.query('BEGIN; SET LOCAL synchronous_commit TO off');
-      const { rows } = await client.query<OutboxRow>(
+      const { rows } = await client.query<OutboxRow<Date>>(
         `SELECT id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
            FROM platform.events e
           WHERE status = 'pending'
@@ -130,7 +120,7 @@ export class Relay {
       }
       const catalog = this.options.catalog();
       const outcomes: Outcome[] = [];
-      const valid: Array<{ row: OutboxRow; hash: string | null }> = [];
+      const valid: Array<{ row: OutboxRow<Date>; hash: string | null }> = [];
       for (const row of rows) {
         const entry = catalog.action(row.action);
         const reject = (reason: string) => {

@@ -4,11 +4,11 @@ import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { CallerMember } from '../access/index.js';
 import type { RuntimeConfig } from '../config.js';
-import type { EventSink } from '../events/sink.js';
-import { runUnitOfWork } from '../server/request-transaction.js';
+import type { EventSink } from '../events/index.js';
+import { runUnitOfWork } from '../server/index.js';
 import type { Mailer } from '../mail/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
-import { defineIdentityModels, Member } from './models/index.js';
+import { defineIdentityModels } from './models/index.js';
 import { ActivityLog } from './services/activity.js';
 import { AdminAudit } from './services/admin-audit.js';
 import { LocalDiskStorage, type AvatarStorage } from './services/avatar-storage.js';
@@ -100,16 +100,16 @@ export class IdentityService {
     this.signups = new SignupService(context, this.activity);
     this.invitations = new InvitationService(context, this.members, this.twoFactor, this.activity);
     this.passwordResets = new PasswordResetService(context, this.activity);
-    this.roles = new RoleService(this.activity);
-    this.workspaceAdmin = new WorkspaceAdminService(this.activity);
+    this.roles = new RoleService(context, this.activity);
+    this.workspaceAdmin = new WorkspaceAdminService(context, this.activity);
     this.avatars = new AvatarService(context, this.members, this.activity);
   }
 
   static async create(options: IdentityServiceOptions): Promise<IdentityService> {
-    defineIdentityModels(options.sequelize);
     const secret = await loadSecretKey(options.config.secretKey, options.config.dataDir);
     const context: IdentityContext = {
       sequelize: options.sequelize,
+      models: defineIdentityModels(options.sequelize),
       config: options.config,
       logger: options.logger,
       workspaces: options.workspaces,
@@ -188,7 +188,7 @@ export class IdentityService {
     const passwordHash = await this.passwordHashFor(input.email, input.password);
     return this.unitOfWork(async (stage) => {
       const { account } = await this.signups.ensureAccount(input.email, passwordHash, input.name, true);
-      let member = await Member.findOne({ where: { workspace_id: workspace.id, account_id: account.id } });
+      let member = await this.context.models.Member.findOne({ where: { workspace_id: workspace.id, account_id: account.id } });
       if (member?.state === 'joined' && !member.deactivated_at) throw new ConflictError(`${account.email} is already a member of ${workspace.subdomain}`);
       if (member?.platform_role === 'owner') throw new ConflictError(`${account.email} owns ${workspace.subdomain}`);
       if (member) {
@@ -198,7 +198,7 @@ export class IdentityService {
         member.joined_at = new Date();
         await member.save();
       } else {
-        member = await Member.create({ workspace_id: workspace.id, account_id: account.id, platform_role: input.platformRole, state: 'joined', deactivated_at: null, invited_by: null, joined_at: new Date() });
+        member = await this.context.models.Member.create({ workspace_id: workspace.id, account_id: account.id, platform_role: input.platformRole, state: 'joined', deactivated_at: null, invited_by: null, joined_at: new Date() });
       }
       stage({ emitter: 'system', action: 'system.workspace.member.added', payload: { member_id: member.id, role: member.platform_role }, metadata: {} });
       await this.activity.record({ workspaceId: workspace.id, actor: null, action: 'member.added', targetType: 'member', targetId: member.id, details: { email: account.email, platform_role: member.platform_role, via: 'cli' } });
@@ -225,7 +225,7 @@ export class IdentityService {
 
   /** Hash for a new account, or a check that an existing account's password is this one. */
   private async passwordHashFor(email: string, password: string): Promise<string> {
-    const existing = await findAccountByEmail(normalizeEmail(email));
+    const existing = await findAccountByEmail(this.context.models, normalizeEmail(email));
     // The runtime's own work (CLI, seeding): not bounded per client address.
     if (existing?.password_hash && !(await this.context.passwords.verify(password, existing.password_hash, 'runtime'))) {
       throw new ConflictError(`An account for ${normalizeEmail(email)} already exists with another password`);

@@ -3,6 +3,7 @@ import Boom from '@hapi/boom';
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
+import { AccessDenied } from '../access/index.js';
 import { hostnameOf, isServedHost, subdomainFromHost, type WorkspaceService } from '../tenancy/index.js';
 import { toErrorAnswer } from './errors.js';
 import { isTrustedOrigin } from './origins.js';
@@ -60,19 +61,20 @@ function mediaType(header: string | undefined): string | null {
   return header ? header.split(';')[0].trim().toLowerCase() : null;
 }
 
-const NOT_A_MEMBER = 'You are not a member of this workspace';
-
 /**
- * The "explain" line of a refusal the app guard did not already log: 401 is layer 1, the
- * membership refusal layer 2, any other 403 layer 3 on platform routes (role gates) and a
- * handler's own refusal on app routes.
+ * The one log line of every refusal. A typed denial (AccessDenied) names its layer, reason and
+ * key; an untyped one is placed by its status and route: 401 is layer 1, any other 403 layer 3
+ * on platform routes (role gates) and layer 5 on app routes (a handler's own refusal).
  */
-function logDenial(logger: Logger, request: Request, status: number, message: string): void {
-  const appRoute = request.route.settings.app?.wpkApp !== undefined;
-  const layer = status === 401 ? 1 : message === NOT_A_MEMBER ? 2 : appRoute ? 5 : 3;
+function logDenial(logger: Logger, request: Request, error: Error, status: number, message: string): void {
   const route = routeLabel(request);
   const member = (request.auth.credentials as { member?: { id: string } } | null)?.member?.id ?? null;
-  logger.warn({ req_id: request.info.id, layer, reason: message, member_id: member, route, explain: `layer ${layer}: ${message} (${route})` }, 'access denied');
+  const typed = error instanceof AccessDenied ? error : null;
+  const layer = typed?.layer ?? (status === 401 ? 1 : request.route.settings.app?.wpkApp !== undefined ? 5 : 3);
+  const reason = typed?.reason ?? message;
+  // A refusal of an app's (or the platform's key) rule names the app and the key, null when no single key decided.
+  const context = typed?.app ? { app: typed.app, permission: typed.permission } : {};
+  logger.warn({ req_id: request.info.id, layer, reason, member_id: member, route, ...context, explain: `layer ${layer}: ${reason} (${typed?.where ?? route})` }, 'access denied');
 }
 
 /**
@@ -138,7 +140,7 @@ export const conventions: Plugin<ConventionsOptions> = {
       if ('isBoom' in response && response.isBoom) {
         const answer = toErrorAnswer(response, request.info.id);
         if (answer.fault) logger.error({ req_id: request.info.id, err: response }, 'request failed');
-        if ((answer.status === 401 || answer.status === 403) && !request.app.accessDenialLogged) logDenial(logger, request, answer.status, answer.body.error);
+        if (answer.status === 401 || answer.status === 403) logDenial(logger, request, response, answer.status, answer.body.error);
         const reply = h.response(answer.body).code(answer.status);
         for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
         reply.header('x-request-id', request.info.id);

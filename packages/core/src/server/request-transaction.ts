@@ -1,6 +1,6 @@
 import type { Request, ResponseToolkit, ResponseObject } from '@hapi/hapi';
 import type { Sequelize, Transaction } from 'sequelize';
-import type { EventSink, StagedEvent } from '../events/sink.js';
+import type { EventSink, StagedEvent } from '../events/index.js';
 
 /** The unit of work of one request: its transaction and the events it staged. */
 export interface RequestWork {

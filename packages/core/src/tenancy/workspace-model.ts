@@ -12,8 +12,9 @@ export class Workspace extends Model<InferAttributes<Workspace>, InferCreationAt
   declare updated_at: CreationOptional<Date>;
 }
 
+/** Binds Workspace to one connection: a fresh subclass per runtime, so runtimes never share a binding. */
 export function defineWorkspaceModel(sequelize: Sequelize): typeof Workspace {
-  Workspace.init(
+  return class extends Workspace {}.init(
     {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
       subdomain: { type: DataTypes.STRING(63), allowNull: false },
@@ -26,7 +27,6 @@ export function defineWorkspaceModel(sequelize: Sequelize): typeof Workspace {
     },
     { sequelize, schema: 'platform', tableName: 'workspaces', modelName: 'Workspace', underscored: true },
   );
-  return Workspace;
 }
 
 /** A workspace as API answers show it. */

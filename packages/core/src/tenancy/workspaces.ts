@@ -1,6 +1,6 @@
 import { ConflictError, InvalidError } from '@wpk/sdk';
 import { UniqueConstraintError, type Sequelize } from 'sequelize';
-import { Workspace } from './workspace-model.js';
+import { defineWorkspaceModel, type Workspace } from './workspace-model.js';
 
 /** Subdomains that name parts of the platform itself, never a tenant. */
 export const RESERVED_SUBDOMAINS = new Set(['www', 'api', 'app', 'apps', 'admin', 'mail', 'smtp', 'static', 'assets', 'public', 'status', 'docs', 'help', 'support', 'broker', 'auth', 'login', 'signup', 'billing', 'cdn', 'ws']);
@@ -25,14 +25,19 @@ export interface CreateWorkspaceInput {
 
 /** Workspace lifecycle: creation and look-up. */
 export class WorkspaceService {
-  constructor(private readonly sequelize: Sequelize) {}
+  /** The Workspace model bound to this runtime's connection. */
+  readonly model: typeof Workspace;
+
+  constructor(sequelize: Sequelize) {
+    this.model = defineWorkspaceModel(sequelize);
+  }
 
   async create(input: CreateWorkspaceInput): Promise<Workspace> {
     const subdomain = validateSubdomain(input.subdomain);
     const name = input.name.trim();
     if (name.length < 1 || name.length > 200) throw new InvalidError('name must be 1-200 characters');
     try {
-      return await Workspace.create({ subdomain, name, plan: input.plan ?? 'free' });
+      return await this.model.create({ subdomain, name, plan: input.plan ?? 'free' });
     } catch (error) {
       if (error instanceof UniqueConstraintError) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
       throw error;
@@ -41,10 +46,10 @@ export class WorkspaceService {
 
   /** The active workspace on this subdomain, or null. */
   async findBySubdomain(subdomain: string): Promise<Workspace | null> {
-    return Workspace.findOne({ where: { subdomain: subdomain.toLowerCase(), status: 'active' } });
+    return this.model.findOne({ where: { subdomain: subdomain.toLowerCase(), status: 'active' } });
   }
 
   async findById(id: string): Promise<Workspace | null> {
-    return Workspace.findByPk(id);
+    return this.model.findByPk(id);
   }
 }

@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import { QueryTypes } from 'sequelize';
 import { createLogger, type Runtime, type RuntimeOptions } from '../../src/index.js';
 import type { StagedEvent } from '../../src/events/sink.js';
-import { Account, Member } from '../../src/identity/index.js';
 import type { SearchOperation } from '../../src/apps/index.js';
 import { apiHeaders, startTestRuntime, type TestRuntime } from './runtime.js';
 
@@ -113,6 +112,7 @@ export class TestWorkspace {
 }
 
 async function caller(env: AppsTestRuntime, subdomain: string, memberId: string): Promise<TestCaller> {
+  const { Account, Member } = env.runtime.identity.context.models;
   const member = (await Member.findByPk(memberId))!;
   const account = (await Account.findByPk(member.account_id))!;
   const session = await env.runtime.identity.sessions.start(member, account);

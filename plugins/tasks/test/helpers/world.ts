@@ -4,7 +4,7 @@
  * callers the tests need. Every test file starts one (`startWorld`) and closes it.
  */
 import { createTestPlatform, type TestCaller, type TestMember, type TestPlatform, type TestResponse, type TestWorkspace } from '@wpk/testing';
-import { compileJsonSchema } from '@wpk/sdk';
+import { compileJsonSchema } from '@wpk/sdk/tooling';
 import app from '../../src/index.js';
 
 /** The manifest's payload schema of each action, compiled once. */

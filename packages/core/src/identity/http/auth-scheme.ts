@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server, ServerAuthSchemeObject } from '@hapi/hapi';
-import type { Credentials } from '../../access/index.js';
+import { AccessDenied, type Credentials } from '../../access/index.js';
 import { routeMeta } from '../../server/index.js';
 import type { SessionService } from '../services/sessions.js';
 import { SESSION_COOKIE } from './cookies.js';
@@ -56,7 +56,7 @@ function unauthenticated(request: Request, h: ResponseToolkit, message: string) 
 /** Layer 2: the credential's workspace must be the one of the subdomain. */
 function checkMembership(request: Request, credentials: Credentials): void {
   const workspace = request.app.workspace;
-  if (workspace && credentials.member.workspaceId !== workspace.id) throw Boom.forbidden(NOT_A_MEMBER);
+  if (workspace && credentials.member.workspaceId !== workspace.id) throw new AccessDenied(2, NOT_A_MEMBER, `the credential belongs to workspace ${credentials.member.workspaceId}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, Server } from '@hapi/hapi';
-import { isTrustedOrigin, trustedOrigins } from '../../server/origins.js';
+import { isTrustedOrigin, trustedOrigins } from '../../server/index.js';
 import { bearerToken } from './auth-scheme.js';
 
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);

@@ -22,8 +22,9 @@ export class Account extends Model<InferAttributes<Account>, InferCreationAttrib
   declare updated_at: CreationOptional<Date>;
 }
 
-export function defineAccount(sequelize: Sequelize): void {
-  Account.init(
+/** Binds Account to one connection: a fresh subclass per runtime, so runtimes never share a binding. */
+export function defineAccount(sequelize: Sequelize): typeof Account {
+  return class extends Account {}.init(
     {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
       email: { type: DataTypes.STRING(254), allowNull: false },

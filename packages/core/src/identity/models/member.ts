@@ -18,8 +18,9 @@ export class Member extends Model<InferAttributes<Member>, InferCreationAttribut
   declare updated_at: CreationOptional<Date>;
 }
 
-export function defineMember(sequelize: Sequelize): void {
-  Member.init(
+/** Binds Member to one connection (a fresh subclass per runtime). */
+export function defineMember(sequelize: Sequelize): typeof Member {
+  return class extends Member {}.init(
     {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
       workspace_id: { type: DataTypes.UUID, allowNull: false },

@@ -21,8 +21,9 @@ export class MemberRole extends Model<InferAttributes<MemberRole>, InferCreation
   declare created_at: CreationOptional<Date>;
 }
 
-export function defineRoles(sequelize: Sequelize): void {
-  Role.init(
+/** Binds Role and MemberRole to one connection (fresh subclasses per runtime). */
+export function defineRoles(sequelize: Sequelize): { Role: typeof Role; MemberRole: typeof MemberRole } {
+  const BoundRole = class extends Role {}.init(
     {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
       workspace_id: { type: DataTypes.UUID, allowNull: false },
@@ -33,7 +34,7 @@ export function defineRoles(sequelize: Sequelize): void {
     },
     { sequelize, schema: 'platform', tableName: 'roles', modelName: 'Role', underscored: true },
   );
-  MemberRole.init(
+  const BoundMemberRole = class extends MemberRole {}.init(
     {
       workspace_id: { type: DataTypes.UUID, allowNull: false },
       member_id: { type: DataTypes.UUID, allowNull: false, primaryKey: true },
@@ -42,4 +43,5 @@ export function defineRoles(sequelize: Sequelize): void {
     },
     { sequelize, schema: 'platform', tableName: 'member_roles', modelName: 'MemberRole', underscored: true, updatedAt: false },
   );
+  return { Role: BoundRole, MemberRole: BoundMemberRole };
 }

@@ -5,7 +5,6 @@ import Joi from 'joi';
 import { credentialsOf } from '../../access/index.js';
 import { single } from '../../server/index.js';
 import { clearSessionCookie, setSessionCookie } from '../http/cookies.js';
-import { Account } from '../models/index.js';
 import { AVATAR_MAX_BYTES, AVATAR_TYPES, type AvatarType } from '../services/avatars.js';
 import { confirmPassword } from '../services/reauthentication.js';
 import type { StartedSession } from '../services/sessions.js';
@@ -76,7 +75,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
         const { password } = request.payload as { password: string };
-        const account = await Account.findByPk(credentials.member.accountId, { rejectOnEmpty: true });
+        const account = await identity.context.models.Account.findByPk(credentials.member.accountId, { rejectOnEmpty: true });
         if (!(await confirmPassword(identity.context, account, password, ipOf(request)))) throw new ForbiddenError('Invalid password');
         return inTransaction(dependencies, request, h, async () => {
           await identity.twoFactor.disable(account.id, credentials.member.workspaceId, credentials.member.id, ipOf(request));

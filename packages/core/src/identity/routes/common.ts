@@ -3,10 +3,9 @@ import { ForbiddenError } from '@wpk/sdk';
 import Joi from 'joi';
 import type { Credentials } from '../../access/index.js';
 import type { RuntimeConfig } from '../../config.js';
-import { runInRequestTransaction, type RequestWork } from '../../server/request-transaction.js';
+import { runInRequestTransaction, type RequestWork } from '../../server/index.js';
 import { presentWorkspace, publicOrigin } from '../../tenancy/index.js';
 import type { IdentityService } from '../identity-service.js';
-import { Account, Member } from '../models/index.js';
 import { presentMember } from '../services/members.js';
 
 /** What identity's route modules receive. */
@@ -57,8 +56,8 @@ export function requireSession(credentials: Credentials, action: string): string
 
 /** GET /me and the sign-in answers: the member, their workspace and platform role. */
 export async function presentMe(dependencies: RouteDependencies, memberId: string, session: { kind: 'session' | 'api_key'; elevatedUntil: Date | null }) {
-  const member = await Member.findByPk(memberId, { rejectOnEmpty: true });
-  const account = await Account.findByPk(member.account_id, { rejectOnEmpty: true });
+  const member = await dependencies.identity.context.models.Member.findByPk(memberId, { rejectOnEmpty: true });
+  const account = await dependencies.identity.context.models.Account.findByPk(member.account_id, { rejectOnEmpty: true });
   const workspace = await dependencies.identity.context.workspaces.findById(member.workspace_id);
   const roles = await dependencies.identity.members.roleIdsOf([member.id]);
   return {

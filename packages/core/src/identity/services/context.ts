@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { RuntimeConfig } from '../../config.js';
-import type { StagedEvent } from '../../events/sink.js';
+import type { StagedEvent } from '../../events/index.js';
 import type { Mailer } from '../../mail/index.js';
 import type { WorkspaceService } from '../../tenancy/index.js';
+import type { IdentityModels } from '../models/index.js';
 import type { AvatarStorage } from './avatar-storage.js';
 import type { PasswordHasher } from './passwords.js';
 import type { SecretBox } from './secret-box.js';
@@ -12,6 +13,8 @@ import type { Throttle } from './throttle.js';
 /** What identity's services share: the database, config, and the helpers built once at start-up. */
 export interface IdentityContext {
   sequelize: Sequelize;
+  /** Identity's models, bound to this runtime's connection. */
+  models: IdentityModels;
   config: RuntimeConfig;
   logger: Logger;
   workspaces: WorkspaceService;

@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '@wpk/sdk';
 import { Op } from 'sequelize';
 import type { CallerMember } from '../../access/index.js';
-import { Account, Invitation, Member } from '../models/index.js';
+import type { Account, Invitation, Member } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import { accountEvent, normalizeEmail, systemEvent, type IdentityContext, type Stage } from './context.js';
 import type { MemberService } from './members.js';
@@ -42,9 +42,9 @@ export class InvitationService {
     if (input.platformRole === 'admin' && actor.platformRole !== 'owner') throw new ForbiddenError('Only the workspace owner can invite admins');
     const email = normalizeEmail(input.email);
     const roleIds = await this.members.checkRoleIds(actor.workspaceId, input.roleIds);
-    let account = await findAccountByEmail(email);
-    account ??= await Account.create({ email, name: email.split('@')[0], password_hash: null, email_verified_at: null, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null });
-    let member = await Member.findOne({ where: { workspace_id: actor.workspaceId, account_id: account.id } });
+    let account = await findAccountByEmail(this.context.models, email);
+    account ??= await this.context.models.Account.create({ email, name: email.split('@')[0], password_hash: null, email_verified_at: null, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null });
+    let member = await this.context.models.Member.findOne({ where: { workspace_id: actor.workspaceId, account_id: account.id } });
     if (member && member.state === 'joined' && !member.deactivated_at) throw new ConflictError(`${email} is already a member of this workspace`);
     if (member?.platform_role === 'owner') throw new ConflictError(`${email} is the owner of this workspace`);
     if (member) {
@@ -54,14 +54,14 @@ export class InvitationService {
       member.joined_at = null;
       member.invited_by = actor.id;
       await member.save();
-      await Invitation.update({ used_at: new Date() }, { where: { member_id: member.id, used_at: null } });
+      await this.context.models.Invitation.update({ used_at: new Date() }, { where: { member_id: member.id, used_at: null } });
     } else {
-      member = await Member.create({ workspace_id: actor.workspaceId, account_id: account.id, platform_role: input.platformRole, state: 'invited', deactivated_at: null, invited_by: actor.id, joined_at: null });
+      member = await this.context.models.Member.create({ workspace_id: actor.workspaceId, account_id: account.id, platform_role: input.platformRole, state: 'invited', deactivated_at: null, invited_by: actor.id, joined_at: null });
     }
     await this.members.replaceRoles(actor.workspaceId, member.id, roleIds);
     const token = randomToken();
     const expiresAt = new Date(Date.now() + INVITATION_TTL_SECONDS * 1000);
-    await Invitation.create({ workspace_id: actor.workspaceId, member_id: member.id, token_hash: sha256(token), invited_by: actor.id, expires_at: expiresAt, used_at: null });
+    await this.context.models.Invitation.create({ workspace_id: actor.workspaceId, member_id: member.id, token_hash: sha256(token), invited_by: actor.id, expires_at: expiresAt, used_at: null });
     stage(accountEvent('core.account.member.invited', { email, invited_by: actor.id, platform_role: input.platformRole }));
     await this.activity.record({ workspaceId: actor.workspaceId, actor: { memberId: actor.id, email: actor.email }, action: 'member.invited', targetType: 'member', targetId: member.id, details: { email, platform_role: input.platformRole }, ip });
     return { member, account, token, expiresAt };
@@ -74,10 +74,10 @@ export class InvitationService {
    * Hashing is bounded per client address `ip`.
    */
   async check(workspaceId: string, token: string, password: string, totp: string | undefined, ip: string | null): Promise<CheckedAcceptance> {
-    const invitation = await Invitation.findOne({ where: { token_hash: sha256(token), workspace_id: workspaceId, used_at: null, expires_at: { [Op.gt]: new Date() } } });
-    const member = invitation ? await Member.findByPk(invitation.member_id) : null;
+    const invitation = await this.context.models.Invitation.findOne({ where: { token_hash: sha256(token), workspace_id: workspaceId, used_at: null, expires_at: { [Op.gt]: new Date() } } });
+    const member = invitation ? await this.context.models.Member.findByPk(invitation.member_id) : null;
     if (!invitation || !member || member.state !== 'invited' || member.deactivated_at) throw new NotFoundError(INVALID_LINK);
-    const account = await Account.findByPk(member.account_id, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(member.account_id, { rejectOnEmpty: true });
     const stored = account.password_hash;
     this.context.passwords.admit({ ip });
     if (!stored) return { invitation, member, account, passwordHash: await this.context.passwords.hash(password, { ip }) };
@@ -91,16 +91,16 @@ export class InvitationService {
 
   /** PUT /invitations/{token}, second half (in the request's transaction): invited → joined. */
   async complete(checked: CheckedAcceptance, name: string | undefined, stage: Stage, ip: string | null): Promise<{ member: Member; account: Account }> {
-    const [used] = await Invitation.update({ used_at: new Date() }, { where: { id: checked.invitation.id, used_at: null } });
+    const [used] = await this.context.models.Invitation.update({ used_at: new Date() }, { where: { id: checked.invitation.id, used_at: null } });
     if (used !== 1) throw new NotFoundError(INVALID_LINK);
-    const account = await Account.findByPk(checked.account.id, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(checked.account.id, { rejectOnEmpty: true });
     if (checked.passwordHash && !account.password_hash) {
       account.password_hash = checked.passwordHash;
       if (name?.trim()) account.name = name.trim();
     }
     account.email_verified_at ??= new Date();
     await account.save();
-    const member = await Member.findByPk(checked.member.id, { rejectOnEmpty: true });
+    const member = await this.context.models.Member.findByPk(checked.member.id, { rejectOnEmpty: true });
     if (member.state !== 'invited' || member.deactivated_at) throw new NotFoundError(INVALID_LINK);
     member.state = 'joined';
     member.joined_at = new Date();

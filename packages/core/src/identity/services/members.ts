@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
 import { Op, QueryTypes } from 'sequelize';
 import type { CallerMember, PlatformRole } from '../../access/index.js';
-import { Account, Member, MemberRole, Role, Session } from '../models/index.js';
+import type { Account, Member } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import { accountEvent, systemEvent, type IdentityContext, type Stage } from './context.js';
 
@@ -86,7 +86,7 @@ export class MemberService {
   async roleIdsOf(memberIds: string[]): Promise<Map<string, string[]>> {
     const map = new Map<string, string[]>(memberIds.map((id) => [id, []]));
     if (memberIds.length === 0) return map;
-    const rows = await MemberRole.findAll({ where: { member_id: { [Op.in]: memberIds } }, order: [['created_at', 'ASC'], ['role_id', 'ASC']] });
+    const rows = await this.context.models.MemberRole.findAll({ where: { member_id: { [Op.in]: memberIds } }, order: [['created_at', 'ASC'], ['role_id', 'ASC']] });
     for (const row of rows) map.get(row.member_id)?.push(row.role_id);
     return map;
   }
@@ -94,12 +94,12 @@ export class MemberService {
   /** One member of the workspace, presented. */
   async get(workspaceId: string, memberId: string): Promise<PresentedMember> {
     const member = await this.find(workspaceId, memberId);
-    const account = await Account.findByPk(member.account_id, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(member.account_id, { rejectOnEmpty: true });
     return presentMember(member, account, (await this.roleIdsOf([member.id])).get(member.id) ?? []);
   }
 
   async find(workspaceId: string, memberId: string): Promise<Member> {
-    const member = isUuid(memberId) ? await Member.findOne({ where: { id: memberId, workspace_id: workspaceId } }) : null;
+    const member = isUuid(memberId) ? await this.context.models.Member.findOne({ where: { id: memberId, workspace_id: workspaceId } }) : null;
     if (!member) throw new NotFoundError(`No member ${memberId} in this workspace`);
     return member;
   }
@@ -107,8 +107,8 @@ export class MemberService {
   /** One page of the workspace's members, oldest first; `state` filters invited or joined. */
   async list(workspaceId: string, filter: { state?: 'invited' | 'joined' }, page: { limit: number; offset: number }): Promise<{ rows: PresentedMember[]; total: number }> {
     const where = { workspace_id: workspaceId, ...(filter.state ? { state: filter.state } : {}) };
-    const { rows, count } = await Member.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: page.limit, offset: page.offset });
-    const accounts = new Map((await Account.findAll({ where: { id: { [Op.in]: rows.map((row) => row.account_id) } } })).map((account) => [account.id, account]));
+    const { rows, count } = await this.context.models.Member.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: page.limit, offset: page.offset });
+    const accounts = new Map((await this.context.models.Account.findAll({ where: { id: { [Op.in]: rows.map((row) => row.account_id) } } })).map((account) => [account.id, account]));
     const roles = await this.roleIdsOf(rows.map((row) => row.id));
     return { total: count, rows: rows.map((row) => presentMember(row, accounts.get(row.account_id)!, roles.get(row.id) ?? [])) };
   }
@@ -118,15 +118,15 @@ export class MemberService {
     const unique = [...new Set(roleIds)];
     for (const id of unique) if (!isUuid(id)) throw new InvalidError(`role_ids: ${id} is not a role of this workspace`);
     if (unique.length === 0) return unique;
-    const found = new Set((await Role.findAll({ where: { workspace_id: workspaceId, id: { [Op.in]: unique } }, attributes: ['id'] })).map((role) => role.id));
+    const found = new Set((await this.context.models.Role.findAll({ where: { workspace_id: workspaceId, id: { [Op.in]: unique } }, attributes: ['id'] })).map((role) => role.id));
     const missing = unique.find((id) => !found.has(id));
     if (missing) throw new InvalidError(`role_ids: ${missing} is not a role of this workspace`);
     return unique;
   }
 
   async replaceRoles(workspaceId: string, memberId: string, roleIds: string[]): Promise<void> {
-    await MemberRole.destroy({ where: { member_id: memberId } });
-    for (const roleId of roleIds) await MemberRole.create({ workspace_id: workspaceId, member_id: memberId, role_id: roleId });
+    await this.context.models.MemberRole.destroy({ where: { member_id: memberId } });
+    for (const roleId of roleIds) await this.context.models.MemberRole.create({ workspace_id: workspaceId, member_id: memberId, role_id: roleId });
   }
 
   /** PATCH /members/{member_id}: admins change roles; only the owner promotes or demotes admins. */
@@ -166,7 +166,7 @@ export class MemberService {
     if (member.deactivated_at) throw new ConflictError('This member is already deactivated');
     member.deactivated_at = new Date();
     await member.save();
-    await Session.destroy({ where: { member_id: member.id } });
+    await this.context.models.Session.destroy({ where: { member_id: member.id } });
     stage(accountEvent('core.account.member.removed', { member_id: member.id, removed_by: actor.id }));
     stage(systemEvent('system.workspace.member.removed', { member_id: member.id, removed_by: actor.id }));
     await this.activity.record({ workspaceId: actor.workspaceId, actor: { memberId: actor.id, email: actor.email }, action: 'member.removed', targetType: 'member', targetId: member.id, ip });

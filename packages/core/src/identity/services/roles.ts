@@ -1,9 +1,9 @@
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
 import { Op, UniqueConstraintError, col, fn, where } from 'sequelize';
 import { PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, type CallerMember } from '../../access/index.js';
-import { MemberRole, Role, type RolePermissions } from '../models/index.js';
+import type { Role, RolePermissions } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
-import { accountEvent, systemEvent, type Stage } from './context.js';
+import { accountEvent, systemEvent, type IdentityContext, type Stage } from './context.js';
 import { isUuid } from './members.js';
 
 /** A custom role as API answers show it. */
@@ -55,15 +55,18 @@ function changedFields(role: Role, input: { name?: string; permissions?: RolePer
 
 /** Custom roles of a workspace. */
 export class RoleService {
-  constructor(private readonly activity: ActivityLog) {}
+  constructor(
+    private readonly context: IdentityContext,
+    private readonly activity: ActivityLog,
+  ) {}
 
   private async present(role: Role): Promise<PresentedRole> {
-    const memberCount = await MemberRole.count({ where: { role_id: role.id } });
+    const memberCount = await this.context.models.MemberRole.count({ where: { role_id: role.id } });
     return { id: role.id, workspace_id: role.workspace_id, name: role.name, permissions: role.permissions, member_count: memberCount, created_at: role.created_at.toISOString(), updated_at: role.updated_at.toISOString() };
   }
 
   async find(workspaceId: string, roleId: string): Promise<Role> {
-    const role = isUuid(roleId) ? await Role.findOne({ where: { id: roleId, workspace_id: workspaceId } }) : null;
+    const role = isUuid(roleId) ? await this.context.models.Role.findOne({ where: { id: roleId, workspace_id: workspaceId } }) : null;
     if (!role) throw new NotFoundError(`No role ${roleId} in this workspace`);
     return role;
   }
@@ -73,7 +76,7 @@ export class RoleService {
   }
 
   async list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ rows: PresentedRole[]; total: number }> {
-    const { rows, count } = await Role.findAndCountAll({ where: { workspace_id: workspaceId }, order: [['name', 'ASC'], ['id', 'ASC']], limit: page.limit, offset: page.offset });
+    const { rows, count } = await this.context.models.Role.findAndCountAll({ where: { workspace_id: workspaceId }, order: [['name', 'ASC'], ['id', 'ASC']], limit: page.limit, offset: page.offset });
     const presented: PresentedRole[] = [];
     for (const row of rows) presented.push(await this.present(row));
     return { rows: presented, total: count };
@@ -81,7 +84,7 @@ export class RoleService {
 
   async create(actor: CallerMember, input: { name: string; permissions?: unknown }, stage: Stage, ip: string | null): Promise<PresentedRole> {
     const permissions = validatePermissions(input.permissions ?? {});
-    const role = await this.unique(actor.workspaceId, input.name, () => Role.create({ workspace_id: actor.workspaceId, name: input.name.trim(), permissions }));
+    const role = await this.unique(actor.workspaceId, input.name, () => this.context.models.Role.create({ workspace_id: actor.workspaceId, name: input.name.trim(), permissions }));
     const payload = { role_id: role.id, role_name: role.name, created_by: actor.id };
     stage(accountEvent('core.account.role.created', payload));
     stage(systemEvent('system.security.role.created', payload));
@@ -106,7 +109,7 @@ export class RoleService {
   async delete(actor: CallerMember, roleId: string, stage: Stage, ip: string | null): Promise<PresentedRole> {
     const role = await this.find(actor.workspaceId, roleId);
     const presented = await this.present(role);
-    const affected = (await MemberRole.findAll({ where: { role_id: role.id }, attributes: ['member_id'], order: [['member_id', 'ASC']] })).map((row) => row.member_id);
+    const affected = (await this.context.models.MemberRole.findAll({ where: { role_id: role.id }, attributes: ['member_id'], order: [['member_id', 'ASC']] })).map((row) => row.member_id);
     await role.destroy();
     stage(accountEvent('core.account.role.deleted', { role_id: role.id, role_name: role.name, deleted_by: actor.id, affected_members: affected }));
     await this.activity.record({ workspaceId: actor.workspaceId, actor: { memberId: actor.id, email: actor.email }, action: 'role.deleted', targetType: 'role', targetId: role.id, details: { name: role.name, affected_members: affected.length }, ip });
@@ -114,7 +117,7 @@ export class RoleService {
   }
 
   private async unique<T>(workspaceId: string, name: string, write: () => Promise<T>, exceptId?: string): Promise<T> {
-    const clash = await Role.findOne({ where: { [Op.and]: [{ workspace_id: workspaceId }, where(fn('lower', col('name')), name.trim().toLowerCase()), ...(exceptId ? [{ id: { [Op.ne]: exceptId } }] : [])] } as never });
+    const clash = await this.context.models.Role.findOne({ where: { [Op.and]: [{ workspace_id: workspaceId }, where(fn('lower', col('name')), name.trim().toLowerCase()), ...(exceptId ? [{ id: { [Op.ne]: exceptId } }] : [])] } as never });
     if (clash) throw new ConflictError(`A role named "${name.trim()}" already exists`);
     try {
       return await write();

@@ -1,7 +1,7 @@
 import { ForbiddenError, InvalidError, UnauthorizedError } from '@wpk/sdk';
 import { Op, QueryTypes, fn, col, where } from 'sequelize';
 import type { CallerMember, PlatformRole } from '../../access/index.js';
-import { Account, Member, Session } from '../models/index.js';
+import type { Account, IdentityModels, Member } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import type { AdminAudit } from './admin-audit.js';
 import { normalizeEmail, type IdentityContext } from './context.js';
@@ -40,8 +40,8 @@ export interface ElevationProof {
 }
 
 /** Finds an account by email, case-insensitively. */
-export async function findAccountByEmail(email: string): Promise<Account | null> {
-  return Account.findOne({ where: where(fn('lower', col('email')), normalizeEmail(email)) });
+export async function findAccountByEmail(models: IdentityModels, email: string): Promise<Account | null> {
+  return models.Account.findOne({ where: where(fn('lower', col('email')), normalizeEmail(email)) });
 }
 
 /** Server-side sessions: sign-in, the per-request check, sign-out, elevation. */
@@ -57,7 +57,7 @@ export class SessionService {
   async start(member: Member, account: Account, elevatedUntil: Date | null = null): Promise<StartedSession> {
     const token = randomToken();
     const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
-    const session = await Session.create({
+    const session = await this.context.models.Session.create({
       token_hash: sha256(token),
       workspace_id: member.workspace_id,
       member_id: member.id,
@@ -112,8 +112,8 @@ export class SessionService {
     const email = normalizeEmail(input.email);
     this.context.passwords.admit({ ip: input.ip });
     const found = await this.context.throttle.attempt(THROTTLES.signIn, email, async () => {
-      const account = await findAccountByEmail(email);
-      const member = account ? await Member.findOne({ where: { workspace_id: input.workspaceId, account_id: account.id } }) : null;
+      const account = await findAccountByEmail(this.context.models, email);
+      const member = account ? await this.context.models.Member.findOne({ where: { workspace_id: input.workspaceId, account_id: account.id } }) : null;
       const passwordMatches = await this.context.passwords.verify(input.password, account?.password_hash ?? null, { ip: input.ip });
       return account && member && member.state === 'joined' && !member.deactivated_at && passwordMatches ? { account, member } : false;
     });
@@ -129,17 +129,17 @@ export class SessionService {
 
   /** DELETE /sessions: the session row is gone, so the cookie is worthless everywhere at once. */
   async end(caller: CallerMember, sessionId: string, ip: string | null): Promise<void> {
-    await Session.destroy({ where: { id: sessionId } });
+    await this.context.models.Session.destroy({ where: { id: sessionId } });
     await this.activity.record({ workspaceId: caller.workspaceId, actor: { memberId: caller.id, email: caller.email }, action: 'session.ended', targetType: 'session', targetId: sessionId, ip });
   }
 
   /** Ends every session of an account (password reset: the stamp rotates too). */
   async endAllForAccount(accountId: string): Promise<void> {
-    await Session.destroy({ where: { account_id: accountId } });
+    await this.context.models.Session.destroy({ where: { account_id: accountId } });
   }
 
   async endAllForWorkspace(workspaceId: string): Promise<void> {
-    await Session.destroy({ where: { workspace_id: workspaceId } });
+    await this.context.models.Session.destroy({ where: { workspace_id: workspaceId } });
   }
 
   /**
@@ -149,7 +149,7 @@ export class SessionService {
    */
   async checkElevationProof(caller: CallerMember, proof: ElevationProof, ip: string | null): Promise<'totp' | 'recovery-code' | 'password'> {
     if (caller.platformRole !== 'owner' && caller.platformRole !== 'admin') throw new ForbiddenError('Only workspace owners and admins can enter admin mode');
-    const account = await Account.findByPk(caller.accountId, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(caller.accountId, { rejectOnEmpty: true });
     if (account.totp_secret) {
       const value = proof.code ?? proof.totp;
       if (!value) throw new InvalidError('Two-factor authentication is on: send a TOTP code (code or totp) or a recovery code (totp)');
@@ -167,10 +167,10 @@ export class SessionService {
 
   /** POST /elevations, second half: replaces the session by a new, elevated one (new id) and records it. */
   async elevate(caller: CallerMember, sessionId: string, reason: string, proofKind: string, ip: string | null): Promise<StartedSession> {
-    const member = await Member.findByPk(caller.id, { rejectOnEmpty: true });
-    const account = await Account.findByPk(caller.accountId, { rejectOnEmpty: true });
+    const member = await this.context.models.Member.findByPk(caller.id, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(caller.accountId, { rejectOnEmpty: true });
     const until = new Date(Date.now() + this.context.config.elevationMinutes * 60_000);
-    await Session.destroy({ where: { id: sessionId } });
+    await this.context.models.Session.destroy({ where: { id: sessionId } });
     const session = await this.start(member, account, until);
     await this.audit.recordElevation(caller.workspaceId, caller.id, reason, until);
     await this.activity.record({ workspaceId: caller.workspaceId, actor: { memberId: caller.id, email: caller.email }, action: 'elevation.started', targetType: 'session', targetId: session.sessionId, details: { reason, proof: proofKind, until: until.toISOString() }, ip });
@@ -179,6 +179,6 @@ export class SessionService {
 
   /** Drops sessions that expired more than a day ago. */
   async prune(): Promise<void> {
-    await Session.destroy({ where: { expires_at: { [Op.lt]: new Date(Date.now() - 86_400_000) } } });
+    await this.context.models.Session.destroy({ where: { expires_at: { [Op.lt]: new Date(Date.now() - 86_400_000) } } });
   }
 }

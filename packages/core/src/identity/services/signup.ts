@@ -1,6 +1,6 @@
 import { ConflictError, InvalidError, UnauthorizedError } from '@wpk/sdk';
 import { Op } from 'sequelize';
-import { Account, Member, Signup } from '../models/index.js';
+import type { Account, Member, Signup } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import { normalizeEmail, systemEvent, type IdentityContext, type Stage } from './context.js';
 import { findAccountByEmail } from './sessions.js';
@@ -40,10 +40,10 @@ export class SignupService {
   async start(input: SignupInput): Promise<{ code: string; signup: Signup }> {
     const subdomain = validateSubdomain(input.subdomain);
     const email = normalizeEmail(input.email);
-    if (await Workspace.findOne({ where: { subdomain } })) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
+    if (await this.context.workspaces.model.findOne({ where: { subdomain } })) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
     await this.context.throttle.count(THROTTLES.mail, email);
     const code = randomCode(SIGNUP_CODE_LENGTH);
-    const signup = await Signup.create({
+    const signup = await this.context.models.Signup.create({
       email,
       name: input.name.trim(),
       workspace_name: input.workspaceName.trim(),
@@ -63,10 +63,10 @@ export class SignupService {
   async check(code: string, password: string, ip: string | null): Promise<{ signup: Signup; passwordHash: string }> {
     this.context.passwords.admit({ ip });
     const signup = await this.context.throttle.attempt(THROTTLES.verification, ip ?? 'unknown', async () =>
-      (await Signup.findOne({ where: { code_hash: sha256(normalizeCode(code)), used_at: null, expires_at: { [Op.gt]: new Date() } } })) ?? false,
+      (await this.context.models.Signup.findOne({ where: { code_hash: sha256(normalizeCode(code)), used_at: null, expires_at: { [Op.gt]: new Date() } } })) ?? false,
     );
     if (!signup) throw new InvalidError('Invalid or expired verification code');
-    const stored = (await findAccountByEmail(signup.email))?.password_hash;
+    const stored = (await findAccountByEmail(this.context.models, signup.email))?.password_hash;
     if (stored) {
       const matched = await this.context.throttle.attempt(THROTTLES.signIn, signup.email, () => this.context.passwords.verify(password, stored, { ip }));
       if (!matched) throw new UnauthorizedError('An account with this email already exists: send its current password');
@@ -80,7 +80,7 @@ export class SignupService {
    * the email, sets the password (new accounts), creates the workspace with the caller as owner.
    */
   async complete(signup: Signup, passwordHash: string, stage: Stage, ip: string | null): Promise<CreatedWorkspace> {
-    const [used] = await Signup.update({ used_at: new Date() }, { where: { id: signup.id, used_at: null } });
+    const [used] = await this.context.models.Signup.update({ used_at: new Date() }, { where: { id: signup.id, used_at: null } });
     if (used !== 1) throw new InvalidError('Invalid or expired verification code');
     const created = await this.createWorkspaceWithOwner({ subdomain: signup.subdomain, name: signup.workspace_name, ownerEmail: signup.email, ownerName: signup.name, ownerPasswordHash: passwordHash, emailVerified: true }, stage);
     await this.activity.record({ workspaceId: created.workspace.id, actor: { memberId: created.member.id, email: created.account.email }, action: 'workspace.created', targetType: 'workspace', targetId: created.workspace.id, ip });
@@ -98,7 +98,7 @@ export class SignupService {
   ): Promise<CreatedWorkspace> {
     const workspace = await this.context.workspaces.create({ subdomain: input.subdomain, name: input.name });
     const { account } = await this.ensureAccount(input.ownerEmail, input.ownerPasswordHash, input.ownerName, input.emailVerified ?? false);
-    const member = await Member.create({ workspace_id: workspace.id, account_id: account.id, platform_role: 'owner', state: 'joined', deactivated_at: null, invited_by: null, joined_at: new Date() });
+    const member = await this.context.models.Member.create({ workspace_id: workspace.id, account_id: account.id, platform_role: 'owner', state: 'joined', deactivated_at: null, invited_by: null, joined_at: new Date() });
     stage(systemEvent('system.workspace.created', { name: workspace.name, owner_id: member.id }));
     stage(systemEvent('system.workspace.member.added', { member_id: member.id, role: 'owner' }));
     return { workspace, member, account };
@@ -110,7 +110,7 @@ export class SignupService {
    */
   async ensureAccount(emailInput: string, passwordHash: string, name: string | undefined, emailVerified: boolean): Promise<{ account: Account; created: boolean }> {
     const email = normalizeEmail(emailInput);
-    const existing = await findAccountByEmail(email);
+    const existing = await findAccountByEmail(this.context.models, email);
     if (existing) {
       if (!existing.password_hash) {
         existing.password_hash = passwordHash;
@@ -118,7 +118,7 @@ export class SignupService {
       }
       return { account: existing, created: false };
     }
-    const account = await Account.create({
+    const account = await this.context.models.Account.create({
       email,
       name: (name ?? '').trim() || email.split('@')[0],
       password_hash: passwordHash,

@@ -1,6 +1,6 @@
 import { ConflictError, InvalidError } from '@wpk/sdk';
 import { QueryTypes } from 'sequelize';
-import { Account, RecoveryCode } from '../models/index.js';
+import type { Account } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import type { IdentityContext } from './context.js';
 import { THROTTLES } from './throttle.js';
@@ -25,7 +25,7 @@ export class TwoFactorService {
 
   /** POST /totps: starts (or restarts) enrollment; the secret and URI are shown this once. */
   async beginEnrollment(accountId: string, issuer: string): Promise<{ secret: string; otpauth_uri: string }> {
-    const account = await Account.findByPk(accountId, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(accountId, { rejectOnEmpty: true });
     if (account.totp_secret) throw new ConflictError('Two-factor authentication is already on; turn it off (DELETE /totps) before enrolling again');
     const secret = newTotpSecret();
     account.totp_pending_secret = this.context.secrets.seal(secret);
@@ -38,7 +38,7 @@ export class TwoFactorService {
    * code against the pending secret. Returns the matched time step.
    */
   async checkEnrollmentCode(accountId: string, code: string): Promise<number> {
-    const account = await Account.findByPk(accountId, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(accountId, { rejectOnEmpty: true });
     if (account.totp_secret) throw new ConflictError('Two-factor authentication is already on');
     if (!account.totp_pending_secret) throw new ConflictError('No enrollment in progress: start one with POST /totps');
     const pending = account.totp_pending_secret;
@@ -49,7 +49,7 @@ export class TwoFactorService {
 
   /** PUT /totps, second half: turns 2FA on and returns fresh recovery codes (shown this once). */
   async enable(accountId: string, step: number, workspaceId: string | null, actorMemberId: string | null, ip: string | null): Promise<string[]> {
-    const account = await Account.findByPk(accountId, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(accountId, { rejectOnEmpty: true });
     if (!account.totp_pending_secret || account.totp_secret) throw new ConflictError('No enrollment in progress: start one with POST /totps');
     account.totp_secret = account.totp_pending_secret;
     account.totp_pending_secret = null;
@@ -63,21 +63,21 @@ export class TwoFactorService {
 
   /** DELETE /totps (after the password was checked): turns 2FA off and drops the recovery codes. */
   async disable(accountId: string, workspaceId: string | null, actorMemberId: string | null, ip: string | null): Promise<void> {
-    const account = await Account.findByPk(accountId, { rejectOnEmpty: true });
+    const account = await this.context.models.Account.findByPk(accountId, { rejectOnEmpty: true });
     if (!account.totp_secret) throw new ConflictError('Two-factor authentication is not on');
     account.totp_secret = null;
     account.totp_pending_secret = null;
     account.totp_enabled_at = null;
     account.totp_last_step = null;
     await account.save();
-    await RecoveryCode.destroy({ where: { account_id: account.id } });
+    await this.context.models.RecoveryCode.destroy({ where: { account_id: account.id } });
     if (workspaceId) await this.activity.record({ workspaceId, actor: { memberId: actorMemberId, email: account.email }, action: 'two_factor.disabled', targetType: 'account', targetId: account.id, ip });
   }
 
   private async replaceRecoveryCodes(accountId: string): Promise<string[]> {
-    await RecoveryCode.destroy({ where: { account_id: accountId } });
+    await this.context.models.RecoveryCode.destroy({ where: { account_id: accountId } });
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => randomCode(RECOVERY_CODE_LENGTH));
-    for (const code of codes) await RecoveryCode.create({ account_id: accountId, code_hash: recoveryHash(accountId, code), used_at: null });
+    for (const code of codes) await this.context.models.RecoveryCode.create({ account_id: accountId, code_hash: recoveryHash(accountId, code), used_at: null });
     return codes;
   }
 
@@ -118,6 +118,6 @@ export class TwoFactorService {
 
   /** How many unused recovery codes the account has left. */
   async recoveryCodesLeft(accountId: string): Promise<number> {
-    return RecoveryCode.count({ where: { account_id: accountId, used_at: null } });
+    return this.context.models.RecoveryCode.count({ where: { account_id: accountId, used_at: null } });
   }
 }

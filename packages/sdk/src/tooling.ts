@@ -1,0 +1,7 @@
+/**
+ * `@wpk/sdk/tooling`: the manifest validator, the naming rules of the specification and the
+ * system event catalog, shared by the runtime, the CLI and the test harness. App code imports
+ * `@wpk/sdk` instead.
+ */
+export * from './manifest/index.js';
+export { codeFacts, isAppDefinition } from './app/define-app.js';
