@@ -1,0 +1,3 @@
+export { buildOpenApiDocument, operationIdOf, OPENAPI_DOCUMENT_VERSION, PLATFORM_TAG, SYSTEM_TAG, type OpenApiBuildOptions, type OpenApiDocument, type OpenApiOperation, type OpenApiSource } from './document.js';
+export { joiToJsonSchema } from './json-schema.js';
+export { openApiRoutes } from './routes.js';
