@@ -1,0 +1,96 @@
+import type { Request, ResponseObject, Server } from '@hapi/hapi';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import type { OpenApiDocument } from './document.js';
+
+/** One answer that the document does not describe. */
+export interface ResponseMismatch {
+  /** `POST /tasks` as requested. */
+  request: string;
+  /** The operation's path template. */
+  operation: string;
+  status: number;
+  problem: string;
+}
+
+/** The response check of a server: what it found, and a way to fail a test run on it. */
+export interface ResponseValidation {
+  /** Every mismatch so far, oldest first. */
+  readonly mismatches: readonly ResponseMismatch[];
+  /** Throws one error listing every mismatch (none: returns). */
+  assertClean(): void;
+}
+
+// Validators are compiled once per process: every runtime of a test run shares them.
+const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(schema: unknown, components: Record<string, unknown>): ValidateFunction {
+  // Component references point into the document; the schema is checked with them as `$defs`.
+  const text = JSON.stringify({ schema, components }).replaceAll('"#/components/schemas/', '"#/$defs/');
+  let validate = compiled.get(text);
+  if (!validate) {
+    const parsed = JSON.parse(text) as { schema: Record<string, unknown>; components: Record<string, unknown> };
+    validate = ajv.compile({ ...parsed.schema, $defs: parsed.components });
+    compiled.set(text, validate);
+  }
+  return validate;
+}
+
+function resolve<T>(document: OpenApiDocument, value: unknown): T {
+  let current = value as { $ref?: string };
+  while (current && typeof current.$ref === 'string') {
+    const [, kind, name] = /^#\/components\/(\w+)\/(.+)$/.exec(current.$ref) ?? [];
+    current = (document.components[kind] as Record<string, unknown>)?.[name] as { $ref?: string };
+  }
+  return current as T;
+}
+
+const OPENAPI_PATH = (path: string) => path.replace(/\{(\w+)[*?]?\d*\}/g, '{$1}');
+
+function check(document: OpenApiDocument, request: Request, response: ResponseObject): string | null {
+  const operation = document.paths[OPENAPI_PATH(request.route.path)]?.[request.route.method];
+  if (!operation) return 'the operation is not in the document';
+  const status = response.statusCode;
+  const declared = resolve<{ content?: Record<string, { schema?: unknown }> } | undefined>(document, operation.responses[String(status)]);
+  if (!declared) return `status ${status} is not declared (declared: ${Object.keys(operation.responses).join(', ')})`;
+  const schema = declared.content?.['application/json']?.schema;
+  const source = response.source;
+  if (!schema || source === null || typeof source !== 'object' || Buffer.isBuffer(source) || typeof (source as { pipe?: unknown }).pipe === 'function') return null;
+  const validate = validatorFor(schema, document.components.schemas as Record<string, unknown>);
+  if (validate(JSON.parse(JSON.stringify(source)))) return null;
+  const error = validate.errors?.[0];
+  return `body breaks the declared schema: ${error?.instancePath || '(root)'} ${error?.message ?? ''} (${JSON.stringify(source).slice(0, 300)})`;
+}
+
+/**
+ * Checks every answer of a server against its own OpenAPI document, for tests: the status must
+ * be one the operation declares and a JSON body must match the declared schema (the envelope, or
+ * the error body). Mismatches are recorded, not answered: a test run fails on them through
+ * `assertClean()` (the test harnesses call it when they close). `document` is read on the first
+ * answer, once every route is on the table.
+ */
+export function installResponseValidation(server: Server, document: () => OpenApiDocument): ResponseValidation {
+  const mismatches: ResponseMismatch[] = [];
+  let cached: OpenApiDocument | null = null;
+  server.ext('onPreResponse', (request, h) => {
+    const response = request.response;
+    // hapi's own answers for unknown routes and CORS preflights belong to no operation.
+    if (request.method === 'options' || (request.route.method as string) === '_special') return h.continue;
+    if ('isBoom' in response && response.isBoom) {
+      mismatches.push({ request: `${request.method.toUpperCase()} ${request.path}`, operation: request.route.path, status: response.output.statusCode, problem: 'an error reached the client without the conventions turning it into an {"error"} answer' });
+      return h.continue;
+    }
+    cached ??= document();
+    const problem = check(cached, request, response as ResponseObject);
+    if (problem) mismatches.push({ request: `${request.method.toUpperCase()} ${request.path}`, operation: `${request.route.method.toUpperCase()} ${request.route.path}`, status: (response as ResponseObject).statusCode, problem });
+    return h.continue;
+  });
+  return {
+    mismatches,
+    assertClean() {
+      if (mismatches.length === 0) return;
+      const lines = mismatches.map((mismatch) => `  ${mismatch.request} (${mismatch.operation}) answered ${mismatch.status}: ${mismatch.problem}`);
+      throw new Error(`${mismatches.length} answer${mismatches.length === 1 ? '' : 's'} did not match the OpenAPI document:\n${lines.join('\n')}`);
+    },
+  };
+}
