@@ -157,9 +157,8 @@ function parametersFrom(schema: Schema | undefined, where: 'path' | 'query', com
 }
 
 function errorStatuses(facts: RouteFacts): string[] {
-  const statuses = ['400'];
-  if (!facts.isPublic) statuses.push('401', '403');
-  statuses.push('404');
+  // Public routes answer 401/403 too (a wrong password, a spent invitation).
+  const statuses = ['400', '401', '403', '404'];
   if (facts.method !== 'get') statuses.push('409');
   if (BODY_METHODS.has(facts.method)) statuses.push('413', '415');
   statuses.push('429', '500', '503');
@@ -220,7 +219,9 @@ function operationOf(facts: RouteFacts, components: Record<string, JsonSchema>):
     parameters.push({ name, in: 'path', required: true, ...(declared?.description ? { description: declared.description } : {}), schema: declared?.schema ?? { type: 'string' } });
   }
   for (const [name, declared] of parametersFrom(facts.validate.query, 'query', components)) {
-    parameters.push({ name, in: 'query', required: declared.required, ...(declared.description ? { description: declared.description } : {}), schema: declared.schema });
+    // Routes accept any page/per_page (the platform forgives malformed ones); clients send integers.
+    if (name === 'page' || name === 'per_page') parameters.push(ref('parameters', name === 'page' ? 'Page' : 'PerPage'));
+    else parameters.push({ name, in: 'query', required: declared.required, ...(declared.description ? { description: declared.description } : {}), schema: declared.schema });
   }
   if (facts.kind === 'api') parameters.push(ref('parameters', 'ApiVersion'));
 
@@ -264,7 +265,7 @@ function requestBodyOf(facts: RouteFacts, components: Record<string, JsonSchema>
     return { required: true, content: Object.fromEntries(facts.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])) };
   }
   if (!facts.validate.payload) {
-    return { required: false, content: { 'application/json': { schema: { type: 'object' } } } };
+    return { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true, description: 'Read by the handler itself (no declared schema).' } } } };
   }
   const schema = joiToJsonSchema(facts.validate.payload, components);
   const presence = (facts.validate.payload.describe() as { flags?: { presence?: string } }).flags?.presence;
@@ -355,7 +356,7 @@ function sharedSchemas(): Record<string, JsonSchema> {
       type: 'object',
       description: 'One resource.',
       required: ['data', 'links'],
-      properties: { data: { type: 'object' }, links: ref('schemas', 'Links') },
+      properties: { data: { type: 'object', additionalProperties: true }, links: ref('schemas', 'Links') },
       examples: [{ data: { id: '6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11' }, links: { self: '/tasks/6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11' } }],
     },
     Pagination: {
@@ -388,6 +389,8 @@ function sharedSchemas(): Record<string, JsonSchema> {
 function sharedParameters() {
   const released = API_VERSIONS.map((version) => version.date);
   return {
+    Page: { name: 'page', in: 'query', required: false, description: 'The page, from 1 (default 1; a malformed value means 1).', schema: { type: 'integer', minimum: 1, default: 1 } },
+    PerPage: { name: 'per_page', in: 'query', required: false, description: 'Items per page, 1-100 (default 25; larger values mean 100).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 25 } },
     ApiVersion: {
       name: 'X-Api-Version',
       in: 'header',
