@@ -66,8 +66,8 @@ test('each operation names the permissions it needs, its credentials and its err
   t.deepEqual(document.paths['/notes-status'].get.security, []);
   t.deepEqual(document.paths['/sessions'].delete.security, [{ sessionCookie: [] }]);
   t.is(document.paths['/api-keys'].get['x-access'], 'full-access');
-  t.deepEqual(Object.keys(document.paths['/notes'].post.responses), ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
-  t.deepEqual(Object.keys(document.paths['/health'].get.responses), ['200', '400', '401', '403', '404', '429', '500', '503']);
+  t.deepEqual(Object.keys(document.paths['/notes'].post.responses), ['200', '400', '401', '403', '404', '408', '409', '413', '415', '429', '500', '503']);
+  t.deepEqual(Object.keys(document.paths['/health'].get.responses), ['200', '400', '401', '403', '404', '408', '429', '500', '503']);
 });
 
 test('the document declares the envelopes, the error body, both credentials, the version header and the workspace server', (t) => {

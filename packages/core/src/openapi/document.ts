@@ -93,6 +93,8 @@ interface RouteFacts {
   scope: 'workspace' | 'platform' | 'any';
   contentTypes: string[];
   isPublic: boolean;
+  /** The app namespace of an app's route (null: the platform's own). */
+  app: string | null;
   tag: string;
   access: string;
   permissions: unknown[];
@@ -130,6 +132,7 @@ function factsOf(route: RequestRoute): RouteFacts {
     scope: meta.scope ?? 'workspace',
     contentTypes: meta.contentTypes ?? ['application/json'],
     isPublic,
+    app: appRoute?.namespace ?? null,
     tag: appRoute ? appRoute.namespace : kind === 'system' ? SYSTEM_TAG : PLATFORM_TAG,
     access,
     permissions,
@@ -158,7 +161,7 @@ function parametersFrom(schema: Schema | undefined, where: 'path' | 'query', com
 
 function errorStatuses(facts: RouteFacts): string[] {
   // Public routes answer 401/403 too (a wrong password, a spent invitation).
-  const statuses = ['400', '401', '403', '404'];
+  const statuses = ['400', '401', '403', '404', '408'];
   if (facts.method !== 'get') statuses.push('409');
   if (BODY_METHODS.has(facts.method)) statuses.push('413', '415');
   statuses.push('429', '500', '503');
@@ -170,6 +173,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   '401': 'Unauthorized',
   '403': 'Forbidden',
   '404': 'NotFound',
+  '408': 'RequestTimeout',
   '409': 'Conflict',
   '413': 'PayloadTooLarge',
   '415': 'UnsupportedMediaType',
@@ -179,7 +183,7 @@ const ERROR_RESPONSES: Record<string, string> = {
 };
 
 function successResponse(facts: RouteFacts): unknown {
-  if (facts.kind === 'api') return ref('responses', 'Ok');
+  if (facts.kind === 'api') return ref('responses', facts.app ? 'AppOk' : 'Ok');
   if (facts.path === '/health') {
     return {
       description: 'The server and its database answer',
@@ -244,6 +248,7 @@ function operationOf(facts: RouteFacts, components: Record<string, JsonSchema>):
     operation.requestBody = requestBodyOf(facts, components);
   }
   operation.responses['200'] = successResponse(facts);
+  if (facts.kind === 'page' && !facts.isPublic) operation.responses['302'] = { description: 'No session: a redirect to /login', headers: { Location: { schema: { type: 'string' } } } };
   for (const status of errorStatuses(facts)) operation.responses[status] = ref('responses', ERROR_RESPONSES[status]);
   return operation;
 }
@@ -378,6 +383,7 @@ function sharedSchemas(): Record<string, JsonSchema> {
       examples: [{ data: [], pagination: { page: 1, per_page: 25, total: 0, pages: 0 }, links: { self: '/tasks?page=1&per_page=25', first: '/tasks?page=1&per_page=25', last: '/tasks?page=1&per_page=25', next: null, prev: null } }],
     },
     Envelope: { description: 'A successful API answer: one resource, or one page of a collection.', anyOf: [ref('schemas', 'SingleEnvelope'), ref('schemas', 'CollectionEnvelope')] },
+    AppAnswer: { description: "An app's answer: an envelope when the app answers with `ctx.respond` (every first-party app does), else the body its handler returned.", anyOf: [ref('schemas', 'Envelope'), {}] },
     Health: {
       type: 'object',
       required: ['status', 'database'],
@@ -423,10 +429,16 @@ function sharedResponses() {
       headers: { ...headers, 'X-Api-Version': ref('headers', 'ApiVersion') },
       content: { 'application/json': { schema: ref('schemas', 'Envelope') } },
     },
+    AppOk: {
+      description: "Success: the app's answer. The SDK lets an app's handler answer any JSON body; apps that use `ctx.respond` (every first-party app) answer one of the envelopes.",
+      headers: { ...headers, 'X-Api-Version': ref('headers', 'ApiVersion') },
+      content: { 'application/json': { schema: ref('schemas', 'AppAnswer') } },
+    },
     BadRequest: error('The request is malformed: a field breaks its rule, or X-Api-Version is missing or unsupported.', 'title is not allowed to be empty'),
     Unauthorized: error('No valid credential.', 'Authentication required'),
     Forbidden: error('The credential may not do this (access layers 2-5).', 'Missing permission: tasks.tasks.read'),
     NotFound: error('No such resource here (or the route is served on another host).', 'Task not found'),
+    RequestTimeout: error('The client took too long to send the request.', 'Request Timeout'),
     Conflict: error('The request conflicts with the current state.', 'A record with this name already exists'),
     PayloadTooLarge: error('The body is larger than the limit.', 'Payload content length greater than maximum allowed: 1048576'),
     UnsupportedMediaType: error('The body is not of an accepted media type.', 'Unsupported Media Type'),
