@@ -1620,8 +1620,8 @@ export interface components {
         };
         /** @description A successful API answer: one resource, or one page of a collection. */
         Envelope: components["schemas"]["SingleEnvelope"] | components["schemas"]["CollectionEnvelope"];
-        /** @description An app's answer: an envelope when the app answers with `ctx.respond` (every first-party app does), else the body its handler returned. */
-        AppAnswer: components["schemas"]["Envelope"] | unknown;
+        /** @description An app's answer: an envelope (`SingleEnvelope` or `CollectionEnvelope`) when the app answers with `ctx.respond`, as every first-party app does; otherwise the body its handler returned. */
+        AppAnswer: unknown;
         Health: {
             /** @enum {string} */
             status: "ok";

@@ -383,7 +383,8 @@ function sharedSchemas(): Record<string, JsonSchema> {
       examples: [{ data: [], pagination: { page: 1, per_page: 25, total: 0, pages: 0 }, links: { self: '/tasks?page=1&per_page=25', first: '/tasks?page=1&per_page=25', last: '/tasks?page=1&per_page=25', next: null, prev: null } }],
     },
     Envelope: { description: 'A successful API answer: one resource, or one page of a collection.', anyOf: [ref('schemas', 'SingleEnvelope'), ref('schemas', 'CollectionEnvelope')] },
-    AppAnswer: { description: "An app's answer: an envelope when the app answers with `ctx.respond` (every first-party app does), else the body its handler returned.", anyOf: [ref('schemas', 'Envelope'), {}] },
+    // Any JSON value: the platform does not hold an app's handler to the envelopes.
+    AppAnswer: { description: "An app's answer: an envelope (`SingleEnvelope` or `CollectionEnvelope`) when the app answers with `ctx.respond`, as every first-party app does; otherwise the body its handler returned." },
     Health: {
       type: 'object',
       required: ['status', 'database'],

@@ -82,6 +82,8 @@ export function exampleOf(schema: JsonSchema, components: Record<string, JsonSch
 }
 
 let ajv: Ajv2020 | null = null;
+// Each document is built many times per process (every runtime of a test run): compile once.
+const compiled = new Map<string, ReturnType<Ajv2020['compile']>>();
 
 /** An example of the schema that the schema accepts (checked with ajv), or undefined. */
 export function checkedExample(schema: JsonSchema, components: Record<string, JsonSchema>): unknown {
@@ -92,7 +94,12 @@ export function checkedExample(schema: JsonSchema, components: Record<string, Js
   const standalone = { ...schema, $defs: components };
   const text = JSON.stringify(standalone).replaceAll('"#/components/schemas/', '"#/$defs/');
   try {
-    return ajv.validate(JSON.parse(text), example) ? example : undefined;
+    let validate = compiled.get(text);
+    if (!validate) {
+      validate = ajv.compile(JSON.parse(text));
+      compiled.set(text, validate);
+    }
+    return validate(example) ? example : undefined;
   } catch {
     return undefined;
   }

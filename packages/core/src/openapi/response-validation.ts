@@ -1,4 +1,4 @@
-import type { Request, ResponseObject, Server } from '@hapi/hapi';
+import type { ResponseObject, Server } from '@hapi/hapi';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenApiDocument } from './document.js';
 
@@ -47,51 +47,74 @@ function resolve<T>(document: OpenApiDocument, value: unknown): T {
 
 const OPENAPI_PATH = (path: string) => path.replace(/\{(\w+)[*?]?\d*\}/g, '{$1}');
 
-function check(document: OpenApiDocument, request: Request, response: ResponseObject): string | null {
-  const operation = document.paths[OPENAPI_PATH(request.route.path)]?.[request.route.method];
+/** One answer as the check needs it: the route it came from, its status and its JSON body (or none). */
+interface Answer {
+  request: string;
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+function check(document: OpenApiDocument, answer: Answer): string | null {
+  const operation = document.paths[OPENAPI_PATH(answer.path)]?.[answer.method];
   if (!operation) return 'the operation is not in the document';
-  const status = response.statusCode;
-  const declared = resolve<{ content?: Record<string, { schema?: unknown }> } | undefined>(document, operation.responses[String(status)]);
-  if (!declared) return `status ${status} is not declared (declared: ${Object.keys(operation.responses).join(', ')})`;
+  const declared = resolve<{ content?: Record<string, { schema?: unknown }> } | undefined>(document, operation.responses[String(answer.status)]);
+  if (!declared) return `status ${answer.status} is not declared (declared: ${Object.keys(operation.responses).join(', ')})`;
   const schema = declared.content?.['application/json']?.schema;
-  const source = response.source;
-  if (!schema || source === null || typeof source !== 'object' || Buffer.isBuffer(source) || typeof (source as { pipe?: unknown }).pipe === 'function') return null;
+  if (!schema || answer.body === undefined) return null;
   const validate = validatorFor(schema, document.components.schemas as Record<string, unknown>);
-  if (validate(JSON.parse(JSON.stringify(source)))) return null;
+  if (validate(answer.body)) return null;
   const error = validate.errors?.[0];
-  return `body breaks the declared schema: ${error?.instancePath || '(root)'} ${error?.message ?? ''} (${JSON.stringify(source).slice(0, 300)})`;
+  return `body breaks the declared schema: ${error?.instancePath || '(root)'} ${error?.message ?? ''} (${JSON.stringify(answer.body).slice(0, 300)})`;
+}
+
+// A JSON copy of an object body; undefined for a stream, a buffer, text or no body.
+function jsonBody(source: unknown): unknown {
+  if (source === null || typeof source !== 'object' || Buffer.isBuffer(source) || typeof (source as { pipe?: unknown }).pipe === 'function') return undefined;
+  return JSON.parse(JSON.stringify(source));
 }
 
 /**
  * Checks every answer of a server against its own OpenAPI document, for tests (routes tagged
- * `fixture` excepted): the status must
- * be one the operation declares and a JSON body must match the declared schema (the envelope, or
- * the error body). Mismatches are recorded, not answered: a test run fails on them through
- * `assertClean()` (the test harnesses call it when they close). `document` is read on the first
- * answer, once every route is on the table.
+ * `fixture` excepted): the status must be one the operation declares and a JSON body must match
+ * the declared schema (the envelope, or the error body). Mismatches are recorded, not answered: a
+ * test run fails on them through `assertClean()` (the test harnesses call it when they close).
+ * `document` is read once now (build the runtime first); answers of routes added since are
+ * checked in `assertClean()` against a fresh document, so no answer waits for one to be built.
  */
 export function installResponseValidation(server: Server, document: () => OpenApiDocument): ResponseValidation {
   const mismatches: ResponseMismatch[] = [];
-  let cached: OpenApiDocument | null = null;
+  const later: Answer[] = [];
+  const current = document();
+  // The envelope and error validators are compiled now, so no answer waits for them either.
+  for (const name of ['Envelope', 'Error']) validatorFor({ $ref: `#/components/schemas/${name}` }, current.components.schemas as Record<string, unknown>);
+  const record = (answer: Answer, problem: string | null) => {
+    if (problem) mismatches.push({ request: answer.request, operation: `${answer.method.toUpperCase()} ${answer.path}`, status: answer.status, problem });
+  };
   server.ext('onPreResponse', (request, h) => {
     const response = request.response;
     // hapi's own answers for unknown routes and CORS preflights belong to no operation; routes a
     // test adds as fixtures (tagged `fixture`) exercise answers no operation gives.
     if (request.method === 'options' || (request.route.method as string) === '_special' || request.route.settings.tags?.includes('fixture')) return h.continue;
+    const label = `${request.method.toUpperCase()} ${request.path}`;
     if ('isBoom' in response && response.isBoom) {
-      mismatches.push({ request: `${request.method.toUpperCase()} ${request.path}`, operation: request.route.path, status: response.output.statusCode, problem: 'an error reached the client without the conventions turning it into an {"error"} answer' });
+      mismatches.push({ request: label, operation: request.route.path, status: response.output.statusCode, problem: 'an error reached the client without the conventions turning it into an {"error"} answer' });
       return h.continue;
     }
-    cached ??= document();
-    // A route added after the document was built (tests do): build it again.
-    if (!cached.paths[OPENAPI_PATH(request.route.path)]?.[request.route.method]) cached = document();
-    const problem = check(cached, request, response as ResponseObject);
-    if (problem) mismatches.push({ request: `${request.method.toUpperCase()} ${request.path}`, operation: `${request.route.method.toUpperCase()} ${request.route.path}`, status: (response as ResponseObject).statusCode, problem });
+    const answered = response as ResponseObject;
+    const answer: Answer = { request: label, method: request.route.method, path: request.route.path, status: answered.statusCode, body: jsonBody(answered.source) };
+    if (current.paths[OPENAPI_PATH(answer.path)]?.[answer.method]) record(answer, check(current, answer));
+    else later.push(answer);
     return h.continue;
   });
   return {
     mismatches,
     assertClean() {
+      if (later.length) {
+        const fresh = document();
+        for (const answer of later.splice(0)) record(answer, check(fresh, answer));
+      }
       if (mismatches.length === 0) return;
       const lines = mismatches.map((mismatch) => `  ${mismatch.request} (${mismatch.operation}) answered ${mismatch.status}: ${mismatch.problem}`);
       throw new Error(`${mismatches.length} answer${mismatches.length === 1 ? '' : 's'} did not match the OpenAPI document:\n${lines.join('\n')}`);
