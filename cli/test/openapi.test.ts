@@ -34,5 +34,5 @@ test('wpk openapi --app tasks --out writes the tasks operations; an unknown app 
 
   const unknown = await wpk(['openapi', '--app', 'nope']);
   t.is(unknown.code, 1);
-  t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, system, tasks');
+  t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, web, system, tasks');
 });

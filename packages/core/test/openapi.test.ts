@@ -85,7 +85,7 @@ test('--app keeps one app: an app, or account for the platform', (t) => {
   t.true(Object.values(notes.paths).every((item) => Object.values(item).every((operation) => operation.tags[0] === 'notes')));
   t.deepEqual(notes.tags.map((tag) => tag.name), ['notes']);
   t.true('/members' in env.runtime.openApiDocument({ app: 'account' }).paths);
-  t.throws(() => env.runtime.openApiDocument({ app: 'nope' }), { message: 'No operations of nope: known are account, system, notes, ext.acme.vault' });
+  t.throws(() => env.runtime.openApiDocument({ app: 'nope' }), { message: 'No operations of nope: known are account, web, system, notes, ext.acme.vault' });
 });
 
 test('a type added by a joi extension is described as the type it builds on, with its bounds', (t) => {

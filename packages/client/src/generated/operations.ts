@@ -20,6 +20,10 @@ export interface OperationEntry {
 
 /** Every operation of the document, by operation id. */
 export const OPERATIONS = {
+  /** GET / */
+  get: { method: 'GET', path: '/', tag: 'web', host: 'any' },
+  /** POST / */
+  post: { method: 'POST', path: '/', tag: 'web', host: 'platform' },
   /** POST /_broker/events */
   postBrokerEvents: { method: 'POST', path: '/_broker/events', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
@@ -30,12 +34,52 @@ export const OPERATIONS = {
   postEventsTasksEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tasks/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/system-workspace-member-added */
   postEventsTasksEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/tasks/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** GET /.well-known/apple-app-site-association */
+  getWellKnownAppleAppSiteAssociation: { method: 'GET', path: '/.well-known/apple-app-site-association', tag: 'system', host: 'any' },
+  /** GET /.well-known/assetlinks.json */
+  getWellKnownAssetlinksJson: { method: 'GET', path: '/.well-known/assetlinks.json', tag: 'system', host: 'any' },
+  /** GET /about */
+  getAbout: { method: 'GET', path: '/about', tag: 'web', host: 'platform' },
   /** GET /activity */
   getActivity: { method: 'GET', path: '/activity', tag: 'account', host: 'workspace' },
   /** GET /admin-audit */
   getAdminAudit: { method: 'GET', path: '/admin-audit', tag: 'account', host: 'workspace' },
+  /** GET /admin-mode */
+  getAdminMode: { method: 'GET', path: '/admin-mode', tag: 'web', host: 'workspace' },
+  /** POST /admin-mode */
+  postAdminMode: { method: 'POST', path: '/admin-mode', tag: 'web', host: 'workspace' },
+  /** GET /admin/activity */
+  getAdminActivity: { method: 'GET', path: '/admin/activity', tag: 'web', host: 'workspace' },
   /** GET /admin/activity-exports */
   getAdminActivityExports: { method: 'GET', path: '/admin/activity-exports', tag: 'account', host: 'workspace' },
+  /** GET /admin/api-keys */
+  getAdminApiKeys: { method: 'GET', path: '/admin/api-keys', tag: 'web', host: 'workspace' },
+  /** POST /admin/api-keys */
+  postAdminApiKeys: { method: 'POST', path: '/admin/api-keys', tag: 'web', host: 'workspace' },
+  /** POST /admin/api-keys/{key_id}/revoke */
+  postAdminApiKeysByKeyIdRevoke: { method: 'POST', path: '/admin/api-keys/{key_id}/revoke', tag: 'web', host: 'workspace' },
+  /** POST /admin/api-keys/{key_id}/rotate */
+  postAdminApiKeysByKeyIdRotate: { method: 'POST', path: '/admin/api-keys/{key_id}/rotate', tag: 'web', host: 'workspace' },
+  /** GET /admin/apps */
+  getAdminApps: { method: 'GET', path: '/admin/apps', tag: 'web', host: 'workspace' },
+  /** POST /admin/apps/{slug}/access */
+  postAdminAppsBySlugAccess: { method: 'POST', path: '/admin/apps/{slug}/access', tag: 'web', host: 'workspace' },
+  /** POST /admin/apps/{slug}/install */
+  postAdminAppsBySlugInstall: { method: 'POST', path: '/admin/apps/{slug}/install', tag: 'web', host: 'workspace' },
+  /** GET /admin/members */
+  getAdminMembers: { method: 'GET', path: '/admin/members', tag: 'web', host: 'workspace' },
+  /** POST /admin/members/{member_id}/deactivate */
+  postAdminMembersByMemberIdDeactivate: { method: 'POST', path: '/admin/members/{member_id}/deactivate', tag: 'web', host: 'workspace' },
+  /** POST /admin/members/{member_id}/role */
+  postAdminMembersByMemberIdRole: { method: 'POST', path: '/admin/members/{member_id}/role', tag: 'web', host: 'workspace' },
+  /** POST /admin/members/invite */
+  postAdminMembersInvite: { method: 'POST', path: '/admin/members/invite', tag: 'web', host: 'workspace' },
+  /** GET /admin/roles */
+  getAdminRoles: { method: 'GET', path: '/admin/roles', tag: 'web', host: 'workspace' },
+  /** POST /admin/roles */
+  postAdminRoles: { method: 'POST', path: '/admin/roles', tag: 'web', host: 'workspace' },
+  /** GET /admin/settings */
+  getAdminSettings: { method: 'GET', path: '/admin/settings', tag: 'web', host: 'workspace' },
   /** GET /api-keys */
   getApiKeys: { method: 'GET', path: '/api-keys', tag: 'account', host: 'workspace' },
   /** POST /api-keys */
@@ -68,8 +112,10 @@ export const OPERATIONS = {
   getAppsBySlugSettings: { method: 'GET', path: '/apps/{slug}/settings', tag: 'account', host: 'workspace' },
   /** PUT /apps/{slug}/settings */
   putAppsBySlugSettings: { method: 'PUT', path: '/apps/{slug}/settings', tag: 'account', host: 'workspace' },
+  /** GET /assets/{file} */
+  getAssetsByFile: { method: 'GET', path: '/assets/{file}', tag: 'system', host: 'any' },
   /** GET /avatars/{member_id} */
-  getAvatarsByMemberId: { method: 'GET', path: '/avatars/{member_id}', tag: 'account', host: 'workspace' },
+  getAvatarsByMemberId: { method: 'GET', path: '/avatars/{member_id}', tag: 'web', host: 'workspace' },
   /** POST /avatars/{member_id} */
   postAvatarsByMemberId: { method: 'POST', path: '/avatars/{member_id}', tag: 'account', host: 'workspace' },
   /** DELETE /avatars/{member_id} */
@@ -118,8 +164,20 @@ export const OPERATIONS = {
   getHealth: { method: 'GET', path: '/health', tag: 'system', host: 'any' },
   /** POST /invitations */
   postInvitations: { method: 'POST', path: '/invitations', tag: 'account', host: 'workspace' },
+  /** GET /invitations/{token} */
+  getInvitationsByToken: { method: 'GET', path: '/invitations/{token}', tag: 'web', host: 'workspace' },
+  /** POST /invitations/{token} */
+  postInvitationsByToken: { method: 'POST', path: '/invitations/{token}', tag: 'web', host: 'workspace' },
   /** PUT /invitations/{token} */
   putInvitationsByToken: { method: 'PUT', path: '/invitations/{token}', tag: 'account', host: 'workspace' },
+  /** GET /login */
+  getLogin: { method: 'GET', path: '/login', tag: 'web', host: 'any' },
+  /** POST /login */
+  postLogin: { method: 'POST', path: '/login', tag: 'web', host: 'any' },
+  /** GET /logout */
+  getLogout: { method: 'GET', path: '/logout', tag: 'web', host: 'workspace' },
+  /** POST /logout */
+  postLogout: { method: 'POST', path: '/logout', tag: 'web', host: 'workspace' },
   /** GET /me */
   getMe: { method: 'GET', path: '/me', tag: 'account', host: 'workspace' },
   /** GET /members */
@@ -135,11 +193,37 @@ export const OPERATIONS = {
   /** PATCH /notifications/{notification_id} */
   patchNotificationsByNotificationId: { method: 'PATCH', path: '/notifications/{notification_id}', tag: 'account', host: 'workspace' },
   /** The OpenAPI 3.1 description of this server */
-  getOpenapiJson: { method: 'GET', path: '/openapi.json', tag: 'account', host: 'platform' },
+  getOpenapiJson: { method: 'GET', path: '/openapi.json', tag: 'system', host: 'platform' },
+  /** GET /partials/activity */
+  getPartialsActivity: { method: 'GET', path: '/partials/activity', tag: 'web', host: 'workspace' },
+  /** GET /partials/api-keys */
+  getPartialsApiKeys: { method: 'GET', path: '/partials/api-keys', tag: 'web', host: 'workspace' },
+  /** GET /partials/audit */
+  getPartialsAudit: { method: 'GET', path: '/partials/audit', tag: 'web', host: 'workspace' },
+  /** GET /partials/members */
+  getPartialsMembers: { method: 'GET', path: '/partials/members', tag: 'web', host: 'workspace' },
   /** POST /password-resets */
   postPasswordResets: { method: 'POST', path: '/password-resets', tag: 'account', host: 'any' },
+  /** GET /password-resets/{token} */
+  getPasswordResetsByToken: { method: 'GET', path: '/password-resets/{token}', tag: 'web', host: 'any' },
+  /** POST /password-resets/{token} */
+  postPasswordResetsByToken: { method: 'POST', path: '/password-resets/{token}', tag: 'web', host: 'any' },
   /** PUT /password-resets/{token} */
   putPasswordResetsByToken: { method: 'PUT', path: '/password-resets/{token}', tag: 'account', host: 'any' },
+  /** GET /pricing */
+  getPricing: { method: 'GET', path: '/pricing', tag: 'web', host: 'platform' },
+  /** GET /privacy */
+  getPrivacy: { method: 'GET', path: '/privacy', tag: 'web', host: 'platform' },
+  /** GET /public/{file*} */
+  getPublicByFile: { method: 'GET', path: '/public/{file}', tag: 'system', host: 'any' },
+  /** GET /public/apps/{app}/{file*} */
+  getPublicAppsByAppByFile: { method: 'GET', path: '/public/apps/{app}/{file}', tag: 'system', host: 'any' },
+  /** GET /reset-password */
+  getResetPassword: { method: 'GET', path: '/reset-password', tag: 'web', host: 'any' },
+  /** POST /reset-password */
+  postResetPassword: { method: 'POST', path: '/reset-password', tag: 'web', host: 'any' },
+  /** GET /robots.txt */
+  getRobotsTxt: { method: 'GET', path: '/robots.txt', tag: 'web', host: 'any' },
   /** GET /roles */
   getRoles: { method: 'GET', path: '/roles', tag: 'account', host: 'workspace' },
   /** POST /roles */
@@ -168,8 +252,14 @@ export const OPERATIONS = {
   postSessions: { method: 'POST', path: '/sessions', tag: 'account', host: 'workspace' },
   /** DELETE /sessions */
   deleteSessions: { method: 'DELETE', path: '/sessions', tag: 'account', host: 'workspace' },
+  /** GET /signup */
+  getSignup: { method: 'GET', path: '/signup', tag: 'web', host: 'platform' },
   /** POST /signup */
   postSignup: { method: 'POST', path: '/signup', tag: 'account', host: 'platform' },
+  /** POST /signup/send-code */
+  postSignupSendCode: { method: 'POST', path: '/signup/send-code', tag: 'web', host: 'platform' },
+  /** GET /sitemap.xml */
+  getSitemapXml: { method: 'GET', path: '/sitemap.xml', tag: 'web', host: 'platform' },
   /** Lists tasks, oldest first, filtered by any of the query parameters */
   getTasks: { method: 'GET', path: '/tasks', tag: 'tasks', host: 'workspace', paged: true },
   /** Creates a task on a board, or in the incubator when board_id is absent */
@@ -200,6 +290,8 @@ export const OPERATIONS = {
   postTasksByIdDeliverables: { method: 'POST', path: '/tasks/{id}/deliverables', tag: 'tasks', host: 'workspace' },
   /** Marks a deliverable delivered */
   postTasksByIdDeliverablesByDeliverableIdDelivery: { method: 'POST', path: '/tasks/{id}/deliverables/{deliverable_id}/delivery', tag: 'tasks', host: 'workspace' },
+  /** GET /terms */
+  getTerms: { method: 'GET', path: '/terms', tag: 'web', host: 'platform' },
   /** POST /totps */
   postTotps: { method: 'POST', path: '/totps', tag: 'account', host: 'workspace' },
   /** PUT /totps */
@@ -208,6 +300,10 @@ export const OPERATIONS = {
   deleteTotps: { method: 'DELETE', path: '/totps', tag: 'account', host: 'workspace' },
   /** POST /verifications */
   postVerifications: { method: 'POST', path: '/verifications', tag: 'account', host: 'platform' },
+  /** GET /verify */
+  getVerify: { method: 'GET', path: '/verify', tag: 'web', host: 'platform' },
+  /** POST /verify */
+  postVerify: { method: 'POST', path: '/verify', tag: 'web', host: 'platform' },
   /** The caller's saved views, optionally of one board */
   getViews: { method: 'GET', path: '/views', tag: 'tasks', host: 'workspace', paged: true },
   /** Saves a board view */
@@ -220,7 +316,9 @@ export const OPERATIONS = {
   deleteWorkspacesById: { method: 'DELETE', path: '/workspaces/{id}', tag: 'account', host: 'workspace' },
   /** POST /workspaces/{id}/ownership */
   postWorkspacesByIdOwnership: { method: 'POST', path: '/workspaces/{id}/ownership', tag: 'account', host: 'workspace' },
+  /** GET /workspaces/{id}/partials/members */
+  getWorkspacesByIdPartialsMembers: { method: 'GET', path: '/workspaces/{id}/partials/members', tag: 'web', host: 'workspace' },
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["system","account","tasks"] as const;
+export const TAGS = ["web","system","account","tasks"] as const;

@@ -56,8 +56,12 @@ export interface OpenApiOperation {
 /** The tag of the platform's own operations, and of its operational endpoints. */
 export const PLATFORM_TAG = PLATFORM_NAMESPACE;
 export const SYSTEM_TAG = 'system';
+/** The tag of the site and workspace pages (HTML, forms, fragments). */
+export const WEB_TAG = 'web';
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
+/** Operational routes that answer JSON of their own shape. */
+const JSON_SYSTEM_ROUTES = new Set(['/health', '/openapi.json']);
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 /** `GET /boards/{board_id}/tasks` → `getBoardsByBoardIdTasks`: unique, because method + path is. */
@@ -117,7 +121,8 @@ function factsOf(route: RequestRoute): RouteFacts {
     access = appRoute.chain === null ? 'public' : 'permission';
     permissions = appRoute.chain ?? [];
   } else if (isPublic) {
-    access = kind === 'system' && route.path !== '/health' && route.path !== '/openapi.json' ? 'internal' : 'public';
+    // Broker endpoints (`/_broker/...`, `/_events/...`) are for the platform's own processes.
+    access = kind === 'system' && route.path.startsWith('/_') ? 'internal' : 'public';
   } else if (platformAccess && platformAccess.includes('.')) {
     access = 'permission';
     permissions = [platformAccess];
@@ -133,7 +138,7 @@ function factsOf(route: RequestRoute): RouteFacts {
     contentTypes: meta.contentTypes ?? ['application/json'],
     isPublic,
     app: appRoute?.namespace ?? null,
-    tag: appRoute ? appRoute.namespace : kind === 'system' ? SYSTEM_TAG : PLATFORM_TAG,
+    tag: appRoute ? appRoute.namespace : kind === 'system' ? SYSTEM_TAG : kind === 'page' ? WEB_TAG : PLATFORM_TAG,
     access,
     permissions,
     description: settings.description,
@@ -194,8 +199,8 @@ function successResponse(facts: RouteFacts): unknown {
     const schema = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } } };
     return { description: 'This document', content: { 'application/json': { schema } } };
   }
-  if (facts.kind === 'page' && facts.method === 'get') {
-    return { description: 'The resource itself (not an envelope)', content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+  if (facts.kind === 'page' || (facts.kind === 'system' && facts.method === 'get')) {
+    return { description: 'A page, a page fragment or a file (not an envelope)', content: { 'text/html': { schema: { type: 'string' } }, 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
   }
   return { description: 'Accepted', content: { 'application/json': { schema: { type: 'object' } } } };
 }
@@ -248,7 +253,12 @@ function operationOf(facts: RouteFacts, components: Record<string, JsonSchema>):
     operation.requestBody = requestBodyOf(facts, components);
   }
   operation.responses['200'] = successResponse(facts);
-  if (facts.kind === 'page' && !facts.isPublic) operation.responses['302'] = { description: 'No session: a redirect to /login', headers: { Location: { schema: { type: 'string' } } } };
+  if (facts.kind === 'page') {
+    // Pages redirect: to /login without a session, and after a form is posted.
+    for (const status of ['302', '303']) operation.responses[status] = { description: 'A redirect (to /login without a session; after a posted form)', headers: { Location: { schema: { type: 'string' } } } };
+  }
+  // Pages and files answer conditional requests.
+  if (facts.kind !== 'api' && facts.method === 'get' && !JSON_SYSTEM_ROUTES.has(facts.path)) operation.responses['304'] = { description: 'Not modified' };
   for (const status of errorStatuses(facts)) operation.responses[status] = ref('responses', ERROR_RESPONSES[status]);
   return operation;
 }
@@ -291,7 +301,7 @@ export function buildOpenApiDocument(source: OpenApiSource, options: OpenApiBuil
   const schemas: Record<string, JsonSchema> = {};
   const paths: Record<string, Record<string, OpenApiOperation>> = {};
   const facts = source.routes.map(factsOf).filter((route) => !options.app || route.tag === options.app);
-  if (options.app && facts.length === 0) throw new Error(`No operations of ${options.app}: known are ${[PLATFORM_TAG, SYSTEM_TAG, ...source.apps.map((app) => app.namespace)].join(', ')}`);
+  if (options.app && facts.length === 0) throw new Error(`No operations of ${options.app}: known are ${[PLATFORM_TAG, WEB_TAG, SYSTEM_TAG, ...source.apps.map((app) => app.namespace)].join(', ')}`);
   const ordered = [...facts].sort((a, b) => a.path.localeCompare(b.path) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method));
   for (const route of ordered) {
     const path = openApiPath(route.path);
@@ -302,7 +312,8 @@ export function buildOpenApiDocument(source: OpenApiSource, options: OpenApiBuil
   const tags = [
     { name: PLATFORM_TAG, description: 'The platform: identity, members, roles, API keys, apps, notifications, search.' },
     ...source.apps.map((app) => ({ name: app.namespace, description: app.description ?? `${app.name} (version ${app.version}).` })),
-    { name: SYSTEM_TAG, description: 'Operational endpoints: health, this document, broker deliveries.' },
+    { name: WEB_TAG, description: 'Site and workspace pages: HTML, forms, `/partials/*` fragments.' },
+    { name: SYSTEM_TAG, description: 'Operational endpoints: health, static files, broker deliveries.' },
   ].filter((tag) => used.has(tag.name));
   return {
     openapi: '3.1.0',

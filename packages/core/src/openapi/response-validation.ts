@@ -69,9 +69,10 @@ function check(document: OpenApiDocument, answer: Answer): string | null {
   return `body breaks the declared schema: ${error?.instancePath || '(root)'} ${error?.message ?? ''} (${JSON.stringify(answer.body).slice(0, 300)})`;
 }
 
-// A JSON copy of an object body; undefined for a stream, a buffer, text or no body.
-function jsonBody(source: unknown): unknown {
-  if (source === null || typeof source !== 'object' || Buffer.isBuffer(source) || typeof (source as { pipe?: unknown }).pipe === 'function') return undefined;
+// A JSON copy of an object body; undefined for a view, a file, a stream, a buffer, text or no body.
+function jsonBody(response: ResponseObject): unknown {
+  const source = response.source;
+  if (response.variety !== 'plain' || source === null || typeof source !== 'object' || Buffer.isBuffer(source) || typeof (source as { pipe?: unknown }).pipe === 'function') return undefined;
   return JSON.parse(JSON.stringify(source));
 }
 
@@ -103,7 +104,7 @@ export function installResponseValidation(server: Server, document: () => OpenAp
       return h.continue;
     }
     const answered = response as ResponseObject;
-    const answer: Answer = { request: label, method: request.route.method, path: request.route.path, status: answered.statusCode, body: jsonBody(answered.source) };
+    const answer: Answer = { request: label, method: request.route.method, path: request.route.path, status: answered.statusCode, body: jsonBody(answered) };
     if (current.paths[OPENAPI_PATH(answer.path)]?.[answer.method]) record(answer, check(current, answer));
     else later.push(answer);
     return h.continue;
