@@ -40,6 +40,14 @@ export const OPERATIONS = {
   getWellKnownAssetlinksJson: { method: 'GET', path: '/.well-known/assetlinks.json', tag: 'system', host: 'any' },
   /** GET /about */
   getAbout: { method: 'GET', path: '/about', tag: 'web', host: 'platform' },
+  /** GET /account/two-factor */
+  getAccountTwoFactor: { method: 'GET', path: '/account/two-factor', tag: 'web', host: 'workspace' },
+  /** POST /account/two-factor/disable */
+  postAccountTwoFactorDisable: { method: 'POST', path: '/account/two-factor/disable', tag: 'web', host: 'workspace' },
+  /** POST /account/two-factor/enable */
+  postAccountTwoFactorEnable: { method: 'POST', path: '/account/two-factor/enable', tag: 'web', host: 'workspace' },
+  /** POST /account/two-factor/setup */
+  postAccountTwoFactorSetup: { method: 'POST', path: '/account/two-factor/setup', tag: 'web', host: 'workspace' },
   /** GET /activity */
   getActivity: { method: 'GET', path: '/activity', tag: 'account', host: 'workspace' },
   /** GET /admin-audit */
@@ -66,6 +74,10 @@ export const OPERATIONS = {
   postAdminAppsBySlugAccess: { method: 'POST', path: '/admin/apps/{slug}/access', tag: 'web', host: 'workspace' },
   /** POST /admin/apps/{slug}/install */
   postAdminAppsBySlugInstall: { method: 'POST', path: '/admin/apps/{slug}/install', tag: 'web', host: 'workspace' },
+  /** POST /admin/apps/{slug}/roles/{role_id}/permissions */
+  postAdminAppsBySlugRolesByRoleIdPermissions: { method: 'POST', path: '/admin/apps/{slug}/roles/{role_id}/permissions', tag: 'web', host: 'workspace' },
+  /** POST /admin/apps/{slug}/settings */
+  postAdminAppsBySlugSettings: { method: 'POST', path: '/admin/apps/{slug}/settings', tag: 'web', host: 'workspace' },
   /** GET /admin/members */
   getAdminMembers: { method: 'GET', path: '/admin/members', tag: 'web', host: 'workspace' },
   /** POST /admin/members/{member_id}/deactivate */
@@ -115,7 +127,7 @@ export const OPERATIONS = {
   /** GET /assets/{file} */
   getAssetsByFile: { method: 'GET', path: '/assets/{file}', tag: 'system', host: 'any' },
   /** GET /avatars/{member_id} */
-  getAvatarsByMemberId: { method: 'GET', path: '/avatars/{member_id}', tag: 'web', host: 'workspace' },
+  getAvatarsByMemberId: { method: 'GET', path: '/avatars/{member_id}', tag: 'system', host: 'workspace' },
   /** POST /avatars/{member_id} */
   postAvatarsByMemberId: { method: 'POST', path: '/avatars/{member_id}', tag: 'account', host: 'workspace' },
   /** DELETE /avatars/{member_id} */
@@ -170,6 +182,8 @@ export const OPERATIONS = {
   postInvitationsByToken: { method: 'POST', path: '/invitations/{token}', tag: 'web', host: 'workspace' },
   /** PUT /invitations/{token} */
   putInvitationsByToken: { method: 'PUT', path: '/invitations/{token}', tag: 'account', host: 'workspace' },
+  /** POST /launcher/{slug}/request */
+  postLauncherBySlugRequest: { method: 'POST', path: '/launcher/{slug}/request', tag: 'web', host: 'workspace' },
   /** GET /login */
   getLogin: { method: 'GET', path: '/login', tag: 'web', host: 'any' },
   /** POST /login */
