@@ -168,7 +168,8 @@ function errorStatuses(facts: RouteFacts): string[] {
   // Public routes answer 401/403 too (a wrong password, a spent invitation).
   const statuses = ['400', '401', '403', '404', '408'];
   if (facts.method !== 'get') statuses.push('409');
-  if (BODY_METHODS.has(facts.method)) statuses.push('413', '415');
+  // hapi reads a DELETE's body too: too large or of another type, it is refused like a POST's.
+  if (BODY_METHODS.has(facts.method) || facts.method === 'delete') statuses.push('413', '415');
   statuses.push('429', '500', '503');
   return statuses;
 }
