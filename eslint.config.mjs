@@ -93,6 +93,8 @@ export default tseslint.config(
   },
   {
     files: ['plugins/**/*.{ts,js,mjs}', 'examples/**/*.{ts,js,mjs}'],
+    // examples/api-client is an API consumer (it uses @wpk/client), not an app.
+    ignores: ['examples/api-client/**'],
     rules: { 'wpk/app-boundary': 'error' },
   },
   {

@@ -6,6 +6,7 @@ import { eventsCommand } from './commands/events.js';
 import { memberCommand } from './commands/member.js';
 import { migrateCommand } from './commands/migrate.js';
 import { newCommand } from './commands/new.js';
+import { openapiCommand } from './commands/openapi.js';
 import { startCommand } from './commands/start.js';
 import { validateCommand } from './commands/validate.js';
 import { workspaceCommand } from './commands/workspace.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   program.addCommand(validateCommand());
   program.addCommand(newCommand());
   program.addCommand(addCommand());
+  program.addCommand(openapiCommand());
   return program;
 }
 

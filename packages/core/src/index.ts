@@ -6,6 +6,7 @@ export * from './events/index.js';
 export { AUTH_STRATEGY, DEMO, IdentityService, SESSION_COOKIE, type AddMemberInput, type ApiKeyAuthenticator, type CreateWorkspaceWithOwnerInput } from './identity/index.js';
 export { createLogger } from './logger.js';
 export { createMailer, type Mailer, type MailMessage, type SentMail } from './mail/index.js';
+export * from './openapi/index.js';
 export { Runtime, type RuntimeOptions } from './runtime.js';
 export * from './search/index.js';
 export * from './server/index.js';

@@ -10,6 +10,7 @@ import { EventBus, type EventBusOptions, type EventSink } from './events/index.j
 import { IdentityService, installIdentity } from './identity/index.js';
 import { createLogger } from './logger.js';
 import { createMailer, type Mailer } from './mail/index.js';
+import { buildOpenApiDocument, openApiRoutes, type OpenApiBuildOptions, type OpenApiDocument } from './openapi/index.js';
 import { healthRoutes } from './platform-routes/index.js';
 import { registerSearchRoutes, scheduleDictionaryPruning, SearchIndex } from './search/index.js';
 import { createServer } from './server/index.js';
@@ -92,11 +93,18 @@ export class Runtime {
       apps.useSearchIndexer(AppRegistry.searchIndexerOver(runtime.search));
       registerSearchRoutes(server, { index: runtime.search, access: apps.searchAccess() });
       await installWeb(server, { config, workspaces, apps, mailer: () => runtime.mail, throttle: runtime.identity.context.throttle });
+      server.route(openApiRoutes(() => runtime.openApiDocument()));
       return runtime;
     } catch (error) {
       await db.close();
       throw error;
     }
+  }
+
+  /** The OpenAPI 3.1 document of every route on this server (`app`: only that app's, or `account` for the platform's). */
+  openApiDocument(options: OpenApiBuildOptions = {}): OpenApiDocument {
+    const apps = this.apps.list().map((app) => ({ namespace: app.namespace, name: app.manifest.name, version: app.manifest.version, description: app.manifest.description }));
+    return buildOpenApiDocument({ routes: this.server.table(), apps, baseDomain: this.config.baseDomain }, options);
   }
 
   /** Every migration set this runtime owns: core's first, then each app's. */

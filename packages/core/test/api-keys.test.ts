@@ -219,6 +219,7 @@ test('deleting a key removes it and its audit trail', async (t) => {
   t.is(await count(), 2);
   const deleted = await inject('DELETE', `/api-keys/${key.id}`, acme.as(acme.ownerKey));
   t.is(deleted.statusCode, 200);
+  t.deepEqual(JSON.parse(deleted.payload), { data: { id: key.id, deleted: true }, links: { self: `/api-keys/${key.id}` } });
   t.is(await count(), 0);
   t.is((await inject('GET', `/api-keys/${key.id}`, acme.as(acme.ownerKey))).statusCode, 404);
   t.is((await inject('GET', '/notes', acme.as(key.secret))).statusCode, 401);

@@ -73,7 +73,8 @@ test.before(async () => {
   runtime.server.route({
     method: 'POST',
     path: '/fixture-emit',
-    options: { auth: false },
+    // A test fixture, not an operation: its answers are not held to the OpenAPI document.
+    options: { auth: false, tags: ['fixture'] },
     handler: (request, h) =>
       runInRequestTransaction(runtime.db.sequelize, runtime.events.sink, request, h, async (work) => {
         work.stage({ emitter: 'tasks', action: 'core.tasks.task.created', payload: request.payload as Record<string, unknown>, metadata: {} });

@@ -46,7 +46,8 @@ test.before(async () => {
   runtime.server.route({
     method: 'POST',
     path: '/fixture-tasks',
-    options: { auth: false },
+    // A test fixture, not an operation: its answers are not held to the OpenAPI document.
+    options: { auth: false, tags: ['fixture'] },
     handler: (request, h) =>
       runInRequestTransaction(runtime.db.sequelize, runtime.events.sink, request, h, async (work) => {
         const body = request.payload as { id: string; status: number; payload?: Record<string, unknown>; action?: string; emitter?: string; metadata?: Record<string, unknown> };

@@ -1,4 +1,4 @@
-import { createLogger, createScratchDatabase, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
+import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ResponseValidation, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
 import { type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
 import { isAppDefinition } from '@wpk/sdk/tooling';
 
@@ -20,6 +20,12 @@ export interface TestPlatformOptions {
   logLevel?: string;
   /** Where relative app directories resolve (default: the working directory). */
   projectDir?: string;
+  /**
+   * Check every answer against the server's OpenAPI document (default true): a status the
+   * operation does not declare, or a body that breaks its envelope or the error body, makes
+   * `close()` throw, listing each one.
+   */
+  validateResponses?: boolean;
 }
 
 /** An event written to the outbox (the request answered 2xx, or a delivery succeeded). */
@@ -119,6 +125,9 @@ export class TestPlatform {
     private readonly scratch: ScratchDatabase,
   ) {}
 
+  /** The OpenAPI check of every answer (null when `validateResponses: false`). */
+  readonly responses: ResponseValidation | null = null;
+
   /** Boots the platform with `options.apps`; remember `close()`. */
   static async create(options: TestPlatformOptions): Promise<TestPlatform> {
     const firstParty = (namespace: string) => options.firstParty === true || (Array.isArray(options.firstParty) && options.firstParty.includes(namespace));
@@ -149,6 +158,7 @@ export class TestPlatform {
       throw error;
     }
     const platform = new TestPlatform(runtime, scratch);
+    if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
       await runtime.migrate();
     } catch (error) {
@@ -254,6 +264,7 @@ export class TestPlatform {
     } finally {
       await this.scratch.drop();
     }
+    this.responses?.assertClean();
   }
 }
 

@@ -92,7 +92,8 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       handler: async (request) => {
         const actor = admin(request);
         await sequelize.transaction(() => keys.remove(workspaceId(request), actor, keyId(request)));
-        return { data: { id: keyId(request), deleted: true } };
+        // The single envelope like every answer; `self` names what was deleted.
+        return single(request, { id: keyId(request), deleted: true });
       },
     },
   ];

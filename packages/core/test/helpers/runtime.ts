@@ -1,4 +1,4 @@
-import { Runtime, createScratchDatabase, type RuntimeOptions } from '../../src/index.js';
+import { Runtime, createScratchDatabase, installResponseValidation, type RuntimeOptions } from '../../src/index.js';
 
 /** A migrated runtime on a fresh database (embedded in memory, or a scratch PostgreSQL database). */
 export interface TestRuntime {
@@ -9,6 +9,7 @@ export interface TestRuntime {
 /**
  * Boots a real runtime for one test file. Without TEST_DATABASE_URL / DATABASE_URL it runs the
  * embedded database in memory; with one, it creates a scratch database there and drops it on close.
+ * Every answer is checked against the server's OpenAPI document; close() fails on a mismatch.
  */
 export async function startTestRuntime(options: RuntimeOptions = {}): Promise<TestRuntime> {
   const scratch = await createScratchDatabase();
@@ -20,6 +21,7 @@ export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Te
     await scratch.drop();
     throw error;
   }
+  const responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
   return {
     runtime,
     async close() {
@@ -28,6 +30,7 @@ export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Te
       } finally {
         await scratch.drop();
       }
+      responses.assertClean();
     },
   };
 }

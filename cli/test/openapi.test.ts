@@ -1,0 +1,38 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const exec = promisify(execFile);
+
+/** Runs `wpk` in the repository's root, whose wpk.config loads the tasks app. */
+async function wpk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['--import=tsx', bin, ...args], { cwd: root, env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+test('wpk openapi --app tasks --out writes the tasks operations; an unknown app fails in one line', async (t) => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-openapi-')), 'tasks.json');
+  const written = await wpk(['openapi', '--app', 'tasks', '--out', out]);
+  t.is(written.code, 0, written.stderr);
+  const document = JSON.parse(fs.readFileSync(out, 'utf8'));
+  t.is(document.openapi, '3.1.0');
+  t.is(document.info.version, '1.0.0');
+  t.deepEqual(document.tags.map((tag: { name: string }) => tag.name), ['tasks']);
+  t.deepEqual(document.paths['/tasks'].get['x-permissions'], ['tasks.tasks.read']);
+  t.false('/members' in document.paths);
+
+  const unknown = await wpk(['openapi', '--app', 'nope']);
+  t.is(unknown.code, 1);
+  t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, web, system, tasks');
+});

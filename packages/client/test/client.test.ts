@@ -1,0 +1,109 @@
+import test from 'ava';
+import got from 'got';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import tasksApp from '@wpk/app-tasks';
+import { API_VERSION, ApiError, asCollection, asSingle, createClient, isApiError, OPERATIONS, type Client } from '../src/index.js';
+
+let platform: TestPlatform;
+let workspace: TestWorkspace;
+let baseUrl: string;
+
+test.before(async () => {
+  platform = await createTestPlatform({ apps: [tasksApp], firstParty: true });
+  workspace = await platform.workspace('acme');
+  await workspace.install('tasks');
+  baseUrl = await platform.runtime.start();
+});
+test.after.always(async () => {
+  await platform?.close();
+});
+
+/** Signs the owner in as a browser would (POST /sessions), returning the session cookie. */
+async function ownerCookie(): Promise<string> {
+  const response = await got.post(`${baseUrl}/sessions`, {
+    headers: { host: 'acme.localhost', 'x-api-version': API_VERSION },
+    json: { email: workspace.owner.email, password: 'harness-password-1' },
+    throwHttpErrors: false,
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-in: ${response.statusCode} ${response.body}`);
+  return ([] as string[]).concat(response.headers['set-cookie'] ?? []).map((value) => value.split(';')[0]).join('; ');
+}
+
+test('a script creates a key, then boards, tasks and a search through the typed client, on a workspace reached without DNS', async (t) => {
+  const browser = createClient({ baseUrl, workspace: 'acme', headers: { cookie: await ownerCookie() } });
+  const created = await browser.account.postApiKeys({ body: { name: 'ci script', full_access: true } });
+  const secret = asSingle<{ secret: string }>(created).data.secret;
+  t.regex(secret, /^slk_/);
+
+  const client: Client = createClient({ baseUrl, workspace: 'acme', apiKey: secret });
+  t.is(client.apiVersion, '2026-11-01');
+  const me = await client.account.getMe();
+  t.is(asSingle<{ member: { email: string } }>(me).data.member.email, workspace.owner.email);
+
+  const board = asSingle<{ id: string; title: string }>(await client.tasks.postBoards({ body: { title: 'Launch' } }));
+  const boardId = board.data.id;
+  t.is(board.data.title, 'Launch');
+  const titles = ['Write the press release', 'Book the venue', 'Order the banners'];
+  for (const title of titles) await client.tasks.postTasks({ body: { title, board_id: boardId } });
+
+  const walked: string[] = [];
+  for await (const task of client.paginate('getTasks', { query: { board_id: boardId, per_page: 2 } })) walked.push((task as { title: string }).title);
+  t.deepEqual(walked, titles);
+
+  const found = asCollection<{ title: string }>(await client.account.postSearch({ body: { app: 'tasks', q: 'venue' } }));
+  t.deepEqual(
+    found.data.map((result) => result.title),
+    ['Book the venue'],
+  );
+
+  const error = await t.throwsAsync(client.tasks.postTasks({ body: { title: '' } }), { instanceOf: ApiError });
+  t.is(error.status, 400);
+  t.is(error.error, 'title is not allowed to be empty');
+  t.true(isApiError(error, 400));
+  const missing = await t.throwsAsync(client.tasks.getTasksById({ params: { id: '6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11' } }), { instanceOf: ApiError });
+  t.is(missing.status, 404);
+});
+
+test('every operation of the document has a method on the client, grouped by its tag', (t) => {
+  const client = createClient({ baseUrl: 'http://127.0.0.1:1' });
+  const groups = client as unknown as Record<string, Record<string, unknown>>;
+  for (const [operationId, entry] of Object.entries(OPERATIONS)) t.is(typeof groups[entry.tag]?.[operationId], 'function', operationId);
+  const served = platform.runtime.openApiDocument();
+  const documented = Object.values(served.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId));
+  t.deepEqual(Object.keys(OPERATIONS).sort(), documented.sort());
+});
+
+test('a 429 is retried after its Retry-After; the client pins X-Api-Version and sets the workspace Host', async (t) => {
+  const seen: Array<{ host?: string; version?: string }> = [];
+  const server = http.createServer((request, response) => {
+    seen.push({ host: request.headers.host, version: request.headers['x-api-version'] as string });
+    if (seen.length === 1) {
+      response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+      response.end(JSON.stringify({ error: 'Too many requests' }));
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ data: { id: 'me' }, links: { self: '/me' } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const stub = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const client = createClient({ baseUrl: stub, workspace: 'acme', baseDomain: 'example.test', apiVersion: '2026-11-15' });
+  const me = await client.account.getMe();
+  t.deepEqual(me, { data: { id: 'me' }, links: { self: '/me' } });
+  t.deepEqual(seen, [
+    { host: 'acme.example.test', version: '2026-11-15' },
+    { host: 'acme.example.test', version: '2026-11-15' },
+  ]);
+
+  seen.length = 0;
+  const noRetry = createClient({ baseUrl: stub, workspace: 'acme', maxRetries: 0 });
+  const error = await t.throwsAsync(noRetry.account.getMe(), { instanceOf: ApiError });
+  t.is(error.status, 429);
+  t.is(error.error, 'Too many requests');
+  t.is(error.headers['retry-after'], '1');
+  t.deepEqual(seen, [{ host: 'acme.localhost', version: API_VERSION }]);
+});

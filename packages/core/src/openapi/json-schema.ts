@@ -1,0 +1,87 @@
+import type { Schema } from 'joi';
+import parse from 'joi-to-json';
+
+/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = Record<string, unknown>;
+
+/** joi's own types; any other type name comes from an extension (`Joi.extend`). */
+const BASE_TYPES = new Set(['any', 'alternatives', 'array', 'boolean', 'binary', 'date', 'function', 'link', 'number', 'object', 'string', 'symbol']);
+
+interface LiveSchema {
+  type: string;
+  $_terms?: Record<string, unknown>;
+  [method: string]: unknown;
+}
+
+// An extension keeps its base's methods, so the methods tell the base type a custom type builds on.
+function baseTypeOf(schema: LiveSchema): string {
+  const has = (...names: string[]) => names.every((name) => typeof schema[name] === 'function');
+  if (has('alphanum', 'email')) return 'string';
+  if (has('integer', 'precision')) return 'number';
+  if (has('items', 'sparse')) return 'array';
+  if (has('keys', 'unknown')) return 'object';
+  if (has('iso', 'timestamp')) return 'date';
+  if (has('truthy', 'falsy')) return 'boolean';
+  if (has('encoding')) return 'binary';
+  if (has('try', 'match')) return 'alternatives';
+  return 'any';
+}
+
+function isJoiSchema(value: unknown): value is LiveSchema {
+  return typeof value === 'object' && value !== null && typeof (value as { describe?: unknown }).describe === 'function' && typeof (value as { type?: unknown }).type === 'string';
+}
+
+// Records, for every extension type in the tree, the joi type it builds on.
+function collectCustomTypes(schema: unknown, found: Map<string, string>, seen = new Set<unknown>()): void {
+  if (seen.has(schema) || typeof schema !== 'object' || schema === null) return;
+  seen.add(schema);
+  if (isJoiSchema(schema)) {
+    if (!BASE_TYPES.has(schema.type) && !found.has(schema.type)) found.set(schema.type, baseTypeOf(schema));
+    for (const term of Object.values(schema.$_terms ?? {})) collectCustomTypes(term, found, seen);
+    return;
+  }
+  for (const value of Array.isArray(schema) ? schema : Object.values(schema)) collectCustomTypes(value, found, seen);
+}
+
+// Rewrites the description so each custom type reads as its base type (its rules are its base's).
+function withBaseTypes(description: unknown, types: Map<string, string>): unknown {
+  if (Array.isArray(description)) return description.map((item) => withBaseTypes(item, types));
+  if (typeof description !== 'object' || description === null) return description;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(description)) copy[key] = withBaseTypes(value, types);
+  if (typeof copy.type === 'string' && types.has(copy.type)) copy.type = types.get(copy.type);
+  return copy;
+}
+
+/**
+ * The JSON Schema of a joi schema, read through `describe()` by joi-to-json (OpenAPI 3.1 mode).
+ * Types added by joi extensions are described as the joi type they build on (a platform id is a
+ * string with its bounds); `components` collects schemas named with `.id()`. Objects accept
+ * extra properties, as the server validates requests (`allowUnknown`: they are dropped).
+ */
+export function joiToJsonSchema(schema: Schema, components: Record<string, JsonSchema> = {}): JsonSchema {
+  const types = new Map<string, string>();
+  collectCustomTypes(schema, types);
+  const description = types.size ? withBaseTypes(schema.describe(), types) : schema.describe();
+  return openApiShape(parse({ describe: () => description } as unknown as Schema, 'open-api-3.1', components)) as JsonSchema;
+}
+
+const SUBSCHEMA_KEYS = new Set(['if', 'then', 'else', 'not', 'contains', 'items']);
+const SUBSCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+
+// `true`/`false` are JSON Schemas, but OpenAPI tools expect objects there: `{}` and `{ not: {} }`
+// say the same. `additionalProperties: false` goes: the server drops unknown keys, never refuses them.
+function openApiShape(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  if (Array.isArray(schema)) return schema.map(openApiShape);
+  const asObject = (value: unknown) => (value === true ? {} : value === false ? { not: {} } : openApiShape(value));
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if (SUBSCHEMA_KEYS.has(key)) copy[key] = asObject(value);
+    else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) copy[key] = value.map(asObject);
+    else if (key === 'properties' && typeof value === 'object' && value !== null) copy[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, asObject(property)]));
+    else copy[key] = openApiShape(value);
+  }
+  return copy;
+}
