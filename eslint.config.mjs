@@ -92,6 +92,11 @@ export default tseslint.config(
     languageOptions: { globals: Object.fromEntries(['process', 'console', 'URL', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'fetch'].map((name) => [name, 'readonly'])) },
   },
   {
+    // The web's browser scripts run in the page, not in Node.
+    files: ['packages/core/web/assets/**/*.js'],
+    languageOptions: { globals: Object.fromEntries(['window', 'document', 'history', 'CustomEvent', 'URLSearchParams', 'FormData', 'Element', 'HTMLFormElement', 'URL', 'fetch', 'console'].map((name) => [name, 'readonly'])) },
+  },
+  {
     files: ['plugins/**/*.{ts,js,mjs}', 'examples/**/*.{ts,js,mjs}'],
     // examples/api-client is an API consumer (it uses @wpk/client), not an app.
     ignores: ['examples/api-client/**'],

@@ -1,8 +1,7 @@
 import type { RequestRoute } from '@hapi/hapi';
 import type { Schema } from 'joi';
 import { PLATFORM_NAMESPACE } from '../access/index.js';
-import '../server/route-meta.js';
-import { API_VERSIONS } from '../server/versioning.js';
+import { API_VERSIONS } from '../server/index.js';
 import { checkedExample } from './examples.js';
 import { joiToJsonSchema, type JsonSchema } from './json-schema.js';
 
