@@ -15,7 +15,6 @@ import type { RuntimeOptions } from '../../src/index.js';
 import { SmtpSink, linkIn } from './identity-mail.js';
 import { json, keyedWorkspace, type KeyedWorkspace } from './keys.js';
 import { apiHeaders, startTestRuntime, type TestRuntime } from './runtime.js';
-import { Account, Member } from '../../src/identity/index.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -117,6 +116,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
  * password), for the routes an API key cannot reach (deleting the workspace, transferring it).
  */
 export async function elevatedOwnerSession(env: GuardRuntime, workspace: KeyedWorkspace): Promise<Record<string, string>> {
+  const { Account, Member } = env.runtime.identity.context.models;
   const member = (await Member.findByPk(workspace.ownerId))!;
   const account = (await Account.findByPk(member.account_id))!;
   const session = await env.runtime.identity.sessions.start(member, account);
