@@ -2,12 +2,16 @@
  * What app code needs from the libraries the platform is built on, re-exported so an app
  * imports only `@wpk/sdk` (and always gets the same copies the runtime uses).
  */
-import JoiModule from 'joi';
 import { DataTypes as SequelizeDataTypes, Op as SequelizeOp } from 'sequelize';
 import type OpTypes from 'sequelize/types/operators';
+import { Joi as PlatformJoi } from './input/joi.js';
 
-/** joi, for route validation (`validate: { payload: Joi.object({...}) }`). */
-export const Joi = JoiModule;
+/**
+ * joi, for route validation (`validate: { payload: Joi.object({...}) }`), with the platform's
+ * input rules built in: every `Joi.string()` refuses NUL and unpaired surrogates, and
+ * `Joi.id()`, `Joi.calendarDate()` and `Joi.instant()` are the one rule for ids and dates.
+ */
+export const Joi = PlatformJoi;
 
 /** Sequelize column types, for `defineModel` (`DataTypes.STRING(200)`). */
 export const DataTypes = SequelizeDataTypes;

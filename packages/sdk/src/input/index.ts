@@ -1,0 +1,4 @@
+export * from './text.js';
+export * from './dates.js';
+export * from './ids.js';
+export { type PlatformJoi } from './joi.js';

@@ -1,0 +1,45 @@
+import JoiModule, { type CustomHelpers, type Root, type StringSchema } from 'joi';
+import { parseInstant, parseIsoDate, MAX_INSTANT_LENGTH } from './dates.js';
+import { MAX_ID_LENGTH } from './ids.js';
+import { isStorableText, TEXT_RULE } from './text.js';
+
+/** joi with the platform's input rules built in (what `@wpk/sdk` exports as `Joi`). */
+export interface PlatformJoi extends Root {
+  /** An identifier: a string of 1-200 characters (any shape; an unknown one is a 404, not a 400). */
+  id(): StringSchema;
+  /** A `YYYY-MM-DD` date that exists on the calendar (2027-02-30 is refused, never rolled forward). */
+  calendarDate(): StringSchema;
+  /** An ISO 8601 date or instant of at most 40 characters whose every field is in range. */
+  instant(): StringSchema;
+}
+
+const textRule = { 'string.text': `{#label} ${TEXT_RULE}` };
+
+// Every string schema refuses NUL and unpaired surrogates, after joi's own type check.
+const withText = JoiModule.extend((joi) => ({
+  type: 'string',
+  base: joi.string(),
+  messages: textRule,
+  validate(value: unknown, helpers: CustomHelpers) {
+    if (typeof value === 'string' && !isStorableText(value)) return { value, errors: helpers.error('string.text') };
+    return undefined;
+  },
+})) as Root;
+
+const calendarDate = (value: string, helpers: CustomHelpers) => (parseIsoDate(value) ? value : helpers.error('date.calendar'));
+const instant = (value: string, helpers: CustomHelpers) => (parseInstant(value) ? value : helpers.error('date.instant'));
+
+/** joi whose `string()` refuses NUL and unpaired surrogates, plus `id()`, `calendarDate()` and `instant()`. */
+export const Joi = withText.extend(
+  { type: 'id', base: withText.string().min(1).max(MAX_ID_LENGTH) },
+  {
+    type: 'calendarDate',
+    base: withText.string().custom(calendarDate, 'calendar date'),
+    messages: { 'date.calendar': '{#label} must be a real date in YYYY-MM-DD form, for example 2027-01-31' },
+  },
+  {
+    type: 'instant',
+    base: withText.string().max(MAX_INSTANT_LENGTH).custom(instant, 'instant'),
+    messages: { 'date.instant': '{#label} must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z' },
+  },
+) as PlatformJoi;
