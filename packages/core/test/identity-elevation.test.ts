@@ -252,7 +252,7 @@ test.serial('GET /admin/activity-exports streams CSV with a header row, bounded 
   t.deepEqual(empty, [['occurred_at', 'id', 'actor_member_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'details']]);
 
   for (const [query, error] of [
-    ['after=yesterday', 'query parameter after must be an ISO 8601 instant, for example 2026-01-31T00:00:00Z'],
+    ['after=yesterday', 'query parameter after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
     [`before=${'2026-01-01T00:00:00.000000000000000000000Z'}`, 'query parameter before length must be less than or equal to 40 characters long'],
   ]) {
     const answer = await owner.get('acme', `/admin/activity-exports?${query}`);

@@ -148,8 +148,8 @@ test('invalid input answers 400 naming the field, on both methods', async (t) =>
   const cases: Array<[Awaited<ReturnType<typeof get>>, string]> = [
     [await get('/search?q=plan'), 'query parameter app is required'],
     [await post({ q: 'plan' }), 'app is required'],
-    [await get('/search?app=files&after=yesterday'), 'query parameter after must be a date (YYYY-MM-DD) or an ISO 8601 instant'],
-    [await post({ app: 'files', filters: { after: 'yesterday' } }), 'filters.after must be a date (YYYY-MM-DD) or an ISO 8601 instant'],
+    [await get('/search?app=files&after=yesterday'), 'query parameter after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
+    [await post({ app: 'files', filters: { after: 'yesterday' } }), 'filters.after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
     [await get('/search?app=files&min_size=-1'), 'query parameter min_size must be a whole number of 0 or more'],
     [await post({ app: 'files', filters: 'owner' }), 'filters must be an object'],
     [await post({ app: 'files', filters: { q: 'x' } }), 'filters.q is not a filter'],

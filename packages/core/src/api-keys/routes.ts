@@ -1,5 +1,5 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
-import Joi from 'joi';
+import { Joi } from '@wpk/sdk';
 import type { Sequelize } from 'sequelize';
 import { requireRole } from '../access/index.js';
 import { collection, parsePagination, single } from '../server/index.js';
@@ -7,8 +7,9 @@ import type { ApiKeyService } from './service.js';
 
 const name = Joi.string().trim().min(1).max(100);
 const scopes = Joi.array().items(Joi.string().trim().min(1).max(200)).max(500);
-const expiresAt = Joi.string().trim().min(1).max(40);
-const keyIdParams = Joi.object({ key_id: Joi.string().guid().required() });
+const expiresAt = Joi.instant().trim();
+// Ids are strings: an id of any shape is looked up, and an unknown one answers 404.
+const keyIdParams = Joi.object({ key_id: Joi.id().required() });
 // A flag is "boolean-like": JSON booleans, and the strings "true"/"false".
 const flag = Joi.boolean().truthy('true').falsy('false');
 
@@ -47,7 +48,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       options: {
         app: { platformAccess: 'full-access' },
         validate: {
-          payload: Joi.object({ name: name.required(), full_access: flag, scopes, expires_at: expiresAt, member_id: Joi.string().trim().min(1).max(100) }).required(),
+          payload: Joi.object({ name: name.required(), full_access: flag, scopes, expires_at: expiresAt, member_id: Joi.id().trim() }).required(),
         },
       },
       handler: async (request) => {

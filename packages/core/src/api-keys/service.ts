@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, INSTANT_RULE, InvalidError, NotFoundError, parseInstant } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { PLATFORM_NAMESPACE, PLATFORM_PERMISSION_KEYS, type CallerMember, type Credentials, type PlatformRole } from '../access/index.js';
 import { generateSecret, hashSecret, secretPrefix } from './secrets.js';
@@ -65,7 +65,6 @@ interface KeyRow {
 }
 
 const RANK: Record<PlatformRole, number> = { member: 0, admin: 1, owner: 2 };
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 const SELECT_KEYS = `
   SELECT k.id, k.name, k.prefix, k.full_access, k.scopes, k.status, k.expires_at, k.last_used_at, k.created_at, k.updated_at,
@@ -92,10 +91,10 @@ function present(row: KeyRow, now = new Date()): ApiKeyView {
   };
 }
 
-/** Parses `expires_at` (ISO 8601, max 40 characters); it must lie in the future. */
+/** Parses `expires_at` (the platform's instant rule: a day that exists, max 40 characters); it must lie in the future. */
 export function parseExpiry(value: string, now = new Date()): Date {
-  const instant = ISO_INSTANT.test(value.trim()) ? new Date(value.trim()) : null;
-  if (!instant || Number.isNaN(instant.getTime())) throw new InvalidError('expires_at must be an ISO 8601 date or instant, e.g. 2027-01-31T00:00:00Z');
+  const instant = parseInstant(value.trim());
+  if (!instant) throw new InvalidError(`expires_at ${INSTANT_RULE}`);
   if (instant.getTime() <= now.getTime()) throw new InvalidError('expires_at must be in the future');
   return instant;
 }

@@ -1,6 +1,5 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
-import Joi from 'joi';
+import { ConflictError, ForbiddenError, InvalidError, Joi, NotFoundError } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type PermissionSourceFactory } from '../access/index.js';
@@ -24,7 +23,7 @@ export interface AppEndpointServices {
 }
 
 const SLUG = Joi.string().max(100).required();
-const ROLE_IDS = Joi.array().items(Joi.string().guid().lowercase()).max(200);
+const ROLE_IDS = Joi.array().items(Joi.id().lowercase()).max(200);
 const POLICY = Joi.string().valid('everyone', 'roles', 'approval');
 const api = { wpk: { kind: 'api' as const, scope: 'workspace' as const } };
 
@@ -282,7 +281,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       path: '/apps/{slug}/roles/{role_id}/permissions',
       options: {
         app: { ...api, platformAccess: 'account.roles.manage' },
-        validate: { params: Joi.object({ slug: SLUG, role_id: Joi.string().guid().lowercase().required() }), payload: Joi.object({ permissions: Joi.array().items(Joi.string().max(200)).max(500).required() }) },
+        validate: { params: Joi.object({ slug: SLUG, role_id: Joi.id().lowercase().required() }), payload: Joi.object({ permissions: Joi.array().items(Joi.string().max(200)).max(500).required() }) },
       },
       handler: (request, h) =>
         write(request, h, async (unit) => {
@@ -314,7 +313,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'PATCH',
       path: '/notifications/{notification_id}',
-      options: { app: { ...api, platformAccess: 'account.notifications.edit' }, validate: { params: Joi.object({ notification_id: Joi.string().guid().required() }), payload: Joi.object({ read: Joi.boolean().required() }) } },
+      options: { app: { ...api, platformAccess: 'account.notifications.edit' }, validate: { params: Joi.object({ notification_id: Joi.id().required() }), payload: Joi.object({ read: Joi.boolean().required() }) } },
       handler: (request, h) =>
         write(request, h, async () => {
           const caller = credentialsOf(request).member;

@@ -1,4 +1,4 @@
-import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, InvalidError, isUuid, NotFoundError } from '@wpk/sdk';
 import { jsonSchemaProblems } from '@wpk/sdk/tooling';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isInstalled, type InstallationView } from '../access/index.js';
@@ -79,10 +79,12 @@ export class InstallationService {
 
   /** Refuses role ids that are not roles of this workspace (400 naming the entry). */
   async assertRoles(workspaceId: string, roleIds: string[], field = 'allowed_roles'): Promise<void> {
+    // Role ids are UUIDs: any other string names no role (and must not reach the uuid column).
+    const candidates = roleIds.filter(isUuid);
     if (roleIds.length === 0) return;
-    const rows = await this.sequelize.query<{ id: string }>('SELECT id::text AS id FROM platform.roles WHERE workspace_id = :workspaceId AND id IN (:roleIds)', {
+    const rows = candidates.length === 0 ? [] : await this.sequelize.query<{ id: string }>('SELECT id::text AS id FROM platform.roles WHERE workspace_id = :workspaceId AND id IN (:candidates)', {
       type: QueryTypes.SELECT,
-      replacements: { workspaceId, roleIds },
+      replacements: { workspaceId, candidates },
     });
     const known = new Set(rows.map((row) => row.id));
     const index = roleIds.findIndex((id) => !known.has(id.toLowerCase()));
@@ -175,6 +177,7 @@ export class InstallationService {
       if (key !== `${app.namespace}.*` && !app.declaredKeys.includes(key)) throw new InvalidError(`permissions[${index}]: "${key}" is not a permission of app ${app.namespace} (declared keys or ${app.namespace}.*)`);
     });
     const unique = dedupe(keys);
+    if (!isUuid(roleId)) throw new NotFoundError(`No role ${roleId} in this workspace`);
     const rows = await this.sequelize.query<{ id: string; name: string; previous: unknown }>(
       `UPDATE platform.roles r
           SET permissions = CASE WHEN :empty THEN r.permissions - CAST(:namespace AS text) ELSE jsonb_set(r.permissions, ARRAY[CAST(:namespace AS text)], CAST(:slice AS jsonb)) END,

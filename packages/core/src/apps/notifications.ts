@@ -1,4 +1,4 @@
-import { NotFoundError } from '@wpk/sdk';
+import { isUuid, NotFoundError } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Pagination } from '../server/index.js';
@@ -115,6 +115,7 @@ export class NotificationService {
 
   /** Marks one of the recipient's notifications read or unread. */
   async setRead(workspaceId: string, memberId: string, id: string, read: boolean): Promise<NotificationView> {
+    if (!isUuid(id)) throw new NotFoundError(`No notification ${id}`);
     const rows = await this.sequelize.query<Row>(
       `UPDATE platform.notifications SET read_at = CASE WHEN :read THEN coalesce(read_at, now()) ELSE NULL END
         WHERE id = :id AND workspace_id = :workspaceId AND member_id = :memberId

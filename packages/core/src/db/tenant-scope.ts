@@ -1,4 +1,5 @@
 import { Op } from 'sequelize';
+import { assertUuidValues, uuidColumns, uuidSafeWhere } from './uuid-columns.js';
 import type { Attributes, CreationAttributes, FindOptions, Model, ModelStatic, WhereOptions, CountOptions, DestroyOptions, UpdateOptions } from 'sequelize';
 
 /**
@@ -84,7 +85,16 @@ export function scopeToWorkspace<M extends Model>(model: ModelStatic<M>, workspa
   if (!model.getAttributes()['workspace_id' as keyof Attributes<M>]) {
     throw new Error(`Model ${model.name} has no workspace_id column and cannot be tenant-scoped`);
   }
-  const scoped = <O extends { where?: WhereOptions<Attributes<M>> }>(options?: O): O => ({ ...(options ?? ({} as O)), where: scopeWhere(options?.where, workspaceId) });
+  const uuids = uuidColumns(model as unknown as ModelStatic<Model>);
+  // Ids are strings: on a UUID column, a value that is no UUID matches nothing (never a 22P02).
+  const scoped = <O extends { where?: WhereOptions<Attributes<M>> }>(options?: O): O => ({
+    ...(options ?? ({} as O)),
+    where: scopeWhere(options?.where === undefined ? undefined : uuidSafeWhere(options.where, uuids), workspaceId),
+  });
+  const checked = <V extends object>(values: V): V => {
+    assertUuidValues(values, uuids);
+    return values;
+  };
   return {
     model,
     workspaceId,
@@ -93,9 +103,9 @@ export function scopeToWorkspace<M extends Model>(model: ModelStatic<M>, workspa
     findById: (id, options) => model.findOne(scoped({ ...options, where: { ...(options?.where as object), id } as unknown as WhereOptions<Attributes<M>> })),
     findAndCountAll: (options) => model.findAndCountAll(scoped(options)),
     count: (options) => model.count(scoped(options)),
-    create: (values) => model.create({ ...values, workspace_id: workspaceId } as unknown as CreationAttributes<M>),
-    upsert: (values, options) => scopedUpsert(model, workspaceId, values as Record<string, unknown>, options),
-    update: (values, options) => model.update(values, scoped(options) as UpdateOptions<Attributes<M>>).then(([count]) => count),
+    create: (values) => model.create({ ...checked(values), workspace_id: workspaceId } as unknown as CreationAttributes<M>),
+    upsert: (values, options) => scopedUpsert(model, workspaceId, checked(values) as Record<string, unknown>, options),
+    update: (values, options) => model.update(checked(values), scoped(options) as UpdateOptions<Attributes<M>>).then(([count]) => count),
     destroy: (options) => model.destroy(scoped(options)),
   };
 }

@@ -1,4 +1,4 @@
-import { InvalidError } from '@wpk/sdk';
+import { INSTANT_RULE, InvalidError, parseInstant } from '@wpk/sdk';
 
 /** Names that carry the search itself (or pagination), never a filter. */
 export const RESERVED_PARAMETERS = new Set(['app', 'q', 'types', 'page', 'per_page']);
@@ -27,15 +27,10 @@ export interface SearchFilters {
 type Scalar = string | number | boolean;
 export type FilterInput = Record<string, Scalar | Scalar[] | null | undefined>;
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
-
-/** Parses `YYYY-MM-DD` or an ISO 8601 instant; null when it is neither. */
-export function parseInstant(value: unknown): Date | null {
+/** A Date, or `YYYY-MM-DD` / an ISO 8601 instant by the platform's instant rule (no day that does not exist); null otherwise. */
+export function toInstant(value: unknown): Date | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;
-  if (typeof value !== 'string' || value.length > 40 || !ISO_DATE.test(value.trim())) return null;
-  const text = value.trim();
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
-  return Number.isNaN(date.getTime()) ? null : date;
+  return typeof value === 'string' ? parseInstant(value.trim()) : null;
 }
 
 /**
@@ -70,8 +65,8 @@ export function parseFilters(input: FilterInput, label: (name: string) => string
         break;
       case 'after':
       case 'before': {
-        const date = parseInstant(single());
-        if (!date) throw new InvalidError(`${label(name)} must be a date (YYYY-MM-DD) or an ISO 8601 instant`);
+        const date = toInstant(single());
+        if (!date) throw new InvalidError(`${label(name)} ${INSTANT_RULE}`);
         filters[name] = date;
         break;
       }

@@ -1,6 +1,5 @@
 import type { Request, RouteOptions, Server } from '@hapi/hapi';
-import { ForbiddenError, InvalidError } from '@wpk/sdk';
-import Joi from 'joi';
+import { ForbiddenError, InvalidError, Joi } from '@wpk/sdk';
 import { collection, parsePagination, validationFailure } from '../server/index.js';
 import { permittedTypes, type SearchAccess } from './access.js';
 import { filtersToQuery, parseFilters, type FilterInput, type SearchFilters } from './filters.js';

@@ -1,6 +1,6 @@
 import { InvalidError, type SearchDocument } from '@wpk/sdk';
 import { QueryTypes, Sequelize } from 'sequelize';
-import { parseInstant, type SearchFilters } from './filters.js';
+import { toInstant, type SearchFilters } from './filters.js';
 import { escapeLike, MAX_QUERY_WORDS, parseQueryWords, type QueryWord } from './query-words.js';
 
 /** Above this many dictionary words containing a query word, the word is matched on the text's trigram index instead. */
@@ -83,7 +83,7 @@ function recordFilters(document: SearchDocument): RecordFilters {
   for (const [name, value] of Object.entries(document.filters ?? {})) {
     if (value === null || value === undefined) continue;
     if (name === 'date') {
-      const date = parseInstant(value);
+      const date = toInstant(value);
       if (!date) throw new TypeError('search document: filters.date must be a date (YYYY-MM-DD) or an ISO 8601 instant');
       result.date = date.toISOString();
     } else if (name === 'size') {

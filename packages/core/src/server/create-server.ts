@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { conventions } from './conventions.js';
 import { validationFailure } from './errors.js';
+import { installTextGuard } from './text-guard.js';
 
 export interface ServerOptions {
   host: string;
@@ -47,6 +48,7 @@ export async function createServer(options: ServerOptions): Promise<Server> {
   });
   const { baseDomain, publicUrl, allowedHosts, workspaces, logger } = options;
   await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs: timeout, workspaces, logger } });
+  installTextGuard(server);
   return server;
 }
 

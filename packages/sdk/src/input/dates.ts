@@ -7,6 +7,12 @@
 /** The longest instant the specification allows (`expires_at`, `after`, `before`). */
 export const MAX_INSTANT_LENGTH = 40;
 
+/** What a refused calendar date answers, after its name. */
+export const CALENDAR_DATE_RULE = 'must be a real date in YYYY-MM-DD form, for example 2027-01-31';
+
+/** What a refused instant answers, after its name. */
+export const INSTANT_RULE = 'must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z';
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 

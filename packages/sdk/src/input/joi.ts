@@ -1,5 +1,5 @@
 import JoiModule, { type CustomHelpers, type Root, type StringSchema } from 'joi';
-import { parseInstant, parseIsoDate, MAX_INSTANT_LENGTH } from './dates.js';
+import { CALENDAR_DATE_RULE, INSTANT_RULE, MAX_INSTANT_LENGTH, parseInstant, parseIsoDate } from './dates.js';
 import { MAX_ID_LENGTH } from './ids.js';
 import { isStorableText, TEXT_RULE } from './text.js';
 
@@ -35,11 +35,11 @@ export const Joi = withText.extend(
   {
     type: 'calendarDate',
     base: withText.string().custom(calendarDate, 'calendar date'),
-    messages: { 'date.calendar': '{#label} must be a real date in YYYY-MM-DD form, for example 2027-01-31' },
+    messages: { 'date.calendar': `{#label} ${CALENDAR_DATE_RULE}` },
   },
   {
     type: 'instant',
     base: withText.string().max(MAX_INSTANT_LENGTH).custom(instant, 'instant'),
-    messages: { 'date.instant': '{#label} must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z' },
+    messages: { 'date.instant': `{#label} ${INSTANT_RULE}` },
   },
 ) as PlatformJoi;

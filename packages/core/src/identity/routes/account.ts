@@ -1,7 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, ServerRoute } from '@hapi/hapi';
-import { ForbiddenError, NotFoundError } from '@wpk/sdk';
-import Joi from 'joi';
+import { ForbiddenError, Joi, NotFoundError } from '@wpk/sdk';
 import { credentialsOf } from '../../access/index.js';
 import { single } from '../../server/index.js';
 import { clearSessionCookie, setSessionCookie } from '../http/cookies.js';

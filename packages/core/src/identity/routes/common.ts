@@ -1,6 +1,5 @@
 import type { Request, ResponseToolkit } from '@hapi/hapi';
-import { ForbiddenError } from '@wpk/sdk';
-import Joi from 'joi';
+import { ForbiddenError, Joi } from '@wpk/sdk';
 import type { Credentials } from '../../access/index.js';
 import type { RuntimeConfig } from '../../config.js';
 import { runInRequestTransaction, type RequestWork } from '../../server/index.js';
@@ -19,7 +18,8 @@ export const fields = {
   email: Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } }),
   password: Joi.string().min(8).max(1024),
   name: Joi.string().trim().min(1).max(200),
-  id: Joi.string().max(100),
+  // Ids are strings of any shape: an unknown one is a 404 from the service, never a 400.
+  id: Joi.id(),
 };
 
 /** The client's address, for the activity trail. */

@@ -1,12 +1,12 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import Joi from 'joi';
+import { Joi } from '@wpk/sdk';
 import { credentialsOf, requireRole } from '../../access/index.js';
 import { collection, parsePagination, single } from '../../server/index.js';
 import { presentMember } from '../services/members.js';
 import { fields, linkBaseOf, inTransaction, ipOf, type RouteDependencies } from './common.js';
 
-const roleIds = Joi.array().items(Joi.string().max(100)).max(100);
+const roleIds = Joi.array().items(Joi.id()).max(100);
 const permissions = Joi.object().pattern(Joi.string().max(200), Joi.array().items(Joi.string().max(200)).max(500)).max(200);
 
 /** Invitations (sending), members and custom roles. */

@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
-import Joi from 'joi';
+import { Joi } from '@wpk/sdk';
 import { single } from '../../server/index.js';
 import { setSessionCookie } from '../http/cookies.js';
 import { PASSWORD_RESET_TTL_SECONDS } from '../services/password-resets.js';

@@ -1,6 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
+import { Joi, parseInstant } from '@wpk/sdk';
 import { stringify } from 'csv-stringify';
-import Joi from 'joi';
 import { Readable } from 'node:stream';
 import { credentialsOf, hasPlatformRole, requireRole } from '../../access/index.js';
 import { collection, parsePagination, single } from '../../server/index.js';
@@ -8,11 +8,11 @@ import type { ActivityFilter } from '../services/activity.js';
 import { clearSessionCookie } from '../http/cookies.js';
 import { fields, inTransaction, ipOf, requireElevation, type RouteDependencies } from './common.js';
 
-// convert off: the 40-character bound applies to what was sent, not to joi's normalised form.
-const instant = Joi.string().max(40).isoDate().prefs({ convert: false }).messages({ 'string.isoDate': '{{#label}} must be an ISO 8601 instant, for example 2026-01-31T00:00:00Z' });
+const instant = Joi.instant();
 
+// The route validated both with the platform's instant rule, so each parses.
 function bounds(query: { after?: string; before?: string }): ActivityFilter {
-  return { after: query.after ? new Date(query.after) : undefined, before: query.before ? new Date(query.before) : undefined };
+  return { after: query.after ? (parseInstant(query.after) ?? undefined) : undefined, before: query.before ? (parseInstant(query.before) ?? undefined) : undefined };
 }
 
 /** The columns of the activity CSV export, in order. */

@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, InvalidError, isUuid, NotFoundError } from '@wpk/sdk';
 import { Op, QueryTypes } from 'sequelize';
 import type { CallerMember, PlatformRole } from '../../access/index.js';
 import type { Account, Member } from '../models/index.js';
@@ -172,11 +172,4 @@ export class MemberService {
     await this.activity.record({ workspaceId: actor.workspaceId, actor: { memberId: actor.id, email: actor.email }, action: 'member.removed', targetType: 'member', targetId: member.id, ip });
     return this.get(actor.workspaceId, member.id);
   }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a UUID string (ids of members, roles, workspaces). */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }

@@ -1,10 +1,9 @@
-import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, InvalidError, isUuid, NotFoundError } from '@wpk/sdk';
 import { Op, UniqueConstraintError, col, fn, where } from 'sequelize';
 import { PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, type CallerMember } from '../../access/index.js';
 import type { Role, RolePermissions } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import { accountEvent, systemEvent, type IdentityContext, type Stage } from './context.js';
-import { isUuid } from './members.js';
 
 /** A custom role as API answers show it. */
 export interface PresentedRole {

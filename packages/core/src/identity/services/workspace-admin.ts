@@ -1,10 +1,9 @@
-import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, InvalidError, isUuid, NotFoundError } from '@wpk/sdk';
 import { Op } from 'sequelize';
 import type { CallerMember } from '../../access/index.js';
 import { presentWorkspace, Workspace } from '../../tenancy/index.js';
 import type { ActivityLog } from './activity.js';
 import { accountEvent, type IdentityContext, type Stage } from './context.js';
-import { isUuid } from './members.js';
 
 /** A workspace as GET /workspaces/{id} shows it. */
 export type PresentedWorkspaceDetail = ReturnType<typeof presentWorkspace> & {
