@@ -281,7 +281,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       path: '/apps/{slug}/roles/{role_id}/permissions',
       options: {
         app: { ...api, platformAccess: 'account.roles.manage' },
-        validate: { params: Joi.object({ slug: SLUG, role_id: Joi.id().lowercase().required() }), payload: Joi.object({ permissions: Joi.array().items(Joi.string().max(200)).max(500).required() }) },
+        validate: { params: Joi.object({ slug: SLUG, role_id: Joi.id().required() }), payload: Joi.object({ permissions: Joi.array().items(Joi.string().max(200)).max(500).required() }) },
       },
       handler: (request, h) =>
         write(request, h, async (unit) => {
