@@ -39,7 +39,9 @@ test.serial('POST /boards enforces every bound of its payload, and a refused req
     [{ title: '' }, 'title is not allowed to be empty'],
     [{ title: 'x'.repeat(201) }, 'title length must be less than or equal to 200 characters long'],
     [{ title: 'ok', description: 'x'.repeat(2001) }, 'description length must be less than or equal to 2000 characters long'],
-    [{ title: 'ok', template_id: 'nope' }, 'template_id must be a valid GUID'],
+    [{ title: '   ' }, 'title is not allowed to be empty'],
+    [{ title: 'ok\u0000' }, 'title must not contain NUL characters or unpaired surrogates'],
+    [{ title: 'ok', lanes: ['A', 'B\ud800'] }, 'lanes[1] must not contain NUL characters or unpaired surrogates'],
     [{ title: 'ok', is_template: 'maybe' }, 'is_template must be a boolean'],
     [{ title: 'ok', grid: { mode: 'hex' } }, 'grid.mode must be one of [none, dots, lines]'],
     [{ title: 'ok', grid: { spacing: 3 } }, 'grid.spacing must be greater than or equal to 4'],
@@ -54,6 +56,9 @@ test.serial('POST /boards enforces every bound of its payload, and a refused req
     t.is(reply.status, 400, JSON.stringify(payload));
     t.deepEqual(reply.body, { error }, JSON.stringify(payload));
   }
+  // Ids are strings: a template id of any shape that names no board is the same 404.
+  const shapeless = await owner.request('POST', '/boards', { title: 'ok', template_id: 'nope' });
+  t.deepEqual([shapeless.status, shapeless.body], [404, { error: 'Template board nope not found' }]);
   t.is((await owner.request('POST', '/boards', { title: 'x'.repeat(200), description: 'x'.repeat(2000) })).status, 200);
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.tasks.board.created']);
 });
@@ -99,7 +104,7 @@ test.serial('GET /boards lists live boards oldest first in the collection envelo
   t.is(paged.body.links.prev, '/boards?q=zebra&page=1&per_page=1');
 });
 
-test.serial('GET /boards/{board_id} answers the single envelope; an unknown or foreign board is 404, a malformed id 400', async (t) => {
+test.serial('GET /boards/{board_id} answers the single envelope; an unknown or foreign board, or an id of any other shape, is 404', async (t) => {
   const board = await createBoard({ title: 'Readable' });
   const reply = await owner.request('GET', `/boards/${board.id}`);
   t.is(reply.status, 200);
@@ -110,9 +115,9 @@ test.serial('GET /boards/{board_id} answers the single envelope; an unknown or f
   const hidden = await owner.request('GET', `/boards/${foreign.id}`);
   t.is(hidden.status, 404);
   t.deepEqual(hidden.body, { error: `Board ${foreign.id} not found` });
-  const malformed = await owner.request('GET', '/boards/not-a-uuid');
-  t.is(malformed.status, 400);
-  t.deepEqual(malformed.body, { error: 'path parameter board_id must be a valid GUID' });
+  const shapeless = await owner.request('GET', '/boards/not-a-uuid');
+  t.is(shapeless.status, 404);
+  t.deepEqual(shapeless.body, { error: 'Board not-a-uuid not found' });
 });
 
 test.serial('PUT /boards/{board_id} updates title, description, grid (merged) and lanes, emitting nothing', async (t) => {

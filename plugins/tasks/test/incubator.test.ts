@@ -76,13 +76,19 @@ test.serial('the pull payload takes exactly one of task_ids or schedule_id', asy
     [{}, 'body must contain exactly one of task_ids or schedule_id'],
     [{ task_ids: [task.id], schedule_id: schedule.id }, 'body must contain exactly one of task_ids or schedule_id'],
     [{ task_ids: [] }, 'task_ids must contain at least 1 items'],
-    [{ task_ids: ['nope'] }, 'task_ids[0] must be a valid GUID'],
     [{ task_ids: Array.from({ length: 501 }, () => task.id) }, 'task_ids must contain less than or equal to 500 items'],
-    [{ schedule_id: 'nope' }, 'schedule_id must be a valid GUID'],
   ] as Array<[Record<string, unknown>, string]>) {
     const reply = await owner.request('POST', `/boards/${board.id}/tasks`, payload);
     t.is(reply.status, 400, JSON.stringify(payload).slice(0, 80));
     t.deepEqual(reply.body, { error });
+  }
+  // Ids are strings: one of any shape that names nothing is a 404, as an unknown uuid is.
+  for (const [payload, error] of [
+    [{ task_ids: [task.id, 'nope'] }, 'Task nope not found'],
+    [{ schedule_id: 'nope' }, 'Schedule nope not found'],
+  ] as Array<[Record<string, unknown>, string]>) {
+    const reply = await owner.request('POST', `/boards/${board.id}/tasks`, payload);
+    t.deepEqual([reply.status, reply.body], [404, { error }], JSON.stringify(payload));
   }
   const unknownBoard = await owner.request('POST', '/boards/00000000-0000-4000-8000-0000000000bb/tasks', { task_ids: [task.id] });
   t.is(unknownBoard.status, 404);

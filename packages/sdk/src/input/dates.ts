@@ -8,7 +8,7 @@
 export const MAX_INSTANT_LENGTH = 40;
 
 /** What a refused calendar date answers, after its name. */
-export const CALENDAR_DATE_RULE = 'must be a real date in YYYY-MM-DD form, for example 2027-01-31';
+export const CALENDAR_DATE_RULE = 'must be a real date in YYYY-MM-DD form';
 
 /** What a refused instant answers, after its name. */
 export const INSTANT_RULE = 'must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z';

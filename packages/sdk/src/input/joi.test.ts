@@ -23,8 +23,8 @@ test('Joi.id() takes any shape of 1-200 characters', (t) => {
 test('Joi.calendarDate() and Joi.instant() refuse impossible dates', (t) => {
   const schema = Joi.object({ due_date: Joi.calendarDate(), after: Joi.instant() });
   t.is(check(schema, { due_date: '2027-02-28', after: '2027-02-28T23:59:59Z' }), null);
-  t.is(check(schema, { due_date: '2027-02-30' }), 'due_date must be a real date in YYYY-MM-DD form, for example 2027-01-31');
-  t.is(check(schema, { due_date: '2027-02-28T00:00:00Z' }), 'due_date must be a real date in YYYY-MM-DD form, for example 2027-01-31');
+  t.is(check(schema, { due_date: '2027-02-30' }), 'due_date must be a real date in YYYY-MM-DD form');
+  t.is(check(schema, { due_date: '2027-02-28T00:00:00Z' }), 'due_date must be a real date in YYYY-MM-DD form');
   t.is(check(schema, { after: '2027-02-30' }), 'after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z');
   t.is(check(schema, { after: '2027-01-01T25:00:00Z' }), 'after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z');
   t.is(check(schema, { after: `2027-01-01T00:00:00.${'0'.repeat(30)}Z` }), 'after length must be less than or equal to 40 characters long');

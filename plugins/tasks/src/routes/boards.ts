@@ -2,7 +2,7 @@ import { defineRoute, Joi } from '@wpk/sdk';
 import type { Models } from '../models/index.js';
 import { createBoard, deleteBoard, listBoards, renameLane, requireBoard, updateBoard } from '../services/boards.js';
 import { presentBoard } from '../services/present.js';
-import { grid, idParams, lanes, listQuery, q } from './schemas.js';
+import { grid, id, idParams, lanes, listQuery, q, title } from './schemas.js';
 
 /** Boards: list, create (optionally from a template), read, update or archive, delete, rename a lane. */
 export const boardRoutes = [
@@ -22,9 +22,9 @@ export const boardRoutes = [
     description: 'Creates a board, optionally from a template board',
     validate: {
       payload: Joi.object({
-        title: Joi.string().min(1).max(200).required(),
+        title: title().required(),
         description: Joi.string().max(2000).allow(''),
-        template_id: Joi.string().guid(),
+        template_id: id(),
         is_template: Joi.boolean(),
         grid: grid(),
         lanes: lanes(),
@@ -53,7 +53,7 @@ export const boardRoutes = [
       params: idParams('board_id'),
       payload: Joi.object({
         deleted: Joi.boolean(),
-        title: Joi.string().min(1).max(200),
+        title: title(),
         description: Joi.string().max(2000).allow(''),
         grid: grid(),
         lanes: lanes(),

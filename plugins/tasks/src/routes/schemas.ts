@@ -1,5 +1,4 @@
 import { Joi, type JoiArraySchema, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from '@wpk/sdk';
-import { parseIsoDate } from '../services/dates.js';
 import { BOARD_ROLES, PRIORITIES } from '../models/index.js';
 
 /**
@@ -8,14 +7,14 @@ import { BOARD_ROLES, PRIORITIES } from '../models/index.js';
  * Return types are spelled out so the published package's declarations name @wpk/sdk, not joi.
  */
 
-/** An id of the app's records (uuid). */
-export const id = (): JoiStringSchema => Joi.string().guid();
+/** An id (of any shape: the platform's id rule; an unknown one is a 404 or a 400 naming the field, from the service). */
+export const id = (): JoiStringSchema => Joi.id();
 
-/** A `YYYY-MM-DD` date that exists on the calendar (parsed as an ISO date). */
-export const isoDate = (): JoiStringSchema =>
-  Joi.string()
-    .custom((value: string, helpers) => (parseIsoDate(value) ? value : helpers.error('date.calendar')))
-    .messages({ 'date.calendar': '{#label} must be a real date in YYYY-MM-DD form' });
+/** A `YYYY-MM-DD` date that exists on the calendar (the platform's date rule). */
+export const isoDate = (): JoiStringSchema => Joi.calendarDate();
+
+/** A title: 1-200 characters once trimmed (a blank title would be an empty search result). */
+export const title = (): JoiStringSchema => Joi.string().trim().min(1).max(200);
 
 /** Path parameters: each named one must be an id. */
 export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));

@@ -2,11 +2,11 @@ import { defineRoute, Joi } from '@wpk/sdk';
 import type { Models } from '../models/index.js';
 import { addComment, addDeliverable, deliver, listComments, listDeliverables } from '../services/task-activity.js';
 import { assignMember, completeTask, createTask, deleteTask, listTasks, moveTask, presentOne, reopenTask, requireTask, unassignMember, updateTask } from '../services/tasks.js';
-import { id, idParams, isoDate, listQuery, priority, q } from './schemas.js';
+import { id, idParams, isoDate, listQuery, priority, q, title } from './schemas.js';
 
 /** The fields of a task, as both POST /tasks and PATCH /tasks/{id} take them. */
 const taskFields = {
-  title: Joi.string().min(1).max(200),
+  title: title(),
   description: Joi.string().max(10000).allow(''),
   lane: Joi.string().min(1).max(80).allow(null),
   topic_id: id().allow(null),
@@ -170,7 +170,7 @@ export const taskRoutes = [
     method: 'POST',
     path: '/tasks/{id}/deliverables',
     description: 'Adds a deliverable to the task',
-    validate: { params: idParams('id'), payload: Joi.object({ title: Joi.string().min(1).max(200).required(), url: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).allow(null) }) },
+    validate: { params: idParams('id'), payload: Joi.object({ title: title().required(), url: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).allow(null) }) },
     async handler(request, ctx) {
       const deliverable = await addDeliverable(ctx, request.params.id, request.payload);
       return ctx.respond.single(deliverable, { self: `/tasks/${deliverable.task_id}/deliverables`, task: `/tasks/${deliverable.task_id}` });

@@ -1,9 +1,11 @@
-import { InvalidError, memberMrn, Op } from '@wpk/sdk';
+import { InvalidError, isUuid, memberMrn, Op } from '@wpk/sdk';
 import type { TasksBaseContext } from './context.js';
 import { emit } from './events.js';
 
-/** Refuses a member id the app's copy knows as removed from the workspace. */
+/** Refuses a member id the app's copy knows as removed from the workspace, and one no member can have. */
 export async function assertMemberPresent(ctx: TasksBaseContext, memberId: string, field = 'member_id'): Promise<void> {
+  // Member ids are the platform's UUIDs: any other string names no member.
+  if (!isUuid(memberId)) throw new InvalidError(`${field} ${memberId} is not a member of this workspace`);
   const known = await ctx.db.memberDirectory.findOne({ where: { member_id: memberId } });
   if (known?.removed_at) throw new InvalidError(`${field} ${memberId} is no longer a member of this workspace`);
 }

@@ -1,0 +1,80 @@
+import test from 'ava';
+import { startWorld, type Caller, type World } from './helpers/world.js';
+
+let world: World;
+let owner: Caller;
+const ok = async (reply: Promise<{ status: number; body: any }>) => {
+  const answer = await reply;
+  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body.data;
+};
+const TEXT = 'must not contain NUL characters or unpaired surrogates';
+
+test.before(async () => {
+  world = await startWorld('inputs');
+  owner = world.owner;
+});
+
+test.after.always(async () => {
+  await world?.close();
+});
+
+test.serial('ids are strings: every route answers an id of any shape that names nothing with its 404', async (t) => {
+  const board = await ok(owner.request('POST', '/boards', { title: 'Ids' }));
+  const task = await ok(owner.request('POST', '/tasks', { title: 'T', board_id: board.id }));
+  world.takeEvents();
+  for (const id of ['42', '0123456789abcdef01234567', "x' OR '1'='1", '../etc/passwd']) {
+    const p = encodeURIComponent(id);
+    const cases: Array<[string, string, unknown, string]> = [
+      ['GET', `/boards/${p}`, undefined, `Board ${id} not found`],
+      ['PUT', `/boards/${p}`, { title: 'x' }, `Board ${id} not found`],
+      ['GET', `/boards/${p}/topics`, undefined, `Board ${id} not found`],
+      ['PATCH', `/boards/${board.id}/topics/${p}`, { name: 'x' }, `Topic ${id} not found on board ${board.id}`],
+      ['DELETE', `/boards/${board.id}/topics/${p}`, undefined, `Topic ${id} not found on board ${board.id}`],
+      ['PATCH', `/boards/${board.id}/members/${p}`, { role: 'viewer' }, `Member ${id} is not a member of board ${board.id}`],
+      ['DELETE', `/boards/${board.id}/members/${p}`, undefined, `Member ${id} is not a member of board ${board.id}`],
+      ['DELETE', `/boards/${board.id}/tasks/${p}`, undefined, `Task ${id} not found`],
+      ['GET', `/tasks/${p}`, undefined, `Task ${id} not found`],
+      ['PATCH', `/tasks/${p}`, { title: 'x' }, `Task ${id} not found`],
+      ['POST', `/tasks/${p}/completion`, undefined, `Task ${id} not found`],
+      ['GET', `/tasks/${p}/comments`, undefined, `Task ${id} not found`],
+      ['DELETE', `/tasks/${task.id}/assignees/${p}`, undefined, `Member ${id} is not assigned to task ${task.id}`],
+      ['POST', `/tasks/${task.id}/deliverables/${p}/delivery`, undefined, `Deliverable ${id} not found on task ${task.id}`],
+      ['DELETE', `/views/${p}`, undefined, `View ${id} not found`],
+      ['GET', `/schedules/${p}`, undefined, `Schedule ${id} not found`],
+      ['PUT', `/tasks/${task.id}/board`, { board_id: id }, `Board ${id} not found`],
+    ];
+    for (const [method, url, payload, error] of cases) {
+      const reply = await owner.request(method, url, payload);
+      t.deepEqual([reply.status, reply.body], [404, { error }], `${method} ${url}`);
+    }
+  }
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('NUL and unpaired surrogates in names, lanes, titles and path ids are a 400 naming the field; blank titles too', async (t) => {
+  const board = await ok(owner.request('POST', '/boards', { title: 'Text' }));
+  const task = await ok(owner.request('POST', '/tasks', { title: 'T', board_id: board.id }));
+  world.takeEvents();
+  const cases: Array<[string, string, unknown, string]> = [
+    ['PUT', `/boards/${board.id}`, { lanes: ['To do', 'Do\u0000ne'] }, `lanes[1] ${TEXT}`],
+    ['PUT', `/boards/${board.id}`, { title: '   ' }, 'title is not allowed to be empty'],
+    ['PATCH', `/boards/${board.id}/columns`, { old_name: 'To do', new_name: '\ud800' }, `new_name ${TEXT}`],
+    ['POST', `/boards/${board.id}/topics`, { name: 'a\u0000' }, `name ${TEXT}`],
+    ['POST', '/schedules', { name: 'S\udfff' }, `name ${TEXT}`],
+    ['POST', '/views', { board_id: board.id, name: 'v\u0000', tab: 'list' }, `name ${TEXT}`],
+    ['PATCH', `/tasks/${task.id}`, { title: '  ' }, 'title is not allowed to be empty'],
+    ['PATCH', `/tasks/${task.id}`, { lane: 'To do\u0000' }, `lane ${TEXT}`],
+    ['POST', `/tasks/${task.id}/comments`, { body: 'hi\ud800' }, `body ${TEXT}`],
+    ['POST', `/tasks/${task.id}/deliverables`, { title: ' ' }, 'title is not allowed to be empty'],
+    ['GET', '/tasks/a%00b', undefined, `path parameter id ${TEXT}`],
+    ['GET', '/tasks?q=%00', undefined, `query parameter q ${TEXT}`],
+    ['POST', '/schedules', { name: 'S', start_date: '2026-02-29' }, 'start_date must be a real date in YYYY-MM-DD form'],
+  ];
+  for (const [method, url, payload, error] of cases) {
+    const reply = await owner.request(method, url, payload);
+    t.deepEqual([reply.status, reply.body], [400, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
+  }
+  t.deepEqual(world.takeEvents(), []);
+  t.like(await ok(owner.request('GET', `/boards/${board.id}`)), { title: 'Text', lanes: ['To do', 'In progress', 'Done'] });
+});
