@@ -1,6 +1,5 @@
 import type { ServerRoute } from '@hapi/hapi';
-import { TooManyRequestsError } from '@wpk/sdk';
-import Joi from 'joi';
+import { Joi, TooManyRequestsError } from '@wpk/sdk';
 import type { Throttle, ThrottleRule } from '../identity/index.js';
 import type { Mailer } from '../mail/index.js';
 import { publicOrigin } from '../tenancy/index.js';
