@@ -230,6 +230,20 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
       { label: `JSON as ${type}`, path, contentType: type, body: '{"a":1}' },
       { label: 'an image as application/json', path, contentType: 'application/json', body: PNG },
     );
+    if (type === 'application/x-www-form-urlencoded') {
+      // A page's form: the same kinds of bad text a JSON body gets, in form encoding.
+      const field = Object.keys(described(route, 'payload')?.keys ?? {})[0] ?? 'name';
+      variants.push(
+        { label: 'form: a NUL', path, contentType: type, body: `${field}=a%00b` },
+        { label: 'form: a lone surrogate', path, contentType: type, body: `${field}=a%ED%A0%80b` },
+        { label: 'form: invalid UTF-8', path, contentType: type, body: `${field}=a%FF%FEb` },
+        { label: 'form: a malformed escape', path, contentType: type, body: `${field}=%E0%A4%A` },
+        { label: 'form: a repeated field', path, contentType: type, body: `${field}=a&${field}=b` },
+        { label: 'form: a bracketed field', path, contentType: type, body: `${field}[a]=1` },
+        { label: 'form: a __proto__ field', path, contentType: type, body: '__proto__[polluted]=1' },
+        { label: 'form: a 512 KB field', path, contentType: type, body: `${field}=${'a'.repeat(512 * 1024)}` },
+      );
+    }
   }
 
   for (const [label, value] of GENERIC_QUERIES) variants.push({ label, path, query: [query, value].filter(Boolean).join('&'), ...bodyOf(jsonBody, base, types) });
