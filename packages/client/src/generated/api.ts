@@ -5214,7 +5214,7 @@ export interface operations {
                  * @example {
                  *       "title": "example",
                  *       "description": "example",
-                 *       "template_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
+                 *       "template_id": "example",
                  *       "is_template": true,
                  *       "grid": {
                  *         "mode": "none",
@@ -5231,7 +5231,6 @@ export interface operations {
                 "application/json": {
                     title: string;
                     description?: string;
-                    /** Format: uuid */
                     template_id?: string;
                     is_template?: boolean;
                     grid?: {
@@ -5474,12 +5473,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "member_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
+                 *       "member_id": "example",
                  *       "role": "owner"
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
                     member_id: string;
                     /** @enum {string} */
                     role: "owner" | "editor" | "viewer";
@@ -5649,7 +5647,6 @@ export interface operations {
             content: {
                 "application/json": {
                     task_ids?: string[];
-                    /** Format: uuid */
                     schedule_id?: string;
                 };
             };
@@ -8099,13 +8096,13 @@ export interface operations {
                  *       "title": "example",
                  *       "description": "example",
                  *       "lane": "example",
-                 *       "topic_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
-                 *       "schedule_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
+                 *       "topic_id": "example",
+                 *       "schedule_id": "example",
                  *       "priority": "none",
                  *       "start_date": "example",
                  *       "due_date": "example",
-                 *       "blocked_by": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
-                 *       "board_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
+                 *       "blocked_by": "example",
+                 *       "board_id": "example",
                  *       "assignee_ids": []
                  *     }
                  */
@@ -8113,17 +8110,13 @@ export interface operations {
                     title?: string;
                     description?: string;
                     lane?: string | null;
-                    /** Format: uuid */
                     topic_id?: string | null;
-                    /** Format: uuid */
                     schedule_id?: string | null;
                     /** @enum {string} */
                     priority?: "none" | "low" | "medium" | "high" | "urgent";
                     start_date?: string | null;
                     due_date?: string | null;
-                    /** Format: uuid */
                     blocked_by?: string | null;
-                    /** Format: uuid */
                     board_id?: string | null;
                     assignee_ids?: string[];
                 };
@@ -8216,27 +8209,24 @@ export interface operations {
                  *       "title": "example",
                  *       "description": "example",
                  *       "lane": "example",
-                 *       "topic_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
-                 *       "schedule_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
+                 *       "topic_id": "example",
+                 *       "schedule_id": "example",
                  *       "priority": "none",
                  *       "start_date": "example",
                  *       "due_date": "example",
-                 *       "blocked_by": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11"
+                 *       "blocked_by": "example"
                  *     }
                  */
                 "application/json": {
                     title?: string;
                     description?: string;
                     lane?: string | null;
-                    /** Format: uuid */
                     topic_id?: string | null;
-                    /** Format: uuid */
                     schedule_id?: string | null;
                     /** @enum {string} */
                     priority?: "none" | "low" | "medium" | "high" | "urgent";
                     start_date?: string | null;
                     due_date?: string | null;
-                    /** Format: uuid */
                     blocked_by?: string | null;
                 };
             };
@@ -8272,11 +8262,10 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "member_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11"
+                 *       "member_id": "example"
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
                     member_id: string;
                 };
             };
@@ -8341,12 +8330,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "board_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
+                 *       "board_id": "example",
                  *       "lane": "example"
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
                     board_id: string;
                     lane?: string;
                 };
@@ -8951,18 +8939,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "board_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11",
+                 *       "board_id": "example",
                  *       "name": "example",
                  *       "tab": "example",
-                 *       "schedule_id": "6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11"
+                 *       "schedule_id": "example"
                  *     }
                  */
                 "application/json": {
-                    /** Format: uuid */
                     board_id: string;
                     name: string;
                     tab: string;
-                    /** Format: uuid */
                     schedule_id?: string | null;
                 };
             };
