@@ -70,7 +70,7 @@ test('wpk new app scaffolds an ext app that validates and whose tests pass as ge
 
   const tested = await run(process.execPath, [path.join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], app);
   t.is(tested.code, 0, tested.stdout + tested.stderr);
-  t.regex(tested.stdout, /5 tests passed/);
+  t.regex(tested.stdout, /6 tests passed/);
 });
 
 test('wpk validate prints every problem with file and field, and exits 1; wpk start refuses the same app', async (t) => {

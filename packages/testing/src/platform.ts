@@ -1,4 +1,4 @@
-import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ResponseValidation, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
+import { createLogger, createScratchDatabase, distributionProblems, installResponseValidation, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ResponseValidation, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
 import { type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
 import { isAppDefinition } from '@wpk/sdk/tooling';
 
@@ -239,7 +239,18 @@ export class TestPlatform {
     return (await this.runtime.db.sequelize.query(sql, { type: 'SELECT' as never, replacements })) as unknown as T[];
   }
 
-  /** Reverts an app's migrations (all of them, or down to and excluding `to`); returns what was reverted. */
+  /**
+   * What keeps the migrated schema from being distributed by workspace (docs/scale-out.md), as
+   * `"schema.table: problem"` lines; empty when every table of the platform and of the loaded apps
+   * follows the rules: `workspace_id uuid NOT NULL`, in every primary key and unique index and at
+   * the same position in every foreign key between tenant tables; no `ON DELETE SET NULL`; no
+   * trigger or identity column. An app's tests assert `t.deepEqual(await platform.distributionProblems(), [])`.
+   */
+  async distributionProblems(): Promise<string[]> {
+    return (await distributionProblems(this.runtime.db.sequelize)).map((problem) => `${problem.table}: ${problem.problem}`);
+  }
+
+  /** Reverts an app's migrations (all of them, or down to `to`, `to` included); returns what was reverted. */
   async migrateDown(app: string, to: string | 0 = 0): Promise<string[]> {
     return migrateDown(this.runtime.db.sequelize, this.migrationSet(app), to);
   }
