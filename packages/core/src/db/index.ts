@@ -5,3 +5,5 @@ export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
 export { credentialWorkspace, forgetCredentialHashes, pruneCredentialHashes, recordCredentialHash, type CredentialKind } from './credential-hashes.js';
 export { PLATFORM_DISTRIBUTION, distributionCatalog, distributionProblems, platformDistributionPlan } from './distribution.js';
+export { dbPlugin } from './plugin.js';
+export { healthRoutes } from './routes.js';
