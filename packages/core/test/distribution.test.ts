@@ -97,7 +97,7 @@ test.serial('the keys migration goes down and up over a seeded workspace, keepin
   t.deepEqual(await migrateUp(sequelize, platformMigrations), ['0600-distribution-keys']);
   t.deepEqual(await migrateTasksUp(), ['0002-distribution-keys']);
   t.log(`0600 + tasks 0002 up on the seeded database: ${Math.round(performance.now() - started)} ms`);
-  t.is(await constraint('members_pkey'), 'PRIMARY KEY (workspace_id, id)');
+  t.is(await constraint('members_pkey'), 'PRIMARY KEY (id, workspace_id)');
   t.is(await constraint('tasks_topic_id_fkey'), 'FOREIGN KEY (workspace_id, topic_id) REFERENCES app_tasks.topics(workspace_id, id)');
   t.deepEqual(await count(), { ...before, 'platform.credential_hashes': before['platform.sessions'] + keyCount });
   const [directory] = await sequelize.query<{ sessions: number; keys: number }>(

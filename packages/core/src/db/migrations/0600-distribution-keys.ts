@@ -3,7 +3,7 @@ import type { Migration } from '../migrations.js';
 
 /**
  * Keys a distributed PostgreSQL (Citus) can shard by workspace (docs/scale-out.md): every tenant
- * table's primary key and unique indexes lead with, or contain, `workspace_id`; every foreign key
+ * table's primary key and unique indexes contain `workspace_id`; every foreign key
  * between tenant tables carries `workspace_id` at the same position, and none is `SET NULL` (the
  * nullable references are cleared by the code that deletes, in the same transaction). The search
  * dictionary loses its statement triggers and its advisory locks: `SearchIndex` maintains it in
@@ -38,7 +38,13 @@ const COMPOSITE: Array<{ table: string; name: string; column: string; target: st
   { table: 'api_keys', name: 'api_keys_workspace_id_member_id_fkey', column: 'member_id', target: 'members' },
 ];
 
-/** Tables whose primary key was `id` alone; it becomes `(workspace_id, id)`. */
+/**
+ * Tables whose primary key was `id` alone; it becomes `(id, workspace_id)`. Core appends
+ * `workspace_id` to its existing keys rather than leading with it, so that every look-up by id
+ * alone that core still makes (a delivery by its id, a member by `findByPk`) keeps using the
+ * primary key; a look-up by `(workspace_id, id)` uses it as well. Foreign keys name the
+ * columns as `(workspace_id, id)`: PostgreSQL matches them to the key whatever its order.
+ */
 const BY_ID = ['members', 'roles', 'sessions', 'invitations', 'admin_audit', 'activity', 'app_requests', 'notifications', 'events', 'event_deliveries', 'search_records', 'api_keys', 'api_key_audit'];
 
 /** Hashes that were unique alone; they become unique per workspace (hash first, so a look-up by hash alone still uses the index). */
@@ -59,8 +65,8 @@ export const migration: Migration = {
     for (const fk of REFERENCES) statements.push(`ALTER TABLE platform.${fk.table} DROP CONSTRAINT ${fk.name}`);
     for (const fk of COMPOSITE) statements.push(`ALTER TABLE platform.${fk.table} DROP CONSTRAINT ${fk.name}`);
     statements.push('ALTER TABLE platform.members DROP CONSTRAINT members_workspace_id_id_key', 'ALTER TABLE platform.roles DROP CONSTRAINT roles_workspace_id_id_key');
-    for (const table of BY_ID) statements.push(`ALTER TABLE platform.${table} DROP CONSTRAINT ${table}_pkey, ADD CONSTRAINT ${table}_pkey PRIMARY KEY (workspace_id, id)`);
-    statements.push('ALTER TABLE platform.member_roles DROP CONSTRAINT member_roles_pkey, ADD CONSTRAINT member_roles_pkey PRIMARY KEY (workspace_id, member_id, role_id)');
+    for (const table of BY_ID) statements.push(`ALTER TABLE platform.${table} DROP CONSTRAINT ${table}_pkey, ADD CONSTRAINT ${table}_pkey PRIMARY KEY (id, workspace_id)`);
+    statements.push('ALTER TABLE platform.member_roles DROP CONSTRAINT member_roles_pkey, ADD CONSTRAINT member_roles_pkey PRIMARY KEY (member_id, role_id, workspace_id)');
     for (const hash of HASHES) {
       statements.push(hash.constraint ? `ALTER TABLE platform.${hash.table} DROP CONSTRAINT ${hash.name}` : `DROP INDEX platform.${hash.name}`);
       statements.push(`CREATE UNIQUE INDEX ${hash.name} ON platform.${hash.table} (${hash.column}, workspace_id)`);
