@@ -63,7 +63,7 @@ test.serial('an event of an action the broker does not know yet stays pending wi
     address: null,
     emits: [{ action: 'core.notes.note.created', description: 'A note was created.', schema: object({ title: { type: 'string' } }, ['title']) }],
   });
-  runtime.events.registerParticipant({ slug: 'note-hooks', firstParty: true, address: sink.url, subscriptions: [{ action: 'core.notes.note.created', handler: '/notes' }] });
+  runtime.events.registerParticipant({ slug: 'note_hooks', firstParty: true, address: sink.url, subscriptions: [{ action: 'core.notes.note.created', handler: '/notes' }] });
   const waiting = await runtime.events.publish(acme.id, [1, 2, 3].map((n) => ({ emitter: 'notes', action: 'core.notes.note.created', payload: { title: `note ${n}` }, metadata: {} })));
   const [known] = await runtime.events.publish(acme.id, [{ emitter: 'tasks', action: 'core.tasks.task.created', payload: { n: 1 }, metadata: {} }]);
 
