@@ -199,7 +199,7 @@ export class TestPlatform {
         // Tests sign many members in at once from one address; the hashing bound is core's to test.
         passwordHashing: { perClient: 10_000, queue: 10_000 },
         seams: captureSeams(captured),
-      } as never);
+      });
     } catch (error) {
       await scratch.drop();
       throw error;
@@ -262,8 +262,7 @@ export class TestPlatform {
 
   /** Runs SQL against the test database (assertions on an app's own tables, e.g. `app_tasks.tasks`). */
   async query<T extends object = Record<string, unknown>>(sql: string, replacements: Record<string, unknown> = {}): Promise<T[]> {
-    // 'SELECT' is Sequelize's QueryTypes.SELECT (the harness does not depend on sequelize itself).
-    return (await this.runtime.db.sequelize.query(sql, { type: 'SELECT' as never, replacements })) as unknown as T[];
+    return this.runtime.db.select<T>(sql, replacements);
   }
 
   /** Reverts an app's migrations (all of them, or down to and excluding `to`); returns what was reverted. */

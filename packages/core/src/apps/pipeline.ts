@@ -18,7 +18,7 @@ import {
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
-import type { AppRequestAccess, CheckOutcome, Credentials, PermissionSet } from '../access/index.js';
+import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runInRequestTransaction, runUnitOfWork, single, type RequestWork } from '../server/index.js';
 import type { Workspace } from '../tenancy/index.js';
@@ -176,7 +176,7 @@ export class AppPipeline {
     const page = parsePagination(request.query as Record<string, unknown>);
     const respond = Object.freeze({
       single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
-      collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination) as never,
+      collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination),
     });
     return runInRequestTransaction(this.services.sequelize, this.services.sink(), request, h, async (work) => {
       const searchOps: SearchOperation[] = [];
@@ -186,7 +186,7 @@ export class AppPipeline {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
           return route.handler(toAppRequest(request), Object.freeze(ctx));
         }
-        const credentials = request.auth.credentials as unknown as Credentials;
+        const credentials = credentialsOf(request);
         const ctx: AppContext = {
           ...base,
           member: memberOf(credentials),
@@ -208,7 +208,7 @@ export class AppPipeline {
     const check = app.definition?.checks[name];
     if (!check) throw new Error(`${app.namespace}: the authorization table names check ${name}, which the code does not implement`);
     const workspace = request.app.workspace!;
-    const credentials = request.auth.credentials as unknown as Credentials;
+    const credentials = credentialsOf(request);
     const logger = this.services.logger.child({ app: app.namespace, req_id: request.info.id, check: name });
     const result = await this.services.sequelize.transaction(() =>
       this.underAppRole(app, async () => {

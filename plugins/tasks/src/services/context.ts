@@ -19,6 +19,7 @@ export interface TasksSettings {
 
 /** The effective settings of the context's workspace (the runtime hands the saved document or the defaults). */
 export function settingsOf(ctx: TasksBaseContext): TasksSettings {
+  // The runtime checked the document against the manifest's settings schema; its type is the SDK's generic one.
   return ctx.settings as unknown as TasksSettings;
 }
 

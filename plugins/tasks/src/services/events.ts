@@ -35,5 +35,5 @@ export type TasksEventAction = keyof TasksEventPayloads;
 
 /** Stages one event; it leaves only if the request answers 2xx (the runtime writes it with the request's transaction). */
 export function emit<A extends TasksEventAction>(ctx: TasksBaseContext, action: A, payload: TasksEventPayloads[A]): void {
-  ctx.events.stage(action, payload as unknown as Record<string, unknown>);
+  ctx.events.stage(action, payload);
 }
