@@ -234,7 +234,7 @@ test.serial('an API-key authenticator plugs into the same scheme; its credential
   env.runtime.identity.useApiKeyAuthenticator({
     async authenticate(secret) {
       if (secret !== 'slk_good') return null;
-      const member = await env.runtime.identity.callerForMember(ownerMember[0].id);
+      const member = await env.runtime.identity.callerForMember(acme.id, ownerMember[0].id);
       return member ? { member, via: { kind: 'api_key', keyId: randomUUID(), fullAccess: true, scopes: [] } } : null;
     },
   });

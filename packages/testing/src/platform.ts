@@ -371,7 +371,8 @@ async function signIn(platform: TestPlatform, subdomain: string, id: string, ema
     name,
     platformRole,
     async apiKey(options = {}) {
-      const actor = await platform.runtime.identity.callerForMember(id);
+      const [{ workspace_id: workspaceId }] = await platform.query<{ workspace_id: string }>('SELECT workspace_id FROM platform.members WHERE id = :id', { id });
+      const actor = await platform.runtime.identity.callerForMember(workspaceId, id);
       const owner = platformRole === 'member' ? await ownerOf(platform, actor!.workspaceId) : actor;
       const fullAccess = options.scopes === undefined;
       const { secret } = await platform.runtime.apiKeys.create(actor!.workspaceId, owner!, { name: `harness key ${(sequence += 1)}`, full_access: fullAccess, scopes: options.scopes, member_id: id });
@@ -383,7 +384,7 @@ async function signIn(platform: TestPlatform, subdomain: string, id: string, ema
 
 async function ownerOf(platform: TestPlatform, workspaceId: string) {
   const [row] = await platform.query<{ id: string }>("SELECT id FROM platform.members WHERE workspace_id = :workspaceId AND platform_role = 'owner'", { workspaceId });
-  return platform.runtime.identity.callerForMember(row.id);
+  return platform.runtime.identity.callerForMember(workspaceId, row.id);
 }
 
 function caller(platform: TestPlatform, subdomain: string, credential: Record<string, string>): TestCaller {

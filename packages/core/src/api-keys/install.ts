@@ -33,7 +33,7 @@ export function installApiKeys(server: Server, sequelize: Sequelize, identity: I
   server.route(apiKeyRoutes(keys, sequelize));
   server.ext('onPreHandler', async (request, h) => {
     const credentials = request.auth.credentials as Credentials | null;
-    if (request.auth.isAuthenticated && credentials?.via.kind === 'api_key') await keys.touch(credentials.via.keyId, credentials.via.lastUsedAt ?? null);
+    if (request.auth.isAuthenticated && credentials?.via.kind === 'api_key') await keys.touch(credentials.member.workspaceId, credentials.via.keyId, credentials.via.lastUsedAt ?? null);
     return h.continue;
   });
   return keys;

@@ -71,14 +71,14 @@ export class MemberService {
    * The caller a member id stands for, when that member may act right now: joined, not
    * deactivated, in an active workspace. Read fresh from the database on every call (no cache).
    */
-  async callerForMember(memberId: string): Promise<CallerMember | null> {
+  async callerForMember(workspaceId: string, memberId: string): Promise<CallerMember | null> {
     const [row] = await this.context.sequelize.query<{ id: string; workspace_id: string; account_id: string; platform_role: PlatformRole; email: string; name: string }>(
       `SELECT m.id, m.workspace_id, m.account_id, m.platform_role, a.email, a.name
          FROM platform.members m
          JOIN platform.accounts a ON a.id = m.account_id
          JOIN platform.workspaces w ON w.id = m.workspace_id
-        WHERE m.id = :memberId AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
-      { type: QueryTypes.SELECT, replacements: { memberId } },
+        WHERE m.workspace_id = :workspaceId AND m.id = :memberId AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
+      { type: QueryTypes.SELECT, replacements: { workspaceId, memberId } },
     );
     return row ? { id: row.id, workspaceId: row.workspace_id, accountId: row.account_id, platformRole: row.platform_role, email: row.email, name: row.name } : null;
   }
