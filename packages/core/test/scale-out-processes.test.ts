@@ -20,7 +20,7 @@ const SECRET = 'scale-out-test-broker-secret-0123456789';
 const SERVER = fileURLToPath(new URL('./fixtures/scale-server-process.ts', import.meta.url));
 const BROKER = fileURLToPath(new URL('./fixtures/events-broker-process.ts', import.meta.url));
 const CLIENTS = 8;
-const REQUESTS = 900;
+const REQUESTS = 600;
 const WORKSPACES = 3;
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);

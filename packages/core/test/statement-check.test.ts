@@ -86,7 +86,7 @@ test('a bad statement sent by product code fails the file: through Sequelize and
   }
   const violations = recorder.take();
   t.deepEqual(
-    violations.map((violation) => [violation.table, violation.origin?.replace(/:\d+$/, '').split('/test/')[1]]),
+    violations.map((violation) => [violation.table, violation.origin?.split(' < ')[0].replace(/:\d+$/, '').split('/test/')[1]]),
     [
       ['platform.members', 'fixtures/cross-tenant-statement.ts'],
       ['platform.events', 'fixtures/cross-tenant-statement.ts'],
