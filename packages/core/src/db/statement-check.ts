@@ -181,7 +181,7 @@ export class StatementRecorder {
     const flat = sql.replace(/\s+/g, ' ').trim();
     let tables: string[] = [];
     if (!this.allowed.some((entry) => entry.match.test(flat))) {
-      let tree: ReturnType<SqlParser> | null = null;
+      let tree: ReturnType<SqlParser> | null;
       try {
         tree = this.parse(sql);
       } catch {
