@@ -7,6 +7,7 @@ import { memberCommand } from './commands/member.js';
 import { migrateCommand } from './commands/migrate.js';
 import { newCommand } from './commands/new.js';
 import { openapiCommand } from './commands/openapi.js';
+import { searchCommand } from './commands/search.js';
 import { startCommand } from './commands/start.js';
 import { validateCommand } from './commands/validate.js';
 import { workspaceCommand } from './commands/workspace.js';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   program.addCommand(memberCommand());
   program.addCommand(brokerCommand());
   program.addCommand(eventsCommand());
+  program.addCommand(searchCommand());
   program.addCommand(validateCommand());
   program.addCommand(newCommand());
   program.addCommand(addCommand());

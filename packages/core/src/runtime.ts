@@ -12,7 +12,7 @@ import { createLogger } from './logger.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { buildOpenApiDocument, openApiRoutes, type OpenApiBuildOptions, type OpenApiDocument } from './openapi/index.js';
 import { healthRoutes } from './platform-routes/index.js';
-import { registerSearchRoutes, scheduleDictionaryPruning, SearchIndex } from './search/index.js';
+import { registerSearchRoutes, reindexSearch, scheduleDictionaryPruning, SearchIndex, type ReindexedType, type ReindexOptions } from './search/index.js';
 import { createServer } from './server/index.js';
 import { WorkspaceService } from './tenancy/index.js';
 import { installWeb } from './web/index.js';
@@ -118,6 +118,11 @@ export class Runtime {
     for (const set of this.migrationSets()) applied[set.schema] = await migrateUp(this.db.sequelize, set, onProgress);
     await this.apps?.afterMigrate();
     return applied;
+  }
+
+  /** Rebuilds the search index from the apps' `reindex` hooks (`wpk search reindex`); see search/reindex.ts. */
+  async reindexSearch(options: ReindexOptions = {}): Promise<ReindexedType[]> {
+    return reindexSearch({ index: this.search, apps: this.apps, workspaces: this.workspaces }, options);
   }
 
   /** Starts listening; returns the base URL. */

@@ -373,6 +373,26 @@ export class AppRegistry {
     };
   }
 
+  /** The searchable types of an app that have a `reindex` hook in its code, in the manifest's order. */
+  reindexableTypes(namespace: string): string[] {
+    const app = this.require(namespace);
+    return (app.manifest.search ?? []).map((entry) => entry.type).filter((type) => typeof app.definition?.search[type]?.reindex === 'function');
+  }
+
+  /**
+   * Runs an app's `reindex` hook of `type` in a workspace where it is installed; `write` gets
+   * the documents inside the hook's transaction. Returns how many, or null when the app is not
+   * installed there (nothing runs).
+   */
+  async reindexType(namespace: string, workspace: Workspace, type: string, write: (documents: SearchDocument[]) => Promise<void>): Promise<number | null> {
+    const services = this.services;
+    if (!services) throw new Error('AppRegistry.attach() has not run');
+    const app = this.require(namespace);
+    const installation = await services.installations.find(workspace.id, namespace);
+    if (!isInstalled(installation)) return null;
+    return services.pipeline.reindex(this.runtimes.get(namespace)!, workspace, services.installations.effectiveSettings(app, installation), type, write);
+  }
+
   /** Workspaces where the app is installed (for re-indexing and maintenance jobs). */
   async installedIn(namespace: string): Promise<string[]> {
     if (!this.services) throw new Error('AppRegistry.attach() has not run');
