@@ -9,6 +9,7 @@ import { newCommand } from './commands/new.js';
 import { openapiCommand } from './commands/openapi.js';
 import { searchCommand } from './commands/search.js';
 import { startCommand } from './commands/start.js';
+import { typesCommand } from './commands/types.js';
 import { validateCommand } from './commands/validate.js';
 import { workspaceCommand } from './commands/workspace.js';
 import { version } from './version.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   program.addCommand(validateCommand());
   program.addCommand(newCommand());
   program.addCommand(addCommand());
+  program.addCommand(typesCommand());
   program.addCommand(openapiCommand());
   return program;
 }

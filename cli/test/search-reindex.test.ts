@@ -41,11 +41,12 @@ async function withRuntime<T>(work: (runtime: Runtime) => Promise<T>): Promise<T
 }
 
 type IndexRow = { subdomain: string; type: string; title: string };
-const indexed = (runtime: Runtime) =>
-  runtime.db.sequelize.query<IndexRow>(
+const indexed = async (runtime: Runtime) => {
+  const [rows] = await runtime.db.sequelize.query(
     "SELECT w.subdomain, r.type, r.title FROM platform.search_records r JOIN platform.workspaces w ON w.id = r.workspace_id WHERE r.app = 'tasks' ORDER BY w.subdomain, r.type, r.title",
-    { type: 'SELECT' },
   );
+  return rows as IndexRow[];
+};
 
 let before: IndexRow[] = [];
 
