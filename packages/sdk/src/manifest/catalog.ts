@@ -23,7 +23,7 @@ export interface PlatformEvent {
   redact: string[];
 }
 
-const uuid: JsonSchema = { type: 'string', format: 'uuid', description: 'A UUID.' };
+const uuid: JsonSchema = { type: 'string', format: 'uuid' };
 const text: JsonSchema = { type: 'string', minLength: 1 };
 const actor: JsonSchema = { type: 'string', minLength: 1, description: 'Who did it: a member id, or an MRN for an API key or the system.' };
 const platformRole: JsonSchema = { type: 'string', enum: ['owner', 'admin', 'member'] };
