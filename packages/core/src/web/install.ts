@@ -52,7 +52,7 @@ export async function installWeb(server: Server, dependencies: WebDependencies):
   await registerViews(server, { assets, publicUrl: config.publicUrl, baseDomain: config.baseDomain });
 
   server.route([
-    ...siteRoutes({ publicUrl: config.publicUrl, mailer: () => dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
+    ...siteRoutes({ publicUrl: config.publicUrl, mailer: dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
     ...authRoutes({ publicUrl: config.publicUrl, workspaces, sharedCookie: config.cookieDomain.includes('.') }),
     ...workspaceRoutes({ apps }),
     ...accountRoutes(),
