@@ -1,5 +1,5 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { ConflictError, ForbiddenError, InvalidError, Joi, NotFoundError } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, InvalidError, Joi } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, defaultPermissionSourceFactory } from '../access/index.js';
@@ -320,9 +320,3 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     },
   ];
 }
-
-/** 404 for a slug no loaded app has. */
-export function unknownApp(namespace: string): NotFoundError {
-  return new NotFoundError(`No app ${namespace} on this platform`);
-}
-
