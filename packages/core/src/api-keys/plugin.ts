@@ -12,7 +12,7 @@ declare module '@hapi/hapi' {
 }
 
 /** The grantable keys of a workspace: those declared by the apps installed there. */
-export function installedScopeCatalog(apps: Server['plugins']['app-catalog']): ScopeCatalog {
+function installedScopeCatalog(apps: Server['plugins']['app-catalog']): ScopeCatalog {
   return {
     async installedPermissions(workspaceId) {
       const catalog = new Map<string, string[]>();
