@@ -20,7 +20,7 @@ import {
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { AppRequestAccess, CheckOutcome, Credentials, PermissionSet } from '../access/index.js';
-import type { EventSink, StagedEvent } from '../events/index.js';
+import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runInRequestTransaction, runUnitOfWork, single, type RequestWork } from '../server/index.js';
 import type { Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
@@ -99,12 +99,9 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
     transaction: work.transaction,
     events: Object.freeze({
       stage(action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: StageOptions = {}) {
-        if (!declaredEvents.has(action)) throw new Error(`${app.namespace} may not emit ${action}: its manifest does not declare it`);
-        if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new TypeError(`${action}: the payload must be an object`);
-        const event: StagedEvent = { emitter: app.namespace, action, payload, metadata: { ...metadata, workspace_id: workspace.id } };
-        if (options.dedupeKey !== undefined) event.dedupeKey = options.dedupeKey;
-        if (options.deliverAt !== undefined) event.deliverAt = options.deliverAt;
-        work.stage(event);
+        stageEvent(work, { emitter: app.namespace, action, payload, metadata, options, workspaceId: workspace.id }, (name) =>
+          declaredEvents.has(name) ? null : `${app.namespace} may not emit ${name}: its manifest does not declare it`,
+        );
       },
     }),
     search: Object.freeze({
