@@ -11,7 +11,7 @@ import { createLogger } from './logger.js';
 import type { Mailer } from './mail/index.js';
 import type { OpenApiBuildOptions, OpenApiDocument } from './openapi/index.js';
 import { registerCorePlugins } from './plugins.js';
-import type { SearchIndex } from './search/index.js';
+import { reindexSearch, type ReindexedType, type ReindexOptions, type SearchIndex } from './search/index.js';
 import { createHapiServer } from './server/index.js';
 import type { WorkspaceService } from './tenancy/index.js';
 
@@ -118,6 +118,11 @@ export class Runtime {
     for (const set of this.migrationSets()) applied[set.schema] = await migrateUp(this.db.sequelize, set, onProgress);
     await this.apps.afterMigrate();
     return applied;
+  }
+
+  /** Rebuilds the search index from the apps' `reindex` hooks (`wpk search reindex`); see search/reindex.ts. */
+  async reindexSearch(options: ReindexOptions = {}): Promise<ReindexedType[]> {
+    return reindexSearch({ index: this.search, apps: this.apps, workspaces: this.workspaces }, options);
   }
 
   /** Starts listening; returns the base URL. */

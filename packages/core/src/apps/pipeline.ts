@@ -14,6 +14,7 @@ import {
   type DeliveredEvent,
   type PublicContext,
   type SearchDocument,
+  type SearchHooks,
   type StageOptions,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
@@ -37,7 +38,7 @@ export interface SearchIndexer {
   apply(scope: { workspaceId: string; app: string }, operations: SearchOperation[]): Promise<void>;
 }
 
-/** What the pipeline needs from the runtime; providers are read at call time so they can be swapped (tests, later concerns). */
+/** What the pipeline needs from the runtime (the `apps` plugin builds it once; tests substitute through the runtime's seams). */
 export interface PipelineServices {
   sequelize: Sequelize;
   logger: Logger;
@@ -251,6 +252,35 @@ export class AppPipeline {
       await handler(structuredClone(event), Object.freeze(ctx));
     });
     await this.flushSearch(app, workspace.id, searchOps);
+  }
+
+  /**
+   * Runs an app's `reindex` hook of one searchable type in the workspace, in one transaction:
+   * the hook reads under the app's role (strict mode), then `write` replaces the type's
+   * documents with what it returned (under the runtime's role), so searchers see the old set
+   * or the new one, never half of either. Returns the documents written.
+   */
+  async reindex(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, type: string, write: (documents: SearchDocument[]) => Promise<void>): Promise<number> {
+    const { app } = runtime;
+    const hook = app.definition?.search[type]?.reindex as SearchHooks['reindex'];
+    if (!hook) throw new Error(`${app.namespace} has no reindex hook for search type ${type}`);
+    const logger = this.services.logger.child({ app: app.namespace, reindex: type, workspace: workspace.subdomain });
+    return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
+      const searchOps: SearchOperation[] = [];
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps));
+      const documents = await this.underAppRole(app, async () => {
+        const result = await hook(ctx);
+        const collected: SearchDocument[] = [];
+        for await (const document of result as AsyncIterable<SearchDocument> | Iterable<SearchDocument>) collected.push(structuredClone(document));
+        return collected;
+      });
+      for (const document of documents) {
+        if (document?.type !== type) throw new TypeError(`${app.namespace}: the reindex hook of ${type} returned a document of type ${String(document?.type)}`);
+      }
+      await write(documents);
+      await this.flushSearch(app, workspace.id, searchOps);
+      return documents.length;
+    });
   }
 
   /** Delivers one event in a transaction of its own; staged events are written with it. */

@@ -5,6 +5,8 @@
  * `@wpk/core` (events/names.ts) asks these too, never a grammar of its own.
  */
 
+import { SYSTEM_EVENT_CATALOG } from './catalog.js';
+
 /** An app slug: lowercase letters and digits, words joined by `_`, 2-40 characters. */
 export const SLUG_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 
@@ -59,13 +61,10 @@ export const IRREGULAR_PAST_TENSE: readonly string[] = [
 export const CATALOG_EXCEPTIONS: readonly string[] = ['core.calls.call.reminder', 'core.calls.recording.ready', 'core.member.mentioned'];
 
 /**
- * The `system.*` events the platform runtime emits (the specification's catalog). Apps may
+ * The `system.*` events the platform runtime emits (the catalog in `catalog.ts`). Apps may
  * subscribe to these and only these; no app emits them.
  */
-export const SYSTEM_EVENTS: readonly string[] = [
-  'system.app.installed', 'system.app.uninstalled', 'system.workspace.created', 'system.workspace.member.added',
-  'system.workspace.member.removed', 'system.security.role.created', 'system.security.permission.denied',
-];
+export const SYSTEM_EVENTS: readonly string[] = SYSTEM_EVENT_CATALOG.map((event) => event.action);
 
 /** The namespace of an app: its slug for a first-party app, `ext.{publisher}.{slug}` otherwise. */
 export function appNamespace(slug: string, publisher?: string | null): string {
