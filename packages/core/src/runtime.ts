@@ -7,13 +7,14 @@ import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './co
 import { Database, migrateUp, platformMigrations, type MigrationProgress, type MigrationSet } from './db/index.js';
 import { installAuditTrail } from './audit/index.js';
 import { EventBus, type EventBusOptions, type EventSink } from './events/index.js';
-import { IdentityService, installIdentity } from './identity/index.js';
+import { IdentityService, installIdentity, loadSecretKey } from './identity/index.js';
 import { createLogger } from './logger.js';
 import { createMailer, type Mailer } from './mail/index.js';
 import { buildOpenApiDocument, openApiRoutes, type OpenApiBuildOptions, type OpenApiDocument } from './openapi/index.js';
 import { healthRoutes } from './platform-routes/index.js';
 import { registerSearchRoutes, scheduleDictionaryPruning, SearchIndex } from './search/index.js';
 import { createServer } from './server/index.js';
+import { avatarStore, createStorage, storageRoutes, type StorageService } from './storage/index.js';
 import { WorkspaceService } from './tenancy/index.js';
 import { installWeb } from './web/index.js';
 
@@ -61,6 +62,8 @@ export class Runtime {
   eventSink: EventSink = { write: async () => {}, afterCommit: () => {} };
   /** The event bus: registry, outbox sink, subscription mounting, in-process broker (events/). */
   events!: EventBus;
+  /** File storage (storage/): `ctx.storage`, avatars, the signed links at /storage/{token}. */
+  storage!: StorageService;
 
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
     const config = resolveConfig(options);
@@ -82,11 +85,13 @@ export class Runtime {
       runtime.eventSink = runtime.events.sink;
       installAuditTrail(runtime.events, db.sequelize);
       runtime.mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
-      runtime.identity = await IdentityService.create({ sequelize: db.sequelize, config, logger, workspaces, mailer: runtime.mail, events: () => runtime.eventSink });
+      runtime.storage = createStorage({ config: config.storage, sequelize: db.sequelize, secret: await loadSecretKey(config.secretKey, config.dataDir), publicUrl: config.publicUrl, logger });
+      server.route(storageRoutes(runtime.storage));
+      runtime.identity = await IdentityService.create({ sequelize: db.sequelize, config, logger, workspaces, mailer: runtime.mail, events: () => runtime.eventSink, avatars: avatarStore(runtime.storage) });
       installIdentity(server, runtime.identity, config);
       runtime.apiKeys = installApiKeys(server, db.sequelize, runtime.identity, apps);
       runtime.apps = apps;
-      await apps.attach(server, { sequelize: db.sequelize, logger, workspaces, eventSink: () => runtime.eventSink, mailer: () => runtime.mail });
+      await apps.attach(server, { sequelize: db.sequelize, logger, workspaces, eventSink: () => runtime.eventSink, mailer: () => runtime.mail, storage: () => runtime.storage });
       apps.connectEventBus(runtime.events);
       apps.onAccessDenied(permissionDeniedEmitter(runtime.events, logger));
       runtime.search = new SearchIndex(db.sequelize);
@@ -122,6 +127,7 @@ export class Runtime {
 
   /** Starts listening; returns the base URL. */
   async start(): Promise<string> {
+    await this.storage.driver.check();
     await this.server.start();
     const { address, port } = this.server.info;
     const host = address && address.includes(':') ? `[${address}]` : address;
@@ -137,6 +143,7 @@ export class Runtime {
       await this.server.stop({ timeout: 5000 });
     } finally {
       this.mail?.close();
+      await this.storage?.driver.close();
       this.stopSearchMaintenance();
       await this.events?.stop().catch((error) => this.logger.warn({ err: error }, 'stopping the event bus failed'));
       await this.db.close();

@@ -1,5 +1,8 @@
 import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ResponseValidation, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
 import { type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { isAppDefinition } from '@wpk/sdk/tooling';
 
 /** The API version every harness request sends. */
@@ -123,6 +126,8 @@ export class TestPlatform {
     /** The runtime itself (server, database, registry) for anything the harness does not cover. */
     readonly runtime: Runtime,
     private readonly scratch: ScratchDatabase,
+    /** A data directory of its own (`ctx.storage`'s files, the secret key), removed by `close()`. */
+    readonly dataDir: string,
   ) {}
 
   /** The OpenAPI check of every answer (null when `validateResponses: false`). */
@@ -138,9 +143,12 @@ export class TestPlatform {
       return { app, firstParty: firstParty(namespace) };
     });
     const scratch = await createScratchDatabase();
+    // ctx.storage works with no set-up: local disk under a temporary data directory.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-testing-'));
     let runtime: Runtime;
     try {
       runtime = await Runtime.create({
+        dataDir,
         logger: createLogger(process.env.WPK_LOG_LEVEL ?? options.logLevel ?? 'silent'),
         databaseUrl: scratch.url,
         inMemory: scratch.url === undefined,
@@ -155,9 +163,10 @@ export class TestPlatform {
       } as never);
     } catch (error) {
       await scratch.drop();
+      await rm(dataDir, { recursive: true, force: true });
       throw error;
     }
-    const platform = new TestPlatform(runtime, scratch);
+    const platform = new TestPlatform(runtime, scratch, dataDir);
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
       await runtime.migrate();
@@ -263,8 +272,22 @@ export class TestPlatform {
       await this.runtime.stop();
     } finally {
       await this.scratch.drop();
+      await rm(this.dataDir, { recursive: true, force: true });
     }
     this.responses?.assertClean();
+  }
+
+  /** Follows an absolute link the platform handed out (a signed `ctx.storage` URL): GET it, or PUT `body` to it. */
+  async follow(url: string, options: { method?: 'GET' | 'PUT'; body?: Buffer | string; headers?: Record<string, string> } = {}): Promise<TestResponse & { bytes: Buffer }> {
+    const target = new URL(url);
+    const response = await this.runtime.server.inject({
+      method: options.method ?? 'GET',
+      url: `${target.pathname}${target.search}`,
+      headers: { host: target.host, ...options.headers },
+      ...(options.body === undefined ? {} : { payload: options.body }),
+    });
+    const json = String(response.headers['content-type'] ?? '').startsWith('application/json');
+    return { status: response.statusCode, body: json ? JSON.parse(response.payload) : null, headers: response.headers as TestResponse['headers'], bytes: response.rawPayload };
   }
 }
 

@@ -7,6 +7,7 @@ import { appGuard, credentialsOf, defaultPermissionSourceFactory, isInstalled, t
 import type { Migration, MigrationSet } from '../db/index.js';
 import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
+import type { StorageService } from '../storage/index.js';
 import type { Workspace, WorkspaceService } from '../tenancy/index.js';
 import { appEndpoints, unknownApp } from './http.js';
 import { InstallationService } from './installations.js';
@@ -39,6 +40,8 @@ export interface AppRegistryServices {
   eventSink?: () => EventSink | null;
   /** The mailer owners and admins are notified through. */
   mailer?: () => Mailer | null;
+  /** The file storage behind `ctx.storage`. */
+  storage?: () => StorageService | null;
 }
 
 /** A subscription participant as the event bus registers it. */
@@ -190,6 +193,7 @@ export class AppRegistry {
       logger: services.logger,
       sink: () => this.eventSink(),
       searchIndexer: () => this.currentSearchIndexer(),
+      storage: () => services.storage?.() ?? null,
       strict,
     });
     this.services = { ...services, strict, pipeline, installations, notifications };

@@ -1,5 +1,4 @@
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { CallerMember } from '../access/index.js';
@@ -11,7 +10,7 @@ import type { WorkspaceService } from '../tenancy/index.js';
 import { defineIdentityModels } from './models/index.js';
 import { ActivityLog } from './services/activity.js';
 import { AdminAudit } from './services/admin-audit.js';
-import { LocalDiskStorage, type AvatarStorage } from './services/avatar-storage.js';
+import type { AvatarStorage } from './services/avatar-storage.js';
 import { AvatarService } from './services/avatars.js';
 import { normalizeEmail, type IdentityContext, type Stage } from './services/context.js';
 import { InvitationService } from './services/invitations.js';
@@ -35,8 +34,8 @@ export interface IdentityServiceOptions {
   mailer: Mailer;
   /** Where committed events go; read at each use so the event bus can be wired later. */
   events: () => EventSink;
-  /** Avatar storage; local disk under `{dataDir}/storage` by default. */
-  avatars?: AvatarStorage;
+  /** Avatar storage: the platform's file storage (storage/). */
+  avatars: AvatarStorage;
 }
 
 /** Input of `createWorkspaceWithOwner`. */
@@ -117,7 +116,7 @@ export class IdentityService {
       secrets: new SecretBox(secret),
       throttle: new Throttle(options.sequelize),
       mailer: options.mailer,
-      avatars: options.avatars ?? new LocalDiskStorage(path.join(options.config.dataDir, 'storage')),
+      avatars: options.avatars,
     };
     return new IdentityService(context, options.events);
   }

@@ -1,4 +1,5 @@
 import type { AppDb, ModelMap } from './models.js';
+import type { AppStorage } from './storage.js';
 
 /** The workspace a request or event belongs to. */
 export interface ContextWorkspace {
@@ -148,6 +149,8 @@ export interface BaseContext<M extends ModelMap = ModelMap> {
   events: EventStager;
   /** Update the search index. */
   search: SearchIndex;
+  /** Files of this app in this workspace (put, get, delete, signed links). */
+  storage: AppStorage;
   /** The app's effective settings document in this workspace. */
   settings: Record<string, unknown>;
   /** Logger. */
