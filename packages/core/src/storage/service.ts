@@ -55,6 +55,7 @@ export class StorageUnit {
   private readonly written: string[] = [];
   private readonly dropped: string[] = [];
   private committed = false;
+  private removing: Promise<void> = Promise.resolve();
   private hooked = new WeakSet<Transaction>();
 
   constructor(private readonly driver: StorageDriver, private readonly logger: Logger) {}
@@ -86,12 +87,15 @@ export class StorageUnit {
     this.committed = true;
     this.written.length = 0;
     const blobs = this.dropped.splice(0);
-    void this.remove(blobs);
+    this.removing = this.removing.then(() => this.remove(blobs));
   }
 
-  /** Ends the unit: without a commit, the blobs it wrote are removed (best effort, logged). */
+  /** Ends the unit: after a commit, waits for the replaced blobs to go; without one, removes the blobs it wrote (best effort, logged). */
   async finish(): Promise<void> {
-    if (this.committed) return;
+    if (this.committed) {
+      await this.removing;
+      return;
+    }
     this.dropped.length = 0;
     await this.remove(this.written.splice(0));
   }
@@ -248,12 +252,13 @@ export class StorageService {
     own.wrote(blob, transaction);
     try {
       // One statement: the previous blob (locked) and the upsert, so it needs no transaction of its own.
+      // The INSERT reads `previous` first (joined in), so it holds the row as it was before the update.
       const [rows] = (await this.options.sequelize.query(
         `WITH previous AS (
            SELECT blob FROM platform.storage_objects WHERE workspace_id = :ws AND namespace = :ns AND key = :key FOR UPDATE
          )
          INSERT INTO platform.storage_objects (workspace_id, namespace, key, blob, size_bytes, content_type, sha256)
-         VALUES (:ws, :ns, :key, :blob, :size, :type, :sha256)
+         SELECT :ws, :ns, :key, :blob, :size, :type, :sha256 FROM (VALUES (1)) AS one LEFT JOIN previous ON true
          ON CONFLICT (workspace_id, namespace, key) DO UPDATE SET blob = EXCLUDED.blob, size_bytes = EXCLUDED.size_bytes,
            content_type = EXCLUDED.content_type, sha256 = EXCLUDED.sha256, updated_at = now()
          RETURNING blob, size_bytes, content_type, sha256, updated_at, (SELECT blob FROM previous) AS previous`,
