@@ -74,8 +74,8 @@ export class StorageUnit {
 
   private hook(transaction: Transaction | null): void {
     if (!transaction) {
-      // No transaction: the row is already written for good.
-      this.commit();
+      // No transaction: the row is already written for good (`finish()` waits for the removals).
+      void this.commit();
       return;
     }
     if (this.hooked.has(transaction)) return;
@@ -83,11 +83,13 @@ export class StorageUnit {
     transaction.afterCommit(() => this.commit());
   }
 
-  private commit(): void {
+  // Sequelize awaits after-commit hooks: the transaction's caller goes on once the blobs are gone.
+  private commit(): Promise<void> {
     this.committed = true;
     this.written.length = 0;
     const blobs = this.dropped.splice(0);
     this.removing = this.removing.then(() => this.remove(blobs));
+    return this.removing;
   }
 
   /** Ends the unit: after a commit, waits for the replaced blobs to go; without one, removes the blobs it wrote (best effort, logged). */

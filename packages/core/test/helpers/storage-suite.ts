@@ -256,4 +256,30 @@ export function storageSuite(kind: 'local' | 's3'): void {
     const over = await follow(open, { method: 'PUT', payload: Buffer.alloc(MAX_OBJECT_BYTES + 1), headers: { 'content-type': 'application/octet-stream' } });
     t.is(over.status, 413);
   });
+
+  avatarSuite(kind, () => ({ env, workspace: globex, blobs }));
+}
+
+/** Registers the avatar test for one driver: the platform's own files go through the same storage. */
+export function avatarSuite(kind: 'local' | 's3', context: () => { env: AppsTestRuntime; workspace: TestWorkspace; blobs: () => Promise<string[]> }): void {
+  test.serial(`${kind}: avatars are kept in the platform's storage namespace of the workspace`, async (t) => {
+    const { env, workspace, blobs } = context();
+    const id = workspace.owner.memberId;
+    const uploaded = await env.runtime.server.inject({ method: 'POST', url: `/avatars/${id}`, headers: workspace.owner.headers({ 'content-type': 'image/png' }), payload: PNG });
+    t.is(uploaded.statusCode, 200);
+    const [row] = await env.runtime.db.sequelize.query<{ blob: string; content_type: string; size_bytes: string }>(
+      "SELECT blob, content_type, size_bytes FROM platform.storage_objects WHERE workspace_id = :ws AND namespace = 'platform' AND key = :key",
+      { type: QueryTypes.SELECT, replacements: { ws: workspace.id, key: `avatars/${id}` } },
+    );
+    t.like(row, { content_type: 'image/png', size_bytes: String(PNG.length) });
+    t.true((await blobs()).some((name) => name.endsWith(row.blob)));
+    const served = await env.runtime.server.inject({ method: 'GET', url: `/avatars/${id}`, headers: workspace.owner.headers() });
+    t.is(served.statusCode, 200);
+    t.true(served.rawPayload.equals(PNG));
+    const cleared = await env.runtime.server.inject({ method: 'DELETE', url: `/avatars/${id}`, headers: workspace.owner.headers() });
+    t.is(cleared.statusCode, 200);
+    const left = await env.runtime.db.sequelize.query("SELECT 1 FROM platform.storage_objects WHERE workspace_id = :ws AND namespace = 'platform'", { type: QueryTypes.SELECT, replacements: { ws: workspace.id } });
+    t.deepEqual(left, []);
+    t.false((await blobs()).some((name) => name.endsWith(row.blob)));
+  });
 }
