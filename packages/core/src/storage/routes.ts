@@ -21,7 +21,8 @@ function claimsOf(storage: StorageService, request: Request, op: LinkClaims['op'
   const claims = storage.signer.verify(token);
   if (claims === 'expired') throw new ForbiddenError('This storage link has expired');
   if (claims === 'malformed' || claims.op !== op) throw new ForbiddenError('This storage link is not valid');
-  if (claims.ws !== request.app.workspace?.id) throw new ForbiddenError('This storage link belongs to another workspace');
+  // Another workspace's genuine link answers as a forged one: it says nothing about that workspace.
+  if (claims.ws !== request.app.workspace?.id) throw new ForbiddenError('This storage link is not valid');
   return claims;
 }
 

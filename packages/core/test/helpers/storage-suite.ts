@@ -213,7 +213,7 @@ export function storageSuite(kind: 'local' | 's3'): void {
     const html = await follow((await link(acme, { key: 'page.html', op: 'get' })).body.data.url);
     t.is(html.headers['content-disposition'], `attachment; filename="page.html"; filename*=UTF-8''page.html`);
     // Another workspace's host, a tampered token, an expired one, an upload link used to download.
-    t.deepEqual((await follow(signed.body.data.url, { host: `${globex.subdomain}.localhost` })).body, { error: 'This storage link belongs to another workspace' });
+    t.deepEqual((await follow(signed.body.data.url, { host: `${globex.subdomain}.localhost` })).body, { error: 'This storage link is not valid' });
     const [prefix, claims, signature] = new URL(signed.body.data.url).pathname.slice('/storage/'.length).split('.');
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(claims, 'base64url').toString()), ns: 'ext.acme.other' })).toString('base64url');
     for (const token of [`${prefix}.${forged}.${signature}`, `${prefix}.${claims}.${signature.slice(0, -2)}AA`, 'v1.garbage', `v2.${claims}.${signature}`]) {
@@ -243,7 +243,7 @@ export function storageSuite(kind: 'local' | 's3'): void {
     const tooBig = await follow(url, { method: 'PUT', payload: Buffer.concat([PNG, Buffer.alloc(101 - PNG.length)]), headers: { 'content-type': 'image/png' } });
     t.deepEqual([tooBig.status, tooBig.body], [413, { error: 'The file is larger than 100 bytes, the most this link accepts' }]);
     const elsewhere = await follow(url, { method: 'PUT', payload: PNG, headers: { 'content-type': 'image/png' }, host: `${globex.subdomain}.localhost` });
-    t.deepEqual([elsewhere.status, elsewhere.body], [403, { error: 'This storage link belongs to another workspace' }]);
+    t.deepEqual([elsewhere.status, elsewhere.body], [403, { error: 'This storage link is not valid' }]);
     t.deepEqual(await get(acme, 'drive', 'uploads/avatar.png'), { status: 404, body: { error: 'No file uploads/avatar.png' } });
     const uploaded = await follow(url, { method: 'PUT', payload: PNG, headers: { 'content-type': 'image/png' } });
     t.is(uploaded.status, 200);
