@@ -1,7 +1,8 @@
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import test from 'ava';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { QueryTypes } from 'sequelize';
@@ -257,11 +258,27 @@ export function storageSuite(kind: 'local' | 's3'): void {
     t.is(over.status, 413);
   });
 
-  avatarSuite(kind, () => ({ env, workspace: globex, blobs }));
+  avatarSuite(kind, () => ({ env, workspace: globex, blobs, dataDir }));
 }
 
-/** Registers the avatar test for one driver: the platform's own files go through the same storage. */
-export function avatarSuite(kind: 'local' | 's3', context: () => { env: AppsTestRuntime; workspace: TestWorkspace; blobs: () => Promise<string[]> }): void {
+/** Registers the avatar tests for one driver: the platform's own files go through the same storage. */
+export function avatarSuite(kind: 'local' | 's3', context: () => { env: AppsTestRuntime; workspace: TestWorkspace; blobs: () => Promise<string[]>; dataDir: string }): void {
+  if (kind === 'local') {
+    test.serial('local: an avatar stored before the storage service (avatars/{workspace}/{member} on disk) is still served and removed', async (t) => {
+      const { env, workspace, dataDir } = context();
+      const id = workspace.owner.memberId;
+      const file = path.join(dataDir, 'storage', 'avatars', workspace.id, id);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, PNG);
+      await env.runtime.db.sequelize.query("UPDATE platform.members SET avatar_key = :key, avatar_content_type = 'image/png', avatar_updated_at = now() WHERE id = :id", { replacements: { key: `avatars/${workspace.id}/${id}`, id } });
+      const served = await env.runtime.server.inject({ method: 'GET', url: `/avatars/${id}`, headers: workspace.owner.headers() });
+      t.is(served.statusCode, 200);
+      t.true(served.rawPayload.equals(PNG));
+      t.is((await env.runtime.server.inject({ method: 'DELETE', url: `/avatars/${id}`, headers: workspace.owner.headers() })).statusCode, 200);
+      t.false(existsSync(file));
+    });
+  }
+
   test.serial(`${kind}: avatars are kept in the platform's storage namespace of the workspace`, async (t) => {
     const { env, workspace, blobs } = context();
     const id = workspace.owner.memberId;
