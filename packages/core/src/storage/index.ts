@@ -16,7 +16,6 @@ export { assertBlobName, isBlobName, type StorageDriver } from './drivers/driver
 export { LocalDiskDriver } from './drivers/local.js';
 export { S3Driver } from './drivers/s3.js';
 export { checkKey, MAX_KEY_BYTES } from './keys.js';
-export { storagePlugin } from './plugin.js';
 export { storageRoutes } from './routes.js';
 export { LINK_DEFAULT_SECONDS, LINK_MAX_SECONDS, StorageService, StorageUnit, type StorageScope, type StorageServiceOptions } from './service.js';
 export { LinkSigner, type LinkClaims } from './signed-urls.js';
