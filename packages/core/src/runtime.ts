@@ -11,8 +11,9 @@ import { createLogger } from './logger.js';
 import type { Mailer } from './mail/index.js';
 import type { OpenApiBuildOptions, OpenApiDocument } from './openapi/index.js';
 import { registerCorePlugins } from './plugins.js';
-import type { SearchIndex } from './search/index.js';
+import { reindexSearch, type ReindexedType, type ReindexOptions, type SearchIndex } from './search/index.js';
 import { createHapiServer } from './server/index.js';
+import type { StorageService } from './storage/index.js';
 import type { WorkspaceService } from './tenancy/index.js';
 
 export interface RuntimeOptions extends RuntimeConfigInput {
@@ -79,6 +80,10 @@ export class Runtime {
   get events(): EventBus {
     return this.server.plugins.events.bus;
   }
+  /** File storage (storage/): `ctx.storage`, avatars, the signed links at /storage/{token}. */
+  get storage(): StorageService {
+    return this.server.plugins.storage.service;
+  }
 
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
     const config = resolveConfig(options);
@@ -118,6 +123,11 @@ export class Runtime {
     for (const set of this.migrationSets()) applied[set.schema] = await migrateUp(this.db.sequelize, set, onProgress);
     await this.apps.afterMigrate();
     return applied;
+  }
+
+  /** Rebuilds the search index from the apps' `reindex` hooks (`wpk search reindex`); see search/reindex.ts. */
+  async reindexSearch(options: ReindexOptions = {}): Promise<ReindexedType[]> {
+    return reindexSearch({ index: this.search, apps: this.apps, workspaces: this.workspaces }, options);
   }
 
   /** Starts listening; returns the base URL. */

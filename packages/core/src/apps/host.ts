@@ -1,8 +1,8 @@
-import type { DeliveredEvent } from '@wpk/sdk';
+import type { DeliveredEvent, SearchDocument } from '@wpk/sdk';
 import type { Sequelize } from 'sequelize';
 import { isInstalled } from '../access/index.js';
 import type { MigrationSet } from '../db/index.js';
-import type { WorkspaceService } from '../tenancy/index.js';
+import type { Workspace, WorkspaceService } from '../tenancy/index.js';
 import type { InstallationService } from './installations.js';
 import type { LoadedApp } from './loader.js';
 import type { NotificationService } from './notifications.js';
@@ -115,6 +115,25 @@ export class AppHost {
   strictRoleOf(namespace: string): string | null {
     const strict = this.parts.strict;
     return strict ? strict.roleName(this.require(namespace)) : null;
+  }
+
+  /** The searchable types of an app that have a `reindex` hook in its code, in the manifest's order. */
+  reindexableTypes(namespace: string): string[] {
+    const app = this.require(namespace);
+    return (app.manifest.search ?? []).map((entry) => entry.type).filter((type) => typeof app.definition?.search[type]?.reindex === 'function');
+  }
+
+  /**
+   * Runs an app's `reindex` hook of `type` in a workspace where it is installed; `write` gets
+   * the documents inside the hook's transaction. Returns how many, or null when the app is not
+   * installed there (nothing runs).
+   */
+  async reindexType(namespace: string, workspace: Workspace, type: string, write: (documents: SearchDocument[]) => Promise<void>): Promise<number | null> {
+    const { installations, pipeline, bound } = this.parts;
+    const app = this.require(namespace);
+    const installation = await installations.find(workspace.id, namespace);
+    if (!isInstalled(installation)) return null;
+    return pipeline.reindex(bound.get(namespace)!, workspace, installations.effectiveSettings(app, installation), type, write);
   }
 
   /** Workspaces where the app is installed (for re-indexing and maintenance jobs). */
