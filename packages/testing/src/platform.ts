@@ -234,7 +234,7 @@ export class TestPlatform {
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
       await platform.migrating(() => runtime.migrate());
-      await statements?.loadTenantTables((sql) => runtime.db.sequelize.query(sql, { type: 'SELECT' as never }) as never);
+      await statements?.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql));
     } catch (error) {
       await platform.close();
       throw error;

@@ -14,5 +14,5 @@ export async function statementRecorder(): Promise<StatementRecorder | null> {
 
 /** Reads the tenant tables of a migrated runtime's database. */
 export async function loadTenantTables(recorder: StatementRecorder, runtime: Runtime): Promise<void> {
-  await recorder.loadTenantTables((sql) => runtime.db.sequelize.query(sql, { type: 'SELECT' as never }) as never);
+  await recorder.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql));
 }
