@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { permissionDeniedEmitter } from './access/index.js';
 import { installApiKeys, type ApiKeyService } from './api-keys/index.js';
 import { AppRegistry, type AppEntry } from './apps/index.js';
+import { systemClock, type Clock } from './clock.js';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import { Database, migrateUp, platformMigrations, type MigrationProgress, type MigrationSet } from './db/index.js';
 import { installAuditTrail } from './audit/index.js';
@@ -30,6 +31,12 @@ export interface RuntimeOptions extends RuntimeConfigInput {
   strictAppRoles?: boolean;
   /** Event bus options (broker secret, in-process broker on/off, delivery tuning). */
   events?: EventBusOptions;
+  /**
+   * Where the runtime reads the time: session expiry and elevation, API-key expiry, throttle
+   * windows, the instants stamped on events (default: the system clock). Tests pass a
+   * controllable clock here, before boot.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -44,6 +51,8 @@ export class Runtime {
     readonly db: Database,
     readonly server: Server,
     readonly workspaces: WorkspaceService,
+    /** The clock every time-dependent rule of this runtime reads. */
+    readonly clock: Clock,
   ) {}
 
   /** Identity: accounts, members, roles, sessions, invitations, 2FA, elevation, audit (identity/). */
@@ -77,14 +86,15 @@ export class Runtime {
       const workspaces = new WorkspaceService(db.sequelize);
       const server = await createServer({ host: config.host, port: config.port, baseDomain: config.baseDomain, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts, requestTimeoutMs: config.requestTimeoutMs, workspaces, logger });
       server.route(healthRoutes(db));
-      const runtime = new Runtime(config, logger, db, server, workspaces);
-      runtime.events = new EventBus({ config, db, server, workspaces, logger, options: options.events });
+      const clock = options.clock ?? systemClock;
+      const runtime = new Runtime(config, logger, db, server, workspaces, clock);
+      runtime.events = new EventBus({ config, db, server, workspaces, logger, options: options.events, clock });
       runtime.eventSink = runtime.events.sink;
       installAuditTrail(runtime.events, db.sequelize);
       runtime.mail = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
-      runtime.identity = await IdentityService.create({ sequelize: db.sequelize, config, logger, workspaces, mailer: runtime.mail, events: () => runtime.eventSink });
+      runtime.identity = await IdentityService.create({ sequelize: db.sequelize, config, logger, workspaces, mailer: runtime.mail, events: () => runtime.eventSink, clock: options.clock });
       installIdentity(server, runtime.identity, config);
-      runtime.apiKeys = installApiKeys(server, db.sequelize, runtime.identity, apps);
+      runtime.apiKeys = installApiKeys(server, db.sequelize, runtime.identity, apps, clock);
       runtime.apps = apps;
       await apps.attach(server, { sequelize: db.sequelize, logger, workspaces, eventSink: () => runtime.eventSink, mailer: () => runtime.mail });
       apps.connectEventBus(runtime.events);

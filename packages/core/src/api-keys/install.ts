@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.js';
 import type { Server } from '@hapi/hapi';
 import type { Sequelize } from 'sequelize';
 import { installPlatformGuard, type Credentials } from '../access/index.js';
@@ -26,8 +27,8 @@ export function installedScopeCatalog(apps: AppRegistry): ScopeCatalog {
  * key-management routes, and the last-used stamp (written only for requests that passed every
  * layer and reached their handler, at most once a minute per key).
  */
-export function installApiKeys(server: Server, sequelize: Sequelize, identity: IdentityService, apps: AppRegistry): ApiKeyService {
-  const keys = new ApiKeyService(sequelize, () => installedScopeCatalog(apps));
+export function installApiKeys(server: Server, sequelize: Sequelize, identity: IdentityService, apps: AppRegistry, clock: Clock = systemClock): ApiKeyService {
+  const keys = new ApiKeyService(sequelize, () => installedScopeCatalog(apps), clock);
   identity.useApiKeyAuthenticator({ authenticate: (secret) => keys.authenticate(secret) });
   installPlatformGuard(server);
   server.route(apiKeyRoutes(keys, sequelize));

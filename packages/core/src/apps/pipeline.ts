@@ -15,6 +15,8 @@ import {
   type PublicContext,
   type SearchDocument,
   type StageOptions,
+  payloadChecker,
+  type PayloadChecker,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
@@ -86,6 +88,18 @@ function toAppRequest(request: Request): AppRequest<any> {
   };
 }
 
+const checkers = new WeakMap<LoadedApp, PayloadChecker>();
+
+/** The payload checker of an app's declared events (schemas compiled once, on first use). */
+function checkerOf(app: LoadedApp): PayloadChecker {
+  let checker = checkers.get(app);
+  if (!checker) {
+    checker = payloadChecker(app.manifest.events ?? []);
+    checkers.set(app, checker);
+  }
+  return checker;
+}
+
 /** The parts every context shares: app, workspace, db, events, search, settings, log. */
 function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[]): BaseContext {
   const { app } = runtime;
@@ -100,12 +114,21 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       stage(action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: StageOptions = {}) {
         if (!declaredEvents.has(action)) throw new Error(`${app.namespace} may not emit ${action}: its manifest does not declare it`);
         if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new TypeError(`${action}: the payload must be an object`);
+        // Checked here, at the call site, as the broker will check it (nulls removed first): the
+        // stack trace points at the handler that staged it.
+        checkerOf(app).check(action, payload);
         const event: StagedEvent = { emitter: app.namespace, action, payload, metadata: { ...metadata, workspace_id: workspace.id } };
         if (options.dedupeKey !== undefined) event.dedupeKey = options.dedupeKey;
         if (options.deliverAt !== undefined) event.deliverAt = options.deliverAt;
         work.stage(event);
       },
     }),
+    async lock(key: string) {
+      if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new TypeError(`${app.namespace}: ctx.lock takes a key of 1-200 characters`);
+      // Two 32-bit halves: the app and workspace, then the key. The two-argument form has its own
+      // key space, so these never meet a one-argument lock taken elsewhere.
+      await (work.transaction as unknown as { sequelize: Sequelize }).sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:scope), hashtext(:key))', { transaction: work.transaction, replacements: { scope: `${app.namespace}/${workspace.id}`, key } });
+    },
     search: Object.freeze({
       upsert(document: SearchDocument) {
         if (!searchTypes.has(document.type)) throw new Error(`${app.namespace} may not index type ${document.type}: its manifest does not declare it`);

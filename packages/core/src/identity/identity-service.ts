@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '../clock.js';
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
 import path from 'node:path';
 import type { Logger } from 'pino';
@@ -37,6 +38,8 @@ export interface IdentityServiceOptions {
   events: () => EventSink;
   /** Avatar storage; local disk under `{dataDir}/storage` by default. */
   avatars?: AvatarStorage;
+  /** Where session expiry, elevation and throttle windows read the time (default: the system clock). */
+  clock?: Clock;
 }
 
 /** Input of `createWorkspaceWithOwner`. */
@@ -115,7 +118,8 @@ export class IdentityService {
       workspaces: options.workspaces,
       passwords: new PasswordHasher(options.config.scryptLogN, options.config.passwordHashing),
       secrets: new SecretBox(secret),
-      throttle: new Throttle(options.sequelize),
+      throttle: new Throttle(options.sequelize, options.clock),
+      clock: options.clock ?? systemClock,
       mailer: options.mailer,
       avatars: options.avatars ?? new LocalDiskStorage(path.join(options.config.dataDir, 'storage')),
     };

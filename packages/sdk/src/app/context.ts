@@ -65,7 +65,12 @@ export interface StageOptions {
  * the request answers 2xx (it is written with the request's transaction); otherwise it is dropped.
  */
 export interface EventStager {
-  /** Stages `action` with its payload (validated by the broker against the declared schema) and free-form metadata. */
+  /**
+   * Stages `action` with its payload and free-form metadata. The payload is checked at once
+   * against the schema the manifest declares for the action (null values removed first, as the
+   * broker does): a payload that breaks it throws `EventPayloadError` naming the action and each
+   * failing path, here, in production as in tests. The broker validates again on its side.
+   */
   stage(action: string, payload: Record<string, unknown>, metadata?: Record<string, unknown>, options?: StageOptions): void;
 }
 
@@ -146,6 +151,14 @@ export interface BaseContext<M extends ModelMap = ModelMap> {
   transaction: unknown;
   /** Stage events. */
   events: EventStager;
+  /**
+   * Takes a transaction-scoped lock on `key` (PostgreSQL `pg_advisory_xact_lock`), namespaced by
+   * the app and the workspace: a concurrent request or delivery asking for the same key waits
+   * until this transaction commits or rolls back. Use it around a check-then-write rule whose
+   * rows a row lock cannot cover (a count, a chain, a row that may not exist yet):
+   * `await ctx.lock(`board:${boardId}:owners`)`.
+   */
+  lock(key: string): Promise<void>;
   /** Update the search index. */
   search: SearchIndex;
   /** The app's effective settings document in this workspace. */

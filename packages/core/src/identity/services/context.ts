@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
+import type { Clock } from '../../clock.js';
 import type { RuntimeConfig } from '../../config.js';
 import type { StagedEvent } from '../../events/index.js';
 import type { Mailer } from '../../mail/index.js';
@@ -21,6 +22,8 @@ export interface IdentityContext {
   passwords: PasswordHasher;
   secrets: SecretBox;
   throttle: Throttle;
+  /** The time sessions, elevation and codes are judged by. */
+  clock: Clock;
   mailer: Mailer;
   avatars: AvatarStorage;
 }
