@@ -95,8 +95,14 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string)
     findById: async (id, options) => plain(await scoped.findById(String(id), readOptions(model, workspaceId, options) as never)),
     findAndCountAll: async (options) => {
       const read = readOptions(model, workspaceId, options);
-      // The count of rows, not of joined rows, when relations are read with them.
-      const { rows, count } = await scoped.findAndCountAll((read?.include ? { ...read, distinct: true } : read) as never);
+      if (read?.include) {
+        // Relations read with the rows (left joins) change neither which rows match nor how many.
+        if ((read.include as Array<{ required: boolean }>).some((entry) => entry.required)) throw new TypeError(`${model.name}.findAndCountAll: an include cannot be required here; filter with where instead`);
+        const { include: _include, order: _order, limit: _limit, offset: _offset, ...filter } = read;
+        const [rows, count] = [await scoped.findAll(read as never), await scoped.count(filter as never)];
+        return { rows: rows.map((row) => plain(row)!), count };
+      }
+      const { rows, count } = await scoped.findAndCountAll(read as never);
       return { rows: rows.map((row) => plain(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
     },
     count: (options) => scoped.count(options as never),
