@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createScratchDatabase, installResponseValidation, isInstalled, migrateDown, migrateUp, Runtime, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type ScratchDatabase, type SearchOperation } from '@wpk/core';
+import { createLogger, createScratchDatabase, installResponseValidation, isInstalled, migrateDown, migrateUp, Runtime, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
 import { type AppDefinition, type ChainStep } from '@wpk/sdk';
 import { isAppDefinition } from '@wpk/sdk/tooling';
 import { TestClock } from './clock.js';
@@ -168,6 +168,39 @@ function expectedRefusal(chain: readonly ChainStep[]): string | null {
   }
   return null;
 }
+
+/** What the seams record while the platform runs. */
+interface Captured {
+  denials: AccessDenial[];
+  events: CapturedEvent[];
+  search: CapturedSearchChange[];
+  mails: MailMessage[];
+}
+
+/**
+ * The runtime's seams (given before boot): the harness's clock, access denials, search-index changes recorded
+ * into `captured` (after they are applied), and every mail (instead of sending it). Events are
+ * recorded by an outbox observer (`events.observers`), which hears every emitter.
+ */
+function captureSeams(captured: Captured, clock: TestClock): RuntimeSeams {
+  return {
+    clock: () => clock.now(),
+    accessDenied: (denial) => captured.denials.push(denial),
+    searchIndexer: (inner) => ({
+      async apply(scope, operations) {
+        await inner.apply(scope, operations);
+        captured.search.push(...operations.map((operation) => ({ ...operation, ...scope })));
+      },
+    }),
+    mailer: {
+      async send(message: MailMessage) {
+        captured.mails.push(message);
+        return { messageId: `harness-${captured.mails.length}` };
+      },
+      close() {},
+    },
+  };
+}
 const PASSWORD = 'harness-password-1';
 
 /** Groups keys by the app they belong to (`ext.acme.hello.greetings.send` → `ext.acme.hello`). */
@@ -187,14 +220,14 @@ function byApp(keys: string[], namespaces: string[]): Record<string, string[]> {
  * outbox, every search-index change and every notification mail.
  */
 export class TestPlatform {
-  /** Events written to the outbox, oldest first. */
-  readonly events: CapturedEvent[] = [];
+  /** Events committed to the outbox, whoever staged them (apps and the platform itself), oldest first. */
+  readonly events: CapturedEvent[];
   /** Search-index changes, oldest first. */
-  readonly search: CapturedSearchChange[] = [];
-  /** Notification mails the apps layer sent. */
-  readonly mails: MailMessage[] = [];
+  readonly search: CapturedSearchChange[];
+  /** Every mail the platform sent (none leaves the process), oldest first. */
+  readonly mails: MailMessage[];
   /** Access denials of layers 4 and 5 since the last `takeDenials()`, oldest first. */
-  readonly denials: AccessDenial[] = [];
+  readonly denials: AccessDenial[];
   private readonly delivered = new Set<string>();
 
   private constructor(
@@ -203,7 +236,13 @@ export class TestPlatform {
     private readonly scratch: ScratchDatabase,
     /** The platform's clock: `advance()` it to expire sessions and keys, open throttle windows, bring delayed events due. */
     readonly clock: TestClock,
-  ) {}
+    captured: Captured,
+  ) {
+    this.events = captured.events;
+    this.denials = captured.denials;
+    this.search = captured.search;
+    this.mails = captured.mails;
+  }
 
   /** The OpenAPI check of every answer (null when `validateResponses: false`). */
   readonly responses: ResponseValidation | null = null;
@@ -218,9 +257,9 @@ export class TestPlatform {
       return { app, firstParty: firstParty(namespace) };
     });
     const clock = options.clock instanceof TestClock ? options.clock : new TestClock(options.clock);
-    const captured: CapturedEvent[] = [];
+    const captured: Captured = { denials: [], events: [], search: [], mails: [] };
     const capture = (events: ObservedEvent[]) => {
-      captured.push(...events.map((event) => ({ id: event.id, emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId: event.workspaceId, deliverAt: event.deliverAt, dedupeKey: event.dedupeKey })));
+      captured.events.push(...events.map((event) => ({ id: event.id, emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId: event.workspaceId, deliverAt: event.deliverAt, dedupeKey: event.dedupeKey })));
     };
     const scratch = await createScratchDatabase();
     let runtime: Runtime;
@@ -237,17 +276,16 @@ export class TestPlatform {
         scryptLogN: 10,
         // Tests sign many members in at once from one address; the hashing bound is core's to test.
         passwordHashing: { perClient: 10_000, queue: 10_000 },
-        // Given before boot: the runtime reads this clock and tells the harness of every event.
-        clock: () => clock.now(),
+        // Given before boot: the runtime reads this clock, records search changes and mails, and
+        // tells the harness of every event committed to the outbox.
+        seams: captureSeams(captured, clock),
         events: { observers: [capture] },
       } as never);
     } catch (error) {
       await scratch.drop();
       throw error;
     }
-    const platform = new TestPlatform(runtime, scratch, clock);
-    // The captured list is the platform's own array, filled by the observer given before boot.
-    (platform as { events: CapturedEvent[] }).events = captured;
+    const platform = new TestPlatform(runtime, scratch, clock, captured);
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
       await runtime.migrate();
@@ -255,20 +293,6 @@ export class TestPlatform {
       await platform.close();
       throw error;
     }
-    runtime.apps.onAccessDenied((denial) => platform.denials.push(denial));
-    runtime.apps.wrapSearchIndexer((inner) => ({
-      async apply(scope, operations) {
-        if (inner) await inner.apply(scope, operations);
-        platform.search.push(...operations.map((operation) => ({ ...operation, ...scope })));
-      },
-    }));
-    runtime.mail = {
-      send: async (message: MailMessage) => {
-        platform.mails.push(message);
-        return { messageId: `harness-${platform.mails.length}` };
-      },
-      close() {},
-    };
     return platform;
   }
 

@@ -3,3 +3,5 @@ export { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory } from '.
 export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationProgress, type MigrationSet } from './migrations.js';
 export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
+export { dbPlugin } from './plugin.js';
+export { healthRoutes } from './routes.js';

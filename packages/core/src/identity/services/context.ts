@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
-import type { Clock } from '../../clock.js';
 import type { RuntimeConfig } from '../../config.js';
 import type { StagedEvent } from '../../events/index.js';
 import type { Mailer } from '../../mail/index.js';
@@ -22,10 +21,10 @@ export interface IdentityContext {
   passwords: PasswordHasher;
   secrets: SecretBox;
   throttle: Throttle;
-  /** The time sessions, elevation and codes are judged by. */
-  clock: Clock;
   mailer: Mailer;
   avatars: AvatarStorage;
+  /** The runtime's clock (`RuntimeSeams.clock`): where identity's services should read the time. */
+  clock: () => Date;
 }
 
 /** Stages an event of the catalog; it leaves only if the unit of work commits. */

@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 import { TooManyRequestsError } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 
@@ -46,13 +47,18 @@ type Outcome = { attempt: CountedAttempt; retryAfter?: never } | { attempt?: nev
  */
 export class Throttle {
   /**
-   * `clock`: judge windows by this clock instead of the database's `clock_timestamp()` (tests
-   * pass a controllable one through `Runtime.create({ clock })`).
+   * `clock`: judge windows by this clock instead of the database's `clock_timestamp()` (a test
+   * passes a controllable one as `RuntimeSeams.clock`). The system clock keeps the database's,
+   * so every process shares one time source.
    */
   constructor(
     private readonly sequelize: Sequelize,
-    private readonly clock?: () => Date,
-  ) {}
+    clock?: () => Date,
+  ) {
+    this.clock = clock === systemClock ? undefined : clock;
+  }
+
+  private readonly clock: (() => Date) | undefined;
 
   /** The SQL for "now" and its replacement: the database's clock, or the configured one. */
   private now(): { sql: string; value: Record<string, string> } {
