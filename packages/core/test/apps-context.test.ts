@@ -61,7 +61,7 @@ test('a failed request leaves no row, no event and no search change', async (t) 
 
 test('the context holds the app, the caller, its own models and nothing that reaches the database', async (t) => {
   const context = body(await call('GET', '/notes/context', acme.owner.headers()));
-  t.deepEqual(context.context, ['app', 'db', 'events', 'key', 'lock', 'log', 'member', 'page', 'permissions', 'respond', 'search', 'settings', 'transaction', 'workspace']);
+  t.deepEqual(context.context, ['app', 'db', 'events', 'key', 'lock', 'log', 'member', 'page', 'permissions', 'respond', 'search', 'settings', 'storage', 'transaction', 'workspace']);
   t.deepEqual(context.db, ['notes']);
   t.deepEqual(context.model, ['count', 'create', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);
@@ -167,7 +167,7 @@ test('the search engine asks the registry who may open an app and which keys the
   const stranger = await ws.member('member');
   await ws.install('notes', { access_policy: 'roles', allowed_roles: [role] });
   const workspace = await env.runtime.workspaces.findById(ws.id);
-  const requestOf = async (memberId: string) => ({ app: { workspace }, auth: { credentials: { member: await env.runtime.identity.callerForMember(memberId), via: { kind: 'session', sessionId: 'x', elevatedUntil: null } } } }) as never;
+  const requestOf = async (memberId: string) => ({ app: { workspace }, auth: { credentials: { member: await env.runtime.identity.callerForMember(ws.id, memberId), via: { kind: 'session', sessionId: 'x', elevatedUntil: null } } } }) as never;
   const access = env.runtime.apps.searchAccess();
   t.true(await access.canOpenApp(await requestOf(reader.memberId), 'notes'));
   t.false(await access.canOpenApp(await requestOf(stranger.memberId), 'notes'));

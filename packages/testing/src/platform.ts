@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createScratchDatabase, installResponseValidation, isInstalled, migrateDown, migrateUp, Runtime, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
+import { createLogger, createScratchDatabase, installResponseValidation, isInstalled, migrateDown, migrateUp, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
 import { type AppDefinition, type ChainStep } from '@wpk/sdk';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { isAppDefinition } from '@wpk/sdk/tooling';
 import { TestClock } from './clock.js';
 
@@ -34,6 +37,22 @@ export interface TestPlatformOptions {
    * `platform.clock.advance(...)`.
    */
   clock?: TestClock | Date;
+  /**
+   * Check the shape of every statement the runtime and the apps send (default true; also off with
+   * `WPK_STATEMENT_CHECK=off`): a read or write of a tenant table (one with a `workspace_id`
+   * column) that does not constrain `workspace_id` makes `close()` throw, listing each statement
+   * and where it came from. Such a statement would reach every shard of a database distributed
+   * by workspace. Migrations are not checked.
+   */
+  checkStatements?: boolean;
+}
+
+/** The query-shape check, loaded with its parser (the real PostgreSQL parser, as WebAssembly) on first use. */
+async function statementRecorder(options: TestPlatformOptions): Promise<StatementRecorder | null> {
+  if (options.checkStatements === false || (process.env.WPK_STATEMENT_CHECK ?? '').toLowerCase() === 'off') return null;
+  const { loadModule, parseSync } = await import('libpg-query');
+  await loadModule();
+  return StatementRecorder.install({ parse: parseSync as never });
 }
 
 /**
@@ -237,11 +256,21 @@ export class TestPlatform {
     /** The platform's clock: `advance()` it to expire sessions and keys, open throttle windows, bring delayed events due. */
     readonly clock: TestClock,
     captured: Captured,
+    /** A data directory of its own (`ctx.storage`'s files, the secret key), removed by `close()`. */
+    readonly dataDir: string,
   ) {
     this.events = captured.events;
     this.denials = captured.denials;
     this.search = captured.search;
     this.mails = captured.mails;
+  }
+
+  /** The query-shape check (null when `checkStatements: false`). */
+  statements: StatementRecorder | null = null;
+
+  /** Runs migrations outside the query-shape check (they span tenants by nature). */
+  private migrating<T>(fn: () => Promise<T>): Promise<T> {
+    return this.statements ? this.statements.during('migrations', fn) : fn();
   }
 
   /** The OpenAPI check of every answer (null when `validateResponses: false`). */
@@ -257,14 +286,18 @@ export class TestPlatform {
       return { app, firstParty: firstParty(namespace) };
     });
     const clock = options.clock instanceof TestClock ? options.clock : new TestClock(options.clock);
+    const statements = await statementRecorder(options);
+    const scratch = await createScratchDatabase();
+    // ctx.storage works with no set-up: local disk under a temporary data directory.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-testing-'));
     const captured: Captured = { denials: [], events: [], search: [], mails: [] };
     const capture = (events: ObservedEvent[]) => {
       captured.events.push(...events.map((event) => ({ id: event.id, emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId: event.workspaceId, deliverAt: event.deliverAt, dedupeKey: event.dedupeKey })));
     };
-    const scratch = await createScratchDatabase();
     let runtime: Runtime;
     try {
       runtime = await Runtime.create({
+        dataDir,
         logger: createLogger(process.env.WPK_LOG_LEVEL ?? options.logLevel ?? 'silent'),
         databaseUrl: scratch.url,
         inMemory: scratch.url === undefined,
@@ -280,15 +313,18 @@ export class TestPlatform {
         // tells the harness of every event committed to the outbox.
         seams: captureSeams(captured, clock),
         events: { observers: [capture] },
-      } as never);
+      });
     } catch (error) {
       await scratch.drop();
+      await rm(dataDir, { recursive: true, force: true });
       throw error;
     }
-    const platform = new TestPlatform(runtime, scratch, clock, captured);
+    const platform = new TestPlatform(runtime, scratch, clock, captured, dataDir);
+    platform.statements = statements;
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
-      await runtime.migrate();
+      await platform.migrating(() => runtime.migrate());
+      await statements?.loadTenantTables((sql) => runtime.db.sequelize.query(sql, { type: 'SELECT' as never }) as never);
     } catch (error) {
       await platform.close();
       throw error;
@@ -383,18 +419,17 @@ export class TestPlatform {
 
   /** Runs SQL against the test database (assertions on an app's own tables, e.g. `app_tasks.tasks`). */
   async query<T extends object = Record<string, unknown>>(sql: string, replacements: Record<string, unknown> = {}): Promise<T[]> {
-    // 'SELECT' is Sequelize's QueryTypes.SELECT (the harness does not depend on sequelize itself).
-    return (await this.runtime.db.sequelize.query(sql, { type: 'SELECT' as never, replacements })) as unknown as T[];
+    return this.runtime.db.select<T>(sql, replacements);
   }
 
   /** Reverts an app's migrations (all of them, or down to and excluding `to`); returns what was reverted. */
   async migrateDown(app: string, to: string | 0 = 0): Promise<string[]> {
-    return migrateDown(this.runtime.db.sequelize, this.migrationSet(app), to);
+    return this.migrating(() => migrateDown(this.runtime.db.sequelize, this.migrationSet(app), to));
   }
 
   /** Applies an app's pending migrations; returns what ran. */
   async migrateUp(app: string): Promise<string[]> {
-    return migrateUp(this.runtime.db.sequelize, this.migrationSet(app));
+    return this.migrating(() => migrateUp(this.runtime.db.sequelize, this.migrationSet(app)));
   }
 
   private migrationSet(app: string) {
@@ -411,8 +446,23 @@ export class TestPlatform {
       await this.runtime.stop();
     } finally {
       await this.scratch.drop();
+      await rm(this.dataDir, { recursive: true, force: true });
     }
     this.responses?.assertClean();
+    this.statements?.assertClean();
+  }
+
+  /** Follows an absolute link the platform handed out (a signed `ctx.storage` URL): GET it, or PUT `body` to it. */
+  async follow(url: string, options: { method?: 'GET' | 'PUT'; body?: Buffer | string; headers?: Record<string, string> } = {}): Promise<TestResponse & { bytes: Buffer }> {
+    const target = new URL(url);
+    const response = await this.runtime.server.inject({
+      method: options.method ?? 'GET',
+      url: `${target.pathname}${target.search}`,
+      headers: { host: target.host, ...options.headers },
+      ...(options.body === undefined ? {} : { payload: options.body }),
+    });
+    const json = String(response.headers['content-type'] ?? '').startsWith('application/json');
+    return { status: response.statusCode, body: json ? JSON.parse(response.payload) : null, headers: response.headers as TestResponse['headers'], bytes: response.rawPayload };
   }
 }
 
@@ -605,7 +655,8 @@ async function signIn(platform: TestPlatform, subdomain: string, id: string, ema
     name,
     platformRole,
     async apiKey(options = {}) {
-      const actor = await platform.runtime.identity.callerForMember(id);
+      const [{ workspace_id: workspaceId }] = await platform.query<{ workspace_id: string }>('SELECT workspace_id FROM platform.members WHERE id = :id', { id });
+      const actor = await platform.runtime.identity.callerForMember(workspaceId, id);
       const owner = platformRole === 'member' ? await ownerOf(platform, actor!.workspaceId) : actor;
       const fullAccess = options.scopes === undefined;
       const { secret } = await platform.runtime.apiKeys.create(actor!.workspaceId, owner!, { name: `harness key ${(sequence += 1)}`, full_access: fullAccess, scopes: options.scopes, member_id: id });
@@ -617,7 +668,7 @@ async function signIn(platform: TestPlatform, subdomain: string, id: string, ema
 
 async function ownerOf(platform: TestPlatform, workspaceId: string) {
   const [row] = await platform.query<{ id: string }>("SELECT id FROM platform.members WHERE workspace_id = :workspaceId AND platform_role = 'owner'", { workspaceId });
-  return platform.runtime.identity.callerForMember(row.id);
+  return platform.runtime.identity.callerForMember(workspaceId, row.id);
 }
 
 function caller(platform: TestPlatform, subdomain: string, credential: Record<string, string>): TestCaller {

@@ -105,11 +105,11 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string)
       const { rows, count } = await scoped.findAndCountAll(read as never);
       return { rows: rows.map((row) => plain(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
     },
-    count: (options) => scoped.count(options as never),
-    create: async (values) => plain(await scoped.create(values as never))!,
-    upsert: async (values, options) => plain(await scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!,
-    update: (values, options) => scoped.update(values as never, options as never),
-    destroy: (options) => scoped.destroy(options as never),
+    count: (options) => scoped.count(options),
+    create: async (values) => plain(await scoped.create(values))!,
+    upsert: async (values, options) => plain(await scoped.upsert(values, options as { conflictFields: string[]; update?: string[] }))!,
+    update: (values, options) => scoped.update(values, options),
+    destroy: (options) => scoped.destroy(options),
   } satisfies ScopedModel<Record<string, unknown>>);
 }
 

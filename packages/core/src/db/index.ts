@@ -1,7 +1,8 @@
+export { currentTransaction } from './cls.js';
 export { Database, redactUrl, type DatabaseOptions } from './database.js';
 export { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory } from './embedded.js';
 export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationProgress, type MigrationSet } from './migrations.js';
 export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
-export { dbPlugin } from './plugin.js';
 export { healthRoutes } from './routes.js';
+export { CROSS_TENANT_STATEMENTS, StatementRecorder, type CrossTenantStatement, type SqlParser, type StatementViolation } from './statement-check.js';

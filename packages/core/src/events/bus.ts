@@ -3,21 +3,20 @@ import { randomUUID } from 'node:crypto';
 import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signBody } from '@wpk/sdk';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { Sequelize, type Transaction } from 'sequelize';
 import type { RuntimeConfig } from '../config.js';
-import type { Database } from '../db/index.js';
+import { currentTransaction, type Database } from '../db/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { Broker } from './broker.js';
 import { storeCatalog, writeSetting } from './catalog-store.js';
 import { resolveBrokerTuning, type BrokerTuning } from './config.js';
 import { localHandlerPath, type RetryPolicy } from './deliverer.js';
 import { getDelivery, listDeliveries, replayDelivery, type DeliveryFilter, type DeliveryLogEntry } from './delivery-log.js';
-import { ingressRoute, type EmissionGuard } from './ingress.js';
+import { ingressRoute, type EmissionGuard } from './routes/ingress.js';
 import { RUNTIME_SLUG } from './names.js';
 import { Outbox, type OutboxObserver } from './outbox.js';
 import { PayloadSealer } from './payload.js';
 import { DeliveryQueue } from './queue.js';
-import { subscriptionRoutes, type MountSubscriptionsOptions, type SubscriptionHandler, type DefaultDeliveryContext } from './receive.js';
+import { subscriptionRoutes, type MountSubscriptionsOptions, type SubscriptionHandler, type DefaultDeliveryContext } from './routes/receive.js';
 import { EventRegistry } from './registry.js';
 import type { SubscriberFilter } from './relay.js';
 import { appSecret, resolveBrokerSecret, signingSecretFor } from './secrets.js';
@@ -60,10 +59,6 @@ export interface EventBusDeps {
   emissionGuard?: EmissionGuard;
 }
 
-/** Sequelize's CLS transaction in progress, if any. */
-function currentTransaction(): Transaction | undefined {
-  return (Sequelize as unknown as { _cls?: { get(key: string): Transaction | undefined } })._cls?.get('transaction');
-}
 
 /**
  * The event bus of one runtime (`runtime.events`): the registry of participants, the outbox sink

@@ -6,13 +6,13 @@ export { AUTH_STRATEGY, AUTHENTICATION_REQUIRED, INVALID_API_KEY, NOT_A_MEMBER, 
 export { SESSION_COOKIE } from './http/cookies.js';
 export { crossSiteRefusal } from './http/csrf.js';
 export { installIdentity } from './http/install.js';
-export { identityPlugin } from './plugin.js';
 export { DEMO, IdentityService, type AddMemberInput, type CreateWorkspaceWithOwnerInput, type IdentityServiceOptions } from './identity-service.js';
 export { Account, defineIdentityModels, Member, MemberRole, Role, type RolePermissions } from './models/index.js';
 export { requireElevation, requireSession } from './routes/common.js';
-export { LocalDiskStorage, type AvatarStorage } from './services/avatar-storage.js';
+export { type AvatarStorage } from './services/avatar-storage.js';
 export { presentMember, type PresentedMember } from './services/members.js';
 export { PasswordHasher } from './services/passwords.js';
+export { loadSecretKey } from './services/secret-box.js';
 export { validatePermissions } from './services/roles.js';
 export { SESSION_TTL_SECONDS } from './services/sessions.js';
 export { THROTTLES, type Throttle, type ThrottleRule } from './services/throttle.js';

@@ -2,13 +2,13 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import { classifyHandlerError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery, type StageOptions } from '@wpk/sdk';
-import { runInRequestTransaction, type RequestWork } from '../server/index.js';
-import type { Workspace, WorkspaceService } from '../tenancy/index.js';
-import { localHandlerPath } from './deliverer.js';
-import { EventRegistrationError, type EventRegistry } from './registry.js';
-import { signingSecretFor } from './secrets.js';
-import type { EventSink } from './sink.js';
-import { stageEvent } from './stage.js';
+import { runInRequestTransaction, type RequestWork } from '../../server/index.js';
+import type { Workspace, WorkspaceService } from '../../tenancy/index.js';
+import { localHandlerPath } from '../deliverer.js';
+import { EventRegistrationError, type EventRegistry } from '../registry.js';
+import { signingSecretFor } from '../secrets.js';
+import type { EventSink } from '../sink.js';
+import { stageEvent } from '../stage.js';
 
 /** What a subscription handler's context is built from. */
 export interface DeliveryContextInput {
@@ -131,7 +131,8 @@ export function subscriptionRoutes<C>(deps: ReceiverDeps, options: MountSubscrip
           await runInRequestTransaction(deps.sequelize, deps.sink, request, h, async (work) => {
             const ctx = options.context
               ? await options.context({ app: options.app, workspace, delivery, work, request })
-              : (defaultContext(deps.registry, options.app, workspace, work, log.child(context)) as unknown as C);
+              : // Without a context factory C is DefaultDeliveryContext (the default); the generic cannot say so.
+                (defaultContext(deps.registry, options.app, workspace, work, log.child(context)) as unknown as C);
             await fn(delivery, ctx);
             return h.response({ received: true }).code(200);
           });
