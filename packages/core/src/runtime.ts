@@ -13,6 +13,7 @@ import type { OpenApiBuildOptions, OpenApiDocument } from './openapi/index.js';
 import { registerCorePlugins } from './plugins.js';
 import { reindexSearch, type ReindexedType, type ReindexOptions, type SearchIndex } from './search/index.js';
 import { createHapiServer } from './server/index.js';
+import type { StorageService } from './storage/index.js';
 import type { WorkspaceService } from './tenancy/index.js';
 
 export interface RuntimeOptions extends RuntimeConfigInput {
@@ -78,6 +79,10 @@ export class Runtime {
   /** The event bus: registry, outbox sink, subscription mounting, in-process broker (events/). */
   get events(): EventBus {
     return this.server.plugins.events.bus;
+  }
+  /** File storage (storage/): `ctx.storage`, avatars, the signed links at /storage/{token}. */
+  get storage(): StorageService {
+    return this.server.plugins.storage.service;
   }
 
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {

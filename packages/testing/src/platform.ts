@@ -1,5 +1,8 @@
 import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, StatementRecorder, type AppEntry, type MailMessage, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
 import { type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { isAppDefinition } from '@wpk/sdk/tooling';
 
 /** The API version every harness request sends. */
@@ -180,6 +183,8 @@ export class TestPlatform {
     readonly runtime: Runtime,
     private readonly scratch: ScratchDatabase,
     captured: Captured,
+    /** A data directory of its own (`ctx.storage`'s files, the secret key), removed by `close()`. */
+    readonly dataDir: string,
   ) {
     this.events = captured.events;
     this.search = captured.search;
@@ -208,10 +213,13 @@ export class TestPlatform {
     });
     const statements = await statementRecorder(options);
     const scratch = await createScratchDatabase();
+    // ctx.storage works with no set-up: local disk under a temporary data directory.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-testing-'));
     const captured: Captured = { events: [], search: [], mails: [] };
     let runtime: Runtime;
     try {
       runtime = await Runtime.create({
+        dataDir,
         logger: createLogger(process.env.WPK_LOG_LEVEL ?? options.logLevel ?? 'silent'),
         databaseUrl: scratch.url,
         inMemory: scratch.url === undefined,
@@ -224,12 +232,13 @@ export class TestPlatform {
         // Tests sign many members in at once from one address; the hashing bound is core's to test.
         passwordHashing: { perClient: 10_000, queue: 10_000 },
         seams: captureSeams(captured),
-      } as never);
+      });
     } catch (error) {
       await scratch.drop();
+      await rm(dataDir, { recursive: true, force: true });
       throw error;
     }
-    const platform = new TestPlatform(runtime, scratch, captured);
+    const platform = new TestPlatform(runtime, scratch, captured, dataDir);
     platform.statements = statements;
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
@@ -289,8 +298,7 @@ export class TestPlatform {
 
   /** Runs SQL against the test database (assertions on an app's own tables, e.g. `app_tasks.tasks`). */
   async query<T extends object = Record<string, unknown>>(sql: string, replacements: Record<string, unknown> = {}): Promise<T[]> {
-    // 'SELECT' is Sequelize's QueryTypes.SELECT (the harness does not depend on sequelize itself).
-    return (await this.runtime.db.sequelize.query(sql, { type: 'SELECT' as never, replacements })) as unknown as T[];
+    return this.runtime.db.select<T>(sql, replacements);
   }
 
   /** Reverts an app's migrations (all of them, or down to and excluding `to`); returns what was reverted. */
@@ -317,9 +325,23 @@ export class TestPlatform {
       await this.runtime.stop();
     } finally {
       await this.scratch.drop();
+      await rm(this.dataDir, { recursive: true, force: true });
     }
     this.responses?.assertClean();
     this.statements?.assertClean();
+  }
+
+  /** Follows an absolute link the platform handed out (a signed `ctx.storage` URL): GET it, or PUT `body` to it. */
+  async follow(url: string, options: { method?: 'GET' | 'PUT'; body?: Buffer | string; headers?: Record<string, string> } = {}): Promise<TestResponse & { bytes: Buffer }> {
+    const target = new URL(url);
+    const response = await this.runtime.server.inject({
+      method: options.method ?? 'GET',
+      url: `${target.pathname}${target.search}`,
+      headers: { host: target.host, ...options.headers },
+      ...(options.body === undefined ? {} : { payload: options.body }),
+    });
+    const json = String(response.headers['content-type'] ?? '').startsWith('application/json');
+    return { status: response.statusCode, body: json ? JSON.parse(response.payload) : null, headers: response.headers as TestResponse['headers'], bytes: response.rawPayload };
   }
 }
 

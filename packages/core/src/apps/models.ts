@@ -40,18 +40,18 @@ const plain = (row: Model | null) => (row ? (row.get({ plain: true }) as Record<
 export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string): ScopedModel<Record<string, unknown>> {
   const scoped = scopeToWorkspace(model, workspaceId);
   return Object.freeze({
-    findAll: async (options) => (await scoped.findAll(options as never)).map((row) => plain(row)!),
-    findOne: async (options) => plain(await scoped.findOne(options as never)),
-    findById: async (id, options) => plain(await scoped.findById(String(id), options as never)),
+    findAll: async (options) => (await scoped.findAll(options)).map((row) => plain(row)!),
+    findOne: async (options) => plain(await scoped.findOne(options)),
+    findById: async (id, options) => plain(await scoped.findById(String(id), options)),
     findAndCountAll: async (options) => {
-      const { rows, count } = await scoped.findAndCountAll(options as never);
+      const { rows, count } = await scoped.findAndCountAll(options);
       return { rows: rows.map((row) => plain(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
     },
-    count: (options) => scoped.count(options as never),
-    create: async (values) => plain(await scoped.create(values as never))!,
-    upsert: async (values, options) => plain(await scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!,
-    update: (values, options) => scoped.update(values as never, options as never),
-    destroy: (options) => scoped.destroy(options as never),
+    count: (options) => scoped.count(options),
+    create: async (values) => plain(await scoped.create(values))!,
+    upsert: async (values, options) => plain(await scoped.upsert(values, options as { conflictFields: string[]; update?: string[] }))!,
+    update: (values, options) => scoped.update(values, options),
+    destroy: (options) => scoped.destroy(options),
   } satisfies ScopedModel<Record<string, unknown>>);
 }
 

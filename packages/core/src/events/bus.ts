@@ -1,9 +1,8 @@
 import type { Server } from '@hapi/hapi';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { Sequelize, type Transaction } from 'sequelize';
 import type { RuntimeConfig } from '../config.js';
-import type { Database } from '../db/index.js';
+import { currentTransaction, type Database } from '../db/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { Broker } from './broker.js';
 import { storeCatalog, writeSetting } from './catalog-store.js';
@@ -50,10 +49,6 @@ export interface EventBusDeps {
   emissionGuard?: EmissionGuard;
 }
 
-/** Sequelize's CLS transaction in progress, if any. */
-function currentTransaction(): Transaction | undefined {
-  return (Sequelize as unknown as { _cls?: { get(key: string): Transaction | undefined } })._cls?.get('transaction');
-}
 
 /**
  * The event bus of one runtime (`runtime.events`): the registry of participants, the outbox sink

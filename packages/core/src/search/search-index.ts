@@ -1,6 +1,7 @@
 import { InvalidError, type SearchDocument } from '@wpk/sdk';
-import { QueryTypes, Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { toInstant, type SearchFilters } from './filters.js';
+import { currentTransaction } from '../db/index.js';
 import { escapeLike, MAX_QUERY_WORDS, parseQueryWords, type QueryWord } from './query-words.js';
 
 /** Above this many dictionary words containing a query word, the word is matched on the text's trigram index instead. */
@@ -48,7 +49,7 @@ interface ResolvedWord extends QueryWord {
 const TEXT_LIMITS = { type: 100, id: 200, badge: 100, title: 1000, subtitle: 1000, url: 2000 } as const;
 
 function requiredText(document: SearchDocument, field: 'type' | 'id' | 'title' | 'url'): string {
-  const raw = (document as unknown as Record<string, unknown>)[field];
+  const raw: unknown = document[field];
   const value = typeof raw === 'number' ? String(raw) : raw;
   if (typeof value !== 'string' || value.trim() === '' || value.length > TEXT_LIMITS[field]) {
     throw new TypeError(`search document: ${field} must be a non-empty string of at most ${TEXT_LIMITS[field]} characters`);
@@ -101,11 +102,6 @@ function recordFilters(document: SearchDocument): RecordFilters {
   return result;
 }
 
-/** The transaction the caller is in, if any (Sequelize's CLS). */
-function currentTransaction(): unknown {
-  const cls = (Sequelize as unknown as { _cls?: { get(key: string): unknown } })._cls;
-  return cls?.get('transaction');
-}
 
 /**
  * The platform search index and its query engine (PostgreSQL only).

@@ -1,4 +1,5 @@
 import type { AppDb, ModelMap } from './models.js';
+import type { AppStorage } from './storage.js';
 
 /** The workspace a request or event belongs to. */
 export interface ContextWorkspace {
@@ -174,6 +175,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   events: EventStager<T['emits']>;
   /** Update the search index. */
   search: SearchIndex;
+  /** Files of this app in this workspace (put, get, delete, signed links). */
+  storage: AppStorage;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
   /** Logger. */

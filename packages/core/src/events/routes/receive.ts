@@ -131,7 +131,8 @@ export function subscriptionRoutes<C>(deps: ReceiverDeps, options: MountSubscrip
           await runInRequestTransaction(deps.sequelize, deps.sink, request, h, async (work) => {
             const ctx = options.context
               ? await options.context({ app: options.app, workspace, delivery, work, request })
-              : (defaultContext(deps.registry, options.app, workspace, work, log.child(context)) as unknown as C);
+              : // Without a context factory C is DefaultDeliveryContext (the default); the generic cannot say so.
+                (defaultContext(deps.registry, options.app, workspace, work, log.child(context)) as unknown as C);
             await fn(delivery, ctx);
             return h.response({ received: true }).code(200);
           });
