@@ -117,7 +117,7 @@ export const handler: SubscriptionHandler<Models, AppTypes, 'system.app.installe
 
   const tested = await run(process.execPath, [path.join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], app);
   t.is(tested.code, 0, tested.stdout + tested.stderr);
-  t.regex(tested.stdout, /8 tests passed/);
+  t.regex(tested.stdout, /9 tests passed/);
 });
 
 test('wpk types --check fails while app.json and src/app.types.ts differ; wpk types brings them back in step', async (t) => {

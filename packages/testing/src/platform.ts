@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createScratchDatabase, installResponseValidation, isInstalled, migrateDown, migrateUp, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
+import { createLogger, createScratchDatabase, installResponseValidation, isInstalled, migrateDown, migrateUp, PLATFORM_DISTRIBUTION, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
 import { type AppDefinition, type ChainStep } from '@wpk/sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -324,7 +324,7 @@ export class TestPlatform {
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
       await platform.migrating(() => runtime.migrate());
-      await statements?.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql));
+      await statements?.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql), Object.keys(PLATFORM_DISTRIBUTION.coordinator));
     } catch (error) {
       await platform.close();
       throw error;
@@ -422,7 +422,18 @@ export class TestPlatform {
     return this.runtime.db.select<T>(sql, replacements);
   }
 
-  /** Reverts an app's migrations (all of them, or down to and excluding `to`); returns what was reverted. */
+  /**
+   * What keeps the migrated schema from being distributed by workspace (docs/scale-out.md), as
+   * `"schema.table: problem"` lines; empty when every table of the platform and of the loaded apps
+   * follows the rules: `workspace_id uuid NOT NULL`, in every primary key and unique index and at
+   * the same position in every foreign key between tenant tables; no `ON DELETE SET NULL`; no
+   * trigger or identity column. An app's tests assert `t.deepEqual(await platform.distributionProblems(), [])`.
+   */
+  async distributionProblems(): Promise<string[]> {
+    return (await distributionProblems(this.runtime.db.sequelize)).map((problem) => `${problem.table}: ${problem.problem}`);
+  }
+
+  /** Reverts an app's migrations (all of them, or down to `to`, `to` included); returns what was reverted. */
   async migrateDown(app: string, to: string | 0 = 0): Promise<string[]> {
     return this.migrating(() => migrateDown(this.runtime.db.sequelize, this.migrationSet(app), to));
   }

@@ -2,6 +2,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { ConflictError, ForbiddenError, INSTANT_RULE, InvalidError, NotFoundError, parseInstant } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { PLATFORM_NAMESPACE, PLATFORM_PERMISSION_KEYS, type CallerMember, type Credentials, type PlatformRole } from '../access/index.js';
+import { forgetCredentialHashes, recordCredentialHash } from '../db/index.js';
 import { generateSecret, hashSecret, secretPrefix } from './secrets.js';
 
 /** Which permission keys a workspace can grant: those of its installed apps, by app namespace. */
@@ -197,6 +198,7 @@ export class ApiKeyService {
     const scopes = fullAccess ? [] : await this.validateScopes(workspaceId, input.scopes ?? []);
     const expiresAt = input.expires_at === undefined ? null : parseExpiry(input.expires_at, this.clock());
     const secret = generateSecret();
+    await recordCredentialHash(this.sequelize, hashSecret(secret), 'api_key', workspaceId, null);
     const [{ id }] = await this.sequelize.query<{ id: string }>(
       `INSERT INTO platform.api_keys (workspace_id, member_id, name, prefix, secret_hash, full_access, scopes, expires_at, created_by)
        VALUES (:workspaceId, :memberId, :name, :prefix, :hash, :fullAccess, :scopes, :expiresAt, :actor) RETURNING id`,
@@ -256,11 +258,15 @@ export class ApiKeyService {
     if (current.status === 'revoked') throw new ConflictError('A revoked key cannot be rotated: create a new key');
     const expiry = requestedExpiry(input, this.clock());
     const secret = generateSecret();
-    await this.sequelize.query(
-      `UPDATE platform.api_keys SET prefix = :prefix, secret_hash = :hash, expires_at = ${expiry === undefined ? 'expires_at' : ':expiresAt'}, updated_at = now()
-        WHERE workspace_id = :workspaceId AND id = :keyId`,
-      { replacements: { workspaceId, keyId: current.id, prefix: secretPrefix(secret), hash: hashSecret(secret), expiresAt: expiry ?? null } },
+    await recordCredentialHash(this.sequelize, hashSecret(secret), 'api_key', workspaceId, null);
+    const [old] = await this.sequelize.query<{ secret_hash: string }>(
+      `UPDATE platform.api_keys k SET prefix = :prefix, secret_hash = :hash, expires_at = ${expiry === undefined ? 'k.expires_at' : ':expiresAt'}, updated_at = now()
+         FROM (SELECT secret_hash FROM platform.api_keys WHERE workspace_id = :workspaceId AND id = :keyId FOR UPDATE) o
+        WHERE k.workspace_id = :workspaceId AND k.id = :keyId
+        RETURNING o.secret_hash`,
+      { type: QueryTypes.SELECT, replacements: { workspaceId, keyId: current.id, prefix: secretPrefix(secret), hash: hashSecret(secret), expiresAt: expiry ?? null } },
     );
+    if (old) await forgetCredentialHashes(this.sequelize, [old.secret_hash]);
     await this.audit(workspaceId, current.id, 'rotated', actor, expiry === undefined ? {} : { expires_at: expiry });
     return { key: await this.get(workspaceId, current.id), secret };
   }
@@ -269,7 +275,11 @@ export class ApiKeyService {
   async remove(workspaceId: string, actor: CallerMember, keyId: string): Promise<void> {
     const current = await this.row(workspaceId, keyId);
     this.assertManageable(actor, current.member_role);
-    await this.sequelize.query('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND id = :keyId', { replacements: { workspaceId, keyId: current.id } });
+    const gone = await this.sequelize.query<{ secret_hash: string }>('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND id = :keyId RETURNING secret_hash', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId, keyId: current.id },
+    });
+    await forgetCredentialHashes(this.sequelize, gone.map((row) => row.secret_hash));
   }
 
   /**
@@ -325,7 +335,11 @@ export class ApiKeyService {
    */
   async issueFullAccessKey(workspaceId: string, memberId: string, name: string, options: { replace?: boolean } = {}): Promise<{ key: ApiKeyView; secret: string }> {
     if (options.replace) {
-      await this.sequelize.query('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND member_id = :memberId AND name = :name', { replacements: { workspaceId, memberId, name } });
+      const gone = await this.sequelize.query<{ secret_hash: string }>('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND member_id = :memberId AND name = :name RETURNING secret_hash', {
+        type: QueryTypes.SELECT,
+        replacements: { workspaceId, memberId, name },
+      });
+      await forgetCredentialHashes(this.sequelize, gone.map((row) => row.secret_hash));
     }
     const [member] = await this.sequelize.query<{ id: string; account_id: string; platform_role: PlatformRole }>(
       'SELECT id, account_id, platform_role FROM platform.members WHERE workspace_id = :workspaceId AND id = :memberId',

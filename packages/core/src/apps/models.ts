@@ -6,7 +6,11 @@ import type { LoadedApp } from './loader.js';
 /** The app's models, defined on the runtime's Sequelize inside the app's own schema. */
 export type BoundModels = ReadonlyMap<string, ModelStatic<Model>>;
 
-/** Defines each declared model in the app's schema, with the `workspace_id` column added. */
+/**
+ * Defines each declared model in the app's schema, with the `workspace_id` column added as part
+ * of its primary key: every tenant table's key is `(workspace_id, …the declared key)`
+ * (docs/scale-out.md), so an instance's own writes address its row by both.
+ */
 export function bindModels(sequelize: Sequelize, app: LoadedApp): BoundModels {
   const bound = new Map<string, ModelStatic<Model>>();
   const models = (app.definition?.models ?? {}) as Record<string, ModelDeclaration>;
@@ -15,7 +19,7 @@ export function bindModels(sequelize: Sequelize, app: LoadedApp): BoundModels {
     const timestamps = declaration.options.timestamps ?? true;
     const model = sequelize.define(
       `${app.schema}.${name}`,
-      { ...declaration.columns, workspace_id: { type: DataTypes.UUID, allowNull: false } },
+      { ...declaration.columns, workspace_id: { type: DataTypes.UUID, allowNull: false, primaryKey: true } },
       {
         schema: app.schema,
         tableName: declaration.table,

@@ -39,7 +39,7 @@ export interface World {
   /** Delivers an event to the app's subscription handler through the signed delivery path; throws unless the app handled it. */
   deliver(action: string, payload: Record<string, unknown>, workspaceId?: string): Promise<void>;
   query<T extends object = Record<string, unknown>>(sql: string, replacements?: Record<string, unknown>): Promise<T[]>;
-  migrateAppDown(): Promise<string[]>;
+  migrateAppDown(to?: string): Promise<string[]>;
   migrateAppUp(): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -90,7 +90,7 @@ export async function startWorld(subdomain: string): Promise<World> {
         if (result.tasks !== 'handled') throw new Error(`${action} was not handled by tasks: ${JSON.stringify(result)}`);
       },
       query: (sql, replacements) => platform.query(sql, replacements),
-      migrateAppDown: () => platform.migrateDown('tasks'),
+      migrateAppDown: (to?: string) => platform.migrateDown('tasks', to),
       migrateAppUp: () => platform.migrateUp('tasks'),
       close: () => platform.close(),
     };

@@ -1,6 +1,7 @@
 import { ForbiddenError, InvalidError, UnauthorizedError } from '@wpk/sdk';
 import { Op, QueryTypes, fn, col, where } from 'sequelize';
 import type { CallerMember, PlatformRole } from '../../access/index.js';
+import { pruneCredentialHashes, recordCredentialHash } from '../../db/index.js';
 import type { Account, IdentityModels, Member } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import type { AdminAudit } from './admin-audit.js';
@@ -57,8 +58,9 @@ export class SessionService {
   async start(member: Member, account: Account, elevatedUntil: Date | null = null): Promise<StartedSession> {
     const token = randomToken();
     const expiresAt = new Date(this.context.clock().getTime() + SESSION_TTL_SECONDS * 1000);
+    const tokenHash = sha256(token);
     const session = await this.context.models.Session.create({
-      token_hash: sha256(token),
+      token_hash: tokenHash,
       workspace_id: member.workspace_id,
       member_id: member.id,
       account_id: account.id,
@@ -66,6 +68,7 @@ export class SessionService {
       elevated_until: elevatedUntil,
       expires_at: expiresAt,
     });
+    await recordCredentialHash(this.context.sequelize, tokenHash, 'session', member.workspace_id, expiresAt);
     return { token, sessionId: session.id, expiresAt, elevatedUntil };
   }
 
@@ -180,5 +183,6 @@ export class SessionService {
   /** Drops sessions that expired more than a day ago. */
   async prune(): Promise<void> {
     await this.context.models.Session.destroy({ where: { expires_at: { [Op.lt]: new Date(this.context.clock().getTime() - 86_400_000) } } });
+    await pruneCredentialHashes(this.context.sequelize);
   }
 }
