@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createScratchDatabase, installResponseValidation, isInstalled, migrateDown, migrateUp, PLATFORM_DISTRIBUTION, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
+import { createLogger, createScratchDatabase, distributionProblems, installResponseValidation, isInstalled, migrateDown, migrateUp, PLATFORM_DISTRIBUTION, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
 import { type AppDefinition, type ChainStep } from '@wpk/sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
