@@ -57,6 +57,7 @@ function scratch(t: { teardown(fn: () => void): void }): string {
 }
 
 test('wpk new app scaffolds an ext app that validates, typechecks and whose tests pass as generated', async (t) => {
+  t.timeout(600_000, 'scaffold, validate, tsc and the app\'s own test run, one after the other');
   const root = scratch(t);
   const created = await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', path.join(root, 'hello')], root);
   t.is(created.code, 0, created.stderr);

@@ -1,5 +1,6 @@
 export * from './access/index.js';
 export * from './apps/index.js';
+export { systemClock, type Clock } from './clock.js';
 export { resolveConfig, storageConfig, type RuntimeConfig, type RuntimeConfigInput, type S3StorageConfig, type StorageConfig } from './config.js';
 export * from './db/index.js';
 export * from './events/index.js';

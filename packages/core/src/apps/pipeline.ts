@@ -17,6 +17,8 @@ import {
   type SearchDocument,
   type SearchHooks,
   type StageOptions,
+  payloadChecker,
+  type PayloadChecker,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
@@ -91,6 +93,18 @@ function toAppRequest(request: Request): AppRequest<any> {
   };
 }
 
+const checkers = new WeakMap<LoadedApp, PayloadChecker>();
+
+/** The payload checker of an app's declared events (schemas compiled once, on first use). */
+function checkerOf(app: LoadedApp): PayloadChecker {
+  let checker = checkers.get(app);
+  if (!checker) {
+    checker = payloadChecker(app.manifest.events ?? []);
+    checkers.set(app, checker);
+  }
+  return checker;
+}
+
 const STORAGE_METHODS = ['put', 'get', 'head', 'delete', 'signedDownloadUrl', 'signedUploadUrl'] as const;
 
 /**
@@ -135,9 +149,16 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       stage(action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: StageOptions = {}) {
         stageEvent(work, { emitter: app.namespace, action, payload, metadata, options, workspaceId: workspace.id }, (name) =>
           declaredEvents.has(name) ? null : `${app.namespace} may not emit ${name}: its manifest does not declare it`,
+          (name, body) => checkerOf(app).check(name, body),
         );
       },
     }),
+    async lock(key: string) {
+      if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new TypeError(`${app.namespace}: ctx.lock takes a key of 1-200 characters`);
+      // Two 32-bit halves: the app and workspace, then the key. The two-argument form has its own
+      // key space, so these never meet a one-argument lock taken elsewhere.
+      await (work.transaction as unknown as { sequelize: Sequelize }).sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:scope), hashtext(:key))', { transaction: work.transaction, replacements: { scope: `${app.namespace}/${workspace.id}`, key } });
+    },
     search: Object.freeze({
       upsert(document: SearchDocument) {
         if (!searchTypes.has(document.type)) throw new Error(`${app.namespace} may not index type ${document.type}: its manifest does not declare it`);

@@ -69,7 +69,14 @@ export const appsPlugin: CorePlugin = {
     const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
 
-    await mountAppRoutes(server, { sequelize, registry, bound, pipeline, installations, onDenied: permissionDeniedEmitter(bus, logger) });
+    const emitDenial = permissionDeniedEmitter(bus, logger);
+    const onDenied = seams.accessDenied
+      ? (denial: Parameters<typeof emitDenial>[0]) => {
+          seams.accessDenied!(denial);
+          emitDenial(denial);
+        }
+      : emitDenial;
+    await mountAppRoutes(server, { sequelize, registry, bound, pipeline, installations, onDenied });
     server.route(
       appEndpoints({
         sequelize,

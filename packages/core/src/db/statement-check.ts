@@ -433,6 +433,11 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     temporary: 'perf reshapes the credential look-up (within the subdomain\'s workspace, a coordinator table hash → workspace): remove this entry when it lands',
   },
   {
+    name: 'workspaces where an app is installed',
+    reason: 'Operator tooling (`wpk search reindex`): finds the workspaces where an app is installed, then rebuilds each workspace with statements that name it.',
+    match: /^SELECT workspace_id FROM platform\.app_installations WHERE app_slug = '[^']*' AND status = 'installed'$/,
+  },
+  {
     name: 'search dictionary pruning discovery',
     reason: "Maintenance: the daily pruning of the search dictionary lists the workspaces that have words, then prunes each workspace with statements that name it.",
     match: /^SELECT DISTINCT workspace_id AS id FROM platform\.search_words$/,

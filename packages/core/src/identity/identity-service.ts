@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
@@ -117,10 +118,10 @@ export class IdentityService {
       workspaces: options.workspaces,
       passwords: new PasswordHasher(options.config.scryptLogN, options.config.passwordHashing),
       secrets: new SecretBox(secret),
-      throttle: new Throttle(options.sequelize),
+      throttle: new Throttle(options.sequelize, options.clock),
       mailer: options.mailer,
       avatars: options.avatars,
-      clock: options.clock ?? (() => new Date()),
+      clock: options.clock ?? systemClock,
     };
     return new IdentityService(context, options.events, options.apiKeys ?? null);
   }

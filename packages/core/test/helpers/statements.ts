@@ -14,5 +14,5 @@ export async function statementRecorder(): Promise<StatementRecorder | null> {
 
 /** Reads the tenant tables of a migrated runtime's database (coordinator-only tables such as credential_hashes carry workspace_id but are not sharded). */
 export async function loadTenantTables(recorder: StatementRecorder, runtime: Runtime): Promise<void> {
-  await recorder.loadTenantTables((sql) => runtime.db.sequelize.query(sql, { type: 'SELECT' as never }) as never, Object.keys(PLATFORM_DISTRIBUTION.coordinator));
+  await recorder.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql), Object.keys(PLATFORM_DISTRIBUTION.coordinator));
 }

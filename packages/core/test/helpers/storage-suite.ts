@@ -270,7 +270,7 @@ export function avatarSuite(kind: 'local' | 's3', context: () => { env: AppsTest
       const file = path.join(dataDir, 'storage', 'avatars', workspace.id, id);
       await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, PNG);
-      await env.runtime.db.sequelize.query("UPDATE platform.members SET avatar_key = :key, avatar_content_type = 'image/png', avatar_updated_at = now() WHERE id = :id", { replacements: { key: `avatars/${workspace.id}/${id}`, id } });
+      await env.runtime.db.sequelize.query("UPDATE platform.members SET avatar_key = :key, avatar_content_type = 'image/png', avatar_updated_at = now() WHERE workspace_id = :ws AND id = :id", { replacements: { key: `avatars/${workspace.id}/${id}`, id, ws: workspace.id } });
       const served = await env.runtime.server.inject({ method: 'GET', url: `/avatars/${id}`, headers: workspace.owner.headers() });
       t.is(served.statusCode, 200);
       t.true(served.rawPayload.equals(PNG));

@@ -1,7 +1,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Logger } from 'pino';
-import { isTransientError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery, type StageOptions } from '@wpk/sdk';
+import { classifyHandlerError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery, type StageOptions } from '@wpk/sdk';
 import { runInRequestTransaction, type RequestWork } from '../../server/index.js';
 import type { Workspace, WorkspaceService } from '../../tenancy/index.js';
 import { localHandlerPath } from '../deliverer.js';
@@ -138,7 +138,7 @@ export function subscriptionRoutes<C>(deps: ReceiverDeps, options: MountSubscrip
           });
           return h.response({ received: true }).code(200);
         } catch (error) {
-          if (isTransientError(error)) {
+          if (classifyHandlerError(error) === 'transient') {
             log.warn({ ...context, err: error }, 'event handler failed for the moment; the broker will retry the delivery');
             // The database's message (key values, ...) stays in the log, not in the answer.
             const reason = error instanceof RetryDeliveryError ? error.message : 'the handler failed for the moment';

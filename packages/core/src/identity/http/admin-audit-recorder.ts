@@ -8,13 +8,13 @@ import type { AdminAudit } from '../services/admin-audit.js';
  * into one row per actor, action and target (its `hits` counts them); changes get a row each.
  * POST /elevations records itself, with its reason.
  */
-export function registerAdminAuditRecorder(server: Server, audit: AdminAudit, logger: Logger): void {
+export function registerAdminAuditRecorder(server: Server, audit: AdminAudit, logger: Logger, clock: () => Date = () => new Date()): void {
   server.ext('onPreResponse', async (request, h) => {
     const credentials = request.auth.credentials;
     const via = credentials?.via;
     const member = credentials?.member;
     if (!request.auth.isAuthenticated || !via || !member || via.kind !== 'session') return h.continue;
-    if (!via.elevatedUntil || via.elevatedUntil.getTime() <= Date.now() || member.platformRole === 'member') return h.continue;
+    if (!via.elevatedUntil || via.elevatedUntil.getTime() <= clock().getTime() || member.platformRole === 'member') return h.continue;
     if (request.method === 'post' && request.route.path === '/elevations') return h.continue;
     const response = request.response;
     const status = Boom.isBoom(response) ? response.output.statusCode : (response?.statusCode ?? 200);
