@@ -265,6 +265,10 @@ export const OPERATIONS = {
   postSignupSendCode: { method: 'POST', path: '/signup/send-code', tag: 'web', host: 'platform' },
   /** GET /sitemap.xml */
   getSitemapXml: { method: 'GET', path: '/sitemap.xml', tag: 'web', host: 'platform' },
+  /** Downloads a file through a signed link (ctx.storage.signedDownloadUrl) */
+  getStorageByToken: { method: 'GET', path: '/storage/{token}', tag: 'system', host: 'workspace' },
+  /** Uploads a file through a signed link (ctx.storage.signedUploadUrl); the body is the file */
+  putStorageByToken: { method: 'PUT', path: '/storage/{token}', tag: 'system', host: 'workspace' },
   /** Lists tasks, oldest first, filtered by any of the query parameters */
   getTasks: { method: 'GET', path: '/tasks', tag: 'tasks', host: 'workspace', paged: true },
   /** Creates a task on a board, or in the incubator when board_id is absent */
