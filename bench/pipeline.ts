@@ -55,10 +55,10 @@ const bare = await startBareServer(runtime.db.url, runtime.db.isEmbedded ? 4 : 1
 const headers = { host: 'bench.localhost', 'x-api-version': '2026-11-01' };
 console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${seconds}s per run`);
 // Warm both up, then measure.
-await load(`${bare.url}/bench-items?page=3`, headers, 2, connections);
-await load(`${pipelineUrl}/bench-items?page=3`, headers, 2, connections);
-const bareFigures = await load(`${bare.url}/bench-items?page=3`, headers, seconds, connections);
-const pipelineFigures = await load(`${pipelineUrl}/bench-items?page=3`, headers, seconds, connections);
+await load({ url: `${bare.url}/bench-items?page=3`, headers }, 2, connections);
+await load({ url: `${pipelineUrl}/bench-items?page=3`, headers }, 2, connections);
+const bareFigures = await load({ url: `${bare.url}/bench-items?page=3`, headers }, seconds, connections);
+const pipelineFigures = await load({ url: `${pipelineUrl}/bench-items?page=3`, headers }, seconds, connections);
 
 printTable([
   { route: 'bare hapi + pg', 'req/s': bareFigures.requestsPerSecond.toFixed(0), 'p50 ms': bareFigures.p50, 'p99 ms': bareFigures.p99, errors: bareFigures.errors + bareFigures.non2xx },

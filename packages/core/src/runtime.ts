@@ -1,6 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
-import { permissionDeniedEmitter } from './access/index.js';
+import { permissionDeniedEmitter, resolveRequestAccess } from './access/index.js';
 import { installApiKeys, type ApiKeyService } from './api-keys/index.js';
 import { AppRegistry, type AppEntry } from './apps/index.js';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
@@ -75,7 +75,7 @@ export class Runtime {
     const db = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemory, logger });
     try {
       const workspaces = new WorkspaceService(db.sequelize);
-      const server = await createServer({ host: config.host, port: config.port, baseDomain: config.baseDomain, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts, requestTimeoutMs: config.requestTimeoutMs, workspaces, logger });
+      const server = await createServer({ host: config.host, port: config.port, baseDomain: config.baseDomain, publicUrl: config.publicUrl, allowedHosts: config.allowedHosts, requestTimeoutMs: config.requestTimeoutMs, workspaces, resolveWorkspace: (request, subdomain) => resolveRequestAccess(db.fast, request, subdomain), logger });
       server.route(healthRoutes(db));
       const runtime = new Runtime(config, logger, db, server, workspaces);
       runtime.events = new EventBus({ config, db, server, workspaces, logger, options: options.events });

@@ -20,8 +20,8 @@ import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { AppRequestAccess, CheckOutcome, Credentials, PermissionSet } from '../access/index.js';
 import type { EventSink, StagedEvent } from '../events/index.js';
-import { collection, parsePagination, runInRequestTransaction, runUnitOfWork, single, type RequestWork } from '../server/index.js';
-import type { Workspace } from '../tenancy/index.js';
+import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
+import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
@@ -52,8 +52,11 @@ export interface AppRuntime {
   models: BoundModels;
 }
 
-/** The work unit of a request or a delivery: its transaction and staged events. */
-export type Work = Pick<RequestWork, 'transaction' | 'stage'>;
+/**
+ * The work unit of a request or a delivery: its transaction (null while a request's LazyWork has
+ * not written yet), staged events, and for a request the gate its ctx.db statements go through.
+ */
+export type Work = { transaction: RequestWork['transaction'] | null; stage: RequestWork['stage']; gate?: WorkGate };
 
 function contextApp(app: LoadedApp): ContextApp {
   return Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version });
@@ -94,7 +97,7 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
   return {
     app: contextApp(app),
     workspace: contextWorkspace(workspace),
-    db: scopedDb(runtime.models, workspace.id),
+    db: scopedDb(runtime.models, workspace.id, work.gate),
     transaction: work.transaction,
     events: Object.freeze({
       stage(action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: StageOptions = {}) {
@@ -181,9 +184,10 @@ export class AppPipeline {
       single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
       collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination) as never,
     });
-    return runInRequestTransaction(this.services.sequelize, this.services.sink(), request, h, async (work) => {
+    // The transaction opens at the handler's first write (at once in strict mode, for the role switch).
+    return runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, this.services.strict !== null, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, work, settings, logger, searchOps);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work }, settings, logger, searchOps);
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -200,6 +204,7 @@ export class AppPipeline {
         };
         return route.handler(toAppRequest(request), Object.freeze(ctx));
       });
+      if (searchOps.length > 0) await work.begin();
       await this.flushSearch(app, workspace.id, searchOps);
       return body;
     });

@@ -2,6 +2,7 @@ import { QueryTypes, Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import { installTransactionContext } from './cls.js';
 import { EmbeddedPostgres } from './embedded.js';
+import { FastQuery } from './fast-query.js';
 
 export interface DatabaseOptions {
   databaseUrl?: string;
@@ -19,7 +20,13 @@ export class Database {
     /** The URL other clients of the same database (the job queue) connect with. */
     readonly url: string,
     private readonly embedded?: EmbeddedPostgres,
-  ) {}
+  ) {
+    // Named prepared statements on PostgreSQL; unnamed on PGlite, whose one session all connections share.
+    this.fast = new FastQuery(sequelize, embedded === undefined);
+  }
+
+  /** The request's hot path: statements straight to the pool's pg clients (db/fast-query.ts). */
+  readonly fast: FastQuery;
 
   /** True when this process runs the embedded database. */
   get isEmbedded(): boolean {

@@ -3,3 +3,4 @@ export { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory } from '.
 export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationProgress, type MigrationSet } from './migrations.js';
 export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
+export { FastQuery, statement, type Statement } from './fast-query.js';
