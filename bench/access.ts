@@ -114,13 +114,15 @@ if (process.env.BENCH_TRACE === '1') {
     console.log(`${name}: ${status}, ${statements.length} statements`);
     for (const { text } of statements) console.log(`  ${text.replace(/\s+/g, ' ').slice(0, 150)}`);
     const sums = new Map<string, number>();
+    const cpu = process.cpuUsage();
     const started = performance.now();
     for (let index = 0; index < 200; index++) {
       statements = [];
       await send(target);
       for (const { text, ms } of statements) sums.set(text.replace(/\s+/g, ' ').slice(0, 60), (sums.get(text.replace(/\s+/g, ' ').slice(0, 60)) ?? 0) + ms);
     }
-    console.log(`  mean of 200 sequential: ${((performance.now() - started) / 200).toFixed(2)} ms per request; per statement: ${[...sums].map(([text, ms]) => `${(ms / 200).toFixed(2)} ms ${text}`).join(' | ')}`);
+    const used = process.cpuUsage(cpu);
+    console.log(`  mean of 200 sequential: ${((performance.now() - started) / 200).toFixed(2)} ms per request, ${((used.user + used.system) / 1000 / 200).toFixed(2)} ms of this process's CPU (client included); per statement: ${[...sums].map(([text, ms]) => `${(ms / 200).toFixed(2)} ms ${text}`).join(' | ')}`);
   }
   pg.Client.prototype.query = original;
   const plan = await sequelize.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${ACCESS_STATEMENTS.withKey.text}`, {

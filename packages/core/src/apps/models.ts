@@ -1,6 +1,7 @@
 import { DataTypes, literal, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import type { ModelDeclaration, ScopedModel } from '@wpk/sdk';
-import { scopeToWorkspace } from '../db/index.js';
+import { assertUuidValues, FastQuery, scopeToWorkspace, uuidColumns } from '../db/index.js';
+import { PreparedCreates, PreparedReads, TOTAL_COLUMN } from './prepared-reads.js';
 import type { WorkGate } from '../server/index.js';
 import type { LoadedApp } from './loader.js';
 
@@ -36,8 +37,32 @@ const plain = (row: Model | null) => (row ? (row.get({ plain: true }) as Record<
 /** Statements run as they come (a delivery's work, which opened its transaction already). */
 const direct: WorkGate = { read: (fn) => fn(), write: (fn) => fn() };
 
-/** The alias of the window count a page read carries (`count(*) OVER ()`). */
-const TOTAL = '__wpk_total';
+const TOTAL = TOTAL_COLUMN;
+const preparedReads = new WeakMap<ModelStatic<Model>, PreparedReads | null>();
+
+const preparedCreates = new WeakMap<ModelStatic<Model>, PreparedCreates | null>();
+
+/** The model's prepared creates (one per model for the process). */
+function createsOf(model: ModelStatic<Model>): PreparedCreates | null {
+  let prepared = preparedCreates.get(model);
+  if (prepared === undefined) {
+    const fast = FastQuery.of(model.sequelize!);
+    prepared = fast ? new PreparedCreates(model, fast) : null;
+    preparedCreates.set(model, prepared);
+  }
+  return prepared;
+}
+
+/** The model's prepared reads (one per model for the process, so each shape compiles once). */
+function preparedOf(model: ModelStatic<Model>): PreparedReads | null {
+  let prepared = preparedReads.get(model);
+  if (prepared === undefined) {
+    const fast = FastQuery.of(model.sequelize!);
+    prepared = fast ? new PreparedReads(model, fast) : null;
+    preparedReads.set(model, prepared);
+  }
+  return prepared;
+}
 
 /**
  * True when a plain read (`raw: true`, no instance built) gives what `instance.get({ plain: true })`
@@ -47,7 +72,7 @@ function readsPlain(model: ModelStatic<Model>): boolean {
   return Object.values(model.getAttributes()).every((attribute) => !attribute.get && !(attribute.type instanceof DataTypes.VIRTUAL));
 }
 
-type ReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; distinct?: unknown; col?: unknown; where?: unknown; offset?: number };
+type ReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; distinct?: unknown; col?: unknown; where?: unknown; offset?: number; limit?: number };
 
 /**
  * One model bound to a workspace, handing out plain rows. It wraps core's scopeToWorkspace (the
@@ -60,16 +85,31 @@ type ReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; d
  */
 export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string, gate: WorkGate = direct): ScopedModel<Record<string, unknown>> {
   const scoped = scopeToWorkspace(model, workspaceId);
+  const uuids = uuidColumns(model);
   const plainReads = readsPlain(model);
+  const prepared = plainReads ? preparedOf(model) : null;
   const raw = (options: ReadOptions | undefined) => plainReads && !options?.include && !options?.group && (options?.attributes === undefined || Array.isArray(options.attributes));
-  const findAll = async (options: ReadOptions | undefined): Promise<Record<string, unknown>[]> =>
-    raw(options) ? ((await scoped.findAll({ ...(options as object), raw: true })) as unknown as Record<string, unknown>[]) : (await scoped.findAll(options as never)).map((row) => plain(row)!);
-  const findOne = async (options: ReadOptions | undefined) =>
-    raw(options) ? (((await scoped.findOne({ ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null) : plain(await scoped.findOne(options as never));
+  /** The rows of a plain read as a prepared statement, or null when its shape is not one (then Sequelize). */
+  const preparedRows = (options: ReadOptions | undefined, withTotal = false) => (prepared ? prepared.rows(scoped.scopedOptions({ ...(options as object) }) as Record<string, unknown>, withTotal) : Promise.resolve(null));
+  const findAll = async (options: ReadOptions | undefined): Promise<Record<string, unknown>[]> => {
+    if (!raw(options)) return (await scoped.findAll(options as never)).map((row) => plain(row)!);
+    return (await preparedRows(options)) ?? ((await scoped.findAll({ ...(options as object), raw: true })) as unknown as Record<string, unknown>[]);
+  };
+  const findOne = async (options: ReadOptions | undefined) => {
+    if (!raw(options)) return plain(await scoped.findOne(options as never));
+    const rows = await preparedRows({ ...(options as object), limit: 1 });
+    if (rows) return rows[0] ?? null;
+    return ((await scoped.findOne({ ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null;
+  };
   return Object.freeze({
     findAll: (options) => gate.read(() => findAll(options as ReadOptions)),
     findOne: (options) => gate.read(() => findOne(options as ReadOptions)),
-    findById: (id, options) => gate.read(async () => (raw(options as ReadOptions) ? (((await scoped.findById(String(id), { ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null) : plain(await scoped.findById(String(id), options as never)))),
+    findById: (id, options) =>
+      gate.read(async () => {
+        const given = options as ReadOptions | undefined;
+        if (!raw(given)) return plain(await scoped.findById(String(id), options as never));
+        return findOne({ ...given, where: { ...(given?.where as object), id: String(id) } });
+      }),
     findAndCountAll: (options) =>
       gate.read(async () => {
         const given = options as ReadOptions | undefined;
@@ -78,14 +118,25 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string,
           return { rows: rows.map((row) => plain(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
         }
         const attributes = (given?.attributes as unknown[] | undefined) ?? Object.keys(model.getAttributes());
-        const rows = (await scoped.findAll({ ...(options as object), attributes: [...attributes, [literal('count(*) OVER ()'), TOTAL]] as never, raw: true })) as unknown as Record<string, unknown>[];
+        const rows =
+          (await preparedRows(given, true)) ??
+          ((await scoped.findAll({ ...(options as object), attributes: [...attributes, [literal('count(*) OVER ()'), TOTAL]] as never, raw: true })) as unknown as Record<string, unknown>[]);
         if (rows.length === 0) return { rows, count: given?.offset ? await scoped.count({ where: given.where } as never) : 0 };
         const count = Number(rows[0][TOTAL]);
         for (const row of rows) delete row[TOTAL];
         return { rows, count };
       }),
     count: (options) => gate.read(() => scoped.count(options as never)),
-    create: (values) => gate.write(async () => plain(await scoped.create(values as never))!),
+    create: (values) =>
+      gate.write(async () => {
+        const creates = createsOf(model);
+        if (creates && values && typeof values === 'object') {
+          assertUuidValues(values as Record<string, unknown>, uuids);
+          const created = await creates.create({ ...(values as Record<string, unknown>), workspace_id: workspaceId });
+          if (created) return created;
+        }
+        return plain(await scoped.create(values as never))!;
+      }),
     upsert: (values, options) => gate.write(async () => plain(await scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!),
     update: (values, options) => gate.write(() => scoped.update(values as never, options as never)),
     destroy: (options) => gate.write(() => scoped.destroy(options as never)),

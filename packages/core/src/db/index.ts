@@ -4,3 +4,4 @@ export { migrateDown, migrateUp, pendingMigrations, type Migration, type Migrati
 export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
 export { FastQuery, statement, type Statement } from './fast-query.js';
+export { assertUuidValues, uuidColumns } from './uuid-columns.js';
