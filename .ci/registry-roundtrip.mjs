@@ -268,13 +268,18 @@ await step('README: npx wpk dev -> GET /health 200, GET /login, POST /boards wit
   }
 });
 
-await step('README: npx wpk new app hello --publisher acme --dir apps/hello, npm install, npm test -w apps/hello', async () => {
+await step('README: npx wpk new app hello --publisher acme --dir apps/hello, npm install, npm test (and validate, typecheck) -w apps/hello', async () => {
   await run('npx', ['wpk', 'new', 'app', 'hello', '--publisher', 'acme', '--dir', 'apps/hello'], { cwd: project, env: userEnv });
   const pkg = JSON.parse(fs.readFileSync(path.join(project, 'apps', 'hello', 'package.json'), 'utf8'));
   expect(pkg.dependencies['@wpk/sdk'] === '^0.1.0', `the app depends on @wpk/sdk ${pkg.dependencies['@wpk/sdk']}`);
   await run('npm', ['install'], { cwd: project, env: userEnv });
   const tested = await run('npm', ['test', '-w', 'apps/hello'], { cwd: project, env: userEnv });
-  expect(/5 tests passed/.test(tested), `the app's tests: ${tested}`);
+  expect(/8 tests passed/.test(tested), `the app's tests: ${tested}`);
+  // Its own scripts run the wpk of its @wpk/cli devDependency: the manifest against the code, then the typed contract.
+  const appValidated = await run('npm', ['run', 'validate', '-w', 'apps/hello'], { cwd: project, env: userEnv });
+  expect(appValidated.includes('ok app.json: ext.acme.hello 0.1.0'), `npm run validate: ${appValidated}`);
+  const typechecked = await run('npm', ['run', 'typecheck', '-w', 'apps/hello'], { cwd: project, env: userEnv });
+  expect(typechecked.includes('src/app.types.ts is up to date'), `npm run typecheck: ${typechecked}`);
   // The published CLI (plain JS) loads the TypeScript app through the tsx the app brought.
   fs.writeFileSync(path.join(project, 'wpk.config.json'), `${JSON.stringify({ apps: ['@wpk/app-tasks', './apps/hello'] }, null, 2)}\n`);
   const validated = await run('npx', ['wpk', 'validate', '.'], { cwd: project, env: userEnv });
@@ -301,7 +306,7 @@ if (smokeIndex > 0) {
       await stop(dev.child);
     }
     const tested = await run('npm', ['test', '-w', 'apps/hello'], { cwd: project, env });
-    expect(/5 tests passed/.test(tested), `the app's tests on Node ${major}: ${tested}`);
+    expect(/8 tests passed/.test(tested), `the app's tests on Node ${major}: ${tested}`);
   });
 }
 

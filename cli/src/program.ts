@@ -7,7 +7,9 @@ import { memberCommand } from './commands/member.js';
 import { migrateCommand } from './commands/migrate.js';
 import { newCommand } from './commands/new.js';
 import { openapiCommand } from './commands/openapi.js';
+import { searchCommand } from './commands/search.js';
 import { startCommand } from './commands/start.js';
+import { typesCommand } from './commands/types.js';
 import { validateCommand } from './commands/validate.js';
 import { workspaceCommand } from './commands/workspace.js';
 import { version } from './version.js';
@@ -26,9 +28,11 @@ export function buildProgram(): Command {
   program.addCommand(memberCommand());
   program.addCommand(brokerCommand());
   program.addCommand(eventsCommand());
+  program.addCommand(searchCommand());
   program.addCommand(validateCommand());
   program.addCommand(newCommand());
   program.addCommand(addCommand());
+  program.addCommand(typesCommand());
   program.addCommand(openapiCommand());
   return program;
 }

@@ -1,4 +1,4 @@
-import type { MigrationProgress } from '@wpk/core';
+import type { MigrationProgress, ReindexProgress } from '@wpk/core';
 
 /** Where progress goes: a TTY gets one live line per step, anything else plain lines. */
 export interface ProgressStream {
@@ -23,5 +23,23 @@ export function migrationReporter(stream: ProgressStream | null): ((step: Migrat
       return;
     }
     stream.write(`${stream.isTTY ? '\r\x1b[K' : ''}applied ${label} (${seconds(step.ms)})\n`);
+  };
+}
+
+/**
+ * Reports a search re-index as it runs: on a TTY `reindexing app/type in workspace ...`, replaced
+ * by `reindexed app/type in workspace: N documents (1.2 s)` when the step ends; otherwise only the
+ * `reindexed` lines. Null (for `--json`) reports nothing.
+ */
+export function reindexReporter(stream: ProgressStream | null): ((step: ReindexProgress) => void) | undefined {
+  if (!stream) return undefined;
+  return (step) => {
+    const label = `${step.app}/${step.type} in ${step.workspace.subdomain}`;
+    if (step.phase === 'started') {
+      if (stream.isTTY) stream.write(`reindexing ${label} ...`);
+      return;
+    }
+    const documents = step.documents ?? 0;
+    stream.write(`${stream.isTTY ? '\r\x1b[K' : ''}reindexed ${label}: ${documents} document${documents === 1 ? '' : 's'} (${seconds(step.ms ?? 0)})\n`);
   };
 }

@@ -33,14 +33,22 @@ async function run(command: string, args: string[], cwd = process.cwd()): Promis
 const tsx = import.meta.resolve('tsx');
 const wpk = (args: string[], cwd?: string) => run(process.execPath, [`--import=${tsx}`, bin, ...args], cwd);
 
-/** What `npm install` would give the app: @wpk/sdk, @wpk/testing, ava and tsx (linked from this repository). */
+/** What `npm install` would give the app: @wpk/sdk, @wpk/testing, @wpk/cli (its `wpk` bin), ava, tsx and typescript (linked from this repository). */
 function linkDependencies(dir: string): void {
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(path.join(modules, '@wpk'), { recursive: true });
+  fs.mkdirSync(path.join(modules, '.bin'), { recursive: true });
   fs.symlinkSync(path.join(repo, 'packages', 'sdk'), path.join(modules, '@wpk', 'sdk'));
   fs.symlinkSync(path.join(repo, 'packages', 'testing'), path.join(modules, '@wpk', 'testing'));
-  for (const name of ['ava', 'tsx']) fs.symlinkSync(fs.realpathSync(path.join(repo, 'node_modules', name)), path.join(modules, name));
+  fs.symlinkSync(path.join(repo, 'cli'), path.join(modules, '@wpk', 'cli'));
+  // The shim npm writes for a bin: run the CLI (TypeScript here, through tsx).
+  fs.writeFileSync(path.join(modules, '.bin', 'wpk'), `#!/bin/sh\nexec "${process.execPath}" --import=${tsx} "${bin}" "$@"\n`, { mode: 0o755 });
+  for (const name of ['ava', 'tsx', 'typescript']) fs.symlinkSync(fs.realpathSync(path.join(repo, 'node_modules', name)), path.join(modules, name));
+  fs.symlinkSync(path.join(modules, 'typescript', 'bin', 'tsc'), path.join(modules, '.bin', 'tsc'));
 }
+
+/** `npm run <script>` in the app, as its author runs it. */
+const npmRun = (script: string, cwd: string) => run('npm', ['run', '--silent', script], cwd);
 
 function scratch(t: { teardown(fn: () => void): void }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-new-'));
@@ -48,29 +56,89 @@ function scratch(t: { teardown(fn: () => void): void }): string {
   return dir;
 }
 
-test('wpk new app scaffolds an ext app that validates and whose tests pass as generated', async (t) => {
+test('wpk new app scaffolds an ext app that validates, typechecks and whose tests pass as generated', async (t) => {
   const root = scratch(t);
   const created = await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', path.join(root, 'hello')], root);
   t.is(created.code, 0, created.stderr);
   t.is(created.stdout.split('\n')[0], 'created ext.acme.hello in hello');
   const app = path.join(root, 'hello');
-  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts']) {
+  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/context.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts']) {
     t.true(fs.existsSync(path.join(app, file)), file);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
   t.deepEqual(manifest.authorization, [{ method: 'POST', path: '/items', chain: ['ext.acme.hello.items.create'] }]);
   t.deepEqual(manifest.events.map((event: { action: string }) => event.action), ['ext.acme.hello.item.created']);
   t.deepEqual(manifest.subscriptions, [{ action: 'system.app.installed', handler: '/events/system-app-installed', max_retries: 3 }]);
-  t.is(JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8')).dependencies['@wpk/sdk'], '^0.1.0');
+  t.deepEqual(manifest.search.map((entry: { type: string }) => entry.type), ['item']);
+  t.deepEqual(manifest.settings.defaults, { welcome_title: 'Welcome' });
+  const pkg = JSON.parse(fs.readFileSync(path.join(app, 'package.json'), 'utf8'));
+  t.is(pkg.dependencies['@wpk/sdk'], '^0.1.0');
+  t.is(pkg.devDependencies['@wpk/cli'], '^0.1.0', 'the validate and typecheck scripts run the wpk the app brings');
 
   linkDependencies(app);
-  const validated = await wpk(['validate', app], root);
+  const validated = await npmRun('validate', app);
   t.is(validated.code, 0, validated.stdout + validated.stderr);
-  t.is(validated.stdout.trim(), 'ok hello/app.json: ext.acme.hello 0.1.0, 1 route, 1 permission, 1 event, 1 subscription');
+  t.is(validated.stdout.trim(), 'ok app.json: ext.acme.hello 0.1.0, 1 route, 1 permission, 1 event, 1 subscription');
+
+  // The generated contract types what the app does: each line below must be a type error.
+  fs.writeFileSync(
+    path.join(app, 'src', 'contract-probe.ts'),
+    `import type { SubscriptionHandler } from '@wpk/sdk';
+import type { AppTypes } from './app.types.js';
+import type { AnyCtx } from './context.js';
+import type { Models } from './models/index.js';
+
+export function probe(ctx: AnyCtx): void {
+  // @ts-expect-error the title is a string
+  ctx.events.stage('ext.acme.hello.item.created', { item_id: 'x', title: 42 });
+  // @ts-expect-error item_id is required
+  ctx.events.stage('ext.acme.hello.item.created', { title: 'x' });
+  // @ts-expect-error the app declares no such event
+  ctx.events.stage('ext.acme.hello.item.deleted', { item_id: 'x' });
+  // @ts-expect-error the settings have no such field
+  void ctx.settings.welcome_text;
+  const title: string = ctx.settings.welcome_title;
+  void title;
+}
+
+export const handler: SubscriptionHandler<Models, AppTypes, 'system.app.installed'> = (event) => {
+  const slug: string = event.payload.app_slug;
+  // @ts-expect-error installed_by is optional in the platform catalog
+  const by: string = event.payload.installed_by;
+  return [slug, by];
+};
+`,
+  );
+  const typechecked = await npmRun('typecheck', app);
+  t.is(typechecked.code, 0, typechecked.stdout + typechecked.stderr);
+  t.is(typechecked.stdout.trim(), 'src/app.types.ts is up to date');
+  fs.rmSync(path.join(app, 'src', 'contract-probe.ts'));
 
   const tested = await run(process.execPath, [path.join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], app);
   t.is(tested.code, 0, tested.stdout + tested.stderr);
-  t.regex(tested.stdout, /5 tests passed/);
+  t.regex(tested.stdout, /8 tests passed/);
+});
+
+test('wpk types --check fails while app.json and src/app.types.ts differ; wpk types brings them back in step', async (t) => {
+  const root = scratch(t);
+  const app = path.join(root, 'hello');
+  t.is((await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', app], root)).code, 0);
+  t.deepEqual(await wpk(['types', '--check'], app), { code: 0, stdout: 'src/app.types.ts is up to date\n', stderr: '' });
+  const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
+  manifest.events[0].schema.properties.priority = { type: 'string', enum: ['low', 'high'] };
+  fs.writeFileSync(path.join(app, 'app.json'), JSON.stringify(manifest, null, 2));
+  t.deepEqual(await wpk(['types', '--check', app], root), { code: 1, stdout: '', stderr: 'wpk: hello/src/app.types.ts is stale (app.json changed since it was generated): run wpk types\n' });
+  t.deepEqual(await wpk(['types'], app), { code: 0, stdout: 'wrote src/app.types.ts\n', stderr: '' });
+  t.regex(fs.readFileSync(path.join(app, 'src', 'app.types.ts'), 'utf8'), /priority\?: \('low' \| 'high'\) \| null;/);
+  t.deepEqual(await wpk(['types', '--check'], app), { code: 0, stdout: 'src/app.types.ts is up to date\n', stderr: '' });
+  fs.rmSync(path.join(app, 'src', 'app.types.ts'));
+  t.deepEqual(await wpk(['types', '--check'], app), { code: 1, stdout: '', stderr: 'wpk: src/app.types.ts is missing: run wpk types\n' });
+  manifest.events[0].action = 'ext.acme.hello.item.create';
+  fs.writeFileSync(path.join(app, 'app.json'), JSON.stringify(manifest, null, 2));
+  const refused = await wpk(['types'], app);
+  t.is(refused.code, 1);
+  t.regex(refused.stderr, /^wpk: 1 problem in app\.json:\n {2}app\.json: events\[0\]\.action: /);
+  t.false(fs.existsSync(path.join(app, 'src', 'app.types.ts')), 'nothing is written from a manifest with problems');
 });
 
 test('wpk validate prints every problem with file and field, and exits 1; wpk start refuses the same app', async (t) => {
@@ -81,6 +149,7 @@ test('wpk validate prints every problem with file and field, and exits 1; wpk st
   const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
   manifest.authorization = [];
   manifest.permissions[0].key = 'ext.acme.hello.item.make';
+  manifest.search[0].permissions = ['ext.acme.hello.item.make'];
   manifest.events[0].action = 'core.hello.item.created';
   fs.writeFileSync(path.join(app, 'app.json'), JSON.stringify(manifest));
   const result = await wpk(['validate', 'hello', path.join(root, 'nowhere')], root);

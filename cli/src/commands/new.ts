@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CliError } from '../errors.js';
 import { loadSdkTooling } from '../kit.js';
-import { appTemplate } from '../scaffold/app-template.js';
+import { appManifest, appTemplate } from '../scaffold/app-template.js';
 import { projectTemplate } from '../scaffold/project-template.js';
 import { version } from '../version.js';
 
@@ -63,7 +63,7 @@ function writeFiles(dir: string, files: Record<string, string>): void {
 
 function newApp(): Command {
   return new Command('app')
-    .description('scaffold a third-party app ext.{publisher}.{slug}: manifest, a route, a migration, an event, a subscription, a passing test')
+    .description('scaffold a third-party app ext.{publisher}.{slug}: a route, a permission, a migration, an event, a subscription, a searchable type, settings, typed contract, a passing test of each')
     .argument('<slug>', 'the app slug: lowercase letters and digits, words joined by _')
     .option('--publisher <publisher>', 'the publisher (lowercase letters and digits)', 'local')
     .option('--dir <dir>', 'where to create it (default ./<slug>)')
@@ -74,7 +74,9 @@ function newApp(): Command {
         throw new CliError(`--publisher "${options.publisher}" must be 2-40 lowercase letters and digits`);
       }
       const dir = path.resolve(options.dir ?? slug);
-      writeFiles(dir, appTemplate({ slug, publisher: options.publisher, wpkVersion: wpkVersionFor(dir) }));
+      const { generateAppTypes } = await import('../types/generate.js');
+      const types = await generateAppTypes(appManifest({ slug, publisher: options.publisher }) as Parameters<typeof generateAppTypes>[0]);
+      writeFiles(dir, appTemplate({ slug, publisher: options.publisher, wpkVersion: wpkVersionFor(dir) }, types));
       const namespace = `ext.${options.publisher}.${slug}`;
       console.log(`created ${namespace} in ${path.relative(process.cwd(), dir) || '.'}`);
       console.log(`next: install its dependencies, run its tests (npm test), and load it: wpk start --app ${path.relative(process.cwd(), dir) || '.'}`);

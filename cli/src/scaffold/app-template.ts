@@ -1,7 +1,8 @@
 /**
- * The files of a new third-party app (`wpk new app`): a manifest, one route with its
- * authorization entry, one migration, one emitted event, one subscription, and a test on the
- * harness that passes as generated.
+ * The files of a new third-party app (`wpk new app`): the whole surface an app uses, once each
+ * (one route with its permission, one migration, one emitted event, one subscription, one
+ * searchable type with its reindex hook, settings), its typed contract (`src/app.types.ts`,
+ * written by `wpk new app` with `wpk types`), and tests for each part that pass as generated.
  */
 
 export interface AppTemplateInput {
@@ -11,14 +12,11 @@ export interface AppTemplateInput {
   wpkVersion: string;
 }
 
-const title = (slug: string) => slug.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
-
-/** Every file of the app, by path relative to its directory. */
-export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput): Record<string, string> {
+/** The manifest of a new app (also what its `src/app.types.ts` is generated from). */
+export function appManifest({ slug, publisher }: Pick<AppTemplateInput, 'slug' | 'publisher'>) {
   const ns = `ext.${publisher}.${slug}`;
   const name = title(slug);
-  const prefix = `/ext/${publisher}/${slug}`;
-  const manifest = {
+  return {
     $schema: './node_modules/@wpk/sdk/schema/app.schema.json',
     slug,
     publisher,
@@ -40,7 +38,27 @@ export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput): 
       },
     ],
     subscriptions: [{ action: 'system.app.installed', handler: '/events/system-app-installed', max_retries: 3 }],
+    search: [{ type: 'item', label: 'Items', permissions: [`${ns}.items.create`], names: ['title'], details: [] }],
+    settings: {
+      schema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['welcome_title'],
+        properties: { welcome_title: { type: 'string', minLength: 1, maxLength: 200, description: 'Title of the item a workspace starts with.' } },
+      },
+      defaults: { welcome_title: 'Welcome' },
+    },
   };
+}
+
+const title = (slug: string) => slug.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+
+/** Every file of the app, by path relative to its directory. */
+export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput, types: string): Record<string, string> {
+  const ns = `ext.${publisher}.${slug}`;
+  const name = title(slug);
+  const prefix = `/ext/${publisher}/${slug}`;
+  const manifest = appManifest({ slug, publisher });
 
   return {
     'app.json': `${JSON.stringify(manifest, null, 2)}\n`,
@@ -53,8 +71,8 @@ export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput): 
         description: manifest.description,
         exports: { '.': './src/index.ts', './app.json': './app.json' },
         dependencies: { '@wpk/sdk': wpkVersion },
-        devDependencies: { '@wpk/testing': wpkVersion, ava: '7.0.0', tsx: '^4.23.15', typescript: '5.9.3' },
-        scripts: { test: 'ava', typecheck: 'tsc -p tsconfig.json', validate: 'wpk validate .' },
+        devDependencies: { '@wpk/cli': wpkVersion, '@wpk/testing': wpkVersion, ava: '7.0.0', tsx: '^4.23.15', typescript: '5.9.3' },
+        scripts: { test: 'ava', types: 'wpk types', typecheck: 'wpk types --check && tsc -p tsconfig.json', validate: 'wpk validate .' },
         ava: { extensions: { ts: 'module' }, nodeArguments: ['--import=tsx'], workerThreads: false, files: ['test/**/*.test.ts'], timeout: '180s' },
       },
       null,
@@ -69,15 +87,17 @@ export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput): 
       2,
     )}\n`,
     '.gitignore': 'node_modules/\n.wpk/\n',
+    'src/app.types.ts': types,
     'src/index.ts': `import { defineApp } from '@wpk/sdk';
 import manifest from '../app.json' with { type: 'json' };
 import { subscriptions } from './events/index.js';
 import { migrations } from './migrations/index.js';
 import { models } from './models/index.js';
 import { routes } from './routes/index.js';
+import { search } from './search.js';
 
 /** ${name}: the app as the platform loads it. */
-export default defineApp(manifest, { routes, migrations, models, subscriptions });
+export default defineApp(manifest, { routes, migrations, models, subscriptions, search });
 `,
     'src/models/index.ts': `import { DataTypes, defineModel } from '@wpk/sdk';
 
@@ -94,7 +114,7 @@ export const models = {
   items: defineModel<Item>('items', {
     id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
     title: { type: DataTypes.STRING(200), allowNull: false },
-    created_by: { type: DataTypes.UUID, allowNull: false },
+    created_by: { type: DataTypes.STRING(200), allowNull: false },
   }),
 };
 
@@ -116,7 +136,7 @@ export const createItems: AppMigration = {
       id uuid PRIMARY KEY,
       workspace_id uuid NOT NULL REFERENCES platform.workspaces(id) ON DELETE CASCADE,
       title varchar(200) NOT NULL,
-      created_by uuid NOT NULL,
+      created_by varchar(200) NOT NULL,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )\`);
@@ -127,15 +147,52 @@ export const createItems: AppMigration = {
   },
 };
 `,
-    'src/services/items.ts': `import type { AppContext } from '@wpk/sdk';
-import type { Item, Models } from '../models/index.js';
+    'src/context.ts': `import type { AppContext, BaseContext, EventContext } from '@wpk/sdk';
+import type { AppTypes } from './app.types.js';
+import type { Models } from './models/index.js';
 
-/** Creates an item and stages \`${ns}.item.created\` (it leaves only if the request succeeds). */
-export async function createItem(ctx: AppContext<Models>, title: string): Promise<Item> {
-  const item = await ctx.db.items.create({ title, created_by: ctx.member.id });
+/** A route's context: the app's models and its typed contract (\`wpk types\` writes app.types.ts from app.json). */
+export type Ctx = AppContext<Models, AppTypes>;
+
+/** A subscription handler's (or a reindex hook's) context: no caller, the event's workspace. */
+export type EventCtx = EventContext<Models, AppTypes>;
+
+/** What every context has: db, events, search, settings. */
+export type AnyCtx = BaseContext<Models, AppTypes>;
+`,
+    'src/services/items.ts': `import type { SearchDocument } from '@wpk/sdk';
+import type { AnyCtx } from '../context.js';
+import type { Item } from '../models/index.js';
+
+/** The search document of an item (type \`item\` of app.json's search). */
+export function itemDocument(item: Item): SearchDocument {
+  return { type: 'item', id: item.id, title: item.title, url: \`/items/\${item.id}\`, names: [item.title] };
+}
+
+/**
+ * Creates an item, indexes it for the platform search and stages \`${ns}.item.created\`: all
+ * three happen with the request's transaction, so a failed request leaves none of them.
+ */
+export async function createItem(ctx: AnyCtx, title: string, createdBy: string): Promise<Item> {
+  const item = await ctx.db.items.create({ title, created_by: createdBy });
+  ctx.search.upsert(itemDocument(item));
   ctx.events.stage('${ns}.item.created', { item_id: item.id, title: item.title, created_by: item.created_by });
   return item;
 }
+`,
+    'src/search.ts': `import type { SearchHooks } from '@wpk/sdk';
+import type { AppTypes } from './app.types.js';
+import type { Models } from './models/index.js';
+import { itemDocument } from './services/items.js';
+
+/** Search hooks by type: \`reindex\` rebuilds a workspace's documents (\`wpk search reindex\`). */
+export const search: Record<string, SearchHooks<Models, AppTypes>> = {
+  item: {
+    async reindex(ctx) {
+      return (await ctx.db.items.findAll({ order: [['created_at', 'ASC']] })).map(itemDocument);
+    },
+  },
+};
 `,
     'src/routes/index.ts': `import { items } from './items.js';
 
@@ -143,45 +200,55 @@ export async function createItem(ctx: AppContext<Models>, title: string): Promis
 export const routes = [...items];
 `,
     'src/routes/items.ts': `import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { createItem } from '../services/items.js';
 
 /** POST /items (served at ${prefix}/items): needs ${ns}.items.create. */
 export const items = [
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/items',
     description: 'Creates an item.',
     validate: { payload: Joi.object({ title: Joi.string().trim().min(1).max(200).required() }) },
     handler: async (request, ctx) => {
-      const item = await createItem(ctx, request.payload.title);
+      const item = await createItem(ctx, request.payload.title, ctx.member.id);
       return ctx.respond.single({ id: item.id, title: item.title, created_by: item.created_by });
     },
   }),
 ];
 `,
-    'src/events/index.ts': `import type { SubscriptionHandler } from '@wpk/sdk';
+    'src/events/index.ts': `import type { SubscriptionHandlers } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { onAppInstalled } from './app-installed.js';
 
-/** Subscription handlers, by the action of app.json's subscriptions. */
-export const subscriptions: Record<string, SubscriptionHandler<Models>> = {
+/** Subscription handlers, by the action of app.json's subscriptions (typed per action). */
+export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'system.app.installed': onAppInstalled,
 };
 `,
     'src/events/app-installed.ts': `import type { SubscriptionHandler } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
+import { createItem } from '../services/items.js';
 
-/** When this app is installed in a workspace, it starts with a welcome item (once: handlers must be idempotent). */
-export const onAppInstalled: SubscriptionHandler<Models> = async (event, ctx) => {
+/**
+ * When this app is installed in a workspace, the workspace starts with one item titled by the
+ * \`welcome_title\` setting. Once only: deliveries are at least once, so handlers are idempotent.
+ */
+export const onAppInstalled: SubscriptionHandler<Models, AppTypes, 'system.app.installed'> = async (event, ctx) => {
   if (event.payload.app_slug !== '${ns}') return;
-  if ((await ctx.db.items.count({ where: { title: 'Welcome' } })) > 0) return;
-  await ctx.db.items.create({ title: 'Welcome', created_by: String(event.payload.installed_by) });
+  if ((await ctx.db.items.count()) > 0) return;
+  await createItem(ctx, ctx.settings.welcome_title, event.payload.installed_by ?? 'system');
 };
 `,
     'test/items.test.ts': `import test from 'ava';
 import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
 import app from '../src/index.js';
+
+// One test per part of the app: the route and its event, the permission (layers 4 and 5), input
+// validation, the subscription, the settings, the search and its reindex hook.
 
 let platform: TestPlatform;
 let workspace: TestWorkspace;
@@ -196,25 +263,31 @@ test.after.always(async () => {
   await platform?.close();
 });
 
-test('a member holding ${ns}.items.create creates an item, and ${ns}.item.created is emitted', async (t) => {
+const searchTitles = async (caller: TestWorkspace['owner'], q: string) => {
+  const response = await caller.get(\`/search?app=${ns}&q=\${encodeURIComponent(q)}\`);
+  if (response.status !== 200) throw new Error(\`GET /search answered \${response.status}: \${JSON.stringify(response.body)}\`);
+  return response.body.data.map((hit: { type: string; title: string }) => \`\${hit.type}:\${hit.title}\`);
+};
+
+test('route: a member holding ${ns}.items.create creates an item, and ${ns}.item.created is emitted', async (t) => {
   const member = await workspace.member({ permissions: ['${ns}.items.create'] });
   const response = await member.post('${prefix}/items', { title: 'First item' });
   t.is(response.status, 200);
   t.like(response.body.data, { title: 'First item', created_by: member.id });
   t.deepEqual(
-    workspace.events('${ns}.item.created').map((event) => event.payload),
+    workspace.events('${ns}.item.created').filter((event) => event.payload.title === 'First item').map((event) => event.payload),
     [{ item_id: response.body.data.id, title: 'First item', created_by: member.id }],
   );
 });
 
-test('a member whose roles may not open the app is refused at layer 4', async (t) => {
+test('permission: a member whose roles may not open the app is refused at layer 4', async (t) => {
   const member = await workspace.member();
   const response = await member.post('${prefix}/items', { title: 'Nope' });
   t.is(response.status, 403);
   t.deepEqual(response.body, { error: "You don't have access to this app" });
 });
 
-test('a member who may open the app but lacks the key is refused at layer 5, naming it', async (t) => {
+test('permission: a member who may open the app but lacks the key is refused at layer 5, naming it', async (t) => {
   const viewers = await workspace.role('Viewers');
   await workspace.allow('${ns}', viewers);
   const member = await workspace.member({ roles: [viewers] });
@@ -223,32 +296,72 @@ test('a member who may open the app but lacks the key is refused at layer 5, nam
   t.deepEqual(response.body, { error: 'Missing permission: ${ns}.items.create' });
 });
 
-test('a title is required', async (t) => {
+test('validation: a title is required, and a refused request emits nothing', async (t) => {
+  const before = workspace.events('${ns}.item.created').length;
   const response = await workspace.owner.post('${prefix}/items', {});
   t.is(response.status, 400);
   t.deepEqual(response.body, { error: 'title is required' });
+  t.is(workspace.events('${ns}.item.created').length, before);
 });
 
-test('installing the app starts the workspace with a welcome item', async (t) => {
-  const results = await platform.deliver(workspace, 'system.app.installed', { app_slug: '${ns}', installed_by: workspace.owner.id });
-  t.deepEqual(results, { '${ns}': 'handled' });
-  const rows = await platform.query<{ title: string }>("SELECT title FROM ${`ext_${publisher}_${slug}`}.items WHERE workspace_id = :id AND title = 'Welcome'", { id: workspace.id });
-  t.is(rows.length, 1);
+test('subscription: installing the app starts the workspace with a welcome item, once', async (t) => {
+  const other = await platform.workspace('initech');
+  await other.install('${ns}');
+  for (let delivery = 0; delivery < 2; delivery++) {
+    t.deepEqual(await platform.deliver(other, 'system.app.installed', { app_slug: '${ns}', installed_by: other.owner.id }), { '${ns}': 'handled' });
+  }
+  const rows = await platform.query<{ title: string }>('SELECT title FROM ${`ext_${publisher}_${slug}`}.items WHERE workspace_id = :id', { id: other.id });
+  t.deepEqual(rows, [{ title: 'Welcome' }]);
+});
+
+test('settings: the welcome item takes its title from the settings, which the manifest\\'s schema guards', async (t) => {
+  const other = await platform.workspace('globex');
+  await other.install('${ns}');
+  const refused = await other.owner.put('/apps/${ns}/settings', { welcome_title: '' });
+  t.is(refused.status, 400);
+  const saved = await other.owner.put('/apps/${ns}/settings', { welcome_title: 'Start here' });
+  t.is(saved.status, 200);
+  t.deepEqual(saved.body.data, { welcome_title: 'Start here' });
+  await platform.deliver(other, 'system.app.installed', { app_slug: '${ns}', installed_by: other.owner.id });
+  t.deepEqual(await searchTitles(other.owner, 'start'), ['item:Start here']);
+});
+
+test('search: a created item is found by the platform search', async (t) => {
+  const created = await workspace.owner.post('${prefix}/items', { title: 'Quarterly platypus report' });
+  t.is(created.status, 200);
+  t.deepEqual(await searchTitles(workspace.owner, 'platypus'), ['item:Quarterly platypus report']);
+});
+
+test('search: the reindex hook rebuilds an emptied index (wpk search reindex runs it)', async (t) => {
+  const other = await platform.workspace('umbrella'); // its own workspace: the other tests run at the same time
+  await other.install('${ns}');
+  const created = await other.owner.post('${prefix}/items', { title: 'Annual wombat review' });
+  t.is(created.status, 200);
+  await platform.query("DELETE FROM platform.search_records WHERE app = '${ns}' AND workspace_id = :id", { id: other.id });
+  t.deepEqual(await searchTitles(other.owner, 'wombat'), []);
+  const rebuilt = await platform.runtime.reindexSearch({ app: '${ns}', workspaceId: other.id });
+  t.deepEqual(rebuilt.map((step) => \`\${step.type}: \${step.documents}\`), ['item: 1']);
+  t.deepEqual(await searchTitles(other.owner, 'wombat'), ['item:Annual wombat review']);
 });
 `,
     'README.md': `# ${name}
 
 A third-party app for the Workspace Platform Kit (\`${ns}\`), scaffolded by \`wpk new app\`.
+It uses each part of the platform once, with a test for each:
 
-- \`app.json\`: the manifest (permissions, the authorization table, events, subscriptions).
+- \`app.json\`: the manifest: one permission, the authorization table (one route), one emitted
+  event, one subscription (\`system.app.installed\`), one searchable type (\`item\`), settings.
+- \`src/app.types.ts\`: the typed contract generated from app.json by \`wpk types\` (event payloads
+  by action, the settings document); run \`npm run types\` after editing app.json.
 - \`src/routes/\`: routes (served under \`${prefix}\`); \`src/services/\`: the rules;
   \`src/models/\`: Sequelize models; \`src/migrations/\`: the schema \`ext_${publisher}_${slug}\`;
-  \`src/events/\`: subscription handlers.
+  \`src/events/\`: subscription handlers; \`src/search.ts\`: the reindex hook of \`item\`.
 - \`test/\`: tests on \`@wpk/testing\`, which boots the real platform on an embedded database.
 
 \`\`\`sh
-npm test            # or: pnpm test
-npx wpk validate .  # the manifest against the code
+npm test                # or: pnpm test
+npm run validate        # wpk validate .: the manifest against the code
+npm run typecheck       # wpk types --check (app.types.ts matches app.json), then tsc
 \`\`\`
 
 To run it, name the app in your project's \`wpk.config.json\` (\`"apps": ["./path/to/this/app"]\`)

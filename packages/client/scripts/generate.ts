@@ -29,7 +29,7 @@ interface Operation {
 const text = execFileSync(process.execPath, ['--import=tsx', path.join(root, 'cli/src/bin.ts'), 'openapi'], { cwd: root, env: { ...process.env, WPK_LOG_LEVEL: 'silent' }, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' });
 const document = JSON.parse(text) as { paths: Record<string, Record<string, Operation>>; components: { parameters: { ApiVersion: { 'x-released-versions': string[] } } } };
 
-const types = HEADER + astToString(await openapiTS(document as never, { alphabetize: false, rootTypes: false }));
+const types = HEADER + astToString(await openapiTS(text, { alphabetize: false, rootTypes: false }));
 
 const released = document.components.parameters.ApiVersion['x-released-versions'];
 const entries: string[] = [];
@@ -43,22 +43,13 @@ for (const [route, item] of Object.entries(document.paths)) {
   }
 }
 const tags = [...new Set(Object.values(document.paths).flatMap((item) => Object.values(item).map((operation) => operation.tags[0])))];
-const operations = `${HEADER}/** The newest API version the document describes: clients pin it in X-Api-Version. */
+const operations = `${HEADER}import type { OperationEntry } from '../operation-entry.js';
+
+/** The newest API version the document describes: clients pin it in X-Api-Version. */
 export const API_VERSION = '${released[released.length - 1]}';
 
 /** Every API version released when the client was generated, oldest first. */
 export const RELEASED_API_VERSIONS = ${JSON.stringify(released)} as const;
-
-/** One operation: method, path template, its tag (app namespace or account/system), the host it is served on. */
-export interface OperationEntry {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  tag: string;
-  /** \`workspace\`: a workspace subdomain; \`platform\`: the base domain; \`any\`: both. */
-  host: 'workspace' | 'platform' | 'any';
-  /** The operation declares \`page\`/\`per_page\`. */
-  paged?: boolean;
-}
 
 /** Every operation of the document, by operation id. */
 export const OPERATIONS = {

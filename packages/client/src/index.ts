@@ -1,6 +1,7 @@
 import got, { type Got, type Method } from 'got';
 import type { components, operations } from './generated/api.js';
-import { API_VERSION, OPERATIONS, RELEASED_API_VERSIONS, TAGS, type OperationEntry } from './generated/operations.js';
+import { API_VERSION, OPERATIONS, RELEASED_API_VERSIONS, TAGS } from './generated/operations.js';
+import type { OperationEntry } from './operation-entry.js';
 
 export { API_VERSION, OPERATIONS, RELEASED_API_VERSIONS, TAGS };
 export type { components, operations, paths } from './generated/api.js';

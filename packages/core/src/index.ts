@@ -8,6 +8,8 @@ export { createLogger } from './logger.js';
 export { createMailer, type Mailer, type MailMessage, type SentMail } from './mail/index.js';
 export * from './openapi/index.js';
 export { Runtime, type RuntimeOptions } from './runtime.js';
+export type { CoreInputs, CorePlugin, RuntimeSeams, StagingConcern } from './core-inputs.js';
+export { CORE_PLUGINS, orderPlugins, registerCorePlugins } from './plugins.js';
 export * from './search/index.js';
 export * from './server/index.js';
 export * from './tenancy/index.js';

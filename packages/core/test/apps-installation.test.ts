@@ -23,14 +23,17 @@ async function workspace(): Promise<TestWorkspace> {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 test.before(async () => {
-  env = await startAppsRuntime();
-  env.runtime.mail = {
-    async send(message) {
-      mails.push(message);
-      return { messageId: `test-${mails.length}` };
+  env = await startAppsRuntime({
+    seams: {
+      mailer: {
+        async send(message) {
+          mails.push(message);
+          return { messageId: `test-${mails.length}` };
+        },
+        close() {},
+      },
     },
-    close() {},
-  };
+  });
 });
 
 test.after.always(async () => {

@@ -1,8 +1,9 @@
 import test from 'ava';
 import { QueryTypes } from 'sequelize';
 import { createLogger, startStandaloneBroker, type Workspace } from '../src/index.js';
-import { startEventSink, type EventSinkServer } from './helpers/event-sink.js';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import type { EventSinkServer } from './helpers/event-sink.js';
+import type { TestRuntime } from './helpers/runtime.js';
+import { startBrokerlessRuntime, type BrokerlessRuntime } from './helpers/standalone-broker.js';
 
 // A standalone broker (`wpk broker`, here in this process) started with the catalog the servers
 // stored, while a newer server writes events of an action that catalog does not name yet.
@@ -12,6 +13,7 @@ const SECRET = 'catalog-test-broker-secret-0123456789';
 let env: TestRuntime;
 let sink: EventSinkServer;
 let acme: Workspace;
+let close: BrokerlessRuntime['close'];
 let broker: Awaited<ReturnType<typeof startStandaloneBroker>>;
 /** What the broker logged, one object a line. */
 const logs: Array<Record<string, any>> = [];
@@ -19,18 +21,8 @@ const logs: Array<Record<string, any>> = [];
 const object = (properties: Record<string, unknown>, required: string[]) => ({ type: 'object', properties, required });
 
 test.before(async () => {
-  sink = await startEventSink();
-  env = await startTestRuntime({ events: { broker: false, brokerSecret: SECRET } });
+  ({ env, sink, acme, close } = await startBrokerlessRuntime(SECRET));
   const { runtime } = env;
-  acme = await runtime.workspaces.create({ subdomain: 'acme', name: 'Acme' });
-  runtime.events.registerParticipant({
-    slug: 'tasks',
-    firstParty: true,
-    address: null,
-    emits: [{ action: 'core.tasks.task.created', description: 'A task was created.', schema: object({ n: { type: 'integer' } }, ['n']) }],
-  });
-  runtime.events.registerParticipant({ slug: 'hooks', firstParty: true, address: sink.url, subscriptions: [{ action: 'core.tasks.task.created', handler: '/created' }] });
-  await runtime.events.syncCatalog();
   broker = await startStandaloneBroker({
     databaseUrl: runtime.db.url,
     brokerSecret: SECRET,
@@ -44,8 +36,7 @@ test.before(async () => {
 
 test.after.always(async () => {
   await broker?.stop();
-  await env?.close();
-  await sink?.close();
+  await close?.();
 });
 
 /** Resolves with the first truthy answer of `probe`, asked again every 20 ms. */
@@ -72,7 +63,7 @@ test.serial('an event of an action the broker does not know yet stays pending wi
     address: null,
     emits: [{ action: 'core.notes.note.created', description: 'A note was created.', schema: object({ title: { type: 'string' } }, ['title']) }],
   });
-  runtime.events.registerParticipant({ slug: 'note-hooks', firstParty: true, address: sink.url, subscriptions: [{ action: 'core.notes.note.created', handler: '/notes' }] });
+  runtime.events.registerParticipant({ slug: 'note_hooks', firstParty: true, address: sink.url, subscriptions: [{ action: 'core.notes.note.created', handler: '/notes' }] });
   const waiting = await runtime.events.publish(acme.id, [1, 2, 3].map((n) => ({ emitter: 'notes', action: 'core.notes.note.created', payload: { title: `note ${n}` }, metadata: {} })));
   const [known] = await runtime.events.publish(acme.id, [{ emitter: 'tasks', action: 'core.tasks.task.created', payload: { n: 1 }, metadata: {} }]);
 

@@ -232,7 +232,7 @@ test.serial('an app running elsewhere emits through the ingress, authenticated b
   t.is(greeting.body.metadata.workspace_id, acme.id);
   await t.throwsAsync(publishEvents({ ...options, secret: 'wrong' }, [{ workspace_id: acme.id, action: 'ext.acme.remote.greeting.sent', payload: { text: 'x' } }]), { message: 'broker answered 401: Invalid broker signature' });
   await t.throwsAsync(publishEvents(options, [{ workspace_id: acme.id, action: 'core.tasks.task.created', payload: { task_id: 'x' } }]), {
-    message: 'broker answered 403: ext.acme.remote may not emit core.tasks.task.created: core.* events are emitted by first-party apps only',
+    message: 'broker answered 403: ext.acme.remote may not emit core.tasks.task.created: core.* events are emitted by first-party apps only; a third-party app emits in ext.acme.remote.*',
   });
   await t.throwsAsync(publishEvents(options, [{ workspace_id: '00000000-0000-4000-8000-000000000000', action: 'ext.acme.remote.greeting.sent', payload: { text: 'x' } }]), {
     message: 'broker answered 404: No workspace 00000000-0000-4000-8000-000000000000',

@@ -125,7 +125,7 @@ test.serial('an app may emit only actions its manifest declares', async (t) => {
   t.is((await outbox()).length, before, 'nothing reached the outbox');
   const faults = logLines.filter((entry) => entry.msg === 'request failed').map((entry) => entry.err?.message);
   t.true(faults.includes('tasks may not emit core.tasks.task.deleted: its manifest does not declare it'));
-  t.true(faults.includes('tasks may not emit system.app.installed: system.* events are emitted by the platform runtime only'));
+  t.true(faults.includes('tasks may not emit system.app.installed: system.* events are emitted by the platform runtime only; apps may subscribe to them but never emit them'));
   t.true(faults.includes('ext.acme.unknown is not registered on the event bus'));
 });
 

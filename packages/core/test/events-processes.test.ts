@@ -2,8 +2,9 @@ import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Workspace } from '../src/index.js';
-import { startEventSink, type EventSinkServer } from './helpers/event-sink.js';
-import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
+import type { EventSinkServer } from './helpers/event-sink.js';
+import type { TestRuntime } from './helpers/runtime.js';
+import { startBrokerlessRuntime, type BrokerlessRuntime } from './helpers/standalone-broker.js';
 
 // Brokers as separate processes (`wpk broker`), on the same database as this test's runtime
 // (on the embedded database, through its socket): a broker killed in the middle of deliveries
@@ -15,6 +16,7 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/events-broker-process.ts', imp
 let env: TestRuntime;
 let sink: EventSinkServer;
 let acme: Workspace;
+let close: BrokerlessRuntime['close'];
 const children = new Set<ChildProcess>();
 
 interface BrokerProcess {
@@ -66,24 +68,12 @@ async function spawnBroker(): Promise<BrokerProcess> {
 }
 
 test.before(async () => {
-  sink = await startEventSink();
-  env = await startTestRuntime({ events: { broker: false, brokerSecret: SECRET } });
-  const { runtime } = env;
-  acme = await runtime.workspaces.create({ subdomain: 'acme', name: 'Acme' });
-  runtime.events.registerParticipant({
-    slug: 'tasks',
-    firstParty: true,
-    address: null,
-    emits: [{ action: 'core.tasks.task.created', description: 'A task was created.', schema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } }],
-  });
-  runtime.events.registerParticipant({ slug: 'hooks', firstParty: true, address: sink.url, subscriptions: [{ action: 'core.tasks.task.created', handler: '/created', max_retries: 3 }] });
-  await runtime.events.syncCatalog();
+  ({ env, sink, acme, close } = await startBrokerlessRuntime(SECRET));
 });
 
 test.after.always(async () => {
   for (const child of children) child.kill('SIGKILL');
-  await env?.close();
-  await sink?.close();
+  await close?.();
 });
 
 async function publish(count: number, offset: number): Promise<string[]> {

@@ -25,32 +25,32 @@ test('a third-party app emits only in its own ext.{publisher}.{app} namespace', 
   const registry = EventRegistry.withRuntimeCatalog();
   registry.registerParticipant({ slug: 'ext.acme.hello', firstParty: false, address: 'https://hello.acme.dev/', emits: emits('ext.acme.hello.greeting.sent') });
   t.is(registry.participant('ext.acme.hello')?.address, 'https://hello.acme.dev');
-  refused(t, { slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('ext.other.app.greeting.sent') }, 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit ext.other.app.greeting.sent: a third-party app emits only ext.acme.hello.{resource}.{action}');
-  refused(t, { slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('ext.acme.hello.sent') }, 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit ext.acme.hello.sent: a third-party app emits only ext.acme.hello.{resource}.{action}');
+  refused(t, { slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('ext.other.app.greeting.sent') }, 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit ext.other.app.greeting.sent: an app emits only in its own namespace ext.acme.hello.*');
+  refused(t, { slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('ext.acme.hello.sent') }, 'events: participant "ext.acme.hello": emits[0].action: "ext.acme.hello.sent" must have the form {scope}.{app}.{resource}.{action} with scope core, system or ext.{publisher}');
 });
 
 test('core.* is refused to a third-party app at start-up', (t) => {
-  refused(t, { slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('core.tasks.task.created') }, 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit core.tasks.task.created: core.* events are emitted by first-party apps only');
+  refused(t, { slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('core.tasks.task.created') }, 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit core.tasks.task.created: core.* events are emitted by first-party apps only; a third-party app emits in ext.acme.hello.*');
 });
 
 test('system.* is never declared by an app, first-party or not', (t) => {
-  refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('system.app.installed') }, 'events: participant "tasks": emits[0].action: tasks may not emit system.app.installed: system.* events are emitted by the platform runtime only');
-  refused(t, { slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('system.security.role.created') }, 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit system.security.role.created: system.* events are emitted by the platform runtime only');
+  refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('system.app.installed') }, 'events: participant "tasks": emits[0].action: tasks may not emit system.app.installed: system.* events are emitted by the platform runtime only; apps may subscribe to them but never emit them');
+  refused(t, { slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('system.security.role.created') }, 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit system.security.role.created: system.* events are emitted by the platform runtime only; apps may subscribe to them but never emit them');
 });
 
 test('core.account.* belongs to the runtime, and ext.* to third parties', (t) => {
   refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('core.account.role.created') }, 'events: participant "tasks": emits[0].action: tasks may not emit core.account.role.created: core.account.* events are emitted by the platform runtime only');
-  refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('ext.acme.hello.greeting.sent') }, 'events: participant "tasks": emits[0].action: tasks may not emit ext.acme.hello.greeting.sent: ext.* events are emitted by third-party apps in their own namespace only');
-  refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('custom.tasks.task.created') }, 'events: participant "tasks": emits[0].action: custom.tasks.task.created has no known scope: actions start with core., ext. or system.');
+  refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('ext.acme.hello.greeting.sent') }, 'events: participant "tasks": emits[0].action: tasks may not emit ext.acme.hello.greeting.sent: ext.* events belong to third-party apps; a first-party app emits core.*');
+  refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('custom.tasks.task.created') }, 'events: participant "tasks": emits[0].action: "custom.tasks.task.created" must have the form {scope}.{app}.{resource}.{action} with scope core, system or ext.{publisher}');
 });
 
 test('slugs, addresses, names, schemas, redaction paths and subscriptions are checked', (t) => {
   refused(t, { slug: 'ext.acme.hello', firstParty: true, address: null }, 'events: participant "ext.acme.hello": slug "ext.acme.hello" names a third-party app (ext.*), which cannot be first-party');
-  refused(t, { slug: 'hello', firstParty: false, address: null }, 'events: participant "hello": slug "hello" of a third-party app must have the form ext.{publisher}.{app}');
-  refused(t, { slug: 'system', firstParty: true, address: null }, 'events: participant "system": slug "system" is reserved for the platform runtime');
-  refused(t, { slug: 'account', firstParty: true, address: null }, 'events: participant "account": slug "account" is reserved for the platform runtime');
+  refused(t, { slug: 'hello', firstParty: false, address: null }, 'events: participant "hello": slug "hello" of a third-party app must have the form ext.{publisher}.{slug}');
+  refused(t, { slug: 'system', firstParty: true, address: null }, 'events: participant "system": slug "system" is reserved for the platform');
+  refused(t, { slug: 'account', firstParty: true, address: null }, 'events: participant "account": slug "account" is reserved for the platform');
   refused(t, { slug: 'tasks', firstParty: true, address: 'ftp://x' }, 'events: participant "tasks": address must be an http(s) URL');
-  refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('core.Tasks.created') }, 'events: participant "tasks": emits[0].action "core.Tasks.created" is not an action name ({scope}.{app}.{resource}.{action}, lowercase)');
+  refused(t, { slug: 'tasks', firstParty: true, address: null, emits: emits('core.Tasks.created') }, 'events: participant "tasks": emits[0].action: "core.Tasks.created" must have the form {scope}.{app}.{resource}.{action} with scope core, system or ext.{publisher}');
   refused(t, { slug: 'tasks', firstParty: true, address: null, emits: [{ action: 'core.tasks.task.created', description: 'x', schema: { type: 'string' } }] }, 'events: participant "tasks": emits[0].schema must describe an object (type: "object")');
   refused(
     t,
@@ -61,7 +61,7 @@ test('slugs, addresses, names, schemas, redaction paths and subscriptions are ch
   refused(t, { slug: 'tasks', firstParty: true, address: null, emits: [...emits('core.tasks.task.created'), ...emits('core.tasks.task.created')] }, 'events: participant "tasks": emits[1].action: core.tasks.task.created is declared twice');
   refused(t, { slug: 'tasks', firstParty: true, address: null, subscriptions: [{ action: 'system.app.installed', handler: 'events/x' }] }, 'events: participant "tasks": subscriptions[0].handler "events/x" must be a URL path starting with "/"');
   refused(t, { slug: 'tasks', firstParty: true, address: null, subscriptions: [{ action: 'system.app.installed', handler: '/x', max_retries: 26 }] }, 'events: participant "tasks": subscriptions[0].max_retries must be an integer from 0 to 25');
-  refused(t, { slug: 'tasks', firstParty: true, address: null, source: 'plugins/tasks/app.json', subscriptions: [{ action: 'nope', handler: '/x' }] }, 'plugins/tasks/app.json: events: participant "tasks": subscriptions[0].action "nope" is not an action name');
+  refused(t, { slug: 'tasks', firstParty: true, address: null, source: 'plugins/tasks/app.json', subscriptions: [{ action: 'nope', handler: '/x' }] }, 'plugins/tasks/app.json: events: participant "tasks": subscriptions[0].action: "nope" must have the form {scope}.{app}.{resource}.{action} with scope core, system or ext.{publisher}');
 });
 
 test('two first-party apps may declare one core action only with the same schema', (t) => {
@@ -95,7 +95,7 @@ test('the runtime catalog holds every system.* and core.account.* action of the 
   t.true(validate({ role_id: '5b0e4c1e-8a43-4f6e-9d0c-0a7b1d8e2f11', role_name: 'Editors', created_by: 'x' }));
   t.false(validate({ role_id: 'not-a-uuid', role_name: 'Editors' }));
   t.is(registry.emitProblem('system', 'system.app.installed'), null);
-  t.is(registry.emitProblem('system', 'core.tasks.task.created'), 'the runtime emits only system.* and core.account.* actions, not core.tasks.task.created');
+  t.is(registry.emitProblem('system', 'core.tasks.task.created'), "system may not emit core.tasks.task.created: the runtime's system emitter emits only system.* and core.account.*");
   t.is(registry.emitProblem('account', 'core.account.role.created'), null, 'the account area of the runtime emits core.account.*');
   t.is(registry.emitProblem('account', 'system.app.installed'), 'account may not emit system.app.installed: system.* events are emitted by the platform runtime only');
 });
@@ -112,7 +112,7 @@ test.serial('the runtime refuses a bad participant at start-up and stores the ca
   const { runtime } = env;
   t.throws(() => runtime.events.registerParticipant({ slug: 'ext.acme.hello', firstParty: false, address: null, emits: emits('core.tasks.task.created') }), {
     instanceOf: EventRegistrationError,
-    message: 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit core.tasks.task.created: core.* events are emitted by first-party apps only',
+    message: 'events: participant "ext.acme.hello": emits[0].action: ext.acme.hello may not emit core.tasks.task.created: core.* events are emitted by first-party apps only; a third-party app emits in ext.acme.hello.*',
   });
   runtime.events.registerParticipant({ slug: 'tasks', firstParty: true, address: null, emits: [{ ...emits('core.tasks.task.created')[0], redact: ['title'] }] });
   runtime.events.registerParticipant({ slug: 'ext.acme.hello', firstParty: false, address: 'https://hello.acme.dev', subscriptions: [{ action: 'core.tasks.task.created', handler: '/hooks/task', max_retries: 5 }] });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import Hapi from '@hapi/hapi';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { resolveConfig } from '../src/index.js';
 import { SESSION_COOKIE } from '../src/identity/index.js';
@@ -227,32 +227,22 @@ test.serial('a bearer token is judged alone: an unknown slk_ key is 401 even bes
   }
 });
 
-test.serial('an API-key authenticator plugs into the same scheme; its credentials pass layer 2 like a session', async (t) => {
+test.serial('an API key of the api-keys concern passes the same scheme; its credentials pass layer 2 like a session', async (t) => {
   const acme = (await env.runtime.workspaces.findBySubdomain('acme'))!;
   const ownerMember = await env.runtime.db.sequelize.query<{ id: string }>(`SELECT id FROM platform.members WHERE workspace_id = :id AND platform_role = 'owner'`, { type: QueryTypes.SELECT, replacements: { id: acme.id } });
-  const wired = env.runtime.identity.apiKeys();
-  env.runtime.identity.useApiKeyAuthenticator({
-    async authenticate(secret) {
-      if (secret !== 'slk_good') return null;
-      const member = await env.runtime.identity.callerForMember(ownerMember[0].id);
-      return member ? { member, via: { kind: 'api_key', keyId: randomUUID(), fullAccess: true, scopes: [] } } : null;
-    },
-  });
-  try {
-    const good = await send(env.baseUrl, { host: 'acme.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good' } });
-    t.is(good.status, 200, good.text);
-    t.is(good.body.data.credential, 'api_key');
-    const elsewhere = await send(env.baseUrl, { host: 'globex.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good' } });
-    t.is(elsewhere.status, 403);
-    t.deepEqual(elsewhere.body, { error: 'You are not a member of this workspace' });
-    const bad = await send(env.baseUrl, { host: 'acme.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_bad' } });
-    t.deepEqual([bad.status, bad.body], [401, { error: 'Invalid, revoked, or expired API key' }]);
-    // An API-key request is not subject to the cross-site check, and cannot sign out a session.
-    const signOut = await send(env.baseUrl, { host: 'acme.wpk.test', method: 'DELETE', path: '/sessions', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_good', origin: 'https://evil.example' } });
-    t.deepEqual([signOut.status, signOut.body], [403, { error: 'An API key cannot sign out: use a browser session' }]);
-  } finally {
-    env.runtime.identity.useApiKeyAuthenticator(wired);
-  }
+  const owner = (await env.runtime.identity.callerForMember(ownerMember[0].id))!;
+  const { secret } = await env.runtime.apiKeys.create(acme.id, owner, { name: 'scheme test key', full_access: true, member_id: owner.id });
+  const good = await send(env.baseUrl, { host: 'acme.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: `Bearer ${secret}` } });
+  t.is(good.status, 200, good.text);
+  t.is(good.body.data.credential, 'api_key');
+  const elsewhere = await send(env.baseUrl, { host: 'globex.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: `Bearer ${secret}` } });
+  t.is(elsewhere.status, 403);
+  t.deepEqual(elsewhere.body, { error: 'You are not a member of this workspace' });
+  const bad = await send(env.baseUrl, { host: 'acme.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: 'Bearer slk_bad' } });
+  t.deepEqual([bad.status, bad.body], [401, { error: 'Invalid, revoked, or expired API key' }]);
+  // An API-key request is not subject to the cross-site check, and cannot sign out a session.
+  const signOut = await send(env.baseUrl, { host: 'acme.wpk.test', method: 'DELETE', path: '/sessions', headers: { 'x-api-version': '2026-11-01', authorization: `Bearer ${secret}`, origin: 'https://evil.example' } });
+  t.deepEqual([signOut.status, signOut.body], [403, { error: 'An API key cannot sign out: use a browser session' }]);
 });
 
 test.serial('a site page without a session redirects to /login instead of answering 401', async (t) => {

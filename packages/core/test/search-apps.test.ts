@@ -1,5 +1,4 @@
 import test from 'ava';
-import { AppRegistry } from '../src/apps/index.js';
 import { startAppsRuntime, TestWorkspace, type AppsTestRuntime, type TestCaller } from './helpers/apps.js';
 import { apiHeaders } from './helpers/runtime.js';
 
@@ -17,9 +16,8 @@ const call = (method: string, url: string, headers: Record<string, string>, payl
   env.runtime.server.inject({ method, url, headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' }, payload: payload as object });
 
 test.before(async () => {
-  env = await startAppsRuntime();
   // The helper captures index changes; these tests want them applied to the real index.
-  env.runtime.apps.useSearchIndexer(AppRegistry.searchIndexerOver(env.runtime.search));
+  env = await startAppsRuntime({ seams: { searchIndexer: (inner) => inner } });
   acme = await TestWorkspace.create(env, 'acme');
   globex = await TestWorkspace.create(env, 'globex');
   const readers = await acme.role('Readers', { notes: ['notes.notes.read'] });

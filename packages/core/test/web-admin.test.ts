@@ -2,31 +2,16 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { NOTES_DIR } from './helpers/apps.js';
 import { nodeTotp } from './helpers/identity-totp.js';
-import { axeSummary, checkPage, openContexts, screenshotOnFailure, startWebEnv, type WebTestEnv } from './helpers/web.js';
+import { checkPage, declareWebEnv, fillAndSubmit, openContexts } from './helpers/web.js';
 
-let web: WebTestEnv;
 let workspaceId: string;
-
-test.before(async () => {
-  web = await startWebEnv({ apps: [{ dir: NOTES_DIR, firstParty: true }], configFile: false } as never);
-  const identity = web.env.runtime.identity;
-  const acme = await identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: 'owner@acme.test', ownerPassword: 'owner-password-1', ownerName: 'Olive Owner' });
-  workspaceId = acme.workspaceId;
+const web = declareWebEnv(test, { apps: [{ dir: NOTES_DIR, firstParty: true }], configFile: false }, async (started, acmeId) => {
+  workspaceId = acmeId;
   // 11 more members: with 5 a page, the member list has 3 pages.
   for (let index = 1; index <= 11; index += 1) {
-    await identity.addMember({ workspaceId, email: `m${String(index).padStart(2, '0')}@acme.test`, password: 'member-password-1', platformRole: 'member', name: `Member ${String(index).padStart(2, '0')}` });
+    await started.env.runtime.identity.addMember({ workspaceId, email: `m${String(index).padStart(2, '0')}@acme.test`, password: 'member-password-1', platformRole: 'member', name: `Member ${String(index).padStart(2, '0')}` });
   }
 });
-test.after.always(async () => {
-  console.log(`axe: ${axeSummary.pages} page checks, ${axeSummary.violations} serious or critical violations`);
-  await web?.close();
-});
-test.afterEach.always(screenshotOnFailure);
-
-async function fillAndSubmit(page: Page, fields: Record<string, string>, button: string): Promise<void> {
-  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
-  await page.getByRole('button', { name: button }).click();
-}
 
 async function signedIn(t: { title: string }, width: number, options: { javaScript?: boolean; email?: string; password?: string } = {}): Promise<Page> {
   const context = await web.browser.newContext({ viewport: { width, height: 900 }, javaScriptEnabled: options.javaScript ?? true });

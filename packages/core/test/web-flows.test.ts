@@ -3,25 +3,11 @@ import type { Page } from 'playwright-core';
 import { signIn } from './helpers/identity-runtime.js';
 import { linkIn } from './helpers/identity-mail.js';
 import { nodeTotp } from './helpers/identity-totp.js';
-import { axeSummary, checkPage, screenshotOnFailure, startWebEnv, type WebTestEnv } from './helpers/web.js';
+import { checkPage, declareWebEnv, fillAndSubmit } from './helpers/web.js';
 
-let web: WebTestEnv;
-
-test.before(async () => {
-  web = await startWebEnv();
-  const acme = await web.env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: 'owner@acme.test', ownerPassword: 'owner-password-1', ownerName: 'Olive Owner' });
-  await web.env.runtime.identity.addMember({ workspaceId: acme.workspaceId, email: 'tom@acme.test', password: 'tom-password-1', platformRole: 'member', name: 'Tom Totp' });
+const web = declareWebEnv(test, {}, async (started, acmeId) => {
+  await started.env.runtime.identity.addMember({ workspaceId: acmeId, email: 'tom@acme.test', password: 'tom-password-1', platformRole: 'member', name: 'Tom Totp' });
 });
-test.after.always(async () => {
-  console.log(`axe: ${axeSummary.pages} page checks, ${axeSummary.violations} serious or critical violations`);
-  await web?.close();
-});
-test.afterEach.always(screenshotOnFailure);
-
-async function fillAndSubmit(page: Page, fields: Record<string, string>, button: string): Promise<void> {
-  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
-  await page.getByRole('button', { name: button }).click();
-}
 
 test.serial('sign up → mailed code → /verify → the new workspace, signed in', async (t) => {
   const context = await web.context(375, t.title);

@@ -1,17 +1,7 @@
 import test from 'ava';
-import { axeSummary, checkPage, rawRequest, screenshotOnFailure, startWebEnv, WIDTHS, type WebTestEnv } from './helpers/web.js';
+import { checkPage, declareWebEnv, rawRequest, WIDTHS } from './helpers/web.js';
 
-let web: WebTestEnv;
-
-test.before(async () => {
-  web = await startWebEnv();
-  await web.env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: 'owner@acme.test', ownerPassword: 'owner-password-1', ownerName: 'Olive Owner' });
-});
-test.after.always(async () => {
-  console.log(`axe: ${axeSummary.pages} page checks, ${axeSummary.violations} serious or critical violations`);
-  await web?.close();
-});
-test.afterEach.always(screenshotOnFailure);
+const web = declareWebEnv(test);
 
 const SITE_PAGES: Array<[string, string]> = [
   ['/', 'Workspace Platform'],

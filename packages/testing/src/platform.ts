@@ -1,4 +1,4 @@
-import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ResponseValidation, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
+import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
 import { type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
 import { isAppDefinition } from '@wpk/sdk/tooling';
 
@@ -93,6 +93,46 @@ export interface MemberOptions {
 }
 
 let sequence = 0;
+
+/** What the seams record while the platform runs. */
+interface Captured {
+  events: CapturedEvent[];
+  search: CapturedSearchChange[];
+  mails: MailMessage[];
+}
+
+/**
+ * The runtime's seams (given before boot) that record into `captured`: events the apps layer
+ * writes to the outbox (after the write), search-index changes (after they are applied), and
+ * every mail (instead of sending it).
+ */
+function captureSeams(captured: Captured): RuntimeSeams {
+  return {
+    eventSink: (inner, concern) =>
+      concern !== 'apps'
+        ? inner
+        : {
+            async write(workspaceId: string | null, staged: StagedEvent[]) {
+              await inner.write(workspaceId, staged);
+              captured.events.push(...staged.map((event) => ({ emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId })));
+            },
+            afterCommit: () => inner.afterCommit(),
+          },
+    searchIndexer: (inner) => ({
+      async apply(scope, operations) {
+        await inner.apply(scope, operations);
+        captured.search.push(...operations.map((operation) => ({ ...operation, ...scope })));
+      },
+    }),
+    mailer: {
+      async send(message: MailMessage) {
+        captured.mails.push(message);
+        return { messageId: `harness-${captured.mails.length}` };
+      },
+      close() {},
+    },
+  };
+}
 const PASSWORD = 'harness-password-1';
 
 /** Groups keys by the app they belong to (`ext.acme.hello.greetings.send` → `ext.acme.hello`). */
@@ -112,18 +152,23 @@ function byApp(keys: string[], namespaces: string[]): Record<string, string[]> {
  * outbox, every search-index change and every notification mail.
  */
 export class TestPlatform {
-  /** Events written to the outbox, oldest first. */
-  readonly events: CapturedEvent[] = [];
+  /** Events the apps layer wrote to the outbox (app handlers, deliveries, the platform's app endpoints), oldest first. */
+  readonly events: CapturedEvent[];
   /** Search-index changes, oldest first. */
-  readonly search: CapturedSearchChange[] = [];
-  /** Notification mails the apps layer sent. */
-  readonly mails: MailMessage[] = [];
+  readonly search: CapturedSearchChange[];
+  /** Every mail the platform sent (none leaves the process), oldest first. */
+  readonly mails: MailMessage[];
 
   private constructor(
     /** The runtime itself (server, database, registry) for anything the harness does not cover. */
     readonly runtime: Runtime,
     private readonly scratch: ScratchDatabase,
-  ) {}
+    captured: Captured,
+  ) {
+    this.events = captured.events;
+    this.search = captured.search;
+    this.mails = captured.mails;
+  }
 
   /** The OpenAPI check of every answer (null when `validateResponses: false`). */
   readonly responses: ResponseValidation | null = null;
@@ -138,6 +183,7 @@ export class TestPlatform {
       return { app, firstParty: firstParty(namespace) };
     });
     const scratch = await createScratchDatabase();
+    const captured: Captured = { events: [], search: [], mails: [] };
     let runtime: Runtime;
     try {
       runtime = await Runtime.create({
@@ -152,12 +198,13 @@ export class TestPlatform {
         scryptLogN: 10,
         // Tests sign many members in at once from one address; the hashing bound is core's to test.
         passwordHashing: { perClient: 10_000, queue: 10_000 },
+        seams: captureSeams(captured),
       } as never);
     } catch (error) {
       await scratch.drop();
       throw error;
     }
-    const platform = new TestPlatform(runtime, scratch);
+    const platform = new TestPlatform(runtime, scratch, captured);
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
       await runtime.migrate();
@@ -165,26 +212,6 @@ export class TestPlatform {
       await platform.close();
       throw error;
     }
-    runtime.apps.wrapEventSink((inner) => ({
-      async write(workspaceId: string | null, staged: StagedEvent[]) {
-        await inner.write(workspaceId, staged);
-        platform.events.push(...staged.map((event) => ({ emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId })));
-      },
-      afterCommit: () => inner.afterCommit(),
-    }));
-    runtime.apps.wrapSearchIndexer((inner) => ({
-      async apply(scope, operations) {
-        if (inner) await inner.apply(scope, operations);
-        platform.search.push(...operations.map((operation) => ({ ...operation, ...scope })));
-      },
-    }));
-    runtime.mail = {
-      send: async (message: MailMessage) => {
-        platform.mails.push(message);
-        return { messageId: `harness-${platform.mails.length}` };
-      },
-      close() {},
-    };
     return platform;
   }
 

@@ -1,4 +1,5 @@
 import type { SubscriptionHandler } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { sendGreeting } from '../services/greetings.js';
 
@@ -7,9 +8,9 @@ import { sendGreeting } from '../services/greetings.js';
  * the workspace turned `welcome_new_members` off. Deliveries are at-least-once, so a member is
  * welcomed once whatever the number of deliveries.
  */
-export const onMemberAdded: SubscriptionHandler<Models> = async (event, ctx) => {
+export const onMemberAdded: SubscriptionHandler<Models, AppTypes, 'system.workspace.member.added'> = async (event, ctx) => {
   if (ctx.settings.welcome_new_members === false) return;
-  const memberId = String(event.payload.member_id);
+  const memberId = event.payload.member_id;
   if ((await ctx.db.greetings.count({ where: { recipient_id: memberId, sender_name: 'Hello app' } })) > 0) return;
   await sendGreeting(ctx, { id: memberId, name: 'Hello app' }, { text: 'welcome aboard!', recipient_id: memberId });
 };

@@ -1,4 +1,5 @@
 import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { deleteGreeting, getGreeting, listGreetings, sendGreeting } from '../services/greetings.js';
 
@@ -6,7 +7,7 @@ const id = Joi.object({ greeting_id: Joi.string().guid().required() });
 
 /** The greetings routes (served under /ext/acme/hello). Access is decided before they run. */
 export const greetingRoutes = [
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/greetings',
     description: 'Lists greetings, newest first.',
@@ -15,21 +16,21 @@ export const greetingRoutes = [
       return ctx.respond.collection(rows, total);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/greetings/{greeting_id}',
     description: 'One greeting.',
     validate: { params: id },
     handler: async (request, ctx) => ctx.respond.single(await getGreeting(ctx, request.params.greeting_id)),
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/greetings',
     description: 'Sends a greeting, optionally to one member.',
     validate: { payload: Joi.object({ text: Joi.string().trim().min(1).max(200).required(), recipient_id: Joi.string().guid() }) },
     handler: async (request, ctx) => ctx.respond.single(await sendGreeting(ctx, { id: ctx.member.id, name: ctx.member.name }, request.payload)),
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/greetings/{greeting_id}',
     description: "Deletes a greeting (the sender's own, or anyone's with greetings.delete).",

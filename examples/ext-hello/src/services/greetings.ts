@@ -1,4 +1,5 @@
 import { NotFoundError, type BaseContext, type PageRequest } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Greeting, Models } from '../models/index.js';
 
 /** A greeting as the API answers it. */
@@ -35,8 +36,8 @@ export interface Sender {
  * Sends a greeting: the text is prefixed with the workspace's configured prefix, stored, indexed
  * for search, and `ext.acme.hello.greeting.sent` is staged (it leaves only if the request succeeds).
  */
-export async function sendGreeting(ctx: BaseContext<Models>, sender: Sender, input: { text: string; recipient_id?: string }): Promise<GreetingView> {
-  const prefix = String(ctx.settings.prefix ?? 'Hello');
+export async function sendGreeting(ctx: BaseContext<Models, AppTypes>, sender: Sender, input: { text: string; recipient_id?: string }): Promise<GreetingView> {
+  const prefix = ctx.settings.prefix;
   const text = `${prefix}, ${input.text}`.slice(0, 300);
   const greeting = await ctx.db.greetings.create({ sender_id: sender.id, sender_name: sender.name, recipient_id: input.recipient_id ?? null, text });
   const view = present(greeting);
@@ -46,20 +47,20 @@ export async function sendGreeting(ctx: BaseContext<Models>, sender: Sender, inp
 }
 
 /** One page of greetings, newest first. */
-export async function listGreetings(ctx: BaseContext<Models>, page: PageRequest): Promise<{ rows: GreetingView[]; total: number }> {
+export async function listGreetings(ctx: BaseContext<Models, AppTypes>, page: PageRequest): Promise<{ rows: GreetingView[]; total: number }> {
   const { rows, count } = await ctx.db.greetings.findAndCountAll({ order: [['created_at', 'DESC'], ['id', 'ASC']], limit: page.limit, offset: page.offset });
   return { rows: rows.map(present), total: count };
 }
 
 /** One greeting; 404 when this workspace has none with that id. */
-export async function getGreeting(ctx: BaseContext<Models>, id: string): Promise<GreetingView> {
+export async function getGreeting(ctx: BaseContext<Models, AppTypes>, id: string): Promise<GreetingView> {
   const greeting = await ctx.db.greetings.findById(id);
   if (!greeting) throw new NotFoundError(`No greeting ${id}`);
   return present(greeting);
 }
 
 /** Deletes a greeting and takes it out of the search index. */
-export async function deleteGreeting(ctx: BaseContext<Models>, id: string): Promise<void> {
+export async function deleteGreeting(ctx: BaseContext<Models, AppTypes>, id: string): Promise<void> {
   const removed = await ctx.db.greetings.destroy({ where: { id } });
   if (removed === 0) throw new NotFoundError(`No greeting ${id}`);
   ctx.search.remove('greeting', id);

@@ -114,9 +114,8 @@ export class ScopedKeyPermissionSource implements PermissionSource {
 export type PermissionSourceFactory = (credentials: Credentials, sequelize: Sequelize, prefetched?: PrefetchedRoles | null) => PermissionSource;
 
 /**
- * The default: sessions and full-access keys → the member; scoped keys → the scopes. The API-key
- * concern may replace it (`setPermissionSourceFactory`) when keys need more (e.g. expiry checks
- * belong to layer 1, not here).
+ * The one factory in use: sessions and full-access keys → the member; scoped keys → the scopes.
+ * (Key expiry and revocation are layer 1's, judged before a source is built.)
  */
 export const defaultPermissionSourceFactory: PermissionSourceFactory = (credentials, sequelize, prefetched = null) => {
   const { member, via } = credentials;

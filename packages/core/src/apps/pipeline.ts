@@ -14,12 +14,13 @@ import {
   type DeliveredEvent,
   type PublicContext,
   type SearchDocument,
+  type SearchHooks,
   type StageOptions,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { AppRequestAccess, CheckOutcome, Credentials, PermissionSet } from '../access/index.js';
-import type { EventSink, StagedEvent } from '../events/index.js';
+import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
 import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
@@ -101,12 +102,9 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
     transaction: work.transaction,
     events: Object.freeze({
       stage(action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: StageOptions = {}) {
-        if (!declaredEvents.has(action)) throw new Error(`${app.namespace} may not emit ${action}: its manifest does not declare it`);
-        if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new TypeError(`${action}: the payload must be an object`);
-        const event: StagedEvent = { emitter: app.namespace, action, payload, metadata: { ...metadata, workspace_id: workspace.id } };
-        if (options.dedupeKey !== undefined) event.dedupeKey = options.dedupeKey;
-        if (options.deliverAt !== undefined) event.deliverAt = options.deliverAt;
-        work.stage(event);
+        stageEvent(work, { emitter: app.namespace, action, payload, metadata, options, workspaceId: workspace.id }, (name) =>
+          declaredEvents.has(name) ? null : `${app.namespace} may not emit ${name}: its manifest does not declare it`,
+        );
       },
     }),
     search: Object.freeze({
@@ -259,6 +257,35 @@ export class AppPipeline {
       await handler(structuredClone(event), Object.freeze(ctx));
     });
     await this.flushSearch(app, workspace.id, searchOps);
+  }
+
+  /**
+   * Runs an app's `reindex` hook of one searchable type in the workspace, in one transaction:
+   * the hook reads under the app's role (strict mode), then `write` replaces the type's
+   * documents with what it returned (under the runtime's role), so searchers see the old set
+   * or the new one, never half of either. Returns the documents written.
+   */
+  async reindex(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, type: string, write: (documents: SearchDocument[]) => Promise<void>): Promise<number> {
+    const { app } = runtime;
+    const hook = app.definition?.search[type]?.reindex as SearchHooks['reindex'];
+    if (!hook) throw new Error(`${app.namespace} has no reindex hook for search type ${type}`);
+    const logger = this.services.logger.child({ app: app.namespace, reindex: type, workspace: workspace.subdomain });
+    return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
+      const searchOps: SearchOperation[] = [];
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps));
+      const documents = await this.underAppRole(app, async () => {
+        const result = await hook(ctx);
+        const collected: SearchDocument[] = [];
+        for await (const document of result as AsyncIterable<SearchDocument> | Iterable<SearchDocument>) collected.push(structuredClone(document));
+        return collected;
+      });
+      for (const document of documents) {
+        if (document?.type !== type) throw new TypeError(`${app.namespace}: the reindex hook of ${type} returned a document of type ${String(document?.type)}`);
+      }
+      await write(documents);
+      await this.flushSearch(app, workspace.id, searchOps);
+      return documents.length;
+    });
   }
 
   /** Delivers one event in a transaction of its own; staged events are written with it. */

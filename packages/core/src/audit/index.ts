@@ -1,1 +1,2 @@
 export { auditEntry, installAuditTrail } from './audit-trail.js';
+export { auditPlugin } from './plugin.js';

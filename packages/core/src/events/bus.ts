@@ -44,6 +44,10 @@ export interface EventBusDeps {
   logger: Logger;
   options?: EventBusOptions;
   env?: NodeJS.ProcessEnv;
+  /** Narrows fan-out per workspace (the apps: a loaded app receives only where it is installed). */
+  subscriberFilter?: SubscriberFilter;
+  /** Decides whether a remote app may emit into a workspace through the ingress. */
+  emissionGuard?: EmissionGuard;
 }
 
 /** Sequelize's CLS transaction in progress, if any. */
@@ -82,6 +86,8 @@ export class EventBus {
     this.runsBroker = options.broker ?? !['external', 'off', 'false', '0'].includes((env.WPK_BROKER ?? '').toLowerCase());
     this.selfUrl = (options.selfUrl ?? env.WPK_SELF_URL)?.replace(/\/+$/, '') || undefined;
     this.sealer = new PayloadSealer(this.brokerSecret);
+    this.subscriberFilter = deps.subscriberFilter;
+    this.emissionGuard = deps.emissionGuard;
     this.sink = new Outbox({
       sequelize: deps.db.sequelize,
       registry: this.registry,
@@ -158,12 +164,12 @@ export class EventBus {
     return ids;
   }
 
-  /** Narrows fan-out per workspace (the app registry: only installed apps receive). */
+  /** Replaces the fan-out filter given at construction (tests). */
   setSubscriberFilter(filter: SubscriberFilter | undefined): void {
     this.subscriberFilter = filter;
   }
 
-  /** Decides whether a remote app may emit into a workspace through the ingress. */
+  /** Replaces the emission guard given at construction (tests). */
   setEmissionGuard(guard: EmissionGuard | undefined): void {
     this.emissionGuard = guard;
   }

@@ -1,66 +1,41 @@
 /**
- * Action names and the scope rules of the specification ("Naming and scopes"):
- * `{scope}.{app}.{resource}.{action}`; `core.*` is emitted by first-party apps only,
- * `ext.{publisher}.{app}.*` by that third-party app only, `system.*` by the runtime only.
+ * The event bus's side of the specification's naming and scope rules ("Naming and scopes"). The
+ * rules themselves (the grammar of an action name, who may emit in which scope, what an app
+ * namespace looks like) are the SDK's (`@wpk/sdk/tooling`, manifest/naming.ts), shared with the
+ * manifest validator; this file names the runtime's own participants and asks those rules about
+ * a participant as the bus knows it (by namespace).
  */
+import { emitScopeReason, eventNameProblem, namespaceProblem, RUNTIME_EMITTERS, splitNamespace } from '@wpk/sdk/tooling';
 
 /** The participant slug of the platform runtime itself. */
 export const RUNTIME_SLUG = 'system';
 /** The runtime's account area (members, roles, applications), the emitter of `core.account.*`. */
 export const ACCOUNT_SLUG = 'account';
-/** Slugs that speak for the runtime; no app may take them. */
-export const RUNTIME_SLUGS = new Set([RUNTIME_SLUG, ACCOUNT_SLUG]);
+/** Slugs that speak for the runtime (the SDK's RUNTIME_EMITTERS); no app may take them. */
+export const RUNTIME_SLUGS: ReadonlySet<string> = new Set(Object.keys(RUNTIME_EMITTERS));
 
-/** Namespaces the runtime owns: no app may declare an action inside them. */
-export const RUNTIME_NAMESPACES = ['system.', 'core.account.'];
-
-const SEGMENT = '[a-z][a-z0-9_-]*';
-const ACTION = new RegExp(`^${SEGMENT}(\\.${SEGMENT}){2,}$`);
-const FIRST_PARTY_SLUG = /^[a-z][a-z0-9_-]*$/;
-const EXT_SLUG = new RegExp(`^ext\\.${SEGMENT}\\.${SEGMENT}$`);
-
-/** True when `action` has the shape `{scope}.{app}.{resource}...` with lowercase segments. */
-export function isActionName(action: unknown): action is string {
-  return typeof action === 'string' && action.length <= 200 && ACTION.test(action);
+/** Why `action` is not an event name, or null when it is (any scope: what a subscriber may name). */
+export function actionNameProblem(action: unknown): string | null {
+  if (typeof action !== 'string') return `${JSON.stringify(action)} is not an event name`;
+  if (action.length > 200) return `"${action.slice(0, 40)}…" is longer than 200 characters`;
+  return eventNameProblem(action);
 }
 
-/** Why `slug` cannot be a participant of the given kind, or null when it can. */
+/** Why `slug` cannot be a participant of the given kind, or null when it can (the SDK's `namespaceProblem`). */
 export function slugProblem(slug: unknown, firstParty: boolean): string | null {
   if (typeof slug !== 'string' || slug.length === 0) return 'slug must be a non-empty string';
-  if (RUNTIME_SLUGS.has(slug)) return `slug "${slug}" is reserved for the platform runtime`;
-  if (firstParty) {
-    if (slug.startsWith('ext.')) return `slug "${slug}" names a third-party app (ext.*), which cannot be first-party`;
-    if (!FIRST_PARTY_SLUG.test(slug)) return `slug "${slug}" must be lowercase letters, digits, "_" or "-", starting with a letter`;
-    return null;
-  }
-  if (!EXT_SLUG.test(slug)) return `slug "${slug}" of a third-party app must have the form ext.{publisher}.{app}`;
-  return null;
+  return namespaceProblem(slug, firstParty);
 }
 
 /**
- * Why `emitter` may not declare or emit `action`, or null when it may. `emitter` is a participant
- * slug; `firstParty` says whether it is a first-party app (the runtime counts as first-party).
+ * Why `emitter` may not emit `action` under the scope rules, or null when it may. `emitter` is a
+ * participant slug (an app namespace, or a runtime slug); `firstParty` says whether it is a
+ * first-party app.
  */
 export function emitScopeProblem(emitter: string, firstParty: boolean, action: string): string | null {
-  if (!isActionName(action)) return `"${action}" is not an action name ({scope}.{app}.{resource}.{action}, lowercase)`;
   const runtime = RUNTIME_SLUGS.has(emitter);
-  if (action.startsWith('system.')) {
-    return emitter === RUNTIME_SLUG ? null : `${emitter} may not emit ${action}: system.* events are emitted by the platform runtime only`;
-  }
-  if (action.startsWith('core.')) {
-    if (runtime) return action.startsWith('core.account.') ? null : `the runtime emits only system.* and core.account.* actions, not ${action}`;
-    if (!firstParty) return `${emitter} may not emit ${action}: core.* events are emitted by first-party apps only`;
-    if (action.startsWith('core.account.')) return `${emitter} may not emit ${action}: core.account.* events are emitted by the platform runtime only`;
-    return null;
-  }
-  if (action.startsWith('ext.')) {
-    if (runtime || firstParty) return `${emitter} may not emit ${action}: ext.* events are emitted by third-party apps in their own namespace only`;
-    if (!action.startsWith(`${emitter}.`) || action.split('.').length < emitter.split('.').length + 2) {
-      return `${emitter} may not emit ${action}: a third-party app emits only ${emitter}.{resource}.{action}`;
-    }
-    return null;
-  }
-  return `${action} has no known scope: actions start with core., ext. or system.`;
+  const reason = emitScopeReason(action, runtime ? { slug: emitter, firstParty: true, runtime } : { ...splitNamespace(emitter), firstParty });
+  return reason ? `${emitter} may not emit ${action}: ${reason}` : null;
 }
 
 /** The conventional handler path of an action: `/events/{action-with-dots-as-dashes}`. */

@@ -1,13 +1,14 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Logger } from 'pino';
-import { isTransientError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery } from '@wpk/sdk';
+import { isTransientError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery, type StageOptions } from '@wpk/sdk';
 import { runInRequestTransaction, type RequestWork } from '../server/index.js';
 import type { Workspace, WorkspaceService } from '../tenancy/index.js';
 import { localHandlerPath } from './deliverer.js';
 import { EventRegistrationError, type EventRegistry } from './registry.js';
 import { signingSecretFor } from './secrets.js';
-import type { EventSink, StagedEvent } from './sink.js';
+import type { EventSink } from './sink.js';
+import { stageEvent } from './stage.js';
 
 /** What a subscription handler's context is built from. */
 export interface DeliveryContextInput {
@@ -27,7 +28,7 @@ export interface DefaultDeliveryContext {
   workspace: Workspace;
   transaction: Transaction;
   /** Stages an event the subscriber declares; it leaves only if the handler succeeds. */
-  stage(action: string, payload: Record<string, unknown>, metadata?: Record<string, unknown>, options?: { dedupeKey?: string; deliverAt?: Date }): void;
+  stage(action: string, payload: Record<string, unknown>, metadata?: Record<string, unknown>, options?: StageOptions): void;
   log: Logger;
 }
 
@@ -156,9 +157,7 @@ function defaultContext(registry: EventRegistry, app: string, workspace: Workspa
     workspace,
     transaction: work.transaction,
     stage(action, payload, metadata = {}, options = {}) {
-      registry.assertMayEmit(app, action);
-      const event: StagedEvent = { emitter: app, action, payload, metadata, dedupeKey: options.dedupeKey, deliverAt: options.deliverAt };
-      work.stage(event);
+      stageEvent(work, { emitter: app, action, payload, metadata, options, workspaceId: workspace.id }, (name) => registry.emitProblem(app, name));
     },
     log,
   };

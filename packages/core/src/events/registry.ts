@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ACCOUNT_EVENTS, RUNTIME_EVENTS } from './catalog.js';
-import { ACCOUNT_SLUG, emitScopeProblem, isActionName, isHandlerPath, RUNTIME_NAMESPACES, RUNTIME_SLUG, RUNTIME_SLUGS, slugProblem } from './names.js';
+import { ACCOUNT_SLUG, actionNameProblem, emitScopeProblem, isHandlerPath, RUNTIME_SLUG, RUNTIME_SLUGS, slugProblem } from './names.js';
 import { SchemaCompiler } from './schema.js';
 import type { ActionEntry, EmitDeclaration, EventCatalog, JsonSchema, Participant, ParticipantDeclaration, Subscription } from './types.js';
 
@@ -93,14 +93,8 @@ export class EventRegistry implements EventCatalog {
     emits.forEach((emit, index) => {
       const field = `${where}: emits[${index}]`;
       if (!emit || typeof emit !== 'object') throw new EventRegistrationError(`${field} must be an object`);
-      if (!isActionName(emit.action)) throw new EventRegistrationError(`${field}.action ${JSON.stringify(emit.action)} is not an action name ({scope}.{app}.{resource}.{action}, lowercase)`);
-      if (!trusted) {
-        const scope = emitScopeProblem(declaration.slug, declaration.firstParty, emit.action);
-        if (scope) throw new EventRegistrationError(`${field}.action: ${scope}`);
-        if (!runtime && RUNTIME_NAMESPACES.some((namespace) => emit.action.startsWith(namespace))) {
-          throw new EventRegistrationError(`${field}.action: ${emit.action} belongs to the platform runtime's catalog`);
-        }
-      }
+      const problem = actionNameProblem(emit.action) ?? (trusted ? null : emitScopeProblem(declaration.slug, declaration.firstParty, emit.action));
+      if (problem) throw new EventRegistrationError(`${field}.action: ${problem}`);
       if (seen.has(emit.action)) throw new EventRegistrationError(`${field}.action: ${emit.action} is declared twice`);
       seen.add(emit.action);
       if (typeof emit.description !== 'string' || emit.description.trim() === '') throw new EventRegistrationError(`${field}.description must be a non-empty string`);
@@ -144,7 +138,8 @@ export class EventRegistry implements EventCatalog {
   private checkSubscription(slug: string, where: string, subscription: NonNullable<ParticipantDeclaration['subscriptions']>[number], index: number): Subscription {
     const field = `${where}: subscriptions[${index}]`;
     if (!subscription || typeof subscription !== 'object') throw new EventRegistrationError(`${field} must be an object`);
-    if (!isActionName(subscription.action)) throw new EventRegistrationError(`${field}.action ${JSON.stringify(subscription.action)} is not an action name`);
+    const nameProblem = actionNameProblem(subscription.action);
+    if (nameProblem) throw new EventRegistrationError(`${field}.action: ${nameProblem}`);
     if (!isHandlerPath(subscription.handler)) throw new EventRegistrationError(`${field}.handler ${JSON.stringify(subscription.handler)} must be a URL path starting with "/"`);
     const maxRetries = subscription.max_retries ?? DEFAULT_MAX_RETRIES;
     if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > MAX_RETRIES_LIMIT) {

@@ -33,8 +33,12 @@ export interface IdentityServiceOptions {
   logger: Logger;
   workspaces: WorkspaceService;
   mailer: Mailer;
-  /** Where committed events go; read at each use so the event bus can be wired later. */
-  events: () => EventSink;
+  /** Where committed events go (the event bus's outbox). */
+  events: EventSink;
+  /** Judges `Authorization: Bearer slk_...` (the api-keys concern's); without one such requests get 401. */
+  apiKeys?: ApiKeyAuthenticator | null;
+  /** The runtime's clock (`RuntimeSeams.clock`); default `() => new Date()`. */
+  clock?: () => Date;
   /** Avatar storage; local disk under `{dataDir}/storage` by default. */
   avatars?: AvatarStorage;
 }
@@ -85,11 +89,10 @@ export class IdentityService {
   readonly roles: RoleService;
   readonly workspaceAdmin: WorkspaceAdminService;
   readonly avatars: AvatarService;
-  private apiKeyAuthenticator: ApiKeyAuthenticator | null = null;
-
   private constructor(
     context: IdentityContext,
-    private readonly events: () => EventSink,
+    private readonly events: EventSink,
+    private readonly apiKeyAuthenticator: ApiKeyAuthenticator | null,
   ) {
     this.context = context;
     this.activity = new ActivityLog(context.sequelize);
@@ -118,24 +121,17 @@ export class IdentityService {
       throttle: new Throttle(options.sequelize),
       mailer: options.mailer,
       avatars: options.avatars ?? new LocalDiskStorage(path.join(options.config.dataDir, 'storage')),
+      clock: options.clock ?? (() => new Date()),
     };
-    return new IdentityService(context, options.events);
+    return new IdentityService(context, options.events, options.apiKeys ?? null);
   }
 
   /** The event sink in use now. */
   eventSink(): EventSink {
-    return this.events();
+    return this.events;
   }
 
-  /**
-   * Hook for API keys: once set, `Authorization: Bearer slk_...` requests are judged by it (on
-   * the key alone, never falling back to the cookie). Until then such requests get 401.
-   */
-  useApiKeyAuthenticator(authenticator: ApiKeyAuthenticator | null): void {
-    this.apiKeyAuthenticator = authenticator;
-  }
-
-  /** The API-key authenticator in use, or null. */
+  /** The API-key authenticator `Bearer slk_...` requests are judged by (on the key alone, never falling back to the cookie), or null. */
   apiKeys(): ApiKeyAuthenticator | null {
     return this.apiKeyAuthenticator;
   }
@@ -151,7 +147,7 @@ export class IdentityService {
 
   /** Runs `work` in one transaction outside any request; staged events commit with it. */
   private async unitOfWork<T extends { workspaceId: string }>(work: (stage: Stage) => Promise<T>): Promise<T> {
-    return runUnitOfWork(this.context.sequelize, this.events(), (value) => value.workspaceId, (unit) => work(unit.stage));
+    return runUnitOfWork(this.context.sequelize, this.events, (value) => value.workspaceId, (unit) => work(unit.stage));
   }
 
   /**

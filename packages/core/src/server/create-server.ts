@@ -17,13 +17,33 @@ export interface ServerOptions {
   /** How long a client may take to send a request's headers and body, in ms (at most 10 s). */
   requestTimeoutMs: number;
   workspaces: WorkspaceService;
-  /** How a request's subdomain is resolved (see ConventionsOptions.resolveWorkspace). */
+  /** How a request's subdomain is resolved (see ConventionsOptions.resolveWorkspace; default: the workspace alone). */
   resolveWorkspace?: ConventionsOptions['resolveWorkspace'];
   logger: Logger;
 }
 
-/** The hapi server with the platform's conventions installed and no routes yet. */
+/** What the bare hapi server is made with: where it listens and how long a client may take. */
+export type ListenerOptions = Pick<ServerOptions, 'host' | 'port' | 'requestTimeoutMs'>;
+
+/**
+ * The hapi server with the platform's conventions installed and no routes yet (tests and benches
+ * that mount a few routes alone; the runtime registers the `server` plugin instead).
+ */
 export async function createServer(options: ServerOptions): Promise<Server> {
+  const server = createHapiServer(options);
+  await installConventions(server, options);
+  return server;
+}
+
+/** The platform's conventions on a bare server: host check, versions, media types, `{"error"}` bodies, the text guard. */
+export async function installConventions(server: Server, options: Omit<ServerOptions, 'host' | 'port'>): Promise<void> {
+  const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger } = options;
+  await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger } });
+  installTextGuard(server);
+}
+
+/** The bare hapi server: its listener (request and header timeouts), router and route defaults; no conventions, no routes. */
+export function createHapiServer(options: ListenerOptions): Server {
   const timeout = options.requestTimeoutMs;
   // A client that trickles its headers or body is cut off after the request timeout (Node checks
   // open connections every connectionsCheckingInterval), so slow clients cannot hold connections.
@@ -48,9 +68,6 @@ export async function createServer(options: ServerOptions): Promise<Server> {
       },
     },
   });
-  const { baseDomain, publicUrl, allowedHosts, workspaces, resolveWorkspace, logger } = options;
-  await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs: timeout, workspaces, resolveWorkspace, logger } });
-  installTextGuard(server);
   return server;
 }
 

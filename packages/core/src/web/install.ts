@@ -8,18 +8,18 @@ import type { AppRegistry } from '../apps/index.js';
 import { routeMeta } from '../server/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { AssetCatalog, IMMUTABLE_MAX_AGE_MS } from './assets.js';
-import { accountRoutes } from './account-routes.js';
-import { authRoutes } from './auth-routes.js';
-import { siteRoutes } from './site-routes.js';
+import { accountRoutes } from './routes/account.js';
+import { authRoutes } from './routes/auth.js';
+import { siteRoutes } from './routes/site.js';
 import { registerViews, WEB_DIR } from './views.js';
-import { workspaceRoutes } from './workspace-routes.js';
+import { workspaceRoutes } from './routes/workspace.js';
 
 /** What the web needs from the runtime. */
 export interface WebDependencies {
   config: RuntimeConfig;
   workspaces: WorkspaceService;
   apps: AppRegistry;
-  mailer: () => Mailer;
+  mailer: Mailer;
   /** Identity's database-backed throttle (shared by every process): bounds the demo-request form. */
   throttle: Throttle;
 }
@@ -52,7 +52,7 @@ export async function installWeb(server: Server, dependencies: WebDependencies):
   await registerViews(server, { assets, publicUrl: config.publicUrl, baseDomain: config.baseDomain });
 
   server.route([
-    ...siteRoutes({ publicUrl: config.publicUrl, mailer: dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
+    ...siteRoutes({ publicUrl: config.publicUrl, mailer: () => dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
     ...authRoutes({ publicUrl: config.publicUrl, workspaces, sharedCookie: config.cookieDomain.includes('.') }),
     ...workspaceRoutes({ apps }),
     ...accountRoutes(),

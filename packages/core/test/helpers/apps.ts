@@ -25,27 +25,35 @@ export async function startAppsRuntime(options: RuntimeOptions = {}): Promise<Ap
       done();
     },
   });
+  const events: AppsTestRuntime['events'] = [];
+  const search: AppsTestRuntime['search'] = [];
   const env = await startTestRuntime({
     logger: createLogger('info', sink),
     configFile: false,
     apps: [{ dir: NOTES_DIR, firstParty: true }, { dir: VAULT_DIR }],
     scryptLogN: 10,
     ...options,
+    seams: {
+      // Events the apps layer stages are recorded, then written to the outbox.
+      eventSink: (inner, concern) =>
+        concern !== 'apps'
+          ? inner
+          : {
+              async write(workspaceId, staged) {
+                events.push(...staged.map((event) => ({ ...event, workspaceId })));
+                await inner.write(workspaceId, staged);
+              },
+              afterCommit: () => inner.afterCommit(),
+            },
+      // Index changes are recorded instead of applied (a test that wants them applied passes its own seam).
+      searchIndexer: () => ({
+        async apply(scope, operations) {
+          search.push(...operations.map((operation) => ({ ...operation, ...scope })));
+        },
+      }),
+      ...options.seams,
+    },
   } as RuntimeOptions);
-  const events: AppsTestRuntime['events'] = [];
-  const search: AppsTestRuntime['search'] = [];
-  env.runtime.apps.wrapEventSink((inner) => ({
-    async write(workspaceId, staged) {
-      events.push(...staged.map((event) => ({ ...event, workspaceId })));
-      await inner.write(workspaceId, staged);
-    },
-    afterCommit: () => inner.afterCommit(),
-  }));
-  env.runtime.apps.useSearchIndexer({
-    async apply(scope, operations) {
-      search.push(...operations.map((operation) => ({ ...operation, ...scope })));
-    },
-  });
   return { ...env, events, search, logs };
 }
 

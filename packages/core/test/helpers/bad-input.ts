@@ -12,7 +12,25 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestRoute } from '@hapi/hapi';
-import { changedTables, described, fieldIds, fillPath, hostFor, paramSource, paramsOf, PNG, requiredQuery, sampleBody, type GuardRuntime, type JoiDescription, type SeededWorkspace } from './guard.js';
+import type { TestFn } from 'ava';
+import {
+  changedTables,
+  described,
+  fieldIds,
+  fillPath,
+  hostFor,
+  paramSource,
+  paramsOf,
+  PNG,
+  requiredQuery,
+  rowCounter,
+  sampleBody,
+  seedWorkspace,
+  startGuardRuntime,
+  type GuardRuntime,
+  type JoiDescription,
+  type SeededWorkspace,
+} from './guard.js';
 
 /**
  * Rows a refused request may legitimately write: a refused sign-in, reset or verification attempt
@@ -331,4 +349,55 @@ export async function runBadInputGuard(env: GuardRuntime, a: SeededWorkspace, ro
     }
   }
   return { routes: routes.length, requests, failures, thin };
+}
+
+/** Which routes one guard file covers: the platform's own, or the apps'. */
+export interface BadInputSuite {
+  /** `platform` or `apps`, in the test titles and the logged counts. */
+  part: string;
+  /** True for a route of this part. */
+  covers: (route: RequestRoute) => boolean;
+  /** The part has more routes than this (a guard that found few routes proves little). */
+  minRoutes: number;
+}
+
+/**
+ * Declares a guard file's tests: one booted runtime with one seeded workspace, and one serial test
+ * per method (deletions last), so each reports on its own and none runs for minutes. The last one
+ * checks the totals and that no route has a method the guard does not take.
+ */
+export function declareBadInputGuard(test: TestFn, suite: BadInputSuite): void {
+  let env: GuardRuntime;
+  let a: SeededWorkspace;
+  let counts: () => Promise<Record<string, number>>;
+  const totals = { routes: 0, requests: 0, failures: 0 };
+
+  test.before(async () => {
+    env = await startGuardRuntime();
+    a = await seedWorkspace(env, 'alpha');
+    counts = await rowCounter(env);
+  });
+
+  test.after.always(async () => {
+    await env?.close();
+  });
+
+  for (const method of GUARD_METHODS) {
+    test.serial(`bad-input guard, ${suite.part} ${method.toUpperCase()} routes: no malformed request answers 5xx or a bare error, and a refused one writes no row`, async (t) => {
+      const routes = guardedRoutes(env).filter((route) => route.method === method && suite.covers(route));
+      const result = await runBadInputGuard(env, a, routes, counts);
+      totals.routes += result.routes;
+      totals.requests += result.requests;
+      totals.failures += result.failures.length;
+      t.log(`bad-input guard (${suite.part}, ${method.toUpperCase()}): ${result.routes} routes, ${result.requests} requests, ${result.failures.length} failures`);
+      if (method === GUARD_METHODS[GUARD_METHODS.length - 1]) {
+        t.log(`bad-input guard (${suite.part}, total): ${totals.routes} routes, ${totals.requests} requests, ${totals.failures} failures`);
+        t.true(totals.routes > suite.minRoutes, `only ${totals.routes} ${suite.part} routes`);
+        const unguarded = guardedRoutes(env).filter((route) => !(GUARD_METHODS as readonly string[]).includes(route.method));
+        t.deepEqual(unguarded.map((route) => `${route.method} ${route.path}`), [], 'routes with a method no test of this file takes');
+      }
+      t.deepEqual(result.failures, [], `${result.failures.length} bad-input failures:\n${result.failures.join('\n')}`);
+      t.deepEqual(result.thin, [], 'routes with fewer than 25 variants');
+    });
+  }
 }

@@ -24,18 +24,24 @@ export interface IdentityTestRuntime extends TestRuntime {
 export async function startIdentityRuntime(options: RuntimeOptions = {}): Promise<IdentityTestRuntime> {
   const smtp = await SmtpSink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-identity-'));
-  const env = await startTestRuntime({ dataDir, smtpUrl: smtp.url, ...options });
   const events: RecordedEvent[] = [];
-  // Records what identity stages, and still hands it to the runtime's own sink (the event bus
-  // outbox, which checks emitter and action), so a malformed event fails the test.
-  const real = env.runtime.eventSink;
-  env.runtime.eventSink = {
-    write: async (workspaceId, staged) => {
-      await real.write(workspaceId, staged);
-      events.push(...staged.map((event) => ({ ...event, workspaceId })));
+  // Records what identity and the apps layer stage, and still hands it to the runtime's own sink
+  // (the event bus outbox, which checks emitter and action), so a malformed event fails the test.
+  const env = await startTestRuntime({
+    dataDir,
+    smtpUrl: smtp.url,
+    ...options,
+    seams: {
+      eventSink: (real) => ({
+        write: async (workspaceId, staged) => {
+          await real.write(workspaceId, staged);
+          events.push(...staged.map((event) => ({ ...event, workspaceId })));
+        },
+        afterCommit: () => real.afterCommit(),
+      }),
+      ...options.seams,
     },
-    afterCommit: () => real.afterCommit(),
-  };
+  });
   const baseUrl = await env.runtime.start();
   return {
     ...env,

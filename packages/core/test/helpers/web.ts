@@ -4,7 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExecutionContext } from 'ava';
+import type { ExecutionContext, TestFn } from 'ava';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { RuntimeOptions } from '../../src/index.js';
 import { startIdentityRuntime, type IdentityTestRuntime } from './identity-runtime.js';
@@ -73,6 +73,38 @@ export async function startWebEnv(options: RuntimeOptions = {}): Promise<WebTest
       }
     },
   };
+}
+
+/** The workspace every browser test file starts with: `acme`, owned by Olive Owner. */
+export const ACME = { subdomain: 'acme', name: 'Acme', ownerEmail: 'owner@acme.test', ownerPassword: 'owner-password-1', ownerName: 'Olive Owner' } as const;
+
+/**
+ * Declares a browser test file's set-up: one listening platform and Chromium for the whole file
+ * (`startWebEnv(options)`), the workspace `acme` with its owner, then `seed` for the file's own
+ * data; after the file, the axe summary line and the shutdown; after each test, screenshots of a
+ * failed test's pages. The returned environment is filled in by `test.before`.
+ */
+export function declareWebEnv(test: TestFn, options: RuntimeOptions = {}, seed?: (web: WebTestEnv, acmeId: string) => Promise<void>): WebTestEnv {
+  const web = {} as WebTestEnv; // filled in by test.before, before any test reads it
+  let started = false;
+  test.before(async () => {
+    Object.assign(web, await startWebEnv(options));
+    started = true;
+    const acme = await web.env.runtime.identity.createWorkspaceWithOwner({ ...ACME });
+    await seed?.(web, acme.workspaceId);
+  });
+  test.after.always(async () => {
+    console.log(`axe: ${axeSummary.pages} page checks, ${axeSummary.violations} serious or critical violations`);
+    if (started) await web.close();
+  });
+  test.afterEach.always(screenshotOnFailure);
+  return web;
+}
+
+/** Fills the fields labelled by the keys, then clicks the named button. */
+export async function fillAndSubmit(page: Page, fields: Record<string, string>, button: string): Promise<void> {
+  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole('button', { name: button }).click();
 }
 
 /** axe-core's serious and critical violations on the page as it is now ("rule: target" lines). */

@@ -61,12 +61,38 @@ export interface StageOptions {
 }
 
 /**
+ * The typed contract of an app, as `wpk types` generates it from app.json (`src/app.types.ts`):
+ * payloads of the events it emits and receives, by action, and its settings document. Give it
+ * as the second type argument of the context, route and handler types; without it everything
+ * is `Record<string, unknown>`.
+ */
+export interface AppTypes {
+  /** Payloads of the events the app emits, by action. */
+  emits: object;
+  /** Payloads of the events the app subscribes to, by action. */
+  receives: object;
+  /** The settings document. */
+  settings: object;
+}
+
+/** The contract of an app without generated types: any action, any payload, any settings. */
+export interface UntypedApp extends AppTypes {
+  emits: Record<string, Record<string, unknown>>;
+  receives: Record<string, Record<string, unknown>>;
+  settings: Record<string, unknown>;
+}
+
+/** The payload type of `action` in a map of payloads by action (`Record<string, unknown>` for an action it does not name). */
+export type PayloadOf<Events, A extends string> = A extends keyof Events ? Events[A] : Record<string, unknown>;
+
+/**
  * `ctx.events`: stages events the app declared in its manifest. A staged event leaves only when
  * the request answers 2xx (it is written with the request's transaction); otherwise it is dropped.
+ * With generated types (`wpk types`), `action` is one of the app's actions and `payload` its type.
  */
-export interface EventStager {
+export interface EventStager<Events extends object = UntypedApp['emits']> {
   /** Stages `action` with its payload (validated by the broker against the declared schema) and free-form metadata. */
-  stage(action: string, payload: Record<string, unknown>, metadata?: Record<string, unknown>, options?: StageOptions): void;
+  stage<A extends keyof Events & string>(action: A, payload: Events[A], metadata?: Record<string, unknown>, options?: StageOptions): void;
 }
 
 /** A record as the platform search stores it. */
@@ -135,7 +161,7 @@ export interface Responder {
 }
 
 /** What every handler of the app receives, in a request or in an event delivery. */
-export interface BaseContext<M extends ModelMap = ModelMap> {
+export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** The app itself. */
   app: ContextApp;
   /** The workspace. */
@@ -145,17 +171,17 @@ export interface BaseContext<M extends ModelMap = ModelMap> {
   /** The database transaction this work runs in (every ctx.db call joins it already). */
   transaction: unknown;
   /** Stage events. */
-  events: EventStager;
+  events: EventStager<T['emits']>;
   /** Update the search index. */
   search: SearchIndex;
-  /** The app's effective settings document in this workspace. */
-  settings: Record<string, unknown>;
+  /** The app's effective settings document in this workspace (typed by `wpk types`). */
+  settings: T['settings'];
   /** Logger. */
   log: AppLogger;
 }
 
 /** The context of a route handler: the base context plus the caller. */
-export interface AppContext<M extends ModelMap = ModelMap> extends BaseContext<M> {
+export interface AppContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> extends BaseContext<M, T> {
   /** The member the request acts as. */
   member: ContextMember;
   /** The API key used, or null for a browser session. */
@@ -169,7 +195,7 @@ export interface AppContext<M extends ModelMap = ModelMap> extends BaseContext<M
 }
 
 /** The context of a public route (no caller). */
-export interface PublicContext<M extends ModelMap = ModelMap> extends BaseContext<M> {
+export interface PublicContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> extends BaseContext<M, T> {
   /** No member on a public route. */
   member: null;
   /** No key on a public route. */
@@ -180,12 +206,12 @@ export interface PublicContext<M extends ModelMap = ModelMap> extends BaseContex
   respond: Responder;
 }
 
-/** An event as a subscription handler receives it. */
-export interface DeliveredEvent {
+/** An event as a subscription handler receives it (typed per action with `wpk types`). */
+export interface DeliveredEvent<A extends string = string, P extends object = Record<string, unknown>> {
   /** The action, e.g. `core.tasks.task.created`. */
-  action: string;
+  action: A;
   /** The payload (validated, redacted). */
-  payload: Record<string, unknown>;
+  payload: P;
   /** The metadata; `workspace_id` is always there. */
   metadata: Record<string, unknown> & { workspace_id: string };
   /** The delivery id (`x-broker-event-id`). */
@@ -195,4 +221,4 @@ export interface DeliveredEvent {
 }
 
 /** The context of a subscription handler: scoped to the event's workspace, no caller. */
-export type EventContext<M extends ModelMap = ModelMap> = BaseContext<M>;
+export type EventContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> = BaseContext<M, T>;

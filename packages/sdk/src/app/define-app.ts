@@ -1,7 +1,7 @@
 import type { AppManifest } from '../manifest/types.js';
 import { validateManifest, type ManifestCodeFacts, type ValidateManifestOptions } from '../manifest/validate.js';
 import type { ManifestProblem } from '../manifest/types.js';
-import type { AppContext, ContextApp, ContextKey, ContextMember, ContextPermissions, ContextWorkspace, DeliveredEvent, EventContext, SearchDocument, AppLogger } from './context.js';
+import type { AppContext, AppTypes, ContextApp, ContextKey, ContextMember, ContextPermissions, ContextWorkspace, DeliveredEvent, EventContext, PayloadOf, SearchDocument, AppLogger, UntypedApp } from './context.js';
 import type { AppDb, ModelMap } from './models.js';
 import type { AnyAppRoute, AppRequest } from './routes.js';
 
@@ -59,18 +59,25 @@ export type AppCheck<M extends ModelMap = ModelMap> = (request: AppRequest<unkno
  * and answered 200, never retried. Deliveries are at least once and may run concurrently, so
  * write with `ctx.db.X.upsert` or keyed rows rather than look-up-then-insert.
  */
-export type SubscriptionHandler<M extends ModelMap = ModelMap> = (event: DeliveredEvent, ctx: EventContext<M>) => unknown;
+export type SubscriptionHandler<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp, A extends string = string> = (event: DeliveredEvent<A, PayloadOf<T['receives'], A> & object>, ctx: EventContext<M, T>) => unknown;
+
+/** Every subscription handler of an app with generated types, by action: `SubscriptionHandlers<Models, AppTypes>`. */
+export type SubscriptionHandlers<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> = { [A in keyof T['receives'] & string]: SubscriptionHandler<M, T, A> };
 
 /** Hooks of one searchable type. */
-export interface SearchHooks<M extends ModelMap = ModelMap> {
-  /** Every document of the type in the context's workspace, for a full re-index. */
-  reindex?(ctx: EventContext<M>): AsyncIterable<SearchDocument> | Iterable<SearchDocument> | Promise<SearchDocument[]>;
+export interface SearchHooks<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
+  /**
+   * Every document of the type in the context's workspace, for a full re-index (`wpk search
+   * reindex`): the platform replaces the type's documents in that workspace with these, in one
+   * transaction. Read with `ctx.db` (scoped to the workspace); return an array or an iterable.
+   */
+  reindex?(ctx: EventContext<M, T>): AsyncIterable<SearchDocument> | Iterable<SearchDocument> | Promise<SearchDocument[]>;
 }
 
 /** The code parts of an app, given to defineApp. */
 export interface AppParts<M extends ModelMap = ModelMap> {
   /** Every route (each needs an entry in the manifest's authorization table). */
-  routes?: AnyAppRoute<M>[];
+  routes?: AnyAppRoute<M, any>[];
   /** Migrations of the app's schema, in order. */
   migrations?: AppMigration[];
   /** Models, by the name used in `ctx.db`. */
@@ -78,9 +85,9 @@ export interface AppParts<M extends ModelMap = ModelMap> {
   /** Named checks used by the authorization table. */
   checks?: Record<string, AppCheck<M>>;
   /** Subscription handlers, by event action (each declared in the manifest's subscriptions). */
-  subscriptions?: Record<string, SubscriptionHandler<M>>;
+  subscriptions?: Record<string, SubscriptionHandler<M, any, any>>;
   /** Search hooks, by searchable type. */
-  search?: Record<string, SearchHooks<M>>;
+  search?: Record<string, SearchHooks<M, any>>;
 }
 
 /** An app as the runtime loads it: the manifest and the code. The default export of an app's entry module. */

@@ -1,4 +1,4 @@
 export * from './context.js';
 export * from './models.js';
 export * from './routes.js';
-export { defineApp, validateApp, type AppCheck, type AppDefinition, type AppMigration, type AppMigrationContext, type AppParts, type CheckContext, type CheckResult, type ContextOf, type SearchHooks, type SubscriptionHandler } from './define-app.js';
+export { defineApp, validateApp, type AppCheck, type AppDefinition, type AppMigration, type AppMigrationContext, type AppParts, type CheckContext, type CheckResult, type ContextOf, type SearchHooks, type SubscriptionHandler, type SubscriptionHandlers } from './define-app.js';

@@ -1,5 +1,5 @@
 import type { Schema } from 'joi';
-import type { AppContext, PublicContext } from './context.js';
+import type { AppContext, AppTypes, PublicContext, UntypedApp } from './context.js';
 import type { ModelMap } from './models.js';
 import type { HttpMethod } from '../manifest/types.js';
 
@@ -30,7 +30,7 @@ export interface RouteValidation {
 }
 
 /** A route of the app: method + path (as in the manifest's authorization table) and a handler. */
-export interface AppRoute<M extends ModelMap = ModelMap> {
+export interface AppRoute<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** HTTP method. */
   method: HttpMethod;
   /** Route pattern (hapi syntax: `/greetings/{id}`). Ext apps are served under `/ext/{publisher}/{slug}`. */
@@ -42,11 +42,11 @@ export interface AppRoute<M extends ModelMap = ModelMap> {
   /** True for a route the manifest marks `public: true` (use definePublicRoute). */
   public?: false;
   /** Answers the request; the return value is the 200 body. Throw the SDK's errors for 4xx. */
-  handler(request: AppRequest<any>, ctx: AppContext<M>): unknown;
+  handler(request: AppRequest<any>, ctx: AppContext<M, T>): unknown;
 }
 
 /** A public route (manifest `public: true`): no credential, no caller in the context. */
-export interface AppPublicRoute<M extends ModelMap = ModelMap> {
+export interface AppPublicRoute<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** HTTP method. */
   method: HttpMethod;
   /** Route pattern. */
@@ -58,18 +58,18 @@ export interface AppPublicRoute<M extends ModelMap = ModelMap> {
   /** Always true. */
   public: true;
   /** Answers the request; the return value is the 200 body. */
-  handler(request: AppRequest<any>, ctx: PublicContext<M>): unknown;
+  handler(request: AppRequest<any>, ctx: PublicContext<M, T>): unknown;
 }
 
 /** Any route of an app. */
-export type AnyAppRoute<M extends ModelMap = ModelMap> = AppRoute<M> | AppPublicRoute<M>;
+export type AnyAppRoute<M extends ModelMap = ModelMap, T extends AppTypes = any> = AppRoute<M, T> | AppPublicRoute<M, T>;
 
-/** Declares a route (typing helper): `defineRoute<typeof models>({ method, path, validate, handler })`. */
-export function defineRoute<M extends ModelMap = ModelMap>(route: AppRoute<M>): AppRoute<M> {
+/** Declares a route (typing helper): `defineRoute<Models, AppTypes>({ method, path, validate, handler })`. */
+export function defineRoute<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp>(route: AppRoute<M, T>): AppRoute<M, T> {
   return route;
 }
 
 /** Declares a public route (the manifest must mark it `public: true`). */
-export function definePublicRoute<M extends ModelMap = ModelMap>(route: Omit<AppPublicRoute<M>, 'public'>): AppPublicRoute<M> {
+export function definePublicRoute<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp>(route: Omit<AppPublicRoute<M, T>, 'public'>): AppPublicRoute<M, T> {
   return { ...route, public: true };
 }

@@ -1,6 +1,18 @@
 import test from 'ava';
 import { createRequire } from 'node:module';
-import { appNamespace, appSchemaName, eventNameProblem, isPastTense, isPermissionVerb, isPluralNoun, parseEventName, permissionKeyProblem } from './naming.js';
+import {
+  appNamespace,
+  appSchemaName,
+  emitScopeReason,
+  eventNameProblem,
+  isPastTense,
+  isPermissionVerb,
+  isPluralNoun,
+  namespaceProblem,
+  parseEventName,
+  permissionKeyProblem,
+  splitNamespace,
+} from './naming.js';
 
 test('plural resources end in s (not ss, us, is) or are irregular plurals', (t) => {
   for (const word of ['tasks', 'boards', 'time_entries', 'categories', 'people', 'media', 'api_keys', 'addresses']) t.true(isPluralNoun(word), word);
@@ -50,4 +62,39 @@ test('the JSON Schema is published as @wpk/sdk/app.schema.json', (t) => {
   const schema = require('@wpk/sdk/app.schema.json');
   t.is(schema.title, 'Workspace Platform Kit app manifest (app.json)');
   t.deepEqual(schema.required, ['slug', 'name', 'version', 'permissions', 'authorization']);
+});
+
+test('one grammar for event names: four parts (five for ext), the catalog names verbatim, system.* only as the platform emits it', (t) => {
+  t.is(eventNameProblem('core.tasks.task.created'), null);
+  t.is(eventNameProblem('system.app.installed'), null, 'a system event of three parts, as the catalog names it');
+  t.regex(eventNameProblem('core.tasks.created') ?? '', /must have the form \{scope\}\.\{app\}\.\{resource\}\.\{action\}/);
+  t.regex(eventNameProblem('core.tasks.task.created.again') ?? '', /must have the form/);
+  t.regex(eventNameProblem('core.my-app.task.created') ?? '', /must have the form/, 'segments are words joined by _');
+  t.regex(eventNameProblem('system.app.exploded') ?? '', /is not an event the platform emits/);
+});
+
+test('scope rules: apps by namespace and first-party flag, the runtime by its two emitters', (t) => {
+  const tasks = { slug: 'tasks', firstParty: true };
+  const hello = { slug: 'hello', publisher: 'acme', firstParty: false };
+  t.is(emitScopeReason('core.tasks.task.created', tasks), null);
+  t.is(emitScopeReason('ext.acme.hello.greeting.sent', hello), null);
+  t.is(emitScopeReason('core.tasks.task.created', hello), 'core.* events are emitted by first-party apps only; a third-party app emits in ext.acme.hello.*');
+  t.is(emitScopeReason('core.account.role.created', tasks), 'core.account.* events are emitted by the platform runtime only');
+  t.is(emitScopeReason('system.app.installed', { slug: 'system', firstParty: true, runtime: true }), null);
+  t.is(emitScopeReason('core.account.role.created', { slug: 'account', firstParty: true, runtime: true }), null);
+  t.is(emitScopeReason('system.app.installed', { slug: 'account', firstParty: true, runtime: true }), 'system.* events are emitted by the platform runtime only');
+  t.is(emitScopeReason('core.tasks.task.created', { slug: 'system', firstParty: true, runtime: true }), "the runtime's system emitter emits only system.* and core.account.*");
+});
+
+test('app namespaces: a first-party slug or ext.{publisher}.{slug}, never a reserved slug', (t) => {
+  t.deepEqual(splitNamespace('ext.acme.hello'), { slug: 'hello', publisher: 'acme' });
+  t.deepEqual(splitNamespace('tasks'), { slug: 'tasks', publisher: null });
+  t.is(namespaceProblem('tasks', true), null);
+  t.is(namespaceProblem('time_off', true), null);
+  t.is(namespaceProblem('ext.acme.hello', false), null);
+  t.is(namespaceProblem('my-app', true), 'slug "my-app" must be lowercase letters and digits, words joined by _');
+  t.is(namespaceProblem('core', true), 'slug "core" is reserved for the platform');
+  t.is(namespaceProblem('ext.acme.hello', true), 'slug "ext.acme.hello" names a third-party app (ext.*), which cannot be first-party');
+  t.regex(namespaceProblem('ext.acme', false) ?? '', /must have the form ext\.\{publisher\}\.\{slug\}/);
+  t.regex(namespaceProblem('hello', false) ?? '', /must have the form ext\.\{publisher\}\.\{slug\}/);
 });

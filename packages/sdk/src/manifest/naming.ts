@@ -1,8 +1,11 @@
 /**
  * The naming rules of the specification, as small pure functions the validator, the runtime and
  * the docs share: app slugs, permission keys (`{app}.{resource}.{action}`) and event actions
- * (`{scope}.{app}.{resource}.{action}`).
+ * (`{scope}.{app}.{resource}.{action}`). The one implementation: the event bus of
+ * `@wpk/core` (events/names.ts) asks these too, never a grammar of its own.
  */
+
+import { SYSTEM_EVENT_CATALOG } from './catalog.js';
 
 /** An app slug: lowercase letters and digits, words joined by `_`, 2-40 characters. */
 export const SLUG_PATTERN = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -58,13 +61,10 @@ export const IRREGULAR_PAST_TENSE: readonly string[] = [
 export const CATALOG_EXCEPTIONS: readonly string[] = ['core.calls.call.reminder', 'core.calls.recording.ready', 'core.member.mentioned'];
 
 /**
- * The `system.*` events the platform runtime emits (the specification's catalog). Apps may
+ * The `system.*` events the platform runtime emits (the catalog in `catalog.ts`). Apps may
  * subscribe to these and only these; no app emits them.
  */
-export const SYSTEM_EVENTS: readonly string[] = [
-  'system.app.installed', 'system.app.uninstalled', 'system.workspace.created', 'system.workspace.member.added',
-  'system.workspace.member.removed', 'system.security.role.created', 'system.security.permission.denied',
-];
+export const SYSTEM_EVENTS: readonly string[] = SYSTEM_EVENT_CATALOG.map((event) => event.action);
 
 /** The namespace of an app: its slug for a first-party app, `ext.{publisher}.{slug}` otherwise. */
 export function appNamespace(slug: string, publisher?: string | null): string {
@@ -152,20 +152,78 @@ export function eventNameProblem(name: string): string | null {
 }
 
 /**
- * Checks that an app may emit `name`: `system.*` never; `core.*` only when the runtime loads the
- * app as first-party; an app with a publisher emits in `ext.{publisher}.{slug}.*` and nowhere else
- * of the ext scope. Returns the problem or null.
+ * The platform runtime's own emitters on the event bus and the namespaces each emits in: `system`
+ * (the runtime: `system.*` and `core.account.*`) and `account` (the account area: `core.account.*`).
+ * Both names are reserved slugs, so no app can pose as them.
  */
-export function emitScopeProblem(name: string, app: { slug: string; publisher?: string | null; firstParty: boolean }): string | null {
-  if (name.startsWith('system.')) return `"${name}": system.* events are emitted by the platform runtime only; apps may subscribe to them but never emit them`;
-  if (name.startsWith('core.account.')) return `"${name}": core.account.* events are emitted by the platform runtime only`;
+export const RUNTIME_EMITTERS: Readonly<Record<string, readonly string[]>> = Object.freeze({ system: ['system.', 'core.account.'], account: ['core.account.'] });
+
+/** Who emits an event: an app (its slug, publisher, and whether it is loaded as first-party) or a runtime emitter. */
+export interface EventEmitter {
+  slug: string;
+  publisher?: string | null;
+  firstParty: boolean;
+  /** True for one of RUNTIME_EMITTERS (`slug` names which). */
+  runtime?: boolean;
+}
+
+/**
+ * Why `emitter` may not emit `name` under the scope rules, or null when it may: `system.*` by the
+ * runtime only; `core.account.*` by the runtime only; the rest of `core.*` by first-party apps
+ * only; `ext.{publisher}.{slug}.*` by that app only. The bare reason, for callers that name the
+ * emitter and the action themselves; `emitScopeProblem` is the manifest's form.
+ */
+export function emitScopeReason(name: string, emitter: EventEmitter): string | null {
+  if (emitter.runtime) {
+    const namespaces = RUNTIME_EMITTERS[emitter.slug] ?? [];
+    if (namespaces.some((namespace) => name.startsWith(namespace))) return null;
+    if (name.startsWith('system.')) return 'system.* events are emitted by the platform runtime only';
+    return `the runtime's ${emitter.slug} emitter emits only ${namespaces.map((namespace) => `${namespace}*`).join(' and ')}`;
+  }
+  if (name.startsWith('system.')) return 'system.* events are emitted by the platform runtime only; apps may subscribe to them but never emit them';
+  if (name.startsWith('core.account.')) return 'core.account.* events are emitted by the platform runtime only';
   if (name.startsWith('core.')) {
-    return app.firstParty ? null : `"${name}": core.* events are emitted by first-party apps only; a third-party app emits in ${appNamespace(app.slug, app.publisher)}.*`;
+    return emitter.firstParty ? null : `core.* events are emitted by first-party apps only; a third-party app emits in ${appNamespace(emitter.slug, emitter.publisher)}.*`;
   }
   if (name.startsWith('ext.')) {
-    const own = app.publisher ? `${appNamespace(app.slug, app.publisher)}.` : null;
+    const own = emitter.publisher ? `${appNamespace(emitter.slug, emitter.publisher)}.` : null;
     if (own && name.startsWith(own)) return null;
-    return own ? `"${name}": an app emits only in its own namespace ${own}*` : `"${name}": ext.* events belong to third-party apps; a first-party app emits core.*`;
+    return own ? `an app emits only in its own namespace ${own}*` : 'ext.* events belong to third-party apps; a first-party app emits core.*';
   }
-  return `"${name}" must start with core., ext. or system.`;
+  return 'an event name must start with core., ext. or system.';
+}
+
+/**
+ * Checks that an app may emit `name`: `system.*` never; `core.*` only when the runtime loads the
+ * app as first-party; an app with a publisher emits in `ext.{publisher}.{slug}.*` and nowhere else
+ * of the ext scope. Returns the problem (`"name": reason`) or null.
+ */
+export function emitScopeProblem(name: string, app: EventEmitter): string | null {
+  const reason = emitScopeReason(name, app);
+  return reason ? `"${name}": ${reason}` : null;
+}
+
+/** The slug and publisher of an app namespace (`tasks`, `ext.acme.hello`); the inverse of appNamespace. */
+export function splitNamespace(namespace: string): { slug: string; publisher: string | null } {
+  const parts = namespace.split('.');
+  return parts[0] === 'ext' && parts.length === 3 ? { slug: parts[2], publisher: parts[1] } : { slug: namespace, publisher: null };
+}
+
+/**
+ * Checks an app namespace as the event bus registers it: a first-party app's slug (SLUG_PATTERN,
+ * not reserved), or `ext.{publisher}.{slug}` for a third-party app. Returns the problem or null.
+ */
+export function namespaceProblem(namespace: string, firstParty: boolean): string | null {
+  if (namespace.startsWith('ext.')) {
+    if (firstParty) return `slug "${namespace}" names a third-party app (ext.*), which cannot be first-party`;
+    const parts = namespace.split('.');
+    if (parts.length !== 3 || !PUBLISHER_PATTERN.test(parts[1]) || !SLUG_PATTERN.test(parts[2])) {
+      return `slug "${namespace}" of a third-party app must have the form ext.{publisher}.{slug} (lowercase; words of the slug joined by _)`;
+    }
+    return null;
+  }
+  if (RESERVED_SLUGS.has(namespace)) return `slug "${namespace}" is reserved for the platform`;
+  if (!firstParty) return `slug "${namespace}" of a third-party app must have the form ext.{publisher}.{slug}`;
+  if (!SLUG_PATTERN.test(namespace)) return `slug "${namespace}" must be lowercase letters and digits, words joined by _`;
+  return null;
 }

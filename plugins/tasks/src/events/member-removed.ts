@@ -1,4 +1,5 @@
 import type { SubscriptionHandler } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { recordMemberRemoved } from '../services/members-directory.js';
 
@@ -8,8 +9,9 @@ import { recordMemberRemoved } from '../services/members-directory.js';
  * finds nothing left to change. A malformed payload is logged and acknowledged (a retry would
  * not fix it).
  */
-export const onMemberRemoved: SubscriptionHandler<Models> = async (event, ctx) => {
-  const { member_id: memberId, removed_by: removedBy } = event.payload as { member_id?: unknown; removed_by?: unknown };
+export const onMemberRemoved: SubscriptionHandler<Models, AppTypes, 'core.account.member.removed'> = async (event, ctx) => {
+  // Typed by the platform catalog; still checked, since a replayed or hand-made delivery may not be.
+  const { member_id: memberId, removed_by: removedBy }: { member_id: unknown; removed_by?: unknown } = event.payload;
   if (typeof memberId !== 'string' || !/^[0-9a-f-]{36}$/i.test(memberId)) {
     ctx.log.warn({ action: event.action, delivery: event.deliveryId }, 'member.removed without a usable member_id: ignored');
     return;

@@ -1,4 +1,5 @@
 import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { addBoardMember, changeBoardMemberRole, listBoardMembers, removeBoardMember } from '../services/board-members.js';
 import { filterOptions, listTaskFilters } from '../services/task-filters.js';
@@ -7,7 +8,7 @@ import { boardRole, color, id, idParams, listQuery, q } from './schemas.js';
 
 /** A board's task filters, topics and members. */
 export const boardPartRoutes = [
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/task-filters',
     description: "Fields the board's tasks can be filtered by (each a query parameter of GET /tasks)",
@@ -17,7 +18,7 @@ export const boardPartRoutes = [
       return ctx.respond.collection(filters.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), filters.length);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/task-filters/{key}/options',
     description: "One filter's values on the board, with task counts; q narrows by label",
@@ -27,7 +28,7 @@ export const boardPartRoutes = [
       return ctx.respond.collection(options.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), options.length);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/topics',
     description: "The board's topics by name; q keeps names containing it",
@@ -37,7 +38,7 @@ export const boardPartRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/topics',
     description: 'Creates a topic on the board',
@@ -47,7 +48,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(topic, { self: `/boards/${topic.board_id}/topics/${topic.id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/topics/{topic_id}',
     description: 'Renames or recolours a topic',
@@ -57,7 +58,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(topic);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/topics/{topic_id}',
     description: 'Deletes a topic; its tasks remain, with no topic',
@@ -66,7 +67,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(await deleteTopic(ctx, request.params.board_id, request.params.topic_id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/members',
     description: "The board's members and their roles",
@@ -76,7 +77,7 @@ export const boardPartRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/members',
     description: 'Adds a workspace member to the board with a role',
@@ -86,7 +87,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(member, { self: `/boards/${member.board_id}/members/${member.member_id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/members/{member_id}',
     description: "Changes a board member's role",
@@ -95,7 +96,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(await changeBoardMemberRole(ctx, request.params.board_id, request.params.member_id, request.payload.role));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/members/{member_id}',
     description: 'Removes a member from the board',

@@ -1,4 +1,5 @@
 import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { createBoard, deleteBoard, listBoards, renameLane, requireBoard, updateBoard } from '../services/boards.js';
 import { presentBoard } from '../services/present.js';
@@ -6,7 +7,7 @@ import { grid, id, idParams, lanes, listQuery, q, title } from './schemas.js';
 
 /** Boards: list, create (optionally from a template), read, update or archive, delete, rename a lane. */
 export const boardRoutes = [
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards',
     description: 'Lists live boards (archived ones with deleted=true), oldest first',
@@ -16,7 +17,7 @@ export const boardRoutes = [
       return ctx.respond.collection(rows.map(presentBoard), count);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards',
     description: 'Creates a board, optionally from a template board',
@@ -35,7 +36,7 @@ export const boardRoutes = [
       return ctx.respond.single(presentBoard(board), { self: `/boards/${board.id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}',
     description: 'Reads a board (archived or not)',
@@ -45,7 +46,7 @@ export const boardRoutes = [
       return ctx.respond.single(presentBoard(board), { tasks: `/tasks?board_id=${board.id}`, topics: `/boards/${board.id}/topics`, members: `/boards/${board.id}/members` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/boards/{board_id}',
     description: 'Updates a board; deleted: true archives it, false restores it',
@@ -64,7 +65,7 @@ export const boardRoutes = [
       return ctx.respond.single(presentBoard(board), { self: `/boards/${board.id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}',
     description: "Deletes a board and its tasks; confirm_key must equal the board's title",
@@ -73,7 +74,7 @@ export const boardRoutes = [
       return ctx.respond.single(await deleteBoard(ctx, request.params.board_id, request.payload.confirm_key));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/columns',
     description: 'Renames a lane and every task in it',

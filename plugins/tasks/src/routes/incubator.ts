@@ -1,4 +1,5 @@
 import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { clearBoard, pullTasks, returnTask } from '../services/incubator.js';
 import { id, idParams } from './schemas.js';
@@ -7,7 +8,7 @@ const EXACTLY_ONE = 'body must contain exactly one of task_ids or schedule_id';
 
 /** The incubator: pull tasks onto a board, clear a board, return one task. */
 export const incubatorRoutes = [
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/tasks',
     description: 'Pulls incubator tasks onto the board: the task_ids given, or every incubator task of schedule_id',
@@ -22,7 +23,7 @@ export const incubatorRoutes = [
       return ctx.respond.single(pulled, { board: `/boards/${request.params.board_id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/tasks',
     description: "Clears the board: scheduled=false deletes its unplanned tasks, scheduled=true its planned ones",
@@ -31,7 +32,7 @@ export const incubatorRoutes = [
       return ctx.respond.single(await clearBoard(ctx, request.params.board_id, request.query.scheduled as boolean));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/tasks/{task_id}',
     description: 'Returns the task to the incubator',

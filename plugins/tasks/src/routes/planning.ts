@@ -1,4 +1,5 @@
 import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { completeSchedule, createSchedule, listSchedules, requireSchedule, updateSchedule } from '../services/schedules.js';
 import { presentSchedule } from '../services/present.js';
@@ -7,7 +8,7 @@ import { id, idParams, isoDate, listQuery } from './schemas.js';
 
 /** Saved views and schedules. */
 export const planningRoutes = [
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/views',
     description: "The caller's saved views, optionally of one board",
@@ -17,7 +18,7 @@ export const planningRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/views',
     description: 'Saves a board view',
@@ -28,7 +29,7 @@ export const planningRoutes = [
       return ctx.respond.single(await createView(ctx, request.payload), { self: '/views' });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/views/{view_id}',
     description: 'Deletes one of the caller’s saved views',
@@ -37,7 +38,7 @@ export const planningRoutes = [
       return ctx.respond.single(await deleteView(ctx, request.params.view_id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/schedules',
     description: 'Lists schedules, oldest first; status keeps open or completed ones',
@@ -47,7 +48,7 @@ export const planningRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/schedules',
     description: 'Creates a schedule',
@@ -57,7 +58,7 @@ export const planningRoutes = [
       return ctx.respond.single(schedule, { self: `/schedules/${schedule.id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/schedules/{schedule_id}',
     description: 'Reads a schedule',
@@ -67,7 +68,7 @@ export const planningRoutes = [
       return ctx.respond.single(presentSchedule(schedule), { tasks: `/tasks?schedule_id=${schedule.id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/schedules/{schedule_id}',
     description: 'Renames or re-dates a schedule',
@@ -76,7 +77,7 @@ export const planningRoutes = [
       return ctx.respond.single(await updateSchedule(ctx, request.params.schedule_id, request.payload));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/schedules/{schedule_id}/completion',
     description: 'Completes a schedule',

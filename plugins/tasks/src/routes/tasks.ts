@@ -1,4 +1,5 @@
 import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { addComment, addDeliverable, deliver, listComments, listDeliverables } from '../services/task-activity.js';
 import { assignMember, completeTask, createTask, deleteTask, listTasks, moveTask, presentOne, reopenTask, requireTask, unassignMember, updateTask } from '../services/tasks.js';
@@ -21,7 +22,7 @@ const taskLinks = (taskId: string) => ({ self: `/tasks/${taskId}`, comments: `/t
 
 /** Tasks: list, create, read, update, delete; assign, complete, move, comment, deliverables. */
 export const taskRoutes = [
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks',
     description: 'Lists tasks, oldest first, filtered by any of the query parameters',
@@ -47,7 +48,7 @@ export const taskRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks',
     description: 'Creates a task on a board, or in the incubator when board_id is absent',
@@ -57,7 +58,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}',
     description: 'Reads a task',
@@ -67,7 +68,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, { ...taskLinks(task.id), ...(task.board_id ? { board: `/boards/${task.board_id}` } : {}) });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/tasks/{id}',
     description: 'Updates a task: dates (due not before start), blocked_by (no cycle), lane, topic, ...',
@@ -77,7 +78,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}',
     description: 'Deletes a task: its creator may, otherwise tasks.tasks.delete',
@@ -86,7 +87,7 @@ export const taskRoutes = [
       return ctx.respond.single(await deleteTask(ctx, request.params.id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/assignees',
     description: 'Assigns a member to the task',
@@ -96,7 +97,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}/assignees/{member_id}',
     description: 'Unassigns a member from the task',
@@ -106,7 +107,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/completion',
     description: 'Completes the task',
@@ -116,7 +117,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}/completion',
     description: 'Reopens a completed task',
@@ -126,7 +127,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/tasks/{id}/board',
     description: 'Moves the task to another board (optionally into a lane)',
@@ -136,7 +137,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}/comments',
     description: "The task's comments, oldest first",
@@ -146,7 +147,7 @@ export const taskRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/comments',
     description: 'Comments on the task',
@@ -156,7 +157,7 @@ export const taskRoutes = [
       return ctx.respond.single(comment, { self: `/tasks/${comment.task_id}/comments`, task: `/tasks/${comment.task_id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}/deliverables',
     description: "The task's deliverables, oldest first",
@@ -166,7 +167,7 @@ export const taskRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/deliverables',
     description: 'Adds a deliverable to the task',
@@ -176,7 +177,7 @@ export const taskRoutes = [
       return ctx.respond.single(deliverable, { self: `/tasks/${deliverable.task_id}/deliverables`, task: `/tasks/${deliverable.task_id}` });
     },
   }),
-  defineRoute<Models>({
+  defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/deliverables/{deliverable_id}/delivery',
     description: 'Marks a deliverable delivered',

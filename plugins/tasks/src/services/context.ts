@@ -1,25 +1,22 @@
 import { ConflictError, type AppContext, type BaseContext, type EventContext } from '@wpk/sdk';
+import type { AppTypes, Settings } from '../app.types.js';
 import type { Models } from '../models/index.js';
 
-/** What a route hands a service: the request's context, typed with the app's models. */
-export type TasksContext = AppContext<Models>;
+/** What a route hands a service: the request's context, typed with the app's models and its generated contract (`wpk types`). */
+export type TasksContext = AppContext<Models, AppTypes>;
 
 /** What a subscription handler hands a service: no caller, the event's workspace. */
-export type TasksEventContext = EventContext<Models>;
+export type TasksEventContext = EventContext<Models, AppTypes>;
 
 /** The parts every context shares (db, events, search, settings). */
-export type TasksBaseContext = BaseContext<Models>;
+export type TasksBaseContext = BaseContext<Models, AppTypes>;
 
-/** The app's settings document, as the manifest's settings schema describes it. */
-export interface TasksSettings {
-  default_lanes: string[];
-  default_priority: 'none' | 'low' | 'medium' | 'high' | 'urgent';
-  max_assignees: number;
-}
+/** The app's settings document, as the manifest's settings schema describes it (generated). */
+export type TasksSettings = Settings;
 
 /** The effective settings of the context's workspace (the runtime hands the saved document or the defaults). */
 export function settingsOf(ctx: TasksBaseContext): TasksSettings {
-  return ctx.settings as unknown as TasksSettings;
+  return ctx.settings;
 }
 
 /** Escapes `%`, `_` and `\` so user text matches literally inside an ILIKE pattern. */

@@ -13,8 +13,8 @@ export const INVALID_API_KEY = 'Invalid, revoked, or expired API key';
 export const NOT_A_MEMBER = 'You are not a member of this workspace';
 
 /**
- * Judges an API key (`Authorization: Bearer slk_...`) on the key alone. The API-keys concern
- * implements this and hands it to `runtime.identity.useApiKeyAuthenticator(...)`.
+ * Judges an API key (`Authorization: Bearer slk_...`) on the key alone. The `api-keys` plugin
+ * exposes one; the `identity` plugin, which depends on it, builds the scheme with it.
  */
 export interface ApiKeyAuthenticator {
   /**
@@ -28,8 +28,8 @@ export interface ApiKeyAuthenticator {
 
 export interface AuthSchemeDependencies {
   sessions: SessionService;
-  /** The API-key authenticator, when one is wired. */
-  apiKeys: () => ApiKeyAuthenticator | null;
+  /** The API-key authenticator (null: every `Bearer slk_` request is 401). */
+  apiKeys: ApiKeyAuthenticator | null;
 }
 
 /** The session cookie's value (hapi gives an array when the browser sent it twice). */
@@ -72,7 +72,7 @@ export function registerAuthScheme(server: Server, dependencies: AuthSchemeDepen
     async authenticate(request, h) {
       const bearer = bearerToken(request);
       if (bearer !== null) {
-        const authenticator = dependencies.apiKeys();
+        const authenticator = dependencies.apiKeys;
         // The request's access statement judged the key within the subdomain's workspace; a key it
         // did not find there is judged alone (unknown: 401; another workspace's: 403 below).
         const credentials = bearer.startsWith('slk_') && authenticator ? (prefetchedCredentials(request, 'api_key', bearer) ?? (await authenticator.authenticate(bearer, request))) : null;

@@ -17,7 +17,7 @@ import { registerCsrfProtection } from './csrf.js';
  */
 export function installIdentity(server: Server, identity: IdentityService, config: RuntimeConfig): void {
   declareSessionCookie(server, config);
-  registerAuthScheme(server, { sessions: identity.sessions, apiKeys: () => identity.apiKeys() });
+  registerAuthScheme(server, { sessions: identity.sessions, apiKeys: identity.apiKeys() });
   registerCsrfProtection(server, config.publicUrl);
   registerAdminAuditRecorder(server, identity.audit, identity.context.logger);
   const dependencies = { identity, config };

@@ -23,6 +23,8 @@ export interface IdentityContext {
   throttle: Throttle;
   mailer: Mailer;
   avatars: AvatarStorage;
+  /** The runtime's clock (`RuntimeSeams.clock`): where identity's services should read the time. */
+  clock: () => Date;
 }
 
 /** Stages an event of the catalog; it leaves only if the unit of work commits. */

@@ -1,9 +1,9 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { AppRegistry } from '../apps/index.js';
-import { callApi, forwardCookies, ok } from './api.js';
-import { blankForm, formFromAnswer, formValues, safeNext, type FormState } from './forms.js';
-import { back, denied, formError, notice, pageOptions, refusal, rows, screen, type Me } from './screen.js';
-import { fragment, page } from './views.js';
+import type { AppRegistry } from '../../apps/index.js';
+import { callApi, forwardCookies, ok } from '../api.js';
+import { blankForm, formFromAnswer, formValues, safeNext, type FormState } from '../forms.js';
+import { back, denied, formError, notice, pageOptions, refusal, rows, screen, type Me } from '../screen.js';
+import { fragment, page } from '../views.js';
 
 /** The parts of `GET /apps/{slug}/access` the Apps screen shows. */
 interface AppAccess {

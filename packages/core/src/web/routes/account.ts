@@ -1,8 +1,8 @@
 import type { ServerRoute } from '@hapi/hapi';
-import { callApi, ok } from './api.js';
-import { blankForm, formFromAnswer, formValues } from './forms.js';
-import { back, notice, pageOptions, screen } from './screen.js';
-import { page } from './views.js';
+import { callApi, ok } from '../api.js';
+import { blankForm, formFromAnswer, formValues } from '../forms.js';
+import { back, notice, pageOptions, screen } from '../screen.js';
+import { page } from '../views.js';
 
 /** An otpauth URI as `POST /totps` makes it: anything else is not put into a link. */
 const OTPAUTH = /^otpauth:\/\/totp\/[^\s"<>]{1,500}$/;

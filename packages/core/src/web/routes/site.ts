@@ -1,10 +1,10 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi, TooManyRequestsError } from '@wpk/sdk';
-import type { Throttle, ThrottleRule } from '../identity/index.js';
-import type { Mailer } from '../mail/index.js';
-import { publicOrigin } from '../tenancy/index.js';
-import { blankForm, formValues, type FormState } from './forms.js';
-import { page } from './views.js';
+import type { Throttle, ThrottleRule } from '../../identity/index.js';
+import type { Mailer } from '../../mail/index.js';
+import { publicOrigin } from '../../tenancy/index.js';
+import { blankForm, formValues, type FormState } from '../forms.js';
+import { page } from '../views.js';
 
 /** The site's informational pages: path → title and text. */
 const INFO_PAGES: Record<string, { title: string; paragraphs: string[] }> = {

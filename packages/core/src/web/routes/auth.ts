@@ -1,9 +1,9 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { WorkspaceService } from '../tenancy/index.js';
-import { publicOrigin } from '../tenancy/index.js';
-import { callApi, forwardCookies, ok } from './api.js';
-import { blankForm, formFromAnswer, formValues, safeNext } from './forms.js';
-import { page } from './views.js';
+import type { WorkspaceService } from '../../tenancy/index.js';
+import { publicOrigin } from '../../tenancy/index.js';
+import { callApi, forwardCookies, ok } from '../api.js';
+import { blankForm, formFromAnswer, formValues, safeNext } from '../forms.js';
+import { page } from '../views.js';
 
 const TWO_FACTOR_MISSING = /^Two-factor authentication is on/;
 

@@ -1,5 +1,5 @@
 import type { ServerRoute } from '@hapi/hapi';
-import type { Database } from '../db/index.js';
+import type { Database } from './database.js';
 
 /** `GET /health`: public; 200 while the database answers, 503 when it does not. */
 export function healthRoutes(db: Database): ServerRoute[] {

@@ -2,7 +2,7 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { ConflictError, ForbiddenError, InvalidError, Joi, NotFoundError } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
-import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, type PermissionSourceFactory } from '../access/index.js';
+import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, defaultPermissionSourceFactory } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
 import { collection, parsePagination, runInRequestTransaction, single, type RequestWork } from '../server/index.js';
@@ -19,7 +19,6 @@ export interface AppEndpointServices {
   apps: { require(namespace: string): LoadedApp; list(): LoadedApp[] };
   sink(): EventSink;
   mailer(): Mailer | null;
-  permissionSources(): PermissionSourceFactory;
 }
 
 const SLUG = Joi.string().max(100).required();
@@ -88,7 +87,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
 
   const canOpen = async (request: Request, app: LoadedApp, row: InstallationRow | null) => {
     if (!isInstalled(row)) return false;
-    const source = services.permissionSources()(credentialsOf(request), services.sequelize);
+    const source = defaultPermissionSourceFactory(credentialsOf(request), services.sequelize);
     return (await source.appAccess(app.namespace, row)).allowed;
   };
 

@@ -1,0 +1,86 @@
+import { permissionDeniedEmitter } from '../access/index.js';
+import type { CorePlugin } from '../core-inputs.js';
+import type { EmissionGuard, SubscriberFilter } from '../events/index.js';
+import { installedEmitters, installedSubscribers, joinEventBus } from './event-bus.js';
+import { AppHost } from './host.js';
+import { InstallationService } from './installations.js';
+import { bindModels } from './models.js';
+import { mountAppRoutes } from './mount.js';
+import { NotificationService } from './notifications.js';
+import { AppPipeline, type AppRuntime } from './pipeline.js';
+import type { AppRegistry } from './registry.js';
+import { appEndpoints } from './routes.js';
+import { searchIndexerOver } from './search-access.js';
+import { StrictRoles } from './strict-roles.js';
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    'app-catalog': {
+      /** The apps as loaded and validated. */
+      registry: AppRegistry;
+      /** Where each app is installed, its settings and role slices. */
+      installations: InstallationService;
+      /** The event bus's fan-out rule: a loaded app receives only where it is installed. */
+      installedSubscribers: SubscriberFilter;
+      /** The ingress rule: a remote app emits only where it is installed. */
+      installedEmitters: EmissionGuard;
+    };
+    apps: { host: AppHost };
+  }
+}
+
+/**
+ * Which apps this runtime has (loaded before anything opened) and where each is installed.
+ * Concerns that only ask "which apps, installed where" (events, API keys' scopes, search, the
+ * web, OpenAPI) depend on this plugin, not on `apps`.
+ */
+export const appCatalogPlugin: CorePlugin = {
+  name: 'app-catalog',
+  dependencies: ['db'],
+  register(server, { apps: registry }) {
+    const installations = new InstallationService(server.plugins.db.database.sequelize);
+    server.expose('registry', registry);
+    server.expose('installations', installations);
+    server.expose('installedSubscribers', installedSubscribers(registry));
+    server.expose('installedEmitters', installedEmitters(registry, installations));
+  },
+};
+
+/**
+ * Runs the apps: binds each app's models to this runtime's connection, registers the app guard
+ * (layers 4 and 5; its denials become `system.security.permission.denied` events), mounts every
+ * app route and the platform's app endpoints, and puts the apps on the event bus. `ctx.search`
+ * changes feed the platform search index; staged events go to the event bus's outbox.
+ */
+export const appsPlugin: CorePlugin = {
+  name: 'apps',
+  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'search'],
+  async register(server, { logger, seams }) {
+    const sequelize = server.plugins.db.database.sequelize;
+    const { registry, installations } = server.plugins['app-catalog'];
+    const bus = server.plugins.events.bus;
+    const mailer = server.plugins.mail.mailer;
+    const strict = registry.strict ? await StrictRoles.open(sequelize) : null;
+    const notifications = new NotificationService(sequelize, logger);
+    const sink = seams.eventSink ? seams.eventSink(bus.sink, 'apps') : bus.sink;
+    const index = searchIndexerOver(server.plugins.search.index);
+    const indexer = seams.searchIndexer ? seams.searchIndexer(index) : index;
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, strict });
+    const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
+
+    await mountAppRoutes(server, { sequelize, registry, bound, pipeline, installations, onDenied: permissionDeniedEmitter(bus, logger) });
+    server.route(
+      appEndpoints({
+        sequelize,
+        logger,
+        installations,
+        notifications,
+        apps: registry,
+        sink: () => sink,
+        mailer: () => mailer,
+      }),
+    );
+    joinEventBus(bus, { registry, bound, pipeline, installations });
+    server.expose('host', new AppHost({ registry, sequelize, workspaces: server.plugins.tenancy.workspaces, installations, notifications, pipeline, bound, strict }));
+  },
+};

@@ -1,0 +1,55 @@
+import type { Plugin } from '@hapi/hapi';
+import type { Logger } from 'pino';
+import type { AppRegistry, SearchIndexer } from './apps/index.js';
+import type { RuntimeConfig } from './config.js';
+import type { Database } from './db/index.js';
+import type { EventBusOptions, EventSink } from './events/index.js';
+import type { Mailer } from './mail/index.js';
+
+/** Which concern stages through an event sink handed to the `eventSink` seam. */
+export type StagingConcern = 'apps' | 'identity';
+
+/**
+ * The substitutes a runtime can be given before it boots (`Runtime.create({ seams })`). The test
+ * harnesses use them; a production runtime gives none and gets the real parts. Nothing patches
+ * a runtime after it is built.
+ */
+export interface RuntimeSeams {
+  /**
+   * The clock of this runtime (default `() => new Date()`). Every plugin gets it in its inputs
+   * (`inputs.seams.clock`), identity's services in `IdentityContext.clock`, and `runtime.clock`
+   * reads it. A place that reads the time should read it here.
+   */
+  clock?: () => Date;
+  /** Where every mail of the runtime goes (identity's, the apps layer's, the site's) instead of SMTP or files. */
+  mailer?: Mailer;
+  /**
+   * Wraps the event sink a concern stages through (`apps`: app handlers, in-process deliveries
+   * run by `runtime.apps.dispatch`, and the platform's app endpoints; `identity`: identity's flows).
+   * Return `inner` wrapped (record, then hand on) to see what is written to the outbox; return
+   * something else to replace it.
+   */
+  eventSink?: (inner: EventSink, concern: StagingConcern) => EventSink;
+  /** Wraps the search indexer `ctx.search` changes go through (`inner` feeds the platform search index). */
+  searchIndexer?: (inner: SearchIndexer) => SearchIndexer;
+}
+
+/**
+ * What every core plugin is registered with. Everything else a plugin needs it reads from
+ * `server.plugins[dependency]` of a plugin it declares in `dependencies`.
+ */
+export interface CoreInputs {
+  config: RuntimeConfig;
+  logger: Logger;
+  /** The seams, with the clock filled in. */
+  seams: RuntimeSeams & { clock: () => Date };
+  /** The opened database; only the `db` plugin reads it here (others read `server.plugins.db`). */
+  database: Database;
+  /** The apps, loaded and validated before anything opened; only the `app-catalog` plugin reads them here. */
+  apps: AppRegistry;
+  /** Event bus options; only the `events` plugin reads them. */
+  events?: EventBusOptions;
+}
+
+/** A core concern as a hapi plugin: `name`, `dependencies` (names of other core plugins), `register(server, inputs)`. */
+export type CorePlugin = Plugin<CoreInputs> & { name: string; dependencies: string[] };

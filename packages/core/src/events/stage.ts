@@ -1,0 +1,30 @@
+import type { StageOptions } from '@wpk/sdk';
+import type { StagedEvent } from './sink.js';
+
+/** What a handler asks to emit, and who it is. */
+export interface StageRequest {
+  emitter: string;
+  action: string;
+  payload: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  options?: StageOptions;
+  /** The workspace of the request or delivery; stamped into the metadata. */
+  workspaceId: string;
+}
+
+/**
+ * Stages one event on a unit of work (a request's or a delivery's): the one place that does it for
+ * app contexts and for the bus's own subscription handlers. Refuses at once an action the emitter
+ * may not send (`mayEmit` gives the reason) or a payload that is not an object; stamps the
+ * workspace into the metadata; the work writes the event to the outbox only if it commits.
+ */
+export function stageEvent(work: { stage(event: StagedEvent): void }, request: StageRequest, mayEmit: (action: string) => string | null): void {
+  const { emitter, action, payload, options = {} } = request;
+  const problem = mayEmit(action);
+  if (problem) throw new Error(problem);
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new TypeError(`${action}: the payload must be an object`);
+  const event: StagedEvent = { emitter, action, payload, metadata: { ...request.metadata, workspace_id: request.workspaceId } };
+  if (options.dedupeKey !== undefined) event.dedupeKey = options.dedupeKey;
+  if (options.deliverAt !== undefined) event.deliverAt = options.deliverAt;
+  work.stage(event);
+}

@@ -1,0 +1,66 @@
+import type { Server } from '@hapi/hapi';
+import { apiKeysPlugin } from './api-keys/index.js';
+import { appCatalogPlugin, appsPlugin } from './apps/index.js';
+import { auditPlugin } from './audit/index.js';
+import type { CoreInputs, CorePlugin } from './core-inputs.js';
+import { dbPlugin } from './db/index.js';
+import { eventsPlugin } from './events/index.js';
+import { identityPlugin } from './identity/index.js';
+import { mailPlugin } from './mail/index.js';
+import { openApiPlugin } from './openapi/index.js';
+import { searchPlugin } from './search/index.js';
+import { serverPlugin } from './server/index.js';
+import { tenancyPlugin } from './tenancy/index.js';
+import { webPlugin } from './web/index.js';
+
+/**
+ * Every core concern, as a hapi plugin. Each declares the plugins it reads from
+ * (`server.plugins[name]`) or must follow (its hooks run after theirs); the order they are
+ * registered in comes from those declarations (`orderPlugins`). Where the declarations leave a
+ * choice, this list's order decides, so hooks of one lifecycle step run in this order.
+ * docs/architecture.md lists the same plugins (a test keeps them in step).
+ */
+export const CORE_PLUGINS: readonly CorePlugin[] = [
+  dbPlugin,
+  tenancyPlugin,
+  serverPlugin,
+  appCatalogPlugin,
+  eventsPlugin,
+  auditPlugin,
+  mailPlugin,
+  apiKeysPlugin,
+  identityPlugin,
+  searchPlugin,
+  appsPlugin,
+  webPlugin,
+  openApiPlugin,
+];
+
+/**
+ * The plugins in an order where each comes after every plugin it depends on, otherwise keeping
+ * the given order. Throws on an unknown dependency, a duplicate name or a cycle.
+ */
+export function orderPlugins(plugins: readonly CorePlugin[]): CorePlugin[] {
+  const names = new Set<string>();
+  for (const plugin of plugins) {
+    if (names.has(plugin.name)) throw new Error(`core plugin ${plugin.name} is listed twice`);
+    names.add(plugin.name);
+  }
+  for (const plugin of plugins) {
+    for (const dependency of plugin.dependencies) if (!names.has(dependency)) throw new Error(`core plugin ${plugin.name} depends on ${dependency}, which is not a core plugin`);
+  }
+  const placed = new Set<string>();
+  const ordered: CorePlugin[] = [];
+  while (ordered.length < plugins.length) {
+    const next = plugins.find((plugin) => !placed.has(plugin.name) && plugin.dependencies.every((dependency) => placed.has(dependency)));
+    if (!next) throw new Error(`core plugins depend on each other in a cycle: ${plugins.filter((plugin) => !placed.has(plugin.name)).map((plugin) => plugin.name).join(', ')}`);
+    placed.add(next.name);
+    ordered.push(next);
+  }
+  return ordered;
+}
+
+/** Registers every core plugin on the server, one at a time, in dependency order. */
+export async function registerCorePlugins(server: Server, inputs: CoreInputs, plugins: readonly CorePlugin[] = CORE_PLUGINS): Promise<void> {
+  for (const plugin of orderPlugins(plugins)) await server.register({ plugin, options: inputs });
+}
