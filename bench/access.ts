@@ -98,7 +98,8 @@ if (process.env.BENCH_TRACE === '1') {
   const original = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const config = args[0] as string | { text: string; name?: string };
-    const entry = { text: typeof config === 'string' ? config : `${config.name ? '[prepared] ' : ''}${config.text}`, ms: 0 };
+    const connection = (this as unknown as { processID?: number }).processID;
+    const entry = { text: `[backend ${connection}] ${typeof config === 'string' ? config : `${config.name ? '[prepared] ' : ''}${config.text}`}`, ms: 0 };
     statements.push(entry);
     const start = performance.now();
     const result = (original as (...a: unknown[]) => unknown).apply(this, args) as Promise<unknown> | undefined;
@@ -119,7 +120,10 @@ if (process.env.BENCH_TRACE === '1') {
     for (let index = 0; index < 200; index++) {
       statements = [];
       await send(target);
-      for (const { text, ms } of statements) sums.set(text.replace(/\s+/g, ' ').slice(0, 60), (sums.get(text.replace(/\s+/g, ' ').slice(0, 60)) ?? 0) + ms);
+      for (const { text, ms } of statements) {
+        const key = text.replace(/^\[backend \S+\] /, '').replace(/\s+/g, ' ').slice(0, 60);
+        sums.set(key, (sums.get(key) ?? 0) + ms);
+      }
     }
     const used = process.cpuUsage(cpu);
     console.log(`  mean of 200 sequential: ${((performance.now() - started) / 200).toFixed(2)} ms per request, ${((used.user + used.system) / 1000 / 200).toFixed(2)} ms of this process's CPU (client included); per statement: ${[...sums].map(([text, ms]) => `${(ms / 200).toFixed(2)} ms ${text}`).join(' | ')}`);

@@ -50,6 +50,9 @@ export class Database {
     const database = new Database(sequelize, url, embedded);
     try {
       await sequelize.authenticate();
+      // Another process's embedded database, reached through its socket, is one session too.
+      const [{ version }] = await sequelize.query<{ version: string }>('SELECT version() AS version', { type: QueryTypes.SELECT, transaction: null as never });
+      if (/PGlite/i.test(version)) database.fast.shareOneSession();
     } catch (error) {
       await database.close();
       throw new Error(`Cannot reach the database at ${redactUrl(url)}: ${(error as Error).message}`, { cause: error });

@@ -43,7 +43,7 @@ export class FastQuery {
 
   constructor(
     private readonly sequelize: Sequelize,
-    private readonly named: boolean,
+    private named: boolean,
   ) {
     this.pool = (sequelize as unknown as { connectionManager: Pool }).connectionManager;
     registry.set(sequelize, this);
@@ -52,6 +52,14 @@ export class FastQuery {
   /** The FastQuery of the Database that owns `sequelize` (undefined for a bare Sequelize). */
   static of(sequelize: Sequelize): FastQuery | undefined {
     return registry.get(sequelize);
+  }
+
+  /**
+   * The server serves every connection from one session (PGlite, reached through its socket by
+   * this process or by another one): prepare with SQL PREPARE instead of protocol-level names.
+   */
+  shareOneSession(): void {
+    this.named = false;
   }
 
   /** The transaction the caller runs in: the one given, else the ambient one (AsyncLocalStorage). */
