@@ -42,7 +42,9 @@ const appBoundaryRule = {
  * The core boundary: inside packages/core/src, a folder (access/, events/, identity/, ...) is
  * reached from outside only through its index.ts. A file may import its own folder's files
  * freely, and the files at the root of src/ (config.ts, logger.ts); anything else under
- * src/<folder>/ must come from src/<folder>/index.js.
+ * src/<folder>/ must come from src/<folder>/index.js. The one other door is a folder's
+ * plugin.ts (the concern as a hapi plugin), opened only by src/plugins.ts, the list of plugins:
+ * no concern imports another's plugin, it reads what that plugin exposes.
  */
 const coreBoundaryRule = {
   meta: { type: 'problem', schema: [], messages: { deep: '{{name}}: core folders talk through their index.ts (import {{folder}}/index.js instead)' } },
@@ -64,6 +66,7 @@ const coreBoundaryRule = {
       const folder = folderOf(target);
       if (folder === null || folder === own) return;
       if (target === path.join(src, folder, 'index.js') || target === path.join(src, folder, 'index.ts')) return;
+      if (file === path.join(src, 'plugins.ts') && target === path.join(src, folder, 'plugin.js')) return;
       context.report({ node, messageId: 'deep', data: { name: source, folder } });
     };
     return {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { migrationReporter } from '../src/progress.js';
+import { migrationReporter, reindexReporter } from '../src/progress.js';
 
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const exec = promisify(execFile);
@@ -28,6 +28,22 @@ test('on a TTY the running step shows and is replaced by its result; elsewhere o
   reportPlain({ schema: 'app_tasks', name: '0002-lanes', phase: 'applied', ms: 40 });
   t.deepEqual(plain.writes, ['applied app_tasks/0002-lanes (0.0 s)\n']);
   t.is(migrationReporter(null), undefined);
+});
+
+test('search reindex progress: on a TTY the running type shows and is replaced by its count; elsewhere one plain line per type', (t) => {
+  const step = { app: 'tasks', workspace: { id: 'w1', subdomain: 'acme' }, type: 'board' };
+  const tty = capture(true);
+  const report = reindexReporter(tty.stream)!;
+  report({ phase: 'started', ...step });
+  report({ phase: 'finished', ...step, documents: 1, ms: 2345 });
+  t.deepEqual(tty.writes, ['reindexing tasks/board in acme ...', '\r\x1b[Kreindexed tasks/board in acme: 1 document (2.3 s)\n']);
+
+  const plain = capture(false);
+  const reportPlain = reindexReporter(plain.stream)!;
+  reportPlain({ phase: 'started', ...step, type: 'task' });
+  reportPlain({ phase: 'finished', ...step, type: 'task', documents: 12, ms: 40 });
+  t.deepEqual(plain.writes, ['reindexed tasks/task in acme: 12 documents (0.0 s)\n']);
+  t.is(reindexReporter(null), undefined);
 });
 
 test('wpk migrate prints each migration with its time as it runs; --json prints only its JSON', async (t) => {

@@ -20,9 +20,6 @@ export interface ExtAcmeHelloGreetingSentPayload {
  * A member joined the workspace.
  */
 export interface SystemWorkspaceMemberAddedPayload {
-  /**
-   * A UUID.
-   */
   member_id: string;
   role: 'owner' | 'admin' | 'member';
   [k: string]: unknown;

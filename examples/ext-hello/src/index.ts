@@ -5,6 +5,7 @@ import { subscriptions } from './events/index.js';
 import { migrations } from './migrations/index.js';
 import { models } from './models/index.js';
 import { routes } from './routes/index.js';
+import { search } from './search.js';
 
 /** Hello (ext.acme.hello): greetings between members. */
-export default defineApp(manifest, { routes, migrations, models, checks, subscriptions, search: { greeting: {} } });
+export default defineApp(manifest, { routes, migrations, models, checks, subscriptions, search });

@@ -123,3 +123,17 @@ test('a scoped API key reads with greetings.read and nothing more', async (t) =>
   t.is((await key.get(`${base}/greetings`)).status, 200);
   t.deepEqual((await key.post(`${base}/greetings`, { text: 'by key' })).body, { error: 'Missing permission: ext.acme.hello.greetings.send' });
 });
+
+test('the reindex hook rebuilds an emptied search index of a workspace (wpk search reindex runs it)', async (t) => {
+  const globex = await platform.workspace('globex-reindex'); // its own workspace: the other tests run at the same time
+  await globex.install(APP);
+  const sent = await globex.owner.post(`${base}/greetings`, { text: 'from the archive' });
+  t.is(sent.status, 200);
+  const search = async () => (await globex.owner.get(`/search?app=${APP}&q=archive`)).body.data.map((hit: { title: string }) => hit.title);
+  t.deepEqual(await search(), ['Hello, from the archive']);
+  await platform.query(`DELETE FROM platform.search_records WHERE app = '${APP}' AND workspace_id = :id`, { id: globex.id });
+  t.deepEqual(await search(), []);
+  const rebuilt = await platform.runtime.reindexSearch({ app: APP, workspaceId: globex.id });
+  t.deepEqual(rebuilt.map((step) => `${step.type}: ${step.documents}`), ['greeting: 1']);
+  t.deepEqual(await search(), ['Hello, from the archive']);
+});

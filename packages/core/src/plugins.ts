@@ -1,20 +1,21 @@
 import type { Server } from '@hapi/hapi';
-import { apiKeysPlugin } from './api-keys/index.js';
-import { appCatalogPlugin, appsPlugin } from './apps/index.js';
-import { auditPlugin } from './audit/index.js';
+import { apiKeysPlugin } from './api-keys/plugin.js';
+import { appCatalogPlugin, appsPlugin } from './apps/plugin.js';
+import { auditPlugin } from './audit/plugin.js';
 import type { CoreInputs, CorePlugin } from './core-inputs.js';
-import { dbPlugin } from './db/index.js';
-import { eventsPlugin } from './events/index.js';
-import { identityPlugin } from './identity/index.js';
-import { mailPlugin } from './mail/index.js';
-import { openApiPlugin } from './openapi/index.js';
-import { searchPlugin } from './search/index.js';
-import { serverPlugin } from './server/index.js';
-import { tenancyPlugin } from './tenancy/index.js';
-import { webPlugin } from './web/index.js';
+import { dbPlugin } from './db/plugin.js';
+import { eventsPlugin } from './events/plugin.js';
+import { identityPlugin } from './identity/plugin.js';
+import { mailPlugin } from './mail/plugin.js';
+import { openApiPlugin } from './openapi/plugin.js';
+import { searchPlugin } from './search/plugin.js';
+import { serverPlugin } from './server/plugin.js';
+import { tenancyPlugin } from './tenancy/plugin.js';
+import { webPlugin } from './web/plugin.js';
 
 /**
- * Every core concern, as a hapi plugin. Each declares the plugins it reads from
+ * Every core concern, as a hapi plugin (the folder's plugin.ts; this file is the only one that
+ * imports them). Each declares the plugins it reads from
  * (`server.plugins[name]`) or must follow (its hooks run after theirs); the order they are
  * registered in comes from those declarations (`orderPlugins`). Where the declarations leave a
  * choice, this list's order decides, so hooks of one lifecycle step run in this order.

@@ -167,7 +167,7 @@ test('the search engine asks the registry who may open an app and which keys the
   const stranger = await ws.member('member');
   await ws.install('notes', { access_policy: 'roles', allowed_roles: [role] });
   const workspace = await env.runtime.workspaces.findById(ws.id);
-  const requestOf = async (memberId: string) => ({ app: { workspace }, auth: { credentials: { member: await env.runtime.identity.callerForMember(memberId), via: { kind: 'session', sessionId: 'x', elevatedUntil: null } } } }) as never;
+  const requestOf = async (memberId: string) => ({ app: { workspace }, auth: { credentials: { member: await env.runtime.identity.callerForMember(ws.id, memberId), via: { kind: 'session', sessionId: 'x', elevatedUntil: null } } } }) as never;
   const access = env.runtime.apps.searchAccess();
   t.true(await access.canOpenApp(await requestOf(reader.memberId), 'notes'));
   t.false(await access.canOpenApp(await requestOf(stranger.memberId), 'notes'));

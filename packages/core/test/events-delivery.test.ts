@@ -215,6 +215,41 @@ test.serial('the outbox keeps events while the broker is unreachable, and they a
   t.deepEqual(ok.received.filter((request) => String(request.body.payload.task_id).startsWith('kept-')).map((request) => request.body.payload.task_id).sort(), ['kept-1', 'kept-2', 'kept-3']);
 });
 
+test.serial('the relay goes workspace by workspace: a workspace whose earliest event another broker holds waits, others go on', async (t) => {
+  if (env.runtime.db.isEmbedded) {
+    // The embedded database runs one transaction at a time: no other broker can hold a row while this one relays.
+    t.pass('PostgreSQL only: on the embedded database no second broker can hold a row during a relay');
+    return;
+  }
+  const globex = await env.runtime.workspaces.create({ subdomain: 'globex', name: 'Globex' });
+  await env.runtime.events.stopBroker();
+  const inAcme = await Promise.all(['order-a1', 'order-a2', 'order-a3'].map((id) => publish('created', { task_id: id })));
+  const [inGlobex] = await env.runtime.events.publish(globex.id, [{ emitter: 'tasks', action: 'core.tasks.task.created', payload: { task_id: 'order-g1' }, metadata: {} }]);
+  // Another broker, in the middle of relaying Acme: it holds Acme's earliest pending event.
+  const { default: pg } = await import('pg');
+  const other = new pg.Client({ connectionString: env.runtime.db.url });
+  await other.connect();
+  try {
+    await other.query('BEGIN');
+    await other.query(`SELECT id FROM platform.events WHERE workspace_id = $1 AND status = 'pending' ORDER BY seq LIMIT 1 FOR UPDATE`, [acme.id]);
+    await env.runtime.events.startBroker();
+    const statusOf = async (ids: string[]) =>
+      (await env.runtime.db.sequelize.query<{ id: string; status: string }>(`SELECT id, status FROM platform.events WHERE id IN (:ids) ORDER BY seq`, { type: QueryTypes.SELECT, replacements: { ids } })).map((row) => row.status);
+    const deadline = Date.now() + 10_000;
+    while ((await statusOf([inGlobex]))[0] === 'pending' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    t.deepEqual(await statusOf([inGlobex]), ['accepted'], 'the other workspace is relayed meanwhile');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.deepEqual(await statusOf(inAcme.flat()), ['pending', 'pending', 'pending'], 'no later Acme event overtakes the held one');
+    await other.query('ROLLBACK');
+  } finally {
+    await other.end();
+  }
+  env.runtime.events.wake();
+  await env.runtime.events.settled();
+  const order = ok.received.filter((request) => String(request.body.payload.task_id).startsWith('order-')).map((request) => request.body.payload.task_id);
+  t.deepEqual([...order].sort(), ['order-a1', 'order-a2', 'order-a3', 'order-g1']);
+});
+
 test.serial('an app running elsewhere emits through the ingress, authenticated by its own secret', async (t) => {
   // The app registry installs a guard of its own; this test's guard: only the acme workspace.
   env.runtime.events.setEmissionGuard(async ({ workspaceId }) => workspaceId === acme.id);

@@ -230,7 +230,7 @@ test.serial('a bearer token is judged alone: an unknown slk_ key is 401 even bes
 test.serial('an API key of the api-keys concern passes the same scheme; its credentials pass layer 2 like a session', async (t) => {
   const acme = (await env.runtime.workspaces.findBySubdomain('acme'))!;
   const ownerMember = await env.runtime.db.sequelize.query<{ id: string }>(`SELECT id FROM platform.members WHERE workspace_id = :id AND platform_role = 'owner'`, { type: QueryTypes.SELECT, replacements: { id: acme.id } });
-  const owner = (await env.runtime.identity.callerForMember(ownerMember[0].id))!;
+  const owner = (await env.runtime.identity.callerForMember(acme.id, ownerMember[0].id))!;
   const { secret } = await env.runtime.apiKeys.create(acme.id, owner, { name: 'scheme test key', full_access: true, member_id: owner.id });
   const good = await send(env.baseUrl, { host: 'acme.wpk.test', path: '/me', headers: { 'x-api-version': '2026-11-01', authorization: `Bearer ${secret}` } });
   t.is(good.status, 200, good.text);

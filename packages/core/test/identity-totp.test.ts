@@ -185,8 +185,8 @@ test.serial('DELETE /totps needs the password and turns 2FA off; sign-in then ne
 });
 
 test.serial('two-factor settings need a browser session, not an API key', async (t) => {
-  const ownerRow = await env.runtime.db.sequelize.query<{ id: string }>(`SELECT m.id FROM platform.members m JOIN platform.accounts a ON a.id = m.account_id WHERE a.email = :email`, { type: QueryTypes.SELECT, replacements: { email: OWNER.email } });
-  const owner = (await env.runtime.identity.callerForMember(ownerRow[0].id))!;
+  const ownerRow = await env.runtime.db.sequelize.query<{ id: string; workspace_id: string }>(`SELECT m.id, m.workspace_id FROM platform.members m JOIN platform.accounts a ON a.id = m.account_id WHERE a.email = :email`, { type: QueryTypes.SELECT, replacements: { email: OWNER.email } });
+  const owner = (await env.runtime.identity.callerForMember(ownerRow[0].workspace_id, ownerRow[0].id))!;
   const { secret } = await env.runtime.apiKeys.create(owner.workspaceId, owner, { name: 'two-factor test key', full_access: true, member_id: owner.id });
   const answer = await env.browser().call('acme', 'POST', '/totps', { headers: { authorization: `Bearer ${secret}` } });
   t.deepEqual([answer.status, answer.body], [403, { error: 'An API key cannot change two-factor settings: use a browser session' }]);

@@ -1,4 +1,4 @@
-import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, type AppEntry, type MailMessage, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
+import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, StatementRecorder, type AppEntry, type MailMessage, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
 import { type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
 import { isAppDefinition } from '@wpk/sdk/tooling';
 
@@ -26,6 +26,22 @@ export interface TestPlatformOptions {
    * `close()` throw, listing each one.
    */
   validateResponses?: boolean;
+  /**
+   * Check the shape of every statement the runtime and the apps send (default true; also off with
+   * `WPK_STATEMENT_CHECK=off`): a read or write of a tenant table (one with a `workspace_id`
+   * column) that does not constrain `workspace_id` makes `close()` throw, listing each statement
+   * and where it came from. Such a statement would reach every shard of a database distributed
+   * by workspace. Migrations are not checked.
+   */
+  checkStatements?: boolean;
+}
+
+/** The query-shape check, loaded with its parser (the real PostgreSQL parser, as WebAssembly) on first use. */
+async function statementRecorder(options: TestPlatformOptions): Promise<StatementRecorder | null> {
+  if (options.checkStatements === false || (process.env.WPK_STATEMENT_CHECK ?? '').toLowerCase() === 'off') return null;
+  const { loadModule, parseSync } = await import('libpg-query');
+  await loadModule();
+  return StatementRecorder.install({ parse: parseSync as never });
 }
 
 /** An event written to the outbox (the request answered 2xx, or a delivery succeeded). */
@@ -170,6 +186,14 @@ export class TestPlatform {
     this.mails = captured.mails;
   }
 
+  /** The query-shape check (null when `checkStatements: false`). */
+  statements: StatementRecorder | null = null;
+
+  /** Runs migrations outside the query-shape check (they span tenants by nature). */
+  private migrating<T>(fn: () => Promise<T>): Promise<T> {
+    return this.statements ? this.statements.during('migrations', fn) : fn();
+  }
+
   /** The OpenAPI check of every answer (null when `validateResponses: false`). */
   readonly responses: ResponseValidation | null = null;
 
@@ -182,6 +206,7 @@ export class TestPlatform {
       const namespace = app.manifest.publisher ? `ext.${app.manifest.publisher}.${app.manifest.slug}` : app.manifest.slug;
       return { app, firstParty: firstParty(namespace) };
     });
+    const statements = await statementRecorder(options);
     const scratch = await createScratchDatabase();
     const captured: Captured = { events: [], search: [], mails: [] };
     let runtime: Runtime;
@@ -205,9 +230,11 @@ export class TestPlatform {
       throw error;
     }
     const platform = new TestPlatform(runtime, scratch, captured);
+    platform.statements = statements;
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
-      await runtime.migrate();
+      await platform.migrating(() => runtime.migrate());
+      await statements?.loadTenantTables((sql) => runtime.db.sequelize.query(sql, { type: 'SELECT' as never }) as never);
     } catch (error) {
       await platform.close();
       throw error;
@@ -268,12 +295,12 @@ export class TestPlatform {
 
   /** Reverts an app's migrations (all of them, or down to and excluding `to`); returns what was reverted. */
   async migrateDown(app: string, to: string | 0 = 0): Promise<string[]> {
-    return migrateDown(this.runtime.db.sequelize, this.migrationSet(app), to);
+    return this.migrating(() => migrateDown(this.runtime.db.sequelize, this.migrationSet(app), to));
   }
 
   /** Applies an app's pending migrations; returns what ran. */
   async migrateUp(app: string): Promise<string[]> {
-    return migrateUp(this.runtime.db.sequelize, this.migrationSet(app));
+    return this.migrating(() => migrateUp(this.runtime.db.sequelize, this.migrationSet(app)));
   }
 
   private migrationSet(app: string) {
@@ -292,6 +319,7 @@ export class TestPlatform {
       await this.scratch.drop();
     }
     this.responses?.assertClean();
+    this.statements?.assertClean();
   }
 }
 
@@ -398,7 +426,8 @@ async function signIn(platform: TestPlatform, subdomain: string, id: string, ema
     name,
     platformRole,
     async apiKey(options = {}) {
-      const actor = await platform.runtime.identity.callerForMember(id);
+      const [{ workspace_id: workspaceId }] = await platform.query<{ workspace_id: string }>('SELECT workspace_id FROM platform.members WHERE id = :id', { id });
+      const actor = await platform.runtime.identity.callerForMember(workspaceId, id);
       const owner = platformRole === 'member' ? await ownerOf(platform, actor!.workspaceId) : actor;
       const fullAccess = options.scopes === undefined;
       const { secret } = await platform.runtime.apiKeys.create(actor!.workspaceId, owner!, { name: `harness key ${(sequence += 1)}`, full_access: fullAccess, scopes: options.scopes, member_id: id });
@@ -410,7 +439,7 @@ async function signIn(platform: TestPlatform, subdomain: string, id: string, ema
 
 async function ownerOf(platform: TestPlatform, workspaceId: string) {
   const [row] = await platform.query<{ id: string }>("SELECT id FROM platform.members WHERE workspace_id = :workspaceId AND platform_role = 'owner'", { workspaceId });
-  return platform.runtime.identity.callerForMember(row.id);
+  return platform.runtime.identity.callerForMember(workspaceId, row.id);
 }
 
 function caller(platform: TestPlatform, subdomain: string, credential: Record<string, string>): TestCaller {

@@ -203,9 +203,6 @@ export interface CoreTasksDeliverableDeliveredPayload {
  * A member was removed.
  */
 export interface CoreAccountMemberRemovedPayload {
-  /**
-   * A UUID.
-   */
   member_id: string;
   /**
    * Who did it: a member id, or an MRN for an API key or the system.
@@ -218,9 +215,6 @@ export interface CoreAccountMemberRemovedPayload {
  * A member joined the workspace.
  */
 export interface SystemWorkspaceMemberAddedPayload {
-  /**
-   * A UUID.
-   */
   member_id: string;
   role: 'owner' | 'admin' | 'member';
   [k: string]: unknown;

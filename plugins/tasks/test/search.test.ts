@@ -131,3 +131,29 @@ test.serial('the search follows the records: archived boards and deleted tasks a
   t.deepEqual(await found(owner, 'q=platypus'), [], 'another workspace is never searched');
   t.deepEqual(await found(other.owner, 'q=platypus'), ['task:Platypus survey']);
 });
+
+test.serial('the reindex hooks rebuild an emptied index of one workspace: live boards and every task, nothing of another workspace', async (t) => {
+  const board = await ok(owner.request('POST', '/boards', { title: 'Narwhal board' }));
+  await ok(owner.request('POST', '/tasks', { title: 'Narwhal count', board_id: board.id }));
+  const archived = await ok(owner.request('POST', '/boards', { title: 'Narwhal archive' }));
+  await ok(owner.request('PUT', `/boards/${archived.id}`, { deleted: true }));
+  const other = await world.otherWorkspace('searching-reindex');
+  await ok(other.owner.request('POST', '/tasks', { title: 'Narwhal elsewhere' }));
+  const before = await found(owner, 'q=narwhal');
+  t.deepEqual([...before].sort(), ['board:Narwhal board', 'task:Narwhal count']);
+
+  const counts = async (workspaceId: string) =>
+    (await world.query<{ type: string; n: number }>("SELECT type, count(*)::int AS n FROM platform.search_records WHERE app = 'tasks' AND workspace_id = :workspaceId GROUP BY type ORDER BY type", { workspaceId }))
+      .map((row) => `${row.type}: ${row.n}`);
+  const expected = await counts(world.workspaceId);
+  await world.query("DELETE FROM platform.search_records WHERE app = 'tasks' AND workspace_id = :workspaceId", { workspaceId: world.workspaceId });
+  t.deepEqual(await found(owner, 'q=narwhal'), []);
+
+  const progress: string[] = [];
+  const rebuilt = await world.platform.runtime.reindexSearch({ app: 'tasks', workspaceId: world.workspaceId, onProgress: (step) => progress.push(`${step.phase} ${step.type}`) });
+  t.deepEqual(rebuilt.map((step) => `${step.type}: ${step.documents}`), expected, 'as many documents as the services had indexed');
+  t.deepEqual(progress, ['started board', 'finished board', 'started task', 'finished task']);
+  t.deepEqual(await counts(world.workspaceId), expected);
+  t.deepEqual(await found(owner, 'q=narwhal'), before, 'the same results, in the same order');
+  t.deepEqual(await found(other.owner, 'q=narwhal'), ['task:Narwhal elsewhere'], 'the other workspace was left as it was');
+});

@@ -1,4 +1,4 @@
-import { NotFoundError, type BaseContext, type PageRequest } from '@wpk/sdk';
+import { NotFoundError, type BaseContext, type PageRequest, type SearchDocument } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Greeting, Models } from '../models/index.js';
 
@@ -26,6 +26,11 @@ export function present(greeting: Greeting): GreetingView {
   };
 }
 
+/** The search document of a greeting (type `greeting` of app.json's search). */
+export function greetingDocument(greeting: Greeting): SearchDocument {
+  return { type: 'greeting', id: greeting.id, badge: '', title: greeting.text, subtitle: `from ${greeting.sender_name}`, url: `/hello/greetings/${greeting.id}`, names: [greeting.text], details: [greeting.sender_name] };
+}
+
 /** Who sends: a member id and the name shown. */
 export interface Sender {
   id: string;
@@ -42,7 +47,7 @@ export async function sendGreeting(ctx: BaseContext<Models, AppTypes>, sender: S
   const greeting = await ctx.db.greetings.create({ sender_id: sender.id, sender_name: sender.name, recipient_id: input.recipient_id ?? null, text });
   const view = present(greeting);
   ctx.events.stage('ext.acme.hello.greeting.sent', { greeting_id: view.id, sender_mrn: view.sender_mrn, recipient_mrn: view.recipient_mrn, text: view.text });
-  ctx.search.upsert({ type: 'greeting', id: view.id, badge: '', title: view.text, subtitle: `from ${sender.name}`, url: `/hello/greetings/${view.id}`, names: [view.text], details: [sender.name] });
+  ctx.search.upsert(greetingDocument(greeting));
   return view;
 }
 

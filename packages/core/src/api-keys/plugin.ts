@@ -12,7 +12,7 @@ declare module '@hapi/hapi' {
 }
 
 /** The grantable keys of a workspace: those declared by the apps installed there. */
-export function installedScopeCatalog(apps: Server['plugins']['app-catalog']): ScopeCatalog {
+function installedScopeCatalog(apps: Server['plugins']['app-catalog']): ScopeCatalog {
   return {
     async installedPermissions(workspaceId) {
       const catalog = new Map<string, string[]>();
@@ -42,7 +42,7 @@ export const apiKeysPlugin: CorePlugin = {
     server.route(apiKeyRoutes(keys, sequelize));
     server.ext('onPreHandler', async (request, h) => {
       const credentials = request.auth.credentials as Credentials | null;
-      if (request.auth.isAuthenticated && credentials?.via.kind === 'api_key') await keys.touch(credentials.via.keyId, credentials.via.lastUsedAt ?? null);
+      if (request.auth.isAuthenticated && credentials?.via.kind === 'api_key') await keys.touch(credentials.member.workspaceId, credentials.via.keyId, credentials.via.lastUsedAt ?? null);
       return h.continue;
     });
     server.expose('keys', keys);

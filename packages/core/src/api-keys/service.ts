@@ -70,7 +70,7 @@ const SELECT_KEYS = `
   SELECT k.id, k.name, k.prefix, k.full_access, k.scopes, k.status, k.expires_at, k.last_used_at, k.created_at, k.updated_at,
          m.id AS member_id, a.name AS member_name, a.email AS member_email, m.platform_role AS member_role
     FROM platform.api_keys k
-    JOIN platform.members m ON m.id = k.member_id
+    JOIN platform.members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
     JOIN platform.accounts a ON a.id = m.account_id`;
 
 function present(row: KeyRow, now = new Date()): ApiKeyView {
@@ -305,12 +305,13 @@ export class ApiKeyService {
    * Records use at one-minute resolution: at most one write per key per minute, whichever
    * process serves it (the condition is in the UPDATE itself).
    */
-  async touch(keyId: string, lastUsedAt: Date | null, now = new Date()): Promise<void> {
+  async touch(workspaceId: string, keyId: string, lastUsedAt: Date | null, now = new Date()): Promise<void> {
     const minute = Math.floor(now.getTime() / 60_000) * 60_000;
     if (lastUsedAt && lastUsedAt.getTime() >= minute) return;
     await this.sequelize.query(
-      `UPDATE platform.api_keys SET last_used_at = date_trunc('minute', now()) WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < date_trunc('minute', now()))`,
-      { bind: [keyId] },
+      `UPDATE platform.api_keys SET last_used_at = date_trunc('minute', now())
+        WHERE workspace_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < date_trunc('minute', now()))`,
+      { bind: [workspaceId, keyId] },
     );
   }
 

@@ -2,7 +2,6 @@ export { AppLoadError, findEntryModule, findPackageDir, isKitPackage, loadApps, 
 export { CONFIG_FILES, readProjectConfig, type ProjectConfig } from './project-config.js';
 export { AppRegistry, type AppParticipant, type AppRegistryOptions } from './registry.js';
 export { AppHost, type AppHostParts } from './host.js';
-export { appCatalogPlugin, appsPlugin } from './plugin.js';
 export { appSearchAccess, searchIndexerOver, type AppSearchAccess } from './search-access.js';
 export { InstallationService, type AccessPolicyInput, type InstallationRow, type RoleSlice } from './installations.js';
 export { NotificationService, type NotificationInput, type NotificationView, type PendingMail, type Recipient } from './notifications.js';

@@ -183,7 +183,7 @@ export class InstallationService {
           SET permissions = CASE WHEN :empty THEN r.permissions - CAST(:namespace AS text) ELSE jsonb_set(r.permissions, ARRAY[CAST(:namespace AS text)], CAST(:slice AS jsonb)) END,
               updated_at = now()
          FROM (SELECT id, permissions -> :namespace AS previous FROM platform.roles WHERE id = :roleId AND workspace_id = :workspaceId FOR UPDATE) old
-        WHERE r.id = old.id
+        WHERE r.workspace_id = :workspaceId AND r.id = old.id
         RETURNING r.id, r.name, old.previous`,
       { type: QueryTypes.SELECT, replacements: { workspaceId, roleId, namespace: app.namespace, slice: JSON.stringify(unique), empty: unique.length === 0 } },
     );

@@ -38,7 +38,7 @@ export interface SearchIndexer {
   apply(scope: { workspaceId: string; app: string }, operations: SearchOperation[]): Promise<void>;
 }
 
-/** What the pipeline needs from the runtime; providers are read at call time so they can be swapped (tests, later concerns). */
+/** What the pipeline needs from the runtime (the `apps` plugin builds it once; tests substitute through the runtime's seams). */
 export interface PipelineServices {
   sequelize: Sequelize;
   logger: Logger;

@@ -76,8 +76,8 @@ export const appsPlugin: CorePlugin = {
         installations,
         notifications,
         apps: registry,
-        sink: () => sink,
-        mailer: () => mailer,
+        sink,
+        mailer,
       }),
     );
     joinEventBus(bus, { registry, bound, pipeline, installations });

@@ -1,8 +1,13 @@
+import { NotFoundError } from '@wpk/sdk';
 import type { MigrationSet } from '../db/index.js';
 import { loadApps, type AppEntry, type LoadedApp } from './loader.js';
 import { appMigration } from './migrations.js';
 import { readProjectConfig } from './project-config.js';
-import { unknownApp } from './routes.js';
+
+/** 404 for a slug no loaded app has. */
+export function unknownApp(namespace: string): NotFoundError {
+  return new NotFoundError(`No app ${namespace} on this platform`);
+}
 
 /** How the runtime finds its apps. */
 export interface AppRegistryOptions {

@@ -1,5 +1,5 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { ConflictError, ForbiddenError, InvalidError, Joi, NotFoundError } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, InvalidError, Joi } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, defaultPermissionSourceFactory } from '../access/index.js';
@@ -17,8 +17,10 @@ export interface AppEndpointServices {
   installations: InstallationService;
   notifications: NotificationService;
   apps: { require(namespace: string): LoadedApp; list(): LoadedApp[] };
-  sink(): EventSink;
-  mailer(): Mailer | null;
+  /** Where the endpoints' events are staged (the event bus's outbox, or the `eventSink` seam's wrap). */
+  sink: EventSink;
+  /** Owners and admins are notified through it. */
+  mailer: Mailer;
 }
 
 const SLUG = Joi.string().max(100).required();
@@ -67,13 +69,9 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
   /** Runs a write in the request's transaction; mails go out only once it has committed. */
   const write = async (request: Request, h: ResponseToolkit, work: (unit: RequestWork, mails: PendingMail[]) => Promise<unknown>) => {
     const mails: PendingMail[] = [];
-    const answer = await runInRequestTransaction(services.sequelize, services.sink(), request, h, (unit) => work(unit, mails));
-    const mailer = services.mailer();
+    const answer = await runInRequestTransaction(services.sequelize, services.sink, request, h, (unit) => work(unit, mails));
+    const mailer = services.mailer;
     for (const mail of mails) {
-      if (!mailer) {
-        logger.warn({ to: mail.to, subject: mail.subject }, 'no mailer configured: notification mail not sent');
-        continue;
-      }
       // Mail is best effort: the notification is stored; a mail failure must not fail the request.
       mailer.send(mail).catch((error: Error) => logger.error({ err: error, to: mail.to }, 'notification mail failed'));
     }
@@ -322,9 +320,3 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     },
   ];
 }
-
-/** 404 for a slug no loaded app has. */
-export function unknownApp(namespace: string): NotFoundError {
-  return new NotFoundError(`No app ${namespace} on this platform`);
-}
-

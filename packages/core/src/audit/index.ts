@@ -1,2 +1,1 @@
 export { auditEntry, installAuditTrail } from './audit-trail.js';
-export { auditPlugin } from './plugin.js';

@@ -1,4 +1,4 @@
-import { QueryTypes, Sequelize } from 'sequelize';
+import { QueryTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
 import type { Logger } from 'pino';
 import { installTransactionContext } from './cls.js';
 import { EmbeddedPostgres } from './embedded.js';
@@ -47,6 +47,7 @@ export class Database {
       pool: { max: options.poolMax ?? (embedded ? 4 : 10), min: 0, idle: 10_000, acquire: 30_000 },
       define: { underscored: true, timestamps: true },
     });
+    addWorkspaceToInstanceWrites(sequelize);
     const database = new Database(sequelize, url, embedded);
     try {
       await sequelize.authenticate();
@@ -94,4 +95,27 @@ export function redactUrl(url: string): string {
   } catch {
     return '(unparseable database URL)';
   }
+}
+
+/**
+ * An instance's own writes (`save()`, `destroy()`, `reload()`, `increment()`) address its row by
+ * the primary key alone; for a tenant model (one with a `workspace_id` attribute) this adds the
+ * instance's workspace, so they address `(workspace_id, id)`: on a database distributed by
+ * workspace each goes to one shard. Applies to every model defined on this Sequelize (core's and
+ * the apps'), through the `afterDefine` hook.
+ */
+function addWorkspaceToInstanceWrites(sequelize: Sequelize): void {
+  sequelize.addHook('afterDefine', (defined) => {
+    const model = defined as unknown as ModelStatic<Model>;
+    const attributes = model.getAttributes() as Record<string, { field?: string }>;
+    const attribute = Object.keys(attributes).find((name) => (attributes[name].field ?? name) === 'workspace_id');
+    if (!attribute || model.primaryKeyAttributes.includes(attribute)) return;
+    const prototype = model.prototype as unknown as { where(checkVersion?: boolean): Record<string, unknown> | undefined; get(key: string, options: { raw: true }): unknown };
+    const base = prototype.where;
+    prototype.where = function (this: typeof prototype, checkVersion?: boolean) {
+      const where = base.call(this, checkVersion);
+      const workspaceId = this.get(attribute, { raw: true });
+      return where && workspaceId !== null && workspaceId !== undefined ? { workspace_id: workspaceId, ...where } : where;
+    };
+  });
 }

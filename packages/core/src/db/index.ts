@@ -5,5 +5,5 @@ export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
 export { FastQuery, statement, type Statement } from './fast-query.js';
 export { assertUuidValues, uuidColumns } from './uuid-columns.js';
-export { dbPlugin } from './plugin.js';
 export { healthRoutes } from './routes.js';
+export { CROSS_TENANT_STATEMENTS, StatementRecorder, type CrossTenantStatement, type SqlParser, type StatementViolation } from './statement-check.js';

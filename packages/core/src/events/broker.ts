@@ -155,7 +155,7 @@ export class Broker {
         const result = await this.relay!.runOnce();
         if (result.nextDue) this.deliverer?.scheduled(result.nextDue);
         if (result.deliveries > 0) this.deliverer?.wake.notify();
-        if (result.taken >= tuning.relayBatchSize || result.again) continue;
+        if (result.taken >= tuning.relayBatchSize || result.more || result.again) continue;
       } catch (error) {
         if (!this.running) break;
         logger.warn({ err: error }, 'event relay failed; retrying shortly');
@@ -164,17 +164,34 @@ export class Broker {
     }
   }
 
-  /** Deletes settled events (and their deliveries and dedupe keys) older than the retention. */
+  /**
+   * Deletes settled events (and their deliveries and dedupe keys) older than the retention: finds
+   * the workspaces that have some (a maintenance statement that spans tenants), then deletes
+   * workspace by workspace, in bounded batches, with statements that name the workspace.
+   */
   async purge(): Promise<number> {
-    const { rowCount } = await this.pool!.query(
-      `DELETE FROM platform.events e WHERE e.id IN (
-         SELECT id FROM platform.events
-          WHERE created_at < now() - make_interval(days => $1::int) AND status <> 'pending'
-            AND NOT EXISTS (SELECT 1 FROM platform.event_deliveries d WHERE d.event_id = platform.events.id AND d.status IN ('pending', 'retrying'))
-          LIMIT 5000)`,
-      [Math.ceil(this.options.tuning.retentionDays)],
+    const pool = this.pool!;
+    const days = Math.ceil(this.options.tuning.retentionDays);
+    const { rows: workspaces } = await pool.query<{ workspace_id: string }>(
+      `SELECT DISTINCT workspace_id FROM platform.events WHERE created_at < now() - make_interval(days => $1::int) AND status <> 'pending'`,
+      [days],
     );
-    return rowCount ?? 0;
+    let purged = 0;
+    for (const { workspace_id: workspaceId } of workspaces) {
+      for (;;) {
+        const { rowCount } = await pool.query(
+          `DELETE FROM platform.events e WHERE e.workspace_id = $2 AND e.id IN (
+             SELECT id FROM platform.events o
+              WHERE o.workspace_id = $2 AND o.created_at < now() - make_interval(days => $1::int) AND o.status <> 'pending'
+                AND NOT EXISTS (SELECT 1 FROM platform.event_deliveries d WHERE d.workspace_id = o.workspace_id AND d.event_id = o.id AND d.status IN ('pending', 'retrying'))
+              LIMIT 5000)`,
+          [days, workspaceId],
+        );
+        purged += rowCount ?? 0;
+        if ((rowCount ?? 0) < 5000) break;
+      }
+    }
+    return purged;
   }
 
   /** Attempts this process made, by outcome. */

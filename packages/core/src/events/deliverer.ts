@@ -204,6 +204,7 @@ export class Deliverer {
   }
 
   private async load(jobs: DeliveryJob[]): Promise<Target[]> {
+    const workspaceOf = await this.workspacesOf(jobs);
     const { rows } = await this.options.pool.query<{
       id: string;
       status: string;
@@ -215,10 +216,12 @@ export class Deliverer {
       payload: Record<string, unknown>;
       metadata: Record<string, unknown>;
     }>(
+      // Rows by (workspace, id), joined on the workspace too: on a database distributed by
+      // workspace the join stays on each shard and only the batch's workspaces are read.
       `SELECT d.id, d.status, d.workspace_id, d.action, d.subscriber, d.handler, d.max_retries, e.payload, e.metadata
-         FROM platform.event_deliveries d JOIN platform.events e ON e.id = d.event_id
-        WHERE d.id = ANY($1::uuid[])`,
-      [jobs.map((job) => job.data.d)],
+         FROM platform.event_deliveries d JOIN platform.events e ON e.workspace_id = d.workspace_id AND e.id = d.event_id
+        WHERE d.workspace_id = ANY($1::uuid[]) AND d.id = ANY($2::uuid[])`,
+      [[...new Set(workspaceOf.values())], jobs.map((job) => job.data.d)],
     );
     const byId = new Map(rows.map((row) => [row.id, row]));
     const stale: DeliveryJob[] = [];
@@ -251,6 +254,24 @@ export class Deliverer {
     }
     if (stale.length > 0) await this.completeOnly(stale);
     return targets;
+  }
+
+  /**
+   * The workspace of each job's delivery: carried by the job (`w`); a job queued before it was
+   * carried is looked up by delivery id (the only statement here that reads across workspaces).
+   */
+  private async workspacesOf(jobs: DeliveryJob[]): Promise<Map<string, string>> {
+    const byDelivery = new Map<string, string>();
+    const unknown: string[] = [];
+    for (const job of jobs) {
+      if (job.data.w) byDelivery.set(job.data.d, job.data.w);
+      else unknown.push(job.data.d);
+    }
+    if (unknown.length > 0) {
+      const { rows } = await this.options.pool.query<{ id: string; workspace_id: string }>(`SELECT id, workspace_id FROM platform.event_deliveries WHERE id = ANY($1::uuid[])`, [unknown]);
+      for (const row of rows) byDelivery.set(row.id, row.workspace_id);
+    }
+    return byDelivery;
   }
 
   private launch(target: Target): void {
@@ -356,9 +377,10 @@ export class Deliverer {
       else if (target.attempt < 1 + target.maxRetries) {
         status = 'retrying';
         next = new Date(Date.now() + retryDelayMs(retry, target.attempt));
-        retries.push({ data: { d: target.deliveryId, e: target.eventId, a: target.attempt + 1 }, startAfter: next });
+        retries.push({ data: { d: target.deliveryId, e: target.eventId, w: target.workspaceId, a: target.attempt + 1 }, startAfter: next });
       } else status = 'exhausted';
       updates.push({
+        workspace_id: target.workspaceId,
         id: target.deliveryId,
         status,
         attempts: target.attempt,
@@ -387,22 +409,34 @@ export class Deliverer {
       // few of them may be lost, which only means a relay or a delivery happens again (at least
       // once); the events themselves were committed durably by the requests that staged them.
       await client.query('BEGIN; SET LOCAL synchronous_commit TO off');
-      // One statement: the delivery log (outcome and the attempt appended) and the wake-up of
-      // other brokers. `id = ANY` lets the planner use the primary key whatever the batch size.
-      await client.query(
-        `WITH updated AS (
-           UPDATE platform.event_deliveries d
-              SET status = x.status, attempts = GREATEST(d.attempts, x.attempts), last_status = x.last_status, last_error = x.last_error,
-                  next_attempt_at = COALESCE(x.next_attempt_at, d.next_attempt_at), updated_at = now(),
-                  delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END,
-                  attempt_log = d.attempt_log || jsonb_build_array(x.entry)
-             FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, attempts int, last_status int, last_error text, next_attempt_at timestamptz, entry jsonb)
-            WHERE d.id = ANY($2::uuid[]) AND d.id = x.id AND d.status NOT IN ('delivered', 'exhausted')
-           RETURNING d.id
-         )
-         SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`,
-        [JSON.stringify(updates), updates.map((update) => update.id), retries.length > 0 && this.options.notify],
-      );
+      // One statement per workspace of the batch (each names its workspace, so it runs on one
+      // shard of a distributed database): the delivery log (outcome and the attempt appended) and
+      // the wake-up of other brokers. `id = ANY` lets the planner use the key whatever the batch size.
+      const byWorkspace = new Map<string, Array<Record<string, unknown>>>();
+      for (const update of updates) {
+        const key = update.workspace_id as string;
+        const group = byWorkspace.get(key);
+        if (group) group.push(update);
+        else byWorkspace.set(key, [update]);
+      }
+      let last = byWorkspace.size;
+      for (const [workspaceId, group] of byWorkspace) {
+        last--;
+        await client.query(
+          `WITH updated AS (
+             UPDATE platform.event_deliveries d
+                SET status = x.status, attempts = GREATEST(d.attempts, x.attempts), last_status = x.last_status, last_error = x.last_error,
+                    next_attempt_at = COALESCE(x.next_attempt_at, d.next_attempt_at), updated_at = now(),
+                    delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END,
+                    attempt_log = d.attempt_log || jsonb_build_array(x.entry)
+               FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, status text, attempts int, last_status int, last_error text, next_attempt_at timestamptz, entry jsonb)
+              WHERE d.workspace_id = $4 AND d.id = ANY($2::uuid[]) AND d.id = x.id AND d.status NOT IN ('delivered', 'exhausted')
+             RETURNING d.id
+           )
+           SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`,
+          [JSON.stringify(group), group.map((update) => update.id), last === 0 && retries.length > 0 && this.options.notify, workspaceId],
+        );
+      }
       await queue.insert(client, retries);
       await queue.complete(
         client,

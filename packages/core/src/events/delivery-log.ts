@@ -63,7 +63,7 @@ export async function listDeliveries(db: Queryable, catalog: EventCatalog, filte
   if (filter.eventId) add('d.event_id = ?', filter.eventId);
   values.push(Math.min(Math.max(1, Math.floor(filter.limit ?? 20)), 1000));
   const { rows } = await db.query(
-    `SELECT d.*, e.payload, e.metadata FROM platform.event_deliveries d JOIN platform.events e ON e.id = d.event_id
+    `SELECT d.*, e.payload, e.metadata FROM platform.event_deliveries d JOIN platform.events e ON e.workspace_id = d.workspace_id AND e.id = d.event_id
       ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
       ORDER BY d.created_at DESC, d.id LIMIT $${values.length}`,
     values,
@@ -73,7 +73,11 @@ export async function listDeliveries(db: Queryable, catalog: EventCatalog, filte
 
 /** One delivery with every attempt, or null. */
 export async function getDelivery(db: Queryable, catalog: EventCatalog, id: string): Promise<DeliveryLogEntry | null> {
-  const { rows } = await db.query(`SELECT d.*, e.payload, e.metadata FROM platform.event_deliveries d JOIN platform.events e ON e.id = d.event_id WHERE d.id = $1`, [id]);
+  // By id alone: an operator's look-up (`wpk events show`) that may name a delivery of any workspace.
+  const { rows } = await db.query(
+    `SELECT d.*, e.payload, e.metadata FROM platform.event_deliveries d JOIN platform.events e ON e.workspace_id = d.workspace_id AND e.id = d.event_id WHERE d.id = $1`,
+    [id],
+  );
   if (rows.length === 0) return null;
   const attempts = [...(rows[0].attempt_log as DeliveryAttempt[])].sort((a, b) => a.attempt - b.attempt);
   return { ...present(rows[0], catalog), attempt_log: attempts.map((attempt) => ({ ...attempt, started_at: iso(attempt.started_at)! })) };
@@ -117,6 +121,7 @@ function maskSealed(value: any): any {
  * attempts and retries) of the same event to the same subscriber. Returns the new id.
  */
 export async function replayDelivery(client: Queryable, queue: DeliveryQueue, id: string): Promise<string> {
+  // By id alone: an operator's command (`wpk events replay`) that may name a delivery of any workspace.
   const { rows } = await client.query(`SELECT * FROM platform.event_deliveries WHERE id = $1`, [id]);
   if (rows.length === 0) throw new Error(`No delivery ${id}`);
   const original = rows[0];
@@ -126,6 +131,6 @@ export async function replayDelivery(client: Queryable, queue: DeliveryQueue, id
      VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8)`,
     [replay, original.event_id, original.workspace_id, original.action, original.subscriber, original.handler, original.max_retries, original.id],
   );
-  await queue.insert(client, [{ data: { d: replay, e: original.event_id, a: 1 } }]);
+  await queue.insert(client, [{ data: { d: replay, e: original.event_id, w: original.workspace_id, a: 1 } }]);
   return replay;
 }

@@ -15,6 +15,8 @@ export interface DeliveryJobData {
   d: string;
   /** event id */
   e: string;
+  /** workspace id (the rows are addressed by workspace and id); absent on jobs queued before it was added */
+  w?: string;
   /** attempt number this job makes (plus the job's own retryCount after a crash) */
   a: number;
 }

@@ -49,13 +49,20 @@ export interface RelayResult {
   nextDue?: Date;
   /** Look again at once: events left waiting for the catalog may be relayed now. */
   again?: boolean;
+  /** Look again at once: this pass left pending events it could have taken (a full batch, more workspaces). */
+  more?: boolean;
 }
+
+/** Workspaces one relay pass looks at (the oldest pending event first). */
+const WORKSPACES_PER_PASS = 50;
 
 /**
  * Moves events from the outbox to the delivery queue: validates each payload against its
  * action's schema (an invalid event is rejected and logged, never delivered), drops duplicates
- * (same dedupe key and same payload), and queues one delivery per subscription. One transaction
- * per batch; rows are claimed with SKIP LOCKED so any number of brokers can relay side by side.
+ * (same dedupe key and same payload), and queues one delivery per subscription. Work goes by
+ * workspace: one transaction per workspace's batch, every statement naming the workspace (so each
+ * runs on one shard of a database distributed by workspace); rows are claimed with SKIP LOCKED so
+ * any number of brokers relay side by side, and a workspace's events are relayed in order.
  *
  * An event whose action (or emitter) the catalog does not name yet is not rejected: this broker
  * may simply run with an older catalog than the server that wrote it. It stays pending, and
@@ -96,9 +103,51 @@ export class Relay {
     return result;
   }
 
+  /**
+   * One pass: finds the workspaces with pending events (the oldest first; the one statement of the
+   * relay that spans tenants) and relays each workspace's events in its own transaction, every
+   * statement of which names that workspace. On a database distributed by workspace each of them
+   * runs on one shard; `ORDER BY seq … FOR UPDATE SKIP LOCKED` over all tenants would not.
+   */
   private async relayBatch(): Promise<RelayResult> {
-    const { pool, queue, sealer, logger } = this.options;
     const waiting = [...this.waiting.values()];
+    const emitters = waiting.map((pair) => pair.emitter);
+    const actions = waiting.map((pair) => pair.action);
+    const { rows: workspaces } = await this.options.pool.query<{ workspace_id: string }>(
+      `SELECT workspace_id FROM platform.events e
+        WHERE status = 'pending'
+          AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
+        GROUP BY workspace_id ORDER BY min(seq) LIMIT $1`,
+      [WORKSPACES_PER_PASS, emitters, actions],
+    );
+    const total: RelayResult = { taken: 0, deliveries: 0 };
+    let budget = this.options.batchSize;
+    for (const { workspace_id: workspaceId } of workspaces) {
+      if (budget <= 0) {
+        total.more = true;
+        break;
+      }
+      const result = await this.relayWorkspace(workspaceId, budget, emitters, actions);
+      total.taken += result.taken;
+      total.deliveries += result.deliveries;
+      budget -= result.taken;
+      if (result.full) total.more = true;
+      if (result.nextDue && (!total.nextDue || result.nextDue < total.nextDue)) total.nextDue = result.nextDue;
+    }
+    if (workspaces.length === WORKSPACES_PER_PASS) total.more = true;
+    // Nothing taken (every workspace held by another broker): wait for a wake-up, do not spin.
+    if (total.taken === 0) total.more = false;
+    return total;
+  }
+
+  /**
+   * Relays up to `limit` pending events of one workspace, in `seq` order, in one transaction.
+   * Events stay ordered within a workspace: when another broker holds an earlier pending event of
+   * this workspace, this one leaves the workspace alone for this pass (it would otherwise relay
+   * later events before that broker commits earlier ones).
+   */
+  private async relayWorkspace(workspaceId: string, limit: number, emitters: string[], actions: string[]): Promise<RelayResult & { full: boolean }> {
+    const { pool, queue, sealer, logger } = this.options;
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
@@ -106,17 +155,29 @@ export class Relay {
       // few of them may be lost, which only means a relay or a delivery happens again (at least
       // once); the events themselves were committed durably by the requests that staged them.
       await client.query('BEGIN; SET LOCAL synchronous_commit TO off');
-      const { rows } = await client.query<OutboxRow<Date>>(
-        `SELECT id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
+      const { rows } = await client.query<OutboxRow<Date> & { seq: string }>(
+        `SELECT id, seq, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
            FROM platform.events e
-          WHERE status = 'pending'
-            AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
-          ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.options.batchSize, waiting.map((pair) => pair.emitter), waiting.map((pair) => pair.action)],
+          WHERE workspace_id = $1 AND status = 'pending'
+            AND NOT EXISTS (SELECT 1 FROM unnest($3::text[], $4::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
+          ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [workspaceId, limit, emitters, actions],
       );
+      if (rows.length > 0) {
+        // Rows another broker holds were skipped: if one of them comes before ours, that broker
+        // relays this workspace now; leave it (a plain read waits for no lock).
+        const { rows: first } = await client.query<{ seq: string }>(
+          `SELECT seq FROM platform.events e
+            WHERE workspace_id = $1 AND status = 'pending'
+              AND NOT EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS w(emitter, action) WHERE w.emitter = e.emitter AND w.action = e.action)
+            ORDER BY seq LIMIT 1`,
+          [workspaceId, emitters, actions],
+        );
+        if (first.length > 0 && BigInt(first[0].seq) < BigInt(rows[0].seq)) rows.length = 0;
+      }
       if (rows.length === 0) {
         await client.query('COMMIT');
-        return { taken: 0, deliveries: 0 };
+        return { taken: 0, deliveries: 0, full: false };
       }
       const catalog = this.options.catalog();
       const outcomes: Outcome[] = [];
@@ -201,7 +262,7 @@ export class Relay {
             max_retries: subscription.maxRetries,
             next_attempt_at: (due ?? new Date()).toISOString(),
           });
-          jobs.push({ data: { d: id, e: row.id, a: 1 }, startAfter: due });
+          jobs.push({ data: { d: id, e: row.id, w: row.workspace_id, a: 1 }, startAfter: due });
         }
         outcomes.push({ id: row.id, status: 'accepted', reason: null, deliveries: subscriptions.length });
       }
@@ -216,14 +277,14 @@ export class Relay {
          ), settled AS (
            UPDATE platform.events e SET status = x.status, reason = x.reason, deliveries = x.deliveries, processed_at = now()
              FROM jsonb_to_recordset($2::jsonb) AS x(id uuid, status text, reason text, deliveries int)
-            WHERE e.id = ANY($4::uuid[]) AND e.id = x.id
+            WHERE e.workspace_id = $5 AND e.id = ANY($4::uuid[]) AND e.id = x.id
          )
          SELECT CASE WHEN $3::boolean THEN pg_notify('wpk_events', 'deliveries') END AS notified`,
-        [JSON.stringify(deliveries), JSON.stringify(outcomes), deliveries.length > 0 && this.options.notify, outcomes.map((outcome) => outcome.id)],
+        [JSON.stringify(deliveries), JSON.stringify(outcomes), deliveries.length > 0 && this.options.notify, outcomes.map((outcome) => outcome.id), workspaceId],
       );
       await client.query('COMMIT');
       const ahead = jobs.map((job) => job.startAfter?.getTime() ?? 0).filter((at) => at > Date.now());
-      return { taken: rows.length, deliveries: deliveries.length, nextDue: ahead.length > 0 ? new Date(Math.min(...ahead)) : undefined };
+      return { taken: rows.length, deliveries: deliveries.length, nextDue: ahead.length > 0 ? new Date(Math.min(...ahead)) : undefined, full: rows.length >= limit };
     } catch (error) {
       broken = error as Error;
       await client.query('ROLLBACK').catch(() => {});

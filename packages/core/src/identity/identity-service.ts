@@ -141,8 +141,8 @@ export class IdentityService {
    * active workspace), read fresh from the database; null otherwise. API keys call this on every
    * request so deactivation takes effect at once.
    */
-  callerForMember(memberId: string): Promise<CallerMember | null> {
-    return this.members.callerForMember(memberId);
+  callerForMember(workspaceId: string, memberId: string): Promise<CallerMember | null> {
+    return this.members.callerForMember(workspaceId, memberId);
   }
 
   /** Runs `work` in one transaction outside any request; staged events commit with it. */

@@ -6,7 +6,6 @@ export { AUTH_STRATEGY, AUTHENTICATION_REQUIRED, INVALID_API_KEY, NOT_A_MEMBER, 
 export { SESSION_COOKIE } from './http/cookies.js';
 export { crossSiteRefusal } from './http/csrf.js';
 export { installIdentity } from './http/install.js';
-export { identityPlugin } from './plugin.js';
 export { DEMO, IdentityService, type AddMemberInput, type CreateWorkspaceWithOwnerInput, type IdentityServiceOptions } from './identity-service.js';
 export { Account, defineIdentityModels, Member, MemberRole, Role, type RolePermissions } from './models/index.js';
 export { requireElevation, requireSession } from './routes/common.js';

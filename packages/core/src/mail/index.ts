@@ -1,2 +1,1 @@
 export { createMailer, type Mailer, type MailerOptions, type MailMessage, type SentMail } from './mailer.js';
-export { mailPlugin } from './plugin.js';

@@ -2,4 +2,3 @@ export { buildOpenApiDocument, operationIdOf, OPENAPI_DOCUMENT_VERSION, PLATFORM
 export { joiToJsonSchema } from './json-schema.js';
 export { openApiRoutes } from './routes.js';
 export { installResponseValidation, type ResponseMismatch, type ResponseValidation } from './response-validation.js';
-export { openApiPlugin } from './plugin.js';

@@ -5,4 +5,3 @@ export { MAX_QUERY_WORDS } from './query-words.js';
 export { NO_APP_ACCESS, registerSearchRoutes, type SearchRoutesOptions } from './routes.js';
 export { SearchIndex, type SearchHit, type SearchPage, type SearchQuery } from './search-index.js';
 export { reindexSearch, type ReindexApps, type ReindexedType, type ReindexOptions, type ReindexProgress, type ReindexWorkspaces } from './reindex.js';
-export { searchPlugin } from './plugin.js';

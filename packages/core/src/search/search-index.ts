@@ -343,7 +343,7 @@ export class SearchIndex {
         SELECT h.*, count(*) OVER () AS total FROM hits h ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}
       )
       SELECT h.total::int AS total, h.score, r.type, r.badge, r.title, r.subtitle, r.url
-      FROM page h JOIN platform.search_records r ON r.id = h.id
+      FROM page h JOIN platform.search_records r ON r.workspace_id = $1::uuid AND r.id = h.id
       ORDER BY ${order}`;
     const rows = await this.sequelize.query<Omit<SearchHit, 'id'> & { badge: string; total: number }>(sql, { type: QueryTypes.SELECT, bind });
     let total = rows[0]?.total ?? 0;

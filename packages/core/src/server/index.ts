@@ -1,7 +1,6 @@
 export { collection, selfLink, single, type CollectionEnvelope, type SingleEnvelope } from './envelope.js';
 export { toErrorAnswer, validationFailure, type ErrorAnswer } from './errors.js';
 export { createHapiServer, createServer, installConventions, type ListenerOptions, type ServerOptions } from './create-server.js';
-export { serverPlugin } from './plugin.js';
 export { routeMeta } from './conventions.js';
 export { DEFAULT_PAGE, DEFAULT_PER_PAGE, MAX_PER_PAGE, parsePagination, type Pagination } from './pagination.js';
 export type { WpkRouteMeta } from './route-meta.js';

@@ -1,4 +1,3 @@
 export { installWeb, type WebDependencies } from './install.js';
 export { callApi, type ApiAnswer } from './api.js';
 export { safeNext } from './forms.js';
-export { webPlugin } from './plugin.js';

@@ -7,8 +7,9 @@ import type { Mailer } from '../mail/index.js';
 import type { AppRegistry } from '../apps/index.js';
 import { routeMeta } from '../server/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
-import { AssetCatalog, IMMUTABLE_MAX_AGE_MS } from './assets.js';
+import { AssetCatalog } from './assets.js';
 import { accountRoutes } from './routes/account.js';
+import { fileRoutes } from './routes/files.js';
 import { authRoutes } from './routes/auth.js';
 import { siteRoutes } from './routes/site.js';
 import { registerViews, WEB_DIR } from './views.js';
@@ -25,13 +26,6 @@ export interface WebDependencies {
 }
 
 const HTML_ERROR_HEADINGS: Record<number, string> = { 400: 'Something is missing', 401: 'Please sign in', 403: 'Not allowed', 404: 'Not found', 429: 'Too many attempts' };
-
-/** The folder an app declared in its manifest (`public`) for `/public/apps/{slug}/*`, or null. */
-function publicDirOf(apps: AppRegistry, slug: string): string | null {
-  const app = apps.list().find((candidate) => candidate.namespace === slug);
-  if (!app?.manifest.public || !app.dir) return null;
-  return path.resolve(app.dir, app.manifest.public);
-}
 
 /** True for a browser navigation: it asks for HTML first, as a typed URL or a followed link does. */
 function wantsHtml(accept: unknown): boolean {
@@ -52,37 +46,11 @@ export async function installWeb(server: Server, dependencies: WebDependencies):
   await registerViews(server, { assets, publicUrl: config.publicUrl, baseDomain: config.baseDomain });
 
   server.route([
-    ...siteRoutes({ publicUrl: config.publicUrl, mailer: () => dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
+    ...siteRoutes({ publicUrl: config.publicUrl, mailer: dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
     ...authRoutes({ publicUrl: config.publicUrl, workspaces, sharedCookie: config.cookieDomain.includes('.') }),
     ...workspaceRoutes({ apps }),
     ...accountRoutes(),
-    {
-      method: 'GET',
-      path: '/assets/{file}',
-      options: { auth: false, app: { wpk: { kind: 'system', scope: 'any' } } },
-      handler: (request, h) => {
-        const asset = assets.served(String(request.params.file));
-        if (!asset) return h.response({ error: `No asset ${String(request.params.file).slice(0, 100)}` }).code(404);
-        return h.file(asset.file, { confine: false, etagMethod: false }).header('cache-control', `public, max-age=${IMMUTABLE_MAX_AGE_MS / 1000}, immutable`);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/public/{file*}',
-      options: { auth: false, app: { wpk: { kind: 'system', scope: 'any' } } },
-      handler: { directory: { path: path.join(WEB_DIR, 'public'), index: false, listing: false, redirectToSlash: false, showHidden: false } },
-    },
-    {
-      method: 'GET',
-      path: '/public/apps/{app}/{file*}',
-      options: { auth: false, app: { wpk: { kind: 'system', scope: 'any' } } },
-      handler: (request, h) => {
-        const dir = publicDirOf(apps, String(request.params.app));
-        if (!dir) return h.response({ error: `No app ${String(request.params.app).slice(0, 100)} with public files` }).code(404);
-        // inert confines the file to the app's declared folder: no `..` escapes it.
-        return h.file(String(request.params.file ?? ''), { confine: dir }).header('cache-control', 'public, max-age=3600');
-      },
-    },
+    ...fileRoutes({ assets, apps }),
   ]);
 
   server.ext('onPreResponse', (request, h): Lifecycle.ReturnValue => {

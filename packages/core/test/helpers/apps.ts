@@ -132,7 +132,7 @@ async function caller(env: AppsTestRuntime, subdomain: string, memberId: string)
     key: async ({ fullAccess, scopes = [] }) => {
       counter += 1;
       const owner = await Member.findOne({ where: { workspace_id: member.workspace_id, platform_role: 'owner' } });
-      const actor = (await env.runtime.identity.callerForMember(owner!.id))!;
+      const actor = (await env.runtime.identity.callerForMember(member.workspace_id, owner!.id))!;
       const { secret } = await env.runtime.apiKeys.create(member.workspace_id, actor, { name: `test key ${counter}`, full_access: fullAccess, scopes: fullAccess ? undefined : scopes, member_id: member.id });
       return apiHeaders(subdomain, { authorization: `Bearer ${secret}` });
     },

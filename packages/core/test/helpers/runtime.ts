@@ -1,4 +1,5 @@
 import { Runtime, createScratchDatabase, installResponseValidation, type RuntimeOptions } from '../../src/index.js';
+import { loadTenantTables, statementRecorder } from './statements.js';
 
 /** A migrated runtime on a fresh database (embedded in memory, or a scratch PostgreSQL database). */
 export interface TestRuntime {
@@ -12,10 +13,12 @@ export interface TestRuntime {
  * Every answer is checked against the server's OpenAPI document; close() fails on a mismatch.
  */
 export async function startTestRuntime(options: RuntimeOptions = {}): Promise<TestRuntime> {
+  const statements = await statementRecorder();
   const scratch = await createScratchDatabase();
   const runtime = await Runtime.create({ logLevel: 'silent', port: 0, ...options, databaseUrl: scratch.url, inMemory: scratch.url === undefined });
   try {
-    await runtime.migrate();
+    await (statements ? statements.during('migrations', () => runtime.migrate()) : runtime.migrate());
+    if (statements) await loadTenantTables(statements, runtime);
   } catch (error) {
     await runtime.stop();
     await scratch.drop();
@@ -31,6 +34,7 @@ export async function startTestRuntime(options: RuntimeOptions = {}): Promise<Te
         await scratch.drop();
       }
       responses.assertClean();
+      statements?.assertClean();
     },
   };
 }

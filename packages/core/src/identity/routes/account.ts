@@ -24,7 +24,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       options: { app: { platformAccess: 'caller' } },
       handler: async (request) => {
         const { member, via } = credentialsOf(request);
-        return single(request, await presentMe(dependencies, member.id, { kind: via.kind, elevatedUntil: via.kind === 'session' ? via.elevatedUntil : null }));
+        return single(request, await presentMe(dependencies, member.workspaceId, member.id, { kind: via.kind, elevatedUntil: via.kind === 'session' ? via.elevatedUntil : null }));
       },
     },
     {

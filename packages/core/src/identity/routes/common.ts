@@ -55,11 +55,11 @@ export function requireSession(credentials: Credentials, action: string): string
 }
 
 /** GET /me and the sign-in answers: the member, their workspace and platform role. */
-export async function presentMe(dependencies: RouteDependencies, memberId: string, session: { kind: 'session' | 'api_key'; elevatedUntil: Date | null }) {
-  const member = await dependencies.identity.context.models.Member.findByPk(memberId, { rejectOnEmpty: true });
+export async function presentMe(dependencies: RouteDependencies, workspaceId: string, memberId: string, session: { kind: 'session' | 'api_key'; elevatedUntil: Date | null }) {
+  const member = await dependencies.identity.context.models.Member.findOne({ where: { workspace_id: workspaceId, id: memberId }, rejectOnEmpty: true });
   const account = await dependencies.identity.context.models.Account.findByPk(member.account_id, { rejectOnEmpty: true });
   const workspace = await dependencies.identity.context.workspaces.findById(member.workspace_id);
-  const roles = await dependencies.identity.members.roleIdsOf([member.id]);
+  const roles = await dependencies.identity.members.roleIdsOf(workspaceId, [member.id]);
   return {
     member: presentMember(member, account, roles.get(member.id) ?? []),
     workspace: presentWorkspace(workspace!),

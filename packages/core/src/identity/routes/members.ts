@@ -30,7 +30,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
         const answer = await inTransaction(dependencies, request, h, async (work) => {
           const invited = await identity.invitations.invite(actor, { email: payload.email, platformRole: payload.platform_role, roleIds: payload.role_ids }, work.stage, ipOf(request));
           sent.invited = invited;
-          const roles = await identity.members.roleIdsOf([invited.member.id]);
+          const roles = await identity.members.roleIdsOf(invited.member.workspace_id, [invited.member.id]);
           return single(request, { ...presentMember(invited.member, invited.account, roles.get(invited.member.id) ?? []), invitation_expires_at: invited.expiresAt.toISOString() });
         });
         if (sent.invited) {

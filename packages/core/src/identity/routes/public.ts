@@ -72,7 +72,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
           // Events of this request belong to the workspace it just created.
           request.app.workspace = created.workspace;
           started.session = await identity.sessions.start(created.member, created.account);
-          return single(request, await presentMe(dependencies, created.member.id, { kind: 'session', elevatedUntil: null }));
+          return single(request, await presentMe(dependencies, created.member.workspace_id, created.member.id, { kind: 'session', elevatedUntil: null }));
         });
         if (started.session) setSessionCookie(h, started.session);
         return answer;
@@ -89,7 +89,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
         const payload = request.payload as { email: string; password: string; totp?: string };
         const { session, member } = await identity.sessions.signIn({ workspaceId: request.app.workspace!.id, email: payload.email, password: payload.password, totp: payload.totp, ip: ipOf(request) });
         setSessionCookie(h, session);
-        return single(request, await presentMe(dependencies, member.id, { kind: 'session', elevatedUntil: null }));
+        return single(request, await presentMe(dependencies, member.workspace_id, member.id, { kind: 'session', elevatedUntil: null }));
       },
     },
     {
@@ -110,7 +110,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
         const answer = await inTransaction(dependencies, request, h, async (work) => {
           const { member, account } = await identity.invitations.complete(checked, payload.name, work.stage, ipOf(request));
           started.session = await identity.sessions.start(member, account);
-          return single(request, await presentMe(dependencies, member.id, { kind: 'session', elevatedUntil: null }));
+          return single(request, await presentMe(dependencies, member.workspace_id, member.id, { kind: 'session', elevatedUntil: null }));
         });
         if (started.session) setSessionCookie(h, started.session);
         return answer;

@@ -57,7 +57,7 @@ export class AdminAudit {
     const rows = await this.sequelize.query<AuditRow>(
       `SELECT audit.*, accounts.email AS actor_email
          FROM platform.admin_audit audit
-         LEFT JOIN platform.members members ON members.id = audit.actor_member_id
+         LEFT JOIN platform.members members ON members.workspace_id = audit.workspace_id AND members.id = audit.actor_member_id
          LEFT JOIN platform.accounts accounts ON accounts.id = members.account_id
         WHERE audit.workspace_id = :workspaceId
         ORDER BY audit.last_at DESC, audit.id DESC

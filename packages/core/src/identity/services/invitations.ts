@@ -54,7 +54,7 @@ export class InvitationService {
       member.joined_at = null;
       member.invited_by = actor.id;
       await member.save();
-      await this.context.models.Invitation.update({ used_at: new Date() }, { where: { member_id: member.id, used_at: null } });
+      await this.context.models.Invitation.update({ used_at: new Date() }, { where: { workspace_id: actor.workspaceId, member_id: member.id, used_at: null } });
     } else {
       member = await this.context.models.Member.create({ workspace_id: actor.workspaceId, account_id: account.id, platform_role: input.platformRole, state: 'invited', deactivated_at: null, invited_by: actor.id, joined_at: null });
     }
@@ -75,7 +75,7 @@ export class InvitationService {
    */
   async check(workspaceId: string, token: string, password: string, totp: string | undefined, ip: string | null): Promise<CheckedAcceptance> {
     const invitation = await this.context.models.Invitation.findOne({ where: { token_hash: sha256(token), workspace_id: workspaceId, used_at: null, expires_at: { [Op.gt]: new Date() } } });
-    const member = invitation ? await this.context.models.Member.findByPk(invitation.member_id) : null;
+    const member = invitation ? await this.context.models.Member.findOne({ where: { workspace_id: workspaceId, id: invitation.member_id } }) : null;
     if (!invitation || !member || member.state !== 'invited' || member.deactivated_at) throw new NotFoundError(INVALID_LINK);
     const account = await this.context.models.Account.findByPk(member.account_id, { rejectOnEmpty: true });
     const stored = account.password_hash;
@@ -91,7 +91,7 @@ export class InvitationService {
 
   /** PUT /invitations/{token}, second half (in the request's transaction): invited → joined. */
   async complete(checked: CheckedAcceptance, name: string | undefined, stage: Stage, ip: string | null): Promise<{ member: Member; account: Account }> {
-    const [used] = await this.context.models.Invitation.update({ used_at: new Date() }, { where: { id: checked.invitation.id, used_at: null } });
+    const [used] = await this.context.models.Invitation.update({ used_at: new Date() }, { where: { workspace_id: checked.invitation.workspace_id, id: checked.invitation.id, used_at: null } });
     if (used !== 1) throw new NotFoundError(INVALID_LINK);
     const account = await this.context.models.Account.findByPk(checked.account.id, { rejectOnEmpty: true });
     if (checked.passwordHash && !account.password_hash) {
@@ -100,7 +100,7 @@ export class InvitationService {
     }
     account.email_verified_at ??= new Date();
     await account.save();
-    const member = await this.context.models.Member.findByPk(checked.member.id, { rejectOnEmpty: true });
+    const member = await this.context.models.Member.findOne({ where: { workspace_id: checked.member.workspace_id, id: checked.member.id }, rejectOnEmpty: true });
     if (member.state !== 'invited' || member.deactivated_at) throw new NotFoundError(INVALID_LINK);
     member.state = 'joined';
     member.joined_at = new Date();

@@ -71,22 +71,22 @@ export class MemberService {
    * The caller a member id stands for, when that member may act right now: joined, not
    * deactivated, in an active workspace. Read fresh from the database on every call (no cache).
    */
-  async callerForMember(memberId: string): Promise<CallerMember | null> {
+  async callerForMember(workspaceId: string, memberId: string): Promise<CallerMember | null> {
     const [row] = await this.context.sequelize.query<{ id: string; workspace_id: string; account_id: string; platform_role: PlatformRole; email: string; name: string }>(
       `SELECT m.id, m.workspace_id, m.account_id, m.platform_role, a.email, a.name
          FROM platform.members m
          JOIN platform.accounts a ON a.id = m.account_id
          JOIN platform.workspaces w ON w.id = m.workspace_id
-        WHERE m.id = :memberId AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
-      { type: QueryTypes.SELECT, replacements: { memberId } },
+        WHERE m.workspace_id = :workspaceId AND m.id = :memberId AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
+      { type: QueryTypes.SELECT, replacements: { workspaceId, memberId } },
     );
     return row ? { id: row.id, workspaceId: row.workspace_id, accountId: row.account_id, platformRole: row.platform_role, email: row.email, name: row.name } : null;
   }
 
-  async roleIdsOf(memberIds: string[]): Promise<Map<string, string[]>> {
+  async roleIdsOf(workspaceId: string, memberIds: string[]): Promise<Map<string, string[]>> {
     const map = new Map<string, string[]>(memberIds.map((id) => [id, []]));
     if (memberIds.length === 0) return map;
-    const rows = await this.context.models.MemberRole.findAll({ where: { member_id: { [Op.in]: memberIds } }, order: [['created_at', 'ASC'], ['role_id', 'ASC']] });
+    const rows = await this.context.models.MemberRole.findAll({ where: { workspace_id: workspaceId, member_id: { [Op.in]: memberIds } }, order: [['created_at', 'ASC'], ['role_id', 'ASC']] });
     for (const row of rows) map.get(row.member_id)?.push(row.role_id);
     return map;
   }
@@ -95,7 +95,7 @@ export class MemberService {
   async get(workspaceId: string, memberId: string): Promise<PresentedMember> {
     const member = await this.find(workspaceId, memberId);
     const account = await this.context.models.Account.findByPk(member.account_id, { rejectOnEmpty: true });
-    return presentMember(member, account, (await this.roleIdsOf([member.id])).get(member.id) ?? []);
+    return presentMember(member, account, (await this.roleIdsOf(workspaceId, [member.id])).get(member.id) ?? []);
   }
 
   async find(workspaceId: string, memberId: string): Promise<Member> {
@@ -109,7 +109,7 @@ export class MemberService {
     const where = { workspace_id: workspaceId, ...(filter.state ? { state: filter.state } : {}) };
     const { rows, count } = await this.context.models.Member.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: page.limit, offset: page.offset });
     const accounts = new Map((await this.context.models.Account.findAll({ where: { id: { [Op.in]: rows.map((row) => row.account_id) } } })).map((account) => [account.id, account]));
-    const roles = await this.roleIdsOf(rows.map((row) => row.id));
+    const roles = await this.roleIdsOf(workspaceId, rows.map((row) => row.id));
     return { total: count, rows: rows.map((row) => presentMember(row, accounts.get(row.account_id)!, roles.get(row.id) ?? [])) };
   }
 
@@ -125,7 +125,7 @@ export class MemberService {
   }
 
   async replaceRoles(workspaceId: string, memberId: string, roleIds: string[]): Promise<void> {
-    await this.context.models.MemberRole.destroy({ where: { member_id: memberId } });
+    await this.context.models.MemberRole.destroy({ where: { workspace_id: workspaceId, member_id: memberId } });
     for (const roleId of roleIds) await this.context.models.MemberRole.create({ workspace_id: workspaceId, member_id: memberId, role_id: roleId });
   }
 
@@ -166,7 +166,7 @@ export class MemberService {
     if (member.deactivated_at) throw new ConflictError('This member is already deactivated');
     member.deactivated_at = new Date();
     await member.save();
-    await this.context.models.Session.destroy({ where: { member_id: member.id } });
+    await this.context.models.Session.destroy({ where: { workspace_id: actor.workspaceId, member_id: member.id } });
     stage(accountEvent('core.account.member.removed', { member_id: member.id, removed_by: actor.id }));
     stage(systemEvent('system.workspace.member.removed', { member_id: member.id, removed_by: actor.id }));
     await this.activity.record({ workspaceId: actor.workspaceId, actor: { memberId: actor.id, email: actor.email }, action: 'member.removed', targetType: 'member', targetId: member.id, ip });

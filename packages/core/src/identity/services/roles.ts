@@ -60,7 +60,7 @@ export class RoleService {
   ) {}
 
   private async present(role: Role): Promise<PresentedRole> {
-    const memberCount = await this.context.models.MemberRole.count({ where: { role_id: role.id } });
+    const memberCount = await this.context.models.MemberRole.count({ where: { workspace_id: role.workspace_id, role_id: role.id } });
     return { id: role.id, workspace_id: role.workspace_id, name: role.name, permissions: role.permissions, member_count: memberCount, created_at: role.created_at.toISOString(), updated_at: role.updated_at.toISOString() };
   }
 
@@ -108,7 +108,7 @@ export class RoleService {
   async delete(actor: CallerMember, roleId: string, stage: Stage, ip: string | null): Promise<PresentedRole> {
     const role = await this.find(actor.workspaceId, roleId);
     const presented = await this.present(role);
-    const affected = (await this.context.models.MemberRole.findAll({ where: { role_id: role.id }, attributes: ['member_id'], order: [['member_id', 'ASC']] })).map((row) => row.member_id);
+    const affected = (await this.context.models.MemberRole.findAll({ where: { workspace_id: role.workspace_id, role_id: role.id }, attributes: ['member_id'], order: [['member_id', 'ASC']] })).map((row) => row.member_id);
     await role.destroy();
     stage(accountEvent('core.account.role.deleted', { role_id: role.id, role_name: role.name, deleted_by: actor.id, affected_members: affected }));
     await this.activity.record({ workspaceId: actor.workspaceId, actor: { memberId: actor.id, email: actor.email }, action: 'role.deleted', targetType: 'role', targetId: role.id, details: { name: role.name, affected_members: affected.length }, ip });

@@ -129,7 +129,7 @@ export class SessionService {
 
   /** DELETE /sessions: the session row is gone, so the cookie is worthless everywhere at once. */
   async end(caller: CallerMember, sessionId: string, ip: string | null): Promise<void> {
-    await this.context.models.Session.destroy({ where: { id: sessionId } });
+    await this.context.models.Session.destroy({ where: { workspace_id: caller.workspaceId, id: sessionId } });
     await this.activity.record({ workspaceId: caller.workspaceId, actor: { memberId: caller.id, email: caller.email }, action: 'session.ended', targetType: 'session', targetId: sessionId, ip });
   }
 
@@ -167,10 +167,10 @@ export class SessionService {
 
   /** POST /elevations, second half: replaces the session by a new, elevated one (new id) and records it. */
   async elevate(caller: CallerMember, sessionId: string, reason: string, proofKind: string, ip: string | null): Promise<StartedSession> {
-    const member = await this.context.models.Member.findByPk(caller.id, { rejectOnEmpty: true });
+    const member = await this.context.models.Member.findOne({ where: { workspace_id: caller.workspaceId, id: caller.id }, rejectOnEmpty: true });
     const account = await this.context.models.Account.findByPk(caller.accountId, { rejectOnEmpty: true });
     const until = new Date(Date.now() + this.context.config.elevationMinutes * 60_000);
-    await this.context.models.Session.destroy({ where: { id: sessionId } });
+    await this.context.models.Session.destroy({ where: { workspace_id: caller.workspaceId, id: sessionId } });
     const session = await this.start(member, account, until);
     await this.audit.recordElevation(caller.workspaceId, caller.id, reason, until);
     await this.activity.record({ workspaceId: caller.workspaceId, actor: { memberId: caller.id, email: caller.email }, action: 'elevation.started', targetType: 'session', targetId: session.sessionId, details: { reason, proof: proofKind, until: until.toISOString() }, ip });

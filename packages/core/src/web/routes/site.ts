@@ -42,7 +42,7 @@ function checkContact(values: Record<string, string>): { form: FormState; value?
  * Pages of the base domain: home (with the demo-request form, `POST /`), pricing, about, privacy,
  * terms, robots.txt, sitemap.xml and the app-association documents under /.well-known/.
  */
-export function siteRoutes(options: { publicUrl: string; mailer: () => Mailer; operatorAddress: string; throttle: Throttle }): ServerRoute[] {
+export function siteRoutes(options: { publicUrl: string; mailer: Mailer; operatorAddress: string; throttle: Throttle }): ServerRoute[] {
   const site = publicOrigin(options.publicUrl, null);
   const pageMeta = { wpk: { kind: 'page' as const, scope: 'platform' as const } };
   return [
@@ -69,7 +69,7 @@ export function siteRoutes(options: { publicUrl: string; mailer: () => Mailer; o
         }
         const { name, email, message } = checked.value;
         // Only ever to the operator: the form cannot make the platform mail anyone else.
-        await options.mailer().send({ to: options.operatorAddress, subject: `Demo request from ${name}`, text: `From: ${name} <${email}>\n\n${message}\n` });
+        await options.mailer.send({ to: options.operatorAddress, subject: `Demo request from ${name}`, text: `From: ${name} <${email}>\n\n${message}\n` });
         return page(h, 'home', { title: 'Home', form: blankForm(), sent: true });
       },
     },

@@ -2,9 +2,9 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import { APP_HEADER, SIGNATURE_HEADER, verifySignature } from '@wpk/sdk';
-import type { Outbox, OutboxRow } from './outbox.js';
-import type { EventRegistry } from './registry.js';
-import { signingSecretFor } from './secrets.js';
+import type { Outbox, OutboxRow } from '../outbox.js';
+import type { EventRegistry } from '../registry.js';
+import { signingSecretFor } from '../secrets.js';
 
 /** Path of the broker's ingress for emitters that run outside the platform. */
 export const INGRESS_PATH = '/_broker/events';

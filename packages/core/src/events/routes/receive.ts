@@ -2,13 +2,13 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Logger } from 'pino';
 import { isTransientError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery, type StageOptions } from '@wpk/sdk';
-import { runInRequestTransaction, type RequestWork } from '../server/index.js';
-import type { Workspace, WorkspaceService } from '../tenancy/index.js';
-import { localHandlerPath } from './deliverer.js';
-import { EventRegistrationError, type EventRegistry } from './registry.js';
-import { signingSecretFor } from './secrets.js';
-import type { EventSink } from './sink.js';
-import { stageEvent } from './stage.js';
+import { runInRequestTransaction, type RequestWork } from '../../server/index.js';
+import type { Workspace, WorkspaceService } from '../../tenancy/index.js';
+import { localHandlerPath } from '../deliverer.js';
+import { EventRegistrationError, type EventRegistry } from '../registry.js';
+import { signingSecretFor } from '../secrets.js';
+import type { EventSink } from '../sink.js';
+import { stageEvent } from '../stage.js';
 
 /** What a subscription handler's context is built from. */
 export interface DeliveryContextInput {
