@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { addCommand } from './commands/add.js';
 import { brokerCommand } from './commands/broker.js';
+import { dbCommand } from './commands/db.js';
 import { devCommand } from './commands/dev.js';
 import { eventsCommand } from './commands/events.js';
 import { memberCommand } from './commands/member.js';
@@ -24,6 +25,7 @@ export function buildProgram(): Command {
   program.addCommand(startCommand());
   program.addCommand(devCommand());
   program.addCommand(migrateCommand());
+  program.addCommand(dbCommand());
   program.addCommand(workspaceCommand());
   program.addCommand(memberCommand());
   program.addCommand(brokerCommand());

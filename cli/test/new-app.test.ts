@@ -57,6 +57,7 @@ function scratch(t: { teardown(fn: () => void): void }): string {
 }
 
 test('wpk new app scaffolds an ext app that validates, typechecks and whose tests pass as generated', async (t) => {
+  t.timeout(600_000, 'scaffold, validate, tsc and the app\'s own test run, one after the other');
   const root = scratch(t);
   const created = await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', path.join(root, 'hello')], root);
   t.is(created.code, 0, created.stderr);
@@ -116,7 +117,7 @@ export const handler: SubscriptionHandler<Models, AppTypes, 'system.app.installe
 
   const tested = await run(process.execPath, [path.join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], app);
   t.is(tested.code, 0, tested.stdout + tested.stderr);
-  t.regex(tested.stdout, /8 tests passed/);
+  t.regex(tested.stdout, /9 tests passed/);
 });
 
 test('wpk types --check fails while app.json and src/app.types.ts differ; wpk types brings them back in step', async (t) => {

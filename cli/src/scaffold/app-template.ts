@@ -126,20 +126,16 @@ import { createItems } from './0001-create-items.js';
 /** The app's migrations, in order. */
 export const migrations: AppMigration[] = [createItems];
 `,
-    'src/migrations/0001-create-items.ts': `import type { AppMigration } from '@wpk/sdk';
+    'src/migrations/0001-create-items.ts': `import { tenantTable, type AppMigration } from '@wpk/sdk';
 
-/** The items table, in the app's own schema (search_path points there). */
+/**
+ * The items table, in the app's own schema (search_path points there). tenantTable adds
+ * workspace_id and keys the table by (workspace_id, id), so it can be sharded by workspace.
+ */
 export const createItems: AppMigration = {
   name: '0001-create-items',
   async up({ query }) {
-    await query(\`CREATE TABLE items (
-      id uuid PRIMARY KEY,
-      workspace_id uuid NOT NULL REFERENCES platform.workspaces(id) ON DELETE CASCADE,
-      title varchar(200) NOT NULL,
-      created_by varchar(200) NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
-    )\`);
+    await query(tenantTable('items', { columns: { id: 'uuid NOT NULL', title: 'varchar(200) NOT NULL', created_by: 'varchar(200) NOT NULL' } }));
     await query('CREATE INDEX items_workspace_idx ON items (workspace_id, created_at)');
   },
   async down({ query }) {
@@ -342,6 +338,10 @@ test('search: the reindex hook rebuilds an emptied index (wpk search reindex run
   const rebuilt = await platform.runtime.reindexSearch({ app: '${ns}', workspaceId: other.id });
   t.deepEqual(rebuilt.map((step) => \`\${step.type}: \${step.documents}\`), ['item: 1']);
   t.deepEqual(await searchTitles(other.owner, 'wombat'), ['item:Annual wombat review']);
+});
+
+test('every table can be distributed by workspace (docs/scale-out.md)', async (t) => {
+  t.deepEqual(await platform.distributionProblems(), []);
 });
 `,
     'README.md': `# ${name}

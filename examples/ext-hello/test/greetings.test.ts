@@ -33,7 +33,7 @@ test('a member with greetings.send sends a greeting, prefixed by the settings, a
   t.deepEqual(acme.events('ext.acme.hello.greeting.sent').find((event) => event.payload.greeting_id === greeting.id)?.payload, {
     greeting_id: greeting.id,
     sender_mrn: sender.mrn,
-    recipient_mrn: null,
+    // recipient_mrn was staged as null: nulls are removed, as subscribers receive it.
     text: 'Hello, world',
   });
   t.like(platform.search.find((change) => change.op === 'upsert' && change.document.id === greeting.id), { app: APP, workspaceId: acme.id, document: { type: 'greeting', title: 'Hello, world' } });
@@ -101,9 +101,12 @@ test('new members are welcomed once, whatever the number of deliveries', async (
   const ws = await platform.workspace();
   await ws.install(APP, { access_policy: 'everyone' });
   const newcomer = await ws.member({ name: 'Nia New' });
+  // Twice in a row, then three at once (ctx.lock in the handler makes concurrent ones take turns).
   for (let attempt = 0; attempt < 2; attempt++) {
     t.deepEqual(await platform.deliver(ws, 'system.workspace.member.added', { member_id: newcomer.id, role: 'member' }), { [APP]: 'handled' });
   }
+  const again = await Promise.all([1, 2, 3].map(() => platform.deliver(ws, 'system.workspace.member.added', { member_id: newcomer.id, role: 'member' })));
+  t.deepEqual(again, [1, 2, 3].map(() => ({ [APP]: 'handled' })));
   const list = await ws.owner.get(`${base}/greetings`);
   t.deepEqual(list.body.data.map((greeting: { text: string; recipient_mrn: string }) => [greeting.text, greeting.recipient_mrn]), [['Hello, welcome aboard!', newcomer.mrn]]);
   const bare = await platform.workspace();
@@ -122,6 +125,21 @@ test('a scoped API key reads with greetings.read and nothing more', async (t) =>
   const key = await moderator.apiKey({ scopes: ['ext.acme.hello.greetings.read'] });
   t.is((await key.get(`${base}/greetings`)).status, 200);
   t.deepEqual((await key.post(`${base}/greetings`, { text: 'by key' })).body, { error: 'Missing permission: ext.acme.hello.greetings.send' });
+});
+
+test('the permission matrix proves every route of the authorization table', async (t) => {
+  const rows = await acme.permissionMatrix(APP, { payloads: { 'POST /greetings': { text: 'from the matrix' } } });
+  t.deepEqual(
+    rows.map((row) => [row.route, row.skipped ?? row.without!.status, row.with?.status ?? null]),
+    [
+      ['GET /greetings', 403, 200],
+      ['GET /greetings/{greeting_id}', 403, 404],
+      ['POST /greetings', 403, 200],
+      ['DELETE /greetings/{greeting_id}', 403, 404],
+      ['GET /hello', 'public route', null],
+    ],
+  );
+  t.deepEqual(rows[2].without!.body, { error: 'Missing permission: ext.acme.hello.greetings.send' });
 });
 
 test('the reindex hook rebuilds an emptied search index of a workspace (wpk search reindex runs it)', async (t) => {

@@ -178,6 +178,11 @@ export class WorkspaceClient {
 
   /** Calls one operation by its id: path parameters filled in, query and body sent, the envelope returned. */
   call<K extends OperationId>(operationId: K, ...[input]: Args<K>): Promise<OperationResult<K>> {
+    return this.send<OperationResult<K>>(operationId, input);
+  }
+
+  /** Sends one operation's request (path parameters filled in, query and body) and reads its answer as `T`. */
+  private send<T>(operationId: OperationId, input: unknown): Promise<T> {
     const entry: OperationEntry = OPERATIONS[operationId];
     if (!entry) throw new TypeError(`Unknown operation ${String(operationId)}`);
     const given = (input ?? {}) as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
@@ -186,7 +191,7 @@ export class WorkspaceClient {
       if (value === undefined || value === null) throw new TypeError(`${String(operationId)}: path parameter ${name} is required`);
       return encodeURIComponent(String(value));
     });
-    return this.request(entry.method, path, { body: given.body, query: given.query, host: entry.host });
+    return this.request<T>(entry.method, path, { body: given.body, query: given.query, host: entry.host });
   }
 
   /**
@@ -196,7 +201,7 @@ export class WorkspaceClient {
   async *paginate<K extends OperationId>(operationId: K, ...[input]: Args<K>): AsyncGenerator<CollectionItem<K>> {
     const entry: OperationEntry = OPERATIONS[operationId];
     if (entry.method !== 'GET') throw new TypeError(`${String(operationId)} is not a GET operation`);
-    let page = (await this.call(operationId, ...([input] as Args<K>))) as unknown as Collection<CollectionItem<K>>;
+    let page = await this.send<Collection<CollectionItem<K>>>(operationId, input);
     for (;;) {
       if (!page || !Array.isArray(page.data) || !page.links || !('next' in page.links)) throw new TypeError(`${String(operationId)} did not answer a collection`);
       yield* page.data;
@@ -224,5 +229,7 @@ export function createClient(options: ClientOptions): Client {
     groups[entry.tag] ??= {};
     groups[entry.tag][operationId] = (input?: unknown) => client.call(operationId, ...([input] as Args<typeof operationId>));
   }
+  // The groups are built from the OPERATIONS table at run time; the compiler cannot follow the loop
+  // to the mapped type OperationGroups, so this cast stays.
   return Object.assign(client, groups) as unknown as Client;
 }

@@ -46,13 +46,47 @@ export interface RuntimeConfig {
    * hashes waiting, hashes in flight per client address. Beyond them, 429 with `Retry-After`.
    */
   passwordHashing: { concurrency: number; queue: number; perClient: number };
+  /** File storage (`ctx.storage`, avatars): where objects go and how large one may be. */
+  storage: StorageConfig;
+}
+
+/** `STORAGE_*`: the file storage's driver and limit. */
+export interface StorageConfig {
+  /** `local` (default: files under `dir`) or `s3` (any S3-compatible service). */
+  driver: 'local' | 's3';
+  /** Largest object in bytes (`STORAGE_MAX_OBJECT_BYTES`, default 50 MiB, at most 5 GiB). */
+  maxObjectBytes: number;
+  /** Local driver: the directory (`STORAGE_DIR`, default `{dataDir}/storage`). */
+  dir: string;
+  /** S3 driver: endpoint, bucket, region, key prefix and credentials (`STORAGE_S3_*`). */
+  s3?: S3StorageConfig;
+}
+
+/** `STORAGE_S3_*`. The secret access key is kept off `JSON.stringify` and `util.inspect`, so it never reaches a log. */
+export interface S3StorageConfig {
+  /** `STORAGE_S3_ENDPOINT`: the service's URL (absent: AWS's own endpoint for the region). */
+  endpoint?: string;
+  /** `STORAGE_S3_BUCKET`. */
+  bucket: string;
+  /** `STORAGE_S3_REGION` (default `us-east-1`). */
+  region: string;
+  /** `STORAGE_S3_PREFIX`: a key prefix inside the bucket (default none). */
+  prefix: string;
+  /** `STORAGE_S3_FORCE_PATH_STYLE` (default true when an endpoint is given: most S3-compatible servers want it). */
+  forcePathStyle: boolean;
+  /** `STORAGE_S3_ACCESS_KEY_ID` and `STORAGE_S3_SECRET_ACCESS_KEY`; absent: the AWS SDK's default credential chain. */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /**
  * Options that override the environment. `databaseUrl: null` forces the embedded database even
  * when `DATABASE_URL` is set (`wpk dev`); `undefined` (or absent) falls back to `DATABASE_URL`.
  */
-export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing'>> & { databaseUrl?: string | null; passwordHashing?: Partial<RuntimeConfig['passwordHashing']> };
+export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing' | 'storage'>> & {
+  databaseUrl?: string | null;
+  passwordHashing?: Partial<RuntimeConfig['passwordHashing']>;
+  storage?: Partial<Omit<StorageConfig, 's3'>> & { s3?: Partial<S3StorageConfig> };
+};
 
 /** Builds the runtime config from explicit options, then the environment, then defaults. */
 export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
@@ -63,9 +97,10 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
   const baseDomain = (input.baseDomain ?? env.BASE_DOMAIN ?? 'localhost').toLowerCase();
   const host = input.host ?? env.HOST ?? '127.0.0.1';
   const identity = identityConfig(input, env);
+  const dataDir = path.resolve(input.dataDir ?? env.WPK_DATA_DIR ?? '.wpk/data');
   return {
     databaseUrl: input.databaseUrl === null ? undefined : (input.databaseUrl ?? (env.DATABASE_URL || undefined)),
-    dataDir: path.resolve(input.dataDir ?? env.WPK_DATA_DIR ?? '.wpk/data'),
+    dataDir,
     baseDomain,
     publicUrl: publicUrlOf(input.publicUrl ?? (env.PUBLIC_URL || undefined), baseDomain, identity.cookieSecure, port),
     allowedHosts: allowedHostsOf(input.allowedHosts ?? env.ALLOWED_HOSTS, host, env.WPK_SELF_URL),
@@ -76,7 +111,70 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     inMemory: input.inMemory ?? false,
     ...identity,
     passwordHashing: passwordHashingConfig(input, env),
+    storage: storageConfig(input.storage ?? {}, env, dataDir),
   };
+}
+
+const DEFAULT_MAX_OBJECT_BYTES = 50 * 1024 * 1024;
+const LARGEST_MAX_OBJECT_BYTES = 5 * 1024 * 1024 * 1024;
+
+/** `STORAGE_*`, checked: a bad value stops start-up naming the variable (never echoing a secret). */
+export function storageConfig(input: NonNullable<RuntimeConfigInput['storage']>, env: NodeJS.ProcessEnv, dataDir: string): StorageConfig {
+  const driver = input.driver ?? (env.STORAGE_DRIVER || 'local');
+  if (driver !== 'local' && driver !== 's3') throw new Error(`STORAGE_DRIVER must be local or s3, got ${JSON.stringify(driver)}`);
+  const maxRaw = input.maxObjectBytes ?? (env.STORAGE_MAX_OBJECT_BYTES || undefined);
+  const maxObjectBytes = maxRaw === undefined ? DEFAULT_MAX_OBJECT_BYTES : Number(maxRaw);
+  if (!Number.isInteger(maxObjectBytes) || maxObjectBytes < 1 || maxObjectBytes > LARGEST_MAX_OBJECT_BYTES) {
+    throw new Error(`STORAGE_MAX_OBJECT_BYTES must be an integer from 1 to ${LARGEST_MAX_OBJECT_BYTES} (5 GiB), got ${JSON.stringify(maxRaw)}`);
+  }
+  const dir = path.resolve(input.dir ?? (env.STORAGE_DIR || path.join(dataDir, 'storage')));
+  const config: StorageConfig = { driver, maxObjectBytes, dir };
+  if (driver === 's3') config.s3 = s3Config(input.s3 ?? {}, env);
+  return config;
+}
+
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function s3Config(input: Partial<S3StorageConfig>, env: NodeJS.ProcessEnv): S3StorageConfig {
+  const bucket = input.bucket ?? (env.STORAGE_S3_BUCKET || undefined);
+  if (!bucket) throw new Error('STORAGE_S3_BUCKET is required when STORAGE_DRIVER is s3');
+  if (!BUCKET_NAME.test(bucket)) throw new Error(`STORAGE_S3_BUCKET must be a bucket name (3-63 lower-case letters, digits, dots and hyphens), got ${JSON.stringify(bucket)}`);
+  const endpoint = input.endpoint ?? (env.STORAGE_S3_ENDPOINT || undefined);
+  if (endpoint !== undefined) {
+    let url: URL | null;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
+      throw new Error('STORAGE_S3_ENDPOINT must be an http(s) URL without credentials in it, e.g. https://s3.example.com');
+    }
+  }
+  const region = input.region ?? (env.STORAGE_S3_REGION || 'us-east-1');
+  if (!/^[a-z0-9-]{1,50}$/.test(region)) throw new Error(`STORAGE_S3_REGION must be a region name such as us-east-1, got ${JSON.stringify(region)}`);
+  const prefix = input.prefix ?? env.STORAGE_S3_PREFIX ?? '';
+  if (prefix !== '' && !/^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/.test(prefix)) {
+    throw new Error(`STORAGE_S3_PREFIX must be path segments of letters, digits, dots, underscores and hyphens separated by /, without a leading or trailing /, got ${JSON.stringify(prefix)}`);
+  }
+  const pathStyleRaw = input.forcePathStyle ?? (env.STORAGE_S3_FORCE_PATH_STYLE || undefined);
+  if (typeof pathStyleRaw === 'string' && !/^(true|false|1|0)$/i.test(pathStyleRaw)) throw new Error(`STORAGE_S3_FORCE_PATH_STYLE must be true or false, got ${JSON.stringify(pathStyleRaw)}`);
+  const forcePathStyle = pathStyleRaw === undefined ? endpoint !== undefined : pathStyleRaw === true || (typeof pathStyleRaw === 'string' && /^(true|1)$/i.test(pathStyleRaw));
+  const accessKeyId = input.credentials?.accessKeyId ?? (env.STORAGE_S3_ACCESS_KEY_ID || undefined);
+  const secretAccessKey = input.credentials?.secretAccessKey ?? (env.STORAGE_S3_SECRET_ACCESS_KEY || undefined);
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new Error('STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY go together: set both, or neither (the AWS SDK then finds credentials itself)');
+  }
+  const config: S3StorageConfig = { bucket, region, prefix, forcePathStyle, ...(endpoint ? { endpoint } : {}) };
+  if (accessKeyId && secretAccessKey) config.credentials = hiddenCredentials(accessKeyId, secretAccessKey);
+  return config;
+}
+
+/** The credentials with the secret as a non-enumerable property: JSON.stringify, util.inspect and pino skip it. */
+function hiddenCredentials(accessKeyId: string, secretAccessKey: string): { accessKeyId: string; secretAccessKey: string } {
+  const credentials = { accessKeyId } as { accessKeyId: string; secretAccessKey: string };
+  Object.defineProperty(credentials, 'secretAccessKey', { value: secretAccessKey, enumerable: false });
+  return credentials;
 }
 
 const isLocalDomain = (domain: string) => domain === 'localhost' || domain.endsWith('.localhost');

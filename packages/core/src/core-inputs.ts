@@ -1,5 +1,6 @@
 import type { Plugin } from '@hapi/hapi';
 import type { Logger } from 'pino';
+import type { AccessDenial } from './access/index.js';
 import type { AppRegistry, SearchIndexer } from './apps/index.js';
 import type { RuntimeConfig } from './config.js';
 import type { Database } from './db/index.js';
@@ -32,6 +33,8 @@ export interface RuntimeSeams {
   eventSink?: (inner: EventSink, concern: StagingConcern) => EventSink;
   /** Wraps the search indexer `ctx.search` changes go through (`inner` feeds the platform search index). */
   searchIndexer?: (inner: SearchIndexer) => SearchIndexer;
+  /** Hears every refusal of layers 4-5 on an app route, before the 403 is answered (the harness's permission matrix). */
+  accessDenied?: (denial: AccessDenial) => void;
 }
 
 /**

@@ -1,6 +1,7 @@
 export * from './access/index.js';
 export * from './apps/index.js';
-export { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
+export { systemClock, type Clock } from './clock.js';
+export { resolveConfig, storageConfig, type RuntimeConfig, type RuntimeConfigInput, type S3StorageConfig, type StorageConfig } from './config.js';
 export * from './db/index.js';
 export * from './events/index.js';
 export { AUTH_STRATEGY, DEMO, IdentityService, SESSION_COOKIE, type AddMemberInput, type ApiKeyAuthenticator, type CreateWorkspaceWithOwnerInput } from './identity/index.js';
@@ -12,5 +13,6 @@ export type { CoreInputs, CorePlugin, RuntimeSeams, StagingConcern } from './cor
 export { CORE_PLUGINS, orderPlugins, registerCorePlugins } from './plugins.js';
 export * from './search/index.js';
 export * from './server/index.js';
+export * from './storage/index.js';
 export * from './tenancy/index.js';
 export { createScratchDatabase, type ScratchDatabase } from './testing.js';

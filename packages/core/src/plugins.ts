@@ -10,6 +10,7 @@ import { mailPlugin } from './mail/plugin.js';
 import { openApiPlugin } from './openapi/plugin.js';
 import { searchPlugin } from './search/plugin.js';
 import { serverPlugin } from './server/plugin.js';
+import { storagePlugin } from './storage/plugin.js';
 import { tenancyPlugin } from './tenancy/plugin.js';
 import { webPlugin } from './web/plugin.js';
 
@@ -29,6 +30,7 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   eventsPlugin,
   auditPlugin,
   mailPlugin,
+  storagePlugin,
   apiKeysPlugin,
   identityPlugin,
   searchPlugin,

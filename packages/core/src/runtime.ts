@@ -2,6 +2,7 @@ import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import type { ApiKeyService } from './api-keys/index.js';
 import { AppRegistry, type AppEntry, type AppHost } from './apps/index.js';
+import { systemClock } from './clock.js';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import type { RuntimeSeams } from './core-inputs.js';
 import { Database, migrateUp, platformMigrations, type MigrationProgress, type MigrationSet } from './db/index.js';
@@ -13,6 +14,7 @@ import type { OpenApiBuildOptions, OpenApiDocument } from './openapi/index.js';
 import { registerCorePlugins } from './plugins.js';
 import { reindexSearch, type ReindexedType, type ReindexOptions, type SearchIndex } from './search/index.js';
 import { createHapiServer } from './server/index.js';
+import type { StorageService } from './storage/index.js';
 import type { WorkspaceService } from './tenancy/index.js';
 
 export interface RuntimeOptions extends RuntimeConfigInput {
@@ -79,6 +81,10 @@ export class Runtime {
   get events(): EventBus {
     return this.server.plugins.events.bus;
   }
+  /** File storage (storage/): `ctx.storage`, avatars, the signed links at /storage/{token}. */
+  get storage(): StorageService {
+    return this.server.plugins.storage.service;
+  }
 
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
     const config = resolveConfig(options);
@@ -93,7 +99,7 @@ export class Runtime {
     const database = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemory, logger });
     try {
       const server = createHapiServer({ host: config.host, port: config.port, requestTimeoutMs: config.requestTimeoutMs });
-      const seams = { ...options.seams, clock: options.seams?.clock ?? (() => new Date()) };
+      const seams = { ...options.seams, clock: options.seams?.clock ?? systemClock };
       await registerCorePlugins(server, { config, logger, seams, database, apps, events: options.events });
       return new Runtime(config, logger, server, seams.clock);
     } catch (error) {

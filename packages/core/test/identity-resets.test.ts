@@ -19,7 +19,7 @@ test.before(async () => {
   env = await startIdentityRuntime({ scryptLogN: 10, passwordHashing: { perClient: 10 } });
   await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
   // A second server process on the same database.
-  second = await Runtime.create({ logLevel: 'silent', port: 0, databaseUrl: env.runtime.db.url, dataDir: env.dataDir, scryptLogN: 10, configFile: false } as never);
+  second = await Runtime.create({ logLevel: 'silent', port: 0, databaseUrl: env.runtime.db.url, dataDir: env.dataDir, scryptLogN: 10, configFile: false });
 });
 
 test.after.always(async () => {

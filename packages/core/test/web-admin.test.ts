@@ -1,4 +1,5 @@
 import test from 'ava';
+import { QueryTypes } from 'sequelize';
 import type { Page } from 'playwright-core';
 import { NOTES_DIR } from './helpers/apps.js';
 import { nodeTotp } from './helpers/identity-totp.js';
@@ -43,8 +44,9 @@ test.serial('apps: install, edit a role’s permission matrix and the app’s se
   await matrix.getByLabel('Create notes').check();
   await page.getByRole('button', { name: 'Save permissions of Editors' }).click();
   t.is(page.url(), web.url('acme', '/admin/apps?done=permissions#app-notes'));
+  // Runs in the page; this package is compiled without the DOM's types, so the checkbox is typed by hand.
   t.deepEqual(await page.getByRole('group', { name: 'Permissions of Editors in Notes' }).locator('input:checked').evaluateAll((boxes) => boxes.map((box) => (box as unknown as { value: string }).value)), ['notes.notes.read', 'notes.notes.create']);
-  const roles = await web.env.runtime.db.sequelize.query<{ permissions: Record<string, string[]> }>(`SELECT permissions FROM platform.roles WHERE workspace_id = '${workspaceId}'`, { type: 'SELECT' as never });
+  const roles = await web.env.runtime.db.sequelize.query<{ permissions: Record<string, string[]> }>(`SELECT permissions FROM platform.roles WHERE workspace_id = '${workspaceId}'`, { type: QueryTypes.SELECT });
   t.deepEqual(roles[0].permissions, { notes: ['notes.notes.read', 'notes.notes.create'] });
 
   // Settings: the schema's fields, a refusal beside its field, then saved.
@@ -81,7 +83,7 @@ test.serial('API keys: a scoped key from the scope picker (account.* and the ins
   t.true(await page.getByLabel('Read notes notes.notes.read').isChecked());
   await fillAndSubmit(page, { Name: 'Reader' }, 'Create key');
   t.regex((await page.locator('#new-secret').textContent()) ?? '', /^slk_/);
-  const [key] = await web.env.runtime.db.sequelize.query<{ full_access: boolean; scopes: string[] }>(`SELECT full_access, scopes FROM platform.api_keys WHERE name = 'Reader'`, { type: 'SELECT' as never });
+  const [key] = await web.env.runtime.db.sequelize.query<{ full_access: boolean; scopes: string[] }>(`SELECT full_access, scopes FROM platform.api_keys WHERE name = 'Reader'`, { type: QueryTypes.SELECT });
   t.deepEqual(key, { full_access: false, scopes: ['account.members.read', 'notes.notes.read'] });
 });
 
@@ -157,6 +159,6 @@ test.serial('launcher: a member asks for access to an installed app they cannot 
   await page.getByRole('button', { name: 'Ask for access to Notes' }).click();
   t.is(page.url(), web.url('acme', '/?done=access-requested'));
   t.is(await page.getByRole('status').textContent(), 'Your request for access went to the owners and admins.');
-  const [request] = await web.env.runtime.db.sequelize.query<{ kind: string; message: string }>("SELECT kind, message FROM platform.app_requests WHERE kind = 'access'", { type: 'SELECT' as never });
+  const [request] = await web.env.runtime.db.sequelize.query<{ kind: string; message: string }>("SELECT kind, message FROM platform.app_requests WHERE kind = 'access'", { type: QueryTypes.SELECT });
   t.deepEqual(request, { kind: 'access', message: 'For the weekly notes' });
 });

@@ -53,6 +53,20 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** 413: the body is larger than the limit; the message gives the limit. */
+export class PayloadTooLargeError extends DomainError {
+  constructor(message: string) {
+    super(413, message);
+  }
+}
+
+/** 415: the body's media type is not accepted, or its bytes are not what its declared type says. */
+export class UnsupportedMediaTypeError extends DomainError {
+  constructor(message: string) {
+    super(415, message);
+  }
+}
+
 /** 429: too many attempts; `retryAfterSeconds` becomes the `Retry-After` header. */
 export class TooManyRequestsError extends DomainError {
   constructor(message: string, retryAfterSeconds: number) {

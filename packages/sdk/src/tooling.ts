@@ -5,3 +5,15 @@
  */
 export * from './manifest/index.js';
 export { codeFacts, isAppDefinition } from './app/define-app.js';
+export {
+  DISTRIBUTED_SCHEMAS,
+  checkDistribution,
+  distributionPlan,
+  readDistributionCatalog,
+  tableKind,
+  type CatalogForeignKey,
+  type CatalogQuery,
+  type CatalogTable,
+  type DistributionLists,
+  type DistributionProblem,
+} from './distribution.js';

@@ -5,8 +5,9 @@
  */
 import { TestPlatform, type TestPlatformOptions } from './platform.js';
 
+export { TestClock } from './clock.js';
 export { API_VERSION, TestPlatform, TestWorkspace } from './platform.js';
-export type { CapturedEvent, CapturedSearchChange, MemberOptions, TestApp, TestCaller, TestMember, TestPlatformOptions, TestResponse } from './platform.js';
+export type { CapturedEvent, CapturedSearchChange, DeliveryOutcome, MemberOptions, PermissionMatrixOptions, PermissionMatrixRow, TestApp, TestCaller, TestMember, TestPlatformOptions, TestResponse } from './platform.js';
 
 /** Boots a test platform with your apps: `const platform = await createTestPlatform({ apps: [app] })`. */
 export function createTestPlatform(options: TestPlatformOptions): Promise<TestPlatform> {

@@ -1,6 +1,11 @@
-import { createLogger, createScratchDatabase, installResponseValidation, migrateDown, migrateUp, Runtime, StatementRecorder, type AppEntry, type MailMessage, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation, type StagedEvent } from '@wpk/core';
-import { type AppDefinition, type DeliveredEvent } from '@wpk/sdk';
+import { randomUUID } from 'node:crypto';
+import { createLogger, createScratchDatabase, distributionProblems, installResponseValidation, isInstalled, migrateDown, migrateUp, PLATFORM_DISTRIBUTION, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
+import { type AppDefinition, type ChainStep } from '@wpk/sdk';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { isAppDefinition } from '@wpk/sdk/tooling';
+import { TestClock } from './clock.js';
 
 /** The API version every harness request sends. */
 export const API_VERSION = '2026-11-01';
@@ -27,6 +32,12 @@ export interface TestPlatformOptions {
    */
   validateResponses?: boolean;
   /**
+   * The platform's clock: a TestClock to share, or the instant it starts at (default: now). The
+   * runtime reads it for sessions, API-key expiry, throttles and event stamps; move it with
+   * `platform.clock.advance(...)`.
+   */
+  clock?: TestClock | Date;
+  /**
    * Check the shape of every statement the runtime and the apps send (default true; also off with
    * `WPK_STATEMENT_CHECK=off`): a read or write of a tenant table (one with a `workspace_id`
    * column) that does not constrain `workspace_id` makes `close()` throw, listing each statement
@@ -44,14 +55,57 @@ async function statementRecorder(options: TestPlatformOptions): Promise<Statemen
   return StatementRecorder.install({ parse: parseSync as never });
 }
 
-/** An event written to the outbox (the request answered 2xx, or a delivery succeeded). */
+/**
+ * An event committed to the outbox, whoever staged it: an app (its request answered 2xx, or its
+ * delivery succeeded), or the platform itself (`system.*`, `core.account.*`). The payload is the
+ * one subscribers receive: null values removed, redacted fields in clear.
+ */
 export interface CapturedEvent {
-  /** The app namespace (or `system`) that staged it. */
+  /** The event id. */
+  id: string;
+  /** The app namespace, `system` or `account`: who staged it. */
   emitter: string;
   action: string;
   payload: Record<string, unknown>;
+  /** The metadata as written (`workspace_id`, `event_id`, `emitter`, `emitted_at` included). */
   metadata: Record<string, unknown>;
   workspaceId: string | null;
+  /** Not to be delivered before this instant (`StageOptions.deliverAt`), or null. */
+  deliverAt: Date | null;
+  /** The dedupe key it was staged with, or null. */
+  dedupeKey: string | null;
+}
+
+/**
+ * What became of a delivery to one app, as the broker would see it: `handled` (200), `failed`
+ * (the handler failed for good: answered 200 and logged, never retried), `retry` (a transient
+ * failure: answered 503, the broker would try again), `skipped` (the app is not installed in
+ * the workspace, so the broker would not deliver).
+ */
+export type DeliveryOutcome = 'handled' | 'failed' | 'retry' | 'skipped';
+
+/** One route of a permission matrix and what the two callers got. */
+export interface PermissionMatrixRow {
+  /** `METHOD /path` as the authorization table declares it. */
+  route: string;
+  /** The keys its chain names (held by the `with` caller, none by the `without` one). */
+  keys: string[];
+  /** Why the route was not proven (public, or no permission key in its chain), else absent. */
+  skipped?: string;
+  /** What was left unproven: a named check in an any-of group can let a caller without the keys through (or refuse otherwise). */
+  note?: string;
+  /** Status and body the member without the keys got. */
+  without?: { status: number; body: unknown };
+  /** Status the member with the keys got (anything but a refusal of layers 4-5). */
+  with?: { status: number };
+}
+
+/** Options of `TestWorkspace.permissionMatrix`. */
+export interface PermissionMatrixOptions {
+  /** Values of path parameters (`{ board_id: '...' }`); a parameter not given gets a random UUID. */
+  params?: Record<string, string>;
+  /** Request bodies by route (`'POST /boards'`); default `{}` for POST, PUT and PATCH. */
+  payloads?: Record<string, unknown>;
 }
 
 /** A change an app made to the search index. */
@@ -109,31 +163,48 @@ export interface MemberOptions {
 }
 
 let sequence = 0;
+let roleSequence = 0;
+
+/** Every permission key a chain names (plain steps and the keys of any-of groups), in order. */
+function chainKeys(chain: readonly ChainStep[]): string[] {
+  const keys: string[] = [];
+  for (const step of chain) {
+    if (typeof step === 'string') keys.push(step);
+    else if ('any_of' in step) for (const alternative of step.any_of) if (typeof alternative === 'string') keys.push(alternative);
+  }
+  return [...new Set(keys)];
+}
+
+/**
+ * The 403 message a caller holding none of the app's keys gets from this chain, when it can be
+ * known without running the app's checks (the first step is a key, or a group of keys); else null.
+ */
+function expectedRefusal(chain: readonly ChainStep[]): string | null {
+  const [first] = chain;
+  if (typeof first === 'string') return `Missing permission: ${first}`;
+  if (first && 'any_of' in first && first.any_of.every((alternative) => typeof alternative === 'string')) {
+    return first.message ?? `Missing permission: ${first.any_of[first.any_of.length - 1] as string}`;
+  }
+  return null;
+}
 
 /** What the seams record while the platform runs. */
 interface Captured {
+  denials: AccessDenial[];
   events: CapturedEvent[];
   search: CapturedSearchChange[];
   mails: MailMessage[];
 }
 
 /**
- * The runtime's seams (given before boot) that record into `captured`: events the apps layer
- * writes to the outbox (after the write), search-index changes (after they are applied), and
- * every mail (instead of sending it).
+ * The runtime's seams (given before boot): the harness's clock, access denials, search-index changes recorded
+ * into `captured` (after they are applied), and every mail (instead of sending it). Events are
+ * recorded by an outbox observer (`events.observers`), which hears every emitter.
  */
-function captureSeams(captured: Captured): RuntimeSeams {
+function captureSeams(captured: Captured, clock: TestClock): RuntimeSeams {
   return {
-    eventSink: (inner, concern) =>
-      concern !== 'apps'
-        ? inner
-        : {
-            async write(workspaceId: string | null, staged: StagedEvent[]) {
-              await inner.write(workspaceId, staged);
-              captured.events.push(...staged.map((event) => ({ emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId })));
-            },
-            afterCommit: () => inner.afterCommit(),
-          },
+    clock: () => clock.now(),
+    accessDenied: (denial) => captured.denials.push(denial),
     searchIndexer: (inner) => ({
       async apply(scope, operations) {
         await inner.apply(scope, operations);
@@ -168,20 +239,28 @@ function byApp(keys: string[], namespaces: string[]): Record<string, string[]> {
  * outbox, every search-index change and every notification mail.
  */
 export class TestPlatform {
-  /** Events the apps layer wrote to the outbox (app handlers, deliveries, the platform's app endpoints), oldest first. */
+  /** Events committed to the outbox, whoever staged them (apps and the platform itself), oldest first. */
   readonly events: CapturedEvent[];
   /** Search-index changes, oldest first. */
   readonly search: CapturedSearchChange[];
   /** Every mail the platform sent (none leaves the process), oldest first. */
   readonly mails: MailMessage[];
+  /** Access denials of layers 4 and 5 since the last `takeDenials()`, oldest first. */
+  readonly denials: AccessDenial[];
+  private readonly delivered = new Set<string>();
 
   private constructor(
     /** The runtime itself (server, database, registry) for anything the harness does not cover. */
     readonly runtime: Runtime,
     private readonly scratch: ScratchDatabase,
+    /** The platform's clock: `advance()` it to expire sessions and keys, open throttle windows, bring delayed events due. */
+    readonly clock: TestClock,
     captured: Captured,
+    /** A data directory of its own (`ctx.storage`'s files, the secret key), removed by `close()`. */
+    readonly dataDir: string,
   ) {
     this.events = captured.events;
+    this.denials = captured.denials;
     this.search = captured.search;
     this.mails = captured.mails;
   }
@@ -206,12 +285,19 @@ export class TestPlatform {
       const namespace = app.manifest.publisher ? `ext.${app.manifest.publisher}.${app.manifest.slug}` : app.manifest.slug;
       return { app, firstParty: firstParty(namespace) };
     });
+    const clock = options.clock instanceof TestClock ? options.clock : new TestClock(options.clock);
     const statements = await statementRecorder(options);
     const scratch = await createScratchDatabase();
-    const captured: Captured = { events: [], search: [], mails: [] };
+    // ctx.storage works with no set-up: local disk under a temporary data directory.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-testing-'));
+    const captured: Captured = { denials: [], events: [], search: [], mails: [] };
+    const capture = (events: ObservedEvent[]) => {
+      captured.events.push(...events.map((event) => ({ id: event.id, emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId: event.workspaceId, deliverAt: event.deliverAt, dedupeKey: event.dedupeKey })));
+    };
     let runtime: Runtime;
     try {
       runtime = await Runtime.create({
+        dataDir,
         logger: createLogger(process.env.WPK_LOG_LEVEL ?? options.logLevel ?? 'silent'),
         databaseUrl: scratch.url,
         inMemory: scratch.url === undefined,
@@ -223,18 +309,22 @@ export class TestPlatform {
         scryptLogN: 10,
         // Tests sign many members in at once from one address; the hashing bound is core's to test.
         passwordHashing: { perClient: 10_000, queue: 10_000 },
-        seams: captureSeams(captured),
-      } as never);
+        // Given before boot: the runtime reads this clock, records search changes and mails, and
+        // tells the harness of every event committed to the outbox.
+        seams: captureSeams(captured, clock),
+        events: { observers: [capture] },
+      });
     } catch (error) {
       await scratch.drop();
+      await rm(dataDir, { recursive: true, force: true });
       throw error;
     }
-    const platform = new TestPlatform(runtime, scratch, captured);
+    const platform = new TestPlatform(runtime, scratch, clock, captured, dataDir);
     platform.statements = statements;
     if (options.validateResponses !== false) (platform as { responses: ResponseValidation | null }).responses = installResponseValidation(runtime.server, () => runtime.openApiDocument());
     try {
       await platform.migrating(() => runtime.migrate());
-      await statements?.loadTenantTables((sql) => runtime.db.sequelize.query(sql, { type: 'SELECT' as never }) as never);
+      await statements?.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql), Object.keys(PLATFORM_DISTRIBUTION.coordinator));
     } catch (error) {
       await platform.close();
       throw error;
@@ -272,28 +362,78 @@ export class TestPlatform {
     return this.events.splice(0, this.events.length);
   }
 
+  /** Returns the access denials recorded since the last call (and forgets them). */
+  takeDenials(): AccessDenial[] {
+    return this.denials.splice(0, this.denials.length);
+  }
+
   /**
-   * Delivers an event to every loaded app that subscribes to `action`, as the broker would, in
-   * the workspace given; returns per app whether it was `handled` or `skipped` (not installed).
+   * Delivers an event to every loaded app that subscribes to `action`, through the path the
+   * broker takes: the payload is shaped as the outbox does (nulls removed, redacted fields sealed
+   * and opened again) and validated against the action's schema (throws naming the problems,
+   * as the broker would reject the event), the body is signed with the app's secret and POSTed
+   * to the app's mounted subscription handler, whose answer follows the production rules (a
+   * permanent failure still answers 200). Returns per app what became of it (DeliveryOutcome);
+   * an app not installed in the workspace is `skipped`, as the broker would not deliver to it.
    */
-  async deliver(workspace: TestWorkspace | string, action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}): Promise<Record<string, 'handled' | 'skipped'>> {
+  async deliver(workspace: TestWorkspace | string, action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: { emitter?: string; attempt?: number } = {}): Promise<Record<string, DeliveryOutcome>> {
     const workspaceId = typeof workspace === 'string' ? workspace : workspace.id;
-    const event: DeliveredEvent = { action, payload, metadata: { ...metadata, workspace_id: workspaceId }, attempt: 1 };
-    const results: Record<string, 'handled' | 'skipped'> = {};
+    const results: Record<string, DeliveryOutcome> = {};
     for (const app of this.runtime.apps.list()) {
-      if (!app.definition || !(action in app.definition.subscriptions)) continue;
-      results[app.namespace] = await this.runtime.apps.dispatch(app.namespace, structuredClone(event));
+      const subscription = app.definition ? (app.manifest.subscriptions ?? []).find((candidate) => candidate.action === action) : undefined;
+      if (!subscription) continue;
+      if (!isInstalled(await this.runtime.apps.installations.find(workspaceId, app.namespace))) {
+        results[app.namespace] = 'skipped';
+        continue;
+      }
+      const request = this.runtime.events.deliveryRequest({ subscriber: app.namespace, handler: subscription.handler, workspaceId, action, payload, metadata, emitter: options.emitter, attempt: options.attempt });
+      const response = await this.runtime.server.inject({ method: 'POST', url: request.path, headers: request.headers, payload: request.body, remoteAddress: '127.0.0.1' });
+      const body = response.payload ? (JSON.parse(response.payload) as { received?: boolean; handled?: boolean }) : {};
+      if (response.statusCode === 503) results[app.namespace] = 'retry';
+      else if (response.statusCode === 200 && body.handled === false) results[app.namespace] = 'failed';
+      else if (response.statusCode === 200 && body.received === true) results[app.namespace] = 'handled';
+      else throw new Error(`delivery of ${action} to ${app.namespace}: ${response.statusCode} ${response.payload}`);
     }
     return results;
   }
 
-  /** Runs SQL against the test database (assertions on an app's own tables, e.g. `app_tasks.tasks`). */
-  async query<T extends object = Record<string, unknown>>(sql: string, replacements: Record<string, unknown> = {}): Promise<T[]> {
-    // 'SELECT' is Sequelize's QueryTypes.SELECT (the harness does not depend on sequelize itself).
-    return (await this.runtime.db.sequelize.query(sql, { type: 'SELECT' as never, replacements })) as unknown as T[];
+  /**
+   * Delivers, as the broker would, every captured event that is due by the platform's clock
+   * (no `deliverAt`, or `deliverAt` reached) and not delivered by this method before, to the
+   * loaded apps subscribing to it; oldest first. Returns what became of each, by event id.
+   * Move the clock (`platform.clock.advance`) to bring delayed events due. `workspace`: only
+   * the events of that workspace.
+   */
+  async deliverDue(workspace?: TestWorkspace | string): Promise<Array<{ event: CapturedEvent; outcomes: Record<string, DeliveryOutcome> }>> {
+    const now = this.clock.now().getTime();
+    const only = typeof workspace === 'string' ? workspace : workspace?.id;
+    const due = this.events.filter((event) => !this.delivered.has(event.id) && event.workspaceId && (only === undefined || event.workspaceId === only) && (!event.deliverAt || event.deliverAt.getTime() <= now));
+    const done: Array<{ event: CapturedEvent; outcomes: Record<string, DeliveryOutcome> }> = [];
+    for (const event of due) {
+      this.delivered.add(event.id);
+      const { workspace_id: _workspace, event_id: _id, emitter: _emitter, emitted_at: _at, ...metadata } = event.metadata;
+      done.push({ event, outcomes: await this.deliver(event.workspaceId!, event.action, event.payload, metadata, { emitter: event.emitter }) });
+    }
+    return done;
   }
 
-  /** Reverts an app's migrations (all of them, or down to and excluding `to`); returns what was reverted. */
+  /** Runs SQL against the test database (assertions on an app's own tables, e.g. `app_tasks.tasks`). */
+  async query<T extends object = Record<string, unknown>>(sql: string, replacements: Record<string, unknown> = {}): Promise<T[]> {
+    return this.runtime.db.select<T>(sql, replacements);
+  }
+
+  /**
+   * What keeps the migrated schema from being distributed by workspace (docs/scale-out.md), as
+   * `"schema.table: problem"` lines; empty when every table of the platform and of the loaded apps
+   * follows the rules: `workspace_id uuid NOT NULL`, in every primary key and unique index and at
+   * the same position in every foreign key between tenant tables; no `ON DELETE SET NULL`; no
+   * trigger or identity column. An app's tests assert `t.deepEqual(await platform.distributionProblems(), [])`.
+   */
+  async distributionProblems(): Promise<string[]> {
+    return (await distributionProblems(this.runtime.db.sequelize)).map((problem) => `${problem.table}: ${problem.problem}`);
+  }
+
+  /** Reverts an app's migrations (all of them, or down to `to`, `to` included); returns what was reverted. */
   async migrateDown(app: string, to: string | 0 = 0): Promise<string[]> {
     return this.migrating(() => migrateDown(this.runtime.db.sequelize, this.migrationSet(app), to));
   }
@@ -317,9 +457,23 @@ export class TestPlatform {
       await this.runtime.stop();
     } finally {
       await this.scratch.drop();
+      await rm(this.dataDir, { recursive: true, force: true });
     }
     this.responses?.assertClean();
     this.statements?.assertClean();
+  }
+
+  /** Follows an absolute link the platform handed out (a signed `ctx.storage` URL): GET it, or PUT `body` to it. */
+  async follow(url: string, options: { method?: 'GET' | 'PUT'; body?: Buffer | string; headers?: Record<string, string> } = {}): Promise<TestResponse & { bytes: Buffer }> {
+    const target = new URL(url);
+    const response = await this.runtime.server.inject({
+      method: options.method ?? 'GET',
+      url: `${target.pathname}${target.search}`,
+      headers: { host: target.host, ...options.headers },
+      ...(options.body === undefined ? {} : { payload: options.body }),
+    });
+    const json = String(response.headers['content-type'] ?? '').startsWith('application/json');
+    return { status: response.statusCode, body: json ? JSON.parse(response.payload) : null, headers: response.headers as TestResponse['headers'], bytes: response.rawPayload };
   }
 }
 
@@ -359,16 +513,102 @@ export class TestWorkspace {
     const email = options.email ?? `${platformRole}${sequence}@${this.subdomain}.test`;
     const added = await this.platform.runtime.identity.addMember({ workspaceId: this.id, email, password: PASSWORD, platformRole, name });
     const roles = [...(options.roles ?? [])];
-    if (options.permissions) {
-      const roleId = await this.role(`Holds ${options.permissions.join(', ')}`.slice(0, 100), options.permissions);
-      roles.push(roleId);
-      for (const app of Object.keys(byApp(options.permissions, this.platform.apps))) await this.allow(app, roleId);
-    }
+    if (options.permissions) roles.push(await this.roleHolding(options.permissions));
     if (roles.length > 0) {
       const response = await this.owner.patch(`/members/${added.memberId}`, { role_ids: roles });
       if (response.status !== 200) throw new Error(`PATCH /members/${added.memberId}: ${response.status} ${JSON.stringify(response.body)}`);
     }
     return signIn(this.platform, this.subdomain, added.memberId, email, name, platformRole);
+  }
+
+  /**
+   * The role made for members holding exactly `permissions`, allowed into every app it touches:
+   * made once per set of keys in this workspace, then shared (so `member({ permissions })` can
+   * be called any number of times with the same keys).
+   */
+  private roleHolding(permissions: string[]): Promise<string> {
+    const keys = [...new Set(permissions)].sort();
+    const cacheKey = keys.join(' ');
+    let role = this.rolesByKeys.get(cacheKey);
+    if (!role) {
+      role = (async () => {
+        roleSequence += 1;
+        const slices = byApp(keys, this.platform.apps);
+        const roleId = await this.role(`Harness role ${roleSequence}: ${keys.join(', ')}`.slice(0, 100), slices);
+        for (const app of Object.keys(slices)) await this.allow(app, roleId);
+        return roleId;
+      })();
+      role.catch(() => this.rolesByKeys.delete(cacheKey));
+      this.rolesByKeys.set(cacheKey, role);
+    }
+    return role;
+  }
+
+  private readonly rolesByKeys = new Map<string, Promise<string>>();
+  private readonly noKeyRoles = new Map<string, Promise<string>>();
+
+  /**
+   * Proves an app's authorization table route by route: for every route whose chain names
+   * permission keys, a member allowed into the app but holding none of them gets 403 from layer
+   * 5 with the exact message (`Missing permission: {key}`, or the group's message), and a member
+   * holding exactly the chain's keys passes layers 4 and 5 (whatever the handler then answers:
+   * random ids give 404, an empty body 400). Throws listing every route that breaks this;
+   * returns the rows otherwise. Routes whose chain runs a named check before the keys need
+   * `params` the check accepts; where a check is an alternative to the keys (an any-of group),
+   * only the holder is proven (the row says so in `note`).
+   */
+  async permissionMatrix(app: string, options: PermissionMatrixOptions = {}): Promise<PermissionMatrixRow[]> {
+    const loaded = this.platform.runtime.apps.require(app);
+    let noKeys = this.noKeyRoles.get(app);
+    if (!noKeys) {
+      noKeys = (async () => {
+        roleSequence += 1;
+        const roleId = await this.role(`Harness role ${roleSequence}: no key of ${app}`.slice(0, 100), { [app]: [] });
+        await this.allow(app, roleId);
+        return roleId;
+      })();
+      this.noKeyRoles.set(app, noKeys);
+    }
+    const without = await this.member({ roles: [await noKeys] });
+    const rows: PermissionMatrixRow[] = [];
+    const problems: string[] = [];
+    for (const entry of loaded.manifest.authorization) {
+      const route = `${entry.method} ${entry.path}`;
+      const chain = (entry.chain ?? []) as ChainStep[];
+      const keys = chainKeys(chain);
+      if (entry.public) {
+        rows.push({ route, keys, skipped: 'public route' });
+        continue;
+      }
+      if (keys.length === 0) {
+        rows.push({ route, keys, skipped: 'its chain names no permission key' });
+        continue;
+      }
+      const url = this.platform.path(app, entry.path.replace(/\{(\w+)\*?\}/g, (_whole, name: string) => encodeURIComponent(options.params?.[name] ?? randomUUID())));
+      const payload = ['POST', 'PUT', 'PATCH'].includes(entry.method) ? (options.payloads?.[route] ?? {}) : undefined;
+      // Denials are told for every request of the platform: keep those of this caller and route.
+      const deniedTo = (memberId: string, start: number) => this.platform.denials.slice(start).filter((denial) => denial.memberId === memberId && denial.app === app);
+      let start = this.platform.denials.length;
+      const refused = await without.request(entry.method, url, payload);
+      const refusal = deniedTo(without.id, start);
+      const expected = expectedRefusal(chain);
+      // A named check in an any-of group may stand in for the keys: then what the caller without
+      // them gets is the check's decision, not the table's, and only the holder is proven.
+      const standIn = chain.some((step) => typeof step === 'object' && 'any_of' in step && step.any_of.some((alternative) => typeof alternative !== 'string'));
+      if (!standIn && (refused.status !== 403 || refusal.length !== 1 || refusal[0].layer !== 5)) {
+        problems.push(`${route}: a member without ${keys.join(', ')} got ${refused.status} ${JSON.stringify(refused.body)}, not a layer-5 403`);
+      } else if (!standIn && expected !== null && JSON.stringify(refused.body) !== JSON.stringify({ error: expected })) {
+        problems.push(`${route}: a member without the keys got ${JSON.stringify(refused.body)}, expected ${JSON.stringify({ error: expected })}`);
+      }
+      const holder = await this.member({ permissions: keys });
+      start = this.platform.denials.length;
+      const passed = await holder.request(entry.method, url, payload);
+      const denied = deniedTo(holder.id, start);
+      if (denied.length > 0) problems.push(`${route}: a member holding ${keys.join(', ')} was refused at layer ${denied[0].layer}: ${denied[0].message}`);
+      rows.push({ route, keys, without: { status: refused.status, body: refused.body }, with: { status: passed.status }, ...(standIn ? { note: 'a named check can stand in for its keys: only the holder is proven' } : {}) });
+    }
+    if (problems.length > 0) throw new Error(`The permission matrix of ${app} does not hold:\n${problems.map((problem) => `  ${problem}`).join('\n')}`);
+    return rows;
   }
 
   /** Installs an app through the API as the owner (default policy: `roles` with no role, the spec's fresh install). */

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { DataTypes, defineApp, defineModel, definePublicRoute, defineRoute, Joi } from '@wpk/sdk';
+import { DataTypes, NotFoundError, defineApp, defineModel, definePublicRoute, defineRoute, Joi, RetryDeliveryError } from '@wpk/sdk';
 import { createTestPlatform, type TestPlatform, type TestWorkspace } from '../src/index.js';
 
 // A small third-party app, defined inline, exercised through everything the harness offers.
@@ -16,9 +16,22 @@ const manifest = {
     { method: 'GET', path: '/counters', chain: ['ext.test.counter.counters.read'] },
     { method: 'POST', path: '/counters', chain: ['ext.test.counter.counters.create'] },
     { method: 'GET', path: '/ping', public: true },
+    { method: 'POST', path: '/counters/{counter_id}/ticks', chain: ['ext.test.counter.counters.create'] },
+    { method: 'GET', path: '/counters/{counter_id}', chain: [{ any_of: ['ext.test.counter.counters.read', 'ext.test.counter.counters.create'] }] },
   ],
-  events: [{ action: 'ext.test.counter.counter.created', description: 'A counter was created.', schema: { type: 'object', properties: { counter_id: { type: 'string' }, name: { type: 'string' } }, required: ['counter_id'] } }],
-  subscriptions: [{ action: 'system.app.installed', handler: '/events/system-app-installed' }],
+  events: [
+    { action: 'ext.test.counter.counter.created', description: 'A counter was created.', schema: { type: 'object', properties: { counter_id: { type: 'string' }, name: { type: 'string' } }, required: ['counter_id'] } },
+    {
+      action: 'ext.test.counter.counter.reminded',
+      description: 'A reminder about a counter came due.',
+      schema: { type: 'object', properties: { counter_id: { type: 'string' }, secret: { type: 'string' } }, required: ['counter_id'], additionalProperties: false },
+      redact: ['secret'],
+    },
+  ],
+  subscriptions: [
+    { action: 'system.app.installed', handler: '/events/system-app-installed' },
+    { action: 'ext.test.counter.counter.reminded', handler: '/events/reminded' },
+  ],
   search: [{ type: 'counter', label: 'Counters', permissions: ['ext.test.counter.counters.read'], names: ['name'], details: [] }],
 };
 
@@ -28,6 +41,9 @@ const models = {
     name: { type: DataTypes.STRING(100), allowNull: false },
   }),
 };
+
+/** What the reminder handler saw, to check the delivered payload (redacted fields arrive in clear). */
+const reminders: Array<Record<string, unknown>> = [];
 
 const app = defineApp(manifest, {
   models,
@@ -51,15 +67,34 @@ const app = defineApp(manifest, {
       handler: async (request, ctx) => {
         const counter = await ctx.db.counters.create({ name: request.payload.name });
         ctx.events.stage('ext.test.counter.counter.created', { counter_id: counter.id, name: counter.name });
+        if (request.payload.name === 'remind me') ctx.events.stage('ext.test.counter.counter.reminded', { counter_id: counter.id, secret: 's3cret', unused: null }, {}, { deliverAt: new Date(Date.now() + 3_600_000) });
+        // A payload that breaks the declared schema: counter_id is a number, and `extra` is not declared.
+        if (request.payload.name === 'bad event') ctx.events.stage('ext.test.counter.counter.reminded', { counter_id: 42, extra: true });
         ctx.search.upsert({ type: 'counter', id: counter.id, title: counter.name, url: `/counters/${counter.id}`, names: [counter.name] });
         return ctx.respond.single({ id: counter.id, name: counter.name });
       },
     }),
     definePublicRoute({ method: 'GET', path: '/ping', handler: () => ({ pong: true }) }),
+    defineRoute<typeof models>({ method: 'POST', path: '/counters/{counter_id}/ticks', handler: async (request, ctx) => ctx.respond.single({ counter_id: request.params.counter_id }) }),
+    defineRoute<typeof models>({
+      method: 'GET',
+      path: '/counters/{counter_id}',
+      handler: async (request, ctx) => {
+        const counter = await ctx.db.counters.findById(request.params.counter_id);
+        if (!counter) throw new NotFoundError(`No counter ${request.params.counter_id}`);
+        return ctx.respond.single(counter);
+      },
+    }),
   ],
   subscriptions: {
     'system.app.installed': async (event, ctx) => {
       if (event.payload.app_slug === 'ext.test.counter') await ctx.db.counters.create({ name: 'first' });
+      if (event.payload.app_slug === 'fail') throw new Error('this handler fails for good');
+      if (event.payload.app_slug === 'retry') throw new RetryDeliveryError('not now');
+    },
+    'ext.test.counter.counter.reminded': async (event, ctx) => {
+      reminders.push(event.payload);
+      await ctx.db.counters.create({ name: `reminded ${String(event.payload.counter_id)}` });
     },
   },
   search: { counter: {} },
@@ -108,11 +143,38 @@ test('events written to the outbox and search changes are captured per workspace
 });
 
 test('a failed request captures nothing', async (t) => {
-  const before = platform.events.length;
-  const response = await ws.owner.post('/ext/test/counter/counters', { name: '' });
+  const still = await platform.workspace();
+  await still.install('ext.test.counter', { access_policy: 'everyone' });
+  const before = still.events().length;
+  const response = await still.owner.post('/ext/test/counter/counters', { name: '' });
   t.is(response.status, 400);
   t.deepEqual(response.body, { error: 'name is not allowed to be empty' });
-  t.is(platform.events.length, before);
+  t.is(still.events().length, before);
+});
+
+test('a payload that breaks its schema fails where it is staged: 500, no row, no event', async (t) => {
+  const quiet = await platform.workspace();
+  await quiet.install('ext.test.counter', { access_policy: 'everyone' });
+  const before = quiet.events().length;
+  const response = await quiet.owner.post('/ext/test/counter/counters', { name: 'bad event' });
+  t.is(response.status, 500);
+  t.deepEqual(await platform.query('SELECT name FROM ext_test_counter.counters WHERE workspace_id = :id', { id: quiet.id }), []);
+  t.is(quiet.events().length, before);
+});
+
+test('events the platform stages itself are captured too, with their metadata', async (t) => {
+  const member = await ws.member();
+  const added = ws.events('system.workspace.member.added').find((event) => event.payload.member_id === member.id);
+  t.like(added, { emitter: 'system', payload: { member_id: member.id, role: 'member' }, workspaceId: ws.id, deliverAt: null });
+  t.is(added!.metadata.event_id, added!.id);
+});
+
+test('member({ permissions }) can be called any number of times with the same keys', async (t) => {
+  const keys = ['ext.test.counter.counters.read'];
+  const [first, second] = await Promise.all([ws.member({ permissions: keys }), ws.member({ permissions: keys })]);
+  const third = await ws.member({ permissions: [...keys].reverse() });
+  for (const member of [first, second, third]) t.is((await member.get('/ext/test/counter/counters')).status, 200);
+  t.is(new Set([first.id, second.id, third.id]).size, 3);
 });
 
 test('deliver hands an event to every subscribed app, skipping workspaces without it', async (t) => {
@@ -123,6 +185,54 @@ test('deliver hands an event to every subscribed app, skipping workspaces withou
   t.deepEqual(await platform.deliver(fresh, 'system.app.installed', { app_slug: 'ext.test.counter', installed_by: fresh.owner.id }), { 'ext.test.counter': 'handled' });
   const rows = await platform.query<{ name: string }>('SELECT name FROM ext_test_counter.counters WHERE workspace_id = :id', { id: fresh.id });
   t.deepEqual(rows, [{ name: 'first' }]);
+});
+
+test('deliver goes through the signed delivery path: permanent failures answer 200 and count as failed, transient ones ask for a retry', async (t) => {
+  const fresh = await platform.workspace();
+  await fresh.install('ext.test.counter', { access_policy: 'everyone' });
+  t.deepEqual(await platform.deliver(fresh, 'system.app.installed', { app_slug: 'fail', installed_by: fresh.owner.id }), { 'ext.test.counter': 'failed' });
+  t.deepEqual(await platform.deliver(fresh, 'system.app.installed', { app_slug: 'retry', installed_by: fresh.owner.id }), { 'ext.test.counter': 'retry' });
+  // The broker would reject this event: its payload breaks the catalog's schema.
+  await t.throwsAsync(platform.deliver(fresh, 'system.app.installed', { installed_by: 7 }), { message: /^system\.app\.installed: the broker would reject this event: .*app_slug/ });
+  // The mounted handler checks the signature as in production.
+  const request = platform.runtime.events.deliveryRequest({ subscriber: 'ext.test.counter', handler: '/events/system-app-installed', workspaceId: fresh.id, action: 'system.app.installed', payload: { app_slug: 'x', installed_by: fresh.owner.id } });
+  const forged = await platform.runtime.server.inject({ method: 'POST', url: request.path, headers: { ...request.headers, 'x-broker-signature': `sha256=${'0'.repeat(64)}` }, payload: request.body });
+  t.is(forged.statusCode, 401);
+});
+
+test('delayed events are delivered once the clock reaches them, redacted fields in clear and nulls removed', async (t) => {
+  const later = await platform.workspace();
+  await later.install('ext.test.counter', { access_policy: 'everyone' });
+  // The installation's own event is due at once: delivered, the app creates its first counter.
+  const created = await later.owner.post('/ext/test/counter/counters', { name: 'remind me' });
+  const counterId = created.body.data.id as string;
+  const [reminder] = later.events('ext.test.counter.counter.reminded');
+  t.deepEqual(reminder.payload, { counter_id: counterId, secret: 's3cret' });
+  t.truthy(reminder.deliverAt);
+  const early = await platform.deliverDue(later);
+  t.false(early.some((done) => done.event.id === reminder.id));
+  platform.clock.advance({ hours: 2 });
+  const due = await platform.deliverDue(later);
+  t.deepEqual(due.find((done) => done.event.id === reminder.id)?.outcomes, { 'ext.test.counter': 'handled' });
+  t.deepEqual(reminders.find((payload) => payload.counter_id === counterId), { counter_id: counterId, secret: 's3cret' });
+  t.deepEqual(await platform.query('SELECT name FROM ext_test_counter.counters WHERE workspace_id = :id ORDER BY name', { id: later.id }), [{ name: 'first' }, { name: 'remind me' }, { name: `reminded ${counterId}` }]);
+  t.false((await platform.deliverDue(later)).some((done) => done.event.id === reminder.id));
+});
+
+test('the permission matrix proves every route of the authorization table', async (t) => {
+  const rows = await ws.permissionMatrix('ext.test.counter', { payloads: { 'POST /counters': { name: 'from the matrix' } } });
+  t.deepEqual(
+    rows.map((row) => [row.route, row.skipped ?? row.without!.status, row.with?.status ?? null]),
+    [
+      ['GET /counters', 403, 200],
+      ['POST /counters', 403, 200],
+      ['GET /ping', 'public route', null],
+      ['POST /counters/{counter_id}/ticks', 403, 200],
+      ['GET /counters/{counter_id}', 403, 404],
+    ],
+  );
+  t.deepEqual(rows[1].without!.body, { error: 'Missing permission: ext.test.counter.counters.create' });
+  t.deepEqual(rows[4].without!.body, { error: 'Missing permission: ext.test.counter.counters.create' });
 });
 
 test('API keys: a scoped key holds its scopes only; a full-access key is its member', async (t) => {

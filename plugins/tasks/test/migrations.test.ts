@@ -23,15 +23,27 @@ test.serial('the migrations go down and up again over seeded rows, leaving a wor
   await owner.request('POST', `/tasks/${task.id}/deliverables`, { title: 'seed' });
   await owner.request('POST', '/views', { board_id: board.id, name: 'Seed view', tab: 'board' });
   await world.deliver('core.account.member.removed', { member_id: '00000000-0000-4000-8000-000000000001', removed_by: owner.id });
-  const counts = await world.query<{ name: string; n: number }>(
-    "SELECT 'boards' AS name, count(*)::int AS n FROM app_tasks.boards UNION ALL SELECT 'tasks', count(*)::int FROM app_tasks.tasks UNION ALL SELECT 'views', count(*)::int FROM app_tasks.views UNION ALL SELECT 'member_directory', count(*)::int FROM app_tasks.member_directory",
-  );
-  t.deepEqual(counts.map((row) => [row.name, row.n]), [['boards', 1], ['tasks', 1], ['views', 1], ['member_directory', 1]]);
+  const counts =
+    "SELECT 'boards' AS name, count(*)::int AS n FROM app_tasks.boards UNION ALL SELECT 'tasks', count(*)::int FROM app_tasks.tasks UNION ALL SELECT 'views', count(*)::int FROM app_tasks.views UNION ALL SELECT 'member_directory', count(*)::int FROM app_tasks.member_directory";
+  const before = await world.query<{ name: string; n: number }>(counts);
+  t.deepEqual(before.map((row) => [row.name, row.n]), [['boards', 1], ['tasks', 1], ['views', 1], ['member_directory', 1]]);
   t.deepEqual((await tables()).map((row) => row.name), ['board_members', 'boards', 'deliverables', 'member_directory', 'schedules', 'task_assignees', 'task_comments', 'tasks', 'topics', 'views']);
 
-  t.deepEqual(await world.migrateAppDown(), ['0001-create-tasks-tables']);
+  // The keys for distribution by workspace (docs/scale-out.md) go down and up over the seeded rows.
+  const key = async () => (await world.query<{ def: string }>("SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'tasks_pkey' AND connamespace = 'app_tasks'::regnamespace"))[0].def;
+  t.is(await key(), 'PRIMARY KEY (workspace_id, id)');
+  t.deepEqual(await world.migrateAppDown('0002-distribution-keys'), ['0002-distribution-keys']);
+  t.is(await key(), 'PRIMARY KEY (id)');
+  t.deepEqual(await world.query(counts), before);
+  t.deepEqual(await world.migrateAppUp(), ['0002-distribution-keys']);
+  t.is(await key(), 'PRIMARY KEY (workspace_id, id)');
+  t.deepEqual(await world.query(counts), before);
+  const seededTask = await owner.request('GET', `/tasks/${task.id}`);
+  t.is(seededTask.body.data.topic_id, topic.id);
+
+  t.deepEqual(await world.migrateAppDown(), ['0002-distribution-keys', '0001-create-tasks-tables']);
   t.deepEqual(await tables(), []);
-  t.deepEqual(await world.migrateAppUp(), ['0001-create-tasks-tables']);
+  t.deepEqual(await world.migrateAppUp(), ['0001-create-tasks-tables', '0002-distribution-keys']);
   t.is((await tables()).length, 10);
 
   const fresh = await owner.request('GET', '/boards');

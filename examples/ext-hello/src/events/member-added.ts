@@ -11,6 +11,8 @@ import { sendGreeting } from '../services/greetings.js';
 export const onMemberAdded: SubscriptionHandler<Models, AppTypes, 'system.workspace.member.added'> = async (event, ctx) => {
   if (ctx.settings.welcome_new_members === false) return;
   const memberId = event.payload.member_id;
+  // Deliveries may arrive twice at once: the lock makes the second wait, then find the welcome.
+  await ctx.lock(`welcome:${memberId}`);
   if ((await ctx.db.greetings.count({ where: { recipient_id: memberId, sender_name: 'Hello app' } })) > 0) return;
   await sendGreeting(ctx, { id: memberId, name: 'Hello app' }, { text: 'welcome aboard!', recipient_id: memberId });
 };

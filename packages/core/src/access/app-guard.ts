@@ -72,11 +72,11 @@ declare module '@hapi/hapi' {
 
 /**
  * The app guard (onPostAuth, before validation and any app logic) for every route that carries
- * `options.app.wpkApp`: layer 2 (the credential's workspace is the subdomain's), layer 4 (app
- * installed + access policy; owners and admins pass; a scoped key needs one key of the app) and
- * layer 5 (the route's authorization chain on the app's slice of the caller's permissions,
- * named checks included). Nothing is cached: installation, roles and slices are read on every
- * request. Every refusal is logged with its layer and reason.
+ * `options.app.wpkApp`: layer 4 (app installed + access policy; owners and admins pass; a scoped
+ * key needs one key of the app) and layer 5 (the route's authorization chain on the app's slice of
+ * the caller's permissions, named checks included). Layers 1 and 2 are the auth scheme's. Nothing
+ * is cached: installation, roles and slices are read on every request. Every refusal is logged
+ * with its layer and reason.
  */
 export const appGuard: Plugin<AppGuardOptions> = {
   name: 'wpk-app-guard',

@@ -107,8 +107,8 @@ export function installPlatformGuard(server: Server): void {
   server.ext('onPostAuth', (request, h) => {
     const settings = request.route.settings;
     if (settings.app?.wpkApp || !request.auth.isAuthenticated) return h.continue;
-    const credentials = request.auth.credentials as unknown as Credentials | null;
-    if (!credentials?.member || credentials.via.kind !== 'api_key' || credentials.via.fullAccess) return h.continue;
+    const credentials = request.auth.credentials as Partial<Credentials> | null;
+    if (!credentials?.member || credentials.via?.kind !== 'api_key' || credentials.via.fullAccess) return h.continue;
     const rule = settings.app?.platformAccess;
     if (rule !== undefined && !isPlatformPermissionKey(rule)) return h.continue;
     if (rule !== undefined && PermissionSet.of(PLATFORM_NAMESPACE, credentials.via.scopes).has(rule)) return h.continue;

@@ -34,10 +34,10 @@ function installedScopeCatalog(apps: Server['plugins']['app-catalog']): ScopeCat
 export const apiKeysPlugin: CorePlugin = {
   name: 'api-keys',
   dependencies: ['db', 'server', 'app-catalog'],
-  register(server) {
+  register(server, inputs) {
     const sequelize = server.plugins.db.database.sequelize;
     const catalog = installedScopeCatalog(server.plugins['app-catalog']);
-    const keys = new ApiKeyService(sequelize, () => catalog);
+    const keys = new ApiKeyService(sequelize, () => catalog, inputs.seams.clock);
     installPlatformGuard(server);
     server.route(apiKeyRoutes(keys, sequelize));
     server.ext('onPreHandler', async (request, h) => {

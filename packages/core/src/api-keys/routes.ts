@@ -3,7 +3,7 @@ import { Joi } from '@wpk/sdk';
 import type { Sequelize } from 'sequelize';
 import { requireRole } from '../access/index.js';
 import { collection, parsePagination, single } from '../server/index.js';
-import type { ApiKeyService } from './service.js';
+import type { ApiKeyService, CreateKeyInput, RotateKeyInput, UpdateKeyInput } from './service.js';
 
 const name = Joi.string().trim().min(1).max(100);
 const scopes = Joi.array().items(Joi.string().trim().min(1).max(200)).max(500);
@@ -53,7 +53,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       },
       handler: async (request) => {
         const actor = admin(request);
-        const { key, secret } = await sequelize.transaction(() => keys.create(workspaceId(request), actor, request.payload as never));
+        const { key, secret } = await sequelize.transaction(() => keys.create(workspaceId(request), actor, request.payload as CreateKeyInput));
         return single(request, { ...key, secret }, { self: keyLink(key.id) });
       },
     },
@@ -69,7 +69,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       },
       handler: async (request) => {
         const actor = admin(request);
-        const key = await sequelize.transaction(() => keys.update(workspaceId(request), actor, keyId(request), request.payload as never));
+        const key = await sequelize.transaction(() => keys.update(workspaceId(request), actor, keyId(request), request.payload as UpdateKeyInput));
         return single(request, key, { self: keyLink(key.id) });
       },
     },
@@ -82,7 +82,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       },
       handler: async (request) => {
         const actor = admin(request);
-        const { key, secret } = await sequelize.transaction(() => keys.rotate(workspaceId(request), actor, keyId(request), (request.payload ?? {}) as never));
+        const { key, secret } = await sequelize.transaction(() => keys.rotate(workspaceId(request), actor, keyId(request), (request.payload ?? {}) as RotateKeyInput));
         return single(request, { ...key, secret }, { self: keyLink(key.id) });
       },
     },

@@ -1,6 +1,8 @@
+import { systemClock, type Clock } from '../clock.js';
 import { ConflictError, ForbiddenError, INSTANT_RULE, InvalidError, NotFoundError, parseInstant } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { PLATFORM_NAMESPACE, PLATFORM_PERMISSION_KEYS, type CallerMember, type Credentials, type PlatformRole } from '../access/index.js';
+import { forgetCredentialHashes, recordCredentialHash } from '../db/index.js';
 import { generateSecret, hashSecret, secretPrefix } from './secrets.js';
 
 /** Which permission keys a workspace can grant: those of its installed apps, by app namespace. */
@@ -100,9 +102,9 @@ export function parseExpiry(value: string, now = new Date()): Date {
 }
 
 /** The expiry an update or rotation asks for: a new instant, null (never), or undefined (unchanged). */
-function requestedExpiry(input: { expires_at?: string; never_expires?: boolean }): Date | null | undefined {
+function requestedExpiry(input: { expires_at?: string; never_expires?: boolean }, now: Date): Date | null | undefined {
   if (input.expires_at !== undefined && input.never_expires === true) throw new InvalidError('give either expires_at or never_expires: true, not both');
-  if (input.expires_at !== undefined) return parseExpiry(input.expires_at);
+  if (input.expires_at !== undefined) return parseExpiry(input.expires_at, now);
   if (input.never_expires === true) return null;
   return undefined;
 }
@@ -117,6 +119,8 @@ export class ApiKeyService {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly catalog: () => ScopeCatalog | null,
+    /** The time key expiry is judged by. */
+    private readonly clock: Clock = systemClock,
   ) {}
 
   private async row(workspaceId: string, keyId: string): Promise<KeyRow> {
@@ -172,12 +176,12 @@ export class ApiKeyService {
       type: QueryTypes.SELECT,
       replacements: { workspaceId },
     });
-    const now = new Date();
+    const now = this.clock();
     return { rows: rows.map((row) => present(row, now)), total };
   }
 
   async get(workspaceId: string, keyId: string): Promise<ApiKeyView> {
-    return present(await this.row(workspaceId, keyId));
+    return present(await this.row(workspaceId, keyId), this.clock());
   }
 
   /** Creates a key for `member_id` (default: the actor). Returns it with its secret, shown this once. */
@@ -192,8 +196,9 @@ export class ApiKeyService {
     const fullAccess = input.full_access ?? false;
     if (fullAccess && input.scopes && input.scopes.length > 0) throw new InvalidError('scopes apply only to a scoped key (full_access: false)');
     const scopes = fullAccess ? [] : await this.validateScopes(workspaceId, input.scopes ?? []);
-    const expiresAt = input.expires_at === undefined ? null : parseExpiry(input.expires_at);
+    const expiresAt = input.expires_at === undefined ? null : parseExpiry(input.expires_at, this.clock());
     const secret = generateSecret();
+    await recordCredentialHash(this.sequelize, hashSecret(secret), 'api_key', workspaceId, null);
     const [{ id }] = await this.sequelize.query<{ id: string }>(
       `INSERT INTO platform.api_keys (workspace_id, member_id, name, prefix, secret_hash, full_access, scopes, expires_at, created_by)
        VALUES (:workspaceId, :memberId, :name, :prefix, :hash, :fullAccess, :scopes, :expiresAt, :actor) RETURNING id`,
@@ -230,7 +235,7 @@ export class ApiKeyService {
       replacements.scopes = JSON.stringify(scopes);
       changes.scopes = scopes;
     }
-    const expiry = requestedExpiry(input);
+    const expiry = requestedExpiry(input, this.clock());
     if (expiry !== undefined) {
       sets.push('expires_at = :expiresAt');
       replacements.expiresAt = changes.expires_at = expiry;
@@ -251,13 +256,17 @@ export class ApiKeyService {
     const current = await this.row(workspaceId, keyId);
     this.assertManageable(actor, current.member_role);
     if (current.status === 'revoked') throw new ConflictError('A revoked key cannot be rotated: create a new key');
-    const expiry = requestedExpiry(input);
+    const expiry = requestedExpiry(input, this.clock());
     const secret = generateSecret();
-    await this.sequelize.query(
-      `UPDATE platform.api_keys SET prefix = :prefix, secret_hash = :hash, expires_at = ${expiry === undefined ? 'expires_at' : ':expiresAt'}, updated_at = now()
-        WHERE workspace_id = :workspaceId AND id = :keyId`,
-      { replacements: { workspaceId, keyId: current.id, prefix: secretPrefix(secret), hash: hashSecret(secret), expiresAt: expiry ?? null } },
+    await recordCredentialHash(this.sequelize, hashSecret(secret), 'api_key', workspaceId, null);
+    const [old] = await this.sequelize.query<{ secret_hash: string }>(
+      `UPDATE platform.api_keys k SET prefix = :prefix, secret_hash = :hash, expires_at = ${expiry === undefined ? 'k.expires_at' : ':expiresAt'}, updated_at = now()
+         FROM (SELECT secret_hash FROM platform.api_keys WHERE workspace_id = :workspaceId AND id = :keyId FOR UPDATE) o
+        WHERE k.workspace_id = :workspaceId AND k.id = :keyId
+        RETURNING o.secret_hash`,
+      { type: QueryTypes.SELECT, replacements: { workspaceId, keyId: current.id, prefix: secretPrefix(secret), hash: hashSecret(secret), expiresAt: expiry ?? null } },
     );
+    if (old) await forgetCredentialHashes(this.sequelize, [old.secret_hash]);
     await this.audit(workspaceId, current.id, 'rotated', actor, expiry === undefined ? {} : { expires_at: expiry });
     return { key: await this.get(workspaceId, current.id), secret };
   }
@@ -266,7 +275,11 @@ export class ApiKeyService {
   async remove(workspaceId: string, actor: CallerMember, keyId: string): Promise<void> {
     const current = await this.row(workspaceId, keyId);
     this.assertManageable(actor, current.member_role);
-    await this.sequelize.query('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND id = :keyId', { replacements: { workspaceId, keyId: current.id } });
+    const gone = await this.sequelize.query<{ secret_hash: string }>('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND id = :keyId RETURNING secret_hash', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId, keyId: current.id },
+    });
+    await forgetCredentialHashes(this.sequelize, gone.map((row) => row.secret_hash));
   }
 
   /**
@@ -290,9 +303,9 @@ export class ApiKeyService {
          FROM platform.api_keys k
          JOIN platform.members m ON m.id = k.member_id
          JOIN platform.accounts a ON a.id = m.account_id
-        WHERE k.secret_hash = $1 AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > now())
+        WHERE k.secret_hash = $1 AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > $2)
           AND m.state = 'joined' AND m.deactivated_at IS NULL`,
-      { type: QueryTypes.SELECT, bind: [hashSecret(secret)] },
+      { type: QueryTypes.SELECT, bind: [hashSecret(secret), this.clock()] },
     );
     if (!row) return null;
     return {
@@ -322,7 +335,11 @@ export class ApiKeyService {
    */
   async issueFullAccessKey(workspaceId: string, memberId: string, name: string, options: { replace?: boolean } = {}): Promise<{ key: ApiKeyView; secret: string }> {
     if (options.replace) {
-      await this.sequelize.query('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND member_id = :memberId AND name = :name', { replacements: { workspaceId, memberId, name } });
+      const gone = await this.sequelize.query<{ secret_hash: string }>('DELETE FROM platform.api_keys WHERE workspace_id = :workspaceId AND member_id = :memberId AND name = :name RETURNING secret_hash', {
+        type: QueryTypes.SELECT,
+        replacements: { workspaceId, memberId, name },
+      });
+      await forgetCredentialHashes(this.sequelize, gone.map((row) => row.secret_hash));
     }
     const [member] = await this.sequelize.query<{ id: string; account_id: string; platform_role: PlatformRole }>(
       'SELECT id, account_id, platform_role FROM platform.members WHERE workspace_id = :workspaceId AND id = :memberId',

@@ -1,5 +1,5 @@
-import { DataTypes, literal, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import type { ModelDeclaration, ScopedModel } from '@wpk/sdk';
+import { DataTypes, literal, Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import type { IncludeRelation, ModelDeclaration, ModelRelation, ReadOptions, ScopedModel } from '@wpk/sdk';
 import { assertUuidValues, FastQuery, scopeToWorkspace, uuidColumns } from '../db/index.js';
 import { PreparedCreates, PreparedReads, TOTAL_COLUMN } from './prepared-reads.js';
 import type { WorkGate } from '../server/index.js';
@@ -8,7 +8,11 @@ import type { LoadedApp } from './loader.js';
 /** The app's models, defined on the runtime's Sequelize inside the app's own schema. */
 export type BoundModels = ReadonlyMap<string, ModelStatic<Model>>;
 
-/** Defines each declared model in the app's schema, with the `workspace_id` column added. */
+/**
+ * Defines each declared model in the app's schema, with the `workspace_id` column added as part
+ * of its primary key: every tenant table's key is `(workspace_id, …the declared key)`
+ * (docs/scale-out.md), so an instance's own writes address its row by both.
+ */
 export function bindModels(sequelize: Sequelize, app: LoadedApp): BoundModels {
   const bound = new Map<string, ModelStatic<Model>>();
   const models = (app.definition?.models ?? {}) as Record<string, ModelDeclaration>;
@@ -17,7 +21,7 @@ export function bindModels(sequelize: Sequelize, app: LoadedApp): BoundModels {
     const timestamps = declaration.options.timestamps ?? true;
     const model = sequelize.define(
       `${app.schema}.${name}`,
-      { ...declaration.columns, workspace_id: { type: DataTypes.UUID, allowNull: false } },
+      { ...declaration.columns, workspace_id: { type: DataTypes.UUID, allowNull: false, primaryKey: true } },
       {
         schema: app.schema,
         tableName: declaration.table,
@@ -29,7 +33,57 @@ export function bindModels(sequelize: Sequelize, app: LoadedApp): BoundModels {
     );
     bound.set(name, model);
   }
+  for (const [name, declaration] of Object.entries(models)) bindRelations(app, bound, name, declaration.options.relations ?? {});
   return bound;
+}
+
+/** Declares a model's relations on Sequelize (no foreign-key constraints: the migrations own the schema). */
+function bindRelations(app: LoadedApp, bound: Map<string, ModelStatic<Model>>, name: string, relations: Record<string, ModelRelation>): void {
+  const source = bound.get(name)!;
+  for (const [alias, relation] of Object.entries(relations)) {
+    const where = `${app.file}: models.${name}.relations.${alias}`;
+    const kind = 'belongsTo' in relation ? 'belongsTo' : 'hasMany' in relation ? 'hasMany' : 'hasOne' in relation ? 'hasOne' : null;
+    if (!kind) throw new Error(`${where} must be { belongsTo | hasMany | hasOne: model, foreignKey: column }`);
+    const targetName = (relation as Record<string, string>)[kind];
+    const target = bound.get(targetName);
+    if (!target) throw new Error(`${where}: ${targetName} is not a model of ${app.namespace}`);
+    if (alias in source.getAttributes()) throw new Error(`${where}: ${alias} is already a column of ${name}`);
+    const holder = kind === 'belongsTo' ? source : target;
+    if (!holder.getAttributes()[relation.foreignKey]) throw new Error(`${where}: ${relation.foreignKey} is not a column of ${kind === 'belongsTo' ? name : targetName}`);
+    if (kind === 'belongsTo') source.belongsTo(target, { as: alias, foreignKey: relation.foreignKey, constraints: false });
+    else if (kind === 'hasMany') source.hasMany(target, { as: alias, foreignKey: relation.foreignKey, constraints: false });
+    else source.hasOne(target, { as: alias, foreignKey: relation.foreignKey, constraints: false });
+  }
+}
+
+/**
+ * A read's options as Sequelize takes them: `lock` becomes FOR UPDATE / FOR SHARE, each
+ * `include` names a declared relation and reads it in this workspace only.
+ */
+function readOptions(model: ModelStatic<Model>, workspaceId: string, options: ReadOptions<Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
+  if (!options || (options.lock === undefined && options.include === undefined)) return options as Record<string, unknown> | undefined;
+  const { lock, include, ...rest } = options;
+  const out: Record<string, unknown> = { ...rest };
+  if (lock !== undefined) {
+    if (lock !== 'update' && lock !== 'share') throw new TypeError(`${model.name}: lock must be 'update' or 'share'`);
+    if (include && include.length > 0) throw new TypeError(`${model.name}: lock a read without include (lock the related rows with a read of their own)`);
+    out.lock = lock === 'share' ? 'SHARE' : true;
+  }
+  if (include !== undefined) {
+    out.include = include.map((entry) => {
+      const wanted: IncludeRelation = typeof entry === 'string' ? { relation: entry } : entry;
+      const association = model.associations[wanted?.relation];
+      if (!association) throw new TypeError(`${model.name}: ${String(wanted?.relation)} is not a declared relation (defineModel options.relations)`);
+      const tenant = { workspace_id: workspaceId };
+      return {
+        association: wanted.relation,
+        where: wanted.where ? { [Op.and]: [tenant, wanted.where] } : tenant,
+        required: wanted.required ?? false,
+        ...(wanted.attributes ? { attributes: wanted.attributes } : {}),
+      };
+    });
+  }
+  return out;
 }
 
 const plain = (row: Model | null) => (row ? (row.get({ plain: true }) as Record<string, unknown>) : null);
@@ -72,7 +126,7 @@ function readsPlain(model: ModelStatic<Model>): boolean {
   return Object.values(model.getAttributes()).every((attribute) => !attribute.get && !(attribute.type instanceof DataTypes.VIRTUAL));
 }
 
-type ReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; distinct?: unknown; col?: unknown; where?: unknown; offset?: number; limit?: number };
+type PlainReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; distinct?: unknown; col?: unknown; where?: unknown; offset?: number; limit?: number; lock?: unknown };
 
 /**
  * One model bound to a workspace, handing out plain rows. It wraps core's scopeToWorkspace (the
@@ -88,44 +142,61 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string,
   const uuids = uuidColumns(model);
   const plainReads = readsPlain(model);
   const prepared = plainReads ? preparedOf(model) : null;
-  const raw = (options: ReadOptions | undefined) => plainReads && !options?.include && !options?.group && (options?.attributes === undefined || Array.isArray(options.attributes));
+  const raw = (options: PlainReadOptions | undefined) => plainReads && !options?.include && !options?.group && (options?.attributes === undefined || Array.isArray(options.attributes));
   /** The rows of a plain read as a prepared statement, or null when its shape is not one (then Sequelize). */
-  const preparedRows = (options: ReadOptions | undefined, withTotal = false) => (prepared ? prepared.rows(scoped.scopedOptions({ ...(options as object) }) as Record<string, unknown>, withTotal) : Promise.resolve(null));
-  const findAll = async (options: ReadOptions | undefined): Promise<Record<string, unknown>[]> => {
+  const preparedRows = (options: PlainReadOptions | undefined, withTotal = false) => (prepared ? prepared.rows(scoped.scopedOptions({ ...(options as object) }) as Record<string, unknown>, withTotal) : Promise.resolve(null));
+  const findAll = async (options: PlainReadOptions | undefined): Promise<Record<string, unknown>[]> => {
     if (!raw(options)) return (await scoped.findAll(options as never)).map((row) => plain(row)!);
     return (await preparedRows(options)) ?? ((await scoped.findAll({ ...(options as object), raw: true })) as unknown as Record<string, unknown>[]);
   };
-  const findOne = async (options: ReadOptions | undefined) => {
+  // A locking read (FOR UPDATE / FOR SHARE) holds its locks only inside the transaction: it opens it.
+  const through = <T>(read: PlainReadOptions | undefined, fn: () => Promise<T>): Promise<T> => (read?.lock !== undefined ? gate.write(fn) : gate.read(fn));
+  const findOne = async (options: PlainReadOptions | undefined) => {
     if (!raw(options)) return plain(await scoped.findOne(options as never));
     const rows = await preparedRows({ ...(options as object), limit: 1 });
     if (rows) return rows[0] ?? null;
     return ((await scoped.findOne({ ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null;
   };
   return Object.freeze({
-    findAll: (options) => gate.read(() => findAll(options as ReadOptions)),
-    findOne: (options) => gate.read(() => findOne(options as ReadOptions)),
-    findById: (id, options) =>
-      gate.read(async () => {
-        const given = options as ReadOptions | undefined;
-        if (!raw(given)) return plain(await scoped.findById(String(id), options as never));
-        return findOne({ ...given, where: { ...(given?.where as object), id: String(id) } });
-      }),
-    findAndCountAll: (options) =>
-      gate.read(async () => {
-        const given = options as ReadOptions | undefined;
-        if (!raw(given) || given?.distinct || given?.col) {
-          const { rows, count } = await scoped.findAndCountAll(options as never);
+    findAll: (options) => {
+      const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
+      return through(read, () => findAll(read));
+    },
+    findOne: (options) => {
+      const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
+      return through(read, () => findOne(read));
+    },
+    findById: (id, options) => {
+      const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
+      return through(read, async () => {
+        if (!raw(read)) return plain(await scoped.findById(String(id), read as never));
+        return findOne({ ...read, where: { ...(read?.where as object), id: String(id) } });
+      });
+    },
+    findAndCountAll: (options) => {
+      const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
+      return through(read, async () => {
+        if (read?.include) {
+          // Relations read with the rows (left joins) change neither which rows match nor how many.
+          if ((read.include as Array<{ required: boolean }>).some((entry) => entry.required)) throw new TypeError(`${model.name}.findAndCountAll: an include cannot be required here; filter with where instead`);
+          const { include: _include, order: _order, limit: _limit, offset: _offset, ...filter } = read as Record<string, unknown>;
+          const [rows, count] = [await scoped.findAll(read as never), await scoped.count(filter as never)];
+          return { rows: rows.map((row) => plain(row)!), count };
+        }
+        if (!raw(read) || read?.distinct || read?.col) {
+          const { rows, count } = await scoped.findAndCountAll(read as never);
           return { rows: rows.map((row) => plain(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
         }
-        const attributes = (given?.attributes as unknown[] | undefined) ?? Object.keys(model.getAttributes());
+        const attributes = (read?.attributes as unknown[] | undefined) ?? Object.keys(model.getAttributes());
         const rows =
-          (await preparedRows(given, true)) ??
-          ((await scoped.findAll({ ...(options as object), attributes: [...attributes, [literal('count(*) OVER ()'), TOTAL]] as never, raw: true })) as unknown as Record<string, unknown>[]);
-        if (rows.length === 0) return { rows, count: given?.offset ? await scoped.count({ where: given.where } as never) : 0 };
+          (await preparedRows(read, true)) ??
+          ((await scoped.findAll({ ...(read as object), attributes: [...attributes, [literal('count(*) OVER ()'), TOTAL]] as never, raw: true })) as unknown as Record<string, unknown>[]);
+        if (rows.length === 0) return { rows, count: read?.offset ? await scoped.count({ where: read.where } as never) : 0 };
         const count = Number(rows[0][TOTAL]);
         for (const row of rows) delete row[TOTAL];
         return { rows, count };
-      }),
+      });
+    },
     count: (options) => gate.read(() => scoped.count(options as never)),
     create: (values) =>
       gate.write(async () => {

@@ -6,6 +6,7 @@ import {
   type AppContext,
   type AppLogger,
   type AppRequest,
+  type AppStorage,
   type BaseContext,
   type ChainStep,
   type CheckContext,
@@ -16,12 +17,15 @@ import {
   type SearchDocument,
   type SearchHooks,
   type StageOptions,
+  payloadChecker,
+  type PayloadChecker,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
-import type { AppRequestAccess, CheckOutcome, Credentials, PermissionSet } from '../access/index.js';
+import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
+import type { StorageService, StorageUnit } from '../storage/index.js';
 import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
@@ -44,6 +48,8 @@ export interface PipelineServices {
   logger: Logger;
   sink(): EventSink;
   searchIndexer(): SearchIndexer | null;
+  /** The file storage behind `ctx.storage` (null: none, and `ctx.storage` throws). */
+  storage(): StorageService | null;
   strict: StrictRoles | null;
 }
 
@@ -57,7 +63,7 @@ export interface AppRuntime {
  * The work unit of a request or a delivery: its transaction (null while a request's LazyWork has
  * not written yet), staged events, and for a request the gate its ctx.db statements go through.
  */
-export type Work = { transaction: RequestWork['transaction'] | null; stage: RequestWork['stage']; gate?: WorkGate };
+export type Work = { transaction: RequestWork['transaction'] | null; stage: RequestWork['stage']; gate?: WorkGate; begin?: () => Promise<RequestWork['transaction']> };
 
 function contextApp(app: LoadedApp): ContextApp {
   return Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version });
@@ -90,8 +96,50 @@ function toAppRequest(request: Request): AppRequest<any> {
   };
 }
 
-/** The parts every context shares: app, workspace, db, events, search, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[]): BaseContext {
+const checkers = new WeakMap<LoadedApp, PayloadChecker>();
+
+/** The payload checker of an app's declared events (schemas compiled once, on first use). */
+function checkerOf(app: LoadedApp): PayloadChecker {
+  let checker = checkers.get(app);
+  if (!checker) {
+    checker = payloadChecker(app.manifest.events ?? []);
+    checkers.set(app, checker);
+  }
+  return checker;
+}
+
+const STORAGE_METHODS = ['put', 'get', 'head', 'delete', 'signedDownloadUrl', 'signedUploadUrl'] as const;
+
+/**
+ * `ctx.storage` of one app in one workspace. Object rows live in the platform schema, which an
+ * app's strict-mode role cannot reach: there each call steps back to the runtime's role and
+ * returns to the app's (one call at a time).
+ */
+function storageHandle(app: LoadedApp, workspace: Workspace, storage: StorageService | null, unit: StorageUnit | null, strict: StrictRoles | null): AppStorage {
+  if (!storage || !unit) {
+    const missing = () => Promise.reject(new Error('No file storage in this runtime'));
+    return Object.freeze(Object.fromEntries(STORAGE_METHODS.map((name) => [name, missing])) as unknown as AppStorage);
+  }
+  const inner = storage.scope({ workspaceId: workspace.id, subdomain: workspace.subdomain, namespace: app.namespace }, unit);
+  if (!strict) return inner;
+  let queue: Promise<unknown> = Promise.resolve();
+  const asRuntime = <T>(call: () => Promise<T>): Promise<T> => {
+    const run = queue.then(async () => {
+      await strict.leave();
+      try {
+        return await call();
+      } finally {
+        await strict.enter(app);
+      }
+    });
+    queue = run.catch(() => {});
+    return run;
+  };
+  return Object.freeze(Object.fromEntries(STORAGE_METHODS.map((name) => [name, (...args: unknown[]) => asRuntime(() => (inner[name] as (...a: unknown[]) => Promise<unknown>).apply(inner, args))])) as unknown as AppStorage);
+}
+
+/** The parts every context shares: app, workspace, db, events, search, storage, settings, log. */
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage): BaseContext {
   const { app } = runtime;
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
   const searchTypes = new Set((app.manifest.search ?? []).map((entry) => entry.type));
@@ -104,9 +152,18 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       stage(action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: StageOptions = {}) {
         stageEvent(work, { emitter: app.namespace, action, payload, metadata, options, workspaceId: workspace.id }, (name) =>
           declaredEvents.has(name) ? null : `${app.namespace} may not emit ${name}: its manifest does not declare it`,
+          (name, body) => checkerOf(app).check(name, body),
         );
       },
     }),
+    async lock(key: string) {
+      if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new TypeError(`${app.namespace}: ctx.lock takes a key of 1-200 characters`);
+      // Two 32-bit halves: the app and workspace, then the key. The two-argument form has its own
+      // key space, so these never meet a one-argument lock taken elsewhere.
+      // A lazily opened request transaction opens now: the lock lasts until it ends.
+      const transaction = work.begin ? await work.begin() : work.transaction!;
+      await (transaction as unknown as { sequelize: Sequelize }).sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:scope), hashtext(:key))', { transaction, replacements: { scope: `${app.namespace}/${workspace.id}`, key } });
+    },
     search: Object.freeze({
       upsert(document: SearchDocument) {
         if (!searchTypes.has(document.type)) throw new Error(`${app.namespace} may not index type ${document.type}: its manifest does not declare it`);
@@ -118,6 +175,7 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
         searchOps.push({ op: 'remove', type, id: String(id) });
       },
     }),
+    storage,
     settings: Object.freeze(structuredClone(settings)),
     log: appLogger(logger),
   };
@@ -180,18 +238,24 @@ export class AppPipeline {
     const page = parsePagination(request.query as Record<string, unknown>);
     const respond = Object.freeze({
       single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
-      collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination) as never,
+      collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination),
     });
-    // The transaction opens at the handler's first write (at once in strict mode, for the role switch).
-    return runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, this.services.strict !== null, async (work) => {
+    const storage = this.services.storage();
+    const unit = storage?.unit() ?? null;
+    const files = storageHandle(app, workspace, storage, unit, this.services.strict);
+    // Without a commit, the files the handler wrote are removed again. The transaction opens at the
+    // handler's first write (LazyWork); at once in strict mode (the role switch needs it) and for
+    // methods that change things, so every write of theirs (files included) is in it.
+    const eager = this.services.strict !== null || (request.method !== 'get' && request.method !== 'head');
+    return runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work }, settings, logger, searchOps);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files);
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
           return route.handler(toAppRequest(request), Object.freeze(ctx));
         }
-        const credentials = request.auth.credentials as unknown as Credentials;
+        const credentials = credentialsOf(request);
         const ctx: AppContext = {
           ...base,
           member: memberOf(credentials),
@@ -205,7 +269,7 @@ export class AppPipeline {
       if (searchOps.length > 0) await work.begin();
       await this.flushSearch(app, workspace.id, searchOps);
       return body;
-    });
+    }).finally(() => unit?.finish());
   }
 
   /** Runs a named check of an app for the app guard, in a read transaction under the app's role. */
@@ -214,7 +278,7 @@ export class AppPipeline {
     const check = app.definition?.checks[name];
     if (!check) throw new Error(`${app.namespace}: the authorization table names check ${name}, which the code does not implement`);
     const workspace = request.app.workspace!;
-    const credentials = request.auth.credentials as unknown as Credentials;
+    const credentials = credentialsOf(request);
     const logger = this.services.logger.child({ app: app.namespace, req_id: request.info.id, check: name });
     const result = await this.services.sequelize.transaction(() =>
       this.underAppRole(app, async () => {
@@ -252,11 +316,19 @@ export class AppPipeline {
     if (!handler) throw new Error(`${app.namespace} has no handler for ${event.action}`);
     const logger = this.services.logger.child({ app: app.namespace, action: event.action, delivery: event.deliveryId ?? null, workspace: workspace.subdomain });
     const searchOps: SearchOperation[] = [];
-    const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps);
-    await this.underAppRole(app, async () => {
-      await handler(structuredClone(event), Object.freeze(ctx));
-    });
-    await this.flushSearch(app, workspace.id, searchOps);
+    const storage = this.services.storage();
+    const unit = storage?.unit() ?? null;
+    try {
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict));
+      await this.underAppRole(app, async () => {
+        await handler(structuredClone(event), Object.freeze(ctx));
+      });
+      await this.flushSearch(app, workspace.id, searchOps);
+    } catch (error) {
+      // The delivery's transaction rolls back: the files the handler wrote go again.
+      await unit?.finish();
+      throw error;
+    }
   }
 
   /**
@@ -270,9 +342,12 @@ export class AppPipeline {
     const hook = app.definition?.search[type]?.reindex as SearchHooks['reindex'];
     if (!hook) throw new Error(`${app.namespace} has no reindex hook for search type ${type}`);
     const logger = this.services.logger.child({ app: app.namespace, reindex: type, workspace: workspace.subdomain });
+    const storage = this.services.storage();
+    const unit = storage?.unit() ?? null;
+    const files = storageHandle(app, workspace, storage, unit, this.services.strict);
     return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files));
       const documents = await this.underAppRole(app, async () => {
         const result = await hook(ctx);
         const collected: SearchDocument[] = [];
@@ -285,7 +360,7 @@ export class AppPipeline {
       await write(documents);
       await this.flushSearch(app, workspace.id, searchOps);
       return documents.length;
-    });
+    }).finally(() => unit?.finish());
   }
 
   /** Delivers one event in a transaction of its own; staged events are written with it. */

@@ -54,7 +54,7 @@ export const appCatalogPlugin: CorePlugin = {
  */
 export const appsPlugin: CorePlugin = {
   name: 'apps',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'search'],
+  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'storage', 'search'],
   async register(server, { logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const { registry, installations } = server.plugins['app-catalog'];
@@ -65,10 +65,18 @@ export const appsPlugin: CorePlugin = {
     const sink = seams.eventSink ? seams.eventSink(bus.sink, 'apps') : bus.sink;
     const index = searchIndexerOver(server.plugins.search.index);
     const indexer = seams.searchIndexer ? seams.searchIndexer(index) : index;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, strict });
+    const storage = server.plugins.storage.service;
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
 
-    await mountAppRoutes(server, { sequelize, registry, bound, pipeline, installations, onDenied: permissionDeniedEmitter(bus, logger) });
+    const emitDenial = permissionDeniedEmitter(bus, logger);
+    const onDenied = seams.accessDenied
+      ? (denial: Parameters<typeof emitDenial>[0]) => {
+          seams.accessDenied!(denial);
+          emitDenial(denial);
+        }
+      : emitDenial;
+    await mountAppRoutes(server, { sequelize, registry, bound, pipeline, installations, onDenied });
     server.route(
       appEndpoints({
         sequelize,

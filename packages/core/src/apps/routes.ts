@@ -1,7 +1,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { ConflictError, ForbiddenError, InvalidError, Joi } from '@wpk/sdk';
 import type { Logger } from 'pino';
-import type { Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, defaultPermissionSourceFactory } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
 import type { Mailer } from '../mail/index.js';
@@ -216,7 +216,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
         const elevated = await services.sequelize.query<{ member_id: string; name: string; email: string; platform_role: string }>(
           `SELECT m.id AS member_id, a.name, a.email, m.platform_role FROM platform.members m JOIN platform.accounts a ON a.id = m.account_id
             WHERE m.workspace_id = :workspace AND m.platform_role IN ('owner', 'admin') AND m.deactivated_at IS NULL ORDER BY m.platform_role DESC, a.name, m.id`,
-          { type: 'SELECT' as never, replacements: { workspace } },
+          { type: QueryTypes.SELECT, replacements: { workspace } },
         );
         return single(request, {
           app: { slug: app.namespace, name: app.manifest.name, version: app.manifest.version, tile: app.manifest.tile ?? { name: app.manifest.name, icon: 'app' } },

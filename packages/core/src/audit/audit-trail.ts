@@ -40,7 +40,7 @@ export function installAuditTrail(events: EventBus, sequelize: Sequelize): void 
              FROM (SELECT 1) one
              LEFT JOIN platform.members m ON m.id::text = :actor AND m.workspace_id = CAST(:workspaceId AS uuid)
              LEFT JOIN platform.accounts a ON a.id = m.account_id
-           ON CONFLICT (id) DO NOTHING`,
+           ON CONFLICT (workspace_id, id) DO NOTHING`,
           {
             replacements: {
               id: eventId,

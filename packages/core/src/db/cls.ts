@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Sequelize } from 'sequelize';
+import { Sequelize, type Transaction } from 'sequelize';
 
 /**
  * Sequelize's "CLS" hook on AsyncLocalStorage: inside `sequelize.transaction(async () => ...)`
@@ -30,6 +30,12 @@ let installed = false;
 /** Installs the AsyncLocalStorage namespace on Sequelize (idempotent). */
 export function installTransactionContext(): void {
   if (installed) return;
+  // Sequelize types useCLS for a cls-hooked Namespace; this shim has the four methods it calls.
   Sequelize.useCLS(namespace as never);
   installed = true;
+}
+
+/** The transaction the caller is in, if any: the one `sequelize.transaction(async () => ...)` opened around it. */
+export function currentTransaction(): Transaction | undefined {
+  return storage.getStore()?.get('transaction') as Transaction | undefined;
 }

@@ -68,13 +68,18 @@ export class Database {
       timer = setTimeout(() => resolve(false), timeoutMs);
     });
     const probe = this.sequelize
-      .query('SELECT 1 AS ok', { type: QueryTypes.SELECT, transaction: null as never })
+      .query('SELECT 1 AS ok', { type: QueryTypes.SELECT, transaction: null })
       .then(() => true, () => false);
     try {
       return await Promise.race([probe, timeout]);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Runs a read query with named `:replacements` and returns its rows (in the ambient transaction, if any). */
+  async select<T extends object = Record<string, unknown>>(sql: string, replacements: Record<string, unknown> = {}): Promise<T[]> {
+    return this.sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements });
   }
 
   async close(): Promise<void> {

@@ -85,6 +85,7 @@ export class EmbeddedPostgres {
       const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm, fuzzystrmatch, unaccent } });
       const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections ?? 64 });
       // Replace the library's per-message queue (see SessionQueue for why); connections pick it up as they attach.
+      // queryQueue is private to the library, so the cast stays.
       (socket as unknown as { queryQueue: SessionQueue }).queryQueue = new SessionQueue(pglite);
       await socket.start();
       const address = socket.getServerConn();

@@ -1,3 +1,4 @@
+export { currentTransaction } from './cls.js';
 export { Database, redactUrl, type DatabaseOptions } from './database.js';
 export { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory } from './embedded.js';
 export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationProgress, type MigrationSet } from './migrations.js';
@@ -5,5 +6,7 @@ export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
 export { FastQuery, statement, type Statement } from './fast-query.js';
 export { assertUuidValues, uuidColumns } from './uuid-columns.js';
+export { credentialWorkspace, forgetCredentialHashes, pruneCredentialHashes, recordCredentialHash, type CredentialKind } from './credential-hashes.js';
+export { PLATFORM_DISTRIBUTION, distributionCatalog, distributionProblems, platformDistributionPlan } from './distribution.js';
 export { healthRoutes } from './routes.js';
 export { CROSS_TENANT_STATEMENTS, StatementRecorder, type CrossTenantStatement, type SqlParser, type StatementViolation } from './statement-check.js';

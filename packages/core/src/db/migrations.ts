@@ -69,7 +69,7 @@ export async function migrateUp(sequelize: Sequelize, set: MigrationSet, onProgr
   });
 }
 
-/** Reverts a schema's migrations down to (and excluding) `to`; all when `to` is 0. */
+/** Reverts a schema's migrations down to `to`, `to` included (Umzug's meaning); all when `to` is 0. */
 export async function migrateDown(sequelize: Sequelize, set: MigrationSet, to: string | 0 = 0): Promise<string[]> {
   return sequelize.transaction(async () => {
     await sequelize.query(`SELECT pg_advisory_xact_lock(hashtext('wpk-migrations'))`);

@@ -433,6 +433,11 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     match: /^SELECT s\.id AS session_id, s\.elevated_until, .* FROM platform\.sessions s JOIN platform\.members m ON m\.id = s\.member_id .* WHERE s\.token_hash = '/,
   },
   {
+    name: 'workspaces where an app is installed',
+    reason: 'Operator tooling (`wpk search reindex`): finds the workspaces where an app is installed, then rebuilds each workspace with statements that name it.',
+    match: /^SELECT workspace_id FROM platform\.app_installations WHERE app_slug = '[^']*' AND status = 'installed'$/,
+  },
+  {
     name: 'search dictionary pruning discovery',
     reason: "Maintenance: the daily pruning of the search dictionary lists the workspaces that have words, then prunes each workspace with statements that name it.",
     match: /^SELECT DISTINCT workspace_id AS id FROM platform\.search_words$/,

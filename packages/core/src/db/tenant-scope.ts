@@ -28,9 +28,11 @@ export interface TenantScopedModel<M extends Model> {
 }
 
 function scopeWhere<M extends Model>(where: WhereOptions<Attributes<M>> | undefined, workspaceId: string): WhereOptions<Attributes<M>> {
+  // M is generic: the compiler cannot know it has workspace_id (checked at scopeToWorkspace), so
+  // the `as unknown as` of this file that name a column (here, findById, create) stay.
   const tenant = { workspace_id: workspaceId } as unknown as WhereOptions<Attributes<M>>;
   // Op.and keeps the tenant condition even when the caller's filter names workspace_id itself.
-  return where ? ({ [Op.and]: [tenant, where] } as unknown as WhereOptions<Attributes<M>>) : tenant;
+  return where ? { [Op.and]: [tenant, where] } : tenant;
 }
 
 /**
@@ -65,13 +67,14 @@ async function scopedUpsert<M extends Model>(
     // DO NOTHING would return nothing. updated_at is given in the insert so that Sequelize
     // does not add it to the update.
     fields = [conflictFields[0]];
+    // Sequelize's own (untyped) record of the model's timestamp columns: the cast stays.
     const updatedAt = (model as unknown as { _timestampAttributes: { updatedAt?: string } })._timestampAttributes.updatedAt;
     if (updatedAt && row[updatedAt] === undefined) row[updatedAt] = new Date();
   }
   try {
     const [instance] = await model.upsert(row as CreationAttributes<M>, {
-      conflictFields: ['workspace_id', ...conflictFields].map((name) => attributes[name].field ?? name) as never,
-      fields: fields as never,
+      conflictFields: ['workspace_id', ...conflictFields].map((name) => attributes[name].field ?? name) as Array<keyof Attributes<M>>,
+      fields: fields as Array<keyof Attributes<M>>,
       returning: true,
     });
     return instance;
@@ -87,7 +90,7 @@ export function scopeToWorkspace<M extends Model>(model: ModelStatic<M>, workspa
   if (!model.getAttributes()['workspace_id' as keyof Attributes<M>]) {
     throw new Error(`Model ${model.name} has no workspace_id column and cannot be tenant-scoped`);
   }
-  const uuids = uuidColumns(model as unknown as ModelStatic<Model>);
+  const uuids = uuidColumns(model);
   // Ids are strings: on a UUID column, a value that is no UUID matches nothing (never a 22P02).
   const scoped = <O extends { where?: WhereOptions<Attributes<M>> }>(options?: O): O => ({
     ...(options ?? ({} as O)),

@@ -1,18 +1,19 @@
 import type { Server } from '@hapi/hapi';
+import { randomUUID } from 'node:crypto';
+import { ATTEMPT_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER, signBody } from '@wpk/sdk';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { Sequelize, type Transaction } from 'sequelize';
 import type { RuntimeConfig } from '../config.js';
-import type { Database } from '../db/index.js';
+import { currentTransaction, type Database } from '../db/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
 import { Broker } from './broker.js';
 import { storeCatalog, writeSetting } from './catalog-store.js';
 import { resolveBrokerTuning, type BrokerTuning } from './config.js';
-import type { RetryPolicy } from './deliverer.js';
+import { localHandlerPath, type RetryPolicy } from './deliverer.js';
 import { getDelivery, listDeliveries, replayDelivery, type DeliveryFilter, type DeliveryLogEntry } from './delivery-log.js';
 import { ingressRoute, type EmissionGuard } from './routes/ingress.js';
 import { RUNTIME_SLUG } from './names.js';
-import { Outbox } from './outbox.js';
+import { Outbox, type OutboxObserver } from './outbox.js';
 import { PayloadSealer } from './payload.js';
 import { DeliveryQueue } from './queue.js';
 import { subscriptionRoutes, type MountSubscriptionsOptions, type SubscriptionHandler, type DefaultDeliveryContext } from './routes/receive.js';
@@ -34,6 +35,12 @@ export interface EventBusOptions {
   selfUrl?: string;
   /** Broker tuning (concurrency, timeouts, retry back-off, polling); see BrokerTuning. */
   tuning?: Partial<Omit<BrokerTuning, 'retry'>> & { retry?: Partial<RetryPolicy> };
+  /**
+   * Hear every event once it is committed to the outbox, whoever staged it (apps, the platform's
+   * `system.*` and `core.account.*`, remote apps through the ingress), with its clear payload.
+   * The test harness captures events this way.
+   */
+  observers?: OutboxObserver[];
 }
 
 export interface EventBusDeps {
@@ -44,16 +51,14 @@ export interface EventBusDeps {
   logger: Logger;
   options?: EventBusOptions;
   env?: NodeJS.ProcessEnv;
+  /** Stamps `emitted_at` on events (default: the system clock). */
+  clock?: () => Date;
   /** Narrows fan-out per workspace (the apps: a loaded app receives only where it is installed). */
   subscriberFilter?: SubscriberFilter;
   /** Decides whether a remote app may emit into a workspace through the ingress. */
   emissionGuard?: EmissionGuard;
 }
 
-/** Sequelize's CLS transaction in progress, if any. */
-function currentTransaction(): Transaction | undefined {
-  return (Sequelize as unknown as { _cls?: { get(key: string): Transaction | undefined } })._cls?.get('transaction');
-}
 
 /**
  * The event bus of one runtime (`runtime.events`): the registry of participants, the outbox sink
@@ -94,6 +99,8 @@ export class EventBus {
       sealer: this.sealer,
       notify: () => !deps.db.isEmbedded,
       onCommitted: () => this.wake(),
+      clock: deps.clock,
+      observers: deps.options?.observers,
     });
     deps.server.route(
       ingressRoute({
@@ -162,6 +169,41 @@ export class EventBus {
     if (transaction) transaction.afterCommit(() => this.wake());
     else this.wake();
     return ids;
+  }
+
+  /**
+   * The request the broker would send to deliver this event to `subscriber`'s handler, built
+   * through the same steps: the outbox's checks and shaping (emitter, workspace, nulls removed,
+   * redacted fields sealed), the relay's validation against the catalog's schema (throws naming
+   * the problems, as the broker would reject the event), then the delivery body with sealed
+   * fields opened, signed with the subscriber's secret. The test harness sends it to the mounted
+   * handler (`path`) to deliver as production does. `emitter` defaults to the action's first
+   * declared emitter.
+   */
+  deliveryRequest(input: { subscriber: string; handler: string; workspaceId: string; action: string; payload: Record<string, unknown>; metadata?: Record<string, unknown>; emitter?: string; attempt?: number; deliveryId?: string }): {
+    path: string;
+    headers: Record<string, string>;
+    body: string;
+  } {
+    const entry = this.registry.action(input.action);
+    if (!entry) throw new Error(`${input.action}: no participant on the event bus declares this action`);
+    const emitter = input.emitter ?? [...entry.emitters][0];
+    const row = this.sink.prepare(input.workspaceId, { emitter, action: input.action, payload: input.payload, metadata: input.metadata ?? {} });
+    const clear = this.sealer.unseal(row.payload, entry.redact);
+    if (!entry.validate(clear)) throw new Error(`${input.action}: the broker would reject this event: ${this.registry.errorsText(entry.validate.errors)}`);
+    const participant = this.registry.participant(input.subscriber);
+    if (!participant) throw new Error(`${input.subscriber} is not registered on the event bus`);
+    const body = JSON.stringify({ action: row.action, metadata: row.metadata, payload: this.sealer.unsealAll(row.payload) });
+    return {
+      path: localHandlerPath(input.subscriber, input.handler),
+      headers: {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signBody(body, signingSecretFor(this.brokerSecret, participant)),
+        [EVENT_ID_HEADER]: input.deliveryId ?? randomUUID(),
+        [ATTEMPT_HEADER]: String(input.attempt ?? 1),
+      },
+      body,
+    };
   }
 
   /** Replaces the fan-out filter given at construction (tests). */

@@ -1,5 +1,6 @@
 export { Broker, type BrokerOptions } from './broker.js';
 export { EventBus, type EventBusDeps, type EventBusOptions } from './bus.js';
+export type { ObservedEvent, OutboxObserver } from './outbox.js';
 export { ACCOUNT_EVENTS, AUDITED_ACTIONS, RUNTIME_EVENTS, SYSTEM_EVENTS } from './catalog.js';
 export { loadCatalog, storeCatalog } from './catalog-store.js';
 export { resolveBrokerTuning, type BrokerTuning } from './config.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Sequelize } from 'sequelize';
+import { Sequelize } from 'sequelize';
 import { removeNulls, type PayloadSealer } from './payload.js';
 import type { EventRegistry } from './registry.js';
 import type { EventSink, StagedEvent } from './sink.js';
@@ -15,7 +15,34 @@ export interface OutboxOptions {
   notify: () => boolean;
   /** Called once a transaction that wrote events has committed (wakes the local broker). */
   onCommitted: () => void;
+  /** Stamps `emitted_at` (default: the system clock). */
+  clock?: () => Date;
+  /** Hear each event once its transaction has committed (or at once, outside a transaction). */
+  observers?: OutboxObserver[];
 }
+
+/** An event as written to the outbox, with its payload in clear (nulls removed, nothing sealed). */
+export interface ObservedEvent {
+  id: string;
+  workspaceId: string;
+  emitter: string;
+  action: string;
+  payload: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  dedupeKey: string | null;
+  deliverAt: Date | null;
+}
+
+/** Hears committed outbox events (see `EventBusOptions.observers`). */
+export type OutboxObserver = (events: ObservedEvent[]) => void;
+
+/** Sequelize's CLS transaction in progress, if any. */
+function currentTransaction(): { afterCommit(fn: () => void): void } | undefined {
+  return (Sequelize as unknown as { _cls?: { get(key: string): { afterCommit(fn: () => void): void } | undefined } })._cls?.get('transaction');
+}
+
+/** The clear payload of each prepared row (rows go to the database sealed). */
+const clearPayloads = new WeakMap<OutboxRow, Record<string, unknown>>();
 
 /**
  * An event row of `platform.events`. `Instant` is how `deliver_at` travels: ISO text on the way
@@ -42,7 +69,7 @@ export class Outbox implements EventSink {
   constructor(private readonly options: OutboxOptions) {}
 
   /** Checks and shapes one event for the outbox; throws on an event no emitter may send. */
-  prepare(workspaceId: string | null, event: StagedEvent, now = new Date()): OutboxRow {
+  prepare(workspaceId: string | null, event: StagedEvent, now = (this.options.clock ?? (() => new Date()))()): OutboxRow {
     const { registry, sealer } = this.options;
     registry.assertMayEmit(event.emitter, event.action);
     const metadata = event.metadata && typeof event.metadata === 'object' && !Array.isArray(event.metadata) ? event.metadata : {};
@@ -58,7 +85,7 @@ export class Outbox implements EventSink {
     const id = randomUUID();
     const payload = removeNulls(event.payload);
     const redact = registry.action(event.action)?.redact ?? [];
-    return {
+    const row: OutboxRow = {
       id,
       workspace_id: workspace,
       emitter: event.emitter,
@@ -69,6 +96,8 @@ export class Outbox implements EventSink {
       dedupe_key: event.dedupeKey ?? null,
       deliver_at: event.deliverAt ? event.deliverAt.toISOString() : null,
     };
+    clearPayloads.set(row, payload);
+    return row;
   }
 
   async write(workspaceId: string | null, events: StagedEvent[]): Promise<void> {
@@ -85,7 +114,29 @@ export class Outbox implements EventSink {
          FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS x(id uuid, workspace_id uuid, emitter text, action text, payload jsonb, metadata jsonb, dedupe_key text, deliver_at timestamptz)${notify}`,
       { replacements: { rows: JSON.stringify(rows) } },
     );
+    this.observe(rows);
     return rows.map((row) => row.id);
+  }
+
+  private observe(rows: OutboxRow[]): void {
+    const observers = this.options.observers ?? [];
+    if (observers.length === 0) return;
+    const events: ObservedEvent[] = rows.map((row) => ({
+      id: row.id,
+      workspaceId: row.workspace_id,
+      emitter: row.emitter,
+      action: row.action,
+      payload: structuredClone(clearPayloads.get(row) ?? row.payload),
+      metadata: row.metadata,
+      dedupeKey: row.dedupe_key,
+      deliverAt: row.deliver_at ? new Date(row.deliver_at) : null,
+    }));
+    const tell = () => {
+      for (const observer of observers) observer(events);
+    };
+    const transaction = currentTransaction();
+    if (transaction) transaction.afterCommit(tell);
+    else tell();
   }
 
   afterCommit(): void {

@@ -15,7 +15,7 @@ declare module '@hapi/hapi' {
 export const eventsPlugin: CorePlugin = {
   name: 'events',
   dependencies: ['db', 'tenancy', 'server', 'app-catalog'],
-  register(server, { config, logger, events }) {
+  register(server, { config, logger, events, seams }) {
     const catalog = server.plugins['app-catalog'];
     const bus = new EventBus({
       config,
@@ -26,6 +26,7 @@ export const eventsPlugin: CorePlugin = {
       options: events,
       subscriberFilter: catalog.installedSubscribers,
       emissionGuard: catalog.installedEmitters,
+      clock: seams.clock,
     });
     server.expose('bus', bus);
   },

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { ErrorObject } from 'ajv';
 import { ACCOUNT_EVENTS, RUNTIME_EVENTS } from './catalog.js';
 import { ACCOUNT_SLUG, actionNameProblem, emitScopeProblem, isHandlerPath, RUNTIME_SLUG, RUNTIME_SLUGS, slugProblem } from './names.js';
 import { SchemaCompiler } from './schema.js';
@@ -212,7 +213,7 @@ export class EventRegistry implements EventCatalog {
     }));
   }
 
-  errorsText(errors: unknown[] | null | undefined): string {
+  errorsText(errors: ErrorObject[] | null | undefined): string {
     return this.schemas.errorsText(errors);
   }
 }

@@ -1,8 +1,9 @@
-import AjvModule from 'ajv';
+import AjvModule, { type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema, ValidateFunction } from './types.js';
 
-// ajv and ajv-formats are CommonJS; under ESM their default export sits on `.default`.
+// ajv and ajv-formats are CommonJS; under ESM their default export sits on `.default`, which their
+// types do not say: these two casts stay.
 type AjvClass = typeof AjvModule;
 const Ajv = ((AjvModule as unknown as { default?: AjvClass }).default ?? AjvModule) as AjvClass;
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: InstanceType<AjvClass>) => void;
@@ -39,7 +40,7 @@ export class SchemaCompiler {
     return validate;
   }
 
-  errorsText(errors: unknown[] | null | undefined): string {
-    return this.ajv.errorsText(errors as never, { dataVar: 'payload' });
+  errorsText(errors: ErrorObject[] | null | undefined): string {
+    return this.ajv.errorsText(errors, { dataVar: 'payload' });
   }
 }

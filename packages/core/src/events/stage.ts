@@ -15,14 +15,18 @@ export interface StageRequest {
 /**
  * Stages one event on a unit of work (a request's or a delivery's): the one place that does it for
  * app contexts and for the bus's own subscription handlers. Refuses at once an action the emitter
- * may not send (`mayEmit` gives the reason) or a payload that is not an object; stamps the
+ * may not send (`mayEmit` gives the reason), a payload that is not an object, or one that breaks
+ * the action's schema (`checkPayload`, throwing EventPayloadError for apps); stamps the
  * workspace into the metadata; the work writes the event to the outbox only if it commits.
  */
-export function stageEvent(work: { stage(event: StagedEvent): void }, request: StageRequest, mayEmit: (action: string) => string | null): void {
+export function stageEvent(work: { stage(event: StagedEvent): void }, request: StageRequest, mayEmit: (action: string) => string | null, checkPayload?: (action: string, payload: Record<string, unknown>) => void): void {
   const { emitter, action, payload, options = {} } = request;
   const problem = mayEmit(action);
   if (problem) throw new Error(problem);
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new TypeError(`${action}: the payload must be an object`);
+  // Checked at the call site, as the broker will check it (nulls removed first): the stack trace
+  // points at the handler that staged it.
+  checkPayload?.(action, payload);
   const event: StagedEvent = { emitter, action, payload, metadata: { ...request.metadata, workspace_id: request.workspaceId } };
   if (options.dedupeKey !== undefined) event.dedupeKey = options.dedupeKey;
   if (options.deliverAt !== undefined) event.deliverAt = options.deliverAt;

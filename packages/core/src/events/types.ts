@@ -1,3 +1,4 @@
+import type { ErrorObject } from 'ajv';
 /** A JSON Schema document (draft 2020-12 / draft-07 keywords, as ajv reads them). */
 export type JsonSchema = Record<string, unknown>;
 
@@ -68,7 +69,7 @@ export interface ActionEntry {
 /** A compiled schema check. `errors` describes the last failure. */
 export interface ValidateFunction {
   (data: unknown): boolean;
-  errors?: unknown[] | null;
+  errors?: ErrorObject[] | null;
 }
 
 /** The catalog as the broker reads it: the registry in-process, or a copy loaded from the database. */
@@ -77,5 +78,5 @@ export interface EventCatalog {
   subscriptionsFor(action: string): Subscription[];
   participant(slug: string): Participant | undefined;
   /** Human-readable text of a validation failure. */
-  errorsText(errors: unknown[] | null | undefined): string;
+  errorsText(errors: ErrorObject[] | null | undefined): string;
 }

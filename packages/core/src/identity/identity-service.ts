@@ -1,5 +1,5 @@
+import { systemClock } from '../clock.js';
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { CallerMember } from '../access/index.js';
@@ -11,7 +11,7 @@ import type { WorkspaceService } from '../tenancy/index.js';
 import { defineIdentityModels } from './models/index.js';
 import { ActivityLog } from './services/activity.js';
 import { AdminAudit } from './services/admin-audit.js';
-import { LocalDiskStorage, type AvatarStorage } from './services/avatar-storage.js';
+import type { AvatarStorage } from './services/avatar-storage.js';
 import { AvatarService } from './services/avatars.js';
 import { normalizeEmail, type IdentityContext, type Stage } from './services/context.js';
 import { InvitationService } from './services/invitations.js';
@@ -39,8 +39,8 @@ export interface IdentityServiceOptions {
   apiKeys?: ApiKeyAuthenticator | null;
   /** The runtime's clock (`RuntimeSeams.clock`); default `() => new Date()`. */
   clock?: () => Date;
-  /** Avatar storage; local disk under `{dataDir}/storage` by default. */
-  avatars?: AvatarStorage;
+  /** Avatar storage: the platform's file storage (the `storage` plugin's). */
+  avatars: AvatarStorage;
 }
 
 /** Input of `createWorkspaceWithOwner`. */
@@ -118,10 +118,10 @@ export class IdentityService {
       workspaces: options.workspaces,
       passwords: new PasswordHasher(options.config.scryptLogN, options.config.passwordHashing),
       secrets: new SecretBox(secret),
-      throttle: new Throttle(options.sequelize),
+      throttle: new Throttle(options.sequelize, options.clock),
       mailer: options.mailer,
-      avatars: options.avatars ?? new LocalDiskStorage(path.join(options.config.dataDir, 'storage')),
-      clock: options.clock ?? (() => new Date()),
+      avatars: options.avatars,
+      clock: options.clock ?? systemClock,
     };
     return new IdentityService(context, options.events, options.apiKeys ?? null);
   }

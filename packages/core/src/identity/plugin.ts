@@ -15,7 +15,7 @@ declare module '@hapi/hapi' {
  */
 export const identityPlugin: CorePlugin = {
   name: 'identity',
-  dependencies: ['db', 'tenancy', 'server', 'mail', 'events', 'api-keys'],
+  dependencies: ['db', 'tenancy', 'server', 'mail', 'storage', 'events', 'api-keys'],
   async register(server, { config, logger, seams }) {
     const sink = server.plugins.events.bus.sink;
     const identity = await IdentityService.create({
@@ -27,6 +27,7 @@ export const identityPlugin: CorePlugin = {
       events: seams.eventSink ? seams.eventSink(sink, 'identity') : sink,
       apiKeys: server.plugins['api-keys'].authenticator,
       clock: seams.clock,
+      avatars: server.plugins.storage.avatars,
     });
     installIdentity(server, identity, config);
     server.expose('identity', identity);

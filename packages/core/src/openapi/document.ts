@@ -275,8 +275,8 @@ function accessNote(facts: RouteFacts): string {
 }
 
 function requestBodyOf(facts: RouteFacts, components: Record<string, JsonSchema>): unknown {
-  if (facts.kind === 'api' && !facts.contentTypes.includes('application/json')) {
-    // A binary upload (avatars): the body is the file itself.
+  if (facts.kind !== 'page' && !facts.contentTypes.includes('application/json')) {
+    // A binary upload (avatars, signed upload links): the body is the file itself.
     return { required: true, content: Object.fromEntries(facts.contentTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])) };
   }
   if (!facts.validate.payload) {

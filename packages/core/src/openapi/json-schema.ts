@@ -63,6 +63,7 @@ export function joiToJsonSchema(schema: Schema, components: Record<string, JsonS
   const types = new Map<string, string>();
   collectCustomTypes(schema, types);
   const description = types.size ? withBaseTypes(schema.describe(), types) : schema.describe();
+  // joi-to-json reads a schema only through describe(); a stand-in with that one method is enough, hence the cast.
   return openApiShape(parse({ describe: () => description } as unknown as Schema, 'open-api-3.1', components)) as JsonSchema;
 }
 

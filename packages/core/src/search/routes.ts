@@ -71,7 +71,7 @@ async function search(request: Request, options: SearchRoutesOptions, input: Sea
     offset: pagination.offset,
   });
   // Links always repeat the search as GET parameters, so a POST search's links can be followed too.
-  return collection({ path: request.path, query: linkQuery } as unknown as Request, page.rows, page.total, pagination);
+  return collection({ path: request.path, query: linkQuery }, page.rows, page.total, pagination);
 }
 
 /**

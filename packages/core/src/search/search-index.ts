@@ -1,6 +1,7 @@
 import { InvalidError, type SearchDocument } from '@wpk/sdk';
-import { QueryTypes, Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { toInstant, type SearchFilters } from './filters.js';
+import { currentTransaction } from '../db/index.js';
 import { escapeLike, MAX_QUERY_WORDS, parseQueryWords, type QueryWord } from './query-words.js';
 
 /** Above this many dictionary words containing a query word, the word is matched on the text's trigram index instead. */
@@ -48,7 +49,7 @@ interface ResolvedWord extends QueryWord {
 const TEXT_LIMITS = { type: 100, id: 200, badge: 100, title: 1000, subtitle: 1000, url: 2000 } as const;
 
 function requiredText(document: SearchDocument, field: 'type' | 'id' | 'title' | 'url'): string {
-  const raw = (document as unknown as Record<string, unknown>)[field];
+  const raw: unknown = document[field];
   const value = typeof raw === 'number' ? String(raw) : raw;
   if (typeof value !== 'string' || value.trim() === '' || value.length > TEXT_LIMITS[field]) {
     throw new TypeError(`search document: ${field} must be a non-empty string of at most ${TEXT_LIMITS[field]} characters`);
@@ -101,11 +102,6 @@ function recordFilters(document: SearchDocument): RecordFilters {
   return result;
 }
 
-/** The transaction the caller is in, if any (Sequelize's CLS). */
-function currentTransaction(): unknown {
-  const cls = (Sequelize as unknown as { _cls?: { get(key: string): unknown } })._cls;
-  return cls?.get('transaction');
-}
 
 /**
  * The platform search index and its query engine (PostgreSQL only).
@@ -129,19 +125,39 @@ export class SearchIndex {
     const names = columnValues(document.names, 'names');
     const details = columnValues(document.details, 'details');
     const filters = recordFilters(document);
+    // One statement writes the record and its new dictionary words (no trigger: docs/search.md).
+    // The record's words already in the dictionary are locked FOR KEY SHARE (writers share it) so
+    // that pruneDictionary, which locks a word FOR UPDATE before deleting it, either waits for
+    // this transaction and then sees the record, or has deleted the word already, in which case
+    // the word is not among the locked rows and is inserted again here. A word another writer
+    // added since this statement began conflicts instead: DO UPDATE … WHERE false changes nothing
+    // but locks it too (DO NOTHING would leave it unlocked).
     await this.sequelize.query(
-      `INSERT INTO platform.search_records AS r
-         (workspace_id, app, type, record_id, badge, title, subtitle, url,
-          first_name, name_text, search_text, name_words, words, owner, record_date, size, kind, attributes)
-       SELECT $1::uuid, $2, $3, $4, $5, $6, $7, $8,
-              d.first_name, d.name_text, d.search_text, d.name_words, d.words, $11, $12::timestamptz, $13::bigint, $14, $15::jsonb
-       FROM platform.search_derive($9::text[], $5::text, $10::text[]) AS d
-       ON CONFLICT (workspace_id, app, type, record_id) DO UPDATE SET
-         badge = EXCLUDED.badge, title = EXCLUDED.title, subtitle = EXCLUDED.subtitle, url = EXCLUDED.url,
-         first_name = EXCLUDED.first_name, name_text = EXCLUDED.name_text, search_text = EXCLUDED.search_text,
-         name_words = EXCLUDED.name_words, words = EXCLUDED.words, owner = EXCLUDED.owner,
-         record_date = EXCLUDED.record_date, size = EXCLUDED.size, kind = EXCLUDED.kind,
-         attributes = EXCLUDED.attributes, indexed_at = now()`,
+      `WITH record AS (
+         INSERT INTO platform.search_records AS r
+           (workspace_id, app, type, record_id, badge, title, subtitle, url,
+            first_name, name_text, search_text, name_words, words, owner, record_date, size, kind, attributes)
+         SELECT $1::uuid, $2, $3, $4, $5, $6, $7, $8,
+                d.first_name, d.name_text, d.search_text, d.name_words, d.words, $11, $12::timestamptz, $13::bigint, $14, $15::jsonb
+         FROM platform.search_derive($9::text[], $5::text, $10::text[]) AS d
+         ON CONFLICT (workspace_id, app, type, record_id) DO UPDATE SET
+           badge = EXCLUDED.badge, title = EXCLUDED.title, subtitle = EXCLUDED.subtitle, url = EXCLUDED.url,
+           first_name = EXCLUDED.first_name, name_text = EXCLUDED.name_text, search_text = EXCLUDED.search_text,
+           name_words = EXCLUDED.name_words, words = EXCLUDED.words, owner = EXCLUDED.owner,
+           record_date = EXCLUDED.record_date, size = EXCLUDED.size, kind = EXCLUDED.kind,
+           attributes = EXCLUDED.attributes, indexed_at = now()
+         RETURNING r.words
+       ), word AS (
+         SELECT DISTINCT w FROM record, unnest(record.words) AS w
+       ), known AS (
+         SELECT d.word FROM platform.search_words d
+          WHERE d.workspace_id = $1::uuid AND d.word IN (SELECT w FROM word)
+          ORDER BY d.word
+          FOR KEY SHARE
+       )
+       INSERT INTO platform.search_words (workspace_id, word)
+       SELECT $1::uuid, w FROM word WHERE w NOT IN (SELECT k.word FROM known k) ORDER BY w
+       ON CONFLICT (workspace_id, word) DO UPDATE SET word = EXCLUDED.word WHERE false`,
       {
         bind: [
           workspaceId, app, type, id, badge, title, subtitle, url,
@@ -195,8 +211,13 @@ export class SearchIndex {
       for (let start = 0; start < stale.length; start += batchSize) {
         const batch = stale.slice(start, start + batchSize);
         pruned += await this.sequelize.transaction(async () => {
-          // Exclusive against writers' shared lock (see the dictionary trigger), then re-checked.
-          await this.sequelize.query(`SELECT pg_advisory_xact_lock(hashtext('wpk-search-words'), hashtext($1::text))`, { bind: [workspace] });
+          // Row locks, not an advisory lock (which would not exclude across the nodes of a
+          // distributed database): FOR UPDATE waits for every writer holding one of these words
+          // FOR KEY SHARE (see upsert); the delete, a later statement, then sees their records.
+          await this.sequelize.query(
+            'SELECT word FROM platform.search_words WHERE workspace_id = $1::uuid AND word = ANY($2::text[]) ORDER BY word FOR UPDATE',
+            { bind: [workspace, batch] },
+          );
           const [row] = await this.sequelize.query<{ removed: number }>(
             `WITH gone AS (
                DELETE FROM platform.search_words d WHERE d.workspace_id = $1::uuid AND d.word = ANY($2::text[])

@@ -129,7 +129,8 @@ export const conventions: Plugin<ConventionsOptions> = {
       if (meta.scope === 'platform' && request.app.workspace) {
         throw Boom.notFound(`${request.path} is served on ${baseDomain}, not on a workspace subdomain`);
       }
-      if (meta.kind !== 'page' && BODY_METHODS.has(request.method) && hasBody(request)) {
+      // `*/*`: the route takes any body (a signed upload link) and judges it itself.
+      if (meta.kind !== 'page' && BODY_METHODS.has(request.method) && hasBody(request) && !meta.contentTypes.includes('*/*')) {
         const type = mediaType(request.headers['content-type'] as string | undefined);
         if (!type || !meta.contentTypes.includes(type)) throw Boom.unsupportedMediaType('Unsupported Media Type');
       }

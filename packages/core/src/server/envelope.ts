@@ -44,7 +44,7 @@ export function single<T>(request: Request, data: T, links: Record<string, strin
  * collection, whose `last` link is page 1); `next` is null on the last page and beyond it,
  * `prev` is null on the first page.
  */
-export function collection<T>(request: Request, rows: T[], total: number, pagination: Pagination): CollectionEnvelope<T> {
+export function collection<T>(request: Pick<Request, 'path' | 'query'>, rows: T[], total: number, pagination: Pagination): CollectionEnvelope<T> {
   const { page, perPage } = pagination;
   const pages = Math.ceil(total / perPage);
   const lastPage = Math.max(1, pages);

@@ -13,7 +13,7 @@ export interface WpkRouteMeta {
    * `platform`: only on the base domain (sign-up). `any`: both.
    */
   scope?: 'workspace' | 'platform' | 'any';
-  /** Media types accepted for a body; default `application/json`. */
+  /** Media types accepted for a body; default `application/json`; the wildcard type (star, slash, star) takes any body, judged by the handler. */
   contentTypes?: string[];
 }
 

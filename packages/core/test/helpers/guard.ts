@@ -162,6 +162,7 @@ export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   'public.file': { fixed: 'app.css', reason: 'a static file of the platform or of an app, the same for every workspace' },
   'public.app': { fixed: 'tasks', reason: 'an app namespace names an app of the runtime, the same in every workspace' },
   'password-resets.token': { fixed: 'x', reason: "a reset link belongs to an account, not a workspace: it works on any host (route scope 'any')" },
+  'storage.token': { fixed: 'v1.x.y', reason: "a storage link is signed by an app's ctx.storage, and the shipped apps sign none yet; another workspace's link answering like a forged one is tested in storage-apps.test.ts" },
 };
 
 /** Where a route's path parameter comes from, or null when nobody has said (a new parameter). */

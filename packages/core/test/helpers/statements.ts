@@ -1,5 +1,5 @@
 import { loadModule, parseSync } from 'libpg-query';
-import { StatementRecorder, type Runtime } from '../../src/index.js';
+import { PLATFORM_DISTRIBUTION, StatementRecorder, type Runtime } from '../../src/index.js';
 
 /**
  * The query-shape check of core's suite (see src/db/statement-check.ts): every statement this
@@ -12,7 +12,7 @@ export async function statementRecorder(): Promise<StatementRecorder | null> {
   return StatementRecorder.install({ parse: parseSync as never });
 }
 
-/** Reads the tenant tables of a migrated runtime's database. */
+/** Reads the tenant tables of a migrated runtime's database (coordinator-only tables such as credential_hashes carry workspace_id but are not sharded). */
 export async function loadTenantTables(recorder: StatementRecorder, runtime: Runtime): Promise<void> {
-  await recorder.loadTenantTables((sql) => runtime.db.sequelize.query(sql, { type: 'SELECT' as never }) as never);
+  await recorder.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql), Object.keys(PLATFORM_DISTRIBUTION.coordinator));
 }

@@ -1,4 +1,5 @@
 import type { AppDb, ModelMap } from './models.js';
+import type { AppStorage } from './storage.js';
 
 /** The workspace a request or event belongs to. */
 export interface ContextWorkspace {
@@ -91,7 +92,12 @@ export type PayloadOf<Events, A extends string> = A extends keyof Events ? Event
  * With generated types (`wpk types`), `action` is one of the app's actions and `payload` its type.
  */
 export interface EventStager<Events extends object = UntypedApp['emits']> {
-  /** Stages `action` with its payload (validated by the broker against the declared schema) and free-form metadata. */
+  /**
+   * Stages `action` with its payload and free-form metadata. The payload is checked at once
+   * against the schema the manifest declares for the action (null values removed first, as the
+   * broker does): a payload that breaks it throws `EventPayloadError` naming the action and each
+   * failing path, here, in production as in tests. The broker validates again on its side.
+   */
   stage<A extends keyof Events & string>(action: A, payload: Events[A], metadata?: Record<string, unknown>, options?: StageOptions): void;
 }
 
@@ -172,8 +178,18 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   transaction: unknown;
   /** Stage events. */
   events: EventStager<T['emits']>;
+  /**
+   * Takes a transaction-scoped lock on `key` (PostgreSQL `pg_advisory_xact_lock`), namespaced by
+   * the app and the workspace: a concurrent request or delivery asking for the same key waits
+   * until this transaction commits or rolls back. Take it before the reads the rule depends on,
+   * around a check-then-write rule whose rows a row lock cannot cover (a count, a chain, a row
+   * that may not exist yet): `await ctx.lock(`board:${boardId}:owners`)`.
+   */
+  lock(key: string): Promise<void>;
   /** Update the search index. */
   search: SearchIndex;
+  /** Files of this app in this workspace (put, get, delete, signed links). */
+  storage: AppStorage;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
   /** Logger. */

@@ -9,7 +9,39 @@ export interface ModelDeclarationOptions {
   timestamps?: boolean;
   /** Indexes Sequelize should know about (the migration creates them). */
   indexes?: ModelIndexesOptions[];
+  /**
+   * Relations to other models of the same app, by the name reads use in `include`:
+   * `{ board: { belongsTo: 'boards', foreignKey: 'board_id' }, assignees: { hasMany: 'taskAssignees', foreignKey: 'task_id' } }`.
+   * The related rows are read in the same workspace only.
+   */
+  relations?: Record<string, ModelRelation>;
 }
+
+/**
+ * A relation between two models of one app. `belongsTo`: this model's `foreignKey` holds the
+ * other's `id`. `hasMany` / `hasOne`: the other model's `foreignKey` holds this one's `id`.
+ * The value is the other model's name in `ctx.db`.
+ */
+export type ModelRelation = { belongsTo: string; foreignKey: string } | { hasMany: string; foreignKey: string } | { hasOne: string; foreignKey: string };
+
+/** A related model to read with the rows (`include: ['board']` or `{ relation: 'assignees', where: {...} }`). */
+export interface IncludeRelation {
+  /** The relation's name in the model's `relations`. */
+  relation: string;
+  /** A filter on the related rows (the workspace filter is always added). */
+  where?: WhereOptions<any>;
+  /** The related columns to read (default all). */
+  attributes?: string[];
+  /** True: only rows that have a matching related row (an inner join). Default false. */
+  required?: boolean;
+}
+
+/**
+ * A row lock taken by a read, held until the request's (or delivery's) transaction ends:
+ * `'update'` is `SELECT … FOR UPDATE` (a concurrent writer or locker of the same rows waits),
+ * `'share'` is `FOR SHARE` (concurrent sharers pass, writers wait).
+ */
+export type RowLock = 'update' | 'share';
 
 /**
  * A model an app declares: its table in the app's own schema and its columns. The runtime binds
@@ -42,8 +74,17 @@ export type ModelMap = Record<string, ModelDeclaration<any>>;
 /** The row shape of a model declaration. */
 export type RowOf<D> = D extends ModelDeclaration<infer A> ? A & { workspace_id: string } : never;
 
-/** The options of a read, as Sequelize takes them (the workspace filter is added for you). */
-export type ReadOptions<A extends object> = Omit<FindOptions<A>, 'transaction' | 'lock' | 'raw'>;
+/**
+ * The options of a read, as Sequelize takes them (the workspace filter is added for you), plus
+ * `lock` (row locks until the transaction ends; not with `include`) and `include` (the model's
+ * declared relations, one level deep, each read in this workspace only).
+ */
+export type ReadOptions<A extends object> = Omit<FindOptions<A>, 'transaction' | 'lock' | 'raw' | 'include'> & {
+  /** Lock the rows read until the transaction ends (see RowLock). */
+  lock?: RowLock;
+  /** Declared relations to read with each row (a relation's rows come under its name). */
+  include?: Array<string | IncludeRelation>;
+};
 
 /**
  * One model of the app bound to the request's workspace: every read, write and delete adds

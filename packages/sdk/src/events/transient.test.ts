@@ -1,7 +1,7 @@
 import test from 'ava';
 import { ConnectionError, ConnectionRefusedError, DatabaseError, TimeoutError, UniqueConstraintError } from 'sequelize';
 import { RetryDeliveryError } from './delivery.js';
-import { isTransientError } from './transient.js';
+import { classifyHandlerError, isTransientError } from './transient.js';
 
 /** An error as the pg driver raises it: a message and a SQLSTATE code. */
 const pgError = (code: string, message = `pg ${code}`) => Object.assign(new Error(message), { code });
@@ -36,4 +36,11 @@ test('any other failure is permanent', (t) => {
   const loop: Error & { cause?: unknown } = new Error('loop');
   loop.cause = loop;
   t.false(isTransientError(loop), 'a cycle of causes ends');
+});
+
+test('classifyHandlerError names what the platform does with a failure', (t) => {
+  t.is(classifyHandlerError(new RetryDeliveryError('later')), 'transient');
+  t.is(classifyHandlerError(wrapped('40P01')), 'transient');
+  t.is(classifyHandlerError(new Error('a bug')), 'permanent');
+  t.is(classifyHandlerError(wrapped('23503')), 'permanent');
 });

@@ -63,3 +63,15 @@ export function isTransientError(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * What the platform does with a subscription handler's failure: `transient` (answered 503, the
+ * broker retries the delivery later) or `permanent` (answered 200 and logged; a retry would
+ * fail the same way).
+ */
+export type HandlerErrorKind = 'transient' | 'permanent';
+
+/** Classifies a handler's failure as the platform does (see `isTransientError`). */
+export function classifyHandlerError(error: unknown): HandlerErrorKind {
+  return isTransientError(error) ? 'transient' : 'permanent';
+}

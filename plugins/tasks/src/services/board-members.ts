@@ -18,6 +18,9 @@ async function requireBoardMember(ctx: TasksContext, boardId: string, memberId: 
 }
 
 async function assertAnotherOwner(ctx: TasksContext, boardId: string, memberId: string): Promise<void> {
+  // Changes of one board's owners take turns: two owners demoting (or removing) each other at
+  // once would each count the other and leave the board with none.
+  await ctx.lock(`board:${boardId}:owners`);
   const owners = await ctx.db.boardMembers.count({ where: { board_id: boardId, role: 'owner' } });
   const member = await requireBoardMember(ctx, boardId, memberId);
   if (member.role === 'owner' && owners <= 1) throw new ConflictError(`Board ${boardId} must keep at least one owner`);

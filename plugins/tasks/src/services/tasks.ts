@@ -146,6 +146,10 @@ async function checkTaskFields(ctx: TasksBaseContext, next: Partial<Task>, board
   }
   if (touched.has('blocked_by') && next.blocked_by != null) {
     if (next.blocked_by === taskId) throw new InvalidError('blocked_by cannot be the task itself');
+    // One dependency change at a time per workspace: two concurrent changes (A after B, B after
+    // A) would each walk the chain before the other's edge exists and close a cycle together.
+    // Taken before the walk, so it reads every edge committed before this one.
+    if (taskId) await ctx.lock('dependencies');
     const blocker = await ctx.db.tasks.findById(next.blocked_by);
     if (!blocker) throw new InvalidError(`blocked_by ${next.blocked_by} is not a task of this workspace`);
     if (taskId) await assertNoCycle(ctx, taskId, blocker);
@@ -266,6 +270,9 @@ export async function moveTask(ctx: TasksContext, taskId: string, target: { boar
 /** Assigns a member (409 when already assigned or at `max_assignees`). Emits `task.assigned`. */
 export async function assignMember(ctx: TasksContext, taskId: string, memberId: string) {
   const task = await requireTask(ctx, taskId);
+  // The task's row lock makes concurrent assignments of one task take turns, so each counts the
+  // assignees the previous one left: max_assignees holds under concurrent requests.
+  await ctx.db.tasks.findById(task.id, { lock: 'update', attributes: ['id'] });
   await assertMemberPresent(ctx, memberId);
   const current = await ctx.db.taskAssignees.findAll({ where: { task_id: task.id } });
   if (current.some((row) => row.member_id === memberId)) throw new ConflictError(`Member ${memberId} is already assigned to task ${task.id}`);

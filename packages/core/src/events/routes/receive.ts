@@ -1,7 +1,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Logger } from 'pino';
-import { isTransientError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery, type StageOptions } from '@wpk/sdk';
+import { classifyHandlerError, parseDelivery, RetryDeliveryError, SIGNATURE_HEADER, verifySignature, type ParsedDelivery, type StageOptions } from '@wpk/sdk';
 import { runInRequestTransaction, type RequestWork } from '../../server/index.js';
 import type { Workspace, WorkspaceService } from '../../tenancy/index.js';
 import { localHandlerPath } from '../deliverer.js';
@@ -131,13 +131,14 @@ export function subscriptionRoutes<C>(deps: ReceiverDeps, options: MountSubscrip
           await runInRequestTransaction(deps.sequelize, deps.sink, request, h, async (work) => {
             const ctx = options.context
               ? await options.context({ app: options.app, workspace, delivery, work, request })
-              : (defaultContext(deps.registry, options.app, workspace, work, log.child(context)) as unknown as C);
+              : // Without a context factory C is DefaultDeliveryContext (the default); the generic cannot say so.
+                (defaultContext(deps.registry, options.app, workspace, work, log.child(context)) as unknown as C);
             await fn(delivery, ctx);
             return h.response({ received: true }).code(200);
           });
           return h.response({ received: true }).code(200);
         } catch (error) {
-          if (isTransientError(error)) {
+          if (classifyHandlerError(error) === 'transient') {
             log.warn({ ...context, err: error }, 'event handler failed for the moment; the broker will retry the delivery');
             // The database's message (key values, ...) stays in the log, not in the answer.
             const reason = error instanceof RetryDeliveryError ? error.message : 'the handler failed for the moment';

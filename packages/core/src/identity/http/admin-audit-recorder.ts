@@ -1,3 +1,4 @@
+import Boom from '@hapi/boom';
 import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import type { AdminAudit } from '../services/admin-audit.js';
@@ -7,16 +8,16 @@ import type { AdminAudit } from '../services/admin-audit.js';
  * into one row per actor, action and target (its `hits` counts them); changes get a row each.
  * POST /elevations records itself, with its reason.
  */
-export function registerAdminAuditRecorder(server: Server, audit: AdminAudit, logger: Logger): void {
+export function registerAdminAuditRecorder(server: Server, audit: AdminAudit, logger: Logger, clock: () => Date = () => new Date()): void {
   server.ext('onPreResponse', async (request, h) => {
     const credentials = request.auth.credentials;
     const via = credentials?.via;
     const member = credentials?.member;
     if (!request.auth.isAuthenticated || !via || !member || via.kind !== 'session') return h.continue;
-    if (!via.elevatedUntil || via.elevatedUntil.getTime() <= Date.now() || member.platformRole === 'member') return h.continue;
+    if (!via.elevatedUntil || via.elevatedUntil.getTime() <= clock().getTime() || member.platformRole === 'member') return h.continue;
     if (request.method === 'post' && request.route.path === '/elevations') return h.continue;
-    const response = request.response as unknown as { isBoom?: boolean; output?: { statusCode: number }; statusCode?: number };
-    const status = response.isBoom ? (response.output?.statusCode ?? 500) : (response.statusCode ?? 200);
+    const response = request.response;
+    const status = Boom.isBoom(response) ? response.output.statusCode : (response?.statusCode ?? 200);
     const action = `${request.method.toUpperCase()} ${request.route.path}`;
     try {
       if (request.method === 'get' || request.method === 'head') await audit.recordView(member.workspaceId, member.id, action, request.path, status);

@@ -19,7 +19,7 @@ export function installIdentity(server: Server, identity: IdentityService, confi
   declareSessionCookie(server, config);
   registerAuthScheme(server, { sessions: identity.sessions, apiKeys: identity.apiKeys() });
   registerCsrfProtection(server, config.publicUrl);
-  registerAdminAuditRecorder(server, identity.audit, identity.context.logger);
+  registerAdminAuditRecorder(server, identity.audit, identity.context.logger, identity.context.clock);
   const dependencies = { identity, config };
   server.route([...publicRoutes(dependencies), ...accountRoutes(dependencies), ...memberRoutes(dependencies), ...workspaceRoutes(dependencies)]);
   // Expired sessions and old throttle counts are dropped hourly while the server runs.

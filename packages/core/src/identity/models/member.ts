@@ -23,7 +23,8 @@ export function defineMember(sequelize: Sequelize): typeof Member {
   return class extends Member {}.init(
     {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-      workspace_id: { type: DataTypes.UUID, allowNull: false },
+      // The key is (workspace_id, id) (docs/scale-out.md): an instance's save and destroy address both.
+      workspace_id: { type: DataTypes.UUID, allowNull: false, primaryKey: true },
       account_id: { type: DataTypes.UUID, allowNull: false },
       platform_role: { type: DataTypes.STRING(10), allowNull: false },
       state: { type: DataTypes.STRING(10), allowNull: false },

@@ -26,7 +26,7 @@ export function defineRoles(sequelize: Sequelize): { Role: typeof Role; MemberRo
   const BoundRole = class extends Role {}.init(
     {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-      workspace_id: { type: DataTypes.UUID, allowNull: false },
+      workspace_id: { type: DataTypes.UUID, allowNull: false, primaryKey: true },
       name: { type: DataTypes.STRING(100), allowNull: false },
       permissions: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
       created_at: DataTypes.DATE,
@@ -36,7 +36,7 @@ export function defineRoles(sequelize: Sequelize): { Role: typeof Role; MemberRo
   );
   const BoundMemberRole = class extends MemberRole {}.init(
     {
-      workspace_id: { type: DataTypes.UUID, allowNull: false },
+      workspace_id: { type: DataTypes.UUID, allowNull: false, primaryKey: true },
       member_id: { type: DataTypes.UUID, allowNull: false, primaryKey: true },
       role_id: { type: DataTypes.UUID, allowNull: false, primaryKey: true },
       created_at: DataTypes.DATE,

@@ -59,6 +59,8 @@ export class RecoveryCode extends TokenRow<RecoveryCode> {
 // writes each column's name into its definition.
 const id = () => ({ type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 });
 const uuid = () => ({ type: DataTypes.UUID, allowNull: false });
+// The tenant tables' keys are (workspace_id, id) (docs/scale-out.md).
+const tenant = () => ({ type: DataTypes.UUID, allowNull: false, primaryKey: true });
 const hash = () => ({ type: DataTypes.CHAR(64), allowNull: false });
 const instant = () => ({ type: DataTypes.DATE, allowNull: false });
 const instantOrNull = () => ({ type: DataTypes.DATE, allowNull: true });
@@ -77,7 +79,7 @@ export interface TokenModels {
 export function defineTokens(sequelize: Sequelize): TokenModels {
   return {
     Session: class extends Session {}.init(
-      { id: id(), token_hash: hash(), workspace_id: uuid(), member_id: uuid(), account_id: uuid(), security_stamp: uuid(), elevated_until: instantOrNull(), expires_at: instant(), created_at: DataTypes.DATE },
+      { id: id(), token_hash: hash(), workspace_id: tenant(), member_id: uuid(), account_id: uuid(), security_stamp: uuid(), elevated_until: instantOrNull(), expires_at: instant(), created_at: DataTypes.DATE },
       options(sequelize, 'sessions', 'Session'),
     ),
     Signup: class extends Signup {}.init(
@@ -95,7 +97,7 @@ export function defineTokens(sequelize: Sequelize): TokenModels {
       options(sequelize, 'signups', 'Signup'),
     ),
     Invitation: class extends Invitation {}.init(
-      { id: id(), workspace_id: uuid(), member_id: uuid(), token_hash: hash(), invited_by: { type: DataTypes.UUID, allowNull: true }, expires_at: instant(), used_at: instantOrNull(), created_at: DataTypes.DATE },
+      { id: id(), workspace_id: tenant(), member_id: uuid(), token_hash: hash(), invited_by: { type: DataTypes.UUID, allowNull: true }, expires_at: instant(), used_at: instantOrNull(), created_at: DataTypes.DATE },
       options(sequelize, 'invitations', 'Invitation'),
     ),
     PasswordReset: class extends PasswordReset {}.init({ id: id(), account_id: uuid(), token_hash: hash(), expires_at: instant(), used_at: instantOrNull(), created_at: DataTypes.DATE }, options(sequelize, 'password_resets', 'PasswordReset')),

@@ -66,6 +66,6 @@ export async function presentMe(dependencies: RouteDependencies, workspaceId: st
     platform_role: member.platform_role,
     two_factor_enabled: account.totp_secret !== null,
     credential: session.kind,
-    elevated_until: session.elevatedUntil && session.elevatedUntil.getTime() > Date.now() ? session.elevatedUntil.toISOString() : null,
+    elevated_until: session.elevatedUntil && session.elevatedUntil.getTime() > dependencies.identity.context.clock().getTime() ? session.elevatedUntil.toISOString() : null,
   };
 }

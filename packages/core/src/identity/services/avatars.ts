@@ -38,8 +38,8 @@ export class AvatarService {
     const member = await this.editable(actor, memberId);
     if (data.length === 0) throw new InvalidError('The avatar image is empty');
     if (!looksLike(type, data)) throw new InvalidError(`The body is not a ${NAMES[type]} image`);
-    const key = `avatars/${member.workspace_id}/${member.id}`;
-    await this.context.avatars.put(key, data);
+    const key = `avatars/${member.id}`;
+    await this.context.avatars.put(member.workspace_id, key, data, type);
     member.avatar_key = key;
     member.avatar_content_type = type;
     member.avatar_updated_at = new Date();
@@ -53,7 +53,7 @@ export class AvatarService {
   async clear(actor: CallerMember, memberId: string, stage: Stage, ip: string | null): Promise<PresentedMember> {
     const member = await this.editable(actor, memberId);
     if (member.avatar_key) {
-      await this.context.avatars.delete(member.avatar_key);
+      await this.context.avatars.delete(member.workspace_id, member.avatar_key);
       member.avatar_key = null;
       member.avatar_content_type = null;
       member.avatar_updated_at = new Date();
@@ -68,7 +68,7 @@ export class AvatarService {
   async read(workspaceId: string, memberId: string): Promise<{ type: string; data: Buffer } | null> {
     const member = await this.members.find(workspaceId, memberId);
     if (!member.avatar_key || !member.avatar_content_type) return null;
-    const data = await this.context.avatars.get(member.avatar_key);
+    const data = await this.context.avatars.get(workspaceId, member.avatar_key);
     return data ? { type: member.avatar_content_type, data } : null;
   }
 }

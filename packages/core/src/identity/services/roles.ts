@@ -116,7 +116,7 @@ export class RoleService {
   }
 
   private async unique<T>(workspaceId: string, name: string, write: () => Promise<T>, exceptId?: string): Promise<T> {
-    const clash = await this.context.models.Role.findOne({ where: { [Op.and]: [{ workspace_id: workspaceId }, where(fn('lower', col('name')), name.trim().toLowerCase()), ...(exceptId ? [{ id: { [Op.ne]: exceptId } }] : [])] } as never });
+    const clash = await this.context.models.Role.findOne({ where: { [Op.and]: [{ workspace_id: workspaceId }, where(fn('lower', col('name')), name.trim().toLowerCase()), ...(exceptId ? [{ id: { [Op.ne]: exceptId } }] : [])] } });
     if (clash) throw new ConflictError(`A role named "${name.trim()}" already exists`);
     try {
       return await write();

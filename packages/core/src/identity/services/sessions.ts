@@ -1,6 +1,7 @@
 import { ForbiddenError, InvalidError, UnauthorizedError } from '@wpk/sdk';
 import { Op, QueryTypes, fn, col, where } from 'sequelize';
 import type { CallerMember, PlatformRole } from '../../access/index.js';
+import { pruneCredentialHashes, recordCredentialHash } from '../../db/index.js';
 import type { Account, IdentityModels, Member } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import type { AdminAudit } from './admin-audit.js';
@@ -56,9 +57,10 @@ export class SessionService {
   /** Starts a session for a joined member (a new random id every time). */
   async start(member: Member, account: Account, elevatedUntil: Date | null = null): Promise<StartedSession> {
     const token = randomToken();
-    const expiresAt = new Date(Date.now() + SESSION_TTL_SECONDS * 1000);
+    const expiresAt = new Date(this.context.clock().getTime() + SESSION_TTL_SECONDS * 1000);
+    const tokenHash = sha256(token);
     const session = await this.context.models.Session.create({
-      token_hash: sha256(token),
+      token_hash: tokenHash,
       workspace_id: member.workspace_id,
       member_id: member.id,
       account_id: account.id,
@@ -66,6 +68,7 @@ export class SessionService {
       elevated_until: elevatedUntil,
       expires_at: expiresAt,
     });
+    await recordCredentialHash(this.context.sequelize, tokenHash, 'session', member.workspace_id, expiresAt);
     return { token, sessionId: session.id, expiresAt, elevatedUntil };
   }
 
@@ -90,9 +93,9 @@ export class SessionService {
          JOIN platform.members m ON m.id = s.member_id
          JOIN platform.accounts a ON a.id = s.account_id
          JOIN platform.workspaces w ON w.id = s.workspace_id
-        WHERE s.token_hash = :hash AND s.expires_at > now() AND a.security_stamp = s.security_stamp
+        WHERE s.token_hash = :hash AND s.expires_at > :now AND a.security_stamp = s.security_stamp
           AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
-      { type: QueryTypes.SELECT, replacements: { hash: sha256(token) } },
+      { type: QueryTypes.SELECT, replacements: { hash: sha256(token), now: this.context.clock() } },
     );
     if (!row) return null;
     return {
@@ -169,7 +172,7 @@ export class SessionService {
   async elevate(caller: CallerMember, sessionId: string, reason: string, proofKind: string, ip: string | null): Promise<StartedSession> {
     const member = await this.context.models.Member.findOne({ where: { workspace_id: caller.workspaceId, id: caller.id }, rejectOnEmpty: true });
     const account = await this.context.models.Account.findByPk(caller.accountId, { rejectOnEmpty: true });
-    const until = new Date(Date.now() + this.context.config.elevationMinutes * 60_000);
+    const until = new Date(this.context.clock().getTime() + this.context.config.elevationMinutes * 60_000);
     await this.context.models.Session.destroy({ where: { workspace_id: caller.workspaceId, id: sessionId } });
     const session = await this.start(member, account, until);
     await this.audit.recordElevation(caller.workspaceId, caller.id, reason, until);
@@ -179,6 +182,7 @@ export class SessionService {
 
   /** Drops sessions that expired more than a day ago. */
   async prune(): Promise<void> {
-    await this.context.models.Session.destroy({ where: { expires_at: { [Op.lt]: new Date(Date.now() - 86_400_000) } } });
+    await this.context.models.Session.destroy({ where: { expires_at: { [Op.lt]: new Date(this.context.clock().getTime() - 86_400_000) } } });
+    await pruneCredentialHashes(this.context.sequelize);
   }
 }

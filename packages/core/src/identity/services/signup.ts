@@ -49,7 +49,7 @@ export class SignupService {
       workspace_name: input.workspaceName.trim(),
       subdomain,
       code_hash: sha256(normalizeCode(code)),
-      expires_at: new Date(Date.now() + SIGNUP_TTL_SECONDS * 1000),
+      expires_at: new Date(this.context.clock().getTime() + SIGNUP_TTL_SECONDS * 1000),
       used_at: null,
     });
     return { code, signup };

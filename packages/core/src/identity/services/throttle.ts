@@ -1,3 +1,4 @@
+import { systemClock } from '../../clock.js';
 import { TooManyRequestsError } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 
@@ -45,7 +46,24 @@ type Outcome = { attempt: CountedAttempt; retryAfter?: never } | { attempt?: nev
  * request still counts.
  */
 export class Throttle {
-  constructor(private readonly sequelize: Sequelize) {}
+  /**
+   * `clock`: judge windows by this clock instead of the database's `clock_timestamp()` (a test
+   * passes a controllable one as `RuntimeSeams.clock`). The system clock keeps the database's,
+   * so every process shares one time source.
+   */
+  constructor(
+    private readonly sequelize: Sequelize,
+    clock?: () => Date,
+  ) {
+    this.clock = clock === systemClock ? undefined : clock;
+  }
+
+  private readonly clock: (() => Date) | undefined;
+
+  /** The SQL for "now" and its replacement: the database's clock, or the configured one. */
+  private now(): { sql: string; value: Record<string, string> } {
+    return this.clock ? { sql: 'CAST(:now AS timestamptz)', value: { now: this.clock().toISOString() } } : { sql: 'clock_timestamp()', value: {} };
+  }
 
   /** Counts one attempt against `key`; throws TooManyRequestsError (counting nothing) when the bound is used up. */
   async count(rule: ThrottleRule, key: string): Promise<CountedAttempt> {
@@ -90,15 +108,16 @@ export class Throttle {
 
   /** Counts `key` unless the bound is used up (one atomic statement), else computes the wait. */
   private async take(rule: ThrottleRule, key: string): Promise<Outcome> {
-    const replacements = { key: `${rule.name}:${key}`, window: rule.windowSeconds, limit: rule.limit };
+    const now = this.now();
+    const replacements = { key: `${rule.name}:${key}`, window: rule.windowSeconds, limit: rule.limit, ...now.value };
     // The WHERE of DO UPDATE is checked on the row's latest version, under its lock: concurrent
     // attempts on one key queue on that lock and each sees the attempts counted before it.
     const [counted] = await this.sequelize.query<{ at: string }>(
-      `INSERT INTO platform.throttle_counters AS t (key, hits, updated_at) VALUES (:key, ARRAY[clock_timestamp()], clock_timestamp())
+      `INSERT INTO platform.throttle_counters AS t (key, hits, updated_at) VALUES (:key, ARRAY[${now.sql}], ${now.sql})
        ON CONFLICT (key) DO UPDATE
-          SET hits = ARRAY(SELECT h FROM unnest(t.hits) AS h WHERE h > clock_timestamp() - make_interval(secs => :window) ORDER BY h) || clock_timestamp(),
-              updated_at = clock_timestamp()
-        WHERE (SELECT count(*) FROM unnest(t.hits) AS h WHERE h > clock_timestamp() - make_interval(secs => :window)) < :limit
+          SET hits = ARRAY(SELECT h FROM unnest(t.hits) AS h WHERE h > ${now.sql} - make_interval(secs => :window) ORDER BY h) || ${now.sql},
+              updated_at = ${now.sql}
+        WHERE (SELECT count(*) FROM unnest(t.hits) AS h WHERE h > ${now.sql} - make_interval(secs => :window)) < :limit
        RETURNING CAST(t.hits[cardinality(t.hits)] AS text) AS at`,
       { type: QueryTypes.SELECT, replacements },
     );
@@ -107,8 +126,8 @@ export class Throttle {
     // limit-th newest leaves the window.
     const [row] = await this.sequelize.query<{ retry_after: number | null }>(
       `SELECT ceil(extract(epoch FROM (
-                (SELECT h FROM unnest(t.hits) AS h WHERE h > clock_timestamp() - make_interval(secs => :window) ORDER BY h DESC OFFSET :offset LIMIT 1)
-                + make_interval(secs => :window) - clock_timestamp())))::int AS retry_after
+                (SELECT h FROM unnest(t.hits) AS h WHERE h > ${now.sql} - make_interval(secs => :window) ORDER BY h DESC OFFSET :offset LIMIT 1)
+                + make_interval(secs => :window) - ${now.sql})))::int AS retry_after
          FROM platform.throttle_counters t WHERE t.key = :key`,
       { type: QueryTypes.SELECT, replacements: { ...replacements, offset: rule.limit - 1 } },
     );
@@ -122,6 +141,7 @@ export class Throttle {
 
   /** Drops keys with no attempt for a day (every window is at most a day, so none is live). */
   async prune(): Promise<void> {
-    await this.sequelize.query(`DELETE FROM platform.throttle_counters WHERE updated_at < clock_timestamp() - interval '1 day'`);
+    const now = this.now();
+    await this.sequelize.query(`DELETE FROM platform.throttle_counters WHERE updated_at < ${now.sql} - interval '1 day'`, { replacements: now.value });
   }
 }
