@@ -1,29 +1,43 @@
 /**
- * The cost of all five access layers. One list endpoint (a page of items + their count) served
- * twice on one database, in one run:
- *   bare      a plain hapi route on a pg pool, same two queries;
- *   platform  an app route (bench/apps/items) called with a member's full-access API key: tenancy,
- *             version check, layer 1 (key look-up), 2 (membership), 4 (installation + policy +
- *             roles), 5 (the app's slice of the member's role permissions + the route's chain),
- *             the app context, the request transaction, the envelope, the last-used stamp.
- * Goal: platform req/s >= 0.7 x bare, and platform p99 <= 2 x bare p99.
+ * The cost of all five access layers, read and write. Served on one database, in one run,
+ * bare and platform interleaved (several rounds, so a change of load on the machine hits both):
+ *   bare read       a plain hapi route on a pg pool: one page of items + their count;
+ *   platform read   the same list as an app route (bench/apps/items) called with a member's
+ *                   full-access API key: tenancy, version check, layer 1 (key look-up),
+ *                   2 (membership), 4 (installation + policy + roles), 5 (the app's slice of the
+ *                   member's role permissions + the route's chain), the app context, ctx.db, the
+ *                   envelope;
+ *   bare write      a plain route inserting an item and its event's outbox row in one transaction;
+ *   platform write  POST of the app: the five layers, then ctx.db.items.create + ctx.events.stage
+ *                   in the request's transaction.
+ * Goals: read req/s >= 0.7 x bare and read p99 <= 2 x bare p99; write req/s >= 0.5 x bare.
  *
  *   npx tsx bench/access.ts                       # embedded database
  *   DATABASE_URL=postgres://... npx tsx bench/access.ts
- * Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10), BENCH_ROWS (default 1000).
+ * Env: BENCH_SECONDS per run (default 5), BENCH_RUNS rounds (default 3), BENCH_CONNECTIONS
+ * (default 10), BENCH_ROWS (default 1000), BENCH_TRACE=1 prints the statements of one request,
+ * BENCH_ONLY='platform write' drives that route alone (for `node --cpu-prof --import tsx`).
+ * Ends with one line: `ratio=<read req/s ratio> p99_ratio=<...> write_ratio=<...>`.
  */
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { Runtime, createScratchDatabase, type RuntimeOptions } from '@wpk/core';
+import pg from 'pg';
+import { createHash } from 'node:crypto';
+import { QueryTypes } from 'sequelize';
+import { ACCESS_STATEMENTS, Runtime, createScratchDatabase, type RuntimeOptions } from '@wpk/core';
 import { startBareServer } from './lib/bare.js';
-import { load, printTable } from './lib/load.js';
+import { load, loadAverage, median, printTable, type LoadFigures, type LoadTarget } from './lib/load.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const runs = Number(process.env.BENCH_RUNS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rows = Number(process.env.BENCH_ROWS ?? 1000);
 const APP_DIR = fileURLToPath(new URL('./apps/items', import.meta.url));
 
 const scratch = await createScratchDatabase();
-const runtime = await Runtime.create({ databaseUrl: scratch.url, inMemory: scratch.url === undefined, logLevel: 'silent', port: 0, configFile: false, apps: [{ dir: APP_DIR, firstParty: true }] } as RuntimeOptions);
+// No in-process broker: the events staged by the write pile up in the outbox exactly as the bare
+// write's rows do; delivering them is bench/events.ts's concern.
+const runtime = await Runtime.create({ databaseUrl: scratch.url, inMemory: scratch.url === undefined, logLevel: 'silent', port: 0, configFile: false, apps: [{ dir: APP_DIR, firstParty: true }], events: { broker: false } } as RuntimeOptions);
 await runtime.migrate();
 const owner = await runtime.identity.createWorkspaceWithOwner({ subdomain: 'bench', name: 'Bench', ownerEmail: 'owner@bench.test', ownerPassword: 'bench-owner-password' });
 const other = await runtime.identity.createWorkspaceWithOwner({ subdomain: 'other', name: 'Other', ownerEmail: 'owner@other.test', ownerPassword: 'other-owner-password' });
@@ -36,7 +50,7 @@ async function call(method: string, url: string, payload?: object) {
   return JSON.parse(response.payload);
 }
 await call('POST', '/applications/bench/installations', {});
-const role = (await call('POST', '/roles', { name: 'Readers', permissions: { bench: ['bench.items.read'] } })).data.id as string;
+const role = (await call('POST', '/roles', { name: 'Writers', permissions: { bench: ['bench.items.read', 'bench.items.create'] } })).data.id as string;
 await call('PUT', '/applications/bench/access', { access_policy: 'roles', allowed_roles: [role] });
 const member = await runtime.identity.addMember({ workspaceId: owner.workspaceId, email: 'reader@bench.test', password: 'reader-password', platformRole: 'member' });
 await call('PATCH', `/members/${member.memberId}`, { role_ids: [role] });
@@ -49,23 +63,126 @@ const platformUrl = await runtime.start();
 
 const PAGE_SQL = 'SELECT id, label, created_at FROM app_bench.items WHERE workspace_id = $1 ORDER BY id LIMIT $2 OFFSET $3';
 const COUNT_SQL = 'SELECT count(*)::int AS total FROM app_bench.items WHERE workspace_id = $1';
-const bare = await startBareServer(runtime.db.url, runtime.db.isEmbedded ? 4 : 10, owner.workspaceId, PAGE_SQL, COUNT_SQL);
+const bare = await startBareServer(runtime.db.url, runtime.db.isEmbedded ? 4 : 10, owner.workspaceId, PAGE_SQL, COUNT_SQL, {
+  itemSql: 'INSERT INTO app_bench.items (workspace_id, label) VALUES ($1, $2) RETURNING id, label, created_at',
+  outboxSql: 'INSERT INTO platform.events (id, workspace_id, emitter, action, payload, metadata) VALUES ($1, $2, $3, $4, $5, $6)',
+  emitter: 'bench',
+  action: 'core.bench.item.created',
+});
 
 const keyHeaders = { ...headers, authorization: `Bearer ${memberKey}` };
-console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${seconds}s per run; member's full-access key`);
-await load(`${bare.url}/bench-items?page=3`, headers, 2, connections);
-await load(`${platformUrl}/bench-items?page=3`, keyHeaders, 2, connections);
-const bareFigures = await load(`${bare.url}/bench-items?page=3`, headers, seconds, connections);
-const platformFigures = await load(`${platformUrl}/bench-items?page=3`, keyHeaders, seconds, connections);
+const targets: Record<string, LoadTarget> = {
+  'bare read': { url: `${bare.url}/bench-items?page=3`, headers },
+  'platform read': { url: `${platformUrl}/bench-items?page=3`, headers: keyHeaders },
+  'bare write': { url: `${bare.url}/bench-items`, headers, method: 'POST', body: { label: 'a new item' } },
+  'platform write': { url: `${platformUrl}/bench-items`, headers: keyHeaders, method: 'POST', body: { label: 'a new item' } },
+};
 
-printTable([
-  { route: 'bare hapi + pg', 'req/s': bareFigures.requestsPerSecond.toFixed(0), 'p50 ms': bareFigures.p50, 'p99 ms': bareFigures.p99, errors: bareFigures.errors + bareFigures.non2xx },
-  { route: 'five layers (API key)', 'req/s': platformFigures.requestsPerSecond.toFixed(0), 'p50 ms': platformFigures.p50, 'p99 ms': platformFigures.p99, errors: platformFigures.errors + platformFigures.non2xx },
-]);
-const ratio = platformFigures.requestsPerSecond / bareFigures.requestsPerSecond;
-const p99Ratio = platformFigures.p99 / Math.max(1, bareFigures.p99);
-console.log(`ratio req/s platform/bare: ${ratio.toFixed(2)} (goal >= 0.70); p99 platform/bare: ${p99Ratio.toFixed(2)} (goal <= 2.00)`);
+/** One request by node:http (fetch may not set Host); resolves to the status. */
+function send(target: LoadTarget): Promise<number> {
+  const body = target.body ? JSON.stringify(target.body) : undefined;
+  return new Promise((resolve, reject) => {
+    const request = http.request(target.url, { method: target.method ?? 'GET', headers: { ...target.headers, ...(body ? { 'content-type': 'application/json' } : {}) } }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+if (process.env.BENCH_TRACE === '1') {
+  // Every statement each route sends for one request (pg's Client.query sees them all, Sequelize's
+  // included), then the mean time of each statement and of the request over 200 sequential ones.
+  let statements: Array<{ text: string; ms: number }> = [];
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text: string; name?: string };
+    const connection = (this as unknown as { processID?: number }).processID;
+    const entry = { text: `[backend ${connection}] ${typeof config === 'string' ? config : `${config.name ? '[prepared] ' : ''}${config.text}`}`, ms: 0 };
+    statements.push(entry);
+    const start = performance.now();
+    const result = (original as (...a: unknown[]) => unknown).apply(this, args) as Promise<unknown> | undefined;
+    result?.then?.(
+      () => (entry.ms = performance.now() - start),
+      () => {},
+    );
+    return result;
+  } as typeof original;
+  for (const [name, target] of Object.entries(targets)) {
+    statements = [];
+    const status = await send(target);
+    console.log(`${name}: ${status}, ${statements.length} statements`);
+    for (const { text } of statements) console.log(`  ${text.replace(/\s+/g, ' ').slice(0, 150)}`);
+    const sums = new Map<string, number>();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let index = 0; index < 200; index++) {
+      statements = [];
+      await send(target);
+      for (const { text, ms } of statements) {
+        const key = text.replace(/^\[backend \S+\] /, '').replace(/\s+/g, ' ').slice(0, 60);
+        sums.set(key, (sums.get(key) ?? 0) + ms);
+      }
+    }
+    const used = process.cpuUsage(cpu);
+    console.log(`  mean of 200 sequential: ${((performance.now() - started) / 200).toFixed(2)} ms per request, ${((used.user + used.system) / 1000 / 200).toFixed(2)} ms of this process's CPU (client included); per statement: ${[...sums].map(([text, ms]) => `${(ms / 200).toFixed(2)} ms ${text}`).join(' | ')}`);
+  }
+  pg.Client.prototype.query = original;
+  const plan = await sequelize.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${ACCESS_STATEMENTS.withKey.text}`, {
+    type: QueryTypes.SELECT,
+    bind: ['bench', createHash('sha256').update(memberKey).digest('hex'), 'bench'],
+  });
+  console.log(`the access statement's plan:\n${plan.map((row) => Object.values(row)[0]).join('\n')}`);
+}
+
+console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${runs} rounds of ${seconds}s per route, interleaved; member's full-access key`);
+for (const target of Object.values(targets)) await load(target, 1, connections); // warm-up
+
+if (process.env.BENCH_ONLY) {
+  // Profiling one route (node --cpu-prof): drive it alone, then stop.
+  const target = targets[process.env.BENCH_ONLY];
+  if (!target) throw new Error(`BENCH_ONLY must be one of: ${Object.keys(targets).join(', ')}`);
+  const result = await load(target, seconds, connections);
+  console.log(`${process.env.BENCH_ONLY}: ${result.requestsPerSecond.toFixed(0)} req/s p99 ${result.p99} ms (load average ${loadAverage()})`);
+  await bare.stop();
+  await runtime.stop();
+  await scratch.drop();
+  process.exit(0);
+}
+
+const figures: Record<string, LoadFigures[]> = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+const order = Object.keys(targets);
+for (let round = 0; round < runs; round++) {
+  // Alternate which of a pair goes first, so neither always runs on the warmer machine.
+  const names = round % 2 === 0 ? order : [order[1], order[0], order[3], order[2]];
+  const before = loadAverage();
+  const line: string[] = [];
+  for (const name of names) {
+    const result = await load(targets[name], seconds, connections);
+    figures[name].push(result);
+    line.push(`${name} ${result.requestsPerSecond.toFixed(0)} req/s p99 ${result.p99} ms${result.errors + result.non2xx ? ` (${result.errors + result.non2xx} errors)` : ''}`);
+  }
+  console.log(`round ${round + 1} (load average ${before} -> ${loadAverage()}): ${line.join('; ')}`);
+}
+
+const total = (name: string) => figures[name].reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs;
+const p99 = (name: string) => median(figures[name].map((run) => run.p99));
+printTable(
+  Object.keys(targets).map((name) => ({
+    route: name,
+    'req/s (mean)': total(name).toFixed(0),
+    'p50 ms (median)': median(figures[name].map((run) => run.p50)),
+    'p99 ms (median)': p99(name),
+    errors: figures[name].reduce((sum, run) => sum + run.errors + run.non2xx, 0),
+  })),
+);
+const ratio = total('platform read') / total('bare read');
+const p99Ratio = p99('platform read') / Math.max(1, p99('bare read'));
+const writeRatio = total('platform write') / total('bare write');
+console.log(`load average ${loadAverage()}; read req/s platform/bare ${ratio.toFixed(2)} (goal >= 0.70); read p99 platform/bare ${p99Ratio.toFixed(2)} (goal <= 2.00); write req/s platform/bare ${writeRatio.toFixed(2)} (goal >= 0.50)`);
 
 await bare.stop();
 await runtime.stop();
 await scratch.drop();
+console.log(`ratio=${ratio.toFixed(2)} p99_ratio=${p99Ratio.toFixed(2)} write_ratio=${writeRatio.toFixed(2)}`);

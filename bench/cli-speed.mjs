@@ -104,3 +104,4 @@ const verdict = (value, target) => `${value.toFixed(2)} s (target ${target} s: $
 console.log(
   `cli-speed medians: --version ${verdict(median(figures.version), 0.5)}, dev existing ${verdict(median(figures.existing), 3)}, dev fresh ${verdict(median(figures.fresh), 6)}; loadavg ${load()}`,
 );
+console.log(`version_s=${median(figures.version).toFixed(2)} dev_existing_s=${median(figures.existing).toFixed(2)} dev_fresh_s=${median(figures.fresh).toFixed(2)}`);

@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Runtime, createScratchDatabase } from '@wpk/core';
-import { printTable } from './lib/load.js';
+import { loadAverage, printTable } from './lib/load.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -159,6 +159,9 @@ printTable([
   { measure: 'delayed lateness', events: DELAYED, result: `p99 ${ms(percentile(lateness, 99))}`, detail: `p50 ${ms(percentile(lateness, 50))}, max ${ms(Math.max(...lateness))}, early ${early}` },
 ]);
 
+console.log(`load average ${loadAverage()}; goals: PostgreSQL >= 1500 deliveries/s and p99 <= 100 ms at 200/s; embedded >= 600/s and p99 <= 250 ms`);
+
 await runtime.stop();
 await scratch.drop();
 sinkProcess.kill();
+console.log(`deliveries_per_s=${throughput.toFixed(0)} p99_ms=${percentile(latencies, 99).toFixed(0)}`);

@@ -13,7 +13,7 @@
 import { QueryTypes } from 'sequelize';
 import { Runtime, collection, createScratchDatabase, parsePagination } from '@wpk/core';
 import { startBareServer } from './lib/bare.js';
-import { load, printTable } from './lib/load.js';
+import { load, loadAverage, printTable } from './lib/load.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -55,17 +55,19 @@ const bare = await startBareServer(runtime.db.url, runtime.db.isEmbedded ? 4 : 1
 const headers = { host: 'bench.localhost', 'x-api-version': '2026-11-01' };
 console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${seconds}s per run`);
 // Warm both up, then measure.
-await load(`${bare.url}/bench-items?page=3`, headers, 2, connections);
-await load(`${pipelineUrl}/bench-items?page=3`, headers, 2, connections);
-const bareFigures = await load(`${bare.url}/bench-items?page=3`, headers, seconds, connections);
-const pipelineFigures = await load(`${pipelineUrl}/bench-items?page=3`, headers, seconds, connections);
+await load({ url: `${bare.url}/bench-items?page=3`, headers }, 2, connections);
+await load({ url: `${pipelineUrl}/bench-items?page=3`, headers }, 2, connections);
+const bareFigures = await load({ url: `${bare.url}/bench-items?page=3`, headers }, seconds, connections);
+const pipelineFigures = await load({ url: `${pipelineUrl}/bench-items?page=3`, headers }, seconds, connections);
 
 printTable([
   { route: 'bare hapi + pg', 'req/s': bareFigures.requestsPerSecond.toFixed(0), 'p50 ms': bareFigures.p50, 'p99 ms': bareFigures.p99, errors: bareFigures.errors + bareFigures.non2xx },
   { route: 'core pipeline', 'req/s': pipelineFigures.requestsPerSecond.toFixed(0), 'p50 ms': pipelineFigures.p50, 'p99 ms': pipelineFigures.p99, errors: pipelineFigures.errors + pipelineFigures.non2xx },
 ]);
-console.log(`ratio req/s pipeline/bare: ${(pipelineFigures.requestsPerSecond / bareFigures.requestsPerSecond).toFixed(2)}; p99 pipeline/bare: ${(pipelineFigures.p99 / Math.max(1, bareFigures.p99)).toFixed(2)}`);
+const ratio = pipelineFigures.requestsPerSecond / bareFigures.requestsPerSecond;
+console.log(`load average ${loadAverage()}; ratio req/s pipeline/bare: ${ratio.toFixed(2)}; p99 pipeline/bare: ${(pipelineFigures.p99 / Math.max(1, bareFigures.p99)).toFixed(2)}`);
 
 await bare.stop();
 await runtime.stop();
 await scratch.drop();
+console.log(`ratio=${ratio.toFixed(2)}`);

@@ -20,7 +20,7 @@ import http from 'node:http';
 import type { Request, Server } from '@hapi/hapi';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { Runtime, collection, createScratchDatabase, createServer, parsePagination, registerSearchRoutes, SearchIndex, type SearchAccess } from '@wpk/core';
-import { printTable } from './lib/load.js';
+import { loadAverage, printTable } from './lib/load.js';
 
 const scratch = await createScratchDatabase();
 const embedded = scratch.url === undefined;
@@ -99,6 +99,7 @@ async function main(runtime: Runtime, sequelize: Sequelize): Promise<void> {
         }
       }
     }
+    console.log(`load average ${loadAverage()}`);
     printTable(results.filter((row) => row.size === size).map((row) => ({ engine: row.engine, clients: row.clients, class: row.cls, 'p50 ms': row.p50.toFixed(1), 'p95 ms': row.p95.toFixed(1), 'source on page 1': row.found })));
   }
 
@@ -115,6 +116,12 @@ async function main(runtime: Runtime, sequelize: Sequelize): Promise<void> {
     printTable(rows);
   }
   await server.stop();
+  // The figures the goal names (issue 13: mix p95 <= 60 ms with 1 client, <= 150 ms with 4, growth <= 2x), for the largest size.
+  const mix = (clients: number, size: number) => results.find((row) => row.size === size && row.engine === 'search' && row.clients === clients && row.cls === 'mix')!.p95;
+  const largest = sizes[sizes.length - 1];
+  const growth = sizes.length > 1 ? ` growth=${(mix(1, largest) / mix(1, sizes[0])).toFixed(2)}` : '';
+  console.log(`load average ${loadAverage()}`);
+  console.log(`mix_p95_1client_ms=${mix(1, largest).toFixed(1)} mix_p95_4clients_ms=${mix(4, largest).toFixed(1)}${growth}`);
 }
 
 interface BenchQuery {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import autocannon from 'autocannon';
 
 /** What one load run measured. */
@@ -9,9 +10,19 @@ export interface LoadFigures {
   non2xx: number;
 }
 
-/** Drives `url` with autocannon on loopback for `seconds` and returns its figures. */
-export async function load(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadFigures> {
-  const result = await autocannon({ url, headers, duration: seconds, connections, pipelining: 1 });
+/** A request to drive: GET by default; a body is sent as JSON. */
+export interface LoadTarget {
+  url: string;
+  headers: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: object;
+}
+
+/** Drives `target` with autocannon on loopback for `seconds` and returns its figures. */
+export async function load(target: LoadTarget, seconds: number, connections: number): Promise<LoadFigures> {
+  const body = target.body === undefined ? undefined : JSON.stringify(target.body);
+  const headers = body === undefined ? target.headers : { ...target.headers, 'content-type': 'application/json' };
+  const result = await autocannon({ url: target.url, method: target.method ?? 'GET', headers, body, duration: seconds, connections, pipelining: 1 });
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -19,6 +30,21 @@ export async function load(url: string, headers: Record<string, string>, seconds
     errors: result.errors,
     non2xx: result.non2xx,
   };
+}
+
+/** The machine's load averages (1, 5, 15 minutes), as `uptime` prints them. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+}
+
+/** The median of some numbers. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Prints a small aligned table. */

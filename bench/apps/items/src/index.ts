@@ -1,4 +1,4 @@
-import { DataTypes, defineApp, defineModel, defineRoute, type AppMigration } from '@wpk/sdk';
+import { DataTypes, defineApp, defineModel, defineRoute, Joi, type AppMigration } from '@wpk/sdk';
 import manifest from '../app.json' with { type: 'json' };
 
 interface Item {
@@ -44,6 +44,17 @@ export default defineApp(manifest, {
       handler: async (_request, ctx) => {
         const { rows, count } = await ctx.db.items.findAndCountAll({ attributes: ['id', 'label', 'created_at'], order: [['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
         return ctx.respond.collection(rows.map((item) => ({ id: item.id, label: item.label, created_at: item.created_at })), count);
+      },
+    }),
+    defineRoute<Models>({
+      method: 'POST',
+      path: '/bench-items',
+      validate: { payload: Joi.object({ label: Joi.string().min(1).max(200).required() }) },
+      handler: async (request, ctx) => {
+        const { label } = request.payload as { label: string };
+        const item = await ctx.db.items.create({ label });
+        ctx.events.stage('core.bench.item.created', { item_id: item.id, label: item.label });
+        return ctx.respond.single({ id: item.id, label: item.label, created_at: item.created_at });
       },
     }),
   ],

@@ -6,6 +6,7 @@ import { credentialsOf } from './platform-role.js';
 import { AccessDenied, type DenialLayer } from './denial.js';
 import { defaultPermissionSourceFactory, isInstalled, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
 import type { PermissionSet } from './permission-set.js';
+import { prefetchedInstallation, prefetchedRoles } from './request-access.js';
 
 /** The message of every layer-4 refusal (the specification's words). */
 export const APP_ACCESS_DENIED = "You don't have access to this app";
@@ -93,7 +94,9 @@ export const appGuard: Plugin<AppGuardOptions> = {
       if (!route) return h.continue;
       const workspace = request.app.workspace;
       if (!workspace) throw new NotFoundError(`${request.path} is served on a workspace subdomain`);
-      const installation = await options.loadInstallation(workspace.id, route.namespace);
+      // Read by the request's access statement when it could be (access/request-access.ts), else now.
+      const prefetched = prefetchedInstallation(request, route.namespace);
+      const installation = prefetched !== undefined ? prefetched : await options.loadInstallation(workspace.id, route.namespace);
 
       if (route.chain === null) {
         // Public route: no caller, but the app must be installed in this workspace.
@@ -105,7 +108,8 @@ export const appGuard: Plugin<AppGuardOptions> = {
       // Layers 1 and 2 (a credential, of this workspace) are the auth scheme's (identity/http/auth-scheme.ts).
       const credentials = credentialsOf(request);
       const base = { memberId: credentials.member.id, app: route.namespace, permission: null };
-      const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize);
+      const roles = prefetchedRoles(request, route.namespace, credentials);
+      const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize, roles && { namespace: route.namespace, ...roles });
       if (!isInstalled(installation)) deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})` }, APP_ACCESS_DENIED);
       const decision = await source.appAccess(route.namespace, installation!);
       if (!decision.allowed) deny(request, { ...base, layer: 4, reason: `${decision.reason} (${source.label})` }, APP_ACCESS_DENIED);

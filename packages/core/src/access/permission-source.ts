@@ -32,12 +32,21 @@ export interface PermissionSource {
   appPermissions(namespace: string): Promise<PermissionSet>;
 }
 
+/** The member's role ids and one app's slice, as the request's access statement read them (access/request-access.ts). */
+export interface PrefetchedRoles {
+  namespace: string;
+  roleIds: string[];
+  slice: string[];
+}
+
 /** The member behind a session or a full-access key. */
 export class MemberPermissionSource implements PermissionSource {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly member: { id: string; workspaceId: string; platformRole: 'owner' | 'admin' | 'member' },
     readonly label: string,
+    /** Read by this request's access statement: used instead of querying again. */
+    private readonly prefetched: PrefetchedRoles | null = null,
   ) {}
 
   private get bypass(): boolean {
@@ -46,6 +55,7 @@ export class MemberPermissionSource implements PermissionSource {
 
   /** The ids of the member's custom roles. */
   async roleIds(): Promise<string[]> {
+    if (this.prefetched) return this.prefetched.roleIds;
     const rows = await this.sequelize.query<{ role_id: string }>('SELECT role_id FROM platform.member_roles WHERE workspace_id = :workspaceId AND member_id = :memberId', {
       type: QueryTypes.SELECT,
       replacements: { workspaceId: this.member.workspaceId, memberId: this.member.id },
@@ -68,6 +78,7 @@ export class MemberPermissionSource implements PermissionSource {
 
   async appPermissions(namespace: string): Promise<PermissionSet> {
     if (this.bypass) return PermissionSet.universal(namespace);
+    if (this.prefetched?.namespace === namespace) return PermissionSet.of(namespace, this.prefetched.slice);
     // Only this app's slice leaves the database: `permissions -> :namespace`.
     const rows = await this.sequelize.query<{ slice: unknown }>(
       `SELECT r.permissions -> :namespace AS slice
@@ -100,15 +111,15 @@ export class ScopedKeyPermissionSource implements PermissionSource {
 }
 
 /** Builds the PermissionSource of a request's credentials. */
-export type PermissionSourceFactory = (credentials: Credentials, sequelize: Sequelize) => PermissionSource;
+export type PermissionSourceFactory = (credentials: Credentials, sequelize: Sequelize, prefetched?: PrefetchedRoles | null) => PermissionSource;
 
 /**
  * The one factory in use: sessions and full-access keys → the member; scoped keys → the scopes.
  * (Key expiry and revocation are layer 1's, judged before a source is built.)
  */
-export const defaultPermissionSourceFactory: PermissionSourceFactory = (credentials, sequelize) => {
+export const defaultPermissionSourceFactory: PermissionSourceFactory = (credentials, sequelize, prefetched = null) => {
   const { member, via } = credentials;
   if (via.kind === 'api_key' && !via.fullAccess) return new ScopedKeyPermissionSource(via.scopes, `scoped key ${via.keyId} of member ${member.id}`);
   const how = via.kind === 'api_key' ? `full-access key ${via.keyId}` : 'session';
-  return new MemberPermissionSource(sequelize, member, `member ${member.id} (${member.platformRole}, ${how})`);
+  return new MemberPermissionSource(sequelize, member, `member ${member.id} (${member.platformRole}, ${how})`, prefetched);
 };

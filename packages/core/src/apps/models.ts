@@ -1,6 +1,8 @@
-import { DataTypes, Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { DataTypes, literal, Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import type { IncludeRelation, ModelDeclaration, ModelRelation, ReadOptions, ScopedModel } from '@wpk/sdk';
-import { scopeToWorkspace } from '../db/index.js';
+import { assertUuidValues, FastQuery, scopeToWorkspace, uuidColumns } from '../db/index.js';
+import { PreparedCreates, PreparedReads, TOTAL_COLUMN } from './prepared-reads.js';
+import type { WorkGate } from '../server/index.js';
 import type { LoadedApp } from './loader.js';
 
 /** The app's models, defined on the runtime's Sequelize inside the app's own schema. */
@@ -86,40 +88,135 @@ function readOptions(model: ModelStatic<Model>, workspaceId: string, options: Re
 
 const plain = (row: Model | null) => (row ? (row.get({ plain: true }) as Record<string, unknown>) : null);
 
+/** Statements run as they come (a delivery's work, which opened its transaction already). */
+const direct: WorkGate = { read: (fn) => fn(), write: (fn) => fn() };
+
+const TOTAL = TOTAL_COLUMN;
+const preparedReads = new WeakMap<ModelStatic<Model>, PreparedReads | null>();
+
+const preparedCreates = new WeakMap<ModelStatic<Model>, PreparedCreates | null>();
+
+/** The model's prepared creates (one per model for the process). */
+function createsOf(model: ModelStatic<Model>): PreparedCreates | null {
+  let prepared = preparedCreates.get(model);
+  if (prepared === undefined) {
+    const fast = FastQuery.of(model.sequelize!);
+    prepared = fast ? new PreparedCreates(model, fast) : null;
+    preparedCreates.set(model, prepared);
+  }
+  return prepared;
+}
+
+/** The model's prepared reads (one per model for the process, so each shape compiles once). */
+function preparedOf(model: ModelStatic<Model>): PreparedReads | null {
+  let prepared = preparedReads.get(model);
+  if (prepared === undefined) {
+    const fast = FastQuery.of(model.sequelize!);
+    prepared = fast ? new PreparedReads(model, fast) : null;
+    preparedReads.set(model, prepared);
+  }
+  return prepared;
+}
+
+/**
+ * True when a plain read (`raw: true`, no instance built) gives what `instance.get({ plain: true })`
+ * gives: no attribute has a getter of its own or is VIRTUAL.
+ */
+function readsPlain(model: ModelStatic<Model>): boolean {
+  return Object.values(model.getAttributes()).every((attribute) => !attribute.get && !(attribute.type instanceof DataTypes.VIRTUAL));
+}
+
+type PlainReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; distinct?: unknown; col?: unknown; where?: unknown; offset?: number; limit?: number; lock?: unknown };
+
 /**
  * One model bound to a workspace, handing out plain rows. It wraps core's scopeToWorkspace (the
  * tenant filter on every operation) and keeps the Sequelize model out of reach: neither the
  * model class nor an instance (each carries a handle on the connection) leaves this object.
+ * Reads build no instances (`raw: true`, unless a getter, VIRTUAL attribute or include needs
+ * them), and `findAndCountAll` is one statement: the page with `count(*) OVER ()` (a count
+ * follows only when the page is empty past the first). `gate` runs reads and writes in the
+ * request's unit of work (a write opens its transaction; see LazyWork).
  */
-export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string): ScopedModel<Record<string, unknown>> {
+export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string, gate: WorkGate = direct): ScopedModel<Record<string, unknown>> {
   const scoped = scopeToWorkspace(model, workspaceId);
+  const uuids = uuidColumns(model);
+  const plainReads = readsPlain(model);
+  const prepared = plainReads ? preparedOf(model) : null;
+  const raw = (options: PlainReadOptions | undefined) => plainReads && !options?.include && !options?.group && (options?.attributes === undefined || Array.isArray(options.attributes));
+  /** The rows of a plain read as a prepared statement, or null when its shape is not one (then Sequelize). */
+  const preparedRows = (options: PlainReadOptions | undefined, withTotal = false) => (prepared ? prepared.rows(scoped.scopedOptions({ ...(options as object) }) as Record<string, unknown>, withTotal) : Promise.resolve(null));
+  const findAll = async (options: PlainReadOptions | undefined): Promise<Record<string, unknown>[]> => {
+    if (!raw(options)) return (await scoped.findAll(options as never)).map((row) => plain(row)!);
+    return (await preparedRows(options)) ?? ((await scoped.findAll({ ...(options as object), raw: true })) as unknown as Record<string, unknown>[]);
+  };
+  // A locking read (FOR UPDATE / FOR SHARE) holds its locks only inside the transaction: it opens it.
+  const through = <T>(read: PlainReadOptions | undefined, fn: () => Promise<T>): Promise<T> => (read?.lock !== undefined ? gate.write(fn) : gate.read(fn));
+  const findOne = async (options: PlainReadOptions | undefined) => {
+    if (!raw(options)) return plain(await scoped.findOne(options as never));
+    const rows = await preparedRows({ ...(options as object), limit: 1 });
+    if (rows) return rows[0] ?? null;
+    return ((await scoped.findOne({ ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null;
+  };
   return Object.freeze({
-    findAll: async (options) => (await scoped.findAll(readOptions(model, workspaceId, options) as never)).map((row) => plain(row)!),
-    findOne: async (options) => plain(await scoped.findOne(readOptions(model, workspaceId, options) as never)),
-    findById: async (id, options) => plain(await scoped.findById(String(id), readOptions(model, workspaceId, options) as never)),
-    findAndCountAll: async (options) => {
-      const read = readOptions(model, workspaceId, options);
-      if (read?.include) {
-        // Relations read with the rows (left joins) change neither which rows match nor how many.
-        if ((read.include as Array<{ required: boolean }>).some((entry) => entry.required)) throw new TypeError(`${model.name}.findAndCountAll: an include cannot be required here; filter with where instead`);
-        const { include: _include, order: _order, limit: _limit, offset: _offset, ...filter } = read;
-        const [rows, count] = [await scoped.findAll(read as never), await scoped.count(filter as never)];
-        return { rows: rows.map((row) => plain(row)!), count };
-      }
-      const { rows, count } = await scoped.findAndCountAll(read as never);
-      return { rows: rows.map((row) => plain(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
+    findAll: (options) => {
+      const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
+      return through(read, () => findAll(read));
     },
-    count: (options) => scoped.count(options),
-    create: async (values) => plain(await scoped.create(values))!,
-    upsert: async (values, options) => plain(await scoped.upsert(values, options as { conflictFields: string[]; update?: string[] }))!,
-    update: (values, options) => scoped.update(values, options),
-    destroy: (options) => scoped.destroy(options),
+    findOne: (options) => {
+      const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
+      return through(read, () => findOne(read));
+    },
+    findById: (id, options) => {
+      const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
+      return through(read, async () => {
+        if (!raw(read)) return plain(await scoped.findById(String(id), read as never));
+        return findOne({ ...read, where: { ...(read?.where as object), id: String(id) } });
+      });
+    },
+    findAndCountAll: (options) => {
+      const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
+      return through(read, async () => {
+        if (read?.include) {
+          // Relations read with the rows (left joins) change neither which rows match nor how many.
+          if ((read.include as Array<{ required: boolean }>).some((entry) => entry.required)) throw new TypeError(`${model.name}.findAndCountAll: an include cannot be required here; filter with where instead`);
+          const { include: _include, order: _order, limit: _limit, offset: _offset, ...filter } = read as Record<string, unknown>;
+          const [rows, count] = [await scoped.findAll(read as never), await scoped.count(filter as never)];
+          return { rows: rows.map((row) => plain(row)!), count };
+        }
+        if (!raw(read) || read?.distinct || read?.col) {
+          const { rows, count } = await scoped.findAndCountAll(read as never);
+          return { rows: rows.map((row) => plain(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
+        }
+        const attributes = (read?.attributes as unknown[] | undefined) ?? Object.keys(model.getAttributes());
+        const rows =
+          (await preparedRows(read, true)) ??
+          ((await scoped.findAll({ ...(read as object), attributes: [...attributes, [literal('count(*) OVER ()'), TOTAL]] as never, raw: true })) as unknown as Record<string, unknown>[]);
+        if (rows.length === 0) return { rows, count: read?.offset ? await scoped.count({ where: read.where } as never) : 0 };
+        const count = Number(rows[0][TOTAL]);
+        for (const row of rows) delete row[TOTAL];
+        return { rows, count };
+      });
+    },
+    count: (options) => gate.read(() => scoped.count(options as never)),
+    create: (values) =>
+      gate.write(async () => {
+        const creates = createsOf(model);
+        if (creates && values && typeof values === 'object') {
+          assertUuidValues(values as Record<string, unknown>, uuids);
+          const created = await creates.create({ ...(values as Record<string, unknown>), workspace_id: workspaceId });
+          if (created) return created;
+        }
+        return plain(await scoped.create(values as never))!;
+      }),
+    upsert: (values, options) => gate.write(async () => plain(await scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!),
+    update: (values, options) => gate.write(() => scoped.update(values as never, options as never)),
+    destroy: (options) => gate.write(() => scoped.destroy(options as never)),
   } satisfies ScopedModel<Record<string, unknown>>);
 }
 
 /** `ctx.db` for one workspace: each model of the app, scoped, and nothing else. */
-export function scopedDb(models: BoundModels, workspaceId: string): Record<string, ScopedModel<Record<string, unknown>>> {
+export function scopedDb(models: BoundModels, workspaceId: string, gate: WorkGate = direct): Record<string, ScopedModel<Record<string, unknown>>> {
   const db: Record<string, ScopedModel<Record<string, unknown>>> = {};
-  for (const [name, model] of models) db[name] = scopedPlainModel(model, workspaceId);
+  for (const [name, model] of models) db[name] = scopedPlainModel(model, workspaceId, gate);
   return Object.freeze(db);
 }

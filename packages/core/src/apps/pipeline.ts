@@ -24,9 +24,9 @@ import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, type EventSink } from '../events/index.js';
-import { collection, parsePagination, runInRequestTransaction, runUnitOfWork, single, type RequestWork } from '../server/index.js';
+import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
-import type { Workspace } from '../tenancy/index.js';
+import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
@@ -59,8 +59,11 @@ export interface AppRuntime {
   models: BoundModels;
 }
 
-/** The work unit of a request or a delivery: its transaction and staged events. */
-export type Work = Pick<RequestWork, 'transaction' | 'stage'>;
+/**
+ * The work unit of a request or a delivery: its transaction (null while a request's LazyWork has
+ * not written yet), staged events, and for a request the gate its ctx.db statements go through.
+ */
+export type Work = { transaction: RequestWork['transaction'] | null; stage: RequestWork['stage']; gate?: WorkGate; begin?: () => Promise<RequestWork['transaction']> };
 
 function contextApp(app: LoadedApp): ContextApp {
   return Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version });
@@ -143,7 +146,7 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
   return {
     app: contextApp(app),
     workspace: contextWorkspace(workspace),
-    db: scopedDb(runtime.models, workspace.id),
+    db: scopedDb(runtime.models, workspace.id, work.gate),
     transaction: work.transaction,
     events: Object.freeze({
       stage(action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: StageOptions = {}) {
@@ -157,7 +160,9 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       if (typeof key !== 'string' || key.length === 0 || key.length > 200) throw new TypeError(`${app.namespace}: ctx.lock takes a key of 1-200 characters`);
       // Two 32-bit halves: the app and workspace, then the key. The two-argument form has its own
       // key space, so these never meet a one-argument lock taken elsewhere.
-      await (work.transaction as unknown as { sequelize: Sequelize }).sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:scope), hashtext(:key))', { transaction: work.transaction, replacements: { scope: `${app.namespace}/${workspace.id}`, key } });
+      // A lazily opened request transaction opens now: the lock lasts until it ends.
+      const transaction = work.begin ? await work.begin() : work.transaction!;
+      await (transaction as unknown as { sequelize: Sequelize }).sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:scope), hashtext(:key))', { transaction, replacements: { scope: `${app.namespace}/${workspace.id}`, key } });
     },
     search: Object.freeze({
       upsert(document: SearchDocument) {
@@ -238,10 +243,13 @@ export class AppPipeline {
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
-    // Without a commit, the files the handler wrote are removed again.
-    return runInRequestTransaction(this.services.sequelize, this.services.sink(), request, h, async (work) => {
+    // Without a commit, the files the handler wrote are removed again. The transaction opens at the
+    // handler's first write (LazyWork); at once in strict mode (the role switch needs it) and for
+    // methods that change things, so every write of theirs (files included) is in it.
+    const eager = this.services.strict !== null || (request.method !== 'get' && request.method !== 'head');
+    return runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, work, settings, logger, searchOps, files);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files);
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -258,6 +266,7 @@ export class AppPipeline {
         };
         return route.handler(toAppRequest(request), Object.freeze(ctx));
       });
+      if (searchOps.length > 0) await work.begin();
       await this.flushSearch(app, workspace.id, searchOps);
       return body;
     }).finally(() => unit?.finish());

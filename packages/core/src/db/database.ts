@@ -2,6 +2,7 @@ import { QueryTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
 import type { Logger } from 'pino';
 import { installTransactionContext } from './cls.js';
 import { EmbeddedPostgres } from './embedded.js';
+import { FastQuery } from './fast-query.js';
 
 export interface DatabaseOptions {
   databaseUrl?: string;
@@ -19,7 +20,13 @@ export class Database {
     /** The URL other clients of the same database (the job queue) connect with. */
     readonly url: string,
     private readonly embedded?: EmbeddedPostgres,
-  ) {}
+  ) {
+    // Named prepared statements on PostgreSQL; unnamed on PGlite, whose one session all connections share.
+    this.fast = new FastQuery(sequelize, embedded === undefined);
+  }
+
+  /** The request's hot path: statements straight to the pool's pg clients (db/fast-query.ts). */
+  readonly fast: FastQuery;
 
   /** True when this process runs the embedded database. */
   get isEmbedded(): boolean {
@@ -44,6 +51,9 @@ export class Database {
     const database = new Database(sequelize, url, embedded);
     try {
       await sequelize.authenticate();
+      // Another process's embedded database, reached through its socket, is one session too.
+      const [{ version }] = await sequelize.query<{ version: string }>('SELECT version() AS version', { type: QueryTypes.SELECT, transaction: null as never });
+      if (/PGlite/i.test(version)) database.fast.shareOneSession();
     } catch (error) {
       await database.close();
       throw new Error(`Cannot reach the database at ${redactUrl(url)}: ${(error as Error).message}`, { cause: error });

@@ -4,6 +4,8 @@ export { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory } from '.
 export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationProgress, type MigrationSet } from './migrations.js';
 export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
+export { FastQuery, statement, type Statement } from './fast-query.js';
+export { assertUuidValues, uuidColumns } from './uuid-columns.js';
 export { credentialWorkspace, forgetCredentialHashes, pruneCredentialHashes, recordCredentialHash, type CredentialKind } from './credential-hashes.js';
 export { PLATFORM_DISTRIBUTION, distributionCatalog, distributionProblems, platformDistributionPlan } from './distribution.js';
 export { healthRoutes } from './routes.js';

@@ -422,15 +422,15 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
   },
   {
     name: 'API key look-up by secret hash',
-    reason: 'A presented key is recognised by its hash before its workspace is known.',
+    reason:
+      "The failure path only: on a workspace subdomain the request's access statement looks the key up within that workspace (access/request-access.ts); a key it did not find there (unknown, revoked, or another workspace's) is looked up by hash alone to answer 401 or 403 exactly as the specification says, and so is a key sent to the base domain. With a coordinator table hash → workspace this becomes a look-up there.",
     match: /^SELECT k\.id, k\.workspace_id, k\.full_access, k\.scopes, k\.last_used_at, .* FROM platform\.api_keys k JOIN platform\.members m ON m\.id = k\.member_id .* WHERE k\.secret_hash = \$1/,
-    temporary: 'perf reshapes the credential look-up (within the subdomain\'s workspace, a coordinator table hash → workspace): remove this entry when it lands',
   },
   {
     name: 'session look-up by token hash',
-    reason: 'A session cookie is recognised by its hash before its workspace is known.',
+    reason:
+      "The failure path only: on a workspace subdomain the request's access statement looks the session up within that workspace (access/request-access.ts); a cookie it did not find there (unknown, ended, or another workspace's session) is looked up by hash alone to answer 401 or 403 exactly as before, and so is a cookie sent to the base domain. With a coordinator table hash → workspace this becomes a look-up there.",
     match: /^SELECT s\.id AS session_id, s\.elevated_until, .* FROM platform\.sessions s JOIN platform\.members m ON m\.id = s\.member_id .* WHERE s\.token_hash = '/,
-    temporary: 'perf reshapes the credential look-up (within the subdomain\'s workspace, a coordinator table hash → workspace): remove this entry when it lands',
   },
   {
     name: 'workspaces where an app is installed',

@@ -23,6 +23,8 @@ export interface TenantScopedModel<M extends Model> {
   upsert(values: Omit<CreationAttributes<M>, 'workspace_id' | 'workspaceId'>, options: { conflictFields: string[]; update?: string[] }): Promise<M>;
   update(values: Partial<Attributes<M>>, options: Omit<UpdateOptions<Attributes<M>>, 'returning'>): Promise<number>;
   destroy(options: DestroyOptions<Attributes<M>>): Promise<number>;
+  /** `options` with the tenant filter added and uuid-safe conditions, as every read above sends them. */
+  scopedOptions<O extends { where?: WhereOptions<Attributes<M>> }>(options?: O): O;
 }
 
 function scopeWhere<M extends Model>(where: WhereOptions<Attributes<M>> | undefined, workspaceId: string): WhereOptions<Attributes<M>> {
@@ -110,5 +112,6 @@ export function scopeToWorkspace<M extends Model>(model: ModelStatic<M>, workspa
     upsert: (values, options) => scopedUpsert(model, workspaceId, checked(values) as Record<string, unknown>, options),
     update: (values, options) => model.update(checked(values), scoped(options) as UpdateOptions<Attributes<M>>).then(([count]) => count),
     destroy: (options) => model.destroy(scoped(options)),
+    scopedOptions: scoped,
   };
 }

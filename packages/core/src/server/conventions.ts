@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { AccessDenied } from '../access/index.js';
-import { hostnameOf, isServedHost, subdomainFromHost, type WorkspaceService } from '../tenancy/index.js';
+import { hostnameOf, isServedHost, subdomainFromHost, type WorkspaceRecord, type WorkspaceService } from '../tenancy/index.js';
 import { toErrorAnswer } from './errors.js';
 import { isTrustedOrigin } from './origins.js';
 import './route-meta.js';
@@ -20,6 +20,12 @@ export interface ConventionsOptions {
   /** The request timeout, named in the 408 answer. */
   requestTimeoutMs: number;
   workspaces: WorkspaceService;
+  /**
+   * Resolves a workspace subdomain for a request (null: no active workspace there); default:
+   * `workspaces.findBySubdomain`. The runtime gives the request's access statement
+   * (access/request-access.ts), which reads the credential and the app's access with it.
+   */
+  resolveWorkspace?: (request: Request, subdomain: string) => Promise<WorkspaceRecord | null>;
   logger: Logger;
 }
 
@@ -101,7 +107,7 @@ export const conventions: Plugin<ConventionsOptions> = {
       checkHost(request, baseDomain, allowedHosts);
       const subdomain = subdomainFromHost(request.info.host, baseDomain);
       if (subdomain !== null) {
-        const workspace = await workspaces.findBySubdomain(subdomain);
+        const workspace = options.resolveWorkspace ? await options.resolveWorkspace(request, subdomain) : await workspaces.findBySubdomain(subdomain);
         if (!workspace) throw Boom.notFound(`No workspace at ${subdomain}.${baseDomain}`);
         request.app.workspace = workspace;
       }

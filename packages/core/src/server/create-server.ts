@@ -2,7 +2,7 @@ import Hapi, { type Server } from '@hapi/hapi';
 import http from 'node:http';
 import type { Logger } from 'pino';
 import type { WorkspaceService } from '../tenancy/index.js';
-import { conventions } from './conventions.js';
+import { conventions, type ConventionsOptions } from './conventions.js';
 import { validationFailure } from './errors.js';
 import { installTextGuard } from './text-guard.js';
 
@@ -17,6 +17,8 @@ export interface ServerOptions {
   /** How long a client may take to send a request's headers and body, in ms (at most 10 s). */
   requestTimeoutMs: number;
   workspaces: WorkspaceService;
+  /** How a request's subdomain is resolved (see ConventionsOptions.resolveWorkspace; default: the workspace alone). */
+  resolveWorkspace?: ConventionsOptions['resolveWorkspace'];
   logger: Logger;
 }
 
@@ -35,8 +37,8 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 
 /** The platform's conventions on a bare server: host check, versions, media types, `{"error"}` bodies, the text guard. */
 export async function installConventions(server: Server, options: Omit<ServerOptions, 'host' | 'port'>): Promise<void> {
-  const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, logger } = options;
-  await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, logger } });
+  const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger } = options;
+  await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger } });
   installTextGuard(server);
 }
 

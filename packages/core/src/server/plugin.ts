@@ -1,3 +1,5 @@
+import type { Request } from '@hapi/hapi';
+import { resolveRequestAccess } from '../access/index.js';
 import type { CorePlugin } from '../core-inputs.js';
 import { installConventions } from './create-server.js';
 
@@ -11,6 +13,9 @@ export const serverPlugin: CorePlugin = {
   dependencies: ['tenancy'],
   async register(server, { config, logger }) {
     const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs } = config;
-    await installConventions(server, { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces: server.plugins.tenancy.workspaces, logger });
+    // The workspace of the subdomain comes with the request's access statement (access/request-access.ts).
+    const fast = server.plugins.db.database.fast;
+    const resolveWorkspace = (request: Request, subdomain: string) => resolveRequestAccess(fast, request, subdomain);
+    await installConventions(server, { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces: server.plugins.tenancy.workspaces, resolveWorkspace, logger });
   },
 };

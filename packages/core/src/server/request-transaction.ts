@@ -1,5 +1,5 @@
 import type { Request, ResponseToolkit, ResponseObject } from '@hapi/hapi';
-import type { Sequelize, Transaction } from 'sequelize';
+import { Sequelize, type Transaction } from 'sequelize';
 import type { EventSink, StagedEvent } from '../events/index.js';
 
 /** The unit of work of one request: its transaction and the events it staged. */
@@ -72,4 +72,138 @@ export async function runInRequestTransaction(
     if (error instanceof RollbackAnswer) return error.answer;
     throw error;
   }
+}
+
+/** How `ctx.db` runs its statements within a unit of work (see LazyWork); absent: as they come. */
+export interface WorkGate {
+  read<T>(fn: () => Promise<T>): Promise<T>;
+  write<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+interface ClsNamespace {
+  run<T>(fn: () => T): T;
+  set(key: string, value: unknown): void;
+}
+
+const cls = () => (Sequelize as unknown as { _cls?: ClsNamespace })._cls;
+
+/**
+ * The unit of work of an app request whose transaction opens only when needed: at its first
+ * write (`ctx.db` create, upsert, update, destroy), at the first staged event or search change
+ * it must write, or at once in strict mode. A request that only reads never opens one: under READ
+ * COMMITTED each statement reads its own snapshot anyway, so a transaction around reads adds two
+ * round trips (and, on the embedded database, holds its one session) for nothing.
+ */
+export class LazyWork implements WorkGate {
+  private open: Transaction | null = null;
+  private opening: Promise<Transaction> | null = null;
+  /** Reads in flight outside the transaction; it opens only once they are done. */
+  private outside = 0;
+  private drained: Array<() => void> = [];
+  readonly staged: StagedEvent[] = [];
+
+  constructor(private readonly sequelize: Sequelize) {}
+
+  /** The transaction, once one was opened (null before the first write). */
+  get transaction(): Transaction | null {
+    return this.open;
+  }
+
+  stage(event: StagedEvent): void {
+    this.staged.push(event);
+  }
+
+  /**
+   * Runs a read: in the transaction when one is open or opening, else outside it. The transaction
+   * never opens while a read outside it is in flight, so no statement of the request can queue
+   * behind its own transaction (the embedded database runs one session for all connections).
+   */
+  async read<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.open) return fn();
+    if (this.opening) {
+      await this.opening;
+      return fn();
+    }
+    this.outside++;
+    try {
+      return await fn();
+    } finally {
+      if (--this.outside === 0) for (const resolve of this.drained.splice(0)) resolve();
+    }
+  }
+
+  /** Runs a write: opens the transaction first (once); the write joins it. */
+  async write<T>(fn: () => Promise<T>): Promise<T> {
+    await this.begin();
+    return fn();
+  }
+
+  /** Opens the transaction (once) and makes every later query of this request join it. */
+  begin(): Promise<Transaction> {
+    if (this.open) return Promise.resolve(this.open);
+    this.opening ??= (async () => {
+      while (this.outside > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
+      const transaction = await this.sequelize.transaction();
+      this.open = transaction;
+      cls()?.set('transaction', transaction);
+      return transaction;
+    })();
+    return this.opening;
+  }
+
+  /** Ends the transaction, if one was opened: commit or roll back. */
+  async end(commit: boolean): Promise<void> {
+    const transaction = this.open ?? (this.opening ? await this.opening : null);
+    this.open = null;
+    this.opening = null;
+    if (!transaction) return;
+    cls()?.set('transaction', undefined);
+    if (commit) await transaction.commit();
+    else await transaction.rollback();
+  }
+}
+
+/**
+ * Runs an app handler as a LazyWork: a 2xx answer commits what it wrote together with the
+ * events it staged (written to the outbox in the same transaction); any other answer, or a
+ * throw, rolls everything back and no event leaves. `eager` opens the transaction at once (strict
+ * mode's role switch needs it).
+ */
+export async function runLazyRequestWork(
+  sequelize: Sequelize,
+  sink: EventSink,
+  request: Request,
+  h: ResponseToolkit,
+  eager: boolean,
+  handler: (work: LazyWork) => Promise<unknown>,
+): Promise<unknown> {
+  const work = new LazyWork(sequelize);
+  const run = async (): Promise<unknown> => {
+    let wrote = false;
+    let answer: unknown;
+    try {
+      if (eager) await work.begin();
+      answer = await handler(work);
+      const status = statusOf(answer);
+      if (status < 200 || status >= 300) {
+        await work.end(false);
+        return answer;
+      }
+      if (work.staged.length > 0) {
+        await work.begin();
+        await sink.write(request.app.workspace?.id ?? null, work.staged);
+        wrote = true;
+      }
+      await work.end(true);
+    } catch (error) {
+      await work.end(false).catch(() => {});
+      throw error;
+    }
+    if (wrote) sink.afterCommit();
+    return answer;
+  };
+  // A fresh context, so that the transaction `begin` opens is this request's alone.
+  const namespace = cls();
+  const answer = await (namespace ? namespace.run(run) : run());
+  return answer ?? h.response().code(200);
 }

@@ -1,4 +1,4 @@
-import type { Workspace } from '../tenancy/index.js';
+import type { WorkspaceRecord } from '../tenancy/index.js';
 import type { ApiVersion } from './versioning.js';
 
 /** What a route declares to the platform's conventions, under `options.app.wpk`. */
@@ -23,7 +23,7 @@ declare module '@hapi/hapi' {
   }
   interface RequestApplicationState {
     /** The tenant this request is for, resolved from the Host subdomain. */
-    workspace?: Workspace;
+    workspace?: WorkspaceRecord;
     /** The API version in use, once checked. */
     apiVersion?: ApiVersion;
     /** Set when the conventions already built the error answer. */

@@ -12,6 +12,9 @@ export class Workspace extends Model<InferAttributes<Workspace>, InferCreationAt
   declare updated_at: CreationOptional<Date>;
 }
 
+/** A workspace as a request carries it (`request.app.workspace`): the row's values, no model instance. */
+export type WorkspaceRecord = Pick<Workspace, 'id' | 'subdomain' | 'name' | 'plan' | 'billing_interval' | 'status' | 'created_at' | 'updated_at'>;
+
 /** Binds Workspace to one connection: a fresh subclass per runtime, so runtimes never share a binding. */
 export function defineWorkspaceModel(sequelize: Sequelize): typeof Workspace {
   return class extends Workspace {}.init(
@@ -42,7 +45,7 @@ export interface PresentedWorkspace {
 }
 
 /** The public face of a workspace in API answers. */
-export function presentWorkspace(workspace: Workspace): PresentedWorkspace {
+export function presentWorkspace(workspace: WorkspaceRecord): PresentedWorkspace {
   return {
     id: workspace.id,
     subdomain: workspace.subdomain,

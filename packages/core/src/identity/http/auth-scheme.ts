@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server, ServerAuthSchemeObject } from '@hapi/hapi';
-import { AccessDenied, type Credentials } from '../../access/index.js';
+import { AccessDenied, prefetchedCredentials, type Credentials } from '../../access/index.js';
 import { routeMeta } from '../../server/index.js';
 import type { SessionService } from '../services/sessions.js';
 import { SESSION_COOKIE } from './cookies.js';
@@ -62,7 +62,9 @@ function checkMembership(request: Request, credentials: Credentials): void {
 /**
  * Layers 1 and 2. A `Bearer` token is judged as an API key, alone (no cookie fallback); otherwise
  * the session cookie is looked up in the database on every request (no cache: sign-out, password
- * resets and deactivation take effect on the next request of every process). The credentials
+ * resets and deactivation take effect on the next request of every process). On a workspace
+ * subdomain the request's access statement (access/request-access.ts) has already read the
+ * credential within that workspace; only a credential it did not find is looked up again here. The credentials
  * (`{ member, via }`, see access/credentials.ts) land on `request.auth.credentials`.
  */
 export function registerAuthScheme(server: Server, dependencies: AuthSchemeDependencies): void {
@@ -71,16 +73,21 @@ export function registerAuthScheme(server: Server, dependencies: AuthSchemeDepen
       const bearer = bearerToken(request);
       if (bearer !== null) {
         const authenticator = dependencies.apiKeys;
-        const credentials = bearer.startsWith('slk_') && authenticator ? await authenticator.authenticate(bearer, request) : null;
+        // The request's access statement judged the key within the subdomain's workspace; a key it
+        // did not find there is judged alone (unknown: 401; another workspace's: 403 below).
+        const credentials = bearer.startsWith('slk_') && authenticator ? (prefetchedCredentials(request, 'api_key', bearer) ?? (await authenticator.authenticate(bearer, request))) : null;
         if (!credentials) throw Boom.unauthorized(INVALID_API_KEY);
         checkMembership(request, credentials);
         return h.authenticated({ credentials });
       }
       const token = sessionToken(request);
       if (!token) return unauthenticated(request, h, AUTHENTICATION_REQUIRED);
-      const session = await dependencies.sessions.resolve(token);
-      if (!session) return unauthenticated(request, h, AUTHENTICATION_REQUIRED);
-      const credentials: Credentials = { member: session.caller, via: { kind: 'session', sessionId: session.sessionId, elevatedUntil: session.elevatedUntil } };
+      let credentials = prefetchedCredentials(request, 'session', token);
+      if (!credentials) {
+        const session = await dependencies.sessions.resolve(token);
+        if (!session) return unauthenticated(request, h, AUTHENTICATION_REQUIRED);
+        credentials = { member: session.caller, via: { kind: 'session', sessionId: session.sessionId, elevatedUntil: session.elevatedUntil } };
+      }
       checkMembership(request, credentials);
       return h.authenticated({ credentials });
     },

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { Sequelize, type Transaction } from 'sequelize';
+
+/** A statement of the request's hot path: a fixed text with `$n` parameters and a stable name. */
+export interface Statement {
+  /** The name it is prepared under on PostgreSQL (unique per text in the process). */
+  name: string;
+  text: string;
+}
+
+interface PgClient {
+  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+interface Pool {
+  getConnection(options?: { type?: string }): Promise<PgClient>;
+  releaseConnection(connection: PgClient): void;
+}
+
+const registry = new WeakMap<Sequelize, FastQuery>();
+
+/**
+ * The request's hot path to the database, beside Sequelize rather than through it: the
+ * statement goes straight to the `pg` client of Sequelize's own pool (or of the transaction the
+ * caller is in), as a named prepared statement on PostgreSQL, so each connection plans it once;
+ * rows come back plain (Sequelize's type parsers still apply: they are on the connection).
+ * Sequelize stays for model definitions, migrations and everything off the hot path: on this
+ * path its query building, per-query Error, instance building and CLS cost more than the query
+ * (docs/decisions.md, Performance).
+ *
+ * The embedded database shares one session among all client connections, so a protocol-level
+ * name prepared by one connection would collide with the same name from another (pg tracks names
+ * per connection). There the statement is prepared once per session with SQL `PREPARE` and run
+ * as `EXECUTE name('value', ...)` (EXECUTE takes no protocol parameters, so the values go as
+ * escaped literals): planning is what costs most there, and it runs in this process (PGlite is
+ * WebAssembly in the same thread).
+ */
+export class FastQuery {
+  private readonly pool: Pool;
+  /** Embedded: the statements PREPAREd in the one session. */
+  private readonly sessionPrepared = new Set<string>();
+
+  constructor(
+    private readonly sequelize: Sequelize,
+    private named: boolean,
+  ) {
+    this.pool = (sequelize as unknown as { connectionManager: Pool }).connectionManager;
+    registry.set(sequelize, this);
+  }
+
+  /** The FastQuery of the Database that owns `sequelize` (undefined for a bare Sequelize). */
+  static of(sequelize: Sequelize): FastQuery | undefined {
+    return registry.get(sequelize);
+  }
+
+  /**
+   * The server serves every connection from one session (PGlite, reached through its socket by
+   * this process or by another one): prepare with SQL PREPARE instead of protocol-level names.
+   */
+  shareOneSession(): void {
+    this.named = false;
+  }
+
+  /** The transaction the caller runs in: the one given, else the ambient one (AsyncLocalStorage). */
+  private transactionOf(transaction: Transaction | null | undefined): Transaction | null {
+    if (transaction !== undefined) return transaction;
+    const cls = (Sequelize as unknown as { _cls?: { get(key: string): unknown } })._cls;
+    return (cls?.get('transaction') as Transaction | undefined) ?? null;
+  }
+
+  /**
+   * Runs `statement` with `values` and returns its rows. Inside a transaction (given, or ambient)
+   * it runs on the transaction's connection; otherwise on a pool connection, released after.
+   */
+  async rows<T>(statement: Statement, values: unknown[], transaction?: Transaction | null): Promise<T[]> {
+    const open = this.transactionOf(transaction);
+    const joined = open ? (open as unknown as { connection?: PgClient }).connection : undefined;
+    if (joined) return this.run<T>(joined, statement, values);
+    const connection = await this.pool.getConnection({ type: 'write' });
+    try {
+      return await this.run<T>(connection, statement, values);
+    } finally {
+      this.pool.releaseConnection(connection);
+    }
+  }
+
+  private async run<T>(connection: PgClient, statement: Statement, values: unknown[]): Promise<T[]> {
+    if (this.named) return (await connection.query({ name: statement.name, text: statement.text, values })).rows as T[];
+    if (!this.sessionPrepared.has(statement.name)) await this.prepareInSession(connection, statement);
+    const execute = `EXECUTE ${statement.name}(${values.map(literal).join(', ')})`;
+    try {
+      return (await connection.query({ text: execute, values: [] })).rows as T[];
+    } catch (error) {
+      // 26000: the session lost it (DEALLOCATE ALL, a new session): prepare again, once.
+      if ((error as { code?: string }).code !== '26000') throw error;
+      this.sessionPrepared.delete(statement.name);
+      await this.prepareInSession(connection, statement);
+      return (await connection.query({ text: execute, values: [] })).rows as T[];
+    }
+  }
+
+  private async prepareInSession(connection: PgClient, statement: Statement): Promise<void> {
+    try {
+      await connection.query({ text: `PREPARE ${statement.name} AS ${statement.text}`, values: [] });
+    } catch (error) {
+      // 42P05: another connection of the same session prepared it first.
+      if ((error as { code?: string }).code !== '42P05') throw error;
+    }
+    this.sessionPrepared.add(statement.name);
+  }
+}
+
+/** A value as pg would send it as a text parameter (null for NULL). */
+function textOf(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (Buffer.isBuffer(value)) return `\\x${value.toString('hex')}`;
+  if (Array.isArray(value)) {
+    const element = (item: unknown) => {
+      const text = textOf(item);
+      return text === null ? 'NULL' : `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    };
+    return `{${value.map(element).join(',')}}`;
+  }
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** A value as an SQL literal (its type comes from the prepared statement's parameter). */
+function literal(value: unknown): string {
+  const text = textOf(value);
+  return text === null ? 'NULL' : pg.escapeLiteral(text);
+}
+
+/** A hot-path statement; its name is derived from its text, so one text is one prepared statement. */
+export function statement(text: string): Statement {
+  return { name: `wpk_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text };
+}
