@@ -2,7 +2,7 @@ import { systemClock, type Clock } from '../clock.js';
 import { ConflictError, ForbiddenError, INSTANT_RULE, InvalidError, NotFoundError, parseInstant } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { PLATFORM_NAMESPACE, PLATFORM_PERMISSION_KEYS, type CallerMember, type Credentials, type PlatformRole } from '../access/index.js';
-import { forgetCredentialHashes, recordCredentialHash } from '../db/index.js';
+import { credentialWorkspace, forgetCredentialHashes, recordCredentialHash } from '../db/index.js';
 import { generateSecret, hashSecret, secretPrefix } from './secrets.js';
 
 /** Which permission keys a workspace can grant: those of its installed apps, by app namespace. */
@@ -284,9 +284,14 @@ export class ApiKeyService {
 
   /**
    * The credentials a presented secret stands for, or null when it is unknown, revoked, expired,
-   * or its member is deactivated or not joined. One indexed query, never cached.
+   * or its member is deactivated or not joined. Never cached. The key's workspace comes from the
+   * coordinator's credential directory (`platform.credential_hashes`), then the key is judged
+   * within that workspace, so no statement reads keys across workspaces (docs/scale-out.md).
    */
   async authenticate(secret: string): Promise<Credentials | null> {
+    const hash = hashSecret(secret);
+    const owner = await credentialWorkspace(this.sequelize, hash);
+    if (!owner || owner.kind !== 'api_key') return null;
     const [row] = await this.sequelize.query<{
       id: string;
       workspace_id: string;
@@ -301,11 +306,11 @@ export class ApiKeyService {
     }>(
       `SELECT k.id, k.workspace_id, k.full_access, k.scopes, k.last_used_at, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name
          FROM platform.api_keys k
-         JOIN platform.members m ON m.id = k.member_id
+         JOIN platform.members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
          JOIN platform.accounts a ON a.id = m.account_id
-        WHERE k.secret_hash = $1 AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > $2)
+        WHERE k.workspace_id = $3 AND k.secret_hash = $1 AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > $2)
           AND m.state = 'joined' AND m.deactivated_at IS NULL`,
-      { type: QueryTypes.SELECT, bind: [hashSecret(secret), this.clock()] },
+      { type: QueryTypes.SELECT, bind: [hash, this.clock(), owner.workspaceId] },
     );
     if (!row) return null;
     return {

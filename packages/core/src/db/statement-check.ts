@@ -421,18 +421,6 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     match: /^DELETE FROM "platform"\."sessions" WHERE "expires_at" < /,
   },
   {
-    name: 'API key look-up by secret hash',
-    reason:
-      "The failure path only: on a workspace subdomain the request's access statement looks the key up within that workspace (access/request-access.ts); a key it did not find there (unknown, revoked, or another workspace's) is looked up by hash alone to answer 401 or 403 exactly as the specification says, and so is a key sent to the base domain. With a coordinator table hash → workspace this becomes a look-up there.",
-    match: /^SELECT k\.id, k\.workspace_id, k\.full_access, k\.scopes, k\.last_used_at, .* FROM platform\.api_keys k JOIN platform\.members m ON m\.id = k\.member_id .* WHERE k\.secret_hash = \$1/,
-  },
-  {
-    name: 'session look-up by token hash',
-    reason:
-      "The failure path only: on a workspace subdomain the request's access statement looks the session up within that workspace (access/request-access.ts); a cookie it did not find there (unknown, ended, or another workspace's session) is looked up by hash alone to answer 401 or 403 exactly as before, and so is a cookie sent to the base domain. With a coordinator table hash → workspace this becomes a look-up there.",
-    match: /^SELECT s\.id AS session_id, s\.elevated_until, .* FROM platform\.sessions s JOIN platform\.members m ON m\.id = s\.member_id .* WHERE s\.token_hash = '/,
-  },
-  {
     name: 'workspaces where an app is installed',
     reason: 'Operator tooling (`wpk search reindex`): finds the workspaces where an app is installed, then rebuilds each workspace with statements that name it.',
     match: /^SELECT workspace_id FROM platform\.app_installations WHERE app_slug = '[^']*' AND status = 'installed'$/,

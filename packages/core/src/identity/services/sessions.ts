@@ -1,7 +1,7 @@
 import { ForbiddenError, InvalidError, UnauthorizedError } from '@wpk/sdk';
 import { Op, QueryTypes, fn, col, where } from 'sequelize';
 import type { CallerMember, PlatformRole } from '../../access/index.js';
-import { pruneCredentialHashes, recordCredentialHash } from '../../db/index.js';
+import { credentialWorkspace, pruneCredentialHashes, recordCredentialHash } from '../../db/index.js';
 import type { Account, IdentityModels, Member } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import type { AdminAudit } from './admin-audit.js';
@@ -78,6 +78,11 @@ export class SessionService {
    */
   async resolve(token: string): Promise<ResolvedSession | null> {
     if (token.length < 20 || token.length > 200) return null;
+    // The session's workspace comes from the coordinator's credential directory; the session is
+    // then judged within it, so no statement reads sessions across workspaces (docs/scale-out.md).
+    const hash = sha256(token);
+    const owner = await credentialWorkspace(this.context.sequelize, hash);
+    if (!owner || owner.kind !== 'session') return null;
     const [row] = await this.context.sequelize.query<{
       session_id: string;
       elevated_until: Date | null;
@@ -90,12 +95,12 @@ export class SessionService {
     }>(
       `SELECT s.id AS session_id, s.elevated_until, m.id AS member_id, m.workspace_id, m.account_id, m.platform_role, a.email, a.name
          FROM platform.sessions s
-         JOIN platform.members m ON m.id = s.member_id
+         JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
          JOIN platform.accounts a ON a.id = s.account_id
          JOIN platform.workspaces w ON w.id = s.workspace_id
-        WHERE s.token_hash = :hash AND s.expires_at > :now AND a.security_stamp = s.security_stamp
+        WHERE s.workspace_id = :workspace AND s.token_hash = :hash AND s.expires_at > :now AND a.security_stamp = s.security_stamp
           AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
-      { type: QueryTypes.SELECT, replacements: { hash: sha256(token), now: this.context.clock() } },
+      { type: QueryTypes.SELECT, replacements: { hash, workspace: owner.workspaceId, now: this.context.clock() } },
     );
     if (!row) return null;
     return {
