@@ -131,7 +131,7 @@ if (process.env.BENCH_TRACE === '1') {
   pg.Client.prototype.query = original;
   const plan = await sequelize.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${ACCESS_STATEMENTS.withKey.text}`, {
     type: QueryTypes.SELECT,
-    bind: ['bench', createHash('sha256').update(memberKey).digest('hex'), 'bench'],
+    bind: ['bench', createHash('sha256').update(memberKey).digest('hex'), 'bench', new Date()],
   });
   console.log(`the access statement's plan:\n${plan.map((row) => Object.values(row)[0]).join('\n')}`);
 }

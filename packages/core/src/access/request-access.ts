@@ -56,7 +56,7 @@ const ROLES = `CASE WHEN c.member_id IS NULL THEN NULL ELSE ARRAY(
       FROM platform.member_roles mr JOIN platform.roles r ON r.workspace_id = mr.workspace_id AND r.id = mr.role_id
      WHERE mr.workspace_id = w.id AND mr.member_id = c.member_id AND jsonb_typeof(r.permissions -> $3::text) = 'array') END AS slice`;
 
-/** $1 subdomain, $2 the key's hash (null: no credential), $3 the app namespace (null: not an app route). */
+/** $1 subdomain, $2 the key's hash (null: no credential), $3 the app namespace (null: not an app route), $4 now (the runtime's clock). */
 const WITH_KEY = statement(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COLUMNS}, ${ROLES}
   FROM platform.workspaces w
   LEFT JOIN LATERAL (
@@ -64,12 +64,12 @@ const WITH_KEY = statement(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COL
       FROM platform.api_keys k
       JOIN platform.members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
       JOIN platform.accounts a ON a.id = m.account_id
-     WHERE k.workspace_id = w.id AND k.secret_hash = $2::text AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > now())
+     WHERE k.workspace_id = w.id AND k.secret_hash = $2::text AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > $4::timestamptz)
        AND m.state = 'joined' AND m.deactivated_at IS NULL) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = w.id AND i.app_slug = $3::text
  WHERE w.subdomain = $1::text AND w.status = 'active'`);
 
-/** $1 subdomain, $2 the session token's hash, $3 the app namespace (or null). */
+/** $1 subdomain, $2 the session token's hash, $3 the app namespace (or null), $4 now (the runtime's clock). */
 const WITH_SESSION = statement(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COLUMNS}, ${ROLES}
   FROM platform.workspaces w
   LEFT JOIN LATERAL (
@@ -77,7 +77,7 @@ const WITH_SESSION = statement(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION
       FROM platform.sessions s
       JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
       JOIN platform.accounts a ON a.id = s.account_id
-     WHERE s.workspace_id = w.id AND s.token_hash = $2::text AND s.expires_at > now() AND a.security_stamp = s.security_stamp
+     WHERE s.workspace_id = w.id AND s.token_hash = $2::text AND s.expires_at > $4::timestamptz AND a.security_stamp = s.security_stamp
        AND m.state = 'joined' AND m.deactivated_at IS NULL) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = w.id AND i.app_slug = $3::text
  WHERE w.subdomain = $1::text AND w.status = 'active'`);
@@ -149,16 +149,17 @@ const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * session cookie), and, when the route is an app's, the installation plus the member's role ids
  * and slice of that app. Nothing is cached: every request reads all of it afresh, so revocation,
  * re-scoping and membership changes bite on the very next request of every process.
+ * Expiry is judged at `now`, the runtime's clock (as the ordinary look-ups do), not the database's.
  * Returns the workspace (null: no active workspace on this subdomain).
  */
-export async function resolveRequestAccess(fast: FastQuery, request: Request, subdomain: string): Promise<WorkspaceRecord | null> {
+export async function resolveRequestAccess(fast: FastQuery, request: Request, subdomain: string, now: Date): Promise<WorkspaceRecord | null> {
   const bearer = bearerOf(request);
   const kind = bearer !== null ? 'api_key' : 'session';
   const token = bearer ?? sessionCookieOf(request);
   // An unusable token is looked up as none (the scheme judges it: 401 without a database read).
   const usable = token !== null && (kind === 'api_key' ? token.startsWith('slk_') : token.length >= 20 && token.length <= 200);
   const namespace = request.server.match(request.method, request.path)?.settings.app?.wpkApp?.namespace ?? null;
-  const rows = await fast.rows<AccessRow>(kind === 'api_key' ? WITH_KEY : WITH_SESSION, [subdomain.toLowerCase(), usable ? sha256(token) : null, namespace]);
+  const rows = await fast.rows<AccessRow>(kind === 'api_key' ? WITH_KEY : WITH_SESSION, [subdomain.toLowerCase(), usable ? sha256(token) : null, namespace, now]);
   const row = rows[0];
   if (!row) return null;
   const workspace: WorkspaceRecord = { id: row.id, subdomain: row.subdomain, name: row.name, plan: row.plan, billing_interval: row.billing_interval, status: row.status, created_at: row.created_at, updated_at: row.updated_at };

@@ -11,11 +11,11 @@ import { installConventions } from './create-server.js';
 export const serverPlugin: CorePlugin = {
   name: 'server',
   dependencies: ['tenancy'],
-  async register(server, { config, logger }) {
+  async register(server, { config, logger, seams }) {
     const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs } = config;
     // The workspace of the subdomain comes with the request's access statement (access/request-access.ts).
     const fast = server.plugins.db.database.fast;
-    const resolveWorkspace = (request: Request, subdomain: string) => resolveRequestAccess(fast, request, subdomain);
+    const resolveWorkspace = (request: Request, subdomain: string) => resolveRequestAccess(fast, request, subdomain, seams.clock());
     await installConventions(server, { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces: server.plugins.tenancy.workspaces, resolveWorkspace, logger });
   },
 };
