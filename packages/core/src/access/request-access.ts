@@ -144,6 +144,19 @@ function sessionCookieOf(request: Request): string | null {
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 /**
+ * The app namespace of the route the request will reach, or null. hapi's `match` throws on a path
+ * it cannot decode (a malformed escape, an unpaired surrogate); such a request reaches no app
+ * route, and hapi's router answers it with the usual 4xx after this step.
+ */
+function appNamespaceOf(request: Request): string | null {
+  try {
+    return request.server.match(request.method, request.path)?.settings.app?.wpkApp?.namespace ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The request's access statement (one round trip, a prepared statement on PostgreSQL): the
  * workspace of the subdomain, the credential within that workspace (an API key, or else the
  * session cookie), and, when the route is an app's, the installation plus the member's role ids
@@ -158,7 +171,7 @@ export async function resolveRequestAccess(fast: FastQuery, request: Request, su
   const token = bearer ?? sessionCookieOf(request);
   // An unusable token is looked up as none (the scheme judges it: 401 without a database read).
   const usable = token !== null && (kind === 'api_key' ? token.startsWith('slk_') : token.length >= 20 && token.length <= 200);
-  const namespace = request.server.match(request.method, request.path)?.settings.app?.wpkApp?.namespace ?? null;
+  const namespace = appNamespaceOf(request);
   const rows = await fast.rows<AccessRow>(kind === 'api_key' ? WITH_KEY : WITH_SESSION, [subdomain.toLowerCase(), usable ? sha256(token) : null, namespace, now]);
   const row = rows[0];
   if (!row) return null;
