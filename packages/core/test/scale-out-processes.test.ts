@@ -223,10 +223,19 @@ if (!onPostgres) {
     t.is(expected.size, stored.length, 'one event per note written (events are written with the note, in its transaction)');
     t.deepEqual(missing, [], 'every event reached the subscriber');
     t.deepEqual(stray, [], 'and nothing else did');
-    const deliveries = await env.runtime.db.sequelize.query<{ status: string; n: number }>(
-      `SELECT status, count(*)::int AS n FROM platform.event_deliveries WHERE subscriber = 'hooks' GROUP BY status ORDER BY status`,
-      { type: 'SELECT' as never },
-    );
+    // A broker settles the deliveries it made in batches, just after the subscriber has answered:
+    // wait (bounded) for the last batch to be written before judging the rows.
+    const sequelize = env.runtime.db.sequelize;
+    const deliveryStates = () =>
+      sequelize.query<{ status: string; n: number }>(`SELECT status, count(*)::int AS n FROM platform.event_deliveries WHERE subscriber = 'hooks' GROUP BY status ORDER BY status`, {
+        type: 'SELECT' as never,
+      });
+    const settleDeadline = Date.now() + 30_000;
+    let deliveries = await deliveryStates();
+    while (!(deliveries.length === 1 && deliveries[0].status === 'delivered') && Date.now() < settleDeadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      deliveries = await deliveryStates();
+    }
     t.deepEqual(deliveries, [{ status: 'delivered', n: expected.size }], 'one delivery per event, each delivered');
 
     for (const child of [servers[0], servers[2]]) child.child.kill('SIGTERM');
