@@ -1,19 +1,11 @@
 import { ConflictError, InvalidError, isUuid, NotFoundError } from '@wpk/sdk';
 import { jsonSchemaProblems } from '@wpk/sdk/tooling';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { isInstalled, type InstallationView } from '../access/index.js';
+import { isInstalled, type PrefetchedInstallation } from '../access/index.js';
 import type { LoadedApp } from './loader.js';
 
-/** An installation row. */
-export interface InstallationRow extends InstallationView {
-  workspace_id: string;
-  app_slug: string;
-  settings: Record<string, unknown> | null;
-  installed_by: string | null;
-  installed_at: Date | null;
-  uninstalled_by: string | null;
-  uninstalled_at: Date | null;
-}
+/** An installation row (the same columns the request's access statement reads). */
+export type InstallationRow = PrefetchedInstallation;
 
 /** The access policy as PUT /applications/{slug}/access and installation take it. */
 export interface AccessPolicyInput {
