@@ -33,14 +33,14 @@ export interface OfferInput {
 
 /** Drafts an offer on an active application; one live (not rescinded) offer per application. */
 export async function createOffer(ctx: AtsContext, applicationId: string, input: OfferInput): Promise<Offer> {
-  const application = await requireApplication(ctx, applicationId, true);
-  if (application.status !== 'active') throw new ConflictError(`Application ${applicationId} is ${application.status}; offers are made to active applications`);
-  const live = await ctx.db.offers.findOne({ where: { application_id: applicationId, status: { [Op.ne]: 'rescinded' } } });
-  if (live) throw new ConflictError(`Application ${applicationId} already has offer ${live.id} (${live.status}); rescind it first`);
   const pack = input.package;
   const base = decimal(pack.base, 'package.base');
   const bonus = decimal(pack.bonus, 'package.bonus');
   if ((base !== null || bonus !== null) && !pack.currency) throw new InvalidError('package.currency is required with an amount');
+  const application = await requireApplication(ctx, applicationId, true);
+  if (application.status !== 'active') throw new ConflictError(`Application ${applicationId} is ${application.status}; offers are made to active applications`);
+  const live = await ctx.db.offers.findOne({ where: { application_id: applicationId, status: { [Op.ne]: 'rescinded' } } });
+  if (live) throw new ConflictError(`Application ${applicationId} already has offer ${live.id} (${live.status}); rescind it first`);
   const offer = await ctx.db.offers.create({
     application_id: applicationId, status: 'draft', base, currency: pack.currency?.toUpperCase() ?? null, period: pack.period ?? null, bonus,
     equity: pack.equity ?? null, benefits: pack.benefits ?? [], notes: pack.notes ?? null, start_date: input.start_date ?? null, created_by: ctx.member.id,
