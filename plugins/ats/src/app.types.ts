@@ -251,6 +251,39 @@ export interface CoreAtsOfferStatusChangedPayload {
 }
 
 /**
+ * A message template was saved.
+ */
+export interface CoreAtsTemplateCreatedPayload {
+  template_id: string;
+  name: string;
+  kind: string;
+}
+
+/**
+ * A message template was deleted.
+ */
+export interface CoreAtsTemplateDeletedPayload {
+  template_id: string;
+  deleted_by: string;
+}
+
+/**
+ * A careers embed was created.
+ */
+export interface CoreAtsEmbedCreatedPayload {
+  embed_id: string;
+  name: string;
+}
+
+/**
+ * A careers embed was retired for good.
+ */
+export interface CoreAtsEmbedRetiredPayload {
+  embed_id: string;
+  retired_by: string;
+}
+
+/**
  * A member was removed.
  */
 export interface CoreAccountMemberRemovedPayload {
@@ -309,6 +342,10 @@ export interface EmittedEvents {
   'core.ats.evaluation.cancelled': CoreAtsEvaluationCancelledPayload;
   'core.ats.offer.created': CoreAtsOfferCreatedPayload;
   'core.ats.offer.status_changed': CoreAtsOfferStatusChangedPayload;
+  'core.ats.template.created': CoreAtsTemplateCreatedPayload;
+  'core.ats.template.deleted': CoreAtsTemplateDeletedPayload;
+  'core.ats.embed.created': CoreAtsEmbedCreatedPayload;
+  'core.ats.embed.retired': CoreAtsEmbedRetiredPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */

@@ -15,8 +15,8 @@ test.serial('the permission matrix: every route refuses a member without its key
   const rows = await world.workspace.permissionMatrix('ats', { params: { tag: 'go', token: 'x' } });
   t.is(rows.length, manifest.authorization.length);
   t.deepEqual(rows.filter((row) => row.skipped || row.note).map((row) => row.route).sort(), [
-    'DELETE /ats/evaluations/{evaluation_id}', 'GET /ats/applications/{application_id}', 'GET /ats/self-schedule/{token}',
-    'POST /ats/evaluations/{evaluation_id}/submission', 'POST /ats/self-schedule/{token}',
+    'DELETE /ats/evaluations/{evaluation_id}', 'GET /ats/applications/{application_id}', 'GET /ats/careers', 'GET /ats/careers/embeds/{embed_id}', 'GET /ats/careers/jobs/{job_id}', 'GET /ats/self-schedule/{token}',
+    'POST /ats/careers/jobs/{job_id}/applications', 'POST /ats/evaluations/{evaluation_id}/submission', 'POST /ats/self-schedule/{token}',
   ]);
   for (const row of rows.filter((candidate) => !candidate.note && !candidate.skipped)) {
     t.deepEqual(row.without, { status: 403, body: { error: `Missing permission: ${row.keys[0]}` } }, row.route);
@@ -68,4 +68,54 @@ test.serial('every table can be distributed by workspace, and the migration goes
   t.deepEqual(await world.platform.distributionProblems(), []);
   t.deepEqual(await world.platform.migrateDown('ats'), ['0001-create-recruiting-tables']);
   t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables']);
+});
+
+test.serial('templates: merge fields are checked, names are unique, delete removes', async (t) => {
+  const template = ok(await recruiter.post('/ats/templates', { name: 'Rejection', kind: 'rejection', subject: 'Your application for {{job_title}}', body_html: '<p>Dear {{ candidate_first_name }},</p>' }));
+  const clash = await recruiter.post('/ats/templates', { name: 'rejection' });
+  t.deepEqual([clash.status, clash.body], [409, { error: 'A template named rejection already exists' }]);
+  const unknown = await recruiter.post('/ats/templates', { name: 'Bad', body_html: 'Hi {{salary}}' });
+  t.deepEqual([unknown.status, unknown.body.error.startsWith('body_html: {{salary}} is not a merge field')], [400, true]);
+  t.deepEqual(ok(await recruiter.get('/ats/templates?kind=rejection')).map((row: any) => row.name), ['Rejection']);
+  t.deepEqual(ok(await recruiter.delete(`/ats/templates/${template.id}`)), { id: template.id, deleted: true });
+  t.is((await recruiter.delete(`/ats/templates/${template.id}`)).status, 404);
+});
+
+test.serial('the careers page lists open public jobs; the apply form creates the candidate (de-duplicated) and the application', async (t) => {
+  const visible = ok(await recruiter.post('/ats/jobs', { title: 'Barista', location: 'Porto', salary_min: 20000, salary_max: 25000, salary_currency: 'EUR', salary_visible: true, screening_questions: [{ text: 'Weekends?', type: 'yes_no', key: 'weekends', required: true, disqualify_on: ['no'] }] }));
+  const internal = ok(await recruiter.post('/ats/jobs', { title: 'Internal only', careers_visibility: 'internal' }));
+  for (const job of [visible, internal]) ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+  const anonymous = world.workspace.anonymous;
+  const page = ok(await anonymous.get('/ats/careers'));
+  const barista = page.jobs.find((job: any) => job.id === visible.id);
+  t.truthy(barista);
+  t.false(page.jobs.some((job: any) => job.id === internal.id));
+  t.deepEqual(barista.salary, { min: '20000.00', max: '25000.00', currency: 'EUR' });
+  t.deepEqual(barista.questions, [{ text: 'Weekends?', type: 'yes_no', key: 'weekends', html: undefined, options: undefined, required: true }].map((q) => JSON.parse(JSON.stringify(q))));
+  t.is((await anonymous.get(`/ats/careers/jobs/${internal.id}`)).status, 404);
+  world.takeEvents();
+  const applied = ok(await anonymous.post(`/ats/careers/jobs/${visible.id}/applications`, { name: 'Walk In', email: 'walkin@example.com', answers: { weekends: 'yes' } }));
+  t.deepEqual([applied.job_title, applied.received], ['Barista', true]);
+  t.deepEqual(world.takeEvents().map((e) => e.action), ['core.ats.candidate.created', 'core.ats.application.created']);
+  const twice = await anonymous.post(`/ats/careers/jobs/${visible.id}/applications`, { name: 'Walk In', email: 'WALKIN@example.com', answers: { weekends: 'yes' } });
+  t.deepEqual([twice.status, twice.body], [409, { error: 'You already applied to this job' }]);
+  const missing = await anonymous.post(`/ats/careers/jobs/${visible.id}/applications`, { name: 'No Answer', email: 'no-answer@example.com' });
+  t.deepEqual([missing.status, missing.body], [400, { error: 'answers.weekends is required' }]);
+  t.is(ok(await recruiter.get('/ats/candidates?email=no-answer@example.com')).length, 0, 'a refused application leaves no candidate');
+  const application = ok(await recruiter.get(`/ats/applications/${applied.application_id}`));
+  t.deepEqual([application.source, application.status, application.screening_answers], ['careers_page', 'active', { weekends: 'yes' }]);
+  const script = await world.workspace.anonymous.get('/public/apps/ats/careers.js');
+  t.is(script.status, 200, JSON.stringify(script.body));
+});
+
+test.serial('careers embeds: the snippet feeds the jobs; retiring is for good', async (t) => {
+  const embed = ok(await recruiter.post('/ats/settings/embeds', { name: 'Porto site', location: 'Porto' }));
+  t.is(embed.snippet, `<div data-wpk-careers="${embed.id}"></div><script src="/public/apps/ats/careers.js" data-embed="${embed.id}" async></script>`);
+  const feed = ok(await world.workspace.anonymous.get(embed.feed));
+  t.deepEqual(feed.jobs.map((job: any) => job.title), ['Barista']);
+  const retired = ok(await recruiter.delete(`/ats/settings/embeds/${embed.id}`));
+  t.deepEqual([retired.status, retired.snippet], ['retired', null]);
+  t.deepEqual((await world.workspace.anonymous.get(embed.feed)).body, { error: 'This careers embed does not exist or was retired' });
+  t.deepEqual((await recruiter.delete(`/ats/settings/embeds/${embed.id}`)).body, { error: `Embed ${embed.id} is already retired` });
+  t.deepEqual(ok(await recruiter.get('/ats/settings/embeds')).map((row: any) => row.status), ['retired']);
 });

@@ -163,6 +163,13 @@ export const createRecruitingTables: AppMigration = {
       },
       references: { application_id: { table: 'applications' } },
     }));
+    await query(tenantTable('templates', {
+      columns: { id: 'uuid NOT NULL', name: 'varchar(100) NOT NULL', kind: "varchar(20) NOT NULL DEFAULT 'general'", subject: "varchar(300) NOT NULL DEFAULT ''", body_html: "text NOT NULL DEFAULT ''", created_by: 'uuid' },
+      unique: [['lower(name)']],
+    }));
+    await query(tenantTable('embeds', {
+      columns: { id: 'uuid NOT NULL', name: 'varchar(100) NOT NULL', department_mrn: 'varchar(200)', location: 'varchar(200)', status: "varchar(20) NOT NULL DEFAULT 'active'", retired_at: 'timestamptz', created_by: 'uuid' },
+    }));
     await query(tenantTable('member_directory', {
       columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz', removed_by: 'uuid' },
       primaryKey: ['member_id'],
@@ -180,6 +187,6 @@ export const createRecruitingTables: AppMigration = {
     `);
   },
   async down({ query }) {
-    await query('DROP VIEW candidate_matches; DROP TABLE member_directory, offers, evaluations, interviews, activities, applications, candidates, job_approvals, jobs, stages, pipelines');
+    await query('DROP VIEW candidate_matches; DROP TABLE member_directory, embeds, templates, offers, evaluations, interviews, activities, applications, candidates, job_approvals, jobs, stages, pipelines');
   },
 };

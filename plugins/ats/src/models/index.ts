@@ -60,6 +60,10 @@ export interface Offer {
   id: string; application_id: string; status: string; base: string | null; currency: string | null; period: string | null; bonus: string | null;
   equity: string | null; benefits: string[]; notes: string | null; start_date: string | null; status_reason: string | null; created_by: string | null; created_at: Date; updated_at: Date;
 }
+/** A message template with merge fields (`{{candidate_name}}`, ...). */
+export interface Template { id: string; name: string; kind: string; subject: string; body_html: string; created_by: string | null; created_at: Date; updated_at: Date }
+/** A careers-page snippet a website embeds; `retired` is for good. */
+export interface Embed { id: string; name: string; department_mrn: string | null; location: string | null; status: string; retired_at: Date | null; created_by: string | null; created_at: Date; updated_at: Date }
 /** The app's copy of the workspace's members, fed by events (removed members keep a row with `removed_at`). */
 export interface MemberDirectoryEntry { member_id: string; removed_at: Date | null; removed_by: string | null }
 /** A candidate's full-text rank against a job (the view `candidate_matches`). */
@@ -119,6 +123,14 @@ export const models = {
     id, application_id: { type: DataTypes.UUID, allowNull: false }, status: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'draft' },
     base: { type: DataTypes.DECIMAL(14, 2), allowNull: true }, currency: text(3), period: text(10), bonus: { type: DataTypes.DECIMAL(14, 2), allowNull: true }, equity: text(200),
     benefits: json([]), notes: text(5000), start_date: { type: DataTypes.DATEONLY, allowNull: true }, status_reason: text(1000), created_by: { type: DataTypes.UUID, allowNull: true },
+  }),
+  templates: defineModel<Template>('templates', {
+    id, name: { type: DataTypes.STRING(100), allowNull: false }, kind: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'general' },
+    subject: { type: DataTypes.STRING(300), allowNull: false, defaultValue: '' }, body_html: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' }, created_by: { type: DataTypes.UUID, allowNull: true },
+  }),
+  embeds: defineModel<Embed>('embeds', {
+    id, name: { type: DataTypes.STRING(100), allowNull: false }, department_mrn: text(200), location: text(200),
+    status: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'active' }, retired_at: { type: DataTypes.DATE, allowNull: true }, created_by: { type: DataTypes.UUID, allowNull: true },
   }),
   memberDirectory: defineModel<MemberDirectoryEntry>('member_directory', {
     member_id: { type: DataTypes.UUID, primaryKey: true }, removed_at: { type: DataTypes.DATE, allowNull: true }, removed_by: { type: DataTypes.UUID, allowNull: true },

@@ -2,7 +2,7 @@ import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
 import type { Application, Job } from '../models/index.js';
 import { applicationDocument } from '../search.js';
 import { addTimelineEntry, requireCandidate } from './candidates.js';
-import { conflictOnDuplicate, daysBetween, emit, type AtsContext } from './context.js';
+import { conflictOnDuplicate, daysBetween, emit, type AtsBaseContext, type AtsContext, type AtsRequestContext } from './context.js';
 import { presentInterview } from './interviews.js';
 import { stagesOf } from './pipelines.js';
 
@@ -39,7 +39,7 @@ export async function withTiming(ctx: AtsContext, rows: Application[]) {
   });
 }
 
-function indexApplication(ctx: AtsContext, application: Application, candidateName: string, jobTitle: string): void {
+function indexApplication(ctx: AtsBaseContext, application: Application, candidateName: string, jobTitle: string): void {
   ctx.search.upsert(applicationDocument(application, candidateName, jobTitle));
 }
 
@@ -66,7 +66,8 @@ export interface ApplicationInput { candidate_id: string; job_id: string; stage_
  * pipeline). The job must be open (or on hold, for a recruiter adding someone by hand); one
  * application per candidate and job. An answer that disqualifies rejects it at once.
  */
-export async function createApplication(ctx: AtsContext, input: ApplicationInput, createdBy: string | null = ctx.member?.id ?? null) {
+export async function createApplication(ctx: AtsRequestContext, input: ApplicationInput) {
+  const createdBy = ctx.member?.id ?? null;
   const candidate = await ctx.db.candidates.findById(input.candidate_id);
   if (!candidate) throw new InvalidError(`candidate_id ${input.candidate_id} is not a candidate of this workspace`);
   const job = await ctx.db.jobs.findById(input.job_id, { lock: 'share' });

@@ -2,7 +2,7 @@ import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
 import { randomUUID } from 'node:crypto';
 import type { Activity, Candidate, ResumeFile } from '../models/index.js';
 import { candidateDocument } from '../search.js';
-import { assertMember, conflictOnDuplicate, emit, likePattern, type AtsContext } from './context.js';
+import { assertMember, conflictOnDuplicate, emit, likePattern, type AtsBaseContext, type AtsContext, type AtsRequestContext } from './context.js';
 
 /** Candidate sources. */
 export const SOURCES = ['applied', 'sourced', 'referral', 'agency', 'careers_page', 'internal', 'other'] as const;
@@ -28,7 +28,7 @@ function addTag(tags: string[], tag: string): string[] {
 }
 
 /** The candidate with this email (case-insensitive), if any: the de-duplication rule. */
-export function candidateByEmail(ctx: AtsContext, email: string): Promise<Candidate | null> {
+export function candidateByEmail(ctx: AtsBaseContext, email: string): Promise<Candidate | null> {
   return ctx.db.candidates.findOne({ where: { email: { [Op.iLike]: email.replace(/[\\%_]/g, (c) => `\\${c}`) } } });
 }
 
@@ -37,7 +37,7 @@ export function candidateByEmail(ctx: AtsContext, email: string): Promise<Candid
  * candidate: one person, one record. Resume entries must name files uploaded through
  * `POST /ats/resume-uploads`; their size and type are taken from the stored object.
  */
-export async function createCandidate(ctx: AtsContext, input: CandidateInput): Promise<Candidate> {
+export async function createCandidate(ctx: AtsRequestContext, input: CandidateInput): Promise<Candidate> {
   await ctx.lock(`candidate-email:${input.email.toLowerCase()}`);
   const existing = await candidateByEmail(ctx, input.email);
   if (existing) throw new ConflictError(`A candidate with email ${input.email} already exists: ${existing.id}`);
@@ -99,7 +99,7 @@ export async function untagCandidate(ctx: AtsContext, id: string, tag: string): 
 }
 
 /** Writes one entry of the timeline (notes, stage moves, status changes). */
-export function addTimelineEntry(ctx: AtsContext, entry: { candidate_id: string; application_id?: string | null; kind: string; content: string; author_mrn?: string | null }): Promise<Activity> {
+export function addTimelineEntry(ctx: AtsBaseContext, entry: { candidate_id: string; application_id?: string | null; kind: string; content: string; author_mrn?: string | null }): Promise<Activity> {
   return ctx.db.activities.create({ candidate_id: entry.candidate_id, application_id: entry.application_id ?? null, kind: entry.kind, content: entry.content, author_mrn: entry.author_mrn ?? null });
 }
 

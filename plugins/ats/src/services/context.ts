@@ -1,4 +1,4 @@
-import { ConflictError, InvalidError, isUuid, memberIdFromMrn, type AppContext, type BaseContext, type EventContext } from '@wpk/sdk';
+import { ConflictError, InvalidError, isUuid, memberIdFromMrn, type AppContext, type BaseContext, type EventContext, type PublicContext } from '@wpk/sdk';
 import type { AppTypes, EmittedEvents } from '../app.types.js';
 import type { Models } from '../models/index.js';
 
@@ -6,6 +6,10 @@ import type { Models } from '../models/index.js';
 export type AtsContext = AppContext<Models, AppTypes>;
 /** What a subscription handler hands a service. */
 export type AtsEventContext = EventContext<Models, AppTypes>;
+/** What a public route (the careers page, the self-schedule link) hands a service: no caller. */
+export type AtsPublicContext = PublicContext<Models, AppTypes>;
+/** A route's context, with or without a caller (services shared by the API and the public pages). */
+export type AtsRequestContext = AtsContext | AtsPublicContext;
 /** The parts every context shares (db, events, search, settings, storage). */
 export type AtsBaseContext = BaseContext<Models, AppTypes>;
 

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, Op } from '@wpk/sdk';
 import type { Pipeline, Stage } from '../models/index.js';
-import { assertMember, conflictOnDuplicate, emit, type AtsContext } from './context.js';
+import { assertMember, conflictOnDuplicate, emit, type AtsBaseContext, type AtsContext } from './context.js';
 
 /** Stage types, Greenhouse-like: what the stage is for (an `offer` stage is where offers are made, `hired` where hires land). */
 export const STAGE_TYPES = ['applied', 'screen', 'interview', 'assessment', 'offer', 'hired'] as const;
@@ -27,7 +27,7 @@ export async function requireStage(ctx: AtsContext, id: string): Promise<Stage> 
 }
 
 /** A pipeline's stages in order. */
-export function stagesOf(ctx: AtsContext, pipelineId: string): Promise<Stage[]> {
+export function stagesOf(ctx: AtsBaseContext, pipelineId: string): Promise<Stage[]> {
   return ctx.db.stages.findAll({ where: { pipeline_id: pipelineId }, order: [['position', 'ASC'], ['created_at', 'ASC']] });
 }
 

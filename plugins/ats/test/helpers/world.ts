@@ -4,7 +4,10 @@
  * Every test file starts one (`startWorld`) in `test.before` and closes it after.
  */
 import { createTestPlatform, type TestCaller, type TestMember, type TestPlatform, type TestResponse, type TestWorkspace } from '@wpk/testing';
-import app from '../../src/index.js';
+import { fileURLToPath } from 'node:url';
+
+/** The app's directory: loading it by directory serves its public folder (`/public/apps/ats/*`) too. */
+const APP_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 export type Caller = TestMember;
 export type { TestCaller, TestResponse };
@@ -27,7 +30,7 @@ export interface World {
 }
 
 export async function startWorld(subdomain: string): Promise<World> {
-  const platform = await createTestPlatform({ apps: [app], firstParty: true });
+  const platform = await createTestPlatform({ apps: [APP_DIR], firstParty: true });
   try {
     const workspace = await platform.workspace(subdomain);
     await workspace.install('ats');
