@@ -116,6 +116,14 @@ export interface CoreAtsCandidateUntaggedPayload {
 }
 
 /**
+ * A candidate's personal data was erased on request.
+ */
+export interface CoreAtsCandidateErasedPayload {
+  candidate_id: string;
+  erased_by: string;
+}
+
+/**
  * A note was added to a candidate's timeline.
  */
 export interface CoreAtsActivityAddedPayload {
@@ -328,6 +336,7 @@ export interface EmittedEvents {
   'core.ats.candidate.created': CoreAtsCandidateCreatedPayload;
   'core.ats.candidate.tagged': CoreAtsCandidateTaggedPayload;
   'core.ats.candidate.untagged': CoreAtsCandidateUntaggedPayload;
+  'core.ats.candidate.erased': CoreAtsCandidateErasedPayload;
   'core.ats.activity.added': CoreAtsActivityAddedPayload;
   'core.ats.application.created': CoreAtsApplicationCreatedPayload;
   'core.ats.application.stage_changed': CoreAtsApplicationStageChangedPayload;

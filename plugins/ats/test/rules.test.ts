@@ -289,3 +289,20 @@ test.serial('jobs: deleting one takes its applications along, but not a job with
   t.deepEqual(ok(await recruiter.delete(`/ats/jobs/${other.id}`)), { id: other.id, deleted: true });
   t.is((await recruiter.get(`/ats/applications/${gone.id}`)).status, 404);
 });
+
+test.serial("erasure: a candidate's personal data goes, the hiring record stays, erasing twice is 409", async (t) => {
+  const upload = ok(await recruiter.post('/ats/resume-uploads', { filename: 'cv.txt', content_type: 'text/plain' }));
+  t.is((await world.platform.follow(upload.upload.url, { method: 'PUT', body: 'Ada, engineer', headers: { 'content-type': 'text/plain' } })).status, 200);
+  const candidate = await newCandidate({ phone: '+44 20 7946 0000', headline: 'Engineer', tags: ['x'], resume: [{ key: upload.key, filename: 'cv.txt' }] });
+  const job = await openJob();
+  const application = ok(await recruiter.post('/ats/applications', { candidate_id: candidate.id, job_id: job.id }));
+  ok(await recruiter.post(`/ats/candidates/${candidate.id}/activities`, { content: 'Lives in Leeds' }));
+  world.takeEvents();
+  const erased = ok(await recruiter.post(`/ats/candidates/${candidate.id}/erasure`));
+  t.like(erased, { name: 'Erased candidate', email: `erased-${candidate.id}@erased.invalid`, phone: null, headline: null, tags: [], resume: [], links: {} });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.ats.candidate.erased', payload: { candidate_id: candidate.id, erased_by: recruiter.mrn } }]);
+  t.deepEqual(ok(await recruiter.get(`/ats/candidates/${candidate.id}/activities?kind=note`)).map((a: any) => a.content), ['[erased]']);
+  t.is(ok(await recruiter.get(`/ats/applications/${application.id}`)).status, 'active', 'the application stays');
+  t.is((await recruiter.get(`/ats/candidates/${candidate.id}/resume`)).status, 404);
+  t.is((await recruiter.post(`/ats/candidates/${candidate.id}/erasure`)).status, 409);
+});

@@ -1,7 +1,7 @@
 import { defineRoute, Joi } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Candidate, Models } from '../models/index.js';
-import { RESUME_TYPES, SOURCES, addNote, createCandidate, listActivities, listCandidates, requireCandidate, resumeDownload, resumeUploadLink, tagCandidate, untagCandidate } from '../services/candidates.js';
+import { RESUME_TYPES, SOURCES, addNote, createCandidate, eraseCandidate, listActivities, listCandidates, requireCandidate, resumeDownload, resumeUploadLink, tagCandidate, untagCandidate } from '../services/candidates.js';
 import { id, idParams, listQuery, mrn } from './schemas.js';
 
 const present = (candidate: Candidate) => {
@@ -88,5 +88,10 @@ export const candidateRoutes = [
     method: 'GET', path: '/ats/candidates/{candidate_id}/resume', description: 'The latest resume with a five-minute download link',
     validate: { params: idParams('candidate_id') },
     handler: async (request, ctx) => ctx.respond.single(await resumeDownload(ctx, request.params.candidate_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', description: "Erases the candidate's personal data",
+    validate: { params: idParams('candidate_id') },
+    handler: async (request, ctx) => ctx.respond.single(present(await eraseCandidate(ctx, request.params.candidate_id))),
   }),
 ];

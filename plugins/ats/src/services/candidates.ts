@@ -138,3 +138,36 @@ export async function resumeDownload(ctx: AtsContext, candidateId: string) {
   const link = await ctx.storage.signedDownloadUrl(latest.key, { filename: latest.filename, expiresInSeconds: 300 });
   return { ...latest, url: link.url, expires_at: link.expires_at.toISOString() };
 }
+
+/**
+ * Erases a candidate's personal data on request (GDPR article 17), keeping the hiring records
+ * the workspace must keep (applications, their stages and outcomes, scorecard ratings): name
+ * and email become placeholders, contact fields, links, tags and resume files go, timeline notes
+ * and screening answers are blanked, scorecard notes are cleared, and the candidate leaves the
+ * search index. Erasing twice is 409.
+ */
+export async function eraseCandidate(ctx: AtsContext, id: string): Promise<Candidate> {
+  const candidate = await requireCandidate(ctx, id, true);
+  if (candidate.email === erasedEmail(id)) throw new ConflictError(`Candidate ${id} is already erased`);
+  for (const file of candidate.resume) await ctx.storage.delete(file.key);
+  const changes: Partial<Candidate> = {
+    name: 'Erased candidate', email: erasedEmail(id), phone: null, location: null, headline: null, links: {}, tags: [], source_detail: null, resume: [],
+  };
+  await ctx.db.candidates.update(changes, { where: { id } });
+  await ctx.db.activities.update({ content: '[erased]' }, { where: { candidate_id: id } });
+  const applications = await ctx.db.applications.findAll({ where: { candidate_id: id }, attributes: ['id'] });
+  const applicationIds = applications.map((row) => row.id);
+  if (applicationIds.length) {
+    await ctx.db.applications.update({ screening_answers: {} }, { where: { id: { [Op.in]: applicationIds } } });
+    await ctx.db.evaluations.update({ notes: null }, { where: { application_id: { [Op.in]: applicationIds } } });
+    for (const applicationId of applicationIds) ctx.search.remove('application', applicationId);
+  }
+  ctx.search.remove('candidate', id);
+  emit(ctx, 'core.ats.candidate.erased', { candidate_id: id, erased_by: ctx.member.mrn });
+  return { ...candidate, ...changes };
+}
+
+/** The placeholder address of an erased candidate (`.invalid` never delivers, RFC 2606). */
+export function erasedEmail(id: string): string {
+  return `erased-${id}@erased.invalid`;
+}
