@@ -1,3 +1,4 @@
+/* global document, location, FormData */
 // The careers page and its embeddable snippet: lists the open jobs of the workspace (or of one
 // embed, data-embed="{id}") and shows each job's apply form, which posts to the public API.
 (function () {

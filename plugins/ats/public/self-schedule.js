@@ -1,3 +1,4 @@
+/* global document, location */
 // The candidate's self-schedule page: the token is in the URL fragment (never sent to a server
 // log); it reads the offered slots from the public API and books the one the candidate picks.
 (function () {
