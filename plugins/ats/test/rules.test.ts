@@ -306,3 +306,15 @@ test.serial("erasure: a candidate's personal data goes, the hiring record stays,
   t.is((await recruiter.get(`/ats/candidates/${candidate.id}/resume`)).status, 404);
   t.is((await recruiter.post(`/ats/candidates/${candidate.id}/erasure`)).status, 409);
 });
+
+test.serial('time in stage and SLA: an active application past its stage’s sla_days reads as overdue', async (t) => {
+  const pipeline = ok(await recruiter.post('/ats/pipelines', { name: 'Timed' }));
+  ok(await recruiter.post(`/ats/pipelines/${pipeline.id}/stages`, { name: 'Review', type: 'applied', sla_days: 3 }));
+  const job = await openJob({ pipeline_id: pipeline.id });
+  const application = await apply(job.id);
+  await world.platform.query(`UPDATE app_ats.applications SET stage_entered_at = now() - interval '4 days 1 hour' WHERE id = :id`, { id: application.id });
+  const late = ok(await recruiter.get(`/ats/applications/${application.id}`));
+  t.deepEqual([late.days_in_stage, late.sla_overdue, late.stage.sla_days], [4, true, 3]);
+  ok(await recruiter.patch(`/ats/applications/${application.id}/status`, { status: 'hold' }));
+  t.false(ok(await recruiter.get(`/ats/applications/${application.id}`)).sla_overdue, 'only an active application is overdue');
+});
