@@ -234,7 +234,7 @@ test.serial('interviews: cancelling keeps the interview (cancelled) and kills it
 
 test.serial('evaluations: the evaluator declines a request; ratings must cover the stage criteria; only the evaluator submits', async (t) => {
   const pipeline = ok(await recruiter.post('/ats/pipelines', { name: 'Scored' }));
-  ok(await recruiter.post(`/ats/pipelines/${pipeline.id}/stages`, { name: 'Panel', type: 'interview', criteria: [{ label: 'Code', key: 'code' }, { label: 'Design', key: 'design' }] }));
+  ok(await recruiter.post(`/ats/pipelines/${pipeline.id}/stages`, { name: 'Panel', type: 'interview', required_evaluations: 1, criteria: [{ label: 'Code', key: 'code' }, { label: 'Design', key: 'design' }] }));
   const job = await openJob({ pipeline_id: pipeline.id });
   const application = await apply(job.id);
   const evaluator = await world.member([]);
@@ -251,12 +251,16 @@ test.serial('evaluations: the evaluator declines a request; ratings must cover t
   t.is((await evaluator.post(`/ats/evaluations/${card.id}/submission`, { recommendation: 'yes', ratings: [{ key: 'code', rating: 5 }, { key: 'design', rating: 1 }] })).status, 400);
   t.is(ok(await evaluator.get(`/ats/applications/${application.id}`)).id, application.id, 'the evaluator reads the application they score');
   const declined = ok(await evaluator.delete(`/ats/evaluations/${card.id}`));
+  const hired = ok(await recruiter.post(`/ats/pipelines/${pipeline.id}/stages`, { name: 'Done', type: 'hired' }));
+  const blocked = await recruiter.patch(`/ats/applications/${application.id}/stage`, { stage_id: hired.id });
+  t.deepEqual([blocked.status, blocked.body], [409, { error: 'Stage Panel needs 1 submitted scorecard(s) before the application moves on; it has 0' }]);
   t.is(declined.status, 'cancelled');
   t.deepEqual((await evaluator.post(`/ats/evaluations/${card.id}/submission`, { recommendation: 'yes' })).body, { error: `Scorecard ${card.id} is cancelled; only a requested scorecard is submitted` });
   const second = ok(await recruiter.post(`/ats/applications/${application.id}/evaluations`, { evaluator_mrn: evaluator.mrn }));
   t.deepEqual((await other.delete(`/ats/evaluations/${second.id}`)).body, { error: 'Missing permission: ats.evaluations.cancel' });
   const done = ok(await evaluator.post(`/ats/evaluations/${second.id}/submission`, { recommendation: 'no', ratings: [{ key: 'code', rating: 2 }, { key: 'design', rating: 1, note: 'thin' }] }));
   t.deepEqual(done.ratings, [{ key: 'code', rating: 2 }, { key: 'design', rating: 1, note: 'thin' }]);
+  t.is(ok(await recruiter.patch(`/ats/applications/${application.id}/stage`, { stage_id: hired.id })).stage_id, hired.id, 'one submitted scorecard lets it move on');
   const stays = await recruiter.delete(`/ats/evaluations/${second.id}`);
   t.is(stays.status, 409);
   t.is(ok(await recruiter.get(`/ats/applications/${application.id}`)).evaluations[1].status, 'submitted');

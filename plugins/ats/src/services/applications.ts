@@ -97,7 +97,11 @@ export function listApplications(ctx: AtsContext, filter: ApplicationFilter) {
   return ctx.db.applications.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
 }
 
-/** Moves an active application to another stage of its job's pipeline; the note goes on the timeline. */
+/**
+ * Moves an active application to another stage of its job's pipeline; the note goes on the
+ * timeline. Moving forward out of a stage with `required_evaluations` needs that many submitted
+ * (non-shadow) scorecards of the stage; moving back never does.
+ */
 export async function moveApplication(ctx: AtsContext, id: string, stageId: string, note?: string): Promise<Application> {
   const application = await requireApplication(ctx, id, true);
   if (application.status !== 'active') throw new ConflictError(`Application ${id} is ${application.status}; only an active application moves between stages`);
@@ -107,6 +111,10 @@ export async function moveApplication(ctx: AtsContext, id: string, stageId: stri
   if (!target) throw new InvalidError(`stage_id ${stageId} is not a stage of job ${job.id}'s pipeline`);
   if (target.id === application.stage_id) throw new ConflictError(`Application ${id} is already in stage ${target.name}`);
   const from = stages.find((stage) => stage.id === application.stage_id);
+  if (from && from.required_evaluations > 0 && target.position > from.position) {
+    const submitted = await ctx.db.evaluations.count({ where: { application_id: id, stage_id: from.id, status: 'submitted', is_shadow: false } });
+    if (submitted < from.required_evaluations) throw new ConflictError(`Stage ${from.name} needs ${from.required_evaluations} submitted scorecard(s) before the application moves on; it has ${submitted}`);
+  }
   const now = new Date();
   await ctx.db.applications.update({ stage_id: stageId, stage_entered_at: now }, { where: { id } });
   await addTimelineEntry(ctx, { candidate_id: application.candidate_id, application_id: id, kind: 'stage_moved', content: `${from?.name ?? 'unknown'} → ${target.name}${note ? `: ${note}` : ''}`, author_mrn: ctx.member.mrn });
