@@ -3,15 +3,20 @@ import got from 'got';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
-import tasksApp from '@wpk/app-tasks';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { API_VERSION, ApiError, asCollection, asSingle, createClient, isApiError, OPERATIONS, type Client } from '../src/index.js';
 
 let platform: TestPlatform;
 let workspace: TestWorkspace;
 let baseUrl: string;
 
+/** The first-party apps of the repository's wpk.config.json, which the generated client covers (scripts/generate.ts). */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT_APPS = (JSON.parse(readFileSync(`${ROOT}wpk.config.json`, 'utf8')) as { apps: Array<{ dir: string }> }).apps.map((app) => `${ROOT}${app.dir}`);
+
 test.before(async () => {
-  platform = await createTestPlatform({ apps: [tasksApp], firstParty: true });
+  platform = await createTestPlatform({ apps: ROOT_APPS, firstParty: true });
   workspace = await platform.workspace('acme');
   await workspace.install('tasks');
   baseUrl = await platform.runtime.start();
