@@ -322,3 +322,16 @@ test.serial('time in stage and SLA: an active application past its stage’s sla
   ok(await recruiter.patch(`/ats/applications/${application.id}/status`, { status: 'hold' }));
   t.false(ok(await recruiter.get(`/ats/applications/${application.id}`)).sla_overdue, 'only an active application is overdue');
 });
+
+test.serial('concurrent requests: one candidate per email, and two last approvals open the job once', async (t) => {
+  const answers = await Promise.all([1, 2, 3].map((n) => recruiter.post('/ats/candidates', { name: `Racer ${n}`, email: 'racer@example.com' })));
+  t.deepEqual(answers.map((answer) => answer.status).sort(), [200, 409, 409]);
+  const [first, second] = [await world.member(['ats.jobs.approve']), await world.member(['ats.jobs.approve'])];
+  const job = ok(await recruiter.post('/ats/jobs', { title: 'Raced', approvals: [{ approver_mrn: first.mrn }, { approver_mrn: second.mrn }] }));
+  ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'approval' }));
+  world.takeEvents();
+  const decisions = await Promise.all([first, second].map((approver) => approver.post(`/ats/jobs/${job.id}/approvals`, { status: 'approved' })));
+  t.deepEqual(decisions.map((answer) => answer.status), [200, 200]);
+  t.is(ok(await recruiter.get(`/ats/jobs/${job.id}`)).status, 'open');
+  t.deepEqual(world.takeEvents().filter((event) => event.action === 'core.ats.job.status_changed').map((event) => event.payload.to_status), ['open']);
+});
