@@ -42,9 +42,17 @@ test('a script creates a key, then boards, tasks and a search through the typed 
   const me = await client.account.getMe();
   t.is(asSingle<{ member: { email: string } }>(me).data.member.email, workspace.owner.email);
 
-  const board = asSingle<{ id: string; title: string }>(await client.tasks.postBoards({ body: { title: 'Launch' } }));
-  const boardId = board.data.id;
+  // Operations whose route declares its record are typed to the record's fields (no asSingle).
+  const board = await client.tasks.postBoards({ body: { title: 'Launch' } });
+  const boardId: string = board.data.id;
+  const lanes: string[] = board.data.lanes;
   t.is(board.data.title, 'Launch');
+  t.deepEqual(lanes, ['To do', 'In progress', 'Done']);
+  const members = await client.account.getMembers();
+  t.deepEqual(
+    members.data.map((member) => member.platform_role),
+    ['owner'],
+  );
   const titles = ['Write the press release', 'Book the venue', 'Order the banners'];
   for (const title of titles) await client.tasks.postTasks({ body: { title, board_id: boardId } });
 
