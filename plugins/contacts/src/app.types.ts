@@ -66,6 +66,18 @@ export interface CoreContactsContactMergedPayload {
 }
 
 /**
+ * A member was removed.
+ */
+export interface CoreAccountMemberRemovedPayload {
+  member_id: string;
+  /**
+   * Who did it: a member id, or an MRN for an API key or the system.
+   */
+  removed_by?: string;
+  [k: string]: unknown;
+}
+
+/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -95,6 +107,7 @@ export interface ReceivedEvents {
   'core.chat.chat.created': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.chat.participant.added': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.calls.call.started': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.account.member.removed': CoreAccountMemberRemovedPayload;
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

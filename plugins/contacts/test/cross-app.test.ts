@@ -133,6 +133,14 @@ test.serial('suggestions: the people a member chats and calls with, ranked by in
   const own = (await list(reviewer)).data[0];
   t.deepEqual((await reviewer.request('PATCH', `/contacts/suggestions/${own.id}`, { status: 'accepted', display_name: 'Carol' })).body, { error: 'Missing permission: contacts.contacts.create' });
   t.is((await reviewer.request('PATCH', `/contacts/suggestions/${own.id}`, { status: 'dismissed' })).body.data.status, 'dismissed');
+
+  // A member who leaves: their own suggestions go, and pending suggestions of them to others.
+  t.deepEqual((await list(carol)).data.map((row: any) => row.member_mrn).sort(), [alice.mrn, reviewer.mrn].sort());
+  await world.deliver('core.account.member.removed', { member_id: reviewer.id, removed_by: world.owner.id });
+  t.deepEqual((await list(carol)).data.map((row: any) => row.member_mrn), [alice.mrn]);
+  const left = await world.platform.query<{ n: number }>('SELECT count(*)::int AS n FROM app_contacts.suggestions WHERE workspace_id = :ws AND owner_id = :id', { ws: world.workspace.id, id: reviewer.id });
+  t.deepEqual(left, [{ n: 0 }]);
+  await world.deliver('core.account.member.removed', { member_id: reviewer.id, removed_by: world.owner.id });
 });
 
 test.serial('with suggestions turned off in the settings, interactions are not recorded', async (t) => {

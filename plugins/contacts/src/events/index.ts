@@ -2,7 +2,7 @@ import type { SubscriptionHandler, SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { applyCompanyEvent } from '../services/company-copies.js';
-import { recordInteraction, type InteractionSource } from '../services/suggestions.js';
+import { forgetMember, recordInteraction, type InteractionSource } from '../services/suggestions.js';
 
 type Handler = SubscriptionHandler<Models, AppTypes, any>;
 
@@ -34,4 +34,8 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.chat.participant.added': interactionHandler('chat', (payload) => [payload.member_mrn, payload.added_by_mrn]),
   // Catalog: core.calls.call.started {call_id, join_url, title, mode, source_mrn, participant_mrns, creator_mrn}.
   'core.calls.call.started': interactionHandler('call', (payload) => [payload.creator_mrn, ...list(payload.participant_mrns)]),
+  // The platform's catalog: core.account.member.removed {member_id, removed_by}.
+  'core.account.member.removed': async (event, ctx) => {
+    await forgetMember(ctx, (event.payload as Record<string, unknown>).member_id);
+  },
 };

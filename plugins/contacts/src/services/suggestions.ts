@@ -106,3 +106,16 @@ export async function dismissSuggestion(ctx: ContactsContext, suggestionId: stri
   await ctx.db.suggestions.update({ status: 'dismissed' }, { where: { id: suggestion.id } });
   return presentSuggestion((await ctx.db.suggestions.findById(suggestion.id))!);
 }
+
+/**
+ * `core.account.member.removed`: the member's own suggestions go (nobody can review them), and so
+ * do the pending suggestions of them to others (they are no longer someone one works with).
+ * Contacts naming the member stay: a former colleague is still a person. Idempotent.
+ */
+export async function forgetMember(ctx: ContactsEventContext, memberId: unknown): Promise<number> {
+  const id = idFromMrn(`mrn:account:member:${String(memberId)}`, 'account', 'member');
+  if (!id) return 0;
+  const own = await ctx.db.suggestions.destroy({ where: { owner_id: id } });
+  const about = await ctx.db.suggestions.destroy({ where: { person_key: `member:mrn:account:member:${id}`, status: 'pending' } });
+  return own + about;
+}
