@@ -17,6 +17,8 @@ export const OPERATIONS = {
   post: { method: 'POST', path: '/', tag: 'web', host: 'platform' },
   /** POST /_broker/events */
   postBrokerEvents: { method: 'POST', path: '/_broker/events', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-account-member-removed */
+  postEventsContactsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/contacts/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-calls-call-started */
   postEventsContactsEventsCoreCallsCallStarted: { method: 'POST', path: '/_events/contacts/events/core-calls-call-started', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-chat-chat-created */
