@@ -2,7 +2,7 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '
 import type { Account, Bill, BillStatus, JournalEntry, JournalLine } from '../models/index.js';
 import { ensureChart, roleAccount } from './chart.js';
 import { computeBill, postingLines, type AdjustmentInput, type ItemInput, type PostingAccounts } from './compute.js';
-import { today, type FinanceContext } from './context.js';
+import type { FinanceContext } from './context.js';
 import { dec, fixed } from './money.js';
 import { billDocument } from './search-documents.js';
 
@@ -249,13 +249,16 @@ async function postBill(ctx: FinanceContext, bill: Bill): Promise<JournalEntry> 
   return writeEntry(ctx, { bill_id: bill.id, kind: 'bill', reverses_id: null, date: bill.date, memo: bill.memo, currency: bill.base_currency }, lines, bill.dimensions, bill.currency);
 }
 
-/** Voiding an approved bill: the mirror of its entry (debits become credits), dated today or the bill's date if later. */
+/**
+ * Voiding an approved bill: the mirror of its entry (debits become credits), dated as the entry
+ * it reverses (ERPNext's cancellation), so the bill nets to zero in every report from its date on.
+ */
 async function reverseEntry(ctx: FinanceContext, bill: Bill): Promise<JournalEntry> {
   const original = await ctx.db.journalEntries.findById(bill.journal_entry_id!);
   if (!original) throw new Error(`bill ${bill.id} is approved but its journal entry ${bill.journal_entry_id} is missing`);
   const originalLines = await ctx.db.journalLines.findAll({ where: { entry_id: original.id }, order: [['line_no', 'ASC']] });
   const accounts = new Map((await ctx.db.accounts.findAll({ where: { id: { [Op.in]: originalLines.map((line) => line.account_id) } } })).map((account) => [account.id, account]));
-  const date = today() > original.date ? today() : original.date;
+  const date = original.date;
   const lines = originalLines.map((line: JournalLine) => ({
     account: accounts.get(line.account_id)!,
     side: dec(line.debit).isZero() ? ('debit' as const) : ('credit' as const),

@@ -28,6 +28,8 @@ export interface World {
   counts(): Promise<Record<string, number>>;
   /** The account id of a code. */
   account(code: string): Promise<string>;
+  /** Another workspace on the same platform (the app installed and seeded unless install is false). */
+  another(subdomain: string, options?: { install?: boolean }): Promise<World>;
   close(): Promise<void>;
 }
 
@@ -38,47 +40,51 @@ export const TABLES = ['accounts', 'bills', 'journal_entries', 'journal_lines', 
 export async function startWorld(subdomain: string, options: { install?: boolean } = {}): Promise<World> {
   const platform = await createTestPlatform({ apps: [app], firstParty: true });
   try {
-    const workspace = await platform.workspace(subdomain);
-    if (options.install ?? true) {
-      await workspace.install('finance');
-      const result = await platform.deliver(workspace.id, 'system.app.installed', { app_slug: 'finance', installed_by: workspace.owner.id });
-      if (result.finance !== 'handled') throw new Error(`install event: ${JSON.stringify(result)}`);
-    }
-    platform.takeEvents();
-    const codes = new Map<string, string>();
-    const world: World = {
-      platform,
-      workspace,
-      workspaceId: workspace.id,
-      owner: workspace.owner,
-      member: (keys) => workspace.member({ permissions: keys }),
-      takeEvents: () =>
-        platform
-          .takeEvents()
-          .filter((event) => event.action.startsWith('core.finance.'))
-          .map((event) => ({ action: event.action, payload: event.payload })),
-      query: (sql, replacements) => platform.query(sql, replacements),
-      async counts() {
-        const out: Record<string, number> = {};
-        for (const table of TABLES) {
-          const [row] = await platform.query<{ n: string }>(`SELECT count(*) AS n FROM app_finance.${table}`);
-          out[table] = Number(row!.n);
-        }
-        return out;
-      },
-      async account(code) {
-        if (!codes.has(code)) {
-          const [row] = await platform.query<{ id: string }>('SELECT id FROM app_finance.accounts WHERE workspace_id = :ws AND code = :code', { ws: workspace.id, code });
-          if (!row) throw new Error(`no account ${code}`);
-          codes.set(code, row.id);
-        }
-        return codes.get(code)!;
-      },
-      close: () => platform.close(),
-    };
-    return world;
+    return await worldOn(platform, subdomain, options);
   } catch (error) {
     await platform.close();
     throw error;
   }
+}
+
+async function worldOn(platform: TestPlatform, subdomain: string, options: { install?: boolean }): Promise<World> {
+  const workspace = await platform.workspace(subdomain);
+  if (options.install ?? true) {
+    await workspace.install('finance');
+    const result = await platform.deliver(workspace.id, 'system.app.installed', { app_slug: 'finance', installed_by: workspace.owner.id });
+    if (result.finance !== 'handled') throw new Error(`install event: ${JSON.stringify(result)}`);
+  }
+  platform.takeEvents();
+  const codes = new Map<string, string>();
+  return {
+    platform,
+    workspace,
+    workspaceId: workspace.id,
+    owner: workspace.owner,
+    member: (keys) => workspace.member({ permissions: keys }),
+    takeEvents: () =>
+      platform
+        .takeEvents()
+        .filter((event) => event.action.startsWith('core.finance.'))
+        .map((event) => ({ action: event.action, payload: event.payload })),
+    query: (sql, replacements) => platform.query(sql, replacements),
+    async counts() {
+      const out: Record<string, number> = {};
+      for (const table of TABLES) {
+        const [row] = await platform.query<{ n: string }>(`SELECT count(*) AS n FROM app_finance.${table} WHERE workspace_id = :ws`, { ws: workspace.id });
+        out[table] = Number(row!.n);
+      }
+      return out;
+    },
+    async account(code) {
+      if (!codes.has(code)) {
+        const [row] = await platform.query<{ id: string }>('SELECT id FROM app_finance.accounts WHERE workspace_id = :ws AND code = :code', { ws: workspace.id, code });
+        if (!row) throw new Error(`no account ${code}`);
+        codes.set(code, row.id);
+      }
+      return codes.get(code)!;
+    },
+    another: (name, more = {}) => worldOn(platform, name, more),
+    close: () => platform.close(),
+  };
 }
