@@ -1,4 +1,5 @@
 import test from 'ava';
+import fs from 'node:fs';
 import fc from 'fast-check';
 import Decimal from 'decimal.js';
 import { startWorld, type World } from './helpers/world.js';
@@ -188,4 +189,74 @@ test.serial('reports: general ledger with running balance, AP aging buckets, bud
     t.deepEqual(paged.body.pagination, { page: 2, per_page: 1, total: 3, pages: 3 });
     t.is(paged.body.totals.balance, '0.00');
   }
+});
+
+const DOC = new URL('../../../docs/apps/finance.md', import.meta.url);
+
+test.serial('the worked example of docs/apps/finance.md: a EUR bill with two tax lines, approved then voided, its entries and the trial balance after each step', async (t) => {
+  const ws = await world.another('example');
+  const out: string[] = [];
+  const json = (value: unknown) => ['```json', JSON.stringify(value, null, 2), '```'];
+  interface EntryLine { account_code: string; debit: string; credit: string; amount_currency: string; description: string }
+  const entryTable = (entry: { kind: string; date: string; lines: EntryLine[] }) => [
+    `Journal entry (${entry.kind}, dated ${entry.date}, USD):`,
+    '',
+    '| # | account | debit USD | credit USD | EUR | description |',
+    '|---|---|---:|---:|---:|---|',
+    ...entry.lines.map((line, index) => `| ${index + 1} | ${line.account_code} | ${line.debit === '0.00' ? '' : line.debit} | ${line.credit === '0.00' ? '' : line.credit} | ${line.amount_currency} | ${line.description} |`),
+  ];
+  const trialBalance = async (label: string) => {
+    const report = await ws.owner.get('/finance/reports/trial-balance');
+    t.is(report.body.totals.balance, '0.00');
+    return [
+      `Trial balance ${label} (\`GET /finance/reports/trial-balance\`):`,
+      '',
+      '| code | name | debit | credit | balance (Dr) | balance (Cr) |',
+      '|---|---|---:|---:|---:|---:|',
+      ...report.body.data.map((row: Record<string, string>) => `| ${row.code} | ${row.name} | ${row.debit} | ${row.credit} | ${row.balance_debit} | ${row.balance_credit} |`),
+      `| | **Total** | ${report.body.totals.debit} | ${report.body.totals.credit} | ${report.body.totals.balance_debit} | ${report.body.totals.balance_credit} |`,
+    ];
+  };
+  const body = {
+    date: '2026-10-05',
+    due_date: '2026-11-04',
+    currency: 'EUR',
+    exchange_rate: 1.0825,
+    company_mrn: 'mrn:companies:company:muster-gmbh',
+    memo: 'Invoice RE-2026-481',
+    dimensions: { department: 'Marketing' },
+    items: [
+      { description: 'Consulting, 7.5 h', quantity: 7.5, unit_price: 133.33, account_code: '6500', taxes: [{ name: 'VAT 19%', rate: 19 }] },
+      { description: 'Design software licence', amount: 480, account_code: '6300', taxes: [{ name: 'EU VAT 19% (reverse charge)', rate: 19, reverse_charge: true }] },
+    ],
+  };
+  const created = await ws.owner.post('/finance/bills', body);
+  t.is(created.status, 200, JSON.stringify(created.body));
+  const bill = created.body.data;
+  out.push('**1. Record the bill** (`POST /finance/bills`):', '', ...json(body), '');
+  out.push('The bill, a draft (amounts in EUR, rounded half away from zero per line):', '');
+  out.push('| item | amount | tax line | tax | reverse charge |', '|---|---:|---|---:|---|');
+  for (const item of bill.items) for (const tax of item.taxes) out.push(`| ${item.description} | ${item.amount} | ${tax.name} | ${tax.amount} | ${tax.reverse_charge ? 'yes' : 'no'} |`);
+  out.push('', `subtotal ${bill.subtotal}, charged tax ${bill.tax_total}, total **${bill.total} EUR** (the reverse-charge tax is not charged by the supplier), × ${bill.exchange_rate} = **${bill.base_total} USD**. Nothing is posted yet.`, '');
+
+  const approved = await ws.owner.patch(`/finance/bills/${bill.id}`, { status: 'approved' });
+  t.is(approved.status, 200);
+  const afterApprove = await ws.owner.get(`/finance/journal-entries?bill_id=${bill.id}`);
+  out.push('**2. Approve it** (`PATCH /finance/bills/{id}` with `{"status": "approved"}`): one entry, debits = credits. Each line is converted on its own; the cent that leaves is posted to currency rounding (6990).', '', ...entryTable(afterApprove.body.data[0]), '');
+  out.push(...(await trialBalance('after approval')), '');
+
+  const voided = await ws.owner.patch(`/finance/bills/${bill.id}`, { status: 'void' });
+  t.is(voided.status, 200);
+  const afterVoid = await ws.owner.get(`/finance/journal-entries?bill_id=${bill.id}`);
+  t.deepEqual(afterVoid.body.data[0], afterApprove.body.data[0]);
+  out.push('**3. Void it** (`{"status": "void"}`): the first entry stays as it was; the reversal mirrors it.', '', ...entryTable(afterVoid.body.data[1]), '');
+  out.push(...(await trialBalance('after the void')), '', 'Every account nets to zero: the bill left the ledger without anything posted being changed.');
+
+  const generated = out.join('\n');
+  const doc = fs.readFileSync(DOC, 'utf8');
+  const start = '<!-- worked-example:start -->\n';
+  const end = '<!-- worked-example:end -->';
+  const current = doc.slice(doc.indexOf(start) + start.length, doc.indexOf(end));
+  if (process.env.UPDATE_DOCS === '1') fs.writeFileSync(DOC, doc.replace(`${start}${current}${end}`, `${start}${generated}\n${end}`));
+  else t.is(current, `${generated}\n`, 'docs/apps/finance.md is out of step with the worked example: run the test with UPDATE_DOCS=1');
 });

@@ -162,8 +162,8 @@ export function postingLines(bill: { items: StoredItem[]; adjustments: StoredAdj
     const account = item.account_code ? accounts.byCode(item.account_code)! : accounts.expense;
     push(account, 'debit', dec(item.amount), item.description);
     for (const tax of item.taxes) {
-      push(accounts.input_tax, 'debit', dec(tax.amount), tax.name);
-      if (tax.reverse_charge) push(accounts.output_tax, 'credit', dec(tax.amount), `${tax.name} (reverse charge)`);
+      push(accounts.input_tax, 'debit', dec(tax.amount), tax.reverse_charge ? `${tax.name}: input` : tax.name);
+      if (tax.reverse_charge) push(accounts.output_tax, 'credit', dec(tax.amount), `${tax.name}: output (self-assessed)`);
     }
   }
   for (const adjustment of bill.adjustments) {
