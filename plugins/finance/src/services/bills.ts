@@ -217,7 +217,10 @@ async function postingAccounts(ctx: FinanceContext): Promise<PostingAccounts> {
 async function writeEntry(ctx: FinanceContext, entry: Omit<JournalEntry, 'id' | 'created_at' | 'created_by'>, lines: Array<{ account: Account; side: 'debit' | 'credit'; base: string; amount_currency: string; description: string }>, dimensions: Record<string, string>, currency: string): Promise<JournalEntry> {
   let debits = dec(0);
   let credits = dec(0);
-  for (const line of lines) (line.side === 'debit' ? (debits = debits.plus(line.base)) : (credits = credits.plus(line.base)));
+  for (const line of lines) {
+    if (line.side === 'debit') debits = debits.plus(line.base);
+    else credits = credits.plus(line.base);
+  }
   if (!debits.equals(credits)) throw new Error(`unbalanced journal entry for bill ${entry.bill_id}: debits ${fixed(debits)} ≠ credits ${fixed(credits)}`);
   const created = await ctx.db.journalEntries.create({ ...entry, created_by: ctx.member.id, created_at: new Date() });
   let lineNo = 0;
