@@ -114,3 +114,11 @@ test.serial('accounts list filters by type, bank flag and text; search finds acc
   const hidden = await reader.get('/search?app=finance&q=payable&types=account');
   t.deepEqual(hidden.body.data, []);
 });
+
+test.serial('the migration goes down and up again (tables, trigger and function removed and recreated)', async (t) => {
+  t.deepEqual(await world.platform.migrateDown('finance'), ['0001-create-finance-tables']);
+  const [gone] = await world.query<{ n: string }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'app_finance' AND table_name <> 'migrations'");
+  t.is(Number(gone!.n), 0);
+  t.deepEqual(await world.platform.migrateUp('finance'), ['0001-create-finance-tables']);
+  t.deepEqual(await world.platform.distributionProblems(), []);
+});
