@@ -109,6 +109,8 @@ test.serial('PUT edits a draft only (409 saying why otherwise), recomputing its 
   t.deepEqual([toEuro.status, toEuro.body], [400, { error: 'exchange_rate: is required when the currency (EUR) is not the base currency (USD)' }]);
   const euro = await world.owner.put(`/finance/bills/${id}`, { currency: 'EUR', exchange_rate: 2 });
   t.like(euro.body.data, { currency: 'EUR', total: '10.70', base_total: '21.40' });
+  const sameCurrency = await world.owner.put(`/finance/bills/${id}`, { currency: 'EUR', memo: 'Team coffee (EUR)' });
+  t.like(sameCurrency.body.data, { currency: 'EUR', exchange_rate: '2', base_total: '21.40' });
   world.takeEvents();
 
   await world.owner.patch(`/finance/bills/${id}`, { status: 'received' });
@@ -185,6 +187,19 @@ test.serial('idempotency_key under concurrent requests: one bill, one event (on 
   t.is(new Set(answers.map((answer) => answer.body.data.id)).size, 1);
   t.is((await world.counts()).bills, before + 1);
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.finance.bill.created']);
+});
+
+test.serial('concurrent approvals and voids of one bill: one succeeds, the others are 409; one entry, one reversal, one event each', async (t) => {
+  const id = (await world.owner.post('/finance/bills', { date: '2026-11-06', currency: 'USD', items: [{ amount: 33 }] })).body.data.id;
+  world.takeEvents();
+  const approvals = await Promise.all(Array.from({ length: 6 }, () => world.owner.patch(`/finance/bills/${id}`, { status: 'approved' })));
+  t.deepEqual(approvals.map((answer) => answer.status).sort(), [200, 409, 409, 409, 409, 409]);
+  t.true(approvals.filter((answer) => answer.status === 409).every((answer) => answer.body.error === 'The bill is already approved'));
+  const voids = await Promise.all(Array.from({ length: 6 }, () => world.owner.patch(`/finance/bills/${id}`, { status: 'void' })));
+  t.deepEqual(voids.map((answer) => answer.status).sort(), [200, 409, 409, 409, 409, 409]);
+  const entries = await world.owner.get(`/finance/journal-entries?bill_id=${id}`);
+  t.deepEqual(entries.body.data.map((entry: { kind: string }) => entry.kind), ['bill', 'reversal']);
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.finance.bill.approved', 'core.finance.bill.voided']);
 });
 
 test.serial('bad bodies: each a 400 naming what is wrong; nothing written, no event', async (t) => {

@@ -120,7 +120,9 @@ export async function updateBill(ctx: FinanceContext, id: string, input: BillInp
   if (changed.length === 0) return bill;
   const currency = input.currency ?? bill.currency;
   const base = ctx.settings.base_currency;
-  const rate = exchangeRate(currency, base, input.exchange_rate ?? (input.currency !== undefined ? undefined : currency === base ? undefined : bill.exchange_rate));
+  // The stored rate stays while the currency does (and is not the base currency); a new currency needs its own.
+  const keepRate = (input.currency === undefined || input.currency === bill.currency) && currency !== base;
+  const rate = exchangeRate(currency, base, input.exchange_rate ?? (keepRate ? bill.exchange_rate : undefined));
   const items = input.items ?? (bill.items as unknown as ItemInput[]).map(storedToInput);
   const adjustments = input.adjustments ?? bill.adjustments.map(storedAdjustmentToInput);
   await checkCodes(ctx, items, adjustments);
