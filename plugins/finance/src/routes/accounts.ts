@@ -1,5 +1,6 @@
 import { defineRoute, Joi } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { ACCOUNT } from './answers.js';
 import type { Models } from '../models/index.js';
 import { createAccount, listAccounts, requireAccount, updateAccount } from '../services/chart.js';
 import { presentAccount } from '../services/present.js';
@@ -10,6 +11,7 @@ export const accountRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/accounts',
+    answers: { collection: ACCOUNT },
     description: 'Lists the chart of accounts by code (filters: type, is_bank, q)',
     validate: { query: listQuery({ type: accountType(), is_bank: Joi.boolean(), q: Joi.string().max(200).allow('') }) },
     async handler(request, ctx) {
@@ -20,6 +22,7 @@ export const accountRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/finance/accounts',
+    answers: { single: ACCOUNT },
     description: 'Adds an account to the chart',
     validate: {
       payload: Joi.object({
@@ -41,6 +44,7 @@ export const accountRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/accounts/{account_id}',
+    answers: { single: ACCOUNT },
     description: 'Reads an account',
     validate: { params: idParams('account_id') },
     async handler(request, ctx) {
@@ -51,6 +55,7 @@ export const accountRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/finance/accounts/{account_id}',
+    answers: { single: ACCOUNT },
     description: "Sets an account's display name and show_in_unified",
     validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().max(200).allow('', null), show_in_unified: Joi.boolean() }) },
     async handler(request, ctx) {

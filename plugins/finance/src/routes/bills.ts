@@ -1,5 +1,6 @@
 import { defineRoute, Joi } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { BILL } from './answers.js';
 import { BILL_STATUSES, type Models } from '../models/index.js';
 import { createBill, listBills, moveBill, requireBill, updateBill } from '../services/bills.js';
 import { presentBill } from '../services/present.js';
@@ -12,6 +13,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/bills',
+    answers: { collection: BILL },
     description: 'Lists bills, newest date first (filters: status, currency, company_mrn, tag)',
     validate: { query: listQuery({ status: Joi.string().valid(...BILL_STATUSES), currency: currency(), company_mrn: mrn(), tag: Joi.string().max(50) }) },
     async handler(request, ctx) {
@@ -22,6 +24,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/finance/bills',
+    answers: { single: BILL },
     description: 'Records a bill as a draft; the same idempotency_key returns the same bill',
     validate: { payload: billBody(true) },
     async handler(request, ctx) {
@@ -32,6 +35,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/bills/{entry_id}',
+    answers: { single: BILL },
     description: 'Reads a bill',
     validate: { params: idParams('entry_id') },
     async handler(request, ctx) {
@@ -42,6 +46,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/finance/bills/{entry_id}',
+    answers: { single: BILL },
     description: 'Edits a draft bill (409 for any other status)',
     validate: { params: idParams('entry_id'), payload: billBody(false) },
     async handler(request, ctx) {
@@ -52,6 +57,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/finance/bills/{entry_id}',
+    answers: { single: BILL },
     description: 'Receives, approves (posting its entry) or voids (posting the reversal) a bill',
     validate: { params: idParams('entry_id'), payload: Joi.object({ status: Joi.string().valid('received', 'approved', 'void').required() }) },
     async handler(request, ctx) {

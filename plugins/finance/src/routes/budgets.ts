@@ -1,5 +1,6 @@
 import { defineRoute } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { BUDGET } from './answers.js';
 import type { Models } from '../models/index.js';
 import { createBudget, listBudgets, requireBudget, updateBudget } from '../services/budgets.js';
 import { presentBudget } from '../services/present.js';
@@ -10,6 +11,7 @@ export const budgetRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/budgets',
+    answers: { collection: BUDGET },
     description: 'Lists budgets by period (filter: account_id)',
     validate: { query: listQuery({ account_id: id() }) },
     async handler(request, ctx) {
@@ -20,6 +22,7 @@ export const budgetRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/finance/budgets',
+    answers: { single: BUDGET },
     description: 'Creates a budget',
     validate: { payload: budgetBody(true) },
     async handler(request, ctx) {
@@ -30,6 +33,7 @@ export const budgetRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/budgets/{budget_id}',
+    answers: { single: BUDGET },
     description: 'Reads a budget',
     validate: { params: idParams('budget_id') },
     async handler(request, ctx) {
@@ -40,6 +44,7 @@ export const budgetRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/finance/budgets/{budget_id}',
+    answers: { single: BUDGET },
     description: 'Edits a budget',
     validate: { params: idParams('budget_id'), payload: budgetBody(false) },
     async handler(request, ctx) {

@@ -1,5 +1,6 @@
 import { defineRoute, Joi, Op } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { JOURNAL_ENTRY } from './answers.js';
 import type { Models } from '../models/index.js';
 import type { FinanceContext } from '../services/context.js';
 import { presentEntry } from '../services/present.js';
@@ -28,6 +29,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/journal-entries',
+    answers: { collection: JOURNAL_ENTRY },
     description: 'Lists journal entries with their lines, oldest first (filter: bill_id)',
     validate: { query: listQuery({ bill_id: id() }) },
     async handler(request, ctx) {
