@@ -60,7 +60,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | RecruitingSeedKind;
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | RecruitingSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -120,6 +120,12 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.contact = (await call('POST', '/contacts', { display_name: `${marker} contact`, company_mrn: `mrn:companies:company:${ids.company}` })).id;
   await env.runtime.apps.dispatch('contacts', { action: 'core.chat.participant.added', payload: { chat_id: `${marker} chat`, member_mrn: `mrn:account:member:${memberId}`, added_by_mrn: `mrn:account:member:${workspace.ownerId}` }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
   ids.suggestion = (await call('GET', '/contacts/suggestions'))[0].id;
+  // The finance app: installed, its chart seeded (the install event delivered), an account, a bill and a budget.
+  await call('POST', '/applications/finance/installations', {});
+  await env.runtime.apps.dispatch('finance', { action: 'system.app.installed', payload: { app_slug: 'finance' }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+  ids.account = (await call('POST', '/finance/accounts', { code: `${subdomain}-1`.slice(0, 20), name: `${marker} account`, type: 'expense' })).id;
+  ids.bill = (await call('POST', '/finance/bills', { date: '2027-01-04', currency: 'USD', memo: `${marker} bill`, items: [{ description: `${marker} item`, amount: 10 }] })).id;
+  ids.budget = (await call('POST', '/finance/budgets', { account_id: ids.account, period_start: '2027-01-01', period_end: '2027-03-31', amount: 100, notes: `${marker} budget` })).id;
   if (env.runtime.apps.list().some((app) => app.namespace === 'ats')) Object.assign(ids, await seedRecruiting(call, subdomain, marker, memberId));
   return { ...workspace, ids, memberKey, marker };
 }
@@ -177,6 +183,9 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   company_id: 'company',
   contact_id: 'contact',
   suggestion_id: 'suggestion',
+  account_id: 'account',
+  entry_id: 'bill',
+  budget_id: 'budget',
   pipeline_id: 'pipeline',
   stage_id: 'stage',
   job_id: 'job',
