@@ -17,6 +17,7 @@ export const createFilesTables: AppMigration = {
           owner_id: 'uuid NOT NULL',
           parent_id: 'uuid',
           name: 'varchar(255) NOT NULL',
+          sort_name: 'varchar(255) COLLATE "C" NOT NULL',
           content_type: 'varchar(255)',
           size_bytes: 'bigint NOT NULL DEFAULT 0',
           version_id: 'uuid',

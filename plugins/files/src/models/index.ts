@@ -12,6 +12,8 @@ export interface Item {
   owner_id: string;
   parent_id: string | null;
   name: string;
+  /** The lower-cased name, ordered byte by byte (the same listing order on every database and locale). */
+  sort_name: string;
   content_type: string | null;
   size_bytes: number | string;
   version_id: string | null;
@@ -86,6 +88,7 @@ export const models = {
     owner_id: uuid(),
     parent_id: uuid(true),
     name: { type: DataTypes.STRING(255), allowNull: false },
+    sort_name: { type: DataTypes.STRING(255), allowNull: false },
     content_type: { type: DataTypes.STRING(255), allowNull: true },
     size_bytes: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
     version_id: uuid(true),

@@ -5,7 +5,7 @@ import { indexFiles } from '../search.js';
 import { bytes, memberIdOf, mrnOf, type FilesContext } from './context.js';
 import { emit } from './events.js';
 import { assertMemberPresent } from './members-directory.js';
-import { suffixedName } from './names.js';
+import { named, suffixedName } from './names.js';
 import { limitsOf, lockUsage } from './usage.js';
 
 /** The member id of an MRN field, or a 400 naming the field. */
@@ -106,7 +106,7 @@ export async function transferFiles(ctx: FilesContext, input: { from_mrn: string
     claimed.add(name.toLowerCase());
     result.renamed.push({ item_id: root.id, from_name: root.name, to_name: name });
     // The new name first, while the item is still from's: the unique index holds at every step.
-    await ctx.db.items.update({ name }, { where: { id: root.id } });
+    await ctx.db.items.update(named(name), { where: { id: root.id } });
   }
   await ctx.db.items.update({ owner_id: toId }, { where: { owner_id: fromId } });
   const ids = moving.map((item) => item.id);

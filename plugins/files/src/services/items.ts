@@ -4,7 +4,7 @@ import { indexFiles, indexTree } from '../search.js';
 import { ancestorsOf, liveDescendants, requireFolder, requireItem, type Access } from './access.js';
 import { bytes, conflictOnDuplicate, mrnOf, type FilesBaseContext, type FilesContext } from './context.js';
 import { emit } from './events.js';
-import { checkName } from './names.js';
+import { checkName, named } from './names.js';
 import { addUsage, assertQuota, lockUsage } from './usage.js';
 
 /** A copy brings at most this many items (a folder and everything in it). */
@@ -35,7 +35,7 @@ export async function listFolder(ctx: FilesContext, folderId: string | undefined
   const folder = folderId ? await requireFolder(ctx, folderId, 'read', 'folder_id') : null;
   const access: Access = folder ? (await requireItem(ctx, folder.id)).access : 'owner';
   const where = folder ? { parent_id: folder.id, trashed_at: null } : { owner_id: ctx.member.id, parent_id: null, trashed_at: null };
-  const { rows, count } = await ctx.db.items.findAndCountAll({ where, order: [['kind', 'DESC'], ['name', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+  const { rows, count } = await ctx.db.items.findAndCountAll({ where, order: [['kind', 'DESC'], ['sort_name', 'ASC'], ['name', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
   return { rows, count, access, folder };
 }
 
@@ -61,7 +61,7 @@ export async function createFolder(ctx: FilesContext, input: { name: string; par
   if (parent && (await ancestorsOf(ctx, parent)).length + 1 >= 64) throw new InvalidError('parent_id: folders nest at most 64 deep');
   if (await nameInUse(ctx, ownerId, parent?.id ?? null, name)) throw new ConflictError(nameTaken(name));
   const folder = await conflictOnDuplicate(
-    ctx.db.items.create({ kind: 'folder', owner_id: ownerId, parent_id: parent?.id ?? null, name, created_by: ctx.member.id, updated_by: ctx.member.id }),
+    ctx.db.items.create({ kind: 'folder', owner_id: ownerId, parent_id: parent?.id ?? null, ...named(name), created_by: ctx.member.id, updated_by: ctx.member.id }),
     nameTaken(name),
   );
   emit(ctx, 'core.files.folder.created', { item_id: folder.id, kind: 'folder', name, owner_mrn: mrnOf(ownerId), parent_id: folder.parent_id, created_by: ctx.member.mrn });
@@ -77,7 +77,7 @@ export async function updateItem(ctx: FilesContext, id: string, input: { name?: 
   const { item } = await requireItem(ctx, id, 'edit');
   const changes: Partial<Item> = {};
   const name = input.name === undefined ? item.name : checkName(input.name);
-  if (name !== item.name) changes.name = name;
+  if (name !== item.name) Object.assign(changes, named(name));
   let parentId = item.parent_id;
   if (input.parent_id !== undefined && input.parent_id !== item.parent_id) {
     if (input.parent_id === null) {
@@ -104,7 +104,7 @@ export async function updateItem(ctx: FilesContext, id: string, input: { name?: 
     name: updated.name,
     owner_mrn: mrnOf(item.owner_id),
     parent_id: updated.parent_id,
-    changed_fields: Object.keys(changes) as Array<'name' | 'parent_id'>,
+    changed_fields: Object.keys(changes).filter((field) => field !== 'sort_name') as Array<'name' | 'parent_id'>,
     updated_by: ctx.member.mrn,
   });
   return updated;
@@ -172,7 +172,7 @@ export async function copyItem(ctx: FilesContext, id: string, input: { parent_id
         kind: entry.kind,
         owner_id: target.ownerId,
         parent_id: isRoot ? parentId : newIds.get(entry.parent_id!)!,
-        name: isRoot ? name : entry.name,
+        ...named(isRoot ? name : entry.name),
         content_type: entry.content_type,
         size_bytes: bytes(entry.size_bytes),
         version_number: entry.kind === 'file' ? 1 : 0,

@@ -14,6 +14,11 @@ export function checkName(raw: string, field = 'name'): string {
   return name;
 }
 
+/** The name columns of an item: `name` and its sort key. */
+export function named(name: string): { name: string; sort_name: string } {
+  return { name, sort_name: name.toLowerCase() };
+}
+
 /**
  * The first free name of the form `stem (n).ext` (n = 2, 3, ...) for a file, `name (n)` for a
  * folder or a file without an extension, where `taken` holds the lower-cased names in use. The

@@ -5,7 +5,7 @@ import { dropVersions } from './blobs.js';
 import { mrnOf, type FilesContext } from './context.js';
 import { emit } from './events.js';
 import { namesIn } from './items.js';
-import { suffixedName } from './names.js';
+import { named, suffixedName } from './names.js';
 import { lockUsage } from './usage.js';
 
 /** The caller's trash: each item they (or an editor) deleted, newest first (what it held comes back with it). */
@@ -40,7 +40,7 @@ export async function restoreItem(ctx: FilesContext, id: string): Promise<Item> 
   const name = suffixedName(item.name, item.kind, await namesIn(ctx, item.owner_id, parentId));
   const subtree = await ctx.db.items.findAll({ where: { trash_root_id: item.id } });
   // The new name first, while the item is still in the trash: the unique index holds at every step.
-  await ctx.db.items.update({ parent_id: parentId, name, updated_by: ctx.member.id }, { where: { id: item.id } });
+  await ctx.db.items.update({ parent_id: parentId, ...named(name), updated_by: ctx.member.id }, { where: { id: item.id } });
   await ctx.db.items.update({ trashed_at: null, trash_root_id: null, trashed_by: null }, { where: { trash_root_id: item.id } });
   const restored = (await ctx.db.items.findById(item.id))!;
   await indexFiles(ctx, [restored, ...subtree.filter((entry) => entry.id !== item.id).map((entry) => ({ ...entry, trashed_at: null }))]);

@@ -8,7 +8,7 @@ import { categoryOf } from './categories.js';
 import { bytes, conflictOnDuplicate, mrnOf, type FilesContext } from './context.js';
 import { emit } from './events.js';
 import { destination, nameInUse, nameTaken } from './items.js';
-import { checkName } from './names.js';
+import { checkName, named } from './names.js';
 import { addUsage, assertRoom, lockUsage } from './usage.js';
 
 export interface UploadInput {
@@ -96,7 +96,7 @@ export async function completeUpload(ctx: FilesContext, id: string): Promise<{ i
     if (upload.parent_id && (!parent || parent.trashed_at)) throw new ConflictError(`The folder of upload ${upload.id} was deleted meanwhile`);
     if (await nameInUse(ctx, upload.owner_id, upload.parent_id, upload.name)) throw new ConflictError(`${nameTaken(upload.name)}; upload with file_id to add a version`);
     item = await conflictOnDuplicate(
-      ctx.db.items.create({ kind: 'file', owner_id: upload.owner_id, parent_id: upload.parent_id, name: upload.name, created_by: ctx.member.id, updated_by: ctx.member.id }),
+      ctx.db.items.create({ kind: 'file', owner_id: upload.owner_id, parent_id: upload.parent_id, ...named(upload.name), created_by: ctx.member.id, updated_by: ctx.member.id }),
       nameTaken(upload.name),
     );
     created = true;
