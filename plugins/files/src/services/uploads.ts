@@ -31,7 +31,7 @@ export async function startUpload(ctx: FilesContext, input: UploadInput): Promis
     throw new InvalidError('file_id (a new version) cannot go with name or folder_id (a new file)');
   }
   let ownerId: string;
-  let parentId: string | null = null;
+  let parentId: string | null;
   let itemId: string | null = null;
   let name: string;
   if (input.file_id !== undefined) {
