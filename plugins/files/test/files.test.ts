@@ -176,6 +176,18 @@ test.serial('sharing: read lets a member see and download, edit lets them upload
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.files.share.created', 'core.files.share.updated', 'core.files.item.updated', 'core.files.file.created', 'core.files.share.deleted']);
 });
 
+test.serial('sharing names members the app knows: one it has not heard of is a 404 until they open Files', async (t) => {
+  const folder = (await alice.post('/folders', { name: 'For newcomers' })).body.data;
+  const quiet = await world.workspace.member({ permissions: ['files.files.read'] });
+  const unknown = await alice.put(`/files/${folder.id}/shares/${quiet.id}`, { role: 'read' });
+  t.is(unknown.status, 404);
+  t.is(unknown.body.error, `Member ${quiet.id} not found`);
+  t.is((await alice.put(`/files/${folder.id}/shares/00000000-0000-4000-8000-000000000000`, { role: 'read' })).status, 404);
+  t.is((await quiet.get('/files')).status, 200);
+  t.is((await alice.put(`/files/${folder.id}/shares/${quiet.id}`, { role: 'read' })).status, 200);
+  world.takeEvents();
+});
+
 test.serial('search: a file is found by its owner and the members it is shared with, with every picker filter', async (t) => {
   const photos = (await alice.post('/folders', { name: 'Photos' })).body.data;
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a3d4e2e10000000049454e44ae426082', 'hex');

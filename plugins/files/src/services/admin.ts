@@ -83,7 +83,7 @@ export async function transferFiles(ctx: FilesContext, input: { from_mrn: string
   const fromId = memberOfMrn(input.from_mrn, 'from_mrn');
   const toId = memberOfMrn(input.to_mrn, 'to_mrn');
   if (fromId === toId) throw new InvalidError('from_mrn and to_mrn must name two different members');
-  await assertMemberPresent(ctx, toId, 'to_mrn', input.to_mrn);
+  await assertMemberPresent(ctx, toId, () => new InvalidError(`to_mrn ${input.to_mrn} is not a member of this workspace`), 'to_mrn', input.to_mrn);
   for (const id of [fromId, toId].sort()) await ctx.lock(`space:${id}`);
   await lockUsage(ctx);
 

@@ -4,6 +4,7 @@ import { indexFiles, indexTree } from '../search.js';
 import { ancestorsOf, liveDescendants, requireFolder, requireItem, type Access } from './access.js';
 import { bytes, conflictOnDuplicate, mrnOf, type FilesBaseContext, type FilesContext } from './context.js';
 import { emit } from './events.js';
+import { noteCaller } from './members-directory.js';
 import { checkName, named } from './names.js';
 import { addUsage, assertQuota, lockUsage } from './usage.js';
 
@@ -32,6 +33,7 @@ export async function namesIn(ctx: FilesBaseContext, ownerId: string, parentId: 
  * read. Folders first, then files, each by name.
  */
 export async function listFolder(ctx: FilesContext, folderId: string | undefined): Promise<{ rows: Item[]; count: number; access: Access; folder: Item | null }> {
+  await noteCaller(ctx);
   const folder = folderId ? await requireFolder(ctx, folderId, 'read', 'folder_id') : null;
   const access: Access = folder ? (await requireItem(ctx, folder.id)).access : 'owner';
   const where = folder ? { parent_id: folder.id, trashed_at: null } : { owner_id: ctx.member.id, parent_id: null, trashed_at: null };
@@ -56,6 +58,7 @@ export async function destination(ctx: FilesContext, parentId: string | null | u
 }
 
 export async function createFolder(ctx: FilesContext, input: { name: string; parent_id?: string | null }): Promise<Item> {
+  await noteCaller(ctx);
   const name = checkName(input.name);
   const { ownerId, parent } = await destination(ctx, input.parent_id, 'parent_id');
   if (parent && (await ancestorsOf(ctx, parent)).length + 1 >= 64) throw new InvalidError('parent_id: folders nest at most 64 deep');

@@ -1,12 +1,28 @@
 import { InvalidError, isUuid } from '@wpk/sdk';
 import { indexTree } from '../search.js';
-import type { FilesBaseContext } from './context.js';
+import type { FilesBaseContext, FilesContext } from './context.js';
 
-/** Refuses a member the app's copy knows as removed, and an id no member can have. */
-export async function assertMemberPresent(ctx: FilesBaseContext, memberId: string, field = 'member_id', shown = memberId): Promise<void> {
-  if (!isUuid(memberId)) throw new InvalidError(`${field} ${shown} is not a member of this workspace`);
-  const known = await ctx.db.memberDirectory.findOne({ where: { member_id: memberId } });
-  if (known?.removed_at) throw new InvalidError(`${field} ${shown} is no longer a member of this workspace`);
+/**
+ * Refuses a member the app's copy does not know as present: one it knows as removed (400 "no
+ * longer a member"), and one it does not know at all (`unknown`: a 404 or 400 the caller words),
+ * which is what a member of another workspace is. The copy knows a member from
+ * `system.workspace.member.added` (members who join after the install) or from their own first
+ * visit to the app (`noteCaller`).
+ */
+export async function assertMemberPresent(ctx: FilesBaseContext, memberId: string, unknown: () => Error, field = 'member_id', shown = memberId): Promise<void> {
+  const known = isUuid(memberId) ? await ctx.db.memberDirectory.findOne({ where: { member_id: memberId } }) : null;
+  if (!known) throw unknown();
+  if (known.removed_at) throw new InvalidError(`${field} ${shown} is no longer a member of this workspace`);
+}
+
+/**
+ * The caller is a member of this workspace (the platform authenticated them here): the copy
+ * learns them when it did not know them yet, so members who joined before the app was installed
+ * can be shared with once they have opened it. A known row (present or removed) is left alone.
+ */
+export async function noteCaller(ctx: FilesContext): Promise<void> {
+  if (await ctx.db.memberDirectory.findOne({ where: { member_id: ctx.member.id } })) return;
+  await ctx.db.memberDirectory.upsert({ member_id: ctx.member.id, removed_at: null, removed_by: null }, { conflictFields: ['member_id'], update: [] });
 }
 
 async function setState(ctx: FilesBaseContext, memberId: string, removal: { at: Date; by: string | null } | null): Promise<void> {

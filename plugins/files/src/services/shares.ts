@@ -16,9 +16,8 @@ export async function listShares(ctx: FilesContext, id: string) {
 /** Shares an item with a member (`read` or `edit`), or changes their role. Only the owner shares. */
 export async function putShare(ctx: FilesContext, id: string, memberId: string, role: ShareRole): Promise<{ share: Share; created: boolean }> {
   const { item } = await requireItem(ctx, id, 'owner');
-  if (!isUuid(memberId)) throw new NotFoundError(`Member ${memberId} not found`);
   if (memberId === item.owner_id) throw new InvalidError(`member_id: ${item.name} is already theirs`);
-  await assertMemberPresent(ctx, memberId);
+  await assertMemberPresent(ctx, memberId, () => new NotFoundError(`Member ${memberId} not found`));
   const existing = await ctx.db.shares.findOne({ where: { item_id: item.id, member_id: memberId } });
   if (existing?.role === role) return { share: existing, created: false };
   const share = await ctx.db.shares.upsert({ item_id: item.id, member_id: memberId, role, shared_by: ctx.member.id }, { conflictFields: ['item_id', 'member_id'] });

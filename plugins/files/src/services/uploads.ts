@@ -8,6 +8,7 @@ import { categoryOf } from './categories.js';
 import { bytes, conflictOnDuplicate, mrnOf, type FilesContext } from './context.js';
 import { emit } from './events.js';
 import { destination, nameInUse, nameTaken } from './items.js';
+import { noteCaller } from './members-directory.js';
 import { checkName, named } from './names.js';
 import { addUsage, assertRoom, lockUsage } from './usage.js';
 
@@ -27,6 +28,7 @@ export interface UploadInput {
  * then `POST /uploads/{id}/completion` makes the file.
  */
 export async function startUpload(ctx: FilesContext, input: UploadInput): Promise<{ upload: Upload; url: string; expiresAt: Date }> {
+  await noteCaller(ctx);
   if (input.file_id !== undefined && (input.folder_id !== undefined || input.name !== undefined)) {
     throw new InvalidError('file_id (a new version) cannot go with name or folder_id (a new file)');
   }

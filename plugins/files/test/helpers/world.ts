@@ -45,7 +45,12 @@ export async function startWorld(subdomain: string): Promise<World> {
       workspace,
       workspaceId: workspace.id,
       owner: workspace.owner,
-      member: (keys = ALL_KEYS, options = {}) => workspace.member({ permissions: keys, ...options }),
+      async member(keys = ALL_KEYS, options = {}) {
+        const member = await workspace.member({ permissions: keys, ...options });
+        // As the broker would: the app's copy of the members learns of the newcomer.
+        await world.deliver('system.workspace.member.added', { member_id: member.id, role: member.platformRole });
+        return member;
+      },
       async upload(caller, target, body, contentType) {
         const bytes = typeof body === 'string' ? Buffer.from(body) : body;
         const started = await caller.post('/uploads', { ...target, size_bytes: bytes.length, ...(contentType ? { content_type: contentType } : {}) });
