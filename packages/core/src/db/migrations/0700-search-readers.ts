@@ -5,7 +5,7 @@ import type { Migration } from '../migrations.js';
  * direct chat): the member ids, or NULL for everyone who may search the record's type.
  */
 export const migration: Migration = {
-  name: '0410-search-readers',
+  name: '0700-search-readers',
   async up({ sequelize }) {
     await sequelize.query('ALTER TABLE platform.search_records ADD COLUMN readers text[]');
   },
