@@ -3490,6 +3490,97 @@ export interface components {
             /** @enum {string} */
             database: "ok";
         };
+        FilesVersion: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            file_id: string;
+            number: number;
+            size_bytes: number;
+            content_type: string;
+            sha256: string;
+            current: boolean;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        FilesItem: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "file" | "folder";
+            name: string;
+            /** Format: uuid */
+            parent_id: string | null;
+            /** Format: uuid */
+            owner_id: string;
+            owner_mrn: string;
+            size_bytes: number;
+            content_type: string | null;
+            /** @description `folder`, or the file category: image, video, audio, pdf, document, spreadsheet, presentation, archive, text, other */
+            type: string;
+            /** Format: uuid */
+            version_id: string | null;
+            version_number: number | null;
+            trashed: boolean;
+            /** Format: date-time */
+            trashed_at: string | null;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: uuid */
+            updated_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description The caller's access (on reads)
+             * @enum {string}
+             */
+            access?: "owner" | "edit" | "read";
+            /** @description On an upload completion: true for a new file, false for a new version */
+            created?: boolean;
+            version?: components["schemas"]["FilesVersion"];
+        };
+        FilesStats: {
+            plan: string | null;
+            quota_bytes: number;
+            used_bytes: number;
+            available_bytes: number;
+            max_file_bytes: number;
+            files: number;
+            folders: number;
+            trashed_items: number;
+            by_member: {
+                member_id: string;
+                member_mrn: string;
+                bytes: number;
+                versions: number;
+            }[];
+            by_type: {
+                type: string;
+                bytes: number;
+                versions: number;
+            }[];
+        };
+        FilesTransfer: {
+            /**
+             * Format: uuid
+             * @description Null when there was nothing left to move (a retry)
+             */
+            transfer_id: string | null;
+            from_mrn: string;
+            to_mrn: string;
+            folders: number;
+            files: number;
+            renamed: {
+                /** Format: uuid */
+                item_id: string;
+                from_name: string;
+                to_name: string;
+            }[];
+        };
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -3674,6 +3765,45 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        FilesDownload: {
+            /** Format: uuid */
+            file_id: string;
+            /** Format: uuid */
+            version_id: string;
+            name: string;
+            size_bytes: number;
+            content_type: string;
+            /** Format: uri */
+            url: string;
+            /** @constant */
+            method: "GET";
+            /** Format: date-time */
+            expires_at: string;
+        };
+        FilesShare: {
+            /** Format: uuid */
+            file_id: string;
+            /** Format: uuid */
+            member_id: string;
+            member_mrn: string;
+            /** @enum {string} */
+            role: "read" | "edit";
+            /** Format: uuid */
+            shared_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            created?: boolean;
+        };
+        FilesShareDeleted: {
+            /** Format: uuid */
+            file_id: string;
+            /** Format: uuid */
+            member_id: string;
+            /** @constant */
+            deleted: true;
+        };
         Member: {
             /** Format: uuid */
             id: string;
@@ -3766,6 +3896,36 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        FilesPurged: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            purged: true;
+            freed_bytes: number;
+        };
+        FilesUpload: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            folder_id: string | null;
+            /** Format: uuid */
+            file_id: string | null;
+            size_bytes: number;
+            content_type: string | null;
+            /** Format: uri */
+            upload_url: string;
+            /** @constant */
+            method: "PUT";
+            /** Format: date-time */
+            expires_at: string;
+        };
+        FilesUploadDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
         };
         TasksView: {
             /** Format: uuid */
@@ -5722,7 +5882,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5752,7 +5926,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5775,7 +5963,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesStats"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -5811,7 +6012,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesTransfer"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8632,7 +8846,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8657,7 +8885,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8682,7 +8923,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8723,7 +8977,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8764,7 +9031,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8792,7 +9072,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesDownload"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8822,7 +9115,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesShare"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8860,7 +9167,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesShare"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8889,7 +9209,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesShareDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8922,7 +9255,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesVersion"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8948,7 +9295,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesDownload"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8980,7 +9340,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9019,7 +9392,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11162,7 +11548,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12365,7 +12765,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12390,7 +12804,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesPurged"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12424,7 +12851,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12468,7 +12908,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesUpload"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12496,7 +12949,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesUploadDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -12530,7 +12996,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FilesItem"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -1,5 +1,6 @@
 import { defineRoute, Joi } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { ITEM, STATS, TRANSFER } from './answers.js';
 import type { Models } from '../models/index.js';
 import { fileStats, memberItems, transferFiles } from '../services/admin.js';
 import { presentItem } from '../services/present.js';
@@ -12,6 +13,7 @@ export const adminRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/admin/file-stats',
+    answers: { single: STATS },
     description: 'Workspace storage overview: quota, usage by member and by type',
     async handler(_request, ctx) {
       return ctx.respond.single(await fileStats(ctx));
@@ -20,6 +22,7 @@ export const adminRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/admin/file-members/{member_mrn}/folders',
+    answers: { collection: ITEM },
     description: 'Folders owned by a member (the trash included), oldest first',
     validate: { params: memberParams, query: listQuery() },
     async handler(request, ctx) {
@@ -30,6 +33,7 @@ export const adminRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/admin/file-members/{member_mrn}/files',
+    answers: { collection: ITEM },
     description: 'Files owned by a member (the trash included), oldest first',
     validate: { params: memberParams, query: listQuery() },
     async handler(request, ctx) {
@@ -40,6 +44,7 @@ export const adminRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/admin/file-transfers',
+    answers: { single: TRANSFER },
     description: 'Moves every file and folder of one member to another (offboarding)',
     validate: { payload: Joi.object({ from_mrn: mrnField().required(), to_mrn: mrnField().required() }) },
     async handler(request, ctx) {

@@ -1,5 +1,6 @@
 import { defineRoute, Joi } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { DOWNLOAD, ITEM, SHARE, SHARE_DELETED, VERSION } from './answers.js';
 import type { Models } from '../models/index.js';
 import { copyItem, createFolder, listFolder, listShared, trashItem, updateItem } from '../services/items.js';
 import { presentItem, presentShare, presentVersion } from '../services/present.js';
@@ -15,6 +16,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files',
+    answers: { collection: ITEM },
     description: "Lists a folder (folder_id; default the caller's root): folders first, then files, by name",
     validate: { query: listQuery({ folder_id: id() }) },
     async handler(request, ctx) {
@@ -25,6 +27,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/shared-files',
+    answers: { collection: ITEM },
     description: 'Lists the files and folders other members shared with the caller, newest share first',
     validate: { query: listQuery() },
     async handler(_request, ctx) {
@@ -35,6 +38,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/folders',
+    answers: { single: ITEM },
     description: "Creates a folder (parent_id: a folder the caller may edit; default their root)",
     validate: { payload: Joi.object({ name: itemName().required(), parent_id: id().allow(null) }) },
     async handler(request, ctx) {
@@ -45,6 +49,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}',
+    answers: { single: ITEM },
     description: 'Reads a file or folder',
     validate: { params: idParams('file_id') },
     async handler(request, ctx) {
@@ -55,6 +60,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/files/{file_id}',
+    answers: { single: ITEM },
     description: 'Renames (name) or moves (parent_id; null: the root) a file or folder',
     validate: { params: idParams('file_id'), payload: Joi.object({ name: itemName(), parent_id: id().allow(null) }).min(1) },
     async handler(request, ctx) {
@@ -65,6 +71,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/files/{file_id}',
+    answers: { single: ITEM },
     description: "Moves a file or folder (and what it holds) to its owner's trash",
     validate: { params: idParams('file_id') },
     async handler(request, ctx) {
@@ -75,6 +82,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/files/{file_id}/copies',
+    answers: { single: ITEM },
     description: 'Copies a file (its current version) or a folder (with everything in it)',
     validate: { params: idParams('file_id'), payload: Joi.object({ parent_id: id().allow(null), name: itemName() }) },
     async handler(request, ctx) {
@@ -85,6 +93,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}/download',
+    answers: { single: DOWNLOAD },
     description: "A link to download the file's current version",
     validate: { params: idParams('file_id') },
     async handler(request, ctx) {
@@ -94,6 +103,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}/versions',
+    answers: { collection: VERSION },
     description: "Lists a file's versions, newest first",
     validate: { params: idParams('file_id'), query: listQuery() },
     async handler(request, ctx) {
@@ -104,6 +114,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}/versions/{version_id}/download',
+    answers: { single: DOWNLOAD },
     description: 'A link to download one version of a file',
     validate: { params: idParams('file_id', 'version_id') },
     async handler(request, ctx) {
@@ -113,6 +124,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/files/{file_id}/versions/{version_id}/restoration',
+    answers: { single: ITEM },
     description: 'Makes an older version current again (as a new version)',
     validate: { params: idParams('file_id', 'version_id') },
     async handler(request, ctx) {
@@ -123,6 +135,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}/shares',
+    answers: { collection: SHARE },
     description: 'Lists the members a file or folder is shared with',
     validate: { params: idParams('file_id'), query: listQuery() },
     async handler(request, ctx) {
@@ -133,6 +146,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/files/{file_id}/shares/{member_id}',
+    answers: { single: SHARE },
     description: 'Shares a file or folder with a member (role read or edit), or changes their role',
     validate: { params: idParams('file_id', 'member_id'), payload: Joi.object({ role: Joi.string().valid('read', 'edit').required() }) },
     async handler(request, ctx) {
@@ -143,6 +157,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/files/{file_id}/shares/{member_id}',
+    answers: { single: SHARE_DELETED },
     description: 'Stops sharing a file or folder with a member (the member may leave a share)',
     validate: { params: idParams('file_id', 'member_id') },
     async handler(request, ctx) {

@@ -1,5 +1,6 @@
 import { defineRoute } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { ITEM, PURGED } from './answers.js';
 import type { Models } from '../models/index.js';
 import { presentItem } from '../services/present.js';
 import { listTrash, purgeItem, restoreItem } from '../services/trash.js';
@@ -10,6 +11,7 @@ export const trashRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/trash',
+    answers: { collection: ITEM },
     description: "The caller's trash, newest first",
     validate: { query: listQuery() },
     async handler(_request, ctx) {
@@ -20,6 +22,7 @@ export const trashRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/trash/{file_id}/restoration',
+    answers: { single: ITEM },
     description: 'Restores an item (and what it held) from the trash',
     validate: { params: idParams('file_id') },
     async handler(request, ctx) {
@@ -30,6 +33,7 @@ export const trashRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/trash/{file_id}',
+    answers: { single: PURGED },
     description: 'Deletes an item of the trash for good',
     validate: { params: idParams('file_id') },
     async handler(request, ctx) {

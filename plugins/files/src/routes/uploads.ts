@@ -1,5 +1,6 @@
 import { defineRoute, Joi } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { ITEM, UPLOAD, UPLOAD_DELETED } from './answers.js';
 import type { Models } from '../models/index.js';
 import { bytes } from '../services/context.js';
 import { presentItem, presentVersion } from '../services/present.js';
@@ -11,6 +12,7 @@ export const uploadRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/uploads',
+    answers: { single: UPLOAD },
     description: 'Starts an upload (a new file: name and folder_id; a new version: file_id) and answers the link to PUT the bytes to',
     validate: {
       payload: Joi.object({
@@ -32,6 +34,7 @@ export const uploadRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/uploads/{upload_id}/completion',
+    answers: { single: ITEM },
     description: 'Finishes an upload whose bytes arrived: the file, or its new current version',
     validate: { params: idParams('upload_id') },
     async handler(request, ctx) {
@@ -42,6 +45,7 @@ export const uploadRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/uploads/{upload_id}',
+    answers: { single: UPLOAD_DELETED },
     description: 'Abandons an upload (and the bytes that arrived)',
     validate: { params: idParams('upload_id') },
     async handler(request, ctx) {
