@@ -217,6 +217,11 @@ test.serial('search: a file is found by its owner and the members it is shared w
   t.deepEqual(await search(alice, 'q=sunset'), ['sunset-beach.png']);
   const hits = await alice.get('/search?app=files&q=sunset');
   t.like(hits.body.data[0], { type: 'file', title: 'sunset-beach.png', subtitle: 'Photos', url: `/files/${image.id}` });
+
+  // A full re-index (wpk search reindex) rebuilds the same documents, readers included.
+  await world.platform.runtime.reindexSearch({ app: 'files', workspaceId: world.workspaceId });
+  t.deepEqual(await search(bob, 'q=sunset&type=image'), ['sunset-beach.png']);
+  t.deepEqual(await search(world.owner, 'q=sunset'), []);
 });
 
 test.serial('member events: a removed member loses what was shared with them and cannot be shared with', async (t) => {
