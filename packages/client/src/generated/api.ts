@@ -3829,6 +3829,38 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Workspace: {
+            /** Format: uuid */
+            id: string;
+            subdomain: string;
+            name: string;
+            plan: string;
+            /** @enum {string} */
+            billing_interval: "monthly" | "annual";
+            /** @enum {string} */
+            status: "active" | "suspended" | "deleted";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Me: {
+            member: components["schemas"]["Member"];
+            workspace: components["schemas"]["Workspace"];
+            /** @enum {string} */
+            platform_role: "owner" | "admin" | "member";
+            two_factor_enabled: boolean;
+            /**
+             * @description What the request was authenticated by
+             * @enum {string}
+             */
+            credential: "session" | "api_key";
+            /**
+             * Format: date-time
+             * @description Until when the session is elevated (admin mode); null when it is not
+             */
+            elevated_until: string | null;
+        };
         Role: {
             /** Format: uuid */
             id: string;
@@ -9583,7 +9615,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -9933,7 +9978,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11491,7 +11549,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -13048,7 +13119,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
