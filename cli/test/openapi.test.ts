@@ -34,7 +34,7 @@ test('wpk openapi --app tasks --out writes the tasks operations; an unknown app 
 
   const unknown = await wpk(['openapi', '--app', 'nope']);
   t.is(unknown.code, 1);
-  t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, web, system, tasks, companies, contacts, files');
+  t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, web, system, tasks, companies, contacts, finance, files');
 });
 
 test('--config and WPK_CONFIG name the project file from any directory; its relative app paths resolve against its own directory', async (t) => {
