@@ -179,7 +179,7 @@ export class MailService implements AppService<Models, AppTypes> {
       resolver: async (name: string, type: string) => (type === 'TXT' ? resolver.resolveTxt(name) : type === 'MX' ? (await resolver.resolveMx(name)).map((record) => [record.exchange]) : Promise.reject(Object.assign(new Error('no such record'), { code: 'ENOTFOUND' }))),
     });
     const results = verified.results ?? [];
-    const dkim = results.some((result) => result.status?.result === 'pass') ? 'pass' : results.length > 0 ? 'fail' : 'none';
+    const dkim = results.some((result) => result.status?.result === 'pass') ? 'pass' : results.some((result) => result.status?.result && result.status.result !== 'none') ? 'fail' : 'none';
     const message = incoming(await simpleParser(raw), raw.length, dkim);
     const byWorkspace = new Map<string, string[]>();
     for (const recipient of session.envelope.rcptTo) {

@@ -1,8 +1,8 @@
 import { DataTypes, defineModel } from '@wpk/sdk';
 
-const id = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
+const id = () => ({ type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 });
 const text = (max?: number) => ({ type: max ? DataTypes.STRING(max) : DataTypes.TEXT, allowNull: false, defaultValue: '' });
-const list = { type: DataTypes.JSONB, allowNull: false, defaultValue: [] };
+const list = () => ({ type: DataTypes.JSONB, allowNull: false, defaultValue: [] });
 
 /** One result of a DNS check: what was expected, what was found, whether it matches. */
 export interface RecordCheck {
@@ -190,7 +190,7 @@ export interface DirectoryEntry {
 /** The app's models, by their name in `ctx.db`. */
 export const models = {
   domains: defineModel<Domain>('domains', {
-    id,
+    id: id(),
     name: { type: DataTypes.STRING(253), allowNull: false },
     dkim_selector: { type: DataTypes.STRING(63), allowNull: false },
     dkim_public_key: { type: DataTypes.TEXT, allowNull: false },
@@ -202,7 +202,7 @@ export const models = {
     created_by: { type: DataTypes.UUID, allowNull: false },
   }),
   mailboxes: defineModel<Mailbox>('mailboxes', {
-    id,
+    id: id(),
     domain_id: { type: DataTypes.UUID, allowNull: false },
     local_part: { type: DataTypes.STRING(64), allowNull: false },
     address: { type: DataTypes.STRING(320), allowNull: false },
@@ -212,7 +212,7 @@ export const models = {
     created_by: { type: DataTypes.UUID, allowNull: false },
   }),
   groups: defineModel<Group>('groups', {
-    id,
+    id: id(),
     domain_id: { type: DataTypes.UUID, allowNull: false },
     local_part: { type: DataTypes.STRING(64), allowNull: false },
     address: { type: DataTypes.STRING(320), allowNull: false },
@@ -228,7 +228,7 @@ export const models = {
     added_by: { type: DataTypes.UUID, allowNull: false },
   }),
   messages: defineModel<Message>('messages', {
-    id,
+    id: id(),
     account_id: { type: DataTypes.UUID, allowNull: true },
     group_id: { type: DataTypes.UUID, allowNull: true },
     folder: { type: DataTypes.STRING(40), allowNull: false, defaultValue: 'inbox' },
@@ -236,9 +236,9 @@ export const models = {
     in_reply_to: text(998),
     from_address: text(320),
     from_name: text(200),
-    to_addresses: list,
-    cc_addresses: list,
-    bcc_addresses: list,
+    to_addresses: list(),
+    cc_addresses: list(),
+    bcc_addresses: list(),
     subject: text(998),
     text_body: text(),
     html_body: text(),
@@ -255,11 +255,11 @@ export const models = {
     received_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
   }),
   drafts: defineModel<Draft>('drafts', {
-    id,
+    id: id(),
     account_id: { type: DataTypes.UUID, allowNull: false },
-    to_addresses: list,
-    cc_addresses: list,
-    bcc_addresses: list,
+    to_addresses: list(),
+    cc_addresses: list(),
+    bcc_addresses: list(),
     subject: text(998),
     text_body: text(),
     html_body: text(),
@@ -267,14 +267,14 @@ export const models = {
     created_by: { type: DataTypes.UUID, allowNull: false },
   }),
   signatures: defineModel<Signature>('signatures', {
-    id,
+    id: id(),
     account_id: { type: DataTypes.UUID, allowNull: false },
     name: { type: DataTypes.STRING(100), allowNull: false },
     text_body: text(),
     html_body: text(),
   }),
   filters: defineModel<Filter>('filters', {
-    id,
+    id: id(),
     account_id: { type: DataTypes.UUID, allowNull: false },
     name: { type: DataTypes.STRING(100), allowNull: false },
     match: { type: DataTypes.STRING(3), allowNull: false, defaultValue: 'all' },
@@ -283,12 +283,12 @@ export const models = {
     position: { type: DataTypes.INTEGER, allowNull: false },
   }),
   blockedSenders: defineModel<BlockedSender>('blocked_senders', {
-    id,
+    id: id(),
     account_id: { type: DataTypes.UUID, allowNull: false },
     address: { type: DataTypes.STRING(320), allowNull: false },
   }),
   outboxKeys: defineModel<OutboxKey>('outbox_keys', {
-    id,
+    id: id(),
     mailbox_id: { type: DataTypes.UUID, allowNull: false },
     name: { type: DataTypes.STRING(100), allowNull: false },
     prefix: { type: DataTypes.STRING(16), allowNull: false },
