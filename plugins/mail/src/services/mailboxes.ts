@@ -3,7 +3,6 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '
 import type { Mailbox, OutboxKey } from '../models/index.js';
 import { localPart } from './addresses.js';
 import { conflictOnDuplicate, likePattern, type MailBaseContext, type MailContext } from './context.js';
-import { requireDomain } from './domains.js';
 import { assertMemberPresent } from './members.js';
 
 /** A mailbox as the API shows it. */
