@@ -51,6 +51,13 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   // Mail
   { name: 'SMTP_URL', group: 'Mail', default: 'none: mails are written as files under `{WPK_DATA_DIR}/mail`', description: 'SMTP server for outgoing mail, e.g. `smtp://user:pass@smtp.example.com:587` (`smtps://` for implicit TLS).', secret: true },
   { name: 'MAIL_FROM', group: 'Mail', default: '`Workspace Platform <no-reply@{BASE_DOMAIN}>`', description: 'The From address of the platform\'s mail.' },
+  { name: 'MAIL_SMTP_PORT', group: 'Mail', default: 'none: the mail app runs no SMTP listener', description: "The mail app's inbound SMTP listener port (25 in production; 0 picks a free one), started by `wpk start` after the HTTP server listens.", readBy: 'the mail app' },
+  { name: 'MAIL_SMTP_HOST', group: 'Mail', default: '`0.0.0.0`', description: "Address the mail app's SMTP listener binds.", readBy: 'the mail app' },
+  { name: 'MAIL_HOSTNAME', group: 'Mail', default: '`localhost`', description: "The mail app's SMTP greeting name, and its default MX host.", readBy: 'the mail app' },
+  { name: 'MAIL_MX_HOST', group: 'Mail', default: '`MAIL_HOSTNAME`', description: 'The host the MX records of hosted domains must name (shown in their DNS records, checked at verification).', readBy: 'the mail app' },
+  { name: 'MAIL_MAX_MESSAGE_BYTES', group: 'Mail', default: '`26214400` (25 MB)', description: 'Largest message the mail app\'s listener takes; larger ones are refused with 552.', readBy: 'the mail app' },
+  { name: 'MAIL_RELAY_URL', group: 'Mail', default: 'none: outgoing mail of the mail app stays queued', description: 'Where the mail app hands outgoing mail (DKIM-signed): `smtp://user:pass@relay.example.net:587` or `smtps://…:465`.', secret: true, readBy: 'the mail app' },
+  { name: 'MAIL_SPF_INCLUDE', group: 'Mail', default: 'none', description: "The relay's SPF mechanism (`include:_spf.relay.example.net`), added to the SPF record of hosted domains.", readBy: 'the mail app' },
   // File storage
   { name: 'STORAGE_DRIVER', group: 'File storage', default: '`local`', description: 'Where files (`ctx.storage`, avatars) go: `local` (a directory) or `s3` (any S3-compatible service). Several servers need `s3` or a shared directory.' },
   { name: 'STORAGE_DIR', group: 'File storage', default: '`{WPK_DATA_DIR}/storage`', description: "The local driver's directory." },

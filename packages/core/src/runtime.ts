@@ -144,12 +144,14 @@ export class Runtime {
     const host = address && address.includes(':') ? `[${address}]` : address;
     const url = `http://${host}:${port}`;
     await this.events.start(url);
+    await this.apps.startServices();
     return url;
   }
 
   /** Stops listening (letting requests in flight finish) and closes the database. */
   async stop(): Promise<void> {
     try {
+      await this.apps.stopServices();
       await this.server.stop({ timeout: 5000 });
     } finally {
       this.mail.close();

@@ -41,6 +41,10 @@ export const OPERATIONS = {
   postEventsFilesEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/files/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/finance/events/system-app-installed */
   postEventsFinanceEventsSystemAppInstalled: { method: 'POST', path: '/_events/finance/events/system-app-installed', tag: 'system', host: 'any' },
+  /** POST /_events/mail/events/core-account-member-removed */
+  postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/mail/events/system-workspace-member-added */
+  postEventsMailEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/mail/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
   postEventsSystemEventsSystemSecurityPermissionDenied: { method: 'POST', path: '/_events/system/events/system-security-permission-denied', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-role-created */
@@ -415,6 +419,108 @@ export const OPERATIONS = {
   getLogout: { method: 'GET', path: '/logout', tag: 'web', host: 'workspace' },
   /** POST /logout */
   postLogout: { method: 'POST', path: '/logout', tag: 'web', host: 'workspace' },
+  /** Lists the caller's accounts (the hosted mailboxes assigned to them), by address */
+  getMailAccounts: { method: 'GET', path: '/mail/accounts', tag: 'mail', host: 'workspace', paged: true },
+  /** Changes an account's display name or default signature (UpdateAccount) */
+  patchMailAccountsByAccountId: { method: 'PATCH', path: '/mail/accounts/{account_id}', tag: 'mail', host: 'workspace' },
+  /** Lists an account's blocked senders, by address */
+  getMailAccountsByAccountIdBlockedSenders: { method: 'GET', path: '/mail/accounts/{account_id}/blocked-senders', tag: 'mail', host: 'workspace', paged: true },
+  /** Blocks an address (name@example.com) or a domain (@example.com): their mail is dropped */
+  postMailAccountsByAccountIdBlockedSenders: { method: 'POST', path: '/mail/accounts/{account_id}/blocked-senders', tag: 'mail', host: 'workspace' },
+  /** Unblocks a sender */
+  deleteMailAccountsByAccountIdBlockedSendersByBlockedId: { method: 'DELETE', path: '/mail/accounts/{account_id}/blocked-senders/{blocked_id}', tag: 'mail', host: 'workspace' },
+  /** Lists an account's filters in the order they run */
+  getMailAccountsByAccountIdFilters: { method: 'GET', path: '/mail/accounts/{account_id}/filters', tag: 'mail', host: 'workspace', paged: true },
+  /** Creates a filter (conditions, all or any, then actions), run after the existing ones */
+  postMailAccountsByAccountIdFilters: { method: 'POST', path: '/mail/accounts/{account_id}/filters', tag: 'mail', host: 'workspace' },
+  /** Deletes a filter */
+  deleteMailAccountsByAccountIdFiltersByFilterId: { method: 'DELETE', path: '/mail/accounts/{account_id}/filters/{filter_id}', tag: 'mail', host: 'workspace' },
+  /** Lists the messages of a folder (default inbox), newest first */
+  getMailAccountsByAccountIdMessages: { method: 'GET', path: '/mail/accounts/{account_id}/messages', tag: 'mail', host: 'workspace', paged: true },
+  /** Sends a message: queued in the outbox, handed to the relay DKIM-signed, then filed in sent */
+  postMailAccountsByAccountIdMessages: { method: 'POST', path: '/mail/accounts/{account_id}/messages', tag: 'mail', host: 'workspace' },
+  /** Reads a message */
+  getMailAccountsByAccountIdMessagesByMessageId: { method: 'GET', path: '/mail/accounts/{account_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
+  /** Marks a message read or flagged, or moves it to a folder (UpdateMessage) */
+  patchMailAccountsByAccountIdMessagesByMessageId: { method: 'PATCH', path: '/mail/accounts/{account_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
+  /** Deletes a message for good (a queued one is not sent) */
+  deleteMailAccountsByAccountIdMessagesByMessageId: { method: 'DELETE', path: '/mail/accounts/{account_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
+  /** Lists an account's signatures, by name */
+  getMailAccountsByAccountIdSignatures: { method: 'GET', path: '/mail/accounts/{account_id}/signatures', tag: 'mail', host: 'workspace', paged: true },
+  /** Creates a signature */
+  postMailAccountsByAccountIdSignatures: { method: 'POST', path: '/mail/accounts/{account_id}/signatures', tag: 'mail', host: 'workspace' },
+  /** Replaces a signature (UpdateSignature) */
+  putMailAccountsByAccountIdSignaturesBySignatureId: { method: 'PUT', path: '/mail/accounts/{account_id}/signatures/{signature_id}', tag: 'mail', host: 'workspace' },
+  /** Deletes a signature (an account using it as default gets none) */
+  deleteMailAccountsByAccountIdSignaturesBySignatureId: { method: 'DELETE', path: '/mail/accounts/{account_id}/signatures/{signature_id}', tag: 'mail', host: 'workspace' },
+  /** Lists the hosted domains, by name */
+  getMailDomains: { method: 'GET', path: '/mail/domains', tag: 'mail', host: 'workspace', paged: true },
+  /** Adds a domain; its DKIM key pair is generated and the DNS records to publish are returned */
+  postMailDomains: { method: 'POST', path: '/mail/domains', tag: 'mail', host: 'workspace' },
+  /** Reads a domain with its DNS records and their last check */
+  getMailDomainsByDomainId: { method: 'GET', path: '/mail/domains/{domain_id}', tag: 'mail', host: 'workspace' },
+  /** Sets the domain's catch-all mailbox (null: unknown addresses are refused) (SetCatchAll) */
+  patchMailDomainsByDomainId: { method: 'PATCH', path: '/mail/domains/{domain_id}', tag: 'mail', host: 'workspace' },
+  /** Deletes a domain with its mailboxes, groups and their mail */
+  deleteMailDomainsByDomainId: { method: 'DELETE', path: '/mail/domains/{domain_id}', tag: 'mail', host: 'workspace' },
+  /** Looks the domain's DNS records up now; verified while MX, SPF, DKIM and DMARC all match */
+  postMailDomainsByDomainIdVerification: { method: 'POST', path: '/mail/domains/{domain_id}/verification', tag: 'mail', host: 'workspace' },
+  /** Lists the caller's drafts (account_id filters), last saved first */
+  getMailDrafts: { method: 'GET', path: '/mail/drafts', tag: 'mail', host: 'workspace', paged: true },
+  /** Starts a draft in one of the caller's accounts */
+  postMailDrafts: { method: 'POST', path: '/mail/drafts', tag: 'mail', host: 'workspace' },
+  /** Reads a draft */
+  getMailDraftsByDraftId: { method: 'GET', path: '/mail/drafts/{draft_id}', tag: 'mail', host: 'workspace' },
+  /** Saves a draft whole: what is omitted becomes empty (SaveDraft) */
+  putMailDraftsByDraftId: { method: 'PUT', path: '/mail/drafts/{draft_id}', tag: 'mail', host: 'workspace' },
+  /** Discards a draft */
+  deleteMailDraftsByDraftId: { method: 'DELETE', path: '/mail/drafts/{draft_id}', tag: 'mail', host: 'workspace' },
+  /** Sends a draft: it becomes a queued message of its account, and the draft goes */
+  postMailDraftsByDraftIdSend: { method: 'POST', path: '/mail/drafts/{draft_id}/send', tag: 'mail', host: 'workspace' },
+  /** Lists the groups, by address */
+  getMailGroups: { method: 'GET', path: '/mail/groups', tag: 'mail', host: 'workspace', paged: true },
+  /** Creates a group (distribution list) on a hosted domain; its creator is its owner */
+  postMailGroups: { method: 'POST', path: '/mail/groups', tag: 'mail', host: 'workspace' },
+  /** Reads a group */
+  getMailGroupsByGroupId: { method: 'GET', path: '/mail/groups/{group_id}', tag: 'mail', host: 'workspace' },
+  /** Renames a group, changes its description or who may post */
+  patchMailGroupsByGroupId: { method: 'PATCH', path: '/mail/groups/{group_id}', tag: 'mail', host: 'workspace' },
+  /** Deletes a group with its members and messages */
+  deleteMailGroupsByGroupId: { method: 'DELETE', path: '/mail/groups/{group_id}', tag: 'mail', host: 'workspace' },
+  /** Lists a group's members, owners first, then managers, then members */
+  getMailGroupsByGroupIdMembers: { method: 'GET', path: '/mail/groups/{group_id}/members', tag: 'mail', host: 'workspace', paged: true },
+  /** Adds a member to a group at a tier (default member) */
+  postMailGroupsByGroupIdMembers: { method: 'POST', path: '/mail/groups/{group_id}/members', tag: 'mail', host: 'workspace' },
+  /** Changes a group member's tier; the last owner cannot step down (UpdateGroupMember) */
+  patchMailGroupsByGroupIdMembersByMemberId: { method: 'PATCH', path: '/mail/groups/{group_id}/members/{member_id}', tag: 'mail', host: 'workspace' },
+  /** Removes a member from a group; the last owner cannot leave */
+  deleteMailGroupsByGroupIdMembersByMemberId: { method: 'DELETE', path: '/mail/groups/{group_id}/members/{member_id}', tag: 'mail', host: 'workspace' },
+  /** Lists a group's messages, newest first (its members, and group managers) */
+  getMailGroupsByGroupIdMessages: { method: 'GET', path: '/mail/groups/{group_id}/messages', tag: 'mail', host: 'workspace', paged: true },
+  /** Reads a group message */
+  getMailGroupsByGroupIdMessagesByMessageId: { method: 'GET', path: '/mail/groups/{group_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
+  /** Marks a group message read or flagged, for the whole group (its owners and managers) (UpdateMessage) */
+  patchMailGroupsByGroupIdMessagesByMessageId: { method: 'PATCH', path: '/mail/groups/{group_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
+  /** Deletes a group message (its owners and managers) */
+  deleteMailGroupsByGroupIdMessagesByMessageId: { method: 'DELETE', path: '/mail/groups/{group_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
+  /** Lists mailboxes by address (domain_id, member_id and q filter) */
+  getMailMailboxes: { method: 'GET', path: '/mail/mailboxes', tag: 'mail', host: 'workspace', paged: true },
+  /** Creates a mailbox on a hosted domain, optionally assigned to a member */
+  postMailMailboxes: { method: 'POST', path: '/mail/mailboxes', tag: 'mail', host: 'workspace' },
+  /** Reads a mailbox */
+  getMailMailboxesByMailboxId: { method: 'GET', path: '/mail/mailboxes/{mailbox_id}', tag: 'mail', host: 'workspace' },
+  /** Assigns a mailbox to a member (null: to nobody) or renames it (AssignMailbox) */
+  patchMailMailboxesByMailboxId: { method: 'PATCH', path: '/mail/mailboxes/{mailbox_id}', tag: 'mail', host: 'workspace' },
+  /** Deletes a mailbox with its mail, drafts, signatures, filters, blocked senders and outbox keys */
+  deleteMailMailboxesByMailboxId: { method: 'DELETE', path: '/mail/mailboxes/{mailbox_id}', tag: 'mail', host: 'workspace' },
+  /** Lists a mailbox's outbox keys (never their secrets), newest first */
+  getMailMailboxesByMailboxIdOutboxKeys: { method: 'GET', path: '/mail/mailboxes/{mailbox_id}/outbox-keys', tag: 'mail', host: 'workspace', paged: true },
+  /** Creates an SMTP submission key for the mailbox; its secret is shown this once */
+  postMailMailboxesByMailboxIdOutboxKeys: { method: 'POST', path: '/mail/mailboxes/{mailbox_id}/outbox-keys', tag: 'mail', host: 'workspace' },
+  /** Renames an outbox key or revokes it (refused at its next submission) (UpdateOutboxKey) */
+  putMailMailboxesByMailboxIdOutboxKeysByKeyId: { method: 'PUT', path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}', tag: 'mail', host: 'workspace' },
+  /** Deletes an outbox key */
+  deleteMailMailboxesByMailboxIdOutboxKeysByKeyId: { method: 'DELETE', path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}', tag: 'mail', host: 'workspace' },
   /** GET /me */
   getMe: { method: 'GET', path: '/me', tag: 'account', host: 'workspace' },
   /** GET /members */
@@ -576,4 +682,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","tasks","companies","contacts","finance"] as const;
+export const TAGS = ["web","system","account","files","ats","tasks","companies","contacts","finance","mail"] as const;

@@ -1,4 +1,5 @@
-import type { DeliveredEvent, SearchDocument } from '@wpk/sdk';
+import type { AppService, AppServiceHost, BaseContext, DeliveredEvent, SearchDocument } from '@wpk/sdk';
+import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import { isInstalled } from '../access/index.js';
 import type { MigrationSet } from '../db/index.js';
@@ -21,6 +22,7 @@ export interface AppHostParts {
   pipeline: AppPipeline;
   bound: ReadonlyMap<string, AppRuntime>;
   strict: StrictRoles | null;
+  logger: Logger;
 }
 
 /**
@@ -29,7 +31,62 @@ export interface AppHostParts {
  * Installation state is read from the database on every call; nothing about access is cached.
  */
 export class AppHost {
+  private readonly running: Array<{ namespace: string; name: string; service: AppService }> = [];
+
   constructor(private readonly parts: AppHostParts) {}
+
+  /**
+   * Starts every app's long-lived services (`defineApp({ services })`), in load order; a
+   * service that fails to start stops the ones already started and the error propagates.
+   * `runtime.start()` calls it after the server listens; tests call it themselves.
+   */
+  async startServices(): Promise<void> {
+    for (const app of this.parts.registry.withCode()) {
+      for (const [name, service] of Object.entries(app.definition!.services ?? {})) {
+        if (this.running.some((entry) => entry.namespace === app.namespace && entry.name === name)) continue;
+        try {
+          await service.start(this.serviceHost(app));
+        } catch (error) {
+          await this.stopServices();
+          throw new Error(`${app.namespace}: service ${name} did not start: ${(error as Error).message}`, { cause: error });
+        }
+        this.running.push({ namespace: app.namespace, name, service });
+      }
+    }
+  }
+
+  /** Stops the started services, last started first (`runtime.stop()` calls it); a failure is logged. */
+  async stopServices(): Promise<void> {
+    while (this.running.length > 0) {
+      const { namespace, name, service } = this.running.pop()!;
+      try {
+        await service.stop();
+      } catch (error) {
+        this.parts.logger.warn({ err: error, app: namespace, service: name }, 'stopping an app service failed');
+      }
+    }
+  }
+
+  private serviceHost(app: LoadedApp): AppServiceHost {
+    const { workspaces, installations, pipeline, bound } = this.parts;
+    const logger = this.parts.logger.child({ app: app.namespace });
+    const call = (level: 'debug' | 'info' | 'warn' | 'error') => (objectOrMessage: object | string, message?: string) => {
+      if (typeof objectOrMessage === 'string') logger[level](objectOrMessage);
+      else logger[level](objectOrMessage, message);
+    };
+    return Object.freeze({
+      app: Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version }),
+      log: Object.freeze({ debug: call('debug'), info: call('info'), warn: call('warn'), error: call('error') }),
+      workspaces: () => installations.workspacesWith(app.namespace),
+      run: async <R>(workspaceId: string, work: (ctx: BaseContext) => Promise<R>): Promise<R | null> => {
+        const workspace = await workspaces.findById(workspaceId);
+        if (!workspace) return null;
+        const installation = await installations.find(workspace.id, app.namespace);
+        if (!isInstalled(installation)) return null;
+        return pipeline.runService(bound.get(app.namespace)!, workspace, installations.effectiveSettings(app, installation), work);
+      },
+    }) as AppServiceHost;
+  }
 
   /** True when each app runs under its own database role. */
   get strict(): boolean {

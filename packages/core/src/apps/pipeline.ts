@@ -6,6 +6,7 @@ import {
   type AppContext,
   type AppLogger,
   type AppRequest,
+  type AppSecrets,
   type AppStorage,
   type BaseContext,
   type ChainStep,
@@ -25,6 +26,7 @@ import type { Sequelize } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
+import { SecretBox } from '../identity/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
 import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
@@ -51,6 +53,8 @@ export interface PipelineServices {
   /** The file storage behind `ctx.storage` (null: none, and `ctx.storage` throws). */
   storage(): StorageService | null;
   strict: StrictRoles | null;
+  /** The platform's secret key (`WPK_SECRET_KEY` or the generated one): `ctx.secrets` derives each app's key from it. */
+  secret: string;
 }
 
 /** An app ready to serve: what was loaded plus its bound models. */
@@ -138,8 +142,21 @@ function storageHandle(app: LoadedApp, workspace: Workspace, storage: StorageSer
   return Object.freeze(Object.fromEntries(STORAGE_METHODS.map((name) => [name, (...args: unknown[]) => asRuntime(() => (inner[name] as (...a: unknown[]) => Promise<unknown>).apply(inner, args))])) as unknown as AppStorage);
 }
 
-/** The parts every context shares: app, workspace, db, events, search, storage, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage): BaseContext {
+const secretBoxes = new WeakMap<LoadedApp, AppSecrets>();
+
+/** `ctx.secrets` of an app: a SecretBox keyed by the platform's secret and the app's namespace. */
+function secretsOf(app: LoadedApp, secret: string): AppSecrets {
+  let secrets = secretBoxes.get(app);
+  if (!secrets) {
+    const box = new SecretBox(`${secret}\napp:${app.namespace}`);
+    secrets = Object.freeze({ seal: (plain: string) => box.seal(plain), open: (sealed: string) => box.open(sealed) });
+    secretBoxes.set(app, secrets);
+  }
+  return secrets;
+}
+
+/** The parts every context shares: app, workspace, db, events, search, storage, secrets, settings, log. */
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string): BaseContext {
   const { app } = runtime;
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
   const searchTypes = new Set((app.manifest.search ?? []).map((entry) => entry.type));
@@ -176,6 +193,7 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       },
     }),
     storage,
+    secrets: secretsOf(app, secret),
     settings: Object.freeze(structuredClone(settings)),
     log: appLogger(logger),
   };
@@ -249,7 +267,7 @@ export class AppPipeline {
     const eager = this.services.strict !== null || (request.method !== 'get' && request.method !== 'head');
     return runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret);
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -319,7 +337,7 @@ export class AppPipeline {
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     try {
-      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict));
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret);
       await this.underAppRole(app, async () => {
         await handler(structuredClone(event), Object.freeze(ctx));
       });
@@ -347,7 +365,7 @@ export class AppPipeline {
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
     return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret));
       const documents = await this.underAppRole(app, async () => {
         const result = await hook(ctx);
         const collected: SearchDocument[] = [];
@@ -360,6 +378,26 @@ export class AppPipeline {
       await write(documents);
       await this.flushSearch(app, workspace.id, searchOps);
       return documents.length;
+    }).finally(() => unit?.finish());
+  }
+
+  /**
+   * Runs work of an app's long-lived service in the workspace, in one transaction, with the
+   * context a subscription handler gets (under the app's role in strict mode); staged events
+   * and search changes are written with it. Throws (after the rollback) when the work does.
+   */
+  async runService<R>(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, fn: (ctx: BaseContext) => Promise<R>): Promise<R> {
+    const { app } = runtime;
+    const logger = this.services.logger.child({ app: app.namespace, service: true, workspace: workspace.subdomain });
+    const storage = this.services.storage();
+    const unit = storage?.unit() ?? null;
+    const files = storageHandle(app, workspace, storage, unit, this.services.strict);
+    return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
+      const searchOps: SearchOperation[] = [];
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret));
+      const result = await this.underAppRole(app, () => fn(ctx));
+      await this.flushSearch(app, workspace.id, searchOps);
+      return result;
     }).finally(() => unit?.finish());
   }
 

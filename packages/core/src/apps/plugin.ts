@@ -1,5 +1,6 @@
 import { permissionDeniedEmitter } from '../access/index.js';
 import type { CorePlugin } from '../core-inputs.js';
+import { loadSecretKey } from '../identity/index.js';
 import type { EmissionGuard, SubscriberFilter } from '../events/index.js';
 import { installedEmitters, installedSubscribers, joinEventBus } from './event-bus.js';
 import { AppHost } from './host.js';
@@ -55,7 +56,7 @@ export const appCatalogPlugin: CorePlugin = {
 export const appsPlugin: CorePlugin = {
   name: 'apps',
   dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'storage', 'search'],
-  async register(server, { logger, seams }) {
+  async register(server, { config, logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const { registry, installations } = server.plugins['app-catalog'];
     const bus = server.plugins.events.bus;
@@ -66,7 +67,8 @@ export const appsPlugin: CorePlugin = {
     const index = searchIndexerOver(server.plugins.search.index);
     const indexer = seams.searchIndexer ? seams.searchIndexer(index) : index;
     const storage = server.plugins.storage.service;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict });
+    const secret = await loadSecretKey(config.secretKey, config.dataDir);
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
 
     const emitDenial = permissionDeniedEmitter(bus, logger);
@@ -89,6 +91,6 @@ export const appsPlugin: CorePlugin = {
       }),
     );
     joinEventBus(bus, { registry, bound, pipeline, installations });
-    server.expose('host', new AppHost({ registry, sequelize, workspaces: server.plugins.tenancy.workspaces, installations, notifications, pipeline, bound, strict }));
+    server.expose('host', new AppHost({ registry, sequelize, workspaces: server.plugins.tenancy.workspaces, installations, notifications, pipeline, bound, strict, logger }));
   },
 };

@@ -12,7 +12,7 @@ export { requireElevation, requireSession } from './routes/common.js';
 export { type AvatarStorage } from './services/avatar-storage.js';
 export { presentMember, type PresentedMember } from './services/members.js';
 export { PasswordHasher } from './services/passwords.js';
-export { loadSecretKey } from './services/secret-box.js';
+export { loadSecretKey, SecretBox } from './services/secret-box.js';
 export { validatePermissions } from './services/roles.js';
 export { SESSION_TTL_SECONDS } from './services/sessions.js';
 export { THROTTLES, type Throttle, type ThrottleRule } from './services/throttle.js';

@@ -60,7 +60,10 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn' | RecruitingSeedKind;
+export type SeedKind =
+  | 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn'
+  | 'mail_domain' | 'mail_mailbox' | 'mail_key' | 'mail_group' | 'mail_message' | 'mail_group_message' | 'mail_signature' | 'mail_filter' | 'mail_blocked' | 'mail_draft'
+  | RecruitingSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -140,6 +143,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   await call('PUT', `/files/${ids.file}/shares/${memberId}`, { role: 'read' });
   ids.member_mrn = `mrn:account:member:${memberId}`;
   if (env.runtime.apps.list().some((app) => app.namespace === 'ats')) Object.assign(ids, await seedRecruiting(call, subdomain, marker, memberId));
+  await seedMail(env, workspace.id, workspace.ownerId, ids, call, marker, subdomain);
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -160,6 +164,32 @@ async function seedRecruiting(call: (method: string, url: string, body?: unknown
   ids.messageTemplate = (await call('POST', '/ats/templates', { name: `${marker} template` })).id;
   ids.embed = (await call('POST', '/ats/settings/embeds', { name: `${marker} embed` })).id;
   return ids;
+}
+
+/**
+ * The mail app's records, as the owner: a domain, a mailbox assigned to the owner (their account)
+ * with a signature, a filter, a blocked sender, a draft, an outbox key and a queued message, and
+ * a group with the member in it. A group message only arrives over SMTP: one is stored through
+ * the app's own inbound code path (the runtime's service host), as the listener would.
+ */
+async function seedMail(env: GuardRuntime, workspaceId: string, owner: string, ids: Record<SeedKind, string>, call: (method: string, url: string, body?: unknown) => Promise<any>, marker: string, subdomain: string): Promise<void> {
+  await call('POST', '/applications/mail/installations', {});
+  await env.runtime.apps.dispatch('mail', { action: 'system.workspace.member.added', payload: { member_id: ids.member, role: 'member' }, metadata: { workspace_id: workspaceId }, attempt: 1 } as never);
+  ids.mail_domain = (await call('POST', '/mail/domains', { name: `${subdomain}-secret.test` })).id;
+  ids.mail_mailbox = (await call('POST', '/mail/mailboxes', { domain_id: ids.mail_domain, local_part: 'box', display_name: `${marker} box`, member_id: owner })).id;
+  ids.mail_key = (await call('POST', `/mail/mailboxes/${ids.mail_mailbox}/outbox-keys`, { name: `${marker} key` })).id;
+  ids.mail_group = (await call('POST', '/mail/groups', { domain_id: ids.mail_domain, local_part: 'team', name: `${marker} group` })).id;
+  await call('POST', `/mail/groups/${ids.mail_group}/members`, { member_id: ids.member });
+  ids.mail_signature = (await call('POST', `/mail/accounts/${ids.mail_mailbox}/signatures`, { name: `${marker} signature`, text: marker })).id;
+  ids.mail_filter = (await call('POST', `/mail/accounts/${ids.mail_mailbox}/filters`, { name: `${marker} filter`, conditions: [{ field: 'subject', operator: 'contains', value: marker }], actions: [{ type: 'flag' }] })).id;
+  ids.mail_blocked = (await call('POST', `/mail/accounts/${ids.mail_mailbox}/blocked-senders`, { address: `${marker}@blocked.test` })).id;
+  ids.mail_draft = (await call('POST', '/mail/drafts', { account_id: ids.mail_mailbox, subject: `${marker} draft` })).id;
+  ids.mail_message = (await call('POST', `/mail/accounts/${ids.mail_mailbox}/messages`, { to: [{ address: `team@${subdomain}-secret.test` }], subject: `${marker} message`, text: marker })).id;
+  const groupMessage = (await env.runtime.db.sequelize.query(
+    "INSERT INTO app_mail.messages (id, workspace_id, group_id, folder, from_address, subject, text_body, created_at, updated_at) VALUES (gen_random_uuid(), :workspaceId, :groupId, 'inbox', 'someone@elsewhere.test', :subject, :text, now(), now()) RETURNING id",
+    { replacements: { workspaceId, groupId: ids.mail_group, subject: `${marker} group message`, text: marker }, type: QueryTypes.SELECT },
+  )) as Array<{ id: string }>;
+  ids.mail_group_message = groupMessage[0]!.id;
 }
 
 /**
@@ -218,6 +248,19 @@ const PARAM_KINDS: Record<string, SeedKind> = {
 /** Parameters whose meaning depends on the resource (`/tasks/{id}` vs `/workspaces/{id}`), by first path segment. */
 const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   tasks: { id: 'task' },
+  mail: {
+    domain_id: 'mail_domain',
+    mailbox_id: 'mail_mailbox',
+    account_id: 'mail_mailbox',
+    key_id: 'mail_key',
+    group_id: 'mail_group',
+    member_id: 'member',
+    message_id: 'mail_message',
+    signature_id: 'mail_signature',
+    filter_id: 'mail_filter',
+    blocked_id: 'mail_blocked',
+    draft_id: 'mail_draft',
+  },
   workspaces: { id: 'workspace' },
   invitations: { token: 'invitation' },
   ats: { token: 'selfScheduleToken' },
@@ -241,7 +284,8 @@ export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
 /** Where a route's path parameter comes from, or null when nobody has said (a new parameter). */
 export function paramSource(routePath: string, param: string): ParamSource | null {
   const resource = routePath.split('/')[1];
-  const kind = PARAM_KINDS_BY_RESOURCE[resource]?.[param] ?? PARAM_KINDS[param];
+  const groupMessage = resource === 'mail' && param === 'message_id' && routePath.startsWith('/mail/groups/') ? 'mail_group_message' : undefined;
+  const kind = groupMessage ?? PARAM_KINDS_BY_RESOURCE[resource]?.[param] ?? PARAM_KINDS[param];
   if (kind) return { kind };
   return UNSEEDABLE[`${resource}.${param}`] ?? UNSEEDABLE[param] ?? null;
 }
@@ -364,7 +408,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn' };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn' };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {

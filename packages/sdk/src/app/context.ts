@@ -173,6 +173,17 @@ export interface Responder {
   collection<T>(rows: T[], total: number, page?: PageRequest): { data: T[]; pagination: { page: number; per_page: number; total: number; pages: number }; links: Record<string, string | null> };
 }
 
+/**
+ * Encryption at rest for an app's small secrets (AES-256-GCM under a key derived from the
+ * platform's `WPK_SECRET_KEY` and the app's namespace: one app cannot open another's).
+ */
+export interface AppSecrets {
+  /** Encrypts `plain`; the result is ASCII text to store in a column. */
+  seal(plain: string): string;
+  /** Decrypts what `seal` returned; throws on text sealed by another app or key, or altered. */
+  open(sealed: string): string;
+}
+
 /** What every handler of the app receives, in a request or in an event delivery. */
 export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** The app itself. */
@@ -197,6 +208,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   search: SearchIndex;
   /** Files of this app in this workspace (put, get, delete, signed links). */
   storage: AppStorage;
+  /** Encrypts small secrets the app keeps at rest (credentials, private keys) with the platform's secret key. */
+  secrets: AppSecrets;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
   /** Logger. */

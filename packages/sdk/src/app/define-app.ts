@@ -74,6 +74,36 @@ export interface SearchHooks<M extends ModelMap = ModelMap, T extends AppTypes =
   reindex?(ctx: EventContext<M, T>): AsyncIterable<SearchDocument> | Iterable<SearchDocument> | Promise<SearchDocument[]>;
 }
 
+/**
+ * What a long-lived service of the app (a listener, a poller) gets from the runtime that starts
+ * it: the app, a logger, and a way to work in one workspace at a time with the context a
+ * subscription handler gets.
+ */
+export interface AppServiceHost<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
+  /** The app. */
+  app: ContextApp;
+  /** Logger tagged with the app. */
+  log: AppLogger;
+  /** The workspaces where the app is installed now. */
+  workspaces(): Promise<string[]>;
+  /**
+   * Runs `work` in one transaction scoped to the workspace (events staged in it are written when
+   * it commits; a throw rolls it back and rethrows). Null when the app is not installed there.
+   */
+  run<R>(workspaceId: string, work: (ctx: EventContext<M, T>) => Promise<R>): Promise<R | null>;
+}
+
+/**
+ * A long-lived part of an app (an SMTP listener, say): started by `runtime.start()` after the
+ * server listens (tests: `runtime.apps.startServices()`), stopped by `runtime.stop()`.
+ */
+export interface AppService<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
+  /** Starts it; the runtime waits for the promise. A throw stops start-up. */
+  start(host: AppServiceHost<M, T>): Promise<void> | void;
+  /** Stops it (close listeners, finish work in flight). */
+  stop(): Promise<void> | void;
+}
+
 /** The code parts of an app, given to defineApp. */
 export interface AppParts<M extends ModelMap = ModelMap> {
   /** Every route (each needs an entry in the manifest's authorization table). */
@@ -88,6 +118,8 @@ export interface AppParts<M extends ModelMap = ModelMap> {
   subscriptions?: Record<string, SubscriptionHandler<M, any, any>>;
   /** Search hooks, by searchable type. */
   search?: Record<string, SearchHooks<M, any>>;
+  /** Long-lived services, by name (started with the runtime). */
+  services?: Record<string, AppService<M, any>>;
 }
 
 /** An app as the runtime loads it: the manifest and the code. The default export of an app's entry module. */
@@ -108,6 +140,8 @@ export interface AppDefinition<M extends ModelMap = ModelMap> {
   readonly subscriptions: Record<string, SubscriptionHandler<M>>;
   /** Search hooks by type. */
   readonly search: Record<string, SearchHooks<M>>;
+  /** Long-lived services by name. */
+  readonly services: Record<string, AppService<M>>;
 }
 
 /**
@@ -122,6 +156,9 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
     if (names.has(migration.name)) throw new TypeError(`defineApp: migration "${migration.name}" appears twice`);
     names.add(migration.name);
   }
+  for (const [name, service] of Object.entries(parts.services ?? {})) {
+    if (!service || typeof service.start !== 'function' || typeof service.stop !== 'function') throw new TypeError(`defineApp: service "${name}" needs start and stop functions`);
+  }
   for (const route of parts.routes ?? []) {
     if (!route || typeof route.handler !== 'function' || typeof route.path !== 'string') throw new TypeError('defineApp: every route needs a method, a path and a handler');
   }
@@ -134,6 +171,7 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
     checks: { ...(parts.checks ?? {}) },
     subscriptions: { ...(parts.subscriptions ?? {}) },
     search: { ...(parts.search ?? {}) },
+    services: { ...(parts.services ?? {}) },
   });
 }
 

@@ -1,0 +1,258 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import type { Models } from '../models/index.js';
+import type { MailOptions } from '../options.js';
+import { addDomain, deleteDomain, listDomains, presentDomain, requireDomain, setCatchAll, verifyDomain } from '../services/domains.js';
+import { addGroupMember, createGroup, deleteGroup, listGroupMembers, listGroups, presentGroup, presentGroupMember, removeGroupMember, requireGroup, updateGroup, updateGroupMember } from '../services/groups.js';
+import { createMailbox, createOutboxKey, deleteMailbox, deleteOutboxKey, listMailboxes, mailboxForKeys, presentKey, presentMailbox, requireMailbox, updateMailbox, updateOutboxKey } from '../services/mailboxes.js';
+import { deleted, id, idParams, listQuery, name, q, tier } from './schemas.js';
+
+const route = defineRoute<Models, AppTypes>;
+
+/** Domains, mailboxes (with outbox keys) and groups (with members). */
+export function hostingRoutes(options: MailOptions) {
+  const show = (domain: Parameters<typeof presentDomain>[0], settings: { dmarc_policy: string }) => presentDomain(domain, options, settings.dmarc_policy);
+  return [
+    route({
+      method: 'GET',
+      path: '/mail/domains',
+      description: 'Lists the hosted domains, by name',
+      validate: { query: listQuery() },
+      async handler(_request, ctx) {
+        const { rows, count } = await listDomains(ctx);
+        return ctx.respond.collection(rows.map((row) => show(row, ctx.settings)), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/domains',
+      description: 'Adds a domain; its DKIM key pair is generated and the DNS records to publish are returned',
+      validate: { payload: Joi.object({ name: Joi.string().trim().min(3).max(253).required() }) },
+      async handler(request, ctx) {
+        const domain = await addDomain(ctx, request.payload);
+        return ctx.respond.single(show(domain, ctx.settings), { self: `/mail/domains/${domain.id}` });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/domains/{domain_id}',
+      description: 'Reads a domain with its DNS records and their last check',
+      validate: { params: idParams('domain_id') },
+      async handler(request, ctx) {
+        return ctx.respond.single(show(await requireDomain(ctx, request.params.domain_id), ctx.settings));
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/mail/domains/{domain_id}',
+      description: "Sets the domain's catch-all mailbox (null: unknown addresses are refused) (SetCatchAll)",
+      validate: { params: idParams('domain_id'), payload: Joi.object({ catch_all_mailbox_id: id().allow(null).required() }) },
+      async handler(request, ctx) {
+        return ctx.respond.single(show(await setCatchAll(ctx, request.params.domain_id, request.payload.catch_all_mailbox_id), ctx.settings));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/domains/{domain_id}',
+      description: 'Deletes a domain with its mailboxes, groups and their mail',
+      validate: { params: idParams('domain_id') },
+      async handler(request, ctx) {
+        await deleteDomain(ctx, request.params.domain_id);
+        return ctx.respond.single(deleted(request.params.domain_id));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/domains/{domain_id}/verification',
+      description: "Looks the domain's DNS records up now; verified while MX, SPF, DKIM and DMARC all match",
+      validate: { params: idParams('domain_id') },
+      async handler(request, ctx) {
+        return ctx.respond.single(show(await verifyDomain(ctx, request.params.domain_id, options), ctx.settings));
+      },
+    }),
+
+    route({
+      method: 'GET',
+      path: '/mail/mailboxes',
+      description: 'Lists mailboxes by address (domain_id, member_id and q filter)',
+      validate: { query: listQuery({ domain_id: id(), member_id: id(), q: q() }) },
+      async handler(request, ctx) {
+        const { rows, count } = await listMailboxes(ctx, request.query);
+        return ctx.respond.collection(rows.map(presentMailbox), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/mailboxes',
+      description: 'Creates a mailbox on a hosted domain, optionally assigned to a member',
+      validate: { payload: Joi.object({ domain_id: id().required(), local_part: Joi.string().trim().min(1).max(64).required(), display_name: Joi.string().trim().max(200).allow(''), member_id: id().allow(null) }) },
+      async handler(request, ctx) {
+        const mailbox = await createMailbox(ctx, request.payload);
+        return ctx.respond.single(presentMailbox(mailbox), { self: `/mail/mailboxes/${mailbox.id}` });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/mailboxes/{mailbox_id}',
+      description: 'Reads a mailbox',
+      validate: { params: idParams('mailbox_id') },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentMailbox(await requireMailbox(ctx, request.params.mailbox_id)));
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/mail/mailboxes/{mailbox_id}',
+      description: 'Assigns a mailbox to a member (null: to nobody) or renames it (AssignMailbox)',
+      validate: { params: idParams('mailbox_id'), payload: Joi.object({ member_id: id().allow(null), display_name: Joi.string().trim().max(200).allow('') }).min(1) },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentMailbox(await updateMailbox(ctx, request.params.mailbox_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/mailboxes/{mailbox_id}',
+      description: 'Deletes a mailbox with its mail, drafts, signatures, filters, blocked senders and outbox keys',
+      validate: { params: idParams('mailbox_id') },
+      async handler(request, ctx) {
+        await deleteMailbox(ctx, request.params.mailbox_id);
+        return ctx.respond.single(deleted(request.params.mailbox_id));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/mailboxes/{mailbox_id}/outbox-keys',
+      description: "Lists a mailbox's outbox keys (never their secrets), newest first",
+      validate: { params: idParams('mailbox_id'), query: listQuery() },
+      async handler(request, ctx) {
+        await mailboxForKeys(ctx, request.params.mailbox_id);
+        const { rows, count } = await ctx.db.outboxKeys.findAndCountAll({ where: { mailbox_id: request.params.mailbox_id }, order: [['created_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+        return ctx.respond.collection(rows.map((row) => presentKey(row)), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/mailboxes/{mailbox_id}/outbox-keys',
+      description: 'Creates an SMTP submission key for the mailbox; its secret is shown this once',
+      validate: { params: idParams('mailbox_id'), payload: Joi.object({ name: name().required() }) },
+      async handler(request, ctx) {
+        const { key, secret } = await createOutboxKey(ctx, request.params.mailbox_id, request.payload.name);
+        return ctx.respond.single(presentKey(key, secret), { self: `/mail/mailboxes/${key.mailbox_id}/outbox-keys/${key.id}` });
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}',
+      description: 'Renames an outbox key or revokes it (refused at its next submission) (UpdateOutboxKey)',
+      validate: { params: idParams('mailbox_id', 'key_id'), payload: Joi.object({ name: name(), revoked: Joi.boolean() }).min(1) },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentKey(await updateOutboxKey(ctx, request.params.mailbox_id, request.params.key_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}',
+      description: 'Deletes an outbox key',
+      validate: { params: idParams('mailbox_id', 'key_id') },
+      async handler(request, ctx) {
+        await deleteOutboxKey(ctx, request.params.mailbox_id, request.params.key_id);
+        return ctx.respond.single(deleted(request.params.key_id));
+      },
+    }),
+
+    route({
+      method: 'GET',
+      path: '/mail/groups',
+      description: 'Lists the groups, by address',
+      validate: { query: listQuery({ domain_id: id() }) },
+      async handler(request, ctx) {
+        const { rows, count } = await listGroups(ctx, request.query);
+        return ctx.respond.collection(rows.map(presentGroup), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/groups',
+      description: 'Creates a group (distribution list) on a hosted domain; its creator is its owner',
+      validate: {
+        payload: Joi.object({
+          domain_id: id().required(),
+          local_part: Joi.string().trim().min(1).max(64).required(),
+          name: name(200).required(),
+          description: Joi.string().max(2000).allow(''),
+          who_can_post: Joi.string().valid('anyone', 'members'),
+        }),
+      },
+      async handler(request, ctx) {
+        const group = await createGroup(ctx, request.payload);
+        return ctx.respond.single(presentGroup(group), { self: `/mail/groups/${group.id}` });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/groups/{group_id}',
+      description: 'Reads a group',
+      validate: { params: idParams('group_id') },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentGroup(await requireGroup(ctx, request.params.group_id)), { members: `/mail/groups/${request.params.group_id}/members`, messages: `/mail/groups/${request.params.group_id}/messages` });
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/mail/groups/{group_id}',
+      description: 'Renames a group, changes its description or who may post',
+      validate: { params: idParams('group_id'), payload: Joi.object({ name: name(200), description: Joi.string().max(2000).allow(''), who_can_post: Joi.string().valid('anyone', 'members') }).min(1) },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentGroup(await updateGroup(ctx, request.params.group_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/groups/{group_id}',
+      description: 'Deletes a group with its members and messages',
+      validate: { params: idParams('group_id') },
+      async handler(request, ctx) {
+        await deleteGroup(ctx, request.params.group_id);
+        return ctx.respond.single(deleted(request.params.group_id));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/groups/{group_id}/members',
+      description: "Lists a group's members, owners first, then managers, then members",
+      validate: { params: idParams('group_id'), query: listQuery() },
+      async handler(request, ctx) {
+        const { rows, count } = await listGroupMembers(ctx, request.params.group_id);
+        return ctx.respond.collection(rows.map(presentGroupMember), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/groups/{group_id}/members',
+      description: 'Adds a member to a group at a tier (default member)',
+      validate: { params: idParams('group_id'), payload: Joi.object({ member_id: id().required(), tier: tier() }) },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentGroupMember(await addGroupMember(ctx, request.params.group_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/mail/groups/{group_id}/members/{member_id}',
+      description: "Changes a group member's tier; the last owner cannot step down (UpdateGroupMember)",
+      validate: { params: idParams('group_id', 'member_id'), payload: Joi.object({ tier: tier().required() }) },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentGroupMember(await updateGroupMember(ctx, request.params.group_id, request.params.member_id, request.payload.tier)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/groups/{group_id}/members/{member_id}',
+      description: 'Removes a member from a group; the last owner cannot leave',
+      validate: { params: idParams('group_id', 'member_id') },
+      async handler(request, ctx) {
+        await removeGroupMember(ctx, request.params.group_id, request.params.member_id);
+        return ctx.respond.single(deleted(request.params.member_id));
+      },
+    }),
+  ];
+}

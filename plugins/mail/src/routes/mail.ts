@@ -1,0 +1,297 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import type { Models } from '../models/index.js';
+import { blockSender, createDraft, createFilter, createSignature, deleteDraft, deleteFilter, deleteSignature, listBlocked, listDrafts, listFilters, listSignatures, present, replaceSignature, requireDraft, saveDraft, sendDraft, unblockSender } from '../services/account-parts.js';
+import {
+  deleteMessage,
+  listAccountMessages,
+  listAccounts,
+  listGroupMessages,
+  presentAccount,
+  presentMessage,
+  queueMessage,
+  requireAccount,
+  requireAccountMessage,
+  requireGroupMessage,
+  updateAccount,
+  updateMessage,
+} from '../services/messages.js';
+import { composition, deleted, filterAction, filterCondition, folder, id, idParams, listQuery, name, q } from './schemas.js';
+
+const route = defineRoute<Models, AppTypes>;
+
+const messageChanges = Joi.object({ seen: Joi.boolean(), flagged: Joi.boolean(), folder: folder() }).min(1);
+
+/** The caller's accounts and their messages, signatures, filters, blocked senders; group messages; drafts. */
+export function mailRoutes() {
+  return [
+    route({
+      method: 'GET',
+      path: '/mail/accounts',
+      description: "Lists the caller's accounts (the hosted mailboxes assigned to them), by address",
+      validate: { query: listQuery() },
+      async handler(_request, ctx) {
+        const { rows, count } = await listAccounts(ctx);
+        return ctx.respond.collection(rows.map(presentAccount), count);
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/mail/accounts/{account_id}',
+      description: "Changes an account's display name or default signature (UpdateAccount)",
+      validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null) }).min(1) },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentAccount(await updateAccount(ctx, request.params.account_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/accounts/{account_id}/messages',
+      description: 'Lists the messages of a folder (default inbox), newest first',
+      validate: { params: idParams('account_id'), query: listQuery({ folder: folder(), q: q(), seen: Joi.boolean(), flagged: Joi.boolean() }) },
+      async handler(request, ctx) {
+        const { rows, count } = await listAccountMessages(ctx, request.params.account_id, request.query);
+        return ctx.respond.collection(rows.map(presentMessage), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/accounts/{account_id}/messages',
+      description: 'Sends a message: queued in the outbox, handed to the relay DKIM-signed, then filed in sent',
+      validate: { params: idParams('account_id'), payload: Joi.object({ ...composition, signature_id: id().allow(null) }) },
+      async handler(request, ctx) {
+        const account = await requireAccount(ctx, request.params.account_id, true);
+        const { signature_id: signatureId, ...rest } = request.payload;
+        const message = await queueMessage(ctx, account, rest, ctx.member.id, signatureId);
+        return ctx.respond.single(presentMessage(message), { self: `/mail/accounts/${account.id}/messages/${message.id}` });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/accounts/{account_id}/messages/{message_id}',
+      description: 'Reads a message',
+      validate: { params: idParams('account_id', 'message_id') },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentMessage(await requireAccountMessage(ctx, request.params.account_id, request.params.message_id)));
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/mail/accounts/{account_id}/messages/{message_id}',
+      description: 'Marks a message read or flagged, or moves it to a folder (UpdateMessage)',
+      validate: { params: idParams('account_id', 'message_id'), payload: messageChanges },
+      async handler(request, ctx) {
+        const message = await requireAccountMessage(ctx, request.params.account_id, request.params.message_id, true);
+        return ctx.respond.single(presentMessage(await updateMessage(ctx, message, request.payload)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/accounts/{account_id}/messages/{message_id}',
+      description: 'Deletes a message for good (a queued one is not sent)',
+      validate: { params: idParams('account_id', 'message_id') },
+      async handler(request, ctx) {
+        await deleteMessage(ctx, await requireAccountMessage(ctx, request.params.account_id, request.params.message_id, true));
+        return ctx.respond.single(deleted(request.params.message_id));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/accounts/{account_id}/signatures',
+      description: "Lists an account's signatures, by name",
+      validate: { params: idParams('account_id'), query: listQuery() },
+      async handler(request, ctx) {
+        const { rows, count } = await listSignatures(ctx, request.params.account_id);
+        return ctx.respond.collection(rows.map(present.signature), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/accounts/{account_id}/signatures',
+      description: 'Creates a signature',
+      validate: { params: idParams('account_id'), payload: Joi.object({ name: name().required(), text: Joi.string().max(10000).allow(''), html: Joi.string().max(50000).allow('') }) },
+      async handler(request, ctx) {
+        return ctx.respond.single(present.signature(await createSignature(ctx, request.params.account_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/mail/accounts/{account_id}/signatures/{signature_id}',
+      description: 'Replaces a signature (UpdateSignature)',
+      validate: { params: idParams('account_id', 'signature_id'), payload: Joi.object({ name: name().required(), text: Joi.string().max(10000).allow(''), html: Joi.string().max(50000).allow('') }) },
+      async handler(request, ctx) {
+        return ctx.respond.single(present.signature(await replaceSignature(ctx, request.params.account_id, request.params.signature_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/accounts/{account_id}/signatures/{signature_id}',
+      description: 'Deletes a signature (an account using it as default gets none)',
+      validate: { params: idParams('account_id', 'signature_id') },
+      async handler(request, ctx) {
+        await deleteSignature(ctx, request.params.account_id, request.params.signature_id);
+        return ctx.respond.single(deleted(request.params.signature_id));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/accounts/{account_id}/filters',
+      description: "Lists an account's filters in the order they run",
+      validate: { params: idParams('account_id'), query: listQuery() },
+      async handler(request, ctx) {
+        const { rows, count } = await listFilters(ctx, request.params.account_id);
+        return ctx.respond.collection(rows.map(present.filter), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/accounts/{account_id}/filters',
+      description: 'Creates a filter (conditions, all or any, then actions), run after the existing ones',
+      validate: {
+        params: idParams('account_id'),
+        payload: Joi.object({ name: name().required(), match: Joi.string().valid('all', 'any'), conditions: Joi.array().items(filterCondition()).min(1).max(20).required(), actions: Joi.array().items(filterAction()).min(1).max(10).required() }),
+      },
+      async handler(request, ctx) {
+        return ctx.respond.single(present.filter(await createFilter(ctx, request.params.account_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/accounts/{account_id}/filters/{filter_id}',
+      description: 'Deletes a filter',
+      validate: { params: idParams('account_id', 'filter_id') },
+      async handler(request, ctx) {
+        await deleteFilter(ctx, request.params.account_id, request.params.filter_id);
+        return ctx.respond.single(deleted(request.params.filter_id));
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/accounts/{account_id}/blocked-senders',
+      description: "Lists an account's blocked senders, by address",
+      validate: { params: idParams('account_id'), query: listQuery() },
+      async handler(request, ctx) {
+        const { rows, count } = await listBlocked(ctx, request.params.account_id);
+        return ctx.respond.collection(rows.map(present.blocked), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/accounts/{account_id}/blocked-senders',
+      description: 'Blocks an address (name@example.com) or a domain (@example.com): their mail is dropped',
+      validate: { params: idParams('account_id'), payload: Joi.object({ address: Joi.string().trim().min(3).max(320).required() }) },
+      async handler(request, ctx) {
+        return ctx.respond.single(present.blocked(await blockSender(ctx, request.params.account_id, request.payload.address)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/accounts/{account_id}/blocked-senders/{blocked_id}',
+      description: 'Unblocks a sender',
+      validate: { params: idParams('account_id', 'blocked_id') },
+      async handler(request, ctx) {
+        await unblockSender(ctx, request.params.account_id, request.params.blocked_id);
+        return ctx.respond.single(deleted(request.params.blocked_id));
+      },
+    }),
+
+    route({
+      method: 'GET',
+      path: '/mail/groups/{group_id}/messages',
+      description: "Lists a group's messages, newest first (its members, and group managers)",
+      validate: { params: idParams('group_id'), query: listQuery({ q: q() }) },
+      async handler(request, ctx) {
+        const { rows, count } = await listGroupMessages(ctx, request.params.group_id, request.query);
+        return ctx.respond.collection(rows.map(presentMessage), count);
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/groups/{group_id}/messages/{message_id}',
+      description: 'Reads a group message',
+      validate: { params: idParams('group_id', 'message_id') },
+      async handler(request, ctx) {
+        return ctx.respond.single(presentMessage(await requireGroupMessage(ctx, request.params.group_id, request.params.message_id)));
+      },
+    }),
+    route({
+      method: 'PATCH',
+      path: '/mail/groups/{group_id}/messages/{message_id}',
+      description: "Marks a group message read or flagged, for the whole group (its owners and managers) (UpdateMessage)",
+      validate: { params: idParams('group_id', 'message_id'), payload: Joi.object({ seen: Joi.boolean(), flagged: Joi.boolean() }).min(1) },
+      async handler(request, ctx) {
+        const message = await requireGroupMessage(ctx, request.params.group_id, request.params.message_id, true);
+        return ctx.respond.single(presentMessage(await updateMessage(ctx, message, request.payload)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/groups/{group_id}/messages/{message_id}',
+      description: "Deletes a group message (its owners and managers)",
+      validate: { params: idParams('group_id', 'message_id') },
+      async handler(request, ctx) {
+        await deleteMessage(ctx, await requireGroupMessage(ctx, request.params.group_id, request.params.message_id, true));
+        return ctx.respond.single(deleted(request.params.message_id));
+      },
+    }),
+
+    route({
+      method: 'GET',
+      path: '/mail/drafts',
+      description: "Lists the caller's drafts (account_id filters), last saved first",
+      validate: { query: listQuery({ account_id: id() }) },
+      async handler(request, ctx) {
+        const { rows, count } = await listDrafts(ctx, request.query.account_id as string | undefined);
+        return ctx.respond.collection(rows.map(present.draft), count);
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/drafts',
+      description: 'Starts a draft in one of the caller\'s accounts',
+      validate: { payload: Joi.object({ account_id: id().required(), ...composition }) },
+      async handler(request, ctx) {
+        const draft = await createDraft(ctx, request.payload);
+        return ctx.respond.single(present.draft(draft), { self: `/mail/drafts/${draft.id}` });
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/mail/drafts/{draft_id}',
+      description: 'Reads a draft',
+      validate: { params: idParams('draft_id') },
+      async handler(request, ctx) {
+        return ctx.respond.single(present.draft(await requireDraft(ctx, request.params.draft_id)));
+      },
+    }),
+    route({
+      method: 'PUT',
+      path: '/mail/drafts/{draft_id}',
+      description: 'Saves a draft whole: what is omitted becomes empty (SaveDraft)',
+      validate: { params: idParams('draft_id'), payload: Joi.object(composition) },
+      async handler(request, ctx) {
+        return ctx.respond.single(present.draft(await saveDraft(ctx, request.params.draft_id, request.payload)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/drafts/{draft_id}',
+      description: 'Discards a draft',
+      validate: { params: idParams('draft_id') },
+      async handler(request, ctx) {
+        await deleteDraft(ctx, request.params.draft_id);
+        return ctx.respond.single(deleted(request.params.draft_id));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/mail/drafts/{draft_id}/send',
+      description: 'Sends a draft: it becomes a queued message of its account, and the draft goes',
+      validate: { params: idParams('draft_id'), payload: Joi.object({ signature_id: id().allow(null) }).allow(null) },
+      async handler(request, ctx) {
+        const message = await sendDraft(ctx, request.params.draft_id, request.payload?.signature_id);
+        return ctx.respond.single(presentMessage(message), { self: `/mail/accounts/${message.account_id}/messages/${message.id}` });
+      },
+    }),
+  ];
+}

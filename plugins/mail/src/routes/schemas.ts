@@ -1,0 +1,49 @@
+import { Joi, type JoiArraySchema, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from '@wpk/sdk';
+
+/** An id (any shape; an unknown one is a 404 or a 400 naming the field). */
+export const id = (): JoiStringSchema => Joi.id();
+
+/** Path parameters: each named one must be an id. */
+export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
+
+/** A list route's query: the filters plus the forgiven `page` and `per_page`. */
+export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
+
+/** A name of 1-100 characters. */
+export const name = (max = 100): JoiStringSchema => Joi.string().trim().min(1).max(max);
+
+/** A list of recipients: `{address, name?}`, at most 100. */
+export const recipients = (): JoiArraySchema =>
+  Joi.array()
+    .items(Joi.object({ address: Joi.string().trim().lowercase().email({ tlds: false }).max(320).required(), name: Joi.string().max(200) }))
+    .max(100);
+
+/** What a member writes (a draft, a message). */
+export const composition = {
+  to: recipients(),
+  cc: recipients(),
+  bcc: recipients(),
+  subject: Joi.string().max(998).allow(''),
+  text: Joi.string().max(1_000_000).allow(''),
+  html: Joi.string().max(1_000_000).allow(''),
+  in_reply_to: Joi.string().max(998).allow(''),
+};
+
+/** A folder name: 1-40 characters. */
+export const folder = (): JoiStringSchema => Joi.string().trim().min(1).max(40);
+
+/** Free-text search in a list. */
+export const q = (): JoiStringSchema => Joi.string().max(200).allow('');
+
+/** A group member's tier. */
+export const tier = (): JoiStringSchema => Joi.string().valid('owner', 'manager', 'member');
+
+/** One condition of a filter. */
+export const filterCondition = () =>
+  Joi.object({ field: Joi.string().valid('from', 'to', 'subject', 'body').required(), operator: Joi.string().valid('contains', 'equals', 'ends_with').required(), value: Joi.string().min(1).max(500).required() });
+
+/** One action of a filter. */
+export const filterAction = () => Joi.object({ type: Joi.string().valid('move', 'mark_seen', 'flag', 'discard').required(), folder: folder() });
+
+/** The answer to a DELETE. */
+export const deleted = (id: string) => ({ id, deleted: true });

@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import type { Address, Mailbox, Message } from '../models/index.js';
+import { likePattern, type MailBaseContext, type MailContext } from './context.js';
+import { requireGroup } from './groups.js';
+
+/** A message as the API shows it. */
+export function presentMessage(message: Message) {
+  return {
+    id: message.id,
+    account_id: message.account_id,
+    group_id: message.group_id,
+    folder: message.folder,
+    message_id_header: message.message_id_header,
+    in_reply_to: message.in_reply_to,
+    from: { address: message.from_address, name: message.from_name },
+    to: message.to_addresses,
+    cc: message.cc_addresses,
+    ...(message.delivery_status ? { bcc: message.bcc_addresses } : {}),
+    subject: message.subject,
+    text: message.text_body,
+    html: message.html_body,
+    size_bytes: message.size_bytes,
+    dkim: message.dkim,
+    seen: message.seen,
+    flagged: message.flagged,
+    delivery_status: message.delivery_status,
+    attempts: message.attempts,
+    last_error: message.last_error || null,
+    sent_at: message.sent_at,
+    received_at: message.received_at,
+    updated_at: message.updated_at,
+  };
+}
+
+/** The search document of a message (a compliance search: see the manifest's `message` type). */
+export function messageDocument(message: Message) {
+  const url = message.group_id ? `/mail/groups/${message.group_id}/messages/${message.id}` : `/mail/accounts/${message.account_id}/messages/${message.id}`;
+  return {
+    type: 'message',
+    id: message.id,
+    badge: message.group_id ? 'Group' : 'Mail',
+    title: message.subject || '(no subject)',
+    subtitle: message.from_name ? `${message.from_name} <${message.from_address}>` : message.from_address,
+    url,
+    names: [message.subject || '(no subject)', message.from_address],
+    details: [message.text_body.slice(0, 2000)],
+    filters: { owner: message.from_address, date: message.received_at.toISOString(), size: message.size_bytes, type: 'message' },
+  };
+}
+
+/** The caller's account (a mailbox assigned to them), or 404. */
+export async function requireAccount(ctx: MailContext, id: string, lock = false): Promise<Mailbox> {
+  const mailbox = await ctx.db.mailboxes.findById(id, lock ? { lock: 'update' } : {});
+  if (!mailbox || mailbox.member_id !== ctx.member.id) throw new NotFoundError('Account not found');
+  return mailbox;
+}
+
+/** An account as the API shows it: the hosted mailbox assigned to the caller. */
+export function presentAccount(mailbox: Mailbox) {
+  return { id: mailbox.id, kind: 'hosted', address: mailbox.address, display_name: mailbox.display_name, signature_id: mailbox.signature_id, mailbox_id: mailbox.id, created_at: mailbox.created_at, updated_at: mailbox.updated_at };
+}
+
+/** The caller's accounts, by address. */
+export async function listAccounts(ctx: MailContext) {
+  return ctx.db.mailboxes.findAndCountAll({ where: { member_id: ctx.member.id }, order: [['address', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+}
+
+/** Changes the account's display name and default signature. */
+export async function updateAccount(ctx: MailContext, id: string, input: { display_name?: string; signature_id?: string | null }): Promise<Mailbox> {
+  const mailbox = await requireAccount(ctx, id, true);
+  const changes: Partial<Mailbox> = {};
+  if (input.display_name !== undefined) changes.display_name = input.display_name;
+  if (input.signature_id !== undefined) {
+    if (input.signature_id !== null && !(await ctx.db.signatures.findOne({ where: { id: input.signature_id, account_id: id } }))) throw new InvalidError(`signature_id ${input.signature_id} is not a signature of this account`);
+    changes.signature_id = input.signature_id;
+  }
+  if (Object.keys(changes).length === 0) return mailbox;
+  await ctx.db.mailboxes.update(changes, { where: { id } });
+  return { ...mailbox, ...changes, updated_at: new Date() };
+}
+
+/** Messages of a folder (default inbox), newest first; `q` matches subject or sender. */
+export async function listAccountMessages(ctx: MailContext, accountId: string, query: { folder?: string; q?: string; seen?: boolean; flagged?: boolean }) {
+  await requireAccount(ctx, accountId);
+  const where: Record<string | symbol, unknown> = { account_id: accountId, folder: query.folder ?? 'inbox' };
+  if (query.seen !== undefined) where.seen = query.seen;
+  if (query.flagged !== undefined) where.flagged = query.flagged;
+  if (query.q) where[Op.or] = [{ subject: { [Op.iLike]: likePattern(query.q) } }, { from_address: { [Op.iLike]: likePattern(query.q) } }];
+  return ctx.db.messages.findAndCountAll({ where, order: [['received_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+}
+
+/** One message of the caller's account, or 404. */
+export async function requireAccountMessage(ctx: MailContext, accountId: string, messageId: string, lock = false): Promise<Message> {
+  await requireAccount(ctx, accountId);
+  const message = await ctx.db.messages.findOne({ where: { id: messageId, account_id: accountId }, ...(lock ? { lock: 'update' as const } : {}) });
+  if (!message) throw new NotFoundError('Message not found');
+  return message;
+}
+
+const FOLDERS_OF_THE_SYSTEM = new Set(['outbox']);
+
+/** Marks a message read or flagged, or moves it to another folder. */
+export async function updateMessage(ctx: MailBaseContext, message: Message, input: { seen?: boolean; flagged?: boolean; folder?: string }): Promise<Message> {
+  const changes: Partial<Message> = {};
+  if (input.seen !== undefined && input.seen !== message.seen) changes.seen = input.seen;
+  if (input.flagged !== undefined && input.flagged !== message.flagged) changes.flagged = input.flagged;
+  if (input.folder !== undefined && input.folder !== message.folder) {
+    if (message.group_id) throw new InvalidError('folder: group messages have no folders');
+    if (FOLDERS_OF_THE_SYSTEM.has(input.folder) || message.delivery_status === 'queued') throw new ConflictError('A queued message stays in the outbox until it is sent');
+    changes.folder = input.folder;
+  }
+  if (Object.keys(changes).length === 0) return message;
+  await ctx.db.messages.update(changes, { where: { id: message.id } });
+  return { ...message, ...changes, updated_at: new Date() };
+}
+
+/** Deletes a message for good (a queued one is not sent). */
+export async function deleteMessage(ctx: MailBaseContext, message: Message): Promise<void> {
+  await ctx.db.messages.destroy({ where: { id: message.id } });
+  ctx.search.remove('message', message.id);
+}
+
+/** The group when the caller may read its messages: a member of any tier, or a holder of mail.groups.manage. */
+export async function groupForReading(ctx: MailContext, groupId: string, moderate = false) {
+  const group = await requireGroup(ctx, groupId);
+  if (ctx.permissions.has('mail.groups.manage')) return group;
+  const membership = await ctx.db.groupMembers.findOne({ where: { group_id: groupId, member_id: ctx.member.id } });
+  if (!membership) throw new NotFoundError('Group not found');
+  if (moderate && membership.tier === 'member') throw new InvalidError('Only the group\'s owners and managers can change or delete its messages');
+  return group;
+}
+
+/** The group's messages, newest first. */
+export async function listGroupMessages(ctx: MailContext, groupId: string, query: { q?: string }) {
+  await groupForReading(ctx, groupId);
+  const where: Record<string | symbol, unknown> = { group_id: groupId };
+  if (query.q) where[Op.or] = [{ subject: { [Op.iLike]: likePattern(query.q) } }, { from_address: { [Op.iLike]: likePattern(query.q) } }];
+  return ctx.db.messages.findAndCountAll({ where, order: [['received_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+}
+
+/** One message of the group, or 404. */
+export async function requireGroupMessage(ctx: MailContext, groupId: string, messageId: string, moderate = false): Promise<Message> {
+  await groupForReading(ctx, groupId, moderate);
+  const message = await ctx.db.messages.findOne({ where: { id: messageId, group_id: groupId } });
+  if (!message) throw new NotFoundError('Message not found');
+  return message;
+}
+
+/** What a member writes: recipients, subject, bodies. */
+export interface Composition {
+  to?: Address[];
+  cc?: Address[];
+  bcc?: Address[];
+  subject?: string;
+  text?: string;
+  html?: string;
+  in_reply_to?: string;
+}
+
+/**
+ * Queues a message from the account: it is stored in the `outbox` folder (`delivery_status`
+ * queued) and the app's mail queue hands it to the relay, signed with the domain's DKIM key;
+ * once sent it moves to `sent` and `core.mail.message.sent` is emitted.
+ */
+export async function queueMessage(ctx: MailBaseContext, mailbox: Mailbox, composition: Composition, sentBy: string | null, signatureId?: string | null): Promise<Message> {
+  const recipients = [...(composition.to ?? []), ...(composition.cc ?? []), ...(composition.bcc ?? [])];
+  if (recipients.length === 0) throw new InvalidError('to, cc or bcc must name at least one recipient');
+  if (recipients.length > 100) throw new InvalidError('A message may have at most 100 recipients');
+  let text = composition.text ?? '';
+  let html = composition.html ?? '';
+  const chosen = signatureId === undefined ? mailbox.signature_id : signatureId;
+  if (chosen) {
+    const signature = await ctx.db.signatures.findOne({ where: { id: chosen, account_id: mailbox.id } });
+    if (!signature) throw new InvalidError(`signature_id ${chosen} is not a signature of this account`);
+    if (signature.text_body) text = `${text}\n\n-- \n${signature.text_body}`;
+    if (signature.html_body && html) html = `${html}<br><br>-- <br>${signature.html_body}`;
+  }
+  const domain = mailbox.address.slice(mailbox.address.lastIndexOf('@') + 1);
+  const now = new Date();
+  const message = await ctx.db.messages.create({
+    account_id: mailbox.id,
+    folder: 'outbox',
+    message_id_header: `<${randomUUID()}@${domain}>`,
+    in_reply_to: composition.in_reply_to ?? '',
+    from_address: mailbox.address,
+    from_name: mailbox.display_name,
+    to_addresses: composition.to ?? [],
+    cc_addresses: composition.cc ?? [],
+    bcc_addresses: composition.bcc ?? [],
+    subject: composition.subject ?? '',
+    text_body: text,
+    html_body: html,
+    size_bytes: Buffer.byteLength(text) + Buffer.byteLength(html),
+    seen: true,
+    delivery_status: 'queued',
+    next_attempt_at: now,
+    sent_by: sentBy,
+    received_at: now,
+  });
+  return message;
+}

@@ -1,0 +1,62 @@
+import { Op } from '@wpk/sdk';
+import type { Message } from '../models/index.js';
+import type { MailBaseContext } from './context.js';
+import { messageDocument } from './messages.js';
+
+/** What leaving needs: the message and its domain's DKIM key (opened only for the send). */
+export interface Outgoing {
+  message: Message;
+  dkim: { domainName: string; keySelector: string; privateKey: string };
+}
+
+/** How long a claimed message is left to one sender before another may try it. */
+const LEASE_MS = 10 * 60_000;
+/** Attempts before a message is given up (`delivery_status` failed). */
+export const MAX_ATTEMPTS = 5;
+
+/** Claims up to `limit` due queued messages of the workspace (a lease, so two processes never send one twice). */
+export async function claimDue(ctx: MailBaseContext, now: Date, limit = 20): Promise<Outgoing[]> {
+  const due = await ctx.db.messages.findAll({ where: { delivery_status: 'queued', next_attempt_at: { [Op.lte]: now } }, order: [['next_attempt_at', 'ASC'], ['id', 'ASC']], limit, lock: 'update' });
+  const claimed: Outgoing[] = [];
+  for (const message of due) {
+    await ctx.db.messages.update({ next_attempt_at: new Date(now.getTime() + LEASE_MS) }, { where: { id: message.id } });
+    const mailbox = message.account_id ? await ctx.db.mailboxes.findById(message.account_id) : null;
+    const domain = mailbox ? await ctx.db.domains.findById(mailbox.domain_id) : null;
+    if (!domain) continue;
+    claimed.push({ message, dkim: { domainName: domain.name, keySelector: domain.dkim_selector, privateKey: ctx.secrets.open(domain.dkim_private_key) } });
+  }
+  return claimed;
+}
+
+/** The relay took the message: it moves to `sent`, is indexed, and `core.mail.message.sent` leaves. */
+export async function markSent(ctx: MailBaseContext, id: string, now: Date): Promise<void> {
+  const message = await ctx.db.messages.findOne({ where: { id, delivery_status: 'queued' }, lock: 'update' });
+  if (!message) return;
+  const changes = { delivery_status: 'sent' as const, folder: 'sent', sent_at: now, attempts: message.attempts + 1, next_attempt_at: null, last_error: '' };
+  await ctx.db.messages.update(changes, { where: { id } });
+  const row = { ...message, ...changes };
+  ctx.events.stage('core.mail.message.sent', {
+    message_id: id,
+    account_id: message.account_id!,
+    from_address: message.from_address,
+    to_addresses: message.to_addresses.map((address) => address.address),
+    cc_addresses: message.cc_addresses.map((address) => address.address),
+    bcc_addresses: message.bcc_addresses.map((address) => address.address),
+    subject: message.subject,
+    sent_by: message.sent_by,
+  });
+  ctx.search.upsert(messageDocument(row));
+}
+
+/** The relay refused or could not be reached: retried later (1, 2, 4, 8 minutes), failed after the last attempt. */
+export async function markFailed(ctx: MailBaseContext, id: string, now: Date, reason: string): Promise<void> {
+  const message = await ctx.db.messages.findOne({ where: { id, delivery_status: 'queued' }, lock: 'update' });
+  if (!message) return;
+  const attempts = message.attempts + 1;
+  const failed = attempts >= MAX_ATTEMPTS;
+  await ctx.db.messages.update(
+    { attempts, last_error: reason.slice(0, 500), delivery_status: failed ? 'failed' : 'queued', next_attempt_at: failed ? null : new Date(now.getTime() + 60_000 * 2 ** (attempts - 1)) },
+    { where: { id } },
+  );
+  if (failed) ctx.events.stage('core.mail.message.failed', { message_id: id, account_id: message.account_id!, reason: reason.slice(0, 500) });
+}

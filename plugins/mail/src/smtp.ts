@@ -1,0 +1,237 @@
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { dkimVerify } from 'mailauth';
+import nodemailer from 'nodemailer';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { AppService, AppServiceHost } from '@wpk/sdk';
+import type { AppTypes } from './app.types.js';
+import type { Address } from './models/index.js';
+import type { Models } from './models/index.js';
+import type { MailOptions } from './options.js';
+import { splitAddress } from './services/addresses.js';
+import { deliverInbound, resolveRecipient, type IncomingMessage } from './services/inbound.js';
+import { authenticateSubmission } from './services/mailboxes.js';
+import { queueMessage } from './services/messages.js';
+import { claimDue, markFailed, markSent } from './services/queue.js';
+
+type Host = AppServiceHost<Models, AppTypes>;
+
+/** The authenticated submitter of a session (an outbox key's mailbox). */
+interface Submitter {
+  workspaceId: string;
+  mailboxId: string;
+  address: string;
+}
+
+function smtpError(message: string, code: number): Error {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+function addresses(value: AddressObject | AddressObject[] | undefined): Address[] {
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
+  return list.flatMap((entry) => entry.value).flatMap((entry) => (entry.address ? [{ address: entry.address.toLowerCase(), ...(entry.name ? { name: entry.name } : {}) }] : []));
+}
+
+function incoming(parsed: ParsedMail, sizeBytes: number, dkim: IncomingMessage['dkim']): IncomingMessage {
+  const from = addresses(parsed.from)[0] ?? { address: '' };
+  return {
+    messageId: parsed.messageId ?? '',
+    inReplyTo: parsed.inReplyTo ?? '',
+    from,
+    to: addresses(parsed.to),
+    cc: addresses(parsed.cc),
+    subject: parsed.subject ?? '',
+    text: parsed.text ?? '',
+    html: typeof parsed.html === 'string' ? parsed.html : '',
+    date: parsed.date ?? null,
+    sizeBytes,
+    dkim,
+  };
+}
+
+async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The Mail app's long-lived part: the inbound SMTP listener (mail for hosted domains, and
+ * submission with outbox keys) and the queue that hands outgoing mail to the relay, DKIM-signed.
+ * The platform starts it with the runtime (`runtime.start()`) and stops it with `runtime.stop()`.
+ */
+export class MailService implements AppService<Models, AppTypes> {
+  private host: Host | null = null;
+  private server: SMTPServer | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<number> | null = null;
+  private listeningPort: number | null = null;
+
+  constructor(private readonly options: MailOptions & { queueIntervalMs: number }) {}
+
+  /** The port the listener took (null when it runs none). */
+  get port(): number | null {
+    return this.listeningPort;
+  }
+
+  async start(host: Host): Promise<void> {
+    this.host = host;
+    const smtp = this.options.smtp;
+    if (smtp) {
+      this.server = new SMTPServer({
+        name: smtp.hostname,
+        banner: 'Workspace Platform Kit mail',
+        size: smtp.maxMessageBytes,
+        authOptional: true,
+        allowInsecureAuth: true,
+        disabledCommands: ['STARTTLS'],
+        authMethods: ['PLAIN', 'LOGIN'],
+        logger: false,
+        onAuth: (auth, session, callback) => void this.onAuth(auth, session).then((user) => callback(null, { user }), (error: Error) => callback(error)),
+        onMailFrom: (address, session, callback) => this.onMailFrom(address, session, callback),
+        onRcptTo: (address, session, callback) => void this.onRcptTo(address, session).then(() => callback(), (error: Error) => callback(error)),
+        onData: (stream, session, callback) => void this.onData(stream, session).then(() => callback(), (error: Error) => callback(error)),
+      });
+      this.server.on('error', (error) => host.log.warn({ err: error }, 'smtp listener error'));
+      await new Promise<void>((resolve, reject) => {
+        this.server!.once('error', reject);
+        this.server!.listen(smtp.port, smtp.host, () => resolve());
+      });
+      this.listeningPort = (this.server.server.address() as { port: number }).port;
+      host.log.info({ port: this.listeningPort }, 'smtp listener started');
+    }
+    if (this.options.queueIntervalMs > 0) {
+      this.timer = setInterval(() => void this.flush().catch((error: Error) => host.log.warn({ err: error }, 'mail queue run failed')), this.options.queueIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flushing?.catch(() => 0);
+    if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    this.server = null;
+    this.listeningPort = null;
+  }
+
+  private requireHost(): Host {
+    if (!this.host) throw new Error('The mail service is not started');
+    return this.host;
+  }
+
+  /** The workspace hosting a domain: the one that verified it, else the first to add it. */
+  async workspaceOfDomain(domain: string): Promise<string | null> {
+    const host = this.requireHost();
+    let best: { workspaceId: string; verified: boolean; created: number } | null = null;
+    for (const workspaceId of await host.workspaces()) {
+      const row = await host.run(workspaceId, (ctx) => ctx.db.domains.findOne({ where: { name: domain } }));
+      if (!row) continue;
+      const candidate = { workspaceId, verified: row.verified_at !== null, created: new Date(row.created_at).getTime() };
+      if (!best || (candidate.verified && !best.verified) || (candidate.verified === best.verified && candidate.created < best.created)) best = candidate;
+    }
+    return best?.workspaceId ?? null;
+  }
+
+  private async onAuth(auth: SMTPServerAuthentication, _session: SMTPServerSession): Promise<Submitter> {
+    const refused = smtpError('Invalid username or password', 535);
+    const parts = splitAddress(auth.username ?? '');
+    if (!parts || !auth.password) throw refused;
+    const workspaceId = await this.workspaceOfDomain(parts.domain);
+    if (!workspaceId) throw refused;
+    const mailbox = await this.requireHost().run(workspaceId, (ctx) => authenticateSubmission(ctx, `${parts.local}@${parts.domain}`, auth.password!));
+    if (!mailbox) throw refused;
+    return { workspaceId, mailboxId: mailbox.id, address: mailbox.address };
+  }
+
+  private onMailFrom(address: SMTPServerAddress, session: SMTPServerSession, callback: (error?: Error) => void): void {
+    const user = session.user as unknown as Submitter | undefined;
+    if (user && address.address.toLowerCase() !== user.address) return callback(smtpError(`Sender must be ${user.address}`, 553));
+    callback();
+  }
+
+  private async onRcptTo(address: SMTPServerAddress, session: SMTPServerSession): Promise<void> {
+    if (session.user) return; // submission: any recipient, the relay takes it on
+    const parts = splitAddress(address.address);
+    const workspaceId = parts ? await this.workspaceOfDomain(parts.domain) : null;
+    const target = workspaceId ? await this.requireHost().run(workspaceId, (ctx) => resolveRecipient(ctx, address.address)) : null;
+    if (!target) throw smtpError(`No mailbox here by the name ${address.address}`, 550);
+  }
+
+  private async onData(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<void> {
+    const raw = await readAll(stream);
+    if (stream.sizeExceeded) throw smtpError('Message too large', 552);
+    const host = this.requireHost();
+    const user = session.user as unknown as Submitter | undefined;
+    if (user) {
+      const parsed = await simpleParser(raw);
+      const message = incoming(parsed, raw.length, 'none');
+      const named = new Set([...message.to, ...message.cc].map((entry) => entry.address));
+      const bcc = session.envelope.rcptTo.map((entry) => entry.address.toLowerCase()).filter((entry) => !named.has(entry)).map((entry) => ({ address: entry }));
+      await host.run(user.workspaceId, async (ctx) => {
+        const mailbox = await ctx.db.mailboxes.findById(user.mailboxId);
+        if (!mailbox) throw smtpError('Mailbox gone', 550);
+        await queueMessage(ctx, mailbox, { to: message.to, cc: message.cc, bcc, subject: message.subject, text: message.text, html: message.html, in_reply_to: message.inReplyTo }, mailbox.member_id, null);
+      });
+      return;
+    }
+    const resolver = this.options.resolver;
+    const verified = await dkimVerify(raw, {
+      resolver: async (name: string, type: string) => (type === 'TXT' ? resolver.resolveTxt(name) : type === 'MX' ? (await resolver.resolveMx(name)).map((record) => [record.exchange]) : Promise.reject(Object.assign(new Error('no such record'), { code: 'ENOTFOUND' }))),
+    });
+    const results = verified.results ?? [];
+    const dkim = results.some((result) => result.status?.result === 'pass') ? 'pass' : results.some((result) => result.status?.result && result.status.result !== 'none') ? 'fail' : 'none';
+    const message = incoming(await simpleParser(raw), raw.length, dkim);
+    const byWorkspace = new Map<string, string[]>();
+    for (const recipient of session.envelope.rcptTo) {
+      const parts = splitAddress(recipient.address);
+      const workspaceId = parts ? await this.workspaceOfDomain(parts.domain) : null;
+      if (workspaceId) byWorkspace.set(workspaceId, [...(byWorkspace.get(workspaceId) ?? []), recipient.address.toLowerCase()]);
+    }
+    for (const [workspaceId, recipients] of byWorkspace) await host.run(workspaceId, (ctx) => deliverInbound(ctx, recipients, message));
+  }
+
+  /**
+   * Hands every due queued message to the relay, DKIM-signed with its domain's key, outside any
+   * transaction (the relay may be this very listener); returns how many left. One run at a time.
+   */
+  flush(): Promise<number> {
+    if (this.flushing) return this.flushing.then(() => this.flush());
+    this.flushing = this.runQueue().finally(() => {
+      this.flushing = null;
+    });
+    return this.flushing;
+  }
+
+  private async runQueue(): Promise<number> {
+    const host = this.requireHost();
+    const relay = this.options.relay();
+    if (!relay) return 0;
+    let sent = 0;
+    for (const workspaceId of await host.workspaces()) {
+      const due = (await host.run(workspaceId, (ctx) => claimDue(ctx, new Date()))) ?? [];
+      for (const { message, dkim } of due) {
+        const transport = nodemailer.createTransport({ host: relay.host, port: relay.port, secure: relay.secure ?? false, ...(relay.auth ? { auth: relay.auth } : {}), dkim });
+        try {
+          await transport.sendMail({
+            messageId: message.message_id_header,
+            from: { name: message.from_name, address: message.from_address },
+            to: message.to_addresses.map((entry) => ({ name: entry.name ?? '', address: entry.address })),
+            cc: message.cc_addresses.map((entry) => ({ name: entry.name ?? '', address: entry.address })),
+            bcc: message.bcc_addresses.map((entry) => entry.address),
+            subject: message.subject,
+            text: message.text_body,
+            ...(message.html_body ? { html: message.html_body } : {}),
+            ...(message.in_reply_to ? { inReplyTo: message.in_reply_to, references: message.in_reply_to } : {}),
+          });
+          await host.run(workspaceId, (ctx) => markSent(ctx, message.id, new Date()));
+          sent += 1;
+        } catch (error) {
+          await host.run(workspaceId, (ctx) => markFailed(ctx, message.id, new Date(), (error as Error).message));
+        } finally {
+          transport.close();
+        }
+      }
+    }
+    return sent;
+  }
+}

@@ -1,0 +1,28 @@
+import test from 'ava';
+import fs from 'node:fs';
+import manifest from '../app.json' with { type: 'json' };
+
+const doc = fs.readFileSync(new URL('../../../docs/apps/mail.md', import.meta.url), 'utf8');
+
+test('docs/apps/mail.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
+  const documented = [...doc.matchAll(/^### (GET|POST|PUT|PATCH|DELETE) (\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`);
+  t.deepEqual([...documented].sort(), manifest.authorization.map((entry) => `${entry.method} ${entry.path}`).sort());
+  const sections = doc.split(/^### /m).slice(1);
+  for (const section of sections) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
+});
+
+test('docs/apps/mail.md lists every permission and every emitted event', (t) => {
+  for (const permission of manifest.permissions) {
+    const [, resource, action] = permission.key.split('.');
+    t.true(doc.includes(`\`${permission.key}\``) || doc.includes(`\`mail.${resource}.`) && doc.includes(action), permission.key);
+  }
+  for (const event of manifest.events) {
+    const [, , resource, action] = event.action.split('.');
+    t.true(doc.includes(`\`${event.action}\``) || doc.includes(`\`core.mail.${resource}.`) && doc.includes(`\`${action}\``), event.action);
+  }
+});
+
+test('docs/apps/mail.md explains the DNS set-up: the four records and how they are judged', (t) => {
+  t.regex(doc, /^### DNS set-up$/m);
+  for (const record of ['| MX |', '| SPF |', '| DKIM |', '| DMARC |']) t.true(doc.includes(record), record);
+});
