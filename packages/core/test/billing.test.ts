@@ -1,4 +1,6 @@
 import test from 'ava';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { QueryTypes } from 'sequelize';
 import { startBillingRuntime, type BillingRuntime } from './helpers/billing.js';
 import type { KeyedWorkspace } from './helpers/keys.js';
@@ -11,12 +13,20 @@ let env: BillingRuntime;
 let acme: KeyedWorkspace;
 let adminKey: string;
 let memberKey: string;
+/** Every log line the runtime wrote, at every level. */
+const logs: string[] = [];
 
 const json = (response: { payload: string }) => JSON.parse(response.payload);
 const at = (iso: string) => new Date(iso);
 
 test.before(async () => {
-  env = await startBillingRuntime(at('2027-01-01T00:00:00.000Z'));
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  env = await startBillingRuntime(at('2027-01-01T00:00:00.000Z'), { logger: pino({ level: 'trace' }, sink) });
   acme = await env.workspace('acme');
   adminKey = await env.keyOf(acme, 'admin', 'admin@acme.test');
   memberKey = await env.keyOf(acme, 'member', 'member@acme.test');
@@ -216,6 +226,12 @@ test('POST /payment-methods goes through the provider: only its token, brand, la
   t.false(dump.includes('4242424242424242'));
   t.false(dump.includes('424242424242'));
   t.false(dump.includes('987'));
+  // Nor does any log line, at any level, of these requests or the refused ones.
+  await env.inject('POST', '/payment-methods', hooli.as(hooli.ownerKey), { card_number: '4000000000000002', expiry_month: '12', expiry_year: '30', cvv: '987' });
+  await env.inject('POST', '/payment-methods', hooli.as(adminKey), { card_number: '4242424242424242', expiry_month: '12', expiry_year: '30', cvv: '987' });
+  t.true(logs.length > 0);
+  t.false(logs.some((line) => /4242 ?4242 ?4242 ?4242|4000000000000002/.test(line)), 'no log line carries the card number');
+  t.false(logs.some((line) => /cvv\W+987|card_number/.test(line)), 'nor the CVV, nor the request body');
 });
 
 test('payment methods: bounds, Luhn, expiry and the local provider\'s declining test cards; a refusal stores nothing', async (t) => {
