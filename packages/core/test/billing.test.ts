@@ -132,6 +132,16 @@ test.serial('PUT /plan switches at once; an upgrade is prorated exactly on a sea
   t.like(list.pagination, { page: 1, per_page: 25, total: 3, pages: 1 });
   const stored = await env.runtime.db.sequelize.query<{ amount: string }>('SELECT amount::text AS amount FROM platform.invoices WHERE workspace_id = :id ORDER BY number', { type: QueryTypes.SELECT, replacements: { id: acme.id } });
   t.deepEqual(stored.map((row) => row.amount), ['24.00', '16.26', '24.00'], 'stored as exact decimals');
+
+  // The owner's invoices screen fragment lists the same invoices, newest first.
+  const signIn = await env.inject('POST', '/sessions', { host: 'acme.localhost', 'x-api-version': '2026-11-01' }, { email: 'owner@acme.test', password: 'owner-password-1' });
+  t.is(signIn.statusCode, 200);
+  const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] as string[]).map((value) => value.split(';')[0]).join('; ');
+  const partial = await env.inject('GET', '/partials/invoices', { host: 'acme.localhost', cookie });
+  t.is(partial.statusCode, 200);
+  t.regex(String(partial.headers['content-type']), /^text\/html/);
+  const cells = [...partial.payload.matchAll(/<tr><td>(\d+)<\/td>.*?<td>(seats|usage)<\/td><td>([0-9.]+ USD)<\/td>/g)].map((match) => [match[1], match[2], match[3]]);
+  t.deepEqual(cells, [['3', 'seats', '24.00 USD'], ['2', 'seats', '16.26 USD'], ['1', 'seats', '24.00 USD']]);
 });
 
 test.serial('monthly → annual bills the year upfront at once; the monthly loop turns into the usage loop at its next firing; annual → monthly waits for the loop', async (t) => {
