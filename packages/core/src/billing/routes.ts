@@ -11,7 +11,8 @@ const MANAGE = 'manage billing';
 export function billingRoutes(billing: BillingService): ServerRoute[] {
   const owner = (request: Request) => requireRole(request, 'owner', MANAGE);
   const workspaceId = (request: Request) => request.app.workspace!.id;
-  const access = { platformAccess: 'full-access' as const };
+  const access = { platformAccess: 'account.billing.read' as const };
+  const manage = { platformAccess: 'account.billing.manage' as const };
   return [
     {
       method: 'GET',
@@ -25,7 +26,7 @@ export function billingRoutes(billing: BillingService): ServerRoute[] {
     {
       method: 'PUT',
       path: '/plan',
-      options: { app: access, validate: { payload: Joi.object({ plan: Joi.string().trim().min(1).max(40).required() }).required() } },
+      options: { app: manage, validate: { payload: Joi.object({ plan: Joi.string().trim().min(1).max(40).required() }).required() } },
       handler: async (request) => {
         owner(request);
         const { subscription, invoice } = await billing.changePlan(workspaceId(request), (request.payload as { plan: string }).plan);
@@ -35,7 +36,7 @@ export function billingRoutes(billing: BillingService): ServerRoute[] {
     {
       method: 'PUT',
       path: '/plan/interval',
-      options: { app: access, validate: { payload: Joi.object({ billing_interval: Joi.string().valid('monthly', 'annual').required() }).required() } },
+      options: { app: manage, validate: { payload: Joi.object({ billing_interval: Joi.string().valid('monthly', 'annual').required() }).required() } },
       handler: async (request) => {
         owner(request);
         const { subscription, invoice } = await billing.changeInterval(workspaceId(request), (request.payload as { billing_interval: Interval }).billing_interval);
@@ -76,7 +77,7 @@ export function billingRoutes(billing: BillingService): ServerRoute[] {
       method: 'POST',
       path: '/payment-methods',
       options: {
-        app: { ...access, wpk: { errors: ['402', '502'] } },
+        app: { ...manage, wpk: { errors: ['402', '502'] } },
         // Lengths only: a joi pattern message would quote the value, and the number must not reach an answer or a log.
         validate: {
           payload: Joi.object({

@@ -13,7 +13,7 @@ export function messageRoutes(messages: MessagesService): ServerRoute[] {
     {
       method: 'GET',
       path: '/messages',
-      options: { app: { platformAccess: 'full-access' } },
+      options: { app: { platformAccess: 'account.messages.read' } },
       handler: async (request) => {
         requireRole(request, 'admin', READ);
         const page = parsePagination(request.query);
@@ -24,7 +24,7 @@ export function messageRoutes(messages: MessagesService): ServerRoute[] {
     {
       method: 'GET',
       path: '/messages/{thread_id}',
-      options: { app: { platformAccess: 'full-access' }, validate: { params: Joi.object({ thread_id: Joi.string().min(1).max(100).required() }) } },
+      options: { app: { platformAccess: 'account.messages.read' }, validate: { params: Joi.object({ thread_id: Joi.string().min(1).max(100).required() }) } },
       handler: async (request) => {
         requireRole(request, 'admin', READ);
         return single(request, await messages.thread(workspaceId(request), request.params.thread_id as string));
