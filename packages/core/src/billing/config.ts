@@ -57,7 +57,7 @@ export function checkPlans(plans: unknown): PlanDefinition[] {
     if (typeof plan.name !== 'string' || plan.name.length < 1 || plan.name.length > 100) throw new Error(`${where}.name must be a string of 1-100 characters`);
     for (const interval of ['monthly', 'annual'] as const) {
       const price = plan.seat_price?.[interval];
-      let cents: bigint | null = null;
+      let cents: bigint | null;
       try {
         cents = typeof price === 'string' ? parseAmount(price) : null;
       } catch {
