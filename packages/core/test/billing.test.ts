@@ -271,3 +271,20 @@ test('payment methods: bounds, Luhn, expiry and the local provider\'s declining 
   const rows = await env.runtime.db.sequelize.query<{ n: number }>('SELECT count(*)::int AS n FROM platform.payment_methods WHERE workspace_id = :id', { type: QueryTypes.SELECT, replacements: { id: umbrella.id } });
   t.is(rows[0].n, 0);
 });
+
+test.serial('a change made while no worker runs is queued when a worker starts: the firing is not lost', async (t) => {
+  const worker = env.runtime.billingWorker;
+  await worker.stop();
+  const soylent = await env.workspace('soylent');
+  const opened = json(await env.inject('PUT', '/plan', soylent.as(soylent.ownerKey), { plan: 'team' })).data;
+  const due = opened.next_run_at as string;
+  const jobs = () =>
+    env.runtime.db.sequelize.query<{ n: number }>("SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'wpk-billing' AND data->>'w' = :id", { type: QueryTypes.SELECT, replacements: { id: soylent.id } });
+  t.is((await jobs())[0].n, 0, 'nothing queued while the worker is stopped');
+  await worker.start(false);
+  t.is((await jobs())[0].n, 1, 'the starting worker queued the missing firing');
+  env.clock.set(new Date(due));
+  await worker.runDue();
+  const invoices = json(await env.inject('GET', '/invoices', soylent.as(soylent.ownerKey))).data;
+  t.deepEqual(invoices.map((invoice: { number: number; period_start: string }) => [invoice.number, invoice.period_start]), [[2, due], [1, opened.period_start]]);
+});

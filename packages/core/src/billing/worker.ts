@@ -9,6 +9,9 @@ import type { LoopScheduler } from './service.js';
 export const BILLING_QUEUE = 'wpk-billing';
 const QUEUE_SCHEMA = 'pgboss';
 
+/** Accounts whose next firing has no live job (a cross-tenant discovery: docs/billing.md). */
+const RECOVERY = `SELECT a.workspace_id, a.next_run_at FROM platform.billing_accounts a WHERE NOT EXISTS (SELECT 1 FROM pgboss.job j WHERE j.name = $1 AND j.state IN ('created', 'retry', 'active') AND j.data->>'w' = a.workspace_id::text AND (j.data->>'due')::timestamptz = a.next_run_at)`;
+
 interface FiringData {
   /** workspace id */
   w: string;
@@ -45,6 +48,7 @@ export class BillingWorker implements LoopScheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private stopped = false;
+  private recoveredAt = 0;
 
   constructor(private readonly options: BillingWorkerOptions) {}
 
@@ -79,7 +83,21 @@ export class BillingWorker implements LoopScheduler {
     this.pool = pool;
     this.boss = boss;
     this.stopped = false;
+    await this.recover();
     if (poll) this.arm();
+  }
+
+  /**
+   * Queues the next firing of every account that has no job for it (scheduled by a process whose
+   * worker was not running, or a job lost to the queue's retention): at start and once a minute.
+   */
+  async recover(): Promise<number> {
+    const pool = this.pool;
+    if (!pool) return 0;
+    this.recoveredAt = Date.now();
+    const { rows } = await pool.query<{ workspace_id: string; next_run_at: Date }>(RECOVERY, [BILLING_QUEUE]);
+    for (const row of rows) await this.schedule(row.workspace_id, new Date(row.next_run_at));
+    return rows.length;
   }
 
   private arm(): void {
@@ -101,7 +119,10 @@ export class BillingWorker implements LoopScheduler {
     const startAfter = new Date(Date.now() + Math.max(0, delayMs));
     const sequelize = this.options.sequelize;
     const db = { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await sequelize.query(text, { bind: values as unknown[], raw: true }))[0] as unknown[] }) };
-    if (!this.boss) throw new Error('The billing worker is not running: billing changes need a started runtime (runtime.start())');
+    // A process whose worker is not running (a runtime that was never started: a script, a test
+    // that only injects) queues nothing: a worker that starts, here or in any other process,
+    // queues every account's missing firing (recover()).
+    if (!this.boss) return;
     await this.boss.insert(BILLING_QUEUE, [{ data: { w: workspaceId, due: due.toISOString() } satisfies FiringData, startAfter }], { db } as never);
   }
 
@@ -115,6 +136,7 @@ export class BillingWorker implements LoopScheduler {
     const boss = this.boss;
     const pool = this.pool;
     if (!boss || !pool) return 0;
+    if (Date.now() - this.recoveredAt > 60_000) await this.recover();
     await pool.query(
       `UPDATE ${QUEUE_SCHEMA}.job SET start_after = now() WHERE name = $1 AND state = 'created' AND start_after > now() AND (data->>'due')::timestamptz <= $2`,
       [BILLING_QUEUE, this.options.clock()],

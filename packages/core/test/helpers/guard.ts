@@ -60,7 +60,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule';
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'invoice' | 'thread';
 
 /** A workspace with one of everything, its owner's full-access key and a joined member. */
 export interface SeededWorkspace extends KeyedWorkspace {
@@ -108,6 +108,9 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.view = (await call('POST', '/views', { board_id: ids.board, name: `${marker} view`, tab: 'board' })).id;
   await call('POST', `/boards/${ids.board}/members`, { member_id: memberId, role: 'editor' });
   await call('POST', `/tasks/${ids.task}/assignees`, { member_id: memberId });
+  // An upgrade issues an invoice, which posts to the workspace's billing thread.
+  ids.invoice = (await call('PUT', '/plan', { plan: 'team' })).invoice.id;
+  ids.thread = ((await call('GET', '/messages')) as Array<{ id: string; topic: string }>).find((thread) => thread.topic === 'billing')!.id;
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -142,6 +145,8 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   schedule_id: 'schedule',
   notification_id: 'notification',
   deliverable_id: 'deliverable',
+  invoice_id: 'invoice',
+  thread_id: 'thread',
 };
 
 /** Parameters whose meaning depends on the resource (`/tasks/{id}` vs `/workspaces/{id}`), by first path segment. */
@@ -162,6 +167,10 @@ export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   'public.file': { fixed: 'app.css', reason: 'a static file of the platform or of an app, the same for every workspace' },
   'public.app': { fixed: 'tasks', reason: 'an app namespace names an app of the runtime, the same in every workspace' },
   'password-resets.token': { fixed: 'x', reason: "a reset link belongs to an account, not a workspace: it works on any host (route scope 'any')" },
+  'v.version': { fixed: '1.0.0', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
+  'v.note_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
+  'v.id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
+  'v.workspace_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
   'storage.token': { fixed: 'v1.x.y', reason: "a storage link is signed by an app's ctx.storage, and the shipped apps sign none yet; another workspace's link answering like a forged one is tested in storage-apps.test.ts" },
 };
 
