@@ -31,6 +31,12 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/contacts/events/core-companies-company-deleted', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-companies-company-updated */
   postEventsContactsEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/contacts/events/core-companies-company-updated', tag: 'system', host: 'any' },
+  /** POST /_events/files/events/core-account-member-removed */
+  postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/files/events/system-workspace-member-added */
+  postEventsFilesEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/files/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/finance/events/system-app-installed */
+  postEventsFinanceEventsSystemAppInstalled: { method: 'POST', path: '/_events/finance/events/system-app-installed', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
   postEventsSystemEventsSystemSecurityPermissionDenied: { method: 'POST', path: '/_events/system/events/system-security-permission-denied', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-role-created */
@@ -83,6 +89,14 @@ export const OPERATIONS = {
   postAdminAppsBySlugRolesByRoleIdPermissions: { method: 'POST', path: '/admin/apps/{slug}/roles/{role_id}/permissions', tag: 'web', host: 'workspace' },
   /** POST /admin/apps/{slug}/settings */
   postAdminAppsBySlugSettings: { method: 'POST', path: '/admin/apps/{slug}/settings', tag: 'web', host: 'workspace' },
+  /** Files owned by a member (the trash included), oldest first */
+  getAdminFileMembersByMemberMrnFiles: { method: 'GET', path: '/admin/file-members/{member_mrn}/files', tag: 'files', host: 'workspace', paged: true },
+  /** Folders owned by a member (the trash included), oldest first */
+  getAdminFileMembersByMemberMrnFolders: { method: 'GET', path: '/admin/file-members/{member_mrn}/folders', tag: 'files', host: 'workspace', paged: true },
+  /** Workspace storage overview: quota, usage by member and by type */
+  getAdminFileStats: { method: 'GET', path: '/admin/file-stats', tag: 'files', host: 'workspace' },
+  /** Moves every file and folder of one member to another (offboarding) */
+  postAdminFileTransfers: { method: 'POST', path: '/admin/file-transfers', tag: 'files', host: 'workspace' },
   /** GET /admin/members */
   getAdminMembers: { method: 'GET', path: '/admin/members', tag: 'web', host: 'workspace' },
   /** POST /admin/members/{member_id}/deactivate */
@@ -211,6 +225,68 @@ export const OPERATIONS = {
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
+  /** Lists a folder (folder_id; default the caller's root): folders first, then files, by name */
+  getFiles: { method: 'GET', path: '/files', tag: 'files', host: 'workspace', paged: true },
+  /** Reads a file or folder */
+  getFilesByFileId: { method: 'GET', path: '/files/{file_id}', tag: 'files', host: 'workspace' },
+  /** Renames (name) or moves (parent_id; null: the root) a file or folder */
+  patchFilesByFileId: { method: 'PATCH', path: '/files/{file_id}', tag: 'files', host: 'workspace' },
+  /** Moves a file or folder (and what it holds) to its owner's trash */
+  deleteFilesByFileId: { method: 'DELETE', path: '/files/{file_id}', tag: 'files', host: 'workspace' },
+  /** Copies a file (its current version) or a folder (with everything in it) */
+  postFilesByFileIdCopies: { method: 'POST', path: '/files/{file_id}/copies', tag: 'files', host: 'workspace' },
+  /** A link to download the file's current version */
+  getFilesByFileIdDownload: { method: 'GET', path: '/files/{file_id}/download', tag: 'files', host: 'workspace' },
+  /** Lists the members a file or folder is shared with */
+  getFilesByFileIdShares: { method: 'GET', path: '/files/{file_id}/shares', tag: 'files', host: 'workspace', paged: true },
+  /** Shares a file or folder with a member (role read or edit), or changes their role */
+  putFilesByFileIdSharesByMemberId: { method: 'PUT', path: '/files/{file_id}/shares/{member_id}', tag: 'files', host: 'workspace' },
+  /** Stops sharing a file or folder with a member (the member may leave a share) */
+  deleteFilesByFileIdSharesByMemberId: { method: 'DELETE', path: '/files/{file_id}/shares/{member_id}', tag: 'files', host: 'workspace' },
+  /** Lists a file's versions, newest first */
+  getFilesByFileIdVersions: { method: 'GET', path: '/files/{file_id}/versions', tag: 'files', host: 'workspace', paged: true },
+  /** A link to download one version of a file */
+  getFilesByFileIdVersionsByVersionIdDownload: { method: 'GET', path: '/files/{file_id}/versions/{version_id}/download', tag: 'files', host: 'workspace' },
+  /** Makes an older version current again (as a new version) */
+  postFilesByFileIdVersionsByVersionIdRestoration: { method: 'POST', path: '/files/{file_id}/versions/{version_id}/restoration', tag: 'files', host: 'workspace' },
+  /** Lists the chart of accounts by code (filters: type, is_bank, q) */
+  getFinanceAccounts: { method: 'GET', path: '/finance/accounts', tag: 'finance', host: 'workspace', paged: true },
+  /** Adds an account to the chart */
+  postFinanceAccounts: { method: 'POST', path: '/finance/accounts', tag: 'finance', host: 'workspace' },
+  /** Reads an account */
+  getFinanceAccountsByAccountId: { method: 'GET', path: '/finance/accounts/{account_id}', tag: 'finance', host: 'workspace' },
+  /** Sets an account's display name and show_in_unified */
+  putFinanceAccountsByAccountId: { method: 'PUT', path: '/finance/accounts/{account_id}', tag: 'finance', host: 'workspace' },
+  /** Lists bills, newest date first (filters: status, currency, company_mrn, tag) */
+  getFinanceBills: { method: 'GET', path: '/finance/bills', tag: 'finance', host: 'workspace', paged: true },
+  /** Records a bill as a draft; the same idempotency_key returns the same bill */
+  postFinanceBills: { method: 'POST', path: '/finance/bills', tag: 'finance', host: 'workspace' },
+  /** Reads a bill */
+  getFinanceBillsByEntryId: { method: 'GET', path: '/finance/bills/{entry_id}', tag: 'finance', host: 'workspace' },
+  /** Edits a draft bill (409 for any other status) */
+  putFinanceBillsByEntryId: { method: 'PUT', path: '/finance/bills/{entry_id}', tag: 'finance', host: 'workspace' },
+  /** Receives, approves (posting its entry) or voids (posting the reversal) a bill */
+  patchFinanceBillsByEntryId: { method: 'PATCH', path: '/finance/bills/{entry_id}', tag: 'finance', host: 'workspace' },
+  /** Lists budgets by period (filter: account_id) */
+  getFinanceBudgets: { method: 'GET', path: '/finance/budgets', tag: 'finance', host: 'workspace', paged: true },
+  /** Creates a budget */
+  postFinanceBudgets: { method: 'POST', path: '/finance/budgets', tag: 'finance', host: 'workspace' },
+  /** Reads a budget */
+  getFinanceBudgetsByBudgetId: { method: 'GET', path: '/finance/budgets/{budget_id}', tag: 'finance', host: 'workspace' },
+  /** Edits a budget */
+  patchFinanceBudgetsByBudgetId: { method: 'PATCH', path: '/finance/budgets/{budget_id}', tag: 'finance', host: 'workspace' },
+  /** Lists journal entries with their lines, oldest first (filter: bill_id) */
+  getFinanceJournalEntries: { method: 'GET', path: '/finance/journal-entries', tag: 'finance', host: 'workspace', paged: true },
+  /** Accounts-payable aging per supplier as of a date (default today) */
+  getFinanceReportsApAging: { method: 'GET', path: '/finance/reports/ap-aging', tag: 'finance', host: 'workspace', paged: true },
+  /** Budget vs actual per value of a dimension (department, location or project) */
+  getFinanceReportsBudgetVsActual: { method: 'GET', path: '/finance/reports/budget-vs-actual', tag: 'finance', host: 'workspace', paged: true },
+  /** General ledger of one account between two dates, with running balance */
+  getFinanceReportsGeneralLedger: { method: 'GET', path: '/finance/reports/general-ledger', tag: 'finance', host: 'workspace', paged: true },
+  /** Trial balance as of a date (default: everything posted) */
+  getFinanceReportsTrialBalance: { method: 'GET', path: '/finance/reports/trial-balance', tag: 'finance', host: 'workspace', paged: true },
+  /** Creates a folder (parent_id: a folder the caller may edit; default their root) */
+  postFolders: { method: 'POST', path: '/folders', tag: 'files', host: 'workspace' },
   /** GET /health */
   getHealth: { method: 'GET', path: '/health', tag: 'system', host: 'any' },
   /** POST /invitations */
@@ -221,10 +297,6 @@ export const OPERATIONS = {
   postInvitationsByToken: { method: 'POST', path: '/invitations/{token}', tag: 'web', host: 'workspace' },
   /** PUT /invitations/{token} */
   putInvitationsByToken: { method: 'PUT', path: '/invitations/{token}', tag: 'account', host: 'workspace' },
-  /** GET /invoices */
-  getInvoices: { method: 'GET', path: '/invoices', tag: 'account', host: 'workspace' },
-  /** GET /invoices/{invoice_id} */
-  getInvoicesByInvoiceId: { method: 'GET', path: '/invoices/{invoice_id}', tag: 'account', host: 'workspace' },
   /** POST /launcher/{slug}/request */
   postLauncherBySlugRequest: { method: 'POST', path: '/launcher/{slug}/request', tag: 'web', host: 'workspace' },
   /** GET /login */
@@ -245,10 +317,6 @@ export const OPERATIONS = {
   patchMembersByMemberId: { method: 'PATCH', path: '/members/{member_id}', tag: 'account', host: 'workspace' },
   /** DELETE /members/{member_id} */
   deleteMembersByMemberId: { method: 'DELETE', path: '/members/{member_id}', tag: 'account', host: 'workspace' },
-  /** GET /messages */
-  getMessages: { method: 'GET', path: '/messages', tag: 'account', host: 'workspace' },
-  /** GET /messages/{thread_id} */
-  getMessagesByThreadId: { method: 'GET', path: '/messages/{thread_id}', tag: 'account', host: 'workspace' },
   /** GET /notifications */
   getNotifications: { method: 'GET', path: '/notifications', tag: 'account', host: 'workspace' },
   /** PATCH /notifications/{notification_id} */
@@ -261,8 +329,6 @@ export const OPERATIONS = {
   getPartialsApiKeys: { method: 'GET', path: '/partials/api-keys', tag: 'web', host: 'workspace' },
   /** GET /partials/audit */
   getPartialsAudit: { method: 'GET', path: '/partials/audit', tag: 'web', host: 'workspace' },
-  /** GET /partials/invoices */
-  getPartialsInvoices: { method: 'GET', path: '/partials/invoices', tag: 'web', host: 'workspace' },
   /** GET /partials/members */
   getPartialsMembers: { method: 'GET', path: '/partials/members', tag: 'web', host: 'workspace' },
   /** POST /password-resets */
@@ -273,16 +339,6 @@ export const OPERATIONS = {
   postPasswordResetsByToken: { method: 'POST', path: '/password-resets/{token}', tag: 'web', host: 'any' },
   /** PUT /password-resets/{token} */
   putPasswordResetsByToken: { method: 'PUT', path: '/password-resets/{token}', tag: 'account', host: 'any' },
-  /** GET /payment-methods */
-  getPaymentMethods: { method: 'GET', path: '/payment-methods', tag: 'account', host: 'workspace' },
-  /** POST /payment-methods */
-  postPaymentMethods: { method: 'POST', path: '/payment-methods', tag: 'account', host: 'workspace' },
-  /** GET /plan */
-  getPlan: { method: 'GET', path: '/plan', tag: 'account', host: 'workspace' },
-  /** PUT /plan */
-  putPlan: { method: 'PUT', path: '/plan', tag: 'account', host: 'workspace' },
-  /** PUT /plan/interval */
-  putPlanInterval: { method: 'PUT', path: '/plan/interval', tag: 'account', host: 'workspace' },
   /** GET /pricing */
   getPricing: { method: 'GET', path: '/pricing', tag: 'web', host: 'platform' },
   /** GET /privacy */
@@ -325,6 +381,8 @@ export const OPERATIONS = {
   postSessions: { method: 'POST', path: '/sessions', tag: 'account', host: 'workspace' },
   /** DELETE /sessions */
   deleteSessions: { method: 'DELETE', path: '/sessions', tag: 'account', host: 'workspace' },
+  /** Lists the files and folders other members shared with the caller, newest share first */
+  getSharedFiles: { method: 'GET', path: '/shared-files', tag: 'files', host: 'workspace', paged: true },
   /** GET /signup */
   getSignup: { method: 'GET', path: '/signup', tag: 'web', host: 'platform' },
   /** POST /signup */
@@ -375,32 +433,18 @@ export const OPERATIONS = {
   putTotps: { method: 'PUT', path: '/totps', tag: 'account', host: 'workspace' },
   /** DELETE /totps */
   deleteTotps: { method: 'DELETE', path: '/totps', tag: 'account', host: 'workspace' },
-  /** GET /v/admin/coupon-redemptions */
-  getVAdminCouponRedemptions: { method: 'GET', path: '/v/admin/coupon-redemptions', tag: 'account', host: 'platform' },
-  /** POST /v/admin/coupon-redemptions */
-  postVAdminCouponRedemptions: { method: 'POST', path: '/v/admin/coupon-redemptions', tag: 'account', host: 'platform' },
-  /** DELETE /v/admin/coupon-redemptions/{id} */
-  deleteVAdminCouponRedemptionsById: { method: 'DELETE', path: '/v/admin/coupon-redemptions/{id}', tag: 'account', host: 'platform' },
-  /** GET /v/admin/coupons */
-  getVAdminCoupons: { method: 'GET', path: '/v/admin/coupons', tag: 'account', host: 'platform' },
-  /** POST /v/admin/coupons */
-  postVAdminCoupons: { method: 'POST', path: '/v/admin/coupons', tag: 'account', host: 'platform' },
-  /** GET /v/admin/preview-apps */
-  getVAdminPreviewApps: { method: 'GET', path: '/v/admin/preview-apps', tag: 'account', host: 'platform' },
-  /** POST /v/admin/preview-apps */
-  postVAdminPreviewApps: { method: 'POST', path: '/v/admin/preview-apps', tag: 'account', host: 'platform' },
-  /** GET /v/admin/preview-apps/{slug}/adopters */
-  getVAdminPreviewAppsBySlugAdopters: { method: 'GET', path: '/v/admin/preview-apps/{slug}/adopters', tag: 'account', host: 'platform' },
-  /** POST /v/admin/preview-apps/{slug}/adopters */
-  postVAdminPreviewAppsBySlugAdopters: { method: 'POST', path: '/v/admin/preview-apps/{slug}/adopters', tag: 'account', host: 'platform' },
-  /** DELETE /v/admin/preview-apps/{slug}/adopters/{workspace_id} */
-  deleteVAdminPreviewAppsBySlugAdoptersByWorkspaceId: { method: 'DELETE', path: '/v/admin/preview-apps/{slug}/adopters/{workspace_id}', tag: 'account', host: 'platform' },
-  /** GET /v/admin/versions/{version}/notes */
-  getVAdminVersionsByVersionNotes: { method: 'GET', path: '/v/admin/versions/{version}/notes', tag: 'account', host: 'platform' },
-  /** POST /v/admin/versions/{version}/notes */
-  postVAdminVersionsByVersionNotes: { method: 'POST', path: '/v/admin/versions/{version}/notes', tag: 'account', host: 'platform' },
-  /** DELETE /v/admin/versions/{version}/notes/{note_id} */
-  deleteVAdminVersionsByVersionNotesByNoteId: { method: 'DELETE', path: '/v/admin/versions/{version}/notes/{note_id}', tag: 'account', host: 'platform' },
+  /** The caller's trash, newest first */
+  getTrash: { method: 'GET', path: '/trash', tag: 'files', host: 'workspace', paged: true },
+  /** Deletes an item of the trash for good */
+  deleteTrashByFileId: { method: 'DELETE', path: '/trash/{file_id}', tag: 'files', host: 'workspace' },
+  /** Restores an item (and what it held) from the trash */
+  postTrashByFileIdRestoration: { method: 'POST', path: '/trash/{file_id}/restoration', tag: 'files', host: 'workspace' },
+  /** Starts an upload (a new file: name and folder_id; a new version: file_id) and answers the link to PUT the bytes to */
+  postUploads: { method: 'POST', path: '/uploads', tag: 'files', host: 'workspace' },
+  /** Abandons an upload (and the bytes that arrived) */
+  deleteUploadsByUploadId: { method: 'DELETE', path: '/uploads/{upload_id}', tag: 'files', host: 'workspace' },
+  /** Finishes an upload whose bytes arrived: the file, or its new current version */
+  postUploadsByUploadIdCompletion: { method: 'POST', path: '/uploads/{upload_id}/completion', tag: 'files', host: 'workspace' },
   /** POST /verifications */
   postVerifications: { method: 'POST', path: '/verifications', tag: 'account', host: 'platform' },
   /** GET /verify */
@@ -424,4 +468,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","tasks","companies","contacts"] as const;
+export const TAGS = ["web","system","account","files","tasks","companies","contacts","finance"] as const;

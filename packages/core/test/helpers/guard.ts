@@ -60,7 +60,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'invoice' | 'thread';
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn' | 'invoice' | 'thread';
 
 /** A workspace with one of everything, its owner's full-access key and a joined member. */
 export interface SeededWorkspace extends KeyedWorkspace {
@@ -117,6 +117,25 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.contact = (await call('POST', '/contacts', { display_name: `${marker} contact`, company_mrn: `mrn:companies:company:${ids.company}` })).id;
   await env.runtime.apps.dispatch('contacts', { action: 'core.chat.participant.added', payload: { chat_id: `${marker} chat`, member_mrn: `mrn:account:member:${memberId}`, added_by_mrn: `mrn:account:member:${workspace.ownerId}` }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
   ids.suggestion = (await call('GET', '/contacts/suggestions'))[0].id;
+  // The finance app: installed, its chart seeded (the install event delivered), an account, a bill and a budget.
+  await call('POST', '/applications/finance/installations', {});
+  await env.runtime.apps.dispatch('finance', { action: 'system.app.installed', payload: { app_slug: 'finance' }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+  ids.account = (await call('POST', '/finance/accounts', { code: `${subdomain}-1`.slice(0, 20), name: `${marker} account`, type: 'expense' })).id;
+  ids.bill = (await call('POST', '/finance/bills', { date: '2027-01-04', currency: 'USD', memo: `${marker} bill`, items: [{ description: `${marker} item`, amount: 10 }] })).id;
+  ids.budget = (await call('POST', '/finance/budgets', { account_id: ids.account, period_start: '2027-01-01', period_end: '2027-03-31', amount: 100, notes: `${marker} budget` })).id;
+  // Files: a file with its bytes (through its upload link), its version, an open upload, the member's MRN.
+  await call('POST', '/applications/files/installations', { access_policy: 'everyone' });
+  await env.runtime.apps.dispatch('files', { action: 'system.workspace.member.added', payload: { member_id: memberId, role: 'member' }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+  const started = await call('POST', '/uploads', { name: `${marker}.txt`, size_bytes: marker.length, content_type: 'text/plain' });
+  const link = new URL(started.upload_url);
+  const put = await env.inject({ method: 'PUT', url: link.pathname, headers: { host: link.host, 'content-type': 'text/plain' }, payload: marker });
+  if (put.statusCode !== 200) throw new Error(`seeding ${subdomain}: PUT upload link: ${put.statusCode} ${put.payload}`);
+  const file = await call('POST', `/uploads/${started.id}/completion`);
+  ids.file = file.id;
+  ids.version = file.version_id;
+  ids.upload = (await call('POST', '/uploads', { name: `${marker} pending.txt`, size_bytes: 1 })).id;
+  await call('PUT', `/files/${ids.file}/shares/${memberId}`, { role: 'read' });
+  ids.member_mrn = `mrn:account:member:${memberId}`;
   // An upgrade issues an invoice, which posts to the workspace's billing thread.
   ids.invoice = (await call('PUT', '/plan', { plan: 'team' })).invoice.id;
   ids.thread = ((await call('GET', '/messages')) as Array<{ id: string; topic: string }>).find((thread) => thread.topic === 'billing')!.id;
@@ -157,6 +176,13 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   company_id: 'company',
   contact_id: 'contact',
   suggestion_id: 'suggestion',
+  account_id: 'account',
+  entry_id: 'bill',
+  budget_id: 'budget',
+  file_id: 'file',
+  version_id: 'version',
+  upload_id: 'upload',
+  member_mrn: 'member_mrn',
   invoice_id: 'invoice',
   thread_id: 'thread',
 };
@@ -312,7 +338,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact' };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn' };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {

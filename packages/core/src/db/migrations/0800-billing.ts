@@ -8,7 +8,7 @@ import type { Migration } from '../migrations.js';
  * period is never billed twice whatever runs it.
  */
 export const migration: Migration = {
-  name: '0700-billing',
+  name: '0800-billing',
   async up({ sequelize }) {
     await sequelize.query(`
       CREATE TABLE platform.billing_accounts (

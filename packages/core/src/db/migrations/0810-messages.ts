@@ -6,7 +6,7 @@ import type { Migration } from '../migrations.js';
  * are the same for every workspace (one thread per version, read from `release_notes`).
  */
 export const migration: Migration = {
-  name: '0710-messages',
+  name: '0810-messages',
   async up({ sequelize }) {
     await sequelize.query(`
       CREATE TABLE platform.message_threads (

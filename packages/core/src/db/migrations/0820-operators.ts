@@ -6,7 +6,7 @@ import type { Migration } from '../migrations.js';
  * the workspaces that adopted them.
  */
 export const migration: Migration = {
-  name: '0720-operators',
+  name: '0820-operators',
   async up({ sequelize }) {
     await sequelize.query(`
       CREATE TABLE platform.operators (
