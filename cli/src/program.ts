@@ -6,6 +6,7 @@ import { dbCommand } from './commands/db.js';
 import { devCommand } from './commands/dev.js';
 import { eventsCommand } from './commands/events.js';
 import { memberCommand } from './commands/member.js';
+import { operatorCommand } from './commands/operator.js';
 import { migrateCommand } from './commands/migrate.js';
 import { newCommand } from './commands/new.js';
 import { openapiCommand } from './commands/openapi.js';
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   program.addCommand(dbCommand());
   program.addCommand(workspaceCommand());
   program.addCommand(memberCommand());
+  program.addCommand(operatorCommand());
   program.addCommand(brokerCommand());
   program.addCommand(eventsCommand());
   program.addCommand(searchCommand());

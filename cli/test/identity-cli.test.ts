@@ -76,3 +76,26 @@ test('wpk --help lists member; member add --help shows its options', async (t) =
   t.is(help.code, 0);
   for (const option of ['--subdomain', '--email', '--password', '--platform-role', '--name', '--json', '--data-dir']) t.true(help.stdout.includes(option), option);
 });
+
+test('operator add prints a credential once that opens /v/admin, stored as a hash', async (t) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-cli-operator-'));
+  const bad = await wpk(['operator', 'add', '--email', 'not-an-email', '--data-dir', dataDir]);
+  t.deepEqual([bad.code, bad.stderr.trim()], [1, 'wpk: email must be an e-mail address']);
+  const added = await wpk(['operator', 'add', '--email', 'Ops@Example.test', '--name', 'Ops', '--json', '--data-dir', dataDir]);
+  t.is(added.code, 0, added.stderr);
+  const body = JSON.parse(added.stdout);
+  t.like(body.operator, { email: 'ops@example.test', name: 'Ops' });
+  t.regex(body.credential, /^wpo_[0-9A-Za-z]{32}$/);
+  t.is(body.operator.prefix, body.credential.slice(0, 12));
+
+  const runtime = await Runtime.create({ logLevel: 'silent', dataDir, databaseUrl: null, port: 0 });
+  try {
+    const answer = await runtime.server.inject({ method: 'GET', url: '/v/admin/coupons', headers: { host: 'localhost', 'x-api-version': '2026-11-01', authorization: `Bearer ${body.credential}` } });
+    t.is(answer.statusCode, 200, answer.payload);
+    const stored = JSON.stringify(await runtime.db.sequelize.query('SELECT * FROM platform.operators'));
+    t.false(stored.includes(body.credential));
+  } finally {
+    await runtime.stop();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});

@@ -1,5 +1,5 @@
 import type { JsonSchema } from '@wpk/sdk';
-import { ACCOUNT_EVENT_CATALOG, SYSTEM_EVENT_CATALOG, type PlatformEvent } from '@wpk/sdk/tooling';
+import { ACCOUNT_EVENT_CATALOG, BILLING_EVENT_CATALOG, SYSTEM_EVENT_CATALOG, type PlatformEvent } from '@wpk/sdk/tooling';
 import { typeName } from './generate.js';
 
 /** A property's type in words: `string (uuid)`, `"owner" \| "admin"`, `array of string`, `... or ...`. */
@@ -59,6 +59,11 @@ export function platformEventsMarkdown(): string {
     'Apps, roles and members, as the account area changes them.',
     '',
     ...ACCOUNT_EVENT_CATALOG.flatMap((event) => [section(event), '']),
+    '## `core.billing.*`: billing',
+    '',
+    'Invoices of the platform\'s billing (docs/billing.md); `amount` is an exact decimal string.',
+    '',
+    ...BILLING_EVENT_CATALOG.flatMap((event) => [section(event), '']),
   ]
     .join('\n')
     .trimEnd()}\n`;

@@ -9,7 +9,7 @@
  * events/secrets.ts, the CLI's options): a bad one stops start-up with one line naming it.
  */
 
-export type ConfigGroup = 'Server' | 'Database' | 'Domains and hosts' | 'Security' | 'Mail' | 'File storage' | 'Event bus' | 'Logs and diagnostics' | 'Tests';
+export type ConfigGroup = 'Server' | 'Database' | 'Domains and hosts' | 'Security' | 'Mail' | 'File storage' | 'Event bus' | 'Billing' | 'Logs and diagnostics' | 'Tests';
 
 export interface ConfigVariable {
   name: string;
@@ -24,7 +24,7 @@ export interface ConfigVariable {
   readBy?: string;
 }
 
-export const CONFIG_GROUPS: ConfigGroup[] = ['Server', 'Database', 'Domains and hosts', 'Security', 'Mail', 'File storage', 'Event bus', 'Logs and diagnostics', 'Tests'];
+export const CONFIG_GROUPS: ConfigGroup[] = ['Server', 'Database', 'Domains and hosts', 'Security', 'Mail', 'File storage', 'Event bus', 'Billing', 'Logs and diagnostics', 'Tests'];
 
 export const CONFIG_VARIABLES: ConfigVariable[] = [
   // Server
@@ -83,6 +83,15 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'WPK_BROKER_MONITOR_SECONDS', group: 'Event bus', default: '`15`', description: 'How often expired claims are looked for.' },
   { name: 'WPK_BROKER_CATALOG_RECHECK_MS', group: 'Event bus', default: '`2000`', description: 'A standalone broker that meets an event its catalog does not name re-reads the catalog at most this often.' },
   { name: 'WPK_EVENTS_RETENTION_DAYS', group: 'Event bus', default: '`7`', description: 'Days the event log and delivery log are kept; dedupe keys live as long.' },
+  // Billing (docs/billing.md)
+  { name: 'BILLING_PLANS', group: 'Billing', default: 'free 0.00/0.00, team 8.00/80.00, business 16.00/160.00 (per seat, month/year)', description: 'The plan catalog, a JSON array of `{"id", "name", "seat_price": {"monthly", "annual"}, "features"}` with prices as exact decimal strings; it must hold a plan `free`.' },
+  { name: 'BILLING_CURRENCY', group: 'Billing', default: '`USD`', description: 'ISO 4217 code of every price and invoice.' },
+  { name: 'BILLING_NET_DAYS', group: 'Billing', default: '`14`', description: 'An invoice is due this many days after it is issued, 0-365.' },
+  { name: 'BILLING_POLL_MS', group: 'Billing', default: '`5000`', description: 'How often a server looks for due firings of the billing loop, 10-3600000 ms.' },
+  { name: 'BILLING_CLAIM_SECONDS', group: 'Billing', default: '`300`', description: 'How long a claimed billing firing stays with a process before another takes it over (after a crash), 1-86400 s.' },
+  { name: 'PAYMENT_PROVIDER', group: 'Billing', default: '`local`', description: '`local` (Luhn check and declining test cards, for development) or `stripe`.' },
+  { name: 'STRIPE_SECRET_KEY', group: 'Billing', default: 'none (required with `PAYMENT_PROVIDER=stripe`)', description: 'The Stripe secret key, `sk_test_…` or `sk_live_…`.', secret: true },
+  { name: 'STRIPE_API_BASE', group: 'Billing', default: '`https://api.stripe.com`', description: "Where the Stripe adapter sends its calls: an http(s) origin without a path." },
   // Logs and diagnostics
   { name: 'WPK_LOG_LEVEL', group: 'Logs and diagnostics', default: '`info` for servers (`wpk start`, `wpk dev`, `wpk broker`), `warn` for one-shot commands', description: 'pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`. Logs are JSON lines on stdout.' },
   { name: 'LOG_LEVEL', group: 'Logs and diagnostics', default: 'none', description: 'Read when `WPK_LOG_LEVEL` is unset (a common convention of process managers).' },

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { BillingConfigInput } from './billing/index.js';
 
 /** Everything the runtime reads from its environment, resolved once at start-up. */
 export interface RuntimeConfig {
@@ -48,6 +49,8 @@ export interface RuntimeConfig {
   passwordHashing: { concurrency: number; queue: number; perClient: number };
   /** File storage (`ctx.storage`, avatars): where objects go and how large one may be. */
   storage: StorageConfig;
+  /** Billing: the plan catalog and the payment provider (`billing/config.ts` reads `BILLING_*`, `PAYMENT_PROVIDER`, `STRIPE_*` when the billing plugin registers). */
+  billing?: BillingConfigInput;
 }
 
 /** `STORAGE_*`: the file storage's driver and limit. */
@@ -116,6 +119,7 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     ...identity,
     passwordHashing: passwordHashingConfig(input, env),
     storage: storageConfig(input.storage ?? {}, env, dataDir, baseDir),
+    ...(input.billing ? { billing: input.billing } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 export * from './access/index.js';
 export * from './apps/index.js';
+export { BillingService, BillingWorker, DEFAULT_PLANS, resolveBillingConfig, type BillingConfig, type BillingConfigInput, type CouponView, type InvoiceView, type PaymentMethodView, type PaymentProvider, type PlanDefinition, type SubscriptionView } from './billing/index.js';
 export { systemClock, type Clock } from './clock.js';
 export { resolveConfig, storageConfig, type RuntimeConfig, type RuntimeConfigInput, type S3StorageConfig, type StorageConfig } from './config.js';
 export { CONFIG_GROUPS, CONFIG_VARIABLES, PROJECT_CONFIG_FIELDS, type ConfigGroup, type ConfigVariable, type ProjectConfigField } from './config-reference.js';
@@ -8,6 +9,8 @@ export * from './events/index.js';
 export { AUTH_STRATEGY, DEMO, IdentityService, SESSION_COOKIE, type AddMemberInput, type ApiKeyAuthenticator, type CreateWorkspaceWithOwnerInput } from './identity/index.js';
 export { createLogger } from './logger.js';
 export { createMailer, type Mailer, type MailMessage, type SentMail } from './mail/index.js';
+export { MessagesService, type MessageView, type ReleaseNoteView, type ThreadView } from './messages/index.js';
+export { OPERATOR_MARK, OperatorService, type OperatorView } from './operators/index.js';
 export * from './openapi/index.js';
 export { Runtime, type RuntimeOptions } from './runtime.js';
 export type { CoreInputs, CorePlugin, RuntimeSeams, StagingConcern } from './core-inputs.js';

@@ -2,12 +2,15 @@ import type { Server } from '@hapi/hapi';
 import { apiKeysPlugin } from './api-keys/plugin.js';
 import { appCatalogPlugin, appsPlugin } from './apps/plugin.js';
 import { auditPlugin } from './audit/plugin.js';
+import { billingPlugin } from './billing/plugin.js';
 import type { CoreInputs, CorePlugin } from './core-inputs.js';
 import { dbPlugin } from './db/plugin.js';
 import { eventsPlugin } from './events/plugin.js';
 import { identityPlugin } from './identity/plugin.js';
 import { mailPlugin } from './mail/plugin.js';
+import { messagesPlugin } from './messages/plugin.js';
 import { openApiPlugin } from './openapi/plugin.js';
+import { operatorsPlugin } from './operators/plugin.js';
 import { searchPlugin } from './search/plugin.js';
 import { serverPlugin } from './server/plugin.js';
 import { storagePlugin } from './storage/plugin.js';
@@ -35,6 +38,9 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   identityPlugin,
   searchPlugin,
   appsPlugin,
+  messagesPlugin,
+  billingPlugin,
+  operatorsPlugin,
   webPlugin,
   openApiPlugin,
 ];

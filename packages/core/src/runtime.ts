@@ -3,6 +3,9 @@ import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import type { ApiKeyService } from './api-keys/index.js';
 import { AppRegistry, type AppEntry, type AppHost } from './apps/index.js';
+import type { BillingService, BillingWorker } from './billing/index.js';
+import type { MessagesService } from './messages/index.js';
+import type { OperatorService } from './operators/index.js';
 import { systemClock } from './clock.js';
 import { resolveConfig, type RuntimeConfig, type RuntimeConfigInput } from './config.js';
 import type { RuntimeSeams } from './core-inputs.js';
@@ -81,6 +84,22 @@ export class Runtime {
   /** The event bus: registry, outbox sink, subscription mounting, in-process broker (events/). */
   get events(): EventBus {
     return this.server.plugins.events.bus;
+  }
+  /** Billing (billing/): plans, invoices, payment methods, coupons, the billing loop's worker (`runtime.billingWorker`). */
+  get billing(): BillingService {
+    return this.server.plugins.billing.billing;
+  }
+  /** The billing loop on the durable queue (started with the server); `runDue()` runs the firings due now. */
+  get billingWorker(): BillingWorker {
+    return this.server.plugins.billing.worker;
+  }
+  /** Operators (operators/): their credentials (`wpk operator add`) and preview apps. */
+  get operators(): OperatorService {
+    return this.server.plugins.operators.operators;
+  }
+  /** The platform's messages to workspaces (messages/): billing notices, release notes. */
+  get messages(): MessagesService {
+    return this.server.plugins.messages.messages;
   }
   /** File storage (storage/): `ctx.storage`, avatars, the signed links at /storage/{token}. */
   get storage(): StorageService {

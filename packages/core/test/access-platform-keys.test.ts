@@ -86,7 +86,7 @@ test('every credentialed platform route declares its platform key, or why it nee
 
 test('a scoped key with no scopes is refused on every platform route but GET /me, naming the missing key', async (t) => {
   const empty = await acme.owner.key({ fullAccess: false, scopes: [] });
-  const params: Record<string, string> = { id: acme.id, member_id: plain.memberId, role_id: roleId, key_id: keyId, slug: 'notes', notification_id: randomUUID() };
+  const params: Record<string, string> = { id: acme.id, member_id: plain.memberId, role_id: roleId, key_id: keyId, slug: 'notes', notification_id: randomUUID(), invoice_id: randomUUID(), thread_id: 'release-1.0.0' };
   const others: Record<string, string> = {
     'DELETE /sessions': 'An API key cannot sign out: use a browser session',
     'POST /totps': 'An API key cannot change two-factor settings: use a browser session',

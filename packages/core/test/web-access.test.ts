@@ -75,6 +75,7 @@ function urlOf(path: string): string {
 const ADMIN_SCREEN: Outcome[] = ['ok', 'ok', '403', '403', 'login'];
 const MEMBER_SCREEN: Outcome[] = ['ok', 'ok', 'ok', '403', 'login'];
 const OPEN_PAGE: Outcome[] = ['ok', 'ok', 'ok', 'ok', 'ok'];
+const OWNER_SCREEN: Outcome[] = ['ok', '403', '403', '403', 'login'];
 
 /** What each visitor gets on each GET page route of a workspace (owner, admin, member, outsider, signed out). */
 const GET_OUTCOMES: Record<string, Outcome[]> = {
@@ -86,6 +87,7 @@ const GET_OUTCOMES: Record<string, Outcome[]> = {
   '/admin/apps': ADMIN_SCREEN,
   '/admin/api-keys': ADMIN_SCREEN,
   '/partials/api-keys': ADMIN_SCREEN,
+  '/partials/invoices': OWNER_SCREEN,
   '/admin/activity': MEMBER_SCREEN,
   '/partials/activity': MEMBER_SCREEN,
   '/partials/audit': ADMIN_SCREEN,

@@ -409,6 +409,10 @@ export const OPERATIONS = {
   postInvitationsByToken: { method: 'POST', path: '/invitations/{token}', tag: 'web', host: 'workspace' },
   /** PUT /invitations/{token} */
   putInvitationsByToken: { method: 'PUT', path: '/invitations/{token}', tag: 'account', host: 'workspace' },
+  /** GET /invoices */
+  getInvoices: { method: 'GET', path: '/invoices', tag: 'account', host: 'workspace' },
+  /** GET /invoices/{invoice_id} */
+  getInvoicesByInvoiceId: { method: 'GET', path: '/invoices/{invoice_id}', tag: 'account', host: 'workspace' },
   /** POST /launcher/{slug}/request */
   postLauncherBySlugRequest: { method: 'POST', path: '/launcher/{slug}/request', tag: 'web', host: 'workspace' },
   /** GET /login */
@@ -531,6 +535,10 @@ export const OPERATIONS = {
   patchMembersByMemberId: { method: 'PATCH', path: '/members/{member_id}', tag: 'account', host: 'workspace' },
   /** DELETE /members/{member_id} */
   deleteMembersByMemberId: { method: 'DELETE', path: '/members/{member_id}', tag: 'account', host: 'workspace' },
+  /** GET /messages */
+  getMessages: { method: 'GET', path: '/messages', tag: 'account', host: 'workspace' },
+  /** GET /messages/{thread_id} */
+  getMessagesByThreadId: { method: 'GET', path: '/messages/{thread_id}', tag: 'account', host: 'workspace' },
   /** GET /notifications */
   getNotifications: { method: 'GET', path: '/notifications', tag: 'account', host: 'workspace' },
   /** PATCH /notifications/{notification_id} */
@@ -543,6 +551,8 @@ export const OPERATIONS = {
   getPartialsApiKeys: { method: 'GET', path: '/partials/api-keys', tag: 'web', host: 'workspace' },
   /** GET /partials/audit */
   getPartialsAudit: { method: 'GET', path: '/partials/audit', tag: 'web', host: 'workspace' },
+  /** GET /partials/invoices */
+  getPartialsInvoices: { method: 'GET', path: '/partials/invoices', tag: 'web', host: 'workspace' },
   /** GET /partials/members */
   getPartialsMembers: { method: 'GET', path: '/partials/members', tag: 'web', host: 'workspace' },
   /** POST /password-resets */
@@ -553,6 +563,16 @@ export const OPERATIONS = {
   postPasswordResetsByToken: { method: 'POST', path: '/password-resets/{token}', tag: 'web', host: 'any' },
   /** PUT /password-resets/{token} */
   putPasswordResetsByToken: { method: 'PUT', path: '/password-resets/{token}', tag: 'account', host: 'any' },
+  /** GET /payment-methods */
+  getPaymentMethods: { method: 'GET', path: '/payment-methods', tag: 'account', host: 'workspace' },
+  /** POST /payment-methods */
+  postPaymentMethods: { method: 'POST', path: '/payment-methods', tag: 'account', host: 'workspace' },
+  /** GET /plan */
+  getPlan: { method: 'GET', path: '/plan', tag: 'account', host: 'workspace' },
+  /** PUT /plan */
+  putPlan: { method: 'PUT', path: '/plan', tag: 'account', host: 'workspace' },
+  /** PUT /plan/interval */
+  putPlanInterval: { method: 'PUT', path: '/plan/interval', tag: 'account', host: 'workspace' },
   /** GET /pricing */
   getPricing: { method: 'GET', path: '/pricing', tag: 'web', host: 'platform' },
   /** GET /privacy */
@@ -659,6 +679,32 @@ export const OPERATIONS = {
   deleteUploadsByUploadId: { method: 'DELETE', path: '/uploads/{upload_id}', tag: 'files', host: 'workspace' },
   /** Finishes an upload whose bytes arrived: the file, or its new current version */
   postUploadsByUploadIdCompletion: { method: 'POST', path: '/uploads/{upload_id}/completion', tag: 'files', host: 'workspace' },
+  /** GET /v/admin/coupon-redemptions */
+  getVAdminCouponRedemptions: { method: 'GET', path: '/v/admin/coupon-redemptions', tag: 'account', host: 'platform' },
+  /** POST /v/admin/coupon-redemptions */
+  postVAdminCouponRedemptions: { method: 'POST', path: '/v/admin/coupon-redemptions', tag: 'account', host: 'platform' },
+  /** DELETE /v/admin/coupon-redemptions/{id} */
+  deleteVAdminCouponRedemptionsById: { method: 'DELETE', path: '/v/admin/coupon-redemptions/{id}', tag: 'account', host: 'platform' },
+  /** GET /v/admin/coupons */
+  getVAdminCoupons: { method: 'GET', path: '/v/admin/coupons', tag: 'account', host: 'platform' },
+  /** POST /v/admin/coupons */
+  postVAdminCoupons: { method: 'POST', path: '/v/admin/coupons', tag: 'account', host: 'platform' },
+  /** GET /v/admin/preview-apps */
+  getVAdminPreviewApps: { method: 'GET', path: '/v/admin/preview-apps', tag: 'account', host: 'platform' },
+  /** POST /v/admin/preview-apps */
+  postVAdminPreviewApps: { method: 'POST', path: '/v/admin/preview-apps', tag: 'account', host: 'platform' },
+  /** GET /v/admin/preview-apps/{slug}/adopters */
+  getVAdminPreviewAppsBySlugAdopters: { method: 'GET', path: '/v/admin/preview-apps/{slug}/adopters', tag: 'account', host: 'platform' },
+  /** POST /v/admin/preview-apps/{slug}/adopters */
+  postVAdminPreviewAppsBySlugAdopters: { method: 'POST', path: '/v/admin/preview-apps/{slug}/adopters', tag: 'account', host: 'platform' },
+  /** DELETE /v/admin/preview-apps/{slug}/adopters/{workspace_id} */
+  deleteVAdminPreviewAppsBySlugAdoptersByWorkspaceId: { method: 'DELETE', path: '/v/admin/preview-apps/{slug}/adopters/{workspace_id}', tag: 'account', host: 'platform' },
+  /** GET /v/admin/versions/{version}/notes */
+  getVAdminVersionsByVersionNotes: { method: 'GET', path: '/v/admin/versions/{version}/notes', tag: 'account', host: 'platform' },
+  /** POST /v/admin/versions/{version}/notes */
+  postVAdminVersionsByVersionNotes: { method: 'POST', path: '/v/admin/versions/{version}/notes', tag: 'account', host: 'platform' },
+  /** DELETE /v/admin/versions/{version}/notes/{note_id} */
+  deleteVAdminVersionsByVersionNotesByNoteId: { method: 'DELETE', path: '/v/admin/versions/{version}/notes/{note_id}', tag: 'account', host: 'platform' },
   /** POST /verifications */
   postVerifications: { method: 'POST', path: '/verifications', tag: 'account', host: 'platform' },
   /** GET /verify */

@@ -38,6 +38,9 @@ export const PLATFORM_PERMISSIONS = [
   { key: 'account.app_requests.create', label: 'Ask for an app to be installed, or for access to one', category: 'Apps' },
   { key: 'account.notifications.read', label: 'Read your notifications', category: 'Notifications' },
   { key: 'account.notifications.edit', label: 'Mark your notifications read or unread', category: 'Notifications' },
+  { key: 'account.billing.read', label: 'Read the plan, invoices and payment methods (the owner only)', category: 'Billing' },
+  { key: 'account.billing.manage', label: 'Change the plan and billing interval, add payment methods (the owner only)', category: 'Billing' },
+  { key: 'account.messages.read', label: "Read the platform's messages to the workspace (owners and admins)", category: 'Messages' },
 ] as const satisfies readonly PlatformPermission[];
 
 /** Why a custom role cannot carry platform keys (POST/PATCH /roles, PUT /apps/account/roles/{id}/permissions). */

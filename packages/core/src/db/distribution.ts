@@ -16,6 +16,10 @@ export const PLATFORM_DISTRIBUTION: DistributionLists = Object.freeze({
     'platform.event_actions': 'The event catalog, the same for every workspace: rewritten when the set of apps changes, read by every broker.',
     'platform.event_subscriptions': 'The event catalog, the same for every workspace: rewritten when the set of apps changes, read by every broker.',
     'platform.event_settings': 'Bus-wide settings (the same for every workspace), a handful of rows.',
+    'platform.coupons': 'Coupons are made by operators for the whole platform; redemptions (per workspace) reference them. Small, rarely written.',
+    'platform.release_notes': 'Release notes are the same for every workspace (one thread per version in every workspace\'s messages). Small, written by operators.',
+    'platform.preview_apps': 'Preview apps are offered platform-wide by operators; adopters (per workspace) reference them. A handful of rows.',
+    'platform.operators': 'The people who run the platform, across workspaces: looked up by credential hash before any workspace is known. A handful of rows.',
   }),
   coordinator: Object.freeze({
     'platform.signups': 'A sign-up comes before its workspace exists: looked up by its code hash alone.',

@@ -426,6 +426,21 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     match: /^SELECT workspace_id FROM platform\.app_installations WHERE app_slug = '[^']*' AND status = 'installed'$/,
   },
   {
+    name: 'billing loop recovery',
+    reason: "Maintenance: a billing worker, at start and once a minute, finds the accounts whose next firing has no job on the queue (scheduled where no worker ran) and queues it; each firing then runs with statements that name its workspace.",
+    match: /^SELECT a\.workspace_id, a\.next_run_at FROM platform\.billing_accounts a WHERE NOT EXISTS \(SELECT 1 FROM pgboss\.job j WHERE j\.name = \$1 /,
+  },
+  {
+    name: 'coupon redemptions (operator)',
+    reason: 'Operator admin (`GET /v/admin/coupon-redemptions`, `DELETE /v/admin/coupon-redemptions/{id}`): lists the redemptions of every workspace, or names one by its id alone; the deletion then names its workspace.',
+    match: /^SELECT r\.\*, c\.code FROM platform\.coupon_redemptions r JOIN platform\.coupons c ON c\.id = r\.coupon_id( WHERE r\.id = '[0-9a-f-]{36}')? ORDER BY r\.created_at DESC, r\.id$/,
+  },
+  {
+    name: 'preview app adopters (operator)',
+    reason: 'Operator admin (`GET /v/admin/preview-apps`, `GET /v/admin/preview-apps/{slug}/adopters`): the workspaces that adopted a preview app, across workspaces by nature.',
+    match: /^SELECT (p\.slug, p\.name, p\.description, p\.created_at, \(SELECT count\(\*\)::int FROM platform\.preview_app_adopters a WHERE a\.app_slug = p\.slug\) AS adopters FROM platform\.preview_apps p ORDER BY p\.slug|a\.workspace_id, w\.subdomain, w\.name, a\.adopted_at FROM platform\.preview_app_adopters a JOIN platform\.workspaces w ON w\.id = a\.workspace_id WHERE a\.app_slug = '[a-z0-9-]+' ORDER BY a\.adopted_at, w\.subdomain)$/,
+  },
+  {
     name: 'search dictionary pruning discovery',
     reason: "Maintenance: the daily pruning of the search dictionary lists the workspaces that have words, then prunes each workspace with statements that name it.",
     match: /^SELECT DISTINCT workspace_id AS id FROM platform\.search_words$/,

@@ -1,4 +1,4 @@
-import { ACCOUNT_EVENT_CATALOG, SYSTEM_EVENT_CATALOG, type PlatformEvent } from '@wpk/sdk/tooling';
+import { ACCOUNT_EVENT_CATALOG, BILLING_EVENT_CATALOG, SYSTEM_EVENT_CATALOG, type PlatformEvent } from '@wpk/sdk/tooling';
 import type { EmitDeclaration } from './types.js';
 
 /**
@@ -15,7 +15,10 @@ export const SYSTEM_EVENTS: EmitDeclaration[] = SYSTEM_EVENT_CATALOG.map(declara
 /** `core.account.*`: the account area (apps, roles, members) as seen by other apps. */
 export const ACCOUNT_EVENTS: EmitDeclaration[] = ACCOUNT_EVENT_CATALOG.map(declaration);
 
-/** Every action the runtime emits. */
+/** `core.billing.*`: invoices of the platform's billing (docs/billing.md). */
+export const BILLING_EVENTS: EmitDeclaration[] = BILLING_EVENT_CATALOG.map(declaration);
+
+/** Every action the runtime's `system` emitter emits. */
 export const RUNTIME_EVENTS: EmitDeclaration[] = [...SYSTEM_EVENTS, ...ACCOUNT_EVENTS];
 
 /** The audit trail subscribes to these (all `system.security.*` actions). */

@@ -1,14 +1,14 @@
 export { Broker, type BrokerOptions } from './broker.js';
 export { EventBus, type EventBusDeps, type EventBusOptions } from './bus.js';
 export type { ObservedEvent, OutboxObserver } from './outbox.js';
-export { ACCOUNT_EVENTS, AUDITED_ACTIONS, RUNTIME_EVENTS, SYSTEM_EVENTS } from './catalog.js';
+export { ACCOUNT_EVENTS, AUDITED_ACTIONS, BILLING_EVENTS, RUNTIME_EVENTS, SYSTEM_EVENTS } from './catalog.js';
 export { loadCatalog, storeCatalog } from './catalog-store.js';
 export { resolveBrokerTuning, type BrokerTuning } from './config.js';
 export { EMBEDDED_URL_FILE, recordEmbeddedUrl, startStandaloneBroker, type StandaloneBrokerOptions } from './standalone.js';
 export { localHandlerPath, retryDelayMs, type RetryPolicy } from './deliverer.js';
 export type { DeliveryAttempt, DeliveryFilter, DeliveryLogEntry } from './delivery-log.js';
 export { INGRESS_PATH, type EmissionGuard } from './routes/ingress.js';
-export { ACCOUNT_SLUG, conventionalHandlerPath, emitScopeProblem, RUNTIME_SLUG } from './names.js';
+export { ACCOUNT_SLUG, BILLING_SLUG, conventionalHandlerPath, emitScopeProblem, RUNTIME_SLUG } from './names.js';
 export { canonicalJson, MASK, maskPayload, removeNulls } from './payload.js';
 export type { DefaultDeliveryContext, DeliveryContextInput, MountSubscriptionsOptions, SubscriptionHandler } from './routes/receive.js';
 export { DEFAULT_MAX_RETRIES, EventRegistrationError, EventRegistry, MAX_RETRIES_LIMIT } from './registry.js';

@@ -11,6 +11,8 @@ import { emitScopeReason, eventNameProblem, namespaceProblem, RUNTIME_EMITTERS, 
 export const RUNTIME_SLUG = 'system';
 /** The runtime's account area (members, roles, applications), the emitter of `core.account.*`. */
 export const ACCOUNT_SLUG = 'account';
+/** The platform's billing, the emitter of `core.billing.*`. */
+export const BILLING_SLUG = 'billing';
 /** Slugs that speak for the runtime (the SDK's RUNTIME_EMITTERS); no app may take them. */
 export const RUNTIME_SLUGS: ReadonlySet<string> = new Set(Object.keys(RUNTIME_EMITTERS));
 

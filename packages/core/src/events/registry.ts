@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ErrorObject } from 'ajv';
-import { ACCOUNT_EVENTS, RUNTIME_EVENTS } from './catalog.js';
-import { ACCOUNT_SLUG, actionNameProblem, emitScopeProblem, isHandlerPath, RUNTIME_SLUG, RUNTIME_SLUGS, slugProblem } from './names.js';
+import { ACCOUNT_EVENTS, BILLING_EVENTS, RUNTIME_EVENTS } from './catalog.js';
+import { ACCOUNT_SLUG, actionNameProblem, BILLING_SLUG, emitScopeProblem, isHandlerPath, RUNTIME_SLUG, RUNTIME_SLUGS, slugProblem } from './names.js';
 import { SchemaCompiler } from './schema.js';
 import type { ActionEntry, EmitDeclaration, EventCatalog, JsonSchema, Participant, ParticipantDeclaration, Subscription } from './types.js';
 
@@ -34,6 +34,7 @@ export class EventRegistry implements EventCatalog {
     const registry = new EventRegistry();
     registry.add({ slug: RUNTIME_SLUG, firstParty: true, address: null, emits: RUNTIME_EVENTS, subscriptions: [] }, true);
     registry.add({ slug: ACCOUNT_SLUG, firstParty: true, address: null, emits: ACCOUNT_EVENTS, subscriptions: [] }, true);
+    registry.add({ slug: BILLING_SLUG, firstParty: true, address: null, emits: BILLING_EVENTS, subscriptions: [] }, true);
     return registry;
   }
 

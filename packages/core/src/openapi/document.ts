@@ -103,6 +103,8 @@ interface RouteFacts {
   permissions: unknown[];
   description?: string;
   validate: { params?: Schema; query?: Schema; payload?: Schema };
+  /** Statuses the route declares besides the conventional ones (`wpk.errors`). */
+  errors: string[];
   /** The record the route declares it answers with (`options.app.answers`, or an app route's `answers`). */
   answers?: { single: Schema } | { collection: Schema };
 }
@@ -143,6 +145,7 @@ function factsOf(route: RequestRoute): RouteFacts {
     access,
     permissions,
     description: settings.description,
+    errors: [...(meta.errors ?? [])],
     answers: settings.app?.answers,
     validate: {
       params: isJoi(validate.params) ? validate.params : undefined,
@@ -172,13 +175,14 @@ function errorStatuses(facts: RouteFacts): string[] {
   if (facts.method !== 'get') statuses.push('409');
   // hapi reads a DELETE's body too: too large or of another type, it is refused like a POST's.
   if (BODY_METHODS.has(facts.method) || facts.method === 'delete') statuses.push('413', '415');
-  statuses.push('429', '500', '503');
-  return statuses;
+  statuses.push('429', '500', '503', ...facts.errors);
+  return statuses.sort();
 }
 
 const ERROR_RESPONSES: Record<string, string> = {
   '400': 'BadRequest',
   '401': 'Unauthorized',
+  '402': 'PaymentRequired',
   '403': 'Forbidden',
   '404': 'NotFound',
   '408': 'RequestTimeout',
@@ -187,6 +191,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   '415': 'UnsupportedMediaType',
   '429': 'TooManyRequests',
   '500': 'ServerError',
+  '502': 'BadGateway',
   '503': 'Unavailable',
 };
 
@@ -474,5 +479,7 @@ function sharedResponses() {
     TooManyRequests: error('Too many requests: wait as long as Retry-After says.', 'Too many requests', { 'Retry-After': ref('headers', 'RetryAfter') }),
     ServerError: error('An unexpected fault; the message carries the request id.', 'An unexpected error occurred (request id 1764057600000:host:1234:abcd:10000)'),
     Unavailable: error('A dependency (the database) is unreachable.', 'Database unreachable'),
+    PaymentRequired: error('The payment provider declined the card.', 'Your card was declined.'),
+    BadGateway: error('A third party the platform called (the payment provider) failed or could not be reached.', 'The payment provider could not be reached; try again'),
   };
 }

@@ -48,7 +48,7 @@ export function routeLabel(request: Request): string {
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
 
 /** The route's declared conventions, with defaults filled in. */
-export function routeMeta(request: Request): Required<WpkRouteMeta> {
+export function routeMeta(request: Request): Required<Omit<WpkRouteMeta, 'errors'>> {
   const declared = request.route.settings.app?.wpk ?? {};
   return {
     kind: declared.kind ?? 'api',

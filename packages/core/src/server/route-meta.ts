@@ -16,6 +16,12 @@ export interface WpkRouteMeta {
   scope?: 'workspace' | 'platform' | 'any';
   /** Media types accepted for a body; default `application/json`; the wildcard type (star, slash, star) takes any body, judged by the handler. */
   contentTypes?: string[];
+  /**
+   * Error statuses the route answers besides the conventional ones (400, 401, 403, 404, 408,
+   * 409, 413, 415, 429, 500, 503), for the OpenAPI document: `402` (a payment provider declined),
+   * `502` (a third party it calls failed).
+   */
+  errors?: Array<'402' | '502'>;
 }
 
 declare module '@hapi/hapi' {

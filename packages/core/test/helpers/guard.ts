@@ -63,6 +63,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 export type SeedKind =
   | 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn'
   | 'mail_domain' | 'mail_mailbox' | 'mail_key' | 'mail_group' | 'mail_message' | 'mail_group_message' | 'mail_signature' | 'mail_filter' | 'mail_blocked' | 'mail_draft'
+  | 'invoice' | 'thread'
   | RecruitingSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
@@ -142,6 +143,9 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.upload = (await call('POST', '/uploads', { name: `${marker} pending.txt`, size_bytes: 1 })).id;
   await call('PUT', `/files/${ids.file}/shares/${memberId}`, { role: 'read' });
   ids.member_mrn = `mrn:account:member:${memberId}`;
+  // An upgrade issues an invoice, which posts to the workspace's billing thread.
+  ids.invoice = (await call('PUT', '/plan', { plan: 'team' })).invoice.id;
+  ids.thread = ((await call('GET', '/messages')) as Array<{ id: string; topic: string }>).find((thread) => thread.topic === 'billing')!.id;
   if (env.runtime.apps.list().some((app) => app.namespace === 'ats')) Object.assign(ids, await seedRecruiting(call, subdomain, marker, memberId));
   await seedMail(env, workspace.id, workspace.ownerId, ids, call, marker, subdomain);
   return { ...workspace, ids, memberKey, marker };
@@ -233,6 +237,8 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   version_id: 'version',
   upload_id: 'upload',
   member_mrn: 'member_mrn',
+  invoice_id: 'invoice',
+  thread_id: 'thread',
   pipeline_id: 'pipeline',
   stage_id: 'stage',
   job_id: 'job',
@@ -278,6 +284,10 @@ export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   'public.file': { fixed: 'app.css', reason: 'a static file of the platform or of an app, the same for every workspace' },
   'public.app': { fixed: 'tasks', reason: 'an app namespace names an app of the runtime, the same in every workspace' },
   'password-resets.token': { fixed: 'x', reason: "a reset link belongs to an account, not a workspace: it works on any host (route scope 'any')" },
+  'v.version': { fixed: '1.0.0', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
+  'v.note_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
+  'v.id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
+  'v.workspace_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
   'storage.token': { fixed: 'v1.x.y', reason: "a storage link is signed by an app's ctx.storage, and the shipped apps sign none yet; another workspace's link answering like a forged one is tested in storage-apps.test.ts" },
 };
 

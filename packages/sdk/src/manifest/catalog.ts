@@ -72,8 +72,21 @@ export const ACCOUNT_EVENT_CATALOG: readonly PlatformEvent[] = Object.freeze([
   declare('core.account.member.avatar_updated', "A member's avatar changed (avatar_url absent: removed).", { member_id: uuid, avatar_url: { type: 'string' } }, ['member_id']),
 ]);
 
-/** Every event the platform runtime emits: `system.*`, then `core.account.*`. */
-export const PLATFORM_EVENTS: readonly PlatformEvent[] = Object.freeze([...SYSTEM_EVENT_CATALOG, ...ACCOUNT_EVENT_CATALOG]);
+const decimal: JsonSchema = { type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$', description: 'An exact decimal amount with two places, e.g. `96.00`.' };
+const instant: JsonSchema = { type: 'string', format: 'date-time' };
+
+/** `core.billing.*`: the platform's billing (docs/billing.md), emitted by the runtime's `billing` emitter. */
+export const BILLING_EVENT_CATALOG: readonly PlatformEvent[] = Object.freeze([
+  declare(
+    'core.billing.invoice.issued',
+    'An invoice was issued and is due: `seats` (a period of seats billed in advance, or an upgrade\'s proration) or `usage` (seats beyond those paid for, billed after the month).',
+    { invoice_id: uuid, workspace_id: uuid, kind: { type: 'string', enum: ['seats', 'usage'] }, amount: decimal, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, period_start: instant, period_end: instant, due_at: instant },
+    ['invoice_id', 'workspace_id', 'kind', 'amount', 'currency', 'period_start', 'period_end', 'due_at'],
+  ),
+]);
+
+/** Every event the platform runtime emits: `system.*`, then `core.account.*`, then `core.billing.*`. */
+export const PLATFORM_EVENTS: readonly PlatformEvent[] = Object.freeze([...SYSTEM_EVENT_CATALOG, ...ACCOUNT_EVENT_CATALOG, ...BILLING_EVENT_CATALOG]);
 
 /** The catalog entry of `action`, or undefined when the platform does not emit it. */
 export function platformEvent(action: string): PlatformEvent | undefined {

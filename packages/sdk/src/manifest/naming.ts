@@ -153,10 +153,11 @@ export function eventNameProblem(name: string): string | null {
 
 /**
  * The platform runtime's own emitters on the event bus and the namespaces each emits in: `system`
- * (the runtime: `system.*` and `core.account.*`) and `account` (the account area: `core.account.*`).
- * Both names are reserved slugs, so no app can pose as them.
+ * (the runtime: `system.*` and `core.account.*`), `account` (the account area: `core.account.*`) and
+ * `billing` (the platform's billing: `core.billing.*`). The names are reserved slugs, so no app can
+ * pose as them.
  */
-export const RUNTIME_EMITTERS: Readonly<Record<string, readonly string[]>> = Object.freeze({ system: ['system.', 'core.account.'], account: ['core.account.'] });
+export const RUNTIME_EMITTERS: Readonly<Record<string, readonly string[]>> = Object.freeze({ system: ['system.', 'core.account.'], account: ['core.account.'], billing: ['core.billing.'] });
 
 /** Who emits an event: an app (its slug, publisher, and whether it is loaded as first-party) or a runtime emitter. */
 export interface EventEmitter {
@@ -182,6 +183,7 @@ export function emitScopeReason(name: string, emitter: EventEmitter): string | n
   }
   if (name.startsWith('system.')) return 'system.* events are emitted by the platform runtime only; apps may subscribe to them but never emit them';
   if (name.startsWith('core.account.')) return 'core.account.* events are emitted by the platform runtime only';
+  if (name.startsWith('core.billing.')) return 'core.billing.* events are emitted by the platform runtime only';
   if (name.startsWith('core.')) {
     return emitter.firstParty ? null : `core.* events are emitted by first-party apps only; a third-party app emits in ${appNamespace(emitter.slug, emitter.publisher)}.*`;
   }

@@ -382,6 +382,16 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       }),
     },
     {
+      // The workspace's invoices (owner only, as GET /invoices): number, period, kind, amount, status.
+      method: 'GET',
+      path: '/partials/invoices',
+      options: pageOptions(),
+      handler: screen(async (request, h) => {
+        const invoices = await rows<Record<string, unknown>>(request, '/invoices?per_page=50');
+        return ok(invoices.answer) ? fragment(h, 'partials/invoice-rows', { invoices: invoices.rows }) : refusal(h, invoices.answer);
+      }),
+    },
+    {
       method: 'POST',
       path: '/admin/api-keys',
       options: pageOptions(),

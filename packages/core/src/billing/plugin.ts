@@ -1,0 +1,42 @@
+import type { CorePlugin } from '../core-inputs.js';
+import { resolveBillingConfig } from './config.js';
+import { paymentProvider } from './providers.js';
+import { billingRoutes } from './routes.js';
+import { BillingService } from './service.js';
+import { BillingWorker } from './worker.js';
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    billing: { billing: BillingService; worker: BillingWorker };
+  }
+}
+
+/**
+ * Billing (docs/billing.md): the plan catalog, `PUT /plan`, `PUT /plan/interval`, invoices,
+ * payment methods through the payment provider, and the billing loop's worker on the durable
+ * queue (started when the server starts, stopped before it stops).
+ */
+export const billingPlugin: CorePlugin = {
+  name: 'billing',
+  dependencies: ['db', 'server', 'events', 'messages'],
+  register(server, { config, logger, seams }) {
+    const database = server.plugins.db.database;
+    const billingConfig = resolveBillingConfig(config.billing);
+    const billing = new BillingService(database.sequelize, billingConfig, seams.clock, server.plugins.events.bus, server.plugins.messages.messages, paymentProvider(billingConfig, seams.clock));
+    const worker = new BillingWorker({
+      databaseUrl: database.url,
+      sequelize: database.sequelize,
+      logger,
+      clock: seams.clock,
+      pollMs: billingConfig.pollMs,
+      claimSeconds: billingConfig.claimSeconds,
+      fire: (workspaceId, due) => billing.fire(workspaceId, due),
+    });
+    billing.useScheduler(worker);
+    server.route(billingRoutes(billing));
+    server.ext('onPostStart', () => worker.start());
+    server.ext('onPreStop', () => worker.stop());
+    server.expose('billing', billing);
+    server.expose('worker', worker);
+  },
+};

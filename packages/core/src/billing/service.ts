@@ -1,0 +1,616 @@
+import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { EventBus } from '../events/index.js';
+import type { MessagesService } from '../messages/index.js';
+import type { BillingConfig, PlanDefinition } from './config.js';
+import { addMonths, formatAmount, parseAmount, roundHalfUp } from './money.js';
+import type { CardInput, PaymentProvider } from './providers.js';
+
+export type Interval = 'monthly' | 'annual';
+
+/** A billing account row: the paid period and the loop's next firing. */
+interface AccountRow {
+  workspace_id: string;
+  loop: 'monthly' | 'usage';
+  anchor: Date;
+  period_start: Date;
+  period_end: Date;
+  seats_paid: number;
+  usage_from: Date;
+  run_index: number;
+  next_run_at: Date;
+}
+
+interface WorkspaceRow {
+  id: string;
+  plan: string;
+  billing_interval: Interval;
+  status: 'active' | 'suspended' | 'deleted';
+}
+
+/** One line of an invoice being issued (amounts in cents). */
+interface Line {
+  description: string;
+  quantity: number;
+  unit: bigint;
+  amount: bigint;
+}
+
+export interface InvoiceLineView {
+  description: string;
+  quantity: number;
+  unit_amount: string;
+  amount: string;
+}
+
+export interface InvoiceView {
+  id: string;
+  number: number;
+  kind: 'seats' | 'usage';
+  plan: string;
+  billing_interval: Interval;
+  period_start: string;
+  period_end: string;
+  amount: string;
+  currency: string;
+  status: 'open' | 'paid' | 'void';
+  issued_at: string;
+  due_at: string;
+  lines: InvoiceLineView[];
+}
+
+export interface SubscriptionView {
+  plan: string;
+  billing_interval: Interval;
+  currency: string;
+  seats: number;
+  /** The paid period (null before the workspace's first billing change opened its account). */
+  period_start: string | null;
+  period_end: string | null;
+  /** When the billing loop fires next, and what it is: `monthly` (bills the next month of seats) or `usage` (bills seats beyond those paid for the year). */
+  next_run_at: string | null;
+  loop: 'monthly' | 'usage' | null;
+  plans: Array<PlanDefinition & { current: boolean }>;
+}
+
+export interface PaymentMethodView {
+  id: string;
+  provider: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  is_default: boolean;
+  created_at: string;
+}
+
+export interface CouponView {
+  id: string;
+  code: string;
+  percent_off: number | null;
+  amount_off: string | null;
+  currency: string | null;
+  description: string;
+  created_at: string;
+}
+
+export interface RedemptionView {
+  id: string;
+  workspace_id: string;
+  coupon: { id: string; code: string };
+  status: 'pending' | 'applied';
+  invoice_id: string | null;
+  discount: string | null;
+  created_at: string;
+  applied_at: string | null;
+}
+
+/** Schedules a loop firing on the durable queue (inside the caller's transaction). */
+export interface LoopScheduler {
+  schedule(workspaceId: string, due: Date): Promise<void>;
+}
+
+const MONTHS: Record<Interval, number> = { monthly: 1, annual: 12 };
+const day = (instant: Date) => instant.toISOString().slice(0, 10);
+
+/**
+ * The platform's billing (docs/billing.md): the plan catalog, plan and interval changes with their
+ * invoices, the billing loop's firings, invoices, payment methods and coupons. Every change runs
+ * in one transaction under a lock of the workspace's billing account, so two changes, or a change
+ * and a loop firing, never interleave; an invoice's billing key is unique per workspace, so a
+ * period is never billed twice.
+ */
+export class BillingService {
+  private scheduler: LoopScheduler | null = null;
+
+  constructor(
+    private readonly sequelize: Sequelize,
+    readonly config: BillingConfig,
+    private readonly clock: () => Date,
+    private readonly bus: EventBus,
+    private readonly messages: MessagesService,
+    private readonly provider: PaymentProvider,
+  ) {}
+
+  /** The queue the loop's firings go on (set by the plugin once the worker exists). */
+  useScheduler(scheduler: LoopScheduler): void {
+    this.scheduler = scheduler;
+  }
+
+  plan(id: string): PlanDefinition | undefined {
+    return this.config.plans.find((plan) => plan.id === id);
+  }
+
+  private price(planId: string, interval: Interval): bigint {
+    const plan = this.plan(planId);
+    // A workspace on a plan no longer in the catalog is billed nothing until it changes plan.
+    return plan ? parseAmount(plan.seat_price[interval]) : 0n;
+  }
+
+  /** Seats: joined, active members. */
+  async seats(workspaceId: string): Promise<number> {
+    const [row] = await this.sequelize.query<{ seats: number }>(
+      "SELECT count(*)::int AS seats FROM platform.members WHERE workspace_id = :workspaceId AND state = 'joined' AND deactivated_at IS NULL",
+      { type: QueryTypes.SELECT, replacements: { workspaceId } },
+    );
+    return row.seats;
+  }
+
+  private async lockWorkspace(workspaceId: string): Promise<WorkspaceRow> {
+    const [row] = await this.sequelize.query<WorkspaceRow>('SELECT id, plan, billing_interval, status FROM platform.workspaces WHERE id = :workspaceId FOR UPDATE', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    if (!row) throw new NotFoundError('No such workspace');
+    return row;
+  }
+
+  private async account(workspaceId: string, lock = false): Promise<AccountRow | null> {
+    const [row] = await this.sequelize.query<AccountRow>(`SELECT * FROM platform.billing_accounts WHERE workspace_id = :workspaceId${lock ? ' FOR UPDATE' : ''}`, {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    return row ? { ...row, anchor: new Date(row.anchor), period_start: new Date(row.period_start), period_end: new Date(row.period_end), usage_from: new Date(row.usage_from), next_run_at: new Date(row.next_run_at) } : null;
+  }
+
+  /**
+   * The workspace's billing account, opened on its first billing change: the current period
+   * starts now on the current plan and interval (already settled: a free workspace owes nothing
+   * for it), and the loop's first firing is queued for its end.
+   */
+  private async openAccount(workspace: WorkspaceRow, now: Date): Promise<AccountRow> {
+    const existing = await this.account(workspace.id, true);
+    if (existing) return existing;
+    const seats = await this.seats(workspace.id);
+    const interval = workspace.billing_interval;
+    const account: AccountRow = {
+      workspace_id: workspace.id,
+      loop: interval === 'annual' ? 'usage' : 'monthly',
+      anchor: now,
+      period_start: now,
+      period_end: addMonths(now, MONTHS[interval]),
+      seats_paid: seats,
+      usage_from: now,
+      run_index: 1,
+      next_run_at: addMonths(now, 1),
+    };
+    await this.sequelize.query(
+      `INSERT INTO platform.billing_accounts (workspace_id, loop, anchor, period_start, period_end, seats_paid, usage_from, run_index, next_run_at, created_at, updated_at)
+       VALUES (:workspace_id, :loop, :anchor, :period_start, :period_end, :seats_paid, :usage_from, :run_index, :next_run_at, :now, :now)`,
+      { replacements: { ...account, now } },
+    );
+    await this.scheduler?.schedule(workspace.id, account.next_run_at);
+    return account;
+  }
+
+  private async saveAccount(account: AccountRow, now: Date): Promise<void> {
+    await this.sequelize.query(
+      `UPDATE platform.billing_accounts SET loop = :loop, anchor = :anchor, period_start = :period_start, period_end = :period_end, seats_paid = :seats_paid,
+              usage_from = :usage_from, run_index = :run_index, next_run_at = :next_run_at, updated_at = :now
+        WHERE workspace_id = :workspace_id`,
+      { replacements: { ...account, now } },
+    );
+  }
+
+  /** `GET /plan`: the current plan, interval, seats, period and the catalog. */
+  async subscription(workspaceId: string): Promise<SubscriptionView> {
+    const [workspace] = await this.sequelize.query<WorkspaceRow>('SELECT id, plan, billing_interval, status FROM platform.workspaces WHERE id = :workspaceId', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    if (!workspace) throw new NotFoundError('No such workspace');
+    const account = await this.account(workspaceId);
+    return {
+      plan: workspace.plan,
+      billing_interval: workspace.billing_interval,
+      currency: this.config.currency,
+      seats: await this.seats(workspaceId),
+      period_start: account ? account.period_start.toISOString() : null,
+      period_end: account ? account.period_end.toISOString() : null,
+      next_run_at: account ? account.next_run_at.toISOString() : null,
+      loop: account ? account.loop : null,
+      plans: this.config.plans.map((plan) => ({ ...plan, current: plan.id === workspace.plan })),
+    };
+  }
+
+  /**
+   * `PUT /plan`: switches at once. An upgrade (a higher seat price at the workspace's interval)
+   * in the middle of a paid period is prorated on one `seats` invoice: a credit for the unused
+   * part of the period at the old price, a charge for the same part at the new price, each line
+   * `round_half_up(price_cents × seats × remaining_ms / period_ms)`. A downgrade or a plan of
+   * the same price changes the price from the next period, with no invoice and no credit.
+   */
+  async changePlan(workspaceId: string, planId: string): Promise<{ subscription: SubscriptionView; invoice: InvoiceView | null }> {
+    const target = this.plan(planId);
+    if (!target) throw new InvalidError(`plan must be one of: ${this.config.plans.map((plan) => plan.id).join(', ')}`);
+    const invoiceId = await this.sequelize.transaction(async () => {
+      const now = this.clock();
+      const workspace = await this.lockWorkspace(workspaceId);
+      if (workspace.plan === planId) return null;
+      const account = await this.openAccount(workspace, now);
+      await this.sequelize.query('UPDATE platform.workspaces SET plan = :planId, updated_at = :now WHERE id = :workspaceId', { replacements: { planId, now, workspaceId } });
+      const interval = workspace.billing_interval;
+      const oldPrice = this.price(workspace.plan, interval);
+      const newPrice = this.price(planId, interval);
+      if (newPrice <= oldPrice || now.getTime() >= account.period_end.getTime()) return null;
+      const remaining = BigInt(account.period_end.getTime() - now.getTime());
+      const length = BigInt(account.period_end.getTime() - account.period_start.getTime());
+      const seats = account.seats_paid;
+      const oldName = this.plan(workspace.plan)?.name ?? workspace.plan;
+      const lines: Line[] = [];
+      // A credit of nothing (the old plan was free) is no line.
+      if (oldPrice > 0n) lines.push({ description: `Unused time on ${oldName} (${day(now)} to ${day(account.period_end)})`, quantity: seats, unit: -oldPrice, amount: -roundHalfUp(oldPrice * BigInt(seats) * remaining, length) });
+      lines.push({ description: `Remaining time on ${target.name} (${day(now)} to ${day(account.period_end)})`, quantity: seats, unit: newPrice, amount: roundHalfUp(newPrice * BigInt(seats) * remaining, length) });
+      return this.issue(workspaceId, { key: `plan:${now.toISOString()}:${planId}`, kind: 'seats', plan: planId, interval, start: now, end: account.period_end, lines, now });
+    });
+    return { subscription: await this.subscription(workspaceId), invoice: invoiceId ? await this.invoice(workspaceId, invoiceId) : null };
+  }
+
+  /**
+   * `PUT /plan/interval` (specification, "States and transitions"). Monthly → annual on an active
+   * workspace bills the year upfront at once: one `seats` invoice for twelve months from now at
+   * the annual seat price, less a credit for the unused part of the monthly period already paid
+   * (same proration rule as a plan change); the loop stays as it is and converts itself to the
+   * usage loop when it next fires. Annual → monthly only records the interval: the loop reads it
+   * when it next fires. The same interval again changes nothing.
+   */
+  async changeInterval(workspaceId: string, interval: Interval): Promise<{ subscription: SubscriptionView; invoice: InvoiceView | null }> {
+    const invoiceId = await this.sequelize.transaction(async () => {
+      const now = this.clock();
+      const workspace = await this.lockWorkspace(workspaceId);
+      if (workspace.billing_interval === interval) return null;
+      if (interval === 'annual' && workspace.status !== 'active') throw new ConflictError(`The workspace is ${workspace.status}: only an active workspace can move to annual billing`);
+      const account = await this.openAccount(workspace, now);
+      await this.sequelize.query('UPDATE platform.workspaces SET billing_interval = :interval, updated_at = :now WHERE id = :workspaceId', { replacements: { interval, now, workspaceId } });
+      if (interval === 'monthly') return null;
+      const seats = await this.seats(workspaceId);
+      const annual = this.price(workspace.plan, 'annual');
+      const monthly = this.price(workspace.plan, 'monthly');
+      const end = addMonths(now, 12);
+      const name = this.plan(workspace.plan)?.name ?? workspace.plan;
+      const lines: Line[] = [];
+      if (now.getTime() < account.period_end.getTime() && account.seats_paid > 0 && monthly > 0n) {
+        const remaining = BigInt(account.period_end.getTime() - now.getTime());
+        const length = BigInt(account.period_end.getTime() - account.period_start.getTime());
+        lines.push({ description: `Unused time on ${name}, monthly (${day(now)} to ${day(account.period_end)})`, quantity: account.seats_paid, unit: -monthly, amount: -roundHalfUp(monthly * BigInt(account.seats_paid) * remaining, length) });
+      }
+      lines.push({ description: `${name}, annual seats (${day(now)} to ${day(end)})`, quantity: seats, unit: annual, amount: annual * BigInt(seats) });
+      const id = await this.issue(workspaceId, { key: `annual:${now.toISOString()}`, kind: 'seats', plan: workspace.plan, interval: 'annual', start: now, end, lines, now });
+      // The year is paid: the loop (still monthly) converts itself to the usage loop at its next firing.
+      await this.saveAccount({ ...account, period_start: now, period_end: end, seats_paid: seats, usage_from: now }, now);
+      return id;
+    });
+    return { subscription: await this.subscription(workspaceId), invoice: invoiceId ? await this.invoice(workspaceId, invoiceId) : null };
+  }
+
+  /**
+   * One firing of the billing loop (docs/billing.md, "The loop"), run by the worker for the job
+   * queued for `due`. Under the account's lock: a job whose instant is no longer the account's
+   * next firing is stale and does nothing (a firing already ran: no period is billed twice).
+   * Returns the invoices issued.
+   */
+  async fire(workspaceId: string, due: Date): Promise<string[]> {
+    return this.sequelize.transaction(async () => {
+      const account = await this.account(workspaceId, true);
+      if (!account || account.next_run_at.getTime() !== due.getTime()) return [];
+      const now = this.clock();
+      if (now.getTime() < due.getTime()) return [];
+      const [workspace] = await this.sequelize.query<WorkspaceRow>('SELECT id, plan, billing_interval, status FROM platform.workspaces WHERE id = :workspaceId', {
+        type: QueryTypes.SELECT,
+        replacements: { workspaceId },
+      });
+      if (!workspace) return [];
+      const issued: string[] = [];
+      const seats = await this.seats(workspaceId);
+      const T = due;
+      const name = this.plan(workspace.plan)?.name ?? workspace.plan;
+      // Usage: seats beyond those paid for, at the monthly seat price, for the month that ended.
+      const billUsage = async () => {
+        const extra = seats - account.seats_paid;
+        if (extra <= 0 || workspace.status !== 'active') return;
+        const unit = this.price(workspace.plan, 'monthly');
+        const id = await this.issue(workspaceId, {
+          key: `usage:${T.toISOString()}`,
+          kind: 'usage',
+          plan: workspace.plan,
+          interval: workspace.billing_interval,
+          start: account.usage_from,
+          end: T,
+          lines: [{ description: `${name}, seats beyond the ${account.seats_paid} paid (${day(account.usage_from)} to ${day(T)})`, quantity: extra, unit, amount: unit * BigInt(extra) }],
+          now,
+        });
+        if (id) issued.push(id);
+      };
+      let next: AccountRow;
+      if (T.getTime() < account.period_end.getTime()) {
+        // Inside a paid year. A monthly loop meets a year paid upfront: it converts itself to the
+        // usage loop, whose firings fall monthly from the year's start (the first bills the
+        // year's first month). A usage loop bills the month that ended.
+        if (account.loop === 'monthly') {
+          let index = 1;
+          while (addMonths(account.period_start, index).getTime() <= T.getTime()) index += 1;
+          next = { ...account, loop: 'usage', anchor: account.period_start, run_index: index, next_run_at: addMonths(account.period_start, index) };
+        } else {
+          await billUsage();
+          next = { ...account, run_index: account.run_index + 1, usage_from: T, next_run_at: addMonths(account.anchor, account.run_index + 1) };
+        }
+        if (next.next_run_at.getTime() > account.period_end.getTime()) next.next_run_at = account.period_end;
+      } else {
+        // The paid period is over: usage of its last month, then the next period in advance, at the interval read now.
+        if (account.loop === 'usage') await billUsage();
+        const interval = workspace.billing_interval;
+        const start = account.period_end;
+        const end = addMonths(start, MONTHS[interval]);
+        if (workspace.status === 'active') {
+          const unit = this.price(workspace.plan, interval);
+          const id = await this.issue(workspaceId, {
+            key: `period:${start.toISOString()}`,
+            kind: 'seats',
+            plan: workspace.plan,
+            interval,
+            start,
+            end,
+            lines: [{ description: `${name}, ${interval} seats (${day(start)} to ${day(end)})`, quantity: seats, unit, amount: unit * BigInt(seats) }],
+            now,
+          });
+          if (id) issued.push(id);
+        }
+        next = { ...account, loop: interval === 'annual' ? 'usage' : 'monthly', anchor: start, period_start: start, period_end: end, seats_paid: seats, usage_from: start, run_index: 1, next_run_at: addMonths(start, 1) };
+      }
+      await this.saveAccount(next, now);
+      await this.scheduler?.schedule(workspaceId, next.next_run_at);
+      return issued;
+    });
+  }
+
+  /**
+   * Issues an invoice (in the caller's transaction): applies the workspace's oldest pending coupon
+   * to an invoice above zero, numbers it, stores it and its lines, emits
+   * `core.billing.invoice.issued` and posts a notice to the workspace's billing messages. Returns
+   * its id, or null when its billing key was billed already.
+   */
+  private async issue(workspaceId: string, input: { key: string; kind: 'seats' | 'usage'; plan: string; interval: Interval; start: Date; end: Date; lines: Line[]; now: Date }): Promise<string | null> {
+    const [exists] = await this.sequelize.query<{ id: string }>('SELECT id FROM platform.invoices WHERE workspace_id = :workspaceId AND billing_key = :key', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId, key: input.key },
+    });
+    if (exists) return null;
+    const lines = [...input.lines];
+    let total = lines.reduce((sum, line) => sum + line.amount, 0n);
+    const [redemption] = total > 0n
+      ? await this.sequelize.query<{ id: string; code: string; percent_off: number | null; amount_off: string | null }>(
+          `SELECT r.id, c.code, c.percent_off, c.amount_off FROM platform.coupon_redemptions r JOIN platform.coupons c ON c.id = r.coupon_id
+            WHERE r.workspace_id = :workspaceId AND r.status = 'pending' ORDER BY r.created_at, r.id LIMIT 1 FOR UPDATE OF r`,
+          { type: QueryTypes.SELECT, replacements: { workspaceId } },
+        )
+      : [];
+    let discount = 0n;
+    if (redemption) {
+      discount = redemption.percent_off !== null ? roundHalfUp(total * BigInt(redemption.percent_off), 100n) : parseAmount(String(redemption.amount_off));
+      if (discount > total) discount = total;
+      lines.push({ description: `Coupon ${redemption.code}`, quantity: 1, unit: -discount, amount: -discount });
+      total -= discount;
+    }
+    const [numbered] = await this.sequelize.query<{ next: number }>('SELECT coalesce(max(number), 0) + 1 AS next FROM platform.invoices WHERE workspace_id = :workspaceId', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    const due = new Date(input.now.getTime() + this.config.netDays * 86_400_000);
+    const [invoice] = await this.sequelize.query<{ id: string }>(
+      `INSERT INTO platform.invoices (workspace_id, number, billing_key, kind, plan, billing_interval, period_start, period_end, amount, currency, issued_at, due_at, created_at)
+       VALUES (:workspaceId, :number, :key, :kind, :plan, :interval, :start, :end, :amount, :currency, :now, :due, :now) RETURNING id`,
+      {
+        type: QueryTypes.SELECT,
+        replacements: { workspaceId, number: numbered.next, key: input.key, kind: input.kind, plan: input.plan, interval: input.interval, start: input.start, end: input.end, amount: formatAmount(total), currency: this.config.currency, now: input.now, due },
+      },
+    );
+    for (const [position, line] of lines.entries()) {
+      await this.sequelize.query(
+        'INSERT INTO platform.invoice_lines (workspace_id, invoice_id, position, description, quantity, unit_amount, amount) VALUES (:workspaceId, :invoiceId, :position, :description, :quantity, :unit, :amount)',
+        { replacements: { workspaceId, invoiceId: invoice.id, position: position + 1, description: line.description.slice(0, 300), quantity: line.quantity, unit: formatAmount(line.unit), amount: formatAmount(line.amount) } },
+      );
+    }
+    if (redemption) {
+      await this.sequelize.query("UPDATE platform.coupon_redemptions SET status = 'applied', invoice_id = :invoiceId, discount = :discount, applied_at = :now WHERE workspace_id = :workspaceId AND id = :id", {
+        replacements: { invoiceId: invoice.id, discount: formatAmount(discount), now: input.now, workspaceId, id: redemption.id },
+      });
+    }
+    await this.bus.publish(workspaceId, [
+      {
+        emitter: 'billing',
+        action: 'core.billing.invoice.issued',
+        payload: { invoice_id: invoice.id, workspace_id: workspaceId, kind: input.kind, amount: formatAmount(total), currency: this.config.currency, period_start: input.start.toISOString(), period_end: input.end.toISOString(), due_at: due.toISOString() },
+        metadata: {},
+      },
+    ]);
+    await this.messages.post(workspaceId, 'billing', `Invoice ${numbered.next} (${input.kind}) of ${formatAmount(total)} ${this.config.currency} for ${day(input.start)} to ${day(input.end)} is due on ${day(due)}.`, input.now, `/invoices/${invoice.id}`);
+    return invoice.id;
+  }
+
+  /** The workspace's invoices, newest first, each with its lines. */
+  async invoices(workspaceId: string, page: { offset: number; limit: number }): Promise<{ rows: InvoiceView[]; total: number }> {
+    const [count] = await this.sequelize.query<{ total: number }>('SELECT count(*)::int AS total FROM platform.invoices WHERE workspace_id = :workspaceId', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    const rows = await this.sequelize.query<Record<string, unknown>>(
+      'SELECT * FROM platform.invoices WHERE workspace_id = :workspaceId ORDER BY issued_at DESC, number DESC LIMIT :limit OFFSET :offset',
+      { type: QueryTypes.SELECT, replacements: { workspaceId, limit: page.limit, offset: page.offset } },
+    );
+    return { rows: await this.withLines(workspaceId, rows), total: count.total };
+  }
+
+  async invoice(workspaceId: string, invoiceId: string): Promise<InvoiceView> {
+    const rows = /^[0-9a-f-]{36}$/i.test(invoiceId)
+      ? await this.sequelize.query<Record<string, unknown>>('SELECT * FROM platform.invoices WHERE workspace_id = :workspaceId AND id = :invoiceId', { type: QueryTypes.SELECT, replacements: { workspaceId, invoiceId } })
+      : [];
+    if (rows.length === 0) throw new NotFoundError(`No invoice ${invoiceId}`);
+    return (await this.withLines(workspaceId, rows))[0];
+  }
+
+  private async withLines(workspaceId: string, rows: Array<Record<string, unknown>>): Promise<InvoiceView[]> {
+    if (rows.length === 0) return [];
+    const lines = await this.sequelize.query<{ invoice_id: string; description: string; quantity: number; unit_amount: string; amount: string }>(
+      'SELECT invoice_id, description, quantity, unit_amount, amount FROM platform.invoice_lines WHERE workspace_id = :workspaceId AND invoice_id IN (:ids) ORDER BY invoice_id, position',
+      { type: QueryTypes.SELECT, replacements: { workspaceId, ids: rows.map((row) => row.id) } },
+    );
+    const money = (value: unknown) => formatAmount(parseAmount(String(value)));
+    return rows.map((row) => ({
+      id: row.id as string,
+      number: row.number as number,
+      kind: row.kind as 'seats' | 'usage',
+      plan: row.plan as string,
+      billing_interval: row.billing_interval as Interval,
+      period_start: new Date(row.period_start as string).toISOString(),
+      period_end: new Date(row.period_end as string).toISOString(),
+      amount: money(row.amount),
+      currency: String(row.currency),
+      status: row.status as 'open',
+      issued_at: new Date(row.issued_at as string).toISOString(),
+      due_at: new Date(row.due_at as string).toISOString(),
+      lines: lines.filter((line) => line.invoice_id === row.id).map((line) => ({ description: line.description, quantity: line.quantity, unit_amount: money(line.unit_amount), amount: money(line.amount) })),
+    }));
+  }
+
+  /**
+   * `POST /payment-methods`: the card goes to the provider and nowhere else; the row keeps the
+   * provider's token, the brand, the last four digits and the expiry. The first card is the default.
+   */
+  async addPaymentMethod(workspaceId: string, memberId: string, card: CardInput): Promise<PaymentMethodView> {
+    const tokenized = await this.provider.tokenize(card, { workspaceId });
+    return this.sequelize.transaction(async () => {
+      const now = this.clock();
+      const [existing] = await this.sequelize.query<{ n: number }>('SELECT count(*)::int AS n FROM platform.payment_methods WHERE workspace_id = :workspaceId', { type: QueryTypes.SELECT, replacements: { workspaceId } });
+      const [row] = await this.sequelize.query<Record<string, unknown>>(
+        `INSERT INTO platform.payment_methods (workspace_id, provider, provider_token, brand, last4, exp_month, exp_year, is_default, created_by, created_at)
+         VALUES (:workspaceId, :provider, :token, :brand, :last4, :month, :year, :isDefault, :memberId, :now) RETURNING *`,
+        { type: QueryTypes.SELECT, replacements: { workspaceId, provider: this.provider.name, token: tokenized.token, brand: tokenized.brand, last4: tokenized.last4, month: tokenized.exp_month, year: tokenized.exp_year, isDefault: existing.n === 0, memberId, now } },
+      );
+      await this.messages.post(workspaceId, 'billing', `A ${tokenized.brand} card ending in ${tokenized.last4} was added.`, now);
+      return presentMethod(row);
+    });
+  }
+
+  async paymentMethods(workspaceId: string): Promise<PaymentMethodView[]> {
+    const rows = await this.sequelize.query<Record<string, unknown>>('SELECT * FROM platform.payment_methods WHERE workspace_id = :workspaceId ORDER BY created_at, is_default DESC, id', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    return rows.map(presentMethod);
+  }
+
+  // Coupons (operators).
+
+  async createCoupon(input: { code: string; percent_off?: number; amount_off?: string; description?: string }): Promise<CouponView> {
+    if ((input.percent_off === undefined) === (input.amount_off === undefined)) throw new InvalidError('give either percent_off or amount_off');
+    let amountOff: string | null = null;
+    if (input.amount_off !== undefined) {
+      let cents: bigint;
+      try {
+        cents = parseAmount(input.amount_off);
+      } catch {
+        throw new InvalidError('amount_off must be a decimal amount with at most two places, e.g. "10.00"');
+      }
+      if (cents <= 0n) throw new InvalidError('amount_off must be above zero');
+      amountOff = formatAmount(cents);
+    }
+    const [taken] = await this.sequelize.query('SELECT 1 FROM platform.coupons WHERE upper(code) = upper(:code)', { type: QueryTypes.SELECT, replacements: { code: input.code } });
+    if (taken) throw new ConflictError(`A coupon with code ${input.code} exists already`);
+    const [row] = await this.sequelize.query<Record<string, unknown>>(
+      'INSERT INTO platform.coupons (code, percent_off, amount_off, currency, description, created_at) VALUES (:code, :percent, :amount, :currency, :description, :now) RETURNING *',
+      { type: QueryTypes.SELECT, replacements: { code: input.code, percent: input.percent_off ?? null, amount: amountOff, currency: amountOff ? this.config.currency : null, description: input.description ?? '', now: this.clock() } },
+    );
+    return presentCoupon(row);
+  }
+
+  async coupons(): Promise<CouponView[]> {
+    return (await this.sequelize.query<Record<string, unknown>>('SELECT * FROM platform.coupons ORDER BY created_at, code', { type: QueryTypes.SELECT })).map(presentCoupon);
+  }
+
+  /** Gives a workspace a coupon: a pending redemption, applied to its next invoice above zero. */
+  async redeem(couponId: string, workspaceId: string): Promise<RedemptionView> {
+    const [coupon] = /^[0-9a-f-]{36}$/i.test(couponId) ? await this.sequelize.query<{ id: string }>('SELECT id FROM platform.coupons WHERE id = :couponId', { type: QueryTypes.SELECT, replacements: { couponId } }) : [];
+    if (!coupon) throw new NotFoundError(`No coupon ${couponId}`);
+    const [workspace] = /^[0-9a-f-]{36}$/i.test(workspaceId) ? await this.sequelize.query('SELECT id FROM platform.workspaces WHERE id = :workspaceId', { type: QueryTypes.SELECT, replacements: { workspaceId } }) : [];
+    if (!workspace) throw new NotFoundError(`No workspace ${workspaceId}`);
+    const [row] = await this.sequelize.query<{ id: string }>('INSERT INTO platform.coupon_redemptions (workspace_id, coupon_id, created_at) VALUES (:workspaceId, :couponId, :now) RETURNING id', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId, couponId, now: this.clock() },
+    });
+    return (await this.redemptions({ workspaceId, id: row.id }))[0];
+  }
+
+  /** Redemptions, newest first; of one workspace, or one by id (operators name it by id alone). */
+  async redemptions(filter: { workspaceId?: string; id?: string } = {}): Promise<RedemptionView[]> {
+    const where: string[] = [];
+    if (filter.workspaceId) where.push('r.workspace_id = :workspaceId');
+    if (filter.id) where.push('r.id = :id');
+    const rows = await this.sequelize.query<Record<string, unknown>>(
+      `SELECT r.*, c.code FROM platform.coupon_redemptions r JOIN platform.coupons c ON c.id = r.coupon_id${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY r.created_at DESC, r.id`,
+      { type: QueryTypes.SELECT, replacements: filter },
+    );
+    return rows.map((row) => ({
+      id: row.id as string,
+      workspace_id: row.workspace_id as string,
+      coupon: { id: row.coupon_id as string, code: row.code as string },
+      status: row.status as 'pending' | 'applied',
+      invoice_id: (row.invoice_id as string | null) ?? null,
+      discount: row.discount === null ? null : formatAmount(parseAmount(String(row.discount))),
+      created_at: new Date(row.created_at as string).toISOString(),
+      applied_at: row.applied_at ? new Date(row.applied_at as string).toISOString() : null,
+    }));
+  }
+
+  /** Withdraws a pending redemption. One already applied to an invoice stays (409): the invoice is issued. */
+  async deleteRedemption(id: string): Promise<void> {
+    const [found] = /^[0-9a-f-]{36}$/i.test(id) ? await this.redemptions({ id }) : [];
+    if (!found) throw new NotFoundError(`No coupon redemption ${id}`);
+    if (found.status === 'applied') throw new ConflictError('This redemption was applied to an invoice already and cannot be withdrawn');
+    await this.sequelize.query("DELETE FROM platform.coupon_redemptions WHERE workspace_id = :workspaceId AND id = :id AND status = 'pending'", { replacements: { workspaceId: found.workspace_id, id } });
+  }
+}
+
+function presentMethod(row: Record<string, unknown>): PaymentMethodView {
+  return {
+    id: row.id as string,
+    provider: row.provider as string,
+    brand: row.brand as string,
+    last4: row.last4 as string,
+    exp_month: Number(row.exp_month),
+    exp_year: Number(row.exp_year),
+    is_default: row.is_default as boolean,
+    created_at: new Date(row.created_at as string).toISOString(),
+  };
+}
+
+function presentCoupon(row: Record<string, unknown>): CouponView {
+  return {
+    id: row.id as string,
+    code: row.code as string,
+    percent_off: row.percent_off === null ? null : Number(row.percent_off),
+    amount_off: row.amount_off === null ? null : formatAmount(parseAmount(String(row.amount_off))),
+    currency: (row.currency as string | null) ?? null,
+    description: row.description as string,
+    created_at: new Date(row.created_at as string).toISOString(),
+  };
+}
