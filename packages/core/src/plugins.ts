@@ -7,6 +7,7 @@ import { dbPlugin } from './db/plugin.js';
 import { eventsPlugin } from './events/plugin.js';
 import { identityPlugin } from './identity/plugin.js';
 import { mailPlugin } from './mail/plugin.js';
+import { notificationsPlugin } from './notifications/plugin.js';
 import { openApiPlugin } from './openapi/plugin.js';
 import { searchPlugin } from './search/plugin.js';
 import { serverPlugin } from './server/plugin.js';
@@ -34,6 +35,7 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   apiKeysPlugin,
   identityPlugin,
   searchPlugin,
+  notificationsPlugin,
   appsPlugin,
   webPlugin,
   openApiPlugin,
