@@ -1,5 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import { apiKeysPlugin } from './api-keys/plugin.js';
+import { aiPlugin } from './ai/plugin.js';
 import { appCatalogPlugin, appsPlugin } from './apps/plugin.js';
 import { auditPlugin } from './audit/plugin.js';
 import type { CoreInputs, CorePlugin } from './core-inputs.js';
@@ -37,6 +38,7 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   searchPlugin,
   notificationsPlugin,
   appsPlugin,
+  aiPlugin,
   webPlugin,
   openApiPlugin,
 ];
