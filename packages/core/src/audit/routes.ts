@@ -23,9 +23,7 @@ export function auditEndpoints(listing: AuditListing): ServerRoute[] {
             target_id: Joi.string().min(1).max(200),
             after: Joi.instant(),
             before: Joi.instant(),
-            page: Joi.any(),
-            per_page: Joi.any(),
-          }),
+          }).unknown(true),
         },
       },
       handler: async (request) => {
