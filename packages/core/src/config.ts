@@ -178,7 +178,7 @@ export function pushConfig(input: Partial<PushConfig>, env: NodeJS.ProcessEnv, m
     try {
       parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     } catch (error) {
-      throw new Error(`FCM_SERVICE_ACCOUNT_FILE: cannot read ${file} as JSON (${(error as Error).message})`);
+      throw new Error(`FCM_SERVICE_ACCOUNT_FILE: cannot read ${file} as JSON (${(error as Error).message})`, { cause: error });
     }
     const text = (key: string) => (typeof parsed[key] === 'string' && parsed[key] !== '' ? (parsed[key] as string) : undefined);
     const projectId = text('project_id');
