@@ -1,6 +1,7 @@
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi } from '@wpk/sdk';
 import { single } from '../server/index.js';
+import { AI_ANSWER } from './answers.js';
 import { ChatModelError } from './chat-model.js';
 import type { AiCommandService } from './service.js';
 
@@ -11,7 +12,7 @@ export function aiEndpoints(service: AiCommandService): ServerRoute[] {
       method: 'POST',
       path: '/ai/commands',
       options: {
-        app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'app' },
+        app: { wpk: { kind: 'api', scope: 'workspace' }, answers: { single: AI_ANSWER }, platformAccess: 'app' },
         validate: { payload: Joi.object({ app: Joi.string().min(1).max(64).required(), q: Joi.string().trim().min(1).max(2000).required() }).unknown(true) },
       },
       handler: async (request, h) => {

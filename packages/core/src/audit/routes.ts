@@ -2,6 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { Joi, parseInstant } from '@wpk/sdk';
 import { requireRole } from '../access/index.js';
 import { collection, parsePagination } from '../server/index.js';
+import { AUDIT_ENTRY } from './answers.js';
 import type { AuditListing } from './audit-listing.js';
 
 /** `GET /audit`: the workspace's audit trail with filters, owners and admins only. */
@@ -11,7 +12,7 @@ export function auditEndpoints(listing: AuditListing): ServerRoute[] {
       method: 'GET',
       path: '/audit',
       options: {
-        app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'account.audit_entries.read' },
+        app: { wpk: { kind: 'api', scope: 'workspace' }, answers: { collection: AUDIT_ENTRY }, platformAccess: 'account.audit_entries.read' },
         validate: {
           query: Joi.object({
             action: Joi.string()

@@ -4,6 +4,7 @@ import type { Sequelize } from 'sequelize';
 import { credentialsOf } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
 import { collection, parsePagination, runInRequestTransaction, single } from '../server/index.js';
+import { NOTIFICATION, NOTIFICATION_PREFERENCES, PUSH_DEVICE, PUSH_KEY, PUSH_SUBSCRIPTION } from './answers.js';
 import { NOTIFICATION_CHANNELS, type ChannelPreferences, type NotificationChannel } from './channels.js';
 import type { NotificationService } from './notification-service.js';
 import { PHONE_PLATFORMS, type PhonePlatform } from './phone-push.js';
@@ -43,7 +44,7 @@ export function notificationEndpoints(services: NotificationEndpointServices): S
     {
       method: 'GET',
       path: '/notifications',
-      options: { app: { ...api, platformAccess: 'account.notifications.read' }, validate: { query: Joi.object({ unread: Joi.boolean() }).unknown(true) } },
+      options: { app: { ...api, answers: { collection: NOTIFICATION }, platformAccess: 'account.notifications.read' }, validate: { query: Joi.object({ unread: Joi.boolean() }).unknown(true) } },
       handler: async (request) => {
         const caller = credentialsOf(request).member;
         const pagination = parsePagination(request.query as Record<string, unknown>);
@@ -54,7 +55,7 @@ export function notificationEndpoints(services: NotificationEndpointServices): S
     {
       method: 'PATCH',
       path: '/notifications/{notification_id}',
-      options: { app: { ...api, platformAccess: 'account.notifications.edit' }, validate: { params: Joi.object({ notification_id: Joi.id().required() }), payload: Joi.object({ read: Joi.boolean().required() }) } },
+      options: { app: { ...api, answers: { single: NOTIFICATION }, platformAccess: 'account.notifications.edit' }, validate: { params: Joi.object({ notification_id: Joi.id().required() }), payload: Joi.object({ read: Joi.boolean().required() }) } },
       handler: (request, h) =>
         write(request, h, async () => {
           const caller = credentialsOf(request).member;
@@ -64,7 +65,7 @@ export function notificationEndpoints(services: NotificationEndpointServices): S
     {
       method: 'GET',
       path: '/me/notification-preferences',
-      options: { app: { ...api, platformAccess: 'account.notification_preferences.read' } },
+      options: { app: { ...api, answers: { collection: NOTIFICATION_PREFERENCES }, platformAccess: 'account.notification_preferences.read' } },
       handler: async (request) => {
         const rows = await preferences.list(workspaceId(request), credentialsOf(request).member.id);
         const pagination = { page: 1, perPage: rows.length, limit: rows.length, offset: 0 };
@@ -75,7 +76,7 @@ export function notificationEndpoints(services: NotificationEndpointServices): S
       method: 'PATCH',
       path: '/me/notification-preferences',
       options: {
-        app: { ...api, platformAccess: 'account.notification_preferences.edit' },
+        app: { ...api, answers: { single: NOTIFICATION_PREFERENCES }, platformAccess: 'account.notification_preferences.edit' },
         validate: {
           payload: Joi.object({
             channel: Joi.string()
@@ -97,14 +98,14 @@ export function notificationEndpoints(services: NotificationEndpointServices): S
     {
       method: 'GET',
       path: '/push-subscriptions/key',
-      options: { app: { ...api, platformAccess: 'account.push_subscriptions.create' } },
+      options: { app: { ...api, answers: { single: PUSH_KEY }, platformAccess: 'account.push_subscriptions.create' } },
       handler: (request) => single(request, { public_key: webPush.publicKey, content_encoding: 'aes128gcm' }),
     },
     {
       method: 'POST',
       path: '/push-subscriptions',
       options: {
-        app: { ...api, platformAccess: 'account.push_subscriptions.create' },
+        app: { ...api, answers: { single: PUSH_SUBSCRIPTION }, platformAccess: 'account.push_subscriptions.create' },
         validate: {
           payload: Joi.object({
             endpoint: Joi.string().min(10).max(2000).required(),
@@ -127,7 +128,7 @@ export function notificationEndpoints(services: NotificationEndpointServices): S
       method: 'POST',
       path: '/push-devices',
       options: {
-        app: { ...api, platformAccess: 'account.push_devices.create' },
+        app: { ...api, answers: { single: PUSH_DEVICE }, platformAccess: 'account.push_devices.create' },
         validate: {
           payload: Joi.object({
             token: Joi.string().min(20).max(4096).required(),
