@@ -3308,16 +3308,6 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        NotificationPreferences: {
-            /** @enum {string} */
-            channel: "apps" | "mentions" | "chat" | "calls" | "tasks" | "billing" | "security" | "system";
-            enabled: boolean;
-            toast: boolean;
-            push: boolean;
-            sound: string;
-            /** @description False while the channel has its defaults */
-            customized: boolean;
-        };
         Member: {
             /** Format: uuid */
             id: string;
@@ -3342,6 +3332,48 @@ export interface components {
             joined_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        Workspace: {
+            /** Format: uuid */
+            id: string;
+            subdomain: string;
+            name: string;
+            plan: string;
+            /** @enum {string} */
+            billing_interval: "monthly" | "annual";
+            /** @enum {string} */
+            status: "active" | "suspended" | "deleted";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        Me: {
+            member: components["schemas"]["Member"];
+            workspace: components["schemas"]["Workspace"];
+            /** @enum {string} */
+            platform_role: "owner" | "admin" | "member";
+            two_factor_enabled: boolean;
+            /**
+             * @description What the request was authenticated by
+             * @enum {string}
+             */
+            credential: "session" | "api_key";
+            /**
+             * Format: date-time
+             * @description Until when the session is elevated (admin mode); null when it is not
+             */
+            elevated_until: string | null;
+        };
+        NotificationPreferences: {
+            /** @enum {string} */
+            channel: "apps" | "mentions" | "chat" | "calls" | "tasks" | "billing" | "security" | "system";
+            enabled: boolean;
+            toast: boolean;
+            push: boolean;
+            sound: string;
+            /** @description False while the channel has its defaults */
+            customized: boolean;
         };
         Notification: {
             /** Format: uuid */
@@ -8372,7 +8404,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -8722,7 +8767,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -10563,7 +10621,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11803,7 +11874,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Ok"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Me"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

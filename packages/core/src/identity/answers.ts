@@ -37,7 +37,7 @@ export const ROLE: ObjectSchema = recordSchema({
   updated_at: instant(),
 }).id('Role');
 
-export const WORKSPACE_DETAIL: ObjectSchema = recordSchema({
+const WORKSPACE_FIELDS = {
   id: uuid(),
   subdomain: Joi.string(),
   name: Joi.string(),
@@ -46,6 +46,22 @@ export const WORKSPACE_DETAIL: ObjectSchema = recordSchema({
   status: Joi.string().valid('active', 'suspended', 'deleted'),
   created_at: instant(),
   updated_at: instant(),
+};
+
+export const WORKSPACE: ObjectSchema = recordSchema(WORKSPACE_FIELDS).id('Workspace');
+
+/** The caller (GET /me, and the sign-in, sign-up and invitation answers that start a session). */
+export const ME: ObjectSchema = recordSchema({
+  member: MEMBER,
+  workspace: WORKSPACE,
+  platform_role: Joi.string().valid('owner', 'admin', 'member'),
+  two_factor_enabled: Joi.boolean(),
+  credential: Joi.string().valid('session', 'api_key').description('What the request was authenticated by'),
+  elevated_until: instant().allow(null).description('Until when the session is elevated (admin mode); null when it is not'),
+}).id('Me');
+
+export const WORKSPACE_DETAIL: ObjectSchema = recordSchema({
+  ...WORKSPACE_FIELDS,
   owner_member_id: uuid().allow(null),
   member_count: Joi.number().integer().min(0),
 }).id('WorkspaceDetail');
