@@ -70,7 +70,7 @@ function contextApp(app: LoadedApp): ContextApp {
 }
 
 function contextWorkspace(workspace: Workspace) {
-  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name });
+  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan });
 }
 
 function appLogger(logger: Logger): AppLogger {

@@ -6,7 +6,7 @@ import type { Migration } from '../migrations.js';
  * with the workspace (the distribution column); the member references are composite.
  */
 export const migration: Migration = {
-  name: '0700-notifications',
+  name: '0710-notifications',
   async up({ sequelize }) {
     await sequelize.query(`
       ALTER TABLE platform.notifications ADD COLUMN channel varchar(40) NOT NULL DEFAULT 'system';
