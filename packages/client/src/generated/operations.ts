@@ -17,6 +17,10 @@ export const OPERATIONS = {
   post: { method: 'POST', path: '/', tag: 'web', host: 'platform' },
   /** POST /_broker/events */
   postBrokerEvents: { method: 'POST', path: '/_broker/events', tag: 'system', host: 'any' },
+  /** POST /_events/ats/events/core-account-member-removed */
+  postEventsAtsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/ats/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/ats/events/system-workspace-member-added */
+  postEventsAtsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/ats/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-account-member-removed */
   postEventsContactsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/contacts/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-calls-call-started */
@@ -111,8 +115,6 @@ export const OPERATIONS = {
   postAdminRoles: { method: 'POST', path: '/admin/roles', tag: 'web', host: 'workspace' },
   /** GET /admin/settings */
   getAdminSettings: { method: 'GET', path: '/admin/settings', tag: 'web', host: 'workspace' },
-  /** POST /ai/commands */
-  postAiCommands: { method: 'POST', path: '/ai/commands', tag: 'account', host: 'workspace' },
   /** GET /api-keys */
   getApiKeys: { method: 'GET', path: '/api-keys', tag: 'account', host: 'workspace' },
   /** POST /api-keys */
@@ -147,8 +149,110 @@ export const OPERATIONS = {
   putAppsBySlugSettings: { method: 'PUT', path: '/apps/{slug}/settings', tag: 'account', host: 'workspace' },
   /** GET /assets/{file} */
   getAssetsByFile: { method: 'GET', path: '/assets/{file}', tag: 'system', host: 'any' },
-  /** GET /audit */
-  getAudit: { method: 'GET', path: '/audit', tag: 'account', host: 'workspace' },
+  /** Lists applications, oldest first; filters job_id, candidate_id, stage_id, status */
+  getAtsApplications: { method: 'GET', path: '/ats/applications', tag: 'ats', host: 'workspace', paged: true },
+  /** Creates an application in the job's first stage (or stage_id) */
+  postAtsApplications: { method: 'POST', path: '/ats/applications', tag: 'ats', host: 'workspace' },
+  /** Reads an application with its interviews, scorecards and offers */
+  getAtsApplicationsByApplicationId: { method: 'GET', path: '/ats/applications/{application_id}', tag: 'ats', host: 'workspace' },
+  /** Deletes an application */
+  deleteAtsApplicationsByApplicationId: { method: 'DELETE', path: '/ats/applications/{application_id}', tag: 'ats', host: 'workspace' },
+  /** Asks a member for a scorecard */
+  postAtsApplicationsByApplicationIdEvaluations: { method: 'POST', path: '/ats/applications/{application_id}/evaluations', tag: 'ats', host: 'workspace' },
+  /** Creates an interview with a panel */
+  postAtsApplicationsByApplicationIdInterviews: { method: 'POST', path: '/ats/applications/{application_id}/interviews', tag: 'ats', host: 'workspace' },
+  /** Drafts an offer */
+  postAtsApplicationsByApplicationIdOffers: { method: 'POST', path: '/ats/applications/{application_id}/offers', tag: 'ats', host: 'workspace' },
+  /** Moves an application to another stage, with a note */
+  patchAtsApplicationsByApplicationIdStage: { method: 'PATCH', path: '/ats/applications/{application_id}/stage', tag: 'ats', host: 'workspace' },
+  /** Reject, hire, hold, withdraw or reopen */
+  patchAtsApplicationsByApplicationIdStatus: { method: 'PATCH', path: '/ats/applications/{application_id}/status', tag: 'ats', host: 'workspace' },
+  /** Lists candidates, oldest first; filters q, tag, source, email */
+  getAtsCandidates: { method: 'GET', path: '/ats/candidates', tag: 'ats', host: 'workspace', paged: true },
+  /** Adds a candidate; an email already on file is 409 */
+  postAtsCandidates: { method: 'POST', path: '/ats/candidates', tag: 'ats', host: 'workspace' },
+  /** Reads a candidate */
+  getAtsCandidatesByCandidateId: { method: 'GET', path: '/ats/candidates/{candidate_id}', tag: 'ats', host: 'workspace' },
+  /** The candidate's timeline, newest first; filter kind */
+  getAtsCandidatesByCandidateIdActivities: { method: 'GET', path: '/ats/candidates/{candidate_id}/activities', tag: 'ats', host: 'workspace', paged: true },
+  /** Adds a note to the timeline */
+  postAtsCandidatesByCandidateIdActivities: { method: 'POST', path: '/ats/candidates/{candidate_id}/activities', tag: 'ats', host: 'workspace' },
+  /** Erases the candidate's personal data */
+  postAtsCandidatesByCandidateIdErasure: { method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', tag: 'ats', host: 'workspace' },
+  /** The latest resume with a five-minute download link */
+  getAtsCandidatesByCandidateIdResume: { method: 'GET', path: '/ats/candidates/{candidate_id}/resume', tag: 'ats', host: 'workspace' },
+  /** Adds a tag (case-insensitive; idempotent) */
+  postAtsCandidatesByCandidateIdTags: { method: 'POST', path: '/ats/candidates/{candidate_id}/tags', tag: 'ats', host: 'workspace' },
+  /** Removes a tag */
+  deleteAtsCandidatesByCandidateIdTagsByTag: { method: 'DELETE', path: '/ats/candidates/{candidate_id}/tags/{tag}', tag: 'ats', host: 'workspace' },
+  /** The workspace's careers page: open public jobs */
+  getAtsCareers: { method: 'GET', path: '/ats/careers', tag: 'ats', host: 'workspace', paged: true },
+  /** An embed's jobs (404 once retired) */
+  getAtsCareersEmbedsByEmbedId: { method: 'GET', path: '/ats/careers/embeds/{embed_id}', tag: 'ats', host: 'workspace' },
+  /** One job of the careers page with its questions */
+  getAtsCareersJobsByJobId: { method: 'GET', path: '/ats/careers/jobs/{job_id}', tag: 'ats', host: 'workspace' },
+  /** The apply form */
+  postAtsCareersJobsByJobIdApplications: { method: 'POST', path: '/ats/careers/jobs/{job_id}/applications', tag: 'ats', host: 'workspace' },
+  /** Cancels a scorecard that is not submitted */
+  deleteAtsEvaluationsByEvaluationId: { method: 'DELETE', path: '/ats/evaluations/{evaluation_id}', tag: 'ats', host: 'workspace' },
+  /** The evaluator submits the scorecard */
+  postAtsEvaluationsByEvaluationIdSubmission: { method: 'POST', path: '/ats/evaluations/{evaluation_id}/submission', tag: 'ats', host: 'workspace' },
+  /** Cancels an interview (it stays, cancelled) */
+  deleteAtsInterviewsByInterviewId: { method: 'DELETE', path: '/ats/interviews/{interview_id}', tag: 'ats', host: 'workspace' },
+  /** Puts the interview on the calendar or moves it */
+  patchAtsInterviewsByInterviewIdSchedule: { method: 'PATCH', path: '/ats/interviews/{interview_id}/schedule', tag: 'ats', host: 'workspace' },
+  /** Mints a fresh self-schedule link; the previous one stops working */
+  postAtsInterviewsByInterviewIdSelfSchedule: { method: 'POST', path: '/ats/interviews/{interview_id}/self-schedule', tag: 'ats', host: 'workspace' },
+  /** Lists jobs, oldest first; filters status, pipeline_id, q (title) */
+  getAtsJobs: { method: 'GET', path: '/ats/jobs', tag: 'ats', host: 'workspace', paged: true },
+  /** Creates a job in draft */
+  postAtsJobs: { method: 'POST', path: '/ats/jobs', tag: 'ats', host: 'workspace' },
+  /** Reads a job with its approvals */
+  getAtsJobsByJobId: { method: 'GET', path: '/ats/jobs/{job_id}', tag: 'ats', host: 'workspace' },
+  /** Deletes a job and its applications (not one with a hire) */
+  deleteAtsJobsByJobId: { method: 'DELETE', path: '/ats/jobs/{job_id}', tag: 'ats', host: 'workspace' },
+  /** Records the caller's approval decision */
+  postAtsJobsByJobIdApprovals: { method: 'POST', path: '/ats/jobs/{job_id}/approvals', tag: 'ats', host: 'workspace' },
+  /** Candidates ranked against the job's text, nearest first */
+  getAtsJobsByJobIdMatches: { method: 'GET', path: '/ats/jobs/{job_id}/matches', tag: 'ats', host: 'workspace', paged: true },
+  /** Moves a job: draft, approval, open, hold, closed */
+  patchAtsJobsByJobIdStatus: { method: 'PATCH', path: '/ats/jobs/{job_id}/status', tag: 'ats', host: 'workspace' },
+  /** Moves an offer: draft, approval, approved, sent, rescinded */
+  patchAtsOffersByOfferIdStatus: { method: 'PATCH', path: '/ats/offers/{offer_id}/status', tag: 'ats', host: 'workspace' },
+  /** Lists pipelines, the default first, then by name */
+  getAtsPipelines: { method: 'GET', path: '/ats/pipelines', tag: 'ats', host: 'workspace', paged: true },
+  /** Creates a pipeline (no stages yet) */
+  postAtsPipelines: { method: 'POST', path: '/ats/pipelines', tag: 'ats', host: 'workspace' },
+  /** Reads a pipeline with its stages in order */
+  getAtsPipelinesByPipelineId: { method: 'GET', path: '/ats/pipelines/{pipeline_id}', tag: 'ats', host: 'workspace' },
+  /** Deletes a pipeline no job uses (not the default one) */
+  deleteAtsPipelinesByPipelineId: { method: 'DELETE', path: '/ats/pipelines/{pipeline_id}', tag: 'ats', host: 'workspace' },
+  /** Lists a pipeline's stages in order */
+  getAtsPipelinesByPipelineIdStages: { method: 'GET', path: '/ats/pipelines/{pipeline_id}/stages', tag: 'ats', host: 'workspace', paged: true },
+  /** Adds a stage at a position (default last) */
+  postAtsPipelinesByPipelineIdStages: { method: 'POST', path: '/ats/pipelines/{pipeline_id}/stages', tag: 'ats', host: 'workspace' },
+  /** A signed link to upload one resume file */
+  postAtsResumeUploads: { method: 'POST', path: '/ats/resume-uploads', tag: 'ats', host: 'workspace' },
+  /** What a self-schedule link offers */
+  getAtsSelfScheduleByToken: { method: 'GET', path: '/ats/self-schedule/{token}', tag: 'ats', host: 'workspace' },
+  /** The candidate picks an offered slot */
+  postAtsSelfScheduleByToken: { method: 'POST', path: '/ats/self-schedule/{token}', tag: 'ats', host: 'workspace' },
+  /** Lists careers embeds, retired ones included */
+  getAtsSettingsEmbeds: { method: 'GET', path: '/ats/settings/embeds', tag: 'ats', host: 'workspace', paged: true },
+  /** Creates a careers embed and its snippet */
+  postAtsSettingsEmbeds: { method: 'POST', path: '/ats/settings/embeds', tag: 'ats', host: 'workspace' },
+  /** Retires a snippet for good */
+  deleteAtsSettingsEmbedsByEmbedId: { method: 'DELETE', path: '/ats/settings/embeds/{embed_id}', tag: 'ats', host: 'workspace' },
+  /** Deletes a stage no application sits in */
+  deleteAtsStagesByStageId: { method: 'DELETE', path: '/ats/stages/{stage_id}', tag: 'ats', host: 'workspace' },
+  /** Moves a stage; the others shift */
+  patchAtsStagesByStageIdPosition: { method: 'PATCH', path: '/ats/stages/{stage_id}/position', tag: 'ats', host: 'workspace' },
+  /** Lists message templates by name */
+  getAtsTemplates: { method: 'GET', path: '/ats/templates', tag: 'ats', host: 'workspace', paged: true },
+  /** Saves a message template with merge fields */
+  postAtsTemplates: { method: 'POST', path: '/ats/templates', tag: 'ats', host: 'workspace' },
+  /** Deletes a template */
+  deleteAtsTemplatesByTemplateId: { method: 'DELETE', path: '/ats/templates/{template_id}', tag: 'ats', host: 'workspace' },
   /** GET /avatars/{member_id} */
   getAvatarsByMemberId: { method: 'GET', path: '/avatars/{member_id}', tag: 'system', host: 'workspace' },
   /** POST /avatars/{member_id} */
@@ -313,10 +417,6 @@ export const OPERATIONS = {
   postLogout: { method: 'POST', path: '/logout', tag: 'web', host: 'workspace' },
   /** GET /me */
   getMe: { method: 'GET', path: '/me', tag: 'account', host: 'workspace' },
-  /** GET /me/notification-preferences */
-  getMeNotificationPreferences: { method: 'GET', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
-  /** PATCH /me/notification-preferences */
-  patchMeNotificationPreferences: { method: 'PATCH', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
   /** GET /members */
   getMembers: { method: 'GET', path: '/members', tag: 'account', host: 'workspace' },
   /** GET /members/{member_id} */
@@ -355,12 +455,6 @@ export const OPERATIONS = {
   getPublicByFile: { method: 'GET', path: '/public/{file}', tag: 'system', host: 'any' },
   /** GET /public/apps/{app}/{file*} */
   getPublicAppsByAppByFile: { method: 'GET', path: '/public/apps/{app}/{file}', tag: 'system', host: 'any' },
-  /** POST /push-devices */
-  postPushDevices: { method: 'POST', path: '/push-devices', tag: 'account', host: 'workspace' },
-  /** POST /push-subscriptions */
-  postPushSubscriptions: { method: 'POST', path: '/push-subscriptions', tag: 'account', host: 'workspace' },
-  /** GET /push-subscriptions/key */
-  getPushSubscriptionsKey: { method: 'GET', path: '/push-subscriptions/key', tag: 'account', host: 'workspace' },
   /** GET /reset-password */
   getResetPassword: { method: 'GET', path: '/reset-password', tag: 'web', host: 'any' },
   /** POST /reset-password */
@@ -482,4 +576,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","tasks","companies","contacts","finance"] as const;
+export const TAGS = ["web","system","account","files","ats","tasks","companies","contacts","finance"] as const;

@@ -60,7 +60,10 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn';
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn' | RecruitingSeedKind;
+
+/** What the Recruiting app (`ats`) seeds, when the config loads it. */
+type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
 
 /** A workspace with one of everything, its owner's full-access key and a joined member. */
 export interface SeededWorkspace extends KeyedWorkspace {
@@ -136,7 +139,27 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.upload = (await call('POST', '/uploads', { name: `${marker} pending.txt`, size_bytes: 1 })).id;
   await call('PUT', `/files/${ids.file}/shares/${memberId}`, { role: 'read' });
   ids.member_mrn = `mrn:account:member:${memberId}`;
+  if (env.runtime.apps.list().some((app) => app.namespace === 'ats')) Object.assign(ids, await seedRecruiting(call, subdomain, marker, memberId));
   return { ...workspace, ids, memberKey, marker };
+}
+
+/** One of each Recruiting record, with a live self-schedule link (its token is the `{token}` of `/ats/self-schedule`). */
+async function seedRecruiting(call: (method: string, url: string, body?: unknown) => Promise<any>, subdomain: string, marker: string, memberId: string): Promise<Record<RecruitingSeedKind, string>> {
+  await call('POST', '/applications/ats/installations', {});
+  const ids = {} as Record<RecruitingSeedKind, string>;
+  ids.pipeline = (await call('POST', '/ats/pipelines', { name: `${marker} pipeline` })).id;
+  ids.stage = (await call('POST', `/ats/pipelines/${ids.pipeline}/stages`, { name: `${marker} stage`, type: 'applied' })).id;
+  ids.job = (await call('POST', '/ats/jobs', { title: `${marker} job`, pipeline_id: ids.pipeline })).id;
+  await call('PATCH', `/ats/jobs/${ids.job}/status`, { status: 'open' });
+  ids.candidate = (await call('POST', '/ats/candidates', { name: `${marker} candidate`, email: `candidate@${subdomain}.test`, tags: [marker] })).id;
+  ids.application = (await call('POST', '/ats/applications', { candidate_id: ids.candidate, job_id: ids.job })).id;
+  ids.interview = (await call('POST', `/ats/applications/${ids.application}/interviews`, { title: `${marker} interview` })).id;
+  ids.selfScheduleToken = (await call('POST', `/ats/interviews/${ids.interview}/self-schedule`, { slot_1: '2099-01-05T09:00:00Z' })).token;
+  ids.evaluation = (await call('POST', `/ats/applications/${ids.application}/evaluations`, { evaluator_mrn: `mrn:account:member:${memberId}` })).id;
+  ids.offer = (await call('POST', `/ats/applications/${ids.application}/offers`, { package: { base: 1, currency: 'EUR', notes: marker } })).id;
+  ids.messageTemplate = (await call('POST', '/ats/templates', { name: `${marker} template` })).id;
+  ids.embed = (await call('POST', '/ats/settings/embeds', { name: `${marker} embed` })).id;
+  return ids;
 }
 
 /**
@@ -180,6 +203,16 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   version_id: 'version',
   upload_id: 'upload',
   member_mrn: 'member_mrn',
+  pipeline_id: 'pipeline',
+  stage_id: 'stage',
+  job_id: 'job',
+  candidate_id: 'candidate',
+  application_id: 'application',
+  interview_id: 'interview',
+  evaluation_id: 'evaluation',
+  offer_id: 'offer',
+  template_id: 'messageTemplate',
+  embed_id: 'embed',
 };
 
 /** Parameters whose meaning depends on the resource (`/tasks/{id}` vs `/workspaces/{id}`), by first path segment. */
@@ -187,6 +220,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   tasks: { id: 'task' },
   workspaces: { id: 'workspace' },
   invitations: { token: 'invitation' },
+  ats: { token: 'selfScheduleToken' },
 };
 
 /**
@@ -195,6 +229,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
  */
 export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   slug: { fixed: 'tasks', reason: 'an app slug names an app of the runtime, the same in every workspace' },
+  'ats.tag': { fixed: 'x', reason: 'a tag is a word on the candidate the route names by candidate_id, which is probed' },
   'boards.key': { fixed: 'lane', reason: 'a task-filter key is a field name of the tasks app (lane, topic, ...), not a record' },
   'assets.file': { fixed: 'app.css', reason: 'a static file of the platform, the same for every workspace' },
   'public.file': { fixed: 'app.css', reason: 'a static file of the platform or of an app, the same for every workspace' },

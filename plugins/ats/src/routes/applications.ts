@@ -1,0 +1,137 @@
+import { defineRoute, InvalidError, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import type { Models } from '../models/index.js';
+import { STATUS_OPERATIONS, changeApplicationStatus, createApplication, deleteApplication, listApplications, moveApplication, readApplication, withTiming } from '../services/applications.js';
+import { SOURCES } from '../services/candidates.js';
+import { cancelEvaluation, RECOMMENDATIONS, requestEvaluation, submitEvaluation } from '../services/evaluations.js';
+import { cancelInterview, createInterview, mintSelfSchedule, scheduleInterview } from '../services/interviews.js';
+import { OFFER_STATUSES, changeOfferStatus, createOffer } from '../services/offers.js';
+import { OFFER_PERIODS, PANEL_ROLES, amount, currency, id, idParams, instant, listQuery, mrn, text } from './schemas.js';
+
+/** Applications and what hangs off them: interviews, scorecards, offers. */
+export const applicationRoutes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/applications', description: 'Lists applications, oldest first; filters job_id, candidate_id, stage_id, status',
+    validate: { query: listQuery({ job_id: id(), candidate_id: id(), stage_id: id(), status: Joi.string().valid('active', 'rejected', 'hired', 'on_hold', 'withdrawn') }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listApplications(ctx, request.query);
+      return ctx.respond.collection(await withTiming(ctx, rows), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/applications', description: "Creates an application in the job's first stage (or stage_id)",
+    validate: {
+      payload: Joi.object({
+        candidate_id: Joi.string().min(1).max(100).required(), job_id: Joi.string().min(1).max(100).required(), stage_id: Joi.string().max(100),
+        source: Joi.string().valid(...SOURCES), answers: Joi.object().pattern(/^[a-z0-9_]{1,50}$/, Joi.alternatives(Joi.string().max(5000).allow(''), Joi.boolean(), Joi.number(), Joi.array().max(50).items(Joi.string().max(200)))),
+      }),
+    },
+    async handler(request, ctx) {
+      const application = await createApplication(ctx, request.payload);
+      return ctx.respond.single((await withTiming(ctx, [application]))[0], { self: `/ats/applications/${application.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/applications/{application_id}', description: 'Reads an application with its interviews, scorecards and offers',
+    validate: { params: idParams('application_id') },
+    handler: async (request, ctx) => ctx.respond.single(await readApplication(ctx, request.params.application_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE', path: '/ats/applications/{application_id}', description: 'Deletes an application',
+    validate: { params: idParams('application_id') },
+    handler: async (request, ctx) => ctx.respond.single(await deleteApplication(ctx, request.params.application_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH', path: '/ats/applications/{application_id}/stage', description: 'Moves an application to another stage, with a note',
+    validate: { params: idParams('application_id'), payload: Joi.object({ stage_id: Joi.string().min(1).max(100).required(), note: text(2000) }) },
+    async handler(request, ctx) {
+      const application = await moveApplication(ctx, request.params.application_id, request.payload.stage_id, request.payload.note || undefined);
+      return ctx.respond.single((await withTiming(ctx, [application]))[0]);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH', path: '/ats/applications/{application_id}/status', description: 'Reject, hire, hold, withdraw or reopen',
+    validate: {
+      params: idParams('application_id'),
+      payload: Joi.object({ status: Joi.string().valid(...Object.keys(STATUS_OPERATIONS)).required(), rejection_reason: text(1000), notify_candidate: Joi.boolean(), template_id: Joi.string().max(100) }),
+    },
+    async handler(request, ctx) {
+      if (request.payload.notify_candidate || request.payload.template_id) throw new InvalidError('notify_candidate: this platform offers apps no mailer yet, so the candidate cannot be notified; send without notify_candidate and template_id');
+      const application = await changeApplicationStatus(ctx, request.params.application_id, request.payload.status, request.payload.rejection_reason || undefined);
+      return ctx.respond.single((await withTiming(ctx, [application]))[0]);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/applications/{application_id}/interviews', description: 'Creates an interview with a panel',
+    validate: {
+      params: idParams('application_id'),
+      payload: Joi.object({
+        stage_id: Joi.string().max(100), title: Joi.string().trim().max(200), panel: Joi.array().max(20).items(Joi.object({ member_mrn: mrn().required(), role: Joi.string().valid(...PANEL_ROLES) })),
+        scheduled_at: instant(), duration_minutes: Joi.number().integer().min(0).max(600), location: text(500), instructions: text(5000),
+      }),
+    },
+    handler: async (request, ctx) => ctx.respond.single(await createInterview(ctx, request.params.application_id, request.payload)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH', path: '/ats/interviews/{interview_id}/schedule', description: 'Puts the interview on the calendar or moves it',
+    validate: { params: idParams('interview_id'), payload: Joi.object({ scheduled_at: instant().min(1).required(), duration_minutes: Joi.number().integer().min(5).max(600), location: text(500), instructions: text(5000) }) },
+    handler: async (request, ctx) => ctx.respond.single(await scheduleInterview(ctx, request.params.interview_id, request.payload)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/interviews/{interview_id}/self-schedule', description: 'Mints a fresh self-schedule link; the previous one stops working',
+    validate: {
+      params: idParams('interview_id'),
+      payload: Joi.object({
+        slots: Joi.array().max(20).items(Joi.object({ start: instant().required(), end: instant() })),
+        slot_1: instant(), slot_2: instant(), slot_3: instant(), slot_4: instant(), slot_5: instant(),
+        duration_minutes: Joi.number().integer().min(5).max(600), expires_at: instant(), location: text(500), instructions: text(5000),
+      }),
+    },
+    handler: async (request, ctx) => ctx.respond.single(await mintSelfSchedule(ctx, request.params.interview_id, request.payload)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE', path: '/ats/interviews/{interview_id}', description: 'Cancels an interview (it stays, cancelled)',
+    validate: { params: idParams('interview_id') },
+    handler: async (request, ctx) => ctx.respond.single(await cancelInterview(ctx, request.params.interview_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/applications/{application_id}/evaluations', description: 'Asks a member for a scorecard',
+    validate: { params: idParams('application_id'), payload: Joi.object({ evaluator_mrn: Joi.string().trim().min(1).max(200).required(), stage_id: Joi.string().max(100), interview_id: Joi.string().max(100), is_shadow: Joi.boolean() }) },
+    handler: async (request, ctx) => ctx.respond.single(await requestEvaluation(ctx, request.params.application_id, request.payload)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/evaluations/{evaluation_id}/submission', description: 'The evaluator submits the scorecard',
+    validate: {
+      params: idParams('evaluation_id'),
+      payload: Joi.object({
+        ratings: Joi.array().max(30).items(Joi.object({ key: Joi.string().min(1).max(50).required(), rating: Joi.number().integer().min(1).max(4).required(), note: text(2000) })),
+        recommendation: Joi.string().valid(...RECOMMENDATIONS).required(), notes: text(20000),
+      }),
+    },
+    handler: async (request, ctx) => ctx.respond.single(await submitEvaluation(ctx, request.params.evaluation_id, request.payload)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE', path: '/ats/evaluations/{evaluation_id}', description: 'Cancels a scorecard that is not submitted',
+    validate: { params: idParams('evaluation_id') },
+    handler: async (request, ctx) => ctx.respond.single(await cancelEvaluation(ctx, request.params.evaluation_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/applications/{application_id}/offers', description: 'Drafts an offer',
+    validate: {
+      params: idParams('application_id'),
+      payload: Joi.object({
+        package: Joi.object({
+          base: amount(), currency: currency(), period: Joi.string().valid(...OFFER_PERIODS), bonus: amount(), equity: Joi.string().max(200),
+          benefits: Joi.array().max(50).items(Joi.string().trim().min(1).max(200)), notes: text(5000),
+        }).required(),
+        start_date: Joi.calendarDate(),
+      }),
+    },
+    handler: async (request, ctx) => ctx.respond.single(await createOffer(ctx, request.params.application_id, request.payload)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH', path: '/ats/offers/{offer_id}/status', description: 'Moves an offer: draft, approval, approved, sent, rescinded',
+    validate: { params: idParams('offer_id'), payload: Joi.object({ status: Joi.string().valid(...OFFER_STATUSES).required(), reason: text(1000) }) },
+    handler: async (request, ctx) => ctx.respond.single(await changeOfferStatus(ctx, request.params.offer_id, request.payload.status, request.payload.reason || undefined)),
+  }),
+];

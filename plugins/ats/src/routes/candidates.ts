@@ -1,0 +1,97 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import type { Candidate, Models } from '../models/index.js';
+import { RESUME_TYPES, SOURCES, addNote, createCandidate, eraseCandidate, listActivities, listCandidates, requireCandidate, resumeDownload, resumeUploadLink, tagCandidate, untagCandidate } from '../services/candidates.js';
+import { id, idParams, listQuery, mrn } from './schemas.js';
+
+const present = (candidate: Candidate) => {
+  const { search_vector: _vector, ...rest } = candidate as Candidate & { search_vector?: unknown };
+  return rest;
+};
+const link = Joi.string().trim().max(500).uri({ scheme: ['http', 'https'] });
+const tag = () => Joi.string().trim().min(1).max(50);
+
+/** Candidates: list, add (de-duplicated by email), read, tags, the timeline, resumes. */
+export const candidateRoutes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/candidates', description: 'Lists candidates, oldest first; filters q, tag, source, email',
+    validate: { query: listQuery({ q: Joi.string().max(200).allow(''), tag: tag(), source: Joi.string().valid(...SOURCES), email: Joi.string().max(320) }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listCandidates(ctx, request.query);
+      return ctx.respond.collection(rows.map(present), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/candidates', description: 'Adds a candidate; an email already on file is 409',
+    validate: {
+      payload: Joi.object({
+        name: Joi.string().trim().min(1).max(200).required(),
+        email: Joi.string().trim().max(320).email({ tlds: false }).required(),
+        phone: Joi.string().max(50).pattern(/^[0-9+()./ -]*$/).messages({ 'string.pattern.base': '{#label} may hold digits, spaces and + ( ) . / -' }),
+        location: Joi.string().max(200),
+        headline: Joi.string().max(200),
+        links: Joi.object({ linkedin: link, portfolio: link, github: link, other: link }),
+        linkedin: link, portfolio: link, github: link,
+        tags: Joi.array().max(50).items(tag()),
+        source: Joi.string().valid(...SOURCES),
+        source_detail: Joi.string().max(200),
+        referrer_mrn: mrn(),
+        owner_mrn: mrn(),
+        resume: Joi.array().max(5).items(Joi.object({
+          key: Joi.string().min(1).max(300).required(), filename: Joi.string().trim().min(1).max(200).required(),
+          content_type: Joi.string().max(200), size_bytes: Joi.number().integer().min(0),
+        })),
+      }),
+    },
+    async handler(request, ctx) {
+      const candidate = await createCandidate(ctx, request.payload);
+      return ctx.respond.single(present(candidate), { self: `/ats/candidates/${candidate.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/resume-uploads', description: 'A signed link to upload one resume file',
+    validate: { payload: Joi.object({ filename: Joi.string().trim().min(1).max(200).required(), content_type: Joi.string().valid(...RESUME_TYPES).required(), size_bytes: Joi.number().integer().min(1) }) },
+    handler: async (request, ctx) => ctx.respond.single(await resumeUploadLink(ctx, request.payload)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/candidates/{candidate_id}', description: 'Reads a candidate',
+    validate: { params: idParams('candidate_id') },
+    async handler(request, ctx) {
+      const candidate = await requireCandidate(ctx, request.params.candidate_id);
+      return ctx.respond.single(present(candidate), { activities: `/ats/candidates/${candidate.id}/activities`, applications: `/ats/applications?candidate_id=${candidate.id}`, resume: `/ats/candidates/${candidate.id}/resume` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/candidates/{candidate_id}/tags', description: 'Adds a tag (case-insensitive; idempotent)',
+    validate: { params: idParams('candidate_id'), payload: Joi.object({ tag: tag().required() }) },
+    handler: async (request, ctx) => ctx.respond.single(present(await tagCandidate(ctx, request.params.candidate_id, request.payload.tag))),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE', path: '/ats/candidates/{candidate_id}/tags/{tag}', description: 'Removes a tag',
+    validate: { params: Joi.object({ candidate_id: id().required(), tag: tag().required() }) },
+    handler: async (request, ctx) => ctx.respond.single(present(await untagCandidate(ctx, request.params.candidate_id, request.params.tag))),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/candidates/{candidate_id}/activities', description: "The candidate's timeline, newest first; filter kind",
+    validate: { params: idParams('candidate_id'), query: listQuery({ kind: Joi.string().valid('note', 'stage_moved', 'status_changed') }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listActivities(ctx, request.params.candidate_id, request.query.kind as string | undefined);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/candidates/{candidate_id}/activities', description: 'Adds a note to the timeline',
+    validate: { params: idParams('candidate_id'), payload: Joi.object({ content: Joi.string().trim().min(1).max(20000).required(), application_id: Joi.string().max(100) }) },
+    handler: async (request, ctx) => ctx.respond.single(await addNote(ctx, request.params.candidate_id, request.payload.content, request.payload.application_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/candidates/{candidate_id}/resume', description: 'The latest resume with a five-minute download link',
+    validate: { params: idParams('candidate_id') },
+    handler: async (request, ctx) => ctx.respond.single(await resumeDownload(ctx, request.params.candidate_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', description: "Erases the candidate's personal data",
+    validate: { params: idParams('candidate_id') },
+    handler: async (request, ctx) => ctx.respond.single(present(await eraseCandidate(ctx, request.params.candidate_id))),
+  }),
+];

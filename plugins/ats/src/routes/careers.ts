@@ -1,0 +1,75 @@
+import { definePublicRoute, defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import type { Models } from '../models/index.js';
+import { TEMPLATE_KINDS, applyFromCareers, careerJob, careerJobs, createEmbed, createTemplate, deleteTemplate, embedFeed, presentEmbed, retireEmbed } from '../services/careers.js';
+import { idParams, listQuery, text } from './schemas.js';
+
+const link = Joi.string().trim().max(500).uri({ scheme: ['http', 'https'] });
+
+/** Templates, careers embeds, and the public careers page with its apply form. */
+export const careerRoutes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/templates', description: 'Lists message templates by name',
+    validate: { query: listQuery({ kind: Joi.string().valid(...TEMPLATE_KINDS) }) },
+    async handler(request, ctx) {
+      const { rows, count } = await ctx.db.templates.findAndCountAll({ where: request.query.kind ? { kind: request.query.kind as string } : {}, order: [['name', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/templates', description: 'Saves a message template with merge fields',
+    validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), kind: Joi.string().valid(...TEMPLATE_KINDS), subject: text(300), body_html: text(50000) }) },
+    handler: async (request, ctx) => ctx.respond.single(await createTemplate(ctx, request.payload)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE', path: '/ats/templates/{template_id}', description: 'Deletes a template',
+    validate: { params: idParams('template_id') },
+    handler: async (request, ctx) => ctx.respond.single(await deleteTemplate(ctx, request.params.template_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/settings/embeds', description: 'Lists careers embeds, retired ones included',
+    validate: { query: listQuery() },
+    async handler(_request, ctx) {
+      const { rows, count } = await ctx.db.embeds.findAndCountAll({ order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+      return ctx.respond.collection(rows.map(presentEmbed), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/settings/embeds', description: 'Creates a careers embed and its snippet',
+    validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), department_mrn: Joi.string().max(200), location: Joi.string().max(200) }) },
+    handler: async (request, ctx) => ctx.respond.single(presentEmbed(await createEmbed(ctx, request.payload))),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE', path: '/ats/settings/embeds/{embed_id}', description: 'Retires a snippet for good',
+    validate: { params: idParams('embed_id') },
+    handler: async (request, ctx) => ctx.respond.single(presentEmbed(await retireEmbed(ctx, request.params.embed_id))),
+  }),
+  definePublicRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/careers', description: "The workspace's careers page: open public jobs",
+    validate: { query: listQuery() },
+    handler: async (_request, ctx) => ctx.respond.single({ company: ctx.workspace.name, jobs: await careerJobs(ctx) }),
+  }),
+  definePublicRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/careers/embeds/{embed_id}', description: "An embed's jobs (404 once retired)",
+    validate: { params: idParams('embed_id') },
+    handler: async (request, ctx) => ctx.respond.single(await embedFeed(ctx, request.params.embed_id)),
+  }),
+  definePublicRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/careers/jobs/{job_id}', description: 'One job of the careers page with its questions',
+    validate: { params: idParams('job_id') },
+    handler: async (request, ctx) => ctx.respond.single(await careerJob(ctx, request.params.job_id)),
+  }),
+  definePublicRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/careers/jobs/{job_id}/applications', description: 'The apply form',
+    validate: {
+      params: idParams('job_id'),
+      payload: Joi.object({
+        name: Joi.string().trim().min(1).max(200).required(), email: Joi.string().trim().max(320).email({ tlds: false }).required(),
+        phone: Joi.string().max(50).pattern(/^[0-9+()./ -]*$/), location: Joi.string().max(200), headline: Joi.string().max(200),
+        linkedin: link, portfolio: link, github: link,
+        answers: Joi.object().pattern(/^[a-z0-9_]{1,50}$/, Joi.alternatives(Joi.string().max(5000).allow(''), Joi.boolean(), Joi.number(), Joi.array().max(50).items(Joi.string().max(200)))),
+      }),
+    },
+    handler: async (request, ctx) => ctx.respond.single(await applyFromCareers(ctx, request.params.job_id, request.payload)),
+  }),
+];

@@ -1,0 +1,88 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import type { Models } from '../models/index.js';
+import { STAGE_TYPES, createPipeline, createStage, deletePipeline, deleteStage, moveStage, requirePipeline, stagesOf } from '../services/pipelines.js';
+import { idParams, listQuery, mrn, text } from './schemas.js';
+
+/** Pipelines and their stages. */
+export const pipelineRoutes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/pipelines', description: 'Lists pipelines, the default first, then by name',
+    validate: { query: listQuery() },
+    async handler(_request, ctx) {
+      const { rows, count } = await ctx.db.pipelines.findAndCountAll({ order: [['is_default', 'DESC'], ['name', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/pipelines', description: 'Creates a pipeline (no stages yet)',
+    validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), description: text(1000), is_default: Joi.boolean() }) },
+    async handler(request, ctx) {
+      const pipeline = await createPipeline(ctx, request.payload);
+      return ctx.respond.single({ ...pipeline, stages: [] }, { self: `/ats/pipelines/${pipeline.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/pipelines/{pipeline_id}', description: 'Reads a pipeline with its stages in order',
+    validate: { params: idParams('pipeline_id') },
+    async handler(request, ctx) {
+      const pipeline = await requirePipeline(ctx, request.params.pipeline_id);
+      return ctx.respond.single({ ...pipeline, stages: await stagesOf(ctx, pipeline.id) }, { stages: `/ats/pipelines/${pipeline.id}/stages` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE', path: '/ats/pipelines/{pipeline_id}', description: 'Deletes a pipeline no job uses (not the default one)',
+    validate: { params: idParams('pipeline_id') },
+    handler: async (request, ctx) => ctx.respond.single(await deletePipeline(ctx, request.params.pipeline_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/pipelines/{pipeline_id}/stages', description: "Lists a pipeline's stages in order",
+    validate: { params: idParams('pipeline_id'), query: listQuery() },
+    async handler(request, ctx) {
+      await requirePipeline(ctx, request.params.pipeline_id);
+      const stages = await stagesOf(ctx, request.params.pipeline_id);
+      return ctx.respond.collection(stages.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), stages.length);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/pipelines/{pipeline_id}/stages', description: 'Adds a stage at a position (default last)',
+    validate: {
+      params: idParams('pipeline_id'),
+      payload: Joi.object({
+        name: Joi.string().trim().min(1).max(100).required(),
+        type: Joi.string().valid(...STAGE_TYPES).required(),
+        key: Joi.string().pattern(/^[a-z0-9_-]{1,50}$/).max(50).messages({ 'string.pattern.base': '{#label} must be 1-50 lowercase letters, digits, - or _' }),
+        position: Joi.number().integer().min(0).max(999),
+        criteria: Joi.array().max(30).unique('key').items(Joi.object({
+          label: Joi.string().trim().min(1).max(200).required(),
+          key: Joi.string().pattern(/^[a-z0-9_]{1,50}$/).required().messages({ 'string.pattern.base': '{#label} must be 1-50 lowercase letters, digits or _' }),
+          weight: Joi.number().min(0).max(100),
+          competency_mrn: Joi.string().max(200),
+          description: text(2000),
+        })),
+        questions: Joi.array().max(50).items(Joi.object({ text: Joi.string().trim().min(1).max(1000).required(), category: Joi.string().max(100) })),
+        default_interviewers: Joi.array().max(20).items(mrn()).unique(),
+        required_evaluations: Joi.number().integer().min(0).max(20),
+        sla_days: Joi.number().integer().min(0).max(365),
+        duration_minutes: Joi.number().integer().min(0).max(600),
+      }),
+    },
+    async handler(request, ctx) {
+      const stage = await createStage(ctx, request.params.pipeline_id, request.payload);
+      return ctx.respond.single(stage, { self: `/ats/pipelines/${stage.pipeline_id}/stages` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH', path: '/ats/stages/{stage_id}/position', description: 'Moves a stage; the others shift',
+    validate: { params: idParams('stage_id'), payload: Joi.object({ position: Joi.number().integer().min(0).max(999).required() }) },
+    async handler(request, ctx) {
+      const stages = await moveStage(ctx, request.params.stage_id, request.payload.position);
+      return ctx.respond.single({ stage: stages.find((stage) => stage.id === request.params.stage_id), stages });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE', path: '/ats/stages/{stage_id}', description: 'Deletes a stage no application sits in',
+    validate: { params: idParams('stage_id') },
+    handler: async (request, ctx) => ctx.respond.single(await deleteStage(ctx, request.params.stage_id)),
+  }),
+];

@@ -1,0 +1,26 @@
+import { Joi, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from '@wpk/sdk';
+
+/**
+ * joi fragments the app's routes share. Bounds the specification gives are kept verbatim; the
+ * closed sets it leaves unlisted are the app's decisions (docs/decisions.md, "Recruiting app").
+ */
+export const id = (): JoiStringSchema => Joi.id();
+export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
+export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
+/** A member MRN field (`mrn:account:member:{id}`), at most 200 characters; the service checks the member. */
+export const mrn = (): JoiStringSchema => Joi.string().trim().min(1).max(200);
+export const text = (max: number): JoiStringSchema => Joi.string().max(max).allow('');
+export const instant = (): JoiStringSchema => Joi.instant();
+/** An amount: a JSON number or a decimal string (exact). */
+export const amount = (): JoiSchema => Joi.alternatives(Joi.number().min(0).max(999_999_999_999.99), Joi.string().trim().pattern(/^\d{1,12}(\.\d{1,2})?$/).messages({ 'string.pattern.base': '{#label} must be a decimal amount such as 120000.50' }));
+/** An ISO 4217 currency code. */
+export const currency = (): JoiStringSchema => Joi.string().trim().pattern(/^[A-Za-z]{3}$/).max(3).messages({ 'string.pattern.base': '{#label} must be a three-letter currency code' });
+
+export const WORKPLACE_TYPES = ['on_site', 'hybrid', 'remote'] as const;
+export const EMPLOYMENT_TYPES = ['full_time', 'part_time', 'contract', 'temporary', 'internship'] as const;
+export const HIRING_TEAM_ROLES = ['hiring_manager', 'recruiter', 'coordinator', 'interviewer', 'sourcer'] as const;
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const QUESTION_TYPES = ['short_text', 'long_text', 'yes_no', 'single_select', 'multi_select', 'number', 'url'] as const;
+export const CAREERS_VISIBILITY = ['public', 'internal', 'hidden'] as const;
+export const PANEL_ROLES = ['interviewer', 'lead', 'shadow', 'note_taker'] as const;
+export const OFFER_PERIODS = ['year', 'month', 'week', 'hour'] as const;

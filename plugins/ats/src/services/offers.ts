@@ -1,0 +1,69 @@
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import type { Offer } from '../models/index.js';
+import { requireApplication } from './applications.js';
+import { emit, type AtsContext } from './context.js';
+
+/** Offer statuses and the moves between them (docs/apps/ats.md, "Offer states"). */
+export const OFFER_STATUSES = ['draft', 'approval', 'approved', 'sent', 'rescinded'] as const;
+const OFFER_MOVES: Record<string, string[]> = {
+  draft: ['approval', 'rescinded'],
+  approval: ['draft', 'approved', 'rescinded'],
+  approved: ['draft', 'sent', 'rescinded'],
+  sent: ['rescinded'],
+  rescinded: [],
+};
+
+/**
+ * An amount as an exact decimal string with two places. JSON numbers are taken as written
+ * (`120000.5` → `"120000.50"`); a decimal string (`"120000.50"`) is taken as it is, which is the
+ * way to send amounts beyond a double's exact range.
+ */
+export function decimal(value: number | string | undefined, field: string): string | null {
+  if (value === undefined) return null;
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text);
+  if (!match) throw new InvalidError(`${field} must be a non-negative amount with at most 12 digits before the point and 2 after`);
+  return `${match[1].replace(/^0+(?=\d)/, '')}.${(match[2] ?? '').padEnd(2, '0')}`;
+}
+
+export interface OfferInput {
+  package: { base?: number | string; currency?: string; period?: string; bonus?: number | string; equity?: string; benefits?: string[]; notes?: string };
+  start_date?: string;
+}
+
+/** Drafts an offer on an active application; one live (not rescinded) offer per application. */
+export async function createOffer(ctx: AtsContext, applicationId: string, input: OfferInput): Promise<Offer> {
+  const pack = input.package;
+  const base = decimal(pack.base, 'package.base');
+  const bonus = decimal(pack.bonus, 'package.bonus');
+  if ((base !== null || bonus !== null) && !pack.currency) throw new InvalidError('package.currency is required with an amount');
+  const application = await requireApplication(ctx, applicationId, true);
+  if (application.status !== 'active') throw new ConflictError(`Application ${applicationId} is ${application.status}; offers are made to active applications`);
+  const live = await ctx.db.offers.findOne({ where: { application_id: applicationId, status: { [Op.ne]: 'rescinded' } } });
+  if (live) throw new ConflictError(`Application ${applicationId} already has offer ${live.id} (${live.status}); rescind it first`);
+  const offer = await ctx.db.offers.create({
+    application_id: applicationId, status: 'draft', base, currency: pack.currency?.toUpperCase() ?? null, period: pack.period ?? null, bonus,
+    equity: pack.equity ?? null, benefits: pack.benefits ?? [], notes: pack.notes ?? null, start_date: input.start_date ?? null, created_by: ctx.member.id,
+  });
+  emit(ctx, 'core.ats.offer.created', { offer_id: offer.id, application_id: applicationId, created_by: ctx.member.mrn });
+  return (await ctx.db.offers.findById(offer.id))!;
+}
+
+/**
+ * Moves an offer; an impossible move is 409 naming both states. Approving needs
+ * `ats.offers.approve`; sending needs the application still active.
+ */
+export async function changeOfferStatus(ctx: AtsContext, id: string, to: string, reason?: string): Promise<Offer> {
+  const offer = await ctx.db.offers.findById(id, { lock: 'update' });
+  if (!offer) throw new NotFoundError(`Offer ${id} not found`);
+  if (offer.status === to) throw new ConflictError(`Offer ${id} is already ${to}`);
+  if (!OFFER_MOVES[offer.status].includes(to)) throw new ConflictError(`An offer cannot move from ${offer.status} to ${to}`);
+  if (to === 'approved' && !ctx.permissions.has('ats.offers.approve')) throw new ForbiddenError('Missing permission: ats.offers.approve');
+  if (to === 'sent') {
+    const application = await requireApplication(ctx, offer.application_id);
+    if (application.status !== 'active') throw new ConflictError(`Application ${application.id} is ${application.status}; the offer cannot be sent`);
+  }
+  await ctx.db.offers.update({ status: to, status_reason: reason ?? null }, { where: { id } });
+  emit(ctx, 'core.ats.offer.status_changed', { offer_id: id, application_id: offer.application_id, from_status: offer.status, to_status: to, changed_by: ctx.member.mrn });
+  return (await ctx.db.offers.findById(id))!;
+}

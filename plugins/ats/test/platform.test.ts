@@ -1,0 +1,121 @@
+import test from 'ava';
+import manifest from '../app.json' with { type: 'json' };
+import { ok, startWorld, type Caller, type World } from './helpers/world.js';
+
+let world: World;
+let recruiter: Caller;
+
+test.before(async () => {
+  world = await startWorld('atsplatform');
+  recruiter = await world.member(['ats.*']);
+});
+test.after.always(async () => world?.close());
+
+test.serial('the permission matrix: every route refuses a member without its keys with the exact 403, and admits one holding them', async (t) => {
+  const rows = await world.workspace.permissionMatrix('ats', { params: { tag: 'go', token: 'x' } });
+  t.is(rows.length, manifest.authorization.length);
+  t.deepEqual(rows.filter((row) => row.skipped || row.note).map((row) => row.route).sort(), [
+    'DELETE /ats/evaluations/{evaluation_id}', 'GET /ats/applications/{application_id}', 'GET /ats/careers', 'GET /ats/careers/embeds/{embed_id}', 'GET /ats/careers/jobs/{job_id}', 'GET /ats/self-schedule/{token}',
+    'POST /ats/careers/jobs/{job_id}/applications', 'POST /ats/evaluations/{evaluation_id}/submission', 'POST /ats/self-schedule/{token}',
+  ]);
+  for (const row of rows.filter((candidate) => !candidate.note && !candidate.skipped)) {
+    t.deepEqual(row.without, { status: 403, body: { error: `Missing permission: ${row.keys[0]}` } }, row.route);
+    t.not(row.with!.status, 403, row.route);
+  }
+});
+
+test.serial('matches rank candidates against the job text inside PostgreSQL, nearest first; they need ats.candidates.view', async (t) => {
+  const job = ok(await recruiter.post('/ats/jobs', { title: 'Rust engineer', description: 'Systems programming in Rust; PostgreSQL internals; Kubernetes operations.', location: 'Lisbon' }));
+  const best = ok(await recruiter.post('/ats/candidates', { name: 'Best', email: 'best@example.com', headline: 'Rust systems engineer', location: 'Lisbon', tags: ['postgresql', 'kubernetes'] }));
+  const good = ok(await recruiter.post('/ats/candidates', { name: 'Good', email: 'good@example.com', headline: 'Rust programmer' }));
+  ok(await recruiter.post('/ats/candidates', { name: 'None', email: 'none@example.com', headline: 'Pastry chef', tags: ['baking'] }));
+  const answer = await recruiter.get(`/ats/jobs/${job.id}/matches`);
+  t.is(answer.status, 200);
+  t.deepEqual(answer.body.data.map((row: any) => row.candidate_id), [best.id, good.id]);
+  t.true(answer.body.data[0].score > answer.body.data[1].score);
+  t.is(answer.body.pagination.total, 2);
+  const reader = await world.member(['ats.candidates.read', 'ats.jobs.read']);
+  t.deepEqual((await reader.get(`/ats/jobs/${job.id}/matches`)).body, { error: 'Missing permission: ats.candidates.view' });
+  t.is((await recruiter.get('/ats/jobs/00000000-0000-4000-8000-000000000000/matches')).status, 404);
+});
+
+test.serial('the members copy follows the events: a removed member cannot sit on a panel, be asked for a scorecard or approve', async (t) => {
+  const leaver = await world.member([]);
+  const memberId = leaver.id;
+  await world.deliver('core.account.member.removed', { member_id: memberId, removed_by: world.owner.id });
+  await world.deliver('core.account.member.removed', { member_id: memberId, removed_by: world.owner.id });
+  const refused = await recruiter.post('/ats/jobs', { title: 'Panel', approvals: [{ approver_mrn: leaver.mrn }] });
+  t.deepEqual([refused.status, refused.body], [400, { error: `approvals[0].approver_mrn ${leaver.mrn} is no longer a member of this workspace` }]);
+  await world.deliver('system.workspace.member.added', { member_id: memberId, role: 'member' });
+  t.is((await recruiter.post('/ats/jobs', { title: 'Panel', approvals: [{ approver_mrn: leaver.mrn }] })).status, 200);
+});
+
+test.serial('search: candidates, jobs and applications are indexed with the change and re-indexed from scratch', async (t) => {
+  const before = world.platform.search.length;
+  const job = ok(await recruiter.post('/ats/jobs', { title: 'Searchable job', location: 'Oslo' }));
+  ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+  const candidate = ok(await recruiter.post('/ats/candidates', { name: 'Sam Search', email: 'sam@example.com', headline: 'Designer' }));
+  const application = ok(await recruiter.post('/ats/applications', { candidate_id: candidate.id, job_id: job.id }));
+  const changes = world.platform.search.slice(before).map((change) => (change.op === 'upsert' ? `${change.document.type} ${change.document.title} | ${change.document.subtitle}` : `remove ${change.type}`));
+  t.deepEqual(changes, ['job Searchable job | Job · draft', 'job Searchable job | Job · open', 'candidate Sam Search | Designer', 'application Sam Search — Searchable job | Application · active']);
+  const last = world.platform.search.at(-1)!;
+  t.deepEqual(last.op === 'upsert' && last.document, { type: 'application', id: application.id, title: 'Sam Search — Searchable job', subtitle: 'Application · active', url: `/ats/applications/${application.id}`, names: ['Sam Search'], details: ['Searchable job'], filters: { status: 'active', job_id: job.id } });
+  const reindexed = await world.platform.runtime.reindexSearch({ app: 'ats', workspaceId: world.workspace.id });
+  t.deepEqual(reindexed.map((row) => row.type).sort(), ['application', 'candidate', 'job']);
+});
+
+test.serial('every table can be distributed by workspace, and the migration goes down and up again', async (t) => {
+  t.deepEqual(await world.platform.distributionProblems(), []);
+  t.deepEqual(await world.platform.migrateDown('ats'), ['0001-create-recruiting-tables']);
+  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables']);
+});
+
+test.serial('templates: merge fields are checked, names are unique, delete removes', async (t) => {
+  const template = ok(await recruiter.post('/ats/templates', { name: 'Rejection', kind: 'rejection', subject: 'Your application for {{job_title}}', body_html: '<p>Dear {{ candidate_first_name }},</p>' }));
+  const clash = await recruiter.post('/ats/templates', { name: 'rejection' });
+  t.deepEqual([clash.status, clash.body], [409, { error: 'A template named rejection already exists' }]);
+  const unknown = await recruiter.post('/ats/templates', { name: 'Bad', body_html: 'Hi {{salary}}' });
+  t.deepEqual([unknown.status, unknown.body.error.startsWith('body_html: {{salary}} is not a merge field')], [400, true]);
+  t.deepEqual(ok(await recruiter.get('/ats/templates?kind=rejection')).map((row: any) => row.name), ['Rejection']);
+  t.deepEqual(ok(await recruiter.delete(`/ats/templates/${template.id}`)), { id: template.id, deleted: true });
+  t.is((await recruiter.delete(`/ats/templates/${template.id}`)).status, 404);
+});
+
+test.serial('the careers page lists open public jobs; the apply form creates the candidate (de-duplicated) and the application', async (t) => {
+  const visible = ok(await recruiter.post('/ats/jobs', { title: 'Barista', location: 'Porto', salary_min: 20000, salary_max: 25000, salary_currency: 'EUR', salary_visible: true, screening_questions: [{ text: 'Weekends?', type: 'yes_no', key: 'weekends', required: true, disqualify_on: ['no'] }] }));
+  const internal = ok(await recruiter.post('/ats/jobs', { title: 'Internal only', careers_visibility: 'internal' }));
+  for (const job of [visible, internal]) ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+  const anonymous = world.workspace.anonymous;
+  const page = ok(await anonymous.get('/ats/careers'));
+  const barista = page.jobs.find((job: any) => job.id === visible.id);
+  t.truthy(barista);
+  t.false(page.jobs.some((job: any) => job.id === internal.id));
+  t.deepEqual(barista.salary, { min: '20000.00', max: '25000.00', currency: 'EUR' });
+  t.deepEqual(barista.questions, [{ text: 'Weekends?', type: 'yes_no', key: 'weekends', html: undefined, options: undefined, required: true }].map((q) => JSON.parse(JSON.stringify(q))));
+  t.is((await anonymous.get(`/ats/careers/jobs/${internal.id}`)).status, 404);
+  world.takeEvents();
+  const applied = ok(await anonymous.post(`/ats/careers/jobs/${visible.id}/applications`, { name: 'Walk In', email: 'walkin@example.com', answers: { weekends: 'yes' } }));
+  t.deepEqual([applied.job_title, applied.received], ['Barista', true]);
+  t.deepEqual(world.takeEvents().map((e) => e.action), ['core.ats.candidate.created', 'core.ats.application.created']);
+  const twice = await anonymous.post(`/ats/careers/jobs/${visible.id}/applications`, { name: 'Walk In', email: 'WALKIN@example.com', answers: { weekends: 'yes' } });
+  t.deepEqual([twice.status, twice.body], [409, { error: 'You already applied to this job' }]);
+  const missing = await anonymous.post(`/ats/careers/jobs/${visible.id}/applications`, { name: 'No Answer', email: 'no-answer@example.com' });
+  t.deepEqual([missing.status, missing.body], [400, { error: 'answers.weekends is required' }]);
+  t.is(ok(await recruiter.get('/ats/candidates?email=no-answer@example.com')).length, 0, 'a refused application leaves no candidate');
+  const application = ok(await recruiter.get(`/ats/applications/${applied.application_id}`));
+  t.deepEqual([application.source, application.status, application.screening_answers], ['careers_page', 'active', { weekends: 'yes' }]);
+  const script = await world.workspace.anonymous.get('/public/apps/ats/careers.js');
+  t.is(script.status, 200, JSON.stringify(script.body));
+});
+
+test.serial('careers embeds: the snippet feeds the jobs; retiring is for good', async (t) => {
+  const embed = ok(await recruiter.post('/ats/settings/embeds', { name: 'Porto site', location: 'Porto' }));
+  t.is(embed.snippet, `<div data-wpk-careers="${embed.id}"></div><script src="/public/apps/ats/careers.js" data-embed="${embed.id}" async></script>`);
+  const feed = ok(await world.workspace.anonymous.get(embed.feed));
+  t.deepEqual(feed.jobs.map((job: any) => job.title), ['Barista']);
+  const retired = ok(await recruiter.delete(`/ats/settings/embeds/${embed.id}`));
+  t.deepEqual([retired.status, retired.snippet], ['retired', null]);
+  t.deepEqual((await world.workspace.anonymous.get(embed.feed)).body, { error: 'This careers embed does not exist or was retired' });
+  t.deepEqual((await recruiter.delete(`/ats/settings/embeds/${embed.id}`)).body, { error: `Embed ${embed.id} is already retired` });
+  t.deepEqual(ok(await recruiter.get('/ats/settings/embeds')).map((row: any) => row.status), ['retired']);
+});
