@@ -9,7 +9,7 @@
  * events/secrets.ts, the CLI's options): a bad one stops start-up with one line naming it.
  */
 
-export type ConfigGroup = 'Server' | 'Database' | 'Domains and hosts' | 'Security' | 'Mail' | 'File storage' | 'Event bus' | 'Billing' | 'Logs and diagnostics' | 'Tests';
+export type ConfigGroup = 'Server' | 'Database' | 'Domains and hosts' | 'Security' | 'Mail' | 'Notifications and push' | 'AI commands' | 'File storage' | 'Event bus' | 'Billing' | 'Logs and diagnostics' | 'Tests';
 
 export interface ConfigVariable {
   name: string;
@@ -24,7 +24,7 @@ export interface ConfigVariable {
   readBy?: string;
 }
 
-export const CONFIG_GROUPS: ConfigGroup[] = ['Server', 'Database', 'Domains and hosts', 'Security', 'Mail', 'File storage', 'Event bus', 'Billing', 'Logs and diagnostics', 'Tests'];
+export const CONFIG_GROUPS: ConfigGroup[] = ['Server', 'Database', 'Domains and hosts', 'Security', 'Mail', 'Notifications and push', 'AI commands', 'File storage', 'Event bus', 'Billing', 'Logs and diagnostics', 'Tests'];
 
 export const CONFIG_VARIABLES: ConfigVariable[] = [
   // Server
@@ -35,7 +35,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'WPK_STRICT_APP_ROLES', group: 'Server', default: 'off (or the config file\'s `strictAppRoles`)', description: '`1` runs each app under its own database role (PostgreSQL only): an app can then reach only its own schema.' },
   // Database
   { name: 'DATABASE_URL', group: 'Database', default: 'the embedded database (PGlite) in `WPK_DATA_DIR`', description: 'PostgreSQL URL, e.g. `postgres://wpk:secret@127.0.0.1:5432/wpk`. `wpk dev` ignores it (always embedded).', secret: true },
-  { name: 'WPK_DATA_DIR', group: 'Database', default: '`.wpk/data` (`.wpk/dev` for `wpk dev`), under the project directory', description: 'Where the embedded database, generated secrets (`secret-key`, `broker-secret`), dev mail and local files live. Back it up with the database.' },
+  { name: 'WPK_DATA_DIR', group: 'Database', default: '`.wpk/data` (`.wpk/dev` for `wpk dev`), under the project directory', description: 'Where the embedded database, generated secrets (`secret-key`, `broker-secret`, `vapid-keys.json`), dev mail and local files live. Back it up with the database.' },
   // Domains and hosts
   { name: 'BASE_DOMAIN', group: 'Domains and hosts', default: '`localhost`', description: 'Workspaces answer on `{subdomain}.{BASE_DOMAIN}`; the base domain itself serves sign-up, sign-in and `/openapi.json`.' },
   { name: 'PUBLIC_URL', group: 'Domains and hosts', default: '`https://{BASE_DOMAIN}` (`http://localhost:{PORT}` for a local base domain)', description: 'The origin browsers reach the base domain at: scheme, `BASE_DOMAIN`, optional port, no path. Links in mail and the trusted origins (CSRF, CORS) come from it, never from a request\'s `Host`.' },
@@ -58,6 +58,18 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'MAIL_MAX_MESSAGE_BYTES', group: 'Mail', default: '`26214400` (25 MB)', description: 'Largest message the mail app\'s listener takes; larger ones are refused with 552.', readBy: 'the mail app' },
   { name: 'MAIL_RELAY_URL', group: 'Mail', default: 'none: outgoing mail of the mail app stays queued', description: 'Where the mail app hands outgoing mail (DKIM-signed): `smtp://user:pass@relay.example.net:587` or `smtps://…:465`.', secret: true, readBy: 'the mail app' },
   { name: 'MAIL_SPF_INCLUDE', group: 'Mail', default: 'none', description: "The relay's SPF mechanism (`include:_spf.relay.example.net`), added to the SPF record of hosted domains.", readBy: 'the mail app' },
+  // Notifications and push
+  { name: 'VAPID_PUBLIC_KEY', group: 'Notifications and push', default: 'generated once, with the private key, into `{WPK_DATA_DIR}/vapid-keys.json`', description: 'The web-push VAPID public key (base64url, an uncompressed P-256 point); set it with `VAPID_PRIVATE_KEY` when servers do not share a data directory. Browsers subscribe with it: changing it orphans every subscription.' },
+  { name: 'VAPID_PRIVATE_KEY', group: 'Notifications and push', default: 'generated once into `{WPK_DATA_DIR}/vapid-keys.json`', description: 'The VAPID private key (base64url, 32 bytes) that signs web-push requests; set with `VAPID_PUBLIC_KEY`.', secret: true },
+  { name: 'VAPID_SUBJECT', group: 'Notifications and push', default: '`mailto:` the `MAIL_FROM` address', description: 'The contact push services see in the VAPID token: a `mailto:` address or an `https:` URL.' },
+  { name: 'PUSH_TTL_SECONDS', group: 'Notifications and push', default: '`86400`', description: 'How long a push service keeps a push for an offline browser, 0-2419200 seconds.' },
+  { name: 'PUSH_ALLOW_HTTP_ENDPOINTS', group: 'Notifications and push', default: '`false`', description: '`true` accepts `http:` push endpoints (a push service on loopback in development); real push services are `https:`.' },
+  { name: 'FCM_SERVICE_ACCOUNT_FILE', group: 'Notifications and push', default: 'none: phone pushes go to the local provider (kept in memory, for development)', description: 'A Google service account JSON file (`project_id`, `client_email`, `private_key`): phone pushes go through Firebase Cloud Messaging (Android, and iOS through Firebase\'s APNs link).', secret: true },
+  // AI commands
+  { name: 'AI_BASE_URL', group: 'AI commands', default: 'none: `POST /ai/commands` answers with a list of the matching records', description: 'Base URL of an OpenAI-compatible chat-completions API, e.g. `http://127.0.0.1:11434/v1` (Ollama) or `https://api.openai.com/v1`.' },
+  { name: 'AI_MODEL', group: 'AI commands', default: 'none (required with `AI_BASE_URL`)', description: 'The model to ask, 1-200 characters (`llama3.1`, `gpt-4o-mini`, ...).' },
+  { name: 'AI_API_KEY', group: 'AI commands', default: 'none (no `Authorization` header)', description: 'Sent as `Authorization: Bearer` to the API.', secret: true },
+  { name: 'AI_TIMEOUT_MS', group: 'AI commands', default: '`30000`', description: 'How long one answer may take, 100-600000 ms; then `POST /ai/commands` answers 503.' },
   // File storage
   { name: 'STORAGE_DRIVER', group: 'File storage', default: '`local`', description: 'Where files (`ctx.storage`, avatars) go: `local` (a directory) or `s3` (any S3-compatible service). Several servers need `s3` or a shared directory.' },
   { name: 'STORAGE_DIR', group: 'File storage', default: '`{WPK_DATA_DIR}/storage`', description: "The local driver's directory." },

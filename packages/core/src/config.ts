@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BillingConfigInput } from './billing/index.js';
 
@@ -51,6 +52,34 @@ export interface RuntimeConfig {
   storage: StorageConfig;
   /** Billing: the plan catalog and the payment provider (`billing/config.ts` reads `BILLING_*`, `PAYMENT_PROVIDER`, `STRIPE_*` when the billing plugin registers). */
   billing?: BillingConfigInput;
+  /** Notifications: web push (VAPID) and the phone-push provider. */
+  push: PushConfig;
+  /** `POST /ai/commands`: the OpenAI-compatible chat-completions service, or none (answers list the matching records). */
+  ai: AiConfig | null;
+}
+
+/** `VAPID_*`, `PUSH_*`, `FCM_SERVICE_ACCOUNT_FILE`. */
+export interface PushConfig {
+  /** `VAPID_PUBLIC_KEY` and `VAPID_PRIVATE_KEY` (both or neither); absent: generated once under the data directory. */
+  vapidKeys?: { publicKey: string; privateKey: string };
+  /** `VAPID_SUBJECT`: the contact push services see (`mailto:` or `https:`); default `mailto:` the MAIL_FROM address. */
+  vapidSubject: string;
+  /** `PUSH_TTL_SECONDS` (default 86400, 0-2419200): how long a push service keeps an undelivered message. */
+  ttlSeconds: number;
+  /** `PUSH_ALLOW_HTTP_ENDPOINTS` (default false): accept `http:` push endpoints (a local push service). */
+  allowHttpEndpoints: boolean;
+  /** `FCM_SERVICE_ACCOUNT_FILE`: the Firebase service account; absent: the local phone-push provider. */
+  fcm?: { project_id: string; client_email: string; private_key: string; token_uri?: string };
+}
+
+/** `AI_BASE_URL`, `AI_MODEL`, `AI_API_KEY`, `AI_TIMEOUT_MS`. The key is kept off JSON.stringify and util.inspect. */
+export interface AiConfig {
+  /** The API's base URL, e.g. `http://127.0.0.1:11434/v1` (Ollama) or `https://api.openai.com/v1`. */
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  /** How long one answer may take (default 30000 ms). */
+  timeoutMs: number;
 }
 
 /** `STORAGE_*`: the file storage's driver and limit. */
@@ -85,8 +114,11 @@ export interface S3StorageConfig {
  * Options that override the environment. `databaseUrl: null` forces the embedded database even
  * when `DATABASE_URL` is set (`wpk dev`); `undefined` (or absent) falls back to `DATABASE_URL`.
  */
-export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing' | 'storage'>> & {
+export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing' | 'storage' | 'push' | 'ai'>> & {
   databaseUrl?: string | null;
+  push?: Partial<PushConfig>;
+  /** `null`: no model even when `AI_BASE_URL` is set. */
+  ai?: (Partial<AiConfig> & { baseUrl: string; model: string }) | null;
   passwordHashing?: Partial<RuntimeConfig['passwordHashing']>;
   storage?: Partial<Omit<StorageConfig, 's3'>> & { s3?: Partial<S3StorageConfig> };
 };
@@ -120,7 +152,78 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     passwordHashing: passwordHashingConfig(input, env),
     storage: storageConfig(input.storage ?? {}, env, dataDir, baseDir),
     ...(input.billing ? { billing: input.billing } : {}),
+    push: pushConfig(input.push ?? {}, env, identity.mailFrom),
+    ai: aiConfig(input.ai, env),
   };
+}
+
+const truthy = (value: string | boolean | undefined, name: string): boolean => {
+  if (value === undefined || typeof value === 'boolean') return value ?? false;
+  if (!/^(true|false|1|0)$/i.test(value)) throw new Error(`${name} must be true or false, got ${JSON.stringify(value)}`);
+  return /^(true|1)$/i.test(value);
+};
+
+/** `VAPID_*`, `PUSH_*`, `FCM_SERVICE_ACCOUNT_FILE`, checked. */
+export function pushConfig(input: Partial<PushConfig>, env: NodeJS.ProcessEnv, mailFrom: string): PushConfig {
+  const publicKey = input.vapidKeys?.publicKey ?? (env.VAPID_PUBLIC_KEY || undefined);
+  const privateKey = input.vapidKeys?.privateKey ?? (env.VAPID_PRIVATE_KEY || undefined);
+  if ((publicKey === undefined) !== (privateKey === undefined)) throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both, or neither (a pair is then generated under the data directory)');
+  const address = /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  const vapidSubject = input.vapidSubject ?? (env.VAPID_SUBJECT || `mailto:${address}`);
+  if (!/^(mailto:\S+@\S+|https:\/\/\S+)$/.test(vapidSubject)) throw new Error(`VAPID_SUBJECT must be a mailto: address or an https: URL, got ${JSON.stringify(vapidSubject)}`);
+  const ttlRaw = input.ttlSeconds ?? (env.PUSH_TTL_SECONDS || undefined);
+  const ttlSeconds = ttlRaw === undefined ? 86400 : Number(ttlRaw);
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0 || ttlSeconds > 2419200) throw new Error(`PUSH_TTL_SECONDS must be an integer from 0 to 2419200 (4 weeks), got ${JSON.stringify(ttlRaw)}`);
+  const allowHttpEndpoints = truthy(input.allowHttpEndpoints ?? (env.PUSH_ALLOW_HTTP_ENDPOINTS || undefined), 'PUSH_ALLOW_HTTP_ENDPOINTS');
+  let fcm = input.fcm;
+  const file = env.FCM_SERVICE_ACCOUNT_FILE;
+  if (!fcm && file) {
+    let parsed: Record<string, unknown>;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch (error) {
+      throw new Error(`FCM_SERVICE_ACCOUNT_FILE: cannot read ${file} as JSON (${(error as Error).message})`, { cause: error });
+    }
+    const text = (key: string) => (typeof parsed[key] === 'string' && parsed[key] !== '' ? (parsed[key] as string) : undefined);
+    const projectId = text('project_id');
+    const clientEmail = text('client_email');
+    const key = text('private_key');
+    if (!projectId || !clientEmail || !key) throw new Error(`FCM_SERVICE_ACCOUNT_FILE: ${file} must hold project_id, client_email and private_key (a Google service account)`);
+    fcm = { project_id: projectId, client_email: clientEmail, private_key: key, ...(text('token_uri') ? { token_uri: text('token_uri') } : {}) };
+    Object.defineProperty(fcm, 'private_key', { value: key, enumerable: false });
+  }
+  return { ...(publicKey && privateKey ? { vapidKeys: hiddenPair(publicKey, privateKey) } : {}), vapidSubject, ttlSeconds, allowHttpEndpoints, ...(fcm ? { fcm } : {}) };
+}
+
+function hiddenPair(publicKey: string, privateKey: string): { publicKey: string; privateKey: string } {
+  const pair = { publicKey } as { publicKey: string; privateKey: string };
+  Object.defineProperty(pair, 'privateKey', { value: privateKey, enumerable: false });
+  return pair;
+}
+
+/** `AI_*`, checked: with no `AI_BASE_URL` there is no model. */
+export function aiConfig(input: RuntimeConfigInput['ai'], env: NodeJS.ProcessEnv): AiConfig | null {
+  if (input === null) return null;
+  const baseUrl = input?.baseUrl ?? (env.AI_BASE_URL || undefined);
+  if (baseUrl === undefined) return null;
+  let url: URL | null;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash) {
+    throw new Error('AI_BASE_URL must be the http(s) base URL of an OpenAI-compatible API without credentials or query, e.g. http://127.0.0.1:11434/v1');
+  }
+  const model = input?.model ?? (env.AI_MODEL || undefined);
+  if (!model || model.length > 200) throw new Error('AI_MODEL must name the model (1-200 characters) when AI_BASE_URL is set');
+  const timeoutRaw = input?.timeoutMs ?? (env.AI_TIMEOUT_MS || undefined);
+  const timeoutMs = timeoutRaw === undefined ? 30000 : Number(timeoutRaw);
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 600000) throw new Error(`AI_TIMEOUT_MS must be an integer from 100 to 600000, got ${JSON.stringify(timeoutRaw)}`);
+  const config: AiConfig = { baseUrl: url.href.replace(/\/+$/, ''), model, timeoutMs };
+  const apiKey = input?.apiKey ?? (env.AI_API_KEY || undefined);
+  if (apiKey) Object.defineProperty(config, 'apiKey', { value: apiKey, enumerable: false });
+  return config;
 }
 
 const DEFAULT_MAX_OBJECT_BYTES = 50 * 1024 * 1024;

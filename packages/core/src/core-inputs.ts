@@ -6,6 +6,7 @@ import type { RuntimeConfig } from './config.js';
 import type { Database } from './db/index.js';
 import type { EventBusOptions, EventSink } from './events/index.js';
 import type { Mailer } from './mail/index.js';
+import type { PhonePushProvider } from './notifications/index.js';
 
 /** Which concern stages through an event sink handed to the `eventSink` seam. */
 export type StagingConcern = 'apps' | 'identity';
@@ -35,6 +36,8 @@ export interface RuntimeSeams {
   searchIndexer?: (inner: SearchIndexer) => SearchIndexer;
   /** Hears every refusal of layers 4-5 on an app route, before the 403 is answered (the harness's permission matrix). */
   accessDenied?: (denial: AccessDenial) => void;
+  /** The phone-push provider (default: FCM when configured, else the local provider). */
+  phonePush?: PhonePushProvider;
 }
 
 /**

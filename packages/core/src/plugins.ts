@@ -1,5 +1,6 @@
 import type { Server } from '@hapi/hapi';
 import { apiKeysPlugin } from './api-keys/plugin.js';
+import { aiPlugin } from './ai/plugin.js';
 import { appCatalogPlugin, appsPlugin } from './apps/plugin.js';
 import { auditPlugin } from './audit/plugin.js';
 import { billingPlugin } from './billing/plugin.js';
@@ -9,6 +10,7 @@ import { eventsPlugin } from './events/plugin.js';
 import { identityPlugin } from './identity/plugin.js';
 import { mailPlugin } from './mail/plugin.js';
 import { messagesPlugin } from './messages/plugin.js';
+import { notificationsPlugin } from './notifications/plugin.js';
 import { openApiPlugin } from './openapi/plugin.js';
 import { operatorsPlugin } from './operators/plugin.js';
 import { searchPlugin } from './search/plugin.js';
@@ -37,10 +39,12 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   apiKeysPlugin,
   identityPlugin,
   searchPlugin,
+  notificationsPlugin,
   appsPlugin,
   messagesPlugin,
   billingPlugin,
   operatorsPlugin,
+  aiPlugin,
   webPlugin,
   openApiPlugin,
 ];

@@ -63,6 +63,7 @@ test('every credentialed platform route declares its platform key, or why it nee
     .sort();
   t.deepEqual(exempt, [
     'app GET /search',
+    'app POST /ai/commands',
     'app POST /search',
     'caller GET /me',
     'full-access DELETE /api-keys/{key_id}',
@@ -97,6 +98,7 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     'POST /workspaces/{id}/ownership': 'A scoped API key cannot transfer ownership: it holds only its scopes',
     'GET /search': "You don't have access to this app",
     'POST /search': "You don't have access to this app",
+    'POST /ai/commands': "You don't have access to this app",
   };
   // Routes that judge API keys in their handler get a valid body, so that validation passes first.
   const bodies: Record<string, unknown> = {
@@ -106,6 +108,7 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     'DELETE /totps': { password: 'owner-password-1' },
     'POST /workspaces/{id}/ownership': { member_id: plain.memberId },
     'POST /search': { app: 'notes', q: 'x' },
+    'POST /ai/commands': { app: 'notes', q: 'x' },
   };
   const events = env.events.length;
   const [{ count: membersBefore }] = await env.runtime.db.sequelize.query<{ count: number }>('SELECT count(*)::int AS count FROM platform.members', { type: QueryTypes.SELECT });

@@ -110,5 +110,5 @@ test('a route that declares its record answers the envelope with that record, na
   const created = document.paths['/api-keys'].post.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
   t.deepEqual(created.content['application/json'].schema.properties.data, { $ref: '#/components/schemas/ApiKeyWithSecret' });
   // A route that declares nothing keeps the generic envelope.
-  t.deepEqual(document.paths['/notifications'].get.responses['200'], { $ref: '#/components/responses/Ok' });
+  t.deepEqual(document.paths['/applications/{slug}/status'].get.responses['200'], { $ref: '#/components/responses/Ok' });
 });

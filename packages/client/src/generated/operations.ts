@@ -119,6 +119,8 @@ export const OPERATIONS = {
   postAdminRoles: { method: 'POST', path: '/admin/roles', tag: 'web', host: 'workspace' },
   /** GET /admin/settings */
   getAdminSettings: { method: 'GET', path: '/admin/settings', tag: 'web', host: 'workspace' },
+  /** POST /ai/commands */
+  postAiCommands: { method: 'POST', path: '/ai/commands', tag: 'account', host: 'workspace' },
   /** GET /api-keys */
   getApiKeys: { method: 'GET', path: '/api-keys', tag: 'account', host: 'workspace' },
   /** POST /api-keys */
@@ -257,6 +259,8 @@ export const OPERATIONS = {
   postAtsTemplates: { method: 'POST', path: '/ats/templates', tag: 'ats', host: 'workspace' },
   /** Deletes a template */
   deleteAtsTemplatesByTemplateId: { method: 'DELETE', path: '/ats/templates/{template_id}', tag: 'ats', host: 'workspace' },
+  /** GET /audit */
+  getAudit: { method: 'GET', path: '/audit', tag: 'account', host: 'workspace' },
   /** GET /avatars/{member_id} */
   getAvatarsByMemberId: { method: 'GET', path: '/avatars/{member_id}', tag: 'system', host: 'workspace' },
   /** POST /avatars/{member_id} */
@@ -527,6 +531,10 @@ export const OPERATIONS = {
   deleteMailMailboxesByMailboxIdOutboxKeysByKeyId: { method: 'DELETE', path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}', tag: 'mail', host: 'workspace' },
   /** GET /me */
   getMe: { method: 'GET', path: '/me', tag: 'account', host: 'workspace' },
+  /** GET /me/notification-preferences */
+  getMeNotificationPreferences: { method: 'GET', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
+  /** PATCH /me/notification-preferences */
+  patchMeNotificationPreferences: { method: 'PATCH', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
   /** GET /members */
   getMembers: { method: 'GET', path: '/members', tag: 'account', host: 'workspace' },
   /** GET /members/{member_id} */
@@ -581,6 +589,12 @@ export const OPERATIONS = {
   getPublicByFile: { method: 'GET', path: '/public/{file}', tag: 'system', host: 'any' },
   /** GET /public/apps/{app}/{file*} */
   getPublicAppsByAppByFile: { method: 'GET', path: '/public/apps/{app}/{file}', tag: 'system', host: 'any' },
+  /** POST /push-devices */
+  postPushDevices: { method: 'POST', path: '/push-devices', tag: 'account', host: 'workspace' },
+  /** POST /push-subscriptions */
+  postPushSubscriptions: { method: 'POST', path: '/push-subscriptions', tag: 'account', host: 'workspace' },
+  /** GET /push-subscriptions/key */
+  getPushSubscriptionsKey: { method: 'GET', path: '/push-subscriptions/key', tag: 'account', host: 'workspace' },
   /** GET /reset-password */
   getResetPassword: { method: 'GET', path: '/reset-password', tag: 'web', host: 'any' },
   /** POST /reset-password */

@@ -32,7 +32,7 @@ export const PLATFORM_PERMISSIONS = [
   { key: 'account.workspaces.read', label: 'Read the workspace', category: 'Workspace' },
   { key: 'account.activities.read', label: 'Read the activity trail', category: 'Activity and audit' },
   { key: 'account.activities.export', label: 'Export the activity trail as CSV', category: 'Activity and audit' },
-  { key: 'account.audit_entries.read', label: 'Read the admin audit', category: 'Activity and audit' },
+  { key: 'account.audit_entries.read', label: 'Read the admin audit and the audit trail', category: 'Activity and audit' },
   { key: 'account.apps.read', label: "Read apps' install status, access overview and settings", category: 'Apps' },
   { key: 'account.apps.manage', label: "Install and uninstall apps, change their access and settings", category: 'Apps' },
   { key: 'account.app_requests.create', label: 'Ask for an app to be installed, or for access to one', category: 'Apps' },
@@ -41,6 +41,10 @@ export const PLATFORM_PERMISSIONS = [
   { key: 'account.billing.read', label: 'Read the plan, invoices and payment methods (the owner only)', category: 'Billing' },
   { key: 'account.billing.manage', label: 'Change the plan and billing interval, add payment methods (the owner only)', category: 'Billing' },
   { key: 'account.messages.read', label: "Read the platform's messages to the workspace (owners and admins)", category: 'Messages' },
+  { key: 'account.notification_preferences.read', label: 'Read your notification preferences', category: 'Notifications' },
+  { key: 'account.notification_preferences.edit', label: 'Change your notification preferences', category: 'Notifications' },
+  { key: 'account.push_subscriptions.create', label: 'Let a browser show your notifications (web push)', category: 'Notifications' },
+  { key: 'account.push_devices.create', label: 'Let a phone show your notifications', category: 'Notifications' },
 ] as const satisfies readonly PlatformPermission[];
 
 /** Why a custom role cannot carry platform keys (POST/PATCH /roles, PUT /apps/account/roles/{id}/permissions). */

@@ -6,7 +6,7 @@ import type { MigrationSet } from '../db/index.js';
 import type { Workspace, WorkspaceService } from '../tenancy/index.js';
 import type { InstallationService } from './installations.js';
 import type { LoadedApp } from './loader.js';
-import type { NotificationService } from './notifications.js';
+import type { NotificationService } from '../notifications/index.js';
 import type { AppPipeline, AppRuntime } from './pipeline.js';
 import type { AppRegistry, AppParticipant } from './registry.js';
 import { appSearchAccess, type AppSearchAccess } from './search-access.js';

@@ -4,6 +4,5 @@ export { AppRegistry, type AppParticipant, type AppRegistryOptions } from './reg
 export { AppHost, type AppHostParts } from './host.js';
 export { appSearchAccess, searchIndexerOver, type AppSearchAccess } from './search-access.js';
 export { InstallationService, type AccessPolicyInput, type InstallationRow, type RoleSlice } from './installations.js';
-export { NotificationService, type NotificationInput, type NotificationView, type PendingMail, type Recipient } from './notifications.js';
 export type { SearchIndexer, SearchOperation } from './pipeline.js';
 export { StrictRoles } from './strict-roles.js';

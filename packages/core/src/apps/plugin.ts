@@ -7,7 +7,6 @@ import { AppHost } from './host.js';
 import { InstallationService } from './installations.js';
 import { bindModels } from './models.js';
 import { mountAppRoutes } from './mount.js';
-import { NotificationService } from './notifications.js';
 import { AppPipeline, type AppRuntime } from './pipeline.js';
 import type { AppRegistry } from './registry.js';
 import { appEndpoints } from './routes.js';
@@ -55,14 +54,13 @@ export const appCatalogPlugin: CorePlugin = {
  */
 export const appsPlugin: CorePlugin = {
   name: 'apps',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'storage', 'search'],
+  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'storage', 'search', 'notifications'],
   async register(server, { config, logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const { registry, installations } = server.plugins['app-catalog'];
     const bus = server.plugins.events.bus;
-    const mailer = server.plugins.mail.mailer;
     const strict = registry.strict ? await StrictRoles.open(sequelize) : null;
-    const notifications = new NotificationService(sequelize, logger);
+    const notifications = server.plugins.notifications.service;
     const sink = seams.eventSink ? seams.eventSink(bus.sink, 'apps') : bus.sink;
     const index = searchIndexerOver(server.plugins.search.index);
     const indexer = seams.searchIndexer ? seams.searchIndexer(index) : index;
@@ -87,7 +85,6 @@ export const appsPlugin: CorePlugin = {
         notifications,
         apps: registry,
         sink,
-        mailer,
       }),
     );
     joinEventBus(bus, { registry, bound, pipeline, installations });

@@ -4,11 +4,10 @@ import type { Logger } from 'pino';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, defaultPermissionSourceFactory } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
-import type { Mailer } from '../mail/index.js';
-import { collection, parsePagination, runInRequestTransaction, single, type RequestWork } from '../server/index.js';
+import { runInRequestTransaction, single, type RequestWork } from '../server/index.js';
 import type { InstallationRow, InstallationService } from './installations.js';
 import type { LoadedApp } from './loader.js';
-import type { NotificationService, PendingMail } from './notifications.js';
+import type { NotificationService, PendingDelivery } from '../notifications/index.js';
 
 /** What the platform's app endpoints need. */
 export interface AppEndpointServices {
@@ -19,8 +18,6 @@ export interface AppEndpointServices {
   apps: { require(namespace: string): LoadedApp; list(): LoadedApp[] };
   /** Where the endpoints' events are staged (the event bus's outbox, or the `eventSink` seam's wrap). */
   sink: EventSink;
-  /** Owners and admins are notified through it. */
-  mailer: Mailer;
 }
 
 const SLUG = Joi.string().max(100).required();
@@ -49,8 +46,8 @@ export function presentInstallation(app: LoadedApp, row: InstallationRow | null)
 
 /**
  * The platform's app endpoints: install status, install and access requests, installation and
- * uninstallation, access policy, the access overview, settings and role slices, and the
- * caller's notifications. Management routes pass layer 3 (owner or admin; a scoped key never).
+ * uninstallation, access policy, the access overview, settings and role slices (owners and
+ * admins are notified of requests through the notifications concern). Management routes pass layer 3 (owner or admin; a scoped key never).
  */
 export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
   const { installations, notifications, logger } = services;
@@ -66,15 +63,14 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     }
   };
 
-  /** Runs a write in the request's transaction; mails go out only once it has committed. */
-  const write = async (request: Request, h: ResponseToolkit, work: (unit: RequestWork, mails: PendingMail[]) => Promise<unknown>) => {
-    const mails: PendingMail[] = [];
-    const answer = await runInRequestTransaction(services.sequelize, services.sink, request, h, (unit) => work(unit, mails));
-    const mailer = services.mailer;
-    for (const mail of mails) {
-      // Mail is best effort: the notification is stored; a mail failure must not fail the request.
-      mailer.send(mail).catch((error: Error) => logger.error({ err: error, to: mail.to }, 'notification mail failed'));
-    }
+  /** Runs a write in the request's transaction; notifications' mails and pushes go out only once it has committed. */
+  const write = async (request: Request, h: ResponseToolkit, work: (unit: RequestWork, pending: PendingDelivery[]) => Promise<unknown>) => {
+    const pending: PendingDelivery[] = [];
+    const answer = await runInRequestTransaction(services.sequelize, services.sink, request, h, (unit) => work(unit, pending));
+    const status = (answer as { statusCode?: unknown } | null)?.statusCode;
+    const committed = typeof status !== 'number' || (status >= 200 && status < 300);
+    // Best effort, after the answer: the notification is stored; a delivery failure never fails the request.
+    if (committed && pending.length > 0) void notifications.deliver(pending).catch((error: Error) => logger.error({ err: error }, 'notification delivery failed'));
     return answer;
   };
 
@@ -105,14 +101,14 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       path: '/applications/{slug}/requests',
       options: { app: { ...api, platformAccess: 'account.app_requests.create' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: (request, h) =>
-        write(request, h, async (_unit, mails) => {
+        write(request, h, async (_unit, pending) => {
           const app = appOf(request);
           const caller = credentialsOf(request).member;
           const row = await installations.find(workspaceId(request), app.namespace);
           if (isInstalled(row)) throw new ConflictError(`App ${app.namespace} is already installed`);
           const recorded = await installations.recordRequest(workspaceId(request), app.namespace, 'install', caller.id, null);
           const recipients = await notifications.ownersAndAdmins(workspaceId(request));
-          mails.push(
+          pending.push(
             ...(await notifications.notify(workspaceId(request), recipients, {
               kind: 'app.install_requested',
               title: `${caller.name} asks to install ${app.manifest.name}`,
@@ -161,7 +157,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       path: '/applications/{slug}/access-requests',
       options: { app: { ...api, platformAccess: 'account.app_requests.create' }, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object({ message: Joi.string().allow('').max(280) }).allow(null).default({}) } },
       handler: (request, h) =>
-        write(request, h, async (_unit, mails) => {
+        write(request, h, async (_unit, pending) => {
           const app = appOf(request);
           const caller = credentialsOf(request).member;
           const row = await installations.requireInstalled(workspaceId(request), app);
@@ -170,7 +166,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
           const message = ((request.payload ?? {}) as { message?: string }).message?.trim() || null;
           const recorded = await installations.recordRequest(workspaceId(request), app.namespace, 'access', caller.id, message);
           const recipients = await notifications.ownersAndAdmins(workspaceId(request));
-          mails.push(
+          pending.push(
             ...(await notifications.notify(workspaceId(request), recipients, {
               kind: 'app.access_requested',
               title: `${caller.name} asks for access to ${app.manifest.name}`,
@@ -294,28 +290,6 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
             metadata: { workspace_id: workspaceId(request) },
           });
           return single(request, { role_id: result.role.id, role_name: result.role.name, app_slug: app.namespace, permissions: result.permissions });
-        }),
-    },
-    {
-      method: 'GET',
-      path: '/notifications',
-      options: { app: { ...api, platformAccess: 'account.notifications.read' }, validate: { query: Joi.object({ unread: Joi.boolean() }).unknown(true) } },
-      handler: async (request) => {
-        const caller = credentialsOf(request).member;
-        const pagination = parsePagination(request.query as Record<string, unknown>);
-        const { rows, total } = await notifications.list(workspaceId(request), caller.id, pagination, (request.query as { unread?: boolean }).unread === true);
-        return collection(request, rows, total, pagination);
-      },
-    },
-    {
-      method: 'PATCH',
-      path: '/notifications/{notification_id}',
-      options: { app: { ...api, platformAccess: 'account.notifications.edit' }, validate: { params: Joi.object({ notification_id: Joi.id().required() }), payload: Joi.object({ read: Joi.boolean().required() }) } },
-      handler: (request, h) =>
-        write(request, h, async () => {
-          const caller = credentialsOf(request).member;
-          const view = await notifications.setRead(workspaceId(request), caller.id, String(request.params.notification_id), (request.payload as { read: boolean }).read);
-          return single(request, view);
         }),
     },
   ];

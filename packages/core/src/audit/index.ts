@@ -1,1 +1,2 @@
+export { AuditListing, type AuditEntry, type AuditFilter } from './audit-listing.js';
 export { auditEntry, installAuditTrail } from './audit-trail.js';

@@ -9,6 +9,7 @@ import { migration as searchReaders } from './0700-search-readers.js';
 import { migration as apiKeys } from './0500-api-keys.js';
 import { migration as storage } from './0550-storage.js';
 import { migration as distributionKeys } from './0600-distribution-keys.js';
+import { migration as notifications } from './0710-notifications.js';
 import { migration as billing } from './0800-billing.js';
 import { migration as messages } from './0810-messages.js';
 import { migration as operators } from './0820-operators.js';
@@ -17,10 +18,10 @@ import { migration as operators } from './0820-operators.js';
  * Core's own migrations, schema `platform`, in the order they run. Each concern keeps its
  * migration files in this folder under its own number range (0001-0099 base and tenancy,
  * 0100 identity, 0200 apps, 0300 events, 0400 search, 0500 API keys and access, 0550 storage,
- * 0600 keys for distribution by workspace, 0700 search readers, 0800 billing, 0810 messages,
- * 0820 operators) and appends
+ * 0600 keys for distribution by workspace, 0700 search readers, 0710 notifications, 0800 billing,
+ * 0810 messages, 0820 operators) and appends
  * here. Never reorder or edit a migration that has landed: add a new one.
  */
-const migrations: Migration[] = [platformBase, identity, apps, events, search, apiKeys, throttleCounters, storage, distributionKeys, searchReaders, billing, messages, operators];
+const migrations: Migration[] = [platformBase, identity, apps, events, search, apiKeys, throttleCounters, storage, distributionKeys, searchReaders, notifications, billing, messages, operators];
 
 export const platformMigrations: MigrationSet = { schema: 'platform', migrations };

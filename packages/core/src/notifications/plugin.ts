@@ -1,0 +1,43 @@
+import type { CorePlugin } from '../core-inputs.js';
+import { NotificationService } from './notification-service.js';
+import { FcmPhonePushProvider, LocalPhonePushProvider, type PhonePushProvider } from './phone-push.js';
+import { PreferenceService } from './preferences.js';
+import { PushRegistrations } from './registrations.js';
+import { notificationEndpoints } from './routes.js';
+import { loadVapidKeys } from './vapid.js';
+import { WebPushSender } from './web-push.js';
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    notifications: {
+      /** Notify members (stored, mailed, pushed as their preferences say). */
+      service: NotificationService;
+      /** The phone-push provider in use (the local one keeps what it was given: `sent`). */
+      phonePush: PhonePushProvider;
+      /** Web push: the VAPID public key and the sender. */
+      webPush: WebPushSender;
+    };
+  }
+}
+
+/**
+ * Notifications: the store and its fan-out (in-app rows, mail through the platform mailer, web
+ * push with the VAPID keys of the data directory, phone push through the configured provider),
+ * each member's preferences per channel, and the push registrations.
+ */
+export const notificationsPlugin: CorePlugin = {
+  name: 'notifications',
+  dependencies: ['db', 'server', 'events', 'mail'],
+  async register(server, { config, logger, seams }) {
+    const sequelize = server.plugins.db.database.sequelize;
+    const keys = await loadVapidKeys(config.push.vapidKeys, config.dataDir);
+    const webPush = new WebPushSender({ sequelize, logger, keys, subject: config.push.vapidSubject, ttlSeconds: config.push.ttlSeconds, allowHttp: config.push.allowHttpEndpoints });
+    const phonePush: PhonePushProvider = seams.phonePush ?? (config.push.fcm ? new FcmPhonePushProvider(config.push.fcm) : new LocalPhonePushProvider());
+    const preferences = new PreferenceService(sequelize);
+    const service = new NotificationService({ sequelize, logger, mailer: server.plugins.mail.mailer, preferences, webPush, phonePush });
+    server.route(notificationEndpoints({ sequelize, sink: server.plugins.events.bus.sink, notifications: service, preferences, registrations: new PushRegistrations(sequelize), webPush }));
+    server.expose('service', service);
+    server.expose('phonePush', phonePush);
+    server.expose('webPush', webPush);
+  },
+};
