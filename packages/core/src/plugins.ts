@@ -6,6 +6,7 @@ import type { CoreInputs, CorePlugin } from './core-inputs.js';
 import { dbPlugin } from './db/plugin.js';
 import { eventsPlugin } from './events/plugin.js';
 import { identityPlugin } from './identity/plugin.js';
+import { livePlugin } from './live/plugin.js';
 import { mailPlugin } from './mail/plugin.js';
 import { openApiPlugin } from './openapi/plugin.js';
 import { searchPlugin } from './search/plugin.js';
@@ -34,6 +35,7 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   apiKeysPlugin,
   identityPlugin,
   searchPlugin,
+  livePlugin,
   appsPlugin,
   webPlugin,
   openApiPlugin,
