@@ -118,10 +118,13 @@ export class LiveHub {
   async stop(): Promise<void> {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
-    for (const connection of this.connections) connection.socket.close(1001, 'server stopping');
-    this.connections.clear();
-    await Promise.allSettled([...this.channels.values()].map((state) => state.chain));
-    await this.log.forgetProcess(this.processId).catch(() => {});
+    const leaving: Promise<void>[] = [];
+    for (const connection of [...this.connections]) {
+      this.connections.delete(connection);
+      for (const subscription of [...connection.subscriptions.values()]) leaving.push(this.unsubscribe(subscription).catch(() => {}));
+      connection.socket.close(1001, 'server stopping');
+    }
+    await Promise.allSettled([...leaving, ...[...this.channels.values()].map((state) => state.chain)]);
   }
 
   /** Takes an authenticated socket. */

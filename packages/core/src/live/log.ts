@@ -145,11 +145,6 @@ export class LiveLog {
     });
     return row.n === 0;
   }
-
-  /** Drops the presence rows this process left behind (it stopped, or a previous run crashed). */
-  async forgetProcess(processId: string): Promise<void> {
-    await this.sequelize.query('DELETE FROM platform.live_presence WHERE process_id = $1', { bind: [processId], transaction: null });
-  }
 }
 
 /** The note as it can travel: the data left out when the whole would pass NOTIFY's limit. */
