@@ -70,12 +70,14 @@ const bare = await startBareServer(runtime.db.url, runtime.db.isEmbedded ? 4 : 1
   action: 'core.bench.item.created',
 });
 
+/** The label of every row the write routes insert (removed after each write run). */
+const WRITTEN_LABEL = 'a new item';
 const keyHeaders = { ...headers, authorization: `Bearer ${memberKey}` };
 const targets: Record<string, LoadTarget> = {
   'bare read': { url: `${bare.url}/bench-items?page=3`, headers },
   'platform read': { url: `${platformUrl}/bench-items?page=3`, headers: keyHeaders },
-  'bare write': { url: `${bare.url}/bench-items`, headers, method: 'POST', body: { label: 'a new item' } },
-  'platform write': { url: `${platformUrl}/bench-items`, headers: keyHeaders, method: 'POST', body: { label: 'a new item' } },
+  'bare write': { url: `${bare.url}/bench-items`, headers, method: 'POST', body: { label: WRITTEN_LABEL } },
+  'platform write': { url: `${platformUrl}/bench-items`, headers: keyHeaders, method: 'POST', body: { label: WRITTEN_LABEL } },
 };
 
 /** One request by node:http (fetch may not set Host); resolves to the status. */
@@ -136,8 +138,16 @@ if (process.env.BENCH_TRACE === '1') {
   console.log(`the access statement's plan:\n${plan.map((row) => Object.values(row)[0]).join('\n')}`);
 }
 
+// The writes insert into the table the reads list: their rows are removed (and the table vacuumed)
+// after every write run, so every read run lists the same seeded rows.
+async function removeWrittenRows() {
+  await sequelize.query('DELETE FROM app_bench.items WHERE label = :label', { replacements: { label: WRITTEN_LABEL } });
+  await sequelize.query('VACUUM ANALYZE app_bench.items');
+}
+
 console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${runs} rounds of ${seconds}s per route, interleaved; member's full-access key`);
 for (const target of Object.values(targets)) await load(target, 1, connections); // warm-up
+await removeWrittenRows();
 
 if (process.env.BENCH_ONLY) {
   // Profiling one route (node --cpu-prof): drive it alone, then stop.
@@ -161,6 +171,7 @@ for (let round = 0; round < runs; round++) {
   for (const name of names) {
     const result = await load(targets[name], seconds, connections);
     figures[name].push(result);
+    if (targets[name].method === 'POST') await removeWrittenRows();
     line.push(`${name} ${result.requestsPerSecond.toFixed(0)} req/s p99 ${result.p99} ms${result.errors + result.non2xx ? ` (${result.errors + result.non2xx} errors)` : ''}`);
   }
   console.log(`round ${round + 1} (load average ${before} -> ${loadAverage()}): ${line.join('; ')}`);

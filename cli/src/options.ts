@@ -4,6 +4,15 @@ import type { Runtime, RuntimeOptions } from '@wpk/core';
 import { CliError } from './errors.js';
 import { loadCore } from './kit.js';
 
+/**
+ * The project directory: that of the config file named by `--config` / `WPK_CONFIG`, else the
+ * working directory. Relative paths of the project (data directory, apps) resolve against it.
+ */
+export function projectDir(): string {
+  const file = process.env.WPK_CONFIG;
+  return file ? path.dirname(path.resolve(file)) : process.cwd();
+}
+
 /** Options shared by every command that opens the platform's database. */
 export interface DatabaseCommandOptions {
   dataDir?: string;

@@ -1,4 +1,5 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import path from 'node:path';
 import { addCommand } from './commands/add.js';
 import { brokerCommand } from './commands/broker.js';
 import { dbCommand } from './commands/db.js';
@@ -21,7 +22,13 @@ export function buildProgram(): Command {
     .description('Workspace Platform Kit: run and manage a multi-tenant workspace platform')
     .version(version, '-V, --version')
     .option('--verbose', 'print stack traces on errors')
+    .addOption(new Option('--config <file>', "the project's config file (default: wpk.config.* in the working directory); relative paths resolve against its directory").env('WPK_CONFIG'))
     .showHelpAfterError('(run with --help for usage)');
+  // Every command reads the project through WPK_CONFIG (core's Runtime.create, projectDir()).
+  program.hook('preAction', (command) => {
+    const file = (command.opts() as { config?: string }).config;
+    if (file) process.env.WPK_CONFIG = path.resolve(file);
+  });
   program.addCommand(startCommand());
   program.addCommand(devCommand());
   program.addCommand(migrateCommand());

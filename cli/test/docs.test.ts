@@ -36,3 +36,37 @@ test('docs/platform-events.md is generated from the SDK catalog and names every 
   t.is(PLATFORM_EVENTS.length, 16);
   for (const event of PLATFORM_EVENTS) t.true(committed.includes(`### \`${event.action}\``), event.action);
 });
+
+test('docs/configuration.md is generated from the configuration reference', async (t) => {
+  const { configurationMarkdown } = await import('../src/docs/configuration-doc.js');
+  const committed = fs.readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
+  t.is(committed, configurationMarkdown(), 'docs/configuration.md is stale: run npx tsx cli/scripts/configuration-doc.ts');
+});
+
+/** Every environment variable the code reads: `env.X`, `env['X']`, `(… ?? process.env).X`, `num(env, 'X')`, `{ env: 'X' }`, commander's `.env('X')`. */
+function variablesReadIn(dir: URL): Map<string, string> {
+  const found = new Map<string, string>();
+  const patterns = [/\benv\.([A-Z][A-Z0-9_]+)\b/g, /\benv\[['"]([A-Z][A-Z0-9_]+)['"]\]/g, /env\)\.([A-Z][A-Z0-9_]+)\b/g, /\benv,\s*['"]([A-Z][A-Z0-9_]+)['"]/g, /\benv:\s*['"]([A-Z][A-Z0-9_]+)['"]/g, /\.env\(['"]([A-Z][A-Z0-9_]+)['"]\)/g];
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.ts') || entry.name.endsWith('.test.ts') || entry.parentPath.includes('node_modules')) continue;
+    const file = `${entry.parentPath}/${entry.name}`;
+    const text = fs.readFileSync(file, 'utf8');
+    for (const pattern of patterns) for (const match of text.matchAll(pattern)) if (!found.has(match[1])) found.set(match[1], file);
+  }
+  return found;
+}
+
+test('the configuration reference lists every environment variable the code reads, and only those', async (t) => {
+  const { CONFIG_VARIABLES } = await import('@wpk/core');
+  const listed = new Set(CONFIG_VARIABLES.map((variable) => variable.name));
+  const read = new Map<string, string>();
+  const roots = ['../../packages/', '../../cli/src/', '../../plugins/'];
+  for (const root of roots) {
+    const base = new URL(root, import.meta.url);
+    const dirs = root.endsWith('src/') ? [base] : fs.readdirSync(base).map((name) => new URL(`${name}/src/`, base)).filter((dir) => fs.existsSync(dir));
+    for (const dir of dirs) for (const [name, file] of variablesReadIn(dir)) if (!read.has(name)) read.set(name, file);
+  }
+  t.true(read.size >= 40, `only ${read.size} variables found: the scan is broken`);
+  for (const [name, file] of read) t.true(listed.has(name), `${name} (read in ${file}) is missing from packages/core/src/config-reference.ts`);
+  for (const name of listed) t.true(read.has(name), `${name} is in packages/core/src/config-reference.ts but no code reads it`);
+});

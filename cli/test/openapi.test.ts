@@ -11,9 +11,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const exec = promisify(execFile);
 
 /** Runs `wpk` in the repository's root, whose wpk.config loads the tasks app. */
-async function wpk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function wpk(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import=tsx', bin, ...args], { cwd: root, env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '' }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(process.execPath, [`--import=${import.meta.resolve('tsx')}`, bin, ...args], { cwd: options.cwd ?? root, env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '', ...options.env }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -35,4 +35,24 @@ test('wpk openapi --app tasks --out writes the tasks operations; an unknown app 
   const unknown = await wpk(['openapi', '--app', 'nope']);
   t.is(unknown.code, 1);
   t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, web, system, tasks');
+});
+
+test('--config and WPK_CONFIG name the project file from any directory; its relative app paths resolve against its own directory', async (t) => {
+  const project = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-config-')), 'srv');
+  fs.mkdirSync(project);
+  const file = path.join(project, 'production.json');
+  fs.writeFileSync(file, JSON.stringify({ apps: [{ dir: path.relative(project, path.join(root, 'plugins/tasks')), firstParty: true }] }));
+  const elsewhere = os.tmpdir();
+  const paths = (stdout: string) => Object.keys(JSON.parse(stdout).paths);
+
+  const byOption = await wpk(['--config', file, 'openapi', '--app', 'tasks'], { cwd: elsewhere });
+  t.is(byOption.code, 0, byOption.stderr);
+  t.true(paths(byOption.stdout).includes('/boards'));
+  const byEnv = await wpk(['openapi', '--app', 'tasks'], { cwd: elsewhere, env: { WPK_CONFIG: file } });
+  t.is(byEnv.code, 0, byEnv.stderr);
+  t.deepEqual(paths(byEnv.stdout), paths(byOption.stdout));
+
+  const missing = await wpk(['--config', path.join(project, 'nope.json'), 'openapi'], { cwd: elsewhere });
+  t.is(missing.code, 1);
+  t.is(missing.stderr.trim(), `wpk: the config file ${path.join(project, 'nope.json')} does not exist (named by --config or WPK_CONFIG)`);
 });

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CliError } from '../errors.js';
 import { loadCore } from '../kit.js';
+import { projectDir as projectDirOf } from '../options.js';
 
 /** The package manager a project uses, by its lockfile (npm when there is none). */
 export function packageManagerOf(projectDir: string): { name: string; args: (spec: string) => string[] } {
@@ -21,19 +22,24 @@ export function packageName(spec: string): string {
 
 const NAME = /^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 
-/** Adds `name` to wpk.config.json's apps (created when the project has no config file); false when it is there already. */
-async function addToConfig(projectDir: string, name: string): Promise<boolean> {
+/**
+ * Adds `name` to the project's config file: the one `--config` / `WPK_CONFIG` names, else
+ * wpk.config.json (created when the project has no config file). False when it is there already.
+ */
+async function addToConfig(projectDir: string, name: string): Promise<{ added: boolean; file: string }> {
   const { CONFIG_FILES } = await loadCore();
-  const existing = CONFIG_FILES.find((file) => fs.existsSync(path.join(projectDir, file)));
-  if (existing && existing !== 'wpk.config.json') throw new CliError(`${existing} is code, not data: add "${name}" to its apps by hand`);
-  const file = path.join(projectDir, 'wpk.config.json');
-  const config = existing ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { apps?: unknown[] }) : { apps: [] };
+  const explicit = process.env.WPK_CONFIG ? path.resolve(process.env.WPK_CONFIG) : undefined;
+  const existing = explicit ?? CONFIG_FILES.map((file) => path.join(projectDir, file)).find((file) => fs.existsSync(file));
+  const shown = (file: string) => path.relative(process.cwd(), file) || file;
+  if (existing && !existing.endsWith('.json')) throw new CliError(`${shown(existing)} is code, not data: add "${name}" to its apps by hand`);
+  const file = existing ?? path.join(projectDir, 'wpk.config.json');
+  const config = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { apps?: unknown[] }) : { apps: [] };
   const apps = Array.isArray(config.apps) ? config.apps : [];
   const listed = apps.some((entry) => entry === name || (typeof entry === 'object' && entry !== null && (entry as { package?: unknown }).package === name));
-  if (listed) return false;
+  if (listed) return { added: false, file: shown(file) };
   config.apps = [...apps, name];
   fs.writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
-  return true;
+  return { added: true, file: shown(file) };
 }
 
 function addApp(): Command {
@@ -44,7 +50,7 @@ function addApp(): Command {
     .action(async (spec: string, options: { install: boolean }) => {
       const name = packageName(spec);
       if (!NAME.test(name)) throw new CliError(`"${spec}" is not a package name (a directory app goes in wpk.config.json as "./path")`);
-      const projectDir = process.cwd();
+      const projectDir = projectDirOf();
       if (!fs.existsSync(path.join(projectDir, 'package.json'))) throw new CliError(`no package.json in ${projectDir}: run wpk add app in a project (wpk new project creates one)`);
       if (options.install) {
         const manager = packageManagerOf(projectDir);
@@ -63,8 +69,8 @@ function addApp(): Command {
         if (error instanceof AppLoadError) throw new CliError(`${name} is not a loadable app: ${error.problems.join('; ')}`);
         throw error;
       }
-      const added = await addToConfig(projectDir, name);
-      console.log(added ? `added ${name} (${namespace}) to wpk.config.json` : `${name} (${namespace}) is already in wpk.config.json`);
+      const { added, file } = await addToConfig(projectDir, name);
+      console.log(added ? `added ${name} (${namespace}) to ${file}` : `${name} (${namespace}) is already in ${file}`);
     });
 }
 

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import path from 'node:path';
 import type { Runtime } from '@wpk/core';
 import { loadSdk } from '../kit.js';
-import { appEntries, appOption, openRuntime, parsePort, SERVER_LOG_LEVEL } from '../options.js';
+import { appEntries, appOption, openRuntime, parsePort, projectDir, SERVER_LOG_LEVEL } from '../options.js';
 import { migrationReporter } from '../progress.js';
 import { stopOnSignals } from './start.js';
 
@@ -16,7 +16,7 @@ export function devCommand(): Command {
     .addOption(appOption())
     .action(async (options: { port?: number; dataDir: string; app?: string[] }) => {
       // Development always runs the embedded database, whatever DATABASE_URL says.
-      const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(options.dataDir), databaseUrl: null, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? SERVER_LOG_LEVEL });
+      const runtime = await openRuntime({ port: options.port, dataDir: path.resolve(projectDir(), options.dataDir), databaseUrl: null, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? SERVER_LOG_LEVEL });
       try {
         await runtime.migrate(migrationReporter(process.stderr));
         const demo = await runtime.identity.seedDemo();

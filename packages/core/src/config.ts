@@ -88,8 +88,12 @@ export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'pa
   storage?: Partial<Omit<StorageConfig, 's3'>> & { s3?: Partial<S3StorageConfig> };
 };
 
-/** Builds the runtime config from explicit options, then the environment, then defaults. */
-export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+/**
+ * Builds the runtime config from explicit options, then the environment, then defaults. Relative
+ * directories resolve against `baseDir`: the project directory (the config file's, or the working
+ * directory); docs/configuration.md lists every variable (config-reference.ts).
+ */
+export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.ProcessEnv = process.env, baseDir = process.cwd()): RuntimeConfig {
   const port = input.port ?? (env.PORT ? Number(env.PORT) : 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT ?? input.port)}`);
@@ -97,7 +101,7 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
   const baseDomain = (input.baseDomain ?? env.BASE_DOMAIN ?? 'localhost').toLowerCase();
   const host = input.host ?? env.HOST ?? '127.0.0.1';
   const identity = identityConfig(input, env);
-  const dataDir = path.resolve(input.dataDir ?? env.WPK_DATA_DIR ?? '.wpk/data');
+  const dataDir = path.resolve(baseDir, input.dataDir ?? env.WPK_DATA_DIR ?? '.wpk/data');
   return {
     databaseUrl: input.databaseUrl === null ? undefined : (input.databaseUrl ?? (env.DATABASE_URL || undefined)),
     dataDir,
@@ -111,7 +115,7 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     inMemory: input.inMemory ?? false,
     ...identity,
     passwordHashing: passwordHashingConfig(input, env),
-    storage: storageConfig(input.storage ?? {}, env, dataDir),
+    storage: storageConfig(input.storage ?? {}, env, dataDir, baseDir),
   };
 }
 
@@ -119,7 +123,7 @@ const DEFAULT_MAX_OBJECT_BYTES = 50 * 1024 * 1024;
 const LARGEST_MAX_OBJECT_BYTES = 5 * 1024 * 1024 * 1024;
 
 /** `STORAGE_*`, checked: a bad value stops start-up naming the variable (never echoing a secret). */
-export function storageConfig(input: NonNullable<RuntimeConfigInput['storage']>, env: NodeJS.ProcessEnv, dataDir: string): StorageConfig {
+export function storageConfig(input: NonNullable<RuntimeConfigInput['storage']>, env: NodeJS.ProcessEnv, dataDir: string, baseDir = process.cwd()): StorageConfig {
   const driver = input.driver ?? (env.STORAGE_DRIVER || 'local');
   if (driver !== 'local' && driver !== 's3') throw new Error(`STORAGE_DRIVER must be local or s3, got ${JSON.stringify(driver)}`);
   const maxRaw = input.maxObjectBytes ?? (env.STORAGE_MAX_OBJECT_BYTES || undefined);
@@ -127,7 +131,7 @@ export function storageConfig(input: NonNullable<RuntimeConfigInput['storage']>,
   if (!Number.isInteger(maxObjectBytes) || maxObjectBytes < 1 || maxObjectBytes > LARGEST_MAX_OBJECT_BYTES) {
     throw new Error(`STORAGE_MAX_OBJECT_BYTES must be an integer from 1 to ${LARGEST_MAX_OBJECT_BYTES} (5 GiB), got ${JSON.stringify(maxRaw)}`);
   }
-  const dir = path.resolve(input.dir ?? (env.STORAGE_DIR || path.join(dataDir, 'storage')));
+  const dir = path.resolve(baseDir, input.dir ?? (env.STORAGE_DIR || path.join(dataDir, 'storage')));
   const config: StorageConfig = { driver, maxObjectBytes, dir };
   if (driver === 's3') config.s3 = s3Config(input.s3 ?? {}, env);
   return config;

@@ -2,6 +2,7 @@ export * from './access/index.js';
 export * from './apps/index.js';
 export { systemClock, type Clock } from './clock.js';
 export { resolveConfig, storageConfig, type RuntimeConfig, type RuntimeConfigInput, type S3StorageConfig, type StorageConfig } from './config.js';
+export { CONFIG_GROUPS, CONFIG_VARIABLES, PROJECT_CONFIG_FIELDS, type ConfigGroup, type ConfigVariable, type ProjectConfigField } from './config-reference.js';
 export * from './db/index.js';
 export * from './events/index.js';
 export { AUTH_STRATEGY, DEMO, IdentityService, SESSION_COOKIE, type AddMemberInput, type ApiKeyAuthenticator, type CreateWorkspaceWithOwnerInput } from './identity/index.js';

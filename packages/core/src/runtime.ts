@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Server } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import type { ApiKeyService } from './api-keys/index.js';
@@ -87,13 +88,18 @@ export class Runtime {
   }
 
   static async create(options: RuntimeOptions = {}): Promise<Runtime> {
-    const config = resolveConfig(options);
+    // The project: the config file given (option, then WPK_CONFIG) and its directory, against
+    // which relative paths resolve; else the working directory and the config file found there.
+    const given = options.configFile ?? (process.env.WPK_CONFIG || undefined);
+    const configFile = typeof given === 'string' ? path.resolve(options.projectDir ?? process.cwd(), given) : given;
+    const projectDir = options.projectDir ?? (configFile ? path.dirname(configFile) : process.cwd());
+    const config = resolveConfig(options, process.env, projectDir);
     const logger = options.logger ?? createLogger(config.logLevel);
     // Apps are loaded and validated before anything opens: a bad manifest stops start-up here.
     const apps = await AppRegistry.load({
       apps: options.apps,
-      projectDir: options.projectDir,
-      configFile: options.configFile,
+      projectDir,
+      configFile,
       strictAppRoles: options.strictAppRoles ?? (process.env.WPK_STRICT_APP_ROLES ? process.env.WPK_STRICT_APP_ROLES === '1' : undefined),
     });
     const database = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemory, logger });

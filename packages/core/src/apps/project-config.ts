@@ -39,6 +39,7 @@ function entryProblem(entry: unknown): string | null {
 export async function readProjectConfig(projectDir: string, file?: string): Promise<ProjectConfig> {
   const found = file ? path.resolve(projectDir, file) : CONFIG_FILES.map((name) => path.join(projectDir, name)).find((candidate) => fs.existsSync(candidate));
   if (!found) return { file: null, apps: [] };
+  if (file && !fs.existsSync(found)) throw new Error(`the config file ${found} does not exist (named by --config or WPK_CONFIG)`);
   const label = path.relative(projectDir, found) || found;
   let value: unknown;
   try {
