@@ -89,19 +89,19 @@ test.serial('the keys migration goes down and up over a seeded workspace, keepin
   };
 
   t.deepEqual(await migrateTasksDown(), ['0002-distribution-keys']);
-  t.deepEqual(await migrateDown(sequelize, platformMigrations, '0600-distribution-keys'), ['0600-distribution-keys']);
+  t.deepEqual(await migrateDown(sequelize, platformMigrations, '0600-distribution-keys'), ['0700-live', '0600-distribution-keys']);
   t.is(await constraint('members_pkey'), 'PRIMARY KEY (id)');
   t.is(await constraint('tasks_topic_id_fkey'), 'FOREIGN KEY (topic_id) REFERENCES app_tasks.topics(id) ON DELETE SET NULL');
   const [triggers] = await sequelize.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'platform.search_records'::regclass AND NOT tgisinternal ORDER BY 1`);
   t.deepEqual(triggers, [{ tgname: 'search_words_on_insert' }, { tgname: 'search_words_on_update' }]);
-  const { 'platform.credential_hashes': _directory, ...withoutDirectory } = before;
+  const { 'platform.credential_hashes': _directory, 'platform.live_channels': _channels, 'platform.live_events': _events, 'platform.live_presence': _presence, ...withoutDirectory } = before;
   t.deepEqual(await count(), withoutDirectory);
   t.true((await distributionProblems(sequelize)).length > 40);
 
   const started = performance.now();
-  t.deepEqual(await migrateUp(sequelize, platformMigrations), ['0600-distribution-keys']);
+  t.deepEqual(await migrateUp(sequelize, platformMigrations), ['0600-distribution-keys', '0700-live']);
   t.deepEqual(await migrateTasksUp(), ['0002-distribution-keys']);
-  t.log(`0600 + tasks 0002 up on the seeded database: ${Math.round(performance.now() - started)} ms`);
+  t.log(`0600, 0700 + tasks 0002 up on the seeded database: ${Math.round(performance.now() - started)} ms`);
   t.is(await constraint('members_pkey'), 'PRIMARY KEY (id, workspace_id)');
   t.is(await constraint('tasks_topic_id_fkey'), 'FOREIGN KEY (workspace_id, topic_id) REFERENCES app_tasks.topics(workspace_id, id)');
   t.deepEqual(await count(), { ...before, 'platform.credential_hashes': before['platform.sessions'] + keyCount });
