@@ -42,6 +42,7 @@ function parameterisedRoutes(): RequestRoute[] {
 
 /** A value shaped like B's id of that kind, that names nothing. */
 function randomLike(kind: SeedKind): string {
+  if (kind === 'member_mrn') return `mrn:account:member:${randomUUID()}`;
   return kind === 'invitation' ? randomBytes(32).toString('base64url') : randomUUID();
 }
 

@@ -60,7 +60,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule';
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'chat' | 'message' | 'chat_list' | 'member_mrn';
 
 /** A workspace with one of everything, its owner's full-access key and a joined member. */
 export interface SeededWorkspace extends KeyedWorkspace {
@@ -75,7 +75,7 @@ export interface SeededWorkspace extends KeyedWorkspace {
  * Seeds a workspace through the API, as its owner: the tasks app installed, a member, a role, a
  * scoped key, an open invitation (token from the mail), a notification (the member asks for
  * access), a board with lanes, a task on it with a comment, a deliverable and the member assigned,
- * a topic, a schedule, a view. Every name carries `{subdomain}-secret`.
+ * a topic, a schedule, a view; the chat app installed with a group chat, a message and a list. Every name carries `{subdomain}-secret`.
  */
 export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promise<SeededWorkspace> {
   const workspace = await keyedWorkspace(env, subdomain);
@@ -108,6 +108,13 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.view = (await call('POST', '/views', { board_id: ids.board, name: `${marker} view`, tab: 'board' })).id;
   await call('POST', `/boards/${ids.board}/members`, { member_id: memberId, role: 'editor' });
   await call('POST', `/tasks/${ids.task}/assignees`, { member_id: memberId });
+  // The chat app: a group chat of the owner and the member, with a message, and a personal list.
+  await call('POST', '/applications/chat/installations', {});
+  await call('PUT', '/applications/chat/access', { access_policy: 'everyone', allowed_roles: [], redlist: [] });
+  ids.member_mrn = `mrn:account:member:${memberId}`;
+  ids.chat = (await call('POST', '/chats', { type: 'group', name: `${marker} chat`, participant_mrns: [ids.member_mrn] })).id;
+  ids.message = (await call('POST', `/chats/${ids.chat}/messages`, { body: `${marker} message` })).id;
+  ids.chat_list = (await call('POST', '/chats/lists', { name: `${marker} list` })).id;
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -147,6 +154,7 @@ const PARAM_KINDS: Record<string, SeedKind> = {
 /** Parameters whose meaning depends on the resource (`/tasks/{id}` vs `/workspaces/{id}`), by first path segment. */
 const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   tasks: { id: 'task' },
+  chats: { id: 'chat', msg_id: 'message', list_id: 'chat_list', member_mrn: 'member_mrn' },
   workspaces: { id: 'workspace' },
   invitations: { token: 'invitation' },
 };
@@ -157,6 +165,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
  */
 export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   slug: { fixed: 'tasks', reason: 'an app slug names an app of the runtime, the same in every workspace' },
+  'chats.emoji': { fixed: '%F0%9F%91%8D', reason: 'an emoji is the same in every workspace (the seeded message carries no reaction: removing one answers 404)' },
   'boards.key': { fixed: 'lane', reason: 'a task-filter key is a field name of the tasks app (lane, topic, ...), not a record' },
   'assets.file': { fixed: 'app.css', reason: 'a static file of the platform, the same for every workspace' },
   'public.file': { fixed: 'app.css', reason: 'a static file of the platform or of an app, the same for every workspace' },
@@ -291,7 +300,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board' };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', parent_id: 'message', list_id: 'chat_list' };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {
