@@ -209,6 +209,8 @@ export const OPERATIONS = {
   deleteChatsByIdParticipantsByMemberMrn: { method: 'DELETE', path: '/chats/{id}/participants/{member_mrn}', tag: 'chat', host: 'workspace' },
   /** Moves the caller's read position to a message (never backwards); answers the unread count left */
   putChatsByIdRead: { method: 'PUT', path: '/chats/{id}/read', tag: 'chat', host: 'workspace' },
+  /** Gives a signed link (PUT, 15 minutes) to upload a file to share in the chat */
+  postChatsByIdUploads: { method: 'POST', path: '/chats/{id}/uploads', tag: 'chat', host: 'workspace' },
   /** Lists the caller's chat lists */
   getChatsLists: { method: 'GET', path: '/chats/lists', tag: 'chat', host: 'workspace', paged: true },
   /** Creates a personal chat list */

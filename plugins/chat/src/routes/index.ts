@@ -3,7 +3,7 @@ import type { AppTypes } from '../app.types.js';
 import { CHAT_TYPES, PARTICIPANT_ROLES, type Models } from '../models/index.js';
 import { createChat, deleteChat, listChats, readChat, updateChat } from '../services/chats.js';
 import { createList, deleteList, favourite, listLists, putInList, takeFromList, unfavourite, updateList } from '../services/lists.js';
-import { addReaction, clearHistory, deleteMessage, editMessage, listMessages, markRead, presentOne, removeReaction, sendMessage } from '../services/messages.js';
+import { addReaction, clearHistory, createUpload, deleteMessage, editMessage, listMessages, markRead, presentOne, removeReaction, sendMessage } from '../services/messages.js';
 import { addParticipant, listParticipants, removeParticipant, requestCall, updateParticipant } from '../services/participants.js';
 import { presentChat, presentMessage, presentParticipant } from '../services/present.js';
 
@@ -96,6 +96,22 @@ export const routes: AnyAppRoute<Models, any>[] = [
     async handler(request, ctx) {
       const message = await sendMessage(ctx, request.params.id, request.payload);
       return ctx.respond.single(presentMessage(message, []), { self: `/chats/${request.params.id}/messages/${message.id}` });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/chats/{id}/uploads',
+    description: 'Gives a signed link (PUT, 15 minutes) to upload a file to share in the chat',
+    validate: {
+      params: params('id'),
+      payload: Joi.object({
+        filename: Joi.string().trim().min(1).max(255).required(),
+        content_type: Joi.string().max(255).pattern(/^[\w.+-]+\/[\w.+-]+$/).messages({ 'string.pattern.base': '{#label} must be a media type (type/subtype)' }),
+        size_bytes: Joi.number().integer().min(1),
+      }),
+    },
+    async handler(request, ctx) {
+      return ctx.respond.single(await createUpload(ctx, request.params.id, request.payload));
     },
   }),
   route({

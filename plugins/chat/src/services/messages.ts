@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ForbiddenError, InvalidError, isUuid, memberMrn, NotFoundError, Op } from '@wpk/sdk';
 import type { Attachment, Chat, Message } from '../models/index.js';
 import { audienceOf, requireParticipant, requireVisibleChat } from './chats.js';
@@ -69,6 +70,7 @@ export async function sendMessage(ctx: ChatContext, chatId: string, input: SendI
   }
   let attachment: Attachment | null = null;
   if (input.file) {
+    if (!input.file.file_key.startsWith(`chats/${chat.id}/`)) throw new InvalidError(`file.file_key must be a key of this chat's uploads (chats/${chat.id}/...): ask POST /chats/${chat.id}/uploads for one`);
     const stored = await ctx.storage.head(input.file.file_key);
     if (!stored) throw new InvalidError(`file.file_key ${input.file.file_key} names no file of the chat app`);
     attachment = { file_key: stored.key, filename: input.file.filename ?? stored.key.split('/').pop()!, content_type: stored.content_type, size_bytes: stored.size_bytes };
@@ -101,6 +103,18 @@ export async function sendMessage(ctx: ChatContext, chatId: string, input: SendI
   if (chat.type === 'channel' && body.trim()) indexMessage(ctx, chat, message);
   publishMessage(ctx, 'message.sent', message, audience);
   return message;
+}
+
+/**
+ * A signed link to upload one file into the chat's uploads (`chats/{chat_id}/{uuid}/{filename}`),
+ * valid 15 minutes; share it afterwards with `POST /chats/{id}/messages {file: {file_key}}`.
+ */
+export async function createUpload(ctx: ChatContext, chatId: string, input: { filename: string; content_type?: string; size_bytes?: number }) {
+  const { chat } = await requireParticipant(ctx, chatId);
+  const safe = input.filename.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 120) || 'file';
+  const key = `chats/${chat.id}/${randomUUID()}/${safe}`;
+  const upload = await ctx.storage.signedUploadUrl(key, { expiresInSeconds: 900, ...(input.content_type ? { contentType: input.content_type } : {}), ...(input.size_bytes !== undefined ? { maxBytes: input.size_bytes } : {}) });
+  return { file_key: key, filename: input.filename, upload };
 }
 
 /** Messages of channels are searchable (readers of the app may read any channel); private chats stay out of the platform search. */

@@ -49,7 +49,7 @@ export async function updateParticipant(ctx: ChatContext, chatId: string, member
   const { chat, me } = await requireParticipant(ctx, chatId);
   const memberId = memberIdOf(memberMrnValue, 'member_mrn');
   const target = await ctx.db.participants.findOne({ where: { chat_id: chat.id, member_id: memberId } });
-  if (!target) throw new NotFoundError(`${memberMrn(memberId)} does not take part in this chat`);
+  if (!target) throw new NotFoundError("member_mrn: no such participant in this chat");
   const changes: Partial<Participant> = {};
   if (input.muted !== undefined) {
     if (memberId !== ctx.member.id) throw new ForbiddenError('Only the participant may mute a chat for themselves');
@@ -75,7 +75,7 @@ export async function removeParticipant(ctx: ChatContext, chatId: string, member
   const self = memberId === ctx.member.id;
   if (!self && !canModerate(ctx, me) && !ctx.permissions.has('chat.participants.manage')) throw new ForbiddenError('Only the chat\'s owner may remove others');
   const target = await ctx.db.participants.findOne({ where: { chat_id: chat.id, member_id: memberId } });
-  if (!target) throw new NotFoundError(`${memberMrn(memberId)} does not take part in this chat`);
+  if (!target) throw new NotFoundError("member_mrn: no such participant in this chat");
   if (target.role === 'owner' && (await ctx.db.participants.count({ where: { chat_id: chat.id, role: 'owner' } })) <= 1 && (await ctx.db.participants.count({ where: { chat_id: chat.id } })) > 1) {
     throw new InvalidError('The last owner cannot leave: make another participant owner first');
   }
