@@ -10,7 +10,7 @@ const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const exec = promisify(execFile);
 
-/** Runs `wpk` in the repository's root, whose wpk.config loads the tasks app. */
+/** Runs `wpk` in the repository's root, whose wpk.config loads the tasks, companies and contacts apps. */
 async function wpk(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await exec(process.execPath, [`--import=${import.meta.resolve('tsx')}`, bin, ...args], { cwd: options.cwd ?? root, env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '', ...options.env }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
@@ -34,7 +34,7 @@ test('wpk openapi --app tasks --out writes the tasks operations; an unknown app 
 
   const unknown = await wpk(['openapi', '--app', 'nope']);
   t.is(unknown.code, 1);
-  t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, web, system, tasks');
+  t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, web, system, tasks, companies, contacts');
 });
 
 test('--config and WPK_CONFIG name the project file from any directory; its relative app paths resolve against its own directory', async (t) => {

@@ -88,8 +88,9 @@ export async function generateAppTypes(manifest: AppManifest): Promise<string> {
     received.push(`  ${quote(subscription.action)}: ${name ?? 'Record<string, unknown>'};${name ? '' : ' // emitted by another app: its schema is not known here'}`);
   }
   parts.push(manifest.settings ? await declaration('Settings', manifest.settings.schema, 'The settings document of the app (`ctx.settings`).', false) : '/** The settings document of the app (`ctx.settings`): it declares none. */\nexport type Settings = Record<string, never>;');
-  parts.push(`/** Payloads of the events this app emits, by action (\`ctx.events.stage\`). */\nexport interface EmittedEvents {\n${emitted.join('\n')}\n}`);
-  parts.push(`/** Payloads of the events this app subscribes to, by action (its subscription handlers). */\nexport interface ReceivedEvents {\n${received.join('\n')}\n}`);
+  // An app that emits or receives nothing gets a type with no key (an empty interface would accept any value).
+  parts.push(`/** Payloads of the events this app emits, by action (\`ctx.events.stage\`). */\n${emitted.length ? `export interface EmittedEvents {\n${emitted.join('\n')}\n}` : 'export type EmittedEvents = Record<string, never>;'}`);
+  parts.push(`/** Payloads of the events this app subscribes to, by action (its subscription handlers). */\n${received.length ? `export interface ReceivedEvents {\n${received.join('\n')}\n}` : 'export type ReceivedEvents = Record<string, never>;'}`);
   parts.push('/** The app\'s typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */\nexport interface AppTypes {\n  emits: EmittedEvents;\n  receives: ReceivedEvents;\n  settings: Settings;\n}');
   return `${parts.join('\n\n')}\n`;
 }

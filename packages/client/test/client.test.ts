@@ -1,17 +1,22 @@
 import test from 'ava';
 import got from 'got';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
-import tasksApp from '@wpk/app-tasks';
 import { API_VERSION, ApiError, asCollection, asSingle, createClient, isApiError, OPERATIONS, type Client } from '../src/index.js';
 
 let platform: TestPlatform;
 let workspace: TestWorkspace;
 let baseUrl: string;
 
+/** The repository root: the client is generated from the apps its wpk.config.json loads, so the test serves the same. */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT_APPS = (JSON.parse(fs.readFileSync(`${ROOT}wpk.config.json`, 'utf8')) as { apps: Array<{ dir: string }> }).apps.map((entry) => entry.dir);
+
 test.before(async () => {
-  platform = await createTestPlatform({ apps: [tasksApp], firstParty: true });
+  platform = await createTestPlatform({ apps: ROOT_APPS, firstParty: true, projectDir: ROOT });
   workspace = await platform.workspace('acme');
   await workspace.install('tasks');
   baseUrl = await platform.runtime.start();
@@ -42,9 +47,17 @@ test('a script creates a key, then boards, tasks and a search through the typed 
   const me = await client.account.getMe();
   t.is(asSingle<{ member: { email: string } }>(me).data.member.email, workspace.owner.email);
 
-  const board = asSingle<{ id: string; title: string }>(await client.tasks.postBoards({ body: { title: 'Launch' } }));
-  const boardId = board.data.id;
+  // Operations whose route declares its record are typed to the record's fields (no asSingle).
+  const board = await client.tasks.postBoards({ body: { title: 'Launch' } });
+  const boardId: string = board.data.id;
+  const lanes: string[] = board.data.lanes;
   t.is(board.data.title, 'Launch');
+  t.deepEqual(lanes, ['To do', 'In progress', 'Done']);
+  const members = await client.account.getMembers();
+  t.deepEqual(
+    members.data.map((member) => member.platform_role),
+    ['owner'],
+  );
   const titles = ['Write the press release', 'Book the venue', 'Order the banners'];
   for (const title of titles) await client.tasks.postTasks({ body: { title, board_id: boardId } });
 

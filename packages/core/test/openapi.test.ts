@@ -97,3 +97,18 @@ test('a type added by a joi extension is described as the type it builds on, wit
     required: ['id'],
   });
 });
+
+test('a route that declares its record answers the envelope with that record, named as a shared schema', (t) => {
+  const list = document.paths['/members'].get.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
+  const schema = list.content['application/json'].schema;
+  t.deepEqual(schema.required, ['data', 'pagination', 'links']);
+  t.deepEqual(schema.properties.data, { type: 'array', items: { $ref: '#/components/schemas/Member' } });
+  const member = document.components.schemas.Member as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+  t.true(member.required.includes('platform_role'));
+  t.false(member.additionalProperties);
+  t.deepEqual(member.properties.platform_role, { type: 'string', enum: ['owner', 'admin', 'member'] });
+  const created = document.paths['/api-keys'].post.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+  t.deepEqual(created.content['application/json'].schema.properties.data, { $ref: '#/components/schemas/ApiKeyWithSecret' });
+  // A route that declares nothing keeps the generic envelope.
+  t.deepEqual(document.paths['/notifications'].get.responses['200'], { $ref: '#/components/responses/Ok' });
+});

@@ -21,6 +21,20 @@ export const OPERATIONS = {
   postEventsChatEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/chat/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/chat/events/system-workspace-member-added */
   postEventsChatEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/chat/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-account-member-removed */
+  postEventsContactsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/contacts/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-calls-call-started */
+  postEventsContactsEventsCoreCallsCallStarted: { method: 'POST', path: '/_events/contacts/events/core-calls-call-started', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-chat-chat-created */
+  postEventsContactsEventsCoreChatChatCreated: { method: 'POST', path: '/_events/contacts/events/core-chat-chat-created', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-chat-participant-added */
+  postEventsContactsEventsCoreChatParticipantAdded: { method: 'POST', path: '/_events/contacts/events/core-chat-participant-added', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-companies-company-created */
+  postEventsContactsEventsCoreCompaniesCompanyCreated: { method: 'POST', path: '/_events/contacts/events/core-companies-company-created', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-companies-company-deleted */
+  postEventsContactsEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/contacts/events/core-companies-company-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-companies-company-updated */
+  postEventsContactsEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/contacts/events/core-companies-company-updated', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
   postEventsSystemEventsSystemSecurityPermissionDenied: { method: 'POST', path: '/_events/system/events/system-security-permission-denied', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-role-created */
@@ -219,6 +233,40 @@ export const OPERATIONS = {
   patchChatsListsByListId: { method: 'PATCH', path: '/chats/lists/{list_id}', tag: 'chat', host: 'workspace' },
   /** Deletes a list (its chats stay) */
   deleteChatsListsByListId: { method: 'DELETE', path: '/chats/lists/{list_id}', tag: 'chat', host: 'workspace' },
+  /** Lists companies by name; q matches name or domain, filters by industry, size, domain and owner */
+  getCompanies: { method: 'GET', path: '/companies', tag: 'companies', host: 'workspace', paged: true },
+  /** Creates a company; the owner defaults to the caller */
+  postCompanies: { method: 'POST', path: '/companies', tag: 'companies', host: 'workspace' },
+  /** Reads a company */
+  getCompaniesByCompanyId: { method: 'GET', path: '/companies/{company_id}', tag: 'companies', host: 'workspace' },
+  /** Updates the given fields of a company (null clears an optional one) */
+  putCompaniesByCompanyId: { method: 'PUT', path: '/companies/{company_id}', tag: 'companies', host: 'workspace' },
+  /** Deletes a company */
+  deleteCompaniesByCompanyId: { method: 'DELETE', path: '/companies/{company_id}', tag: 'companies', host: 'workspace' },
+  /** Lists contacts by display name; q matches names, emails, phones, organization, title and tags */
+  getContacts: { method: 'GET', path: '/contacts', tag: 'contacts', host: 'workspace', paged: true },
+  /** Creates a contact; it needs a name, an email or a phone */
+  postContacts: { method: 'POST', path: '/contacts', tag: 'contacts', host: 'workspace' },
+  /** Reads a contact */
+  getContactsByContactId: { method: 'GET', path: '/contacts/{contact_id}', tag: 'contacts', host: 'workspace' },
+  /** Updates the given fields of a contact (null clears one; a list is replaced whole) */
+  putContactsByContactId: { method: 'PUT', path: '/contacts/{contact_id}', tag: 'contacts', host: 'workspace' },
+  /** Deletes a contact */
+  deleteContactsByContactId: { method: 'DELETE', path: '/contacts/{contact_id}', tag: 'contacts', host: 'workspace' },
+  /** Merges contact_ids into this contact and deletes them */
+  postContactsByContactIdMerges: { method: 'POST', path: '/contacts/{contact_id}/merges', tag: 'contacts', host: 'workspace' },
+  /** Groups of contacts sharing an email, a phone, a member or their full name */
+  getContactsDuplicates: { method: 'GET', path: '/contacts/duplicates', tag: 'contacts', host: 'workspace', paged: true },
+  /** Imports every card of a vCard 4.0 (or 3.0) text, all or none */
+  postContactsImports: { method: 'POST', path: '/contacts/imports', tag: 'contacts', host: 'workspace' },
+  /** The caller's suggestions (default pending), most interactions first */
+  getContactsSuggestions: { method: 'GET', path: '/contacts/suggestions', tag: 'contacts', host: 'workspace', paged: true },
+  /** Accepts a suggestion (it becomes a contact; contact fields may be added) or dismisses it */
+  patchContactsSuggestionsBySuggestionId: { method: 'PATCH', path: '/contacts/suggestions/{suggestion_id}', tag: 'contacts', host: 'workspace' },
+  /** Dismisses a suggestion */
+  deleteContactsSuggestionsBySuggestionId: { method: 'DELETE', path: '/contacts/suggestions/{suggestion_id}', tag: 'contacts', host: 'workspace' },
+  /** Exports contacts (all, or by ids, tag, company) as one vCard 4.0 text */
+  getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
   /** GET /health */
@@ -390,4 +438,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","tasks","chat"] as const;
+export const TAGS = ["web","system","account","tasks","chat","companies","contacts"] as const;

@@ -4,6 +4,7 @@ import type { Sequelize } from 'sequelize';
 import { requireRole } from '../access/index.js';
 import { collection, parsePagination, single } from '../server/index.js';
 import type { ApiKeyService, CreateKeyInput, RotateKeyInput, UpdateKeyInput } from './service.js';
+import { API_KEY, API_KEY_WITH_SECRET, DELETED_API_KEY } from './answers.js';
 
 const name = Joi.string().trim().min(1).max(100);
 const scopes = Joi.array().items(Joi.string().trim().min(1).max(200)).max(500);
@@ -25,7 +26,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
     {
       method: 'GET',
       path: '/api-keys',
-      options: { app: { platformAccess: 'full-access' } },
+      options: { app: { answers: { collection: API_KEY }, platformAccess: 'full-access' } },
       handler: async (request) => {
         admin(request);
         const page = parsePagination(request.query);
@@ -36,7 +37,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
     {
       method: 'GET',
       path: '/api-keys/{key_id}',
-      options: { app: { platformAccess: 'full-access' }, validate: { params: keyIdParams } },
+      options: { app: { answers: { single: API_KEY }, platformAccess: 'full-access' }, validate: { params: keyIdParams } },
       handler: async (request) => {
         admin(request);
         return single(request, await keys.get(workspaceId(request), keyId(request)));
@@ -46,7 +47,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       method: 'POST',
       path: '/api-keys',
       options: {
-        app: { platformAccess: 'full-access' },
+        app: { answers: { single: API_KEY_WITH_SECRET }, platformAccess: 'full-access' },
         validate: {
           payload: Joi.object({ name: name.required(), full_access: flag, scopes, expires_at: expiresAt, member_id: Joi.id().trim() }).required(),
         },
@@ -61,7 +62,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       method: 'PUT',
       path: '/api-keys/{key_id}',
       options: {
-        app: { platformAccess: 'full-access' },
+        app: { answers: { single: API_KEY }, platformAccess: 'full-access' },
         validate: {
           params: keyIdParams,
           payload: Joi.object({ name, full_access: flag, scopes, status: Joi.string().valid('active', 'revoked'), expires_at: expiresAt, never_expires: flag }).required(),
@@ -77,7 +78,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
       method: 'PUT',
       path: '/api-keys/{key_id}/secret',
       options: {
-        app: { platformAccess: 'full-access' },
+        app: { answers: { single: API_KEY_WITH_SECRET }, platformAccess: 'full-access' },
         validate: { params: keyIdParams, payload: Joi.object({ expires_at: expiresAt, never_expires: flag }).allow(null) },
       },
       handler: async (request) => {
@@ -89,7 +90,7 @@ export function apiKeyRoutes(keys: ApiKeyService, sequelize: Sequelize): ServerR
     {
       method: 'DELETE',
       path: '/api-keys/{key_id}',
-      options: { app: { platformAccess: 'full-access' }, validate: { params: keyIdParams } },
+      options: { app: { answers: { single: DELETED_API_KEY }, platformAccess: 'full-access' }, validate: { params: keyIdParams } },
       handler: async (request) => {
         const actor = admin(request);
         await sequelize.transaction(() => keys.remove(workspaceId(request), actor, keyId(request)));

@@ -103,6 +103,8 @@ interface RouteFacts {
   permissions: unknown[];
   description?: string;
   validate: { params?: Schema; query?: Schema; payload?: Schema };
+  /** The record the route declares it answers with (`options.app.answers`, or an app route's `answers`). */
+  answers?: { single: Schema } | { collection: Schema };
 }
 
 function factsOf(route: RequestRoute): RouteFacts {
@@ -141,6 +143,7 @@ function factsOf(route: RequestRoute): RouteFacts {
     access,
     permissions,
     description: settings.description,
+    answers: settings.app?.answers,
     validate: {
       params: isJoi(validate.params) ? validate.params : undefined,
       query: isJoi(validate.query) ? validate.query : undefined,
@@ -187,7 +190,21 @@ const ERROR_RESPONSES: Record<string, string> = {
   '503': 'Unavailable',
 };
 
-function successResponse(facts: RouteFacts): unknown {
+/** The 200 answer of an API route that declares its record: the envelope with that record in it. */
+function declaredAnswer(facts: RouteFacts, answers: NonNullable<RouteFacts['answers']>, components: Record<string, JsonSchema>): unknown {
+  const headers = { 'X-Request-Id': ref('headers', 'RequestId'), 'X-Api-Version': ref('headers', 'ApiVersion') };
+  if ('single' in answers) {
+    const record = joiToJsonSchema(answers.single, components, { closed: true });
+    const schema = { type: 'object', required: ['data', 'links'], properties: { data: record, links: ref('schemas', 'Links') } };
+    return { description: 'Success: one resource.', headers, content: { 'application/json': { schema } } };
+  }
+  const record = joiToJsonSchema(answers.collection, components, { closed: true });
+  const schema = { type: 'object', required: ['data', 'pagination', 'links'], properties: { data: { type: 'array', items: record }, pagination: ref('schemas', 'Pagination'), links: ref('schemas', 'CollectionLinks') } };
+  return { description: 'Success: one page of the collection.', headers, content: { 'application/json': { schema } } };
+}
+
+function successResponse(facts: RouteFacts, components: Record<string, JsonSchema>): unknown {
+  if (facts.kind === 'api' && facts.answers) return declaredAnswer(facts, facts.answers, components);
   if (facts.kind === 'api') return ref('responses', facts.app ? 'AppOk' : 'Ok');
   if (facts.path === '/health') {
     return {
@@ -252,7 +269,7 @@ function operationOf(facts: RouteFacts, components: Record<string, JsonSchema>):
   if (BODY_METHODS.has(facts.method) || (facts.method === 'delete' && facts.validate.payload)) {
     operation.requestBody = requestBodyOf(facts, components);
   }
-  operation.responses['200'] = successResponse(facts);
+  operation.responses['200'] = successResponse(facts, components);
   if (facts.kind === 'page') {
     // Pages redirect: to /login without a session, and after a form is posted.
     for (const status of ['302', '303']) operation.responses[status] = { description: 'A redirect (to /login without a session; after a posted form)', headers: { Location: { schema: { type: 'string' } } } };

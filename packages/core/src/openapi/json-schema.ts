@@ -59,30 +59,37 @@ function withBaseTypes(description: unknown, types: Map<string, string>): unknow
  * string with its bounds); `components` collects schemas named with `.id()`. Objects accept
  * extra properties, as the server validates requests (`allowUnknown`: they are dropped).
  */
-export function joiToJsonSchema(schema: Schema, components: Record<string, JsonSchema> = {}): JsonSchema {
+export function joiToJsonSchema(schema: Schema, components: Record<string, JsonSchema> = {}, options: { closed?: boolean } = {}): JsonSchema {
   const types = new Map<string, string>();
   collectCustomTypes(schema, types);
   const description = types.size ? withBaseTypes(schema.describe(), types) : schema.describe();
   // joi-to-json reads a schema only through describe(); a stand-in with that one method is enough, hence the cast.
-  return openApiShape(parse({ describe: () => description } as unknown as Schema, 'open-api-3.1', components)) as JsonSchema;
+  // joi-to-json fills `components` with the schemas named by `.id()` and also copies them all into
+  // the result under `schemas`: they belong in the document's components only.
+  const { schemas: _named, ...json } = parse({ describe: () => description } as unknown as Schema, 'open-api-3.1', components) as JsonSchema;
+  return openApiShape(json, options.closed === true) as JsonSchema;
 }
 
 const SUBSCHEMA_KEYS = new Set(['if', 'then', 'else', 'not', 'contains', 'items']);
 const SUBSCHEMA_LISTS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
 // `true`/`false` are JSON Schemas, but OpenAPI tools expect objects there: `{}` and `{ not: {} }`
-// say the same. `additionalProperties: false` goes: the server drops unknown keys, never refuses them.
-function openApiShape(schema: unknown): unknown {
+// say the same. In a request schema `additionalProperties: false` goes: the server drops unknown
+// keys, never refuses them. An answered record (`closed`) keeps it: the record has exactly its fields.
+function openApiShape(schema: unknown, closed: boolean): unknown {
   if (typeof schema !== 'object' || schema === null) return schema;
-  if (Array.isArray(schema)) return schema.map(openApiShape);
-  const asObject = (value: unknown) => (value === true ? {} : value === false ? { not: {} } : openApiShape(value));
+  if (Array.isArray(schema)) return schema.map((item) => openApiShape(item, closed));
+  const asObject = (value: unknown) => (value === true ? {} : value === false ? { not: {} } : openApiShape(value, closed));
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'additionalProperties' && value === false) continue;
+    if (key === 'additionalProperties' && value === false) {
+      if (closed) copy[key] = false;
+      continue;
+    }
     if (SUBSCHEMA_KEYS.has(key)) copy[key] = asObject(value);
     else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) copy[key] = value.map(asObject);
     else if (key === 'properties' && typeof value === 'object' && value !== null) copy[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, asObject(property)]));
-    else copy[key] = openApiShape(value);
+    else copy[key] = openApiShape(value, closed);
   }
   return copy;
 }

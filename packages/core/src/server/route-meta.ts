@@ -1,3 +1,4 @@
+import type { RouteAnswers } from '@wpk/sdk';
 import type { WorkspaceRecord } from '../tenancy/index.js';
 import type { ApiVersion } from './versioning.js';
 
@@ -20,6 +21,8 @@ export interface WpkRouteMeta {
 declare module '@hapi/hapi' {
   interface RouteOptionsApp {
     wpk?: WpkRouteMeta;
+    /** The record the route answers with (the SDK's RouteAnswers): OpenAPI, the typed client, the tests' response checks. */
+    answers?: RouteAnswers;
   }
   interface RequestApplicationState {
     /** The tenant this request is for, resolved from the Host subdomain. */

@@ -60,7 +60,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'chat' | 'message' | 'chat_list' | 'member_mrn';
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'chat' | 'message' | 'chat_list' | 'member_mrn';
 
 /** A workspace with one of everything, its owner's full-access key and a joined member. */
 export interface SeededWorkspace extends KeyedWorkspace {
@@ -75,7 +75,8 @@ export interface SeededWorkspace extends KeyedWorkspace {
  * Seeds a workspace through the API, as its owner: the tasks app installed, a member, a role, a
  * scoped key, an open invitation (token from the mail), a notification (the member asks for
  * access), a board with lanes, a task on it with a comment, a deliverable and the member assigned,
- * a topic, a schedule, a view; the chat app installed with a group chat, a message and a list. Every name carries `{subdomain}-secret`.
+ * a topic, a schedule, a view; a company, a contact and a contact suggestion; the chat app installed
+ * with a group chat, a message and a list. Every name carries `{subdomain}-secret`.
  */
 export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promise<SeededWorkspace> {
   const workspace = await keyedWorkspace(env, subdomain);
@@ -108,6 +109,14 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.view = (await call('POST', '/views', { board_id: ids.board, name: `${marker} view`, tab: 'board' })).id;
   await call('POST', `/boards/${ids.board}/members`, { member_id: memberId, role: 'editor' });
   await call('POST', `/tasks/${ids.task}/assignees`, { member_id: memberId });
+  // Companies and Contacts: a company, a contact at it, and the owner's suggestion of the member
+  // (Contacts learns interactions from the chat events; delivered as the broker would).
+  await call('POST', '/applications/companies/installations', {});
+  await call('POST', '/applications/contacts/installations', {});
+  ids.company = (await call('POST', '/companies', { name: `${marker} company` })).id;
+  ids.contact = (await call('POST', '/contacts', { display_name: `${marker} contact`, company_mrn: `mrn:companies:company:${ids.company}` })).id;
+  await env.runtime.apps.dispatch('contacts', { action: 'core.chat.participant.added', payload: { chat_id: `${marker} chat`, member_mrn: `mrn:account:member:${memberId}`, added_by_mrn: `mrn:account:member:${workspace.ownerId}` }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+  ids.suggestion = (await call('GET', '/contacts/suggestions'))[0].id;
   // The chat app: a group chat of the owner and the member, with a message, and a personal list.
   await call('POST', '/applications/chat/installations', {});
   await call('PUT', '/applications/chat/access', { access_policy: 'everyone', allowed_roles: [], redlist: [] });
@@ -149,6 +158,9 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   schedule_id: 'schedule',
   notification_id: 'notification',
   deliverable_id: 'deliverable',
+  company_id: 'company',
+  contact_id: 'contact',
+  suggestion_id: 'suggestion',
 };
 
 /** Parameters whose meaning depends on the resource (`/tasks/{id}` vs `/workspaces/{id}`), by first path segment. */
@@ -300,7 +312,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', parent_id: 'message', list_id: 'chat_list' };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', parent_id: 'message', list_id: 'chat_list' };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {

@@ -1,4 +1,5 @@
-import type { Schema } from 'joi';
+import type { ObjectSchema, Schema } from 'joi';
+import { Joi } from '../input/joi.js';
 import type { AppContext, AppTypes, PublicContext, UntypedApp } from './context.js';
 import type { ModelMap } from './models.js';
 import type { HttpMethod } from '../manifest/types.js';
@@ -29,6 +30,25 @@ export interface RouteValidation {
   payload?: Schema;
 }
 
+/**
+ * What a route answers with: the joi schema of the record `ctx.respond.single` puts in `data`, or
+ * of each record `ctx.respond.collection` lists. It goes into the OpenAPI document, so the typed
+ * client knows the fields, and the test harness checks every answer the app's tests produce
+ * against it; nothing checks it per request in production. Build it with `recordSchema` (every
+ * field required unless named optional); name it with `.id('Board')` to share it between routes.
+ */
+export type RouteAnswers = { single: Schema } | { collection: Schema };
+
+/**
+ * The joi schema of an answered record: every key required (a field the record may leave out is
+ * named in `optional`); nullable fields say `.allow(null)`.
+ */
+export function recordSchema(keys: Record<string, Schema>, options: { optional?: string[] } = {}): ObjectSchema {
+  const optional = new Set(options.optional ?? []);
+  for (const name of optional) if (!(name in keys)) throw new Error(`recordSchema: optional field ${name} is not a key`);
+  return Joi.object(Object.fromEntries(Object.entries(keys).map(([name, schema]) => [name, optional.has(name) ? schema.optional() : schema.required()])));
+}
+
 /** A route of the app: method + path (as in the manifest's authorization table) and a handler. */
 export interface AppRoute<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** HTTP method. */
@@ -39,6 +59,8 @@ export interface AppRoute<M extends ModelMap = ModelMap, T extends AppTypes = Un
   validate?: RouteValidation;
   /** One line for the docs and OpenAPI. */
   description?: string;
+  /** The record it answers with (OpenAPI, the typed client, the tests' response checks). */
+  answers?: RouteAnswers;
   /** True for a route the manifest marks `public: true` (use definePublicRoute). */
   public?: false;
   /** Answers the request; the return value is the 200 body. Throw the SDK's errors for 4xx. */
@@ -55,6 +77,8 @@ export interface AppPublicRoute<M extends ModelMap = ModelMap, T extends AppType
   validate?: RouteValidation;
   /** One line for the docs. */
   description?: string;
+  /** The record it answers with (see AppRoute.answers). */
+  answers?: RouteAnswers;
   /** Always true. */
   public: true;
   /** Answers the request; the return value is the 200 body. */

@@ -5,6 +5,7 @@ import { addBoardMember, changeBoardMemberRole, listBoardMembers, removeBoardMem
 import { filterOptions, listTaskFilters } from '../services/task-filters.js';
 import { createTopic, deleteTopic, listTopics, updateTopic } from '../services/topics.js';
 import { boardRole, color, id, idParams, listQuery, q } from './schemas.js';
+import { BOARD_MEMBER, TOPIC } from './answers.js';
 
 /** A board's task filters, topics and members. */
 export const boardPartRoutes = [
@@ -31,6 +32,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/topics',
+    answers: { collection: TOPIC },
     description: "The board's topics by name; q keeps names containing it",
     validate: { params: idParams('board_id'), query: listQuery({ q: q() }) },
     async handler(request, ctx) {
@@ -41,6 +43,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/topics',
+    answers: { single: TOPIC },
     description: 'Creates a topic on the board',
     validate: { params: idParams('board_id'), payload: Joi.object({ name: Joi.string().min(1).max(80).required(), color: color().allow(null) }) },
     async handler(request, ctx) {
@@ -51,6 +54,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/topics/{topic_id}',
+    answers: { single: TOPIC },
     description: 'Renames or recolours a topic',
     validate: { params: idParams('board_id', 'topic_id'), payload: Joi.object({ name: Joi.string().min(1).max(80), color: color().allow(null) }) },
     async handler(request, ctx) {
@@ -70,6 +74,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/members',
+    answers: { collection: BOARD_MEMBER },
     description: "The board's members and their roles",
     validate: { params: idParams('board_id'), query: listQuery() },
     async handler(request, ctx) {
@@ -80,6 +85,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/members',
+    answers: { single: BOARD_MEMBER },
     description: 'Adds a workspace member to the board with a role',
     validate: { params: idParams('board_id'), payload: Joi.object({ member_id: id().required(), role: boardRole().required() }) },
     async handler(request, ctx) {
@@ -90,6 +96,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/members/{member_id}',
+    answers: { single: BOARD_MEMBER },
     description: "Changes a board member's role",
     validate: { params: idParams('board_id', 'member_id'), payload: Joi.object({ role: boardRole().required() }) },
     async handler(request, ctx) {

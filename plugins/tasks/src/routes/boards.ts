@@ -4,12 +4,14 @@ import type { Models } from '../models/index.js';
 import { createBoard, deleteBoard, listBoards, renameLane, requireBoard, updateBoard } from '../services/boards.js';
 import { presentBoard } from '../services/present.js';
 import { grid, id, idParams, lanes, listQuery, q, title } from './schemas.js';
+import { BOARD, RENAMED_BOARD } from './answers.js';
 
 /** Boards: list, create (optionally from a template), read, update or archive, delete, rename a lane. */
 export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards',
+    answers: { collection: BOARD },
     description: 'Lists live boards (archived ones with deleted=true), oldest first',
     validate: { query: listQuery({ q: q(), is_template: Joi.boolean(), deleted: Joi.boolean() }) },
     async handler(request, ctx) {
@@ -20,6 +22,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards',
+    answers: { single: BOARD },
     description: 'Creates a board, optionally from a template board',
     validate: {
       payload: Joi.object({
@@ -39,6 +42,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}',
+    answers: { single: BOARD },
     description: 'Reads a board (archived or not)',
     validate: { params: idParams('board_id') },
     async handler(request, ctx) {
@@ -49,6 +53,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/boards/{board_id}',
+    answers: { single: BOARD },
     description: 'Updates a board; deleted: true archives it, false restores it',
     validate: {
       params: idParams('board_id'),
@@ -77,6 +82,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/columns',
+    answers: { single: RENAMED_BOARD },
     description: 'Renames a lane and every task in it',
     validate: {
       params: idParams('board_id'),

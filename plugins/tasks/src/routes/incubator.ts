@@ -3,6 +3,7 @@ import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { clearBoard, pullTasks, returnTask } from '../services/incubator.js';
 import { id, idParams } from './schemas.js';
+import { TASK } from './answers.js';
 
 const EXACTLY_ONE = 'body must contain exactly one of task_ids or schedule_id';
 
@@ -35,6 +36,7 @@ export const incubatorRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/tasks/{task_id}',
+    answers: { single: TASK },
     description: 'Returns the task to the incubator',
     validate: { params: idParams('board_id', 'task_id') },
     async handler(request, ctx) {

@@ -5,12 +5,14 @@ import { completeSchedule, createSchedule, listSchedules, requireSchedule, updat
 import { presentSchedule } from '../services/present.js';
 import { createView, deleteView, listViews } from '../services/views.js';
 import { id, idParams, isoDate, listQuery } from './schemas.js';
+import { SCHEDULE, VIEW } from './answers.js';
 
 /** Saved views and schedules. */
 export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/views',
+    answers: { collection: VIEW },
     description: "The caller's saved views, optionally of one board",
     validate: { query: listQuery({ board_id: id() }) },
     async handler(request, ctx) {
@@ -21,6 +23,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/views',
+    answers: { single: VIEW },
     description: 'Saves a board view',
     validate: {
       payload: Joi.object({ board_id: id().required(), name: Joi.string().min(1).max(80).required(), tab: Joi.string().min(1).max(40).required(), schedule_id: id().allow(null) }),
@@ -41,6 +44,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/schedules',
+    answers: { collection: SCHEDULE },
     description: 'Lists schedules, oldest first; status keeps open or completed ones',
     validate: { query: listQuery({ status: Joi.string().valid('open', 'completed') }) },
     async handler(request, ctx) {
@@ -51,6 +55,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/schedules',
+    answers: { single: SCHEDULE },
     description: 'Creates a schedule',
     validate: { payload: Joi.object({ name: Joi.string().min(1).max(120).required(), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
     async handler(request, ctx) {
@@ -61,6 +66,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/schedules/{schedule_id}',
+    answers: { single: SCHEDULE },
     description: 'Reads a schedule',
     validate: { params: idParams('schedule_id') },
     async handler(request, ctx) {
@@ -71,6 +77,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/schedules/{schedule_id}',
+    answers: { single: SCHEDULE },
     description: 'Renames or re-dates a schedule',
     validate: { params: idParams('schedule_id'), payload: Joi.object({ name: Joi.string().min(1).max(120), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
     async handler(request, ctx) {
@@ -80,6 +87,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/schedules/{schedule_id}/completion',
+    answers: { single: SCHEDULE },
     description: 'Completes a schedule',
     validate: { params: idParams('schedule_id') },
     async handler(request, ctx) {

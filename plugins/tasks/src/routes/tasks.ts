@@ -4,6 +4,7 @@ import type { Models } from '../models/index.js';
 import { addComment, addDeliverable, deliver, listComments, listDeliverables } from '../services/task-activity.js';
 import { assignMember, completeTask, createTask, deleteTask, listTasks, moveTask, presentOne, reopenTask, requireTask, unassignMember, updateTask } from '../services/tasks.js';
 import { id, idParams, isoDate, listQuery, priority, q, title } from './schemas.js';
+import { COMMENT, DELIVERABLE, TASK } from './answers.js';
 
 /** The fields of a task, as both POST /tasks and PATCH /tasks/{id} take them. */
 const taskFields = {
@@ -25,6 +26,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks',
+    answers: { collection: TASK },
     description: 'Lists tasks, oldest first, filtered by any of the query parameters',
     validate: {
       query: listQuery({
@@ -51,6 +53,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks',
+    answers: { single: TASK },
     description: 'Creates a task on a board, or in the incubator when board_id is absent',
     validate: { payload: Joi.object({ ...taskFields, board_id: id().allow(null), assignee_ids: Joi.array().items(id()).max(50) }) },
     async handler(request, ctx) {
@@ -61,6 +64,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}',
+    answers: { single: TASK },
     description: 'Reads a task',
     validate: { params: idParams('id') },
     async handler(request, ctx) {
@@ -71,6 +75,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/tasks/{id}',
+    answers: { single: TASK },
     description: 'Updates a task: dates (due not before start), blocked_by (no cycle), lane, topic, ...',
     validate: { params: idParams('id'), payload: Joi.object(taskFields) },
     async handler(request, ctx) {
@@ -90,6 +95,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/assignees',
+    answers: { single: TASK },
     description: 'Assigns a member to the task',
     validate: { params: idParams('id'), payload: Joi.object({ member_id: id().required() }) },
     async handler(request, ctx) {
@@ -100,6 +106,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}/assignees/{member_id}',
+    answers: { single: TASK },
     description: 'Unassigns a member from the task',
     validate: { params: idParams('id', 'member_id') },
     async handler(request, ctx) {
@@ -110,6 +117,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/completion',
+    answers: { single: TASK },
     description: 'Completes the task',
     validate: { params: idParams('id') },
     async handler(request, ctx) {
@@ -120,6 +128,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}/completion',
+    answers: { single: TASK },
     description: 'Reopens a completed task',
     validate: { params: idParams('id') },
     async handler(request, ctx) {
@@ -130,6 +139,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/tasks/{id}/board',
+    answers: { single: TASK },
     description: 'Moves the task to another board (optionally into a lane)',
     validate: { params: idParams('id'), payload: Joi.object({ board_id: id().required(), lane: Joi.string().min(1).max(80) }) },
     async handler(request, ctx) {
@@ -140,6 +150,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}/comments',
+    answers: { collection: COMMENT },
     description: "The task's comments, oldest first",
     validate: { params: idParams('id'), query: listQuery() },
     async handler(request, ctx) {
@@ -150,6 +161,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/comments',
+    answers: { single: COMMENT },
     description: 'Comments on the task',
     validate: { params: idParams('id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(5000).required() }) },
     async handler(request, ctx) {
@@ -160,6 +172,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}/deliverables',
+    answers: { collection: DELIVERABLE },
     description: "The task's deliverables, oldest first",
     validate: { params: idParams('id'), query: listQuery() },
     async handler(request, ctx) {
@@ -170,6 +183,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/deliverables',
+    answers: { single: DELIVERABLE },
     description: 'Adds a deliverable to the task',
     validate: { params: idParams('id'), payload: Joi.object({ title: title().required(), url: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).allow(null) }) },
     async handler(request, ctx) {
@@ -180,6 +194,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/deliverables/{deliverable_id}/delivery',
+    answers: { single: DELIVERABLE },
     description: 'Marks a deliverable delivered',
     validate: { params: idParams('id', 'deliverable_id') },
     async handler(request, ctx) {

@@ -8,6 +8,7 @@ import { AVATAR_MAX_BYTES, AVATAR_TYPES, type AvatarType } from '../services/ava
 import { confirmPassword } from '../services/reauthentication.js';
 import type { StartedSession } from '../services/sessions.js';
 import { fields, inTransaction, ipOf, presentMe, requireSession, type RouteDependencies } from './common.js';
+import { ME } from '../answers.js';
 
 function contentType(request: Request): string {
   return String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -21,7 +22,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/me',
-      options: { app: { platformAccess: 'caller' } },
+      options: { app: { platformAccess: 'caller', answers: { single: ME } } },
       handler: async (request) => {
         const { member, via } = credentialsOf(request);
         return single(request, await presentMe(dependencies, member.workspaceId, member.id, { kind: via.kind, elevatedUntil: via.kind === 'session' ? via.elevatedUntil : null }));

@@ -5,6 +5,7 @@ import { credentialsOf, requireRole } from '../../access/index.js';
 import { collection, parsePagination, single } from '../../server/index.js';
 import { presentMember } from '../services/members.js';
 import { fields, linkBaseOf, inTransaction, ipOf, type RouteDependencies } from './common.js';
+import { MEMBER, ROLE } from '../answers.js';
 
 const roleIds = Joi.array().items(Joi.id()).max(100);
 const permissions = Joi.object().pattern(Joi.string().max(200), Joi.array().items(Joi.string().max(200)).max(500)).max(200);
@@ -62,7 +63,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/members',
-      options: { app: { platformAccess: 'account.members.read' }, validate: { query: Joi.object({ state: Joi.string().valid('invited', 'joined') }).unknown(true) } },
+      options: { app: { answers: { collection: MEMBER }, platformAccess: 'account.members.read' }, validate: { query: Joi.object({ state: Joi.string().valid('invited', 'joined') }).unknown(true) } },
       handler: async (request) => {
         const { member } = credentialsOf(request);
         const pagination = parsePagination(request.query);
@@ -73,14 +74,14 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/members/{member_id}',
-      options: { app: { platformAccess: 'account.members.read' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { answers: { single: MEMBER }, platformAccess: 'account.members.read' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request) => single(request, await identity.members.get(credentialsOf(request).member.workspaceId, (request.params as { member_id: string }).member_id)),
     },
     {
       method: 'PATCH',
       path: '/members/{member_id}',
       options: {
-        app: { platformAccess: 'account.members.edit' },
+        app: { answers: { single: MEMBER }, platformAccess: 'account.members.edit' },
         validate: {
           params: Joi.object({ member_id: fields.id.required() }),
           payload: Joi.object({ platform_role: Joi.string().valid('admin', 'member'), role_ids: roleIds }),
@@ -98,7 +99,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/members/{member_id}',
-      options: { app: { platformAccess: 'account.members.delete' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { answers: { single: MEMBER }, platformAccess: 'account.members.delete' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'remove members');
         const { member_id: memberId } = request.params as { member_id: string };
@@ -108,7 +109,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/roles',
-      options: { app: { platformAccess: 'account.roles.read' } },
+      options: { app: { answers: { collection: ROLE }, platformAccess: 'account.roles.read' } },
       handler: async (request) => {
         const pagination = parsePagination(request.query);
         const { rows, total } = await identity.roles.list(credentialsOf(request).member.workspaceId, pagination);
@@ -118,13 +119,13 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'GET',
       path: '/roles/{role_id}',
-      options: { app: { platformAccess: 'account.roles.read' }, validate: { params: Joi.object({ role_id: fields.id.required() }) } },
+      options: { app: { answers: { single: ROLE }, platformAccess: 'account.roles.read' }, validate: { params: Joi.object({ role_id: fields.id.required() }) } },
       handler: async (request) => single(request, await identity.roles.get(credentialsOf(request).member.workspaceId, (request.params as { role_id: string }).role_id)),
     },
     {
       method: 'POST',
       path: '/roles',
-      options: { app: { platformAccess: 'account.roles.manage' }, validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), permissions: permissions.default({}) }) } },
+      options: { app: { answers: { single: ROLE }, platformAccess: 'account.roles.manage' }, validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), permissions: permissions.default({}) }) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'manage roles');
         const payload = request.payload as { name: string; permissions: Record<string, string[]> };
@@ -135,7 +136,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'PATCH',
       path: '/roles/{role_id}',
       options: {
-        app: { platformAccess: 'account.roles.manage' },
+        app: { answers: { single: ROLE }, platformAccess: 'account.roles.manage' },
         validate: {
           params: Joi.object({ role_id: fields.id.required() }),
           payload: Joi.object({ name: Joi.string().trim().min(1).max(100), permissions }),
@@ -151,7 +152,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/roles/{role_id}',
-      options: { app: { platformAccess: 'account.roles.manage' }, validate: { params: Joi.object({ role_id: fields.id.required() }) } },
+      options: { app: { answers: { single: ROLE }, platformAccess: 'account.roles.manage' }, validate: { params: Joi.object({ role_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'manage roles');
         const { role_id: roleId } = request.params as { role_id: string };

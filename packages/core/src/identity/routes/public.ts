@@ -7,6 +7,7 @@ import { PASSWORD_RESET_TTL_SECONDS } from '../services/password-resets.js';
 import type { StartedSession } from '../services/sessions.js';
 import { SIGNUP_CODE_LENGTH, SIGNUP_TTL_SECONDS } from '../services/signup.js';
 import { linkBaseOf, fields, inTransaction, ipOf, presentMe, type RouteDependencies } from './common.js';
+import { ME } from '../answers.js';
 
 const RESET_ANSWER = 'If this email has an account here, a password-reset link is on its way; it works once, for one hour';
 
@@ -60,7 +61,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
       path: '/verifications',
       options: {
         auth: false,
-        app: { wpk: { scope: 'platform' } },
+        app: { wpk: { scope: 'platform' }, answers: { single: ME } },
         validate: { payload: Joi.object({ code: Joi.string().trim().length(SIGNUP_CODE_LENGTH).required(), password: fields.password.required() }) },
       },
       handler: async (request, h) => {
@@ -83,6 +84,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
       path: '/sessions',
       options: {
         auth: false,
+        app: { answers: { single: ME } },
         validate: { payload: Joi.object({ email: fields.email.required(), password: Joi.string().min(1).max(1024).required(), totp: Joi.string().trim().min(6).max(10) }) },
       },
       handler: async (request, h) => {
@@ -97,6 +99,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
       path: '/invitations/{token}',
       options: {
         auth: false,
+        app: { answers: { single: ME } },
         validate: {
           params: Joi.object({ token: Joi.string().min(1).max(200).required() }),
           payload: Joi.object({ password: fields.password.required(), totp: Joi.string().trim().min(6).max(8), name: fields.name }),

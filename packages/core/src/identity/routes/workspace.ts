@@ -7,6 +7,7 @@ import { collection, parsePagination, single } from '../../server/index.js';
 import type { ActivityFilter } from '../services/activity.js';
 import { clearSessionCookie } from '../http/cookies.js';
 import { fields, inTransaction, ipOf, requireElevation, type RouteDependencies } from './common.js';
+import { WORKSPACE_DETAIL } from '../answers.js';
 
 const instant = Joi.instant();
 
@@ -26,7 +27,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/workspaces/{id}',
-      options: { app: { platformAccess: 'account.workspaces.read' }, validate: { params: Joi.object({ id: fields.id.required() }) } },
+      options: { app: { answers: { single: WORKSPACE_DETAIL }, platformAccess: 'account.workspaces.read' }, validate: { params: Joi.object({ id: fields.id.required() }) } },
       handler: async (request) => single(request, await identity.workspaceAdmin.get(credentialsOf(request).member, (request.params as { id: string }).id)),
     },
     {
