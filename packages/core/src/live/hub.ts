@@ -10,7 +10,10 @@ import type { LiveLog, LiveNote, LoggedEvent } from './log.js';
 export const LIVE_PROTOCOL = 'wpk.live.1';
 /** Close codes of the protocol. */
 export const CLOSE_ACCESS_LOST = 4401;
-export const CLOSE_BAD_MESSAGE = 4400;
+/** Most channels one socket may follow at once. */
+export const MAX_SUBSCRIPTIONS = 100;
+/** A socket's typing signals on one channel go out at most this often (the rest are dropped). */
+export const TYPING_INTERVAL_MS = 2000;
 
 /** What an app declares for one kind of channel (`defineApp(..., { live: { chats: {...} } })`). */
 export interface ChannelKind {
@@ -34,6 +37,8 @@ interface Connection {
   member: LiveMember;
   subscriptions: Map<string, Subscription>;
   alive: boolean;
+  /** When the socket last sent a typing signal, by channel. */
+  typedAt: Map<string, number>;
 }
 
 interface Subscription {
@@ -129,7 +134,7 @@ export class LiveHub {
 
   /** Takes an authenticated socket. */
   accept(socket: WebSocket, workspace: LiveWorkspace, credential: LiveCredential, member: LiveMember): void {
-    const connection: Connection = { id: randomUUID(), socket, workspace, credential, member, subscriptions: new Map(), alive: true };
+    const connection: Connection = { id: randomUUID(), socket, workspace, credential, member, subscriptions: new Map(), alive: true, typedAt: new Map() };
     this.connections.add(connection);
     socket.on('pong', () => {
       connection.alive = true;
@@ -174,6 +179,9 @@ export class LiveHub {
       case 'typing': {
         const channel = typeof message.channel === 'string' ? message.channel : '';
         if (!connection.subscriptions.has(channel)) return this.send(connection, { type: 'error', ref, channel, status: 404, error: `Not subscribed to ${JSON.stringify(channel.slice(0, 300))}` });
+        const now = Date.now();
+        if (now - (connection.typedAt.get(channel) ?? 0) < TYPING_INTERVAL_MS) return;
+        connection.typedAt.set(channel, now);
         await this.log.signal({ w: connection.workspace.id, c: channel, t: 'typing', m: connection.member.id });
         return;
       }
@@ -190,6 +198,7 @@ export class LiveHub {
       return this.send(connection, { type: 'error', ref, channel, status: 400, error: 'since must be an event id (a string of digits)' });
     }
     if (connection.subscriptions.has(channel)) return this.send(connection, { type: 'error', ref, channel, status: 409, error: `Already subscribed to ${channel}` });
+    if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS) return this.send(connection, { type: 'error', ref, channel, status: 429, error: `A socket follows at most ${MAX_SUBSCRIPTIONS} channels: unsubscribe from one first` });
     const kind = this.kinds.get(parsed.namespace)?.get(parsed.kind);
     if (!kind) return this.send(connection, { type: 'error', ref, channel, status: 404, error: `No channel kind ${parsed.kind} in app ${parsed.namespace}` });
     const gate: ChannelGate = { namespace: parsed.namespace, permission: kind.permission };
@@ -229,6 +238,7 @@ export class LiveHub {
   private async unsubscribe(subscription: Subscription): Promise<void> {
     const { connection, channel } = subscription;
     connection.subscriptions.delete(channel);
+    connection.typedAt.delete(channel);
     const key = `${connection.workspace.id}|${channel}`;
     const state = this.channels.get(key);
     state?.subscriptions.delete(subscription);
