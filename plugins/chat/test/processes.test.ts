@@ -94,4 +94,26 @@ if (onPostgres) {
     onA.close();
     onB.close();
   });
+} else {
+  // The embedded database: one process, and the same publish path hands notes to this process's hub.
+  test.before(async () => {
+    world = await startWorld('oneproc');
+    urlA = await world.platform.runtime.start();
+    ann = await world.member();
+    bob = await world.member();
+  });
+  test.after.always(() => world?.close());
+
+  test('on the embedded database the fan-out is in-process: a message reaches a socket of the same server', async (t) => {
+    t.true(world.platform.runtime.db.isEmbedded);
+    const chatId = (await ann.post('/chats', { type: 'group', participant_mrns: [bob.mrn] })).body.data.id;
+    const client = await openSocket(urlA, 'oneproc', { authorization: `Bearer ${(await bob.apiKey()).secret}` });
+    if (!('socket' in client)) throw new Error(`refused: ${client.status}`);
+    await client.next();
+    client.send({ type: 'subscribe', channel: `chat/chats/${chatId}` });
+    await client.until((message) => message.type === 'subscribed');
+    await ann.post(`/chats/${chatId}/messages`, { body: 'same process' });
+    t.like(await client.until((message) => message.type === 'event'), { id: '1', data: { body: 'same process' } });
+    client.close();
+  });
 }
