@@ -104,7 +104,8 @@ test.serial('the keys migration goes down and up over a seeded workspace, keepin
   t.log(`0600, 0700 + tasks 0002 up on the seeded database: ${Math.round(performance.now() - started)} ms`);
   t.is(await constraint('members_pkey'), 'PRIMARY KEY (id, workspace_id)');
   t.is(await constraint('tasks_topic_id_fkey'), 'FOREIGN KEY (workspace_id, topic_id) REFERENCES app_tasks.topics(workspace_id, id)');
-  t.deepEqual(await count(), { ...before, 'platform.credential_hashes': before['platform.sessions'] + keyCount });
+  // 0700-live went down and up with it: the channels' logs are a bounded cache of recent events, and start empty again.
+  t.deepEqual(await count(), { ...before, 'platform.credential_hashes': before['platform.sessions'] + keyCount, 'platform.live_channels': 0, 'platform.live_events': 0, 'platform.live_presence': 0 });
   const [directory] = await sequelize.query<{ sessions: number; keys: number }>(
     `SELECT count(*) FILTER (WHERE kind = 'session')::int AS sessions, count(*) FILTER (WHERE kind = 'api_key')::int AS keys FROM platform.credential_hashes`,
     { type: QueryTypes.SELECT },
