@@ -208,4 +208,9 @@ test('the lists are checked too: an entry naming nothing, or without a reason, i
     { table: 'platform.gone', problem: 'the reference list names it, but the database has no such table' },
     { table: 'platform.things', problem: 'the coordinator list gives no reason for it' },
   ]);
+  // An entry of a schema the database does not have (an app not loaded here) is not judged; one
+  // of a schema it has must still name something.
+  t.deepEqual(checkDistribution([table], { reference: {}, coordinator: {}, triggers: { 'app_absent.entries.entries_immutable': 'An app this database does not load.', 'platform.things.gone_trigger': 'Removed.' } }), [
+    { table: 'platform.things.gone_trigger', problem: 'the triggers list names it, but the database has no such trigger' },
+  ]);
 });

@@ -156,7 +156,8 @@ export function tableKind(table: string, lists: DistributionLists): 'reference' 
  *   `ON UPDATE` action other than NO ACTION / RESTRICT, and none points at a coordinator table;
  * - no reference or coordinator table points at a tenant table;
  * - no trigger or identity (sequence-fed) column on a tenant table unless listed with a reason;
- * - every list entry names a table, trigger or column that exists, and gives a reason.
+ * - every list entry names a table, trigger or column that exists, and gives a reason (an entry
+ *   of a schema the database does not have, an app not loaded, is not judged).
  */
 export function checkDistribution(catalog: CatalogTable[], lists: DistributionLists): DistributionProblem[] {
   const problems: DistributionProblem[] = [];
@@ -209,8 +210,13 @@ export function checkDistribution(catalog: CatalogTable[], lists: DistributionLi
     ['triggers', lists.triggers, (key) => catalog.some((table) => table.triggers.some((trigger) => `${table.name}.${trigger}` === key))],
     ['identity', lists.identity, (key) => catalog.some((table) => table.identity.some((name) => `${table.name}.${name}` === key))],
   ];
+  // An entry of a schema the database does not have belongs to an app not loaded here (the
+  // lists name every first-party app's exceptions): nothing of it to judge.
+  const schemas = new Set(catalog.map((table) => table.name.split('.')[0]));
   for (const [list, entriesOf, exists] of entries) {
     for (const [key, reason] of Object.entries(entriesOf ?? {})) {
+      const schema = key.split('.')[0]!;
+      if (schema !== '*' && !schemas.has(schema)) continue;
       if (!reason || reason.trim() === '') add(key, `the ${list} list gives no reason for it`);
       if (!exists(key)) add(key, `the ${list} list names it, but the database has no such ${list === 'triggers' ? 'trigger' : list === 'identity' ? 'column' : 'table'}`);
     }

@@ -35,6 +35,8 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/contacts/events/core-companies-company-deleted', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-companies-company-updated */
   postEventsContactsEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/contacts/events/core-companies-company-updated', tag: 'system', host: 'any' },
+  /** POST /_events/finance/events/system-app-installed */
+  postEventsFinanceEventsSystemAppInstalled: { method: 'POST', path: '/_events/finance/events/system-app-installed', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
   postEventsSystemEventsSystemSecurityPermissionDenied: { method: 'POST', path: '/_events/system/events/system-security-permission-denied', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-role-created */
@@ -269,6 +271,42 @@ export const OPERATIONS = {
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
+  /** Lists the chart of accounts by code (filters: type, is_bank, q) */
+  getFinanceAccounts: { method: 'GET', path: '/finance/accounts', tag: 'finance', host: 'workspace', paged: true },
+  /** Adds an account to the chart */
+  postFinanceAccounts: { method: 'POST', path: '/finance/accounts', tag: 'finance', host: 'workspace' },
+  /** Reads an account */
+  getFinanceAccountsByAccountId: { method: 'GET', path: '/finance/accounts/{account_id}', tag: 'finance', host: 'workspace' },
+  /** Sets an account's display name and show_in_unified */
+  putFinanceAccountsByAccountId: { method: 'PUT', path: '/finance/accounts/{account_id}', tag: 'finance', host: 'workspace' },
+  /** Lists bills, newest date first (filters: status, currency, company_mrn, tag) */
+  getFinanceBills: { method: 'GET', path: '/finance/bills', tag: 'finance', host: 'workspace', paged: true },
+  /** Records a bill as a draft; the same idempotency_key returns the same bill */
+  postFinanceBills: { method: 'POST', path: '/finance/bills', tag: 'finance', host: 'workspace' },
+  /** Reads a bill */
+  getFinanceBillsByEntryId: { method: 'GET', path: '/finance/bills/{entry_id}', tag: 'finance', host: 'workspace' },
+  /** Edits a draft bill (409 for any other status) */
+  putFinanceBillsByEntryId: { method: 'PUT', path: '/finance/bills/{entry_id}', tag: 'finance', host: 'workspace' },
+  /** Receives, approves (posting its entry) or voids (posting the reversal) a bill */
+  patchFinanceBillsByEntryId: { method: 'PATCH', path: '/finance/bills/{entry_id}', tag: 'finance', host: 'workspace' },
+  /** Lists budgets by period (filter: account_id) */
+  getFinanceBudgets: { method: 'GET', path: '/finance/budgets', tag: 'finance', host: 'workspace', paged: true },
+  /** Creates a budget */
+  postFinanceBudgets: { method: 'POST', path: '/finance/budgets', tag: 'finance', host: 'workspace' },
+  /** Reads a budget */
+  getFinanceBudgetsByBudgetId: { method: 'GET', path: '/finance/budgets/{budget_id}', tag: 'finance', host: 'workspace' },
+  /** Edits a budget */
+  patchFinanceBudgetsByBudgetId: { method: 'PATCH', path: '/finance/budgets/{budget_id}', tag: 'finance', host: 'workspace' },
+  /** Lists journal entries with their lines, oldest first (filter: bill_id) */
+  getFinanceJournalEntries: { method: 'GET', path: '/finance/journal-entries', tag: 'finance', host: 'workspace', paged: true },
+  /** Accounts-payable aging per supplier as of a date (default today) */
+  getFinanceReportsApAging: { method: 'GET', path: '/finance/reports/ap-aging', tag: 'finance', host: 'workspace', paged: true },
+  /** Budget vs actual per value of a dimension (department, location or project) */
+  getFinanceReportsBudgetVsActual: { method: 'GET', path: '/finance/reports/budget-vs-actual', tag: 'finance', host: 'workspace', paged: true },
+  /** General ledger of one account between two dates, with running balance */
+  getFinanceReportsGeneralLedger: { method: 'GET', path: '/finance/reports/general-ledger', tag: 'finance', host: 'workspace', paged: true },
+  /** Trial balance as of a date (default: everything posted) */
+  getFinanceReportsTrialBalance: { method: 'GET', path: '/finance/reports/trial-balance', tag: 'finance', host: 'workspace', paged: true },
   /** GET /health */
   getHealth: { method: 'GET', path: '/health', tag: 'system', host: 'any' },
   /** POST /invitations */
@@ -438,4 +476,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","tasks","chat","companies","contacts"] as const;
+export const TAGS = ["web","system","account","tasks","chat","companies","contacts","finance"] as const;

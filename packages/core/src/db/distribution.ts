@@ -25,7 +25,10 @@ export const PLATFORM_DISTRIBUTION: DistributionLists = Object.freeze({
     'platform.credential_hashes': 'Which workspace a session or API-key hash belongs to: read before the credential\'s workspace is known (any host), and the one place such a hash is unique across workspaces.',
     '*.migrations': 'Each schema\'s migration bookkeeping, written by `wpk migrate` on the coordinator.',
   }),
-  triggers: Object.freeze({}),
+  triggers: Object.freeze({
+    'app_finance.journal_entries.journal_entries_immutable': 'Posted journal entries are never changed or deleted (a void posts a reversal): the trigger refuses UPDATE and DELETE, except the cascade of a deleted workspace. It reads only the row it guards, so it runs on the shard as it is.',
+    'app_finance.journal_lines.journal_lines_immutable': 'Posted journal lines are never changed or deleted, as their entries: the same trigger.',
+  }),
   identity: Object.freeze({
     'platform.activity.seq': 'Tie-break of the activity trail after created_at, within a workspace: it needs to be unique, not gap-free or global.',
     'platform.notifications.seq': 'Tie-break of a member\'s notifications after created_at: it needs to be unique, not gap-free or global.',

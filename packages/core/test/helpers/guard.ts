@@ -60,7 +60,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'chat' | 'message' | 'chat_list' | 'member_mrn';
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'chat' | 'message' | 'chat_list' | 'member_mrn';
 
 /** A workspace with one of everything, its owner's full-access key and a joined member. */
 export interface SeededWorkspace extends KeyedWorkspace {
@@ -117,6 +117,12 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.contact = (await call('POST', '/contacts', { display_name: `${marker} contact`, company_mrn: `mrn:companies:company:${ids.company}` })).id;
   await env.runtime.apps.dispatch('contacts', { action: 'core.chat.participant.added', payload: { chat_id: `${marker} chat`, member_mrn: `mrn:account:member:${memberId}`, added_by_mrn: `mrn:account:member:${workspace.ownerId}` }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
   ids.suggestion = (await call('GET', '/contacts/suggestions'))[0].id;
+  // The finance app: installed, its chart seeded (the install event delivered), an account, a bill and a budget.
+  await call('POST', '/applications/finance/installations', {});
+  await env.runtime.apps.dispatch('finance', { action: 'system.app.installed', payload: { app_slug: 'finance' }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+  ids.account = (await call('POST', '/finance/accounts', { code: `${subdomain}-1`.slice(0, 20), name: `${marker} account`, type: 'expense' })).id;
+  ids.bill = (await call('POST', '/finance/bills', { date: '2027-01-04', currency: 'USD', memo: `${marker} bill`, items: [{ description: `${marker} item`, amount: 10 }] })).id;
+  ids.budget = (await call('POST', '/finance/budgets', { account_id: ids.account, period_start: '2027-01-01', period_end: '2027-03-31', amount: 100, notes: `${marker} budget` })).id;
   // The chat app: a group chat of the owner and the member, with a message, and a personal list.
   await call('POST', '/applications/chat/installations', {});
   await call('PUT', '/applications/chat/access', { access_policy: 'everyone', allowed_roles: [], redlist: [] });
@@ -161,6 +167,9 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   company_id: 'company',
   contact_id: 'contact',
   suggestion_id: 'suggestion',
+  account_id: 'account',
+  entry_id: 'bill',
+  budget_id: 'budget',
 };
 
 /** Parameters whose meaning depends on the resource (`/tasks/{id}` vs `/workspaces/{id}`), by first path segment. */

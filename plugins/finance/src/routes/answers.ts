@@ -1,0 +1,118 @@
+import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { ACCOUNT_TYPES, BILL_STATUSES, NORMAL_BALANCES } from '../models/index.js';
+
+/**
+ * The records the app answers with (services/present.ts builds them), as the routes declare them
+ * (`answers`): the OpenAPI document, the typed client and the harness's response checks read them.
+ * The reports answer the collection envelope plus `totals` (and `account`), so they declare none.
+ */
+
+const uuid = () => Joi.string().guid();
+const nullableUuid = () => Joi.string().guid().allow(null);
+const instant = () => Joi.date().iso();
+const nullableInstant = () => Joi.date().iso().allow(null);
+const date = () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/);
+const amount = () => Joi.string().pattern(/^-?\d+\.\d{2}$/).description('An exact decimal, as a string');
+const decimalText = () => Joi.string().pattern(/^-?\d+(\.\d+)?$/);
+const nullableText = () => Joi.string().allow(null, '');
+
+export const ACCOUNT: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  code: Joi.string(),
+  name: Joi.string(),
+  display_name: Joi.string().allow(null),
+  type: Joi.string().valid(...ACCOUNT_TYPES),
+  parent_id: nullableUuid(),
+  description: Joi.string().allow(''),
+  normal_balance: Joi.string().valid(...NORMAL_BALANCES),
+  is_contra: Joi.boolean(),
+  is_bank: Joi.boolean(),
+  show_in_unified: Joi.boolean(),
+  system_role: Joi.string().allow(null).description('The posting role of a seeded account (payables, input_tax, ...)'),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('FinanceAccount');
+
+const TAX = recordSchema({ name: Joi.string(), rate: decimalText().allow(null), amount: amount(), reverse_charge: Joi.boolean() });
+
+const ITEM = recordSchema({
+  description: Joi.string().allow(''),
+  quantity: decimalText().allow(null),
+  unit_price: decimalText().allow(null),
+  discount: decimalText().allow(null),
+  amount: amount(),
+  account_code: Joi.string().allow(''),
+  product_mrn: Joi.string().allow(null),
+  taxes: Joi.array().items(TAX),
+});
+
+const ADJUSTMENT = recordSchema({ label: Joi.string(), type: Joi.string().valid('discount', 'charge'), value: decimalText().allow(null), amount: amount(), account_code: Joi.string().allow('') });
+
+export const BILL: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  status: Joi.string().valid(...BILL_STATUSES),
+  date: date(),
+  due_date: date().allow(null),
+  currency: Joi.string().length(3),
+  exchange_rate: decimalText(),
+  base_currency: Joi.string().length(3),
+  company_mrn: Joi.string().allow(null),
+  contact_mrn: Joi.string().allow(null),
+  memo: Joi.string().allow(''),
+  tags: Joi.array().items(Joi.string()),
+  dimensions: Joi.object({ department: nullableText(), location: nullableText(), project: nullableText() }),
+  sources: Joi.array().items(Joi.string()),
+  items: Joi.array().items(ITEM),
+  adjustments: Joi.array().items(ADJUSTMENT),
+  subtotal: amount(),
+  tax_total: amount(),
+  adjustment_total: amount(),
+  total: amount(),
+  base_total: amount(),
+  idempotency_key: Joi.string().allow(null),
+  journal_entry_id: nullableUuid(),
+  reversal_entry_id: nullableUuid(),
+  created_by: uuid(),
+  created_at: instant(),
+  updated_at: instant(),
+  received_at: nullableInstant(),
+  approved_at: nullableInstant(),
+  voided_at: nullableInstant(),
+}).id('FinanceBill');
+
+export const BUDGET: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  account_id: uuid(),
+  period_start: date(),
+  period_end: date(),
+  amount: amount(),
+  dimensions: recordSchema({ department: Joi.string().allow(null), location: Joi.string().allow(null), project: Joi.string().allow(null) }),
+  notes: Joi.string().allow(''),
+  created_by: uuid(),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('FinanceBudget');
+
+const LINE = recordSchema({
+  line_no: Joi.number().integer(),
+  account_id: uuid(),
+  account_code: Joi.string().allow(null),
+  debit: amount(),
+  credit: amount(),
+  currency: Joi.string().length(3),
+  amount_currency: amount(),
+  description: Joi.string().allow(''),
+});
+
+export const JOURNAL_ENTRY: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  kind: Joi.string().valid('bill', 'reversal'),
+  bill_id: nullableUuid(),
+  reverses_id: nullableUuid(),
+  date: date(),
+  memo: Joi.string().allow(''),
+  currency: Joi.string().length(3),
+  created_by: uuid(),
+  created_at: instant(),
+  lines: Joi.array().items(LINE),
+}).id('FinanceJournalEntry');

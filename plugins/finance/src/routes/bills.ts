@@ -1,0 +1,68 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import { BILL } from './answers.js';
+import { BILL_STATUSES, type Models } from '../models/index.js';
+import { createBill, listBills, moveBill, requireBill, updateBill } from '../services/bills.js';
+import { presentBill } from '../services/present.js';
+import { billBody, currency, idParams, listQuery, mrn } from './schemas.js';
+
+const links = (id: string) => ({ self: `/finance/bills/${id}`, journal_entries: `/finance/journal-entries?bill_id=${id}` });
+
+/** Bills (accounts payable): list, record, read, edit a draft, receive/approve/void. */
+export const billRoutes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/finance/bills',
+    answers: { collection: BILL },
+    description: 'Lists bills, newest date first (filters: status, currency, company_mrn, tag)',
+    validate: { query: listQuery({ status: Joi.string().valid(...BILL_STATUSES), currency: currency(), company_mrn: mrn(), tag: Joi.string().max(50) }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listBills(ctx, request.query);
+      return ctx.respond.collection(rows.map(presentBill), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/finance/bills',
+    answers: { single: BILL },
+    description: 'Records a bill as a draft; the same idempotency_key returns the same bill',
+    validate: { payload: billBody(true) },
+    async handler(request, ctx) {
+      const { bill } = await createBill(ctx, request.payload);
+      return ctx.respond.single(presentBill(bill), links(bill.id));
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/finance/bills/{entry_id}',
+    answers: { single: BILL },
+    description: 'Reads a bill',
+    validate: { params: idParams('entry_id') },
+    async handler(request, ctx) {
+      const bill = await requireBill(ctx, request.params.entry_id!);
+      return ctx.respond.single(presentBill(bill), links(bill.id));
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PUT',
+    path: '/finance/bills/{entry_id}',
+    answers: { single: BILL },
+    description: 'Edits a draft bill (409 for any other status)',
+    validate: { params: idParams('entry_id'), payload: billBody(false) },
+    async handler(request, ctx) {
+      const bill = await updateBill(ctx, request.params.entry_id!, request.payload);
+      return ctx.respond.single(presentBill(bill), links(bill.id));
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH',
+    path: '/finance/bills/{entry_id}',
+    answers: { single: BILL },
+    description: 'Receives, approves (posting its entry) or voids (posting the reversal) a bill',
+    validate: { params: idParams('entry_id'), payload: Joi.object({ status: Joi.string().valid('received', 'approved', 'void').required() }) },
+    async handler(request, ctx) {
+      const bill = await moveBill(ctx, request.params.entry_id!, request.payload.status);
+      return ctx.respond.single(presentBill(bill), links(bill.id));
+    },
+  }),
+];

@@ -1,0 +1,55 @@
+import { defineRoute } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import { BUDGET } from './answers.js';
+import type { Models } from '../models/index.js';
+import { createBudget, listBudgets, requireBudget, updateBudget } from '../services/budgets.js';
+import { presentBudget } from '../services/present.js';
+import { budgetBody, id, idParams, listQuery } from './schemas.js';
+
+/** Budgets per account and period, with department/location/project dimensions. */
+export const budgetRoutes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/finance/budgets',
+    answers: { collection: BUDGET },
+    description: 'Lists budgets by period (filter: account_id)',
+    validate: { query: listQuery({ account_id: id() }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listBudgets(ctx, request.query);
+      return ctx.respond.collection(rows.map(presentBudget), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/finance/budgets',
+    answers: { single: BUDGET },
+    description: 'Creates a budget',
+    validate: { payload: budgetBody(true) },
+    async handler(request, ctx) {
+      const budget = await createBudget(ctx, request.payload);
+      return ctx.respond.single(presentBudget(budget), { self: `/finance/budgets/${budget.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/finance/budgets/{budget_id}',
+    answers: { single: BUDGET },
+    description: 'Reads a budget',
+    validate: { params: idParams('budget_id') },
+    async handler(request, ctx) {
+      const budget = await requireBudget(ctx, request.params.budget_id!);
+      return ctx.respond.single(presentBudget(budget), { self: `/finance/budgets/${budget.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH',
+    path: '/finance/budgets/{budget_id}',
+    answers: { single: BUDGET },
+    description: 'Edits a budget',
+    validate: { params: idParams('budget_id'), payload: budgetBody(false) },
+    async handler(request, ctx) {
+      const budget = await updateBudget(ctx, request.params.budget_id!, request.payload);
+      return ctx.respond.single(presentBudget(budget), { self: `/finance/budgets/${budget.id}` });
+    },
+  }),
+];
