@@ -34,7 +34,9 @@ test('wpk openapi --app tasks --out writes the tasks operations; an unknown app 
 
   const unknown = await wpk(['openapi', '--app', 'nope']);
   t.is(unknown.code, 1);
-  t.is(unknown.stderr.trim(), 'wpk: No operations of nope: known are account, web, system, tasks, companies, contacts');
+  // The known apps are those of the repository's wpk.config.json, in its order.
+  const configured = (JSON.parse(fs.readFileSync(path.join(root, 'wpk.config.json'), 'utf8')) as { apps: Array<{ dir: string }> }).apps.map((entry) => path.basename(entry.dir));
+  t.is(unknown.stderr.trim(), `wpk: No operations of nope: known are account, web, system, ${configured.join(', ')}`);
 });
 
 test('--config and WPK_CONFIG name the project file from any directory; its relative app paths resolve against its own directory', async (t) => {

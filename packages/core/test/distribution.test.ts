@@ -89,7 +89,8 @@ test.serial('the keys migration goes down and up over a seeded workspace, keepin
   };
 
   t.deepEqual(await migrateTasksDown(), ['0002-distribution-keys']);
-  t.deepEqual(await migrateDown(sequelize, platformMigrations, '0600-distribution-keys'), ['0700-live', '0600-distribution-keys']);
+  // Later migrations go down first (0710 live, 0700 search readers) and come back after.
+  t.deepEqual(await migrateDown(sequelize, platformMigrations, '0600-distribution-keys'), ['0710-live', '0700-search-readers', '0600-distribution-keys']);
   t.is(await constraint('members_pkey'), 'PRIMARY KEY (id)');
   t.is(await constraint('tasks_topic_id_fkey'), 'FOREIGN KEY (topic_id) REFERENCES app_tasks.topics(id) ON DELETE SET NULL');
   const [triggers] = await sequelize.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'platform.search_records'::regclass AND NOT tgisinternal ORDER BY 1`);
@@ -99,12 +100,12 @@ test.serial('the keys migration goes down and up over a seeded workspace, keepin
   t.true((await distributionProblems(sequelize)).length > 40);
 
   const started = performance.now();
-  t.deepEqual(await migrateUp(sequelize, platformMigrations), ['0600-distribution-keys', '0700-live']);
+  t.deepEqual(await migrateUp(sequelize, platformMigrations), ['0600-distribution-keys', '0700-search-readers', '0710-live']);
   t.deepEqual(await migrateTasksUp(), ['0002-distribution-keys']);
   t.log(`0600, 0700 + tasks 0002 up on the seeded database: ${Math.round(performance.now() - started)} ms`);
   t.is(await constraint('members_pkey'), 'PRIMARY KEY (id, workspace_id)');
   t.is(await constraint('tasks_topic_id_fkey'), 'FOREIGN KEY (workspace_id, topic_id) REFERENCES app_tasks.topics(workspace_id, id)');
-  // 0700-live went down and up with it: the channels' logs are a bounded cache of recent events, and start empty again.
+  // 0710-live went down and up with it: the channels' logs are a bounded cache of recent events, and start empty again.
   t.deepEqual(await count(), { ...before, 'platform.credential_hashes': before['platform.sessions'] + keyCount, 'platform.live_channels': 0, 'platform.live_events': 0, 'platform.live_presence': 0 });
   const [directory] = await sequelize.query<{ sessions: number; keys: number }>(
     `SELECT count(*) FILTER (WHERE kind = 'session')::int AS sessions, count(*) FILTER (WHERE kind = 'api_key')::int AS keys FROM platform.credential_hashes`,

@@ -105,3 +105,21 @@ test('an empty names list falls back to the title', async (t) => {
   await s.index.upsert(s.acme.id, 'i-title', { type: 'item', id: '1', title: 'Fallback heading', url: '/x', names: [] });
   t.deepEqual(await titles('i-title', 'fallback heading'), ['Fallback heading']);
 });
+
+test('a record with readers is found only by those members; one without by every searcher; readers are replaced with the record', async (t) => {
+  const found = async (reader: string | undefined) => {
+    const page = await s.index.search(s.acme.id, 'i-readers', { q: 'ledger', types: ['item'], typeOrder: false, filters: { attributes: {} }, reader, limit: 100, offset: 0 });
+    return page.rows.map((row) => row.title).sort();
+  };
+  const alice = '00000000-0000-4000-8000-00000000000a';
+  const bob = '00000000-0000-4000-8000-00000000000b';
+  await s.index.upsert(s.acme.id, 'i-readers', { ...doc('item', '1', ['Private ledger']), readers: [alice] });
+  await s.index.upsert(s.acme.id, 'i-readers', doc('item', '2', ['Public ledger']));
+  t.deepEqual(await found(alice), ['Private ledger', 'Public ledger']);
+  t.deepEqual(await found(bob), ['Public ledger']);
+  t.deepEqual(await found(undefined), ['Private ledger', 'Public ledger'], 'no reader given: no restriction (internal callers)');
+  await s.index.upsert(s.acme.id, 'i-readers', { ...doc('item', '1', ['Private ledger']), readers: [bob] });
+  t.deepEqual(await found(alice), ['Public ledger']);
+  t.deepEqual(await found(bob), ['Private ledger', 'Public ledger']);
+  await t.throwsAsync(s.index.upsert(s.acme.id, 'i-readers', { ...doc('item', '3', ['x']), readers: [''] }), { instanceOf: TypeError, message: 'search document: readers must be an array of at most 1000 member ids' });
+});

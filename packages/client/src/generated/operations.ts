@@ -35,6 +35,10 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/contacts/events/core-companies-company-deleted', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-companies-company-updated */
   postEventsContactsEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/contacts/events/core-companies-company-updated', tag: 'system', host: 'any' },
+  /** POST /_events/files/events/core-account-member-removed */
+  postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/files/events/system-workspace-member-added */
+  postEventsFilesEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/files/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/finance/events/system-app-installed */
   postEventsFinanceEventsSystemAppInstalled: { method: 'POST', path: '/_events/finance/events/system-app-installed', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
@@ -89,6 +93,14 @@ export const OPERATIONS = {
   postAdminAppsBySlugRolesByRoleIdPermissions: { method: 'POST', path: '/admin/apps/{slug}/roles/{role_id}/permissions', tag: 'web', host: 'workspace' },
   /** POST /admin/apps/{slug}/settings */
   postAdminAppsBySlugSettings: { method: 'POST', path: '/admin/apps/{slug}/settings', tag: 'web', host: 'workspace' },
+  /** Files owned by a member (the trash included), oldest first */
+  getAdminFileMembersByMemberMrnFiles: { method: 'GET', path: '/admin/file-members/{member_mrn}/files', tag: 'files', host: 'workspace', paged: true },
+  /** Folders owned by a member (the trash included), oldest first */
+  getAdminFileMembersByMemberMrnFolders: { method: 'GET', path: '/admin/file-members/{member_mrn}/folders', tag: 'files', host: 'workspace', paged: true },
+  /** Workspace storage overview: quota, usage by member and by type */
+  getAdminFileStats: { method: 'GET', path: '/admin/file-stats', tag: 'files', host: 'workspace' },
+  /** Moves every file and folder of one member to another (offboarding) */
+  postAdminFileTransfers: { method: 'POST', path: '/admin/file-transfers', tag: 'files', host: 'workspace' },
   /** GET /admin/members */
   getAdminMembers: { method: 'GET', path: '/admin/members', tag: 'web', host: 'workspace' },
   /** POST /admin/members/{member_id}/deactivate */
@@ -271,6 +283,30 @@ export const OPERATIONS = {
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
+  /** Lists a folder (folder_id; default the caller's root): folders first, then files, by name */
+  getFiles: { method: 'GET', path: '/files', tag: 'files', host: 'workspace', paged: true },
+  /** Reads a file or folder */
+  getFilesByFileId: { method: 'GET', path: '/files/{file_id}', tag: 'files', host: 'workspace' },
+  /** Renames (name) or moves (parent_id; null: the root) a file or folder */
+  patchFilesByFileId: { method: 'PATCH', path: '/files/{file_id}', tag: 'files', host: 'workspace' },
+  /** Moves a file or folder (and what it holds) to its owner's trash */
+  deleteFilesByFileId: { method: 'DELETE', path: '/files/{file_id}', tag: 'files', host: 'workspace' },
+  /** Copies a file (its current version) or a folder (with everything in it) */
+  postFilesByFileIdCopies: { method: 'POST', path: '/files/{file_id}/copies', tag: 'files', host: 'workspace' },
+  /** A link to download the file's current version */
+  getFilesByFileIdDownload: { method: 'GET', path: '/files/{file_id}/download', tag: 'files', host: 'workspace' },
+  /** Lists the members a file or folder is shared with */
+  getFilesByFileIdShares: { method: 'GET', path: '/files/{file_id}/shares', tag: 'files', host: 'workspace', paged: true },
+  /** Shares a file or folder with a member (role read or edit), or changes their role */
+  putFilesByFileIdSharesByMemberId: { method: 'PUT', path: '/files/{file_id}/shares/{member_id}', tag: 'files', host: 'workspace' },
+  /** Stops sharing a file or folder with a member (the member may leave a share) */
+  deleteFilesByFileIdSharesByMemberId: { method: 'DELETE', path: '/files/{file_id}/shares/{member_id}', tag: 'files', host: 'workspace' },
+  /** Lists a file's versions, newest first */
+  getFilesByFileIdVersions: { method: 'GET', path: '/files/{file_id}/versions', tag: 'files', host: 'workspace', paged: true },
+  /** A link to download one version of a file */
+  getFilesByFileIdVersionsByVersionIdDownload: { method: 'GET', path: '/files/{file_id}/versions/{version_id}/download', tag: 'files', host: 'workspace' },
+  /** Makes an older version current again (as a new version) */
+  postFilesByFileIdVersionsByVersionIdRestoration: { method: 'POST', path: '/files/{file_id}/versions/{version_id}/restoration', tag: 'files', host: 'workspace' },
   /** Lists the chart of accounts by code (filters: type, is_bank, q) */
   getFinanceAccounts: { method: 'GET', path: '/finance/accounts', tag: 'finance', host: 'workspace', paged: true },
   /** Adds an account to the chart */
@@ -307,6 +343,8 @@ export const OPERATIONS = {
   getFinanceReportsGeneralLedger: { method: 'GET', path: '/finance/reports/general-ledger', tag: 'finance', host: 'workspace', paged: true },
   /** Trial balance as of a date (default: everything posted) */
   getFinanceReportsTrialBalance: { method: 'GET', path: '/finance/reports/trial-balance', tag: 'finance', host: 'workspace', paged: true },
+  /** Creates a folder (parent_id: a folder the caller may edit; default their root) */
+  postFolders: { method: 'POST', path: '/folders', tag: 'files', host: 'workspace' },
   /** GET /health */
   getHealth: { method: 'GET', path: '/health', tag: 'system', host: 'any' },
   /** POST /invitations */
@@ -403,6 +441,8 @@ export const OPERATIONS = {
   postSessions: { method: 'POST', path: '/sessions', tag: 'account', host: 'workspace' },
   /** DELETE /sessions */
   deleteSessions: { method: 'DELETE', path: '/sessions', tag: 'account', host: 'workspace' },
+  /** Lists the files and folders other members shared with the caller, newest share first */
+  getSharedFiles: { method: 'GET', path: '/shared-files', tag: 'files', host: 'workspace', paged: true },
   /** GET /signup */
   getSignup: { method: 'GET', path: '/signup', tag: 'web', host: 'platform' },
   /** POST /signup */
@@ -453,6 +493,18 @@ export const OPERATIONS = {
   putTotps: { method: 'PUT', path: '/totps', tag: 'account', host: 'workspace' },
   /** DELETE /totps */
   deleteTotps: { method: 'DELETE', path: '/totps', tag: 'account', host: 'workspace' },
+  /** The caller's trash, newest first */
+  getTrash: { method: 'GET', path: '/trash', tag: 'files', host: 'workspace', paged: true },
+  /** Deletes an item of the trash for good */
+  deleteTrashByFileId: { method: 'DELETE', path: '/trash/{file_id}', tag: 'files', host: 'workspace' },
+  /** Restores an item (and what it held) from the trash */
+  postTrashByFileIdRestoration: { method: 'POST', path: '/trash/{file_id}/restoration', tag: 'files', host: 'workspace' },
+  /** Starts an upload (a new file: name and folder_id; a new version: file_id) and answers the link to PUT the bytes to */
+  postUploads: { method: 'POST', path: '/uploads', tag: 'files', host: 'workspace' },
+  /** Abandons an upload (and the bytes that arrived) */
+  deleteUploadsByUploadId: { method: 'DELETE', path: '/uploads/{upload_id}', tag: 'files', host: 'workspace' },
+  /** Finishes an upload whose bytes arrived: the file, or its new current version */
+  postUploadsByUploadIdCompletion: { method: 'POST', path: '/uploads/{upload_id}/completion', tag: 'files', host: 'workspace' },
   /** POST /verifications */
   postVerifications: { method: 'POST', path: '/verifications', tag: 'account', host: 'platform' },
   /** GET /verify */
@@ -476,4 +528,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","tasks","chat","companies","contacts","finance"] as const;
+export const TAGS = ["web","system","account","files","tasks","chat","companies","contacts","finance"] as const;

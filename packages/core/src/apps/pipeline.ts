@@ -73,7 +73,7 @@ function contextApp(app: LoadedApp): ContextApp {
 }
 
 function contextWorkspace(workspace: Workspace) {
-  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name });
+  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan });
 }
 
 function appLogger(logger: Logger): AppLogger {
@@ -304,7 +304,7 @@ export class AppPipeline {
   }
 
   /** Runs an app's channel rule (`live.{kind}.authorize`) for a subscriber, in a read transaction under the app's role. */
-  async authorizeChannel(runtime: AppRuntime, kind: string, input: { workspace: { id: string; subdomain: string; name: string }; member: LiveMember; permissions: PermissionSet; id: string }): Promise<boolean> {
+  async authorizeChannel(runtime: AppRuntime, kind: string, input: { workspace: { id: string; subdomain: string; name: string; plan: string }; member: LiveMember; permissions: PermissionSet; id: string }): Promise<boolean> {
     const { app } = runtime;
     const rule = app.definition?.live[kind]?.authorize;
     if (!rule) return true;

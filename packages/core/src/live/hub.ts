@@ -27,6 +27,7 @@ export interface LiveWorkspace {
   id: string;
   subdomain: string;
   name: string;
+  plan: string;
 }
 
 interface Connection {

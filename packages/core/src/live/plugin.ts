@@ -111,7 +111,7 @@ export const livePlugin: CorePlugin = {
       if (!workspace) return reject(socket, 404, { error: 'No such workspace' });
       const [verdict] = await judgeCredentials(sequelize, workspace.id, [credential], seams.clock(), null);
       if (!verdict.allowed) return reject(socket, 401, { error: 'Authentication required' });
-      sockets.handleUpgrade(request, socket, head, (ws) => live.accept(ws, { id: workspace.id, subdomain: workspace.subdomain, name: workspace.name }, credential, verdict.member));
+      sockets.handleUpgrade(request, socket, head, (ws) => live.accept(ws, { id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan }, credential, verdict.member));
     };
     server.listener.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       upgrade(request, socket, head).catch((error) => {

@@ -62,11 +62,14 @@ async function search(request: Request, options: SearchRoutesOptions, input: Sea
   const allowed = new Set(permittedTypes(input.app, declared, await access.heldKeys(request, input.app)).map((entry) => entry.type));
   const types = (input.types ?? declared.map((entry) => entry.type)).filter((type) => allowed.has(type));
   const pagination = parsePagination(pageQuery);
+  // Records with readers (a member's private file) are found by those members only, owners and admins included.
+  const reader = (request.auth.credentials as { member?: { id?: unknown } } | null)?.member?.id;
   const page = await index.search(workspace.id, input.app, {
     q: input.q,
     types,
     typeOrder: input.types !== undefined,
     filters: input.filters,
+    reader: typeof reader === 'string' ? reader : '',
     limit: pagination.limit,
     offset: pagination.offset,
   });

@@ -16,6 +16,8 @@ export interface SearchQuery {
   /** True when the caller chose the types: results come in this type order, best first within each. */
   typeOrder: boolean;
   filters: SearchFilters;
+  /** The searching member's id: records with readers are found only by those members. Absent: no such restriction. */
+  reader?: string;
   limit: number;
   offset: number;
 }
@@ -79,6 +81,16 @@ interface RecordFilters {
   attributes: Record<string, string>;
 }
 
+/** The record's readers (member ids), or null when everyone who may search its type finds it. */
+function recordReaders(document: SearchDocument): string[] | null {
+  const readers: unknown = document.readers;
+  if (readers === undefined || readers === null) return null;
+  if (!Array.isArray(readers) || readers.length > 1000 || readers.some((reader) => typeof reader !== 'string' || reader.length < 1 || reader.length > 200)) {
+    throw new TypeError('search document: readers must be an array of at most 1000 member ids');
+  }
+  return [...new Set(readers as string[])];
+}
+
 function recordFilters(document: SearchDocument): RecordFilters {
   const result: RecordFilters = { owner: null, kind: null, date: null, size: null, attributes: {} };
   for (const [name, value] of Object.entries(document.filters ?? {})) {
@@ -125,6 +137,7 @@ export class SearchIndex {
     const names = columnValues(document.names, 'names');
     const details = columnValues(document.details, 'details');
     const filters = recordFilters(document);
+    const readers = recordReaders(document);
     // One statement writes the record and its new dictionary words (no trigger: docs/search.md).
     // The record's words already in the dictionary are locked FOR KEY SHARE (writers share it) so
     // that pruneDictionary, which locks a word FOR UPDATE before deleting it, either waits for
@@ -136,16 +149,16 @@ export class SearchIndex {
       `WITH record AS (
          INSERT INTO platform.search_records AS r
            (workspace_id, app, type, record_id, badge, title, subtitle, url,
-            first_name, name_text, search_text, name_words, words, owner, record_date, size, kind, attributes)
+            first_name, name_text, search_text, name_words, words, owner, record_date, size, kind, attributes, readers)
          SELECT $1::uuid, $2, $3, $4, $5, $6, $7, $8,
-                d.first_name, d.name_text, d.search_text, d.name_words, d.words, $11, $12::timestamptz, $13::bigint, $14, $15::jsonb
+                d.first_name, d.name_text, d.search_text, d.name_words, d.words, $11, $12::timestamptz, $13::bigint, $14, $15::jsonb, $16::text[]
          FROM platform.search_derive($9::text[], $5::text, $10::text[]) AS d
          ON CONFLICT (workspace_id, app, type, record_id) DO UPDATE SET
            badge = EXCLUDED.badge, title = EXCLUDED.title, subtitle = EXCLUDED.subtitle, url = EXCLUDED.url,
            first_name = EXCLUDED.first_name, name_text = EXCLUDED.name_text, search_text = EXCLUDED.search_text,
            name_words = EXCLUDED.name_words, words = EXCLUDED.words, owner = EXCLUDED.owner,
            record_date = EXCLUDED.record_date, size = EXCLUDED.size, kind = EXCLUDED.kind,
-           attributes = EXCLUDED.attributes, indexed_at = now()
+           attributes = EXCLUDED.attributes, readers = EXCLUDED.readers, indexed_at = now()
          RETURNING r.words
        ), word AS (
          SELECT DISTINCT w FROM record, unnest(record.words) AS w
@@ -162,7 +175,7 @@ export class SearchIndex {
         bind: [
           workspaceId, app, type, id, badge, title, subtitle, url,
           names.length > 0 ? names : [title], details,
-          filters.owner, filters.date, filters.size, filters.kind, JSON.stringify(filters.attributes),
+          filters.owner, filters.date, filters.size, filters.kind, JSON.stringify(filters.attributes), readers,
         ],
       },
     );
@@ -332,6 +345,7 @@ export class SearchIndex {
     if (filters.before) where.push(`r.record_date < ${param(filters.before.toISOString(), '::timestamptz')}`);
     if (filters.minSize !== undefined) where.push(`r.size >= ${param(filters.minSize, '::bigint')}`);
     if (filters.maxSize !== undefined) where.push(`r.size <= ${param(filters.maxSize, '::bigint')}`);
+    if (query.reader !== undefined) where.push(`(r.readers IS NULL OR r.readers @> ARRAY[${param(query.reader, '::text')}])`);
     for (const [name, values] of Object.entries(filters.attributes)) {
       where.push(`(r.attributes ->> ${param(name, '::text')}) = ANY(${param(values, '::text[]')})`);
     }

@@ -60,7 +60,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 }
 
 /** What a guard seeds in a workspace, by kind; path parameters are filled from these. */
-export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'chat' | 'message' | 'chat_list' | 'member_mrn';
+export type SeedKind = 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn' | 'chat' | 'message' | 'chat_list';
 
 /** A workspace with one of everything, its owner's full-access key and a joined member. */
 export interface SeededWorkspace extends KeyedWorkspace {
@@ -123,10 +123,22 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.account = (await call('POST', '/finance/accounts', { code: `${subdomain}-1`.slice(0, 20), name: `${marker} account`, type: 'expense' })).id;
   ids.bill = (await call('POST', '/finance/bills', { date: '2027-01-04', currency: 'USD', memo: `${marker} bill`, items: [{ description: `${marker} item`, amount: 10 }] })).id;
   ids.budget = (await call('POST', '/finance/budgets', { account_id: ids.account, period_start: '2027-01-01', period_end: '2027-03-31', amount: 100, notes: `${marker} budget` })).id;
+  // Files: a file with its bytes (through its upload link), its version, an open upload, the member's MRN.
+  await call('POST', '/applications/files/installations', { access_policy: 'everyone' });
+  await env.runtime.apps.dispatch('files', { action: 'system.workspace.member.added', payload: { member_id: memberId, role: 'member' }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+  const started = await call('POST', '/uploads', { name: `${marker}.txt`, size_bytes: marker.length, content_type: 'text/plain' });
+  const link = new URL(started.upload_url);
+  const put = await env.inject({ method: 'PUT', url: link.pathname, headers: { host: link.host, 'content-type': 'text/plain' }, payload: marker });
+  if (put.statusCode !== 200) throw new Error(`seeding ${subdomain}: PUT upload link: ${put.statusCode} ${put.payload}`);
+  const file = await call('POST', `/uploads/${started.id}/completion`);
+  ids.file = file.id;
+  ids.version = file.version_id;
+  ids.upload = (await call('POST', '/uploads', { name: `${marker} pending.txt`, size_bytes: 1 })).id;
+  await call('PUT', `/files/${ids.file}/shares/${memberId}`, { role: 'read' });
+  ids.member_mrn = `mrn:account:member:${memberId}`;
   // The chat app: a group chat of the owner and the member, with a message, and a personal list.
   await call('POST', '/applications/chat/installations', {});
   await call('PUT', '/applications/chat/access', { access_policy: 'everyone', allowed_roles: [], redlist: [] });
-  ids.member_mrn = `mrn:account:member:${memberId}`;
   ids.chat = (await call('POST', '/chats', { type: 'group', name: `${marker} chat`, participant_mrns: [ids.member_mrn] })).id;
   ids.message = (await call('POST', `/chats/${ids.chat}/messages`, { body: `${marker} message` })).id;
   ids.chat_list = (await call('POST', '/chats/lists', { name: `${marker} list` })).id;
@@ -170,6 +182,10 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   account_id: 'account',
   entry_id: 'bill',
   budget_id: 'budget',
+  file_id: 'file',
+  version_id: 'version',
+  upload_id: 'upload',
+  member_mrn: 'member_mrn',
 };
 
 /** Parameters whose meaning depends on the resource (`/tasks/{id}` vs `/workspaces/{id}`), by first path segment. */
@@ -321,7 +337,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', parent_id: 'message', list_id: 'chat_list' };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list' };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {

@@ -9,6 +9,8 @@ export interface ContextWorkspace {
   subdomain: string;
   /** Its display name. */
   name: string;
+  /** Its billing plan (`free` until changed): apps bound per-plan limits with it. */
+  plan: string;
 }
 
 /** The member a request acts as (the session's member, or the API key's owner). */
@@ -140,6 +142,11 @@ export interface SearchDocument {
   details?: string[];
   /** Filterable attributes (the file picker's `owner`, `type`, ...). */
   filters?: Record<string, string | number | boolean | null>;
+  /**
+   * The member ids who may find the record (a member's private file, a direct chat), at most
+   * 1000; absent or null: everyone who may search its type. Owners and admins are not added.
+   */
+  readers?: string[] | null;
 }
 
 /**

@@ -5,18 +5,19 @@ import { migration as throttleCounters } from './0101-throttle-counters.js';
 import { migration as apps } from './0200-apps.js';
 import { migration as events } from './0300-events.js';
 import { migration as search } from './0400-search.js';
+import { migration as searchReaders } from './0700-search-readers.js';
 import { migration as apiKeys } from './0500-api-keys.js';
 import { migration as storage } from './0550-storage.js';
 import { migration as distributionKeys } from './0600-distribution-keys.js';
-import { migration as live } from './0700-live.js';
+import { migration as live } from './0710-live.js';
 
 /**
  * Core's own migrations, schema `platform`, in the order they run. Each concern keeps its
  * migration files in this folder under its own number range (0001-0099 base and tenancy,
  * 0100 identity, 0200 apps, 0300 events, 0400 search, 0500 API keys and access, 0550 storage,
- * 0600 keys for distribution by workspace, 0700 live updates) and appends
+ * 0600 keys for distribution by workspace, 0700 search readers, 0710 live updates) and appends
  * here. Never reorder or edit a migration that has landed: add a new one.
  */
-const migrations: Migration[] = [platformBase, identity, apps, events, search, apiKeys, throttleCounters, storage, distributionKeys, live];
+const migrations: Migration[] = [platformBase, identity, apps, events, search, apiKeys, throttleCounters, storage, distributionKeys, searchReaders, live];
 
 export const platformMigrations: MigrationSet = { schema: 'platform', migrations };

@@ -9,7 +9,7 @@ import type { Migration } from '../migrations.js';
  * subscribed socket (any process), so a subscriber learns who else is there.
  */
 export const migration: Migration = {
-  name: '0700-live',
+  name: '0710-live',
   async up({ sequelize }) {
     await sequelize.query(`
       CREATE TABLE platform.live_channels (

@@ -1,0 +1,167 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import { DOWNLOAD, ITEM, SHARE, SHARE_DELETED, VERSION } from './answers.js';
+import type { Models } from '../models/index.js';
+import { copyItem, createFolder, listFolder, listShared, trashItem, updateItem } from '../services/items.js';
+import { presentItem, presentShare, presentVersion } from '../services/present.js';
+import { deleteShare, listShares, putShare } from '../services/shares.js';
+import { downloadLink, listVersions, restoreVersion } from '../services/uploads.js';
+import { requireItem } from '../services/access.js';
+import { id, idParams, itemName, listQuery } from './schemas.js';
+
+const link = (itemId: string) => `/files/${itemId}`;
+
+/** The member's space: folders, files, copies, downloads, versions, shares. */
+export const fileRoutes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/files',
+    answers: { collection: ITEM },
+    description: "Lists a folder (folder_id; default the caller's root): folders first, then files, by name",
+    validate: { query: listQuery({ folder_id: id() }) },
+    async handler(request, ctx) {
+      const { rows, count, access } = await listFolder(ctx, request.query.folder_id as string | undefined);
+      return ctx.respond.collection(rows.map((item) => presentItem(item, { access })), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/shared-files',
+    answers: { collection: ITEM },
+    description: 'Lists the files and folders other members shared with the caller, newest share first',
+    validate: { query: listQuery() },
+    async handler(_request, ctx) {
+      const { rows, count } = await listShared(ctx);
+      return ctx.respond.collection(rows.map(({ item, role }) => presentItem(item, { access: role })), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/folders',
+    answers: { single: ITEM },
+    description: "Creates a folder (parent_id: a folder the caller may edit; default their root)",
+    validate: { payload: Joi.object({ name: itemName().required(), parent_id: id().allow(null) }) },
+    async handler(request, ctx) {
+      const folder = await createFolder(ctx, request.payload);
+      return ctx.respond.single(presentItem(folder), { self: link(folder.id) });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/files/{file_id}',
+    answers: { single: ITEM },
+    description: 'Reads a file or folder',
+    validate: { params: idParams('file_id') },
+    async handler(request, ctx) {
+      const { item, access } = await requireItem(ctx, request.params.file_id);
+      return ctx.respond.single(presentItem(item, { access }), item.kind === 'file' ? { download: `${link(item.id)}/download`, versions: `${link(item.id)}/versions` } : { children: `/files?folder_id=${item.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH',
+    path: '/files/{file_id}',
+    answers: { single: ITEM },
+    description: 'Renames (name) or moves (parent_id; null: the root) a file or folder',
+    validate: { params: idParams('file_id'), payload: Joi.object({ name: itemName(), parent_id: id().allow(null) }).min(1) },
+    async handler(request, ctx) {
+      const item = await updateItem(ctx, request.params.file_id, request.payload);
+      return ctx.respond.single(presentItem(item), { self: link(item.id) });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE',
+    path: '/files/{file_id}',
+    answers: { single: ITEM },
+    description: "Moves a file or folder (and what it holds) to its owner's trash",
+    validate: { params: idParams('file_id') },
+    async handler(request, ctx) {
+      const item = await trashItem(ctx, request.params.file_id);
+      return ctx.respond.single(presentItem(item), { self: link(item.id), trash: '/trash' });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/files/{file_id}/copies',
+    answers: { single: ITEM },
+    description: 'Copies a file (its current version) or a folder (with everything in it)',
+    validate: { params: idParams('file_id'), payload: Joi.object({ parent_id: id().allow(null), name: itemName() }) },
+    async handler(request, ctx) {
+      const copy = await copyItem(ctx, request.params.file_id, request.payload ?? {});
+      return ctx.respond.single(presentItem(copy), { self: link(copy.id) });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/files/{file_id}/download',
+    answers: { single: DOWNLOAD },
+    description: "A link to download the file's current version",
+    validate: { params: idParams('file_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await downloadLink(ctx, request.params.file_id));
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/files/{file_id}/versions',
+    answers: { collection: VERSION },
+    description: "Lists a file's versions, newest first",
+    validate: { params: idParams('file_id'), query: listQuery() },
+    async handler(request, ctx) {
+      const { item, rows, count } = await listVersions(ctx, request.params.file_id);
+      return ctx.respond.collection(rows.map((version) => presentVersion(version, item.version_id)), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/files/{file_id}/versions/{version_id}/download',
+    answers: { single: DOWNLOAD },
+    description: 'A link to download one version of a file',
+    validate: { params: idParams('file_id', 'version_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await downloadLink(ctx, request.params.file_id, request.params.version_id));
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/files/{file_id}/versions/{version_id}/restoration',
+    answers: { single: ITEM },
+    description: 'Makes an older version current again (as a new version)',
+    validate: { params: idParams('file_id', 'version_id') },
+    async handler(request, ctx) {
+      const { item, version } = await restoreVersion(ctx, request.params.file_id, request.params.version_id);
+      return ctx.respond.single(presentItem(item, { version: presentVersion(version, item.version_id) }), { self: link(item.id) });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/files/{file_id}/shares',
+    answers: { collection: SHARE },
+    description: 'Lists the members a file or folder is shared with',
+    validate: { params: idParams('file_id'), query: listQuery() },
+    async handler(request, ctx) {
+      const { rows, count } = await listShares(ctx, request.params.file_id);
+      return ctx.respond.collection(rows.map(presentShare), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PUT',
+    path: '/files/{file_id}/shares/{member_id}',
+    answers: { single: SHARE },
+    description: 'Shares a file or folder with a member (role read or edit), or changes their role',
+    validate: { params: idParams('file_id', 'member_id'), payload: Joi.object({ role: Joi.string().valid('read', 'edit').required() }) },
+    async handler(request, ctx) {
+      const { share, created } = await putShare(ctx, request.params.file_id, request.params.member_id, request.payload.role);
+      return ctx.respond.single({ ...presentShare(share), created }, { self: `${link(share.item_id)}/shares/${share.member_id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE',
+    path: '/files/{file_id}/shares/{member_id}',
+    answers: { single: SHARE_DELETED },
+    description: 'Stops sharing a file or folder with a member (the member may leave a share)',
+    validate: { params: idParams('file_id', 'member_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteShare(ctx, request.params.file_id, request.params.member_id));
+    },
+  }),
+];

@@ -1,0 +1,43 @@
+import { defineRoute } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import { ITEM, PURGED } from './answers.js';
+import type { Models } from '../models/index.js';
+import { presentItem } from '../services/present.js';
+import { listTrash, purgeItem, restoreItem } from '../services/trash.js';
+import { idParams, listQuery } from './schemas.js';
+
+/** The trash: list, restore, purge. */
+export const trashRoutes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/trash',
+    answers: { collection: ITEM },
+    description: "The caller's trash, newest first",
+    validate: { query: listQuery() },
+    async handler(_request, ctx) {
+      const { rows, count } = await listTrash(ctx);
+      return ctx.respond.collection(rows.map((item) => presentItem(item)), count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/trash/{file_id}/restoration',
+    answers: { single: ITEM },
+    description: 'Restores an item (and what it held) from the trash',
+    validate: { params: idParams('file_id') },
+    async handler(request, ctx) {
+      const item = await restoreItem(ctx, request.params.file_id);
+      return ctx.respond.single(presentItem(item), { self: `/files/${item.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE',
+    path: '/trash/{file_id}',
+    answers: { single: PURGED },
+    description: 'Deletes an item of the trash for good',
+    validate: { params: idParams('file_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await purgeItem(ctx, request.params.file_id));
+    },
+  }),
+];
