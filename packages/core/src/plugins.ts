@@ -8,6 +8,7 @@ import type { CoreInputs, CorePlugin } from './core-inputs.js';
 import { dbPlugin } from './db/plugin.js';
 import { eventsPlugin } from './events/plugin.js';
 import { identityPlugin } from './identity/plugin.js';
+import { livePlugin } from './live/plugin.js';
 import { mailPlugin } from './mail/plugin.js';
 import { messagesPlugin } from './messages/plugin.js';
 import { notificationsPlugin } from './notifications/plugin.js';
@@ -40,6 +41,7 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   identityPlugin,
   searchPlugin,
   notificationsPlugin,
+  livePlugin,
   appsPlugin,
   messagesPlugin,
   billingPlugin,

@@ -44,11 +44,6 @@ const TENANT_TABLES = [
   'platform.search_words', 'platform.sessions',
 ];
 
-const LATER_TABLES = [
-  'platform.billing_accounts', 'platform.invoices', 'platform.invoice_lines', 'platform.payment_methods', 'platform.coupons', 'platform.coupon_redemptions',
-  'platform.message_threads', 'platform.messages', 'platform.release_notes', 'platform.operators', 'platform.preview_apps', 'platform.preview_app_adopters',
-];
-
 test.serial('every table of core and of the root config\'s apps can be distributed by workspace', async (t) => {
   const sequelize = env.runtime.db.sequelize;
   t.deepEqual(await distributionProblems(sequelize), []);

@@ -7,5 +7,16 @@ import { models } from './models/index.js';
 import { routes } from './routes/index.js';
 import { search } from './search.js';
 
-/** The Tasks app: boards, the incubator, schedules, topics, views. */
-export default defineApp(manifest, { routes, migrations, models, checks, subscriptions, search });
+/**
+ * The Tasks app: boards, the incubator, schedules, topics, views. A board view follows
+ * `tasks/boards/{board_id}` live (docs/live-updates.md): every change of the board and its tasks.
+ */
+export default defineApp(manifest, {
+  routes,
+  migrations,
+  models,
+  checks,
+  subscriptions,
+  search,
+  live: { boards: { permission: 'tasks.boards.read' } },
+});

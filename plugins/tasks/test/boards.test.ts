@@ -235,3 +235,24 @@ test.serial('PATCH /boards/{board_id}/columns renames a lane and every task in i
   }
   t.deepEqual(world.takeEvents(), []);
 });
+
+test.serial('a board view hears its changes live: each committed change is logged on tasks/boards/{id}, a refused one is not', async (t) => {
+  const board = await createBoard({ title: 'Live board' });
+  const created = await owner.request('POST', '/tasks', { title: 'Watch me', board_id: board.id });
+  t.is(created.status, 200);
+  const task = created.body.data;
+  t.is((await owner.request('PATCH', `/tasks/${task.id}`, { due_date: '2027-02-30' })).status, 400);
+  t.is((await owner.request('PATCH', `/tasks/${task.id}`, { due_date: '2027-02-01' })).status, 200);
+  t.is((await owner.request('DELETE', `/tasks/${task.id}`)).status, 200);
+  const logged = await world.query<{ id: string; type: string; task_id: string }>(
+    "SELECT id::text, type, data->>'task_id' AS task_id FROM platform.live_events WHERE workspace_id = :workspace AND channel = :channel ORDER BY id",
+    { workspace: world.workspaceId, channel: `tasks/boards/${board.id}` },
+  );
+  t.deepEqual(logged.map((row) => [row.id, row.type]), [
+    ['1', 'board.created'],
+    ['2', 'task.created'],
+    ['3', 'task.updated'],
+    ['4', 'task.deleted'],
+  ]);
+  t.deepEqual(logged.slice(1).map((row) => row.task_id), [task.id, task.id, task.id]);
+});

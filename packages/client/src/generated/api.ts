@@ -86,6 +86,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/chat/events/core-account-member-removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/chat/events/core-account-member-removed
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsChatEventsCoreAccountMemberRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/chat/events/system-workspace-member-added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/chat/events/system-workspace-member-added
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsChatEventsSystemWorkspaceMemberAdded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/contacts/events/core-account-member-removed": {
         parameters: {
             query?: never;
@@ -2596,6 +2636,408 @@ export interface paths {
         patch: operations["patchBoardsByBoardIdTopicsByTopicId"];
         trace?: never;
     };
+    "/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the caller's chats, most recently active first, with unread counts
+         * @description Lists the caller's chats, most recently active first, with unread counts
+         *
+         *     Needs `chat.chats.read`.
+         */
+        get: operations["getChats"];
+        put?: never;
+        /**
+         * Starts a chat: direct (one other participant; the existing one is answered again), group or channel
+         * @description Starts a chat: direct (one other participant; the existing one is answered again), group or channel
+         *
+         *     Needs `chat.chats.create`.
+         */
+        post: operations["postChats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a chat (one the caller takes part in, or any channel)
+         * @description Reads a chat (one the caller takes part in, or any channel)
+         *
+         *     Needs `chat.chats.read`.
+         */
+        get: operations["getChatsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a chat and its messages (its owner, or chat.chats.delete)
+         * @description Deletes a chat and its messages (its owner, or chat.chats.delete)
+         *
+         *     Needs `chat.chats.read`.
+         */
+        delete: operations["deleteChatsById"];
+        options?: never;
+        head?: never;
+        /**
+         * UpdateChat: the chat's name and topic (its owner)
+         * @description UpdateChat: the chat's name and topic (its owner)
+         *
+         *     Needs `chat.chats.read`.
+         */
+        patch: operations["patchChatsById"];
+        trace?: never;
+    };
+    "/chats/{id}/call-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks the chat's participants to join a call (core.chat.call.requested)
+         * @description Asks the chat's participants to join a call (core.chat.call.requested)
+         *
+         *     Needs `chat.calls.create`.
+         */
+        post: operations["postChatsByIdCallRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}/favourite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Marks a chat favourite for the caller
+         * @description Marks a chat favourite for the caller
+         *
+         *     Needs `chat.lists.edit`.
+         */
+        put: operations["putChatsByIdFavourite"];
+        post?: never;
+        /**
+         * Unmarks a favourite chat
+         * @description Unmarks a favourite chat
+         *
+         *     Needs `chat.lists.edit`.
+         */
+        delete: operations["deleteChatsByIdFavourite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}/lists/{list_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Puts a chat in one of the caller's lists
+         * @description Puts a chat in one of the caller's lists
+         *
+         *     Needs `chat.lists.edit`.
+         */
+        put: operations["putChatsByIdListsByListId"];
+        post?: never;
+        /**
+         * Takes a chat out of a list
+         * @description Takes a chat out of a list
+         *
+         *     Needs `chat.lists.edit`.
+         */
+        delete: operations["deleteChatsByIdListsByListId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a chat's messages, newest first; parent_id: a thread's replies, oldest first; before/after page by seq
+         * @description Lists a chat's messages, newest first; parent_id: a thread's replies, oldest first; before/after page by seq
+         *
+         *     Needs `chat.messages.read`.
+         */
+        get: operations["getChatsByIdMessages"];
+        put?: never;
+        /**
+         * SendMessage: text and/or a file of the app, optionally a reply in a thread; <@member_id> mentions
+         * @description SendMessage: text and/or a file of the app, optionally a reply in a thread; <@member_id> mentions
+         *
+         *     Needs `chat.messages.send`.
+         */
+        post: operations["postChatsByIdMessages"];
+        /**
+         * Clears the chat's history for everyone (its owner, or chat.chats.manage)
+         * @description Clears the chat's history for everyone (its owner, or chat.chats.manage)
+         *
+         *     Needs `chat.chats.read`.
+         */
+        delete: operations["deleteChatsByIdMessages"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}/messages/{msg_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a message, leaving a tombstone (its sender, the chat's owner, or chat.messages.delete)
+         * @description Deletes a message, leaving a tombstone (its sender, the chat's owner, or chat.messages.delete)
+         *
+         *     Needs `chat.messages.send`.
+         */
+        delete: operations["deleteChatsByIdMessagesByMsgId"];
+        options?: never;
+        head?: never;
+        /**
+         * EditMessage: the sender changes the message's text
+         * @description EditMessage: the sender changes the message's text
+         *
+         *     Needs `chat.messages.send`.
+         */
+        patch: operations["patchChatsByIdMessagesByMsgId"];
+        trace?: never;
+    };
+    "/chats/{id}/messages/{msg_id}/reactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds the caller's reaction to a message (the same emoji twice is one reaction)
+         * @description Adds the caller's reaction to a message (the same emoji twice is one reaction)
+         *
+         *     Needs `chat.messages.send`.
+         */
+        post: operations["postChatsByIdMessagesByMsgIdReactions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}/messages/{msg_id}/reactions/{emoji}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Takes the caller's reaction back
+         * @description Takes the caller's reaction back
+         *
+         *     Needs `chat.messages.send`.
+         */
+        delete: operations["deleteChatsByIdMessagesByMsgIdReactionsByEmoji"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}/participants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a chat's participants, owners first
+         * @description Lists a chat's participants, owners first
+         *
+         *     Needs `chat.chats.read`.
+         */
+        get: operations["getChatsByIdParticipants"];
+        put?: never;
+        /**
+         * Adds a participant, or joins a channel (member_mrn: the caller)
+         * @description Adds a participant, or joins a channel (member_mrn: the caller)
+         *
+         *     Needs `chat.chats.read`.
+         */
+        post: operations["postChatsByIdParticipants"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}/participants/{member_mrn}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes a participant (the owner), or leaves (the participant themselves)
+         * @description Removes a participant (the owner), or leaves (the participant themselves)
+         *
+         *     Needs `chat.chats.read`.
+         */
+        delete: operations["deleteChatsByIdParticipantsByMemberMrn"];
+        options?: never;
+        head?: never;
+        /**
+         * UpdateParticipant: role (the owner) or muted (the participant themselves)
+         * @description UpdateParticipant: role (the owner) or muted (the participant themselves)
+         *
+         *     Needs `chat.chats.read`.
+         */
+        patch: operations["patchChatsByIdParticipantsByMemberMrn"];
+        trace?: never;
+    };
+    "/chats/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Moves the caller's read position to a message (never backwards); answers the unread count left
+         * @description Moves the caller's read position to a message (never backwards); answers the unread count left
+         *
+         *     Needs `chat.messages.read`.
+         */
+        put: operations["putChatsByIdRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/{id}/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a signed link (PUT, 15 minutes) to upload a file to share in the chat
+         * @description Gives a signed link (PUT, 15 minutes) to upload a file to share in the chat
+         *
+         *     Needs `chat.messages.send`.
+         */
+        post: operations["postChatsByIdUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the caller's chat lists
+         * @description Lists the caller's chat lists
+         *
+         *     Needs `chat.lists.edit`.
+         */
+        get: operations["getChatsLists"];
+        put?: never;
+        /**
+         * Creates a personal chat list
+         * @description Creates a personal chat list
+         *
+         *     Needs `chat.lists.edit`.
+         */
+        post: operations["postChatsLists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/chats/lists/{list_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a list (its chats stay)
+         * @description Deletes a list (its chats stay)
+         *
+         *     Needs `chat.lists.edit`.
+         */
+        delete: operations["deleteChatsListsByListId"];
+        options?: never;
+        head?: never;
+        /**
+         * UpdateChatList: renames or moves a list
+         * @description UpdateChatList: renames or moves a list
+         *
+         *     Needs `chat.lists.edit`.
+         */
+        patch: operations["patchChatsListsByListId"];
+        trace?: never;
+    };
     "/companies": {
         parameters: {
             query?: never;
@@ -3522,6 +3964,28 @@ export interface paths {
          * @description Public: no credential.
          */
         post: operations["postLauncherBySlugRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same...
+         * @description Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same path)
+         *
+         *     A session or a full-access API key of an owner or admin; a scoped key is refused.
+         */
+        get: operations["getLive"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7184,6 +7648,80 @@ export interface operations {
         };
     };
     postEventsAtsEventsSystemWorkspaceMemberAdded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsChatEventsCoreAccountMemberRemoved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsChatEventsSystemWorkspaceMemberAdded: {
         parameters: {
             query?: never;
             header?: never;
@@ -13145,6 +13683,926 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getChats: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+                type?: "direct" | "group" | "channel";
+                q?: string;
+                favourite?: boolean;
+                list_id?: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postChats: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "direct",
+                 *       "name": "example",
+                 *       "topic": "example",
+                 *       "participant_mrns": []
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    type: "direct" | "group" | "channel";
+                    name?: string;
+                    topic?: string;
+                    participant_mrns?: string[];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getChatsById: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteChatsById: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchChatsById: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    topic?: string;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postChatsByIdCallRequests: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "video"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    mode: "video" | "audio";
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putChatsByIdFavourite: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteChatsByIdFavourite: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putChatsByIdListsByListId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+                list_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteChatsByIdListsByListId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+                list_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getChatsByIdMessages: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+                parent_id?: string;
+                before?: number;
+                after?: number;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postChatsByIdMessages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "example",
+                 *       "parent_id": "example",
+                 *       "file": {
+                 *         "file_key": "example",
+                 *         "filename": "example"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    body?: string;
+                    parent_id?: string;
+                    file?: {
+                        file_key: string;
+                        filename?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteChatsByIdMessages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteChatsByIdMessagesByMsgId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+                msg_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchChatsByIdMessagesByMsgId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+                msg_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "example"
+                 *     }
+                 */
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postChatsByIdMessagesByMsgIdReactions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+                msg_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    emoji: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteChatsByIdMessagesByMsgIdReactionsByEmoji: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+                msg_id: string;
+                emoji: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getChatsByIdParticipants: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postChatsByIdParticipants: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "member_mrn": "example"
+                 *     }
+                 */
+                "application/json": {
+                    member_mrn: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteChatsByIdParticipantsByMemberMrn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+                member_mrn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchChatsByIdParticipantsByMemberMrn: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+                member_mrn: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    role?: "owner" | "member";
+                    muted?: boolean;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putChatsByIdRead: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "message_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    message_id: string;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postChatsByIdUploads: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "filename": "example",
+                 *       "size_bytes": 1
+                 *     }
+                 */
+                "application/json": {
+                    filename: string;
+                    content_type?: string;
+                    size_bytes?: number;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getChatsLists: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postChatsLists: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "position": 0
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    position?: number;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteChatsListsByListId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                list_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchChatsListsByListId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                list_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    position?: number;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getCompanies: {
         parameters: {
             query?: {
@@ -15756,6 +17214,29 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLive: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Ok"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

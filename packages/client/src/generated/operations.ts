@@ -21,6 +21,10 @@ export const OPERATIONS = {
   postEventsAtsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/ats/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/ats/events/system-workspace-member-added */
   postEventsAtsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/ats/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/chat/events/core-account-member-removed */
+  postEventsChatEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/chat/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/chat/events/system-workspace-member-added */
+  postEventsChatEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/chat/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-account-member-removed */
   postEventsContactsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/contacts/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-calls-call-started */
@@ -305,6 +309,60 @@ export const OPERATIONS = {
   patchBoardsByBoardIdTopicsByTopicId: { method: 'PATCH', path: '/boards/{board_id}/topics/{topic_id}', tag: 'tasks', host: 'workspace' },
   /** Deletes a topic; its tasks remain, with no topic */
   deleteBoardsByBoardIdTopicsByTopicId: { method: 'DELETE', path: '/boards/{board_id}/topics/{topic_id}', tag: 'tasks', host: 'workspace' },
+  /** Lists the caller's chats, most recently active first, with unread counts */
+  getChats: { method: 'GET', path: '/chats', tag: 'chat', host: 'workspace', paged: true },
+  /** Starts a chat: direct (one other participant; the existing one is answered again), group or channel */
+  postChats: { method: 'POST', path: '/chats', tag: 'chat', host: 'workspace' },
+  /** Reads a chat (one the caller takes part in, or any channel) */
+  getChatsById: { method: 'GET', path: '/chats/{id}', tag: 'chat', host: 'workspace' },
+  /** UpdateChat: the chat's name and topic (its owner) */
+  patchChatsById: { method: 'PATCH', path: '/chats/{id}', tag: 'chat', host: 'workspace' },
+  /** Deletes a chat and its messages (its owner, or chat.chats.delete) */
+  deleteChatsById: { method: 'DELETE', path: '/chats/{id}', tag: 'chat', host: 'workspace' },
+  /** Asks the chat's participants to join a call (core.chat.call.requested) */
+  postChatsByIdCallRequests: { method: 'POST', path: '/chats/{id}/call-requests', tag: 'chat', host: 'workspace' },
+  /** Marks a chat favourite for the caller */
+  putChatsByIdFavourite: { method: 'PUT', path: '/chats/{id}/favourite', tag: 'chat', host: 'workspace' },
+  /** Unmarks a favourite chat */
+  deleteChatsByIdFavourite: { method: 'DELETE', path: '/chats/{id}/favourite', tag: 'chat', host: 'workspace' },
+  /** Puts a chat in one of the caller's lists */
+  putChatsByIdListsByListId: { method: 'PUT', path: '/chats/{id}/lists/{list_id}', tag: 'chat', host: 'workspace' },
+  /** Takes a chat out of a list */
+  deleteChatsByIdListsByListId: { method: 'DELETE', path: '/chats/{id}/lists/{list_id}', tag: 'chat', host: 'workspace' },
+  /** Lists a chat's messages, newest first; parent_id: a thread's replies, oldest first; before/after page by seq */
+  getChatsByIdMessages: { method: 'GET', path: '/chats/{id}/messages', tag: 'chat', host: 'workspace', paged: true },
+  /** SendMessage: text and/or a file of the app, optionally a reply in a thread; <@member_id> mentions */
+  postChatsByIdMessages: { method: 'POST', path: '/chats/{id}/messages', tag: 'chat', host: 'workspace' },
+  /** Clears the chat's history for everyone (its owner, or chat.chats.manage) */
+  deleteChatsByIdMessages: { method: 'DELETE', path: '/chats/{id}/messages', tag: 'chat', host: 'workspace' },
+  /** EditMessage: the sender changes the message's text */
+  patchChatsByIdMessagesByMsgId: { method: 'PATCH', path: '/chats/{id}/messages/{msg_id}', tag: 'chat', host: 'workspace' },
+  /** Deletes a message, leaving a tombstone (its sender, the chat's owner, or chat.messages.delete) */
+  deleteChatsByIdMessagesByMsgId: { method: 'DELETE', path: '/chats/{id}/messages/{msg_id}', tag: 'chat', host: 'workspace' },
+  /** Adds the caller's reaction to a message (the same emoji twice is one reaction) */
+  postChatsByIdMessagesByMsgIdReactions: { method: 'POST', path: '/chats/{id}/messages/{msg_id}/reactions', tag: 'chat', host: 'workspace' },
+  /** Takes the caller's reaction back */
+  deleteChatsByIdMessagesByMsgIdReactionsByEmoji: { method: 'DELETE', path: '/chats/{id}/messages/{msg_id}/reactions/{emoji}', tag: 'chat', host: 'workspace' },
+  /** Lists a chat's participants, owners first */
+  getChatsByIdParticipants: { method: 'GET', path: '/chats/{id}/participants', tag: 'chat', host: 'workspace', paged: true },
+  /** Adds a participant, or joins a channel (member_mrn: the caller) */
+  postChatsByIdParticipants: { method: 'POST', path: '/chats/{id}/participants', tag: 'chat', host: 'workspace' },
+  /** UpdateParticipant: role (the owner) or muted (the participant themselves) */
+  patchChatsByIdParticipantsByMemberMrn: { method: 'PATCH', path: '/chats/{id}/participants/{member_mrn}', tag: 'chat', host: 'workspace' },
+  /** Removes a participant (the owner), or leaves (the participant themselves) */
+  deleteChatsByIdParticipantsByMemberMrn: { method: 'DELETE', path: '/chats/{id}/participants/{member_mrn}', tag: 'chat', host: 'workspace' },
+  /** Moves the caller's read position to a message (never backwards); answers the unread count left */
+  putChatsByIdRead: { method: 'PUT', path: '/chats/{id}/read', tag: 'chat', host: 'workspace' },
+  /** Gives a signed link (PUT, 15 minutes) to upload a file to share in the chat */
+  postChatsByIdUploads: { method: 'POST', path: '/chats/{id}/uploads', tag: 'chat', host: 'workspace' },
+  /** Lists the caller's chat lists */
+  getChatsLists: { method: 'GET', path: '/chats/lists', tag: 'chat', host: 'workspace', paged: true },
+  /** Creates a personal chat list */
+  postChatsLists: { method: 'POST', path: '/chats/lists', tag: 'chat', host: 'workspace' },
+  /** UpdateChatList: renames or moves a list */
+  patchChatsListsByListId: { method: 'PATCH', path: '/chats/lists/{list_id}', tag: 'chat', host: 'workspace' },
+  /** Deletes a list (its chats stay) */
+  deleteChatsListsByListId: { method: 'DELETE', path: '/chats/lists/{list_id}', tag: 'chat', host: 'workspace' },
   /** Lists companies by name; q matches name or domain, filters by industry, size, domain and owner */
   getCompanies: { method: 'GET', path: '/companies', tag: 'companies', host: 'workspace', paged: true },
   /** Creates a company; the owner defaults to the caller */
@@ -419,6 +477,8 @@ export const OPERATIONS = {
   getInvoicesByInvoiceId: { method: 'GET', path: '/invoices/{invoice_id}', tag: 'account', host: 'workspace' },
   /** POST /launcher/{slug}/request */
   postLauncherBySlugRequest: { method: 'POST', path: '/launcher/{slug}/request', tag: 'web', host: 'workspace' },
+  /** Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same... */
+  getLive: { method: 'GET', path: '/live', tag: 'account', host: 'workspace' },
   /** GET /login */
   getLogin: { method: 'GET', path: '/login', tag: 'web', host: 'any' },
   /** POST /login */
@@ -742,4 +802,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","tasks","companies","contacts","finance","mail"] as const;
+export const TAGS = ["web","system","account","files","ats","tasks","chat","companies","contacts","finance","mail"] as const;

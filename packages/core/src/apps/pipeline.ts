@@ -27,6 +27,7 @@ import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentia
 import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
 import { SecretBox } from '../identity/index.js';
+import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
 import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
@@ -55,6 +56,8 @@ export interface PipelineServices {
   strict: StrictRoles | null;
   /** The platform's secret key (`WPK_SECRET_KEY` or the generated one): `ctx.secrets` derives each app's key from it. */
   secret: string;
+  /** Where `ctx.live` publishes after the commit (null: nowhere, publications are dropped). */
+  live(): LivePublisher | null;
 }
 
 /** An app ready to serve: what was loaded plus its bound models. */
@@ -155,9 +158,13 @@ function secretsOf(app: LoadedApp, secret: string): AppSecrets {
   return secrets;
 }
 
-/** The parts every context shares: app, workspace, db, events, search, storage, secrets, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string): BaseContext {
+const LIVE_CHANNEL = /^([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
+const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
+
+/** The parts every context shares: app, workspace, db, events, search, live, storage, secrets, settings, log. */
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = []): BaseContext {
   const { app } = runtime;
+  const liveKinds = app.definition?.live ?? {};
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
   const searchTypes = new Set((app.manifest.search ?? []).map((entry) => entry.type));
   return {
@@ -190,6 +197,14 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       remove(type: string, id: string) {
         if (!searchTypes.has(type)) throw new Error(`${app.namespace} may not index type ${type}: its manifest does not declare it`);
         searchOps.push({ op: 'remove', type, id: String(id) });
+      },
+    }),
+    live: Object.freeze({
+      publish(channel: string, type: string, data: unknown, options: { audience?: string[]; revoke?: string[] } = {}) {
+        const match = LIVE_CHANNEL.exec(String(channel));
+        if (!match || !Object.hasOwn(liveKinds, match[1])) throw new Error(`${app.namespace} may not publish to ${String(channel)}: channels are {kind}/{id} of a kind the app declares (${Object.keys(liveKinds).join(', ') || 'none'})`);
+        if (!LIVE_TYPE.test(String(type))) throw new TypeError(`${app.namespace}: live event type ${String(type)} must be 1-100 lower-case letters, digits, dots, dashes or underscores`);
+        liveOps.push({ channel: `${app.namespace}/${channel}`, type, data: structuredClone(data ?? null), audience: options.audience ? [...options.audience] : null, revoke: [...(options.revoke ?? [])] });
       },
     }),
     storage,
@@ -265,9 +280,10 @@ export class AppPipeline {
     // handler's first write (LazyWork); at once in strict mode (the role switch needs it) and for
     // methods that change things, so every write of theirs (files included) is in it.
     const eager = this.services.strict !== null || (request.method !== 'get' && request.method !== 'head');
-    return runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
+    const liveOps: LivePublication[] = [];
+    const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps);
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -288,6 +304,43 @@ export class AppPipeline {
       await this.flushSearch(app, workspace.id, searchOps);
       return body;
     }).finally(() => unit?.finish());
+    // Committed (a 2xx answer): the live publications leave now; a rolled-back answer dropped them.
+    const status = answer && typeof answer === 'object' && 'statusCode' in answer ? Number((answer as { statusCode: number }).statusCode) : 200;
+    if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
+    return answer;
+  }
+
+  /** Publishes committed live events; a failure is logged, never turned into the request's failure (as events are fire-and-forget). */
+  private async publishLive(app: LoadedApp, workspaceId: string, publications: LivePublication[]): Promise<void> {
+    const publisher = this.services.live();
+    if (!publisher) return;
+    try {
+      await publisher.publish(workspaceId, publications);
+    } catch (error) {
+      this.services.logger.error({ err: error, app: app.namespace }, 'publishing live events failed');
+    }
+  }
+
+  /** Runs an app's channel rule (`live.{kind}.authorize`) for a subscriber, in a read transaction under the app's role. */
+  async authorizeChannel(runtime: AppRuntime, kind: string, input: { workspace: { id: string; subdomain: string; name: string; plan: string }; member: LiveMember; permissions: PermissionSet; id: string }): Promise<boolean> {
+    const { app } = runtime;
+    const rule = app.definition?.live[kind]?.authorize;
+    if (!rule) return true;
+    const logger = this.services.logger.child({ app: app.namespace, channel: `${kind}/${input.id}` });
+    return this.services.sequelize.transaction(() =>
+      this.underAppRole(app, async () => {
+        const ctx: CheckContext = {
+          app: contextApp(app),
+          workspace: Object.freeze({ ...input.workspace }),
+          member: Object.freeze({ id: input.member.id, mrn: memberMrn(input.member.id), name: input.member.name, email: input.member.email, platform_role: input.member.platformRole }),
+          key: null,
+          permissions: contextPermissions(input.permissions, app),
+          db: scopedDb(runtime.models, input.workspace.id),
+          log: appLogger(logger),
+        };
+        return (await rule(input.id, Object.freeze(ctx))) === true;
+      }),
+    );
   }
 
   /** Runs a named check of an app for the app guard, in a read transaction under the app's role. */
@@ -336,12 +389,19 @@ export class AppPipeline {
     const searchOps: SearchOperation[] = [];
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
+    const liveOps: LivePublication[] = [];
     try {
-      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret);
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps);
       await this.underAppRole(app, async () => {
         await handler(structuredClone(event), Object.freeze(ctx));
       });
       await this.flushSearch(app, workspace.id, searchOps);
+      // After the delivery's transaction commits (never on a rollback).
+      if (liveOps.length > 0) {
+        const transaction = work.transaction as unknown as { afterCommit(fn: () => unknown): void } | null;
+        if (transaction) transaction.afterCommit(() => this.publishLive(app, workspace.id, liveOps));
+        else await this.publishLive(app, workspace.id, liveOps);
+      }
     } catch (error) {
       // The delivery's transaction rolls back: the files the handler wrote go again.
       await unit?.finish();

@@ -50,11 +50,12 @@ export const appCatalogPlugin: CorePlugin = {
  * Runs the apps: binds each app's models to this runtime's connection, registers the app guard
  * (layers 4 and 5; its denials become `system.security.permission.denied` events), mounts every
  * app route and the platform's app endpoints, and puts the apps on the event bus. `ctx.search`
- * changes feed the platform search index; staged events go to the event bus's outbox.
+ * changes feed the platform search index; staged events go to the event bus's outbox; `ctx.live`
+ * publications go to the live hub after the commit, and the apps' channel kinds are declared to it.
  */
 export const appsPlugin: CorePlugin = {
   name: 'apps',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'storage', 'search', 'notifications'],
+  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'storage', 'search', 'notifications', 'live'],
   async register(server, { config, logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const { registry, installations } = server.plugins['app-catalog'];
@@ -66,8 +67,25 @@ export const appsPlugin: CorePlugin = {
     const indexer = seams.searchIndexer ? seams.searchIndexer(index) : index;
     const storage = server.plugins.storage.service;
     const secret = await loadSecretKey(config.secretKey, config.dataDir);
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret });
+    const { hub, publisher } = server.plugins.live;
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
+    // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
+    for (const app of registry.withCode()) {
+      const kinds = app.definition!.live;
+      if (Object.keys(kinds).length === 0) continue;
+      const runtime = bound.get(app.namespace)!;
+      hub.declareChannels(
+        app.namespace,
+        Object.fromEntries(
+          Object.entries(kinds).map(([kind, declared]) => {
+            if (!/^[a-z][a-z0-9-]{0,40}$/.test(kind)) throw new Error(`${app.namespace}: live channel kind ${JSON.stringify(kind)} must be 1-41 lower-case letters, digits or dashes`);
+            if (!app.declaredKeys.includes(declared.permission)) throw new Error(`${app.namespace}: live channel kind ${kind} needs ${declared.permission}, which the manifest does not declare`);
+            return [kind, { permission: declared.permission, authorize: (input: Parameters<AppPipeline['authorizeChannel']>[2]) => pipeline.authorizeChannel(runtime, kind, input) }];
+          }),
+        ),
+      );
+    }
 
     const emitDenial = permissionDeniedEmitter(bus, logger);
     const onDenied = seams.accessDenied

@@ -64,6 +64,7 @@ export type SeedKind =
   | 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn'
   | 'mail_domain' | 'mail_mailbox' | 'mail_key' | 'mail_group' | 'mail_message' | 'mail_group_message' | 'mail_signature' | 'mail_filter' | 'mail_blocked' | 'mail_draft'
   | 'invoice' | 'thread'
+  | 'chat' | 'message' | 'chat_list'
   | RecruitingSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
@@ -82,8 +83,8 @@ export interface SeededWorkspace extends KeyedWorkspace {
  * Seeds a workspace through the API, as its owner: the tasks app installed, a member, a role, a
  * scoped key, an open invitation (token from the mail), a notification (the member asks for
  * access), a board with lanes, a task on it with a comment, a deliverable and the member assigned,
- * a topic, a schedule, a view; a company, a contact and a contact suggestion. Every name carries
- * `{subdomain}-secret`.
+ * a topic, a schedule, a view; a company, a contact and a contact suggestion; the chat app installed
+ * with a group chat, a message and a list. Every name carries `{subdomain}-secret`.
  */
 export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promise<SeededWorkspace> {
   const workspace = await keyedWorkspace(env, subdomain);
@@ -148,6 +149,12 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.thread = ((await call('GET', '/messages')) as Array<{ id: string; topic: string }>).find((thread) => thread.topic === 'billing')!.id;
   if (env.runtime.apps.list().some((app) => app.namespace === 'ats')) Object.assign(ids, await seedRecruiting(call, subdomain, marker, memberId));
   await seedMail(env, workspace.id, workspace.ownerId, ids, call, marker, subdomain);
+  // The chat app: a group chat of the owner and the member, with a message, and a personal list.
+  await call('POST', '/applications/chat/installations', {});
+  await call('PUT', '/applications/chat/access', { access_policy: 'everyone', allowed_roles: [], redlist: [] });
+  ids.chat = (await call('POST', '/chats', { type: 'group', name: `${marker} chat`, participant_mrns: [ids.member_mrn] })).id;
+  ids.message = (await call('POST', `/chats/${ids.chat}/messages`, { body: `${marker} message` })).id;
+  ids.chat_list = (await call('POST', '/chats/lists', { name: `${marker} list` })).id;
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -267,6 +274,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
     blocked_id: 'mail_blocked',
     draft_id: 'mail_draft',
   },
+  chats: { id: 'chat', msg_id: 'message', list_id: 'chat_list', member_mrn: 'member_mrn' },
   workspaces: { id: 'workspace' },
   invitations: { token: 'invitation' },
   ats: { token: 'selfScheduleToken' },
@@ -279,6 +287,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
 export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   slug: { fixed: 'tasks', reason: 'an app slug names an app of the runtime, the same in every workspace' },
   'ats.tag': { fixed: 'x', reason: 'a tag is a word on the candidate the route names by candidate_id, which is probed' },
+  'chats.emoji': { fixed: '%F0%9F%91%8D', reason: 'an emoji is the same in every workspace (the seeded message carries no reaction: removing one answers 404)' },
   'boards.key': { fixed: 'lane', reason: 'a task-filter key is a field name of the tasks app (lane, topic, ...), not a record' },
   'assets.file': { fixed: 'app.css', reason: 'a static file of the platform, the same for every workspace' },
   'public.file': { fixed: 'app.css', reason: 'a static file of the platform or of an app, the same for every workspace' },
@@ -418,7 +427,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn' };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list' };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {

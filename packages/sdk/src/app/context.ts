@@ -103,6 +103,25 @@ export interface EventStager<Events extends object = UntypedApp['emits']> {
   stage<A extends keyof Events & string>(action: A, payload: Events[A], metadata?: Record<string, unknown>, options?: StageOptions): void;
 }
 
+/** Options of a live publication. */
+export interface LivePublishOptions {
+  /** Member ids that may receive the event (default: every subscriber the channel admits). */
+  audience?: string[];
+  /** Member ids whose subscriptions to the channel end with this event (they lost access at the app's level, e.g. removed from a chat). */
+  revoke?: string[];
+}
+
+/**
+ * `ctx.live`: publishes to the app's live-update channels (docs/live-updates.md). A publication
+ * leaves only once the work committed (a request answering 2xx, a delivery that succeeded); a
+ * rolled-back write publishes nothing. Channels are `{kind}/{id}` of a kind the app declared
+ * (`defineApp(..., { live: { chats: {...} } })`); subscribers see `{app}/{kind}/{id}`.
+ */
+export interface LiveChannels {
+  /** Queues `type` with `data` on the channel `{kind}/{id}`, to be published after the commit, in call order. */
+  publish(channel: string, type: string, data: unknown, options?: LivePublishOptions): void;
+}
+
 /** A record as the platform search stores it. */
 export interface SearchDocument {
   /** One of the app's searchable types (manifest `search[].type`). */
@@ -206,6 +225,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   lock(key: string): Promise<void>;
   /** Update the search index. */
   search: SearchIndex;
+  /** Publish to the app's live-update channels (after the commit). */
+  live: LiveChannels;
   /** Files of this app in this workspace (put, get, delete, signed links). */
   storage: AppStorage;
   /** Encrypts small secrets the app keeps at rest (credentials, private keys) with the platform's secret key. */

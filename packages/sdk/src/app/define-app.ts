@@ -104,6 +104,18 @@ export interface AppService<M extends ModelMap = ModelMap, T extends AppTypes = 
   stop(): Promise<void> | void;
 }
 
+/** One kind of live-update channel of the app (`chats`: channels `{app}/chats/{id}`). */
+export interface LiveChannelKind<M extends ModelMap = ModelMap> {
+  /** The permission key a subscriber needs (layer 5; layer 4, the app's access, comes first). */
+  permission: string;
+  /**
+   * The app's own rule for one channel, run when a member subscribes (is the member a participant
+   * of this chat?). Read with `ctx.db`; return true to admit. Later losses of access at the app's
+   * level are announced with `ctx.live.publish(..., { revoke: [memberId] })`.
+   */
+  authorize?(id: string, ctx: CheckContext<M>): boolean | Promise<boolean>;
+}
+
 /** The code parts of an app, given to defineApp. */
 export interface AppParts<M extends ModelMap = ModelMap> {
   /** Every route (each needs an entry in the manifest's authorization table). */
@@ -120,6 +132,8 @@ export interface AppParts<M extends ModelMap = ModelMap> {
   search?: Record<string, SearchHooks<M, any>>;
   /** Long-lived services, by name (started with the runtime). */
   services?: Record<string, AppService<M, any>>;
+  /** Live-update channel kinds, by kind (`chats`, `boards`). */
+  live?: Record<string, LiveChannelKind<M>>;
 }
 
 /** An app as the runtime loads it: the manifest and the code. The default export of an app's entry module. */
@@ -142,11 +156,13 @@ export interface AppDefinition<M extends ModelMap = ModelMap> {
   readonly search: Record<string, SearchHooks<M>>;
   /** Long-lived services by name. */
   readonly services: Record<string, AppService<M>>;
+  /** Live-update channel kinds. */
+  readonly live: Record<string, LiveChannelKind<M>>;
 }
 
 /**
  * Declares an app: `export default defineApp(manifest, { routes, migrations, models, checks,
- * subscriptions, search })`. The runtime validates the manifest against the code at start-up.
+ * subscriptions, search, live })`. The runtime validates the manifest against the code at start-up.
  */
 export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts: AppParts<M> = {}): AppDefinition<M> {
   const migrations = parts.migrations ?? [];
@@ -172,6 +188,7 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
     subscriptions: { ...(parts.subscriptions ?? {}) },
     search: { ...(parts.search ?? {}) },
     services: { ...(parts.services ?? {}) },
+    live: { ...(parts.live ?? {}) },
   });
 }
 

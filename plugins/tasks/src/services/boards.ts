@@ -164,6 +164,6 @@ export async function renameLane(ctx: TasksContext, boardId: string, oldName: st
   const tasks = await ctx.db.tasks.findAll({ where: { board_id: board.id, lane: oldName }, attributes: ['id'], order: [['created_at', 'ASC'], ['id', 'ASC']] });
   const taskIds = tasks.map((task) => task.id);
   if (taskIds.length) await ctx.db.tasks.update({ lane: newName }, { where: { id: { [Op.in]: taskIds } } });
-  for (const taskId of taskIds) emit(ctx, 'core.tasks.task.updated', { task_id: taskId, changed_fields: ['lane'] });
+  for (const taskId of taskIds) emit(ctx, 'core.tasks.task.updated', { task_id: taskId, changed_fields: ['lane'] }, board.id);
   return { board: (await ctx.db.boards.findById(board.id))!, task_ids: taskIds };
 }

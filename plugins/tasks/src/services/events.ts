@@ -11,7 +11,15 @@ export type TasksEventPayloads = EmittedEvents;
 /** An action the app emits. */
 export type TasksEventAction = keyof TasksEventPayloads;
 
-/** Stages one event; it leaves only if the request answers 2xx (the runtime writes it with the request's transaction). */
-export function emit<A extends TasksEventAction>(ctx: TasksBaseContext, action: A, payload: TasksEventPayloads[A]): void {
+/**
+ * Stages one event; it leaves only if the request answers 2xx (the runtime writes it with the
+ * request's transaction). The boards it touches (`boardId`, or the payload's `board_id`,
+ * `from_board`, `to_board`) hear it live on `tasks/boards/{id}` after the commit, as
+ * `{type: "task.updated", data: payload}` (docs/live-updates.md), so open board views refresh.
+ */
+export function emit<A extends TasksEventAction>(ctx: TasksBaseContext, action: A, payload: TasksEventPayloads[A], boardId?: string | null): void {
   ctx.events.stage(action, payload);
+  const fields = payload as unknown as Record<string, unknown>;
+  const boards = new Set([boardId, fields.board_id, fields.from_board, fields.to_board].filter((id): id is string => typeof id === 'string' && id.length > 0));
+  for (const board of boards) ctx.live.publish(`boards/${board}`, action.replace(/^core\.tasks\./, ''), payload);
 }

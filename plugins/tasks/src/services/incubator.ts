@@ -42,7 +42,7 @@ export async function pullTasks(ctx: TasksContext, boardId: string, request: Pul
   const pulled: Task[] = [];
   for (const id of ids) {
     pulled.push(await reindexTask(ctx, id));
-    emit(ctx, 'core.tasks.task.pulled', { task_id: id, pulled_by: ctx.member.id });
+    emit(ctx, 'core.tasks.task.pulled', { task_id: id, pulled_by: ctx.member.id }, board.id);
   }
   return presentTasks(ctx, pulled);
 }
@@ -54,7 +54,7 @@ export async function returnTask(ctx: TasksContext, boardId: string, taskId: str
   if (task.board_id !== board.id) throw new ConflictError(`Task ${task.id} is not on board ${board.title}`);
   await ctx.db.tasks.update({ board_id: null, lane: null, topic_id: null }, { where: { id: task.id } });
   const returned = await reindexTask(ctx, task.id);
-  emit(ctx, 'core.tasks.task.returned', { task_id: task.id, returned_by: ctx.member.id });
+  emit(ctx, 'core.tasks.task.returned', { task_id: task.id, returned_by: ctx.member.id }, board.id);
   return (await presentTasks(ctx, [returned]))[0];
 }
 

@@ -15,7 +15,7 @@ export async function listComments(ctx: TasksContext, taskId: string) {
 export async function addComment(ctx: TasksContext, taskId: string, body: string) {
   const task = await requireTask(ctx, taskId);
   const comment = await ctx.db.taskComments.create({ task_id: task.id, author_id: ctx.member.id, body });
-  emit(ctx, 'core.tasks.task.commented', { task_id: task.id, comment_id: comment.id, commenter_mrn: ctx.member.mrn });
+  emit(ctx, 'core.tasks.task.commented', { task_id: task.id, comment_id: comment.id, commenter_mrn: ctx.member.mrn }, task.board_id);
   return presentComment(comment);
 }
 

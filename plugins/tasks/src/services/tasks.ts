@@ -198,7 +198,7 @@ export async function createTask(ctx: TasksContext, input: TaskInput) {
   for (const memberId of assigneeIds) await ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id });
   ctx.search.upsert(taskDocument(task, board?.title ?? null));
   emit(ctx, 'core.tasks.task.created', { task_id: task.id, board_id: task.board_id, title: task.title, creator_mrn: ctx.member.mrn });
-  for (const memberId of assigneeIds) emit(ctx, 'core.tasks.task.assigned', { task_id: task.id, assignee_mrn: memberMrn(memberId), assigned_by: ctx.member.id });
+  for (const memberId of assigneeIds) emit(ctx, 'core.tasks.task.assigned', { task_id: task.id, assignee_mrn: memberMrn(memberId), assigned_by: ctx.member.id }, task.board_id);
   return presentOne(ctx, task);
 }
 
@@ -218,7 +218,7 @@ export async function updateTask(ctx: TasksContext, taskId: string, patch: TaskF
   await checkTaskFields(ctx, next, board, task.id, new Set(changed));
   await ctx.db.tasks.update(changes, { where: { id: task.id } });
   const updated = await reindexTask(ctx, task.id);
-  emit(ctx, 'core.tasks.task.updated', { task_id: task.id, changed_fields: changed });
+  emit(ctx, 'core.tasks.task.updated', { task_id: task.id, changed_fields: changed }, task.board_id);
   return presentOne(ctx, updated);
 }
 
@@ -226,7 +226,7 @@ export async function updateTask(ctx: TasksContext, taskId: string, patch: TaskF
 export async function deleteTask(ctx: TasksContext, taskId: string) {
   const task = await requireTask(ctx, taskId);
   await deleteTasksOf(ctx, [task.id]);
-  emit(ctx, 'core.tasks.task.deleted', { task_id: task.id, deleted_by: ctx.member.id });
+  emit(ctx, 'core.tasks.task.deleted', { task_id: task.id, deleted_by: ctx.member.id }, task.board_id);
   return { id: task.id, deleted: true };
 }
 
@@ -236,7 +236,7 @@ export async function completeTask(ctx: TasksContext, taskId: string) {
   if (task.completed_at) throw new ConflictError(`Task ${task.id} is already completed`);
   await ctx.db.tasks.update({ completed_at: new Date(), completed_by: ctx.member.id }, { where: { id: task.id } });
   const updated = await reindexTask(ctx, task.id);
-  emit(ctx, 'core.tasks.task.completed', { task_id: task.id, completed_by: ctx.member.id });
+  emit(ctx, 'core.tasks.task.completed', { task_id: task.id, completed_by: ctx.member.id }, task.board_id);
   return presentOne(ctx, updated);
 }
 
@@ -246,7 +246,7 @@ export async function reopenTask(ctx: TasksContext, taskId: string) {
   if (!task.completed_at) throw new ConflictError(`Task ${task.id} is not completed`);
   await ctx.db.tasks.update({ completed_at: null, completed_by: null }, { where: { id: task.id } });
   const updated = await reindexTask(ctx, task.id);
-  emit(ctx, 'core.tasks.task.updated', { task_id: task.id, changed_fields: ['completed'] });
+  emit(ctx, 'core.tasks.task.updated', { task_id: task.id, changed_fields: ['completed'] }, task.board_id);
   return presentOne(ctx, updated);
 }
 
@@ -280,7 +280,7 @@ export async function assignMember(ctx: TasksContext, taskId: string, memberId: 
   if (current.length >= max) throw new ConflictError(`Task ${task.id} already has ${max} assignees, the most allowed (settings: max_assignees)`);
   await conflictOnDuplicate(ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id }), `Member ${memberId} is already assigned to task ${task.id}`);
   await ctx.db.tasks.update({ updated_at: new Date() }, { where: { id: task.id } });
-  emit(ctx, 'core.tasks.task.assigned', { task_id: task.id, assignee_mrn: memberMrn(memberId), assigned_by: ctx.member.id });
+  emit(ctx, 'core.tasks.task.assigned', { task_id: task.id, assignee_mrn: memberMrn(memberId), assigned_by: ctx.member.id }, task.board_id);
   return presentOne(ctx, (await ctx.db.tasks.findById(task.id))!);
 }
 
@@ -290,6 +290,6 @@ export async function unassignMember(ctx: TasksContext, taskId: string, memberId
   const removed = await ctx.db.taskAssignees.destroy({ where: { task_id: task.id, member_id: memberId } });
   if (removed === 0) throw new NotFoundError(`Member ${memberId} is not assigned to task ${task.id}`);
   await ctx.db.tasks.update({ updated_at: new Date() }, { where: { id: task.id } });
-  emit(ctx, 'core.tasks.task.unassigned', { task_id: task.id, assignee_mrn: memberMrn(memberId) });
+  emit(ctx, 'core.tasks.task.unassigned', { task_id: task.id, assignee_mrn: memberMrn(memberId) }, task.board_id);
   return presentOne(ctx, (await ctx.db.tasks.findById(task.id))!);
 }

@@ -63,7 +63,7 @@ export async function deleteTopic(ctx: TasksContext, boardId: string, topicId: s
   const taskIds = tasks.map((task) => task.id);
   if (taskIds.length) await ctx.db.tasks.update({ topic_id: null }, { where: { id: { [Op.in]: taskIds } } });
   await ctx.db.topics.destroy({ where: { id: topic.id } });
-  for (const taskId of taskIds) emit(ctx, 'core.tasks.task.updated', { task_id: taskId, changed_fields: ['topic_id'] });
+  for (const taskId of taskIds) emit(ctx, 'core.tasks.task.updated', { task_id: taskId, changed_fields: ['topic_id'] }, topic.board_id);
   emit(ctx, 'core.tasks.topic.deleted', { topic_id: topic.id, board_id: topic.board_id, name: topic.name, deleted_by: ctx.member.id });
   return { id: topic.id, deleted: true, task_ids: taskIds };
 }

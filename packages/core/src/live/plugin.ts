@@ -1,0 +1,135 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Request } from '@hapi/hapi';
+import { WebSocketServer } from 'ws';
+import { credentialsOf } from '../access/index.js';
+import type { CorePlugin } from '../core-inputs.js';
+import { isTrustedOrigin } from '../server/index.js';
+import { hashSecret, judgeCredentials, type LiveCredential } from './access.js';
+import { LiveHub, LIVE_PROTOCOL } from './hub.js';
+import { LiveLog, NoteListener, type LivePublication } from './log.js';
+
+/** The websocket's path (and of `GET /live`, which says who the socket would authenticate as). */
+export const LIVE_PATH = '/live';
+const MAX_MESSAGE_BYTES = 64 * 1024;
+
+/** What the apps layer publishes through. */
+export interface LivePublisher {
+  /** Appends the events to their channels' logs and fans them out (call after the app's transaction committed). */
+  publish(workspaceId: string, publications: readonly LivePublication[]): Promise<void>;
+}
+
+declare module '@hapi/hapi' {
+  interface PluginProperties {
+    live: { hub: LiveHub; publisher: LivePublisher };
+  }
+}
+
+const SESSION_COOKIE = /(?:^|;\s*)wpk_session=([^;]*)/;
+
+/** The credential of an upgrade request, as layer 1 reads it: the Bearer key alone when one is sent, else the session cookie. */
+function credentialOf(request: IncomingMessage): LiveCredential | null {
+  const header = request.headers.authorization;
+  if (typeof header === 'string') {
+    const match = /^Bearer\s+(\S*)\s*$/i.exec(header);
+    return match ? { kind: 'api_key', hash: hashSecret(match[1]) } : null;
+  }
+  const cookie = typeof request.headers.cookie === 'string' ? SESSION_COOKIE.exec(request.headers.cookie) : null;
+  return cookie && cookie[1] ? { kind: 'session', hash: hashSecret(decodeURIComponent(cookie[1])) } : null;
+}
+
+function reject(socket: Duplex, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 415: 'Unsupported Media Type' }[status] ?? 'Error';
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
+/**
+ * Live updates (docs/live-updates.md): the websocket at `/live` on the hapi listener (the `ws`
+ * library in `noServer` mode), each upgrade authenticated by running `GET /live` through the
+ * server with the upgrade's own headers — the same tenancy, version and credential checks
+ * (layers 1-2) as any request; the channels' logs; the fan-out between processes (LISTEN/NOTIFY
+ * on PostgreSQL, in-process on the embedded database); and the publisher the apps' `ctx.live`
+ * goes through after their transaction commits.
+ */
+export const livePlugin: CorePlugin = {
+  name: 'live',
+  dependencies: ['db', 'tenancy', 'server', 'identity', 'api-keys'],
+  register(server, { logger, seams, config }) {
+    const database = server.plugins.db.database;
+    const sequelize = database.sequelize;
+    let hub: LiveHub | null = null;
+    const log = new LiveLog(sequelize, !database.isEmbedded, (note) => hub!.receive(note));
+    hub = new LiveHub(sequelize, log, logger.child({ concern: 'live' }), seams.clock);
+    const live = hub;
+    const listener = database.isEmbedded ? null : new NoteListener(database.url, (note) => live.receive(note), logger.child({ concern: 'live' }));
+    const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+    server.route({
+      method: 'GET',
+      path: LIVE_PATH,
+      options: {
+        description: 'Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same path)',
+        app: { wpk: { kind: 'api', scope: 'workspace' } },
+      },
+      handler: (request: Request) => {
+        const credentials = credentialsOf(request);
+        // A browser's socket carries the session cookie wherever the page came from: only this site's pages may open one.
+        const origin = request.headers.origin;
+        if (credentials.via.kind === 'session' && typeof origin === 'string' && !isTrustedOrigin(origin, request, config.publicUrl)) {
+          return request.generateResponse({ error: `Origin ${JSON.stringify(origin.slice(0, 255))} may not open a live socket with this site's session` }).code(403);
+        }
+        const workspace = request.app.workspace!;
+        return {
+          data: { protocol: LIVE_PROTOCOL, path: LIVE_PATH, member_id: credentials.member.id, workspace_id: workspace.id, subdomain: workspace.subdomain, credential: credentials.via.kind },
+          links: { self: LIVE_PATH },
+        };
+      },
+    });
+
+    const upgrade = async (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const url = new URL(request.url ?? '/', 'http://upgrade.invalid');
+      if (url.pathname !== LIVE_PATH) {
+        // Another concern's websocket may take it; with none, it is answered here.
+        if (server.listener.listenerCount('upgrade') === 1) reject(socket, 404, { error: `No websocket at ${url.pathname.slice(0, 200)}` });
+        return;
+      }
+      socket.on('error', () => socket.destroy());
+      const version = request.headers['x-api-version'] ?? url.searchParams.get('api_version') ?? undefined;
+      const headers: Record<string, string> = {};
+      for (const name of ['host', 'cookie', 'authorization', 'origin', 'user-agent']) {
+        const value = request.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      if (typeof version === 'string') headers['x-api-version'] = version;
+      const probe = await server.inject({ method: 'GET', url: LIVE_PATH, headers, remoteAddress: request.socket.remoteAddress ?? '127.0.0.1' });
+      if (probe.statusCode !== 200) return reject(socket, probe.statusCode, JSON.parse(probe.payload || '{"error":"Refused"}'));
+      const data = (JSON.parse(probe.payload) as { data: { member_id: string; workspace_id: string; subdomain: string } }).data;
+      const credential = credentialOf(request);
+      if (!credential) return reject(socket, 401, { error: 'Authentication required' });
+      const workspace = await server.plugins.tenancy.workspaces.findById(data.workspace_id);
+      if (!workspace) return reject(socket, 404, { error: 'No such workspace' });
+      const [verdict] = await judgeCredentials(sequelize, workspace.id, [credential], seams.clock(), null);
+      if (!verdict.allowed) return reject(socket, 401, { error: 'Authentication required' });
+      sockets.handleUpgrade(request, socket, head, (ws) => live.accept(ws, { id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan }, credential, verdict.member));
+    };
+    server.listener.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      upgrade(request, socket, head).catch((error) => {
+        logger.error({ err: error }, 'live: an upgrade failed');
+        reject(socket, 500, { error: 'Internal error' });
+      });
+    });
+
+    server.ext('onPreStart', async () => {
+      live.start();
+      await listener?.start();
+    });
+    server.ext('onPreStop', async () => {
+      await live.stop();
+      await listener?.stop();
+    });
+
+    server.expose('hub', live);
+    server.expose('publisher', { publish: (workspaceId: string, publications: readonly LivePublication[]) => log.publish(workspaceId, publications) });
+  },
+};

@@ -1,0 +1,170 @@
+import test from 'ava';
+import type { TestMember } from '@wpk/testing';
+import { openSocket, quiet, startWorld, type LiveClient, type World } from './helpers/world.js';
+
+let world: World;
+let url: string;
+let ann: TestMember;
+let bob: TestMember;
+let annKey: string;
+let bobKey: string;
+
+test.before(async () => {
+  world = await startWorld('livechat');
+  url = await world.platform.runtime.start();
+  ann = await world.member();
+  bob = await world.member();
+  annKey = (await ann.apiKey()).secret;
+  bobKey = (await bob.apiKey()).secret;
+});
+test.after.always(() => world?.close());
+
+async function connect(secret: string): Promise<LiveClient> {
+  const client = await openSocket(url, 'livechat', { authorization: `Bearer ${secret}` });
+  if (!('socket' in client)) throw new Error(`upgrade refused: ${client.status} ${JSON.stringify(client.body)}`);
+  const welcome = await client.next();
+  if (welcome.type !== 'welcome') throw new Error(`expected welcome, got ${JSON.stringify(welcome)}`);
+  return client;
+}
+
+async function subscribe(client: LiveClient, channel: string, since?: string): Promise<Record<string, any>> {
+  client.send({ type: 'subscribe', channel, ref: 's1', ...(since ? { since } : {}) });
+  return client.until((message) => message.type === 'subscribed' || message.type === 'error');
+}
+
+async function newChat(): Promise<string> {
+  return (await ann.post('/chats', { type: 'group', name: 'Live', participant_mrns: [bob.mrn] })).body.data.id;
+}
+
+test.serial('the upgrade is authenticated like any request: no credential, a bad key, a session cookie', async (t) => {
+  t.deepEqual(await openSocket(url, 'livechat', {}), { status: 401, body: { error: 'Authentication required' } });
+  t.deepEqual(await openSocket(url, 'livechat', { authorization: 'Bearer slk_nothing' }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
+  const signIn = await world.platform.runtime.server.inject({
+    method: 'POST',
+    url: '/sessions',
+    headers: { host: 'livechat.localhost', 'x-api-version': '2026-11-01', 'content-type': 'application/json' },
+    payload: { email: ann.email, password: 'harness-password-1' },
+  });
+  const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((value) => value.split(';')[0]).join('; ');
+  const foreign = await openSocket(url, 'livechat', { cookie, origin: 'https://evil.example' });
+  t.is((foreign as { status: number }).status, 403);
+  const client = await openSocket(url, 'livechat', { cookie });
+  t.true('socket' in client);
+  const welcome = await (client as LiveClient).next();
+  t.like(welcome, { type: 'welcome', protocol: 'wpk.live.1', member_id: ann.id });
+  (client as LiveClient).close();
+});
+
+test.serial('a participant receives the chat\'s events in order; a non-participant and a bad channel are refused', async (t) => {
+  const chatId = await newChat();
+  const outsider = await world.member();
+  const outsiderClient = await connect((await outsider.apiKey()).secret);
+  t.like(await subscribe(outsiderClient, `chat/chats/${chatId}`), { type: 'error', status: 403, error: `You may not follow chat/chats/${chatId}` });
+  t.like(await subscribe(outsiderClient, 'chat/boards/1'), { type: 'error', status: 404 });
+  t.like(await subscribe(outsiderClient, 'nonsense'), { type: 'error', status: 400 });
+  outsiderClient.close();
+
+  const client = await connect(bobKey);
+  t.like(await subscribe(client, `chat/chats/${chatId}`), { type: 'subscribed', channel: `chat/chats/${chatId}`, last_id: '0' });
+  for (const text of ['one', 'two', 'three', 'four']) t.is((await ann.post(`/chats/${chatId}/messages`, { body: text })).status, 200);
+  const bad = await ann.post(`/chats/${chatId}/messages`, { body: '' });
+  t.is(bad.status, 400);
+  const received: Array<[string, string, string]> = [];
+  while (received.length < 4) {
+    const message = await client.until((candidate) => candidate.type === 'event');
+    received.push([message.id, message.event, message.data.body]);
+  }
+  t.deepEqual(received, [
+    ['1', 'message.sent', 'one'],
+    ['2', 'message.sent', 'two'],
+    ['3', 'message.sent', 'three'],
+    ['4', 'message.sent', 'four'],
+  ]);
+  t.deepEqual((await quiet(client)).filter((message) => message.type === 'event'), []);
+  client.close();
+});
+
+test.serial('a client resumes from the last event id it saw, without gaps, also for events too large for NOTIFY', async (t) => {
+  const chatId = await newChat();
+  let client = await connect(bobKey);
+  await subscribe(client, `chat/chats/${chatId}`);
+  await ann.post(`/chats/${chatId}/messages`, { body: 'before' });
+  const seen = await client.until((message) => message.type === 'event');
+  t.is(seen.id, '1');
+  client.close();
+  await client.closed;
+  const big = '€'.repeat(3500);
+  for (const body of ['missed 1', big, 'missed 3']) await ann.post(`/chats/${chatId}/messages`, { body });
+  client = await connect(bobKey);
+  t.like(await subscribe(client, `chat/chats/${chatId}`, seen.id), { type: 'subscribed', last_id: '4' });
+  const replay = [await client.next(), await client.next(), await client.next()];
+  t.deepEqual(replay.map((message) => [message.id, message.data.body]), [['2', 'missed 1'], ['3', big], ['4', 'missed 3']]);
+  await ann.post(`/chats/${chatId}/messages`, { body: big });
+  const live = await client.until((message) => message.type === 'event');
+  t.deepEqual([live.id, live.data.body], ['5', big]);
+  client.close();
+});
+
+test.serial('typing and presence reach the other subscribers', async (t) => {
+  const chatId = await newChat();
+  const annClient = await connect(annKey);
+  await subscribe(annClient, `chat/chats/${chatId}`);
+  const bobClient = await connect(bobKey);
+  const subscribed = await subscribe(bobClient, `chat/chats/${chatId}`);
+  t.deepEqual([...subscribed.presence].sort(), [ann.id, bob.id].sort());
+  t.like(await annClient.until((message) => message.type === 'presence'), { channel: `chat/chats/${chatId}`, member_id: bob.id, state: 'online' });
+  bobClient.send({ type: 'typing', channel: `chat/chats/${chatId}` });
+  t.like(await annClient.until((message) => message.type === 'typing'), { channel: `chat/chats/${chatId}`, member_id: bob.id });
+  bobClient.close();
+  t.like(await annClient.until((message) => message.type === 'presence'), { member_id: bob.id, state: 'offline' });
+  annClient.close();
+});
+
+test.serial('access lost mid-stream stops delivery at the next event: removed from the chat, app access revoked, key revoked', async (t) => {
+  // Removed from the chat: the subscription ends with `revoked`, the next message is not delivered.
+  let chatId = await newChat();
+  let client = await connect(bobKey);
+  await subscribe(client, `chat/chats/${chatId}`);
+  t.is((await ann.delete(`/chats/${chatId}/participants/${encodeURIComponent(bob.mrn)}`)).status, 200);
+  t.like(await client.until((message) => message.type === 'revoked'), { channel: `chat/chats/${chatId}` });
+  await ann.post(`/chats/${chatId}/messages`, { body: 'secret' });
+  t.deepEqual((await quiet(client)).filter((message) => message.type === 'event'), []);
+  client.close();
+
+  // The app closed to the member's roles: the next event is refused at layer 4.
+  const carol = await world.member();
+  const carolKey = (await carol.apiKey()).secret;
+  chatId = (await world.owner.post('/chats', { type: 'group', participant_mrns: [carol.mrn] })).body.data.id;
+  client = await connect(carolKey);
+  await subscribe(client, `chat/chats/${chatId}`);
+  const access = (await world.platform.runtime.apps.installations.find(world.workspace.id, 'chat'))!;
+  t.is((await world.owner.put('/applications/chat/access', { access_policy: 'roles', allowed_roles: [], redlist: [] })).status, 200);
+  t.is((await world.owner.post(`/chats/${chatId}/messages`, { body: 'after the door closed' })).status, 200);
+  t.like(await client.until((message) => message.type === 'revoked' || message.type === 'event'), { type: 'revoked', error: "You don't have access to this app" });
+  t.deepEqual((await quiet(client)).filter((message) => message.type === 'event'), []);
+  client.close();
+  t.is((await world.owner.put('/applications/chat/access', { access_policy: access.access_policy, allowed_roles: access.allowed_roles, redlist: access.redlist })).status, 200);
+
+  // The key revoked: the socket is closed (4401) and hears nothing more.
+  const dave = await world.member();
+  const daveKey = await dave.apiKey();
+  chatId = (await ann.post('/chats', { type: 'group', participant_mrns: [dave.mrn] })).body.data.id;
+  client = await connect(daveKey.secret);
+  await subscribe(client, `chat/chats/${chatId}`);
+  const [key] = await world.platform.query<{ id: string }>('SELECT id FROM platform.api_keys WHERE member_id = :member', { member: dave.id });
+  t.is((await world.owner.delete(`/api-keys/${key.id}`)).status, 200);
+  await ann.post(`/chats/${chatId}/messages`, { body: 'not for dave' });
+  const closed = await client.closed;
+  t.is(closed.code, 4401);
+  t.deepEqual(client.pending().filter((message) => message.type === 'event'), []);
+});
+
+test.serial('a mention reaches the member\'s own channel', async (t) => {
+  const chatId = await newChat();
+  const client = await connect(bobKey);
+  t.like(await subscribe(client, `chat/members/${bob.id}`), { type: 'subscribed' });
+  t.like(await subscribe(client, `chat/members/${ann.id}`), { type: 'error', status: 403 });
+  await ann.post(`/chats/${chatId}/messages`, { body: `ping <@${bob.id}>` });
+  t.like(await client.until((message) => message.type === 'event'), { event: 'mention', data: { chat_id: chatId, mentioner_mrn: ann.mrn } });
+  client.close();
+});

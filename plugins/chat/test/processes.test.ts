@@ -1,0 +1,119 @@
+import test from 'ava';
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import type { TestMember } from '@wpk/testing';
+import { openSocket, startWorld, type LiveClient, type World } from './helpers/world.js';
+
+// Two server processes on one PostgreSQL database: the test's platform (A) and a `wpk start` of
+// this app (B). A message posted through one reaches a socket on the other (LISTEN/NOTIFY), large
+// ones included. PostgreSQL only: the embedded database serves one process (its in-process path
+// is what test/live.test.ts exercises there).
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../cli/src/bin.ts', import.meta.url));
+
+let world: World;
+let urlA: string;
+let urlB: string;
+let child: ChildProcess | null = null;
+let ann: TestMember;
+let bob: TestMember;
+
+if (onPostgres) {
+  test.before(async () => {
+    world = await startWorld('twoprocs');
+    urlA = await world.platform.runtime.start();
+    ann = await world.member();
+    bob = await world.member();
+    const spawned = spawn(process.execPath, ['--import=tsx', CLI, 'start', '--port', '0', '--app', '.', '--no-migrate'], {
+      cwd: APP_DIR,
+      env: { ...process.env, DATABASE_URL: world.platform.runtime.db.url, WPK_BROKER: 'off', WPK_LOG_LEVEL: 'silent' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = spawned;
+    urlB = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const timer = setTimeout(() => reject(new Error(`server B not ready: ${output}`)), 60_000);
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (\S+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      spawned.stdout!.on('data', read);
+      spawned.stderr!.on('data', read);
+      spawned.once('exit', (code) => reject(new Error(`server B exited with ${code}: ${output}`)));
+    });
+  });
+  test.after.always(async () => {
+    child?.kill('SIGTERM');
+    await world?.close();
+  });
+
+  const connect = async (url: string, secret: string): Promise<LiveClient> => {
+    const client = await openSocket(url, 'twoprocs', { authorization: `Bearer ${secret}` });
+    if (!('socket' in client)) throw new Error(`refused: ${client.status}`);
+    await client.next();
+    return client;
+  };
+
+  test.serial('a message posted through server A reaches a socket on server B, and back', async (t) => {
+    const chatId = (await ann.post('/chats', { type: 'group', participant_mrns: [bob.mrn] })).body.data.id;
+    const onB = await connect(urlB, (await bob.apiKey()).secret);
+    onB.send({ type: 'subscribe', channel: `chat/chats/${chatId}` });
+    t.like(await onB.until((message) => message.type === 'subscribed'), { last_id: '0' });
+    const big = '€'.repeat(3000);
+    await ann.post(`/chats/${chatId}/messages`, { body: 'through A' });
+    await ann.post(`/chats/${chatId}/messages`, { body: big });
+    const first = await onB.until((message) => message.type === 'event');
+    const second = await onB.until((message) => message.type === 'event');
+    t.deepEqual([first.id, first.data.body, second.id, second.data.body], ['1', 'through A', '2', big]);
+
+    const annKey = (await ann.apiKey()).secret;
+    const onA = await connect(urlA, annKey);
+    onA.send({ type: 'subscribe', channel: `chat/chats/${chatId}` });
+    await onA.until((message) => message.type === 'subscribed');
+    const status = await new Promise<number>((resolve, reject) => {
+      const target = new URL(urlB);
+      const request = http.request(
+        { host: target.hostname, port: target.port, method: 'POST', path: `/chats/${chatId}/messages`, headers: { host: 'twoprocs.localhost', authorization: `Bearer ${annKey}`, 'x-api-version': '2026-11-01', 'content-type': 'application/json' } },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        },
+      );
+      request.on('error', reject);
+      request.end(JSON.stringify({ body: 'through B' }));
+    });
+    t.is(status, 200);
+    t.like(await onA.until((message) => message.type === 'event'), { id: '3', data: { body: 'through B' } });
+    t.like(await onB.until((message) => message.type === 'event'), { id: '3', data: { body: 'through B' } });
+    onA.close();
+    onB.close();
+  });
+} else {
+  // The embedded database: one process, and the same publish path hands notes to this process's hub.
+  test.before(async () => {
+    world = await startWorld('oneproc');
+    urlA = await world.platform.runtime.start();
+    ann = await world.member();
+    bob = await world.member();
+  });
+  test.after.always(() => world?.close());
+
+  test('on the embedded database the fan-out is in-process: a message reaches a socket of the same server', async (t) => {
+    t.true(world.platform.runtime.db.isEmbedded);
+    const chatId = (await ann.post('/chats', { type: 'group', participant_mrns: [bob.mrn] })).body.data.id;
+    const client = await openSocket(urlA, 'oneproc', { authorization: `Bearer ${(await bob.apiKey()).secret}` });
+    if (!('socket' in client)) throw new Error(`refused: ${client.status}`);
+    await client.next();
+    client.send({ type: 'subscribe', channel: `chat/chats/${chatId}` });
+    await client.until((message) => message.type === 'subscribed');
+    await ann.post(`/chats/${chatId}/messages`, { body: 'same process' });
+    t.like(await client.until((message) => message.type === 'event'), { id: '1', data: { body: 'same process' } });
+    client.close();
+  });
+}
