@@ -3919,7 +3919,7 @@ export interface paths {
         };
         /**
          * GET /invoices
-         * @description Needs `account.billing.read`.
+         * @description Needs `account.billing_accounts.read`.
          */
         get: operations["getInvoices"];
         put?: never;
@@ -3939,7 +3939,7 @@ export interface paths {
         };
         /**
          * GET /invoices/{invoice_id}
-         * @description Needs `account.billing.read`.
+         * @description Needs `account.billing_accounts.read`.
          */
         get: operations["getInvoicesByInvoiceId"];
         put?: never;
@@ -3981,7 +3981,7 @@ export interface paths {
          * Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same...
          * @description Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same path)
          *
-         *     A session or a full-access API key of an owner or admin; a scoped key is refused.
+         *     Any credential of a member (no permission needed).
          */
         get: operations["getLive"];
         put?: never;
@@ -5113,13 +5113,13 @@ export interface paths {
         };
         /**
          * GET /payment-methods
-         * @description Needs `account.billing.read`.
+         * @description Needs `account.billing_accounts.read`.
          */
         get: operations["getPaymentMethods"];
         put?: never;
         /**
          * POST /payment-methods
-         * @description Needs `account.billing.manage`.
+         * @description Needs `account.billing_accounts.manage`.
          */
         post: operations["postPaymentMethods"];
         delete?: never;
@@ -5137,12 +5137,12 @@ export interface paths {
         };
         /**
          * GET /plan
-         * @description Needs `account.billing.read`.
+         * @description Needs `account.billing_accounts.read`.
          */
         get: operations["getPlan"];
         /**
          * PUT /plan
-         * @description Needs `account.billing.manage`.
+         * @description Needs `account.billing_accounts.manage`.
          */
         put: operations["putPlan"];
         post?: never;
@@ -5162,7 +5162,7 @@ export interface paths {
         get?: never;
         /**
          * PUT /plan/interval
-         * @description Needs `account.billing.manage`.
+         * @description Needs `account.billing_accounts.manage`.
          */
         put: operations["putPlanInterval"];
         post?: never;

@@ -11,8 +11,8 @@ const MANAGE = 'manage billing';
 export function billingRoutes(billing: BillingService): ServerRoute[] {
   const owner = (request: Request) => requireRole(request, 'owner', MANAGE);
   const workspaceId = (request: Request) => request.app.workspace!.id;
-  const access = { platformAccess: 'account.billing.read' as const };
-  const manage = { platformAccess: 'account.billing.manage' as const };
+  const access = { platformAccess: 'account.billing_accounts.read' as const };
+  const manage = { platformAccess: 'account.billing_accounts.manage' as const };
   return [
     {
       method: 'GET',

@@ -70,7 +70,8 @@ export const livePlugin: CorePlugin = {
       path: LIVE_PATH,
       options: {
         description: 'Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same path)',
-        app: { wpk: { kind: 'api', scope: 'workspace' } },
+        // Any member's credential, a scoped key too: each channel is judged on subscribing (layers 4-5).
+        app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'caller' },
       },
       handler: (request: Request) => {
         const credentials = credentialsOf(request);
