@@ -15,14 +15,14 @@ export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Obje
 export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
 
 /** A JSON number with at most `places` decimals, in [min, max]. */
-export const decimal = (min: number, max: number, places: number, exclusiveMin = false) =>
+export const decimal = (min: number, max: number, places: number, exclusiveMin = false): JoiSchema =>
   (exclusiveMin ? Joi.number().greater(min) : Joi.number().min(min))
     .max(max)
     .custom((value: number, helpers) => (places_(value) > places ? helpers.error('number.places', { places }) : value))
     .messages({ 'number.places': `{#label} must have at most {#places} decimal places` });
 
 /** An amount of money: 0 to 10^12, at most 2 decimals. */
-export const money = () => decimal(0, 1e12, 2);
+export const money = (): JoiSchema => decimal(0, 1e12, 2);
 
 /** An MRN (`mrn:{app}:{resource}:{id}`), at most 300 characters. */
 export const mrn = (): JoiStringSchema =>
