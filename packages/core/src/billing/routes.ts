@@ -94,5 +94,32 @@ export function billingRoutes(billing: BillingService): ServerRoute[] {
         return single(request, method, { self: `/payment-methods/${method.id}` });
       },
     },
+    {
+      // Chooses the default card (the one invoices are charged to): only `is_default: true`.
+      method: 'PATCH',
+      path: '/payment-methods/{payment_method_id}',
+      options: {
+        app: manage,
+        validate: {
+          params: Joi.object({ payment_method_id: Joi.id().required() }),
+          payload: Joi.object({ is_default: Joi.boolean().valid(true).required().messages({ 'any.only': 'is_default can only be set to true: choose another card as the default instead' }) }).required(),
+        },
+      },
+      handler: async (request) => {
+        owner(request);
+        const method = await billing.makeDefault(workspaceId(request), request.params.payment_method_id as string);
+        return single(request, method, { self: `/payment-methods/${method.id}` });
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/payment-methods/{payment_method_id}',
+      options: { app: { ...manage, wpk: { errors: ['502'] } }, validate: { params: Joi.object({ payment_method_id: Joi.id().required() }) } },
+      handler: async (request) => {
+        owner(request);
+        const { removed, default_id } = await billing.removePaymentMethod(workspaceId(request), request.params.payment_method_id as string);
+        return single(request, { id: removed.id, brand: removed.brand, last4: removed.last4, deleted: true, default_id });
+      },
+    },
   ];
 }

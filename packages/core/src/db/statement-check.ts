@@ -431,6 +431,11 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     match: /^SELECT a\.workspace_id, a\.next_run_at FROM platform\.billing_accounts a WHERE NOT EXISTS \(SELECT 1 FROM pgboss\.job j WHERE j\.name = \$1 /,
   },
   {
+    name: 'billing collection discovery',
+    reason: 'Maintenance: a billing worker, on each pass, finds the invoices of every workspace whose next charge attempt is due; each attempt then runs with statements that name its workspace.',
+    match: /^SELECT workspace_id, id FROM platform\.invoices WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= /,
+  },
+  {
     name: 'coupon redemptions (operator)',
     reason: 'Operator admin (`GET /v/admin/coupon-redemptions`, `DELETE /v/admin/coupon-redemptions/{id}`): lists the redemptions of every workspace, or names one by its id alone; the deletion then names its workspace.',
     match: /^SELECT r\.\*, c\.code FROM platform\.coupon_redemptions r JOIN platform\.coupons c ON c\.id = r\.coupon_id( WHERE r\.id = '[0-9a-f-]{36}')? ORDER BY r\.created_at DESC, r\.id$/,
