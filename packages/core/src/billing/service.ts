@@ -78,6 +78,8 @@ export interface SubscriptionView {
   billing_interval: Interval;
   currency: string;
   seats: number;
+  /** Seats paid for in the current period (null before the account opened): seats beyond them are billed as usage. */
+  seats_paid: number | null;
   /** The paid period (null before the workspace's first billing change opened its account). */
   period_start: string | null;
   period_end: string | null;
@@ -243,6 +245,7 @@ export class BillingService {
       billing_interval: workspace.billing_interval,
       currency: this.config.currency,
       seats: await this.seats(workspaceId),
+      seats_paid: account ? account.seats_paid : null,
       period_start: account ? account.period_start.toISOString() : null,
       period_end: account ? account.period_end.toISOString() : null,
       next_run_at: account ? account.next_run_at.toISOString() : null,

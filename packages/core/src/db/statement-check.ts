@@ -416,6 +416,11 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     match: /^DELETE FROM "platform"\."sessions" WHERE "account_id" = /,
   },
   {
+    name: "an account's workspaces",
+    reason: 'An account is global: `GET /me/workspaces` (the workspace switcher) lists the workspaces the caller\'s own account has joined, across tenants by nature.',
+    match: /^SELECT w\.id, w\.subdomain, w\.name, m\.platform_role FROM platform\.members m JOIN platform\.workspaces w ON w\.id = m\.workspace_id\s+WHERE m\.account_id = '[0-9a-f-]{36}' AND /,
+  },
+  {
     name: 'session sweep',
     reason: 'Maintenance: sessions that expired more than a day ago are deleted, whatever their workspace.',
     match: /^DELETE FROM "platform"\."sessions" WHERE "expires_at" < /,

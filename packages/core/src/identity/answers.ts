@@ -65,3 +65,13 @@ export const WORKSPACE_DETAIL: ObjectSchema = recordSchema({
   owner_member_id: uuid().allow(null),
   member_count: Joi.number().integer().min(0),
 }).id('WorkspaceDetail');
+
+/** `GET /me/workspaces`: a workspace the caller's account is a joined, active member of. */
+export const MY_WORKSPACE: ObjectSchema = recordSchema({
+  id: uuid(),
+  subdomain: Joi.string(),
+  name: Joi.string(),
+  url: Joi.string().uri().description("The workspace's address"),
+  platform_role: Joi.string().valid('owner', 'admin', 'member'),
+  current: Joi.boolean().description('The workspace this request was made on'),
+}).id('MyWorkspace');

@@ -8,7 +8,10 @@ import { AVATAR_MAX_BYTES, AVATAR_TYPES, type AvatarType } from '../services/ava
 import { confirmPassword } from '../services/reauthentication.js';
 import type { StartedSession } from '../services/sessions.js';
 import { fields, inTransaction, ipOf, presentMe, requireSession, type RouteDependencies } from './common.js';
-import { ME } from '../answers.js';
+import { ME, MY_WORKSPACE } from '../answers.js';
+import { QueryTypes } from 'sequelize';
+import { publicOrigin } from '../../tenancy/index.js';
+import { collection } from '../../server/index.js';
 
 function contentType(request: Request): string {
   return String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -26,6 +29,22 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       handler: async (request) => {
         const { member, via } = credentialsOf(request);
         return single(request, await presentMe(dependencies, member.workspaceId, member.id, { kind: via.kind, elevatedUntil: via.kind === 'session' ? via.elevatedUntil : null }));
+      },
+    },
+    {
+      // The workspace switcher: every workspace the caller's account has joined (active ones), by name.
+      method: 'GET',
+      path: '/me/workspaces',
+      options: { app: { platformAccess: 'caller', answers: { collection: MY_WORKSPACE } } },
+      handler: async (request) => {
+        const { member } = credentialsOf(request);
+        const rows = await identity.context.sequelize.query<{ id: string; subdomain: string; name: string; platform_role: string }>(
+          `SELECT w.id, w.subdomain, w.name, m.platform_role FROM platform.members m JOIN platform.workspaces w ON w.id = m.workspace_id
+            WHERE m.account_id = :accountId AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active' ORDER BY w.name, w.subdomain`,
+          { type: QueryTypes.SELECT, replacements: { accountId: member.accountId } },
+        );
+        const list = rows.map((row) => ({ ...row, url: publicOrigin(config.publicUrl, row.subdomain), current: row.id === member.workspaceId }));
+        return collection(request, list, list.length, { page: 1, perPage: Math.max(1, list.length), offset: 0, limit: Math.max(1, list.length) });
       },
     },
     {
