@@ -8,7 +8,7 @@ import { AVATAR_MAX_BYTES, AVATAR_TYPES, type AvatarType } from '../services/ava
 import { confirmPassword } from '../services/reauthentication.js';
 import type { StartedSession } from '../services/sessions.js';
 import { fields, inTransaction, ipOf, presentMe, requireSession, type RouteDependencies } from './common.js';
-import { ME, MY_WORKSPACE } from '../answers.js';
+import { ELEVATION, ME, MEMBER, MY_WORKSPACE, SIGNED_OUT, TOTP_DISABLED, TOTP_ENABLED, TOTP_ENROLLMENT } from '../answers.js';
 import { QueryTypes } from 'sequelize';
 import { publicOrigin } from '../../tenancy/index.js';
 import { collection } from '../../server/index.js';
@@ -50,7 +50,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/sessions',
-      options: { app: { platformAccess: 'session' } },
+      options: { app: { platformAccess: 'session', answers: { single: SIGNED_OUT } } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         const sessionId = requireSession(credentials, 'sign out');
@@ -62,7 +62,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'POST',
       path: '/totps',
-      options: { app: { platformAccess: 'session' } },
+      options: { app: { platformAccess: 'session', answers: { single: TOTP_ENROLLMENT } } },
       handler: async (request) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -74,7 +74,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'PUT',
       path: '/totps',
-      options: { app: { platformAccess: 'session' }, validate: { payload: Joi.object({ code: Joi.string().length(6).required() }) } },
+      options: { app: { platformAccess: 'session', answers: { single: TOTP_ENABLED } }, validate: { payload: Joi.object({ code: Joi.string().length(6).required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -89,7 +89,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/totps',
-      options: { app: { platformAccess: 'session' }, validate: { payload: Joi.object({ password: Joi.string().min(1).max(1024).required() }) } },
+      options: { app: { platformAccess: 'session', answers: { single: TOTP_DISABLED } }, validate: { payload: Joi.object({ password: Joi.string().min(1).max(1024).required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -106,7 +106,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'POST',
       path: '/elevations',
       options: {
-        app: { platformAccess: 'session' },
+        app: { platformAccess: 'session', answers: { single: ELEVATION } },
         validate: {
           payload: Joi.object({
             reason: Joi.string().trim().min(3).max(500).required(),
@@ -147,7 +147,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'POST',
       path: '/avatars/{member_id}',
       options: {
-        app: { platformAccess: 'account.avatars.edit', wpk: { contentTypes: [...AVATAR_TYPES] } },
+        app: { platformAccess: 'account.avatars.edit', answers: { single: MEMBER }, wpk: { contentTypes: [...AVATAR_TYPES] } },
         payload: {
           parse: false,
           output: 'data',
@@ -174,7 +174,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/avatars/{member_id}',
-      options: { app: { platformAccess: 'account.avatars.edit' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.avatars.edit', answers: { single: MEMBER } }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const { member_id: memberId } = request.params as { member_id: string };
         const credentials = credentialsOf(request);
