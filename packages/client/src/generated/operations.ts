@@ -49,10 +49,34 @@ export const OPERATIONS = {
   postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/system-workspace-member-added */
   postEventsMailEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/mail/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-account-member-role_changed/notify-security */
+  postEventsSystemEventsCoreAccountMemberRoleChangedNotifySecurity: { method: 'POST', path: '/_events/system/events/core-account-member-role_changed/notify-security', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-billing-dunning-exhausted/notify-billing */
+  postEventsSystemEventsCoreBillingDunningExhaustedNotifyBilling: { method: 'POST', path: '/_events/system/events/core-billing-dunning-exhausted/notify-billing', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-billing-invoice-issued/notify-billing */
+  postEventsSystemEventsCoreBillingInvoiceIssuedNotifyBilling: { method: 'POST', path: '/_events/system/events/core-billing-invoice-issued/notify-billing', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-billing-invoice-payment_failed/notify-billing */
+  postEventsSystemEventsCoreBillingInvoicePaymentFailedNotifyBilling: { method: 'POST', path: '/_events/system/events/core-billing-invoice-payment_failed/notify-billing', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-calls-call-reminder/notify-calls */
+  postEventsSystemEventsCoreCallsCallReminderNotifyCalls: { method: 'POST', path: '/_events/system/events/core-calls-call-reminder/notify-calls', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-calls-call-scheduled/notify-calls */
+  postEventsSystemEventsCoreCallsCallScheduledNotifyCalls: { method: 'POST', path: '/_events/system/events/core-calls-call-scheduled/notify-calls', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-chat-call-requested/notify-calls */
+  postEventsSystemEventsCoreChatCallRequestedNotifyCalls: { method: 'POST', path: '/_events/system/events/core-chat-call-requested/notify-calls', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-chat-chat-created/notify-chat */
+  postEventsSystemEventsCoreChatChatCreatedNotifyChat: { method: 'POST', path: '/_events/system/events/core-chat-chat-created/notify-chat', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-chat-participant-added/notify-chat */
+  postEventsSystemEventsCoreChatParticipantAddedNotifyChat: { method: 'POST', path: '/_events/system/events/core-chat-participant-added/notify-chat', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-member-mentioned/notify-mentions */
+  postEventsSystemEventsCoreMemberMentionedNotifyMentions: { method: 'POST', path: '/_events/system/events/core-member-mentioned/notify-mentions', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-tasks-task-assigned/notify-tasks */
+  postEventsSystemEventsCoreTasksTaskAssignedNotifyTasks: { method: 'POST', path: '/_events/system/events/core-tasks-task-assigned/notify-tasks', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
   postEventsSystemEventsSystemSecurityPermissionDenied: { method: 'POST', path: '/_events/system/events/system-security-permission-denied', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-role-created */
   postEventsSystemEventsSystemSecurityRoleCreated: { method: 'POST', path: '/_events/system/events/system-security-role-created', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/system-workspace-member-added/notify-system */
+  postEventsSystemEventsSystemWorkspaceMemberAddedNotifySystem: { method: 'POST', path: '/_events/system/events/system-workspace-member-added/notify-system', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/core-account-member-removed */
   postEventsTasksEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tasks/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/system-workspace-member-added */
@@ -397,6 +421,12 @@ export const OPERATIONS = {
   deleteContactsSuggestionsBySuggestionId: { method: 'DELETE', path: '/contacts/suggestions/{suggestion_id}', tag: 'contacts', host: 'workspace' },
   /** Exports contacts (all, or by ids, tag, company) as one vCard 4.0 text */
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
+  /** GET /coupon-redemptions */
+  getCouponRedemptions: { method: 'GET', path: '/coupon-redemptions', tag: 'account', host: 'workspace' },
+  /** GET /demo-requests */
+  getDemoRequests: { method: 'GET', path: '/demo-requests', tag: 'account', host: 'workspace' },
+  /** POST /demo-requests */
+  postDemoRequests: { method: 'POST', path: '/demo-requests', tag: 'account', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
   /** Lists a folder (folder_id; default the caller's root): folders first, then files, by name */
@@ -595,6 +625,8 @@ export const OPERATIONS = {
   getMeNotificationPreferences: { method: 'GET', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
   /** PATCH /me/notification-preferences */
   patchMeNotificationPreferences: { method: 'PATCH', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
+  /** GET /me/workspaces */
+  getMeWorkspaces: { method: 'GET', path: '/me/workspaces', tag: 'account', host: 'workspace' },
   /** GET /members */
   getMembers: { method: 'GET', path: '/members', tag: 'account', host: 'workspace' },
   /** GET /members/{member_id} */
@@ -619,10 +651,24 @@ export const OPERATIONS = {
   getPartialsApiKeys: { method: 'GET', path: '/partials/api-keys', tag: 'web', host: 'workspace' },
   /** GET /partials/audit */
   getPartialsAudit: { method: 'GET', path: '/partials/audit', tag: 'web', host: 'workspace' },
+  /** GET /partials/coupons */
+  getPartialsCoupons: { method: 'GET', path: '/partials/coupons', tag: 'web', host: 'workspace' },
+  /** GET /partials/demos */
+  getPartialsDemos: { method: 'GET', path: '/partials/demos', tag: 'web', host: 'workspace' },
   /** GET /partials/invoices */
   getPartialsInvoices: { method: 'GET', path: '/partials/invoices', tag: 'web', host: 'workspace' },
   /** GET /partials/members */
   getPartialsMembers: { method: 'GET', path: '/partials/members', tag: 'web', host: 'workspace' },
+  /** GET /partials/microns */
+  getPartialsMicrons: { method: 'GET', path: '/partials/microns', tag: 'web', host: 'workspace' },
+  /** GET /partials/preview-apps */
+  getPartialsPreviewApps: { method: 'GET', path: '/partials/preview-apps', tag: 'web', host: 'workspace' },
+  /** GET /partials/releases */
+  getPartialsReleases: { method: 'GET', path: '/partials/releases', tag: 'web', host: 'workspace' },
+  /** GET /partials/threads */
+  getPartialsThreads: { method: 'GET', path: '/partials/threads', tag: 'web', host: 'workspace' },
+  /** GET /partials/workspaces */
+  getPartialsWorkspaces: { method: 'GET', path: '/partials/workspaces', tag: 'web', host: 'workspace' },
   /** POST /password-resets */
   postPasswordResets: { method: 'POST', path: '/password-resets', tag: 'account', host: 'any' },
   /** GET /password-resets/{token} */
@@ -635,12 +681,18 @@ export const OPERATIONS = {
   getPaymentMethods: { method: 'GET', path: '/payment-methods', tag: 'account', host: 'workspace' },
   /** POST /payment-methods */
   postPaymentMethods: { method: 'POST', path: '/payment-methods', tag: 'account', host: 'workspace' },
+  /** PATCH /payment-methods/{payment_method_id} */
+  patchPaymentMethodsByPaymentMethodId: { method: 'PATCH', path: '/payment-methods/{payment_method_id}', tag: 'account', host: 'workspace' },
+  /** DELETE /payment-methods/{payment_method_id} */
+  deletePaymentMethodsByPaymentMethodId: { method: 'DELETE', path: '/payment-methods/{payment_method_id}', tag: 'account', host: 'workspace' },
   /** GET /plan */
   getPlan: { method: 'GET', path: '/plan', tag: 'account', host: 'workspace' },
   /** PUT /plan */
   putPlan: { method: 'PUT', path: '/plan', tag: 'account', host: 'workspace' },
   /** PUT /plan/interval */
   putPlanInterval: { method: 'PUT', path: '/plan/interval', tag: 'account', host: 'workspace' },
+  /** GET /preview-apps */
+  getPreviewApps: { method: 'GET', path: '/preview-apps', tag: 'account', host: 'workspace' },
   /** GET /pricing */
   getPricing: { method: 'GET', path: '/pricing', tag: 'web', host: 'platform' },
   /** GET /privacy */

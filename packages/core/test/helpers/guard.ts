@@ -63,7 +63,7 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 export type SeedKind =
   | 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn'
   | 'mail_domain' | 'mail_mailbox' | 'mail_key' | 'mail_group' | 'mail_message' | 'mail_group_message' | 'mail_signature' | 'mail_filter' | 'mail_blocked' | 'mail_draft'
-  | 'invoice' | 'thread'
+  | 'invoice' | 'thread' | 'payment_method'
   | 'chat' | 'message' | 'chat_list'
   | RecruitingSeedKind;
 
@@ -147,6 +147,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   // An upgrade issues an invoice, which posts to the workspace's billing thread.
   ids.invoice = (await call('PUT', '/plan', { plan: 'team' })).invoice.id;
   ids.thread = ((await call('GET', '/messages')) as Array<{ id: string; topic: string }>).find((thread) => thread.topic === 'billing')!.id;
+  ids.payment_method = (await call('POST', '/payment-methods', { card_number: '4242424242424242', expiry_month: '12', expiry_year: '2035', cvv: '123' })).id;
   if (env.runtime.apps.list().some((app) => app.namespace === 'ats')) Object.assign(ids, await seedRecruiting(call, subdomain, marker, memberId));
   await seedMail(env, workspace.id, workspace.ownerId, ids, call, marker, subdomain);
   // The chat app: a group chat of the owner and the member, with a message, and a personal list.
@@ -246,6 +247,7 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   member_mrn: 'member_mrn',
   invoice_id: 'invoice',
   thread_id: 'thread',
+  payment_method_id: 'payment_method',
   pipeline_id: 'pipeline',
   stage_id: 'stage',
   job_id: 'job',
