@@ -73,3 +73,25 @@ export const PAYMENT_METHOD_DELETED: ObjectSchema = recordSchema({
   deleted: Joi.boolean().valid(true),
   default_id: uuid().allow(null).description('The default card after the removal (null: no card left)'),
 }).id('PaymentMethodDeleted');
+
+/** Coupons operators make (`/v/admin/coupons`) and give to workspaces (redemptions). */
+export const COUPON: ObjectSchema = recordSchema({
+  id: uuid(),
+  code: Joi.string(),
+  percent_off: Joi.number().integer().min(1).max(100).allow(null),
+  amount_off: Joi.string().allow(null).description('An exact decimal amount, e.g. "5.00"'),
+  currency: Joi.string().allow(null),
+  description: Joi.string().allow(''),
+  created_at: instant(),
+}).id('Coupon');
+
+export const COUPON_REDEMPTION: ObjectSchema = recordSchema({
+  id: uuid(),
+  workspace_id: uuid(),
+  coupon: recordSchema({ id: uuid(), code: Joi.string() }),
+  status: Joi.string().valid('pending', 'applied'),
+  invoice_id: uuid().allow(null),
+  discount: Joi.string().allow(null),
+  created_at: instant(),
+  applied_at: instant().allow(null),
+}).id('CouponRedemption');

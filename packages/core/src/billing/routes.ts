@@ -2,8 +2,7 @@ import type { Request, ServerRoute } from '@hapi/hapi';
 import { Joi } from '@wpk/sdk';
 import { requireRole } from '../access/index.js';
 import { collection, parsePagination, single } from '../server/index.js';
-import { COUPON_REDEMPTION } from '../operators/answers.js';
-import { INVOICE, PAYMENT_METHOD, PAYMENT_METHOD_DELETED, SUBSCRIPTION, SUBSCRIPTION_CHANGE } from './answers.js';
+import { COUPON_REDEMPTION, INVOICE, PAYMENT_METHOD, PAYMENT_METHOD_DELETED, SUBSCRIPTION, SUBSCRIPTION_CHANGE } from './answers.js';
 import type { CardInput } from './providers.js';
 import type { BillingService, Interval } from './service.js';
 
