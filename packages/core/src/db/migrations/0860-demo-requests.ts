@@ -6,7 +6,7 @@ import type { Migration } from '../migrations.js';
  * let the workspace's owners and admins see what was asked (`GET /demo-requests`, `/partials/demos`).
  */
 export const migration: Migration = {
-  name: '0850-demo-requests',
+  name: '0860-demo-requests',
   async up({ sequelize }) {
     await sequelize.query(`
       CREATE TABLE platform.demo_requests (

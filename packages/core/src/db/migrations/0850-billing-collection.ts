@@ -11,7 +11,7 @@ import type { Migration } from '../migrations.js';
  * failed charge and the past-due notice) read in the order they were posted.
  */
 export const migration: Migration = {
-  name: '0840-billing-collection',
+  name: '0850-billing-collection',
   async up({ sequelize }) {
     await sequelize.query(`
       ALTER TABLE platform.invoices DROP CONSTRAINT invoices_status_check;

@@ -5,7 +5,7 @@ import type { Migration } from '../migrations.js';
  * event finds its notification there and notifies no one twice.
  */
 export const migration: Migration = {
-  name: '0860-notification-events',
+  name: '0870-notification-events',
   async up({ sequelize }) {
     await sequelize.query(`
       ALTER TABLE platform.notifications ADD COLUMN source_event_id uuid;
