@@ -6,16 +6,32 @@ export type ImageBytes = Map<string, { bytes: Buffer; content_type: string }>;
 export const PADDING = 40;
 const EMPTY = { x: 0, y: 0, width: 400, height: 300 };
 
-/** Where a connector starts and ends: at the centre of a bound object that still exists, else at its own points. */
+/**
+ * Where a connector starts and ends. An end bound to an object that still exists sits where the
+ * line between the two ends leaves that object's box (aimed at its centre); an unbound end, or one
+ * whose object is gone, is the connector's own point.
+ */
 export function connectorEnds(connector: CanvasObject, byId: Map<string, CanvasObject>): { x1: number; y1: number; x2: number; y2: number } {
-  const centre = (id: string | null) => {
+  const boxFor = (id: string | null) => {
     const target = id ? byId.get(id) : undefined;
-    if (!target || target.type === 'connector') return null;
-    return { x: target.x + (target.width ?? 0) / 2, y: target.y + (target.height ?? 0) / 2 };
+    return target && target.type !== 'connector' ? boxOf(target) : null;
   };
-  const from = centre(connector.from_id) ?? { x: connector.x, y: connector.y };
-  const to = centre(connector.to_id) ?? { x: connector.end_x ?? connector.x, y: connector.end_y ?? connector.y };
-  return { x1: from.x, y1: from.y, x2: to.x, y2: to.y };
+  const fromBox = boxFor(connector.from_id);
+  const toBox = boxFor(connector.to_id);
+  const centre = (box: { x: number; y: number; width: number; height: number }) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const from = fromBox ? centre(fromBox) : { x: connector.x, y: connector.y };
+  const to = toBox ? centre(toBox) : { x: connector.end_x ?? connector.x, y: connector.end_y ?? connector.y };
+  const edge = (point: { x: number; y: number }, box: { width: number; height: number } | null, towards: { x: number; y: number }) => {
+    if (!box) return point;
+    const dx = towards.x - point.x;
+    const dy = towards.y - point.y;
+    if (dx === 0 && dy === 0) return point;
+    const t = Math.min(dx === 0 ? Infinity : box.width / 2 / Math.abs(dx), dy === 0 ? Infinity : box.height / 2 / Math.abs(dy), 1);
+    return { x: point.x + dx * t, y: point.y + dy * t };
+  };
+  const start = edge(from, fromBox, to);
+  const end = edge(to, toBox, from);
+  return { x1: start.x, y1: start.y, x2: end.x, y2: end.y };
 }
 
 /** A text object without a size takes the room its lines need. */
