@@ -4,7 +4,7 @@ import * as Y from 'yjs';
 import type { Board } from '../models/index.js';
 import { emit, type CanvasContext } from './context.js';
 import { changeDocument, checkImageKey, emitEdited, loadDocument } from './documents.js';
-import { FIELDS, OBJECTS_ROOT, presentObject, readObjects, writeFields, type CanvasObject, type ObjectType } from './objects-model.js';
+import { FIELDS, OBJECTS_ROOT, readObjects, writeFields, type CanvasObject, type ObjectType } from './objects-model.js';
 import { requireBoard } from './boards.js';
 
 /** A board's objects, bottom to top, one page. */

@@ -22,7 +22,7 @@ function start(boardId: string) {
   const objects = doc.getMap<Y.Map<unknown>>('objects');
   const errors: string[] = [];
   const cursors = new Map<string, Cursor>();
-  let pending: Uint8Array[] = [];
+  const pending: Uint8Array[] = [];
   let sending = false;
 
   async function flush(): Promise<void> {
@@ -56,7 +56,7 @@ function start(boardId: string) {
       else if (data.type === 'subscribed') {
         // Subscribed first, then the state: every change after it arrives on the channel.
         const response = await fetch(`/canvas/boards/${boardId}/document`, { headers });
-        const body = await response.json();
+        const body = (await response.json()) as { data: { update: string } };
         Y.applyUpdate(doc, fromBase64(body.data.update), 'remote');
         resolve();
       } else if (data.type === 'event' && data.event === 'doc.updated') Y.applyUpdate(doc, fromBase64(data.data.update), 'remote');
