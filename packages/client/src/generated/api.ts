@@ -7423,6 +7423,214 @@ export interface components {
             total_votes: number | null;
             voter_count: number | null;
         };
+        ChatChatForMember: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "direct" | "group" | "channel";
+            name: string | null;
+            topic: string | null;
+            creator_mrn: string;
+            /** @description The seq of the newest message (0: none yet) */
+            last_seq: number;
+            /** Format: date-time */
+            last_message_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description The caller's role; null in a channel they have not joined
+             * @enum {string|null}
+             */
+            role: "owner" | "member" | null;
+            favourite: boolean;
+            unread_count: number;
+        };
+        ChatStartedChat: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "direct" | "group" | "channel";
+            name: string | null;
+            topic: string | null;
+            creator_mrn: string;
+            /** @description The seq of the newest message (0: none yet) */
+            last_seq: number;
+            /** Format: date-time */
+            last_message_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description The caller's role; null in a channel they have not joined
+             * @enum {string|null}
+             */
+            role: "owner" | "member" | null;
+            favourite: boolean;
+            unread_count: number;
+            created: boolean;
+        };
+        ChatChat: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "direct" | "group" | "channel";
+            name: string | null;
+            topic: string | null;
+            creator_mrn: string;
+            /** @description The seq of the newest message (0: none yet) */
+            last_seq: number;
+            /** Format: date-time */
+            last_message_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChatDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        ChatCallRequest: {
+            /** Format: uuid */
+            chat_id: string;
+            chat_name: string;
+            participant_mrns: string[];
+            /** @enum {string} */
+            mode: "video" | "audio";
+            requested_by: string;
+        };
+        ChatFavourite: {
+            /** Format: uuid */
+            chat_id: string;
+            favourite: boolean;
+        };
+        ChatList: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            chat_ids: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChatMessage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            chat_id: string;
+            seq: number;
+            sender_mrn: string;
+            /** @description Null once deleted */
+            body: string | null;
+            /**
+             * Format: uuid
+             * @description The thread a reply belongs to
+             */
+            parent_id: string | null;
+            reply_count: number;
+            file: {
+                file_key: string;
+                filename: string;
+                content_type: string;
+                size_bytes: number;
+            } | null;
+            mention_mrns: string[];
+            reactions: {
+                emoji: string;
+                count: number;
+                member_mrns: string[];
+            }[];
+            deleted: boolean;
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: date-time */
+            deleted_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ChatHistoryCleared: {
+            /** Format: uuid */
+            chat_id: string;
+            deleted_messages: number;
+        };
+        ChatParticipant: {
+            member_mrn: string;
+            /** Format: uuid */
+            member_id: string;
+            /** @enum {string} */
+            role: "owner" | "member";
+            muted: boolean;
+            last_read_seq: number;
+            /** Format: date-time */
+            joined_at: string;
+        };
+        ChatParticipantRemoved: {
+            member_mrn: string;
+            /** @constant */
+            removed: true;
+        };
+        ChatReadPosition: {
+            /** Format: uuid */
+            chat_id: string;
+            last_read_seq: number;
+            unread_count: number;
+        };
+        ChatUpload: {
+            /** @description Send it as `file.file_key` of a message once the file is uploaded */
+            file_key: string;
+            filename: string;
+            upload: {
+                /** Format: uri */
+                url: string;
+                /** @constant */
+                method: "PUT";
+                /** Format: date-time */
+                expires_at: string;
+            };
+        };
+        CompaniesCompany: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            name: string;
+            domain: string | null;
+            industry: string | null;
+            /** @enum {string|null} */
+            size: "1-10" | "11-50" | "51-200" | "201-500" | "501-1000" | "1001-5000" | "5001-10000" | "10001+" | null;
+            description: string | null;
+            address: {
+                street: string | null;
+                city: string | null;
+                region: string | null;
+                postal_code: string | null;
+                country: string | null;
+            };
+            /** Format: uuid */
+            owner_id: string;
+            owner_mrn: string;
+            /** Format: uuid */
+            creator_id: string;
+            /** @description Rises by one with every change; copies kept by other apps keep the highest */
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CompaniesDeletedCompany: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            /** @constant */
+            deleted: true;
+        };
         FilesDownload: {
             /** Format: uuid */
             file_id: string;
@@ -15683,7 +15891,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatChatForMember"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15724,7 +15946,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatStartedChat"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15752,7 +15987,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatChatForMember"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15777,7 +16025,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15812,7 +16073,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatChat"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15852,7 +16126,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatCallRequest"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15886,7 +16173,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatFavourite"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15914,7 +16214,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatFavourite"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15949,7 +16262,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15978,7 +16304,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16014,7 +16353,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16060,7 +16413,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16088,7 +16454,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatHistoryCleared"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16117,7 +16496,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16157,7 +16549,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16192,7 +16597,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16222,7 +16640,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16255,7 +16686,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatParticipant"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16291,7 +16736,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatParticipant"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16320,7 +16778,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatParticipantRemoved"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16357,7 +16828,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatParticipant"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16396,7 +16880,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatReadPosition"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16438,7 +16935,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatUpload"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16469,7 +16979,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16505,7 +17029,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16533,7 +17070,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16568,7 +17118,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16604,7 +17167,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesCompany"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16663,7 +17240,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesCompany"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16691,7 +17281,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesCompany"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16752,7 +17355,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesCompany"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16780,7 +17396,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesDeletedCompany"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
