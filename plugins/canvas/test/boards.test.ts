@@ -149,9 +149,22 @@ test.serial('a Yjs update from a client is merged, stored and summed up in core.
   t.like(note, { x: 300, color: '#aaddff', text: 'Ann: Hello world' });
   t.is((await ann.get(`/canvas/boards/${boardId}/objects/bob-note`)).body.data.text, 'Bob');
 
-  // The same update again changes nothing: accepted, no event.
+  // The same update again changes nothing: accepted, not stored, no event.
+  const count = async () => Number((await world.platform.runtime.db.select<{ n: string }>(`SELECT count(*) AS n FROM app_canvas.board_updates WHERE board_id = '${boardId}'`))[0].n);
+  const stored = await count();
   t.deepEqual((await ann.post(`/canvas/boards/${boardId}/updates`, { update: annUpdate })).body.data.updated_ids, []);
+  t.is(await count(), stored);
   t.deepEqual(world.takeEvents(), []);
+  // An update that depends on one the server has not seen is kept, and counts once the missing one arrives.
+  const early = new Y.Doc();
+  Y.applyUpdate(early, Y.encodeStateAsUpdate(await replica(bob, boardId)));
+  const first = change(early, (objects) => objects.set('first', sticky({ type: 'sticky', x: 0, y: 0, width: 10, height: 10, text: 'one' })));
+  const second = change(early, (objects) => (objects.get('first') as Y.Map<Y.Text>).get('text')!.insert(3, ' two'));
+  t.deepEqual((await bob.post(`/canvas/boards/${boardId}/updates`, { update: second })).body.data.updated_ids, [], 'held back: it edits an object not seen yet');
+  t.is(await count(), stored + 1);
+  t.deepEqual((await bob.post(`/canvas/boards/${boardId}/updates`, { update: first })).body.data.created_ids, ['first']);
+  t.is((await bob.get(`/canvas/boards/${boardId}/objects/first`)).body.data.text, 'one two');
+  world.takeEvents();
   // Deleting through Yjs.
   const annAgain = await replica(ann, boardId);
   const deletion = change(annAgain, (objects) => objects.delete('bob-note'));

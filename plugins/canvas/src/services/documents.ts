@@ -47,6 +47,7 @@ export type DocumentChange = { update: Uint8Array } | { edit(doc: Y.Doc): void }
 export async function changeDocument(ctx: CanvasContext, board: Board, change: DocumentChange): Promise<ChangeSummary & { update: Uint8Array }> {
   const { doc, updateIds } = await loadDocument(ctx, board.id, true);
   const before = fingerprints(doc);
+  const vectorBefore = Buffer.from(Y.encodeStateVector(doc));
   let update: Uint8Array;
   if ('update' in change) {
     update = change.update;
@@ -82,9 +83,14 @@ export async function changeDocument(ctx: CanvasContext, board: Board, change: D
   if (created.length > 0 && after.size > ctx.settings.max_objects_per_board) {
     throw new InvalidError(`A board holds at most ${ctx.settings.max_objects_per_board} objects; this change would leave ${after.size}`);
   }
+  // An update that brings nothing new (one already applied) is not stored; one Yjs holds back
+  // (pending: it depends on an update not seen yet) is, so the later one completes it.
+  const pending = doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
+  const changedObjects = created.length + updated.length + deleted.length > 0;
+  if (!changedObjects && !pending && vectorBefore.equals(Buffer.from(Y.encodeStateVector(doc)))) return { created, updated, deleted, object_count: after.size, update };
   const stored = await ctx.db.boardUpdates.create({ board_id: board.id, data: Buffer.from(update), member_id: ctx.member.id });
   if (updateIds.length + 1 >= ctx.settings.compact_after_updates) await compact(ctx, board.id, doc, [...updateIds, stored.id]);
-  if (after.size !== board.object_count || created.length + updated.length + deleted.length > 0) {
+  if (after.size !== board.object_count || changedObjects) {
     await ctx.db.boards.update({ object_count: after.size }, { where: { id: board.id } });
   }
   publishToBoard(ctx, board.id, 'doc.updated', { update: Buffer.from(update).toString('base64'), member_id: ctx.member.id });
