@@ -35,12 +35,8 @@ let relay: net.Server;
 let clientScript: string;
 const origin = `http://${SUBDOMAIN}.localhost:${port}`;
 
-const t0 = Date.now();
-const mark = (what: string) => process.env.CANVAS_TIMING && console.log(what, Date.now() - t0);
 test.before(async () => {
-  mark('before');
   world = await startWorld(SUBDOMAIN);
-  mark('world');
   const target = new URL(await world.platform.runtime.start());
   relay = net.createServer((socket) => {
     const upstream = net.connect(Number(target.port), target.hostname);
@@ -51,19 +47,15 @@ test.before(async () => {
   await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
   const bundle = await build({ entryPoints: [fileURLToPath(new URL('./browser/board-client.ts', import.meta.url))], bundle: true, format: 'iife', write: false, target: 'chrome120', logLevel: 'silent' });
   clientScript = bundle.outputFiles[0].text;
-  mark('bundle');
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--host-resolver-rules=MAP *.localhost 127.0.0.1', '--disable-features=LocalNetworkAccessChecks'],
   });
 });
 test.after.always(async () => {
-  mark('after');
   await browser?.close();
-  mark('browser closed');
   relay?.close();
   await world?.close();
-  mark('world closed');
 });
 
 /** A signed-in page of `member` with the board client loaded, following `boardId`. */

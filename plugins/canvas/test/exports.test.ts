@@ -83,7 +83,6 @@ test.serial('exports: SVG by hand, PNG and PDF rendered from the objects, kept p
   t.deepEqual(pngSize((await world.platform.follow(again.body.data.download.url)).bytes), { width: 2180, height: 540 });
   world.takeEvents();
 
-  if (process.env.CANVAS_SAVE_EXPORTS) (await import('node:fs')).writeFileSync('/tmp/canvas-export.png', (await world.platform.follow(again.body.data.download.url)).bytes);
   const deleted = await ann.delete(`/canvas/boards/${boardId}/exports/png`);
   t.deepEqual(deleted.body.data, { board_id: boardId, target: 'png', deleted: true });
   t.deepEqual(world.takeEvents(), [{ action: 'core.canvas.export.deleted', payload: { board_id: boardId, target: 'png', deleted_by: ann.mrn } }]);
