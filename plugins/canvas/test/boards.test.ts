@@ -213,6 +213,18 @@ test.serial('stored updates are compacted into the snapshot every compact_after_
   await world.owner.put('/apps/canvas/settings', { max_objects_per_board: 5000, compact_after_updates: 50, default_votes_per_member: 3 });
 });
 
+test.serial('concurrent writers of one board take turns: no update is lost to a compaction', async (t) => {
+  const boardId = await newBoard(ann);
+  await world.owner.put('/apps/canvas/settings', { max_objects_per_board: 5000, compact_after_updates: 3, default_votes_per_member: 3 });
+  const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 ? ann : bob).post(`/canvas/boards/${boardId}/objects`, { id: `c${index}`, type: 'text', x: index, y: 0, text: `t${index}` })));
+  t.deepEqual(answers.map((answer) => answer.status), Array(10).fill(200));
+  const objects = (await ann.get(`/canvas/boards/${boardId}/objects`)).body.data as Array<{ id: string }>;
+  t.deepEqual(objects.map((object) => object.id).sort(), Array.from({ length: 10 }, (_, index) => `c${index}`).sort());
+  t.is((await ann.get(`/canvas/boards/${boardId}`)).body.data.object_count, 10);
+  await world.owner.put('/apps/canvas/settings', { max_objects_per_board: 5000, compact_after_updates: 50, default_votes_per_member: 3 });
+  world.takeEvents();
+});
+
 test.serial('boards are searchable by name (type board), kept current by create, update and delete', async (t) => {
   const id = await newBoard(ann, 'Quarterly planning wall');
   const search = async (q: string) => (await bob.get(`/search?app=canvas&q=${encodeURIComponent(q)}`)).body.data.map((hit: { url: string; type: string }) => `${hit.type}:${hit.url}`);

@@ -108,3 +108,12 @@ test.serial('a voting session: a budget per member, votes cast and taken back, r
   t.deepEqual(listed.body.data.map((row: { id: string; status: string }) => [row.id, row.status]), [[multiple.id, 'open'], [session.id, 'closed']]);
   t.deepEqual((await bob.get(`/canvas/boards/${boardId}/vote-sessions?status=closed`)).body.data.map((row: { id: string }) => row.id), [session.id]);
 });
+
+test.serial('concurrent votes of one member never pass the budget', async (t) => {
+  const board = await newBoard(ann);
+  const notes = await Promise.all([1, 2, 3, 4, 5].map((index) => newSticky(ann, board, { text: `n${index}` })));
+  const session = (await ann.post(`/canvas/boards/${board}/vote-sessions`, { votes_per_member: 2 })).body.data;
+  const answers = await Promise.all(notes.map((note) => bob.post(`/canvas/boards/${board}/vote-sessions/${session.id}/votes`, { object_id: note })));
+  t.deepEqual(answers.map((answer) => answer.status).sort(), [200, 200, 409, 409, 409]);
+  t.is((await bob.get(`/canvas/boards/${board}/vote-sessions/${session.id}`)).body.data.votes_left, 0);
+});
