@@ -105,8 +105,9 @@ interface Plan {
   settings: ConnectionSettings;
   folders: Map<string, { remote_path: string; uid_validity: string; uid_next: number; highest_modseq: string | null }>;
   operations: RemoteOperation[];
-  dirty: Array<Pick<Message, 'id' | 'remote_path' | 'remote_uid' | 'seen' | 'flagged'>>;
 }
+
+type Dirty = Pick<Message, 'id' | 'remote_path' | 'remote_uid' | 'seen' | 'flagged'>;
 
 /** A remote message fetched for import. */
 interface Fetched {
@@ -137,8 +138,7 @@ export async function syncAccount(host: Host, workspaceId: string, accountId: st
     if (!account) return null;
     const folders = new Map((await ctx.db.accountFolders.findAll({ where: { account_id: accountId } })).map((row) => [row.folder, { remote_path: row.remote_path, uid_validity: row.uid_validity, uid_next: Number(row.uid_next), highest_modseq: row.highest_modseq }]));
     const operations = await ctx.db.remoteOperations.findAll({ where: { account_id: accountId }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
-    const dirty = await ctx.db.messages.findAll({ where: { account_id: accountId, flags_dirty: true }, attributes: ['id', 'remote_path', 'remote_uid', 'seen', 'flagged'] });
-    return { settings: connectionSettings(ctx, account), folders, operations, dirty };
+    return { settings: connectionSettings(ctx, account), folders, operations };
   });
   if (!plan) return null;
   const report: SyncReport = { imported: 0, updated: 0, removed: 0, pushed: 0 };
@@ -147,7 +147,7 @@ export async function syncAccount(host: Host, workspaceId: string, accountId: st
   try {
     await client.connect();
     await pushOperations(host, workspaceId, client, plan, report);
-    await pushFlags(host, workspaceId, client, plan, report);
+    await pushFlags(host, workspaceId, accountId, client, report);
     for (const folder of SYNCED) {
       const path = await remotePath(client, folder, false);
       if (path) await pullFolder(host, workspaceId, accountId, client, folder, path, plan, report);
@@ -197,9 +197,11 @@ async function pushOperations(host: Host, workspaceId: string, client: ImapFlow,
 }
 
 /** Read and flagged changed here, set on the server (unless they changed again since: then the next sync). */
-async function pushFlags(host: Host, workspaceId: string, client: ImapFlow, plan: Plan, report: SyncReport): Promise<void> {
-  const byPath = new Map<string, Plan['dirty']>();
-  for (const message of plan.dirty) if (message.remote_path && message.remote_uid !== null) byPath.set(message.remote_path, [...(byPath.get(message.remote_path) ?? []), message]);
+async function pushFlags(host: Host, workspaceId: string, accountId: string, client: ImapFlow, report: SyncReport): Promise<void> {
+  // Read after the moves ran: a moved message's flags go to where it is now.
+  const dirty = (await host.run(workspaceId, (ctx) => ctx.db.messages.findAll({ where: { account_id: accountId, flags_dirty: true }, attributes: ['id', 'remote_path', 'remote_uid', 'seen', 'flagged'] }))) ?? [];
+  const byPath = new Map<string, Dirty[]>();
+  for (const message of dirty) if (message.remote_path && message.remote_uid !== null) byPath.set(message.remote_path, [...(byPath.get(message.remote_path) ?? []), message]);
   for (const [path, messages] of byPath) {
     const lock = await client.getMailboxLock(path);
     try {
