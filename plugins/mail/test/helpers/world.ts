@@ -82,6 +82,8 @@ export interface World {
 
 export async function startWorld(subdomain: string, options: { tls?: TlsSource } = {}): Promise<World> {
   const dns = new FakeDns();
+  // The MX host is this listener (and the relay), on loopback: the hosted domains' SPF `mx` passes for it.
+  dns.a.set('mx.mail.test', ['127.0.0.1']);
   const built = createMailApp({
     resolver: dns,
     smtp: { host: '127.0.0.1', port: 0, hostname: 'mx.mail.test', maxMessageBytes: 1024 * 1024, tls: options.tls ?? null },
