@@ -171,7 +171,8 @@ async function pushOperations(host: Host, workspaceId: string, client: ImapFlow,
     if (lock) {
       try {
         // A UIDVALIDITY that changed since means the UID names another message (or none): skip.
-        if (String(client.mailbox && client.mailbox.uidValidity) === operation.uid_validity) {
+        // (A folder that is not synced has no stored UIDVALIDITY: '' trusts the UID.)
+        if (operation.uid_validity === '' || String(client.mailbox && client.mailbox.uidValidity) === operation.uid_validity) {
           const uid = String(operation.remote_uid);
           if (operation.target_folder === '') {
             await client.messageDelete(uid, { uid: true });

@@ -231,8 +231,15 @@ test.serial('read, flagged, moved and deleted here reach the server with the nex
   const [moved] = await t.context.platform.query<{ remote_path: string; remote_uid: string }>('SELECT remote_path, remote_uid FROM app_mail.messages WHERE id = :id', { id: bySubject.Later });
   t.deepEqual([moved!.remote_path, Number(moved!.remote_uid)], ['archive', 1], 'the local copy follows it (UIDPLUS names its new UID)');
   t.is((await carol.get(`/mail/accounts/${accountId}/messages?folder=trash`)).body.data.length, 0, 'the trash is not synced: deleted is gone here');
+  // Back from a folder that is not synced: the move still reaches the server, and the copy is not imported twice.
+  await carol.patch(`/mail/accounts/${accountId}/messages/${bySubject.Later}`, { folder: 'inbox', seen: true });
+  const [back] = await t.context.sync();
+  t.deepEqual(back, { imported: 0, updated: 0, removed: 0, pushed: 2 });
+  t.deepEqual(await serverFlags(dovecot, 'INBOX'), [{ subject: 'Important', seen: true, flagged: false }, { subject: 'Later', seen: true, flagged: false }]);
+  t.deepEqual(await serverFlags(dovecot, 'archive'), []);
   const [quiet] = await t.context.sync();
   t.deepEqual(quiet, { imported: 0, updated: 0, removed: 0, pushed: 0 });
+  t.deepEqual((await carol.get(`/mail/accounts/${accountId}/messages`)).body.data.map((row: { subject: string }) => row.subject).sort(), ['Important', 'Later']);
   t.context.takeEvents();
 });
 
@@ -249,7 +256,7 @@ test.serial("the account's blocked senders and filters run on synced mail: block
   t.deepEqual((await carol.get(`/mail/accounts/${accountId}/messages?folder=receipts`)).body.data.map((row: { subject: string; flagged: boolean }) => [row.subject, row.flagged]), [['Your receipt', true]]);
   t.deepEqual(t.context.takeEvents().map((event) => event.payload.subject), ['Your receipt'], 'the blocked message is not received');
   await t.context.sync();
-  t.deepEqual(await serverFlags(dovecot, 'INBOX'), [{ subject: 'Important', seen: true, flagged: false }]);
+  t.deepEqual((await serverFlags(dovecot, 'INBOX')).map((row) => row.subject), ['Important', 'Later']);
   t.deepEqual(await serverFlags(dovecot, 'receipts'), [{ subject: 'Your receipt', seen: false, flagged: true }]);
   t.deepEqual((await serverFlags(dovecot, 'Trash')).map((row) => row.subject), ['Welcome', 'Buy now']);
 });
@@ -319,5 +326,5 @@ test.serial("disconnecting removes the account and its copies here, not the mail
   for (const table of ['connected_accounts', 'account_folders', 'remote_operations']) t.deepEqual(await platform.query(`SELECT 1 FROM app_mail.${table}`), [], table);
   t.deepEqual(await platform.query('SELECT 1 FROM app_mail.messages WHERE account_id = :id', { id: accountId }), []);
   t.is((await carol.get(`/mail/accounts/${accountId}/messages`)).status, 404);
-  t.deepEqual((await serverFlags(dovecot, 'INBOX')).map((row) => row.subject), ['Important']);
+  t.deepEqual((await serverFlags(dovecot, 'INBOX')).map((row) => row.subject), ['Important', 'Later']);
 });
