@@ -143,7 +143,8 @@ export async function syncAccount(host: Host, workspaceId: string, accountId: st
   if (!plan) return null;
   const report: SyncReport = { imported: 0, updated: 0, removed: 0, pushed: 0 };
   const client = imapClient(plan.settings.imap);
-  client.on('error', (error: Error) => host.log.warn({ err: error, account_id: accountId }, 'imap connection error'));
+  // Only the reason is logged: an IMAP error object can carry the command it failed on.
+  client.on('error', (error: Error) => host.log.warn({ account_id: accountId, reason: reason(error) }, 'imap connection error'));
   try {
     await client.connect();
     await pushOperations(host, workspaceId, client, plan, report);
@@ -156,7 +157,7 @@ export async function syncAccount(host: Host, workspaceId: string, accountId: st
     return report;
   } catch (error) {
     await host.run(workspaceId, (ctx) => ctx.db.connectedAccounts.update({ sync_status: 'error', last_error: reason(error) }, { where: { id: accountId } }));
-    host.log.warn({ err: error, account_id: accountId }, 'connected account sync failed');
+    host.log.warn({ account_id: accountId, reason: reason(error) }, 'connected account sync failed');
     return report;
   } finally {
     await client.logout().catch(() => client.close());

@@ -235,7 +235,7 @@ export class MailService implements AppService<Models, AppTypes> {
             const raw = built.message as Buffer;
             await transport.sendMail({ envelope: built.envelope as { from: string; to: string[] }, raw });
             const appended = await appendToSent(via.settings, raw).catch((error: Error) => {
-              host.log.warn({ err: error, message_id: message.id }, 'could not file the sent copy on the server');
+              host.log.warn({ message_id: message.id, reason: error.message }, 'could not file the sent copy on the server');
               return null;
             });
             if (appended?.uid) copy = { path: appended.path, uid: appended.uid };

@@ -281,6 +281,19 @@ test.serial("sending goes through the account's own SMTP server with its login, 
   const [report] = await t.context.sync();
   t.is(report!.imported, 0);
   t.deepEqual((await carol.get(`/mail/accounts/${accountId}/messages?folder=sent`)).body.data.map((row: { subject: string }) => row.subject).sort(), ['Earlier reply', 'From the remote account']);
+
+  // Signatures and drafts work on a connected account as on a hosted one.
+  const signature = await carol.post(`/mail/accounts/${accountId}/signatures`, { name: 'Remote', text: 'Carol, from afar' });
+  t.is((await carol.patch(`/mail/accounts/${accountId}`, { signature_id: signature.body.data.id })).body.data.signature_id, signature.body.data.id);
+  const draft = await carol.post('/mail/drafts', { account_id: accountId, to: [{ address: 'erin@elsewhere.test' }], subject: 'Drafted remotely', text: 'Body' });
+  t.is(draft.status, 200);
+  t.deepEqual((await carol.get(`/mail/drafts?account_id=${accountId}`)).body.data.map((row: { subject: string }) => row.subject), ['Drafted remotely']);
+  const queued = await carol.post(`/mail/drafts/${draft.body.data.id}/send`, {});
+  t.like(queued.body.data, { account_id: accountId, text: 'Body\n\n-- \nCarol, from afar' });
+  t.is(await t.context.flush(), 1);
+  t.like(outgoing[1], { user: USER, to: ['erin@elsewhere.test'] });
+  t.is((await simpleParser(outgoing[1]!.raw)).text!.trim(), 'Body\n\n-- \nCarol, from afar');
+  t.context.takeEvents();
 });
 
 test.serial('a folder whose UIDVALIDITY changed is imported afresh', async (t) => {
@@ -291,7 +304,7 @@ test.serial('a folder whose UIDVALIDITY changed is imported afresh', async (t) =
     await client.append('Sent', rfc822(USER, 'After the reset', 'x', 's9'), ['\\Seen']);
   });
   const [report] = await t.context.sync();
-  t.like(report, { imported: 1, removed: 2 });
+  t.like(report, { imported: 1, removed: 3 }, 'the three copies of the old Sent go');
   t.deepEqual((await carol.get(`/mail/accounts/${accountId}/messages?folder=sent`)).body.data.map((row: { subject: string }) => row.subject), ['After the reset']);
 });
 
