@@ -41,7 +41,13 @@ function runAs(): { name: string; uid: number; gid: number } {
   try {
     execFileSync('id', ['-u', SYSTEM_USER], { stdio: 'ignore' });
   } catch {
-    execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', SYSTEM_USER]);
+    try {
+      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', SYSTEM_USER], { stdio: 'ignore' });
+    } catch (error) {
+      // Another run may have created it meanwhile; anything else is a real failure.
+      execFileSync('id', ['-u', SYSTEM_USER], { stdio: 'ignore' });
+      void error;
+    }
   }
   return { name: SYSTEM_USER, uid: Number(execFileSync('id', ['-u', SYSTEM_USER]).toString().trim()), gid: Number(execFileSync('id', ['-g', SYSTEM_USER]).toString().trim()) };
 }
