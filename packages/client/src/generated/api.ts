@@ -4772,14 +4772,20 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Lists the caller's accounts (the hosted mailboxes assigned to them), by address
-         * @description Lists the caller's accounts (the hosted mailboxes assigned to them), by address
+         * Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address
+         * @description Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address
          *
          *     Needs `mail.accounts.read`.
          */
         get: operations["getMailAccounts"];
         put?: never;
-        post?: never;
+        /**
+         * Connects an external mailbox (IMAP to read, SMTP to send): both servers must accept the login; the passwords are kept...
+         * @description Connects an external mailbox (IMAP to read, SMTP to send): both servers must accept the login; the passwords are kept sealed and never shown
+         *
+         *     Needs `mail.accounts.manage`.
+         */
+        post: operations["postMailAccounts"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4796,12 +4802,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its...
+         * @description Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its server stays (a hosted mailbox answers 409)
+         *
+         *     Needs `mail.accounts.manage`.
+         */
+        delete: operations["deleteMailAccountsByAccountId"];
         options?: never;
         head?: never;
         /**
-         * Changes an account's display name or default signature (UpdateAccount)
-         * @description Changes an account's display name or default signature (UpdateAccount)
+         * Changes an account's display name or default signature, and a connected account's servers or passwords (checked befor...
+         * @description Changes an account's display name or default signature, and a connected account's servers or passwords (checked before they are kept) (UpdateAccount)
          *
          *     Needs `mail.accounts.edit`.
          */
@@ -22051,6 +22063,86 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postMailAccounts: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    address: string;
+                    display_name?: string;
+                    imap: {
+                        /** Format: hostname */
+                        host: string;
+                        port: number;
+                        /** @enum {string} */
+                        security: "tls" | "starttls" | "none";
+                        username: string;
+                        password: string;
+                    };
+                    smtp: {
+                        /** Format: hostname */
+                        host: string;
+                        port: number;
+                        /** @enum {string} */
+                        security: "tls" | "starttls" | "none";
+                        username?: string;
+                        password?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteMailAccountsByAccountId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     patchMailAccountsByAccountId: {
         parameters: {
             query?: never;
@@ -22068,12 +22160,42 @@ export interface operations {
                 /**
                  * @example {
                  *       "display_name": "example",
-                 *       "signature_id": "example"
+                 *       "signature_id": "example",
+                 *       "imap": {
+                 *         "port": 1,
+                 *         "security": "tls",
+                 *         "username": "example",
+                 *         "password": "example"
+                 *       },
+                 *       "smtp": {
+                 *         "port": 1,
+                 *         "security": "tls",
+                 *         "username": "example",
+                 *         "password": "example"
+                 *       }
                  *     }
                  */
                 "application/json": {
                     display_name?: string;
                     signature_id?: string | null;
+                    imap?: {
+                        /** Format: hostname */
+                        host?: string;
+                        port?: number;
+                        /** @enum {string} */
+                        security?: "tls" | "starttls" | "none";
+                        username?: string;
+                        password?: string;
+                    };
+                    smtp?: {
+                        /** Format: hostname */
+                        host?: string;
+                        port?: number;
+                        /** @enum {string} */
+                        security?: "tls" | "starttls" | "none";
+                        username?: string;
+                        password?: string;
+                    };
                 };
             };
         };

@@ -573,10 +573,14 @@ export const OPERATIONS = {
   getLogout: { method: 'GET', path: '/logout', tag: 'web', host: 'workspace' },
   /** POST /logout */
   postLogout: { method: 'POST', path: '/logout', tag: 'web', host: 'workspace' },
-  /** Lists the caller's accounts (the hosted mailboxes assigned to them), by address */
+  /** Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address */
   getMailAccounts: { method: 'GET', path: '/mail/accounts', tag: 'mail', host: 'workspace', paged: true },
-  /** Changes an account's display name or default signature (UpdateAccount) */
+  /** Connects an external mailbox (IMAP to read, SMTP to send): both servers must accept the login; the passwords are kept... */
+  postMailAccounts: { method: 'POST', path: '/mail/accounts', tag: 'mail', host: 'workspace' },
+  /** Changes an account's display name or default signature, and a connected account's servers or passwords (checked befor... */
   patchMailAccountsByAccountId: { method: 'PATCH', path: '/mail/accounts/{account_id}', tag: 'mail', host: 'workspace' },
+  /** Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its... */
+  deleteMailAccountsByAccountId: { method: 'DELETE', path: '/mail/accounts/{account_id}', tag: 'mail', host: 'workspace' },
   /** Lists an account's blocked senders, by address */
   getMailAccountsByAccountIdBlockedSenders: { method: 'GET', path: '/mail/accounts/{account_id}/blocked-senders', tag: 'mail', host: 'workspace', paged: true },
   /** Blocks an address (name@example.com) or a domain (@example.com): their mail is dropped */
