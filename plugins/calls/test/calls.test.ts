@@ -1,7 +1,14 @@
 import test from 'ava';
+import { fileURLToPath } from 'node:url';
 import type { TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
-import { startWorld, type World } from './helpers/world.js';
+import { MEMBER_KEYS, startWorld, type World } from './helpers/world.js';
+
+/** The chat app, loaded from its directory (no import crosses the plugins): its call requests reach calls through the bus. */
+const CHAT_DIR = fileURLToPath(new URL('../../chat', import.meta.url));
+const CHAT_KEYS = ['chat.chats.create', 'chat.chats.read', 'chat.calls.create', 'chat.messages.read'];
+/** The meetings app's events as its manifest declares them (the app is built on another branch; its contract is this). */
+const MEETING = { type: 'object', properties: { meeting_id: { type: 'string' }, meeting_mrn: { type: 'string' }, title: { type: 'string' }, starts_at: { type: 'string' }, ends_at: { type: 'string' }, organizer_mrn: { type: 'string' }, attendee_mrns: { type: 'array', items: { type: 'string' } } }, required: ['meeting_id'] };
 
 let world: World;
 let ann: TestMember;
@@ -9,10 +16,17 @@ let bob: TestMember;
 let cyd: TestMember;
 
 test.before(async () => {
-  world = await startWorld('calls');
-  ann = await world.member();
-  bob = await world.member();
-  cyd = await world.member();
+  world = await startWorld('calls', { apps: [CHAT_DIR] });
+  await world.workspace.install('chat', { access_policy: 'roles' });
+  world.platform.runtime.events.registerParticipant({
+    slug: 'meetings',
+    firstParty: true,
+    address: null,
+    emits: ['scheduled', 'updated', 'cancelled'].map((verb) => ({ action: `core.meetings.meeting.${verb}`, description: `A meeting was ${verb}.`, schema: MEETING })),
+  });
+  ann = await world.member([...MEMBER_KEYS, ...CHAT_KEYS]);
+  bob = await world.member([...MEMBER_KEYS, ...CHAT_KEYS]);
+  cyd = await world.member([...MEMBER_KEYS, ...CHAT_KEYS]);
 });
 test.after.always(() => world?.close());
 
@@ -212,6 +226,68 @@ test.serial('AbortRecording stops an uploading recording and removes its file; o
   t.deepEqual((await cyd.delete(`/calls/${call.id}/recordings/${recording.id}`)).body, { error: "Cannot delete this recording: only its recorder, the call's hosts and members with calls.recordings.delete may" });
   t.deepEqual((await bob.delete(`/calls/${call.id}/recordings/${recording.id}`)).body.data, { id: recording.id, call_id: call.id, deleted: true, file_deleted: false });
   t.deepEqual((await bob.delete(`/calls/${call.id}/recordings/${recording.id}`)).body, { error: `No recording ${recording.id} of call ${call.id}` });
+});
+
+test.serial("a chat's call request makes an instant call for the chat's participants (source_mrn the chat), once however often it is delivered", async (t) => {
+  const chat = (await ann.post('/chats', { type: 'group', name: 'Design', participant_mrns: [bob.mrn] })).body.data;
+  const mark = world.mark();
+  t.is((await bob.post(`/chats/${chat.id}/call-requests`, { mode: 'audio' })).status, 200);
+  const request = world.platform.events.slice(mark).find((event) => event.action === 'core.chat.call.requested')!;
+  const outcomes = (await world.platform.deliverDue(world.workspace)).filter(({ event }) => event.id === request.id).map(({ outcomes }) => outcomes.calls);
+  t.deepEqual(outcomes, ['handled']);
+  const calls = (await bob.get(`/calls?source_mrn=mrn:chat:chat:${chat.id}`)).body.data;
+  t.is(calls.length, 1);
+  t.like(calls[0], { type: 'instant', mode: 'audio', title: 'Design', status: 'waiting', creator_mrn: bob.mrn, source_mrn: `mrn:chat:chat:${chat.id}` });
+  t.deepEqual(calls[0].participants.map((row: any) => [row.member_mrn, row.role]), [[bob.mrn, 'host'], [ann.mrn, 'participant']]);
+  t.deepEqual(world.eventsSince(mark), [['core.calls.call.created', { call_id: calls[0].id, type: 'instant', mode: 'audio', title: 'Design', creator_mrn: bob.mrn, source_mrn: `mrn:chat:chat:${chat.id}` }]]);
+  // A redelivery (at least once) carries the same event: the same body, signed, posted twice more.
+  const again = world.platform.runtime.events.deliveryRequest({ subscriber: 'calls', handler: '/events/core-chat-call-requested', workspaceId: world.workspace.id, action: 'core.chat.call.requested', payload: request.payload, emitter: 'chat' });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const answer = await world.platform.runtime.server.inject({ method: 'POST', url: again.path, headers: again.headers, payload: again.body, remoteAddress: '127.0.0.1' });
+    t.deepEqual(JSON.parse(answer.payload), { received: true });
+  }
+  t.is((await bob.get(`/calls?source_mrn=mrn:chat:chat:${chat.id}`)).body.pagination.total, 2, 'the redelivered event made one more call, once');
+  t.deepEqual(world.eventsSince(mark).map(([action]) => action), ['core.calls.call.created', 'core.calls.call.created']);
+});
+
+test.serial("a meeting's events schedule its call, move it with its reminder, update its invitees and cancel it", async (t) => {
+  const startsAt = new Date(Math.ceil((Date.now() + 2 * 3600_000) / 1000) * 1000);
+  const meeting = { meeting_id: 'meeting-1', meeting_mrn: 'mrn:meetings:meeting:meeting-1', title: 'Quarterly review', starts_at: startsAt.toISOString(), ends_at: new Date(startsAt.getTime() + 3600_000).toISOString(), organizer_mrn: ann.mrn, attendee_mrns: [bob.mrn] };
+  const mark = world.mark();
+  await world.deliver('core.meetings.meeting.scheduled', meeting);
+  await world.deliver('core.meetings.meeting.scheduled', meeting);
+  const [call] = (await ann.get('/calls?source_mrn=mrn:meetings:meeting:meeting-1')).body.data;
+  t.like(call, { type: 'scheduled', title: 'Quarterly review', status: 'waiting', creator_mrn: ann.mrn, scheduled_at: startsAt.toISOString(), source_mrn: 'mrn:meetings:meeting:meeting-1' });
+  t.deepEqual(world.eventsSince(mark).map(([action]) => action), ['core.calls.call.created', 'core.calls.call.scheduled', 'core.calls.call.reminder']);
+  const later = new Date(startsAt.getTime() + 3600_000);
+  const moved = world.mark();
+  await world.deliver('core.meetings.meeting.updated', { ...meeting, title: 'Quarterly review (moved)', starts_at: later.toISOString(), attendee_mrns: [cyd.mrn] });
+  const after = (await ann.get(`/calls/${call.id}`)).body.data;
+  t.like(after, { title: 'Quarterly review (moved)', scheduled_at: later.toISOString() });
+  t.deepEqual(after.participants.map((row: any) => row.member_mrn), [ann.mrn, cyd.mrn]);
+  t.deepEqual(world.eventsSince(moved).map(([action, payload]) => [action, payload.scheduled_at, payload.title]), [
+    ['core.calls.call.scheduled', later.toISOString(), 'Quarterly review (moved)'],
+    ['core.calls.call.reminder', later.toISOString(), 'Quarterly review (moved)'],
+  ]);
+  const reminders = world.platform.events.filter((event) => event.action === 'core.calls.call.reminder' && event.payload.call_id === call.id);
+  t.deepEqual(reminders.map((event) => event.withdrawn ?? false), [true, false]);
+  await world.deliver('core.meetings.meeting.cancelled', { meeting_id: 'meeting-1', meeting_mrn: 'mrn:meetings:meeting:meeting-1' });
+  t.is((await ann.get(`/calls/${call.id}`)).body.data.status, 'cancelled');
+  t.true(world.platform.events.filter((event) => event.action === 'core.calls.call.reminder' && event.payload.call_id === call.id).every((event) => event.withdrawn));
+});
+
+test.serial('a member who leaves the workspace leaves the calls not over yet (participant.left when in one) and cannot be invited again', async (t) => {
+  const dan = await world.member();
+  const call = await newCall(ann, { participant_mrns: [dan.mrn, bob.mrn] });
+  await dan.post(`/calls/${call.id}/sessions`, {});
+  await bob.post(`/calls/${call.id}/sessions`, {});
+  const mark = world.mark();
+  await world.deliver('core.account.member.removed', { member_id: dan.id, removed_by: world.owner.id });
+  t.deepEqual(world.eventsSince(mark), [['core.calls.participant.left', { call_id: call.id, member_mrn: dan.mrn }]]);
+  t.deepEqual((await ann.get(`/calls/${call.id}`)).body.data.participants.map((row: any) => row.member_mrn), [ann.mrn, bob.mrn]);
+  t.deepEqual((await ann.post('/calls', { title: 'x', participant_mrns: [dan.mrn] })).body, { error: `participant_mrns: ${dan.mrn} is no longer a member of this workspace` });
+  await world.deliver('system.workspace.member.added', { member_id: dan.id, role: 'member' });
+  t.is((await ann.post('/calls', { title: 'x', participant_mrns: [dan.mrn] })).status, 200);
 });
 
 test.serial('every route is guarded by its permission key (the permission matrix)', async (t) => {

@@ -1,13 +1,39 @@
 import test from 'ava';
+import { defineApp } from '@wpk/sdk';
 import type { TestMember } from '@wpk/testing';
 import { startWorld, type World } from './helpers/world.js';
+
+/** What a subscriber of `core.calls.call.reminder` heard from the real broker, and when. */
+const received: Array<{ payload: Record<string, unknown>; at: number }> = [];
+const listener = defineApp(
+  {
+    slug: 'reminded',
+    publisher: 'test',
+    name: 'Reminded',
+    version: '0.1.0',
+    description: 'Hears call reminders (a test subscriber).',
+    permissions: [],
+    authorization: [],
+    subscriptions: [{ action: 'core.calls.call.reminder', handler: '/events/core-calls-call-reminder', max_retries: 0 }],
+  },
+  {
+    subscriptions: {
+      'core.calls.call.reminder': (event) => {
+        received.push({ payload: event.payload, at: Date.now() });
+      },
+    },
+  },
+);
 
 let world: World;
 let ann: TestMember;
 let bob: TestMember;
 
 test.before(async () => {
-  world = await startWorld('reminders');
+  world = await startWorld('reminders', { apps: [listener], firstParty: ['calls'] });
+  await world.workspace.install('ext.test.reminded');
+  // The real broker runs too (for the real-time test); the others drive the harness clock.
+  await world.platform.runtime.start();
   ann = await world.member();
   bob = await world.member();
 });
@@ -117,4 +143,31 @@ test.serial('a call starting within reminder_minutes is reminded at once; remind
   await schedule(at(60));
   t.deepEqual(world.eventsSince(mark).map(([action]) => action), ['core.calls.call.created', 'core.calls.call.scheduled']);
   await world.owner.put('/apps/calls/settings', { reminder_minutes: 10, max_participants: 100, max_recording_bytes: 52428800 });
+});
+
+/**
+ * The reminder on the real event bus, in real time: the broker the runtime started delivers the
+ * delayed event to an app subscribed to it. A short lead (reminder_minutes 1, the call a minute
+ * and a few seconds ahead) keeps it quick. It runs first, before the harness clock moves.
+ */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test.serial('in real time: a moved call is reminded once, at the new time less reminder_minutes, never before; a cancelled call is not', async (t) => {
+  const settings = await world.owner.put('/apps/calls/settings', { reminder_minutes: 1, max_participants: 100, max_recording_bytes: 52428800 });
+  t.is(settings.status, 200);
+  const now = Date.now();
+  const first = new Date(Math.ceil((now + 60_000 + 2500) / 1000) * 1000);
+  const second = new Date(first.getTime() + 2000);
+  const cancelledAt = new Date(first.getTime() + 1000);
+  const moved = (await ann.post('/calls', { title: 'Moved', scheduled_at: first.toISOString() })).body.data.id;
+  const cancelled = (await ann.post('/calls', { title: 'Cancelled', scheduled_at: cancelledAt.toISOString() })).body.data.id;
+  t.is((await ann.patch(`/calls/${moved}`, { scheduled_at: second.toISOString() })).status, 200);
+  t.is((await ann.patch(`/calls/${cancelled}`, { status: 'cancelled' })).status, 200);
+  const due = second.getTime() - 60_000;
+  const heard = () => received.filter(({ payload }) => payload.call_id === moved || payload.call_id === cancelled);
+  for (let waited = 0; heard().length === 0 && waited < 15_000; waited += 50) await sleep(50);
+  await sleep(1500);
+  t.deepEqual(heard().map(({ payload }) => [payload.call_id, payload.scheduled_at]), [[moved, second.toISOString()]]);
+  t.true(heard()[0].at >= due, `delivered ${due - heard()[0].at} ms early`);
+  t.true(heard()[0].at < due + 5000, `delivered ${heard()[0].at - due} ms late`);
 });

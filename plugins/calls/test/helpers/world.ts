@@ -22,8 +22,8 @@ export interface World {
 
 export const MEMBER_KEYS = ['calls.calls.create', 'calls.calls.read', 'calls.calls.join', 'calls.recordings.create'];
 
-export async function startWorld(subdomain: string, options: { port?: number; apps?: TestApp[] } = {}): Promise<World> {
-  const platform = await createTestPlatform({ apps: [app, ...(options.apps ?? [])], firstParty: true, ...(options.port ? { port: options.port } : {}) });
+export async function startWorld(subdomain: string, options: { port?: number; apps?: TestApp[]; firstParty?: boolean | string[] } = {}): Promise<World> {
+  const platform = await createTestPlatform({ apps: [app, ...(options.apps ?? [])], firstParty: options.firstParty ?? true, ...(options.port ? { port: options.port } : {}) });
   try {
     const workspace = await platform.workspace(subdomain);
     await workspace.install('calls', { access_policy: 'roles' });
