@@ -1,3 +1,4 @@
+/* global window, document, navigator, location, WebSocket, RTCPeerConnection, URLSearchParams */
 // A minimal peer-to-peer client of the Calls app (docs/apps/calls.md): it joins the call over
 // HTTP, opens the signaling socket with the ticket, and keeps one RTCPeerConnection per other
 // peer (a mesh). The newcomer makes the offers; ICE candidates trickle through `signal`.

@@ -63,20 +63,20 @@ test('two members join one call from two browsers and their peer connection conn
   const call = (await ann.post('/calls', { title: 'Browser call', participant_mrns: [bob.mrn] })).body.data;
   const pages = await Promise.all([ann, bob].map(async (member) => (await signedIn(member)).newPage()));
   await pages[0].goto(`${origin}/public/apps/calls/call.html?call=${call.id}`);
-  await pages[0].waitForFunction(() => (window as any).wpkCall?.phase === 'joined', null, { timeout: 10_000 });
+  await pages[0].waitForFunction(() => (globalThis as any).wpkCall?.phase === 'joined', null, { timeout: 10_000 });
   await pages[1].goto(`${origin}/public/apps/calls/call.html?call=${call.id}`);
   const connected = () =>
     Promise.all(
       pages.map((page) =>
         page.waitForFunction(() => {
-          const state = (window as any).wpkCall;
+          const state = (globalThis as any).wpkCall;
           if (state?.error) throw new Error(state.error);
           return Object.values(state?.connections ?? {}).some((value) => value === 'connected' || value === 'completed');
         }, null, { timeout: 20_000, polling: 100 }),
       ),
     );
   await connected();
-  const states = await Promise.all(pages.map((page) => page.evaluate(() => Object.values((window as any).wpkCall.connections))));
+  const states = await Promise.all(pages.map((page) => page.evaluate(() => Object.values((globalThis as any).wpkCall.connections))));
   t.is(states.length, 2);
   for (const values of states) t.true(values.length === 1 && ['connected', 'completed'].includes(values[0] as string), JSON.stringify(values));
   const served = (await ann.get(`/calls/${call.id}`)).body.data;
@@ -84,6 +84,6 @@ test('two members join one call from two browsers and their peer connection conn
   t.is(served.status, 'active');
   // One leaves with the page's button: the other sees the peer go.
   await pages[1].click('#leave');
-  await pages[0].waitForFunction(() => Object.keys((window as any).wpkCall.connections).length === 0, null, { timeout: 10_000 });
+  await pages[0].waitForFunction(() => Object.keys((globalThis as any).wpkCall.connections).length === 0, null, { timeout: 10_000 });
   t.pass();
 });

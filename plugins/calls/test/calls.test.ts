@@ -31,7 +31,6 @@ test.before(async () => {
 test.after.always(() => world?.close());
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x87, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d]), Buffer.alloc(3000, 7)]);
-const inAnHour = () => new Date(Date.now() + 3600_000).toISOString();
 
 async function newCall(by: TestMember, body: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const response = await by.post('/calls', { title: 'Standup', participant_mrns: [bob.mrn], ...body });

@@ -21,6 +21,18 @@ export const OPERATIONS = {
   postEventsAtsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/ats/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/ats/events/system-workspace-member-added */
   postEventsAtsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/ats/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-account-member-removed */
+  postEventsCallsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/calls/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-chat-call-requested */
+  postEventsCallsEventsCoreChatCallRequested: { method: 'POST', path: '/_events/calls/events/core-chat-call-requested', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-cancelled */
+  postEventsCallsEventsCoreMeetingsMeetingCancelled: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-cancelled', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-scheduled */
+  postEventsCallsEventsCoreMeetingsMeetingScheduled: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-updated */
+  postEventsCallsEventsCoreMeetingsMeetingUpdated: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-updated', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/system-workspace-member-added */
+  postEventsCallsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/calls/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/chat/events/core-account-member-removed */
   postEventsChatEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/chat/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/chat/events/system-workspace-member-added */
@@ -309,6 +321,34 @@ export const OPERATIONS = {
   patchBoardsByBoardIdTopicsByTopicId: { method: 'PATCH', path: '/boards/{board_id}/topics/{topic_id}', tag: 'tasks', host: 'workspace' },
   /** Deletes a topic; its tasks remain, with no topic */
   deleteBoardsByBoardIdTopicsByTopicId: { method: 'DELETE', path: '/boards/{board_id}/topics/{topic_id}', tag: 'tasks', host: 'workspace' },
+  /** Lists the caller's calls, newest first (all=true: every call, with calls.calls.manage) */
+  getCalls: { method: 'GET', path: '/calls', tag: 'calls', host: 'workspace', paged: true },
+  /** Starts a call (joined with POST /calls/{id}/sessions) or schedules one (scheduled_at); the caller hosts it */
+  postCalls: { method: 'POST', path: '/calls', tag: 'calls', host: 'workspace' },
+  /** Reads a call with its participants */
+  getCallsById: { method: 'GET', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** UpdateCall: title, mode, a new time (scheduled_at), more invitees (participant_mrns), or status ended (an active call... */
+  patchCallsById: { method: 'PATCH', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** Deletes a call (ended first when under way) and its recordings with their files */
+  deleteCallsById: { method: 'DELETE', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** UpdateParticipant: a participant's role (host or participant); a call keeps at least one host */
+  patchCallsByIdParticipantsByMemberMrn: { method: 'PATCH', path: '/calls/{id}/participants/{member_mrn}', tag: 'calls', host: 'workspace' },
+  /** Removes a participant (out of the session at once) */
+  deleteCallsByIdParticipantsByMemberMrn: { method: 'DELETE', path: '/calls/{id}/participants/{member_mrn}', tag: 'calls', host: 'workspace' },
+  /** Lists the call's recordings, oldest first; ready ones carry a download link */
+  getCallsByIdRecordings: { method: 'GET', path: '/calls/{id}/recordings', tag: 'calls', host: 'workspace', paged: true },
+  /** Starts a recording of an active call; the answer carries the signed upload link */
+  postCallsByIdRecordings: { method: 'POST', path: '/calls/{id}/recordings', tag: 'calls', host: 'workspace' },
+  /** CompleteRecording: its file is uploaded; emits core.calls.recording.ready */
+  putCallsByIdRecordingsByRecordingId: { method: 'PUT', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** AbortRecording: stops an uploading recording and removes what was uploaded */
+  patchCallsByIdRecordingsByRecordingId: { method: 'PATCH', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** Deletes a recording and its file */
+  deleteCallsByIdRecordingsByRecordingId: { method: 'DELETE', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** Joins the call; the answer carries the signaling ticket (socket URL, session, STUN/TURN servers) */
+  postCallsByIdSessions: { method: 'POST', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
+  /** Leaves the call; the last to leave ends it */
+  deleteCallsByIdSessions: { method: 'DELETE', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
   /** Lists the caller's chats, most recently active first, with unread counts */
   getChats: { method: 'GET', path: '/chats', tag: 'chat', host: 'workspace', paged: true },
   /** Starts a chat: direct (one other participant; the existing one is answered again), group or channel */
@@ -691,6 +731,8 @@ export const OPERATIONS = {
   deleteSessions: { method: 'DELETE', path: '/sessions', tag: 'account', host: 'workspace' },
   /** Lists the files and folders other members shared with the caller, newest share first */
   getSharedFiles: { method: 'GET', path: '/shared-files', tag: 'files', host: 'workspace', paged: true },
+  /** Who a WebRTC signaling websocket opened with these credentials would act as (the upgrade to the websocket is on this ... */
+  getSignaling: { method: 'GET', path: '/signaling', tag: 'account', host: 'workspace' },
   /** GET /signup */
   getSignup: { method: 'GET', path: '/signup', tag: 'web', host: 'platform' },
   /** POST /signup */
@@ -802,4 +844,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","tasks","chat","companies","contacts","finance","mail"] as const;
+export const TAGS = ["web","system","account","files","ats","tasks","calls","chat","companies","contacts","finance","mail"] as const;
