@@ -89,6 +89,10 @@ test.serial('UpdateCall is for hosts: title, mode, invitees; status ends or canc
   t.deepEqual((await ann.patch(`/calls/${call.id}`, { status: 'ended' })).body, { error: 'Nobody joined this call yet: cancel it instead (status cancelled)' });
   const cancelled = await ann.patch(`/calls/${call.id}`, { status: 'cancelled' });
   t.is(cancelled.body.data.status, 'cancelled');
+  const again = world.mark();
+  t.deepEqual((await ann.patch(`/calls/${call.id}`, { status: 'cancelled' })).body.data, cancelled.body.data, 'cancelling a cancelled call changes nothing');
+  t.deepEqual(world.eventsSince(again), []);
+  t.deepEqual((await ann.patch(`/calls/${call.id}`, { status: 'ended' })).body, { error: 'This call is cancelled' });
   t.deepEqual((await ann.patch(`/calls/${call.id}`, { title: 'Again' })).body, { error: 'This call is cancelled: it can no longer change' });
   t.is((await ann.patch(`/calls/${call.id}`, {})).status, 400);
 });
