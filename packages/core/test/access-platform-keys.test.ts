@@ -67,6 +67,7 @@ test('every credentialed platform route declares its platform key, or why it nee
     'app POST /search',
     'caller GET /live',
     'caller GET /me',
+    'caller GET /signaling',
     'full-access DELETE /api-keys/{key_id}',
     'full-access GET /api-keys',
     'full-access GET /api-keys/{key_id}',
@@ -121,8 +122,8 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     const payload = name in bodies ? bodies[name] : route.method === 'GET' || route.method === 'DELETE' ? undefined : {};
     const headers = route.path.startsWith('/avatars/') && route.method === 'POST' ? { ...empty, 'content-type': 'image/png' } : empty;
     const response = await call(route.method, url, headers, route.path.startsWith('/avatars/') && route.method === 'POST' ? Buffer.from('png') : payload);
-    // Any credential may ask who it is, and open a live socket (each channel is judged on subscribing).
-    if (name === 'GET /me' || name === 'GET /live') {
+    // Any credential may ask who it is, and open a live or signaling socket (each channel or session is judged when joined).
+    if (name === 'GET /me' || name === 'GET /live' || name === 'GET /signaling') {
       t.is(response.statusCode, 200, name);
       continue;
     }
@@ -132,7 +133,7 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     else if (route.access === 'full-access') t.deepEqual(body(response), { error: 'A scoped API key cannot manage API keys: it holds only its scopes' }, name);
     else t.deepEqual(body(response), { error: others[name] }, name);
   }
-  t.is(judged, routes.length - 2);
+  t.is(judged, routes.length - 3);
   t.is(env.events.length, events);
   const [{ count: membersAfter }] = await env.runtime.db.sequelize.query<{ count: number }>('SELECT count(*)::int AS count FROM platform.members', { type: QueryTypes.SELECT });
   t.is(membersAfter, membersBefore);
