@@ -68,6 +68,7 @@ test('every credentialed platform route declares its platform key, or why it nee
     'caller GET /live',
     'caller GET /me',
     'caller GET /me/workspaces',
+    'caller GET /signaling',
     'full-access DELETE /api-keys/{key_id}',
     'full-access GET /api-keys',
     'full-access GET /api-keys/{key_id}',
@@ -122,8 +123,8 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     const payload = name in bodies ? bodies[name] : route.method === 'GET' || route.method === 'DELETE' ? undefined : {};
     const headers = route.path.startsWith('/avatars/') && route.method === 'POST' ? { ...empty, 'content-type': 'image/png' } : empty;
     const response = await call(route.method, url, headers, route.path.startsWith('/avatars/') && route.method === 'POST' ? Buffer.from('png') : payload);
-    // Any credential may ask who it is (and in which workspaces), and open a live socket (each channel is judged on subscribing).
-    if (name === 'GET /me' || name === 'GET /me/workspaces' || name === 'GET /live') {
+    // Any credential may ask who it is (and in which workspaces), and open a live or signaling socket (each channel or session is judged when joined).
+    if (name === 'GET /me' || name === 'GET /me/workspaces' || name === 'GET /live' || name === 'GET /signaling') {
       t.is(response.statusCode, 200, name);
       continue;
     }
