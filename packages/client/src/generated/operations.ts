@@ -373,6 +373,62 @@ export const OPERATIONS = {
   postCallsByIdSessions: { method: 'POST', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
   /** Leaves the call; the last to leave ends it */
   deleteCallsByIdSessions: { method: 'DELETE', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
+  /** Lists boards, most recently changed first; q matches the name or description */
+  getCanvasBoards: { method: 'GET', path: '/canvas/boards', tag: 'canvas', host: 'workspace', paged: true },
+  /** Creates an empty board */
+  postCanvasBoards: { method: 'POST', path: '/canvas/boards', tag: 'canvas', host: 'workspace' },
+  /** Reads a board */
+  getCanvasBoardsByBoardId: { method: 'GET', path: '/canvas/boards/{board_id}', tag: 'canvas', host: 'workspace' },
+  /** UpdateBoard: the board's name and description */
+  patchCanvasBoardsByBoardId: { method: 'PATCH', path: '/canvas/boards/{board_id}', tag: 'canvas', host: 'workspace' },
+  /** Deletes a board with its objects, images, comments, voting sessions and exports (its creator, or canvas.boards.delete) */
+  deleteCanvasBoardsByBoardId: { method: 'DELETE', path: '/canvas/boards/{board_id}', tag: 'canvas', host: 'workspace' },
+  /** Lists a board's comments, oldest first; object_id and resolved filter */
+  getCanvasBoardsByBoardIdComments: { method: 'GET', path: '/canvas/boards/{board_id}/comments', tag: 'canvas', host: 'workspace', paged: true },
+  /** Comments on an object of the board */
+  postCanvasBoardsByBoardIdComments: { method: 'POST', path: '/canvas/boards/{board_id}/comments', tag: 'canvas', host: 'workspace' },
+  /** UpdateComment: its author edits the body; anyone who may comment resolves or reopens it */
+  patchCanvasBoardsByBoardIdCommentsByCommentId: { method: 'PATCH', path: '/canvas/boards/{board_id}/comments/{comment_id}', tag: 'canvas', host: 'workspace' },
+  /** Deletes a comment (its author, or canvas.comments.manage) */
+  deleteCanvasBoardsByBoardIdCommentsByCommentId: { method: 'DELETE', path: '/canvas/boards/{board_id}/comments/{comment_id}', tag: 'canvas', host: 'workspace' },
+  /** Reads the board's collaborative document: its whole Yjs state as one update (base64) */
+  getCanvasBoardsByBoardIdDocument: { method: 'GET', path: '/canvas/boards/{board_id}/document', tag: 'canvas', host: 'workspace' },
+  /** Lists the board's export targets (png, pdf, svg) */
+  getCanvasBoardsByBoardIdExports: { method: 'GET', path: '/canvas/boards/{board_id}/exports', tag: 'canvas', host: 'workspace', paged: true },
+  /** Reads an export target, with a download link (five minutes) */
+  getCanvasBoardsByBoardIdExportsByTarget: { method: 'GET', path: '/canvas/boards/{board_id}/exports/{target}', tag: 'canvas', host: 'workspace' },
+  /** Renders the board as it is now to the target (png, svg or pdf), replacing that target's previous export */
+  putCanvasBoardsByBoardIdExportsByTarget: { method: 'PUT', path: '/canvas/boards/{board_id}/exports/{target}', tag: 'canvas', host: 'workspace' },
+  /** Deletes an export target and its file */
+  deleteCanvasBoardsByBoardIdExportsByTarget: { method: 'DELETE', path: '/canvas/boards/{board_id}/exports/{target}', tag: 'canvas', host: 'workspace' },
+  /** Gives a signed link (PUT, 15 minutes) to upload an image for an image object */
+  postCanvasBoardsByBoardIdImages: { method: 'POST', path: '/canvas/boards/{board_id}/images', tag: 'canvas', host: 'workspace' },
+  /** Gives a signed link (five minutes) to download one of the board's images */
+  getCanvasBoardsByBoardIdImagesByImageId: { method: 'GET', path: '/canvas/boards/{board_id}/images/{image_id}', tag: 'canvas', host: 'workspace' },
+  /** Lists a board's objects, bottom to top (z) */
+  getCanvasBoardsByBoardIdObjects: { method: 'GET', path: '/canvas/boards/{board_id}/objects', tag: 'canvas', host: 'workspace', paged: true },
+  /** Adds an object: a sticky note, shape, text, connector or image (on top unless z is given) */
+  postCanvasBoardsByBoardIdObjects: { method: 'POST', path: '/canvas/boards/{board_id}/objects', tag: 'canvas', host: 'workspace' },
+  /** Reads an object */
+  getCanvasBoardsByBoardIdObjectsByObjectId: { method: 'GET', path: '/canvas/boards/{board_id}/objects/{object_id}', tag: 'canvas', host: 'workspace' },
+  /** Changes an object's fields (null unbinds a connector's end) */
+  patchCanvasBoardsByBoardIdObjectsByObjectId: { method: 'PATCH', path: '/canvas/boards/{board_id}/objects/{object_id}', tag: 'canvas', host: 'workspace' },
+  /** Removes an object; connectors bound to it are unbound and stay where they were drawn */
+  deleteCanvasBoardsByBoardIdObjectsByObjectId: { method: 'DELETE', path: '/canvas/boards/{board_id}/objects/{object_id}', tag: 'canvas', host: 'workspace' },
+  /** Applies a Yjs update (base64) to the board's document: merged with everyone's edits, stored, and relayed live as doc.... */
+  postCanvasBoardsByBoardIdUpdates: { method: 'POST', path: '/canvas/boards/{board_id}/updates', tag: 'canvas', host: 'workspace' },
+  /** Lists a board's voting sessions, newest first */
+  getCanvasBoardsByBoardIdVoteSessions: { method: 'GET', path: '/canvas/boards/{board_id}/vote-sessions', tag: 'canvas', host: 'workspace', paged: true },
+  /** Starts a voting session (one open at a time per board): a budget of votes per member */
+  postCanvasBoardsByBoardIdVoteSessions: { method: 'POST', path: '/canvas/boards/{board_id}/vote-sessions', tag: 'canvas', host: 'workspace' },
+  /** Reads a voting session: the caller's votes and budget left; the results once closed */
+  getCanvasBoardsByBoardIdVoteSessionsBySessionId: { method: 'GET', path: '/canvas/boards/{board_id}/vote-sessions/{session_id}', tag: 'canvas', host: 'workspace' },
+  /** Closes a voting session and shows its results */
+  postCanvasBoardsByBoardIdVoteSessionsBySessionIdClose: { method: 'POST', path: '/canvas/boards/{board_id}/vote-sessions/{session_id}/close', tag: 'canvas', host: 'workspace' },
+  /** Casts one of the caller's votes on an object */
+  postCanvasBoardsByBoardIdVoteSessionsBySessionIdVotes: { method: 'POST', path: '/canvas/boards/{board_id}/vote-sessions/{session_id}/votes', tag: 'canvas', host: 'workspace' },
+  /** Takes back one of the caller's votes on the object */
+  deleteCanvasBoardsByBoardIdVoteSessionsBySessionIdVotesByObjectId: { method: 'DELETE', path: '/canvas/boards/{board_id}/vote-sessions/{session_id}/votes/{object_id}', tag: 'canvas', host: 'workspace' },
   /** Lists the caller's chats, most recently active first, with unread counts */
   getChats: { method: 'GET', path: '/chats', tag: 'chat', host: 'workspace', paged: true },
   /** Starts a chat: direct (one other participant; the existing one is answered again), group or channel */
@@ -900,4 +956,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","tasks","calls","chat","companies","contacts","finance","mail"] as const;
+export const TAGS = ["web","system","account","files","ats","tasks","calls","canvas","chat","companies","contacts","finance","mail"] as const;
