@@ -316,9 +316,15 @@ test.serial('time in stage and SLA: an active application past its stage’s sla
   ok(await recruiter.post(`/ats/pipelines/${pipeline.id}/stages`, { name: 'Review', type: 'applied', sla_days: 3 }));
   const job = await openJob({ pipeline_id: pipeline.id });
   const application = await apply(job.id);
-  await world.platform.query(`UPDATE app_ats.applications SET stage_entered_at = now() - interval '4 days 1 hour' WHERE id = :id`, { id: application.id });
-  const late = ok(await recruiter.get(`/ats/applications/${application.id}`));
+  // Time in stage runs on the platform's clock (ctx.now()), which the harness moves.
+  const read = async () => ok(await recruiter.get(`/ats/applications/${application.id}`));
+  t.deepEqual([(await read()).days_in_stage, (await read()).sla_overdue], [0, false]);
+  await world.platform.clock.advance({ days: 3, hours: 23 });
+  t.deepEqual([(await read()).days_in_stage, (await read()).sla_overdue], [3, false], 'three days is within sla_days 3');
+  await world.platform.clock.advance({ hours: 2 });
+  const late = await read();
   t.deepEqual([late.days_in_stage, late.sla_overdue, late.stage.sla_days], [4, true, 3]);
+  t.deepEqual(ok(await recruiter.get(`/ats/applications?job_id=${job.id}`)).map((row: any) => [row.days_in_stage, row.sla_overdue]), [[4, true]], 'lists read the same clock');
   ok(await recruiter.patch(`/ats/applications/${application.id}/status`, { status: 'hold' }));
   t.false(ok(await recruiter.get(`/ats/applications/${application.id}`)).sla_overdue, 'only an active application is overdue');
 });

@@ -1,6 +1,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import {
   ForbiddenError,
+  TooManyRequestsError,
   memberMrn,
   type AnyAppRoute,
   type AppContext,
@@ -15,6 +16,7 @@ import {
   type ContextPermissions,
   type DeliveredEvent,
   type PublicContext,
+  type RouteRateLimit,
   type SearchDocument,
   type SearchHooks,
   type StageOptions,
@@ -22,11 +24,12 @@ import {
   type PayloadChecker,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
+import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
-import { SecretBox } from '../identity/index.js';
+import { SecretBox, type CountedAttempt, type Throttle } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
 import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
@@ -58,6 +61,10 @@ export interface PipelineServices {
   secret: string;
   /** Where `ctx.live` publishes after the commit (null: nowhere, publications are dropped). */
   live(): LivePublisher | null;
+  /** The runtime's clock: `ctx.now()`, and the windows of the routes' rate limits. */
+  clock: () => Date;
+  /** Counts the requests of routes with `rateLimits` (platform.throttle_counters). */
+  throttle: Throttle;
 }
 
 /** An app ready to serve: what was loaded plus its bound models. */
@@ -162,7 +169,7 @@ const LIVE_CHANNEL = /^([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 /** The parts every context shares: app, workspace, db, events, search, live, storage, secrets, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = []): BaseContext {
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock'>, liveOps: LivePublication[] = []): BaseContext {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
@@ -208,8 +215,9 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       },
     }),
     storage,
-    secrets: secretsOf(app, secret),
+    secrets: secretsOf(app, platform.secret),
     settings: Object.freeze(structuredClone(settings)),
+    now: () => new Date(platform.clock().getTime()),
     log: appLogger(logger),
   };
 }
@@ -273,6 +281,9 @@ export class AppPipeline {
       single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
       collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination),
     });
+    // The route's rate limits count first, before any transaction opens (PGlite's one session
+    // would wait on an open one): a request over a bound never reaches the handler.
+    if (route.rateLimits?.length) await this.countRateLimits(app, route.rateLimits, request, workspace.id);
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
@@ -283,7 +294,7 @@ export class AppPipeline {
     const liveOps: LivePublication[] = [];
     const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services, liveOps);
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -308,6 +319,26 @@ export class AppPipeline {
     const status = answer && typeof answer === 'object' && 'statusCode' in answer ? Number((answer as { statusCode: number }).statusCode) : 200;
     if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
     return answer;
+  }
+
+  /**
+   * Counts one request against each of the route's rate limits, in order (atomically, in the
+   * database: see Throttle). Over a bound: 429 with Retry-After, and the bounds counted before it
+   * take the request back, so a refused request uses up no other bound.
+   */
+  private async countRateLimits(app: LoadedApp, limits: RouteRateLimit[], request: Request, workspaceId: string): Promise<void> {
+    const counted: CountedAttempt[] = [];
+    for (const limit of limits) {
+      const value = limit.per === 'client' ? (request.info.remoteAddress || 'unknown') : String((request.params as Record<string, unknown>)[limit.per.slice('param:'.length)] ?? '');
+      // Keys stay short (the counters' key is at most 300 characters): a long value is hashed.
+      const key = `${workspaceId}:${value.length > 100 ? createHash('sha256').update(value).digest('hex') : value}`;
+      try {
+        counted.push(await this.services.throttle.count({ name: `app:${app.namespace}:${limit.name}`, limit: limit.limit, windowSeconds: limit.windowSeconds, message: limit.message }, key));
+      } catch (error) {
+        if (error instanceof TooManyRequestsError) for (const attempt of counted) await this.services.throttle.forgive(attempt);
+        throw error;
+      }
+    }
   }
 
   /** Publishes committed live events; a failure is logged, never turned into the request's failure (as events are fire-and-forget). */
@@ -391,7 +422,7 @@ export class AppPipeline {
     const unit = storage?.unit() ?? null;
     const liveOps: LivePublication[] = [];
     try {
-      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps);
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services, liveOps);
       await this.underAppRole(app, async () => {
         await handler(structuredClone(event), Object.freeze(ctx));
       });
@@ -425,7 +456,7 @@ export class AppPipeline {
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
     return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services));
       const documents = await this.underAppRole(app, async () => {
         const result = await hook(ctx);
         const collected: SearchDocument[] = [];
@@ -454,7 +485,7 @@ export class AppPipeline {
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
     return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services));
       const result = await this.underAppRole(app, () => fn(ctx));
       await this.flushSearch(app, workspace.id, searchOps);
       return result;

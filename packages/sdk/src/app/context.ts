@@ -233,6 +233,12 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   secrets: AppSecrets;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
+  /**
+   * The current instant by the platform's clock. Use it, not `new Date()`, for every rule that
+   * depends on the time (ages, deadlines, expiry): the test harness moves this clock
+   * (`platform.clock.advance`), so such rules are testable without waiting.
+   */
+  now(): Date;
   /** Logger. */
   log: AppLogger;
 }

@@ -25,7 +25,7 @@ export async function requireApplication(ctx: AtsContext, id: string, lock = fal
 export async function withTiming(ctx: AtsContext, rows: Application[]) {
   const stageIds = [...new Set(rows.map((row) => row.stage_id))];
   const stages = new Map((stageIds.length ? await ctx.db.stages.findAll({ where: { id: { [Op.in]: stageIds } } }) : []).map((stage) => [stage.id, stage]));
-  const now = new Date();
+  const now = ctx.now();
   return rows.map((row) => {
     const stage = stages.get(row.stage_id);
     const days = daysBetween(new Date(row.stage_entered_at), now);
@@ -81,7 +81,7 @@ export async function createApplication(ctx: AtsRequestContext, input: Applicati
   const application = await conflictOnDuplicate(ctx.db.applications.create({
     candidate_id: candidate.id, job_id: job.id, stage_id: stage.id, status: disqualified.length ? 'rejected' : 'active', source: input.source ?? candidate.source ?? null,
     rejection_reason: disqualified.length ? `Disqualified by screening: ${disqualified.join(', ')}` : null, screening_answers: input.answers ?? {},
-    stage_entered_at: new Date(), decided_at: disqualified.length ? new Date() : null, created_by: createdBy,
+    stage_entered_at: ctx.now(), decided_at: disqualified.length ? ctx.now() : null, created_by: createdBy,
   }), `Candidate ${candidate.id} already applied to job ${job.id}`);
   indexApplication(ctx, application, candidate.name, job.title);
   emit(ctx, 'core.ats.application.created', { application_id: application.id, candidate_id: candidate.id, job_id: job.id, stage_id: stage.id });
@@ -115,7 +115,7 @@ export async function moveApplication(ctx: AtsContext, id: string, stageId: stri
     const submitted = await ctx.db.evaluations.count({ where: { application_id: id, stage_id: from.id, status: 'submitted', is_shadow: false } });
     if (submitted < from.required_evaluations) throw new ConflictError(`Stage ${from.name} needs ${from.required_evaluations} submitted scorecard(s) before the application moves on; it has ${submitted}`);
   }
-  const now = new Date();
+  const now = ctx.now();
   await ctx.db.applications.update({ stage_id: stageId, stage_entered_at: now }, { where: { id } });
   await addTimelineEntry(ctx, { candidate_id: application.candidate_id, application_id: id, kind: 'stage_moved', content: `${from?.name ?? 'unknown'} → ${target.name}${note ? `: ${note}` : ''}`, author_mrn: ctx.member.mrn });
   emit(ctx, 'core.ats.application.stage_changed', { application_id: id, from_stage_id: application.stage_id, to_stage_id: stageId, moved_by: ctx.member.mrn });
@@ -132,11 +132,11 @@ export async function changeApplicationStatus(ctx: AtsContext, id: string, opera
   const move = STATUS_OPERATIONS[operation];
   if (!move.from.includes(application.status)) throw new ConflictError(`Cannot ${operation} an application that is ${application.status}`);
   const job = (await ctx.db.jobs.findById(application.job_id, { lock: 'share' }))!;
-  const changes: Partial<Application> = { status: move.to, decided_at: move.to === 'active' ? null : new Date(), rejection_reason: move.to === 'rejected' ? (rejectionReason ?? null) : null };
+  const changes: Partial<Application> = { status: move.to, decided_at: move.to === 'active' ? null : ctx.now(), rejection_reason: move.to === 'rejected' ? (rejectionReason ?? null) : null };
   if (operation === 'hire') {
     if (job.status !== 'open') throw new ConflictError(`Job ${job.id} is ${job.status}; hiring needs it open`);
     const hiredStage = (await stagesOf(ctx, job.pipeline_id)).find((stage) => stage.type === 'hired');
-    if (hiredStage && hiredStage.id !== application.stage_id) Object.assign(changes, { stage_id: hiredStage.id, stage_entered_at: new Date() });
+    if (hiredStage && hiredStage.id !== application.stage_id) Object.assign(changes, { stage_id: hiredStage.id, stage_entered_at: ctx.now() });
   }
   await ctx.db.applications.update(changes, { where: { id } });
   const candidate = await requireCandidate(ctx, application.candidate_id);
@@ -165,5 +165,5 @@ export async function readApplication(ctx: AtsContext, id: string) {
   const interviews = await ctx.db.interviews.findAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']] });
   const evaluations = await ctx.db.evaluations.findAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']] });
   const offers = await ctx.db.offers.findAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']] });
-  return { ...timed, interviews: interviews.map(presentInterview), evaluations, offers };
+  return { ...timed, interviews: interviews.map((interview) => presentInterview(interview, ctx.now())), evaluations, offers };
 }

@@ -54,7 +54,7 @@ export async function retireEmbed(ctx: AtsContext, id: string): Promise<Embed> {
   const embed = await ctx.db.embeds.findById(id, { lock: 'update' });
   if (!embed) throw new NotFoundError(`Embed ${id} not found`);
   if (embed.status === 'retired') throw new ConflictError(`Embed ${id} is already retired`);
-  const changes = { status: 'retired', retired_at: new Date() };
+  const changes = { status: 'retired', retired_at: ctx.now() };
   await ctx.db.embeds.update(changes, { where: { id } });
   emit(ctx, 'core.ats.embed.retired', { embed_id: id, retired_by: ctx.member.mrn });
   return { ...embed, ...changes };

@@ -7,9 +7,9 @@ import { requireApplication } from './applications.js';
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** An interview as reads show it: never the self-schedule token's hash; `self_schedule_live` says whether a link works. */
-export function presentInterview(interview: Interview) {
+export function presentInterview(interview: Interview, now: Date) {
   const { self_schedule_token_hash: hash, ...rest } = interview;
-  return { ...rest, self_schedule_live: hash !== null && (!interview.self_schedule_expires_at || new Date(interview.self_schedule_expires_at) > new Date()) };
+  return { ...rest, self_schedule_live: hash !== null && (!interview.self_schedule_expires_at || new Date(interview.self_schedule_expires_at) > now) };
 }
 
 async function requireInterview(ctx: AtsContext, id: string): Promise<Interview> {
@@ -56,7 +56,7 @@ export async function createInterview(ctx: AtsContext, applicationId: string, in
   });
   emit(ctx, 'core.ats.interview.created', { interview_id: interview.id, application_id: applicationId, panel_mrns: interview.panel.map((member) => member.member_mrn) });
   if (scheduledAt) emit(ctx, 'core.ats.interview.scheduled', { interview_id: interview.id, application_id: applicationId, scheduled_at: scheduledAt.toISOString(), duration_minutes: interview.duration_minutes, by_candidate: false });
-  return presentInterview(interview);
+  return presentInterview(interview, ctx.now());
 }
 
 async function putOnCalendar(ctx: AtsBaseContext, interview: Interview, at: Date, changes: Partial<Interview>, byCandidate: boolean) {
@@ -75,7 +75,7 @@ export async function scheduleInterview(ctx: AtsContext, id: string, input: { sc
   if (input.duration_minutes !== undefined) changes.duration_minutes = input.duration_minutes;
   if (input.location !== undefined) changes.location = input.location;
   if (input.instructions !== undefined) changes.instructions = input.instructions;
-  return presentInterview(await putOnCalendar(ctx, interview, instant(input.scheduled_at, 'scheduled_at'), changes, false));
+  return presentInterview(await putOnCalendar(ctx, interview, instant(input.scheduled_at, 'scheduled_at'), changes, false), ctx.now());
 }
 
 export interface SelfScheduleInput {
@@ -92,7 +92,7 @@ export async function mintSelfSchedule(ctx: AtsContext, id: string, input: SelfS
   const interview = await requireInterview(ctx, id);
   if (interview.status === 'cancelled') throw new ConflictError(`Interview ${id} is cancelled`);
   const duration = input.duration_minutes ?? interview.duration_minutes;
-  const now = new Date();
+  const now = ctx.now();
   const offered: Array<{ start: string; end?: string; field: string }> = [
     ...(input.slots ?? []).map((slot, index) => ({ ...slot, field: `slots[${index}]` })),
     ...([1, 2, 3, 4, 5] as const).flatMap((n) => (input[`slot_${n}`] ? [{ start: input[`slot_${n}`]!, field: `slot_${n}` }] : [])),
@@ -123,16 +123,16 @@ export async function mintSelfSchedule(ctx: AtsContext, id: string, input: SelfS
 export async function cancelInterview(ctx: AtsContext, id: string) {
   const interview = await requireInterview(ctx, id);
   if (interview.status === 'cancelled') throw new ConflictError(`Interview ${id} is already cancelled`);
-  const changes: Partial<Interview> = { status: 'cancelled', cancelled_at: new Date(), self_schedule_token_hash: null };
+  const changes: Partial<Interview> = { status: 'cancelled', cancelled_at: ctx.now(), self_schedule_token_hash: null };
   await ctx.db.interviews.update(changes, { where: { id } });
   emit(ctx, 'core.ats.interview.cancelled', { interview_id: id, application_id: interview.application_id, cancelled_by: ctx.member.mrn });
-  return presentInterview({ ...interview, ...changes });
+  return presentInterview({ ...interview, ...changes }, ctx.now());
 }
 
 /** The interview a live token opens, or 404 (unknown, replaced, used, cancelled or expired: all look the same). */
 async function byToken(ctx: AtsBaseContext, token: string): Promise<Interview> {
   const interview = /^[A-Za-z0-9_-]{20,64}$/.test(token) ? await ctx.db.interviews.findOne({ where: { self_schedule_token_hash: hashToken(token) }, lock: 'update' }) : null;
-  if (!interview || interview.status === 'cancelled' || (interview.self_schedule_expires_at && new Date(interview.self_schedule_expires_at) <= new Date())) {
+  if (!interview || interview.status === 'cancelled' || (interview.self_schedule_expires_at && new Date(interview.self_schedule_expires_at) <= ctx.now())) {
     throw new NotFoundError('This scheduling link is no longer valid');
   }
   return interview;
