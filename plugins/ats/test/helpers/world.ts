@@ -31,8 +31,8 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(subdomain: string): Promise<World> {
-  const platform = await createTestPlatform({ apps: [APP_DIR], firstParty: true });
+export async function startWorld(subdomain: string, options: { listen?: boolean } = {}): Promise<World> {
+  const platform = await createTestPlatform({ apps: [APP_DIR], firstParty: true, listen: options.listen });
   try {
     const workspace = await platform.workspace(subdomain);
     await workspace.install('ats');
