@@ -66,7 +66,7 @@ test('the context holds the app, the caller, its own models and nothing that rea
   t.deepEqual(context.model, ['count', 'create', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);
   t.deepEqual(context.app, { slug: 'notes', id: 'notes', name: 'Notes', version: '1.0.0' });
-  t.deepEqual(context.workspace, { id: acme.id, subdomain: 'acme', name: 'acme inc', plan: 'free' });
+  t.deepEqual(context.workspace, { id: acme.id, subdomain: 'acme', name: 'acme inc', plan: 'free', origin: `http://acme.${env.runtime.config.baseDomain}` });
   t.deepEqual(context.member, { id: acme.owner.memberId, mrn: `mrn:account:member:${acme.owner.memberId}`, name: 'Owner of acme', email: 'owner@acme.test', platform_role: 'owner' });
   t.is(context.key, null);
   t.deepEqual(context.settings, { default_title: 'Untitled', max_notes: 100 });

@@ -66,8 +66,8 @@ test.serial('search: candidates, jobs and applications are indexed with the chan
 
 test.serial('every table can be distributed by workspace, and the migration goes down and up again', async (t) => {
   t.deepEqual(await world.platform.distributionProblems(), []);
-  t.deepEqual(await world.platform.migrateDown('ats'), ['0001-create-recruiting-tables']);
-  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables']);
+  t.deepEqual(await world.platform.migrateDown('ats'), ['0002-candidate-messages', '0001-create-recruiting-tables']);
+  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables', '0002-candidate-messages']);
 });
 
 test.serial('templates: merge fields are checked, names are unique, delete removes', async (t) => {

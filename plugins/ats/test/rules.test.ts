@@ -173,9 +173,6 @@ test.serial('applications: status operations follow the documented moves; moves 
   t.is(ok(await recruiter.patch(path, { status: 'withdraw' })).status, 'withdrawn');
   const hireWithdrawn = await recruiter.patch(path, { status: 'hire' });
   t.deepEqual([hireWithdrawn.status, hireWithdrawn.body], [409, { error: 'Cannot hire an application that is withdrawn' }]);
-  const notify = await recruiter.patch(path, { status: 'reopen', notify_candidate: true });
-  t.is(notify.status, 400);
-  t.regex(notify.body.error, /^notify_candidate: /);
   const again = await recruiter.post('/ats/applications', { candidate_id: application.candidate_id, job_id: job.id });
   t.deepEqual([again.status, again.body], [409, { error: `Candidate ${application.candidate_id} already applied to job ${job.id}` }]);
   const otherPipeline = ok(await recruiter.post('/ats/pipelines', { name: 'Elsewhere' }));

@@ -34,7 +34,7 @@ import { SecretBox, type CountedAttempt, type Throttle } from '../identity/index
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
 import { queuedMail, type MailOutbox, type QueuedMail } from '../mail/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
-import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
+import { publicOrigin, type WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
@@ -67,6 +67,8 @@ export interface PipelineServices {
   clock: () => Date;
   /** Counts the requests of routes with `rateLimits` (platform.throttle_counters). */
   throttle: Throttle;
+  /** The platform's public URL (`PUBLIC_URL`): `ctx.workspace.origin` derives from it. */
+  publicUrl: string;
   /** Where `ctx.mail` queues (with the work) and what sends after the commit. */
   mail(): MailOutbox;
 }
@@ -87,8 +89,8 @@ function contextApp(app: LoadedApp): ContextApp {
   return Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version });
 }
 
-function contextWorkspace(workspace: Workspace) {
-  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan });
+function contextWorkspace(workspace: Workspace, publicUrl: string) {
+  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan, origin: publicOrigin(publicUrl, workspace.subdomain) });
 }
 
 function appLogger(logger: Logger): AppLogger {
@@ -173,14 +175,14 @@ const LIVE_CHANNEL = /^([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 /** The parts every context shares: app, workspace, db, events, search, live, storage, secrets, mail, settings, now, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = []): BaseContext {
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = []): BaseContext {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
   const searchTypes = new Set((app.manifest.search ?? []).map((entry) => entry.type));
   return {
     app: contextApp(app),
-    workspace: contextWorkspace(workspace),
+    workspace: contextWorkspace(workspace, platform.publicUrl),
     db: scopedDb(runtime.models, workspace.id, work.gate),
     transaction: work.transaction,
     events: Object.freeze({
@@ -374,7 +376,7 @@ export class AppPipeline {
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
           app: contextApp(app),
-          workspace: Object.freeze({ ...input.workspace }),
+          workspace: Object.freeze({ ...input.workspace, origin: publicOrigin(this.services.publicUrl, input.workspace.subdomain) }),
           member: Object.freeze({ id: input.member.id, mrn: memberMrn(input.member.id), name: input.member.name, email: input.member.email, platform_role: input.member.platformRole }),
           key: null,
           permissions: contextPermissions(input.permissions, app),
@@ -398,7 +400,7 @@ export class AppPipeline {
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
           app: contextApp(app),
-          workspace: contextWorkspace(workspace),
+          workspace: contextWorkspace(workspace, this.services.publicUrl),
           member: memberOf(credentials),
           key: credentials.via.kind === 'api_key' ? { id: credentials.via.keyId, full_access: credentials.via.fullAccess } : null,
           permissions: contextPermissions(access.permissions!, app),

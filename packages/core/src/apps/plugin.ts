@@ -69,7 +69,7 @@ export const appsPlugin: CorePlugin = {
     const secret = await loadSecretKey(config.secretKey, config.dataDir);
     const { hub, publisher } = server.plugins.live;
     const outbox = server.plugins.mail.outbox;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock) });
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {

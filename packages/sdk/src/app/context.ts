@@ -11,6 +11,11 @@ export interface ContextWorkspace {
   name: string;
   /** Its billing plan (`free` until changed): apps bound per-plan limits with it. */
   plan: string;
+  /**
+   * Its public origin (`https://acme.example.com`), from the platform's configuration (never
+   * from a request's Host): build the links an app puts in mails from it.
+   */
+  origin: string;
 }
 
 /** The member a request acts as (the session's member, or the API key's owner). */

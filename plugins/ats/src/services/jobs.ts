@@ -151,6 +151,7 @@ export async function deleteJob(ctx: AtsContext, id: string): Promise<{ id: stri
   if (hired > 0) throw new ConflictError(`Job ${id} has ${hired} hire(s); close it instead`);
   const applications = await ctx.db.applications.findAll({ where: { job_id: id }, attributes: ['id'] });
   await ctx.db.activities.update({ application_id: null }, { where: { application_id: { [Op.in]: applications.map((row) => row.id) } } });
+  await ctx.db.messages.update({ application_id: null }, { where: { application_id: { [Op.in]: applications.map((row) => row.id) } } });
   await ctx.db.jobs.destroy({ where: { id } });
   for (const application of applications) ctx.search.remove('application', application.id);
   ctx.search.remove('job', id);
