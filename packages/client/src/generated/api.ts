@@ -1612,6 +1612,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ats/candidates/{candidate_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The candidate's message history, newest first; filter application_id
+         * @description The candidate's message history, newest first; filter application_id
+         *
+         *     Needs `ats.candidates.read`.
+         */
+        get: operations["getAtsCandidatesByCandidateIdMessages"];
+        put?: never;
+        /**
+         * Mails the candidate: a template, or a subject and body, with the merge fields filled
+         * @description Mails the candidate: a template, or a subject and body, with the merge fields filled
+         *
+         *     Needs `ats.messages.send`.
+         */
+        post: operations["postAtsCandidatesByCandidateIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ats/candidates/{candidate_id}/resume": {
         parameters: {
             query?: never;
@@ -1821,8 +1849,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Cancels an interview (it stays, cancelled)
-         * @description Cancels an interview (it stays, cancelled)
+         * Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation
+         * @description Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation
          *
          *     Needs `ats.interviews.cancel`.
          */
@@ -10887,7 +10915,9 @@ export interface operations {
                  *       "scheduled_at": "example",
                  *       "duration_minutes": 0,
                  *       "location": "example",
-                 *       "instructions": "example"
+                 *       "instructions": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
@@ -10902,6 +10932,8 @@ export interface operations {
                     duration_minutes?: number;
                     location?: string;
                     instructions?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };
@@ -10994,12 +11026,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "stage_id": "example",
-                 *       "note": "example"
+                 *       "note": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
                     stage_id: string;
                     note?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };
@@ -11212,7 +11248,7 @@ export interface operations {
     getAtsCandidatesByCandidateIdActivities: {
         parameters: {
             query?: {
-                kind?: "note" | "stage_moved" | "status_changed";
+                kind?: "note" | "stage_moved" | "status_changed" | "message";
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
@@ -11297,6 +11333,82 @@ export interface operations {
             content: {
                 "application/json": {
                     [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAtsCandidatesByCandidateIdMessages: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                candidate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAtsCandidatesByCandidateIdMessages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                candidate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "template_id": "example",
+                 *       "subject": "example",
+                 *       "body_html": "example",
+                 *       "application_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    template_id?: string;
+                    subject?: string;
+                    body_html?: string;
+                    application_id?: string;
                 };
             };
         };
@@ -11628,7 +11740,10 @@ export interface operations {
     };
     deleteAtsInterviewsByInterviewId: {
         parameters: {
-            query?: never;
+            query?: {
+                notify_candidate?: boolean;
+                template_id?: string;
+            };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
                 "X-Api-Version": components["parameters"]["ApiVersion"];
@@ -11673,7 +11788,9 @@ export interface operations {
                  *       "scheduled_at": "example",
                  *       "duration_minutes": 5,
                  *       "location": "example",
-                 *       "instructions": "example"
+                 *       "instructions": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
@@ -11681,6 +11798,8 @@ export interface operations {
                     duration_minutes?: number;
                     location?: string;
                     instructions?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };
@@ -11724,7 +11843,9 @@ export interface operations {
                  *       "duration_minutes": 5,
                  *       "expires_at": "example",
                  *       "location": "example",
-                 *       "instructions": "example"
+                 *       "instructions": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
@@ -11741,6 +11862,8 @@ export interface operations {
                     expires_at?: string;
                     location?: string;
                     instructions?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };
@@ -12067,13 +12190,17 @@ export interface operations {
                 /**
                  * @example {
                  *       "status": "draft",
-                 *       "reason": "example"
+                 *       "reason": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
                     /** @enum {string} */
                     status: "draft" | "approval" | "approved" | "sent" | "rescinded";
                     reason?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };

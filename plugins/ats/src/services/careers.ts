@@ -1,4 +1,4 @@
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, NotFoundError, Op } from '@wpk/sdk';
 import type { Embed, Job, Template } from '../models/index.js';
 import { createApplication } from './applications.js';
 import { candidateByEmail, createCandidate } from './candidates.js';
