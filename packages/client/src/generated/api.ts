@@ -6676,6 +6676,36 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        AtsMessage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** Format: uuid */
+            candidate_id: string;
+            /** Format: uuid */
+            application_id: string | null;
+            /** Format: uuid */
+            template_id: string | null;
+            /** @enum {string} */
+            trigger: "manual" | "status_changed" | "stage_moved" | "interview_scheduled" | "interview_cancelled" | "self_schedule" | "self_scheduled" | "offer_sent" | "offer_rescinded";
+            to_email: string;
+            reply_to: string | null;
+            subject: string;
+            body_html: string;
+            body_text: string;
+            /**
+             * @description The iCalendar method of the invitation the mail carried
+             * @enum {string|null}
+             */
+            calendar_method: "REQUEST" | "CANCEL" | null;
+            /** @description The sending member's MRN; null when the candidate's own pick sent it */
+            sent_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         AuditEntry: {
             /** Format: uuid */
             id: string;
@@ -11371,7 +11401,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AtsMessage"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -11413,7 +11457,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AtsMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

@@ -3,6 +3,7 @@ import type { AppTypes } from '../app.types.js';
 import type { Candidate, Models } from '../models/index.js';
 import { RESUME_TYPES, SOURCES, addNote, createCandidate, eraseCandidate, listActivities, listCandidates, requireCandidate, resumeDownload, resumeUploadLink, tagCandidate, untagCandidate } from '../services/candidates.js';
 import { listMessages, sendManualMessage } from '../services/messages.js';
+import { MESSAGE } from './answers.js';
 import { id, idParams, listQuery, mrn, text } from './schemas.js';
 
 const present = (candidate: Candidate) => {
@@ -92,6 +93,7 @@ export const candidateRoutes = [
   }),
   defineRoute<Models, AppTypes>({
     method: 'GET', path: '/ats/candidates/{candidate_id}/messages', description: "The candidate's message history, newest first; filter application_id",
+    answers: { collection: MESSAGE },
     validate: { params: idParams('candidate_id'), query: listQuery({ application_id: id() }) },
     async handler(request, ctx) {
       const { rows, count } = await listMessages(ctx, request.params.candidate_id, request.query.application_id as string | undefined);
@@ -100,6 +102,7 @@ export const candidateRoutes = [
   }),
   defineRoute<Models, AppTypes>({
     method: 'POST', path: '/ats/candidates/{candidate_id}/messages', description: 'Mails the candidate: a template, or a subject and body, with the merge fields filled',
+    answers: { single: MESSAGE },
     validate: {
       params: idParams('candidate_id'),
       payload: Joi.object({ template_id: Joi.string().max(100), subject: text(300), body_html: text(50000), application_id: Joi.string().max(100) }),
