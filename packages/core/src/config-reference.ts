@@ -99,6 +99,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'BILLING_PLANS', group: 'Billing', default: 'free 0.00/0.00, team 8.00/80.00, business 16.00/160.00 (per seat, month/year)', description: 'The plan catalog, a JSON array of `{"id", "name", "seat_price": {"monthly", "annual"}, "features"}` with prices as exact decimal strings; it must hold a plan `free`.' },
   { name: 'BILLING_CURRENCY', group: 'Billing', default: '`USD`', description: 'ISO 4217 code of every price and invoice.' },
   { name: 'BILLING_NET_DAYS', group: 'Billing', default: '`14`', description: 'An invoice is due this many days after it is issued, 0-365.' },
+  { name: 'BILLING_RETRY_DAYS', group: 'Billing', default: '`3,5,7`', description: 'Dunning: after a failed charge of an invoice, retry after this many days, then after the next number, and so on (1-10 numbers, each 1-60); when the last retry fails the workspace is marked past due.' },
   { name: 'BILLING_POLL_MS', group: 'Billing', default: '`5000`', description: 'How often a server looks for due firings of the billing loop, 10-3600000 ms.' },
   { name: 'BILLING_CLAIM_SECONDS', group: 'Billing', default: '`300`', description: 'How long a claimed billing firing stays with a process before another takes it over (after a crash), 1-86400 s.' },
   { name: 'PAYMENT_PROVIDER', group: 'Billing', default: '`local`', description: '`local` (Luhn check and declining test cards, for development) or `stripe`.' },

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Request } from '@hapi/hapi';
+import { Joi, recordSchema } from '@wpk/sdk';
+import type { ObjectSchema } from 'joi';
 import { WebSocketServer } from 'ws';
 import { credentialsOf } from '../access/index.js';
 import type { CorePlugin } from '../core-inputs.js';
@@ -8,6 +10,16 @@ import { isTrustedOrigin } from '../server/index.js';
 import { hashSecret, judgeCredentials, type LiveCredential } from './access.js';
 import { LiveHub, LIVE_PROTOCOL } from './hub.js';
 import { LiveLog, NoteListener, type LivePublication } from './log.js';
+
+/** `GET /live`: who a socket opened with the same credentials would act as. */
+const LIVE_ENDPOINT: ObjectSchema = recordSchema({
+  protocol: Joi.string().description('The websocket subprotocol to ask for'),
+  path: Joi.string(),
+  member_id: Joi.string().guid(),
+  workspace_id: Joi.string().guid(),
+  subdomain: Joi.string(),
+  credential: Joi.string().valid('session', 'api_key'),
+}).id('LiveEndpoint');
 
 /** The websocket's path (and of `GET /live`, which says who the socket would authenticate as). */
 export const LIVE_PATH = '/live';
@@ -71,7 +83,7 @@ export const livePlugin: CorePlugin = {
       options: {
         description: 'Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same path)',
         // Any member's credential, a scoped key too: each channel is judged on subscribing (layers 4-5).
-        app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'caller' },
+        app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'caller', answers: { single: LIVE_ENDPOINT } },
       },
       handler: (request: Request) => {
         const credentials = credentialsOf(request);
