@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, createScratchDatabase, distributionProblems, installResponseValidation, isInstalled, migrateDown, migrateUp, PLATFORM_DISTRIBUTION, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
 import { type AppDefinition, type ChainStep } from '@wpk/sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isAppDefinition } from '@wpk/sdk/tooling';
@@ -52,6 +53,26 @@ export interface TestPlatformOptions {
    * signaling tickets) carry the port.
    */
   port?: number;
+  /**
+   * Listen on a free loopback port (default false: requests go through `server.inject`), for
+   * browser tests: workspaces answer at `http://{subdomain}.localhost:{port}` (browsers resolve
+   * `*.localhost` to the loopback address), which is also the platform's public URL, so pages
+   * posting to their own origin pass the cross-site check. `platform.url(subdomain, path)`
+   * builds the address. The event bus is not started: deliveries stay the test's to make.
+   */
+  listen?: boolean;
+}
+
+/** A free TCP port on the loopback address. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** The query-shape check, loaded with its parser (the real PostgreSQL parser, as WebAssembly) on first use. */
@@ -315,14 +336,16 @@ export class TestPlatform {
       if (taken.size > 0) for (const event of captured.events) if (taken.has(event.id)) event.withdrawn = true;
       captured.events.push(...events.map((event) => ({ id: event.id, emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId: event.workspaceId, deliverAt: event.deliverAt, dedupeKey: event.dedupeKey })));
     };
+    const port = options.listen ? await freePort() : 0;
     let runtime: Runtime;
     try {
       runtime = await Runtime.create({
+        ...(options.listen ? { host: '127.0.0.1', publicUrl: `http://localhost:${port}` } : {}),
         dataDir,
         logger: createLogger(process.env.WPK_LOG_LEVEL ?? options.logLevel ?? 'silent'),
         databaseUrl: scratch.url,
         inMemory: scratch.url === undefined,
-        port: options.port ?? 0,
+        port: options.port ?? port,
         configFile: false,
         projectDir: options.projectDir,
         apps,
@@ -346,11 +369,19 @@ export class TestPlatform {
     try {
       await platform.migrating(() => runtime.migrate());
       await statements?.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql), Object.keys(PLATFORM_DISTRIBUTION.coordinator));
+      if (options.listen) await runtime.server.start();
     } catch (error) {
       await platform.close();
       throw error;
     }
     return platform;
+  }
+
+  /** The address of `path` in a workspace (`http://acme.localhost:1234/path`) of a platform created with `listen: true`. */
+  url(subdomain: string, path = '/'): string {
+    const { port } = this.runtime.server.info;
+    if (!port) throw new Error('platform.url: create the platform with listen: true');
+    return `http://${subdomain}.localhost:${port}${path}`;
   }
 
   /** The namespaces of the loaded apps (`tasks`, `ext.acme.hello`). */

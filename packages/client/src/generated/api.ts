@@ -1972,6 +1972,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ats/candidates/{candidate_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The candidate's message history, newest first; filter application_id
+         * @description The candidate's message history, newest first; filter application_id
+         *
+         *     Needs `ats.candidates.read`.
+         */
+        get: operations["getAtsCandidatesByCandidateIdMessages"];
+        put?: never;
+        /**
+         * Mails the candidate: a template, or a subject and body, with the merge fields filled
+         * @description Mails the candidate: a template, or a subject and body, with the merge fields filled
+         *
+         *     Needs `ats.messages.send`.
+         */
+        post: operations["postAtsCandidatesByCandidateIdMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ats/candidates/{candidate_id}/resume": {
         parameters: {
             query?: never;
@@ -2181,8 +2209,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Cancels an interview (it stays, cancelled)
-         * @description Cancels an interview (it stays, cancelled)
+         * Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation
+         * @description Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation
          *
          *     Needs `ats.interviews.cancel`.
          */
@@ -8079,6 +8107,36 @@ export interface components {
         /** @description The app's settings document, shaped by its settings schema */
         AppSettings: {
             [key: string]: unknown;
+        };
+        AtsMessage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** Format: uuid */
+            candidate_id: string;
+            /** Format: uuid */
+            application_id: string | null;
+            /** Format: uuid */
+            template_id: string | null;
+            /** @enum {string} */
+            trigger: "manual" | "status_changed" | "stage_moved" | "interview_scheduled" | "interview_cancelled" | "self_schedule" | "self_scheduled" | "offer_sent" | "offer_rescinded";
+            to_email: string;
+            reply_to: string | null;
+            subject: string;
+            body_html: string;
+            body_text: string;
+            /**
+             * @description The iCalendar method of the invitation the mail carried
+             * @enum {string|null}
+             */
+            calendar_method: "REQUEST" | "CANCEL" | null;
+            /** @description The sending member's MRN; null when the candidate's own pick sent it */
+            sent_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         AuditEntry: {
             /** Format: uuid */
@@ -14061,7 +14119,9 @@ export interface operations {
                  *       "scheduled_at": "example",
                  *       "duration_minutes": 0,
                  *       "location": "example",
-                 *       "instructions": "example"
+                 *       "instructions": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
@@ -14076,6 +14136,8 @@ export interface operations {
                     duration_minutes?: number;
                     location?: string;
                     instructions?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };
@@ -14168,12 +14230,16 @@ export interface operations {
                 /**
                  * @example {
                  *       "stage_id": "example",
-                 *       "note": "example"
+                 *       "note": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
                     stage_id: string;
                     note?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };
@@ -14386,7 +14452,7 @@ export interface operations {
     getAtsCandidatesByCandidateIdActivities: {
         parameters: {
             query?: {
-                kind?: "note" | "stage_moved" | "status_changed";
+                kind?: "note" | "stage_moved" | "status_changed" | "message";
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
@@ -14476,6 +14542,109 @@ export interface operations {
         };
         responses: {
             200: components["responses"]["AppOk"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAtsCandidatesByCandidateIdMessages: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                candidate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AtsMessage"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAtsCandidatesByCandidateIdMessages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                candidate_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "template_id": "example",
+                 *       "subject": "example",
+                 *       "body_html": "example",
+                 *       "application_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    template_id?: string;
+                    subject?: string;
+                    body_html?: string;
+                    application_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AtsMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14802,7 +14971,10 @@ export interface operations {
     };
     deleteAtsInterviewsByInterviewId: {
         parameters: {
-            query?: never;
+            query?: {
+                notify_candidate?: boolean;
+                template_id?: string;
+            };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
                 "X-Api-Version": components["parameters"]["ApiVersion"];
@@ -14847,7 +15019,9 @@ export interface operations {
                  *       "scheduled_at": "example",
                  *       "duration_minutes": 5,
                  *       "location": "example",
-                 *       "instructions": "example"
+                 *       "instructions": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
@@ -14855,6 +15029,8 @@ export interface operations {
                     duration_minutes?: number;
                     location?: string;
                     instructions?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };
@@ -14898,7 +15074,9 @@ export interface operations {
                  *       "duration_minutes": 5,
                  *       "expires_at": "example",
                  *       "location": "example",
-                 *       "instructions": "example"
+                 *       "instructions": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
@@ -14915,6 +15093,8 @@ export interface operations {
                     expires_at?: string;
                     location?: string;
                     instructions?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };
@@ -15241,13 +15421,17 @@ export interface operations {
                 /**
                  * @example {
                  *       "status": "draft",
-                 *       "reason": "example"
+                 *       "reason": "example",
+                 *       "notify_candidate": true,
+                 *       "template_id": "example"
                  *     }
                  */
                 "application/json": {
                     /** @enum {string} */
                     status: "draft" | "approval" | "approved" | "sent" | "rescinded";
                     reason?: string;
+                    notify_candidate?: boolean;
+                    template_id?: string;
                 };
             };
         };

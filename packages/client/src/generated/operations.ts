@@ -225,6 +225,10 @@ export const OPERATIONS = {
   postAtsCandidatesByCandidateIdActivities: { method: 'POST', path: '/ats/candidates/{candidate_id}/activities', tag: 'ats', host: 'workspace' },
   /** Erases the candidate's personal data */
   postAtsCandidatesByCandidateIdErasure: { method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', tag: 'ats', host: 'workspace' },
+  /** The candidate's message history, newest first; filter application_id */
+  getAtsCandidatesByCandidateIdMessages: { method: 'GET', path: '/ats/candidates/{candidate_id}/messages', tag: 'ats', host: 'workspace', paged: true },
+  /** Mails the candidate: a template, or a subject and body, with the merge fields filled */
+  postAtsCandidatesByCandidateIdMessages: { method: 'POST', path: '/ats/candidates/{candidate_id}/messages', tag: 'ats', host: 'workspace' },
   /** The latest resume with a five-minute download link */
   getAtsCandidatesByCandidateIdResume: { method: 'GET', path: '/ats/candidates/{candidate_id}/resume', tag: 'ats', host: 'workspace' },
   /** Adds a tag (case-insensitive; idempotent) */
@@ -243,7 +247,7 @@ export const OPERATIONS = {
   deleteAtsEvaluationsByEvaluationId: { method: 'DELETE', path: '/ats/evaluations/{evaluation_id}', tag: 'ats', host: 'workspace' },
   /** The evaluator submits the scorecard */
   postAtsEvaluationsByEvaluationIdSubmission: { method: 'POST', path: '/ats/evaluations/{evaluation_id}/submission', tag: 'ats', host: 'workspace' },
-  /** Cancels an interview (it stays, cancelled) */
+  /** Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation */
   deleteAtsInterviewsByInterviewId: { method: 'DELETE', path: '/ats/interviews/{interview_id}', tag: 'ats', host: 'workspace' },
   /** Puts the interview on the calendar or moves it */
   patchAtsInterviewsByInterviewIdSchedule: { method: 'PATCH', path: '/ats/interviews/{interview_id}/schedule', tag: 'ats', host: 'workspace' },

@@ -1,6 +1,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import {
   ForbiddenError,
+  TooManyRequestsError,
   memberMrn,
   type AnyAppRoute,
   type AppContext,
@@ -16,6 +17,7 @@ import {
   type ContextPermissions,
   type DeliveredEvent,
   type PublicContext,
+  type RouteRateLimit,
   type SearchDocument,
   type SearchHooks,
   type StageOptions,
@@ -23,16 +25,17 @@ import {
   type PayloadChecker,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
+import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, withdrawEvents, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
-import { SecretBox } from '../identity/index.js';
+import { SecretBox, type CountedAttempt, type Throttle } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
 import type { SignalingService } from '../signaling/index.js';
 import { queuedMail, type MailOutbox, type QueuedMail } from '../mail/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
-import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
+import { publicOrigin, type WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
@@ -63,6 +66,12 @@ export interface PipelineServices {
   live(): LivePublisher | null;
   /** What `ctx.signaling` hands out and ends sessions through (null: no signaling, `ctx.signaling` throws). */
   signaling?(): SignalingService | null;
+  /** The runtime's clock: `ctx.now()`, and the windows of the routes' rate limits. */
+  clock: () => Date;
+  /** Counts the requests of routes with `rateLimits` (platform.throttle_counters). */
+  throttle: Throttle;
+  /** The platform's public URL (`PUBLIC_URL`): `ctx.workspace.origin` derives from it. */
+  publicUrl: string;
   /** Where `ctx.mail` queues (with the work) and what sends after the commit. */
   mail(): MailOutbox;
 }
@@ -86,8 +95,8 @@ function contextApp(app: LoadedApp): ContextApp {
   return Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version });
 }
 
-function contextWorkspace(workspace: Workspace) {
-  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan });
+function contextWorkspace(workspace: Workspace, publicUrl: string) {
+  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan, origin: publicOrigin(publicUrl, workspace.subdomain) });
 }
 
 function appLogger(logger: Logger): AppLogger {
@@ -196,15 +205,15 @@ function signalingHandle(app: LoadedApp, workspace: Workspace, service: Signalin
 }
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
-/** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
+/** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, now, log. */
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
   const searchTypes = new Set((app.manifest.search ?? []).map((entry) => entry.type));
   return {
     app: contextApp(app),
-    workspace: contextWorkspace(workspace),
+    workspace: contextWorkspace(workspace, platform.publicUrl),
     db: scopedDb(runtime.models, workspace.id, work.gate),
     transaction: work.transaction,
     events: Object.freeze({
@@ -249,13 +258,14 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
     }),
     storage,
     signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
-    secrets: secretsOf(app, secret),
+    secrets: secretsOf(app, platform.secret),
     mail: Object.freeze({
       send(message: AppMailMessage) {
         mailOps.push(queuedMail(message, app.manifest.name));
       },
     }),
     settings: Object.freeze(structuredClone(settings)),
+    now: () => new Date(platform.clock().getTime()),
     log: appLogger(logger),
   };
 }
@@ -319,6 +329,9 @@ export class AppPipeline {
       single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
       collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination),
     });
+    // The route's rate limits count first, before any transaction opens (PGlite's one session
+    // would wait on an open one): a request over a bound never reaches the handler.
+    if (route.rateLimits?.length) await this.countRateLimits(app, route.rateLimits, request, workspace.id);
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
@@ -331,7 +344,7 @@ export class AppPipeline {
     const mailOps: QueuedMail[] = [];
     const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -375,6 +388,26 @@ export class AppPipeline {
     }
   }
 
+  /**
+   * Counts one request against each of the route's rate limits, in order (atomically, in the
+   * database: see Throttle). Over a bound: 429 with Retry-After, and the bounds counted before it
+   * take the request back, so a refused request uses up no other bound.
+   */
+  private async countRateLimits(app: LoadedApp, limits: RouteRateLimit[], request: Request, workspaceId: string): Promise<void> {
+    const counted: CountedAttempt[] = [];
+    for (const limit of limits) {
+      const value = limit.per === 'client' ? (request.info.remoteAddress || 'unknown') : String((request.params as Record<string, unknown>)[limit.per.slice('param:'.length)] ?? '');
+      // Keys stay short (the counters' key is at most 300 characters): a long value is hashed.
+      const key = `${workspaceId}:${value.length > 100 ? createHash('sha256').update(value).digest('hex') : value}`;
+      try {
+        counted.push(await this.services.throttle.count({ name: `app:${app.namespace}:${limit.name}`, limit: limit.limit, windowSeconds: limit.windowSeconds, message: limit.message }, key));
+      } catch (error) {
+        if (error instanceof TooManyRequestsError) for (const attempt of counted) await this.services.throttle.forgive(attempt);
+        throw error;
+      }
+    }
+  }
+
   /** Publishes committed live events; a failure is logged, never turned into the request's failure (as events are fire-and-forget). */
   private async publishLive(app: LoadedApp, workspaceId: string, publications: LivePublication[]): Promise<void> {
     const publisher = this.services.live();
@@ -396,7 +429,7 @@ export class AppPipeline {
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
           app: contextApp(app),
-          workspace: Object.freeze({ ...input.workspace }),
+          workspace: Object.freeze({ ...input.workspace, origin: publicOrigin(this.services.publicUrl, input.workspace.subdomain) }),
           member: Object.freeze({ id: input.member.id, mrn: memberMrn(input.member.id), name: input.member.name, email: input.member.email, platform_role: input.member.platformRole }),
           key: null,
           permissions: contextPermissions(input.permissions, app),
@@ -420,7 +453,7 @@ export class AppPipeline {
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
           app: contextApp(app),
-          workspace: contextWorkspace(workspace),
+          workspace: contextWorkspace(workspace, this.services.publicUrl),
           member: memberOf(credentials),
           key: credentials.via.kind === 'api_key' ? { id: credentials.via.keyId, full_access: credentials.via.fullAccess } : null,
           permissions: contextPermissions(access.permissions!, app),
@@ -458,7 +491,7 @@ export class AppPipeline {
     const signalingOps: SignalingOperation[] = [];
     const mailOps: QueuedMail[] = [];
     try {
-      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
       await this.underAppRole(app, async () => {
         await handler(structuredClone(event), Object.freeze(ctx));
       });
@@ -501,7 +534,7 @@ export class AppPipeline {
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
     return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services));
       const documents = await this.underAppRole(app, async () => {
         const result = await hook(ctx);
         const collected: SearchDocument[] = [];
@@ -533,7 +566,7 @@ export class AppPipeline {
     const mailOps: QueuedMail[] = [];
     const result = await runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret, liveOps, mailOps));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services, liveOps, mailOps));
       const outcome = await this.underAppRole(app, () => fn(ctx));
       await this.flushSearch(app, workspace.id, searchOps);
       if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);

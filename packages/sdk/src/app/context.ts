@@ -11,6 +11,11 @@ export interface ContextWorkspace {
   name: string;
   /** Its billing plan (`free` until changed): apps bound per-plan limits with it. */
   plan: string;
+  /**
+   * Its public origin (`https://acme.example.com`), from the platform's configuration (never
+   * from a request's Host): build the links an app puts in mails from it.
+   */
+  origin: string;
 }
 
 /** The member a request acts as (the session's member, or the API key's owner). */
@@ -322,6 +327,12 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   mail: AppMail;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
+  /**
+   * The current instant by the platform's clock. Use it, not `new Date()`, for every rule that
+   * depends on the time (ages, deadlines, expiry): the test harness moves this clock
+   * (`platform.clock.advance`), so such rules are testable without waiting.
+   */
+  now(): Date;
   /** Logger. */
   log: AppLogger;
 }

@@ -3,7 +3,7 @@ import { validateManifest, type ManifestCodeFacts, type ValidateManifestOptions 
 import type { ManifestProblem } from '../manifest/types.js';
 import type { AppContext, AppTypes, ContextApp, ContextKey, ContextMember, ContextPermissions, ContextWorkspace, DeliveredEvent, EventContext, PayloadOf, SearchDocument, AppLogger, UntypedApp } from './context.js';
 import type { AppDb, ModelMap } from './models.js';
-import type { AnyAppRoute, AppRequest } from './routes.js';
+import type { AnyAppRoute, AppRequest, RouteRateLimit } from './routes.js';
 
 /** What a migration of the app receives. It runs with `search_path` set to the app's schema. */
 export interface AppMigrationContext {
@@ -199,8 +199,10 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
   for (const [name, service] of Object.entries(parts.services ?? {})) {
     if (!service || typeof service.start !== 'function' || typeof service.stop !== 'function') throw new TypeError(`defineApp: service "${name}" needs start and stop functions`);
   }
+  const limitNames = new Set<string>();
   for (const route of parts.routes ?? []) {
     if (!route || typeof route.handler !== 'function' || typeof route.path !== 'string') throw new TypeError('defineApp: every route needs a method, a path and a handler');
+    for (const limit of route.rateLimits ?? []) checkRateLimit(route.path, limit, limitNames);
   }
   return Object.freeze({
     kind: 'wpk.app' as const,
@@ -215,6 +217,18 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
     live: { ...(parts.live ?? {}) },
     signaling: { ...(parts.signaling ?? {}) },
   });
+}
+
+/** A route's rate limit must name its counter once, count by the client or a parameter of the path, and stay within the bounds. */
+function checkRateLimit(path: string, limit: RouteRateLimit, names: Set<string>): void {
+  const where = `defineApp: rate limit ${JSON.stringify(limit?.name)} of ${path}`;
+  if (!limit || typeof limit.name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,49}$/.test(limit.name)) throw new TypeError(`${where}: the name must be 1-50 lower-case letters, digits or dashes`);
+  if (names.has(limit.name)) throw new TypeError(`${where}: the name is used twice`);
+  names.add(limit.name);
+  if (limit.per !== 'client' && !(typeof limit.per === 'string' && limit.per.startsWith('param:') && path.includes(`{${limit.per.slice(6)}}`))) throw new TypeError(`${where}: per must be 'client' or 'param:{name}' of a parameter of the path`);
+  if (!Number.isInteger(limit.limit) || limit.limit < 1 || limit.limit > 1_000_000) throw new TypeError(`${where}: limit must be an integer 1-1000000`);
+  if (!Number.isInteger(limit.windowSeconds) || limit.windowSeconds < 1 || limit.windowSeconds > 86_400) throw new TypeError(`${where}: windowSeconds must be an integer 1-86400`);
+  if (typeof limit.message !== 'string' || limit.message.length < 1 || limit.message.length > 300) throw new TypeError(`${where}: the message must be 1-300 characters`);
 }
 
 /** True for the object defineApp returns (checked by shape, so two copies of the SDK agree). */
