@@ -88,7 +88,7 @@ test('every credentialed platform route declares its platform key, or why it nee
   t.deepEqual(PLATFORM_PERMISSIONS.filter((permission) => !used.has(permission.key)).map((permission) => permission.key), []);
 });
 
-test('a scoped key with no scopes is refused on every platform route but GET /me, GET /me/workspaces and GET /live, naming the missing key', async (t) => {
+test('a scoped key with no scopes is refused on every platform route but GET /me, GET /me/workspaces, GET /live and GET /signaling, naming the missing key', async (t) => {
   const empty = await acme.owner.key({ fullAccess: false, scopes: [] });
   const params: Record<string, string> = { id: acme.id, member_id: plain.memberId, role_id: roleId, key_id: keyId, slug: 'notes', notification_id: randomUUID(), invoice_id: randomUUID(), thread_id: 'release-1.0.0', payment_method_id: randomUUID() };
   const others: Record<string, string> = {
@@ -134,7 +134,7 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     else if (route.access === 'full-access') t.deepEqual(body(response), { error: 'A scoped API key cannot manage API keys: it holds only its scopes' }, name);
     else t.deepEqual(body(response), { error: others[name] }, name);
   }
-  t.is(judged, routes.length - 3);
+  t.is(judged, routes.length - 4);
   t.is(env.events.length, events);
   const [{ count: membersAfter }] = await env.runtime.db.sequelize.query<{ count: number }>('SELECT count(*)::int AS count FROM platform.members', { type: QueryTypes.SELECT });
   t.is(membersAfter, membersBefore);
