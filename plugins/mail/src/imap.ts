@@ -1,3 +1,5 @@
+import dns from 'node:dns/promises';
+import net from 'node:net';
 import { ImapFlow, type FetchMessageObject } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { InvalidError, Op, type AppServiceHost } from '@wpk/sdk';
@@ -55,6 +57,45 @@ function reason(error: unknown): string {
   const failure = error as { responseText?: string; response?: string; message?: string; code?: string; authenticationFailed?: boolean };
   if (failure.authenticationFailed) return 'the server refused the username or password';
   return (failure.responseText || failure.response || failure.message || String(error)).slice(0, 200);
+}
+
+/** Whether an address is one a member's mail server must not be: loopback, private, link-local, CGNAT, unspecified, multicast, reserved. */
+export function isPrivateAddress(address: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const ip = mapped ? mapped[1] : address;
+  if (net.isIPv4(ip)) {
+    const [a, b] = ip.split('.').map(Number);
+    return a === 0 || a === 10 || a === 127 || a >= 224 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 192 && b === 0) || (a === 198 && (b === 18 || b === 19));
+  }
+  const lower = ip.toLowerCase();
+  return lower === '::' || lower === '::1' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower) || lower.startsWith('ff');
+}
+
+/**
+ * Refuses (400) a server whose host is, or resolves to, an address inside the platform's own
+ * networks: a member connecting an account must not make the server talk to internal hosts
+ * (metadata services, databases, the relay). `allowPrivate` (`MAIL_ALLOW_PRIVATE_HOSTS`) lifts
+ * it for deployments whose mail servers are internal.
+ */
+export async function assertReachableServer(label: 'imap' | 'smtp', server: Pick<ServerInput, 'host'>, allowPrivate: boolean): Promise<void> {
+  if (allowPrivate) return;
+  let addresses: string[];
+  try {
+    addresses = net.isIP(server.host) ? [server.host] : (await dns.lookup(server.host, { all: true, verbatim: true })).map((entry) => entry.address);
+  } catch {
+    throw new InvalidError(`${label}.host ${server.host} does not resolve`);
+  }
+  const inside = addresses.find(isPrivateAddress);
+  if (inside) throw new InvalidError(`${label}.host ${server.host} resolves to ${inside}, an address of a private network: connected accounts reach public mail servers only`);
+}
+
+/** The verifier of new and changed accounts: both hosts outside the platform's networks (unless allowed), then both logins. */
+export function connectionVerifier(allowPrivate: boolean) {
+  return async (settings: ConnectionSettings): Promise<void> => {
+    await assertReachableServer('imap', settings.imap, allowPrivate);
+    await assertReachableServer('smtp', settings.smtp, allowPrivate);
+    await verifyConnection(settings);
+  };
 }
 
 /** Logs in to both servers of an account, or throws a 400 naming the one that refused and why. */

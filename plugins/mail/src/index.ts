@@ -7,7 +7,7 @@ import { mailOptionsFromEnv, type MailOptions } from './options.js';
 import { hostingRoutes } from './routes/hosting.js';
 import { mailRoutes } from './routes/mail.js';
 import { search } from './search.js';
-import { verifyConnection } from './imap.js';
+import { connectionVerifier } from './imap.js';
 import { MailService } from './smtp.js';
 
 export type { DnsResolver, MailOptions, RelayConfig } from './options.js';
@@ -34,7 +34,7 @@ export interface MailApp {
  */
 export function createMailApp(options: MailAppOptions): MailApp {
   const service = new MailService({ ...options, queueIntervalMs: options.queueIntervalMs ?? 5000, syncIntervalMs: options.syncIntervalMs ?? 0 });
-  const app = defineApp(manifest, { routes: [...hostingRoutes(options), ...mailRoutes(verifyConnection)], migrations, models, subscriptions, search, services: { smtp: service } });
+  const app = defineApp(manifest, { routes: [...hostingRoutes(options), ...mailRoutes(connectionVerifier(options.allowPrivateHosts ?? false))], migrations, models, subscriptions, search, services: { smtp: service } });
   return { app, service };
 }
 

@@ -66,6 +66,8 @@ export interface MailOptions {
   spfInclude: string;
   /** How often connected accounts are synced with their IMAP servers (0: only when `service.sync()` is called). */
   syncIntervalMs?: number;
+  /** Whether a connected account may name a server on a private network (loopback, RFC 1918, link-local …); default false. */
+  allowPrivateHosts?: boolean;
 }
 
 function relayFromUrl(url: string | undefined): RelayConfig | null {
@@ -87,7 +89,8 @@ function relayFromUrl(url: string | undefined): RelayConfig | null {
  * (default 25 MB), `MAIL_RELAY_URL` (`smtp://user:pass@host:587`), `MAIL_MX_HOST`,
  * `MAIL_SPF_INCLUDE`, `MAIL_TLS_CERT` and `MAIL_TLS_KEY` (PEM files for STARTTLS; without them a
  * self-signed certificate is generated into `WPK_DATA_DIR`), `MAIL_SYNC_INTERVAL_SECONDS`
- * (default 120; 0 turns the periodic sync of connected accounts off).
+ * (default 120; 0 turns the periodic sync of connected accounts off), `MAIL_ALLOW_PRIVATE_HOSTS`
+ * (`true`: connected accounts may name servers on private networks; default false).
  */
 export function mailOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MailOptions {
   const hostname = env.MAIL_HOSTNAME || 'localhost';
@@ -110,5 +113,6 @@ export function mailOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MailOp
     relay: () => relay,
     mxHost: env.MAIL_MX_HOST || hostname,
     spfInclude: env.MAIL_SPF_INCLUDE || '',
+    allowPrivateHosts: env.MAIL_ALLOW_PRIVATE_HOSTS === 'true',
   };
 }

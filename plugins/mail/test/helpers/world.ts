@@ -92,6 +92,8 @@ export async function startWorld(subdomain: string, options: { tls?: TlsSource }
     spfInclude: '',
     queueIntervalMs: 0,
     syncIntervalMs: 0,
+    // The test's IMAP and SMTP servers listen on loopback, a private address (see private-hosts.test.ts).
+    allowPrivateHosts: true,
   });
   const platform = await createTestPlatform({ apps: [built.app], firstParty: true });
   try {
