@@ -9,7 +9,7 @@
  * events/secrets.ts, the CLI's options): a bad one stops start-up with one line naming it.
  */
 
-export type ConfigGroup = 'Server' | 'Database' | 'Domains and hosts' | 'Security' | 'Mail' | 'Notifications and push' | 'AI commands' | 'File storage' | 'Event bus' | 'Billing' | 'Logs and diagnostics' | 'Tests';
+export type ConfigGroup = 'Server' | 'Database' | 'Domains and hosts' | 'Security' | 'Mail' | 'Notifications and push' | 'AI commands' | 'File storage' | 'Calls (WebRTC)' | 'Event bus' | 'Billing' | 'Logs and diagnostics' | 'Tests';
 
 export interface ConfigVariable {
   name: string;
@@ -24,7 +24,7 @@ export interface ConfigVariable {
   readBy?: string;
 }
 
-export const CONFIG_GROUPS: ConfigGroup[] = ['Server', 'Database', 'Domains and hosts', 'Security', 'Mail', 'Notifications and push', 'AI commands', 'File storage', 'Event bus', 'Billing', 'Logs and diagnostics', 'Tests'];
+export const CONFIG_GROUPS: ConfigGroup[] = ['Server', 'Database', 'Domains and hosts', 'Security', 'Mail', 'Notifications and push', 'AI commands', 'File storage', 'Calls (WebRTC)', 'Event bus', 'Billing', 'Logs and diagnostics', 'Tests'];
 
 export const CONFIG_VARIABLES: ConfigVariable[] = [
   // Server
@@ -81,6 +81,9 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'STORAGE_S3_FORCE_PATH_STYLE', group: 'File storage', default: '`true` when an endpoint is given, else `false`', description: '`true` or `false`: path-style addressing (most S3-compatible servers want it).' },
   { name: 'STORAGE_S3_ACCESS_KEY_ID', group: 'File storage', default: "none: the AWS SDK's own credential chain", description: 'Access key id; set with `STORAGE_S3_SECRET_ACCESS_KEY` or not at all.' },
   { name: 'STORAGE_S3_SECRET_ACCESS_KEY', group: 'File storage', default: "none: the AWS SDK's own credential chain", description: 'Secret access key; set with `STORAGE_S3_ACCESS_KEY_ID` or not at all.', secret: true },
+  // Calls (WebRTC)
+  { name: 'WEBRTC_ICE_SERVERS', group: 'Calls (WebRTC)', default: 'none: peers use their host candidates only (enough on one network or loopback)', description: 'The STUN/TURN servers handed to WebRTC clients with every signaling ticket: a JSON array of `{"urls": ["stun:stun.example.net:3478"], "username"?, "credential"?}` (at most 20; `stun:`, `stuns:`, `turn:`, `turns:` URLs). TURN credentials go to the members who join a call.', secret: true },
+  { name: 'WEBRTC_MESH_MAX_PEERS', group: 'Calls (WebRTC)', default: '`8`', description: 'Most peers in one peer-to-peer signaling session, 2-50 (each peer sends its media to every other; beyond a handful, use an SFU: docs/live-updates.md).' },
   // Event bus
   { name: 'BROKER_SECRET', group: 'Event bus', default: 'generated once into `{WPK_DATA_DIR}/broker-secret`', description: 'At least 16 characters (32+ recommended), the same for every server and broker: signs deliveries and derives each app\'s signing secret.', secret: true },
   { name: 'WPK_BROKER', group: 'Event bus', default: 'a broker runs inside `wpk start`', description: '`external` (or `off`) keeps the broker out of the server process; run `wpk broker` units instead.' },

@@ -28,6 +28,7 @@ import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
 import { SecretBox } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
+import type { SignalingService } from '../signaling/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
 import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
@@ -58,7 +59,12 @@ export interface PipelineServices {
   secret: string;
   /** Where `ctx.live` publishes after the commit (null: nowhere, publications are dropped). */
   live(): LivePublisher | null;
+  /** What `ctx.signaling` hands out and ends sessions through (null: no signaling, `ctx.signaling` throws). */
+  signaling?(): SignalingService | null;
 }
+
+/** A signaling change an app asked for, applied once its work committed. */
+export type SignalingOperation = { op: 'end'; session: string } | { op: 'remove'; session: string; memberIds: string[] };
 
 /** An app ready to serve: what was loaded plus its bound models. */
 export interface AppRuntime {
@@ -159,10 +165,35 @@ function secretsOf(app: LoadedApp, secret: string): AppSecrets {
 }
 
 const LIVE_CHANNEL = /^([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
+const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** `ctx.signaling` of one app in one workspace: tickets now, ends and removals queued for after the commit. */
+function signalingHandle(app: LoadedApp, workspace: Workspace, service: SignalingService | null, ops: SignalingOperation[]) {
+  const kinds = app.definition?.signaling ?? {};
+  const sessionOf = (kind: string, id: string) => {
+    if (!Object.hasOwn(kinds, String(kind))) throw new Error(`${app.namespace} has no signaling session kind ${String(kind)} (it declares ${Object.keys(kinds).join(', ') || 'none'})`);
+    if (!SESSION_ID.test(String(id))) throw new TypeError(`${app.namespace}: a signaling session id is 1-100 letters, digits, - or _ (got ${JSON.stringify(String(id).slice(0, 120))})`);
+    return `${app.namespace}/${kind}/${id}`;
+  };
+  return Object.freeze({
+    session(kind: string, id: string) {
+      const session = sessionOf(kind, id);
+      if (!service) throw new Error('No signaling in this runtime');
+      return service.ticket(workspace, session);
+    },
+    end(kind: string, id: string) {
+      ops.push({ op: 'end', session: sessionOf(kind, id) });
+    },
+    remove(kind: string, id: string, memberIds: string[]) {
+      if (!Array.isArray(memberIds) || memberIds.some((member) => typeof member !== 'string')) throw new TypeError(`${app.namespace}: ctx.signaling.remove takes an array of member ids`);
+      ops.push({ op: 'remove', session: sessionOf(kind, id), memberIds: [...memberIds] });
+    },
+  });
+}
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 /** The parts every context shares: app, workspace, db, events, search, live, storage, secrets, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = []): BaseContext {
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
@@ -208,6 +239,7 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       },
     }),
     storage,
+    signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
     secrets: secretsOf(app, secret),
     settings: Object.freeze(structuredClone(settings)),
     log: appLogger(logger),
@@ -281,9 +313,10 @@ export class AppPipeline {
     // methods that change things, so every write of theirs (files included) is in it.
     const eager = this.services.strict !== null || (request.method !== 'get' && request.method !== 'head');
     const liveOps: LivePublication[] = [];
+    const signalingOps: SignalingOperation[] = [];
     const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps, { service: this.signaling(), ops: signalingOps });
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -307,7 +340,22 @@ export class AppPipeline {
     // Committed (a 2xx answer): the live publications leave now; a rolled-back answer dropped them.
     const status = answer && typeof answer === 'object' && 'statusCode' in answer ? Number((answer as { statusCode: number }).statusCode) : 200;
     if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
+    if (signalingOps.length > 0 && status >= 200 && status < 300) this.applySignaling(workspace.id, signalingOps);
     return answer;
+  }
+
+  private signaling(): SignalingService | null {
+    return this.services.signaling?.() ?? null;
+  }
+
+  /** Ends or trims committed signaling sessions (this process's peers; see docs/live-updates.md). */
+  private applySignaling(workspaceId: string, operations: SignalingOperation[]): void {
+    const hub = this.signaling()?.hub;
+    if (!hub) return;
+    for (const operation of operations) {
+      if (operation.op === 'end') hub.end(workspaceId, operation.session);
+      else hub.remove(workspaceId, operation.session, operation.memberIds);
+    }
   }
 
   /** Publishes committed live events; a failure is logged, never turned into the request's failure (as events are fire-and-forget). */
@@ -322,11 +370,11 @@ export class AppPipeline {
   }
 
   /** Runs an app's channel rule (`live.{kind}.authorize`) for a subscriber, in a read transaction under the app's role. */
-  async authorizeChannel(runtime: AppRuntime, kind: string, input: { workspace: { id: string; subdomain: string; name: string; plan: string }; member: LiveMember; permissions: PermissionSet; id: string }): Promise<boolean> {
+  async authorizeChannel(runtime: AppRuntime, kind: string, input: { workspace: { id: string; subdomain: string; name: string; plan: string }; member: LiveMember; permissions: PermissionSet; id: string }, concern: 'live' | 'signaling' = 'live'): Promise<boolean> {
     const { app } = runtime;
-    const rule = app.definition?.live[kind]?.authorize;
+    const rule = concern === 'live' ? app.definition?.live[kind]?.authorize : app.definition?.signaling?.[kind]?.authorize;
     if (!rule) return true;
-    const logger = this.services.logger.child({ app: app.namespace, channel: `${kind}/${input.id}` });
+    const logger = this.services.logger.child({ app: app.namespace, [concern === 'live' ? 'channel' : 'session']: `${kind}/${input.id}` });
     return this.services.sequelize.transaction(() =>
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
@@ -390,8 +438,9 @@ export class AppPipeline {
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const liveOps: LivePublication[] = [];
+    const signalingOps: SignalingOperation[] = [];
     try {
-      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps);
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps, { service: this.signaling(), ops: signalingOps });
       await this.underAppRole(app, async () => {
         await handler(structuredClone(event), Object.freeze(ctx));
       });
@@ -401,6 +450,11 @@ export class AppPipeline {
         const transaction = work.transaction as unknown as { afterCommit(fn: () => unknown): void } | null;
         if (transaction) transaction.afterCommit(() => this.publishLive(app, workspace.id, liveOps));
         else await this.publishLive(app, workspace.id, liveOps);
+      }
+      if (signalingOps.length > 0) {
+        const transaction = work.transaction as unknown as { afterCommit(fn: () => unknown): void } | null;
+        if (transaction) transaction.afterCommit(() => this.applySignaling(workspace.id, signalingOps));
+        else this.applySignaling(workspace.id, signalingOps);
       }
     } catch (error) {
       // The delivery's transaction rolls back: the files the handler wrote go again.

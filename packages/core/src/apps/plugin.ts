@@ -55,7 +55,7 @@ export const appCatalogPlugin: CorePlugin = {
  */
 export const appsPlugin: CorePlugin = {
   name: 'apps',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'storage', 'search', 'notifications', 'live'],
+  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'storage', 'search', 'notifications', 'live', 'signaling'],
   async register(server, { config, logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const { registry, installations } = server.plugins['app-catalog'];
@@ -68,7 +68,8 @@ export const appsPlugin: CorePlugin = {
     const storage = server.plugins.storage.service;
     const secret = await loadSecretKey(config.secretKey, config.dataDir);
     const { hub, publisher } = server.plugins.live;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher });
+    const signaling = server.plugins.signaling.service;
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, signaling: () => signaling });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {
@@ -82,6 +83,23 @@ export const appsPlugin: CorePlugin = {
             if (!/^[a-z][a-z0-9-]{0,40}$/.test(kind)) throw new Error(`${app.namespace}: live channel kind ${JSON.stringify(kind)} must be 1-41 lower-case letters, digits or dashes`);
             if (!app.declaredKeys.includes(declared.permission)) throw new Error(`${app.namespace}: live channel kind ${kind} needs ${declared.permission}, which the manifest does not declare`);
             return [kind, { permission: declared.permission, authorize: (input: Parameters<AppPipeline['authorizeChannel']>[2]) => pipeline.authorizeChannel(runtime, kind, input) }];
+          }),
+        ),
+      );
+    }
+
+    // Each app's signaling session kinds: joining needs the kind's permission, then the app's own rule.
+    for (const app of registry.withCode()) {
+      const kinds = app.definition!.signaling ?? {};
+      if (Object.keys(kinds).length === 0) continue;
+      const runtime = bound.get(app.namespace)!;
+      signaling.hub.declareKinds(
+        app.namespace,
+        Object.fromEntries(
+          Object.entries(kinds).map(([kind, declared]) => {
+            if (!/^[a-z][a-z0-9-]{0,40}$/.test(kind)) throw new Error(`${app.namespace}: signaling session kind ${JSON.stringify(kind)} must be 1-41 lower-case letters, digits or dashes`);
+            if (!app.declaredKeys.includes(declared.permission)) throw new Error(`${app.namespace}: signaling session kind ${kind} needs ${declared.permission}, which the manifest does not declare`);
+            return [kind, { permission: declared.permission, authorize: (input: Parameters<AppPipeline['authorizeChannel']>[2]) => pipeline.authorizeChannel(runtime, kind, input, 'signaling') }];
           }),
         ),
       );

@@ -122,6 +122,41 @@ export interface LiveChannels {
   publish(channel: string, type: string, data: unknown, options?: LivePublishOptions): void;
 }
 
+/** One STUN or TURN server a WebRTC client may use (the shape of the browser's `RTCIceServer`). */
+export interface IceServer {
+  /** `stun:host:port`, `turn:host:port?transport=udp`, `turns:host:443`. */
+  urls: string[];
+  /** TURN user name, when the server wants one. */
+  username?: string;
+  /** TURN credential, when the server wants one. */
+  credential?: string;
+}
+
+/** What a client needs to join a signaling session: put it in the answer of the app's "join" route. */
+export interface SignalingTicket {
+  /** The signaling websocket, `wss://{subdomain}.{base}/signaling`. */
+  url: string;
+  /** The session to send in `join`: `{app}/{kind}/{id}`. */
+  session: string;
+  /** STUN/TURN servers from the platform's configuration (`WEBRTC_ICE_SERVERS`), for `new RTCPeerConnection({ iceServers })`. */
+  ice_servers: IceServer[];
+}
+
+/**
+ * `ctx.signaling`: the app's WebRTC signaling sessions (docs/live-updates.md, "Signaling"). Core
+ * owns the socket and relays offers, answers and ICE candidates between the peers who joined one
+ * session; the app declares session kinds (`defineApp(..., { signaling: { calls: {...} } })`),
+ * hands out tickets, and ends sessions.
+ */
+export interface AppSignaling {
+  /** The ticket for session `{kind}/{id}` of a kind the app declared (throws for another kind). */
+  session(kind: string, id: string): SignalingTicket;
+  /** Closes the session for every peer (they get `ended`), once the work committed. */
+  end(kind: string, id: string): void;
+  /** Removes these members' peers from the session (they get `removed`), once the work committed. */
+  remove(kind: string, id: string, memberIds: string[]): void;
+}
+
 /** A record as the platform search stores it. */
 export interface SearchDocument {
   /** One of the app's searchable types (manifest `search[].type`). */
@@ -229,6 +264,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   live: LiveChannels;
   /** Files of this app in this workspace (put, get, delete, signed links). */
   storage: AppStorage;
+  /** WebRTC signaling sessions of the app (tickets for clients; ending a session after the commit). */
+  signaling: AppSignaling;
   /** Encrypts small secrets the app keeps at rest (credentials, private keys) with the platform's secret key. */
   secrets: AppSecrets;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */

@@ -116,6 +116,21 @@ export interface LiveChannelKind<M extends ModelMap = ModelMap> {
   authorize?(id: string, ctx: CheckContext<M>): boolean | Promise<boolean>;
 }
 
+/**
+ * One kind of signaling session of the app (`calls`: sessions `{app}/calls/{id}`): who may join
+ * one. The signaling socket checks layer 4 (the app's access) and layer 5 (`permission`), then
+ * the app's own rule.
+ */
+export interface SignalingSessionKind<M extends ModelMap = ModelMap> {
+  /** The permission key a peer needs to join (layer 5). */
+  permission: string;
+  /**
+   * May this member join session `id` (a participant of the call, a member of the room)? Run on
+   * every `join`, with `ctx.db` in a read transaction; return true to admit.
+   */
+  authorize?(id: string, ctx: CheckContext<M>): boolean | Promise<boolean>;
+}
+
 /** The code parts of an app, given to defineApp. */
 export interface AppParts<M extends ModelMap = ModelMap> {
   /** Every route (each needs an entry in the manifest's authorization table). */
@@ -134,6 +149,8 @@ export interface AppParts<M extends ModelMap = ModelMap> {
   services?: Record<string, AppService<M, any>>;
   /** Live-update channel kinds, by kind (`chats`, `boards`). */
   live?: Record<string, LiveChannelKind<M>>;
+  /** WebRTC signaling session kinds, by kind (`calls`, `rooms`). */
+  signaling?: Record<string, SignalingSessionKind<M>>;
 }
 
 /** An app as the runtime loads it: the manifest and the code. The default export of an app's entry module. */
@@ -158,11 +175,13 @@ export interface AppDefinition<M extends ModelMap = ModelMap> {
   readonly services: Record<string, AppService<M>>;
   /** Live-update channel kinds. */
   readonly live: Record<string, LiveChannelKind<M>>;
+  /** Signaling session kinds. */
+  readonly signaling: Record<string, SignalingSessionKind<M>>;
 }
 
 /**
  * Declares an app: `export default defineApp(manifest, { routes, migrations, models, checks,
- * subscriptions, search, live })`. The runtime validates the manifest against the code at start-up.
+ * subscriptions, search, live, signaling })`. The runtime validates the manifest against the code at start-up.
  */
 export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts: AppParts<M> = {}): AppDefinition<M> {
   const migrations = parts.migrations ?? [];
@@ -189,6 +208,7 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
     search: { ...(parts.search ?? {}) },
     services: { ...(parts.services ?? {}) },
     live: { ...(parts.live ?? {}) },
+    signaling: { ...(parts.signaling ?? {}) },
   });
 }
 
