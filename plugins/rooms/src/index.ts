@@ -25,7 +25,7 @@ export default defineApp(manifest, {
         const room = await ctx.db.rooms.findById(id);
         if (!room) return false;
         const member = await ctx.db.roomMembers.findOne({ where: { room_id: id, member_id: ctx.member.id } });
-        if (!member && room.visibility !== 'workspace') return false;
+        if (!member && room.visibility !== 'workspace' && !ctx.permissions.has('rooms.rooms.manage')) return false;
         return (await ctx.db.presences.findOne({ where: { room_id: id, member_id: ctx.member.id } })) !== null;
       },
     },

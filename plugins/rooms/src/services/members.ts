@@ -3,6 +3,7 @@ import type { RoomMember, RoomRole } from '../models/index.js';
 import { conflictOnDuplicate, emit, type RoomsBaseContext, type RoomsContext } from './context.js';
 import { assertMemberPresent, memberIdOf, setDirectoryState } from './directory.js';
 import { presentMember } from './present.js';
+import { dropFromSession } from './signaling.js';
 import { effectiveRole, moderates, requireVisibleRoom } from './rooms.js';
 
 const RANK: Record<RoomRole, number> = { owner: 3, moderator: 2, member: 1 };
@@ -82,6 +83,7 @@ export async function removeMember(ctx: RoomsContext, roomId: string, memberMrnV
   emit(ctx, 'core.rooms.member.removed', { room_id: room.id, member_mrn: memberMrn(target.member_id), removed_by_mrn: ctx.member.mrn });
   if (await ctx.db.presences.destroy({ where: { room_id: room.id, member_id: target.member_id } })) {
     emit(ctx, 'core.rooms.session.left', { room_id: room.id, member_mrn: memberMrn(target.member_id), ...(self ? {} : { by_mrn: ctx.member.mrn }) });
+    dropFromSession(ctx, room.id, [target.member_id]);
   }
   return { room_id: room.id, member_mrn: memberMrn(target.member_id), removed: true as const };
 }
@@ -97,6 +99,7 @@ export async function recordMemberRemoved(ctx: RoomsBaseContext, memberId: strin
   for (const row of await ctx.db.presences.findAll({ where: { member_id: memberId }, order: [['room_id', 'ASC']] })) {
     await ctx.db.presences.destroy({ where: { room_id: row.room_id, member_id: memberId } });
     emit(ctx, 'core.rooms.session.left', { room_id: row.room_id, member_mrn: memberMrn(memberId) });
+    dropFromSession(ctx, row.room_id, [memberId]);
   }
   for (const row of await ctx.db.roomMembers.findAll({ where: { member_id: memberId }, order: [['room_id', 'ASC']] })) {
     await ctx.db.roomMembers.destroy({ where: { room_id: row.room_id, member_id: memberId } });

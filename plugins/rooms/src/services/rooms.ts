@@ -3,7 +3,7 @@ import type { Room, RoomMember, RoomRole, Visibility } from '../models/index.js'
 import { conflictOnDuplicate, emit, likePattern, type RoomsBaseContext, type RoomsContext } from './context.js';
 import { assertMemberPresent, memberIdOf } from './directory.js';
 import { presentRoom } from './present.js';
-import { endSession } from './signaling.js';
+import { dropFromSession, endSession } from './signaling.js';
 import type { SearchDocument } from '@wpk/sdk';
 
 /** The search document of a room (only rooms open to the workspace are indexed: a private room's name is its members' business). */
@@ -158,8 +158,20 @@ export async function updateRoom(ctx: RoomsContext, roomId: string, input: Updat
   await conflictOnDuplicate(ctx.db.rooms.update({ ...changes, updated_at: new Date() }, { where: { id: room.id } }), `name: a room named ${changes.name} already exists`);
   const updated = (await ctx.db.rooms.findById(room.id))!;
   emit(ctx, 'core.rooms.room.updated', { room_id: room.id, changes, updated_by_mrn: ctx.member.mrn });
+  if (changes.visibility === 'private') await dropNonMembers(ctx, room.id);
   indexRoom(ctx, updated);
   return readRoom(ctx, updated, me);
+}
+
+/** A room turned private: whoever is in its session without being a member is taken out (`session.left`, by the caller). */
+async function dropNonMembers(ctx: RoomsContext, roomId: string): Promise<void> {
+  const members = new Set((await ctx.db.roomMembers.findAll({ where: { room_id: roomId } })).map((row) => row.member_id));
+  const outsiders = (await ctx.db.presences.findAll({ where: { room_id: roomId }, order: [['joined_at', 'ASC'], ['member_id', 'ASC']] })).filter((row) => !members.has(row.member_id));
+  for (const row of outsiders) {
+    await ctx.db.presences.destroy({ where: { room_id: roomId, member_id: row.member_id } });
+    emit(ctx, 'core.rooms.session.left', { room_id: roomId, member_mrn: memberMrn(row.member_id), by_mrn: ctx.member.mrn });
+  }
+  dropFromSession(ctx, roomId, outsiders.map((row) => row.member_id));
 }
 
 /** Deletes a room with its members; its session ends for everyone. Its owners, or `rooms.rooms.manage`. */

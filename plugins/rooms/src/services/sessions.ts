@@ -2,7 +2,7 @@ import { ConflictError, ForbiddenError, memberMrn, NotFoundError } from '@wpk/sd
 import { emit, type RoomsContext } from './context.js';
 import { memberIdOf } from './directory.js';
 import { effectiveRole, moderates, requireVisibleRoom } from './rooms.js';
-import { sessionOf } from './signaling.js';
+import { dropFromSession, sessionOf } from './signaling.js';
 
 /** Who is in the room's session, by when they joined. */
 async function presentMrns(ctx: RoomsContext, roomId: string): Promise<string[]> {
@@ -37,5 +37,6 @@ export async function leaveSession(ctx: RoomsContext, roomId: string, memberMrnV
   const removed = await ctx.db.presences.destroy({ where: { room_id: room.id, member_id: memberId } });
   if (!removed) throw new NotFoundError(self ? `You are not in room ${room.name}'s session` : `member_mrn: ${memberMrn(memberId)} is not in room ${room.name}'s session`);
   emit(ctx, 'core.rooms.session.left', { room_id: room.id, member_mrn: memberMrn(memberId), ...(self ? {} : { by_mrn: ctx.member.mrn }) });
+  dropFromSession(ctx, room.id, [memberId]);
   return { room_id: room.id, member_mrn: memberMrn(memberId), left: true as const, present_mrns: await presentMrns(ctx, room.id) };
 }
