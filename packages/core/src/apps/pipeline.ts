@@ -5,6 +5,7 @@ import {
   type AnyAppRoute,
   type AppContext,
   type AppLogger,
+  type AppMailMessage,
   type AppRequest,
   type AppSecrets,
   type AppStorage,
@@ -29,6 +30,7 @@ import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single,
 import { SecretBox } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
 import type { SignalingService } from '../signaling/index.js';
+import { queuedMail, type MailOutbox, type QueuedMail } from '../mail/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
 import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
@@ -61,6 +63,8 @@ export interface PipelineServices {
   live(): LivePublisher | null;
   /** What `ctx.signaling` hands out and ends sessions through (null: no signaling, `ctx.signaling` throws). */
   signaling?(): SignalingService | null;
+  /** Where `ctx.mail` queues (with the work) and what sends after the commit. */
+  mail(): MailOutbox;
 }
 
 /** A signaling change an app asked for, applied once its work committed. */
@@ -192,8 +196,8 @@ function signalingHandle(app: LoadedApp, workspace: Workspace, service: Signalin
 }
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
-/** The parts every context shares: app, workspace, db, events, search, live, storage, secrets, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
+/** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, log. */
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
@@ -241,6 +245,11 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
     storage,
     signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
     secrets: secretsOf(app, secret),
+    mail: Object.freeze({
+      send(message: AppMailMessage) {
+        mailOps.push(queuedMail(message, app.manifest.name));
+      },
+    }),
     settings: Object.freeze(structuredClone(settings)),
     log: appLogger(logger),
   };
@@ -314,9 +323,10 @@ export class AppPipeline {
     const eager = this.services.strict !== null || (request.method !== 'get' && request.method !== 'head');
     const liveOps: LivePublication[] = [];
     const signalingOps: SignalingOperation[] = [];
+    const mailOps: QueuedMail[] = [];
     const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps, { service: this.signaling(), ops: signalingOps });
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -333,14 +343,16 @@ export class AppPipeline {
         };
         return route.handler(toAppRequest(request), Object.freeze(ctx));
       });
-      if (searchOps.length > 0) await work.begin();
+      if (searchOps.length > 0 || mailOps.length > 0) await work.begin();
       await this.flushSearch(app, workspace.id, searchOps);
+      if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);
       return body;
     }).finally(() => unit?.finish());
     // Committed (a 2xx answer): the live publications leave now; a rolled-back answer dropped them.
     const status = answer && typeof answer === 'object' && 'statusCode' in answer ? Number((answer as { statusCode: number }).statusCode) : 200;
     if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
     if (signalingOps.length > 0 && status >= 200 && status < 300) this.applySignaling(workspace.id, signalingOps);
+    if (mailOps.length > 0 && status >= 200 && status < 300) this.services.mail().kick();
     return answer;
   }
 
@@ -439,22 +451,27 @@ export class AppPipeline {
     const unit = storage?.unit() ?? null;
     const liveOps: LivePublication[] = [];
     const signalingOps: SignalingOperation[] = [];
+    const mailOps: QueuedMail[] = [];
     try {
-      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps, { service: this.signaling(), ops: signalingOps });
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
       await this.underAppRole(app, async () => {
         await handler(structuredClone(event), Object.freeze(ctx));
       });
       await this.flushSearch(app, workspace.id, searchOps);
+      if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);
       // After the delivery's transaction commits (never on a rollback).
+      const transaction = work.transaction as unknown as { afterCommit(fn: () => unknown): void } | null;
       if (liveOps.length > 0) {
-        const transaction = work.transaction as unknown as { afterCommit(fn: () => unknown): void } | null;
         if (transaction) transaction.afterCommit(() => this.publishLive(app, workspace.id, liveOps));
         else await this.publishLive(app, workspace.id, liveOps);
       }
       if (signalingOps.length > 0) {
-        const transaction = work.transaction as unknown as { afterCommit(fn: () => unknown): void } | null;
         if (transaction) transaction.afterCommit(() => this.applySignaling(workspace.id, signalingOps));
         else this.applySignaling(workspace.id, signalingOps);
+      }
+      if (mailOps.length > 0) {
+        if (transaction) transaction.afterCommit(() => this.services.mail().kick());
+        else this.services.mail().kick();
       }
     } catch (error) {
       // The delivery's transaction rolls back: the files the handler wrote go again.
@@ -497,8 +514,9 @@ export class AppPipeline {
 
   /**
    * Runs work of an app's long-lived service in the workspace, in one transaction, with the
-   * context a subscription handler gets (under the app's role in strict mode); staged events
-   * and search changes are written with it. Throws (after the rollback) when the work does.
+   * context a subscription handler gets (under the app's role in strict mode); staged events,
+   * search changes and queued mails are written with it, live publications and mails leave after
+   * the commit. Throws (after the rollback) when the work does.
    */
   async runService<R>(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, fn: (ctx: BaseContext) => Promise<R>): Promise<R> {
     const { app } = runtime;
@@ -506,13 +524,20 @@ export class AppPipeline {
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
-    return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
+    const liveOps: LivePublication[] = [];
+    const mailOps: QueuedMail[] = [];
+    const result = await runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret));
-      const result = await this.underAppRole(app, () => fn(ctx));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret, liveOps, mailOps));
+      const outcome = await this.underAppRole(app, () => fn(ctx));
       await this.flushSearch(app, workspace.id, searchOps);
-      return result;
+      if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);
+      return outcome;
     }).finally(() => unit?.finish());
+    // Committed: the live publications and mails leave now (a throw above rolled them back).
+    if (liveOps.length > 0) await this.publishLive(app, workspace.id, liveOps);
+    if (mailOps.length > 0) this.services.mail().kick();
+    return result;
   }
 
   /** Delivers one event in a transaction of its own; staged events are written with it. */

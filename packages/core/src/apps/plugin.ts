@@ -55,7 +55,7 @@ export const appCatalogPlugin: CorePlugin = {
  */
 export const appsPlugin: CorePlugin = {
   name: 'apps',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'storage', 'search', 'notifications', 'live', 'signaling'],
+  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'storage', 'search', 'notifications', 'live', 'signaling'],
   async register(server, { config, logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const { registry, installations } = server.plugins['app-catalog'];
@@ -69,7 +69,8 @@ export const appsPlugin: CorePlugin = {
     const secret = await loadSecretKey(config.secretKey, config.dataDir);
     const { hub, publisher } = server.plugins.live;
     const signaling = server.plugins.signaling.service;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, signaling: () => signaling });
+    const outbox = server.plugins.mail.outbox;
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, signaling: () => signaling, mail: () => outbox });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {
