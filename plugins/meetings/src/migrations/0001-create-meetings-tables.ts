@@ -34,6 +34,7 @@ export const createMeetingsTables: AppMigration = {
           member_id: 'uuid',
           email: 'varchar(254)',
           name: 'varchar(200)',
+          position: 'integer NOT NULL DEFAULT 0',
           status: "varchar(12) NOT NULL DEFAULT 'needs_action' CHECK (status IN ('needs_action', 'accepted', 'declined', 'tentative'))",
           responded_at: 'timestamptz',
           added_by: 'uuid NOT NULL',

@@ -54,6 +54,8 @@ export interface Attendee {
   member_id: string | null;
   email: string | null;
   name: string | null;
+  /** Invitation order within the meeting. */
+  position: number;
   status: RsvpStatus;
   responded_at: Date | null;
   added_by: string;
@@ -67,6 +69,7 @@ export const attendees = defineModel<Attendee>('attendees', {
   member_id: { type: DataTypes.UUID, allowNull: true },
   email: { type: DataTypes.STRING(254), allowNull: true },
   name: { type: DataTypes.STRING(200), allowNull: true },
+  position: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
   status: { type: DataTypes.STRING(12), allowNull: false, defaultValue: 'needs_action' },
   responded_at: { type: DataTypes.DATE, allowNull: true },
   added_by: { type: DataTypes.UUID, allowNull: false },
