@@ -45,6 +45,13 @@ export interface TestPlatformOptions {
    * by workspace. Migrations are not checked.
    */
   checkStatements?: boolean;
+  /**
+   * The port `platform.runtime.start()` listens on (default 0: any free one). Give a fixed free
+   * port when the public URL must name it: a browser's `Origin` is then the workspace's own
+   * (`http://{subdomain}.localhost:{port}`), and the links the platform hands out (signed files,
+   * signaling tickets) carry the port.
+   */
+  port?: number;
 }
 
 /** The query-shape check, loaded with its parser (the real PostgreSQL parser, as WebAssembly) on first use. */
@@ -74,6 +81,8 @@ export interface CapturedEvent {
   deliverAt: Date | null;
   /** The dedupe key it was staged with, or null. */
   dedupeKey: string | null;
+  /** Withdrawn before any delivery (`ctx.events.withdraw`): never delivered. */
+  withdrawn?: true;
 }
 
 /**
@@ -301,7 +310,9 @@ export class TestPlatform {
     // ctx.storage works with no set-up: local disk under a temporary data directory.
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-testing-'));
     const captured: Captured = { denials: [], events: [], search: [], mails: [] };
-    const capture = (events: ObservedEvent[]) => {
+    const capture = (events: ObservedEvent[], withdrawn: string[] = []) => {
+      const taken = new Set(withdrawn);
+      if (taken.size > 0) for (const event of captured.events) if (taken.has(event.id)) event.withdrawn = true;
       captured.events.push(...events.map((event) => ({ id: event.id, emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId: event.workspaceId, deliverAt: event.deliverAt, dedupeKey: event.dedupeKey })));
     };
     let runtime: Runtime;
@@ -311,7 +322,7 @@ export class TestPlatform {
         logger: createLogger(process.env.WPK_LOG_LEVEL ?? options.logLevel ?? 'silent'),
         databaseUrl: scratch.url,
         inMemory: scratch.url === undefined,
-        port: 0,
+        port: options.port ?? 0,
         configFile: false,
         projectDir: options.projectDir,
         apps,
@@ -411,13 +422,24 @@ export class TestPlatform {
    * Delivers, as the broker would, every captured event that is due by the platform's clock
    * (no `deliverAt`, or `deliverAt` reached) and not delivered by this method before, to the
    * loaded apps subscribing to it; oldest first. Returns what became of each, by event id.
-   * Move the clock (`platform.clock.advance`) to bring delayed events due. `workspace`: only
+   * Like the broker, it skips withdrawn events and a later event with the dedupe key and payload
+   * of an earlier one. Move the clock (`platform.clock.advance`) to bring delayed events due. `workspace`: only
    * the events of that workspace.
    */
   async deliverDue(workspace?: TestWorkspace | string): Promise<Array<{ event: CapturedEvent; outcomes: Record<string, DeliveryOutcome> }>> {
     const now = this.clock.now().getTime();
     const only = typeof workspace === 'string' ? workspace : workspace?.id;
-    const due = this.events.filter((event) => !this.delivered.has(event.id) && event.workspaceId && (only === undefined || event.workspaceId === only) && (!event.deliverAt || event.deliverAt.getTime() <= now));
+    // As the broker deduplicates: the first event of (workspace, action, dedupe key, payload) wins,
+    // a later one is dropped; a withdrawn event claims nothing and is never delivered.
+    const claims = new Set<string>();
+    const duplicates = new Set<string>();
+    for (const event of this.events) {
+      if (event.withdrawn || event.dedupeKey === null) continue;
+      const claim = JSON.stringify([event.workspaceId, event.action, event.dedupeKey, canonical(event.payload)]);
+      if (claims.has(claim)) duplicates.add(event.id);
+      else claims.add(claim);
+    }
+    const due = this.events.filter((event) => !this.delivered.has(event.id) && !event.withdrawn && !duplicates.has(event.id) && event.workspaceId && (only === undefined || event.workspaceId === only) && (!event.deliverAt || event.deliverAt.getTime() <= now));
     const done: Array<{ event: CapturedEvent; outcomes: Record<string, DeliveryOutcome> }> = [];
     for (const event of due) {
       this.delivered.add(event.id);
@@ -724,4 +746,11 @@ function caller(platform: TestPlatform, subdomain: string, credential: Record<st
     patch: (path, payload, headers) => request('PATCH', path, payload, headers),
     delete: (path, headers) => request('DELETE', path, undefined, headers),
   };
+}
+
+/** JSON with object keys sorted, so two equal payloads compare equal whatever their key order. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  return value;
 }

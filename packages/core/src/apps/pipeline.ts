@@ -25,7 +25,7 @@ import {
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
-import { stageEvent, type EventSink } from '../events/index.js';
+import { stageEvent, withdrawEvents, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
 import { SecretBox } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
@@ -212,6 +212,11 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
         stageEvent(work, { emitter: app.namespace, action, payload, metadata, options, workspaceId: workspace.id }, (name) =>
           declaredEvents.has(name) ? null : `${app.namespace} may not emit ${name}: its manifest does not declare it`,
           (name, body) => checkerOf(app).check(name, body),
+        );
+      },
+      withdraw(action: string, dedupeKey: string) {
+        withdrawEvents(work, { emitter: app.namespace, action, dedupeKey, workspaceId: workspace.id }, (name) =>
+          declaredEvents.has(name) ? null : `${app.namespace} may not withdraw ${name}: its manifest does not declare it`,
         );
       },
     }),

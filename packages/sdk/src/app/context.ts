@@ -57,7 +57,7 @@ export interface ContextPermissions {
 
 /** Options of a staged event. */
 export interface StageOptions {
-  /** The broker rejects a second event with the same dedupe key and the same payload. */
+  /** The broker rejects a second event with the same dedupe key and the same payload (see also `withdraw`). */
   dedupeKey?: string;
   /** Deliver no earlier than this instant (reminders). */
   deliverAt?: Date;
@@ -101,6 +101,13 @@ export interface EventStager<Events extends object = UntypedApp['emits']> {
    * failing path, here, in production as in tests. The broker validates again on its side.
    */
   stage<A extends keyof Events & string>(action: A, payload: Events[A], metadata?: Record<string, unknown>, options?: StageOptions): void;
+  /**
+   * Withdraws the app's events of `action` staged with `dedupeKey` (in this workspace) that no
+   * subscriber has received yet: a delayed reminder of a call that moved or was cancelled. It
+   * happens with the work's transaction (a rolled-back request withdraws nothing) and reaches
+   * events staged before it, earlier in this request too; stage the replacement after it.
+   */
+  withdraw<A extends keyof Events & string>(action: A, dedupeKey: string): void;
 }
 
 /** Options of a live publication. */
