@@ -8,6 +8,9 @@ let ann: TestMember;
 let bob: TestMember;
 let cid: TestMember;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
+const CALL_TWO = '00000000-0000-4000-8000-0000000c0002';
+const CALL_CHAT = '00000000-0000-4000-8000-0000000c0003';
+const CALL_LOST = '00000000-0000-4000-8000-0000000c0004';
 const START = '2030-03-04T09:00:00.000Z';
 const END = '2030-03-04T10:00:00.000Z';
 const uid = (id: string) => `meeting-${id}@workspace-platform-kit`;
@@ -74,13 +77,13 @@ test.serial('POST /meetings schedules a meeting: the answer, meeting.scheduled w
   ]);
   // cid never used the app and no address was given: no mail for cid (the meeting is in cid's list).
   const mails = await world.takeMails();
-  t.deepEqual(mails.map((mail) => mail.to), [[bob.email.toLowerCase()], ['guest@example.com']]);
+  t.deepEqual(mails.map((mail) => mail.to), [['guest@example.com'], [bob.email.toLowerCase()]]);
   for (const mail of mails) {
     t.is(mail.subject, 'Invitation: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC');
     t.is(mail.replyTo, ann.email.toLowerCase());
     t.is(mail.text, `${ann.name} invites you to Quarterly review.\n\nWhen: 2030-03-04 09:00 to 10:00 UTC\nWhere: Room 4\n\nNumbers, plans; and questions, too\n`);
     t.deepEqual(mail.calendar?.method, 'REQUEST');
-    t.deepEqual(mail.attachments, [{ filename: 'invite.ics', contentType: 'application/ics', content: mail.calendar!.content }]);
+    t.deepEqual(mail.attachments?.map((file) => [file.filename, file.contentType, Buffer.from(file.content, 'base64').toString('utf8')]), [['invite.ics', 'application/ics', mail.calendar!.content]]);
     t.true(mail.calendar!.content.split('\r\n').every((line) => Buffer.byteLength(line) <= 75));
     t.deepEqual(parseCalendar(mail.calendar!.content), {
       method: 'REQUEST', version: '2.0', prodid: '-//Workspace Platform Kit//Meetings//EN', events: 1,
@@ -104,7 +107,7 @@ test.serial('bad input names the field and writes nothing: times, attendees, dup
     [{ title: 'x', starts_at: END, ends_at: START }, 'ends_at must be after starts_at'],
     [{ title: 'x', starts_at: START, ends_at: START }, 'ends_at must be after starts_at'],
     [{ title: 'x', starts_at: START, ends_at: '2030-03-19T09:00:00Z' }, 'ends_at: a meeting lasts at most 14 days'],
-    [{ title: 'x', starts_at: '2030-02-30T09:00:00Z', ends_at: END }, 'starts_at must be a valid ISO 8601 instant'],
+    [{ title: 'x', starts_at: '2030-02-30T09:00:00Z', ends_at: END }, 'starts_at must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
     [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ name: 'Nobody' }] }, 'attendees[0] needs member_mrn or email'],
     [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ email: 'not-an-address' }] }, 'attendees[0].email must be a valid email'],
     [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ member_mrn: 'bob' }] }, 'attendees[0].member_mrn must be a member MRN (mrn:account:member:{id})'],
@@ -158,10 +161,10 @@ test.serial('UpdateMeeting: the organizer only; a change raises SEQUENCE and mai
   ]);
   const mails = await world.takeMails();
   t.deepEqual(mails.map((mail) => [mail.to, mail.subject, mail.calendar?.method]), [
-    [[bob.email.toLowerCase()], 'Updated invitation: Quarterly review @ 2030-03-04 13:00 to 14:30 UTC', 'REQUEST'],
     [['guest@example.com'], 'Updated invitation: Quarterly review @ 2030-03-04 13:00 to 14:30 UTC', 'REQUEST'],
+    [[bob.email.toLowerCase()], 'Updated invitation: Quarterly review @ 2030-03-04 13:00 to 14:30 UTC', 'REQUEST'],
   ]);
-  t.like(parseCalendar(mails[0].calendar!.content), { method: 'REQUEST', uid: uid(meeting.id), sequence: 1, start: '2030-03-04T13:00:00.000Z', end: '2030-03-04T14:30:00.000Z', location: 'Room 9', status: 'CONFIRMED' });
+  t.like(parseCalendar(mails[1].calendar!.content), { method: 'REQUEST', uid: uid(meeting.id), sequence: 1, start: '2030-03-04T13:00:00.000Z', end: '2030-03-04T14:30:00.000Z', location: 'Room 9', status: 'CONFIRMED' });
   await ok(ann.patch(`/meetings/${meeting.id}`, { title: 'Quarterly review, again' }));
   t.like(parseCalendar((await world.takeMails())[0].calendar!.content), { uid: uid(meeting.id), sequence: 2, summary: 'Quarterly review, again' });
 });
@@ -189,15 +192,15 @@ test.serial('attendees: the organizer invites (mailed the current REQUEST, SEQUE
   ]);
   const mails = await world.takeMails();
   t.deepEqual(mails.map((mail) => [mail.to, mail.subject]), [
-    [['other@example.com'], 'Invitation: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC'],
     [['cid.private@example.com'], 'Invitation: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC'],
+    [['other@example.com'], 'Invitation: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC'],
   ]);
-  t.deepEqual(parseCalendar(mails[1].calendar!.content).attendees, [
+  t.deepEqual(parseCalendar(mails[0].calendar!.content).attendees, [
     ['mailto:guest@example.com', 'NEEDS-ACTION', 'TRUE', null],
     ['mailto:other@example.com', 'NEEDS-ACTION', 'TRUE', 'Otto'],
     ['mailto:cid.private@example.com', 'NEEDS-ACTION', 'TRUE', null],
   ]);
-  t.is(parseCalendar(mails[1].calendar!.content).sequence, 0);
+  t.is(parseCalendar(mails[0].calendar!.content).sequence, 0);
   t.deepEqual((await ok(ann.get(`/meetings/${meeting.id}`))).attendees.map((row: any) => row.email), ['guest@example.com', 'other@example.com', 'cid.private@example.com']);
 });
 
@@ -251,11 +254,11 @@ test.serial('removing an attendee mails them a CANCEL naming only them (SEQUENCE
   ]);
   const mails = await world.takeMails();
   t.deepEqual(mails.map((mail) => [mail.to, mail.subject, mail.calendar?.method, mail.attachments?.[0]?.filename]), [
-    [[bob.email.toLowerCase()], 'Cancelled: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC', 'CANCEL', 'cancel.ics'],
     [['guest@example.com'], 'Cancelled: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC', 'CANCEL', 'cancel.ics'],
+    [[bob.email.toLowerCase()], 'Cancelled: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC', 'CANCEL', 'cancel.ics'],
   ]);
-  t.like(parseCalendar(mails[0].calendar!.content), { method: 'CANCEL', uid: uid(meeting.id), sequence: 1, status: 'CANCELLED', attendees: [[`mailto:${bob.email.toLowerCase()}`, 'NEEDS-ACTION', null, bob.name]] });
-  t.like(parseCalendar(mails[1].calendar!.content), { method: 'CANCEL', sequence: 2, attendees: [['mailto:guest@example.com', 'NEEDS-ACTION', null, null]] });
+  t.like(parseCalendar(mails[1].calendar!.content), { method: 'CANCEL', uid: uid(meeting.id), sequence: 1, status: 'CANCELLED', attendees: [[`mailto:${bob.email.toLowerCase()}`, 'NEEDS-ACTION', null, bob.name]] });
+  t.like(parseCalendar(mails[0].calendar!.content), { method: 'CANCEL', sequence: 2, attendees: [['mailto:guest@example.com', 'NEEDS-ACTION', null, null]] });
   t.is((await bob.get(`/meetings/${meeting.id}`)).status, 404);
 });
 
@@ -271,11 +274,11 @@ test.serial('DELETE /meetings/{id} cancels: CANCEL to every attendee (SEQUENCE +
   t.deepEqual(world.takeEvents(), [{ action: 'core.meetings.meeting.cancelled', payload: { meeting_id: meeting.id, meeting_mrn: meeting.mrn } }]);
   const mails = await world.takeMails();
   t.deepEqual(mails.map((mail) => [mail.to, mail.subject, mail.calendar?.method]), [
-    [[bob.email.toLowerCase()], 'Cancelled: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC', 'CANCEL'],
     [['guest@example.com'], 'Cancelled: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC', 'CANCEL'],
+    [[bob.email.toLowerCase()], 'Cancelled: Quarterly review @ 2030-03-04 09:00 to 10:00 UTC', 'CANCEL'],
   ]);
   t.is(mails[0].text, `${ann.name} has cancelled Quarterly review.\n\nWhen: 2030-03-04 09:00 to 10:00 UTC\n`);
-  t.like(parseCalendar(mails[0].calendar!.content), { method: 'CANCEL', uid: uid(meeting.id), sequence: 1, status: 'CANCELLED', attendees: [[`mailto:${bob.email.toLowerCase()}`, 'NEEDS-ACTION', null, bob.name], ['mailto:guest@example.com', 'NEEDS-ACTION', null, null]] });
+  t.like(parseCalendar(mails[1].calendar!.content), { method: 'CANCEL', uid: uid(meeting.id), sequence: 1, status: 'CANCELLED', attendees: [[`mailto:${bob.email.toLowerCase()}`, 'NEEDS-ACTION', null, bob.name], ['mailto:guest@example.com', 'NEEDS-ACTION', null, null]] });
   for (const [method, path, body] of [['DELETE', `/meetings/${meeting.id}`, undefined], ['PATCH', `/meetings/${meeting.id}`, { title: 'x' }], ['POST', `/meetings/${meeting.id}/attendees`, { email: 'late@example.com' }], ['PATCH', `/meetings/${meeting.id}/attendees/${meeting.attendees[0].id}`, { status: 'accepted' }]] as const) {
     const reply = await (method === 'DELETE' ? ann.delete(path) : method === 'PATCH' ? (path.includes('attendees') ? bob : ann).patch(path, body) : ann.post(path, body));
     t.deepEqual([reply.status, reply.body], [409, { error: 'Meeting Quarterly review is cancelled' }], `${method} ${path}`);
@@ -284,27 +287,38 @@ test.serial('DELETE /meetings/{id} cancels: CANCEL to every attendee (SEQUENCE +
   t.like(await ok(bob.get(`/meetings/${meeting.id}`)), { status: 'cancelled' });
 });
 
-test.serial("the meeting's call: call.created naming the meeting and call.scheduled (either order) put the call on the meeting; updates carry its join URL; other calls change nothing", async (t) => {
-  const one = await schedule([{ member_mrn: bob.mrn }]);
-  const two = await schedule([]);
-  const handled = { meetings: 'handled' };
-  t.deepEqual(await world.platform.deliver(world.workspace, 'core.calls.call.created', { call_id: 'call-1', type: 'scheduled', mode: 'video', title: 'Quarterly review', creator_mrn: ann.mrn, source_mrn: one.mrn, scheduled_at: START }), handled);
-  t.is((await ok(ann.get(`/meetings/${one.id}`))).call.join_url, null);
-  await world.platform.deliver(world.workspace, 'core.calls.call.scheduled', { call_id: 'call-1', title: 'Quarterly review', scheduled_at: START, participant_mrns: [ann.mrn, bob.mrn], join_url: 'https://meetings.localhost/calls/call-1' });
-  t.deepEqual((await ok(bob.get(`/meetings/${one.id}`))).call, { call_id: 'call-1', join_url: 'https://meetings.localhost/calls/call-1', scheduled_at: START });
-  await world.platform.deliver(world.workspace, 'core.calls.call.scheduled', { call_id: 'call-2', title: 'Quarterly review', scheduled_at: START, participant_mrns: [ann.mrn], join_url: 'https://meetings.localhost/calls/call-2' });
-  t.is((await ok(ann.get(`/meetings/${two.id}`))).call, null);
-  await world.platform.deliver(world.workspace, 'core.calls.call.created', { call_id: 'call-2', type: 'scheduled', mode: 'video', title: 'Quarterly review', creator_mrn: ann.mrn, source_mrn: two.mrn, scheduled_at: START });
-  await world.platform.deliver(world.workspace, 'core.calls.call.created', { call_id: 'call-2', type: 'scheduled', mode: 'video', title: 'Quarterly review', creator_mrn: ann.mrn, source_mrn: two.mrn, scheduled_at: START });
-  t.deepEqual((await ok(ann.get(`/meetings/${two.id}`))).call, { call_id: 'call-2', join_url: 'https://meetings.localhost/calls/call-2', scheduled_at: START });
-  await world.platform.deliver(world.workspace, 'core.calls.call.created', { call_id: 'call-3', type: 'instant', mode: 'audio', title: 'Chat call', creator_mrn: ann.mrn, source_mrn: 'mrn:chat:chat:1' });
-  await world.platform.deliver(world.workspace, 'core.calls.call.created', { call_id: 'call-4', type: 'instant', mode: 'audio', title: 'x', creator_mrn: ann.mrn, source_mrn: `mrn:meetings:meeting:${UNKNOWN}` });
-  t.deepEqual(await world.platform.query('SELECT call_id FROM app_meetings.meeting_calls WHERE workspace_id = :w AND meeting_id IS NOT NULL ORDER BY call_id', { w: world.workspace.id }), [{ call_id: 'call-1' }, { call_id: 'call-2' }]);
+test.serial("the meeting's call: the calls app schedules it from meeting.scheduled; its call.created and call.scheduled put the call on the meeting, and later mails carry its join URL", async (t) => {
+  world.takeEvents();
+  const meeting = await schedule([{ member_mrn: bob.mrn }]);
+  await world.platform.deliverDue(world.workspace);
+  const calls = world.platform.events.filter((event) => event.action.startsWith('core.calls.'));
+  const created = calls.find((event) => event.action === 'core.calls.call.created')!;
+  t.like(created.payload, { source_mrn: meeting.mrn, title: 'Quarterly review', creator_mrn: ann.mrn, scheduled_at: START });
+  const scheduled = calls.find((event) => event.action === 'core.calls.call.scheduled' && event.payload.call_id === created.payload.call_id)!;
+  t.truthy(scheduled.payload.join_url);
+  const delivered = await world.platform.deliverDue(world.workspace);
+  t.deepEqual(delivered.filter((entry) => entry.event.action.startsWith('core.calls.call.')).map((entry) => [entry.event.action, entry.outcomes.meetings]).sort(), [['core.calls.call.created', 'handled'], ['core.calls.call.scheduled', 'handled']]);
+  t.deepEqual((await ok(bob.get(`/meetings/${meeting.id}`))).call, { call_id: created.payload.call_id, join_url: scheduled.payload.join_url, scheduled_at: START });
   await world.takeMails();
-  await ok(ann.patch(`/meetings/${one.id}`, { description: 'Bring numbers' }));
+  await ok(ann.patch(`/meetings/${meeting.id}`, { description: 'Bring numbers' }));
   const [mail] = await world.takeMails();
-  t.true(mail.text.includes('Join: https://meetings.localhost/calls/call-1\n'));
-  t.is(parseCalendar(mail.calendar!.content).url, 'https://meetings.localhost/calls/call-1');
+  t.true(mail.text.includes(`Join: ${scheduled.payload.join_url}\n`));
+  t.is(parseCalendar(mail.calendar!.content).url, scheduled.payload.join_url);
+  world.takeEvents();
+});
+
+test.serial('the calls events arrive in any order and more than once; calls of other sources, or of unknown meetings, are not taken', async (t) => {
+  const meeting = await schedule([]);
+  const scheduled = { call_id: CALL_TWO, title: 'Quarterly review', scheduled_at: START, participant_mrns: [ann.mrn], join_url: `https://meetings.localhost/calls/${CALL_TWO}` };
+  const created = { call_id: CALL_TWO, type: 'scheduled', mode: 'video', title: 'Quarterly review', creator_mrn: ann.mrn, source_mrn: meeting.mrn, scheduled_at: START };
+  t.like(await world.platform.deliver(world.workspace, 'core.calls.call.scheduled', scheduled), { meetings: 'handled' });
+  t.is((await ok(ann.get(`/meetings/${meeting.id}`))).call, null);
+  await world.platform.deliver(world.workspace, 'core.calls.call.created', created);
+  await world.platform.deliver(world.workspace, 'core.calls.call.created', created);
+  t.deepEqual((await ok(ann.get(`/meetings/${meeting.id}`))).call, { call_id: CALL_TWO, join_url: `https://meetings.localhost/calls/${CALL_TWO}`, scheduled_at: START });
+  await world.platform.deliver(world.workspace, 'core.calls.call.created', { ...created, call_id: CALL_CHAT, source_mrn: 'mrn:chat:chat:00000000-0000-4000-8000-000000000001' });
+  await world.platform.deliver(world.workspace, 'core.calls.call.created', { ...created, call_id: CALL_LOST, source_mrn: `mrn:meetings:meeting:${UNKNOWN}` });
+  t.deepEqual(await world.platform.query("SELECT count(*)::int AS n FROM app_meetings.meeting_calls WHERE workspace_id = :w AND call_id IN (:ids)", { w: world.workspace.id, ids: [CALL_CHAT, CALL_LOST] }), [{ n: 0 }]);
 });
 
 test.serial('search: a meeting is found by its organizer and member attendees only (readers follow the attendees)', async (t) => {
@@ -323,7 +337,7 @@ test.serial('search: a meeting is found by its organizer and member attendees on
 
 test.serial('a member removed from the workspace can no longer be invited', async (t) => {
   const erin = await world.member();
-  t.deepEqual(await world.platform.deliver(world.workspace, 'core.account.member.removed', { member_id: erin.id }), { meetings: 'handled' });
+  t.like(await world.platform.deliver(world.workspace, 'core.account.member.removed', { member_id: erin.id }), { meetings: 'handled' });
   const refused = await ann.post('/meetings', { title: 'x', starts_at: START, ends_at: END, attendees: [{ member_mrn: erin.mrn }] });
   t.deepEqual([refused.status, refused.body], [400, { error: `attendees[0].member_mrn ${erin.mrn} is no longer a member of this workspace` }]);
 });

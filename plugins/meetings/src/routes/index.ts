@@ -149,7 +149,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
         filename: filename().required(),
         content_type: mediaType().required(),
         size_bytes: Joi.number().integer().min(1).max(10737418240).required(),
-        expires_in_seconds: Joi.number().integer().min(60).max(604800),
+        expires_in_seconds: Joi.number().integer().min(1).max(604800),
       }),
     },
     async handler(request, ctx) {

@@ -2,9 +2,13 @@
  * The Meetings app's test fixture: a real platform with the app as first-party, one workspace
  * where it is installed, members holding chosen keys, and the mails the app sent.
  */
+import { fileURLToPath } from 'node:url';
 import { createTestPlatform, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
 import ICAL from 'ical.js';
 import app from '../../src/index.js';
+
+/** The Calls app, loaded from its folder as the platform loads it (no import across apps): it makes the meetings' calls. */
+export const CALLS_DIR = fileURLToPath(new URL('../../../calls', import.meta.url));
 
 export const ALL_KEYS = ['meetings.meetings.create', 'meetings.meetings.read', 'meetings.presignations.create'];
 
@@ -24,16 +28,17 @@ export interface World {
   member(keys?: string[]): Promise<TestMember>;
   /** The `core.meetings.*` events written since the last call, oldest first. */
   takeEvents(): Array<{ action: string; payload: Record<string, unknown> }>;
-  /** The mails the Meetings app sent since the last call, oldest first. */
+  /** The mails the Meetings app sent since the last call, by recipient. */
   takeMails(): Promise<SentMail[]>;
   close(): Promise<void>;
 }
 
 export async function startWorld(subdomain: string): Promise<World> {
-  const platform = await createTestPlatform({ apps: [app], firstParty: true });
+  const platform = await createTestPlatform({ apps: [app, CALLS_DIR], firstParty: true });
   try {
     const workspace = await platform.workspace(subdomain);
     await workspace.install('meetings');
+    await workspace.install('calls');
     platform.takeEvents();
     let seen = (await platform.drainMail()).length;
     return {
@@ -50,7 +55,9 @@ export async function startWorld(subdomain: string): Promise<World> {
         const all = await platform.drainMail();
         const fresh = all.slice(seen);
         seen = all.length;
-        return fresh.filter((mail) => mail.fromName === 'Meetings') as unknown as SentMail[];
+        // The outbox sends in any order: by recipient, then subject.
+        const mine = fresh.filter((mail) => mail.fromName === 'Meetings') as unknown as SentMail[];
+        return mine.sort((a, b) => a.to.join().localeCompare(b.to.join()) || a.subject.localeCompare(b.subject));
       },
       close: () => platform.close(),
     };
