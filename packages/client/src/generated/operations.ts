@@ -21,6 +21,18 @@ export const OPERATIONS = {
   postEventsAtsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/ats/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/ats/events/system-workspace-member-added */
   postEventsAtsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/ats/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-account-member-removed */
+  postEventsCallsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/calls/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-chat-call-requested */
+  postEventsCallsEventsCoreChatCallRequested: { method: 'POST', path: '/_events/calls/events/core-chat-call-requested', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-cancelled */
+  postEventsCallsEventsCoreMeetingsMeetingCancelled: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-cancelled', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-scheduled */
+  postEventsCallsEventsCoreMeetingsMeetingScheduled: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-updated */
+  postEventsCallsEventsCoreMeetingsMeetingUpdated: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-updated', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/system-workspace-member-added */
+  postEventsCallsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/calls/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/chat/events/core-account-member-removed */
   postEventsChatEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/chat/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/chat/events/system-workspace-member-added */
@@ -49,6 +61,16 @@ export const OPERATIONS = {
   postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/system-workspace-member-added */
   postEventsMailEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/mail/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/meetings/events/core-account-member-removed */
+  postEventsMeetingsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/meetings/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/meetings/events/core-calls-call-created */
+  postEventsMeetingsEventsCoreCallsCallCreated: { method: 'POST', path: '/_events/meetings/events/core-calls-call-created', tag: 'system', host: 'any' },
+  /** POST /_events/meetings/events/core-calls-call-scheduled */
+  postEventsMeetingsEventsCoreCallsCallScheduled: { method: 'POST', path: '/_events/meetings/events/core-calls-call-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/rooms/events/core-account-member-removed */
+  postEventsRoomsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/rooms/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/rooms/events/system-workspace-member-added */
+  postEventsRoomsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/rooms/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
   postEventsSystemEventsSystemSecurityPermissionDenied: { method: 'POST', path: '/_events/system/events/system-security-permission-denied', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-role-created */
@@ -309,6 +331,34 @@ export const OPERATIONS = {
   patchBoardsByBoardIdTopicsByTopicId: { method: 'PATCH', path: '/boards/{board_id}/topics/{topic_id}', tag: 'tasks', host: 'workspace' },
   /** Deletes a topic; its tasks remain, with no topic */
   deleteBoardsByBoardIdTopicsByTopicId: { method: 'DELETE', path: '/boards/{board_id}/topics/{topic_id}', tag: 'tasks', host: 'workspace' },
+  /** Lists the caller's calls, newest first (all=true: every call, with calls.calls.manage) */
+  getCalls: { method: 'GET', path: '/calls', tag: 'calls', host: 'workspace', paged: true },
+  /** Starts a call (joined with POST /calls/{id}/sessions) or schedules one (scheduled_at); the caller hosts it */
+  postCalls: { method: 'POST', path: '/calls', tag: 'calls', host: 'workspace' },
+  /** Reads a call with its participants */
+  getCallsById: { method: 'GET', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** UpdateCall: title, mode, a new time (scheduled_at), more invitees (participant_mrns), or status ended (an active call... */
+  patchCallsById: { method: 'PATCH', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** Deletes a call (ended first when under way) and its recordings with their files */
+  deleteCallsById: { method: 'DELETE', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** UpdateParticipant: a participant's role (host or participant); a call keeps at least one host */
+  patchCallsByIdParticipantsByMemberMrn: { method: 'PATCH', path: '/calls/{id}/participants/{member_mrn}', tag: 'calls', host: 'workspace' },
+  /** Removes a participant (out of the session at once) */
+  deleteCallsByIdParticipantsByMemberMrn: { method: 'DELETE', path: '/calls/{id}/participants/{member_mrn}', tag: 'calls', host: 'workspace' },
+  /** Lists the call's recordings, oldest first; ready ones carry a download link */
+  getCallsByIdRecordings: { method: 'GET', path: '/calls/{id}/recordings', tag: 'calls', host: 'workspace', paged: true },
+  /** Starts a recording of an active call; the answer carries the signed upload link */
+  postCallsByIdRecordings: { method: 'POST', path: '/calls/{id}/recordings', tag: 'calls', host: 'workspace' },
+  /** CompleteRecording: its file is uploaded; emits core.calls.recording.ready */
+  putCallsByIdRecordingsByRecordingId: { method: 'PUT', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** AbortRecording: stops an uploading recording and removes what was uploaded */
+  patchCallsByIdRecordingsByRecordingId: { method: 'PATCH', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** Deletes a recording and its file */
+  deleteCallsByIdRecordingsByRecordingId: { method: 'DELETE', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** Joins the call; the answer carries the signaling ticket (socket URL, session, STUN/TURN servers) */
+  postCallsByIdSessions: { method: 'POST', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
+  /** Leaves the call; the last to leave ends it */
+  deleteCallsByIdSessions: { method: 'DELETE', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
   /** Lists the caller's chats, most recently active first, with unread counts */
   getChats: { method: 'GET', path: '/chats', tag: 'chat', host: 'workspace', paged: true },
   /** Starts a chat: direct (one other participant; the existing one is answered again), group or channel */
@@ -595,6 +645,28 @@ export const OPERATIONS = {
   getMeNotificationPreferences: { method: 'GET', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
   /** PATCH /me/notification-preferences */
   patchMeNotificationPreferences: { method: 'PATCH', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
+  /** Lists the meetings the caller organizes or attends, soonest first; from/to: those overlapping the window */
+  getMeetings: { method: 'GET', path: '/meetings', tag: 'meetings', host: 'workspace', paged: true },
+  /** Schedules a meeting organized by the caller; each attendee with an address is mailed an iCalendar invitation */
+  postMeetings: { method: 'POST', path: '/meetings', tag: 'meetings', host: 'workspace' },
+  /** Reads a meeting the caller organizes or attends: attendees with their answers, its call, its files */
+  getMeetingsById: { method: 'GET', path: '/meetings/{id}', tag: 'meetings', host: 'workspace' },
+  /** UpdateMeeting: title, description, location, time (the organizer); the attendees are mailed the update (SEQUENCE + 1) */
+  patchMeetingsById: { method: 'PATCH', path: '/meetings/{id}', tag: 'meetings', host: 'workspace' },
+  /** Cancels a meeting (the organizer): the attendees are mailed a CANCEL; it stays readable as cancelled */
+  deleteMeetingsById: { method: 'DELETE', path: '/meetings/{id}', tag: 'meetings', host: 'workspace' },
+  /** Invites a member (member_mrn, optionally the email to mail) or an outside address (email); they are mailed the invita... */
+  postMeetingsByIdAttendees: { method: 'POST', path: '/meetings/{id}/attendees', tag: 'meetings', host: 'workspace' },
+  /** Answers the invitation (RSVP): the attendee themselves; the organizer records an outside attendee's answer */
+  patchMeetingsByIdAttendeesByAttendeeId: { method: 'PATCH', path: '/meetings/{id}/attendees/{attendee_id}', tag: 'meetings', host: 'workspace' },
+  /** Removes an attendee (the organizer): they are mailed a CANCEL naming them (SEQUENCE + 1) */
+  deleteMeetingsByIdAttendeesByAttendeeId: { method: 'DELETE', path: '/meetings/{id}/attendees/{attendee_id}', tag: 'meetings', host: 'workspace' },
+  /** One of the meeting's files, with a download link valid five minutes */
+  getMeetingsByIdFilesByFileId: { method: 'GET', path: '/meetings/{id}/files/{file_id}', tag: 'meetings', host: 'workspace' },
+  /** Lists a meeting's upload grants, newest first (without their links) */
+  getMeetingsByIdPresignations: { method: 'GET', path: '/meetings/{id}/presignations', tag: 'meetings', host: 'workspace', paged: true },
+  /** Hands out an upload grant: a signed PUT link for one file of the declared type and at most size_bytes, until it expires */
+  postMeetingsByIdPresignations: { method: 'POST', path: '/meetings/{id}/presignations', tag: 'meetings', host: 'workspace' },
   /** GET /members */
   getMembers: { method: 'GET', path: '/members', tag: 'account', host: 'workspace' },
   /** GET /members/{member_id} */
@@ -641,6 +713,10 @@ export const OPERATIONS = {
   putPlan: { method: 'PUT', path: '/plan', tag: 'account', host: 'workspace' },
   /** PUT /plan/interval */
   putPlanInterval: { method: 'PUT', path: '/plan/interval', tag: 'account', host: 'workspace' },
+  /** Revokes an open upload grant (its creator, or the meeting's organizer): what arrived through it is deleted */
+  deletePresignationsById: { method: 'DELETE', path: '/presignations/{id}', tag: 'meetings', host: 'workspace' },
+  /** Checks the upload made through a grant (there, in time, not revoked) and files it with the meeting; a grant is used once */
+  postPresignationsByIdCompletion: { method: 'POST', path: '/presignations/{id}/completion', tag: 'meetings', host: 'workspace' },
   /** GET /pricing */
   getPricing: { method: 'GET', path: '/pricing', tag: 'web', host: 'platform' },
   /** GET /privacy */
@@ -671,6 +747,28 @@ export const OPERATIONS = {
   patchRolesByRoleId: { method: 'PATCH', path: '/roles/{role_id}', tag: 'account', host: 'workspace' },
   /** DELETE /roles/{role_id} */
   deleteRolesByRoleId: { method: 'DELETE', path: '/roles/{role_id}', tag: 'account', host: 'workspace' },
+  /** Lists the rooms the caller may see (theirs and those open to the workspace), by name; mine: only the caller's */
+  getRooms: { method: 'GET', path: '/rooms', tag: 'rooms', host: 'workspace', paged: true },
+  /** Creates a room; the caller is its owner, the members named join with their roles */
+  postRooms: { method: 'POST', path: '/rooms', tag: 'rooms', host: 'workspace' },
+  /** Reads a room (one the caller is a member of, or one open to the workspace) */
+  getRoomsById: { method: 'GET', path: '/rooms/{id}', tag: 'rooms', host: 'workspace' },
+  /** UpdateRoom: name, description, lock and capacity (owners and moderators); visibility (owners) */
+  patchRoomsById: { method: 'PATCH', path: '/rooms/{id}', tag: 'rooms', host: 'workspace' },
+  /** Deletes a room and ends its session (its owners, or rooms.rooms.manage) */
+  deleteRoomsById: { method: 'DELETE', path: '/rooms/{id}', tag: 'rooms', host: 'workspace' },
+  /** Lists a room's members: owners, moderators, then members, each by who joined first */
+  getRoomsByIdMembers: { method: 'GET', path: '/rooms/{id}/members', tag: 'rooms', host: 'workspace', paged: true },
+  /** Adds a member with a role (owners and moderators; the owner role by owners), or joins a room open to the workspace (m... */
+  postRoomsByIdMembers: { method: 'POST', path: '/rooms/{id}/members', tag: 'rooms', host: 'workspace' },
+  /** UpdateMember: a member's role (the room's owners); a room keeps one owner */
+  patchRoomsByIdMembersByMemberMrn: { method: 'PATCH', path: '/rooms/{id}/members/{member_mrn}', tag: 'rooms', host: 'workspace' },
+  /** Removes a member (moderators remove members, owners anyone), or leaves the room (the member themselves) */
+  deleteRoomsByIdMembersByMemberMrn: { method: 'DELETE', path: '/rooms/{id}/members/{member_mrn}', tag: 'rooms', host: 'workspace' },
+  /** Joins the room's session: answers the signaling socket's address, the session to join and the ICE servers, and record... */
+  postRoomsByIdSessions: { method: 'POST', path: '/rooms/{id}/sessions', tag: 'rooms', host: 'workspace' },
+  /** Leaves the room's session; member_mrn: an owner or moderator disconnects someone else */
+  deleteRoomsByIdSessions: { method: 'DELETE', path: '/rooms/{id}/sessions', tag: 'rooms', host: 'workspace' },
   /** Lists schedules, oldest first; status keeps open or completed ones */
   getSchedules: { method: 'GET', path: '/schedules', tag: 'tasks', host: 'workspace', paged: true },
   /** Creates a schedule */
@@ -691,6 +789,8 @@ export const OPERATIONS = {
   deleteSessions: { method: 'DELETE', path: '/sessions', tag: 'account', host: 'workspace' },
   /** Lists the files and folders other members shared with the caller, newest share first */
   getSharedFiles: { method: 'GET', path: '/shared-files', tag: 'files', host: 'workspace', paged: true },
+  /** Who a WebRTC signaling websocket opened with these credentials would act as (the upgrade to the websocket is on this ... */
+  getSignaling: { method: 'GET', path: '/signaling', tag: 'account', host: 'workspace' },
   /** GET /signup */
   getSignup: { method: 'GET', path: '/signup', tag: 'web', host: 'platform' },
   /** POST /signup */
@@ -802,4 +902,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","tasks","chat","companies","contacts","finance","mail"] as const;
+export const TAGS = ["web","system","account","files","ats","tasks","calls","chat","companies","contacts","finance","mail","meetings","rooms"] as const;

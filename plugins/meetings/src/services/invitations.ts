@@ -43,7 +43,8 @@ export type MailKind = keyof typeof KINDS;
 
 /**
  * Mails each recipient its own copy (one mail each: nobody sees the others' addresses in the
- * To line) with the meeting's iCalendar: REQUEST for an invitation or an update, CANCEL for a
+ * To line) with the meeting's iCalendar (ctx.mail sends it as the `text/calendar` part and as an
+ * `invite.ics` file): REQUEST for an invitation or an update, CANCEL for a
  * cancellation or a removal. `listed`: the ATTENDEE lines of the calendar.
  */
 export function mailMeeting(ctx: MeetingsBaseContext, meeting: Meeting, kind: MailKind, recipients: Recipient[], listed: Recipient[], joinUrl: string | null): void {
@@ -76,7 +77,6 @@ export function mailMeeting(ctx: MeetingsBaseContext, meeting: Meeting, kind: Ma
       replyTo: meeting.organizer_email,
       subject: `${subject}: ${meeting.title.replace(/[\r\n]+/g, ' ')} @ ${when}`,
       text,
-      attachments: [{ filename: method === 'CANCEL' ? 'cancel.ics' : 'invite.ics', contentType: 'application/ics', content: ics }],
       calendar: { method, content: ics },
     });
   }
