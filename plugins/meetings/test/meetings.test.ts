@@ -204,6 +204,13 @@ test.serial('attendees: the organizer invites (mailed the current REQUEST, SEQUE
   t.deepEqual((await ok(ann.get(`/meetings/${meeting.id}`))).attendees.map((row: any) => row.email), ['guest@example.com', 'other@example.com', 'cid.private@example.com']);
 });
 
+test.serial('the same person invited twice at once: one invitation, one 409', async (t) => {
+  const meeting = await schedule([]);
+  const replies = await Promise.all([0, 1].map(() => ann.post(`/meetings/${meeting.id}/attendees`, { email: 'racer@example.com' })));
+  t.deepEqual(replies.map((reply) => reply.status).sort(), [200, 409]);
+  t.deepEqual((await ok(ann.get(`/meetings/${meeting.id}`))).attendees.map((row: any) => row.email), ['racer@example.com']);
+});
+
 test.serial('RSVP: a member answers their own invitation; the organizer records an outside answer; attendee.responded once per change', async (t) => {
   const meeting = await schedule([{ member_mrn: bob.mrn }, { email: 'guest@example.com' }, { member_mrn: cid.mrn }]);
   const [bobRow, guestRow, cidRow] = meeting.attendees;

@@ -134,3 +134,12 @@ test.serial('the signaling socket admits to a room\'s session only who joined it
     for (const socket of [annSocket, bobSocket, cidSocket]) socket.close();
   }
 });
+
+test.serial('concurrent joins never overfill a room: with one place left, one of three joins gets in', async (t) => {
+  const room = await ok(ann.post('/rooms', { name: 'Race', max_participants: 2 }));
+  await ok(join(ann, room.id));
+  const others = [bob, cid, await world.member()];
+  const replies = await Promise.all(others.map((member) => join(member, room.id)));
+  t.deepEqual(replies.map((reply) => reply.status).sort(), [200, 409, 409]);
+  t.is((await ok(ann.get(`/rooms/${room.id}`))).present_mrns.length, 2);
+});
