@@ -2,8 +2,8 @@ import { tenantTable, type AppMigration } from '@wpk/sdk';
 
 /**
  * The Meetings app's tables, in its own schema (`app_meetings`), keyed by workspace
- * (docs/scale-out.md). An attendee is a member (unique per meeting) or an address (unique per
- * meeting, stored in lower case).
+ * (docs/scale-out.md). An attendee is a member (unique per meeting; `email`, when given, is only
+ * where to mail them) or an outside address (unique per meeting, stored in lower case).
  */
 export const createMeetingsTables: AppMigration = {
   name: '0001-create-meetings-tables',
@@ -39,7 +39,7 @@ export const createMeetingsTables: AppMigration = {
           responded_at: 'timestamptz',
           added_by: 'uuid NOT NULL',
         },
-        unique: [['meeting_id', 'member_id'], ['meeting_id', 'email']],
+        unique: [['meeting_id', 'member_id']],
         references: { meeting_id: { table: 'meetings' } },
       }),
     );
@@ -95,6 +95,7 @@ export const createMeetingsTables: AppMigration = {
         references: { meeting_id: { table: 'meetings' }, presignation_id: { table: 'presignations' } },
       }),
     );
+    await query('CREATE UNIQUE INDEX attendees_email_idx ON attendees (workspace_id, meeting_id, email) WHERE member_id IS NULL');
     await query('CREATE INDEX attendees_member_idx ON attendees (workspace_id, member_id); CREATE INDEX meetings_starts_idx ON meetings (workspace_id, starts_at)');
   },
   async down({ query }) {

@@ -153,11 +153,9 @@ export async function createMeeting(ctx: MeetingsContext, input: CreateMeetingIn
   const seen = new Set<string>();
   for (const [index, entry] of list.entries()) {
     const row = await attendeeRow(ctx, { organizer_id: ctx.member.id }, entry, `attendees[${index}]`);
-    for (const key of [row.member_id, row.email]) {
-      if (key === null) continue;
-      if (seen.has(key)) throw new InvalidError(`attendees[${index}]: ${row.member_id && key === row.member_id ? memberMrn(key) : key} is named twice`);
-      seen.add(key);
-    }
+    const key = row.member_id ?? row.email!;
+    if (seen.has(key)) throw new InvalidError(`attendees[${index}]: ${row.member_id ? memberMrn(key) : key} is named twice`);
+    seen.add(key);
     rows.push(row);
   }
   await learnCaller(ctx);
@@ -272,7 +270,7 @@ export async function addAttendee(ctx: MeetingsContext, meetingId: string, input
   assertScheduled(meeting);
   const row = await attendeeRow(ctx, meeting, input, 'attendee');
   const existing = await attendeesOf(ctx, meeting.id);
-  if (existing.some((attendee) => (row.member_id && attendee.member_id === row.member_id) || (row.email && attendee.email === row.email))) throw new ConflictError(duplicateMessage('attendee', row));
+  if (existing.some((attendee) => (row.member_id ? attendee.member_id === row.member_id : attendee.member_id === null && attendee.email === row.email))) throw new ConflictError(duplicateMessage('attendee', row));
   if (existing.length >= ctx.settings.max_attendees) throw new InvalidError(`A meeting has at most ${ctx.settings.max_attendees} attendees`);
   await learnCaller(ctx);
   const position = existing.reduce((most, attendee) => Math.max(most, attendee.position + 1), 0);
