@@ -2,11 +2,14 @@ import type { SearchHooks } from '@wpk/sdk';
 import type { Models } from './models/index.js';
 import { roomDocument } from './services/rooms.js';
 
-/** Search hooks: the `room` type is the rooms open to the workspace (private rooms stay out of the platform search). */
+/** Search hooks: the `room` type is every room (a private one readable by its members only). */
 export const search: Record<string, SearchHooks<Models>> = {
   room: {
-    async reindex(ctx) {
-      return (await ctx.db.rooms.findAll({ where: { visibility: 'workspace' }, order: [['created_at', 'ASC'], ['id', 'ASC']] })).map(roomDocument);
+    async *reindex(ctx) {
+      for (const room of await ctx.db.rooms.findAll({ order: [['created_at', 'ASC'], ['id', 'ASC']] })) {
+        const members = room.visibility === 'private' ? (await ctx.db.roomMembers.findAll({ where: { room_id: room.id }, order: [['member_id', 'ASC']] })).map((row) => row.member_id) : [];
+        yield roomDocument(room, members);
+      }
     },
   },
 };

@@ -189,18 +189,24 @@ test.serial('DELETE /rooms/{id}: owners (or rooms.rooms.manage) only; the room, 
   t.deepEqual(await ok(manager.delete(`/rooms/${other.id}`)), { id: other.id, deleted: true });
 });
 
-test.serial('search: rooms open to the workspace are indexed, private ones are not; turning a room private takes it out', async (t) => {
+test.serial('search: a room open to the workspace is found by everyone, a private one by its members only (its readers follow them)', async (t) => {
   const before = world.platform.search.length;
   const townHall = await ok(ann.post('/rooms', { name: 'Town hall', description: 'All hands' }));
-  await ok(ann.post('/rooms', { name: 'Quiet corner', visibility: 'private' }));
+  const quiet = await ok(ann.post('/rooms', { name: 'Quiet corner', visibility: 'private', members: [{ member_mrn: bob.mrn }] }));
   await ok(ann.patch(`/rooms/${townHall.id}`, { visibility: 'private' }));
-  t.deepEqual(world.platform.search.slice(before).map((change) => (change.op === 'upsert' ? ['upsert', change.document.id, change.document.title, change.document.details] : ['remove', change.id])), [
-    ['upsert', townHall.id, 'Town hall', ['All hands']],
-    ['remove', townHall.id],
+  await ok(ann.post(`/rooms/${quiet.id}/members`, { member_mrn: cid.mrn }));
+  await ok(ann.delete(`/rooms/${quiet.id}/members/${encodeURIComponent(bob.mrn)}`));
+  const sorted = (...members: TestMember[]) => members.map((member) => member.id).sort();
+  t.deepEqual(world.platform.search.slice(before).map((change) => (change.op === 'upsert' ? [change.document.id, change.document.title, change.document.details, change.document.readers] : ['remove', change.id])), [
+    [townHall.id, 'Town hall', ['All hands'], null],
+    [quiet.id, 'Quiet corner', [''], sorted(ann, bob)],
+    [townHall.id, 'Town hall', ['All hands'], [ann.id]],
+    [quiet.id, 'Quiet corner', [''], sorted(ann, bob, cid)],
+    [quiet.id, 'Quiet corner', [''], sorted(ann, cid)],
   ]);
-  const open = (await world.platform.query<{ n: number }>("SELECT count(*)::int AS n FROM app_rooms.rooms WHERE workspace_id = :w AND visibility = 'workspace'", { w: world.workspace.id }))[0].n;
+  const all = (await world.platform.query<{ n: number }>('SELECT count(*)::int AS n FROM app_rooms.rooms WHERE workspace_id = :w', { w: world.workspace.id }))[0].n;
   const reindexed = await world.platform.runtime.reindexSearch({ app: 'rooms', workspaceId: world.workspace.id });
-  t.deepEqual(reindexed.map((row) => [row.app, row.type, row.documents]), [['rooms', 'room', open]]);
+  t.deepEqual(reindexed.map((row) => [row.app, row.type, row.documents]), [['rooms', 'room', all]]);
 });
 
 test.serial('a member removed from the workspace leaves every room (member.removed each); a redelivery changes nothing; they cannot be added again', async (t) => {

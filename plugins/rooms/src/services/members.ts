@@ -4,7 +4,7 @@ import { conflictOnDuplicate, emit, type RoomsBaseContext, type RoomsContext } f
 import { assertMemberPresent, memberIdOf, setDirectoryState } from './directory.js';
 import { presentMember } from './present.js';
 import { dropFromSession } from './signaling.js';
-import { effectiveRole, moderates, requireVisibleRoom } from './rooms.js';
+import { effectiveRole, moderates, reindexMembers, requireVisibleRoom } from './rooms.js';
 
 const RANK: Record<RoomRole, number> = { owner: 3, moderator: 2, member: 1 };
 
@@ -37,6 +37,7 @@ export async function addMember(ctx: RoomsContext, roomId: string, input: { memb
   if (await ctx.db.roomMembers.findOne({ where: { room_id: room.id, member_id: memberId } })) throw new ConflictError(message);
   const member = await conflictOnDuplicate(ctx.db.roomMembers.create({ room_id: room.id, member_id: memberId, role, added_by: ctx.member.id }), message);
   emit(ctx, 'core.rooms.member.added', { room_id: room.id, member_mrn: memberMrn(memberId), role, added_by_mrn: ctx.member.mrn });
+  await reindexMembers(ctx, room.id);
   return presentMember(member, await isPresent(ctx, room.id, memberId));
 }
 
@@ -81,6 +82,7 @@ export async function removeMember(ctx: RoomsContext, roomId: string, memberMrnV
   if (target.role === 'owner' && (await ownerCount(ctx, room.id)) <= 1) throw new InvalidError('The last owner cannot leave the room: make someone else owner first, or delete the room');
   await ctx.db.roomMembers.destroy({ where: { room_id: room.id, member_id: target.member_id } });
   emit(ctx, 'core.rooms.member.removed', { room_id: room.id, member_mrn: memberMrn(target.member_id), removed_by_mrn: ctx.member.mrn });
+  await reindexMembers(ctx, room.id);
   if (await ctx.db.presences.destroy({ where: { room_id: room.id, member_id: target.member_id } })) {
     emit(ctx, 'core.rooms.session.left', { room_id: room.id, member_mrn: memberMrn(target.member_id), ...(self ? {} : { by_mrn: ctx.member.mrn }) });
     dropFromSession(ctx, room.id, [target.member_id]);
@@ -104,5 +106,6 @@ export async function recordMemberRemoved(ctx: RoomsBaseContext, memberId: strin
   for (const row of await ctx.db.roomMembers.findAll({ where: { member_id: memberId }, order: [['room_id', 'ASC']] })) {
     await ctx.db.roomMembers.destroy({ where: { room_id: row.room_id, member_id: memberId } });
     emit(ctx, 'core.rooms.member.removed', { room_id: row.room_id, member_mrn: memberMrn(memberId) });
+    await reindexMembers(ctx, row.room_id);
   }
 }

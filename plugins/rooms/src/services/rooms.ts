@@ -6,15 +6,34 @@ import { presentRoom } from './present.js';
 import { dropFromSession, endSession } from './signaling.js';
 import type { SearchDocument } from '@wpk/sdk';
 
-/** The search document of a room (only rooms open to the workspace are indexed: a private room's name is its members' business). */
-export function roomDocument(room: Room): SearchDocument {
-  return { type: 'room', id: room.id, badge: room.locked ? 'Locked' : '', title: room.name, subtitle: room.description.slice(0, 200) || 'Room', url: `/rooms/${room.id}`, names: [room.name], details: [room.description] };
+/**
+ * The search document of a room: a room open to the workspace is found by everyone who may
+ * search rooms; a private one by its members only (`readers`).
+ */
+export function roomDocument(room: Room, memberIds: string[]): SearchDocument {
+  return {
+    type: 'room',
+    id: room.id,
+    badge: room.locked ? 'Locked' : '',
+    title: room.name,
+    subtitle: room.description.slice(0, 200) || 'Room',
+    url: `/rooms/${room.id}`,
+    names: [room.name],
+    details: [room.description],
+    readers: room.visibility === 'private' ? memberIds.slice(0, 1000) : null,
+  };
 }
 
-/** Keeps the search index in step with a room: indexed while open to the workspace, removed otherwise. */
-export function indexRoom(ctx: RoomsBaseContext, room: Room): void {
-  if (room.visibility === 'workspace') ctx.search.upsert(roomDocument(room));
-  else ctx.search.remove('room', room.id);
+/** Keeps the search index in step with a room (its readers follow its members while it is private). */
+export async function indexRoom(ctx: RoomsBaseContext, room: Room): Promise<void> {
+  const members = room.visibility === 'private' ? (await ctx.db.roomMembers.findAll({ where: { room_id: room.id }, order: [['member_id', 'ASC']] })).map((row) => row.member_id) : [];
+  ctx.search.upsert(roomDocument(room, members));
+}
+
+/** Re-indexes a private room after its members changed (an open room's document does not name them). */
+export async function reindexMembers(ctx: RoomsBaseContext, roomId: string): Promise<void> {
+  const room = await ctx.db.rooms.findById(roomId);
+  if (room?.visibility === 'private') await indexRoom(ctx, room);
 }
 
 /** The room, or 404. */
@@ -103,7 +122,7 @@ export async function createRoom(ctx: RoomsContext, input: CreateRoomInput): Pro
   emit(ctx, 'core.rooms.room.created', { room_id: room.id, name: room.name, visibility: room.visibility, creator_mrn: ctx.member.mrn });
   emit(ctx, 'core.rooms.member.added', { room_id: room.id, member_mrn: ctx.member.mrn, role: 'owner', added_by_mrn: ctx.member.mrn });
   for (const [id, role] of members) emit(ctx, 'core.rooms.member.added', { room_id: room.id, member_mrn: memberMrn(id), role, added_by_mrn: ctx.member.mrn });
-  if (room.visibility === 'workspace') indexRoom(ctx, room);
+  await indexRoom(ctx, room);
   return room;
 }
 
@@ -159,7 +178,7 @@ export async function updateRoom(ctx: RoomsContext, roomId: string, input: Updat
   const updated = (await ctx.db.rooms.findById(room.id))!;
   emit(ctx, 'core.rooms.room.updated', { room_id: room.id, changes, updated_by_mrn: ctx.member.mrn });
   if (changes.visibility === 'private') await dropNonMembers(ctx, room.id);
-  indexRoom(ctx, updated);
+  await indexRoom(ctx, updated);
   return readRoom(ctx, updated, me);
 }
 
