@@ -82,12 +82,12 @@ export function parseCalendar(ics: string) {
   const time = (name: string) => (event.getFirstPropertyValue(name) as unknown as ICAL.Time).toJSDate().toISOString();
   const organizer = event.getFirstProperty('organizer')!;
   return {
-    method: calendar.getFirstPropertyValue('method'),
+    method: calendar.getFirstPropertyValue('method') as string,
     version: calendar.getFirstPropertyValue('version'),
     prodid: calendar.getFirstPropertyValue('prodid'),
     events: calendar.getAllSubcomponents('vevent').length,
     uid: text('uid'),
-    sequence: event.getFirstPropertyValue('sequence'),
+    sequence: event.getFirstPropertyValue('sequence') as unknown as number,
     start: time('dtstart'),
     end: time('dtend'),
     summary: text('summary'),
