@@ -7467,6 +7467,11 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TasksDeletedBoard: {
+            /** Format: uuid */
+            board_id: string;
+            deleted_task_ids: string[];
+        };
         TasksBoardWithRenamedTasks: {
             /** Format: uuid */
             id: string;
@@ -7512,6 +7517,25 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TasksRemovedBoardMember: {
+            /** Format: uuid */
+            board_id: string;
+            /** Format: uuid */
+            member_id: string;
+            /** @constant */
+            removed: true;
+        };
+        TasksTaskFilter: {
+            key: string;
+            label: string;
+            /** @enum {string} */
+            type: "enum" | "member";
+        };
+        TasksFilterOption: {
+            value: string;
+            label: string;
+            count: number;
+        };
         TasksTask: {
             /** Format: uuid */
             id: string;
@@ -7549,6 +7573,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TasksClearedBoard: {
+            /** Format: uuid */
+            board_id: string;
+            scheduled: boolean;
+            deleted_task_ids: string[];
+        };
         TasksTopic: {
             /** Format: uuid */
             id: string;
@@ -7562,6 +7592,14 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        TasksDeletedTopic: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+            /** @description Its tasks, which keep no topic now */
+            task_ids: string[];
         };
         CallsParticipant: {
             member_mrn: string;
@@ -7687,6 +7725,214 @@ export interface components {
             signaling: components["schemas"]["CallsSignalingTicket"];
             /** @description False when the caller was in the call already */
             joined: boolean;
+        };
+        ChatChatForMember: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "direct" | "group" | "channel";
+            name: string | null;
+            topic: string | null;
+            creator_mrn: string;
+            /** @description The seq of the newest message (0: none yet) */
+            last_seq: number;
+            /** Format: date-time */
+            last_message_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description The caller's role; null in a channel they have not joined
+             * @enum {string|null}
+             */
+            role: "owner" | "member" | null;
+            favourite: boolean;
+            unread_count: number;
+        };
+        ChatStartedChat: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "direct" | "group" | "channel";
+            name: string | null;
+            topic: string | null;
+            creator_mrn: string;
+            /** @description The seq of the newest message (0: none yet) */
+            last_seq: number;
+            /** Format: date-time */
+            last_message_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description The caller's role; null in a channel they have not joined
+             * @enum {string|null}
+             */
+            role: "owner" | "member" | null;
+            favourite: boolean;
+            unread_count: number;
+            created: boolean;
+        };
+        ChatChat: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            type: "direct" | "group" | "channel";
+            name: string | null;
+            topic: string | null;
+            creator_mrn: string;
+            /** @description The seq of the newest message (0: none yet) */
+            last_seq: number;
+            /** Format: date-time */
+            last_message_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChatDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        ChatCallRequest: {
+            /** Format: uuid */
+            chat_id: string;
+            chat_name: string;
+            participant_mrns: string[];
+            /** @enum {string} */
+            mode: "video" | "audio";
+            requested_by: string;
+        };
+        ChatFavourite: {
+            /** Format: uuid */
+            chat_id: string;
+            favourite: boolean;
+        };
+        ChatList: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            chat_ids: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        ChatMessage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            chat_id: string;
+            seq: number;
+            sender_mrn: string;
+            /** @description Null once deleted */
+            body: string | null;
+            /**
+             * Format: uuid
+             * @description The thread a reply belongs to
+             */
+            parent_id: string | null;
+            reply_count: number;
+            file: {
+                file_key: string;
+                filename: string;
+                content_type: string;
+                size_bytes: number;
+            } | null;
+            mention_mrns: string[];
+            reactions: {
+                emoji: string;
+                count: number;
+                member_mrns: string[];
+            }[];
+            deleted: boolean;
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: date-time */
+            deleted_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ChatHistoryCleared: {
+            /** Format: uuid */
+            chat_id: string;
+            deleted_messages: number;
+        };
+        ChatParticipant: {
+            member_mrn: string;
+            /** Format: uuid */
+            member_id: string;
+            /** @enum {string} */
+            role: "owner" | "member";
+            muted: boolean;
+            last_read_seq: number;
+            /** Format: date-time */
+            joined_at: string;
+        };
+        ChatParticipantRemoved: {
+            member_mrn: string;
+            /** @constant */
+            removed: true;
+        };
+        ChatReadPosition: {
+            /** Format: uuid */
+            chat_id: string;
+            last_read_seq: number;
+            unread_count: number;
+        };
+        ChatUpload: {
+            /** @description Send it as `file.file_key` of a message once the file is uploaded */
+            file_key: string;
+            filename: string;
+            upload: {
+                /** Format: uri */
+                url: string;
+                /** @constant */
+                method: "PUT";
+                /** Format: date-time */
+                expires_at: string;
+            };
+        };
+        CompaniesCompany: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            name: string;
+            domain: string | null;
+            industry: string | null;
+            /** @enum {string|null} */
+            size: "1-10" | "11-50" | "51-200" | "201-500" | "501-1000" | "1001-5000" | "5001-10000" | "10001+" | null;
+            description: string | null;
+            address: {
+                street: string | null;
+                city: string | null;
+                region: string | null;
+                postal_code: string | null;
+                country: string | null;
+            };
+            /** Format: uuid */
+            owner_id: string;
+            owner_mrn: string;
+            /** Format: uuid */
+            creator_id: string;
+            /** @description Rises by one with every change; copies kept by other apps keep the highest */
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CompaniesDeletedCompany: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            /** @constant */
+            deleted: true;
         };
         FilesDownload: {
             /** Format: uuid */
@@ -8264,6 +8510,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        TasksDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
         };
         TasksComment: {
             /** Format: uuid */
@@ -14627,7 +14879,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TasksDeletedBoard"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14809,7 +15074,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TasksRemovedBoardMember"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14896,7 +15174,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TasksTaskFilter"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14928,7 +15220,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TasksFilterOption"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14960,7 +15266,21 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The tasks pulled onto the board */
+                        data: components["schemas"]["TasksTask"][];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -14990,7 +15310,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TasksClearedBoard"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15159,7 +15492,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TasksDeletedTopic"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15905,7 +16251,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatChatForMember"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15946,7 +16306,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatStartedChat"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15974,7 +16347,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatChatForMember"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -15999,7 +16385,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16034,7 +16433,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatChat"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16074,7 +16486,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatCallRequest"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16108,7 +16533,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatFavourite"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16136,7 +16574,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatFavourite"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16171,7 +16622,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16200,7 +16664,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16236,7 +16713,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16282,7 +16773,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16310,7 +16814,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatHistoryCleared"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16339,7 +16856,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16379,7 +16909,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16414,7 +16957,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16444,7 +17000,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatMessage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16477,7 +17046,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatParticipant"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16513,7 +17096,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatParticipant"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16542,7 +17138,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatParticipantRemoved"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16579,7 +17188,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatParticipant"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16618,7 +17240,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatReadPosition"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16660,7 +17295,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatUpload"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16691,7 +17339,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16727,7 +17389,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16755,7 +17430,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16790,7 +17478,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ChatList"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16826,7 +17527,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesCompany"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16885,7 +17600,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesCompany"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16913,7 +17641,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesCompany"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -16974,7 +17715,20 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesCompany"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -17002,7 +17756,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CompaniesDeletedCompany"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -25321,7 +26088,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TasksDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -26980,7 +27760,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TasksDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
