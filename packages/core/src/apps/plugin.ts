@@ -70,7 +70,7 @@ export const appsPlugin: CorePlugin = {
     const { hub, publisher } = server.plugins.live;
     const signaling = server.plugins.signaling.service;
     const outbox = server.plugins.mail.outbox;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, signaling: () => signaling, mail: () => outbox });
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {

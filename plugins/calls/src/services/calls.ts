@@ -221,12 +221,14 @@ export interface CallChanges {
  * participants; `status` ends an active call or cancels a waiting one.
  */
 export async function changeCall(ctx: CallsBaseContext, call: Call, changes: { title?: string; mode?: CallMode; scheduledAt?: Date; addIds?: string[]; removeIds?: string[]; status?: 'ended' | 'cancelled' }): Promise<Call> {
+  // Asking for the state the call is in already changes nothing (PATCH sets a state; no event).
+  if (changes.status !== undefined && changes.status === call.status) return call;
   if (changes.status === 'ended') {
-    if (call.status !== 'active') throw new ConflictError(call.status === 'waiting' ? 'Nobody joined this call yet: cancel it instead (status cancelled)' : `This call is ${call.status} already`);
+    if (call.status !== 'active') throw new ConflictError(call.status === 'waiting' ? 'Nobody joined this call yet: cancel it instead (status cancelled)' : `This call is ${call.status}`);
     return endCall(ctx, call);
   }
   if (changes.status === 'cancelled') {
-    if (call.status !== 'waiting') throw new ConflictError(call.status === 'active' ? 'This call is under way: end it instead (status ended)' : `This call is ${call.status} already`);
+    if (call.status !== 'waiting') throw new ConflictError(call.status === 'active' ? 'This call is under way: end it instead (status ended)' : `This call is ${call.status}`);
     return cancelCall(ctx, call);
   }
   if (call.status === 'ended' || call.status === 'cancelled') throw new ConflictError(`This call is ${call.status}: it can no longer change`);

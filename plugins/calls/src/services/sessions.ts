@@ -21,7 +21,9 @@ export async function mayJoinSession(ctx: CallsCheckContext, id: string): Promis
  * same, with no event). Answers the call and the signaling ticket.
  */
 export async function joinCall(ctx: CallsContext, id: string): Promise<{ call: Awaited<ReturnType<typeof readCall>>; signaling: SignalingTicket; joined: boolean }> {
-  let { call, participant } = await visibleCall(ctx, id, true);
+  const found = await visibleCall(ctx, id, true);
+  const participant = found.participant;
+  let call = found.call;
   if (!participant) throw new ForbiddenError('You are not a participant of this call: a host must invite you first');
   if (call.status === 'ended' || call.status === 'cancelled') throw new ConflictError(`This call is ${call.status}`);
   const joined = participant.joined_at === null;
@@ -43,7 +45,6 @@ export async function joinCall(ctx: CallsContext, id: string): Promise<{ call: A
       await index(ctx, call);
     }
     ctx.events.stage('core.calls.participant.joined', { call_id: call.id, member_mrn: ctx.member.mrn });
-    participant = (await ctx.db.participants.findOne({ where: { call_id: call.id, member_id: ctx.member.id } }))!;
   }
   return { call: await readCall(ctx, call), signaling: ctx.signaling.session('calls', call.id), joined };
 }

@@ -2,7 +2,8 @@
  * The Calls app's test fixture, on @wpk/testing: a real platform with the app loaded as
  * first-party and installed in one workspace, and short ways to the callers and events a test needs.
  */
-import { createTestPlatform, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import { createTestPlatform, type TestApp, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import { fileURLToPath } from 'node:url';
 import app from '../../src/index.js';
 
 export interface World {
@@ -22,8 +23,10 @@ export interface World {
 
 export const MEMBER_KEYS = ['calls.calls.create', 'calls.calls.read', 'calls.calls.join', 'calls.recordings.create'];
 
-export async function startWorld(subdomain: string, options: { port?: number } = {}): Promise<World> {
-  const platform = await createTestPlatform({ apps: [app], firstParty: true, ...(options.port ? { port: options.port } : {}) });
+export async function startWorld(subdomain: string, options: { port?: number; apps?: TestApp[]; firstParty?: boolean | string[]; fromDirectory?: boolean } = {}): Promise<World> {
+  // From its directory, the app serves its public files (`/public/apps/calls/*`) too.
+  const calls: TestApp = options.fromDirectory ? fileURLToPath(new URL('../..', import.meta.url)) : app;
+  const platform = await createTestPlatform({ apps: [calls, ...(options.apps ?? [])], firstParty: options.firstParty ?? true, ...(options.port ? { port: options.port } : {}) });
   try {
     const workspace = await platform.workspace(subdomain);
     await workspace.install('calls', { access_policy: 'roles' });
