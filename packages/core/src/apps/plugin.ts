@@ -83,7 +83,7 @@ export const appsPlugin: CorePlugin = {
           Object.entries(kinds).map(([kind, declared]) => {
             if (!/^[a-z][a-z0-9-]{0,40}$/.test(kind)) throw new Error(`${app.namespace}: live channel kind ${JSON.stringify(kind)} must be 1-41 lower-case letters, digits or dashes`);
             if (!app.declaredKeys.includes(declared.permission)) throw new Error(`${app.namespace}: live channel kind ${kind} needs ${declared.permission}, which the manifest does not declare`);
-            return [kind, { permission: declared.permission, authorize: (input: Parameters<AppPipeline['authorizeChannel']>[2]) => pipeline.authorizeChannel(runtime, kind, input) }];
+            return [kind, { permission: declared.permission, signals: declared.signals === true, authorize: (input: Parameters<AppPipeline['authorizeChannel']>[2]) => pipeline.authorizeChannel(runtime, kind, input) }];
           }),
         ),
       );

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Request, ServerRoute } from '@hapi/hapi';
+import { Joi, recordSchema } from '@wpk/sdk';
+import type { ObjectSchema } from 'joi';
 import { WebSocketServer } from 'ws';
 import { credentialsOf } from '../access/index.js';
 import type { CorePlugin } from '../core-inputs.js';
@@ -40,6 +42,16 @@ export type SocketAcceptor = (request: IncomingMessage, socket: Duplex, head: Bu
  * act as, and is what every upgrade of that path is judged by (host, version, credential, and for
  * a session cookie the same-origin rule).
  */
+/** `GET /live`, `GET /signaling`: who a socket opened with the same credentials would act as. */
+const SOCKET_ENDPOINT: ObjectSchema = recordSchema({
+  protocol: Joi.string().description('The websocket subprotocol to ask for'),
+  path: Joi.string(),
+  member_id: Joi.string().guid(),
+  workspace_id: Joi.string().guid(),
+  subdomain: Joi.string(),
+  credential: Joi.string().valid('session', 'api_key'),
+}).id('SocketEndpoint');
+
 export function socketProbeRoute(options: { path: string; protocol: string; what: string; noun: string; publicUrl: string }): ServerRoute {
   return {
     method: 'GET',
@@ -47,7 +59,7 @@ export function socketProbeRoute(options: { path: string; protocol: string; what
     options: {
       description: `Who a ${options.what} websocket opened with these credentials would act as (the upgrade to the websocket is on this same path)`,
       // Any member's credential, a scoped key too: each channel or session is judged when joined (layers 4-5).
-      app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'caller' },
+      app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'caller', answers: { single: SOCKET_ENDPOINT } },
     },
     handler: (request: Request) => {
       const credentials = credentialsOf(request);

@@ -114,6 +114,11 @@ export interface LiveChannelKind<M extends ModelMap = ModelMap> {
    * level are announced with `ctx.live.publish(..., { revoke: [memberId] })`.
    */
   authorize?(id: string, ctx: CheckContext<M>): boolean | Promise<boolean>;
+  /**
+   * Whether subscribers may send each other ephemeral `signal` messages on this kind's channels
+   * (a cursor, a selection): relayed to the channel's other sockets, never stored (default false).
+   */
+  signals?: boolean;
 }
 
 /**
