@@ -15,8 +15,10 @@ import type { RuntimeOptions } from '../../src/index.js';
 import { SmtpSink, linkIn } from './identity-mail.js';
 import { json, keyedWorkspace, type KeyedWorkspace } from './keys.js';
 import { apiHeaders, startTestRuntime, type TestRuntime } from './runtime.js';
-import { CANVAS_FIELD_KINDS, CANVAS_PARAM_KINDS, CANVAS_UNSEEDABLE, seedCanvas, type CanvasSeedKind } from './seeds/canvas.js';
 import { CALLS_FIELD_KINDS, CALLS_PARAM_KINDS, seedCalls, type CallsSeedKind } from './seeds/calls.js';
+import { MEETINGS_FIELD_KINDS, MEETINGS_PARAM_KINDS, seedMeetings, type MeetingsSeedKind } from './seeds/meetings.js';
+import { ROOMS_FIELD_KINDS, ROOMS_PARAM_KINDS, seedRooms, type RoomsSeedKind } from './seeds/rooms.js';
+import { CANVAS_FIELD_KINDS, CANVAS_PARAM_KINDS, CANVAS_UNSEEDABLE, seedCanvas, type CanvasSeedKind } from './seeds/canvas.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -67,7 +69,9 @@ export type SeedKind =
   | 'mail_domain' | 'mail_mailbox' | 'mail_key' | 'mail_group' | 'mail_message' | 'mail_group_message' | 'mail_signature' | 'mail_filter' | 'mail_blocked' | 'mail_draft'
   | 'invoice' | 'thread' | 'payment_method'
   | 'chat' | 'message' | 'chat_list'
-  | RecruitingSeedKind | CanvasSeedKind | CallsSeedKind;
+  | CallsSeedKind
+  | RecruitingSeedKind | RoomsSeedKind | MeetingsSeedKind
+  | CanvasSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -158,11 +162,12 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.chat = (await call('POST', '/chats', { type: 'group', name: `${marker} chat`, participant_mrns: [ids.member_mrn] })).id;
   ids.message = (await call('POST', `/chats/${ids.chat}/messages`, { body: `${marker} message` })).id;
   ids.chat_list = (await call('POST', '/chats/lists', { name: `${marker} list` })).id;
+  Object.assign(ids, await seedCalls(call, marker, ids.member_mrn));
+  Object.assign(ids, await seedRooms(call, marker, ids.member_mrn), await seedMeetings(call, (request) => env.inject(request), marker, ids.member_mrn));
   Object.assign(ids, await seedCanvas(call, async (url, type, body) => {
     const response = await env.inject({ method: 'PUT', url: new URL(url).pathname, headers: { host: new URL(url).host, 'content-type': type }, payload: body });
     if (response.statusCode !== 200) throw new Error(`seeding ${subdomain}: PUT ${url}: ${response.statusCode} ${response.payload}`);
   }, marker));
-  Object.assign(ids, await seedCalls(call, marker, ids.member_mrn));
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -288,6 +293,9 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   workspaces: { id: 'workspace' },
   invitations: { token: 'invitation' },
   ats: { token: 'selfScheduleToken' },
+  ...ROOMS_PARAM_KINDS,
+  ...MEETINGS_PARAM_KINDS,
+
   canvas: CANVAS_PARAM_KINDS,
 };
 
@@ -439,7 +447,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CANVAS_FIELD_KINDS, ...CALLS_FIELD_KINDS };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CALLS_FIELD_KINDS, ...ROOMS_FIELD_KINDS, ...MEETINGS_FIELD_KINDS, ...CANVAS_FIELD_KINDS };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {
