@@ -61,6 +61,16 @@ export const OPERATIONS = {
   postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/system-workspace-member-added */
   postEventsMailEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/mail/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/meetings/events/core-account-member-removed */
+  postEventsMeetingsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/meetings/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/meetings/events/core-calls-call-created */
+  postEventsMeetingsEventsCoreCallsCallCreated: { method: 'POST', path: '/_events/meetings/events/core-calls-call-created', tag: 'system', host: 'any' },
+  /** POST /_events/meetings/events/core-calls-call-scheduled */
+  postEventsMeetingsEventsCoreCallsCallScheduled: { method: 'POST', path: '/_events/meetings/events/core-calls-call-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/rooms/events/core-account-member-removed */
+  postEventsRoomsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/rooms/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/rooms/events/system-workspace-member-added */
+  postEventsRoomsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/rooms/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-account-member-role_changed/notify-security */
   postEventsSystemEventsCoreAccountMemberRoleChangedNotifySecurity: { method: 'POST', path: '/_events/system/events/core-account-member-role_changed/notify-security', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-billing-dunning-exhausted/notify-billing */
@@ -731,6 +741,28 @@ export const OPERATIONS = {
   patchMeNotificationPreferences: { method: 'PATCH', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
   /** GET /me/workspaces */
   getMeWorkspaces: { method: 'GET', path: '/me/workspaces', tag: 'account', host: 'workspace' },
+  /** Lists the meetings the caller organizes or attends, soonest first; from/to: those overlapping the window */
+  getMeetings: { method: 'GET', path: '/meetings', tag: 'meetings', host: 'workspace', paged: true },
+  /** Schedules a meeting organized by the caller; each attendee with an address is mailed an iCalendar invitation */
+  postMeetings: { method: 'POST', path: '/meetings', tag: 'meetings', host: 'workspace' },
+  /** Reads a meeting the caller organizes or attends: attendees with their answers, its call, its files */
+  getMeetingsById: { method: 'GET', path: '/meetings/{id}', tag: 'meetings', host: 'workspace' },
+  /** UpdateMeeting: title, description, location, time (the organizer); the attendees are mailed the update (SEQUENCE + 1) */
+  patchMeetingsById: { method: 'PATCH', path: '/meetings/{id}', tag: 'meetings', host: 'workspace' },
+  /** Cancels a meeting (the organizer): the attendees are mailed a CANCEL; it stays readable as cancelled */
+  deleteMeetingsById: { method: 'DELETE', path: '/meetings/{id}', tag: 'meetings', host: 'workspace' },
+  /** Invites a member (member_mrn, optionally the email to mail) or an outside address (email); they are mailed the invita... */
+  postMeetingsByIdAttendees: { method: 'POST', path: '/meetings/{id}/attendees', tag: 'meetings', host: 'workspace' },
+  /** Answers the invitation (RSVP): the attendee themselves; the organizer records an outside attendee's answer */
+  patchMeetingsByIdAttendeesByAttendeeId: { method: 'PATCH', path: '/meetings/{id}/attendees/{attendee_id}', tag: 'meetings', host: 'workspace' },
+  /** Removes an attendee (the organizer): they are mailed a CANCEL naming them (SEQUENCE + 1) */
+  deleteMeetingsByIdAttendeesByAttendeeId: { method: 'DELETE', path: '/meetings/{id}/attendees/{attendee_id}', tag: 'meetings', host: 'workspace' },
+  /** One of the meeting's files, with a download link valid five minutes */
+  getMeetingsByIdFilesByFileId: { method: 'GET', path: '/meetings/{id}/files/{file_id}', tag: 'meetings', host: 'workspace' },
+  /** Lists a meeting's upload grants, newest first (without their links) */
+  getMeetingsByIdPresignations: { method: 'GET', path: '/meetings/{id}/presignations', tag: 'meetings', host: 'workspace', paged: true },
+  /** Hands out an upload grant: a signed PUT link for one file of the declared type and at most size_bytes, until it expires */
+  postMeetingsByIdPresignations: { method: 'POST', path: '/meetings/{id}/presignations', tag: 'meetings', host: 'workspace' },
   /** GET /members */
   getMembers: { method: 'GET', path: '/members', tag: 'account', host: 'workspace' },
   /** GET /members/{member_id} */
@@ -795,6 +827,10 @@ export const OPERATIONS = {
   putPlan: { method: 'PUT', path: '/plan', tag: 'account', host: 'workspace' },
   /** PUT /plan/interval */
   putPlanInterval: { method: 'PUT', path: '/plan/interval', tag: 'account', host: 'workspace' },
+  /** Revokes an open upload grant (its creator, or the meeting's organizer): what arrived through it is deleted */
+  deletePresignationsById: { method: 'DELETE', path: '/presignations/{id}', tag: 'meetings', host: 'workspace' },
+  /** Checks the upload made through a grant (there, in time, not revoked) and files it with the meeting; a grant is used once */
+  postPresignationsByIdCompletion: { method: 'POST', path: '/presignations/{id}/completion', tag: 'meetings', host: 'workspace' },
   /** GET /preview-apps */
   getPreviewApps: { method: 'GET', path: '/preview-apps', tag: 'account', host: 'workspace' },
   /** GET /pricing */
@@ -827,6 +863,28 @@ export const OPERATIONS = {
   patchRolesByRoleId: { method: 'PATCH', path: '/roles/{role_id}', tag: 'account', host: 'workspace' },
   /** DELETE /roles/{role_id} */
   deleteRolesByRoleId: { method: 'DELETE', path: '/roles/{role_id}', tag: 'account', host: 'workspace' },
+  /** Lists the rooms the caller may see (theirs and those open to the workspace), by name; mine: only the caller's */
+  getRooms: { method: 'GET', path: '/rooms', tag: 'rooms', host: 'workspace', paged: true },
+  /** Creates a room; the caller is its owner, the members named join with their roles */
+  postRooms: { method: 'POST', path: '/rooms', tag: 'rooms', host: 'workspace' },
+  /** Reads a room (one the caller is a member of, or one open to the workspace) */
+  getRoomsById: { method: 'GET', path: '/rooms/{id}', tag: 'rooms', host: 'workspace' },
+  /** UpdateRoom: name, description, lock and capacity (owners and moderators); visibility (owners) */
+  patchRoomsById: { method: 'PATCH', path: '/rooms/{id}', tag: 'rooms', host: 'workspace' },
+  /** Deletes a room and ends its session (its owners, or rooms.rooms.manage) */
+  deleteRoomsById: { method: 'DELETE', path: '/rooms/{id}', tag: 'rooms', host: 'workspace' },
+  /** Lists a room's members: owners, moderators, then members, each by who joined first */
+  getRoomsByIdMembers: { method: 'GET', path: '/rooms/{id}/members', tag: 'rooms', host: 'workspace', paged: true },
+  /** Adds a member with a role (owners and moderators; the owner role by owners), or joins a room open to the workspace (m... */
+  postRoomsByIdMembers: { method: 'POST', path: '/rooms/{id}/members', tag: 'rooms', host: 'workspace' },
+  /** UpdateMember: a member's role (the room's owners); a room keeps one owner */
+  patchRoomsByIdMembersByMemberMrn: { method: 'PATCH', path: '/rooms/{id}/members/{member_mrn}', tag: 'rooms', host: 'workspace' },
+  /** Removes a member (moderators remove members, owners anyone), or leaves the room (the member themselves) */
+  deleteRoomsByIdMembersByMemberMrn: { method: 'DELETE', path: '/rooms/{id}/members/{member_mrn}', tag: 'rooms', host: 'workspace' },
+  /** Joins the room's session: answers the signaling socket's address, the session to join and the ICE servers, and record... */
+  postRoomsByIdSessions: { method: 'POST', path: '/rooms/{id}/sessions', tag: 'rooms', host: 'workspace' },
+  /** Leaves the room's session; member_mrn: an owner or moderator disconnects someone else */
+  deleteRoomsByIdSessions: { method: 'DELETE', path: '/rooms/{id}/sessions', tag: 'rooms', host: 'workspace' },
   /** Lists schedules, oldest first; status keeps open or completed ones */
   getSchedules: { method: 'GET', path: '/schedules', tag: 'tasks', host: 'workspace', paged: true },
   /** Creates a schedule */
@@ -960,4 +1018,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","tasks","calls","canvas","chat","companies","contacts","finance","mail"] as const;
+export const TAGS = ["web","system","account","files","ats","tasks","calls","canvas","chat","companies","contacts","finance","mail","meetings","rooms"] as const;
