@@ -14,6 +14,8 @@ import {
   type ContextApp,
   type ContextPermissions,
   type DeliveredEvent,
+  type FileAnswer,
+  isFileAnswer,
   type PublicContext,
   type SearchDocument,
   type SearchHooks,
@@ -58,12 +60,16 @@ export interface PipelineServices {
   secret: string;
   /** Where `ctx.live` publishes after the commit (null: nowhere, publications are dropped). */
   live(): LivePublisher | null;
+  /** The runtime's clock (`ctx.now()`). */
+  clock: () => Date;
 }
 
 /** An app ready to serve: what was loaded plus its bound models. */
 export interface AppRuntime {
   app: LoadedApp;
   models: BoundModels;
+  /** The runtime's clock, read by `ctx.now()`. */
+  clock: () => Date;
 }
 
 /**
@@ -158,6 +164,17 @@ function secretsOf(app: LoadedApp, secret: string): AppSecrets {
   return secrets;
 }
 
+const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(;\s*[a-z0-9_-]+=[a-z0-9_.-]+)*$/i;
+
+/** `ctx.respond.file`: checks the media type and file name now, so a bad one fails in the handler. */
+function fileAnswer(body: string | Buffer, options: { contentType: string; filename?: string }): FileAnswer {
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new TypeError('ctx.respond.file: the body must be a string or a Buffer');
+  if (typeof options?.contentType !== 'string' || !MEDIA_TYPE.test(options.contentType)) throw new TypeError(`ctx.respond.file: ${String(options?.contentType)} is not a media type`);
+  const filename = options.filename ?? null;
+  if (filename !== null && (typeof filename !== 'string' || filename.length === 0 || filename.length > 200 || /[\/\\\r\n]/.test(filename))) throw new TypeError('ctx.respond.file: the file name must be 1-200 characters, without slashes or line breaks');
+  return Object.freeze({ kind: 'wpk.file' as const, body, contentType: options.contentType, filename });
+}
+
 const LIVE_CHANNEL = /^([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
@@ -211,6 +228,7 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
     secrets: secretsOf(app, secret),
     settings: Object.freeze(structuredClone(settings)),
     log: appLogger(logger),
+    now: () => new Date(runtime.clock().getTime()),
   };
 }
 
@@ -220,6 +238,11 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
  */
 export class AppPipeline {
   constructor(private readonly services: PipelineServices) {}
+
+  /** The runtime's clock now (`ctx.now()`, a service host's `now()`). */
+  now(): Date {
+    return new Date(this.services.clock().getTime());
+  }
 
   private async underAppRole<T>(app: LoadedApp, fn: () => Promise<T>): Promise<T> {
     const strict = this.services.strict;
@@ -272,6 +295,7 @@ export class AppPipeline {
     const respond = Object.freeze({
       single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
       collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination),
+      file: (body: string | Buffer, options: { contentType: string; filename?: string }): FileAnswer => fileAnswer(body, options),
     });
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
@@ -307,6 +331,11 @@ export class AppPipeline {
     // Committed (a 2xx answer): the live publications leave now; a rolled-back answer dropped them.
     const status = answer && typeof answer === 'object' && 'statusCode' in answer ? Number((answer as { statusCode: number }).statusCode) : 200;
     if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
+    if (isFileAnswer(answer)) {
+      const response = h.response(answer.body).type(answer.contentType);
+      if (answer.filename !== null) response.header('content-disposition', `attachment; filename="${answer.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(answer.filename)}`);
+      return response;
+    }
     return answer;
   }
 

@@ -68,8 +68,8 @@ export const appsPlugin: CorePlugin = {
     const storage = server.plugins.storage.service;
     const secret = await loadSecretKey(config.secretKey, config.dataDir);
     const { hub, publisher } = server.plugins.live;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher });
-    const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, clock: seams.clock ?? (() => new Date()) });
+    const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app), clock: seams.clock ?? (() => new Date()) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {
       const kinds = app.definition!.live;
