@@ -263,6 +263,40 @@ export const OPERATIONS = {
   postAtsTemplates: { method: 'POST', path: '/ats/templates', tag: 'ats', host: 'workspace' },
   /** Deletes a template */
   deleteAtsTemplatesByTemplateId: { method: 'DELETE', path: '/ats/templates/{template_id}', tag: 'ats', host: 'workspace' },
+  /** Lists attendances, newest first: the caller's own, or any member's with attendance.attendances.read; from and to boun... */
+  getAttendanceAttendances: { method: 'GET', path: '/attendance/attendances', tag: 'attendance', host: 'workspace', paged: true },
+  /** Adds an attendance a member did not clock (a manager), closed, with its breaks and the reason; kept in the audit trail */
+  postAttendanceAttendances: { method: 'POST', path: '/attendance/attendances', tag: 'attendance', host: 'workspace' },
+  /** Reads an attendance with its breaks and its corrections */
+  getAttendanceAttendancesByAttendanceId: { method: 'GET', path: '/attendance/attendances/{attendance_id}', tag: 'attendance', host: 'workspace' },
+  /** Corrects an attendance (a manager): check-in, check-out, location or breaks, with the reason; the times before and af... */
+  patchAttendanceAttendancesByAttendanceId: { method: 'PATCH', path: '/attendance/attendances/{attendance_id}', tag: 'attendance', host: 'workspace' },
+  /** Ends the caller's current break */
+  postAttendanceBreakEnds: { method: 'POST', path: '/attendance/break-ends', tag: 'attendance', host: 'workspace' },
+  /** Starts a break in the caller's open attendance */
+  postAttendanceBreakStarts: { method: 'POST', path: '/attendance/break-starts', tag: 'attendance', host: 'workspace' },
+  /** Clocks the caller in now, at a location or none; at a location with a geofence only from inside it (the accuracy rule... */
+  postAttendanceClockIns: { method: 'POST', path: '/attendance/clock-ins', tag: 'attendance', host: 'workspace' },
+  /** Clocks the caller out now (an open break ends with it); inside the location's geofence when it has one */
+  postAttendanceClockOuts: { method: 'POST', path: '/attendance/clock-outs', tag: 'attendance', host: 'workspace' },
+  /** The audit trail of corrections, newest first: of the caller's own attendances, or anyone's with attendance.attendance... */
+  getAttendanceCorrections: { method: 'GET', path: '/attendance/corrections', tag: 'attendance', host: 'workspace', paged: true },
+  /** Attendances of from..to (at most a year; optionally one member or location) as a CSV file (RFC 4180) */
+  getAttendanceExports: { method: 'GET', path: '/attendance/exports', tag: 'attendance', host: 'workspace' },
+  /** Lists work locations by name; q matches the name or the address */
+  getAttendanceLocations: { method: 'GET', path: '/attendance/locations', tag: 'attendance', host: 'workspace', paged: true },
+  /** Creates a work location, with a geofence (centre and radius in metres) or none */
+  postAttendanceLocations: { method: 'POST', path: '/attendance/locations', tag: 'attendance', host: 'workspace' },
+  /** Reads a work location */
+  getAttendanceLocationsById: { method: 'GET', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
+  /** Updates the given fields of a work location (UpdateLocation); geofence null removes the fence */
+  patchAttendanceLocationsById: { method: 'PATCH', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
+  /** Deletes a work location (409 while someone is clocked in there); past attendances keep its name */
+  deleteAttendanceLocationsById: { method: 'DELETE', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
+  /** Whether the caller is clocked in or on a break, with the open attendance */
+  getAttendanceStatus: { method: 'GET', path: '/attendance/status', tag: 'attendance', host: 'workspace' },
+  /** A member's timesheet (default the caller) for from..to (at most 92 days): worked, break and net seconds per day, and ... */
+  getAttendanceTimesheets: { method: 'GET', path: '/attendance/timesheets', tag: 'attendance', host: 'workspace' },
   /** GET /audit */
   getAudit: { method: 'GET', path: '/audit', tag: 'account', host: 'workspace' },
   /** GET /avatars/{member_id} */
@@ -802,4 +836,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","tasks","chat","companies","contacts","finance","mail"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","chat","companies","contacts","finance","mail"] as const;

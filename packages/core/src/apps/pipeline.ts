@@ -171,7 +171,7 @@ function fileAnswer(body: string | Buffer, options: { contentType: string; filen
   if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new TypeError('ctx.respond.file: the body must be a string or a Buffer');
   if (typeof options?.contentType !== 'string' || !MEDIA_TYPE.test(options.contentType)) throw new TypeError(`ctx.respond.file: ${String(options?.contentType)} is not a media type`);
   const filename = options.filename ?? null;
-  if (filename !== null && (typeof filename !== 'string' || filename.length === 0 || filename.length > 200 || /[\/\\\r\n]/.test(filename))) throw new TypeError('ctx.respond.file: the file name must be 1-200 characters, without slashes or line breaks');
+  if (filename !== null && (typeof filename !== 'string' || filename.length === 0 || filename.length > 200 || /[/\\\r\n]/.test(filename))) throw new TypeError('ctx.respond.file: the file name must be 1-200 characters, without slashes or line breaks');
   return Object.freeze({ kind: 'wpk.file' as const, body, contentType: options.contentType, filename });
 }
 

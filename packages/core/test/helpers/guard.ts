@@ -15,6 +15,7 @@ import type { RuntimeOptions } from '../../src/index.js';
 import { SmtpSink, linkIn } from './identity-mail.js';
 import { json, keyedWorkspace, type KeyedWorkspace } from './keys.js';
 import { apiHeaders, startTestRuntime, type TestRuntime } from './runtime.js';
+import { ATTENDANCE_FIELD_KINDS, ATTENDANCE_PARAM_KINDS, seedAttendance, type AttendanceSeedKind } from './seeds/attendance.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -65,7 +66,8 @@ export type SeedKind =
   | 'mail_domain' | 'mail_mailbox' | 'mail_key' | 'mail_group' | 'mail_message' | 'mail_group_message' | 'mail_signature' | 'mail_filter' | 'mail_blocked' | 'mail_draft'
   | 'invoice' | 'thread'
   | 'chat' | 'message' | 'chat_list'
-  | RecruitingSeedKind;
+  | RecruitingSeedKind
+  | AttendanceSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -155,6 +157,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.chat = (await call('POST', '/chats', { type: 'group', name: `${marker} chat`, participant_mrns: [ids.member_mrn] })).id;
   ids.message = (await call('POST', `/chats/${ids.chat}/messages`, { body: `${marker} message` })).id;
   ids.chat_list = (await call('POST', '/chats/lists', { name: `${marker} list` })).id;
+  Object.assign(ids, await seedAttendance(call, marker));
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -278,6 +281,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   workspaces: { id: 'workspace' },
   invitations: { token: 'invitation' },
   ats: { token: 'selfScheduleToken' },
+  ...ATTENDANCE_PARAM_KINDS,
 };
 
 /**
@@ -427,7 +431,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list' };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...ATTENDANCE_FIELD_KINDS };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {
