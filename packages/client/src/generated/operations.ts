@@ -39,8 +39,20 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/contacts/events/core-companies-company-deleted', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-companies-company-updated */
   postEventsContactsEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/contacts/events/core-companies-company-updated', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-mailbox-assigned */
+  postEventsContactsEventsCoreMailMailboxAssigned: { method: 'POST', path: '/_events/contacts/events/core-mail-mailbox-assigned', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-mailbox-created */
+  postEventsContactsEventsCoreMailMailboxCreated: { method: 'POST', path: '/_events/contacts/events/core-mail-mailbox-created', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-mailbox-deleted */
+  postEventsContactsEventsCoreMailMailboxDeleted: { method: 'POST', path: '/_events/contacts/events/core-mail-mailbox-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-message-received */
+  postEventsContactsEventsCoreMailMessageReceived: { method: 'POST', path: '/_events/contacts/events/core-mail-message-received', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-message-sent */
+  postEventsContactsEventsCoreMailMessageSent: { method: 'POST', path: '/_events/contacts/events/core-mail-message-sent', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-account-member-removed */
   postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/files/events/core-files-sweep-scheduled */
+  postEventsFilesEventsCoreFilesSweepScheduled: { method: 'POST', path: '/_events/files/events/core-files-sweep-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/files/events/system-workspace-member-added */
   postEventsFilesEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/files/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/finance/events/system-app-installed */
@@ -429,7 +441,7 @@ export const OPERATIONS = {
   patchContactsSuggestionsBySuggestionId: { method: 'PATCH', path: '/contacts/suggestions/{suggestion_id}', tag: 'contacts', host: 'workspace' },
   /** Dismisses a suggestion */
   deleteContactsSuggestionsBySuggestionId: { method: 'DELETE', path: '/contacts/suggestions/{suggestion_id}', tag: 'contacts', host: 'workspace' },
-  /** Exports contacts (all, or by ids, tag, company) as one vCard 4.0 text */
+  /** Exports contacts (all, or by ids, tag, company) as one vCard 4.0 file (text/vcard) */
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
