@@ -28,7 +28,7 @@ test.after.always(async () => {
 const settings = (retention: number) => world.owner.put('/apps/files/settings', { max_file_bytes: 104857600, quota_bytes: 10737418240, max_versions: 10, link_seconds: 900, trash_retention_days: retention });
 
 /** The app's pending sweep: its instant, or null. */
-const pending = async () => (await world.query<{ due_at: Date }>('SELECT due_at FROM app_files.schedules WHERE workspace_id = :ws', { ws: world.workspaceId }))[0]?.due_at.toISOString() ?? null;
+const pending = async (): Promise<string | null> => (await world.query<{ due_at: Date }>('SELECT due_at FROM app_files.schedules WHERE workspace_id = :ws', { ws: world.workspaceId }))[0]?.due_at.toISOString() ?? null;
 
 /** The sweep wake-ups staged so far (and not yet taken), by their instant. */
 const staged = (since = 0) => world.platform.events.slice(since).filter((event) => event.action === 'core.files.sweep.scheduled' && event.workspaceId === world.workspaceId).map((event) => [event.payload.due_at, event.deliverAt?.toISOString()]);
