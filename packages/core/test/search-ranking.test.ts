@@ -61,6 +61,23 @@ test('the badge is searched as a name column', async (t) => {
   t.deepEqual((await ranked('r-badge', 't-77', ['item'])).map((row) => [row.title, row.id]), [['Beta', 'T-77'], ['Alpha', '']]);
 });
 
+test('a partial id ranks the records whose badge holds it first: the whole number, then the badge it fills most, then one it ends', async (t) => {
+  await seed('r-partial-id', [
+    doc('item', 'title', ['Budget 2345']),
+    doc('item', 'detail', ['Alpha'], { details: ['order 12345 shipped'] }),
+    doc('item', '123450', ['Six prefix'], { badge: 'T-123450' }),
+    doc('item', '102345', ['Six suffix'], { badge: 'T-102345' }),
+    doc('item', '23450', ['Five prefix'], { badge: 'T-23450' }),
+    doc('item', '12345', ['Five suffix'], { badge: 'T-12345' }),
+    doc('item', '2345', ['Whole'], { badge: 'T-2345' }),
+  ]);
+  t.deepEqual((await ranked('r-partial-id', '2345', ['item'])).map((row) => row.id || row.title), ['T-2345', 'T-12345', 'T-23450', 'T-102345', 'T-123450', 'Budget 2345', 'Alpha']);
+  t.deepEqual((await ranked('r-partial-id', 't-2345', ['item'])).map((row) => row.id || row.title)[0], 'T-2345', 'the badge as typed, prefix and all');
+  // A query without a digit is no id: a badge holding the word gets no such rank.
+  await seed('r-word-badge', [doc('item', 'badge', ['Other'], { badge: 'BUDGET-1' }), doc('item', 'title', ['Budget'])]);
+  t.deepEqual((await ranked('r-word-badge', 'budget', ['item'])).map((row) => row.title), ['Budget', 'Other']);
+});
+
 test('under all types, results are best match first whatever their type', async (t) => {
   await seed('r-all-types', [doc('task', '1', ['Launch checklist']), doc('project', '2', ['Launch']), doc('task', '3', ['Prepare launch'])]);
   t.deepEqual((await ranked('r-all-types', 'launch', ['task', 'project'])).map((row) => `${row.type}:${row.title}`), ['project:Launch', 'task:Launch checklist', 'task:Prepare launch']);

@@ -268,6 +268,16 @@ export class TestPlatform {
   /** The query-shape check (null when `checkStatements: false`). */
   statements: StatementRecorder | null = null;
 
+  /**
+   * Sends the apps' queued mail now (`ctx.mail` queues with the work and sends after the commit,
+   * in the background) and resolves with every mail sent so far (`mails`). Await it before
+   * looking at `mails` after a request or delivery that sends mail.
+   */
+  async drainMail(): Promise<MailMessage[]> {
+    await this.runtime.server.plugins.mail.outbox.drain();
+    return this.mails;
+  }
+
   /** Runs migrations outside the query-shape check (they span tenants by nature). */
   private migrating<T>(fn: () => Promise<T>): Promise<T> {
     return this.statements ? this.statements.during('migrations', fn) : fn();

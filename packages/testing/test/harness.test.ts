@@ -95,6 +95,7 @@ const app = defineApp(manifest, {
     'ext.test.counter.counter.reminded': async (event, ctx) => {
       reminders.push(event.payload);
       await ctx.db.counters.create({ name: `reminded ${String(event.payload.counter_id)}` });
+      ctx.mail.send({ to: 'owner@example.test', subject: `Reminder: counter ${String(event.payload.counter_id)}`, text: 'Your counter is due.', attachments: [{ filename: 'counter.txt', contentType: 'text/plain', content: 'due' }] });
     },
   },
   search: { counter: {} },
@@ -217,6 +218,9 @@ test('delayed events are delivered once the clock reaches them, redacted fields 
   t.deepEqual(reminders.find((payload) => payload.counter_id === counterId), { counter_id: counterId, secret: 's3cret' });
   t.deepEqual(await platform.query('SELECT name FROM ext_test_counter.counters WHERE workspace_id = :id ORDER BY name', { id: later.id }), [{ name: 'first' }, { name: 'remind me' }, { name: `reminded ${counterId}` }]);
   t.false((await platform.deliverDue(later)).some((done) => done.event.id === reminder.id));
+  // The handler's mail left after its delivery committed; drainMail() waits for it.
+  const mails = (await platform.drainMail()).filter((mail) => mail.subject === `Reminder: counter ${counterId}`);
+  t.deepEqual(mails, [{ to: ['owner@example.test'], subject: `Reminder: counter ${counterId}`, text: 'Your counter is due.', fromName: 'Counter', attachments: [{ filename: 'counter.txt', contentType: 'text/plain', content: Buffer.from('due').toString('base64'), encoding: 'base64' }] }]);
 });
 
 test('the permission matrix proves every route of the authorization table', async (t) => {

@@ -5,6 +5,7 @@ import {
   type AnyAppRoute,
   type AppContext,
   type AppLogger,
+  type AppMailMessage,
   type AppRequest,
   type AppSecrets,
   type AppStorage,
@@ -30,6 +31,7 @@ import { stageEvent, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
 import { SecretBox } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
+import { queuedMail, type MailOutbox, type QueuedMail } from '../mail/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
 import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
@@ -60,6 +62,8 @@ export interface PipelineServices {
   secret: string;
   /** Where `ctx.live` publishes after the commit (null: nowhere, publications are dropped). */
   live(): LivePublisher | null;
+  /** Where `ctx.mail` queues (with the work) and what sends after the commit. */
+  mail(): MailOutbox;
   /** The runtime's clock (`ctx.now()`). */
   clock: () => Date;
 }
@@ -178,8 +182,8 @@ function fileAnswer(body: string | Buffer, options: { contentType: string; filen
 const LIVE_CHANNEL = /^([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
-/** The parts every context shares: app, workspace, db, events, search, live, storage, secrets, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = []): BaseContext {
+/** The parts every context shares: app, workspace, db, events, search, live, storage, secrets, mail, settings, log. */
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = []): BaseContext {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
@@ -226,6 +230,11 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
     }),
     storage,
     secrets: secretsOf(app, secret),
+    mail: Object.freeze({
+      send(message: AppMailMessage) {
+        mailOps.push(queuedMail(message, app.manifest.name));
+      },
+    }),
     settings: Object.freeze(structuredClone(settings)),
     log: appLogger(logger),
     now: () => new Date(runtime.clock().getTime()),
@@ -305,9 +314,10 @@ export class AppPipeline {
     // methods that change things, so every write of theirs (files included) is in it.
     const eager = this.services.strict !== null || (request.method !== 'get' && request.method !== 'head');
     const liveOps: LivePublication[] = [];
+    const mailOps: QueuedMail[] = [];
     const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps, mailOps);
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -324,13 +334,15 @@ export class AppPipeline {
         };
         return route.handler(toAppRequest(request), Object.freeze(ctx));
       });
-      if (searchOps.length > 0) await work.begin();
+      if (searchOps.length > 0 || mailOps.length > 0) await work.begin();
       await this.flushSearch(app, workspace.id, searchOps);
+      if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);
       return body;
     }).finally(() => unit?.finish());
     // Committed (a 2xx answer): the live publications leave now; a rolled-back answer dropped them.
     const status = answer && typeof answer === 'object' && 'statusCode' in answer ? Number((answer as { statusCode: number }).statusCode) : 200;
     if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
+    if (mailOps.length > 0 && status >= 200 && status < 300) this.services.mail().kick();
     if (isFileAnswer(answer)) {
       const response = h.response(answer.body).type(answer.contentType);
       if (answer.filename !== null) response.header('content-disposition', `attachment; filename="${answer.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(answer.filename)}`);
@@ -419,17 +431,23 @@ export class AppPipeline {
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const liveOps: LivePublication[] = [];
+    const mailOps: QueuedMail[] = [];
     try {
-      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps);
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps, mailOps);
       await this.underAppRole(app, async () => {
         await handler(structuredClone(event), Object.freeze(ctx));
       });
       await this.flushSearch(app, workspace.id, searchOps);
+      if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);
       // After the delivery's transaction commits (never on a rollback).
+      const transaction = work.transaction as unknown as { afterCommit(fn: () => unknown): void } | null;
       if (liveOps.length > 0) {
-        const transaction = work.transaction as unknown as { afterCommit(fn: () => unknown): void } | null;
         if (transaction) transaction.afterCommit(() => this.publishLive(app, workspace.id, liveOps));
         else await this.publishLive(app, workspace.id, liveOps);
+      }
+      if (mailOps.length > 0) {
+        if (transaction) transaction.afterCommit(() => this.services.mail().kick());
+        else this.services.mail().kick();
       }
     } catch (error) {
       // The delivery's transaction rolls back: the files the handler wrote go again.
@@ -472,8 +490,9 @@ export class AppPipeline {
 
   /**
    * Runs work of an app's long-lived service in the workspace, in one transaction, with the
-   * context a subscription handler gets (under the app's role in strict mode); staged events
-   * and search changes are written with it. Throws (after the rollback) when the work does.
+   * context a subscription handler gets (under the app's role in strict mode); staged events,
+   * search changes and queued mails are written with it, live publications and mails leave after
+   * the commit. Throws (after the rollback) when the work does.
    */
   async runService<R>(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, fn: (ctx: BaseContext) => Promise<R>): Promise<R> {
     const { app } = runtime;
@@ -481,13 +500,20 @@ export class AppPipeline {
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
-    return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
+    const liveOps: LivePublication[] = [];
+    const mailOps: QueuedMail[] = [];
+    const result = await runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret));
-      const result = await this.underAppRole(app, () => fn(ctx));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret, liveOps, mailOps));
+      const outcome = await this.underAppRole(app, () => fn(ctx));
       await this.flushSearch(app, workspace.id, searchOps);
-      return result;
+      if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);
+      return outcome;
     }).finally(() => unit?.finish());
+    // Committed: the live publications and mails leave now (a throw above rolled them back).
+    if (liveOps.length > 0) await this.publishLive(app, workspace.id, liveOps);
+    if (mailOps.length > 0) this.services.mail().kick();
+    return result;
   }
 
   /** Delivers one event in a transaction of its own; staged events are written with it. */

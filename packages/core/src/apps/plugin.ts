@@ -55,7 +55,7 @@ export const appCatalogPlugin: CorePlugin = {
  */
 export const appsPlugin: CorePlugin = {
   name: 'apps',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'storage', 'search', 'notifications', 'live'],
+  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'storage', 'search', 'notifications', 'live'],
   async register(server, { config, logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const { registry, installations } = server.plugins['app-catalog'];
@@ -68,7 +68,8 @@ export const appsPlugin: CorePlugin = {
     const storage = server.plugins.storage.service;
     const secret = await loadSecretKey(config.secretKey, config.dataDir);
     const { hub, publisher } = server.plugins.live;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, clock: seams.clock ?? (() => new Date()) });
+    const outbox = server.plugins.mail.outbox;
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, clock: seams.clock ?? (() => new Date()) });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app), clock: seams.clock ?? (() => new Date()) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {

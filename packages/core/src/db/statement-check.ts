@@ -441,6 +441,11 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     match: /^SELECT (p\.slug, p\.name, p\.description, p\.created_at, \(SELECT count\(\*\)::int FROM platform\.preview_app_adopters a WHERE a\.app_slug = p\.slug\) AS adopters FROM platform\.preview_apps p ORDER BY p\.slug|a\.workspace_id, w\.subdomain, w\.name, a\.adopted_at FROM platform\.preview_app_adopters a JOIN platform\.workspaces w ON w\.id = a\.workspace_id WHERE a\.app_slug = '[a-z0-9-]+' ORDER BY a\.adopted_at, w\.subdomain)$/,
   },
   {
+    name: 'mail outbox sweep',
+    reason: "The apps' mail outbox (ctx.mail): the sender finds the due mails of every workspace, then claims, sends and deletes each with statements that name its workspace.",
+    match: /^SELECT workspace_id, id FROM platform\.mail_outbox WHERE state = 'queued' AND next_attempt_at <= \$1 ORDER BY next_attempt_at, id LIMIT 20$/,
+  },
+  {
     name: 'search dictionary pruning discovery',
     reason: "Maintenance: the daily pruning of the search dictionary lists the workspaces that have words, then prunes each workspace with statements that name it.",
     match: /^SELECT DISTINCT workspace_id AS id FROM platform\.search_words$/,

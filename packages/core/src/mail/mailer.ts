@@ -3,11 +3,46 @@ import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
-/** One outgoing mail. Plain text: every platform mail must read well without HTML. */
+/** One outgoing mail. Plain text is required: every mail must read well without HTML. */
 export interface MailMessage {
-  to: string;
+  /** One address, or several (an app's mail). */
+  to: string | string[];
   subject: string;
   text: string;
+  cc?: string[];
+  replyTo?: string;
+  html?: string;
+  /** Content as text (UTF-8) or base64 (`encoding: 'base64'`). */
+  attachments?: Array<{ filename: string; contentType: string; content: string; encoding?: 'base64' }>;
+  /** An iCalendar part sent as `text/calendar; method=...` (invitations). */
+  calendar?: { method: string; content: string };
+  /** The display name before the platform's From address (an app's name). */
+  fromName?: string;
+}
+
+/** The message as nodemailer takes it (From filled in). */
+function nodemailerMessage(from: string, message: MailMessage) {
+  return {
+    from: message.fromName ? { name: message.fromName, address: addressOf(from) } : from,
+    to: message.to,
+    cc: message.cc,
+    replyTo: message.replyTo,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    attachments: message.attachments?.map((file) => ({ filename: file.filename, contentType: file.contentType, content: file.content, encoding: file.encoding })),
+    icalEvent: message.calendar ? { method: message.calendar.method, content: message.calendar.content } : undefined,
+  };
+}
+
+/** The bare address of a From setting (`Name <a@b>` → `a@b`). */
+function addressOf(from: string): string {
+  return /<([^>]+)>/.exec(from)?.[1] ?? from;
+}
+
+/** Whether a message needs MIME (anything beyond one plain-text part). */
+function isRich(message: MailMessage): boolean {
+  return Boolean(message.html || message.attachments?.length || message.calendar || message.cc?.length || message.replyTo || message.fromName);
 }
 
 /** What sending produced: the message id, and where the development transport wrote it. */
@@ -50,7 +85,7 @@ class SmtpMailer implements Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<SentMail> {
-    const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+    const info = await this.transport.sendMail(nodemailerMessage(this.from, message));
     return { messageId: String(info.messageId) };
   }
 
@@ -61,6 +96,8 @@ class SmtpMailer implements Mailer {
 
 class FileMailer implements Mailer {
   private sequence = 0;
+  /** Builds MIME messages without sending them. */
+  private readonly composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
   constructor(
     private readonly directory: string,
@@ -73,12 +110,22 @@ class FileMailer implements Mailer {
     this.sequence += 1;
     const now = new Date();
     const stamp = now.toISOString().replace(/[:.]/g, '-');
-    const recipient = message.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
+    const to = Array.isArray(message.to) ? message.to.join(', ') : message.to;
+    const recipient = to.replace(/[^a-zA-Z0-9@._-]/g, '_').slice(0, 100);
     const messageId = `<${stamp}.${process.pid}.${this.sequence}@wpk.local>`;
-    const file = path.join(this.directory, `${stamp}-${process.pid}-${this.sequence}-${recipient}.txt`);
-    const text = [`From: ${this.from}`, `To: ${message.to}`, `Subject: ${message.subject}`, `Date: ${now.toUTCString()}`, `Message-ID: ${messageId}`, '', message.text, ''].join('\n');
-    await writeFile(file, text, { mode: 0o600 });
-    this.logger.info({ to: message.to, subject: message.subject, file }, 'mail written (no SMTP_URL set)');
+    const base = path.join(this.directory, `${stamp}-${process.pid}-${this.sequence}-${recipient}`);
+    let file: string;
+    if (isRich(message)) {
+      // Attachments, HTML or an invitation: the whole MIME message, openable in a mail client.
+      file = `${base}.eml`;
+      const built = await this.composer.sendMail({ ...nodemailerMessage(this.from, message), messageId, date: now });
+      await writeFile(file, built.message as Buffer, { mode: 0o600 });
+    } else {
+      file = `${base}.txt`;
+      const text = [`From: ${this.from}`, `To: ${to}`, `Subject: ${message.subject}`, `Date: ${now.toUTCString()}`, `Message-ID: ${messageId}`, '', message.text, ''].join('\n');
+      await writeFile(file, text, { mode: 0o600 });
+    }
+    this.logger.info({ to, subject: message.subject, file }, 'mail written (no SMTP_URL set)');
     return { messageId, file };
   }
 

@@ -359,11 +359,22 @@ export class SearchIndex {
       // Tiers: exact first name (3), first name starts with the query (2), every word in a
       // name column (1), otherwise (0); within a tier, more name hits, more literal (non-typo)
       // hits and a shorter first name rank higher. The fraction stays below 1.
-      score = `(CASE WHEN r.first_name = ${phrase} THEN 3 WHEN starts_with(r.first_name, ${phrase}) THEN 2
-                     WHEN ${nameHits.join(' AND ')} THEN 1 ELSE 0 END)::float8
-               + 0.5 * (${sum(nameHits)})::float8 / ${count}
+      const rest = `0.5 * (${sum(nameHits)})::float8 / ${count}
                + 0.3 * (${sum(textHits)})::float8 / ${count}
                + 0.19 / (1 + length(r.first_name) / 32.0::float8)`;
+      score = `(CASE WHEN r.first_name = ${phrase} THEN 3 WHEN starts_with(r.first_name, ${phrase}) THEN 2
+                     WHEN ${nameHits.join(' AND ')} THEN 1 ELSE 0 END)::float8 + ${rest}`;
+      if (/\d/.test(words.map((word) => word.text).join(' '))) {
+        // A query with a digit may be (part of) a record's badge (`T-2345`, `2345`, `234`): a
+        // record whose badge holds it ranks above every name or text hit (tier 4): its whole
+        // number first, then the badge it fills the most of, then one it ends (the distinctive
+        // digits of an id are its last ones). The badge is compared as its words joined by spaces.
+        const badge = `regexp_replace(lower(r.badge), '[^[:alnum:]]+', ' ', 'g')`;
+        score = `CASE WHEN r.badge <> '' AND strpos(${badge}, ${phrase}) > 0 THEN
+                   CASE WHEN ${badge} = ${phrase} OR right(${badge}, length(${phrase}) + 1) = ' ' || ${phrase} THEN 4.9::float8
+                        ELSE 4 + round(0.8 * length(${phrase})::numeric / length(${badge}), 3)::float8 + 0.0005 * (right(${badge}, length(${phrase})) = ${phrase})::int END
+                 ELSE ${score} END`;
+      }
       order = 'h.score DESC, h.first_name, h.id';
     }
     if (query.typeOrder) order = `array_position($3::text[], h.type), ${order}`;

@@ -228,6 +228,49 @@ export interface AppSecrets {
   open(sealed: string): string;
 }
 
+/** A file attached to an app's mail. */
+export interface AppMailAttachment {
+  /** The name the recipient sees (1-255 characters, no path separators). */
+  filename: string;
+  /** Its media type (`application/pdf`, `text/calendar`, ...). */
+  contentType: string;
+  /** The bytes, or text sent as UTF-8. */
+  content: string | Uint8Array;
+}
+
+/** One mail an app sends (`ctx.mail.send`). */
+export interface AppMailMessage {
+  /** 1-50 addresses in all (`to` and `cc`). */
+  to: string | string[];
+  cc?: string[];
+  /** Where replies go (the candidate's recruiter, the meeting's organizer). */
+  replyTo?: string;
+  /** 1-998 characters, no line breaks. */
+  subject: string;
+  /** The plain-text body (required: every mail must read well without HTML). */
+  text: string;
+  /** An HTML alternative of `text`. */
+  html?: string;
+  /** At most 10 files; all parts of the mail together at most 10 MB. */
+  attachments?: AppMailAttachment[];
+  /**
+   * An iCalendar part (`text/calendar; method=...`): an invitation (`REQUEST`), its
+   * cancellation (`CANCEL`), a reply or a published event. Mail clients show it as an invite.
+   */
+  calendar?: { method: 'REQUEST' | 'CANCEL' | 'PUBLISH' | 'REPLY'; content: string };
+}
+
+/**
+ * `ctx.mail`: mail from the app, through the platform's mail transport (docs/writing-an-app.md,
+ * "Sending mail"). A mail is queued with the work and leaves only after it committed (a request
+ * that answered 2xx, a delivery that succeeded); a rolled-back request sends nothing. Queued
+ * mails survive a restart and are retried with back-off when the transport fails.
+ */
+export interface AppMail {
+  /** Queues one mail. Throws `InvalidError` (400) naming the field on a bad address, subject or attachment. */
+  send(message: AppMailMessage): void;
+}
+
 /** What every handler of the app receives, in a request or in an event delivery. */
 export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** The app itself. */
@@ -256,6 +299,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   storage: AppStorage;
   /** Encrypts small secrets the app keeps at rest (credentials, private keys) with the platform's secret key. */
   secrets: AppSecrets;
+  /** Sends mail from the app (after the commit). */
+  mail: AppMail;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
   /** Logger. */

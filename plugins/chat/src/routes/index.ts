@@ -6,6 +6,7 @@ import { createList, deleteList, favourite, listLists, putInList, takeFromList, 
 import { addReaction, clearHistory, createUpload, deleteMessage, editMessage, listMessages, markRead, presentOne, removeReaction, sendMessage } from '../services/messages.js';
 import { addParticipant, listParticipants, removeParticipant, requestCall, updateParticipant } from '../services/participants.js';
 import { presentChat, presentMessage, presentParticipant } from '../services/present.js';
+import { CALL_REQUEST, CHAT, CHAT_LIST, CLEARED, DELETED, FAVOURITE, MESSAGE, MY_CHAT, PARTICIPANT, READ_POSITION, REMOVED_PARTICIPANT, STARTED_CHAT, UPLOAD } from './answers.js';
 
 const id = () => Joi.id();
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
@@ -20,6 +21,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats',
+    answers: { collection: MY_CHAT },
     description: "Lists the caller's chats, most recently active first, with unread counts",
     validate: { query: Joi.object({ ...page, type: Joi.string().valid(...CHAT_TYPES), q: Joi.string().max(200).allow(''), favourite: Joi.boolean(), list_id: id() }) },
     async handler(request, ctx) {
@@ -30,6 +32,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats',
+    answers: { single: STARTED_CHAT },
     description: 'Starts a chat: direct (one other participant; the existing one is answered again), group or channel',
     validate: {
       payload: Joi.object({
@@ -47,6 +50,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats/{id}',
+    answers: { single: MY_CHAT },
     description: 'Reads a chat (one the caller takes part in, or any channel)',
     validate: { params: params('id') },
     async handler(request, ctx) {
@@ -56,6 +60,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/chats/{id}',
+    answers: { single: CHAT },
     description: "UpdateChat: the chat's name and topic (its owner)",
     validate: { params: params('id'), payload: Joi.object({ name: Joi.string().trim().max(200).allow(''), topic: Joi.string().max(1000).allow('') }).or('name', 'topic') },
     async handler(request, ctx) {
@@ -65,6 +70,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}',
+    answers: { single: DELETED },
     description: 'Deletes a chat and its messages (its owner, or chat.chats.delete)',
     validate: { params: params('id') },
     async handler(request, ctx) {
@@ -74,6 +80,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats/{id}/messages',
+    answers: { collection: MESSAGE },
     description: "Lists a chat's messages, newest first; parent_id: a thread's replies, oldest first; before/after page by seq",
     validate: { params: params('id'), query: Joi.object({ ...page, parent_id: id(), before: Joi.number().integer().min(0), after: Joi.number().integer().min(0) }) },
     async handler(request, ctx) {
@@ -84,6 +91,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/messages',
+    answers: { single: MESSAGE },
     description: 'SendMessage: text and/or a file of the app, optionally a reply in a thread; <@member_id> mentions',
     validate: {
       params: params('id'),
@@ -101,6 +109,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/uploads',
+    answers: { single: UPLOAD },
     description: 'Gives a signed link (PUT, 15 minutes) to upload a file to share in the chat',
     validate: {
       params: params('id'),
@@ -117,6 +126,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/messages',
+    answers: { single: CLEARED },
     description: "Clears the chat's history for everyone (its owner, or chat.chats.manage)",
     validate: { params: params('id') },
     async handler(request, ctx) {
@@ -126,6 +136,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/chats/{id}/messages/{msg_id}',
+    answers: { single: MESSAGE },
     description: "EditMessage: the sender changes the message's text",
     validate: { params: params('id', 'msg_id'), payload: Joi.object({ body: Joi.string().max(10000).allow('').required() }) },
     async handler(request, ctx) {
@@ -135,6 +146,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/messages/{msg_id}',
+    answers: { single: MESSAGE },
     description: "Deletes a message, leaving a tombstone (its sender, the chat's owner, or chat.messages.delete)",
     validate: { params: params('id', 'msg_id') },
     async handler(request, ctx) {
@@ -144,6 +156,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/messages/{msg_id}/reactions',
+    answers: { single: MESSAGE },
     description: "Adds the caller's reaction to a message (the same emoji twice is one reaction)",
     validate: { params: params('id', 'msg_id'), payload: Joi.object({ emoji: emoji().required() }) },
     async handler(request, ctx) {
@@ -153,6 +166,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/messages/{msg_id}/reactions/{emoji}',
+    answers: { single: MESSAGE },
     description: "Takes the caller's reaction back",
     validate: { params: Joi.object({ id: id().required(), msg_id: id().required(), emoji: emoji().required() }) },
     async handler(request, ctx) {
@@ -162,6 +176,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PUT',
     path: '/chats/{id}/read',
+    answers: { single: READ_POSITION },
     description: "Moves the caller's read position to a message (never backwards); answers the unread count left",
     validate: { params: params('id'), payload: Joi.object({ message_id: id().required() }) },
     async handler(request, ctx) {
@@ -171,6 +186,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats/{id}/participants',
+    answers: { collection: PARTICIPANT },
     description: "Lists a chat's participants, owners first",
     validate: { params: params('id'), query: Joi.object(page) },
     async handler(request, ctx) {
@@ -181,6 +197,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/participants',
+    answers: { single: PARTICIPANT },
     description: 'Adds a participant, or joins a channel (member_mrn: the caller)',
     validate: { params: params('id'), payload: Joi.object({ member_mrn: mrn().required() }) },
     async handler(request, ctx) {
@@ -190,6 +207,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/chats/{id}/participants/{member_mrn}',
+    answers: { single: PARTICIPANT },
     description: "UpdateParticipant: role (the owner) or muted (the participant themselves)",
     validate: { params: Joi.object({ id: id().required(), member_mrn: mrn().required() }), payload: Joi.object({ role: Joi.string().valid(...PARTICIPANT_ROLES), muted: Joi.boolean() }).or('role', 'muted') },
     async handler(request, ctx) {
@@ -199,6 +217,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/participants/{member_mrn}',
+    answers: { single: REMOVED_PARTICIPANT },
     description: 'Removes a participant (the owner), or leaves (the participant themselves)',
     validate: { params: Joi.object({ id: id().required(), member_mrn: mrn().required() }) },
     async handler(request, ctx) {
@@ -208,6 +227,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats/lists',
+    answers: { collection: CHAT_LIST },
     description: "Lists the caller's chat lists",
     validate: { query: Joi.object(page) },
     async handler(_request, ctx) {
@@ -218,6 +238,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/lists',
+    answers: { single: CHAT_LIST },
     description: 'Creates a personal chat list',
     validate: { payload: Joi.object({ name: listName().required(), position: Joi.number().integer().min(0).max(1000) }) },
     async handler(request, ctx) {
@@ -227,6 +248,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/chats/lists/{list_id}',
+    answers: { single: CHAT_LIST },
     description: 'UpdateChatList: renames or moves a list',
     validate: { params: params('list_id'), payload: Joi.object({ name: listName(), position: Joi.number().integer().min(0).max(1000) }).or('name', 'position') },
     async handler(request, ctx) {
@@ -236,6 +258,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/lists/{list_id}',
+    answers: { single: DELETED },
     description: 'Deletes a list (its chats stay)',
     validate: { params: params('list_id') },
     async handler(request, ctx) {
@@ -245,6 +268,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PUT',
     path: '/chats/{id}/lists/{list_id}',
+    answers: { single: CHAT_LIST },
     description: 'Puts a chat in one of the caller\'s lists',
     validate: { params: params('id', 'list_id') },
     async handler(request, ctx) {
@@ -254,6 +278,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/lists/{list_id}',
+    answers: { single: CHAT_LIST },
     description: 'Takes a chat out of a list',
     validate: { params: params('id', 'list_id') },
     async handler(request, ctx) {
@@ -263,6 +288,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PUT',
     path: '/chats/{id}/favourite',
+    answers: { single: FAVOURITE },
     description: 'Marks a chat favourite for the caller',
     validate: { params: params('id') },
     async handler(request, ctx) {
@@ -272,6 +298,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/favourite',
+    answers: { single: FAVOURITE },
     description: 'Unmarks a favourite chat',
     validate: { params: params('id') },
     async handler(request, ctx) {
@@ -281,6 +308,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/call-requests',
+    answers: { single: CALL_REQUEST },
     description: "Asks the chat's participants to join a call (core.chat.call.requested)",
     validate: { params: params('id'), payload: Joi.object({ mode: Joi.string().valid('video', 'audio').required() }) },
     async handler(request, ctx) {

@@ -1,4 +1,4 @@
-import { defineRoute, Joi, type JoiObjectSchema } from '@wpk/sdk';
+import { defineRoute, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import { COMPANY_SIZES, type Models } from '../models/index.js';
 import { createCompany, deleteCompany, listCompanies, requireCompany, updateCompany } from '../services/companies.js';
@@ -30,11 +30,35 @@ const fields = {
   owner_mrn: Joi.string().max(200),
 };
 
+const nullableText = () => Joi.string().allow('', null);
+
+/** A company as every route answers it (services/present.ts); checked against each answer in the tests. */
+export const COMPANY: JoiObjectSchema = recordSchema({
+  id: Joi.string().guid(),
+  mrn: Joi.string().pattern(/^mrn:companies:company:/),
+  name: Joi.string(),
+  domain: nullableText(),
+  industry: nullableText(),
+  size: Joi.string().valid(...COMPANY_SIZES).allow(null),
+  description: Joi.string().allow('', null),
+  address: recordSchema({ street: nullableText(), city: nullableText(), region: nullableText(), postal_code: nullableText(), country: nullableText() }),
+  owner_id: Joi.string().guid(),
+  owner_mrn: Joi.string().pattern(/^mrn:account:member:/),
+  creator_id: Joi.string().guid(),
+  revision: Joi.number().integer().min(1).description('Rises by one with every change; copies kept by other apps keep the highest'),
+  created_at: Joi.date().iso(),
+  updated_at: Joi.date().iso(),
+}).id('CompaniesCompany');
+
+/** `DELETE /companies/{company_id}`. */
+export const DELETED_COMPANY: JoiObjectSchema = recordSchema({ id: Joi.string().guid(), mrn: Joi.string().pattern(/^mrn:companies:company:/), deleted: Joi.boolean().valid(true) }).id('CompaniesDeletedCompany');
+
 /** Companies: list, create, read, update, delete. */
 export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/companies',
+    answers: { collection: COMPANY },
     description: 'Lists companies by name; q matches name or domain, filters by industry, size, domain and owner',
     validate: {
       query: Joi.object({
@@ -55,6 +79,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/companies',
+    answers: { single: COMPANY },
     description: 'Creates a company; the owner defaults to the caller',
     validate: { payload: Joi.object({ ...fields, name: fields.name.required() }) },
     async handler(request, ctx) {
@@ -65,6 +90,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/companies/{company_id}',
+    answers: { single: COMPANY },
     description: 'Reads a company',
     validate: { params },
     async handler(request, ctx) {
@@ -75,6 +101,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/companies/{company_id}',
+    answers: { single: COMPANY },
     description: 'Updates the given fields of a company (null clears an optional one)',
     validate: { params, payload: Joi.object(fields) },
     async handler(request, ctx) {
@@ -85,6 +112,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/companies/{company_id}',
+    answers: { single: DELETED_COMPANY },
     description: 'Deletes a company',
     validate: { params },
     async handler(request, ctx) {

@@ -124,3 +124,15 @@ export const DELIVERABLE: JoiObjectSchema = recordSchema({
   created_at: instant(),
   updated_at: instant(),
 }).id('TasksDeliverable');
+
+/** One field a board's tasks can be filtered by (a query parameter of `GET /tasks`). */
+export const TASK_FILTER: JoiObjectSchema = recordSchema({ key: Joi.string(), label: Joi.string(), type: Joi.string().valid('enum', 'member') }).id('TasksTaskFilter');
+/** One value of a filter on a board, with how many of its tasks have it. */
+export const FILTER_OPTION: JoiObjectSchema = recordSchema({ value: Joi.string(), label: Joi.string(), count: Joi.number().integer().min(0) }).id('TasksFilterOption');
+
+export const DELETED_BOARD: JoiObjectSchema = recordSchema({ board_id: uuid(), deleted_task_ids: Joi.array().items(uuid()) }).id('TasksDeletedBoard');
+export const CLEARED_BOARD: JoiObjectSchema = recordSchema({ board_id: uuid(), scheduled: Joi.boolean(), deleted_task_ids: Joi.array().items(uuid()) }).id('TasksClearedBoard');
+export const REMOVED_BOARD_MEMBER: JoiObjectSchema = recordSchema({ board_id: uuid(), member_id: uuid(), removed: Joi.boolean().valid(true) }).id('TasksRemovedBoardMember');
+export const DELETED_TOPIC: JoiObjectSchema = recordSchema({ id: uuid(), deleted: Joi.boolean().valid(true), task_ids: Joi.array().items(uuid()).description('Its tasks, which keep no topic now') }).id('TasksDeletedTopic');
+/** A deleted task or view. */
+export const DELETED: JoiObjectSchema = recordSchema({ id: uuid(), deleted: Joi.boolean().valid(true) }).id('TasksDeleted');

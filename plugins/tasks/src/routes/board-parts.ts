@@ -5,13 +5,14 @@ import { addBoardMember, changeBoardMemberRole, listBoardMembers, removeBoardMem
 import { filterOptions, listTaskFilters } from '../services/task-filters.js';
 import { createTopic, deleteTopic, listTopics, updateTopic } from '../services/topics.js';
 import { boardRole, color, id, idParams, listQuery, q } from './schemas.js';
-import { BOARD_MEMBER, TOPIC } from './answers.js';
+import { BOARD_MEMBER, DELETED_TOPIC, FILTER_OPTION, REMOVED_BOARD_MEMBER, TASK_FILTER, TOPIC } from './answers.js';
 
 /** A board's task filters, topics and members. */
 export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/task-filters',
+    answers: { collection: TASK_FILTER },
     description: "Fields the board's tasks can be filtered by (each a query parameter of GET /tasks)",
     validate: { params: idParams('board_id'), query: listQuery() },
     async handler(request, ctx) {
@@ -22,6 +23,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/task-filters/{key}/options',
+    answers: { collection: FILTER_OPTION },
     description: "One filter's values on the board, with task counts; q narrows by label",
     validate: { params: Joi.object({ board_id: id().required(), key: Joi.string().max(40).required() }), query: listQuery({ q: q() }) },
     async handler(request, ctx) {
@@ -65,6 +67,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/topics/{topic_id}',
+    answers: { single: DELETED_TOPIC },
     description: 'Deletes a topic; its tasks remain, with no topic',
     validate: { params: idParams('board_id', 'topic_id') },
     async handler(request, ctx) {
@@ -106,6 +109,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/members/{member_id}',
+    answers: { single: REMOVED_BOARD_MEMBER },
     description: 'Removes a member from the board',
     validate: { params: idParams('board_id', 'member_id') },
     async handler(request, ctx) {

@@ -4,7 +4,7 @@ import type { Models } from '../models/index.js';
 import { createBoard, deleteBoard, listBoards, renameLane, requireBoard, updateBoard } from '../services/boards.js';
 import { presentBoard } from '../services/present.js';
 import { grid, id, idParams, lanes, listQuery, q, title } from './schemas.js';
-import { BOARD, RENAMED_BOARD } from './answers.js';
+import { BOARD, DELETED_BOARD, RENAMED_BOARD } from './answers.js';
 
 /** Boards: list, create (optionally from a template), read, update or archive, delete, rename a lane. */
 export const boardRoutes = [
@@ -73,6 +73,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}',
+    answers: { single: DELETED_BOARD },
     description: "Deletes a board and its tasks; confirm_key must equal the board's title",
     validate: { params: idParams('board_id'), payload: Joi.object({ confirm_key: Joi.string().min(1).required() }) },
     async handler(request, ctx) {

@@ -3,7 +3,7 @@ import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { clearBoard, pullTasks, returnTask } from '../services/incubator.js';
 import { id, idParams } from './schemas.js';
-import { TASK } from './answers.js';
+import { CLEARED_BOARD, TASK } from './answers.js';
 
 const EXACTLY_ONE = 'body must contain exactly one of task_ids or schedule_id';
 
@@ -12,6 +12,7 @@ export const incubatorRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/tasks',
+    answers: { single: Joi.array().items(TASK).description('The tasks pulled onto the board') },
     description: 'Pulls incubator tasks onto the board: the task_ids given, or every incubator task of schedule_id',
     validate: {
       params: idParams('board_id'),
@@ -27,6 +28,7 @@ export const incubatorRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/tasks',
+    answers: { single: CLEARED_BOARD },
     description: "Clears the board: scheduled=false deletes its unplanned tasks, scheduled=true its planned ones",
     validate: { params: idParams('board_id'), query: Joi.object({ scheduled: Joi.boolean().required() }) },
     async handler(request, ctx) {

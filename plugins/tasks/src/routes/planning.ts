@@ -5,7 +5,7 @@ import { completeSchedule, createSchedule, listSchedules, requireSchedule, updat
 import { presentSchedule } from '../services/present.js';
 import { createView, deleteView, listViews } from '../services/views.js';
 import { id, idParams, isoDate, listQuery } from './schemas.js';
-import { SCHEDULE, VIEW } from './answers.js';
+import { DELETED, SCHEDULE, VIEW } from './answers.js';
 
 /** Saved views and schedules. */
 export const planningRoutes = [
@@ -35,6 +35,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/views/{view_id}',
+    answers: { single: DELETED },
     description: 'Deletes one of the caller’s saved views',
     validate: { params: idParams('view_id') },
     async handler(request, ctx) {

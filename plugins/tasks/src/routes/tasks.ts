@@ -4,7 +4,7 @@ import type { Models } from '../models/index.js';
 import { addComment, addDeliverable, deliver, listComments, listDeliverables } from '../services/task-activity.js';
 import { assignMember, completeTask, createTask, deleteTask, listTasks, moveTask, presentOne, reopenTask, requireTask, unassignMember, updateTask } from '../services/tasks.js';
 import { id, idParams, isoDate, listQuery, priority, q, title } from './schemas.js';
-import { COMMENT, DELIVERABLE, TASK } from './answers.js';
+import { COMMENT, DELETED, DELIVERABLE, TASK } from './answers.js';
 
 /** The fields of a task, as both POST /tasks and PATCH /tasks/{id} take them. */
 const taskFields = {
@@ -86,6 +86,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}',
+    answers: { single: DELETED },
     description: 'Deletes a task: its creator may, otherwise tasks.tasks.delete',
     validate: { params: idParams('id') },
     async handler(request, ctx) {
