@@ -14,7 +14,7 @@ export interface World {
   platform: TestPlatform;
   workspace: TestWorkspace;
   owner: TestMember;
-  clock: TestClock;
+  clock: StillClock;
   /** A member allowed into Attendance holding exactly these keys. */
   member(keys: string[], name?: string): Promise<TestMember>;
   /** The `core.attendance.*` events written since the last call, oldest first. */
@@ -24,8 +24,32 @@ export interface World {
   close(): Promise<void>;
 }
 
+/**
+ * The harness clock, held still: it moves only when told (`advance`, `set`), never with real time,
+ * so an instant a test sets is the instant the app reads however slow the machine is.
+ */
+export class StillClock extends TestClock {
+  private instant: number;
+
+  constructor(start: Date) {
+    super(start);
+    this.instant = start.getTime();
+  }
+
+  override now(): Date {
+    return new Date(this.instant);
+  }
+
+  override advance(by: number | { days?: number; hours?: number; minutes?: number; seconds?: number }): Date {
+    const ms = typeof by === 'number' ? by : (((by.days ?? 0) * 24 + (by.hours ?? 0)) * 60 + (by.minutes ?? 0)) * 60_000 + (by.seconds ?? 0) * 1000;
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('StillClock.advance: the clock only moves forward');
+    this.instant += ms;
+    return this.now();
+  }
+}
+
 export async function startWorld(subdomain: string, start = '2027-03-01T06:00:00.000Z'): Promise<World> {
-  const clock = new TestClock(new Date(start));
+  const clock = new StillClock(new Date(start));
   const platform = await createTestPlatform({ apps: [app], firstParty: true, clock });
   try {
     const workspace = await platform.workspace(subdomain);
