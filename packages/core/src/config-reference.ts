@@ -9,7 +9,7 @@
  * events/secrets.ts, the CLI's options): a bad one stops start-up with one line naming it.
  */
 
-export type ConfigGroup = 'Server' | 'Database' | 'Domains and hosts' | 'Security' | 'Mail' | 'Notifications and push' | 'AI commands' | 'File storage' | 'Event bus' | 'Billing' | 'Logs and diagnostics' | 'Tests';
+export type ConfigGroup = 'Server' | 'Database' | 'Domains and hosts' | 'Security' | 'Mail' | 'Notifications and push' | 'AI commands' | 'File storage' | 'Calls (WebRTC)' | 'Event bus' | 'Billing' | 'Logs and diagnostics' | 'Tests';
 
 export interface ConfigVariable {
   name: string;
@@ -24,7 +24,7 @@ export interface ConfigVariable {
   readBy?: string;
 }
 
-export const CONFIG_GROUPS: ConfigGroup[] = ['Server', 'Database', 'Domains and hosts', 'Security', 'Mail', 'Notifications and push', 'AI commands', 'File storage', 'Event bus', 'Billing', 'Logs and diagnostics', 'Tests'];
+export const CONFIG_GROUPS: ConfigGroup[] = ['Server', 'Database', 'Domains and hosts', 'Security', 'Mail', 'Notifications and push', 'AI commands', 'File storage', 'Calls (WebRTC)', 'Event bus', 'Billing', 'Logs and diagnostics', 'Tests'];
 
 export const CONFIG_VARIABLES: ConfigVariable[] = [
   // Server
@@ -58,6 +58,9 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'MAIL_MAX_MESSAGE_BYTES', group: 'Mail', default: '`26214400` (25 MB)', description: 'Largest message the mail app\'s listener takes; larger ones are refused with 552.', readBy: 'the mail app' },
   { name: 'MAIL_RELAY_URL', group: 'Mail', default: 'none: outgoing mail of the mail app stays queued', description: 'Where the mail app hands outgoing mail (DKIM-signed): `smtp://user:pass@relay.example.net:587` or `smtps://…:465`.', secret: true, readBy: 'the mail app' },
   { name: 'MAIL_SPF_INCLUDE', group: 'Mail', default: 'none', description: "The relay's SPF mechanism (`include:_spf.relay.example.net`), added to the SPF record of hosted domains.", readBy: 'the mail app' },
+  { name: 'MAIL_TLS_CERT', group: 'Mail', default: 'none: a self-signed certificate for `MAIL_HOSTNAME` is generated once into `{WPK_DATA_DIR}/mail-tls-cert.pem` (key `mail-tls-key.pem`)', description: "PEM file of the certificate the mail app's SMTP listener offers with STARTTLS; set with `MAIL_TLS_KEY`.", readBy: 'the mail app' },
+  { name: 'MAIL_TLS_KEY', group: 'Mail', default: 'see `MAIL_TLS_CERT`', description: "PEM file of the private key of `MAIL_TLS_CERT`.", readBy: 'the mail app' },
+  { name: 'MAIL_SYNC_INTERVAL_SECONDS', group: 'Mail', default: '`120`', description: "How often the mail app syncs members' connected accounts with their IMAP servers; `0` turns the periodic sync off.", readBy: 'the mail app' },
   // Notifications and push
   { name: 'VAPID_PUBLIC_KEY', group: 'Notifications and push', default: 'generated once, with the private key, into `{WPK_DATA_DIR}/vapid-keys.json`', description: 'The web-push VAPID public key (base64url, an uncompressed P-256 point); set it with `VAPID_PRIVATE_KEY` when servers do not share a data directory. Browsers subscribe with it: changing it orphans every subscription.' },
   { name: 'VAPID_PRIVATE_KEY', group: 'Notifications and push', default: 'generated once into `{WPK_DATA_DIR}/vapid-keys.json`', description: 'The VAPID private key (base64url, 32 bytes) that signs web-push requests; set with `VAPID_PUBLIC_KEY`.', secret: true },
@@ -81,6 +84,9 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'STORAGE_S3_FORCE_PATH_STYLE', group: 'File storage', default: '`true` when an endpoint is given, else `false`', description: '`true` or `false`: path-style addressing (most S3-compatible servers want it).' },
   { name: 'STORAGE_S3_ACCESS_KEY_ID', group: 'File storage', default: "none: the AWS SDK's own credential chain", description: 'Access key id; set with `STORAGE_S3_SECRET_ACCESS_KEY` or not at all.' },
   { name: 'STORAGE_S3_SECRET_ACCESS_KEY', group: 'File storage', default: "none: the AWS SDK's own credential chain", description: 'Secret access key; set with `STORAGE_S3_ACCESS_KEY_ID` or not at all.', secret: true },
+  // Calls (WebRTC)
+  { name: 'WEBRTC_ICE_SERVERS', group: 'Calls (WebRTC)', default: 'none: peers use their host candidates only (enough on one network or loopback)', description: 'The STUN/TURN servers handed to WebRTC clients with every signaling ticket: a JSON array of `{"urls": ["stun:stun.example.net:3478"], "username"?, "credential"?}` (at most 20; `stun:`, `stuns:`, `turn:`, `turns:` URLs). TURN credentials go to the members who join a call.', secret: true },
+  { name: 'WEBRTC_MESH_MAX_PEERS', group: 'Calls (WebRTC)', default: '`8`', description: 'Most peers in one peer-to-peer signaling session, 2-50 (each peer sends its media to every other; beyond a handful, use an SFU: docs/live-updates.md).' },
   // Event bus
   { name: 'BROKER_SECRET', group: 'Event bus', default: 'generated once into `{WPK_DATA_DIR}/broker-secret`', description: 'At least 16 characters (32+ recommended), the same for every server and broker: signs deliveries and derives each app\'s signing secret.', secret: true },
   { name: 'WPK_BROKER', group: 'Event bus', default: 'a broker runs inside `wpk start`', description: '`external` (or `off`) keeps the broker out of the server process; run `wpk broker` units instead.' },
@@ -99,6 +105,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'BILLING_PLANS', group: 'Billing', default: 'free 0.00/0.00, team 8.00/80.00, business 16.00/160.00 (per seat, month/year)', description: 'The plan catalog, a JSON array of `{"id", "name", "seat_price": {"monthly", "annual"}, "features"}` with prices as exact decimal strings; it must hold a plan `free`.' },
   { name: 'BILLING_CURRENCY', group: 'Billing', default: '`USD`', description: 'ISO 4217 code of every price and invoice.' },
   { name: 'BILLING_NET_DAYS', group: 'Billing', default: '`14`', description: 'An invoice is due this many days after it is issued, 0-365.' },
+  { name: 'BILLING_RETRY_DAYS', group: 'Billing', default: '`3,5,7`', description: 'Dunning: after a failed charge of an invoice, retry after this many days, then after the next number, and so on (1-10 numbers, each 1-60); when the last retry fails the workspace is marked past due.' },
   { name: 'BILLING_POLL_MS', group: 'Billing', default: '`5000`', description: 'How often a server looks for due firings of the billing loop, 10-3600000 ms.' },
   { name: 'BILLING_CLAIM_SECONDS', group: 'Billing', default: '`300`', description: 'How long a claimed billing firing stays with a process before another takes it over (after a crash), 1-86400 s.' },
   { name: 'PAYMENT_PROVIDER', group: 'Billing', default: '`local`', description: '`local` (Luhn check and declining test cards, for development) or `stripe`.' },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BillingConfigInput } from './billing/index.js';
+import { webRtcConfig, type WebRtcConfig } from './signaling/config.js';
 
 /** Everything the runtime reads from its environment, resolved once at start-up. */
 export interface RuntimeConfig {
@@ -56,6 +57,8 @@ export interface RuntimeConfig {
   push: PushConfig;
   /** `POST /ai/commands`: the OpenAI-compatible chat-completions service, or none (answers list the matching records). */
   ai: AiConfig | null;
+  /** WebRTC signaling: STUN/TURN servers handed to clients, the mesh's size (`WEBRTC_*`). */
+  webrtc: WebRtcConfig;
 }
 
 /** `VAPID_*`, `PUSH_*`, `FCM_SERVICE_ACCOUNT_FILE`. */
@@ -114,7 +117,8 @@ export interface S3StorageConfig {
  * Options that override the environment. `databaseUrl: null` forces the embedded database even
  * when `DATABASE_URL` is set (`wpk dev`); `undefined` (or absent) falls back to `DATABASE_URL`.
  */
-export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing' | 'storage' | 'push' | 'ai'>> & {
+export type RuntimeConfigInput = Partial<Omit<RuntimeConfig, 'databaseUrl' | 'passwordHashing' | 'storage' | 'push' | 'ai' | 'webrtc'>> & {
+  webrtc?: Partial<WebRtcConfig>;
   databaseUrl?: string | null;
   push?: Partial<PushConfig>;
   /** `null`: no model even when `AI_BASE_URL` is set. */
@@ -154,6 +158,7 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     ...(input.billing ? { billing: input.billing } : {}),
     push: pushConfig(input.push ?? {}, env, identity.mailFrom),
     ai: aiConfig(input.ai, env),
+    webrtc: webRtcConfig(input.webrtc, env),
   };
 }
 

@@ -17,6 +17,7 @@ export type { CoreInputs, CorePlugin, RuntimeSeams, StagingConcern } from './cor
 export { CORE_PLUGINS, orderPlugins, registerCorePlugins } from './plugins.js';
 export * from './search/index.js';
 export * from './server/index.js';
+export * from './signaling/index.js';
 export * from './storage/index.js';
 export * from './tenancy/index.js';
 export { createScratchDatabase, type ScratchDatabase } from './testing.js';

@@ -15,6 +15,7 @@ import { notificationsPlugin } from './notifications/plugin.js';
 import { openApiPlugin } from './openapi/plugin.js';
 import { operatorsPlugin } from './operators/plugin.js';
 import { searchPlugin } from './search/plugin.js';
+import { signalingPlugin } from './signaling/plugin.js';
 import { serverPlugin } from './server/plugin.js';
 import { storagePlugin } from './storage/plugin.js';
 import { tenancyPlugin } from './tenancy/plugin.js';
@@ -42,6 +43,7 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   searchPlugin,
   notificationsPlugin,
   livePlugin,
+  signalingPlugin,
   appsPlugin,
   messagesPlugin,
   billingPlugin,

@@ -61,12 +61,12 @@ test('a failed request leaves no row, no event and no search change', async (t) 
 
 test('the context holds the app, the caller, its own models and nothing that reaches the database', async (t) => {
   const context = body(await call('GET', '/notes/context', acme.owner.headers()));
-  t.deepEqual(context.context, ['app', 'db', 'events', 'key', 'live', 'lock', 'log', 'mail', 'member', 'now', 'page', 'permissions', 'respond', 'search', 'secrets', 'settings', 'storage', 'transaction', 'workspace']);
+  t.deepEqual(context.context, ['app', 'db', 'events', 'key', 'live', 'lock', 'log', 'mail', 'member', 'now', 'page', 'permissions', 'respond', 'search', 'secrets', 'settings', 'signaling', 'storage', 'transaction', 'workspace']);
   t.deepEqual(context.db, ['notes']);
   t.deepEqual(context.model, ['count', 'create', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);
   t.deepEqual(context.app, { slug: 'notes', id: 'notes', name: 'Notes', version: '1.0.0' });
-  t.deepEqual(context.workspace, { id: acme.id, subdomain: 'acme', name: 'acme inc', plan: 'free' });
+  t.deepEqual(context.workspace, { id: acme.id, subdomain: 'acme', name: 'acme inc', plan: 'free', origin: `http://acme.${env.runtime.config.baseDomain}` });
   t.deepEqual(context.member, { id: acme.owner.memberId, mrn: `mrn:account:member:${acme.owner.memberId}`, name: 'Owner of acme', email: 'owner@acme.test', platform_role: 'owner' });
   t.is(context.key, null);
   t.deepEqual(context.settings, { default_title: 'Untitled', max_notes: 100 });

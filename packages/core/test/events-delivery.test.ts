@@ -81,6 +81,16 @@ test.before(async () => {
         return h.response({ staged: true }).code(200);
       }),
   });
+  runtime.server.route({
+    method: 'POST',
+    path: '/fixture-withdraw',
+    options: { auth: false, tags: ['fixture'] },
+    handler: (request, h) =>
+      runInRequestTransaction(runtime.db.sequelize, runtime.events.sink, request, h, async (work) => {
+        work.stage({ emitter: 'tasks', action: 'core.tasks.task.created', payload: {}, metadata: {}, dedupeKey: String((request.payload as { key: string }).key), withdraw: true });
+        return h.response({ withdrawn: true }).code(200);
+      }),
+  });
   baseUrl = await runtime.start();
 });
 
@@ -180,6 +190,39 @@ test.serial('the same dedupe key with the same payload is rejected; with another
   t.is(byTask(ok, 'dedupe-b').length, 1);
   const rows = await env.runtime.db.sequelize.query<{ status: string; dedupe_key: string }>(`SELECT status, dedupe_key FROM platform.events WHERE payload->>'task_id' LIKE 'dedupe-%' ORDER BY seq`, { type: QueryTypes.SELECT });
   t.deepEqual(rows.map((row) => `${row.dedupe_key}:${row.status}`), ['k1:accepted', 'k1:duplicate', 'k1:accepted', 'k2:accepted', 'k1:duplicate']);
+});
+
+test.serial('a withdrawn event is never delivered, relayed or not; its dedupe key is free again; a delivered event is not withdrawn', async (t) => {
+  const statuses = async (prefix: string) =>
+    (await env.runtime.db.sequelize.query<{ task: string; status: string }>(`SELECT payload->>'task_id' AS task, status FROM platform.events WHERE workspace_id = :ws AND payload->>'task_id' LIKE :prefix ORDER BY seq`, { type: QueryTypes.SELECT, replacements: { ws: acme.id, prefix: `${prefix}%` } })).map((row) => `${row.task}:${row.status}`);
+  const withdraw = async (key: string) => (await env.runtime.server.inject({ method: 'POST', url: '/fixture-withdraw', headers: apiHeaders('acme'), payload: { key } })).statusCode;
+  // Still in the outbox (no broker running): withdrawn before any relay.
+  await env.runtime.events.stopBroker();
+  await publish('created', { task_id: 'wd-pending' }, { dedupeKey: 'w-pending' });
+  t.deepEqual(await statuses('wd-pending'), ['wd-pending:pending']);
+  t.is(await withdraw('w-pending'), 200);
+  t.deepEqual(await statuses('wd-pending'), []);
+  await env.runtime.events.startBroker();
+  const first = new Date(Date.now() + 1500);
+  await publish('created', { task_id: 'wd-relayed' }, { dedupeKey: 'w-relayed', deliverAt: first });
+  await publish('created', { task_id: 'wd-kept' }, { dedupeKey: 'w-kept', deliverAt: first });
+  for (let waited = 0; (await statuses('wd-relayed')).includes('wd-relayed:pending') && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  t.deepEqual(await statuses('wd-relayed'), ['wd-relayed:accepted'], 'relayed: its delivery waits for its instant');
+  t.is(await withdraw('w-relayed'), 200);
+  t.deepEqual(await statuses('wd-relayed'), [], 'the event, its deliveries and its dedupe claim are gone');
+  // Staged again with the same key and payload: not a duplicate of the withdrawn one.
+  const second = new Date(Date.now() + 300);
+  await publish('created', { task_id: 'wd-relayed' }, { dedupeKey: 'w-relayed', deliverAt: second });
+  await env.runtime.events.settled(8000);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, first.getTime() + 300 - Date.now())));
+  await env.runtime.events.settled(8000);
+  const heard = byTask(ok, 'wd-relayed');
+  t.is(heard.length, 1, 'only the event staged after the withdrawal');
+  t.is(byTask(ok, 'wd-pending').length, 0);
+  t.true(heard[0].at >= second.getTime());
+  t.is(byTask(ok, 'wd-kept').length, 1);
+  t.is(await withdraw('w-kept'), 200);
+  t.deepEqual(await statuses('wd-kept'), ['wd-kept:accepted'], 'a delivered event stays');
 });
 
 test.serial('a delayed delivery arrives at its instant, never early', async (t) => {

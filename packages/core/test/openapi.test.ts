@@ -109,6 +109,12 @@ test('a route that declares its record answers the envelope with that record, na
   t.deepEqual(member.properties.platform_role, { type: 'string', enum: ['owner', 'admin', 'member'] });
   const created = document.paths['/api-keys'].post.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
   t.deepEqual(created.content['application/json'].schema.properties.data, { $ref: '#/components/schemas/ApiKeyWithSecret' });
-  // A route that declares nothing keeps the generic envelope.
-  t.deepEqual(document.paths['/applications/{slug}/status'].get.responses['200'], { $ref: '#/components/responses/Ok' });
+  // Core's other records: the billing, app and notification routes among them.
+  const invoices = document.paths['/invoices'].get.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+  t.deepEqual(invoices.content['application/json'].schema.properties.data, { type: 'array', items: { $ref: '#/components/schemas/Invoice' } });
+  const status = document.paths['/applications/{slug}/status'].get.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+  t.deepEqual(status.content['application/json'].schema.properties.data, { $ref: '#/components/schemas/AppStatus' });
+  t.deepEqual((document.components.schemas.Invoice as { properties: { status: unknown } }).properties.status, { type: 'string', enum: ['open', 'past_due', 'paid', 'void'] });
+  // A route that declares nothing keeps the generic envelope (the activity export answers CSV).
+  t.deepEqual(document.paths['/admin/activity-exports'].get.responses['200'], { $ref: '#/components/responses/Ok' });
 });

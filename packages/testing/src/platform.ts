@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createLogger, createScratchDatabase, distributionProblems, installResponseValidation, isInstalled, migrateDown, migrateUp, PLATFORM_DISTRIBUTION, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
 import { type AppDefinition, type ChainStep } from '@wpk/sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isAppDefinition } from '@wpk/sdk/tooling';
@@ -45,6 +46,33 @@ export interface TestPlatformOptions {
    * by workspace. Migrations are not checked.
    */
   checkStatements?: boolean;
+  /**
+   * The port `platform.runtime.start()` listens on (default 0: any free one). Give a fixed free
+   * port when the public URL must name it: a browser's `Origin` is then the workspace's own
+   * (`http://{subdomain}.localhost:{port}`), and the links the platform hands out (signed files,
+   * signaling tickets) carry the port.
+   */
+  port?: number;
+  /**
+   * Listen on a free loopback port (default false: requests go through `server.inject`), for
+   * browser tests: workspaces answer at `http://{subdomain}.localhost:{port}` (browsers resolve
+   * `*.localhost` to the loopback address), which is also the platform's public URL, so pages
+   * posting to their own origin pass the cross-site check. `platform.url(subdomain, path)`
+   * builds the address. The event bus is not started: deliveries stay the test's to make.
+   */
+  listen?: boolean;
+}
+
+/** A free TCP port on the loopback address. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** The query-shape check, loaded with its parser (the real PostgreSQL parser, as WebAssembly) on first use. */
@@ -74,6 +102,8 @@ export interface CapturedEvent {
   deliverAt: Date | null;
   /** The dedupe key it was staged with, or null. */
   dedupeKey: string | null;
+  /** Withdrawn before any delivery (`ctx.events.withdraw`): never delivered. */
+  withdrawn?: true;
 }
 
 /**
@@ -301,17 +331,21 @@ export class TestPlatform {
     // ctx.storage works with no set-up: local disk under a temporary data directory.
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wpk-testing-'));
     const captured: Captured = { denials: [], events: [], search: [], mails: [] };
-    const capture = (events: ObservedEvent[]) => {
+    const capture = (events: ObservedEvent[], withdrawn: string[] = []) => {
+      const taken = new Set(withdrawn);
+      if (taken.size > 0) for (const event of captured.events) if (taken.has(event.id)) event.withdrawn = true;
       captured.events.push(...events.map((event) => ({ id: event.id, emitter: event.emitter, action: event.action, payload: event.payload, metadata: event.metadata, workspaceId: event.workspaceId, deliverAt: event.deliverAt, dedupeKey: event.dedupeKey })));
     };
+    const port = options.listen ? await freePort() : 0;
     let runtime: Runtime;
     try {
       runtime = await Runtime.create({
+        ...(options.listen ? { host: '127.0.0.1', publicUrl: `http://localhost:${port}` } : {}),
         dataDir,
         logger: createLogger(process.env.WPK_LOG_LEVEL ?? options.logLevel ?? 'silent'),
         databaseUrl: scratch.url,
         inMemory: scratch.url === undefined,
-        port: 0,
+        port: options.port ?? port,
         configFile: false,
         projectDir: options.projectDir,
         apps,
@@ -335,11 +369,19 @@ export class TestPlatform {
     try {
       await platform.migrating(() => runtime.migrate());
       await statements?.loadTenantTables((sql) => runtime.db.select<{ name: string }>(sql), Object.keys(PLATFORM_DISTRIBUTION.coordinator));
+      if (options.listen) await runtime.server.start();
     } catch (error) {
       await platform.close();
       throw error;
     }
     return platform;
+  }
+
+  /** The address of `path` in a workspace (`http://acme.localhost:1234/path`) of a platform created with `listen: true`. */
+  url(subdomain: string, path = '/'): string {
+    const { port } = this.runtime.server.info;
+    if (!port) throw new Error('platform.url: create the platform with listen: true');
+    return `http://${subdomain}.localhost:${port}${path}`;
   }
 
   /** The namespaces of the loaded apps (`tasks`, `ext.acme.hello`). */
@@ -411,13 +453,24 @@ export class TestPlatform {
    * Delivers, as the broker would, every captured event that is due by the platform's clock
    * (no `deliverAt`, or `deliverAt` reached) and not delivered by this method before, to the
    * loaded apps subscribing to it; oldest first. Returns what became of each, by event id.
-   * Move the clock (`platform.clock.advance`) to bring delayed events due. `workspace`: only
+   * Like the broker, it skips withdrawn events and a later event with the dedupe key and payload
+   * of an earlier one. Move the clock (`platform.clock.advance`) to bring delayed events due. `workspace`: only
    * the events of that workspace.
    */
   async deliverDue(workspace?: TestWorkspace | string): Promise<Array<{ event: CapturedEvent; outcomes: Record<string, DeliveryOutcome> }>> {
     const now = this.clock.now().getTime();
     const only = typeof workspace === 'string' ? workspace : workspace?.id;
-    const due = this.events.filter((event) => !this.delivered.has(event.id) && event.workspaceId && (only === undefined || event.workspaceId === only) && (!event.deliverAt || event.deliverAt.getTime() <= now));
+    // As the broker deduplicates: the first event of (workspace, action, dedupe key, payload) wins,
+    // a later one is dropped; a withdrawn event claims nothing and is never delivered.
+    const claims = new Set<string>();
+    const duplicates = new Set<string>();
+    for (const event of this.events) {
+      if (event.withdrawn || event.dedupeKey === null) continue;
+      const claim = JSON.stringify([event.workspaceId, event.action, event.dedupeKey, canonical(event.payload)]);
+      if (claims.has(claim)) duplicates.add(event.id);
+      else claims.add(claim);
+    }
+    const due = this.events.filter((event) => !this.delivered.has(event.id) && !event.withdrawn && !duplicates.has(event.id) && event.workspaceId && (only === undefined || event.workspaceId === only) && (!event.deliverAt || event.deliverAt.getTime() <= now));
     const done: Array<{ event: CapturedEvent; outcomes: Record<string, DeliveryOutcome> }> = [];
     for (const event of due) {
       this.delivered.add(event.id);
@@ -724,4 +777,11 @@ function caller(platform: TestPlatform, subdomain: string, credential: Record<st
     patch: (path, payload, headers) => request('PATCH', path, payload, headers),
     delete: (path, headers) => request('DELETE', path, undefined, headers),
   };
+}
+
+/** JSON with object keys sorted, so two equal payloads compare equal whatever their key order. */
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+  return value;
 }

@@ -1,4 +1,4 @@
-/* global document, location, FormData */
+/* global document, location, FormData, URLSearchParams */
 // The careers page and its embeddable snippet: lists the open jobs of the workspace (or of one
 // embed, data-embed="{id}") and shows each job's apply form, which posts to the public API.
 (function () {
@@ -68,6 +68,32 @@
     return form;
   }
 
+  function details(article, job) {
+    article.appendChild(el('p', { class: 'meta' }, [job.location, job.workplace_type, job.employment_type].filter(Boolean).join(' · ')));
+    if (job.salary) article.appendChild(el('p', { class: 'salary' }, job.salary.min + ' – ' + job.salary.max + ' ' + job.salary.currency));
+    article.appendChild(el('p', { class: 'description' }, job.description));
+  }
+
+  // The job page (careers.html?job={id}): one job with its apply form open.
+  var single = !embed && new URLSearchParams(location.search).get('job');
+  if (single) {
+    api('GET', '/ats/careers/jobs/' + encodeURIComponent(single)).then(function (answer) {
+      var heading = document.getElementById('company');
+      if (answer.status !== 200) { root.appendChild(el('p', { role: 'alert' }, answer.body.error)); return; }
+      var job = answer.body.data;
+      if (heading) heading.textContent = job.title;
+      document.title = job.title;
+      var article = el('article', { 'data-job': job.id });
+      details(article, job);
+      article.appendChild(el('h2', {}, 'Apply'));
+      article.appendChild(applyForm(job));
+      root.appendChild(article);
+      root.appendChild(el('a', { href: location.pathname }, 'All open positions'));
+    });
+    return;
+  }
+
+  // The job board: every open job, each linking to its page, with the form one click away.
   api('GET', embed ? '/ats/careers/embeds/' + encodeURIComponent(embed) : '/ats/careers').then(function (answer) {
     if (answer.status !== 200) { root.appendChild(el('p', {}, answer.body.error)); return; }
     var heading = document.getElementById('company');
@@ -76,11 +102,11 @@
     if (!jobs.length) root.appendChild(el('p', {}, 'No open positions right now.'));
     jobs.forEach(function (job) {
       var article = el('article', { 'data-job': job.id });
-      article.appendChild(el('h2', {}, job.title));
-      article.appendChild(el('p', { class: 'meta' }, [job.location, job.workplace_type, job.employment_type].filter(Boolean).join(' · ')));
-      if (job.salary) article.appendChild(el('p', { class: 'salary' }, job.salary.min + ' – ' + job.salary.max + ' ' + job.salary.currency));
-      article.appendChild(el('p', { class: 'description' }, job.description));
-      var open = el('button', { type: 'button' }, 'Apply for this job');
+      var title = el('h2');
+      title.appendChild(el('a', { href: base + '/public/apps/ats/careers.html?job=' + encodeURIComponent(job.id) }, job.title));
+      article.appendChild(title);
+      details(article, job);
+      var open = el('button', { type: 'button' }, 'Apply for ' + job.title);
       open.addEventListener('click', function () { open.replaceWith(applyForm(job)); });
       article.appendChild(open);
       root.appendChild(article);

@@ -1,10 +1,12 @@
-/* global document, location */
+/* global document, location, window */
 // The candidate's self-schedule page: the token is in the URL fragment (never sent to a server
 // log); it reads the offered slots from the public API and books the one the candidate picks.
 (function () {
   'use strict';
   var VERSION = '2026-11-01';
   var token = location.hash.slice(1);
+  // Another link opened in the same tab changes only the fragment: load the page for it.
+  window.addEventListener('hashchange', function () { location.reload(); });
   var root = document.getElementById('schedule');
   function el(tag, attributes, text) {
     var node = document.createElement(tag);

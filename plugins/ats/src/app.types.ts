@@ -134,6 +134,26 @@ export interface CoreAtsActivityAddedPayload {
 }
 
 /**
+ * A mail to a candidate was queued with the platform mailer (by hand, or by an operation's notify_candidate, or the candidate's own self-scheduling); it leaves once the work committed.
+ */
+export interface CoreAtsMessageSentPayload {
+  message_id: string;
+  candidate_id: string;
+  application_id?: string | null;
+  trigger:
+    | 'manual'
+    | 'status_changed'
+    | 'stage_moved'
+    | 'interview_scheduled'
+    | 'interview_cancelled'
+    | 'self_schedule'
+    | 'self_scheduled'
+    | 'offer_sent'
+    | 'offer_rescinded';
+  sent_by?: string | null;
+}
+
+/**
  * An application was created in a stage.
  */
 export interface CoreAtsApplicationCreatedPayload {
@@ -320,6 +340,10 @@ export interface Settings {
    * Days a self-schedule link stays usable when the call gives no expires_at.
    */
   self_schedule_days: number;
+  /**
+   * The careers mailbox: where candidates' replies to the app's mails go, and the organizer of interview invitations. Empty: the member who sends (or who arranged the interview).
+   */
+  careers_mailbox?: string;
 }
 
 /** Payloads of the events this app emits, by action (`ctx.events.stage`). */
@@ -338,6 +362,7 @@ export interface EmittedEvents {
   'core.ats.candidate.untagged': CoreAtsCandidateUntaggedPayload;
   'core.ats.candidate.erased': CoreAtsCandidateErasedPayload;
   'core.ats.activity.added': CoreAtsActivityAddedPayload;
+  'core.ats.message.sent': CoreAtsMessageSentPayload;
   'core.ats.application.created': CoreAtsApplicationCreatedPayload;
   'core.ats.application.stage_changed': CoreAtsApplicationStageChangedPayload;
   'core.ats.application.status_changed': CoreAtsApplicationStatusChangedPayload;

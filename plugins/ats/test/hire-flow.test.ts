@@ -14,6 +14,11 @@ test.before(async () => {
 });
 test.after.always(async () => world?.close());
 
+/** `Tuesday 7 January 2031, 09:00 UTC`, as the mails write an instant. */
+const readable = (iso: string) => {
+  const at = new Date(iso);
+  return `${at.toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' })} ${at.getUTCDate()} ${at.toLocaleDateString('en-GB', { month: 'long', timeZone: 'UTC' })} ${at.getUTCFullYear()}, ${String(at.getUTCHours()).padStart(2, '0')}:00 UTC`;
+};
 const future = (days: number, hour = 9) => {
   const date = new Date(Date.now() + days * 86_400_000);
   date.setUTCHours(hour, 0, 0, 0);
@@ -61,7 +66,7 @@ test('a full hire: job → approval → open → candidate → application → i
   const interview = ok(await recruiter.post(`/ats/applications/${application.id}/interviews`, { title: 'Technical interview', panel: [{ member_mrn: interviewer.mrn, role: 'lead' }], duration_minutes: 60 }));
   t.is(interview.status, 'requested');
   const first = ok(await recruiter.post(`/ats/interviews/${interview.id}/self-schedule`, { slot_1: future(3), slot_2: future(4) }));
-  const second = ok(await recruiter.post(`/ats/interviews/${interview.id}/self-schedule`, { slots: [{ start: future(5), end: future(5, 10) }, { start: future(6) }] }));
+  const second = ok(await recruiter.post(`/ats/interviews/${interview.id}/self-schedule`, { slots: [{ start: future(5), end: future(5, 10) }, { start: future(6) }], notify_candidate: true }));
   t.not(first.token, second.token);
   t.is((await world.workspace.anonymous.get(first.link)).status, 404, 'the previous link stops working');
   const page = ok(await world.workspace.anonymous.get(second.link));
@@ -94,20 +99,30 @@ test('a full hire: job → approval → open → candidate → application → i
   const skip = await recruiter.patch(`/ats/offers/${offer.id}/status`, { status: 'sent' });
   t.is(skip.status, 409);
   t.is(skip.body.error, 'An offer cannot move from draft to sent');
-  for (const status of ['approval', 'approved', 'sent']) t.is(ok(await recruiter.patch(`/ats/offers/${offer.id}/status`, { status })).status, status);
-  const hired = ok(await recruiter.patch(`/ats/applications/${application.id}/status`, { status: 'hire' }));
+  for (const status of ['approval', 'approved']) t.is(ok(await recruiter.patch(`/ats/offers/${offer.id}/status`, { status })).status, status);
+  t.is(ok(await recruiter.patch(`/ats/offers/${offer.id}/status`, { status: 'sent', notify_candidate: true })).status, 'sent');
+  const hired = ok(await recruiter.patch(`/ats/applications/${application.id}/status`, { status: 'hire', notify_candidate: true }));
   t.is(hired.status, 'hired');
   t.is(hired.stage_id, pipeline.stages[4].id, 'a hire lands in the hired stage');
 
   // The timeline tells the story; the events were each emitted once.
   const timeline = ok(await recruiter.get(`/ats/candidates/${candidate.id}/activities`));
-  t.deepEqual(timeline.map((a: any) => a.kind), ['status_changed', 'stage_moved', 'stage_moved']);
+  t.deepEqual(timeline.map((a: any) => a.kind), ['message', 'status_changed', 'message', 'stage_moved', 'message', 'message', 'stage_moved']);
+  // The candidate was mailed the link, the confirmation of their pick (with the invitation), the offer and the welcome.
+  const mails = (await world.platform.drainMail()).filter((mail) => mail.to.includes(candidate.email));
+  t.deepEqual(mails.map((mail) => [mail.subject, mail.calendar?.method ?? null]), [
+    ['Pick a time for your interview for Senior TypeScript Engineer', null],
+    [`Your interview for Senior TypeScript Engineer is booked: ${readable(future(5))}`, 'REQUEST'],
+    ['Your offer from hireflow workspace', null],
+    ['Welcome to hireflow workspace', null],
+  ]);
+  t.true(mails[2].text.includes('Base salary: EUR 110000.10 per year. Bonus: EUR 0.10. Equity: 0.05%. Benefits: Pension. Start date: 2027-03-01.'), mails[2].text);
   t.deepEqual(world.takeEvents().map((e) => e.action), [
     'core.ats.pipeline.created', 'core.ats.job.created', 'core.ats.job.status_changed', 'core.ats.job.approval_recorded', 'core.ats.job.status_changed',
     'core.ats.candidate.created', 'core.ats.application.created', 'core.ats.application.stage_changed', 'core.ats.interview.created',
-    'core.ats.interview.self_schedule_sent', 'core.ats.interview.self_schedule_sent', 'core.ats.interview.scheduled',
+    'core.ats.interview.self_schedule_sent', 'core.ats.interview.self_schedule_sent', 'core.ats.message.sent', 'core.ats.interview.scheduled', 'core.ats.message.sent',
     'core.ats.evaluation.requested', 'core.ats.evaluation.requested', 'core.ats.evaluation.submitted', 'core.ats.evaluation.cancelled',
-    'core.ats.application.stage_changed', 'core.ats.offer.created', 'core.ats.offer.status_changed', 'core.ats.offer.status_changed', 'core.ats.offer.status_changed',
-    'core.ats.application.status_changed',
+    'core.ats.application.stage_changed', 'core.ats.offer.created', 'core.ats.offer.status_changed', 'core.ats.offer.status_changed', 'core.ats.offer.status_changed', 'core.ats.message.sent',
+    'core.ats.application.status_changed', 'core.ats.message.sent',
   ]);
 });

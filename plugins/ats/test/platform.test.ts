@@ -66,8 +66,8 @@ test.serial('search: candidates, jobs and applications are indexed with the chan
 
 test.serial('every table can be distributed by workspace, and the migration goes down and up again', async (t) => {
   t.deepEqual(await world.platform.distributionProblems(), []);
-  t.deepEqual(await world.platform.migrateDown('ats'), ['0001-create-recruiting-tables']);
-  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables']);
+  t.deepEqual(await world.platform.migrateDown('ats'), ['0002-candidate-messages', '0001-create-recruiting-tables']);
+  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables', '0002-candidate-messages']);
 });
 
 test.serial('templates: merge fields are checked, names are unique, delete removes', async (t) => {
@@ -118,4 +118,51 @@ test.serial('careers embeds: the snippet feeds the jobs; retiring is for good', 
   t.deepEqual((await world.workspace.anonymous.get(embed.feed)).body, { error: 'This careers embed does not exist or was retired' });
   t.deepEqual((await recruiter.delete(`/ats/settings/embeds/${embed.id}`)).body, { error: `Embed ${embed.id} is already retired` });
   t.deepEqual(ok(await recruiter.get('/ats/settings/embeds')).map((row: any) => row.status), ['retired']);
+});
+
+test.serial('the apply form is rate limited per client address and per job, counted atomically: 429 with Retry-After, and nothing written', async (t) => {
+  const job = ok(await recruiter.post('/ats/jobs', { title: 'Popular', screening_questions: [{ text: 'Why?', type: 'short_text', key: 'why', required: true }] }));
+  ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+  const path = `/ats/careers/jobs/${job.id}/applications`;
+  world.takeEvents();
+  // 30 concurrent submissions from one address: exactly the bound's 20 are served (each a 400,
+  // the required answer is missing, so nothing is written), the other 10 are refused.
+  const burst = await Promise.all(Array.from({ length: 30 }, (_, n) => world.postFrom('203.0.113.7', path, { name: `Bot ${n}`, email: `bot${n}@example.com` })));
+  t.deepEqual(burst.map((answer) => answer.status).sort(), [...Array(20).fill(400), ...Array(10).fill(429)]);
+  const refused = burst.find((answer) => answer.status === 429)!;
+  t.deepEqual(refused.body, { error: 'Too many applications from your address; try again later' });
+  const retryAfter = Number(refused.headers['retry-after']);
+  t.true(retryAfter > 3590 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
+  const blocked = await world.postFrom('203.0.113.7', path, { name: 'Real', email: 'real-blocked@example.com', answers: { why: 'I like it' } });
+  t.is(blocked.status, 429, 'a valid submission from the address is refused too');
+  t.is(ok(await recruiter.get('/ats/candidates?email=real-blocked@example.com')).length, 0, 'a refused submission writes nothing');
+  t.deepEqual(world.takeEvents(), []);
+  // Another address is not held back; malformed bodies (400 before the handler) are not counted.
+  for (let n = 0; n < 25; n++) t.is((await world.postFrom('203.0.113.8', path, { name: '' })).status, 400);
+  const other = await world.postFrom('203.0.113.8', path, { name: 'Other', email: 'other-address@example.com', answers: { why: 'Because' } });
+  t.is(other.status, 200, JSON.stringify(other.body));
+  // The window slides with the platform's clock: an hour later the first address may apply again.
+  await world.platform.clock.advance({ hours: 1, seconds: 1 });
+  t.is((await world.postFrom('203.0.113.7', path, { name: 'Later', email: 'later@example.com', answers: { why: 'Again' } })).status, 200);
+});
+
+test.serial('the per-job bound holds across addresses; the addresses it refused keep their own allowance', async (t) => {
+  // A job id that names no open job: each counted submission answers 404 at once (the bound counts
+  // submissions to the id, found or not), so 300 of them stay cheap.
+  const path = '/ats/careers/jobs/00000000-0000-4000-8000-00000000ab1e/applications';
+  const answers = [];
+  for (let batch = 0; batch < 16; batch++) {
+    answers.push(...(await Promise.all(Array.from({ length: 19 }, () => world.postFrom(`198.51.100.${batch + 1}`, path, { name: 'Flood', email: 'flood@example.com' })))));
+  }
+  const statuses = answers.map((answer) => answer.status);
+  t.is(statuses.filter((status) => status === 404).length, 300);
+  t.is(statuses.filter((status) => status === 429).length, 4);
+  t.deepEqual(answers.find((answer) => answer.status === 429)!.body, { error: 'This job is receiving too many applications right now; try again later' });
+  // 198.51.100.16 was refused by the job's bound 4 times; those were taken back from its own count,
+  // so it may still apply to another job 20 - 15 = 5 times.
+  const job = ok(await recruiter.post('/ats/jobs', { title: 'Quiet' }));
+  ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+  const quiet = [];
+  for (let n = 0; n < 6; n++) quiet.push((await world.postFrom('198.51.100.16', `/ats/careers/jobs/${job.id}/applications`, { name: `Q ${n}`, email: `quiet${n}@example.com` })).status);
+  t.deepEqual(quiet, [200, 200, 200, 200, 200, 429]);
 });

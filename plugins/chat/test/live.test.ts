@@ -115,6 +115,8 @@ test.serial('typing and presence reach the other subscribers', async (t) => {
   t.like(await annClient.until((message) => message.type === 'presence'), { channel: `chat/chats/${chatId}`, member_id: bob.id, state: 'online' });
   bobClient.send({ type: 'typing', channel: `chat/chats/${chatId}` });
   t.like(await annClient.until((message) => message.type === 'typing'), { channel: `chat/chats/${chatId}`, member_id: bob.id });
+  bobClient.send({ type: 'signal', channel: `chat/chats/${chatId}`, ref: 'sig', data: { cursor: 1 } });
+  t.deepEqual(await bobClient.until((message) => message.ref === 'sig'), { type: 'error', ref: 'sig', channel: `chat/chats/${chatId}`, status: 403, error: 'Channels of kind chats do not relay signals' }, 'signals are for kinds that declare them');
   bobClient.close();
   t.like(await annClient.until((message) => message.type === 'presence'), { member_id: bob.id, state: 'offline' });
   annClient.close();

@@ -158,6 +158,26 @@ export interface CoreMailGroupMemberRemovedPayload {
 }
 
 /**
+ * A member connected an external mailbox (IMAP and SMTP)
+ */
+export interface CoreMailAccountConnectedPayload {
+  account_id: string;
+  address: string;
+  member_id: string;
+  imap_host: string;
+}
+
+/**
+ * A connected account was disconnected (by its member, or because they left the workspace)
+ */
+export interface CoreMailAccountDisconnectedPayload {
+  account_id: string;
+  address: string;
+  member_id: string;
+  disconnected_by?: string | null;
+}
+
+/**
  * A message arrived in an account or a group (contacts suggest its sender)
  */
 export interface CoreMailMessageReceivedPayload {
@@ -258,6 +278,8 @@ export interface EmittedEvents {
   'core.mail.group_member.added': CoreMailGroupMemberAddedPayload;
   'core.mail.group_member.updated': CoreMailGroupMemberUpdatedPayload;
   'core.mail.group_member.removed': CoreMailGroupMemberRemovedPayload;
+  'core.mail.account.connected': CoreMailAccountConnectedPayload;
+  'core.mail.account.disconnected': CoreMailAccountDisconnectedPayload;
   'core.mail.message.received': CoreMailMessageReceivedPayload;
   'core.mail.message.sent': CoreMailMessageSentPayload;
   'core.mail.message.failed': CoreMailMessageFailedPayload;

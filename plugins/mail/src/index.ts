@@ -7,12 +7,21 @@ import { mailOptionsFromEnv, type MailOptions } from './options.js';
 import { hostingRoutes } from './routes/hosting.js';
 import { mailRoutes } from './routes/mail.js';
 import { search } from './search.js';
+import { verifyConnection } from './imap.js';
 import { MailService } from './smtp.js';
 
 export type { DnsResolver, MailOptions, RelayConfig } from './options.js';
 export { MailService } from './smtp.js';
 
-/** The Mail app built with a deployment's options, and its running part (listener and queue). */
+export type { TlsSource } from './tls.js';
+
+/** The Mail app's options, plus how often its queue runs. */
+export interface MailAppOptions extends MailOptions {
+  /** How often the queue hands due mail to the relay (0: only when `service.flush()` is called). */
+  queueIntervalMs?: number;
+}
+
+/** The Mail app built with a deployment's options, and its running part (listener, queue, sync). */
 export interface MailApp {
   app: AppDefinition<Models>;
   service: MailService;
@@ -20,11 +29,12 @@ export interface MailApp {
 
 /**
  * Builds the Mail app: `queueIntervalMs` is how often the queue hands due mail to the relay
- * (0: only when `service.flush()` is called, as tests do).
+ * (0: only when `service.flush()` is called, as tests do); `syncIntervalMs` how often connected
+ * accounts sync (0: only when `service.sync()` is called).
  */
-export function createMailApp(options: MailOptions & { queueIntervalMs?: number }): MailApp {
-  const service = new MailService({ ...options, queueIntervalMs: options.queueIntervalMs ?? 5000 });
-  const app = defineApp(manifest, { routes: [...hostingRoutes(options), ...mailRoutes()], migrations, models, subscriptions, search, services: { smtp: service } });
+export function createMailApp(options: MailAppOptions): MailApp {
+  const service = new MailService({ ...options, queueIntervalMs: options.queueIntervalMs ?? 5000, syncIntervalMs: options.syncIntervalMs ?? 0 });
+  const app = defineApp(manifest, { routes: [...hostingRoutes(options), ...mailRoutes(verifyConnection)], migrations, models, subscriptions, search, services: { smtp: service } });
   return { app, service };
 }
 

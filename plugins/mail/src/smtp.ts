@@ -1,14 +1,15 @@
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import { dkimVerify } from 'mailauth';
+import { authenticate } from 'mailauth';
 import nodemailer from 'nodemailer';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { AppService, AppServiceHost } from '@wpk/sdk';
 import type { AppTypes } from './app.types.js';
-import type { Address } from './models/index.js';
+import { appendToSent, smtpTransportOptions, syncAccount, type SyncReport } from './imap.js';
 import type { Models } from './models/index.js';
-import type { MailOptions } from './options.js';
+import { mailauthResolver, type MailOptions } from './options.js';
+import { parseMessage } from './parse.js';
 import { splitAddress } from './services/addresses.js';
-import { deliverInbound, resolveRecipient, type IncomingMessage } from './services/inbound.js';
+import { deliverInbound, resolveRecipient } from './services/inbound.js';
+import { loadTls } from './tls.js';
 import { authenticateSubmission } from './services/mailboxes.js';
 import { queueMessage } from './services/messages.js';
 import { claimDue, markFailed, markSent } from './services/queue.js';
@@ -24,28 +25,6 @@ interface Submitter {
 
 function smtpError(message: string, code: number): Error {
   return Object.assign(new Error(message), { responseCode: code });
-}
-
-function addresses(value: AddressObject | AddressObject[] | undefined): Address[] {
-  const list = value === undefined ? [] : Array.isArray(value) ? value : [value];
-  return list.flatMap((entry) => entry.value).flatMap((entry) => (entry.address ? [{ address: entry.address.toLowerCase(), ...(entry.name ? { name: entry.name } : {}) }] : []));
-}
-
-function incoming(parsed: ParsedMail, sizeBytes: number, dkim: IncomingMessage['dkim']): IncomingMessage {
-  const from = addresses(parsed.from)[0] ?? { address: '' };
-  return {
-    messageId: parsed.messageId ?? '',
-    inReplyTo: parsed.inReplyTo ?? '',
-    from,
-    to: addresses(parsed.to),
-    cc: addresses(parsed.cc),
-    subject: parsed.subject ?? '',
-    text: parsed.text ?? '',
-    html: typeof parsed.html === 'string' ? parsed.html : '',
-    date: parsed.date ?? null,
-    sizeBytes,
-    dkim,
-  };
 }
 
 async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
@@ -65,8 +44,10 @@ export class MailService implements AppService<Models, AppTypes> {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<number> | null = null;
   private listeningPort: number | null = null;
+  private syncTimer: NodeJS.Timeout | null = null;
+  private syncing: Promise<SyncReport[]> | null = null;
 
-  constructor(private readonly options: MailOptions & { queueIntervalMs: number }) {}
+  constructor(private readonly options: MailOptions & { queueIntervalMs: number; syncIntervalMs: number }) {}
 
   /** The port the listener took (null when it runs none). */
   get port(): number | null {
@@ -77,13 +58,15 @@ export class MailService implements AppService<Models, AppTypes> {
     this.host = host;
     const smtp = this.options.smtp;
     if (smtp) {
+      const tls = smtp.tls ? await loadTls(smtp.tls, smtp.hostname) : null;
       this.server = new SMTPServer({
         name: smtp.hostname,
         banner: 'Workspace Platform Kit mail',
         size: smtp.maxMessageBytes,
         authOptional: true,
         allowInsecureAuth: true,
-        disabledCommands: ['STARTTLS'],
+        // STARTTLS with the configured (or generated, self-signed) certificate; none without one.
+        ...(tls ? { key: tls.key, cert: tls.cert } : { disabledCommands: ['STARTTLS'] }),
         authMethods: ['PLAIN', 'LOGIN'],
         logger: false,
         onAuth: (auth, session, callback) => void this.onAuth(auth, session).then((user) => callback(null, { user }), (error: Error) => callback(error)),
@@ -103,12 +86,19 @@ export class MailService implements AppService<Models, AppTypes> {
       this.timer = setInterval(() => void this.flush().catch((error: Error) => host.log.warn({ err: error }, 'mail queue run failed')), this.options.queueIntervalMs);
       this.timer.unref();
     }
+    if (this.options.syncIntervalMs > 0) {
+      this.syncTimer = setInterval(() => void this.sync().catch((error: Error) => host.log.warn({ err: error }, 'connected account sync failed')), this.options.syncIntervalMs);
+      this.syncTimer.unref();
+    }
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.syncTimer) clearInterval(this.syncTimer);
+    this.syncTimer = null;
     await this.flushing?.catch(() => 0);
+    await this.syncing?.catch(() => []);
     if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));
     this.server = null;
     this.listeningPort = null;
@@ -163,8 +153,7 @@ export class MailService implements AppService<Models, AppTypes> {
     const host = this.requireHost();
     const user = session.user as unknown as Submitter | undefined;
     if (user) {
-      const parsed = await simpleParser(raw);
-      const message = incoming(parsed, raw.length, 'none');
+      const message = await parseMessage(raw);
       const named = new Set([...message.to, ...message.cc].map((entry) => entry.address));
       const bcc = session.envelope.rcptTo.map((entry) => entry.address.toLowerCase()).filter((entry) => !named.has(entry)).map((entry) => ({ address: entry }));
       await host.run(user.workspaceId, async (ctx) => {
@@ -174,13 +163,25 @@ export class MailService implements AppService<Models, AppTypes> {
       });
       return;
     }
-    const resolver = this.options.resolver;
-    const verified = await dkimVerify(raw, {
-      resolver: async (name: string, type: string) => (type === 'TXT' ? resolver.resolveTxt(name) : type === 'MX' ? (await resolver.resolveMx(name)).map((record) => [record.exchange]) : Promise.reject(Object.assign(new Error('no such record'), { code: 'ENOTFOUND' }))),
+    // DKIM, SPF (of the envelope sender, from the client's address) and DMARC (of the From domain), through the injectable resolver.
+    const verdict = await authenticate(raw, {
+      ip: (session.remoteAddress ?? '').replace(/^::ffff:/, ''),
+      helo: session.hostNameAppearsAs,
+      sender: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+      mta: this.options.smtp?.hostname ?? 'localhost',
+      resolver: mailauthResolver(this.options.resolver),
+      disableArc: true,
+      disableBimi: true,
     });
-    const results = verified.results ?? [];
+    const results = verdict.dkim?.results ?? [];
     const dkim = results.some((result) => result.status?.result === 'pass') ? 'pass' : results.some((result) => result.status?.result && result.status.result !== 'none') ? 'fail' : 'none';
-    const message = incoming(await simpleParser(raw), raw.length, dkim);
+    const spf = verdict.spf ? String(verdict.spf.status?.result ?? 'none') : 'none';
+    const dmarcResult = verdict.dmarc || null;
+    const dmarc = dmarcResult ? String(dmarcResult.status?.result ?? 'none') : 'none';
+    const policy = dmarc === 'fail' ? String((dmarcResult as { policy?: string }).policy ?? 'none') : 'none';
+    if (policy === 'reject') throw smtpError(`5.7.1 The domain of ${dmarcResult?.status?.header?.from ?? 'the sender'} asks receivers to reject mail that fails DMARC, and this message fails it`, 550);
+    const message = await parseMessage(raw, { dkim, spf, dmarc });
+    if (policy === 'quarantine') message.quarantine = true;
     const byWorkspace = new Map<string, string[]>();
     for (const recipient of session.envelope.rcptTo) {
       const parts = splitAddress(recipient.address);
@@ -205,25 +206,41 @@ export class MailService implements AppService<Models, AppTypes> {
   private async runQueue(): Promise<number> {
     const host = this.requireHost();
     const relay = this.options.relay();
-    if (!relay) return 0;
     let sent = 0;
     for (const workspaceId of await host.workspaces()) {
-      const due = (await host.run(workspaceId, (ctx) => claimDue(ctx, new Date()))) ?? [];
-      for (const { message, dkim } of due) {
-        const transport = nodemailer.createTransport({ host: relay.host, port: relay.port, secure: relay.secure ?? false, ...(relay.auth ? { auth: relay.auth } : {}), dkim });
+      const due = (await host.run(workspaceId, (ctx) => claimDue(ctx, new Date(), relay !== null))) ?? [];
+      for (const { message, via } of due) {
+        const mail = {
+          messageId: message.message_id_header,
+          from: { name: message.from_name, address: message.from_address },
+          to: message.to_addresses.map((entry) => ({ name: entry.name ?? '', address: entry.address })),
+          cc: message.cc_addresses.map((entry) => ({ name: entry.name ?? '', address: entry.address })),
+          bcc: message.bcc_addresses.map((entry) => entry.address),
+          subject: message.subject,
+          text: message.text_body,
+          ...(message.html_body ? { html: message.html_body } : {}),
+          ...(message.in_reply_to ? { inReplyTo: message.in_reply_to, references: message.in_reply_to } : {}),
+        };
+        const transport =
+          via.kind === 'relay'
+            ? nodemailer.createTransport({ host: relay!.host, port: relay!.port, secure: relay!.secure ?? false, ...(relay!.auth ? { auth: relay!.auth } : {}), dkim: via.dkim })
+            : nodemailer.createTransport(smtpTransportOptions(via.settings.smtp));
         try {
-          await transport.sendMail({
-            messageId: message.message_id_header,
-            from: { name: message.from_name, address: message.from_address },
-            to: message.to_addresses.map((entry) => ({ name: entry.name ?? '', address: entry.address })),
-            cc: message.cc_addresses.map((entry) => ({ name: entry.name ?? '', address: entry.address })),
-            bcc: message.bcc_addresses.map((entry) => entry.address),
-            subject: message.subject,
-            text: message.text_body,
-            ...(message.html_body ? { html: message.html_body } : {}),
-            ...(message.in_reply_to ? { inReplyTo: message.in_reply_to, references: message.in_reply_to } : {}),
-          });
-          await host.run(workspaceId, (ctx) => markSent(ctx, message.id, new Date()));
+          let copy: { path: string; uid: number } | null = null;
+          if (via.kind === 'relay') {
+            await transport.sendMail(mail);
+          } else {
+            // A connected account's server sends it; a copy goes to the account's Sent folder, as mail clients do.
+            const built = await nodemailer.createTransport({ streamTransport: true, buffer: true }).sendMail(mail);
+            const raw = built.message as Buffer;
+            await transport.sendMail({ envelope: built.envelope as { from: string; to: string[] }, raw });
+            const appended = await appendToSent(via.settings, raw).catch((error: Error) => {
+              host.log.warn({ message_id: message.id, reason: error.message }, 'could not file the sent copy on the server');
+              return null;
+            });
+            if (appended?.uid) copy = { path: appended.path, uid: appended.uid };
+          }
+          await host.run(workspaceId, (ctx) => markSent(ctx, message.id, new Date(), copy));
           sent += 1;
         } catch (error) {
           await host.run(workspaceId, (ctx) => markFailed(ctx, message.id, new Date(), (error as Error).message));
@@ -233,5 +250,30 @@ export class MailService implements AppService<Models, AppTypes> {
       }
     }
     return sent;
+  }
+
+  /**
+   * Syncs every connected account of every workspace with its IMAP server, one account after
+   * another; one run at a time (a call during a run waits for it, then runs again).
+   */
+  sync(): Promise<SyncReport[]> {
+    if (this.syncing) return this.syncing.then(() => this.sync());
+    this.syncing = this.runSync().finally(() => {
+      this.syncing = null;
+    });
+    return this.syncing;
+  }
+
+  private async runSync(): Promise<SyncReport[]> {
+    const host = this.requireHost();
+    const reports: SyncReport[] = [];
+    for (const workspaceId of await host.workspaces()) {
+      const accounts = (await host.run(workspaceId, (ctx) => ctx.db.connectedAccounts.findAll({ attributes: ['id'], order: [['created_at', 'ASC'], ['id', 'ASC']] }))) ?? [];
+      for (const account of accounts) {
+        const report = await syncAccount(host, workspaceId, account.id);
+        if (report) reports.push(report);
+      }
+    }
+    return reports;
   }
 }

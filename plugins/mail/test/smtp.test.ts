@@ -55,7 +55,7 @@ test.serial('a message between two hosted mailboxes leaves over SMTP through the
   const inbox = await bob.get(`/mail/accounts/${bobBox.id}/messages`);
   t.is(inbox.body.data.length, 1);
   const arrived = inbox.body.data[0];
-  t.like(arrived, { folder: 'inbox', subject: 'Quarterly plan', dkim: 'pass', seen: false, message_id_header: queued.message_id_header, from: { address: 'alice@acme.test', name: 'alice' } });
+  t.like(arrived, { folder: 'inbox', subject: 'Quarterly plan', dkim: 'pass', dmarc: 'pass', spf: 'pass', seen: false, message_id_header: queued.message_id_header, from: { address: 'alice@acme.test', name: 'alice' } });
   t.is(arrived.text.trim(), 'See you Monday.');
   t.deepEqual(arrived.to, [{ address: 'bob@acme.test', name: 'Bob' }]);
 
@@ -83,6 +83,9 @@ test.serial('mail for an address no mailbox, group or catch-all takes is refused
   t.regex(error!.message, /550 No mailbox here by the name nobody@acme\.test/);
   const elsewhere = await t.throwsAsync(client.sendMail({ from: 'stranger@elsewhere.test', to: 'someone@not-hosted.test', subject: 'Hi', text: 'x' }));
   t.regex(elsewhere!.message, /550/);
+  const tls = nodemailer.createTransport({ host: '127.0.0.1', port: t.context.port, secure: false, requireTLS: true });
+  const noTls = await t.throwsAsync(tls.sendMail({ from: 'stranger@elsewhere.test', to: t.context.bobBox.address, subject: 'Hi', text: 'x' }));
+  t.regex(noTls!.message, /STARTTLS/, 'a listener configured without a certificate offers no STARTTLS');
   t.deepEqual(t.context.takeEvents(), []);
 });
 

@@ -21,6 +21,18 @@ export const OPERATIONS = {
   postEventsAtsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/ats/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/ats/events/system-workspace-member-added */
   postEventsAtsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/ats/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-account-member-removed */
+  postEventsCallsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/calls/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-chat-call-requested */
+  postEventsCallsEventsCoreChatCallRequested: { method: 'POST', path: '/_events/calls/events/core-chat-call-requested', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-cancelled */
+  postEventsCallsEventsCoreMeetingsMeetingCancelled: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-cancelled', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-scheduled */
+  postEventsCallsEventsCoreMeetingsMeetingScheduled: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/core-meetings-meeting-updated */
+  postEventsCallsEventsCoreMeetingsMeetingUpdated: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-updated', tag: 'system', host: 'any' },
+  /** POST /_events/calls/events/system-workspace-member-added */
+  postEventsCallsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/calls/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/chat/events/core-account-member-removed */
   postEventsChatEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/chat/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/chat/events/system-workspace-member-added */
@@ -61,10 +73,34 @@ export const OPERATIONS = {
   postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/system-workspace-member-added */
   postEventsMailEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/mail/events/system-workspace-member-added', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-account-member-role_changed/notify-security */
+  postEventsSystemEventsCoreAccountMemberRoleChangedNotifySecurity: { method: 'POST', path: '/_events/system/events/core-account-member-role_changed/notify-security', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-billing-dunning-exhausted/notify-billing */
+  postEventsSystemEventsCoreBillingDunningExhaustedNotifyBilling: { method: 'POST', path: '/_events/system/events/core-billing-dunning-exhausted/notify-billing', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-billing-invoice-issued/notify-billing */
+  postEventsSystemEventsCoreBillingInvoiceIssuedNotifyBilling: { method: 'POST', path: '/_events/system/events/core-billing-invoice-issued/notify-billing', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-billing-invoice-payment_failed/notify-billing */
+  postEventsSystemEventsCoreBillingInvoicePaymentFailedNotifyBilling: { method: 'POST', path: '/_events/system/events/core-billing-invoice-payment_failed/notify-billing', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-calls-call-reminder/notify-calls */
+  postEventsSystemEventsCoreCallsCallReminderNotifyCalls: { method: 'POST', path: '/_events/system/events/core-calls-call-reminder/notify-calls', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-calls-call-scheduled/notify-calls */
+  postEventsSystemEventsCoreCallsCallScheduledNotifyCalls: { method: 'POST', path: '/_events/system/events/core-calls-call-scheduled/notify-calls', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-chat-call-requested/notify-calls */
+  postEventsSystemEventsCoreChatCallRequestedNotifyCalls: { method: 'POST', path: '/_events/system/events/core-chat-call-requested/notify-calls', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-chat-chat-created/notify-chat */
+  postEventsSystemEventsCoreChatChatCreatedNotifyChat: { method: 'POST', path: '/_events/system/events/core-chat-chat-created/notify-chat', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-chat-participant-added/notify-chat */
+  postEventsSystemEventsCoreChatParticipantAddedNotifyChat: { method: 'POST', path: '/_events/system/events/core-chat-participant-added/notify-chat', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-member-mentioned/notify-mentions */
+  postEventsSystemEventsCoreMemberMentionedNotifyMentions: { method: 'POST', path: '/_events/system/events/core-member-mentioned/notify-mentions', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-tasks-task-assigned/notify-tasks */
+  postEventsSystemEventsCoreTasksTaskAssignedNotifyTasks: { method: 'POST', path: '/_events/system/events/core-tasks-task-assigned/notify-tasks', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
   postEventsSystemEventsSystemSecurityPermissionDenied: { method: 'POST', path: '/_events/system/events/system-security-permission-denied', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-role-created */
   postEventsSystemEventsSystemSecurityRoleCreated: { method: 'POST', path: '/_events/system/events/system-security-role-created', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/system-workspace-member-added/notify-system */
+  postEventsSystemEventsSystemWorkspaceMemberAddedNotifySystem: { method: 'POST', path: '/_events/system/events/system-workspace-member-added/notify-system', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/core-account-member-removed */
   postEventsTasksEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tasks/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/system-workspace-member-added */
@@ -201,6 +237,10 @@ export const OPERATIONS = {
   postAtsCandidatesByCandidateIdActivities: { method: 'POST', path: '/ats/candidates/{candidate_id}/activities', tag: 'ats', host: 'workspace' },
   /** Erases the candidate's personal data */
   postAtsCandidatesByCandidateIdErasure: { method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', tag: 'ats', host: 'workspace' },
+  /** The candidate's message history, newest first; filter application_id */
+  getAtsCandidatesByCandidateIdMessages: { method: 'GET', path: '/ats/candidates/{candidate_id}/messages', tag: 'ats', host: 'workspace', paged: true },
+  /** Mails the candidate: a template, or a subject and body, with the merge fields filled */
+  postAtsCandidatesByCandidateIdMessages: { method: 'POST', path: '/ats/candidates/{candidate_id}/messages', tag: 'ats', host: 'workspace' },
   /** The latest resume with a five-minute download link */
   getAtsCandidatesByCandidateIdResume: { method: 'GET', path: '/ats/candidates/{candidate_id}/resume', tag: 'ats', host: 'workspace' },
   /** Adds a tag (case-insensitive; idempotent) */
@@ -219,7 +259,7 @@ export const OPERATIONS = {
   deleteAtsEvaluationsByEvaluationId: { method: 'DELETE', path: '/ats/evaluations/{evaluation_id}', tag: 'ats', host: 'workspace' },
   /** The evaluator submits the scorecard */
   postAtsEvaluationsByEvaluationIdSubmission: { method: 'POST', path: '/ats/evaluations/{evaluation_id}/submission', tag: 'ats', host: 'workspace' },
-  /** Cancels an interview (it stays, cancelled) */
+  /** Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation */
   deleteAtsInterviewsByInterviewId: { method: 'DELETE', path: '/ats/interviews/{interview_id}', tag: 'ats', host: 'workspace' },
   /** Puts the interview on the calendar or moves it */
   patchAtsInterviewsByInterviewIdSchedule: { method: 'PATCH', path: '/ats/interviews/{interview_id}/schedule', tag: 'ats', host: 'workspace' },
@@ -355,6 +395,90 @@ export const OPERATIONS = {
   patchBoardsByBoardIdTopicsByTopicId: { method: 'PATCH', path: '/boards/{board_id}/topics/{topic_id}', tag: 'tasks', host: 'workspace' },
   /** Deletes a topic; its tasks remain, with no topic */
   deleteBoardsByBoardIdTopicsByTopicId: { method: 'DELETE', path: '/boards/{board_id}/topics/{topic_id}', tag: 'tasks', host: 'workspace' },
+  /** Lists the caller's calls, newest first (all=true: every call, with calls.calls.manage) */
+  getCalls: { method: 'GET', path: '/calls', tag: 'calls', host: 'workspace', paged: true },
+  /** Starts a call (joined with POST /calls/{id}/sessions) or schedules one (scheduled_at); the caller hosts it */
+  postCalls: { method: 'POST', path: '/calls', tag: 'calls', host: 'workspace' },
+  /** Reads a call with its participants */
+  getCallsById: { method: 'GET', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** UpdateCall: title, mode, a new time (scheduled_at), more invitees (participant_mrns), or status ended (an active call... */
+  patchCallsById: { method: 'PATCH', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** Deletes a call (ended first when under way) and its recordings with their files */
+  deleteCallsById: { method: 'DELETE', path: '/calls/{id}', tag: 'calls', host: 'workspace' },
+  /** UpdateParticipant: a participant's role (host or participant); a call keeps at least one host */
+  patchCallsByIdParticipantsByMemberMrn: { method: 'PATCH', path: '/calls/{id}/participants/{member_mrn}', tag: 'calls', host: 'workspace' },
+  /** Removes a participant (out of the session at once) */
+  deleteCallsByIdParticipantsByMemberMrn: { method: 'DELETE', path: '/calls/{id}/participants/{member_mrn}', tag: 'calls', host: 'workspace' },
+  /** Lists the call's recordings, oldest first; ready ones carry a download link */
+  getCallsByIdRecordings: { method: 'GET', path: '/calls/{id}/recordings', tag: 'calls', host: 'workspace', paged: true },
+  /** Starts a recording of an active call; the answer carries the signed upload link */
+  postCallsByIdRecordings: { method: 'POST', path: '/calls/{id}/recordings', tag: 'calls', host: 'workspace' },
+  /** CompleteRecording: its file is uploaded; emits core.calls.recording.ready */
+  putCallsByIdRecordingsByRecordingId: { method: 'PUT', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** AbortRecording: stops an uploading recording and removes what was uploaded */
+  patchCallsByIdRecordingsByRecordingId: { method: 'PATCH', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** Deletes a recording and its file */
+  deleteCallsByIdRecordingsByRecordingId: { method: 'DELETE', path: '/calls/{id}/recordings/{recording_id}', tag: 'calls', host: 'workspace' },
+  /** Joins the call; the answer carries the signaling ticket (socket URL, session, STUN/TURN servers) */
+  postCallsByIdSessions: { method: 'POST', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
+  /** Leaves the call; the last to leave ends it */
+  deleteCallsByIdSessions: { method: 'DELETE', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
+  /** Lists boards, most recently changed first; q matches the name or description */
+  getCanvasBoards: { method: 'GET', path: '/canvas/boards', tag: 'canvas', host: 'workspace', paged: true },
+  /** Creates an empty board */
+  postCanvasBoards: { method: 'POST', path: '/canvas/boards', tag: 'canvas', host: 'workspace' },
+  /** Reads a board */
+  getCanvasBoardsByBoardId: { method: 'GET', path: '/canvas/boards/{board_id}', tag: 'canvas', host: 'workspace' },
+  /** UpdateBoard: the board's name and description */
+  patchCanvasBoardsByBoardId: { method: 'PATCH', path: '/canvas/boards/{board_id}', tag: 'canvas', host: 'workspace' },
+  /** Deletes a board with its objects, images, comments, voting sessions and exports (its creator, or canvas.boards.delete) */
+  deleteCanvasBoardsByBoardId: { method: 'DELETE', path: '/canvas/boards/{board_id}', tag: 'canvas', host: 'workspace' },
+  /** Lists a board's comments, oldest first; object_id and resolved filter */
+  getCanvasBoardsByBoardIdComments: { method: 'GET', path: '/canvas/boards/{board_id}/comments', tag: 'canvas', host: 'workspace', paged: true },
+  /** Comments on an object of the board */
+  postCanvasBoardsByBoardIdComments: { method: 'POST', path: '/canvas/boards/{board_id}/comments', tag: 'canvas', host: 'workspace' },
+  /** UpdateComment: its author edits the body; anyone who may comment resolves or reopens it */
+  patchCanvasBoardsByBoardIdCommentsByCommentId: { method: 'PATCH', path: '/canvas/boards/{board_id}/comments/{comment_id}', tag: 'canvas', host: 'workspace' },
+  /** Deletes a comment (its author, or canvas.comments.manage) */
+  deleteCanvasBoardsByBoardIdCommentsByCommentId: { method: 'DELETE', path: '/canvas/boards/{board_id}/comments/{comment_id}', tag: 'canvas', host: 'workspace' },
+  /** Reads the board's collaborative document: its whole Yjs state as one update (base64) */
+  getCanvasBoardsByBoardIdDocument: { method: 'GET', path: '/canvas/boards/{board_id}/document', tag: 'canvas', host: 'workspace' },
+  /** Lists the board's export targets (png, pdf, svg) */
+  getCanvasBoardsByBoardIdExports: { method: 'GET', path: '/canvas/boards/{board_id}/exports', tag: 'canvas', host: 'workspace', paged: true },
+  /** Reads an export target, with a download link (five minutes) */
+  getCanvasBoardsByBoardIdExportsByTarget: { method: 'GET', path: '/canvas/boards/{board_id}/exports/{target}', tag: 'canvas', host: 'workspace' },
+  /** Renders the board as it is now to the target (png, svg or pdf), replacing that target's previous export */
+  putCanvasBoardsByBoardIdExportsByTarget: { method: 'PUT', path: '/canvas/boards/{board_id}/exports/{target}', tag: 'canvas', host: 'workspace' },
+  /** Deletes an export target and its file */
+  deleteCanvasBoardsByBoardIdExportsByTarget: { method: 'DELETE', path: '/canvas/boards/{board_id}/exports/{target}', tag: 'canvas', host: 'workspace' },
+  /** Gives a signed link (PUT, 15 minutes) to upload an image for an image object */
+  postCanvasBoardsByBoardIdImages: { method: 'POST', path: '/canvas/boards/{board_id}/images', tag: 'canvas', host: 'workspace' },
+  /** Gives a signed link (five minutes) to download one of the board's images */
+  getCanvasBoardsByBoardIdImagesByImageId: { method: 'GET', path: '/canvas/boards/{board_id}/images/{image_id}', tag: 'canvas', host: 'workspace' },
+  /** Lists a board's objects, bottom to top (z) */
+  getCanvasBoardsByBoardIdObjects: { method: 'GET', path: '/canvas/boards/{board_id}/objects', tag: 'canvas', host: 'workspace', paged: true },
+  /** Adds an object: a sticky note, shape, text, connector or image (on top unless z is given) */
+  postCanvasBoardsByBoardIdObjects: { method: 'POST', path: '/canvas/boards/{board_id}/objects', tag: 'canvas', host: 'workspace' },
+  /** Reads an object */
+  getCanvasBoardsByBoardIdObjectsByObjectId: { method: 'GET', path: '/canvas/boards/{board_id}/objects/{object_id}', tag: 'canvas', host: 'workspace' },
+  /** Changes an object's fields (null unbinds a connector's end) */
+  patchCanvasBoardsByBoardIdObjectsByObjectId: { method: 'PATCH', path: '/canvas/boards/{board_id}/objects/{object_id}', tag: 'canvas', host: 'workspace' },
+  /** Removes an object; connectors bound to it are unbound and stay where they were drawn */
+  deleteCanvasBoardsByBoardIdObjectsByObjectId: { method: 'DELETE', path: '/canvas/boards/{board_id}/objects/{object_id}', tag: 'canvas', host: 'workspace' },
+  /** Applies a Yjs update (base64) to the board's document: merged with everyone's edits, stored, and relayed live as doc.... */
+  postCanvasBoardsByBoardIdUpdates: { method: 'POST', path: '/canvas/boards/{board_id}/updates', tag: 'canvas', host: 'workspace' },
+  /** Lists a board's voting sessions, newest first */
+  getCanvasBoardsByBoardIdVoteSessions: { method: 'GET', path: '/canvas/boards/{board_id}/vote-sessions', tag: 'canvas', host: 'workspace', paged: true },
+  /** Starts a voting session (one open at a time per board): a budget of votes per member */
+  postCanvasBoardsByBoardIdVoteSessions: { method: 'POST', path: '/canvas/boards/{board_id}/vote-sessions', tag: 'canvas', host: 'workspace' },
+  /** Reads a voting session: the caller's votes and budget left; the results once closed */
+  getCanvasBoardsByBoardIdVoteSessionsBySessionId: { method: 'GET', path: '/canvas/boards/{board_id}/vote-sessions/{session_id}', tag: 'canvas', host: 'workspace' },
+  /** Closes a voting session and shows its results */
+  postCanvasBoardsByBoardIdVoteSessionsBySessionIdClose: { method: 'POST', path: '/canvas/boards/{board_id}/vote-sessions/{session_id}/close', tag: 'canvas', host: 'workspace' },
+  /** Casts one of the caller's votes on an object */
+  postCanvasBoardsByBoardIdVoteSessionsBySessionIdVotes: { method: 'POST', path: '/canvas/boards/{board_id}/vote-sessions/{session_id}/votes', tag: 'canvas', host: 'workspace' },
+  /** Takes back one of the caller's votes on the object */
+  deleteCanvasBoardsByBoardIdVoteSessionsBySessionIdVotesByObjectId: { method: 'DELETE', path: '/canvas/boards/{board_id}/vote-sessions/{session_id}/votes/{object_id}', tag: 'canvas', host: 'workspace' },
   /** Lists the caller's chats, most recently active first, with unread counts */
   getChats: { method: 'GET', path: '/chats', tag: 'chat', host: 'workspace', paged: true },
   /** Starts a chat: direct (one other participant; the existing one is answered again), group or channel */
@@ -443,6 +567,12 @@ export const OPERATIONS = {
   deleteContactsSuggestionsBySuggestionId: { method: 'DELETE', path: '/contacts/suggestions/{suggestion_id}', tag: 'contacts', host: 'workspace' },
   /** Exports contacts (all, or by ids, tag, company) as one vCard 4.0 file (text/vcard) */
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
+  /** GET /coupon-redemptions */
+  getCouponRedemptions: { method: 'GET', path: '/coupon-redemptions', tag: 'account', host: 'workspace' },
+  /** GET /demo-requests */
+  getDemoRequests: { method: 'GET', path: '/demo-requests', tag: 'account', host: 'workspace' },
+  /** POST /demo-requests */
+  postDemoRequests: { method: 'POST', path: '/demo-requests', tag: 'account', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
   /** Lists a folder (folder_id; default the caller's root): folders first, then files, by name */
@@ -533,10 +663,14 @@ export const OPERATIONS = {
   getLogout: { method: 'GET', path: '/logout', tag: 'web', host: 'workspace' },
   /** POST /logout */
   postLogout: { method: 'POST', path: '/logout', tag: 'web', host: 'workspace' },
-  /** Lists the caller's accounts (the hosted mailboxes assigned to them), by address */
+  /** Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address */
   getMailAccounts: { method: 'GET', path: '/mail/accounts', tag: 'mail', host: 'workspace', paged: true },
-  /** Changes an account's display name or default signature (UpdateAccount) */
+  /** Connects an external mailbox (IMAP to read, SMTP to send): both servers must accept the login; the passwords are kept... */
+  postMailAccounts: { method: 'POST', path: '/mail/accounts', tag: 'mail', host: 'workspace' },
+  /** Changes an account's display name or default signature, and a connected account's servers or passwords (checked befor... */
   patchMailAccountsByAccountId: { method: 'PATCH', path: '/mail/accounts/{account_id}', tag: 'mail', host: 'workspace' },
+  /** Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its... */
+  deleteMailAccountsByAccountId: { method: 'DELETE', path: '/mail/accounts/{account_id}', tag: 'mail', host: 'workspace' },
   /** Lists an account's blocked senders, by address */
   getMailAccountsByAccountIdBlockedSenders: { method: 'GET', path: '/mail/accounts/{account_id}/blocked-senders', tag: 'mail', host: 'workspace', paged: true },
   /** Blocks an address (name@example.com) or a domain (@example.com): their mail is dropped */
@@ -641,6 +775,8 @@ export const OPERATIONS = {
   getMeNotificationPreferences: { method: 'GET', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
   /** PATCH /me/notification-preferences */
   patchMeNotificationPreferences: { method: 'PATCH', path: '/me/notification-preferences', tag: 'account', host: 'workspace' },
+  /** GET /me/workspaces */
+  getMeWorkspaces: { method: 'GET', path: '/me/workspaces', tag: 'account', host: 'workspace' },
   /** GET /members */
   getMembers: { method: 'GET', path: '/members', tag: 'account', host: 'workspace' },
   /** GET /members/{member_id} */
@@ -665,10 +801,24 @@ export const OPERATIONS = {
   getPartialsApiKeys: { method: 'GET', path: '/partials/api-keys', tag: 'web', host: 'workspace' },
   /** GET /partials/audit */
   getPartialsAudit: { method: 'GET', path: '/partials/audit', tag: 'web', host: 'workspace' },
+  /** GET /partials/coupons */
+  getPartialsCoupons: { method: 'GET', path: '/partials/coupons', tag: 'web', host: 'workspace' },
+  /** GET /partials/demos */
+  getPartialsDemos: { method: 'GET', path: '/partials/demos', tag: 'web', host: 'workspace' },
   /** GET /partials/invoices */
   getPartialsInvoices: { method: 'GET', path: '/partials/invoices', tag: 'web', host: 'workspace' },
   /** GET /partials/members */
   getPartialsMembers: { method: 'GET', path: '/partials/members', tag: 'web', host: 'workspace' },
+  /** GET /partials/microns */
+  getPartialsMicrons: { method: 'GET', path: '/partials/microns', tag: 'web', host: 'workspace' },
+  /** GET /partials/preview-apps */
+  getPartialsPreviewApps: { method: 'GET', path: '/partials/preview-apps', tag: 'web', host: 'workspace' },
+  /** GET /partials/releases */
+  getPartialsReleases: { method: 'GET', path: '/partials/releases', tag: 'web', host: 'workspace' },
+  /** GET /partials/threads */
+  getPartialsThreads: { method: 'GET', path: '/partials/threads', tag: 'web', host: 'workspace' },
+  /** GET /partials/workspaces */
+  getPartialsWorkspaces: { method: 'GET', path: '/partials/workspaces', tag: 'web', host: 'workspace' },
   /** POST /password-resets */
   postPasswordResets: { method: 'POST', path: '/password-resets', tag: 'account', host: 'any' },
   /** GET /password-resets/{token} */
@@ -681,12 +831,18 @@ export const OPERATIONS = {
   getPaymentMethods: { method: 'GET', path: '/payment-methods', tag: 'account', host: 'workspace' },
   /** POST /payment-methods */
   postPaymentMethods: { method: 'POST', path: '/payment-methods', tag: 'account', host: 'workspace' },
+  /** PATCH /payment-methods/{payment_method_id} */
+  patchPaymentMethodsByPaymentMethodId: { method: 'PATCH', path: '/payment-methods/{payment_method_id}', tag: 'account', host: 'workspace' },
+  /** DELETE /payment-methods/{payment_method_id} */
+  deletePaymentMethodsByPaymentMethodId: { method: 'DELETE', path: '/payment-methods/{payment_method_id}', tag: 'account', host: 'workspace' },
   /** GET /plan */
   getPlan: { method: 'GET', path: '/plan', tag: 'account', host: 'workspace' },
   /** PUT /plan */
   putPlan: { method: 'PUT', path: '/plan', tag: 'account', host: 'workspace' },
   /** PUT /plan/interval */
   putPlanInterval: { method: 'PUT', path: '/plan/interval', tag: 'account', host: 'workspace' },
+  /** GET /preview-apps */
+  getPreviewApps: { method: 'GET', path: '/preview-apps', tag: 'account', host: 'workspace' },
   /** GET /pricing */
   getPricing: { method: 'GET', path: '/pricing', tag: 'web', host: 'platform' },
   /** GET /privacy */
@@ -737,6 +893,8 @@ export const OPERATIONS = {
   deleteSessions: { method: 'DELETE', path: '/sessions', tag: 'account', host: 'workspace' },
   /** Lists the files and folders other members shared with the caller, newest share first */
   getSharedFiles: { method: 'GET', path: '/shared-files', tag: 'files', host: 'workspace', paged: true },
+  /** Who a WebRTC signaling websocket opened with these credentials would act as (the upgrade to the websocket is on this ... */
+  getSignaling: { method: 'GET', path: '/signaling', tag: 'account', host: 'workspace' },
   /** GET /signup */
   getSignup: { method: 'GET', path: '/signup', tag: 'web', host: 'platform' },
   /** POST /signup */
@@ -848,4 +1006,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","chat","companies","contacts","finance","mail"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","finance","mail"] as const;

@@ -1,6 +1,7 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import {
   ForbiddenError,
+  TooManyRequestsError,
   memberMrn,
   type AnyAppRoute,
   type AppContext,
@@ -18,6 +19,7 @@ import {
   type FileAnswer,
   isFileAnswer,
   type PublicContext,
+  type RouteRateLimit,
   type SearchDocument,
   type SearchHooks,
   type StageOptions,
@@ -25,15 +27,17 @@ import {
   type PayloadChecker,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
+import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
-import { stageEvent, type EventSink } from '../events/index.js';
+import { stageEvent, withdrawEvents, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
-import { SecretBox } from '../identity/index.js';
+import { SecretBox, type CountedAttempt, type Throttle } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
+import type { SignalingService } from '../signaling/index.js';
 import { queuedMail, type MailOutbox, type QueuedMail } from '../mail/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
-import type { WorkspaceRecord as Workspace } from '../tenancy/index.js';
+import { publicOrigin, type WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
@@ -62,18 +66,25 @@ export interface PipelineServices {
   secret: string;
   /** Where `ctx.live` publishes after the commit (null: nowhere, publications are dropped). */
   live(): LivePublisher | null;
+  /** What `ctx.signaling` hands out and ends sessions through (null: no signaling, `ctx.signaling` throws). */
+  signaling?(): SignalingService | null;
+  /** The runtime's clock: `ctx.now()`, and the windows of the routes' rate limits. */
+  clock: () => Date;
+  /** Counts the requests of routes with `rateLimits` (platform.throttle_counters). */
+  throttle: Throttle;
+  /** The platform's public URL (`PUBLIC_URL`): `ctx.workspace.origin` derives from it. */
+  publicUrl: string;
   /** Where `ctx.mail` queues (with the work) and what sends after the commit. */
   mail(): MailOutbox;
-  /** The runtime's clock (`ctx.now()`). */
-  clock: () => Date;
 }
+
+/** A signaling change an app asked for, applied once its work committed. */
+export type SignalingOperation = { op: 'end'; session: string } | { op: 'remove'; session: string; memberIds: string[] };
 
 /** An app ready to serve: what was loaded plus its bound models. */
 export interface AppRuntime {
   app: LoadedApp;
   models: BoundModels;
-  /** The runtime's clock, read by `ctx.now()`. */
-  clock: () => Date;
 }
 
 /**
@@ -86,8 +97,8 @@ function contextApp(app: LoadedApp): ContextApp {
   return Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version });
 }
 
-function contextWorkspace(workspace: Workspace) {
-  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan });
+function contextWorkspace(workspace: Workspace, publicUrl: string) {
+  return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan, origin: publicOrigin(publicUrl, workspace.subdomain) });
 }
 
 function appLogger(logger: Logger): AppLogger {
@@ -180,17 +191,42 @@ function fileAnswer(body: string | Buffer, options: { contentType: string; filen
 }
 
 const LIVE_CHANNEL = /^([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
+const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** `ctx.signaling` of one app in one workspace: tickets now, ends and removals queued for after the commit. */
+function signalingHandle(app: LoadedApp, workspace: Workspace, service: SignalingService | null, ops: SignalingOperation[]) {
+  const kinds = app.definition?.signaling ?? {};
+  const sessionOf = (kind: string, id: string) => {
+    if (!Object.hasOwn(kinds, String(kind))) throw new Error(`${app.namespace} has no signaling session kind ${String(kind)} (it declares ${Object.keys(kinds).join(', ') || 'none'})`);
+    if (!SESSION_ID.test(String(id))) throw new TypeError(`${app.namespace}: a signaling session id is 1-100 letters, digits, - or _ (got ${JSON.stringify(String(id).slice(0, 120))})`);
+    return `${app.namespace}/${kind}/${id}`;
+  };
+  return Object.freeze({
+    session(kind: string, id: string) {
+      const session = sessionOf(kind, id);
+      if (!service) throw new Error('No signaling in this runtime');
+      return service.ticket(workspace, session);
+    },
+    end(kind: string, id: string) {
+      ops.push({ op: 'end', session: sessionOf(kind, id) });
+    },
+    remove(kind: string, id: string, memberIds: string[]) {
+      if (!Array.isArray(memberIds) || memberIds.some((member) => typeof member !== 'string')) throw new TypeError(`${app.namespace}: ctx.signaling.remove takes an array of member ids`);
+      ops.push({ op: 'remove', session: sessionOf(kind, id), memberIds: [...memberIds] });
+    },
+  });
+}
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
-/** The parts every context shares: app, workspace, db, events, search, live, storage, secrets, mail, settings, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, secret: string, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = []): BaseContext {
+/** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, now, log. */
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
   const searchTypes = new Set((app.manifest.search ?? []).map((entry) => entry.type));
   return {
     app: contextApp(app),
-    workspace: contextWorkspace(workspace),
+    workspace: contextWorkspace(workspace, platform.publicUrl),
     db: scopedDb(runtime.models, workspace.id, work.gate),
     transaction: work.transaction,
     events: Object.freeze({
@@ -198,6 +234,11 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
         stageEvent(work, { emitter: app.namespace, action, payload, metadata, options, workspaceId: workspace.id }, (name) =>
           declaredEvents.has(name) ? null : `${app.namespace} may not emit ${name}: its manifest does not declare it`,
           (name, body) => checkerOf(app).check(name, body),
+        );
+      },
+      withdraw(action: string, dedupeKey: string) {
+        withdrawEvents(work, { emitter: app.namespace, action, dedupeKey, workspaceId: workspace.id }, (name) =>
+          declaredEvents.has(name) ? null : `${app.namespace} may not withdraw ${name}: its manifest does not declare it`,
         );
       },
     }),
@@ -229,15 +270,16 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
       },
     }),
     storage,
-    secrets: secretsOf(app, secret),
+    signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
+    secrets: secretsOf(app, platform.secret),
     mail: Object.freeze({
       send(message: AppMailMessage) {
         mailOps.push(queuedMail(message, app.manifest.name));
       },
     }),
     settings: Object.freeze(structuredClone(settings)),
+    now: () => new Date(platform.clock().getTime()),
     log: appLogger(logger),
-    now: () => new Date(runtime.clock().getTime()),
   };
 }
 
@@ -306,6 +348,9 @@ export class AppPipeline {
       collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination),
       file: (body: string | Buffer, options: { contentType: string; filename?: string }): FileAnswer => fileAnswer(body, options),
     });
+    // The route's rate limits count first, before any transaction opens (PGlite's one session
+    // would wait on an open one): a request over a bound never reaches the handler.
+    if (route.rateLimits?.length) await this.countRateLimits(app, route.rateLimits, request, workspace.id);
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
@@ -314,10 +359,11 @@ export class AppPipeline {
     // methods that change things, so every write of theirs (files included) is in it.
     const eager = this.services.strict !== null || (request.method !== 'get' && request.method !== 'head');
     const liveOps: LivePublication[] = [];
+    const signalingOps: SignalingOperation[] = [];
     const mailOps: QueuedMail[] = [];
     const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services.secret, liveOps, mailOps);
+      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
           const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
@@ -342,6 +388,7 @@ export class AppPipeline {
     // Committed (a 2xx answer): the live publications leave now; a rolled-back answer dropped them.
     const status = answer && typeof answer === 'object' && 'statusCode' in answer ? Number((answer as { statusCode: number }).statusCode) : 200;
     if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
+    if (signalingOps.length > 0 && status >= 200 && status < 300) this.applySignaling(workspace.id, signalingOps);
     if (mailOps.length > 0 && status >= 200 && status < 300) this.services.mail().kick();
     if (isFileAnswer(answer)) {
       const response = h.response(answer.body).type(answer.contentType);
@@ -349,6 +396,40 @@ export class AppPipeline {
       return response;
     }
     return answer;
+  }
+
+  private signaling(): SignalingService | null {
+    return this.services.signaling?.() ?? null;
+  }
+
+  /** Ends or trims committed signaling sessions (this process's peers; see docs/live-updates.md). */
+  private applySignaling(workspaceId: string, operations: SignalingOperation[]): void {
+    const hub = this.signaling()?.hub;
+    if (!hub) return;
+    for (const operation of operations) {
+      if (operation.op === 'end') hub.end(workspaceId, operation.session);
+      else hub.remove(workspaceId, operation.session, operation.memberIds);
+    }
+  }
+
+  /**
+   * Counts one request against each of the route's rate limits, in order (atomically, in the
+   * database: see Throttle). Over a bound: 429 with Retry-After, and the bounds counted before it
+   * take the request back, so a refused request uses up no other bound.
+   */
+  private async countRateLimits(app: LoadedApp, limits: RouteRateLimit[], request: Request, workspaceId: string): Promise<void> {
+    const counted: CountedAttempt[] = [];
+    for (const limit of limits) {
+      const value = limit.per === 'client' ? (request.info.remoteAddress || 'unknown') : String((request.params as Record<string, unknown>)[limit.per.slice('param:'.length)] ?? '');
+      // Keys stay short (the counters' key is at most 300 characters): a long value is hashed.
+      const key = `${workspaceId}:${value.length > 100 ? createHash('sha256').update(value).digest('hex') : value}`;
+      try {
+        counted.push(await this.services.throttle.count({ name: `app:${app.namespace}:${limit.name}`, limit: limit.limit, windowSeconds: limit.windowSeconds, message: limit.message }, key));
+      } catch (error) {
+        if (error instanceof TooManyRequestsError) for (const attempt of counted) await this.services.throttle.forgive(attempt);
+        throw error;
+      }
+    }
   }
 
   /** Publishes committed live events; a failure is logged, never turned into the request's failure (as events are fire-and-forget). */
@@ -363,16 +444,16 @@ export class AppPipeline {
   }
 
   /** Runs an app's channel rule (`live.{kind}.authorize`) for a subscriber, in a read transaction under the app's role. */
-  async authorizeChannel(runtime: AppRuntime, kind: string, input: { workspace: { id: string; subdomain: string; name: string; plan: string }; member: LiveMember; permissions: PermissionSet; id: string }): Promise<boolean> {
+  async authorizeChannel(runtime: AppRuntime, kind: string, input: { workspace: { id: string; subdomain: string; name: string; plan: string }; member: LiveMember; permissions: PermissionSet; id: string }, concern: 'live' | 'signaling' = 'live'): Promise<boolean> {
     const { app } = runtime;
-    const rule = app.definition?.live[kind]?.authorize;
+    const rule = concern === 'live' ? app.definition?.live[kind]?.authorize : app.definition?.signaling?.[kind]?.authorize;
     if (!rule) return true;
-    const logger = this.services.logger.child({ app: app.namespace, channel: `${kind}/${input.id}` });
+    const logger = this.services.logger.child({ app: app.namespace, [concern === 'live' ? 'channel' : 'session']: `${kind}/${input.id}` });
     return this.services.sequelize.transaction(() =>
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
           app: contextApp(app),
-          workspace: Object.freeze({ ...input.workspace }),
+          workspace: Object.freeze({ ...input.workspace, origin: publicOrigin(this.services.publicUrl, input.workspace.subdomain) }),
           member: Object.freeze({ id: input.member.id, mrn: memberMrn(input.member.id), name: input.member.name, email: input.member.email, platform_role: input.member.platformRole }),
           key: null,
           permissions: contextPermissions(input.permissions, app),
@@ -396,7 +477,7 @@ export class AppPipeline {
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
           app: contextApp(app),
-          workspace: contextWorkspace(workspace),
+          workspace: contextWorkspace(workspace, this.services.publicUrl),
           member: memberOf(credentials),
           key: credentials.via.kind === 'api_key' ? { id: credentials.via.keyId, full_access: credentials.via.fullAccess } : null,
           permissions: contextPermissions(access.permissions!, app),
@@ -431,9 +512,10 @@ export class AppPipeline {
     const storage = this.services.storage();
     const unit = storage?.unit() ?? null;
     const liveOps: LivePublication[] = [];
+    const signalingOps: SignalingOperation[] = [];
     const mailOps: QueuedMail[] = [];
     try {
-      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services.secret, liveOps, mailOps);
+      const ctx = baseContext(runtime, workspace, work, settings, logger, searchOps, storageHandle(app, workspace, storage, unit, this.services.strict), this.services, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
       await this.underAppRole(app, async () => {
         await handler(structuredClone(event), Object.freeze(ctx));
       });
@@ -444,6 +526,10 @@ export class AppPipeline {
       if (liveOps.length > 0) {
         if (transaction) transaction.afterCommit(() => this.publishLive(app, workspace.id, liveOps));
         else await this.publishLive(app, workspace.id, liveOps);
+      }
+      if (signalingOps.length > 0) {
+        if (transaction) transaction.afterCommit(() => this.applySignaling(workspace.id, signalingOps));
+        else this.applySignaling(workspace.id, signalingOps);
       }
       if (mailOps.length > 0) {
         if (transaction) transaction.afterCommit(() => this.services.mail().kick());
@@ -472,7 +558,7 @@ export class AppPipeline {
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
     return runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services));
       const documents = await this.underAppRole(app, async () => {
         const result = await hook(ctx);
         const collected: SearchDocument[] = [];
@@ -504,7 +590,7 @@ export class AppPipeline {
     const mailOps: QueuedMail[] = [];
     const result = await runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services.secret, liveOps, mailOps));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services, liveOps, mailOps));
       const outcome = await this.underAppRole(app, () => fn(ctx));
       await this.flushSearch(app, workspace.id, searchOps);
       if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);

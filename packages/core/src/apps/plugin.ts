@@ -1,6 +1,6 @@
 import { permissionDeniedEmitter } from '../access/index.js';
 import type { CorePlugin } from '../core-inputs.js';
-import { loadSecretKey } from '../identity/index.js';
+import { loadSecretKey, Throttle } from '../identity/index.js';
 import type { EmissionGuard, SubscriberFilter } from '../events/index.js';
 import { installedEmitters, installedSubscribers, joinEventBus } from './event-bus.js';
 import { AppHost } from './host.js';
@@ -55,7 +55,7 @@ export const appCatalogPlugin: CorePlugin = {
  */
 export const appsPlugin: CorePlugin = {
   name: 'apps',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'storage', 'search', 'notifications', 'live'],
+  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'storage', 'search', 'notifications', 'live', 'signaling'],
   async register(server, { config, logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const { registry, installations } = server.plugins['app-catalog'];
@@ -68,9 +68,10 @@ export const appsPlugin: CorePlugin = {
     const storage = server.plugins.storage.service;
     const secret = await loadSecretKey(config.secretKey, config.dataDir);
     const { hub, publisher } = server.plugins.live;
+    const signaling = server.plugins.signaling.service;
     const outbox = server.plugins.mail.outbox;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, clock: seams.clock ?? (() => new Date()) });
-    const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app), clock: seams.clock ?? (() => new Date()) }]));
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl });
+    const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {
       const kinds = app.definition!.live;
@@ -82,7 +83,24 @@ export const appsPlugin: CorePlugin = {
           Object.entries(kinds).map(([kind, declared]) => {
             if (!/^[a-z][a-z0-9-]{0,40}$/.test(kind)) throw new Error(`${app.namespace}: live channel kind ${JSON.stringify(kind)} must be 1-41 lower-case letters, digits or dashes`);
             if (!app.declaredKeys.includes(declared.permission)) throw new Error(`${app.namespace}: live channel kind ${kind} needs ${declared.permission}, which the manifest does not declare`);
-            return [kind, { permission: declared.permission, authorize: (input: Parameters<AppPipeline['authorizeChannel']>[2]) => pipeline.authorizeChannel(runtime, kind, input) }];
+            return [kind, { permission: declared.permission, signals: declared.signals === true, authorize: (input: Parameters<AppPipeline['authorizeChannel']>[2]) => pipeline.authorizeChannel(runtime, kind, input) }];
+          }),
+        ),
+      );
+    }
+
+    // Each app's signaling session kinds: joining needs the kind's permission, then the app's own rule.
+    for (const app of registry.withCode()) {
+      const kinds = app.definition!.signaling ?? {};
+      if (Object.keys(kinds).length === 0) continue;
+      const runtime = bound.get(app.namespace)!;
+      signaling.hub.declareKinds(
+        app.namespace,
+        Object.fromEntries(
+          Object.entries(kinds).map(([kind, declared]) => {
+            if (!/^[a-z][a-z0-9-]{0,40}$/.test(kind)) throw new Error(`${app.namespace}: signaling session kind ${JSON.stringify(kind)} must be 1-41 lower-case letters, digits or dashes`);
+            if (!app.declaredKeys.includes(declared.permission)) throw new Error(`${app.namespace}: signaling session kind ${kind} needs ${declared.permission}, which the manifest does not declare`);
+            return [kind, { permission: declared.permission, authorize: (input: Parameters<AppPipeline['authorizeChannel']>[2]) => pipeline.authorizeChannel(runtime, kind, input, 'signaling') }];
           }),
         ),
       );

@@ -5,6 +5,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, defaultPermissionSourceFactory } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
 import { runInRequestTransaction, single, type RequestWork } from '../server/index.js';
+import { APP_ACCESS_OVERVIEW, APP_ACCESS_REQUEST, APP_INSTALL_REQUEST, APP_INSTALLATION, APP_SETTINGS, APP_STATUS, ROLE_APP_PERMISSIONS } from './answers.js';
 import type { InstallationRow, InstallationService } from './installations.js';
 import type { LoadedApp } from './loader.js';
 import type { NotificationService, PendingDelivery } from '../notifications/index.js';
@@ -89,7 +90,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'GET',
       path: '/applications/{slug}/status',
-      options: { app: { ...api, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, answers: { single: APP_STATUS }, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: async (request) => {
         const app = appOf(request);
         const row = await installations.find(workspaceId(request), app.namespace);
@@ -99,7 +100,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'POST',
       path: '/applications/{slug}/requests',
-      options: { app: { ...api, platformAccess: 'account.app_requests.create' }, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, answers: { single: APP_INSTALL_REQUEST }, platformAccess: 'account.app_requests.create' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: (request, h) =>
         write(request, h, async (_unit, pending) => {
           const app = appOf(request);
@@ -124,7 +125,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       method: 'POST',
       path: '/applications/{slug}/installations',
       options: {
-        app: { ...api, platformAccess: 'account.apps.manage' },
+        app: { ...api, answers: { single: APP_INSTALLATION }, platformAccess: 'account.apps.manage' },
         validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object({ access_policy: POLICY.default('roles'), allowed_roles: ROLE_IDS.default([]) }).allow(null).default({}) },
       },
       handler: (request, h) =>
@@ -141,7 +142,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/applications/{slug}/installations',
-      options: { app: { ...api, platformAccess: 'account.apps.manage' }, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, answers: { single: APP_INSTALLATION }, platformAccess: 'account.apps.manage' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: (request, h) =>
         write(request, h, async (unit) => {
           const caller = layer3(request, 'uninstall apps');
@@ -155,7 +156,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'POST',
       path: '/applications/{slug}/access-requests',
-      options: { app: { ...api, platformAccess: 'account.app_requests.create' }, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object({ message: Joi.string().allow('').max(280) }).allow(null).default({}) } },
+      options: { app: { ...api, answers: { single: APP_ACCESS_REQUEST }, platformAccess: 'account.app_requests.create' }, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object({ message: Joi.string().allow('').max(280) }).allow(null).default({}) } },
       handler: (request, h) =>
         write(request, h, async (_unit, pending) => {
           const app = appOf(request);
@@ -182,7 +183,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       method: 'PUT',
       path: '/applications/{slug}/access',
       options: {
-        app: { ...api, platformAccess: 'account.apps.manage' },
+        app: { ...api, answers: { single: APP_INSTALLATION }, platformAccess: 'account.apps.manage' },
         validate: {
           params: Joi.object({ slug: SLUG }),
           payload: Joi.object({ access_policy: POLICY.required(), allowed_roles: ROLE_IDS, redlist: Joi.array().items(Joi.string().min(1).max(100)).max(1000) }),
@@ -199,7 +200,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'GET',
       path: '/apps/{slug}/access',
-      options: { app: { ...api, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, answers: { single: APP_ACCESS_OVERVIEW }, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: async (request) => {
         layer3(request, 'view app access');
         if (request.params.slug === PLATFORM_NAMESPACE) return single(request, platformAccessOverview());
@@ -245,7 +246,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'GET',
       path: '/apps/{slug}/settings',
-      options: { app: { ...api, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
+      options: { app: { ...api, answers: { single: APP_SETTINGS }, platformAccess: 'account.apps.read' }, validate: { params: Joi.object({ slug: SLUG }) } },
       handler: async (request) => {
         const app = appOf(request);
         const credentials = credentialsOf(request);
@@ -260,7 +261,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     {
       method: 'PUT',
       path: '/apps/{slug}/settings',
-      options: { app: { ...api, platformAccess: 'account.apps.manage' }, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object().unknown(true).required() } },
+      options: { app: { ...api, answers: { single: APP_SETTINGS }, platformAccess: 'account.apps.manage' }, validate: { params: Joi.object({ slug: SLUG }), payload: Joi.object().unknown(true).required() } },
       handler: (request, h) =>
         write(request, h, async () => {
           layer3(request, 'change app settings');
@@ -273,7 +274,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
       method: 'PUT',
       path: '/apps/{slug}/roles/{role_id}/permissions',
       options: {
-        app: { ...api, platformAccess: 'account.roles.manage' },
+        app: { ...api, answers: { single: ROLE_APP_PERMISSIONS }, platformAccess: 'account.roles.manage' },
         validate: { params: Joi.object({ slug: SLUG, role_id: Joi.id().required() }), payload: Joi.object({ permissions: Joi.array().items(Joi.string().max(200)).max(500).required() }) },
       },
       handler: (request, h) =>

@@ -17,6 +17,8 @@ export interface BillingConfig {
   plans: PlanDefinition[];
   /** Days from issue to due (`BILLING_NET_DAYS`, default 14). */
   netDays: number;
+  /** Dunning: days from a failed charge to the next attempt, one number per retry (`BILLING_RETRY_DAYS`, default 3,5,7). */
+  retryDays: number[];
   /** How often the billing worker looks for due loop firings, in ms (`BILLING_POLL_MS`, default 5000). */
   pollMs: number;
   /** Seconds a claimed firing may run before another process takes it over (`BILLING_CLAIM_SECONDS`, default 300). */
@@ -43,6 +45,17 @@ function integer(name: string, value: unknown, fallback: number, min: number, ma
   const number = Number(value);
   if (!Number.isInteger(number) || number < min || number > max) throw new Error(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return number;
+}
+
+/** `BILLING_RETRY_DAYS`: 1-10 whole numbers of days, each 1-60, comma-separated (or an array). */
+function retryDays(value: unknown): number[] {
+  if (value === undefined || value === '') return [3, 5, 7];
+  const parts = Array.isArray(value) ? value : String(value).split(',').map((part) => part.trim());
+  const days = parts.map(Number);
+  if (days.length < 1 || days.length > 10 || days.some((day) => !Number.isInteger(day) || day < 1 || day > 60)) {
+    throw new Error(`BILLING_RETRY_DAYS must be 1-10 whole numbers of days from 1 to 60, comma-separated (e.g. 3,5,7), got ${JSON.stringify(value)}`);
+  }
+  return days;
 }
 
 /** Checks a catalog: ids, names, prices as exact non-negative decimals, a `free` plan, no duplicates. */
@@ -91,6 +104,7 @@ export function resolveBillingConfig(input: BillingConfigInput = {}, env: NodeJS
     currency,
     plans: checkPlans(plans),
     netDays: integer('BILLING_NET_DAYS', input.netDays ?? env.BILLING_NET_DAYS, 14, 0, 365),
+    retryDays: retryDays(input.retryDays ?? env.BILLING_RETRY_DAYS),
     pollMs: integer('BILLING_POLL_MS', input.pollMs ?? env.BILLING_POLL_MS, 5000, 10, 3_600_000),
     claimSeconds: integer('BILLING_CLAIM_SECONDS', input.claimSeconds ?? env.BILLING_CLAIM_SECONDS, 300, 1, 86_400),
     provider,

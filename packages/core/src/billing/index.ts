@@ -4,3 +4,4 @@ export { addMonths, formatAmount, parseAmount, roundHalfUp } from './money.js';
 export { CardDeclinedError, cardBrand, LOCAL_DECLINES, LocalPaymentProvider, luhnValid, paymentProvider, StripePaymentProvider, type CardInput, type PaymentProvider, type TokenizedCard } from './providers.js';
 export { BillingService, type CouponView, type InvoiceView, type PaymentMethodView, type RedemptionView, type SubscriptionView } from './service.js';
 export { BILLING_QUEUE, BillingWorker } from './worker.js';
+export { COUPON, COUPON_REDEMPTION, INVOICE, PAYMENT_METHOD, PAYMENT_METHOD_DELETED, SUBSCRIPTION, SUBSCRIPTION_CHANGE } from './answers.js';

@@ -31,6 +31,7 @@ export const billingPlugin: CorePlugin = {
       pollMs: billingConfig.pollMs,
       claimSeconds: billingConfig.claimSeconds,
       fire: (workspaceId, due) => billing.fire(workspaceId, due),
+      collect: (onError) => billing.collectDue(onError),
     });
     billing.useScheduler(worker);
     server.route(billingRoutes(billing));

@@ -32,13 +32,32 @@ export class ProviderUnavailableError extends DomainError {
   }
 }
 
+/** A charge of an invoice to a stored card. `amount` is in the currency's minor unit (cents). */
+export interface ChargeInput {
+  token: string;
+  amount: bigint;
+  currency: string;
+  /** The same key for a retry of the same attempt: the provider charges at most once per key. */
+  idempotencyKey: string;
+  description: string;
+  metadata: { workspace_id: string; invoice_id: string };
+}
+
+/** A charge the provider accepted: its id. A refusal throws CardDeclinedError; an unreachable provider ProviderUnavailableError. */
+export interface ChargeResult {
+  id: string;
+}
+
 /**
  * The payment-provider interface: the only place card numbers go. `tokenize` sends the card to
- * the provider and returns its token; `name` is stored with the token.
+ * the provider and returns its token; `name` is stored with the token. `charge` collects an
+ * amount from a stored token; `detach` tells the provider a token is no longer ours to charge.
  */
 export interface PaymentProvider {
   readonly name: string;
   tokenize(card: CardInput, customer: { workspaceId: string }): Promise<TokenizedCard>;
+  charge(input: ChargeInput): Promise<ChargeResult>;
+  detach(token: string): Promise<void>;
 }
 
 /** The Luhn check digit rule. */
@@ -94,8 +113,21 @@ export const LOCAL_DECLINES: Readonly<Record<string, string>> = Object.freeze({
   '4000000000000127': "Your card's security code is incorrect.",
 });
 
+/**
+ * Test numbers that are accepted when added but whose charges decline (Stripe's test card
+ * 4000 0000 0000 0341 behaves so): the token says so (`tok_local_chargefail_…`), still without a
+ * digit of the card.
+ */
+export const LOCAL_CHARGE_DECLINES: Readonly<Record<string, string>> = Object.freeze({
+  '4000000000000341': 'Your card was declined.',
+});
+
+const CHARGE_FAIL_MARK = 'tok_local_chargefail_';
+
 export class LocalPaymentProvider implements PaymentProvider {
   readonly name = 'local';
+  /** Every charge accepted, by idempotency key (a retried key answers the same charge). */
+  readonly charges = new Map<string, ChargeInput & { id: string }>();
   constructor(private readonly clock: () => Date) {}
 
   async tokenize(card: CardInput): Promise<TokenizedCard> {
@@ -104,8 +136,21 @@ export class LocalPaymentProvider implements PaymentProvider {
     const decline = LOCAL_DECLINES[number];
     if (decline) throw new CardDeclinedError(decline);
     const { randomBytes } = await import('node:crypto');
-    return { token: `tok_local_${randomBytes(12).toString('hex')}`, brand: cardBrand(number), last4: number.slice(-4), exp_month: month, exp_year: year };
+    const mark = LOCAL_CHARGE_DECLINES[number] ? CHARGE_FAIL_MARK : 'tok_local_';
+    return { token: `${mark}${randomBytes(12).toString('hex')}`, brand: cardBrand(number), last4: number.slice(-4), exp_month: month, exp_year: year };
   }
+
+  async charge(input: ChargeInput): Promise<ChargeResult> {
+    const done = this.charges.get(input.idempotencyKey);
+    if (done) return { id: done.id };
+    if (input.token.startsWith(CHARGE_FAIL_MARK)) throw new CardDeclinedError(LOCAL_CHARGE_DECLINES['4000000000000341']);
+    const { randomBytes } = await import('node:crypto');
+    const id = `ch_local_${randomBytes(12).toString('hex')}`;
+    this.charges.set(input.idempotencyKey, { ...input, id });
+    return { id };
+  }
+
+  async detach(): Promise<void> {}
 }
 
 /**
@@ -121,6 +166,55 @@ export class StripePaymentProvider implements PaymentProvider {
     private readonly clock: () => Date,
   ) {}
 
+  private async call(path: string, form: URLSearchParams, headers: Record<string, string> = {}): Promise<{ response: Response; answer: StripeAnswer }> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.stripe.apiBase}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.stripe.secretKey}`, 'content-type': 'application/x-www-form-urlencoded', 'stripe-version': '2024-06-20', ...headers },
+        body: form.toString(),
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch {
+      throw new ProviderUnavailableError('The payment provider could not be reached; try again');
+    }
+    return { response, answer: (await response.json().catch(() => ({}))) as StripeAnswer };
+  }
+
+  /**
+   * `POST /v1/payment_intents` with `confirm=true` and `off_session=true` (the customer is not
+   * there: the loop charges), the amount in cents, the currency in lower case and an
+   * `Idempotency-Key` header, so a retried attempt never charges twice. `status: succeeded` is
+   * paid; a `card_error` (402) is a decline; any other status (3-D Secure wanted) a failure.
+   */
+  async charge(input: ChargeInput): Promise<ChargeResult> {
+    const form = new URLSearchParams({
+      amount: input.amount.toString(),
+      currency: input.currency.toLowerCase(),
+      payment_method: input.token,
+      confirm: 'true',
+      off_session: 'true',
+      description: input.description,
+      'metadata[workspace_id]': input.metadata.workspace_id,
+      'metadata[invoice_id]': input.metadata.invoice_id,
+    });
+    const { response, answer } = await this.call('/v1/payment_intents', form, { 'idempotency-key': input.idempotencyKey });
+    if (!response.ok) {
+      if (response.status === 402 || answer.error?.type === 'card_error') throw new CardDeclinedError(answer.error?.message ?? 'Your card was declined.');
+      throw new ProviderUnavailableError(`The payment provider answered ${response.status}`);
+    }
+    if (!answer.id) throw new ProviderUnavailableError('The payment provider answered without a payment');
+    if (answer.status !== 'succeeded') throw new CardDeclinedError(`The payment was not completed (${answer.status ?? 'unknown status'}): the card holder must confirm it`);
+    return { id: answer.id };
+  }
+
+  /** `POST /v1/payment_methods/{id}/detach`; a method Stripe no longer knows (`resource_missing`) counts as detached. */
+  async detach(token: string): Promise<void> {
+    const { response, answer } = await this.call(`/v1/payment_methods/${encodeURIComponent(token)}/detach`, new URLSearchParams());
+    if (response.ok || answer.error?.code === 'resource_missing' || answer.error?.code === 'payment_method_not_attached') return;
+    throw new ProviderUnavailableError(`The payment provider answered ${response.status}`);
+  }
+
   async tokenize(card: CardInput, customer: { workspaceId: string }): Promise<TokenizedCard> {
     const { number, month, year, cvv } = normalizeCard(card, this.clock());
     const body = new URLSearchParams({
@@ -131,18 +225,7 @@ export class StripePaymentProvider implements PaymentProvider {
       'card[cvc]': cvv,
       'metadata[workspace_id]': customer.workspaceId,
     });
-    let response: Response;
-    try {
-      response = await fetch(`${this.stripe.apiBase}/v1/payment_methods`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${this.stripe.secretKey}`, 'content-type': 'application/x-www-form-urlencoded', 'stripe-version': '2024-06-20' },
-        body: body.toString(),
-        signal: AbortSignal.timeout(10_000),
-      });
-    } catch {
-      throw new ProviderUnavailableError('The payment provider could not be reached; try again');
-    }
-    const answer = (await response.json().catch(() => ({}))) as { id?: string; card?: { brand?: string; last4?: string; exp_month?: number; exp_year?: number }; error?: { type?: string; message?: string } };
+    const { response, answer } = await this.call('/v1/payment_methods', body);
     if (!response.ok) {
       if (response.status === 402 || answer.error?.type === 'card_error') throw new CardDeclinedError(answer.error?.message ?? 'Your card was declined.');
       if (response.status === 400 && answer.error?.message) throw new InvalidError(answer.error.message);
@@ -151,6 +234,13 @@ export class StripePaymentProvider implements PaymentProvider {
     if (!answer.id || !answer.card?.last4) throw new ProviderUnavailableError('The payment provider answered without a payment method');
     return { token: answer.id, brand: answer.card.brand ?? cardBrand(number), last4: answer.card.last4, exp_month: answer.card.exp_month ?? month, exp_year: answer.card.exp_year ?? year };
   }
+}
+
+interface StripeAnswer {
+  id?: string;
+  status?: string;
+  card?: { brand?: string; last4?: string; exp_month?: number; exp_year?: number };
+  error?: { type?: string; code?: string; message?: string };
 }
 
 /** The provider the configuration names. */

@@ -4,7 +4,7 @@ import type { EventBus } from '../events/index.js';
 import type { MessagesService } from '../messages/index.js';
 import type { BillingConfig, PlanDefinition } from './config.js';
 import { addMonths, formatAmount, parseAmount, roundHalfUp } from './money.js';
-import type { CardInput, PaymentProvider } from './providers.js';
+import { CardDeclinedError, ProviderUnavailableError, type CardInput, type PaymentProvider } from './providers.js';
 
 export type Interval = 'monthly' | 'annual';
 
@@ -19,6 +19,7 @@ interface AccountRow {
   usage_from: Date;
   run_index: number;
   next_run_at: Date;
+  past_due_since: Date | null;
 }
 
 interface WorkspaceRow {
@@ -53,23 +54,41 @@ export interface InvoiceView {
   period_end: string;
   amount: string;
   currency: string;
-  status: 'open' | 'paid' | 'void';
+  /** `open`: issued, its first charge to come; `past_due`: a charge failed (retried on the schedule); `paid`. */
+  status: InvoiceStatus;
   issued_at: string;
   due_at: string;
+  /** Charges tried so far. */
+  attempt_count: number;
+  /** When the next charge is tried (null: paid, or no retry left). */
+  next_attempt_at: string | null;
+  /** The provider's reason for the last failed charge. */
+  last_payment_error: string | null;
+  paid_at: string | null;
   lines: InvoiceLineView[];
 }
+
+export type InvoiceStatus = 'open' | 'past_due' | 'paid' | 'void';
+
+/** What a charge attempt came to. */
+export type AttemptOutcome = 'paid' | 'failed' | 'postponed' | 'skipped';
 
 export interface SubscriptionView {
   plan: string;
   billing_interval: Interval;
   currency: string;
   seats: number;
+  /** Seats paid for in the current period (null before the account opened): seats beyond them are billed as usage. */
+  seats_paid: number | null;
   /** The paid period (null before the workspace's first billing change opened its account). */
   period_start: string | null;
   period_end: string | null;
   /** When the billing loop fires next, and what it is: `monthly` (bills the next month of seats) or `usage` (bills seats beyond those paid for the year). */
   next_run_at: string | null;
   loop: 'monthly' | 'usage' | null;
+  /** `past_due` once an invoice's last retry failed, until every invoice is paid. */
+  billing_status: 'current' | 'past_due';
+  past_due_since: string | null;
   plans: Array<PlanDefinition & { current: boolean }>;
 }
 
@@ -129,7 +148,7 @@ export class BillingService {
     private readonly clock: () => Date,
     private readonly bus: EventBus,
     private readonly messages: MessagesService,
-    private readonly provider: PaymentProvider,
+    readonly provider: PaymentProvider,
   ) {}
 
   /** The queue the loop's firings go on (set by the plugin once the worker exists). */
@@ -170,7 +189,7 @@ export class BillingService {
       type: QueryTypes.SELECT,
       replacements: { workspaceId },
     });
-    return row ? { ...row, anchor: new Date(row.anchor), period_start: new Date(row.period_start), period_end: new Date(row.period_end), usage_from: new Date(row.usage_from), next_run_at: new Date(row.next_run_at) } : null;
+    return row ? { ...row, anchor: new Date(row.anchor), period_start: new Date(row.period_start), period_end: new Date(row.period_end), usage_from: new Date(row.usage_from), next_run_at: new Date(row.next_run_at), past_due_since: row.past_due_since ? new Date(row.past_due_since) : null } : null;
   }
 
   /**
@@ -193,10 +212,11 @@ export class BillingService {
       usage_from: now,
       run_index: 1,
       next_run_at: addMonths(now, 1),
+      past_due_since: null,
     };
     await this.sequelize.query(
-      `INSERT INTO platform.billing_accounts (workspace_id, loop, anchor, period_start, period_end, seats_paid, usage_from, run_index, next_run_at, created_at, updated_at)
-       VALUES (:workspace_id, :loop, :anchor, :period_start, :period_end, :seats_paid, :usage_from, :run_index, :next_run_at, :now, :now)`,
+      `INSERT INTO platform.billing_accounts (workspace_id, loop, anchor, period_start, period_end, seats_paid, usage_from, run_index, next_run_at, past_due_since, created_at, updated_at)
+       VALUES (:workspace_id, :loop, :anchor, :period_start, :period_end, :seats_paid, :usage_from, :run_index, :next_run_at, NULL, :now, :now)`,
       { replacements: { ...account, now } },
     );
     await this.scheduler?.schedule(workspace.id, account.next_run_at);
@@ -225,10 +245,13 @@ export class BillingService {
       billing_interval: workspace.billing_interval,
       currency: this.config.currency,
       seats: await this.seats(workspaceId),
+      seats_paid: account ? account.seats_paid : null,
       period_start: account ? account.period_start.toISOString() : null,
       period_end: account ? account.period_end.toISOString() : null,
       next_run_at: account ? account.next_run_at.toISOString() : null,
       loop: account ? account.loop : null,
+      billing_status: account?.past_due_since ? 'past_due' : 'current',
+      past_due_since: account?.past_due_since ? account.past_due_since.toISOString() : null,
       plans: this.config.plans.map((plan) => ({ ...plan, current: plan.id === workspace.plan })),
     };
   }
@@ -416,12 +439,31 @@ export class BillingService {
       replacements: { workspaceId },
     });
     const due = new Date(input.now.getTime() + this.config.netDays * 86_400_000);
+    // Nothing to collect (a free plan, a credit covering the charge): paid on issue. Else the
+    // first charge is due at once (the billing worker's next pass).
+    const settled = total <= 0n;
     const [invoice] = await this.sequelize.query<{ id: string }>(
-      `INSERT INTO platform.invoices (workspace_id, number, billing_key, kind, plan, billing_interval, period_start, period_end, amount, currency, issued_at, due_at, created_at)
-       VALUES (:workspaceId, :number, :key, :kind, :plan, :interval, :start, :end, :amount, :currency, :now, :due, :now) RETURNING id`,
+      `INSERT INTO platform.invoices (workspace_id, number, billing_key, kind, plan, billing_interval, period_start, period_end, amount, currency, issued_at, due_at, status, paid_at, next_attempt_at, created_at)
+       VALUES (:workspaceId, :number, :key, :kind, :plan, :interval, :start, :end, :amount, :currency, :now, :due, :status, :paidAt, :nextAttempt, :now) RETURNING id`,
       {
         type: QueryTypes.SELECT,
-        replacements: { workspaceId, number: numbered.next, key: input.key, kind: input.kind, plan: input.plan, interval: input.interval, start: input.start, end: input.end, amount: formatAmount(total), currency: this.config.currency, now: input.now, due },
+        replacements: {
+          workspaceId,
+          number: numbered.next,
+          key: input.key,
+          kind: input.kind,
+          plan: input.plan,
+          interval: input.interval,
+          start: input.start,
+          end: input.end,
+          amount: formatAmount(total),
+          currency: this.config.currency,
+          now: input.now,
+          due,
+          status: settled ? 'paid' : 'open',
+          paidAt: settled ? input.now : null,
+          nextAttempt: settled ? null : input.now,
+        },
       },
     );
     for (const [position, line] of lines.entries()) {
@@ -485,28 +527,39 @@ export class BillingService {
       period_end: new Date(row.period_end as string).toISOString(),
       amount: money(row.amount),
       currency: String(row.currency),
-      status: row.status as 'open',
+      status: row.status as InvoiceStatus,
       issued_at: new Date(row.issued_at as string).toISOString(),
       due_at: new Date(row.due_at as string).toISOString(),
+      attempt_count: Number(row.attempt_count),
+      next_attempt_at: row.next_attempt_at ? new Date(row.next_attempt_at as string).toISOString() : null,
+      last_payment_error: (row.last_payment_error as string | null) ?? null,
+      paid_at: row.paid_at ? new Date(row.paid_at as string).toISOString() : null,
       lines: lines.filter((line) => line.invoice_id === row.id).map((line) => ({ description: line.description, quantity: line.quantity, unit_amount: money(line.unit_amount), amount: money(line.amount) })),
     }));
   }
 
   /**
    * `POST /payment-methods`: the card goes to the provider and nowhere else; the row keeps the
-   * provider's token, the brand, the last four digits and the expiry. The first card is the default.
+   * provider's token, the brand, the last four digits and the expiry. The first card is the
+   * default; so is a card added while an invoice is unpaid (that is why one adds it then), and
+   * every unpaid invoice is then charged again at the worker's next pass.
    */
   async addPaymentMethod(workspaceId: string, memberId: string, card: CardInput): Promise<PaymentMethodView> {
     const tokenized = await this.provider.tokenize(card, { workspaceId });
     return this.sequelize.transaction(async () => {
       const now = this.clock();
+      await this.lockWorkspace(workspaceId);
       const [existing] = await this.sequelize.query<{ n: number }>('SELECT count(*)::int AS n FROM platform.payment_methods WHERE workspace_id = :workspaceId', { type: QueryTypes.SELECT, replacements: { workspaceId } });
+      const unpaid = await this.unpaidCount(workspaceId);
+      const isDefault = existing.n === 0 || unpaid > 0;
+      if (isDefault) await this.sequelize.query('UPDATE platform.payment_methods SET is_default = false WHERE workspace_id = :workspaceId AND is_default', { replacements: { workspaceId } });
       const [row] = await this.sequelize.query<Record<string, unknown>>(
         `INSERT INTO platform.payment_methods (workspace_id, provider, provider_token, brand, last4, exp_month, exp_year, is_default, created_by, created_at)
          VALUES (:workspaceId, :provider, :token, :brand, :last4, :month, :year, :isDefault, :memberId, :now) RETURNING *`,
-        { type: QueryTypes.SELECT, replacements: { workspaceId, provider: this.provider.name, token: tokenized.token, brand: tokenized.brand, last4: tokenized.last4, month: tokenized.exp_month, year: tokenized.exp_year, isDefault: existing.n === 0, memberId, now } },
+        { type: QueryTypes.SELECT, replacements: { workspaceId, provider: this.provider.name, token: tokenized.token, brand: tokenized.brand, last4: tokenized.last4, month: tokenized.exp_month, year: tokenized.exp_year, isDefault, memberId, now } },
       );
-      await this.messages.post(workspaceId, 'billing', `A ${tokenized.brand} card ending in ${tokenized.last4} was added.`, now);
+      await this.messages.post(workspaceId, 'billing', `A ${tokenized.brand} card ending in ${tokenized.last4} was added${isDefault && existing.n > 0 ? ' and is now the default card' : ''}.`, now);
+      if (isDefault) await this.retryUnpaid(workspaceId, now);
       return presentMethod(row);
     });
   }
@@ -517,6 +570,194 @@ export class BillingService {
       replacements: { workspaceId },
     });
     return rows.map(presentMethod);
+  }
+
+  private async lockMethod(workspaceId: string, methodId: string): Promise<Record<string, unknown>> {
+    const [row] = /^[0-9a-f-]{36}$/i.test(methodId)
+      ? await this.sequelize.query<Record<string, unknown>>('SELECT * FROM platform.payment_methods WHERE workspace_id = :workspaceId AND id = :methodId FOR UPDATE', { type: QueryTypes.SELECT, replacements: { workspaceId, methodId } })
+      : [];
+    if (!row) throw new NotFoundError(`No payment method ${methodId}`);
+    return row;
+  }
+
+  /** Invoices of the workspace still to be paid (`open` or `past_due`). */
+  private async unpaidCount(workspaceId: string): Promise<number> {
+    const [row] = await this.sequelize.query<{ n: number }>("SELECT count(*)::int AS n FROM platform.invoices WHERE workspace_id = :workspaceId AND status IN ('open', 'past_due')", { type: QueryTypes.SELECT, replacements: { workspaceId } });
+    return row.n;
+  }
+
+  /** A new default card: every unpaid invoice is charged again at the worker's next pass (also one whose retries ran out). */
+  private async retryUnpaid(workspaceId: string, now: Date): Promise<void> {
+    await this.sequelize.query("UPDATE platform.invoices SET next_attempt_at = :now WHERE workspace_id = :workspaceId AND status IN ('open', 'past_due')", { replacements: { workspaceId, now } });
+  }
+
+  /**
+   * `PATCH /payment-methods/{id}` with `is_default: true`: makes the card the one charged (the
+   * others stop being the default); unpaid invoices are charged again to it.
+   */
+  async makeDefault(workspaceId: string, methodId: string): Promise<PaymentMethodView> {
+    return this.sequelize.transaction(async () => {
+      const now = this.clock();
+      await this.lockWorkspace(workspaceId);
+      const row = await this.lockMethod(workspaceId, methodId);
+      if (row.is_default) return presentMethod(row);
+      await this.sequelize.query('UPDATE platform.payment_methods SET is_default = (id = :methodId) WHERE workspace_id = :workspaceId', { replacements: { workspaceId, methodId } });
+      await this.messages.post(workspaceId, 'billing', `The ${String(row.brand)} card ending in ${String(row.last4)} is now the default card.`, now);
+      await this.retryUnpaid(workspaceId, now);
+      return presentMethod({ ...row, is_default: true });
+    });
+  }
+
+  /**
+   * `DELETE /payment-methods/{id}`: the provider forgets the token (Stripe: detach), then the row
+   * goes. The last card stays while the workspace is on a paid plan or owes an invoice (409: add
+   * another card first); removing the default card makes the most recently added other card the
+   * default.
+   */
+  async removePaymentMethod(workspaceId: string, methodId: string): Promise<{ removed: PaymentMethodView; default_id: string | null }> {
+    return this.sequelize.transaction(async () => {
+      const now = this.clock();
+      const workspace = await this.lockWorkspace(workspaceId);
+      const row = await this.lockMethod(workspaceId, methodId);
+      const others = await this.sequelize.query<{ id: string; brand: string; last4: string; is_default: boolean }>(
+        'SELECT id, brand, last4, is_default FROM platform.payment_methods WHERE workspace_id = :workspaceId AND id <> :methodId ORDER BY created_at DESC, id DESC',
+        { type: QueryTypes.SELECT, replacements: { workspaceId, methodId } },
+      );
+      if (others.length === 0) {
+        if (await this.unpaidCount(workspaceId)) throw new ConflictError('This is the only card and an invoice is unpaid: add another card before removing it');
+        if (this.price(workspace.plan, workspace.billing_interval) > 0n) throw new ConflictError(`This is the only card and the workspace is on the paid plan ${this.plan(workspace.plan)?.name ?? workspace.plan}: add another card before removing it, or move to the free plan`);
+      }
+      if (row.provider === this.provider.name) await this.provider.detach(String(row.provider_token));
+      await this.sequelize.query('DELETE FROM platform.payment_methods WHERE workspace_id = :workspaceId AND id = :methodId', { replacements: { workspaceId, methodId } });
+      let defaultId = others.find((other) => other.is_default)?.id ?? null;
+      let note = `The ${String(row.brand)} card ending in ${String(row.last4)} was removed.`;
+      if (row.is_default && others.length > 0) {
+        defaultId = others[0].id;
+        await this.sequelize.query('UPDATE platform.payment_methods SET is_default = true WHERE workspace_id = :workspaceId AND id = :id', { replacements: { workspaceId, id: defaultId } });
+        note += ` The ${others[0].brand} card ending in ${others[0].last4} is now the default card.`;
+      }
+      await this.messages.post(workspaceId, 'billing', note, now);
+      return { removed: presentMethod(row), default_id: defaultId };
+    });
+  }
+
+  // Collection and dunning (docs/billing.md, "Collection and dunning").
+
+  /**
+   * The invoices of every workspace whose next charge is due by the runtime's clock, each tried
+   * once (in its own transaction). Returns how many attempts were made; a failing attempt is
+   * reported to `onError` and retried at the next pass.
+   */
+  async collectDue(onError: (error: unknown, invoice: { workspace_id: string; id: string }) => void = () => {}, limit = 50): Promise<number> {
+    const due = await this.sequelize.query<{ workspace_id: string; id: string }>(
+      "SELECT workspace_id, id FROM platform.invoices WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= :now AND status IN ('open', 'past_due') ORDER BY next_attempt_at, workspace_id, id LIMIT :limit",
+      { type: QueryTypes.SELECT, replacements: { now: this.clock(), limit } },
+    );
+    let attempted = 0;
+    for (const invoice of due) {
+      try {
+        if ((await this.attempt(invoice.workspace_id, invoice.id)) !== 'skipped') attempted += 1;
+      } catch (error) {
+        onError(error, invoice);
+      }
+    }
+    return attempted;
+  }
+
+  /**
+   * One charge of an invoice to the workspace's default card, under the invoice's lock (a second
+   * process skips it). The provider gets an idempotency key per attempt, and the attempt's count
+   * moves only when its outcome commits: a process that dies after the provider charged retries
+   * with the same key and the provider answers the same charge, so an invoice is never charged
+   * twice. Paid: `core.billing.invoice.paid`. Declined (or no card): `past_due`,
+   * `core.billing.invoice.payment_failed`, the next attempt after the schedule's next number of
+   * days; when none is left the workspace is marked past due (`core.billing.dunning.exhausted`).
+   * A provider that cannot be reached is no attempt: it is tried again in an hour.
+   */
+  async attempt(workspaceId: string, invoiceId: string): Promise<AttemptOutcome> {
+    return this.sequelize.transaction(async () => {
+      const now = this.clock();
+      const [invoice] = await this.sequelize.query<{ id: string; number: number; amount: string; currency: string; status: InvoiceStatus; attempt_count: number; next_attempt_at: Date | null }>(
+        'SELECT id, number, amount, currency, status, attempt_count, next_attempt_at FROM platform.invoices WHERE workspace_id = :workspaceId AND id = :invoiceId FOR UPDATE SKIP LOCKED',
+        { type: QueryTypes.SELECT, replacements: { workspaceId, invoiceId } },
+      );
+      if (!invoice || (invoice.status !== 'open' && invoice.status !== 'past_due') || !invoice.next_attempt_at || new Date(invoice.next_attempt_at).getTime() > now.getTime()) return 'skipped';
+      const amount = formatAmount(parseAmount(String(invoice.amount)));
+      const [card] = await this.sequelize.query<{ id: string; provider: string; provider_token: string; brand: string; last4: string }>(
+        'SELECT id, provider, provider_token, brand, last4 FROM platform.payment_methods WHERE workspace_id = :workspaceId AND is_default',
+        { type: QueryTypes.SELECT, replacements: { workspaceId } },
+      );
+      const attempt = invoice.attempt_count + 1;
+      let chargeId: string | null = null;
+      let failure: string;
+      if (!card) failure = 'No card on file';
+      else if (card.provider !== this.provider.name) failure = `The default card was added through ${card.provider}, which is no longer the payment provider`;
+      else {
+        try {
+          chargeId = (
+            await this.provider.charge({
+              token: card.provider_token,
+              amount: parseAmount(amount),
+              currency: invoice.currency,
+              idempotencyKey: `wpk-invoice-${invoice.id}-attempt-${attempt}`,
+              description: `Invoice ${invoice.number}`,
+              metadata: { workspace_id: workspaceId, invoice_id: invoice.id },
+            })
+          ).id;
+          failure = '';
+        } catch (error) {
+          if (error instanceof ProviderUnavailableError) {
+            await this.sequelize.query('UPDATE platform.invoices SET next_attempt_at = :later WHERE workspace_id = :workspaceId AND id = :invoiceId', {
+              replacements: { later: new Date(now.getTime() + 3_600_000), workspaceId, invoiceId },
+            });
+            return 'postponed';
+          }
+          if (!(error instanceof CardDeclinedError)) throw error;
+          failure = error.message.slice(0, 300);
+        }
+      }
+      const base = { invoice_id: invoice.id, workspace_id: workspaceId, amount, currency: invoice.currency };
+      if (chargeId && card) {
+        await this.sequelize.query(
+          `UPDATE platform.invoices SET status = 'paid', paid_at = :now, attempt_count = :attempt, next_attempt_at = NULL, last_payment_error = NULL, payment_method_id = :cardId, provider_charge_id = :chargeId
+            WHERE workspace_id = :workspaceId AND id = :invoiceId`,
+          { replacements: { now, attempt, cardId: card.id, chargeId, workspaceId, invoiceId } },
+        );
+        await this.bus.publish(workspaceId, [{ emitter: 'billing', action: 'core.billing.invoice.paid', payload: { ...base, attempt_count: attempt, paid_at: now.toISOString() }, metadata: {} }]);
+        await this.messages.post(workspaceId, 'billing', `Invoice ${invoice.number} of ${amount} ${invoice.currency} was paid with the ${card.brand} card ending in ${card.last4}.`, now, `/invoices/${invoice.id}`);
+        // The last unpaid invoice paid: the workspace is no longer past due.
+        if ((await this.unpaidCount(workspaceId)) === 0) {
+          const [{ cleared }] = await this.sequelize.query<{ cleared: number }>(
+            'WITH c AS (UPDATE platform.billing_accounts SET past_due_since = NULL, updated_at = :now WHERE workspace_id = :workspaceId AND past_due_since IS NOT NULL RETURNING 1) SELECT count(*)::int AS cleared FROM c',
+            { type: QueryTypes.SELECT, replacements: { now, workspaceId } },
+          );
+          if (cleared) await this.messages.post(workspaceId, 'billing', 'Every invoice is paid: the workspace is no longer past due.', now);
+        }
+        return 'paid';
+      }
+      const days = this.config.retryDays[attempt - 1];
+      const next = days === undefined ? null : new Date(now.getTime() + days * 86_400_000);
+      await this.sequelize.query(
+        "UPDATE platform.invoices SET status = 'past_due', attempt_count = :attempt, next_attempt_at = :next, last_payment_error = :failure WHERE workspace_id = :workspaceId AND id = :invoiceId",
+        { replacements: { attempt, next, failure, workspaceId, invoiceId } },
+      );
+      await this.bus.publish(workspaceId, [
+        { emitter: 'billing', action: 'core.billing.invoice.payment_failed', payload: { ...base, attempt_count: attempt, error: failure, ...(next ? { next_attempt_at: next.toISOString() } : {}) }, metadata: {} },
+      ]);
+      const then = next ? `It will be charged again on ${day(next)}.` : 'No retry is left: add a card, or choose another default card, to pay it.';
+      await this.messages.post(workspaceId, 'billing', `The payment of invoice ${invoice.number} (${amount} ${invoice.currency}) failed: ${failure.replace(/\.$/, '')}. ${then}`, now, `/invoices/${invoice.id}`);
+      if (!next) {
+        const [{ marked }] = await this.sequelize.query<{ marked: number }>(
+          'WITH m AS (UPDATE platform.billing_accounts SET past_due_since = :now, updated_at = :now WHERE workspace_id = :workspaceId AND past_due_since IS NULL RETURNING 1) SELECT count(*)::int AS marked FROM m',
+          { type: QueryTypes.SELECT, replacements: { now, workspaceId } },
+        );
+        if (marked) {
+          await this.bus.publish(workspaceId, [{ emitter: 'billing', action: 'core.billing.dunning.exhausted', payload: { workspace_id: workspaceId, invoice_id: invoice.id, since: now.toISOString() }, metadata: {} }]);
+          await this.messages.post(workspaceId, 'billing', `The workspace is past due: invoice ${invoice.number} could not be charged after ${attempt} attempts.`, now, `/invoices/${invoice.id}`);
+        }
+      }
+      return 'failed';
+    });
   }
 
   // Coupons (operators).

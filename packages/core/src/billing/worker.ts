@@ -27,6 +27,8 @@ export interface BillingWorkerOptions {
   pollMs: number;
   claimSeconds: number;
   fire(workspaceId: string, due: Date): Promise<string[]>;
+  /** Charges the invoices whose next attempt is due (docs/billing.md, "Collection and dunning"); returns how many were tried. */
+  collect?(onError: (error: unknown, invoice: { workspace_id: string; id: string }) => void): Promise<number>;
 }
 
 /**
@@ -126,7 +128,7 @@ export class BillingWorker implements LoopScheduler {
     await this.boss.insert(BILLING_QUEUE, [{ data: { w: workspaceId, due: due.toISOString() } satisfies FiringData, startAfter }], { db } as never);
   }
 
-  /** One pass: makes the firings due by the runtime's clock available, then runs every available one. Returns how many ran. */
+  /** One pass: makes the firings due by the runtime's clock available, runs every available one, then the charges due. Returns how many firings ran. */
   runDue(): Promise<number> {
     this.running ??= this.pass().finally(() => (this.running = null));
     return this.running;
@@ -144,7 +146,10 @@ export class BillingWorker implements LoopScheduler {
     let ran = 0;
     for (;;) {
       const jobs = (await boss.fetch<FiringData>(BILLING_QUEUE, { batchSize: 20 })) as Array<Job<FiringData>>;
-      if (jobs.length === 0) return ran;
+      if (jobs.length === 0) {
+        await this.collect();
+        return ran;
+      }
       for (const job of jobs) {
         try {
           await this.options.fire(job.data.w, new Date(job.data.due));
@@ -157,6 +162,12 @@ export class BillingWorker implements LoopScheduler {
       }
       if (this.stopped) return ran;
     }
+  }
+
+  /** The charges due after the firings (an invoice a firing issued is charged in the same pass). */
+  private async collect(): Promise<number> {
+    if (!this.options.collect || this.stopped) return 0;
+    return this.options.collect((error, invoice) => this.options.logger.warn({ err: error, workspace_id: invoice.workspace_id, invoice_id: invoice.id }, 'invoice charge failed; it will be retried'));
   }
 
   async stop(): Promise<void> {

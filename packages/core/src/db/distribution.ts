@@ -36,6 +36,7 @@ export const PLATFORM_DISTRIBUTION: DistributionLists = Object.freeze({
   identity: Object.freeze({
     'platform.activity.seq': 'Tie-break of the activity trail after created_at, within a workspace: it needs to be unique, not gap-free or global.',
     'platform.notifications.seq': 'Tie-break of a member\'s notifications after created_at: it needs to be unique, not gap-free or global.',
+    'platform.messages.seq': 'Tie-break of a thread\'s messages after created_at (posting order of notices posted at one instant): it needs to be unique, not gap-free or global.',
     'platform.events.seq': 'The outbox order within a workspace (the relay takes a workspace\'s pending events in seq order). Citus draws it on the node that inserts: keep event writes on the coordinator, or order by (created_at, seq) per node (docs/scale-out.md).',
     'platform.search_records.id': 'An internal handle of a search hit, never exposed or referenced: it only needs to be unique.',
     'platform.api_key_audit.id': 'The order of one key\'s audit trail (bigserial): it only needs to be unique and rising within a workspace.',

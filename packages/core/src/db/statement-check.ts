@@ -416,6 +416,11 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     match: /^DELETE FROM "platform"\."sessions" WHERE "account_id" = /,
   },
   {
+    name: "an account's workspaces",
+    reason: 'An account is global: `GET /me/workspaces` (the workspace switcher) lists the workspaces the caller\'s own account has joined, across tenants by nature.',
+    match: /^SELECT w\.id, w\.subdomain, w\.name, m\.platform_role FROM platform\.members m JOIN platform\.workspaces w ON w\.id = m\.workspace_id\s+WHERE m\.account_id = '[0-9a-f-]{36}' AND /,
+  },
+  {
     name: 'session sweep',
     reason: 'Maintenance: sessions that expired more than a day ago are deleted, whatever their workspace.',
     match: /^DELETE FROM "platform"\."sessions" WHERE "expires_at" < /,
@@ -429,6 +434,11 @@ export const CROSS_TENANT_STATEMENTS: CrossTenantStatement[] = [
     name: 'billing loop recovery',
     reason: "Maintenance: a billing worker, at start and once a minute, finds the accounts whose next firing has no job on the queue (scheduled where no worker ran) and queues it; each firing then runs with statements that name its workspace.",
     match: /^SELECT a\.workspace_id, a\.next_run_at FROM platform\.billing_accounts a WHERE NOT EXISTS \(SELECT 1 FROM pgboss\.job j WHERE j\.name = \$1 /,
+  },
+  {
+    name: 'billing collection discovery',
+    reason: 'Maintenance: a billing worker, on each pass, finds the invoices of every workspace whose next charge attempt is due; each attempt then runs with statements that name its workspace.',
+    match: /^SELECT workspace_id, id FROM platform\.invoices WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= /,
   },
   {
     name: 'coupon redemptions (operator)',

@@ -14,6 +14,6 @@ export type { DefaultDeliveryContext, DeliveryContextInput, MountSubscriptionsOp
 export { DEFAULT_MAX_RETRIES, EventRegistrationError, EventRegistry, MAX_RETRIES_LIMIT } from './registry.js';
 export type { SubscriberFilter } from './relay.js';
 export { appSecret, BROKER_SECRET_FILE, resolveBrokerSecret } from './secrets.js';
-export { stageEvent, type StageRequest } from './stage.js';
+export { stageEvent, withdrawEvents, type StageRequest } from './stage.js';
 export type { EventSink, StagedEvent } from './sink.js';
 export type { EmitDeclaration, JsonSchema, Participant, ParticipantDeclaration, Subscription, SubscriptionDeclaration } from './types.js';

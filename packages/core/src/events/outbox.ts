@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Sequelize } from 'sequelize';
+import { QueryTypes, Sequelize } from 'sequelize';
 import { removeNulls, type PayloadSealer } from './payload.js';
 import type { EventRegistry } from './registry.js';
 import type { EventSink, StagedEvent } from './sink.js';
@@ -33,8 +33,8 @@ export interface ObservedEvent {
   deliverAt: Date | null;
 }
 
-/** Hears committed outbox events (see `EventBusOptions.observers`). */
-export type OutboxObserver = (events: ObservedEvent[]) => void;
+/** Hears committed outbox events (see `EventBusOptions.observers`), and the ids of events withdrawn before any delivery. */
+export type OutboxObserver = (events: ObservedEvent[], withdrawn?: string[]) => void;
 
 /** Sequelize's CLS transaction in progress, if any. */
 function currentTransaction(): { afterCommit(fn: () => void): void } | undefined {
@@ -101,7 +101,44 @@ export class Outbox implements EventSink {
   }
 
   async write(workspaceId: string | null, events: StagedEvent[]): Promise<void> {
-    await this.insert(events.map((event) => this.prepare(workspaceId, event)));
+    // In staging order: a withdrawal reaches the events written before it, not those after.
+    let batch: StagedEvent[] = [];
+    for (const event of events) {
+      if (!event.withdraw) {
+        batch.push(event);
+        continue;
+      }
+      await this.insert(batch.map((staged) => this.prepare(workspaceId, staged)));
+      batch = [];
+      await this.withdraw(workspaceId, event);
+    }
+    await this.insert(batch.map((event) => this.prepare(workspaceId, event)));
+  }
+
+  /**
+   * Takes back the emitter's events of the action with the dedupe key that no subscriber has
+   * received: still pending in the outbox, or relayed with every delivery still waiting for its
+   * first attempt (a delayed event before its instant). They are deleted with their deliveries
+   * and dedupe keys (so the same payload may be staged again); a queued job of theirs finds no
+   * delivery and ends. Returns the ids withdrawn.
+   */
+  async withdraw(workspaceId: string | null, event: StagedEvent): Promise<string[]> {
+    this.options.registry.assertMayEmit(event.emitter, event.action);
+    const workspace = workspaceId ?? (typeof event.metadata?.workspace_id === 'string' ? event.metadata.workspace_id : null);
+    if (!workspace || !UUID.test(workspace)) throw new Error(`withdrawing ${event.action}: no workspace`);
+    if (typeof event.dedupeKey !== 'string' || event.dedupeKey.length === 0 || event.dedupeKey.length > 200) throw new Error(`withdrawing ${event.action}: dedupeKey must be a string of 1-200 characters`);
+    const rows = (await this.options.sequelize.query(
+      `DELETE FROM platform.events e
+        WHERE e.workspace_id = :workspace AND e.emitter = :emitter AND e.action = :action AND e.dedupe_key = :key
+          AND (e.status = 'pending' OR (e.status = 'accepted' AND NOT EXISTS (
+                SELECT 1 FROM platform.event_deliveries d
+                 WHERE d.workspace_id = e.workspace_id AND d.event_id = e.id AND (d.status <> 'pending' OR d.attempts > 0))))
+        RETURNING e.id`,
+      { replacements: { workspace, emitter: event.emitter, action: event.action, key: event.dedupeKey }, type: QueryTypes.SELECT },
+    )) as Array<{ id: string }>;
+    const ids = rows.map((row) => row.id);
+    if (ids.length > 0) this.tell([], ids);
+    return ids;
   }
 
   /** Inserts prepared rows (joining the caller's transaction, if any); returns their ids. */
@@ -131,8 +168,15 @@ export class Outbox implements EventSink {
       dedupeKey: row.dedupe_key,
       deliverAt: row.deliver_at ? new Date(row.deliver_at) : null,
     }));
+    this.tell(events);
+  }
+
+  /** Tells the observers once the transaction committed (at once outside one). */
+  private tell(events: ObservedEvent[], withdrawn?: string[]): void {
+    const observers = this.options.observers ?? [];
+    if (observers.length === 0) return;
     const tell = () => {
-      for (const observer of observers) observer(events);
+      for (const observer of observers) observer(events, withdrawn);
     };
     const transaction = currentTransaction();
     if (transaction) transaction.afterCommit(tell);

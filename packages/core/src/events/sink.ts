@@ -9,6 +9,11 @@ export interface StagedEvent {
   dedupeKey?: string;
   /** Deliver no earlier than this instant. */
   deliverAt?: Date;
+  /**
+   * Not an event but a withdrawal: the emitter's earlier events of `action` with `dedupeKey` that
+   * no subscriber received yet are taken back (their payload is ignored).
+   */
+  withdraw?: true;
 }
 
 /**

@@ -32,3 +32,14 @@ export function stageEvent(work: { stage(event: StagedEvent): void }, request: S
   if (options.deliverAt !== undefined) event.deliverAt = options.deliverAt;
   work.stage(event);
 }
+
+/**
+ * Stages the withdrawal of the emitter's not-yet-delivered events of `action` with `dedupeKey`
+ * on a unit of work: it runs with the work's transaction, after the events staged before it.
+ */
+export function withdrawEvents(work: { stage(event: StagedEvent): void }, request: { emitter: string; action: string; dedupeKey: string; workspaceId: string }, mayEmit: (action: string) => string | null): void {
+  const problem = mayEmit(request.action);
+  if (problem) throw new Error(problem);
+  if (typeof request.dedupeKey !== 'string' || request.dedupeKey.length === 0 || request.dedupeKey.length > 200) throw new TypeError(`${request.action}: withdraw takes a dedupe key of 1-200 characters`);
+  work.stage({ emitter: request.emitter, action: request.action, payload: {}, metadata: { workspace_id: request.workspaceId }, dedupeKey: request.dedupeKey, withdraw: true });
+}

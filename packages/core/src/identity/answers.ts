@@ -65,3 +65,69 @@ export const WORKSPACE_DETAIL: ObjectSchema = recordSchema({
   owner_member_id: uuid().allow(null),
   member_count: Joi.number().integer().min(0),
 }).id('WorkspaceDetail');
+
+/** `GET /me/workspaces`: a workspace the caller's account is a joined, active member of. */
+export const MY_WORKSPACE: ObjectSchema = recordSchema({
+  id: uuid(),
+  subdomain: Joi.string(),
+  name: Joi.string(),
+  url: Joi.string().uri().description("The workspace's address"),
+  platform_role: Joi.string().valid('owner', 'admin', 'member'),
+  current: Joi.boolean().description('The workspace this request was made on'),
+}).id('MyWorkspace');
+
+/** `POST /invitations`: the invited member and when the invitation lapses. */
+export const INVITED_MEMBER: ObjectSchema = MEMBER.keys({ invitation_expires_at: instant().required() }).id('InvitedMember');
+
+/** One entry of the activity trail (`GET /activity`). */
+export const ACTIVITY_ENTRY: ObjectSchema = recordSchema({
+  id: uuid(),
+  occurred_at: instant(),
+  actor_member_id: uuid().allow(null),
+  actor_email: Joi.string().allow(null),
+  action: Joi.string(),
+  target_type: Joi.string().allow(null),
+  target_id: Joi.string().allow(null),
+  details: Joi.object().unknown(true),
+  ip: Joi.string().allow(null),
+}).id('ActivityEntry');
+
+/** One entry of the admin audit (`GET /admin-audit`): repeated views are folded into one with `hits`. */
+export const ADMIN_AUDIT_ENTRY: ObjectSchema = recordSchema({
+  id: uuid(),
+  actor_member_id: uuid(),
+  actor_email: Joi.string().allow(null),
+  kind: Joi.string().valid('elevation', 'view', 'change'),
+  action: Joi.string(),
+  target: Joi.string().allow(''),
+  reason: Joi.string().allow(null),
+  status: Joi.number().integer().allow(null),
+  hits: Joi.number().integer().min(1),
+  first_at: instant(),
+  last_at: instant(),
+}).id('AdminAuditEntry');
+
+/** `DELETE /sessions`. */
+export const SIGNED_OUT: ObjectSchema = recordSchema({ signed_out: Joi.boolean().valid(true) }).id('SignedOut');
+
+/** `POST /totps`: the secret to enrol an authenticator with. */
+export const TOTP_ENROLLMENT: ObjectSchema = recordSchema({
+  secret: Joi.string().description('Base32'),
+  otpauth_uri: Joi.string(),
+  digits: Joi.number().integer().valid(6),
+  period: Joi.number().integer().valid(30),
+  algorithm: Joi.string().valid('SHA1'),
+}).id('TotpEnrollment');
+
+/** `PUT /totps` (the recovery codes are shown this once) and `DELETE /totps`. */
+export const TOTP_ENABLED: ObjectSchema = recordSchema({ enabled: Joi.boolean().valid(true), recovery_codes: Joi.array().items(Joi.string()) }).id('TotpEnabled');
+export const TOTP_DISABLED: ObjectSchema = recordSchema({ enabled: Joi.boolean().valid(false) }).id('TotpDisabled');
+
+/** `POST /elevations`: admin mode until then, and what proved it. */
+export const ELEVATION: ObjectSchema = recordSchema({ elevated_until: instant(), proof: Joi.string() }).id('Elevation');
+
+/** `POST /signup`: the code went to this address. */
+export const SIGNUP: ObjectSchema = recordSchema({ email: Joi.string(), subdomain: Joi.string(), expires_at: instant() }).id('Signup');
+
+/** `POST /password-resets` and `PUT /password-resets/{token}`: a fixed message (it never says whether the address exists). */
+export const NOTICE: ObjectSchema = recordSchema({ message: Joi.string() }).id('Notice');

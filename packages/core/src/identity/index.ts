@@ -15,4 +15,4 @@ export { PasswordHasher } from './services/passwords.js';
 export { loadSecretKey, SecretBox } from './services/secret-box.js';
 export { validatePermissions } from './services/roles.js';
 export { SESSION_TTL_SECONDS } from './services/sessions.js';
-export { THROTTLES, type Throttle, type ThrottleRule } from './services/throttle.js';
+export { THROTTLES, Throttle, type CountedAttempt, type ThrottleRule } from './services/throttle.js';

@@ -14,6 +14,10 @@ export const CLOSE_ACCESS_LOST = 4401;
 export const MAX_SUBSCRIPTIONS = 100;
 /** A socket's typing signals on one channel go out at most this often (the rest are dropped). */
 export const TYPING_INTERVAL_MS = 2000;
+/** A socket's signals on one channel go out at most this often (the rest are dropped): 20 a second. */
+export const SIGNAL_INTERVAL_MS = 50;
+/** The largest `data` of a signal, as JSON. */
+export const SIGNAL_MAX_BYTES = 2048;
 
 /** What an app declares for one kind of channel (`defineApp(..., { live: { chats: {...} } })`). */
 export interface ChannelKind {
@@ -21,6 +25,8 @@ export interface ChannelKind {
   permission: string;
   /** The app's own rule for one channel id (is the member a participant?), run at subscribe. */
   authorize?(input: { workspace: LiveWorkspace; member: LiveMember; permissions: PermissionSet; id: string }): Promise<boolean>;
+  /** Whether subscribers may relay ephemeral `signal` messages (cursors) to each other. */
+  signals?: boolean;
 }
 
 export interface LiveWorkspace {
@@ -40,6 +46,8 @@ interface Connection {
   alive: boolean;
   /** When the socket last sent a typing signal, by channel. */
   typedAt: Map<string, number>;
+  /** When the socket last sent a signal, by channel. */
+  signalledAt: Map<string, number>;
 }
 
 interface Subscription {
@@ -69,7 +77,7 @@ export function parseChannel(channel: unknown): { namespace: string; kind: strin
   return match ? { namespace: match[1], kind: match[2], id: match[3] } : null;
 }
 
-type ClientMessage = { type?: unknown; channel?: unknown; since?: unknown; ref?: unknown };
+type ClientMessage = { type?: unknown; channel?: unknown; since?: unknown; ref?: unknown; data?: unknown };
 
 /**
  * The live-update hub of one process: its sockets, their subscriptions, and the channels they
@@ -135,7 +143,7 @@ export class LiveHub {
 
   /** Takes an authenticated socket. */
   accept(socket: WebSocket, workspace: LiveWorkspace, credential: LiveCredential, member: LiveMember): void {
-    const connection: Connection = { id: randomUUID(), socket, workspace, credential, member, subscriptions: new Map(), alive: true, typedAt: new Map() };
+    const connection: Connection = { id: randomUUID(), socket, workspace, credential, member, subscriptions: new Map(), alive: true, typedAt: new Map(), signalledAt: new Map() };
     this.connections.add(connection);
     socket.on('pong', () => {
       connection.alive = true;
@@ -186,9 +194,31 @@ export class LiveHub {
         await this.log.signal({ w: connection.workspace.id, c: channel, t: 'typing', m: connection.member.id });
         return;
       }
+      case 'signal':
+        return this.relaySignal(connection, message, ref);
       default:
-        return this.send(connection, { type: 'error', ref, error: `Unknown message type ${JSON.stringify(String(message.type ?? '')).slice(0, 60)}: expected subscribe, unsubscribe, typing or ping` });
+        return this.send(connection, { type: 'error', ref, error: `Unknown message type ${JSON.stringify(String(message.type ?? '')).slice(0, 60)}: expected subscribe, unsubscribe, typing, signal or ping` });
     }
+  }
+
+  /**
+   * An ephemeral message of the app's own (a cursor): relayed to the channel's other sockets, on
+   * any process, never logged. Only on kinds declared with `signals: true`; `data` is a JSON
+   * object of at most SIGNAL_MAX_BYTES; one per SIGNAL_INTERVAL_MS per socket and channel goes
+   * out, the rest are dropped.
+   */
+  private async relaySignal(connection: Connection, message: ClientMessage, ref: string | undefined): Promise<void> {
+    const channel = typeof message.channel === 'string' ? message.channel : '';
+    if (!connection.subscriptions.has(channel)) return this.send(connection, { type: 'error', ref, channel, status: 404, error: `Not subscribed to ${JSON.stringify(channel.slice(0, 300))}` });
+    const parsed = parseChannel(channel)!;
+    if (this.kinds.get(parsed.namespace)?.get(parsed.kind)?.signals !== true) return this.send(connection, { type: 'error', ref, channel, status: 403, error: `Channels of kind ${parsed.kind} do not relay signals` });
+    const data = message.data;
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return this.send(connection, { type: 'error', ref, channel, status: 400, error: 'data must be a JSON object' });
+    if (Buffer.byteLength(JSON.stringify(data)) > SIGNAL_MAX_BYTES) return this.send(connection, { type: 'error', ref, channel, status: 400, error: `data must be at most ${SIGNAL_MAX_BYTES} bytes as JSON` });
+    const now = Date.now();
+    if (now - (connection.signalledAt.get(channel) ?? 0) < SIGNAL_INTERVAL_MS) return;
+    connection.signalledAt.set(channel, now);
+    await this.log.signal({ w: connection.workspace.id, c: channel, t: 'signal', m: connection.member.id, k: connection.id, d: data });
   }
 
   private async subscribe(connection: Connection, message: ClientMessage, ref: string | undefined): Promise<void> {
@@ -240,6 +270,7 @@ export class LiveHub {
     const { connection, channel } = subscription;
     connection.subscriptions.delete(channel);
     connection.typedAt.delete(channel);
+    connection.signalledAt.delete(channel);
     const key = `${connection.workspace.id}|${channel}`;
     const state = this.channels.get(key);
     state?.subscriptions.delete(subscription);
@@ -343,6 +374,9 @@ export class LiveHub {
       for (const signal of signals) {
         if (signal.m === connection.member.id && signal.t === 'typing') continue;
         if (signal.t === 'typing') this.send(connection, { type: 'typing', channel: state.channel, member_id: signal.m });
+        else if (signal.t === 'signal') {
+          if (signal.k !== connection.id) this.send(connection, { type: 'signal', channel: state.channel, member_id: signal.m, connection_id: signal.k, data: signal.d });
+        }
         else if (signal.t === 'presence' && !(signal.m === connection.member.id && signal.s === 'online')) this.send(connection, { type: 'presence', channel: state.channel, member_id: signal.m, state: signal.s });
       }
     }

@@ -27,7 +27,7 @@ export interface LiveNote {
   c: string;
   /** The event id (logged events only). */
   id?: string;
-  /** Type: an app event type, or `typing` / `presence` for ephemeral signals. */
+  /** Type: an app event type, or `typing` / `presence` / `signal` for ephemeral notes. */
   t: string;
   /** The data (absent when the payload was too large to travel inline: read the row). */
   d?: unknown;
@@ -36,6 +36,8 @@ export interface LiveNote {
   r?: string[];
   /** Ephemeral: the member the signal is about, and presence's state. */
   m?: string;
+  /** Ephemeral `signal`: the sending socket's connection id (it does not hear its own). */
+  k?: string;
   s?: 'online' | 'offline';
   /** True when `d` was left out (read the row). */
   big?: boolean;

@@ -1,12 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Request } from '@hapi/hapi';
+import type { Request, ServerRoute } from '@hapi/hapi';
+import { Joi, recordSchema } from '@wpk/sdk';
+import type { ObjectSchema } from 'joi';
 import { WebSocketServer } from 'ws';
 import { credentialsOf } from '../access/index.js';
 import type { CorePlugin } from '../core-inputs.js';
 import { isTrustedOrigin } from '../server/index.js';
-import { hashSecret, judgeCredentials, type LiveCredential } from './access.js';
-import { LiveHub, LIVE_PROTOCOL } from './hub.js';
+import { hashSecret, judgeCredentials, type LiveCredential, type LiveMember } from './access.js';
+import { LiveHub, LIVE_PROTOCOL, type LiveWorkspace } from './hub.js';
 import { LiveLog, NoteListener, type LivePublication } from './log.js';
 
 /** The websocket's path (and of `GET /live`, which says who the socket would authenticate as). */
@@ -21,8 +23,58 @@ export interface LivePublisher {
 
 declare module '@hapi/hapi' {
   interface PluginProperties {
-    live: { hub: LiveHub; publisher: LivePublisher };
+    live: { hub: LiveHub; publisher: LivePublisher; upgrades: { register(path: string, accept: SocketAcceptor): void } };
   }
+}
+
+/** Who an accepted websocket acts as: judged at the upgrade through layers 1-2 (its `GET` probe route and the credential). */
+export interface OpenedSocket {
+  workspace: LiveWorkspace;
+  credential: LiveCredential;
+  member: LiveMember;
+}
+
+/** Takes an upgrade that passed the checks of its path (`ws.handleUpgrade(...)`). */
+export type SocketAcceptor = (request: IncomingMessage, socket: Duplex, head: Buffer, opened: OpenedSocket) => void;
+
+/**
+ * The `GET` route of a websocket path: answers who a socket opened with these credentials would
+ * act as, and is what every upgrade of that path is judged by (host, version, credential, and for
+ * a session cookie the same-origin rule).
+ */
+/** `GET /live`, `GET /signaling`: who a socket opened with the same credentials would act as. */
+const SOCKET_ENDPOINT: ObjectSchema = recordSchema({
+  protocol: Joi.string().description('The websocket subprotocol to ask for'),
+  path: Joi.string(),
+  member_id: Joi.string().guid(),
+  workspace_id: Joi.string().guid(),
+  subdomain: Joi.string(),
+  credential: Joi.string().valid('session', 'api_key'),
+}).id('SocketEndpoint');
+
+export function socketProbeRoute(options: { path: string; protocol: string; what: string; noun: string; publicUrl: string }): ServerRoute {
+  return {
+    method: 'GET',
+    path: options.path,
+    options: {
+      description: `Who a ${options.what} websocket opened with these credentials would act as (the upgrade to the websocket is on this same path)`,
+      // Any member's credential, a scoped key too: each channel or session is judged when joined (layers 4-5).
+      app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'caller', answers: { single: SOCKET_ENDPOINT } },
+    },
+    handler: (request: Request) => {
+      const credentials = credentialsOf(request);
+      // A browser's socket carries the session cookie wherever the page came from: only this site's pages may open one.
+      const origin = request.headers.origin;
+      if (credentials.via.kind === 'session' && typeof origin === 'string' && !isTrustedOrigin(origin, request, options.publicUrl)) {
+        return request.generateResponse({ error: `Origin ${JSON.stringify(origin.slice(0, 255))} may not open a ${options.noun} socket with this site's session` }).code(403);
+      }
+      const workspace = request.app.workspace!;
+      return {
+        data: { protocol: options.protocol, path: options.path, member_id: credentials.member.id, workspace_id: workspace.id, subdomain: workspace.subdomain, credential: credentials.via.kind },
+        links: { self: options.path },
+      };
+    },
+  };
 }
 
 const SESSION_COOKIE = /(?:^|;\s*)wpk_session=([^;]*)/;
@@ -65,36 +117,16 @@ export const livePlugin: CorePlugin = {
     const listener = database.isEmbedded ? null : new NoteListener(database.url, (note) => live.receive(note), logger.child({ concern: 'live' }));
     const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
-    server.route({
-      method: 'GET',
-      path: LIVE_PATH,
-      options: {
-        description: 'Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same path)',
-        // Any member's credential, a scoped key too: each channel is judged on subscribing (layers 4-5).
-        app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'caller' },
-      },
-      handler: (request: Request) => {
-        const credentials = credentialsOf(request);
-        // A browser's socket carries the session cookie wherever the page came from: only this site's pages may open one.
-        const origin = request.headers.origin;
-        if (credentials.via.kind === 'session' && typeof origin === 'string' && !isTrustedOrigin(origin, request, config.publicUrl)) {
-          return request.generateResponse({ error: `Origin ${JSON.stringify(origin.slice(0, 255))} may not open a live socket with this site's session` }).code(403);
-        }
-        const workspace = request.app.workspace!;
-        return {
-          data: { protocol: LIVE_PROTOCOL, path: LIVE_PATH, member_id: credentials.member.id, workspace_id: workspace.id, subdomain: workspace.subdomain, credential: credentials.via.kind },
-          links: { self: LIVE_PATH },
-        };
-      },
-    });
+    server.route(socketProbeRoute({ path: LIVE_PATH, protocol: LIVE_PROTOCOL, what: 'live-updates', noun: 'live', publicUrl: config.publicUrl }));
 
+    // One `upgrade` listener for every websocket of the platform (live updates, signaling): each
+    // path is judged the same way, by running its `GET` probe route with the upgrade's headers.
+    const upgrades = new Map<string, SocketAcceptor>();
+    upgrades.set(LIVE_PATH, (request, socket, head, opened) => sockets.handleUpgrade(request, socket, head, (ws) => live.accept(ws, opened.workspace, opened.credential, opened.member)));
     const upgrade = async (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(request.url ?? '/', 'http://upgrade.invalid');
-      if (url.pathname !== LIVE_PATH) {
-        // Another concern's websocket may take it; with none, it is answered here.
-        if (server.listener.listenerCount('upgrade') === 1) reject(socket, 404, { error: `No websocket at ${url.pathname.slice(0, 200)}` });
-        return;
-      }
+      const accept = upgrades.get(url.pathname);
+      if (!accept) return reject(socket, 404, { error: `No websocket at ${url.pathname.slice(0, 200)}` });
       socket.on('error', () => socket.destroy());
       const version = request.headers['x-api-version'] ?? url.searchParams.get('api_version') ?? undefined;
       const headers: Record<string, string> = {};
@@ -103,7 +135,7 @@ export const livePlugin: CorePlugin = {
         if (typeof value === 'string') headers[name] = value;
       }
       if (typeof version === 'string') headers['x-api-version'] = version;
-      const probe = await server.inject({ method: 'GET', url: LIVE_PATH, headers, remoteAddress: request.socket.remoteAddress ?? '127.0.0.1' });
+      const probe = await server.inject({ method: 'GET', url: url.pathname, headers, remoteAddress: request.socket.remoteAddress ?? '127.0.0.1' });
       if (probe.statusCode !== 200) return reject(socket, probe.statusCode, JSON.parse(probe.payload || '{"error":"Refused"}'));
       const data = (JSON.parse(probe.payload) as { data: { member_id: string; workspace_id: string; subdomain: string } }).data;
       const credential = credentialOf(request);
@@ -112,7 +144,7 @@ export const livePlugin: CorePlugin = {
       if (!workspace) return reject(socket, 404, { error: 'No such workspace' });
       const [verdict] = await judgeCredentials(sequelize, workspace.id, [credential], seams.clock(), null);
       if (!verdict.allowed) return reject(socket, 401, { error: 'Authentication required' });
-      sockets.handleUpgrade(request, socket, head, (ws) => live.accept(ws, { id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan }, credential, verdict.member));
+      accept(request, socket, head, { workspace: { id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan }, credential, member: verdict.member });
     };
     server.listener.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       upgrade(request, socket, head).catch((error) => {
@@ -131,6 +163,12 @@ export const livePlugin: CorePlugin = {
     });
 
     server.expose('hub', live);
+    server.expose('upgrades', {
+      register(path: string, accept: SocketAcceptor) {
+        if (upgrades.has(path)) throw new Error(`A websocket is already served at ${path}`);
+        upgrades.set(path, accept);
+      },
+    });
     server.expose('publisher', { publish: (workspaceId: string, publications: readonly LivePublication[]) => log.publish(workspaceId, publications) });
   },
 };

@@ -97,7 +97,7 @@ export class MessagesService {
     );
     if (!thread) throw new NotFoundError(`No message thread ${threadId}`);
     const messages = await this.sequelize.query<{ id: string; body: string; link: string | null; created_at: Date }>(
-      'SELECT id, body, link, created_at FROM platform.messages WHERE workspace_id = :workspaceId AND thread_id = :threadId ORDER BY created_at, id',
+      'SELECT id, body, link, created_at FROM platform.messages WHERE workspace_id = :workspaceId AND thread_id = :threadId ORDER BY created_at, seq',
       { type: QueryTypes.SELECT, replacements: { workspaceId, threadId } },
     );
     return {

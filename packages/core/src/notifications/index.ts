@@ -4,3 +4,4 @@ export { FcmPhonePushProvider, LocalPhonePushProvider, PHONE_PLATFORMS, type Fcm
 export type { PushMessage } from './push-payload.js';
 export { loadVapidKeys, VAPID_KEYS_FILE, type VapidKeys } from './vapid.js';
 export { WebPushSender, type WebPushOutcome } from './web-push.js';
+export { installNotificationSenders, memberIdOf, NOTIFICATION_SENDERS, type NotificationSender } from './senders.js';

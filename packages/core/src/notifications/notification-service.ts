@@ -33,6 +33,8 @@ export interface NotificationInput {
   body?: string;
   link?: string | null;
   data?: Record<string, unknown>;
+  /** The event this notification is sent for: a redelivery of it stores and sends nothing again. */
+  sourceEventId?: string;
 }
 
 /** A recipient: a member and the address mail goes to. */
@@ -104,14 +106,32 @@ export class NotificationService {
   }
 
   /** The joined, active owners and admins of a workspace. */
-  async ownersAndAdmins(workspaceId: string): Promise<Recipient[]> {
-    return this.sequelize.query<Recipient>(
-      `SELECT m.id AS member_id, a.email, a.name
+  async ownersAndAdmins(workspaceId: string): Promise<Array<Recipient & { role?: string }>> {
+    return this.sequelize.query<Recipient & { role?: string }>(
+      `SELECT m.id AS member_id, a.email, a.name, m.platform_role AS role
          FROM platform.members m JOIN platform.accounts a ON a.id = m.account_id
         WHERE m.workspace_id = :workspaceId AND m.platform_role IN ('owner', 'admin') AND m.state = 'joined' AND m.deactivated_at IS NULL
         ORDER BY m.created_at, m.id`,
       { type: QueryTypes.SELECT, replacements: { workspaceId } },
     );
+  }
+
+  /** Joined, active members by id (others are left out), with the address mail goes to. */
+  async membersByIds(workspaceId: string, memberIds: readonly string[]): Promise<Recipient[]> {
+    const ids = [...new Set(memberIds.filter((id) => isUuid(id)))];
+    if (ids.length === 0) return [];
+    return this.sequelize.query<Recipient>(
+      `SELECT m.id AS member_id, a.email, a.name
+         FROM platform.members m JOIN platform.accounts a ON a.id = m.account_id
+        WHERE m.workspace_id = :workspaceId AND m.id IN (:ids) AND m.state = 'joined' AND m.deactivated_at IS NULL
+        ORDER BY m.created_at, m.id`,
+      { type: QueryTypes.SELECT, replacements: { workspaceId, ids } },
+    );
+  }
+
+  /** The workspace's owner (billing is the owner's). */
+  async owners(workspaceId: string): Promise<Recipient[]> {
+    return (await this.ownersAndAdmins(workspaceId)).filter((recipient) => recipient.role === 'owner').map(({ role: _role, ...recipient }) => recipient);
   }
 
   /**
@@ -131,13 +151,16 @@ export class NotificationService {
       const wanted = preferences.get(recipient.member_id)!;
       if (!wanted.enabled) continue;
       const [row] = await this.sequelize.query<{ id: string }>(
-        `INSERT INTO platform.notifications (workspace_id, member_id, kind, channel, title, body, link, data)
-         VALUES (:workspaceId, :memberId, :kind, :channel, :title, :body, :link, CAST(:data AS jsonb)) RETURNING id`,
+        `INSERT INTO platform.notifications (workspace_id, member_id, kind, channel, title, body, link, data, source_event_id)
+         VALUES (:workspaceId, :memberId, :kind, :channel, :title, :body, :link, CAST(:data AS jsonb), :sourceEventId)
+         ON CONFLICT (workspace_id, member_id, source_event_id) WHERE source_event_id IS NOT NULL DO NOTHING RETURNING id`,
         {
           type: QueryTypes.SELECT,
-          replacements: { workspaceId, memberId: recipient.member_id, kind: input.kind, channel, title, body, link: input.link ?? null, data: JSON.stringify(input.data ?? {}) },
+          replacements: { workspaceId, memberId: recipient.member_id, kind: input.kind, channel, title, body, link: input.link ?? null, data: JSON.stringify(input.data ?? {}), sourceEventId: input.sourceEventId ?? null },
         },
       );
+      // Already sent for this event (a redelivery).
+      if (!row) continue;
       stored += 1;
       pending.push({ via: 'mail', mail: { to: recipient.email, subject: input.title, text: text || input.title } });
       if (wanted.push) {

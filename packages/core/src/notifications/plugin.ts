@@ -4,6 +4,7 @@ import { FcmPhonePushProvider, LocalPhonePushProvider, type PhonePushProvider } 
 import { PreferenceService } from './preferences.js';
 import { PushRegistrations } from './registrations.js';
 import { notificationEndpoints } from './routes.js';
+import { installNotificationSenders } from './senders.js';
 import { loadVapidKeys } from './vapid.js';
 import { WebPushSender } from './web-push.js';
 
@@ -23,7 +24,8 @@ declare module '@hapi/hapi' {
 /**
  * Notifications: the store and its fan-out (in-app rows, mail through the platform mailer, web
  * push with the VAPID keys of the data directory, phone push through the configured provider),
- * each member's preferences per channel, and the push registrations.
+ * each member's preferences per channel, the push registrations, and the senders that notify
+ * members of the events that concern them (mentions, chats, calls, tasks, billing, security, system).
  */
 export const notificationsPlugin: CorePlugin = {
   name: 'notifications',
@@ -36,6 +38,8 @@ export const notificationsPlugin: CorePlugin = {
     const preferences = new PreferenceService(sequelize);
     const service = new NotificationService({ sequelize, logger, mailer: server.plugins.mail.mailer, preferences, webPush, phonePush });
     server.route(notificationEndpoints({ sequelize, sink: server.plugins.events.bus.sink, notifications: service, preferences, registrations: new PushRegistrations(sequelize), webPush }));
+    // Every channel but `apps` is fed by events of the catalog (senders.ts).
+    installNotificationSenders(server.plugins.events.bus, service, logger);
     server.expose('service', service);
     server.expose('phonePush', phonePush);
     server.expose('webPush', webPush);

@@ -1,5 +1,5 @@
 import type { CorePlugin } from '../core-inputs.js';
-import { operatorRoutes } from './routes.js';
+import { operatorRoutes, workspaceOperatorRoutes } from './routes.js';
 import { OperatorService } from './service.js';
 
 declare module '@hapi/hapi' {
@@ -11,10 +11,11 @@ declare module '@hapi/hapi' {
 /** Operator admin (`/v/admin/…`): release notes, coupons and redemptions, preview apps and adopters, behind an operator credential. */
 export const operatorsPlugin: CorePlugin = {
   name: 'operators',
-  dependencies: ['db', 'server', 'billing', 'messages'],
-  register(server, { seams }) {
+  dependencies: ['db', 'server', 'mail', 'billing', 'messages'],
+  register(server, { config, logger, seams }) {
     const operators = new OperatorService(server.plugins.db.database.sequelize, seams.clock);
     server.route(operatorRoutes({ operators, billing: server.plugins.billing.billing, messages: server.plugins.messages.messages, clock: seams.clock }));
+    server.route(workspaceOperatorRoutes({ operators, mailer: server.plugins.mail.mailer, operatorAddress: config.mailFrom, logger }));
     server.expose('operators', operators);
   },
 };

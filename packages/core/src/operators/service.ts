@@ -22,6 +22,24 @@ export interface PreviewAppView {
   created_at: string;
 }
 
+/** A preview app as the workspace that adopted it sees it. */
+export interface AdoptedPreviewView {
+  slug: string;
+  name: string;
+  description: string;
+  adopted_at: string;
+}
+
+/** A demo request made from inside a workspace. */
+export interface DemoRequestView {
+  id: string;
+  member_id: string;
+  email: string;
+  name: string;
+  message: string;
+  created_at: string;
+}
+
 export interface AdopterView {
   workspace_id: string;
   subdomain: string;
@@ -132,6 +150,42 @@ export class OperatorService {
       { type: QueryTypes.SELECT, replacements: { workspaceId, slug } },
     );
     return presentAdopter(row);
+  }
+
+  /** The preview apps a workspace was let into, by name. */
+  async adoptedBy(workspaceId: string): Promise<AdoptedPreviewView[]> {
+    const rows = await this.sequelize.query<Record<string, unknown>>(
+      'SELECT p.slug, p.name, p.description, a.adopted_at FROM platform.preview_app_adopters a JOIN platform.preview_apps p ON p.slug = a.app_slug WHERE a.workspace_id = :workspaceId ORDER BY p.name, p.slug',
+      { type: QueryTypes.SELECT, replacements: { workspaceId } },
+    );
+    return rows.map((row) => ({ slug: row.slug as string, name: row.name as string, description: row.description as string, adopted_at: new Date(row.adopted_at as string).toISOString() }));
+  }
+
+  // Demo requests from inside a workspace.
+
+  /** Stores a demo request (in the caller's transaction); the caller mails it to the operator after commit. */
+  async requestDemo(workspaceId: string, memberId: string, message: string): Promise<DemoRequestView> {
+    const [row] = await this.sequelize.query<{ id: string }>('INSERT INTO platform.demo_requests (workspace_id, member_id, message, created_at) VALUES (:workspaceId, :memberId, :message, :now) RETURNING id', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId, memberId, message, now: this.clock() },
+    });
+    return (await this.demoRequests(workspaceId, { offset: 0, limit: 1 }, row.id)).rows[0];
+  }
+
+  /** The workspace's demo requests, newest first, with who asked. */
+  async demoRequests(workspaceId: string, page: { offset: number; limit: number }, id?: string): Promise<{ rows: DemoRequestView[]; total: number }> {
+    const filter = `d.workspace_id = :workspaceId${id ? ' AND d.id = :id' : ''}`;
+    const [count] = await this.sequelize.query<{ total: number }>(`SELECT count(*)::int AS total FROM platform.demo_requests d WHERE ${filter}`, { type: QueryTypes.SELECT, replacements: { workspaceId, id } });
+    const rows = await this.sequelize.query<Record<string, unknown>>(
+      `SELECT d.id, d.member_id, a.email, a.name, d.message, d.created_at FROM platform.demo_requests d
+         LEFT JOIN platform.members m ON m.workspace_id = d.workspace_id AND m.id = d.member_id LEFT JOIN platform.accounts a ON a.id = m.account_id
+        WHERE ${filter} ORDER BY d.created_at DESC, d.id LIMIT :limit OFFSET :offset`,
+      { type: QueryTypes.SELECT, replacements: { workspaceId, id, limit: page.limit, offset: page.offset } },
+    );
+    return {
+      total: count.total,
+      rows: rows.map((row) => ({ id: row.id as string, member_id: row.member_id as string, email: (row.email as string | null) ?? '', name: (row.name as string | null) ?? '', message: row.message as string, created_at: new Date(row.created_at as string).toISOString() })),
+    };
   }
 
   /** Takes a workspace out of a preview app (404 when it had not adopted it). */

@@ -1,6 +1,7 @@
 import type { Request, RouteOptions, Server } from '@hapi/hapi';
 import { ForbiddenError, InvalidError, Joi } from '@wpk/sdk';
 import { collection, parsePagination, validationFailure } from '../server/index.js';
+import { SEARCH_HIT } from './answers.js';
 import { permittedTypes, type SearchAccess } from './access.js';
 import { filtersToQuery, parseFilters, type FilterInput, type SearchFilters } from './filters.js';
 import type { SearchIndex } from './search-index.js';
@@ -85,7 +86,7 @@ async function search(request: Request, options: SearchRoutesOptions, input: Sea
 export function registerSearchRoutes(server: Server, options: SearchRoutesOptions): void {
   const routeOptions = (): RouteOptions => ({
     ...(options.auth !== undefined ? { auth: options.auth } : {}),
-    app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'app' },
+    app: { wpk: { kind: 'api', scope: 'workspace' }, platformAccess: 'app', answers: { collection: SEARCH_HIT } },
   });
   server.route([
     {

@@ -29,7 +29,9 @@ export interface BillingRuntime extends TestRuntime {
 export async function startBillingRuntime(start: Date, options: RuntimeOptions = {}): Promise<BillingRuntime> {
   const clock = new ManualClock(start);
   const events: ObservedEvent[] = [];
-  const env = await startKeysRuntime({ seams: { clock: clock.now }, events: { broker: false, observers: [(observed) => events.push(...observed)] }, ...options } as RuntimeOptions);
+  // The worker does not poll on its own (tests run its passes with runDue()), unless a test asks.
+  const billing = { pollMs: 3_600_000, ...((options as { billing?: object }).billing ?? {}) };
+  const env = await startKeysRuntime({ seams: { clock: clock.now }, events: { broker: false, observers: [(observed) => events.push(...observed)] }, ...options, billing } as RuntimeOptions);
   await env.runtime.start();
   return {
     ...env,

@@ -15,6 +15,8 @@ import type { RuntimeOptions } from '../../src/index.js';
 import { SmtpSink, linkIn } from './identity-mail.js';
 import { json, keyedWorkspace, type KeyedWorkspace } from './keys.js';
 import { apiHeaders, startTestRuntime, type TestRuntime } from './runtime.js';
+import { CANVAS_FIELD_KINDS, CANVAS_PARAM_KINDS, CANVAS_UNSEEDABLE, seedCanvas, type CanvasSeedKind } from './seeds/canvas.js';
+import { CALLS_FIELD_KINDS, CALLS_PARAM_KINDS, seedCalls, type CallsSeedKind } from './seeds/calls.js';
 import { ATTENDANCE_FIELD_KINDS, ATTENDANCE_PARAM_KINDS, seedAttendance, type AttendanceSeedKind } from './seeds/attendance.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
@@ -64,9 +66,9 @@ export async function startGuardRuntime(): Promise<GuardRuntime> {
 export type SeedKind =
   | 'workspace' | 'member' | 'role' | 'key' | 'invitation' | 'notification' | 'board' | 'task' | 'topic' | 'comment' | 'deliverable' | 'view' | 'schedule' | 'company' | 'contact' | 'suggestion' | 'account' | 'bill' | 'budget' | 'file' | 'version' | 'upload' | 'member_mrn'
   | 'mail_domain' | 'mail_mailbox' | 'mail_key' | 'mail_group' | 'mail_message' | 'mail_group_message' | 'mail_signature' | 'mail_filter' | 'mail_blocked' | 'mail_draft'
-  | 'invoice' | 'thread'
+  | 'invoice' | 'thread' | 'payment_method'
   | 'chat' | 'message' | 'chat_list'
-  | RecruitingSeedKind
+  | RecruitingSeedKind | CanvasSeedKind | CallsSeedKind
   | AttendanceSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
@@ -149,6 +151,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   // An upgrade issues an invoice, which posts to the workspace's billing thread.
   ids.invoice = (await call('PUT', '/plan', { plan: 'team' })).invoice.id;
   ids.thread = ((await call('GET', '/messages')) as Array<{ id: string; topic: string }>).find((thread) => thread.topic === 'billing')!.id;
+  ids.payment_method = (await call('POST', '/payment-methods', { card_number: '4242424242424242', expiry_month: '12', expiry_year: '2035', cvv: '123' })).id;
   if (env.runtime.apps.list().some((app) => app.namespace === 'ats')) Object.assign(ids, await seedRecruiting(call, subdomain, marker, memberId));
   await seedMail(env, workspace.id, workspace.ownerId, ids, call, marker, subdomain);
   // The chat app: a group chat of the owner and the member, with a message, and a personal list.
@@ -157,6 +160,11 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.chat = (await call('POST', '/chats', { type: 'group', name: `${marker} chat`, participant_mrns: [ids.member_mrn] })).id;
   ids.message = (await call('POST', `/chats/${ids.chat}/messages`, { body: `${marker} message` })).id;
   ids.chat_list = (await call('POST', '/chats/lists', { name: `${marker} list` })).id;
+  Object.assign(ids, await seedCanvas(call, async (url, type, body) => {
+    const response = await env.inject({ method: 'PUT', url: new URL(url).pathname, headers: { host: new URL(url).host, 'content-type': type }, payload: body });
+    if (response.statusCode !== 200) throw new Error(`seeding ${subdomain}: PUT ${url}: ${response.statusCode} ${response.payload}`);
+  }, marker));
+  Object.assign(ids, await seedCalls(call, marker, ids.member_mrn));
   Object.assign(ids, await seedAttendance(call, marker));
   return { ...workspace, ids, memberKey, marker };
 }
@@ -249,6 +257,7 @@ const PARAM_KINDS: Record<string, SeedKind> = {
   member_mrn: 'member_mrn',
   invoice_id: 'invoice',
   thread_id: 'thread',
+  payment_method_id: 'payment_method',
   pipeline_id: 'pipeline',
   stage_id: 'stage',
   job_id: 'job',
@@ -278,9 +287,11 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
     draft_id: 'mail_draft',
   },
   chats: { id: 'chat', msg_id: 'message', list_id: 'chat_list', member_mrn: 'member_mrn' },
+  calls: { ...CALLS_PARAM_KINDS },
   workspaces: { id: 'workspace' },
   invitations: { token: 'invitation' },
   ats: { token: 'selfScheduleToken' },
+  canvas: CANVAS_PARAM_KINDS,
   ...ATTENDANCE_PARAM_KINDS,
 };
 
@@ -301,6 +312,7 @@ export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   'v.note_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
   'v.id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
   'v.workspace_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
+  ...CANVAS_UNSEEDABLE,
   'storage.token': { fixed: 'v1.x.y', reason: "a storage link is signed by an app's ctx.storage, and the shipped apps sign none yet; another workspace's link answering like a forged one is tested in storage-apps.test.ts" },
 };
 
@@ -431,7 +443,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...ATTENDANCE_FIELD_KINDS };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CANVAS_FIELD_KINDS, ...CALLS_FIELD_KINDS, ...ATTENDANCE_FIELD_KINDS };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {

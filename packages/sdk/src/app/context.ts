@@ -11,6 +11,11 @@ export interface ContextWorkspace {
   name: string;
   /** Its billing plan (`free` until changed): apps bound per-plan limits with it. */
   plan: string;
+  /**
+   * Its public origin (`https://acme.example.com`), from the platform's configuration (never
+   * from a request's Host): build the links an app puts in mails from it.
+   */
+  origin: string;
 }
 
 /** The member a request acts as (the session's member, or the API key's owner). */
@@ -57,7 +62,7 @@ export interface ContextPermissions {
 
 /** Options of a staged event. */
 export interface StageOptions {
-  /** The broker rejects a second event with the same dedupe key and the same payload. */
+  /** The broker rejects a second event with the same dedupe key and the same payload (see also `withdraw`). */
   dedupeKey?: string;
   /** Deliver no earlier than this instant (reminders). */
   deliverAt?: Date;
@@ -101,6 +106,13 @@ export interface EventStager<Events extends object = UntypedApp['emits']> {
    * failing path, here, in production as in tests. The broker validates again on its side.
    */
   stage<A extends keyof Events & string>(action: A, payload: Events[A], metadata?: Record<string, unknown>, options?: StageOptions): void;
+  /**
+   * Withdraws the app's events of `action` staged with `dedupeKey` (in this workspace) that no
+   * subscriber has received yet: a delayed reminder of a call that moved or was cancelled. It
+   * happens with the work's transaction (a rolled-back request withdraws nothing) and reaches
+   * events staged before it, earlier in this request too; stage the replacement after it.
+   */
+  withdraw<A extends keyof Events & string>(action: A, dedupeKey: string): void;
 }
 
 /** Options of a live publication. */
@@ -120,6 +132,41 @@ export interface LivePublishOptions {
 export interface LiveChannels {
   /** Queues `type` with `data` on the channel `{kind}/{id}`, to be published after the commit, in call order. */
   publish(channel: string, type: string, data: unknown, options?: LivePublishOptions): void;
+}
+
+/** One STUN or TURN server a WebRTC client may use (the shape of the browser's `RTCIceServer`). */
+export interface IceServer {
+  /** `stun:host:port`, `turn:host:port?transport=udp`, `turns:host:443`. */
+  urls: string[];
+  /** TURN user name, when the server wants one. */
+  username?: string;
+  /** TURN credential, when the server wants one. */
+  credential?: string;
+}
+
+/** What a client needs to join a signaling session: put it in the answer of the app's "join" route. */
+export interface SignalingTicket {
+  /** The signaling websocket, `wss://{subdomain}.{base}/signaling`. */
+  url: string;
+  /** The session to send in `join`: `{app}/{kind}/{id}`. */
+  session: string;
+  /** STUN/TURN servers from the platform's configuration (`WEBRTC_ICE_SERVERS`), for `new RTCPeerConnection({ iceServers })`. */
+  ice_servers: IceServer[];
+}
+
+/**
+ * `ctx.signaling`: the app's WebRTC signaling sessions (docs/live-updates.md, "Signaling"). Core
+ * owns the socket and relays offers, answers and ICE candidates between the peers who joined one
+ * session; the app declares session kinds (`defineApp(..., { signaling: { calls: {...} } })`),
+ * hands out tickets, and ends sessions.
+ */
+export interface AppSignaling {
+  /** The ticket for session `{kind}/{id}` of a kind the app declared (throws for another kind). */
+  session(kind: string, id: string): SignalingTicket;
+  /** Closes the session for every peer (they get `ended`), once the work committed. */
+  end(kind: string, id: string): void;
+  /** Removes these members' peers from the session (they get `removed`), once the work committed. */
+  remove(kind: string, id: string, memberIds: string[]): void;
 }
 
 /** A record as the platform search stores it. */
@@ -297,19 +344,22 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   live: LiveChannels;
   /** Files of this app in this workspace (put, get, delete, signed links). */
   storage: AppStorage;
+  /** WebRTC signaling sessions of the app (tickets for clients; ending a session after the commit). */
+  signaling: AppSignaling;
   /** Encrypts small secrets the app keeps at rest (credentials, private keys) with the platform's secret key. */
   secrets: AppSecrets;
   /** Sends mail from the app (after the commit). */
   mail: AppMail;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
-  /** Logger. */
-  log: AppLogger;
   /**
-   * The platform's clock: the current instant (the test harness's `platform.clock` in tests). Read
-   * time from it rather than `new Date()` wherever a test must control it (expiries, periods).
+   * The current instant by the platform's clock. Use it, not `new Date()`, for every rule that
+   * depends on the time (ages, deadlines, expiry): the test harness moves this clock
+   * (`platform.clock.advance`), so such rules are testable without waiting.
    */
   now(): Date;
+  /** Logger. */
+  log: AppLogger;
 }
 
 /** The context of a route handler: the base context plus the caller. */

@@ -3,7 +3,7 @@ import { validateManifest, type ManifestCodeFacts, type ValidateManifestOptions 
 import type { ManifestProblem } from '../manifest/types.js';
 import type { AppContext, AppTypes, ContextApp, ContextKey, ContextMember, ContextPermissions, ContextWorkspace, DeliveredEvent, EventContext, PayloadOf, SearchDocument, AppLogger, UntypedApp } from './context.js';
 import type { AppDb, ModelMap } from './models.js';
-import type { AnyAppRoute, AppRequest } from './routes.js';
+import type { AnyAppRoute, AppRequest, RouteRateLimit } from './routes.js';
 
 /** What a migration of the app receives. It runs with `search_path` set to the app's schema. */
 export interface AppMigrationContext {
@@ -116,6 +116,26 @@ export interface LiveChannelKind<M extends ModelMap = ModelMap> {
    * level are announced with `ctx.live.publish(..., { revoke: [memberId] })`.
    */
   authorize?(id: string, ctx: CheckContext<M>): boolean | Promise<boolean>;
+  /**
+   * Whether subscribers may send each other ephemeral `signal` messages on this kind's channels
+   * (a cursor, a selection): relayed to the channel's other sockets, never stored (default false).
+   */
+  signals?: boolean;
+}
+
+/**
+ * One kind of signaling session of the app (`calls`: sessions `{app}/calls/{id}`): who may join
+ * one. The signaling socket checks layer 4 (the app's access) and layer 5 (`permission`), then
+ * the app's own rule.
+ */
+export interface SignalingSessionKind<M extends ModelMap = ModelMap> {
+  /** The permission key a peer needs to join (layer 5). */
+  permission: string;
+  /**
+   * May this member join session `id` (a participant of the call, a member of the room)? Run on
+   * every `join`, with `ctx.db` in a read transaction; return true to admit.
+   */
+  authorize?(id: string, ctx: CheckContext<M>): boolean | Promise<boolean>;
 }
 
 /** The code parts of an app, given to defineApp. */
@@ -136,6 +156,8 @@ export interface AppParts<M extends ModelMap = ModelMap> {
   services?: Record<string, AppService<M, any>>;
   /** Live-update channel kinds, by kind (`chats`, `boards`). */
   live?: Record<string, LiveChannelKind<M>>;
+  /** WebRTC signaling session kinds, by kind (`calls`, `rooms`). */
+  signaling?: Record<string, SignalingSessionKind<M>>;
 }
 
 /** An app as the runtime loads it: the manifest and the code. The default export of an app's entry module. */
@@ -160,11 +182,13 @@ export interface AppDefinition<M extends ModelMap = ModelMap> {
   readonly services: Record<string, AppService<M>>;
   /** Live-update channel kinds. */
   readonly live: Record<string, LiveChannelKind<M>>;
+  /** Signaling session kinds. */
+  readonly signaling: Record<string, SignalingSessionKind<M>>;
 }
 
 /**
  * Declares an app: `export default defineApp(manifest, { routes, migrations, models, checks,
- * subscriptions, search, live })`. The runtime validates the manifest against the code at start-up.
+ * subscriptions, search, live, signaling })`. The runtime validates the manifest against the code at start-up.
  */
 export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts: AppParts<M> = {}): AppDefinition<M> {
   const migrations = parts.migrations ?? [];
@@ -177,8 +201,10 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
   for (const [name, service] of Object.entries(parts.services ?? {})) {
     if (!service || typeof service.start !== 'function' || typeof service.stop !== 'function') throw new TypeError(`defineApp: service "${name}" needs start and stop functions`);
   }
+  const limitNames = new Set<string>();
   for (const route of parts.routes ?? []) {
     if (!route || typeof route.handler !== 'function' || typeof route.path !== 'string') throw new TypeError('defineApp: every route needs a method, a path and a handler');
+    for (const limit of route.rateLimits ?? []) checkRateLimit(route.path, limit, limitNames);
   }
   return Object.freeze({
     kind: 'wpk.app' as const,
@@ -191,7 +217,20 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
     search: { ...(parts.search ?? {}) },
     services: { ...(parts.services ?? {}) },
     live: { ...(parts.live ?? {}) },
+    signaling: { ...(parts.signaling ?? {}) },
   });
+}
+
+/** A route's rate limit must name its counter once, count by the client or a parameter of the path, and stay within the bounds. */
+function checkRateLimit(path: string, limit: RouteRateLimit, names: Set<string>): void {
+  const where = `defineApp: rate limit ${JSON.stringify(limit?.name)} of ${path}`;
+  if (!limit || typeof limit.name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,49}$/.test(limit.name)) throw new TypeError(`${where}: the name must be 1-50 lower-case letters, digits or dashes`);
+  if (names.has(limit.name)) throw new TypeError(`${where}: the name is used twice`);
+  names.add(limit.name);
+  if (limit.per !== 'client' && !(typeof limit.per === 'string' && limit.per.startsWith('param:') && path.includes(`{${limit.per.slice(6)}}`))) throw new TypeError(`${where}: per must be 'client' or 'param:{name}' of a parameter of the path`);
+  if (!Number.isInteger(limit.limit) || limit.limit < 1 || limit.limit > 1_000_000) throw new TypeError(`${where}: limit must be an integer 1-1000000`);
+  if (!Number.isInteger(limit.windowSeconds) || limit.windowSeconds < 1 || limit.windowSeconds > 86_400) throw new TypeError(`${where}: windowSeconds must be an integer 1-86400`);
+  if (typeof limit.message !== 'string' || limit.message.length < 1 || limit.message.length > 300) throw new TypeError(`${where}: the message must be 1-300 characters`);
 }
 
 /** True for the object defineApp returns (checked by shape, so two copies of the SDK agree). */

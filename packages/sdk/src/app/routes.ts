@@ -41,6 +41,30 @@ export interface RouteValidation {
 export type RouteAnswers = { single: Schema } | { collection: Schema } | { file: string };
 
 /**
+ * A bound on how often a route may be used (a public form's abuse guard): at most `limit`
+ * requests per `windowSeconds` (a sliding window of at most a day), one counter per workspace
+ * and per client address (`per: 'client'`) or per value of a path parameter
+ * (`per: 'param:job_id'`). The platform counts a request once it passed validation, before the
+ * handler and its transaction, in the database every server process shares, atomically (one
+ * statement under the counter's row lock, so concurrent requests cannot overrun the bound); a
+ * request the handler then refuses still counts. Over the bound the answer is 429
+ * `{"error": message}` with `Retry-After` (seconds), and the handler does not run; an earlier
+ * bound of the route that had counted the refused request takes it back.
+ */
+export interface RouteRateLimit {
+  /** What is counted, unique among the app's routes: 1-50 lower-case letters, digits or dashes. */
+  name: string;
+  /** Whose requests share a counter: the client's address, or one value of a path parameter. */
+  per: 'client' | `param:${string}`;
+  /** Requests allowed per window, 1-1000000. */
+  limit: number;
+  /** The sliding window, 1-86400 seconds. */
+  windowSeconds: number;
+  /** The 429 answer's error, 1-300 characters. */
+  message: string;
+}
+
+/**
  * The joi schema of an answered record: every key required (a field the record may leave out is
  * named in `optional`); nullable fields say `.allow(null)`.
  */
@@ -62,6 +86,8 @@ export interface AppRoute<M extends ModelMap = ModelMap, T extends AppTypes = Un
   description?: string;
   /** The record it answers with (OpenAPI, the typed client, the tests' response checks). */
   answers?: RouteAnswers;
+  /** Bounds on the route's use, checked in order before the handler (see RouteRateLimit). */
+  rateLimits?: RouteRateLimit[];
   /** True for a route the manifest marks `public: true` (use definePublicRoute). */
   public?: false;
   /** Answers the request; the return value is the 200 body. Throw the SDK's errors for 4xx. */
@@ -80,6 +106,8 @@ export interface AppPublicRoute<M extends ModelMap = ModelMap, T extends AppType
   description?: string;
   /** The record it answers with (see AppRoute.answers). */
   answers?: RouteAnswers;
+  /** Bounds on the route's use, checked in order before the handler (see RouteRateLimit). */
+  rateLimits?: RouteRateLimit[];
   /** Always true. */
   public: true;
   /** Answers the request; the return value is the 200 body. */

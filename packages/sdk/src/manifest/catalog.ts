@@ -83,6 +83,24 @@ export const BILLING_EVENT_CATALOG: readonly PlatformEvent[] = Object.freeze([
     { invoice_id: uuid, workspace_id: uuid, kind: { type: 'string', enum: ['seats', 'usage'] }, amount: decimal, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, period_start: instant, period_end: instant, due_at: instant },
     ['invoice_id', 'workspace_id', 'kind', 'amount', 'currency', 'period_start', 'period_end', 'due_at'],
   ),
+  declare(
+    'core.billing.invoice.paid',
+    "An invoice was charged to the workspace's default card and is paid (`attempt_count`: the charges it took).",
+    { invoice_id: uuid, workspace_id: uuid, amount: decimal, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, attempt_count: { type: 'integer', minimum: 1 }, paid_at: instant },
+    ['invoice_id', 'workspace_id', 'amount', 'currency', 'attempt_count', 'paid_at'],
+  ),
+  declare(
+    'core.billing.invoice.payment_failed',
+    'A charge of an invoice failed (declined, or no card on file); the invoice is past due. `next_attempt_at` is the next retry (absent: none is left).',
+    { invoice_id: uuid, workspace_id: uuid, amount: decimal, currency: { type: 'string', pattern: '^[A-Z]{3}$' }, attempt_count: { type: 'integer', minimum: 1 }, error: { type: 'string', minLength: 1 }, next_attempt_at: instant },
+    ['invoice_id', 'workspace_id', 'amount', 'currency', 'attempt_count', 'error'],
+  ),
+  declare(
+    'core.billing.dunning.exhausted',
+    "The last retry of an invoice's charge failed (dunning exhausted): the workspace is past due until every invoice is paid.",
+    { workspace_id: uuid, invoice_id: uuid, since: instant },
+    ['workspace_id', 'invoice_id', 'since'],
+  ),
 ]);
 
 /** Every event the platform runtime emits: `system.*`, then `core.account.*`, then `core.billing.*`. */

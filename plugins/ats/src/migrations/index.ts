@@ -1,5 +1,6 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createRecruitingTables } from './0001-create-recruiting-tables.js';
+import { createCandidateMessages } from './0002-candidate-messages.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createRecruitingTables];
+export const migrations: AppMigration[] = [createRecruitingTables, createCandidateMessages];

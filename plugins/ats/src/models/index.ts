@@ -47,7 +47,7 @@ export interface Slot { start: string; end: string }
 export interface Interview {
   id: string; application_id: string; stage_id: string | null; title: string; panel: Array<{ member_mrn: string; role: string }>; status: string;
   scheduled_at: Date | null; duration_minutes: number; location: string | null; instructions: string | null; self_schedule_token_hash: string | null;
-  self_schedule_slots: Slot[]; self_schedule_expires_at: Date | null; cancelled_at: Date | null; created_at: Date; updated_at: Date;
+  self_schedule_slots: Slot[]; self_schedule_expires_at: Date | null; cancelled_at: Date | null; calendar_sequence: number; organizer_email: string | null; created_at: Date; updated_at: Date;
 }
 /** A scorecard asked of one member. */
 export interface Evaluation {
@@ -62,6 +62,11 @@ export interface Offer {
 }
 /** A message template with merge fields (`{{candidate_name}}`, ...). */
 export interface Template { id: string; name: string; kind: string; subject: string; body_html: string; created_by: string | null; created_at: Date; updated_at: Date }
+/** A mail sent to a candidate, as sent (the candidate's message history). `sent_by` is the member's MRN, null when the candidate's own action sent it. */
+export interface Message {
+  id: string; candidate_id: string; application_id: string | null; template_id: string | null; trigger: string; to_email: string; reply_to: string | null;
+  subject: string; body_html: string; body_text: string; calendar_method: string | null; sent_by: string | null; created_at: Date; updated_at: Date;
+}
 /** A careers-page snippet a website embeds; `retired` is for good. */
 export interface Embed { id: string; name: string; department_mrn: string | null; location: string | null; status: string; retired_at: Date | null; created_by: string | null; created_at: Date; updated_at: Date }
 /** The app's copy of the workspace's members, fed by events (removed members keep a row with `removed_at`). */
@@ -112,6 +117,13 @@ export const models = {
     panel: json([]), status: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'requested' }, scheduled_at: { type: DataTypes.DATE, allowNull: true },
     duration_minutes: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 60 }, location: text(500), instructions: text(5000), self_schedule_token_hash: text(64),
     self_schedule_slots: json([]), self_schedule_expires_at: { type: DataTypes.DATE, allowNull: true }, cancelled_at: { type: DataTypes.DATE, allowNull: true },
+    calendar_sequence: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 }, organizer_email: text(320),
+  }),
+  messages: defineModel<Message>('messages', {
+    id, candidate_id: { type: DataTypes.UUID, allowNull: false }, application_id: { type: DataTypes.UUID, allowNull: true }, template_id: { type: DataTypes.UUID, allowNull: true },
+    trigger: { type: DataTypes.STRING(30), allowNull: false }, to_email: { type: DataTypes.STRING(320), allowNull: false }, reply_to: text(320),
+    subject: { type: DataTypes.STRING(998), allowNull: false }, body_html: { type: DataTypes.TEXT, allowNull: false }, body_text: { type: DataTypes.TEXT, allowNull: false },
+    calendar_method: text(10), sent_by: text(200),
   }),
   evaluations: defineModel<Evaluation>('evaluations', {
     id, application_id: { type: DataTypes.UUID, allowNull: false }, evaluator_mrn: { type: DataTypes.STRING(200), allowNull: false }, stage_id: { type: DataTypes.UUID, allowNull: true },

@@ -1,4 +1,4 @@
-import { defineRoute, InvalidError, Joi } from '@wpk/sdk';
+import { defineRoute, Joi } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { STATUS_OPERATIONS, changeApplicationStatus, createApplication, deleteApplication, listApplications, moveApplication, readApplication, withTiming } from '../services/applications.js';
@@ -6,7 +6,11 @@ import { SOURCES } from '../services/candidates.js';
 import { cancelEvaluation, RECOMMENDATIONS, requestEvaluation, submitEvaluation } from '../services/evaluations.js';
 import { cancelInterview, createInterview, mintSelfSchedule, scheduleInterview } from '../services/interviews.js';
 import { OFFER_STATUSES, changeOfferStatus, createOffer } from '../services/offers.js';
-import { OFFER_PERIODS, PANEL_ROLES, amount, currency, id, idParams, instant, listQuery, mrn, text } from './schemas.js';
+import type { Notify } from '../services/messages.js';
+import { OFFER_PERIODS, PANEL_ROLES, amount, currency, id, idParams, instant, listQuery, mrn, notifyFields, text } from './schemas.js';
+
+/** `notify_candidate` and `template_id` of a body (or the cancellation's query). */
+const notifyOf = (input: Record<string, unknown>): Notify => ({ notify_candidate: input.notify_candidate as boolean | undefined, template_id: input.template_id as string | undefined });
 
 /** Applications and what hangs off them: interviews, scorecards, offers. */
 export const applicationRoutes = [
@@ -43,9 +47,9 @@ export const applicationRoutes = [
   }),
   defineRoute<Models, AppTypes>({
     method: 'PATCH', path: '/ats/applications/{application_id}/stage', description: 'Moves an application to another stage, with a note',
-    validate: { params: idParams('application_id'), payload: Joi.object({ stage_id: Joi.string().min(1).max(100).required(), note: text(2000) }) },
+    validate: { params: idParams('application_id'), payload: Joi.object({ stage_id: Joi.string().min(1).max(100).required(), note: text(2000), ...notifyFields() }) },
     async handler(request, ctx) {
-      const application = await moveApplication(ctx, request.params.application_id, request.payload.stage_id, request.payload.note || undefined);
+      const application = await moveApplication(ctx, request.params.application_id, request.payload.stage_id, request.payload.note || undefined, notifyOf(request.payload));
       return ctx.respond.single((await withTiming(ctx, [application]))[0]);
     },
   }),
@@ -53,11 +57,10 @@ export const applicationRoutes = [
     method: 'PATCH', path: '/ats/applications/{application_id}/status', description: 'Reject, hire, hold, withdraw or reopen',
     validate: {
       params: idParams('application_id'),
-      payload: Joi.object({ status: Joi.string().valid(...Object.keys(STATUS_OPERATIONS)).required(), rejection_reason: text(1000), notify_candidate: Joi.boolean(), template_id: Joi.string().max(100) }),
+      payload: Joi.object({ status: Joi.string().valid(...Object.keys(STATUS_OPERATIONS)).required(), rejection_reason: text(1000), ...notifyFields() }),
     },
     async handler(request, ctx) {
-      if (request.payload.notify_candidate || request.payload.template_id) throw new InvalidError('notify_candidate: this platform offers apps no mailer yet, so the candidate cannot be notified; send without notify_candidate and template_id');
-      const application = await changeApplicationStatus(ctx, request.params.application_id, request.payload.status, request.payload.rejection_reason || undefined);
+      const application = await changeApplicationStatus(ctx, request.params.application_id, request.payload.status, request.payload.rejection_reason || undefined, notifyOf(request.payload));
       return ctx.respond.single((await withTiming(ctx, [application]))[0]);
     },
   }),
@@ -67,15 +70,15 @@ export const applicationRoutes = [
       params: idParams('application_id'),
       payload: Joi.object({
         stage_id: Joi.string().max(100), title: Joi.string().trim().max(200), panel: Joi.array().max(20).items(Joi.object({ member_mrn: mrn().required(), role: Joi.string().valid(...PANEL_ROLES) })),
-        scheduled_at: instant(), duration_minutes: Joi.number().integer().min(0).max(600), location: text(500), instructions: text(5000),
+        scheduled_at: instant(), duration_minutes: Joi.number().integer().min(0).max(600), location: text(500), instructions: text(5000), ...notifyFields(),
       }),
     },
-    handler: async (request, ctx) => ctx.respond.single(await createInterview(ctx, request.params.application_id, request.payload)),
+    handler: async (request, ctx) => ctx.respond.single(await createInterview(ctx, request.params.application_id, request.payload, notifyOf(request.payload))),
   }),
   defineRoute<Models, AppTypes>({
     method: 'PATCH', path: '/ats/interviews/{interview_id}/schedule', description: 'Puts the interview on the calendar or moves it',
-    validate: { params: idParams('interview_id'), payload: Joi.object({ scheduled_at: instant().min(1).required(), duration_minutes: Joi.number().integer().min(5).max(600), location: text(500), instructions: text(5000) }) },
-    handler: async (request, ctx) => ctx.respond.single(await scheduleInterview(ctx, request.params.interview_id, request.payload)),
+    validate: { params: idParams('interview_id'), payload: Joi.object({ scheduled_at: instant().min(1).required(), duration_minutes: Joi.number().integer().min(5).max(600), location: text(500), instructions: text(5000), ...notifyFields() }) },
+    handler: async (request, ctx) => ctx.respond.single(await scheduleInterview(ctx, request.params.interview_id, request.payload, notifyOf(request.payload))),
   }),
   defineRoute<Models, AppTypes>({
     method: 'POST', path: '/ats/interviews/{interview_id}/self-schedule', description: 'Mints a fresh self-schedule link; the previous one stops working',
@@ -84,15 +87,15 @@ export const applicationRoutes = [
       payload: Joi.object({
         slots: Joi.array().max(20).items(Joi.object({ start: instant().required(), end: instant() })),
         slot_1: instant(), slot_2: instant(), slot_3: instant(), slot_4: instant(), slot_5: instant(),
-        duration_minutes: Joi.number().integer().min(5).max(600), expires_at: instant(), location: text(500), instructions: text(5000),
+        duration_minutes: Joi.number().integer().min(5).max(600), expires_at: instant(), location: text(500), instructions: text(5000), ...notifyFields(),
       }),
     },
-    handler: async (request, ctx) => ctx.respond.single(await mintSelfSchedule(ctx, request.params.interview_id, request.payload)),
+    handler: async (request, ctx) => ctx.respond.single(await mintSelfSchedule(ctx, request.params.interview_id, request.payload, notifyOf(request.payload))),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/interviews/{interview_id}', description: 'Cancels an interview (it stays, cancelled)',
-    validate: { params: idParams('interview_id') },
-    handler: async (request, ctx) => ctx.respond.single(await cancelInterview(ctx, request.params.interview_id)),
+    method: 'DELETE', path: '/ats/interviews/{interview_id}', description: 'Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation',
+    validate: { params: idParams('interview_id'), query: Joi.object(notifyFields()) },
+    handler: async (request, ctx) => ctx.respond.single(await cancelInterview(ctx, request.params.interview_id, notifyOf(request.query))),
   }),
   defineRoute<Models, AppTypes>({
     method: 'POST', path: '/ats/applications/{application_id}/evaluations', description: 'Asks a member for a scorecard',
@@ -131,7 +134,7 @@ export const applicationRoutes = [
   }),
   defineRoute<Models, AppTypes>({
     method: 'PATCH', path: '/ats/offers/{offer_id}/status', description: 'Moves an offer: draft, approval, approved, sent, rescinded',
-    validate: { params: idParams('offer_id'), payload: Joi.object({ status: Joi.string().valid(...OFFER_STATUSES).required(), reason: text(1000) }) },
-    handler: async (request, ctx) => ctx.respond.single(await changeOfferStatus(ctx, request.params.offer_id, request.payload.status, request.payload.reason || undefined)),
+    validate: { params: idParams('offer_id'), payload: Joi.object({ status: Joi.string().valid(...OFFER_STATUSES).required(), reason: text(1000), ...notifyFields() }) },
+    handler: async (request, ctx) => ctx.respond.single(await changeOfferStatus(ctx, request.params.offer_id, request.payload.status, request.payload.reason || undefined, notifyOf(request.payload))),
   }),
 ];

@@ -2,7 +2,9 @@ import { defineRoute, Joi } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Candidate, Models } from '../models/index.js';
 import { RESUME_TYPES, SOURCES, addNote, createCandidate, eraseCandidate, listActivities, listCandidates, requireCandidate, resumeDownload, resumeUploadLink, tagCandidate, untagCandidate } from '../services/candidates.js';
-import { id, idParams, listQuery, mrn } from './schemas.js';
+import { listMessages, sendManualMessage } from '../services/messages.js';
+import { MESSAGE } from './answers.js';
+import { id, idParams, listQuery, mrn, text } from './schemas.js';
 
 const present = (candidate: Candidate) => {
   const { search_vector: _vector, ...rest } = candidate as Candidate & { search_vector?: unknown };
@@ -73,7 +75,7 @@ export const candidateRoutes = [
   }),
   defineRoute<Models, AppTypes>({
     method: 'GET', path: '/ats/candidates/{candidate_id}/activities', description: "The candidate's timeline, newest first; filter kind",
-    validate: { params: idParams('candidate_id'), query: listQuery({ kind: Joi.string().valid('note', 'stage_moved', 'status_changed') }) },
+    validate: { params: idParams('candidate_id'), query: listQuery({ kind: Joi.string().valid('note', 'stage_moved', 'status_changed', 'message') }) },
     async handler(request, ctx) {
       const { rows, count } = await listActivities(ctx, request.params.candidate_id, request.query.kind as string | undefined);
       return ctx.respond.collection(rows, count);
@@ -88,6 +90,27 @@ export const candidateRoutes = [
     method: 'GET', path: '/ats/candidates/{candidate_id}/resume', description: 'The latest resume with a five-minute download link',
     validate: { params: idParams('candidate_id') },
     handler: async (request, ctx) => ctx.respond.single(await resumeDownload(ctx, request.params.candidate_id)),
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET', path: '/ats/candidates/{candidate_id}/messages', description: "The candidate's message history, newest first; filter application_id",
+    answers: { collection: MESSAGE },
+    validate: { params: idParams('candidate_id'), query: listQuery({ application_id: id() }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listMessages(ctx, request.params.candidate_id, request.query.application_id as string | undefined);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST', path: '/ats/candidates/{candidate_id}/messages', description: 'Mails the candidate: a template, or a subject and body, with the merge fields filled',
+    answers: { single: MESSAGE },
+    validate: {
+      params: idParams('candidate_id'),
+      payload: Joi.object({ template_id: Joi.string().max(100), subject: text(300), body_html: text(50000), application_id: Joi.string().max(100) }),
+    },
+    async handler(request, ctx) {
+      const message = await sendManualMessage(ctx, request.params.candidate_id, request.payload);
+      return ctx.respond.single(message, { messages: `/ats/candidates/${request.params.candidate_id}/messages` });
+    },
   }),
   defineRoute<Models, AppTypes>({
     method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', description: "Erases the candidate's personal data",

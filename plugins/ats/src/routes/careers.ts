@@ -1,10 +1,22 @@
-import { definePublicRoute, defineRoute, Joi } from '@wpk/sdk';
+import { definePublicRoute, defineRoute, Joi, type RouteRateLimit } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { TEMPLATE_KINDS, applyFromCareers, careerJob, careerJobs, createEmbed, createTemplate, deleteTemplate, embedFeed, presentEmbed, retireEmbed } from '../services/careers.js';
 import { idParams, listQuery, text } from './schemas.js';
 
 const link = Joi.string().trim().max(500).uri({ scheme: ['http', 'https'] });
+
+/**
+ * The apply form's abuse guard (docs/decisions.md, "Recruiting (continued)"): per client address
+ * 20 submissions an hour in the workspace (a person applies to a few jobs; an office or campus
+ * behind one address still gets through), and per job 300 an hour (a popular posting's peak,
+ * while a flood from many addresses cannot bury the job's pipeline). Counted before the handler,
+ * so a refused submission writes nothing.
+ */
+export const APPLY_LIMITS: RouteRateLimit[] = [
+  { name: 'apply-client', per: 'client', limit: 20, windowSeconds: 3600, message: 'Too many applications from your address; try again later' },
+  { name: 'apply-job', per: 'param:job_id', limit: 300, windowSeconds: 3600, message: 'This job is receiving too many applications right now; try again later' },
+];
 
 /** Templates, careers embeds, and the public careers page with its apply form. */
 export const careerRoutes = [
@@ -61,6 +73,7 @@ export const careerRoutes = [
   }),
   definePublicRoute<Models, AppTypes>({
     method: 'POST', path: '/ats/careers/jobs/{job_id}/applications', description: 'The apply form',
+    rateLimits: APPLY_LIMITS,
     validate: {
       params: idParams('job_id'),
       payload: Joi.object({

@@ -11,6 +11,8 @@ export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSch
 export const mrn = (): JoiStringSchema => Joi.string().trim().min(1).max(200);
 export const text = (max: number): JoiStringSchema => Joi.string().max(max).allow('');
 export const instant = (): JoiStringSchema => Joi.instant();
+/** `notify_candidate` (mail the candidate about the operation) and `template_id` (which mail; default the operation's built-in one). */
+export const notifyFields = (): Record<string, JoiSchema> => ({ notify_candidate: Joi.boolean(), template_id: Joi.string().max(100) });
 /** An amount: a JSON number or a decimal string (exact). */
 export const amount = (): JoiSchema => Joi.alternatives(Joi.number().min(0).max(999_999_999_999.99), Joi.string().trim().pattern(/^\d{1,12}(\.\d{1,2})?$/).messages({ 'string.pattern.base': '{#label} must be a decimal amount such as 120000.50' }));
 /** An ISO 4217 currency code. */

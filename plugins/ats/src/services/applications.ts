@@ -4,6 +4,7 @@ import { applicationDocument } from '../search.js';
 import { addTimelineEntry, requireCandidate } from './candidates.js';
 import { conflictOnDuplicate, daysBetween, emit, type AtsBaseContext, type AtsContext, type AtsRequestContext } from './context.js';
 import { presentInterview } from './interviews.js';
+import { DEFAULT_MESSAGES, sendMessage, wantsNotice, type Notify } from './messages.js';
 import { stagesOf } from './pipelines.js';
 
 /** Status operations and the moves they make (docs/apps/ats.md, "Application states"). */
@@ -25,7 +26,7 @@ export async function requireApplication(ctx: AtsContext, id: string, lock = fal
 export async function withTiming(ctx: AtsContext, rows: Application[]) {
   const stageIds = [...new Set(rows.map((row) => row.stage_id))];
   const stages = new Map((stageIds.length ? await ctx.db.stages.findAll({ where: { id: { [Op.in]: stageIds } } }) : []).map((stage) => [stage.id, stage]));
-  const now = new Date();
+  const now = ctx.now();
   return rows.map((row) => {
     const stage = stages.get(row.stage_id);
     const days = daysBetween(new Date(row.stage_entered_at), now);
@@ -81,7 +82,7 @@ export async function createApplication(ctx: AtsRequestContext, input: Applicati
   const application = await conflictOnDuplicate(ctx.db.applications.create({
     candidate_id: candidate.id, job_id: job.id, stage_id: stage.id, status: disqualified.length ? 'rejected' : 'active', source: input.source ?? candidate.source ?? null,
     rejection_reason: disqualified.length ? `Disqualified by screening: ${disqualified.join(', ')}` : null, screening_answers: input.answers ?? {},
-    stage_entered_at: new Date(), decided_at: disqualified.length ? new Date() : null, created_by: createdBy,
+    stage_entered_at: ctx.now(), decided_at: disqualified.length ? ctx.now() : null, created_by: createdBy,
   }), `Candidate ${candidate.id} already applied to job ${job.id}`);
   indexApplication(ctx, application, candidate.name, job.title);
   emit(ctx, 'core.ats.application.created', { application_id: application.id, candidate_id: candidate.id, job_id: job.id, stage_id: stage.id });
@@ -102,7 +103,8 @@ export function listApplications(ctx: AtsContext, filter: ApplicationFilter) {
  * timeline. Moving forward out of a stage with `required_evaluations` needs that many submitted
  * (non-shadow) scorecards of the stage; moving back never does.
  */
-export async function moveApplication(ctx: AtsContext, id: string, stageId: string, note?: string): Promise<Application> {
+export async function moveApplication(ctx: AtsContext, id: string, stageId: string, note?: string, notify?: Notify): Promise<Application> {
+  const notice = wantsNotice(notify);
   const application = await requireApplication(ctx, id, true);
   if (application.status !== 'active') throw new ConflictError(`Application ${id} is ${application.status}; only an active application moves between stages`);
   const job = (await ctx.db.jobs.findById(application.job_id))!;
@@ -115,11 +117,16 @@ export async function moveApplication(ctx: AtsContext, id: string, stageId: stri
     const submitted = await ctx.db.evaluations.count({ where: { application_id: id, stage_id: from.id, status: 'submitted', is_shadow: false } });
     if (submitted < from.required_evaluations) throw new ConflictError(`Stage ${from.name} needs ${from.required_evaluations} submitted scorecard(s) before the application moves on; it has ${submitted}`);
   }
-  const now = new Date();
+  const now = ctx.now();
   await ctx.db.applications.update({ stage_id: stageId, stage_entered_at: now }, { where: { id } });
   await addTimelineEntry(ctx, { candidate_id: application.candidate_id, application_id: id, kind: 'stage_moved', content: `${from?.name ?? 'unknown'} → ${target.name}${note ? `: ${note}` : ''}`, author_mrn: ctx.member.mrn });
   emit(ctx, 'core.ats.application.stage_changed', { application_id: id, from_stage_id: application.stage_id, to_stage_id: stageId, moved_by: ctx.member.mrn });
-  return { ...application, stage_id: stageId, stage_entered_at: now };
+  const moved = { ...application, stage_id: stageId, stage_entered_at: now };
+  if (notice) {
+    const candidate = await requireCandidate(ctx, application.candidate_id);
+    await sendMessage(ctx, { candidate, application: moved, trigger: 'stage_moved', template_id: notify!.template_id, fallback: DEFAULT_MESSAGES.stage_moved, values: { stage_name: target.name } });
+  }
+  return moved;
 }
 
 /**
@@ -127,16 +134,17 @@ export async function moveApplication(ctx: AtsContext, id: string, stageId: stri
  * naming the current status. Hiring needs the job open and lands the application in the
  * pipeline's `hired` stage when it has one.
  */
-export async function changeApplicationStatus(ctx: AtsContext, id: string, operation: string, rejectionReason?: string): Promise<Application> {
+export async function changeApplicationStatus(ctx: AtsContext, id: string, operation: string, rejectionReason?: string, notify?: Notify): Promise<Application> {
+  const notice = wantsNotice(notify);
   const application = await requireApplication(ctx, id, true);
   const move = STATUS_OPERATIONS[operation];
   if (!move.from.includes(application.status)) throw new ConflictError(`Cannot ${operation} an application that is ${application.status}`);
   const job = (await ctx.db.jobs.findById(application.job_id, { lock: 'share' }))!;
-  const changes: Partial<Application> = { status: move.to, decided_at: move.to === 'active' ? null : new Date(), rejection_reason: move.to === 'rejected' ? (rejectionReason ?? null) : null };
+  const changes: Partial<Application> = { status: move.to, decided_at: move.to === 'active' ? null : ctx.now(), rejection_reason: move.to === 'rejected' ? (rejectionReason ?? null) : null };
   if (operation === 'hire') {
     if (job.status !== 'open') throw new ConflictError(`Job ${job.id} is ${job.status}; hiring needs it open`);
     const hiredStage = (await stagesOf(ctx, job.pipeline_id)).find((stage) => stage.type === 'hired');
-    if (hiredStage && hiredStage.id !== application.stage_id) Object.assign(changes, { stage_id: hiredStage.id, stage_entered_at: new Date() });
+    if (hiredStage && hiredStage.id !== application.stage_id) Object.assign(changes, { stage_id: hiredStage.id, stage_entered_at: ctx.now() });
   }
   await ctx.db.applications.update(changes, { where: { id } });
   const candidate = await requireCandidate(ctx, application.candidate_id);
@@ -144,6 +152,7 @@ export async function changeApplicationStatus(ctx: AtsContext, id: string, opera
   await addTimelineEntry(ctx, { candidate_id: application.candidate_id, application_id: id, kind: 'status_changed', content: `${application.status} → ${move.to}${rejectionReason && move.to === 'rejected' ? `: ${rejectionReason}` : ''}`, author_mrn: ctx.member.mrn });
   indexApplication(ctx, updated, candidate.name, job.title);
   emit(ctx, 'core.ats.application.status_changed', { application_id: id, from_status: application.status, to_status: move.to, changed_by: ctx.member.mrn });
+  if (notice) await sendMessage(ctx, { candidate, application: updated, trigger: 'status_changed', template_id: notify!.template_id, fallback: DEFAULT_MESSAGES[operation as 'reject' | 'hire' | 'hold' | 'withdraw' | 'reopen'] });
   return updated;
 }
 
@@ -151,6 +160,7 @@ export async function changeApplicationStatus(ctx: AtsContext, id: string, opera
 export async function deleteApplication(ctx: AtsContext, id: string): Promise<{ id: string; deleted: true }> {
   await requireApplication(ctx, id, true);
   await ctx.db.activities.update({ application_id: null }, { where: { application_id: id } });
+  await ctx.db.messages.update({ application_id: null }, { where: { application_id: id } });
   await ctx.db.applications.destroy({ where: { id } });
   ctx.search.remove('application', id);
   emit(ctx, 'core.ats.application.deleted', { application_id: id, deleted_by: ctx.member.mrn });
@@ -165,5 +175,5 @@ export async function readApplication(ctx: AtsContext, id: string) {
   const interviews = await ctx.db.interviews.findAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']] });
   const evaluations = await ctx.db.evaluations.findAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']] });
   const offers = await ctx.db.offers.findAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']] });
-  return { ...timed, interviews: interviews.map(presentInterview), evaluations, offers };
+  return { ...timed, interviews: interviews.map((interview) => presentInterview(interview, ctx.now())), evaluations, offers };
 }

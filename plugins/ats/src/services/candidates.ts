@@ -142,8 +142,8 @@ export async function resumeDownload(ctx: AtsContext, candidateId: string) {
 /**
  * Erases a candidate's personal data on request (GDPR article 17), keeping the hiring records
  * the workspace must keep (applications, their stages and outcomes, scorecard ratings): name
- * and email become placeholders, contact fields, links, tags and resume files go, timeline notes
- * and screening answers are blanked, scorecard notes are cleared, and the candidate leaves the
+ * and email become placeholders, contact fields, links, tags and resume files go, timeline notes,
+ * the mails sent to them and screening answers are blanked, scorecard notes are cleared, and the candidate leaves the
  * search index. Erasing twice is 409.
  */
 export async function eraseCandidate(ctx: AtsContext, id: string): Promise<Candidate> {
@@ -155,6 +155,7 @@ export async function eraseCandidate(ctx: AtsContext, id: string): Promise<Candi
   };
   await ctx.db.candidates.update(changes, { where: { id } });
   await ctx.db.activities.update({ content: '[erased]' }, { where: { candidate_id: id } });
+  await ctx.db.messages.update({ to_email: erasedEmail(id), subject: '[erased]', body_html: '[erased]', body_text: '[erased]' }, { where: { candidate_id: id } });
   const applications = await ctx.db.applications.findAll({ where: { candidate_id: id }, attributes: ['id'] });
   const applicationIds = applications.map((row) => row.id);
   if (applicationIds.length) {

@@ -1,18 +1,11 @@
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, NotFoundError, Op } from '@wpk/sdk';
 import type { Embed, Job, Template } from '../models/index.js';
 import { createApplication } from './applications.js';
 import { candidateByEmail, createCandidate } from './candidates.js';
+import { checkMergeFields } from './mail-text.js';
 import { conflictOnDuplicate, emit, type AtsBaseContext, type AtsContext, type AtsPublicContext } from './context.js';
 
-/** Merge fields a template may use; anything else between `{{ }}` is refused when the template is saved. */
-export const MERGE_FIELDS = ['candidate_name', 'candidate_first_name', 'job_title', 'company_name', 'recruiter_name', 'interview_link'] as const;
 export const TEMPLATE_KINDS = ['general', 'rejection', 'interview', 'offer'] as const;
-
-function checkMergeFields(text: string, field: string): void {
-  for (const match of text.matchAll(/\{\{\s*([^}]*?)\s*\}\}/g)) {
-    if (!(MERGE_FIELDS as readonly string[]).includes(match[1])) throw new InvalidError(`${field}: {{${match[1]}}} is not a merge field (${MERGE_FIELDS.join(', ')})`);
-  }
-}
 
 /** Saves a template; names are unique ignoring case, merge fields must be known ones. */
 export async function createTemplate(ctx: AtsContext, input: { name: string; kind?: string; subject?: string; body_html?: string }): Promise<Template> {
@@ -54,7 +47,7 @@ export async function retireEmbed(ctx: AtsContext, id: string): Promise<Embed> {
   const embed = await ctx.db.embeds.findById(id, { lock: 'update' });
   if (!embed) throw new NotFoundError(`Embed ${id} not found`);
   if (embed.status === 'retired') throw new ConflictError(`Embed ${id} is already retired`);
-  const changes = { status: 'retired', retired_at: new Date() };
+  const changes = { status: 'retired', retired_at: ctx.now() };
   await ctx.db.embeds.update(changes, { where: { id } });
   emit(ctx, 'core.ats.embed.retired', { embed_id: id, retired_by: ctx.member.mrn });
   return { ...embed, ...changes };

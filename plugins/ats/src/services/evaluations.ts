@@ -59,7 +59,7 @@ export async function submitEvaluation(ctx: AtsContext, id: string, input: Submi
   }
   const missing = criteria.filter((key) => !seen.has(key));
   if (missing.length) throw new InvalidError(`ratings: rate every criterion of the stage; missing ${missing.join(', ')}`);
-  const changes: Partial<Evaluation> = { status: 'submitted', ratings, recommendation: input.recommendation, notes: input.notes ?? null, submitted_at: new Date() };
+  const changes: Partial<Evaluation> = { status: 'submitted', ratings, recommendation: input.recommendation, notes: input.notes ?? null, submitted_at: ctx.now() };
   await ctx.db.evaluations.update(changes, { where: { id } });
   emit(ctx, 'core.ats.evaluation.submitted', { evaluation_id: id, application_id: evaluation.application_id, evaluator_mrn: evaluation.evaluator_mrn, recommendation: input.recommendation });
   return { ...evaluation, ...changes };
@@ -70,7 +70,7 @@ export async function cancelEvaluation(ctx: AtsContext, id: string): Promise<Eva
   const evaluation = await requireEvaluation(ctx, id);
   if (evaluation.status === 'submitted') throw new ConflictError(`Scorecard ${id} is submitted; a submitted scorecard cannot be cancelled and stays unchanged`);
   if (evaluation.status === 'cancelled') throw new ConflictError(`Scorecard ${id} is already cancelled`);
-  const changes: Partial<Evaluation> = { status: 'cancelled', cancelled_at: new Date() };
+  const changes: Partial<Evaluation> = { status: 'cancelled', cancelled_at: ctx.now() };
   await ctx.db.evaluations.update(changes, { where: { id } });
   emit(ctx, 'core.ats.evaluation.cancelled', { evaluation_id: id, application_id: evaluation.application_id, cancelled_by: ctx.member.mrn });
   return { ...evaluation, ...changes };

@@ -3,13 +3,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Interview, Slot } from '../models/index.js';
 import { assertMember, emit, type AtsBaseContext, type AtsContext } from './context.js';
 import { requireApplication } from './applications.js';
+import { erasedEmail } from './candidates.js';
+import { DEFAULT_MESSAGES, noticeOfInterview, sendMessage, wantsNotice, type Notify } from './messages.js';
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** An interview as reads show it: never the self-schedule token's hash; `self_schedule_live` says whether a link works. */
-export function presentInterview(interview: Interview) {
+export function presentInterview(interview: Interview, now: Date) {
   const { self_schedule_token_hash: hash, ...rest } = interview;
-  return { ...rest, self_schedule_live: hash !== null && (!interview.self_schedule_expires_at || new Date(interview.self_schedule_expires_at) > new Date()) };
+  return { ...rest, self_schedule_live: hash !== null && (!interview.self_schedule_expires_at || new Date(interview.self_schedule_expires_at) > now) };
 }
 
 async function requireInterview(ctx: AtsContext, id: string): Promise<Interview> {
@@ -34,7 +36,9 @@ export interface InterviewInput {
  * another stage of the pipeline. The panel defaults to the stage's default interviewers; with
  * `scheduled_at` it is on the calendar at once (`scheduled`), otherwise `requested`.
  */
-export async function createInterview(ctx: AtsContext, applicationId: string, input: InterviewInput) {
+export async function createInterview(ctx: AtsContext, applicationId: string, input: InterviewInput, notify?: Notify) {
+  const notice = wantsNotice(notify);
+  if (notice && !input.scheduled_at) throw new InvalidError('notify_candidate: the candidate is mailed an invitation, which needs scheduled_at');
   const application = await requireApplication(ctx, applicationId, true);
   if (application.status !== 'active') throw new ConflictError(`Application ${applicationId} is ${application.status}; interviews are for active applications`);
   const job = (await ctx.db.jobs.findById(application.job_id))!;
@@ -52,11 +56,12 @@ export async function createInterview(ctx: AtsContext, applicationId: string, in
   const interview = await ctx.db.interviews.create({
     application_id: applicationId, stage_id: stage.id, title: input.title ?? stage.name, panel: panel.map((member) => ({ member_mrn: member.member_mrn, role: member.role ?? 'interviewer' })),
     status: scheduledAt ? 'scheduled' : 'requested', scheduled_at: scheduledAt, duration_minutes: input.duration_minutes || stage.duration_minutes || 60,
-    location: input.location ?? null, instructions: input.instructions ?? null,
+    location: input.location ?? null, instructions: input.instructions ?? null, organizer_email: ctx.member.email,
   });
   emit(ctx, 'core.ats.interview.created', { interview_id: interview.id, application_id: applicationId, panel_mrns: interview.panel.map((member) => member.member_mrn) });
   if (scheduledAt) emit(ctx, 'core.ats.interview.scheduled', { interview_id: interview.id, application_id: applicationId, scheduled_at: scheduledAt.toISOString(), duration_minutes: interview.duration_minutes, by_candidate: false });
-  return presentInterview(interview);
+  if (notice) await noticeOfInterview(ctx, interview, 'interview_scheduled', notify!);
+  return presentInterview((await ctx.db.interviews.findById(interview.id))!, ctx.now());
 }
 
 async function putOnCalendar(ctx: AtsBaseContext, interview: Interview, at: Date, changes: Partial<Interview>, byCandidate: boolean) {
@@ -68,14 +73,17 @@ async function putOnCalendar(ctx: AtsBaseContext, interview: Interview, at: Date
 }
 
 /** Puts the interview on the calendar or moves it; a live self-schedule link stops working (the recruiter decided). */
-export async function scheduleInterview(ctx: AtsContext, id: string, input: { scheduled_at: string; duration_minutes?: number; location?: string; instructions?: string }) {
+export async function scheduleInterview(ctx: AtsContext, id: string, input: { scheduled_at: string; duration_minutes?: number; location?: string; instructions?: string }, notify?: Notify) {
+  const notice = wantsNotice(notify);
   const interview = await requireInterview(ctx, id);
   if (interview.status === 'cancelled') throw new ConflictError(`Interview ${id} is cancelled`);
-  const changes: Partial<Interview> = {};
+  const changes: Partial<Interview> = { organizer_email: ctx.member.email };
   if (input.duration_minutes !== undefined) changes.duration_minutes = input.duration_minutes;
   if (input.location !== undefined) changes.location = input.location;
   if (input.instructions !== undefined) changes.instructions = input.instructions;
-  return presentInterview(await putOnCalendar(ctx, interview, instant(input.scheduled_at, 'scheduled_at'), changes, false));
+  const scheduled = await putOnCalendar(ctx, interview, instant(input.scheduled_at, 'scheduled_at'), changes, false);
+  if (notice) await noticeOfInterview(ctx, scheduled, 'interview_scheduled', notify!);
+  return presentInterview((await ctx.db.interviews.findById(id))!, ctx.now());
 }
 
 export interface SelfScheduleInput {
@@ -88,11 +96,12 @@ export interface SelfScheduleInput {
  * in time order, each in the future, an `end` after its `start`, at most 20), and a new token;
  * the previous token stops working at once. Only the token's hash is kept.
  */
-export async function mintSelfSchedule(ctx: AtsContext, id: string, input: SelfScheduleInput) {
+export async function mintSelfSchedule(ctx: AtsContext, id: string, input: SelfScheduleInput, notify?: Notify) {
+  const notice = wantsNotice(notify);
   const interview = await requireInterview(ctx, id);
   if (interview.status === 'cancelled') throw new ConflictError(`Interview ${id} is cancelled`);
   const duration = input.duration_minutes ?? interview.duration_minutes;
-  const now = new Date();
+  const now = ctx.now();
   const offered: Array<{ start: string; end?: string; field: string }> = [
     ...(input.slots ?? []).map((slot, index) => ({ ...slot, field: `slots[${index}]` })),
     ...([1, 2, 3, 4, 5] as const).flatMap((n) => (input[`slot_${n}`] ? [{ start: input[`slot_${n}`]!, field: `slot_${n}` }] : [])),
@@ -111,28 +120,38 @@ export async function mintSelfSchedule(ctx: AtsContext, id: string, input: SelfS
   const expiresAt = input.expires_at ? instant(input.expires_at, 'expires_at') : new Date(now.getTime() + ctx.settings.self_schedule_days * 86_400_000);
   if (expiresAt <= now) throw new InvalidError('expires_at must be in the future');
   const token = randomBytes(24).toString('base64url');
-  const changes: Partial<Interview> = { self_schedule_token_hash: hashToken(token), self_schedule_slots: slots, self_schedule_expires_at: expiresAt, duration_minutes: duration };
+  const changes: Partial<Interview> = { self_schedule_token_hash: hashToken(token), self_schedule_slots: slots, self_schedule_expires_at: expiresAt, duration_minutes: duration, organizer_email: ctx.member.email };
   if (input.location !== undefined) changes.location = input.location;
   if (input.instructions !== undefined) changes.instructions = input.instructions;
   await ctx.db.interviews.update(changes, { where: { id } });
   emit(ctx, 'core.ats.interview.self_schedule_sent', { interview_id: id, application_id: interview.application_id, slot_count: slots.length, expires_at: expiresAt.toISOString() });
-  return { interview_id: id, token, link: `/ats/self-schedule/${token}`, page: `/public/apps/ats/self-schedule.html#${token}`, slots, expires_at: expiresAt.toISOString() };
+  const page = `/public/apps/ats/self-schedule.html#${token}`;
+  let messageId: string | null = null;
+  if (notice) {
+    const application = (await ctx.db.applications.findById(interview.application_id))!;
+    const candidate = (await ctx.db.candidates.findById(application.candidate_id))!;
+    messageId = (await sendMessage(ctx, { candidate, application, trigger: 'self_schedule', template_id: notify!.template_id, fallback: DEFAULT_MESSAGES.self_schedule, values: { interview_link: `${ctx.workspace.origin}${page}` } })).id;
+  }
+  return { interview_id: id, token, link: `/ats/self-schedule/${token}`, page, url: `${ctx.workspace.origin}${page}`, slots, expires_at: expiresAt.toISOString(), message_id: messageId };
 }
 
 /** Cancels an interview: status `cancelled`, kept (struck through on the calendar); its link stops working. */
-export async function cancelInterview(ctx: AtsContext, id: string) {
+export async function cancelInterview(ctx: AtsContext, id: string, notify?: Notify) {
+  const notice = wantsNotice(notify);
   const interview = await requireInterview(ctx, id);
   if (interview.status === 'cancelled') throw new ConflictError(`Interview ${id} is already cancelled`);
-  const changes: Partial<Interview> = { status: 'cancelled', cancelled_at: new Date(), self_schedule_token_hash: null };
+  if (notice && !interview.scheduled_at) throw new InvalidError('notify_candidate: the interview was never scheduled, so the candidate has nothing to cancel');
+  const changes: Partial<Interview> = { status: 'cancelled', cancelled_at: ctx.now(), self_schedule_token_hash: null };
   await ctx.db.interviews.update(changes, { where: { id } });
   emit(ctx, 'core.ats.interview.cancelled', { interview_id: id, application_id: interview.application_id, cancelled_by: ctx.member.mrn });
-  return presentInterview({ ...interview, ...changes });
+  if (notice) await noticeOfInterview(ctx, { ...interview, ...changes }, 'interview_cancelled', notify!);
+  return presentInterview((await ctx.db.interviews.findById(id))!, ctx.now());
 }
 
 /** The interview a live token opens, or 404 (unknown, replaced, used, cancelled or expired: all look the same). */
 async function byToken(ctx: AtsBaseContext, token: string): Promise<Interview> {
   const interview = /^[A-Za-z0-9_-]{20,64}$/.test(token) ? await ctx.db.interviews.findOne({ where: { self_schedule_token_hash: hashToken(token) }, lock: 'update' }) : null;
-  if (!interview || interview.status === 'cancelled' || (interview.self_schedule_expires_at && new Date(interview.self_schedule_expires_at) <= new Date())) {
+  if (!interview || interview.status === 'cancelled' || (interview.self_schedule_expires_at && new Date(interview.self_schedule_expires_at) <= ctx.now())) {
     throw new NotFoundError('This scheduling link is no longer valid');
   }
   return interview;
@@ -158,5 +177,9 @@ export async function pickSlot(ctx: AtsBaseContext, token: string, start: string
   if (!slot) throw new InvalidError('start is not one of the offered slots');
   const duration = Math.round((new Date(slot.end).getTime() - new Date(slot.start).getTime()) / 60_000);
   const updated = await putOnCalendar(ctx, interview, new Date(slot.start), { duration_minutes: duration }, true);
+  // The candidate's confirmation, with the invitation for their calendar (not to an erased record).
+  const application = (await ctx.db.applications.findById(interview.application_id))!;
+  const candidate = (await ctx.db.candidates.findById(application.candidate_id))!;
+  if (candidate.email !== erasedEmail(candidate.id)) await noticeOfInterview(ctx, updated, 'self_scheduled', {});
   return { title: updated.title, scheduled_at: new Date(slot.start).toISOString(), duration_minutes: duration, location: updated.location };
 }

@@ -74,7 +74,7 @@ export async function createJob(ctx: AtsContext, input: JobInput): Promise<Job> 
   // A recorded decision given at creation counts (an approver who approved on paper); the rest wait.
   for (const approval of input.approvals ?? []) {
     const decided = approval.status && approval.status !== 'pending';
-    await ctx.db.jobApprovals.create({ job_id: job.id, approver_mrn: approval.approver_mrn, status: approval.status ?? 'pending', comment: approval.comment ?? null, decided_at: decided ? new Date() : null });
+    await ctx.db.jobApprovals.create({ job_id: job.id, approver_mrn: approval.approver_mrn, status: approval.status ?? 'pending', comment: approval.comment ?? null, decided_at: decided ? ctx.now() : null });
   }
   ctx.search.upsert(jobDocument(job));
   emit(ctx, 'core.ats.job.created', { job_id: job.id, title: job.title, pipeline_id: pipelineId, created_by: ctx.member.mrn });
@@ -96,7 +96,7 @@ export function listJobs(ctx: AtsContext, filter: JobFilter) {
 }
 
 async function setStatus(ctx: AtsContext, job: Job, to: string, reason: string | null): Promise<Job> {
-  const now = new Date();
+  const now = ctx.now();
   const changes: Partial<Job> = { status: to, status_reason: reason };
   if (to === 'open' && !job.opened_at) changes.opened_at = now;
   if (to === 'closed') changes.closed_at = now;
@@ -136,7 +136,7 @@ export async function recordApproval(ctx: AtsContext, id: string, status: string
   if (job.status !== 'approval') throw new ConflictError(`Job ${id} is ${job.status}, not waiting for approval`);
   const approval = await ctx.db.jobApprovals.findOne({ where: { job_id: id, approver_mrn: ctx.member.mrn } });
   if (!approval) throw new ForbiddenError(`You are not an approver of job ${id}`);
-  await ctx.db.jobApprovals.update({ status, comment: comment ?? null, decided_at: new Date() }, { where: { id: approval.id } });
+  await ctx.db.jobApprovals.update({ status, comment: comment ?? null, decided_at: ctx.now() }, { where: { id: approval.id } });
   emit(ctx, 'core.ats.job.approval_recorded', { job_id: id, approver_mrn: ctx.member.mrn, status, comment: comment ?? null });
   let updated = job;
   if (status === 'rejected') updated = await setStatus(ctx, job, 'draft', comment ?? 'Approval rejected');
@@ -151,6 +151,7 @@ export async function deleteJob(ctx: AtsContext, id: string): Promise<{ id: stri
   if (hired > 0) throw new ConflictError(`Job ${id} has ${hired} hire(s); close it instead`);
   const applications = await ctx.db.applications.findAll({ where: { job_id: id }, attributes: ['id'] });
   await ctx.db.activities.update({ application_id: null }, { where: { application_id: { [Op.in]: applications.map((row) => row.id) } } });
+  await ctx.db.messages.update({ application_id: null }, { where: { application_id: { [Op.in]: applications.map((row) => row.id) } } });
   await ctx.db.jobs.destroy({ where: { id } });
   for (const application of applications) ctx.search.remove('application', application.id);
   ctx.search.remove('job', id);

@@ -19,5 +19,5 @@ export async function recordMemberAdded(ctx: AtsBaseContext, memberId: string): 
 
 /** The member left the workspace. */
 export async function recordMemberRemoved(ctx: AtsBaseContext, memberId: string, removedBy: string | null): Promise<void> {
-  await setState(ctx, memberId, { at: new Date(), by: removedBy });
+  await setState(ctx, memberId, { at: ctx.now(), by: removedBy });
 }

@@ -1,7 +1,9 @@
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
 import type { Offer } from '../models/index.js';
 import { requireApplication } from './applications.js';
+import { requireCandidate } from './candidates.js';
 import { emit, type AtsContext } from './context.js';
+import { DEFAULT_MESSAGES, sendMessage, wantsNotice, type Notify } from './messages.js';
 
 /** Offer statuses and the moves between them (docs/apps/ats.md, "Offer states"). */
 export const OFFER_STATUSES = ['draft', 'approval', 'approved', 'sent', 'rescinded'] as const;
@@ -53,7 +55,9 @@ export async function createOffer(ctx: AtsContext, applicationId: string, input:
  * Moves an offer; an impossible move is 409 naming both states. Approving needs
  * `ats.offers.approve`; sending needs the application still active.
  */
-export async function changeOfferStatus(ctx: AtsContext, id: string, to: string, reason?: string): Promise<Offer> {
+export async function changeOfferStatus(ctx: AtsContext, id: string, to: string, reason?: string, notify?: Notify): Promise<Offer> {
+  const notice = wantsNotice(notify);
+  if (notice && to !== 'sent' && to !== 'rescinded') throw new InvalidError('notify_candidate: the candidate is mailed when an offer is sent or rescinded');
   const offer = await ctx.db.offers.findById(id, { lock: 'update' });
   if (!offer) throw new NotFoundError(`Offer ${id} not found`);
   if (offer.status === to) throw new ConflictError(`Offer ${id} is already ${to}`);
@@ -65,5 +69,25 @@ export async function changeOfferStatus(ctx: AtsContext, id: string, to: string,
   }
   await ctx.db.offers.update({ status: to, status_reason: reason ?? null }, { where: { id } });
   emit(ctx, 'core.ats.offer.status_changed', { offer_id: id, application_id: offer.application_id, from_status: offer.status, to_status: to, changed_by: ctx.member.mrn });
-  return (await ctx.db.offers.findById(id))!;
+  const updated = (await ctx.db.offers.findById(id))!;
+  if (notice) {
+    const application = await requireApplication(ctx, offer.application_id);
+    const candidate = await requireCandidate(ctx, application.candidate_id);
+    const trigger = to === 'sent' ? 'offer_sent' : 'offer_rescinded';
+    await sendMessage(ctx, { candidate, application, trigger, template_id: notify!.template_id, fallback: DEFAULT_MESSAGES[trigger], values: { offer_summary: offerSummary(updated) } });
+  }
+  return updated;
+}
+
+/** The package in one paragraph, as the offer mail's `{{offer_summary}}`: `Base salary: EUR 110000.10 per year. Bonus: ...`. */
+export function offerSummary(offer: Offer): string {
+  const money = (amount: string) => `${offer.currency ?? ''} ${amount}`.trim();
+  const parts = [
+    offer.base !== null ? `Base salary: ${money(offer.base)}${offer.period ? ` per ${offer.period}` : ''}.` : null,
+    offer.bonus !== null ? `Bonus: ${money(offer.bonus)}.` : null,
+    offer.equity ? `Equity: ${offer.equity}.` : null,
+    offer.benefits.length ? `Benefits: ${offer.benefits.join(', ')}.` : null,
+    offer.start_date ? `Start date: ${offer.start_date}.` : null,
+  ];
+  return parts.filter(Boolean).join(' ') || 'The details follow separately.';
 }

@@ -3,7 +3,7 @@
  * first-party and installed in one workspace, and short ways to get the callers tests need.
  * Every test file starts one (`startWorld`) in `test.before` and closes it after.
  */
-import { createTestPlatform, type TestCaller, type TestMember, type TestPlatform, type TestResponse, type TestWorkspace } from '@wpk/testing';
+import { API_VERSION, createTestPlatform, type TestCaller, type TestMember, type TestPlatform, type TestResponse, type TestWorkspace } from '@wpk/testing';
 import { fileURLToPath } from 'node:url';
 
 /** The app's directory: loading it by directory serves its public folder (`/public/apps/ats/*`) too. */
@@ -26,11 +26,13 @@ export interface World {
   /** The `core.ats.*` events written since the last call, oldest first. */
   takeEvents(): CapturedEvent[];
   deliver(action: string, payload: Record<string, unknown>): Promise<void>;
+  /** An anonymous POST as if from the client address `address` (the public apply form's rate limit counts per address). */
+  postFrom(address: string, path: string, payload: unknown): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
-export async function startWorld(subdomain: string): Promise<World> {
-  const platform = await createTestPlatform({ apps: [APP_DIR], firstParty: true });
+export async function startWorld(subdomain: string, options: { listen?: boolean } = {}): Promise<World> {
+  const platform = await createTestPlatform({ apps: [APP_DIR], firstParty: true, listen: options.listen });
   try {
     const workspace = await platform.workspace(subdomain);
     await workspace.install('ats');
@@ -52,6 +54,13 @@ export async function startWorld(subdomain: string): Promise<World> {
       async deliver(action, payload) {
         const result = await platform.deliver(workspace.id, action, payload);
         if (result.ats !== 'handled') throw new Error(`${action} was not handled by ats: ${JSON.stringify(result)}`);
+      },
+      async postFrom(address, path, payload) {
+        const response = await platform.runtime.server.inject({
+          method: 'POST', url: path, remoteAddress: address, payload: payload as object,
+          headers: { host: `${subdomain}.${platform.runtime.config.baseDomain}`, 'x-api-version': API_VERSION, 'content-type': 'application/json' },
+        });
+        return { status: response.statusCode, body: response.payload ? JSON.parse(response.payload) : null, headers: response.headers as TestResponse['headers'] };
       },
       close: () => platform.close(),
     };

@@ -1,5 +1,6 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createMailTables } from './0001-create-mail-tables.js';
+import { connectedAccounts } from './0002-connected-accounts.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createMailTables];
+export const migrations: AppMigration[] = [createMailTables, connectedAccounts];

@@ -101,6 +101,67 @@ export interface Message {
   flagged: boolean;
   sent_at: Date | null;
   received_at: Date;
+  /** A connected account's message: its folder on the server and UID there (null for hosted mail). */
+  remote_path: string | null;
+  remote_uid: number | string | null; // BIGINT: read with Number()
+  /** Its seen/flagged changed here and the server has yet to learn it. */
+  flags_dirty: boolean;
+  /** SPF and DMARC verdicts on arrival through the listener (`none` when not evaluated). */
+  spf: string;
+  dmarc: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** How a connection to a server is secured: implicit TLS, STARTTLS, or none (loopback and tests). */
+export type Security = 'tls' | 'starttls' | 'none';
+
+/** A member's external mailbox: IMAP to read, SMTP to send; the passwords sealed in `credentials`. */
+export interface ConnectedAccount {
+  id: string;
+  member_id: string;
+  address: string;
+  display_name: string;
+  signature_id: string | null;
+  imap_host: string;
+  imap_port: number;
+  imap_security: Security;
+  imap_username: string;
+  smtp_host: string;
+  smtp_port: number;
+  smtp_security: Security;
+  smtp_username: string;
+  /** `ctx.secrets.seal(JSON.stringify({ imap, smtp }))`: the two passwords. */
+  credentials: string;
+  sync_status: 'pending' | 'ok' | 'error';
+  last_error: string;
+  last_synced_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Where the sync of one folder of a connected account stands. */
+export interface AccountFolder {
+  account_id: string;
+  folder: string;
+  remote_path: string;
+  uid_validity: string;
+  uid_next: number | string; // BIGINT: read with Number()
+  highest_modseq: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A move made here (to the trash, or another folder) that the server has yet to see. */
+export interface RemoteOperation {
+  id: string;
+  account_id: string;
+  /** The local message that moved (null when it was deleted here: only the server's copy moves). */
+  message_id: string | null;
+  remote_path: string;
+  uid_validity: string;
+  remote_uid: number | string; // BIGINT: read with Number()
+  target_folder: string;
   created_at: Date;
   updated_at: Date;
 }
@@ -253,6 +314,47 @@ export const models = {
     flagged: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     sent_at: { type: DataTypes.DATE, allowNull: true },
     received_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
+    remote_path: { type: DataTypes.STRING(500), allowNull: true },
+    remote_uid: { type: DataTypes.BIGINT, allowNull: true },
+    flags_dirty: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+    spf: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'none' },
+    dmarc: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'none' },
+  }),
+  connectedAccounts: defineModel<ConnectedAccount>('connected_accounts', {
+    id: id(),
+    member_id: { type: DataTypes.UUID, allowNull: false },
+    address: { type: DataTypes.STRING(320), allowNull: false },
+    display_name: text(200),
+    signature_id: { type: DataTypes.UUID, allowNull: true },
+    imap_host: { type: DataTypes.STRING(253), allowNull: false },
+    imap_port: { type: DataTypes.INTEGER, allowNull: false },
+    imap_security: { type: DataTypes.STRING(10), allowNull: false },
+    imap_username: { type: DataTypes.STRING(320), allowNull: false },
+    smtp_host: { type: DataTypes.STRING(253), allowNull: false },
+    smtp_port: { type: DataTypes.INTEGER, allowNull: false },
+    smtp_security: { type: DataTypes.STRING(10), allowNull: false },
+    smtp_username: { type: DataTypes.STRING(320), allowNull: false },
+    credentials: { type: DataTypes.TEXT, allowNull: false },
+    sync_status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'pending' },
+    last_error: text(500),
+    last_synced_at: { type: DataTypes.DATE, allowNull: true },
+  }),
+  accountFolders: defineModel<AccountFolder>('account_folders', {
+    account_id: { type: DataTypes.UUID, primaryKey: true },
+    folder: { type: DataTypes.STRING(40), primaryKey: true },
+    remote_path: { type: DataTypes.STRING(500), allowNull: false },
+    uid_validity: { type: DataTypes.STRING(20), allowNull: false },
+    uid_next: { type: DataTypes.BIGINT, allowNull: false },
+    highest_modseq: { type: DataTypes.STRING(20), allowNull: true },
+  }),
+  remoteOperations: defineModel<RemoteOperation>('remote_operations', {
+    id: id(),
+    account_id: { type: DataTypes.UUID, allowNull: false },
+    message_id: { type: DataTypes.UUID, allowNull: true },
+    remote_path: { type: DataTypes.STRING(500), allowNull: false },
+    uid_validity: { type: DataTypes.STRING(20), allowNull: false },
+    remote_uid: { type: DataTypes.BIGINT, allowNull: false },
+    target_folder: { type: DataTypes.STRING(40), allowNull: false },
   }),
   drafts: defineModel<Draft>('drafts', {
     id: id(),

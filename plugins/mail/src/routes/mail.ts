@@ -1,34 +1,34 @@
-import { defineRoute, Joi } from '@wpk/sdk';
+import { defineRoute, Joi, type JoiSchema } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { blockSender, createDraft, createFilter, createSignature, deleteDraft, deleteFilter, deleteSignature, listBlocked, listDrafts, listFilters, listSignatures, present, replaceSignature, requireDraft, saveDraft, sendDraft, unblockSender } from '../services/account-parts.js';
-import {
-  deleteMessage,
-  listAccountMessages,
-  listAccounts,
-  listGroupMessages,
-  presentAccount,
-  presentMessage,
-  queueMessage,
-  requireAccount,
-  requireAccountMessage,
-  requireGroupMessage,
-  updateAccount,
-  updateMessage,
-} from '../services/messages.js';
+import { connectAccount, disconnectAccount, listAccounts, presentAccount, requireAccount, updateAccount, type ConnectionVerifier } from '../services/accounts.js';
+import { deleteMessage, listAccountMessages, listGroupMessages, presentMessage, queueMessage, requireAccountMessage, requireGroupMessage, updateMessage } from '../services/messages.js';
 import { composition, deleted, filterAction, filterCondition, folder, id, idParams, listQuery, name, q } from './schemas.js';
 
 const route = defineRoute<Models, AppTypes>;
 
 const messageChanges = Joi.object({ seen: Joi.boolean(), flagged: Joi.boolean(), folder: folder() }).min(1);
 
+/** One server of a connected account: host, port, how the connection is secured, and the login. */
+const server = (required: boolean) => {
+  const field = <T extends JoiSchema>(schema: T) => (required ? schema.required() : schema);
+  return Joi.object({
+    host: field(Joi.string().trim().lowercase().hostname().max(253)),
+    port: field(Joi.number().integer().min(1).max(65535)),
+    security: field(Joi.string().valid('tls', 'starttls', 'none')),
+    username: Joi.string().trim().min(1).max(320),
+    password: Joi.string().min(1).max(1000),
+  });
+};
+
 /** The caller's accounts and their messages, signatures, filters, blocked senders; group messages; drafts. */
-export function mailRoutes() {
+export function mailRoutes(verify: ConnectionVerifier) {
   return [
     route({
       method: 'GET',
       path: '/mail/accounts',
-      description: "Lists the caller's accounts (the hosted mailboxes assigned to them), by address",
+      description: "Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address",
       validate: { query: listQuery() },
       async handler(_request, ctx) {
         const { rows, count } = await listAccounts(ctx);
@@ -36,12 +36,39 @@ export function mailRoutes() {
       },
     }),
     route({
+      method: 'POST',
+      path: '/mail/accounts',
+      description: "Connects an external mailbox (IMAP to read, SMTP to send): both servers must accept the login; the passwords are kept sealed and never shown",
+      validate: {
+        payload: Joi.object({
+          address: Joi.string().trim().lowercase().email({ tlds: false }).max(320).required(),
+          display_name: Joi.string().trim().max(200).allow(''),
+          imap: server(true).keys({ username: Joi.string().trim().min(1).max(320).required(), password: Joi.string().min(1).max(1000).required() }).required(),
+          smtp: server(true).required(),
+        }),
+      },
+      async handler(request, ctx) {
+        const account = await connectAccount(ctx, request.payload, verify);
+        return ctx.respond.single(presentAccount(account));
+      },
+    }),
+    route({
       method: 'PATCH',
       path: '/mail/accounts/{account_id}',
-      description: "Changes an account's display name or default signature (UpdateAccount)",
-      validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null) }).min(1) },
+      description: "Changes an account's display name or default signature, and a connected account's servers or passwords (checked before they are kept) (UpdateAccount)",
+      validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null), imap: server(false).min(1), smtp: server(false).min(1) }).min(1) },
       async handler(request, ctx) {
-        return ctx.respond.single(presentAccount(await updateAccount(ctx, request.params.account_id, request.payload)));
+        return ctx.respond.single(presentAccount(await updateAccount(ctx, request.params.account_id, request.payload, verify)));
+      },
+    }),
+    route({
+      method: 'DELETE',
+      path: '/mail/accounts/{account_id}',
+      description: "Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its server stays (a hosted mailbox answers 409)",
+      validate: { params: idParams('account_id') },
+      async handler(request, ctx) {
+        await disconnectAccount(ctx, await requireAccount(ctx, request.params.account_id, true), ctx.member.id);
+        return ctx.respond.single(deleted(request.params.account_id));
       },
     }),
     route({

@@ -1,7 +1,8 @@
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
 import type { BlockedSender, Draft, Filter, FilterAction, FilterCondition, Signature } from '../models/index.js';
 import { conflictOnDuplicate, type MailContext } from './context.js';
-import { queueMessage, requireAccount, type Composition } from './messages.js';
+import { findAccount, myAccountIds, requireAccount } from './accounts.js';
+import { queueMessage, type Composition } from './messages.js';
 
 /** Signature, filter, blocked sender and draft as the API shows them. */
 export const present = {
@@ -45,6 +46,7 @@ export async function replaceSignature(ctx: MailContext, accountId: string, id: 
 export async function deleteSignature(ctx: MailContext, accountId: string, id: string): Promise<void> {
   await requireSignature(ctx, accountId, id);
   await ctx.db.mailboxes.update({ signature_id: null }, { where: { id: accountId, signature_id: id } });
+  await ctx.db.connectedAccounts.update({ signature_id: null }, { where: { id: accountId, signature_id: id } });
   await ctx.db.signatures.destroy({ where: { id } });
 }
 
@@ -99,7 +101,7 @@ export async function unblockSender(ctx: MailContext, accountId: string, id: str
 
 /** The caller's drafts (optionally of one account), last saved first. */
 export async function listDrafts(ctx: MailContext, accountId?: string) {
-  const accounts = (await ctx.db.mailboxes.findAll({ where: { member_id: ctx.member.id }, attributes: ['id'] })).map((row) => row.id);
+  const accounts = await myAccountIds(ctx);
   const ids = accountId ? accounts.filter((id) => id === accountId) : accounts;
   return ctx.db.drafts.findAndCountAll({ where: { account_id: ids }, order: [['updated_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
 }
@@ -109,7 +111,7 @@ function draftColumns(input: Composition) {
 }
 
 export async function createDraft(ctx: MailContext, input: Composition & { account_id: string }): Promise<Draft> {
-  const account = await ctx.db.mailboxes.findById(input.account_id);
+  const account = await findAccount(ctx, input.account_id);
   if (!account || account.member_id !== ctx.member.id) throw new InvalidError(`account_id ${input.account_id} is not one of your accounts`);
   return ctx.db.drafts.create({ account_id: account.id, created_by: ctx.member.id, ...draftColumns(input) });
 }
@@ -118,7 +120,7 @@ export async function createDraft(ctx: MailContext, input: Composition & { accou
 export async function requireDraft(ctx: MailContext, id: string): Promise<Draft> {
   const draft = await ctx.db.drafts.findById(id, { lock: 'update' });
   if (!draft) throw new NotFoundError('Draft not found');
-  const account = await ctx.db.mailboxes.findById(draft.account_id);
+  const account = await findAccount(ctx, draft.account_id);
   if (!account || account.member_id !== ctx.member.id) throw new NotFoundError('Draft not found');
   return draft;
 }

@@ -16,6 +16,11 @@ export interface IncomingMessage {
   date: Date | null;
   sizeBytes: number;
   dkim: 'pass' | 'fail' | 'none';
+  /** SPF of the envelope sender and DMARC of the From domain (`mailauth`), `none` when not evaluated. */
+  spf: string;
+  dmarc: string;
+  /** DMARC failed under `p=quarantine`: every copy is filed in `spam`, whatever the filters say. */
+  quarantine?: boolean;
 }
 
 /** Where an address of a hosted domain leads: a mailbox, a group, the domain's catch-all, or nowhere. */
@@ -66,7 +71,7 @@ export function filterMatches(filter: Pick<Filter, 'match' | 'conditions'>, mess
   return filter.match === 'any' ? results.some(Boolean) : results.every(Boolean);
 }
 
-function columns(message: IncomingMessage) {
+export function columns(message: IncomingMessage) {
   return {
     message_id_header: message.messageId.slice(0, 998),
     in_reply_to: message.inReplyTo.slice(0, 998),
@@ -79,11 +84,13 @@ function columns(message: IncomingMessage) {
     html_body: message.html,
     size_bytes: message.sizeBytes,
     dkim: message.dkim,
+    spf: message.spf,
+    dmarc: message.dmarc,
     sent_at: message.date,
   };
 }
 
-function received(ctx: MailBaseContext, row: Message): void {
+export function received(ctx: MailBaseContext, row: Message): void {
   ctx.events.stage('core.mail.message.received', {
     message_id: row.id,
     account_id: row.account_id,
@@ -97,24 +104,38 @@ function received(ctx: MailBaseContext, row: Message): void {
   ctx.search.upsert(messageDocument(row));
 }
 
-/** Files a copy in a mailbox after its blocked senders and filters; null when they dropped it. */
-async function fileInMailbox(ctx: MailBaseContext, mailbox: Mailbox, message: IncomingMessage): Promise<Message | null> {
-  const blocked = (await ctx.db.blockedSenders.findAll({ where: { account_id: mailbox.id } })).map((row) => row.address);
-  if (isBlocked(blocked, message.from.address)) return null;
-  let folder = 'inbox';
-  let seen = false;
-  let flagged = false;
-  const filters = await ctx.db.filters.findAll({ where: { account_id: mailbox.id }, order: [['position', 'ASC'], ['id', 'ASC']] });
+/** What an account's blocked senders and filters make of a message: dropped, or filed in a folder with flags. */
+export interface RuleOutcome {
+  drop: boolean;
+  folder: string;
+  seen: boolean;
+  flagged: boolean;
+}
+
+/** Runs the account's blocked senders, then its filters in position order. */
+export async function applyRules(ctx: MailBaseContext, accountId: string, message: IncomingMessage, folder = 'inbox'): Promise<RuleOutcome> {
+  const outcome: RuleOutcome = { drop: false, folder, seen: false, flagged: false };
+  const blocked = (await ctx.db.blockedSenders.findAll({ where: { account_id: accountId } })).map((row) => row.address);
+  if (isBlocked(blocked, message.from.address)) return { ...outcome, drop: true };
+  const filters = await ctx.db.filters.findAll({ where: { account_id: accountId }, order: [['position', 'ASC'], ['id', 'ASC']] });
   for (const filter of filters) {
     if (!filterMatches(filter, message)) continue;
     for (const action of filter.actions) {
-      if (action.type === 'discard') return null;
-      if (action.type === 'move' && action.folder) folder = action.folder;
-      if (action.type === 'mark_seen') seen = true;
-      if (action.type === 'flag') flagged = true;
+      if (action.type === 'discard') return { ...outcome, drop: true };
+      if (action.type === 'move' && action.folder) outcome.folder = action.folder;
+      if (action.type === 'mark_seen') outcome.seen = true;
+      if (action.type === 'flag') outcome.flagged = true;
     }
   }
-  const row = await ctx.db.messages.create({ account_id: mailbox.id, folder, seen, flagged, received_at: new Date(), ...columns(message) });
+  return outcome;
+}
+
+/** Files a copy in a mailbox after its blocked senders and filters; null when they dropped it. */
+async function fileInMailbox(ctx: MailBaseContext, mailbox: Mailbox, message: IncomingMessage): Promise<Message | null> {
+  const outcome = await applyRules(ctx, mailbox.id, message);
+  if (outcome.drop) return null;
+  const folder = message.quarantine ? 'spam' : outcome.folder;
+  const row = await ctx.db.messages.create({ account_id: mailbox.id, folder, seen: outcome.seen, flagged: outcome.flagged, received_at: new Date(), ...columns(message) });
   received(ctx, row);
   return row;
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
 import type { Mailbox, OutboxKey } from '../models/index.js';
+import { deleteAccountParts } from './accounts.js';
 import { localPart } from './addresses.js';
 import { conflictOnDuplicate, likePattern, type MailBaseContext, type MailContext } from './context.js';
 import { assertMemberPresent } from './members.js';
@@ -78,8 +79,7 @@ export async function updateMailbox(ctx: MailContext, id: string, input: { membe
 export async function deleteMailbox(ctx: MailContext, id: string): Promise<void> {
   const mailbox = await requireMailbox(ctx, id, true);
   await ctx.db.domains.update({ catch_all_mailbox_id: null }, { where: { catch_all_mailbox_id: id } });
-  const messages = await ctx.db.messages.findAll({ where: { account_id: id }, attributes: ['id'] });
-  for (const message of messages) ctx.search.remove('message', message.id);
+  await deleteAccountParts(ctx, id);
   await ctx.db.mailboxes.destroy({ where: { id } });
   ctx.events.stage('core.mail.mailbox.deleted', { mailbox_id: id, address: mailbox.address, deleted_by: ctx.member.id });
 }

@@ -1,4 +1,5 @@
 import { InvalidError, isUuid } from '@wpk/sdk';
+import { disconnectAccount, findAccount } from './accounts.js';
 import type { MailBaseContext } from './context.js';
 
 /** Refuses an id no member can have, and a member the app's copy knows as removed. */
@@ -16,7 +17,8 @@ export async function recordMemberAdded(ctx: MailBaseContext, memberId: string):
 
 /**
  * `core.account.member.removed`: remembered as removed; their mailboxes stay (mail keeps
- * arriving, an admin reassigns them) but are unassigned, and they leave every group. Idempotent.
+ * arriving, an admin reassigns them) but are unassigned, the accounts they connected are
+ * disconnected (their passwords go with them), and they leave every group. Idempotent.
  */
 export async function recordMemberRemoved(ctx: MailBaseContext, memberId: string, removedBy: string | null): Promise<void> {
   const row = await ctx.db.memberDirectory.upsert({ member_id: memberId, removed_at: new Date() }, { conflictFields: ['member_id'], update: [] });
@@ -25,6 +27,11 @@ export async function recordMemberRemoved(ctx: MailBaseContext, memberId: string
   for (const mailbox of mailboxes) {
     await ctx.db.mailboxes.update({ member_id: null }, { where: { id: mailbox.id } });
     ctx.events.stage('core.mail.mailbox.assigned', { mailbox_id: mailbox.id, address: mailbox.address, member_id: null, assigned_by: removedBy });
+  }
+  const connected = await ctx.db.connectedAccounts.findAll({ where: { member_id: memberId }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
+  for (const account of connected) {
+    const found = await findAccount(ctx, account.id, true);
+    if (found) await disconnectAccount(ctx, found, removedBy);
   }
   const memberships = await ctx.db.groupMembers.findAll({ where: { member_id: memberId }, order: [['created_at', 'ASC']] });
   for (const membership of memberships) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
-import type { Address, Mailbox, Message } from '../models/index.js';
+import type { Address, Message } from '../models/index.js';
+import { requireAccount, type Account } from './accounts.js';
 import { likePattern, type MailBaseContext, type MailContext } from './context.js';
 import { requireGroup } from './groups.js';
 
@@ -22,6 +23,8 @@ export function presentMessage(message: Message) {
     html: message.html_body,
     size_bytes: message.size_bytes,
     dkim: message.dkim,
+    spf: message.spf,
+    dmarc: message.dmarc,
     seen: message.seen,
     flagged: message.flagged,
     delivery_status: message.delivery_status,
@@ -49,37 +52,6 @@ export function messageDocument(message: Message) {
   };
 }
 
-/** The caller's account (a mailbox assigned to them), or 404. */
-export async function requireAccount(ctx: MailContext, id: string, lock = false): Promise<Mailbox> {
-  const mailbox = await ctx.db.mailboxes.findById(id, lock ? { lock: 'update' } : {});
-  if (!mailbox || mailbox.member_id !== ctx.member.id) throw new NotFoundError('Account not found');
-  return mailbox;
-}
-
-/** An account as the API shows it: the hosted mailbox assigned to the caller. */
-export function presentAccount(mailbox: Mailbox) {
-  return { id: mailbox.id, kind: 'hosted', address: mailbox.address, display_name: mailbox.display_name, signature_id: mailbox.signature_id, mailbox_id: mailbox.id, created_at: mailbox.created_at, updated_at: mailbox.updated_at };
-}
-
-/** The caller's accounts, by address. */
-export async function listAccounts(ctx: MailContext) {
-  return ctx.db.mailboxes.findAndCountAll({ where: { member_id: ctx.member.id }, order: [['address', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
-}
-
-/** Changes the account's display name and default signature. */
-export async function updateAccount(ctx: MailContext, id: string, input: { display_name?: string; signature_id?: string | null }): Promise<Mailbox> {
-  const mailbox = await requireAccount(ctx, id, true);
-  const changes: Partial<Mailbox> = {};
-  if (input.display_name !== undefined) changes.display_name = input.display_name;
-  if (input.signature_id !== undefined) {
-    if (input.signature_id !== null && !(await ctx.db.signatures.findOne({ where: { id: input.signature_id, account_id: id } }))) throw new InvalidError(`signature_id ${input.signature_id} is not a signature of this account`);
-    changes.signature_id = input.signature_id;
-  }
-  if (Object.keys(changes).length === 0) return mailbox;
-  await ctx.db.mailboxes.update(changes, { where: { id } });
-  return { ...mailbox, ...changes, updated_at: new Date() };
-}
-
 /** Messages of a folder (default inbox), newest first; `q` matches subject or sender. */
 export async function listAccountMessages(ctx: MailContext, accountId: string, query: { folder?: string; q?: string; seen?: boolean; flagged?: boolean }) {
   await requireAccount(ctx, accountId);
@@ -100,23 +72,39 @@ export async function requireAccountMessage(ctx: MailContext, accountId: string,
 
 const FOLDERS_OF_THE_SYSTEM = new Set(['outbox']);
 
-/** Marks a message read or flagged, or moves it to another folder. */
+/** Records a move the server of a connected account has yet to see (`target` '' deletes it there for good). */
+async function remoteMove(ctx: MailBaseContext, message: Message, target: string, keepLocal: boolean): Promise<void> {
+  if (message.remote_uid === null || message.remote_path === null) return;
+  const state = await ctx.db.accountFolders.findOne({ where: { account_id: message.account_id!, remote_path: message.remote_path } });
+  await ctx.db.remoteOperations.create({ account_id: message.account_id!, message_id: keepLocal ? message.id : null, remote_path: message.remote_path, uid_validity: state?.uid_validity ?? '', remote_uid: Number(message.remote_uid), target_folder: target });
+}
+
+/**
+ * Marks a message read or flagged, or moves it to another folder. A connected account's message
+ * changes here at once and on its server with the next sync (flags, and the move).
+ */
 export async function updateMessage(ctx: MailBaseContext, message: Message, input: { seen?: boolean; flagged?: boolean; folder?: string }): Promise<Message> {
   const changes: Partial<Message> = {};
   if (input.seen !== undefined && input.seen !== message.seen) changes.seen = input.seen;
   if (input.flagged !== undefined && input.flagged !== message.flagged) changes.flagged = input.flagged;
+  if (message.remote_uid !== null && (changes.seen !== undefined || changes.flagged !== undefined)) changes.flags_dirty = true;
   if (input.folder !== undefined && input.folder !== message.folder) {
     if (message.group_id) throw new InvalidError('folder: group messages have no folders');
     if (FOLDERS_OF_THE_SYSTEM.has(input.folder) || message.delivery_status === 'queued') throw new ConflictError('A queued message stays in the outbox until it is sent');
     changes.folder = input.folder;
+    await remoteMove(ctx, message, input.folder, true);
   }
   if (Object.keys(changes).length === 0) return message;
   await ctx.db.messages.update(changes, { where: { id: message.id } });
   return { ...message, ...changes, updated_at: new Date() };
 }
 
-/** Deletes a message for good (a queued one is not sent). */
+/**
+ * Deletes a message here. A connected account's message also goes to its server's Trash with the
+ * next sync (from the Trash, it is deleted there for good); a queued one is not sent.
+ */
 export async function deleteMessage(ctx: MailBaseContext, message: Message): Promise<void> {
+  await remoteMove(ctx, message, message.folder === 'trash' ? '' : 'trash', false);
   await ctx.db.messages.destroy({ where: { id: message.id } });
   ctx.search.remove('message', message.id);
 }
@@ -160,10 +148,10 @@ export interface Composition {
 
 /**
  * Queues a message from the account: it is stored in the `outbox` folder (`delivery_status`
- * queued) and the app's mail queue hands it to the relay, signed with the domain's DKIM key;
- * once sent it moves to `sent` and `core.mail.message.sent` is emitted.
+ * queued) and the app's mail queue hands it to the relay, signed with the domain's DKIM key
+ * (a connected account's: to its own SMTP server, then a copy to its Sent folder); once sent it moves to `sent` and `core.mail.message.sent` is emitted.
  */
-export async function queueMessage(ctx: MailBaseContext, mailbox: Mailbox, composition: Composition, sentBy: string | null, signatureId?: string | null): Promise<Message> {
+export async function queueMessage(ctx: MailBaseContext, mailbox: Pick<Account, 'id' | 'address' | 'display_name' | 'signature_id'>, composition: Composition, sentBy: string | null, signatureId?: string | null): Promise<Message> {
   const recipients = [...(composition.to ?? []), ...(composition.cc ?? []), ...(composition.bcc ?? [])];
   if (recipients.length === 0) throw new InvalidError('to, cc or bcc must name at least one recipient');
   if (recipients.length > 100) throw new InvalidError('A message may have at most 100 recipients');

@@ -5,12 +5,18 @@
  * what a test published. The queue runs when a test calls `flush()`.
  */
 import { createTestPlatform, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
-import { createMailApp, type DnsResolver, type MailService } from '../../src/index.js';
+import { createMailApp, type DnsResolver, type MailService, type TlsSource } from '../../src/index.js';
 
 /** A fake DNS zone: records the tests publish. */
 export class FakeDns implements DnsResolver {
   readonly mx = new Map<string, Array<{ exchange: string; priority: number }>>();
   readonly txt = new Map<string, string[][]>();
+  readonly a = new Map<string, string[]>();
+
+  /** Publishes one TXT record (an SPF or DMARC policy a test sets up by hand). */
+  publishTxt(name: string, value: string): void {
+    this.txt.set(name, [...(this.txt.get(name) ?? []), value.match(/.{1,255}/g)!]);
+  }
 
   /** Publishes the records a domain's answer lists (`dns_records`). */
   publish(records: Array<{ type: string; name: string; value: string }>): void {
@@ -29,6 +35,12 @@ export class FakeDns implements DnsResolver {
   async resolveMx(name: string) {
     const found = this.mx.get(name);
     if (!found) throw Object.assign(new Error(`queryMx ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+    return found;
+  }
+
+  async resolve4(name: string) {
+    const found = this.a.get(name);
+    if (!found) throw Object.assign(new Error(`queryA ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
     return found;
   }
 
@@ -54,6 +66,8 @@ export interface World {
   port: number;
   /** Hands due queued mail to the relay (the listener); returns how many left. */
   flush(): Promise<number>;
+  /** Syncs every connected account with its IMAP server. */
+  sync(): ReturnType<MailService['sync']>;
   /** A member allowed into the app holding exactly these keys. */
   member(keys: string[]): Promise<TestMember>;
   /** The `core.mail.*` events written since the last call, oldest first. */
@@ -66,15 +80,18 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function startWorld(subdomain: string): Promise<World> {
+export async function startWorld(subdomain: string, options: { tls?: TlsSource } = {}): Promise<World> {
   const dns = new FakeDns();
+  // The MX host is this listener (and the relay), on loopback: the hosted domains' SPF `mx` passes for it.
+  dns.a.set('mx.mail.test', ['127.0.0.1']);
   const built = createMailApp({
     resolver: dns,
-    smtp: { host: '127.0.0.1', port: 0, hostname: 'mx.mail.test', maxMessageBytes: 1024 * 1024 },
+    smtp: { host: '127.0.0.1', port: 0, hostname: 'mx.mail.test', maxMessageBytes: 1024 * 1024, tls: options.tls ?? null },
     relay: () => (built.service.port ? { host: '127.0.0.1', port: built.service.port } : null),
     mxHost: 'mx.mail.test',
     spfInclude: '',
     queueIntervalMs: 0,
+    syncIntervalMs: 0,
   });
   const platform = await createTestPlatform({ apps: [built.app], firstParty: true });
   try {
@@ -91,6 +108,7 @@ export async function startWorld(subdomain: string): Promise<World> {
       service: built.service,
       port: built.service.port!,
       flush: () => built.service.flush(),
+      sync: () => built.service.sync(),
       member: (keys) => workspace.member({ permissions: keys }),
       takeEvents: () =>
         platform

@@ -8,7 +8,10 @@ import { AVATAR_MAX_BYTES, AVATAR_TYPES, type AvatarType } from '../services/ava
 import { confirmPassword } from '../services/reauthentication.js';
 import type { StartedSession } from '../services/sessions.js';
 import { fields, inTransaction, ipOf, presentMe, requireSession, type RouteDependencies } from './common.js';
-import { ME } from '../answers.js';
+import { ELEVATION, ME, MEMBER, MY_WORKSPACE, SIGNED_OUT, TOTP_DISABLED, TOTP_ENABLED, TOTP_ENROLLMENT } from '../answers.js';
+import { QueryTypes } from 'sequelize';
+import { publicOrigin } from '../../tenancy/index.js';
+import { collection } from '../../server/index.js';
 
 function contentType(request: Request): string {
   return String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -29,9 +32,25 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       },
     },
     {
+      // The workspace switcher: every workspace the caller's account has joined (active ones), by name.
+      method: 'GET',
+      path: '/me/workspaces',
+      options: { app: { platformAccess: 'caller', answers: { collection: MY_WORKSPACE } } },
+      handler: async (request) => {
+        const { member } = credentialsOf(request);
+        const rows = await identity.context.sequelize.query<{ id: string; subdomain: string; name: string; platform_role: string }>(
+          `SELECT w.id, w.subdomain, w.name, m.platform_role FROM platform.members m JOIN platform.workspaces w ON w.id = m.workspace_id
+            WHERE m.account_id = :accountId AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active' ORDER BY w.name, w.subdomain`,
+          { type: QueryTypes.SELECT, replacements: { accountId: member.accountId } },
+        );
+        const list = rows.map((row) => ({ ...row, url: publicOrigin(config.publicUrl, row.subdomain), current: row.id === member.workspaceId }));
+        return collection(request, list, list.length, { page: 1, perPage: Math.max(1, list.length), offset: 0, limit: Math.max(1, list.length) });
+      },
+    },
+    {
       method: 'DELETE',
       path: '/sessions',
-      options: { app: { platformAccess: 'session' } },
+      options: { app: { platformAccess: 'session', answers: { single: SIGNED_OUT } } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         const sessionId = requireSession(credentials, 'sign out');
@@ -43,7 +62,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'POST',
       path: '/totps',
-      options: { app: { platformAccess: 'session' } },
+      options: { app: { platformAccess: 'session', answers: { single: TOTP_ENROLLMENT } } },
       handler: async (request) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -55,7 +74,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'PUT',
       path: '/totps',
-      options: { app: { platformAccess: 'session' }, validate: { payload: Joi.object({ code: Joi.string().length(6).required() }) } },
+      options: { app: { platformAccess: 'session', answers: { single: TOTP_ENABLED } }, validate: { payload: Joi.object({ code: Joi.string().length(6).required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -70,7 +89,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/totps',
-      options: { app: { platformAccess: 'session' }, validate: { payload: Joi.object({ password: Joi.string().min(1).max(1024).required() }) } },
+      options: { app: { platformAccess: 'session', answers: { single: TOTP_DISABLED } }, validate: { payload: Joi.object({ password: Joi.string().min(1).max(1024).required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         requireSession(credentials, 'change two-factor settings');
@@ -87,7 +106,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'POST',
       path: '/elevations',
       options: {
-        app: { platformAccess: 'session' },
+        app: { platformAccess: 'session', answers: { single: ELEVATION } },
         validate: {
           payload: Joi.object({
             reason: Joi.string().trim().min(3).max(500).required(),
@@ -128,7 +147,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'POST',
       path: '/avatars/{member_id}',
       options: {
-        app: { platformAccess: 'account.avatars.edit', wpk: { contentTypes: [...AVATAR_TYPES] } },
+        app: { platformAccess: 'account.avatars.edit', answers: { single: MEMBER }, wpk: { contentTypes: [...AVATAR_TYPES] } },
         payload: {
           parse: false,
           output: 'data',
@@ -155,7 +174,7 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/avatars/{member_id}',
-      options: { app: { platformAccess: 'account.avatars.edit' }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'account.avatars.edit', answers: { single: MEMBER } }, validate: { params: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const { member_id: memberId } = request.params as { member_id: string };
         const credentials = credentialsOf(request);

@@ -5,7 +5,7 @@ import { credentialsOf, requireRole } from '../../access/index.js';
 import { collection, parsePagination, single } from '../../server/index.js';
 import { presentMember } from '../services/members.js';
 import { fields, linkBaseOf, inTransaction, ipOf, type RouteDependencies } from './common.js';
-import { MEMBER, ROLE } from '../answers.js';
+import { INVITED_MEMBER, MEMBER, ROLE } from '../answers.js';
 
 const roleIds = Joi.array().items(Joi.id()).max(100);
 const permissions = Joi.object().pattern(Joi.string().max(200), Joi.array().items(Joi.string().max(200)).max(500)).max(200);
@@ -19,7 +19,7 @@ export function memberRoutes(dependencies: RouteDependencies): ServerRoute[] {
       method: 'POST',
       path: '/invitations',
       options: {
-        app: { platformAccess: 'account.members.invite' },
+        app: { platformAccess: 'account.members.invite', answers: { single: INVITED_MEMBER } },
         validate: {
           payload: Joi.object({ email: fields.email.required(), platform_role: Joi.string().valid('admin', 'member').default('member'), role_ids: roleIds.default([]) }),
         },

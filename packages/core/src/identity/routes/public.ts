@@ -7,7 +7,7 @@ import { PASSWORD_RESET_TTL_SECONDS } from '../services/password-resets.js';
 import type { StartedSession } from '../services/sessions.js';
 import { SIGNUP_CODE_LENGTH, SIGNUP_TTL_SECONDS } from '../services/signup.js';
 import { linkBaseOf, fields, inTransaction, ipOf, presentMe, type RouteDependencies } from './common.js';
-import { ME } from '../answers.js';
+import { ME, NOTICE, SIGNUP } from '../answers.js';
 
 const RESET_ANSWER = 'If this email has an account here, a password-reset link is on its way; it works once, for one hour';
 
@@ -23,7 +23,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
       path: '/signup',
       options: {
         auth: false,
-        app: { wpk: { scope: 'platform' } },
+        app: { wpk: { scope: 'platform' }, answers: { single: SIGNUP } },
         validate: {
           payload: Joi.object({ email: fields.email.required(), name: fields.name.required(), workspace_name: fields.name.required(), subdomain: Joi.string().trim().lowercase().min(3).max(63).required() }),
         },
@@ -124,7 +124,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
       path: '/password-resets',
       options: {
         auth: false,
-        app: { wpk: { scope: 'any' } },
+        app: { wpk: { scope: 'any' }, answers: { single: NOTICE } },
         validate: { payload: Joi.object({ email: fields.email.required() }) },
       },
       handler: async (request) => {
@@ -158,7 +158,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
       path: '/password-resets/{token}',
       options: {
         auth: false,
-        app: { wpk: { scope: 'any' } },
+        app: { wpk: { scope: 'any' }, answers: { single: NOTICE } },
         validate: { params: Joi.object({ token: Joi.string().min(1).max(200).required() }), payload: Joi.object({ password: fields.password.required() }) },
       },
       handler: async (request, h) => {

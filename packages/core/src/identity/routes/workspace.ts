@@ -7,7 +7,7 @@ import { collection, parsePagination, single } from '../../server/index.js';
 import type { ActivityFilter } from '../services/activity.js';
 import { clearSessionCookie } from '../http/cookies.js';
 import { fields, inTransaction, ipOf, requireElevation, type RouteDependencies } from './common.js';
-import { WORKSPACE_DETAIL } from '../answers.js';
+import { ACTIVITY_ENTRY, ADMIN_AUDIT_ENTRY, WORKSPACE_DETAIL } from '../answers.js';
 
 const instant = Joi.instant();
 
@@ -33,7 +33,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'DELETE',
       path: '/workspaces/{id}',
-      options: { app: { platformAccess: 'session' }, validate: { params: Joi.object({ id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'session', answers: { single: WORKSPACE_DETAIL } }, validate: { params: Joi.object({ id: fields.id.required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         const actor = requireRole(credentials, 'owner', 'delete the workspace');
@@ -47,7 +47,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'POST',
       path: '/workspaces/{id}/ownership',
-      options: { app: { platformAccess: 'session' }, validate: { params: Joi.object({ id: fields.id.required() }), payload: Joi.object({ member_id: fields.id.required() }) } },
+      options: { app: { platformAccess: 'session', answers: { single: WORKSPACE_DETAIL } }, validate: { params: Joi.object({ id: fields.id.required() }), payload: Joi.object({ member_id: fields.id.required() }) } },
       handler: async (request, h) => {
         const credentials = credentialsOf(request);
         const actor = requireRole(credentials, 'owner', 'transfer ownership');
@@ -60,7 +60,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/admin-audit',
-      options: { app: { platformAccess: 'account.audit_entries.read' } },
+      options: { app: { platformAccess: 'account.audit_entries.read', answers: { collection: ADMIN_AUDIT_ENTRY } } },
       handler: async (request) => {
         const actor = requireRole(request, 'admin', 'read the admin audit');
         const pagination = parsePagination(request.query);
@@ -71,7 +71,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/activity',
-      options: { app: { platformAccess: 'account.activities.read' }, validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
+      options: { app: { platformAccess: 'account.activities.read', answers: { collection: ACTIVITY_ENTRY } }, validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
       handler: async (request) => {
         const credentials = credentialsOf(request);
         const pagination = parsePagination(request.query);

@@ -4,6 +4,41 @@ import { callApi, forwardCookies, ok } from '../api.js';
 import { blankForm, formFromAnswer, formValues, safeNext, type FormState } from '../forms.js';
 import { back, denied, formError, notice, pageOptions, refusal, rows, screen, type Me } from '../screen.js';
 import { fragment, page } from '../views.js';
+import { formatAmount, parseAmount } from '../../billing/index.js';
+
+/** The parts of `GET /plan` the usage meter (`/partials/microns`) shows. */
+interface PlanAnswer {
+  plan: string;
+  billing_interval: 'monthly' | 'annual';
+  currency: string;
+  seats: number;
+  seats_paid: number | null;
+  next_run_at: string | null;
+  loop: 'monthly' | 'usage' | null;
+  billing_status: 'current' | 'past_due';
+  past_due_since: string | null;
+  plans: Array<{ id: string; name: string; seat_price: { monthly: string; annual: string } }>;
+}
+
+/**
+ * The usage meter: the billable units of the current period (seats) and what the next billing
+ * run charges for them, by the rules of docs/billing.md: the usage loop bills the seats beyond
+ * those paid for the year at the monthly price; the monthly loop bills the next month of seats.
+ */
+function usageMeter(plan: PlanAnswer) {
+  const definition = plan.plans.find((candidate) => candidate.id === plan.plan);
+  const monthly = definition ? parseAmount(definition.seat_price.monthly) : 0n;
+  const price = definition ? parseAmount(definition.seat_price[plan.billing_interval]) : 0n;
+  const rows: Array<{ label: string; units: number; unit_price: string | null; amount: string | null }> = [{ label: 'Seats in use', units: plan.seats, unit_price: null, amount: null }];
+  if (plan.seats_paid !== null) rows.push({ label: 'Seats paid for this period', units: plan.seats_paid, unit_price: null, amount: null });
+  if (plan.loop === 'usage') {
+    const extra = Math.max(0, plan.seats - (plan.seats_paid ?? 0));
+    rows.push({ label: 'Seats beyond those paid (billed at the next run)', units: extra, unit_price: formatAmount(monthly), amount: formatAmount(monthly * BigInt(extra)) });
+  } else if (plan.loop === 'monthly') {
+    rows.push({ label: `Next ${plan.billing_interval} period of seats (billed at the next run)`, units: plan.seats, unit_price: formatAmount(price), amount: formatAmount(price * BigInt(plan.seats)) });
+  }
+  return { plan: definition?.name ?? plan.plan, billing_interval: plan.billing_interval, currency: plan.currency, next_run_at: plan.next_run_at, past_due: plan.billing_status === 'past_due', past_due_since: plan.past_due_since, rows };
+}
 
 /** The parts of `GET /apps/{slug}/access` the Apps screen shows. */
 interface AppAccess {
@@ -389,6 +424,82 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       handler: screen(async (request, h) => {
         const invoices = await rows<Record<string, unknown>>(request, '/invoices?per_page=50');
         return ok(invoices.answer) ? fragment(h, 'partials/invoice-rows', { invoices: invoices.rows }) : refusal(h, invoices.answer);
+      }),
+    },
+    {
+      // The workspaces of the signed-in account (the switcher): name, address, role; this one marked.
+      method: 'GET',
+      path: '/partials/workspaces',
+      options: pageOptions(),
+      handler: screen(async (request, h) => {
+        const workspaces = await rows<Record<string, unknown>>(request, '/me/workspaces');
+        return ok(workspaces.answer) ? fragment(h, 'partials/workspace-rows', { workspaces: workspaces.rows }) : refusal(h, workspaces.answer);
+      }),
+    },
+    {
+      // The platform's message threads to the workspace (owners and admins, as GET /messages).
+      method: 'GET',
+      path: '/partials/threads',
+      options: pageOptions(),
+      handler: screen(async (request, h) => {
+        const threads = await rows<Record<string, unknown>>(request, '/messages?per_page=50');
+        return ok(threads.answer) ? fragment(h, 'partials/thread-rows', { threads: threads.rows }) : refusal(h, threads.answer);
+      }),
+    },
+    {
+      // "Microns": the usage meter of the current billing period (owner only, as GET /plan).
+      method: 'GET',
+      path: '/partials/microns',
+      options: pageOptions(),
+      handler: screen(async (request, h) => {
+        const plan = await callApi<{ data: PlanAnswer }>(request, 'GET', '/plan');
+        return ok(plan) ? fragment(h, 'partials/micron-rows', { meter: usageMeter(plan.body.data) }) : refusal(h, plan);
+      }),
+    },
+    {
+      // The workspace's coupons from the platform (owner only, as GET /coupon-redemptions).
+      method: 'GET',
+      path: '/partials/coupons',
+      options: pageOptions(),
+      handler: screen(async (request, h) => {
+        const coupons = await rows<Record<string, unknown>>(request, '/coupon-redemptions');
+        return ok(coupons.answer) ? fragment(h, 'partials/coupon-rows', { coupons: coupons.rows }) : refusal(h, coupons.answer);
+      }),
+    },
+    {
+      // The product demos the workspace asked for (owners and admins, as GET /demo-requests).
+      method: 'GET',
+      path: '/partials/demos',
+      options: pageOptions(),
+      handler: screen(async (request, h) => {
+        const demos = await rows<Record<string, unknown>>(request, '/demo-requests?per_page=50');
+        return ok(demos.answer) ? fragment(h, 'partials/demo-rows', { demos: demos.rows }) : refusal(h, demos.answer);
+      }),
+    },
+    {
+      // The preview apps the workspace was let into (owners and admins, as GET /preview-apps).
+      method: 'GET',
+      path: '/partials/preview-apps',
+      options: pageOptions(),
+      handler: screen(async (request, h) => {
+        const apps = await rows<Record<string, unknown>>(request, '/preview-apps');
+        return ok(apps.answer) ? fragment(h, 'partials/preview-app-rows', { apps: apps.rows }) : refusal(h, apps.answer);
+      }),
+    },
+    {
+      // Release notes: the release threads of GET /messages, newest version first, each with its notes (the ten latest versions).
+      method: 'GET',
+      path: '/partials/releases',
+      options: pageOptions(),
+      handler: screen(async (request, h) => {
+        const threads = await rows<{ id: string; topic: string }>(request, '/messages?per_page=100');
+        if (!ok(threads.answer)) return refusal(h, threads.answer);
+        const releases = [];
+        for (const thread of threads.rows.filter((row) => row.topic === 'release').slice(0, 10)) {
+          const detail = await callApi<{ data: Record<string, unknown> }>(request, 'GET', `/messages/${encodeURIComponent(thread.id)}`);
+          if (ok(detail)) releases.push(detail.body.data);
+        }
+        return fragment(h, 'partials/release-rows', { releases });
       }),
     },
     {

@@ -1,0 +1,141 @@
+/**
+ * The public pages in a real browser (headless Chromium through playwright-core): the job board,
+ * a job's page, the apply form, and the candidate's self-schedule page, served by the platform
+ * listening on a loopback port (`{workspace}.localhost`, which Chromium resolves to 127.0.0.1;
+ * the harness's `listen: true`),
+ * each page checked with axe (no serious or critical violation).
+ */
+import test, { type ExecutionContext } from 'ava';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ok, startWorld, type Caller, type World } from './helpers/world.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let world: World;
+let recruiter: Caller;
+let browser: Browser;
+let origin: string;
+let barista: { id: string };
+
+test.before(async () => {
+  world = await startWorld('atsweb', { listen: true });
+  recruiter = await world.member(['ats.*']);
+  origin = world.platform.url('atsweb', '');
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  barista = ok(await recruiter.post('/ats/jobs', {
+    title: 'Barista', description: 'Coffee, people and latte art.', location: 'Porto', workplace_type: 'on_site', salary_min: 20000, salary_max: 25000, salary_currency: 'EUR', salary_visible: true,
+    screening_questions: [{ text: 'Can you work weekends?', type: 'yes_no', key: 'weekends', required: true, disqualify_on: ['no'] }],
+  }));
+  const hidden = ok(await recruiter.post('/ats/jobs', { title: 'Secret project', careers_visibility: 'internal' }));
+  for (const job of [barista, hidden]) ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+});
+test.after.always(async () => {
+  await browser?.close();
+  await world?.close();
+});
+
+async function accessible(t: ExecutionContext, page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: AXE });
+  const results = await page.evaluate<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }>("axe.run(document, { resultTypes: ['violations'] })");
+  t.deepEqual(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `axe on ${label}`);
+}
+
+async function newPage(width = 1280): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  context.setDefaultTimeout(10_000);
+  return context.newPage();
+}
+
+test.serial('the job board lists the open public jobs; a job page shows one job; the apply form creates the candidate and the application', async (t) => {
+  const page = await newPage(375);
+  await page.goto(`${origin}/public/apps/ats/careers.html`);
+  await page.getByRole('heading', { level: 1, name: 'Careers at atsweb workspace' }).waitFor();
+  const titles = await page.getByRole('heading', { level: 2 }).allTextContents();
+  t.deepEqual(titles, ['Barista']);
+  t.is(await page.locator(`article[data-job="${barista.id}"] .salary`).textContent(), '20000.00 – 25000.00 EUR');
+  await accessible(t, page, 'the job board');
+  t.true(await page.evaluate<boolean>('document.documentElement.scrollWidth <= document.documentElement.clientWidth'), 'nothing overflows a phone-width window');
+
+  // The job page, reached from the board's link.
+  await page.getByRole('link', { name: 'Barista' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Barista' }).waitFor();
+  t.is(new URL(page.url()).search, `?job=${barista.id}`);
+  t.is(await page.locator('.description').textContent(), 'Coffee, people and latte art.');
+  await accessible(t, page, 'the job page');
+
+  // The browser's own check stops a form without its required answer; then the real submission.
+  await page.getByLabel('Full name *').fill('Walk In');
+  await page.getByLabel('Email *').fill('walk.in@example.com');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  t.false(await page.evaluate<boolean>("document.querySelector('select[name=weekends]').validity.valid"), 'the required question stops the form');
+  await page.getByLabel('Can you work weekends? *').selectOption('yes');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByRole('status').filter({ hasText: 'Thank you' }).waitFor();
+  t.is(await page.getByRole('status').textContent(), 'Thank you, your application for Barista was received.');
+  t.true(await page.getByRole('button', { name: 'Apply' }).isDisabled());
+  const [candidate] = ok(await recruiter.get('/ats/candidates?email=walk.in@example.com'));
+  t.deepEqual([candidate.name, candidate.source], ['Walk In', 'careers_page']);
+  const [application] = ok(await recruiter.get(`/ats/applications?candidate_id=${candidate.id}`));
+  t.deepEqual([application.job_id, application.status, application.screening_answers], [barista.id, 'active', { weekends: 'yes' }]);
+
+  // Applying again shows the platform's answer in the page.
+  await page.reload();
+  await page.getByLabel('Full name *').fill('Walk In');
+  await page.getByLabel('Email *').fill('WALK.IN@example.com');
+  await page.getByLabel('Can you work weekends? *').selectOption('yes');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByRole('status').filter({ hasText: 'already' }).waitFor();
+  t.is(await page.getByRole('status').textContent(), 'You already applied to this job');
+  await page.context().close();
+});
+
+test.serial('the board opens the apply form in place; an unknown job page says so', async (t) => {
+  const page = await newPage();
+  await page.goto(`${origin}/public/apps/ats/careers.html`);
+  await page.getByRole('button', { name: 'Apply for Barista' }).click();
+  await page.getByLabel('Full name *').fill('Board Applicant');
+  await page.getByLabel('Email *').fill('board@example.com');
+  await page.getByLabel('Can you work weekends? *').selectOption('no');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page.getByRole('status').filter({ hasText: 'Thank you' }).waitFor();
+  const [candidate] = ok(await recruiter.get('/ats/candidates?email=board@example.com'));
+  const [application] = ok(await recruiter.get(`/ats/applications?candidate_id=${candidate.id}`));
+  t.deepEqual([application.status, application.rejection_reason], ['rejected', 'Disqualified by screening: weekends'], 'the disqualifying answer is judged as through the API');
+  await page.goto(`${origin}/public/apps/ats/careers.html?job=00000000-0000-4000-8000-000000000000`);
+  await page.getByRole('alert').waitFor();
+  t.is(await page.getByRole('alert').textContent(), 'Job 00000000-0000-4000-8000-000000000000 is not on the careers page');
+  await page.context().close();
+});
+
+test.serial('the self-schedule page offers the slots; the pick schedules the interview and spends the link', async (t) => {
+  const [candidate] = ok(await recruiter.get('/ats/candidates?email=walk.in@example.com'));
+  const [application] = ok(await recruiter.get(`/ats/applications?candidate_id=${candidate.id}`));
+  const interview = ok(await recruiter.post(`/ats/applications/${application.id}/interviews`, { title: 'Trial shift', location: 'Rua das Flores 1', instructions: 'Bring an apron.' }));
+  const day = (n: number) => new Date(Date.UTC(2031, 0, n, 10)).toISOString();
+  const stale = ok(await recruiter.post(`/ats/interviews/${interview.id}/self-schedule`, { slot_1: day(6) }));
+  const link = ok(await recruiter.post(`/ats/interviews/${interview.id}/self-schedule`, { slot_1: day(7), slot_2: day(8), duration_minutes: 30 }));
+  const page = await newPage(375);
+  await page.goto(`${origin}${stale.page}`);
+  await page.getByRole('alert').waitFor();
+  t.is(await page.getByRole('alert').textContent(), 'This scheduling link is no longer valid', 'the replaced link stops working');
+  await page.goto(`${origin}${link.page}`);
+  await page.getByRole('heading', { level: 1, name: 'Trial shift — Barista at atsweb workspace' }).waitFor();
+  t.is(await page.getByText('Hello Walk In', { exact: false }).textContent(), 'Hello Walk In, please pick one time (30 minutes).');
+  const slots = page.locator('.slots button');
+  t.deepEqual(await page.evaluate<string[]>("[...document.querySelectorAll('.slots button')].map((button) => button.getAttribute('data-start'))"), [day(7), day(8)]);
+  await accessible(t, page, 'the self-schedule page');
+  await slots.nth(1).click();
+  await page.getByRole('status').waitFor();
+  t.regex((await page.getByRole('status').textContent())!, /^Booked: .+\. See you then!$/);
+  const read = ok(await recruiter.get(`/ats/applications/${application.id}`));
+  t.deepEqual(read.interviews.map((row: any) => [row.status, row.scheduled_at, row.duration_minutes]), [['scheduled', day(8), 30]]);
+  await page.reload();
+  await page.getByRole('alert').waitFor();
+  t.is(await page.getByRole('alert').textContent(), 'This scheduling link is no longer valid', 'a used link is spent');
+  await page.context().close();
+});

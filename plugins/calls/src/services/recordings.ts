@@ -1,0 +1,81 @@
+import { ConflictError, ForbiddenError, NotFoundError, isUuid } from '@wpk/sdk';
+import type { Call, Participant, Recording } from '../models/index.js';
+import type { CallsContext } from './context.js';
+import { visibleCall } from './calls.js';
+import { presentRecording } from './present.js';
+
+const EXTENSIONS: Record<string, string> = { 'video/webm': 'webm', 'audio/webm': 'weba', 'video/mp4': 'mp4', 'audio/mp4': 'm4a', 'audio/ogg': 'ogg' };
+/** How long an upload link of a recording lives (a long call uploads at its end). */
+const UPLOAD_LINK_SECONDS = 6 * 3600;
+
+async function recordingOf(ctx: CallsContext, call: Call, recordingId: string): Promise<Recording> {
+  const recording = isUuid(recordingId) ? await ctx.db.recordings.findOne({ where: { id: recordingId, call_id: call.id }, lock: 'update' }) : null;
+  if (!recording) throw new NotFoundError(`No recording ${recordingId} of call ${call.id}`);
+  return recording;
+}
+
+function mayHandle(ctx: CallsContext, participant: Participant | null, recording: Recording, extraKey: string | null): boolean {
+  return recording.recorder_id === ctx.member.id || participant?.role === 'host' || ctx.permissions.has('calls.calls.manage') || (extraKey !== null && ctx.permissions.has(extraKey));
+}
+
+/** `GET /calls/{id}/recordings`: oldest first; a ready one carries a download link (five minutes). */
+export async function listRecordings(ctx: CallsContext, id: string) {
+  const { call } = await visibleCall(ctx, id);
+  const { rows, count } = await ctx.db.recordings.findAndCountAll({ where: { call_id: call.id }, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  const data = [];
+  for (const recording of rows) {
+    const link = recording.status === 'ready' ? await ctx.storage.signedDownloadUrl(recording.storage_key, { filename: `${call.title.replace(/[^\w .-]+/g, '_').slice(0, 80) || 'call'}.${EXTENSIONS[recording.content_type] ?? 'bin'}` }) : null;
+    data.push(presentRecording(recording, link));
+  }
+  return { data, count };
+}
+
+/**
+ * `POST /calls/{id}/recordings`: a participant of an active call starts a recording. The answer
+ * carries a signed upload link (PUT the file to it, then complete the recording).
+ */
+export async function startRecording(ctx: CallsContext, id: string, contentType: string) {
+  const { call, participant } = await visibleCall(ctx, id, true);
+  if (!participant) throw new ForbiddenError('Only participants of the call may record it');
+  if (call.status !== 'active') throw new ConflictError('A call is recorded while it is under way: nobody has joined it yet, or it is over');
+  const recording = await ctx.db.recordings.create({ call_id: call.id, status: 'uploading', storage_key: 'pending', content_type: contentType, recorder_id: ctx.member.id });
+  const key = `recordings/${call.id}/${recording.id}.${EXTENSIONS[contentType]}`;
+  await ctx.db.recordings.update({ storage_key: key }, { where: { id: recording.id } });
+  const upload = await ctx.storage.signedUploadUrl(key, { contentType, maxBytes: ctx.settings.max_recording_bytes, expiresInSeconds: UPLOAD_LINK_SECONDS });
+  return { ...presentRecording({ ...recording, storage_key: key }), upload };
+}
+
+/** `PUT /calls/{id}/recordings/{recording_id}` (CompleteRecording): the file is in storage; `recording.ready`. */
+export async function completeRecording(ctx: CallsContext, id: string, recordingId: string, durationSeconds: number) {
+  const { call, participant } = await visibleCall(ctx, id, true);
+  const recording = await recordingOf(ctx, call, recordingId);
+  if (!mayHandle(ctx, participant, recording, null)) throw new ForbiddenError("Cannot complete this recording: only its recorder and the call's hosts may");
+  if (recording.status !== 'uploading') throw new ConflictError(`This recording is ${recording.status} already`);
+  const file = await ctx.storage.head(recording.storage_key);
+  if (!file) throw new ConflictError("Upload the recording's file (PUT it to the upload link) before completing it");
+  const now = new Date();
+  await ctx.db.recordings.update({ status: 'ready', duration_seconds: durationSeconds, size_bytes: file.size_bytes, completed_at: now }, { where: { id: recording.id } });
+  ctx.events.stage('core.calls.recording.ready', { call_id: call.id, recording_id: recording.id, storage_key: recording.storage_key, duration_seconds: durationSeconds, size_bytes: file.size_bytes });
+  return presentRecording((await ctx.db.recordings.findOne({ where: { id: recording.id } }))!);
+}
+
+/** `PATCH /calls/{id}/recordings/{recording_id}` (AbortRecording): an uploading recording stops; what was uploaded is removed. */
+export async function abortRecording(ctx: CallsContext, id: string, recordingId: string) {
+  const { call, participant } = await visibleCall(ctx, id, true);
+  const recording = await recordingOf(ctx, call, recordingId);
+  if (!mayHandle(ctx, participant, recording, null)) throw new ForbiddenError("Cannot abort this recording: only its recorder and the call's hosts may");
+  if (recording.status !== 'uploading') throw new ConflictError(`This recording is ${recording.status}: only an uploading recording can be aborted`);
+  await ctx.storage.delete(recording.storage_key);
+  await ctx.db.recordings.update({ status: 'aborted' }, { where: { id: recording.id } });
+  return presentRecording((await ctx.db.recordings.findOne({ where: { id: recording.id } }))!);
+}
+
+/** `DELETE /calls/{id}/recordings/{recording_id}`: the row and its file. */
+export async function deleteRecording(ctx: CallsContext, id: string, recordingId: string) {
+  const { call, participant } = await visibleCall(ctx, id, true);
+  const recording = await recordingOf(ctx, call, recordingId);
+  if (!mayHandle(ctx, participant, recording, 'calls.recordings.delete')) throw new ForbiddenError("Cannot delete this recording: only its recorder, the call's hosts and members with calls.recordings.delete may");
+  const removed = await ctx.storage.delete(recording.storage_key);
+  await ctx.db.recordings.destroy({ where: { id: recording.id } });
+  return { id: recording.id, call_id: call.id, deleted: true, file_deleted: removed };
+}

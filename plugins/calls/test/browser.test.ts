@@ -1,0 +1,89 @@
+import test from 'ava';
+import net from 'node:net';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import type { TestMember } from '@wpk/testing';
+import { startWorld, type World } from './helpers/world.js';
+
+/**
+ * The proof in a real browser: two Chromium profiles with fake camera and microphone open the
+ * app's call page (public/call.html) signed in as two members, join one call through our server
+ * (POST /calls/{id}/sessions, the signaling socket) and reach a connected RTCPeerConnection over
+ * host candidates (no STUN needed on one machine).
+ */
+let world: World;
+let browser: Browser;
+let origin: string;
+let ann: TestMember;
+let bob: TestMember;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+test.before(async () => {
+  const port = await freePort();
+  world = await startWorld('webrtc', { port, fromDirectory: true });
+  await world.platform.runtime.start();
+  origin = `http://webrtc.localhost:${port}`;
+  ann = await world.member();
+  bob = await world.member();
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+  });
+});
+test.after.always(async () => {
+  await browser?.close();
+  await world?.close();
+});
+
+/** A browser profile signed in as the member (the session cookie of a real sign-in, on the workspace's host). */
+async function signedIn(member: TestMember): Promise<BrowserContext> {
+  const response = await world.platform.runtime.server.inject({
+    method: 'POST',
+    url: '/sessions',
+    headers: { host: new URL(origin).host, 'x-api-version': '2026-11-01', 'content-type': 'application/json' },
+    payload: { email: member.email, password: 'harness-password-1' },
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-in: ${response.statusCode} ${response.payload}`);
+  const [name, value] = String(([] as string[]).concat(response.headers['set-cookie'] ?? [])[0]).split(';')[0].split('=');
+  const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
+  await context.addCookies([{ name, value, url: origin }]);
+  return context;
+}
+
+test('two members join one call from two browsers and their peer connection connects', async (t) => {
+  const call = (await ann.post('/calls', { title: 'Browser call', participant_mrns: [bob.mrn] })).body.data;
+  const pages = await Promise.all([ann, bob].map(async (member) => (await signedIn(member)).newPage()));
+  await pages[0].goto(`${origin}/public/apps/calls/call.html?call=${call.id}`);
+  await pages[0].waitForFunction(() => (globalThis as any).wpkCall?.phase === 'joined', null, { timeout: 10_000 });
+  await pages[1].goto(`${origin}/public/apps/calls/call.html?call=${call.id}`);
+  const connected = () =>
+    Promise.all(
+      pages.map((page) =>
+        page.waitForFunction(() => {
+          const state = (globalThis as any).wpkCall;
+          if (state?.error) throw new Error(state.error);
+          return Object.values(state?.connections ?? {}).some((value) => value === 'connected' || value === 'completed');
+        }, null, { timeout: 20_000, polling: 100 }),
+      ),
+    );
+  await connected();
+  const states = await Promise.all(pages.map((page) => page.evaluate(() => Object.values((globalThis as any).wpkCall.connections))));
+  t.is(states.length, 2);
+  for (const values of states) t.true(values.length === 1 && ['connected', 'completed'].includes(values[0] as string), JSON.stringify(values));
+  const served = (await ann.get(`/calls/${call.id}`)).body.data;
+  t.deepEqual(served.participants.map((row: any) => row.in_session), [true, true]);
+  t.is(served.status, 'active');
+  // One leaves with the page's button: the other sees the peer go.
+  await pages[1].click('#leave');
+  await pages[0].waitForFunction(() => Object.keys((globalThis as any).wpkCall.connections).length === 0, null, { timeout: 10_000 });
+  t.pass();
+});
