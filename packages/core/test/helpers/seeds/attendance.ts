@@ -24,7 +24,9 @@ export async function seedAttendance(call: Call, marker: string): Promise<Record
   const attendance = (await call('POST', '/attendance/clock-ins', { location_id: location, ...here, accuracy_m: 10 })).id as string;
   await call('POST', '/attendance/break-starts', {});
   await call('POST', '/attendance/break-ends', {});
-  await call('POST', '/attendance/clock-outs', here);
-  await call('PATCH', `/attendance/attendances/${attendance}`, { breaks: [], reason: `${marker} correction` });
+  const out = await call('POST', '/attendance/clock-outs', here);
+  // The seed clocks in and out within a second: the correction gives the attendance an hour.
+  const checkIn = new Date(Date.parse(out.check_out_at) - 3_600_000).toISOString();
+  await call('PATCH', `/attendance/attendances/${attendance}`, { check_in_at: checkIn, breaks: [], reason: `${marker} correction` });
   return { location, attendance };
 }
