@@ -82,7 +82,7 @@ export interface CoreAccountMemberRemovedPayload {
  */
 export interface Settings {
   /**
-   * Build suggestions from the people members chat and meet with (the chat and calls events).
+   * Build suggestions from the people members chat, meet and mail with (the chat, calls and mail events).
    */
   suggestions_enabled: boolean;
   /**
@@ -108,6 +108,11 @@ export interface ReceivedEvents {
   'core.chat.participant.added': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.calls.call.started': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.account.member.removed': CoreAccountMemberRemovedPayload;
+  'core.mail.mailbox.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.mail.mailbox.assigned': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.mail.mailbox.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.mail.message.received': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.mail.message.sent': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

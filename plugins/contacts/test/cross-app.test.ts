@@ -150,3 +150,68 @@ test.serial('with suggestions turned off in the settings, interactions are not r
   t.deepEqual((await dan.request('GET', '/contacts/suggestions')).body.data, []);
   t.is((await world.owner.request('PUT', '/apps/contacts/settings', { suggestions_enabled: true, max_import_contacts: 1000 })).status, 200);
 });
+
+test.serial('mail suggestions: the senders a member receives from and the people they write to, with the name the message carries; known, automated, colleague and crowded addresses are not suggested', async (t) => {
+  const keys = ['contacts.suggestions.review', 'contacts.contacts.create', 'contacts.contacts.read'];
+  const [alice, bob] = [await world.member(keys), await world.workspace.member({ permissions: keys })];
+  const aliceBox = '00000000-0000-4000-8000-00000000a001';
+  const bobBox = '00000000-0000-4000-8000-00000000b001';
+  await world.deliver('core.mail.mailbox.created', { mailbox_id: aliceBox, address: 'Alice@Acme.test', member_id: alice.id, created_by: world.owner.id });
+  await world.deliver('core.mail.mailbox.created', { mailbox_id: bobBox, address: 'bob@acme.test', member_id: bob.id, created_by: world.owner.id });
+  await ok(world.owner.request('POST', '/contacts', { display_name: 'Known Partner', emails: [{ value: 'Known@Partner.example' }] }));
+  world.takeEvents();
+  const received = (from_address: string, extra: Record<string, unknown> = {}) => ({ message_id: `m-${Math.random()}`, account_id: aliceBox, from_address, to_addresses: ['alice@acme.test'], cc_addresses: [], subject: 'Hello', ...extra });
+  const list = async (member: typeof alice, query = '') => (await member.request('GET', `/contacts/suggestions${query}`)).body.data.map((row: any) => [row.email, row.name, row.member_mrn, row.sources, row.interactions, row.status]);
+
+  await world.deliver('core.mail.message.received', received('Grace@Navy.example', { from_name: 'Grace Hopper' }));
+  for (const from of ['no-reply@service.example', 'known@partner.example', 'bob@acme.test', 'mailer-daemon@acme.test', 'not an address']) await world.deliver('core.mail.message.received', received(from, { from_name: 'Someone' }));
+  await world.deliver('core.mail.message.received', received('group-sender@else.example', { account_id: undefined, group_id: '00000000-0000-4000-8000-00000000c001' }));
+  await world.deliver('core.mail.message.received', received('stranger@else.example', { account_id: '00000000-0000-4000-8000-00000000d001' }));
+  t.deepEqual(await list(alice), [['grace@navy.example', 'Grace Hopper', null, ['mail'], 1, 'pending']]);
+  t.deepEqual(await list(bob), []);
+
+  // What Alice sends: every recipient (to, cc, bcc) not known yet; the redelivery of one event counts nothing twice.
+  const sent = { message_id: 'sent-1', account_id: aliceBox, from_address: 'alice@acme.test', to_addresses: ['grace@navy.example', 'Linus@Kernel.example'], cc_addresses: ['known@partner.example'], bcc_addresses: ['ada@engine.example'], subject: 'Plans', sent_by: alice.id };
+  const request = world.platform.runtime.events.deliveryRequest({ subscriber: 'contacts', handler: '/events/core-mail-message-sent', workspaceId: world.workspace.id, action: 'core.mail.message.sent', payload: sent });
+  for (const attempt of ['1', '2']) {
+    const reply = await world.platform.runtime.server.inject({ method: 'POST', url: request.path, headers: { ...request.headers, 'x-broker-delivery-attempt': attempt }, payload: request.body });
+    t.deepEqual([reply.statusCode, JSON.parse(reply.payload)], [200, { received: true }]);
+  }
+  const afterSent = await list(alice);
+  t.deepEqual(afterSent[0], ['grace@navy.example', 'Grace Hopper', null, ['mail'], 2, 'pending']);
+  // Equal interactions at the same instant: the order between them is the ids'.
+  t.deepEqual(afterSent.slice(1).sort(), [
+    ['ada@engine.example', null, null, ['mail'], 1, 'pending'],
+    ['linus@kernel.example', null, null, ['mail'], 1, 'pending'],
+  ]);
+  // A message to a crowd (more than 10 people) suggests no one.
+  const crowd = Array.from({ length: 11 }, (_, index) => `person${index}@crowd.example`);
+  await world.deliver('core.mail.message.sent', { ...sent, message_id: 'sent-crowd', to_addresses: crowd, cc_addresses: [], bcc_addresses: [] });
+  t.is((await list(alice)).length, 3);
+  t.deepEqual(world.takeEvents(), [], 'recording mail interactions emits nothing');
+
+  // A dismissed suggestion stays dismissed while later mail counts; the name a later message carries fills a missing one.
+  const linus = (await alice.request('GET', '/contacts/suggestions')).body.data.find((row: any) => row.email === 'linus@kernel.example');
+  t.is((await alice.request('DELETE', `/contacts/suggestions/${linus.id}`)).status, 200);
+  await world.deliver('core.mail.message.received', received('linus@kernel.example', { from_name: 'Linus Torvalds' }));
+  t.deepEqual(await list(alice, '?status=dismissed'), [['linus@kernel.example', 'Linus Torvalds', null, ['mail'], 2, 'dismissed']]);
+
+  // Accepted, Grace is a contact with the suggestion's name and address; her later mail suggests nothing.
+  const grace = (await alice.request('GET', '/contacts/suggestions')).body.data.find((row: any) => row.email === 'grace@navy.example');
+  const accepted = await ok(alice.request('PATCH', `/contacts/suggestions/${grace.id}`, { status: 'accepted' }));
+  t.like(accepted.contact, { display_name: 'Grace Hopper', emails: [{ value: 'grace@navy.example', type: 'other' }], source: 'suggestion' });
+  await world.deliver('core.mail.message.received', received('grace@navy.example', { from_name: 'Grace' }));
+  t.deepEqual(await list(alice, '?status=accepted'), [['grace@navy.example', 'Grace Hopper', null, ['mail'], 2, 'accepted']]);
+  t.deepEqual((await list(alice)).map((row: any) => row[0]), ['ada@engine.example']);
+
+  // Bob's mail reaches Bob's suggestions; a mailbox assigned to nobody, or deleted, suggests to no one.
+  await world.deliver('core.mail.message.received', { ...received('eve@else.example'), account_id: bobBox });
+  t.deepEqual(await list(bob), [['eve@else.example', null, null, ['mail'], 1, 'pending']]);
+  await world.deliver('core.mail.mailbox.assigned', { mailbox_id: bobBox, address: 'bob@acme.test', assigned_by: world.owner.id });
+  await world.deliver('core.mail.message.received', { ...received('frank@else.example'), account_id: bobBox });
+  await world.deliver('core.mail.mailbox.deleted', { mailbox_id: aliceBox, address: 'alice@acme.test', deleted_by: world.owner.id });
+  await world.deliver('core.mail.message.received', received('heidi@else.example'));
+  t.deepEqual((await list(bob)).map((row: any) => row[0]), ['eve@else.example']);
+  t.deepEqual((await list(alice)).map((row: any) => row[0]), ['ada@engine.example']);
+  t.deepEqual(await world.platform.query('SELECT mailbox_id, address, member_id FROM app_contacts.mailbox_copies WHERE workspace_id = :ws', { ws: world.workspace.id }), [{ mailbox_id: bobBox, address: 'bob@acme.test', member_id: null }]);
+});

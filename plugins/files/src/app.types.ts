@@ -99,15 +99,16 @@ export interface CoreFilesItemRestoredPayload {
 }
 
 /**
- * An item of the trash was deleted for good, with its versions and what it held.
+ * An item of the trash was deleted for good, with its versions and what it held: by a member (purged_by), or by the trash retention (reason retention, no purged_by).
  */
 export interface CoreFilesItemPurgedPayload {
   item_id: string;
   kind: 'file' | 'folder';
   name: string;
   owner_mrn: string;
-  purged_by: string;
+  purged_by?: string | null;
   freed_bytes: number;
+  reason?: 'retention' | null;
 }
 
 /**
@@ -157,6 +158,13 @@ export interface CoreFilesTransferCompletedPayload {
 }
 
 /**
+ * The app's own wake-up call, delivered at due_at: it purges trash past the retention and removes abandoned uploads, then schedules the next one when work remains.
+ */
+export interface CoreFilesSweepScheduledPayload {
+  due_at: string;
+}
+
+/**
  * A member was removed.
  */
 export interface CoreAccountMemberRemovedPayload {
@@ -197,6 +205,10 @@ export interface Settings {
    * Lifetime of upload and download links.
    */
   link_seconds: number;
+  /**
+   * Days an item stays in the trash before it is purged for good (0: until its owner empties it).
+   */
+  trash_retention_days?: number;
 }
 
 /** Payloads of the events this app emits, by action (`ctx.events.stage`). */
@@ -213,12 +225,14 @@ export interface EmittedEvents {
   'core.files.share.updated': CoreFilesShareUpdatedPayload;
   'core.files.share.deleted': CoreFilesShareDeletedPayload;
   'core.files.transfer.completed': CoreFilesTransferCompletedPayload;
+  'core.files.sweep.scheduled': CoreFilesSweepScheduledPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
 export interface ReceivedEvents {
   'core.account.member.removed': CoreAccountMemberRemovedPayload;
   'system.workspace.member.added': SystemWorkspaceMemberAddedPayload;
+  'core.files.sweep.scheduled': CoreFilesSweepScheduledPayload;
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

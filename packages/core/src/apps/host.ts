@@ -78,6 +78,7 @@ export class AppHost {
       app: Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version }),
       log: Object.freeze({ debug: call('debug'), info: call('info'), warn: call('warn'), error: call('error') }),
       workspaces: () => installations.workspacesWith(app.namespace),
+      now: () => pipeline.now(),
       run: async <R>(workspaceId: string, work: (ctx: BaseContext) => Promise<R>): Promise<R | null> => {
         const workspace = await workspaces.findById(workspaceId);
         if (!workspace) return null;

@@ -16,6 +16,8 @@ import {
   type ContextApp,
   type ContextPermissions,
   type DeliveredEvent,
+  type FileAnswer,
+  isFileAnswer,
   type PublicContext,
   type RouteRateLimit,
   type SearchDocument,
@@ -177,6 +179,17 @@ function secretsOf(app: LoadedApp, secret: string): AppSecrets {
   return secrets;
 }
 
+const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(;\s*[a-z0-9_-]+=[a-z0-9_.-]+)*$/i;
+
+/** `ctx.respond.file`: checks the media type and file name now, so a bad one fails in the handler. */
+function fileAnswer(body: string | Buffer, options: { contentType: string; filename?: string }): FileAnswer {
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new TypeError('ctx.respond.file: the body must be a string or a Buffer');
+  if (typeof options?.contentType !== 'string' || !MEDIA_TYPE.test(options.contentType)) throw new TypeError(`ctx.respond.file: ${String(options?.contentType)} is not a media type`);
+  const filename = options.filename ?? null;
+  if (filename !== null && (typeof filename !== 'string' || filename.length === 0 || filename.length > 200 || /[/\\\r\n]/.test(filename))) throw new TypeError('ctx.respond.file: the file name must be 1-200 characters, without slashes or line breaks');
+  return Object.freeze({ kind: 'wpk.file' as const, body, contentType: options.contentType, filename });
+}
+
 const LIVE_CHANNEL = /^([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
 const SESSION_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -277,6 +290,11 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
 export class AppPipeline {
   constructor(private readonly services: PipelineServices) {}
 
+  /** The runtime's clock now (`ctx.now()`, a service host's `now()`). */
+  now(): Date {
+    return new Date(this.services.clock().getTime());
+  }
+
   private async underAppRole<T>(app: LoadedApp, fn: () => Promise<T>): Promise<T> {
     const strict = this.services.strict;
     if (strict) await strict.enter(app);
@@ -328,6 +346,7 @@ export class AppPipeline {
     const respond = Object.freeze({
       single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
       collection: <T>(rows: T[], total: number, pagination = page) => collection(request, rows, total, pagination),
+      file: (body: string | Buffer, options: { contentType: string; filename?: string }): FileAnswer => fileAnswer(body, options),
     });
     // The route's rate limits count first, before any transaction opens (PGlite's one session
     // would wait on an open one): a request over a bound never reaches the handler.
@@ -371,6 +390,11 @@ export class AppPipeline {
     if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
     if (signalingOps.length > 0 && status >= 200 && status < 300) this.applySignaling(workspace.id, signalingOps);
     if (mailOps.length > 0 && status >= 200 && status < 300) this.services.mail().kick();
+    if (isFileAnswer(answer)) {
+      const response = h.response(answer.body).type(answer.contentType);
+      if (answer.filename !== null) response.header('content-disposition', `attachment; filename="${answer.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(answer.filename)}`);
+      return response;
+    }
     return answer;
   }
 

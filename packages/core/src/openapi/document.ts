@@ -106,7 +106,7 @@ interface RouteFacts {
   /** Statuses the route declares besides the conventional ones (`wpk.errors`). */
   errors: string[];
   /** The record the route declares it answers with (`options.app.answers`, or an app route's `answers`). */
-  answers?: { single: Schema } | { collection: Schema };
+  answers?: { single: Schema } | { collection: Schema } | { file: string };
 }
 
 function factsOf(route: RequestRoute): RouteFacts {
@@ -198,6 +198,11 @@ const ERROR_RESPONSES: Record<string, string> = {
 /** The 200 answer of an API route that declares its record: the envelope with that record in it. */
 function declaredAnswer(facts: RouteFacts, answers: NonNullable<RouteFacts['answers']>, components: Record<string, JsonSchema>): unknown {
   const headers = { 'X-Request-Id': ref('headers', 'RequestId'), 'X-Api-Version': ref('headers', 'ApiVersion') };
+  if ('file' in answers) {
+    const type = answers.file.split(';')[0].trim();
+    const download = { description: 'attachment; filename="…": the name a browser saves the file as', schema: { type: 'string' } };
+    return { description: `Success: the ${type} document itself (not an envelope).`, headers: { ...headers, 'Content-Disposition': download }, content: { [type]: { schema: { type: 'string' } } } };
+  }
   if ('single' in answers) {
     const record = joiToJsonSchema(answers.single, components, { closed: true });
     const schema = { type: 'object', required: ['data', 'links'], properties: { data: record, links: ref('schemas', 'Links') } };

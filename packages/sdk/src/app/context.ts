@@ -231,10 +231,35 @@ export interface PageRequest {
   limit: number;
 }
 
+/**
+ * A non-JSON answer (`ctx.respond.file`): the body as it is sent, its media type and, for a
+ * download, the file name the browser saves it as (`Content-Disposition: attachment`).
+ */
+export interface FileAnswer {
+  /** Marks the object as a file answer (checked by shape, so two copies of the SDK agree). */
+  readonly kind: 'wpk.file';
+  /** The bytes or text sent as the body. */
+  readonly body: string | Buffer;
+  /** The `Content-Type` (`text/csv; charset=utf-8`, `text/vcard`). */
+  readonly contentType: string;
+  /** The download's file name, or null for an inline answer. */
+  readonly filename: string | null;
+}
+
+/** True for the object `ctx.respond.file` returns. */
+export function isFileAnswer(value: unknown): value is FileAnswer {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'wpk.file' && typeof (value as { contentType?: unknown }).contentType === 'string';
+}
+
 /** Envelope builders (the specification's single and collection envelopes). */
 export interface Responder {
   /** `{data, links: {self, ...}}`. */
   single<T>(data: T, links?: Record<string, string>): { data: T; links: { self: string } & Record<string, string> };
+  /**
+   * A body that is not JSON (a CSV export, a vCard): sent as given with `contentType`, and as a
+   * download named `filename` when one is given. Declare the route's `answers: { file: type }`.
+   */
+  file(body: string | Buffer, options: { contentType: string; filename?: string }): FileAnswer;
   /** `{data, pagination, links}` for one page of rows and the total. */
   collection<T>(rows: T[], total: number, page?: PageRequest): { data: T[]; pagination: { page: number; per_page: number; total: number; pages: number }; links: Record<string, string | null> };
 }

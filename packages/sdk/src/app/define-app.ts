@@ -86,6 +86,8 @@ export interface AppServiceHost<M extends ModelMap = ModelMap, T extends AppType
   log: AppLogger;
   /** The workspaces where the app is installed now. */
   workspaces(): Promise<string[]>;
+  /** The platform's clock (the test harness's in tests), as `ctx.now()`. */
+  now(): Date;
   /**
    * Runs `work` in one transaction scoped to the workspace (events staged in it are written when
    * it commits; a throw rolls it back and rethrows). Null when the app is not installed there.

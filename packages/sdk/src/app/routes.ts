@@ -36,8 +36,9 @@ export interface RouteValidation {
  * client knows the fields, and the test harness checks every answer the app's tests produce
  * against it; nothing checks it per request in production. Build it with `recordSchema` (every
  * field required unless named optional); name it with `.id('Board')` to share it between routes.
+ * A route answering with `ctx.respond.file` declares `{ file: 'text/csv' }` (its media type).
  */
-export type RouteAnswers = { single: Schema } | { collection: Schema };
+export type RouteAnswers = { single: Schema } | { collection: Schema } | { file: string };
 
 /**
  * A bound on how often a route may be used (a public form's abuse guard): at most `limit`

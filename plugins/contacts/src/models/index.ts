@@ -156,7 +156,23 @@ export const seenEvents = defineModel<SeenEvent>('seen_events', {
   action: { type: DataTypes.STRING(200), allowNull: false },
 });
 
+/**
+ * The app's copy of a mailbox of the Mail app, fed by `core.mail.mailbox.*`: its address (lower
+ * case) and the member it is assigned to (null: nobody). Mail suggestions find their owner here.
+ */
+export interface MailboxCopy {
+  mailbox_id: string;
+  address: string;
+  member_id: string | null;
+}
+
+export const mailboxCopies = defineModel<MailboxCopy>('mailbox_copies', {
+  mailbox_id: { type: DataTypes.UUID, primaryKey: true },
+  address: { type: DataTypes.STRING(320), allowNull: false },
+  member_id: { type: DataTypes.UUID, allowNull: true },
+});
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { contacts, contactKeys, companyCopies, suggestions, seenEvents };
+export const models = { contacts, contactKeys, companyCopies, suggestions, seenEvents, mailboxCopies };
 
 export type Models = typeof models;

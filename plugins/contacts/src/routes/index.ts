@@ -124,7 +124,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts/vcard',
-    description: 'Exports contacts (all, or by ids, tag, company) as one vCard 4.0 text',
+    description: 'Exports contacts (all, or by ids, tag, company) as one vCard 4.0 file (text/vcard)',
     validate: {
       query: Joi.object({
         ids: Joi.string()
@@ -134,8 +134,10 @@ export const routes = [
         company_mrn: Joi.string().max(200),
       }),
     },
+    answers: { file: 'text/vcard' },
     async handler(request, ctx) {
-      return ctx.respond.single(await exportContacts(ctx, request.query as { ids?: string[]; tag?: string; company_mrn?: string }));
+      const exported = await exportContacts(ctx, request.query as { ids?: string[]; tag?: string; company_mrn?: string });
+      return ctx.respond.file(exported.vcard, { contentType: exported.content_type, filename: exported.filename });
     },
   }),
   defineRoute<Models, AppTypes>({

@@ -5,7 +5,7 @@ import { idFromMrn, type ContactsContext, type ContactsEventContext } from './co
 import { presentSuggestion } from './present.js';
 
 /** Where an interaction was seen. */
-export type InteractionSource = 'chat' | 'call';
+export type InteractionSource = 'chat' | 'call' | 'mail';
 
 /**
  * A conversation or call with more people than this counts for no one: a company-wide channel
@@ -13,6 +13,25 @@ export type InteractionSource = 'chat' | 'call';
  * interactions only).
  */
 export const MAX_PARTICIPANTS = 10;
+
+/**
+ * Claims an interaction event by its id (`metadata.event_id`): true the first time, false on a
+ * redelivery, which must count nothing again. An event without an id is always new.
+ */
+export async function firstDelivery(ctx: ContactsEventContext, event: { action: string; metadata: Record<string, unknown> }): Promise<boolean> {
+  const eventId = typeof event.metadata.event_id === 'string' ? event.metadata.event_id.slice(0, 100) : null;
+  if (!eventId) return true;
+  await ctx.lock(`event:${eventId}`);
+  if (await ctx.db.seenEvents.findOne({ where: { event_id: eventId } })) return false;
+  await ctx.db.seenEvents.create({ event_id: eventId, action: event.action });
+  return true;
+}
+
+/** When the interaction happened: the event's `emitted_at`, else now by the platform's clock. */
+export function eventInstant(ctx: ContactsEventContext, event: { metadata: Record<string, unknown> }): Date {
+  const emittedAt = typeof event.metadata.emitted_at === 'string' ? new Date(event.metadata.emitted_at) : null;
+  return emittedAt && !Number.isNaN(emittedAt.getTime()) ? emittedAt : ctx.now();
+}
 
 /**
  * Records one interaction among `participantMrns` (member MRNs; other values are ignored) seen
@@ -25,14 +44,8 @@ export async function recordInteraction(ctx: ContactsEventContext, event: { acti
   if (!ctx.settings.suggestions_enabled) return 0;
   const members = [...new Set(participantMrns.map((mrn) => idFromMrn(mrn, 'account', 'member')).filter((id): id is string => id !== null))];
   if (members.length < 2 || members.length > MAX_PARTICIPANTS) return 0;
-  const eventId = typeof event.metadata.event_id === 'string' ? event.metadata.event_id.slice(0, 100) : null;
-  if (eventId) {
-    await ctx.lock(`event:${eventId}`);
-    if (await ctx.db.seenEvents.findOne({ where: { event_id: eventId } })) return 0;
-    await ctx.db.seenEvents.create({ event_id: eventId, action: event.action });
-  }
-  const emittedAt = typeof event.metadata.emitted_at === 'string' ? new Date(event.metadata.emitted_at) : null;
-  const at = emittedAt && !Number.isNaN(emittedAt.getTime()) ? emittedAt : new Date();
+  if (!(await firstDelivery(ctx, event))) return 0;
+  const at = eventInstant(ctx, event);
   const known = new Set((await ctx.db.contactKeys.findAll({ where: { kind: 'member', value: members.map((id) => `mrn:account:member:${id}`) } })).map((key) => key.value));
   let touched = 0;
   for (const owner of members) {

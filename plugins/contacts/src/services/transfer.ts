@@ -110,7 +110,8 @@ export const EXPORT_LIMIT = 5000;
 
 /**
  * `GET /contacts/vcard`: the contacts (all, or those of `ids`, `tag`, `company_mrn`) as one
- * vCard 4.0 text, by display name. 400 past EXPORT_LIMIT contacts (narrow the selection).
+ * vCard 4.0 text, by display name (the route answers it as a `text/vcard` file). 400 past
+ * EXPORT_LIMIT contacts (narrow the selection).
  */
 export async function exportContacts(ctx: ContactsContext, filters: { ids?: string[]; tag?: string; company_mrn?: string }) {
   const where: Record<string, unknown> = {};

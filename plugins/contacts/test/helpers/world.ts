@@ -1,12 +1,14 @@
 /**
  * The Contacts app's test fixture, built on @wpk/testing: a real platform with the Contacts app,
  * the Companies app (loaded from its folder, as the platform loads it: no import across apps)
- * and a stand-in declaring the catalog's chat and calls events, all first-party; one workspace
+ * a stand-in declaring the catalog's chat and calls events and one declaring the Mail app's
+ * mailbox and message events, all first-party; one workspace
  * where Contacts and Companies are installed (policy `roles`).
  */
 import { fileURLToPath } from 'node:url';
 import { createTestPlatform, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
 import app from '../../src/index.js';
+import mailEvents from '../fixtures/mail-events/index.js';
 import talk from '../fixtures/talk/index.js';
 
 export interface CapturedEvent {
@@ -30,7 +32,7 @@ export interface World {
 export const COMPANIES_DIR = fileURLToPath(new URL('../../../companies', import.meta.url));
 
 export async function startWorld(subdomain: string): Promise<World> {
-  const platform = await createTestPlatform({ apps: [app, COMPANIES_DIR, talk], firstParty: true });
+  const platform = await createTestPlatform({ apps: [app, COMPANIES_DIR, talk, mailEvents], firstParty: true });
   try {
     const workspace = await platform.workspace(subdomain);
     await workspace.install('contacts');

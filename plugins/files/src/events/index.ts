@@ -2,6 +2,7 @@ import type { SubscriptionHandler, SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import { recordMemberAdded, recordMemberRemoved } from '../services/members-directory.js';
+import { runSweep } from '../services/sweeps.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,7 +26,14 @@ const onMemberRemoved: SubscriptionHandler<Models, AppTypes, 'core.account.membe
   await recordMemberRemoved(ctx, memberId, typeof removedBy === 'string' && UUID.test(removedBy) ? removedBy : null);
 };
 
+/** `core.files.sweep.scheduled` {due_at}: the app's own delayed wake-up (see services/sweeps.ts). */
+const onSweepScheduled: SubscriptionHandler<Models, AppTypes, 'core.files.sweep.scheduled'> = async (event, ctx) => {
+  const result = await runSweep(ctx, event.payload.due_at);
+  if (result) ctx.log.info({ action: event.action, ...result }, 'files sweep');
+};
+
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.account.member.removed': onMemberRemoved,
   'system.workspace.member.added': onMemberAdded,
+  'core.files.sweep.scheduled': onSweepScheduled,
 };

@@ -1,5 +1,6 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createFilesTables } from './0001-create-files-tables.js';
+import { createSweepSchedule } from './0002-sweep-schedule.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createFilesTables];
+export const migrations: AppMigration[] = [createFilesTables, createSweepSchedule];

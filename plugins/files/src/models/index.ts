@@ -79,6 +79,12 @@ export interface MemberDirectoryEntry {
   removed_by: string | null;
 }
 
+/** A scheduled piece of the app's own work (`sweep`: the trash retention and abandoned uploads) and when it is next due. */
+export interface Schedule {
+  name: string;
+  due_at: Date;
+}
+
 const uuid = (allowNull = false) => ({ type: DataTypes.UUID, allowNull });
 
 export const models = {
@@ -138,6 +144,10 @@ export const models = {
     member_id: { type: DataTypes.UUID, primaryKey: true },
     removed_at: { type: DataTypes.DATE, allowNull: true },
     removed_by: uuid(true),
+  }),
+  schedules: defineModel<Schedule>('schedules', {
+    name: { type: DataTypes.STRING(20), primaryKey: true },
+    due_at: { type: DataTypes.DATE, allowNull: false },
   }),
 };
 

@@ -4,6 +4,7 @@ import { indexFiles, indexTree } from '../search.js';
 import { ancestorsOf, liveDescendants, requireFolder, requireItem, type Access } from './access.js';
 import { bytes, conflictOnDuplicate, mrnOf, type FilesBaseContext, type FilesContext } from './context.js';
 import { emit } from './events.js';
+import { scheduleSweep, trashDueAt } from './sweeps.js';
 import { noteCaller } from './members-directory.js';
 import { checkName, named } from './names.js';
 import { addUsage, assertQuota, lockUsage } from './usage.js';
@@ -124,8 +125,9 @@ export async function trashItem(ctx: FilesContext, id: string): Promise<Item> {
     throw new InvalidError(`${item.name} is shared with you: only its owner may delete it`);
   }
   const subtree = [item, ...(await liveDescendants(ctx, item))];
-  const now = new Date();
+  const now = ctx.now();
   await ctx.db.items.update({ trashed_at: now, trash_root_id: item.id, trashed_by: ctx.member.id }, { where: { id: { [Op.in]: subtree.map((entry) => entry.id) } } });
+  await scheduleSweep(ctx, trashDueAt(ctx, now));
   for (const entry of subtree) if (entry.kind === 'file') ctx.search.remove('file', entry.id);
   emit(ctx, 'core.files.item.trashed', { item_id: item.id, kind: item.kind, name: item.name, owner_mrn: mrnOf(item.owner_id), trashed_by: ctx.member.mrn });
   return (await ctx.db.items.findById(item.id))!;

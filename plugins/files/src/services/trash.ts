@@ -2,7 +2,7 @@ import { NotFoundError, Op } from '@wpk/sdk';
 import type { Item } from '../models/index.js';
 import { indexFiles } from '../search.js';
 import { dropVersions } from './blobs.js';
-import { mrnOf, type FilesContext } from './context.js';
+import { mrnOf, type FilesBaseContext, type FilesContext } from './context.js';
 import { emit } from './events.js';
 import { namesIn } from './items.js';
 import { named, suffixedName } from './names.js';
@@ -50,7 +50,14 @@ export async function restoreItem(ctx: FilesContext, id: string): Promise<Item> 
 
 /** Deletes a trashed item for good: what it held, every version, shares; bytes no other version uses. */
 export async function purgeItem(ctx: FilesContext, id: string): Promise<{ id: string; purged: true; freed_bytes: number }> {
-  const item = await requireTrashed(ctx, id);
+  return purgeTrashed(ctx, await requireTrashed(ctx, id), ctx.member.mrn);
+}
+
+/**
+ * Purges an item at the top of a trash (locked by the caller) and what it held. `purgedBy` is the
+ * member's MRN, or null when the trash retention purges it (the event then says `reason: retention`).
+ */
+export async function purgeTrashed(ctx: FilesBaseContext, item: Item, purgedBy: string | null): Promise<{ id: string; purged: true; freed_bytes: number }> {
   const subtree = await ctx.db.items.findAll({ where: { trash_root_id: item.id }, attributes: ['id', 'owner_id'] });
   const ids = subtree.map((entry) => entry.id);
   // Items trashed on their own before their folder keep their own trash entry: they lose the folder (restored to the root).
@@ -61,6 +68,6 @@ export async function purgeItem(ctx: FilesContext, id: string): Promise<{ id: st
   await ctx.db.versions.destroy({ where: { item_id: { [Op.in]: ids } } });
   await ctx.db.items.destroy({ where: { id: { [Op.in]: ids } } });
   const freed = await dropVersions(ctx, versions, () => item.owner_id, false);
-  emit(ctx, 'core.files.item.purged', { item_id: item.id, kind: item.kind, name: item.name, owner_mrn: mrnOf(item.owner_id), purged_by: ctx.member.mrn, freed_bytes: freed });
+  emit(ctx, 'core.files.item.purged', { item_id: item.id, kind: item.kind, name: item.name, owner_mrn: mrnOf(item.owner_id), ...(purgedBy ? { purged_by: purgedBy } : { reason: 'retention' as const }), freed_bytes: freed });
   return { id: item.id, purged: true, freed_bytes: freed };
 }

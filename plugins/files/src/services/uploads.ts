@@ -7,6 +7,7 @@ import { dropVersions } from './blobs.js';
 import { categoryOf } from './categories.js';
 import { bytes, conflictOnDuplicate, mrnOf, type FilesContext } from './context.js';
 import { emit } from './events.js';
+import { abandonedAt, scheduleSweep } from './sweeps.js';
 import { destination, nameInUse, nameTaken } from './items.js';
 import { noteCaller } from './members-directory.js';
 import { checkName, named } from './names.js';
@@ -63,8 +64,9 @@ export async function startUpload(ctx: FilesContext, input: UploadInput): Promis
     content_type: input.content_type ?? null,
     storage_key: `blobs/${randomUUID()}`,
     created_by: ctx.member.id,
-    expires_at: new Date(Date.now() + seconds * 1000),
+    expires_at: new Date(ctx.now().getTime() + seconds * 1000),
   });
+  await scheduleSweep(ctx, abandonedAt(upload.expires_at));
   const link = await ctx.storage.signedUploadUrl(upload.storage_key, { expiresInSeconds: seconds, maxBytes: Math.max(1, input.size_bytes), ...(input.content_type ? { contentType: input.content_type } : {}) });
   return { upload, url: link.url, expiresAt: link.expires_at };
 }

@@ -25,7 +25,7 @@ export interface World {
   upload(caller: TestCaller, target: { name?: string; folder_id?: string; file_id?: string }, body: string | Buffer, contentType?: string): Promise<TestResponse>;
   /** Downloads a file's current version through its link. */
   download(caller: TestCaller, fileId: string): Promise<string>;
-  /** The `core.files.*` events written since the last call, oldest first. */
+  /** The `core.files.*` events written since the last call, oldest first (not the app's own `core.files.sweep.scheduled` wake-ups). */
   takeEvents(): CapturedEvent[];
   deliver(action: string, payload: Record<string, unknown>): Promise<void>;
   query<T extends object = Record<string, unknown>>(sql: string, replacements?: Record<string, unknown>): Promise<T[]>;
@@ -68,7 +68,7 @@ export async function startWorld(subdomain: string): Promise<World> {
       takeEvents: () =>
         platform
           .takeEvents()
-          .filter((event) => event.action.startsWith('core.files.'))
+          .filter((event) => event.action.startsWith('core.files.') && event.action !== 'core.files.sweep.scheduled')
           .map((event) => ({ action: event.action, payload: event.payload })),
       async deliver(action, payload) {
         const result = await platform.deliver(workspace.id, action, payload);

@@ -1,0 +1,89 @@
+import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+
+/**
+ * The records the app answers with (services/present.ts builds them), as the routes declare them
+ * (`answers`): they go into the OpenAPI document and the typed client, and the test harness
+ * checks every answer of the app's tests against them.
+ */
+
+const uuid = () => Joi.string().guid();
+const instant = () => Joi.date().iso();
+const nullableInstant = () => Joi.date().iso().allow(null);
+const calendarDate = () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/);
+const seconds = () => Joi.number().integer().min(0);
+
+export const LOCATION: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  name: Joi.string(),
+  address: Joi.string().allow(null),
+  geofence: recordSchema({ latitude: Joi.number(), longitude: Joi.number(), radius_m: Joi.number().integer() }).allow(null).description('The circle a member must be in to clock in or out here; null: none'),
+  timezone: Joi.string().allow(null).description("The IANA time zone of the location's days; null: the settings' zone"),
+  creator_id: uuid(),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('AttendanceLocation');
+
+export const DELETED_LOCATION: JoiObjectSchema = recordSchema({ id: uuid(), name: Joi.string(), deleted: Joi.boolean() }).id('AttendanceDeletedLocation');
+
+const POSITION = recordSchema({ latitude: Joi.number(), longitude: Joi.number(), accuracy_m: Joi.number(), distance_m: Joi.number() }, { optional: ['accuracy_m', 'distance_m'] }).allow(null);
+
+const BREAK = recordSchema({ id: uuid(), start_at: instant(), end_at: nullableInstant(), seconds: seconds() }).id('AttendanceBreak');
+
+export const ATTENDANCE: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  member_id: uuid(),
+  member_name: Joi.string().allow(null),
+  location_id: uuid().allow(null),
+  location_name: Joi.string().allow(null),
+  timezone: Joi.string(),
+  work_date: calendarDate().description("The day it counts on: its check-in's date in `timezone`"),
+  check_in_at: instant(),
+  check_out_at: nullableInstant(),
+  check_in_position: POSITION,
+  check_out_position: POSITION,
+  open: Joi.boolean(),
+  on_break: Joi.boolean(),
+  breaks: Joi.array().items(BREAK),
+  worked_seconds: seconds(),
+  break_seconds: seconds(),
+  net_seconds: seconds(),
+  source: Joi.string().valid('clock', 'manual'),
+  corrected: Joi.boolean(),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('AttendanceAttendance');
+
+const TIMES = recordSchema({
+  check_in_at: Joi.string(),
+  check_out_at: Joi.string().allow(null),
+  location_id: uuid().allow(null),
+  breaks: Joi.array().items(recordSchema({ start_at: Joi.string(), end_at: Joi.string().allow(null) })),
+});
+
+export const CORRECTION: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  attendance_id: uuid(),
+  member_id: uuid(),
+  kind: Joi.string().valid('edited', 'created'),
+  before: TIMES.allow(null),
+  after: TIMES,
+  changed_fields: Joi.array().items(Joi.string()),
+  reason: Joi.string(),
+  corrected_by: uuid(),
+  created_at: instant(),
+}).id('AttendanceCorrection');
+
+export const ATTENDANCE_DETAIL: JoiObjectSchema = ATTENDANCE.keys({ corrections: Joi.array().items(CORRECTION).required() }).id('AttendanceAttendanceWithCorrections');
+
+export const STATUS: JoiObjectSchema = recordSchema({ member_id: uuid(), clocked_in: Joi.boolean(), on_break: Joi.boolean(), attendance: ATTENDANCE.allow(null) }).id('AttendanceStatus');
+
+const DAY = recordSchema({ date: calendarDate(), attendances: seconds(), worked_seconds: seconds(), break_seconds: seconds(), net_seconds: seconds() });
+
+export const TIMESHEET: JoiObjectSchema = recordSchema({
+  member_id: uuid(),
+  from: calendarDate(),
+  to: calendarDate(),
+  open: Joi.boolean().description('True while one of its attendances is open (it counts up to now)'),
+  days: Joi.array().items(DAY),
+  totals: recordSchema({ attendances: seconds(), worked_seconds: seconds(), break_seconds: seconds(), net_seconds: seconds() }),
+}).id('AttendanceTimesheet');

@@ -1,0 +1,237 @@
+import { defineRoute, Joi } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import type { Models } from '../models/index.js';
+import { clockIn, clockOut, endBreak, listAttendances, readAttendance, startBreak, status } from '../services/attendances.js';
+import { addAttendance, correctAttendance, listCorrections } from '../services/corrections.js';
+import { createLocation, deleteLocation, listLocations, requireLocation, updateLocation } from '../services/locations.js';
+import { presentLocation } from '../services/present.js';
+import { exportCsv, timesheet } from '../services/timesheets.js';
+import { ATTENDANCE, ATTENDANCE_DETAIL, CORRECTION, DELETED_LOCATION, LOCATION, STATUS, TIMESHEET } from './answers.js';
+
+const page = { page: Joi.any(), per_page: Joi.any() };
+const locationParams = Joi.object({ id: Joi.id().required() });
+const attendanceParams = Joi.object({ attendance_id: Joi.id().required() });
+
+const geofence = Joi.object({
+  latitude: Joi.number().min(-90).max(90).required().description('Centre latitude (WGS 84 degrees)'),
+  longitude: Joi.number().min(-180).max(180).required().description('Centre longitude (WGS 84 degrees)'),
+  radius_m: Joi.number().integer().min(10).max(100_000).required().description('Radius in metres'),
+}).allow(null);
+
+const locationFields = {
+  address: Joi.string().trim().max(500).allow('', null),
+  geofence,
+  timezone: Joi.string().trim().max(64).allow('', null).description('An IANA time zone (Europe/Paris); null: the settings\' zone'),
+};
+
+/** Where the device says it is: both coordinates or neither; the accuracy radius (metres) is optional. */
+const position = {
+  latitude: Joi.number().min(-90).max(90),
+  longitude: Joi.number().min(-180).max(180),
+  accuracy_m: Joi.number().min(0).max(100_000).description('The reported accuracy radius in metres (absent: taken as exact)'),
+};
+
+const reason = Joi.string().trim().min(3).max(500).required().description('Why the times are corrected (kept in the audit trail)');
+const breakInput = Joi.object({ start_at: Joi.instant().required(), end_at: Joi.instant().required() });
+const breaksInput = Joi.array().items(breakInput).max(50).description('Every break of the attendance, replacing the ones it has');
+
+const dateRange = { from: Joi.calendarDate(), to: Joi.calendarDate() };
+
+/** Locations, clocking, breaks, attendances, corrections, timesheets and the CSV export. */
+export const routes = [
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/attendance/locations',
+    description: 'Lists work locations by name; q matches the name or the address',
+    answers: { collection: LOCATION },
+    validate: { query: Joi.object({ q: Joi.string().max(200).allow(''), ...page }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listLocations(ctx, request.query as { q?: string });
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/attendance/locations',
+    description: 'Creates a work location, with a geofence (centre and radius in metres) or none',
+    answers: { single: LOCATION },
+    validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), ...locationFields }) },
+    async handler(request, ctx) {
+      const location = await createLocation(ctx, request.payload);
+      return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/attendance/locations/{id}',
+    description: 'Reads a work location',
+    answers: { single: LOCATION },
+    validate: { params: locationParams },
+    async handler(request, ctx) {
+      const location = presentLocation(await requireLocation(ctx, request.params.id));
+      return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH',
+    path: '/attendance/locations/{id}',
+    description: 'Updates the given fields of a work location (UpdateLocation); geofence null removes the fence',
+    answers: { single: LOCATION },
+    validate: { params: locationParams, payload: Joi.object({ name: Joi.string().trim().min(1).max(100), ...locationFields }) },
+    async handler(request, ctx) {
+      const location = await updateLocation(ctx, request.params.id, request.payload);
+      return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'DELETE',
+    path: '/attendance/locations/{id}',
+    description: 'Deletes a work location (409 while someone is clocked in there); past attendances keep its name',
+    answers: { single: DELETED_LOCATION },
+    validate: { params: locationParams },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteLocation(ctx, request.params.id));
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/attendance/clock-ins',
+    description: "Clocks the caller in now, at a location or none; at a location with a geofence only from inside it (the accuracy rule in docs/apps/attendance.md)",
+    answers: { single: ATTENDANCE },
+    validate: { payload: Joi.object({ location_id: Joi.id(), ...position }).and('latitude', 'longitude').allow(null) },
+    async handler(request, ctx) {
+      const attendance = await clockIn(ctx, request.payload ?? {});
+      return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/attendance/clock-outs',
+    description: "Clocks the caller out now (an open break ends with it); inside the location's geofence when it has one",
+    answers: { single: ATTENDANCE },
+    validate: { payload: Joi.object(position).and('latitude', 'longitude').allow(null) },
+    async handler(request, ctx) {
+      const attendance = await clockOut(ctx, request.payload ?? {});
+      return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/attendance/break-starts',
+    description: "Starts a break in the caller's open attendance",
+    answers: { single: ATTENDANCE },
+    validate: { payload: Joi.object({}).allow(null) },
+    async handler(_request, ctx) {
+      const attendance = await startBreak(ctx);
+      return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/attendance/break-ends',
+    description: "Ends the caller's current break",
+    answers: { single: ATTENDANCE },
+    validate: { payload: Joi.object({}).allow(null) },
+    async handler(_request, ctx) {
+      const attendance = await endBreak(ctx);
+      return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/attendance/status',
+    description: 'Whether the caller is clocked in or on a break, with the open attendance',
+    answers: { single: STATUS },
+    async handler(_request, ctx) {
+      return ctx.respond.single(await status(ctx));
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/attendance/attendances',
+    description: "Lists attendances, newest first: the caller's own, or any member's with attendance.attendances.read; from and to bound the work date",
+    answers: { collection: ATTENDANCE },
+    validate: { query: Joi.object({ member_id: Joi.id(), location_id: Joi.id(), ...dateRange, open: Joi.boolean(), ...page }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listAttendances(ctx, request.query);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'POST',
+    path: '/attendance/attendances',
+    description: 'Adds an attendance a member did not clock (a manager), closed, with its breaks and the reason; kept in the audit trail',
+    answers: { single: ATTENDANCE_DETAIL },
+    validate: {
+      payload: Joi.object({
+        member_id: Joi.id().required(),
+        check_in_at: Joi.instant().required(),
+        check_out_at: Joi.instant().required(),
+        location_id: Joi.id().allow(null),
+        breaks: breaksInput,
+        reason,
+      }),
+    },
+    async handler(request, ctx) {
+      const attendance = await addAttendance(ctx, request.payload);
+      return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/attendance/attendances/{attendance_id}',
+    description: 'Reads an attendance with its breaks and its corrections',
+    answers: { single: ATTENDANCE_DETAIL },
+    validate: { params: attendanceParams },
+    async handler(request, ctx) {
+      const attendance = await readAttendance(ctx, request.params.attendance_id);
+      return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'PATCH',
+    path: '/attendance/attendances/{attendance_id}',
+    description: "Corrects an attendance (a manager): check-in, check-out, location or breaks, with the reason; the times before and after go to the audit trail",
+    answers: { single: ATTENDANCE_DETAIL },
+    validate: {
+      params: attendanceParams,
+      payload: Joi.object({ check_in_at: Joi.instant(), check_out_at: Joi.instant(), location_id: Joi.id().allow(null), breaks: breaksInput, reason }),
+    },
+    async handler(request, ctx) {
+      const attendance = await correctAttendance(ctx, request.params.attendance_id, request.payload);
+      return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/attendance/corrections',
+    description: "The audit trail of corrections, newest first: of the caller's own attendances, or anyone's with attendance.attendances.read",
+    answers: { collection: CORRECTION },
+    validate: { query: Joi.object({ member_id: Joi.id(), attendance_id: Joi.id(), ...page }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listCorrections(ctx, request.query);
+      return ctx.respond.collection(rows, count);
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/attendance/timesheets',
+    description: "A member's timesheet (default the caller) for from..to (at most 92 days): worked, break and net seconds per day, and totals",
+    answers: { single: TIMESHEET },
+    validate: { query: Joi.object({ member_id: Joi.id(), from: Joi.calendarDate().required(), to: Joi.calendarDate().required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await timesheet(ctx, request.query as { member_id?: string; from: string; to: string }));
+    },
+  }),
+  defineRoute<Models, AppTypes>({
+    method: 'GET',
+    path: '/attendance/exports',
+    description: 'Attendances of from..to (at most a year; optionally one member or location) as a CSV file (RFC 4180)',
+    answers: { file: 'text/csv' },
+    validate: { query: Joi.object({ from: Joi.calendarDate().required(), to: Joi.calendarDate().required(), member_id: Joi.id(), location_id: Joi.id() }) },
+    async handler(request, ctx) {
+      const { csv, filename } = await exportCsv(ctx, request.query as { from: string; to: string; member_id?: string; location_id?: string });
+      return ctx.respond.file(csv, { contentType: 'text/csv; charset=utf-8', filename });
+    },
+  }),
+];
