@@ -51,8 +51,20 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/contacts/events/core-companies-company-deleted', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-companies-company-updated */
   postEventsContactsEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/contacts/events/core-companies-company-updated', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-mailbox-assigned */
+  postEventsContactsEventsCoreMailMailboxAssigned: { method: 'POST', path: '/_events/contacts/events/core-mail-mailbox-assigned', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-mailbox-created */
+  postEventsContactsEventsCoreMailMailboxCreated: { method: 'POST', path: '/_events/contacts/events/core-mail-mailbox-created', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-mailbox-deleted */
+  postEventsContactsEventsCoreMailMailboxDeleted: { method: 'POST', path: '/_events/contacts/events/core-mail-mailbox-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-message-received */
+  postEventsContactsEventsCoreMailMessageReceived: { method: 'POST', path: '/_events/contacts/events/core-mail-message-received', tag: 'system', host: 'any' },
+  /** POST /_events/contacts/events/core-mail-message-sent */
+  postEventsContactsEventsCoreMailMessageSent: { method: 'POST', path: '/_events/contacts/events/core-mail-message-sent', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-account-member-removed */
   postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/files/events/core-files-sweep-scheduled */
+  postEventsFilesEventsCoreFilesSweepScheduled: { method: 'POST', path: '/_events/files/events/core-files-sweep-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/files/events/system-workspace-member-added */
   postEventsFilesEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/files/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/finance/events/system-app-installed */
@@ -313,6 +325,40 @@ export const OPERATIONS = {
   postAtsTemplates: { method: 'POST', path: '/ats/templates', tag: 'ats', host: 'workspace' },
   /** Deletes a template */
   deleteAtsTemplatesByTemplateId: { method: 'DELETE', path: '/ats/templates/{template_id}', tag: 'ats', host: 'workspace' },
+  /** Lists attendances, newest first: the caller's own, or any member's with attendance.attendances.read; from and to boun... */
+  getAttendanceAttendances: { method: 'GET', path: '/attendance/attendances', tag: 'attendance', host: 'workspace', paged: true },
+  /** Adds an attendance a member did not clock (a manager), closed, with its breaks and the reason; kept in the audit trail */
+  postAttendanceAttendances: { method: 'POST', path: '/attendance/attendances', tag: 'attendance', host: 'workspace' },
+  /** Reads an attendance with its breaks and its corrections */
+  getAttendanceAttendancesByAttendanceId: { method: 'GET', path: '/attendance/attendances/{attendance_id}', tag: 'attendance', host: 'workspace' },
+  /** Corrects an attendance (a manager): check-in, check-out, location or breaks, with the reason; the times before and af... */
+  patchAttendanceAttendancesByAttendanceId: { method: 'PATCH', path: '/attendance/attendances/{attendance_id}', tag: 'attendance', host: 'workspace' },
+  /** Ends the caller's current break */
+  postAttendanceBreakEnds: { method: 'POST', path: '/attendance/break-ends', tag: 'attendance', host: 'workspace' },
+  /** Starts a break in the caller's open attendance */
+  postAttendanceBreakStarts: { method: 'POST', path: '/attendance/break-starts', tag: 'attendance', host: 'workspace' },
+  /** Clocks the caller in now, at a location or none; at a location with a geofence only from inside it (the accuracy rule... */
+  postAttendanceClockIns: { method: 'POST', path: '/attendance/clock-ins', tag: 'attendance', host: 'workspace' },
+  /** Clocks the caller out now (an open break ends with it); inside the location's geofence when it has one */
+  postAttendanceClockOuts: { method: 'POST', path: '/attendance/clock-outs', tag: 'attendance', host: 'workspace' },
+  /** The audit trail of corrections, newest first: of the caller's own attendances, or anyone's with attendance.attendance... */
+  getAttendanceCorrections: { method: 'GET', path: '/attendance/corrections', tag: 'attendance', host: 'workspace', paged: true },
+  /** Attendances of from..to (at most a year; optionally one member or location) as a CSV file (RFC 4180) */
+  getAttendanceExports: { method: 'GET', path: '/attendance/exports', tag: 'attendance', host: 'workspace' },
+  /** Lists work locations by name; q matches the name or the address */
+  getAttendanceLocations: { method: 'GET', path: '/attendance/locations', tag: 'attendance', host: 'workspace', paged: true },
+  /** Creates a work location, with a geofence (centre and radius in metres) or none */
+  postAttendanceLocations: { method: 'POST', path: '/attendance/locations', tag: 'attendance', host: 'workspace' },
+  /** Reads a work location */
+  getAttendanceLocationsById: { method: 'GET', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
+  /** Updates the given fields of a work location (UpdateLocation); geofence null removes the fence */
+  patchAttendanceLocationsById: { method: 'PATCH', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
+  /** Deletes a work location (409 while someone is clocked in there); past attendances keep its name */
+  deleteAttendanceLocationsById: { method: 'DELETE', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
+  /** Whether the caller is clocked in or on a break, with the open attendance */
+  getAttendanceStatus: { method: 'GET', path: '/attendance/status', tag: 'attendance', host: 'workspace' },
+  /** A member's timesheet (default the caller) for from..to (at most 92 days): worked, break and net seconds per day, and ... */
+  getAttendanceTimesheets: { method: 'GET', path: '/attendance/timesheets', tag: 'attendance', host: 'workspace' },
   /** GET /audit */
   getAudit: { method: 'GET', path: '/audit', tag: 'account', host: 'workspace' },
   /** GET /avatars/{member_id} */
@@ -529,7 +575,7 @@ export const OPERATIONS = {
   patchContactsSuggestionsBySuggestionId: { method: 'PATCH', path: '/contacts/suggestions/{suggestion_id}', tag: 'contacts', host: 'workspace' },
   /** Dismisses a suggestion */
   deleteContactsSuggestionsBySuggestionId: { method: 'DELETE', path: '/contacts/suggestions/{suggestion_id}', tag: 'contacts', host: 'workspace' },
-  /** Exports contacts (all, or by ids, tag, company) as one vCard 4.0 text */
+  /** Exports contacts (all, or by ids, tag, company) as one vCard 4.0 file (text/vcard) */
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
   /** GET /coupon-redemptions */
   getCouponRedemptions: { method: 'GET', path: '/coupon-redemptions', tag: 'account', host: 'workspace' },
@@ -1018,4 +1064,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","tasks","calls","canvas","chat","companies","contacts","finance","mail","meetings","rooms"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","finance","mail","meetings","rooms"] as const;

@@ -297,7 +297,6 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   ats: { token: 'selfScheduleToken' },
   ...ROOMS_PARAM_KINDS,
   ...MEETINGS_PARAM_KINDS,
-
   canvas: CANVAS_PARAM_KINDS,
   ...ATTENDANCE_PARAM_KINDS,
 };
