@@ -40,6 +40,8 @@ test.after.always(async () => {
 });
 
 async function accessible(t: ExecutionContext, page: Page, label: string): Promise<void> {
+  // A submitting click resolves when the next document commits, before it has a head for the script.
+  await page.waitForLoadState('load');
   if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: AXE });
   const results = await page.evaluate<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }>("axe.run(document, { resultTypes: ['violations'] })");
   t.deepEqual(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `axe on ${label}`);

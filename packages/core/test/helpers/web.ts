@@ -109,6 +109,9 @@ export async function fillAndSubmit(page: Page, fields: Record<string, string>, 
 
 /** axe-core's serious and critical violations on the page as it is now ("rule: target" lines). */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A click that submits a form resolves once the next document commits, before it has parsed:
+  // wait for it, or the script tag has no head to go into.
+  await page.waitForLoadState('load');
   // Evaluated in the page (strings: this package is compiled without the DOM's types).
   if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: AXE_SOURCE });
   const results = await page.evaluate<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }>("axe.run(document, { resultTypes: ['violations'] })");
