@@ -25,6 +25,8 @@ function secretsApp(slug: string) {
         defineRoute({ method: 'POST', path: '/seal', validate: { payload: Joi.object({ text: Joi.string().required() }) }, handler: (request, ctx) => ({ data: { sealed: ctx.secrets.seal((request.payload as { text: string }).text) } }) }),
         defineRoute({ method: 'POST', path: '/open', validate: { payload: Joi.object({ sealed: Joi.string().required() }) }, handler: (request, ctx) => ({ data: { text: ctx.secrets.open((request.payload as { sealed: string }).sealed) } }) }),
       ],
+      // A session kind, so a service can hand out tickets and end sessions (ctx.signaling).
+      signaling: { rooms: { permission } },
       services: {
         ticker: {
           start(host: AppServiceHost) {
@@ -84,6 +86,14 @@ test.serial('services start with runtime.apps.startServices (once), work in a wo
   t.deepEqual(seen, { workspace: 'services', opened: 'x' });
   const [row] = await env.runtime.db.sequelize.query<{ action: string }>("SELECT action FROM platform.events WHERE action = 'ext.acme.one.tick.recorded'", { type: 'SELECT' as never });
   t.is(row?.action, 'ext.acme.one.tick.recorded');
+  // ctx.signaling works in a service too: a ticket now, an end queued for after the commit.
+  const ticket = await host.run(ws.id, async (ctx) => {
+    ctx.signaling.end('rooms', 'r1');
+    return ctx.signaling.session('rooms', 'r1');
+  });
+  t.like(ticket, { session: 'ext.acme.one/rooms/r1' });
+  t.regex(ticket!.url, /^wss?:\/\/services\.[^/]+\/signaling$/);
+  await t.throwsAsync(host.run(ws.id, async (ctx) => ctx.signaling.session('calls', 'c1')), { message: 'ext.acme.one has no signaling session kind calls (it declares rooms)' });
   await t.throwsAsync(host.run(ws.id, async () => { throw new Error('rolled back'); }), { message: 'rolled back' });
   t.is(await host.run('00000000-0000-4000-8000-000000000000', async () => 'never'), null);
   await env.runtime.apps.stopServices();

@@ -577,8 +577,8 @@ export class AppPipeline {
   /**
    * Runs work of an app's long-lived service in the workspace, in one transaction, with the
    * context a subscription handler gets (under the app's role in strict mode); staged events,
-   * search changes and queued mails are written with it, live publications and mails leave after
-   * the commit. Throws (after the rollback) when the work does.
+   * search changes and queued mails are written with it; live publications, mails and signaling
+   * ends and removals leave after the commit. Throws (after the rollback) when the work does.
    */
   async runService<R>(runtime: AppRuntime, workspace: Workspace, settings: Record<string, unknown>, fn: (ctx: BaseContext) => Promise<R>): Promise<R> {
     const { app } = runtime;
@@ -588,16 +588,18 @@ export class AppPipeline {
     const files = storageHandle(app, workspace, storage, unit, this.services.strict);
     const liveOps: LivePublication[] = [];
     const mailOps: QueuedMail[] = [];
+    const signalingOps: SignalingOperation[] = [];
     const result = await runUnitOfWork(this.services.sequelize, this.services.sink(), () => workspace.id, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services, liveOps, mailOps));
+      const ctx = Object.freeze(baseContext(runtime, workspace, work, settings, logger, searchOps, files, this.services, liveOps, mailOps, { service: this.signaling(), ops: signalingOps }));
       const outcome = await this.underAppRole(app, () => fn(ctx));
       await this.flushSearch(app, workspace.id, searchOps);
       if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);
       return outcome;
     }).finally(() => unit?.finish());
-    // Committed: the live publications and mails leave now (a throw above rolled them back).
+    // Committed: the live publications, mails and signaling changes leave now (a throw above rolled them back).
     if (liveOps.length > 0) await this.publishLive(app, workspace.id, liveOps);
+    if (signalingOps.length > 0) this.applySignaling(workspace.id, signalingOps);
     if (mailOps.length > 0) this.services.mail().kick();
     return result;
   }
