@@ -6,6 +6,8 @@
 import { TestPlatform, type TestPlatformOptions } from './platform.js';
 
 export { TestClock } from './clock.js';
+export { openSocket, openWelcomedSocket, quiet } from './sockets.js';
+export type { RefusedUpgrade, SocketMessage, SocketOptions, TestSocket } from './sockets.js';
 export { API_VERSION, TestPlatform, TestWorkspace } from './platform.js';
 export type { CapturedEvent, CapturedSearchChange, DeliveryOutcome, MemberOptions, PermissionMatrixOptions, PermissionMatrixRow, TestApp, TestCaller, TestMember, TestPlatformOptions, TestResponse } from './platform.js';
 

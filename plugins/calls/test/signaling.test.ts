@@ -1,6 +1,5 @@
 import test from 'ava';
-import type { TestMember } from '@wpk/testing';
-import { openSignaling, type SignalingClient } from './helpers/socket.js';
+import { openSocket, openWelcomedSocket, type TestMember, type TestSocket } from '@wpk/testing';
 import { startWorld, type World } from './helpers/world.js';
 
 let world: World;
@@ -20,15 +19,11 @@ test.before(async () => {
 });
 test.after.always(() => world?.close());
 
-async function connect(member: TestMember): Promise<SignalingClient> {
-  const client = await openSignaling(url, 'signal', { authorization: `Bearer ${keys.get(member.id)}` });
-  if (!('socket' in client)) throw new Error(`upgrade refused: ${client.status} ${JSON.stringify(client.body)}`);
-  const welcome = await client.next();
-  if (welcome.type !== 'welcome') throw new Error(`expected welcome, got ${JSON.stringify(welcome)}`);
-  return client;
+function connect(member: TestMember): Promise<TestSocket> {
+  return openWelcomedSocket(url, 'signal', { path: '/signaling', headers: { authorization: `Bearer ${keys.get(member.id)}` } });
 }
 
-async function join(client: SignalingClient, session: string): Promise<Record<string, any>> {
+async function join(client: TestSocket, session: string): Promise<Record<string, any>> {
   client.send({ type: 'join', session, ref: 'j' });
   return client.until((message) => message.type === 'joined' || message.type === 'error');
 }
@@ -41,16 +36,16 @@ async function activeCall(): Promise<string> {
 }
 
 test.serial('the upgrade is judged like any request: no credential, a bad key, another site with the cookie; welcome names the peer', async (t) => {
-  t.deepEqual(await openSignaling(url, 'signal', {}), { status: 401, body: { error: 'Authentication required' } });
-  t.deepEqual(await openSignaling(url, 'signal', { authorization: 'Bearer slk_nothing' }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
+  t.deepEqual(await openSocket(url, 'signal', { path: '/signaling', headers: {} }), { status: 401, body: { error: 'Authentication required' } });
+  t.deepEqual(await openSocket(url, 'signal', { path: '/signaling', headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
   const signIn = await world.platform.runtime.server.inject({ method: 'POST', url: '/sessions', headers: { host: 'signal.localhost', 'x-api-version': '2026-11-01', 'content-type': 'application/json' }, payload: { email: ann.email, password: 'harness-password-1' } });
   const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((value) => value.split(';')[0]).join('; ');
-  const foreign = await openSignaling(url, 'signal', { cookie, origin: 'https://evil.example' });
+  const foreign = await openSocket(url, 'signal', { path: '/signaling', headers: { cookie, origin: 'https://evil.example' } });
   t.deepEqual(foreign, { status: 403, body: { error: 'Origin "https://evil.example" may not open a signaling socket with this site\'s session' } });
-  const client = await openSignaling(url, 'signal', { cookie });
+  const client = await openSocket(url, 'signal', { path: '/signaling', headers: { cookie } });
   t.true('socket' in client);
-  t.like(await (client as SignalingClient).next(), { type: 'welcome', protocol: 'wpk.signaling.1', member_id: ann.id });
-  (client as SignalingClient).close();
+  t.like(await (client as TestSocket).next(), { type: 'welcome', protocol: 'wpk.signaling.1', member_id: ann.id });
+  (client as TestSocket).close();
 });
 
 test.serial('join is refused without the permission, for a call one did not join, a bad session or an unknown kind', async (t) => {

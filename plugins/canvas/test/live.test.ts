@@ -1,7 +1,7 @@
 import test from 'ava';
+import { openSocket, quiet, type TestMember, type TestSocket } from '@wpk/testing';
 import * as Y from 'yjs';
-import type { TestMember } from '@wpk/testing';
-import { newBoard, openSocket, quiet, startWorld, type LiveClient, type World } from './helpers/world.js';
+import { newBoard, startWorld, type World } from './helpers/world.js';
 
 let world: World;
 let url: string;
@@ -20,14 +20,14 @@ test.before(async () => {
 });
 test.after.always(() => world?.close());
 
-async function connect(secret: string): Promise<LiveClient & { id: string }> {
-  const client = await openSocket(url, 'canvaslive', { authorization: `Bearer ${secret}` });
+async function connect(secret: string): Promise<TestSocket & { id: string }> {
+  const client = await openSocket(url, 'canvaslive', { headers: { authorization: `Bearer ${secret}` } });
   if (!('socket' in client)) throw new Error(`upgrade refused: ${client.status} ${JSON.stringify(client.body)}`);
   const welcome = await client.next();
   return Object.assign(client, { id: welcome.connection_id as string });
 }
 
-async function subscribe(client: LiveClient, channel: string): Promise<Record<string, any>> {
+async function subscribe(client: TestSocket, channel: string): Promise<Record<string, any>> {
   client.send({ type: 'subscribe', channel, ref: 's1' });
   return client.until((message) => message.type === 'subscribed' || message.type === 'error');
 }

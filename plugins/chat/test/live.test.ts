@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { TestMember } from '@wpk/testing';
-import { openSocket, quiet, startWorld, type LiveClient, type World } from './helpers/world.js';
+import { openSocket, openWelcomedSocket, quiet, type TestMember, type TestSocket } from '@wpk/testing';
+import { startWorld, type World } from './helpers/world.js';
 
 let world: World;
 let url: string;
@@ -19,15 +19,11 @@ test.before(async () => {
 });
 test.after.always(() => world?.close());
 
-async function connect(secret: string): Promise<LiveClient> {
-  const client = await openSocket(url, 'livechat', { authorization: `Bearer ${secret}` });
-  if (!('socket' in client)) throw new Error(`upgrade refused: ${client.status} ${JSON.stringify(client.body)}`);
-  const welcome = await client.next();
-  if (welcome.type !== 'welcome') throw new Error(`expected welcome, got ${JSON.stringify(welcome)}`);
-  return client;
+function connect(secret: string): Promise<TestSocket> {
+  return openWelcomedSocket(url, 'livechat', { headers: { authorization: `Bearer ${secret}` } });
 }
 
-async function subscribe(client: LiveClient, channel: string, since?: string): Promise<Record<string, any>> {
+async function subscribe(client: TestSocket, channel: string, since?: string): Promise<Record<string, any>> {
   client.send({ type: 'subscribe', channel, ref: 's1', ...(since ? { since } : {}) });
   return client.until((message) => message.type === 'subscribed' || message.type === 'error');
 }
@@ -37,8 +33,8 @@ async function newChat(): Promise<string> {
 }
 
 test.serial('the upgrade is authenticated like any request: no credential, a bad key, a session cookie', async (t) => {
-  t.deepEqual(await openSocket(url, 'livechat', {}), { status: 401, body: { error: 'Authentication required' } });
-  t.deepEqual(await openSocket(url, 'livechat', { authorization: 'Bearer slk_nothing' }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
+  t.deepEqual(await openSocket(url, 'livechat', { headers: {} }), { status: 401, body: { error: 'Authentication required' } });
+  t.deepEqual(await openSocket(url, 'livechat', { headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
   const signIn = await world.platform.runtime.server.inject({
     method: 'POST',
     url: '/sessions',
@@ -46,13 +42,13 @@ test.serial('the upgrade is authenticated like any request: no credential, a bad
     payload: { email: ann.email, password: 'harness-password-1' },
   });
   const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((value) => value.split(';')[0]).join('; ');
-  const foreign = await openSocket(url, 'livechat', { cookie, origin: 'https://evil.example' });
+  const foreign = await openSocket(url, 'livechat', { headers: { cookie, origin: 'https://evil.example' } });
   t.is((foreign as { status: number }).status, 403);
-  const client = await openSocket(url, 'livechat', { cookie });
+  const client = await openSocket(url, 'livechat', { headers: { cookie } });
   t.true('socket' in client);
-  const welcome = await (client as LiveClient).next();
+  const welcome = await (client as TestSocket).next();
   t.like(welcome, { type: 'welcome', protocol: 'wpk.live.1', member_id: ann.id });
-  (client as LiveClient).close();
+  (client as TestSocket).close();
 });
 
 test.serial('a participant receives the chat\'s events in order; a non-participant and a bad channel are refused', async (t) => {

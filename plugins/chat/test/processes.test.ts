@@ -1,9 +1,9 @@
 import test from 'ava';
+import { openSocket, openWelcomedSocket, type TestMember, type TestSocket } from '@wpk/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import type { TestMember } from '@wpk/testing';
-import { openSocket, startWorld, type LiveClient, type World } from './helpers/world.js';
+import { startWorld, type World } from './helpers/world.js';
 
 // Two server processes on one PostgreSQL database: the test's platform (A) and a `wpk start` of
 // this app (B). A message posted through one reaches a socket on the other (LISTEN/NOTIFY), large
@@ -53,11 +53,8 @@ if (onPostgres) {
     await world?.close();
   });
 
-  const connect = async (url: string, secret: string): Promise<LiveClient> => {
-    const client = await openSocket(url, 'twoprocs', { authorization: `Bearer ${secret}` });
-    if (!('socket' in client)) throw new Error(`refused: ${client.status}`);
-    await client.next();
-    return client;
+  const connect = async (url: string, secret: string): Promise<TestSocket> => {
+    return openWelcomedSocket(url, 'twoprocs', { headers: { authorization: `Bearer ${secret}` } });
   };
 
   test.serial('a message posted through server A reaches a socket on server B, and back', async (t) => {
@@ -107,7 +104,7 @@ if (onPostgres) {
   test('on the embedded database the fan-out is in-process: a message reaches a socket of the same server', async (t) => {
     t.true(world.platform.runtime.db.isEmbedded);
     const chatId = (await ann.post('/chats', { type: 'group', participant_mrns: [bob.mrn] })).body.data.id;
-    const client = await openSocket(urlA, 'oneproc', { authorization: `Bearer ${(await bob.apiKey()).secret}` });
+    const client = await openSocket(urlA, 'oneproc', { headers: { authorization: `Bearer ${(await bob.apiKey()).secret}` } });
     if (!('socket' in client)) throw new Error(`refused: ${client.status}`);
     await client.next();
     client.send({ type: 'subscribe', channel: `chat/chats/${chatId}` });
