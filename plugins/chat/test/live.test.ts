@@ -118,6 +118,28 @@ test.serial('typing and presence reach the other subscribers', async (t) => {
   annClient.close();
 });
 
+test.serial('presence left by a process that died without closing its sockets is swept after three missed heartbeats, and announced offline', async (t) => {
+  const chatId = await newChat();
+  const channel = `chat/chats/${chatId}`;
+  const { sequelize } = world.platform.runtime.db;
+  // Bob's socket on a process that then died: its row stays, and no heartbeat vouches for it any more.
+  await sequelize.query("INSERT INTO platform.live_presence (workspace_id, channel, connection_id, member_id, process_id, seen_at) VALUES ($1, $2, gen_random_uuid(), $3, gen_random_uuid(), $4)", {
+    bind: [world.workspace.id, channel, bob.id, world.platform.clock.now()],
+  });
+  const annClient = await connect(annKey);
+  t.deepEqual([...(await subscribe(annClient, channel)).presence].sort(), [ann.id, bob.id].sort());
+  world.platform.clock.advance({ seconds: 91 });
+  // Stale rows no longer count for a newcomer, even before the sweep.
+  const second = await connect(annKey);
+  t.deepEqual((await subscribe(second, channel)).presence, [ann.id]);
+  await world.platform.runtime.server.plugins.live.hub.tendPresence();
+  t.like(await annClient.until((message) => message.type === 'presence' && message.member_id === bob.id), { channel, state: 'offline' });
+  const rows = await sequelize.query<{ member_id: string }>('SELECT member_id FROM platform.live_presence WHERE workspace_id = $1 AND channel = $2', { type: 'SELECT' as never, bind: [world.workspace.id, channel] });
+  t.deepEqual(rows.map((row) => row.member_id), [ann.id, ann.id], "ann's two sockets were vouched for by the heartbeat and stay");
+  annClient.close();
+  second.close();
+});
+
 test.serial('access lost mid-stream stops delivery at the next event: removed from the chat, app access revoked, key revoked', async (t) => {
   // Removed from the chat: the subscription ends with `revoked`, the next message is not delivered.
   let chatId = await newChat();

@@ -68,6 +68,11 @@ interface ChannelState {
   chain: Promise<void>;
 }
 
+/** How often sockets are pinged and this process's presence rows vouched for. */
+const HEARTBEAT_MS = 30_000;
+/** A presence row no process has vouched for in this long belongs to a process that died (three missed heartbeats). */
+export const PRESENCE_STALE_MS = 90_000;
+
 const CHANNEL_PATTERN = /^([a-z][a-z0-9.-]{0,120})\/([a-z][a-z0-9-]{0,40})\/([A-Za-z0-9_-]{1,100})$/;
 
 /** A parsed channel name: `{app namespace}/{kind}/{id}`. */
@@ -125,8 +130,22 @@ export class LiveHub {
         connection.alive = false;
         connection.socket.ping();
       }
-    }, 30_000);
+      this.tendPresence().catch((error) => this.logger.warn({ err: error }, 'live: tending presence failed'));
+    }, HEARTBEAT_MS);
     this.heartbeat.unref();
+  }
+
+  /**
+   * Vouches for this process's presence rows and sweeps the stale ones of the workspaces it
+   * serves (a process that died without closing its sockets stops vouching for its rows): each
+   * member left with no socket on a channel is announced offline. The heartbeat runs it; tests
+   * call it after moving the clock.
+   */
+  async tendPresence(): Promise<void> {
+    const workspaceIds = [...new Set([...this.channels.values()].map((state) => state.workspaceId))];
+    const now = this.clock();
+    const gone = await this.log.tendPresence(workspaceIds, this.processId, now, new Date(now.getTime() - PRESENCE_STALE_MS));
+    for (const { workspaceId, channel, memberId } of gone) await this.log.signal({ w: workspaceId, c: channel, t: 'presence', m: memberId, s: 'offline' });
   }
 
   async stop(): Promise<void> {
@@ -257,7 +276,8 @@ export class LiveHub {
         replay = read.events;
         reset = !read.complete;
       }
-      const present = await this.log.enter(state.workspaceId, channel, connection.id, connection.member.id, this.processId);
+      const now = this.clock();
+      const present = await this.log.enter(state.workspaceId, channel, connection.id, connection.member.id, this.processId, now, new Date(now.getTime() - PRESENCE_STALE_MS));
       this.send(connection, { type: 'subscribed', ref, channel, last_id: last.toString(), presence: present, ...(reset ? { reset: true } : {}) });
       for (const event of replay) if (admits(event.audience, connection.member.id)) this.send(connection, eventMessage(channel, event));
       subscription.cursor = last;

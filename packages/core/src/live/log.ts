@@ -123,15 +123,18 @@ export class LiveLog {
     return { events, complete };
   }
 
-  /** Presence rows. */
-  async enter(workspaceId: string, channel: string, connectionId: string, memberId: string, processId: string): Promise<string[]> {
+  /**
+   * Adds a socket's presence row, seen at `now`; answers the members present on the channel (rows
+   * seen since `freshSince`: a dead process's rows do not count).
+   */
+  async enter(workspaceId: string, channel: string, connectionId: string, memberId: string, processId: string, now: Date, freshSince: Date): Promise<string[]> {
     await this.sequelize.query(
-      'INSERT INTO platform.live_presence (workspace_id, channel, connection_id, member_id, process_id) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workspace_id, channel, connection_id) DO NOTHING',
-      { bind: [workspaceId, channel, connectionId, memberId, processId], transaction: null },
+      'INSERT INTO platform.live_presence (workspace_id, channel, connection_id, member_id, process_id, seen_at) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (workspace_id, channel, connection_id) DO NOTHING',
+      { bind: [workspaceId, channel, connectionId, memberId, processId, now], transaction: null },
     );
-    const rows = await this.sequelize.query<{ member_id: string }>('SELECT DISTINCT member_id FROM platform.live_presence WHERE workspace_id = $1 AND channel = $2 ORDER BY member_id', {
+    const rows = await this.sequelize.query<{ member_id: string }>('SELECT DISTINCT member_id FROM platform.live_presence WHERE workspace_id = $1 AND channel = $2 AND seen_at >= $3 ORDER BY member_id', {
       type: QueryTypes.SELECT,
-      bind: [workspaceId, channel],
+      bind: [workspaceId, channel, freshSince],
       transaction: null,
     });
     return rows.map((row) => row.member_id);
@@ -146,6 +149,35 @@ export class LiveLog {
       transaction: null,
     });
     return row.n === 0;
+  }
+
+  /**
+   * The heartbeat of one process: its presence rows in these workspaces are seen at `now`, then
+   * the rows of those workspaces last seen before `staleBefore` (a process that died without
+   * closing its sockets) are removed. Answers each member left with no row on a channel, to be
+   * announced offline.
+   */
+  async tendPresence(workspaceIds: string[], processId: string, now: Date, staleBefore: Date): Promise<Array<{ workspaceId: string; channel: string; memberId: string }>> {
+    if (workspaceIds.length === 0) return [];
+    await this.sequelize.query('UPDATE platform.live_presence SET seen_at = $3 WHERE workspace_id = ANY($1::uuid[]) AND process_id = $2', { bind: [workspaceIds, processId, now], transaction: null });
+    const removed = await this.sequelize.query<{ workspace_id: string; channel: string; member_id: string }>(
+      `DELETE FROM platform.live_presence p WHERE p.workspace_id = ANY($1::uuid[]) AND p.seen_at < $2 RETURNING p.workspace_id, p.channel, p.member_id`,
+      { type: QueryTypes.SELECT, bind: [workspaceIds, staleBefore], transaction: null },
+    );
+    const gone: Array<{ workspaceId: string; channel: string; memberId: string }> = [];
+    const seen = new Set<string>();
+    for (const row of removed) {
+      const key = `${row.workspace_id}|${row.channel}|${row.member_id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const [left] = await this.sequelize.query<{ n: number }>('SELECT count(*)::int AS n FROM platform.live_presence WHERE workspace_id = $1 AND channel = $2 AND member_id = $3', {
+        type: QueryTypes.SELECT,
+        bind: [row.workspace_id, row.channel, row.member_id],
+        transaction: null,
+      });
+      if (left.n === 0) gone.push({ workspaceId: row.workspace_id, channel: row.channel, memberId: row.member_id });
+    }
+    return gone;
   }
 }
 
