@@ -4,6 +4,7 @@ import type { Models } from '../models/index.js';
 import { blockSender, createDraft, createFilter, createSignature, deleteDraft, deleteFilter, deleteSignature, listBlocked, listDrafts, listFilters, listSignatures, present, replaceSignature, requireDraft, saveDraft, sendDraft, unblockSender } from '../services/account-parts.js';
 import { connectAccount, disconnectAccount, listAccounts, presentAccount, requireAccount, updateAccount, type ConnectionVerifier } from '../services/accounts.js';
 import { deleteMessage, listAccountMessages, listGroupMessages, presentMessage, queueMessage, requireAccountMessage, requireGroupMessage, updateMessage } from '../services/messages.js';
+import { ACCOUNT, BLOCKED_SENDER, DELETED, DRAFT, FILTER, MESSAGE, SIGNATURE } from './answers.js';
 import { composition, deleted, filterAction, filterCondition, folder, id, idParams, listQuery, name, q } from './schemas.js';
 
 const route = defineRoute<Models, AppTypes>;
@@ -28,6 +29,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/accounts',
+      answers: { collection: ACCOUNT },
       description: "Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address",
       validate: { query: listQuery() },
       async handler(_request, ctx) {
@@ -38,6 +40,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/accounts',
+      answers: { single: ACCOUNT },
       description: "Connects an external mailbox (IMAP to read, SMTP to send): both servers must accept the login; the passwords are kept sealed and never shown",
       validate: {
         payload: Joi.object({
@@ -55,6 +58,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'PATCH',
       path: '/mail/accounts/{account_id}',
+      answers: { single: ACCOUNT },
       description: "Changes an account's display name or default signature, and a connected account's servers or passwords (checked before they are kept) (UpdateAccount)",
       validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null), imap: server(false).min(1), smtp: server(false).min(1) }).min(1) },
       async handler(request, ctx) {
@@ -64,6 +68,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/accounts/{account_id}',
+      answers: { single: DELETED },
       description: "Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its server stays (a hosted mailbox answers 409)",
       validate: { params: idParams('account_id') },
       async handler(request, ctx) {
@@ -74,6 +79,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/accounts/{account_id}/messages',
+      answers: { collection: MESSAGE },
       description: 'Lists the messages of a folder (default inbox), newest first',
       validate: { params: idParams('account_id'), query: listQuery({ folder: folder(), q: q(), seen: Joi.boolean(), flagged: Joi.boolean() }) },
       async handler(request, ctx) {
@@ -84,6 +90,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/accounts/{account_id}/messages',
+      answers: { single: MESSAGE },
       description: 'Sends a message: queued in the outbox, handed to the relay DKIM-signed, then filed in sent',
       validate: { params: idParams('account_id'), payload: Joi.object({ ...composition, signature_id: id().allow(null) }) },
       async handler(request, ctx) {
@@ -96,6 +103,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/accounts/{account_id}/messages/{message_id}',
+      answers: { single: MESSAGE },
       description: 'Reads a message',
       validate: { params: idParams('account_id', 'message_id') },
       async handler(request, ctx) {
@@ -105,6 +113,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'PATCH',
       path: '/mail/accounts/{account_id}/messages/{message_id}',
+      answers: { single: MESSAGE },
       description: 'Marks a message read or flagged, or moves it to a folder (UpdateMessage)',
       validate: { params: idParams('account_id', 'message_id'), payload: messageChanges },
       async handler(request, ctx) {
@@ -115,6 +124,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/accounts/{account_id}/messages/{message_id}',
+      answers: { single: DELETED },
       description: 'Deletes a message for good (a queued one is not sent)',
       validate: { params: idParams('account_id', 'message_id') },
       async handler(request, ctx) {
@@ -125,6 +135,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/accounts/{account_id}/signatures',
+      answers: { collection: SIGNATURE },
       description: "Lists an account's signatures, by name",
       validate: { params: idParams('account_id'), query: listQuery() },
       async handler(request, ctx) {
@@ -135,6 +146,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/accounts/{account_id}/signatures',
+      answers: { single: SIGNATURE },
       description: 'Creates a signature',
       validate: { params: idParams('account_id'), payload: Joi.object({ name: name().required(), text: Joi.string().max(10000).allow(''), html: Joi.string().max(50000).allow('') }) },
       async handler(request, ctx) {
@@ -144,6 +156,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'PUT',
       path: '/mail/accounts/{account_id}/signatures/{signature_id}',
+      answers: { single: SIGNATURE },
       description: 'Replaces a signature (UpdateSignature)',
       validate: { params: idParams('account_id', 'signature_id'), payload: Joi.object({ name: name().required(), text: Joi.string().max(10000).allow(''), html: Joi.string().max(50000).allow('') }) },
       async handler(request, ctx) {
@@ -153,6 +166,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/accounts/{account_id}/signatures/{signature_id}',
+      answers: { single: DELETED },
       description: 'Deletes a signature (an account using it as default gets none)',
       validate: { params: idParams('account_id', 'signature_id') },
       async handler(request, ctx) {
@@ -163,6 +177,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/accounts/{account_id}/filters',
+      answers: { collection: FILTER },
       description: "Lists an account's filters in the order they run",
       validate: { params: idParams('account_id'), query: listQuery() },
       async handler(request, ctx) {
@@ -173,6 +188,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/accounts/{account_id}/filters',
+      answers: { single: FILTER },
       description: 'Creates a filter (conditions, all or any, then actions), run after the existing ones',
       validate: {
         params: idParams('account_id'),
@@ -185,6 +201,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/accounts/{account_id}/filters/{filter_id}',
+      answers: { single: DELETED },
       description: 'Deletes a filter',
       validate: { params: idParams('account_id', 'filter_id') },
       async handler(request, ctx) {
@@ -195,6 +212,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/accounts/{account_id}/blocked-senders',
+      answers: { collection: BLOCKED_SENDER },
       description: "Lists an account's blocked senders, by address",
       validate: { params: idParams('account_id'), query: listQuery() },
       async handler(request, ctx) {
@@ -205,6 +223,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/accounts/{account_id}/blocked-senders',
+      answers: { single: BLOCKED_SENDER },
       description: 'Blocks an address (name@example.com) or a domain (@example.com): their mail is dropped',
       validate: { params: idParams('account_id'), payload: Joi.object({ address: Joi.string().trim().min(3).max(320).required() }) },
       async handler(request, ctx) {
@@ -214,6 +233,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/accounts/{account_id}/blocked-senders/{blocked_id}',
+      answers: { single: DELETED },
       description: 'Unblocks a sender',
       validate: { params: idParams('account_id', 'blocked_id') },
       async handler(request, ctx) {
@@ -225,6 +245,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/groups/{group_id}/messages',
+      answers: { collection: MESSAGE },
       description: "Lists a group's messages, newest first (its members, and group managers)",
       validate: { params: idParams('group_id'), query: listQuery({ q: q() }) },
       async handler(request, ctx) {
@@ -235,6 +256,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/groups/{group_id}/messages/{message_id}',
+      answers: { single: MESSAGE },
       description: 'Reads a group message',
       validate: { params: idParams('group_id', 'message_id') },
       async handler(request, ctx) {
@@ -244,6 +266,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'PATCH',
       path: '/mail/groups/{group_id}/messages/{message_id}',
+      answers: { single: MESSAGE },
       description: "Marks a group message read or flagged, for the whole group (its owners and managers) (UpdateMessage)",
       validate: { params: idParams('group_id', 'message_id'), payload: Joi.object({ seen: Joi.boolean(), flagged: Joi.boolean() }).min(1) },
       async handler(request, ctx) {
@@ -254,6 +277,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/groups/{group_id}/messages/{message_id}',
+      answers: { single: DELETED },
       description: "Deletes a group message (its owners and managers)",
       validate: { params: idParams('group_id', 'message_id') },
       async handler(request, ctx) {
@@ -265,6 +289,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/drafts',
+      answers: { collection: DRAFT },
       description: "Lists the caller's drafts (account_id filters), last saved first",
       validate: { query: listQuery({ account_id: id() }) },
       async handler(request, ctx) {
@@ -275,6 +300,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/drafts',
+      answers: { single: DRAFT },
       description: 'Starts a draft in one of the caller\'s accounts',
       validate: { payload: Joi.object({ account_id: id().required(), ...composition }) },
       async handler(request, ctx) {
@@ -285,6 +311,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/drafts/{draft_id}',
+      answers: { single: DRAFT },
       description: 'Reads a draft',
       validate: { params: idParams('draft_id') },
       async handler(request, ctx) {
@@ -294,6 +321,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'PUT',
       path: '/mail/drafts/{draft_id}',
+      answers: { single: DRAFT },
       description: 'Saves a draft whole: what is omitted becomes empty (SaveDraft)',
       validate: { params: idParams('draft_id'), payload: Joi.object(composition) },
       async handler(request, ctx) {
@@ -303,6 +331,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/drafts/{draft_id}',
+      answers: { single: DELETED },
       description: 'Discards a draft',
       validate: { params: idParams('draft_id') },
       async handler(request, ctx) {
@@ -313,6 +342,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/drafts/{draft_id}/send',
+      answers: { single: MESSAGE },
       description: 'Sends a draft: it becomes a queued message of its account, and the draft goes',
       validate: { params: idParams('draft_id'), payload: Joi.object({ signature_id: id().allow(null) }).allow(null) },
       async handler(request, ctx) {
