@@ -4,8 +4,9 @@ import type { Models } from '../models/index.js';
 import type { MailOptions } from '../options.js';
 import { addDomain, deleteDomain, listDomains, presentDomain, requireDomain, setCatchAll, verifyDomain } from '../services/domains.js';
 import { addGroupMember, createGroup, deleteGroup, listGroupMembers, listGroups, presentGroup, presentGroupMember, removeGroupMember, requireGroup, updateGroup, updateGroupMember } from '../services/groups.js';
-import { createMailbox, createOutboxKey, deleteMailbox, deleteOutboxKey, listMailboxes, mailboxForKeys, presentKey, presentMailbox, requireMailbox, updateMailbox, updateOutboxKey } from '../services/mailboxes.js';
+import { createMailbox, createOutboxKey, deleteMailbox, deleteOutboxKey, listMailboxes, listOutboxKeys, presentKey, presentMailbox, requireMailbox, updateMailbox, updateOutboxKey } from '../services/mailboxes.js';
 import { DELETED, DOMAIN, GROUP, GROUP_MEMBER, MAILBOX, NEW_OUTBOX_KEY, OUTBOX_KEY } from './answers.js';
+import { shown, subResourceRoutes } from './sub-resources.js';
 import { deleted, id, idParams, listQuery, name, q, tier } from './schemas.js';
 
 const route = defineRoute<Models, AppTypes>;
@@ -131,49 +132,28 @@ export function hostingRoutes(options: MailOptions) {
         return ctx.respond.single(deleted(request.params.mailbox_id));
       },
     }),
-    route({
-      method: 'GET',
+    ...subResourceRoutes({
       path: '/mail/mailboxes/{mailbox_id}/outbox-keys',
-      answers: { collection: OUTBOX_KEY },
-      description: "Lists a mailbox's outbox keys (never their secrets), newest first",
-      validate: { params: idParams('mailbox_id'), query: listQuery() },
-      async handler(request, ctx) {
-        await mailboxForKeys(ctx, request.params.mailbox_id);
-        const { rows, count } = await ctx.db.outboxKeys.findAndCountAll({ where: { mailbox_id: request.params.mailbox_id }, order: [['created_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
-        return ctx.respond.collection(rows.map((row) => presentKey(row)), count);
+      item: 'key_id',
+      record: OUTBOX_KEY,
+      list: { description: "Lists a mailbox's outbox keys (never their secrets), newest first", run: async (ctx, mailboxId) => shown(await listOutboxKeys(ctx, mailboxId), (key) => presentKey(key)) },
+      create: {
+        description: 'Creates an SMTP submission key for the mailbox; its secret is shown this once',
+        payload: Joi.object({ name: name().required() }),
+        answers: NEW_OUTBOX_KEY,
+        linkSelf: true,
+        async run(ctx, mailboxId, input) {
+          const { key, secret } = await createOutboxKey(ctx, mailboxId, input.name);
+          return presentKey(key, secret);
+        },
       },
-    }),
-    route({
-      method: 'POST',
-      path: '/mail/mailboxes/{mailbox_id}/outbox-keys',
-      answers: { single: NEW_OUTBOX_KEY },
-      description: 'Creates an SMTP submission key for the mailbox; its secret is shown this once',
-      validate: { params: idParams('mailbox_id'), payload: Joi.object({ name: name().required() }) },
-      async handler(request, ctx) {
-        const { key, secret } = await createOutboxKey(ctx, request.params.mailbox_id, request.payload.name);
-        return ctx.respond.single(presentKey(key, secret), { self: `/mail/mailboxes/${key.mailbox_id}/outbox-keys/${key.id}` });
+      update: {
+        method: 'PUT',
+        description: 'Renames an outbox key or revokes it (refused at its next submission) (UpdateOutboxKey)',
+        payload: Joi.object({ name: name(), revoked: Joi.boolean() }).min(1),
+        run: async (ctx, mailboxId, keyId, changes) => presentKey(await updateOutboxKey(ctx, mailboxId, keyId, changes)),
       },
-    }),
-    route({
-      method: 'PUT',
-      path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}',
-      answers: { single: OUTBOX_KEY },
-      description: 'Renames an outbox key or revokes it (refused at its next submission) (UpdateOutboxKey)',
-      validate: { params: idParams('mailbox_id', 'key_id'), payload: Joi.object({ name: name(), revoked: Joi.boolean() }).min(1) },
-      async handler(request, ctx) {
-        return ctx.respond.single(presentKey(await updateOutboxKey(ctx, request.params.mailbox_id, request.params.key_id, request.payload)));
-      },
-    }),
-    route({
-      method: 'DELETE',
-      path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}',
-      answers: { single: DELETED },
-      description: 'Deletes an outbox key',
-      validate: { params: idParams('mailbox_id', 'key_id') },
-      async handler(request, ctx) {
-        await deleteOutboxKey(ctx, request.params.mailbox_id, request.params.key_id);
-        return ctx.respond.single(deleted(request.params.key_id));
-      },
+      remove: { description: 'Deletes an outbox key', run: deleteOutboxKey },
     }),
 
     route({
@@ -237,47 +217,19 @@ export function hostingRoutes(options: MailOptions) {
         return ctx.respond.single(deleted(request.params.group_id));
       },
     }),
-    route({
-      method: 'GET',
+    ...subResourceRoutes({
       path: '/mail/groups/{group_id}/members',
-      answers: { collection: GROUP_MEMBER },
-      description: "Lists a group's members, owners first, then managers, then members",
-      validate: { params: idParams('group_id'), query: listQuery() },
-      async handler(request, ctx) {
-        const { rows, count } = await listGroupMembers(ctx, request.params.group_id);
-        return ctx.respond.collection(rows.map(presentGroupMember), count);
+      item: 'member_id',
+      record: GROUP_MEMBER,
+      list: { description: "Lists a group's members, owners first, then managers, then members", run: async (ctx, groupId) => shown(await listGroupMembers(ctx, groupId), presentGroupMember) },
+      create: { description: 'Adds a member to a group at a tier (default member)', payload: Joi.object({ member_id: id().required(), tier: tier() }), run: async (ctx, groupId, input) => presentGroupMember(await addGroupMember(ctx, groupId, input)) },
+      update: {
+        method: 'PATCH',
+        description: "Changes a group member's tier; the last owner cannot step down (UpdateGroupMember)",
+        payload: Joi.object({ tier: tier().required() }),
+        run: async (ctx, groupId, memberId, input) => presentGroupMember(await updateGroupMember(ctx, groupId, memberId, input.tier)),
       },
-    }),
-    route({
-      method: 'POST',
-      path: '/mail/groups/{group_id}/members',
-      answers: { single: GROUP_MEMBER },
-      description: 'Adds a member to a group at a tier (default member)',
-      validate: { params: idParams('group_id'), payload: Joi.object({ member_id: id().required(), tier: tier() }) },
-      async handler(request, ctx) {
-        return ctx.respond.single(presentGroupMember(await addGroupMember(ctx, request.params.group_id, request.payload)));
-      },
-    }),
-    route({
-      method: 'PATCH',
-      path: '/mail/groups/{group_id}/members/{member_id}',
-      answers: { single: GROUP_MEMBER },
-      description: "Changes a group member's tier; the last owner cannot step down (UpdateGroupMember)",
-      validate: { params: idParams('group_id', 'member_id'), payload: Joi.object({ tier: tier().required() }) },
-      async handler(request, ctx) {
-        return ctx.respond.single(presentGroupMember(await updateGroupMember(ctx, request.params.group_id, request.params.member_id, request.payload.tier)));
-      },
-    }),
-    route({
-      method: 'DELETE',
-      path: '/mail/groups/{group_id}/members/{member_id}',
-      answers: { single: DELETED },
-      description: 'Removes a member from a group; the last owner cannot leave',
-      validate: { params: idParams('group_id', 'member_id') },
-      async handler(request, ctx) {
-        await removeGroupMember(ctx, request.params.group_id, request.params.member_id);
-        return ctx.respond.single(deleted(request.params.member_id));
-      },
+      remove: { description: 'Removes a member from a group; the last owner cannot leave', run: removeGroupMember },
     }),
   ];
 }
