@@ -4,7 +4,9 @@ import type { Models } from '../models/index.js';
 import type { MailOptions } from '../options.js';
 import { addDomain, deleteDomain, listDomains, presentDomain, requireDomain, setCatchAll, verifyDomain } from '../services/domains.js';
 import { addGroupMember, createGroup, deleteGroup, listGroupMembers, listGroups, presentGroup, presentGroupMember, removeGroupMember, requireGroup, updateGroup, updateGroupMember } from '../services/groups.js';
-import { createMailbox, createOutboxKey, deleteMailbox, deleteOutboxKey, listMailboxes, mailboxForKeys, presentKey, presentMailbox, requireMailbox, updateMailbox, updateOutboxKey } from '../services/mailboxes.js';
+import { createMailbox, createOutboxKey, deleteMailbox, deleteOutboxKey, listMailboxes, listOutboxKeys, presentKey, presentMailbox, requireMailbox, updateMailbox, updateOutboxKey } from '../services/mailboxes.js';
+import { DELETED, DOMAIN, GROUP, GROUP_MEMBER, MAILBOX, NEW_OUTBOX_KEY, OUTBOX_KEY } from './answers.js';
+import { shown, subResourceRoutes } from './sub-resources.js';
 import { deleted, id, idParams, listQuery, name, q, tier } from './schemas.js';
 
 const route = defineRoute<Models, AppTypes>;
@@ -16,6 +18,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/domains',
+      answers: { collection: DOMAIN },
       description: 'Lists the hosted domains, by name',
       validate: { query: listQuery() },
       async handler(_request, ctx) {
@@ -26,6 +29,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'POST',
       path: '/mail/domains',
+      answers: { single: DOMAIN },
       description: 'Adds a domain; its DKIM key pair is generated and the DNS records to publish are returned',
       validate: { payload: Joi.object({ name: Joi.string().trim().min(3).max(253).required() }) },
       async handler(request, ctx) {
@@ -36,6 +40,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/domains/{domain_id}',
+      answers: { single: DOMAIN },
       description: 'Reads a domain with its DNS records and their last check',
       validate: { params: idParams('domain_id') },
       async handler(request, ctx) {
@@ -45,6 +50,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'PATCH',
       path: '/mail/domains/{domain_id}',
+      answers: { single: DOMAIN },
       description: "Sets the domain's catch-all mailbox (null: unknown addresses are refused) (SetCatchAll)",
       validate: { params: idParams('domain_id'), payload: Joi.object({ catch_all_mailbox_id: id().allow(null).required() }) },
       async handler(request, ctx) {
@@ -54,6 +60,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'DELETE',
       path: '/mail/domains/{domain_id}',
+      answers: { single: DELETED },
       description: 'Deletes a domain with its mailboxes, groups and their mail',
       validate: { params: idParams('domain_id') },
       async handler(request, ctx) {
@@ -64,6 +71,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'POST',
       path: '/mail/domains/{domain_id}/verification',
+      answers: { single: DOMAIN },
       description: "Looks the domain's DNS records up now; verified while MX, SPF, DKIM and DMARC all match",
       validate: { params: idParams('domain_id') },
       async handler(request, ctx) {
@@ -74,6 +82,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/mailboxes',
+      answers: { collection: MAILBOX },
       description: 'Lists mailboxes by address (domain_id, member_id and q filter)',
       validate: { query: listQuery({ domain_id: id(), member_id: id(), q: q() }) },
       async handler(request, ctx) {
@@ -84,6 +93,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'POST',
       path: '/mail/mailboxes',
+      answers: { single: MAILBOX },
       description: 'Creates a mailbox on a hosted domain, optionally assigned to a member',
       validate: { payload: Joi.object({ domain_id: id().required(), local_part: Joi.string().trim().min(1).max(64).required(), display_name: Joi.string().trim().max(200).allow(''), member_id: id().allow(null) }) },
       async handler(request, ctx) {
@@ -94,6 +104,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/mailboxes/{mailbox_id}',
+      answers: { single: MAILBOX },
       description: 'Reads a mailbox',
       validate: { params: idParams('mailbox_id') },
       async handler(request, ctx) {
@@ -103,6 +114,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'PATCH',
       path: '/mail/mailboxes/{mailbox_id}',
+      answers: { single: MAILBOX },
       description: 'Assigns a mailbox to a member (null: to nobody) or renames it (AssignMailbox)',
       validate: { params: idParams('mailbox_id'), payload: Joi.object({ member_id: id().allow(null), display_name: Joi.string().trim().max(200).allow('') }).min(1) },
       async handler(request, ctx) {
@@ -112,6 +124,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'DELETE',
       path: '/mail/mailboxes/{mailbox_id}',
+      answers: { single: DELETED },
       description: 'Deletes a mailbox with its mail, drafts, signatures, filters, blocked senders and outbox keys',
       validate: { params: idParams('mailbox_id') },
       async handler(request, ctx) {
@@ -119,50 +132,34 @@ export function hostingRoutes(options: MailOptions) {
         return ctx.respond.single(deleted(request.params.mailbox_id));
       },
     }),
-    route({
-      method: 'GET',
+    ...subResourceRoutes({
       path: '/mail/mailboxes/{mailbox_id}/outbox-keys',
-      description: "Lists a mailbox's outbox keys (never their secrets), newest first",
-      validate: { params: idParams('mailbox_id'), query: listQuery() },
-      async handler(request, ctx) {
-        await mailboxForKeys(ctx, request.params.mailbox_id);
-        const { rows, count } = await ctx.db.outboxKeys.findAndCountAll({ where: { mailbox_id: request.params.mailbox_id }, order: [['created_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
-        return ctx.respond.collection(rows.map((row) => presentKey(row)), count);
+      item: 'key_id',
+      record: OUTBOX_KEY,
+      list: { description: "Lists a mailbox's outbox keys (never their secrets), newest first", run: async (ctx, mailboxId) => shown(await listOutboxKeys(ctx, mailboxId), (key) => presentKey(key)) },
+      create: {
+        description: 'Creates an SMTP submission key for the mailbox; its secret is shown this once',
+        payload: Joi.object({ name: name().required() }),
+        answers: NEW_OUTBOX_KEY,
+        linkSelf: true,
+        async run(ctx, mailboxId, input) {
+          const { key, secret } = await createOutboxKey(ctx, mailboxId, input.name);
+          return presentKey(key, secret);
+        },
       },
-    }),
-    route({
-      method: 'POST',
-      path: '/mail/mailboxes/{mailbox_id}/outbox-keys',
-      description: 'Creates an SMTP submission key for the mailbox; its secret is shown this once',
-      validate: { params: idParams('mailbox_id'), payload: Joi.object({ name: name().required() }) },
-      async handler(request, ctx) {
-        const { key, secret } = await createOutboxKey(ctx, request.params.mailbox_id, request.payload.name);
-        return ctx.respond.single(presentKey(key, secret), { self: `/mail/mailboxes/${key.mailbox_id}/outbox-keys/${key.id}` });
+      update: {
+        method: 'PUT',
+        description: 'Renames an outbox key or revokes it (refused at its next submission) (UpdateOutboxKey)',
+        payload: Joi.object({ name: name(), revoked: Joi.boolean() }).min(1),
+        run: async (ctx, mailboxId, keyId, changes) => presentKey(await updateOutboxKey(ctx, mailboxId, keyId, changes)),
       },
-    }),
-    route({
-      method: 'PUT',
-      path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}',
-      description: 'Renames an outbox key or revokes it (refused at its next submission) (UpdateOutboxKey)',
-      validate: { params: idParams('mailbox_id', 'key_id'), payload: Joi.object({ name: name(), revoked: Joi.boolean() }).min(1) },
-      async handler(request, ctx) {
-        return ctx.respond.single(presentKey(await updateOutboxKey(ctx, request.params.mailbox_id, request.params.key_id, request.payload)));
-      },
-    }),
-    route({
-      method: 'DELETE',
-      path: '/mail/mailboxes/{mailbox_id}/outbox-keys/{key_id}',
-      description: 'Deletes an outbox key',
-      validate: { params: idParams('mailbox_id', 'key_id') },
-      async handler(request, ctx) {
-        await deleteOutboxKey(ctx, request.params.mailbox_id, request.params.key_id);
-        return ctx.respond.single(deleted(request.params.key_id));
-      },
+      remove: { description: 'Deletes an outbox key', run: deleteOutboxKey },
     }),
 
     route({
       method: 'GET',
       path: '/mail/groups',
+      answers: { collection: GROUP },
       description: 'Lists the groups, by address',
       validate: { query: listQuery({ domain_id: id() }) },
       async handler(request, ctx) {
@@ -173,6 +170,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'POST',
       path: '/mail/groups',
+      answers: { single: GROUP },
       description: 'Creates a group (distribution list) on a hosted domain; its creator is its owner',
       validate: {
         payload: Joi.object({
@@ -191,6 +189,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/groups/{group_id}',
+      answers: { single: GROUP },
       description: 'Reads a group',
       validate: { params: idParams('group_id') },
       async handler(request, ctx) {
@@ -200,6 +199,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'PATCH',
       path: '/mail/groups/{group_id}',
+      answers: { single: GROUP },
       description: 'Renames a group, changes its description or who may post',
       validate: { params: idParams('group_id'), payload: Joi.object({ name: name(200), description: Joi.string().max(2000).allow(''), who_can_post: Joi.string().valid('anyone', 'members') }).min(1) },
       async handler(request, ctx) {
@@ -209,6 +209,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'DELETE',
       path: '/mail/groups/{group_id}',
+      answers: { single: DELETED },
       description: 'Deletes a group with its members and messages',
       validate: { params: idParams('group_id') },
       async handler(request, ctx) {
@@ -216,43 +217,19 @@ export function hostingRoutes(options: MailOptions) {
         return ctx.respond.single(deleted(request.params.group_id));
       },
     }),
-    route({
-      method: 'GET',
+    ...subResourceRoutes({
       path: '/mail/groups/{group_id}/members',
-      description: "Lists a group's members, owners first, then managers, then members",
-      validate: { params: idParams('group_id'), query: listQuery() },
-      async handler(request, ctx) {
-        const { rows, count } = await listGroupMembers(ctx, request.params.group_id);
-        return ctx.respond.collection(rows.map(presentGroupMember), count);
+      item: 'member_id',
+      record: GROUP_MEMBER,
+      list: { description: "Lists a group's members, owners first, then managers, then members", run: async (ctx, groupId) => shown(await listGroupMembers(ctx, groupId), presentGroupMember) },
+      create: { description: 'Adds a member to a group at a tier (default member)', payload: Joi.object({ member_id: id().required(), tier: tier() }), run: async (ctx, groupId, input) => presentGroupMember(await addGroupMember(ctx, groupId, input)) },
+      update: {
+        method: 'PATCH',
+        description: "Changes a group member's tier; the last owner cannot step down (UpdateGroupMember)",
+        payload: Joi.object({ tier: tier().required() }),
+        run: async (ctx, groupId, memberId, input) => presentGroupMember(await updateGroupMember(ctx, groupId, memberId, input.tier)),
       },
-    }),
-    route({
-      method: 'POST',
-      path: '/mail/groups/{group_id}/members',
-      description: 'Adds a member to a group at a tier (default member)',
-      validate: { params: idParams('group_id'), payload: Joi.object({ member_id: id().required(), tier: tier() }) },
-      async handler(request, ctx) {
-        return ctx.respond.single(presentGroupMember(await addGroupMember(ctx, request.params.group_id, request.payload)));
-      },
-    }),
-    route({
-      method: 'PATCH',
-      path: '/mail/groups/{group_id}/members/{member_id}',
-      description: "Changes a group member's tier; the last owner cannot step down (UpdateGroupMember)",
-      validate: { params: idParams('group_id', 'member_id'), payload: Joi.object({ tier: tier().required() }) },
-      async handler(request, ctx) {
-        return ctx.respond.single(presentGroupMember(await updateGroupMember(ctx, request.params.group_id, request.params.member_id, request.payload.tier)));
-      },
-    }),
-    route({
-      method: 'DELETE',
-      path: '/mail/groups/{group_id}/members/{member_id}',
-      description: 'Removes a member from a group; the last owner cannot leave',
-      validate: { params: idParams('group_id', 'member_id') },
-      async handler(request, ctx) {
-        await removeGroupMember(ctx, request.params.group_id, request.params.member_id);
-        return ctx.respond.single(deleted(request.params.member_id));
-      },
+      remove: { description: 'Removes a member from a group; the last owner cannot leave', run: removeGroupMember },
     }),
   ];
 }

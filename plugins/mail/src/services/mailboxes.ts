@@ -91,6 +91,12 @@ export async function mailboxForKeys(ctx: MailContext, id: string): Promise<Mail
   return mailbox;
 }
 
+/** A mailbox's outbox keys, newest first (its assignee, or a holder of mail.mailboxes.manage). */
+export async function listOutboxKeys(ctx: MailContext, mailboxId: string) {
+  await mailboxForKeys(ctx, mailboxId);
+  return ctx.db.outboxKeys.findAndCountAll({ where: { mailbox_id: mailboxId }, order: [['created_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+}
+
 /** An outbox key as the API shows it (the secret only once, at creation). */
 export function presentKey(key: OutboxKey, secret?: string) {
   return {

@@ -1,0 +1,186 @@
+import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+
+/**
+ * The records the Mail app answers with (the services' `present*` functions build them), as the
+ * routes declare them (`answers`): they go into the OpenAPI document and the typed client, and the
+ * test harness checks every answer of the app's tests against them.
+ */
+
+const uuid = () => Joi.string().guid();
+const instant = () => Joi.date().iso();
+const text = () => Joi.string().allow('');
+const count = () => Joi.number().integer().min(0);
+const security = () => Joi.string().valid('tls', 'starttls', 'none');
+
+const ADDRESS = recordSchema({ address: Joi.string(), name: Joi.string() }, { optional: ['name'] }).id('MailAddress');
+const addresses = () => Joi.array().items(ADDRESS);
+
+const ACCOUNT_KEYS = {
+  id: uuid(),
+  address: Joi.string(),
+  display_name: text(),
+  signature_id: uuid().allow(null).description('The signature added to what the account sends unless a message names another'),
+};
+
+const HOSTED_ACCOUNT = recordSchema({ ...ACCOUNT_KEYS, kind: Joi.string().valid('hosted'), mailbox_id: uuid(), created_at: instant(), updated_at: instant() }).id('MailHostedAccount');
+
+const SERVER = recordSchema({ host: Joi.string(), port: Joi.number().integer().min(1).max(65535), security: security(), username: Joi.string() });
+
+const CONNECTED_ACCOUNT = recordSchema({
+  ...ACCOUNT_KEYS,
+  kind: Joi.string().valid('connected'),
+  imap: SERVER,
+  smtp: SERVER,
+  sync_status: Joi.string().valid('pending', 'ok', 'error'),
+  last_error: Joi.string().allow(null).description('Why the last sync failed (null: it did not)'),
+  last_synced_at: instant().allow(null),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('MailConnectedAccount');
+
+/** An account of the caller: a hosted mailbox assigned to them, or an external mailbox they connected (never its passwords). */
+export const ACCOUNT = Joi.alternatives().try(HOSTED_ACCOUNT, CONNECTED_ACCOUNT).id('MailAccount');
+
+/** A message of an account or of a group; `bcc` only on mail sent from here. */
+export const MESSAGE: JoiObjectSchema = recordSchema(
+  {
+    id: uuid(),
+    account_id: uuid().allow(null),
+    group_id: uuid().allow(null),
+    folder: Joi.string(),
+    message_id_header: text(),
+    in_reply_to: text(),
+    from: recordSchema({ address: text(), name: text() }),
+    to: addresses(),
+    cc: addresses(),
+    bcc: addresses(),
+    subject: text(),
+    text: text(),
+    html: text(),
+    size_bytes: count(),
+    dkim: Joi.string(),
+    spf: Joi.string(),
+    dmarc: Joi.string(),
+    seen: Joi.boolean(),
+    flagged: Joi.boolean(),
+    delivery_status: Joi.string().valid('queued', 'sent', 'failed').allow(null).description('Mail sent from here: queued until the relay took it; null for mail received'),
+    attempts: count(),
+    last_error: Joi.string().allow(null),
+    sent_at: instant().allow(null),
+    received_at: instant(),
+    updated_at: instant(),
+  },
+  { optional: ['bcc'] },
+).id('MailMessage');
+
+export const SIGNATURE: JoiObjectSchema = recordSchema({ id: uuid(), account_id: uuid(), name: Joi.string(), text: text(), html: text(), created_at: instant(), updated_at: instant() }).id('MailSignature');
+
+const FILTER_CONDITION = recordSchema({ field: Joi.string().valid('from', 'to', 'subject', 'body'), operator: Joi.string().valid('contains', 'equals', 'ends_with'), value: Joi.string() }).id('MailFilterCondition');
+const FILTER_ACTION = recordSchema({ type: Joi.string().valid('move', 'mark_seen', 'flag', 'discard'), folder: Joi.string() }, { optional: ['folder'] }).id('MailFilterAction');
+
+export const FILTER: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  account_id: uuid(),
+  name: Joi.string(),
+  match: Joi.string().valid('all', 'any'),
+  conditions: Joi.array().items(FILTER_CONDITION),
+  actions: Joi.array().items(FILTER_ACTION),
+  position: count().description('Filters run in this order'),
+  created_at: instant(),
+}).id('MailFilter');
+
+export const BLOCKED_SENDER: JoiObjectSchema = recordSchema({ id: uuid(), account_id: uuid(), address: Joi.string().description('name@example.com, or @example.com for a whole domain'), created_at: instant() }).id('MailBlockedSender');
+
+export const DRAFT: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  account_id: uuid(),
+  to: addresses(),
+  cc: addresses(),
+  bcc: addresses(),
+  subject: text(),
+  text: text(),
+  html: text(),
+  in_reply_to: text(),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('MailDraft');
+
+const DNS_RECORD = recordSchema({
+  purpose: Joi.string().valid('mx', 'spf', 'dkim', 'dmarc'),
+  type: Joi.string().valid('MX', 'TXT'),
+  name: Joi.string(),
+  value: Joi.string().description('What to publish'),
+  status: Joi.string().valid('ok', 'missing', 'unchecked').description('What the last check found'),
+  found: Joi.array().items(Joi.string()).description('The values the last check found'),
+}).id('MailDnsRecord');
+
+export const DOMAIN: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  name: Joi.string(),
+  verified: Joi.boolean(),
+  verified_at: instant().allow(null),
+  checked_at: instant().allow(null),
+  catch_all_mailbox_id: uuid().allow(null),
+  dkim_selector: Joi.string(),
+  dns_records: Joi.array().items(DNS_RECORD),
+  created_by: uuid(),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('MailDomain');
+
+export const MAILBOX: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  domain_id: uuid(),
+  local_part: Joi.string(),
+  address: Joi.string(),
+  display_name: text(),
+  member_id: uuid().allow(null),
+  signature_id: uuid().allow(null),
+  created_by: uuid(),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('MailMailbox');
+
+const OUTBOX_KEY_KEYS = {
+  id: uuid(),
+  mailbox_id: uuid(),
+  name: Joi.string(),
+  prefix: Joi.string().description('The first characters of the secret, to tell keys apart'),
+  status: Joi.string().valid('active', 'revoked'),
+  revoked_at: instant().allow(null),
+  last_used_at: instant().allow(null),
+  created_by: uuid(),
+  created_at: instant(),
+  updated_at: instant(),
+};
+
+/** An outbox key (never its secret). */
+export const OUTBOX_KEY: JoiObjectSchema = recordSchema(OUTBOX_KEY_KEYS).id('MailOutboxKey');
+
+/** An outbox key just made: with its secret, shown this once. */
+export const NEW_OUTBOX_KEY: JoiObjectSchema = recordSchema({ ...OUTBOX_KEY_KEYS, secret: Joi.string().description('The SMTP password; shown this once') }).id('MailNewOutboxKey');
+
+export const GROUP: JoiObjectSchema = recordSchema({
+  id: uuid(),
+  domain_id: uuid(),
+  local_part: Joi.string(),
+  address: Joi.string(),
+  name: Joi.string(),
+  description: text(),
+  who_can_post: Joi.string().valid('anyone', 'members'),
+  created_by: uuid(),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('MailGroup');
+
+export const GROUP_MEMBER: JoiObjectSchema = recordSchema({
+  group_id: uuid(),
+  member_id: uuid(),
+  tier: Joi.string().valid('owner', 'manager', 'member'),
+  added_by: uuid(),
+  created_at: instant(),
+  updated_at: instant(),
+}).id('MailGroupMember');
+
+/** The answer to a DELETE: the id of what went. */
+export const DELETED: JoiObjectSchema = recordSchema({ id: uuid(), deleted: Joi.boolean().valid(true) }).id('MailDeleted');
