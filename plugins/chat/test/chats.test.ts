@@ -219,6 +219,25 @@ test.serial("clearing the history and deleting a chat are the owner's; both leav
   t.deepEqual(await world.platform.query('SELECT count(*)::int AS n FROM app_chat.participants WHERE workspace_id = :w AND chat_id = :c', { w: world.workspace.id, c: group.id }), [{ n: 0 }]);
 });
 
+test.serial('a member posts at most 120 messages a minute: the next is 429 with Retry-After, writes nothing and emits nothing; others still post', async (t) => {
+  const dan = await world.member();
+  const chatId = (await dan.post('/chats', { type: 'group', name: 'Flood', participant_mrns: [ann.mrn] })).body.data.id as string;
+  world.takeEvents();
+  for (let batch = 0; batch < 12; batch += 1) {
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => dan.post(`/chats/${chatId}/messages`, { body: `m${batch * 10 + index}` })));
+    t.deepEqual(answers.map((answer) => answer.status), Array(10).fill(200));
+  }
+  t.is(world.takeEvents().filter((event) => event.action === 'core.chat.message.sent').length, 120);
+  const refused = await dan.post(`/chats/${chatId}/messages`, { body: 'one too many' });
+  t.deepEqual([refused.status, refused.body], [429, { error: 'You are sending messages too fast; wait a moment and try again' }]);
+  t.true(Number(refused.headers['retry-after']) >= 1 && Number(refused.headers['retry-after']) <= 60);
+  t.deepEqual(world.takeEvents(), []);
+  t.is((await dan.get(`/chats/${chatId}/messages`)).body.pagination.total, 120);
+  t.is((await ann.post(`/chats/${chatId}/messages`, { body: 'still here' })).status, 200, 'the counter is the member’s own');
+  world.platform.clock.advance({ seconds: 61 });
+  t.is((await dan.post(`/chats/${chatId}/messages`, { body: 'a minute later' })).status, 200);
+});
+
 test('the permission matrix: every route refuses a member without its key with the exact 403, and lets a holder through', async (t) => {
   const rows = await world.workspace.permissionMatrix('chat', { params: { emoji: '%F0%9F%91%8D', member_mrn: ann.mrn } });
   t.is(rows.length, manifest.authorization.length);

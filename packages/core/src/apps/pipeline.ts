@@ -420,7 +420,10 @@ export class AppPipeline {
   private async countRateLimits(app: LoadedApp, limits: RouteRateLimit[], request: Request, workspaceId: string): Promise<void> {
     const counted: CountedAttempt[] = [];
     for (const limit of limits) {
-      const value = limit.per === 'client' ? (request.info.remoteAddress || 'unknown') : String((request.params as Record<string, unknown>)[limit.per.slice('param:'.length)] ?? '');
+      const value =
+        limit.per === 'client' ? request.info.remoteAddress || 'unknown'
+        : limit.per === 'member' ? `member:${credentialsOf(request).member.id}`
+        : String((request.params as Record<string, unknown>)[limit.per.slice('param:'.length)] ?? '');
       // Keys stay short (the counters' key is at most 300 characters): a long value is hashed.
       const key = `${workspaceId}:${value.length > 100 ? createHash('sha256').update(value).digest('hex') : value}`;
       try {

@@ -204,7 +204,7 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
   const limitNames = new Set<string>();
   for (const route of parts.routes ?? []) {
     if (!route || typeof route.handler !== 'function' || typeof route.path !== 'string') throw new TypeError('defineApp: every route needs a method, a path and a handler');
-    for (const limit of route.rateLimits ?? []) checkRateLimit(route.path, limit, limitNames);
+    for (const limit of route.rateLimits ?? []) checkRateLimit(route, limit, limitNames);
   }
   return Object.freeze({
     kind: 'wpk.app' as const,
@@ -222,12 +222,17 @@ export function defineApp<M extends ModelMap = ModelMap>(manifest: object, parts
 }
 
 /** A route's rate limit must name its counter once, count by the client or a parameter of the path, and stay within the bounds. */
-function checkRateLimit(path: string, limit: RouteRateLimit, names: Set<string>): void {
+function checkRateLimit(route: { path: string; public?: boolean }, limit: RouteRateLimit, names: Set<string>): void {
+  const { path } = route;
   const where = `defineApp: rate limit ${JSON.stringify(limit?.name)} of ${path}`;
   if (!limit || typeof limit.name !== 'string' || !/^[a-z0-9][a-z0-9-]{0,49}$/.test(limit.name)) throw new TypeError(`${where}: the name must be 1-50 lower-case letters, digits or dashes`);
   if (names.has(limit.name)) throw new TypeError(`${where}: the name is used twice`);
   names.add(limit.name);
-  if (limit.per !== 'client' && !(typeof limit.per === 'string' && limit.per.startsWith('param:') && path.includes(`{${limit.per.slice(6)}}`))) throw new TypeError(`${where}: per must be 'client' or 'param:{name}' of a parameter of the path`);
+  if (limit.per === 'member') {
+    if (route.public === true) throw new TypeError(`${where}: per 'member' needs a caller, and a public route has none`);
+  } else if (limit.per !== 'client' && !(typeof limit.per === 'string' && limit.per.startsWith('param:') && path.includes(`{${limit.per.slice(6)}}`))) {
+    throw new TypeError(`${where}: per must be 'client', 'member' or 'param:{name}' of a parameter of the path`);
+  }
   if (!Number.isInteger(limit.limit) || limit.limit < 1 || limit.limit > 1_000_000) throw new TypeError(`${where}: limit must be an integer 1-1000000`);
   if (!Number.isInteger(limit.windowSeconds) || limit.windowSeconds < 1 || limit.windowSeconds > 86_400) throw new TypeError(`${where}: windowSeconds must be an integer 1-86400`);
   if (typeof limit.message !== 'string' || limit.message.length < 1 || limit.message.length > 300) throw new TypeError(`${where}: the message must be 1-300 characters`);

@@ -41,9 +41,10 @@ export interface RouteValidation {
 export type RouteAnswers = { single: Schema } | { collection: Schema } | { file: string };
 
 /**
- * A bound on how often a route may be used (a public form's abuse guard): at most `limit`
- * requests per `windowSeconds` (a sliding window of at most a day), one counter per workspace
- * and per client address (`per: 'client'`) or per value of a path parameter
+ * A bound on how often a route may be used (a public form's abuse guard, a member's posting
+ * rate): at most `limit` requests per `windowSeconds` (a sliding window of at most a day), one
+ * counter per workspace and per client address (`per: 'client'`), per calling member
+ * (`per: 'member'`, routes with a caller only) or per value of a path parameter
  * (`per: 'param:job_id'`). The platform counts a request once it passed validation, before the
  * handler and its transaction, in the database every server process shares, atomically (one
  * statement under the counter's row lock, so concurrent requests cannot overrun the bound); a
@@ -54,8 +55,8 @@ export type RouteAnswers = { single: Schema } | { collection: Schema } | { file:
 export interface RouteRateLimit {
   /** What is counted, unique among the app's routes: 1-50 lower-case letters, digits or dashes. */
   name: string;
-  /** Whose requests share a counter: the client's address, or one value of a path parameter. */
-  per: 'client' | `param:${string}`;
+  /** Whose requests share a counter: the client's address, the calling member, or one value of a path parameter. */
+  per: 'client' | 'member' | `param:${string}`;
   /** Requests allowed per window, 1-1000000. */
   limit: number;
   /** The sliding window, 1-86400 seconds. */

@@ -1,4 +1,4 @@
-import { defineRoute, Joi, type AnyAppRoute } from '@wpk/sdk';
+import { defineRoute, Joi, type AnyAppRoute, type RouteRateLimit } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import { CHAT_TYPES, PARTICIPANT_ROLES, type Models } from '../models/index.js';
 import { createChat, deleteChat, listChats, readChat, updateChat } from '../services/chats.js';
@@ -15,6 +15,12 @@ const mrn = () => Joi.string().max(200);
 const emoji = () => Joi.string().min(1).max(64).pattern(/^\S+$/).messages({ 'string.pattern.base': '{#label} must be one emoji or :shortcode: without spaces' });
 const listName = () => Joi.string().trim().min(1).max(80);
 const route = defineRoute<Models, AppTypes>;
+
+/**
+ * A member posts at most 120 messages a minute in a workspace, across chats (2 a second
+ * sustained, with room for a burst); more is a script gone wrong or spam (docs/decisions.md, Chat).
+ */
+export const POSTING_LIMIT: RouteRateLimit = { name: 'post-messages', per: 'member', limit: 120, windowSeconds: 60, message: 'You are sending messages too fast; wait a moment and try again' };
 
 /** Every route of the Chat app (the manifest's authorization table lists the same). */
 export const routes: AnyAppRoute<Models, any>[] = [
@@ -93,6 +99,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
     path: '/chats/{id}/messages',
     answers: { single: MESSAGE },
     description: 'SendMessage: text and/or a file of the app, optionally a reply in a thread; <@member_id> mentions',
+    rateLimits: [POSTING_LIMIT],
     validate: {
       params: params('id'),
       payload: Joi.object({
