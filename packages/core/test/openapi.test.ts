@@ -115,6 +115,10 @@ test('a route that declares its record answers the envelope with that record, na
   const status = document.paths['/applications/{slug}/status'].get.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
   t.deepEqual(status.content['application/json'].schema.properties.data, { $ref: '#/components/schemas/AppStatus' });
   t.deepEqual((document.components.schemas.Invoice as { properties: { status: unknown } }).properties.status, { type: 'string', enum: ['open', 'past_due', 'paid', 'void'] });
-  // A route that declares nothing keeps the generic envelope (the activity export answers CSV).
-  t.deepEqual(document.paths['/admin/activity-exports'].get.responses['200'], { $ref: '#/components/responses/Ok' });
+  // The activity export answers the CSV file itself, not an envelope.
+  const exported = document.paths['/admin/activity-exports'].get.responses['200'] as { content: Record<string, unknown> };
+  t.deepEqual(Object.keys(exported.content), ['text/csv']);
+  // Every platform API operation declares its record: none is left with the generic envelope.
+  const generic = Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(operations).filter(([, operation]) => JSON.stringify(operation.responses['200']) === JSON.stringify({ $ref: '#/components/responses/Ok' })).map(([method]) => `${method.toUpperCase()} ${path}`));
+  t.deepEqual(generic, []);
 });

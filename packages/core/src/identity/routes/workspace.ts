@@ -84,7 +84,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
     {
       method: 'GET',
       path: '/admin/activity-exports',
-      options: { app: { platformAccess: 'account.activities.export' }, validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
+      options: { app: { platformAccess: 'account.activities.export', answers: { file: 'text/csv' } }, validate: { query: Joi.object({ after: instant, before: instant }).unknown(true) } },
       handler: async (request, h) => {
         const actor = requireRole(request, 'admin', 'export the audit trail');
         const filter = bounds(request.query as { after?: string; before?: string });
