@@ -10873,6 +10873,144 @@ export interface components {
                 description: string;
             }[];
         };
+        FinanceAgingRow: {
+            /** @description The supplier; null for bills without one */
+            company_mrn: string | null;
+            bills: number;
+            /** @description An exact decimal, as a string */
+            current: string;
+            /** @description An exact decimal, as a string */
+            days_1_30: string;
+            /** @description An exact decimal, as a string */
+            days_31_60: string;
+            /** @description An exact decimal, as a string */
+            days_61_90: string;
+            /** @description An exact decimal, as a string */
+            days_over_90: string;
+            /** @description An exact decimal, as a string */
+            total: string;
+        };
+        FinanceAgingTotals: {
+            /** @description An exact decimal, as a string */
+            current: string;
+            /** @description An exact decimal, as a string */
+            days_1_30: string;
+            /** @description An exact decimal, as a string */
+            days_31_60: string;
+            /** @description An exact decimal, as a string */
+            days_61_90: string;
+            /** @description An exact decimal, as a string */
+            days_over_90: string;
+            /** @description An exact decimal, as a string */
+            total: string;
+        };
+        FinanceReportExport: {
+            /** @enum {string} */
+            report: "trial-balance" | "general-ledger" | "ap-aging" | "budget-vs-actual";
+            /** @constant */
+            content_type: "text/csv";
+            filename: string;
+            /** @description Rows in the file, besides the header and the totals */
+            rows: number;
+            csv: string;
+            /**
+             * Format: uri
+             * @description A download link valid five minutes
+             */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        FinanceBudgetRow: {
+            /** @enum {string} */
+            dimension: "department" | "location" | "project";
+            /** @description The budget's value of the dimension; null: every line of the account */
+            value: string | null;
+            /** Format: uuid */
+            budget_id: string;
+            /** Format: uuid */
+            account_id: string;
+            code: string;
+            name: string;
+            period_start: string;
+            period_end: string;
+            /** @description An exact decimal, as a string */
+            budget: string;
+            /** @description An exact decimal, as a string */
+            actual: string;
+            /** @description Budget − actual */
+            variance: string;
+        };
+        FinanceBudgetTotals: {
+            /** @description An exact decimal, as a string */
+            budget: string;
+            /** @description An exact decimal, as a string */
+            actual: string;
+            /** @description An exact decimal, as a string */
+            variance: string;
+        };
+        FinanceLedgerRow: {
+            date: string;
+            /**
+             * Format: uuid
+             * @description Null on the opening balance
+             */
+            entry_id: string | null;
+            /** Format: uuid */
+            bill_id: string | null;
+            line_no: number | null;
+            description: string;
+            /** @description An exact decimal, as a string */
+            debit: string;
+            /** @description An exact decimal, as a string */
+            credit: string;
+            /** @description The running balance, on the account's normal side */
+            balance: string;
+        };
+        FinanceLedgerAccount: {
+            /** Format: uuid */
+            id: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            normal_balance: "debit" | "credit";
+        };
+        FinanceLedgerTotals: {
+            /** @description An exact decimal, as a string */
+            debit: string;
+            /** @description An exact decimal, as a string */
+            credit: string;
+            /** @description An exact decimal, as a string */
+            balance: string;
+        };
+        FinanceTrialBalanceRow: {
+            /** Format: uuid */
+            account_id: string;
+            code: string;
+            name: string;
+            /** @enum {string} */
+            type: "asset" | "liability" | "equity" | "income" | "expense";
+            /** @description An exact decimal, as a string */
+            debit: string;
+            /** @description An exact decimal, as a string */
+            credit: string;
+            /** @description An exact decimal, as a string */
+            balance_debit: string;
+            /** @description An exact decimal, as a string */
+            balance_credit: string;
+        };
+        FinanceTrialBalanceTotals: {
+            /** @description An exact decimal, as a string */
+            debit: string;
+            /** @description An exact decimal, as a string */
+            credit: string;
+            /** @description An exact decimal, as a string */
+            balance_debit: string;
+            /** @description An exact decimal, as a string */
+            balance_credit: string;
+            /** @description Debits − credits: 0.00 when the books balance */
+            balance: string;
+        };
         InvitedMember: {
             /** Format: uuid */
             id: string;
@@ -26836,7 +26974,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one of the envelopes below. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinanceAgingRow"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                        totals: components["schemas"]["FinanceAgingTotals"];
+                    } | {
+                        data: components["schemas"]["FinanceReportExport"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -26868,7 +27024,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one of the envelopes below. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinanceBudgetRow"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                        totals: components["schemas"]["FinanceBudgetTotals"];
+                    } | {
+                        data: components["schemas"]["FinanceReportExport"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -26900,7 +27074,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one of the envelopes below. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinanceLedgerRow"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                        account: components["schemas"]["FinanceLedgerAccount"];
+                        totals: components["schemas"]["FinanceLedgerTotals"];
+                    } | {
+                        data: components["schemas"]["FinanceReportExport"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -26930,7 +27123,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            200: components["responses"]["AppOk"];
+            /** @description Success: one of the envelopes below. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FinanceTrialBalanceRow"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                        totals: components["schemas"]["FinanceTrialBalanceTotals"];
+                    } | {
+                        data: components["schemas"]["FinanceReportExport"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
