@@ -1,6 +1,7 @@
 import test from 'ava';
 import JoiBase from 'joi';
-import { joiToJsonSchema, type OpenApiDocument } from '../src/index.js';
+import Hapi from '@hapi/hapi';
+import { buildOpenApiDocument, joiToJsonSchema, type OpenApiDocument } from '../src/index.js';
 import { apiHeaders } from './helpers/runtime.js';
 import { startAppsRuntime, type AppsTestRuntime } from './helpers/apps.js';
 
@@ -121,4 +122,21 @@ test('a route that declares its record answers the envelope with that record, na
   // Every platform API operation declares its record: none is left with the generic envelope.
   const generic = Object.entries(document.paths).flatMap(([path, operations]) => Object.entries(operations).filter(([, operation]) => JSON.stringify(operation.responses['200']) === JSON.stringify({ $ref: '#/components/responses/Ok' })).map(([method]) => `${method.toUpperCase()} ${path}`));
   t.deepEqual(generic, []);
+});
+
+test('a route answering one of several envelopes declares each, with the keys a collection carries beside its data', (t) => {
+  const server = Hapi.server();
+  const ROW = JoiBase.object({ code: JoiBase.string().required() }).id('ReportRow');
+  const TOTALS = JoiBase.object({ total: JoiBase.string().required() });
+  const EXPORT = JoiBase.object({ csv: JoiBase.string().required() }).id('ReportExport');
+  const answers = { anyOf: [{ collection: ROW, alongside: { totals: TOTALS } }, { single: EXPORT }] };
+  server.route({ method: 'GET', path: '/report', options: { app: { answers } as never, handler: () => null } });
+  const built = buildOpenApiDocument({ routes: server.table(), apps: [], baseDomain: 'localhost' });
+  const ok = built.paths['/report'].get.responses['200'] as { content: Record<string, { schema: { anyOf: Array<{ required: string[]; properties: Record<string, unknown> }> } }> };
+  const [rows, file] = ok.content['application/json'].schema.anyOf;
+  t.deepEqual(rows.required, ['data', 'pagination', 'links', 'totals']);
+  t.deepEqual(rows.properties.data, { type: 'array', items: { $ref: '#/components/schemas/ReportRow' } });
+  t.deepEqual(rows.properties.totals, { type: 'object', properties: { total: { type: 'string' } }, required: ['total'], additionalProperties: false });
+  t.deepEqual(file.required, ['data', 'links']);
+  t.deepEqual(file.properties.data, { $ref: '#/components/schemas/ReportExport' });
 });

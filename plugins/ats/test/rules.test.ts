@@ -338,3 +338,17 @@ test.serial('concurrent requests: one candidate per email, and two last approval
   t.is(ok(await recruiter.get(`/ats/jobs/${job.id}`)).status, 'open');
   t.deepEqual(world.takeEvents().filter((event) => event.action === 'core.ats.job.status_changed').map((event) => event.payload.to_status), ['open']);
 });
+
+test.serial('reads: job and pipeline lists filter and order as documented; a candidate reads as it was added', async (t) => {
+  const job = ok(await recruiter.post('/ats/jobs', { title: 'Listed opening', salary_min: 50000, salary_max: 60000.5, salary_currency: 'eur' }));
+  const listed = ok(await recruiter.get('/ats/jobs?q=listed%20open&status=draft'));
+  t.deepEqual(listed.map((row: any) => [row.id, row.salary_min, row.salary_max, row.salary_currency, 'approvals' in row]), [[job.id, '50000.00', '60000.50', 'EUR', false]]);
+  t.deepEqual(ok(await recruiter.get(`/ats/jobs?q=listed&status=open`)), []);
+  const pipeline = ok(await recruiter.post('/ats/pipelines', { name: 'Aaa listed pipeline' }));
+  const pipelines = ok(await recruiter.get('/ats/pipelines?per_page=100'));
+  t.true(pipelines[0].is_default, 'the default pipeline comes first');
+  t.true(pipelines.some((row: any) => row.id === pipeline.id && !('stages' in row)));
+  const candidate = await newCandidate({ headline: 'Listed engineer', linkedin: 'https://linkedin.com/in/listed', tags: ['Go'] });
+  const read = ok(await recruiter.get(`/ats/candidates/${candidate.id}`));
+  t.deepEqual([read.id, read.headline, read.links, read.tags, 'search_vector' in read], [candidate.id, 'Listed engineer', { linkedin: 'https://linkedin.com/in/listed' }, ['Go'], false]);
+});

@@ -106,8 +106,10 @@ interface RouteFacts {
   /** Statuses the route declares besides the conventional ones (`wpk.errors`). */
   errors: string[];
   /** The record the route declares it answers with (`options.app.answers`, or an app route's `answers`). */
-  answers?: { single: Schema } | { collection: Schema } | { file: string };
+  answers?: EnvelopeAnswer | { file: string } | { anyOf: EnvelopeAnswer[] };
 }
+
+type EnvelopeAnswer = { single: Schema } | { collection: Schema; alongside?: Record<string, Schema> };
 
 function factsOf(route: RequestRoute): RouteFacts {
   const settings = route.settings;
@@ -203,14 +205,27 @@ function declaredAnswer(facts: RouteFacts, answers: NonNullable<RouteFacts['answ
     const download = { description: 'attachment; filename="…": the name a browser saves the file as', schema: { type: 'string' } };
     return { description: `Success: the ${type} document itself (not an envelope).`, headers: { ...headers, 'Content-Disposition': download }, content: { [type]: { schema: { type: 'string' } } } };
   }
-  if ('single' in answers) {
-    const record = joiToJsonSchema(answers.single, components, { closed: true });
-    const schema = { type: 'object', required: ['data', 'links'], properties: { data: record, links: ref('schemas', 'Links') } };
-    return { description: 'Success: one resource.', headers, content: { 'application/json': { schema } } };
+  if ('anyOf' in answers) {
+    const schemas = answers.anyOf.map((answer) => envelopeSchema(answer, components));
+    return { description: 'Success: one of the envelopes below.', headers, content: { 'application/json': { schema: { anyOf: schemas } } } };
   }
-  const record = joiToJsonSchema(answers.collection, components, { closed: true });
-  const schema = { type: 'object', required: ['data', 'pagination', 'links'], properties: { data: { type: 'array', items: record }, pagination: ref('schemas', 'Pagination'), links: ref('schemas', 'CollectionLinks') } };
-  return { description: 'Success: one page of the collection.', headers, content: { 'application/json': { schema } } };
+  const description = 'single' in answers ? 'Success: one resource.' : 'Success: one page of the collection.';
+  return { description, headers, content: { 'application/json': { schema: envelopeSchema(answers, components) } } };
+}
+
+/** The envelope with the declared record in it (and, for a collection, the keys declared beside it). */
+function envelopeSchema(answer: EnvelopeAnswer, components: Record<string, JsonSchema>): JsonSchema {
+  if ('single' in answer) {
+    const record = joiToJsonSchema(answer.single, components, { closed: true });
+    return { type: 'object', required: ['data', 'links'], properties: { data: record, links: ref('schemas', 'Links') } };
+  }
+  const record = joiToJsonSchema(answer.collection, components, { closed: true });
+  const alongside = Object.entries(answer.alongside ?? {}).map(([name, schema]) => [name, joiToJsonSchema(schema, components, { closed: true })] as const);
+  return {
+    type: 'object',
+    required: ['data', 'pagination', 'links', ...alongside.map(([name]) => name)],
+    properties: { data: { type: 'array', items: record }, pagination: ref('schemas', 'Pagination'), links: ref('schemas', 'CollectionLinks'), ...Object.fromEntries(alongside) },
+  };
 }
 
 function successResponse(facts: RouteFacts, components: Record<string, JsonSchema>): unknown {

@@ -37,8 +37,14 @@ export interface RouteValidation {
  * against it; nothing checks it per request in production. Build it with `recordSchema` (every
  * field required unless named optional); name it with `.id('Board')` to share it between routes.
  * A route answering with `ctx.respond.file` declares `{ file: 'text/csv' }` (its media type).
+ * A collection answered with more top-level keys beside the envelope's (a report's `totals`)
+ * names them in `alongside`; a route answering one of several envelopes (a report as rows, or
+ * with `format=csv` as an export) declares `{ anyOf: [...] }`.
  */
-export type RouteAnswers = { single: Schema } | { collection: Schema } | { file: string };
+export type RouteAnswers = EnvelopeAnswer | { file: string } | { anyOf: EnvelopeAnswer[] };
+
+/** One envelope a route answers: a single record, or a page of records with optional keys beside it (each required). */
+export type EnvelopeAnswer = { single: Schema } | { collection: Schema; alongside?: Record<string, Schema> };
 
 /**
  * A bound on how often a route may be used (a public form's abuse guard, a member's posting

@@ -6,6 +6,7 @@ import { findDuplicates, mergeContacts } from '../services/duplicates.js';
 import { acceptSuggestion, dismissSuggestion, listSuggestions } from '../services/suggestions.js';
 import { exportContacts, importContacts } from '../services/transfer.js';
 import { ADDRESS_TYPES, EMAIL_TYPES, PHONE_TYPES } from '../services/vcard.js';
+import { CONTACT, DELETED_CONTACT, DUPLICATE_GROUP, IMPORT, SUGGESTION, SUGGESTION_DECIDED } from './answers.js';
 
 const text = (max: number) => Joi.string().trim().max(max).allow('', null);
 const contactParams = Joi.object({ contact_id: Joi.id().required() });
@@ -46,6 +47,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts',
+    answers: { collection: CONTACT },
     description: 'Lists contacts by display name; q matches names, emails, phones, organization, title and tags',
     validate: { query: Joi.object({ q: Joi.string().max(200).allow(''), tag: Joi.string().max(50), company_mrn: Joi.string().max(200), email: Joi.string().max(320), ...page }) },
     async handler(request, ctx) {
@@ -56,6 +58,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/contacts',
+    answers: { single: CONTACT },
     description: 'Creates a contact; it needs a name, an email or a phone',
     validate: { payload: contactPayload() },
     async handler(request, ctx) {
@@ -66,6 +69,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts/{contact_id}',
+    answers: { single: CONTACT },
     description: 'Reads a contact',
     validate: { params: contactParams },
     async handler(request, ctx) {
@@ -76,6 +80,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/contacts/{contact_id}',
+    answers: { single: CONTACT },
     description: 'Updates the given fields of a contact (null clears one; a list is replaced whole)',
     validate: { params: contactParams, payload: contactPayload() },
     async handler(request, ctx) {
@@ -86,6 +91,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/contacts/{contact_id}',
+    answers: { single: DELETED_CONTACT },
     description: 'Deletes a contact',
     validate: { params: contactParams },
     async handler(request, ctx) {
@@ -95,6 +101,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts/duplicates',
+    answers: { collection: DUPLICATE_GROUP },
     description: 'Groups of contacts sharing an email, a phone, a member or their full name',
     validate: { query: Joi.object(page) },
     async handler(_request, ctx) {
@@ -105,6 +112,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/contacts/{contact_id}/merges',
+    answers: { single: CONTACT },
     description: 'Merges contact_ids into this contact and deletes them',
     validate: { params: contactParams, payload: Joi.object({ contact_ids: Joi.array().items(Joi.id()).min(1).max(20).required() }) },
     async handler(request, ctx) {
@@ -115,6 +123,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/contacts/imports',
+    answers: { single: IMPORT },
     description: 'Imports every card of a vCard 4.0 (or 3.0) text, all or none',
     validate: { payload: Joi.object({ vcard: Joi.string().min(1).max(1_000_000).required() }) },
     async handler(request, ctx) {
@@ -143,6 +152,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts/suggestions',
+    answers: { collection: SUGGESTION },
     description: "The caller's suggestions (default pending), most interactions first",
     validate: { query: Joi.object({ status: Joi.string().valid('pending', 'accepted', 'dismissed'), ...page }) },
     async handler(request, ctx) {
@@ -153,6 +163,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/contacts/suggestions/{suggestion_id}',
+    answers: { single: SUGGESTION_DECIDED },
     description: 'Accepts a suggestion (it becomes a contact; contact fields may be added) or dismisses it',
     validate: { params: suggestionParams, payload: Joi.object({ status: Joi.string().valid('accepted', 'dismissed').required(), ...contactFields, member_mrn: Joi.forbidden() }) },
     async handler(request, ctx) {
@@ -165,6 +176,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/contacts/suggestions/{suggestion_id}',
+    answers: { single: SUGGESTION },
     description: 'Dismisses a suggestion',
     validate: { params: suggestionParams },
     async handler(request, ctx) {

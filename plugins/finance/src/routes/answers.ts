@@ -4,7 +4,8 @@ import { ACCOUNT_TYPES, BILL_STATUSES, NORMAL_BALANCES } from '../models/index.j
 /**
  * The records the app answers with (services/present.ts builds them), as the routes declare them
  * (`answers`): the OpenAPI document, the typed client and the harness's response checks read them.
- * The reports answer the collection envelope plus `totals` (and `account`), so they declare none.
+ * A report answers the collection envelope with `totals` (and `account`) beside it, or with
+ * `format=csv` the export (`REPORT_EXPORT`): it declares both (`anyOf`).
  */
 
 const uuid = () => Joi.string().guid();
@@ -116,3 +117,70 @@ export const JOURNAL_ENTRY: JoiObjectSchema = recordSchema({
   created_at: instant(),
   lines: Joi.array().items(LINE),
 }).id('FinanceJournalEntry');
+
+/** A report with `format=csv`: the CSV text, and a download link to the stored file. */
+export const REPORT_EXPORT: JoiObjectSchema = recordSchema({
+  report: Joi.string().valid('trial-balance', 'general-ledger', 'ap-aging', 'budget-vs-actual'),
+  content_type: Joi.string().valid('text/csv'),
+  filename: Joi.string(),
+  rows: Joi.number().integer().min(0).description('Rows in the file, besides the header and the totals'),
+  csv: Joi.string(),
+  url: Joi.string().uri().description('A download link valid five minutes'),
+  expires_at: instant(),
+}).id('FinanceReportExport');
+
+export const TRIAL_BALANCE_ROW: JoiObjectSchema = recordSchema({
+  account_id: uuid(),
+  code: Joi.string(),
+  name: Joi.string(),
+  type: Joi.string().valid(...ACCOUNT_TYPES),
+  debit: amount(),
+  credit: amount(),
+  balance_debit: amount(),
+  balance_credit: amount(),
+}).id('FinanceTrialBalanceRow');
+export const TRIAL_BALANCE_TOTALS: JoiObjectSchema = recordSchema({
+  debit: amount(), credit: amount(), balance_debit: amount(), balance_credit: amount(), balance: amount().description('Debits − credits: 0.00 when the books balance'),
+}).id('FinanceTrialBalanceTotals');
+
+export const LEDGER_ROW: JoiObjectSchema = recordSchema({
+  date: date(),
+  entry_id: nullableUuid().description('Null on the opening balance'),
+  bill_id: nullableUuid(),
+  line_no: Joi.number().integer().min(1).allow(null),
+  description: Joi.string().allow(''),
+  debit: amount(),
+  credit: amount(),
+  balance: amount().description("The running balance, on the account's normal side"),
+}).id('FinanceLedgerRow');
+export const LEDGER_TOTALS: JoiObjectSchema = recordSchema({ debit: amount(), credit: amount(), balance: amount() }).id('FinanceLedgerTotals');
+export const LEDGER_ACCOUNT: JoiObjectSchema = recordSchema({ id: uuid(), code: Joi.string(), name: Joi.string(), normal_balance: Joi.string().valid(...NORMAL_BALANCES) }).id('FinanceLedgerAccount');
+
+export const AGING_ROW: JoiObjectSchema = recordSchema({
+  company_mrn: Joi.string().allow(null).description('The supplier; null for bills without one'),
+  bills: Joi.number().integer().min(1),
+  current: amount(),
+  days_1_30: amount(),
+  days_31_60: amount(),
+  days_61_90: amount(),
+  days_over_90: amount(),
+  total: amount(),
+}).id('FinanceAgingRow');
+export const AGING_TOTALS: JoiObjectSchema = recordSchema({
+  current: amount(), days_1_30: amount(), days_31_60: amount(), days_61_90: amount(), days_over_90: amount(), total: amount(),
+}).id('FinanceAgingTotals');
+
+export const BUDGET_ROW: JoiObjectSchema = recordSchema({
+  dimension: Joi.string().valid('department', 'location', 'project'),
+  value: Joi.string().allow(null).description("The budget's value of the dimension; null: every line of the account"),
+  budget_id: uuid(),
+  account_id: uuid(),
+  code: Joi.string(),
+  name: Joi.string(),
+  period_start: date(),
+  period_end: date(),
+  budget: amount(),
+  actual: amount(),
+  variance: amount().description('Budget − actual'),
+}).id('FinanceBudgetRow');
+export const BUDGET_TOTALS: JoiObjectSchema = recordSchema({ budget: amount(), actual: amount(), variance: amount() }).id('FinanceBudgetTotals');

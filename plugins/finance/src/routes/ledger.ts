@@ -1,6 +1,6 @@
 import { defineRoute, Joi, Op } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
-import { JOURNAL_ENTRY } from './answers.js';
+import { AGING_ROW, AGING_TOTALS, BUDGET_ROW, BUDGET_TOTALS, JOURNAL_ENTRY, LEDGER_ACCOUNT, LEDGER_ROW, LEDGER_TOTALS, REPORT_EXPORT, TRIAL_BALANCE_ROW, TRIAL_BALANCE_TOTALS } from './answers.js';
 import type { Models } from '../models/index.js';
 import type { FinanceContext } from '../services/context.js';
 import { presentEntry } from '../services/present.js';
@@ -46,6 +46,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/reports/trial-balance',
+    answers: { anyOf: [{ collection: TRIAL_BALANCE_ROW, alongside: { totals: TRIAL_BALANCE_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Trial balance as of a date (default: everything posted)',
     validate: { query: listQuery({ as_of: isoDate(), format: format() }) },
     async handler(request, ctx) {
@@ -55,6 +56,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/reports/general-ledger',
+    answers: { anyOf: [{ collection: LEDGER_ROW, alongside: { account: LEDGER_ACCOUNT, totals: LEDGER_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'General ledger of one account between two dates, with running balance',
     validate: { query: listQuery({ account_id: id().required(), from: isoDate(), to: isoDate(), format: format() }) },
     async handler(request, ctx) {
@@ -65,6 +67,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/reports/ap-aging',
+    answers: { anyOf: [{ collection: AGING_ROW, alongside: { totals: AGING_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Accounts-payable aging per supplier as of a date (default today)',
     validate: { query: listQuery({ as_of: isoDate(), format: format() }) },
     async handler(request, ctx) {
@@ -74,6 +77,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/reports/budget-vs-actual',
+    answers: { anyOf: [{ collection: BUDGET_ROW, alongside: { totals: BUDGET_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Budget vs actual per value of a dimension (department, location or project)',
     validate: { query: listQuery({ dimension: Joi.string().valid('department', 'location', 'project'), from: isoDate(), to: isoDate(), format: format() }) },
     async handler(request, ctx) {
