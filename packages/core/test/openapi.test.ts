@@ -99,6 +99,11 @@ test('a type added by a joi extension is described as the type it builds on, wit
   });
 });
 
+test("joi's greater() and less() give the exclusive bound alone, not beside an inclusive one", (t) => {
+  t.deepEqual(joiToJsonSchema(JoiBase.number().greater(0).max(1e6)), { type: 'number', exclusiveMinimum: 0, maximum: 1e6 });
+  t.deepEqual(joiToJsonSchema(JoiBase.number().min(1).less(10)), { type: 'number', minimum: 1, exclusiveMaximum: 10 });
+});
+
 test('a route that declares its record answers the envelope with that record, named as a shared schema', (t) => {
   const list = document.paths['/members'].get.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown>; required: string[] } }> };
   const schema = list.content['application/json'].schema;

@@ -26765,6 +26765,27 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "date": "example",
+                 *       "items": [],
+                 *       "company_mrn": "example",
+                 *       "contact_mrn": "example",
+                 *       "currency": "AED",
+                 *       "exchange_rate": 1,
+                 *       "due_date": "example",
+                 *       "memo": "example",
+                 *       "tags": [],
+                 *       "adjustments": [],
+                 *       "dimensions": {
+                 *         "department": "example",
+                 *         "location": "example",
+                 *         "project": "example"
+                 *       },
+                 *       "sources": [],
+                 *       "idempotency_key": "example"
+                 *     }
+                 */
                 "application/json": {
                     date: string;
                     items?: {
@@ -26888,6 +26909,25 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "date": "example",
+                 *       "items": [],
+                 *       "company_mrn": "example",
+                 *       "contact_mrn": "example",
+                 *       "currency": "AED",
+                 *       "exchange_rate": 1,
+                 *       "due_date": "example",
+                 *       "memo": "example",
+                 *       "tags": [],
+                 *       "adjustments": [],
+                 *       "dimensions": {
+                 *         "department": "example",
+                 *         "location": "example",
+                 *         "project": "example"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     date?: string;
                     items?: {

@@ -91,5 +91,9 @@ function openApiShape(schema: unknown, closed: boolean): unknown {
     else if (key === 'properties' && typeof value === 'object' && value !== null) copy[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, asObject(property)]));
     else copy[key] = openApiShape(value, closed);
   }
+  // joi's greater()/less() come out with the inclusive bound beside the exclusive one; the exclusive
+  // bound alone says it (and tools reject the mix).
+  if (typeof copy.exclusiveMinimum === 'number' && typeof copy.minimum === 'number' && copy.minimum <= copy.exclusiveMinimum) delete copy.minimum;
+  if (typeof copy.exclusiveMaximum === 'number' && typeof copy.maximum === 'number' && copy.maximum >= copy.exclusiveMaximum) delete copy.maximum;
   return copy;
 }
