@@ -39,6 +39,18 @@ test('wpk openapi --app tasks --out writes the tasks operations; an unknown app 
   t.is(unknown.stderr.trim(), `wpk: No operations of nope: known are account, web, system, ${configured.join(', ')}`);
 });
 
+test("every operation of the repository's configuration (core and every first-party app) declares its record or file, none the generic answer", async (t) => {
+  const written = await wpk(['openapi']);
+  t.is(written.code, 0, written.stderr);
+  const document = JSON.parse(written.stdout) as { paths: Record<string, Record<string, { responses?: Record<string, unknown> }>> };
+  const generic = Object.entries(document.paths).flatMap(([route, operations]) =>
+    Object.entries(operations)
+      .filter(([, operation]) => /"#\/components\/responses\/(Ok|AppOk)"/.test(JSON.stringify(operation.responses?.['200'] ?? {})))
+      .map(([method]) => `${method.toUpperCase()} ${route}`),
+  );
+  t.deepEqual(generic, []);
+});
+
 test('--config and WPK_CONFIG name the project file from any directory; its relative app paths resolve against its own directory', async (t) => {
   const project = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-config-')), 'srv');
   fs.mkdirSync(project);
