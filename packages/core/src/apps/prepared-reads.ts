@@ -177,6 +177,9 @@ export class PreparedReads {
    * once (Sequelize rewrote a value): that shape then always goes through Sequelize.
    */
   private async compile(options: Record<string, unknown>, shape: Shape, withTotal: boolean): Promise<CompiledRead | null> {
+    // Sequelize formats a date column's value itself (a placeholder would reach moment.js as a
+    // date it cannot read): such reads keep going through Sequelize.
+    if (options.where !== undefined && this.comparesDates(options.where)) return null;
     let index = 0;
     const placeholders = (value: unknown): unknown => {
       if (value === null) return null;
@@ -219,6 +222,17 @@ export class PreparedReads {
     });
     if (seen.size !== shape.values.length || order.length !== shape.values.length || text.includes('__wpk_p')) return null;
     return { statement: statement(text), order };
+  }
+
+  /** Whether the condition compares a DATE or DATEONLY column (at any depth of Op.and / Op.or). */
+  private comparesDates(where: unknown): boolean {
+    if (typeof where !== 'object' || where === null) return false;
+    const attributes = this.model.getAttributes() as Record<string, { type?: { key?: string } }>;
+    for (const symbol of Object.getOwnPropertySymbols(where)) {
+      const items = (where as Record<symbol, unknown>)[symbol];
+      if (Array.isArray(items) && items.some((item) => this.comparesDates(item))) return true;
+    }
+    return Object.keys(where).some((column) => ['DATE', 'DATEONLY'].includes(attributes[column]?.type?.key ?? ''));
   }
 
   private placeholdersWhere(where: unknown, placeholders: (value: unknown) => unknown): unknown {
