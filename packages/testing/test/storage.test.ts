@@ -73,3 +73,12 @@ test.serial('ctx.storage works with no set-up: put, a signed download link, a si
   t.is(accepted.status, 200);
   t.is((await platform.follow((await ws.owner.get(platform.path('ext.test.papers', '/papers/notes'))).body.data.url)).bytes.toString(), 'short notes');
 });
+
+test.serial("signed links expire by the platform's clock, so a test can move past a link's life", async (t) => {
+  await ws.owner.put(platform.path('ext.test.papers', '/papers/later'), { text: 'Read me soon' });
+  const link = await ws.owner.get(platform.path('ext.test.papers', '/papers/later'));
+  t.is((await platform.follow(link.body.data.url)).status, 200);
+  platform.clock.advance({ seconds: 61 });
+  const expired = await platform.follow(link.body.data.url);
+  t.deepEqual([expired.status, expired.body], [403, { error: 'This storage link has expired' }]);
+});

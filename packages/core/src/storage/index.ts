@@ -26,7 +26,7 @@ export function createStorageDriver(config: StorageConfig): StorageDriver {
 }
 
 /** The storage service of a runtime, on the configured driver (or `driver`, tests). */
-export function createStorage(options: { config: StorageConfig; sequelize: Sequelize; secret: string; publicUrl: string; logger: Logger; driver?: StorageDriver }): StorageService {
+export function createStorage(options: { config: StorageConfig; sequelize: Sequelize; secret: string; publicUrl: string; logger: Logger; driver?: StorageDriver; clock?: () => Date }): StorageService {
   return new StorageService({
     driver: options.driver ?? createStorageDriver(options.config),
     sequelize: options.sequelize,
@@ -34,6 +34,7 @@ export function createStorage(options: { config: StorageConfig; sequelize: Seque
     secret: options.secret,
     publicUrl: options.publicUrl,
     logger: options.logger,
+    clock: options.clock,
   });
 }
 

@@ -24,13 +24,14 @@ declare module '@hapi/hapi' {
 export const storagePlugin: CorePlugin = {
   name: 'storage',
   dependencies: ['db', 'server'],
-  async register(server, { config, logger }) {
+  async register(server, { config, logger, seams }) {
     const service = createStorage({
       config: config.storage,
       sequelize: server.plugins.db.database.sequelize,
       secret: await loadSecretKey(config.secretKey, config.dataDir),
       publicUrl: config.publicUrl,
       logger,
+      clock: seams.clock,
     });
     server.route(storageRoutes(service));
     server.ext('onPreStart', () => service.driver.check());

@@ -18,7 +18,7 @@ function disposition(type: string, filename: string): string {
 
 function claimsOf(storage: StorageService, request: Request, op: LinkClaims['op']): LinkClaims {
   const { token } = request.params as { token: string };
-  const claims = storage.signer.verify(token);
+  const claims = storage.signer.verify(token, storage.now().getTime());
   if (claims === 'expired') throw new ForbiddenError('This storage link has expired');
   if (claims === 'malformed' || claims.op !== op) throw new ForbiddenError('This storage link is not valid');
   // Another workspace's genuine link answers as a forged one: it says nothing about that workspace.
@@ -62,7 +62,7 @@ export function storageRoutes(storage: StorageService): ServerRoute[] {
           .header('content-disposition', disposition(object.content_type, filename))
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "default-src 'none'; sandbox")
-          .header('cache-control', `private, max-age=${Math.max(0, claims.exp - Math.floor(Date.now() / 1000))}`);
+          .header('cache-control', `private, max-age=${Math.max(0, claims.exp - Math.floor(storage.now().getTime() / 1000))}`);
       },
     },
     {

@@ -27,6 +27,8 @@ export interface StorageServiceOptions {
   /** `PUBLIC_URL`: links are absolute URLs on the workspace's public origin. */
   publicUrl: string;
   logger: Logger;
+  /** The runtime's clock (links expire by it; default the wall clock). */
+  clock?: () => Date;
 }
 
 /** Who owns the objects a handle reaches: one workspace, one namespace. */
@@ -307,9 +309,14 @@ export class StorageService {
 
   /** A signed link to `/storage/{token}` on the workspace's public origin. */
   link(scope: StorageScope, claims: Omit<LinkClaims, 'ws' | 'ns' | 'exp'>, seconds: number): SignedUrl {
-    const exp = Math.floor(Date.now() / 1000) + seconds;
+    const exp = Math.floor(this.now().getTime() / 1000) + seconds;
     const token = this.signer.sign({ ...claims, ws: scope.workspaceId, ns: scope.namespace, exp });
     return { url: `${publicOrigin(this.options.publicUrl, scope.subdomain)}/storage/${token}`, method: claims.op === 'get' ? 'GET' : 'PUT', expires_at: new Date(exp * 1000) };
+  }
+
+  /** The runtime's time: links are signed and checked by it. */
+  now(): Date {
+    return this.options.clock?.() ?? new Date();
   }
 
   async signedDownloadUrl(scope: StorageScope, key: string, options: SignedDownloadOptions): Promise<SignedUrl> {
