@@ -16,6 +16,8 @@
  *   DATABASE_URL=postgres://... npx tsx bench/access.ts
  * Env: BENCH_SECONDS per run (default 5), BENCH_RUNS rounds (default 3), BENCH_CONNECTIONS
  * (default 10), BENCH_ROWS (default 1000), BENCH_TRACE=1 prints the statements of one request,
+ * and the CPU per request over BENCH_TRACE_REQUESTS (default 200) sequential ones (with BENCH_ONLY,
+ * of the read or the write pair only),
  * BENCH_ONLY='platform write' drives that route alone (for `node --cpu-prof --import tsx`).
  * Ends with one line: `ratio=<read req/s ratio> p99_ratio=<...> write_ratio=<...>`.
  */
@@ -111,7 +113,9 @@ if (process.env.BENCH_TRACE === '1') {
     );
     return result;
   } as typeof original;
+  const traced = Number(process.env.BENCH_TRACE_REQUESTS ?? 200);
   for (const [name, target] of Object.entries(targets)) {
+    if (process.env.BENCH_ONLY && !process.env.BENCH_ONLY.includes(name.split(' ')[1])) continue;
     statements = [];
     const status = await send(target);
     console.log(`${name}: ${status}, ${statements.length} statements`);
@@ -119,7 +123,7 @@ if (process.env.BENCH_TRACE === '1') {
     const sums = new Map<string, number>();
     const cpu = process.cpuUsage();
     const started = performance.now();
-    for (let index = 0; index < 200; index++) {
+    for (let index = 0; index < traced; index++) {
       statements = [];
       await send(target);
       for (const { text, ms } of statements) {
@@ -128,7 +132,7 @@ if (process.env.BENCH_TRACE === '1') {
       }
     }
     const used = process.cpuUsage(cpu);
-    console.log(`  mean of 200 sequential: ${((performance.now() - started) / 200).toFixed(2)} ms per request, ${((used.user + used.system) / 1000 / 200).toFixed(2)} ms of this process's CPU (client included); per statement: ${[...sums].map(([text, ms]) => `${(ms / 200).toFixed(2)} ms ${text}`).join(' | ')}`);
+    console.log(`  mean of ${traced} sequential: ${((performance.now() - started) / traced).toFixed(2)} ms per request, ${((used.user + used.system) / 1000 / traced).toFixed(3)} ms of this process's CPU (client included); per statement: ${[...sums].map(([text, ms]) => `${(ms / traced).toFixed(2)} ms ${text}`).join(' | ')}`);
   }
   pg.Client.prototype.query = original;
   const plan = await sequelize.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${ACCESS_STATEMENTS.withKey.text}`, {
