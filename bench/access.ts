@@ -17,7 +17,7 @@
  * Env: BENCH_SECONDS per run (default 5), BENCH_RUNS rounds (default 3), BENCH_CONNECTIONS
  * (default 10), BENCH_ROWS (default 1000), BENCH_TRACE=1 prints the statements of one request,
  * and the CPU per request over BENCH_TRACE_REQUESTS (default 200) sequential ones (with BENCH_ONLY,
- * of the read or the write pair only),
+ * of the read or the write pair only), then the same figure with bare and platform interleaved,
  * BENCH_ONLY='platform write' drives that route alone (for `node --cpu-prof --import tsx`).
  * Ends with one line: `ratio=<read req/s ratio> p99_ratio=<...> write_ratio=<...>`.
  */
@@ -135,6 +135,22 @@ if (process.env.BENCH_TRACE === '1') {
     console.log(`  mean of ${traced} sequential: ${((performance.now() - started) / traced).toFixed(2)} ms per request, ${((used.user + used.system) / 1000 / traced).toFixed(3)} ms of this process's CPU (client included); per statement: ${[...sums].map(([text, ms]) => `${(ms / traced).toFixed(2)} ms ${text}`).join(' | ')}`);
   }
   pg.Client.prototype.query = original;
+  // The same CPU figure, bare and platform interleaved in blocks of 20 requests: a change of the
+  // machine's load (which moves the cost of every round trip) then weighs on both sides alike.
+  for (const kind of ['read', 'write']) {
+    if (process.env.BENCH_ONLY && !process.env.BENCH_ONLY.includes(kind)) continue;
+    const used = { bare: 0, platform: 0 };
+    for (let done = 0; done < traced; done += 20) {
+      for (const side of done % 40 === 0 ? (['bare', 'platform'] as const) : (['platform', 'bare'] as const)) {
+        const cpu = process.cpuUsage();
+        for (let index = 0; index < 20; index++) await send(targets[`${side} ${kind}`]);
+        const spent = process.cpuUsage(cpu);
+        used[side] += spent.user + spent.system;
+      }
+    }
+    const perRequest = (side: 'bare' | 'platform') => used[side] / 1000 / Math.ceil(traced / 20) / 20;
+    console.log(`${kind}, interleaved: ${perRequest('bare').toFixed(3)} ms CPU per bare request, ${perRequest('platform').toFixed(3)} ms per platform request (x${(perRequest('platform') / perRequest('bare')).toFixed(2)})`);
+  }
   const plan = await sequelize.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${ACCESS_STATEMENTS.withKey.text}`, {
     type: QueryTypes.SELECT,
     bind: ['bench', createHash('sha256').update(memberKey).digest('hex'), 'bench', new Date()],
