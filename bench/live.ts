@@ -85,6 +85,11 @@ try {
     chats.push({ id: created.body.data.id, sender: index });
   }
 
+  // The statistics the planner would have in steady state: PostgreSQL's autovacuum analyzes a table
+  // within about a minute of bulk inserts (the embedded database's runtime does it on a timer), and
+  // without them the credential look-up scans every key of the workspace instead of using its index.
+  await runtime.db.sequelize.query('ANALYZE');
+
   if (PROCESSES > 1) {
     second = spawn(process.execPath, ['--import=tsx', CLI, 'start', '--port', '0', '--app', '.', '--no-migrate'], {
       cwd: CHAT_DIR,

@@ -24,6 +24,21 @@ test('the platform schema is migrated and its extensions are loaded', async (t) 
   t.deepEqual(distance, [{ d: 3, similar: true }]);
 });
 
+test('the embedded database keeps planner statistics itself (no autovacuum there); PostgreSQL leaves it to autovacuum', async (t) => {
+  const statistics = env.runtime.server.plugins.db.statistics;
+  if (!env.runtime.db.isEmbedded) {
+    t.is(statistics, null);
+    return;
+  }
+  const lastAnalyze = async () => {
+    const [row] = await env.runtime.db.sequelize.query<{ last_analyze: Date | null }>("SELECT last_analyze FROM pg_stat_user_tables WHERE schemaname = 'platform' AND relname = 'api_keys'", { type: QueryTypes.SELECT });
+    return row.last_analyze;
+  };
+  t.is(await lastAnalyze(), null, 'a runtime that did not start its server has not run a pass yet');
+  await statistics!.run();
+  t.true((await lastAnalyze()) instanceof Date);
+});
+
 test('each migration set gets its own schema and bookkeeping table, up and down', async (t) => {
   const sequelize = env.runtime.db.sequelize;
   const set = {
