@@ -1,4 +1,4 @@
-import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { Joi, recordSchema, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
 
 /**
  * The records the Mail app answers with (the services' `present*` functions build them), as the
@@ -39,7 +39,7 @@ const CONNECTED_ACCOUNT = recordSchema({
 }).id('MailConnectedAccount');
 
 /** An account of the caller: a hosted mailbox assigned to them, or an external mailbox they connected (never its passwords). */
-export const ACCOUNT = Joi.alternatives().try(HOSTED_ACCOUNT, CONNECTED_ACCOUNT).id('MailAccount');
+export const ACCOUNT: JoiSchema = Joi.alternatives().try(HOSTED_ACCOUNT, CONNECTED_ACCOUNT).id('MailAccount');
 
 /** A message of an account or of a group; `bcc` only on mail sent from here. */
 export const MESSAGE: JoiObjectSchema = recordSchema(
