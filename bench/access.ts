@@ -18,17 +18,20 @@
  * (default 10), BENCH_ROWS (default 1000), BENCH_TRACE=1 prints the statements of one request,
  * and the CPU per request over BENCH_TRACE_REQUESTS (default 200) sequential ones (with BENCH_ONLY,
  * of the read or the write pair only), then the same figure with bare and platform interleaved,
- * BENCH_ONLY='platform write' drives that route alone (for `node --cpu-prof --import tsx`).
+ * BENCH_ONLY='platform write' drives that route alone, and with BENCH_PROFILE=<file> writes the CPU
+ * profile of that load alone (no set-up in it).
  * Ends with one line: `ratio=<read req/s ratio> p99_ratio=<...> write_ratio=<...>`.
  */
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { ACCESS_STATEMENTS, Runtime, createScratchDatabase, type RuntimeOptions } from '@wpk/core';
 import { startBareServer } from './lib/bare.js';
-import { load, loadAverage, median, printTable, type LoadFigures, type LoadTarget } from './lib/load.js';
+import { databaseServerCpuMs, load, loadAverage, median, printTable, type LoadFigures, type LoadTarget } from './lib/load.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const runs = Number(process.env.BENCH_RUNS ?? 3);
@@ -95,6 +98,13 @@ function send(target: LoadTarget): Promise<number> {
   });
 }
 
+// The writes insert into the table the reads list: their rows are removed (and the table vacuumed)
+// after every write run, so every read run lists the same seeded rows.
+async function removeWrittenRows() {
+  await sequelize.query('DELETE FROM app_bench.items WHERE label = :label', { replacements: { label: WRITTEN_LABEL } });
+  await sequelize.query('VACUUM ANALYZE app_bench.items');
+}
+
 if (process.env.BENCH_TRACE === '1') {
   // Every statement each route sends for one request (pg's Client.query sees them all, Sequelize's
   // included), then the mean time of each statement and of the request over 200 sequential ones.
@@ -132,6 +142,7 @@ if (process.env.BENCH_TRACE === '1') {
       }
     }
     const used = process.cpuUsage(cpu);
+    if (target.method === 'POST') await removeWrittenRows();
     console.log(`  mean of ${traced} sequential: ${((performance.now() - started) / traced).toFixed(2)} ms per request, ${((used.user + used.system) / 1000 / traced).toFixed(3)} ms of this process's CPU (client included); per statement: ${[...sums].map(([text, ms]) => `${(ms / traced).toFixed(2)} ms ${text}`).join(' | ')}`);
   }
   pg.Client.prototype.query = original;
@@ -140,16 +151,26 @@ if (process.env.BENCH_TRACE === '1') {
   for (const kind of ['read', 'write']) {
     if (process.env.BENCH_ONLY && !process.env.BENCH_ONLY.includes(kind)) continue;
     const used = { bare: 0, platform: 0 };
+    const server = { bare: 0, platform: 0 };
     for (let done = 0; done < traced; done += 20) {
       for (const side of done % 40 === 0 ? (['bare', 'platform'] as const) : (['platform', 'bare'] as const)) {
         const cpu = process.cpuUsage();
+        const serverBefore = databaseServerCpuMs() ?? 0;
         for (let index = 0; index < 20; index++) await send(targets[`${side} ${kind}`]);
         const spent = process.cpuUsage(cpu);
         used[side] += spent.user + spent.system;
+        server[side] += (databaseServerCpuMs() ?? 0) - serverBefore;
       }
     }
-    const perRequest = (side: 'bare' | 'platform') => used[side] / 1000 / Math.ceil(traced / 20) / 20;
+    if (kind === 'write') await removeWrittenRows();
+    const blocks = Math.ceil(traced / 20) * 20;
+    const perRequest = (side: 'bare' | 'platform') => used[side] / 1000 / blocks;
     console.log(`${kind}, interleaved: ${perRequest('bare').toFixed(3)} ms CPU per bare request, ${perRequest('platform').toFixed(3)} ms per platform request (x${(perRequest('platform') / perRequest('bare')).toFixed(2)})`);
+    // The local PostgreSQL server's share (from /proc, 10 ms ticks: meaningful over 1,000 requests or more).
+    if (!runtime.db.isEmbedded && databaseServerCpuMs() !== null) {
+      const serverPer = (side: 'bare' | 'platform') => server[side] / blocks;
+      console.log(`${kind}, interleaved: the database server's CPU ${serverPer('bare').toFixed(3)} ms per bare request, ${serverPer('platform').toFixed(3)} ms per platform request; both processes ${(perRequest('bare') + serverPer('bare')).toFixed(3)} against ${(perRequest('platform') + serverPer('platform')).toFixed(3)} ms (x${((perRequest('platform') + serverPer('platform')) / (perRequest('bare') + serverPer('bare'))).toFixed(2)})`);
+    }
   }
   const plan = await sequelize.query<Record<string, string>>(`EXPLAIN (ANALYZE, BUFFERS) ${ACCESS_STATEMENTS.withKey.text}`, {
     type: QueryTypes.SELECT,
@@ -158,23 +179,30 @@ if (process.env.BENCH_TRACE === '1') {
   console.log(`the access statement's plan:\n${plan.map((row) => Object.values(row)[0]).join('\n')}`);
 }
 
-// The writes insert into the table the reads list: their rows are removed (and the table vacuumed)
-// after every write run, so every read run lists the same seeded rows.
-async function removeWrittenRows() {
-  await sequelize.query('DELETE FROM app_bench.items WHERE label = :label', { replacements: { label: WRITTEN_LABEL } });
-  await sequelize.query('VACUUM ANALYZE app_bench.items');
-}
-
 console.log(`database: ${runtime.db.isEmbedded ? 'embedded (PGlite)' : 'PostgreSQL'}; ${rows} rows per workspace; ${connections} connections; ${runs} rounds of ${seconds}s per route, interleaved; member's full-access key`);
 for (const target of Object.values(targets)) await load(target, 1, connections); // warm-up
 await removeWrittenRows();
 
 if (process.env.BENCH_ONLY) {
-  // Profiling one route (node --cpu-prof): drive it alone, then stop.
+  // Profiling one route: drive it alone, then stop. With BENCH_PROFILE=<file> the CPU profile
+  // covers that load only (not the set-up), so its times divide by the request count printed.
   const target = targets[process.env.BENCH_ONLY];
   if (!target) throw new Error(`BENCH_ONLY must be one of: ${Object.keys(targets).join(', ')}`);
+  const profile = process.env.BENCH_PROFILE;
+  const session = profile ? new inspector.Session() : null;
+  const post = (method: string) => new Promise<unknown>((resolve, reject) => session!.post(method, (error, answer) => (error ? reject(error) : resolve(answer))));
+  if (session) {
+    session.connect();
+    await post('Profiler.enable');
+    await post('Profiler.start');
+  }
   const result = await load(target, seconds, connections);
-  console.log(`${process.env.BENCH_ONLY}: ${result.requestsPerSecond.toFixed(0)} req/s p99 ${result.p99} ms (load average ${loadAverage()})`);
+  if (session) {
+    const { profile: taken } = (await post('Profiler.stop')) as { profile: object };
+    writeFileSync(profile!, JSON.stringify(taken));
+    session.disconnect();
+  }
+  console.log(`${process.env.BENCH_ONLY}: ${result.requestsPerSecond.toFixed(0)} req/s p99 ${result.p99} ms, ${Math.round(result.requestsPerSecond * seconds)} requests (load average ${loadAverage()})`);
   await bare.stop();
   await runtime.stop();
   await scratch.drop();

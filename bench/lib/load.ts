@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 
@@ -54,4 +55,36 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
   const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index])).join('  ');
   console.log(line(columns));
   for (const row of rows) console.log(line(columns.map((column) => String(row[column]))));
+}
+
+/**
+ * CPU time (ms, user + system) spent so far by the local PostgreSQL server's processes, read from
+ * /proc (Linux, server on this machine); null where that cannot be read. The clock-tick resolution
+ * is 10 ms: measure over enough requests.
+ */
+export function databaseServerCpuMs(): number | null {
+  let total = 0;
+  let found = false;
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+    const fields = stat.slice(close + 2).split(' ');
+    // fields[11] utime, fields[12] stime (the 14th and 15th of stat, counted after the command).
+    total += Number(fields[11]) + Number(fields[12]);
+    found = true;
+  }
+  return found ? (total * 1000) / 100 : null;
 }
