@@ -1,4 +1,5 @@
 import test from 'ava';
+import pg from 'pg';
 import { QueryTypes } from 'sequelize';
 import { apiHeaders } from './helpers/runtime.js';
 import { body, startAppsRuntime, TestWorkspace, type AppsTestRuntime } from './helpers/apps.js';
@@ -86,6 +87,50 @@ test("ctx.db sees only the request's workspace", async (t) => {
   t.is(body(attempt).data, null, 'but the row of another workspace is not found');
   const [row] = await env.runtime.db.sequelize.query<{ title: string }>('SELECT title FROM app_notes.notes WHERE id = :id', { type: QueryTypes.SELECT, replacements: { id: theirs } });
   t.is(row.title, 'not yours');
+});
+
+// Serial, so it runs before this file's other requests (on the embedded database a statement is
+// PREPAREd by the first request of its shape, then EXECUTEd by name).
+test.serial('findAndCountAll sends one prepared statement: the page with the count of every matching row', async (t) => {
+  const ws = await TestWorkspace.create(env, 'counted');
+  await ws.install('notes', { access_policy: 'everyone' });
+  for (const title of ['kept', 'other', 'kept', 'kept', 'other']) await call('POST', '/notes', ws.owner.headers(), { title });
+  await call('POST', '/notes', acme.owner.headers(), { title: 'kept' });
+  // The statements on the notes table: by their text on PostgreSQL (named statements carry it),
+  // on the embedded database as the EXECUTE of a name PREPAREd with that text.
+  const sent: string[] = [];
+  const prepared = new Map<string, string>();
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text: string; name?: string };
+    const text = typeof config === 'string' ? config : config.text;
+    const preparing = /^PREPARE (\w+) AS ([\s\S]*)$/.exec(text);
+    if (preparing) prepared.set(preparing[1], preparing[2]);
+    const executing = /^EXECUTE (\w+)\(/.exec(text);
+    const statement = executing ? (prepared.get(executing[1]) ?? '') : preparing ? '' : text;
+    if (statement.includes('"app_notes"."notes"')) sent.push(statement);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    const first = body(await call('GET', '/notes?title=kept&per_page=2', ws.owner.headers()));
+    t.deepEqual(first.pagination, { page: 1, per_page: 2, total: 3, pages: 2 });
+    t.deepEqual(first.data.map((note: { title: string }) => note.title), ['kept', 'kept']);
+    t.is(sent.length, 1, 'one statement for the page and its count');
+    t.regex(sent[0], /\(SELECT count\(\*\) AS "count" FROM "app_notes"\."notes"/, 'the count is a subquery');
+    t.false(sent[0].includes('OVER ()'), 'not a window count');
+    const second = body(await call('GET', '/notes?title=kept&per_page=2&page=2', ws.owner.headers()));
+    t.deepEqual(second.pagination, { page: 2, per_page: 2, total: 3, pages: 2 });
+    t.deepEqual(second.data.map((note: { title: string }) => note.title), ['kept']);
+    sent.length = 0;
+    const beyond = body(await call('GET', '/notes?title=kept&per_page=2&page=3', ws.owner.headers()));
+    t.deepEqual(beyond.data, []);
+    t.deepEqual(beyond.pagination, { page: 3, per_page: 2, total: 3, pages: 2 }, 'an empty page past the end still counts');
+    t.is(sent.length, 2, 'the page, then a count');
+    const none = body(await call('GET', '/notes?title=absent', ws.owner.headers()));
+    t.deepEqual(none.pagination, { page: 1, per_page: 25, total: 0, pages: 0 });
+  } finally {
+    pg.Client.prototype.query = original;
+  }
 });
 
 test('collections from ctx.respond follow the envelope and pagination', async (t) => {
