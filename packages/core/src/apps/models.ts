@@ -123,8 +123,15 @@ function preparedOf(model: ModelStatic<Model>): PreparedReads | null {
  * gives: no attribute has a getter of its own or is VIRTUAL.
  */
 function readsPlain(model: ModelStatic<Model>): boolean {
-  return Object.values(model.getAttributes()).every((attribute) => !attribute.get && !(attribute.type instanceof DataTypes.VIRTUAL));
+  let plain = plainModels.get(model);
+  if (plain === undefined) {
+    plain = Object.values(model.getAttributes()).every((attribute) => !attribute.get && !(attribute.type instanceof DataTypes.VIRTUAL));
+    plainModels.set(model, plain);
+  }
+  return plain;
 }
+
+const plainModels = new WeakMap<ModelStatic<Model>, boolean>();
 
 type PlainReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; distinct?: unknown; col?: unknown; where?: unknown; offset?: number; limit?: number; lock?: unknown };
 
@@ -133,8 +140,9 @@ type PlainReadOptions = { include?: unknown; group?: unknown; attributes?: unkno
  * tenant filter on every operation) and keeps the Sequelize model out of reach: neither the
  * model class nor an instance (each carries a handle on the connection) leaves this object.
  * Reads build no instances (`raw: true`, unless a getter, VIRTUAL attribute or include needs
- * them), and `findAndCountAll` is one statement: the page with `count(*) OVER ()` (a count
- * follows only when the page is empty past the first). `gate` runs reads and writes in the
+ * them), and `findAndCountAll` is one statement: the page with the count beside each row (a
+ * scalar subquery when prepared, `count(*) OVER ()` otherwise; a count follows only when the
+ * page is empty past the first). `gate` runs reads and writes in the
  * request's unit of work (a write opens its transaction; see LazyWork).
  */
 export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string, gate: WorkGate = direct): ScopedModel<Record<string, unknown>> {
@@ -214,9 +222,16 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string,
   } satisfies ScopedModel<Record<string, unknown>>);
 }
 
-/** `ctx.db` for one workspace: each model of the app, scoped, and nothing else. */
+/**
+ * `ctx.db` for one workspace: each model of the app, scoped, and nothing else. A model is bound
+ * to the workspace when the handler first names it: a request of an app with twenty models
+ * builds the one or two it uses.
+ */
 export function scopedDb(models: BoundModels, workspaceId: string, gate: WorkGate = direct): Record<string, ScopedModel<Record<string, unknown>>> {
   const db: Record<string, ScopedModel<Record<string, unknown>>> = {};
-  for (const [name, model] of models) db[name] = scopedPlainModel(model, workspaceId, gate);
+  for (const [name, model] of models) {
+    let scoped: ScopedModel<Record<string, unknown>> | undefined;
+    Object.defineProperty(db, name, { enumerable: true, get: () => (scoped ??= scopedPlainModel(model, workspaceId, gate)) });
+  }
   return Object.freeze(db);
 }

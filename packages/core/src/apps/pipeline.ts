@@ -93,16 +93,52 @@ export interface AppRuntime {
  */
 export type Work = { transaction: RequestWork['transaction'] | null; stage: RequestWork['stage']; gate?: WorkGate; begin?: () => Promise<RequestWork['transaction']> };
 
-function contextApp(app: LoadedApp): ContextApp {
-  return Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version });
+/** What a context reads of an app's manifest, built once per app (not per request). */
+interface AppFacts {
+  app: ContextApp;
+  declaredEvents: ReadonlySet<string>;
+  searchTypes: ReadonlySet<string>;
+  defaults: Readonly<Record<string, unknown>>;
+}
+
+const appFacts = new WeakMap<LoadedApp, AppFacts>();
+
+function factsOf(app: LoadedApp): AppFacts {
+  let facts = appFacts.get(app);
+  if (!facts) {
+    facts = {
+      app: Object.freeze({ slug: app.slug, id: app.namespace, name: app.manifest.name, version: app.manifest.version }),
+      declaredEvents: new Set((app.manifest.events ?? []).map((event) => event.action)),
+      searchTypes: new Set((app.manifest.search ?? []).map((entry) => entry.type)),
+      defaults: frozenCopy(app.manifest.settings?.defaults ?? {}) as Readonly<Record<string, unknown>>,
+    };
+    appFacts.set(app, facts);
+  }
+  return facts;
+}
+
+/**
+ * A deep copy of JSON data (settings as read from the database), frozen. Cheaper than
+ * `structuredClone` + freeze on the small objects settings are, and the app cannot change them.
+ */
+function frozenCopy(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy));
+  if (value instanceof Date) return new Date(value.getTime());
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  return Object.freeze(copy);
 }
 
 function contextWorkspace(workspace: Workspace, publicUrl: string) {
   return Object.freeze({ id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan, origin: publicOrigin(publicUrl, workspace.subdomain) });
 }
 
-function appLogger(logger: Logger): AppLogger {
+/** `ctx.log`; the logger is made at the first line logged (most requests log none). */
+function appLogger(loggerOf: Logger | (() => Logger)): AppLogger {
+  let made: Logger | null = typeof loggerOf === 'function' ? null : loggerOf;
   const call = (level: 'debug' | 'info' | 'warn' | 'error') => (objectOrMessage: object | string, message?: string) => {
+    const logger = (made ??= (loggerOf as () => Logger)());
     if (typeof objectOrMessage === 'string') logger[level](objectOrMessage);
     else logger[level](objectOrMessage, message);
   };
@@ -219,13 +255,13 @@ function signalingHandle(app: LoadedApp, workspace: Workspace, service: Signalin
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 /** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, now, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown>, logger: Logger, searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
+function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
-  const declaredEvents = new Set((app.manifest.events ?? []).map((event) => event.action));
-  const searchTypes = new Set((app.manifest.search ?? []).map((entry) => entry.type));
+  const facts = factsOf(app);
+  const { declaredEvents, searchTypes } = facts;
   return {
-    app: contextApp(app),
+    app: facts.app,
     workspace: contextWorkspace(workspace, platform.publicUrl),
     db: scopedDb(runtime.models, workspace.id, work.gate),
     transaction: work.transaction,
@@ -277,7 +313,7 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
         mailOps.push(queuedMail(message, app.manifest.name));
       },
     }),
-    settings: Object.freeze(structuredClone(settings)),
+    settings: settings === null ? facts.defaults : (frozenCopy(settings) as Record<string, unknown>),
     now: () => new Date(platform.clock().getTime()),
     log: appLogger(logger),
   };
@@ -340,8 +376,8 @@ export class AppPipeline {
     const access = request.app.appAccess;
     const workspace = request.app.workspace;
     if (!access || !workspace) throw new Error(`${app.namespace}: ${route.method} ${route.path} reached its handler without the app guard`);
-    const settings = access.installation.settings ?? app.manifest.settings?.defaults ?? {};
-    const logger = this.services.logger.child({ app: app.namespace, req_id: request.info.id, workspace: workspace.subdomain });
+    const settings = access.installation.settings ?? null;
+    const logger = () => this.services.logger.child({ app: app.namespace, req_id: request.info.id, workspace: workspace.subdomain });
     const page = parsePagination(request.query as Record<string, unknown>);
     const respond = Object.freeze({
       single: <T>(data: T, links?: Record<string, string>) => single(request, data, links),
@@ -455,7 +491,7 @@ export class AppPipeline {
     return this.services.sequelize.transaction(() =>
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
-          app: contextApp(app),
+          app: factsOf(app).app,
           workspace: Object.freeze({ ...input.workspace, origin: publicOrigin(this.services.publicUrl, input.workspace.subdomain) }),
           member: Object.freeze({ id: input.member.id, mrn: memberMrn(input.member.id), name: input.member.name, email: input.member.email, platform_role: input.member.platformRole }),
           key: null,
@@ -479,7 +515,7 @@ export class AppPipeline {
     const result = await this.services.sequelize.transaction(() =>
       this.underAppRole(app, async () => {
         const ctx: CheckContext = {
-          app: contextApp(app),
+          app: factsOf(app).app,
           workspace: contextWorkspace(workspace, this.services.publicUrl),
           member: memberOf(credentials),
           key: credentials.via.kind === 'api_key' ? { id: credentials.via.keyId, full_access: credentials.via.fullAccess } : null,

@@ -43,7 +43,19 @@ export function isServedHost(host: string | undefined, baseDomain: string, allow
  * trusted origins come from here, never from a request's Host.
  */
 export function publicOrigin(publicUrl: string, subdomain: string | null): string {
-  const url = new URL(publicUrl);
-  if (subdomain !== null) url.hostname = `${subdomain}.${url.hostname}`;
-  return url.origin;
+  const key = `${publicUrl}\n${subdomain ?? ''}`;
+  let origin = origins.get(key);
+  if (origin === undefined) {
+    const url = new URL(publicUrl);
+    if (subdomain !== null) url.hostname = `${subdomain}.${url.hostname}`;
+    origin = url.origin;
+    // Parsed once per workspace, not per request; the bound keeps a process serving very many
+    // workspaces from growing it without end.
+    if (origins.size >= ORIGINS_KEPT) origins.clear();
+    origins.set(key, origin);
+  }
+  return origin;
 }
+
+const ORIGINS_KEPT = 10_000;
+const origins = new Map<string, string>();
