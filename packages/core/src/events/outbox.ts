@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, Sequelize } from 'sequelize';
+import { FastQuery, statement } from '../db/fast-query.js';
 import { removeNulls, type PayloadSealer } from './payload.js';
 import type { EventRegistry } from './registry.js';
 import type { EventSink, StagedEvent } from './sink.js';
@@ -35,6 +36,15 @@ export interface ObservedEvent {
 
 /** Hears committed outbox events (see `EventBusOptions.observers`), and the ids of events withdrawn before any delivery. */
 export type OutboxObserver = (events: ObservedEvent[], withdrawn?: string[]) => void;
+
+/** The outbox insert: $1 the rows as a JSON array. */
+const INSERT_ROWS = `INSERT INTO platform.events (id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at)
+  SELECT id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
+    FROM jsonb_to_recordset(CAST($1 AS jsonb)) AS x(id uuid, workspace_id uuid, emitter text, action text, payload jsonb, metadata jsonb, dedupe_key text, deliver_at timestamptz)`;
+const INSERT = statement(INSERT_ROWS);
+// The insert and the wake-up of other processes in one statement (a data-modifying WITH runs to
+// completion whatever the outer SELECT reads; NOTIFY is delivered at commit).
+const INSERT_AND_NOTIFY = statement(`WITH inserted AS (${INSERT_ROWS} RETURNING 1) SELECT pg_notify('${WAKE_CHANNEL}', 'outbox')`);
 
 /** Sequelize's CLS transaction in progress, if any. */
 function currentTransaction(): { afterCommit(fn: () => void): void } | undefined {
@@ -144,13 +154,14 @@ export class Outbox implements EventSink {
   /** Inserts prepared rows (joining the caller's transaction, if any); returns their ids. */
   async insert(rows: OutboxRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
-    const notify = this.options.notify() ? `; SELECT pg_notify('${WAKE_CHANNEL}', 'outbox')` : '';
-    await this.options.sequelize.query(
-      `INSERT INTO platform.events (id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at)
-       SELECT id, workspace_id, emitter, action, payload, metadata, dedupe_key, deliver_at
-         FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS x(id uuid, workspace_id uuid, emitter text, action text, payload jsonb, metadata jsonb, dedupe_key text, deliver_at timestamptz)${notify}`,
-      { replacements: { rows: JSON.stringify(rows) } },
-    );
+    const notify = this.options.notify();
+    const fast = FastQuery.of(this.options.sequelize);
+    if (fast) {
+      // One prepared statement, in the ambient transaction when there is one (as Sequelize would join it).
+      await fast.rows(notify ? INSERT_AND_NOTIFY : INSERT, [JSON.stringify(rows)]);
+    } else {
+      await this.options.sequelize.query(`${INSERT_ROWS.replace('$1', ':rows')}${notify ? `; SELECT pg_notify('${WAKE_CHANNEL}', 'outbox')` : ''}`, { replacements: { rows: JSON.stringify(rows) } });
+    }
     this.observe(rows);
     return rows.map((row) => row.id);
   }

@@ -1,5 +1,6 @@
 import type { Request, ResponseToolkit, ResponseObject } from '@hapi/hapi';
 import { Sequelize, type Transaction } from 'sequelize';
+import { beginTransaction, commitTransaction, rollbackTransaction } from '../db/direct-transaction.js';
 import type { EventSink, StagedEvent } from '../events/index.js';
 
 /** The unit of work of one request: its transaction and the events it staged. */
@@ -143,7 +144,7 @@ export class LazyWork implements WorkGate {
     if (this.open) return Promise.resolve(this.open);
     this.opening ??= (async () => {
       while (this.outside > 0) await new Promise<void>((resolve) => this.drained.push(resolve));
-      const transaction = await this.sequelize.transaction();
+      const transaction = await beginTransaction(this.sequelize);
       this.open = transaction;
       cls()?.set('transaction', transaction);
       return transaction;
@@ -158,8 +159,8 @@ export class LazyWork implements WorkGate {
     this.opening = null;
     if (!transaction) return;
     cls()?.set('transaction', undefined);
-    if (commit) await transaction.commit();
-    else await transaction.rollback();
+    if (commit) await commitTransaction(transaction);
+    else await rollbackTransaction(transaction);
   }
 }
 

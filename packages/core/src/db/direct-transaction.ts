@@ -1,0 +1,86 @@
+import { Transaction, type Sequelize } from 'sequelize';
+
+interface PgConnection {
+  query(text: string): Promise<unknown>;
+  uuid?: string;
+}
+
+interface Internals {
+  id: string;
+  connection: PgConnection;
+  finished?: string;
+  _afterCommitHooks: Array<(transaction: Transaction) => unknown>;
+  options: { isolationLevel?: unknown; deferrable?: unknown; readOnly?: boolean };
+  cleanup(): void;
+  forceCleanup(): Promise<void>;
+}
+
+interface Pool {
+  getConnection(options: { uuid: string }): Promise<PgConnection>;
+}
+
+const internals = (transaction: Transaction) => transaction as unknown as Internals;
+
+/**
+ * A Sequelize transaction whose BEGIN, COMMIT and ROLLBACK go straight to its pg connection.
+ * The object is Sequelize's own Transaction on a connection of Sequelize's pool, so everything
+ * else works as with `sequelize.transaction()`: queries given it (or finding it in the ambient
+ * context) join it, savepoints nest in it, `afterCommit` hooks run. Only the three statements
+ * skip Sequelize's query path (option cloning, a new Error per query, logging), which cost more
+ * than the statements themselves on a request that writes one row (docs/decisions.md,
+ * Performance). Where the runtime configures what Sequelize would add to BEGIN (an isolation
+ * level, deferrable constraints), this opens the transaction through Sequelize instead.
+ */
+export async function beginTransaction(sequelize: Sequelize): Promise<Transaction> {
+  const transaction = new Transaction(sequelize, {});
+  const { options } = internals(transaction);
+  if (options.isolationLevel || options.deferrable || options.readOnly) return sequelize.transaction();
+  const pool = (sequelize as unknown as { connectionManager: Pool }).connectionManager;
+  const { id } = internals(transaction);
+  const connection = await pool.getConnection({ uuid: id });
+  connection.uuid = id;
+  internals(transaction).connection = connection;
+  try {
+    await connection.query('BEGIN');
+  } catch (error) {
+    // As Sequelize does: a connection in an unknown state is not given back to the pool.
+    await internals(transaction).forceCleanup();
+    throw error;
+  }
+  return transaction;
+}
+
+/**
+ * Commits a transaction of `beginTransaction`, then runs its `afterCommit` hooks, only when the
+ * COMMIT succeeded (Sequelize runs them either way; nothing that follows a failed commit here
+ * should believe it committed).
+ */
+export async function commitTransaction(transaction: Transaction): Promise<void> {
+  const state = internals(transaction);
+  if (state.finished) throw new Error(`Transaction cannot be committed because it has been finished with state: ${state.finished}`);
+  try {
+    await state.connection.query('COMMIT');
+    state.cleanup();
+  } catch (error) {
+    state.finished = 'commit';
+    await state.forceCleanup();
+    throw error;
+  }
+  state.finished = 'commit';
+  for (const hook of state._afterCommitHooks) await hook.call(transaction, transaction);
+}
+
+/** Rolls back a transaction of `beginTransaction`. */
+export async function rollbackTransaction(transaction: Transaction): Promise<void> {
+  const state = internals(transaction);
+  if (state.finished) throw new Error(`Transaction cannot be rolled back because it has been finished with state: ${state.finished}`);
+  try {
+    await state.connection.query('ROLLBACK');
+    state.cleanup();
+  } catch (error) {
+    await state.forceCleanup();
+    throw error;
+  } finally {
+    state.finished = 'rollback';
+  }
+}
