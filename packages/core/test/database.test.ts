@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { DataTypes, Model, QueryTypes } from 'sequelize';
 import { DataDirectoryLockedError, lockDataDirectory, migrateDown, migrateUp, scopeToWorkspace } from '../src/index.js';
+import { beginTransaction, commitTransaction, rollbackTransaction } from '../src/db/direct-transaction.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 let env: TestRuntime;
@@ -225,4 +226,42 @@ test('many connections running parameterised queries and transactions side by si
   await Promise.all([0, 1, 2, 3, 4, 5].map(worker));
   const { rows } = await pool.query('SELECT worker, count(*)::int AS rows FROM public.counter_rows GROUP BY worker ORDER BY worker');
   t.deepEqual(rows, [0, 1, 2, 3, 4, 5].map((worker) => ({ worker, rows: 25 })));
+});
+
+test.serial("a request's direct transaction commits, rolls back, nests a savepoint, and runs afterCommit hooks only after a COMMIT that succeeded", async (t) => {
+  const sequelize = env.runtime.db.sequelize;
+  await sequelize.query(`CREATE TABLE public.direct_rows (id int NOT NULL, CONSTRAINT direct_rows_unique UNIQUE (id) DEFERRABLE INITIALLY DEFERRED)`);
+  const ids = async () => (await sequelize.query<{ id: number }>('SELECT id FROM public.direct_rows ORDER BY id', { type: QueryTypes.SELECT })).map((row) => row.id);
+  const hooks: string[] = [];
+  // (No statement runs outside a transaction while it is open: the embedded database serves every
+  // connection from one session.)
+  const committed = await beginTransaction(sequelize);
+  committed.afterCommit(() => void hooks.push('first'));
+  await sequelize.query('INSERT INTO public.direct_rows VALUES (1)', { transaction: committed });
+  // A savepoint of Sequelize's own nests in it, on its connection.
+  await t.throwsAsync(() => sequelize.transaction({ transaction: committed }, () => sequelize.query('INSERT INTO public.direct_rows VALUES (1, 2)', { transaction: committed })));
+  await commitTransaction(committed);
+  t.deepEqual(await ids(), [1]);
+  t.deepEqual(hooks, ['first']);
+  await t.throwsAsync(() => commitTransaction(committed), { message: 'Transaction cannot be committed because it has been finished with state: commit' });
+
+  const rolledBack = await beginTransaction(sequelize);
+  rolledBack.afterCommit(() => void hooks.push('rolled back'));
+  await sequelize.query('INSERT INTO public.direct_rows VALUES (2)', { transaction: rolledBack });
+  await rollbackTransaction(rolledBack);
+  t.deepEqual(await ids(), [1]);
+
+  // The deferred unique check fails at COMMIT: the error reaches the caller, the hook does not run.
+  const failing = await beginTransaction(sequelize);
+  failing.afterCommit(() => void hooks.push('failed commit'));
+  await sequelize.query('INSERT INTO public.direct_rows VALUES (1)', { transaction: failing });
+  await t.throwsAsync(() => commitTransaction(failing), { message: /direct_rows_unique/ });
+  t.deepEqual(hooks, ['first'], 'no hook after a rolled-back or failed transaction');
+  t.deepEqual(await ids(), [1]);
+  // The pool still serves: the failed transaction's connection was destroyed, not given back in an unknown state.
+  const again = await beginTransaction(sequelize);
+  await sequelize.query('INSERT INTO public.direct_rows VALUES (3)', { transaction: again });
+  await commitTransaction(again);
+  t.deepEqual(await ids(), [1, 3]);
+  await sequelize.query('DROP TABLE public.direct_rows');
 });
