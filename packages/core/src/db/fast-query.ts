@@ -10,7 +10,20 @@ export interface Statement {
 }
 
 interface PgClient {
-  query(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(query: pg.Query): unknown;
+}
+
+/**
+ * Sends one statement as a pg Query built here (text, values, callback): pg then takes it as is,
+ * without copying a config object and wrapping a promise of its own for every statement.
+ */
+function send<T>(connection: PgClient, text: string, values: unknown[], name?: string): Promise<T[]> {
+  return new Promise<T[]>((resolve, reject) => {
+    const query = new pg.Query(text, values, (error: Error | undefined, result: { rows: unknown[] }) => (error ? reject(error) : resolve(result.rows as T[])));
+    // Named after construction: a name in the constructor's config would have pg copy the config.
+    if (name !== undefined) (query as unknown as { name: string }).name = name;
+    connection.query(query);
+  });
 }
 
 interface Pool {
@@ -86,23 +99,23 @@ export class FastQuery {
   }
 
   private async run<T>(connection: PgClient, statement: Statement, values: unknown[]): Promise<T[]> {
-    if (this.named) return (await connection.query({ name: statement.name, text: statement.text, values })).rows as T[];
+    if (this.named) return send<T>(connection, statement.text, values, statement.name);
     if (!this.sessionPrepared.has(statement.name)) await this.prepareInSession(connection, statement);
     const execute = `EXECUTE ${statement.name}(${values.map(literal).join(', ')})`;
     try {
-      return (await connection.query({ text: execute, values: [] })).rows as T[];
+      return await send<T>(connection, execute, []);
     } catch (error) {
       // 26000: the session lost it (DEALLOCATE ALL, a new session): prepare again, once.
       if ((error as { code?: string }).code !== '26000') throw error;
       this.sessionPrepared.delete(statement.name);
       await this.prepareInSession(connection, statement);
-      return (await connection.query({ text: execute, values: [] })).rows as T[];
+      return send<T>(connection, execute, []);
     }
   }
 
   private async prepareInSession(connection: PgClient, statement: Statement): Promise<void> {
     try {
-      await connection.query({ text: `PREPARE ${statement.name} AS ${statement.text}`, values: [] });
+      await send(connection, `PREPARE ${statement.name} AS ${statement.text}`, []);
     } catch (error) {
       // 42P05: another connection of the same session prepared it first.
       if ((error as { code?: string }).code !== '42P05') throw error;
