@@ -86,7 +86,7 @@ function readOptions(model: ModelStatic<Model>, workspaceId: string, options: Re
   return out;
 }
 
-const plain = (row: Model | null) => (row ? (row.get({ plain: true }) as Record<string, unknown>) : null);
+const plainOf = (row: Model | null) => (row ? (row.get({ plain: true }) as Record<string, unknown>) : null);
 
 /** Statements run as they come (a delivery's work, which opened its transaction already). */
 const direct: WorkGate = { read: (fn) => fn(), write: (fn) => fn() };
@@ -123,15 +123,15 @@ function preparedOf(model: ModelStatic<Model>): PreparedReads | null {
  * gives: no attribute has a getter of its own or is VIRTUAL.
  */
 function readsPlain(model: ModelStatic<Model>): boolean {
-  let plain = plainModels.get(model);
+  let plain = readsPlainOf.get(model);
   if (plain === undefined) {
     plain = Object.values(model.getAttributes()).every((attribute) => !attribute.get && !(attribute.type instanceof DataTypes.VIRTUAL));
-    plainModels.set(model, plain);
+    readsPlainOf.set(model, plain);
   }
   return plain;
 }
 
-const plainModels = new WeakMap<ModelStatic<Model>, boolean>();
+const readsPlainOf = new WeakMap<ModelStatic<Model>, boolean>();
 
 type PlainReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; distinct?: unknown; col?: unknown; where?: unknown; offset?: number; limit?: number; lock?: unknown };
 
@@ -146,80 +146,128 @@ type PlainReadOptions = { include?: unknown; group?: unknown; attributes?: unkno
  * request's unit of work (a write opens its transaction; see LazyWork).
  */
 export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string, gate: WorkGate = direct): ScopedModel<Record<string, unknown>> {
-  const scoped = scopeToWorkspace(model, workspaceId);
-  const uuids = uuidColumns(model);
-  const plainReads = readsPlain(model);
-  const prepared = plainReads ? preparedOf(model) : null;
-  const raw = (options: PlainReadOptions | undefined) => plainReads && !options?.include && !options?.group && (options?.attributes === undefined || Array.isArray(options.attributes));
-  /** The rows of a plain read as a prepared statement, or null when its shape is not one (then Sequelize). */
-  const preparedRows = (options: PlainReadOptions | undefined, withTotal = false) => (prepared ? prepared.rows(scoped.scopedOptions({ ...(options as object) }) as Record<string, unknown>, withTotal) : Promise.resolve(null));
-  const findAll = async (options: PlainReadOptions | undefined): Promise<Record<string, unknown>[]> => {
-    if (!raw(options)) return (await scoped.findAll(options as never)).map((row) => plain(row)!);
-    return (await preparedRows(options)) ?? ((await scoped.findAll({ ...(options as object), raw: true })) as unknown as Record<string, unknown>[]);
-  };
+  const plain = plainModelOf(model, workspaceId);
   // A locking read (FOR UPDATE / FOR SHARE) holds its locks only inside the transaction: it opens it.
   const through = <T>(read: PlainReadOptions | undefined, fn: () => Promise<T>): Promise<T> => (read?.lock !== undefined ? gate.write(fn) : gate.read(fn));
-  const findOne = async (options: PlainReadOptions | undefined) => {
-    if (!raw(options)) return plain(await scoped.findOne(options as never));
-    const rows = await preparedRows({ ...(options as object), limit: 1 });
-    if (rows) return rows[0] ?? null;
-    return ((await scoped.findOne({ ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null;
-  };
   return Object.freeze({
     findAll: (options) => {
       const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
-      return through(read, () => findAll(read));
+      return through(read, () => plain.findAll(read));
     },
     findOne: (options) => {
       const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
-      return through(read, () => findOne(read));
+      return through(read, () => plain.findOne(read));
     },
     findById: (id, options) => {
       const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
-      return through(read, async () => {
-        if (!raw(read)) return plain(await scoped.findById(String(id), read as never));
-        return findOne({ ...read, where: { ...(read?.where as object), id: String(id) } });
-      });
+      return through(read, () => plain.findById(id, read));
     },
     findAndCountAll: (options) => {
       const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
-      return through(read, async () => {
-        if (read?.include) {
-          // Relations read with the rows (left joins) change neither which rows match nor how many.
-          if ((read.include as Array<{ required: boolean }>).some((entry) => entry.required)) throw new TypeError(`${model.name}.findAndCountAll: an include cannot be required here; filter with where instead`);
-          const { include: _include, order: _order, limit: _limit, offset: _offset, ...filter } = read as Record<string, unknown>;
-          const [rows, count] = [await scoped.findAll(read as never), await scoped.count(filter as never)];
-          return { rows: rows.map((row) => plain(row)!), count };
-        }
-        if (!raw(read) || read?.distinct || read?.col) {
-          const { rows, count } = await scoped.findAndCountAll(read as never);
-          return { rows: rows.map((row) => plain(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
-        }
-        const attributes = (read?.attributes as unknown[] | undefined) ?? Object.keys(model.getAttributes());
-        const rows =
-          (await preparedRows(read, true)) ??
-          ((await scoped.findAll({ ...(read as object), attributes: [...attributes, [literal('count(*) OVER ()'), TOTAL]] as never, raw: true })) as unknown as Record<string, unknown>[]);
-        if (rows.length === 0) return { rows, count: read?.offset ? await scoped.count({ where: read.where } as never) : 0 };
-        const count = Number(rows[0][TOTAL]);
-        for (const row of rows) delete row[TOTAL];
-        return { rows, count };
-      });
+      return through(read, () => plain.findAndCountAll(read));
     },
-    count: (options) => gate.read(() => scoped.count(options as never)),
-    create: (values) =>
-      gate.write(async () => {
-        const creates = createsOf(model);
-        if (creates && values && typeof values === 'object') {
-          assertUuidValues(values as Record<string, unknown>, uuids);
-          const created = await creates.create({ ...(values as Record<string, unknown>), workspace_id: workspaceId });
-          if (created) return created;
-        }
-        return plain(await scoped.create(values as never))!;
-      }),
-    upsert: (values, options) => gate.write(async () => plain(await scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!),
-    update: (values, options) => gate.write(() => scoped.update(values as never, options as never)),
-    destroy: (options) => gate.write(() => scoped.destroy(options as never)),
+    count: (options) => gate.read(() => plain.scoped.count(options as never)),
+    create: (values) => gate.write(() => plain.create(values)),
+    upsert: (values, options) => gate.write(async () => plainOf(await plain.scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!),
+    update: (values, options) => gate.write(() => plain.scoped.update(values as never, options as never)),
+    destroy: (options) => gate.write(() => plain.scoped.destroy(options as never)),
   } satisfies ScopedModel<Record<string, unknown>>);
+}
+
+/** What a model bound to one workspace does, whatever the request: built once per model and workspace. */
+class PlainModel {
+  readonly scoped: ReturnType<typeof scopeToWorkspace<Model>>;
+  private readonly uuids: ReadonlySet<string>;
+  private readonly plainReads: boolean;
+  private readonly prepared: PreparedReads | null;
+
+  constructor(
+    private readonly model: ModelStatic<Model>,
+    private readonly workspaceId: string,
+  ) {
+    this.scoped = scopeToWorkspace(model, workspaceId);
+    this.uuids = uuidColumns(model);
+    this.plainReads = readsPlain(model);
+    this.prepared = this.plainReads ? preparedOf(model) : null;
+  }
+
+  private raw(options: PlainReadOptions | undefined): boolean {
+    return this.plainReads && !options?.include && !options?.group && (options?.attributes === undefined || Array.isArray(options.attributes));
+  }
+
+  /** The rows of a plain read as a prepared statement, or null when its shape is not one (then Sequelize). */
+  private preparedRows(options: PlainReadOptions | undefined, withTotal = false): Promise<Record<string, unknown>[] | null> {
+    return this.prepared ? this.prepared.rows(this.scoped.scopedOptions({ ...(options as object) }) as Record<string, unknown>, withTotal) : Promise.resolve(null);
+  }
+
+  async findAll(options: PlainReadOptions | undefined): Promise<Record<string, unknown>[]> {
+    if (!this.raw(options)) return (await this.scoped.findAll(options as never)).map((row) => plainOf(row)!);
+    return (await this.preparedRows(options)) ?? ((await this.scoped.findAll({ ...(options as object), raw: true })) as unknown as Record<string, unknown>[]);
+  }
+
+  async findOne(options: PlainReadOptions | undefined): Promise<Record<string, unknown> | null> {
+    if (!this.raw(options)) return plainOf(await this.scoped.findOne(options as never));
+    const rows = await this.preparedRows({ ...(options as object), limit: 1 });
+    if (rows) return rows[0] ?? null;
+    return ((await this.scoped.findOne({ ...(options as object), raw: true })) as unknown as Record<string, unknown> | null) ?? null;
+  }
+
+  async findById(id: unknown, read: PlainReadOptions | undefined): Promise<Record<string, unknown> | null> {
+    if (!this.raw(read)) return plainOf(await this.scoped.findById(String(id), read as never));
+    return this.findOne({ ...read, where: { ...(read?.where as object), id: String(id) } });
+  }
+
+  async findAndCountAll(read: PlainReadOptions | undefined): Promise<{ rows: Record<string, unknown>[]; count: number }> {
+    const { model, scoped } = this;
+    if (read?.include) {
+      // Relations read with the rows (left joins) change neither which rows match nor how many.
+      if ((read.include as Array<{ required: boolean }>).some((entry) => entry.required)) throw new TypeError(`${model.name}.findAndCountAll: an include cannot be required here; filter with where instead`);
+      const { include: _include, order: _order, limit: _limit, offset: _offset, ...filter } = read as Record<string, unknown>;
+      const [rows, count] = [await scoped.findAll(read as never), await scoped.count(filter as never)];
+      return { rows: rows.map((row) => plainOf(row)!), count };
+    }
+    if (!this.raw(read) || read?.distinct || read?.col) {
+      const { rows, count } = await scoped.findAndCountAll(read as never);
+      return { rows: rows.map((row) => plainOf(row)!), count: typeof count === 'number' ? count : (count as unknown[]).length };
+    }
+    const attributes = (read?.attributes as unknown[] | undefined) ?? Object.keys(model.getAttributes());
+    const rows =
+      (await this.preparedRows(read, true)) ??
+      ((await scoped.findAll({ ...(read as object), attributes: [...attributes, [literal('count(*) OVER ()'), TOTAL]] as never, raw: true })) as unknown as Record<string, unknown>[]);
+    if (rows.length === 0) return { rows, count: read?.offset ? await scoped.count({ where: read.where } as never) : 0 };
+    const count = Number(rows[0][TOTAL]);
+    for (const row of rows) delete row[TOTAL];
+    return { rows, count };
+  }
+
+  async create(values: unknown): Promise<Record<string, unknown>> {
+    const creates = createsOf(this.model);
+    if (creates && values && typeof values === 'object') {
+      assertUuidValues(values as Record<string, unknown>, this.uuids);
+      const created = await creates.create({ ...(values as Record<string, unknown>), workspace_id: this.workspaceId });
+      if (created) return created;
+    }
+    return plainOf(await this.scoped.create(values as never))!;
+  }
+}
+
+const plainModels = new WeakMap<ModelStatic<Model>, Map<string, PlainModel>>();
+/** Workspaces kept per model; past it the cache starts over (a process serving very many workspaces rebuilds them as they come). */
+const WORKSPACES_KEPT = 1000;
+
+function plainModelOf(model: ModelStatic<Model>, workspaceId: string): PlainModel {
+  let byWorkspace = plainModels.get(model);
+  if (!byWorkspace) {
+    byWorkspace = new Map();
+    plainModels.set(model, byWorkspace);
+  }
+  let plain = byWorkspace.get(workspaceId);
+  if (!plain) {
+    if (byWorkspace.size >= WORKSPACES_KEPT) byWorkspace.clear();
+    plain = new PlainModel(model, workspaceId);
+    byWorkspace.set(workspaceId, plain);
+  }
+  return plain;
 }
 
 /**

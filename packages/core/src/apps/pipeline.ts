@@ -255,12 +255,15 @@ function signalingHandle(app: LoadedApp, workspace: Workspace, service: Signalin
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 /** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, now, log. */
-function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }): BaseContext {
+function baseContext<Extra extends object = object>(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage | (() => AppStorage), platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }, extra?: Extra): BaseContext & Extra {
   const { app } = runtime;
+  // A handle given as a function is made when the handler first reads ctx.storage.
+  let files: AppStorage | null = typeof storage === 'function' ? null : storage;
   const liveKinds = app.definition?.live ?? {};
   const facts = factsOf(app);
   const { declaredEvents, searchTypes } = facts;
   return {
+    ...(extra as Extra),
     app: facts.app,
     workspace: contextWorkspace(workspace, platform.publicUrl),
     db: scopedDb(runtime.models, workspace.id, work.gate),
@@ -305,7 +308,9 @@ function baseContext(runtime: AppRuntime, workspace: Workspace, work: Work, sett
         liveOps.push({ channel: `${app.namespace}/${channel}`, type, data: structuredClone(data ?? null), audience: options.audience ? [...options.audience] : null, revoke: [...(options.revoke ?? [])] });
       },
     }),
-    storage,
+    get storage() {
+      return (files ??= (storage as () => AppStorage)());
+    },
     signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
     secrets: secretsOf(app, platform.secret),
     mail: Object.freeze({
@@ -387,9 +392,13 @@ export class AppPipeline {
     // The route's rate limits count first, before any transaction opens (PGlite's one session
     // would wait on an open one): a request over a bound never reaches the handler.
     if (route.rateLimits?.length) await this.countRateLimits(app, route.rateLimits, request, workspace.id);
-    const storage = this.services.storage();
-    const unit = storage?.unit() ?? null;
-    const files = storageHandle(app, workspace, storage, unit, this.services.strict);
+    // ctx.storage is made when the handler first reads it (most requests touch no file).
+    let unit: StorageUnit | null = null;
+    const files = () => {
+      const storage = this.services.storage();
+      unit = storage?.unit() ?? null;
+      return storageHandle(app, workspace, storage, unit, this.services.strict);
+    };
     // Without a commit, the files the handler wrote are removed again. The transaction opens at the
     // handler's first write (LazyWork); at once in strict mode (the role switch needs it) and for
     // methods that change things, so every write of theirs (files included) is in it.
@@ -399,28 +408,28 @@ export class AppPipeline {
     const mailOps: QueuedMail[] = [];
     const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const base = baseContext(runtime, workspace, { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() }, settings, logger, searchOps, files, this.services, liveOps, mailOps, { service: this.signaling(), ops: signalingOps });
+      const unitOfWork: Work = { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() };
+      const signaling = { service: this.signaling(), ops: signalingOps };
       const body = await this.underAppRole(app, async () => {
         if (route.public) {
-          const ctx: PublicContext = { ...base, member: null, key: null, page, respond };
+          const ctx: PublicContext = baseContext(runtime, workspace, unitOfWork, settings, logger, searchOps, files, this.services, liveOps, mailOps, signaling, { member: null, key: null, page, respond });
           return route.handler(toAppRequest(request), Object.freeze(ctx));
         }
         const credentials = credentialsOf(request);
-        const ctx: AppContext = {
-          ...base,
+        const ctx: AppContext = baseContext(runtime, workspace, unitOfWork, settings, logger, searchOps, files, this.services, liveOps, mailOps, signaling, {
           member: memberOf(credentials),
           key: credentials.via.kind === 'api_key' ? Object.freeze({ id: credentials.via.keyId, full_access: credentials.via.fullAccess }) : null,
           permissions: contextPermissions(access.permissions!, app),
           page,
           respond,
-        };
+        });
         return route.handler(toAppRequest(request), Object.freeze(ctx));
       });
       if (searchOps.length > 0 || mailOps.length > 0) await work.begin();
       await this.flushSearch(app, workspace.id, searchOps);
       if (mailOps.length > 0) await this.services.mail().enqueue(workspace.id, app.namespace, mailOps);
       return body;
-    }).finally(() => unit?.finish());
+    }).finally(() => (unit as StorageUnit | null)?.finish());
     // Committed (a 2xx answer): the live publications leave now; a rolled-back answer dropped them.
     const status = answer && typeof answer === 'object' && 'statusCode' in answer ? Number((answer as { statusCode: number }).statusCode) : 200;
     if (liveOps.length > 0 && status >= 200 && status < 300) await this.publishLive(app, workspace.id, liveOps);
