@@ -186,9 +186,16 @@ async function withoutGinIndexes(sequelize: Sequelize, work: () => Promise<void>
     `SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE schemaname = 'platform' AND tablename IN ('search_records', 'search_words') AND indexdef LIKE '%USING gin%'`,
     { type: QueryTypes.SELECT },
   );
+  // A recreated index loses its columns' statistics targets (migration 0890 sets one): keep them.
+  const targets = await sequelize.query<{ name: string; column: number; target: number }>(
+    `SELECT c.relname AS name, a.attnum AS column, a.attstattarget AS target FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+      WHERE c.relname = ANY($1::text[]) AND a.attnum > 0 AND a.attstattarget > 0`,
+    { type: QueryTypes.SELECT, bind: [indexes.map((index) => index.name)] },
+  );
   for (const index of indexes) await sequelize.query(`DROP INDEX platform."${index.name}"`);
   await work();
   for (const index of indexes) await sequelize.query(index.definition);
+  for (const { name, column, target } of targets) await sequelize.query(`ALTER INDEX platform."${name}" ALTER COLUMN ${Number(column)} SET STATISTICS ${Number(target)}`);
 }
 
 /** Queries of every class, made from records of the workspace (n from 10000 up when there are enough, so ids have 5 digits). */

@@ -265,3 +265,15 @@ test.serial("a request's direct transaction commits, rolls back, nests a savepoi
   t.deepEqual(await ids(), [1, 3]);
   await sequelize.query('DROP TABLE public.direct_rows');
 });
+
+test('the runtime's sessions run without JIT, and the planner keeps 1,000 statistics elements on the search words index', async (t) => {
+  const sequelize = env.runtime.db.sequelize;
+  const [{ jit }] = await sequelize.query<{ jit: string }>('SHOW jit', { type: QueryTypes.SELECT });
+  t.is(jit, 'off');
+  const [{ target }] = await sequelize.query<{ target: number }>(
+    `SELECT a.attstattarget::int AS target FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+      JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'platform' AND c.relname = 'search_records_words' AND a.attnum = 1`,
+    { type: QueryTypes.SELECT },
+  );
+  t.is(target, 1000);
+});
