@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { DataTypes, Model, QueryTypes } from 'sequelize';
 import { DataDirectoryLockedError, lockDataDirectory, migrateDown, migrateUp, scopeToWorkspace } from '../src/index.js';
-import { beginTransaction, commitTransaction, rollbackTransaction } from '../src/db/direct-transaction.js';
+import { beginTransaction, commitTransaction, rollbackTransaction } from '../src/db/index.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 let env: TestRuntime;
@@ -266,7 +266,7 @@ test.serial("a request's direct transaction commits, rolls back, nests a savepoi
   await sequelize.query('DROP TABLE public.direct_rows');
 });
 
-test('the runtime's sessions run without JIT, and the planner keeps 1,000 statistics elements on the search words index', async (t) => {
+test("the runtime's sessions run without JIT, and the planner keeps 1,000 statistics elements on the search words index", async (t) => {
   const sequelize = env.runtime.db.sequelize;
   const [{ jit }] = await sequelize.query<{ jit: string }>('SHOW jit', { type: QueryTypes.SELECT });
   t.is(jit, 'off');

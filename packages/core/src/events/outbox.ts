@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, Sequelize } from 'sequelize';
-import { FastQuery, statement } from '../db/fast-query.js';
+import { FastQuery, statement } from '../db/index.js';
 import { removeNulls, type PayloadSealer } from './payload.js';
 import type { EventRegistry } from './registry.js';
 import type { EventSink, StagedEvent } from './sink.js';
