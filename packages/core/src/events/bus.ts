@@ -95,6 +95,7 @@ export class EventBus {
     this.emissionGuard = deps.emissionGuard;
     this.sink = new Outbox({
       sequelize: deps.db.sequelize,
+      fast: deps.db.fast,
       registry: this.registry,
       sealer: this.sealer,
       notify: () => !deps.db.isEmbedded,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, Sequelize } from 'sequelize';
-import { FastQuery, statement } from '../db/index.js';
+import { statement, type FastQuery } from '../db/index.js';
 import { removeNulls, type PayloadSealer } from './payload.js';
 import type { EventRegistry } from './registry.js';
 import type { EventSink, StagedEvent } from './sink.js';
@@ -10,6 +10,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface OutboxOptions {
   sequelize: Sequelize;
+  /** The hot path to the same database (the outbox insert is a prepared statement). */
+  fast: FastQuery;
   registry: EventRegistry;
   sealer: PayloadSealer;
   /** NOTIFY other processes on commit (real PostgreSQL). */
@@ -154,14 +156,8 @@ export class Outbox implements EventSink {
   /** Inserts prepared rows (joining the caller's transaction, if any); returns their ids. */
   async insert(rows: OutboxRow[]): Promise<string[]> {
     if (rows.length === 0) return [];
-    const notify = this.options.notify();
-    const fast = FastQuery.of(this.options.sequelize);
-    if (fast) {
-      // One prepared statement, in the ambient transaction when there is one (as Sequelize would join it).
-      await fast.rows(notify ? INSERT_AND_NOTIFY : INSERT, [JSON.stringify(rows)]);
-    } else {
-      await this.options.sequelize.query(`${INSERT_ROWS.replace('$1', ':rows')}${notify ? `; SELECT pg_notify('${WAKE_CHANNEL}', 'outbox')` : ''}`, { replacements: { rows: JSON.stringify(rows) } });
-    }
+    // One prepared statement, in the ambient transaction when there is one (as Sequelize would join it).
+    await this.options.fast.rows(this.options.notify() ? INSERT_AND_NOTIFY : INSERT, [JSON.stringify(rows)]);
     this.observe(rows);
     return rows.map((row) => row.id);
   }
