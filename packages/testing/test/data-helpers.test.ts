@@ -137,6 +137,8 @@ test.after.always(async () => {
   await platform?.close();
 });
 
+// The three races below run one after another: each needs the pool's connections to itself,
+// since requests waiting on a lock hold theirs and would queue (and so serialise) the others.
 const path = (suffix: string) => `/ext/test/seats${suffix}`;
 
 async function board(cap: number): Promise<string> {
@@ -144,7 +146,7 @@ async function board(cap: number): Promise<string> {
   return response.body.data.id as string;
 }
 
-test('ctx.lock makes a check-then-write rule hold under concurrent requests', async (t) => {
+test.serial('ctx.lock makes a check-then-write rule hold under concurrent requests', async (t) => {
   const id = await board(3);
   const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => ws.owner.post(path(`/boards/${id}/seats`), { holder: `m${index}` })));
   t.deepEqual(answers.map((answer) => answer.status).sort(), [200, 200, 200, 409, 409, 409, 409, 409]);
@@ -153,7 +155,7 @@ test('ctx.lock makes a check-then-write rule hold under concurrent requests', as
   t.is(seats, 3);
 });
 
-test('without the lock the same rule breaks on PostgreSQL (the test above can fail)', async (t) => {
+test.serial('without the lock the same rule breaks on PostgreSQL (the test above can fail)', async (t) => {
   const id = await board(3);
   await Promise.all(Array.from({ length: 8 }, (_, index) => ws.owner.post(path(`/boards/${id}/seats-unlocked`), { holder: `m${index}` })));
   const [{ seats }] = await platform.query<{ seats: number }>('SELECT count(*)::int AS seats FROM ext_test_seats.seats WHERE board_id = :id', { id });
@@ -162,7 +164,7 @@ test('without the lock the same rule breaks on PostgreSQL (the test above can fa
   else t.is(seats, 3);
 });
 
-test('a row lock (lock: "update") serialises read-modify-write of one row', async (t) => {
+test.serial('a row lock (lock: "update") serialises read-modify-write of one row', async (t) => {
   const id = await board(1);
   await Promise.all(Array.from({ length: 6 }, () => ws.owner.post(path(`/boards/${id}/bumps`))));
   const [{ bumps }] = await platform.query<{ bumps: number }>('SELECT bumps FROM ext_test_seats.boards WHERE id = :id', { id });
