@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { DataTypes, Model, QueryTypes } from 'sequelize';
-import { DataDirectoryLockedError, lockDataDirectory, migrateDown, migrateUp, scopeToWorkspace } from '../src/index.js';
+import { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory, migrateDown, migrateUp, scopeToWorkspace } from '../src/index.js';
 import { beginTransaction, commitTransaction, rollbackTransaction } from '../src/db/index.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
@@ -203,6 +203,28 @@ test('a second opener of an embedded data directory gets a clear error; a dead o
   again();
   t.false(fs.existsSync(path.join(dir, 'wpk.lock')));
   release();
+});
+
+test('in-memory embedded databases start from the kept image of a fresh cluster, each with its own data', async (t) => {
+  const first = await EmbeddedPostgres.start();
+  const kept = fs.readdirSync(os.tmpdir()).filter((name) => /^wpk-pglite-\d+\.\d+\.\d+-fresh-cluster\.tar$/.test(name));
+  t.is(kept.length, 1, 'one image, named by the PGlite version');
+  const second = await EmbeddedPostgres.start();
+  const clients = [new pg.Client({ connectionString: first.url }), new pg.Client({ connectionString: second.url })];
+  try {
+    for (const client of clients) await client.connect();
+    await clients[0].query('CREATE TABLE only_in_first (id int)');
+    const tables = async (client: pg.Client) => (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'")).rows.map((row) => row.name);
+    t.deepEqual(await tables(clients[0]), ['only_in_first']);
+    t.deepEqual(await tables(clients[1]), []);
+    // The extensions load in a cluster started from the image.
+    await clients[1].query('CREATE EXTENSION pg_trgm');
+    t.is((await clients[1].query<{ s: number }>("SELECT similarity('platform', 'platfrom')::float AS s")).rows[0].s > 0.3, true);
+  } finally {
+    for (const client of clients) await client.end().catch(() => {});
+    await first.stop();
+    await second.stop();
+  }
 });
 
 test('many connections running parameterised queries and transactions side by side never interfere', async (t) => {

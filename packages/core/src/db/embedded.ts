@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -63,6 +65,66 @@ export interface EmbeddedOptions {
   maxConnections?: number;
 }
 
+const EXTENSIONS = { pg_trgm, fuzzystrmatch, unaccent };
+
+/** The image of a freshly initialised in-memory cluster, once read or made by this process. */
+let freshImage: Promise<Blob | null> | undefined;
+
+/**
+ * Where the image of a fresh cluster is kept between processes: one file per PGlite version, or
+ * null (no file) when the version cannot be read. The package does not export its package.json:
+ * it is found by walking up from the package's entry file.
+ */
+function freshImagePath(): string | null {
+  for (let dir = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (!fs.existsSync(manifest)) continue;
+    const { name, version } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name?: string; version?: string };
+    if (name !== '@electric-sql/pglite') continue;
+    return version ? path.join(os.tmpdir(), `wpk-pglite-${version}-fresh-cluster.tar`) : null;
+  }
+  return null;
+}
+
+/**
+ * Opens an in-memory cluster. PGlite runs initdb for every new in-memory database (2 to 4 s of
+ * CPU); a test suite opens one per test file, so the first open on a machine keeps the image of
+ * its fresh cluster in the temporary folder and every later one starts from that image (under a
+ * second). The image holds nothing but initdb's output, so it never goes stale within a PGlite
+ * version. Any trouble with the file falls back to initdb.
+ */
+async function openInMemory(): Promise<PGlite> {
+  freshImage ??= (async () => {
+    try {
+      const file = freshImagePath();
+      return file ? new Blob([await fs.promises.readFile(file)]) : null;
+    } catch {
+      return null;
+    }
+  })();
+  const image = await freshImage;
+  if (image) {
+    try {
+      return await PGlite.create({ loadDataDir: image, extensions: EXTENSIONS });
+    } catch {
+      freshImage = Promise.resolve(null); // unreadable or torn: initdb below, and write it again
+    }
+  }
+  const pglite = await PGlite.create({ extensions: EXTENSIONS });
+  const made = await pglite.dumpDataDir('none');
+  try {
+    const file = freshImagePath();
+    if (!file) throw new Error('no PGlite version');
+    const partial = `${file}.${process.pid}.partial`;
+    fs.writeFileSync(partial, new Uint8Array(await made.arrayBuffer()));
+    fs.renameSync(partial, file); // atomic: a process reading it never sees half a file
+  } catch {
+    // A read-only temporary folder: every open pays initdb, nothing else changes.
+  }
+  freshImage = Promise.resolve(made);
+  return pglite;
+}
+
 /** PostgreSQL in-process (PGlite), reachable over a loopback socket by any `pg` client. */
 export class EmbeddedPostgres {
   private constructor(
@@ -82,7 +144,7 @@ export class EmbeddedPostgres {
     }
     try {
       // The extensions must be given at every open, or a directory that uses them fails to open.
-      const pglite = await PGlite.create({ dataDir, extensions: { pg_trgm, fuzzystrmatch, unaccent } });
+      const pglite = dataDir ? await PGlite.create({ dataDir, extensions: EXTENSIONS }) : await openInMemory();
       const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections ?? 64 });
       // Replace the library's per-message queue (see SessionQueue for why); connections pick it up as they attach.
       // queryQueue is private to the library, so the cast stays.
