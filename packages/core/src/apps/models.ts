@@ -236,8 +236,9 @@ class PlainModel {
       ((await scoped.findAll({ ...(read as object), attributes: [...attributes, [literal('count(*) OVER ()'), TOTAL]] as never, raw: true })) as unknown as Record<string, unknown>[]);
     if (rows.length === 0) return { rows, count: read?.offset ? await scoped.count({ where: read.where } as never) : 0 };
     const count = Number(rows[0][TOTAL]);
-    for (const row of rows) delete row[TOTAL];
-    return { rows, count };
+    // A copy without the total, not `delete`: a deleted property turns the row into a slow
+    // dictionary for every later read and for JSON.stringify.
+    return { rows: rows.map(({ [TOTAL]: _total, ...row }) => row), count };
   }
 
   async create(values: unknown): Promise<Record<string, unknown>> {

@@ -16,15 +16,27 @@ export interface CollectionEnvelope<T> {
 
 type Query = Record<string, unknown>;
 
-function encodeQuery(query: Query, page?: number, perPage?: number): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
+/** The query's parameters other than `page` and `per_page`, form-encoded in their order ('' for none). */
+function otherParameters(query: Query): string {
+  let params: URLSearchParams | null = null;
+  for (const key of Object.keys(query)) {
+    const value = query[key];
     if (key === 'page' || key === 'per_page' || value === undefined) continue;
+    params ??= new URLSearchParams();
     for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item));
   }
-  if (page !== undefined) params.set('page', String(page));
-  if (perPage !== undefined) params.set('per_page', String(perPage));
-  const text = params.toString();
+  return params ? params.toString() : '';
+}
+
+function encodeQuery(query: Query, page?: number, perPage?: number): string {
+  return withPage(otherParameters(query), page, perPage);
+}
+
+/** `?others&page=..&per_page=..`: pages and sizes are integers, so they need no encoding. */
+function withPage(others: string, page?: number, perPage?: number): string {
+  let text = others;
+  if (page !== undefined) text += `${text ? '&' : ''}page=${page}`;
+  if (perPage !== undefined) text += `${text ? '&' : ''}per_page=${perPage}`;
   return text ? `?${text}` : '';
 }
 
@@ -48,7 +60,8 @@ export function collection<T>(request: Pick<Request, 'path' | 'query'>, rows: T[
   const { page, perPage } = pagination;
   const pages = Math.ceil(total / perPage);
   const lastPage = Math.max(1, pages);
-  const link = (target: number) => `${request.path}${encodeQuery(request.query as Query, target, perPage)}`;
+  const others = otherParameters(request.query as Query);
+  const link = (target: number) => `${request.path}${withPage(others, target, perPage)}`;
   return {
     data: rows,
     pagination: { page, per_page: perPage, total, pages },
