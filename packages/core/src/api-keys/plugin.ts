@@ -40,10 +40,13 @@ export const apiKeysPlugin: CorePlugin = {
     const keys = new ApiKeyService(sequelize, () => catalog, inputs.seams.clock);
     installPlatformGuard(server);
     server.route(apiKeyRoutes(keys, sequelize));
-    server.ext('onPreHandler', async (request, h) => {
+    // Synchronous unless the stamp is due (once a minute per key): most requests cost hapi no promise here.
+    server.ext('onPreHandler', (request, h) => {
       const credentials = request.auth.credentials as Credentials | null;
-      if (request.auth.isAuthenticated && credentials?.via.kind === 'api_key') await keys.touch(credentials.member.workspaceId, credentials.via.keyId, credentials.via.lastUsedAt ?? null);
-      return h.continue;
+      if (!request.auth.isAuthenticated || credentials?.via.kind !== 'api_key') return h.continue;
+      const lastUsedAt = credentials.via.lastUsedAt ?? null;
+      if (!keys.touchDue(lastUsedAt)) return h.continue;
+      return keys.touch(credentials.member.workspaceId, credentials.via.keyId, lastUsedAt).then(() => h.continue);
     });
     server.expose('keys', keys);
     server.expose('authenticator', { authenticate: (secret: string) => keys.authenticate(secret) });

@@ -319,13 +319,17 @@ export class ApiKeyService {
     };
   }
 
+  /** Whether a use at `now` moves the key's last-used stamp (kept to the minute): touch() writes only then. */
+  touchDue(lastUsedAt: Date | null, now = new Date()): boolean {
+    return !lastUsedAt || lastUsedAt.getTime() < Math.floor(now.getTime() / 60_000) * 60_000;
+  }
+
   /**
    * Records use at one-minute resolution: at most one write per key per minute, whichever
    * process serves it (the condition is in the UPDATE itself).
    */
   async touch(workspaceId: string, keyId: string, lastUsedAt: Date | null, now = new Date()): Promise<void> {
-    const minute = Math.floor(now.getTime() / 60_000) * 60_000;
-    if (lastUsedAt && lastUsedAt.getTime() >= minute) return;
+    if (!this.touchDue(lastUsedAt, now)) return;
     await this.sequelize.query(
       `UPDATE platform.api_keys SET last_used_at = date_trunc('minute', now())
         WHERE workspace_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < date_trunc('minute', now()))`,

@@ -9,7 +9,8 @@ import type { AdminAudit } from '../services/admin-audit.js';
  * POST /elevations records itself, with its reason.
  */
 export function registerAdminAuditRecorder(server: Server, audit: AdminAudit, logger: Logger, clock: () => Date = () => new Date()): void {
-  server.ext('onPreResponse', async (request, h) => {
+  // Synchronous for every request it does not record (all but elevated owners' and admins').
+  server.ext('onPreResponse', (request, h) => {
     const credentials = request.auth.credentials;
     const via = credentials?.via;
     const member = credentials?.member;
@@ -19,12 +20,13 @@ export function registerAdminAuditRecorder(server: Server, audit: AdminAudit, lo
     const response = request.response;
     const status = Boom.isBoom(response) ? response.output.statusCode : (response?.statusCode ?? 200);
     const action = `${request.method.toUpperCase()} ${request.route.path}`;
-    try {
-      if (request.method === 'get' || request.method === 'head') await audit.recordView(member.workspaceId, member.id, action, request.path, status);
-      else await audit.recordChange(member.workspaceId, member.id, action, request.path, status);
-    } catch (error) {
-      logger.error({ req_id: request.info.id, err: error }, 'admin audit: could not record');
-    }
-    return h.continue;
+    const recorded = request.method === 'get' || request.method === 'head' ? audit.recordView(member.workspaceId, member.id, action, request.path, status) : audit.recordChange(member.workspaceId, member.id, action, request.path, status);
+    return recorded.then(
+      () => h.continue,
+      (error: unknown) => {
+        logger.error({ req_id: request.info.id, err: error }, 'admin audit: could not record');
+        return h.continue;
+      },
+    );
   });
 }
