@@ -76,6 +76,14 @@ let freshImage: Promise<Blob | null> | undefined;
  * it is found by walking up from the package's entry file.
  */
 function freshImagePath(): string | null {
+  if (imagePath === undefined) imagePath = findFreshImagePath();
+  return imagePath;
+}
+
+/** freshImagePath's answer, looked up once per process (it reads package files). */
+let imagePath: string | null | undefined;
+
+function findFreshImagePath(): string | null {
   for (let dir = path.dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
     if (!fs.existsSync(manifest)) continue;

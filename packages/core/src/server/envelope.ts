@@ -28,10 +28,6 @@ function otherParameters(query: Query): string {
   return params ? params.toString() : '';
 }
 
-function encodeQuery(query: Query, page?: number, perPage?: number): string {
-  return withPage(otherParameters(query), page, perPage);
-}
-
 /** `?others&page=..&per_page=..`: pages and sizes are integers, so they need no encoding. */
 function withPage(others: string, page?: number, perPage?: number): string {
   let text = others;
@@ -42,7 +38,7 @@ function withPage(others: string, page?: number, perPage?: number): string {
 
 /** The request's own link: its path and query string as received. */
 export function selfLink(request: Request): string {
-  return `${request.path}${encodeQuery(request.query as Query)}`;
+  return `${request.path}${withPage(otherParameters(request.query as Query))}`;
 }
 
 /** Wraps one resource. */
