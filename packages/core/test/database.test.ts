@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { DataTypes, Model, QueryTypes } from 'sequelize';
 import { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory, migrateDown, migrateUp, scopeToWorkspace } from '../src/index.js';
-import { beginTransaction, commitTransaction, rollbackTransaction } from '../src/db/index.js';
+import { beginTransaction, commitTransaction, parseTimestamptz, rollbackTransaction, statement } from '../src/db/index.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 let env: TestRuntime;
@@ -298,4 +298,22 @@ test("the runtime's sessions run without JIT, and the planner keeps 1,000 statis
     { type: QueryTypes.SELECT },
   );
   t.is(target, 1000);
+});
+
+test("timestamptz columns are read by the runtime's own parser on its connections, to the same Dates; pg's global parser is left to other users", async (t) => {
+  const manager = (env.runtime.db.sequelize as unknown as { connectionManager: { getTypeParser(oid: number): unknown } }).connectionManager;
+  t.is(manager.getTypeParser(1184), parseTimestamptz);
+  t.not(pg.types.getTypeParser(1184, 'text'), parseTimestamptz);
+  const at = new Date('2026-11-27T06:18:01.015Z');
+  const [row] = await env.runtime.db.fast.rows<{ at: Date; shifted: Date; early: Date; infinite: number }>(
+    statement(`SELECT $1::timestamptz AS at, '2026-11-27 12:00:00+05:30'::timestamptz AS shifted, '0050-06-01 00:00:00+00'::timestamptz AS early, 'infinity'::timestamptz AS infinite`),
+    [at],
+  );
+  t.true(row.at instanceof Date);
+  t.is(row.at.toISOString(), '2026-11-27T06:18:01.015Z');
+  t.is(row.shifted.toISOString(), '2026-11-27T06:30:00.000Z');
+  t.is(row.early.getUTCFullYear(), 50);
+  t.is(row.infinite, Infinity);
+  const [viaSequelize] = await env.runtime.db.sequelize.query<{ at: Date }>('SELECT $1::timestamptz AS at', { type: QueryTypes.SELECT, bind: [at] });
+  t.is(viaSequelize.at.getTime(), at.getTime());
 });

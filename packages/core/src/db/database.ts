@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { installTransactionContext } from './cls.js';
 import { EmbeddedPostgres } from './embedded.js';
 import { FastQuery } from './fast-query.js';
+import { useFastTimestamps } from './timestamps.js';
 
 export interface DatabaseOptions {
   databaseUrl?: string;
@@ -53,6 +54,7 @@ export class Database {
       hooks: { afterConnect: (connection: unknown) => (connection as { query(sql: string): Promise<unknown> }).query('SET jit = off') as Promise<never> },
     });
     addWorkspaceToInstanceWrites(sequelize);
+    useFastTimestamps(sequelize);
     const database = new Database(sequelize, url, embedded);
     try {
       await sequelize.authenticate();

@@ -5,6 +5,7 @@ export { migrateDown, migrateUp, pendingMigrations, type Migration, type Migrati
 export { platformMigrations } from './migrations/index.js';
 export { scopeToWorkspace, type TenantScopedModel } from './tenant-scope.js';
 export { FastQuery, statement, type Statement } from './fast-query.js';
+export { parseTimestamptz } from './timestamps.js';
 export { beginTransaction, commitTransaction, rollbackTransaction } from './direct-transaction.js';
 export { assertUuidValues, uuidColumns } from './uuid-columns.js';
 export { credentialWorkspace, forgetCredentialHashes, pruneCredentialHashes, recordCredentialHash, type CredentialKind } from './credential-hashes.js';
