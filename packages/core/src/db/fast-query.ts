@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { Sequelize, type Transaction } from 'sequelize';
+import { ConnectionAcquireTimeoutError, Sequelize, type Transaction } from 'sequelize';
 
 /** A statement of the request's hot path: a fixed text with `$n` parameters and a stable name. */
 export interface Statement {
@@ -26,9 +26,11 @@ function send<T>(connection: PgClient, text: string, values: unknown[], name?: s
   });
 }
 
-interface Pool {
+interface ConnectionManager {
   getConnection(options?: { type?: string }): Promise<PgClient>;
   releaseConnection(connection: PgClient): void;
+  /** sequelize-pool's Pool (or, with replication, Sequelize's read/write wrapper of two). */
+  pool: { acquire(type?: string): Promise<PgClient> };
 }
 
 const registry = new WeakMap<Sequelize, FastQuery>();
@@ -50,7 +52,7 @@ const registry = new WeakMap<Sequelize, FastQuery>();
  * WebAssembly in the same thread).
  */
 export class FastQuery {
-  private readonly pool: Pool;
+  private readonly pool: ConnectionManager;
   /** Embedded: the statements PREPAREd in the one session. */
   private readonly sessionPrepared = new Set<string>();
 
@@ -58,7 +60,7 @@ export class FastQuery {
     private readonly sequelize: Sequelize,
     private named: boolean,
   ) {
-    this.pool = (sequelize as unknown as { connectionManager: Pool }).connectionManager;
+    this.pool = (sequelize as unknown as { connectionManager: ConnectionManager }).connectionManager;
     registry.set(sequelize, this);
   }
 
@@ -90,12 +92,26 @@ export class FastQuery {
     const open = this.transactionOf(transaction);
     const joined = open ? (open as unknown as { connection?: PgClient }).connection : undefined;
     if (joined) return this.run<T>(joined, statement, values);
-    const connection = await this.pool.getConnection({ type: 'write' });
+    const connection = await this.acquire();
     try {
       return await this.run<T>(connection, statement, values);
     } finally {
       this.pool.releaseConnection(connection);
     }
+  }
+
+  /**
+   * A connection of Sequelize's pool. `getConnection` wraps the pool's own acquire in two rounds
+   * of pool hooks and a version check, three promises per statement on the hot path: once the
+   * version is known and no pool hook is registered, this takes the pool's acquire directly,
+   * with the same timeout error.
+   */
+  private acquire(): Promise<PgClient> {
+    const sequelize = this.sequelize as unknown as { options: { databaseVersion?: unknown }; hasHook(name: string): boolean };
+    if (sequelize.options.databaseVersion === 0 || sequelize.hasHook('beforePoolAcquire') || sequelize.hasHook('afterPoolAcquire')) return this.pool.getConnection({ type: 'write' });
+    return this.pool.pool.acquire('write').catch((error: Error) => {
+      throw error.constructor.name === 'TimeoutError' ? new ConnectionAcquireTimeoutError(error) : error; // sequelize-pool's TimeoutError sets no name
+    });
   }
 
   private async run<T>(connection: PgClient, statement: Statement, values: unknown[]): Promise<T[]> {
