@@ -31,17 +31,21 @@ function isRealDate(value: string): boolean {
   return date.toISOString().slice(0, 10) === value;
 }
 
+/** A refusal naming the supported versions. */
+function refuse(reason: string, versions: readonly ApiVersion[]): VersionResolution {
+  return { ok: false, error: `${reason}; supported versions: ${versions.map((version) => version.date).join(', ')}` };
+}
+
 /** Picks the version for a header value; `today` is the server's UTC date. */
 export function resolveApiVersion(header: string | undefined, today: string, versions: readonly ApiVersion[] = API_VERSIONS): VersionResolution {
-  const refuse = (reason: string): VersionResolution => ({ ok: false, error: `${reason}; supported versions: ${versions.map((version) => version.date).join(', ')}` });
-  if (header === undefined || header.trim() === '') return refuse('X-Api-Version header is required (a date, YYYY-MM-DD)');
+  if (header === undefined || header.trim() === '') return refuse('X-Api-Version header is required (a date, YYYY-MM-DD)', versions);
   const value = header.trim();
   if (!knownDates.has(value)) {
-    if (!isRealDate(value)) return refuse(`X-Api-Version "${value}" is not a valid date (YYYY-MM-DD)`);
+    if (!isRealDate(value)) return refuse(`X-Api-Version "${value}" is not a valid date (YYYY-MM-DD)`, versions);
     if (knownDates.size < 1000) knownDates.add(value);
   }
-  if (value < versions[0].date) return refuse(`X-Api-Version ${value} is earlier than the first version`);
-  if (value > today) return refuse(`X-Api-Version ${value} is in the future`);
+  if (value < versions[0].date) return refuse(`X-Api-Version ${value} is earlier than the first version`, versions);
+  if (value > today) return refuse(`X-Api-Version ${value} is in the future`, versions);
   let chosen = versions[0];
   for (const version of versions) if (version.date <= value) chosen = version;
   return { ok: true, version: chosen };
@@ -59,5 +63,12 @@ export function downgradeResponse(body: unknown, target: ApiVersion, context: { 
 
 /** Today's date in UTC, `YYYY-MM-DD`. */
 export function utcToday(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
+  // Every request asks: the day's text is kept until the day changes (toISOString formats
+  // through a printf in V8, a few microseconds each time).
+  const day = Math.floor(now.getTime() / DAY_MS);
+  if (day !== today.day) today = { day, text: now.toISOString().slice(0, 10) };
+  return today.text;
 }
+
+const DAY_MS = 86_400_000;
+let today = { day: Number.NaN, text: '' };
