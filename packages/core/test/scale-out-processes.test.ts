@@ -22,6 +22,8 @@ const BROKER = fileURLToPath(new URL('./fixtures/events-broker-process.ts', impo
 const CLIENTS = 8;
 const REQUESTS = 600;
 const WORKSPACES = 3;
+/** The title prefix of the load's notes: only those count (the fixture writes a 'Welcome' note too). */
+const LOAD_TITLE = 'note ';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
 
@@ -185,7 +187,7 @@ if (!onPostgres) {
             brokers[0].child.kill('SIGKILL');
           }
           const workspace = workspaces[number % workspaces.length];
-          const id = await createNote(proxy!.url, workspace, `note ${number}`, agent);
+          const id = await createNote(proxy!.url, workspace, `${LOAD_TITLE}${number}`, agent);
           if (id) acknowledged.set(id, workspace.id);
         }
       }),
@@ -194,17 +196,17 @@ if (!onPostgres) {
     const loadMs = Date.now() - started;
     await Promise.all([servers[1].exited, brokers[0].exited]);
 
-    // No acknowledged write lost. Only the load's notes count: the fixture's `system.app.installed`
-    // subscription writes a 'Welcome' note (and stages its event) whenever a broker gets that
-    // delivery through, which may or may not happen during the run.
-    const stored = await env.runtime.db.sequelize.query<{ id: string; workspace_id: string }>(`SELECT id, workspace_id FROM app_notes.notes WHERE title LIKE 'note %'`, { type: 'SELECT' as never });
+    // No acknowledged write lost. Only the load's notes count (titles starting with LOAD_TITLE):
+    // the fixture's `system.app.installed` subscription writes a 'Welcome' note (and stages its
+    // event) whenever a broker gets that delivery through, which may or may not happen during the run.
+    const stored = await env.runtime.db.sequelize.query<{ id: string; workspace_id: string }>(`SELECT id, workspace_id FROM app_notes.notes WHERE starts_with(title, :prefix)`, { type: 'SELECT' as never, replacements: { prefix: LOAD_TITLE } });
     const storedIds = new Map(stored.map((row) => [row.id, row.workspace_id]));
     const lost = [...acknowledged].filter(([id, workspaceId]) => storedIds.get(id) !== workspaceId);
 
     // Every event delivered: the outbox's events of the notes created, all received by the sink.
-    const events = await env.runtime.db.sequelize.query<{ id: string }>(`SELECT id FROM platform.events WHERE action = 'core.notes.note.created' AND payload->>'title' LIKE 'note %'`, { type: 'SELECT' as never });
+    const events = await env.runtime.db.sequelize.query<{ id: string }>(`SELECT id FROM platform.events WHERE action = 'core.notes.note.created' AND starts_with(payload->>'title', :prefix)`, { type: 'SELECT' as never, replacements: { prefix: LOAD_TITLE } });
     const expected = new Set(events.map((event) => event.id));
-    const receivedIds = () => sink!.received.filter((request) => request.body?.action === 'core.notes.note.created' && request.body.payload?.title !== 'Welcome').map((request) => String(request.body.metadata.event_id));
+    const receivedIds = () => sink!.received.filter((request) => request.body?.action === 'core.notes.note.created' && String(request.body.payload?.title).startsWith(LOAD_TITLE)).map((request) => String(request.body.metadata.event_id));
     const deadline = Date.now() + 40_000;
     while (new Set(receivedIds()).size < expected.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     // A moment more, so a late duplicate (a delivery taken over from the killed broker) is counted too.
@@ -230,8 +232,9 @@ if (!onPostgres) {
     const sequelize = env.runtime.db.sequelize;
     const deliveryStates = () =>
       sequelize.query<{ status: string; n: number }>(`SELECT d.status, count(*)::int AS n FROM platform.event_deliveries d JOIN platform.events e ON e.workspace_id = d.workspace_id AND e.id = d.event_id
-        WHERE d.subscriber = 'hooks' AND e.payload->>'title' LIKE 'note %' GROUP BY d.status ORDER BY d.status`, {
+        WHERE d.subscriber = 'hooks' AND starts_with(e.payload->>'title', :prefix) GROUP BY d.status ORDER BY d.status`, {
         type: 'SELECT' as never,
+        replacements: { prefix: LOAD_TITLE },
       });
     const settleDeadline = Date.now() + 30_000;
     let deliveries = await deliveryStates();

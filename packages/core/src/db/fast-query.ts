@@ -52,7 +52,7 @@ const registry = new WeakMap<Sequelize, FastQuery>();
  * WebAssembly in the same thread).
  */
 export class FastQuery {
-  private readonly pool: ConnectionManager;
+  private readonly manager: ConnectionManager;
   /** Embedded: the statements PREPAREd in the one session. */
   private readonly sessionPrepared = new Set<string>();
 
@@ -60,7 +60,7 @@ export class FastQuery {
     private readonly sequelize: Sequelize,
     private named: boolean,
   ) {
-    this.pool = (sequelize as unknown as { connectionManager: ConnectionManager }).connectionManager;
+    this.manager = (sequelize as unknown as { connectionManager: ConnectionManager }).connectionManager;
     registry.set(sequelize, this);
   }
 
@@ -96,7 +96,7 @@ export class FastQuery {
     try {
       return await this.run<T>(connection, statement, values);
     } finally {
-      this.pool.releaseConnection(connection);
+      this.manager.releaseConnection(connection);
     }
   }
 
@@ -108,8 +108,8 @@ export class FastQuery {
    */
   private acquire(): Promise<PgClient> {
     const sequelize = this.sequelize as unknown as { options: { databaseVersion?: unknown }; hasHook(name: string): boolean };
-    if (sequelize.options.databaseVersion === 0 || sequelize.hasHook('beforePoolAcquire') || sequelize.hasHook('afterPoolAcquire')) return this.pool.getConnection({ type: 'write' });
-    return this.pool.pool.acquire('write').catch((error: Error) => {
+    if (sequelize.options.databaseVersion === 0 || sequelize.hasHook('beforePoolAcquire') || sequelize.hasHook('afterPoolAcquire')) return this.manager.getConnection({ type: 'write' });
+    return this.manager.pool.acquire('write').catch((error: Error) => {
       throw error.constructor.name === 'TimeoutError' ? new ConnectionAcquireTimeoutError(error) : error; // sequelize-pool's TimeoutError sets no name
     });
   }

@@ -61,6 +61,10 @@ export function downgradeResponse(body: unknown, target: ApiVersion, context: { 
   return result;
 }
 
+const DAY_MS = 86_400_000;
+/** The UTC day `utcToday` last formatted (days since the epoch) and its text. */
+let today = { day: Number.NaN, text: '' };
+
 /** Today's date in UTC, `YYYY-MM-DD`. */
 export function utcToday(now = new Date()): string {
   // Every request asks: the day's text is kept until the day changes (toISOString formats
@@ -69,6 +73,3 @@ export function utcToday(now = new Date()): string {
   if (day !== today.day) today = { day, text: now.toISOString().slice(0, 10) };
   return today.text;
 }
-
-const DAY_MS = 86_400_000;
-let today = { day: Number.NaN, text: '' };
