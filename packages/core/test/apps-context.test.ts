@@ -66,6 +66,10 @@ test('the context holds the app, the caller, its own models and nothing that rea
   t.deepEqual(context.db, ['notes']);
   t.deepEqual(context.model, ['count', 'create', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);
+  // ctx.db's models are its only accessors, and they are the same functions in every request.
+  t.deepEqual(context.accessors.names, ['ctx.db.notes']);
+  const again = body(await call('GET', '/notes/context', acme.owner.headers()));
+  t.deepEqual(again.accessors, { names: ['ctx.db.notes'], shared_with_previous_request: true });
   t.deepEqual(context.app, { slug: 'notes', id: 'notes', name: 'Notes', version: '1.0.0' });
   t.deepEqual(context.workspace, { id: acme.id, subdomain: 'acme', name: 'acme inc', plan: 'free', origin: `http://acme.${env.runtime.config.baseDomain}` });
   t.deepEqual(context.member, { id: acme.owner.memberId, mrn: `mrn:account:member:${acme.owner.memberId}`, name: 'Owner of acme', email: 'owner@acme.test', platform_role: 'owner' });

@@ -271,16 +271,46 @@ function plainModelOf(model: ModelStatic<Model>, workspaceId: string): PlainMode
   return plain;
 }
 
+/** What one `ctx.db` is bound to, and the scoped models its handler has named so far. */
+interface ScopedDbState {
+  workspaceId: string;
+  gate: WorkGate;
+  made: Record<string, ScopedModel<Record<string, unknown>> | undefined>;
+}
+const SCOPED_DB_STATE = Symbol('wpk.scopedDb');
+const scopedDbDescriptors = new WeakMap<BoundModels, PropertyDescriptorMap>();
+
+/**
+ * The accessors of every `ctx.db` of one app, made once: each getter reads the request's state
+ * from the object it is called on. (A fresh getter per request and model would give every
+ * `ctx.db` a shape of its own, which V8 builds anew each time.)
+ */
+function scopedDbDescriptorsOf(models: BoundModels): PropertyDescriptorMap {
+  let descriptors = scopedDbDescriptors.get(models);
+  if (!descriptors) {
+    descriptors = {};
+    for (const [name, model] of models) {
+      descriptors[name] = {
+        enumerable: true,
+        get(this: { [SCOPED_DB_STATE]: ScopedDbState }) {
+          const state = this[SCOPED_DB_STATE];
+          return (state.made[name] ??= scopedPlainModel(model, state.workspaceId, state.gate));
+        },
+      };
+    }
+    scopedDbDescriptors.set(models, descriptors);
+  }
+  return descriptors;
+}
+
 /**
  * `ctx.db` for one workspace: each model of the app, scoped, and nothing else. A model is bound
  * to the workspace when the handler first names it: a request of an app with twenty models
  * builds the one or two it uses.
  */
 export function scopedDb(models: BoundModels, workspaceId: string, gate: WorkGate = direct): Record<string, ScopedModel<Record<string, unknown>>> {
-  const db: Record<string, ScopedModel<Record<string, unknown>>> = {};
-  for (const [name, model] of models) {
-    let scoped: ScopedModel<Record<string, unknown>> | undefined;
-    Object.defineProperty(db, name, { enumerable: true, get: () => (scoped ??= scopedPlainModel(model, workspaceId, gate)) });
-  }
-  return Object.freeze(db);
+  const state: ScopedDbState = { workspaceId, gate, made: {} };
+  const db = Object.defineProperty({}, SCOPED_DB_STATE, { value: state });
+  Object.defineProperties(db, scopedDbDescriptorsOf(models));
+  return Object.freeze(db) as Record<string, ScopedModel<Record<string, unknown>>>;
 }

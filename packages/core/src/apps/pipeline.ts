@@ -202,6 +202,50 @@ function storageHandle(app: LoadedApp, workspace: Workspace, storage: StorageSer
   return Object.freeze(Object.fromEntries(STORAGE_METHODS.map((name) => [name, (...args: unknown[]) => asRuntime(() => (inner[name] as (...a: unknown[]) => Promise<unknown>).apply(inner, args))])) as unknown as AppStorage);
 }
 
+/**
+ * A `ctx.storage` whose handle is made when the handler first calls it (most requests touch no
+ * file). A plain object, not a getter on the context: an accessor made per request gives every
+ * context a hidden class of its own, which V8's young-generation collections keep alive together
+ * with everything the getter's closure holds, so every request was promoted to the old generation
+ * (docs/decisions.md, Performance, fifth pass).
+ */
+class DeferredStorage implements AppStorage {
+  #make: () => AppStorage;
+  #handle: AppStorage | null = null;
+
+  constructor(make: () => AppStorage) {
+    this.#make = make;
+  }
+
+  #storage(): AppStorage {
+    return (this.#handle ??= this.#make());
+  }
+
+  put(...args: Parameters<AppStorage['put']>) {
+    return this.#storage().put(...args);
+  }
+
+  get(...args: Parameters<AppStorage['get']>) {
+    return this.#storage().get(...args);
+  }
+
+  head(...args: Parameters<AppStorage['head']>) {
+    return this.#storage().head(...args);
+  }
+
+  delete(...args: Parameters<AppStorage['delete']>) {
+    return this.#storage().delete(...args);
+  }
+
+  signedDownloadUrl(...args: Parameters<AppStorage['signedDownloadUrl']>) {
+    return this.#storage().signedDownloadUrl(...args);
+  }
+
+  signedUploadUrl(...args: Parameters<AppStorage['signedUploadUrl']>) {
+    return this.#storage().signedUploadUrl(...args);
+  }
+}
+
 const secretBoxes = new WeakMap<LoadedApp, AppSecrets>();
 
 /** `ctx.secrets` of an app: a SecretBox keyed by the platform's secret and the app's namespace. */
@@ -257,8 +301,6 @@ const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 /** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, now, log. */
 function baseContext<Extra extends object = object>(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage | (() => AppStorage), platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }, extra?: Extra): BaseContext & Extra {
   const { app } = runtime;
-  // A handle given as a function is made when the handler first reads ctx.storage.
-  let files: AppStorage | null = typeof storage === 'function' ? null : storage;
   const liveKinds = app.definition?.live ?? {};
   const facts = factsOf(app);
   const { declaredEvents, searchTypes } = facts;
@@ -308,9 +350,7 @@ function baseContext<Extra extends object = object>(runtime: AppRuntime, workspa
         liveOps.push({ channel: `${app.namespace}/${channel}`, type, data: structuredClone(data ?? null), audience: options.audience ? [...options.audience] : null, revoke: [...(options.revoke ?? [])] });
       },
     }),
-    get storage() {
-      return (files ??= (storage as () => AppStorage)());
-    },
+    storage: typeof storage === 'function' ? Object.freeze(new DeferredStorage(storage)) : storage,
     signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
     secrets: secretsOf(app, platform.secret),
     mail: Object.freeze({
@@ -392,7 +432,7 @@ export class AppPipeline {
     // The route's rate limits count first, before any transaction opens (PGlite's one session
     // would wait on an open one): a request over a bound never reaches the handler.
     if (route.rateLimits?.length) await this.countRateLimits(app, route.rateLimits, request, workspace.id);
-    // ctx.storage is made when the handler first reads it (most requests touch no file).
+    // ctx.storage is made when the handler first calls it (most requests touch no file).
     let unit: StorageUnit | null = null;
     const files = () => {
       const storage = this.services.storage();
