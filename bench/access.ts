@@ -19,7 +19,9 @@
  * and the CPU per request over BENCH_TRACE_REQUESTS (default 200) sequential ones (with BENCH_ONLY,
  * of the read or the write pair only), then the same figure with bare and platform interleaved,
  * BENCH_ONLY='platform write' drives that route alone, and with BENCH_PROFILE=<file> writes the CPU
- * profile of that load alone (no set-up in it).
+ * profile of that load alone (no set-up in it), with BENCH_HEAP=<file> its sampled allocations
+ * (a .heapprofile, short-lived objects included; with BENCH_HEAP_SURVIVORS=1 only those that
+ * outlived a young-generation collection).
  * Ends with one line: `ratio=<read req/s ratio> p99_ratio=<...> write_ratio=<...>`.
  */
 import { writeFileSync } from 'node:fs';
@@ -193,21 +195,33 @@ if (process.env.BENCH_ONLY) {
   const target = targets[process.env.BENCH_ONLY];
   if (!target) throw new Error(`BENCH_ONLY must be one of: ${Object.keys(targets).join(', ')}`);
   const profile = process.env.BENCH_PROFILE;
-  const session = profile ? new inspector.Session() : null;
-  const post = (method: string) => new Promise<unknown>((resolve, reject) => session!.post(method, (error, answer) => (error ? reject(error) : resolve(answer))));
-  if (session) {
-    session.connect();
+  const heap = process.env.BENCH_HEAP;
+  const session = profile || heap ? new inspector.Session() : null;
+  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session!.post(method, params, (error, answer) => (error ? reject(error) : resolve(answer))));
+  if (session) session.connect();
+  if (profile) {
     await post('Profiler.enable');
     await post('Profiler.start');
+  }
+  if (heap) {
+    // Every allocation of the load, the short-lived ones included (what the collector pays for);
+    // with BENCH_HEAP_SURVIVORS=1 only what outlived a young-generation collection (what it copies
+    // and promotes: a request's objects should not be there).
+    await post('HeapProfiler.enable');
+    await post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: !process.env.BENCH_HEAP_SURVIVORS });
   }
   const cpu = process.cpuUsage();
   const result = await load(target, seconds, connections);
   const used = process.cpuUsage(cpu);
-  if (session) {
+  if (profile) {
     const { profile: taken } = (await post('Profiler.stop')) as { profile: object };
-    writeFileSync(profile!, JSON.stringify(taken));
-    session.disconnect();
+    writeFileSync(profile, JSON.stringify(taken));
   }
+  if (heap) {
+    const { profile: taken } = (await post('HeapProfiler.stopSampling')) as { profile: object };
+    writeFileSync(heap, JSON.stringify(taken));
+  }
+  session?.disconnect();
   const requests = Math.round(result.requestsPerSecond * seconds);
   // This process's CPU per request (client included): unlike req/s, it does not move with the
   // time the scheduler gives the database server's processes instead of this one.
