@@ -299,7 +299,7 @@ function signalingHandle(app: LoadedApp, workspace: Workspace, service: Signalin
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 /** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, now, log. */
-function baseContext<Extra extends object = object>(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage | (() => AppStorage), platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }, extra?: Extra): BaseContext & Extra {
+function baseContext<Extra extends object = object>(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }, extra?: Extra): BaseContext & Extra {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const facts = factsOf(app);
@@ -350,7 +350,7 @@ function baseContext<Extra extends object = object>(runtime: AppRuntime, workspa
         liveOps.push({ channel: `${app.namespace}/${channel}`, type, data: structuredClone(data ?? null), audience: options.audience ? [...options.audience] : null, revoke: [...(options.revoke ?? [])] });
       },
     }),
-    storage: typeof storage === 'function' ? Object.freeze(new DeferredStorage(storage)) : storage,
+    storage,
     signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
     secrets: secretsOf(app, platform.secret),
     mail: Object.freeze({
@@ -434,11 +434,13 @@ export class AppPipeline {
     if (route.rateLimits?.length) await this.countRateLimits(app, route.rateLimits, request, workspace.id);
     // ctx.storage is made when the handler first calls it (most requests touch no file).
     let unit: StorageUnit | null = null;
-    const files = () => {
-      const storage = this.services.storage();
-      unit = storage?.unit() ?? null;
-      return storageHandle(app, workspace, storage, unit, this.services.strict);
-    };
+    const files = Object.freeze(
+      new DeferredStorage(() => {
+        const storage = this.services.storage();
+        unit = storage?.unit() ?? null;
+        return storageHandle(app, workspace, storage, unit, this.services.strict);
+      }),
+    );
     // Without a commit, the files the handler wrote are removed again. The transaction opens at the
     // handler's first write (LazyWork); at once in strict mode (the role switch needs it) and for
     // methods that change things, so every write of theirs (files included) is in it.
