@@ -8,6 +8,7 @@ import {
   type AppLogger,
   type AppMailMessage,
   type AppRequest,
+  type AppClaims,
   type AppSecrets,
   type AppStorage,
   type BaseContext,
@@ -28,7 +29,7 @@ import {
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, withdrawEvents, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
@@ -41,6 +42,7 @@ import { publicOrigin, type WorkspaceRecord as Workspace } from '../tenancy/inde
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
+import { releaseClaim, takeClaim } from './claims.js';
 
 /** One change to the search index, as an app's handler asked for it. */
 export type SearchOperation = { op: 'upsert'; document: SearchDocument } | { op: 'remove'; type: string; id: string };
@@ -246,6 +248,28 @@ class DeferredStorage implements AppStorage {
   }
 }
 
+/**
+ * `ctx.claims` of one app in one workspace. Claims live in the platform schema, which an app's
+ * strict-mode role cannot reach: each call steps back to the runtime's role, in the work's
+ * transaction (a lazily opened request transaction opens now).
+ */
+function claimsHandle(app: LoadedApp, workspace: Workspace, work: Work, sequelize: Sequelize, strict: StrictRoles | null): AppClaims {
+  const inWork = async <T>(call: (transaction: Transaction) => Promise<T>): Promise<T> => {
+    const transaction = (work.begin ? await work.begin() : work.transaction!) as unknown as Transaction;
+    if (!strict) return call(transaction);
+    await strict.leave();
+    try {
+      return await call(transaction);
+    } finally {
+      await strict.enter(app);
+    }
+  };
+  return Object.freeze({
+    take: (kind: string, name: string) => inWork((transaction) => takeClaim(sequelize, transaction, { app: app.namespace, workspaceId: workspace.id, kind, name })),
+    release: (kind: string, name: string) => inWork((transaction) => releaseClaim(sequelize, transaction, { app: app.namespace, workspaceId: workspace.id, kind, name })),
+  });
+}
+
 const secretBoxes = new WeakMap<LoadedApp, AppSecrets>();
 
 /** `ctx.secrets` of an app: a SecretBox keyed by the platform's secret and the app's namespace. */
@@ -299,7 +323,7 @@ function signalingHandle(app: LoadedApp, workspace: Workspace, service: Signalin
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 /** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, now, log. */
-function baseContext<Extra extends object = object>(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }, extra?: Extra): BaseContext & Extra {
+function baseContext<Extra extends object = object>(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl' | 'sequelize' | 'strict'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }, extra?: Extra): BaseContext & Extra {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const facts = factsOf(app);
@@ -353,6 +377,7 @@ function baseContext<Extra extends object = object>(runtime: AppRuntime, workspa
     storage,
     signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
     secrets: secretsOf(app, platform.secret),
+    claims: claimsHandle(app, workspace, work, platform.sequelize, platform.strict),
     mail: Object.freeze({
       send(message: AppMailMessage) {
         mailOps.push(queuedMail(message, app.manifest.name));
