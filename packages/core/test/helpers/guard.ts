@@ -193,7 +193,7 @@ async function seedRecruiting(call: (method: string, url: string, body?: unknown
 }
 
 /**
- * The mail app's records, as the owner: a domain, a mailbox assigned to the owner (their account)
+ * The mail app's records, as the owner: a domain (verified), a mailbox assigned to the owner (their account)
  * with a signature, a filter, a blocked sender, a draft, an outbox key and a queued message, and
  * a group with the member in it. A group message only arrives over SMTP: one is stored through
  * the app's own inbound code path (the runtime's service host), as the listener would.
@@ -202,6 +202,11 @@ async function seedMail(env: GuardRuntime, workspaceId: string, owner: string, i
   await call('POST', '/applications/mail/installations', {});
   await env.runtime.apps.dispatch('mail', { action: 'system.workspace.member.added', payload: { member_id: ids.member, role: 'member' }, metadata: { workspace_id: workspaceId }, attempt: 1 } as never);
   ids.mail_domain = (await call('POST', '/mail/domains', { name: `${subdomain}-secret.test` })).id;
+  // Verified as its DNS check would (a domain's mailboxes send only once it is): verified_at and the claim.
+  await env.runtime.db.sequelize.query(
+    "UPDATE app_mail.domains SET verified_at = now() WHERE workspace_id = :workspaceId AND id = :id; INSERT INTO platform.name_claims (app, kind, name, workspace_id) VALUES ('mail', 'domain', :name, :workspaceId)",
+    { replacements: { workspaceId, id: ids.mail_domain, name: `${subdomain}-secret.test` } },
+  );
   ids.mail_mailbox = (await call('POST', '/mail/mailboxes', { domain_id: ids.mail_domain, local_part: 'box', display_name: `${marker} box`, member_id: owner })).id;
   ids.mail_key = (await call('POST', `/mail/mailboxes/${ids.mail_mailbox}/outbox-keys`, { name: `${marker} key` })).id;
   ids.mail_group = (await call('POST', '/mail/groups', { domain_id: ids.mail_domain, local_part: 'team', name: `${marker} group` })).id;
