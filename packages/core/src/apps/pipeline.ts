@@ -1,5 +1,6 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import {
+  contentDisposition,
   ForbiddenError,
   TooManyRequestsError,
   memberMrn,
@@ -290,7 +291,8 @@ function fileAnswer(body: string | Buffer, options: { contentType: string; filen
   if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new TypeError('ctx.respond.file: the body must be a string or a Buffer');
   if (typeof options?.contentType !== 'string' || !MEDIA_TYPE.test(options.contentType)) throw new TypeError(`ctx.respond.file: ${String(options?.contentType)} is not a media type`);
   const filename = options.filename ?? null;
-  if (filename !== null && (typeof filename !== 'string' || filename.length === 0 || filename.length > 200 || /[/\\\r\n]/.test(filename))) throw new TypeError('ctx.respond.file: the file name must be 1-200 characters, without slashes or line breaks');
+  // Any name is sent exactly (RFC 6266's filename*, see contentDisposition): only its length is bounded.
+  if (filename !== null && (typeof filename !== 'string' || filename.length === 0 || filename.length > 255)) throw new TypeError('ctx.respond.file: the file name must be 1-255 characters');
   return Object.freeze({ kind: 'wpk.file' as const, body, contentType: options.contentType, filename });
 }
 
@@ -504,7 +506,7 @@ export class AppPipeline {
     if (mailOps.length > 0 && status >= 200 && status < 300) this.services.mail().kick();
     if (isFileAnswer(answer)) {
       const response = h.response(answer.body).type(answer.contentType);
-      if (answer.filename !== null) response.header('content-disposition', `attachment; filename="${answer.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(answer.filename)}`);
+      if (answer.filename !== null) response.header('content-disposition', contentDisposition(answer.filename));
       return response;
     }
     return answer;
