@@ -53,12 +53,12 @@ test.serial('an unverified domain receives nothing for anyone; only the workspac
   t.is((await acme.patch(`/mail/domains/${acmeDomain.id}`, { catch_all_mailbox_id: acmeCatchAll.id })).status, 200);
   const globexDomain: Domain = (await globex.post('/mail/domains', { name: 'victim.test' })).body.data;
   const ceo = (await globex.post('/mail/mailboxes', { domain_id: globexDomain.id, local_part: 'ceo', member_id: globex.id })).body.data;
-  t.not(acmeDomain.dns_records[0]!.value, globexDomain.dns_records[0]!.value, 'each workspace has its own token');
 
   const refused = await t.throwsAsync(smtp(port).sendMail({ from: 'partner@outside.test', to: 'ceo@victim.test', subject: 'Wire the money', text: 'Today.' }));
-  t.regex(refused!.message, /550 No mailbox here by the name ceo@victim\.test/);
-  t.deepEqual(await inbox(acme, acmeCatchAll.id), [], "the first to add the domain gets none of its mail");
+  t.regex(refused?.message ?? 'accepted', /550 No mailbox here by the name ceo@victim\.test/);
+  t.deepEqual(await inbox(acme, acmeCatchAll.id), [], 'the first to add the domain gets none of its mail');
   t.deepEqual(await inbox(globex, ceo.id), []);
+  t.not(acmeDomain.dns_records[0]!.value, globexDomain.dns_records[0]!.value, 'each workspace has its own token');
 
   // Submission and sending as an unverified domain are refused too.
   const key = (await globex.post(`/mail/mailboxes/${ceo.id}/outbox-keys`, { name: 'Phone' })).body.data;
