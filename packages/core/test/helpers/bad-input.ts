@@ -8,8 +8,9 @@
  * and non-UUID path ids), sent as the workspace owner (full access, so they reach validation and
  * handlers). None may answer 5xx; a 4xx carries a JSON `{"error": string}` and leaves every table
  * of `platform` and of each app's schema (the event outbox included) with the row counts it had.
- * A 2xx (extra properties are accepted; fields are optional) is fine, except for a variant with
- * one right answer: a JSON body with bytes that are not UTF-8 is a 400 naming the field.
+ * A 2xx (extra properties are accepted; fields are optional) is fine, except for two variants with
+ * one right answer: a JSON body with bytes that are not UTF-8 is a 400 naming the field, and a
+ * blank name-like field (NAME_FIELDS) is a 400 naming it.
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestRoute } from '@hapi/hapi';
@@ -62,6 +63,15 @@ export interface Variant {
 /** Refusals that come before the input is read (the credential, the route's access): they may answer instead. */
 const BEFORE_INPUT = new Set([401, 403]);
 
+/** A 400 whose error names `field` (its own words after the name). */
+function namingRefusal(field: string): Variant['expect'] {
+  return (status, body) => {
+    if (BEFORE_INPUT.has(status)) return null;
+    const got = (body as { error?: unknown } | null)?.error;
+    return status === 400 && typeof got === 'string' && got.startsWith(`${field} `) ? null : `expected 400 with an error naming ${field}`;
+  };
+}
+
 /** The exact 400 a variant must get, naming what is wrong. */
 function exactRefusal(error: string): Variant['expect'] {
   return (status, body) => {
@@ -111,6 +121,18 @@ const FIELD_VALUES: Array<[FieldKind, string, string]> = [
   ['array', 'an array holding a NUL string', JSON.stringify(['a\u0000b'])],
   ['array', 'an array of 10,000 items', JSON.stringify(Array.from({ length: 10_000 }, (_value, index) => `item-${index}`))],
 ];
+
+/**
+ * Fields that name or title something. When such a string field refuses an empty string (no
+ * `allow('')`, not a closed set), it must refuse a blank one too ("  \t "): a 400 naming it, never
+ * a record named with spaces. Any app's field of these names is held to it, present and future.
+ */
+export const NAME_FIELDS = new Set(['name', 'title', 'label', 'subject', 'display_name', 'first_name', 'last_name', 'new_name']);
+
+/** True when `field` must refuse a blank value (see NAME_FIELDS). */
+export function refusesBlank(name: string, field: JoiDescription): boolean {
+  return NAME_FIELDS.has(name) && field.type === 'string' && field.flags?.only !== true && !(field.allow ?? []).includes('');
+}
 
 /** The kinds of malformed values a field gets (every field gets `any`). */
 function kindsOf(name: string, field: JoiDescription): Set<FieldKind> {
@@ -239,6 +261,11 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
         const rest = { ...base };
         delete rest[field];
         variants.push({ label: `${field}: ${label}`, path, contentType: json, body: withRaw(`${JSON.stringify(field)}:${value}`, rest) });
+      }
+      if (refusesBlank(field, description)) {
+        const rest = { ...base };
+        delete rest[field];
+        variants.push({ label: `${field}: blank (spaces and a tab)`, path, contentType: json, body: withRaw(`${JSON.stringify(field)}:${JSON.stringify('  \t ')}`, rest), ...(page ? {} : { expect: namingRefusal(field) }) });
       }
     }
     variants.push(
