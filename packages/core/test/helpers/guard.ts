@@ -382,6 +382,13 @@ export function sampleFor(name: string, description: JoiDescription, ids: Record
       if (/(_date|^date)$/.test(name)) return '2027-01-15';
       if (/_at$|^(after|before)$/.test(name)) return '2027-01-15T00:00:00.000Z';
       if (/color/.test(name)) return '#336699';
+      // A pattern (a slug, a version): the first plain value it takes, so the field is valid.
+      const pattern = /^\/(.*)\/([a-z]*)$/s.exec(String(rule('pattern')?.args?.regex ?? ''));
+      if (pattern) {
+        const regex = new RegExp(pattern[1]!, pattern[2]);
+        const fits = ['guard-probe', 'guard', 'guard_probe', 'GUARD', '1.0.0', '1', 'a'].find((candidate) => regex.test(candidate));
+        if (fits) return fits;
+      }
       const min = Number(rule('min')?.args?.limit ?? rule('length')?.args?.limit ?? 1);
       const max = Number(rule('max')?.args?.limit ?? rule('length')?.args?.limit ?? 64);
       return 'guard probe text abcdefghijklmnopqrstuvwxyz'.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, 20)));
