@@ -74,6 +74,7 @@ test.serial('a JSON body whose bytes are not UTF-8 is a 400 naming the field, ne
     ['POST', '/api-keys', raw('{"name": "ok", "x', [0xed, 0xa0, 0x80], '": 1}'), `keys of body ${UTF8}`],
     ['POST', '/notes', raw('{"title": "caf', [0xe9], '"}'), `title ${UTF8}`],
     ['POST', '/roles', raw('{"name": "overlong ', [0xc0, 0xaf], '"}'), `name ${UTF8}`],
+    ['DELETE', '/workspaces/00000000-0000-4000-8000-000000000000', raw('{"confirm": "', [0xff], '"}'), `confirm ${UTF8}`],
   ];
   for (const [method, url, payload, error] of cases) {
     const response = await inject(method, url, payload);

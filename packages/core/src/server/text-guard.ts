@@ -5,7 +5,6 @@ import { findUnstorableText, TEXT_RULE } from '@wpk/sdk';
 
 // Params and query are flat maps: a finding is a parameter's name (the root itself never is).
 const ROOT = '(parameters)';
-const BODY_METHODS = new Set(['post', 'put', 'patch']);
 const JSON_MEDIA = /^application\/(?:.+\+)?json\s*(;|$)/i;
 
 /** The raw bytes of each JSON body being parsed, as hapi read them (before its UTF-8 decoding). */
@@ -65,7 +64,8 @@ function fieldWithInvalidUtf8(bytes: Buffer): string {
 
 /** Keeps a copy of a JSON body's bytes as hapi reads them (its `peek` event), for the check below. */
 function keepRawJsonBody(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
-  if (BODY_METHODS.has(request.method) && request.route.settings.payload?.parse === true && JSON_MEDIA.test(String(request.headers['content-type'] ?? ''))) {
+  // Any method whose route parses a body (a DELETE may carry a confirmation).
+  if (request.route.settings.payload?.parse === true && JSON_MEDIA.test(String(request.headers['content-type'] ?? ''))) {
     const chunks: Buffer[] = [];
     rawBodies.set(request, chunks);
     request.events.on('peek', (chunk: Buffer | string) => chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)));
