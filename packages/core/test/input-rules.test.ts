@@ -64,6 +64,30 @@ test.serial('NUL and unpaired surrogates in any text field are a 400 naming the 
   t.is(json(await inject('GET', `/api-keys/${key.id}`)).data.name, 'plain');
 });
 
+test.serial('a JSON body whose bytes are not UTF-8 is a 400 naming the field, never rewritten to U+FFFD and stored', async (t) => {
+  const [keys, events] = [await keyCount(), await outboxCount()];
+  const raw = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
+  const UTF8 = 'must be UTF-8 text: the body holds bytes that are not UTF-8';
+  const cases: Array<[string, string, Buffer, string]> = [
+    ['POST', '/api-keys', raw('{"name": "key ', [0xff, 0xfe], '"}'), `name ${UTF8}`],
+    ['POST', '/api-keys', raw('{"name": "ok", "scopes": ["notes.notes.read", "x', [0xc3], '"]}'), `scopes[1] ${UTF8}`],
+    ['POST', '/api-keys', raw('{"name": "ok", "x', [0xed, 0xa0, 0x80], '": 1}'), `keys of body ${UTF8}`],
+    ['POST', '/notes', raw('{"title": "caf', [0xe9], '"}'), `title ${UTF8}`],
+    ['POST', '/roles', raw('{"name": "overlong ', [0xc0, 0xaf], '"}'), `name ${UTF8}`],
+    ['DELETE', '/workspaces/00000000-0000-4000-8000-000000000000', raw('{"confirm": "', [0xff], '"}'), `confirm ${UTF8}`],
+  ];
+  for (const [method, url, payload, error] of cases) {
+    const response = await inject(method, url, payload);
+    t.deepEqual([response.statusCode, json(response)], [400, { error }], `${method} ${url} ${payload.toString('hex')}`);
+  }
+  // A real U+FFFD, sent as its UTF-8 bytes, is text like any other.
+  const replacement = await inject('POST', '/api-keys', raw('{"name": "keeps \uFFFD and ', [0xef, 0xbf, 0xbd], '"}'));
+  t.is(replacement.statusCode, 200, replacement.payload);
+  t.is(json(replacement).data.name, 'keeps \ufffd and \ufffd');
+  t.is(await keyCount(), keys + 1);
+  t.is(await outboxCount(), events, "the refusals staged nothing");
+});
+
 test.serial('impossible calendar dates are a 400 naming the field: nothing rolls forward', async (t) => {
   const key = await createKey({ name: 'dated' });
   const keys = await keyCount();

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -131,12 +132,20 @@ test('POST /push-devices: bounds (token 20-4096, platform ios or android), one r
     t.is(answer.statusCode, 400, error);
     t.deepEqual(body(answer), { error });
   }
-  const first = body(await call('POST', '/push-devices', ws.owner.headers(), { token: 'a'.repeat(4096), platform: 'android' })).data;
-  t.like(first, { member_id: ws.owner.memberId, platform: 'android', token_suffix: 'aaaaaaaa' });
-  const again = body(await call('POST', '/push-devices', ws.owner.headers(), { token: 'a'.repeat(4096), platform: 'ios' })).data;
+  // Tokens of the upper bound that do not compress (a repeated letter fits an index entry once compressed; these do not).
+  const long = randomBytes(3072).toString('base64');
+  t.is(long.length, 4096);
+  const created = await call('POST', '/push-devices', ws.owner.headers(), { token: long, platform: 'android' });
+  t.is(created.statusCode, 200, JSON.stringify(body(created)));
+  const first = body(created).data;
+  t.like(first, { member_id: ws.owner.memberId, platform: 'android', token_suffix: long.slice(-8) });
+  const again = body(await call('POST', '/push-devices', ws.owner.headers(), { token: long, platform: 'ios' })).data;
   t.is(again.id, first.id);
   t.is(again.platform, 'ios');
-  t.is((await rows('SELECT id FROM platform.push_devices WHERE workspace_id = :id', { id: ws.id })).length, 1);
+  const other = await call('POST', '/push-devices', ws.owner.headers(), { token: randomBytes(3072).toString('base64'), platform: 'ios' });
+  t.is(other.statusCode, 200);
+  t.not(body(other).data.id, first.id);
+  t.is((await rows('SELECT id FROM platform.push_devices WHERE workspace_id = :id', { id: ws.id })).length, 2);
 });
 
 test('PATCH /me/notification-preferences: per channel, only the given fields, bounds', async (t) => {
@@ -149,7 +158,6 @@ test('PATCH /me/notification-preferences: per channel, only the given fields, bo
   );
   t.deepEqual(initial.data[0], { channel: 'apps', enabled: true, toast: true, push: true, sound: 'default', customized: false });
   const refusals: Array<[unknown, string]> = [
-    [{ patch: { enabled: false } }, 'channel is required'],
     [{ channel: 'weather', patch: { enabled: false } }, 'channel must be one of [apps, mentions, chat, calls, tasks, billing, security, system]'],
     [{ channel: 'chat' }, 'patch is required'],
     [{ channel: 'chat', patch: {} }, 'patch must set at least one of enabled, toast, push, sound'],
@@ -172,6 +180,26 @@ test('PATCH /me/notification-preferences: per channel, only the given fields, bo
   t.deepEqual(listed[2], toastOff);
   // Each member has their own.
   t.is(body(await call('GET', '/me/notification-preferences', ws.owner.headers())).data[2].customized, false);
+
+  // Without a channel (the specification leaves it optional) the patch applies to every channel, in one answer.
+  const everywhere = await call('PATCH', '/me/notification-preferences', member.headers(), { patch: { sound: 'chime' } });
+  t.is(everywhere.statusCode, 200, JSON.stringify(body(everywhere)));
+  const all = body(everywhere);
+  t.deepEqual(all.data.map((row: { channel: string; sound: string; customized: boolean }) => [row.channel, row.sound, row.customized]), [
+    ['apps', 'chime', true],
+    ['mentions', 'chime', true],
+    ['chat', 'chime', true],
+    ['calls', 'chime', true],
+    ['tasks', 'chime', true],
+    ['billing', 'chime', true],
+    ['security', 'chime', true],
+    ['system', 'chime', true],
+  ]);
+  t.deepEqual(all.data[2], { ...toastOff, sound: 'chime' }, 'the other fields of a channel stay');
+  t.deepEqual(all.pagination, { page: 1, per_page: 8, total: 8, pages: 1 });
+  t.deepEqual(body(await call('GET', '/me/notification-preferences', member.headers())).data, all.data);
+  const empty = await call('PATCH', '/me/notification-preferences', member.headers(), { patch: {} });
+  t.deepEqual([empty.statusCode, body(empty)], [400, { error: 'patch must set at least one of enabled, toast, push, sound' }]);
 });
 
 test('a notification fans out as each recipient\'s channel preferences say: in-app, mail, web push, phone push', async (t) => {

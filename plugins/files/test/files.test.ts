@@ -45,6 +45,23 @@ test.serial('folders and uploads make a member space; listings put folders first
   t.like(events[1].payload, { item_id: note.body.data.id, name: 'note.txt', owner_mrn: alice.mrn, created_by: alice.mrn, size_bytes: 11, content_type: 'text/plain' });
 });
 
+test.serial('a file is downloaded under the exact name it was given: quotes, accents and emoji travel in filename* (RFC 6266) beside an ASCII fallback', async (t) => {
+  for (const [name, fallback, encoded] of [
+    ['Q3 "final" report.txt', 'Q3 _final_ report.txt', 'Q3%20%22final%22%20report.txt'],
+    ["Zoë's plan (v2) 📎.csv", "Zo_'s plan (v2) _.csv", 'Zo%C3%AB%27s%20plan%20%28v2%29%20%F0%9F%93%8E.csv'],
+  ]) {
+    const uploaded = await world.upload(alice, { name }, 'the numbers', name.endsWith('.txt') ? 'text/plain' : 'text/csv');
+    t.is(uploaded.status, 200, name);
+    const link = await alice.get(`/files/${uploaded.body.data.id}/download`);
+    t.is(link.status, 200, `${name}: ${JSON.stringify(link.body)}`);
+    const file = await world.platform.follow(link.body.data.url);
+    t.is(file.status, 200, name);
+    t.is(file.bytes.toString('utf8'), 'the numbers');
+    t.is(file.headers['content-disposition'], `${name.endsWith('.txt') ? 'inline' : 'attachment'}; filename="${fallback}"; filename*=UTF-8''${encoded}`, name);
+  }
+  world.takeEvents();
+});
+
 test.serial('uploads: a name in use is a 409, the size is bounded by settings and plan, the link refuses more than declared, and no bytes means no file', async (t) => {
   const taken = await alice.post('/uploads', { name: 'NOTE.TXT', size_bytes: 3 });
   t.is(taken.status, 409);

@@ -11,6 +11,7 @@ import { connectionVerifier } from './imap.js';
 import { MailService } from './smtp.js';
 
 export type { DnsResolver, MailOptions, RelayConfig } from './options.js';
+export { dnsResolver, mailOptionsFromEnv } from './options.js';
 export { MailService } from './smtp.js';
 
 export type { TlsSource } from './tls.js';

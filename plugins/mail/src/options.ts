@@ -54,7 +54,7 @@ export interface RelayConfig {
 
 /** The deployment's mail configuration. */
 export interface MailOptions {
-  /** Resolver for domain verification and inbound DKIM checks. */
+  /** Resolver for domain verification and inbound DKIM checks (`dnsResolver(servers)`). */
   resolver: DnsResolver;
   /** The inbound listener: null runs none (outgoing mail and the API still work). `port` 0 picks a free one. */
   smtp: { host: string; port: number; hostname: string; maxMessageBytes: number; tls?: TlsSource | null } | null;
@@ -68,6 +68,32 @@ export interface MailOptions {
   syncIntervalMs?: number;
   /** Whether a connected account may name a server on a private network (loopback, RFC 1918, link-local …); default false. */
   allowPrivateHosts?: boolean;
+}
+
+/**
+ * A resolver that asks `servers` (`127.0.0.1`, `127.0.0.1:5353`, `[::1]:53`), or the system's
+ * configured servers when the list is empty. Two tries of 2 s each before a look-up fails.
+ */
+export function dnsResolver(servers: string[] = []): DnsResolver {
+  const resolver = new dns.Resolver({ timeout: 2000, tries: 2 });
+  if (servers.length > 0) resolver.setServers(servers);
+  return {
+    resolveMx: (name) => resolver.resolveMx(name),
+    resolveTxt: (name) => resolver.resolveTxt(name),
+    resolve4: (name) => resolver.resolve4(name),
+    resolve6: (name) => resolver.resolve6(name),
+  };
+}
+
+/** `MAIL_DNS_SERVERS`: comma-separated addresses (an optional port each), or none for the system's. */
+export function dnsServersFromEnv(value: string | undefined): string[] {
+  const servers = (value ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  try {
+    new dns.Resolver().setServers(servers);
+  } catch (error) {
+    throw new Error(`MAIL_DNS_SERVERS must list IP addresses, each with an optional :port (${(error as Error).message})`, { cause: error });
+  }
+  return servers;
 }
 
 function relayFromUrl(url: string | undefined): RelayConfig | null {
@@ -90,7 +116,9 @@ function relayFromUrl(url: string | undefined): RelayConfig | null {
  * `MAIL_SPF_INCLUDE`, `MAIL_TLS_CERT` and `MAIL_TLS_KEY` (PEM files for STARTTLS; without them a
  * self-signed certificate is generated into `WPK_DATA_DIR`), `MAIL_SYNC_INTERVAL_SECONDS`
  * (default 120; 0 turns the periodic sync of connected accounts off), `MAIL_ALLOW_PRIVATE_HOSTS`
- * (`true`: connected accounts may name servers on private networks; default false).
+ * (`true`: connected accounts may name servers on private networks; default false),
+ * `MAIL_DNS_SERVERS` (the DNS servers domains are verified and inbound mail is checked with,
+ * `10.0.0.53,10.0.0.54:5353`; default the system's).
  */
 export function mailOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MailOptions {
   const hostname = env.MAIL_HOSTNAME || 'localhost';
@@ -107,7 +135,7 @@ export function mailOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): MailOp
         ? { cert: fs.readFileSync(env.MAIL_TLS_CERT, 'utf8'), key: fs.readFileSync(env.MAIL_TLS_KEY, 'utf8') }
         : { generateInto: path.resolve(env.WPK_DATA_DIR || '.wpk/data') };
   return {
-    resolver: { resolveMx: (name) => dns.resolveMx(name), resolveTxt: (name) => dns.resolveTxt(name), resolve4: (name) => dns.resolve4(name), resolve6: (name) => dns.resolve6(name) },
+    resolver: dnsResolver(dnsServersFromEnv(env.MAIL_DNS_SERVERS)),
     smtp: port === null ? null : { host: env.MAIL_SMTP_HOST || '0.0.0.0', port, hostname, maxMessageBytes: Number(env.MAIL_MAX_MESSAGE_BYTES || 25 * 1024 * 1024), tls },
     syncIntervalMs: syncSeconds * 1000,
     relay: () => relay,

@@ -8,6 +8,7 @@ import type { Models } from './models/index.js';
 import { mailauthResolver, type MailOptions } from './options.js';
 import { parseMessage } from './parse.js';
 import { splitAddress } from './services/addresses.js';
+import { DOMAIN_CLAIM } from './services/domains.js';
 import { deliverInbound, resolveRecipient } from './services/inbound.js';
 import { loadTls } from './tls.js';
 import { authenticateSubmission } from './services/mailboxes.js';
@@ -109,17 +110,12 @@ export class MailService implements AppService<Models, AppTypes> {
     return this.host;
   }
 
-  /** The workspace hosting a domain: the one that verified it, else the first to add it. */
+  /**
+   * The workspace hosting a domain: the one holding its claim, which only verification gives
+   * (services/domains.ts); an unverified domain is nobody's, whoever added it.
+   */
   async workspaceOfDomain(domain: string): Promise<string | null> {
-    const host = this.requireHost();
-    let best: { workspaceId: string; verified: boolean; created: number } | null = null;
-    for (const workspaceId of await host.workspaces()) {
-      const row = await host.run(workspaceId, (ctx) => ctx.db.domains.findOne({ where: { name: domain } }));
-      if (!row) continue;
-      const candidate = { workspaceId, verified: row.verified_at !== null, created: new Date(row.created_at).getTime() };
-      if (!best || (candidate.verified && !best.verified) || (candidate.verified === best.verified && candidate.created < best.created)) best = candidate;
-    }
-    return best?.workspaceId ?? null;
+    return this.requireHost().claimant(DOMAIN_CLAIM, domain);
   }
 
   private async onAuth(auth: SMTPServerAuthentication, _session: SMTPServerSession): Promise<Submitter> {

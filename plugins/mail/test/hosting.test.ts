@@ -12,7 +12,7 @@ test.after.always(async (t) => {
 
 type Records = Array<{ purpose: string; type: string; name: string; value: string; status: string; found: string[] }>;
 
-test.serial('adding a domain generates a DKIM key pair, keeps the private key sealed and lists the four records to publish', async (t) => {
+test.serial('adding a domain generates a DKIM key pair, keeps the private key sealed and lists the five records to publish (ownership first)', async (t) => {
   const { owner, platform } = t.context;
   t.context.takeEvents();
   const response = await owner.post('/mail/domains', { name: ' Example.ORG ' });
@@ -26,16 +26,18 @@ test.serial('adding a domain generates a DKIM key pair, keeps the private key se
   t.deepEqual(
     records.map((record) => [record.purpose, record.type, record.name, record.status]),
     [
+      ['ownership', 'TXT', '_wpk-verify.example.org', 'unchecked'],
       ['mx', 'MX', 'example.org', 'unchecked'],
       ['spf', 'TXT', 'example.org', 'unchecked'],
       ['dkim', 'TXT', `${domain.dkim_selector}._domainkey.example.org`, 'unchecked'],
       ['dmarc', 'TXT', '_dmarc.example.org', 'unchecked'],
     ],
   );
-  t.is(records[0]!.value, '10 mx.mail.test.');
-  t.is(records[1]!.value, 'v=spf1 mx -all');
-  t.regex(records[2]!.value, /^v=DKIM1; k=rsa; p=MIIBIjAN[A-Za-z0-9+/=]+$/);
-  t.is(records[3]!.value, 'v=DMARC1; p=none; rua=mailto:postmaster@example.org');
+  t.regex(records[0]!.value, /^wpk-verification=[0-9a-f]{32}$/);
+  t.is(records[1]!.value, '10 mx.mail.test.');
+  t.is(records[2]!.value, 'v=spf1 mx -all');
+  t.regex(records[3]!.value, /^v=DKIM1; k=rsa; p=MIIBIjAN[A-Za-z0-9+/=]+$/);
+  t.is(records[4]!.value, 'v=DMARC1; p=none; rua=mailto:postmaster@example.org');
   t.false(JSON.stringify(response.body).includes('PRIVATE'));
   const [stored] = await platform.query<{ dkim_private_key: string }>('SELECT dkim_private_key FROM app_mail.domains WHERE id = :id', { id: domain.id });
   t.regex(stored!.dkim_private_key, /^v1\./);
@@ -49,7 +51,7 @@ test.serial('adding a domain generates a DKIM key pair, keeps the private key se
   t.deepEqual(t.context.takeEvents(), []);
 });
 
-test.serial('verification looks each record up through the resolver; the domain is verified once all four match, with one event', async (t) => {
+test.serial('verification looks each record up through the resolver; the domain is verified once all five match, with one event', async (t) => {
   const { owner, dns } = t.context;
   const domain = (await owner.post('/mail/domains', { name: 'verify.test' })).body.data;
   t.context.takeEvents();
@@ -57,20 +59,26 @@ test.serial('verification looks each record up through the resolver; the domain 
 
   const none = (await owner.post(`/mail/domains/${domain.id}/verification`, {})).body.data;
   t.false(none.verified);
-  t.deepEqual((none.dns_records as Records).map((record) => record.status), ['missing', 'missing', 'missing', 'missing']);
+  t.deepEqual((none.dns_records as Records).map((record) => record.status), ['missing', 'missing', 'missing', 'missing', 'missing']);
 
-  dns.publish([records[0]!, records[1]!]);
-  dns.publish([{ ...records[2]!, value: 'v=DKIM1; k=rsa; p=AAAA' }]);
+  dns.publish([records[1]!, records[2]!]);
+  dns.publish([{ ...records[3]!, value: 'v=DKIM1; k=rsa; p=AAAA' }]);
   const partly = (await owner.post(`/mail/domains/${domain.id}/verification`, {})).body.data;
-  t.deepEqual((partly.dns_records as Records).map((record) => record.status), ['ok', 'ok', 'missing', 'missing']);
-  t.deepEqual((partly.dns_records as Records)[2]!.found, ['v=DKIM1; k=rsa; p=AAAA']);
+  t.deepEqual((partly.dns_records as Records).map((record) => record.status), ['missing', 'ok', 'ok', 'missing', 'missing']);
+  t.deepEqual((partly.dns_records as Records)[3]!.found, ['v=DKIM1; k=rsa; p=AAAA']);
   t.false(partly.verified);
   t.deepEqual(t.context.takeEvents(), []);
 
-  dns.publish([records[2]!, records[3]!]);
+  dns.publish([records[3]!, records[4]!]);
+  const unproven = (await owner.post(`/mail/domains/${domain.id}/verification`, {})).body.data;
+  t.deepEqual((unproven.dns_records as Records).map((record) => record.status), ['missing', 'ok', 'ok', 'ok', 'ok']);
+  t.false(unproven.verified, 'the mail records alone prove no control of the domain');
+
+  dns.publish([records[0]!]);
   const verified = (await owner.post(`/mail/domains/${domain.id}/verification`, {})).body.data;
   t.true(verified.verified);
-  t.deepEqual((verified.dns_records as Records).map((record) => record.status), ['ok', 'ok', 'ok', 'ok']);
+  t.deepEqual((verified.dns_records as Records).map((record) => record.status), ['ok', 'ok', 'ok', 'ok', 'ok']);
+  t.deepEqual((verified.dns_records as Records)[0]!.found, [records[0]!.value]);
   t.deepEqual(t.context.takeEvents(), [{ action: 'core.mail.domain.verified', payload: { domain_id: domain.id, name: 'verify.test' } }]);
   await owner.post(`/mail/domains/${domain.id}/verification`, {});
   t.deepEqual(t.context.takeEvents(), [], 'a second verification emits nothing');

@@ -174,7 +174,7 @@ test.serial('every route of the authorization table answers 403 naming its key w
 test.serial('every table can be distributed by workspace, and the migrations go down and up', async (t) => {
   const { platform } = t.context;
   t.deepEqual(await platform.distributionProblems(), []);
-  t.deepEqual(await platform.migrateDown('mail'), ['0002-connected-accounts', '0001-create-mail-tables']);
-  t.deepEqual(await platform.migrateUp('mail'), ['0001-create-mail-tables', '0002-connected-accounts']);
+  t.deepEqual(await platform.migrateDown('mail'), ['0003-domain-ownership', '0002-connected-accounts', '0001-create-mail-tables']);
+  t.deepEqual(await platform.migrateUp('mail'), ['0001-create-mail-tables', '0002-connected-accounts', '0003-domain-ownership']);
   t.deepEqual(await platform.distributionProblems(), []);
 });

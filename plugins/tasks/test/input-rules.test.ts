@@ -52,6 +52,32 @@ test.serial('ids are strings: every route answers an id of any shape that names 
   t.deepEqual(world.takeEvents(), []);
 });
 
+test.serial('blank names (spaces and a tab) of schedules, views, topics and lanes are a 400 naming the field; names are kept trimmed', async (t) => {
+  const board = await ok(owner.request('POST', '/boards', { title: 'Names' }));
+  const schedule = await ok(owner.request('POST', '/schedules', { name: '  Sprint 1 ' }));
+  t.is(schedule.name, 'Sprint 1');
+  const topic = await ok(owner.request('POST', `/boards/${board.id}/topics`, { name: ' Design\t' }));
+  t.is(topic.name, 'Design');
+  const view = await ok(owner.request('POST', '/views', { board_id: board.id, name: ' Mine ', tab: 'list' }));
+  t.is(view.name, 'Mine');
+  world.takeEvents();
+  const blank = '  \t ';
+  const cases: Array<[string, string, unknown, string]> = [
+    ['POST', '/schedules', { name: blank }, 'name is not allowed to be empty'],
+    ['PATCH', `/schedules/${schedule.id}`, { name: blank }, 'name is not allowed to be empty'],
+    ['POST', '/views', { board_id: board.id, name: blank, tab: 'list' }, 'name is not allowed to be empty'],
+    ['POST', `/boards/${board.id}/topics`, { name: blank }, 'name is not allowed to be empty'],
+    ['PATCH', `/boards/${board.id}/topics/${topic.id}`, { name: blank }, 'name is not allowed to be empty'],
+    ['PATCH', `/boards/${board.id}/columns`, { old_name: 'To do', new_name: blank }, 'new_name is not allowed to be empty'],
+  ];
+  for (const [method, url, payload, error] of cases) {
+    const reply = await owner.request(method, url, payload);
+    t.deepEqual([reply.status, reply.body], [400, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
+  }
+  t.deepEqual(world.takeEvents(), []);
+  t.deepEqual((await ok(owner.request('GET', `/boards/${board.id}/topics`))).map((row: { name: string }) => row.name), ['Design']);
+});
+
 test.serial('NUL and unpaired surrogates in names, lanes, titles and path ids are a 400 naming the field; blank titles too', async (t) => {
   const board = await ok(owner.request('POST', '/boards', { title: 'Text' }));
   const task = await ok(owner.request('POST', '/tasks', { title: 'T', board_id: board.id }));

@@ -11,6 +11,7 @@ import type { AppPipeline, AppRuntime } from './pipeline.js';
 import type { AppRegistry, AppParticipant } from './registry.js';
 import { appSearchAccess, type AppSearchAccess } from './search-access.js';
 import type { StrictRoles } from './strict-roles.js';
+import { claimant } from './claims.js';
 
 /** The parts `AppHost` is made of (built by the `apps` plugin). */
 export interface AppHostParts {
@@ -86,6 +87,7 @@ export class AppHost {
         if (!isInstalled(installation)) return null;
         return pipeline.runService(bound.get(app.namespace)!, workspace, installations.effectiveSettings(app, installation), work);
       },
+      claimant: (kind: string, name: string) => claimant(this.parts.sequelize, { app: app.namespace, kind, name }),
     }) as AppServiceHost;
   }
 

@@ -1,5 +1,6 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import {
+  contentDisposition,
   ForbiddenError,
   TooManyRequestsError,
   memberMrn,
@@ -8,6 +9,7 @@ import {
   type AppLogger,
   type AppMailMessage,
   type AppRequest,
+  type AppClaims,
   type AppSecrets,
   type AppStorage,
   type BaseContext,
@@ -28,7 +30,7 @@ import {
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, withdrawEvents, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
@@ -41,6 +43,7 @@ import { publicOrigin, type WorkspaceRecord as Workspace } from '../tenancy/inde
 import type { LoadedApp } from './loader.js';
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
+import { releaseClaim, takeClaim } from './claims.js';
 
 /** One change to the search index, as an app's handler asked for it. */
 export type SearchOperation = { op: 'upsert'; document: SearchDocument } | { op: 'remove'; type: string; id: string };
@@ -246,6 +249,28 @@ class DeferredStorage implements AppStorage {
   }
 }
 
+/**
+ * `ctx.claims` of one app in one workspace. Claims live in the platform schema, which an app's
+ * strict-mode role cannot reach: each call steps back to the runtime's role, in the work's
+ * transaction (a lazily opened request transaction opens now).
+ */
+function claimsHandle(app: LoadedApp, workspace: Workspace, work: Work, sequelize: Sequelize, strict: StrictRoles | null): AppClaims {
+  const inWork = async <T>(call: (transaction: Transaction) => Promise<T>): Promise<T> => {
+    const transaction = (work.begin ? await work.begin() : work.transaction!) as unknown as Transaction;
+    if (!strict) return call(transaction);
+    await strict.leave();
+    try {
+      return await call(transaction);
+    } finally {
+      await strict.enter(app);
+    }
+  };
+  return Object.freeze({
+    take: (kind: string, name: string) => inWork((transaction) => takeClaim(sequelize, transaction, { app: app.namespace, workspaceId: workspace.id, kind, name })),
+    release: (kind: string, name: string) => inWork((transaction) => releaseClaim(sequelize, transaction, { app: app.namespace, workspaceId: workspace.id, kind, name })),
+  });
+}
+
 const secretBoxes = new WeakMap<LoadedApp, AppSecrets>();
 
 /** `ctx.secrets` of an app: a SecretBox keyed by the platform's secret and the app's namespace. */
@@ -266,7 +291,8 @@ function fileAnswer(body: string | Buffer, options: { contentType: string; filen
   if (typeof body !== 'string' && !Buffer.isBuffer(body)) throw new TypeError('ctx.respond.file: the body must be a string or a Buffer');
   if (typeof options?.contentType !== 'string' || !MEDIA_TYPE.test(options.contentType)) throw new TypeError(`ctx.respond.file: ${String(options?.contentType)} is not a media type`);
   const filename = options.filename ?? null;
-  if (filename !== null && (typeof filename !== 'string' || filename.length === 0 || filename.length > 200 || /[/\\\r\n]/.test(filename))) throw new TypeError('ctx.respond.file: the file name must be 1-200 characters, without slashes or line breaks');
+  // Any name is sent exactly (RFC 6266's filename*, see contentDisposition): only its length is bounded.
+  if (filename !== null && (typeof filename !== 'string' || filename.length === 0 || filename.length > 255)) throw new TypeError('ctx.respond.file: the file name must be 1-255 characters');
   return Object.freeze({ kind: 'wpk.file' as const, body, contentType: options.contentType, filename });
 }
 
@@ -299,7 +325,7 @@ function signalingHandle(app: LoadedApp, workspace: Workspace, service: Signalin
 const LIVE_TYPE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 /** The parts every context shares: app, workspace, db, events, search, live, storage, signaling, secrets, mail, settings, now, log. */
-function baseContext<Extra extends object = object>(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }, extra?: Extra): BaseContext & Extra {
+function baseContext<Extra extends object = object>(runtime: AppRuntime, workspace: Workspace, work: Work, settings: Record<string, unknown> | null, logger: Logger | (() => Logger), searchOps: SearchOperation[], storage: AppStorage, platform: Pick<PipelineServices, 'secret' | 'clock' | 'publicUrl' | 'sequelize' | 'strict'>, liveOps: LivePublication[] = [], mailOps: QueuedMail[] = [], signaling: { service: SignalingService | null; ops: SignalingOperation[] } = { service: null, ops: [] }, extra?: Extra): BaseContext & Extra {
   const { app } = runtime;
   const liveKinds = app.definition?.live ?? {};
   const facts = factsOf(app);
@@ -353,6 +379,7 @@ function baseContext<Extra extends object = object>(runtime: AppRuntime, workspa
     storage,
     signaling: signalingHandle(app, workspace, signaling.service, signaling.ops),
     secrets: secretsOf(app, platform.secret),
+    claims: claimsHandle(app, workspace, work, platform.sequelize, platform.strict),
     mail: Object.freeze({
       send(message: AppMailMessage) {
         mailOps.push(queuedMail(message, app.manifest.name));
@@ -479,7 +506,7 @@ export class AppPipeline {
     if (mailOps.length > 0 && status >= 200 && status < 300) this.services.mail().kick();
     if (isFileAnswer(answer)) {
       const response = h.response(answer.body).type(answer.contentType);
-      if (answer.filename !== null) response.header('content-disposition', `attachment; filename="${answer.filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(answer.filename)}`);
+      if (answer.filename !== null) response.header('content-disposition', contentDisposition(answer.filename));
       return response;
     }
     return answer;

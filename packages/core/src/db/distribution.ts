@@ -27,6 +27,7 @@ export const PLATFORM_DISTRIBUTION: DistributionLists = Object.freeze({
     'platform.recovery_codes': 'Account-level two-factor recovery codes (no workspace).',
     'platform.throttle_counters': 'Throttles keyed by address or e-mail across workspaces (sign-in floods), one row per key.',
     'platform.credential_hashes': 'Which workspace a session or API-key hash belongs to: read before the credential\'s workspace is known (any host), and the one place such a hash is unique across workspaces.',
+    'platform.name_claims': 'Names one workspace holds across the platform (an app\'s claimed mail domain): unique across workspaces, and looked up by name before the workspace is known (mail arriving for a domain).',
     '*.migrations': 'Each schema\'s migration bookkeeping, written by `wpk migrate` on the coordinator.',
   }),
   triggers: Object.freeze({

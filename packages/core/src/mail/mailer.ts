@@ -20,6 +20,32 @@ export interface MailMessage {
   fromName?: string;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what is folded
+const BREAKS = /[\u0000-\u001f\u007f]+/g;
+
+/** A header value on one line: each run of line breaks and other control characters becomes one space. */
+export function headerText(value: string): string {
+  return value.replace(BREAKS, ' ');
+}
+
+/**
+ * The message with every header value built from user text (subject, the sender's display name,
+ * addresses, attachment names) on one line: a chat named `Launch\r\nBcc: …` must never add a
+ * header. Both transports send only what this returns.
+ */
+function oneLineHeaders(message: MailMessage): MailMessage {
+  const one = (value: string | undefined) => (value === undefined ? undefined : headerText(value));
+  return {
+    ...message,
+    to: Array.isArray(message.to) ? message.to.map(headerText) : headerText(message.to),
+    subject: headerText(message.subject),
+    ...(message.cc ? { cc: message.cc.map(headerText) } : {}),
+    ...(message.replyTo !== undefined ? { replyTo: one(message.replyTo) } : {}),
+    ...(message.fromName !== undefined ? { fromName: one(message.fromName) } : {}),
+    ...(message.attachments ? { attachments: message.attachments.map((file) => ({ ...file, filename: headerText(file.filename) })) } : {}),
+  };
+}
+
 /** The message as nodemailer takes it (From filled in). */
 function nodemailerMessage(from: string, message: MailMessage) {
   return {
@@ -85,7 +111,7 @@ class SmtpMailer implements Mailer {
   ) {}
 
   async send(message: MailMessage): Promise<SentMail> {
-    const info = await this.transport.sendMail(nodemailerMessage(this.from, message));
+    const info = await this.transport.sendMail(nodemailerMessage(this.from, oneLineHeaders(message)));
     return { messageId: String(info.messageId) };
   }
 
@@ -105,7 +131,8 @@ class FileMailer implements Mailer {
     private readonly logger: Logger,
   ) {}
 
-  async send(message: MailMessage): Promise<SentMail> {
+  async send(given: MailMessage): Promise<SentMail> {
+    const message = oneLineHeaders(given);
     await mkdir(this.directory, { recursive: true });
     this.sequence += 1;
     const now = new Date();

@@ -45,9 +45,9 @@ export class PushRegistrations {
   /** Stores a phone; the same token again is updated (platform, member), not duplicated. */
   async register(workspaceId: string, memberId: string, input: { token: string; platform: PhonePlatform }): Promise<PushDeviceView> {
     const [row] = await this.sequelize.query<{ id: string; member_id: string; platform: PhonePlatform; token: string; created_at: Date; updated_at: Date }>(
-      `INSERT INTO platform.push_devices (workspace_id, member_id, token, platform)
-       VALUES (:workspaceId, :memberId, :token, :platform)
-       ON CONFLICT (workspace_id, token) DO UPDATE SET member_id = EXCLUDED.member_id, platform = EXCLUDED.platform, updated_at = clock_timestamp()
+      `INSERT INTO platform.push_devices (workspace_id, member_id, token, token_sha256, platform)
+       VALUES (:workspaceId, :memberId, :token, encode(sha256(convert_to(:token, 'UTF8')), 'hex'), :platform)
+       ON CONFLICT (workspace_id, token_sha256) DO UPDATE SET member_id = EXCLUDED.member_id, platform = EXCLUDED.platform, updated_at = clock_timestamp()
        RETURNING id, member_id, platform, token, created_at, updated_at`,
       { type: QueryTypes.SELECT, replacements: { workspaceId, memberId, ...input } },
     );

@@ -76,23 +76,26 @@ export function notificationEndpoints(services: NotificationEndpointServices): S
       method: 'PATCH',
       path: '/me/notification-preferences',
       options: {
-        app: { ...api, answers: { single: NOTIFICATION_PREFERENCES }, platformAccess: 'account.notification_preferences.edit' },
+        app: { ...api, answers: { anyOf: [{ single: NOTIFICATION_PREFERENCES }, { collection: NOTIFICATION_PREFERENCES }] }, platformAccess: 'account.notification_preferences.edit' },
         validate: {
           payload: Joi.object({
-            channel: Joi.string()
-              .valid(...NOTIFICATION_CHANNELS)
-              .required(),
+            channel: Joi.string().valid(...NOTIFICATION_CHANNELS),
             patch: Joi.object({ enabled: Joi.boolean(), toast: Joi.boolean(), push: Joi.boolean(), sound: SOUND }).unknown(true).required(),
           }).unknown(true),
         },
       },
       handler: (request, h) =>
         write(request, h, async () => {
-          const { channel, patch } = request.payload as { channel: NotificationChannel; patch: Partial<ChannelPreferences> };
+          const { channel, patch } = request.payload as { channel?: NotificationChannel; patch: Partial<ChannelPreferences> };
           const known = { enabled: patch.enabled, toast: patch.toast, push: patch.push, sound: patch.sound };
           const given = Object.fromEntries(Object.entries(known).filter(([, value]) => value !== undefined)) as Partial<ChannelPreferences>;
           if (Object.keys(given).length === 0) throw new InvalidError('patch must set at least one of enabled, toast, push, sound');
-          return single(request, await preferences.patch(workspaceId(request), credentialsOf(request).member.id, channel, given));
+          const memberId = credentialsOf(request).member.id;
+          if (channel !== undefined) return single(request, await preferences.patch(workspaceId(request), memberId, channel, given));
+          // Without a channel (the specification leaves it optional) the patch applies to every channel.
+          for (const each of NOTIFICATION_CHANNELS) await preferences.patch(workspaceId(request), memberId, each, given);
+          const rows = await preferences.list(workspaceId(request), memberId);
+          return collection(request, rows, rows.length, { page: 1, perPage: rows.length, limit: rows.length, offset: 0 });
         }),
     },
     {

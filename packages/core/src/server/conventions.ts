@@ -149,6 +149,17 @@ export const conventions: Plugin<ConventionsOptions> = {
         const type = mediaType(request.headers['content-type'] as string | undefined);
         if (!type || !meta.contentTypes.includes(type)) throw Boom.unsupportedMediaType('Unsupported Media Type');
       }
+      // A body declared over the route's limit is refused before any of it is read: hapi would
+      // otherwise read (drain) all of it before answering, until the request timeout's 408.
+      const limit = BODY_METHODS.has(request.method) ? request.route.settings.payload?.maxBytes : undefined;
+      const declared = Number(request.headers['content-length']);
+      if (limit !== undefined && Number.isFinite(declared) && declared > limit) {
+        const refusal = Boom.entityTooLarge(`Payload content length greater than maximum allowed: ${limit}`);
+        const failAction = request.route.settings.payload?.failAction;
+        // The route's own wording of its limit (a signed upload link), as when hapi finds it.
+        if (typeof failAction === 'function') return failAction.call(null, request, h, refusal);
+        throw refusal;
+      }
       return h.continue;
     });
 

@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { ForbiddenError, Joi, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@wpk/sdk';
+import { contentDisposition, ForbiddenError, Joi, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@wpk/sdk';
 import type { Readable } from 'node:stream';
 import { normalizeMediaType } from './content-type.js';
 import type { StorageService } from './service.js';
@@ -10,11 +10,6 @@ import type { LinkClaims } from './signed-urls.js';
 const INLINE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'application/pdf', 'text/plain']);
 const isInline = (type: string) => INLINE.has(type) || type.startsWith('audio/') || type.startsWith('video/');
 
-/** `Content-Disposition` with an ASCII fallback and the UTF-8 name (RFC 6266). */
-function disposition(type: string, filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `${isInline(type) ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 function claimsOf(storage: StorageService, request: Request, op: LinkClaims['op']): LinkClaims {
   const { token } = request.params as { token: string };
@@ -59,7 +54,7 @@ export function storageRoutes(storage: StorageService): ServerRoute[] {
           .type(object.content_type)
           .bytes(object.size_bytes)
           .etag(object.sha256)
-          .header('content-disposition', disposition(object.content_type, filename))
+          .header('content-disposition', contentDisposition(filename, isInline(object.content_type) ? 'inline' : 'attachment'))
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "default-src 'none'; sandbox")
           .header('cache-control', `private, max-age=${Math.max(0, claims.exp - Math.floor(storage.now().getTime() / 1000))}`);

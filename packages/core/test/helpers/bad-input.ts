@@ -8,7 +8,9 @@
  * and non-UUID path ids), sent as the workspace owner (full access, so they reach validation and
  * handlers). None may answer 5xx; a 4xx carries a JSON `{"error": string}` and leaves every table
  * of `platform` and of each app's schema (the event outbox included) with the row counts it had.
- * A 2xx (extra properties are accepted; fields are optional) is fine.
+ * A 2xx (extra properties are accepted; fields are optional) is fine, except for two variants with
+ * one right answer: a JSON body with bytes that are not UTF-8 is a 400 naming the field, and a
+ * blank name-like field (NAME_FIELDS) is a 400 naming it.
  */
 import { randomUUID } from 'node:crypto';
 import type { RequestRoute } from '@hapi/hapi';
@@ -54,6 +56,29 @@ export interface Variant {
   query?: string;
   contentType?: string;
   body?: string | Buffer;
+  /** What the answer must be besides no 5xx and a JSON error (null: right), when the variant has one exact answer. */
+  expect?: (status: number, body: unknown) => string | null;
+}
+
+/** Refusals that come before the input is read (the credential, the route's access): they may answer instead. */
+const BEFORE_INPUT = new Set([401, 403]);
+
+/** A 400 whose error names `field` (its own words after the name). */
+function namingRefusal(field: string): Variant['expect'] {
+  return (status, body) => {
+    if (BEFORE_INPUT.has(status)) return null;
+    const got = (body as { error?: unknown } | null)?.error;
+    return status === 400 && typeof got === 'string' && got.startsWith(`${field} `) ? null : `expected 400 with an error naming ${field}`;
+  };
+}
+
+/** The exact 400 a variant must get, naming what is wrong. */
+function exactRefusal(error: string): Variant['expect'] {
+  return (status, body) => {
+    if (BEFORE_INPUT.has(status)) return null;
+    const got = (body as { error?: unknown } | null)?.error;
+    return status === 400 && got === error ? null : `expected 400 {"error": ${JSON.stringify(error)}}`;
+  };
 }
 
 /** 10,000 levels of nesting, as JSON text. */
@@ -96,6 +121,18 @@ const FIELD_VALUES: Array<[FieldKind, string, string]> = [
   ['array', 'an array holding a NUL string', JSON.stringify(['a\u0000b'])],
   ['array', 'an array of 10,000 items', JSON.stringify(Array.from({ length: 10_000 }, (_value, index) => `item-${index}`))],
 ];
+
+/**
+ * Fields that name or title something. When such a string field refuses an empty string (no
+ * `allow('')`, not a closed set), it must refuse a blank one too ("  \t "): a 400 naming it, never
+ * a record named with spaces. Any app's field of these names is held to it, present and future.
+ */
+export const NAME_FIELDS = new Set(['name', 'title', 'label', 'subject', 'display_name', 'first_name', 'last_name', 'new_name']);
+
+/** True when `field` must refuse a blank value (see NAME_FIELDS). */
+export function refusesBlank(name: string, field: JoiDescription): boolean {
+  return NAME_FIELDS.has(name) && field.type === 'string' && field.flags?.only !== true && !(field.allow ?? []).includes('');
+}
 
 /** The kinds of malformed values a field gets (every field gets `any`). */
 function kindsOf(name: string, field: JoiDescription): Set<FieldKind> {
@@ -207,11 +244,14 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
   const takesBody = BODY_METHODS.has(route.method) || payload !== undefined;
   const jsonBody = takesBody && (!types || types.includes('application/json'));
   const query = requiredQuery(route, fieldIds(a)).slice(1);
+  // A site page answers a browser with an error page: its exact-answer variants are the API's only.
+  const page = route.settings.app?.wpk?.kind === 'page';
 
   if (jsonBody) {
     const json = 'application/json';
     const baseText = JSON.stringify(base);
     const firstField = Object.keys(payload?.keys ?? {})[0] ?? 'field';
+    const withoutFirst = JSON.stringify(Object.fromEntries(Object.entries(base).filter(([name]) => name !== firstField)));
     // Field by field first: a body-level variant that carries the sample body may be accepted
     // (extra keys are ignored) and change what the next variants find (a renamed lane).
     for (const [field, description] of Object.entries(payload?.keys ?? {})) {
@@ -221,6 +261,11 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
         const rest = { ...base };
         delete rest[field];
         variants.push({ label: `${field}: ${label}`, path, contentType: json, body: withRaw(`${JSON.stringify(field)}:${value}`, rest) });
+      }
+      if (refusesBlank(field, description)) {
+        const rest = { ...base };
+        delete rest[field];
+        variants.push({ label: `${field}: blank (spaces and a tab)`, path, contentType: json, body: withRaw(`${JSON.stringify(field)}:${JSON.stringify('  \t ')}`, rest), ...(page ? {} : { expect: namingRefusal(field) }) });
       }
     }
     variants.push(
@@ -237,7 +282,14 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
       { label: '10,000 nested objects', path, contentType: json, body: DEEP_OBJECT },
       { label: 'a 1 MB string', path, contentType: json, body: JSON.stringify({ ...base, [firstField]: 'a'.repeat(MB) }) },
       { label: 'duplicate keys', path, contentType: json, body: withRaw(`${JSON.stringify(firstField)}:12345`, base) },
-      { label: 'invalid UTF-8 bytes', path, contentType: json, body: Buffer.concat([Buffer.from(`{${JSON.stringify(firstField)}:"a`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(`"${baseText.length > 2 ? `,${baseText.slice(1)}` : '}'}`)]) },
+      {
+        label: 'invalid UTF-8 bytes',
+        path,
+        contentType: json,
+        body: Buffer.concat([Buffer.from(`{${JSON.stringify(firstField)}:"a`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(`b"${withoutFirst.length > 2 ? `,${withoutFirst.slice(1)}` : '}'}`)]),
+        // Never rewritten to U+FFFD: refused naming the field, on every route whose body is parsed.
+        ...(route.settings.payload?.parse === true && !page ? { expect: exactRefusal(`${firstField} must be UTF-8 text: the body holds bytes that are not UTF-8`) } : {}),
+      },
       { label: 'a byte-order mark', path, contentType: json, body: `\ufeff${baseText}` },
       { label: 'JSON sent as text/plain', path, contentType: 'text/plain', body: baseText },
       { label: 'JSON declared UTF-16', path, contentType: 'application/json; charset=utf-16', body: baseText },
@@ -314,6 +366,18 @@ function problemWith(status: number, payload: string, page: boolean): string | n
   return null;
 }
 
+/** What an exact-answer variant's check says of the answer, or null. */
+function expected(variant: Variant, status: number, payload: string): string | null {
+  if (!variant.expect) return null;
+  let body: unknown = null;
+  try {
+    body = JSON.parse(payload);
+  } catch {
+    // problemWith has judged the shape; the check sees no body.
+  }
+  const problem = variant.expect(status, body);
+  return problem ? `answered ${status}, ${problem}` : null;
+}
 
 /** What a run of the guard found. */
 export interface BadInputResult {
@@ -344,7 +408,7 @@ export async function runBadInputGuard(env: GuardRuntime, a: SeededWorkspace, ro
       const response = await env.inject({ method, url, headers, payload: variant.body });
       requests += 1;
       const where = `${method} ${route.path} [${variant.label}]`;
-      const problem = problemWith(response.statusCode, response.payload, route.settings.app?.wpk?.kind === 'page');
+      const problem = problemWith(response.statusCode, response.payload, route.settings.app?.wpk?.kind === 'page') ?? expected(variant, response.statusCode, response.payload);
       if (problem) failures.push(`${where}: ${problem}: ${response.payload.slice(0, 200)}`);
       const now = await counts();
       if (response.statusCode >= 400) {

@@ -193,7 +193,7 @@ async function seedRecruiting(call: (method: string, url: string, body?: unknown
 }
 
 /**
- * The mail app's records, as the owner: a domain, a mailbox assigned to the owner (their account)
+ * The mail app's records, as the owner: a domain (verified), a mailbox assigned to the owner (their account)
  * with a signature, a filter, a blocked sender, a draft, an outbox key and a queued message, and
  * a group with the member in it. A group message only arrives over SMTP: one is stored through
  * the app's own inbound code path (the runtime's service host), as the listener would.
@@ -202,6 +202,11 @@ async function seedMail(env: GuardRuntime, workspaceId: string, owner: string, i
   await call('POST', '/applications/mail/installations', {});
   await env.runtime.apps.dispatch('mail', { action: 'system.workspace.member.added', payload: { member_id: ids.member, role: 'member' }, metadata: { workspace_id: workspaceId }, attempt: 1 } as never);
   ids.mail_domain = (await call('POST', '/mail/domains', { name: `${subdomain}-secret.test` })).id;
+  // Verified as its DNS check would (a domain's mailboxes send only once it is): verified_at and the claim.
+  await env.runtime.db.sequelize.query(
+    "UPDATE app_mail.domains SET verified_at = now() WHERE workspace_id = :workspaceId AND id = :id; INSERT INTO platform.name_claims (app, kind, name, workspace_id) VALUES ('mail', 'domain', :name, :workspaceId)",
+    { replacements: { workspaceId, id: ids.mail_domain, name: `${subdomain}-secret.test` } },
+  );
   ids.mail_mailbox = (await call('POST', '/mail/mailboxes', { domain_id: ids.mail_domain, local_part: 'box', display_name: `${marker} box`, member_id: owner })).id;
   ids.mail_key = (await call('POST', `/mail/mailboxes/${ids.mail_mailbox}/outbox-keys`, { name: `${marker} key` })).id;
   ids.mail_group = (await call('POST', '/mail/groups', { domain_id: ids.mail_domain, local_part: 'team', name: `${marker} group` })).id;
@@ -377,6 +382,13 @@ export function sampleFor(name: string, description: JoiDescription, ids: Record
       if (/(_date|^date)$/.test(name)) return '2027-01-15';
       if (/_at$|^(after|before)$/.test(name)) return '2027-01-15T00:00:00.000Z';
       if (/color/.test(name)) return '#336699';
+      // A pattern (a slug, a version): the first plain value it takes, so the field is valid.
+      const pattern = /^\/(.*)\/([a-z]*)$/s.exec(String(rule('pattern')?.args?.regex ?? ''));
+      if (pattern) {
+        const regex = new RegExp(pattern[1]!, pattern[2]);
+        const fits = ['guard-probe', 'guard', 'guard_probe', 'GUARD', '1.0.0', '1', 'a'].find((candidate) => regex.test(candidate));
+        if (fits) return fits;
+      }
       const min = Number(rule('min')?.args?.limit ?? rule('length')?.args?.limit ?? 1);
       const max = Number(rule('max')?.args?.limit ?? rule('length')?.args?.limit ?? 64);
       return 'guard probe text abcdefghijklmnopqrstuvwxyz'.padEnd(min, 'x').slice(0, Math.max(min, Math.min(max, 20)));

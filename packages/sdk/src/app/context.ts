@@ -318,6 +318,23 @@ export interface AppMail {
   send(message: AppMailMessage): void;
 }
 
+/**
+ * `ctx.claims`: names that one workspace of the whole platform may hold at a time, per app and
+ * kind (a mail domain, say). A claim is taken in the work's transaction (a rolled-back request
+ * takes nothing) and lasts until the holder releases it or the workspace is deleted; nothing
+ * another workspace does moves it. The app decides what proves a claim before taking it.
+ */
+export interface AppClaims {
+  /**
+   * Takes `name` of `kind` (1-40 and 1-300 characters, compared exactly: normalise first) for
+   * this workspace. True when this workspace holds it now (or already did); false when another
+   * workspace holds it, which stays untouched.
+   */
+  take(kind: string, name: string): Promise<boolean>;
+  /** Gives `name` of `kind` up if this workspace holds it (no-op otherwise). */
+  release(kind: string, name: string): Promise<void>;
+}
+
 /** What every handler of the app receives, in a request or in an event delivery. */
 export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** The app itself. */
@@ -348,6 +365,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   signaling: AppSignaling;
   /** Encrypts small secrets the app keeps at rest (credentials, private keys) with the platform's secret key. */
   secrets: AppSecrets;
+  /** Platform-wide names one workspace holds at a time (a verified mail domain). */
+  claims: AppClaims;
   /** Sends mail from the app (after the commit). */
   mail: AppMail;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */

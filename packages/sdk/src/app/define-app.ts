@@ -93,6 +93,8 @@ export interface AppServiceHost<M extends ModelMap = ModelMap, T extends AppType
    * it commits; a throw rolls it back and rethrows). Null when the app is not installed there.
    */
   run<R>(workspaceId: string, work: (ctx: EventContext<M, T>) => Promise<R>): Promise<R | null>;
+  /** The workspace holding `name` of `kind` among this app's claims (`ctx.claims`), or null. */
+  claimant(kind: string, name: string): Promise<string | null>;
 }
 
 /**

@@ -24,7 +24,7 @@ export async function listRecordings(ctx: CallsContext, id: string) {
   const { rows, count } = await ctx.db.recordings.findAndCountAll({ where: { call_id: call.id }, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
   const data = [];
   for (const recording of rows) {
-    const link = recording.status === 'ready' ? await ctx.storage.signedDownloadUrl(recording.storage_key, { filename: `${call.title.replace(/[^\w .-]+/g, '_').slice(0, 80) || 'call'}.${EXTENSIONS[recording.content_type] ?? 'bin'}` }) : null;
+    const link = recording.status === 'ready' ? await ctx.storage.signedDownloadUrl(recording.storage_key, { filename: `${call.title.trim().slice(0, 200) || 'call'}.${EXTENSIONS[recording.content_type] ?? 'bin'}` }) : null;
     data.push(presentRecording(recording, link));
   }
   return { data, count };

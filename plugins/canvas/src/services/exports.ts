@@ -57,7 +57,8 @@ export async function renderExport(ctx: CanvasContext, boardId: string, target: 
 }
 
 function fileName(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 100) || 'board';
+  // The board's own name: the download's Content-Disposition carries it exactly (RFC 6266).
+  return name.trim().slice(0, 200) || 'board';
 }
 
 /** The board's export targets, in target order. */

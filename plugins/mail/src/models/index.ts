@@ -8,6 +8,8 @@ const list = () => ({ type: DataTypes.JSONB, allowNull: false, defaultValue: [] 
 export interface RecordCheck {
   ok: boolean;
   found: string[];
+  /** The DNS gave no answer (timeout, refusal, server failure): nothing is known either way. */
+  unanswered?: boolean;
 }
 
 /** A hosted domain; its DKIM private key is sealed with `ctx.secrets`. */
@@ -17,6 +19,8 @@ export interface Domain {
   dkim_selector: string;
   dkim_public_key: string;
   dkim_private_key: string;
+  /** This workspace's token for the domain, published in its ownership record to prove control. */
+  verification_token: string;
   catch_all_mailbox_id: string | null;
   verified_at: Date | null;
   checked_at: Date | null;
@@ -256,6 +260,7 @@ export const models = {
     dkim_selector: { type: DataTypes.STRING(63), allowNull: false },
     dkim_public_key: { type: DataTypes.TEXT, allowNull: false },
     dkim_private_key: { type: DataTypes.TEXT, allowNull: false },
+    verification_token: { type: DataTypes.STRING(64), allowNull: false },
     catch_all_mailbox_id: { type: DataTypes.UUID, allowNull: true },
     verified_at: { type: DataTypes.DATE, allowNull: true },
     checked_at: { type: DataTypes.DATE, allowNull: true },

@@ -106,11 +106,11 @@ export const DRAFT: JoiObjectSchema = recordSchema({
 }).id('MailDraft');
 
 const DNS_RECORD = recordSchema({
-  purpose: Joi.string().valid('mx', 'spf', 'dkim', 'dmarc'),
+  purpose: Joi.string().valid('ownership', 'mx', 'spf', 'dkim', 'dmarc'),
   type: Joi.string().valid('MX', 'TXT'),
   name: Joi.string(),
   value: Joi.string().description('What to publish'),
-  status: Joi.string().valid('ok', 'missing', 'unchecked').description('What the last check found'),
+  status: Joi.string().valid('ok', 'missing', 'unanswered', 'unchecked').description('What the last check found (unanswered: the DNS gave no answer)'),
   found: Joi.array().items(Joi.string()).description('The values the last check found'),
 }).id('MailDnsRecord');
 

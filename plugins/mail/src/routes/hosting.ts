@@ -72,7 +72,7 @@ export function hostingRoutes(options: MailOptions) {
       method: 'POST',
       path: '/mail/domains/{domain_id}/verification',
       answers: { single: DOMAIN },
-      description: "Looks the domain's DNS records up now; verified while MX, SPF, DKIM and DMARC all match",
+      description: "Looks the domain's DNS records up now; verified (and claimed for this workspace) once the ownership record carries this workspace's token and MX, SPF, DKIM and DMARC match; 409 while another workspace holds it verified",
       validate: { params: idParams('domain_id') },
       async handler(request, ctx) {
         return ctx.respond.single(show(await verifyDomain(ctx, request.params.domain_id, options), ctx.settings));

@@ -5,7 +5,7 @@ import type { DnsResolver, MailOptions } from '../options.js';
 
 /** One DNS record a domain's owner publishes. */
 export interface DnsRecord {
-  purpose: 'mx' | 'spf' | 'dkim' | 'dmarc';
+  purpose: 'ownership' | 'mx' | 'spf' | 'dkim' | 'dmarc';
   type: 'MX' | 'TXT';
   name: string;
   value: string;
@@ -26,10 +26,22 @@ export function dkimValue(publicKey: string): string {
   return `v=DKIM1; k=rsa; p=${publicKey}`;
 }
 
-/** The four records a domain needs: MX to the listener, SPF, DKIM (the domain's selector), DMARC. */
-export function dnsRecords(domain: Pick<Domain, 'name' | 'dkim_selector' | 'dkim_public_key'>, options: Pick<MailOptions, 'mxHost' | 'spfInclude'>, dmarcPolicy: string): DnsRecord[] {
+/** Where a domain's ownership record is published. */
+export const OWNERSHIP_PREFIX = '_wpk-verify';
+
+/** The ownership record's value for a domain's token. */
+export function ownershipValue(token: string): string {
+  return `wpk-verification=${token}`;
+}
+
+/**
+ * The five records a domain needs: the ownership record (`_wpk-verify.<domain>` TXT carrying this
+ * workspace's token for the domain), MX to the listener, SPF, DKIM (the domain's selector), DMARC.
+ */
+export function dnsRecords(domain: Pick<Domain, 'name' | 'dkim_selector' | 'dkim_public_key' | 'verification_token'>, options: Pick<MailOptions, 'mxHost' | 'spfInclude'>, dmarcPolicy: string): DnsRecord[] {
   const spf = ['v=spf1', 'mx', ...(options.spfInclude ? [options.spfInclude] : []), '-all'].join(' ');
   return [
+    { purpose: 'ownership', type: 'TXT', name: `${OWNERSHIP_PREFIX}.${domain.name}`, value: ownershipValue(domain.verification_token) },
     { purpose: 'mx', type: 'MX', name: domain.name, value: `10 ${options.mxHost}.` },
     { purpose: 'spf', type: 'TXT', name: domain.name, value: spf },
     { purpose: 'dkim', type: 'TXT', name: `${domain.dkim_selector}._domainkey.${domain.name}`, value: dkimValue(domain.dkim_public_key) },
@@ -37,15 +49,23 @@ export function dnsRecords(domain: Pick<Domain, 'name' | 'dkim_selector' | 'dkim
   ];
 }
 
-const NOTHING = new Set(['ENOTFOUND', 'ENODATA', 'ESERVFAIL', 'EREFUSED', 'ETIMEOUT', 'ECONNREFUSED']);
+// The name or the record type does not exist: an answer. The others: no answer was had.
+const ABSENT = new Set(['ENOTFOUND', 'ENODATA']);
+const UNANSWERED = new Set(['ESERVFAIL', 'EREFUSED', 'ETIMEOUT', 'ECONNREFUSED', 'ECANCELLED', 'EBADRESP', 'ECONNRESET']);
 
-async function lookUp<T>(call: () => Promise<T[]>): Promise<T[]> {
+async function lookUpAnswer<T>(call: () => Promise<T[]>): Promise<{ records: T[]; answered: boolean }> {
   try {
-    return await call();
+    return { records: await call(), answered: true };
   } catch (error) {
-    if (NOTHING.has((error as NodeJS.ErrnoException).code ?? '')) return [];
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (ABSENT.has(code)) return { records: [], answered: true };
+    if (UNANSWERED.has(code)) return { records: [], answered: false };
     throw error;
   }
+}
+
+async function lookUp<T>(call: () => Promise<T[]>): Promise<T[]> {
+  return (await lookUpAnswer(call)).records;
 }
 
 function tags(value: string): Map<string, string> {
@@ -62,11 +82,15 @@ function tags(value: string): Map<string, string> {
 }
 
 /**
- * Looks the domain's records up and judges each: MX names the listener's host; an SPF record
- * allows `mx` (and the relay's include when one is configured); the DKIM record carries the
- * domain's public key; a DMARC record exists.
+ * Looks the domain's records up and judges each: the ownership record carries this workspace's
+ * token (`unanswered` when the DNS gave no answer at all: a timeout, a refusal, a server
+ * failure); MX names the listener's host; an SPF record allows `mx` (and the relay's include when
+ * one is configured); the DKIM record carries the domain's public key; a DMARC record exists.
  */
-export async function checkRecords(resolver: DnsResolver, domain: Pick<Domain, 'name' | 'dkim_selector' | 'dkim_public_key'>, options: Pick<MailOptions, 'mxHost' | 'spfInclude'>): Promise<Record<DnsRecord['purpose'], RecordCheck>> {
+export async function checkRecords(resolver: DnsResolver, domain: Pick<Domain, 'name' | 'dkim_selector' | 'dkim_public_key' | 'verification_token'>, options: Pick<MailOptions, 'mxHost' | 'spfInclude'>): Promise<Record<DnsRecord['purpose'], RecordCheck>> {
+  const expected = ownershipValue(domain.verification_token);
+  const ownership = await lookUpAnswer(() => resolver.resolveTxt(`${OWNERSHIP_PREFIX}.${domain.name}`));
+  const owned = ownership.records.map((chunks) => chunks.join('').trim()).filter((value) => value.startsWith('wpk-verification='));
   const host = options.mxHost.toLowerCase().replace(/\.$/, '');
   const mx = (await lookUp(() => resolver.resolveMx(domain.name))).map((record) => `${record.priority} ${record.exchange}`);
   const txt = (await lookUp(() => resolver.resolveTxt(domain.name))).map((chunks) => chunks.join(''));
@@ -75,6 +99,7 @@ export async function checkRecords(resolver: DnsResolver, domain: Pick<Domain, '
   const dmarc = (await lookUp(() => resolver.resolveTxt(`_dmarc.${domain.name}`))).map((chunks) => chunks.join('')).filter((value) => /^v=DMARC1(;|\s|$)/i.test(value));
   const spfTerms = (value: string) => value.toLowerCase().split(/\s+/);
   return {
+    ownership: { ok: owned.includes(expected), found: owned, ...(ownership.answered ? {} : { unanswered: true }) },
     mx: { ok: mx.some((record) => record.split(' ')[1]!.toLowerCase().replace(/\.$/, '') === host), found: mx },
     spf: { ok: spf.length === 1 && spfTerms(spf[0]!).includes('mx') && (!options.spfInclude || spfTerms(spf[0]!).includes(options.spfInclude.toLowerCase())), found: spf },
     dkim: { ok: dkim.some((value) => tags(value).get('p') === domain.dkim_public_key), found: dkim },

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
-import type { Domain } from '../models/index.js';
+import type { Domain, RecordCheck } from '../models/index.js';
 import type { MailOptions } from '../options.js';
 import { domainName } from './addresses.js';
 import { conflictOnDuplicate, type MailBaseContext, type MailContext } from './context.js';
 import { checkRecords, dkimKeyPair, dnsRecords } from './dns-records.js';
+
+function recordStatus(check: RecordCheck | undefined): 'ok' | 'missing' | 'unanswered' | 'unchecked' {
+  if (!check) return 'unchecked';
+  if (check.ok) return 'ok';
+  return check.unanswered ? 'unanswered' : 'missing';
+}
+
+/** The kind of `ctx.claims` a verified domain holds: one workspace of the platform receives its mail. */
+export const DOMAIN_CLAIM = 'domain';
 
 /** A domain as the API shows it: the records to publish with their last check, never the private key. */
 export function presentDomain(domain: Domain, options: MailOptions, dmarcPolicy: string) {
@@ -16,7 +25,7 @@ export function presentDomain(domain: Domain, options: MailOptions, dmarcPolicy:
     checked_at: domain.checked_at,
     catch_all_mailbox_id: domain.catch_all_mailbox_id,
     dkim_selector: domain.dkim_selector,
-    dns_records: dnsRecords(domain, options, dmarcPolicy).map((record) => ({ ...record, status: domain.checks[record.purpose] ? (domain.checks[record.purpose]!.ok ? 'ok' : 'missing') : 'unchecked', found: domain.checks[record.purpose]?.found ?? [] })),
+    dns_records: dnsRecords(domain, options, dmarcPolicy).map((record) => ({ ...record, status: recordStatus(domain.checks[record.purpose]), found: domain.checks[record.purpose]?.found ?? [] })),
     created_by: domain.created_by,
     created_at: domain.created_at,
     updated_at: domain.updated_at,
@@ -41,22 +50,38 @@ export async function addDomain(ctx: MailContext, input: { name: string }): Prom
   if (await ctx.db.domains.findOne({ where: { name } })) throw new ConflictError(`Domain ${name} is already added`);
   const keys = await dkimKeyPair();
   const domain = await conflictOnDuplicate(
-    ctx.db.domains.create({ name, dkim_selector: `wpk${randomBytes(4).toString('hex')}`, dkim_public_key: keys.publicKey, dkim_private_key: ctx.secrets.seal(keys.privateKey), created_by: ctx.member.id, checks: {} }),
+    ctx.db.domains.create({ name, dkim_selector: `wpk${randomBytes(4).toString('hex')}`, dkim_public_key: keys.publicKey, dkim_private_key: ctx.secrets.seal(keys.privateKey), verification_token: randomBytes(16).toString('hex'), created_by: ctx.member.id, checks: {} }),
     `Domain ${name} is already added`,
   );
   ctx.events.stage('core.mail.domain.added', { domain_id: domain.id, name, added_by: ctx.member.id });
   return domain;
 }
 
-/** Looks the records up now; the domain is verified while all four match. */
+/**
+ * Looks the records up now. An unverified domain is verified, and claimed for this workspace
+ * across the platform, once all five match: the ownership record carries this workspace's token
+ * (control of the domain's DNS, proven), and MX, SPF, DKIM and DMARC are in place. While another
+ * workspace holds the claim it cannot be verified here (409), whatever DNS says. A verified
+ * domain keeps its claim through later checks, unless its ownership record is answered without
+ * this workspace's token: then the claim ends and the domain receives nothing until a workspace
+ * proves control again. A look-up that got no answer changes nothing.
+ */
 export async function verifyDomain(ctx: MailContext, id: string, options: MailOptions): Promise<Domain> {
   const domain = await requireDomain(ctx, id, true);
   const checks = await checkRecords(options.resolver, domain, options);
-  const allOk = Object.values(checks).every((check) => check.ok);
   const now = new Date();
-  const verifiedAt = allOk ? (domain.verified_at ?? now) : null;
+  let verifiedAt = domain.verified_at;
+  if (domain.verified_at) {
+    if (!checks.ownership.ok && !checks.ownership.unanswered) {
+      await ctx.claims.release(DOMAIN_CLAIM, domain.name);
+      verifiedAt = null;
+    }
+  } else if (Object.values(checks).every((check) => check.ok)) {
+    if (!(await ctx.claims.take(DOMAIN_CLAIM, domain.name))) throw new ConflictError(`${domain.name} is verified by another workspace: it cannot be verified here while that workspace holds it`);
+    verifiedAt = now;
+    ctx.events.stage('core.mail.domain.verified', { domain_id: id, name: domain.name });
+  }
   await ctx.db.domains.update({ checks, checked_at: now, verified_at: verifiedAt }, { where: { id } });
-  if (allOk && !domain.verified_at) ctx.events.stage('core.mail.domain.verified', { domain_id: id, name: domain.name });
   return { ...domain, checks, checked_at: now, verified_at: verifiedAt };
 }
 
@@ -85,5 +110,6 @@ export async function deleteDomain(ctx: MailContext, id: string): Promise<void> 
   const groupMessages = await ctx.db.messages.findAll({ where: { group_id: groups.map((group) => group.id) }, attributes: ['id'] });
   for (const message of [...messages, ...groupMessages]) ctx.search.remove('message', message.id);
   await ctx.db.domains.destroy({ where: { id } });
+  if (domain.verified_at) await ctx.claims.release(DOMAIN_CLAIM, domain.name);
   ctx.events.stage('core.mail.domain.deleted', { domain_id: id, name: domain.name, deleted_by: ctx.member.id });
 }

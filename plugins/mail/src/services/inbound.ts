@@ -26,14 +26,16 @@ export interface IncomingMessage {
 /** Where an address of a hosted domain leads: a mailbox, a group, the domain's catch-all, or nowhere. */
 export async function resolveRecipient(ctx: MailBaseContext, address: string): Promise<{ kind: 'mailbox'; mailbox: Mailbox } | { kind: 'group'; groupId: string } | null> {
   const lower = address.toLowerCase();
+  const parts = splitAddress(lower);
+  if (!parts) return null;
+  // Only a domain this workspace verified receives (the listener asks its claim's holder alone).
+  const domain = await ctx.db.domains.findOne({ where: { name: parts.domain } });
+  if (!domain?.verified_at) return null;
   const mailbox = await ctx.db.mailboxes.findOne({ where: { address: lower } });
   if (mailbox) return { kind: 'mailbox', mailbox };
   const group = await ctx.db.groups.findOne({ where: { address: lower } });
   if (group) return { kind: 'group', groupId: group.id };
-  const parts = splitAddress(lower);
-  if (!parts) return null;
-  const domain = await ctx.db.domains.findOne({ where: { name: parts.domain } });
-  if (!domain?.catch_all_mailbox_id) return null;
+  if (!domain.catch_all_mailbox_id) return null;
   const catchAll = await ctx.db.mailboxes.findById(domain.catch_all_mailbox_id);
   return catchAll ? { kind: 'mailbox', mailbox: catchAll } : null;
 }

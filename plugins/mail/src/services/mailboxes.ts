@@ -164,6 +164,8 @@ export async function deleteOutboxKey(ctx: MailContext, mailboxId: string, keyId
 export async function authenticateSubmission(ctx: MailBaseContext, address: string, secret: string): Promise<Mailbox | null> {
   const mailbox = await ctx.db.mailboxes.findOne({ where: { address: address.toLowerCase() } });
   if (!mailbox || !secret.startsWith('mbk_')) return null;
+  const domain = await ctx.db.domains.findById(mailbox.domain_id);
+  if (!domain?.verified_at) return null;
   const keys = await ctx.db.outboxKeys.findAll({ where: { mailbox_id: mailbox.id, prefix: secret.slice(0, 12), revoked_at: null } });
   const hash = Buffer.from(hashSecret(secret));
   const key = keys.find((candidate) => timingSafeEqual(Buffer.from(candidate.secret_hash), hash));

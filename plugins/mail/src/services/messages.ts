@@ -155,6 +155,12 @@ export async function queueMessage(ctx: MailBaseContext, mailbox: Pick<Account, 
   const recipients = [...(composition.to ?? []), ...(composition.cc ?? []), ...(composition.bcc ?? [])];
   if (recipients.length === 0) throw new InvalidError('to, cc or bcc must name at least one recipient');
   if (recipients.length > 100) throw new InvalidError('A message may have at most 100 recipients');
+  // A hosted mailbox sends as its domain: only a workspace that proved control of it may (DKIM and SPF would vouch for the mail).
+  const hosted = await ctx.db.mailboxes.findById(mailbox.id);
+  if (hosted) {
+    const domain = await ctx.db.domains.findById(hosted.domain_id);
+    if (!domain?.verified_at) throw new ConflictError(`${domain?.name ?? 'The mailbox\'s domain'} is not verified in this workspace: mail from ${mailbox.address} cannot be sent until it is`);
+  }
   let text = composition.text ?? '';
   let html = composition.html ?? '';
   const chosen = signatureId === undefined ? mailbox.signature_id : signatureId;

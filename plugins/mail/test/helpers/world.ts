@@ -1,55 +1,14 @@
 /**
  * The Mail app's test fixture: a real platform with the app built by `createMailApp` — its SMTP
  * listener on a free loopback port, the relay pointed at that same listener (so mail between
- * hosted mailboxes leaves over SMTP and comes back in), and a DNS resolver that answers only
- * what a test published. The queue runs when a test calls `flush()`.
+ * hosted mailboxes leaves over SMTP and comes back in), and a real DNS server on loopback that
+ * answers only what a test published, asked through the app's own resolver. The queue runs when a test calls `flush()`.
  */
 import { createTestPlatform, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
-import { createMailApp, type DnsResolver, type MailService, type TlsSource } from '../../src/index.js';
+import { createMailApp, dnsResolver, type MailService, type TlsSource } from '../../src/index.js';
+import { LocalDns } from './dns-server.js';
 
-/** A fake DNS zone: records the tests publish. */
-export class FakeDns implements DnsResolver {
-  readonly mx = new Map<string, Array<{ exchange: string; priority: number }>>();
-  readonly txt = new Map<string, string[][]>();
-  readonly a = new Map<string, string[]>();
-
-  /** Publishes one TXT record (an SPF or DMARC policy a test sets up by hand). */
-  publishTxt(name: string, value: string): void {
-    this.txt.set(name, [...(this.txt.get(name) ?? []), value.match(/.{1,255}/g)!]);
-  }
-
-  /** Publishes the records a domain's answer lists (`dns_records`). */
-  publish(records: Array<{ type: string; name: string; value: string }>): void {
-    for (const record of records) {
-      if (record.type === 'MX') {
-        const [priority, exchange] = record.value.split(' ');
-        this.mx.set(record.name, [...(this.mx.get(record.name) ?? []), { priority: Number(priority), exchange: exchange!.replace(/\.$/, '') }]);
-      } else {
-        // Long TXT values are split in 255-character strings, as DNS serves them.
-        const chunks = record.value.match(/.{1,255}/g)!;
-        this.txt.set(record.name, [...(this.txt.get(record.name) ?? []), chunks]);
-      }
-    }
-  }
-
-  async resolveMx(name: string) {
-    const found = this.mx.get(name);
-    if (!found) throw Object.assign(new Error(`queryMx ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    return found;
-  }
-
-  async resolve4(name: string) {
-    const found = this.a.get(name);
-    if (!found) throw Object.assign(new Error(`queryA ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    return found;
-  }
-
-  async resolveTxt(name: string) {
-    const found = this.txt.get(name);
-    if (!found) throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
-    return found;
-  }
-}
+export { LocalDns } from './dns-server.js';
 
 export interface CapturedEvent {
   action: string;
@@ -60,7 +19,7 @@ export interface World {
   platform: TestPlatform;
   workspace: TestWorkspace;
   owner: TestMember;
-  dns: FakeDns;
+  dns: LocalDns;
   service: MailService;
   /** The listener's port. */
   port: number;
@@ -81,11 +40,11 @@ export interface World {
 }
 
 export async function startWorld(subdomain: string, options: { tls?: TlsSource } = {}): Promise<World> {
-  const dns = new FakeDns();
+  const dns = await LocalDns.start();
   // The MX host is this listener (and the relay), on loopback: the hosted domains' SPF `mx` passes for it.
   dns.a.set('mx.mail.test', ['127.0.0.1']);
   const built = createMailApp({
-    resolver: dns,
+    resolver: dnsResolver([dns.address]),
     smtp: { host: '127.0.0.1', port: 0, hostname: 'mx.mail.test', maxMessageBytes: 1024 * 1024, tls: options.tls ?? null },
     relay: () => (built.service.port ? { host: '127.0.0.1', port: built.service.port } : null),
     mxHost: 'mx.mail.test',
@@ -95,7 +54,10 @@ export async function startWorld(subdomain: string, options: { tls?: TlsSource }
     // The test's IMAP and SMTP servers listen on loopback, a private address (see private-hosts.test.ts).
     allowPrivateHosts: true,
   });
-  const platform = await createTestPlatform({ apps: [built.app], firstParty: true });
+  const platform = await createTestPlatform({ apps: [built.app], firstParty: true }).catch(async (error: unknown) => {
+    await dns.close();
+    throw error;
+  });
   try {
     await platform.runtime.apps.startServices();
     const workspace = await platform.workspace(subdomain);
@@ -135,11 +97,15 @@ export async function startWorld(subdomain: string, options: { tls?: TlsSource }
         const result = await platform.deliver(workspace.id, action, payload);
         if (result.mail !== 'handled') throw new Error(`${action} was not handled: ${JSON.stringify(result)}`);
       },
-      close: () => platform.close(),
+      close: async () => {
+        await platform.close();
+        await dns.close();
+      },
     };
     return world;
   } catch (error) {
     await platform.close();
+    await dns.close();
     throw error;
   }
 }

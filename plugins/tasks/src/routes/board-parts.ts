@@ -47,7 +47,7 @@ export const boardPartRoutes = [
     path: '/boards/{board_id}/topics',
     answers: { single: TOPIC },
     description: 'Creates a topic on the board',
-    validate: { params: idParams('board_id'), payload: Joi.object({ name: Joi.string().min(1).max(80).required(), color: color().allow(null) }) },
+    validate: { params: idParams('board_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(80).required(), color: color().allow(null) }) },
     async handler(request, ctx) {
       const topic = await createTopic(ctx, request.params.board_id, request.payload);
       return ctx.respond.single(topic, { self: `/boards/${topic.board_id}/topics/${topic.id}` });
@@ -58,7 +58,7 @@ export const boardPartRoutes = [
     path: '/boards/{board_id}/topics/{topic_id}',
     answers: { single: TOPIC },
     description: 'Renames or recolours a topic',
-    validate: { params: idParams('board_id', 'topic_id'), payload: Joi.object({ name: Joi.string().min(1).max(80), color: color().allow(null) }) },
+    validate: { params: idParams('board_id', 'topic_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(80), color: color().allow(null) }) },
     async handler(request, ctx) {
       const topic = await updateTopic(ctx, request.params.board_id, request.params.topic_id, request.payload);
       return ctx.respond.single(topic);

@@ -87,7 +87,7 @@ export const boardRoutes = [
     description: 'Renames a lane and every task in it',
     validate: {
       params: idParams('board_id'),
-      payload: Joi.object({ old_name: Joi.string().min(1).required(), new_name: Joi.string().min(1).max(80).required() }),
+      payload: Joi.object({ old_name: Joi.string().min(1).required(), new_name: Joi.string().trim().min(1).max(80).required() }),
     },
     async handler(request, ctx) {
       const { board, task_ids } = await renameLane(ctx, request.params.board_id, request.payload.old_name, request.payload.new_name);

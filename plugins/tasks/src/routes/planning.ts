@@ -26,7 +26,7 @@ export const planningRoutes = [
     answers: { single: VIEW },
     description: 'Saves a board view',
     validate: {
-      payload: Joi.object({ board_id: id().required(), name: Joi.string().min(1).max(80).required(), tab: Joi.string().min(1).max(40).required(), schedule_id: id().allow(null) }),
+      payload: Joi.object({ board_id: id().required(), name: Joi.string().trim().min(1).max(80).required(), tab: Joi.string().min(1).max(40).required(), schedule_id: id().allow(null) }),
     },
     async handler(request, ctx) {
       return ctx.respond.single(await createView(ctx, request.payload), { self: '/views' });
@@ -58,7 +58,7 @@ export const planningRoutes = [
     path: '/schedules',
     answers: { single: SCHEDULE },
     description: 'Creates a schedule',
-    validate: { payload: Joi.object({ name: Joi.string().min(1).max(120).required(), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
+    validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(120).required(), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
     async handler(request, ctx) {
       const schedule = await createSchedule(ctx, request.payload);
       return ctx.respond.single(schedule, { self: `/schedules/${schedule.id}` });
@@ -80,7 +80,7 @@ export const planningRoutes = [
     path: '/schedules/{schedule_id}',
     answers: { single: SCHEDULE },
     description: 'Renames or re-dates a schedule',
-    validate: { params: idParams('schedule_id'), payload: Joi.object({ name: Joi.string().min(1).max(120), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
+    validate: { params: idParams('schedule_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(120), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
     async handler(request, ctx) {
       return ctx.respond.single(await updateSchedule(ctx, request.params.schedule_id, request.payload));
     },

@@ -1,5 +1,5 @@
 import type { ServerRoute } from '@hapi/hapi';
-import { Joi, parseInstant } from '@wpk/sdk';
+import { contentDisposition, Joi, parseInstant } from '@wpk/sdk';
 import { stringify } from 'csv-stringify';
 import { Readable } from 'node:stream';
 import { credentialsOf, hasPlatformRole, requireRole } from '../../access/index.js';
@@ -101,7 +101,7 @@ export function workspaceRoutes(dependencies: RouteDependencies): ServerRoute[] 
         return h
           .response(csv)
           .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="activity-${request.app.workspace!.subdomain}-${stamp}.csv"`);
+          .header('content-disposition', contentDisposition(`activity-${request.app.workspace!.subdomain}-${stamp}.csv`));
       },
     },
   ];
