@@ -96,6 +96,11 @@ export class Bridge extends EventTarget {
     return this.request('pick-members', input);
   }
 
+  /** Members by id, with their names (for showing assignees, authors): unknown ids are left out. */
+  members(ids: string[]): Promise<BridgeRequests['members']['output']> {
+    return this.request('members', { ids });
+  }
+
   /** The shell's file picker (the Files app's search). */
   pickFiles(input: BridgeRequests['pick-files']['input'] = {}): Promise<BridgeRequests['pick-files']['output']> {
     return this.request('pick-files', input);

@@ -62,6 +62,8 @@ export interface BridgeRequests {
   confirm: { input: { title: string; message: string; confirm_label?: string; danger?: boolean }; output: boolean };
   /** The shell's member picker; [] when cancelled. */
   'pick-members': { input: { title?: string; multiple?: boolean }; output: PickedMember[] };
+  /** Names of members by id (the member directory is the shell's to read, not an app token's); unknown ids are left out. */
+  members: { input: { ids: string[] }; output: PickedMember[] };
   /** The shell's file picker (search in the Files app); [] when cancelled. */
   'pick-files': { input: { title?: string; multiple?: boolean }; output: SearchHit[] };
   /** A record by its MRN, as search shows it to this member; null when not found or not theirs to see. */

@@ -1,6 +1,6 @@
 import type { WpkConfirmDialog } from '../components/confirm-dialog.js';
 import type { WpkToaster } from '../components/toaster.js';
-import { BRIDGE_PROTOCOL, isAppPath, type BridgeCall, type BridgeInit, type BridgeRequests, type SearchHit } from '../bridge/protocol.js';
+import { BRIDGE_PROTOCOL, isAppPath, type BridgeCall, type BridgeInit, type BridgeRequests, type PickedMember, type SearchHit } from '../bridge/protocol.js';
 import { shellApi, toSignIn, type ShellContext } from './api.js';
 import type { WpkFilePickerDialog, WpkMemberPickerDialog } from './pickers.js';
 
@@ -136,6 +136,11 @@ export class AppHost {
         const input = call.input as BridgeRequests['pick-members']['input'];
         return this.parts.members.pick({ title: input.title ?? 'Choose members', multiple: input.multiple === true });
       }
+      case 'members': {
+        const ids = (call.input as BridgeRequests['members']['input']).ids;
+        if (!Array.isArray(ids) || ids.length > 500) throw new Error('members: ids must be an array of at most 500 member ids');
+        return this.members(ids.map(String));
+      }
       case 'pick-files': {
         const input = call.input as BridgeRequests['pick-files']['input'];
         return this.parts.files.pick({ title: input.title ?? 'Choose files', multiple: input.multiple === true });
@@ -152,6 +157,26 @@ export class AppHost {
       default:
         throw new Error(`Unknown bridge request ${String(call.type).slice(0, 50)}`);
     }
+  }
+
+  /** The directory, read once per page (`GET /members`, joined members, every page of it). */
+  private directory: Promise<Map<string, PickedMember>> | null = null;
+
+  private async members(ids: string[]): Promise<PickedMember[]> {
+    this.directory ??= (async () => {
+      const found = new Map<string, PickedMember>();
+      for (let page = 1; page <= 50; page++) {
+        const answer = await shellApi<{ data: PickedMember[]; pagination: { pages: number } }>(this.context, 'GET', `/members?per_page=100&page=${page}`);
+        for (const { id, name, email } of answer.data) found.set(id, { id, name, email });
+        if (page >= answer.pagination.pages) break;
+      }
+      return found;
+    })();
+    const directory = await this.directory.catch((error: unknown) => {
+      this.directory = null;
+      throw error;
+    });
+    return ids.flatMap((id) => (directory.has(id) ? [directory.get(id)!] : []));
   }
 
   /** A record by MRN, through search as this member may see it; null when not found or not open to them. */
