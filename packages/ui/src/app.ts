@@ -49,6 +49,14 @@ export async function startApp(): Promise<AppKit> {
   });
   current = { bridge, client, member: init.member, workspace: init.workspace, app: init.app, locale: init.locale, timeZone: init.time_zone };
   document.documentElement.lang = init.locale;
+  // The shell's search shortcut works with the focus inside the app too.
+  document.addEventListener('keydown', (event) => {
+    const typing = event.composedPath().some((target) => target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)));
+    if ((event.key === 'k' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey)) {
+      event.preventDefault();
+      void bridge.request('focus-search', {});
+    }
+  });
   return current;
 }
 

@@ -22,3 +22,4 @@ export { WpkUpload, sendFile, type UploadTarget } from './components/upload.js';
 export { WpkLiveList, liveConnection } from './components/live-list.js';
 export { sharedStyles } from './components/shared-styles.js';
 export { html, css, nothing, LitElement, type TemplateResult } from 'lit';
+export { ApiError, isApiError, asCollection, asSingle, type Client, type Collection, type Single, type components, type operations } from '@wpk/client/browser';

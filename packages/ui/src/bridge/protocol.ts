@@ -68,6 +68,8 @@ export interface BridgeRequests {
   'pick-files': { input: { title?: string; multiple?: boolean }; output: SearchHit[] };
   /** A record by its MRN, as search shows it to this member; null when not found or not theirs to see. */
   'resolve-mrn': { input: { mrn: string }; output: SearchHit | null };
+  /** The person pressed the search shortcut (Ctrl+K, ⌘K, `/`) inside the app: the shell focuses its search. */
+  'focus-search': { input: Record<string, never>; output: null };
   /** A fresh token now (after a 401): the shell asks the platform for one. */
   token: { input: Record<string, never>; output: { token: string; expires_at: string } };
   /** The session is over: the shell sends the person to sign in, and back here after. */

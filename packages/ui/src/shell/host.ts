@@ -11,6 +11,8 @@ export interface HostParts {
   confirm: WpkConfirmDialog;
   members: WpkMemberPickerDialog;
   files: WpkFilePickerDialog;
+  /** The top bar's search (absent on a page without one). */
+  search?: { focus(): void };
 }
 
 const MRN = /^mrn:([a-z0-9][a-z0-9._-]{0,99}):([a-z0-9_-]{1,100}):([A-Za-z0-9._-]{1,200})$/;
@@ -147,6 +149,9 @@ export class AppHost {
       }
       case 'resolve-mrn':
         return this.resolve(String((call.input as BridgeRequests['resolve-mrn']['input']).mrn));
+      case 'focus-search':
+        this.parts.search?.focus();
+        return null;
       case 'token':
         return this.renew();
       case 'session-expired': {

@@ -31,8 +31,8 @@ function loadSwitcher(): Promise<Array<{ slug: string; name: string }>> {
 
 if (context) {
   const bar = document.querySelector('[data-shell-tools]');
+  const search = document.createElement('wpk-shell-search') as WpkShellSearch;
   if (bar) {
-    const search = document.createElement('wpk-shell-search') as WpkShellSearch;
     search.context = context;
     search.apps = loadSwitcher;
     const bell = document.createElement('wpk-shell-bell') as WpkShellBell;
@@ -50,6 +50,6 @@ if (context) {
     const files = document.body.appendChild(document.createElement('wpk-file-picker-dialog')) as WpkFilePickerDialog;
     members.context = context;
     files.context = context;
-    new AppHost({ ...context, app: context.app }, { frame, toaster, confirm, members, files });
+    new AppHost({ ...context, app: context.app }, { frame, toaster, confirm, members, files, search });
   }
 }

@@ -60,9 +60,14 @@ export class WpkShellSearch extends LitElement {
     const typing = event.target instanceof HTMLElement && (event.target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(event.target.tagName));
     if ((event.key === 'k' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !typing)) {
       event.preventDefault();
-      this.renderRoot.querySelector('input')?.focus();
+      this.focus();
     }
   };
+
+  /** Puts the focus in the search field (the shortcut, from the shell or from an app's frame). */
+  override focus(): void {
+    this.renderRoot.querySelector('input')?.focus();
+  }
 
   /** Runs the search now (the debounce calls it). */
   async search(query: string): Promise<void> {
