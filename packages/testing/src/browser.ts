@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 
+export type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 // Runs in every frame as it is created (CDP injects it: a page's CSP does not stop it): it keeps

@@ -13,7 +13,8 @@ export { formatDate, formatMoney, formatBytes, type DateStyle } from './format.j
 export { LiveConnection, type LiveEvent, type ChannelListener } from './live.js';
 export { matchRoute, routeQuery, onRoute, navigate, toast, confirmAction, type RouteParams } from './router.js';
 export { WpkDataTable, type TableColumn, type RowAction, type TableSource } from './components/data-table.js';
-export { WpkSchemaForm, fieldOfError, type FormSchema, type FieldSchema } from './components/schema-form.js';
+export { WpkSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
+export { fieldOfError } from './form-errors.js';
 export { WpkConfirmDialog, type ConfirmOptions } from './components/confirm-dialog.js';
 export { WpkToaster } from './components/toaster.js';
 export { WpkMemberPicker, WpkFilePicker, WpkMrnChip } from './components/pickers.js';

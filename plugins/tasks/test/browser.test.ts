@@ -8,8 +8,7 @@
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Frame, Page } from 'playwright-core';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn } from '@wpk/testing/browser';
+import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 import { startWorld, type World } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
