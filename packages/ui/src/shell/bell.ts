@@ -105,9 +105,9 @@ export class WpkShellBell extends LitElement {
   }
 
   protected override render() {
-    const label = this.unread ? `Notifications, ${this.unread} unread` : 'Notifications';
-    return html`<button class="bell" type="button" aria-label=${label} aria-expanded=${this.open ? 'true' : 'false'} aria-controls="panel" @click=${() => this.toggle()}>
-        Notifications${this.unread ? html`<span class="count" aria-hidden="true">${this.unread > 99 ? '99+' : this.unread}</span>` : nothing}
+    // The name is the visible word and the count, so speech input can say what it sees.
+    return html`<button class="bell" type="button" aria-expanded=${this.open ? 'true' : 'false'} aria-controls=${this.open ? 'panel' : nothing} @click=${() => this.toggle()}>
+        Notifications${this.unread ? html`<span class="wpk-visually-hidden">, ${this.unread} unread</span><span class="count" aria-hidden="true">${this.unread > 99 ? '99+' : this.unread}</span>` : nothing}
       </button>
       ${this.open
         ? html`<div class="panel" id="panel">

@@ -126,14 +126,14 @@ export class WpkShellSearch extends LitElement {
         aria-label=${where}
         placeholder=${`${where} (/)`}
         aria-expanded=${this.open ? 'true' : 'false'}
-        aria-controls="results"
+        aria-controls=${this.open ? 'results' : nothing}
         aria-autocomplete="list"
         aria-activedescendant=${this.open && this.active >= 0 ? `result-${this.active}` : nothing}
         @input=${this.typed}
         @keydown=${this.key}
         @blur=${() => setTimeout(() => (this.open = false), 150)}
       />
-      <span class="wpk-visually-hidden" role="status">${this.status}</span>
+      <span class="wpk-visually-hidden" aria-live="polite">${this.status}</span>
       ${this.open
         ? html`<ul id="results" role="listbox" aria-label="Results">
             ${this.results.length === 0 ? html`<li role="option" aria-selected="false" aria-disabled="true">Nothing found</li>` : nothing}
