@@ -45,7 +45,8 @@ export class TasksBoard extends LitElement {
       h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
       .toolbar { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3) var(--wpk-space-5); align-items: end; justify-content: space-between; margin-bottom: var(--wpk-space-4); }
       form.add, .filters { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: end; }
-      form.add wa-input { min-width: min(20rem, 100%); }
+      form.add { flex: 1 1 22rem; max-width: 36rem; }
+      form.add wa-input { flex: 1 1 12rem; min-width: 0; }
       .filters wa-input { min-width: 12rem; }
       .filters wa-checkbox { padding-bottom: var(--wpk-space-2); }
       .lanes { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(16rem, 1fr); gap: var(--wpk-space-3); overflow-x: auto; padding-bottom: var(--wpk-space-2); }
