@@ -8,16 +8,18 @@ import tseslint from 'typescript-eslint';
  * packages and its own files. It may never import @wpk/core (or any other @wpk package), and
  * never reach into another app's folder with a relative path. Test files (under test/, or named
  * *.test.ts) may also import @wpk/testing, the harness that boots the runtime for an app's tests.
+ * The app's front-end (under ui/, run in the browser) imports @wpk/ui, never the server's SDK.
  */
 const appBoundaryRule = {
-  meta: { type: 'problem', schema: [], messages: { core: '{{name}}: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)', escape: '{{name}}: an app imports only its own files (this leaves {{root}})' } },
+  meta: { type: 'problem', schema: [], messages: { core: '{{name}}: apps reach the platform through @wpk/sdk only (tests also through @wpk/testing, the front-end in ui/ through @wpk/ui only)', escape: '{{name}}: an app imports only its own files (this leaves {{root}})' } },
   create(context) {
     const file = context.filename;
     const match = /^(.*?[\\/](?:plugins|examples)[\\/][^\\/]+)[\\/]/.exec(file);
     if (!match) return {};
     const root = match[1];
     const isTest = /[\\/]test[\\/]/.test(file.slice(root.length)) || /\.test\.[cm]?[jt]s$/.test(file);
-    const allowed = isTest ? /^@wpk\/(sdk|testing)(\/.*)?$/ : /^@wpk\/sdk(\/.*)?$/;
+    const isUi = /^[\\/]ui[\\/]/.test(file.slice(root.length));
+    const allowed = isTest ? /^@wpk\/(sdk|testing)(\/.*)?$/ : isUi ? /^@wpk\/ui(\/.*)?$/ : /^@wpk\/sdk(\/.*)?$/;
     const check = (node, source) => {
       if (typeof source !== 'string') return;
       if (/^@wpk\//.test(source) && !allowed.test(source)) {

@@ -13,6 +13,7 @@ import { openapiCommand } from './commands/openapi.js';
 import { searchCommand } from './commands/search.js';
 import { startCommand } from './commands/start.js';
 import { typesCommand } from './commands/types.js';
+import { uiCommand } from './commands/ui.js';
 import { validateCommand } from './commands/validate.js';
 import { workspaceCommand } from './commands/workspace.js';
 import { version } from './version.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   program.addCommand(newCommand());
   program.addCommand(addCommand());
   program.addCommand(typesCommand());
+  program.addCommand(uiCommand());
   program.addCommand(openapiCommand());
   return program;
 }

@@ -33,13 +33,14 @@ async function run(command: string, args: string[], cwd = process.cwd()): Promis
 const tsx = import.meta.resolve('tsx');
 const wpk = (args: string[], cwd?: string) => run(process.execPath, [`--import=${tsx}`, bin, ...args], cwd);
 
-/** What `npm install` would give the app: @wpk/sdk, @wpk/testing, @wpk/cli (its `wpk` bin), ava, tsx and typescript (linked from this repository). */
+/** What `npm install` would give the app: @wpk/sdk, @wpk/testing, @wpk/ui, @wpk/cli (its `wpk` bin), ava, tsx and typescript (linked from this repository). */
 function linkDependencies(dir: string): void {
   const modules = path.join(dir, 'node_modules');
   fs.mkdirSync(path.join(modules, '@wpk'), { recursive: true });
   fs.mkdirSync(path.join(modules, '.bin'), { recursive: true });
   fs.symlinkSync(path.join(repo, 'packages', 'sdk'), path.join(modules, '@wpk', 'sdk'));
   fs.symlinkSync(path.join(repo, 'packages', 'testing'), path.join(modules, '@wpk', 'testing'));
+  fs.symlinkSync(path.join(repo, 'packages', 'ui'), path.join(modules, '@wpk', 'ui'));
   fs.symlinkSync(path.join(repo, 'cli'), path.join(modules, '@wpk', 'cli'));
   // The shim npm writes for a bin: run the CLI (TypeScript here, through tsx).
   fs.writeFileSync(path.join(modules, '.bin', 'wpk'), `#!/bin/sh\nexec "${process.execPath}" --import=${tsx} "${bin}" "$@"\n`, { mode: 0o755 });
@@ -63,7 +64,7 @@ test('wpk new app scaffolds an ext app that validates, typechecks and whose test
   t.is(created.code, 0, created.stderr);
   t.is(created.stdout.split('\n')[0], 'created ext.acme.hello in hello');
   const app = path.join(root, 'hello');
-  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/context.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts']) {
+  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/context.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts', 'ui/main.ts', 'ui/items-screen.ts', 'ui/tsconfig.json', 'test/ui.test.ts']) {
     t.true(fs.existsSync(path.join(app, file)), file);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
@@ -117,7 +118,7 @@ export const handler: SubscriptionHandler<Models, AppTypes, 'system.app.installe
 
   const tested = await run(process.execPath, [path.join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], app);
   t.is(tested.code, 0, tested.stdout + tested.stderr);
-  t.regex(tested.stdout, /9 tests passed/);
+  t.regex(tested.stdout, /11 tests passed/);
 });
 
 test('wpk types --check fails while app.json and src/app.types.ts differ; wpk types brings them back in step', async (t) => {

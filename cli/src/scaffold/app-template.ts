@@ -53,6 +53,9 @@ export function appManifest({ slug, publisher }: Pick<AppTemplateInput, 'slug' |
 
 const title = (slug: string) => slug.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 
+/** The custom element of the app's screen: `hello` → `hello-app` (a custom element's name has a hyphen). */
+const customElement = (slug: string) => `${slug.replaceAll('_', '-')}-app`;
+
 /** Every file of the app, by path relative to its directory. */
 export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput, types: string): Record<string, string> {
   const ns = `ext.${publisher}.${slug}`;
@@ -71,8 +74,8 @@ export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput, t
         description: manifest.description,
         exports: { '.': './src/index.ts', './app.json': './app.json' },
         dependencies: { '@wpk/sdk': wpkVersion },
-        devDependencies: { '@wpk/cli': wpkVersion, '@wpk/testing': wpkVersion, ava: '7.0.0', tsx: '^4.23.15', typescript: '5.9.3' },
-        scripts: { test: 'ava', types: 'wpk types', typecheck: 'wpk types --check && tsc -p tsconfig.json', validate: 'wpk validate .' },
+        devDependencies: { '@wpk/cli': wpkVersion, '@wpk/testing': wpkVersion, '@wpk/ui': wpkVersion, ava: '7.0.0', tsx: '^4.23.15', typescript: '5.9.3' },
+        scripts: { test: 'ava', build: 'wpk ui build', types: 'wpk types', typecheck: 'wpk types --check && tsc -p tsconfig.json && tsc -p ui/tsconfig.json', validate: 'wpk validate .' },
         ava: { extensions: { ts: 'module' }, nodeArguments: ['--import=tsx'], workerThreads: false, files: ['test/**/*.test.ts'], timeout: '180s' },
       },
       null,
@@ -86,7 +89,117 @@ export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput, t
       null,
       2,
     )}\n`,
-    '.gitignore': 'node_modules/\n.wpk/\n',
+    'ui/tsconfig.json': `${JSON.stringify(
+      {
+        compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2023', 'DOM', 'DOM.Iterable'], strict: true, skipLibCheck: true, noEmit: true, types: [] },
+        include: ['.'],
+      },
+      null,
+      2,
+    )}\n`,
+    'ui/main.ts': `/**
+ * ${name}'s front-end. It runs in the workspace shell, in a sandboxed frame, and reaches the
+ * platform through @wpk/ui (docs/ui.md): \`startApp()\` opens the bridge to the shell and gives an
+ * API client that carries this app's token; \`wpk ui build\` bundles this folder (the platform
+ * builds it on first use in development).
+ */
+import { startApp } from '@wpk/ui';
+import './items-screen.js';
+
+await startApp();
+document.body.append(document.createElement('${customElement(slug)}'));
+`,
+    'ui/items-screen.ts': `import { LitElement, css, html, kit, sharedStyles, toast, type FormSchema, type TableColumn, type WpkDataTable, type WpkSchemaForm } from '@wpk/ui';
+
+/** One item as the platform search shows it (the app indexes its items as type \`item\`). */
+interface ItemHit {
+  title: string;
+  url: string;
+}
+
+/** The form of a new item: the bounds are the route's (\`POST ${prefix}/items\`). */
+const NEW_ITEM: FormSchema = { required: ['title'], properties: { title: { type: 'string', title: 'Title', minLength: 1, maxLength: 200 } } };
+
+/** The app's one screen: its items (through search, in this app only) and a form to add one. */
+export class ItemsScreen extends LitElement {
+  static override styles = [
+    sharedStyles,
+    css\`
+      :host { display: block; max-width: 60rem; margin: 0 auto; padding: var(--wpk-space-4); }
+      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-4); }
+      h2 { font-size: var(--wpk-font-size-l); }
+    \`,
+  ];
+
+  private readonly columns: TableColumn<ItemHit & Record<string, unknown>>[] = [{ key: 'title', label: 'Title' }];
+
+  private async create(event: CustomEvent<{ title: string }>): Promise<void> {
+    const form = event.target as WpkSchemaForm;
+    try {
+      await kit().client.request('POST', '${prefix}/items', { body: event.detail });
+      toast(\`Item \${event.detail.title} added\`, 'success');
+      form.value = {};
+      form.submitting = false;
+      await this.renderRoot.querySelector<WpkDataTable>('wpk-data-table')?.reload();
+    } catch (error) {
+      form.fail(error);
+    }
+  }
+
+  protected override render() {
+    return html\`<main>
+      <h1>${name}</h1>
+      <wpk-data-table caption="Items" .source=\${'/search?app=${ns}&types=item'} .columns=\${this.columns} filterable filter-label="Find items" empty="No item yet."></wpk-data-table>
+      <h2>New item</h2>
+      <wpk-schema-form .schema=\${NEW_ITEM} submit-label="Add item" @wpk-submit=\${this.create}></wpk-schema-form>
+    </main>\`;
+  }
+}
+
+customElements.define('${customElement(slug)}', ItemsScreen);
+`,
+    'test/ui.test.ts': `import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, sidewaysOverflow, signIn, type Browser } from '@wpk/testing/browser';
+
+// The front-end in Chromium (CHROMIUM_PATH, default /usr/bin/chromium), through the real routes:
+// sign in, open the app in the workspace shell, add an item; axe-clean, no CSP violation, at two widths.
+let platform: TestPlatform;
+let workspace: TestWorkspace;
+let browser: Browser;
+
+test.before(async () => {
+  platform = await createTestPlatform({ apps: [fileURLToPath(new URL('..', import.meta.url))], listen: true });
+  workspace = await platform.workspace('acme');
+  await workspace.install('${ns}');
+  browser = await launchChromium();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await platform?.close();
+});
+
+for (const width of [1280, 375]) {
+  test.serial(\`at \${width} px: a member signs in, opens the app and adds an item\`, async (t) => {
+    const page = await (await browserContext(browser, width)).newPage();
+    const origin = platform.url('acme', '');
+    await signIn(page, origin, workspace.owner.email);
+    await page.goto(\`\${origin}/app/${ns}/\`);
+    const frame = await appFrame(page, '${customElement(slug)}');
+    await frame.getByLabel('Title').fill(\`Item at \${width}\`);
+    await frame.getByRole('button', { name: 'Add item' }).click();
+    await frame.getByRole('cell', { name: \`Item at \${width}\` }).waitFor();
+    t.deepEqual(await cspViolations(page), []);
+    t.deepEqual(await accessibilityViolations(page), []);
+    t.true((await sidewaysOverflow(page)) <= 0);
+    t.true((await sidewaysOverflow(frame)) <= 0);
+    await page.context().close();
+  });
+}
+`,
+    '.gitignore': 'node_modules/\n.wpk/\ndist/\n',
     'src/app.types.ts': types,
     'src/index.ts': `import { defineApp } from '@wpk/sdk';
 import manifest from '../app.json' with { type: 'json' };
@@ -356,7 +469,11 @@ It uses each part of the platform once, with a test for each:
 - \`src/routes/\`: routes (served under \`${prefix}\`); \`src/services/\`: the rules;
   \`src/models/\`: Sequelize models; \`src/migrations/\`: the schema \`ext_${publisher}_${slug}\`;
   \`src/events/\`: subscription handlers; \`src/search.ts\`: the reindex hook of \`item\`.
-- \`test/\`: tests on \`@wpk/testing\`, which boots the real platform on an embedded database.
+- \`ui/\`: the front-end (one screen: the items, and a form to add one) on \`@wpk/ui\`; it runs in the
+  workspace shell at \`/app/${ns}/\`, in a sandboxed frame, with a token for this app only.
+  \`npm run build\` (\`wpk ui build\`) bundles it into \`dist/ui\`; in development the platform builds it.
+- \`test/\`: tests on \`@wpk/testing\`, which boots the real platform on an embedded database;
+  \`test/ui.test.ts\` drives the front-end in Chromium (\`@wpk/testing/browser\`).
 
 \`\`\`sh
 npm test                # or: pnpm test

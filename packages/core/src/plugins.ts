@@ -2,6 +2,7 @@ import type { Server } from '@hapi/hapi';
 import { apiKeysPlugin } from './api-keys/plugin.js';
 import { aiPlugin } from './ai/plugin.js';
 import { appCatalogPlugin, appsPlugin } from './apps/plugin.js';
+import { appTokensPlugin } from './app-tokens/plugin.js';
 import { auditPlugin } from './audit/plugin.js';
 import { billingPlugin } from './billing/plugin.js';
 import type { CoreInputs, CorePlugin } from './core-inputs.js';
@@ -39,11 +40,12 @@ export const CORE_PLUGINS: readonly CorePlugin[] = [
   mailPlugin,
   storagePlugin,
   apiKeysPlugin,
+  appTokensPlugin,
   identityPlugin,
   searchPlugin,
-  notificationsPlugin,
   livePlugin,
   signalingPlugin,
+  notificationsPlugin,
   appsPlugin,
   messagesPlugin,
   billingPlugin,

@@ -78,6 +78,7 @@ test('every credentialed platform route declares its platform key, or why it nee
     'session DELETE /sessions',
     'session DELETE /totps',
     'session DELETE /workspaces/{id}',
+    'session POST /app-tokens',
     'session POST /elevations',
     'session POST /totps',
     'session POST /workspaces/{id}/ownership',
@@ -97,6 +98,7 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     'PUT /totps': 'An API key cannot change two-factor settings: use a browser session',
     'DELETE /totps': 'An API key cannot change two-factor settings: use a browser session',
     'POST /elevations': 'An API key cannot enter admin mode: use a browser session',
+    'POST /app-tokens': 'App tokens are handed out to a browser session only',
     'DELETE /workspaces/{id}': 'A scoped API key cannot delete the workspace: it holds only its scopes',
     'POST /workspaces/{id}/ownership': 'A scoped API key cannot transfer ownership: it holds only its scopes',
     'GET /search': "You don't have access to this app",
@@ -107,6 +109,7 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
   const bodies: Record<string, unknown> = {
     'POST /api-keys': { name: 'escalate', full_access: true },
     'POST /elevations': { reason: 'just looking' },
+    'POST /app-tokens': { app: 'notes' },
     'PUT /totps': { code: '123456' },
     'DELETE /totps': { password: 'owner-password-1' },
     'POST /workspaces/{id}/ownership': { member_id: plain.memberId },

@@ -69,6 +69,7 @@ function urlOf(path: string): string {
     .replace('{role_id}', ids.role)
     .replace('{key_id}', ids.key)
     .replace('{slug}', 'notes')
+    .replace('{path*}', 'deep/link')
     .replace('{token}', 'no-such-token');
 }
 
@@ -80,6 +81,9 @@ const OWNER_SCREEN: Outcome[] = ['ok', '403', '403', '403', 'login'];
 /** What each visitor gets on each GET page route of a workspace (owner, admin, member, outsider, signed out). */
 const GET_OUTCOMES: Record<string, Outcome[]> = {
   '/': MEMBER_SCREEN,
+  // notes is installed open to roles only, and the plain member holds none: the shell refuses as layer 4 does.
+  '/app/{slug}/{path*}': ADMIN_SCREEN,
+  '/partials/apps': MEMBER_SCREEN,
   '/admin/members': MEMBER_SCREEN,
   '/partials/members': MEMBER_SCREEN,
   '/workspaces/{id}/partials/members': MEMBER_SCREEN,
@@ -255,8 +259,8 @@ test.serial('the sign-in screens of a workspace are open to everyone; the accoun
   t.is((await visit('GET', '/admin/members', 'owner')).statusCode, 200);
 });
 
-test.serial("/public/apps/{app}/* serves the app's declared folder, confined to it", async (t) => {
-  const get = (url: string) => inject('GET', url, { host: 'localhost' });
+test.serial("/public/apps/{app}/* serves the app's declared folder, confined to it, only on a workspace where the app is installed", async (t) => {
+  const get = (url: string) => inject('GET', url, { host: 'acme.localhost' });
   const css = await get('/public/apps/notes/notes.css');
   t.is(css.statusCode, 200);
   t.is(css.payload, '.note { color: #1a1a1a; }\n');
@@ -265,8 +269,14 @@ test.serial("/public/apps/{app}/* serves the app's declared folder, confined to 
   const svg = await get('/public/apps/notes/img/note.svg');
   t.is(svg.statusCode, 200);
   t.regex(String(svg.headers['content-type']), /^image\/svg\+xml/);
-  // On a workspace subdomain too (an app's screen links its own files).
-  t.is((await inject('GET', '/public/apps/notes/notes.css', { host: 'acme.localhost' })).statusCode, 200);
+  t.is(css.headers['x-content-type-options'], 'nosniff');
+  t.regex(String(svg.headers['content-security-policy']), /^sandbox;/);
+  // Nothing of the app where it is not installed: another workspace, the base domain.
+  for (const host of ['other.localhost', 'localhost']) {
+    const answer = await inject('GET', '/public/apps/notes/notes.css', { host });
+    t.is(answer.statusCode, 404, host);
+    t.deepEqual(JSON.parse(answer.payload), { error: 'No app notes with public files' }, host);
+  }
   // The manifest, the code and anything else above the declared folder stay out of reach.
   for (const escape of ['/public/apps/notes/..%2Fapp.json', '/public/apps/notes/..%2F..%2Fnotes%2Fapp.json', '/public/apps/notes/img%2F..%2F..%2Fsrc%2Findex.ts', '/public/apps/notes/%2E%2E/app.json']) {
     const answer = await get(escape);

@@ -59,6 +59,8 @@ test.serial('sign in with a TOTP step when 2FA is on, then sign out', async (t) 
   t.is(page.url(), web.url('acme', '/'));
   t.is(await page.locator('h1').textContent(), 'Acme');
 
+  // Sign out is in the member menu of the top bar.
+  await page.locator('.member-menu summary').click();
   await page.getByRole('link', { name: 'Sign out' }).click();
   await checkPage(t, page, 'sign out');
   await page.getByRole('button', { name: 'Sign out of Acme' }).click();

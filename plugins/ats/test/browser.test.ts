@@ -3,15 +3,12 @@
  * a job's page, the apply form, and the candidate's self-schedule page, served by the platform
  * listening on a loopback port (`{workspace}.localhost`, which Chromium resolves to 127.0.0.1;
  * the harness's `listen: true`),
- * each page checked with axe (no serious or critical violation).
+ * each page checked with axe (no serious or critical violation). The pages are app HTML, so they
+ * run sandboxed (an opaque origin, docs/ui.md): each is also checked for CSP violations.
  */
 import test, { type ExecutionContext } from 'ava';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { accessibilityViolations, browserContext, cspViolations, launchChromium, type Browser, type Page } from '@wpk/testing/browser';
 import { ok, startWorld, type Caller, type World } from './helpers/world.js';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let world: World;
 let recruiter: Caller;
@@ -23,10 +20,7 @@ test.before(async () => {
   world = await startWorld('atsweb', { listen: true });
   recruiter = await world.member(['ats.*']);
   origin = world.platform.url('atsweb', '');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   barista = ok(await recruiter.post('/ats/jobs', {
     title: 'Barista', description: 'Coffee, people and latte art.', location: 'Porto', workplace_type: 'on_site', salary_min: 20000, salary_max: 25000, salary_currency: 'EUR', salary_visible: true,
     screening_questions: [{ text: 'Can you work weekends?', type: 'yes_no', key: 'weekends', required: true, disqualify_on: ['no'] }],
@@ -42,13 +36,12 @@ test.after.always(async () => {
 async function accessible(t: ExecutionContext, page: Page, label: string): Promise<void> {
   // A submitting click resolves when the next document commits, before it has a head for the script.
   await page.waitForLoadState('load');
-  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: AXE });
-  const results = await page.evaluate<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }>("axe.run(document, { resultTypes: ['violations'] })");
-  t.deepEqual(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), [], `axe on ${label}`);
+  t.deepEqual(await cspViolations(page), [], `CSP on ${label}`);
+  t.deepEqual(await accessibilityViolations(page), [], `axe on ${label}`);
 }
 
 async function newPage(width = 1280): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const context = await browserContext(browser, width);
   context.setDefaultTimeout(10_000);
   return context.newPage();
 }

@@ -26,6 +26,8 @@ export function taskDocument(task: Task, boardTitle: string | null): SearchDocum
   return {
     type: 'task',
     id: task.id,
+    // The short key is the result's badge: a partial key (`ACME-4`, `42`) finds the task first.
+    badge: task.key,
     title: task.title,
     subtitle: boardTitle ?? 'Incubator',
     url: `/tasks/${task.id}`,

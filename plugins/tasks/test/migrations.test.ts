@@ -27,24 +27,39 @@ test.serial('the migrations go down and up again over seeded rows, leaving a wor
     "SELECT 'boards' AS name, count(*)::int AS n FROM app_tasks.boards UNION ALL SELECT 'tasks', count(*)::int FROM app_tasks.tasks UNION ALL SELECT 'views', count(*)::int FROM app_tasks.views UNION ALL SELECT 'member_directory', count(*)::int FROM app_tasks.member_directory";
   const before = await world.query<{ name: string; n: number }>(counts);
   t.deepEqual(before.map((row) => [row.name, row.n]), [['boards', 1], ['tasks', 1], ['views', 1], ['member_directory', 1]]);
-  t.deepEqual((await tables()).map((row) => row.name), ['board_members', 'boards', 'deliverables', 'member_directory', 'schedules', 'task_assignees', 'task_comments', 'tasks', 'topics', 'views']);
+  t.deepEqual((await tables()).map((row) => row.name), ['board_members', 'boards', 'deliverables', 'member_directory', 'schedules', 'task_assignees', 'task_comments', 'task_key_counters', 'tasks', 'topics', 'views']);
+
+  // Task keys: down drops them; up gives existing tasks keys in the order they were made, and the counter goes on from there.
+  const later = (await owner.request('POST', '/tasks', { title: 'Later task' })).body.data;
+  t.deepEqual([task.key, later.key], ['MIGRAT-1', 'MIGRAT-2']);
+  t.deepEqual(await world.migrateAppDown('0003-task-keys'), ['0003-task-keys']);
+  t.deepEqual(await world.query("SELECT column_name FROM information_schema.columns WHERE table_schema = 'app_tasks' AND table_name = 'tasks' AND column_name IN ('key', 'number')"), []);
+  t.deepEqual(await world.migrateAppUp(), ['0003-task-keys']);
+  t.deepEqual(await world.query<{ title: string; key: string; number: number }>('SELECT title, key, number FROM app_tasks.tasks ORDER BY number'), [
+    { title: 'Seed task', key: 'MIGRAT-1', number: 1 },
+    { title: 'Later task', key: 'MIGRAT-2', number: 2 },
+  ]);
+  t.is((await owner.request('POST', '/tasks', { title: 'After keys' })).body.data.key, 'MIGRAT-3');
+  await owner.request('DELETE', `/tasks/${later.id}`);
+  const afterKeys = (await owner.request('GET', '/tasks?q=After%20keys')).body.data[0];
+  await owner.request('DELETE', `/tasks/${afterKeys.id}`);
 
   // The keys for distribution by workspace (docs/scale-out.md) go down and up over the seeded rows.
   const key = async () => (await world.query<{ def: string }>("SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = 'tasks_pkey' AND connamespace = 'app_tasks'::regnamespace"))[0].def;
   t.is(await key(), 'PRIMARY KEY (workspace_id, id)');
-  t.deepEqual(await world.migrateAppDown('0002-distribution-keys'), ['0002-distribution-keys']);
+  t.deepEqual(await world.migrateAppDown('0002-distribution-keys'), ['0003-task-keys', '0002-distribution-keys']);
   t.is(await key(), 'PRIMARY KEY (id)');
   t.deepEqual(await world.query(counts), before);
-  t.deepEqual(await world.migrateAppUp(), ['0002-distribution-keys']);
+  t.deepEqual(await world.migrateAppUp(), ['0002-distribution-keys', '0003-task-keys']);
   t.is(await key(), 'PRIMARY KEY (workspace_id, id)');
   t.deepEqual(await world.query(counts), before);
   const seededTask = await owner.request('GET', `/tasks/${task.id}`);
   t.is(seededTask.body.data.topic_id, topic.id);
 
-  t.deepEqual(await world.migrateAppDown(), ['0002-distribution-keys', '0001-create-tasks-tables']);
+  t.deepEqual(await world.migrateAppDown(), ['0003-task-keys', '0002-distribution-keys', '0001-create-tasks-tables']);
   t.deepEqual(await tables(), []);
-  t.deepEqual(await world.migrateAppUp(), ['0001-create-tasks-tables', '0002-distribution-keys']);
-  t.is((await tables()).length, 10);
+  t.deepEqual(await world.migrateAppUp(), ['0001-create-tasks-tables', '0002-distribution-keys', '0003-task-keys']);
+  t.is((await tables()).length, 11);
 
   const fresh = await owner.request('GET', '/boards');
   t.deepEqual(fresh.body.data, []);

@@ -30,7 +30,7 @@ test.after.always(async () => {
   await world?.close();
 });
 
-test.serial('boards are indexed by title with their description as detail; tasks by title, description, and their board as subtitle', async (t) => {
+test.serial('boards are indexed by title with their description as detail; tasks by title, description, their key as badge and their board as subtitle', async (t) => {
   takeIndex();
   const board = await ok(owner.request('POST', '/boards', { title: 'Roadmap', description: 'What ships when' }));
   const task = await ok(owner.request('POST', '/tasks', { title: 'Pricing page', description: 'Three tiers', board_id: board.id }));
@@ -38,7 +38,7 @@ test.serial('boards are indexed by title with their description as detail; tasks
   t.deepEqual(takeIndex(), [`upsert board ${board.id} Roadmap | Board`, `upsert task ${task.id} Pricing page | Roadmap`, `upsert task ${idea.id} Dark mode | Incubator`]);
   const documents = world.search.slice(-3).map(documentOf);
   t.deepEqual(documents[0], { type: 'board', id: board.id, title: 'Roadmap', subtitle: 'Board', url: `/boards/${board.id}`, names: ['Roadmap'], details: ['What ships when'], filters: { is_template: false } });
-  t.deepEqual(documents[1], { type: 'task', id: task.id, title: 'Pricing page', subtitle: 'Roadmap', url: `/tasks/${task.id}`, names: ['Pricing page'], details: ['Three tiers'], filters: { board_id: board.id, completed: false } });
+  t.deepEqual(documents[1], { type: 'task', id: task.id, badge: task.key, title: 'Pricing page', subtitle: 'Roadmap', url: `/tasks/${task.id}`, names: ['Pricing page'], details: ['Three tiers'], filters: { board_id: board.id, completed: false } });
 });
 
 test.serial('every change of a task refreshes its document, in the same transaction: a refused request changes nothing', async (t) => {

@@ -1738,6 +1738,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/app-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived token for one app's front-end, limited to that app's routes and the member's permissions there (browser...
+         * @description A short-lived token for one app's front-end, limited to that app's routes and the member's permissions there (browser sessions only)
+         *
+         *     A browser session only: every API key is refused.
+         */
+        post: operations["postAppTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/app/{slug}/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /app/{slug}/{path*}
+         * @description Public: no credential.
+         */
+        get: operations["getAppBySlugByPath"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/applications/{slug}/access": {
         parameters: {
             query?: never;
@@ -6756,6 +6798,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/partials/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * GET /partials/apps
+         * @description Public: no credential.
+         */
+        get: operations["getPartialsApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partials/audit": {
         parameters: {
             query?: never;
@@ -8838,6 +8900,14 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        AppToken: {
+            /** @description `Authorization: Bearer` on the app's routes; never stored by the platform */
+            token: string;
+            /** @description The only app whose routes the token reaches */
+            app: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
         AppInstallation: {
             slug: string;
             name: string;
@@ -9950,6 +10020,10 @@ export interface components {
         TasksTask: {
             /** Format: uuid */
             id: string;
+            /** @description The task's short key (`ACME-42`): the workspace's prefix and its number; stable, unique in the workspace */
+            key: string;
+            /** @description The task's number in its workspace, never reused */
+            number: number;
             title: string;
             description: string;
             /**
@@ -11063,7 +11137,7 @@ export interface components {
              * @description What the request was authenticated by
              * @enum {string}
              */
-            credential: "session" | "api_key";
+            credential: "session" | "api_key" | "app_token";
             /**
              * Format: date-time
              * @description Until when the session is elevated (admin mode); null when it is not
@@ -11117,7 +11191,7 @@ export interface components {
             workspace_id: string;
             subdomain: string;
             /** @enum {string} */
-            credential: "session" | "api_key";
+            credential: "session" | "api_key" | "app_token";
         };
         MailHostedAccount: {
             /** Format: uuid */
@@ -16289,6 +16363,106 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postAppTokens: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    app: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AppToken"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAppBySlugByPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, a page fragment or a file (not an envelope) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description A redirect (to /login without a session; after a posted form) */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A redirect (to /login without a session; after a posted form) */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -31958,6 +32132,58 @@ export interface operations {
         };
     };
     getPartialsApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, a page fragment or a file (not an envelope) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description A redirect (to /login without a session; after a posted form) */
+            302: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A redirect (to /login without a session; after a posted form) */
+            303: {
+                headers: {
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPartialsApps: {
         parameters: {
             query?: never;
             header?: never;

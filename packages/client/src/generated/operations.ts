@@ -195,6 +195,10 @@ export const OPERATIONS = {
   deleteApiKeysByKeyId: { method: 'DELETE', path: '/api-keys/{key_id}', tag: 'account', host: 'workspace' },
   /** PUT /api-keys/{key_id}/secret */
   putApiKeysByKeyIdSecret: { method: 'PUT', path: '/api-keys/{key_id}/secret', tag: 'account', host: 'workspace' },
+  /** A short-lived token for one app's front-end, limited to that app's routes and the member's permissions there (browser... */
+  postAppTokens: { method: 'POST', path: '/app-tokens', tag: 'account', host: 'workspace' },
+  /** GET /app/{slug}/{path*} */
+  getAppBySlugByPath: { method: 'GET', path: '/app/{slug}/{path}', tag: 'web', host: 'workspace' },
   /** PUT /applications/{slug}/access */
   putApplicationsBySlugAccess: { method: 'PUT', path: '/applications/{slug}/access', tag: 'account', host: 'workspace' },
   /** POST /applications/{slug}/access-requests */
@@ -831,6 +835,8 @@ export const OPERATIONS = {
   getPartialsActivity: { method: 'GET', path: '/partials/activity', tag: 'web', host: 'workspace' },
   /** GET /partials/api-keys */
   getPartialsApiKeys: { method: 'GET', path: '/partials/api-keys', tag: 'web', host: 'workspace' },
+  /** GET /partials/apps */
+  getPartialsApps: { method: 'GET', path: '/partials/apps', tag: 'web', host: 'workspace' },
   /** GET /partials/audit */
   getPartialsAudit: { method: 'GET', path: '/partials/audit', tag: 'web', host: 'workspace' },
   /** GET /partials/coupons */

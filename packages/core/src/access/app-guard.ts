@@ -110,6 +110,8 @@ export const appGuard: Plugin<AppGuardOptions> = {
       const base = { memberId: credentials.member.id, app: route.namespace, permission: null };
       const roles = prefetchedRoles(request, route.namespace, credentials);
       const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize, roles && { namespace: route.namespace, ...roles });
+      // An app's token reaches its own app only, whoever the member is.
+      if (credentials.via.kind === 'app_token' && credentials.via.app !== route.namespace) deny(request, { ...base, layer: 4, reason: `app token of ${credentials.via.app}` }, APP_ACCESS_DENIED);
       if (!isInstalled(installation)) deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})` }, APP_ACCESS_DENIED);
       const decision = await source.appAccess(route.namespace, installation!);
       if (!decision.allowed) deny(request, { ...base, layer: 4, reason: `${decision.reason} (${source.label})` }, APP_ACCESS_DENIED);

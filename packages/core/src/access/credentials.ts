@@ -31,21 +31,38 @@ export interface ApiKeyCredential {
   lastUsedAt?: Date | null;
 }
 
+/**
+ * An app's bridge token (app-tokens/): the shell hands it to the app's sandboxed front-end. It
+ * stands for its member within one app only, and lives no longer than its session (nor than its
+ * few minutes).
+ */
+export interface AppTokenCredential {
+  kind: 'app_token';
+  /** The session it was issued from: signing out or revoking that session ends the token. */
+  sessionId: string;
+  /** The only app whose routes it reaches (`tasks`, `ext.acme.hello`). */
+  app: string;
+  expiresAt: Date;
+}
+
+/** How the caller proved who they are. */
+export type CallerCredential = SessionCredential | ApiKeyCredential | AppTokenCredential;
+
 export interface Credentials {
   member: CallerMember;
-  via: SessionCredential | ApiKeyCredential;
+  via: CallerCredential;
 }
 
 declare module '@hapi/hapi' {
   interface UserCredentials {
     member: CallerMember;
-    via: SessionCredential | ApiKeyCredential;
+    via: CallerCredential;
   }
   // The scheme puts `{ member, via }` directly on request.auth.credentials (read it with
   // `credentialsOf(request)` from access/ for a non-null, typed value).
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface AuthCredentials<AuthUser, AuthApp> {
     member?: CallerMember;
-    via?: SessionCredential | ApiKeyCredential;
+    via?: CallerCredential;
   }
 }

@@ -1,4 +1,4 @@
-export type { ApiKeyCredential, CallerMember, Credentials, PlatformRole, SessionCredential } from './credentials.js';
+export type { ApiKeyCredential, AppTokenCredential, CallerMember, CallerCredential, Credentials, PlatformRole, SessionCredential } from './credentials.js';
 export { credentialsOf, hasPlatformRole, requireRole } from './platform-role.js';
 export { APP_ACCESS_DENIED, appGuard, type AccessDenial, type AppGuardOptions, type AppRequestAccess, type AppRouteAccess } from './app-guard.js';
 export { AccessDenied, type DenialLayer } from './denial.js';

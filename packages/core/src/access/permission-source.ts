@@ -120,6 +120,6 @@ export type PermissionSourceFactory = (credentials: Credentials, sequelize: Sequ
 export const defaultPermissionSourceFactory: PermissionSourceFactory = (credentials, sequelize, prefetched = null) => {
   const { member, via } = credentials;
   if (via.kind === 'api_key' && !via.fullAccess) return new ScopedKeyPermissionSource(via.scopes, `scoped key ${via.keyId} of member ${member.id}`);
-  const how = via.kind === 'api_key' ? `full-access key ${via.keyId}` : 'session';
+  const how = via.kind === 'api_key' ? `full-access key ${via.keyId}` : via.kind === 'app_token' ? `app token of ${via.app}` : 'session';
   return new MemberPermissionSource(sequelize, member, `member ${member.id} (${member.platformRole}, ${how})`, prefetched);
 };

@@ -107,6 +107,25 @@ export function scopedKeyCoversRoute(request: Request, credentials: Credentials)
 }
 
 /**
+ * The platform routes an app's token may use (docs/ui.md, "The bridge"): who am I, the sockets
+ * (each channel or session is then judged for the token's app only), and search inside its own
+ * app. Everything else of the platform (members, keys, roles, the member's other workspaces,
+ * notifications, billing) is the shell's, never an app's.
+ */
+const APP_TOKEN_PLATFORM_ROUTES = new Set(['get /me', 'get /live', 'get /signaling', 'get /search', 'post /search']);
+
+/** Why an app token may not use this platform route, or null when it may. */
+export function appTokenRefusal(request: Request, app: string): string | null {
+  const route = `${request.method} ${request.route.path}`;
+  if (!APP_TOKEN_PLATFORM_ROUTES.has(route)) return `An app's token reaches its own app's routes only: ${request.method.toUpperCase()} ${request.route.path} is not one of them`;
+  if (request.route.settings.app?.platformAccess === 'app') {
+    const asked = (request.query as Record<string, unknown>).app ?? (request.payload as Record<string, unknown> | null)?.app;
+    if (asked !== app) return `An app's token searches its own app only (${app})`;
+  }
+  return null;
+}
+
+/**
  * The platform guard (onPostAuth, before validation and any handler) for every credentialed
  * route that is not an app's: a scoped key passes only when its scopes hold the platform key the
  * route declares (`account.*` holds them all), else 403 `Missing permission: {key}`. A route that
@@ -118,6 +137,11 @@ export function installPlatformGuard(server: Server): void {
     const settings = request.route.settings;
     if (settings.app?.wpkApp || !request.auth.isAuthenticated) return h.continue;
     const credentials = request.auth.credentials as Partial<Credentials> | null;
+    if (credentials?.member && credentials.via?.kind === 'app_token') {
+      const refusal = appTokenRefusal(request, credentials.via.app);
+      if (refusal) throw new AccessDenied(4, refusal, `app token of ${credentials.via.app}`, null, PLATFORM_NAMESPACE, `app token of ${credentials.via.app}, ${request.method.toUpperCase()} ${request.route.path}`);
+      return h.continue;
+    }
     if (!credentials?.member || credentials.via?.kind !== 'api_key' || credentials.via.fullAccess) return h.continue;
     const rule = settings.app?.platformAccess;
     if (rule !== undefined && !isPlatformPermissionKey(rule)) return h.continue;

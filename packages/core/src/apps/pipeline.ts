@@ -437,7 +437,7 @@ export class AppPipeline {
         description: route.description,
         tags: ['app', app.namespace],
         validate,
-        app: { wpk: { kind: 'api', scope: 'workspace' }, wpkApp: { namespace: app.namespace, chain, entry: `${route.method} ${route.path}` }, ...(route.answers ? { answers: route.answers } : {}) },
+        app: { wpk: { kind: 'api', scope: 'workspace', ...(isPublic ? { anyOrigin: true } : {}) }, wpkApp: { namespace: app.namespace, chain, entry: `${route.method} ${route.path}` }, ...(route.answers ? { answers: route.answers } : {}) },
       },
       handler: (request: Request, h: ResponseToolkit) => this.handle(runtime, route, request, h),
     };

@@ -2,7 +2,7 @@
  * Identity: accounts, members, custom roles, sessions (the `wpk` auth scheme, layers 1 and 2),
  * sign-up, invitations, password resets, TOTP, elevation, admin audit, activity, avatars.
  */
-export { AUTH_STRATEGY, AUTHENTICATION_REQUIRED, INVALID_API_KEY, NOT_A_MEMBER, bearerToken, type ApiKeyAuthenticator } from './http/auth-scheme.js';
+export { AUTH_STRATEGY, AUTHENTICATION_REQUIRED, INVALID_API_KEY, INVALID_APP_TOKEN, NOT_A_MEMBER, bearerToken, type ApiKeyAuthenticator, type AppTokenAuthenticator } from './http/auth-scheme.js';
 export { SESSION_COOKIE } from './http/cookies.js';
 export { crossSiteRefusal } from './http/csrf.js';
 export { installIdentity } from './http/install.js';

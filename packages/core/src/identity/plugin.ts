@@ -11,11 +11,12 @@ declare module '@hapi/hapi' {
 /**
  * Identity: accounts, members, roles, sessions, sign-up, invitations, resets, TOTP, elevation;
  * the session cookie and the `wpk` auth scheme (layers 1 and 2, API keys judged by the
- * `api-keys` plugin's authenticator) as every route's default; CSRF; identity's routes.
+ * `api-keys` plugin's authenticator, app tokens by the `app-tokens` plugin's) as every route's
+ * default; CSRF; identity's routes.
  */
 export const identityPlugin: CorePlugin = {
   name: 'identity',
-  dependencies: ['db', 'tenancy', 'server', 'mail', 'storage', 'events', 'api-keys'],
+  dependencies: ['db', 'tenancy', 'server', 'mail', 'storage', 'events', 'api-keys', 'app-tokens'],
   async register(server, { config, logger, seams }) {
     const sink = server.plugins.events.bus.sink;
     const identity = await IdentityService.create({
@@ -29,7 +30,7 @@ export const identityPlugin: CorePlugin = {
       clock: seams.clock,
       avatars: server.plugins.storage.avatars,
     });
-    installIdentity(server, identity, config);
+    installIdentity(server, identity, config, server.plugins['app-tokens'].authenticator);
     server.expose('identity', identity);
   },
 };

@@ -4,9 +4,12 @@ import { defaultPermissionSourceFactory, isInstalled, type Credentials, type Ins
 
 /** The credential a socket was opened with, kept to judge it again at every event. */
 export interface LiveCredential {
-  kind: 'api_key' | 'session';
-  /** sha256 of the secret (the key or the session cookie's value): what the database stores. */
+  /** `session_id`: a socket opened with an app's token, judged by the session the token stands on. */
+  kind: 'api_key' | 'session' | 'session_id';
+  /** sha256 of the secret (the key or the session cookie's value): what the database stores; the session's id for `session_id`. */
   hash: string;
+  /** Set for a socket opened with an app's token: the only app whose channels and sessions it may join. */
+  app?: string;
 }
 
 /** The member behind a credential, as judged. */
@@ -60,6 +63,13 @@ SELECT t.ord::int AS ord, c.member_id, c.platform_role, c.member_name, c.email, 
       JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
       JOIN platform.accounts a ON a.id = s.account_id
      WHERE t.kind = 'session' AND s.workspace_id = $1::uuid AND s.token_hash = t.hash AND s.expires_at > $4::timestamptz
+       AND a.security_stamp = s.security_stamp AND m.state = 'joined' AND m.deactivated_at IS NULL
+    UNION ALL
+    SELECT m.id, m.platform_role, a.name, a.email, NULL, NULL
+      FROM platform.sessions s
+      JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
+      JOIN platform.accounts a ON a.id = s.account_id
+     WHERE t.kind = 'session_id' AND s.workspace_id = $1::uuid AND s.id::text = t.hash AND s.expires_at > $4::timestamptz
        AND a.security_stamp = s.security_stamp AND m.state = 'joined' AND m.deactivated_at IS NULL
   ) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = $1::uuid AND i.app_slug = $5::text

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Sequelize } from 'sequelize';
 import type { WebSocket } from 'ws';
-import type { PermissionSet } from '../access/index.js';
+import { PermissionSet } from '../access/index.js';
 import { judgeCredentials, type ChannelGate, type LiveCredential, type LiveMember } from './access.js';
 import type { LiveLog, LiveNote, LoggedEvent } from './log.js';
 
@@ -27,6 +27,11 @@ export interface ChannelKind {
   authorize?(input: { workspace: LiveWorkspace; member: LiveMember; permissions: PermissionSet; id: string }): Promise<boolean>;
   /** Whether subscribers may relay ephemeral `signal` messages (cursors) to each other. */
   signals?: boolean;
+  /**
+   * A channel of the platform's own (`account/notifications/{member_id}`), not an app's: no app
+   * access or permission (layers 4-5) applies; `authorize` alone decides, after layers 1-2.
+   */
+  platform?: boolean;
 }
 
 export interface LiveWorkspace {
@@ -251,13 +256,16 @@ export class LiveHub {
     if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS) return this.send(connection, { type: 'error', ref, channel, status: 429, error: `A socket follows at most ${MAX_SUBSCRIPTIONS} channels: unsubscribe from one first` });
     const kind = this.kinds.get(parsed.namespace)?.get(parsed.kind);
     if (!kind) return this.send(connection, { type: 'error', ref, channel, status: 404, error: `No channel kind ${parsed.kind} in app ${parsed.namespace}` });
-    const gate: ChannelGate = { namespace: parsed.namespace, permission: kind.permission };
+    // A socket opened with an app's token follows that app's channels only.
+    if (connection.credential.app !== undefined && connection.credential.app !== parsed.namespace) return this.send(connection, { type: 'error', ref, channel, status: 403, error: "You don't have access to this app" });
+    const gate: ChannelGate | null = kind.platform ? null : { namespace: parsed.namespace, permission: kind.permission };
     const [verdict] = await judgeCredentials(this.sequelize, connection.workspace.id, [connection.credential], this.clock(), gate);
     if (!verdict.allowed) {
       if (verdict.layer <= 2) return this.lose(connection);
       return this.send(connection, { type: 'error', ref, channel, status: 403, error: verdict.layer === 4 ? "You don't have access to this app" : verdict.reason });
     }
-    if (kind.authorize && !(await kind.authorize({ workspace: connection.workspace, member: verdict.member, permissions: verdict.permissions!, id: parsed.id }))) {
+    const permissions = verdict.permissions ?? PermissionSet.of(parsed.namespace, []);
+    if (kind.authorize && !(await kind.authorize({ workspace: connection.workspace, member: verdict.member, permissions, id: parsed.id }))) {
       return this.send(connection, { type: 'error', ref, channel, status: 403, error: `You may not follow ${channel}` });
     }
     if (connection.subscriptions.has(channel) || !this.connections.has(connection)) return;

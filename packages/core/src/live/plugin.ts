@@ -49,7 +49,7 @@ const SOCKET_ENDPOINT: ObjectSchema = recordSchema({
   member_id: Joi.string().guid(),
   workspace_id: Joi.string().guid(),
   subdomain: Joi.string(),
-  credential: Joi.string().valid('session', 'api_key'),
+  credential: Joi.string().valid('session', 'api_key', 'app_token'),
 }).id('SocketEndpoint');
 
 export function socketProbeRoute(options: { path: string; protocol: string; what: string; noun: string; publicUrl: string }): ServerRoute {
@@ -78,6 +78,19 @@ export function socketProbeRoute(options: { path: string; protocol: string; what
 }
 
 const SESSION_COOKIE = /(?:^|;\s*)wpk_session=([^;]*)/;
+const TOKEN_PROTOCOL = 'wpk.token.';
+
+/**
+ * An app's token offered as a websocket subprotocol (`wpk.token.{token}`): a browser cannot set
+ * headers on a websocket, and an app's sandboxed frame has no cookie. The server never selects
+ * that protocol (it answers the first one offered, `wpk.live.1`), so the token is not echoed.
+ */
+function protocolToken(request: IncomingMessage): string | null {
+  const offered = request.headers['sec-websocket-protocol'];
+  if (typeof offered !== 'string') return null;
+  const entry = offered.split(',').map((value) => value.trim()).find((value) => value.startsWith(TOKEN_PROTOCOL));
+  return entry ? entry.slice(TOKEN_PROTOCOL.length) : null;
+}
 
 /** The credential of an upgrade request, as layer 1 reads it: the Bearer key alone when one is sent, else the session cookie. */
 function credentialOf(request: IncomingMessage): LiveCredential | null {
@@ -106,7 +119,7 @@ function reject(socket: Duplex, status: number, body: unknown): void {
  */
 export const livePlugin: CorePlugin = {
   name: 'live',
-  dependencies: ['db', 'tenancy', 'server', 'identity', 'api-keys'],
+  dependencies: ['db', 'tenancy', 'server', 'identity', 'api-keys', 'app-tokens'],
   register(server, { logger, seams, config }) {
     const database = server.plugins.db.database;
     const sequelize = database.sequelize;
@@ -135,10 +148,17 @@ export const livePlugin: CorePlugin = {
         if (typeof value === 'string') headers[name] = value;
       }
       if (typeof version === 'string') headers['x-api-version'] = version;
+      const token = protocolToken(request);
+      if (token !== null && headers.authorization === undefined) headers.authorization = `Bearer ${token}`;
       const probe = await server.inject({ method: 'GET', url: url.pathname, headers, remoteAddress: request.socket.remoteAddress ?? '127.0.0.1' });
       if (probe.statusCode !== 200) return reject(socket, probe.statusCode, JSON.parse(probe.payload || '{"error":"Refused"}'));
       const data = (JSON.parse(probe.payload) as { data: { member_id: string; workspace_id: string; subdomain: string } }).data;
-      const credential = credentialOf(request);
+      let credential = credentialOf(request);
+      if (token !== null && headers.authorization === `Bearer ${token}`) {
+        // The probe accepted the app's token: the socket is judged by its session from now on, and joins its app only.
+        const app = await server.plugins['app-tokens'].tokens.authenticate(token);
+        credential = app && app.via.kind === 'app_token' ? { kind: 'session_id', hash: app.via.sessionId, app: app.via.app } : null;
+      }
       if (!credential) return reject(socket, 401, { error: 'Authentication required' });
       const workspace = await server.plugins.tenancy.workspaces.findById(data.workspace_id);
       if (!workspace) return reject(socket, 404, { error: 'No such workspace' });
@@ -162,6 +182,10 @@ export const livePlugin: CorePlugin = {
       await listener?.stop();
     });
 
+    // The platform's own channel: a member's notifications (docs/notifications.md, "Live").
+    live.declareChannels('account', {
+      notifications: { permission: 'account.notifications.read', platform: true, authorize: async ({ member, id }) => id === member.id },
+    });
     server.expose('hub', live);
     server.expose('upgrades', {
       register(path: string, accept: SocketAcceptor) {

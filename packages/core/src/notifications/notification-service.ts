@@ -1,5 +1,5 @@
 import { isUuid, NotFoundError } from '@wpk/sdk';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import { QueryTypes, Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
 import type { Mailer } from '../mail/index.js';
 import type { Pagination } from '../server/index.js';
@@ -52,7 +52,18 @@ export interface PendingMail {
 }
 
 /** What to deliver once the request's transaction has committed: mails and pushes. */
-export type PendingDelivery = { via: 'mail'; mail: PendingMail } | { via: 'push'; workspaceId: string; memberId: string; message: PushMessage };
+export type PendingDelivery =
+  | { via: 'mail'; mail: PendingMail }
+  | { via: 'push'; workspaceId: string; memberId: string; message: PushMessage }
+  | { via: 'live'; workspaceId: string; memberId: string; notificationId: string };
+
+/** Where the live bell hears of a member's notifications: `account/notifications/{member_id}` on the `/live` socket. */
+export const notificationChannel = (memberId: string) => `account/notifications/${memberId}`;
+
+/** What the live channel goes through (the live plugin's publisher). */
+export interface NotificationLive {
+  publish(workspaceId: string, publications: ReadonlyArray<{ channel: string; type: string; data: unknown; audience: string[] | null; revoke: string[] }>): Promise<void>;
+}
 
 interface Row {
   id: string;
@@ -87,6 +98,8 @@ export interface NotificationServiceParts {
   preferences: PreferenceService;
   webPush: WebPushSender;
   phonePush: PhonePushProvider;
+  /** The live channel of each member's notifications (absent: no live announcements). */
+  live?: NotificationLive;
 }
 
 /**
@@ -162,6 +175,7 @@ export class NotificationService {
       // Already sent for this event (a redelivery).
       if (!row) continue;
       stored += 1;
+      pending.push({ via: 'live', workspaceId, memberId: recipient.member_id, notificationId: row.id });
       pending.push({ via: 'mail', mail: { to: recipient.email, subject: input.title, text: text || input.title } });
       if (wanted.push) {
         pending.push({
@@ -185,12 +199,29 @@ export class NotificationService {
       pending.map(async (item) => {
         try {
           if (item.via === 'mail') await this.parts.mailer.send(item.mail);
+          else if (item.via === 'live') await this.announce(item.workspaceId, item.memberId, 'notification.created', item.notificationId);
           else await this.push(item.workspaceId, item.memberId, item.message);
         } catch (error) {
           this.logger.error({ err: error, via: item.via }, 'notification delivery failed');
         }
       }),
     );
+  }
+
+  /**
+   * Tells the member's open pages (the bell's unread count) on their live channel, after commit;
+   * best effort, like mail and push. `notification.created` or `notification.read`.
+   */
+  async announce(workspaceId: string, memberId: string, type: 'notification.created' | 'notification.read', notificationId: string): Promise<void> {
+    const live = this.parts.live;
+    if (!live) return;
+    const publish = () => live.publish(workspaceId, [{ channel: notificationChannel(memberId), type, data: { id: notificationId }, audience: [memberId], revoke: [] }]);
+    // A delivery's handler sends inside its own transaction: the announcement waits for its commit.
+    const transaction = (Sequelize as unknown as { _cls?: { get(key: string): { afterCommit(fn: () => void): void } | undefined } })._cls?.get('transaction');
+    if (!transaction) return publish();
+    transaction.afterCommit(() => {
+      publish().catch((error: unknown) => this.logger.error({ err: error }, 'notification delivery failed'));
+    });
   }
 
   /** Pushes one message to every browser and phone of the member; gone subscriptions and devices are removed. */

@@ -25,18 +25,19 @@ declare module '@hapi/hapi' {
  * Notifications: the store and its fan-out (in-app rows, mail through the platform mailer, web
  * push with the VAPID keys of the data directory, phone push through the configured provider),
  * each member's preferences per channel, the push registrations, and the senders that notify
- * members of the events that concern them (mentions, chats, calls, tasks, billing, security, system).
+ * members of the events that concern them (mentions, chats, calls, tasks, billing, security, system),
+ * and each member's live channel (`account/notifications/{member_id}`: the bell's unread count).
  */
 export const notificationsPlugin: CorePlugin = {
   name: 'notifications',
-  dependencies: ['db', 'server', 'events', 'mail'],
+  dependencies: ['db', 'server', 'events', 'mail', 'live'],
   async register(server, { config, logger, seams }) {
     const sequelize = server.plugins.db.database.sequelize;
     const keys = await loadVapidKeys(config.push.vapidKeys, config.dataDir);
     const webPush = new WebPushSender({ sequelize, logger, keys, subject: config.push.vapidSubject, ttlSeconds: config.push.ttlSeconds, allowHttp: config.push.allowHttpEndpoints });
     const phonePush: PhonePushProvider = seams.phonePush ?? (config.push.fcm ? new FcmPhonePushProvider(config.push.fcm) : new LocalPhonePushProvider());
     const preferences = new PreferenceService(sequelize);
-    const service = new NotificationService({ sequelize, logger, mailer: server.plugins.mail.mailer, preferences, webPush, phonePush });
+    const service = new NotificationService({ sequelize, logger, mailer: server.plugins.mail.mailer, preferences, webPush, phonePush, live: server.plugins.live.publisher });
     server.route(notificationEndpoints({ sequelize, sink: server.plugins.events.bus.sink, notifications: service, preferences, registrations: new PushRegistrations(sequelize), webPush }));
     // Every channel but `apps` is fed by events of the catalog (senders.ts).
     installNotificationSenders(server.plugins.events.bus, service, logger);

@@ -56,11 +56,14 @@ export function notificationEndpoints(services: NotificationEndpointServices): S
       method: 'PATCH',
       path: '/notifications/{notification_id}',
       options: { app: { ...api, answers: { single: NOTIFICATION }, platformAccess: 'account.notifications.edit' }, validate: { params: Joi.object({ notification_id: Joi.id().required() }), payload: Joi.object({ read: Joi.boolean().required() }) } },
-      handler: (request, h) =>
-        write(request, h, async () => {
-          const caller = credentialsOf(request).member;
-          return single(request, await notifications.setRead(workspaceId(request), caller.id, String(request.params.notification_id), (request.payload as { read: boolean }).read));
-        }),
+      handler: async (request, h) => {
+        const caller = credentialsOf(request).member;
+        const id = String(request.params.notification_id);
+        const answer = await write(request, h, async () => single(request, await notifications.setRead(workspaceId(request), caller.id, id, (request.payload as { read: boolean }).read)));
+        // Committed: the member's other pages move their unread count.
+        await notifications.announce(workspaceId(request), caller.id, 'notification.read', id).catch(() => undefined);
+        return answer;
+      },
     },
     {
       method: 'GET',

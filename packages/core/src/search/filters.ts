@@ -20,9 +20,13 @@ export interface SearchFilters {
   minSize?: number;
   /** `max_size`: the record's size is at most this. */
   maxSize?: number;
+  /** `mrn`: the record is one of these (`mrn:{app}:{resource}:{id}`, the app the one searched): what an MRN chip shows. */
+  mrn?: Array<{ app: string; id: string; value: string }>;
   /** Any other name: the record's attribute of that name is one of these values. */
   attributes: Record<string, string[]>;
 }
+
+const MRN = /^mrn:([a-z0-9][a-z0-9._-]{0,99}):[a-z0-9_-]{1,100}:([A-Za-z0-9._-]{1,200})$/;
 
 type Scalar = string | number | boolean;
 export type FilterInput = Record<string, Scalar | Scalar[] | null | undefined>;
@@ -63,6 +67,13 @@ export function parseFilters(input: FilterInput, label: (name: string) => string
       case 'type':
         filters.kind = strings;
         break;
+      case 'mrn':
+        filters.mrn = strings.map((value) => {
+          const match = MRN.exec(value);
+          if (!match) throw new InvalidError(`${label(name)} must be an MRN (mrn:{app}:{resource}:{id})`);
+          return { app: match[1], id: match[2], value };
+        });
+        break;
       case 'after':
       case 'before': {
         const date = toInstant(single());
@@ -89,6 +100,7 @@ export function filtersToQuery(filters: SearchFilters): Record<string, string | 
   const query: Record<string, string | string[]> = {};
   if (filters.owner) query.owner = filters.owner;
   if (filters.kind) query.type = filters.kind;
+  if (filters.mrn) query.mrn = filters.mrn.map((entry) => entry.value);
   if (filters.after) query.after = filters.after.toISOString();
   if (filters.before) query.before = filters.before.toISOString();
   if (filters.minSize !== undefined) query.min_size = String(filters.minSize);

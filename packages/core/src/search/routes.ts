@@ -56,6 +56,8 @@ function fromPayload(payload: unknown): SearchInput {
 async function search(request: Request, options: SearchRoutesOptions, input: SearchInput, pageQuery: Record<string, unknown>, linkQuery: Record<string, unknown>) {
   const { index, access } = options;
   const workspace = request.app.workspace!;
+  const foreign = input.filters.mrn?.find((entry) => entry.app !== input.app);
+  if (foreign) throw new InvalidError(`mrn: ${foreign.value} is not a record of ${input.app}`);
   if (!(await access.canOpenApp(request, input.app))) throw new ForbiddenError(NO_APP_ACCESS);
   const declared = await access.searchableTypes(input.app);
   const unknown = input.types?.find((type) => !declared.some((entry) => entry.type === type));

@@ -341,6 +341,7 @@ export class SearchIndex {
     const filters = query.filters;
     if (filters.owner) where.push(`r.owner = ANY(${param(filters.owner, '::text[]')})`);
     if (filters.kind) where.push(`r.kind = ANY(${param(filters.kind, '::text[]')})`);
+    if (filters.mrn) where.push(`r.record_id = ANY(${param(filters.mrn.map((entry) => entry.id), '::text[]')})`);
     if (filters.after) where.push(`r.record_date >= ${param(filters.after.toISOString(), '::timestamptz')}`);
     if (filters.before) where.push(`r.record_date < ${param(filters.before.toISOString(), '::timestamptz')}`);
     if (filters.minSize !== undefined) where.push(`r.size >= ${param(filters.minSize, '::bigint')}`);

@@ -69,6 +69,7 @@ export function routeMeta(request: Request): Required<Omit<WpkRouteMeta, 'errors
     kind: declared.kind ?? 'api',
     scope: declared.scope ?? 'workspace',
     contentTypes: declared.contentTypes ?? ['application/json'],
+    anyOrigin: declared.anyOrigin ?? false,
   };
 }
 
@@ -232,12 +233,16 @@ function checkHost(request: Request, baseDomain: string, allowedHosts: readonly 
 }
 
 /**
- * Answers a CORS preflight for a trusted origin (the request's own workspace or the base domain)
- * and an existing route; anything else is refused with a JSON error and no CORS headers.
+ * Answers a CORS preflight for a trusted origin (the request's own workspace or the base domain),
+ * or a sandboxed page's (`null`, allowed without credentials), and an existing route; anything
+ * else is refused with a JSON error and no CORS headers.
  */
 function preflight(request: Request, h: ResponseToolkit, publicUrl: string): Lifecycle.ReturnValue {
   const origin = request.headers.origin;
-  if (typeof origin !== 'string' || !isTrustedOrigin(origin, request, publicUrl)) {
+  // `null`: a sandboxed page (an app's frame, a public app page). Its calls carry no cookie (the
+  // answer never allows credentials), so it may call what its bearer token, or no credential, opens.
+  const opaque = origin === 'null';
+  if (typeof origin !== 'string' || (!opaque && !isTrustedOrigin(origin, request, publicUrl))) {
     throw Boom.forbidden(`CORS preflight refused: Origin ${JSON.stringify(String(origin ?? '').slice(0, 255))} is not this site's`);
   }
   const method = String(request.headers['access-control-request-method']).toLowerCase();
@@ -249,9 +254,9 @@ function preflight(request: Request, h: ResponseToolkit, publicUrl: string): Lif
     .filter(Boolean);
   const refused = requested.filter((name) => !CORS_ALLOWED_HEADERS.includes(name));
   if (refused.length > 0) throw Boom.forbidden(`CORS preflight refused: header ${refused.join(', ')} may not be sent`);
-  return h
-    .response()
-    .code(200)
+  const answer = h.response().code(200);
+  if (opaque) answer.header('access-control-allow-origin', '*');
+  return answer
     .header('access-control-allow-methods', method.toUpperCase())
     .header('access-control-allow-headers', CORS_ALLOWED_HEADERS.join(','))
     .header('access-control-max-age', CORS_MAX_AGE)
@@ -262,6 +267,13 @@ function preflight(request: Request, h: ResponseToolkit, publicUrl: string): Lif
 function addCorsHeaders(request: Request, response: ResponseObject, publicUrl: string): void {
   response.vary('origin');
   const origin = request.headers.origin;
+  if (origin === 'null') {
+    // A sandboxed page: readable only when the cookie played no part (a bearer token, or none).
+    if ((request.auth.credentials as { via?: { kind?: string } } | null)?.via?.kind === 'session') return;
+    response.header('access-control-allow-origin', '*');
+    response.header('access-control-expose-headers', CORS_EXPOSED_HEADERS);
+    return;
+  }
   if (typeof origin !== 'string' || !isTrustedOrigin(origin, request, publicUrl)) return;
   response.header('access-control-allow-origin', origin);
   response.header('access-control-allow-credentials', 'true');

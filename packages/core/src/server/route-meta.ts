@@ -17,6 +17,11 @@ export interface WpkRouteMeta {
   /** Media types accepted for a body; default `application/json`; the wildcard type (star, slash, star) takes any body, judged by the handler. */
   contentTypes?: string[];
   /**
+   * The route takes no cookie and sets none (an app's public route, a signed storage link): a page
+   * of any origin may call it, a sandboxed one (`Origin: null`) included, without the CSRF check.
+   */
+  anyOrigin?: boolean;
+  /**
    * Error statuses the route answers besides the conventional ones (400, 401, 403, 404, 408,
    * 409, 413, 415, 429, 500, 503), for the OpenAPI document: `402` (a payment provider declined),
    * `502` (a third party it calls failed).

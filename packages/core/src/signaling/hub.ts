@@ -186,6 +186,8 @@ export class SignalingHub {
     if (peer.session) return this.send(peer, { type: 'error', ref, session, status: 409, error: `Already in session ${peer.session}: leave it first` });
     const kind = this.kinds.get(parsed.namespace)?.get(parsed.kind);
     if (!kind) return this.send(peer, { type: 'error', ref, session, status: 404, error: `No signaling session kind ${parsed.kind} in app ${parsed.namespace}` });
+    // A socket opened with an app's token joins that app's sessions only.
+    if (peer.credential.app !== undefined && peer.credential.app !== parsed.namespace) return this.send(peer, { type: 'error', ref, session, status: 403, error: "You don't have access to this app" });
     const gate: ChannelGate = { namespace: parsed.namespace, permission: kind.permission };
     const [verdict] = await judgeCredentials(this.sequelize, peer.workspace.id, [peer.credential], this.clock(), gate);
     if (!verdict.allowed) {

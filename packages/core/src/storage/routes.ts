@@ -36,7 +36,7 @@ export function storageRoutes(storage: StorageService): ServerRoute[] {
       options: {
         auth: false,
         description: 'Downloads a file through a signed link (ctx.storage.signedDownloadUrl)',
-        app: { wpk: { kind: 'system', scope: 'workspace' } },
+        app: { wpk: { kind: 'system', scope: 'workspace', anyOrigin: true } },
         validate: { params: token },
       },
       handler: async (request: Request, h: ResponseToolkit) => {
@@ -66,7 +66,7 @@ export function storageRoutes(storage: StorageService): ServerRoute[] {
       options: {
         auth: false,
         description: 'Uploads a file through a signed link (ctx.storage.signedUploadUrl); the body is the file',
-        app: { wpk: { kind: 'system', scope: 'workspace', contentTypes: ['*/*'] } },
+        app: { wpk: { kind: 'system', scope: 'workspace', contentTypes: ['*/*'], anyOrigin: true } },
         payload: {
           output: 'stream',
           parse: false,

@@ -18,9 +18,13 @@ export class AssetCatalog {
   private readonly byName = new Map<string, Asset>();
   private readonly byServedName = new Map<string, Asset>();
 
-  constructor(readonly dir: string) {
-    for (const name of readdirSync(dir)) {
-      const file = path.join(dir, name);
+  /** `extra`: files kept elsewhere, by the name templates ask for (the kit's tokens.css, the shell's script). */
+  constructor(
+    readonly dir: string,
+    extra: Record<string, string> = {},
+  ) {
+    const files = [...readdirSync(dir).map((name) => [name, path.join(dir, name)] as const), ...Object.entries(extra)];
+    for (const [name, file] of files) {
       const hash = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 10);
       const extension = path.extname(name);
       const asset = { file, servedAs: `${path.basename(name, extension)}.${hash}${extension}` };

@@ -4,9 +4,10 @@ import path from 'node:path';
 import type { RuntimeConfig } from '../config.js';
 import type { Throttle } from '../identity/index.js';
 import type { Mailer } from '../mail/index.js';
-import type { AppRegistry } from '../apps/index.js';
+import type { AppRegistry, InstallationService } from '../apps/index.js';
 import { routeMeta } from '../server/index.js';
 import type { WorkspaceService } from '../tenancy/index.js';
+import { AppFrontEnds } from './app-files.js';
 import { AssetCatalog } from './assets.js';
 import { accountRoutes } from './routes/account.js';
 import { fileRoutes } from './routes/files.js';
@@ -20,6 +21,7 @@ export interface WebDependencies {
   config: RuntimeConfig;
   workspaces: WorkspaceService;
   apps: AppRegistry;
+  installations: InstallationService;
   mailer: Mailer;
   /** Identity's database-backed throttle (shared by every process): bounds the demo-request form. */
   throttle: Throttle;
@@ -42,15 +44,18 @@ function wantsHtml(accept: unknown): boolean {
 export async function installWeb(server: Server, dependencies: WebDependencies): Promise<void> {
   const { config, workspaces, apps } = dependencies;
   await server.register(Inert);
-  const assets = new AssetCatalog(path.join(WEB_DIR, 'assets'));
+  // One design-token stylesheet for the pages, the shell and every app: the UI kit's.
+  const { kitRoot, shellFolder } = await import('@wpk/ui/build');
+  const assets = new AssetCatalog(path.join(WEB_DIR, 'assets'), { 'tokens.css': path.join(kitRoot(), 'styles', 'tokens.css'), 'shell.js': path.join(await shellFolder(), 'shell.js') });
+  const frontEnds = new AppFrontEnds();
   await registerViews(server, { assets, publicUrl: config.publicUrl, baseDomain: config.baseDomain });
 
   server.route([
     ...siteRoutes({ publicUrl: config.publicUrl, mailer: dependencies.mailer, operatorAddress: config.mailFrom, throttle: dependencies.throttle }),
     ...authRoutes({ publicUrl: config.publicUrl, workspaces, sharedCookie: config.cookieDomain.includes('.') }),
-    ...workspaceRoutes({ apps }),
+    ...workspaceRoutes({ apps, frontEnds }),
     ...accountRoutes(),
-    ...fileRoutes({ assets, apps }),
+    ...fileRoutes({ assets, apps, installations: dependencies.installations, frontEnds }),
   ]);
 
   server.ext('onPreResponse', (request, h): Lifecycle.ReturnValue => {

@@ -10,6 +10,7 @@ export const webPlugin: CorePlugin = {
       config,
       workspaces: server.plugins.tenancy.workspaces,
       apps: server.plugins['app-catalog'].registry,
+      installations: server.plugins['app-catalog'].installations,
       mailer: server.plugins.mail.mailer,
       throttle: server.plugins.identity.identity.context.throttle,
     });

@@ -5,7 +5,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publicOrigin } from '../tenancy/index.js';
+import { API_VERSIONS } from '../server/index.js';
 import type { AssetCatalog } from './assets.js';
+
+/** The parts of `GET /me` the shell's context takes. */
+interface ShellMe {
+  member: { id: string; name: string; email: string };
+  workspace: { id: string; subdomain: string; name: string };
+  platform_role: string;
+}
 
 /**
  * Where the web's files live: templates/ (layouts/, partials/) and assets/. The package's web/
@@ -27,6 +35,18 @@ export async function registerViews(server: Server, options: { assets: AssetCata
   engine.registerHelper('concat', (...parts: unknown[]) => parts.slice(0, -1).join(''));
   engine.registerHelper('eq', (a: unknown, b: unknown) => a === b);
   engine.registerHelper('includes', (list: unknown, value: unknown) => Array.isArray(list) && list.includes(value));
+  // What the shell's script reads (docs/ui.md): JSON in a data block, `<` escaped so no text ends the block.
+  engine.registerHelper('shellContext', (me: ShellMe | undefined, app: { slug: string; name: string } | undefined) => {
+    if (!me) return '';
+    const context = {
+      apiVersion: API_VERSIONS[API_VERSIONS.length - 1].date,
+      member: { id: me.member.id, name: me.member.name, email: me.member.email, platform_role: me.platform_role },
+      workspace: me.workspace,
+      app: app ? { slug: app.slug, name: app.name } : null,
+      apps: null,
+    };
+    return new Handlebars.SafeString(JSON.stringify(context).replace(/</g, '\\u003c'));
+  });
   server.views({
     engines: { hbs: engine },
     relativeTo: WEB_DIR,

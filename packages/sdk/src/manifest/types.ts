@@ -127,6 +127,11 @@ export interface AppManifest {
   tile?: Tile;
   /** A folder of the app's package (relative to the manifest) served under `/public/apps/{slug}/*`. */
   public?: string;
+  /**
+   * First-party apps only: pages of the public folder (`call.html`) served without the sandbox, on
+   * the workspace's origin, because they need what browsers refuse an opaque origin (a camera).
+   */
+  same_origin_pages?: string[];
   /** Every permission the app checks. */
   permissions: PermissionDefinition[];
   /** Every route of the app, with its chain of checks or `public: true`. */

@@ -1,13 +1,13 @@
 import { boards } from './board.js';
 import { boardMembers, memberDirectory, schedules, topics, views } from './planning.js';
-import { deliverables, taskAssignees, taskComments, tasks } from './task.js';
+import { deliverables, taskAssignees, taskComments, taskKeyCounters, tasks } from './task.js';
 
 export * from './board.js';
 export * from './planning.js';
 export * from './task.js';
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { boards, tasks, taskAssignees, taskComments, deliverables, topics, schedules, boardMembers, views, memberDirectory };
+export const models = { boards, tasks, taskAssignees, taskComments, taskKeyCounters, deliverables, topics, schedules, boardMembers, views, memberDirectory };
 
 /** The models' type, for typing contexts: `AppContext<Models>`. */
 export type Models = typeof models;

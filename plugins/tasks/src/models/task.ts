@@ -10,6 +10,10 @@ export type Priority = (typeof PRIORITIES)[number];
  */
 export interface Task {
   id: string;
+  /** The task's number in its workspace (1, 2, ...), never reused. */
+  number: number;
+  /** The short key people name it by (`ACME-42`): the workspace's prefix and the number. */
+  key: string;
   title: string;
   description: string;
   board_id: string | null;
@@ -29,6 +33,8 @@ export interface Task {
 
 export const tasks = defineModel<Task>('tasks', {
   id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+  number: { type: DataTypes.INTEGER, allowNull: false },
+  key: { type: DataTypes.STRING(20), allowNull: false },
   title: { type: DataTypes.STRING(200), allowNull: false },
   description: { type: DataTypes.STRING(10000), allowNull: false, defaultValue: '' },
   board_id: { type: DataTypes.UUID, allowNull: true },
@@ -101,4 +107,19 @@ export const deliverables = defineModel<Deliverable>('deliverables', {
   creator_id: { type: DataTypes.UUID, allowNull: false },
   delivered_at: { type: DataTypes.DATE, allowNull: true },
   delivered_by: { type: DataTypes.UUID, allowNull: true },
+});
+
+/** A workspace's task-key counter: its prefix and the last number handed out. */
+export interface TaskKeyCounter {
+  id: string;
+  prefix: string;
+  last_number: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const taskKeyCounters = defineModel<TaskKeyCounter>('task_key_counters', {
+  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+  prefix: { type: DataTypes.STRING(10), allowNull: false },
+  last_number: { type: DataTypes.INTEGER, allowNull: false },
 });

@@ -36,6 +36,8 @@ export const RENAMED_BOARD: JoiObjectSchema = BOARD.keys({ renamed_task_ids: Joi
 
 export const TASK: JoiObjectSchema = recordSchema({
   id: uuid(),
+  key: Joi.string().description("The task's short key (`ACME-42`): the workspace's prefix and its number; stable, unique in the workspace"),
+  number: Joi.number().integer().min(1).description("The task's number in its workspace, never reused"),
   title: Joi.string(),
   description: Joi.string().allow(''),
   board_id: nullableUuid().description('Null while the task is in the incubator'),

@@ -27,6 +27,8 @@ export function presentBoard(board: Board) {
 export function presentTask(task: Task, assigneeIds: string[]) {
   return {
     id: task.id,
+    key: task.key,
+    number: task.number,
     title: task.title,
     description: task.description,
     board_id: task.board_id,

@@ -8,6 +8,7 @@ import { emit } from './events.js';
 import { assertMemberPresent } from './members-directory.js';
 import { presentTask } from './present.js';
 import { deleteTasksOf } from './task-removal.js';
+import { nextTaskKey } from './task-keys.js';
 
 /** The fields of a task a client may set (`POST /tasks`, `PATCH /tasks/{id}`). */
 export interface TaskFields {
@@ -194,7 +195,7 @@ export async function createTask(ctx: TasksContext, input: TaskInput) {
   if (assigneeIds.length > max) throw new InvalidError(`assignee_ids must contain at most ${max} members (settings: max_assignees)`);
   for (const memberId of assigneeIds) await assertMemberPresent(ctx, memberId, 'assignee_ids');
 
-  const task = await ctx.db.tasks.create({ ...values, creator_id: ctx.member.id, completed_at: null, completed_by: null });
+  const task = await ctx.db.tasks.create({ ...values, ...(await nextTaskKey(ctx)), creator_id: ctx.member.id, completed_at: null, completed_by: null });
   for (const memberId of assigneeIds) await ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id });
   ctx.search.upsert(taskDocument(task, board?.title ?? null));
   emit(ctx, 'core.tasks.task.created', { task_id: task.id, board_id: task.board_id, title: task.title, creator_mrn: ctx.member.mrn });

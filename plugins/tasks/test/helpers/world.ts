@@ -4,6 +4,7 @@
  * callers the tests need. Every test file starts one (`startWorld`) and closes it.
  */
 import { createTestPlatform, type TestCaller, type TestMember, type TestPlatform, type TestResponse, type TestWorkspace } from '@wpk/testing';
+import { fileURLToPath } from 'node:url';
 import app from '../../src/index.js';
 
 /** A caller with an id: a member of the workspace. */
@@ -48,8 +49,12 @@ export type { TestCaller, TestResponse };
 
 let roles = 0;
 
-export async function startWorld(subdomain: string): Promise<World> {
-  const platform = await createTestPlatform({ apps: [app], firstParty: true });
+/**
+ * `listen`: a platform on a loopback port, the app loaded from its folder (so its front-end, `ui/`,
+ * is built and served): for the browser test.
+ */
+export async function startWorld(subdomain: string, options: { listen?: boolean } = {}): Promise<World> {
+  const platform = await createTestPlatform({ apps: [options.listen ? fileURLToPath(new URL('../..', import.meta.url)) : app], firstParty: true, listen: options.listen ?? false });
   try {
     const workspace = await platform.workspace(subdomain);
     await workspace.install('tasks');

@@ -26,10 +26,20 @@ export interface ApiKeyAuthenticator {
   authenticate(secret: string, request: Request): Promise<Credentials | null>;
 }
 
+/** Judges an app's bridge token (`Authorization: Bearer wpka_...`); the `app-tokens` plugin exposes one. */
+export interface AppTokenAuthenticator {
+  /** The credentials the token stands for (`via.kind === 'app_token'`), or null: invalid, expired, or its session is over. */
+  authenticate(token: string): Promise<Credentials | null>;
+}
+
+export const INVALID_APP_TOKEN = 'Invalid or expired app token';
+
 export interface AuthSchemeDependencies {
   sessions: SessionService;
   /** The API-key authenticator (null: every `Bearer slk_` request is 401). */
   apiKeys: ApiKeyAuthenticator | null;
+  /** The app-token authenticator (null or absent: every `Bearer wpka_` request is 401). */
+  appTokens?: AppTokenAuthenticator | null;
 }
 
 /** The session cookie's value (hapi gives an array when the browser sent it twice). */
@@ -71,6 +81,13 @@ export function registerAuthScheme(server: Server, dependencies: AuthSchemeDepen
   server.auth.scheme(AUTH_STRATEGY, (): ServerAuthSchemeObject => ({
     async authenticate(request, h) {
       const bearer = bearerToken(request);
+      if (bearer !== null && bearer.startsWith('wpka_')) {
+        // An app's bridge token: judged alone, like a key (no cookie fallback).
+        const credentials = dependencies.appTokens ? await dependencies.appTokens.authenticate(bearer) : null;
+        if (!credentials) throw Boom.unauthorized(INVALID_APP_TOKEN);
+        checkMembership(request, credentials);
+        return h.authenticated({ credentials });
+      }
       if (bearer !== null) {
         const authenticator = dependencies.apiKeys;
         // The request's access statement judged the key within the subdomain's workspace; a key it

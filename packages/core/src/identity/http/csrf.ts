@@ -33,6 +33,8 @@ export function crossSiteRefusal(request: Request, publicUrl: string): string | 
 export function registerCsrfProtection(server: Server, publicUrl: string): void {
   server.ext('onPreAuth', (request, h) => {
     if (!STATE_CHANGING.has(request.method) || bearerToken(request) !== null) return h.continue;
+    // A route that takes no cookie and sets none (an app's public route, a signed link) cannot be forged.
+    if (request.route.settings.app?.wpk?.anyOrigin === true) return h.continue;
     const refusal = crossSiteRefusal(request, publicUrl);
     if (refusal !== null) throw Boom.forbidden(refusal);
     return h.continue;

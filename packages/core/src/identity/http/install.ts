@@ -6,7 +6,7 @@ import { memberRoutes } from '../routes/members.js';
 import { publicRoutes } from '../routes/public.js';
 import { workspaceRoutes } from '../routes/workspace.js';
 import { registerAdminAuditRecorder } from './admin-audit-recorder.js';
-import { registerAuthScheme } from './auth-scheme.js';
+import { registerAuthScheme, type AppTokenAuthenticator } from './auth-scheme.js';
 import { declareSessionCookie } from './cookies.js';
 import { registerCsrfProtection } from './csrf.js';
 
@@ -15,9 +15,9 @@ import { registerCsrfProtection } from './csrf.js';
  * every route (public routes declare `auth: false`), CSRF protection, the admin-audit recorder
  * and identity's routes.
  */
-export function installIdentity(server: Server, identity: IdentityService, config: RuntimeConfig): void {
+export function installIdentity(server: Server, identity: IdentityService, config: RuntimeConfig, appTokens: AppTokenAuthenticator | null = null): void {
   declareSessionCookie(server, config);
-  registerAuthScheme(server, { sessions: identity.sessions, apiKeys: identity.apiKeys() });
+  registerAuthScheme(server, { sessions: identity.sessions, apiKeys: identity.apiKeys(), appTokens });
   registerCsrfProtection(server, config.publicUrl);
   registerAdminAuditRecorder(server, identity.audit, identity.context.logger, identity.context.clock);
   const dependencies = { identity, config };

@@ -4,6 +4,7 @@ import { callApi, forwardCookies, ok } from '../api.js';
 import { blankForm, formFromAnswer, formValues, safeNext, type FormState } from '../forms.js';
 import { back, denied, formError, notice, pageOptions, refusal, rows, screen, type Me } from '../screen.js';
 import { fragment, page } from '../views.js';
+import type { AppFrontEnds } from '../app-files.js';
 import { formatAmount, parseAmount } from '../../billing/index.js';
 
 /** The parts of `GET /plan` the usage meter (`/partials/microns`) shows. */
@@ -173,8 +174,8 @@ function bySlice(apps: AppRegistry, keys: string[]): Record<string, string[]> {
  * are built from. Every read and every change goes through the JSON API route that does it
  * (see api.ts), so a screen enforces exactly the five layers the API does.
  */
-export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
-  const { apps } = options;
+export function workspaceRoutes(options: { apps: AppRegistry; frontEnds: AppFrontEnds }): ServerRoute[] {
+  const { apps, frontEnds } = options;
 
   /**
    * The launcher: installed apps this member can open (the app status route's `can_open`,
@@ -188,7 +189,7 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
       const status = await callApi<{ data: { can_open: boolean; installed: boolean; access_policy: string | null } }>(request, 'GET', `/applications/${app.namespace}/status`);
       if (!ok(status)) continue;
       const name = app.manifest.tile?.name ?? app.manifest.name;
-      if (status.body.data.can_open) tiles.push({ slug: app.namespace, name, description: app.manifest.description ?? '' });
+      if (status.body.data.can_open) tiles.push({ slug: app.namespace, name, description: app.manifest.description ?? '', href: `/app/${app.namespace}/` });
       else others.push({ slug: app.namespace, name, installed: status.body.data.installed, askAccess: status.body.data.installed && status.body.data.access_policy !== 'everyone' });
     }
     return { tiles, others };
@@ -257,6 +258,37 @@ export function workspaceRoutes(options: { apps: AppRegistry }): ServerRoute[] {
         if (!request.app.workspace) return page(h, 'home', { title: 'Home', form: blankForm() });
         return screen(async (_request, h, me) => page(h, 'launcher', { title: 'Home', me, ...(await launcher(request)), form: blankForm(), notice: notice(request) }))(request, h);
       },
+    },
+    {
+      // The workspace shell hosting an app (docs/ui.md): the top bar, and the app's front-end in a
+      // sandboxed frame that talks to the shell through the bridge. The rest of the path is the
+      // app's own (deep links: /app/tasks/boards/42), handed to the frame when the bridge opens.
+      method: 'GET',
+      path: '/app/{slug}/{path*}',
+      options: pageOptions(),
+      handler: screen(async (request, h, me) => {
+        const slug = String(request.params.slug);
+        const app = apps.list().find((candidate) => candidate.namespace === slug);
+        if (!app) return h.response({ error: `No app ${slug.slice(0, 100)}` }).code(404);
+        const status = await callApi<{ data: { can_open: boolean } }>(request, 'GET', `/applications/${encodeURIComponent(slug)}/status`);
+        if (!ok(status)) return refusal(h, status);
+        if (!status.body.data.can_open) return h.response({ error: "You don't have access to this app" }).code(403);
+        const rest = String(request.params.path ?? '');
+        const first = rest.split('/')[0];
+        const query = request.url.search;
+        // A page that needs the workspace's own origin (a call's camera) opens outside the frame.
+        if (app.firstParty && (app.manifest.same_origin_pages ?? []).includes(first)) return h.redirect(`/public/apps/${slug}/${first}${query}`).code(302);
+        const name = app.manifest.tile?.name ?? app.manifest.name;
+        const frameSrc = first.endsWith('.html') ? `/public/apps/${slug}/${first}${query}` : frontEnds.has(app) ? `/public/apps/${slug}/` : null;
+        return page(h, 'app-shell', { title: name, me, app: { slug, name, description: app.manifest.description ?? '' }, frameSrc, fullBleed: true });
+      }),
+    },
+    {
+      // The app switcher's list (the shell loads it when the switcher opens): the apps this member can open.
+      method: 'GET',
+      path: '/partials/apps',
+      options: pageOptions(),
+      handler: screen(async (request, h) => fragment(h, 'partials/app-switcher', { tiles: (await launcher(request)).tiles })),
     },
     { method: 'GET', path: '/admin/members', options: pageOptions(), handler: screen((request, h, me) => renderMembers(request, h, me)) },
     {

@@ -1,0 +1,97 @@
+/**
+ * Helpers for an app's browser tests (docs/ui.md, "Testing a front-end"): Debian's Chromium
+ * through playwright-core, signing in through the real sign-in page, opening an app in the
+ * workspace shell, axe-core on every frame (the shell and the app's sandboxed frame), the CSP
+ * violations a page caused, sideways overflow, and screenshots for an app's docs page.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+
+export type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+// Runs in every frame as it is created (CDP injects it: a page's CSP does not stop it): it keeps
+// the frame's CSP violations where the test can read them.
+const WATCH_CSP = `window.__wpkCspViolations = [];
+document.addEventListener('securitypolicyviolation', (event) => window.__wpkCspViolations.push(event.violatedDirective + ' ' + (event.blockedURI || 'inline') + ' ' + (event.sourceFile || '') + ':' + event.lineNumber));`;
+
+/** Chromium as the platform's browser tests run it (`CHROMIUM_PATH` overrides /usr/bin/chromium). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--host-resolver-rules=MAP *.localhost 127.0.0.1', ...extraArgs],
+  });
+}
+
+/** A fresh browser profile at `width` (× 900) with axe-core and the CSP watch in every frame. */
+export async function browserContext(browser: Browser, width: number): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  await context.addInitScript({ content: `${AXE_SOURCE}\n;${WATCH_CSP}` });
+  return context;
+}
+
+/**
+ * Signs in through the workspace's own sign-in page (`/login`) as a person would, and waits for
+ * the launcher. `origin` is the workspace's (`platform.url(subdomain, '')`).
+ */
+export async function signIn(page: Page, origin: string, email: string, password = 'harness-password-1'): Promise<void> {
+  await page.goto(`${origin}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await Promise.all([page.waitForURL(`${origin}/`), page.getByRole('button', { name: 'Sign in' }).click()]);
+}
+
+/** The app's sandboxed frame in the shell, once its front-end has rendered `selector`. */
+export async function appFrame(page: Page, selector: string): Promise<Frame> {
+  const handle = await page.waitForSelector('#app-frame');
+  const frame = (await handle.contentFrame())!;
+  await frame.waitForSelector(selector);
+  return frame;
+}
+
+/** One serious or critical axe-core violation: `rule: target` (in which frame). */
+export type AxeFinding = string;
+
+/** axe-core's serious and critical violations in the page and every frame in it. */
+export async function accessibilityViolations(page: Page): Promise<AxeFinding[]> {
+  const findings: AxeFinding[] = [];
+  for (const frame of page.frames()) {
+    // axe itself adds <style> elements, which a page's CSP refuses: its own violations are dropped.
+    const results = await frame.evaluate<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }>(`(async () => {
+      const before = window.__wpkCspViolations.length;
+      const results = await axe.run(document, { resultTypes: ['violations'], iframes: false });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      window.__wpkCspViolations.length = before;
+      return results;
+    })()`);
+    for (const violation of results.violations) {
+      if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
+      for (const node of violation.nodes) findings.push(`${violation.id}: ${node.target.join(' ')} (${frame === page.mainFrame() ? 'shell' : frame.url()})`);
+    }
+  }
+  return findings;
+}
+
+/** The Content-Security-Policy violations every frame of the page reported so far. */
+export async function cspViolations(page: Page): Promise<string[]> {
+  const all: string[] = [];
+  for (const frame of page.frames()) {
+    const found = await frame.evaluate(() => (globalThis as unknown as { __wpkCspViolations?: string[] }).__wpkCspViolations ?? []);
+    all.push(...found.map((violation) => `${violation} (${frame === page.mainFrame() ? 'shell' : frame.url()})`));
+  }
+  return all;
+}
+
+/** How many pixels the page (or the frame) is wider than its window: 0 when nothing overflows sideways. */
+export async function sidewaysOverflow(target: Page | Frame): Promise<number> {
+  return target.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+}
+
+/** Saves a PNG of the page's viewport for an app's docs (`docs/apps/images/...`). */
+export async function saveScreenshot(page: Page, file: string): Promise<void> {
+  mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: false, animations: 'disabled', caret: 'hide' });
+}

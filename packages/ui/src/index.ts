@@ -1,0 +1,26 @@
+/**
+ * @wpk/ui: the UI kit of the Workspace Platform Kit (docs/ui.md). An app's `ui/main.ts`:
+ *
+ * ```ts
+ * import { startApp, onRoute } from '@wpk/ui';
+ * const { client } = await startApp();
+ * ```
+ */
+export { startApp, kit, errorText, localeOf, bridgeTransport, type AppKit } from './app.js';
+export { Bridge, connectBridge } from './bridge/client.js';
+export { BRIDGE_PROTOCOL, isAppPath, type BridgeInit, type BridgeMember, type BridgeRequests, type PickedMember, type SearchHit } from './bridge/protocol.js';
+export { formatDate, formatMoney, formatBytes, type DateStyle } from './format.js';
+export { LiveConnection, type LiveEvent, type ChannelListener } from './live.js';
+export { matchRoute, routeQuery, onRoute, navigate, toast, confirmAction, type RouteParams } from './router.js';
+export { WpkDataTable, type TableColumn, type RowAction, type TableSource } from './components/data-table.js';
+export { WpkSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
+export { fieldOfError } from './form-errors.js';
+export { WpkConfirmDialog, type ConfirmOptions } from './components/confirm-dialog.js';
+export { WpkToaster } from './components/toaster.js';
+export { WpkMemberPicker, WpkFilePicker, WpkMrnChip } from './components/pickers.js';
+export { WpkDate, WpkMoney } from './components/formatted.js';
+export { WpkUpload, sendFile, type UploadTarget } from './components/upload.js';
+export { WpkLiveList, liveConnection } from './components/live-list.js';
+export { sharedStyles } from './components/shared-styles.js';
+export { html, css, nothing, LitElement, type TemplateResult } from 'lit';
+export { ApiError, isApiError, asCollection, asSingle, type Client, type Collection, type Single, type components, type operations } from '@wpk/client/browser';

@@ -1,0 +1,44 @@
+import test from 'ava';
+import { isAppPath } from '../src/bridge/protocol.js';
+import { formatBytes, formatDate, formatMoney } from '../src/format.js';
+import { fieldOfError } from '../src/form-errors.js';
+import { matchRoute, routeQuery } from '../src/router.js';
+
+test('a day is the same calendar day in every time zone; an instant is shown in the member\'s', (t) => {
+  t.is(formatDate('2027-03-12', { locale: 'en-GB', timeZone: 'Asia/Tokyo' }), '12 Mar 2027');
+  t.is(formatDate('2027-03-12', { locale: 'en-GB', timeZone: 'America/Lima' }), '12 Mar 2027');
+  t.is(formatDate('2027-03-12T23:30:00Z', { locale: 'en-GB', timeZone: 'Asia/Tokyo', style: 'datetime' }), '13 Mar 2027, 08:30');
+  t.is(formatDate('2027-03-12T23:30:00Z', { locale: 'en-US', timeZone: 'America/Lima', style: 'datetime' }), 'Mar 12, 2027, 6:30 PM');
+  t.is(formatDate('2027-03-15', { locale: 'en', timeZone: 'UTC', style: 'relative', now: new Date('2027-03-12T22:00:00Z') }), 'in 3 days');
+  t.is(formatDate('2027-03-12T21:00:00Z', { locale: 'en', timeZone: 'UTC', style: 'relative', now: new Date('2027-03-12T22:00:00Z') }), '1 hour ago');
+  t.is(formatDate('not a date', { locale: 'en', timeZone: 'UTC' }), 'not a date');
+});
+
+test('amounts are formatted from their decimal strings, never through a float', (t) => {
+  t.is(formatMoney('1234.50', 'EUR', { locale: 'de-DE' }), '1.234,50\u00a0€');
+  t.is(formatMoney('0.10', 'USD', { locale: 'en-US' }), '$0.10');
+  t.is(formatMoney('12345678901234567.89', 'USD', { locale: 'en-US' }), '$12,345,678,901,234,567.89');
+  t.is(formatBytes(1_500_000, 'en'), '1.5 MB');
+});
+
+test("a refusal's message lands on the field it names, by the platform's rule (the field first)", (t) => {
+  const fields = ['title', 'due_date', 'items'];
+  t.is(fieldOfError('title length must be at most 200 characters', fields), 'title');
+  t.is(fieldOfError('"due_date" must be a valid date', fields), 'due_date');
+  t.is(fieldOfError('items[0].amount must be a number', fields), 'items');
+  t.is(fieldOfError('Board 42 is archived', fields), null);
+  t.is(fieldOfError('', fields), null);
+});
+
+test("an app navigates to its own paths only: no scheme, no other host, no way up", (t) => {
+  for (const path of ['/', '/boards/42', '/tasks/1?tab=comments', '/a#b']) t.true(isAppPath(path), path);
+  for (const path of ['', 'boards', '//evil.example/x', 'https://evil.example/', '/../admin', '/a/../../b', '/a\\\\b', '/a\nb', 42, null]) t.false(isAppPath(path), String(path));
+});
+
+test('routes match by segment, and their query is read apart', (t) => {
+  t.deepEqual(matchRoute('/boards/:board_id', '/boards/42?lane=Done'), { board_id: '42' });
+  t.deepEqual(matchRoute('/boards/:board_id', '/boards/a%20b'), { board_id: 'a b' });
+  t.is(matchRoute('/boards/:board_id', '/boards'), null);
+  t.is(matchRoute('/boards/:board_id', '/tasks/42'), null);
+  t.is(routeQuery('/boards/1?lane=Done').get('lane'), 'Done');
+});
