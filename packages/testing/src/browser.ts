@@ -4,7 +4,7 @@
  * workspace shell, axe-core on every frame (the shell and the app's sandboxed frame), the CSP
  * violations a page caused, sideways overflow, and screenshots for an app's docs page.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
@@ -90,8 +90,17 @@ export async function sidewaysOverflow(target: Page | Frame): Promise<number> {
   return target.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 }
 
-/** Saves a PNG of the page's viewport for an app's docs (`docs/apps/images/...`). */
-export async function saveScreenshot(page: Page, file: string): Promise<void> {
-  mkdirSync(path.dirname(file), { recursive: true });
-  await page.screenshot({ path: file, fullPage: false, animations: 'disabled', caret: 'hide' });
+/**
+ * Takes a PNG of the page's viewport for an app's docs (`docs/apps/images/...`). The file is
+ * written only with `UPDATE_SCREENSHOTS=1` (run the browser test so after a change to the screen);
+ * otherwise the picture is taken and dropped, so a test run leaves the committed images as they are.
+ * Returns the bytes.
+ */
+export async function saveScreenshot(page: Page, file: string): Promise<Buffer> {
+  const bytes = await page.screenshot({ fullPage: false, animations: 'disabled', caret: 'hide' });
+  if (process.env.UPDATE_SCREENSHOTS === '1') {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, bytes);
+  }
+  return bytes;
 }
