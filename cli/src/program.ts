@@ -5,6 +5,7 @@ import { brokerCommand } from './commands/broker.js';
 import { dbCommand } from './commands/db.js';
 import { devCommand } from './commands/dev.js';
 import { eventsCommand } from './commands/events.js';
+import { manifestCommand } from './commands/manifest.js';
 import { memberCommand } from './commands/member.js';
 import { operatorCommand } from './commands/operator.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
   program.addCommand(newCommand());
   program.addCommand(addCommand());
   program.addCommand(typesCommand());
+  program.addCommand(manifestCommand());
   program.addCommand(openapiCommand());
   return program;
 }

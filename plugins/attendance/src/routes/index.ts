@@ -42,6 +42,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/attendance/locations',
+    chain: ['attendance.locations.read'],
     description: 'Lists work locations by name; q matches the name or the address',
     answers: { collection: LOCATION },
     validate: { query: Joi.object({ q: Joi.string().max(200).allow(''), ...page }) },
@@ -53,6 +54,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/attendance/locations',
+    chain: ['attendance.locations.manage'],
     description: 'Creates a work location, with a geofence (centre and radius in metres) or none',
     answers: { single: LOCATION },
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), ...locationFields }) },
@@ -64,6 +66,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/attendance/locations/{id}',
+    chain: ['attendance.locations.read'],
     description: 'Reads a work location',
     answers: { single: LOCATION },
     validate: { params: locationParams },
@@ -75,6 +78,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/attendance/locations/{id}',
+    chain: ['attendance.locations.manage'],
     description: 'Updates the given fields of a work location (UpdateLocation); geofence null removes the fence',
     answers: { single: LOCATION },
     validate: { params: locationParams, payload: Joi.object({ name: Joi.string().trim().min(1).max(100), ...locationFields }) },
@@ -86,6 +90,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/attendance/locations/{id}',
+    chain: ['attendance.locations.manage'],
     description: 'Deletes a work location (409 while someone is clocked in there); past attendances keep its name',
     answers: { single: DELETED_LOCATION },
     validate: { params: locationParams },
@@ -96,6 +101,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/attendance/clock-ins',
+    chain: ['attendance.attendances.record'],
     description: "Clocks the caller in now, at a location or none; at a location with a geofence only from inside it (the accuracy rule in docs/apps/attendance.md)",
     answers: { single: ATTENDANCE },
     validate: { payload: Joi.object({ location_id: Joi.id(), ...position }).and('latitude', 'longitude').allow(null) },
@@ -107,6 +113,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/attendance/clock-outs',
+    chain: ['attendance.attendances.record'],
     description: "Clocks the caller out now (an open break ends with it); inside the location's geofence when it has one",
     answers: { single: ATTENDANCE },
     validate: { payload: Joi.object(position).and('latitude', 'longitude').allow(null) },
@@ -118,6 +125,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/attendance/break-starts',
+    chain: ['attendance.attendances.record'],
     description: "Starts a break in the caller's open attendance",
     answers: { single: ATTENDANCE },
     validate: { payload: Joi.object({}).allow(null) },
@@ -129,6 +137,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/attendance/break-ends',
+    chain: ['attendance.attendances.record'],
     description: "Ends the caller's current break",
     answers: { single: ATTENDANCE },
     validate: { payload: Joi.object({}).allow(null) },
@@ -140,6 +149,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/attendance/status',
+    chain: ['attendance.attendances.record'],
     description: 'Whether the caller is clocked in or on a break, with the open attendance',
     answers: { single: STATUS },
     async handler(_request, ctx) {
@@ -149,6 +159,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/attendance/attendances',
+    chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "Lists attendances, newest first: the caller's own, or any member's with attendance.attendances.read; from and to bound the work date",
     answers: { collection: ATTENDANCE },
     validate: { query: Joi.object({ member_id: Joi.id(), location_id: Joi.id(), ...dateRange, open: Joi.boolean(), ...page }) },
@@ -160,6 +171,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/attendance/attendances',
+    chain: ['attendance.attendances.manage'],
     description: 'Adds an attendance a member did not clock (a manager), closed, with its breaks and the reason; kept in the audit trail',
     answers: { single: ATTENDANCE_DETAIL },
     validate: {
@@ -180,6 +192,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/attendance/attendances/{attendance_id}',
+    chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: 'Reads an attendance with its breaks and its corrections',
     answers: { single: ATTENDANCE_DETAIL },
     validate: { params: attendanceParams },
@@ -191,6 +204,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/attendance/attendances/{attendance_id}',
+    chain: ['attendance.attendances.manage'],
     description: "Corrects an attendance (a manager): check-in, check-out, location or breaks, with the reason; the times before and after go to the audit trail",
     answers: { single: ATTENDANCE_DETAIL },
     validate: {
@@ -205,6 +219,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/attendance/corrections',
+    chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "The audit trail of corrections, newest first: of the caller's own attendances, or anyone's with attendance.attendances.read",
     answers: { collection: CORRECTION },
     validate: { query: Joi.object({ member_id: Joi.id(), attendance_id: Joi.id(), ...page }) },
@@ -216,6 +231,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/attendance/timesheets',
+    chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "A member's timesheet (default the caller) for from..to (at most 92 days): worked, break and net seconds per day, and totals",
     answers: { single: TIMESHEET },
     validate: { query: Joi.object({ member_id: Joi.id(), from: Joi.calendarDate().required(), to: Joi.calendarDate().required() }) },
@@ -226,6 +242,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/attendance/exports',
+    chain: ['attendance.attendances.export'],
     description: 'Attendances of from..to (at most a year; optionally one member or location) as a CSV file (RFC 4180)',
     answers: { file: 'text/csv' },
     validate: { query: Joi.object({ from: Joi.calendarDate().required(), to: Joi.calendarDate().required(), member_id: Joi.id(), location_id: Joi.id() }) },

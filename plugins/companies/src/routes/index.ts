@@ -58,6 +58,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/companies',
+    chain: ['companies.companies.read'],
     answers: { collection: COMPANY },
     description: 'Lists companies by name; q matches name or domain, filters by industry, size, domain and owner',
     validate: {
@@ -79,6 +80,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/companies',
+    chain: ['companies.companies.create'],
     answers: { single: COMPANY },
     description: 'Creates a company; the owner defaults to the caller',
     validate: { payload: Joi.object({ ...fields, name: fields.name.required() }) },
@@ -90,6 +92,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/companies/{company_id}',
+    chain: ['companies.companies.read'],
     answers: { single: COMPANY },
     description: 'Reads a company',
     validate: { params },
@@ -101,6 +104,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/companies/{company_id}',
+    chain: ['companies.companies.edit'],
     answers: { single: COMPANY },
     description: 'Updates the given fields of a company (null clears an optional one)',
     validate: { params, payload: Joi.object(fields) },
@@ -112,6 +116,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/companies/{company_id}',
+    chain: ['companies.companies.delete'],
     answers: { single: DELETED_COMPANY },
     description: 'Deletes a company',
     validate: { params },

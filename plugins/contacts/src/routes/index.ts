@@ -47,6 +47,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts',
+    chain: ['contacts.contacts.read'],
     answers: { collection: CONTACT },
     description: 'Lists contacts by display name; q matches names, emails, phones, organization, title and tags',
     validate: { query: Joi.object({ q: Joi.string().max(200).allow(''), tag: Joi.string().max(50), company_mrn: Joi.string().max(200), email: Joi.string().max(320), ...page }) },
@@ -58,6 +59,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/contacts',
+    chain: ['contacts.contacts.create'],
     answers: { single: CONTACT },
     description: 'Creates a contact; it needs a name, an email or a phone',
     validate: { payload: contactPayload() },
@@ -69,6 +71,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts/{contact_id}',
+    chain: ['contacts.contacts.read'],
     answers: { single: CONTACT },
     description: 'Reads a contact',
     validate: { params: contactParams },
@@ -80,6 +83,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/contacts/{contact_id}',
+    chain: ['contacts.contacts.edit'],
     answers: { single: CONTACT },
     description: 'Updates the given fields of a contact (null clears one; a list is replaced whole)',
     validate: { params: contactParams, payload: contactPayload() },
@@ -91,6 +95,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/contacts/{contact_id}',
+    chain: ['contacts.contacts.delete'],
     answers: { single: DELETED_CONTACT },
     description: 'Deletes a contact',
     validate: { params: contactParams },
@@ -101,6 +106,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts/duplicates',
+    chain: ['contacts.contacts.read'],
     answers: { collection: DUPLICATE_GROUP },
     description: 'Groups of contacts sharing an email, a phone, a member or their full name',
     validate: { query: Joi.object(page) },
@@ -112,6 +118,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/contacts/{contact_id}/merges',
+    chain: ['contacts.contacts.edit', 'contacts.contacts.delete'],
     answers: { single: CONTACT },
     description: 'Merges contact_ids into this contact and deletes them',
     validate: { params: contactParams, payload: Joi.object({ contact_ids: Joi.array().items(Joi.id()).min(1).max(20).required() }) },
@@ -123,6 +130,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/contacts/imports',
+    chain: ['contacts.contacts.import'],
     answers: { single: IMPORT },
     description: 'Imports every card of a vCard 4.0 (or 3.0) text, all or none',
     validate: { payload: Joi.object({ vcard: Joi.string().min(1).max(1_000_000).required() }) },
@@ -133,6 +141,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts/vcard',
+    chain: ['contacts.contacts.export'],
     description: 'Exports contacts (all, or by ids, tag, company) as one vCard 4.0 file (text/vcard)',
     validate: {
       query: Joi.object({
@@ -152,6 +161,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/contacts/suggestions',
+    chain: ['contacts.suggestions.review'],
     answers: { collection: SUGGESTION },
     description: "The caller's suggestions (default pending), most interactions first",
     validate: { query: Joi.object({ status: Joi.string().valid('pending', 'accepted', 'dismissed'), ...page }) },
@@ -163,6 +173,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/contacts/suggestions/{suggestion_id}',
+    chain: ['contacts.suggestions.review'],
     answers: { single: SUGGESTION_DECIDED },
     description: 'Accepts a suggestion (it becomes a contact; contact fields may be added) or dismisses it',
     validate: { params: suggestionParams, payload: Joi.object({ status: Joi.string().valid('accepted', 'dismissed').required(), ...contactFields, member_mrn: Joi.forbidden() }) },
@@ -176,6 +187,7 @@ export const routes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/contacts/suggestions/{suggestion_id}',
+    chain: ['contacts.suggestions.review'],
     answers: { single: SUGGESTION },
     description: 'Dismisses a suggestion',
     validate: { params: suggestionParams },

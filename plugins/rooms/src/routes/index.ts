@@ -21,6 +21,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/rooms',
+    chain: ['rooms.rooms.read'],
     answers: { collection: ROOM },
     description: "Lists the rooms the caller may see (theirs and those open to the workspace), by name; mine: only the caller's",
     validate: { query: Joi.object({ ...page, q: Joi.string().max(100).allow(''), mine: Joi.boolean(), visibility: Joi.string().valid(...VISIBILITIES) }) },
@@ -32,6 +33,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/rooms',
+    chain: ['rooms.rooms.create'],
     answers: { single: ROOM },
     description: 'Creates a room; the caller is its owner, the members named join with their roles',
     validate: {
@@ -53,6 +55,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/rooms/{id}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM },
     description: 'Reads a room (one the caller is a member of, or one open to the workspace)',
     validate: { params: roomParams },
@@ -64,6 +67,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/rooms/{id}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM },
     description: "UpdateRoom: name, description, lock and capacity (owners and moderators); visibility (owners)",
     validate: { params: roomParams, payload: Joi.object({ name: name(), description: description(), visibility: Joi.string().valid(...VISIBILITIES), locked: Joi.boolean(), max_participants: capacity() }).or('name', 'description', 'visibility', 'locked', 'max_participants') },
@@ -74,6 +78,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/rooms/{id}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM_DELETED },
     description: 'Deletes a room and ends its session (its owners, or rooms.rooms.manage)',
     validate: { params: roomParams },
@@ -84,6 +89,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/rooms/{id}/members',
+    chain: ['rooms.rooms.read'],
     answers: { collection: ROOM_MEMBER },
     description: "Lists a room's members: owners, moderators, then members, each by who joined first",
     validate: { params: roomParams, query: Joi.object(page) },
@@ -95,6 +101,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/rooms/{id}/members',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM_MEMBER },
     description: 'Adds a member with a role (owners and moderators; the owner role by owners), or joins a room open to the workspace (member_mrn: the caller)',
     validate: { params: roomParams, payload: Joi.object({ member_mrn: mrn().required(), role: Joi.string().valid(...ROOM_ROLES) }) },
@@ -105,6 +112,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/rooms/{id}/members/{member_mrn}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM_MEMBER },
     description: "UpdateMember: a member's role (the room's owners); a room keeps one owner",
     validate: { params: memberParams, payload: Joi.object({ role: Joi.string().valid(...ROOM_ROLES).required() }) },
@@ -115,6 +123,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/rooms/{id}/members/{member_mrn}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM_MEMBER_REMOVED },
     description: 'Removes a member (moderators remove members, owners anyone), or leaves the room (the member themselves)',
     validate: { params: memberParams },
@@ -125,6 +134,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/rooms/{id}/sessions',
+    chain: ['rooms.sessions.join'],
     answers: { single: SESSION_JOINED },
     description: "Joins the room's session: answers the signaling socket's address, the session to join and the ICE servers, and records the caller as present",
     validate: { params: roomParams },
@@ -135,6 +145,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/rooms/{id}/sessions',
+    chain: ['rooms.sessions.join'],
     answers: { single: SESSION_LEFT },
     description: "Leaves the room's session; member_mrn: an owner or moderator disconnects someone else",
     validate: { params: roomParams, query: Joi.object({ member_mrn: mrn() }) },
