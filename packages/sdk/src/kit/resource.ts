@@ -1,13 +1,14 @@
 import type { Order, WhereOptions } from 'sequelize';
 import { Op } from 'sequelize';
-import type { BaseContext, PageRequest, SearchDocument } from '../app/context.js';
+import type { BaseContext, ContextMember, PageRequest, SearchDocument } from '../app/context.js';
 import type { ModelMap, RowLock, RowOf, ScopedModel } from '../app/models.js';
 import { NotFoundError } from '../errors.js';
 import { isUuid } from '../input/ids.js';
 import { likePattern } from './queries.js';
 
-/** The context a resource works in: any context with the app's models (a request's, a delivery's). */
-type AnyContext<M extends ModelMap> = BaseContext<M, any>;
+/** The context a resource works in: any context with the app's models (a request's, with its caller; a delivery's, without). */
+export type ResourceContext<M extends ModelMap> = BaseContext<M, any> & { member?: ContextMember | null };
+type AnyContext<M extends ModelMap> = ResourceContext<M>;
 
 /** An event a resource stages after a write: its action and payload. */
 export type ResourceEvent = readonly [action: string, payload: Record<string, unknown>];
@@ -59,13 +60,14 @@ export interface Resource<M extends ModelMap, K extends keyof M & string> {
   /** Inserts a row, indexes it and stages its `created` event. */
   create(ctx: AnyContext<M>, values: Partial<RowOf<M[K]>>): Promise<RowOf<M[K]>>;
   /**
-   * Applies `changes` to a row it reads locked (404 when none): the fields whose value differs
-   * are `changed`; when none does, nothing is written or emitted. Otherwise it writes them,
-   * re-reads the row, re-indexes it and stages its `updated` event with `changed`.
+   * Applies `changes` to a row (given as read, locked, by the service; or by id, then read locked
+   * here, 404 when none): the fields whose value differs are `changed`; when none does, nothing is
+   * written or emitted. Otherwise it writes them with what `touch` adds (a revision, say), re-reads
+   * the row, re-indexes it and stages its `updated` event with `changed`.
    */
-  patch(ctx: AnyContext<M>, id: string, changes: Partial<RowOf<M[K]>>): Promise<{ row: RowOf<M[K]>; changed: string[] }>;
-  /** Deletes a row read locked (404 when none), removes it from the index and stages its `deleted` event. Returns the row as it was. */
-  remove(ctx: AnyContext<M>, id: string): Promise<RowOf<M[K]>>;
+  patch(ctx: AnyContext<M>, rowOrId: RowOf<M[K]> | string, changes: Partial<RowOf<M[K]>>, options?: { touch?(before: RowOf<M[K]>): Partial<RowOf<M[K]>> }): Promise<{ row: RowOf<M[K]>; changed: string[] }>;
+  /** Deletes a row (given, or read locked by id: 404 when none), removes it from the index and stages its `deleted` event. Returns the row as it was. */
+  remove(ctx: AnyContext<M>, rowOrId: RowOf<M[K]> | string): Promise<RowOf<M[K]>>;
 }
 
 const same = (a: unknown, b: unknown) => {
@@ -145,19 +147,21 @@ export function defineResource<M extends ModelMap, K extends keyof M & string>(s
       stage(ctx, spec.events?.created?.(row, ctx));
       return row;
     },
-    async patch(ctx, id, changes) {
-      const before = await resource.require(ctx, id, { lock: 'update' });
+    async patch(ctx, rowOrId, changes, options = {}) {
+      const before = typeof rowOrId === 'string' ? await resource.require(ctx, rowOrId, { lock: 'update' }) : rowOrId;
+      const id = String((before as { id?: unknown }).id);
       const changed = Object.keys(changes).filter((field) => (changes as Record<string, unknown>)[field] !== undefined && !same((before as Record<string, unknown>)[field], (changes as Record<string, unknown>)[field]));
       if (changed.length === 0) return { row: before, changed };
-      const values = Object.fromEntries(changed.map((field) => [field, (changes as Record<string, unknown>)[field]]));
+      const values = { ...Object.fromEntries(changed.map((field) => [field, (changes as Record<string, unknown>)[field]])), ...(options.touch?.(before) ?? {}) };
       await modelOf(ctx).update(values as Partial<Omit<A, 'workspace_id'>>, { where: { id } as unknown as WhereOptions<A> });
       const row = (await modelOf(ctx).findById(id))!;
       index(ctx, row);
       stage(ctx, spec.events?.updated?.(row, changed, ctx));
       return { row, changed };
     },
-    async remove(ctx, id) {
-      const row = await resource.require(ctx, id, { lock: 'update' });
+    async remove(ctx, rowOrId) {
+      const row = typeof rowOrId === 'string' ? await resource.require(ctx, rowOrId, { lock: 'update' }) : rowOrId;
+      const id = String((row as { id?: unknown }).id);
       await modelOf(ctx).destroy({ where: { id } as unknown as WhereOptions<A> });
       if (spec.search) ctx.search.remove(spec.search.type, id);
       stage(ctx, spec.events?.deleted?.(row, ctx));
