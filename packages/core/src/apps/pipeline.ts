@@ -226,7 +226,7 @@ function membersOf(app: LoadedApp, workspace: Workspace, work: Work, sequelize: 
  * file). A plain object, not a getter on the context: an accessor made per request gives every
  * context a hidden class of its own, which V8's young-generation collections keep alive together
  * with everything the getter's closure holds, so every request was promoted to the old generation
- * (docs/decisions.md, Performance, fifth pass).
+ * (docs/decisions/0025-hot-path.md).
  */
 class DeferredStorage implements AppStorage {
   #make: () => AppStorage;

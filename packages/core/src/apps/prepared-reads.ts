@@ -215,7 +215,7 @@ export class PreparedReads {
       // once (an InitPlan, by an index-only scan where an index covers the filter), and the page
       // itself stops after offset + limit rows. A window count (`count(*) OVER ()`) instead
       // reads every matching row in full before the page is cut: 2.5x the server's CPU on a
-      // page of 20 among 1,000 (docs/decisions.md, Performance).
+      // page of 20 among 1,000 (docs/decisions/0025-hot-path.md).
       const count = await this.captured(() => this.model.count({ where, [CAPTURE]: true } as never));
       if (count === null || sql.split(TOTAL_SLOT).length !== 2) return null;
       sql = sql.replace(TOTAL_SLOT, `(${count})`);

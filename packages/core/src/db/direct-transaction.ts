@@ -27,9 +27,10 @@ const internals = (transaction: Transaction) => transaction as unknown as Intern
  * else works as with `sequelize.transaction()`: queries given it (or finding it in the ambient
  * context) join it, savepoints nest in it, `afterCommit` hooks run. Only the three statements
  * skip Sequelize's query path (option cloning, a new Error per query, logging), which cost more
- * than the statements themselves on a request that writes one row (docs/decisions.md,
- * Performance). Where the runtime configures what Sequelize would add to BEGIN (an isolation
- * level, deferrable constraints), this opens the transaction through Sequelize instead.
+ * than the statements themselves on a request that writes one row
+ * (docs/decisions/0025-hot-path.md). Where the runtime configures what Sequelize would add to
+ * BEGIN (an isolation level, deferrable constraints), this opens the transaction through
+ * Sequelize instead.
  */
 export async function beginTransaction(sequelize: Sequelize): Promise<Transaction> {
   const transaction = new Transaction(sequelize, {});

@@ -42,7 +42,7 @@ const registry = new WeakMap<Sequelize, FastQuery>();
  * rows come back plain (Sequelize's type parsers still apply: they are on the connection).
  * Sequelize stays for model definitions, migrations and everything off the hot path: on this
  * path its query building, per-query Error, instance building and CLS cost more than the query
- * (docs/decisions.md, Performance).
+ * (docs/decisions/0025-hot-path.md).
  *
  * The embedded database shares one session among all client connections, so a protocol-level
  * name prepared by one connection would collide with the same name from another (pg tracks names

@@ -26,7 +26,7 @@ function digits(text: string, start: number, end: number): number {
  * parser gives, computed the same way (`Date.UTC`, milliseconds as `1000 * parseFloat(fraction)`).
  * Anything else (another offset, a year before 100 or after 9999, BC, infinity) goes to pg's
  * parser. pg's parser runs three regular expressions and a split per value, which made it the
- * largest part of reading a page of rows (docs/decisions.md, Performance).
+ * largest part of reading a page of rows (docs/decisions/0025-hot-path.md).
  */
 export function parseTimestamptz(text: string): Date | number | null {
   const length = text.length;

@@ -8,7 +8,7 @@ import { CAREERS_APPLICATION, CAREERS_PAGE, CAREER_JOB, DELETED, EMBED, TEMPLATE
 const link = Joi.string().trim().max(500).uri({ scheme: ['http', 'https'] });
 
 /**
- * The apply form's abuse guard (docs/decisions.md, "Recruiting (continued)"): per client address
+ * The apply form's abuse guard (docs/decisions/0144-ats-careers.md): per client address
  * 20 submissions an hour in the workspace (a person applies to a few jobs; an office or campus
  * behind one address still gets through), and per job 300 an hour (a popular posting's peak,
  * while a flood from many addresses cannot bury the job's pipeline). Counted before the handler,

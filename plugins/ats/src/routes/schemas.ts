@@ -2,7 +2,8 @@ import { Joi, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from 
 
 /**
  * joi fragments the app's routes share. Bounds the specification gives are kept verbatim; the
- * closed sets it leaves unlisted are the app's decisions (docs/decisions.md, "Recruiting app").
+ * closed sets it leaves unlisted are the app's decisions
+ * (docs/decisions/0140-ats-jobs.md to 0146-ats-messages.md).
  */
 export const id = (): JoiStringSchema => Joi.id();
 export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));

@@ -18,7 +18,7 @@ const route = defineRoute<Models, AppTypes>;
 
 /**
  * A member posts at most 120 messages a minute in a workspace, across chats (2 a second
- * sustained, with room for a burst); more is a script gone wrong or spam (docs/decisions.md, Chat).
+ * sustained, with room for a burst); more is a script gone wrong or spam (docs/decisions/0153-chat.md).
  */
 export const POSTING_LIMIT: RouteRateLimit = { name: 'post-messages', per: 'member', limit: 120, windowSeconds: 60, message: 'You are sending messages too fast; wait a moment and try again' };
 

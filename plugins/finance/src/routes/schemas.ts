@@ -6,7 +6,7 @@ import { CURRENCY_CODES, places as places_ } from '../services/money.js';
  * joi fragments shared by the routes. The specification's bounds are kept verbatim (code 1-20,
  * name 1-200, description max 1000, display_name max 200, idempotency_key max 100, memo max 5000,
  * notes max 2000, dates of at least 10 characters — here exactly `YYYY-MM-DD`); the others are the
- * app's decisions (docs/decisions.md, "Finance app").
+ * app's decisions (docs/decisions/0134-finance-accounts.md to 0136-finance-ledger.md).
  */
 
 export const id = (): JoiStringSchema => Joi.id();

@@ -3,7 +3,8 @@ import { BOARD_ROLES, PRIORITIES } from '../models/index.js';
 
 /**
  * joi fragments every route of the app shares, so one field has one rule everywhere. Bounds
- * the specification gives are kept verbatim; the others are the app's decisions (docs/decisions.md).
+ * the specification gives are kept verbatim; the others are the app's decisions
+ * (docs/decisions/0125-tasks-boards.md, 0126-tasks-tasks.md).
  * Return types are spelled out so the published package's declarations name @wpk/sdk, not joi.
  */
 

@@ -5,7 +5,8 @@ import type { Migration } from '../migrations.js';
  * elements sampled instead of 100). With the default, a partial id (`2345`, expanded to the few
  * hundred dictionary words that contain it, each held by one record) was estimated at 14 % of a
  * million records: PostgreSQL then intersected the words index with the whole workspace's key
- * index and compiled the query with JIT, 90 ms instead of 3 ms (docs/decisions.md, Search).
+ * index and compiled the query with JIT, 90 ms instead of 3 ms
+ * (docs/decisions/0083-search-speed.md).
  */
 export const migration: Migration = {
   name: '0890-search-word-statistics',

@@ -13,7 +13,7 @@ export interface RouteDependencies {
   config: RuntimeConfig;
 }
 
-/** Field rules shared by several routes (bounds from the specification, or decided in docs/decisions.md). */
+/** Field rules shared by several routes (bounds from the specification, or decided in docs/decisions/0026-identity-endpoints.md). */
 export const fields = {
   email: Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } }),
   password: Joi.string().min(8).max(1024),

@@ -29,7 +29,7 @@ export interface ResolvedSession {
   elevatedUntil: Date | null;
 }
 
-/** Proofs POST /elevations accepts (see docs/decisions.md, Identity). */
+/** Proofs POST /elevations accepts (docs/decisions/0034-elevation.md). */
 export interface ElevationProof {
   reason: string;
   /** A 6-digit TOTP code. */

@@ -96,7 +96,7 @@ export function siteRoutes(options: { publicUrl: string; mailer: Mailer; operato
       method: 'GET',
       path: '/.well-known/apple-app-site-association',
       options: { auth: false, app: { wpk: { kind: 'system', scope: 'any' } } },
-      // No native app is associated yet: an empty, valid document (see docs/decisions.md, Web).
+      // No native app is associated yet: an empty, valid document (docs/decisions/0091-web-site.md).
       handler: (_request, h) => h.response({ applinks: { details: [] }, webcredentials: { apps: [] } }).type('application/json').header('cache-control', 'public, max-age=3600'),
     },
     {
