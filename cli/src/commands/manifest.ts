@@ -18,24 +18,30 @@ export async function syncManifest(appDir: string, check: boolean): Promise<stri
   const manifestFile = path.join(appDir, 'app.json');
   const shown = path.relative(process.cwd(), manifestFile) || 'app.json';
   if (!fs.existsSync(manifestFile)) throw new CliError(`${shown}: no such file (run it in an app directory)`);
-  const text = fs.readFileSync(manifestFile, 'utf8');
   let manifest: Record<string, unknown>;
   try {
-    manifest = JSON.parse(text) as Record<string, unknown>;
+    manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
   } catch (error) {
     throw new CliError(`${shown}: not valid JSON (${(error as Error).message})`);
   }
   const [{ importAppDefinition }, { authorizationTable }] = await Promise.all([loadCore(), loadSdk()]);
-  const definition = await importAppDefinition(appDir);
+  let definition: Awaited<ReturnType<typeof importAppDefinition>>;
+  try {
+    definition = await importAppDefinition(appDir);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new CliError(`app.json's authorization table is written from the app's code, which could not be loaded (${(error as Error).message.split('\n')[0]}): install the app's dependencies first`);
+  }
   if (!definition) throw new CliError(`${path.relative(process.cwd(), appDir) || '.'}: no entry module (src/index.ts or the package's main)`);
-  // The table comes from the code's routes, the rest of the manifest stays as written.
-  const next = `${JSON.stringify({ ...manifest, authorization: authorizationTable({ ...definition, manifest: manifest as never }) }, null, 2)}\n`;
+  // The table comes from the code's routes; the rest of the manifest stays as written.
+  const table = authorizationTable({ ...definition, manifest: manifest as never });
+  const inStep = JSON.stringify(manifest.authorization) === JSON.stringify(table);
   if (check) {
-    if (next !== text) throw new CliError(`${shown} is stale (a route's method, path, chain or description changed in the code): run wpk manifest`);
+    if (!inStep) throw new CliError(`${shown} is stale (a route's method, path, chain or description changed in the code): run wpk manifest`);
     return `${shown} is up to date`;
   }
-  if (next === text) return `unchanged: ${shown}`;
-  fs.writeFileSync(manifestFile, next);
+  if (inStep) return `unchanged: ${shown}`;
+  fs.writeFileSync(manifestFile, `${JSON.stringify({ ...manifest, authorization: table }, null, 2)}\n`);
   return `wrote ${shown}`;
 }
 

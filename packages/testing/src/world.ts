@@ -16,7 +16,7 @@ export interface WorldOptions extends Omit<Partial<TestPlatformOptions>, 'apps' 
   subdomain: string;
   /** Apps loaded beside it (a listener of its events, say). */
   apps?: TestApp[];
-  /** Which apps load as first-party (default: every app of the world). */
+  /** Which apps load as first-party (default: every app of the world that is not an `ext.*` app). */
   firstParty?: boolean | string[];
   /** The app's access policy in the workspace (default `roles`, so only permitted members enter), or false: not installed. */
   install?: { access_policy?: 'everyone' | 'roles' | 'approval'; allowed_roles?: string[] } | false;
@@ -84,8 +84,9 @@ export function ok<T = any>(response: TestResponse): T {
  * ```
  */
 export async function startWorld(options: WorldOptions): Promise<World> {
-  const { app, subdomain, apps = [], firstParty = true, install = {}, memberKeys = [], ...rest } = options;
+  const { app, subdomain, apps = [], install = {}, memberKeys = [], ...rest } = options;
   const namespace = namespaceOf(app);
+  const firstParty = options.firstParty ?? [app, ...apps].map(namespaceOf).filter((name) => !name.startsWith('ext.'));
   const platform = await TestPlatform.create({ ...rest, apps: [app, ...apps], firstParty });
   try {
     const workspace = await platform.workspace(subdomain);

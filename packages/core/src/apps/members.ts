@@ -28,7 +28,7 @@ export function memberIdOf(reference: string): string | null {
 
 /**
  * `ctx.members` of one workspace: the platform's member directory, read on every call, so it is
- * never behind the platform (docs/decisions/, "ctx.members reads the platform's directory").
+ * never behind the platform (docs/decisions/, "ctx.members reads the platform's member directory").
  * A class, so every context's `members` has one shape (no closures made per request).
  */
 export class WorkspaceMembers implements ContextMembers {
