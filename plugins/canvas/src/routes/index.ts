@@ -1,6 +1,6 @@
-import { defineRoute, Joi, type AnyAppRoute } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { EXPORT_TARGETS, SESSION_STATUSES, type ExportTarget, type Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { EXPORT_TARGETS, SESSION_STATUSES, type ExportTarget } from '../models/index.js';
 import { createBoard, deleteBoard, listBoards, requireBoard, updateBoard } from '../services/boards.js';
 import { createComment, deleteComment, listComments, updateComment } from '../services/comments.js';
 import { deleteExport, listExports, readExport, renderExport } from '../services/exports.js';
@@ -61,11 +61,10 @@ const objectFields = (nullable: boolean) => {
   };
 };
 
-const route = defineRoute<Models, AppTypes>;
 const B = '/canvas/boards/{board_id}';
 
 /** Every route of the Canvas app (the manifest's authorization table lists the same). */
-export const routes: AnyAppRoute<Models, any>[] = [
+export const routes = [
   route({
     method: 'GET',
     path: '/canvas/boards',

@@ -1,6 +1,6 @@
-import { defineRoute, Joi, type AnyAppRoute, type RouteRateLimit } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { CHAT_TYPES, PARTICIPANT_ROLES, type Models } from '../models/index.js';
+import { Joi, type RouteRateLimit } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { CHAT_TYPES, PARTICIPANT_ROLES } from '../models/index.js';
 import { createChat, deleteChat, listChats, readChat, updateChat } from '../services/chats.js';
 import { createList, deleteList, favourite, listLists, putInList, takeFromList, unfavourite, updateList } from '../services/lists.js';
 import { addReaction, clearHistory, createUpload, deleteMessage, editMessage, listMessages, markRead, presentOne, removeReaction, sendMessage } from '../services/messages.js';
@@ -14,7 +14,6 @@ const page = { page: Joi.any(), per_page: Joi.any() };
 const mrn = () => Joi.string().max(200);
 const emoji = () => Joi.string().min(1).max(64).pattern(/^\S+$/).messages({ 'string.pattern.base': '{#label} must be one emoji or :shortcode: without spaces' });
 const listName = () => Joi.string().trim().min(1).max(80);
-const route = defineRoute<Models, AppTypes>;
 
 /**
  * A member posts at most 120 messages a minute in a workspace, across chats (2 a second
@@ -23,7 +22,7 @@ const route = defineRoute<Models, AppTypes>;
 export const POSTING_LIMIT: RouteRateLimit = { name: 'post-messages', per: 'member', limit: 120, windowSeconds: 60, message: 'You are sending messages too fast; wait a moment and try again' };
 
 /** Every route of the Chat app (the manifest's authorization table lists the same). */
-export const routes: AnyAppRoute<Models, any>[] = [
+export const routes = [
   route({
     method: 'GET',
     path: '/chats',
@@ -47,7 +46,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
         type: Joi.string().valid(...CHAT_TYPES).required(),
         name: Joi.string().trim().max(200).allow(''),
         topic: Joi.string().max(1000).allow(''),
-        participant_mrns: Joi.array().items(mrn()).max(1000),
+        participant_mrns: Joi.array().items(Joi.memberMrn()).max(1000),
       }),
     },
     async handler(request, ctx) {
@@ -222,7 +221,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
     chain: ['chat.chats.read'],
     answers: { single: PARTICIPANT },
     description: 'Adds a participant, or joins a channel (member_mrn: the caller)',
-    validate: { params: params('id'), payload: Joi.object({ member_mrn: mrn().required() }) },
+    validate: { params: params('id'), payload: Joi.object({ member_mrn: Joi.memberMrn().required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(presentParticipant(await addParticipant(ctx, request.params.id, request.payload.member_mrn)));
     },

@@ -1,6 +1,5 @@
-import { defineRoute, Joi, type JoiObjectSchema } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi, type JoiObjectSchema } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { createContact, deleteContact, listContacts, presentContacts, requireContact, updateContact } from '../services/contacts.js';
 import { findDuplicates, mergeContacts } from '../services/duplicates.js';
 import { acceptSuggestion, dismissSuggestion, listSuggestions } from '../services/suggestions.js';
@@ -25,7 +24,8 @@ const contactFields = {
   organization: text(200),
   job_title: text(200),
   company_mrn: Joi.string().max(200).allow(null),
-  member_mrn: Joi.string().max(200).allow(null),
+  // A former colleague stays a person: a contact may keep naming a member who left.
+  member_mrn: Joi.memberMrn({ former: true }).allow(null),
   emails: Joi.array()
     .items(Joi.object({ value: Joi.string().trim().email({ tlds: false }).max(320).required(), type: Joi.string().valid(...EMAIL_TYPES) }))
     .max(20),
@@ -44,7 +44,7 @@ const contactPayload = (): JoiObjectSchema => Joi.object(contactFields);
 
 /** Contacts, their duplicates and merges, vCard import and export, suggestions. */
 export const routes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts',
     chain: ['contacts.contacts.read'],
@@ -56,7 +56,7 @@ export const routes = [
       return ctx.respond.collection(await presentContacts(ctx, rows), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/contacts',
     chain: ['contacts.contacts.create'],
@@ -68,7 +68,7 @@ export const routes = [
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts/{contact_id}',
     chain: ['contacts.contacts.read'],
@@ -80,7 +80,7 @@ export const routes = [
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PUT',
     path: '/contacts/{contact_id}',
     chain: ['contacts.contacts.edit'],
@@ -92,7 +92,7 @@ export const routes = [
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/contacts/{contact_id}',
     chain: ['contacts.contacts.delete'],
@@ -103,7 +103,7 @@ export const routes = [
       return ctx.respond.single(await deleteContact(ctx, request.params.contact_id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts/duplicates',
     chain: ['contacts.contacts.read'],
@@ -115,7 +115,7 @@ export const routes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/contacts/{contact_id}/merges',
     chain: ['contacts.contacts.edit', 'contacts.contacts.delete'],
@@ -127,7 +127,7 @@ export const routes = [
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/contacts/imports',
     chain: ['contacts.contacts.import'],
@@ -138,7 +138,7 @@ export const routes = [
       return ctx.respond.single(await importContacts(ctx, request.payload.vcard), { contacts: '/contacts' });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts/vcard',
     chain: ['contacts.contacts.export'],
@@ -158,7 +158,7 @@ export const routes = [
       return ctx.respond.file(exported.vcard, { contentType: exported.content_type, filename: exported.filename });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts/suggestions',
     chain: ['contacts.suggestions.review'],
@@ -170,7 +170,7 @@ export const routes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/contacts/suggestions/{suggestion_id}',
     chain: ['contacts.suggestions.review'],
@@ -184,7 +184,7 @@ export const routes = [
       return ctx.respond.single(data, { self: `/contacts/suggestions/${id}`, ...(data.contact_id ? { contact: `/contacts/${data.contact_id}` } : {}) });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/contacts/suggestions/{suggestion_id}',
     chain: ['contacts.suggestions.review'],

@@ -1,6 +1,6 @@
-import { defineRoute, Joi, type AnyAppRoute } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { ROOM_ROLES, VISIBILITIES, type Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { ROOM_ROLES, VISIBILITIES } from '../models/index.js';
 import { addMember, listMembers, removeMember, updateMember } from '../services/members.js';
 import { createRoom, deleteRoom, listRooms, readRoom, requireVisibleRoom, updateRoom } from '../services/rooms.js';
 import { joinSession, leaveSession } from '../services/sessions.js';
@@ -13,11 +13,9 @@ const page = { page: Joi.any(), per_page: Joi.any() };
 const name = () => Joi.string().trim().min(1).max(100);
 const description = () => Joi.string().max(1000).allow('');
 const capacity = () => Joi.number().integer().min(2).max(100);
-const mrn = () => Joi.string().max(200);
-const route = defineRoute<Models, AppTypes>;
 
 /** Every route of the Rooms app (the manifest's authorization table lists the same). */
-export const routes: AnyAppRoute<Models, any>[] = [
+export const routes = [
   route({
     method: 'GET',
     path: '/rooms',
@@ -43,7 +41,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
         visibility: Joi.string().valid(...VISIBILITIES),
         locked: Joi.boolean(),
         max_participants: capacity(),
-        members: Joi.array().items(Joi.object({ member_mrn: mrn().required(), role: Joi.string().valid(...ROOM_ROLES) })).max(500),
+        members: Joi.array().items(Joi.object({ member_mrn: Joi.memberMrn().required(), role: Joi.string().valid(...ROOM_ROLES) })).max(500),
       }),
     },
     async handler(request, ctx) {
@@ -104,7 +102,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
     chain: ['rooms.rooms.read'],
     answers: { single: ROOM_MEMBER },
     description: 'Adds a member with a role (owners and moderators; the owner role by owners), or joins a room open to the workspace (member_mrn: the caller)',
-    validate: { params: roomParams, payload: Joi.object({ member_mrn: mrn().required(), role: Joi.string().valid(...ROOM_ROLES) }) },
+    validate: { params: roomParams, payload: Joi.object({ member_mrn: Joi.memberMrn().required(), role: Joi.string().valid(...ROOM_ROLES) }) },
     async handler(request, ctx) {
       return ctx.respond.single(await addMember(ctx, request.params.id, request.payload));
     },
@@ -148,7 +146,8 @@ export const routes: AnyAppRoute<Models, any>[] = [
     chain: ['rooms.sessions.join'],
     answers: { single: SESSION_LEFT },
     description: "Leaves the room's session; member_mrn: an owner or moderator disconnects someone else",
-    validate: { params: roomParams, query: Joi.object({ member_mrn: mrn() }) },
+    // A member removed a moment ago may still be in the session: they can be disconnected.
+    validate: { params: roomParams, query: Joi.object({ member_mrn: Joi.memberMrn({ former: true }) }) },
     async handler(request, ctx) {
       return ctx.respond.single(await leaveSession(ctx, request.params.id, request.query.member_mrn as string | undefined));
     },
