@@ -5,6 +5,7 @@ import { brokerCommand } from './commands/broker.js';
 import { dbCommand } from './commands/db.js';
 import { devCommand } from './commands/dev.js';
 import { eventsCommand } from './commands/events.js';
+import { manifestCommand } from './commands/manifest.js';
 import { memberCommand } from './commands/member.js';
 import { operatorCommand } from './commands/operator.js';
 import { migrateCommand } from './commands/migrate.js';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   program.addCommand(addCommand());
   program.addCommand(typesCommand());
   program.addCommand(uiCommand());
+  program.addCommand(manifestCommand());
   program.addCommand(openapiCommand());
   return program;
 }

@@ -64,11 +64,11 @@ test('wpk new app scaffolds an ext app that validates, typechecks and whose test
   t.is(created.code, 0, created.stderr);
   t.is(created.stdout.split('\n')[0], 'created ext.acme.hello in hello');
   const app = path.join(root, 'hello');
-  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/context.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts', 'ui/main.ts', 'ui/items-screen.ts', 'ui/tsconfig.json', 'test/ui.test.ts']) {
+  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/kit.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts', 'ui/main.ts', 'ui/items-screen.ts', 'ui/tsconfig.json', 'test/ui.test.ts']) {
     t.true(fs.existsSync(path.join(app, file)), file);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
-  t.deepEqual(manifest.authorization, [{ method: 'POST', path: '/items', chain: ['ext.acme.hello.items.create'] }]);
+  t.deepEqual(manifest.authorization, [{ method: 'POST', path: '/items', chain: ['ext.acme.hello.items.create'], description: 'Creates an item.' }]);
   t.deepEqual(manifest.events.map((event: { action: string }) => event.action), ['ext.acme.hello.item.created']);
   t.deepEqual(manifest.subscriptions, [{ action: 'system.app.installed', handler: '/events/system-app-installed', max_retries: 3 }]);
   t.deepEqual(manifest.search.map((entry: { type: string }) => entry.type), ['item']);
@@ -87,7 +87,7 @@ test('wpk new app scaffolds an ext app that validates, typechecks and whose test
     path.join(app, 'src', 'contract-probe.ts'),
     `import type { SubscriptionHandler } from '@wpk/sdk';
 import type { AppTypes } from './app.types.js';
-import type { AnyCtx } from './context.js';
+import type { AnyCtx } from './kit.js';
 import type { Models } from './models/index.js';
 
 export function probe(ctx: AnyCtx): void {
@@ -113,7 +113,7 @@ export const handler: SubscriptionHandler<Models, AppTypes, 'system.app.installe
   );
   const typechecked = await npmRun('typecheck', app);
   t.is(typechecked.code, 0, typechecked.stdout + typechecked.stderr);
-  t.is(typechecked.stdout.trim(), 'src/app.types.ts is up to date');
+  t.is(typechecked.stdout.trim(), 'app.json is up to date\nsrc/app.types.ts is up to date');
   fs.rmSync(path.join(app, 'src', 'contract-probe.ts'));
 
   const tested = await run(process.execPath, [path.join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], app);
@@ -125,16 +125,22 @@ test('wpk types --check fails while app.json and src/app.types.ts differ; wpk ty
   const root = scratch(t);
   const app = path.join(root, 'hello');
   t.is((await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', app], root)).code, 0);
-  t.deepEqual(await wpk(['types', '--check'], app), { code: 0, stdout: 'src/app.types.ts is up to date\n', stderr: '' });
+  linkDependencies(app);
+  t.deepEqual(await wpk(['types', '--check'], app), { code: 0, stdout: 'app.json is up to date\nsrc/app.types.ts is up to date\n', stderr: '' });
   const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
   manifest.events[0].schema.properties.priority = { type: 'string', enum: ['low', 'high'] };
   fs.writeFileSync(path.join(app, 'app.json'), JSON.stringify(manifest, null, 2));
-  t.deepEqual(await wpk(['types', '--check', app], root), { code: 1, stdout: '', stderr: 'wpk: hello/src/app.types.ts is stale (app.json changed since it was generated): run wpk types\n' });
-  t.deepEqual(await wpk(['types'], app), { code: 0, stdout: 'wrote src/app.types.ts\n', stderr: '' });
+  t.deepEqual(await wpk(['types', '--check', app], root), { code: 1, stdout: 'hello/app.json is up to date\n', stderr: 'wpk: hello/src/app.types.ts is stale (app.json changed since it was generated): run wpk types\n' });
+  t.deepEqual(await wpk(['types'], app), { code: 0, stdout: 'unchanged: app.json\nwrote src/app.types.ts\n', stderr: '' });
   t.regex(fs.readFileSync(path.join(app, 'src', 'app.types.ts'), 'utf8'), /priority\?: \('low' \| 'high'\) \| null;/);
-  t.deepEqual(await wpk(['types', '--check'], app), { code: 0, stdout: 'src/app.types.ts is up to date\n', stderr: '' });
+  t.deepEqual(await wpk(['types', '--check'], app), { code: 0, stdout: 'app.json is up to date\nsrc/app.types.ts is up to date\n', stderr: '' });
+  const routes = path.join(app, 'src', 'routes', 'items.ts');
+  fs.writeFileSync(routes, fs.readFileSync(routes, 'utf8').replace("description: 'Creates an item.'", "description: 'Creates an item with a title.'"));
+  t.deepEqual(await wpk(['types', '--check'], app), { code: 1, stdout: '', stderr: "wpk: app.json is stale (a route's method, path, chain or description changed in the code): run wpk manifest\n" }, 'a route changed in the code makes app.json stale');
+  t.deepEqual(await wpk(['types'], app), { code: 0, stdout: 'wrote app.json\nunchanged: src/app.types.ts\n', stderr: '' });
+  t.is(JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8')).authorization[0].description, 'Creates an item with a title.');
   fs.rmSync(path.join(app, 'src', 'app.types.ts'));
-  t.deepEqual(await wpk(['types', '--check'], app), { code: 1, stdout: '', stderr: 'wpk: src/app.types.ts is missing: run wpk types\n' });
+  t.deepEqual(await wpk(['types', '--check'], app), { code: 1, stdout: 'app.json is up to date\n', stderr: 'wpk: src/app.types.ts is missing: run wpk types\n' });
   manifest.events[0].action = 'ext.acme.hello.item.create';
   fs.writeFileSync(path.join(app, 'app.json'), JSON.stringify(manifest, null, 2));
   const refused = await wpk(['types'], app);

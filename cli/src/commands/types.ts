@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CliError } from '../errors.js';
-import { loadSdkTooling } from '../kit.js';
+import { loadCore, loadSdkTooling } from '../kit.js';
+import { syncManifest } from './manifest.js';
 
 interface TypesOptions {
   out?: string;
@@ -11,15 +12,17 @@ interface TypesOptions {
 
 export function typesCommand(): Command {
   return new Command('types')
-    .description("generate the app's TypeScript contract from app.json: event payloads by action (the platform catalog's included) and settings")
+    .description("bring app.json's authorization table in step with the code's routes (as wpk manifest), then generate the app's TypeScript contract from app.json: event payloads by action (the platform catalog's included) and settings")
     .argument('[dir]', 'the app directory (with app.json)', '.')
     .option('--out <file>', 'the file to write, relative to the app directory (default src/app.types.ts)')
-    .option('--check', 'write nothing; exit 1 when the file is missing or differs from what app.json gives (for CI)')
+    .option('--check', 'write nothing; exit 1 when app.json or the types file is not what the code and app.json give (for CI)')
     .action(async (dir: string, options: TypesOptions) => {
       const { DEFAULT_TYPES_FILE, generateAppTypes } = await import('../types/generate.js');
       const appDir = path.resolve(dir);
       const manifestFile = path.join(appDir, 'app.json');
       if (!fs.existsSync(manifestFile)) throw new CliError(`${path.relative(process.cwd(), manifestFile) || 'app.json'}: no such file (wpk types runs in an app directory)`);
+      // The code is where routes are written; app.json's table follows it, then the types follow app.json.
+      if ((await loadCore()).findEntryModule(appDir)) console.log(await syncManifest(appDir, options.check === true));
       let manifest: unknown;
       try {
         manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));

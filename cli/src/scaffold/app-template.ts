@@ -25,7 +25,8 @@ export function appManifest({ slug, publisher }: Pick<AppTemplateInput, 'slug' |
     description: `${name}: a Workspace Platform Kit app.`,
     tile: { name, icon: 'sparkles' },
     permissions: [{ key: `${ns}.items.create`, label: 'Create items', category: 'Items' }],
-    authorization: [{ method: 'POST', path: '/items', chain: [`${ns}.items.create`] }],
+    // Written from the code's route declarations by `wpk types` (and `wpk manifest`).
+    authorization: [{ method: 'POST', path: '/items', chain: [`${ns}.items.create`], description: 'Creates an item.' }],
     events: [
       {
         action: `${ns}.item.created`,
@@ -256,21 +257,24 @@ export const createItems: AppMigration = {
   },
 };
 `,
-    'src/context.ts': `import type { AppContext, BaseContext, EventContext } from '@wpk/sdk';
+    'src/kit.ts': `import { appKit, type AppContext, type BaseContext, type EventContext } from '@wpk/sdk';
 import type { AppTypes } from './app.types.js';
 import type { Models } from './models/index.js';
 
-/** A route's context: the app's models and its typed contract (\`wpk types\` writes app.types.ts from app.json). */
+/** The app's declaration helpers, typed once with its models and its contract (\`wpk types\` writes app.types.ts). */
+export const { route, resource } = appKit<Models, AppTypes>();
+
+/** A route's context. */
 export type Ctx = AppContext<Models, AppTypes>;
 
 /** A subscription handler's (or a reindex hook's) context: no caller, the event's workspace. */
 export type EventCtx = EventContext<Models, AppTypes>;
 
-/** What every context has: db, events, search, settings. */
+/** What every context has: db, events, search, settings, members. */
 export type AnyCtx = BaseContext<Models, AppTypes>;
 `,
     'src/services/items.ts': `import type { SearchDocument } from '@wpk/sdk';
-import type { AnyCtx } from '../context.js';
+import { resource, type AnyCtx } from '../kit.js';
 import type { Item } from '../models/index.js';
 
 /** The search document of an item (type \`item\` of app.json's search). */
@@ -279,26 +283,33 @@ export function itemDocument(item: Item): SearchDocument {
 }
 
 /**
- * Creates an item, indexes it for the platform search and stages \`${ns}.item.created\`: all
- * three happen with the request's transaction, so a failed request leaves none of them.
+ * Items of the workspace: get-or-404, lists, a keyset walk, and writes that keep the search index
+ * in step and stage their events with the request's transaction (a failed request leaves none).
  */
-export async function createItem(ctx: AnyCtx, title: string, createdBy: string): Promise<Item> {
-  const item = await ctx.db.items.create({ title, created_by: createdBy });
-  ctx.search.upsert(itemDocument(item));
-  ctx.events.stage('${ns}.item.created', { item_id: item.id, title: item.title, created_by: item.created_by });
-  return item;
+export const items = resource({
+  model: 'items',
+  label: 'Item',
+  order: [['created_at', 'ASC'], ['id', 'ASC']],
+  searchColumns: ['title'],
+  search: { type: 'item', document: itemDocument },
+  events: { created: (item) => ['${ns}.item.created', { item_id: item.id, title: item.title, created_by: item.created_by }] },
+});
+
+/** Creates an item: indexed for the platform search, \`${ns}.item.created\` staged. */
+export function createItem(ctx: AnyCtx, title: string, createdBy: string): Promise<Item> {
+  return items.create(ctx, { title, created_by: createdBy });
 }
 `,
     'src/search.ts': `import type { SearchHooks } from '@wpk/sdk';
 import type { AppTypes } from './app.types.js';
 import type { Models } from './models/index.js';
-import { itemDocument } from './services/items.js';
+import { itemDocument, items } from './services/items.js';
 
 /** Search hooks by type: \`reindex\` rebuilds a workspace's documents (\`wpk search reindex\`). */
 export const search: Record<string, SearchHooks<Models, AppTypes>> = {
   item: {
-    async reindex(ctx) {
-      return (await ctx.db.items.findAll({ order: [['created_at', 'ASC']] })).map(itemDocument);
+    async *reindex(ctx) {
+      for await (const item of items.walk(ctx)) yield itemDocument(item);
     },
   },
 };
@@ -308,16 +319,16 @@ export const search: Record<string, SearchHooks<Models, AppTypes>> = {
 /** Every route of the app (each has an entry in app.json's authorization table). */
 export const routes = [...items];
 `,
-    'src/routes/items.ts': `import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+    'src/routes/items.ts': `import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { createItem } from '../services/items.js';
 
-/** POST /items (served at ${prefix}/items): needs ${ns}.items.create. */
+/** POST /items (served at ${prefix}/items). Each route is written once: \`wpk types\` copies its chain into app.json. */
 export const items = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/items',
+    chain: ['${ns}.items.create'],
     description: 'Creates an item.',
     validate: { payload: Joi.object({ title: Joi.string().trim().min(1).max(200).required() }) },
     handler: async (request, ctx) => {
@@ -353,23 +364,23 @@ export const onAppInstalled: SubscriptionHandler<Models, AppTypes, 'system.app.i
 };
 `,
     'test/items.test.ts': `import test from 'ava';
-import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import { startWorld, type TestPlatform, type TestWorkspace, type World } from '@wpk/testing';
 import app from '../src/index.js';
 
 // One test per part of the app: the route and its event, the permission (layers 4 and 5), input
 // validation, the subscription, the settings, the search and its reindex hook.
 
+let world: World;
 let platform: TestPlatform;
 let workspace: TestWorkspace;
 
 test.before(async () => {
-  platform = await createTestPlatform({ apps: [app] });
-  workspace = await platform.workspace('acme');
-  await workspace.install('${ns}');
+  world = await startWorld({ app, subdomain: 'acme' });
+  ({ platform, workspace } = world);
 });
 
 test.after.always(async () => {
-  await platform?.close();
+  await world?.close();
 });
 
 const searchTitles = async (caller: TestWorkspace['owner'], q: string) => {
@@ -462,11 +473,14 @@ test('every table can be distributed by workspace (docs/scale-out.md)', async (t
 A third-party app for the Workspace Platform Kit (\`${ns}\`), scaffolded by \`wpk new app\`.
 It uses each part of the platform once, with a test for each:
 
-- \`app.json\`: the manifest: one permission, the authorization table (one route), one emitted
+- \`app.json\`: the manifest: one permission, the authorization table (one route, written from
+  the code by \`wpk types\`), one emitted
   event, one subscription (\`system.app.installed\`), one searchable type (\`item\`), settings.
 - \`src/app.types.ts\`: the typed contract generated from app.json by \`wpk types\` (event payloads
   by action, the settings document); run \`npm run types\` after editing app.json.
-- \`src/routes/\`: routes (served under \`${prefix}\`); \`src/services/\`: the rules;
+- \`src/kit.ts\`: \`route\` and \`resource\` bound to the app's models and contract, and its context types.
+- \`src/routes/\`: routes (served under \`${prefix}\`), each with its chain of checks, written once:
+  \`wpk types\` copies the table into app.json; \`src/services/\`: the rules;
   \`src/models/\`: Sequelize models; \`src/migrations/\`: the schema \`ext_${publisher}_${slug}\`;
   \`src/events/\`: subscription handlers; \`src/search.ts\`: the reindex hook of \`item\`.
 - \`ui/\`: the front-end (one screen: the items, and a form to add one) on \`@wpk/ui\`; it runs in the

@@ -67,6 +67,7 @@ const mailerApp = defineApp(
       defineRoute({
         method: 'POST',
         path: '/send',
+        chain: [SEND],
         validate: { payload: Joi.object({ to: Joi.any(), subject: Joi.string(), with_invite: Joi.boolean() }) },
         handler(request, ctx) {
           const body = request.payload as { to: string; subject?: string; with_invite?: boolean };
@@ -86,6 +87,7 @@ const mailerApp = defineApp(
       defineRoute({
         method: 'POST',
         path: '/send-then-fail',
+        chain: [SEND],
         handler(_request, ctx) {
           ctx.mail.send({ to: 'never@acme.test', subject: 'Never', text: 'This must not leave.' });
           throw new Error('the work fails after queueing a mail');

@@ -22,8 +22,8 @@ function secretsApp(slug: string) {
     },
     {
       routes: [
-        defineRoute({ method: 'POST', path: '/seal', validate: { payload: Joi.object({ text: Joi.string().required() }) }, handler: (request, ctx) => ({ data: { sealed: ctx.secrets.seal((request.payload as { text: string }).text) } }) }),
-        defineRoute({ method: 'POST', path: '/open', validate: { payload: Joi.object({ sealed: Joi.string().required() }) }, handler: (request, ctx) => ({ data: { text: ctx.secrets.open((request.payload as { sealed: string }).sealed) } }) }),
+        defineRoute({ method: 'POST', path: '/seal', chain: [permission], validate: { payload: Joi.object({ text: Joi.string().required() }) }, handler: (request, ctx) => ({ data: { sealed: ctx.secrets.seal((request.payload as { text: string }).text) } }) }),
+        defineRoute({ method: 'POST', path: '/open', chain: [permission], validate: { payload: Joi.object({ sealed: Joi.string().required() }) }, handler: (request, ctx) => ({ data: { text: ctx.secrets.open((request.payload as { sealed: string }).sealed) } }) }),
       ],
       // A session kind, so a service can hand out tickets and end sessions (ctx.signaling).
       signaling: { rooms: { permission } },

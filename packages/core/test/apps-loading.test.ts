@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QueryTypes } from 'sequelize';
-import { defineApp, definePublicRoute, defineRoute } from '@wpk/sdk';
+import { authorizationTable, defineApp, definePublicRoute, defineRoute } from '@wpk/sdk';
 import { AppLoadError, AppRegistry, readProjectConfig } from '../src/apps/index.js';
 import { migrateDown, Runtime } from '../src/index.js';
 import { body, NOTES_DIR, startAppsRuntime, TestWorkspace, VAULT_DIR, type AppsTestRuntime } from './helpers/apps.js';
@@ -83,7 +83,7 @@ test('first-party is the configuration\'s decision, never the manifest\'s', asyn
 test("the code's routes, checks and subscriptions must match the manifest", async (t) => {
   const manifest = { ...helloManifest(), authorization: [{ method: 'GET', path: '/greetings', chain: ['ext.acme.hello.greetings.read', { check: 'is_friend' }] }] };
   const app = defineApp(manifest, {
-    routes: [defineRoute({ method: 'GET', path: '/greetings', handler: () => null }), definePublicRoute({ method: 'GET', path: '/hello', handler: () => null })],
+    routes: [defineRoute({ method: 'GET', path: '/greetings', chain: ['ext.acme.hello.greetings.read', { check: 'is_friend' }], handler: () => null }), definePublicRoute({ method: 'GET', path: '/hello', handler: () => null })],
     subscriptions: { 'system.app.installed': () => {} },
   });
   t.deepEqual(await refusal(t, AppRegistry.load({ configFile: false, apps: [{ app }] })), [
@@ -91,6 +91,15 @@ test("the code's routes, checks and subscriptions must match the manifest", asyn
     'app hello (defineApp manifest): authorization: has no entry for GET /hello, a route of the app\'s code; add one with a chain, or "public": true',
     'app hello (defineApp manifest): subscriptions: has no entry for "system.app.installed", which the app\'s code handles',
   ]);
+});
+
+test("a route's chain is written in the code; an app.json whose table differs is stale and refused, naming the route", async (t) => {
+  const manifest = { ...helloManifest(), authorization: [{ method: 'GET', path: '/greetings', chain: ['ext.acme.hello.greetings.read'] }] };
+  const app = defineApp(manifest, { routes: [defineRoute({ method: 'GET', path: '/greetings', chain: ['ext.acme.hello.greetings.send'], handler: () => null })] });
+  t.deepEqual(await refusal(t, AppRegistry.load({ configFile: false, apps: [{ app }] })), [
+    'app hello (defineApp manifest): authorization[0].chain: GET /greetings differs from the chain its code route declares (["ext.acme.hello.greetings.send"]); app.json is stale: run wpk manifest',
+  ]);
+  t.deepEqual(authorizationTable(app), [{ method: 'GET', path: '/greetings', chain: ['ext.acme.hello.greetings.send'] }], 'what wpk manifest writes');
 });
 
 test('the manifest file and the code must name the same app', async (t) => {

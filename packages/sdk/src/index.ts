@@ -8,4 +8,5 @@ export * from './input/index.js';
 export * from './events/index.js';
 export type * from './manifest/types.js';
 export * from './app/index.js';
+export * from './kit/index.js';
 export * from './reexports.js';

@@ -20,8 +20,8 @@ const app = defineApp(
   {
     checks: { never: () => ({ deny: 'The doors stay shut' }) },
     routes: [
-      defineRoute({ method: 'GET', path: '/doors', handler: (_request, ctx) => ctx.respond.single({ open: true }) }),
-      defineRoute({ method: 'POST', path: '/doors', validate: { payload: Joi.object({}) }, handler: (_request, ctx) => ctx.respond.single({ opened: true }) }),
+      defineRoute({ method: 'GET', path: '/doors', chain: ['ext.test.gate.doors.use'], handler: (_request, ctx) => ctx.respond.single({ open: true }) }),
+      defineRoute({ method: 'POST', path: '/doors', chain: ['ext.test.gate.doors.use', { check: 'never' }], validate: { payload: Joi.object({}) }, handler: (_request, ctx) => ctx.respond.single({ opened: true }) }),
     ],
   },
 );

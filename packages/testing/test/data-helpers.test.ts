@@ -7,6 +7,8 @@ import { createTestPlatform, type TestPlatform, type TestWorkspace } from '../sr
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Every route of the fixture needs the one permission. */
+const SEATS = ['ext.test.seats.boards.manage'];
 
 interface Board {
   id: string;
@@ -72,7 +74,7 @@ const app = defineApp(
     name: 'Seats',
     version: '1.0.0',
     permissions: [{ key: 'ext.test.seats.boards.manage', label: 'Manage boards', category: 'Boards' }],
-    authorization: routes.map(([method, path]) => ({ method, path, chain: ['ext.test.seats.boards.manage'] })),
+    authorization: routes.map(([method, path]) => ({ method, path, chain: SEATS })),
   },
   {
     models,
@@ -86,10 +88,11 @@ const app = defineApp(
       },
     ],
     routes: [
-      defineRoute<typeof models>({ method: 'POST', path: '/boards', handler: async (request, ctx) => ctx.respond.single(await ctx.db.boards.create({ name: (request.payload as { name: string }).name, cap: (request.payload as { cap: number }).cap })) }),
+      defineRoute<typeof models>({ method: 'POST', path: '/boards', chain: SEATS, handler: async (request, ctx) => ctx.respond.single(await ctx.db.boards.create({ name: (request.payload as { name: string }).name, cap: (request.payload as { cap: number }).cap })) }),
       defineRoute<typeof models>({
         method: 'GET',
         path: '/boards/{board_id}',
+        chain: SEATS,
         handler: async (request, ctx) => {
           const board = await ctx.db.boards.findById(request.params.board_id, { include: [{ relation: 'seats', attributes: ['holder'] }] });
           if (!board) throw new NotFoundError(`No board ${request.params.board_id}`);
@@ -99,17 +102,19 @@ const app = defineApp(
       defineRoute<typeof models>({
         method: 'GET',
         path: '/seats',
+        chain: SEATS,
         handler: async (_request, ctx) => {
           const { rows, count } = await ctx.db.seats.findAndCountAll({ include: ['board'], order: [['holder', 'ASC']] });
           return ctx.respond.collection(rows, count);
         },
       }),
-      defineRoute<typeof models>({ method: 'POST', path: '/boards/{board_id}/seats', handler: (request, ctx) => takeSeat(ctx, request.params.board_id, (request.payload as { holder: string }).holder, true) }),
-      defineRoute<typeof models>({ method: 'POST', path: '/boards/{board_id}/seats-unlocked', handler: (request, ctx) => takeSeat(ctx, request.params.board_id, (request.payload as { holder: string }).holder, false) }),
+      defineRoute<typeof models>({ method: 'POST', path: '/boards/{board_id}/seats', chain: SEATS, handler: (request, ctx) => takeSeat(ctx, request.params.board_id, (request.payload as { holder: string }).holder, true) }),
+      defineRoute<typeof models>({ method: 'POST', path: '/boards/{board_id}/seats-unlocked', chain: SEATS, handler: (request, ctx) => takeSeat(ctx, request.params.board_id, (request.payload as { holder: string }).holder, false) }),
       ...(['bumps', 'bumps-unlocked'] as const).map((kind) =>
         defineRoute<typeof models>({
           method: 'POST',
           path: `/boards/{board_id}/${kind}`,
+          chain: SEATS,
           handler: async (request, ctx) => {
             // Read-modify-write of one row: FOR UPDATE makes the next bump wait for this one.
             const board = await ctx.db.boards.findById(request.params.board_id, kind === 'bumps' ? { lock: 'update' } : {});

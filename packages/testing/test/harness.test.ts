@@ -59,10 +59,11 @@ const app = defineApp(manifest, {
     },
   ],
   routes: [
-    defineRoute<typeof models>({ method: 'GET', path: '/counters', handler: async (_request, ctx) => ctx.respond.collection(await ctx.db.counters.findAll({ order: [['name', 'ASC']] }), await ctx.db.counters.count()) }),
+    defineRoute<typeof models>({ method: 'GET', path: '/counters', chain: ['ext.test.counter.counters.read'], handler: async (_request, ctx) => ctx.respond.collection(await ctx.db.counters.findAll({ order: [['name', 'ASC']] }), await ctx.db.counters.count()) }),
     defineRoute<typeof models>({
       method: 'POST',
       path: '/counters',
+      chain: ['ext.test.counter.counters.create'],
       validate: { payload: Joi.object({ name: Joi.string().min(1).max(100).required() }) },
       handler: async (request, ctx) => {
         const counter = await ctx.db.counters.create({ name: request.payload.name });
@@ -75,10 +76,11 @@ const app = defineApp(manifest, {
       },
     }),
     definePublicRoute({ method: 'GET', path: '/ping', handler: () => ({ pong: true }) }),
-    defineRoute<typeof models>({ method: 'POST', path: '/counters/{counter_id}/ticks', handler: async (request, ctx) => ctx.respond.single({ counter_id: request.params.counter_id }) }),
+    defineRoute<typeof models>({ method: 'POST', path: '/counters/{counter_id}/ticks', chain: ['ext.test.counter.counters.create'], handler: async (request, ctx) => ctx.respond.single({ counter_id: request.params.counter_id }) }),
     defineRoute<typeof models>({
       method: 'GET',
       path: '/counters/{counter_id}',
+      chain: [{ any_of: ['ext.test.counter.counters.read', 'ext.test.counter.counters.create'] }],
       handler: async (request, ctx) => {
         const counter = await ctx.db.counters.findById(request.params.counter_id);
         if (!counter) throw new NotFoundError(`No counter ${request.params.counter_id}`);

@@ -23,12 +23,14 @@ const app = defineApp(manifest, {
     defineRoute({
       method: 'PUT',
       path: '/papers/{name}',
+      chain: ['ext.test.papers.papers.manage'],
       validate: { payload: Joi.object({ text: Joi.string().required() }) },
       handler: async (request, ctx) => ({ data: await ctx.storage.put(`papers/${request.params.name}`, (request.payload as { text: string }).text, { contentType: 'text/plain' }) }),
     }),
     defineRoute({
       method: 'GET',
       path: '/papers/{name}',
+      chain: ['ext.test.papers.papers.manage'],
       handler: async (request, ctx) => {
         const key = `papers/${request.params.name}`;
         if (!(await ctx.storage.head(key))) throw new NotFoundError(`No paper ${request.params.name}`);
@@ -39,6 +41,7 @@ const app = defineApp(manifest, {
     defineRoute({
       method: 'POST',
       path: '/papers/{name}/upload-link',
+      chain: ['ext.test.papers.papers.manage'],
       handler: async (request, ctx) => ({ data: { url: (await ctx.storage.signedUploadUrl(`papers/${request.params.name}`, { contentType: 'text/plain', maxBytes: 20 })).url } }),
     }),
   ],

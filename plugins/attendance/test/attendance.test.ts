@@ -1,8 +1,8 @@
 import test from 'ava';
-import type { TestMember } from '@wpk/testing';
-import { ok, startWorld, type World } from './helpers/world.js';
+import { ok, type TestMember } from '@wpk/testing';
+import { startAttendanceWorld, type AttendanceWorld } from './helpers/world.js';
 
-let world: World;
+let world: AttendanceWorld;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const TOWER = { latitude: 48.8584, longitude: 2.2945, radius_m: 100 };
 const RECORD = 'attendance.attendances.record';
@@ -14,10 +14,10 @@ let bob: TestMember;
 let manager: TestMember;
 
 test.before(async () => {
-  world = await startWorld('attendance');
-  alice = await world.member([RECORD, 'attendance.locations.read'], 'Alice');
-  bob = await world.member([RECORD], '=Bob@corp');
-  manager = await world.member([READ, MANAGE, 'attendance.attendances.export'], 'Manager');
+  world = await startAttendanceWorld('attendance');
+  alice = await world.member([RECORD, 'attendance.locations.read'], { name: 'Alice' });
+  bob = await world.member([RECORD], { name: '=Bob@corp' });
+  manager = await world.member([READ, MANAGE, 'attendance.attendances.export'], { name: 'Manager' });
 });
 
 test.after.always(async () => {
@@ -46,13 +46,17 @@ test.serial('POST /attendance/locations creates a location with a geofence, inde
   t.deepEqual(world.takeEvents(), [{ action: 'core.attendance.location.created', payload: { location_id: tower.id, name: 'Tower', has_geofence: true, created_by: world.owner.id } }]);
   const indexed = world.platform.search.filter((change) => change.op === 'upsert' && change.document.id === tower.id);
   t.is(indexed.length, 1);
-  annex = await ok(world.owner.post('/attendance/locations', { name: 'Annex' }));
+  annex = ok(await world.owner.post('/attendance/locations', { name: 'Annex' }));
   t.is(annex.geofence, null);
   t.is(annex.timezone, null);
   world.takeEvents();
   const found = await world.owner.get('/search?q=Tower&app=attendance');
   t.is(found.status, 200);
   t.deepEqual(found.body.data.map((hit: any) => [hit.type, hit.title, hit.url]), [['location', 'Tower', `/attendance/locations/${tower.id}`]]);
+  // A full re-index writes every location's document again, as the writes did.
+  const reindexed = await world.platform.runtime.reindexSearch({ app: 'attendance', workspaceId: world.workspaceId });
+  t.deepEqual(reindexed.map((row) => [row.app, row.type, row.documents]), [['attendance', 'location', 2]]);
+  t.deepEqual((await world.owner.get('/search?q=Tower&app=attendance')).body.data.map((hit: any) => hit.url), [`/attendance/locations/${tower.id}`]);
 });
 
 test.serial('a location is refused with a clear 400 or 409 and nothing is written', async (t) => {
@@ -79,7 +83,7 @@ test.serial('GET /attendance/locations lists by name and filters by q; GET one; 
   t.deepEqual(list.body.data.map((row: any) => row.name), ['Annex', 'Tower']);
   t.deepEqual(list.body.pagination, { page: 1, per_page: 25, total: 2, pages: 1 });
   t.deepEqual((await world.owner.get('/attendance/locations?q=champ')).body.data.map((row: any) => row.id), [tower.id]);
-  t.deepEqual(await ok(world.owner.get(`/attendance/locations/${tower.id}`)), tower);
+  t.deepEqual(ok(await world.owner.get(`/attendance/locations/${tower.id}`)), tower);
   const unknown = await world.owner.get(`/attendance/locations/${UNKNOWN}`);
   t.deepEqual([unknown.status, unknown.body], [404, { error: `Location ${UNKNOWN} not found` }]);
   const patched = await world.owner.patch(`/attendance/locations/${UNKNOWN}`, { name: 'y' });
@@ -88,15 +92,15 @@ test.serial('GET /attendance/locations lists by name and filters by q; GET one; 
 
 test.serial('PATCH /attendance/locations/{id} (UpdateLocation) changes the given fields, names them in location.updated, and can remove the fence', async (t) => {
   world.takeEvents();
-  const renamed = await ok(world.owner.patch(`/attendance/locations/${annex.id}`, { name: 'Annex B', geofence: { latitude: 48.86, longitude: 2.29, radius_m: 250 } }));
+  const renamed = ok(await world.owner.patch(`/attendance/locations/${annex.id}`, { name: 'Annex B', geofence: { latitude: 48.86, longitude: 2.29, radius_m: 250 } }));
   t.is(renamed.name, 'Annex B');
   t.deepEqual(renamed.geofence, { latitude: 48.86, longitude: 2.29, radius_m: 250 });
   t.deepEqual(world.takeEvents(), [{ action: 'core.attendance.location.updated', payload: { location_id: annex.id, name: 'Annex B', has_geofence: true, changed_fields: ['name', 'geofence'], updated_by: world.owner.id } }]);
-  const unfenced = await ok(world.owner.patch(`/attendance/locations/${annex.id}`, { geofence: null, address: 'Rue X' }));
+  const unfenced = ok(await world.owner.patch(`/attendance/locations/${annex.id}`, { geofence: null, address: 'Rue X' }));
   t.is(unfenced.geofence, null);
   t.is(unfenced.address, 'Rue X');
   t.deepEqual(world.takeEvents(), [{ action: 'core.attendance.location.updated', payload: { location_id: annex.id, name: 'Annex B', has_geofence: false, changed_fields: ['address', 'geofence'], updated_by: world.owner.id } }]);
-  const same = await ok(world.owner.patch(`/attendance/locations/${annex.id}`, { name: 'Annex B' }));
+  const same = ok(await world.owner.patch(`/attendance/locations/${annex.id}`, { name: 'Annex B' }));
   t.is(same.name, 'Annex B');
   t.deepEqual(world.takeEvents(), [], 'a change to nothing emits nothing');
   const empty = await world.owner.patch(`/attendance/locations/${annex.id}`, {});
@@ -152,7 +156,7 @@ test.serial('clocking in at a geofenced location: refused outside the fence, too
   ]);
   const again = await alice.post('/attendance/clock-ins', {});
   t.deepEqual([again.status, again.body], [409, { error: 'You are already clocked in since 2027-03-01T07:00:00.000Z at Tower' }]);
-  const state = await ok(alice.get('/attendance/status'));
+  const state = ok(await alice.get('/attendance/status'));
   t.deepEqual([state.clocked_in, state.on_break, state.attendance.id], [true, false, attendance.id]);
 });
 
@@ -165,17 +169,17 @@ test.serial('breaks: one at a time inside the open attendance; clocking out is f
   t.deepEqual([noBreak.status, noBreak.body], [409, { error: 'You are not on a break' }]);
   world.at('2027-03-01T11:00:00.000Z');
   world.takeEvents();
-  const onBreak = await ok(alice.post('/attendance/break-starts'));
+  const onBreak = ok(await alice.post('/attendance/break-starts'));
   t.is(onBreak.on_break, true);
   t.deepEqual(onBreak.breaks.map((row: any) => [row.start_at, row.end_at]), [['2027-03-01T11:00:00.000Z', null]]);
   const twice = await alice.post('/attendance/break-starts', {});
   t.deepEqual([twice.status, twice.body], [409, { error: 'You are already on a break since 2027-03-01T11:00:00.000Z' }]);
   world.at('2027-03-01T11:30:00.000Z');
-  const back = await ok(alice.post('/attendance/break-ends', {}));
+  const back = ok(await alice.post('/attendance/break-ends', {}));
   t.is(back.on_break, false);
   t.deepEqual(back.breaks.map((row: any) => [row.start_at, row.end_at, row.seconds]), [['2027-03-01T11:00:00.000Z', '2027-03-01T11:30:00.000Z', 1800]]);
   world.at('2027-03-01T14:45:00.000Z');
-  await ok(alice.post('/attendance/break-starts', {}));
+  ok(await alice.post('/attendance/break-starts', {}));
   const events = world.takeEvents();
   t.deepEqual(events.map((event) => event.action), ['core.attendance.break.started', 'core.attendance.break.ended', 'core.attendance.break.started']);
   t.deepEqual(events[1].payload, { break_id: back.breaks[0].id, attendance_id: back.id, member_id: alice.id, start_at: '2027-03-01T11:00:00.000Z', end_at: '2027-03-01T11:30:00.000Z' });
@@ -183,7 +187,7 @@ test.serial('breaks: one at a time inside the open attendance; clocking out is f
   const away = await alice.post('/attendance/clock-outs', { latitude: 48.87, longitude: 2.2945 });
   t.deepEqual([away.status, away.body], [403, { error: 'You are 1290 m from Tower, outside its 100 m geofence: you cannot clock out here' }]);
   t.deepEqual(world.takeEvents(), []);
-  const out = await ok(alice.post('/attendance/clock-outs', { latitude: 48.8589, longitude: 2.2945 }));
+  const out = ok(await alice.post('/attendance/clock-outs', { latitude: 48.8589, longitude: 2.2945 }));
   aliceDay1 = out;
   t.like(out, { check_out_at: '2027-03-01T15:00:00.000Z', check_out_position: { latitude: 48.8589, longitude: 2.2945, distance_m: 55.6 }, open: false, on_break: false, worked_seconds: 28800, break_seconds: 2700, net_seconds: 26100 });
   t.deepEqual(out.breaks.map((row: any) => [row.start_at, row.end_at]), [['2027-03-01T11:00:00.000Z', '2027-03-01T11:30:00.000Z'], ['2027-03-01T14:45:00.000Z', '2027-03-01T15:00:00.000Z']]);
@@ -192,22 +196,22 @@ test.serial('breaks: one at a time inside the open attendance; clocking out is f
   t.deepEqual(closing[1].payload, { attendance_id: out.id, member_id: alice.id, location_id: tower.id, check_in_at: '2027-03-01T07:00:00.000Z', check_out_at: '2027-03-01T15:00:00.000Z', worked_seconds: 28800, break_seconds: 2700, position: { latitude: 48.8589, longitude: 2.2945, distance_m: 55.6 } });
   const again = await alice.post('/attendance/clock-outs', {});
   t.deepEqual([again.status, again.body], [409, { error: 'You are not clocked in' }]);
-  t.deepEqual(await ok(alice.get('/attendance/status')), { member_id: alice.id, clocked_in: false, on_break: false, attendance: null });
+  t.deepEqual(ok(await alice.get('/attendance/status')), { member_id: alice.id, clocked_in: false, on_break: false, attendance: null });
 });
 
 test.serial("timesheets: per-day worked, break and net time; a day is the check-in's date in the location's zone, else the settings' zone", async (t) => {
   // 00:30 in Paris on 2 March (23:30 UTC on 1 March): it counts on 2 March.
   world.at('2027-03-01T23:30:00.000Z');
-  const night = await ok(alice.post('/attendance/clock-ins', { location_id: tower.id, latitude: 48.8584, longitude: 2.2945 }));
+  const night = ok(await alice.post('/attendance/clock-ins', { location_id: tower.id, latitude: 48.8584, longitude: 2.2945 }));
   t.is(night.work_date, '2027-03-02');
   world.at('2027-03-02T02:30:00.000Z');
-  await ok(alice.post('/attendance/clock-outs', { latitude: 48.8584, longitude: 2.2945 }));
+  ok(await alice.post('/attendance/clock-outs', { latitude: 48.8584, longitude: 2.2945 }));
   // No location: the settings' zone (UTC); past midnight it still counts whole on its first day.
   world.at('2027-03-02T23:00:00.000Z');
-  const late = await ok(alice.post('/attendance/clock-ins', {}));
+  const late = ok(await alice.post('/attendance/clock-ins', {}));
   t.deepEqual([late.timezone, late.work_date, late.location_id, late.check_in_position], ['UTC', '2027-03-02', null, null]);
   world.at('2027-03-03T00:30:00.000Z');
-  await ok(alice.post('/attendance/clock-outs'));
+  ok(await alice.post('/attendance/clock-outs'));
   const sheet = await alice.get('/attendance/timesheets?from=2027-03-01&to=2027-03-04');
   t.is(sheet.status, 200);
   t.deepEqual(sheet.body.data, {
@@ -226,13 +230,13 @@ test.serial("timesheets: per-day worked, break and net time; a day is the check-
   // The settings' zone moves the no-location attendances' days (new ones: stored days do not move).
   t.is((await world.owner.put('/apps/attendance/settings', { timezone: 'America/New_York', max_accuracy_m: 100, require_location: false })).status, 200);
   world.at('2027-03-04T03:00:00.000Z');
-  const evening = await ok(alice.post('/attendance/clock-ins', {}));
+  const evening = ok(await alice.post('/attendance/clock-ins', {}));
   t.deepEqual([evening.timezone, evening.work_date], ['America/New_York', '2027-03-03']);
   // An open attendance counts up to now.
   world.at('2027-03-04T04:00:00.000Z');
-  const open = await ok(alice.get('/attendance/timesheets?from=2027-03-03&to=2027-03-03'));
+  const open = ok(await alice.get('/attendance/timesheets?from=2027-03-03&to=2027-03-03'));
   t.deepEqual([open.open, open.days[0].worked_seconds], [true, 3600]);
-  await ok(alice.post('/attendance/clock-outs'));
+  ok(await alice.post('/attendance/clock-outs'));
   for (const [query, error] of [
     ['from=2027-03-05&to=2027-03-01', 'from must not be after to'],
     ['from=2027-01-01&to=2027-06-01', 'The period may cover at most 92 days'],
@@ -259,7 +263,7 @@ test.serial("a member sees only their own attendances, timesheet and corrections
   t.deepEqual([single.status, single.body], [404, { error: `Attendance ${aliceDay1.id} not found` }]);
   const everyone = await manager.get(`/attendance/attendances?member_id=${alice.id}&from=2027-03-01&to=2027-03-02`);
   t.deepEqual(everyone.body.data.map((row: any) => row.work_date), ['2027-03-02', '2027-03-02', '2027-03-01']);
-  const theirs = await ok(manager.get(`/attendance/timesheets?member_id=${alice.id}&from=2027-03-01&to=2027-03-01`));
+  const theirs = ok(await manager.get(`/attendance/timesheets?member_id=${alice.id}&from=2027-03-01&to=2027-03-01`));
   t.is(theirs.totals.net_seconds, 26100);
   const nobody = await world.member(['attendance.locations.read']);
   const refused = await nobody.get('/attendance/attendances');
@@ -289,7 +293,7 @@ test.serial('corrections: a manager fixes times with a reason; the audit trail k
   t.deepEqual(await counts(), before);
   t.deepEqual(world.takeEvents(), []);
 
-  const fixed = await ok(manager.patch(`/attendance/attendances/${aliceDay1.id}`, { check_out_at: '2027-03-01T16:00:00.000Z', breaks: [{ start_at: '2027-03-01T11:00:00.000Z', end_at: '2027-03-01T12:00:00.000Z' }], reason: 'Forgot to clock out after the meeting' }));
+  const fixed = ok(await manager.patch(`/attendance/attendances/${aliceDay1.id}`, { check_out_at: '2027-03-01T16:00:00.000Z', breaks: [{ start_at: '2027-03-01T11:00:00.000Z', end_at: '2027-03-01T12:00:00.000Z' }], reason: 'Forgot to clock out after the meeting' }));
   t.like(fixed, { check_in_at: '2027-03-01T07:00:00.000Z', check_out_at: '2027-03-01T16:00:00.000Z', worked_seconds: 32400, break_seconds: 3600, net_seconds: 28800, corrected: true });
   t.is(fixed.corrections.length, 1);
   const correction = fixed.corrections[0];
@@ -309,14 +313,14 @@ test.serial('corrections: a manager fixes times with a reason; the audit trail k
     { action: 'core.attendance.attendance.corrected', payload: { correction_id: correction.id, attendance_id: aliceDay1.id, member_id: alice.id, kind: 'edited', changed_fields: ['check_out_at', 'breaks'], reason: 'Forgot to clock out after the meeting', corrected_by: manager.id } },
   ]);
   // The member sees the trail of their own attendance.
-  const seen = await ok(alice.get(`/attendance/attendances/${aliceDay1.id}`));
+  const seen = ok(await alice.get(`/attendance/attendances/${aliceDay1.id}`));
   t.deepEqual(seen.corrections.map((row: any) => row.id), [correction.id]);
   t.deepEqual((await alice.get('/attendance/corrections')).body.data.map((row: any) => row.id), [correction.id]);
   t.deepEqual((await bob.get('/attendance/corrections')).body.data, []);
-  t.is((await ok(alice.get('/attendance/timesheets?from=2027-03-01&to=2027-03-01'))).totals.net_seconds, 28800);
+  t.is(ok(await alice.get('/attendance/timesheets?from=2027-03-01&to=2027-03-01')).totals.net_seconds, 28800);
 
   // A missed day, added by the manager for Bob.
-  const added = await ok(manager.post('/attendance/attendances', { member_id: bob.id, check_in_at: '2027-03-02T08:00:00Z', check_out_at: '2027-03-02T12:00:00Z', location_id: annex.id, breaks: [{ start_at: '2027-03-02T10:00:00Z', end_at: '2027-03-02T10:15:00Z' }], reason: 'Badge reader was down' }));
+  const added = ok(await manager.post('/attendance/attendances', { member_id: bob.id, check_in_at: '2027-03-02T08:00:00Z', check_out_at: '2027-03-02T12:00:00Z', location_id: annex.id, breaks: [{ start_at: '2027-03-02T10:00:00Z', end_at: '2027-03-02T10:15:00Z' }], reason: 'Badge reader was down' }));
   t.like(added, { member_id: bob.id, location_name: 'Annex B', source: 'manual', corrected: true, work_date: '2027-03-02', worked_seconds: 14400, break_seconds: 900, net_seconds: 13500 });
   t.deepEqual(added.corrections.map((row: any) => [row.kind, row.before, row.changed_fields, row.reason]), [['created', null, ['check_in_at', 'check_out_at', 'location_id', 'breaks'], 'Badge reader was down']]);
   t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.kind, event.payload.member_id]), [['core.attendance.attendance.corrected', 'created', bob.id]]);
@@ -329,12 +333,12 @@ test.serial('corrections: a manager fixes times with a reason; the audit trail k
 test.serial('GET /attendance/exports answers an RFC 4180 CSV file, spreadsheet-safe, ordered by day and check-in', async (t) => {
   world.at('2027-03-05T09:00:00.000Z');
   // Bob clocks in at the Annex (no fence): his name starts with "=", which must not become a formula.
-  await ok(bob.post('/attendance/clock-ins', { location_id: annex.id }));
+  ok(await bob.post('/attendance/clock-ins', { location_id: annex.id }));
   const reply = await manager.get('/attendance/exports?from=2027-03-01&to=2027-03-05');
   t.is(reply.status, 200);
   t.is(reply.headers['content-type'], 'text/csv; charset=utf-8');
   t.is(reply.headers['content-disposition'], `attachment; filename="attendance-2027-03-01-to-2027-03-05.csv"; filename*=UTF-8''attendance-2027-03-01-to-2027-03-05.csv`);
-  const rows = await ok(manager.get(`/attendance/attendances?from=2027-03-01&to=2027-03-05&per_page=100`));
+  const rows = ok(await manager.get(`/attendance/attendances?from=2027-03-01&to=2027-03-05&per_page=100`));
   const id = (date: string, member: string) => rows.filter((row: any) => row.work_date === date && row.member_id === member).map((row: any) => row.id);
   const [a1] = id('2027-03-01', alice.id);
   const [a2, a3] = id('2027-03-02', alice.id).reverse();
@@ -366,13 +370,13 @@ test.serial('DELETE /attendance/locations/{id}: refused while someone is clocked
   t.deepEqual([busy.status, busy.body], [409, { error: '1 member is clocked in at Annex B: clock them out first' }]);
   t.deepEqual(world.takeEvents(), []);
   world.at('2027-03-05T10:00:00.000Z');
-  await ok(bob.post('/attendance/clock-outs', {}));
+  ok(await bob.post('/attendance/clock-outs', {}));
   world.takeEvents();
   const deleted = await world.owner.delete(`/attendance/locations/${annex.id}`);
   t.deepEqual([deleted.status, deleted.body.data], [200, { id: annex.id, name: 'Annex B', deleted: true }]);
   t.deepEqual(world.takeEvents(), [{ action: 'core.attendance.location.deleted', payload: { location_id: annex.id, name: 'Annex B', deleted_by: world.owner.id } }]);
   t.true(world.platform.search.some((change) => change.op === 'remove' && change.id === annex.id));
-  const kept = await ok(bob.get('/attendance/attendances'));
+  const kept = ok(await bob.get('/attendance/attendances'));
   t.deepEqual(kept.map((row: any) => [row.location_id, row.location_name]), [[null, 'Annex B'], [null, 'Annex B']]);
   const gone = await world.owner.get(`/attendance/locations/${annex.id}`);
   t.is(gone.status, 404);
@@ -380,10 +384,41 @@ test.serial('DELETE /attendance/locations/{id}: refused while someone is clocked
 
 test.serial('one open attendance per member even when two clock-ins race', async (t) => {
   world.at('2027-03-06T08:00:00.000Z');
-  const carol = await world.member([RECORD], 'Carol');
+  const carol = await world.member([RECORD], { name: 'Carol' });
   const replies = await Promise.all([carol.post('/attendance/clock-ins', {}), carol.post('/attendance/clock-ins', {})]);
   t.deepEqual(replies.map((reply) => reply.status).sort(), [200, 409]);
-  t.is((await ok(carol.get('/attendance/attendances?open=true'))).length, 1);
+  t.is(ok(await carol.get('/attendance/attendances?open=true')).length, 1);
+});
+
+test.serial('member_id names a member of this workspace: a random id or another workspace\'s member is a 400 naming the field; a removed member may still be named, a newcomer at once', async (t) => {
+  const elsewhere = (await world.otherWorkspace('attendance-elsewhere')).owner;
+  const day = { check_in_at: '2027-03-05T08:00:00Z', check_out_at: '2027-03-05T12:00:00Z', reason: 'Forgot the badge' };
+  const before = await counts();
+  world.takeEvents();
+  for (const stranger of [UNKNOWN, elsewhere.id]) {
+    const added = await manager.post('/attendance/attendances', { ...day, member_id: stranger });
+    t.deepEqual([added.status, added.body], [400, { error: `member_id ${stranger} is not a member of this workspace` }]);
+    for (const path of ['/attendance/attendances?', '/attendance/corrections?', '/attendance/timesheets?from=2027-03-01&to=2027-03-05&', '/attendance/exports?from=2027-03-01&to=2027-03-05&']) {
+      const read = await manager.get(`${path}member_id=${stranger}`);
+      t.deepEqual([read.status, read.body], [400, { error: `query parameter member_id ${stranger} is not a member of this workspace` }], path);
+    }
+  }
+  t.deepEqual(await counts(), before);
+  t.deepEqual(world.takeEvents(), []);
+
+  // Dana joined a moment ago: her missed morning is added at once, under her directory name.
+  const dana = await world.member([RECORD], { name: 'Dana' });
+  const first = ok(await manager.post('/attendance/attendances', { ...day, member_id: dana.id }));
+  t.like(first, { member_id: dana.id, member_name: 'Dana', source: 'manual', work_date: '2027-03-05' });
+  // She leaves; her last afternoon can still be added before payroll closes, and her timesheet read.
+  t.is((await world.owner.delete(`/members/${dana.id}`)).status, 200);
+  const last = ok(await manager.post('/attendance/attendances', { member_id: dana.id, check_in_at: '2027-03-05T13:00:00Z', check_out_at: '2027-03-05T17:00:00Z', reason: 'Last afternoon' }));
+  t.like(last, { member_id: dana.id, member_name: 'Dana' });
+  t.is(ok(await manager.get(`/attendance/timesheets?member_id=${dana.id}&from=2027-03-05&to=2027-03-05`)).totals.worked_seconds, 8 * 3600);
+  t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.member_id]), [
+    ['core.attendance.attendance.corrected', dana.id],
+    ['core.attendance.attendance.corrected', dana.id],
+  ]);
 });
 
 test.serial('the authorization table holds for every route (permission matrix)', async (t) => {

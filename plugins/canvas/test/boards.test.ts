@@ -1,14 +1,14 @@
 import test from 'ava';
 import * as Y from 'yjs';
-import type { TestMember } from '@wpk/testing';
-import { ALL_KEYS, newBoard, newSticky, startWorld, type World } from './helpers/world.js';
+import type { TestMember, World } from '@wpk/testing';
+import { ALL_KEYS, newBoard, newSticky, startCanvasWorld } from './helpers/world.js';
 
 let world: World;
 let ann: TestMember;
 let bob: TestMember;
 
 test.before(async () => {
-  world = await startWorld('canvasboards');
+  world = await startCanvasWorld('canvasboards');
   ann = await world.member();
   bob = await world.member();
 });
@@ -231,6 +231,11 @@ test.serial('boards are searchable by name (type board), kept current by create,
   t.deepEqual(await search('quarterly'), [`board:/canvas/boards/${id}`]);
   await ann.patch(`/canvas/boards/${id}`, { name: 'Yearly goals' });
   t.deepEqual(await search('quarterly'), []);
+  t.deepEqual(await search('yearly'), [`board:/canvas/boards/${id}`]);
+  // A full re-index writes every board's document again, as the writes did.
+  const all = (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_canvas.boards WHERE workspace_id = :w', { w: world.workspaceId }))[0].n;
+  const reindexed = await world.platform.runtime.reindexSearch({ app: 'canvas', workspaceId: world.workspaceId });
+  t.deepEqual(reindexed.map((row) => [row.app, row.type, row.documents]), [['canvas', 'board', all]]);
   t.deepEqual(await search('yearly'), [`board:/canvas/boards/${id}`]);
   await ann.delete(`/canvas/boards/${id}`);
   t.deepEqual(await search('yearly'), []);

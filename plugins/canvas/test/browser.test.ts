@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import type { TestMember } from '@wpk/testing';
+import type { TestMember, World } from '@wpk/testing';
 
 const SUBDOMAIN = 'canvasweb';
 
@@ -26,8 +26,7 @@ async function freePort(): Promise<number> {
 
 const port = await freePort();
 process.env.PUBLIC_URL = `http://localhost:${port}`;
-const { startWorld, newBoard } = await import('./helpers/world.js');
-type World = Awaited<ReturnType<typeof startWorld>>;
+const { startCanvasWorld, newBoard } = await import('./helpers/world.js');
 
 let world: World;
 let browser: Browser;
@@ -36,7 +35,7 @@ let clientScript: string;
 const origin = `http://${SUBDOMAIN}.localhost:${port}`;
 
 test.before(async () => {
-  world = await startWorld(SUBDOMAIN);
+  world = await startCanvasWorld(SUBDOMAIN);
   const target = new URL(await world.platform.runtime.start());
   relay = net.createServer((socket) => {
     const upstream = net.connect(Number(target.port), target.hostname);

@@ -1,6 +1,6 @@
 import test from 'ava';
-import type { TestMember } from '@wpk/testing';
-import { newBoard, newSticky, startWorld, type World } from './helpers/world.js';
+import type { TestMember, World } from '@wpk/testing';
+import { newBoard, newSticky, startCanvasWorld } from './helpers/world.js';
 
 let world: World;
 let ann: TestMember;
@@ -10,7 +10,7 @@ let noteA: string;
 let noteB: string;
 
 test.before(async () => {
-  world = await startWorld('canvasvotes');
+  world = await startCanvasWorld('canvasvotes');
   ann = await world.member();
   bob = await world.member();
   boardId = await newBoard(ann);
@@ -93,7 +93,7 @@ test.serial('a voting session: a budget per member, votes cast and taken back, r
   const closed = await ann.post(`/canvas/boards/${boardId}/vote-sessions/${session.id}/close`);
   t.like(closed.body.data, { status: 'closed', closed_by: ann.id, results: [{ object_id: noteB, votes: 2 }], total_votes: 2, voter_count: 2 });
   t.deepEqual(world.takeEvents(), [{ action: 'core.canvas.voting.closed', payload: { board_id: boardId, session_id: session.id, total_votes: 2, voter_count: 2, closed_by: ann.mrn } }]);
-  t.deepEqual((await ann.post(`/canvas/boards/${boardId}/vote-sessions/${session.id}/close`)).body, { error: `Voting session ${session.id} is already closed` });
+  t.deepEqual((await ann.post(`/canvas/boards/${boardId}/vote-sessions/${session.id}/close`)).body, { error: 'Cannot close a voting session in state closed: close moves from open to closed' });
   t.deepEqual((await bob.post(votes, { object_id: noteA })).body, { error: `Voting session ${session.id} is closed` });
   t.deepEqual((await bob.delete(`${votes}/${noteB}`)).body, { error: `Voting session ${session.id} is closed` });
   t.deepEqual(world.takeEvents(), []);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { Resvg } from '@resvg/resvg-js';
-import type { TestMember } from '@wpk/testing';
-import { newBoard, startWorld, type World } from './helpers/world.js';
+import type { TestMember, World } from '@wpk/testing';
+import { newBoard, startCanvasWorld } from './helpers/world.js';
 
 let world: World;
 let ann: TestMember;
@@ -12,7 +12,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const pngSize = (bytes: Buffer) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
 
 test.before(async () => {
-  world = await startWorld('canvasexports');
+  world = await startCanvasWorld('canvasexports');
   ann = await world.member();
   boardId = await newBoard(ann, 'Plan <A & B>');
   const image = new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#ff0000"/></svg>').render().asPng();

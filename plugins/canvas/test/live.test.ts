@@ -1,7 +1,7 @@
 import test from 'ava';
-import { openSocket, quiet, type TestMember, type TestSocket } from '@wpk/testing';
+import { openSocket, quiet, type TestMember, type TestSocket, type World } from '@wpk/testing';
 import * as Y from 'yjs';
-import { newBoard, startWorld, type World } from './helpers/world.js';
+import { newBoard, startCanvasWorld } from './helpers/world.js';
 
 let world: World;
 let url: string;
@@ -11,7 +11,7 @@ let annKey: string;
 let bobKey: string;
 
 test.before(async () => {
-  world = await startWorld('canvaslive');
+  world = await startCanvasWorld('canvaslive');
   url = await world.platform.runtime.start();
   ann = await world.member();
   bob = await world.member();

@@ -1,6 +1,6 @@
 import type { SearchDocument, SearchHooks } from '@wpk/sdk';
 import type { Models } from './models/index.js';
-import { preview } from './services/events.js';
+import { preview } from './services/present.js';
 
 /** Search hooks: the `message` type is the messages of channels (private chats stay out of the platform search). */
 export const search: Record<string, SearchHooks<Models>> = {

@@ -1,7 +1,7 @@
 import test from 'ava';
-import type { TestMember } from '@wpk/testing';
+import { ok, type TestMember, type World } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
-import { startWorld, type World } from './helpers/world.js';
+import { startChatWorld } from './helpers/world.js';
 
 let world: World;
 let ann: TestMember;
@@ -9,7 +9,7 @@ let bob: TestMember;
 let cat: TestMember;
 
 test.before(async () => {
-  world = await startWorld('chatops');
+  world = await startChatWorld('chatops');
   ann = await world.member();
   bob = await world.member();
   cat = await world.member();
@@ -33,7 +33,7 @@ test.serial('a direct chat is one per pair: asking again answers the same chat, 
   const bad = await ann.post('/chats', { type: 'direct', participant_mrns: [bob.mrn, cat.mrn] });
   t.deepEqual([bad.status, bad.body], [400, { error: 'participant_mrns: a direct chat has exactly one other participant' }]);
   const badMrn = await ann.post('/chats', { type: 'group', participant_mrns: ['bob'] });
-  t.deepEqual([badMrn.status, badMrn.body], [400, { error: 'participant_mrns[0] must be a member MRN (mrn:account:member:{id})' }]);
+  t.deepEqual([badMrn.status, badMrn.body], [400, { error: 'participant_mrns[0] must be a member MRN (mrn:account:member:<id>)' }]);
   t.deepEqual(world.takeEvents(), []);
 });
 
@@ -148,11 +148,51 @@ test.serial('favourites and personal lists filter the chat list', async (t) => {
 test.serial('a member removed from the workspace leaves every chat (events fed by the platform)', async (t) => {
   const dan = await world.member();
   const group = (await ann.post('/chats', { type: 'group', participant_mrns: [dan.mrn] })).body.data;
+  t.is((await world.owner.delete(`/members/${dan.id}`)).status, 200);
   world.takeEvents();
   await world.platform.deliver(world.workspace.id, 'core.account.member.removed', { member_id: dan.id, removed_by: ann.id });
   t.deepEqual(world.takeEvents(), [{ action: 'core.chat.participant.removed', payload: { chat_id: group.id, member_mrn: dan.mrn, removed_by_mrn: ann.mrn } }]);
   const again = await ann.post(`/chats/${group.id}/participants`, { member_mrn: dan.mrn });
   t.deepEqual([again.status, again.body], [400, { error: `member_mrn ${dan.mrn} is no longer a member of this workspace` }]);
+});
+
+test.serial('every participant a chat stores is a member of this workspace: a random id, another workspace\'s member and a removed member are a 400 naming the field, nothing written; a newcomer is accepted at once', async (t) => {
+  const channel = (await ann.post('/chats', { type: 'channel', name: 'checked' })).body.data;
+  const elsewhere = (await world.otherWorkspace('chat-elsewhere')).owner;
+  const gone = await world.member();
+  t.is((await world.owner.delete(`/members/${gone.id}`)).status, 200);
+  const stranger = 'mrn:account:member:00000000-0000-4000-8000-000000000abc';
+  const chats = async () => (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_chat.chats WHERE workspace_id = :w', { w: world.workspaceId }))[0].n;
+  const before = await chats();
+  world.takeEvents();
+  for (const [mrn, why] of [[stranger, 'is not a member of this workspace'], [elsewhere.mrn, 'is not a member of this workspace'], [gone.mrn, 'is no longer a member of this workspace']]) {
+    for (const type of ['direct', 'group']) {
+      const started = await ann.post('/chats', { type, participant_mrns: [mrn] });
+      t.deepEqual([started.status, started.body], [400, { error: `participant_mrns ${mrn} ${why}` }], `${type} with ${mrn}`);
+    }
+    const added = await ann.post(`/chats/${channel.id}/participants`, { member_mrn: mrn });
+    t.deepEqual([added.status, added.body], [400, { error: `member_mrn ${mrn} ${why}` }]);
+  }
+  t.is(await chats(), before);
+  t.deepEqual(world.takeEvents(), []);
+
+  const newcomer = await world.member();
+  t.like(ok(await ann.post(`/chats/${channel.id}/participants`, { member_mrn: newcomer.mrn })), { member_mrn: newcomer.mrn, role: 'member' });
+  const direct = ok(await ann.post('/chats', { type: 'direct', participant_mrns: [(await world.member()).mrn] }));
+  t.true(direct.created);
+});
+
+test.serial('migration 0002 drops the app\'s old copy of the member directory; down re-creates it empty, up drops it again, the chats untouched', async (t) => {
+  const table = async () => (await world.query<{ name: string | null }>("SELECT to_regclass('app_chat.member_directory')::text AS name"))[0].name;
+  const chats = async () => (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_chat.chats WHERE workspace_id = :w', { w: world.workspaceId }))[0].n;
+  const before = await chats();
+  t.is(await table(), null);
+  t.deepEqual(await world.migrateAppDown('0002-drop-member-directory'), ['0002-drop-member-directory']);
+  t.is(await table(), 'app_chat.member_directory');
+  t.deepEqual(await world.query('SELECT * FROM app_chat.member_directory'), []);
+  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-directory']);
+  t.is(await table(), null);
+  t.is(await chats(), before);
 });
 
 test.serial('a file is uploaded through a signed link and shared: core.chat.file.shared carries what storage holds', async (t) => {

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { openSocket, openWelcomedSocket, quiet, type TestMember, type TestSocket } from '@wpk/testing';
-import { startWorld, type World } from './helpers/world.js';
+import { openSocket, openWelcomedSocket, quiet, type TestMember, type TestSocket, type World } from '@wpk/testing';
+import { startChatWorld } from './helpers/world.js';
 
 let world: World;
 let url: string;
@@ -10,7 +10,7 @@ let annKey: string;
 let bobKey: string;
 
 test.before(async () => {
-  world = await startWorld('livechat');
+  world = await startChatWorld('livechat');
   url = await world.platform.runtime.start();
   ann = await world.member();
   bob = await world.member();

@@ -1,9 +1,9 @@
 import test from 'ava';
-import { openSocket, openWelcomedSocket, type TestMember, type TestSocket } from '@wpk/testing';
+import { openSocket, openWelcomedSocket, type TestMember, type TestSocket, type World } from '@wpk/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { startWorld, type World } from './helpers/world.js';
+import { startChatWorld } from './helpers/world.js';
 
 // Two server processes on one PostgreSQL database: the test's platform (A) and a `wpk start` of
 // this app (B). A message posted through one reaches a socket on the other (LISTEN/NOTIFY), large
@@ -22,7 +22,7 @@ let bob: TestMember;
 
 if (onPostgres) {
   test.before(async () => {
-    world = await startWorld('twoprocs');
+    world = await startChatWorld('twoprocs');
     urlA = await world.platform.runtime.start();
     ann = await world.member();
     bob = await world.member();
@@ -94,7 +94,7 @@ if (onPostgres) {
 } else {
   // The embedded database: one process, and the same publish path hands notes to this process's hub.
   test.before(async () => {
-    world = await startWorld('oneproc');
+    world = await startChatWorld('oneproc');
     urlA = await world.platform.runtime.start();
     ann = await world.member();
     bob = await world.member();

@@ -1,12 +1,13 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { startWorld, type World } from './helpers/world.js';
+import { startWorld, type World } from '@wpk/testing';
+import app from '../src/index.js';
 
 let world: World;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 
 test.before(async () => {
-  world = await startWorld('companies');
+  world = await startWorld({ app, subdomain: 'companies' });
 });
 
 test.after.always(async () => {
@@ -69,7 +70,8 @@ test.serial('bad input is a 400 naming the field, writes nothing and emits nothi
     [{ name: 'Bad', domain: 'not a domain' }, 'domain must be a domain name such as example.com (got "not a domain")'],
     [{ name: 'Bad', domain: 'localhost' }, 'domain must be a domain name such as example.com (got "localhost")'],
     [{ name: 'Bad', size: '12' }, 'size must be one of [1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+, null]'],
-    [{ name: 'Bad', owner_mrn: 'mrn:companies:company:x' }, 'owner_mrn must be a member MRN (mrn:account:member:{id}), got mrn:companies:company:x'],
+    [{ name: 'Bad', owner_mrn: 'mrn:companies:company:x' }, 'owner_mrn must be a member MRN (mrn:account:member:<id>)'],
+    [{ name: 'Bad', owner_mrn: `mrn:account:member:${UNKNOWN}` }, `owner_mrn mrn:account:member:${UNKNOWN} is not a member of this workspace`],
     [{ name: 'Bad', address: { city: 'x'.repeat(101) } }, 'address.city length must be less than or equal to 100 characters long'],
   ];
   for (const [body, error] of cases) {
@@ -155,7 +157,7 @@ test.serial('GET /companies lists by name with the collection envelope; q matche
   t.deepEqual(await names('size=11-50'), ['Alpha Foods']);
   t.deepEqual(await names('domain=https://zeta.example/'), ['Zeta Labs']);
   t.deepEqual(await names(`owner_mrn=${member.mrn}`), ['Beta Works']);
-  t.deepEqual((await owner.request('GET', '/companies?owner_mrn=someone')).body, { error: 'owner_mrn must be a member MRN (mrn:account:member:{id}), got someone' });
+  t.deepEqual((await owner.request('GET', '/companies?owner_mrn=someone')).body, { error: 'query parameter owner_mrn must be a member MRN (mrn:account:member:<id>), got someone' });
   t.deepEqual((await world.owner.request('GET', '/companies?q=zeta')).body.data, [], 'another workspace is never listed');
 });
 

@@ -1,24 +1,19 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { startWorld, type World } from './helpers/world.js';
+import { ok, type World } from '@wpk/testing';
+import { startContactsWorld } from './helpers/world.js';
 
 let world: World;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const COMPANY = 'mrn:companies:company:00000000-0000-4000-8000-0000000000c1';
 
 test.before(async () => {
-  world = await startWorld('contacts');
+  world = await startContactsWorld('contacts');
 });
 
 test.after.always(async () => {
   await world?.close();
 });
-
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 
 /** Row counts of the app's tables in the test workspace. */
 const counts = async () =>
@@ -26,7 +21,7 @@ const counts = async () =>
 
 /** Deletes every contact (tests that count start from an empty book). */
 const clear = async () => {
-  for (const contact of (await world.owner.request('GET', '/contacts?per_page=100')).body.data) await ok(world.owner.request('DELETE', `/contacts/${contact.id}`));
+  for (const contact of (await world.owner.request('GET', '/contacts?per_page=100')).body.data) ok(await world.owner.request('DELETE', `/contacts/${contact.id}`));
   world.takeEvents();
 };
 
@@ -83,12 +78,12 @@ test.serial('POST /contacts creates a contact with every field people expect and
 });
 
 test.serial('the display name: as given, else the names, else the first email, else the first phone; a contact with none of them is a 400', async (t) => {
-  t.is((await ok(world.owner.request('POST', '/contacts', { display_name: 'The Boss', given_name: 'Jo' }))).display_name, 'The Boss');
-  t.is((await ok(world.owner.request('POST', '/contacts', { emails: [{ value: 'only@mail.example' }] }))).display_name, 'only@mail.example');
-  const phoneOnly = await ok(world.owner.request('POST', '/contacts', { phones: [{ value: '555 0100' }] }));
+  t.is(ok(await world.owner.request('POST', '/contacts', { display_name: 'The Boss', given_name: 'Jo' })).display_name, 'The Boss');
+  t.is(ok(await world.owner.request('POST', '/contacts', { emails: [{ value: 'only@mail.example' }] })).display_name, 'only@mail.example');
+  const phoneOnly = ok(await world.owner.request('POST', '/contacts', { phones: [{ value: '555 0100' }] }));
   t.is(phoneOnly.display_name, '555 0100');
   // A derived name follows the names; one chosen by hand stays.
-  t.is((await ok(world.owner.request('PUT', `/contacts/${phoneOnly.id}`, { given_name: 'Pat' }))).display_name, 'Pat');
+  t.is(ok(await world.owner.request('PUT', `/contacts/${phoneOnly.id}`, { given_name: 'Pat' })).display_name, 'Pat');
   const none = await world.owner.request('POST', '/contacts', { notes: 'nobody', display_name: '  ' });
   t.is(none.status, 400);
   t.deepEqual(none.body, { error: 'A contact needs a name, an email or a phone: give display_name, given_name, family_name, emails or phones' });
@@ -106,7 +101,8 @@ test.serial('bad input is a 400 naming the field, writes nothing and emits nothi
     [{ given_name: 'A', birthday: '2027-02-30' }, 'birthday must be a real date in YYYY-MM-DD form'],
     [{ given_name: 'A', tags: ['x'.repeat(51)] }, 'tags[0] length must be less than or equal to 50 characters long'],
     [{ given_name: 'A', company_mrn: 'mrn:account:member:x' }, 'company_mrn must be a company MRN (mrn:companies:company:{id}), got mrn:account:member:x'],
-    [{ given_name: 'A', member_mrn: 'someone' }, 'member_mrn must be a member MRN (mrn:account:member:{id}), got someone'],
+    [{ given_name: 'A', member_mrn: 'someone' }, 'member_mrn must be a member MRN (mrn:account:member:<id>)'],
+    [{ given_name: 'A', member_mrn: `mrn:account:member:${UNKNOWN}` }, `member_mrn mrn:account:member:${UNKNOWN} is not a member of this workspace`],
     [{ given_name: 'A', notes: 'x'.repeat(10001) }, 'notes length must be less than or equal to 10000 characters long'],
   ];
   for (const [body, error] of cases) {
@@ -120,9 +116,9 @@ test.serial('bad input is a 400 naming the field, writes nothing and emits nothi
 
 test.serial('PUT /contacts/{id} changes the given fields and names them in contact.updated; no change emits nothing; unknown ids are 404', async (t) => {
   const editor = await world.member(['contacts.contacts.create', 'contacts.contacts.edit']);
-  const contact = await ok(editor.request('POST', '/contacts', { given_name: 'Grace', family_name: 'Hopper', emails: [{ value: 'grace@navy.example' }], tags: ['Navy'] }));
+  const contact = ok(await editor.request('POST', '/contacts', { given_name: 'Grace', family_name: 'Hopper', emails: [{ value: 'grace@navy.example' }], tags: ['Navy'] }));
   world.takeEvents();
-  const updated = await ok(editor.request('PUT', `/contacts/${contact.id}`, { job_title: 'Rear Admiral', tags: ['Navy', 'COBOL'], emails: [], phones: [{ value: '+1 555 0101', type: 'work' }] }));
+  const updated = ok(await editor.request('PUT', `/contacts/${contact.id}`, { job_title: 'Rear Admiral', tags: ['Navy', 'COBOL'], emails: [], phones: [{ value: '+1 555 0101', type: 'work' }] }));
   t.like(updated, { display_name: 'Grace Hopper', job_title: 'Rear Admiral', tags: ['Navy', 'COBOL'], emails: [], phones: [{ value: '+1 555 0101', type: 'work' }] });
   t.deepEqual(world.takeEvents(), [
     { action: 'core.contacts.contact.updated', payload: { contact_id: contact.id, contact_mrn: contact.mrn, display_name: 'Grace Hopper', changed_fields: ['job_title', 'emails', 'phones', 'tags'], updated_by: editor.id } },
@@ -135,8 +131,30 @@ test.serial('PUT /contacts/{id} changes the given fields and names them in conta
   await clear();
 });
 
+test.serial('member_mrn names a member of this workspace: another workspace\'s member is a 400 naming it; a newcomer at once; a member who left stays nameable (a former colleague is still a person)', async (t) => {
+  const elsewhere = (await world.otherWorkspace('contacts-elsewhere')).owner;
+  world.takeEvents();
+  const before = await counts();
+  for (const [method, path] of [['POST', '/contacts'], ['PUT', `/contacts/${UNKNOWN}`]] as const) {
+    const refused = await world.owner.request(method, path, { given_name: 'Stranger', member_mrn: elsewhere.mrn });
+    t.deepEqual([refused.status, refused.body], [400, { error: `member_mrn ${elsewhere.mrn} is not a member of this workspace` }], method);
+  }
+  t.deepEqual(await counts(), before);
+  t.deepEqual(world.takeEvents(), []);
+
+  const newcomer = await world.member([]);
+  const colleague = ok(await world.owner.request('POST', '/contacts', { given_name: 'New', family_name: 'Comer', member_mrn: newcomer.mrn }));
+  t.is(colleague.member_mrn, newcomer.mrn);
+  t.is((await world.owner.delete(`/members/${newcomer.id}`)).status, 200);
+  // The whole contact sent back as it was read, after its member left: still accepted.
+  const { id: _id, mrn: _mrn, company: _company, source: _source, creator_id: _creator, created_at: _created, updated_at: _updated, ...fields } = colleague;
+  t.like(ok(await world.owner.request('PUT', `/contacts/${colleague.id}`, { ...fields, job_title: 'Alumnus' })), { member_mrn: newcomer.mrn, job_title: 'Alumnus' });
+  t.like(ok(await world.owner.request('POST', '/contacts', { display_name: 'Comer (personal)', member_mrn: newcomer.mrn })), { member_mrn: newcomer.mrn });
+  await clear();
+});
+
 test.serial('DELETE /contacts/{id} removes the contact and its keys, emits contact.deleted; a second delete is a 404', async (t) => {
-  const contact = await ok(world.owner.request('POST', '/contacts', { display_name: 'Temp', emails: [{ value: 'temp@example.com' }] }));
+  const contact = ok(await world.owner.request('POST', '/contacts', { display_name: 'Temp', emails: [{ value: 'temp@example.com' }] }));
   world.takeEvents();
   t.deepEqual((await world.owner.request('DELETE', `/contacts/${contact.id}`)).body, { data: { id: contact.id, mrn: contact.mrn, deleted: true }, links: { self: `/contacts/${contact.id}` } });
   t.deepEqual(world.takeEvents(), [{ action: 'core.contacts.contact.deleted', payload: { contact_id: contact.id, contact_mrn: contact.mrn, display_name: 'Temp', deleted_by: world.owner.id } }]);
@@ -150,7 +168,7 @@ test.serial('GET /contacts lists by display name in the collection envelope; q, 
     { display_name: 'Charlie Day', emails: [{ value: 'charlie@paddys.example' }], tags: ['Gang'] },
     { display_name: 'Alice Liddell', organization: 'Wonderland Inc', company_mrn: COMPANY },
     { display_name: 'Bob Belcher', phones: [{ value: '+1 555 0199' }], tags: ['Burgers', 'gang'] },
-  ]) await ok(world.owner.request('POST', '/contacts', body));
+  ]) ok(await world.owner.request('POST', '/contacts', body));
   const page = await world.owner.request('GET', '/contacts?per_page=2');
   t.deepEqual(page.body.data.map((contact: any) => contact.display_name), ['Alice Liddell', 'Bob Belcher']);
   t.deepEqual(page.body.pagination, { page: 1, per_page: 2, total: 3, pages: 2 });
@@ -168,12 +186,12 @@ test.serial('GET /contacts lists by display name in the collection envelope; q, 
 });
 
 test.serial('GET /contacts/duplicates groups contacts sharing an email, a phone or a full name, transitively; POST merges them into one', async (t) => {
-  const a = await ok(world.owner.request('POST', '/contacts', { given_name: 'Jon', family_name: 'Snow', emails: [{ value: 'jon@wall.example' }], tags: ['North'], notes: 'Knows nothing' }));
-  const b = await ok(world.owner.request('POST', '/contacts', { display_name: 'J. Snow', emails: [{ value: 'JON@wall.example', type: 'work' }], phones: [{ value: '+1 (555) 010-2000' }], job_title: 'Lord Commander' }));
-  const c = await ok(world.owner.request('POST', '/contacts', { display_name: 'Aegon', phones: [{ value: '15550102000' }], tags: ['north', 'Targaryen'], notes: 'Actually a Targaryen' }));
-  const d = await ok(world.owner.request('POST', '/contacts', { given_name: 'Arya', family_name: 'Stark' }));
-  const e = await ok(world.owner.request('POST', '/contacts', { given_name: 'arya', family_name: ' STARK ', emails: [{ value: 'arya@winterfell.example' }] }));
-  await ok(world.owner.request('POST', '/contacts', { display_name: 'Unique Person' }));
+  const a = ok(await world.owner.request('POST', '/contacts', { given_name: 'Jon', family_name: 'Snow', emails: [{ value: 'jon@wall.example' }], tags: ['North'], notes: 'Knows nothing' }));
+  const b = ok(await world.owner.request('POST', '/contacts', { display_name: 'J. Snow', emails: [{ value: 'JON@wall.example', type: 'work' }], phones: [{ value: '+1 (555) 010-2000' }], job_title: 'Lord Commander' }));
+  const c = ok(await world.owner.request('POST', '/contacts', { display_name: 'Aegon', phones: [{ value: '15550102000' }], tags: ['north', 'Targaryen'], notes: 'Actually a Targaryen' }));
+  const d = ok(await world.owner.request('POST', '/contacts', { given_name: 'Arya', family_name: 'Stark' }));
+  const e = ok(await world.owner.request('POST', '/contacts', { given_name: 'arya', family_name: ' STARK ', emails: [{ value: 'arya@winterfell.example' }] }));
+  ok(await world.owner.request('POST', '/contacts', { display_name: 'Unique Person' }));
   const groups = await world.owner.request('GET', '/contacts/duplicates');
   t.deepEqual(groups.body.pagination, { page: 1, per_page: 25, total: 2, pages: 1 });
   t.deepEqual(
@@ -190,7 +208,7 @@ test.serial('GET /contacts/duplicates groups contacts sharing an email, a phone 
   t.deepEqual((await world.owner.request('POST', `/contacts/${a.id}/merges`, { contact_ids: [b.id, b.id] })).body, { error: 'contact_ids must not name a contact twice' });
   t.deepEqual((await world.owner.request('POST', `/contacts/${a.id}/merges`, { contact_ids: [b.id, UNKNOWN] })).body, { error: `Contact ${UNKNOWN} not found` });
   t.deepEqual(world.takeEvents(), []);
-  const merged = await ok(world.owner.request('POST', `/contacts/${a.id}/merges`, { contact_ids: [b.id, c.id] }));
+  const merged = ok(await world.owner.request('POST', `/contacts/${a.id}/merges`, { contact_ids: [b.id, c.id] }));
   t.like(merged, {
     id: a.id,
     display_name: 'Jon Snow',
@@ -225,7 +243,7 @@ test.serial('POST /contacts/imports takes vCard 4.0 and 3.0 cards, all or none; 
     ['core.contacts.contact.created', 'Simon Perreault', 'import'],
     ['core.contacts.contact.created', 'Jane Doe', 'import'],
   ]);
-  const jane = await ok(world.owner.request('GET', `/contacts/${imported.body.data.contact_ids[1]}`));
+  const jane = ok(await world.owner.request('GET', `/contacts/${imported.body.data.contact_ids[1]}`));
   t.like(jane, { display_name: 'Jane Doe', given_name: 'Jane', family_name: 'Doe', birthday: '1985-04-12', notes: 'Line 1\nLine 2', emails: [{ value: 'jane@example.org', type: 'other' }], source: 'import' });
 
   const before = await counts();
@@ -258,7 +276,7 @@ test.serial('POST /contacts/imports takes vCard 4.0 and 3.0 cards, all or none; 
   t.true(only.body.includes(`UID:urn:uuid:${jane.id}`));
   t.is(cards((await world.owner.request('GET', '/contacts/vcard?tag=IETF')).body), 1);
   await clear();
-  const again = await ok(world.owner.request('POST', '/contacts/imports', { vcard: exported }));
+  const again = ok(await world.owner.request('POST', '/contacts/imports', { vcard: exported }));
   t.is(again.created, 2);
   const strip = (contact: any) => ({ ...contact, id: undefined, mrn: undefined, created_at: undefined, updated_at: undefined, source: undefined });
   const reread = (await world.owner.request('GET', '/contacts')).body.data.map(strip);
@@ -268,14 +286,19 @@ test.serial('POST /contacts/imports takes vCard 4.0 and 3.0 cards, all or none; 
 });
 
 test.serial('contacts are searchable through GET /search by name and email, and follow updates and deletes', async (t) => {
-  const contact = await ok(world.owner.request('POST', '/contacts', { given_name: 'Quentin', family_name: 'Quokka', job_title: 'Ranger', organization: 'Rottnest', emails: [{ value: 'q@rottnest.example' }] }));
+  const contact = ok(await world.owner.request('POST', '/contacts', { given_name: 'Quentin', family_name: 'Quokka', job_title: 'Ranger', organization: 'Rottnest', emails: [{ value: 'q@rottnest.example' }] }));
   const found = async (q: string) => (await world.owner.request('GET', `/search?app=contacts&q=${q}`)).body.data.map((hit: any) => [hit.type, hit.title, hit.subtitle, hit.url]);
   t.deepEqual(await found('quokka'), [['contact', 'Quentin Quokka', 'Ranger · Rottnest', `/contacts/${contact.id}`]]);
   t.deepEqual(await found('rottnest.example'), [['contact', 'Quentin Quokka', 'Ranger · Rottnest', `/contacts/${contact.id}`]]);
-  await ok(world.owner.request('PUT', `/contacts/${contact.id}`, { family_name: 'Wombat' }));
+  ok(await world.owner.request('PUT', `/contacts/${contact.id}`, { family_name: 'Wombat' }));
   t.deepEqual(await found('quokka'), []);
   t.deepEqual(await found('wombat'), [['contact', 'Quentin Wombat', 'Ranger · Rottnest', `/contacts/${contact.id}`]]);
-  await ok(world.owner.request('DELETE', `/contacts/${contact.id}`));
+  // A full re-index writes every contact's document again, as the writes did.
+  const all = (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_contacts.contacts WHERE workspace_id = :w', { w: world.workspaceId }))[0].n;
+  const reindexed = await world.platform.runtime.reindexSearch({ app: 'contacts', workspaceId: world.workspaceId });
+  t.deepEqual(reindexed.map((row) => [row.app, row.type, row.documents]), [['contacts', 'contact', all]]);
+  t.deepEqual(await found('wombat'), [['contact', 'Quentin Wombat', 'Ranger · Rottnest', `/contacts/${contact.id}`]]);
+  ok(await world.owner.request('DELETE', `/contacts/${contact.id}`));
   t.deepEqual(await found('wombat'), []);
 });
 

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { startWorld, type World } from './helpers/world.js';
+import { ok, type World } from '@wpk/testing';
+import { startContactsWorld } from './helpers/world.js';
 
 // Contacts and Companies on one platform: the contacts' copy of company names fed by the
 // core.companies.* events the Companies app really emits, delivered as the broker delivers them;
@@ -8,65 +9,61 @@ import { startWorld, type World } from './helpers/world.js';
 let world: World;
 
 test.before(async () => {
-  world = await startWorld('crossapp');
+  world = await startContactsWorld('crossapp');
 });
 
 test.after.always(async () => {
   await world?.close();
 });
 
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
-
 /** Delivers every captured event that is due, as the broker would; returns `action: outcome` for Contacts. */
 const deliverAll = async () => (await world.platform.deliverDue(world.workspace)).filter((done) => done.outcomes.contacts).map((done) => `${done.event.action}: ${done.outcomes.contacts}`);
 
 test.serial('a contact shows its company by the name Companies announced; a rename reaches it, a deletion clears its company_mrn', async (t) => {
   const owner = world.owner;
-  const company = await ok(owner.request('POST', '/companies', { name: 'Acme Corporation', domain: 'acme.example' }));
+  const company = ok(await owner.request('POST', '/companies', { name: 'Acme Corporation', domain: 'acme.example' }));
   t.deepEqual(await deliverAll(), ['core.companies.company.created: handled']);
-  const contact = await ok(owner.request('POST', '/contacts', { given_name: 'Wile', family_name: 'Coyote', job_title: 'Genius', company_mrn: company.mrn }));
+  const contact = ok(await owner.request('POST', '/contacts', { given_name: 'Wile', family_name: 'Coyote', job_title: 'Genius', company_mrn: company.mrn }));
   t.deepEqual(contact.company, { mrn: company.mrn, name: 'Acme Corporation' });
   const found = async (q: string) => (await owner.request('GET', `/search?app=contacts&q=${q}`)).body.data.map((hit: any) => hit.subtitle);
   t.deepEqual(await found('coyote'), ['Genius · Acme Corporation']);
 
-  await ok(owner.request('PUT', `/companies/${company.id}`, { name: 'Acme Holdings' }));
+  ok(await owner.request('PUT', `/companies/${company.id}`, { name: 'Acme Holdings' }));
   t.deepEqual(await deliverAll(), ['core.companies.company.updated: handled']);
-  t.deepEqual((await ok(owner.request('GET', `/contacts/${contact.id}`))).company, { mrn: company.mrn, name: 'Acme Holdings' });
+  t.deepEqual(ok(await owner.request('GET', `/contacts/${contact.id}`)).company, { mrn: company.mrn, name: 'Acme Holdings' });
   t.deepEqual(await found('coyote'), ['Genius · Acme Holdings']);
+  await world.platform.runtime.reindexSearch({ app: 'contacts', workspaceId: world.workspaceId });
+  t.deepEqual(await found('coyote'), ['Genius · Acme Holdings'], 'a full re-index takes the name from the copy too');
   t.deepEqual((await owner.request('GET', `/contacts?company_mrn=${company.mrn}`)).body.data.map((row: any) => row.id), [contact.id]);
 
   world.takeEvents();
-  await ok(owner.request('DELETE', `/companies/${company.id}`));
+  ok(await owner.request('DELETE', `/companies/${company.id}`));
   t.deepEqual(await deliverAll(), ['core.companies.company.deleted: handled']);
   t.deepEqual(world.takeEvents(), [
     { action: 'core.companies.company.deleted', payload: { company_id: company.id, company_mrn: company.mrn, name: 'Acme Holdings', revision: 3, deleted_by: owner.id } },
     { action: 'core.contacts.contact.updated', payload: { contact_id: contact.id, contact_mrn: contact.mrn, display_name: 'Wile Coyote', changed_fields: ['company_mrn'] } },
   ]);
-  const after = await ok(owner.request('GET', `/contacts/${contact.id}`));
+  const after = ok(await owner.request('GET', `/contacts/${contact.id}`));
   t.like(after, { company_mrn: null, company: null });
   t.deepEqual((await owner.request('POST', '/contacts', { display_name: 'Late', company_mrn: company.mrn })).body, { error: `company_mrn ${company.mrn} names a deleted company` });
 });
 
 test.serial('the copy keeps the highest revision: late, repeated and out-of-order deliveries change nothing; a tombstone is never revived', async (t) => {
   const owner = world.owner;
-  const company = await ok(owner.request('POST', '/companies', { name: 'Globex' }));
-  await ok(owner.request('PUT', `/companies/${company.id}`, { name: 'Globex 2' }));
-  await ok(owner.request('PUT', `/companies/${company.id}`, { name: 'Globex 3' }));
+  const company = ok(await owner.request('POST', '/companies', { name: 'Globex' }));
+  ok(await owner.request('PUT', `/companies/${company.id}`, { name: 'Globex 2' }));
+  ok(await owner.request('PUT', `/companies/${company.id}`, { name: 'Globex 3' }));
   const captured = world.platform.events.filter((event) => event.action.startsWith('core.companies.') && event.payload.company_id === company.id);
   t.deepEqual(captured.map((event) => event.payload.revision), [1, 2, 3]);
   // Newest first, then the older ones, then the newest again.
   for (const event of [captured[2], captured[0], captured[1], captured[2]]) await world.deliver(event.action, event.payload);
-  const contact = await ok(owner.request('POST', '/contacts', { display_name: 'Hank Scorpio', company_mrn: company.mrn }));
+  const contact = ok(await owner.request('POST', '/contacts', { display_name: 'Hank Scorpio', company_mrn: company.mrn }));
   t.is(contact.company.name, 'Globex 3');
   const rows = await world.platform.query<{ name: string; revision: number; deleted: boolean }>('SELECT name, revision, deleted FROM app_contacts.company_copies WHERE workspace_id = :ws AND company_id = :id', { ws: world.workspace.id, id: company.id });
   t.deepEqual(rows, [{ name: 'Globex 3', revision: 3, deleted: false }]);
   await world.deliver('core.companies.company.deleted', { company_id: company.id, company_mrn: company.mrn, name: 'Globex 3', revision: 4, deleted_by: owner.id });
   await world.deliver('core.companies.company.updated', { ...captured[2].payload });
-  t.like(await ok(owner.request('GET', `/contacts/${contact.id}`)), { company_mrn: null, company: null });
+  t.like(ok(await owner.request('GET', `/contacts/${contact.id}`)), { company_mrn: null, company: null });
   world.platform.takeEvents();
   await deliverAll();
 });
@@ -114,7 +111,7 @@ test.serial('suggestions: the people a member chats and calls with, ranked by in
   t.deepEqual(world.takeEvents(), [
     { action: 'core.contacts.contact.created', payload: { contact_id: contact.id, contact_mrn: contact.mrn, display_name: 'Bob the Builder', primary_email: 'bob@build.example', member_mrn: bob.mrn, source: 'suggestion', created_by: alice.id } },
   ]);
-  t.deepEqual((await alice.request('PATCH', `/contacts/suggestions/${bobSuggestion.id}`, { status: 'dismissed' })).body, { error: `Suggestion ${bobSuggestion.id} is already accepted` });
+  t.deepEqual((await alice.request('PATCH', `/contacts/suggestions/${bobSuggestion.id}`, { status: 'dismissed' })).body, { error: 'Cannot dismiss a suggestion in state accepted: dismiss moves from pending to dismissed' });
   // Bob is a contact now: Carol's suggestion of him is settled with that contact.
   t.deepEqual((await list(carol)).data.map((row: any) => row.member_mrn), [alice.mrn]);
   t.deepEqual((await list(carol, '?status=accepted')).data.map((row: any) => [row.member_mrn, row.contact_id]), [[bob.mrn, contact.id]]);
@@ -122,7 +119,7 @@ test.serial('suggestions: the people a member chats and calls with, ranked by in
   // Dismissing: DELETE (or PATCH dismissed); it stays dismissed while later interactions count.
   const carolSuggestion = (await list(alice)).data[0];
   t.deepEqual((await alice.request('DELETE', `/contacts/suggestions/${carolSuggestion.id}`)).body.data.status, 'dismissed');
-  t.deepEqual((await alice.request('DELETE', `/contacts/suggestions/${carolSuggestion.id}`)).body, { error: `Suggestion ${carolSuggestion.id} is already dismissed` });
+  t.deepEqual((await alice.request('DELETE', `/contacts/suggestions/${carolSuggestion.id}`)).body, { error: 'Cannot dismiss a suggestion in state dismissed: dismiss moves from pending to dismissed' });
   await world.deliver('core.chat.participant.added', { chat_id: 'chat-2', member_mrn: carol.mrn, added_by_mrn: alice.mrn });
   t.deepEqual((await list(alice)).data, []);
   t.deepEqual((await list(alice, '?status=dismissed')).data.map((row: any) => [row.member_mrn, row.interactions, row.status]), [[carol.mrn, 2, 'dismissed']]);
@@ -158,7 +155,7 @@ test.serial('mail suggestions: the senders a member receives from and the people
   const bobBox = '00000000-0000-4000-8000-00000000b001';
   await world.deliver('core.mail.mailbox.created', { mailbox_id: aliceBox, address: 'Alice@Acme.test', member_id: alice.id, created_by: world.owner.id });
   await world.deliver('core.mail.mailbox.created', { mailbox_id: bobBox, address: 'bob@acme.test', member_id: bob.id, created_by: world.owner.id });
-  await ok(world.owner.request('POST', '/contacts', { display_name: 'Known Partner', emails: [{ value: 'Known@Partner.example' }] }));
+  ok(await world.owner.request('POST', '/contacts', { display_name: 'Known Partner', emails: [{ value: 'Known@Partner.example' }] }));
   world.takeEvents();
   const received = (from_address: string, extra: Record<string, unknown> = {}) => ({ message_id: `m-${Math.random()}`, account_id: aliceBox, from_address, to_addresses: ['alice@acme.test'], cc_addresses: [], subject: 'Hello', ...extra });
   const list = async (member: typeof alice, query = '') => (await member.request('GET', `/contacts/suggestions${query}`)).body.data.map((row: any) => [row.email, row.name, row.member_mrn, row.sources, row.interactions, row.status]);
@@ -198,7 +195,7 @@ test.serial('mail suggestions: the senders a member receives from and the people
 
   // Accepted, Grace is a contact with the suggestion's name and address; her later mail suggests nothing.
   const grace = (await alice.request('GET', '/contacts/suggestions')).body.data.find((row: any) => row.email === 'grace@navy.example');
-  const accepted = await ok(alice.request('PATCH', `/contacts/suggestions/${grace.id}`, { status: 'accepted' }));
+  const accepted = ok(await alice.request('PATCH', `/contacts/suggestions/${grace.id}`, { status: 'accepted' }));
   t.like(accepted.contact, { display_name: 'Grace Hopper', emails: [{ value: 'grace@navy.example', type: 'other' }], source: 'suggestion' });
   await world.deliver('core.mail.message.received', received('grace@navy.example', { from_name: 'Grace' }));
   t.deepEqual(await list(alice, '?status=accepted'), [['grace@navy.example', 'Grace Hopper', null, ['mail'], 2, 'accepted']]);

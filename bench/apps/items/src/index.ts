@@ -41,6 +41,7 @@ export default defineApp(manifest, {
     defineRoute<Models>({
       method: 'GET',
       path: '/bench-items',
+      chain: ['bench.items.read'],
       handler: async (_request, ctx) => {
         const { rows, count } = await ctx.db.items.findAndCountAll({ attributes: ['id', 'label', 'created_at'], order: [['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
         return ctx.respond.collection(rows.map((item) => ({ id: item.id, label: item.label, created_at: item.created_at })), count);
@@ -49,6 +50,7 @@ export default defineApp(manifest, {
     defineRoute<Models>({
       method: 'POST',
       path: '/bench-items',
+      chain: ['bench.items.create'],
       validate: { payload: Joi.object({ label: Joi.string().min(1).max(200).required() }) },
       handler: async (request, ctx) => {
         const { label } = request.payload as { label: string };

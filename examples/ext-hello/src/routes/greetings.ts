@@ -10,6 +10,7 @@ export const greetingRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/greetings',
+    chain: ['ext.acme.hello.greetings.read'],
     description: 'Lists greetings, newest first.',
     handler: async (_request, ctx) => {
       const { rows, total } = await listGreetings(ctx, ctx.page);
@@ -19,6 +20,7 @@ export const greetingRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/greetings/{greeting_id}',
+    chain: ['ext.acme.hello.greetings.read'],
     description: 'One greeting.',
     validate: { params: id },
     handler: async (request, ctx) => ctx.respond.single(await getGreeting(ctx, request.params.greeting_id)),
@@ -26,6 +28,7 @@ export const greetingRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/greetings',
+    chain: ['ext.acme.hello.greetings.send'],
     description: 'Sends a greeting, optionally to one member.',
     validate: { payload: Joi.object({ text: Joi.string().trim().min(1).max(200).required(), recipient_id: Joi.string().guid() }) },
     handler: async (request, ctx) => ctx.respond.single(await sendGreeting(ctx, { id: ctx.member.id, name: ctx.member.name }, request.payload)),
@@ -33,6 +36,7 @@ export const greetingRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/greetings/{greeting_id}',
+    chain: [{ any_of: [{ check: 'greeting_sender' }, 'ext.acme.hello.greetings.delete'], message: 'Cannot delete this greeting' }],
     description: "Deletes a greeting (the sender's own, or anyone's with greetings.delete).",
     validate: { params: id },
     handler: async (request, ctx) => {

@@ -1,4 +1,4 @@
-export { AppLoadError, findEntryModule, findPackageDir, isKitPackage, loadApps, RESERVED_SLUGS, type AppEntry, type LoadedApp } from './loader.js';
+export { AppLoadError, findEntryModule, findPackageDir, importAppDefinition, isKitPackage, loadApps, RESERVED_SLUGS, type AppEntry, type LoadedApp } from './loader.js';
 export { CONFIG_FILES, readProjectConfig, type ProjectConfig } from './project-config.js';
 export { AppRegistry, type AppParticipant, type AppRegistryOptions } from './registry.js';
 export { AppHost, type AppHostParts } from './host.js';

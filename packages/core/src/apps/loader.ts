@@ -136,6 +136,19 @@ async function importEntry(file: string, dir: string): Promise<unknown> {
   }
 }
 
+/**
+ * The app definition an app directory's entry module exports (`defineApp(...)`), imported as the
+ * runtime would but not validated: what `wpk manifest` reads to rewrite a stale app.json. Null
+ * when the directory has no entry module.
+ */
+export async function importAppDefinition(dir: string): Promise<AppDefinition<any> | null> {
+  const file = findEntryModule(dir);
+  if (!file) return null;
+  const module = (await importEntry(file, dir)) as { default?: unknown };
+  if (!isAppDefinition(module.default)) throw new Error(`${file}: its default export is not the value defineApp returned`);
+  return module.default;
+}
+
 interface ResolvedEntry {
   label: string;
   firstParty: boolean;

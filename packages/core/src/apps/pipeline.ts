@@ -30,7 +30,7 @@ import {
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
-import type { Sequelize, Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, withdrawEvents, type EventSink } from '../events/index.js';
 import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
@@ -41,6 +41,7 @@ import { queuedMail, type MailOutbox, type QueuedMail } from '../mail/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
 import { publicOrigin, type WorkspaceRecord as Workspace } from '../tenancy/index.js';
 import type { LoadedApp } from './loader.js';
+import { checkMemberReferences, routeMemberFields, WorkspaceMembers, type DirectoryRead, type RouteMemberFields } from './members.js';
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
 import { releaseClaim, takeClaim } from './claims.js';
@@ -189,8 +190,18 @@ function storageHandle(app: LoadedApp, workspace: Workspace, storage: StorageSer
   }
   const inner = storage.scope({ workspaceId: workspace.id, subdomain: workspace.subdomain, namespace: app.namespace }, unit);
   if (!strict) return inner;
+  const asRuntime = runtimeRoleCalls(strict, app);
+  return Object.freeze(Object.fromEntries(STORAGE_METHODS.map((name) => [name, (...args: unknown[]) => asRuntime(() => (inner[name] as (...a: unknown[]) => Promise<unknown>).apply(inner, args))])) as unknown as AppStorage);
+}
+
+/**
+ * Calls that read or write the platform's schema on behalf of an app in strict mode, where the
+ * app's own role cannot reach it: each steps back to the runtime's role and returns to the
+ * app's, one call at a time (the transaction's role is one setting for all its statements).
+ */
+function runtimeRoleCalls(strict: StrictRoles, app: LoadedApp): <T>(call: () => Promise<T>) => Promise<T> {
   let queue: Promise<unknown> = Promise.resolve();
-  const asRuntime = <T>(call: () => Promise<T>): Promise<T> => {
+  return <T>(call: () => Promise<T>): Promise<T> => {
     const run = queue.then(async () => {
       await strict.leave();
       try {
@@ -202,7 +213,15 @@ function storageHandle(app: LoadedApp, workspace: Workspace, storage: StorageSer
     queue = run.catch(() => {});
     return run;
   };
-  return Object.freeze(Object.fromEntries(STORAGE_METHODS.map((name) => [name, (...args: unknown[]) => asRuntime(() => (inner[name] as (...a: unknown[]) => Promise<unknown>).apply(inner, args))])) as unknown as AppStorage);
+}
+
+/** `ctx.members` of one unit of work: the directory read in its transaction (or through its gate), under the runtime's role. */
+function membersOf(app: LoadedApp, workspace: Workspace, work: Work, sequelize: Sequelize, strict: StrictRoles | null): WorkspaceMembers {
+  const select = <T extends object>(sql: string, replacements: Record<string, unknown>) => sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements });
+  const inWork: DirectoryRead = work.gate ? (sql, replacements) => work.gate!.read(() => select(sql, replacements)) : select;
+  if (!strict) return new WorkspaceMembers(inWork, workspace.id);
+  const asRuntime = runtimeRoleCalls(strict, app);
+  return new WorkspaceMembers((sql, replacements) => asRuntime(() => inWork(sql, replacements)), workspace.id);
 }
 
 /**
@@ -357,6 +376,7 @@ function baseContext<Extra extends object = object>(runtime: AppRuntime, workspa
       const transaction = work.begin ? await work.begin() : work.transaction!;
       await (transaction as unknown as { sequelize: Sequelize }).sequelize.query('SELECT pg_advisory_xact_lock(hashtext(:scope), hashtext(:key))', { transaction, replacements: { scope: `${app.namespace}/${workspace.id}`, key } });
     },
+    members: membersOf(app, workspace, work, platform.sequelize, platform.strict),
     search: Object.freeze({
       upsert(document: SearchDocument) {
         if (!searchTypes.has(document.type)) throw new Error(`${app.namespace} may not index type ${document.type}: its manifest does not declare it`);
@@ -429,6 +449,7 @@ export class AppPipeline {
     if (route.validate?.params) validate.params = route.validate.params;
     if (route.validate?.query) validate.query = route.validate.query;
     if (route.validate?.payload) validate.payload = route.validate.payload;
+    const memberFields = routeMemberFields(route.validate);
     return {
       method: route.method,
       path: `${app.routePrefix}${route.path}`,
@@ -439,11 +460,11 @@ export class AppPipeline {
         validate,
         app: { wpk: { kind: 'api', scope: 'workspace', ...(isPublic ? { anyOrigin: true } : {}) }, wpkApp: { namespace: app.namespace, chain, entry: `${route.method} ${route.path}` }, ...(route.answers ? { answers: route.answers } : {}) },
       },
-      handler: (request: Request, h: ResponseToolkit) => this.handle(runtime, route, request, h),
+      handler: (request: Request, h: ResponseToolkit) => this.handle(runtime, route, memberFields, request, h),
     };
   }
 
-  private async handle(runtime: AppRuntime, route: AnyAppRoute, request: Request, h: ResponseToolkit): Promise<unknown> {
+  private async handle(runtime: AppRuntime, route: AnyAppRoute, memberFields: readonly RouteMemberFields[], request: Request, h: ResponseToolkit): Promise<unknown> {
     const { app } = runtime;
     const access = request.app.appAccess;
     const workspace = request.app.workspace;
@@ -459,6 +480,9 @@ export class AppPipeline {
     // The route's rate limits count first, before any transaction opens (PGlite's one session
     // would wait on an open one): a request over a bound never reaches the handler.
     if (route.rateLimits?.length) await this.countRateLimits(app, route.rateLimits, request, workspace.id);
+    // Every member the input names is a member of this workspace (Joi.memberId / memberMrn),
+    // checked in one read before the handler, outside its transaction like the limits above.
+    if (memberFields.length > 0) await checkMemberReferences(this.services.sequelize, workspace.id, memberFields, request);
     // ctx.storage is made when the handler first calls it (most requests touch no file).
     let unit: StorageUnit | null = null;
     const files = Object.freeze(

@@ -6,6 +6,7 @@ import { defineApp, defineRoute, InvalidError, Joi, NotFoundError, type AppConte
 const key = Joi.string().allow('').max(4000).required();
 
 function routes(slug: string) {
+  const chain = [`ext.acme.${slug}.files.manage`];
   const read = async (ctx: AppContext, name: string) => {
     const object = await ctx.storage.get(name);
     if (!object) throw new NotFoundError(`No file ${name}`);
@@ -19,6 +20,7 @@ function routes(slug: string) {
     defineRoute({
       method: 'POST',
       path: '/files',
+      chain,
       validate: { payload: Joi.object({ key, text: Joi.string().allow(''), base64: Joi.string().allow(''), content_type: Joi.string(), max_bytes: Joi.number().integer(), stream: Joi.boolean() }) },
       handler: async (request, ctx) => {
         const payload = request.payload as { key: string; text?: string; base64?: string; content_type?: string; max_bytes?: number; stream?: boolean };
@@ -32,12 +34,14 @@ function routes(slug: string) {
     defineRoute({
       method: 'GET',
       path: '/files',
+      chain,
       validate: { query: Joi.object({ key }) },
       handler: async (request, ctx) => ({ data: await read(ctx, String(request.query.key)) }),
     }),
     defineRoute({
       method: 'DELETE',
       path: '/files',
+      chain,
       validate: { query: Joi.object({ key, fail: Joi.boolean() }) },
       handler: async (request, ctx) => {
         const deleted = await ctx.storage.delete(String(request.query.key));
@@ -48,6 +52,7 @@ function routes(slug: string) {
     defineRoute({
       method: 'POST',
       path: '/files/failing',
+      chain,
       validate: { payload: Joi.object({ key, text: Joi.string().required() }) },
       handler: async (request, ctx) => {
         const payload = request.payload as { key: string; text: string };
@@ -58,6 +63,7 @@ function routes(slug: string) {
     defineRoute({
       method: 'POST',
       path: '/links',
+      chain,
       validate: { payload: Joi.object({ key, op: Joi.string().valid('get', 'put').required(), content_type: Joi.string(), max_bytes: Joi.number().integer(), expires_in: Joi.number().integer(), filename: Joi.string() }) },
       handler: async (request, ctx) => {
         const payload = request.payload as { key: string; op: 'get' | 'put'; content_type?: string; max_bytes?: number; expires_in?: number; filename?: string };

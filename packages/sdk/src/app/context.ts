@@ -32,6 +32,42 @@ export interface ContextMember {
   platform_role: 'owner' | 'admin' | 'member';
 }
 
+/** A member of the workspace as the platform's member directory knows them (`ctx.members`). */
+export interface DirectoryMember {
+  /** Member id (uuid). */
+  id: string;
+  /** `mrn:account:member:{id}`. */
+  mrn: string;
+  /** Display name. */
+  name: string;
+  /** Sign-in email. */
+  email: string;
+  /** `owner`, `admin` or `member`. */
+  platform_role: 'owner' | 'admin' | 'member';
+  /** False once the member was removed from the workspace (their records stay theirs). */
+  active: boolean;
+}
+
+/**
+ * `ctx.members`: the workspace's member directory, read from the platform on every call (never a
+ * copy that can lag behind: a member who joined a moment ago is found, one removed a moment ago
+ * is inactive). Input fields declared with `Joi.memberId()` / `Joi.memberMrn()` are checked
+ * against it before the handler runs; use `require` for references that arrive another way.
+ */
+export interface ContextMembers {
+  /** The member of this workspace with this id or member MRN (active or removed), or null. */
+  get(idOrMrn: string): Promise<DirectoryMember | null>;
+  /** Several at once (ids or MRNs), in one read: a map by member id; unknown ones are absent. */
+  getMany(idsOrMrns: readonly string[]): Promise<Map<string, DirectoryMember>>;
+  /**
+   * Refuses with `InvalidError` (400) naming `field` unless every value names an active member
+   * of this workspace (`{ former: true }`: or one who was removed). Returns them by member id.
+   */
+  require(idsOrMrns: string | readonly string[], field: string, options?: { former?: boolean }): Promise<Map<string, DirectoryMember>>;
+  /** Active members by name (then id), optionally matching `q` in the name or email, one page at a time. */
+  list(options?: { q?: string; offset?: number; limit?: number }): Promise<{ rows: DirectoryMember[]; count: number }>;
+}
+
 /** The API key a request came with (absent for a browser session). */
 export interface ContextKey {
   /** Key id. */
@@ -355,6 +391,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
    * that may not exist yet): `await ctx.lock(`board:${boardId}:owners`)`.
    */
   lock(key: string): Promise<void>;
+  /** The workspace's members, read from the platform (see ContextMembers). */
+  members: ContextMembers;
   /** Update the search index. */
   search: SearchIndex;
   /** Publish to the app's live-update channels (after the commit). */

@@ -18,5 +18,5 @@ test('rate limits of routes: a counter by the client or a path parameter, named 
   ];
   for (const [limits, message] of refusals) t.throws(() => defineApp({}, { routes: [route('/jobs/{job_id}/applications', limits)] }), { message }, String(message));
   t.throws(() => defineApp({}, { routes: [route('/a', [limit()]), route('/b', [limit()])] }), { message: /used twice/ }, 'names are unique across the routes');
-  t.notThrows(() => defineApp({}, { routes: [defineRoute({ method: 'POST', path: '/posts', rateLimits: [limit({ per: 'member' })], handler: () => null })] }), "a route with a caller may count per member");
+  t.notThrows(() => defineApp({}, { routes: [defineRoute({ method: 'POST', path: '/posts', chain: [], rateLimits: [limit({ per: 'member' })], handler: () => null })] }), "a route with a caller may count per member");
 });

@@ -1,4 +1,4 @@
-import type { AppManifest } from '../manifest/types.js';
+import type { AppManifest, AuthorizationEntry, ChainStep } from '../manifest/types.js';
 import { validateManifest, type ManifestCodeFacts, type ValidateManifestOptions } from '../manifest/validate.js';
 import type { ManifestProblem } from '../manifest/types.js';
 import type { AppContext, AppTypes, ContextApp, ContextKey, ContextMember, ContextPermissions, ContextWorkspace, DeliveredEvent, EventContext, PayloadOf, SearchDocument, AppLogger, UntypedApp } from './context.js';
@@ -248,11 +248,31 @@ export function isAppDefinition(value: unknown): value is AppDefinition {
 /** What of an app's code the validator cross-checks against the manifest. */
 export function codeFacts(app: AppDefinition<any>): ManifestCodeFacts {
   return {
-    routes: app.routes.map((route) => ({ method: route.method, path: route.path, public: route.public === true })),
+    routes: app.routes.map((route) => ({ method: route.method, path: route.path, public: route.public === true, ...(route.public === true ? {} : { chain: (route as { chain?: unknown[] }).chain }) })),
     checks: Object.keys(app.checks),
     subscriptions: Object.keys(app.subscriptions),
     search: Object.keys(app.search),
   };
+}
+
+/**
+ * The manifest's authorization table as the app's code declares it: one entry per route, in the
+ * code's order, with its chain (or `public: true`) and description. What `wpk manifest` writes
+ * into app.json; a route without a chain in the code keeps the table's entry as it is (apps
+ * written before chains moved into the code).
+ */
+export function authorizationTable(app: AppDefinition<any>): AuthorizationEntry[] {
+  const current = new Map((app.manifest.authorization ?? []).map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry]));
+  return app.routes.map((route) => {
+    const description = route.description ?? current.get(`${route.method.toUpperCase()} ${route.path}`)?.description;
+    const chain = route.public === true ? undefined : ((route as { chain?: ChainStep[] }).chain ?? current.get(`${route.method.toUpperCase()} ${route.path}`)?.chain);
+    return {
+      method: route.method,
+      path: route.path,
+      ...(route.public === true ? { public: true } : { chain: chain ?? [] }),
+      ...(description === undefined ? {} : { description }),
+    };
+  });
 }
 
 /** Validates an app definition: its manifest, cross-checked against its code. */

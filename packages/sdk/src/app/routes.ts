@@ -2,7 +2,7 @@ import type { ObjectSchema, Schema } from 'joi';
 import { Joi } from '../input/joi.js';
 import type { AppContext, AppTypes, PublicContext, UntypedApp } from './context.js';
 import type { ModelMap } from './models.js';
-import type { HttpMethod } from '../manifest/types.js';
+import type { ChainStep, HttpMethod } from '../manifest/types.js';
 
 /** The request as a handler sees it: validated params, query and payload, and the headers. */
 export interface AppRequest<P = Record<string, unknown>> {
@@ -87,9 +87,15 @@ export interface AppRoute<M extends ModelMap = ModelMap, T extends AppTypes = Un
   method: HttpMethod;
   /** Route pattern (hapi syntax: `/greetings/{id}`). Ext apps are served under `/ext/{publisher}/{slug}`. */
   path: string;
+  /**
+   * The authorization chain (layer 5): permission keys, named checks (`{ check: 'task_creator' }`)
+   * and any-of groups, every step must pass. Written here only: `wpk manifest` copies it into
+   * app.json's authorization table, and the runtime refuses to start when the two differ.
+   */
+  chain: ChainStep[];
   /** Request validation. */
   validate?: RouteValidation;
-  /** One line for the docs and OpenAPI. */
+  /** One line for the docs, the manifest's authorization table and OpenAPI. */
   description?: string;
   /** The record it answers with (OpenAPI, the typed client, the tests' response checks). */
   answers?: RouteAnswers;
@@ -109,7 +115,7 @@ export interface AppPublicRoute<M extends ModelMap = ModelMap, T extends AppType
   path: string;
   /** Request validation. */
   validate?: RouteValidation;
-  /** One line for the docs. */
+  /** One line for the docs and the manifest's authorization table. */
   description?: string;
   /** The record it answers with (see AppRoute.answers). */
   answers?: RouteAnswers;

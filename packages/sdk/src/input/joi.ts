@@ -1,6 +1,7 @@
 import JoiModule, { type CustomHelpers, type Root, type StringSchema } from 'joi';
 import { CALENDAR_DATE_RULE, INSTANT_RULE, MAX_INSTANT_LENGTH, parseInstant, parseIsoDate } from './dates.js';
 import { MAX_ID_LENGTH } from './ids.js';
+import { MEMBER_REFERENCE_META, type MemberReferenceRule } from './members.js';
 import { isStorableText, TEXT_RULE } from './text.js';
 
 /** joi with the platform's input rules built in (what `@wpk/sdk` exports as `Joi`). */
@@ -11,6 +12,14 @@ export interface PlatformJoi extends Root {
   calendarDate(): StringSchema;
   /** An ISO 8601 date or instant of at most 40 characters whose every field is in range. */
   instant(): StringSchema;
+  /**
+   * A member id (UUID) that must name a member of the request's workspace: the platform checks it
+   * after validation and answers 400 naming the field otherwise. `{ former: true }` also accepts
+   * a member who was removed (an offboarding transfer's `from`).
+   */
+  memberId(options?: { former?: boolean }): StringSchema;
+  /** A member MRN (`mrn:account:member:{id}`), checked like `memberId`. */
+  memberMrn(options?: { former?: boolean }): StringSchema;
 }
 
 const textRule = { 'string.text': `{#label} ${TEXT_RULE}` };
@@ -38,3 +47,18 @@ export const Joi = withText as PlatformJoi;
 Joi.id = () => withText.string().min(1).max(MAX_ID_LENGTH);
 Joi.calendarDate = () => withText.string().custom(calendarDate, 'calendar date').messages({ 'date.calendar': `{#label} ${CALENDAR_DATE_RULE}` });
 Joi.instant = () => withText.string().max(MAX_INSTANT_LENGTH).custom(instant, 'instant').messages({ 'date.instant': `{#label} ${INSTANT_RULE}` });
+
+const UUID_TEXT = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const memberMark = (form: 'id' | 'mrn', options: { former?: boolean } = {}) => ({ [MEMBER_REFERENCE_META]: { form, rule: (options.former ? 'former' : 'active') satisfies MemberReferenceRule } });
+Joi.memberId = (options) =>
+  withText
+    .string()
+    .pattern(new RegExp(`^${UUID_TEXT}$`), 'member id')
+    .messages({ 'string.pattern.name': '{#label} must be the id of a member of this workspace' })
+    .meta(memberMark('id', options));
+Joi.memberMrn = (options) =>
+  withText
+    .string()
+    .pattern(new RegExp(`^mrn:account:member:${UUID_TEXT}$`), 'member MRN')
+    .messages({ 'string.pattern.name': '{#label} must be a member MRN (mrn:account:member:<id>)' })
+    .meta(memberMark('mrn', options));

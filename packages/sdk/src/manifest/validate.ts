@@ -6,7 +6,7 @@ import type { AppManifest, ManifestProblem } from './types.js';
 /** The app's code as the validator sees it (what `defineApp` was given), for the cross-checks. */
 export interface ManifestCodeFacts {
   /** Every route of the app's code. */
-  routes: Array<{ method: string; path: string; public?: boolean }>;
+  routes: Array<{ method: string; path: string; public?: boolean; chain?: unknown[]; description?: string }>;
   /** Names of the named checks the code implements. */
   checks: string[];
   /** Actions the code has subscription handlers for. */
@@ -170,6 +170,10 @@ export function validateManifest(manifest: unknown, options: ValidateManifestOpt
       const entryPublic = isObject(authorization[index]) && (authorization[index] as Json).public === true;
       if (entryPublic && !route.public) report(`authorization[${index}]`, `${key} is public here but its code route is not; declare it with definePublicRoute`);
       if (!entryPublic && route.public) report(`authorization[${index}]`, `${key} is declared with definePublicRoute in the code; mark it "public": true here`);
+      // The code's chain is the one written by hand; the table is its copy (`wpk manifest`).
+      if (!route.public && route.chain !== undefined && JSON.stringify((authorization[index] as Json).chain) !== JSON.stringify(route.chain)) {
+        report(`authorization[${index}].chain`, `${key} differs from the chain its code route declares (${JSON.stringify(route.chain)}); app.json is stale: run wpk manifest`);
+      }
     }
     for (const [key, index] of tableKeys) {
       if (!codeKeys.has(key)) report(`authorization[${index}]`, `${key} matches no route of the app's code`);

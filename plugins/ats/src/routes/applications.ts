@@ -16,7 +16,7 @@ const notifyOf = (input: Record<string, unknown>): Notify => ({ notify_candidate
 /** Applications and what hangs off them: interviews, scorecards, offers. */
 export const applicationRoutes = [
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/applications', answers: { collection: APPLICATION }, description: 'Lists applications, oldest first; filters job_id, candidate_id, stage_id, status',
+    method: 'GET', path: '/ats/applications', chain: ['ats.applications.read'], answers: { collection: APPLICATION }, description: 'Lists applications, oldest first; filters job_id, candidate_id, stage_id, status',
     validate: { query: listQuery({ job_id: id(), candidate_id: id(), stage_id: id(), status: Joi.string().valid('active', 'rejected', 'hired', 'on_hold', 'withdrawn') }) },
     async handler(request, ctx) {
       const { rows, count } = await listApplications(ctx, request.query);
@@ -24,7 +24,7 @@ export const applicationRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/applications', answers: { single: APPLICATION }, description: "Creates an application in the job's first stage (or stage_id)",
+    method: 'POST', path: '/ats/applications', chain: ['ats.applications.create'], answers: { single: APPLICATION }, description: "Creates an application in the job's first stage (or stage_id)",
     validate: {
       payload: Joi.object({
         candidate_id: Joi.string().min(1).max(100).required(), job_id: Joi.string().min(1).max(100).required(), stage_id: Joi.string().max(100),
@@ -37,17 +37,17 @@ export const applicationRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/applications/{application_id}', answers: { single: APPLICATION_DETAIL }, description: 'Reads an application with its interviews, scorecards and offers',
+    method: 'GET', path: '/ats/applications/{application_id}', chain: [{ any_of: [{ check: 'application_evaluator' }, 'ats.applications.read'], message: 'Missing permission: ats.applications.read' }], answers: { single: APPLICATION_DETAIL }, description: 'Reads an application with its interviews, scorecards and offers',
     validate: { params: idParams('application_id') },
     handler: async (request, ctx) => ctx.respond.single(await readApplication(ctx, request.params.application_id)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/applications/{application_id}', answers: { single: DELETED }, description: 'Deletes an application',
+    method: 'DELETE', path: '/ats/applications/{application_id}', chain: ['ats.applications.delete'], answers: { single: DELETED }, description: 'Deletes an application',
     validate: { params: idParams('application_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteApplication(ctx, request.params.application_id)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'PATCH', path: '/ats/applications/{application_id}/stage', answers: { single: APPLICATION }, description: 'Moves an application to another stage, with a note',
+    method: 'PATCH', path: '/ats/applications/{application_id}/stage', chain: ['ats.applications.move'], answers: { single: APPLICATION }, description: 'Moves an application to another stage, with a note',
     validate: { params: idParams('application_id'), payload: Joi.object({ stage_id: Joi.string().min(1).max(100).required(), note: text(2000), ...notifyFields() }) },
     async handler(request, ctx) {
       const application = await moveApplication(ctx, request.params.application_id, request.payload.stage_id, request.payload.note || undefined, notifyOf(request.payload));
@@ -55,7 +55,7 @@ export const applicationRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'PATCH', path: '/ats/applications/{application_id}/status', answers: { single: APPLICATION }, description: 'Reject, hire, hold, withdraw or reopen',
+    method: 'PATCH', path: '/ats/applications/{application_id}/status', chain: ['ats.applications.edit'], answers: { single: APPLICATION }, description: 'Reject, hire, hold, withdraw or reopen',
     validate: {
       params: idParams('application_id'),
       payload: Joi.object({ status: Joi.string().valid(...Object.keys(STATUS_OPERATIONS)).required(), rejection_reason: text(1000), ...notifyFields() }),
@@ -66,7 +66,7 @@ export const applicationRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/applications/{application_id}/interviews', answers: { single: INTERVIEW }, description: 'Creates an interview with a panel',
+    method: 'POST', path: '/ats/applications/{application_id}/interviews', chain: ['ats.interviews.schedule'], answers: { single: INTERVIEW }, description: 'Creates an interview with a panel',
     validate: {
       params: idParams('application_id'),
       payload: Joi.object({
@@ -77,12 +77,12 @@ export const applicationRoutes = [
     handler: async (request, ctx) => ctx.respond.single(await createInterview(ctx, request.params.application_id, request.payload, notifyOf(request.payload))),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'PATCH', path: '/ats/interviews/{interview_id}/schedule', answers: { single: INTERVIEW }, description: 'Puts the interview on the calendar or moves it',
+    method: 'PATCH', path: '/ats/interviews/{interview_id}/schedule', chain: ['ats.interviews.schedule'], answers: { single: INTERVIEW }, description: 'Puts the interview on the calendar or moves it',
     validate: { params: idParams('interview_id'), payload: Joi.object({ scheduled_at: instant().min(1).required(), duration_minutes: Joi.number().integer().min(5).max(600), location: text(500), instructions: text(5000), ...notifyFields() }) },
     handler: async (request, ctx) => ctx.respond.single(await scheduleInterview(ctx, request.params.interview_id, request.payload, notifyOf(request.payload))),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/interviews/{interview_id}/self-schedule', answers: { single: SELF_SCHEDULE_LINK }, description: 'Mints a fresh self-schedule link; the previous one stops working',
+    method: 'POST', path: '/ats/interviews/{interview_id}/self-schedule', chain: ['ats.interviews.schedule'], answers: { single: SELF_SCHEDULE_LINK }, description: 'Mints a fresh self-schedule link; the previous one stops working',
     validate: {
       params: idParams('interview_id'),
       payload: Joi.object({
@@ -94,17 +94,17 @@ export const applicationRoutes = [
     handler: async (request, ctx) => ctx.respond.single(await mintSelfSchedule(ctx, request.params.interview_id, request.payload, notifyOf(request.payload))),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/interviews/{interview_id}', answers: { single: INTERVIEW }, description: 'Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation',
+    method: 'DELETE', path: '/ats/interviews/{interview_id}', chain: ['ats.interviews.cancel'], answers: { single: INTERVIEW }, description: 'Cancels an interview (it stays, cancelled); ?notify_candidate=true mails the cancellation',
     validate: { params: idParams('interview_id'), query: Joi.object(notifyFields()) },
     handler: async (request, ctx) => ctx.respond.single(await cancelInterview(ctx, request.params.interview_id, notifyOf(request.query))),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/applications/{application_id}/evaluations', answers: { single: EVALUATION }, description: 'Asks a member for a scorecard',
+    method: 'POST', path: '/ats/applications/{application_id}/evaluations', chain: ['ats.evaluations.create'], answers: { single: EVALUATION }, description: 'Asks a member for a scorecard',
     validate: { params: idParams('application_id'), payload: Joi.object({ evaluator_mrn: Joi.string().trim().min(1).max(200).required(), stage_id: Joi.string().max(100), interview_id: Joi.string().max(100), is_shadow: Joi.boolean() }) },
     handler: async (request, ctx) => ctx.respond.single(await requestEvaluation(ctx, request.params.application_id, request.payload)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/evaluations/{evaluation_id}/submission', answers: { single: EVALUATION }, description: 'The evaluator submits the scorecard',
+    method: 'POST', path: '/ats/evaluations/{evaluation_id}/submission', chain: [{ check: 'evaluation_evaluator', message: 'Only the evaluator may submit this scorecard' }], answers: { single: EVALUATION }, description: 'The evaluator submits the scorecard',
     validate: {
       params: idParams('evaluation_id'),
       payload: Joi.object({
@@ -115,12 +115,12 @@ export const applicationRoutes = [
     handler: async (request, ctx) => ctx.respond.single(await submitEvaluation(ctx, request.params.evaluation_id, request.payload)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/evaluations/{evaluation_id}', answers: { single: EVALUATION }, description: 'Cancels a scorecard that is not submitted',
+    method: 'DELETE', path: '/ats/evaluations/{evaluation_id}', chain: [{ any_of: [{ check: 'evaluation_evaluator' }, 'ats.evaluations.cancel'], message: 'Missing permission: ats.evaluations.cancel' }], answers: { single: EVALUATION }, description: 'Cancels a scorecard that is not submitted',
     validate: { params: idParams('evaluation_id') },
     handler: async (request, ctx) => ctx.respond.single(await cancelEvaluation(ctx, request.params.evaluation_id)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/applications/{application_id}/offers', answers: { single: OFFER }, description: 'Drafts an offer',
+    method: 'POST', path: '/ats/applications/{application_id}/offers', chain: ['ats.offers.create'], answers: { single: OFFER }, description: 'Drafts an offer',
     validate: {
       params: idParams('application_id'),
       payload: Joi.object({
@@ -134,7 +134,7 @@ export const applicationRoutes = [
     handler: async (request, ctx) => ctx.respond.single(await createOffer(ctx, request.params.application_id, request.payload)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'PATCH', path: '/ats/offers/{offer_id}/status', answers: { single: OFFER }, description: 'Moves an offer: draft, approval, approved, sent, rescinded',
+    method: 'PATCH', path: '/ats/offers/{offer_id}/status', chain: ['ats.offers.edit'], answers: { single: OFFER }, description: 'Moves an offer: draft, approval, approved, sent, rescinded',
     validate: { params: idParams('offer_id'), payload: Joi.object({ status: Joi.string().valid(...OFFER_STATUSES).required(), reason: text(1000), ...notifyFields() }) },
     handler: async (request, ctx) => ctx.respond.single(await changeOfferStatus(ctx, request.params.offer_id, request.payload.status, request.payload.reason || undefined, notifyOf(request.payload))),
   }),

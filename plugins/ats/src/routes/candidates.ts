@@ -16,7 +16,7 @@ const tag = () => Joi.string().trim().min(1).max(50);
 /** Candidates: list, add (de-duplicated by email), read, tags, the timeline, resumes. */
 export const candidateRoutes = [
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/candidates', answers: { collection: CANDIDATE }, description: 'Lists candidates, oldest first; filters q, tag, source, email',
+    method: 'GET', path: '/ats/candidates', chain: ['ats.candidates.read'], answers: { collection: CANDIDATE }, description: 'Lists candidates, oldest first; filters q, tag, source, email',
     validate: { query: listQuery({ q: Joi.string().max(200).allow(''), tag: tag(), source: Joi.string().valid(...SOURCES), email: Joi.string().max(320) }) },
     async handler(request, ctx) {
       const { rows, count } = await listCandidates(ctx, request.query);
@@ -24,7 +24,7 @@ export const candidateRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/candidates', answers: { single: CANDIDATE }, description: 'Adds a candidate; an email already on file is 409',
+    method: 'POST', path: '/ats/candidates', chain: ['ats.candidates.create'], answers: { single: CANDIDATE }, description: 'Adds a candidate; an email already on file is 409',
     validate: {
       payload: Joi.object({
         name: Joi.string().trim().min(1).max(200).required(),
@@ -51,12 +51,12 @@ export const candidateRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/resume-uploads', answers: { single: RESUME_UPLOAD }, description: 'A signed link to upload one resume file',
+    method: 'POST', path: '/ats/resume-uploads', chain: ['ats.candidates.create'], answers: { single: RESUME_UPLOAD }, description: 'A signed link to upload one resume file',
     validate: { payload: Joi.object({ filename: Joi.string().trim().min(1).max(200).required(), content_type: Joi.string().valid(...RESUME_TYPES).required(), size_bytes: Joi.number().integer().min(1) }) },
     handler: async (request, ctx) => ctx.respond.single(await resumeUploadLink(ctx, request.payload)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/candidates/{candidate_id}', answers: { single: CANDIDATE }, description: 'Reads a candidate',
+    method: 'GET', path: '/ats/candidates/{candidate_id}', chain: ['ats.candidates.read'], answers: { single: CANDIDATE }, description: 'Reads a candidate',
     validate: { params: idParams('candidate_id') },
     async handler(request, ctx) {
       const candidate = await requireCandidate(ctx, request.params.candidate_id);
@@ -64,17 +64,17 @@ export const candidateRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/candidates/{candidate_id}/tags', answers: { single: CANDIDATE }, description: 'Adds a tag (case-insensitive; idempotent)',
+    method: 'POST', path: '/ats/candidates/{candidate_id}/tags', chain: ['ats.candidates.edit'], answers: { single: CANDIDATE }, description: 'Adds a tag (case-insensitive; idempotent)',
     validate: { params: idParams('candidate_id'), payload: Joi.object({ tag: tag().required() }) },
     handler: async (request, ctx) => ctx.respond.single(present(await tagCandidate(ctx, request.params.candidate_id, request.payload.tag))),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/candidates/{candidate_id}/tags/{tag}', answers: { single: CANDIDATE }, description: 'Removes a tag',
+    method: 'DELETE', path: '/ats/candidates/{candidate_id}/tags/{tag}', chain: ['ats.candidates.edit'], answers: { single: CANDIDATE }, description: 'Removes a tag',
     validate: { params: Joi.object({ candidate_id: id().required(), tag: tag().required() }) },
     handler: async (request, ctx) => ctx.respond.single(present(await untagCandidate(ctx, request.params.candidate_id, request.params.tag))),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/candidates/{candidate_id}/activities', answers: { collection: ACTIVITY }, description: "The candidate's timeline, newest first; filter kind",
+    method: 'GET', path: '/ats/candidates/{candidate_id}/activities', chain: ['ats.candidates.read'], answers: { collection: ACTIVITY }, description: "The candidate's timeline, newest first; filter kind",
     validate: { params: idParams('candidate_id'), query: listQuery({ kind: Joi.string().valid('note', 'stage_moved', 'status_changed', 'message') }) },
     async handler(request, ctx) {
       const { rows, count } = await listActivities(ctx, request.params.candidate_id, request.query.kind as string | undefined);
@@ -82,17 +82,17 @@ export const candidateRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/candidates/{candidate_id}/activities', answers: { single: ACTIVITY }, description: 'Adds a note to the timeline',
+    method: 'POST', path: '/ats/candidates/{candidate_id}/activities', chain: ['ats.candidates.comment'], answers: { single: ACTIVITY }, description: 'Adds a note to the timeline',
     validate: { params: idParams('candidate_id'), payload: Joi.object({ content: Joi.string().trim().min(1).max(20000).required(), application_id: Joi.string().max(100) }) },
     handler: async (request, ctx) => ctx.respond.single(await addNote(ctx, request.params.candidate_id, request.payload.content, request.payload.application_id)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/candidates/{candidate_id}/resume', answers: { single: RESUME_DOWNLOAD }, description: 'The latest resume with a five-minute download link',
+    method: 'GET', path: '/ats/candidates/{candidate_id}/resume', chain: ['ats.candidates.read'], answers: { single: RESUME_DOWNLOAD }, description: 'The latest resume with a five-minute download link',
     validate: { params: idParams('candidate_id') },
     handler: async (request, ctx) => ctx.respond.single(await resumeDownload(ctx, request.params.candidate_id)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/candidates/{candidate_id}/messages', description: "The candidate's message history, newest first; filter application_id",
+    method: 'GET', path: '/ats/candidates/{candidate_id}/messages', chain: ['ats.candidates.read'], description: "The candidate's message history, newest first; filter application_id",
     answers: { collection: MESSAGE },
     validate: { params: idParams('candidate_id'), query: listQuery({ application_id: id() }) },
     async handler(request, ctx) {
@@ -101,7 +101,7 @@ export const candidateRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/candidates/{candidate_id}/messages', description: 'Mails the candidate: a template, or a subject and body, with the merge fields filled',
+    method: 'POST', path: '/ats/candidates/{candidate_id}/messages', chain: ['ats.messages.send'], description: 'Mails the candidate: a template, or a subject and body, with the merge fields filled',
     answers: { single: MESSAGE },
     validate: {
       params: idParams('candidate_id'),
@@ -113,7 +113,7 @@ export const candidateRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', answers: { single: CANDIDATE }, description: "Erases the candidate's personal data",
+    method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', chain: ['ats.candidates.delete'], answers: { single: CANDIDATE }, description: "Erases the candidate's personal data",
     validate: { params: idParams('candidate_id') },
     handler: async (request, ctx) => ctx.respond.single(present(await eraseCandidate(ctx, request.params.candidate_id))),
   }),

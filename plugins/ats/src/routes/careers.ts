@@ -22,7 +22,7 @@ export const APPLY_LIMITS: RouteRateLimit[] = [
 /** Templates, careers embeds, and the public careers page with its apply form. */
 export const careerRoutes = [
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/templates', answers: { collection: TEMPLATE }, description: 'Lists message templates by name',
+    method: 'GET', path: '/ats/templates', chain: ['ats.templates.read'], answers: { collection: TEMPLATE }, description: 'Lists message templates by name',
     validate: { query: listQuery({ kind: Joi.string().valid(...TEMPLATE_KINDS) }) },
     async handler(request, ctx) {
       const { rows, count } = await ctx.db.templates.findAndCountAll({ where: request.query.kind ? { kind: request.query.kind as string } : {}, order: [['name', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
@@ -30,17 +30,17 @@ export const careerRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/templates', answers: { single: TEMPLATE }, description: 'Saves a message template with merge fields',
+    method: 'POST', path: '/ats/templates', chain: ['ats.templates.create'], answers: { single: TEMPLATE }, description: 'Saves a message template with merge fields',
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), kind: Joi.string().valid(...TEMPLATE_KINDS), subject: text(300), body_html: text(50000) }) },
     handler: async (request, ctx) => ctx.respond.single(await createTemplate(ctx, request.payload)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/templates/{template_id}', answers: { single: DELETED }, description: 'Deletes a template',
+    method: 'DELETE', path: '/ats/templates/{template_id}', chain: ['ats.templates.delete'], answers: { single: DELETED }, description: 'Deletes a template',
     validate: { params: idParams('template_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteTemplate(ctx, request.params.template_id)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/settings/embeds', answers: { collection: EMBED }, description: 'Lists careers embeds, retired ones included',
+    method: 'GET', path: '/ats/settings/embeds', chain: ['ats.settings.read'], answers: { collection: EMBED }, description: 'Lists careers embeds, retired ones included',
     validate: { query: listQuery() },
     async handler(_request, ctx) {
       const { rows, count } = await ctx.db.embeds.findAndCountAll({ order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
@@ -48,12 +48,12 @@ export const careerRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/settings/embeds', answers: { single: EMBED }, description: 'Creates a careers embed and its snippet',
+    method: 'POST', path: '/ats/settings/embeds', chain: ['ats.settings.configure'], answers: { single: EMBED }, description: 'Creates a careers embed and its snippet',
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), department_mrn: Joi.string().max(200), location: Joi.string().max(200) }) },
     handler: async (request, ctx) => ctx.respond.single(presentEmbed(await createEmbed(ctx, request.payload))),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/settings/embeds/{embed_id}', answers: { single: EMBED }, description: 'Retires a snippet for good',
+    method: 'DELETE', path: '/ats/settings/embeds/{embed_id}', chain: ['ats.settings.configure'], answers: { single: EMBED }, description: 'Retires a snippet for good',
     validate: { params: idParams('embed_id') },
     handler: async (request, ctx) => ctx.respond.single(presentEmbed(await retireEmbed(ctx, request.params.embed_id))),
   }),

@@ -14,7 +14,7 @@ const present = (job: Job) => {
 /** Jobs: list, create, read, delete, status moves, approvals, matches. */
 export const jobRoutes = [
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/jobs', answers: { collection: JOB }, description: 'Lists jobs, oldest first; filters status, pipeline_id, q (title)',
+    method: 'GET', path: '/ats/jobs', chain: ['ats.jobs.read'], answers: { collection: JOB }, description: 'Lists jobs, oldest first; filters status, pipeline_id, q (title)',
     validate: { query: listQuery({ status: Joi.string().valid(...JOB_STATUSES), pipeline_id: id(), q: Joi.string().max(200).allow('') }) },
     async handler(request, ctx) {
       const { rows, count } = await listJobs(ctx, request.query);
@@ -22,7 +22,7 @@ export const jobRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/jobs', answers: { single: JOB_WITH_APPROVALS }, description: 'Creates a job in draft',
+    method: 'POST', path: '/ats/jobs', chain: ['ats.jobs.create'], answers: { single: JOB_WITH_APPROVALS }, description: 'Creates a job in draft',
     validate: {
       payload: Joi.object({
         title: Joi.string().trim().min(1).max(200).required(),
@@ -60,7 +60,7 @@ export const jobRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/jobs/{job_id}', answers: { single: JOB_WITH_APPROVALS }, description: 'Reads a job with its approvals',
+    method: 'GET', path: '/ats/jobs/{job_id}', chain: ['ats.jobs.read'], answers: { single: JOB_WITH_APPROVALS }, description: 'Reads a job with its approvals',
     validate: { params: idParams('job_id') },
     async handler(request, ctx) {
       const job = await requireJob(ctx, request.params.job_id);
@@ -68,12 +68,12 @@ export const jobRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/jobs/{job_id}', answers: { single: DELETED }, description: 'Deletes a job and its applications (not one with a hire)',
+    method: 'DELETE', path: '/ats/jobs/{job_id}', chain: ['ats.jobs.delete'], answers: { single: DELETED }, description: 'Deletes a job and its applications (not one with a hire)',
     validate: { params: idParams('job_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteJob(ctx, request.params.job_id)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'PATCH', path: '/ats/jobs/{job_id}/status', answers: { single: JOB_WITH_APPROVALS }, description: 'Moves a job: draft, approval, open, hold, closed',
+    method: 'PATCH', path: '/ats/jobs/{job_id}/status', chain: ['ats.jobs.edit'], answers: { single: JOB_WITH_APPROVALS }, description: 'Moves a job: draft, approval, open, hold, closed',
     validate: { params: idParams('job_id'), payload: Joi.object({ status: Joi.string().valid(...JOB_STATUSES).required(), reason: text(1000) }) },
     async handler(request, ctx) {
       const job = await changeJobStatus(ctx, request.params.job_id, request.payload.status, request.payload.reason);
@@ -81,7 +81,7 @@ export const jobRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/jobs/{job_id}/approvals', answers: { single: APPROVAL_RECORDED }, description: "Records the caller's approval decision",
+    method: 'POST', path: '/ats/jobs/{job_id}/approvals', chain: ['ats.jobs.approve'], answers: { single: APPROVAL_RECORDED }, description: "Records the caller's approval decision",
     validate: { params: idParams('job_id'), payload: Joi.object({ status: Joi.string().valid('approved', 'rejected').required(), comment: text(1000) }) },
     async handler(request, ctx) {
       const { job, approval } = await recordApproval(ctx, request.params.job_id, request.payload.status, request.payload.comment);
@@ -89,7 +89,7 @@ export const jobRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/jobs/{job_id}/matches', answers: { collection: MATCH }, description: "Candidates ranked against the job's text, nearest first",
+    method: 'GET', path: '/ats/jobs/{job_id}/matches', chain: ['ats.candidates.view'], answers: { collection: MATCH }, description: "Candidates ranked against the job's text, nearest first",
     validate: { params: idParams('job_id'), query: listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listMatches(ctx, request.params.job_id);

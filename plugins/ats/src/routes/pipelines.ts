@@ -8,7 +8,7 @@ import { DELETED, PIPELINE, PIPELINE_WITH_STAGES, STAGE, STAGE_MOVE } from './an
 /** Pipelines and their stages. */
 export const pipelineRoutes = [
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/pipelines', answers: { collection: PIPELINE }, description: 'Lists pipelines, the default first, then by name',
+    method: 'GET', path: '/ats/pipelines', chain: ['ats.pipelines.read'], answers: { collection: PIPELINE }, description: 'Lists pipelines, the default first, then by name',
     validate: { query: listQuery() },
     async handler(_request, ctx) {
       const { rows, count } = await ctx.db.pipelines.findAndCountAll({ order: [['is_default', 'DESC'], ['name', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
@@ -16,7 +16,7 @@ export const pipelineRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/pipelines', answers: { single: PIPELINE_WITH_STAGES }, description: 'Creates a pipeline (no stages yet)',
+    method: 'POST', path: '/ats/pipelines', chain: ['ats.pipelines.create'], answers: { single: PIPELINE_WITH_STAGES }, description: 'Creates a pipeline (no stages yet)',
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), description: text(1000), is_default: Joi.boolean() }) },
     async handler(request, ctx) {
       const pipeline = await createPipeline(ctx, request.payload);
@@ -24,7 +24,7 @@ export const pipelineRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/pipelines/{pipeline_id}', answers: { single: PIPELINE_WITH_STAGES }, description: 'Reads a pipeline with its stages in order',
+    method: 'GET', path: '/ats/pipelines/{pipeline_id}', chain: ['ats.pipelines.read'], answers: { single: PIPELINE_WITH_STAGES }, description: 'Reads a pipeline with its stages in order',
     validate: { params: idParams('pipeline_id') },
     async handler(request, ctx) {
       const pipeline = await requirePipeline(ctx, request.params.pipeline_id);
@@ -32,12 +32,12 @@ export const pipelineRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/pipelines/{pipeline_id}', answers: { single: DELETED }, description: 'Deletes a pipeline no job uses (not the default one)',
+    method: 'DELETE', path: '/ats/pipelines/{pipeline_id}', chain: ['ats.pipelines.delete'], answers: { single: DELETED }, description: 'Deletes a pipeline no job uses (not the default one)',
     validate: { params: idParams('pipeline_id') },
     handler: async (request, ctx) => ctx.respond.single(await deletePipeline(ctx, request.params.pipeline_id)),
   }),
   defineRoute<Models, AppTypes>({
-    method: 'GET', path: '/ats/pipelines/{pipeline_id}/stages', answers: { collection: STAGE }, description: "Lists a pipeline's stages in order",
+    method: 'GET', path: '/ats/pipelines/{pipeline_id}/stages', chain: ['ats.pipelines.read'], answers: { collection: STAGE }, description: "Lists a pipeline's stages in order",
     validate: { params: idParams('pipeline_id'), query: listQuery() },
     async handler(request, ctx) {
       await requirePipeline(ctx, request.params.pipeline_id);
@@ -46,7 +46,7 @@ export const pipelineRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'POST', path: '/ats/pipelines/{pipeline_id}/stages', answers: { single: STAGE }, description: 'Adds a stage at a position (default last)',
+    method: 'POST', path: '/ats/pipelines/{pipeline_id}/stages', chain: ['ats.pipelines.manage'], answers: { single: STAGE }, description: 'Adds a stage at a position (default last)',
     validate: {
       params: idParams('pipeline_id'),
       payload: Joi.object({
@@ -74,7 +74,7 @@ export const pipelineRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'PATCH', path: '/ats/stages/{stage_id}/position', answers: { single: STAGE_MOVE }, description: 'Moves a stage; the others shift',
+    method: 'PATCH', path: '/ats/stages/{stage_id}/position', chain: ['ats.pipelines.manage'], answers: { single: STAGE_MOVE }, description: 'Moves a stage; the others shift',
     validate: { params: idParams('stage_id'), payload: Joi.object({ position: Joi.number().integer().min(0).max(999).required() }) },
     async handler(request, ctx) {
       const stages = await moveStage(ctx, request.params.stage_id, request.payload.position);
@@ -82,7 +82,7 @@ export const pipelineRoutes = [
     },
   }),
   defineRoute<Models, AppTypes>({
-    method: 'DELETE', path: '/ats/stages/{stage_id}', answers: { single: DELETED }, description: 'Deletes a stage no application sits in',
+    method: 'DELETE', path: '/ats/stages/{stage_id}', chain: ['ats.pipelines.manage'], answers: { single: DELETED }, description: 'Deletes a stage no application sits in',
     validate: { params: idParams('stage_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteStage(ctx, request.params.stage_id)),
   }),

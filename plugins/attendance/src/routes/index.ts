@@ -1,6 +1,5 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { clockIn, clockOut, endBreak, listAttendances, readAttendance, startBreak, status } from '../services/attendances.js';
 import { addAttendance, correctAttendance, listCorrections } from '../services/corrections.js';
 import { createLocation, deleteLocation, listLocations, requireLocation, updateLocation } from '../services/locations.js';
@@ -37,11 +36,15 @@ const breaksInput = Joi.array().items(breakInput).max(50).description('Every bre
 
 const dateRange = { from: Joi.calendarDate(), to: Joi.calendarDate() };
 
+/** A member filter: a removed member's attendances stay readable (payroll, audits). */
+const memberFilter = () => Joi.memberId({ former: true });
+
 /** Locations, clocking, breaks, attendances, corrections, timesheets and the CSV export. */
 export const routes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/attendance/locations',
+    chain: ['attendance.locations.read'],
     description: 'Lists work locations by name; q matches the name or the address',
     answers: { collection: LOCATION },
     validate: { query: Joi.object({ q: Joi.string().max(200).allow(''), ...page }) },
@@ -50,9 +53,10 @@ export const routes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/attendance/locations',
+    chain: ['attendance.locations.manage'],
     description: 'Creates a work location, with a geofence (centre and radius in metres) or none',
     answers: { single: LOCATION },
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), ...locationFields }) },
@@ -61,9 +65,10 @@ export const routes = [
       return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/attendance/locations/{id}',
+    chain: ['attendance.locations.read'],
     description: 'Reads a work location',
     answers: { single: LOCATION },
     validate: { params: locationParams },
@@ -72,9 +77,10 @@ export const routes = [
       return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/attendance/locations/{id}',
+    chain: ['attendance.locations.manage'],
     description: 'Updates the given fields of a work location (UpdateLocation); geofence null removes the fence',
     answers: { single: LOCATION },
     validate: { params: locationParams, payload: Joi.object({ name: Joi.string().trim().min(1).max(100), ...locationFields }) },
@@ -83,9 +89,10 @@ export const routes = [
       return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/attendance/locations/{id}',
+    chain: ['attendance.locations.manage'],
     description: 'Deletes a work location (409 while someone is clocked in there); past attendances keep its name',
     answers: { single: DELETED_LOCATION },
     validate: { params: locationParams },
@@ -93,9 +100,10 @@ export const routes = [
       return ctx.respond.single(await deleteLocation(ctx, request.params.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/attendance/clock-ins',
+    chain: ['attendance.attendances.record'],
     description: "Clocks the caller in now, at a location or none; at a location with a geofence only from inside it (the accuracy rule in docs/apps/attendance.md)",
     answers: { single: ATTENDANCE },
     validate: { payload: Joi.object({ location_id: Joi.id(), ...position }).and('latitude', 'longitude').allow(null) },
@@ -104,9 +112,10 @@ export const routes = [
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/attendance/clock-outs',
+    chain: ['attendance.attendances.record'],
     description: "Clocks the caller out now (an open break ends with it); inside the location's geofence when it has one",
     answers: { single: ATTENDANCE },
     validate: { payload: Joi.object(position).and('latitude', 'longitude').allow(null) },
@@ -115,9 +124,10 @@ export const routes = [
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/attendance/break-starts',
+    chain: ['attendance.attendances.record'],
     description: "Starts a break in the caller's open attendance",
     answers: { single: ATTENDANCE },
     validate: { payload: Joi.object({}).allow(null) },
@@ -126,9 +136,10 @@ export const routes = [
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/attendance/break-ends',
+    chain: ['attendance.attendances.record'],
     description: "Ends the caller's current break",
     answers: { single: ATTENDANCE },
     validate: { payload: Joi.object({}).allow(null) },
@@ -137,34 +148,38 @@ export const routes = [
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/attendance/status',
+    chain: ['attendance.attendances.record'],
     description: 'Whether the caller is clocked in or on a break, with the open attendance',
     answers: { single: STATUS },
     async handler(_request, ctx) {
       return ctx.respond.single(await status(ctx));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/attendance/attendances',
+    chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "Lists attendances, newest first: the caller's own, or any member's with attendance.attendances.read; from and to bound the work date",
     answers: { collection: ATTENDANCE },
-    validate: { query: Joi.object({ member_id: Joi.id(), location_id: Joi.id(), ...dateRange, open: Joi.boolean(), ...page }) },
+    validate: { query: Joi.object({ member_id: memberFilter(), location_id: Joi.id(), ...dateRange, open: Joi.boolean(), ...page }) },
     async handler(request, ctx) {
       const { rows, count } = await listAttendances(ctx, request.query);
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/attendance/attendances',
+    chain: ['attendance.attendances.manage'],
     description: 'Adds an attendance a member did not clock (a manager), closed, with its breaks and the reason; kept in the audit trail',
     answers: { single: ATTENDANCE_DETAIL },
     validate: {
       payload: Joi.object({
-        member_id: Joi.id().required(),
+        // A former member too: their last days may need adding before payroll closes.
+        member_id: Joi.memberId({ former: true }).required(),
         check_in_at: Joi.instant().required(),
         check_out_at: Joi.instant().required(),
         location_id: Joi.id().allow(null),
@@ -177,9 +192,10 @@ export const routes = [
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/attendance/attendances/{attendance_id}',
+    chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: 'Reads an attendance with its breaks and its corrections',
     answers: { single: ATTENDANCE_DETAIL },
     validate: { params: attendanceParams },
@@ -188,9 +204,10 @@ export const routes = [
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/attendance/attendances/{attendance_id}',
+    chain: ['attendance.attendances.manage'],
     description: "Corrects an attendance (a manager): check-in, check-out, location or breaks, with the reason; the times before and after go to the audit trail",
     answers: { single: ATTENDANCE_DETAIL },
     validate: {
@@ -202,33 +219,36 @@ export const routes = [
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/attendance/corrections',
+    chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "The audit trail of corrections, newest first: of the caller's own attendances, or anyone's with attendance.attendances.read",
     answers: { collection: CORRECTION },
-    validate: { query: Joi.object({ member_id: Joi.id(), attendance_id: Joi.id(), ...page }) },
+    validate: { query: Joi.object({ member_id: memberFilter(), attendance_id: Joi.id(), ...page }) },
     async handler(request, ctx) {
       const { rows, count } = await listCorrections(ctx, request.query);
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/attendance/timesheets',
+    chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "A member's timesheet (default the caller) for from..to (at most 92 days): worked, break and net seconds per day, and totals",
     answers: { single: TIMESHEET },
-    validate: { query: Joi.object({ member_id: Joi.id(), from: Joi.calendarDate().required(), to: Joi.calendarDate().required() }) },
+    validate: { query: Joi.object({ member_id: memberFilter(), from: Joi.calendarDate().required(), to: Joi.calendarDate().required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await timesheet(ctx, request.query as { member_id?: string; from: string; to: string }));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/attendance/exports',
+    chain: ['attendance.attendances.export'],
     description: 'Attendances of from..to (at most a year; optionally one member or location) as a CSV file (RFC 4180)',
     answers: { file: 'text/csv' },
-    validate: { query: Joi.object({ from: Joi.calendarDate().required(), to: Joi.calendarDate().required(), member_id: Joi.id(), location_id: Joi.id() }) },
+    validate: { query: Joi.object({ from: Joi.calendarDate().required(), to: Joi.calendarDate().required(), member_id: memberFilter(), location_id: Joi.id() }) },
     async handler(request, ctx) {
       const { csv, filename } = await exportCsv(ctx, request.query as { from: string; to: string; member_id?: string; location_id?: string });
       return ctx.respond.file(csv, { contentType: 'text/csv; charset=utf-8', filename });

@@ -1,7 +1,8 @@
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
 import type { Attendance, Break, Location, Position } from '../models/index.js';
-import type { AttendanceContext } from './context.js';
+import type { AttendanceContext } from '../kit.js';
 import { judgePosition } from './geo.js';
+import { locations } from './locations.js';
 import { durations, presentAttendance, presentCorrection } from './present.js';
 import { isTimeZone, localDate } from './time.js';
 
@@ -30,7 +31,7 @@ export function zoneFor(ctx: AttendanceContext, location: Location | null): stri
 
 /** A location named by a body field: 400 when the workspace has none by that id. */
 export async function locationField(ctx: AttendanceContext, id: string): Promise<Location> {
-  const location = await ctx.db.locations.findById(id);
+  const location = await locations.find(ctx, id);
   if (!location) throw new InvalidError(`location_id: no location ${id} in this workspace`);
   return location;
 }
@@ -103,7 +104,7 @@ export async function clockIn(ctx: AttendanceContext, input: PositionInput & { l
     source: 'clock',
     corrected: false,
   });
-  // Attendances a manager added before the app knew the member's name get it now.
+  // Attendances added before the app read names from the member directory get the name now.
   if (ctx.member.name) await ctx.db.attendances.update({ member_name: ctx.member.name }, { where: { member_id: ctx.member.id, member_name: null } });
   ctx.events.stage('core.attendance.attendance.started', { attendance_id: attendance.id, member_id: ctx.member.id, location_id: location?.id ?? null, check_in_at: now.toISOString(), position });
   return presentAttendance(attendance, [], now);

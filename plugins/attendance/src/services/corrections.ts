@@ -1,6 +1,6 @@
 import { ConflictError, InvalidError, Op, parseInstant } from '@wpk/sdk';
 import type { Attendance, AttendanceTimes, Break, Location } from '../models/index.js';
-import type { AttendanceContext } from './context.js';
+import type { AttendanceContext } from '../kit.js';
 import { breaksOf, locationField, readAttendance, readableMember, requireAttendance, zoneFor, currentSecond } from './attendances.js';
 import { presentCorrection } from './present.js';
 import { localDate } from './time.js';
@@ -117,10 +117,11 @@ export async function addAttendance(ctx: AttendanceContext, input: CorrectionInp
   const rows = parseBreaks(input.breaks ?? []);
   await checkTimes(ctx, input.member_id, null, checkIn, checkOut, rows);
   const timezone = zoneFor(ctx, location);
-  const known = await ctx.db.attendances.findOne({ where: { member_id: input.member_id, member_name: { [Op.ne]: null } }, order: [['check_in_at', 'DESC']] });
+  // The route checked that member_id names a member of the workspace (a former one too).
+  const member = await ctx.members.get(input.member_id);
   const attendance = await ctx.db.attendances.create({
     member_id: input.member_id,
-    member_name: input.member_id === ctx.member.id ? ctx.member.name || null : (known?.member_name ?? null),
+    member_name: member?.name || null,
     location_id: location?.id ?? null,
     location_name: location?.name ?? null,
     timezone,

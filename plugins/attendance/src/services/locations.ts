@@ -1,8 +1,7 @@
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, InvalidError, likePattern, Op } from '@wpk/sdk';
+import { resource, type AttendanceContext } from '../kit.js';
 import type { Location } from '../models/index.js';
-import { locationDocument } from '../search.js';
-import { likePattern, type AttendanceContext } from './context.js';
-import { presentLocation } from './present.js';
+import { locationDocument, presentLocation } from './present.js';
 import { isTimeZone } from './time.js';
 
 /** What a create or an update of a location takes (null clears an optional field; `geofence: null` removes the fence). */
@@ -13,16 +12,33 @@ export interface LocationInput {
   timezone?: string | null;
 }
 
+const hasFence = (location: Location) => location.radius_m !== null;
+
+/** The geofence's three columns are one field to a client. */
+const fieldName = (column: string) => (['latitude', 'longitude', 'radius_m'].includes(column) ? 'geofence' : column);
+
+/** The workspace's work locations: reads, the search index and the events of every write. */
+export const locations = resource({
+  model: 'locations',
+  label: 'Location',
+  order: [['name', 'ASC'], ['id', 'ASC']],
+  searchColumns: ['name', 'address'],
+  search: { type: 'location', document: locationDocument },
+  events: {
+    created: (location, ctx) => ['core.attendance.location.created', { location_id: location.id, name: location.name, has_geofence: hasFence(location), created_by: ctx.member!.id }],
+    updated: (location, changed, ctx) => ['core.attendance.location.updated', { location_id: location.id, name: location.name, has_geofence: hasFence(location), changed_fields: [...new Set(changed.map(fieldName))], updated_by: ctx.member!.id }],
+    deleted: (location, ctx) => ['core.attendance.location.deleted', { location_id: location.id, name: location.name, deleted_by: ctx.member!.id }],
+  },
+});
+
 /** A location of the workspace, or 404. */
-export async function requireLocation(ctx: AttendanceContext, id: string, lock = false): Promise<Location> {
-  const location = await ctx.db.locations.findById(id, lock ? { lock: 'update' } : {});
-  if (!location) throw new NotFoundError(`Location ${id} not found`);
-  return location;
+export function requireLocation(ctx: AttendanceContext, id: string, lock = false) {
+  return locations.require(ctx, id, lock ? { lock: 'update' } : {});
 }
 
 async function assertNameFree(ctx: AttendanceContext, name: string, except: string | null): Promise<void> {
   await ctx.lock(`location-name:${name.toLowerCase()}`);
-  const rows = await ctx.db.locations.findAll({ where: { name: { [Op.iLike]: likePattern(name).slice(1, -1) } } });
+  const rows = await ctx.db.locations.findAll({ where: { name: { [Op.iLike]: likePattern(name, 'prefix') } } });
   if (rows.some((row) => row.id !== except && row.name.toLowerCase() === name.toLowerCase())) throw new ConflictError(`A location named ${name} already exists`);
 }
 
@@ -42,22 +58,16 @@ function fields(input: LocationInput): Partial<Location> {
   return out;
 }
 
-const hasFence = (location: Location) => location.radius_m !== null;
-
 /** One page of locations by name; `q` matches the name or the address. */
 export async function listLocations(ctx: AttendanceContext, query: { q?: string }) {
-  const where = query.q ? { [Op.or]: [{ name: { [Op.iLike]: likePattern(query.q) } }, { address: { [Op.iLike]: likePattern(query.q) } }] } : {};
-  const { rows, count } = await ctx.db.locations.findAndCountAll({ where, order: [['name', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+  const { rows, count } = await locations.list(ctx, { q: query.q });
   return { rows: rows.map(presentLocation), count };
 }
 
 /** Creates a location (names are unique in the workspace, case-insensitively). */
 export async function createLocation(ctx: AttendanceContext, input: LocationInput & { name: string }) {
   await assertNameFree(ctx, input.name, null);
-  const location = await ctx.db.locations.create({ ...fields(input), name: input.name, creator_id: ctx.member.id });
-  ctx.search.upsert(locationDocument(location));
-  ctx.events.stage('core.attendance.location.created', { location_id: location.id, name: location.name, has_geofence: hasFence(location), created_by: ctx.member.id });
-  return presentLocation(location);
+  return presentLocation(await locations.create(ctx, { ...fields(input), name: input.name, creator_id: ctx.member.id }));
 }
 
 /** Updates the given fields of a location (UpdateLocation); 400 when nothing is given. */
@@ -66,14 +76,7 @@ export async function updateLocation(ctx: AttendanceContext, id: string, input: 
   const changes = fields(input);
   if (Object.keys(changes).length === 0) throw new InvalidError('Give at least one of name, address, geofence, timezone');
   if (changes.name !== undefined && changes.name.toLowerCase() !== location.name.toLowerCase()) await assertNameFree(ctx, changes.name, location.id);
-  const changed = Object.keys(changes).filter((key) => (changes as Record<string, unknown>)[key] !== (location as unknown as Record<string, unknown>)[key]);
-  const names = [...new Set(changed.map((key) => (['latitude', 'longitude', 'radius_m'].includes(key) ? 'geofence' : key)))];
-  if (names.length === 0) return presentLocation(location);
-  await ctx.db.locations.update(changes, { where: { id } });
-  const updated = (await ctx.db.locations.findById(id))!;
-  ctx.search.upsert(locationDocument(updated));
-  ctx.events.stage('core.attendance.location.updated', { location_id: id, name: updated.name, has_geofence: hasFence(updated), changed_fields: names, updated_by: ctx.member.id });
-  return presentLocation(updated);
+  return presentLocation((await locations.patch(ctx, location, changes)).row);
 }
 
 /**
@@ -85,8 +88,6 @@ export async function deleteLocation(ctx: AttendanceContext, id: string) {
   const open = await ctx.db.attendances.count({ where: { location_id: id, check_out_at: null } });
   if (open > 0) throw new ConflictError(`${open} member${open === 1 ? ' is' : 's are'} clocked in at ${location.name}: clock them out first`);
   await ctx.db.attendances.update({ location_id: null }, { where: { location_id: id } });
-  await ctx.db.locations.destroy({ where: { id } });
-  ctx.search.remove('location', id);
-  ctx.events.stage('core.attendance.location.deleted', { location_id: id, name: location.name, deleted_by: ctx.member.id });
+  await locations.remove(ctx, location);
   return { id, name: location.name, deleted: true };
 }

@@ -1,3 +1,4 @@
+import type { SearchDocument } from '@wpk/sdk';
 import type { Attendance, AttendanceTimes, Break, Correction, Location } from '../models/index.js';
 
 /** A location as the API shows it: `geofence` is null when it has none. */
@@ -77,5 +78,18 @@ export function presentCorrection(correction: Correction) {
     reason: correction.reason,
     corrected_by: correction.corrected_by,
     created_at: correction.created_at,
+  };
+}
+
+/** The search document of a location: found by name; the address as detail. */
+export function locationDocument(location: Location): SearchDocument {
+  return {
+    type: 'location',
+    id: location.id,
+    title: location.name,
+    subtitle: location.address || (location.radius_m !== null ? `Geofence ${location.radius_m} m` : 'Work location'),
+    url: `/attendance/locations/${location.id}`,
+    names: [location.name],
+    details: [location.address ?? ''],
   };
 }

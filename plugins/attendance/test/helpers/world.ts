@@ -1,33 +1,11 @@
 /**
- * The Attendance app's test fixture, built on @wpk/testing: a real platform with the app
- * (first-party) on the harness clock, one workspace where it is installed (policy `roles`).
+ * What Attendance's tests need beyond `startWorld` of @wpk/testing: a clock held still, so an
+ * instant a test sets is the instant the app reads however slow the machine is.
  */
-import { createTestPlatform, TestClock, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import { startWorld, TestClock, type World } from '@wpk/testing';
 import app from '../../src/index.js';
 
-export interface CapturedEvent {
-  action: string;
-  payload: Record<string, unknown>;
-}
-
-export interface World {
-  platform: TestPlatform;
-  workspace: TestWorkspace;
-  owner: TestMember;
-  clock: StillClock;
-  /** A member allowed into Attendance holding exactly these keys. */
-  member(keys: string[], name?: string): Promise<TestMember>;
-  /** The `core.attendance.*` events written since the last call, oldest first. */
-  takeEvents(): CapturedEvent[];
-  /** Sets the clock to `instant` (ISO), forward only. */
-  at(instant: string): void;
-  close(): Promise<void>;
-}
-
-/**
- * The harness clock, held still: it moves only when told (`advance`, `set`), never with real time,
- * so an instant a test sets is the instant the app reads however slow the machine is.
- */
+/** The harness clock, held still: it moves only when told (`advance`, `set`), never with real time. */
 export class StillClock extends TestClock {
   private instant: number;
 
@@ -48,36 +26,15 @@ export class StillClock extends TestClock {
   }
 }
 
-export async function startWorld(subdomain: string, start = '2027-03-01T06:00:00.000Z'): Promise<World> {
-  const clock = new StillClock(new Date(start));
-  const platform = await createTestPlatform({ apps: [app], firstParty: true, clock });
-  try {
-    const workspace = await platform.workspace(subdomain);
-    await workspace.install('attendance');
-    platform.takeEvents();
-    return {
-      platform,
-      workspace,
-      owner: workspace.owner,
-      clock,
-      member: (keys, name) => workspace.member({ permissions: keys, ...(name ? { name } : {}) }),
-      takeEvents: () =>
-        platform
-          .takeEvents()
-          .filter((event) => event.action.startsWith('core.attendance.'))
-          .map((event) => ({ action: event.action, payload: event.payload })),
-      at: (instant) => void clock.set(new Date(instant)),
-      close: () => platform.close(),
-    };
-  } catch (error) {
-    await platform.close();
-    throw error;
-  }
+/** Attendance's world: the app installed in `subdomain`, on a still clock starting at `start`. */
+export interface AttendanceWorld extends World {
+  clock: StillClock;
+  /** Sets the clock to `instant` (ISO), forward only. */
+  at(instant: string): void;
 }
 
-/** The answer's data, or a thrown error naming the status and body. */
-export async function ok(reply: Promise<{ status: number; body: any }>): Promise<any> {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
+export async function startAttendanceWorld(subdomain: string, start = '2027-03-01T06:00:00.000Z'): Promise<AttendanceWorld> {
+  const clock = new StillClock(new Date(start));
+  const world = await startWorld({ app, subdomain, clock });
+  return Object.assign(world, { clock, at: (instant: string) => void clock.set(new Date(instant)) });
 }

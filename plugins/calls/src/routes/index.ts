@@ -19,6 +19,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/calls',
+    chain: ['calls.calls.read'],
     description: "Lists the caller's calls, newest first (all=true: every call, with calls.calls.manage)",
     validate: { query: Joi.object({ ...page, status: Joi.string().valid(...CALL_STATUSES), source_mrn: mrn(), all: Joi.boolean() }) },
     answers: { collection: CALL },
@@ -30,6 +31,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/calls',
+    chain: ['calls.calls.create'],
     description: 'Starts a call (joined with POST /calls/{id}/sessions) or schedules one (scheduled_at); the caller hosts it',
     validate: {
       payload: Joi.object({
@@ -48,6 +50,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/calls/{id}',
+    chain: ['calls.calls.read'],
     description: 'Reads a call with its participants',
     validate: { params: params('id') },
     answers: { single: CALL },
@@ -59,6 +62,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/calls/{id}',
+    chain: ['calls.calls.read'],
     description: 'UpdateCall: title, mode, a new time (scheduled_at), more invitees (participant_mrns), or status ended (an active call) or cancelled (a waiting one)',
     validate: {
       params: params('id'),
@@ -78,6 +82,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/calls/{id}',
+    chain: ['calls.calls.read'],
     description: 'Deletes a call (ended first when under way) and its recordings with their files',
     validate: { params: params('id') },
     answers: { single: DELETED_CALL },
@@ -88,6 +93,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/calls/{id}/participants/{member_mrn}',
+    chain: ['calls.calls.read'],
     description: "UpdateParticipant: a participant's role (host or participant); a call keeps at least one host",
     validate: { params: Joi.object({ id: Joi.id().required(), member_mrn: mrn().required() }), payload: Joi.object({ role: Joi.string().valid(...PARTICIPANT_ROLES).required() }) },
     answers: { single: PARTICIPANT },
@@ -98,6 +104,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/calls/{id}/participants/{member_mrn}',
+    chain: ['calls.calls.read'],
     description: 'Removes a participant (out of the session at once)',
     validate: { params: Joi.object({ id: Joi.id().required(), member_mrn: mrn().required() }) },
     answers: { single: REMOVED_PARTICIPANT },
@@ -108,6 +115,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/calls/{id}/sessions',
+    chain: ['calls.calls.join'],
     description: 'Joins the call; the answer carries the signaling ticket (socket URL, session, STUN/TURN servers)',
     validate: { params: params('id') },
     answers: { single: JOINED },
@@ -118,6 +126,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/calls/{id}/sessions',
+    chain: ['calls.calls.join'],
     description: 'Leaves the call; the last to leave ends it',
     validate: { params: params('id') },
     answers: { single: CALL },
@@ -128,6 +137,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/calls/{id}/recordings',
+    chain: ['calls.calls.read'],
     description: "Lists the call's recordings, oldest first; ready ones carry a download link",
     validate: { params: params('id'), query: Joi.object(page) },
     answers: { collection: RECORDING },
@@ -139,6 +149,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/calls/{id}/recordings',
+    chain: ['calls.recordings.create'],
     description: 'Starts a recording of an active call; the answer carries the signed upload link',
     validate: { params: params('id'), payload: Joi.object({ content_type: Joi.string().valid(...RECORDING_TYPES) }).allow(null) },
     answers: { single: STARTED_RECORDING },
@@ -149,6 +160,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PUT',
     path: '/calls/{id}/recordings/{recording_id}',
+    chain: ['calls.recordings.create'],
     description: 'CompleteRecording: its file is uploaded; emits core.calls.recording.ready',
     validate: { params: params('id', 'recording_id'), payload: Joi.object({ duration_seconds: Joi.number().integer().min(0).max(604800).required() }) },
     answers: { single: RECORDING },
@@ -159,6 +171,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/calls/{id}/recordings/{recording_id}',
+    chain: ['calls.recordings.create'],
     description: 'AbortRecording: stops an uploading recording and removes what was uploaded',
     validate: { params: params('id', 'recording_id'), payload: Joi.object({}).allow(null) },
     answers: { single: RECORDING },
@@ -169,6 +182,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/calls/{id}/recordings/{recording_id}',
+    chain: ['calls.calls.read'],
     description: 'Deletes a recording and its file',
     validate: { params: params('id', 'recording_id') },
     answers: { single: DELETED_RECORDING },

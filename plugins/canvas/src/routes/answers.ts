@@ -1,4 +1,4 @@
-import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
 import { EXPORT_TARGETS, SESSION_STATUSES } from '../models/index.js';
 import { ARROWS, OBJECT_TYPES, SHAPES } from '../services/objects-model.js';
 
@@ -7,22 +7,18 @@ import { ARROWS, OBJECT_TYPES, SHAPES } from '../services/objects-model.js';
  * (`answers`): they go into the OpenAPI document and the typed client, and the test harness
  * checks every answer of the app's tests against them.
  */
-const uuid = () => Joi.string().guid();
-const instant = () => Joi.date().iso();
-const nullableInstant = () => Joi.date().iso().allow(null);
-const memberMrn = () => Joi.string().pattern(/^mrn:account:member:/);
 const nullableNumber = () => Joi.number().allow(null);
-const link = () => Joi.object({ url: Joi.string(), method: Joi.string().valid('GET', 'PUT'), expires_at: instant() });
+const link = () => Joi.object({ url: Joi.string(), method: Joi.string().valid('GET', 'PUT'), expires_at: field.instant() });
 
 export const BOARD: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   name: Joi.string(),
   description: Joi.string().allow(''),
   object_count: Joi.number().integer().description('Objects on the board after its last change'),
-  creator_id: uuid(),
-  creator_mrn: memberMrn(),
-  created_at: instant(),
-  updated_at: instant(),
+  creator_id: field.uuid(),
+  creator_mrn: field.memberMrn(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('CanvasBoard');
 
 export const OBJECT: JoiObjectSchema = recordSchema({
@@ -51,52 +47,52 @@ export const OBJECT: JoiObjectSchema = recordSchema({
 export const DELETED_OBJECT: JoiObjectSchema = recordSchema({ id: Joi.string(), deleted: Joi.boolean(), unbound_ids: Joi.array().items(Joi.string()) }).id('CanvasDeletedObject');
 
 export const DOCUMENT: JoiObjectSchema = recordSchema({
-  board_id: uuid(),
+  board_id: field.uuid(),
   update: Joi.string().description('The whole document as one Yjs update, base64'),
   state_vector: Joi.string().description('The document\'s Yjs state vector, base64'),
   object_count: Joi.number().integer(),
 }).id('CanvasDocument');
 
 export const APPLIED_UPDATE: JoiObjectSchema = recordSchema({
-  board_id: uuid(),
+  board_id: field.uuid(),
   created_ids: Joi.array().items(Joi.string()),
   updated_ids: Joi.array().items(Joi.string()),
   deleted_ids: Joi.array().items(Joi.string()),
   object_count: Joi.number().integer(),
 }).id('CanvasAppliedUpdate');
 
-export const IMAGE_UPLOAD: JoiObjectSchema = recordSchema({ image_id: uuid(), file_key: Joi.string(), content_type: Joi.string(), upload: link() }).id('CanvasImageUpload');
-export const IMAGE: JoiObjectSchema = recordSchema({ image_id: uuid(), file_key: Joi.string(), content_type: Joi.string(), size_bytes: Joi.number().integer(), download: link() }).id('CanvasImage');
+export const IMAGE_UPLOAD: JoiObjectSchema = recordSchema({ image_id: field.uuid(), file_key: Joi.string(), content_type: Joi.string(), upload: link() }).id('CanvasImageUpload');
+export const IMAGE: JoiObjectSchema = recordSchema({ image_id: field.uuid(), file_key: Joi.string(), content_type: Joi.string(), size_bytes: Joi.number().integer(), download: link() }).id('CanvasImage');
 
 export const COMMENT: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  board_id: uuid(),
+  id: field.uuid(),
+  board_id: field.uuid(),
   object_id: Joi.string(),
   body: Joi.string(),
-  author_id: uuid(),
-  author_mrn: memberMrn(),
-  edited_at: nullableInstant(),
+  author_id: field.uuid(),
+  author_mrn: field.memberMrn(),
+  edited_at: field.optionalInstant(),
   resolved: Joi.boolean(),
-  resolved_at: nullableInstant(),
-  resolved_by: uuid().allow(null),
-  created_at: instant(),
-  updated_at: instant(),
+  resolved_at: field.optionalInstant(),
+  resolved_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('CanvasComment');
 
 const tally = () => Joi.array().items(Joi.object({ object_id: Joi.string(), votes: Joi.number().integer() }));
 
 export const SESSION: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  board_id: uuid(),
+  id: field.uuid(),
+  board_id: field.uuid(),
   title: Joi.string().allow(''),
   votes_per_member: Joi.number().integer(),
   allow_multiple: Joi.boolean(),
   status: Joi.string().valid(...SESSION_STATUSES),
-  started_by: uuid(),
-  closed_at: nullableInstant(),
-  closed_by: uuid().allow(null),
-  created_at: instant(),
-  updated_at: instant(),
+  started_by: field.uuid(),
+  closed_at: field.optionalInstant(),
+  closed_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
   my_votes: tally().description("The caller's votes, by object"),
   votes_left: Joi.number().integer(),
   results: tally().allow(null).description('Totals by object, most votes first; null while the session is open'),
@@ -105,17 +101,17 @@ export const SESSION: JoiObjectSchema = recordSchema({
 }).id('CanvasVoteSession');
 
 const EXPORT_FIELDS = {
-  board_id: uuid(),
+  board_id: field.uuid(),
   target: Joi.string().valid(...EXPORT_TARGETS),
   content_type: Joi.string(),
   size_bytes: Joi.number().integer(),
   object_count: Joi.number().integer(),
-  created_by: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 };
 export const EXPORT: JoiObjectSchema = recordSchema(EXPORT_FIELDS).id('CanvasExport');
 export const EXPORT_WITH_LINK: JoiObjectSchema = recordSchema({ ...EXPORT_FIELDS, download: link() }).id('CanvasExportWithLink');
 
 export const DELETED: JoiObjectSchema = recordSchema({ id: Joi.string(), deleted: Joi.boolean() }).id('CanvasDeleted');
-export const DELETED_EXPORT: JoiObjectSchema = recordSchema({ board_id: uuid(), target: Joi.string().valid(...EXPORT_TARGETS), deleted: Joi.boolean() }).id('CanvasDeletedExport');
+export const DELETED_EXPORT: JoiObjectSchema = recordSchema({ board_id: field.uuid(), target: Joi.string().valid(...EXPORT_TARGETS), deleted: Joi.boolean() }).id('CanvasDeletedExport');

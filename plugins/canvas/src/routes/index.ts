@@ -1,6 +1,6 @@
-import { defineRoute, Joi, type AnyAppRoute } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { EXPORT_TARGETS, SESSION_STATUSES, type ExportTarget, type Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { EXPORT_TARGETS, SESSION_STATUSES, type ExportTarget } from '../models/index.js';
 import { createBoard, deleteBoard, listBoards, requireBoard, updateBoard } from '../services/boards.js';
 import { createComment, deleteComment, listComments, updateComment } from '../services/comments.js';
 import { deleteExport, listExports, readExport, renderExport } from '../services/exports.js';
@@ -61,14 +61,14 @@ const objectFields = (nullable: boolean) => {
   };
 };
 
-const route = defineRoute<Models, AppTypes>;
 const B = '/canvas/boards/{board_id}';
 
 /** Every route of the Canvas app (the manifest's authorization table lists the same). */
-export const routes: AnyAppRoute<Models, any>[] = [
+export const routes = [
   route({
     method: 'GET',
     path: '/canvas/boards',
+    chain: ['canvas.boards.read'],
     answers: { collection: BOARD },
     description: 'Lists boards, most recently changed first; q matches the name or description',
     validate: { query: Joi.object({ ...page, q: Joi.string().max(200).allow('') }) },
@@ -80,6 +80,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/canvas/boards',
+    chain: ['canvas.boards.create'],
     answers: { single: BOARD },
     description: 'Creates an empty board',
     validate: { payload: Joi.object({ name: boardName().required(), description: description() }) },
@@ -91,6 +92,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: B,
+    chain: ['canvas.boards.read'],
     answers: { single: BOARD },
     description: 'Reads a board',
     validate: { params: params('board_id') },
@@ -103,6 +105,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: B,
+    chain: ['canvas.boards.edit'],
     answers: { single: BOARD },
     description: "UpdateBoard: the board's name and description",
     validate: { params: params('board_id'), payload: Joi.object({ name: boardName(), description: description() }).or('name', 'description') },
@@ -113,6 +116,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: B,
+    chain: [{ any_of: [{ check: 'board_creator' }, 'canvas.boards.delete'], message: 'Cannot delete this board' }],
     answers: { single: DELETED },
     description: 'Deletes a board with its objects, images, comments, voting sessions and exports (its creator, or canvas.boards.delete)',
     validate: { params: params('board_id') },
@@ -123,6 +127,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/document`,
+    chain: ['canvas.boards.read'],
     answers: { single: DOCUMENT },
     description: "Reads the board's collaborative document: its whole Yjs state as one update (base64)",
     validate: { params: params('board_id') },
@@ -133,6 +138,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: `${B}/updates`,
+    chain: ['canvas.boards.edit'],
     answers: { single: APPLIED_UPDATE },
     description: "Applies a Yjs update (base64) to the board's document: merged with everyone's edits, stored, and relayed live as doc.updated",
     validate: { params: params('board_id'), payload: Joi.object({ update: Joi.string().min(1).max(1_400_000).required() }) },
@@ -143,6 +149,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/objects`,
+    chain: ['canvas.boards.read'],
     answers: { collection: OBJECT },
     description: "Lists a board's objects, bottom to top (z)",
     validate: { params: params('board_id'), query: Joi.object({ ...page, type: Joi.string().valid(...OBJECT_TYPES) }) },
@@ -154,6 +161,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: `${B}/objects`,
+    chain: ['canvas.boards.edit'],
     answers: { single: OBJECT },
     description: 'Adds an object: a sticky note, shape, text, connector or image (on top unless z is given)',
     validate: { params: params('board_id'), payload: Joi.object({ id: objectId(), type: Joi.string().valid(...OBJECT_TYPES).required(), ...objectFields(false) }) },
@@ -165,6 +173,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/objects/{object_id}`,
+    chain: ['canvas.boards.read'],
     answers: { single: OBJECT },
     description: 'Reads an object',
     validate: { params: params('board_id', 'object_id') },
@@ -175,6 +184,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: `${B}/objects/{object_id}`,
+    chain: ['canvas.boards.edit'],
     answers: { single: OBJECT },
     description: "Changes an object's fields (null unbinds a connector's end)",
     validate: { params: params('board_id', 'object_id'), payload: Joi.object({ type: Joi.string().valid(...OBJECT_TYPES), ...objectFields(true) }).min(1) },
@@ -185,6 +195,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: `${B}/objects/{object_id}`,
+    chain: ['canvas.boards.edit'],
     answers: { single: DELETED_OBJECT },
     description: 'Removes an object; connectors bound to it are unbound and stay where they were drawn',
     validate: { params: params('board_id', 'object_id') },
@@ -195,6 +206,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: `${B}/images`,
+    chain: ['canvas.boards.edit'],
     answers: { single: IMAGE_UPLOAD },
     description: 'Gives a signed link (PUT, 15 minutes) to upload an image for an image object',
     validate: {
@@ -208,6 +220,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/images/{image_id}`,
+    chain: ['canvas.boards.read'],
     answers: { single: IMAGE },
     description: 'Gives a signed link (five minutes) to download one of the board\'s images',
     validate: { params: params('board_id', 'image_id') },
@@ -218,6 +231,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/comments`,
+    chain: ['canvas.boards.read'],
     answers: { collection: COMMENT },
     description: "Lists a board's comments, oldest first; object_id and resolved filter",
     validate: { params: params('board_id'), query: Joi.object({ ...page, object_id: objectId(), resolved: Joi.boolean() }) },
@@ -229,6 +243,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: `${B}/comments`,
+    chain: ['canvas.comments.create'],
     answers: { single: COMMENT },
     description: 'Comments on an object of the board',
     validate: { params: params('board_id'), payload: Joi.object({ object_id: objectId().required(), body: Joi.string().trim().min(1).max(4000).required() }) },
@@ -240,6 +255,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: `${B}/comments/{comment_id}`,
+    chain: ['canvas.comments.create'],
     answers: { single: COMMENT },
     description: 'UpdateComment: its author edits the body; anyone who may comment resolves or reopens it',
     validate: { params: params('board_id', 'comment_id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(4000), resolved: Joi.boolean() }).or('body', 'resolved') },
@@ -250,6 +266,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: `${B}/comments/{comment_id}`,
+    chain: [{ any_of: [{ check: 'comment_author' }, 'canvas.comments.manage'], message: 'Cannot delete this comment' }],
     answers: { single: DELETED },
     description: 'Deletes a comment (its author, or canvas.comments.manage)',
     validate: { params: params('board_id', 'comment_id') },
@@ -260,6 +277,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/vote-sessions`,
+    chain: ['canvas.boards.read'],
     answers: { collection: SESSION },
     description: "Lists a board's voting sessions, newest first",
     validate: { params: params('board_id'), query: Joi.object({ ...page, status: Joi.string().valid(...SESSION_STATUSES) }) },
@@ -271,6 +289,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: `${B}/vote-sessions`,
+    chain: ['canvas.votes.manage'],
     answers: { single: SESSION },
     description: 'Starts a voting session (one open at a time per board): a budget of votes per member',
     validate: {
@@ -285,6 +304,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/vote-sessions/{session_id}`,
+    chain: ['canvas.boards.read'],
     answers: { single: SESSION },
     description: "Reads a voting session: the caller's votes and budget left; the results once closed",
     validate: { params: params('board_id', 'session_id') },
@@ -296,6 +316,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: `${B}/vote-sessions/{session_id}/close`,
+    chain: ['canvas.votes.manage'],
     answers: { single: SESSION },
     description: 'Closes a voting session and shows its results',
     validate: { params: params('board_id', 'session_id') },
@@ -306,6 +327,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: `${B}/vote-sessions/{session_id}/votes`,
+    chain: ['canvas.votes.create'],
     answers: { single: SESSION },
     description: 'Casts one of the caller\'s votes on an object',
     validate: { params: params('board_id', 'session_id'), payload: Joi.object({ object_id: objectId().required() }) },
@@ -316,6 +338,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: `${B}/vote-sessions/{session_id}/votes/{object_id}`,
+    chain: ['canvas.votes.create'],
     answers: { single: SESSION },
     description: "Takes back one of the caller's votes on the object",
     validate: { params: params('board_id', 'session_id', 'object_id') },
@@ -326,6 +349,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/exports`,
+    chain: ['canvas.boards.read'],
     answers: { collection: EXPORT },
     description: "Lists the board's export targets (png, pdf, svg)",
     validate: { params: params('board_id'), query: Joi.object(page) },
@@ -337,6 +361,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PUT',
     path: `${B}/exports/{target}`,
+    chain: ['canvas.boards.export'],
     answers: { single: EXPORT_WITH_LINK },
     description: 'Renders the board as it is now to the target (png, svg or pdf), replacing that target\'s previous export',
     validate: { params: targetParams },
@@ -347,6 +372,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: `${B}/exports/{target}`,
+    chain: ['canvas.boards.read'],
     answers: { single: EXPORT_WITH_LINK },
     description: 'Reads an export target, with a download link (five minutes)',
     validate: { params: targetParams },
@@ -357,6 +383,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: `${B}/exports/{target}`,
+    chain: ['canvas.boards.export'],
     answers: { single: DELETED_EXPORT },
     description: 'Deletes an export target and its file',
     validate: { params: targetParams },

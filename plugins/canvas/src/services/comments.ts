@@ -1,7 +1,7 @@
 import { ForbiddenError, InvalidError, isUuid, memberMrn, NotFoundError, Op } from '@wpk/sdk';
 import type { Comment } from '../models/index.js';
 import { requireBoard } from './boards.js';
-import { emit, type CanvasContext } from './context.js';
+import type { CanvasContext } from '../kit.js';
 import { loadDocument } from './documents.js';
 import { publishToBoard } from './live.js';
 import { OBJECTS_ROOT } from './objects-model.js';
@@ -30,7 +30,7 @@ export async function createComment(ctx: CanvasContext, boardId: string, input: 
   const { doc } = await loadDocument(ctx, board.id);
   if (!doc.getMap(OBJECTS_ROOT).has(input.object_id)) throw new InvalidError(`object_id: no object ${input.object_id} on board ${board.id}`);
   const comment = await ctx.db.comments.create({ board_id: board.id, object_id: input.object_id, body: input.body, author_id: ctx.member.id });
-  emit(ctx, 'core.canvas.comment.created', { board_id: board.id, comment_id: comment.id, object_id: comment.object_id, author_mrn: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.comment.created', { board_id: board.id, comment_id: comment.id, object_id: comment.object_id, author_mrn: memberMrn(ctx.member.id) });
   publishToBoard(ctx, board.id, 'comment.created', presentComment(comment));
   return comment;
 }
@@ -58,7 +58,7 @@ export async function updateComment(ctx: CanvasContext, boardId: string, comment
   if (fields.length === 0) return comment;
   await ctx.db.comments.update(changes, { where: { id: comment.id } });
   const updated = await requireComment(ctx, board.id, comment.id);
-  emit(ctx, 'core.canvas.comment.updated', { board_id: board.id, comment_id: comment.id, changed_fields: fields, resolved: updated.resolved_at !== null, updated_by: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.comment.updated', { board_id: board.id, comment_id: comment.id, changed_fields: fields, resolved: updated.resolved_at !== null, updated_by: memberMrn(ctx.member.id) });
   publishToBoard(ctx, board.id, 'comment.updated', presentComment(updated));
   return updated;
 }
@@ -67,7 +67,7 @@ export async function deleteComment(ctx: CanvasContext, boardId: string, comment
   const board = await requireBoard(ctx, boardId);
   const comment = await requireComment(ctx, board.id, commentId, true);
   await ctx.db.comments.destroy({ where: { id: comment.id } });
-  emit(ctx, 'core.canvas.comment.deleted', { board_id: board.id, comment_id: comment.id, deleted_by: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.comment.deleted', { board_id: board.id, comment_id: comment.id, deleted_by: memberMrn(ctx.member.id) });
   publishToBoard(ctx, board.id, 'comment.deleted', { id: comment.id, object_id: comment.object_id });
   return { id: comment.id, deleted: true };
 }

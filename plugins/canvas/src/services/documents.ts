@@ -1,7 +1,7 @@
 import { InvalidError, memberMrn } from '@wpk/sdk';
 import * as Y from 'yjs';
 import type { Board } from '../models/index.js';
-import { emit, type CanvasBaseContext, type CanvasContext } from './context.js';
+import type { CanvasBaseContext, CanvasContext } from '../kit.js';
 import { publishToBoard } from './live.js';
 import { fingerprints, OBJECTS_ROOT, objectProblem } from './objects-model.js';
 
@@ -117,7 +117,7 @@ export function imageKeyPattern(boardId: string): RegExp {
 
 /** Stages `core.canvas.board.edited` for a collaborative update that changed objects. */
 export function emitEdited(ctx: CanvasContext, boardId: string, summary: ChangeSummary): void {
-  emit(ctx, 'core.canvas.board.edited', {
+  ctx.events.stage('core.canvas.board.edited', {
     board_id: boardId,
     created_ids: summary.created.slice(0, 100),
     updated_ids: summary.updated.slice(0, 100),

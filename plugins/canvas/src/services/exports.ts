@@ -5,7 +5,7 @@ import { renderPdf } from '../render/pdf.js';
 import { renderPng } from '../render/png.js';
 import { renderSvg } from '../render/svg.js';
 import { requireBoard } from './boards.js';
-import { emit, type CanvasContext } from './context.js';
+import type { CanvasContext } from '../kit.js';
 import { loadDocument } from './documents.js';
 import { publishToBoard } from './live.js';
 import { readObjects } from './objects-model.js';
@@ -51,7 +51,7 @@ export async function renderExport(ctx: CanvasContext, boardId: string, target: 
     { board_id: board.id, target, storage_key: key, content_type: CONTENT_TYPES[target], size_bytes: stored.size_bytes, object_count: objects.length, created_by: ctx.member.id },
     { conflictFields: ['board_id', 'target'] },
   );
-  emit(ctx, 'core.canvas.export.created', { board_id: board.id, target, size_bytes: row.size_bytes, object_count: row.object_count, created_by: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.export.created', { board_id: board.id, target, size_bytes: row.size_bytes, object_count: row.object_count, created_by: memberMrn(ctx.member.id) });
   publishToBoard(ctx, board.id, 'export.created', presentExport(row));
   return { ...presentExport(row), download: linkOf(await ctx.storage.signedDownloadUrl(key, { filename: `${fileName(board.name)}.${target}` })) };
 }
@@ -86,7 +86,7 @@ export async function deleteExport(ctx: CanvasContext, boardId: string, target: 
   const { board, row } = await requireExport(ctx, boardId, target);
   await ctx.db.exports.destroy({ where: { board_id: board.id, target } });
   await ctx.storage.delete(row.storage_key);
-  emit(ctx, 'core.canvas.export.deleted', { board_id: board.id, target, deleted_by: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.export.deleted', { board_id: board.id, target, deleted_by: memberMrn(ctx.member.id) });
   publishToBoard(ctx, board.id, 'export.deleted', { board_id: board.id, target });
   return { board_id: board.id, target, deleted: true as const };
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { isUuid, NotFoundError } from '@wpk/sdk';
+import { isUuid, newId, NotFoundError } from '@wpk/sdk';
 import { requireBoard } from './boards.js';
-import type { CanvasContext } from './context.js';
+import type { CanvasContext } from '../kit.js';
 
 /** Image types a board shows (and its exports embed; PDF embeds PNG and JPEG). */
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
@@ -14,7 +13,7 @@ export const IMAGE_MAX_BYTES = 10 * 1024 * 1024;
  */
 export async function createImageUpload(ctx: CanvasContext, boardId: string, input: { content_type: (typeof IMAGE_TYPES)[number]; size_bytes?: number }) {
   const board = await requireBoard(ctx, boardId);
-  const imageId = randomUUID();
+  const imageId = newId();
   const key = `boards/${board.id}/images/${imageId}`;
   const upload = await ctx.storage.signedUploadUrl(key, { expiresInSeconds: 900, contentType: input.content_type, maxBytes: Math.min(input.size_bytes ?? IMAGE_MAX_BYTES, IMAGE_MAX_BYTES) });
   return { image_id: imageId, file_key: key, content_type: input.content_type, upload: { url: upload.url, method: upload.method, expires_at: upload.expires_at.toISOString() } };

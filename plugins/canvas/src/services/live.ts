@@ -1,4 +1,4 @@
-import type { CanvasBaseContext } from './context.js';
+import type { CanvasBaseContext } from '../kit.js';
 
 /**
  * The app's live channel (docs/live-updates.md): `canvas/boards/{board_id}` carries a board's

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { ConflictError, InvalidError, memberMrn, NotFoundError } from '@wpk/sdk';
+import { ConflictError, InvalidError, memberMrn, newId, NotFoundError } from '@wpk/sdk';
 import * as Y from 'yjs';
 import type { Board } from '../models/index.js';
-import { emit, type CanvasContext } from './context.js';
+import type { CanvasContext } from '../kit.js';
 import { changeDocument, checkImageKey, emitEdited, loadDocument } from './documents.js';
 import { FIELDS, OBJECTS_ROOT, readObjects, writeFields, type CanvasObject, type ObjectType } from './objects-model.js';
 import { requireBoard } from './boards.js';
@@ -44,7 +43,7 @@ function checkBindings(objects: Y.Map<unknown>, fields: Record<string, unknown>,
 /** Adds an object (its id: the given one, or a new uuid); the change reaches live followers as a Yjs update. */
 export async function createObject(ctx: CanvasContext, boardId: string, input: Record<string, unknown> & { type: ObjectType; id?: string }): Promise<CanvasObject> {
   const board = await requireBoard(ctx, boardId);
-  const { id = randomUUID(), type, ...fields } = input;
+  const { id = newId(), type, ...fields } = input;
   checkFieldsOfType(type, fields);
   for (const field of FIELDS[type].required) if (fields[field] === undefined) throw new InvalidError(`${field} is required for a ${type}`);
   if (typeof fields.file_key === 'string') await checkImageKey(ctx, board, fields.file_key, 'file_key');
@@ -61,7 +60,7 @@ export async function createObject(ctx: CanvasContext, boardId: string, input: R
     },
   });
   const made = await readObject(ctx, board.id, id);
-  emit(ctx, 'core.canvas.object.created', { board_id: board.id, object_id: id, type, created_by: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.object.created', { board_id: board.id, object_id: id, type, created_by: memberMrn(ctx.member.id) });
   return made;
 }
 
@@ -98,7 +97,7 @@ export async function updateObject(ctx: CanvasContext, boardId: string, objectId
     },
   });
   const object = await readObject(ctx, board.id, objectId);
-  if (summary.updated.length > 0) emit(ctx, 'core.canvas.object.updated', { board_id: board.id, object_id: objectId, changed_fields: changed, updated_by: memberMrn(ctx.member.id) });
+  if (summary.updated.length > 0) ctx.events.stage('core.canvas.object.updated', { board_id: board.id, object_id: objectId, changed_fields: changed, updated_by: memberMrn(ctx.member.id) });
   return object;
 }
 
@@ -124,7 +123,7 @@ export async function deleteObject(ctx: CanvasContext, boardId: string, objectId
       }
     },
   });
-  emit(ctx, 'core.canvas.object.deleted', { board_id: board.id, object_id: objectId, deleted_by: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.object.deleted', { board_id: board.id, object_id: objectId, deleted_by: memberMrn(ctx.member.id) });
   return { id: objectId, deleted: true, unbound_ids: unbound.sort() };
 }
 

@@ -1,4 +1,4 @@
-import { memberMrn } from '@wpk/sdk';
+import { memberMrn, type SearchDocument } from '@wpk/sdk';
 import type { Board, BoardExport, Comment, VoteSession } from '../models/index.js';
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
@@ -15,6 +15,11 @@ export function presentBoard(board: Board) {
     created_at: iso(board.created_at),
     updated_at: iso(board.updated_at),
   };
+}
+
+/** The search document of a board: found by name, the description as detail. */
+export function boardDocument(board: Board): SearchDocument {
+  return { type: 'board', id: board.id, title: board.name, subtitle: 'Board', url: `/canvas/boards/${board.id}`, names: [board.name], details: [board.description] };
 }
 
 /** A comment as the API answers it. */

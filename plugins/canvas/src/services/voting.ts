@@ -1,11 +1,21 @@
-import { ConflictError, InvalidError, isUuid, memberMrn, NotFoundError } from '@wpk/sdk';
-import type { VoteSession } from '../models/index.js';
+import { ConflictError, defineStateMachine, InvalidError, isUuid, memberMrn, NotFoundError } from '@wpk/sdk';
+import { SESSION_STATUSES, type VoteSession } from '../models/index.js';
 import { requireBoard } from './boards.js';
-import { emit, type CanvasContext } from './context.js';
+import type { CanvasContext } from '../kit.js';
 import { loadDocument } from './documents.js';
 import { publishToBoard } from './live.js';
 import { OBJECTS_ROOT } from './objects-model.js';
 import { presentSession } from './present.js';
+
+const VOTING_CLOSED = 'core.canvas.voting.closed';
+
+/** A voting session takes votes while open; closing it makes its results final and visible. */
+export const votingSession = defineStateMachine({
+  name: 'voting session',
+  states: SESSION_STATUSES,
+  initial: 'open',
+  moves: { close: { from: ['open'], to: 'closed', event: VOTING_CLOSED } },
+});
 
 /** The voting session of the board, or 404. */
 export async function requireSession(ctx: CanvasContext, boardId: string, sessionId: string, lock = false): Promise<VoteSession> {
@@ -63,23 +73,23 @@ export async function startSession(ctx: CanvasContext, boardId: string, input: {
     title: input.title ?? '',
     votes_per_member: input.votes_per_member ?? ctx.settings.default_votes_per_member,
     allow_multiple: input.allow_multiple ?? false,
-    status: 'open',
+    status: votingSession.initial,
     started_by: ctx.member.id,
   });
-  emit(ctx, 'core.canvas.voting.started', { board_id: board.id, session_id: session.id, title: session.title, votes_per_member: session.votes_per_member, started_by: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.voting.started', { board_id: board.id, session_id: session.id, title: session.title, votes_per_member: session.votes_per_member, started_by: memberMrn(ctx.member.id) });
   publishToBoard(ctx, board.id, 'voting.started', presentSession(session));
   return session;
 }
 
-/** Closes a session: its results become final and visible. Closing a closed session is 409. */
+/** Closes a session: its results become final and visible. Closing a closed session is 409 naming both states. */
 export async function closeSession(ctx: CanvasContext, boardId: string, sessionId: string): Promise<VoteSession> {
   const board = await requireBoard(ctx, boardId);
   const session = await requireSession(ctx, board.id, sessionId, true);
-  if (session.status === 'closed') throw new ConflictError(`Voting session ${session.id} is already closed`);
-  await ctx.db.voteSessions.update({ status: 'closed', closed_at: new Date(), closed_by: ctx.member.id }, { where: { id: session.id } });
+  const { to } = votingSession.move(session.status, 'close');
+  await ctx.db.voteSessions.update({ status: to, closed_at: new Date(), closed_by: ctx.member.id }, { where: { id: session.id } });
   const closed = await requireSession(ctx, board.id, session.id);
   const { results, total_votes, voter_count } = await resultsOf(ctx, session.id);
-  emit(ctx, 'core.canvas.voting.closed', { board_id: board.id, session_id: session.id, total_votes, voter_count, closed_by: memberMrn(ctx.member.id) });
+  ctx.events.stage(VOTING_CLOSED, { board_id: board.id, session_id: session.id, total_votes, voter_count, closed_by: memberMrn(ctx.member.id) });
   publishToBoard(ctx, board.id, 'voting.closed', { ...presentSession(closed), results, total_votes, voter_count });
   return closed;
 }
@@ -105,7 +115,7 @@ export async function castVote(ctx: CanvasContext, boardId: string, sessionId: s
   if (mine.length >= session.votes_per_member) throw new ConflictError(`You have used all ${session.votes_per_member} of your votes in this session: take one back first`);
   if (!session.allow_multiple && mine.some((vote) => vote.object_id === objectId)) throw new ConflictError(`You already voted for ${objectId}; this session allows one vote per object`);
   await ctx.db.votes.create({ session_id: session.id, object_id: objectId, member_id: ctx.member.id });
-  emit(ctx, 'core.canvas.vote.added', { board_id: session.board_id, session_id: session.id, object_id: objectId, voter_mrn: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.vote.added', { board_id: session.board_id, session_id: session.id, object_id: objectId, voter_mrn: memberMrn(ctx.member.id) });
   const view = await presentSessionFor(ctx, session);
   publishToBoard(ctx, session.board_id, 'vote.added', { session_id: session.id, object_id: objectId, votes_left: view.votes_left }, [ctx.member.id]);
   return view;
@@ -118,7 +128,7 @@ export async function removeVote(ctx: CanvasContext, boardId: string, sessionId:
   const vote = await ctx.db.votes.findOne({ where: { session_id: session.id, member_id: ctx.member.id, object_id: objectId }, order: [['created_at', 'DESC'], ['id', 'DESC']] });
   if (!vote) throw new NotFoundError(`You have no vote on ${objectId} in this session`);
   await ctx.db.votes.destroy({ where: { id: vote.id } });
-  emit(ctx, 'core.canvas.vote.removed', { board_id: session.board_id, session_id: session.id, object_id: objectId, voter_mrn: memberMrn(ctx.member.id) });
+  ctx.events.stage('core.canvas.vote.removed', { board_id: session.board_id, session_id: session.id, object_id: objectId, voter_mrn: memberMrn(ctx.member.id) });
   const view = await presentSessionFor(ctx, session);
   publishToBoard(ctx, session.board_id, 'vote.removed', { session_id: session.id, object_id: objectId, votes_left: view.votes_left }, [ctx.member.id]);
   return view;

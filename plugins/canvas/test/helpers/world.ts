@@ -1,38 +1,16 @@
 /**
- * The Canvas app's test fixture: a real platform with the app as first-party, one workspace where it
- * is installed, and members holding chosen keys. Sockets: `openSocket` of @wpk/testing.
+ * What Canvas's tests share beyond `startWorld` of @wpk/testing: the app's keys (`world.member()`
+ * holds them all) and short ways to make a board and a sticky note. Sockets: `openSocket` of
+ * @wpk/testing.
  */
-import { createTestPlatform, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import { startWorld, type TestMember, type World } from '@wpk/testing';
 import app from '../../src/index.js';
 
 export const ALL_KEYS = ['canvas.boards.create', 'canvas.boards.read', 'canvas.boards.edit', 'canvas.boards.export', 'canvas.comments.create', 'canvas.votes.create', 'canvas.votes.manage'];
 
-export interface World {
-  platform: TestPlatform;
-  workspace: TestWorkspace;
-  owner: TestMember;
-  member(keys?: string[]): Promise<TestMember>;
-  takeEvents(): Array<{ action: string; payload: Record<string, unknown> }>;
-  close(): Promise<void>;
-}
-
-export async function startWorld(subdomain: string): Promise<World> {
-  const platform = await createTestPlatform({ apps: [app], firstParty: true });
-  const workspace = await platform.workspace(subdomain);
-  await workspace.install('canvas');
-  platform.takeEvents();
-  return {
-    platform,
-    workspace,
-    owner: workspace.owner,
-    member: (keys = ALL_KEYS) => workspace.member({ permissions: keys }),
-    takeEvents: () =>
-      platform
-        .takeEvents()
-        .filter((event) => event.action.startsWith('core.canvas.'))
-        .map((event) => ({ action: event.action, payload: event.payload })),
-    close: () => platform.close(),
-  };
+/** The Canvas app installed in `subdomain`; `member()` holds every key but the managers'. */
+export function startCanvasWorld(subdomain: string): Promise<World> {
+  return startWorld({ app, subdomain, memberKeys: ALL_KEYS });
 }
 
 /** A board made by `member`; answers its id. */

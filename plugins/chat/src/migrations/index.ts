@@ -1,5 +1,6 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createChatTables } from './0001-create-chat-tables.js';
+import { dropMemberDirectory } from './0002-drop-member-directory.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createChatTables];
+export const migrations: AppMigration[] = [createChatTables, dropMemberDirectory];

@@ -142,20 +142,7 @@ export const listChats = defineModel<ListChat>('list_chats', {
   chat_id: { type: DataTypes.UUID, primaryKey: true },
 });
 
-/** The app's copy of who left the workspace, fed by events (never read from core's tables). */
-export interface DirectoryMember {
-  member_id: string;
-  removed_at: Date | null;
-  removed_by: string | null;
-}
-
-export const memberDirectory = defineModel<DirectoryMember>('member_directory', {
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  removed_at: { type: DataTypes.DATE, allowNull: true },
-  removed_by: { type: DataTypes.UUID, allowNull: true },
-});
-
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { chats, participants, messages, reactions, favourites, chatLists, listChats, memberDirectory };
+export const models = { chats, participants, messages, reactions, favourites, chatLists, listChats };
 
 export type Models = typeof models;

@@ -1,6 +1,6 @@
-import { defineRoute, Joi, type AnyAppRoute, type RouteRateLimit } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { CHAT_TYPES, PARTICIPANT_ROLES, type Models } from '../models/index.js';
+import { Joi, type RouteRateLimit } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { CHAT_TYPES, PARTICIPANT_ROLES } from '../models/index.js';
 import { createChat, deleteChat, listChats, readChat, updateChat } from '../services/chats.js';
 import { createList, deleteList, favourite, listLists, putInList, takeFromList, unfavourite, updateList } from '../services/lists.js';
 import { addReaction, clearHistory, createUpload, deleteMessage, editMessage, listMessages, markRead, presentOne, removeReaction, sendMessage } from '../services/messages.js';
@@ -14,7 +14,6 @@ const page = { page: Joi.any(), per_page: Joi.any() };
 const mrn = () => Joi.string().max(200);
 const emoji = () => Joi.string().min(1).max(64).pattern(/^\S+$/).messages({ 'string.pattern.base': '{#label} must be one emoji or :shortcode: without spaces' });
 const listName = () => Joi.string().trim().min(1).max(80);
-const route = defineRoute<Models, AppTypes>;
 
 /**
  * A member posts at most 120 messages a minute in a workspace, across chats (2 a second
@@ -23,10 +22,11 @@ const route = defineRoute<Models, AppTypes>;
 export const POSTING_LIMIT: RouteRateLimit = { name: 'post-messages', per: 'member', limit: 120, windowSeconds: 60, message: 'You are sending messages too fast; wait a moment and try again' };
 
 /** Every route of the Chat app (the manifest's authorization table lists the same). */
-export const routes: AnyAppRoute<Models, any>[] = [
+export const routes = [
   route({
     method: 'GET',
     path: '/chats',
+    chain: ['chat.chats.read'],
     answers: { collection: MY_CHAT },
     description: "Lists the caller's chats, most recently active first, with unread counts",
     validate: { query: Joi.object({ ...page, type: Joi.string().valid(...CHAT_TYPES), q: Joi.string().max(200).allow(''), favourite: Joi.boolean(), list_id: id() }) },
@@ -38,6 +38,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats',
+    chain: ['chat.chats.create'],
     answers: { single: STARTED_CHAT },
     description: 'Starts a chat: direct (one other participant; the existing one is answered again), group or channel',
     validate: {
@@ -45,7 +46,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
         type: Joi.string().valid(...CHAT_TYPES).required(),
         name: Joi.string().trim().max(200).allow(''),
         topic: Joi.string().max(1000).allow(''),
-        participant_mrns: Joi.array().items(mrn()).max(1000),
+        participant_mrns: Joi.array().items(Joi.memberMrn()).max(1000),
       }),
     },
     async handler(request, ctx) {
@@ -56,6 +57,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats/{id}',
+    chain: ['chat.chats.read'],
     answers: { single: MY_CHAT },
     description: 'Reads a chat (one the caller takes part in, or any channel)',
     validate: { params: params('id') },
@@ -66,6 +68,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/chats/{id}',
+    chain: ['chat.chats.read'],
     answers: { single: CHAT },
     description: "UpdateChat: the chat's name and topic (its owner)",
     validate: { params: params('id'), payload: Joi.object({ name: Joi.string().trim().max(200).allow(''), topic: Joi.string().max(1000).allow('') }).or('name', 'topic') },
@@ -76,6 +79,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}',
+    chain: ['chat.chats.read'],
     answers: { single: DELETED },
     description: 'Deletes a chat and its messages (its owner, or chat.chats.delete)',
     validate: { params: params('id') },
@@ -86,6 +90,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats/{id}/messages',
+    chain: ['chat.messages.read'],
     answers: { collection: MESSAGE },
     description: "Lists a chat's messages, newest first; parent_id: a thread's replies, oldest first; before/after page by seq",
     validate: { params: params('id'), query: Joi.object({ ...page, parent_id: id(), before: Joi.number().integer().min(0), after: Joi.number().integer().min(0) }) },
@@ -97,6 +102,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/messages',
+    chain: ['chat.messages.send'],
     answers: { single: MESSAGE },
     description: 'SendMessage: text and/or a file of the app, optionally a reply in a thread; <@member_id> mentions',
     rateLimits: [POSTING_LIMIT],
@@ -116,6 +122,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/uploads',
+    chain: ['chat.messages.send'],
     answers: { single: UPLOAD },
     description: 'Gives a signed link (PUT, 15 minutes) to upload a file to share in the chat',
     validate: {
@@ -133,6 +140,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/messages',
+    chain: ['chat.chats.read'],
     answers: { single: CLEARED },
     description: "Clears the chat's history for everyone (its owner, or chat.chats.manage)",
     validate: { params: params('id') },
@@ -143,6 +151,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/chats/{id}/messages/{msg_id}',
+    chain: ['chat.messages.send'],
     answers: { single: MESSAGE },
     description: "EditMessage: the sender changes the message's text",
     validate: { params: params('id', 'msg_id'), payload: Joi.object({ body: Joi.string().max(10000).allow('').required() }) },
@@ -153,6 +162,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/messages/{msg_id}',
+    chain: ['chat.messages.send'],
     answers: { single: MESSAGE },
     description: "Deletes a message, leaving a tombstone (its sender, the chat's owner, or chat.messages.delete)",
     validate: { params: params('id', 'msg_id') },
@@ -163,6 +173,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/messages/{msg_id}/reactions',
+    chain: ['chat.messages.send'],
     answers: { single: MESSAGE },
     description: "Adds the caller's reaction to a message (the same emoji twice is one reaction)",
     validate: { params: params('id', 'msg_id'), payload: Joi.object({ emoji: emoji().required() }) },
@@ -173,6 +184,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/messages/{msg_id}/reactions/{emoji}',
+    chain: ['chat.messages.send'],
     answers: { single: MESSAGE },
     description: "Takes the caller's reaction back",
     validate: { params: Joi.object({ id: id().required(), msg_id: id().required(), emoji: emoji().required() }) },
@@ -183,6 +195,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PUT',
     path: '/chats/{id}/read',
+    chain: ['chat.messages.read'],
     answers: { single: READ_POSITION },
     description: "Moves the caller's read position to a message (never backwards); answers the unread count left",
     validate: { params: params('id'), payload: Joi.object({ message_id: id().required() }) },
@@ -193,6 +206,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats/{id}/participants',
+    chain: ['chat.chats.read'],
     answers: { collection: PARTICIPANT },
     description: "Lists a chat's participants, owners first",
     validate: { params: params('id'), query: Joi.object(page) },
@@ -204,9 +218,10 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/participants',
+    chain: ['chat.chats.read'],
     answers: { single: PARTICIPANT },
     description: 'Adds a participant, or joins a channel (member_mrn: the caller)',
-    validate: { params: params('id'), payload: Joi.object({ member_mrn: mrn().required() }) },
+    validate: { params: params('id'), payload: Joi.object({ member_mrn: Joi.memberMrn().required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(presentParticipant(await addParticipant(ctx, request.params.id, request.payload.member_mrn)));
     },
@@ -214,6 +229,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/chats/{id}/participants/{member_mrn}',
+    chain: ['chat.chats.read'],
     answers: { single: PARTICIPANT },
     description: "UpdateParticipant: role (the owner) or muted (the participant themselves)",
     validate: { params: Joi.object({ id: id().required(), member_mrn: mrn().required() }), payload: Joi.object({ role: Joi.string().valid(...PARTICIPANT_ROLES), muted: Joi.boolean() }).or('role', 'muted') },
@@ -224,6 +240,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/participants/{member_mrn}',
+    chain: ['chat.chats.read'],
     answers: { single: REMOVED_PARTICIPANT },
     description: 'Removes a participant (the owner), or leaves (the participant themselves)',
     validate: { params: Joi.object({ id: id().required(), member_mrn: mrn().required() }) },
@@ -234,6 +251,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/chats/lists',
+    chain: ['chat.lists.edit'],
     answers: { collection: CHAT_LIST },
     description: "Lists the caller's chat lists",
     validate: { query: Joi.object(page) },
@@ -245,6 +263,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/lists',
+    chain: ['chat.lists.edit'],
     answers: { single: CHAT_LIST },
     description: 'Creates a personal chat list',
     validate: { payload: Joi.object({ name: listName().required(), position: Joi.number().integer().min(0).max(1000) }) },
@@ -255,6 +274,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/chats/lists/{list_id}',
+    chain: ['chat.lists.edit'],
     answers: { single: CHAT_LIST },
     description: 'UpdateChatList: renames or moves a list',
     validate: { params: params('list_id'), payload: Joi.object({ name: listName(), position: Joi.number().integer().min(0).max(1000) }).or('name', 'position') },
@@ -265,6 +285,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/lists/{list_id}',
+    chain: ['chat.lists.edit'],
     answers: { single: DELETED },
     description: 'Deletes a list (its chats stay)',
     validate: { params: params('list_id') },
@@ -275,6 +296,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PUT',
     path: '/chats/{id}/lists/{list_id}',
+    chain: ['chat.lists.edit'],
     answers: { single: CHAT_LIST },
     description: 'Puts a chat in one of the caller\'s lists',
     validate: { params: params('id', 'list_id') },
@@ -285,6 +307,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/lists/{list_id}',
+    chain: ['chat.lists.edit'],
     answers: { single: CHAT_LIST },
     description: 'Takes a chat out of a list',
     validate: { params: params('id', 'list_id') },
@@ -295,6 +318,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PUT',
     path: '/chats/{id}/favourite',
+    chain: ['chat.lists.edit'],
     answers: { single: FAVOURITE },
     description: 'Marks a chat favourite for the caller',
     validate: { params: params('id') },
@@ -305,6 +329,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/chats/{id}/favourite',
+    chain: ['chat.lists.edit'],
     answers: { single: FAVOURITE },
     description: 'Unmarks a favourite chat',
     validate: { params: params('id') },
@@ -315,6 +340,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/chats/{id}/call-requests',
+    chain: ['chat.calls.create'],
     answers: { single: CALL_REQUEST },
     description: "Asks the chat's participants to join a call (core.chat.call.requested)",
     validate: { params: params('id'), payload: Joi.object({ mode: Joi.string().valid('video', 'audio').required() }) },

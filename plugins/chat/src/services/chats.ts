@@ -1,16 +1,15 @@
-import { ForbiddenError, InvalidError, isUuid, memberMrn, NotFoundError, Op } from '@wpk/sdk';
+import { conflictOnDuplicate, ForbiddenError, InvalidError, likePattern, memberIdFromMrn, memberMrn, NotFoundError, Op } from '@wpk/sdk';
+import { resource, type ChatContext } from '../kit.js';
 import type { Chat, ChatType, Participant } from '../models/index.js';
-import { conflictOnDuplicate, likePattern, type ChatContext } from './context.js';
-import { emit } from './events.js';
 import { publishToChat, publishToMember } from './live.js';
-import { assertMemberPresent, memberIdOf } from './members.js';
 import { presentChat } from './present.js';
 
+/** The workspace's chats, for get-or-404 (who may see one is the services' rule). */
+export const chats = resource({ model: 'chats', label: 'Chat', order: [['created_at', 'ASC'], ['id', 'ASC']] });
+
 /** The chat, or 404. */
-export async function requireChat(ctx: ChatContext, chatId: string): Promise<Chat> {
-  const chat = isUuid(chatId) ? await ctx.db.chats.findById(chatId) : null;
-  if (!chat) throw new NotFoundError(`Chat ${chatId} not found`);
-  return chat;
+export function requireChat(ctx: ChatContext, chatId: string): Promise<Chat> {
+  return chats.require(ctx, chatId);
 }
 
 /** The caller's participation, or null. */
@@ -60,8 +59,8 @@ export interface CreateChatInput {
  */
 export async function createChat(ctx: ChatContext, input: CreateChatInput): Promise<{ chat: Chat; created: boolean }> {
   const me = ctx.member.id;
-  const others = [...new Set((input.participant_mrns ?? []).map((mrn, index) => memberIdOf(mrn, `participant_mrns[${index}]`)))].filter((id) => id !== me);
-  for (const [index, id] of others.entries()) await assertMemberPresent(ctx, id, `participant_mrns[${index}]`);
+  // The route checked that each names a member of the workspace.
+  const others = [...new Set((input.participant_mrns ?? []).map((mrn) => memberIdFromMrn(mrn)!.toLowerCase()))].filter((id) => id !== me);
   const name = input.name?.trim() || null;
   let directKey: string | null = null;
   if (input.type === 'direct') {
@@ -78,8 +77,8 @@ export async function createChat(ctx: ChatContext, input: CreateChatInput): Prom
     throw new InvalidError('name is required for a channel');
   }
   if (name && input.type === 'channel') {
-    const clash = await ctx.db.chats.findOne({ where: { type: 'channel', name: { [Op.iLike]: name.replace(/[\\%_]/g, (c) => `\\${c}`) } } });
-    if (clash) throw new InvalidError(`name: a channel named ${name} already exists`);
+    const channels = await ctx.db.chats.findAll({ where: { type: 'channel', name: { [Op.iLike]: likePattern(name, 'prefix') } } });
+    if (channels.some((channel) => channel.name?.toLowerCase() === name.toLowerCase())) throw new InvalidError(`name: a channel named ${name} already exists`);
   }
   const chat = await conflictOnDuplicate(
     ctx.db.chats.create({ type: input.type, name, topic: input.topic ?? '', direct_key: directKey, creator_id: me }),
@@ -88,7 +87,7 @@ export async function createChat(ctx: ChatContext, input: CreateChatInput): Prom
   await ctx.db.participants.create({ chat_id: chat.id, member_id: me, role: 'owner' });
   for (const id of others) await ctx.db.participants.create({ chat_id: chat.id, member_id: id, role: input.type === 'direct' ? 'owner' : 'member' });
   const all = [me, ...others];
-  emit(ctx, 'core.chat.chat.created', { chat_id: chat.id, type: chat.type, name: name ?? undefined, creator_mrn: memberMrn(me), participant_mrns: all.map(memberMrn) });
+  ctx.events.stage('core.chat.chat.created', { chat_id: chat.id, type: chat.type, name: name ?? undefined, creator_mrn: memberMrn(me), participant_mrns: all.map(memberMrn) });
   for (const id of all) publishToMember(ctx, id, 'chat.created', presentChat(chat));
   return { chat, created: true };
 }
@@ -157,7 +156,7 @@ export async function updateChat(ctx: ChatContext, chatId: string, input: { name
   if (Object.keys(changes).length === 0) return chat;
   await ctx.db.chats.update({ ...(changes.name !== undefined ? { name: changes.name || null } : {}), ...(changes.topic !== undefined ? { topic: changes.topic } : {}) }, { where: { id: chat.id } });
   const updated = (await ctx.db.chats.findById(chat.id))!;
-  emit(ctx, 'core.chat.chat.updated', { chat_id: chat.id, changes, updated_by: ctx.member.mrn });
+  ctx.events.stage('core.chat.chat.updated', { chat_id: chat.id, changes, updated_by: ctx.member.mrn });
   publishToChat(ctx, chat.id, 'chat.updated', presentChat(updated), await audienceOf(ctx, chat.id));
   return updated;
 }

@@ -1,7 +1,7 @@
-import { InvalidError, isUuid, NotFoundError, Op } from '@wpk/sdk';
+import { conflictOnDuplicate, InvalidError, isUuid, likePattern, NotFoundError, Op } from '@wpk/sdk';
+import type { ChatContext } from '../kit.js';
 import type { ChatList } from '../models/index.js';
 import { requireParticipant } from './chats.js';
-import { conflictOnDuplicate, type ChatContext } from './context.js';
 import { presentList } from './present.js';
 
 /** The caller's list, or 404 (another member's lists do not exist for them). */
@@ -35,8 +35,8 @@ export async function createList(ctx: ChatContext, input: { name: string; positi
 }
 
 async function assertFreeName(ctx: ChatContext, name: string, except: string | null): Promise<void> {
-  const clash = await ctx.db.chatLists.findOne({ where: { member_id: ctx.member.id, name: { [Op.iLike]: name.replace(/[\\%_]/g, (c) => `\\${c}`) } } });
-  if (clash && clash.id !== except) throw new InvalidError(`name: you already have a list named ${name}`);
+  const lists = await ctx.db.chatLists.findAll({ where: { member_id: ctx.member.id, name: { [Op.iLike]: likePattern(name, 'prefix') } } });
+  if (lists.some((list) => list.id !== except && list.name.toLowerCase() === name.toLowerCase())) throw new InvalidError(`name: you already have a list named ${name}`);
 }
 
 /** UpdateChatList: rename and/or move. */

@@ -1,5 +1,5 @@
 import type { Message } from '../models/index.js';
-import type { ChatBaseContext } from './context.js';
+import type { ChatBaseContext } from '../kit.js';
 import { presentMessage } from './present.js';
 
 /**

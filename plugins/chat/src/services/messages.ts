@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { ForbiddenError, InvalidError, isUuid, memberMrn, NotFoundError, Op } from '@wpk/sdk';
+import { ForbiddenError, InvalidError, isUuid, memberMrn, newId, NotFoundError, Op } from '@wpk/sdk';
+import type { ChatContext } from '../kit.js';
 import type { Attachment, Chat, Message } from '../models/index.js';
 import { audienceOf, requireParticipant, requireVisibleChat } from './chats.js';
-import type { ChatContext } from './context.js';
-import { emit, preview } from './events.js';
 import { publishMessage, publishToChat, publishToMember } from './live.js';
-import { presentMessage } from './present.js';
+import { presentMessage, preview } from './present.js';
 
 /** `<@{member_id}>` in a message's text mentions that member (Slack's form). */
 const MENTION = /<@([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})>/gi;
@@ -87,9 +85,9 @@ export async function sendMessage(ctx: ChatContext, chatId: string, input: SendI
   if (parent) await ctx.db.messages.update({ reply_count: parent.reply_count + 1 }, { where: { id: parent.id } });
   if (!parent) await ctx.db.participants.update({ last_read_seq: seq }, { where: { chat_id: chat.id, member_id: ctx.member.id } });
 
-  emit(ctx, 'core.chat.message.sent', { chat_id: chat.id, message_id: message.id, sender_mrn: ctx.member.mrn, content_preview: preview(body), has_media: attachment !== null });
+  ctx.events.stage('core.chat.message.sent', { chat_id: chat.id, message_id: message.id, sender_mrn: ctx.member.mrn, content_preview: preview(body), has_media: attachment !== null });
   for (const id of mentioned) {
-    emit(ctx, 'core.member.mentioned', {
+    ctx.events.stage('core.member.mentioned', {
       source: 'chat',
       mentioned_mrn: memberMrn(id),
       mentioner_mrn: ctx.member.mrn,
@@ -99,7 +97,7 @@ export async function sendMessage(ctx: ChatContext, chatId: string, input: SendI
     });
     publishToMember(ctx, id, 'mention', { chat_id: chat.id, message_id: message.id, mentioner_mrn: ctx.member.mrn, preview: preview(body) });
   }
-  if (attachment) emit(ctx, 'core.chat.file.shared', { chat_id: chat.id, message_id: message.id, sender_mrn: ctx.member.mrn, ...attachment });
+  if (attachment) ctx.events.stage('core.chat.file.shared', { chat_id: chat.id, message_id: message.id, sender_mrn: ctx.member.mrn, ...attachment });
   if (chat.type === 'channel' && body.trim()) indexMessage(ctx, chat, message);
   publishMessage(ctx, 'message.sent', message, audience);
   return message;
@@ -112,7 +110,7 @@ export async function sendMessage(ctx: ChatContext, chatId: string, input: SendI
 export async function createUpload(ctx: ChatContext, chatId: string, input: { filename: string; content_type?: string; size_bytes?: number }) {
   const { chat } = await requireParticipant(ctx, chatId);
   const safe = input.filename.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 120) || 'file';
-  const key = `chats/${chat.id}/${randomUUID()}/${safe}`;
+  const key = `chats/${chat.id}/${newId()}/${safe}`;
   const upload = await ctx.storage.signedUploadUrl(key, { expiresInSeconds: 900, ...(input.content_type ? { contentType: input.content_type } : {}), ...(input.size_bytes !== undefined ? { maxBytes: input.size_bytes } : {}) });
   return { file_key: key, filename: input.filename, upload };
 }
@@ -145,7 +143,7 @@ export async function editMessage(ctx: ChatContext, chatId: string, messageId: s
   const mentioned = mentionsIn(body).filter((id) => id !== ctx.member.id && audience.includes(id));
   await ctx.db.messages.update({ body, edited_at: new Date(), mentions: mentioned }, { where: { id: message.id } });
   const updated = (await ctx.db.messages.findById(message.id))!;
-  emit(ctx, 'core.chat.message.edited', { chat_id: chat.id, message_id: message.id, sender_mrn: ctx.member.mrn });
+  ctx.events.stage('core.chat.message.edited', { chat_id: chat.id, message_id: message.id, sender_mrn: ctx.member.mrn });
   if (chat.type === 'channel') indexMessage(ctx, chat, updated);
   publishMessage(ctx, 'message.edited', updated, audience);
   return updated;
@@ -160,7 +158,7 @@ export async function deleteMessage(ctx: ChatContext, chatId: string, messageId:
   await ctx.db.messages.update({ deleted_at: new Date(), body: '', attachment: null, mentions: [] }, { where: { id: message.id } });
   await ctx.db.reactions.destroy({ where: { message_id: message.id } });
   const updated = (await ctx.db.messages.findById(message.id))!;
-  emit(ctx, 'core.chat.message.deleted', { chat_id: chat.id, message_id: message.id, sender_mrn: memberMrn(message.sender_id) });
+  ctx.events.stage('core.chat.message.deleted', { chat_id: chat.id, message_id: message.id, sender_mrn: memberMrn(message.sender_id) });
   ctx.search.remove('message', message.id);
   publishMessage(ctx, 'message.deleted', updated, await audienceOf(ctx, chat.id));
   return updated;
@@ -174,7 +172,7 @@ export async function clearHistory(ctx: ChatContext, chatId: string): Promise<{ 
   for (const message of all) ctx.search.remove('message', message.id);
   await ctx.db.messages.destroy({ where: { chat_id: chat.id, parent_id: { [Op.ne]: null } } });
   await ctx.db.messages.destroy({ where: { chat_id: chat.id } });
-  emit(ctx, 'core.chat.chat.updated', { chat_id: chat.id, changes: { history_cleared: true }, updated_by: ctx.member.mrn });
+  ctx.events.stage('core.chat.chat.updated', { chat_id: chat.id, changes: { history_cleared: true }, updated_by: ctx.member.mrn });
   publishToChat(ctx, chat.id, 'chat.cleared', { chat_id: chat.id }, await audienceOf(ctx, chat.id));
   return { chat_id: chat.id, deleted_messages: all.length };
 }

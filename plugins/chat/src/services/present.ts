@@ -63,3 +63,9 @@ export function presentMessage(message: Message, reactionRows: Reaction[]) {
 export function presentList(list: ChatList, chatIds: string[]) {
   return { id: list.id, name: list.name, position: list.position, chat_ids: chatIds, created_at: list.created_at, updated_at: list.updated_at };
 }
+
+/** The first 200 characters of a text, on one line (event previews). */
+export function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= 200 ? flat : `${flat.slice(0, 199)}…`;
+}

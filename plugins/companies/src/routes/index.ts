@@ -1,6 +1,6 @@
-import { defineRoute, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { COMPANY_SIZES, type Models } from '../models/index.js';
+import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { COMPANY_SIZES } from '../models/index.js';
 import { createCompany, deleteCompany, listCompanies, requireCompany, updateCompany } from '../services/companies.js';
 import { presentCompany } from '../services/present.js';
 
@@ -27,14 +27,14 @@ const fields = {
     .allow(null),
   description: Joi.string().max(5000).allow(''),
   address: address().allow(null),
-  owner_mrn: Joi.string().max(200),
+  owner_mrn: Joi.memberMrn(),
 };
 
 const nullableText = () => Joi.string().allow('', null);
 
 /** A company as every route answers it (services/present.ts); checked against each answer in the tests. */
 export const COMPANY: JoiObjectSchema = recordSchema({
-  id: Joi.string().guid(),
+  id: field.uuid(),
   mrn: Joi.string().pattern(/^mrn:companies:company:/),
   name: Joi.string(),
   domain: nullableText(),
@@ -42,22 +42,23 @@ export const COMPANY: JoiObjectSchema = recordSchema({
   size: Joi.string().valid(...COMPANY_SIZES).allow(null),
   description: Joi.string().allow('', null),
   address: recordSchema({ street: nullableText(), city: nullableText(), region: nullableText(), postal_code: nullableText(), country: nullableText() }),
-  owner_id: Joi.string().guid(),
-  owner_mrn: Joi.string().pattern(/^mrn:account:member:/),
-  creator_id: Joi.string().guid(),
+  owner_id: field.uuid(),
+  owner_mrn: field.memberMrn(),
+  creator_id: field.uuid(),
   revision: Joi.number().integer().min(1).description('Rises by one with every change; copies kept by other apps keep the highest'),
-  created_at: Joi.date().iso(),
-  updated_at: Joi.date().iso(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('CompaniesCompany');
 
 /** `DELETE /companies/{company_id}`. */
-export const DELETED_COMPANY: JoiObjectSchema = recordSchema({ id: Joi.string().guid(), mrn: Joi.string().pattern(/^mrn:companies:company:/), deleted: Joi.boolean().valid(true) }).id('CompaniesDeletedCompany');
+export const DELETED_COMPANY: JoiObjectSchema = recordSchema({ id: field.uuid(), mrn: Joi.string().pattern(/^mrn:companies:company:/), deleted: Joi.boolean().valid(true) }).id('CompaniesDeletedCompany');
 
 /** Companies: list, create, read, update, delete. */
 export const routes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/companies',
+    chain: ['companies.companies.read'],
     answers: { collection: COMPANY },
     description: 'Lists companies by name; q matches name or domain, filters by industry, size, domain and owner',
     validate: {
@@ -76,9 +77,10 @@ export const routes = [
       return ctx.respond.collection(rows.map(presentCompany), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/companies',
+    chain: ['companies.companies.create'],
     answers: { single: COMPANY },
     description: 'Creates a company; the owner defaults to the caller',
     validate: { payload: Joi.object({ ...fields, name: fields.name.required() }) },
@@ -87,9 +89,10 @@ export const routes = [
       return ctx.respond.single(presentCompany(company), { self: `/companies/${company.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/companies/{company_id}',
+    chain: ['companies.companies.read'],
     answers: { single: COMPANY },
     description: 'Reads a company',
     validate: { params },
@@ -98,9 +101,10 @@ export const routes = [
       return ctx.respond.single(presentCompany(company), { self: `/companies/${company.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PUT',
     path: '/companies/{company_id}',
+    chain: ['companies.companies.edit'],
     answers: { single: COMPANY },
     description: 'Updates the given fields of a company (null clears an optional one)',
     validate: { params, payload: Joi.object(fields) },
@@ -109,9 +113,10 @@ export const routes = [
       return ctx.respond.single(presentCompany(company), { self: `/companies/${company.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/companies/{company_id}',
+    chain: ['companies.companies.delete'],
     answers: { single: DELETED_COMPANY },
     description: 'Deletes a company',
     validate: { params },

@@ -1,8 +1,7 @@
-import { ConflictError, InvalidError, memberIdFromMrn, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, InvalidError, isUuid, memberIdFromMrn, Op } from '@wpk/sdk';
+import { resource, type CompaniesContext } from '../kit.js';
 import type { Company, CompanyAddress, CompanySize } from '../models/index.js';
-import { companyDocument } from '../search.js';
-import { likePattern, type CompaniesContext } from './context.js';
-import { displayFields } from './present.js';
+import { companyDocument, displayFields } from './present.js';
 
 /** What a create or an update may set; `null` clears an optional field. */
 export interface CompanyInput {
@@ -15,14 +14,29 @@ export interface CompanyInput {
   owner_mrn?: string;
 }
 
-/** The fields an update compares, in the order `changed_fields` names them. */
-const FIELDS = ['name', 'domain', 'industry', 'size', 'description', 'address', 'owner_mrn'] as const;
+/** The fields an update compares, as `changed_fields` names them (the owner by MRN). */
+const FIELD_NAMES: Record<string, string> = { owner_id: 'owner_mrn' };
+
+/** Companies of the workspace: reads, the search index and the events of every write. */
+export const companies = resource({
+  model: 'companies',
+  label: 'Company',
+  order: [['name', 'ASC'], ['id', 'ASC']],
+  searchColumns: ['name', 'domain'],
+  search: { type: 'company', document: companyDocument },
+  events: {
+    created: (company, ctx) => ['core.companies.company.created', { ...displayFields(company), created_by: ctx.member!.id }],
+    updated: (company, changed, ctx) => ['core.companies.company.updated', { ...displayFields(company), changed_fields: changed.map((field) => FIELD_NAMES[field] ?? field), updated_by: ctx.member!.id }],
+    deleted: (company, ctx) => {
+      const { company_mrn } = displayFields(company);
+      return ['core.companies.company.deleted', { company_id: company.id, company_mrn, name: company.name, revision: company.revision + 1, deleted_by: ctx.member!.id }];
+    },
+  },
+});
 
 /** The company of the workspace; 404 otherwise (another workspace's id answers the same). */
-export async function requireCompany(ctx: CompaniesContext, companyId: string, lock?: 'update'): Promise<Company> {
-  const company = await ctx.db.companies.findById(companyId, lock ? { lock } : {});
-  if (!company) throw new NotFoundError(`Company ${companyId} not found`);
-  return company;
+export function requireCompany(ctx: CompaniesContext, companyId: string, lock?: 'update') {
+  return companies.require(ctx, companyId, lock ? { lock } : {});
 }
 
 /**
@@ -47,11 +61,9 @@ export function normaliseDomain(text: string): string {
   return host;
 }
 
-/** The member id of an owner MRN; 400 naming the field when it is no member MRN. */
+/** The member id of an owner MRN (the route checked it names a member of the workspace). */
 function ownerId(mrn: string): string {
-  const id = memberIdFromMrn(mrn);
-  if (!id || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw new InvalidError(`owner_mrn must be a member MRN (mrn:account:member:{id}), got ${mrn}`);
-  return id.toLowerCase();
+  return memberIdFromMrn(mrn)!.toLowerCase();
 }
 
 /** An address with its empty parts dropped (trimmed text; an empty object when nothing is left). */
@@ -84,15 +96,18 @@ export interface ListFilters {
   owner_mrn?: string;
 }
 
-/** One page of the workspace's companies by name, then id. */
+/** One page of the workspace's companies by name, then id. A filter naming no member's MRN matches nothing. */
 export async function listCompanies(ctx: CompaniesContext, filters: ListFilters) {
   const where: Record<string | symbol, unknown> = {};
-  if (filters.q) where[Op.or] = [{ name: { [Op.iLike]: likePattern(filters.q) } }, { domain: { [Op.iLike]: likePattern(filters.q.toLowerCase()) } }];
   if (filters.industry) where.industry = { [Op.iLike]: filters.industry.replace(/[\\%_]/g, (c) => `\\${c}`) };
   if (filters.size) where.size = filters.size;
   if (filters.domain) where.domain = normaliseDomain(filters.domain);
-  if (filters.owner_mrn) where.owner_id = ownerId(filters.owner_mrn);
-  return ctx.db.companies.findAndCountAll({ where, order: [['name', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+  if (filters.owner_mrn) {
+    const owner = memberIdFromMrn(filters.owner_mrn);
+    if (!owner || !isUuid(owner)) throw new InvalidError(`query parameter owner_mrn must be a member MRN (mrn:account:member:<id>), got ${filters.owner_mrn}`);
+    where.owner_id = owner.toLowerCase();
+  }
+  return companies.list(ctx, { q: filters.q, where });
 }
 
 /** Creates a company (owner: the given member, else the caller). Emits `company.created`. */
@@ -100,7 +115,7 @@ export async function createCompany(ctx: CompaniesContext, input: CompanyInput &
   const domain = input.domain ? normaliseDomain(input.domain) : null;
   const owner = input.owner_mrn ? ownerId(input.owner_mrn) : ctx.member.id;
   await assertDomainFree(ctx, domain, null);
-  const company = await ctx.db.companies.create({
+  return companies.create(ctx, {
     name: input.name,
     domain,
     industry: input.industry?.trim() || null,
@@ -111,9 +126,6 @@ export async function createCompany(ctx: CompaniesContext, input: CompanyInput &
     creator_id: ctx.member.id,
     revision: 1,
   });
-  ctx.search.upsert(companyDocument(company));
-  ctx.events.stage('core.companies.company.created', { ...displayFields(company), created_by: ctx.member.id });
-  return company;
 }
 
 /**
@@ -132,24 +144,13 @@ export async function updateCompany(ctx: CompaniesContext, companyId: string, in
     address: input.address === undefined ? company.address : cleanAddress(input.address),
     owner_id: input.owner_mrn === undefined ? company.owner_id : ownerId(input.owner_mrn),
   };
-  const before: Record<(typeof FIELDS)[number], unknown> = { ...company, owner_mrn: company.owner_id };
-  const after: Record<(typeof FIELDS)[number], unknown> = { ...next, owner_mrn: next.owner_id };
-  const changed = FIELDS.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
-  if (changed.length === 0) return company;
-  if (changed.includes('domain')) await assertDomainFree(ctx, next.domain, company.id);
-  await ctx.db.companies.update({ ...next, revision: company.revision + 1 }, { where: { id: company.id } });
-  const updated = (await ctx.db.companies.findById(company.id))!;
-  ctx.search.upsert(companyDocument(updated));
-  ctx.events.stage('core.companies.company.updated', { ...displayFields(updated), changed_fields: [...changed], updated_by: ctx.member.id });
-  return updated;
+  if (next.domain !== company.domain) await assertDomainFree(ctx, next.domain, company.id);
+  const { row } = await companies.patch(ctx, company, next, { touch: (before) => ({ revision: before.revision + 1 }) });
+  return row;
 }
 
 /** Deletes a company. Emits `company.deleted` (other apps drop their copy). */
 export async function deleteCompany(ctx: CompaniesContext, companyId: string) {
-  const company = await requireCompany(ctx, companyId, 'update');
-  await ctx.db.companies.destroy({ where: { id: company.id } });
-  ctx.search.remove('company', company.id);
-  const { company_mrn: mrn } = displayFields(company);
-  ctx.events.stage('core.companies.company.deleted', { company_id: company.id, company_mrn: mrn, name: company.name, revision: company.revision + 1, deleted_by: ctx.member.id });
-  return { id: company.id, mrn, deleted: true };
+  const company = await companies.remove(ctx, companyId);
+  return { id: company.id, mrn: displayFields(company).company_mrn, deleted: true };
 }

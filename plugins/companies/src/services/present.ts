@@ -1,4 +1,4 @@
-import { formatMrn, memberMrn } from '@wpk/sdk';
+import { formatMrn, memberMrn, type SearchDocument } from '@wpk/sdk';
 import type { Company } from '../models/index.js';
 
 /** The MRN other apps reference a company by: `mrn:companies:company:{id}`. */
@@ -45,5 +45,21 @@ export function displayFields(company: Company) {
     country: company.address.country ?? null,
     owner_mrn: memberMrn(company.owner_id),
     revision: company.revision,
+  };
+}
+
+/** The search document of a company: found by name and domain; industry, city, country and description as details. */
+export function companyDocument(company: Company): SearchDocument {
+  const place = [company.address.city, company.address.country].filter(Boolean).join(', ');
+  return {
+    type: 'company',
+    id: company.id,
+    badge: company.domain ?? '',
+    title: company.name,
+    subtitle: [company.industry, place].filter(Boolean).join(' · ') || 'Company',
+    url: `/companies/${company.id}`,
+    names: [company.name, company.domain ?? ''],
+    details: [company.industry ?? '', company.address.city ?? '', company.address.country ?? '', company.description],
+    filters: { industry: company.industry, company_size: company.size },
   };
 }

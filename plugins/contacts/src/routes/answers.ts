@@ -1,4 +1,4 @@
-import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
 import { ADDRESS_TYPES, EMAIL_TYPES, PHONE_TYPES } from '../services/vcard.js';
 
 /**
@@ -7,8 +7,6 @@ import { ADDRESS_TYPES, EMAIL_TYPES, PHONE_TYPES } from '../services/vcard.js';
  * checks read them. The vCard export answers the file itself (`{ file: 'text/vcard' }`).
  */
 
-const uuid = () => Joi.string().guid();
-const instant = () => Joi.date().iso();
 const nullableText = () => Joi.string().allow(null);
 const contactMrn = () => Joi.string().pattern(/^mrn:contacts:contact:/);
 
@@ -18,7 +16,7 @@ const ADDRESS = recordSchema(
 ).description('An address: its empty parts are left out');
 
 export const CONTACT: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   mrn: contactMrn(),
   display_name: Joi.string(),
   given_name: nullableText(),
@@ -29,43 +27,43 @@ export const CONTACT: JoiObjectSchema = recordSchema({
   nickname: nullableText(),
   organization: nullableText(),
   job_title: nullableText(),
-  company_mrn: nullableText(),
+  company_mrn: field.mrn().allow(null),
   company: recordSchema({ mrn: Joi.string(), name: Joi.string().allow(null).description('Null while the app does not know the company') }).allow(null),
-  member_mrn: nullableText(),
+  member_mrn: field.memberMrn().allow(null),
   emails: Joi.array().items(recordSchema({ value: Joi.string(), type: Joi.string().valid(...EMAIL_TYPES) })),
   phones: Joi.array().items(recordSchema({ value: Joi.string(), type: Joi.string().valid(...PHONE_TYPES) })),
   addresses: Joi.array().items(ADDRESS),
-  birthday: Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/).allow(null),
+  birthday: field.date().allow(null),
   notes: Joi.string().allow(''),
   tags: Joi.array().items(Joi.string()),
   source: Joi.string().valid('manual', 'import', 'suggestion'),
-  creator_id: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
+  creator_id: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('ContactsContact');
 
-export const DELETED_CONTACT: JoiObjectSchema = recordSchema({ id: uuid(), mrn: contactMrn(), deleted: Joi.boolean().valid(true) }).id('ContactsContactDeleted');
+export const DELETED_CONTACT: JoiObjectSchema = recordSchema({ id: field.uuid(), mrn: contactMrn(), deleted: Joi.boolean().valid(true) }).id('ContactsContactDeleted');
 
 /** A group of contacts that look like one person, and what they share. */
 export const DUPLICATE_GROUP: JoiObjectSchema = recordSchema({
-  contact_ids: Joi.array().items(uuid()).description('Oldest first'),
+  contact_ids: Joi.array().items(field.uuid()).description('Oldest first'),
   reasons: Joi.array().items(recordSchema({ kind: Joi.string().valid('email', 'phone', 'member', 'name'), value: Joi.string() })),
   contacts: Joi.array().items(CONTACT),
 }).id('ContactsDuplicateGroup');
 
-export const IMPORT: JoiObjectSchema = recordSchema({ created: Joi.number().integer().min(0), contact_ids: Joi.array().items(uuid()) }).id('ContactsImport');
+export const IMPORT: JoiObjectSchema = recordSchema({ created: field.count(), contact_ids: Joi.array().items(field.uuid()) }).id('ContactsImport');
 
 const SUGGESTION_KEYS = {
-  id: uuid(),
+  id: field.uuid(),
   name: nullableText(),
   email: nullableText(),
-  member_mrn: nullableText(),
+  member_mrn: field.memberMrn().allow(null),
   sources: Joi.array().items(Joi.string()).description('Where the interactions came from'),
   interactions: Joi.number().integer().min(0),
-  last_interaction_at: instant(),
+  last_interaction_at: field.instant(),
   status: Joi.string().valid('pending', 'accepted', 'dismissed'),
-  contact_id: uuid().allow(null),
-  created_at: instant(),
+  contact_id: field.uuid().allow(null),
+  created_at: field.instant(),
 };
 
 export const SUGGESTION: JoiObjectSchema = recordSchema(SUGGESTION_KEYS).id('ContactsSuggestion');

@@ -1,6 +1,5 @@
-import { defineRoute, Joi, type JoiObjectSchema } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi, type JoiObjectSchema } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { createContact, deleteContact, listContacts, presentContacts, requireContact, updateContact } from '../services/contacts.js';
 import { findDuplicates, mergeContacts } from '../services/duplicates.js';
 import { acceptSuggestion, dismissSuggestion, listSuggestions } from '../services/suggestions.js';
@@ -25,7 +24,8 @@ const contactFields = {
   organization: text(200),
   job_title: text(200),
   company_mrn: Joi.string().max(200).allow(null),
-  member_mrn: Joi.string().max(200).allow(null),
+  // A former colleague stays a person: a contact may keep naming a member who left.
+  member_mrn: Joi.memberMrn({ former: true }).allow(null),
   emails: Joi.array()
     .items(Joi.object({ value: Joi.string().trim().email({ tlds: false }).max(320).required(), type: Joi.string().valid(...EMAIL_TYPES) }))
     .max(20),
@@ -44,9 +44,10 @@ const contactPayload = (): JoiObjectSchema => Joi.object(contactFields);
 
 /** Contacts, their duplicates and merges, vCard import and export, suggestions. */
 export const routes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts',
+    chain: ['contacts.contacts.read'],
     answers: { collection: CONTACT },
     description: 'Lists contacts by display name; q matches names, emails, phones, organization, title and tags',
     validate: { query: Joi.object({ q: Joi.string().max(200).allow(''), tag: Joi.string().max(50), company_mrn: Joi.string().max(200), email: Joi.string().max(320), ...page }) },
@@ -55,9 +56,10 @@ export const routes = [
       return ctx.respond.collection(await presentContacts(ctx, rows), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/contacts',
+    chain: ['contacts.contacts.create'],
     answers: { single: CONTACT },
     description: 'Creates a contact; it needs a name, an email or a phone',
     validate: { payload: contactPayload() },
@@ -66,9 +68,10 @@ export const routes = [
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts/{contact_id}',
+    chain: ['contacts.contacts.read'],
     answers: { single: CONTACT },
     description: 'Reads a contact',
     validate: { params: contactParams },
@@ -77,9 +80,10 @@ export const routes = [
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PUT',
     path: '/contacts/{contact_id}',
+    chain: ['contacts.contacts.edit'],
     answers: { single: CONTACT },
     description: 'Updates the given fields of a contact (null clears one; a list is replaced whole)',
     validate: { params: contactParams, payload: contactPayload() },
@@ -88,9 +92,10 @@ export const routes = [
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/contacts/{contact_id}',
+    chain: ['contacts.contacts.delete'],
     answers: { single: DELETED_CONTACT },
     description: 'Deletes a contact',
     validate: { params: contactParams },
@@ -98,9 +103,10 @@ export const routes = [
       return ctx.respond.single(await deleteContact(ctx, request.params.contact_id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts/duplicates',
+    chain: ['contacts.contacts.read'],
     answers: { collection: DUPLICATE_GROUP },
     description: 'Groups of contacts sharing an email, a phone, a member or their full name',
     validate: { query: Joi.object(page) },
@@ -109,9 +115,10 @@ export const routes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/contacts/{contact_id}/merges',
+    chain: ['contacts.contacts.edit', 'contacts.contacts.delete'],
     answers: { single: CONTACT },
     description: 'Merges contact_ids into this contact and deletes them',
     validate: { params: contactParams, payload: Joi.object({ contact_ids: Joi.array().items(Joi.id()).min(1).max(20).required() }) },
@@ -120,9 +127,10 @@ export const routes = [
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/contacts/imports',
+    chain: ['contacts.contacts.import'],
     answers: { single: IMPORT },
     description: 'Imports every card of a vCard 4.0 (or 3.0) text, all or none',
     validate: { payload: Joi.object({ vcard: Joi.string().min(1).max(1_000_000).required() }) },
@@ -130,9 +138,10 @@ export const routes = [
       return ctx.respond.single(await importContacts(ctx, request.payload.vcard), { contacts: '/contacts' });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts/vcard',
+    chain: ['contacts.contacts.export'],
     description: 'Exports contacts (all, or by ids, tag, company) as one vCard 4.0 file (text/vcard)',
     validate: {
       query: Joi.object({
@@ -149,9 +158,10 @@ export const routes = [
       return ctx.respond.file(exported.vcard, { contentType: exported.content_type, filename: exported.filename });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/contacts/suggestions',
+    chain: ['contacts.suggestions.review'],
     answers: { collection: SUGGESTION },
     description: "The caller's suggestions (default pending), most interactions first",
     validate: { query: Joi.object({ status: Joi.string().valid('pending', 'accepted', 'dismissed'), ...page }) },
@@ -160,9 +170,10 @@ export const routes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/contacts/suggestions/{suggestion_id}',
+    chain: ['contacts.suggestions.review'],
     answers: { single: SUGGESTION_DECIDED },
     description: 'Accepts a suggestion (it becomes a contact; contact fields may be added) or dismisses it',
     validate: { params: suggestionParams, payload: Joi.object({ status: Joi.string().valid('accepted', 'dismissed').required(), ...contactFields, member_mrn: Joi.forbidden() }) },
@@ -173,9 +184,10 @@ export const routes = [
       return ctx.respond.single(data, { self: `/contacts/suggestions/${id}`, ...(data.contact_id ? { contact: `/contacts/${data.contact_id}` } : {}) });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/contacts/suggestions/{suggestion_id}',
+    chain: ['contacts.suggestions.review'],
     answers: { single: SUGGESTION },
     description: 'Dismisses a suggestion',
     validate: { params: suggestionParams },

@@ -1,6 +1,6 @@
+import type { ContactsEventContext } from '../kit.js';
 import { companyNames, fieldsOf, writeContact } from './contacts.js';
-import { idFromMrn, type ContactsEventContext } from './context.js';
-import { contactDocument } from '../search.js';
+import { contactDocument, idFromMrn } from './present.js';
 
 /** What the app keeps of a company event; null when the payload lacks what a copy needs. */
 function readPayload(payload: Record<string, unknown>): { id: string; name: string; domain: string | null; revision: number } | null {

@@ -1,8 +1,14 @@
-import { InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { InvalidError, memberIdFromMrn, memberMrn, Op } from '@wpk/sdk';
+import { resource, type ContactsBaseContext, type ContactsContext } from '../kit.js';
 import type { Contact, ContactAddress, ContactEmail, ContactKey, ContactPhone, ContactSource } from '../models/index.js';
-import { contactDocument } from '../search.js';
-import { idFromMrn, likePattern, type ContactsBaseContext, type ContactsContext } from './context.js';
-import { contactMrn, presentContact } from './present.js';
+import { contactDocument, contactMrn, idFromMrn, presentContact } from './present.js';
+
+/**
+ * Contacts of the workspace: get-or-404, the list by display name (`q` over the text the contact
+ * is found by) and the walk of a re-index. Writes stay here: a contact's index entry needs its
+ * company's name and its identifying keys.
+ */
+export const contacts = resource({ model: 'contacts', label: 'Contact', order: [['display_name', 'ASC'], ['id', 'ASC']], searchColumns: ['search_text'] });
 
 /** What a create or an update may set; `null` clears an optional field. */
 export interface ContactInput {
@@ -83,8 +89,8 @@ export function cleanTags(tags: string[]): string[] {
 
 /**
  * The fields of a contact after applying `input` to `base` (a new contact: all empty). Refuses
- * (400) a company or member reference that is no such MRN, a company the app knows as deleted,
- * and a contact with nothing to call it by.
+ * (400) a company reference that is no company MRN, a company the app knows as deleted, and a
+ * contact with nothing to call it by.
  */
 export async function resolveFields(ctx: ContactsBaseContext, input: ContactInput, base: ContactFields | null): Promise<ContactFields> {
   const empty: ContactFields = { display_name: '', given_name: null, family_name: null, middle_name: null, prefix: null, suffix: null, nickname: null, organization: null, job_title: null, company_mrn: null, member_mrn: null, emails: [], phones: [], addresses: [], birthday: null, notes: '', tags: [] };
@@ -97,10 +103,8 @@ export async function resolveFields(ctx: ContactsBaseContext, input: ContactInpu
   if (input.birthday !== undefined) next.birthday = input.birthday;
   if (input.notes !== undefined) next.notes = input.notes;
   if (input.tags !== undefined) next.tags = cleanTags(input.tags);
-  if (input.member_mrn !== undefined) {
-    if (input.member_mrn !== null && !idFromMrn(input.member_mrn, 'account', 'member')) throw new InvalidError(`member_mrn must be a member MRN (mrn:account:member:{id}), got ${input.member_mrn}`);
-    next.member_mrn = input.member_mrn ? `mrn:account:member:${idFromMrn(input.member_mrn, 'account', 'member')}` : null;
-  }
+  // The route checked that it names a member of the workspace (a former one too).
+  if (input.member_mrn !== undefined) next.member_mrn = input.member_mrn ? memberMrn(memberIdFromMrn(input.member_mrn)!.toLowerCase()) : null;
   if (input.company_mrn !== undefined && input.company_mrn !== before.company_mrn) {
     const companyId = input.company_mrn === null ? null : idFromMrn(input.company_mrn, 'companies', 'company');
     if (input.company_mrn !== null && !companyId) throw new InvalidError(`company_mrn must be a company MRN (mrn:companies:company:{id}), got ${input.company_mrn}`);
@@ -137,7 +141,7 @@ function searchTextOf(fields: ContactFields): string {
 }
 
 /** Company names of the app's copy, by company MRN (deleted companies and unknown ones absent). */
-export async function companyNames(ctx: ContactsBaseContext, mrns: Array<string | null>): Promise<Map<string, string>> {
+export async function companyNames(ctx: Pick<ContactsBaseContext, 'db'>, mrns: Array<string | null>): Promise<Map<string, string>> {
   const ids = [...new Set(mrns.map((mrn) => idFromMrn(mrn, 'companies', 'company')).filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
   const copies = await ctx.db.companyCopies.findAll({ where: { company_id: { [Op.in]: ids }, deleted: false } });
@@ -181,10 +185,8 @@ export async function createContact(ctx: ContactsContext, input: ContactInput): 
 }
 
 /** The contact of the workspace; 404 otherwise (another workspace's id answers the same). */
-export async function requireContact(ctx: ContactsBaseContext, contactId: string, lock?: 'update'): Promise<Contact> {
-  const contact = await ctx.db.contacts.findById(contactId, lock ? { lock } : {});
-  if (!contact) throw new NotFoundError(`Contact ${contactId} not found`);
-  return contact;
+export function requireContact(ctx: ContactsBaseContext, contactId: string, lock?: 'update'): Promise<Contact> {
+  return contacts.require(ctx, contactId, lock ? { lock } : {});
 }
 
 /** The stored fields of a contact row. */
@@ -242,12 +244,11 @@ export interface ListFilters {
 /** One page of contacts by display name, then id. */
 export async function listContacts(ctx: ContactsContext, filters: ListFilters) {
   const where: Record<string, unknown> = {};
-  if (filters.q) where.search_text = { [Op.like]: likePattern(filters.q.toLowerCase()) };
   if (filters.tag) where.tags = { [Op.contains]: [filters.tag] };
   if (filters.company_mrn) where.company_mrn = filters.company_mrn.toLowerCase();
   if (filters.email) {
     const keys = await ctx.db.contactKeys.findAll({ where: { kind: 'email', value: emailKey(filters.email) } });
     where.id = { [Op.in]: keys.map((key) => key.contact_id) };
   }
-  return ctx.db.contacts.findAndCountAll({ where, order: [['display_name', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+  return contacts.list(ctx, { q: filters.q, where });
 }

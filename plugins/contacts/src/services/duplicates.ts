@@ -1,7 +1,7 @@
 import { ConflictError, InvalidError, Op } from '@wpk/sdk';
 import type { Contact, ContactKey } from '../models/index.js';
 import { cleanTags, fieldsOf, presentContacts, removeContact, requireContact, resolveFields, writeContact, type ContactFields } from './contacts.js';
-import type { ContactsContext } from './context.js';
+import type { ContactsContext } from '../kit.js';
 import { contactMrn } from './present.js';
 
 /** Why contacts are grouped: the keys they share (an email, a phone, a member, the same name). */

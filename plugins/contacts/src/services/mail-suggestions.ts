@@ -1,6 +1,6 @@
 import { isUuid } from '@wpk/sdk';
 import { emailKey } from './contacts.js';
-import type { ContactsEventContext } from './context.js';
+import type { ContactsEventContext } from '../kit.js';
 import { eventInstant, firstDelivery, MAX_PARTICIPANTS } from './suggestions.js';
 
 /** A person seen in a mail event: an address, and a display name when the event carries one. */

@@ -1,5 +1,11 @@
-import { formatMrn } from '@wpk/sdk';
+import { formatMrn, isUuid, parseMrn, type SearchDocument } from '@wpk/sdk';
 import type { Contact, Suggestion } from '../models/index.js';
+
+/** The id inside `mrn:{app}:{resource}:{uuid}`, lower case; null when `value` is no such MRN. */
+export function idFromMrn(value: unknown, app: string, resource: string): string | null {
+  const mrn = typeof value === 'string' ? parseMrn(value) : null;
+  return mrn && mrn.app === app && mrn.resource === resource && isUuid(mrn.id) ? mrn.id.toLowerCase() : null;
+}
 
 /** The MRN other apps reference a contact by: `mrn:contacts:contact:{id}`. */
 export function contactMrn(contactId: string): string {
@@ -51,5 +57,20 @@ export function presentSuggestion(suggestion: Suggestion) {
     status: suggestion.status,
     contact_id: suggestion.contact_id,
     created_at: suggestion.created_at,
+  };
+}
+
+/** The search document of a contact: found by name and emails; organization, title, phones, tags as details. */
+export function contactDocument(contact: Contact, companyName: string | null): SearchDocument {
+  const organization = companyName ?? contact.organization;
+  return {
+    type: 'contact',
+    id: contact.id,
+    title: contact.display_name,
+    subtitle: [contact.job_title, organization].filter(Boolean).join(' · ') || contact.emails[0]?.value || 'Contact',
+    url: `/contacts/${contact.id}`,
+    names: [contact.display_name, contact.emails.map((email) => email.value).join(' ')],
+    details: [organization ?? '', contact.job_title ?? '', contact.phones.map((phone) => phone.value).join(' '), contact.tags.join(' ')],
+    filters: { company_mrn: contact.company_mrn },
   };
 }

@@ -1,8 +1,19 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { defineStateMachine, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
 import type { Suggestion, SuggestionStatus } from '../models/index.js';
 import { insertContact, presentContacts, resolveFields, type ContactInput } from './contacts.js';
-import { idFromMrn, type ContactsContext, type ContactsEventContext } from './context.js';
-import { presentSuggestion } from './present.js';
+import type { ContactsContext, ContactsEventContext } from '../kit.js';
+import { idFromMrn, presentSuggestion } from './present.js';
+
+/** A suggestion is pending until its member accepts it (it becomes a contact) or dismisses it; either is final. */
+export const suggestionStatus = defineStateMachine({
+  name: 'suggestion',
+  states: ['pending', 'accepted', 'dismissed'] as const,
+  initial: 'pending',
+  moves: {
+    accept: { from: ['pending'], to: 'accepted' },
+    dismiss: { from: ['pending'], to: 'dismissed' },
+  },
+});
 
 /** Where an interaction was seen. */
 export type InteractionSource = 'chat' | 'call' | 'mail';
@@ -87,19 +98,15 @@ export async function listSuggestions(ctx: ContactsContext, status: SuggestionSt
   return { rows: rows.map(presentSuggestion), count };
 }
 
-function assertPending(suggestion: Suggestion): void {
-  if (suggestion.status !== 'pending') throw new ConflictError(`Suggestion ${suggestion.id} is already ${suggestion.status}`);
-}
-
 /**
  * Accepts a suggestion: it becomes a contact (source `suggestion`) made of what the suggestion
  * knows (member, name, email) and the fields the caller adds or overrides. Needs
- * `contacts.contacts.create` besides the route's key. 409 when it is no longer pending.
+ * `contacts.contacts.create` besides the route's key. 409 naming both states when it is no longer pending.
  */
 export async function acceptSuggestion(ctx: ContactsContext, suggestionId: string, input: ContactInput) {
   if (!ctx.permissions.has('contacts.contacts.create')) throw new ForbiddenError('Missing permission: contacts.contacts.create');
   const suggestion = await requireOwnSuggestion(ctx, suggestionId);
-  assertPending(suggestion);
+  const { to } = suggestionStatus.move(suggestion.status, 'accept');
   const name = input.display_name ?? input.given_name ?? input.family_name ?? suggestion.name;
   const emails = input.emails ?? (suggestion.email ? [{ value: suggestion.email, type: 'other' as const }] : []);
   if (!name && emails.length === 0 && !(input.phones ?? []).length) {
@@ -107,16 +114,16 @@ export async function acceptSuggestion(ctx: ContactsContext, suggestionId: strin
   }
   const fields = await resolveFields(ctx, { ...input, display_name: input.display_name ?? suggestion.name, emails, member_mrn: suggestion.member_mrn }, null);
   const contact = await insertContact(ctx, fields, 'suggestion', ctx.member.id);
-  await ctx.db.suggestions.update({ status: 'accepted', contact_id: contact.id }, { where: { id: suggestion.id } });
+  await ctx.db.suggestions.update({ status: to, contact_id: contact.id }, { where: { id: suggestion.id } });
   const updated = (await ctx.db.suggestions.findById(suggestion.id))!;
   return { ...presentSuggestion(updated), contact: (await presentContacts(ctx, [contact]))[0] };
 }
 
-/** Dismisses a suggestion: it leaves the list and is not suggested again (later interactions only count). 409 when no longer pending. */
+/** Dismisses a suggestion: it leaves the list and is not suggested again (later interactions only count). 409 naming both states when no longer pending. */
 export async function dismissSuggestion(ctx: ContactsContext, suggestionId: string) {
   const suggestion = await requireOwnSuggestion(ctx, suggestionId);
-  assertPending(suggestion);
-  await ctx.db.suggestions.update({ status: 'dismissed' }, { where: { id: suggestion.id } });
+  const { to } = suggestionStatus.move(suggestion.status, 'dismiss');
+  await ctx.db.suggestions.update({ status: to }, { where: { id: suggestion.id } });
   return presentSuggestion((await ctx.db.suggestions.findById(suggestion.id))!);
 }
 

@@ -1,7 +1,7 @@
 import { InvalidError, Op } from '@wpk/sdk';
 import type { Contact, ContactAddress, ContactEmail, ContactPhone } from '../models/index.js';
 import { companyNames, insertContact, resolveFields, type ContactInput } from './contacts.js';
-import type { ContactsContext } from './context.js';
+import type { ContactsContext } from '../kit.js';
 import { parseVCards, serializeVCards, VCardError, type VCardContact } from './vcard.js';
 
 /** The bounds a contact's fields have in the API, checked on each imported card too. */

@@ -13,6 +13,7 @@ export const adminRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/admin/file-stats',
+    chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
     answers: { single: STATS },
     description: 'Workspace storage overview: quota, usage by member and by type',
     async handler(_request, ctx) {
@@ -22,6 +23,7 @@ export const adminRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/admin/file-members/{member_mrn}/folders',
+    chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
     answers: { collection: ITEM },
     description: 'Folders owned by a member (the trash included), oldest first',
     validate: { params: memberParams, query: listQuery() },
@@ -33,6 +35,7 @@ export const adminRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/admin/file-members/{member_mrn}/files',
+    chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
     answers: { collection: ITEM },
     description: 'Files owned by a member (the trash included), oldest first',
     validate: { params: memberParams, query: listQuery() },
@@ -44,6 +47,7 @@ export const adminRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/admin/file-transfers',
+    chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
     answers: { single: TRANSFER },
     description: 'Moves every file and folder of one member to another (offboarding)',
     validate: { payload: Joi.object({ from_mrn: mrnField().required(), to_mrn: mrnField().required() }) },

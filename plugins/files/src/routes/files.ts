@@ -16,6 +16,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files',
+    chain: ['files.files.read'],
     answers: { collection: ITEM },
     description: "Lists a folder (folder_id; default the caller's root): folders first, then files, by name",
     validate: { query: listQuery({ folder_id: id() }) },
@@ -27,6 +28,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/shared-files',
+    chain: ['files.files.read'],
     answers: { collection: ITEM },
     description: 'Lists the files and folders other members shared with the caller, newest share first',
     validate: { query: listQuery() },
@@ -38,6 +40,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/folders',
+    chain: ['files.files.edit'],
     answers: { single: ITEM },
     description: "Creates a folder (parent_id: a folder the caller may edit; default their root)",
     validate: { payload: Joi.object({ name: itemName().required(), parent_id: id().allow(null) }) },
@@ -49,6 +52,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}',
+    chain: ['files.files.read'],
     answers: { single: ITEM },
     description: 'Reads a file or folder',
     validate: { params: idParams('file_id') },
@@ -60,6 +64,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/files/{file_id}',
+    chain: ['files.files.edit'],
     answers: { single: ITEM },
     description: 'Renames (name) or moves (parent_id; null: the root) a file or folder',
     validate: { params: idParams('file_id'), payload: Joi.object({ name: itemName(), parent_id: id().allow(null) }).min(1) },
@@ -71,6 +76,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/files/{file_id}',
+    chain: ['files.files.delete'],
     answers: { single: ITEM },
     description: "Moves a file or folder (and what it holds) to its owner's trash",
     validate: { params: idParams('file_id') },
@@ -82,6 +88,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/files/{file_id}/copies',
+    chain: ['files.files.edit'],
     answers: { single: ITEM },
     description: 'Copies a file (its current version) or a folder (with everything in it)',
     validate: { params: idParams('file_id'), payload: Joi.object({ parent_id: id().allow(null), name: itemName() }) },
@@ -93,6 +100,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}/download',
+    chain: ['files.files.read'],
     answers: { single: DOWNLOAD },
     description: "A link to download the file's current version",
     validate: { params: idParams('file_id') },
@@ -103,6 +111,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}/versions',
+    chain: ['files.files.read'],
     answers: { collection: VERSION },
     description: "Lists a file's versions, newest first",
     validate: { params: idParams('file_id'), query: listQuery() },
@@ -114,6 +123,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}/versions/{version_id}/download',
+    chain: ['files.files.read'],
     answers: { single: DOWNLOAD },
     description: 'A link to download one version of a file',
     validate: { params: idParams('file_id', 'version_id') },
@@ -124,6 +134,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/files/{file_id}/versions/{version_id}/restoration',
+    chain: ['files.files.upload'],
     answers: { single: ITEM },
     description: 'Makes an older version current again (as a new version)',
     validate: { params: idParams('file_id', 'version_id') },
@@ -135,6 +146,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/files/{file_id}/shares',
+    chain: ['files.files.read'],
     answers: { collection: SHARE },
     description: 'Lists the members a file or folder is shared with',
     validate: { params: idParams('file_id'), query: listQuery() },
@@ -146,6 +158,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/files/{file_id}/shares/{member_id}',
+    chain: ['files.files.share'],
     answers: { single: SHARE },
     description: 'Shares a file or folder with a member (role read or edit), or changes their role',
     validate: { params: idParams('file_id', 'member_id'), payload: Joi.object({ role: Joi.string().valid('read', 'edit').required() }) },
@@ -157,6 +170,7 @@ export const fileRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/files/{file_id}/shares/{member_id}',
+    chain: ['files.files.share'],
     answers: { single: SHARE_DELETED },
     description: 'Stops sharing a file or folder with a member (the member may leave a share)',
     validate: { params: idParams('file_id', 'member_id') },

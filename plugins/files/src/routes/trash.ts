@@ -11,6 +11,7 @@ export const trashRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/trash',
+    chain: ['files.files.read'],
     answers: { collection: ITEM },
     description: "The caller's trash, newest first",
     validate: { query: listQuery() },
@@ -22,6 +23,7 @@ export const trashRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/trash/{file_id}/restoration',
+    chain: ['files.files.delete'],
     answers: { single: ITEM },
     description: 'Restores an item (and what it held) from the trash',
     validate: { params: idParams('file_id') },
@@ -33,6 +35,7 @@ export const trashRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/trash/{file_id}',
+    chain: ['files.files.delete'],
     answers: { single: PURGED },
     description: 'Deletes an item of the trash for good',
     validate: { params: idParams('file_id') },

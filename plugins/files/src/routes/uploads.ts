@@ -12,6 +12,7 @@ export const uploadRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/uploads',
+    chain: ['files.files.upload'],
     answers: { single: UPLOAD },
     description: 'Starts an upload (a new file: name and folder_id; a new version: file_id) and answers the link to PUT the bytes to',
     validate: {
@@ -34,6 +35,7 @@ export const uploadRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/uploads/{upload_id}/completion',
+    chain: ['files.files.upload'],
     answers: { single: ITEM },
     description: 'Finishes an upload whose bytes arrived: the file, or its new current version',
     validate: { params: idParams('upload_id') },
@@ -45,6 +47,7 @@ export const uploadRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/uploads/{upload_id}',
+    chain: ['files.files.upload'],
     answers: { single: UPLOAD_DELETED },
     description: 'Abandons an upload (and the bytes that arrived)',
     validate: { params: idParams('upload_id') },

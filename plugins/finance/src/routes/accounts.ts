@@ -11,6 +11,7 @@ export const accountRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/accounts',
+    chain: ['finance.accounts.read'],
     answers: { collection: ACCOUNT },
     description: 'Lists the chart of accounts by code (filters: type, is_bank, q)',
     validate: { query: listQuery({ type: accountType(), is_bank: Joi.boolean(), q: Joi.string().max(200).allow('') }) },
@@ -22,6 +23,7 @@ export const accountRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/finance/accounts',
+    chain: ['finance.accounts.create'],
     answers: { single: ACCOUNT },
     description: 'Adds an account to the chart',
     validate: {
@@ -44,6 +46,7 @@ export const accountRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/accounts/{account_id}',
+    chain: ['finance.accounts.read'],
     answers: { single: ACCOUNT },
     description: 'Reads an account',
     validate: { params: idParams('account_id') },
@@ -55,6 +58,7 @@ export const accountRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/finance/accounts/{account_id}',
+    chain: ['finance.accounts.edit'],
     answers: { single: ACCOUNT },
     description: "Sets an account's display name and show_in_unified",
     validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().max(200).allow('', null), show_in_unified: Joi.boolean() }) },

@@ -13,6 +13,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/bills',
+    chain: ['finance.bills.read'],
     answers: { collection: BILL },
     description: 'Lists bills, newest date first (filters: status, currency, company_mrn, tag)',
     validate: { query: listQuery({ status: Joi.string().valid(...BILL_STATUSES), currency: currency(), company_mrn: mrn(), tag: Joi.string().max(50) }) },
@@ -24,6 +25,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/finance/bills',
+    chain: ['finance.bills.create'],
     answers: { single: BILL },
     description: 'Records a bill as a draft; the same idempotency_key returns the same bill',
     validate: { payload: billBody(true) },
@@ -35,6 +37,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/bills/{entry_id}',
+    chain: ['finance.bills.read'],
     answers: { single: BILL },
     description: 'Reads a bill',
     validate: { params: idParams('entry_id') },
@@ -46,6 +49,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/finance/bills/{entry_id}',
+    chain: ['finance.bills.edit'],
     answers: { single: BILL },
     description: 'Edits a draft bill (409 for any other status)',
     validate: { params: idParams('entry_id'), payload: billBody(false) },
@@ -57,6 +61,7 @@ export const billRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/finance/bills/{entry_id}',
+    chain: ['finance.bills.edit'],
     answers: { single: BILL },
     description: 'Receives, approves (posting its entry) or voids (posting the reversal) a bill',
     validate: { params: idParams('entry_id'), payload: Joi.object({ status: Joi.string().valid('received', 'approved', 'void').required() }) },

@@ -11,6 +11,7 @@ export const budgetRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/budgets',
+    chain: ['finance.budgets.read'],
     answers: { collection: BUDGET },
     description: 'Lists budgets by period (filter: account_id)',
     validate: { query: listQuery({ account_id: id() }) },
@@ -22,6 +23,7 @@ export const budgetRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/finance/budgets',
+    chain: ['finance.budgets.create'],
     answers: { single: BUDGET },
     description: 'Creates a budget',
     validate: { payload: budgetBody(true) },
@@ -33,6 +35,7 @@ export const budgetRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/budgets/{budget_id}',
+    chain: ['finance.budgets.read'],
     answers: { single: BUDGET },
     description: 'Reads a budget',
     validate: { params: idParams('budget_id') },
@@ -44,6 +47,7 @@ export const budgetRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/finance/budgets/{budget_id}',
+    chain: ['finance.budgets.edit'],
     answers: { single: BUDGET },
     description: 'Edits a budget',
     validate: { params: idParams('budget_id'), payload: budgetBody(false) },

@@ -29,6 +29,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/journal-entries',
+    chain: ['finance.entries.read'],
     answers: { collection: JOURNAL_ENTRY },
     description: 'Lists journal entries with their lines, oldest first (filter: bill_id)',
     validate: { query: listQuery({ bill_id: id() }) },
@@ -46,6 +47,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/reports/trial-balance',
+    chain: ['finance.reports.read'],
     answers: { anyOf: [{ collection: TRIAL_BALANCE_ROW, alongside: { totals: TRIAL_BALANCE_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Trial balance as of a date (default: everything posted)',
     validate: { query: listQuery({ as_of: isoDate(), format: format() }) },
@@ -56,6 +58,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/reports/general-ledger',
+    chain: ['finance.reports.read'],
     answers: { anyOf: [{ collection: LEDGER_ROW, alongside: { account: LEDGER_ACCOUNT, totals: LEDGER_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'General ledger of one account between two dates, with running balance',
     validate: { query: listQuery({ account_id: id().required(), from: isoDate(), to: isoDate(), format: format() }) },
@@ -67,6 +70,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/reports/ap-aging',
+    chain: ['finance.reports.read'],
     answers: { anyOf: [{ collection: AGING_ROW, alongside: { totals: AGING_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Accounts-payable aging per supplier as of a date (default today)',
     validate: { query: listQuery({ as_of: isoDate(), format: format() }) },
@@ -77,6 +81,7 @@ export const ledgerRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/finance/reports/budget-vs-actual',
+    chain: ['finance.reports.read'],
     answers: { anyOf: [{ collection: BUDGET_ROW, alongside: { totals: BUDGET_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Budget vs actual per value of a dimension (department, location or project)',
     validate: { query: listQuery({ dimension: Joi.string().valid('department', 'location', 'project'), from: isoDate(), to: isoDate(), format: format() }) },

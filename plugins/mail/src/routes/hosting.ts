@@ -18,6 +18,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/domains',
+      chain: ['mail.domains.read'],
       answers: { collection: DOMAIN },
       description: 'Lists the hosted domains, by name',
       validate: { query: listQuery() },
@@ -29,6 +30,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'POST',
       path: '/mail/domains',
+      chain: ['mail.domains.manage'],
       answers: { single: DOMAIN },
       description: 'Adds a domain; its DKIM key pair is generated and the DNS records to publish are returned',
       validate: { payload: Joi.object({ name: Joi.string().trim().min(3).max(253).required() }) },
@@ -40,6 +42,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/domains/{domain_id}',
+      chain: ['mail.domains.read'],
       answers: { single: DOMAIN },
       description: 'Reads a domain with its DNS records and their last check',
       validate: { params: idParams('domain_id') },
@@ -50,6 +53,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'PATCH',
       path: '/mail/domains/{domain_id}',
+      chain: ['mail.domains.manage'],
       answers: { single: DOMAIN },
       description: "Sets the domain's catch-all mailbox (null: unknown addresses are refused) (SetCatchAll)",
       validate: { params: idParams('domain_id'), payload: Joi.object({ catch_all_mailbox_id: id().allow(null).required() }) },
@@ -60,6 +64,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'DELETE',
       path: '/mail/domains/{domain_id}',
+      chain: ['mail.domains.manage'],
       answers: { single: DELETED },
       description: 'Deletes a domain with its mailboxes, groups and their mail',
       validate: { params: idParams('domain_id') },
@@ -71,6 +76,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'POST',
       path: '/mail/domains/{domain_id}/verification',
+      chain: ['mail.domains.manage'],
       answers: { single: DOMAIN },
       description: "Looks the domain's DNS records up now; verified (and claimed for this workspace) once the ownership record carries this workspace's token and MX, SPF, DKIM and DMARC match; 409 while another workspace holds it verified",
       validate: { params: idParams('domain_id') },
@@ -82,6 +88,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/mailboxes',
+      chain: ['mail.mailboxes.read'],
       answers: { collection: MAILBOX },
       description: 'Lists mailboxes by address (domain_id, member_id and q filter)',
       validate: { query: listQuery({ domain_id: id(), member_id: id(), q: q() }) },
@@ -93,6 +100,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'POST',
       path: '/mail/mailboxes',
+      chain: ['mail.mailboxes.manage'],
       answers: { single: MAILBOX },
       description: 'Creates a mailbox on a hosted domain, optionally assigned to a member',
       validate: { payload: Joi.object({ domain_id: id().required(), local_part: Joi.string().trim().min(1).max(64).required(), display_name: Joi.string().trim().max(200).allow(''), member_id: id().allow(null) }) },
@@ -104,6 +112,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/mailboxes/{mailbox_id}',
+      chain: ['mail.mailboxes.read'],
       answers: { single: MAILBOX },
       description: 'Reads a mailbox',
       validate: { params: idParams('mailbox_id') },
@@ -114,6 +123,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'PATCH',
       path: '/mail/mailboxes/{mailbox_id}',
+      chain: ['mail.mailboxes.manage'],
       answers: { single: MAILBOX },
       description: 'Assigns a mailbox to a member (null: to nobody) or renames it (AssignMailbox)',
       validate: { params: idParams('mailbox_id'), payload: Joi.object({ member_id: id().allow(null), display_name: Joi.string().trim().max(200).allow('') }).min(1) },
@@ -124,6 +134,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'DELETE',
       path: '/mail/mailboxes/{mailbox_id}',
+      chain: ['mail.mailboxes.manage'],
       answers: { single: DELETED },
       description: 'Deletes a mailbox with its mail, drafts, signatures, filters, blocked senders and outbox keys',
       validate: { params: idParams('mailbox_id') },
@@ -136,8 +147,9 @@ export function hostingRoutes(options: MailOptions) {
       path: '/mail/mailboxes/{mailbox_id}/outbox-keys',
       item: 'key_id',
       record: OUTBOX_KEY,
-      list: { description: "Lists a mailbox's outbox keys (never their secrets), newest first", run: async (ctx, mailboxId) => shown(await listOutboxKeys(ctx, mailboxId), (key) => presentKey(key)) },
+      list: { chain: ['mail.outbox_keys.manage'], description: "Lists a mailbox's outbox keys (never their secrets), newest first", run: async (ctx, mailboxId) => shown(await listOutboxKeys(ctx, mailboxId), (key) => presentKey(key)) },
       create: {
+        chain: ['mail.outbox_keys.manage'],
         description: 'Creates an SMTP submission key for the mailbox; its secret is shown this once',
         payload: Joi.object({ name: name().required() }),
         answers: NEW_OUTBOX_KEY,
@@ -149,16 +161,18 @@ export function hostingRoutes(options: MailOptions) {
       },
       update: {
         method: 'PUT',
+        chain: ['mail.outbox_keys.manage'],
         description: 'Renames an outbox key or revokes it (refused at its next submission) (UpdateOutboxKey)',
         payload: Joi.object({ name: name(), revoked: Joi.boolean() }).min(1),
         run: async (ctx, mailboxId, keyId, changes) => presentKey(await updateOutboxKey(ctx, mailboxId, keyId, changes)),
       },
-      remove: { description: 'Deletes an outbox key', run: deleteOutboxKey },
+      remove: { chain: ['mail.outbox_keys.manage'], description: 'Deletes an outbox key', run: deleteOutboxKey },
     }),
 
     route({
       method: 'GET',
       path: '/mail/groups',
+      chain: ['mail.groups.read'],
       answers: { collection: GROUP },
       description: 'Lists the groups, by address',
       validate: { query: listQuery({ domain_id: id() }) },
@@ -170,6 +184,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'POST',
       path: '/mail/groups',
+      chain: ['mail.groups.manage'],
       answers: { single: GROUP },
       description: 'Creates a group (distribution list) on a hosted domain; its creator is its owner',
       validate: {
@@ -189,6 +204,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'GET',
       path: '/mail/groups/{group_id}',
+      chain: ['mail.groups.read'],
       answers: { single: GROUP },
       description: 'Reads a group',
       validate: { params: idParams('group_id') },
@@ -199,6 +215,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'PATCH',
       path: '/mail/groups/{group_id}',
+      chain: ['mail.groups.manage'],
       answers: { single: GROUP },
       description: 'Renames a group, changes its description or who may post',
       validate: { params: idParams('group_id'), payload: Joi.object({ name: name(200), description: Joi.string().max(2000).allow(''), who_can_post: Joi.string().valid('anyone', 'members') }).min(1) },
@@ -209,6 +226,7 @@ export function hostingRoutes(options: MailOptions) {
     route({
       method: 'DELETE',
       path: '/mail/groups/{group_id}',
+      chain: ['mail.groups.manage'],
       answers: { single: DELETED },
       description: 'Deletes a group with its members and messages',
       validate: { params: idParams('group_id') },
@@ -221,15 +239,16 @@ export function hostingRoutes(options: MailOptions) {
       path: '/mail/groups/{group_id}/members',
       item: 'member_id',
       record: GROUP_MEMBER,
-      list: { description: "Lists a group's members, owners first, then managers, then members", run: async (ctx, groupId) => shown(await listGroupMembers(ctx, groupId), presentGroupMember) },
-      create: { description: 'Adds a member to a group at a tier (default member)', payload: Joi.object({ member_id: id().required(), tier: tier() }), run: async (ctx, groupId, input) => presentGroupMember(await addGroupMember(ctx, groupId, input)) },
+      list: { chain: ['mail.groups.read'], description: "Lists a group's members, owners first, then managers, then members", run: async (ctx, groupId) => shown(await listGroupMembers(ctx, groupId), presentGroupMember) },
+      create: { chain: ['mail.groups.manage'], description: 'Adds a member to a group at a tier (default member)', payload: Joi.object({ member_id: id().required(), tier: tier() }), run: async (ctx, groupId, input) => presentGroupMember(await addGroupMember(ctx, groupId, input)) },
       update: {
         method: 'PATCH',
+        chain: ['mail.groups.manage'],
         description: "Changes a group member's tier; the last owner cannot step down (UpdateGroupMember)",
         payload: Joi.object({ tier: tier().required() }),
         run: async (ctx, groupId, memberId, input) => presentGroupMember(await updateGroupMember(ctx, groupId, memberId, input.tier)),
       },
-      remove: { description: 'Removes a member from a group; the last owner cannot leave', run: removeGroupMember },
+      remove: { chain: ['mail.groups.manage'], description: 'Removes a member from a group; the last owner cannot leave', run: removeGroupMember },
     }),
   ];
 }

@@ -31,6 +31,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/accounts',
+      chain: ['mail.accounts.read'],
       answers: { collection: ACCOUNT },
       description: "Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address",
       validate: { query: listQuery() },
@@ -42,6 +43,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/accounts',
+      chain: ['mail.accounts.manage'],
       answers: { single: ACCOUNT },
       description: "Connects an external mailbox (IMAP to read, SMTP to send): both servers must accept the login; the passwords are kept sealed and never shown",
       validate: {
@@ -60,6 +62,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'PATCH',
       path: '/mail/accounts/{account_id}',
+      chain: ['mail.accounts.edit'],
       answers: { single: ACCOUNT },
       description: "Changes an account's display name or default signature, and a connected account's servers or passwords (checked before they are kept) (UpdateAccount)",
       validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null), imap: server(false).min(1), smtp: server(false).min(1) }).min(1) },
@@ -70,6 +73,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/accounts/{account_id}',
+      chain: ['mail.accounts.manage'],
       answers: { single: DELETED },
       description: "Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its server stays (a hosted mailbox answers 409)",
       validate: { params: idParams('account_id') },
@@ -83,11 +87,13 @@ export function mailRoutes(verify: ConnectionVerifier) {
       item: 'message_id',
       record: MESSAGE,
       list: {
+        chain: ['mail.messages.read'],
         description: 'Lists the messages of a folder (default inbox), newest first',
         filters: { folder: folder(), q: q(), seen: Joi.boolean(), flagged: Joi.boolean() },
         run: async (ctx, accountId, query) => shown(await listAccountMessages(ctx, accountId, query), presentMessage),
       },
       create: {
+        chain: ['mail.messages.send'],
         description: 'Sends a message: queued in the outbox, handed to the relay DKIM-signed, then filed in sent',
         payload: Joi.object({ ...composition, signature_id: id().allow(null) }),
         linkSelf: true,
@@ -96,66 +102,71 @@ export function mailRoutes(verify: ConnectionVerifier) {
           return presentMessage(await queueMessage(ctx, account, rest, ctx.member.id, signatureId));
         },
       },
-      read: { description: 'Reads a message', run: async (ctx, accountId, messageId) => presentMessage(await requireAccountMessage(ctx, accountId, messageId)) },
+      read: { chain: ['mail.messages.read'], description: 'Reads a message', run: async (ctx, accountId, messageId) => presentMessage(await requireAccountMessage(ctx, accountId, messageId)) },
       update: {
         method: 'PATCH',
+        chain: ['mail.messages.edit'],
         description: 'Marks a message read or flagged, or moves it to a folder (UpdateMessage)',
         payload: messageChanges,
         run: async (ctx, accountId, messageId, changes) => presentMessage(await updateMessage(ctx, await requireAccountMessage(ctx, accountId, messageId, true), changes)),
       },
-      remove: { description: 'Deletes a message for good (a queued one is not sent)', run: async (ctx, accountId, messageId) => deleteMessage(ctx, await requireAccountMessage(ctx, accountId, messageId, true)) },
+      remove: { chain: ['mail.messages.edit'], description: 'Deletes a message for good (a queued one is not sent)', run: async (ctx, accountId, messageId) => deleteMessage(ctx, await requireAccountMessage(ctx, accountId, messageId, true)) },
     }),
     ...subResourceRoutes({
       path: '/mail/accounts/{account_id}/signatures',
       item: 'signature_id',
       record: SIGNATURE,
-      list: { description: "Lists an account's signatures, by name", run: async (ctx, accountId) => shown(await listSignatures(ctx, accountId), present.signature) },
-      create: { description: 'Creates a signature', payload: signature, run: async (ctx, accountId, input) => present.signature(await createSignature(ctx, accountId, input)) },
-      update: { method: 'PUT', description: 'Replaces a signature (UpdateSignature)', payload: signature, run: async (ctx, accountId, signatureId, input) => present.signature(await replaceSignature(ctx, accountId, signatureId, input)) },
-      remove: { description: 'Deletes a signature (an account using it as default gets none)', run: deleteSignature },
+      list: { chain: ['mail.accounts.read'], description: "Lists an account's signatures, by name", run: async (ctx, accountId) => shown(await listSignatures(ctx, accountId), present.signature) },
+      create: { chain: ['mail.accounts.edit'], description: 'Creates a signature', payload: signature, run: async (ctx, accountId, input) => present.signature(await createSignature(ctx, accountId, input)) },
+      update: { method: 'PUT', chain: ['mail.accounts.edit'], description: 'Replaces a signature (UpdateSignature)', payload: signature, run: async (ctx, accountId, signatureId, input) => present.signature(await replaceSignature(ctx, accountId, signatureId, input)) },
+      remove: { chain: ['mail.accounts.edit'], description: 'Deletes a signature (an account using it as default gets none)', run: deleteSignature },
     }),
     ...subResourceRoutes({
       path: '/mail/accounts/{account_id}/filters',
       item: 'filter_id',
       record: FILTER,
-      list: { description: "Lists an account's filters in the order they run", run: async (ctx, accountId) => shown(await listFilters(ctx, accountId), present.filter) },
+      list: { chain: ['mail.accounts.read'], description: "Lists an account's filters in the order they run", run: async (ctx, accountId) => shown(await listFilters(ctx, accountId), present.filter) },
       create: {
+        chain: ['mail.accounts.edit'],
         description: 'Creates a filter (conditions, all or any, then actions), run after the existing ones',
         payload: Joi.object({ name: name().required(), match: Joi.string().valid('all', 'any'), conditions: Joi.array().items(filterCondition()).min(1).max(20).required(), actions: Joi.array().items(filterAction()).min(1).max(10).required() }),
         run: async (ctx, accountId, input) => present.filter(await createFilter(ctx, accountId, input)),
       },
-      remove: { description: 'Deletes a filter', run: deleteFilter },
+      remove: { chain: ['mail.accounts.edit'], description: 'Deletes a filter', run: deleteFilter },
     }),
     ...subResourceRoutes({
       path: '/mail/accounts/{account_id}/blocked-senders',
       item: 'blocked_id',
       record: BLOCKED_SENDER,
-      list: { description: "Lists an account's blocked senders, by address", run: async (ctx, accountId) => shown(await listBlocked(ctx, accountId), present.blocked) },
+      list: { chain: ['mail.accounts.read'], description: "Lists an account's blocked senders, by address", run: async (ctx, accountId) => shown(await listBlocked(ctx, accountId), present.blocked) },
       create: {
+        chain: ['mail.accounts.edit'],
         description: 'Blocks an address (name@example.com) or a domain (@example.com): their mail is dropped',
         payload: Joi.object({ address: Joi.string().trim().min(3).max(320).required() }),
         run: async (ctx, accountId, input) => present.blocked(await blockSender(ctx, accountId, input.address)),
       },
-      remove: { description: 'Unblocks a sender', run: unblockSender },
+      remove: { chain: ['mail.accounts.edit'], description: 'Unblocks a sender', run: unblockSender },
     }),
     ...subResourceRoutes({
       path: '/mail/groups/{group_id}/messages',
       item: 'message_id',
       record: MESSAGE,
-      list: { description: "Lists a group's messages, newest first (its members, and group managers)", filters: { q: q() }, run: async (ctx, groupId, query) => shown(await listGroupMessages(ctx, groupId, query), presentMessage) },
-      read: { description: 'Reads a group message', run: async (ctx, groupId, messageId) => presentMessage(await requireGroupMessage(ctx, groupId, messageId)) },
+      list: { chain: ['mail.messages.read'], description: "Lists a group's messages, newest first (its members, and group managers)", filters: { q: q() }, run: async (ctx, groupId, query) => shown(await listGroupMessages(ctx, groupId, query), presentMessage) },
+      read: { chain: ['mail.messages.read'], description: 'Reads a group message', run: async (ctx, groupId, messageId) => presentMessage(await requireGroupMessage(ctx, groupId, messageId)) },
       update: {
         method: 'PATCH',
+        chain: ['mail.messages.edit'],
         description: 'Marks a group message read or flagged, for the whole group (its owners and managers) (UpdateMessage)',
         payload: Joi.object({ seen: Joi.boolean(), flagged: Joi.boolean() }).min(1),
         run: async (ctx, groupId, messageId, changes) => presentMessage(await updateMessage(ctx, await requireGroupMessage(ctx, groupId, messageId, true), changes)),
       },
-      remove: { description: 'Deletes a group message (its owners and managers)', run: async (ctx, groupId, messageId) => deleteMessage(ctx, await requireGroupMessage(ctx, groupId, messageId, true)) },
+      remove: { chain: ['mail.messages.edit'], description: 'Deletes a group message (its owners and managers)', run: async (ctx, groupId, messageId) => deleteMessage(ctx, await requireGroupMessage(ctx, groupId, messageId, true)) },
     }),
 
     route({
       method: 'GET',
       path: '/mail/drafts',
+      chain: ['mail.messages.read'],
       answers: { collection: DRAFT },
       description: "Lists the caller's drafts (account_id filters), last saved first",
       validate: { query: listQuery({ account_id: id() }) },
@@ -167,6 +178,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/drafts',
+      chain: ['mail.messages.send'],
       answers: { single: DRAFT },
       description: 'Starts a draft in one of the caller\'s accounts',
       validate: { payload: Joi.object({ account_id: id().required(), ...composition }) },
@@ -178,6 +190,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'GET',
       path: '/mail/drafts/{draft_id}',
+      chain: ['mail.messages.read'],
       answers: { single: DRAFT },
       description: 'Reads a draft',
       validate: { params: idParams('draft_id') },
@@ -188,6 +201,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'PUT',
       path: '/mail/drafts/{draft_id}',
+      chain: ['mail.messages.send'],
       answers: { single: DRAFT },
       description: 'Saves a draft whole: what is omitted becomes empty (SaveDraft)',
       validate: { params: idParams('draft_id'), payload: Joi.object(composition) },
@@ -198,6 +212,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'DELETE',
       path: '/mail/drafts/{draft_id}',
+      chain: ['mail.messages.send'],
       answers: { single: DELETED },
       description: 'Discards a draft',
       validate: { params: idParams('draft_id') },
@@ -209,6 +224,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
     route({
       method: 'POST',
       path: '/mail/drafts/{draft_id}/send',
+      chain: ['mail.messages.send'],
       answers: { single: MESSAGE },
       description: 'Sends a draft: it becomes a queued message of its account, and the draft goes',
       validate: { params: idParams('draft_id'), payload: Joi.object({ signature_id: id().allow(null) }).allow(null) },

@@ -1,4 +1,4 @@
-import { defineRoute, type AppRequest, type AppRoute, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
+import { defineRoute, type AppRequest, type AppRoute, type ChainStep, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
 import type { MailContext } from '../services/context.js';
@@ -24,15 +24,15 @@ export interface SubResourceFamily {
   /** The record every operation answers (but `create.answers` and `remove`). */
   record: JoiObjectSchema;
   /** `GET {path}`: the records of the parent, paged; `filters` are its query's own fields. */
-  list?: { description: string; filters?: Record<string, JoiSchema>; run(ctx: MailContext, parentId: string, query: Record<string, unknown>): Promise<{ rows: Shown[]; count: number }> };
+  list?: { chain: ChainStep[]; description: string; filters?: Record<string, JoiSchema>; run(ctx: MailContext, parentId: string, query: Record<string, unknown>): Promise<{ rows: Shown[]; count: number }> };
   /** `POST {path}`: a new record; `linkSelf` answers its URL (by its `id`) as `links.self`; `answers` when it differs from `record`. */
-  create?: { description: string; payload: JoiObjectSchema; answers?: JoiObjectSchema; linkSelf?: boolean; run(ctx: MailContext, parentId: string, payload: any): Promise<Shown> };
+  create?: { chain: ChainStep[]; description: string; payload: JoiObjectSchema; answers?: JoiObjectSchema; linkSelf?: boolean; run(ctx: MailContext, parentId: string, payload: any): Promise<Shown> };
   /** `GET {path}/{item}`. */
-  read?: { description: string; run(ctx: MailContext, parentId: string, id: string): Promise<Shown> };
+  read?: { chain: ChainStep[]; description: string; run(ctx: MailContext, parentId: string, id: string): Promise<Shown> };
   /** `PUT` or `PATCH {path}/{item}`. */
-  update?: { method: 'PUT' | 'PATCH'; description: string; payload: JoiObjectSchema; run(ctx: MailContext, parentId: string, id: string, payload: any): Promise<Shown> };
+  update?: { method: 'PUT' | 'PATCH'; chain: ChainStep[]; description: string; payload: JoiObjectSchema; run(ctx: MailContext, parentId: string, id: string, payload: any): Promise<Shown> };
   /** `DELETE {path}/{item}`: answers `{id, deleted: true}`. */
-  remove?: { description: string; run(ctx: MailContext, parentId: string, id: string): Promise<unknown> };
+  remove?: { chain: ChainStep[]; description: string; run(ctx: MailContext, parentId: string, id: string): Promise<unknown> };
 }
 
 /** A service's page of rows, presented. */
@@ -49,24 +49,24 @@ export function subResourceRoutes(family: SubResourceFamily): Route[] {
   const parent = parents[0]!;
   const { path, item, record, list, create, read, update, remove } = family;
   const itemPath = `${path}/{${item}}`;
-  const operation = (method: Route['method'], at: string, answers: Route['answers'], description: string, validate: Route['validate'], handler: Route['handler']) => route({ method, path: at, answers, description, validate, handler });
+  const operation = (method: Route['method'], at: string, chain: ChainStep[], answers: Route['answers'], description: string, validate: Route['validate'], handler: Route['handler']) => route({ method, path: at, chain, answers, description, validate, handler });
   const ids = (request: AppRequest<unknown>) => [request.params[parent]!, request.params[item]!] as const;
   const routes = [
     list &&
-      operation('GET', path, { collection: record }, list.description, { params: idParams(parent), query: listQuery(list.filters) }, async (request, ctx) => {
+      operation('GET', path, list.chain, { collection: record }, list.description, { params: idParams(parent), query: listQuery(list.filters) }, async (request, ctx) => {
         const { rows, count } = await list.run(ctx, ids(request)[0], request.query);
         return ctx.respond.collection(rows, count);
       }),
     create &&
-      operation('POST', path, { single: create.answers ?? record }, create.description, { params: idParams(parent), payload: create.payload }, async (request, ctx) => {
+      operation('POST', path, create.chain, { single: create.answers ?? record }, create.description, { params: idParams(parent), payload: create.payload }, async (request, ctx) => {
         const [parentId] = ids(request);
         const made = await create.run(ctx, parentId, request.payload);
         return create.linkSelf ? ctx.respond.single(made, { self: `${path.replace(`{${parent}}`, parentId)}/${(made as { id: string }).id}` }) : ctx.respond.single(made);
       }),
-    read && operation('GET', itemPath, { single: record }, read.description, { params: idParams(parent, item) }, async (request, ctx) => ctx.respond.single(await read.run(ctx, ...ids(request)))),
-    update && operation(update.method, itemPath, { single: record }, update.description, { params: idParams(parent, item), payload: update.payload }, async (request, ctx) => ctx.respond.single(await update.run(ctx, ...ids(request), request.payload))),
+    read && operation('GET', itemPath, read.chain, { single: record }, read.description, { params: idParams(parent, item) }, async (request, ctx) => ctx.respond.single(await read.run(ctx, ...ids(request)))),
+    update && operation(update.method, itemPath, update.chain, { single: record }, update.description, { params: idParams(parent, item), payload: update.payload }, async (request, ctx) => ctx.respond.single(await update.run(ctx, ...ids(request), request.payload))),
     remove &&
-      operation('DELETE', itemPath, { single: DELETED }, remove.description, { params: idParams(parent, item) }, async (request, ctx) => {
+      operation('DELETE', itemPath, remove.chain, { single: DELETED }, remove.description, { params: idParams(parent, item) }, async (request, ctx) => {
         await remove.run(ctx, ...ids(request));
         return ctx.respond.single(deleted(ids(request)[1]));
       }),

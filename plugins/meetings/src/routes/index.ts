@@ -27,6 +27,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/meetings',
+    chain: ['meetings.meetings.read'],
     answers: { collection: MEETING },
     description: 'Lists the meetings the caller organizes or attends, soonest first; from/to: those overlapping the window',
     validate: { query: Joi.object({ ...page, from: Joi.instant(), to: Joi.instant(), status: Joi.string().valid(...MEETING_STATUSES), role: Joi.string().valid('organizer', 'attendee') }) },
@@ -38,6 +39,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/meetings',
+    chain: ['meetings.meetings.create'],
     answers: { single: MEETING },
     description: 'Schedules a meeting organized by the caller; each attendee with an address is mailed an iCalendar invitation',
     validate: {
@@ -58,6 +60,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/meetings/{id}',
+    chain: ['meetings.meetings.read'],
     answers: { single: MEETING },
     description: 'Reads a meeting the caller organizes or attends: attendees with their answers, its call, its files',
     validate: { params: params('id') },
@@ -69,6 +72,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/meetings/{id}',
+    chain: ['meetings.meetings.read'],
     answers: { single: MEETING },
     description: 'UpdateMeeting: title, description, location, time (the organizer); the attendees are mailed the update (SEQUENCE + 1)',
     validate: { params: params('id'), payload: Joi.object({ title: title(), description: description(), location: location(), starts_at: Joi.instant(), ends_at: Joi.instant() }).or('title', 'description', 'location', 'starts_at', 'ends_at') },
@@ -79,6 +83,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/meetings/{id}',
+    chain: ['meetings.meetings.read'],
     answers: { single: MEETING },
     description: 'Cancels a meeting (the organizer): the attendees are mailed a CANCEL; it stays readable as cancelled',
     validate: { params: params('id') },
@@ -89,6 +94,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/meetings/{id}/attendees',
+    chain: ['meetings.meetings.read'],
     answers: { single: ATTENDEE },
     description: 'Invites a member (member_mrn, optionally the email to mail) or an outside address (email); they are mailed the invitation',
     validate: { params: params('id'), payload: attendee() },
@@ -99,6 +105,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/meetings/{id}/attendees/{attendee_id}',
+    chain: ['meetings.meetings.read'],
     answers: { single: ATTENDEE },
     description: "Answers the invitation (RSVP): the attendee themselves; the organizer records an outside attendee's answer",
     validate: { params: params('id', 'attendee_id'), payload: Joi.object({ status: Joi.string().valid(...RSVP_STATUSES).required() }) },
@@ -109,6 +116,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/meetings/{id}/attendees/{attendee_id}',
+    chain: ['meetings.meetings.read'],
     answers: { single: ATTENDEE_REMOVED },
     description: 'Removes an attendee (the organizer): they are mailed a CANCEL naming them (SEQUENCE + 1)',
     validate: { params: params('id', 'attendee_id') },
@@ -119,6 +127,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/meetings/{id}/files/{file_id}',
+    chain: ['meetings.meetings.read'],
     answers: { single: FILE_DOWNLOAD },
     description: "One of the meeting's files, with a download link valid five minutes",
     validate: { params: params('id', 'file_id') },
@@ -129,6 +138,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/meetings/{id}/presignations',
+    chain: ['meetings.presignations.create'],
     answers: { collection: PRESIGNATION },
     description: "Lists a meeting's upload grants, newest first (without their links)",
     validate: { params: params('id'), query: Joi.object(page) },
@@ -140,6 +150,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/meetings/{id}/presignations',
+    chain: ['meetings.presignations.create'],
     answers: { single: PRESIGNATION_WITH_LINK },
     description: 'Hands out an upload grant: a signed PUT link for one file of the declared type and at most size_bytes, until it expires',
     validate: {
@@ -160,6 +171,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/presignations/{id}/completion',
+    chain: ['meetings.presignations.create'],
     answers: { single: FILE },
     description: "Checks the upload made through a grant (there, in time, not revoked) and files it with the meeting; a grant is used once",
     validate: { params: params('id') },
@@ -170,6 +182,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/presignations/{id}',
+    chain: ['meetings.presignations.create'],
     answers: { single: PRESIGNATION },
     description: "Revokes an open upload grant (its creator, or the meeting's organizer): what arrived through it is deleted",
     validate: { params: params('id') },

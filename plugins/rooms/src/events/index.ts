@@ -1,16 +1,10 @@
 import { isUuid, type SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import type { Models } from '../models/index.js';
-import { setDirectoryState } from '../services/directory.js';
 import { recordMemberRemoved } from '../services/members.js';
 
-/** Subscription handlers by action: the app's copy of who is in the workspace. */
+/** Subscription handlers by action: a member removed from the workspace leaves every room. */
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
-  'system.workspace.member.added': async (event, ctx) => {
-    const memberId: unknown = event.payload.member_id;
-    if (typeof memberId !== 'string' || !isUuid(memberId)) return ctx.log.warn({ action: event.action }, 'member.added without a usable member_id: ignored');
-    await setDirectoryState(ctx, memberId.toLowerCase(), null);
-  },
   'core.account.member.removed': async (event, ctx) => {
     const memberId: unknown = event.payload.member_id;
     if (typeof memberId !== 'string' || !isUuid(memberId)) return ctx.log.warn({ action: event.action }, 'member.removed without a usable member_id: ignored');

@@ -63,18 +63,7 @@ export const presences = defineModel<Presence>('presences', {
   joined_at: { type: DataTypes.DATE, allowNull: false },
 });
 
-/** The app's copy of who left the workspace, fed by events (never read from core's tables). */
-export interface DirectoryMember {
-  member_id: string;
-  removed_at: Date | null;
-}
-
-export const memberDirectory = defineModel<DirectoryMember>('member_directory', {
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  removed_at: { type: DataTypes.DATE, allowNull: true },
-});
-
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { rooms, roomMembers, presences, memberDirectory };
+export const models = { rooms, roomMembers, presences };
 
 export type Models = typeof models;

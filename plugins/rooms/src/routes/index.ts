@@ -1,6 +1,6 @@
-import { defineRoute, Joi, type AnyAppRoute } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { ROOM_ROLES, VISIBILITIES, type Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { ROOM_ROLES, VISIBILITIES } from '../models/index.js';
 import { addMember, listMembers, removeMember, updateMember } from '../services/members.js';
 import { createRoom, deleteRoom, listRooms, readRoom, requireVisibleRoom, updateRoom } from '../services/rooms.js';
 import { joinSession, leaveSession } from '../services/sessions.js';
@@ -13,14 +13,13 @@ const page = { page: Joi.any(), per_page: Joi.any() };
 const name = () => Joi.string().trim().min(1).max(100);
 const description = () => Joi.string().max(1000).allow('');
 const capacity = () => Joi.number().integer().min(2).max(100);
-const mrn = () => Joi.string().max(200);
-const route = defineRoute<Models, AppTypes>;
 
 /** Every route of the Rooms app (the manifest's authorization table lists the same). */
-export const routes: AnyAppRoute<Models, any>[] = [
+export const routes = [
   route({
     method: 'GET',
     path: '/rooms',
+    chain: ['rooms.rooms.read'],
     answers: { collection: ROOM },
     description: "Lists the rooms the caller may see (theirs and those open to the workspace), by name; mine: only the caller's",
     validate: { query: Joi.object({ ...page, q: Joi.string().max(100).allow(''), mine: Joi.boolean(), visibility: Joi.string().valid(...VISIBILITIES) }) },
@@ -32,6 +31,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/rooms',
+    chain: ['rooms.rooms.create'],
     answers: { single: ROOM },
     description: 'Creates a room; the caller is its owner, the members named join with their roles',
     validate: {
@@ -41,7 +41,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
         visibility: Joi.string().valid(...VISIBILITIES),
         locked: Joi.boolean(),
         max_participants: capacity(),
-        members: Joi.array().items(Joi.object({ member_mrn: mrn().required(), role: Joi.string().valid(...ROOM_ROLES) })).max(500),
+        members: Joi.array().items(Joi.object({ member_mrn: Joi.memberMrn().required(), role: Joi.string().valid(...ROOM_ROLES) })).max(500),
       }),
     },
     async handler(request, ctx) {
@@ -53,6 +53,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/rooms/{id}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM },
     description: 'Reads a room (one the caller is a member of, or one open to the workspace)',
     validate: { params: roomParams },
@@ -64,6 +65,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/rooms/{id}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM },
     description: "UpdateRoom: name, description, lock and capacity (owners and moderators); visibility (owners)",
     validate: { params: roomParams, payload: Joi.object({ name: name(), description: description(), visibility: Joi.string().valid(...VISIBILITIES), locked: Joi.boolean(), max_participants: capacity() }).or('name', 'description', 'visibility', 'locked', 'max_participants') },
@@ -74,6 +76,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/rooms/{id}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM_DELETED },
     description: 'Deletes a room and ends its session (its owners, or rooms.rooms.manage)',
     validate: { params: roomParams },
@@ -84,6 +87,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'GET',
     path: '/rooms/{id}/members',
+    chain: ['rooms.rooms.read'],
     answers: { collection: ROOM_MEMBER },
     description: "Lists a room's members: owners, moderators, then members, each by who joined first",
     validate: { params: roomParams, query: Joi.object(page) },
@@ -95,9 +99,10 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/rooms/{id}/members',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM_MEMBER },
     description: 'Adds a member with a role (owners and moderators; the owner role by owners), or joins a room open to the workspace (member_mrn: the caller)',
-    validate: { params: roomParams, payload: Joi.object({ member_mrn: mrn().required(), role: Joi.string().valid(...ROOM_ROLES) }) },
+    validate: { params: roomParams, payload: Joi.object({ member_mrn: Joi.memberMrn().required(), role: Joi.string().valid(...ROOM_ROLES) }) },
     async handler(request, ctx) {
       return ctx.respond.single(await addMember(ctx, request.params.id, request.payload));
     },
@@ -105,6 +110,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'PATCH',
     path: '/rooms/{id}/members/{member_mrn}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM_MEMBER },
     description: "UpdateMember: a member's role (the room's owners); a room keeps one owner",
     validate: { params: memberParams, payload: Joi.object({ role: Joi.string().valid(...ROOM_ROLES).required() }) },
@@ -115,6 +121,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/rooms/{id}/members/{member_mrn}',
+    chain: ['rooms.rooms.read'],
     answers: { single: ROOM_MEMBER_REMOVED },
     description: 'Removes a member (moderators remove members, owners anyone), or leaves the room (the member themselves)',
     validate: { params: memberParams },
@@ -125,6 +132,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'POST',
     path: '/rooms/{id}/sessions',
+    chain: ['rooms.sessions.join'],
     answers: { single: SESSION_JOINED },
     description: "Joins the room's session: answers the signaling socket's address, the session to join and the ICE servers, and records the caller as present",
     validate: { params: roomParams },
@@ -135,9 +143,11 @@ export const routes: AnyAppRoute<Models, any>[] = [
   route({
     method: 'DELETE',
     path: '/rooms/{id}/sessions',
+    chain: ['rooms.sessions.join'],
     answers: { single: SESSION_LEFT },
     description: "Leaves the room's session; member_mrn: an owner or moderator disconnects someone else",
-    validate: { params: roomParams, query: Joi.object({ member_mrn: mrn() }) },
+    // A member removed a moment ago may still be in the session: they can be disconnected.
+    validate: { params: roomParams, query: Joi.object({ member_mrn: Joi.memberMrn({ former: true }) }) },
     async handler(request, ctx) {
       return ctx.respond.single(await leaveSession(ctx, request.params.id, request.query.member_mrn as string | undefined));
     },

@@ -1,12 +1,21 @@
-import { ConflictError, ForbiddenError, InvalidError, memberMrn, NotFoundError } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, ForbiddenError, InvalidError, isUuid, memberIdFromMrn, memberMrn, NotFoundError } from '@wpk/sdk';
+import type { RoomsBaseContext, RoomsContext } from '../kit.js';
 import type { RoomMember, RoomRole } from '../models/index.js';
-import { conflictOnDuplicate, emit, type RoomsBaseContext, type RoomsContext } from './context.js';
-import { assertMemberPresent, memberIdOf, setDirectoryState } from './directory.js';
 import { presentMember } from './present.js';
 import { dropFromSession } from './signaling.js';
 import { effectiveRole, moderates, reindexMembers, requireVisibleRoom } from './rooms.js';
 
 const RANK: Record<RoomRole, number> = { owner: 3, moderator: 2, member: 1 };
+
+/**
+ * The member id of a path's `{member_mrn}`, or a 400 naming it. A path names a room's member, so
+ * one who is not in the room (a stranger too) is a 404, not a check against the directory.
+ */
+function memberIdOf(mrn: string): string {
+  const id = memberIdFromMrn(mrn);
+  if (!id || !isUuid(id)) throw new InvalidError('member_mrn must be a member MRN (mrn:account:member:<id>)');
+  return id.toLowerCase();
+}
 
 async function isPresent(ctx: RoomsBaseContext, roomId: string, memberId: string): Promise<boolean> {
   return (await ctx.db.presences.findOne({ where: { room_id: roomId, member_id: memberId } })) !== null;
@@ -26,23 +35,23 @@ export async function listMembers(ctx: RoomsContext, roomId: string) {
  */
 export async function addMember(ctx: RoomsContext, roomId: string, input: { member_mrn: string; role?: RoomRole }) {
   const { room, me } = await requireVisibleRoom(ctx, roomId, true);
-  const memberId = memberIdOf(input.member_mrn, 'member_mrn');
+  // The route checked that it names a member of the workspace.
+  const memberId = memberIdFromMrn(input.member_mrn)!.toLowerCase();
   const role = input.role ?? 'member';
   const mine = effectiveRole(ctx, me);
   const self = memberId === ctx.member.id;
   if (!(self && role === 'member' && room.visibility === 'workspace') && !moderates(mine)) throw new ForbiddenError("Only the room's owners and moderators may add members");
   if (role === 'owner' && mine !== 'owner') throw new ForbiddenError("Only the room's owners may make someone an owner");
-  await assertMemberPresent(ctx, memberId, 'member_mrn');
   const message = `member_mrn: ${memberMrn(memberId)} is already a member of this room`;
   if (await ctx.db.roomMembers.findOne({ where: { room_id: room.id, member_id: memberId } })) throw new ConflictError(message);
   const member = await conflictOnDuplicate(ctx.db.roomMembers.create({ room_id: room.id, member_id: memberId, role, added_by: ctx.member.id }), message);
-  emit(ctx, 'core.rooms.member.added', { room_id: room.id, member_mrn: memberMrn(memberId), role, added_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.rooms.member.added', { room_id: room.id, member_mrn: memberMrn(memberId), role, added_by_mrn: ctx.member.mrn });
   await reindexMembers(ctx, room.id);
   return presentMember(member, await isPresent(ctx, room.id, memberId));
 }
 
 async function requireTarget(ctx: RoomsBaseContext, roomId: string, memberMrnValue: string): Promise<RoomMember> {
-  const memberId = memberIdOf(memberMrnValue, 'member_mrn');
+  const memberId = memberIdOf(memberMrnValue);
   const target = await ctx.db.roomMembers.findOne({ where: { room_id: roomId, member_id: memberId } });
   if (!target) throw new NotFoundError(`member_mrn: ${memberMrn(memberId)} is not a member of this room`);
   return target;
@@ -60,7 +69,7 @@ export async function updateMember(ctx: RoomsContext, roomId: string, memberMrnV
   if (target.role !== role) {
     if (target.role === 'owner' && (await ownerCount(ctx, room.id)) <= 1) throw new InvalidError('role: a room keeps at least one owner; make someone else owner first');
     await ctx.db.roomMembers.update({ role, updated_at: new Date() }, { where: { room_id: room.id, member_id: target.member_id } });
-    emit(ctx, 'core.rooms.member.updated', { room_id: room.id, member_mrn: memberMrn(target.member_id), role, updated_by_mrn: ctx.member.mrn });
+    ctx.events.stage('core.rooms.member.updated', { room_id: room.id, member_mrn: memberMrn(target.member_id), role, updated_by_mrn: ctx.member.mrn });
   }
   const updated = (await ctx.db.roomMembers.findOne({ where: { room_id: room.id, member_id: target.member_id } }))!;
   return presentMember(updated, await isPresent(ctx, room.id, target.member_id));
@@ -81,10 +90,10 @@ export async function removeMember(ctx: RoomsContext, roomId: string, memberMrnV
   }
   if (target.role === 'owner' && (await ownerCount(ctx, room.id)) <= 1) throw new InvalidError('The last owner cannot leave the room: make someone else owner first, or delete the room');
   await ctx.db.roomMembers.destroy({ where: { room_id: room.id, member_id: target.member_id } });
-  emit(ctx, 'core.rooms.member.removed', { room_id: room.id, member_mrn: memberMrn(target.member_id), removed_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.rooms.member.removed', { room_id: room.id, member_mrn: memberMrn(target.member_id), removed_by_mrn: ctx.member.mrn });
   await reindexMembers(ctx, room.id);
   if (await ctx.db.presences.destroy({ where: { room_id: room.id, member_id: target.member_id } })) {
-    emit(ctx, 'core.rooms.session.left', { room_id: room.id, member_mrn: memberMrn(target.member_id), ...(self ? {} : { by_mrn: ctx.member.mrn }) });
+    ctx.events.stage('core.rooms.session.left', { room_id: room.id, member_mrn: memberMrn(target.member_id), ...(self ? {} : { by_mrn: ctx.member.mrn }) });
     dropFromSession(ctx, room.id, [target.member_id]);
   }
   return { room_id: room.id, member_mrn: memberMrn(target.member_id), removed: true as const };
@@ -97,15 +106,14 @@ export async function removeMember(ctx: RoomsContext, roomId: string, memberMrnV
  * redelivery finds nothing left and emits nothing.
  */
 export async function recordMemberRemoved(ctx: RoomsBaseContext, memberId: string): Promise<void> {
-  await setDirectoryState(ctx, memberId, new Date());
   for (const row of await ctx.db.presences.findAll({ where: { member_id: memberId }, order: [['room_id', 'ASC']] })) {
     await ctx.db.presences.destroy({ where: { room_id: row.room_id, member_id: memberId } });
-    emit(ctx, 'core.rooms.session.left', { room_id: row.room_id, member_mrn: memberMrn(memberId) });
+    ctx.events.stage('core.rooms.session.left', { room_id: row.room_id, member_mrn: memberMrn(memberId) });
     dropFromSession(ctx, row.room_id, [memberId]);
   }
   for (const row of await ctx.db.roomMembers.findAll({ where: { member_id: memberId }, order: [['room_id', 'ASC']] })) {
     await ctx.db.roomMembers.destroy({ where: { room_id: row.room_id, member_id: memberId } });
-    emit(ctx, 'core.rooms.member.removed', { room_id: row.room_id, member_mrn: memberMrn(memberId) });
+    ctx.events.stage('core.rooms.member.removed', { room_id: row.room_id, member_mrn: memberMrn(memberId) });
     await reindexMembers(ctx, row.room_id);
   }
 }

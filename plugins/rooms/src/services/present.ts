@@ -1,4 +1,4 @@
-import { memberMrn } from '@wpk/sdk';
+import { memberMrn, type SearchDocument } from '@wpk/sdk';
 import type { Presence, Room, RoomMember, RoomRole } from '../models/index.js';
 
 /** A room as the API answers it; `role` is the caller's role in it (null: not a member). */
@@ -36,4 +36,22 @@ export function presentMember(member: RoomMember, present: boolean) {
 /** Someone in the room's session. */
 export function presentPresence(presence: Presence) {
   return { member_mrn: memberMrn(presence.member_id), joined_at: presence.joined_at };
+}
+
+/**
+ * The search document of a room: a room open to the workspace is found by everyone who may
+ * search rooms; a private one by its members only (`readers`).
+ */
+export function roomDocument(room: Room, memberIds: string[]): SearchDocument {
+  return {
+    type: 'room',
+    id: room.id,
+    badge: room.locked ? 'Locked' : '',
+    title: room.name,
+    subtitle: room.description.slice(0, 200) || 'Room',
+    url: `/rooms/${room.id}`,
+    names: [room.name],
+    details: [room.description],
+    readers: room.visibility === 'private' ? memberIds.slice(0, 1000) : null,
+  };
 }

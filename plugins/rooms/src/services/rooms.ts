@@ -1,33 +1,21 @@
-import { ForbiddenError, InvalidError, isUuid, memberMrn, NotFoundError, Op } from '@wpk/sdk';
+import { conflictOnDuplicate, ForbiddenError, InvalidError, likePattern, memberIdFromMrn, memberMrn, NotFoundError, Op } from '@wpk/sdk';
+import { resource, type RoomsBaseContext, type RoomsContext } from '../kit.js';
 import type { Room, RoomMember, RoomRole, Visibility } from '../models/index.js';
-import { conflictOnDuplicate, emit, likePattern, type RoomsBaseContext, type RoomsContext } from './context.js';
-import { assertMemberPresent, memberIdOf } from './directory.js';
-import { presentRoom } from './present.js';
+import { presentRoom, roomDocument } from './present.js';
 import { dropFromSession, endSession } from './signaling.js';
-import type { SearchDocument } from '@wpk/sdk';
 
-/**
- * The search document of a room: a room open to the workspace is found by everyone who may
- * search rooms; a private one by its members only (`readers`).
- */
-export function roomDocument(room: Room, memberIds: string[]): SearchDocument {
-  return {
-    type: 'room',
-    id: room.id,
-    badge: room.locked ? 'Locked' : '',
-    title: room.name,
-    subtitle: room.description.slice(0, 200) || 'Room',
-    url: `/rooms/${room.id}`,
-    names: [room.name],
-    details: [room.description],
-    readers: room.visibility === 'private' ? memberIds.slice(0, 1000) : null,
-  };
+/** Rooms of the workspace: get-or-404, the list by name (q on the name), the walk of a re-index. */
+export const rooms = resource({ model: 'rooms', label: 'Room', order: [['name', 'ASC'], ['id', 'ASC']], searchColumns: ['name'] });
+
+/** The ids of a private room's members, its search document's readers (an open room's document names none). */
+export async function readersOf(ctx: Pick<RoomsBaseContext, 'db'>, room: Room): Promise<string[]> {
+  if (room.visibility !== 'private') return [];
+  return (await ctx.db.roomMembers.findAll({ where: { room_id: room.id }, order: [['member_id', 'ASC']] })).map((row) => row.member_id);
 }
 
 /** Keeps the search index in step with a room (its readers follow its members while it is private). */
 export async function indexRoom(ctx: RoomsBaseContext, room: Room): Promise<void> {
-  const members = room.visibility === 'private' ? (await ctx.db.roomMembers.findAll({ where: { room_id: room.id }, order: [['member_id', 'ASC']] })).map((row) => row.member_id) : [];
-  ctx.search.upsert(roomDocument(room, members));
+  ctx.search.upsert(roomDocument(room, await readersOf(ctx, room)));
 }
 
 /** Re-indexes a private room after its members changed (an open room's document does not name them). */
@@ -37,10 +25,8 @@ export async function reindexMembers(ctx: RoomsBaseContext, roomId: string): Pro
 }
 
 /** The room, or 404. */
-export async function requireRoom(ctx: RoomsBaseContext, roomId: string, lock = false): Promise<Room> {
-  const room = isUuid(roomId) ? await ctx.db.rooms.findById(roomId, lock ? { lock: 'update' } : {}) : null;
-  if (!room) throw new NotFoundError(`Room ${roomId} not found`);
-  return room;
+export function requireRoom(ctx: RoomsBaseContext, roomId: string, lock = false): Promise<Room> {
+  return rooms.require(ctx, roomId, lock ? { lock: 'update' } : {});
 }
 
 /** The caller's membership of a room, or null. */
@@ -78,9 +64,10 @@ export async function readRoom(ctx: RoomsContext, room: Room, me: RoomMember | n
 }
 
 async function assertNameFree(ctx: RoomsBaseContext, name: string, exceptId?: string): Promise<void> {
-  const where: Record<string | symbol, unknown> = { name: { [Op.iLike]: likePattern(name, false) } };
+  const where: Record<string | symbol, unknown> = { name: { [Op.iLike]: likePattern(name, 'prefix') } };
   if (exceptId) where.id = { [Op.ne]: exceptId };
-  if (await ctx.db.rooms.findOne({ where })) throw new InvalidError(`name: a room named ${name} already exists`);
+  const taken = (await ctx.db.rooms.findAll({ where })).some((room) => room.name.toLowerCase() === name.toLowerCase());
+  if (taken) throw new InvalidError(`name: a room named ${name} already exists`);
 }
 
 function capacity(ctx: RoomsBaseContext, asked: number | undefined): number {
@@ -103,11 +90,11 @@ export interface CreateRoomInput {
 export async function createRoom(ctx: RoomsContext, input: CreateRoomInput): Promise<Room> {
   const name = input.name.trim();
   const members = new Map<string, RoomRole>();
+  // The route checked that each names a member of the workspace.
   for (const [index, entry] of (input.members ?? []).entries()) {
-    const id = memberIdOf(entry.member_mrn, `members[${index}].member_mrn`);
+    const id = memberIdFromMrn(entry.member_mrn)!.toLowerCase();
     if (id === ctx.member.id) continue;
     if (members.has(id)) throw new InvalidError(`members[${index}].member_mrn: ${memberMrn(id)} is named twice`);
-    await assertMemberPresent(ctx, id, `members[${index}].member_mrn`);
     members.set(id, entry.role ?? 'member');
   }
   const maxParticipants = capacity(ctx, input.max_participants);
@@ -119,9 +106,9 @@ export async function createRoom(ctx: RoomsContext, input: CreateRoomInput): Pro
   );
   await ctx.db.roomMembers.create({ room_id: room.id, member_id: ctx.member.id, role: 'owner', added_by: ctx.member.id });
   for (const [id, role] of members) await ctx.db.roomMembers.create({ room_id: room.id, member_id: id, role, added_by: ctx.member.id });
-  emit(ctx, 'core.rooms.room.created', { room_id: room.id, name: room.name, visibility: room.visibility, creator_mrn: ctx.member.mrn });
-  emit(ctx, 'core.rooms.member.added', { room_id: room.id, member_mrn: ctx.member.mrn, role: 'owner', added_by_mrn: ctx.member.mrn });
-  for (const [id, role] of members) emit(ctx, 'core.rooms.member.added', { room_id: room.id, member_mrn: memberMrn(id), role, added_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.rooms.room.created', { room_id: room.id, name: room.name, visibility: room.visibility, creator_mrn: ctx.member.mrn });
+  ctx.events.stage('core.rooms.member.added', { room_id: room.id, member_mrn: ctx.member.mrn, role: 'owner', added_by_mrn: ctx.member.mrn });
+  for (const [id, role] of members) ctx.events.stage('core.rooms.member.added', { room_id: room.id, member_mrn: memberMrn(id), role, added_by_mrn: ctx.member.mrn });
   await indexRoom(ctx, room);
   return room;
 }
@@ -139,9 +126,8 @@ export async function listRooms(ctx: RoomsContext, query: RoomListQuery) {
   const seeAll = ctx.permissions.has('rooms.rooms.manage') && !query.mine;
   const conditions: Array<Record<string | symbol, unknown>> = [];
   if (!seeAll) conditions.push(query.mine ? { id: { [Op.in]: [...byRoom.keys()] } } : { [Op.or]: [{ visibility: 'workspace' }, { id: { [Op.in]: [...byRoom.keys()] } }] });
-  if (query.q) conditions.push({ name: { [Op.iLike]: likePattern(query.q) } });
   if (query.visibility) conditions.push({ visibility: query.visibility });
-  const { rows, count } = await ctx.db.rooms.findAndCountAll({ where: { [Op.and]: conditions }, order: [['name', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+  const { rows, count } = await rooms.list(ctx, { q: query.q, where: { [Op.and]: conditions } });
   const data = [];
   for (const room of rows) data.push(await readRoom(ctx, room, byRoom.get(room.id) ?? null));
   return { data, count };
@@ -176,7 +162,7 @@ export async function updateRoom(ctx: RoomsContext, roomId: string, input: Updat
   }
   await conflictOnDuplicate(ctx.db.rooms.update({ ...changes, updated_at: new Date() }, { where: { id: room.id } }), `name: a room named ${changes.name} already exists`);
   const updated = (await ctx.db.rooms.findById(room.id))!;
-  emit(ctx, 'core.rooms.room.updated', { room_id: room.id, changes, updated_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.rooms.room.updated', { room_id: room.id, changes, updated_by_mrn: ctx.member.mrn });
   if (changes.visibility === 'private') await dropNonMembers(ctx, room.id);
   await indexRoom(ctx, updated);
   return readRoom(ctx, updated, me);
@@ -188,7 +174,7 @@ async function dropNonMembers(ctx: RoomsContext, roomId: string): Promise<void> 
   const outsiders = (await ctx.db.presences.findAll({ where: { room_id: roomId }, order: [['joined_at', 'ASC'], ['member_id', 'ASC']] })).filter((row) => !members.has(row.member_id));
   for (const row of outsiders) {
     await ctx.db.presences.destroy({ where: { room_id: roomId, member_id: row.member_id } });
-    emit(ctx, 'core.rooms.session.left', { room_id: roomId, member_mrn: memberMrn(row.member_id), by_mrn: ctx.member.mrn });
+    ctx.events.stage('core.rooms.session.left', { room_id: roomId, member_mrn: memberMrn(row.member_id), by_mrn: ctx.member.mrn });
   }
   dropFromSession(ctx, roomId, outsiders.map((row) => row.member_id));
 }
@@ -198,7 +184,7 @@ export async function deleteRoom(ctx: RoomsContext, roomId: string): Promise<{ i
   const { room, me } = await requireVisibleRoom(ctx, roomId, true);
   if (effectiveRole(ctx, me) !== 'owner') throw new ForbiddenError("Only the room's owners may delete it");
   await ctx.db.rooms.destroy({ where: { id: room.id } });
-  emit(ctx, 'core.rooms.room.deleted', { room_id: room.id, deleted_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.rooms.room.deleted', { room_id: room.id, deleted_by_mrn: ctx.member.mrn });
   ctx.search.remove('room', room.id);
   endSession(ctx, room.id);
   return { id: room.id, deleted: true };

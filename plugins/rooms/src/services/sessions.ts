@@ -1,6 +1,5 @@
-import { ConflictError, ForbiddenError, memberMrn, NotFoundError } from '@wpk/sdk';
-import { emit, type RoomsContext } from './context.js';
-import { memberIdOf } from './directory.js';
+import { ConflictError, ForbiddenError, memberIdFromMrn, memberMrn, NotFoundError } from '@wpk/sdk';
+import type { RoomsContext } from '../kit.js';
 import { effectiveRole, moderates, requireVisibleRoom } from './rooms.js';
 import { dropFromSession, sessionOf } from './signaling.js';
 
@@ -23,7 +22,7 @@ export async function joinSession(ctx: RoomsContext, roomId: string) {
     const inSession = await ctx.db.presences.count({ where: { room_id: room.id } });
     if (inSession >= room.max_participants) throw new ConflictError(`Room ${room.name} is full: ${inSession} of ${room.max_participants} people are in its session`);
     presence = await ctx.db.presences.create({ room_id: room.id, member_id: ctx.member.id, joined_at: new Date() });
-    emit(ctx, 'core.rooms.session.joined', { room_id: room.id, member_mrn: ctx.member.mrn });
+    ctx.events.stage('core.rooms.session.joined', { room_id: room.id, member_mrn: ctx.member.mrn });
   }
   return { room_id: room.id, member_mrn: ctx.member.mrn, joined_at: presence.joined_at, signaling: sessionOf(ctx, room.id), present_mrns: await presentMrns(ctx, room.id) };
 }
@@ -31,12 +30,12 @@ export async function joinSession(ctx: RoomsContext, roomId: string) {
 /** Leaves the room's session; with `member_mrn`, an owner or moderator disconnects someone else. */
 export async function leaveSession(ctx: RoomsContext, roomId: string, memberMrnValue?: string) {
   const { room, me } = await requireVisibleRoom(ctx, roomId, true);
-  const memberId = memberMrnValue === undefined ? ctx.member.id : memberIdOf(memberMrnValue, 'member_mrn');
+  const memberId = memberMrnValue === undefined ? ctx.member.id : memberIdFromMrn(memberMrnValue)!.toLowerCase();
   const self = memberId === ctx.member.id;
   if (!self && !moderates(effectiveRole(ctx, me))) throw new ForbiddenError("Only the room's owners and moderators may disconnect someone else");
   const removed = await ctx.db.presences.destroy({ where: { room_id: room.id, member_id: memberId } });
   if (!removed) throw new NotFoundError(self ? `You are not in room ${room.name}'s session` : `member_mrn: ${memberMrn(memberId)} is not in room ${room.name}'s session`);
-  emit(ctx, 'core.rooms.session.left', { room_id: room.id, member_mrn: memberMrn(memberId), ...(self ? {} : { by_mrn: ctx.member.mrn }) });
+  ctx.events.stage('core.rooms.session.left', { room_id: room.id, member_mrn: memberMrn(memberId), ...(self ? {} : { by_mrn: ctx.member.mrn }) });
   dropFromSession(ctx, room.id, [memberId]);
   return { room_id: room.id, member_mrn: memberMrn(memberId), left: true as const, present_mrns: await presentMrns(ctx, room.id) };
 }

@@ -1,5 +1,5 @@
 import type { SignalingTicket } from '@wpk/sdk';
-import type { RoomsBaseContext } from './context.js';
+import type { RoomsBaseContext } from '../kit.js';
 
 /** The session kind the app declares: sessions `rooms/rooms/{room_id}` on the signaling socket. */
 export const SESSION_KIND = 'rooms';

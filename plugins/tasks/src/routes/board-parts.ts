@@ -12,6 +12,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/task-filters',
+    chain: ['tasks.tasks.read'],
     answers: { collection: TASK_FILTER },
     description: "Fields the board's tasks can be filtered by (each a query parameter of GET /tasks)",
     validate: { params: idParams('board_id'), query: listQuery() },
@@ -23,6 +24,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/task-filters/{key}/options',
+    chain: ['tasks.tasks.read'],
     answers: { collection: FILTER_OPTION },
     description: "One filter's values on the board, with task counts; q narrows by label",
     validate: { params: Joi.object({ board_id: id().required(), key: Joi.string().max(40).required() }), query: listQuery({ q: q() }) },
@@ -34,6 +36,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/topics',
+    chain: ['tasks.topics.read'],
     answers: { collection: TOPIC },
     description: "The board's topics by name; q keeps names containing it",
     validate: { params: idParams('board_id'), query: listQuery({ q: q() }) },
@@ -45,6 +48,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/topics',
+    chain: ['tasks.topics.create'],
     answers: { single: TOPIC },
     description: 'Creates a topic on the board',
     validate: { params: idParams('board_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(80).required(), color: color().allow(null) }) },
@@ -56,6 +60,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/topics/{topic_id}',
+    chain: ['tasks.topics.edit'],
     answers: { single: TOPIC },
     description: 'Renames or recolours a topic',
     validate: { params: idParams('board_id', 'topic_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(80), color: color().allow(null) }) },
@@ -67,6 +72,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/topics/{topic_id}',
+    chain: ['tasks.topics.delete'],
     answers: { single: DELETED_TOPIC },
     description: 'Deletes a topic; its tasks remain, with no topic',
     validate: { params: idParams('board_id', 'topic_id') },
@@ -77,6 +83,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}/members',
+    chain: ['tasks.members.read'],
     answers: { collection: BOARD_MEMBER },
     description: "The board's members and their roles",
     validate: { params: idParams('board_id'), query: listQuery() },
@@ -88,6 +95,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/members',
+    chain: ['tasks.members.manage'],
     answers: { single: BOARD_MEMBER },
     description: 'Adds a workspace member to the board with a role',
     validate: { params: idParams('board_id'), payload: Joi.object({ member_id: id().required(), role: boardRole().required() }) },
@@ -99,6 +107,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/members/{member_id}',
+    chain: ['tasks.members.manage'],
     answers: { single: BOARD_MEMBER },
     description: "Changes a board member's role",
     validate: { params: idParams('board_id', 'member_id'), payload: Joi.object({ role: boardRole().required() }) },
@@ -109,6 +118,7 @@ export const boardPartRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/members/{member_id}',
+    chain: ['tasks.members.manage'],
     answers: { single: REMOVED_BOARD_MEMBER },
     description: 'Removes a member from the board',
     validate: { params: idParams('board_id', 'member_id') },

@@ -11,6 +11,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards',
+    chain: ['tasks.boards.read'],
     answers: { collection: BOARD },
     description: 'Lists live boards (archived ones with deleted=true), oldest first',
     validate: { query: listQuery({ q: q(), is_template: Joi.boolean(), deleted: Joi.boolean() }) },
@@ -22,6 +23,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards',
+    chain: ['tasks.boards.create'],
     answers: { single: BOARD },
     description: 'Creates a board, optionally from a template board',
     validate: {
@@ -42,6 +44,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/boards/{board_id}',
+    chain: ['tasks.boards.read'],
     answers: { single: BOARD },
     description: 'Reads a board (archived or not)',
     validate: { params: idParams('board_id') },
@@ -53,6 +56,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/boards/{board_id}',
+    chain: ['tasks.boards.edit'],
     answers: { single: BOARD },
     description: 'Updates a board; deleted: true archives it, false restores it',
     validate: {
@@ -73,6 +77,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}',
+    chain: ['tasks.boards.delete'],
     answers: { single: DELETED_BOARD },
     description: "Deletes a board and its tasks; confirm_key must equal the board's title",
     validate: { params: idParams('board_id'), payload: Joi.object({ confirm_key: Joi.string().min(1).required() }) },
@@ -83,6 +88,7 @@ export const boardRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/boards/{board_id}/columns',
+    chain: ['tasks.boards.manage'],
     answers: { single: RENAMED_BOARD },
     description: 'Renames a lane and every task in it',
     validate: {

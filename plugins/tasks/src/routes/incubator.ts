@@ -12,6 +12,7 @@ export const incubatorRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/boards/{board_id}/tasks',
+    chain: ['tasks.boards.manage'],
     answers: { single: Joi.array().items(TASK).description('The tasks pulled onto the board') },
     description: 'Pulls incubator tasks onto the board: the task_ids given, or every incubator task of schedule_id',
     validate: {
@@ -28,6 +29,7 @@ export const incubatorRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/tasks',
+    chain: ['tasks.boards.manage', 'tasks.tasks.delete'],
     answers: { single: CLEARED_BOARD },
     description: "Clears the board: scheduled=false deletes its unplanned tasks, scheduled=true its planned ones",
     validate: { params: idParams('board_id'), query: Joi.object({ scheduled: Joi.boolean().required() }) },
@@ -38,6 +40,7 @@ export const incubatorRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/boards/{board_id}/tasks/{task_id}',
+    chain: ['tasks.boards.manage'],
     answers: { single: TASK },
     description: 'Returns the task to the incubator',
     validate: { params: idParams('board_id', 'task_id') },

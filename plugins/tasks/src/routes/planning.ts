@@ -12,6 +12,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/views',
+    chain: ['tasks.views.read'],
     answers: { collection: VIEW },
     description: "The caller's saved views, optionally of one board",
     validate: { query: listQuery({ board_id: id() }) },
@@ -23,6 +24,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/views',
+    chain: ['tasks.views.create'],
     answers: { single: VIEW },
     description: 'Saves a board view',
     validate: {
@@ -35,6 +37,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/views/{view_id}',
+    chain: ['tasks.views.delete'],
     answers: { single: DELETED },
     description: 'Deletes one of the caller’s saved views',
     validate: { params: idParams('view_id') },
@@ -45,6 +48,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/schedules',
+    chain: ['tasks.schedules.read'],
     answers: { collection: SCHEDULE },
     description: 'Lists schedules, oldest first; status keeps open or completed ones',
     validate: { query: listQuery({ status: Joi.string().valid('open', 'completed') }) },
@@ -56,6 +60,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/schedules',
+    chain: ['tasks.schedules.create'],
     answers: { single: SCHEDULE },
     description: 'Creates a schedule',
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(120).required(), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
@@ -67,6 +72,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/schedules/{schedule_id}',
+    chain: ['tasks.schedules.read'],
     answers: { single: SCHEDULE },
     description: 'Reads a schedule',
     validate: { params: idParams('schedule_id') },
@@ -78,6 +84,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/schedules/{schedule_id}',
+    chain: ['tasks.schedules.edit'],
     answers: { single: SCHEDULE },
     description: 'Renames or re-dates a schedule',
     validate: { params: idParams('schedule_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(120), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
@@ -88,6 +95,7 @@ export const planningRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/schedules/{schedule_id}/completion',
+    chain: ['tasks.schedules.edit'],
     answers: { single: SCHEDULE },
     description: 'Completes a schedule',
     validate: { params: idParams('schedule_id') },

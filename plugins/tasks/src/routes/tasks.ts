@@ -26,6 +26,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks',
+    chain: ['tasks.tasks.read'],
     answers: { collection: TASK },
     description: 'Lists tasks, oldest first, filtered by any of the query parameters',
     validate: {
@@ -53,6 +54,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks',
+    chain: ['tasks.tasks.create'],
     answers: { single: TASK },
     description: 'Creates a task on a board, or in the incubator when board_id is absent',
     validate: { payload: Joi.object({ ...taskFields, board_id: id().allow(null), assignee_ids: Joi.array().items(id()).max(50) }) },
@@ -64,6 +66,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}',
+    chain: ['tasks.tasks.read'],
     answers: { single: TASK },
     description: 'Reads a task',
     validate: { params: idParams('id') },
@@ -75,6 +78,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PATCH',
     path: '/tasks/{id}',
+    chain: ['tasks.tasks.edit'],
     answers: { single: TASK },
     description: 'Updates a task: dates (due not before start), blocked_by (no cycle), lane, topic, ...',
     validate: { params: idParams('id'), payload: Joi.object(taskFields) },
@@ -86,6 +90,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}',
+    chain: [{ any_of: [{ check: 'task_creator' }, 'tasks.tasks.delete'], message: 'Cannot delete this task' }],
     answers: { single: DELETED },
     description: 'Deletes a task: its creator may, otherwise tasks.tasks.delete',
     validate: { params: idParams('id') },
@@ -96,6 +101,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/assignees',
+    chain: ['tasks.tasks.assign'],
     answers: { single: TASK },
     description: 'Assigns a member to the task',
     validate: { params: idParams('id'), payload: Joi.object({ member_id: id().required() }) },
@@ -107,6 +113,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}/assignees/{member_id}',
+    chain: ['tasks.tasks.assign'],
     answers: { single: TASK },
     description: 'Unassigns a member from the task',
     validate: { params: idParams('id', 'member_id') },
@@ -118,6 +125,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/completion',
+    chain: ['tasks.tasks.edit'],
     answers: { single: TASK },
     description: 'Completes the task',
     validate: { params: idParams('id') },
@@ -129,6 +137,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'DELETE',
     path: '/tasks/{id}/completion',
+    chain: ['tasks.tasks.edit'],
     answers: { single: TASK },
     description: 'Reopens a completed task',
     validate: { params: idParams('id') },
@@ -140,6 +149,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'PUT',
     path: '/tasks/{id}/board',
+    chain: ['tasks.tasks.edit'],
     answers: { single: TASK },
     description: 'Moves the task to another board (optionally into a lane)',
     validate: { params: idParams('id'), payload: Joi.object({ board_id: id().required(), lane: Joi.string().min(1).max(80) }) },
@@ -151,6 +161,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}/comments',
+    chain: ['tasks.tasks.read'],
     answers: { collection: COMMENT },
     description: "The task's comments, oldest first",
     validate: { params: idParams('id'), query: listQuery() },
@@ -162,6 +173,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/comments',
+    chain: ['tasks.tasks.comment'],
     answers: { single: COMMENT },
     description: 'Comments on the task',
     validate: { params: idParams('id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(5000).required() }) },
@@ -173,6 +185,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'GET',
     path: '/tasks/{id}/deliverables',
+    chain: ['tasks.tasks.read'],
     answers: { collection: DELIVERABLE },
     description: "The task's deliverables, oldest first",
     validate: { params: idParams('id'), query: listQuery() },
@@ -184,6 +197,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/deliverables',
+    chain: ['tasks.tasks.edit'],
     answers: { single: DELIVERABLE },
     description: 'Adds a deliverable to the task',
     validate: { params: idParams('id'), payload: Joi.object({ title: title().required(), url: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).allow(null) }) },
@@ -195,6 +209,7 @@ export const taskRoutes = [
   defineRoute<Models, AppTypes>({
     method: 'POST',
     path: '/tasks/{id}/deliverables/{deliverable_id}/delivery',
+    chain: ['tasks.tasks.edit'],
     answers: { single: DELIVERABLE },
     description: 'Marks a deliverable delivered',
     validate: { params: idParams('id', 'deliverable_id') },

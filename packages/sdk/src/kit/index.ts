@@ -1,0 +1,5 @@
+export * from './app-kit.js';
+export * from './answers.js';
+export * from './queries.js';
+export * from './resource.js';
+export * from './state-machine.js';

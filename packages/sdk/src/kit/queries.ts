@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { ConflictError } from '../errors.js';
+
+/**
+ * An ILIKE pattern that matches `text` literally (`%`, `_` and `\` escaped): anywhere in the
+ * value by default, or at its start with `'prefix'`.
+ */
+export function likePattern(text: string, position: 'anywhere' | 'prefix' = 'anywhere'): string {
+  const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  return position === 'prefix' ? `${escaped}%` : `%${escaped}%`;
+}
+
+/**
+ * Runs a write whose uniqueness the service checked first: when a concurrent request wrote the
+ * same row in between, the database's unique constraint refuses it and this answers 409 with
+ * `message` instead of a fault. Any other error is rethrown as it is.
+ */
+export async function conflictOnDuplicate<T>(write: Promise<T> | (() => Promise<T>), message: string): Promise<T> {
+  try {
+    return await (typeof write === 'function' ? write() : write);
+  } catch (error) {
+    // ctx.db's models are Sequelize models: a unique violation surfaces as this error class.
+    if ((error as { name?: unknown })?.name === 'SequelizeUniqueConstraintError') throw new ConflictError(message);
+    throw error;
+  }
+}
+
+/** A new record id: a random UUID (the shape of every id the platform and its apps create). */
+export function newId(): string {
+  return randomUUID();
+}

@@ -1,0 +1,140 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { TestPlatform, type MemberOptions, type TestApp, type TestMember, type TestPlatformOptions, type TestResponse, type TestWorkspace } from './platform.js';
+
+/** An event the app under test staged and the platform wrote (a 2xx answer or a handled delivery). */
+export interface WorldEvent {
+  action: string;
+  payload: Record<string, unknown>;
+}
+
+/** What `startWorld` takes. */
+export interface WorldOptions extends Omit<Partial<TestPlatformOptions>, 'apps' | 'firstParty'> {
+  /** The app under test: its directory (then its public folder is served too) or its defineApp value. */
+  app: TestApp;
+  /** The subdomain of the workspace the app is installed in. */
+  subdomain: string;
+  /** Apps loaded beside it (a listener of its events, say). */
+  apps?: TestApp[];
+  /** Which apps load as first-party (default: every app of the world that is not an `ext.*` app). */
+  firstParty?: boolean | string[];
+  /** The app's access policy in the workspace (default `roles`, so only permitted members enter), or false: not installed. */
+  install?: { access_policy?: 'everyone' | 'roles' | 'approval'; allowed_roles?: string[] } | false;
+  /** Permission keys `member()` gives when called without keys (default: none, inside the app). */
+  memberKeys?: string[];
+}
+
+/** One test file's platform with the app installed in a workspace, and the short ways tests use it. */
+export interface World {
+  /** The harness itself, for anything the world does not cover. */
+  platform: TestPlatform;
+  /** The app's namespace (`tasks`, `ext.acme.hello`). */
+  app: string;
+  workspace: TestWorkspace;
+  workspaceId: string;
+  /** The workspace's owner (holds every permission). */
+  owner: TestMember;
+  /**
+   * A member allowed into the app holding exactly these keys of it; `[]`: inside the app, holding
+   * none; omitted: the world's `memberKeys`. `options` names the member or gives a platform role.
+   */
+  member(keys?: string[], options?: Omit<MemberOptions, 'permissions' | 'roles'>): Promise<TestMember>;
+  /** A member whose roles may not open the app (although one of them holds `{app}.*`). */
+  outsider(): Promise<TestMember>;
+  /** Another workspace of the same platform, with the app installed (policy `everyone` by default). */
+  otherWorkspace(subdomain: string, policy?: { access_policy?: 'everyone' | 'roles' }): Promise<TestWorkspace>;
+  /** The app's own events written since the last call (or the start), oldest first; the platform's `takeEvents` has their workspace and metadata. */
+  takeEvents(): WorldEvent[];
+  /** A position in the event log, for `eventsSince`. */
+  mark(): number;
+  /** The app's own events written after `mark`, as `[action, payload]`. */
+  eventsSince(mark: number): Array<[string, Record<string, unknown>]>;
+  /** Delivers an event to the app's subscription handler through the signed delivery path; throws unless the app handled it. */
+  deliver(action: string, payload: Record<string, unknown>, options?: { workspaceId?: string; metadata?: Record<string, unknown> }): Promise<void>;
+  /** Runs SQL on the platform's database (`:name` placeholders). */
+  query<T extends object = Record<string, unknown>>(sql: string, replacements?: Record<string, unknown>): Promise<T[]>;
+  /** Takes the app's migrations down (to a name, or all); returns the names reverted. */
+  migrateAppDown(to?: string): Promise<string[]>;
+  /** Runs the app's pending migrations; returns their names. */
+  migrateAppUp(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** The namespace of an app given by directory (its app.json) or by definition. */
+function namespaceOf(app: TestApp): string {
+  const manifest = (typeof app === 'string' ? JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8')) : app.manifest) as { slug: string; publisher?: string };
+  return manifest.publisher ? `ext.${manifest.publisher}.${manifest.slug}` : manifest.slug;
+}
+
+/** Asserts a 200 answer and returns its `data`; otherwise throws with the answer, so a failed step names itself. */
+export function ok<T = any>(response: TestResponse): T {
+  if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body.data as T;
+}
+
+/**
+ * Boots a real platform for one test file with the app installed in a workspace, the harness's
+ * clock, mail and event capture (`@wpk/testing`). Call it in `test.before` and `close()` it in
+ * `test.after.always`:
+ *
+ * ```ts
+ * let world: World;
+ * test.before(async () => { world = await startWorld({ app, subdomain: 'boards' }); });
+ * test.after.always(() => world?.close());
+ * ```
+ */
+export async function startWorld(options: WorldOptions): Promise<World> {
+  const { app, subdomain, apps = [], install = {}, memberKeys = [], ...rest } = options;
+  const namespace = namespaceOf(app);
+  const firstParty = options.firstParty ?? [app, ...apps].map(namespaceOf).filter((name) => !name.startsWith('ext.'));
+  const platform = await TestPlatform.create({ ...rest, apps: [app, ...apps], firstParty });
+  try {
+    const workspace = await platform.workspace(subdomain);
+    if (install !== false) await workspace.install(namespace, install);
+    platform.takeEvents();
+    const own = (action: string) => action.startsWith(`${namespace.startsWith('ext.') ? namespace : `core.${namespace}`}.`);
+    let inside: Promise<string> | undefined;
+    let outsiders = 0;
+    const world: World = {
+      platform,
+      app: namespace,
+      workspace,
+      workspaceId: workspace.id,
+      owner: workspace.owner,
+      async member(keys = memberKeys, memberOptions = {}) {
+        if (keys.length > 0) return workspace.member({ ...memberOptions, permissions: keys });
+        // Inside the app, holding no key of it: a role with an empty slice, allowed in.
+        inside ??= workspace.role(`Inside ${namespace}, holding nothing`, { [namespace]: [] }).then(async (role) => {
+          await workspace.allow(namespace, role);
+          return role;
+        });
+        return workspace.member({ ...memberOptions, roles: [await inside] });
+      },
+      async outsider() {
+        outsiders += 1;
+        const role = await workspace.role(`Outsider ${outsiders}: not allowed into ${namespace}`, { [namespace]: [`${namespace}.*`] });
+        return workspace.member({ roles: [role] });
+      },
+      async otherWorkspace(name, policy = { access_policy: 'everyone' }) {
+        const other = await platform.workspace(name);
+        await other.install(namespace, policy);
+        return other;
+      },
+      takeEvents: () => platform.takeEvents().filter((event) => own(event.action)).map((event) => ({ action: event.action, payload: event.payload })),
+      mark: () => platform.events.length,
+      eventsSince: (mark) => platform.events.slice(mark).filter((event) => own(event.action)).map((event) => [event.action, event.payload]),
+      async deliver(action, payload, deliverOptions = {}) {
+        const result = await platform.deliver(deliverOptions.workspaceId ?? workspace.id, action, payload, deliverOptions.metadata ?? {});
+        if (result[namespace] !== 'handled') throw new Error(`${action} was not handled by ${namespace}: ${JSON.stringify(result)}`);
+      },
+      query: (sql, replacements) => platform.query(sql, replacements),
+      migrateAppDown: (to) => platform.migrateDown(namespace, to ?? 0),
+      migrateAppUp: () => platform.migrateUp(namespace),
+      close: () => platform.close(),
+    };
+    return world;
+  } catch (error) {
+    await platform.close();
+    throw error;
+  }
+}
