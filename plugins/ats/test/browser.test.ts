@@ -9,18 +9,19 @@ import test, { type ExecutionContext } from 'ava';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { ok, startWorld, type Caller, type World } from './helpers/world.js';
+import { ok, type TestMember } from '@wpk/testing';
+import { atsWorld, type AtsWorld } from './helpers/world.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let world: World;
-let recruiter: Caller;
+let world: AtsWorld;
+let recruiter: TestMember;
 let browser: Browser;
 let origin: string;
 let barista: { id: string };
 
 test.before(async () => {
-  world = await startWorld('atsweb', { listen: true });
+  world = await atsWorld('atsweb', { listen: true });
   recruiter = await world.member(['ats.*']);
   origin = world.platform.url('atsweb', '');
   browser = await chromium.launch({
