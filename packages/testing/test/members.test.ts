@@ -37,6 +37,14 @@ const routes = [
     },
   }),
   defineRoute({
+    method: 'DELETE',
+    path: '/crews/{name}/members/{member_mrn}',
+    chain: [USE],
+    description: 'Takes someone, present or former, off a crew',
+    validate: { params: Joi.object({ name: Joi.string().required(), member_mrn: Joi.memberMrn({ former: true }).required() }) },
+    handler: (request, ctx) => ctx.respond.single({ removed: request.params.member_mrn }),
+  }),
+  defineRoute({
     method: 'GET',
     path: '/directory/{member}',
     chain: [USE],
@@ -111,6 +119,10 @@ test.serial('a member who joined a moment ago is found at once; one removed a mo
   const removed = await ann.post('/ext/test/crew/crews', { name: 'D', lead_mrn: newcomer.mrn });
   t.deepEqual([removed.status, removed.body], [400, { error: `lead_mrn ${newcomer.mrn} is no longer a member of this workspace` }]);
   t.is((await ann.post('/ext/test/crew/crews', { name: 'E', handed_over_from_mrn: newcomer.mrn })).status, 200, 'a field declared { former: true } takes them');
+  t.is((await ann.delete(`/ext/test/crew/crews/A/members/${encodeURIComponent(newcomer.mrn)}`)).status, 200, 'a path parameter taking former members takes them');
+  const stranger = 'mrn:account:member:0b9f6a3e-5a86-4d5e-9b59-3c1d4f1e2a7b';
+  const inPath = await ann.delete(`/ext/test/crew/crews/A/members/${encodeURIComponent(stranger)}`);
+  t.deepEqual([inPath.status, inPath.body], [400, { error: `path parameter member_mrn ${stranger} is not a member of this workspace` }], 'named as the validation errors name a path parameter');
   const required = await ann.post('/ext/test/crew/checks', { ids: [ann.mrn, newcomer.id] });
   t.deepEqual([required.status, required.body], [400, { error: `ids ${newcomer.id} is no longer a member of this workspace` }]);
   t.deepEqual((await ann.post('/ext/test/crew/checks', { ids: [ann.mrn, bob.id] })).body.data, { found: [ann.id, bob.id].sort() });

@@ -312,27 +312,6 @@ export interface CoreAtsEmbedRetiredPayload {
 }
 
 /**
- * A member was removed.
- */
-export interface CoreAccountMemberRemovedPayload {
-  member_id: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  removed_by?: string;
-  [k: string]: unknown;
-}
-
-/**
- * A member joined the workspace.
- */
-export interface SystemWorkspaceMemberAddedPayload {
-  member_id: string;
-  role: 'owner' | 'admin' | 'member';
-  [k: string]: unknown;
-}
-
-/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -383,10 +362,7 @@ export interface EmittedEvents {
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
-export interface ReceivedEvents {
-  'core.account.member.removed': CoreAccountMemberRemovedPayload;
-  'system.workspace.member.added': SystemWorkspaceMemberAddedPayload;
-}
+export type ReceivedEvents = Record<string, never>;
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */
 export interface AppTypes {

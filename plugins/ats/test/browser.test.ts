@@ -8,16 +8,17 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { accessibilityViolations, browserContext, cspViolations, launchChromium, type Browser, type Page } from '@wpk/testing/browser';
-import { ok, startWorld, type Caller, type World } from './helpers/world.js';
+import { ok, type TestMember } from '@wpk/testing';
+import { atsWorld, type AtsWorld } from './helpers/world.js';
 
-let world: World;
-let recruiter: Caller;
+let world: AtsWorld;
+let recruiter: TestMember;
 let browser: Browser;
 let origin: string;
 let barista: { id: string };
 
 test.before(async () => {
-  world = await startWorld('atsweb', { listen: true });
+  world = await atsWorld('atsweb', { listen: true });
   recruiter = await world.member(['ats.*']);
   origin = world.platform.url('atsweb', '');
   browser = await launchChromium();

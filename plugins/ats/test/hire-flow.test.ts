@@ -1,13 +1,14 @@
 import test from 'ava';
-import { ok, startWorld, type Caller, type World } from './helpers/world.js';
+import { ok, type TestMember } from '@wpk/testing';
+import { atsWorld, type AtsWorld } from './helpers/world.js';
 
-let world: World;
-let recruiter: Caller;
-let approver: Caller;
-let interviewer: Caller;
+let world: AtsWorld;
+let recruiter: TestMember;
+let approver: TestMember;
+let interviewer: TestMember;
 
 test.before(async () => {
-  world = await startWorld('hireflow');
+  world = await atsWorld('hireflow');
   recruiter = await world.member(['ats.*']);
   approver = await world.member(['ats.jobs.read', 'ats.jobs.approve']);
   interviewer = await world.member([]);
@@ -87,7 +88,7 @@ test('a full hire: job → approval → open → candidate → application → i
   t.is(submitted.status, 'submitted');
   const undeletable = await interviewer.delete(`/ats/evaluations/${scorecard.id}`);
   t.is(undeletable.status, 409);
-  t.regex(undeletable.body.error, /submitted scorecard cannot be cancelled and stays unchanged/);
+  t.is(undeletable.body.error, 'Cannot cancel a scorecard in state submitted: cancel moves from requested to cancelled');
   t.is(ok(await recruiter.delete(`/ats/evaluations/${shadow.id}`)).status, 'cancelled');
 
   // The offer, exact decimals, through approval to sent; then the hire.
@@ -98,7 +99,7 @@ test('a full hire: job → approval → open → candidate → application → i
   t.is(offer.status, 'draft');
   const skip = await recruiter.patch(`/ats/offers/${offer.id}/status`, { status: 'sent' });
   t.is(skip.status, 409);
-  t.is(skip.body.error, 'An offer cannot move from draft to sent');
+  t.is(skip.body.error, 'Cannot move an offer from draft to sent: sent is reached from approved');
   for (const status of ['approval', 'approved']) t.is(ok(await recruiter.patch(`/ats/offers/${offer.id}/status`, { status })).status, status);
   t.is(ok(await recruiter.patch(`/ats/offers/${offer.id}/status`, { status: 'sent', notify_candidate: true })).status, 'sent');
   const hired = ok(await recruiter.patch(`/ats/applications/${application.id}/status`, { status: 'hire', notify_candidate: true }));

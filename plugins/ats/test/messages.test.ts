@@ -1,13 +1,14 @@
 import test from 'ava';
-import { ok, startWorld, type Caller, type World } from './helpers/world.js';
+import { ok, type TestMember } from '@wpk/testing';
+import { atsWorld, type AtsWorld } from './helpers/world.js';
 
-let world: World;
-let recruiter: Caller;
+let world: AtsWorld;
+let recruiter: TestMember;
 let job: { id: string; pipeline_id: string };
 let stages: Array<{ id: string; name: string }>;
 
 test.before(async () => {
-  world = await startWorld('atsmail');
+  world = await atsWorld('atsmail');
   recruiter = await world.member(['ats.*']);
   job = ok(await recruiter.post('/ats/jobs', { title: 'Pastry Chef' }));
   ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));

@@ -1,12 +1,13 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { ok, startWorld, type Caller, type World } from './helpers/world.js';
+import { ok, type TestMember } from '@wpk/testing';
+import { atsWorld, type AtsWorld } from './helpers/world.js';
 
-let world: World;
-let recruiter: Caller;
+let world: AtsWorld;
+let recruiter: TestMember;
 
 test.before(async () => {
-  world = await startWorld('atsplatform');
+  world = await atsWorld('atsplatform');
   recruiter = await world.member(['ats.*']);
 });
 test.after.always(async () => world?.close());
@@ -39,15 +40,78 @@ test.serial('matches rank candidates against the job text inside PostgreSQL, nea
   t.is((await recruiter.get('/ats/jobs/00000000-0000-4000-8000-000000000000/matches')).status, 404);
 });
 
-test.serial('the members copy follows the events: a removed member cannot sit on a panel, be asked for a scorecard or approve', async (t) => {
+test.serial('member references: a random id, another workspace\'s member and a removed member are refused naming the field, nothing written; a newcomer is accepted; a referrer may have left', async (t) => {
+  const job = ok(await recruiter.post('/ats/jobs', { title: 'Member checks' }));
+  ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+  const pipeline = ok(await recruiter.post('/ats/pipelines', { name: 'Member checks' }));
+  const candidate = ok(await recruiter.post('/ats/candidates', { name: 'Mia Check', email: 'mia.check@example.com' }));
+  const application = ok(await recruiter.post('/ats/applications', { candidate_id: candidate.id, job_id: job.id }));
+  const other = await world.otherWorkspace('atselsewhere');
   const leaver = await world.member([]);
-  const memberId = leaver.id;
-  await world.deliver('core.account.member.removed', { member_id: memberId, removed_by: world.owner.id });
-  await world.deliver('core.account.member.removed', { member_id: memberId, removed_by: world.owner.id });
-  const refused = await recruiter.post('/ats/jobs', { title: 'Panel', approvals: [{ approver_mrn: leaver.mrn }] });
-  t.deepEqual([refused.status, refused.body], [400, { error: `approvals[0].approver_mrn ${leaver.mrn} is no longer a member of this workspace` }]);
-  await world.deliver('system.workspace.member.added', { member_id: memberId, role: 'member' });
-  t.is((await recruiter.post('/ats/jobs', { title: 'Panel', approvals: [{ approver_mrn: leaver.mrn }] })).status, 200);
+  t.is((await world.owner.delete(`/members/${leaver.id}`)).status, 200);
+  const stranger = 'mrn:account:member:00000000-0000-4000-8000-000000000abc';
+  // Each field that names a member, with the request that carries it.
+  const fields: Array<[string, (mrn: string) => Promise<{ status: number; body: any }>]> = [
+    ['hiring_manager_mrn', (mrn) => recruiter.post('/ats/jobs', { title: 'Refused', hiring_manager_mrn: mrn })],
+    ['recruiter_mrn', (mrn) => recruiter.post('/ats/jobs', { title: 'Refused', recruiter_mrn: mrn })],
+    ['hiring_team[].member_mrn', (mrn) => recruiter.post('/ats/jobs', { title: 'Refused', hiring_team: [{ member_mrn: mrn, role: 'interviewer' }] })],
+    ['approvals[].approver_mrn', (mrn) => recruiter.post('/ats/jobs', { title: 'Refused', approvals: [{ approver_mrn: mrn }] })],
+    ['default_interviewers', (mrn) => recruiter.post(`/ats/pipelines/${pipeline.id}/stages`, { name: 'Refused', type: 'interview', default_interviewers: [recruiter.mrn, mrn] })],
+    ['owner_mrn', (mrn) => recruiter.post('/ats/candidates', { name: 'Refused', email: 'refused-owner@example.com', owner_mrn: mrn })],
+    ['panel[].member_mrn', (mrn) => recruiter.post(`/ats/applications/${application.id}/interviews`, { title: 'Refused', panel: [{ member_mrn: mrn }] })],
+    ['evaluator_mrn', (mrn) => recruiter.post(`/ats/applications/${application.id}/evaluations`, { evaluator_mrn: mrn })],
+  ];
+  world.takeEvents();
+  const before = await world.query("SELECT (SELECT count(*)::int FROM app_ats.jobs WHERE title = 'Refused') AS jobs, (SELECT count(*)::int FROM app_ats.stages WHERE name = 'Refused') AS stages, (SELECT count(*)::int FROM app_ats.candidates WHERE name = 'Refused') AS candidates, (SELECT count(*)::int FROM app_ats.interviews WHERE title = 'Refused') AS interviews, (SELECT count(*)::int FROM app_ats.evaluations) AS evaluations");
+  for (const [field, send] of fields) {
+    for (const [mrn, why] of [[stranger, 'is not a member of this workspace'], [other.owner.mrn, 'is not a member of this workspace'], [leaver.mrn, 'is no longer a member of this workspace']]) {
+      const answer = await send(mrn);
+      t.deepEqual([answer.status, answer.body], [400, { error: `${field} ${mrn} ${why}` }], `${field} ${mrn}`);
+    }
+  }
+  const referrer = await recruiter.post('/ats/candidates', { name: 'Refused', email: 'refused-referral@example.com', source: 'referral', referrer_mrn: stranger });
+  t.deepEqual([referrer.status, referrer.body], [400, { error: `referrer_mrn ${stranger} is not a member of this workspace` }]);
+  t.deepEqual(world.takeEvents(), [], 'no refused request emitted anything');
+  t.deepEqual(await world.query("SELECT (SELECT count(*)::int FROM app_ats.jobs WHERE title = 'Refused') AS jobs, (SELECT count(*)::int FROM app_ats.stages WHERE name = 'Refused') AS stages, (SELECT count(*)::int FROM app_ats.candidates WHERE name = 'Refused') AS candidates, (SELECT count(*)::int FROM app_ats.interviews WHERE title = 'Refused') AS interviews, (SELECT count(*)::int FROM app_ats.evaluations) AS evaluations"), before);
+
+  // A referral made by someone who has since left is still a referral.
+  const referred = ok(await recruiter.post('/ats/candidates', { name: 'Rex Referred', email: 'rex@example.com', source: 'referral', referrer_mrn: leaver.mrn }));
+  t.is(referred.referrer_mrn, leaver.mrn);
+
+  // A member who joined a moment ago is accepted in every field; one who left and came back, again too.
+  const newcomer = await world.member([]);
+  const staffed = ok(await recruiter.post('/ats/jobs', { title: 'Staffed', hiring_manager_mrn: newcomer.mrn, recruiter_mrn: newcomer.mrn, hiring_team: [{ member_mrn: newcomer.mrn, role: 'coordinator' }], approvals: [{ approver_mrn: newcomer.mrn }] }));
+  t.deepEqual([staffed.hiring_manager_mrn, staffed.approvals.map((a: any) => a.approver_mrn)], [newcomer.mrn, [newcomer.mrn]]);
+  const stage = ok(await recruiter.post(`/ats/pipelines/${pipeline.id}/stages`, { name: 'Panel', type: 'interview', default_interviewers: [newcomer.mrn] }));
+  t.deepEqual(stage.default_interviewers, [newcomer.mrn]);
+  t.is(ok(await recruiter.post('/ats/candidates', { name: 'Owned', email: 'owned@example.com', owner_mrn: newcomer.mrn })).owner_mrn, newcomer.mrn);
+  t.deepEqual(ok(await recruiter.post(`/ats/applications/${application.id}/interviews`, { panel: [{ member_mrn: newcomer.mrn }] })).panel, [{ member_mrn: newcomer.mrn, role: 'interviewer' }]);
+  t.is(ok(await recruiter.post(`/ats/applications/${application.id}/evaluations`, { evaluator_mrn: newcomer.mrn })).evaluator_mrn, newcomer.mrn);
+  const back = await world.member([], { email: leaver.email });
+  t.is(back.id, leaver.id, 'the same member, rejoined');
+  t.is(ok(await recruiter.post('/ats/jobs', { title: 'Panel', approvals: [{ approver_mrn: leaver.mrn }] })).approvals[0].approver_mrn, leaver.mrn);
+
+  // A stage's default interviewer who has left since is refused when an interview takes the defaults.
+  const scorer = await world.member([]);
+  const defaults = ok(await recruiter.post('/ats/pipelines', { name: 'Defaults' }));
+  const first = ok(await recruiter.post(`/ats/pipelines/${defaults.id}/stages`, { name: 'Screen', type: 'screen', default_interviewers: [scorer.mrn] }));
+  const screened = ok(await recruiter.post('/ats/jobs', { title: 'Screened', pipeline_id: defaults.id }));
+  ok(await recruiter.patch(`/ats/jobs/${screened.id}/status`, { status: 'open' }));
+  const screening = ok(await recruiter.post('/ats/applications', { candidate_id: candidate.id, job_id: screened.id }));
+  t.is(screening.stage_id, first.id);
+  t.is((await world.owner.delete(`/members/${scorer.id}`)).status, 200);
+  const stale = await recruiter.post(`/ats/applications/${screening.id}/interviews`, {});
+  t.deepEqual([stale.status, stale.body], [400, { error: `panel (stage Screen's default interviewers) ${scorer.mrn} is no longer a member of this workspace` }]);
+});
+
+test.serial('migration 0003 drops the copy of the members (member_directory); down re-creates it empty, up drops it again', async (t) => {
+  const tables = async () => (await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_ats' AND table_name = 'member_directory'")).length;
+  t.is(await tables(), 0);
+  t.deepEqual(await world.migrateAppDown('0003-drop-member-directory'), ['0003-drop-member-directory']);
+  t.is(await tables(), 1);
+  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_ats.member_directory'), [{ n: 0 }]);
+  t.deepEqual(await world.migrateAppUp(), ['0003-drop-member-directory']);
+  t.is(await tables(), 0);
 });
 
 test.serial('search: candidates, jobs and applications are indexed with the change and re-indexed from scratch', async (t) => {
@@ -66,8 +130,8 @@ test.serial('search: candidates, jobs and applications are indexed with the chan
 
 test.serial('every table can be distributed by workspace, and the migration goes down and up again', async (t) => {
   t.deepEqual(await world.platform.distributionProblems(), []);
-  t.deepEqual(await world.platform.migrateDown('ats'), ['0002-candidate-messages', '0001-create-recruiting-tables']);
-  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables', '0002-candidate-messages']);
+  t.deepEqual(await world.platform.migrateDown('ats'), ['0003-drop-member-directory', '0002-candidate-messages', '0001-create-recruiting-tables']);
+  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables', '0002-candidate-messages', '0003-drop-member-directory']);
 });
 
 test.serial('templates: merge fields are checked, names are unique, delete removes', async (t) => {
@@ -116,7 +180,7 @@ test.serial('careers embeds: the snippet feeds the jobs; retiring is for good', 
   const retired = ok(await recruiter.delete(`/ats/settings/embeds/${embed.id}`));
   t.deepEqual([retired.status, retired.snippet], ['retired', null]);
   t.deepEqual((await world.workspace.anonymous.get(embed.feed)).body, { error: 'This careers embed does not exist or was retired' });
-  t.deepEqual((await recruiter.delete(`/ats/settings/embeds/${embed.id}`)).body, { error: `Embed ${embed.id} is already retired` });
+  t.deepEqual((await recruiter.delete(`/ats/settings/embeds/${embed.id}`)).body, { error: 'Cannot retire an embed in state retired: retire moves from active to retired' });
   t.deepEqual(ok(await recruiter.get('/ats/settings/embeds')).map((row: any) => row.status), ['retired']);
 });
 

@@ -104,15 +104,6 @@ export interface CoreAccountMemberRemovedPayload {
 }
 
 /**
- * A member joined the workspace.
- */
-export interface SystemWorkspaceMemberAddedPayload {
-  member_id: string;
-  role: 'owner' | 'admin' | 'member';
-  [k: string]: unknown;
-}
-
-/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -149,7 +140,6 @@ export interface ReceivedEvents {
   'core.meetings.meeting.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.meetings.meeting.cancelled': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.account.member.removed': CoreAccountMemberRemovedPayload;
-  'system.workspace.member.added': SystemWorkspaceMemberAddedPayload;
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

@@ -1,8 +1,8 @@
 import test from 'ava';
 import net from 'node:net';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import type { TestMember } from '@wpk/testing';
-import { startWorld, type World } from './helpers/world.js';
+import type { TestMember, World } from '@wpk/testing';
+import { callsWorld } from './helpers/world.js';
 
 /**
  * The proof in a real browser: two Chromium profiles with fake camera and microphone open the
@@ -29,7 +29,7 @@ async function freePort(): Promise<number> {
 
 test.before(async () => {
   const port = await freePort();
-  world = await startWorld('webrtc', { port, fromDirectory: true });
+  world = await callsWorld('webrtc', { port, fromDirectory: true });
   await world.platform.runtime.start();
   origin = `http://webrtc.localhost:${port}`;
   ann = await world.member();

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import type { TestMember } from '@wpk/testing';
+import type { TestMember, World } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
-import { MEMBER_KEYS, startWorld, type World } from './helpers/world.js';
+import { MEMBER_KEYS, callsWorld } from './helpers/world.js';
 
 /** The chat app, loaded from its directory (no import crosses the plugins): its call requests reach calls through the bus. */
 const CHAT_DIR = fileURLToPath(new URL('../../chat', import.meta.url));
@@ -16,7 +16,7 @@ let bob: TestMember;
 let cyd: TestMember;
 
 test.before(async () => {
-  world = await startWorld('calls', { apps: [CHAT_DIR] });
+  world = await callsWorld('calls', { apps: [CHAT_DIR] });
   await world.workspace.install('chat', { access_policy: 'roles' });
   world.platform.runtime.events.registerParticipant({
     slug: 'meetings',
@@ -55,7 +55,7 @@ test.serial('bad input is a 400 naming the field, and writes nothing', async (t)
     [{}, 'title is required'],
     [{ title: '   ' }, 'title is not allowed to be empty'],
     [{ title: 'x', mode: 'hologram' }, 'mode must be one of [video, audio]'],
-    [{ title: 'x', participant_mrns: ['bob'] }, 'participant_mrns[0] must be a member MRN (mrn:account:member:{id})'],
+    [{ title: 'x', participant_mrns: ['bob'] }, 'participant_mrns[0] must be a member MRN (mrn:account:member:<id>)'],
     [{ title: 'x', scheduled_at: '2020-01-01T00:00:00Z' }, 'scheduled_at must be in the future (leave it out to start the call now)'],
   ];
   for (const [body, error] of cases) {
@@ -86,13 +86,13 @@ test.serial('UpdateCall is for hosts: title, mode, invitees; status ends or canc
   t.like(updated.body.data, { title: 'Retro', mode: 'audio' });
   t.deepEqual(updated.body.data.participants.map((row: any) => row.member_mrn), [ann.mrn, bob.mrn, cyd.mrn]);
   t.deepEqual(world.eventsSince(mark), []);
-  t.deepEqual((await ann.patch(`/calls/${call.id}`, { status: 'ended' })).body, { error: 'Nobody joined this call yet: cancel it instead (status cancelled)' });
+  t.deepEqual((await ann.patch(`/calls/${call.id}`, { status: 'ended' })).body, { error: 'Cannot end a call in state waiting: end moves from active to ended' });
   const cancelled = await ann.patch(`/calls/${call.id}`, { status: 'cancelled' });
   t.is(cancelled.body.data.status, 'cancelled');
   const again = world.mark();
   t.deepEqual((await ann.patch(`/calls/${call.id}`, { status: 'cancelled' })).body.data, cancelled.body.data, 'cancelling a cancelled call changes nothing');
   t.deepEqual(world.eventsSince(again), []);
-  t.deepEqual((await ann.patch(`/calls/${call.id}`, { status: 'ended' })).body, { error: 'This call is cancelled' });
+  t.deepEqual((await ann.patch(`/calls/${call.id}`, { status: 'ended' })).body, { error: 'Cannot end a call in state cancelled: end moves from active to ended' });
   t.deepEqual((await ann.patch(`/calls/${call.id}`, { title: 'Again' })).body, { error: 'This call is cancelled: it can no longer change' });
   t.is((await ann.patch(`/calls/${call.id}`, {})).status, 400);
 });
@@ -105,7 +105,7 @@ test.serial('UpdateParticipant changes roles; a call keeps one host; participant
   const promoted = await ann.patch(`/calls/${call.id}/participants/${encoded}`, { role: 'host' });
   t.deepEqual(promoted.body.data, { member_mrn: bob.mrn, role: 'host', in_session: false, joined_at: null, left_at: null });
   t.is((await ann.patch(`/calls/${call.id}/participants/${encodeURIComponent(ann.mrn)}`, { role: 'participant' })).status, 200);
-  t.deepEqual((await bob.patch(`/calls/${call.id}/participants/mrn%3Aaccount%3Amember%3Anobody`, { role: 'host' })).body, { error: 'member_mrn must be a member MRN (mrn:account:member:{id})' });
+  t.deepEqual((await bob.patch(`/calls/${call.id}/participants/mrn%3Aaccount%3Amember%3Anobody`, { role: 'host' })).body, { error: 'path parameter member_mrn must be a member MRN (mrn:account:member:<id>)' });
   t.deepEqual((await cyd.delete(`/calls/${call.id}/participants/${encodeURIComponent(ann.mrn)}`)).body, { error: "Cannot remove this participant: only the call's hosts may remove others" });
   const left = await cyd.delete(`/calls/${call.id}/participants/${encodeURIComponent(cyd.mrn)}`);
   t.deepEqual(left.body.data, { call_id: call.id, member_mrn: cyd.mrn, removed: true });
@@ -202,8 +202,8 @@ test.serial('recordings: a participant of an active call starts one, uploads thr
   const completed = await bob.put(`/calls/${call.id}/recordings/${recording.id}`, { duration_seconds: 12 });
   t.like(completed.body.data, { status: 'ready', duration_seconds: 12, size_bytes: WEBM.length });
   t.deepEqual(world.eventsSince(mark), [['core.calls.recording.ready', { call_id: call.id, recording_id: recording.id, storage_key: recording.storage_key, duration_seconds: 12, size_bytes: WEBM.length }]]);
-  t.deepEqual((await bob.put(`/calls/${call.id}/recordings/${recording.id}`, { duration_seconds: 12 })).body, { error: 'This recording is ready already' });
-  t.deepEqual((await bob.patch(`/calls/${call.id}/recordings/${recording.id}`, {})).body, { error: 'This recording is ready: only an uploading recording can be aborted' });
+  t.deepEqual((await bob.put(`/calls/${call.id}/recordings/${recording.id}`, { duration_seconds: 12 })).body, { error: 'Cannot complete a recording in state ready: complete moves from uploading to ready' });
+  t.deepEqual((await bob.patch(`/calls/${call.id}/recordings/${recording.id}`, {})).body, { error: 'Cannot abort a recording in state ready: abort moves from uploading to aborted' });
   const listed = await ann.get(`/calls/${call.id}/recordings`);
   t.is(listed.body.pagination.total, 1);
   const download = await world.platform.follow(listed.body.data[0].download_url);
@@ -225,7 +225,7 @@ test.serial('AbortRecording stops an uploading recording and removes its file; o
   t.like(aborted.body.data, { status: 'aborted', size_bytes: null });
   t.deepEqual(world.eventsSince(mark), []);
   t.deepEqual(await world.platform.query('SELECT count(*)::int AS n FROM platform.storage_objects WHERE namespace = :app AND key = :key', { app: 'calls', key: recording.storage_key }), [{ n: 0 }]);
-  t.deepEqual((await bob.put(`/calls/${call.id}/recordings/${recording.id}`, { duration_seconds: 3 })).body, { error: 'This recording is aborted already' });
+  t.deepEqual((await bob.put(`/calls/${call.id}/recordings/${recording.id}`, { duration_seconds: 3 })).body, { error: 'Cannot complete a recording in state aborted: complete moves from uploading to ready' });
   t.deepEqual((await cyd.delete(`/calls/${call.id}/recordings/${recording.id}`)).body, { error: "Cannot delete this recording: only its recorder, the call's hosts and members with calls.recordings.delete may" });
   t.deepEqual((await bob.delete(`/calls/${call.id}/recordings/${recording.id}`)).body.data, { id: recording.id, call_id: call.id, deleted: true, file_deleted: false });
   t.deepEqual((await bob.delete(`/calls/${call.id}/recordings/${recording.id}`)).body, { error: `No recording ${recording.id} of call ${call.id}` });
@@ -279,18 +279,69 @@ test.serial("a meeting's events schedule its call, move it with its reminder, up
   t.true(world.platform.events.filter((event) => event.action === 'core.calls.call.reminder' && event.payload.call_id === call.id).every((event) => event.withdrawn));
 });
 
-test.serial('a member who leaves the workspace leaves the calls not over yet (participant.left when in one) and cannot be invited again', async (t) => {
+test.serial('a member who leaves the workspace leaves the calls not over yet (participant.left when in one) and cannot be invited again until they rejoin', async (t) => {
   const dan = await world.member();
   const call = await newCall(ann, { participant_mrns: [dan.mrn, bob.mrn] });
   await dan.post(`/calls/${call.id}/sessions`, {});
   await bob.post(`/calls/${call.id}/sessions`, {});
+  const removal = world.mark();
+  t.is((await world.owner.delete(`/members/${dan.id}`)).status, 200);
+  const removed = world.platform.events.slice(removal).find((event) => event.action === 'core.account.member.removed')!;
+  t.deepEqual(removed.payload, { member_id: dan.id, removed_by: world.owner.id });
   const mark = world.mark();
-  await world.deliver('core.account.member.removed', { member_id: dan.id, removed_by: world.owner.id });
+  await world.deliver(removed.action, removed.payload);
   t.deepEqual(world.eventsSince(mark), [['core.calls.participant.left', { call_id: call.id, member_mrn: dan.mrn }]]);
   t.deepEqual((await ann.get(`/calls/${call.id}`)).body.data.participants.map((row: any) => row.member_mrn), [ann.mrn, bob.mrn]);
-  t.deepEqual((await ann.post('/calls', { title: 'x', participant_mrns: [dan.mrn] })).body, { error: `participant_mrns: ${dan.mrn} is no longer a member of this workspace` });
-  await world.deliver('system.workspace.member.added', { member_id: dan.id, role: 'member' });
+  t.deepEqual((await ann.post('/calls', { title: 'x', participant_mrns: [dan.mrn] })).body, { error: `participant_mrns ${dan.mrn} is no longer a member of this workspace` });
+  const back = await world.member([], { email: dan.email });
+  t.is(back.id, dan.id, 'the same member, rejoined');
   t.is((await ann.post('/calls', { title: 'x', participant_mrns: [dan.mrn] })).status, 200);
+});
+
+test.serial('participant_mrns must name members of this workspace (a random id, another workspace\'s member, a removed member: 400 naming the field, nothing written); one who joined a moment ago is invited; a path may name a former member', async (t) => {
+  const call = await newCall(ann, { participant_mrns: [bob.mrn] });
+  const other = await world.otherWorkspace('calls-elsewhere');
+  const eve = await world.member();
+  const ended = await newCall(ann, { participant_mrns: [eve.mrn] });
+  await ann.post(`/calls/${ended.id}/sessions`, {});
+  await ann.delete(`/calls/${ended.id}/sessions`);
+  t.is((await world.owner.delete(`/members/${eve.id}`)).status, 200);
+  const mark = world.mark();
+  const stranger = 'mrn:account:member:00000000-0000-4000-8000-000000000abc';
+  const refusals: Array<[string, string]> = [
+    [stranger, 'is not a member of this workspace'],
+    [other.owner.mrn, 'is not a member of this workspace'],
+    [eve.mrn, 'is no longer a member of this workspace'],
+  ];
+  for (const [mrn, why] of refusals) {
+    const created = await ann.post('/calls', { title: 'Refused', participant_mrns: [bob.mrn, mrn] });
+    t.deepEqual([created.status, created.body], [400, { error: `participant_mrns ${mrn} ${why}` }], mrn);
+    const updated = await ann.patch(`/calls/${call.id}`, { title: 'Refused too', participant_mrns: [mrn] });
+    t.deepEqual([updated.status, updated.body], [400, { error: `participant_mrns ${mrn} ${why}` }], mrn);
+  }
+  t.deepEqual(world.eventsSince(mark), []);
+  t.deepEqual(await world.query("SELECT count(*)::int AS n FROM app_calls.calls WHERE workspace_id = :w AND title LIKE 'Refused%'", { w: world.workspaceId }), [{ n: 0 }]);
+  t.deepEqual((await ann.get(`/calls/${call.id}`)).body.data.participants.map((row: any) => row.member_mrn), [ann.mrn, bob.mrn]);
+
+  const newcomer = await world.member();
+  const invited = await ann.patch(`/calls/${call.id}`, { participant_mrns: [newcomer.mrn] });
+  t.deepEqual(invited.body.data.participants.map((row: any) => row.member_mrn), [ann.mrn, bob.mrn, newcomer.mrn]);
+
+  // The participant routes name someone already in a call: a former member may still be named (the call's history keeps them).
+  const former = await ann.delete(`/calls/${ended.id}/participants/${encodeURIComponent(eve.mrn)}`);
+  t.deepEqual([former.status, former.body], [409, { error: 'This call is ended: its participants can no longer change' }]);
+  const unknown = await ann.delete(`/calls/${ended.id}/participants/${encodeURIComponent(stranger)}`);
+  t.deepEqual([unknown.status, unknown.body], [400, { error: `path parameter member_mrn ${stranger} is not a member of this workspace` }]);
+});
+
+test.serial('migration 0002 drops the copy of the members (member_directory); down re-creates it empty, up drops it again', async (t) => {
+  const tables = async () => (await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_calls' AND table_name = 'member_directory'")).length;
+  t.is(await tables(), 0);
+  t.deepEqual(await world.migrateAppDown('0002-drop-member-directory'), ['0002-drop-member-directory']);
+  t.is(await tables(), 1);
+  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_calls.member_directory'), [{ n: 0 }]);
+  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-directory']);
+  t.is(await tables(), 0);
 });
 
 test.serial('every route is guarded by its permission key (the permission matrix)', async (t) => {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { defineApp } from '@wpk/sdk';
-import type { TestMember } from '@wpk/testing';
-import { startWorld, type World } from './helpers/world.js';
+import type { TestMember, World } from '@wpk/testing';
+import { callsWorld } from './helpers/world.js';
 
 /** What a subscriber of `core.calls.call.reminder` heard from the real broker, and when. */
 const received: Array<{ payload: Record<string, unknown>; at: number }> = [];
@@ -30,7 +30,7 @@ let ann: TestMember;
 let bob: TestMember;
 
 test.before(async () => {
-  world = await startWorld('reminders', { apps: [listener], firstParty: ['calls'] });
+  world = await callsWorld('reminders', { apps: [listener], firstParty: ['calls'] });
   await world.workspace.install('ext.test.reminded');
   // The real broker runs too (for the real-time test); the others drive the harness clock.
   await world.platform.runtime.start();

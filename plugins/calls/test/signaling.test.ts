@@ -1,6 +1,6 @@
 import test from 'ava';
-import { openSocket, openWelcomedSocket, type TestMember, type TestSocket } from '@wpk/testing';
-import { startWorld, type World } from './helpers/world.js';
+import { openSocket, openWelcomedSocket, type TestMember, type TestSocket, type World } from '@wpk/testing';
+import { callsWorld } from './helpers/world.js';
 
 let world: World;
 let url: string;
@@ -10,7 +10,7 @@ let cyd: TestMember;
 const keys = new Map<string, string>();
 
 test.before(async () => {
-  world = await startWorld('signal');
+  world = await callsWorld('signal');
   url = await world.platform.runtime.start();
   ann = await world.member();
   bob = await world.member();

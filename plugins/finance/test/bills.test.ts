@@ -1,9 +1,10 @@
 import test from 'ava';
-import { startWorld, type World } from './helpers/world.js';
+import { ok } from '@wpk/testing';
+import { financeWorld, type FinanceWorld } from './helpers/world.js';
 
-let world: World;
+let world: FinanceWorld;
 test.before(async () => {
-  world = await startWorld('bills');
+  world = await financeWorld('bills');
 });
 test.after.always(async () => {
   await world?.close();
@@ -92,7 +93,7 @@ test.serial('a bill with the full body: exact amounts, rounded half-up per line;
   // The first entry is still there, unchanged: nothing posted is updated or deleted.
   t.deepEqual(lines(after.body.data[0]), lines(entries.body.data[0]));
   const again = await world.owner.patch(`/finance/bills/${bill.id}`, { status: 'approved' });
-  t.deepEqual([again.status, again.body], [409, { error: 'The bill is void; a void bill cannot change' }]);
+  t.deepEqual([again.status, again.body], [409, { error: 'Cannot move a bill from void to approved: approved is reached from draft or received' }]);
 });
 
 test.serial('PUT edits a draft only (409 saying why otherwise), recomputing its amounts; unknown bills are 404', async (t) => {
@@ -122,16 +123,16 @@ test.serial('PUT edits a draft only (409 saying why otherwise), recomputing its 
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.finance.bill.received', 'core.finance.bill.approved']);
   for (const [method, path] of [['get', '/finance/bills/nope'], ['put', '/finance/bills/6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11'], ['patch', '/finance/bills/6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11']] as const) {
     const response = method === 'get' ? await world.owner.get(path) : method === 'put' ? await world.owner.put(path, { memo: 'x' }) : await world.owner.patch(path, { status: 'received' });
-    t.deepEqual([response.status, response.body], [404, { error: 'Bill not found' }], `${method} ${path}`);
+    t.deepEqual([response.status, response.body], [404, { error: `Bill ${path.split('/').at(-1)} not found` }], `${method} ${path}`);
   }
 });
 
 test.serial('status moves: receive only a draft, approve a draft or received bill, void any but void; the same status twice is a 409', async (t) => {
-  const make = async () => (await world.owner.post('/finance/bills', { date: '2026-11-02', currency: 'USD', items: [{ amount: 100 }] })).body.data.id as string;
+  const make = async () => ok(await world.owner.post('/finance/bills', { date: '2026-11-02', currency: 'USD', items: [{ amount: 100 }] })).id as string;
   const a = await make();
-  t.is((await world.owner.patch(`/finance/bills/${a}`, { status: 'approved' })).body.data.status, 'approved');
+  t.is(ok(await world.owner.patch(`/finance/bills/${a}`, { status: 'approved' })).status, 'approved');
   const receiveApproved = await world.owner.patch(`/finance/bills/${a}`, { status: 'received' });
-  t.deepEqual([receiveApproved.status, receiveApproved.body], [409, { error: 'Only a draft bill can be received; this bill is approved' }]);
+  t.deepEqual([receiveApproved.status, receiveApproved.body], [409, { error: 'Cannot move a bill from approved to received: received is reached from draft' }]);
   const twice = await world.owner.patch(`/finance/bills/${a}`, { status: 'approved' });
   t.deepEqual([twice.status, twice.body], [409, { error: 'The bill is already approved' }]);
   const b = await make();
@@ -139,7 +140,7 @@ test.serial('status moves: receive only a draft, approve a draft or received bil
   const voidDraft = await world.owner.patch(`/finance/bills/${b}`, { status: 'void' });
   t.like(voidDraft.body.data, { status: 'void', reversal_entry_id: null, journal_entry_id: null });
   t.deepEqual(world.takeEvents(), [{ action: 'core.finance.bill.voided', payload: { bill_id: b, voided_by: world.owner.id } }]);
-  const empty = (await world.owner.post('/finance/bills', { date: '2026-11-02', currency: 'USD' })).body.data.id;
+  const empty = ok(await world.owner.post('/finance/bills', { date: '2026-11-02', currency: 'USD' })).id;
   const nothing = await world.owner.patch(`/finance/bills/${empty}`, { status: 'approved' });
   t.deepEqual([nothing.status, nothing.body], [409, { error: 'The bill has nothing to post: approve a bill with items and a total above zero' }]);
   const bad = await world.owner.patch(`/finance/bills/${empty}`, { status: 'draft' });
@@ -149,7 +150,7 @@ test.serial('status moves: receive only a draft, approve a draft or received bil
 
 test.serial('approve and void need their own permission on top of finance.bills.edit; each route needs its key', async (t) => {
   const clerk = await world.member(['finance.bills.read', 'finance.bills.create', 'finance.bills.edit']);
-  const id = (await clerk.post('/finance/bills', { date: '2026-11-02', currency: 'USD', items: [{ amount: 40 }] })).body.data.id;
+  const id = ok(await clerk.post('/finance/bills', { date: '2026-11-02', currency: 'USD', items: [{ amount: 40 }] })).id;
   t.is((await clerk.patch(`/finance/bills/${id}`, { status: 'received' })).status, 200);
   const approve = await clerk.patch(`/finance/bills/${id}`, { status: 'approved' });
   t.deepEqual([approve.status, approve.body], [403, { error: 'Missing permission: finance.bills.approve' }]);
@@ -190,7 +191,7 @@ test.serial('idempotency_key under concurrent requests: one bill, one event (on 
 });
 
 test.serial('concurrent approvals and voids of one bill: one succeeds, the others are 409; one entry, one reversal, one event each', async (t) => {
-  const id = (await world.owner.post('/finance/bills', { date: '2026-11-06', currency: 'USD', items: [{ amount: 33 }] })).body.data.id;
+  const id = ok(await world.owner.post('/finance/bills', { date: '2026-11-06', currency: 'USD', items: [{ amount: 33 }] })).id;
   world.takeEvents();
   const approvals = await Promise.all(Array.from({ length: 6 }, () => world.owner.patch(`/finance/bills/${id}`, { status: 'approved' })));
   t.deepEqual(approvals.map((answer) => answer.status).sort(), [200, 409, 409, 409, 409, 409]);
@@ -246,7 +247,7 @@ test.serial('bad bodies: each a 400 naming what is wrong; nothing written, no ev
 });
 
 test.serial('the ledger refuses in the database itself to change or delete what was posted', async (t) => {
-  const id = (await world.owner.post('/finance/bills', { date: '2026-11-02', currency: 'USD', items: [{ amount: 7 }] })).body.data.id;
+  const id = ok(await world.owner.post('/finance/bills', { date: '2026-11-02', currency: 'USD', items: [{ amount: 7 }] })).id;
   await world.owner.patch(`/finance/bills/${id}`, { status: 'approved' });
   for (const sql of [
     'UPDATE app_finance.journal_lines SET debit = debit + 1 WHERE workspace_id = :ws',

@@ -1,9 +1,9 @@
 import test from 'ava';
-import { startWorld, type World } from './helpers/world.js';
+import { financeWorld, type FinanceWorld } from './helpers/world.js';
 
-let world: World;
+let world: FinanceWorld;
 test.before(async () => {
-  world = await startWorld('chart');
+  world = await financeWorld('chart');
 });
 test.after.always(async () => {
   await world?.close();
@@ -93,7 +93,7 @@ test.serial('PUT /finance/accounts/{id} sets display_name and show_in_unified on
   const long = await world.owner.put(`/finance/accounts/${id}`, { display_name: 'x'.repeat(201) });
   t.is(long.status, 400);
   const missing = await world.owner.put('/finance/accounts/6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11', { show_in_unified: true });
-  t.deepEqual([missing.status, missing.body], [404, { error: 'Account not found' }]);
+  t.deepEqual([missing.status, missing.body], [404, { error: 'Account 6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11 not found' }]);
   const read = await world.owner.get(`/finance/accounts/${id}`);
   t.like(read.body, { data: { id, display_name: null, show_in_unified: false }, links: { self: `/finance/accounts/${id}`, ledger: `/finance/reports/general-ledger?account_id=${id}` } });
 });

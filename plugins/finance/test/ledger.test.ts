@@ -1,12 +1,13 @@
 import test from 'ava';
+import { ok } from '@wpk/testing';
 import fs from 'node:fs';
 import fc from 'fast-check';
 import Decimal from 'decimal.js';
-import { startWorld, type World } from './helpers/world.js';
+import { financeWorld, type FinanceWorld } from './helpers/world.js';
 
-let world: World;
+let world: FinanceWorld;
 test.before(async () => {
-  world = await startWorld('ledger');
+  world = await financeWorld('ledger');
 });
 test.after.always(async () => {
   await world?.close();
@@ -163,8 +164,8 @@ test.serial('reports: general ledger with running balance, AP aging buckets, bud
     t.is(notes.status, 400);
     const list = await ws.owner.get(`/finance/budgets?account_id=${travel}`);
     t.is(list.body.pagination.total, 1);
-    t.is((await ws.owner.get(`/finance/budgets/${budget.body.data.id}`)).body.data.amount, '2000.00');
-    t.deepEqual((await ws.owner.get('/finance/budgets/6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11')).body, { error: 'Budget not found' });
+    t.is(ok(await ws.owner.get(`/finance/budgets/${budget.body.data.id}`)).amount, '2000.00');
+    t.deepEqual((await ws.owner.get('/finance/budgets/6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11')).body, { error: 'Budget 6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11 not found' });
 
     const csv = await ws.owner.get('/finance/reports/ap-aging?as_of=2026-11-30&format=csv');
     t.is(csv.status, 200);
@@ -179,7 +180,7 @@ test.serial('reports: general ledger with running balance, AP aging buckets, bud
     const bvaCsv = await ws.owner.get('/finance/reports/budget-vs-actual?format=csv');
     t.is(bvaCsv.body.data.csv.split('\r\n').at(-2), 'Total,,,,,,3450.00,4300.00,-850.00');
     const unknown = await ws.owner.get('/finance/reports/general-ledger?account_id=nope');
-    t.deepEqual([unknown.status, unknown.body], [404, { error: 'Account not found' }]);
+    t.deepEqual([unknown.status, unknown.body], [404, { error: 'Account nope not found' }]);
     const backwards = await ws.owner.get(`/finance/reports/general-ledger?account_id=${rent}&from=2026-10-01&to=2026-09-01`);
     t.deepEqual([backwards.status, backwards.body], [400, { error: 'to: 2026-09-01 is before from 2026-10-01' }]);
     const tb = await ws.owner.get('/finance/reports/trial-balance?as_of=2026-08-01');

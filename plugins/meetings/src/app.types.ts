@@ -115,18 +115,6 @@ export interface CoreMeetingsFileUploadedPayload {
 }
 
 /**
- * A member was removed.
- */
-export interface CoreAccountMemberRemovedPayload {
-  member_id: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  removed_by?: string;
-  [k: string]: unknown;
-}
-
-/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -165,7 +153,6 @@ export interface EmittedEvents {
 export interface ReceivedEvents {
   'core.calls.call.created': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.calls.call.scheduled': Record<string, unknown>; // emitted by another app: its schema is not known here
-  'core.account.member.removed': CoreAccountMemberRemovedPayload;
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

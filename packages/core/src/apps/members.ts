@@ -94,8 +94,8 @@ export function routeMemberFields(validate: RouteValidation | undefined): RouteM
 /**
  * Checks a request's member references against the directory in one read, before its handler
  * runs: each value must name a member of the workspace (active unless the field says `former`);
- * the first that does not is a 400 naming its field. `where` names query parameters as the
- * validation errors do (`query parameter owner_mrn`).
+ * the first that does not is a 400 naming its field as the validation errors do (`query parameter
+ * owner_mrn`, `path parameter member_mrn`).
  */
 export async function checkMemberReferences(sequelize: Sequelize, workspaceId: string, fields: readonly RouteMemberFields[], request: { params: unknown; query: unknown; payload: unknown }): Promise<void> {
   const wanted = fields.map(({ part, field }) => ({ part, field, values: valuesAt(request[part], field.path) }));
@@ -104,7 +104,8 @@ export async function checkMemberReferences(sequelize: Sequelize, workspaceId: s
   const members = new WorkspaceMembers((sql, replacements) => sequelize.query(sql, { type: QueryTypes.SELECT, replacements }), workspaceId);
   const found = await members.getMany(all);
   for (const { part, field, values } of wanted) {
-    const label = part === 'query' ? `query parameter ${fieldLabel(field.path)}` : fieldLabel(field.path);
+    const where = part === 'query' ? 'query parameter ' : part === 'params' ? 'path parameter ' : '';
+    const label = `${where}${fieldLabel(field.path)}`;
     for (const value of values) refuseUnlessMember(found, value, label, field.rule === 'former');
   }
 }

@@ -30,6 +30,12 @@ test('a refused move is a 409 naming both states', (t) => {
   t.is(t.throws(() => bill.moveTo('draft', 'paid'), { instanceOf: InvalidError })?.message, 'status must be one of draft, received, approved, void');
 });
 
+test('a name starting with a vowel takes "an" in the refusals', (t) => {
+  const offer = defineStateMachine({ name: 'offer', states: ['draft', 'sent'] as const, initial: 'draft', moves: { send: { from: ['draft'], to: 'sent' } } });
+  t.is(t.throws(() => offer.move('sent', 'send'), { instanceOf: ConflictError })?.message, 'Cannot send an offer in state sent: send moves from draft to sent');
+  t.is(t.throws(() => offer.moveTo('sent', 'draft'), { instanceOf: ConflictError })?.message, 'Cannot move an offer from sent to draft: nothing moves to draft');
+});
+
 test('a machine naming a state it does not list is refused when declared', (t) => {
   t.throws(() => defineStateMachine({ name: 'job', states: ['draft', 'open'] as const, initial: 'draft', moves: { close: { from: ['open'], to: 'closed' as 'open' } } }), { message: 'defineStateMachine(job): move close names closed, which is not a state' });
   t.throws(() => defineStateMachine({ name: 'job', states: ['draft'] as const, initial: 'open' as 'draft', moves: {} }), { message: 'defineStateMachine(job): the initial state open is not a state' });

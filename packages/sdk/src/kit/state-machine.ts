@@ -71,6 +71,8 @@ export function defineStateMachine<S extends string, Mv extends string>(spec: St
     if (move.from.length === 0) throw new TypeError(`defineStateMachine(${spec.name}): move ${name} starts from no state`);
   }
   const transition = (move: Mv, from: S): Transition<S, Mv> => ({ move, from, to: spec.moves[move].to, event: spec.moves[move].event });
+  // "an offer", "an interview": the article follows the name's first letter.
+  const thing = `${/^[aeiou]/i.test(spec.name) ? 'an' : 'a'} ${spec.name}`;
   const machine: StateMachine<S, Mv> = {
     name: spec.name,
     states: Object.freeze([...spec.states]),
@@ -80,7 +82,7 @@ export function defineStateMachine<S extends string, Mv extends string>(spec: St
     move(state, move) {
       if (!Object.hasOwn(spec.moves, move)) throw new TypeError(`${spec.name} has no move ${String(move)}`);
       const declared = spec.moves[move];
-      if (!declared.from.includes(state)) throw new ConflictError(`Cannot ${move} a ${spec.name} in state ${state}: ${move} moves from ${declared.from.join(' or ')} to ${declared.to}`);
+      if (!declared.from.includes(state)) throw new ConflictError(`Cannot ${move} ${thing} in state ${state}: ${move} moves from ${declared.from.join(' or ')} to ${declared.to}`);
       return transition(move, state);
     },
     moveTo(state, target) {
@@ -90,7 +92,7 @@ export function defineStateMachine<S extends string, Mv extends string>(spec: St
       if (!found) {
         const sources = [...new Set(moves.filter(([, move]) => move.to === target).flatMap(([, move]) => move.from))];
         const reached = sources.length ? `${target} is reached from ${sources.join(' or ')}` : `nothing moves to ${target}`;
-        throw new ConflictError(`Cannot move a ${spec.name} from ${state} to ${target}: ${reached}`);
+        throw new ConflictError(`Cannot move ${thing} from ${state} to ${target}: ${reached}`);
       }
       return transition(found[0], state);
     },

@@ -1,6 +1,7 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createRecruitingTables } from './0001-create-recruiting-tables.js';
 import { createCandidateMessages } from './0002-candidate-messages.js';
+import { dropMemberDirectory } from './0003-drop-member-directory.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createRecruitingTables, createCandidateMessages];
+export const migrations: AppMigration[] = [createRecruitingTables, createCandidateMessages, dropMemberDirectory];

@@ -1,5 +1,24 @@
 import { DataTypes, defineModel } from '@wpk/sdk';
 
+/** Job statuses (docs/apps/ats.md, "Job states"; the moves: services/machines.ts). */
+export const JOB_STATUSES = ['draft', 'approval', 'open', 'hold', 'closed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+/** Application statuses (docs/apps/ats.md, "Application states"). */
+export const APPLICATION_STATUSES = ['active', 'rejected', 'hired', 'on_hold', 'withdrawn'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+/** Offer statuses (docs/apps/ats.md, "Offer states"). */
+export const OFFER_STATUSES = ['draft', 'approval', 'approved', 'sent', 'rescinded'] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+/** Interview statuses: requested until it has a time, scheduled, or cancelled (kept). */
+export const INTERVIEW_STATUSES = ['requested', 'scheduled', 'cancelled'] as const;
+export type InterviewStatus = (typeof INTERVIEW_STATUSES)[number];
+/** Scorecard statuses: requested, then submitted or cancelled. */
+export const EVALUATION_STATUSES = ['requested', 'submitted', 'cancelled'] as const;
+export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
+/** Careers embed statuses: retired is for good. */
+export const EMBED_STATUSES = ['active', 'retired'] as const;
+export type EmbedStatus = (typeof EMBED_STATUSES)[number];
+
 const id = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
 const json = (fallback: unknown) => ({ type: DataTypes.JSONB, allowNull: false, defaultValue: fallback });
 const text = (length?: number) => ({ type: length ? DataTypes.STRING(length) : DataTypes.TEXT, allowNull: true });
@@ -22,7 +41,7 @@ export interface Job {
   workplace_type: string | null; employment_type: string | null; headcount: number; hiring_manager_mrn: string | null; recruiter_mrn: string | null;
   hiring_team: Array<{ member_mrn: string; role: string }>; salary_min: string | null; salary_max: string | null; salary_currency: string | null;
   salary_visible: boolean; screening_questions: ScreeningQuestion[]; careers_visibility: string; assessment_ref: string | null;
-  status: string; status_reason: string | null; created_by: string | null; opened_at: Date | null; closed_at: Date | null; created_at: Date; updated_at: Date;
+  status: JobStatus; status_reason: string | null; created_by: string | null; opened_at: Date | null; closed_at: Date | null; created_at: Date; updated_at: Date;
 }
 /** One approver's decision on a job (`pending` until they decide). */
 export interface JobApproval { id: string; job_id: string; approver_mrn: string; status: string; comment: string | null; decided_at: Date | null; created_at: Date; updated_at: Date }
@@ -36,7 +55,7 @@ export interface Candidate {
 }
 /** A candidate's application to a job, sitting in one stage of the job's pipeline. */
 export interface Application {
-  id: string; candidate_id: string; job_id: string; stage_id: string; status: string; source: string | null; rejection_reason: string | null;
+  id: string; candidate_id: string; job_id: string; stage_id: string; status: ApplicationStatus; source: string | null; rejection_reason: string | null;
   screening_answers: Record<string, unknown>; stage_entered_at: Date; decided_at: Date | null; created_by: string | null; created_at: Date; updated_at: Date;
 }
 /** An entry of a candidate's timeline: a note, a stage move, a status change, a message. */
@@ -45,19 +64,19 @@ export interface Activity { id: string; candidate_id: string; application_id: st
 export interface Slot { start: string; end: string }
 /** An interview of an application, with its panel. */
 export interface Interview {
-  id: string; application_id: string; stage_id: string | null; title: string; panel: Array<{ member_mrn: string; role: string }>; status: string;
+  id: string; application_id: string; stage_id: string | null; title: string; panel: Array<{ member_mrn: string; role: string }>; status: InterviewStatus;
   scheduled_at: Date | null; duration_minutes: number; location: string | null; instructions: string | null; self_schedule_token_hash: string | null;
   self_schedule_slots: Slot[]; self_schedule_expires_at: Date | null; cancelled_at: Date | null; calendar_sequence: number; organizer_email: string | null; created_at: Date; updated_at: Date;
 }
 /** A scorecard asked of one member. */
 export interface Evaluation {
-  id: string; application_id: string; evaluator_mrn: string; stage_id: string | null; interview_id: string | null; is_shadow: boolean; status: string;
+  id: string; application_id: string; evaluator_mrn: string; stage_id: string | null; interview_id: string | null; is_shadow: boolean; status: EvaluationStatus;
   ratings: Array<{ key: string; rating: number; note?: string }>; recommendation: string | null; notes: string | null; submitted_at: Date | null;
   cancelled_at: Date | null; requested_by: string | null; created_at: Date; updated_at: Date;
 }
 /** An offer to an application's candidate; amounts are exact decimals. */
 export interface Offer {
-  id: string; application_id: string; status: string; base: string | null; currency: string | null; period: string | null; bonus: string | null;
+  id: string; application_id: string; status: OfferStatus; base: string | null; currency: string | null; period: string | null; bonus: string | null;
   equity: string | null; benefits: string[]; notes: string | null; start_date: string | null; status_reason: string | null; created_by: string | null; created_at: Date; updated_at: Date;
 }
 /** A message template with merge fields (`{{candidate_name}}`, ...). */
@@ -68,9 +87,7 @@ export interface Message {
   subject: string; body_html: string; body_text: string; calendar_method: string | null; sent_by: string | null; created_at: Date; updated_at: Date;
 }
 /** A careers-page snippet a website embeds; `retired` is for good. */
-export interface Embed { id: string; name: string; department_mrn: string | null; location: string | null; status: string; retired_at: Date | null; created_by: string | null; created_at: Date; updated_at: Date }
-/** The app's copy of the workspace's members, fed by events (removed members keep a row with `removed_at`). */
-export interface MemberDirectoryEntry { member_id: string; removed_at: Date | null; removed_by: string | null }
+export interface Embed { id: string; name: string; department_mrn: string | null; location: string | null; status: EmbedStatus; retired_at: Date | null; created_by: string | null; created_at: Date; updated_at: Date }
 /** A candidate's full-text rank against a job (the view `candidate_matches`). */
 export interface CandidateMatch { job_id: string; candidate_id: string; score: number }
 
@@ -143,9 +160,6 @@ export const models = {
   embeds: defineModel<Embed>('embeds', {
     id, name: { type: DataTypes.STRING(100), allowNull: false }, department_mrn: text(200), location: text(200),
     status: { type: DataTypes.STRING(20), allowNull: false, defaultValue: 'active' }, retired_at: { type: DataTypes.DATE, allowNull: true }, created_by: { type: DataTypes.UUID, allowNull: true },
-  }),
-  memberDirectory: defineModel<MemberDirectoryEntry>('member_directory', {
-    member_id: { type: DataTypes.UUID, primaryKey: true }, removed_at: { type: DataTypes.DATE, allowNull: true }, removed_by: { type: DataTypes.UUID, allowNull: true },
   }),
   candidateMatches: defineModel<CandidateMatch>('candidate_matches', {
     job_id: { type: DataTypes.UUID, primaryKey: true }, candidate_id: { type: DataTypes.UUID, primaryKey: true }, score: { type: DataTypes.REAL, allowNull: false },

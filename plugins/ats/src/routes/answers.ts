@@ -1,7 +1,6 @@
-import { Joi, recordSchema, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
-import { JOB_STATUSES } from '../services/jobs.js';
+import { field, Joi, recordSchema, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
+import { APPLICATION_STATUSES, EMBED_STATUSES, EVALUATION_STATUSES, INTERVIEW_STATUSES, JOB_STATUSES, OFFER_STATUSES } from '../models/index.js';
 import { MESSAGE_TRIGGERS } from '../services/messages.js';
-import { OFFER_STATUSES } from '../services/offers.js';
 import { STAGE_TYPES } from '../services/pipelines.js';
 import { RECOMMENDATIONS } from '../services/evaluations.js';
 import { SOURCES } from '../services/candidates.js';
@@ -14,16 +13,12 @@ import { APPROVAL_STATUSES, CAREERS_VISIBILITY, EMPLOYMENT_TYPES, HIRING_TEAM_RO
  * answers JSON declares one, the public careers and self-schedule routes included.
  */
 
-const uuid = () => Joi.string().guid();
-const instant = () => Joi.date().iso();
-const calendarDate = () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/);
 const decimal = () => Joi.string().pattern(/^\d+\.\d{2}$/).description('An exact decimal, as a string');
 const nullable = (schema: JoiSchema) => schema.allow(null);
-const APPLICATION_STATUSES = ['active', 'rejected', 'hired', 'on_hold', 'withdrawn'] as const;
 const ACTIVITY_KINDS = ['note', 'stage_moved', 'status_changed', 'message'] as const;
 
 /** `{id, deleted: true}`: what a deletion answers. */
-export const DELETED: JoiObjectSchema = recordSchema({ id: uuid(), deleted: Joi.boolean().valid(true) }).id('AtsDeleted');
+export const DELETED: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('AtsDeleted');
 
 const CRITERION = recordSchema(
   { label: Joi.string(), key: Joi.string(), weight: Joi.number(), competency_mrn: Joi.string(), description: Joi.string().allow('') },
@@ -32,9 +27,9 @@ const CRITERION = recordSchema(
 const STAGE_QUESTION = recordSchema({ text: Joi.string(), category: Joi.string() }, { optional: ['category'] });
 
 export const STAGE: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
-  pipeline_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
+  pipeline_id: field.uuid(),
   name: Joi.string(),
   type: Joi.string().valid(...STAGE_TYPES),
   key: Joi.string().allow(null),
@@ -45,22 +40,22 @@ export const STAGE: JoiObjectSchema = recordSchema({
   required_evaluations: Joi.number().integer().min(0),
   sla_days: Joi.number().integer().min(0),
   duration_minutes: Joi.number().integer().min(0),
-  created_at: instant(),
-  updated_at: instant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('AtsStage');
 
 /** `PATCH /ats/stages/{id}/position`: the moved stage and the pipeline's stages in their new order. */
 export const STAGE_MOVE: JoiObjectSchema = recordSchema({ stage: STAGE, stages: Joi.array().items(STAGE) }).id('AtsStageMove');
 
 const PIPELINE_KEYS = {
-  id: uuid(),
-  workspace_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
   name: Joi.string(),
   description: Joi.string().allow(''),
   is_default: Joi.boolean(),
-  created_by: nullable(uuid()),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 };
 export const PIPELINE: JoiObjectSchema = recordSchema(PIPELINE_KEYS).id('AtsPipeline');
 export const PIPELINE_WITH_STAGES: JoiObjectSchema = recordSchema({ ...PIPELINE_KEYS, stages: Joi.array().items(STAGE) }).id('AtsPipelineWithStages');
@@ -74,22 +69,22 @@ const SCREENING_QUESTION = recordSchema(
 );
 
 export const JOB_APPROVAL: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
-  job_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
+  job_id: field.uuid(),
   approver_mrn: Joi.string(),
   status: Joi.string().valid(...APPROVAL_STATUSES),
   comment: Joi.string().allow('', null),
-  decided_at: nullable(instant()),
-  created_at: instant(),
-  updated_at: instant(),
+  decided_at: field.optionalInstant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('AtsJobApproval');
 
 const JOB_KEYS = {
-  id: uuid(),
-  workspace_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
   title: Joi.string(),
-  pipeline_id: uuid(),
+  pipeline_id: field.uuid(),
   description: Joi.string().allow(''),
   department_mrn: Joi.string().allow(null),
   location: Joi.string().allow(null),
@@ -108,11 +103,11 @@ const JOB_KEYS = {
   assessment_ref: Joi.string().allow(null),
   status: Joi.string().valid(...JOB_STATUSES),
   status_reason: Joi.string().allow('', null),
-  created_by: nullable(uuid()),
-  opened_at: nullable(instant()),
-  closed_at: nullable(instant()),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid().allow(null),
+  opened_at: field.optionalInstant(),
+  closed_at: field.optionalInstant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 };
 /** A job as lists show it. */
 export const JOB: JoiObjectSchema = recordSchema(JOB_KEYS).id('AtsJob');
@@ -122,7 +117,7 @@ export const JOB_WITH_APPROVALS: JoiObjectSchema = recordSchema({ ...JOB_KEYS, a
 export const APPROVAL_RECORDED: JoiObjectSchema = recordSchema({ approval: JOB_APPROVAL, job: JOB_WITH_APPROVALS }).id('AtsApprovalRecorded');
 
 export const MATCH: JoiObjectSchema = recordSchema({
-  candidate_id: uuid(),
+  candidate_id: field.uuid(),
   name: Joi.string(),
   headline: Joi.string().allow(null),
   location: Joi.string().allow(null),
@@ -133,8 +128,8 @@ export const MATCH: JoiObjectSchema = recordSchema({
 const RESUME_FILE = recordSchema({ key: Joi.string(), filename: Joi.string(), content_type: Joi.string(), size_bytes: Joi.number().integer().min(0) });
 
 export const CANDIDATE: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
   name: Joi.string(),
   email: Joi.string(),
   phone: Joi.string().allow('', null),
@@ -147,16 +142,16 @@ export const CANDIDATE: JoiObjectSchema = recordSchema({
   referrer_mrn: Joi.string().allow(null),
   owner_mrn: Joi.string().allow(null),
   resume: Joi.array().items(RESUME_FILE),
-  created_by: nullable(uuid()),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('AtsCandidate');
 
 export const RESUME_UPLOAD: JoiObjectSchema = recordSchema({
   key: Joi.string().description("Send it in the candidate's `resume` once the file is uploaded"),
   filename: Joi.string(),
   content_type: Joi.string(),
-  upload: recordSchema({ url: Joi.string().uri(), method: Joi.string(), expires_at: instant() }),
+  upload: recordSchema({ url: Joi.string().uri(), method: Joi.string(), expires_at: field.instant() }),
 }).id('AtsResumeUpload');
 
 export const RESUME_DOWNLOAD: JoiObjectSchema = recordSchema({
@@ -165,27 +160,27 @@ export const RESUME_DOWNLOAD: JoiObjectSchema = recordSchema({
   content_type: Joi.string(),
   size_bytes: Joi.number().integer().min(0),
   url: Joi.string().uri().description('A download link valid five minutes'),
-  expires_at: instant(),
+  expires_at: field.instant(),
 }).id('AtsResumeDownload');
 
 export const ACTIVITY: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
-  candidate_id: uuid(),
-  application_id: nullable(uuid()),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
+  candidate_id: field.uuid(),
+  application_id: field.uuid().allow(null),
   kind: Joi.string().valid(...ACTIVITY_KINDS),
   content: Joi.string(),
   author_mrn: Joi.string().allow(null),
-  created_at: instant(),
-  updated_at: instant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('AtsActivity');
 
 export const MESSAGE: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
-  candidate_id: uuid(),
-  application_id: uuid().allow(null),
-  template_id: uuid().allow(null),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
+  candidate_id: field.uuid(),
+  application_id: field.uuid().allow(null),
+  template_id: field.uuid().allow(null),
   trigger: Joi.string().valid(...MESSAGE_TRIGGERS),
   to_email: Joi.string(),
   reply_to: Joi.string().allow(null),
@@ -194,68 +189,68 @@ export const MESSAGE: JoiObjectSchema = recordSchema({
   body_text: Joi.string(),
   calendar_method: Joi.string().valid('REQUEST', 'CANCEL').allow(null).description('The iCalendar method of the invitation the mail carried'),
   sent_by: Joi.string().allow(null).description("The sending member's MRN; null when the candidate's own pick sent it"),
-  created_at: instant(),
-  updated_at: instant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('AtsMessage');
 
-const SLOT = recordSchema({ start: instant(), end: instant() });
+const SLOT = recordSchema({ start: field.instant(), end: field.instant() });
 
 export const INTERVIEW: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
-  application_id: uuid(),
-  stage_id: nullable(uuid()),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
+  application_id: field.uuid(),
+  stage_id: field.uuid().allow(null),
   title: Joi.string().allow(''),
   panel: Joi.array().items(recordSchema({ member_mrn: Joi.string(), role: Joi.string().valid(...PANEL_ROLES) })),
-  status: Joi.string().valid('requested', 'scheduled', 'cancelled'),
-  scheduled_at: nullable(instant()),
+  status: Joi.string().valid(...INTERVIEW_STATUSES),
+  scheduled_at: field.optionalInstant(),
   duration_minutes: Joi.number().integer().min(0),
   location: Joi.string().allow('', null),
   instructions: Joi.string().allow('', null),
   self_schedule_slots: Joi.array().items(SLOT).description('The slots a live self-schedule link offers'),
-  self_schedule_expires_at: nullable(instant()),
-  cancelled_at: nullable(instant()),
+  self_schedule_expires_at: field.optionalInstant(),
+  cancelled_at: field.optionalInstant(),
   calendar_sequence: Joi.number().integer().min(0),
   organizer_email: Joi.string().allow(null),
-  created_at: instant(),
-  updated_at: instant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
   self_schedule_live: Joi.boolean().description('Whether a self-schedule link works now'),
 }).id('AtsInterview');
 
 export const SELF_SCHEDULE_LINK: JoiObjectSchema = recordSchema({
-  interview_id: uuid(),
+  interview_id: field.uuid(),
   token: Joi.string(),
   link: Joi.string().description('The public API route of the link'),
   page: Joi.string().description("The candidate's page, relative to the workspace"),
   url: Joi.string().uri().description("The candidate's page"),
   slots: Joi.array().items(SLOT),
-  expires_at: instant(),
-  message_id: nullable(uuid()).description('The mail sent to the candidate, when notify_candidate'),
+  expires_at: field.instant(),
+  message_id: field.uuid().allow(null).description('The mail sent to the candidate, when notify_candidate'),
 }).id('AtsSelfScheduleLink');
 
 export const EVALUATION: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
-  application_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
+  application_id: field.uuid(),
   evaluator_mrn: Joi.string(),
-  stage_id: nullable(uuid()),
-  interview_id: nullable(uuid()),
+  stage_id: field.uuid().allow(null),
+  interview_id: field.uuid().allow(null),
   is_shadow: Joi.boolean(),
-  status: Joi.string().valid('requested', 'submitted', 'cancelled'),
+  status: Joi.string().valid(...EVALUATION_STATUSES),
   ratings: Joi.array().items(recordSchema({ key: Joi.string(), rating: Joi.number().integer().min(1).max(4), note: Joi.string().allow('') }, { optional: ['note'] })),
   recommendation: Joi.string().valid(...RECOMMENDATIONS).allow(null),
   notes: Joi.string().allow('', null),
-  submitted_at: nullable(instant()),
-  cancelled_at: nullable(instant()),
-  requested_by: nullable(uuid()),
-  created_at: instant(),
-  updated_at: instant(),
+  submitted_at: field.optionalInstant(),
+  cancelled_at: field.optionalInstant(),
+  requested_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('AtsEvaluation');
 
 export const OFFER: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
-  application_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
+  application_id: field.uuid(),
   status: Joi.string().valid(...OFFER_STATUSES),
   base: nullable(decimal()),
   currency: Joi.string().length(3).allow(null),
@@ -264,29 +259,29 @@ export const OFFER: JoiObjectSchema = recordSchema({
   equity: Joi.string().allow(null),
   benefits: Joi.array().items(Joi.string()),
   notes: Joi.string().allow('', null),
-  start_date: nullable(calendarDate()),
+  start_date: field.date().allow(null),
   status_reason: Joi.string().allow('', null),
-  created_by: nullable(uuid()),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('AtsOffer');
 
 const APPLICATION_KEYS = {
-  id: uuid(),
-  workspace_id: uuid(),
-  candidate_id: uuid(),
-  job_id: uuid(),
-  stage_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
+  candidate_id: field.uuid(),
+  job_id: field.uuid(),
+  stage_id: field.uuid(),
   status: Joi.string().valid(...APPLICATION_STATUSES),
   source: Joi.string().valid(...SOURCES).allow(null),
   rejection_reason: Joi.string().allow('', null),
   screening_answers: Joi.object().unknown().description('The answers to the job’s screening questions, by question key'),
-  stage_entered_at: instant(),
-  decided_at: nullable(instant()),
-  created_by: nullable(uuid()),
-  created_at: instant(),
-  updated_at: instant(),
-  stage: recordSchema({ id: uuid(), name: Joi.string(), type: Joi.string().valid(...STAGE_TYPES), position: Joi.number().integer().min(0), sla_days: Joi.number().integer().min(0) }).allow(null),
+  stage_entered_at: field.instant(),
+  decided_at: field.optionalInstant(),
+  created_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+  stage: recordSchema({ id: field.uuid(), name: Joi.string(), type: Joi.string().valid(...STAGE_TYPES), position: Joi.number().integer().min(0), sla_days: Joi.number().integer().min(0) }).allow(null),
   days_in_stage: Joi.number().integer().min(0),
   sla_overdue: Joi.boolean(),
 };
@@ -301,35 +296,35 @@ export const APPLICATION_DETAIL: JoiObjectSchema = recordSchema({
 }).id('AtsApplicationDetail');
 
 export const TEMPLATE: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
   name: Joi.string(),
   kind: Joi.string().valid(...TEMPLATE_KINDS),
   subject: Joi.string().allow(''),
   body_html: Joi.string().allow(''),
-  created_by: nullable(uuid()),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('AtsTemplate');
 
 export const EMBED: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  workspace_id: uuid(),
+  id: field.uuid(),
+  workspace_id: field.uuid(),
   name: Joi.string(),
   department_mrn: Joi.string().allow(null),
   location: Joi.string().allow(null),
-  status: Joi.string().valid('active', 'retired'),
-  retired_at: nullable(instant()),
-  created_by: nullable(uuid()),
-  created_at: instant(),
-  updated_at: instant(),
+  status: Joi.string().valid(...EMBED_STATUSES),
+  retired_at: field.optionalInstant(),
+  created_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
   feed: Joi.string().description('The public feed the snippet reads'),
   snippet: Joi.string().allow(null).description('The HTML to paste in a website; null once retired'),
 }).id('AtsEmbed');
 
 /** A job as the public careers page shows it. */
 export const CAREER_JOB: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   title: Joi.string(),
   description: Joi.string().allow(''),
   location: Joi.string().allow(null),
@@ -346,7 +341,7 @@ export const CAREER_JOB: JoiObjectSchema = recordSchema({
 /** The careers page, or one embed's feed. */
 export const CAREERS_PAGE: JoiObjectSchema = recordSchema({ company: Joi.string(), jobs: Joi.array().items(CAREER_JOB) }).id('AtsCareersPage');
 
-export const CAREERS_APPLICATION: JoiObjectSchema = recordSchema({ job_title: Joi.string(), received: Joi.boolean().valid(true), application_id: uuid() }).id('AtsCareersApplication');
+export const CAREERS_APPLICATION: JoiObjectSchema = recordSchema({ job_title: Joi.string(), received: Joi.boolean().valid(true), application_id: field.uuid() }).id('AtsCareersApplication');
 
 /** What a self-schedule link shows the candidate. */
 export const SELF_SCHEDULE_PAGE: JoiObjectSchema = recordSchema({
@@ -358,13 +353,13 @@ export const SELF_SCHEDULE_PAGE: JoiObjectSchema = recordSchema({
   location: Joi.string().allow('', null),
   instructions: Joi.string().allow('', null),
   slots: Joi.array().items(SLOT),
-  expires_at: nullable(instant()),
+  expires_at: field.optionalInstant(),
 }).id('AtsSelfSchedulePage');
 
 /** The slot the candidate picked, now on the calendar. */
 export const SELF_SCHEDULED: JoiObjectSchema = recordSchema({
   title: Joi.string().allow(''),
-  scheduled_at: instant(),
+  scheduled_at: field.instant(),
   duration_minutes: Joi.number().integer().min(0),
   location: Joi.string().allow('', null),
 }).id('AtsSelfScheduled');

@@ -1,7 +1,6 @@
-import { definePublicRoute, defineRoute, Joi, type RouteRateLimit } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
-import { TEMPLATE_KINDS, applyFromCareers, careerJob, careerJobs, createEmbed, createTemplate, deleteTemplate, embedFeed, presentEmbed, retireEmbed } from '../services/careers.js';
+import { Joi, type RouteRateLimit } from '@wpk/sdk';
+import { publicRoute, route } from '../kit.js';
+import { TEMPLATE_KINDS, applyFromCareers, careerJob, careerJobs, createEmbed, createTemplate, deleteTemplate, embedFeed, embeds, presentEmbed, retireEmbed, templates } from '../services/careers.js';
 import { idParams, listQuery, text } from './schemas.js';
 import { CAREERS_APPLICATION, CAREERS_PAGE, CAREER_JOB, DELETED, EMBED, TEMPLATE } from './answers.js';
 
@@ -21,58 +20,58 @@ export const APPLY_LIMITS: RouteRateLimit[] = [
 
 /** Templates, careers embeds, and the public careers page with its apply form. */
 export const careerRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET', path: '/ats/templates', chain: ['ats.templates.read'], answers: { collection: TEMPLATE }, description: 'Lists message templates by name',
     validate: { query: listQuery({ kind: Joi.string().valid(...TEMPLATE_KINDS) }) },
     async handler(request, ctx) {
-      const { rows, count } = await ctx.db.templates.findAndCountAll({ where: request.query.kind ? { kind: request.query.kind as string } : {}, order: [['name', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+      const { rows, count } = await templates.list(ctx, { where: request.query.kind ? { kind: request.query.kind as string } : {} });
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST', path: '/ats/templates', chain: ['ats.templates.create'], answers: { single: TEMPLATE }, description: 'Saves a message template with merge fields',
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), kind: Joi.string().valid(...TEMPLATE_KINDS), subject: text(300), body_html: text(50000) }) },
     handler: async (request, ctx) => ctx.respond.single(await createTemplate(ctx, request.payload)),
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE', path: '/ats/templates/{template_id}', chain: ['ats.templates.delete'], answers: { single: DELETED }, description: 'Deletes a template',
     validate: { params: idParams('template_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteTemplate(ctx, request.params.template_id)),
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET', path: '/ats/settings/embeds', chain: ['ats.settings.read'], answers: { collection: EMBED }, description: 'Lists careers embeds, retired ones included',
     validate: { query: listQuery() },
     async handler(_request, ctx) {
-      const { rows, count } = await ctx.db.embeds.findAndCountAll({ order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+      const { rows, count } = await embeds.list(ctx);
       return ctx.respond.collection(rows.map(presentEmbed), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST', path: '/ats/settings/embeds', chain: ['ats.settings.configure'], answers: { single: EMBED }, description: 'Creates a careers embed and its snippet',
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), department_mrn: Joi.string().max(200), location: Joi.string().max(200) }) },
     handler: async (request, ctx) => ctx.respond.single(presentEmbed(await createEmbed(ctx, request.payload))),
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE', path: '/ats/settings/embeds/{embed_id}', chain: ['ats.settings.configure'], answers: { single: EMBED }, description: 'Retires a snippet for good',
     validate: { params: idParams('embed_id') },
     handler: async (request, ctx) => ctx.respond.single(presentEmbed(await retireEmbed(ctx, request.params.embed_id))),
   }),
-  definePublicRoute<Models, AppTypes>({
+  publicRoute({
     method: 'GET', path: '/ats/careers', answers: { single: CAREERS_PAGE }, description: "The workspace's careers page: open public jobs",
     validate: { query: listQuery() },
     handler: async (_request, ctx) => ctx.respond.single({ company: ctx.workspace.name, jobs: await careerJobs(ctx) }),
   }),
-  definePublicRoute<Models, AppTypes>({
+  publicRoute({
     method: 'GET', path: '/ats/careers/embeds/{embed_id}', answers: { single: CAREERS_PAGE }, description: "An embed's jobs (404 once retired)",
     validate: { params: idParams('embed_id') },
     handler: async (request, ctx) => ctx.respond.single(await embedFeed(ctx, request.params.embed_id)),
   }),
-  definePublicRoute<Models, AppTypes>({
+  publicRoute({
     method: 'GET', path: '/ats/careers/jobs/{job_id}', answers: { single: CAREER_JOB }, description: 'One job of the careers page with its questions',
     validate: { params: idParams('job_id') },
     handler: async (request, ctx) => ctx.respond.single(await careerJob(ctx, request.params.job_id)),
   }),
-  definePublicRoute<Models, AppTypes>({
+  publicRoute({
     method: 'POST', path: '/ats/careers/jobs/{job_id}/applications', answers: { single: CAREERS_APPLICATION }, description: 'The apply form',
     rateLimits: APPLY_LIMITS,
     validate: {

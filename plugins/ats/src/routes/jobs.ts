@@ -1,9 +1,9 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Job, Models } from '../models/index.js';
-import { approvalsOf, changeJobStatus, createJob, deleteJob, JOB_STATUSES, listJobs, recordApproval, requireJob } from '../services/jobs.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { JOB_STATUSES, type Job } from '../models/index.js';
+import { approvalsOf, changeJobStatus, createJob, deleteJob, listJobs, recordApproval, requireJob } from '../services/jobs.js';
 import { listMatches } from '../services/matches.js';
-import { APPROVAL_STATUSES, CAREERS_VISIBILITY, EMPLOYMENT_TYPES, HIRING_TEAM_ROLES, QUESTION_TYPES, WORKPLACE_TYPES, currency, id, idParams, listQuery, mrn, text } from './schemas.js';
+import { APPROVAL_STATUSES, CAREERS_VISIBILITY, EMPLOYMENT_TYPES, HIRING_TEAM_ROLES, QUESTION_TYPES, WORKPLACE_TYPES, currency, id, idParams, listQuery, text } from './schemas.js';
 import { APPROVAL_RECORDED, DELETED, JOB, JOB_WITH_APPROVALS, MATCH } from './answers.js';
 
 const present = (job: Job) => {
@@ -13,7 +13,7 @@ const present = (job: Job) => {
 
 /** Jobs: list, create, read, delete, status moves, approvals, matches. */
 export const jobRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET', path: '/ats/jobs', chain: ['ats.jobs.read'], answers: { collection: JOB }, description: 'Lists jobs, oldest first; filters status, pipeline_id, q (title)',
     validate: { query: listQuery({ status: Joi.string().valid(...JOB_STATUSES), pipeline_id: id(), q: Joi.string().max(200).allow('') }) },
     async handler(request, ctx) {
@@ -21,7 +21,7 @@ export const jobRoutes = [
       return ctx.respond.collection(rows.map(present), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST', path: '/ats/jobs', chain: ['ats.jobs.create'], answers: { single: JOB_WITH_APPROVALS }, description: 'Creates a job in draft',
     validate: {
       payload: Joi.object({
@@ -33,10 +33,10 @@ export const jobRoutes = [
         workplace_type: Joi.string().valid(...WORKPLACE_TYPES),
         employment_type: Joi.string().valid(...EMPLOYMENT_TYPES),
         headcount: Joi.number().integer().min(1).max(999),
-        hiring_manager_mrn: mrn(),
-        recruiter_mrn: mrn(),
-        hiring_team: Joi.array().max(50).items(Joi.object({ member_mrn: mrn().required(), role: Joi.string().valid(...HIRING_TEAM_ROLES).required() })),
-        approvals: Joi.array().max(20).items(Joi.object({ approver_mrn: mrn().required(), status: Joi.string().valid(...APPROVAL_STATUSES), comment: text(1000) })),
+        hiring_manager_mrn: Joi.memberMrn(),
+        recruiter_mrn: Joi.memberMrn(),
+        hiring_team: Joi.array().max(50).items(Joi.object({ member_mrn: Joi.memberMrn().required(), role: Joi.string().valid(...HIRING_TEAM_ROLES).required() })),
+        approvals: Joi.array().max(20).items(Joi.object({ approver_mrn: Joi.memberMrn().required(), status: Joi.string().valid(...APPROVAL_STATUSES), comment: text(1000) })),
         salary_min: Joi.number().min(0).max(999_999_999_999),
         salary_max: Joi.number().min(0).max(999_999_999_999),
         salary_currency: currency(),
@@ -59,7 +59,7 @@ export const jobRoutes = [
       return ctx.respond.single({ ...present(job), approvals: await approvalsOf(ctx, job.id) }, { self: `/ats/jobs/${job.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET', path: '/ats/jobs/{job_id}', chain: ['ats.jobs.read'], answers: { single: JOB_WITH_APPROVALS }, description: 'Reads a job with its approvals',
     validate: { params: idParams('job_id') },
     async handler(request, ctx) {
@@ -67,12 +67,12 @@ export const jobRoutes = [
       return ctx.respond.single({ ...present(job), approvals: await approvalsOf(ctx, job.id) }, { applications: `/ats/applications?job_id=${job.id}`, matches: `/ats/jobs/${job.id}/matches` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE', path: '/ats/jobs/{job_id}', chain: ['ats.jobs.delete'], answers: { single: DELETED }, description: 'Deletes a job and its applications (not one with a hire)',
     validate: { params: idParams('job_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteJob(ctx, request.params.job_id)),
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH', path: '/ats/jobs/{job_id}/status', chain: ['ats.jobs.edit'], answers: { single: JOB_WITH_APPROVALS }, description: 'Moves a job: draft, approval, open, hold, closed',
     validate: { params: idParams('job_id'), payload: Joi.object({ status: Joi.string().valid(...JOB_STATUSES).required(), reason: text(1000) }) },
     async handler(request, ctx) {
@@ -80,7 +80,7 @@ export const jobRoutes = [
       return ctx.respond.single({ ...present(job), approvals: await approvalsOf(ctx, job.id) }, { self: `/ats/jobs/${job.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST', path: '/ats/jobs/{job_id}/approvals', chain: ['ats.jobs.approve'], answers: { single: APPROVAL_RECORDED }, description: "Records the caller's approval decision",
     validate: { params: idParams('job_id'), payload: Joi.object({ status: Joi.string().valid('approved', 'rejected').required(), comment: text(1000) }) },
     async handler(request, ctx) {
@@ -88,7 +88,7 @@ export const jobRoutes = [
       return ctx.respond.single({ approval, job: { ...present(job), approvals: await approvalsOf(ctx, job.id) } }, { self: `/ats/jobs/${job.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET', path: '/ats/jobs/{job_id}/matches', chain: ['ats.candidates.view'], answers: { collection: MATCH }, description: "Candidates ranked against the job's text, nearest first",
     validate: { params: idParams('job_id'), query: listQuery() },
     async handler(request, ctx) {

@@ -1,21 +1,20 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
-import { STAGE_TYPES, createPipeline, createStage, deletePipeline, deleteStage, moveStage, requirePipeline, stagesOf } from '../services/pipelines.js';
-import { idParams, listQuery, mrn, text } from './schemas.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { STAGE_TYPES, createPipeline, createStage, deletePipeline, deleteStage, moveStage, pipelines, requirePipeline, stagesOf } from '../services/pipelines.js';
+import { idParams, listQuery, text } from './schemas.js';
 import { DELETED, PIPELINE, PIPELINE_WITH_STAGES, STAGE, STAGE_MOVE } from './answers.js';
 
 /** Pipelines and their stages. */
 export const pipelineRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET', path: '/ats/pipelines', chain: ['ats.pipelines.read'], answers: { collection: PIPELINE }, description: 'Lists pipelines, the default first, then by name',
     validate: { query: listQuery() },
     async handler(_request, ctx) {
-      const { rows, count } = await ctx.db.pipelines.findAndCountAll({ order: [['is_default', 'DESC'], ['name', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+      const { rows, count } = await pipelines.list(ctx);
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST', path: '/ats/pipelines', chain: ['ats.pipelines.create'], answers: { single: PIPELINE_WITH_STAGES }, description: 'Creates a pipeline (no stages yet)',
     validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), description: text(1000), is_default: Joi.boolean() }) },
     async handler(request, ctx) {
@@ -23,7 +22,7 @@ export const pipelineRoutes = [
       return ctx.respond.single({ ...pipeline, stages: [] }, { self: `/ats/pipelines/${pipeline.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET', path: '/ats/pipelines/{pipeline_id}', chain: ['ats.pipelines.read'], answers: { single: PIPELINE_WITH_STAGES }, description: 'Reads a pipeline with its stages in order',
     validate: { params: idParams('pipeline_id') },
     async handler(request, ctx) {
@@ -31,12 +30,12 @@ export const pipelineRoutes = [
       return ctx.respond.single({ ...pipeline, stages: await stagesOf(ctx, pipeline.id) }, { stages: `/ats/pipelines/${pipeline.id}/stages` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE', path: '/ats/pipelines/{pipeline_id}', chain: ['ats.pipelines.delete'], answers: { single: DELETED }, description: 'Deletes a pipeline no job uses (not the default one)',
     validate: { params: idParams('pipeline_id') },
     handler: async (request, ctx) => ctx.respond.single(await deletePipeline(ctx, request.params.pipeline_id)),
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET', path: '/ats/pipelines/{pipeline_id}/stages', chain: ['ats.pipelines.read'], answers: { collection: STAGE }, description: "Lists a pipeline's stages in order",
     validate: { params: idParams('pipeline_id'), query: listQuery() },
     async handler(request, ctx) {
@@ -45,7 +44,7 @@ export const pipelineRoutes = [
       return ctx.respond.collection(stages.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), stages.length);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST', path: '/ats/pipelines/{pipeline_id}/stages', chain: ['ats.pipelines.manage'], answers: { single: STAGE }, description: 'Adds a stage at a position (default last)',
     validate: {
       params: idParams('pipeline_id'),
@@ -62,7 +61,7 @@ export const pipelineRoutes = [
           description: text(2000),
         })),
         questions: Joi.array().max(50).items(Joi.object({ text: Joi.string().trim().min(1).max(1000).required(), category: Joi.string().max(100) })),
-        default_interviewers: Joi.array().max(20).items(mrn()).unique(),
+        default_interviewers: Joi.array().max(20).items(Joi.memberMrn()).unique(),
         required_evaluations: Joi.number().integer().min(0).max(20),
         sla_days: Joi.number().integer().min(0).max(365),
         duration_minutes: Joi.number().integer().min(0).max(600),
@@ -73,7 +72,7 @@ export const pipelineRoutes = [
       return ctx.respond.single(stage, { self: `/ats/pipelines/${stage.pipeline_id}/stages` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH', path: '/ats/stages/{stage_id}/position', chain: ['ats.pipelines.manage'], answers: { single: STAGE_MOVE }, description: 'Moves a stage; the others shift',
     validate: { params: idParams('stage_id'), payload: Joi.object({ position: Joi.number().integer().min(0).max(999).required() }) },
     async handler(request, ctx) {
@@ -81,7 +80,7 @@ export const pipelineRoutes = [
       return ctx.respond.single({ stage: stages.find((stage) => stage.id === request.params.stage_id), stages });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE', path: '/ats/stages/{stage_id}', chain: ['ats.pipelines.manage'], answers: { single: DELETED }, description: 'Deletes a stage no application sits in',
     validate: { params: idParams('stage_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteStage(ctx, request.params.stage_id)),

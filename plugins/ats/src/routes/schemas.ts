@@ -8,8 +8,6 @@ import { Joi, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from 
 export const id = (): JoiStringSchema => Joi.id();
 export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
 export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
-/** A member MRN field (`mrn:account:member:{id}`), at most 200 characters; the service checks the member. */
-export const mrn = (): JoiStringSchema => Joi.string().trim().min(1).max(200);
 export const text = (max: number): JoiStringSchema => Joi.string().max(max).allow('');
 export const instant = (): JoiStringSchema => Joi.instant();
 /** `notify_candidate` (mail the candidate about the operation) and `template_id` (which mail; default the operation's built-in one). */

@@ -1,25 +1,26 @@
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, InvalidError, Op } from '@wpk/sdk';
+import { resource, type AtsBaseContext, type AtsContext, type AtsEvent, type AtsRequestContext } from '../kit.js';
 import type { Application, Job } from '../models/index.js';
-import { applicationDocument } from '../search.js';
 import { addTimelineEntry, requireCandidate } from './candidates.js';
-import { conflictOnDuplicate, daysBetween, emit, type AtsBaseContext, type AtsContext, type AtsRequestContext } from './context.js';
-import { presentInterview } from './interviews.js';
+import { applicationMachine } from './machines.js';
 import { DEFAULT_MESSAGES, sendMessage, wantsNotice, type Notify } from './messages.js';
 import { stagesOf } from './pipelines.js';
+import { applicationDocument, presentInterview } from './present.js';
 
-/** Status operations and the moves they make (docs/apps/ats.md, "Application states"). */
-export const STATUS_OPERATIONS: Record<string, { to: string; from: string[] }> = {
-  reject: { to: 'rejected', from: ['active', 'on_hold'] },
-  hire: { to: 'hired', from: ['active'] },
-  hold: { to: 'on_hold', from: ['active'] },
-  withdraw: { to: 'withdrawn', from: ['active', 'on_hold'] },
-  reopen: { to: 'active', from: ['rejected', 'withdrawn', 'on_hold'] },
-};
+/** The workspace's applications, oldest first (each indexed with its candidate's name and job's title, which the services know). */
+export const applications = resource({ model: 'applications', label: 'Application', order: [['created_at', 'ASC'], ['id', 'ASC']] });
 
-export async function requireApplication(ctx: AtsContext, id: string, lock = false): Promise<Application> {
-  const application = await ctx.db.applications.findById(id, lock ? { lock: 'update' } : {});
-  if (!application) throw new NotFoundError(`Application ${id} not found`);
-  return application;
+/** The status operations of `PATCH …/status`: the application machine's moves. */
+export const STATUS_OPERATIONS = Object.keys(applicationMachine.moves) as Array<keyof typeof applicationMachine.moves>;
+export type StatusOperation = (typeof STATUS_OPERATIONS)[number];
+
+export function requireApplication(ctx: AtsContext, id: string, lock = false): Promise<Application> {
+  return applications.require(ctx, id, lock ? { lock: 'update' } : {});
+}
+
+/** Whole days between two instants (floor), never negative. */
+function daysBetween(from: Date, to: Date): number {
+  return Math.max(0, Math.floor((to.getTime() - from.getTime()) / 86_400_000));
 }
 
 /** An application as reads show it: time in its stage and whether the stage's SLA is overdue. */
@@ -80,13 +81,13 @@ export async function createApplication(ctx: AtsRequestContext, input: Applicati
   if (await ctx.db.applications.findOne({ where: { candidate_id: candidate.id, job_id: job.id } })) throw new ConflictError(`Candidate ${candidate.id} already applied to job ${job.id}`);
   const { disqualified } = judgeScreening(job, input.answers ?? {});
   const application = await conflictOnDuplicate(ctx.db.applications.create({
-    candidate_id: candidate.id, job_id: job.id, stage_id: stage.id, status: disqualified.length ? 'rejected' : 'active', source: input.source ?? candidate.source ?? null,
+    candidate_id: candidate.id, job_id: job.id, stage_id: stage.id, status: disqualified.length ? 'rejected' : applicationMachine.initial, source: input.source ?? candidate.source ?? null,
     rejection_reason: disqualified.length ? `Disqualified by screening: ${disqualified.join(', ')}` : null, screening_answers: input.answers ?? {},
     stage_entered_at: ctx.now(), decided_at: disqualified.length ? ctx.now() : null, created_by: createdBy,
   }), `Candidate ${candidate.id} already applied to job ${job.id}`);
   indexApplication(ctx, application, candidate.name, job.title);
-  emit(ctx, 'core.ats.application.created', { application_id: application.id, candidate_id: candidate.id, job_id: job.id, stage_id: stage.id });
-  if (disqualified.length) emit(ctx, 'core.ats.application.status_changed', { application_id: application.id, from_status: 'active', to_status: 'rejected', changed_by: null });
+  ctx.events.stage('core.ats.application.created', { application_id: application.id, candidate_id: candidate.id, job_id: job.id, stage_id: stage.id });
+  if (disqualified.length) ctx.events.stage('core.ats.application.status_changed', { application_id: application.id, from_status: 'active', to_status: 'rejected', changed_by: null });
   return application;
 }
 
@@ -95,7 +96,7 @@ export interface ApplicationFilter { job_id?: string; candidate_id?: string; sta
 export function listApplications(ctx: AtsContext, filter: ApplicationFilter) {
   const where: Record<string, unknown> = {};
   for (const key of ['job_id', 'candidate_id', 'stage_id', 'status'] as const) if (filter[key]) where[key] = filter[key];
-  return ctx.db.applications.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  return applications.list(ctx, { where });
 }
 
 /**
@@ -120,7 +121,7 @@ export async function moveApplication(ctx: AtsContext, id: string, stageId: stri
   const now = ctx.now();
   await ctx.db.applications.update({ stage_id: stageId, stage_entered_at: now }, { where: { id } });
   await addTimelineEntry(ctx, { candidate_id: application.candidate_id, application_id: id, kind: 'stage_moved', content: `${from?.name ?? 'unknown'} → ${target.name}${note ? `: ${note}` : ''}`, author_mrn: ctx.member.mrn });
-  emit(ctx, 'core.ats.application.stage_changed', { application_id: id, from_stage_id: application.stage_id, to_stage_id: stageId, moved_by: ctx.member.mrn });
+  ctx.events.stage('core.ats.application.stage_changed', { application_id: id, from_stage_id: application.stage_id, to_stage_id: stageId, moved_by: ctx.member.mrn });
   const moved = { ...application, stage_id: stageId, stage_entered_at: now };
   if (notice) {
     const candidate = await requireCandidate(ctx, application.candidate_id);
@@ -130,15 +131,14 @@ export async function moveApplication(ctx: AtsContext, id: string, stageId: stri
 }
 
 /**
- * Applies a status operation (reject, hire, hold, withdraw, reopen); an impossible one is 409
- * naming the current status. Hiring needs the job open and lands the application in the
- * pipeline's `hired` stage when it has one.
+ * Applies a status operation (reject, hire, hold, withdraw, reopen) by `applicationMachine`; an
+ * impossible one is 409 naming both states. Hiring needs the job open and lands the application
+ * in the pipeline's `hired` stage when it has one.
  */
-export async function changeApplicationStatus(ctx: AtsContext, id: string, operation: string, rejectionReason?: string, notify?: Notify): Promise<Application> {
+export async function changeApplicationStatus(ctx: AtsContext, id: string, operation: StatusOperation, rejectionReason?: string, notify?: Notify): Promise<Application> {
   const notice = wantsNotice(notify);
   const application = await requireApplication(ctx, id, true);
-  const move = STATUS_OPERATIONS[operation];
-  if (!move.from.includes(application.status)) throw new ConflictError(`Cannot ${operation} an application that is ${application.status}`);
+  const move = applicationMachine.move(application.status, operation);
   const job = (await ctx.db.jobs.findById(application.job_id, { lock: 'share' }))!;
   const changes: Partial<Application> = { status: move.to, decided_at: move.to === 'active' ? null : ctx.now(), rejection_reason: move.to === 'rejected' ? (rejectionReason ?? null) : null };
   if (operation === 'hire') {
@@ -151,8 +151,8 @@ export async function changeApplicationStatus(ctx: AtsContext, id: string, opera
   const updated = { ...application, ...changes };
   await addTimelineEntry(ctx, { candidate_id: application.candidate_id, application_id: id, kind: 'status_changed', content: `${application.status} → ${move.to}${rejectionReason && move.to === 'rejected' ? `: ${rejectionReason}` : ''}`, author_mrn: ctx.member.mrn });
   indexApplication(ctx, updated, candidate.name, job.title);
-  emit(ctx, 'core.ats.application.status_changed', { application_id: id, from_status: application.status, to_status: move.to, changed_by: ctx.member.mrn });
-  if (notice) await sendMessage(ctx, { candidate, application: updated, trigger: 'status_changed', template_id: notify!.template_id, fallback: DEFAULT_MESSAGES[operation as 'reject' | 'hire' | 'hold' | 'withdraw' | 'reopen'] });
+  ctx.events.stage(move.event as AtsEvent, { application_id: id, from_status: application.status, to_status: move.to, changed_by: ctx.member.mrn });
+  if (notice) await sendMessage(ctx, { candidate, application: updated, trigger: 'status_changed', template_id: notify!.template_id, fallback: DEFAULT_MESSAGES[operation] });
   return updated;
 }
 
@@ -163,7 +163,7 @@ export async function deleteApplication(ctx: AtsContext, id: string): Promise<{ 
   await ctx.db.messages.update({ application_id: null }, { where: { application_id: id } });
   await ctx.db.applications.destroy({ where: { id } });
   ctx.search.remove('application', id);
-  emit(ctx, 'core.ats.application.deleted', { application_id: id, deleted_by: ctx.member.mrn });
+  ctx.events.stage('core.ats.application.deleted', { application_id: id, deleted_by: ctx.member.mrn });
   return { id, deleted: true };
 }
 

@@ -1,8 +1,9 @@
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, InvalidError, NotFoundError, Op } from '@wpk/sdk';
 import { randomUUID } from 'node:crypto';
+import { resource, type AtsBaseContext, type AtsContext, type AtsRequestContext } from '../kit.js';
 import type { Activity, Candidate, ResumeFile } from '../models/index.js';
-import { candidateDocument } from '../search.js';
-import { assertMember, conflictOnDuplicate, emit, likePattern, type AtsBaseContext, type AtsContext, type AtsRequestContext } from './context.js';
+import { candidateDocument } from './present.js';
+import { exactly } from './queries.js';
 
 /** Candidate sources. */
 export const SOURCES = ['applied', 'sourced', 'referral', 'agency', 'careers_page', 'internal', 'other'] as const;
@@ -10,10 +11,18 @@ export const SOURCES = ['applied', 'sourced', 'referral', 'agency', 'careers_pag
 export const RESUME_TYPES = ['application/pdf', 'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/plain'] as const;
 const RESUME_MAX_BYTES = 10_000_000;
 
-export async function requireCandidate(ctx: AtsContext, id: string, lock = false): Promise<Candidate> {
-  const candidate = await ctx.db.candidates.findById(id, lock ? { lock: 'update' } : {});
-  if (!candidate) throw new NotFoundError(`Candidate ${id} not found`);
-  return candidate;
+/** The workspace's candidates, oldest first: found by name, email or headline (`q`), indexed for search, `candidate.created` on create. */
+export const candidates = resource({
+  model: 'candidates',
+  label: 'Candidate',
+  order: [['created_at', 'ASC'], ['id', 'ASC']],
+  searchColumns: ['name', 'email', 'headline'],
+  search: { type: 'candidate', document: candidateDocument },
+  events: { created: (candidate, ctx) => ['core.ats.candidate.created', { candidate_id: candidate.id, source: candidate.source, created_by: ctx.member?.mrn ?? null }] },
+});
+
+export function requireCandidate(ctx: AtsBaseContext, id: string, lock = false): Promise<Candidate> {
+  return candidates.require(ctx, id, lock ? { lock: 'update' } : {});
 }
 
 export interface CandidateInput {
@@ -29,7 +38,7 @@ function addTag(tags: string[], tag: string): string[] {
 
 /** The candidate with this email (case-insensitive), if any: the de-duplication rule. */
 export function candidateByEmail(ctx: AtsBaseContext, email: string): Promise<Candidate | null> {
-  return ctx.db.candidates.findOne({ where: { email: { [Op.iLike]: email.replace(/[\\%_]/g, (c) => `\\${c}`) } } });
+  return ctx.db.candidates.findOne({ where: { email: { [Op.iLike]: exactly(email) } } });
 }
 
 /**
@@ -41,8 +50,6 @@ export async function createCandidate(ctx: AtsRequestContext, input: CandidateIn
   await ctx.lock(`candidate-email:${input.email.toLowerCase()}`);
   const existing = await candidateByEmail(ctx, input.email);
   if (existing) throw new ConflictError(`A candidate with email ${input.email} already exists: ${existing.id}`);
-  if (input.referrer_mrn) await assertMember(ctx, input.referrer_mrn, 'referrer_mrn');
-  if (input.owner_mrn) await assertMember(ctx, input.owner_mrn, 'owner_mrn');
   if (input.source === 'referral' && !input.referrer_mrn) throw new InvalidError('referrer_mrn is required when source is referral');
   const links: Record<string, string> = { ...(input.links ?? {}) };
   for (const name of ['linkedin', 'portfolio', 'github'] as const) if (input[name]) links[name] = input[name]!;
@@ -55,25 +62,21 @@ export async function createCandidate(ctx: AtsRequestContext, input: CandidateIn
   }
   let tags: string[] = [];
   for (const tag of input.tags ?? []) tags = addTag(tags, tag);
-  const candidate = await conflictOnDuplicate(ctx.db.candidates.create({
+  return conflictOnDuplicate(() => candidates.create(ctx, {
     name: input.name, email: input.email, phone: input.phone ?? null, location: input.location ?? null, headline: input.headline ?? null,
     links, tags, source: input.source ?? null, source_detail: input.source_detail ?? null, referrer_mrn: input.referrer_mrn ?? null,
     owner_mrn: input.owner_mrn ?? null, resume, created_by: ctx.member?.id ?? null,
   }), `A candidate with email ${input.email} already exists`);
-  ctx.search.upsert(candidateDocument(candidate));
-  emit(ctx, 'core.ats.candidate.created', { candidate_id: candidate.id, source: candidate.source, created_by: ctx.member?.mrn ?? null });
-  return candidate;
 }
 
 export interface CandidateFilter { q?: string; tag?: string; source?: string; email?: string }
 
 export function listCandidates(ctx: AtsContext, filter: CandidateFilter) {
   const where: Record<string | symbol, unknown> = {};
-  if (filter.q) where[Op.or] = [{ name: { [Op.iLike]: likePattern(filter.q) } }, { email: { [Op.iLike]: likePattern(filter.q) } }, { headline: { [Op.iLike]: likePattern(filter.q) } }];
   if (filter.tag) where.tags = { [Op.contains]: [filter.tag] };
   if (filter.source) where.source = filter.source;
-  if (filter.email) where.email = { [Op.iLike]: filter.email.replace(/[\\%_]/g, (c) => `\\${c}`) };
-  return ctx.db.candidates.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  if (filter.email) where.email = { [Op.iLike]: exactly(filter.email) };
+  return candidates.list(ctx, { q: filter.q, where });
 }
 
 /** Adds a tag (idempotent: a tag already there, in any case, changes nothing and emits nothing). */
@@ -83,7 +86,7 @@ export async function tagCandidate(ctx: AtsContext, id: string, tag: string): Pr
   if (tags.length === candidate.tags.length) return candidate;
   if (tags.length > 50) throw new InvalidError('A candidate carries at most 50 tags');
   await ctx.db.candidates.update({ tags }, { where: { id } });
-  emit(ctx, 'core.ats.candidate.tagged', { candidate_id: id, tag });
+  ctx.events.stage('core.ats.candidate.tagged', { candidate_id: id, tag });
   return { ...candidate, tags };
 }
 
@@ -94,7 +97,7 @@ export async function untagCandidate(ctx: AtsContext, id: string, tag: string): 
   if (!present) throw new NotFoundError(`Candidate ${id} has no tag ${tag}`);
   const tags = candidate.tags.filter((existing) => existing !== present);
   await ctx.db.candidates.update({ tags }, { where: { id } });
-  emit(ctx, 'core.ats.candidate.untagged', { candidate_id: id, tag: present });
+  ctx.events.stage('core.ats.candidate.untagged', { candidate_id: id, tag: present });
   return { ...candidate, tags };
 }
 
@@ -111,7 +114,7 @@ export async function addNote(ctx: AtsContext, candidateId: string, content: str
     if (!application || application.candidate_id !== candidateId) throw new InvalidError(`application_id ${applicationId} is not an application of candidate ${candidateId}`);
   }
   const activity = await addTimelineEntry(ctx, { candidate_id: candidateId, application_id: applicationId ?? null, kind: 'note', content, author_mrn: ctx.member.mrn });
-  emit(ctx, 'core.ats.activity.added', { activity_id: activity.id, candidate_id: candidateId, application_id: applicationId ?? null, author_mrn: ctx.member.mrn });
+  ctx.events.stage('core.ats.activity.added', { activity_id: activity.id, candidate_id: candidateId, application_id: applicationId ?? null, author_mrn: ctx.member.mrn });
   return activity;
 }
 
@@ -164,7 +167,7 @@ export async function eraseCandidate(ctx: AtsContext, id: string): Promise<Candi
     for (const applicationId of applicationIds) ctx.search.remove('application', applicationId);
   }
   ctx.search.remove('candidate', id);
-  emit(ctx, 'core.ats.candidate.erased', { candidate_id: id, erased_by: ctx.member.mrn });
+  ctx.events.stage('core.ats.candidate.erased', { candidate_id: id, erased_by: ctx.member.mrn });
   return { ...candidate, ...changes };
 }
 

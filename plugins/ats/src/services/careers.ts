@@ -1,28 +1,43 @@
-import { ConflictError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, NotFoundError, Op } from '@wpk/sdk';
+import { resource, type AtsBaseContext, type AtsContext, type AtsEvent, type AtsPublicContext } from '../kit.js';
 import type { Embed, Job, Template } from '../models/index.js';
 import { createApplication } from './applications.js';
 import { candidateByEmail, createCandidate } from './candidates.js';
+import { embedMachine } from './machines.js';
 import { checkMergeFields } from './mail-text.js';
-import { conflictOnDuplicate, emit, type AtsBaseContext, type AtsContext, type AtsPublicContext } from './context.js';
+import { exactly } from './queries.js';
 
 export const TEMPLATE_KINDS = ['general', 'rejection', 'interview', 'offer'] as const;
+
+/** Message templates, by name: `template.created` and `template.deleted`. */
+export const templates = resource({
+  model: 'templates',
+  label: 'Template',
+  order: [['name', 'ASC'], ['id', 'ASC']],
+  events: {
+    created: (template) => ['core.ats.template.created', { template_id: template.id, name: template.name, kind: template.kind }],
+    deleted: (template, ctx) => ['core.ats.template.deleted', { template_id: template.id, deleted_by: ctx.member!.mrn }],
+  },
+});
+
+/** Careers embeds, oldest first (retired ones included): `embed.created` on create. */
+export const embeds = resource({
+  model: 'embeds',
+  label: 'Embed',
+  order: [['created_at', 'ASC'], ['id', 'ASC']],
+  events: { created: (embed) => ['core.ats.embed.created', { embed_id: embed.id, name: embed.name }] },
+});
 
 /** Saves a template; names are unique ignoring case, merge fields must be known ones. */
 export async function createTemplate(ctx: AtsContext, input: { name: string; kind?: string; subject?: string; body_html?: string }): Promise<Template> {
   checkMergeFields(input.subject ?? '', 'subject');
   checkMergeFields(input.body_html ?? '', 'body_html');
-  const escaped = input.name.replace(/[\\%_]/g, (c) => `\\${c}`);
-  if (await ctx.db.templates.findOne({ where: { name: { [Op.iLike]: escaped } } })) throw new ConflictError(`A template named ${input.name} already exists`);
-  const template = await conflictOnDuplicate(ctx.db.templates.create({ name: input.name, kind: input.kind ?? 'general', subject: input.subject ?? '', body_html: input.body_html ?? '', created_by: ctx.member.id }), `A template named ${input.name} already exists`);
-  emit(ctx, 'core.ats.template.created', { template_id: template.id, name: template.name, kind: template.kind });
-  return template;
+  if (await ctx.db.templates.findOne({ where: { name: { [Op.iLike]: exactly(input.name) } } })) throw new ConflictError(`A template named ${input.name} already exists`);
+  return conflictOnDuplicate(() => templates.create(ctx, { name: input.name, kind: input.kind ?? 'general', subject: input.subject ?? '', body_html: input.body_html ?? '', created_by: ctx.member.id }), `A template named ${input.name} already exists`);
 }
 
 export async function deleteTemplate(ctx: AtsContext, id: string): Promise<{ id: string; deleted: true }> {
-  const template = await ctx.db.templates.findById(id, { lock: 'update' });
-  if (!template) throw new NotFoundError(`Template ${id} not found`);
-  await ctx.db.templates.destroy({ where: { id } });
-  emit(ctx, 'core.ats.template.deleted', { template_id: id, deleted_by: ctx.member.mrn });
+  await templates.remove(ctx, id);
   return { id, deleted: true };
 }
 
@@ -37,19 +52,16 @@ export function presentEmbed(embed: Embed) {
 
 /** Creates a careers embed, optionally narrowed to a department or a location. */
 export async function createEmbed(ctx: AtsContext, input: { name: string; department_mrn?: string; location?: string }): Promise<Embed> {
-  const embed = await ctx.db.embeds.create({ name: input.name, department_mrn: input.department_mrn ?? null, location: input.location ?? null, status: 'active', created_by: ctx.member.id });
-  emit(ctx, 'core.ats.embed.created', { embed_id: embed.id, name: embed.name });
-  return embed;
+  return embeds.create(ctx, { name: input.name, department_mrn: input.department_mrn ?? null, location: input.location ?? null, status: embedMachine.initial, created_by: ctx.member.id });
 }
 
-/** Retires an embed for good: its feed answers 404 from now on and it cannot be revived; a second retirement is 409. */
+/** Retires an embed for good: its feed answers 404 from now on and it cannot be revived; a second retirement is the machine's 409. */
 export async function retireEmbed(ctx: AtsContext, id: string): Promise<Embed> {
-  const embed = await ctx.db.embeds.findById(id, { lock: 'update' });
-  if (!embed) throw new NotFoundError(`Embed ${id} not found`);
-  if (embed.status === 'retired') throw new ConflictError(`Embed ${id} is already retired`);
-  const changes = { status: 'retired', retired_at: ctx.now() };
+  const embed = await embeds.require(ctx, id, { lock: 'update' });
+  const { to, event } = embedMachine.move(embed.status, 'retire');
+  const changes = { status: to, retired_at: ctx.now() };
   await ctx.db.embeds.update(changes, { where: { id } });
-  emit(ctx, 'core.ats.embed.retired', { embed_id: id, retired_by: ctx.member.mrn });
+  ctx.events.stage(event as AtsEvent, { embed_id: id, retired_by: ctx.member.mrn });
   return { ...embed, ...changes };
 }
 
@@ -74,7 +86,7 @@ export async function careerJobs(ctx: AtsBaseContext, filter: { department_mrn?:
 
 /** The jobs an embed shows; a retired or unknown embed is 404. */
 export async function embedFeed(ctx: AtsBaseContext, id: string) {
-  const embed = await ctx.db.embeds.findById(id);
+  const embed = await embeds.find(ctx, id);
   if (!embed || embed.status !== 'active') throw new NotFoundError('This careers embed does not exist or was retired');
   return { company: ctx.workspace.name, jobs: await careerJobs(ctx, embed) };
 }

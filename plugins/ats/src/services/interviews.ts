@@ -1,23 +1,20 @@
 import { ConflictError, InvalidError, NotFoundError, parseInstant } from '@wpk/sdk';
 import { createHash, randomBytes } from 'node:crypto';
+import { resource, type AtsBaseContext, type AtsContext, type AtsEvent } from '../kit.js';
 import type { Interview, Slot } from '../models/index.js';
-import { assertMember, emit, type AtsBaseContext, type AtsContext } from './context.js';
 import { requireApplication } from './applications.js';
 import { erasedEmail } from './candidates.js';
+import { interviewMachine } from './machines.js';
 import { DEFAULT_MESSAGES, noticeOfInterview, sendMessage, wantsNotice, type Notify } from './messages.js';
+import { presentInterview } from './present.js';
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-/** An interview as reads show it: never the self-schedule token's hash; `self_schedule_live` says whether a link works. */
-export function presentInterview(interview: Interview, now: Date) {
-  const { self_schedule_token_hash: hash, ...rest } = interview;
-  return { ...rest, self_schedule_live: hash !== null && (!interview.self_schedule_expires_at || new Date(interview.self_schedule_expires_at) > now) };
-}
+/** The workspace's interviews (their reads hang off the application). */
+const interviews = resource({ model: 'interviews', label: 'Interview', order: [['created_at', 'ASC'], ['id', 'ASC']] });
 
-async function requireInterview(ctx: AtsContext, id: string): Promise<Interview> {
-  const interview = await ctx.db.interviews.findById(id, { lock: 'update' });
-  if (!interview) throw new NotFoundError(`Interview ${id} not found`);
-  return interview;
+function requireInterview(ctx: AtsContext, id: string): Promise<Interview> {
+  return interviews.require(ctx, id, { lock: 'update' });
 }
 
 function instant(value: string, field: string): Date {
@@ -45,30 +42,33 @@ export async function createInterview(ctx: AtsContext, applicationId: string, in
   const stageId = input.stage_id ?? application.stage_id;
   const stage = await ctx.db.stages.findOne({ where: { id: stageId, pipeline_id: job.pipeline_id } });
   if (!stage) throw new InvalidError(`stage_id ${stageId} is not a stage of job ${job.id}'s pipeline`);
+  // A panel given was checked by the route; a default interviewer of the stage may have left since the stage was made.
+  if (!input.panel && stage.default_interviewers.length) await ctx.members.require(stage.default_interviewers, `panel (stage ${stage.name}'s default interviewers)`);
   const panel = input.panel ?? stage.default_interviewers.map((mrn) => ({ member_mrn: mrn, role: 'interviewer' }));
   const seen = new Set<string>();
   for (const [index, member] of panel.entries()) {
     if (seen.has(member.member_mrn)) throw new InvalidError(`panel[${index}].member_mrn ${member.member_mrn} is on the panel twice`);
     seen.add(member.member_mrn);
-    await assertMember(ctx, member.member_mrn, `panel[${index}].member_mrn`);
   }
   const scheduledAt = input.scheduled_at ? instant(input.scheduled_at, 'scheduled_at') : null;
-  const interview = await ctx.db.interviews.create({
+  const interview = await interviews.create(ctx, {
     application_id: applicationId, stage_id: stage.id, title: input.title ?? stage.name, panel: panel.map((member) => ({ member_mrn: member.member_mrn, role: member.role ?? 'interviewer' })),
-    status: scheduledAt ? 'scheduled' : 'requested', scheduled_at: scheduledAt, duration_minutes: input.duration_minutes || stage.duration_minutes || 60,
+    status: scheduledAt ? 'scheduled' : interviewMachine.initial, scheduled_at: scheduledAt, duration_minutes: input.duration_minutes || stage.duration_minutes || 60,
     location: input.location ?? null, instructions: input.instructions ?? null, organizer_email: ctx.member.email,
   });
-  emit(ctx, 'core.ats.interview.created', { interview_id: interview.id, application_id: applicationId, panel_mrns: interview.panel.map((member) => member.member_mrn) });
-  if (scheduledAt) emit(ctx, 'core.ats.interview.scheduled', { interview_id: interview.id, application_id: applicationId, scheduled_at: scheduledAt.toISOString(), duration_minutes: interview.duration_minutes, by_candidate: false });
+  ctx.events.stage('core.ats.interview.created', { interview_id: interview.id, application_id: applicationId, panel_mrns: interview.panel.map((member) => member.member_mrn) });
+  if (scheduledAt) ctx.events.stage('core.ats.interview.scheduled', { interview_id: interview.id, application_id: applicationId, scheduled_at: scheduledAt.toISOString(), duration_minutes: interview.duration_minutes, by_candidate: false });
   if (notice) await noticeOfInterview(ctx, interview, 'interview_scheduled', notify!);
-  return presentInterview((await ctx.db.interviews.findById(interview.id))!, ctx.now());
+  return presentInterview(await interviews.require(ctx, interview.id), ctx.now());
 }
 
+/** Schedules (or moves) the interview by `interviewMachine`: a cancelled one is a 409 naming both states. */
 async function putOnCalendar(ctx: AtsBaseContext, interview: Interview, at: Date, changes: Partial<Interview>, byCandidate: boolean) {
-  const update: Partial<Interview> = { ...changes, status: 'scheduled', scheduled_at: at, self_schedule_token_hash: null, self_schedule_slots: [], self_schedule_expires_at: null };
+  const { to, event } = interviewMachine.move(interview.status, 'schedule');
+  const update: Partial<Interview> = { ...changes, status: to, scheduled_at: at, self_schedule_token_hash: null, self_schedule_slots: [], self_schedule_expires_at: null };
   await ctx.db.interviews.update(update, { where: { id: interview.id } });
   const updated = { ...interview, ...update };
-  emit(ctx, 'core.ats.interview.scheduled', { interview_id: interview.id, application_id: interview.application_id, scheduled_at: at.toISOString(), duration_minutes: updated.duration_minutes, by_candidate: byCandidate });
+  ctx.events.stage(event as AtsEvent, { interview_id: interview.id, application_id: interview.application_id, scheduled_at: at.toISOString(), duration_minutes: updated.duration_minutes, by_candidate: byCandidate });
   return updated;
 }
 
@@ -76,14 +76,13 @@ async function putOnCalendar(ctx: AtsBaseContext, interview: Interview, at: Date
 export async function scheduleInterview(ctx: AtsContext, id: string, input: { scheduled_at: string; duration_minutes?: number; location?: string; instructions?: string }, notify?: Notify) {
   const notice = wantsNotice(notify);
   const interview = await requireInterview(ctx, id);
-  if (interview.status === 'cancelled') throw new ConflictError(`Interview ${id} is cancelled`);
   const changes: Partial<Interview> = { organizer_email: ctx.member.email };
   if (input.duration_minutes !== undefined) changes.duration_minutes = input.duration_minutes;
   if (input.location !== undefined) changes.location = input.location;
   if (input.instructions !== undefined) changes.instructions = input.instructions;
   const scheduled = await putOnCalendar(ctx, interview, instant(input.scheduled_at, 'scheduled_at'), changes, false);
   if (notice) await noticeOfInterview(ctx, scheduled, 'interview_scheduled', notify!);
-  return presentInterview((await ctx.db.interviews.findById(id))!, ctx.now());
+  return presentInterview(await interviews.require(ctx, id), ctx.now());
 }
 
 export interface SelfScheduleInput {
@@ -124,7 +123,7 @@ export async function mintSelfSchedule(ctx: AtsContext, id: string, input: SelfS
   if (input.location !== undefined) changes.location = input.location;
   if (input.instructions !== undefined) changes.instructions = input.instructions;
   await ctx.db.interviews.update(changes, { where: { id } });
-  emit(ctx, 'core.ats.interview.self_schedule_sent', { interview_id: id, application_id: interview.application_id, slot_count: slots.length, expires_at: expiresAt.toISOString() });
+  ctx.events.stage('core.ats.interview.self_schedule_sent', { interview_id: id, application_id: interview.application_id, slot_count: slots.length, expires_at: expiresAt.toISOString() });
   const page = `/public/apps/ats/self-schedule.html#${token}`;
   let messageId: string | null = null;
   if (notice) {
@@ -139,13 +138,13 @@ export async function mintSelfSchedule(ctx: AtsContext, id: string, input: SelfS
 export async function cancelInterview(ctx: AtsContext, id: string, notify?: Notify) {
   const notice = wantsNotice(notify);
   const interview = await requireInterview(ctx, id);
-  if (interview.status === 'cancelled') throw new ConflictError(`Interview ${id} is already cancelled`);
+  const { to, event } = interviewMachine.move(interview.status, 'cancel');
   if (notice && !interview.scheduled_at) throw new InvalidError('notify_candidate: the interview was never scheduled, so the candidate has nothing to cancel');
-  const changes: Partial<Interview> = { status: 'cancelled', cancelled_at: ctx.now(), self_schedule_token_hash: null };
+  const changes: Partial<Interview> = { status: to, cancelled_at: ctx.now(), self_schedule_token_hash: null };
   await ctx.db.interviews.update(changes, { where: { id } });
-  emit(ctx, 'core.ats.interview.cancelled', { interview_id: id, application_id: interview.application_id, cancelled_by: ctx.member.mrn });
+  ctx.events.stage(event as AtsEvent, { interview_id: id, application_id: interview.application_id, cancelled_by: ctx.member.mrn });
   if (notice) await noticeOfInterview(ctx, { ...interview, ...changes }, 'interview_cancelled', notify!);
-  return presentInterview((await ctx.db.interviews.findById(id))!, ctx.now());
+  return presentInterview(await interviews.require(ctx, id), ctx.now());
 }
 
 /** The interview a live token opens, or 404 (unknown, replaced, used, cancelled or expired: all look the same). */

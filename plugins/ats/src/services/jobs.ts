@@ -1,23 +1,25 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
-import type { Job, JobApproval, ScreeningQuestion } from '../models/index.js';
-import { jobDocument } from '../search.js';
-import { assertMember, emit, likePattern, type AtsContext } from './context.js';
+import { ConflictError, ForbiddenError, InvalidError, Op } from '@wpk/sdk';
+import { resource, type AtsContext, type AtsEvent } from '../kit.js';
+import type { Job, JobApproval, JobStatus, ScreeningQuestion } from '../models/index.js';
+import { jobMachine } from './machines.js';
 import { defaultPipeline, stagesOf } from './pipelines.js';
+import { jobDocument } from './present.js';
 
-/** Job statuses and the moves between them (docs/apps/ats.md, "Job states"). */
-export const JOB_STATUSES = ['draft', 'approval', 'open', 'hold', 'closed'] as const;
-const JOB_MOVES: Record<string, string[]> = {
-  draft: ['approval', 'open', 'closed'],
-  approval: ['draft', 'open', 'closed'],
-  open: ['hold', 'closed'],
-  hold: ['open', 'closed'],
-  closed: ['draft', 'open'],
-};
+/** The workspace's jobs, oldest first: found by title (`q`), indexed for search, `job.created` and `job.deleted`. */
+export const jobs = resource({
+  model: 'jobs',
+  label: 'Job',
+  order: [['created_at', 'ASC'], ['id', 'ASC']],
+  searchColumns: ['title'],
+  search: { type: 'job', document: jobDocument },
+  events: {
+    created: (job, ctx) => ['core.ats.job.created', { job_id: job.id, title: job.title, pipeline_id: job.pipeline_id, created_by: ctx.member!.mrn }],
+    deleted: (job, ctx) => ['core.ats.job.deleted', { job_id: job.id, deleted_by: ctx.member!.mrn }],
+  },
+});
 
-export async function requireJob(ctx: AtsContext, id: string, lock = false): Promise<Job> {
-  const job = await ctx.db.jobs.findById(id, lock ? { lock: 'update' } : {});
-  if (!job) throw new NotFoundError(`Job ${id} not found`);
-  return job;
+export function requireJob(ctx: AtsContext, id: string, lock = false) {
+  return jobs.require(ctx, id, lock ? { lock: 'update' } : {});
 }
 
 export interface JobInput {
@@ -46,38 +48,30 @@ export async function createJob(ctx: AtsContext, input: JobInput): Promise<Job> 
   if (input.salary_min !== undefined && input.salary_max !== undefined && input.salary_min > input.salary_max) throw new InvalidError('salary_min must not exceed salary_max');
   if ((input.salary_min !== undefined || input.salary_max !== undefined) && !input.salary_currency) throw new InvalidError('salary_currency is required with a salary range');
   checkScreeningQuestions(input.screening_questions ?? []);
-  const mrns: Array<[string, string]> = [];
-  if (input.hiring_manager_mrn) mrns.push([input.hiring_manager_mrn, 'hiring_manager_mrn']);
-  if (input.recruiter_mrn) mrns.push([input.recruiter_mrn, 'recruiter_mrn']);
-  for (const [index, member] of (input.hiring_team ?? []).entries()) mrns.push([member.member_mrn, `hiring_team[${index}].member_mrn`]);
   const approvers = new Set<string>();
   for (const [index, approval] of (input.approvals ?? []).entries()) {
     if (approvers.has(approval.approver_mrn)) throw new InvalidError(`approvals[${index}].approver_mrn ${approval.approver_mrn} is named twice`);
     approvers.add(approval.approver_mrn);
-    mrns.push([approval.approver_mrn, `approvals[${index}].approver_mrn`]);
   }
-  for (const [mrn, field] of mrns) await assertMember(ctx, mrn, field);
   let pipelineId = input.pipeline_id;
   if (pipelineId) {
     if (!(await ctx.db.pipelines.findById(pipelineId))) throw new InvalidError(`pipeline_id ${pipelineId} is not a pipeline of this workspace`);
   } else pipelineId = (await defaultPipeline(ctx)).id;
   if ((await stagesOf(ctx, pipelineId)).length === 0) throw new InvalidError(`pipeline_id ${pipelineId} has no stages`);
-  const job = await ctx.db.jobs.create({
+  const job = await jobs.create(ctx, {
     title: input.title, pipeline_id: pipelineId, description: input.description ?? '', department_mrn: input.department_mrn ?? null,
     location: input.location ?? null, workplace_type: input.workplace_type ?? null, employment_type: input.employment_type ?? null,
     headcount: input.headcount ?? 1, hiring_manager_mrn: input.hiring_manager_mrn ?? null, recruiter_mrn: input.recruiter_mrn ?? null,
     hiring_team: input.hiring_team ?? [], salary_min: input.salary_min === undefined ? null : input.salary_min.toFixed(2),
     salary_max: input.salary_max === undefined ? null : input.salary_max.toFixed(2), salary_currency: input.salary_currency?.toUpperCase() ?? null,
     salary_visible: input.salary_visible ?? false, screening_questions: input.screening_questions ?? [], careers_visibility: input.careers_visibility ?? 'public',
-    assessment_ref: input.assessment_ref ?? null, status: 'draft', created_by: ctx.member.id,
+    assessment_ref: input.assessment_ref ?? null, status: jobMachine.initial, created_by: ctx.member.id,
   });
   // A recorded decision given at creation counts (an approver who approved on paper); the rest wait.
   for (const approval of input.approvals ?? []) {
     const decided = approval.status && approval.status !== 'pending';
     await ctx.db.jobApprovals.create({ job_id: job.id, approver_mrn: approval.approver_mrn, status: approval.status ?? 'pending', comment: approval.comment ?? null, decided_at: decided ? ctx.now() : null });
   }
-  ctx.search.upsert(jobDocument(job));
-  emit(ctx, 'core.ats.job.created', { job_id: job.id, title: job.title, pipeline_id: pipelineId, created_by: ctx.member.mrn });
   return job;
 }
 
@@ -91,32 +85,32 @@ export function listJobs(ctx: AtsContext, filter: JobFilter) {
   const where: Record<string | symbol, unknown> = {};
   if (filter.status) where.status = filter.status;
   if (filter.pipeline_id) where.pipeline_id = filter.pipeline_id;
-  if (filter.q) where.title = { [Op.iLike]: likePattern(filter.q) };
-  return ctx.db.jobs.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  return jobs.list(ctx, { q: filter.q, where });
 }
 
-async function setStatus(ctx: AtsContext, job: Job, to: string, reason: string | null): Promise<Job> {
+/** Makes the job's move to `to` (by `jobMachine`: 409 naming both states when there is none) and stages its event. */
+async function setStatus(ctx: AtsContext, job: Job, to: JobStatus, reason: string | null): Promise<Job> {
+  const { event } = jobMachine.moveTo(job.status, to);
   const now = ctx.now();
   const changes: Partial<Job> = { status: to, status_reason: reason };
   if (to === 'open' && !job.opened_at) changes.opened_at = now;
   if (to === 'closed') changes.closed_at = now;
   if (to === 'open') changes.closed_at = null;
   await ctx.db.jobs.update(changes, { where: { id: job.id } });
-  emit(ctx, 'core.ats.job.status_changed', { job_id: job.id, from_status: job.status, to_status: to, reason, changed_by: ctx.member.mrn });
+  ctx.events.stage(event as AtsEvent, { job_id: job.id, from_status: job.status, to_status: to, reason, changed_by: ctx.member.mrn });
   const updated = { ...job, ...changes };
   ctx.search.upsert(jobDocument(updated));
   return updated;
 }
 
 /**
- * Moves a job along its state machine; an impossible move is 409 naming both states. A job with
+ * Moves a job along `jobMachine`; an impossible move is 409 naming both states. A job with
  * approvers opens only once every approver approved; going back to draft or to approval resets
  * the decisions, so a changed job is approved again.
  */
-export async function changeJobStatus(ctx: AtsContext, id: string, to: string, reason?: string): Promise<Job> {
+export async function changeJobStatus(ctx: AtsContext, id: string, to: JobStatus, reason?: string): Promise<Job> {
   const job = await requireJob(ctx, id, true);
-  if (job.status === to) throw new ConflictError(`Job ${id} is already ${to}`);
-  if (!JOB_MOVES[job.status].includes(to)) throw new ConflictError(`A job cannot move from ${job.status} to ${to}`);
+  jobMachine.moveTo(job.status, to);
   const approvals = await approvalsOf(ctx, id);
   if (to === 'approval' && approvals.length === 0) throw new ConflictError(`Job ${id} has no approvers; open it directly`);
   if (to === 'open' && (job.status === 'draft' || job.status === 'approval') && approvals.length > 0) {
@@ -137,8 +131,8 @@ export async function recordApproval(ctx: AtsContext, id: string, status: string
   const approval = await ctx.db.jobApprovals.findOne({ where: { job_id: id, approver_mrn: ctx.member.mrn } });
   if (!approval) throw new ForbiddenError(`You are not an approver of job ${id}`);
   await ctx.db.jobApprovals.update({ status, comment: comment ?? null, decided_at: ctx.now() }, { where: { id: approval.id } });
-  emit(ctx, 'core.ats.job.approval_recorded', { job_id: id, approver_mrn: ctx.member.mrn, status, comment: comment ?? null });
-  let updated = job;
+  ctx.events.stage('core.ats.job.approval_recorded', { job_id: id, approver_mrn: ctx.member.mrn, status, comment: comment ?? null });
+  let updated: Job = job;
   if (status === 'rejected') updated = await setStatus(ctx, job, 'draft', comment ?? 'Approval rejected');
   else if ((await approvalsOf(ctx, id)).every((row) => row.status === 'approved')) updated = await setStatus(ctx, job, 'open', null);
   return { job: updated, approval: (await ctx.db.jobApprovals.findById(approval.id))! };
@@ -146,15 +140,13 @@ export async function recordApproval(ctx: AtsContext, id: string, status: string
 
 /** Deletes a job with its applications (and their interviews, scorecards and offers); a job with a hire cannot go. */
 export async function deleteJob(ctx: AtsContext, id: string): Promise<{ id: string; deleted: true }> {
-  await requireJob(ctx, id, true);
+  const job = await requireJob(ctx, id, true);
   const hired = await ctx.db.applications.count({ where: { job_id: id, status: 'hired' } });
   if (hired > 0) throw new ConflictError(`Job ${id} has ${hired} hire(s); close it instead`);
   const applications = await ctx.db.applications.findAll({ where: { job_id: id }, attributes: ['id'] });
   await ctx.db.activities.update({ application_id: null }, { where: { application_id: { [Op.in]: applications.map((row) => row.id) } } });
   await ctx.db.messages.update({ application_id: null }, { where: { application_id: { [Op.in]: applications.map((row) => row.id) } } });
-  await ctx.db.jobs.destroy({ where: { id } });
+  await jobs.remove(ctx, job);
   for (const application of applications) ctx.search.remove('application', application.id);
-  ctx.search.remove('job', id);
-  emit(ctx, 'core.ats.job.deleted', { job_id: id, deleted_by: ctx.member.mrn });
   return { id, deleted: true };
 }

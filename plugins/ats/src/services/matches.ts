@@ -1,6 +1,6 @@
 import { Op } from '@wpk/sdk';
+import type { AtsContext } from '../kit.js';
 import { requireJob } from './jobs.js';
-import type { AtsContext } from './context.js';
 
 /**
  * Candidates ranked against the job's own text (title, location, description), nearest first:

@@ -1,7 +1,7 @@
 import { ConflictError, InvalidError, isUuid } from '@wpk/sdk';
+import type { AtsBaseContext, AtsContext } from '../kit.js';
 import type { Application, Candidate, Interview, Message } from '../models/index.js';
 import { addTimelineEntry, erasedEmail, requireCandidate } from './candidates.js';
-import { emit, type AtsBaseContext, type AtsContext } from './context.js';
 import { checkMergeFields, invitation, readableTime, renderMessage, type MergeValues } from './mail-text.js';
 
 /** Why a message was sent: by hand, or with one of the operations that offer `notify_candidate`. */
@@ -103,7 +103,7 @@ export async function sendMessage(ctx: AtsBaseContext, outgoing: OutgoingMessage
     subject: rendered.subject, body_html: rendered.html, body_text: rendered.text, calendar_method: outgoing.calendar?.method ?? null, sent_by: sentBy,
   });
   await addTimelineEntry(ctx, { candidate_id: candidate.id, application_id: application?.id ?? null, kind: 'message', content: `Email sent: ${rendered.subject}`, author_mrn: sentBy });
-  emit(ctx, 'core.ats.message.sent', { message_id: message.id, candidate_id: candidate.id, application_id: application?.id ?? null, trigger: outgoing.trigger, sent_by: sentBy });
+  ctx.events.stage('core.ats.message.sent', { message_id: message.id, candidate_id: candidate.id, application_id: application?.id ?? null, trigger: outgoing.trigger, sent_by: sentBy });
   return message;
 }
 

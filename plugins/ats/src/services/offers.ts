@@ -1,19 +1,18 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
-import type { Offer } from '../models/index.js';
+import { ConflictError, ForbiddenError, InvalidError, Op } from '@wpk/sdk';
+import { resource, type AtsContext, type AtsEvent } from '../kit.js';
+import type { Offer, OfferStatus } from '../models/index.js';
 import { requireApplication } from './applications.js';
 import { requireCandidate } from './candidates.js';
-import { emit, type AtsContext } from './context.js';
+import { offerMachine } from './machines.js';
 import { DEFAULT_MESSAGES, sendMessage, wantsNotice, type Notify } from './messages.js';
 
-/** Offer statuses and the moves between them (docs/apps/ats.md, "Offer states"). */
-export const OFFER_STATUSES = ['draft', 'approval', 'approved', 'sent', 'rescinded'] as const;
-const OFFER_MOVES: Record<string, string[]> = {
-  draft: ['approval', 'rescinded'],
-  approval: ['draft', 'approved', 'rescinded'],
-  approved: ['draft', 'sent', 'rescinded'],
-  sent: ['rescinded'],
-  rescinded: [],
-};
+/** The workspace's offers (their reads hang off the application); `offer.created` on create. */
+const offers = resource({
+  model: 'offers',
+  label: 'Offer',
+  order: [['created_at', 'ASC'], ['id', 'ASC']],
+  events: { created: (offer, ctx) => ['core.ats.offer.created', { offer_id: offer.id, application_id: offer.application_id, created_by: ctx.member!.mrn }] },
+});
 
 /**
  * An amount as an exact decimal string with two places. JSON numbers are taken as written
@@ -43,33 +42,30 @@ export async function createOffer(ctx: AtsContext, applicationId: string, input:
   if (application.status !== 'active') throw new ConflictError(`Application ${applicationId} is ${application.status}; offers are made to active applications`);
   const live = await ctx.db.offers.findOne({ where: { application_id: applicationId, status: { [Op.ne]: 'rescinded' } } });
   if (live) throw new ConflictError(`Application ${applicationId} already has offer ${live.id} (${live.status}); rescind it first`);
-  const offer = await ctx.db.offers.create({
-    application_id: applicationId, status: 'draft', base, currency: pack.currency?.toUpperCase() ?? null, period: pack.period ?? null, bonus,
+  const offer = await offers.create(ctx, {
+    application_id: applicationId, status: offerMachine.initial, base, currency: pack.currency?.toUpperCase() ?? null, period: pack.period ?? null, bonus,
     equity: pack.equity ?? null, benefits: pack.benefits ?? [], notes: pack.notes ?? null, start_date: input.start_date ?? null, created_by: ctx.member.id,
   });
-  emit(ctx, 'core.ats.offer.created', { offer_id: offer.id, application_id: applicationId, created_by: ctx.member.mrn });
-  return (await ctx.db.offers.findById(offer.id))!;
+  return offers.require(ctx, offer.id);
 }
 
 /**
- * Moves an offer; an impossible move is 409 naming both states. Approving needs
+ * Moves an offer by `offerMachine`; an impossible move is 409 naming both states. Approving needs
  * `ats.offers.approve`; sending needs the application still active.
  */
-export async function changeOfferStatus(ctx: AtsContext, id: string, to: string, reason?: string, notify?: Notify): Promise<Offer> {
+export async function changeOfferStatus(ctx: AtsContext, id: string, to: OfferStatus, reason?: string, notify?: Notify): Promise<Offer> {
   const notice = wantsNotice(notify);
   if (notice && to !== 'sent' && to !== 'rescinded') throw new InvalidError('notify_candidate: the candidate is mailed when an offer is sent or rescinded');
-  const offer = await ctx.db.offers.findById(id, { lock: 'update' });
-  if (!offer) throw new NotFoundError(`Offer ${id} not found`);
-  if (offer.status === to) throw new ConflictError(`Offer ${id} is already ${to}`);
-  if (!OFFER_MOVES[offer.status].includes(to)) throw new ConflictError(`An offer cannot move from ${offer.status} to ${to}`);
+  const offer = await offers.require(ctx, id, { lock: 'update' });
+  const { event } = offerMachine.moveTo(offer.status, to);
   if (to === 'approved' && !ctx.permissions.has('ats.offers.approve')) throw new ForbiddenError('Missing permission: ats.offers.approve');
   if (to === 'sent') {
     const application = await requireApplication(ctx, offer.application_id);
     if (application.status !== 'active') throw new ConflictError(`Application ${application.id} is ${application.status}; the offer cannot be sent`);
   }
   await ctx.db.offers.update({ status: to, status_reason: reason ?? null }, { where: { id } });
-  emit(ctx, 'core.ats.offer.status_changed', { offer_id: id, application_id: offer.application_id, from_status: offer.status, to_status: to, changed_by: ctx.member.mrn });
-  const updated = (await ctx.db.offers.findById(id))!;
+  ctx.events.stage(event as AtsEvent, { offer_id: id, application_id: offer.application_id, from_status: offer.status, to_status: to, changed_by: ctx.member.mrn });
+  const updated = await offers.require(ctx, id);
   if (notice) {
     const application = await requireApplication(ctx, offer.application_id);
     const candidate = await requireCandidate(ctx, application.candidate_id);

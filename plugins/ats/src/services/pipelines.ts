@@ -1,6 +1,7 @@
-import { ConflictError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, Op } from '@wpk/sdk';
+import { resource, type AtsBaseContext, type AtsContext } from '../kit.js';
 import type { Pipeline, Stage } from '../models/index.js';
-import { assertMember, conflictOnDuplicate, emit, type AtsBaseContext, type AtsContext } from './context.js';
+import { exactly } from './queries.js';
 
 /** Stage types, Greenhouse-like: what the stage is for (an `offer` stage is where offers are made, `hired` where hires land). */
 export const STAGE_TYPES = ['applied', 'screen', 'interview', 'assessment', 'offer', 'hired'] as const;
@@ -14,16 +15,18 @@ const DEFAULT_STAGES: Array<{ name: string; type: string; key: string }> = [
   { name: 'Hired', type: 'hired', key: 'hired' },
 ];
 
-export async function requirePipeline(ctx: AtsContext, id: string): Promise<Pipeline> {
-  const pipeline = await ctx.db.pipelines.findById(id);
-  if (!pipeline) throw new NotFoundError(`Pipeline ${id} not found`);
-  return pipeline;
+/** The workspace's pipelines, the default first, then by name. */
+export const pipelines = resource({ model: 'pipelines', label: 'Pipeline', order: [['is_default', 'DESC'], ['name', 'ASC'], ['id', 'ASC']] });
+
+/** The stages of every pipeline (read a pipeline's in order with `stagesOf`). */
+const pipelineStages = resource({ model: 'stages', label: 'Stage', order: [['position', 'ASC'], ['created_at', 'ASC'], ['id', 'ASC']] });
+
+export function requirePipeline(ctx: AtsContext, id: string, lock = false): Promise<Pipeline> {
+  return pipelines.require(ctx, id, lock ? { lock: 'update' } : {});
 }
 
-export async function requireStage(ctx: AtsContext, id: string): Promise<Stage> {
-  const stage = await ctx.db.stages.findById(id);
-  if (!stage) throw new NotFoundError(`Stage ${id} not found`);
-  return stage;
+export function requireStage(ctx: AtsContext, id: string): Promise<Stage> {
+  return pipelineStages.require(ctx, id);
 }
 
 /** A pipeline's stages in order. */
@@ -42,7 +45,7 @@ export async function defaultPipeline(ctx: AtsContext): Promise<Pipeline> {
   const named = await ctx.db.pipelines.findOne({ where: { name: 'Default' } });
   const pipeline = await ctx.db.pipelines.create({ name: named ? 'Default pipeline' : 'Default', description: 'Created with the first job', is_default: true, created_by: ctx.member.id });
   for (const [position, stage] of DEFAULT_STAGES.entries()) await ctx.db.stages.create({ pipeline_id: pipeline.id, position, ...stage });
-  emit(ctx, 'core.ats.pipeline.created', { pipeline_id: pipeline.id, name: pipeline.name, is_default: true });
+  ctx.events.stage('core.ats.pipeline.created', { pipeline_id: pipeline.id, name: pipeline.name, is_default: true });
   return pipeline;
 }
 
@@ -51,26 +54,25 @@ export interface PipelineInput { name: string; description?: string; is_default?
 /** Creates a pipeline; `is_default` takes the default from the previous one. A name is unique (case-insensitive). */
 export async function createPipeline(ctx: AtsContext, input: PipelineInput): Promise<Pipeline> {
   await ctx.lock('pipelines:default');
-  const clash = await ctx.db.pipelines.findOne({ where: { name: { [Op.iLike]: input.name.replace(/[\\%_]/g, (c) => `\\${c}`) } } });
+  const clash = await ctx.db.pipelines.findOne({ where: { name: { [Op.iLike]: exactly(input.name) } } });
   if (clash) throw new ConflictError(`A pipeline named ${input.name} already exists`);
   if (input.is_default) await ctx.db.pipelines.update({ is_default: false }, { where: { is_default: true } });
   const pipeline = await conflictOnDuplicate(
     ctx.db.pipelines.create({ name: input.name, description: input.description ?? '', is_default: input.is_default ?? false, created_by: ctx.member.id }),
     `A pipeline named ${input.name} already exists`,
   );
-  emit(ctx, 'core.ats.pipeline.created', { pipeline_id: pipeline.id, name: pipeline.name, is_default: pipeline.is_default });
+  ctx.events.stage('core.ats.pipeline.created', { pipeline_id: pipeline.id, name: pipeline.name, is_default: pipeline.is_default });
   return pipeline;
 }
 
 /** Deletes a pipeline no job uses; the default pipeline cannot go while it is the default. */
 export async function deletePipeline(ctx: AtsContext, id: string): Promise<{ id: string; deleted: true }> {
-  const pipeline = await ctx.db.pipelines.findById(id, { lock: 'update' });
-  if (!pipeline) throw new NotFoundError(`Pipeline ${id} not found`);
+  const pipeline = await requirePipeline(ctx, id, true);
   if (pipeline.is_default) throw new ConflictError(`Pipeline ${id} is the default pipeline; make another one the default first`);
   const jobs = await ctx.db.jobs.count({ where: { pipeline_id: id } });
   if (jobs > 0) throw new ConflictError(`Pipeline ${id} is used by ${jobs} job(s)`);
   await ctx.db.pipelines.destroy({ where: { id } });
-  emit(ctx, 'core.ats.pipeline.deleted', { pipeline_id: id, deleted_by: ctx.member.mrn });
+  ctx.events.stage('core.ats.pipeline.deleted', { pipeline_id: id, deleted_by: ctx.member.mrn });
   return { id, deleted: true };
 }
 
@@ -79,11 +81,9 @@ export interface StageInput {
   default_interviewers?: string[]; required_evaluations?: number; sla_days?: number; duration_minutes?: number;
 }
 
-/** Adds a stage at `position` (default: last); the stages at and after it move down one. */
+/** Adds a stage at `position` (default: last); the stages at and after it move down one. The route checked the default interviewers are members. */
 export async function createStage(ctx: AtsContext, pipelineId: string, input: StageInput): Promise<Stage> {
-  const pipeline = await ctx.db.pipelines.findById(pipelineId, { lock: 'update' });
-  if (!pipeline) throw new NotFoundError(`Pipeline ${pipelineId} not found`);
-  for (const [index, member] of (input.default_interviewers ?? []).entries()) await assertMember(ctx, member, `default_interviewers[${index}]`);
+  await requirePipeline(ctx, pipelineId, true);
   const stages = await stagesOf(ctx, pipelineId);
   if (input.key && stages.some((stage) => stage.key === input.key)) throw new ConflictError(`Pipeline ${pipelineId} already has a stage with key ${input.key}`);
   const position = Math.min(input.position ?? stages.length, stages.length);
@@ -93,7 +93,7 @@ export async function createStage(ctx: AtsContext, pipelineId: string, input: St
     criteria: input.criteria ?? [], questions: input.questions ?? [], default_interviewers: input.default_interviewers ?? [],
     required_evaluations: input.required_evaluations ?? 0, sla_days: input.sla_days ?? 0, duration_minutes: input.duration_minutes ?? 0,
   });
-  emit(ctx, 'core.ats.stage.created', { stage_id: stage.id, pipeline_id: pipelineId, name: stage.name, position });
+  ctx.events.stage('core.ats.stage.created', { stage_id: stage.id, pipeline_id: pipelineId, name: stage.name, position });
   return stage;
 }
 
@@ -107,7 +107,7 @@ export async function moveStage(ctx: AtsContext, stageId: string, target: number
   const [moving] = stages.splice(from, 1);
   stages.splice(to, 0, moving);
   for (const [position, stage] of stages.entries()) if (stage.position !== position) await ctx.db.stages.update({ position }, { where: { id: stage.id } });
-  if (from !== to) emit(ctx, 'core.ats.stage.moved', { stage_id: stageId, pipeline_id: found.pipeline_id, from_position: from, to_position: to });
+  if (from !== to) ctx.events.stage('core.ats.stage.moved', { stage_id: stageId, pipeline_id: found.pipeline_id, from_position: from, to_position: to });
   return stagesOf(ctx, found.pipeline_id);
 }
 
@@ -122,6 +122,6 @@ export async function deleteStage(ctx: AtsContext, stageId: string): Promise<{ i
   await ctx.db.stages.destroy({ where: { id: stageId } });
   const rest = await stagesOf(ctx, stage.pipeline_id);
   for (const [position, row] of rest.entries()) if (row.position !== position) await ctx.db.stages.update({ position }, { where: { id: row.id } });
-  emit(ctx, 'core.ats.stage.deleted', { stage_id: stageId, pipeline_id: stage.pipeline_id });
+  ctx.events.stage('core.ats.stage.deleted', { stage_id: stageId, pipeline_id: stage.pipeline_id });
   return { id: stageId, deleted: true };
 }

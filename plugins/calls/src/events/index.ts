@@ -1,23 +1,18 @@
 import { isUuid, type SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
-import { recordMemberState } from '../services/members.js';
 import { callFromChatRequest, callFromMeeting, cancelMeetingCall, memberRemoved } from '../services/sources.js';
 
-/** Subscription handlers by action: calls asked for by chats and meetings, and the app's copy of who is in the workspace. */
+/** Subscription handlers by action: calls asked for by chats and meetings, and a member who left the workspace leaving its calls. */
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
-  'core.chat.call.requested': (event, ctx) => callFromChatRequest(ctx, event.payload, String(event.metadata.event_id ?? event.deliveryId ?? '')),
-  'core.meetings.meeting.scheduled': (event, ctx) => callFromMeeting(ctx, event.payload),
-  'core.meetings.meeting.updated': (event, ctx) => callFromMeeting(ctx, event.payload),
-  'core.meetings.meeting.cancelled': (event, ctx) => cancelMeetingCall(ctx, event.payload),
-  'core.account.member.removed': async (event, ctx) => {
+  'core.chat.call.requested': subscription('core.chat.call.requested', (event, ctx) => callFromChatRequest(ctx, event.payload, String(event.metadata.event_id ?? event.deliveryId ?? ''))),
+  'core.meetings.meeting.scheduled': subscription('core.meetings.meeting.scheduled', (event, ctx) => callFromMeeting(ctx, event.payload)),
+  'core.meetings.meeting.updated': subscription('core.meetings.meeting.updated', (event, ctx) => callFromMeeting(ctx, event.payload)),
+  'core.meetings.meeting.cancelled': subscription('core.meetings.meeting.cancelled', (event, ctx) => cancelMeetingCall(ctx, event.payload)),
+  'core.account.member.removed': subscription('core.account.member.removed', async (event, ctx) => {
     const memberId: unknown = event.payload.member_id;
     if (typeof memberId !== 'string' || !isUuid(memberId)) return ctx.log.warn({ action: event.action }, 'member.removed without a usable member_id: ignored');
     await memberRemoved(ctx, memberId.toLowerCase());
-  },
-  'system.workspace.member.added': async (event, ctx) => {
-    const memberId: unknown = event.payload.member_id;
-    if (typeof memberId !== 'string' || !isUuid(memberId)) return ctx.log.warn({ action: event.action }, 'member.added without a usable member_id: ignored');
-    await recordMemberState(ctx, memberId.toLowerCase(), null);
-  },
+  }),
 };

@@ -98,18 +98,5 @@ export const recordings = defineModel<Recording>('recordings', {
   completed_at: { type: DataTypes.DATE, allowNull: true },
 });
 
-/** The app's copy of who left the workspace (fed by events; a member never heard of is assumed present). */
-export interface MemberDirectoryEntry {
-  member_id: string;
-  removed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const memberDirectory = defineModel<MemberDirectoryEntry>('member_directory', {
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  removed_at: { type: DataTypes.DATE, allowNull: true },
-});
-
-export const models = { calls, participants, recordings, memberDirectory };
+export const models = { calls, participants, recordings };
 export type Models = typeof models;

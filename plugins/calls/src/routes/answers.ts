@@ -1,40 +1,36 @@
-import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
 import { CALL_MODES, CALL_STATUSES, CALL_TYPES, PARTICIPANT_ROLES, RECORDING_STATUSES } from '../models/index.js';
 
 /**
  * The records the app answers with (services/present.ts builds them), declared on the routes
  * (`answers`) for the OpenAPI document, the typed client and the harness's response checks.
  */
-const uuid = () => Joi.string().guid();
-const instant = () => Joi.date().iso();
-const nullableInstant = () => Joi.date().iso().allow(null);
-const memberMrn = () => Joi.string().pattern(/^mrn:account:member:/);
 
 export const PARTICIPANT: JoiObjectSchema = recordSchema({
-  member_mrn: memberMrn(),
+  member_mrn: field.memberMrn(),
   role: Joi.string().valid(...PARTICIPANT_ROLES),
   in_session: Joi.boolean().description('True while the member is in the call'),
-  joined_at: nullableInstant(),
-  left_at: nullableInstant(),
+  joined_at: field.optionalInstant(),
+  left_at: field.optionalInstant(),
 }).id('CallsParticipant');
 
 export const CALL: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   type: Joi.string().valid(...CALL_TYPES),
   mode: Joi.string().valid(...CALL_MODES),
   title: Joi.string(),
   status: Joi.string().valid(...CALL_STATUSES),
-  creator_mrn: memberMrn(),
+  creator_mrn: field.memberMrn(),
   source_mrn: Joi.string().allow(null).description('The chat or meeting the call was made for'),
-  scheduled_at: nullableInstant(),
-  started_at: nullableInstant(),
-  ended_at: nullableInstant(),
+  scheduled_at: field.optionalInstant(),
+  started_at: field.optionalInstant(),
+  ended_at: field.optionalInstant(),
   duration_seconds: Joi.number().integer().allow(null),
   participant_count: Joi.number().integer().description('Members who took part (set when the call ends)'),
   join_url: Joi.string(),
   participants: Joi.array().items(PARTICIPANT),
-  created_at: instant(),
-  updated_at: instant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('CallsCall');
 
 const ICE_SERVER = Joi.object({ urls: Joi.array().items(Joi.string()), username: Joi.string(), credential: Joi.string() });
@@ -51,27 +47,27 @@ export const JOINED: JoiObjectSchema = recordSchema({
   joined: Joi.boolean().description('False when the caller was in the call already'),
 }).id('CallsJoined');
 
-export const DELETED_CALL: JoiObjectSchema = recordSchema({ id: uuid(), deleted: Joi.boolean(), recordings_deleted: Joi.number().integer() }).id('CallsDeletedCall');
+export const DELETED_CALL: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean(), recordings_deleted: Joi.number().integer() }).id('CallsDeletedCall');
 
-export const REMOVED_PARTICIPANT: JoiObjectSchema = recordSchema({ call_id: uuid(), member_mrn: memberMrn(), removed: Joi.boolean() }).id('CallsRemovedParticipant');
+export const REMOVED_PARTICIPANT: JoiObjectSchema = recordSchema({ call_id: field.uuid(), member_mrn: field.memberMrn(), removed: Joi.boolean() }).id('CallsRemovedParticipant');
 
 export const RECORDING: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  call_id: uuid(),
+  id: field.uuid(),
+  call_id: field.uuid(),
   status: Joi.string().valid(...RECORDING_STATUSES),
   storage_key: Joi.string(),
   content_type: Joi.string(),
-  recorder_mrn: memberMrn(),
+  recorder_mrn: field.memberMrn(),
   duration_seconds: Joi.number().integer().allow(null),
   size_bytes: Joi.number().integer().allow(null),
-  completed_at: nullableInstant(),
+  completed_at: field.optionalInstant(),
   download_url: Joi.string().allow(null).description('A signed link (five minutes) to a ready recording'),
-  created_at: instant(),
-  updated_at: instant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('CallsRecording');
 
 export const STARTED_RECORDING: JoiObjectSchema = RECORDING.keys({
   upload: Joi.object({ url: Joi.string(), method: Joi.string(), expires_at: Joi.string() }).required().description('PUT the file to url, then complete the recording'),
 }).id('CallsStartedRecording');
 
-export const DELETED_RECORDING: JoiObjectSchema = recordSchema({ id: uuid(), call_id: uuid(), deleted: Joi.boolean(), file_deleted: Joi.boolean() }).id('CallsDeletedRecording');
+export const DELETED_RECORDING: JoiObjectSchema = recordSchema({ id: field.uuid(), call_id: field.uuid(), deleted: Joi.boolean(), file_deleted: Joi.boolean() }).id('CallsDeletedRecording');

@@ -1,6 +1,6 @@
-import { defineRoute, Joi, type AnyAppRoute } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { CALL_MODES, CALL_STATUSES, PARTICIPANT_ROLES, RECORDING_TYPES, type Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { CALL_MODES, CALL_STATUSES, PARTICIPANT_ROLES, RECORDING_TYPES } from '../models/index.js';
 import { createCallFromRequest, deleteCall, listCalls, readCall, updateCall, visibleCall } from '../services/calls.js';
 import { removeParticipant, updateParticipant } from '../services/participants.js';
 import { presentParticipant } from '../services/present.js';
@@ -12,10 +12,11 @@ const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((
 const page = { page: Joi.any(), per_page: Joi.any() };
 const mrn = () => Joi.string().max(200);
 const title = () => Joi.string().trim().min(1).max(200);
-const route = defineRoute<Models, AppTypes>;
+/** A participant named in the path: a member of the workspace, or one who left it (their past calls still name them). */
+const participantParams = () => Joi.object({ id: Joi.id().required(), member_mrn: Joi.memberMrn({ former: true }).required() });
 
 /** Every route of the Calls app (the manifest's authorization table lists the same). */
-export const routes: AnyAppRoute<Models, any>[] = [
+export const routes = [
   route({
     method: 'GET',
     path: '/calls',
@@ -38,7 +39,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
         title: title().required(),
         mode: Joi.string().valid(...CALL_MODES),
         scheduled_at: Joi.instant(),
-        participant_mrns: Joi.array().items(mrn()).max(1000),
+        participant_mrns: Joi.array().items(Joi.memberMrn()).max(1000),
       }),
     },
     answers: { single: CALL },
@@ -70,7 +71,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
         title: title(),
         mode: Joi.string().valid(...CALL_MODES),
         scheduled_at: Joi.instant(),
-        participant_mrns: Joi.array().items(mrn()).max(1000),
+        participant_mrns: Joi.array().items(Joi.memberMrn()).max(1000),
         status: Joi.string().valid('ended', 'cancelled'),
       }).or('title', 'mode', 'scheduled_at', 'participant_mrns', 'status'),
     },
@@ -95,7 +96,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
     path: '/calls/{id}/participants/{member_mrn}',
     chain: ['calls.calls.read'],
     description: "UpdateParticipant: a participant's role (host or participant); a call keeps at least one host",
-    validate: { params: Joi.object({ id: Joi.id().required(), member_mrn: mrn().required() }), payload: Joi.object({ role: Joi.string().valid(...PARTICIPANT_ROLES).required() }) },
+    validate: { params: participantParams(), payload: Joi.object({ role: Joi.string().valid(...PARTICIPANT_ROLES).required() }) },
     answers: { single: PARTICIPANT },
     async handler(request, ctx) {
       return ctx.respond.single(presentParticipant(await updateParticipant(ctx, request.params.id, request.params.member_mrn, request.payload.role)));
@@ -106,7 +107,7 @@ export const routes: AnyAppRoute<Models, any>[] = [
     path: '/calls/{id}/participants/{member_mrn}',
     chain: ['calls.calls.read'],
     description: 'Removes a participant (out of the session at once)',
-    validate: { params: Joi.object({ id: Joi.id().required(), member_mrn: mrn().required() }) },
+    validate: { params: participantParams() },
     answers: { single: REMOVED_PARTICIPANT },
     async handler(request, ctx) {
       return ctx.respond.single(await removeParticipant(ctx, request.params.id, request.params.member_mrn));

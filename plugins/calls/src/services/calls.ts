@@ -1,9 +1,14 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, isUuid, memberMrn, parseInstant } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError, memberIdFromMrn, memberMrn, parseInstant } from '@wpk/sdk';
+import { resource, type CallsBaseContext, type CallsContext, type CallsEvent } from '../kit.js';
 import type { Call, CallMode, Participant } from '../models/index.js';
-import { callDocument } from '../search.js';
-import type { CallsBaseContext, CallsContext } from './context.js';
-import { assertMembersPresent, memberIdOf } from './members.js';
-import { presentCall, secondsBetween } from './present.js';
+import { callMachine } from './machines.js';
+import { callDocument, presentCall, secondsBetween } from './present.js';
+
+/** The workspace's calls, newest first: lookups, pages and the keyset walk of a re-index (who may see one is `visibleCall`'s rule). */
+export const calls = resource({ model: 'calls', label: 'Call', order: [['created_at', 'DESC'], ['id', 'ASC']] });
+
+/** The member ids of MRNs a route checked against the member directory. */
+const memberIds = (mrns: string[] | undefined) => (mrns ?? []).map((mrn) => memberIdFromMrn(mrn)!.toLowerCase());
 
 /** The dedupe key of a call's reminder: one waiting reminder per call, withdrawn and staged again as the call changes. */
 export const reminderKey = (callId: string) => `reminder:${callId}`;
@@ -29,9 +34,8 @@ export async function readCall(ctx: CallsBaseContext, call: Call) {
 }
 
 /** The call by id, or null (an id that is no UUID names nothing). */
-export async function findCall(ctx: CallsBaseContext, id: string, lock = false): Promise<Call | null> {
-  if (!isUuid(id)) return null;
-  return ctx.db.calls.findOne({ where: { id }, ...(lock ? { lock: 'update' as const } : {}) });
+export function findCall(ctx: CallsBaseContext, id: string, lock = false): Promise<Call | null> {
+  return calls.find(ctx, id, lock ? { lock: 'update' } : {});
 }
 
 /**
@@ -130,7 +134,7 @@ export async function createCall(ctx: CallsBaseContext, input: NewCall): Promise
     type: input.scheduledAt ? 'scheduled' : 'instant',
     mode: input.mode,
     title: input.title,
-    status: 'waiting',
+    status: callMachine.initial,
     creator_id: input.creatorId,
     source_mrn: input.sourceMrn ?? null,
     source_key: input.sourceKey ?? null,
@@ -156,8 +160,7 @@ export async function createCall(ctx: CallsBaseContext, input: NewCall): Promise
 
 /** `POST /calls`. */
 export async function createCallFromRequest(ctx: CallsContext, payload: { title: string; mode?: CallMode; scheduled_at?: string; participant_mrns?: string[] }) {
-  const ids = (payload.participant_mrns ?? []).map((mrn, index) => memberIdOf(mrn, `participant_mrns[${index}]`));
-  await assertMembersPresent(ctx, ids, 'participant_mrns');
+  const ids = memberIds(payload.participant_mrns);
   const scheduledAt = payload.scheduled_at ? parseInstant(payload.scheduled_at)! : null;
   if (scheduledAt && scheduledAt.getTime() <= Date.now()) throw new InvalidError('scheduled_at must be in the future (leave it out to start the call now)');
   const { call } = await createCall(ctx, { title: payload.title, mode: payload.mode ?? 'video', scheduledAt, creatorId: ctx.member.id, participantIds: ids });
@@ -173,7 +176,7 @@ export async function listCalls(ctx: CallsContext, query: { status?: string; sou
     const mine = await ctx.db.participants.findAll({ where: { member_id: ctx.member.id } });
     where.id = mine.map((row) => row.call_id);
   }
-  const { rows, count } = await ctx.db.calls.findAndCountAll({ where, order: [['created_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  const { rows, count } = await calls.list(ctx, { where });
   return { data: await Promise.all(rows.map((call) => readCall(ctx, call))), count };
 }
 
@@ -182,6 +185,7 @@ export async function listCalls(ctx: CallsContext, query: { status?: string; sou
  * `call.ended` with its length and how many members took part; the signaling session closes.
  */
 export async function endCall(ctx: CallsBaseContext, call: Call): Promise<Call> {
+  const { to, event } = callMachine.move(call.status, 'end');
   const now = new Date();
   const inSession = await ctx.db.participants.findAll({ where: { call_id: call.id }, order: [['joined_at', 'ASC'], ['member_id', 'ASC']] });
   for (const participant of inSession.filter((row) => row.joined_at !== null)) {
@@ -189,8 +193,8 @@ export async function endCall(ctx: CallsBaseContext, call: Call): Promise<Call> 
     ctx.events.stage('core.calls.participant.left', { call_id: call.id, member_mrn: memberMrn(participant.member_id) });
   }
   const participantCount = inSession.filter((row) => row.first_joined_at !== null).length;
-  const ended = await updateRow(ctx, call.id, { status: 'ended', ended_at: now, participant_count: participantCount });
-  ctx.events.stage('core.calls.call.ended', { call_id: call.id, source_mrn: call.source_mrn, duration_seconds: secondsBetween(call.started_at, now), participant_count: participantCount });
+  const ended = await updateRow(ctx, call.id, { status: to, ended_at: now, participant_count: participantCount });
+  ctx.events.stage(event as CallsEvent, { call_id: call.id, source_mrn: call.source_mrn, duration_seconds: secondsBetween(call.started_at, now), participant_count: participantCount });
   ctx.events.withdraw('core.calls.call.reminder', reminderKey(call.id));
   ctx.signaling.end('calls', call.id);
   await index(ctx, ended);
@@ -199,7 +203,8 @@ export async function endCall(ctx: CallsBaseContext, call: Call): Promise<Call> 
 
 /** Cancels a call nobody joined yet: its reminder is withdrawn, its session closed. */
 export async function cancelCall(ctx: CallsBaseContext, call: Call): Promise<Call> {
-  const cancelled = await updateRow(ctx, call.id, { status: 'cancelled' });
+  const { to } = callMachine.move(call.status, 'cancel');
+  const cancelled = await updateRow(ctx, call.id, { status: to });
   ctx.events.withdraw('core.calls.call.reminder', reminderKey(call.id));
   ctx.signaling.end('calls', call.id);
   await index(ctx, cancelled);
@@ -223,14 +228,9 @@ export interface CallChanges {
 export async function changeCall(ctx: CallsBaseContext, call: Call, changes: { title?: string; mode?: CallMode; scheduledAt?: Date; addIds?: string[]; removeIds?: string[]; status?: 'ended' | 'cancelled' }): Promise<Call> {
   // Asking for the state the call is in already changes nothing (PATCH sets a state; no event).
   if (changes.status !== undefined && changes.status === call.status) return call;
-  if (changes.status === 'ended') {
-    if (call.status !== 'active') throw new ConflictError(call.status === 'waiting' ? 'Nobody joined this call yet: cancel it instead (status cancelled)' : `This call is ${call.status}`);
-    return endCall(ctx, call);
-  }
-  if (changes.status === 'cancelled') {
-    if (call.status !== 'waiting') throw new ConflictError(call.status === 'active' ? 'This call is under way: end it instead (status ended)' : `This call is ${call.status}`);
-    return cancelCall(ctx, call);
-  }
+  // A status is a move of the call's state machine: ending needs an active call, cancelling a waiting one.
+  if (changes.status === 'ended') return endCall(ctx, call);
+  if (changes.status === 'cancelled') return cancelCall(ctx, call);
   if (call.status === 'ended' || call.status === 'cancelled') throw new ConflictError(`This call is ${call.status}: it can no longer change`);
   if (changes.scheduledAt && call.status !== 'waiting') throw new ConflictError('This call is under way: its time can no longer change');
   const values: Partial<Call> = {};
@@ -269,8 +269,7 @@ export async function changeCall(ctx: CallsBaseContext, call: Call, changes: { t
 export async function updateCall(ctx: CallsContext, id: string, payload: CallChanges): Promise<Call> {
   const { call, participant } = await visibleCall(ctx, id, true);
   assertHost(ctx, participant, 'Cannot update this call: only its hosts may');
-  const addIds = (payload.participant_mrns ?? []).map((mrn, index) => memberIdOf(mrn, `participant_mrns[${index}]`));
-  await assertMembersPresent(ctx, addIds, 'participant_mrns');
+  const addIds = memberIds(payload.participant_mrns);
   let scheduledAt: Date | undefined;
   if (payload.scheduled_at !== undefined) {
     scheduledAt = parseInstant(payload.scheduled_at)!;

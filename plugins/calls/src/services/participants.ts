@@ -1,11 +1,11 @@
-import { ConflictError, ForbiddenError, NotFoundError, memberMrn } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, NotFoundError, memberIdFromMrn, memberMrn } from '@wpk/sdk';
+import type { CallsBaseContext, CallsContext } from '../kit.js';
 import type { Call, Participant, ParticipantRole } from '../models/index.js';
 import { assertHost, endCall, index, visibleCall } from './calls.js';
-import type { CallsBaseContext, CallsContext } from './context.js';
-import { memberIdOf } from './members.js';
 
+/** The participant a member MRN names (the route checked it names a member, present or former, of the workspace); 404 when not in the call. */
 async function participantOf(ctx: CallsBaseContext, call: Call, mrn: string): Promise<Participant> {
-  const memberId = memberIdOf(mrn, 'member_mrn');
+  const memberId = memberIdFromMrn(mrn)!.toLowerCase();
   const participant = await ctx.db.participants.findOne({ where: { call_id: call.id, member_id: memberId } });
   if (!participant) throw new NotFoundError(`No participant ${mrn} in call ${call.id}`);
   return participant;

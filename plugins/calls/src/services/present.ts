@@ -1,4 +1,4 @@
-import { memberMrn } from '@wpk/sdk';
+import { memberMrn, type SearchDocument } from '@wpk/sdk';
 import type { Call, Participant, Recording } from '../models/index.js';
 
 /** A participant as the API answers it. */
@@ -55,5 +55,20 @@ export function presentRecording(recording: Recording, download: { url: string }
     download_url: download?.url ?? null,
     created_at: recording.created_at,
     updated_at: recording.updated_at,
+  };
+}
+
+/** The search document of a call: found by its participants (and by owners and admins). */
+export function callDocument(call: Call, participantIds: string[]): SearchDocument {
+  return {
+    type: 'call',
+    id: call.id,
+    title: call.title,
+    subtitle: call.scheduled_at ? `${call.status}, ${call.scheduled_at.toISOString()}` : call.status,
+    url: `/calls/${call.id}`,
+    names: [call.title],
+    details: [call.source_mrn ?? ''],
+    filters: { status: call.status, type: call.type },
+    readers: participantIds.slice(0, 1000),
   };
 }

@@ -1,8 +1,12 @@
 import { ConflictError, ForbiddenError, NotFoundError, isUuid } from '@wpk/sdk';
+import { resource, type CallsContext, type CallsEvent } from '../kit.js';
 import type { Call, Participant, Recording } from '../models/index.js';
-import type { CallsContext } from './context.js';
 import { visibleCall } from './calls.js';
+import { recordingMachine } from './machines.js';
 import { presentRecording } from './present.js';
+
+/** A call's recordings, oldest first (who may see or handle one is the call's rule). */
+const recordings = resource({ model: 'recordings', label: 'Recording', order: [['created_at', 'ASC'], ['id', 'ASC']] });
 
 const EXTENSIONS: Record<string, string> = { 'video/webm': 'webm', 'audio/webm': 'weba', 'video/mp4': 'mp4', 'audio/mp4': 'm4a', 'audio/ogg': 'ogg' };
 /** How long an upload link of a recording lives (a long call uploads at its end). */
@@ -21,7 +25,7 @@ function mayHandle(ctx: CallsContext, participant: Participant | null, recording
 /** `GET /calls/{id}/recordings`: oldest first; a ready one carries a download link (five minutes). */
 export async function listRecordings(ctx: CallsContext, id: string) {
   const { call } = await visibleCall(ctx, id);
-  const { rows, count } = await ctx.db.recordings.findAndCountAll({ where: { call_id: call.id }, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  const { rows, count } = await recordings.list(ctx, { where: { call_id: call.id } });
   const data = [];
   for (const recording of rows) {
     const link = recording.status === 'ready' ? await ctx.storage.signedDownloadUrl(recording.storage_key, { filename: `${call.title.trim().slice(0, 200) || 'call'}.${EXTENSIONS[recording.content_type] ?? 'bin'}` }) : null;
@@ -38,7 +42,7 @@ export async function startRecording(ctx: CallsContext, id: string, contentType:
   const { call, participant } = await visibleCall(ctx, id, true);
   if (!participant) throw new ForbiddenError('Only participants of the call may record it');
   if (call.status !== 'active') throw new ConflictError('A call is recorded while it is under way: nobody has joined it yet, or it is over');
-  const recording = await ctx.db.recordings.create({ call_id: call.id, status: 'uploading', storage_key: 'pending', content_type: contentType, recorder_id: ctx.member.id });
+  const recording = await ctx.db.recordings.create({ call_id: call.id, status: recordingMachine.initial, storage_key: 'pending', content_type: contentType, recorder_id: ctx.member.id });
   const key = `recordings/${call.id}/${recording.id}.${EXTENSIONS[contentType]}`;
   await ctx.db.recordings.update({ storage_key: key }, { where: { id: recording.id } });
   const upload = await ctx.storage.signedUploadUrl(key, { contentType, maxBytes: ctx.settings.max_recording_bytes, expiresInSeconds: UPLOAD_LINK_SECONDS });
@@ -50,13 +54,13 @@ export async function completeRecording(ctx: CallsContext, id: string, recording
   const { call, participant } = await visibleCall(ctx, id, true);
   const recording = await recordingOf(ctx, call, recordingId);
   if (!mayHandle(ctx, participant, recording, null)) throw new ForbiddenError("Cannot complete this recording: only its recorder and the call's hosts may");
-  if (recording.status !== 'uploading') throw new ConflictError(`This recording is ${recording.status} already`);
+  const { to, event } = recordingMachine.move(recording.status, 'complete');
   const file = await ctx.storage.head(recording.storage_key);
   if (!file) throw new ConflictError("Upload the recording's file (PUT it to the upload link) before completing it");
   const now = new Date();
-  await ctx.db.recordings.update({ status: 'ready', duration_seconds: durationSeconds, size_bytes: file.size_bytes, completed_at: now }, { where: { id: recording.id } });
-  ctx.events.stage('core.calls.recording.ready', { call_id: call.id, recording_id: recording.id, storage_key: recording.storage_key, duration_seconds: durationSeconds, size_bytes: file.size_bytes });
-  return presentRecording((await ctx.db.recordings.findOne({ where: { id: recording.id } }))!);
+  await ctx.db.recordings.update({ status: to, duration_seconds: durationSeconds, size_bytes: file.size_bytes, completed_at: now }, { where: { id: recording.id } });
+  ctx.events.stage(event as CallsEvent, { call_id: call.id, recording_id: recording.id, storage_key: recording.storage_key, duration_seconds: durationSeconds, size_bytes: file.size_bytes });
+  return presentRecording(await recordings.require(ctx, recording.id));
 }
 
 /** `PATCH /calls/{id}/recordings/{recording_id}` (AbortRecording): an uploading recording stops; what was uploaded is removed. */
@@ -64,10 +68,10 @@ export async function abortRecording(ctx: CallsContext, id: string, recordingId:
   const { call, participant } = await visibleCall(ctx, id, true);
   const recording = await recordingOf(ctx, call, recordingId);
   if (!mayHandle(ctx, participant, recording, null)) throw new ForbiddenError("Cannot abort this recording: only its recorder and the call's hosts may");
-  if (recording.status !== 'uploading') throw new ConflictError(`This recording is ${recording.status}: only an uploading recording can be aborted`);
+  const { to } = recordingMachine.move(recording.status, 'abort');
   await ctx.storage.delete(recording.storage_key);
-  await ctx.db.recordings.update({ status: 'aborted' }, { where: { id: recording.id } });
-  return presentRecording((await ctx.db.recordings.findOne({ where: { id: recording.id } }))!);
+  await ctx.db.recordings.update({ status: to }, { where: { id: recording.id } });
+  return presentRecording(await recordings.require(ctx, recording.id));
 }
 
 /** `DELETE /calls/{id}/recordings/{recording_id}`: the row and its file. */

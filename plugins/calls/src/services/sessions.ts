@@ -1,6 +1,7 @@
 import { ConflictError, ForbiddenError, isUuid, memberMrn, type SignalingTicket } from '@wpk/sdk';
+import type { CallsCheckContext, CallsContext, CallsEvent } from '../kit.js';
 import { endCall, index, joinUrl, participantsOf, readCall, updateRow, visibleCall } from './calls.js';
-import type { CallsCheckContext, CallsContext } from './context.js';
+import { callMachine } from './machines.js';
 
 /**
  * The signaling socket's rule for session `calls/calls/{id}`: the member joined the call
@@ -31,9 +32,10 @@ export async function joinCall(ctx: CallsContext, id: string): Promise<{ call: A
     const now = new Date();
     await ctx.db.participants.update({ joined_at: now, first_joined_at: participant.first_joined_at ?? now, left_at: null }, { where: { call_id: call.id, member_id: ctx.member.id } });
     if (call.status === 'waiting') {
-      call = await updateRow(ctx, call.id, { status: 'active', started_at: now });
+      const { to, event } = callMachine.move(call.status, 'start');
+      call = await updateRow(ctx, call.id, { status: to, started_at: now });
       const participants = await participantsOf(ctx, call.id);
-      ctx.events.stage('core.calls.call.started', {
+      ctx.events.stage(event as CallsEvent, {
         call_id: call.id,
         join_url: joinUrl(ctx, call.id),
         title: call.title,

@@ -1,7 +1,6 @@
 import { isUuid, memberIdFromMrn, parseInstant } from '@wpk/sdk';
+import type { CallsEventContext } from '../kit.js';
 import { cancelCall, changeCall, createCall } from './calls.js';
-import type { CallsEventContext } from './context.js';
-import { recordMemberState } from './members.js';
 import { dropParticipant } from './participants.js';
 
 /** Member ids of the valid member MRNs in `value` (anything else is skipped). */
@@ -73,7 +72,6 @@ export async function cancelMeetingCall(ctx: CallsEventContext, payload: Record<
 
 /** `core.account.member.removed`: the member leaves every call not over yet (and its session). */
 export async function memberRemoved(ctx: CallsEventContext, memberId: string): Promise<void> {
-  await recordMemberState(ctx, memberId, new Date());
   const rows = await ctx.db.participants.findAll({ where: { member_id: memberId }, order: [['call_id', 'ASC']] });
   for (const row of rows) {
     const call = await ctx.db.calls.findOne({ where: { id: row.call_id }, lock: 'update' });

@@ -1,14 +1,13 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { ACCOUNT } from './answers.js';
-import type { Models } from '../models/index.js';
 import { createAccount, listAccounts, requireAccount, updateAccount } from '../services/chart.js';
 import { presentAccount } from '../services/present.js';
 import { accountType, idParams, listQuery, normalBalance } from './schemas.js';
 
 /** The chart of accounts: list, add, read, and set the display name and unified-view flag. */
 export const accountRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/accounts',
     chain: ['finance.accounts.read'],
@@ -20,7 +19,7 @@ export const accountRoutes = [
       return ctx.respond.collection(rows.map(presentAccount), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/finance/accounts',
     chain: ['finance.accounts.create'],
@@ -43,7 +42,7 @@ export const accountRoutes = [
       return ctx.respond.single(presentAccount(account), { self: `/finance/accounts/${account.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/accounts/{account_id}',
     chain: ['finance.accounts.read'],
@@ -55,7 +54,7 @@ export const accountRoutes = [
       return ctx.respond.single(presentAccount(account), { self: `/finance/accounts/${account.id}`, ledger: `/finance/reports/general-ledger?account_id=${account.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PUT',
     path: '/finance/accounts/{account_id}',
     chain: ['finance.accounts.edit'],

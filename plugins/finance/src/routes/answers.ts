@@ -1,4 +1,4 @@
-import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
 import { ACCOUNT_TYPES, BILL_STATUSES, NORMAL_BALANCES } from '../models/index.js';
 
 /**
@@ -8,54 +8,48 @@ import { ACCOUNT_TYPES, BILL_STATUSES, NORMAL_BALANCES } from '../models/index.j
  * `format=csv` the export (`REPORT_EXPORT`): it declares both (`anyOf`).
  */
 
-const uuid = () => Joi.string().guid();
-const nullableUuid = () => Joi.string().guid().allow(null);
-const instant = () => Joi.date().iso();
-const nullableInstant = () => Joi.date().iso().allow(null);
-const date = () => Joi.string().pattern(/^\d{4}-\d{2}-\d{2}$/);
 const amount = () => Joi.string().pattern(/^-?\d+\.\d{2}$/).description('An exact decimal, as a string');
-const decimalText = () => Joi.string().pattern(/^-?\d+(\.\d+)?$/);
 const nullableText = () => Joi.string().allow(null, '');
 
 export const ACCOUNT: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   code: Joi.string(),
   name: Joi.string(),
   display_name: Joi.string().allow(null),
   type: Joi.string().valid(...ACCOUNT_TYPES),
-  parent_id: nullableUuid(),
+  parent_id: field.uuid().allow(null),
   description: Joi.string().allow(''),
   normal_balance: Joi.string().valid(...NORMAL_BALANCES),
   is_contra: Joi.boolean(),
   is_bank: Joi.boolean(),
   show_in_unified: Joi.boolean(),
   system_role: Joi.string().allow(null).description('The posting role of a seeded account (payables, input_tax, ...)'),
-  created_at: instant(),
-  updated_at: instant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('FinanceAccount');
 
-const TAX = recordSchema({ name: Joi.string(), rate: decimalText().allow(null), amount: amount(), reverse_charge: Joi.boolean() });
+const TAX = recordSchema({ name: Joi.string(), rate: field.decimal().allow(null), amount: amount(), reverse_charge: Joi.boolean() });
 
 const ITEM = recordSchema({
   description: Joi.string().allow(''),
-  quantity: decimalText().allow(null),
-  unit_price: decimalText().allow(null),
-  discount: decimalText().allow(null),
+  quantity: field.decimal().allow(null),
+  unit_price: field.decimal().allow(null),
+  discount: field.decimal().allow(null),
   amount: amount(),
   account_code: Joi.string().allow(''),
   product_mrn: Joi.string().allow(null),
   taxes: Joi.array().items(TAX),
 });
 
-const ADJUSTMENT = recordSchema({ label: Joi.string(), type: Joi.string().valid('discount', 'charge'), value: decimalText().allow(null), amount: amount(), account_code: Joi.string().allow('') });
+const ADJUSTMENT = recordSchema({ label: Joi.string(), type: Joi.string().valid('discount', 'charge'), value: field.decimal().allow(null), amount: amount(), account_code: Joi.string().allow('') });
 
 export const BILL: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   status: Joi.string().valid(...BILL_STATUSES),
-  date: date(),
-  due_date: date().allow(null),
+  date: field.date(),
+  due_date: field.date().allow(null),
   currency: Joi.string().length(3),
-  exchange_rate: decimalText(),
+  exchange_rate: field.decimal(),
   base_currency: Joi.string().length(3),
   company_mrn: Joi.string().allow(null),
   contact_mrn: Joi.string().allow(null),
@@ -71,32 +65,32 @@ export const BILL: JoiObjectSchema = recordSchema({
   total: amount(),
   base_total: amount(),
   idempotency_key: Joi.string().allow(null),
-  journal_entry_id: nullableUuid(),
-  reversal_entry_id: nullableUuid(),
-  created_by: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
-  received_at: nullableInstant(),
-  approved_at: nullableInstant(),
-  voided_at: nullableInstant(),
+  journal_entry_id: field.uuid().allow(null),
+  reversal_entry_id: field.uuid().allow(null),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+  received_at: field.optionalInstant(),
+  approved_at: field.optionalInstant(),
+  voided_at: field.optionalInstant(),
 }).id('FinanceBill');
 
 export const BUDGET: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  account_id: uuid(),
-  period_start: date(),
-  period_end: date(),
+  id: field.uuid(),
+  account_id: field.uuid(),
+  period_start: field.date(),
+  period_end: field.date(),
   amount: amount(),
   dimensions: recordSchema({ department: Joi.string().allow(null), location: Joi.string().allow(null), project: Joi.string().allow(null) }),
   notes: Joi.string().allow(''),
-  created_by: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('FinanceBudget');
 
 const LINE = recordSchema({
   line_no: Joi.number().integer(),
-  account_id: uuid(),
+  account_id: field.uuid(),
   account_code: Joi.string().allow(null),
   debit: amount(),
   credit: amount(),
@@ -106,15 +100,15 @@ const LINE = recordSchema({
 });
 
 export const JOURNAL_ENTRY: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   kind: Joi.string().valid('bill', 'reversal'),
-  bill_id: nullableUuid(),
-  reverses_id: nullableUuid(),
-  date: date(),
+  bill_id: field.uuid().allow(null),
+  reverses_id: field.uuid().allow(null),
+  date: field.date(),
   memo: Joi.string().allow(''),
   currency: Joi.string().length(3),
-  created_by: uuid(),
-  created_at: instant(),
+  created_by: field.uuid(),
+  created_at: field.instant(),
   lines: Joi.array().items(LINE),
 }).id('FinanceJournalEntry');
 
@@ -123,14 +117,14 @@ export const REPORT_EXPORT: JoiObjectSchema = recordSchema({
   report: Joi.string().valid('trial-balance', 'general-ledger', 'ap-aging', 'budget-vs-actual'),
   content_type: Joi.string().valid('text/csv'),
   filename: Joi.string(),
-  rows: Joi.number().integer().min(0).description('Rows in the file, besides the header and the totals'),
+  rows: field.count().description('Rows in the file, besides the header and the totals'),
   csv: Joi.string(),
   url: Joi.string().uri().description('A download link valid five minutes'),
-  expires_at: instant(),
+  expires_at: field.instant(),
 }).id('FinanceReportExport');
 
 export const TRIAL_BALANCE_ROW: JoiObjectSchema = recordSchema({
-  account_id: uuid(),
+  account_id: field.uuid(),
   code: Joi.string(),
   name: Joi.string(),
   type: Joi.string().valid(...ACCOUNT_TYPES),
@@ -144,9 +138,9 @@ export const TRIAL_BALANCE_TOTALS: JoiObjectSchema = recordSchema({
 }).id('FinanceTrialBalanceTotals');
 
 export const LEDGER_ROW: JoiObjectSchema = recordSchema({
-  date: date(),
-  entry_id: nullableUuid().description('Null on the opening balance'),
-  bill_id: nullableUuid(),
+  date: field.date(),
+  entry_id: field.uuid().allow(null).description('Null on the opening balance'),
+  bill_id: field.uuid().allow(null),
   line_no: Joi.number().integer().min(1).allow(null),
   description: Joi.string().allow(''),
   debit: amount(),
@@ -154,7 +148,7 @@ export const LEDGER_ROW: JoiObjectSchema = recordSchema({
   balance: amount().description("The running balance, on the account's normal side"),
 }).id('FinanceLedgerRow');
 export const LEDGER_TOTALS: JoiObjectSchema = recordSchema({ debit: amount(), credit: amount(), balance: amount() }).id('FinanceLedgerTotals');
-export const LEDGER_ACCOUNT: JoiObjectSchema = recordSchema({ id: uuid(), code: Joi.string(), name: Joi.string(), normal_balance: Joi.string().valid(...NORMAL_BALANCES) }).id('FinanceLedgerAccount');
+export const LEDGER_ACCOUNT: JoiObjectSchema = recordSchema({ id: field.uuid(), code: Joi.string(), name: Joi.string(), normal_balance: Joi.string().valid(...NORMAL_BALANCES) }).id('FinanceLedgerAccount');
 
 export const AGING_ROW: JoiObjectSchema = recordSchema({
   company_mrn: Joi.string().allow(null).description('The supplier; null for bills without one'),
@@ -173,12 +167,12 @@ export const AGING_TOTALS: JoiObjectSchema = recordSchema({
 export const BUDGET_ROW: JoiObjectSchema = recordSchema({
   dimension: Joi.string().valid('department', 'location', 'project'),
   value: Joi.string().allow(null).description("The budget's value of the dimension; null: every line of the account"),
-  budget_id: uuid(),
-  account_id: uuid(),
+  budget_id: field.uuid(),
+  account_id: field.uuid(),
   code: Joi.string(),
   name: Joi.string(),
-  period_start: date(),
-  period_end: date(),
+  period_start: field.date(),
+  period_end: field.date(),
   budget: amount(),
   actual: amount(),
   variance: amount().description('Budget − actual'),

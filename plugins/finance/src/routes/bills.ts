@@ -1,7 +1,7 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { BILL } from './answers.js';
-import { BILL_STATUSES, type Models } from '../models/index.js';
+import { BILL_STATUSES } from '../models/index.js';
 import { createBill, listBills, moveBill, requireBill, updateBill } from '../services/bills.js';
 import { presentBill } from '../services/present.js';
 import { billBody, currency, idParams, listQuery, mrn } from './schemas.js';
@@ -10,7 +10,7 @@ const links = (id: string) => ({ self: `/finance/bills/${id}`, journal_entries: 
 
 /** Bills (accounts payable): list, record, read, edit a draft, receive/approve/void. */
 export const billRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/bills',
     chain: ['finance.bills.read'],
@@ -22,7 +22,7 @@ export const billRoutes = [
       return ctx.respond.collection(rows.map(presentBill), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/finance/bills',
     chain: ['finance.bills.create'],
@@ -34,7 +34,7 @@ export const billRoutes = [
       return ctx.respond.single(presentBill(bill), links(bill.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/bills/{entry_id}',
     chain: ['finance.bills.read'],
@@ -46,7 +46,7 @@ export const billRoutes = [
       return ctx.respond.single(presentBill(bill), links(bill.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PUT',
     path: '/finance/bills/{entry_id}',
     chain: ['finance.bills.edit'],
@@ -58,7 +58,7 @@ export const billRoutes = [
       return ctx.respond.single(presentBill(bill), links(bill.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/finance/bills/{entry_id}',
     chain: ['finance.bills.edit'],

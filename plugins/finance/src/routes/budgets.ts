@@ -1,14 +1,12 @@
-import { defineRoute } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
+import { route } from '../kit.js';
 import { BUDGET } from './answers.js';
-import type { Models } from '../models/index.js';
 import { createBudget, listBudgets, requireBudget, updateBudget } from '../services/budgets.js';
 import { presentBudget } from '../services/present.js';
 import { budgetBody, id, idParams, listQuery } from './schemas.js';
 
 /** Budgets per account and period, with department/location/project dimensions. */
 export const budgetRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/budgets',
     chain: ['finance.budgets.read'],
@@ -20,7 +18,7 @@ export const budgetRoutes = [
       return ctx.respond.collection(rows.map(presentBudget), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/finance/budgets',
     chain: ['finance.budgets.create'],
@@ -32,7 +30,7 @@ export const budgetRoutes = [
       return ctx.respond.single(presentBudget(budget), { self: `/finance/budgets/${budget.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/budgets/{budget_id}',
     chain: ['finance.budgets.read'],
@@ -44,7 +42,7 @@ export const budgetRoutes = [
       return ctx.respond.single(presentBudget(budget), { self: `/finance/budgets/${budget.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/finance/budgets/{budget_id}',
     chain: ['finance.budgets.edit'],

@@ -1,8 +1,6 @@
-import { defineRoute, Joi, Op } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
+import { Joi, Op } from '@wpk/sdk';
+import { route, type FinanceContext } from '../kit.js';
 import { AGING_ROW, AGING_TOTALS, BUDGET_ROW, BUDGET_TOTALS, JOURNAL_ENTRY, LEDGER_ACCOUNT, LEDGER_ROW, LEDGER_TOTALS, REPORT_EXPORT, TRIAL_BALANCE_ROW, TRIAL_BALANCE_TOTALS } from './answers.js';
-import type { Models } from '../models/index.js';
-import type { FinanceContext } from '../services/context.js';
 import { presentEntry } from '../services/present.js';
 import { apAging, budgetVsActual, generalLedger, toCsv, trialBalance, type Report } from '../services/reports.js';
 import { format, id, isoDate, listQuery } from './schemas.js';
@@ -26,7 +24,7 @@ async function answer<Row>(ctx: FinanceContext, name: string, report: Report<Row
 }
 
 export const ledgerRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/journal-entries',
     chain: ['finance.entries.read'],
@@ -44,7 +42,7 @@ export const ledgerRoutes = [
       );
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/reports/trial-balance',
     chain: ['finance.reports.read'],
@@ -55,7 +53,7 @@ export const ledgerRoutes = [
       return answer(ctx, 'trial-balance', await trialBalance(ctx, request.query), request.query.format as string | undefined);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/reports/general-ledger',
     chain: ['finance.reports.read'],
@@ -67,7 +65,7 @@ export const ledgerRoutes = [
       return answer(ctx, 'general-ledger', report, request.query.format as string | undefined, { account: { id: account.id, code: account.code, name: account.display_name ?? account.name, normal_balance: account.normal_balance } });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/reports/ap-aging',
     chain: ['finance.reports.read'],
@@ -78,7 +76,7 @@ export const ledgerRoutes = [
       return answer(ctx, 'ap-aging', await apAging(ctx, request.query), request.query.format as string | undefined);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/finance/reports/budget-vs-actual',
     chain: ['finance.reports.read'],

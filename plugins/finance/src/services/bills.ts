@@ -1,8 +1,8 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
-import type { Account, Bill, BillStatus, JournalEntry, JournalLine } from '../models/index.js';
+import { ConflictError, defineStateMachine, ForbiddenError, InvalidError, Op } from '@wpk/sdk';
+import { resource, type FinanceContext, type FinanceEvent } from '../kit.js';
+import { BILL_STATUSES, type Account, type Bill, type BillStatus, type JournalEntry, type JournalLine } from '../models/index.js';
 import { ensureChart, roleAccount } from './chart.js';
 import { computeBill, postingLines, type AdjustmentInput, type ItemInput, type PostingAccounts } from './compute.js';
-import type { FinanceContext } from './context.js';
 import { dec, fixed } from './money.js';
 import { billDocument } from './search-documents.js';
 
@@ -22,6 +22,31 @@ export interface BillInput {
   sources?: string[];
   idempotency_key?: string;
 }
+
+/**
+ * The moves of a bill (`PATCH` status): a draft is received; a draft or received bill is approved,
+ * posting its journal entry; any bill but a void one is voided (an approved one by posting the
+ * reversal of its entry). Void is final.
+ */
+export const billMachine = defineStateMachine({
+  name: 'bill',
+  states: BILL_STATUSES,
+  initial: 'draft',
+  moves: {
+    receive: { from: ['draft'], to: 'received', event: 'core.finance.bill.received' },
+    approve: { from: ['draft', 'received'], to: 'approved', event: 'core.finance.bill.approved' },
+    void: { from: ['draft', 'received', 'approved'], to: 'void', event: 'core.finance.bill.voided' },
+  },
+});
+
+/** Bills of the workspace, newest date first: reads, the search index and the `created` event. */
+export const bills = resource({
+  model: 'bills',
+  label: 'Bill',
+  order: [['date', 'DESC'], ['created_at', 'DESC'], ['id', 'ASC']],
+  search: { type: 'bill', document: billDocument },
+  events: { created: (bill, ctx) => ['core.finance.bill.created', { bill_id: bill.id, currency: bill.currency, total: bill.total, created_by: ctx.member!.id }] },
+});
 
 /** The fields of the body a PUT may change, in the order `changed_fields` names them. */
 const BODY_FIELDS = ['date', 'items', 'company_mrn', 'contact_mrn', 'currency', 'exchange_rate', 'due_date', 'memo', 'tags', 'adjustments', 'dimensions'] as const;
@@ -83,8 +108,8 @@ export async function createBill(ctx: FinanceContext, input: BillInput): Promise
   await checkCodes(ctx, items, adjustments);
   checkDates(input.date!, input.due_date ?? null);
   const amounts = computeBill({ currency, exchange_rate: rate, base_currency: base, items, adjustments });
-  const bill = await ctx.db.bills.create({
-    status: 'draft',
+  const bill = await bills.create(ctx, {
+    status: billMachine.initial,
     date: input.date!,
     due_date: input.due_date ?? null,
     currency,
@@ -100,16 +125,11 @@ export async function createBill(ctx: FinanceContext, input: BillInput): Promise
     idempotency_key: input.idempotency_key ?? null,
     created_by: ctx.member.id,
   });
-  const stored = (await ctx.db.bills.findById(bill.id))!;
-  ctx.search.upsert(billDocument(stored));
-  ctx.events.stage('core.finance.bill.created', { bill_id: stored.id, currency: stored.currency, total: stored.total, created_by: ctx.member.id });
-  return { bill: stored, created: true };
+  return { bill, created: true };
 }
 
-export async function requireBill(ctx: FinanceContext, id: string, lock = false): Promise<Bill> {
-  const bill = await ctx.db.bills.findById(id, lock ? { lock: 'update' } : {});
-  if (!bill) throw new NotFoundError('Bill not found');
-  return bill;
+export function requireBill(ctx: FinanceContext, id: string, lock = false): Promise<Bill> {
+  return bills.require(ctx, id, lock ? { lock: 'update' } : {});
 }
 
 /** Edits a draft bill; any other status is a 409 saying why. The amounts are computed again. */
@@ -137,7 +157,7 @@ export async function updateBill(ctx: FinanceContext, id: string, input: BillInp
   if (input.tags !== undefined) changes.tags = input.tags;
   if (input.dimensions !== undefined) changes.dimensions = input.dimensions;
   await ctx.db.bills.update(changes, { where: { id } });
-  const updated = (await ctx.db.bills.findById(id))!;
+  const updated = await bills.require(ctx, id);
   ctx.search.upsert(billDocument(updated));
   ctx.events.stage('core.finance.bill.updated', { bill_id: id, changed_fields: [...changed], updated_by: ctx.member.id });
   return updated;
@@ -166,37 +186,31 @@ function storedAdjustmentToInput(adjustment: Bill['adjustments'][number]): Adjus
 }
 
 /**
- * The moves of a bill (`PATCH` status):
- * - `received`: draft → received;
- * - `approved`: draft or received → approved, posting the bill's journal entry (needs `finance.bills.approve`);
- * - `void`: draft or received → void (nothing was posted), approved → void, posting the reversal
- *   of its entry (needs `finance.bills.void`).
- * Void is final. Anything else is a 409 naming the bill's status.
+ * Moves a bill to `status` by `billMachine` (a refused move is a 409 naming both states).
+ * Approving needs `finance.bills.approve` and posts the bill's entry; voiding needs
+ * `finance.bills.void` and, for an approved bill, posts the reversal of its entry.
  */
 export async function moveBill(ctx: FinanceContext, id: string, status: Exclude<BillStatus, 'draft'>): Promise<Bill> {
   if (status === 'approved' && !ctx.permissions.has('finance.bills.approve')) throw new ForbiddenError('Missing permission: finance.bills.approve');
   if (status === 'void' && !ctx.permissions.has('finance.bills.void')) throw new ForbiddenError('Missing permission: finance.bills.void');
   const bill = await requireBill(ctx, id, true);
-  if (bill.status === status) throw new ConflictError(`The bill is already ${status}`);
-  if (bill.status === 'void') throw new ConflictError('The bill is void; a void bill cannot change');
-  const now = new Date();
-  if (status === 'received') {
-    if (bill.status !== 'draft') throw new ConflictError(`Only a draft bill can be received; this bill is ${bill.status}`);
+  const { move, event } = billMachine.moveTo(bill.status, status);
+  const now = ctx.now();
+  if (move === 'receive') {
     await ctx.db.bills.update({ status, received_at: now }, { where: { id } });
-    ctx.events.stage('core.finance.bill.received', { bill_id: id, received_by: ctx.member.id });
-  } else if (status === 'approved') {
+    ctx.events.stage(event as FinanceEvent, { bill_id: id, received_by: ctx.member.id });
+  } else if (move === 'approve') {
     if (bill.items.length === 0 || dec(bill.total).isZero()) throw new ConflictError('The bill has nothing to post: approve a bill with items and a total above zero');
     if (bill.base_currency !== ctx.settings.base_currency) throw new ConflictError(`The bill was computed in the base currency ${bill.base_currency}, but the base currency is now ${ctx.settings.base_currency}; save it again (PUT) before approving`);
     const entry = await postBill(ctx, bill);
     await ctx.db.bills.update({ status, approved_at: now, journal_entry_id: entry.id }, { where: { id } });
-    ctx.events.stage('core.finance.bill.approved', { bill_id: id, journal_entry_id: entry.id, currency: bill.currency, total: bill.total, base_currency: bill.base_currency, base_total: bill.base_total, approved_by: ctx.member.id });
+    ctx.events.stage(event as FinanceEvent, { bill_id: id, journal_entry_id: entry.id, currency: bill.currency, total: bill.total, base_currency: bill.base_currency, base_total: bill.base_total, approved_by: ctx.member.id });
   } else {
-    let reversal: JournalEntry | null = null;
-    if (bill.status === 'approved') reversal = await reverseEntry(ctx, bill);
+    const reversal = bill.status === 'approved' ? await reverseEntry(ctx, bill) : null;
     await ctx.db.bills.update({ status, voided_at: now, reversal_entry_id: reversal?.id ?? null }, { where: { id } });
-    ctx.events.stage('core.finance.bill.voided', { bill_id: id, reversal_entry_id: reversal?.id ?? null, voided_by: ctx.member.id });
+    ctx.events.stage(event as FinanceEvent, { bill_id: id, reversal_entry_id: reversal?.id ?? null, voided_by: ctx.member.id });
   }
-  const updated = (await ctx.db.bills.findById(id))!;
+  const updated = await bills.require(ctx, id);
   ctx.search.upsert(billDocument(updated));
   return updated;
 }
@@ -281,11 +295,11 @@ export interface BillFilters {
   tag?: string;
 }
 
-export async function listBills(ctx: FinanceContext, filters: BillFilters): Promise<{ rows: Bill[]; count: number }> {
+export function listBills(ctx: FinanceContext, filters: BillFilters): Promise<{ rows: Bill[]; count: number }> {
   const where: Record<string, unknown> = {};
   if (filters.status) where.status = filters.status;
   if (filters.currency) where.currency = filters.currency;
   if (filters.company_mrn) where.company_mrn = filters.company_mrn;
   if (filters.tag) where.tags = { [Op.contains]: [filters.tag] };
-  return ctx.db.bills.findAndCountAll({ where, order: [['date', 'DESC'], ['created_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  return bills.list(ctx, { where });
 }

@@ -1,6 +1,7 @@
-import { InvalidError, NotFoundError } from '@wpk/sdk';
+import { InvalidError } from '@wpk/sdk';
+import { resource, type FinanceContext } from '../kit.js';
 import type { Budget } from '../models/index.js';
-import type { FinanceContext } from './context.js';
+import { accounts } from './chart.js';
 import { dec, fixed } from './money.js';
 
 export interface BudgetInput {
@@ -14,8 +15,19 @@ export interface BudgetInput {
 
 const DIMENSIONS = ['department', 'location', 'project'] as const;
 
+/** Budgets by period: reads and the events of every write (budgets are not searched). */
+export const budgets = resource({
+  model: 'budgets',
+  label: 'Budget',
+  order: [['period_start', 'ASC'], ['created_at', 'ASC'], ['id', 'ASC']],
+  events: {
+    created: (budget, ctx) => ['core.finance.budget.created', { budget_id: budget.id, account_id: budget.account_id, period_start: budget.period_start, period_end: budget.period_end, amount: fixed(dec(budget.amount)), created_by: ctx.member!.id }],
+    updated: (budget, changed, ctx) => ['core.finance.budget.updated', { budget_id: budget.id, changed_fields: changed.map((field) => (DIMENSIONS.includes(field as never) ? `dimensions.${field}` : field)), updated_by: ctx.member!.id }],
+  },
+});
+
 async function checkAccount(ctx: FinanceContext, accountId: string): Promise<void> {
-  if (!(await ctx.db.accounts.findById(accountId))) throw new InvalidError(`account_id: ${accountId} is not an account of this workspace`);
+  if (!(await accounts.find(ctx, accountId))) throw new InvalidError(`account_id: ${accountId} is not an account of this workspace`);
 }
 
 function checkPeriod(start: string, end: string): void {
@@ -26,7 +38,7 @@ function checkPeriod(start: string, end: string): void {
 export async function createBudget(ctx: FinanceContext, input: BudgetInput): Promise<Budget> {
   await checkAccount(ctx, input.account_id!);
   checkPeriod(input.period_start!, input.period_end!);
-  const budget = await ctx.db.budgets.create({
+  return budgets.create(ctx, {
     account_id: input.account_id!,
     period_start: input.period_start!,
     period_end: input.period_end!,
@@ -37,44 +49,34 @@ export async function createBudget(ctx: FinanceContext, input: BudgetInput): Pro
     notes: input.notes ?? '',
     created_by: ctx.member.id,
   });
-  ctx.events.stage('core.finance.budget.created', { budget_id: budget.id, account_id: budget.account_id, period_start: budget.period_start, period_end: budget.period_end, amount: fixed(dec(budget.amount)), created_by: ctx.member.id });
-  return (await ctx.db.budgets.findById(budget.id))!;
 }
 
-export async function requireBudget(ctx: FinanceContext, id: string, lock = false): Promise<Budget> {
-  const budget = await ctx.db.budgets.findById(id, lock ? { lock: 'update' } : {});
-  if (!budget) throw new NotFoundError('Budget not found');
-  return budget;
+export function requireBudget(ctx: FinanceContext, id: string): Promise<Budget> {
+  return budgets.require(ctx, id);
 }
 
-/** `PATCH`: the fields given change; a dimension set to null or "" is cleared. Nothing changed: no event. */
+/** `PATCH`: the fields given change; a dimension set to null or "" is cleared. Nothing changed: no write, no event. */
 export async function updateBudget(ctx: FinanceContext, id: string, input: BudgetInput): Promise<Budget> {
-  const budget = await requireBudget(ctx, id, true);
+  const budget = await budgets.require(ctx, id, { lock: 'update' });
   const changes: Partial<Budget> = {};
   if (input.account_id !== undefined && input.account_id !== budget.account_id) {
     await checkAccount(ctx, input.account_id);
     changes.account_id = input.account_id;
   }
-  if (input.period_start !== undefined && input.period_start !== budget.period_start) changes.period_start = input.period_start;
-  if (input.period_end !== undefined && input.period_end !== budget.period_end) changes.period_end = input.period_end;
-  checkPeriod(changes.period_start ?? budget.period_start, changes.period_end ?? budget.period_end);
+  changes.period_start = input.period_start;
+  changes.period_end = input.period_end;
+  checkPeriod(input.period_start ?? budget.period_start, input.period_end ?? budget.period_end);
+  // Compared as decimals: 100 and "100.00" are the same amount.
   if (input.amount !== undefined && !dec(input.amount).equals(dec(budget.amount))) changes.amount = fixed(dec(input.amount));
   for (const dimension of DIMENSIONS) {
     const given = input.dimensions?.[dimension];
-    if (given === undefined) continue;
-    const value = given === null || given === '' ? null : given;
-    if (value !== budget[dimension]) changes[dimension] = value;
+    if (given !== undefined) changes[dimension] = given === null || given === '' ? null : given;
   }
-  if (input.notes !== undefined && input.notes !== budget.notes) changes.notes = input.notes;
-  const fields = Object.keys(changes);
-  if (fields.length === 0) return budget;
-  await ctx.db.budgets.update(changes, { where: { id } });
-  ctx.events.stage('core.finance.budget.updated', { budget_id: id, changed_fields: fields.map((field) => (DIMENSIONS.includes(field as never) ? `dimensions.${field}` : field)), updated_by: ctx.member.id });
-  return (await ctx.db.budgets.findById(id))!;
+  changes.notes = input.notes;
+  const { row } = await budgets.patch(ctx, budget, changes);
+  return row;
 }
 
-export async function listBudgets(ctx: FinanceContext, filters: { account_id?: string }): Promise<{ rows: Budget[]; count: number }> {
-  const where: Record<string, unknown> = {};
-  if (filters.account_id) where.account_id = filters.account_id;
-  return ctx.db.budgets.findAndCountAll({ where, order: [['period_start', 'ASC'], ['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+export function listBudgets(ctx: FinanceContext, filters: { account_id?: string }): Promise<{ rows: Budget[]; count: number }> {
+  return budgets.list(ctx, { where: filters.account_id ? { account_id: filters.account_id } : {} });
 }

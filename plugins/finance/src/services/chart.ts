@@ -1,6 +1,6 @@
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, InvalidError, likePattern, Op } from '@wpk/sdk';
+import { resource, type FinanceBaseContext, type FinanceContext } from '../kit.js';
 import type { Account, AccountType, NormalBalance } from '../models/index.js';
-import type { FinanceBaseContext, FinanceContext } from './context.js';
 import { accountDocument } from './search-documents.js';
 
 /** The side that grows an account of each type (a contra account takes the other side). */
@@ -23,6 +23,22 @@ interface SeedAccount {
  * bill postings use: payables, input and output tax, the default expense, purchase discounts and
  * the rounding account.
  */
+/** What `account.created` says of an account (a seeded one has no `created_by`). */
+const created = (account: Account) => ({ account_id: account.id, code: account.code, name: account.name, type: account.type });
+
+/** The chart's accounts: reads, the search index and the events of every write. Accounts are never deleted. */
+export const accounts = resource({
+  model: 'accounts',
+  label: 'Account',
+  order: [['code', 'ASC'], ['id', 'ASC']],
+  searchColumns: ['code', 'name', 'display_name'],
+  search: { type: 'account', document: accountDocument },
+  events: {
+    created: (account, ctx) => ['core.finance.account.created', { ...created(account), created_by: ctx.member!.id }],
+    updated: (account, changed, ctx) => ['core.finance.account.updated', { account_id: account.id, changed_fields: changed, updated_by: ctx.member!.id }],
+  },
+});
+
 export const DEFAULT_CHART: readonly SeedAccount[] = [
   { code: '1000', name: 'Assets', type: 'asset', description: 'Heading of the asset accounts.' },
   { code: '1010', name: 'Cash on hand', type: 'asset', parent: '1000' },
@@ -76,7 +92,7 @@ export async function ensureChart(ctx: FinanceBaseContext): Promise<void> {
     });
     byCode.set(seed.code.toLowerCase(), account);
     ctx.search.upsert(accountDocument(account));
-    ctx.events.stage('core.finance.account.created', { account_id: account.id, code: account.code, name: account.name, type: account.type });
+    ctx.events.stage('core.finance.account.created', created(account));
   }
   await ctx.db.books.create({ seeded_at: new Date() });
 }
@@ -101,14 +117,14 @@ export async function createAccount(ctx: FinanceContext, input: AccountInput): P
   if (await findByCode(ctx, input.code)) throw new ConflictError(`An account with code ${input.code} already exists`);
   let parent: Account | null = null;
   if (input.parent_id !== undefined) {
-    parent = await ctx.db.accounts.findById(input.parent_id);
+    parent = await accounts.find(ctx, input.parent_id);
     if (!parent) throw new InvalidError(`parent_id: ${input.parent_id} is not an account of this workspace`);
     if (parent.type !== input.type) throw new InvalidError(`parent_id: the parent account ${parent.code} is of type ${parent.type}, not ${input.type}; an account sits under one of its own type`);
   }
   const isContra = input.is_contra ?? false;
   const natural = isContra ? opposite(NATURAL_BALANCE[input.type]) : NATURAL_BALANCE[input.type];
   if (input.is_bank && input.type !== 'asset') throw new InvalidError(`is_bank: a bank account is an asset, not ${input.type}`);
-  const account = await ctx.db.accounts.create({
+  return accounts.create(ctx, {
     code: input.code,
     name: input.name,
     type: input.type,
@@ -118,39 +134,25 @@ export async function createAccount(ctx: FinanceContext, input: AccountInput): P
     is_contra: isContra,
     is_bank: input.is_bank ?? false,
   });
-  ctx.search.upsert(accountDocument(account));
-  ctx.events.stage('core.finance.account.created', { account_id: account.id, code: account.code, name: account.name, type: account.type, created_by: ctx.member.id });
-  return account;
 }
 
-/** `PUT`: the display name (empty or null clears it) and `show_in_unified`. */
+/** `PUT`: the display name (empty or null clears it) and `show_in_unified`; an unchanged PUT writes and emits nothing. */
 export async function updateAccount(ctx: FinanceContext, id: string, input: { display_name?: string | null; show_in_unified?: boolean }): Promise<Account> {
-  const account = await requireAccount(ctx, id, 'update');
-  const changes: Partial<Account> = {};
-  if (input.display_name !== undefined) {
-    const value = input.display_name === null || input.display_name.trim() === '' ? null : input.display_name;
-    if (value !== account.display_name) changes.display_name = value;
-  }
-  if (input.show_in_unified !== undefined && input.show_in_unified !== account.show_in_unified) changes.show_in_unified = input.show_in_unified;
-  const fields = Object.keys(changes);
-  if (fields.length === 0) return account;
-  await ctx.db.accounts.update(changes, { where: { id } });
-  const updated = { ...account, ...changes };
-  ctx.search.upsert(accountDocument(updated));
-  ctx.events.stage('core.finance.account.updated', { account_id: id, changed_fields: fields, updated_by: ctx.member.id });
-  return (await ctx.db.accounts.findById(id))!;
+  const account = await accounts.require(ctx, id, { lock: 'update' });
+  const displayName = input.display_name === undefined ? undefined : input.display_name === null || input.display_name.trim() === '' ? null : input.display_name;
+  const { row } = await accounts.patch(ctx, account, { display_name: displayName, show_in_unified: input.show_in_unified });
+  return row;
 }
 
-export async function requireAccount(ctx: FinanceBaseContext, id: string, lock?: 'update'): Promise<Account> {
-  const account = await ctx.db.accounts.findById(id, lock ? { lock: 'update' } : {});
-  if (!account) throw new NotFoundError('Account not found');
-  return account;
+/** The account of the workspace; 404 otherwise. */
+export function requireAccount(ctx: FinanceBaseContext, id: string): Promise<Account> {
+  return accounts.require(ctx, id);
 }
 
 /** The account with this code (case-insensitive), or null. */
 export async function findByCode(ctx: FinanceBaseContext, code: string): Promise<Account | null> {
-  const rows = await ctx.db.accounts.findAll({ where: { code: { [Op.iLike]: code.replace(/[\\%_]/g, (c) => `\\${c}`) } } });
-  return rows[0] ?? null;
+  const rows = await ctx.db.accounts.findAll({ where: { code: { [Op.iLike]: likePattern(code, 'prefix') } } });
+  return rows.find((account) => account.code.toLowerCase() === code.toLowerCase()) ?? null;
 }
 
 /** The account playing a posting role (`payables`, ...); a 409 naming it when the chart lacks it. */
@@ -166,13 +168,9 @@ export interface AccountFilters {
   is_bank?: boolean;
 }
 
-export async function listAccounts(ctx: FinanceContext, filters: AccountFilters): Promise<{ rows: Account[]; count: number }> {
-  const where: Record<string | symbol, unknown> = {};
+export function listAccounts(ctx: FinanceContext, filters: AccountFilters): Promise<{ rows: Account[]; count: number }> {
+  const where: Record<string, unknown> = {};
   if (filters.type) where.type = filters.type;
   if (filters.is_bank !== undefined) where.is_bank = filters.is_bank;
-  if (filters.q) {
-    const pattern = `%${filters.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where[Op.or] = [{ code: { [Op.iLike]: pattern } }, { name: { [Op.iLike]: pattern } }, { display_name: { [Op.iLike]: pattern } }];
-  }
-  return ctx.db.accounts.findAndCountAll({ where, order: [['code', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  return accounts.list(ctx, { q: filters.q, where });
 }

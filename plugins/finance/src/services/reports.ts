@@ -1,6 +1,7 @@
-import { InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { InvalidError, Op } from '@wpk/sdk';
 import type { Account, JournalLine } from '../models/index.js';
-import { today, type FinanceContext } from './context.js';
+import type { FinanceContext } from '../kit.js';
+import { requireAccount } from './chart.js';
 import { dec, fixed, sum, type Dec } from './money.js';
 
 /**
@@ -84,8 +85,7 @@ export interface LedgerRow {
  * normal side (a credit account's balance grows with credits).
  */
 export async function generalLedger(ctx: FinanceContext, query: { account_id: string; from?: string; to?: string }): Promise<Report<LedgerRow> & { account: Account }> {
-  const account = await ctx.db.accounts.findById(query.account_id);
-  if (!account) throw new NotFoundError('Account not found');
+  const account = await requireAccount(ctx, query.account_id);
   const range = dateRange(query.from, query.to);
   const sign = (debit: Dec, credit: Dec) => (account.normal_balance === 'debit' ? debit.minus(credit) : credit.minus(debit));
   let balance = dec(0);
@@ -131,7 +131,7 @@ const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T
  * approved bill is open; a voided bill is not.
  */
 export async function apAging(ctx: FinanceContext, query: { as_of?: string }): Promise<Report<AgingRow>> {
-  const asOf = query.as_of ?? today();
+  const asOf = query.as_of ?? ctx.now().toISOString().slice(0, 10);
   const bills = await ctx.db.bills.findAll({ where: { status: 'approved', date: { [Op.lte]: asOf } }, order: [['date', 'ASC'], ['id', 'ASC']] });
   const bySupplier = new Map<string, { bills: number; buckets: Record<(typeof BUCKETS)[number], Dec> }>();
   for (const bill of bills) {

@@ -92,21 +92,6 @@ export const meetingCalls = defineModel<MeetingCall>('meeting_calls', {
   scheduled_at: { type: DataTypes.DATE, allowNull: true },
 });
 
-/** The addresses the app knows members by: learned when a member uses the app, or given with an invitation. */
-export interface MemberAddress {
-  member_id: string;
-  email: string;
-  name: string;
-  removed_at: Date | null;
-}
-
-export const memberAddresses = defineModel<MemberAddress>('member_addresses', {
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  email: { type: DataTypes.STRING(254), allowNull: false },
-  name: { type: DataTypes.STRING(200), allowNull: false, defaultValue: '' },
-  removed_at: { type: DataTypes.DATE, allowNull: true },
-});
-
 export const PRESIGNATION_STATUSES = ['open', 'used', 'revoked'] as const;
 export type PresignationStatus = (typeof PRESIGNATION_STATUSES)[number];
 
@@ -181,6 +166,6 @@ export const meetingFiles = defineModel<MeetingFile>('meeting_files', {
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { meetings, attendees, meetingCalls, memberAddresses, presignations, meetingFiles };
+export const models = { meetings, attendees, meetingCalls, presignations, meetingFiles };
 
 export type Models = typeof models;

@@ -1,76 +1,72 @@
-import { Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
 import { MEETING_STATUSES, PRESIGNATION_STATUSES, PURPOSES, RSVP_STATUSES } from '../models/index.js';
 
 /** The records the app answers with (services/present.ts builds them), for OpenAPI, the client and the tests' checks. */
 
-const uuid = () => Joi.string().guid();
-const instant = () => Joi.date().iso();
-const nullableInstant = () => Joi.date().iso().allow(null);
-const memberMrn = () => Joi.string().pattern(/^mrn:account:member:/);
 
 export const ATTENDEE: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  meeting_id: uuid(),
-  member_mrn: memberMrn().allow(null).description('Null: an outside attendee, known by email'),
+  id: field.uuid(),
+  meeting_id: field.uuid(),
+  member_mrn: field.memberMrn().allow(null).description('Null: an outside attendee, known by email'),
   email: Joi.string().allow(null).description('The address invitations go to, when given (outside attendees always)'),
   name: Joi.string().allow(null),
   status: Joi.string().valid(...RSVP_STATUSES),
-  responded_at: nullableInstant(),
-  added_by_mrn: memberMrn(),
-  added_at: instant(),
+  responded_at: field.optionalInstant(),
+  added_by_mrn: field.memberMrn(),
+  added_at: field.instant(),
 }).id('MeetingsAttendee');
 
 export const FILE: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  meeting_id: uuid(),
-  presignation_id: uuid(),
+  id: field.uuid(),
+  meeting_id: field.uuid(),
+  presignation_id: field.uuid(),
   purpose: Joi.string().valid(...PURPOSES),
   filename: Joi.string(),
   content_type: Joi.string(),
   size_bytes: Joi.number().integer(),
   sha256: Joi.string(),
-  uploaded_by_mrn: memberMrn(),
-  uploaded_at: instant(),
+  uploaded_by_mrn: field.memberMrn(),
+  uploaded_at: field.instant(),
 }).id('MeetingsFile');
 
-export const FILE_DOWNLOAD: JoiObjectSchema = FILE.keys({ download: Joi.object({ url: Joi.string().required(), method: Joi.string().valid('GET').required(), expires_at: instant().required() }).required() }).id('MeetingsFileDownload');
+export const FILE_DOWNLOAD: JoiObjectSchema = FILE.keys({ download: Joi.object({ url: Joi.string().required(), method: Joi.string().valid('GET').required(), expires_at: field.instant().required() }).required() }).id('MeetingsFileDownload');
 
 export const MEETING: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   mrn: Joi.string().pattern(/^mrn:meetings:meeting:/),
   title: Joi.string(),
   description: Joi.string().allow(''),
   location: Joi.string().allow(''),
-  starts_at: instant(),
-  ends_at: instant(),
+  starts_at: field.instant(),
+  ends_at: field.instant(),
   status: Joi.string().valid(...MEETING_STATUSES),
   sequence: Joi.number().integer().description('The iCalendar SEQUENCE of the last invitation, update or cancellation mailed'),
-  organizer_mrn: memberMrn(),
+  organizer_mrn: field.memberMrn(),
   attendees: Joi.array().items(ATTENDEE),
-  call: Joi.object({ call_id: Joi.string().required(), join_url: Joi.string().allow(null).required(), scheduled_at: nullableInstant().required() }).allow(null).description("The meeting's call, once the calls app made it"),
+  call: Joi.object({ call_id: Joi.string().required(), join_url: Joi.string().allow(null).required(), scheduled_at: field.optionalInstant().required() }).allow(null).description("The meeting's call, once the calls app made it"),
   files: Joi.array().items(FILE),
-  cancelled_at: nullableInstant(),
-  created_at: instant(),
-  updated_at: instant(),
+  cancelled_at: field.optionalInstant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('MeetingsMeeting');
 
-export const ATTENDEE_REMOVED: JoiObjectSchema = recordSchema({ meeting_id: uuid(), attendee_id: uuid(), removed: Joi.boolean().valid(true), sequence: Joi.number().integer() }).id('MeetingsAttendeeRemoved');
+export const ATTENDEE_REMOVED: JoiObjectSchema = recordSchema({ meeting_id: field.uuid(), attendee_id: field.uuid(), removed: Joi.boolean().valid(true), sequence: Joi.number().integer() }).id('MeetingsAttendeeRemoved');
 
 export const PRESIGNATION: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  meeting_id: uuid(),
+  id: field.uuid(),
+  meeting_id: field.uuid(),
   purpose: Joi.string().valid(...PURPOSES),
   filename: Joi.string(),
   content_type: Joi.string(),
   max_bytes: Joi.number().integer(),
   status: Joi.string().valid(...PRESIGNATION_STATUSES),
-  expires_at: instant(),
-  created_by_mrn: memberMrn(),
-  used_at: nullableInstant(),
-  revoked_at: nullableInstant(),
-  revoked_by_mrn: memberMrn().allow(null),
-  file_id: uuid().allow(null),
-  created_at: instant(),
+  expires_at: field.instant(),
+  created_by_mrn: field.memberMrn(),
+  used_at: field.optionalInstant(),
+  revoked_at: field.optionalInstant(),
+  revoked_by_mrn: field.memberMrn().allow(null),
+  file_id: field.uuid().allow(null),
+  created_at: field.instant(),
 }).id('MeetingsPresignation');
 
 export const PRESIGNATION_WITH_LINK: JoiObjectSchema = PRESIGNATION.keys({

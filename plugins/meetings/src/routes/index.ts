@@ -1,6 +1,6 @@
-import { defineRoute, Joi, type AnyAppRoute } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import { MEETING_STATUSES, PURPOSES, RSVP_STATUSES, type Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { MEETING_STATUSES, PURPOSES, RSVP_STATUSES } from '../models/index.js';
 import { addAttendee, cancelMeeting, createMeeting, listMeetings, readMeeting, removeAttendee, requireVisibleMeeting, respond, updateMeeting } from '../services/meetings.js';
 import { completePresignation, createPresignation, downloadFile, listPresignations, revokePresignation } from '../services/presignations.js';
 import { presentAttendee } from '../services/present.js';
@@ -14,16 +14,15 @@ const description = () => Joi.string().max(5000).allow('');
 const location = () => Joi.string().trim().max(500).allow('');
 const email = () => Joi.string().trim().lowercase().max(254).email({ tlds: false });
 const attendee = () =>
-  Joi.object({ member_mrn: Joi.string().max(200), email: email(), name: Joi.string().trim().max(200).allow('') })
+  Joi.object({ member_mrn: Joi.memberMrn(), email: email(), name: Joi.string().trim().max(200).allow('') })
     .or('member_mrn', 'email')
     .messages({ 'object.missing': '{#label} needs member_mrn or email' });
 const mediaType = () => Joi.string().max(255).pattern(/^[\w.+-]+\/[\w.+-]+$/).messages({ 'string.pattern.base': '{#label} must be a media type (type/subtype)' });
 const filename = () =>
   Joi.string().trim().min(1).max(255).pattern(/^(?!\.{1,2}$)[^/\\\p{Cc}]+$/u).messages({ 'string.pattern.base': '{#label} must be a file name (no /, \\ or control characters)' });
-const route = defineRoute<Models, AppTypes>;
 
 /** Every route of the Meetings app (the manifest's authorization table lists the same). */
-export const routes: AnyAppRoute<Models, any>[] = [
+export const routes = [
   route({
     method: 'GET',
     path: '/meetings',

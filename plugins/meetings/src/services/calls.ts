@@ -1,5 +1,5 @@
 import { isUuid, parseMrn } from '@wpk/sdk';
-import type { MeetingsBaseContext } from './context.js';
+import type { MeetingsBaseContext } from '../kit.js';
 
 function text(value: unknown, most: number): string | null {
   return typeof value === 'string' && value.length > 0 && value.length <= most ? value : null;

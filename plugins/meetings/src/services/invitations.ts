@@ -1,25 +1,30 @@
+import type { MeetingsBaseContext } from '../kit.js';
 import type { Attendee, Meeting } from '../models/index.js';
-import { addressOf } from './addresses.js';
-import type { MeetingsBaseContext } from './context.js';
 import { buildCalendar, meetingUid, type CalendarAttendee } from './icalendar.js';
 
-/** An attendee the app can mail: an outside address, or a member whose address it knows. */
+/** An attendee the app can mail: an outside address, or a member (at the address given, else their sign-in address). */
 export interface Recipient {
   attendee: Attendee;
   email: string;
   name: string | null;
 }
 
-/** The attendees that have an address, in the given order. */
+/**
+ * The attendees that have an address, in the given order: the `email` given with the invitation,
+ * else a member's sign-in address from the member directory (one read). A member who was removed
+ * from the workspace is mailed no more.
+ */
 export async function recipientsOf(ctx: MeetingsBaseContext, attendees: Attendee[]): Promise<Recipient[]> {
+  const wanted = attendees.flatMap((attendee) => (!attendee.email && attendee.member_id ? [attendee.member_id] : []));
+  const members = wanted.length ? await ctx.members.getMany(wanted) : new Map();
   const recipients: Recipient[] = [];
   for (const attendee of attendees) {
     if (attendee.email) {
       recipients.push({ attendee, email: attendee.email, name: attendee.name });
       continue;
     }
-    const known = attendee.member_id ? await addressOf(ctx, attendee.member_id) : null;
-    if (known?.email) recipients.push({ attendee, email: known.email, name: attendee.name ?? (known.name || null) });
+    const member = attendee.member_id ? members.get(attendee.member_id) : undefined;
+    if (member?.active) recipients.push({ attendee, email: member.email.toLowerCase(), name: attendee.name ?? (member.name || null) });
   }
   return recipients;
 }

@@ -1,8 +1,8 @@
-import { ConflictError, ForbiddenError, InvalidError, isUuid, memberMrn, NotFoundError, Op, type SearchDocument } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, ForbiddenError, InvalidError, isUuid, memberIdFromMrn, memberMrn, NotFoundError, Op, type SearchDocument } from '@wpk/sdk';
+import { resource, type MeetingsBaseContext, type MeetingsContext, type MeetingsEvent } from '../kit.js';
 import type { Attendee, Meeting, MeetingStatus } from '../models/index.js';
-import { assertMemberPresent, learnCaller, memberIdOf } from './addresses.js';
-import { conflictOnDuplicate, emit, type MeetingsBaseContext, type MeetingsContext } from './context.js';
 import { mailMeeting, recipientsOf } from './invitations.js';
+import { meetingMachine } from './machines.js';
 import { meetingMrnOf, presentMeeting } from './present.js';
 
 /** The longest meeting, in milliseconds (14 days). */
@@ -29,6 +29,9 @@ export function meetingDocument(meeting: Meeting, memberIds: string[]): SearchDo
     readers: [meeting.organizer_id, ...memberIds].slice(0, 1000),
   };
 }
+
+/** The workspace's meetings, soonest first: get-or-404 and the keyset walk of a re-index (who may see one is the services' rule). */
+export const meetings = resource({ model: 'meetings', label: 'Meeting', order: [['starts_at', 'ASC'], ['id', 'ASC']] });
 
 /** The meeting's attendees, in invitation order. */
 export function attendeesOf(ctx: MeetingsBaseContext, meetingId: string): Promise<Attendee[]> {
@@ -62,15 +65,13 @@ function callPayload(meeting: Meeting, attendees: Attendee[]) {
 /** Stages `meeting.updated` and re-indexes the meeting (its attendees may have changed). */
 export async function meetingChanged(ctx: MeetingsBaseContext, meeting: Meeting): Promise<void> {
   const attendees = await attendeesOf(ctx, meeting.id);
-  emit(ctx, 'core.meetings.meeting.updated', callPayload(meeting, attendees));
+  ctx.events.stage('core.meetings.meeting.updated', callPayload(meeting, attendees));
   ctx.search.upsert(meetingDocument(meeting, memberIdsOf(attendees)));
 }
 
 /** The meeting, or 404. */
-export async function requireMeeting(ctx: MeetingsBaseContext, meetingId: string, lock = false): Promise<Meeting> {
-  const meeting = isUuid(meetingId) ? await ctx.db.meetings.findById(meetingId, lock ? { lock: 'update' } : {}) : null;
-  if (!meeting) throw new NotFoundError(`Meeting ${meetingId} not found`);
-  return meeting;
+export function requireMeeting(ctx: MeetingsBaseContext, meetingId: string, lock = false): Promise<Meeting> {
+  return meetings.require(ctx, meetingId, lock ? { lock: 'update' } : {});
 }
 
 /** What the caller is to a meeting. */
@@ -94,7 +95,7 @@ export function assertOrganizer(standing: Standing, action: string): void {
   if (!standing.organizer && !standing.manager) throw new ForbiddenError(`Only the meeting's organizer may ${action}`);
 }
 
-/** A cancelled meeting changes no more. */
+/** A cancelled meeting changes no more (cancelling it again is the machine's refusal). */
 export function assertScheduled(meeting: Meeting): void {
   if (meeting.status === 'cancelled') throw new ConflictError(`Meeting ${meeting.title} is cancelled`);
 }
@@ -112,14 +113,13 @@ function checkTimes(starts: Date, ends: Date): void {
   if (ends.getTime() - starts.getTime() > MAX_DURATION_MS) throw new InvalidError('ends_at: a meeting lasts at most 14 days');
 }
 
-/** Checks one attendee input; answers what to store. */
-async function attendeeRow(ctx: MeetingsContext, meeting: { organizer_id: string }, input: AttendeeInput, field: string) {
+/** Checks one attendee input (the route checked that a `member_mrn` names a member of the workspace); answers what to store. */
+function attendeeRow(meeting: { organizer_id: string }, input: AttendeeInput, field: string) {
   const email = input.email?.toLowerCase() ?? null;
   const name = input.name?.trim() || null;
   if (input.member_mrn !== undefined) {
-    const memberId = memberIdOf(input.member_mrn, `${field}.member_mrn`);
+    const memberId = memberIdFromMrn(input.member_mrn)!.toLowerCase();
     if (memberId === meeting.organizer_id) throw new InvalidError(`${field}.member_mrn: the organizer attends already`);
-    await assertMemberPresent(ctx, memberId, `${field}.member_mrn`);
     return { member_id: memberId, email, name };
   }
   if (email === null) throw new InvalidError(`${field} needs member_mrn or email`);
@@ -152,13 +152,12 @@ export async function createMeeting(ctx: MeetingsContext, input: CreateMeetingIn
   const rows = [];
   const seen = new Set<string>();
   for (const [index, entry] of list.entries()) {
-    const row = await attendeeRow(ctx, { organizer_id: ctx.member.id }, entry, `attendees[${index}]`);
+    const row = attendeeRow({ organizer_id: ctx.member.id }, entry, `attendees[${index}]`);
     const key = row.member_id ?? row.email!;
     if (seen.has(key)) throw new InvalidError(`attendees[${index}]: ${row.member_id ? memberMrn(key) : key} is named twice`);
     seen.add(key);
     rows.push(row);
   }
-  await learnCaller(ctx);
   const meeting = await ctx.db.meetings.create({
     title: input.title.trim(),
     description: input.description ?? '',
@@ -168,14 +167,14 @@ export async function createMeeting(ctx: MeetingsContext, input: CreateMeetingIn
     organizer_id: ctx.member.id,
     organizer_name: ctx.member.name.slice(0, 200),
     organizer_email: ctx.member.email.toLowerCase(),
-    status: 'scheduled',
+    status: meetingMachine.initial,
     sequence: 0,
   });
   const attendees: Attendee[] = [];
   for (const [index, row] of rows.entries()) attendees.push(await ctx.db.attendees.create({ meeting_id: meeting.id, ...row, position: index, status: 'needs_action', added_by: ctx.member.id }));
-  emit(ctx, 'core.meetings.meeting.scheduled', callPayload(meeting, attendees));
+  ctx.events.stage('core.meetings.meeting.scheduled', callPayload(meeting, attendees));
   for (const attendee of attendees) {
-    emit(ctx, 'core.meetings.attendee.added', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), added_by_mrn: ctx.member.mrn });
+    ctx.events.stage('core.meetings.attendee.added', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), added_by_mrn: ctx.member.mrn });
   }
   const recipients = await recipientsOf(ctx, attendees);
   mailMeeting(ctx, meeting, 'invitation', recipients, recipients, null);
@@ -192,7 +191,6 @@ export interface MeetingListQuery {
 
 /** The meetings the caller organizes or attends (every one with `meetings.meetings.manage` unless `role` narrows), soonest first. */
 export async function listMeetings(ctx: MeetingsContext, query: MeetingListQuery) {
-  await learnCaller(ctx);
   const attending = (await ctx.db.attendees.findAll({ where: { member_id: ctx.member.id } })).map((row) => row.meeting_id);
   const conditions: Array<Record<string | symbol, unknown>> = [];
   if (query.role === 'organizer') conditions.push({ organizer_id: ctx.member.id });
@@ -233,9 +231,8 @@ export async function updateMeeting(ctx: MeetingsContext, meetingId: string, inp
   if (starts.getTime() !== meeting.starts_at.getTime()) changes.starts_at = starts;
   if (ends.getTime() !== meeting.ends_at.getTime()) changes.ends_at = ends;
   if (Object.keys(changes).length === 0) return meeting;
-  await learnCaller(ctx);
   await ctx.db.meetings.update({ ...changes, sequence: meeting.sequence + 1, updated_at: new Date() }, { where: { id: meeting.id } });
-  const updated = (await ctx.db.meetings.findById(meeting.id))!;
+  const updated = await meetings.require(ctx, meeting.id);
   await meetingChanged(ctx, updated);
   const recipients = await recipientsOf(ctx, await attendeesOf(ctx, meeting.id));
   mailMeeting(ctx, updated, 'update', recipients, recipients, await joinUrlOf(ctx, meeting.id));
@@ -249,10 +246,10 @@ export async function updateMeeting(ctx: MeetingsContext, meetingId: string, inp
 export async function cancelMeeting(ctx: MeetingsContext, meetingId: string): Promise<Meeting> {
   const { meeting, standing } = await requireVisibleMeeting(ctx, meetingId, true);
   assertOrganizer(standing, 'cancel it');
-  assertScheduled(meeting);
-  await ctx.db.meetings.update({ status: 'cancelled', cancelled_at: new Date(), sequence: meeting.sequence + 1, updated_at: new Date() }, { where: { id: meeting.id } });
-  const cancelled = (await ctx.db.meetings.findById(meeting.id))!;
-  emit(ctx, 'core.meetings.meeting.cancelled', { meeting_id: meeting.id, meeting_mrn: meetingMrnOf(meeting.id) });
+  const { to, event } = meetingMachine.move(meeting.status, 'cancel');
+  await ctx.db.meetings.update({ status: to, cancelled_at: new Date(), sequence: meeting.sequence + 1, updated_at: new Date() }, { where: { id: meeting.id } });
+  const cancelled = await meetings.require(ctx, meeting.id);
+  ctx.events.stage(event as MeetingsEvent, { meeting_id: meeting.id, meeting_mrn: meetingMrnOf(meeting.id) });
   const attendees = await attendeesOf(ctx, meeting.id);
   const recipients = await recipientsOf(ctx, attendees);
   mailMeeting(ctx, cancelled, 'cancellation', recipients, recipients, null);
@@ -268,14 +265,13 @@ export async function addAttendee(ctx: MeetingsContext, meetingId: string, input
   const { meeting, standing } = await requireVisibleMeeting(ctx, meetingId, true);
   assertOrganizer(standing, 'invite attendees');
   assertScheduled(meeting);
-  const row = await attendeeRow(ctx, meeting, input, 'attendee');
+  const row = attendeeRow(meeting, input, 'attendee');
   const existing = await attendeesOf(ctx, meeting.id);
   if (existing.some((attendee) => (row.member_id ? attendee.member_id === row.member_id : attendee.member_id === null && attendee.email === row.email))) throw new ConflictError(duplicateMessage('attendee', row));
   if (existing.length >= ctx.settings.max_attendees) throw new InvalidError(`A meeting has at most ${ctx.settings.max_attendees} attendees`);
-  await learnCaller(ctx);
   const position = existing.reduce((most, attendee) => Math.max(most, attendee.position + 1), 0);
   const attendee = await conflictOnDuplicate(ctx.db.attendees.create({ meeting_id: meeting.id, ...row, position, status: 'needs_action', added_by: ctx.member.id }), duplicateMessage('attendee', row));
-  emit(ctx, 'core.meetings.attendee.added', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), added_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.meetings.attendee.added', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), added_by_mrn: ctx.member.mrn });
   if (attendee.member_id) await meetingChanged(ctx, meeting);
   const all = await recipientsOf(ctx, [...existing, attendee]);
   mailMeeting(ctx, meeting, 'invitation', all.filter((recipient) => recipient.attendee.id === attendee.id), all, await joinUrlOf(ctx, meeting.id));
@@ -298,7 +294,7 @@ export async function respond(ctx: MeetingsContext, meetingId: string, attendeeI
   assertScheduled(meeting);
   if (attendee.status === status) return attendee;
   await ctx.db.attendees.update({ status, responded_at: new Date(), updated_at: new Date() }, { where: { id: attendee.id } });
-  emit(ctx, 'core.meetings.attendee.responded', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), status, responded_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.meetings.attendee.responded', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), status, responded_by_mrn: ctx.member.mrn });
   return (await ctx.db.attendees.findOne({ where: { id: attendee.id } }))!;
 }
 
@@ -312,11 +308,11 @@ export async function removeAttendee(ctx: MeetingsContext, meetingId: string, at
   const attendee = await requireAttendee(ctx, meeting.id, attendeeId);
   const [recipient] = await recipientsOf(ctx, [attendee]);
   await ctx.db.attendees.destroy({ where: { id: attendee.id } });
-  emit(ctx, 'core.meetings.attendee.removed', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), removed_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.meetings.attendee.removed', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), removed_by_mrn: ctx.member.mrn });
   let current = meeting;
   if (meeting.status === 'scheduled') {
     await ctx.db.meetings.update({ sequence: meeting.sequence + 1, updated_at: new Date() }, { where: { id: meeting.id } });
-    current = (await ctx.db.meetings.findById(meeting.id))!;
+    current = await meetings.require(ctx, meeting.id);
     if (attendee.member_id) await meetingChanged(ctx, current);
     if (recipient) mailMeeting(ctx, current, 'removal', [recipient], [recipient], null);
   }

@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ConflictError, ForbiddenError, InvalidError, isUuid, NotFoundError } from '@wpk/sdk';
+import { resource, type MeetingsContext, type MeetingsEvent } from '../kit.js';
 import type { Meeting, Presignation, Purpose } from '../models/index.js';
-import { emit, type MeetingsContext } from './context.js';
+import { presignationMachine } from './machines.js';
 import { assertScheduled, requireMeeting, requireVisibleMeeting, type Standing } from './meetings.js';
 import { meetingMrnOf, presentFile, presentPresignation } from './present.js';
+
+/** A meeting's upload grants, newest first (who may act on one is `requireGrant`'s rule). */
+const presignations = resource({ model: 'presignations', label: 'Presignation', order: [['created_at', 'DESC'], ['id', 'ASC']] });
 
 /** Organizers, member attendees and managers of a meeting may hand out grants for it. */
 function assertTakesPart(standing: Standing): void {
@@ -42,10 +46,10 @@ export async function createPresignation(ctx: MeetingsContext, meetingId: string
     max_bytes: input.size_bytes,
     storage_key: key,
     expires_at: new Date(link.expires_at),
-    status: 'open',
+    status: presignationMachine.initial,
     created_by: ctx.member.id,
   });
-  emit(ctx, 'core.meetings.presignation.created', { presignation_id: grant.id, meeting_id: meeting.id, purpose: grant.purpose, max_bytes: input.size_bytes, expires_at: grant.expires_at.toISOString(), created_by_mrn: ctx.member.mrn });
+  ctx.events.stage('core.meetings.presignation.created', { presignation_id: grant.id, meeting_id: meeting.id, purpose: grant.purpose, max_bytes: input.size_bytes, expires_at: grant.expires_at.toISOString(), created_by_mrn: ctx.member.mrn });
   return { ...presentPresignation(grant), upload: { url: link.url, method: 'PUT' as const, headers: { 'content-type': input.content_type } } };
 }
 
@@ -53,14 +57,13 @@ export async function createPresignation(ctx: MeetingsContext, meetingId: string
 export async function listPresignations(ctx: MeetingsContext, meetingId: string) {
   const { meeting, standing } = await requireVisibleMeeting(ctx, meetingId);
   assertTakesPart(standing);
-  const { rows, count } = await ctx.db.presignations.findAndCountAll({ where: { meeting_id: meeting.id }, order: [['created_at', 'DESC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+  const { rows, count } = await presignations.list(ctx, { where: { meeting_id: meeting.id } });
   return { rows: rows.map(presentPresignation), count };
 }
 
 /** A grant the caller may act on: its creator, the meeting's organizer, or a manager; others' are a 404 (the meeting's privacy holds). */
 async function requireGrant(ctx: MeetingsContext, grantId: string): Promise<{ grant: Presignation; meeting: Meeting }> {
-  const grant = isUuid(grantId) ? await ctx.db.presignations.findById(grantId, { lock: 'update' }) : null;
-  if (!grant) throw new NotFoundError(`Presignation ${grantId} not found`);
+  const grant = await presignations.require(ctx, grantId, { lock: 'update' });
   const meeting = await requireMeeting(ctx, grant.meeting_id);
   const manager = ctx.permissions.has('meetings.meetings.manage');
   if (grant.created_by !== ctx.member.id && meeting.organizer_id !== ctx.member.id && !manager) {
@@ -71,19 +74,14 @@ async function requireGrant(ctx: MeetingsContext, grantId: string): Promise<{ gr
   return { grant, meeting };
 }
 
-function assertOpen(grant: Presignation): void {
-  if (grant.status === 'revoked') throw new ConflictError(`Presignation ${grant.id} was revoked`);
-  if (grant.status === 'used') throw new ConflictError(`Presignation ${grant.id} was used already`);
-}
-
 /** Revokes an open grant: whatever arrived through it is deleted, and a completion is refused from now on. */
 export async function revokePresignation(ctx: MeetingsContext, grantId: string) {
   const { grant } = await requireGrant(ctx, grantId);
-  assertOpen(grant);
-  await ctx.db.presignations.update({ status: 'revoked', revoked_at: new Date(), revoked_by: ctx.member.id, updated_at: new Date() }, { where: { id: grant.id } });
+  const { to, event } = presignationMachine.move(grant.status, 'revoke');
+  await ctx.db.presignations.update({ status: to, revoked_at: new Date(), revoked_by: ctx.member.id, updated_at: new Date() }, { where: { id: grant.id } });
   await ctx.storage.delete(grant.storage_key);
-  emit(ctx, 'core.meetings.presignation.revoked', { presignation_id: grant.id, meeting_id: grant.meeting_id, revoked_by_mrn: ctx.member.mrn });
-  return presentPresignation((await ctx.db.presignations.findById(grant.id))!);
+  ctx.events.stage(event as MeetingsEvent, { presignation_id: grant.id, meeting_id: grant.meeting_id, revoked_by_mrn: ctx.member.mrn });
+  return presentPresignation(await presignations.require(ctx, grant.id));
 }
 
 /**
@@ -93,7 +91,7 @@ export async function revokePresignation(ctx: MeetingsContext, grantId: string) 
  */
 export async function completePresignation(ctx: MeetingsContext, grantId: string) {
   const { grant, meeting } = await requireGrant(ctx, grantId);
-  assertOpen(grant);
+  const { to, event } = presignationMachine.move(grant.status, 'complete');
   const stored = await ctx.storage.get(grant.storage_key);
   if (!stored) throw new ConflictError(`Nothing was uploaded through presignation ${grant.id} yet`);
   if (new Date(stored.updated_at).getTime() > grant.expires_at.getTime()) {
@@ -116,8 +114,8 @@ export async function completePresignation(ctx: MeetingsContext, grantId: string
     storage_key: key,
     uploaded_by: grant.created_by,
   });
-  await ctx.db.presignations.update({ status: 'used', used_at: new Date(), file_id: file.id, updated_at: new Date() }, { where: { id: grant.id } });
-  emit(ctx, 'core.meetings.file.uploaded', {
+  await ctx.db.presignations.update({ status: to, used_at: new Date(), file_id: file.id, updated_at: new Date() }, { where: { id: grant.id } });
+  ctx.events.stage(event as MeetingsEvent, {
     file_id: file.id, meeting_id: meeting.id, meeting_mrn: meetingMrnOf(meeting.id), presignation_id: grant.id, purpose: grant.purpose, filename: grant.filename,
     content_type: kept.content_type, size_bytes: kept.size_bytes, storage_key: key, uploaded_by_mrn: ctx.member.mrn,
   });

@@ -1,9 +1,10 @@
 /**
- * The Meetings app's test fixture: a real platform with the app as first-party, one workspace
- * where it is installed, members holding chosen keys, and the mails the app sent.
+ * What the Meetings tests add to `startWorld` of @wpk/testing: the Calls app beside it (it makes
+ * the meetings' calls), members holding every meetings key by default, the mails the app sent,
+ * and iCalendar parsed back.
  */
 import { fileURLToPath } from 'node:url';
-import { createTestPlatform, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import { startWorld, type World } from '@wpk/testing';
 import ICAL from 'ical.js';
 import app from '../../src/index.js';
 
@@ -21,57 +22,32 @@ export interface SentMail {
   calendar?: { method: string; content: string };
 }
 
-export interface World {
-  platform: TestPlatform;
-  workspace: TestWorkspace;
-  owner: TestMember;
-  member(keys?: string[]): Promise<TestMember>;
-  /** The `core.meetings.*` events written since the last call, oldest first. */
-  takeEvents(): Array<{ action: string; payload: Record<string, unknown> }>;
+export interface MeetingsWorld extends World {
   /** The mails the Meetings app sent since the last call, by recipient. */
   takeMails(): Promise<SentMail[]>;
-  close(): Promise<void>;
 }
 
-export async function startWorld(subdomain: string): Promise<World> {
-  const platform = await createTestPlatform({ apps: [app, CALLS_DIR], firstParty: true });
+export async function meetingsWorld(subdomain: string): Promise<MeetingsWorld> {
+  const world = await startWorld({ app, subdomain, apps: [CALLS_DIR], memberKeys: ALL_KEYS });
   try {
-    const workspace = await platform.workspace(subdomain);
-    await workspace.install('meetings');
-    await workspace.install('calls');
-    platform.takeEvents();
-    let seen = (await platform.drainMail()).length;
+    await world.workspace.install('calls');
+    world.platform.takeEvents();
+    let seen = (await world.platform.drainMail()).length;
     return {
-      platform,
-      workspace,
-      owner: workspace.owner,
-      member: (keys = ALL_KEYS) => workspace.member({ permissions: keys }),
-      takeEvents: () =>
-        platform
-          .takeEvents()
-          .filter((event) => event.action.startsWith('core.meetings.'))
-          .map((event) => ({ action: event.action, payload: event.payload })),
+      ...world,
       async takeMails() {
-        const all = await platform.drainMail();
+        const all = await world.platform.drainMail();
         const fresh = all.slice(seen);
         seen = all.length;
         // The outbox sends in any order: by recipient, then subject.
         const mine = fresh.filter((mail) => mail.fromName === 'Meetings') as unknown as SentMail[];
         return mine.sort((a, b) => a.to.join().localeCompare(b.to.join()) || a.subject.localeCompare(b.subject));
       },
-      close: () => platform.close(),
     };
   } catch (error) {
-    await platform.close();
+    await world.close();
     throw error;
   }
-}
-
-/** The body of a 200 answer, or a thrown error naming what came instead. */
-export async function ok<T = any>(reply: Promise<{ status: number; body: any }>): Promise<T> {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data as T;
 }
 
 /** An iCalendar document parsed back by ical.js (an RFC 5545 parser), as plain values. */
