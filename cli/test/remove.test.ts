@@ -110,3 +110,29 @@ test('wpk remove app --purge --yes deletes the app schema, installations, search
     await runtime.stop();
   }
 });
+
+test('on a terminal --purge shows what it will delete and deletes only when the namespace is typed back', async (t) => {
+  const dir = project(t);
+  const dataDir = path.join(dir, '.wpk', 'data');
+  // `script` gives the command a terminal; what is piped in is what the user types.
+  const typed = (answer: string) =>
+    new Promise<{ code: number | null; output: string }>((resolve) => {
+      const command = [process.execPath, `--import=${tsx}`, bin, 'remove', 'app', 'tasks', '--purge', '--no-uninstall', '--data-dir', dataDir].map((word) => `'${word}'`).join(' ');
+      const child = execFile('script', ['-qec', command, '/dev/null'], { cwd: dir, env: { ...process.env, DATABASE_URL: '', WPK_LOG_LEVEL: 'silent' }, timeout: 180_000 }, () => {});
+      let output = '';
+      child.stdout!.on('data', (chunk) => (output += chunk));
+      child.on('exit', (code) => resolve({ code, output: output.replace(/\r/g, '') }));
+      child.stdin!.end(`${answer}\n`);
+    });
+  const refused = await typed('yes');
+  t.is(refused.code, 1, refused.output);
+  t.true(refused.output.includes('this deletes the data of tasks in every workspace, for good: the schema app_tasks (0 tables), its installations in 0 workspaces, 0 search entries and 0 files.'), refused.output);
+  t.true(refused.output.includes('type tasks to confirm: '), refused.output);
+  t.true(refused.output.includes("wpk: nothing deleted: the answer was not the app's namespace"), refused.output);
+  t.deepEqual(config(dir).apps, ['@wpk/app-tasks', path.relative(dir, hello)], 'nothing removed either');
+
+  const confirmed = await typed('tasks');
+  t.is(confirmed.code, 0, confirmed.output);
+  t.true(confirmed.output.includes('deleted the data of tasks: the schema app_tasks (0 tables), its installations in 0 workspaces, 0 search entries and 0 files\nremoved @wpk/app-tasks (tasks) from wpk.config.json'), confirmed.output);
+  t.deepEqual(config(dir).apps, [path.relative(dir, hello)]);
+});

@@ -33,10 +33,14 @@ export async function listen(runtime: Runtime, steps: StepReporter): Promise<str
   }
 }
 
-/** True when the database holds no workspace yet (a fresh install). */
+/** True when the database holds no workspace yet (a fresh install); false when that cannot be read (`--no-migrate` on a database never migrated). */
 export async function hasNoWorkspace(runtime: Runtime): Promise<boolean> {
-  const [rows] = await runtime.db.sequelize.query('SELECT NOT EXISTS (SELECT 1 FROM platform.workspaces) AS empty');
-  return (rows as Array<{ empty: boolean }>)[0].empty;
+  try {
+    const [rows] = await runtime.db.sequelize.query('SELECT NOT EXISTS (SELECT 1 FROM platform.workspaces) AS empty');
+    return (rows as Array<{ empty: boolean }>)[0].empty;
+  } catch {
+    return false;
+  }
 }
 
 export function startCommand(): Command {
