@@ -35,7 +35,10 @@ export function devCommand(): Command {
         await runtime.stop();
         throw error;
       }
-      const url = await listen(runtime, steps);
+      const url = await listen(runtime, steps).catch((error: unknown) => {
+        log.release();
+        throw error;
+      });
       const { port } = runtime.server.info;
       const keyFile = shown(path.join(dataDir, DEV_KEY_FILE));
       console.log(

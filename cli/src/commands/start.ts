@@ -57,7 +57,10 @@ export function startCommand(): Command {
         { port: options.port, host: options.host, dataDir: options.dataDir, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? SERVER_LOG_LEVEL, migrate: options.migrate },
         steps,
       );
-      const url = await listen(runtime, steps);
+      const url = await listen(runtime, steps).catch((error: unknown) => {
+        log.release();
+        throw error;
+      });
       console.log(`listening on ${url}`);
       if (await hasNoWorkspace(runtime)) console.log(firstWorkspaceHint(runtime, url));
       log.release();
