@@ -1,15 +1,23 @@
 #!/usr/bin/env node
-// The self-hoster's path against a real npm registry: starts verdaccio (installed from npm into a
-// temp dir, not a dependency of the repo) on loopback, builds and publishes every public package of
-// the kit to it, then, in a temp dir outside the repo, does what the README's self-host section
-// says: create a project, install it, add @wpk/app-tasks, `wpk dev`, GET /health, create a board
-// with the printed key, `wpk new app` inside the project and run its tests. Exits 1 on the first
-// step that fails, printing that step's output. Third-party dependencies (hapi, pg-boss, ...) come
-// through verdaccio's uplink to the registry this machine's npm uses.
+// The self-hoster's two paths, from one build: `pnpm release` builds and packs every public package
+// of the kit into a bundle folder (its steps printed as they finish), then
+//  - the registry path (the README's "once published"): verdaccio (installed from npm into a temp
+//    dir, started while the build runs) serves the bundle's tarballs; in a temp dir outside the repo
+//    `npx @wpk/cli new project acme`, npm install, `wpk add app @wpk/app-tasks`, `wpk dev`, GET
+//    /health and /login, a board made with the key `wpk dev` printed;
+//  - the bundle path (the README's "now"): `pnpm wpk new project --bundle` from the clone, npm
+//    install with the machine's own registry (no @wpk package may come from one), `wpk add app`,
+//    `wpk dev` (and, with --smoke-node, again on that Node: the key it prints is the same after the
+//    restart), `wpk new app` inside the project and its tests, validate and typecheck;
+// then, with verdaccio gone, the bundle project installs again from its lockfile (`npm ci`). Each
+// command the README's Self-host section shows is checked to be there. Exits 1 on the first step
+// that fails, printing that step's output. Third-party dependencies (hapi, pg-boss, ...) come from
+// the registry this machine's npm uses (through verdaccio's uplink on the registry path).
 //
-// Usage: node .ci/registry-roundtrip.mjs [--keep <dir>] [--no-build] [--smoke-node <major>]
-// (--keep leaves the installed project in <dir> for bench/cli-speed.mjs; --no-build publishes the
-// dist folders as they are; --smoke-node repeats a fast smoke of the project on another Node)
+// Usage: node .ci/registry-roundtrip.mjs [--keep <dir>] [--no-build] [--smoke-node <major>] [--refuse-node <major>]
+// (--keep leaves the bundle project in <dir> for bench/cli-speed.mjs; --no-build packs the dist
+// folders as they are; --smoke-node repeats a fast smoke of the project on another Node;
+// --refuse-node checks the installed CLI refuses an unsupported Node in one line)
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -44,14 +52,22 @@ function cleanup() {
 process.on('exit', cleanup);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
 
-/** Runs a command to completion; its output goes to a log printed only when it fails. */
-function run(command, args, { cwd = tmp, env = baseEnv } = {}) {
+/** Runs a command to completion; its output goes to a log printed only when it fails (and line by line to `onLine`). */
+function run(command, args, { cwd = tmp, env = baseEnv, onLine } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    let partial = '';
+    const take = (chunk) => {
+      output += chunk;
+      if (!onLine) return;
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop();
+      lines.forEach(onLine);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     child.on('error', reject);
     child.on('exit', (code) => {
       children.delete(child);
@@ -134,19 +150,40 @@ function expect(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-/** The kit's public packages: every workspace package under packages/, plugins/ and cli that is not private. */
-function publicPackages() {
-  const dirs = ['cli', ...['packages', 'plugins'].flatMap((parent) => fs.readdirSync(path.join(repo, parent)).map((name) => `${parent}/${name}`))];
-  return dirs.filter((dir) => {
-    const file = path.join(repo, dir, 'package.json');
-    return fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).private !== true;
-  });
+/** The commands of the README's Self-host section, one per line (comments and continuations folded), and its inline code. */
+function readmeSelfHost() {
+  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Self-host'), readme.indexOf('\n## ', readme.indexOf('\n## Self-host') + 1));
+  const blocks = [...section.matchAll(/```sh\n([^]*?)```/g)].map((match) => match[1]);
+  // And the commands written inline (`npx wpk validate .`).
+  const inline = [...section.replace(/```[^]*?```/g, '').matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+  return [...blocks, ...inline].join('\n').replace(/\\\n\s*/g, '').split('\n').map((line) => line.replace(/\s+#.*$/, '').replace(/\s+/g, ' ').trim()).filter(Boolean);
+}
+const documented = readmeSelfHost();
+/** Fails unless the README's Self-host section shows `command` (so what CI runs is what the README says). */
+function inReadme(command) {
+  expect(documented.some((line) => line.includes(command)), `the README's Self-host section does not show "${command}" (it shows:\n${documented.join('\n')})`);
 }
 
-console.log(`registry round trip on node ${process.version} in ${tmp}`);
-const upstream = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', env: baseEnv }).trim();
+/** The API key in the box `wpk dev` ends with. */
+const KEY = /API key\s+(slk_[A-Za-z0-9]+)/;
 
-const registry = await step(`start verdaccio ${VERDACCIO_VERSION} on loopback (uplink ${upstream})`, async () => {
+/** Checks a running `wpk dev` on `port` as the README's curl lines do: /health, a page, a board made and listed with `key`. */
+async function checkDev(port, key) {
+  const health = await request(port, 'GET', '/health', {});
+  expect(health.status === 200 && health.body.status === 'ok', `GET /health answered ${health.status} ${JSON.stringify(health.body)}`);
+  // A server-rendered page: its templates ship in @wpk/core's web/ folder.
+  const login = await request(port, 'GET', '/login', { host: 'demo.localhost' });
+  expect(login.status === 200 && /<form/.test(login.body), `GET /login answered ${login.status} ${String(login.body).slice(0, 300)}`);
+  const headers = { host: 'demo.localhost', 'x-api-version': '2026-11-01', authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const created = await request(port, 'POST', '/boards', headers, { title: 'Ship the kit' });
+  expect(created.status === 200 && created.body.data?.title === 'Ship the kit', `POST /boards answered ${created.status} ${JSON.stringify(created.body)}`);
+  const listed = await request(port, 'GET', '/boards', headers);
+  expect(listed.status === 200 && listed.body.data?.some((board) => board.title === 'Ship the kit'), `GET /boards answered ${listed.status} ${JSON.stringify(listed.body)}`);
+}
+
+/** Starts verdaccio on loopback: @wpk/* from its own storage only (never proxied), everything else through an uplink to `upstream`. */
+async function startVerdaccio(upstream) {
   // verdaccio-audit asks for node-fetch by the dist-tag "cjs", which not every registry mirror
   // carries: pin what that tag names (2.7.0).
   fs.mkdirSync(path.join(tmp, 'verdaccio'));
@@ -154,7 +191,6 @@ const registry = await step(`start verdaccio ${VERDACCIO_VERSION} on loopback (u
   await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: path.join(tmp, 'verdaccio') });
   const port = await freePort();
   const config = path.join(tmp, 'verdaccio.yaml');
-  // @wpk/* is served from this registry only (never proxied), everything else through the uplink.
   fs.writeFileSync(
     config,
     [
@@ -196,32 +232,50 @@ const registry = await step(`start verdaccio ${VERDACCIO_VERSION} on loopback (u
   const host = url.replace(/^http:/, '');
   fs.writeFileSync(path.join(tmp, 'publisher.npmrc'), `registry=${url}\n${host}:_authToken=${token}\n`);
   fs.writeFileSync(path.join(tmp, 'user.npmrc'), `registry=${url}\n`);
-  return url;
+  return { url, server };
+}
+
+console.log(`registry round trip on node ${process.version} in ${tmp}`);
+const upstream = execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8', env: baseEnv }).trim();
+const bundle = path.join(tmp, 'bundle');
+
+// One build for both paths; verdaccio installs and starts meanwhile.
+const verdaccioStarted = Date.now();
+const verdaccio = startVerdaccio(upstream).then((value) => ({ ...value, seconds: seconds(verdaccioStarted) }));
+verdaccio.catch(() => {}); // awaited below; a failure is reported there
+console.log(`-- pnpm release: build and pack every package into one bundle${process.argv.includes('--no-build') ? ' (--no-build)' : ''}`);
+{
+  const since = Date.now();
+  try {
+    await run('npx', ['--yes', 'tsx', 'cli/scripts/release.ts', '--out', bundle, ...(process.argv.includes('--no-build') ? ['--no-build'] : [])], { cwd: repo, onLine: (line) => console.log(`   ${line}`) });
+  } catch (error) {
+    console.log('-- pnpm release FAILED');
+    console.error(error.message);
+    process.exit(1);
+  }
+  console.log(`-- pnpm release: ${seconds(since)} s`);
+}
+process.stdout.write(`-- start verdaccio ${VERDACCIO_VERSION} on loopback (uplink ${upstream}), alongside the build ... `);
+const registry = await verdaccio.catch((error) => {
+  console.log('FAILED');
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 });
+console.log(`ready after ${registry.seconds} s`);
 
-const packages = publicPackages();
-if (process.argv.includes('--no-build')) console.log('-- build: skipped (--no-build: the dist folders are current)');
-else await step(`build ${packages.length} packages`, () => run('npx', ['--yes', PNPM, '-r', ...packages.flatMap((dir) => ['--filter', `./${dir}`]), 'run', 'build'], { cwd: repo }));
-
-await step('publish them', async () => {
-  const tarballs = path.join(tmp, 'tarballs');
-  // pnpm pack resolves workspace:* to the version and applies publishConfig (exports, bin: dist).
-  await run('npx', ['--yes', PNPM, '-r', ...packages.flatMap((dir) => ['--filter', `./${dir}`]), 'pack', '--pack-destination', tarballs], { cwd: repo });
+await step('publish the bundle to verdaccio', async () => {
   const env = { ...baseEnv, npm_config_userconfig: path.join(tmp, 'publisher.npmrc') };
-  const files = fs.readdirSync(tarballs);
-  expect(files.length === packages.length, `packed ${files.join(', ')} for ${packages.length} packages`);
-  await Promise.all(files.map((file) => run('npm', ['publish', path.join(tarballs, file), '--registry', registry, '--loglevel=error'], { env })));
-  const published = await (await fetch(`${registry}@wpk%2fcli`)).json();
+  const files = fs.readdirSync(bundle).filter((file) => file.endsWith('.tgz'));
+  await Promise.all(files.map((file) => run('npm', ['publish', path.join(bundle, file), '--registry', registry.url, '--loglevel=error'], { env })));
+  const published = await (await fetch(`${registry.url}@wpk%2fcli`)).json();
   expect(published['dist-tags']?.latest === '0.1.0', `@wpk/cli is not on the registry: ${JSON.stringify(published).slice(0, 200)}`);
 });
 
-// The user's machine: a directory outside the repo, npm pointed at the registry, nothing of the repo on PATH.
-const home = path.join(tmp, 'home');
-fs.mkdirSync(home);
-const userEnv = { ...baseEnv, npm_config_userconfig: path.join(tmp, 'user.npmrc'), npm_config_registry: registry, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', WPK_LOG_LEVEL: 'warn' };
-delete userEnv.DATABASE_URL;
-delete userEnv.NODE_OPTIONS;
-const project = path.join(home, 'acme');
+// The user's machine: directories outside the repo, nothing of the repo on PATH.
+const plainEnv = { ...baseEnv, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false', WPK_LOG_LEVEL: 'warn' };
+delete plainEnv.DATABASE_URL;
+delete plainEnv.NODE_OPTIONS;
+const registryEnv = { ...plainEnv, npm_config_userconfig: path.join(tmp, 'user.npmrc'), npm_config_registry: registry.url };
 
 // npx keeps the packages it ran in the npm cache by package name: drop any @wpk/cli from an earlier round trip.
 const npxCache = path.join(execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', env: baseEnv }).trim(), '_npx');
@@ -230,78 +284,108 @@ for (const entry of fs.existsSync(npxCache) ? fs.readdirSync(npxCache) : []) {
   if (fs.existsSync(manifest) && fs.readFileSync(manifest, 'utf8').includes('"@wpk/cli"')) fs.rmSync(path.join(npxCache, entry), { recursive: true, force: true });
 }
 
-await step('README: npx --yes @wpk/cli new project acme && cd acme && npm install', async () => {
-  const created = await run('npx', ['--yes', '@wpk/cli', 'new', 'project', 'acme'], { cwd: home, env: userEnv });
+// The registry path: what the README says works once the packages are published.
+const registryHome = path.join(tmp, 'registry-home');
+fs.mkdirSync(registryHome);
+const registryProject = path.join(registryHome, 'acme');
+await step('registry: npx --yes @wpk/cli new project acme && cd acme && npm install; npx wpk add app @wpk/app-tasks', async () => {
+  inReadme('npx --yes @wpk/cli new project acme && cd acme && npm install');
+  inReadme('npx wpk add app @wpk/app-tasks');
+  const created = await run('npx', ['--yes', '@wpk/cli', 'new', 'project', 'acme'], { cwd: registryHome, env: registryEnv });
   expect(created.includes('created project acme'), `unexpected output: ${created}`);
-  await run('npm', ['install'], { cwd: project, env: userEnv });
-  const version = (await run('npx', ['wpk', '--version'], { cwd: project, env: userEnv })).trim();
-  expect(version === '0.1.0', `wpk --version printed ${version}`);
-  const bin = fs.readFileSync(path.join(project, 'node_modules', '@wpk', 'cli', 'dist', 'bin.js'), 'utf8').split('\n')[0];
+  await run('npm', ['install'], { cwd: registryProject, env: registryEnv });
+  const bin = fs.readFileSync(path.join(registryProject, 'node_modules', '@wpk', 'cli', 'dist', 'bin.js'), 'utf8').split('\n')[0];
   expect(bin === '#!/usr/bin/env node', `the installed bin starts ${bin}`);
-  expect(!fs.existsSync(path.join(project, 'node_modules', 'tsx')), 'tsx was installed with @wpk/cli');
-});
-
-await step('README: npx wpk add app @wpk/app-tasks', async () => {
-  const added = await run('npx', ['wpk', 'add', 'app', '@wpk/app-tasks'], { cwd: project, env: userEnv });
+  expect(!fs.existsSync(path.join(registryProject, 'node_modules', 'tsx')), 'tsx was installed with @wpk/cli');
+  const added = await run('npx', ['wpk', 'add', 'app', '@wpk/app-tasks'], { cwd: registryProject, env: registryEnv });
   expect(added.includes('added @wpk/app-tasks (tasks) to wpk.config.json'), `unexpected output: ${added}`);
-  const config = JSON.parse(fs.readFileSync(path.join(project, 'wpk.config.json'), 'utf8'));
+  const config = JSON.parse(fs.readFileSync(path.join(registryProject, 'wpk.config.json'), 'utf8'));
   expect(JSON.stringify(config) === JSON.stringify({ apps: ['@wpk/app-tasks'] }), `wpk.config.json is ${JSON.stringify(config)}`);
 });
 
-await step('README: npx wpk dev -> GET /health 200, GET /login, POST /boards with the printed key', async () => {
+await step('registry: npx wpk dev -> GET /health 200, GET /login, POST /boards with the key of its box', async () => {
+  inReadme('npx wpk dev');
   const port = await freePort();
-  const dev = await startUntil('npx', ['wpk', 'dev', '--port', String(port)], /demo owner's API key: (slk_\S+)/, { cwd: project, env: userEnv });
+  const dev = await startUntil('npx', ['wpk', 'dev', '--port', String(port)], KEY, { cwd: registryProject, env: registryEnv });
   try {
-    const key = /demo owner's API key: (slk_\S+)/.exec(dev.output())[1];
-    const health = await request(port, 'GET', '/health', {});
-    expect(health.status === 200 && health.body.status === 'ok', `GET /health answered ${health.status} ${JSON.stringify(health.body)}`);
-    // A server-rendered page: its templates ship in @wpk/core's web/ folder.
-    const login = await request(port, 'GET', '/login', { host: 'demo.localhost' });
-    expect(login.status === 200 && /<form/.test(login.body), `GET /login answered ${login.status} ${String(login.body).slice(0, 300)}`);
-    const headers = { host: 'demo.localhost', 'x-api-version': '2026-11-01', authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const created = await request(port, 'POST', '/boards', headers, { title: 'Ship the kit' });
-    expect(created.status === 200 && created.body.data?.title === 'Ship the kit', `POST /boards answered ${created.status} ${JSON.stringify(created.body)}`);
-    const listed = await request(port, 'GET', '/boards', headers);
-    expect(listed.status === 200 && listed.body.data?.map((board) => board.title).join() === 'Ship the kit', `GET /boards answered ${listed.status} ${JSON.stringify(listed.body)}`);
+    await checkDev(port, KEY.exec(dev.output())[1]);
   } finally {
     await stop(dev.child);
   }
 });
 
-await step('README: npx wpk new app hello --publisher acme --dir apps/hello, npm install, npm test (and validate, typecheck) -w apps/hello', async () => {
-  await run('npx', ['wpk', 'new', 'app', 'hello', '--publisher', 'acme', '--dir', 'apps/hello'], { cwd: project, env: userEnv });
+// The bundle path: what the README says works now, from a clone, with no registry for @wpk/*.
+const bundleHome = path.join(tmp, 'bundle-home');
+fs.mkdirSync(bundleHome);
+const project = path.join(bundleHome, 'acme');
+await step('bundle: pnpm wpk new project acme --bundle release (from the clone), npm install, npx wpk add app @wpk/app-tasks', async () => {
+  inReadme('npx --yes pnpm@12.21.0 wpk new project ../acme --bundle release');
+  inReadme('cd ../acme && npm install');
+  const created = await run('npx', ['--yes', PNPM, 'wpk', 'new', 'project', project, '--bundle', bundle], { cwd: repo, env: plainEnv });
+  expect(created.includes('created project acme') && created.includes('wpk-packages/'), `unexpected output: ${created}`);
+  await run('npm', ['install'], { cwd: project, env: plainEnv });
+  const added = await run('npx', ['wpk', 'add', 'app', '@wpk/app-tasks'], { cwd: project, env: plainEnv });
+  expect(added.includes('installing @wpk/app-tasks from wpk-packages/wpk-app-tasks-0.1.0.tgz with npm') && added.includes('added @wpk/app-tasks (tasks) to wpk.config.json'), `unexpected output: ${added}`);
+  // Every @wpk package came from the project's tarballs, none from a registry.
+  const lock = JSON.parse(fs.readFileSync(path.join(project, 'package-lock.json'), 'utf8'));
+  const fromRegistry = Object.entries(lock.packages).filter(([where, entry]) => /node_modules\/@wpk\//.test(where) && !String(entry.resolved ?? '').startsWith('file:wpk-packages/'));
+  expect(fromRegistry.length === 0, `@wpk packages not from wpk-packages/: ${JSON.stringify(fromRegistry)}`);
+});
+
+// The first start of the bundle project keeps the demo key in .wpk/dev/dev-api-key; --smoke-node
+// starts it again there and checks the same key still works.
+let devKey;
+await step('bundle: npx wpk dev -> GET /health, /login, POST /boards with the key of its box (kept in .wpk/dev/dev-api-key)', async () => {
+  const port = await freePort();
+  const dev = await startUntil('npx', ['wpk', 'dev', '--port', String(port)], KEY, { cwd: project, env: plainEnv });
+  try {
+    devKey = KEY.exec(dev.output())[1];
+    expect(fs.readFileSync(path.join(project, '.wpk', 'dev', 'dev-api-key'), 'utf8') === `${devKey}\n`, 'the key of the box is not the one kept in .wpk/dev/dev-api-key');
+    await checkDev(port, devKey);
+  } finally {
+    await stop(dev.child);
+  }
+});
+
+await step('bundle: npx wpk new app hello --publisher acme --dir apps/hello, npm install, npm test (and validate, typecheck) -w apps/hello', async () => {
+  inReadme('npx wpk new app hello --publisher acme --dir apps/hello');
+  inReadme('npm install && npm test -w apps/hello');
+  await run('npx', ['wpk', 'new', 'app', 'hello', '--publisher', 'acme', '--dir', 'apps/hello'], { cwd: project, env: plainEnv });
   const pkg = JSON.parse(fs.readFileSync(path.join(project, 'apps', 'hello', 'package.json'), 'utf8'));
   expect(pkg.dependencies['@wpk/sdk'] === '^0.1.0', `the app depends on @wpk/sdk ${pkg.dependencies['@wpk/sdk']}`);
-  await run('npm', ['install'], { cwd: project, env: userEnv });
-  const tested = await run('npm', ['test', '-w', 'apps/hello'], { cwd: project, env: userEnv });
+  await run('npm', ['install'], { cwd: project, env: plainEnv });
+  const tested = await run('npm', ['test', '-w', 'apps/hello'], { cwd: project, env: plainEnv });
   expect(/9 tests passed/.test(tested), `the app's tests: ${tested}`);
   // Its own scripts run the wpk of its @wpk/cli devDependency: the manifest against the code, then the typed contract.
-  const appValidated = await run('npm', ['run', 'validate', '-w', 'apps/hello'], { cwd: project, env: userEnv });
+  const appValidated = await run('npm', ['run', 'validate', '-w', 'apps/hello'], { cwd: project, env: plainEnv });
   expect(appValidated.includes('ok app.json: ext.acme.hello 0.1.0'), `npm run validate: ${appValidated}`);
-  const typechecked = await run('npm', ['run', 'typecheck', '-w', 'apps/hello'], { cwd: project, env: userEnv });
+  const typechecked = await run('npm', ['run', 'typecheck', '-w', 'apps/hello'], { cwd: project, env: plainEnv });
   expect(typechecked.includes('src/app.types.ts is up to date'), `npm run typecheck: ${typechecked}`);
   // The published CLI (plain JS) loads the TypeScript app through the tsx the app brought.
   fs.writeFileSync(path.join(project, 'wpk.config.json'), `${JSON.stringify({ apps: ['@wpk/app-tasks', './apps/hello'] }, null, 2)}\n`);
-  const validated = await run('npx', ['wpk', 'validate', '.'], { cwd: project, env: userEnv });
+  inReadme('npx wpk validate .');
+  const validated = await run('npx', ['wpk', 'validate', '.'], { cwd: project, env: plainEnv });
   expect(validated.includes('ok apps/hello/app.json: ext.acme.hello 0.1.0'), `wpk validate: ${validated}`);
 });
 
 // --smoke-node <major>: the installed project again under another Node: --version, wpk dev to a
 // 200 on /health, and the app's tests.
+const nodeOf = async (major) => (await run('npx', ['--yes', '-p', `node@${major}`, 'node', '-p', 'process.execPath'])).trim().split('\n').pop();
+const bin = path.join(project, 'node_modules', '@wpk', 'cli', 'dist', 'bin.js');
 const smokeIndex = process.argv.indexOf('--smoke-node');
 if (smokeIndex > 0) {
   const major = process.argv[smokeIndex + 1];
-  await step(`smoke on Node ${major}: wpk --version, wpk dev -> /health 200, npm test -w apps/hello`, async () => {
-    const node = (await run('npx', ['--yes', '-p', `node@${major}`, 'node', '-p', 'process.execPath'])).trim().split('\n').pop();
-    const env = { ...userEnv, PATH: `${path.dirname(node)}${path.delimiter}${userEnv.PATH}` };
-    const bin = path.join(project, 'node_modules', '@wpk', 'cli', 'dist', 'bin.js');
+  await step(`smoke on Node ${major}: wpk --version, wpk dev again (the same key works), npm test -w apps/hello`, async () => {
+    const node = await nodeOf(major);
+    const env = { ...plainEnv, PATH: `${path.dirname(node)}${path.delimiter}${plainEnv.PATH}` };
     const version = (await run(node, [bin, '--version'], { cwd: project, env })).trim();
     expect(version === '0.1.0', `wpk --version printed ${version}`);
     const port = await freePort();
-    const dev = await startUntil(node, [bin, 'dev', '--port', String(port), '--data-dir', path.join(tmp, `dev-node-${major}`)], /listening on/, { cwd: project, env });
+    const dev = await startUntil(node, [bin, 'dev', '--port', String(port)], KEY, { cwd: project, env });
     try {
-      const health = await request(port, 'GET', '/health', {});
-      expect(health.status === 200, `GET /health answered ${health.status} on Node ${major}`);
+      const key = KEY.exec(dev.output())[1];
+      expect(key === devKey, `the key changed at the restart: ${devKey} then ${key}`);
+      await checkDev(port, key);
     } finally {
       await stop(dev.child);
     }
@@ -310,11 +394,42 @@ if (smokeIndex > 0) {
   });
 }
 
+// --refuse-node <major>: the installed CLI on an unsupported Node says so in one line, and nothing else.
+const refuseIndex = process.argv.indexOf('--refuse-node');
+if (refuseIndex > 0) {
+  const major = process.argv[refuseIndex + 1];
+  await step(`Node ${major}: the installed wpk dev refuses in one line`, async () => {
+    const node = await nodeOf(major);
+    const version = (await run(node, ['-p', 'process.versions.node'])).trim();
+    const refused = await run(node, [bin, 'dev'], { cwd: project, env: plainEnv }).then(
+      (output) => `exited 0: ${output}`,
+      (error) => error.message.slice(error.message.indexOf('exited')),
+    );
+    const expected = `exited 1:\nwpk needs Node.js 22.12 or newer; this is ${version}\n`;
+    expect(refused === expected, `expected ${JSON.stringify(expected)}, got ${JSON.stringify(refused)}`);
+  });
+}
+
+await step('the registry gone: the bundle project installs again from its lockfile (npm ci)', async () => {
+  const { server } = await verdaccio;
+  await new Promise((resolve) => {
+    if (server.exitCode !== null) return resolve();
+    server.on('exit', resolve);
+    server.kill('SIGTERM');
+  });
+  const lock = fs.readFileSync(path.join(project, 'package-lock.json'), 'utf8');
+  expect(!lock.includes('127.0.0.1'), 'the lockfile names a loopback registry');
+  fs.rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
+  await run('npm', ['ci', '--prefer-offline'], { cwd: project, env: plainEnv });
+  const version = (await run('npx', ['wpk', '--version'], { cwd: project, env: plainEnv })).trim();
+  expect(version === '0.1.0', `wpk --version printed ${version} after npm ci`);
+});
+
 if (keep) {
   fs.rmSync(keep, { recursive: true, force: true });
   fs.cpSync(project, keep, { recursive: true, verbatimSymlinks: true });
-  console.log(`kept the project in ${keep}`);
+  console.log(`kept the bundle project in ${keep} (it installs again with npm ci: its @wpk packages are in wpk-packages/)`);
 }
 console.log(`registry round trip passed in ${seconds(started)} s`);
-// verdaccio is still a child: exit (which stops it and removes the temp dir) instead of waiting on it.
+// Anything still running is a child: exit (which stops it and removes the temp dir) instead of waiting on it.
 process.exit(0);

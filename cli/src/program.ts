@@ -11,6 +11,7 @@ import { operatorCommand } from './commands/operator.js';
 import { migrateCommand } from './commands/migrate.js';
 import { newCommand } from './commands/new.js';
 import { openapiCommand } from './commands/openapi.js';
+import { removeCommand } from './commands/remove.js';
 import { searchCommand } from './commands/search.js';
 import { startCommand } from './commands/start.js';
 import { typesCommand } from './commands/types.js';
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   program.addCommand(validateCommand());
   program.addCommand(newCommand());
   program.addCommand(addCommand());
+  program.addCommand(removeCommand());
   program.addCommand(typesCommand());
   program.addCommand(uiCommand());
   program.addCommand(manifestCommand());

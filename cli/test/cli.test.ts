@@ -42,26 +42,38 @@ test('every command has --help', async (t) => {
   }
 });
 
-test('workspace create --json prints the workspace; a second one on the same subdomain fails in one line', async (t) => {
+test('workspace create prints the workspace, its owner and their key; --json the same as JSON; a second one on the same subdomain fails in one line', async (t) => {
   const dataDir = tempDir();
   const env = { DATABASE_URL: undefined };
-  const created = await wpk(['workspace', 'create', '--subdomain', 'acme', '--name', 'Acme', '--json', '--data-dir', dataDir], env);
+  const owner = ['--owner-email', 'ada@acme.test', '--owner-password', 'ada-owner-password'];
+  const created = await wpk(['workspace', 'create', '--subdomain', 'acme', '--name', 'Acme', ...owner, '--data-dir', dataDir], env);
   t.is(created.code, 0, created.stderr);
-  const body = JSON.parse(created.stdout);
-  t.like(body.workspace, { subdomain: 'acme', name: 'Acme' });
+  const lines = created.stdout.trim().split('\n');
+  t.regex(lines[0], /^created workspace acme \([0-9a-f-]{36}\) at http:\/\/acme\.localhost:3000$/);
+  t.regex(lines[1], /^owner: ada@acme\.test \(member [0-9a-f-]{36}\); signs in there with POST \/sessions \{"email", "password"\}$/);
+  t.regex(lines[2], /^owner's full-access API key \(shown once\): slk_[0-9A-Za-z]{32}$/);
+  t.is(lines.length, 3);
+
+  const json = await wpk(['workspace', 'create', '--subdomain', 'beta', '--name', 'Beta', ...owner, '--json', '--data-dir', dataDir], env);
+  t.is(json.code, 0, json.stderr);
+  const body = JSON.parse(json.stdout);
+  t.like(body, { workspace: { subdomain: 'beta', name: 'Beta' }, owner: { email: 'ada@acme.test' } });
   t.regex(body.workspace.id, /^[0-9a-f-]{36}$/);
 
-  const again = await wpk(['workspace', 'create', '--subdomain', 'acme', '--name', 'Acme', '--data-dir', dataDir], env);
+  const again = await wpk(['workspace', 'create', '--subdomain', 'acme', '--name', 'Acme', ...owner, '--data-dir', dataDir], env);
   t.is(again.code, 1);
   t.is(again.stderr.trim(), 'wpk: subdomain "acme" is already taken');
+  const ownerless = await wpk(['workspace', 'create', '--subdomain', 'gamma', '--name', 'Gamma', '--data-dir', dataDir], env);
+  t.deepEqual([ownerless.code, ownerless.stderr], [1, 'wpk: --owner-email and --owner-password are required: a workspace is created with its owner, who signs in with them\n']);
 });
 
 test('an error shows its stack only with --verbose', async (t) => {
   const dataDir = tempDir();
-  const quiet = await wpk(['workspace', 'create', '--subdomain', '-bad-', '--name', 'X', '--data-dir', dataDir], { DATABASE_URL: undefined });
+  const owner = ['--owner-email', 'ada@acme.test', '--owner-password', 'ada-owner-password'];
+  const quiet = await wpk(['workspace', 'create', '--subdomain', '-bad-', '--name', 'X', ...owner, '--data-dir', dataDir], { DATABASE_URL: undefined });
   t.is(quiet.code, 1);
   t.is(quiet.stderr.trim().split('\n').length, 1);
-  const verbose = await wpk(['--verbose', 'workspace', 'create', '--subdomain', '-bad-', '--name', 'X', '--data-dir', dataDir], { DATABASE_URL: undefined });
+  const verbose = await wpk(['--verbose', 'workspace', 'create', '--subdomain', '-bad-', '--name', 'X', ...owner, '--data-dir', dataDir], { DATABASE_URL: undefined });
   t.is(verbose.code, 1);
   t.regex(verbose.stderr, /\n\s+at /);
 });
@@ -93,31 +105,40 @@ test('start logs at info by default: one line per request, naming the route temp
   t.like(line, { level: 30, method: 'GET', route: '/health', status: 200 });
 });
 
-test('start prints its address and serves /health; a second process on the same data directory gets a clear error', async (t) => {
+test('start prints its address, how to create the first workspace on an empty database, and serves /health; a second process on the same data directory gets a clear error', async (t) => {
   const dataDir = tempDir();
   const server = spawn(process.execPath, ['--import=tsx', bin, 'start', '--port', '0', '--data-dir', dataDir], { env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '' } });
   t.teardown(() => server.kill('SIGKILL'));
+  let output = '';
+  // Resolves once the hint for an empty database (its last line) is printed.
   const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
     server.stdout.on('data', (chunk) => {
       output += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(output);
+      const match = /listening on (http:\/\/\S+)\n[^]*docs\/identity\.md\)\.\n/.exec(output);
       if (match) resolve(match[1]);
     });
     server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   });
   t.regex(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  t.deepEqual(output.split('\n'), [
+    `listening on ${url}`,
+    'no workspace yet. Create the first one with its owner, who gets a full-access API key:',
+    `  stop this server (Ctrl-C), then wpk workspace create --subdomain acme --name "Acme" --owner-email you@example.com --owner-password '<8+ characters>'`,
+    '  and start it again (the embedded database takes one process at a time).',
+    `or let people sign up: POST ${url}/signup (docs/identity.md).`,
+    '',
+  ]);
   const health = await fetch(`${url}/health`);
   t.is(health.status, 200);
   t.deepEqual(await health.json(), { status: 'ok', database: 'ok' });
 
   const second = await wpk(['migrate', '--data-dir', dataDir], { DATABASE_URL: undefined });
   t.is(second.code, 1);
-  t.regex(second.stderr.trim(), new RegExp(`^wpk: The data directory ${dataDir} is in use by another wpk process \\(pid ${server.pid}\\)`));
+  t.regex(second.stderr.trim().split('\n').pop()!, new RegExp(`^wpk: The data directory ${dataDir} is in use by another wpk process \\(pid ${server.pid}\\)`));
 
   server.kill('SIGTERM');
   await new Promise((resolve) => server.on('exit', resolve));
   const after = await wpk(['migrate', '--data-dir', dataDir], { DATABASE_URL: undefined });
   t.is(after.code, 0, after.stderr);
-  t.is(after.stdout.trim(), 'nothing to migrate: the database is up to date');
+  t.regex(after.stdout, /^nothing to migrate: the database is up to date \(\d+\.\d s\)\n$/);
 });

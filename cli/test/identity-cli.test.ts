@@ -31,7 +31,7 @@ test('workspace create --owner-email/--owner-password and member add create join
 
   const alone = await wpk(['workspace', 'create', '--subdomain', 'other', '--name', 'Other', '--owner-email', 'x@acme.test', '--data-dir', dataDir]);
   t.is(alone.code, 1);
-  t.is(alone.stderr.trim(), 'wpk: --owner-email and --owner-password go together');
+  t.is(alone.stderr.trim(), 'wpk: --owner-email and --owner-password are required: a workspace is created with its owner, who signs in with them');
 
   const added = await wpk(['member', 'add', '--subdomain', 'acme', '--email', 'abe@acme.test', '--password', 'abe-admin-password', '--platform-role', 'admin', '--json', '--data-dir', dataDir]);
   t.is(added.code, 0, added.stderr);

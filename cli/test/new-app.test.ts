@@ -174,7 +174,10 @@ test('wpk validate prints every problem with file and field, and exits 1; wpk st
   t.is(JSON.parse(json.stdout).problems.length, 3);
   const start = await wpk(['start', '--app', 'hello', '--port', '0', '--data-dir', path.join(root, 'data')], root);
   t.is(start.code, 1);
-  t.deepEqual(start.stderr.trim().split('\n'), [
+  // What it was doing when it stopped, then the refusal.
+  t.deepEqual(start.stderr.trim().split('\n').map((line) => line.replace(/ \(\d+\.\d s\)$/, '')), [
+    "loaded the server's code",
+    'loading apps: failed',
     'wpk: Cannot start: 3 problems in apps',
     '  hello/app.json: permissions[0].key: "ext.acme.hello.item.make": resource "item" must be a plural noun (for example "items")',
     '  hello/app.json: authorization: has no entry for POST /items, a route of the app\'s code; add one with a chain, or "public": true',

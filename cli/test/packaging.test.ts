@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { packageManagerOf, packageName } from '../src/commands/add.js';
 import { PUBLISHED_RANGE, wpkVersionFor } from '../src/commands/new.js';
+import { readBundle, readPackageJson } from '../src/bundle.js';
 
 // What a published CLI depends on: --version/--help load nothing of the kit, the scaffold writes
 // installable ranges outside the kit's workspace, and `wpk add app` names an installed app.
@@ -96,7 +97,11 @@ test('wpk add app --no-install names an installed app in wpk.config.json once, a
   fs.symlinkSync(path.join(repo, 'packages', 'client'), path.join(project, 'node_modules', '@wpk', 'client'));
 
   const added = await wpk(['add', 'app', '@wpk/app-tasks', '--no-install'], { cwd: project });
-  t.deepEqual(added, { code: 0, stdout: 'added @wpk/app-tasks (tasks) to wpk.config.json\n', stderr: '' });
+  t.deepEqual(added, {
+    code: 0,
+    stdout: 'added @wpk/app-tasks (tasks) to wpk.config.json\nrestart the server to load it; wpk dev installs it in the demo workspace, elsewhere an admin installs it: POST /applications/tasks/installations\n',
+    stderr: '',
+  });
   t.deepEqual(JSON.parse(fs.readFileSync(path.join(project, 'wpk.config.json'), 'utf8')), { apps: ['@wpk/app-tasks'] });
 
   const again = await wpk(['add', 'app', '@wpk/app-tasks@0.1.0', '--no-install'], { cwd: project });
@@ -109,6 +114,70 @@ test('wpk add app --no-install names an installed app in wpk.config.json once, a
   const missing = await wpk(['add', 'app', '@acme/nope', '--no-install'], { cwd: project });
   t.is(missing.stderr, `wpk: @acme/nope is not a loadable app: apps: package @acme/nope is not installed (looked in node_modules from ${project})\n`);
   const badName = await wpk(['add', 'app', './apps/hello', '--no-install'], { cwd: project });
-  t.is(badName.stderr, 'wpk: "./apps/hello" is not a package name (a directory app goes in wpk.config.json as "./path")\n');
+  t.is(badName.stderr, 'wpk: "./apps/hello" is not a package name or a package tarball (.tgz) (a directory app goes in wpk.config.json as "./path")\n');
   t.deepEqual(JSON.parse(fs.readFileSync(path.join(project, 'wpk.config.json'), 'utf8')), { apps: ['@wpk/app-tasks'] }, 'refusals leave the file as it was');
+});
+
+/** Packs a stub package `name`@`version` with npm (offline: it has no dependencies) into `dir`; returns the tarball's path. */
+async function stubTarball(dir: string, name: string, version = '0.1.0'): Promise<string> {
+  const source = fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-stub-'));
+  fs.writeFileSync(path.join(source, 'package.json'), JSON.stringify({ name, version }));
+  fs.writeFileSync(path.join(source, 'index.js'), '');
+  const { stdout } = await exec('npm', ['pack', '--pack-destination', dir, '--loglevel=error'], { cwd: source });
+  fs.rmSync(source, { recursive: true, force: true });
+  return path.join(dir, stdout.trim().split('\n').pop()!);
+}
+
+test('a package tarball names its package: readPackageJson reads it without unpacking; a file that is not one is refused in one line', async (t) => {
+  const dir = scratch(t);
+  const file = await stubTarball(dir, '@wpk/app-notes', '1.2.3');
+  t.is(path.basename(file), 'wpk-app-notes-1.2.3.tgz');
+  t.deepEqual(readPackageJson(file), { name: '@wpk/app-notes', version: '1.2.3' });
+  t.deepEqual([...readBundle(dir)], [['@wpk/app-notes', { file: 'wpk-app-notes-1.2.3.tgz', version: '1.2.3' }]]);
+  fs.writeFileSync(path.join(dir, 'plain.tgz'), 'not gzip');
+  const error = t.throws(() => readPackageJson(path.join(dir, 'plain.tgz')));
+  t.true(error?.message.startsWith(`${path.join(dir, 'plain.tgz')} is not a package tarball (.tgz): `), error?.message);
+  t.throws(() => readBundle(path.join(dir, 'nope')), { message: `${path.join(dir, 'nope')}: no such bundle folder (pnpm release writes one: release/)` });
+});
+
+test('wpk new project --bundle copies the bundle into wpk-packages/ and takes @wpk/cli, core, sdk and testing from there; a bundle of mixed releases or without the CLI is refused', async (t) => {
+  const root = scratch(t);
+  const bundle = path.join(root, 'release');
+  fs.mkdirSync(bundle);
+  for (const name of ['@wpk/cli', '@wpk/core', '@wpk/sdk', '@wpk/testing', '@wpk/app-tasks']) await stubTarball(bundle, name);
+  const created = await wpk(['new', 'project', 'acme', '--bundle', 'release'], { cwd: root });
+  t.deepEqual(created, {
+    code: 0,
+    stdout: 'created project acme in acme with the 5 packages of release in wpk-packages/\nnext: cd acme && npm install && npx wpk add app @wpk/app-tasks && npx wpk dev\n',
+    stderr: '',
+  });
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'acme', 'package.json'), 'utf8'));
+  t.deepEqual(pkg.dependencies, { '@wpk/cli': 'file:wpk-packages/wpk-cli-0.1.0.tgz', '@wpk/core': 'file:wpk-packages/wpk-core-0.1.0.tgz', '@wpk/sdk': 'file:wpk-packages/wpk-sdk-0.1.0.tgz' });
+  t.deepEqual(pkg.devDependencies, { '@wpk/testing': 'file:wpk-packages/wpk-testing-0.1.0.tgz' });
+  t.deepEqual(fs.readdirSync(path.join(root, 'acme', 'wpk-packages')).sort(), ['wpk-app-tasks-0.1.0.tgz', 'wpk-cli-0.1.0.tgz', 'wpk-core-0.1.0.tgz', 'wpk-sdk-0.1.0.tgz', 'wpk-testing-0.1.0.tgz']);
+  // A tarball of the bundle stands for its folder.
+  t.is((await wpk(['new', 'project', 'beta', '--bundle', path.join('release', 'wpk-cli-0.1.0.tgz')], { cwd: root })).code, 0);
+
+  await stubTarball(bundle, '@wpk/client', '0.2.0');
+  const mixed = await wpk(['new', 'project', 'gamma', '--bundle', 'release'], { cwd: root });
+  t.deepEqual([mixed.code, mixed.stderr], [1, `wpk: ${bundle} mixes releases (0.1.0, 0.2.0): make the bundle again with pnpm release\n`]);
+  const partial = path.join(root, 'partial');
+  fs.mkdirSync(partial);
+  await stubTarball(partial, '@wpk/cli');
+  const lacking = await wpk(['new', 'project', 'delta', '--bundle', partial], { cwd: root });
+  t.deepEqual([lacking.code, lacking.stderr], [1, `wpk: ${partial} lacks @wpk/core, @wpk/sdk: a bundle made by pnpm release holds every package\n`]);
+  t.false(fs.existsSync(path.join(root, 'gamma')) || fs.existsSync(path.join(root, 'delta')), 'a refused bundle writes nothing');
+});
+
+test('wpk new app in a project says what comes next there: install, test, name it in wpk.config.json; elsewhere how to try it', async (t) => {
+  const root = scratch(t);
+  t.is((await wpk(['new', 'project', 'acme'], { cwd: root })).code, 0);
+  const inProject = await wpk(['new', 'app', 'hello', '--publisher', 'acme', '--dir', 'apps/hello'], { cwd: path.join(root, 'acme') });
+  t.deepEqual(inProject, {
+    code: 0,
+    stdout: 'created ext.acme.hello in apps/hello\nnext: npm install && npm test -w apps/hello, then add "./apps/hello" to apps in wpk.config.json (the server loads the apps it names)\n',
+    stderr: '',
+  });
+  const alone = await wpk(['new', 'app', 'solo', '--publisher', 'acme'], { cwd: root });
+  t.is(alone.stdout, 'created ext.acme.solo in solo\nnext: cd solo && npm install && npm test; try it with wpk dev --app solo, or name it in a project\'s wpk.config.json\n');
 });

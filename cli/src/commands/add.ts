@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { BUNDLE_DIR, readBundle, readPackageJson } from '../bundle.js';
 import { CliError } from '../errors.js';
 import { loadCore } from '../kit.js';
 import { projectDir as projectDirOf } from '../options.js';
@@ -42,21 +43,53 @@ async function addToConfig(projectDir: string, name: string): Promise<{ added: b
   return { added: true, file: shown(file) };
 }
 
+/**
+ * Where to install `spec` from: a tarball (`path/to/x.tgz`, or the package's tarball in `--bundle`
+ * or in the project's own bundle folder) is copied into the project's BUNDLE_DIR and installed
+ * from there, so the project installs again without it; anything else comes from the registry.
+ */
+function installSource(spec: string, projectDir: string, bundle: string | undefined): { name: string; install: string; from: string | null } {
+  let tarball: string | null = null;
+  if (spec.endsWith('.tgz')) {
+    tarball = path.resolve(spec);
+    if (!fs.existsSync(tarball)) throw new CliError(`${spec}: no such file`);
+  } else if (bundle) {
+    const folder = path.resolve(bundle);
+    const entry = readBundle(folder).get(packageName(spec));
+    if (!entry) throw new CliError(`${bundle} holds no ${packageName(spec)} (its packages: ${[...readBundle(folder).keys()].join(', ')})`);
+    tarball = path.join(folder, entry.file);
+  } else if (fs.existsSync(path.join(projectDir, BUNDLE_DIR))) {
+    const entry = readBundle(path.join(projectDir, BUNDLE_DIR)).get(packageName(spec));
+    if (entry) tarball = path.join(projectDir, BUNDLE_DIR, entry.file);
+  }
+  if (!tarball) return { name: packageName(spec), install: spec, from: null };
+  const { name } = readPackageJson(tarball);
+  const kept = path.join(projectDir, BUNDLE_DIR, path.basename(tarball));
+  if (path.resolve(tarball) !== kept) {
+    fs.mkdirSync(path.dirname(kept), { recursive: true });
+    fs.copyFileSync(tarball, kept);
+  }
+  const relative = `./${BUNDLE_DIR}/${path.basename(tarball)}`;
+  return { name, install: relative, from: relative.slice(2) };
+}
+
 function addApp(): Command {
   return new Command('app')
     .description("install an app package with the project's package manager and name it in wpk.config.json")
-    .argument('<package>', 'the package, with an optional version: @wpk/app-tasks, @acme/wpk-hello@^1.0.0')
+    .argument('<package>', 'the package, with an optional version (@wpk/app-tasks, @acme/wpk-hello@^1.0.0), or a package tarball (path/to/app.tgz)')
+    .option('--bundle <folder>', "take the package's tarball from this bundle folder (made by pnpm release) instead of a registry")
     .option('--no-install', 'the package is installed already: only check it and add it to wpk.config.json')
-    .action(async (spec: string, options: { install: boolean }) => {
-      const name = packageName(spec);
-      if (!NAME.test(name)) throw new CliError(`"${spec}" is not a package name (a directory app goes in wpk.config.json as "./path")`);
+    .action(async (spec: string, options: { install: boolean; bundle?: string }) => {
       const projectDir = projectDirOf();
       if (!fs.existsSync(path.join(projectDir, 'package.json'))) throw new CliError(`no package.json in ${projectDir}: run wpk add app in a project (wpk new project creates one)`);
+      const source = options.install ? installSource(spec, projectDir, options.bundle) : { name: packageName(spec), install: spec, from: null };
+      const name = source.name;
+      if (!NAME.test(name)) throw new CliError(`"${spec}" is not a package name or a package tarball (.tgz) (a directory app goes in wpk.config.json as "./path")`);
       if (options.install) {
         const manager = packageManagerOf(projectDir);
-        console.log(`installing ${spec} with ${manager.name}`);
+        console.log(`installing ${source.from ? `${name} from ${source.from}` : spec} with ${manager.name}`);
         // Windows runs package managers through their .cmd shims.
-        const result = spawnSync(manager.name, manager.args(spec), { cwd: projectDir, stdio: 'inherit', shell: process.platform === 'win32' });
+        const result = spawnSync(manager.name, manager.args(source.install), { cwd: projectDir, stdio: 'inherit', shell: process.platform === 'win32' });
         if (result.error) throw new CliError(`cannot run ${manager.name}: ${result.error.message}`);
         if (result.status !== 0) throw new CliError(`${manager.name} could not install ${spec} (exit ${result.status})`);
       }
@@ -71,6 +104,7 @@ function addApp(): Command {
       }
       const { added, file } = await addToConfig(projectDir, name);
       console.log(added ? `added ${name} (${namespace}) to ${file}` : `${name} (${namespace}) is already in ${file}`);
+      if (added) console.log('restart the server to load it; wpk dev installs it in the demo workspace, elsewhere an admin installs it: POST /applications/' + namespace + '/installations');
     });
 }
 

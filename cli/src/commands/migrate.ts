@@ -1,6 +1,7 @@
 import { Command } from 'commander';
-import { appEntries, appOption, dataDirOption, openRuntime } from '../options.js';
-import { migrationReporter } from '../progress.js';
+import { createRuntime, migrate } from '../boot.js';
+import { appEntries, appOption, COMMAND_LOG_LEVEL, dataDirOption } from '../options.js';
+import { StepReporter } from '../progress.js';
 
 export function migrateCommand(): Command {
   return new Command('migrate')
@@ -9,16 +10,13 @@ export function migrateCommand(): Command {
     .option('--json', 'print what ran as JSON')
     .addOption(appOption())
     .action(async (options: { dataDir?: string; json?: boolean; app?: string[] }) => {
-      const runtime = await openRuntime({ dataDir: options.dataDir, apps: appEntries(options.app) });
+      // Loading and the migration counter go to stderr; the one result line to stdout; --json prints only its JSON.
+      const steps = new StepReporter(options.json ? null : process.stderr);
+      const { runtime, log } = await createRuntime({ dataDir: options.dataDir, apps: appEntries(options.app), logLevel: process.env.WPK_LOG_LEVEL ?? COMMAND_LOG_LEVEL }, steps);
+      log.release();
       try {
-        // Each step is printed as it ends (a fresh database runs for many seconds); --json waits for the whole.
-        const applied = await runtime.migrate(migrationReporter(options.json ? null : process.stdout));
-        if (options.json) {
-          console.log(JSON.stringify({ applied }));
-          return;
-        }
-        const total = Object.values(applied).reduce((sum, names) => sum + names.length, 0);
-        if (total === 0) console.log('nothing to migrate: the database is up to date');
+        const applied = await migrate(runtime, steps, new StepReporter(options.json ? null : process.stdout));
+        if (options.json) console.log(JSON.stringify({ applied }));
       } finally {
         await runtime.stop();
       }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
+import { BUNDLE_DIR, bundleSpec, readBundle } from '../bundle.js';
 import { CliError } from '../errors.js';
 import { loadSdkTooling } from '../kit.js';
 import { appManifest, appTemplate } from '../scaffold/app-template.js';
@@ -78,20 +79,56 @@ function newApp(): Command {
       const types = await generateAppTypes(appManifest({ slug, publisher: options.publisher }) as Parameters<typeof generateAppTypes>[0]);
       writeFiles(dir, appTemplate({ slug, publisher: options.publisher, wpkVersion: wpkVersionFor(dir) }, types));
       const namespace = `ext.${options.publisher}.${slug}`;
-      console.log(`created ${namespace} in ${path.relative(process.cwd(), dir) || '.'}`);
-      console.log(`next: install its dependencies, run its tests (npm test), and load it: wpk start --app ${path.relative(process.cwd(), dir) || '.'}`);
+      const shown = path.relative(process.cwd(), dir) || '.';
+      console.log(`created ${namespace} in ${shown}`);
+      const parent = path.dirname(dir);
+      const root = path.dirname(parent);
+      if (path.basename(parent) === 'apps' && fs.readdirSync(root).some((name) => /^wpk\.config\.(json|ts|mjs|js)$/.test(name))) {
+        // In a project made by wpk new project: apps/* are its npm workspaces, wpk.config.json names what the server loads.
+        const entry = path.relative(root, dir).split(path.sep).join('/');
+        console.log(`next: npm install && npm test -w ${entry}, then add "./${entry}" to apps in wpk.config.json (the server loads the apps it names)`);
+      } else {
+        console.log(`next: cd ${shown} && npm install && npm test; try it with wpk dev --app ${shown}, or name it in a project's wpk.config.json`);
+      }
     });
+}
+
+/** What a project made from a bundle depends on, and its tarballs to copy into the project: every tarball of the folder. */
+function bundleDependencies(folder: string): { dependencies: Record<string, string>; devDependencies: Record<string, string>; files: string[] } {
+  const packages = readBundle(folder);
+  const versions = new Set([...packages.values()].map((entry) => entry.version));
+  // The tarballs pin each other's exact version: one bundle is one release.
+  if (versions.size > 1) throw new CliError(`${folder} mixes releases (${[...versions].join(', ')}): make the bundle again with pnpm release`);
+  const missing = ['@wpk/cli', '@wpk/core', '@wpk/sdk'].filter((name) => !packages.has(name));
+  if (missing.length > 0) throw new CliError(`${folder} lacks ${missing.join(', ')}: a bundle made by pnpm release holds every package`);
+  const spec = (name: string) => bundleSpec(packages.get(name)!.file);
+  return {
+    // @wpk/core and @wpk/sdk are named too: npm then takes the CLI's own dependencies on them (and apps') from these tarballs.
+    dependencies: { '@wpk/cli': spec('@wpk/cli'), '@wpk/core': spec('@wpk/core'), '@wpk/sdk': spec('@wpk/sdk') },
+    devDependencies: packages.has('@wpk/testing') ? { '@wpk/testing': spec('@wpk/testing') } : {},
+    files: [...packages.values()].map((entry) => entry.file),
+  };
 }
 
 function newProject(): Command {
   return new Command('project')
     .description('scaffold a self-host project: wpk.config.json naming apps, package.json, README')
     .argument('<dir>', 'the project directory (created; must be empty)')
-    .action((dir: string) => {
+    .option('--bundle <folder>', 'install the @wpk packages from the tarballs of this folder (made by pnpm release), copied into the project, instead of a registry')
+    .action((dir: string, options: { bundle?: string }) => {
       const absolute = path.resolve(dir);
       const name = path.basename(absolute).toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'wpk-project';
-      writeFiles(absolute, projectTemplate({ name, wpkVersion: wpkVersionFor(absolute) }));
-      console.log(`created project ${name} in ${path.relative(process.cwd(), absolute) || '.'}`);
+      // A tarball of the bundle stands for its folder.
+      const folder = options.bundle && path.resolve(options.bundle.endsWith('.tgz') ? path.dirname(options.bundle) : options.bundle);
+      const bundle = folder ? bundleDependencies(folder) : undefined;
+      writeFiles(absolute, projectTemplate({ name, wpkVersion: wpkVersionFor(absolute), bundle }));
+      if (folder && bundle) {
+        fs.mkdirSync(path.join(absolute, BUNDLE_DIR));
+        for (const file of bundle.files) fs.copyFileSync(path.join(folder, file), path.join(absolute, BUNDLE_DIR, file));
+      }
+      const shown = path.relative(process.cwd(), absolute) || '.';
+      console.log(`created project ${name} in ${shown}${bundle ? ` with the ${bundle.files.length} packages of ${path.relative(process.cwd(), folder!) || folder} in ${BUNDLE_DIR}/` : ''}`);
+      console.log(`next: cd ${shown} && npm install && npx wpk add app @wpk/app-tasks && npx wpk dev`);
     });
 }
 

@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { LoadedApp } from '@wpk/core';
 import { CliError } from '../errors.js';
 import { loadCore } from '../kit.js';
+import { unusedPermissions } from '../unused-permissions.js';
 
 interface ValidateOptions {
   firstParty?: boolean;
   json?: boolean;
+  strict?: boolean;
 }
 
 /** Validates one directory: an app (app.json), or a project (wpk.config.*) and every app it names. */
@@ -36,7 +38,8 @@ export function validateCommand(): Command {
     .description("validate app manifests against the rules and the apps' code; prints every problem, exits 1 on any")
     .argument('[dirs...]', 'app directories (with app.json) or project directories (with wpk.config.*); default: .')
     .option('--first-party', 'validate the apps as first-party (default: only packages of the @wpk/ scope are)')
-    .option('--json', 'print {"apps": [...], "problems": [...]} as JSON')
+    .option('--strict', 'a declared permission nothing uses is a problem, not a warning')
+    .option('--json', 'print {"apps": [...], "problems": [...], "warnings": [...]} as JSON')
     .action(async (dirs: string[], options: ValidateOptions) => {
       const apps: LoadedApp[] = [];
       const problems: string[] = [];
@@ -45,14 +48,19 @@ export function validateCommand(): Command {
         apps.push(...result.apps);
         problems.push(...result.problems);
       }
+      // A permission no route checks grants nothing: an admin would tick it in the matrix for no effect.
+      const unused = apps.flatMap((app) => unusedPermissions(app).map((entry) => `${entry.file}: ${entry.field}: ${entry.key} is declared but nothing uses it (no route's chain, searchable type, live channel or code names it)`));
+      const warnings = options.strict ? [] : unused;
+      if (options.strict) problems.push(...unused);
       if (options.json) {
-        console.log(JSON.stringify({ apps: apps.map((app) => ({ slug: app.namespace, version: app.manifest.version, file: app.file, first_party: app.firstParty })), problems }));
+        console.log(JSON.stringify({ apps: apps.map((app) => ({ slug: app.namespace, version: app.manifest.version, file: app.file, first_party: app.firstParty })), problems, warnings }));
       } else {
         for (const app of apps) {
           const manifest = app.manifest;
           const parts = [count(manifest.authorization.length, 'route'), count(manifest.permissions.length, 'permission'), count(manifest.events?.length ?? 0, 'event'), count(manifest.subscriptions?.length ?? 0, 'subscription')];
           console.log(`ok ${app.file}: ${app.namespace} ${manifest.version}${app.firstParty ? ' (first-party)' : ''}, ${parts.join(', ')}`);
         }
+        for (const warning of warnings) console.log(`warning: ${warning}`);
         for (const problem of problems) console.log(problem);
       }
       if (problems.length > 0) throw new CliError(`${count(problems.length, 'problem')} found`);

@@ -12,7 +12,7 @@ export { createMailer, type Mailer, type MailMessage, type SentMail } from './ma
 export { MessagesService, type MessageView, type ReleaseNoteView, type ThreadView } from './messages/index.js';
 export { OPERATOR_MARK, OperatorService, type OperatorView } from './operators/index.js';
 export * from './openapi/index.js';
-export { Runtime, type RuntimeOptions } from './runtime.js';
+export { Runtime, type RuntimeOptions, type StartupProgress } from './runtime.js';
 export type { CoreInputs, CorePlugin, RuntimeSeams, StagingConcern } from './core-inputs.js';
 export { CORE_PLUGINS, orderPlugins, registerCorePlugins } from './plugins.js';
 export * from './search/index.js';

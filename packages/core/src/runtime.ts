@@ -36,6 +36,20 @@ export interface RuntimeOptions extends RuntimeConfigInput {
   events?: EventBusOptions;
   /** Substitutes given before boot (the test harnesses: clock, mail sink, event and search capture); see RuntimeSeams. */
   seams?: RuntimeSeams;
+  /** Hears each step of `create` start and end (`wpk start` and `wpk dev` show them: a first start takes many seconds). */
+  onProgress?: (step: StartupProgress) => void;
+}
+
+/** A step of `Runtime.create`: loading the apps (`count` of them), opening the database, registering the platform's parts. */
+export type StartupProgress = { step: 'apps' | 'database' | 'platform' } & ({ phase: 'started' } | { phase: 'done'; ms: number; count?: number });
+
+/** Runs `work` as the step `step`, telling `onProgress` when it starts and ends. */
+async function timed<T>(step: StartupProgress['step'], onProgress: RuntimeOptions['onProgress'], work: () => Promise<T>, count?: (result: T) => number): Promise<T> {
+  const since = performance.now();
+  onProgress?.({ step, phase: 'started' });
+  const result = await work();
+  onProgress?.({ step, phase: 'done', ms: Math.round(performance.now() - since), ...(count ? { count: count(result) } : {}) });
+  return result;
 }
 
 /**
@@ -115,17 +129,24 @@ export class Runtime {
     const config = resolveConfig(options, process.env, projectDir);
     const logger = options.logger ?? createLogger(config.logLevel);
     // Apps are loaded and validated before anything opens: a bad manifest stops start-up here.
-    const apps = await AppRegistry.load({
-      apps: options.apps,
-      projectDir,
-      configFile,
-      strictAppRoles: options.strictAppRoles ?? (process.env.WPK_STRICT_APP_ROLES ? process.env.WPK_STRICT_APP_ROLES === '1' : undefined),
-    });
-    const database = await Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemory, logger });
+    const { onProgress } = options;
+    const apps = await timed(
+      'apps',
+      onProgress,
+      () =>
+        AppRegistry.load({
+          apps: options.apps,
+          projectDir,
+          configFile,
+          strictAppRoles: options.strictAppRoles ?? (process.env.WPK_STRICT_APP_ROLES ? process.env.WPK_STRICT_APP_ROLES === '1' : undefined),
+        }),
+      (registry) => registry.list().length,
+    );
+    const database = await timed('database', onProgress, () => Database.open({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, inMemory: config.inMemory, logger }));
     try {
       const server = createHapiServer({ host: config.host, port: config.port, requestTimeoutMs: config.requestTimeoutMs });
       const seams = { ...options.seams, clock: options.seams?.clock ?? systemClock };
-      await registerCorePlugins(server, { config, logger, seams, database, apps, events: options.events });
+      await timed('platform', onProgress, () => registerCorePlugins(server, { config, logger, seams, database, apps, events: options.events }));
       return new Runtime(config, logger, server, seams.clock);
     } catch (error) {
       await database.close();

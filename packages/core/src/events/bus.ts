@@ -246,8 +246,12 @@ export class EventBus {
   async startBroker(): Promise<void> {
     if (this.broker) return;
     await this.syncCatalog();
+    // An action of an app that is not loaded is expected (apps are optional: contacts listens to
+    // companies when it is there); one its loaded app does not emit is a mistake worth a warning.
     for (const subscription of this.registry.unknownSubscriptions()) {
-      this.deps.logger.warn({ subscriber: subscription.subscriber, action: subscription.action }, 'subscription to an action no registered app emits');
+      const emitter = emitterOf(subscription.action);
+      if (this.registry.participant(emitter)) this.deps.logger.warn({ subscriber: subscription.subscriber, action: subscription.action }, 'subscription to an action its app does not emit');
+      else this.deps.logger.debug({ subscriber: subscription.subscriber, action: subscription.action, app: emitter }, 'subscription to an app that is not loaded');
     }
     const server = this.deps.server;
     const broker = new Broker({
@@ -388,4 +392,11 @@ export class EventBus {
     this.pool = null;
     await pool?.end().catch(() => {});
   }
+}
+
+/** The app an action belongs to by its name: `ext.acme.hello` for `ext.acme.hello.item.created`, `companies` for `core.companies.company.created`. */
+function emitterOf(action: string): string {
+  const parts = action.split('.');
+  if (parts[0] === 'ext') return parts.slice(0, 3).join('.');
+  return parts[0] === 'core' ? parts[1] : parts[0];
 }
