@@ -1,6 +1,6 @@
 // Imports nothing: bin.ts runs this before anything else is loaded, on whatever Node started it.
 
-/** The oldest Node.js the kit runs on (docs/decisions.md, Distribution). */
+/** The oldest Node.js the kit runs on (docs/decisions/0120-node-versions.md). */
 export const MINIMUM_NODE = '22.12';
 
 /** The one line that refuses `version` (`process.versions.node`), or null when it is supported. */
