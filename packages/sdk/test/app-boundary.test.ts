@@ -19,8 +19,8 @@ test('an app may import @wpk/sdk, npm packages and its own files', async (t) => 
 });
 
 test('an app may not import @wpk/core or another @wpk package', async (t) => {
-  t.deepEqual(await boundaryMessages('plugins/tasks/src/index.ts', "import { Runtime } from '@wpk/core';\nexport { Runtime };\n"), ['@wpk/core: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)']);
-  t.deepEqual(await boundaryMessages('examples/ext-hello/src/x.ts', "export * from '@wpk/cli';\n"), ['@wpk/cli: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)']);
+  t.deepEqual(await boundaryMessages('plugins/tasks/src/index.ts', "import { Runtime } from '@wpk/core';\nexport { Runtime };\n"), ['@wpk/core: apps reach the platform through @wpk/sdk only (tests also through @wpk/testing, the front-end in ui/ through @wpk/ui only)']);
+  t.deepEqual(await boundaryMessages('examples/ext-hello/src/x.ts', "export * from '@wpk/cli';\n"), ['@wpk/cli: apps reach the platform through @wpk/sdk only (tests also through @wpk/testing, the front-end in ui/ through @wpk/ui only)']);
 });
 
 test('an app may not reach into another app or core by a relative path', async (t) => {
@@ -40,6 +40,6 @@ test('test files of an app may import @wpk/testing; its source may not', async (
   const code = "import { createTestPlatform } from '@wpk/testing';\nexport { createTestPlatform };\n";
   t.deepEqual(await boundaryMessages('examples/ext-hello/test/hello.test.ts', code), []);
   t.deepEqual(await boundaryMessages('plugins/tasks/src/services/tasks.test.ts', code), []);
-  t.deepEqual(await boundaryMessages('plugins/tasks/src/index.ts', code), ['@wpk/testing: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)']);
-  t.deepEqual(await boundaryMessages('plugins/tasks/test/helpers/world.ts', "import { Runtime } from '@wpk/core';\nexport { Runtime };\n"), ['@wpk/core: apps reach the platform through @wpk/sdk only (and tests through @wpk/testing)']);
+  t.deepEqual(await boundaryMessages('plugins/tasks/src/index.ts', code), ['@wpk/testing: apps reach the platform through @wpk/sdk only (tests also through @wpk/testing, the front-end in ui/ through @wpk/ui only)']);
+  t.deepEqual(await boundaryMessages('plugins/tasks/test/helpers/world.ts', "import { Runtime } from '@wpk/core';\nexport { Runtime };\n"), ['@wpk/core: apps reach the platform through @wpk/sdk only (tests also through @wpk/testing, the front-end in ui/ through @wpk/ui only)']);
 });
