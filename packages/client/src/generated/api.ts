@@ -46,46 +46,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/_events/ats/events/core-account-member-removed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/ats/events/core-account-member-removed
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsAtsEventsCoreAccountMemberRemoved"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_events/ats/events/system-workspace-member-added": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/ats/events/system-workspace-member-added
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsAtsEventsSystemWorkspaceMemberAdded"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/_events/calls/events/core-account-member-removed": {
         parameters: {
             query?: never;
@@ -186,26 +146,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/_events/calls/events/system-workspace-member-added": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/calls/events/system-workspace-member-added
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsCallsEventsSystemWorkspaceMemberAdded"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/_events/chat/events/core-account-member-removed": {
         parameters: {
             query?: never;
@@ -220,26 +160,6 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsChatEventsCoreAccountMemberRemoved"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_events/chat/events/system-workspace-member-added": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/chat/events/system-workspace-member-added
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsChatEventsSystemWorkspaceMemberAdded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -606,26 +526,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/_events/meetings/events/core-account-member-removed": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/meetings/events/core-account-member-removed
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsMeetingsEventsCoreAccountMemberRemoved"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/_events/meetings/events/core-calls-call-created": {
         parameters: {
             query?: never;
@@ -680,26 +580,6 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsRoomsEventsCoreAccountMemberRemoved"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_events/rooms/events/system-workspace-member-added": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/rooms/events/system-workspace-member-added
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsRoomsEventsSystemWorkspaceMemberAdded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5994,8 +5874,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Looks the domain's DNS records up now; verified while MX, SPF, DKIM and DMARC all match
-         * @description Looks the domain's DNS records up now; verified while MX, SPF, DKIM and DMARC all match
+         * Looks the domain's DNS records up now; verified (and claimed for this workspace) once the ownership record carries th...
+         * @description Looks the domain's DNS records up now; verified (and claimed for this workspace) once the ownership record carries this workspace's token and MX, SPF, DKIM and DMARC match; 409 while another workspace holds it verified
          *
          *     Needs `mail.domains.manage`.
          */
@@ -11352,17 +11232,17 @@ export interface components {
         };
         MailDnsRecord: {
             /** @enum {string} */
-            purpose: "mx" | "spf" | "dkim" | "dmarc";
+            purpose: "ownership" | "mx" | "spf" | "dkim" | "dmarc";
             /** @enum {string} */
             type: "MX" | "TXT";
             name: string;
             /** @description What to publish */
             value: string;
             /**
-             * @description What the last check found
+             * @description What the last check found (unanswered: the DNS gave no answer)
              * @enum {string}
              */
-            status: "ok" | "missing" | "unchecked";
+            status: "ok" | "missing" | "unanswered" | "unchecked";
             /** @description The values the last check found */
             found: string[];
         };
@@ -12552,80 +12432,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postEventsAtsEventsCoreAccountMemberRemoved: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postEventsAtsEventsSystemWorkspaceMemberAdded: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     postEventsCallsEventsCoreAccountMemberRemoved: {
         parameters: {
             query?: never;
@@ -12811,81 +12617,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postEventsCallsEventsSystemWorkspaceMemberAdded: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     postEventsChatEventsCoreAccountMemberRemoved: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postEventsChatEventsSystemWorkspaceMemberAdded: {
         parameters: {
             query?: never;
             header?: never;
@@ -13588,43 +13320,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postEventsMeetingsEventsCoreAccountMemberRemoved: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     postEventsMeetingsEventsCoreCallsCallCreated: {
         parameters: {
             query?: never;
@@ -13700,43 +13395,6 @@ export interface operations {
         };
     };
     postEventsRoomsEventsCoreAccountMemberRemoved: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postEventsRoomsEventsSystemWorkspaceMemberAdded: {
         parameters: {
             query?: never;
             header?: never;
@@ -17172,14 +16830,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "evaluator_mrn": "example",
-                 *       "stage_id": "example",
-                 *       "interview_id": "example",
-                 *       "is_shadow": true
-                 *     }
-                 */
                 "application/json": {
                     evaluator_mrn: string;
                     stage_id?: string;
@@ -17551,8 +17201,6 @@ export interface operations {
                  *       "tags": [],
                  *       "source": "applied",
                  *       "source_detail": "example",
-                 *       "referrer_mrn": "example",
-                 *       "owner_mrn": "example",
                  *       "resume": []
                  *     }
                  */
@@ -18587,8 +18235,6 @@ export interface operations {
                  *       "workplace_type": "on_site",
                  *       "employment_type": "full_time",
                  *       "headcount": 1,
-                 *       "hiring_manager_mrn": "example",
-                 *       "recruiter_mrn": "example",
                  *       "hiring_team": [],
                  *       "approvals": [],
                  *       "salary_min": 0,
@@ -19836,16 +19482,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "member_id": "example",
-                 *       "check_in_at": "example",
-                 *       "check_out_at": "example",
-                 *       "location_id": "example",
-                 *       "breaks": [],
-                 *       "reason": "example"
-                 *     }
-                 */
                 "application/json": {
                     member_id: string;
                     check_in_at: string;
@@ -24576,11 +24212,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "member_mrn": "example"
-                 *     }
-                 */
                 "application/json": {
                     member_mrn: string;
                 };
@@ -25068,8 +24699,7 @@ export interface operations {
                  *         "region": "example",
                  *         "postal_code": "example",
                  *         "country": "example"
-                 *       },
-                 *       "owner_mrn": "example"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -25183,8 +24813,7 @@ export interface operations {
                  *         "region": "example",
                  *         "postal_code": "example",
                  *         "country": "example"
-                 *       },
-                 *       "owner_mrn": "example"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -25344,7 +24973,6 @@ export interface operations {
                  *       "organization": "example",
                  *       "job_title": "example",
                  *       "company_mrn": "example",
-                 *       "member_mrn": "example",
                  *       "emails": [],
                  *       "phones": [],
                  *       "addresses": [],
@@ -25483,7 +25111,6 @@ export interface operations {
                  *       "organization": "example",
                  *       "job_title": "example",
                  *       "company_mrn": "example",
-                 *       "member_mrn": "example",
                  *       "emails": [],
                  *       "phones": [],
                  *       "addresses": [],
@@ -31107,7 +30734,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @enum {string} */
-                    channel: "apps" | "mentions" | "chat" | "calls" | "tasks" | "billing" | "security" | "system";
+                    channel?: "apps" | "mentions" | "chat" | "calls" | "tasks" | "billing" | "security" | "system";
                     patch: {
                         enabled?: boolean;
                         toast?: boolean;
@@ -31122,7 +30749,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: one resource. */
+            /** @description Success: one of the envelopes below. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -31133,6 +30760,10 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["NotificationPreferences"];
                         links: components["schemas"]["Links"];
+                    } | {
+                        data: components["schemas"]["NotificationPreferences"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
                     };
                 };
             };
@@ -34434,12 +34065,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "member_mrn": "example",
-                 *       "role": "owner"
-                 *     }
-                 */
                 "application/json": {
                     member_mrn: string;
                     /** @enum {string} */

@@ -17,10 +17,6 @@ export const OPERATIONS = {
   post: { method: 'POST', path: '/', tag: 'web', host: 'platform' },
   /** POST /_broker/events */
   postBrokerEvents: { method: 'POST', path: '/_broker/events', tag: 'system', host: 'any' },
-  /** POST /_events/ats/events/core-account-member-removed */
-  postEventsAtsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/ats/events/core-account-member-removed', tag: 'system', host: 'any' },
-  /** POST /_events/ats/events/system-workspace-member-added */
-  postEventsAtsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/ats/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/calls/events/core-account-member-removed */
   postEventsCallsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/calls/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/calls/events/core-chat-call-requested */
@@ -31,12 +27,8 @@ export const OPERATIONS = {
   postEventsCallsEventsCoreMeetingsMeetingScheduled: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/calls/events/core-meetings-meeting-updated */
   postEventsCallsEventsCoreMeetingsMeetingUpdated: { method: 'POST', path: '/_events/calls/events/core-meetings-meeting-updated', tag: 'system', host: 'any' },
-  /** POST /_events/calls/events/system-workspace-member-added */
-  postEventsCallsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/calls/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/chat/events/core-account-member-removed */
   postEventsChatEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/chat/events/core-account-member-removed', tag: 'system', host: 'any' },
-  /** POST /_events/chat/events/system-workspace-member-added */
-  postEventsChatEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/chat/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-account-member-removed */
   postEventsContactsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/contacts/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-calls-call-started */
@@ -73,16 +65,12 @@ export const OPERATIONS = {
   postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/system-workspace-member-added */
   postEventsMailEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/mail/events/system-workspace-member-added', tag: 'system', host: 'any' },
-  /** POST /_events/meetings/events/core-account-member-removed */
-  postEventsMeetingsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/meetings/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-created */
   postEventsMeetingsEventsCoreCallsCallCreated: { method: 'POST', path: '/_events/meetings/events/core-calls-call-created', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-scheduled */
   postEventsMeetingsEventsCoreCallsCallScheduled: { method: 'POST', path: '/_events/meetings/events/core-calls-call-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/rooms/events/core-account-member-removed */
   postEventsRoomsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/rooms/events/core-account-member-removed', tag: 'system', host: 'any' },
-  /** POST /_events/rooms/events/system-workspace-member-added */
-  postEventsRoomsEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/rooms/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-account-member-role_changed/notify-security */
   postEventsSystemEventsCoreAccountMemberRoleChangedNotifySecurity: { method: 'POST', path: '/_events/system/events/core-account-member-role_changed/notify-security', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-billing-dunning-exhausted/notify-billing */
@@ -725,7 +713,7 @@ export const OPERATIONS = {
   patchMailDomainsByDomainId: { method: 'PATCH', path: '/mail/domains/{domain_id}', tag: 'mail', host: 'workspace' },
   /** Deletes a domain with its mailboxes, groups and their mail */
   deleteMailDomainsByDomainId: { method: 'DELETE', path: '/mail/domains/{domain_id}', tag: 'mail', host: 'workspace' },
-  /** Looks the domain's DNS records up now; verified while MX, SPF, DKIM and DMARC all match */
+  /** Looks the domain's DNS records up now; verified (and claimed for this workspace) once the ownership record carries th... */
   postMailDomainsByDomainIdVerification: { method: 'POST', path: '/mail/domains/{domain_id}/verification', tag: 'mail', host: 'workspace' },
   /** Lists the caller's drafts (account_id filters), last saved first */
   getMailDrafts: { method: 'GET', path: '/mail/drafts', tag: 'mail', host: 'workspace', paged: true },
