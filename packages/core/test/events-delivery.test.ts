@@ -32,10 +32,10 @@ test.before(async () => {
   ok = await startEventSink();
   failing = await startEventSink(() => 500);
   redirecting = await startEventSink(() => 302);
-  sleepy = await startEventSink(() => new Promise((resolve) => setTimeout(() => resolve(200), 1500)));
+  sleepy = await startEventSink(() => new Promise((resolve) => setTimeout(() => resolve(200), 4500)));
   // Warnings and errors only: what the handler outcomes are logged at.
   const logger = createLogger('warn', { write: (line: string) => void logs.push(JSON.parse(line)) });
-  env = await startTestRuntime({ logger, events: { brokerSecret: SECRET, tuning: { retry: RETRY, deliveryTimeoutMs: 400 } } });
+  env = await startTestRuntime({ logger, events: { brokerSecret: SECRET, tuning: { retry: RETRY, deliveryTimeoutMs: 3000 } } });
   const { runtime } = env;
   acme = await runtime.workspaces.create({ subdomain: 'acme', name: 'Acme' });
   await runtime.db.sequelize.query('CREATE TABLE fixture_handled (id text PRIMARY KEY, workspace_id uuid NOT NULL)');
@@ -161,7 +161,7 @@ test.serial('a redirect and a timeout are failures like any other non-200 answer
   t.is(sleepy.received.length, 1, 'max_retries 0: one attempt');
   t.is(assigned.status, 'exhausted');
   t.is(assigned.last_status, null);
-  t.is(assigned.last_error, 'timed out after 400 ms');
+  t.is(assigned.last_error, 'timed out after 3000 ms');
 });
 
 test.serial('a replayed delivery is sent again as a new delivery of the same event', async (t) => {
