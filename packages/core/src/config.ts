@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BillingConfigInput } from './billing/index.js';
-import { webRtcConfig, type WebRtcConfig } from './signaling/index.js';
+import type { BillingConfigInput } from './billing/config.js';
+import { webRtcConfig, type WebRtcConfig } from './signaling/config.js';
 
 /** Everything the runtime reads from its environment, resolved once at start-up. */
 export interface RuntimeConfig {

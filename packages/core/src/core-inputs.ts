@@ -1,12 +1,14 @@
 import type { Plugin } from '@hapi/hapi';
 import type { Logger } from 'pino';
-import type { AccessDenial } from './access/index.js';
-import type { AppRegistry, SearchIndexer } from './apps/index.js';
+import type { AccessDenial } from './access/app-guard.js';
+import type { AppRegistry } from './apps/registry.js';
+import type { SearchIndexer } from './apps/search-operations.js';
 import type { RuntimeConfig } from './config.js';
-import type { Database } from './db/index.js';
-import type { EventBusOptions, EventSink } from './events/index.js';
-import type { Mailer } from './mail/index.js';
-import type { PhonePushProvider } from './notifications/index.js';
+import type { Database } from './db/database.js';
+import type { EventBusOptions } from './events/bus.js';
+import type { EventSink } from './events/sink.js';
+import type { Mailer } from './mail/mailer.js';
+import type { PhonePushProvider } from './notifications/phone-push.js';
 
 /** Which concern stages through an event sink handed to the `eventSink` seam. */
 export type StagingConcern = 'apps' | 'identity';

@@ -4,5 +4,5 @@ export { AppRegistry, type AppParticipant, type AppRegistryOptions } from './reg
 export { AppHost, type AppHostParts } from './host.js';
 export { appSearchAccess, searchIndexerOver, type AppSearchAccess } from './search-access.js';
 export { InstallationService, type AccessPolicyInput, type InstallationRow, type RoleSlice } from './installations.js';
-export type { SearchIndexer, SearchOperation } from './pipeline.js';
+export type { SearchIndexer, SearchOperation } from './search-operations.js';
 export { StrictRoles } from './strict-roles.js';

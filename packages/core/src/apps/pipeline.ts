@@ -37,6 +37,7 @@ import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single,
 import { SecretBox, type CountedAttempt, type Throttle } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
 import type { SignalingService } from '../signaling/index.js';
+import type { SearchIndexer, SearchOperation } from './search-operations.js';
 import { queuedMail, type MailOutbox, type QueuedMail } from '../mail/index.js';
 import type { StorageService, StorageUnit } from '../storage/index.js';
 import { publicOrigin, type WorkspaceRecord as Workspace } from '../tenancy/index.js';
@@ -45,17 +46,6 @@ import { checkMemberReferences, routeMemberFields, WorkspaceMembers, type Direct
 import { scopedDb, type BoundModels } from './models.js';
 import type { StrictRoles } from './strict-roles.js';
 import { releaseClaim, takeClaim } from './claims.js';
-
-/** One change to the search index, as an app's handler asked for it. */
-export type SearchOperation = { op: 'upsert'; document: SearchDocument } | { op: 'remove'; type: string; id: string };
-
-/**
- * The search engine's side of `ctx.search`: applies an app's index changes for one workspace,
- * inside the work's transaction (after the handler succeeded, under the runtime's own role).
- */
-export interface SearchIndexer {
-  apply(scope: { workspaceId: string; app: string }, operations: SearchOperation[]): Promise<void>;
-}
 
 /** What the pipeline needs from the runtime (the `apps` plugin builds it once; tests substitute through the runtime's seams). */
 export interface PipelineServices {

@@ -3,7 +3,7 @@ import type { SearchableType, SearchDocument } from '@wpk/sdk';
 import type { Sequelize } from 'sequelize';
 import { credentialsOf, defaultPermissionSourceFactory, isInstalled } from '../access/index.js';
 import type { InstallationService } from './installations.js';
-import type { SearchIndexer } from './pipeline.js';
+import type { SearchIndexer } from './search-operations.js';
 import type { AppRegistry } from './registry.js';
 
 /** What the platform search needs from apps and access (search/SearchAccess). */

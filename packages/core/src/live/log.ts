@@ -21,6 +21,12 @@ export interface LivePublication {
   revoke: string[];
 }
 
+/** What the apps layer publishes through. */
+export interface LivePublisher {
+  /** Appends the events to their channels' logs and fans them out (call after the app's transaction committed). */
+  publish(workspaceId: string, publications: readonly LivePublication[]): Promise<void>;
+}
+
 /** What travels between processes: a logged event (with `id`), or an ephemeral signal (typing, presence). */
 export interface LiveNote {
   w: string;

@@ -9,17 +9,11 @@ import type { CorePlugin } from '../core-inputs.js';
 import { isTrustedOrigin } from '../server/index.js';
 import { hashSecret, judgeCredentials, type LiveCredential, type LiveMember } from './access.js';
 import { LiveHub, LIVE_PROTOCOL, type LiveWorkspace } from './hub.js';
-import { LiveLog, NoteListener, type LivePublication } from './log.js';
+import { LiveLog, NoteListener, type LivePublication, type LivePublisher } from './log.js';
 
 /** The websocket's path (and of `GET /live`, which says who the socket would authenticate as). */
 export const LIVE_PATH = '/live';
 const MAX_MESSAGE_BYTES = 64 * 1024;
-
-/** What the apps layer publishes through. */
-export interface LivePublisher {
-  /** Appends the events to their channels' logs and fans them out (call after the app's transaction committed). */
-  publish(workspaceId: string, publications: readonly LivePublication[]): Promise<void>;
-}
 
 declare module '@hapi/hapi' {
   interface PluginProperties {

@@ -1,7 +1,7 @@
 import type { Request, ResponseToolkit, ResponseObject } from '@hapi/hapi';
 import { Sequelize, type Transaction } from 'sequelize';
 import { beginTransaction, commitTransaction, rollbackTransaction } from '../db/index.js';
-import type { EventSink, StagedEvent } from '../events/index.js';
+import type { EventSink, StagedEvent } from '../events/sink.js';
 
 /** The unit of work of one request: its transaction and the events it staged. */
 export interface RequestWork {
