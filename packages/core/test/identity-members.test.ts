@@ -172,6 +172,9 @@ test.serial('custom roles: create, list, update, delete, with their catalog even
     [{ name: 'R', permissions: { tasks: ['chat.messages.read'] } }, 'permissions.tasks: "chat.messages.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)'],
     [{ name: 'R', permissions: { tasks: ['tasks.read'] } }, 'permissions.tasks: "tasks.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)'],
     [{ name: 'R', permissions: { 'Not A Slug': ['x'] } }, 'permissions: "Not A Slug" is not an app slug'],
+    // The SDK's grammar, the one apps are validated against: words joined by _, never -.
+    [{ name: 'R', permissions: { 'my-app': ['my-app.notes.read'] } }, 'permissions: "my-app" is not an app slug'],
+    [{ name: 'R', permissions: { tasks: ['tasks.task-lists.read'] } }, 'permissions.tasks: "tasks.task-lists.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)'],
   ];
   for (const [json, error] of cases) {
     const answer = await owner.post('acme', '/roles', json);

@@ -1,4 +1,5 @@
 import { ConflictError, InvalidError, isUuid, NotFoundError } from '@wpk/sdk';
+import { namespaceProblem, permissionKeyProblem } from '@wpk/sdk/tooling';
 import { Op, UniqueConstraintError, col, fn, where } from 'sequelize';
 import { PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, type CallerMember } from '../../access/index.js';
 import type { Role, RolePermissions } from '../models/index.js';
@@ -16,9 +17,10 @@ export interface PresentedRole {
   updated_at: string;
 }
 
-// A first-party slug (`tasks`) or a third-party one (`ext.acme.hello`).
-const SLUG = /^(?:ext\.[a-z0-9][a-z0-9-]{0,62}\.)?[a-z][a-z0-9-]{0,62}$/;
-const PERMISSION_TAIL = /^[a-z][a-z0-9_-]*\.[a-z][a-z0-9_-]*$/;
+// The grammar of slugs and permission keys is the SDK's, the one apps are validated against
+// (docs/decisions/new-naming-in-one-place.md): a role can name only keys an app could declare.
+/** A first-party slug (`tasks`) or a third-party one (`ext.acme.hello`). */
+const isAppSlug = (slug: string) => namespaceProblem(slug, !slug.startsWith('ext.')) === null;
 const MAX_PERMISSIONS_PER_APP = 500;
 
 /**
@@ -30,13 +32,13 @@ export function validatePermissions(input: unknown): RolePermissions {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new InvalidError('permissions must be an object keyed by app slug');
   const result: RolePermissions = {};
   for (const [slug, keys] of Object.entries(input as Record<string, unknown>)) {
-    if (!SLUG.test(slug)) throw new InvalidError(`permissions: "${slug}" is not an app slug`);
     if (slug === PLATFORM_NAMESPACE) throw new InvalidError(`permissions.${PLATFORM_NAMESPACE}: ${PLATFORM_KEYS_NOT_IN_ROLES}`);
+    if (!isAppSlug(slug)) throw new InvalidError(`permissions: "${slug}" is not an app slug`);
     if (!Array.isArray(keys)) throw new InvalidError(`permissions.${slug} must be an array of permission keys`);
     if (keys.length > MAX_PERMISSIONS_PER_APP) throw new InvalidError(`permissions.${slug} must contain at most ${MAX_PERMISSIONS_PER_APP} keys`);
     const unique: string[] = [];
     for (const key of keys) {
-      const valid = typeof key === 'string' && key.startsWith(`${slug}.`) && (key === `${slug}.*` || PERMISSION_TAIL.test(key.slice(slug.length + 1)));
+      const valid = typeof key === 'string' && (key === `${slug}.*` || permissionKeyProblem(key, slug) === null);
       if (!valid) throw new InvalidError(`permissions.${slug}: ${JSON.stringify(key)} is not a permission key of ${slug} ({slug}.{resource}.{action} or ${slug}.*)`);
       if (!unique.includes(key)) unique.push(key);
     }
