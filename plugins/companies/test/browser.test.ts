@@ -81,7 +81,7 @@ test.serial('at 1280 px: sign in, open Companies, add a company, edit it, change
   await frame.getByLabel('Domain').fill('https://www.Initech.example/');
   await frame.getByRole('button', { name: 'Add company' }).click();
   await page.waitForURL(/\/app\/companies\/companies\/[0-9a-f-]+$/);
-  await frame.getByRole('heading', { name: 'Initech', level: 1 }).waitFor();
+  await frame.getByRole('heading', { name: 'Initech', exact: true, level: 1 }).waitFor();
   await frame.getByText('Owner of acme').waitFor();
   t.deepEqual(await companies(), [
     ['Globex', 'globex.example', 'Energy', '1001-5000', 'Springfield', world.owner.id, 1],
@@ -95,7 +95,7 @@ test.serial('at 1280 px: sign in, open Companies, add a company, edit it, change
   await frame.locator('wa-select[name="size"]').click();
   await frame.getByRole('option', { name: '51-200' }).click();
   await frame.getByRole('button', { name: 'Save company' }).click();
-  await frame.getByRole('heading', { name: 'Initech', level: 1 }).waitFor();
+  await frame.getByRole('heading', { name: 'Initech', exact: true, level: 1 }).waitFor();
   await frame.getByText('Software · 51-200 employees').waitFor();
 
   // The owner, chosen in the shell's member picker.
@@ -139,7 +139,7 @@ test.serial('at 375 px: the list and a company read on a phone; a company is del
   await table.getByRole('link', { name: 'Initech' }).waitFor();
   await checkPage(t, page, frame, 'the list at 375 px');
   await table.getByRole('link', { name: 'Initech' }).click();
-  await frame.getByRole('heading', { name: 'Initech', level: 1 }).waitFor();
+  await frame.getByRole('heading', { name: 'Initech', exact: true, level: 1 }).waitFor();
   await frame.getByText('Dana Scully').waitFor();
   await checkPage(t, page, frame, 'a company at 375 px');
   await saveScreenshot(page, `${IMAGES}companies-company-375.png`);
