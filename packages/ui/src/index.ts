@@ -8,7 +8,7 @@
  */
 export { startApp, kit, errorText, localeOf, bridgeTransport, type AppKit } from './app.js';
 export { Bridge, connectBridge } from './bridge/client.js';
-export { BRIDGE_PROTOCOL, isAppPath, type BridgeInit, type BridgeMember, type BridgeRequests, type PickedMember, type SearchHit } from './bridge/protocol.js';
+export { BRIDGE_PROTOCOL, isAppPath, type BridgeInit, type BridgeMember, type BridgeRequests, type DevicePosition, type PickedMember, type SearchHit } from './bridge/protocol.js';
 export { formatDate, formatMoney, formatBytes, type DateStyle } from './format.js';
 export { LiveConnection, type LiveEvent, type ChannelListener } from './live.js';
 export { matchRoute, routeQuery, onRoute, navigate, toast, confirmAction, type RouteParams } from './router.js';

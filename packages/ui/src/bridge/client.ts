@@ -111,6 +111,11 @@ export class Bridge extends EventTarget {
     return this.request('resolve-mrn', { mrn });
   }
 
+  /** The device's position through the shell (`purpose` says why, in the shell's question): a frame may not ask the browser itself. */
+  position(purpose: string): Promise<BridgeRequests['position']['output']> {
+    return this.request('position', { purpose });
+  }
+
   /** A fresh token now (the client asks after a 401). */
   async refreshToken(): Promise<string> {
     const fresh = await this.request('token', {});

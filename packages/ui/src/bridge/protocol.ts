@@ -39,6 +39,14 @@ export interface PickedMember {
   email: string;
 }
 
+/** Where the device is, as the browser reports it (the shell asks; the app's frame may not). */
+export interface DevicePosition {
+  latitude: number;
+  longitude: number;
+  /** The radius of the accuracy circle, in metres (rounded up). */
+  accuracy_m: number;
+}
+
 /** One search result, as `GET /search` answers it. */
 export interface SearchHit {
   type: string;
@@ -68,6 +76,12 @@ export interface BridgeRequests {
   'pick-files': { input: { title?: string; multiple?: boolean }; output: SearchHit[] };
   /** A record by its MRN, as search shows it to this member; null when not found or not theirs to see. */
   'resolve-mrn': { input: { mrn: string }; output: SearchHit | null };
+  /**
+   * The device's position, for an app that needs it (clocking in at a geofenced place): the shell
+   * asks the person once per tab and app, then the browser (its own prompt, for the workspace's
+   * origin). Fails with a readable message when refused or unavailable.
+   */
+  position: { input: { purpose: string }; output: DevicePosition };
   /** The person pressed the search shortcut (Ctrl+K, ⌘K, `/`) inside the app: the shell focuses its search. */
   'focus-search': { input: Record<string, never>; output: null };
   /** A fresh token now (after a 401): the shell asks the platform for one. */

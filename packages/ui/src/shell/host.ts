@@ -1,6 +1,6 @@
 import type { WpkConfirmDialog } from '../components/confirm-dialog.js';
 import type { WpkToaster } from '../components/toaster.js';
-import { BRIDGE_PROTOCOL, isAppPath, type BridgeCall, type BridgeInit, type BridgeRequests, type PickedMember, type SearchHit } from '../bridge/protocol.js';
+import { BRIDGE_PROTOCOL, isAppPath, type BridgeCall, type BridgeInit, type BridgeRequests, type DevicePosition, type PickedMember, type SearchHit } from '../bridge/protocol.js';
 import { shellApi, toSignIn, type ShellContext } from './api.js';
 import type { WpkFilePickerDialog, WpkMemberPickerDialog } from './pickers.js';
 
@@ -149,6 +149,8 @@ export class AppHost {
       }
       case 'resolve-mrn':
         return this.resolve(String((call.input as BridgeRequests['resolve-mrn']['input']).mrn));
+      case 'position':
+        return this.position(String((call.input as BridgeRequests['position']['input']).purpose ?? ''));
       case 'focus-search':
         this.parts.search?.focus();
         return null;
@@ -162,6 +164,39 @@ export class AppHost {
       default:
         throw new Error(`Unknown bridge request ${String(call.type).slice(0, 50)}`);
     }
+  }
+
+  /**
+   * The device's position for the app. The app's frame has no geolocation of its own (its frame
+   * does not allow it: any app could follow the person), so the shell asks: once per tab and app,
+   * in its own dialog naming the app and its purpose, then the browser asks for the workspace's
+   * origin as it always does.
+   */
+  private async position(purpose: string): Promise<DevicePosition> {
+    const key = `wpk.position.${this.context.app.slug}`;
+    if (sessionStorage.getItem(key) !== 'shared') {
+      const name = this.context.app.name;
+      const shared = await this.parts.confirm.ask({ title: `Share your location with ${name}?`, message: `${name} asks where you are: ${purpose.slice(0, 300) || 'no reason given'}. It gets your position only when you do this, for as long as this tab is open.`, confirm_label: 'Share my location' });
+      if (!shared) throw new Error('You did not share your location');
+      sessionStorage.setItem(key, 'shared');
+    }
+    if (!('geolocation' in navigator)) throw new Error('This browser cannot tell where you are');
+    return new Promise((resolve, reject) => {
+      navigator.geolocation.getCurrentPosition(
+        (found) => resolve({ latitude: found.coords.latitude, longitude: found.coords.longitude, accuracy_m: Math.ceil(found.coords.accuracy) }),
+        (failure) =>
+          reject(
+            new Error(
+              failure.code === failure.PERMISSION_DENIED
+                ? 'Location access is blocked for this site: allow it in the browser and try again'
+                : failure.code === failure.TIMEOUT
+                  ? 'Finding your position took too long: try again'
+                  : 'Your position is not available right now',
+            ),
+          ),
+        { enableHighAccuracy: true, timeout: 20_000, maximumAge: 0 },
+      );
+    });
   }
 
   /** The directory, read once per page (`GET /members`, joined members, every page of it). */

@@ -1,0 +1,43 @@
+import { formatBytes, formatDate, html, kit, navigate, nothing, type components } from '@wpk/ui';
+
+/** A file or a folder. */
+export type Item = components['schemas']['FilesItem'];
+
+/** The shell's path of one of the app's own paths, for links a person can open in a new tab. */
+export function appHref(path: string): string {
+  return `/app/${kit().app.slug}${path}`;
+}
+
+/** A link to one of the app's paths: a real href (new tab works), the shell's navigation on click. */
+export function appLink(path: string, label: unknown, current = false) {
+  return html`<a href=${appHref(path)} aria-current=${current ? 'page' : nothing} @click=${(event: MouseEvent) => {
+    if (event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    void navigate(path);
+  }}>${label}</a>`;
+}
+
+/** An item's path in the app (the search's result URL too). */
+export const itemPath = (item: Pick<Item, 'id'>) => `/files/${item.id}`;
+
+export const bytes = (count: number) => formatBytes(count, kit().locale);
+export const changed = (iso: string) => formatDate(iso, { locale: kit().locale, timeZone: kit().timeZone, style: 'datetime' });
+
+/** Every item of a folder (null: the root), folders first, then files, by name. */
+export async function folderItems(folderId: string | null): Promise<Item[]> {
+  const items: Item[] = [];
+  for await (const item of kit().client.paginate('getFiles', { query: { per_page: 100, ...(folderId ? { folder_id: folderId } : {}) } })) items.push(item as Item);
+  return items;
+}
+
+/** The folders from the root down to `item` (its ancestors, then itself), read one by one (at most 50 levels). */
+export async function trail(item: Item): Promise<Item[]> {
+  const chain = [item];
+  let parent = item.parent_id;
+  while (parent && chain.length < 50) {
+    const folder = (await kit().client.files.getFilesByFileId({ params: { file_id: parent } })).data as Item;
+    chain.unshift(folder);
+    parent = folder.parent_id;
+  }
+  return chain;
+}

@@ -1,0 +1,10 @@
+/**
+ * The Files app's front-end: the member's drive (folders with breadcrumbs, upload with progress,
+ * rename, move, trash) and the trash with restore. It runs in the workspace shell's sandboxed frame
+ * and reaches the platform through the kit (docs/ui.md).
+ */
+import { startApp } from '@wpk/ui';
+import './files-app.js';
+
+await startApp();
+document.body.append(document.createElement('files-app'));
