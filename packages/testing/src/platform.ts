@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, createScratchDatabase, distributionProblems, installResponseValidation, isInstalled, migrateDown, migrateUp, PLATFORM_DISTRIBUTION, Runtime, StatementRecorder, type AccessDenial, type AppEntry, type MailMessage, type ObservedEvent, type ResponseValidation, type RuntimeSeams, type ScratchDatabase, type SearchOperation } from '@wpk/core';
-import { type AppDefinition, type ChainStep } from '@wpk/sdk';
+import { type AnyAppDefinition, type ChainStep } from '@wpk/sdk';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -12,7 +12,7 @@ import { TestClock } from './clock.js';
 export const API_VERSION = '2026-11-01';
 
 /** An app to load: the value `defineApp` returned, or the app's directory. */
-export type TestApp = AppDefinition<any> | string;
+export type TestApp = AnyAppDefinition | string;
 
 /** Options of createTestPlatform. */
 export interface TestPlatformOptions {
@@ -145,6 +145,7 @@ export type CapturedSearchChange = SearchOperation & { workspaceId: string; app:
 export interface TestResponse {
   status: number;
   /** The parsed JSON body (null when empty). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely and assert their exact shape
   body: any;
   headers: Record<string, string | string[] | undefined>;
 }

@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import { API_VERSION } from './platform.js';
 
 /** A message the platform sent on a socket (JSON). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely and assert their exact shape
 export type SocketMessage = Record<string, any>;
 
 /** An open websocket to the platform (`/live` or `/signaling`) with a queue of the messages it received. */
@@ -22,6 +23,7 @@ export interface TestSocket {
 /** An upgrade the platform refused: its status and JSON body. */
 export interface RefusedUpgrade {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely and assert their exact shape
   body: any;
 }
 

@@ -67,6 +67,7 @@ function namespaceOf(app: TestApp): string {
 }
 
 /** Asserts a 200 answer and returns its `data`; otherwise throws with the answer, so a failed step names itself. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely and assert their exact shape
 export function ok<T = any>(response: TestResponse): T {
   if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body.data as T;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { AppDefinition, AppManifest, ManifestProblem } from '@wpk/sdk';
+import type { AnyAppDefinition, AppManifest, ManifestProblem } from '@wpk/sdk';
 import { appNamespace, appSchemaName, codeFacts, formatManifestProblem, isAppDefinition, validateManifest } from '@wpk/sdk/tooling';
 
 /**
@@ -16,7 +16,7 @@ export type AppEntry =
   | { package: string; firstParty?: boolean }
   | { dir: string; firstParty?: boolean }
   | { manifest: string; address?: string; firstParty?: boolean }
-  | { app: AppDefinition<any>; dir?: string; firstParty?: boolean };
+  | { app: AnyAppDefinition; dir?: string; firstParty?: boolean };
 
 /** An app as loaded and validated: manifest, code (absent for a remote app), where it came from. */
 export interface LoadedApp {
@@ -27,7 +27,7 @@ export interface LoadedApp {
   firstParty: boolean;
   manifest: AppManifest;
   /** The code; null for a remote app. */
-  definition: AppDefinition<any> | null;
+  definition: AnyAppDefinition | null;
   /** Remote apps: where event deliveries go. */
   address: string | null;
   /** The manifest file, as messages name it. */
@@ -141,7 +141,7 @@ async function importEntry(file: string, dir: string): Promise<unknown> {
  * runtime would but not validated: what `wpk manifest` reads to rewrite a stale app.json. Null
  * when the directory has no entry module.
  */
-export async function importAppDefinition(dir: string): Promise<AppDefinition<any> | null> {
+export async function importAppDefinition(dir: string): Promise<AnyAppDefinition | null> {
   const file = findEntryModule(dir);
   if (!file) return null;
   const module = (await importEntry(file, dir)) as { default?: unknown };
@@ -154,7 +154,7 @@ interface ResolvedEntry {
   firstParty: boolean;
   manifestFile: string | null;
   manifest: unknown;
-  definition: AppDefinition<any> | null;
+  definition: AnyAppDefinition | null;
   entryModule: string | null;
   addressOverride: string | null;
 }
@@ -170,7 +170,7 @@ async function resolveEntry(entry: AppEntry, projectDir: string, problems: strin
   let manifestFile: string | null = null;
   let firstParty = normalized.firstParty === true;
   let label: string;
-  let definition: AppDefinition<any> | null = null;
+  let definition: AnyAppDefinition | null = null;
   let addressOverride: string | null = null;
 
   if ('app' in normalized) {

@@ -143,7 +143,7 @@ function contextPermissions(permissions: PermissionSet, app: LoadedApp): Context
   return Object.freeze({ has: (key: string) => permissions.has(key), keys: () => permissions.expand(app.declaredKeys) });
 }
 
-function toAppRequest(request: Request): AppRequest<any> {
+function toAppRequest(request: Request): AppRequest<unknown> {
   return {
     method: request.method.toUpperCase(),
     path: request.path,

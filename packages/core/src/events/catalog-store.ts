@@ -4,7 +4,7 @@ import type { ParticipantDeclaration } from './types.js';
 
 /** Anything that runs a parameterised query: a pg Pool or PoolClient. */
 export interface Queryable {
-  query<R extends pg.QueryResultRow = any>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
 /**

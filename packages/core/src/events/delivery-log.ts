@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
 import type { Queryable } from './catalog-store.js';
 import { maskPayload } from './payload.js';
 import type { DeliveryQueue } from './queue.js';
@@ -83,7 +84,7 @@ export async function getDelivery(db: Queryable, catalog: EventCatalog, id: stri
   return { ...present(rows[0], catalog), attempt_log: attempts.map((attempt) => ({ ...attempt, started_at: iso(attempt.started_at)! })) };
 }
 
-function present(row: Record<string, any>, catalog: EventCatalog): DeliveryLogEntry {
+function present(row: pg.QueryResultRow, catalog: EventCatalog): DeliveryLogEntry {
   const redact = catalog.action(row.action)?.redact ?? [];
   return {
     id: row.id,
@@ -101,16 +102,16 @@ function present(row: Record<string, any>, catalog: EventCatalog): DeliveryLogEn
     created_at: iso(row.created_at)!,
     delivered_at: iso(row.delivered_at),
     replay_of: row.replay_of,
-    payload: maskPayload(maskSealed(row.payload), redact),
+    payload: maskPayload(maskSealed(row.payload) as Record<string, unknown>, redact),
     metadata: row.metadata,
   };
 }
 
 /** Sealed values never leave the database as ciphertext either. */
-function maskSealed(value: any): any {
+function maskSealed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(maskSealed);
   if (value && typeof value === 'object') {
-    if (typeof value.$sealed === 'string' && Object.keys(value).length === 1) return '[REDACTED]';
+    if (typeof (value as { $sealed?: unknown }).$sealed === 'string' && Object.keys(value).length === 1) return '[REDACTED]';
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskSealed(item)]));
   }
   return value;

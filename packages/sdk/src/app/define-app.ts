@@ -143,6 +143,7 @@ export interface SignalingSessionKind<M extends ModelMap = ModelMap> {
 /** The code parts of an app, given to defineApp. */
 export interface AppParts<M extends ModelMap = ModelMap> {
   /** Every route (each needs an entry in the manifest's authorization table). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route fixes its own app types
   routes?: AnyAppRoute<M, any>[];
   /** Migrations of the app's schema, in order. */
   migrations?: AppMigration[];
@@ -151,10 +152,13 @@ export interface AppParts<M extends ModelMap = ModelMap> {
   /** Named checks used by the authorization table. */
   checks?: Record<string, AppCheck<M>>;
   /** Subscription handlers, by event action (each declared in the manifest's subscriptions). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler fixes its own event payload
   subscriptions?: Record<string, SubscriptionHandler<M, any, any>>;
   /** Search hooks, by searchable type. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each searchable type fixes its own record
   search?: Record<string, SearchHooks<M, any>>;
   /** Long-lived services, by name (started with the runtime). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each service fixes its own handle
   services?: Record<string, AppService<M, any>>;
   /** Live-update channel kinds, by kind (`chats`, `boards`). */
   live?: Record<string, LiveChannelKind<M>>;
@@ -187,6 +191,14 @@ export interface AppDefinition<M extends ModelMap = ModelMap> {
   /** Signaling session kinds. */
   readonly signaling: Record<string, SignalingSessionKind<M>>;
 }
+
+/**
+ * An app definition whatever its models (what the loader, the CLI and the harness hold). `M`
+ * appears both in and out of the definition's handlers, so no concrete ModelMap stands for every
+ * app; `any` is TypeScript's way to say "some M".
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an existential: some app's models
+export type AnyAppDefinition = AppDefinition<any>;
 
 /**
  * Declares an app: `export default defineApp(manifest, { routes, migrations, models, checks,
@@ -246,7 +258,7 @@ export function isAppDefinition(value: unknown): value is AppDefinition {
 }
 
 /** What of an app's code the validator cross-checks against the manifest. */
-export function codeFacts(app: AppDefinition<any>): ManifestCodeFacts {
+export function codeFacts(app: AnyAppDefinition): ManifestCodeFacts {
   return {
     routes: app.routes.map((route) => ({ method: route.method, path: route.path, public: route.public === true, ...(route.public === true ? {} : { chain: (route as { chain?: unknown[] }).chain }) })),
     checks: Object.keys(app.checks),
@@ -261,7 +273,7 @@ export function codeFacts(app: AppDefinition<any>): ManifestCodeFacts {
  * into app.json; a route without a chain in the code keeps the table's entry as it is (apps
  * written before chains moved into the code).
  */
-export function authorizationTable(app: AppDefinition<any>): AuthorizationEntry[] {
+export function authorizationTable(app: AnyAppDefinition): AuthorizationEntry[] {
   const current = new Map((app.manifest.authorization ?? []).map((entry) => [`${entry.method.toUpperCase()} ${entry.path}`, entry]));
   return app.routes.map((route) => {
     const description = route.description ?? current.get(`${route.method.toUpperCase()} ${route.path}`)?.description;
@@ -276,7 +288,7 @@ export function authorizationTable(app: AppDefinition<any>): AuthorizationEntry[
 }
 
 /** Validates an app definition: its manifest, cross-checked against its code. */
-export function validateApp(app: AppDefinition<any>, options: Omit<ValidateManifestOptions, 'code'>): ManifestProblem[] {
+export function validateApp(app: AnyAppDefinition, options: Omit<ValidateManifestOptions, 'code'>): ManifestProblem[] {
   return validateManifest(app.manifest, { ...options, code: codeFacts(app) });
 }
 

@@ -29,6 +29,7 @@ export interface IncludeRelation {
   /** The relation's name in the model's `relations`. */
   relation: string;
   /** A filter on the related rows (the workspace filter is always added). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Sequelize's where over any model's attributes
   where?: WhereOptions<any>;
   /** The related columns to read (default all). */
   attributes?: string[];
@@ -69,6 +70,7 @@ export function defineModel<A extends object = Record<string, unknown>>(table: s
 }
 
 /** The models an app declares, by the name it uses in `ctx.db`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each model fixes its own attributes
 export type ModelMap = Record<string, ModelDeclaration<any>>;
 
 /** The row shape of a model declaration. */

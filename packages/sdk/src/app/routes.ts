@@ -104,6 +104,7 @@ export interface AppRoute<M extends ModelMap = ModelMap, T extends AppTypes = Un
   /** True for a route the manifest marks `public: true` (use definePublicRoute). */
   public?: false;
   /** Answers the request; the return value is the 200 body. Throw the SDK's errors for 4xx. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route fixes its own payload (validated before the handler)
   handler(request: AppRequest<any>, ctx: AppContext<M, T>): unknown;
 }
 
@@ -124,10 +125,12 @@ export interface AppPublicRoute<M extends ModelMap = ModelMap, T extends AppType
   /** Always true. */
   public: true;
   /** Answers the request; the return value is the 200 body. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route fixes its own payload (validated before the handler)
   handler(request: AppRequest<any>, ctx: PublicContext<M, T>): unknown;
 }
 
 /** Any route of an app. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- some app's types
 export type AnyAppRoute<M extends ModelMap = ModelMap, T extends AppTypes = any> = AppRoute<M, T> | AppPublicRoute<M, T>;
 
 /** Declares a route (typing helper): `defineRoute<Models, AppTypes>({ method, path, validate, handler })`. */

@@ -7,6 +7,7 @@ import { isUuid } from '../input/ids.js';
 import { likePattern } from './queries.js';
 
 /** The context a resource works in: any context with the app's models (a request's, with its caller; a delivery's, without). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any of the app's contexts (request, subscription, service)
 export type ResourceContext<M extends ModelMap> = BaseContext<M, any> & { member?: ContextMember | null };
 type AnyContext<M extends ModelMap> = ResourceContext<M>;
 

@@ -5,7 +5,8 @@ import { applyCompanyEvent } from '../services/company-copies.js';
 import { forgetMailbox, onMailReceived, onMailSent, rememberMailbox } from '../services/mail-suggestions.js';
 import { forgetMember, recordInteraction, type InteractionSource } from '../services/suggestions.js';
 
-type Handler = SubscriptionHandler<Models, AppTypes, any>;
+/** A handler that serves several of the actions the app receives. */
+type Handler = SubscriptionHandler<Models, AppTypes, keyof AppTypes['receives'] & string>;
 
 /** `core.companies.company.*`: the app's copy of company names (see applyCompanyEvent). A malformed payload is logged and acknowledged. */
 const companyHandler =

@@ -26,10 +26,12 @@ export interface SubResourceFamily {
   /** `GET {path}`: the records of the parent, paged; `filters` are its query's own fields. */
   list?: { chain: ChainStep[]; description: string; filters?: Record<string, JoiSchema>; run(ctx: MailContext, parentId: string, query: Record<string, unknown>): Promise<{ rows: Shown[]; count: number }> };
   /** `POST {path}`: a new record; `linkSelf` answers its URL (by its `id`) as `links.self`; `answers` when it differs from `record`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the body its Joi schema validated; each family's run names its own type
   create?: { chain: ChainStep[]; description: string; payload: JoiObjectSchema; answers?: JoiObjectSchema; linkSelf?: boolean; run(ctx: MailContext, parentId: string, payload: any): Promise<Shown> };
   /** `GET {path}/{item}`. */
   read?: { chain: ChainStep[]; description: string; run(ctx: MailContext, parentId: string, id: string): Promise<Shown> };
   /** `PUT` or `PATCH {path}/{item}`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the body its Joi schema validated; each family's run names its own type
   update?: { method: 'PUT' | 'PATCH'; chain: ChainStep[]; description: string; payload: JoiObjectSchema; run(ctx: MailContext, parentId: string, id: string, payload: any): Promise<Shown> };
   /** `DELETE {path}/{item}`: answers `{id, deleted: true}`. */
   remove?: { chain: ChainStep[]; description: string; run(ctx: MailContext, parentId: string, id: string): Promise<unknown> };
