@@ -161,3 +161,15 @@ test.serial('a member who joined a moment ago is accepted at once as the recipie
   t.deepEqual((await newcomer.get('/files')).body.data.map((item: { name: string }) => item.name), ['handover.txt']);
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.files.transfer.completed']);
 });
+
+test.serial('migration 0003 drops the private member directory; down re-creates it empty, up drops it again, the files stay', async (t) => {
+  const tables = async () => (await world.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'app_files' AND table_name = 'member_directory'")).map((row) => row.name);
+  const [{ n: items }] = await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_files.items');
+  t.deepEqual(await tables(), []);
+  t.deepEqual(await world.migrateAppDown('0003-drop-member-directory'), ['0003-drop-member-directory']);
+  t.deepEqual(await world.query('SELECT member_id, removed_at, removed_by FROM app_files.member_directory'), []);
+  t.deepEqual(await world.migrateAppUp(), ['0003-drop-member-directory']);
+  t.deepEqual(await tables(), []);
+  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_files.items'), [{ n: items }]);
+  t.is((await heir.get('/files')).status, 200);
+});
