@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, InvalidError, likePattern, NotFoundError, Op } from '@wpk/sdk';
 import type { Address, Message } from '../models/index.js';
 import { requireAccount, type Account } from './accounts.js';
-import { likePattern, type MailBaseContext, type MailContext } from './context.js';
+import type { MailBaseContext, MailContext } from '../kit.js';
 import { requireGroup } from './groups.js';
 
 /** A message as the API shows it. */
