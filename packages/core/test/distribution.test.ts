@@ -34,9 +34,9 @@ test.after.always(async () => {
   await env?.close();
 });
 
-/** The 27 tenant tables of core and the tasks app when the rules were set (issue 26). */
+/** The tenant tables of core and the tasks app when the rules were set (issue 26), less the tasks app's member directory, dropped since (issue 36). */
 const TENANT_TABLES = [
-  'app_tasks.board_members', 'app_tasks.boards', 'app_tasks.deliverables', 'app_tasks.member_directory', 'app_tasks.schedules',
+  'app_tasks.board_members', 'app_tasks.boards', 'app_tasks.deliverables', 'app_tasks.schedules',
   'app_tasks.task_assignees', 'app_tasks.task_comments', 'app_tasks.tasks', 'app_tasks.topics', 'app_tasks.views',
   'platform.activity', 'platform.admin_audit', 'platform.api_key_audit', 'platform.api_keys', 'platform.app_installations',
   'platform.app_requests', 'platform.event_dedupe', 'platform.event_deliveries', 'platform.events', 'platform.invitations',
@@ -74,6 +74,9 @@ test.serial('the keys migration goes down and up over a seeded workspace, keepin
   // Core's migrations after 0600 (notifications, ...) go down first and come back up with it.
   const later = platformMigrations.migrations.map((migration) => migration.name).filter((name) => name > '0600-distribution-keys');
   if (later.length > 0) t.deepEqual((await migrateDown(sequelize, platformMigrations, later[0])).sort(), later);
+  // So do the tasks app's migrations after its 0002 (task keys, the member directory's drop).
+  const tasksLater = tasksMigrations().migrations.map((migration) => migration.name).filter((name) => name > '0002-distribution-keys');
+  if (tasksLater.length > 0) t.deepEqual((await migrateDown(sequelize, tasksMigrations(), tasksLater[0])).sort(), tasksLater);
   const before = await count();
   for (const table of ['platform.members', 'platform.sessions', 'platform.api_keys', 'platform.events', 'platform.search_records', 'app_tasks.tasks', 'app_tasks.topics']) {
     t.true(before[table] > 0, `${table} is seeded`);
@@ -103,14 +106,17 @@ test.serial('the keys migration goes down and up over a seeded workspace, keepin
 
   const started = performance.now();
   t.deepEqual(await migrateUp(sequelize, platformMigrations), ['0600-distribution-keys', ...later]);
-  t.deepEqual(await migrateTasksUp(), ['0002-distribution-keys']);
+  t.deepEqual(await migrateTasksUp(), ['0002-distribution-keys', ...tasksLater]);
   t.log(`0600 + tasks 0002 up on the seeded database: ${Math.round(performance.now() - started)} ms`);
   t.is(await constraint('members_pkey'), 'PRIMARY KEY (id, workspace_id)');
   t.is(await constraint('tasks_topic_id_fkey'), 'FOREIGN KEY (workspace_id, topic_id) REFERENCES app_tasks.topics(workspace_id, id)');
   const after = await count();
-  // The tables of the later migrations are back, empty.
-  const recreated = Object.fromEntries(Object.keys(after).filter((name) => !(name in before)).map((name) => [name, 0]));
-  t.deepEqual(after, { ...before, ...recreated, 'platform.credential_hashes': before['platform.sessions'] + keyCount });
+  // The tables of the later migrations are back, empty; the task keys' up counts the seeded tasks again (one workspace's counter).
+  const recreated = Object.fromEntries(Object.keys(after).filter((name) => !(name in before)).map((name) => [name, name === 'app_tasks.task_key_counters' ? 1 : 0]));
+  // The tasks app's old member directory, re-created empty by its drop's down, is dropped again.
+  t.deepEqual(Object.keys(before).filter((name) => !(name in after)), ['app_tasks.member_directory']);
+  const { 'app_tasks.member_directory': _memberDirectory, ...kept } = before;
+  t.deepEqual(after, { ...kept, ...recreated, 'platform.credential_hashes': before['platform.sessions'] + keyCount });
   const [directory] = await sequelize.query<{ sessions: number; keys: number }>(
     `SELECT count(*) FILTER (WHERE kind = 'session')::int AS sessions, count(*) FILTER (WHERE kind = 'api_key')::int AS keys FROM platform.credential_hashes`,
     { type: QueryTypes.SELECT },
@@ -126,14 +132,16 @@ test.serial('the keys migration goes down and up over a seeded workspace, keepin
   t.is(members.statusCode, 200, members.payload);
 });
 
+function tasksMigrations() {
+  return env.runtime.migrationSets().find((candidate) => candidate.schema === 'app_tasks')!;
+}
+
 async function migrateTasksDown(): Promise<string[]> {
-  const set = env.runtime.migrationSets().find((candidate) => candidate.schema === 'app_tasks')!;
-  return migrateDown(env.runtime.db.sequelize, set, '0002-distribution-keys');
+  return migrateDown(env.runtime.db.sequelize, tasksMigrations(), '0002-distribution-keys');
 }
 
 async function migrateTasksUp(): Promise<string[]> {
-  const set = env.runtime.migrationSets().find((candidate) => candidate.schema === 'app_tasks')!;
-  return migrateUp(env.runtime.db.sequelize, set);
+  return migrateUp(env.runtime.db.sequelize, tasksMigrations());
 }
 
 test.serial('docs/scale-out.md lists exactly the plan wpk db distribution-plan prints', async (t) => {

@@ -177,15 +177,6 @@ export interface CoreAccountMemberRemovedPayload {
 }
 
 /**
- * A member joined the workspace.
- */
-export interface SystemWorkspaceMemberAddedPayload {
-  member_id: string;
-  role: 'owner' | 'admin' | 'member';
-  [k: string]: unknown;
-}
-
-/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -231,7 +222,6 @@ export interface EmittedEvents {
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
 export interface ReceivedEvents {
   'core.account.member.removed': CoreAccountMemberRemovedPayload;
-  'system.workspace.member.added': SystemWorkspaceMemberAddedPayload;
   'core.files.sweep.scheduled': CoreFilesSweepScheduledPayload;
 }
 

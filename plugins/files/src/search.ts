@@ -1,9 +1,11 @@
-import { Op, type SearchDocument, type SearchHooks } from '@wpk/sdk';
+import { memberMrn, Op, type SearchDocument, type SearchHooks } from '@wpk/sdk';
 import type { AppTypes } from './app.types.js';
 import type { Item, Models } from './models/index.js';
 import { ancestorsOf, liveDescendants } from './services/access.js';
 import { categoryOf } from './services/categories.js';
-import { bytes, mrnOf, type FilesBaseContext } from './services/context.js';
+import { itemResource } from './services/resources.js';
+import type { FilesBaseContext } from './kit.js';
+import { bytes } from './services/sizes.js';
 
 /**
  * The search document of a live file. Only its owner and the members it (or a folder above it)
@@ -20,7 +22,7 @@ export function fileDocument(item: Item, folderName: string | null, readers: str
     url: `/files/${item.id}`,
     names: [item.name],
     details: folderName ? [folderName] : [],
-    filters: { owner: mrnOf(item.owner_id), type: categoryOf(item.content_type), date: item.updated_at.toISOString(), size: bytes(item.size_bytes), content_type: item.content_type },
+    filters: { owner: memberMrn(item.owner_id), type: categoryOf(item.content_type), date: item.updated_at.toISOString(), size: bytes(item.size_bytes), content_type: item.content_type },
     readers: [...new Set([item.owner_id, ...readers])],
   };
 }
@@ -50,8 +52,17 @@ export async function indexTree(ctx: FilesBaseContext, root: Item): Promise<void
 export const search: Record<string, SearchHooks<Models, AppTypes>> = {
   file: {
     async reindex(ctx) {
-      const files = await ctx.db.items.findAll({ where: { kind: 'file', trashed_at: null }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
-      return fileDocuments(ctx, files);
+      // By keyset, 500 files at a time: each batch's folders and shares are read together.
+      const documents: SearchDocument[] = [];
+      let batch: Item[] = [];
+      for await (const file of itemResource.walk(ctx, { where: { kind: 'file', trashed_at: null } })) {
+        batch.push(file);
+        if (batch.length < 500) continue;
+        documents.push(...(await fileDocuments(ctx, batch)));
+        batch = [];
+      }
+      if (batch.length) documents.push(...(await fileDocuments(ctx, batch)));
+      return documents;
     },
   },
 };

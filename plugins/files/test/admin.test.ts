@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { filesWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let leaver: Caller;
@@ -7,7 +7,7 @@ let heir: Caller;
 let colleague: Caller;
 
 test.before(async () => {
-  world = await startWorld('offboard');
+  world = await filesWorld('offboard');
   leaver = await world.member();
   heir = await world.member();
   colleague = await world.member();
@@ -61,8 +61,9 @@ test.serial('member listings are collection envelopes of what the member owns, t
   t.like(files.body.pagination, { per_page: 1, total: 1 });
   const bad = await world.owner.get('/admin/file-members/alice/files');
   t.is(bad.status, 400);
-  t.is(bad.body.error, 'member_mrn must be a member MRN (mrn:account:member:{id})');
-  t.deepEqual((await world.owner.get(`/admin/file-members/${encodeURIComponent('mrn:account:member:00000000-0000-4000-8000-000000000000')}/files`)).body.data, []);
+  t.is(bad.body.error, 'path parameter member_mrn must be a member MRN (mrn:account:member:<id>)');
+  const stranger = await world.owner.get(`/admin/file-members/${encodeURIComponent('mrn:account:member:00000000-0000-4000-8000-000000000000')}/files`);
+  t.deepEqual([stranger.status, stranger.body], [400, { error: 'path parameter member_mrn mrn:account:member:00000000-0000-4000-8000-000000000000 is not a member of this workspace' }]);
   t.is((await leaver.get(`/admin/file-members/${encodeURIComponent(leaver.mrn)}/files`)).status, 403);
   await world.owner.delete(`/files/${folder.id}`);
 });
@@ -84,7 +85,7 @@ test.serial('transfer: everything moves in one go; root collisions get a suffix;
 
   t.is((await leaver.post('/admin/file-transfers', { from_mrn: leaver.mrn, to_mrn: heir.mrn })).status, 403);
   t.is((await world.owner.post('/admin/file-transfers', { from_mrn: leaver.mrn, to_mrn: leaver.mrn })).body.error, 'from_mrn and to_mrn must name two different members');
-  t.is((await world.owner.post('/admin/file-transfers', { from_mrn: 'bob', to_mrn: heir.mrn })).body.error, 'from_mrn must be a member MRN (mrn:account:member:{id})');
+  t.is((await world.owner.post('/admin/file-transfers', { from_mrn: 'bob', to_mrn: heir.mrn })).body.error, 'from_mrn must be a member MRN (mrn:account:member:<id>)');
   t.is((await world.owner.post('/admin/file-transfers', { to_mrn: heir.mrn })).status, 400);
 
   const transfer = await world.owner.post('/admin/file-transfers', { from_mrn: leaver.mrn, to_mrn: heir.mrn });
@@ -123,12 +124,52 @@ test.serial('transfer: everything moves in one go; root collisions get a suffix;
   t.deepEqual(world.takeEvents(), []);
 });
 
-test.serial('transfer to a member who left is refused, and nothing moves', async (t) => {
+test.serial('transfer to a member who left is refused at once (before any event reaches the app), and nothing moves', async (t) => {
   const gone = await world.member();
-  await world.deliver('core.account.member.removed', { member_id: gone.id, removed_by: world.owner.id });
+  t.is((await world.owner.delete(`/members/${gone.id}`)).status, 200);
+  world.takeEvents();
   const refused = await world.owner.post('/admin/file-transfers', { from_mrn: heir.mrn, to_mrn: gone.mrn });
   t.is(refused.status, 400);
   t.is(refused.body.error, `to_mrn ${gone.mrn} is no longer a member of this workspace`);
   t.is((await heir.get('/files')).body.pagination.total, 6);
   t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('transfer names members of this workspace only: a random id or another workspace\'s member is a 400 naming the field, and nothing moves', async (t) => {
+  const elsewhere = (await world.otherWorkspace('offboard-elsewhere')).owner;
+  const random = 'mrn:account:member:7d0c8a52-3f0e-4c55-9d1e-0b6f4c1e2a90';
+  for (const [mrn, who] of [[random, 'a random id'], [elsewhere.mrn, "another workspace's member"]]) {
+    const to = await world.owner.post('/admin/file-transfers', { from_mrn: heir.mrn, to_mrn: mrn });
+    t.deepEqual([to.status, to.body], [400, { error: `to_mrn ${mrn} is not a member of this workspace` }], who);
+    const from = await world.owner.post('/admin/file-transfers', { from_mrn: mrn, to_mrn: heir.mrn });
+    t.deepEqual([from.status, from.body], [400, { error: `from_mrn ${mrn} is not a member of this workspace` }], who);
+  }
+  t.is((await heir.get('/files')).body.pagination.total, 6);
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('a member who joined a moment ago is accepted at once as the recipient of a transfer, and one who left as its source (issue 38 item 12)', async (t) => {
+  const leaving = await world.member();
+  await world.upload(leaving, { name: 'handover.txt' }, 'notes', 'text/plain');
+  t.is((await world.owner.delete(`/members/${leaving.id}`)).status, 200);
+  // Joined just now, never opened Files, no event delivered to the app: the platform knows them.
+  const newcomer = await world.workspace.member({ permissions: ['files.files.read'] });
+  world.takeEvents();
+  const transfer = await world.owner.post('/admin/file-transfers', { from_mrn: leaving.mrn, to_mrn: newcomer.mrn });
+  t.is(transfer.status, 200);
+  t.like(transfer.body.data, { from_mrn: leaving.mrn, to_mrn: newcomer.mrn, folders: 0, files: 1, renamed: [] });
+  t.deepEqual((await newcomer.get('/files')).body.data.map((item: { name: string }) => item.name), ['handover.txt']);
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.files.transfer.completed']);
+});
+
+test.serial('migration 0003 drops the private member directory; down re-creates it empty, up drops it again, the files stay', async (t) => {
+  const tables = async () => (await world.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'app_files' AND table_name = 'member_directory'")).map((row) => row.name);
+  const [{ n: items }] = await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_files.items');
+  t.deepEqual(await tables(), []);
+  t.deepEqual(await world.migrateAppDown('0003-drop-member-directory'), ['0003-drop-member-directory']);
+  t.deepEqual(await world.query('SELECT member_id, removed_at, removed_by FROM app_files.member_directory'), []);
+  t.deepEqual(await world.migrateAppUp(), ['0003-drop-member-directory']);
+  t.deepEqual(await tables(), []);
+  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_files.items'), [{ n: items }]);
+  t.is((await heir.get('/files')).status, 200);
 });

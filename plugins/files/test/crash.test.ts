@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { filesWorld, type Caller, type World } from './helpers/world.js';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -29,7 +29,7 @@ let cwd: string | undefined;
 
 test.before(async () => {
   if (!onPostgres) return;
-  world = await startWorld('crash');
+  world = await filesWorld('crash');
   leaver = await world.member();
   heir = await world.member();
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { filesWorld, type Caller, type World } from './helpers/world.js';
 
 // The trash retention and the abandoned-upload sweeper run as the app's own delayed event
 // (`core.files.sweep.scheduled`, delivered at its instant); the harness clock brings it due.
@@ -8,7 +8,7 @@ let world: World;
 let alice: Caller;
 
 test.before(async () => {
-  world = await startWorld('sweeps');
+  world = await filesWorld('sweeps');
   alice = await world.member();
 });
 

@@ -7,7 +7,7 @@ import type { AppTypes } from './app.types.js';
 import type { Message, Models, RemoteOperation } from './models/index.js';
 import { parseMessage } from './parse.js';
 import { connectionSettings, type ConnectionSettings, type ServerInput } from './services/accounts.js';
-import type { MailBaseContext } from './services/context.js';
+import type { MailBaseContext } from './kit.js';
 import { applyRules, columns, received, type IncomingMessage } from './services/inbound.js';
 import { messageDocument } from './services/messages.js';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import anyTest, { type TestFn } from 'ava';
 import nodemailer from 'nodemailer';
 import { loadTls } from '../src/tls.js';
-import { startWorld, type World } from './helpers/world.js';
+import { mailWorld, type World } from './helpers/world.js';
 
 interface Context extends World {
   dataDir: string;
@@ -21,7 +21,7 @@ const test = anyTest as TestFn<Context>;
 
 test.before(async (t) => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpk-mail-tls-'));
-  const world = await startWorld('arrival', { tls: { generateInto: dataDir } });
+  const world = await mailWorld('arrival', { tls: { generateInto: dataDir } });
   try {
     const domainId = await world.hostedDomain('home.test');
     const ana = await world.member(['mail.accounts.read', 'mail.messages.read']);

@@ -9,7 +9,7 @@ import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { startDovecot, type Dovecot } from './helpers/dovecot.js';
-import { startWorld, type World } from './helpers/world.js';
+import { mailWorld, type World } from './helpers/world.js';
 
 interface Received {
   user: string;
@@ -55,7 +55,7 @@ test.before(async (t) => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
   const smtpPort = (smtp.server.address() as { port: number }).port;
-  const world = await startWorld('connected').catch(async (error) => {
+  const world = await mailWorld('connected').catch(async (error) => {
     await dovecot.stop();
     throw error;
   });

@@ -5,7 +5,7 @@
 import anyTest, { type TestFn } from 'ava';
 import nodemailer from 'nodemailer';
 import type { TestMember } from '@wpk/testing';
-import { startWorld, type World } from './helpers/world.js';
+import { mailWorld, type World } from './helpers/world.js';
 
 interface Context extends World {
   globex: TestMember;
@@ -17,7 +17,7 @@ type Records = Array<{ purpose: string; type: string; name: string; value: strin
 type Domain = { id: string; verified: boolean; dns_records: Records };
 
 test.before(async (t) => {
-  const world = await startWorld('acme');
+  const world = await mailWorld('acme');
   try {
     const globex = await world.platform.workspace('globex');
     await globex.install('mail');

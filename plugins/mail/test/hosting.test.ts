@@ -1,10 +1,10 @@
 import anyTest, { type TestFn } from 'ava';
-import { startWorld, type World } from './helpers/world.js';
+import { mailWorld, type World } from './helpers/world.js';
 
 const test = anyTest as TestFn<World>;
 
 test.before(async (t) => {
-  t.context = await startWorld('hosting');
+  t.context = await mailWorld('hosting');
 });
 test.after.always(async (t) => {
   await t.context?.close();
@@ -86,7 +86,7 @@ test.serial('verification looks each record up through the resolver; the domain 
   const read = await owner.get(`/mail/domains/${domain.id}`);
   t.is(read.body.data.verified_at, verified.verified_at);
   const unknown = await owner.post('/mail/domains/00000000-0000-4000-8000-000000000000/verification', {});
-  t.deepEqual([unknown.status, unknown.body], [404, { error: 'Domain not found' }]);
+  t.deepEqual([unknown.status, unknown.body], [404, { error: 'Domain 00000000-0000-4000-8000-000000000000 not found' }]);
 });
 
 test.serial('mailboxes: created on a domain, one address per workspace, assigned and unassigned with PATCH', async (t) => {
@@ -116,11 +116,16 @@ test.serial('mailboxes: created on a domain, one address per workspace, assigned
   t.is(again.status, 200);
   t.deepEqual(t.context.takeEvents(), [], 'assigning to the same member changes nothing');
 
+  t.is((await owner.delete(`/members/${alice.id}`)).status, 200);
   await t.context.deliver('core.account.member.removed', { member_id: alice.id, removed_by: owner.id });
   t.is((await owner.get(`/mail/mailboxes/${mailbox.id}`)).body.data.member_id, null);
   t.deepEqual(t.context.takeEvents(), [{ action: 'core.mail.mailbox.assigned', payload: { mailbox_id: mailbox.id, address: 'sales@boxes.test', assigned_by: owner.id } }]);
   const gone = await owner.patch(`/mail/mailboxes/${mailbox.id}`, { member_id: alice.id });
   t.deepEqual([gone.status, gone.body], [400, { error: `member_id ${alice.id} is no longer a member of this workspace` }]);
+  // A removed member's mailboxes stay findable by the filter; a stranger is a 400 naming it.
+  t.is((await owner.get(`/mail/mailboxes?member_id=${alice.id}`)).status, 200);
+  const strangerFilter = await owner.get('/mail/mailboxes?member_id=00000000-0000-4000-8000-000000000000');
+  t.deepEqual([strangerFilter.status, strangerFilter.body], [400, { error: 'query parameter member_id 00000000-0000-4000-8000-000000000000 is not a member of this workspace' }]);
 
   const list = await owner.get(`/mail/mailboxes?domain_id=${domainId}`);
   t.deepEqual(list.body.data.map((row: { address: string }) => row.address), ['sales@boxes.test']);
@@ -245,4 +250,41 @@ test.serial('outbox keys: the secret is shown once and kept hashed; rename and r
   const gone = await carol.delete(`/mail/mailboxes/${box.id}/outbox-keys/${key.id}`);
   t.deepEqual(gone.body.data, { id: key.id, deleted: true });
   t.is((await carol.get(`/mail/mailboxes/${box.id}/outbox-keys`)).body.data.length, 0);
+});
+
+test.serial('mailbox owners and group members are members of this workspace now: a random id or another workspace\'s member is a 400 naming the field, with no row and no event; a newcomer is accepted at once', async (t) => {
+  const { owner, platform } = t.context;
+  const domainId = (await owner.post('/mail/domains', { name: 'strangers.test' })).body.data.id;
+  const group = (await owner.post('/mail/groups', { domain_id: domainId, local_part: 'crew', name: 'Crew' })).body.data;
+  const box = (await owner.post('/mail/mailboxes', { domain_id: domainId, local_part: 'desk' })).body.data;
+  const elsewhere = (await t.context.otherWorkspace('hosting-elsewhere')).owner;
+  t.context.takeEvents();
+  for (const [id, who] of [['7d0c8a52-3f0e-4c55-9d1e-0b6f4c1e2a90', 'a random id'], [elsewhere.id, "another workspace's member"]]) {
+    const created = await owner.post('/mail/mailboxes', { domain_id: domainId, local_part: 'nobody', member_id: id });
+    t.deepEqual([created.status, created.body], [400, { error: `member_id ${id} is not a member of this workspace` }], who);
+    const assigned = await owner.patch(`/mail/mailboxes/${box.id}`, { member_id: id });
+    t.deepEqual([assigned.status, assigned.body], [400, { error: `member_id ${id} is not a member of this workspace` }], who);
+    const joined = await owner.post(`/mail/groups/${group.id}/members`, { member_id: id });
+    t.deepEqual([joined.status, joined.body], [400, { error: `member_id ${id} is not a member of this workspace` }], who);
+  }
+  const malformed = await owner.post(`/mail/groups/${group.id}/members`, { member_id: 'bob' });
+  t.deepEqual([malformed.status, malformed.body], [400, { error: 'member_id must be the id of a member of this workspace' }]);
+  t.deepEqual(await platform.query("SELECT address FROM app_mail.mailboxes WHERE address = 'nobody@strangers.test'"), []);
+  t.deepEqual(await platform.query('SELECT member_id FROM app_mail.group_members WHERE group_id = :id ORDER BY member_id', { id: group.id }), [{ member_id: owner.id }]);
+  t.is((await owner.get(`/mail/mailboxes/${box.id}`)).body.data.member_id, null);
+  t.deepEqual(t.context.takeEvents(), [], 'a refused request emits nothing');
+
+  const newcomer = await t.context.member(['mail.groups.read']);
+  t.is((await owner.post(`/mail/groups/${group.id}/members`, { member_id: newcomer.id })).status, 200);
+  t.is((await owner.patch(`/mail/mailboxes/${box.id}`, { member_id: newcomer.id })).body.data.member_id, newcomer.id);
+});
+
+test.serial('migration 0004 drops the private member directory; down re-creates it empty, up drops it again', async (t) => {
+  const { platform } = t.context;
+  const tables = async () => (await platform.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'app_mail' AND table_name = 'member_directory'")).map((row) => row.name);
+  t.deepEqual(await tables(), []);
+  t.deepEqual(await t.context.migrateAppDown('0004-drop-member-directory'), ['0004-drop-member-directory']);
+  t.deepEqual(await platform.query('SELECT member_id, removed_at FROM app_mail.member_directory'), []);
+  t.deepEqual(await t.context.migrateAppUp(), ['0004-drop-member-directory']);
+  t.deepEqual(await tables(), []);
 });

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import anyTest, { type TestFn } from 'ava';
 import { dkimVerify } from 'mailauth';
 import nodemailer from 'nodemailer';
-import { startWorld, type World } from './helpers/world.js';
+import { mailWorld, type World } from './helpers/world.js';
 
 interface Context extends World {
   domainId: string;
@@ -16,7 +16,7 @@ const test = anyTest as TestFn<Context>;
 const KEYS = ['mail.accounts.read', 'mail.accounts.edit', 'mail.messages.read', 'mail.messages.edit', 'mail.messages.send', 'mail.outbox_keys.manage', 'mail.groups.read'];
 
 test.before(async (t) => {
-  const world = await startWorld('relay');
+  const world = await mailWorld('relay');
   try {
     const domainId = await world.hostedDomain('acme.test');
     const alice = await world.member(KEYS);

@@ -1,5 +1,6 @@
 import type { SearchDocument, SearchHooks } from '@wpk/sdk';
 import type { Board, Models, Task } from './models/index.js';
+import { boardResource, taskResource } from './services/resources.js';
 
 /**
  * What the platform search knows of the app: boards by title (description as detail) and tasks
@@ -41,15 +42,17 @@ export function taskDocument(task: Task, boardTitle: string | null): SearchDocum
 export const search: Record<string, SearchHooks<Models>> = {
   board: {
     async reindex(ctx) {
-      const rows = await ctx.db.boards.findAll({ where: { archived_at: null }, order: [['created_at', 'ASC']] });
-      return rows.map(boardDocument);
+      const documents: SearchDocument[] = [];
+      for await (const board of boardResource.walk(ctx, { where: { archived_at: null } })) documents.push(boardDocument(board));
+      return documents;
     },
   },
   task: {
     async reindex(ctx) {
       const boardTitles = new Map((await ctx.db.boards.findAll({ attributes: ['id', 'title'] })).map((board) => [board.id, board.title]));
-      const rows = await ctx.db.tasks.findAll({ order: [['created_at', 'ASC']] });
-      return rows.map((task) => taskDocument(task, task.board_id ? (boardTitles.get(task.board_id) ?? null) : null));
+      const documents: SearchDocument[] = [];
+      for await (const task of taskResource.walk(ctx)) documents.push(taskDocument(task, task.board_id ? (boardTitles.get(task.board_id) ?? null) : null));
+      return documents;
     },
   },
 };

@@ -1,6 +1,6 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
@@ -8,7 +8,7 @@ const DENIED = { error: "You don't have access to this app" };
 const SOME_ID = '00000000-0000-4000-8000-000000000abc';
 
 test.before(async () => {
-  world = await startWorld('access');
+  world = await tasksWorld('access');
   owner = world.owner;
 });
 

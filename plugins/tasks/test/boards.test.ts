@@ -1,11 +1,11 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
 
 test.before(async () => {
-  world = await startWorld('boards');
+  world = await tasksWorld('boards');
   owner = world.owner;
 });
 
@@ -27,7 +27,7 @@ test.serial('POST /boards creates a board with the settings lanes, makes the cre
   t.like(board, { title: 'Launch', description: 'Q1 launch', is_template: false, template_id: null, lanes: ['To do', 'In progress', 'Done'], deleted: false, archived_at: null, creator_id: owner.id, creator_mrn: owner.mrn });
   t.deepEqual(board.grid, { mode: 'dots', spacing: 16, snap: true, background: '#fafafa', default_sticky_color: 'yellow' });
   t.is(reply.body.links.self, `/boards/${board.id}`);
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.board.created', payload: { board_id: board.id, name: 'Launch', creator_mrn: owner.mrn }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.board.created', payload: { board_id: board.id, name: 'Launch', creator_mrn: owner.mrn } }]);
   const members = await owner.request('GET', `/boards/${board.id}/members`);
   t.deepEqual(members.body.data.map((member: { member_id: string; role: string }) => [member.member_id, member.role]), [[owner.id, 'owner']]);
 });
@@ -155,7 +155,7 @@ test.serial('deleted: true archives (board.archived, off the list, no new tasks)
   const archived = await owner.request('PUT', `/boards/${board.id}`, { deleted: true });
   t.is(archived.status, 200);
   t.true(archived.body.data.deleted);
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.board.archived', payload: { board_id: board.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.board.archived', payload: { board_id: board.id } }]);
   t.is((await owner.request('PUT', `/boards/${board.id}`, { deleted: true })).status, 200);
   t.deepEqual(world.takeEvents(), [], 'archiving an archived board emits nothing');
   const live = await owner.request('GET', '/boards?q=Archivable');
@@ -200,8 +200,8 @@ test.serial('DELETE /boards/{board_id} needs confirm_key equal to the title, and
   t.is(deleted.status, 200);
   t.deepEqual(deleted.body.data, { board_id: board.id, deleted_task_ids: [first.id, second.id] });
   t.deepEqual(world.takeEvents(), [
-    { action: 'core.tasks.task.bulk_deleted', payload: { task_ids: [first.id, second.id], deleted_by: owner.id }, workspaceId: world.workspaceId },
-    { action: 'core.tasks.board.deleted', payload: { board_id: board.id, deleted_by: owner.id }, workspaceId: world.workspaceId },
+    { action: 'core.tasks.task.bulk_deleted', payload: { task_ids: [first.id, second.id], deleted_by: owner.id } },
+    { action: 'core.tasks.board.deleted', payload: { board_id: board.id, deleted_by: owner.id } },
   ]);
   t.is((await owner.request('GET', `/boards/${board.id}`)).status, 404);
   t.is((await owner.request('GET', `/tasks/${first.id}`)).status, 404);
@@ -218,7 +218,7 @@ test.serial('PATCH /boards/{board_id}/columns renames a lane and every task in i
   t.is(reply.status, 200);
   t.deepEqual(reply.body.data.lanes, ['Backlog', 'In progress', 'Done']);
   t.deepEqual(reply.body.data.renamed_task_ids, [inTodo.id, inTodo2.id]);
-  t.deepEqual(world.takeEvents(), [inTodo.id, inTodo2.id].map((id) => ({ action: 'core.tasks.task.updated', payload: { task_id: id, changed_fields: ['lane'] }, workspaceId: world.workspaceId })));
+  t.deepEqual(world.takeEvents(), [inTodo.id, inTodo2.id].map((id) => ({ action: 'core.tasks.task.updated', payload: { task_id: id, changed_fields: ['lane'] } })));
   t.is((await owner.request('GET', `/tasks/${inTodo.id}`)).body.data.lane, 'Backlog');
   t.is((await owner.request('GET', `/tasks/${inDone.id}`)).body.data.lane, 'Done');
   for (const [payload, status, error] of [

@@ -9,7 +9,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
-import { startWorld, type World } from './helpers/world.js';
+import { tasksWorld, type World } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
@@ -18,7 +18,7 @@ let browser: Browser;
 let origin: string;
 
 test.before(async () => {
-  world = await startWorld('acme', { listen: true });
+  world = await tasksWorld('acme', { listen: true });
   origin = world.platform.url('acme', '');
   browser = await launchChromium();
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
 // The app's check-then-write rules under concurrent requests. On PostgreSQL each race is forced:
 // a gate (a SHARE lock on the table the rule writes) holds the requests at their first write, or
@@ -17,7 +17,7 @@ const ok = async (reply: Promise<{ status: number; body: any }>) => {
 };
 
 test.before(async () => {
-  world = await startWorld('races');
+  world = await tasksWorld('races');
   owner = world.owner;
 });
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
@@ -10,7 +10,7 @@ const ok = async (reply: Promise<{ status: number; body: any }>) => {
 };
 
 test.before(async () => {
-  world = await startWorld('incubator');
+  world = await tasksWorld('incubator');
   owner = world.owner;
 });
 
@@ -43,7 +43,7 @@ test.serial('state table: POST /boards/{board_id}/tasks with task_ids moves incu
   t.is(reply.status, 200);
   t.deepEqual(ids(reply.body.data), [second.id, first.id]);
   for (const task of reply.body.data) t.like(task, { board_id: board.id, in_incubator: false, lane: 'Inbox' });
-  t.deepEqual(world.takeEvents(), [second.id, first.id].map((id) => ({ action: 'core.tasks.task.pulled', payload: { task_id: id, pulled_by: owner.id }, workspaceId: world.workspaceId })));
+  t.deepEqual(world.takeEvents(), [second.id, first.id].map((id) => ({ action: 'core.tasks.task.pulled', payload: { task_id: id, pulled_by: owner.id } })));
 });
 
 test.serial('pulling is all-or-nothing: an unknown task is 404, a task already on a board 409, and nothing moves', async (t) => {
@@ -139,7 +139,7 @@ test.serial('state table: DELETE /boards/{board_id}/tasks/{task_id} returns a ta
   const reply = await owner.request('DELETE', `/boards/${board.id}/tasks/${task.id}`);
   t.is(reply.status, 200);
   t.like(reply.body.data, { id: task.id, board_id: null, in_incubator: true, lane: null, topic_id: null, schedule_id: schedule.id });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.returned', payload: { task_id: task.id, returned_by: owner.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.returned', payload: { task_id: task.id, returned_by: owner.id } }]);
   const again = await owner.request('DELETE', `/boards/${board.id}/tasks/${task.id}`);
   t.is(again.status, 409);
   t.deepEqual(again.body, { error: `Task ${task.id} is not on board Return from` });
@@ -163,9 +163,9 @@ test.serial('DELETE /boards/{board_id}/tasks?scheduled=false deletes the unplann
   t.is(reply.status, 200);
   t.deepEqual(reply.body.data, { board_id: board.id, scheduled: false, deleted_task_ids: [loose1.id, loose2.id] });
   t.deepEqual(world.takeEvents(), [
-    { action: 'core.tasks.task.updated', payload: { task_id: planned.id, changed_fields: ['blocked_by'] }, workspaceId: world.workspaceId },
-    { action: 'core.tasks.task.bulk_deleted', payload: { task_ids: [loose1.id, loose2.id], deleted_by: owner.id }, workspaceId: world.workspaceId },
-    { action: 'core.tasks.board.cleared', payload: { board_id: board.id }, workspaceId: world.workspaceId },
+    { action: 'core.tasks.task.updated', payload: { task_id: planned.id, changed_fields: ['blocked_by'] } },
+    { action: 'core.tasks.task.bulk_deleted', payload: { task_ids: [loose1.id, loose2.id], deleted_by: owner.id } },
+    { action: 'core.tasks.board.cleared', payload: { board_id: board.id } },
   ]);
   t.deepEqual(ids((await owner.request('GET', `/tasks?board_id=${board.id}`)).body.data), [planned.id]);
   t.is((await owner.request('GET', `/tasks/${planned.id}`)).body.data.blocked_by, null);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
@@ -11,7 +11,7 @@ const ok = async (reply: Promise<{ status: number; body: any }>) => {
 const TEXT = 'must not contain NUL characters or unpaired surrogates';
 
 test.before(async () => {
-  world = await startWorld('inputs');
+  world = await tasksWorld('inputs');
   owner = world.owner;
 });
 

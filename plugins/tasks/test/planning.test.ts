@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
@@ -13,7 +13,7 @@ const ok = async (reply: Promise<{ status: number; body: any }>) => {
 const UNKNOWN = '00000000-0000-4000-8000-00000000eeee';
 
 test.before(async () => {
-  world = await startWorld('planning');
+  world = await tasksWorld('planning');
   owner = world.owner;
   board = await ok(owner.request('POST', '/boards', { title: 'Planning' }));
 });
@@ -29,7 +29,7 @@ test.serial('topics: created, listed by name with q, renamed with previous_name,
   t.like(design.body.data, { board_id: board.id, name: 'Design', color: '#ff8800', creator_id: owner.id });
   await ok(owner.request('POST', `/boards/${board.id}/topics`, { name: 'Backend' }));
   await ok(owner.request('POST', `/boards/${board.id}/topics`, { name: 'Designers corner' }));
-  t.deepEqual(world.takeEvents()[0], { action: 'core.tasks.topic.created', payload: { topic_id: design.body.data.id, board_id: board.id, name: 'Design', created_by: owner.id }, workspaceId: world.workspaceId });
+  t.deepEqual(world.takeEvents()[0], { action: 'core.tasks.topic.created', payload: { topic_id: design.body.data.id, board_id: board.id, name: 'Design', created_by: owner.id } });
   const all = await owner.request('GET', `/boards/${board.id}/topics`);
   t.deepEqual(all.body.data.map((topic: { name: string }) => topic.name), ['Backend', 'Design', 'Designers corner']);
   const some = await owner.request('GET', `/boards/${board.id}/topics?q=DESIGN`);
@@ -50,7 +50,7 @@ test.serial('topics: created, listed by name with q, renamed with previous_name,
 
   const renamed = await owner.request('PATCH', `/boards/${board.id}/topics/${design.body.data.id}`, { name: 'UX', color: '#ff8800' });
   t.like(renamed.body.data, { name: 'UX', color: '#ff8800' });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.topic.updated', payload: { topic_id: design.body.data.id, board_id: board.id, name: 'UX', previous_name: 'Design', fields: ['name'], updated_by: owner.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.topic.updated', payload: { topic_id: design.body.data.id, board_id: board.id, name: 'UX', previous_name: 'Design', fields: ['name'], updated_by: owner.id } }]);
   await ok(owner.request('PATCH', `/boards/${board.id}/topics/${design.body.data.id}`, { name: 'UX' }));
   t.deepEqual(world.takeEvents(), []);
   t.deepEqual((await owner.request('PATCH', `/boards/${board.id}/topics/${design.body.data.id}`, { name: 'backend' })).body, { error: `Board ${board.id} already has a topic named Backend` });
@@ -69,9 +69,9 @@ test.serial('state table: deleting a topic removes it and keeps its tasks, with 
   t.is(reply.status, 200);
   t.deepEqual(reply.body.data, { id: topic.id, deleted: true, task_ids: [a.id, b.id] });
   t.deepEqual(world.takeEvents(), [
-    { action: 'core.tasks.task.updated', payload: { task_id: a.id, changed_fields: ['topic_id'] }, workspaceId: world.workspaceId },
-    { action: 'core.tasks.task.updated', payload: { task_id: b.id, changed_fields: ['topic_id'] }, workspaceId: world.workspaceId },
-    { action: 'core.tasks.topic.deleted', payload: { topic_id: topic.id, board_id: board.id, name: 'Doomed topic', deleted_by: owner.id }, workspaceId: world.workspaceId },
+    { action: 'core.tasks.task.updated', payload: { task_id: a.id, changed_fields: ['topic_id'] } },
+    { action: 'core.tasks.task.updated', payload: { task_id: b.id, changed_fields: ['topic_id'] } },
+    { action: 'core.tasks.topic.deleted', payload: { topic_id: topic.id, board_id: board.id, name: 'Doomed topic', deleted_by: owner.id } },
   ]);
   for (const task of [a, b]) t.like(await ok(owner.request('GET', `/tasks/${task.id}`)), { id: task.id, topic_id: null, board_id: board.id });
   t.is((await ok(owner.request('GET', `/tasks/${c.id}`))).topic_id, keep.id);
@@ -146,7 +146,7 @@ test.serial('schedules: created, listed by status, read, updated and completed, 
   t.is(created.status, 200);
   const schedule = created.body.data;
   t.like(schedule, { name: 'Week 49', start_date: '2026-11-30', end_date: '2026-12-06', status: 'open', completed_at: null });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.schedule.created', payload: { schedule_id: schedule.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.schedule.created', payload: { schedule_id: schedule.id } }]);
   for (const [payload, error] of [
     [{}, 'name is required'],
     [{ name: 'x'.repeat(121) }, 'name length must be less than or equal to 120 characters long'],
@@ -160,11 +160,11 @@ test.serial('schedules: created, listed by status, read, updated and completed, 
   t.like(await ok(owner.request('PATCH', `/schedules/${schedule.id}`, { end_date: '2026-12-07' })), { end_date: '2026-12-07' });
   t.deepEqual((await owner.request('PATCH', `/schedules/${schedule.id}`, { start_date: '2026-12-08' })).body, { error: 'end_date 2026-12-07 is before start_date 2026-12-08' });
   await ok(owner.request('PATCH', `/schedules/${schedule.id}`, { name: 'Week 49' }));
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.schedule.updated', payload: { schedule_id: schedule.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.schedule.updated', payload: { schedule_id: schedule.id } }]);
   const done = await ok(owner.request('POST', `/schedules/${schedule.id}/completion`));
   t.like(done, { status: 'completed', completed_by: owner.id });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.schedule.completed', payload: { schedule_id: schedule.id }, workspaceId: world.workspaceId }]);
-  t.deepEqual((await owner.request('POST', `/schedules/${schedule.id}/completion`)).body, { error: `Schedule ${schedule.id} is already completed` });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.schedule.completed', payload: { schedule_id: schedule.id } }]);
+  t.deepEqual((await owner.request('POST', `/schedules/${schedule.id}/completion`)).body, { error: "Cannot complete a schedule in state completed: complete moves from open to completed" });
   const completed = await owner.request('GET', '/schedules?status=completed');
   t.deepEqual(completed.body.data.map((row: { id: string }) => row.id), [schedule.id]);
   const open = await owner.request('GET', '/schedules?status=open');

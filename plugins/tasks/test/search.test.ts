@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
@@ -12,17 +12,17 @@ const ok = async (reply: Promise<{ status: number; body: any }>) => {
 };
 
 /** The document of an upsert (undefined for a removal). */
-const documentOf = (change: World['search'][number]) => (change.op === 'upsert' ? change.document : undefined);
+const documentOf = (change: World['platform']['search'][number]) => (change.op === 'upsert' ? change.document : undefined);
 
 /** Index changes the app asked for since the last call: `upsert type id title subtitle` or `remove type id`. */
 const takeIndex = () => {
-  const fresh = world.search.slice(seen);
-  seen = world.search.length;
+  const fresh = world.platform.search.slice(seen);
+  seen = world.platform.search.length;
   return fresh.map((operation) => (operation.op === 'upsert' ? `upsert ${operation.document.type} ${operation.document.id} ${operation.document.title} | ${operation.document.subtitle}` : `remove ${operation.type} ${operation.id}`));
 };
 
 test.before(async () => {
-  world = await startWorld('searching');
+  world = await tasksWorld('searching');
   owner = world.owner;
 });
 
@@ -36,7 +36,7 @@ test.serial('boards are indexed by title with their description as detail; tasks
   const task = await ok(owner.request('POST', '/tasks', { title: 'Pricing page', description: 'Three tiers', board_id: board.id }));
   const idea = await ok(owner.request('POST', '/tasks', { title: 'Dark mode' }));
   t.deepEqual(takeIndex(), [`upsert board ${board.id} Roadmap | Board`, `upsert task ${task.id} Pricing page | Roadmap`, `upsert task ${idea.id} Dark mode | Incubator`]);
-  const documents = world.search.slice(-3).map(documentOf);
+  const documents = world.platform.search.slice(-3).map(documentOf);
   t.deepEqual(documents[0], { type: 'board', id: board.id, title: 'Roadmap', subtitle: 'Board', url: `/boards/${board.id}`, names: ['Roadmap'], details: ['What ships when'], filters: { is_template: false } });
   t.deepEqual(documents[1], { type: 'task', id: task.id, badge: task.key, title: 'Pricing page', subtitle: 'Roadmap', url: `/tasks/${task.id}`, names: ['Pricing page'], details: ['Three tiers'], filters: { board_id: board.id, completed: false } });
 });
@@ -53,7 +53,7 @@ test.serial('every change of a task refreshes its document, in the same transact
   t.deepEqual(takeIndex(), []);
   await ok(owner.request('POST', `/tasks/${task.id}/completion`));
   t.deepEqual(takeIndex(), [`upsert task ${task.id} Re-indexed | Index board`]);
-  t.is(documentOf(world.search.at(-1)!)?.filters?.completed, true);
+  t.is(documentOf(world.platform.search.at(-1)!)?.filters?.completed, true);
   await ok(owner.request('PUT', `/tasks/${task.id}/board`, { board_id: other.id }));
   t.deepEqual(takeIndex(), [`upsert task ${task.id} Re-indexed | Other index board`]);
   await ok(owner.request('DELETE', `/boards/${other.id}/tasks/${task.id}`));

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { startWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
@@ -14,7 +14,7 @@ const ids = (rows: Array<{ id: string }>) => rows.map((row) => row.id);
 const UNKNOWN = '00000000-0000-4000-8000-00000000ffff';
 
 test.before(async () => {
-  world = await startWorld('tasks');
+  world = await tasksWorld('tasks');
   owner = world.owner;
   board = await ok(owner.request('POST', '/boards', { title: 'Product' }));
 });
@@ -62,6 +62,8 @@ test.serial('POST /tasks: title is optional (Untitled task) and every bound and 
   const foreignBoard = await ok((await world.otherWorkspace('tasks-foreign')).owner.request('POST', '/boards', { title: 'Theirs' }));
   const otherBoard = await ok(owner.request('POST', '/boards', { title: 'Other' }));
   const otherTopic = await ok(owner.request('POST', `/boards/${otherBoard.id}/topics`, { name: 'Elsewhere' }));
+  const crowd: Caller[] = [];
+  for (let index = 0; index < 11; index += 1) crowd.push(await world.member([]));
   world.takeEvents();
   const cases: Array<[Record<string, unknown>, number, string]> = [
     [{ title: '' }, 400, 'title is not allowed to be empty'],
@@ -82,9 +84,10 @@ test.serial('POST /tasks: title is optional (Untitled task) and every bound and 
     [{ board_id: board.id, topic_id: otherTopic.id }, 400, `topic_id ${otherTopic.id} is not a topic of board Product`],
     [{ schedule_id: UNKNOWN }, 400, `schedule_id ${UNKNOWN} is not a schedule of this workspace`],
     [{ blocked_by: UNKNOWN }, 400, `blocked_by ${UNKNOWN} is not a task of this workspace`],
-    [{ assignee_ids: ['nope'] }, 400, 'assignee_ids nope is not a member of this workspace'],
+    [{ assignee_ids: ['nope'] }, 400, 'assignee_ids[0] must be the id of a member of this workspace'],
+    [{ assignee_ids: [owner.id, UNKNOWN] }, 400, `assignee_ids ${UNKNOWN} is not a member of this workspace`],
     [{ blocked_by: "x' OR '1'='1" }, 400, "blocked_by x' OR '1'='1 is not a task of this workspace"],
-    [{ assignee_ids: Array.from({ length: 11 }, (_, index) => `00000000-0000-4000-8000-0000000000${String(index).padStart(2, '0')}`) }, 400, 'assignee_ids must contain at most 10 members (settings: max_assignees)'],
+    [{ assignee_ids: crowd.map((member) => member.id) }, 400, 'assignee_ids must contain at most 10 members (settings: max_assignees)'],
   ];
   for (const [payload, status, error] of cases) {
     const reply = await owner.request('POST', '/tasks', payload);
@@ -154,7 +157,7 @@ test.serial('PATCH /tasks/{id} emits task.updated naming only the fields that ch
   const reply = await owner.request('PATCH', `/tasks/${task.id}`, { title: 'Patched', lane: 'Done', priority: 'none', start_date: '2026-11-23' });
   t.is(reply.status, 200);
   t.like(reply.body.data, { title: 'Patched', lane: 'Done', priority: 'none', start_date: '2026-11-23' });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.updated', payload: { task_id: task.id, changed_fields: ['title', 'lane', 'start_date'] }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.updated', payload: { task_id: task.id, changed_fields: ['title', 'lane', 'start_date'] } }]);
   t.is((await owner.request('PATCH', `/tasks/${task.id}`, { title: 'Patched' })).status, 200);
   t.deepEqual(world.takeEvents(), []);
   const cleared = await ok(owner.request('PATCH', `/tasks/${task.id}`, { start_date: null, priority: 'high' }));
@@ -244,10 +247,10 @@ test.serial('ownership delete: the creator may, a holder of tasks.tasks.delete m
   const byCreator = await creator.request('DELETE', `/tasks/${mine.id}`);
   t.is(byCreator.status, 200);
   t.deepEqual(byCreator.body.data, { id: mine.id, deleted: true });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.deleted', payload: { task_id: mine.id, deleted_by: creator.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.deleted', payload: { task_id: mine.id, deleted_by: creator.id } }]);
 
   t.is((await deleter.request('DELETE', `/tasks/${theirs.id}`)).status, 200);
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.deleted', payload: { task_id: theirs.id, deleted_by: deleter.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.deleted', payload: { task_id: theirs.id, deleted_by: deleter.id } }]);
   t.is((await owner.request('DELETE', `/tasks/${third.id}`)).status, 200, 'the owner holds every permission');
 
   t.deepEqual((await bystander.request('DELETE', `/tasks/${UNKNOWN}`)).body, { error: `Task ${UNKNOWN} not found` });
@@ -281,7 +284,7 @@ test.serial('assigning and unassigning: once each, bounded by max_assignees, wit
   const assigned = await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: member.id });
   t.is(assigned.status, 200);
   t.deepEqual(assigned.body.data.assignee_ids, [member.id]);
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.assigned', payload: { task_id: task.id, assignee_mrn: member.mrn, assigned_by: owner.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.assigned', payload: { task_id: task.id, assignee_mrn: member.mrn, assigned_by: owner.id } }]);
   const twice = await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: member.id });
   t.is(twice.status, 409);
   t.deepEqual(twice.body, { error: `Member ${member.id} is already assigned to task ${task.id}` });
@@ -289,12 +292,14 @@ test.serial('assigning and unassigning: once each, bounded by max_assignees, wit
   t.deepEqual((await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: '' })).body, { error: 'member_id is not allowed to be empty' });
   const unassigned = await owner.request('DELETE', `/tasks/${task.id}/assignees/${member.id}`);
   t.deepEqual(unassigned.body.data.assignee_ids, []);
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.unassigned', payload: { task_id: task.id, assignee_mrn: member.mrn }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.unassigned', payload: { task_id: task.id, assignee_mrn: member.mrn } }]);
   const notThere = await owner.request('DELETE', `/tasks/${task.id}/assignees/${member.id}`);
   t.is(notThere.status, 404);
   t.deepEqual(notThere.body, { error: `Member ${member.id} is not assigned to task ${task.id}` });
 
-  const full = await ok(owner.request('POST', '/tasks', { title: 'Crowded', assignee_ids: Array.from({ length: 10 }, (_, index) => `00000000-0000-4000-8000-0000000001${String(index).padStart(2, '0')}`) }));
+  const crowd: Caller[] = [];
+  for (let index = 0; index < 10; index += 1) crowd.push(await world.member([]));
+  const full = await ok(owner.request('POST', '/tasks', { title: 'Crowded', assignee_ids: crowd.map((crowded) => crowded.id) }));
   const eleventh = await owner.request('POST', `/tasks/${full.id}/assignees`, { member_id: member.id });
   t.is(eleventh.status, 409);
   t.deepEqual(eleventh.body, { error: `Task ${full.id} already has 10 assignees, the most allowed (settings: max_assignees)` });
@@ -309,14 +314,14 @@ test.serial('completing and reopening: each once, 409 the second time', async (t
   t.is(done.status, 200);
   t.like(done.body.data, { completed: true, completed_by: owner.id });
   t.truthy(done.body.data.completed_at);
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.completed', payload: { task_id: task.id, completed_by: owner.id }, workspaceId: world.workspaceId }]);
-  t.deepEqual((await owner.request('POST', `/tasks/${task.id}/completion`)).body, { error: `Task ${task.id} is already completed` });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.completed', payload: { task_id: task.id, completed_by: owner.id } }]);
+  t.deepEqual((await owner.request('POST', `/tasks/${task.id}/completion`)).body, { error: "Cannot complete a task in state completed: complete moves from open to completed" });
   const reopened = await owner.request('DELETE', `/tasks/${task.id}/completion`);
   t.like(reopened.body.data, { completed: false, completed_at: null, completed_by: null });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.updated', payload: { task_id: task.id, changed_fields: ['completed'] }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.updated', payload: { task_id: task.id, changed_fields: ['completed'] } }]);
   const again = await owner.request('DELETE', `/tasks/${task.id}/completion`);
   t.is(again.status, 409);
-  t.deepEqual(again.body, { error: `Task ${task.id} is not completed` });
+  t.deepEqual(again.body, { error: "Cannot reopen a task in state open: reopen moves from completed to open" });
 });
 
 test.serial('PUT /tasks/{id}/board moves a task between boards (topic cleared) and emits task.moved', async (t) => {
@@ -328,7 +333,7 @@ test.serial('PUT /tasks/{id}/board moves a task between boards (topic cleared) a
   const moved = await owner.request('PUT', `/tasks/${task.id}/board`, { board_id: to.id, lane: 'Work' });
   t.is(moved.status, 200);
   t.like(moved.body.data, { board_id: to.id, lane: 'Work', topic_id: null });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.moved', payload: { task_id: task.id, from_board: from.id, to_board: to.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.moved', payload: { task_id: task.id, from_board: from.id, to_board: to.id } }]);
   t.like(await ok(owner.request('PUT', `/tasks/${task.id}/board`, { board_id: from.id })), { board_id: from.id, lane: 'To do' });
   world.takeEvents();
   const idea = await ok(owner.request('POST', '/tasks', { title: 'Loose' }));
@@ -355,7 +360,7 @@ test.serial('comments: body 1-5000 (trimmed), listed oldest first, task.commente
   t.like(first.body.data, { task_id: task.id, author_id: commenter.id, author_mrn: commenter.mrn, body: 'First!' });
   await ok(owner.request('POST', `/tasks/${task.id}/comments`, { body: 'Second' }));
   const events = world.takeEvents();
-  t.deepEqual(events[0], { action: 'core.tasks.task.commented', payload: { task_id: task.id, comment_id: first.body.data.id, commenter_mrn: commenter.mrn }, workspaceId: world.workspaceId });
+  t.deepEqual(events[0], { action: 'core.tasks.task.commented', payload: { task_id: task.id, comment_id: first.body.data.id, commenter_mrn: commenter.mrn } });
   t.is(events.length, 2);
   const list = await owner.request('GET', `/tasks/${task.id}/comments`);
   t.deepEqual(list.body.data.map((comment: { body: string }) => comment.body), ['First!', 'Second']);
@@ -381,7 +386,7 @@ test.serial('deliverables: added, listed, delivered once with deliverable.delive
   t.deepEqual(world.takeEvents(), []);
   const delivered = await owner.request('POST', `/tasks/${task.id}/deliverables/${added.id}/delivery`);
   t.like(delivered.body.data, { delivered: true, delivered_by: owner.id });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.deliverable.delivered', payload: { deliverable_id: added.id }, workspaceId: world.workspaceId }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.deliverable.delivered', payload: { deliverable_id: added.id } }]);
   t.deepEqual((await owner.request('POST', `/tasks/${task.id}/deliverables/${added.id}/delivery`)).body, { error: `Deliverable ${added.id} is already delivered` });
   const other = await ok(owner.request('POST', '/tasks', { title: 'Other' }));
   t.deepEqual((await owner.request('POST', `/tasks/${other.id}/deliverables/${added.id}/delivery`)).body, { error: `Deliverable ${added.id} not found on task ${other.id}` });

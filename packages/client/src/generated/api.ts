@@ -446,26 +446,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/_events/files/events/system-workspace-member-added": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/files/events/system-workspace-member-added
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsFilesEventsSystemWorkspaceMemberAdded"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/_events/finance/events/system-app-installed": {
         parameters: {
             query?: never;
@@ -500,26 +480,6 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsMailEventsCoreAccountMemberRemoved"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_events/mail/events/system-workspace-member-added": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/mail/events/system-workspace-member-added
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsMailEventsSystemWorkspaceMemberAdded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -880,26 +840,6 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsTasksEventsCoreAccountMemberRemoved"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/_events/tasks/events/system-workspace-member-added": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * POST /_events/tasks/events/system-workspace-member-added
-         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
-         */
-        post: operations["postEventsTasksEventsSystemWorkspaceMemberAdded"];
         delete?: never;
         options?: never;
         head?: never;
@@ -13172,43 +13112,6 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    postEventsFilesEventsSystemWorkspaceMemberAdded: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
     postEventsFinanceEventsSystemAppInstalled: {
         parameters: {
             query?: never;
@@ -13247,43 +13150,6 @@ export interface operations {
         };
     };
     postEventsMailEventsCoreAccountMemberRemoved: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postEventsMailEventsSystemWorkspaceMemberAdded: {
         parameters: {
             query?: never;
             header?: never;
@@ -13950,43 +13816,6 @@ export interface operations {
         };
     };
     postEventsTasksEventsCoreAccountMemberRemoved: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": Record<string, never>;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    postEventsTasksEventsSystemWorkspaceMemberAdded: {
         parameters: {
             query?: never;
             header?: never;
@@ -15265,12 +15094,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "from_mrn": "example",
-                 *       "to_mrn": "example"
-                 *     }
-                 */
                 "application/json": {
                     from_mrn: string;
                     to_mrn: string;
@@ -20800,12 +20623,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "member_id": "example",
-                 *       "role": "owner"
-                 *     }
-                 */
                 "application/json": {
                     member_id: string;
                     /** @enum {string} */
@@ -29892,12 +29709,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "member_id": "example",
-                 *       "tier": "owner"
-                 *     }
-                 */
                 "application/json": {
                     member_id: string;
                     /** @enum {string} */
@@ -30271,8 +30082,7 @@ export interface operations {
                  * @example {
                  *       "domain_id": "example",
                  *       "local_part": "example",
-                 *       "display_name": "example",
-                 *       "member_id": "example"
+                 *       "display_name": "example"
                  *     }
                  */
                 "application/json": {
@@ -30406,7 +30216,6 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "member_id": "example",
                  *       "display_name": "example"
                  *     }
                  */
@@ -35357,11 +35166,6 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "member_id": "example"
-                 *     }
-                 */
                 "application/json": {
                     member_id: string;
                 };

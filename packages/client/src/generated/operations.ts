@@ -57,14 +57,10 @@ export const OPERATIONS = {
   postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-files-sweep-scheduled */
   postEventsFilesEventsCoreFilesSweepScheduled: { method: 'POST', path: '/_events/files/events/core-files-sweep-scheduled', tag: 'system', host: 'any' },
-  /** POST /_events/files/events/system-workspace-member-added */
-  postEventsFilesEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/files/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/finance/events/system-app-installed */
   postEventsFinanceEventsSystemAppInstalled: { method: 'POST', path: '/_events/finance/events/system-app-installed', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/core-account-member-removed */
   postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
-  /** POST /_events/mail/events/system-workspace-member-added */
-  postEventsMailEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/mail/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-created */
   postEventsMeetingsEventsCoreCallsCallCreated: { method: 'POST', path: '/_events/meetings/events/core-calls-call-created', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-scheduled */
@@ -101,8 +97,6 @@ export const OPERATIONS = {
   postEventsSystemEventsSystemWorkspaceMemberAddedNotifySystem: { method: 'POST', path: '/_events/system/events/system-workspace-member-added/notify-system', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/core-account-member-removed */
   postEventsTasksEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tasks/events/core-account-member-removed', tag: 'system', host: 'any' },
-  /** POST /_events/tasks/events/system-workspace-member-added */
-  postEventsTasksEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/tasks/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** GET /.well-known/apple-app-site-association */
   getWellKnownAppleAppSiteAssociation: { method: 'GET', path: '/.well-known/apple-app-site-association', tag: 'system', host: 'any' },
   /** GET /.well-known/assetlinks.json */

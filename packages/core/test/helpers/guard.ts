@@ -105,8 +105,6 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   await call('POST', '/applications/tasks/installations', {});
   const { memberId } = await env.runtime.identity.addMember({ workspaceId: workspace.id, email: `member@${subdomain}.test`, password: 'member-password-1', platformRole: 'member', name: `${marker} member` });
   const { secret: memberKey } = await env.runtime.apiKeys.issueFullAccessKey(workspace.id, memberId, `${marker} member key`);
-  // The tasks app learns members from system.workspace.member.added; deliver it as the broker would.
-  await env.runtime.apps.dispatch('tasks', { action: 'system.workspace.member.added', payload: { member_id: memberId, role: 'member' }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
   const ids = { workspace: workspace.id, member: memberId } as Record<SeedKind, string>;
   ids.role = (await call('POST', '/roles', { name: `${marker} role` })).id;
   ids.key = (await call('POST', '/api-keys', { name: `${marker} key`, full_access: false, scopes: ['tasks.tasks.read'] })).id;
@@ -140,7 +138,6 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   ids.budget = (await call('POST', '/finance/budgets', { account_id: ids.account, period_start: '2027-01-01', period_end: '2027-03-31', amount: 100, notes: `${marker} budget` })).id;
   // Files: a file with its bytes (through its upload link), its version, an open upload, the member's MRN.
   await call('POST', '/applications/files/installations', { access_policy: 'everyone' });
-  await env.runtime.apps.dispatch('files', { action: 'system.workspace.member.added', payload: { member_id: memberId, role: 'member' }, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
   const started = await call('POST', '/uploads', { name: `${marker}.txt`, size_bytes: marker.length, content_type: 'text/plain' });
   const link = new URL(started.upload_url);
   const put = await env.inject({ method: 'PUT', url: link.pathname, headers: { host: link.host, 'content-type': 'text/plain' }, payload: marker });
@@ -200,7 +197,6 @@ async function seedRecruiting(call: (method: string, url: string, body?: unknown
  */
 async function seedMail(env: GuardRuntime, workspaceId: string, owner: string, ids: Record<SeedKind, string>, call: (method: string, url: string, body?: unknown) => Promise<any>, marker: string, subdomain: string): Promise<void> {
   await call('POST', '/applications/mail/installations', {});
-  await env.runtime.apps.dispatch('mail', { action: 'system.workspace.member.added', payload: { member_id: ids.member, role: 'member' }, metadata: { workspace_id: workspaceId }, attempt: 1 } as never);
   ids.mail_domain = (await call('POST', '/mail/domains', { name: `${subdomain}-secret.test` })).id;
   // Verified as its DNS check would (a domain's mailboxes send only once it is): verified_at and the claim.
   await env.runtime.db.sequelize.query(

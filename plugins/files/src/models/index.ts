@@ -73,12 +73,6 @@ export interface Usage {
   versions: number;
 }
 
-export interface MemberDirectoryEntry {
-  member_id: string;
-  removed_at: Date | null;
-  removed_by: string | null;
-}
-
 /** A scheduled piece of the app's own work (`sweep`: the trash retention and abandoned uploads) and when it is next due. */
 export interface Schedule {
   name: string;
@@ -139,11 +133,6 @@ export const models = {
     category: { type: DataTypes.STRING(20), primaryKey: true },
     bytes: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
     versions: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-  }),
-  memberDirectory: defineModel<MemberDirectoryEntry>('member_directory', {
-    member_id: { type: DataTypes.UUID, primaryKey: true },
-    removed_at: { type: DataTypes.DATE, allowNull: true },
-    removed_by: uuid(true),
   }),
   schedules: defineModel<Schedule>('schedules', {
     name: { type: DataTypes.STRING(20), primaryKey: true },

@@ -1,16 +1,16 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
+import { Joi } from '@wpk/sdk';
 import { ITEM, STATS, TRANSFER } from './answers.js';
-import type { Models } from '../models/index.js';
 import { fileStats, memberItems, transferFiles } from '../services/admin.js';
 import { presentItem } from '../services/present.js';
-import { listQuery, mrnField } from './schemas.js';
+import { listQuery } from './schemas.js';
+import { route } from '../kit.js';
 
-const memberParams = Joi.object({ member_mrn: Joi.string().min(1).max(200).required() });
+/** A member named in the path: one of the workspace, or one who left it (offboarding looks at a leaver's files). */
+const memberParams = Joi.object({ member_mrn: Joi.memberMrn({ former: true }).required() });
 
 /** Admin-only: storage overview, a member's folders and files, offboarding transfers. */
 export const adminRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/admin/file-stats',
     chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
@@ -20,7 +20,7 @@ export const adminRoutes = [
       return ctx.respond.single(await fileStats(ctx));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/admin/file-members/{member_mrn}/folders',
     chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
@@ -32,7 +32,7 @@ export const adminRoutes = [
       return ctx.respond.collection(rows.map((item) => presentItem(item)), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/admin/file-members/{member_mrn}/files',
     chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
@@ -44,13 +44,14 @@ export const adminRoutes = [
       return ctx.respond.collection(rows.map((item) => presentItem(item)), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/admin/file-transfers',
     chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
     answers: { single: TRANSFER },
     description: 'Moves every file and folder of one member to another (offboarding)',
-    validate: { payload: Joi.object({ from_mrn: mrnField().required(), to_mrn: mrnField().required() }) },
+    // from_mrn may have left the workspace (offboarding); to_mrn must be a member now.
+    validate: { payload: Joi.object({ from_mrn: Joi.memberMrn({ former: true }).required(), to_mrn: Joi.memberMrn().required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await transferFiles(ctx, request.payload));
     },

@@ -1,19 +1,18 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
+import { Joi } from '@wpk/sdk';
 import { DOWNLOAD, ITEM, SHARE, SHARE_DELETED, VERSION } from './answers.js';
-import type { Models } from '../models/index.js';
 import { copyItem, createFolder, listFolder, listShared, trashItem, updateItem } from '../services/items.js';
 import { presentItem, presentShare, presentVersion } from '../services/present.js';
 import { deleteShare, listShares, putShare } from '../services/shares.js';
 import { downloadLink, listVersions, restoreVersion } from '../services/uploads.js';
 import { requireItem } from '../services/access.js';
 import { id, idParams, itemName, listQuery } from './schemas.js';
+import { route } from '../kit.js';
 
 const link = (itemId: string) => `/files/${itemId}`;
 
 /** The member's space: folders, files, copies, downloads, versions, shares. */
 export const fileRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/files',
     chain: ['files.files.read'],
@@ -25,7 +24,7 @@ export const fileRoutes = [
       return ctx.respond.collection(rows.map((item) => presentItem(item, { access })), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/shared-files',
     chain: ['files.files.read'],
@@ -37,7 +36,7 @@ export const fileRoutes = [
       return ctx.respond.collection(rows.map(({ item, role }) => presentItem(item, { access: role })), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/folders',
     chain: ['files.files.edit'],
@@ -49,7 +48,7 @@ export const fileRoutes = [
       return ctx.respond.single(presentItem(folder), { self: link(folder.id) });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/files/{file_id}',
     chain: ['files.files.read'],
@@ -61,7 +60,7 @@ export const fileRoutes = [
       return ctx.respond.single(presentItem(item, { access }), item.kind === 'file' ? { download: `${link(item.id)}/download`, versions: `${link(item.id)}/versions` } : { children: `/files?folder_id=${item.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/files/{file_id}',
     chain: ['files.files.edit'],
@@ -73,7 +72,7 @@ export const fileRoutes = [
       return ctx.respond.single(presentItem(item), { self: link(item.id) });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/files/{file_id}',
     chain: ['files.files.delete'],
@@ -85,7 +84,7 @@ export const fileRoutes = [
       return ctx.respond.single(presentItem(item), { self: link(item.id), trash: '/trash' });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/files/{file_id}/copies',
     chain: ['files.files.edit'],
@@ -97,7 +96,7 @@ export const fileRoutes = [
       return ctx.respond.single(presentItem(copy), { self: link(copy.id) });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/files/{file_id}/download',
     chain: ['files.files.read'],
@@ -108,7 +107,7 @@ export const fileRoutes = [
       return ctx.respond.single(await downloadLink(ctx, request.params.file_id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/files/{file_id}/versions',
     chain: ['files.files.read'],
@@ -120,7 +119,7 @@ export const fileRoutes = [
       return ctx.respond.collection(rows.map((version) => presentVersion(version, item.version_id)), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/files/{file_id}/versions/{version_id}/download',
     chain: ['files.files.read'],
@@ -131,7 +130,7 @@ export const fileRoutes = [
       return ctx.respond.single(await downloadLink(ctx, request.params.file_id, request.params.version_id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/files/{file_id}/versions/{version_id}/restoration',
     chain: ['files.files.upload'],
@@ -143,7 +142,7 @@ export const fileRoutes = [
       return ctx.respond.single(presentItem(item, { version: presentVersion(version, item.version_id) }), { self: link(item.id) });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/files/{file_id}/shares',
     chain: ['files.files.read'],
@@ -155,19 +154,20 @@ export const fileRoutes = [
       return ctx.respond.collection(rows.map(presentShare), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PUT',
     path: '/files/{file_id}/shares/{member_id}',
     chain: ['files.files.share'],
     answers: { single: SHARE },
     description: 'Shares a file or folder with a member (role read or edit), or changes their role',
-    validate: { params: idParams('file_id', 'member_id'), payload: Joi.object({ role: Joi.string().valid('read', 'edit').required() }) },
+    // The member shared with: a member of the workspace now (a newcomer at once; a random id, another workspace's member or one who left: 400).
+    validate: { params: Joi.object({ file_id: id().required(), member_id: Joi.memberId().required() }), payload: Joi.object({ role: Joi.string().valid('read', 'edit').required() }) },
     async handler(request, ctx) {
       const { share, created } = await putShare(ctx, request.params.file_id, request.params.member_id, request.payload.role);
       return ctx.respond.single({ ...presentShare(share), created }, { self: `${link(share.item_id)}/shares/${share.member_id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/files/{file_id}/shares/{member_id}',
     chain: ['files.files.share'],

@@ -12,5 +12,3 @@ export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSch
 /** A file or folder name (the service checks its characters). */
 export const itemName = (): JoiStringSchema => Joi.string().trim().min(1).max(255);
 
-/** A member MRN field: the spec's `string min 1` (the service checks the MRN form). */
-export const mrnField = (): JoiStringSchema => Joi.string().trim().min(1).max(200);

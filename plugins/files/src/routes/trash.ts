@@ -1,14 +1,12 @@
-import { defineRoute } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
 import { ITEM, PURGED } from './answers.js';
-import type { Models } from '../models/index.js';
 import { presentItem } from '../services/present.js';
 import { listTrash, purgeItem, restoreItem } from '../services/trash.js';
 import { idParams, listQuery } from './schemas.js';
+import { route } from '../kit.js';
 
 /** The trash: list, restore, purge. */
 export const trashRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/trash',
     chain: ['files.files.read'],
@@ -20,7 +18,7 @@ export const trashRoutes = [
       return ctx.respond.collection(rows.map((item) => presentItem(item)), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/trash/{file_id}/restoration',
     chain: ['files.files.delete'],
@@ -32,7 +30,7 @@ export const trashRoutes = [
       return ctx.respond.single(presentItem(item), { self: `/files/${item.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/trash/{file_id}',
     chain: ['files.files.delete'],

@@ -1,15 +1,14 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
+import { Joi } from '@wpk/sdk';
 import { ITEM, UPLOAD, UPLOAD_DELETED } from './answers.js';
-import type { Models } from '../models/index.js';
-import { bytes } from '../services/context.js';
+import { bytes } from '../services/sizes.js';
 import { presentItem, presentVersion } from '../services/present.js';
 import { cancelUpload, completeUpload, startUpload } from '../services/uploads.js';
 import { id, idParams, itemName } from './schemas.js';
+import { route } from '../kit.js';
 
 /** Uploads: a link the bytes stream to, then a completion that makes the file or its new version. */
 export const uploadRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/uploads',
     chain: ['files.files.upload'],
@@ -32,7 +31,7 @@ export const uploadRoutes = [
       );
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/uploads/{upload_id}/completion',
     chain: ['files.files.upload'],
@@ -44,7 +43,7 @@ export const uploadRoutes = [
       return ctx.respond.single(presentItem(item, { created, version: presentVersion(version, item.version_id) }), { self: `/files/${item.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/uploads/{upload_id}',
     chain: ['files.files.upload'],

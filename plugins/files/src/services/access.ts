@@ -1,6 +1,6 @@
 import { ForbiddenError, NotFoundError, Op } from '@wpk/sdk';
 import type { Item, ShareRole } from '../models/index.js';
-import type { FilesBaseContext, FilesContext } from './context.js';
+import type { FilesBaseContext, FilesContext } from '../kit.js';
 
 /** What the caller may do with an item: its owner, or a member it (or a folder above it) is shared with. */
 export type Access = 'owner' | ShareRole;

@@ -1,18 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { InvalidError, Op } from '@wpk/sdk';
+import { InvalidError, memberIdFromMrn, memberMrn, newId, Op } from '@wpk/sdk';
 import type { Item } from '../models/index.js';
 import { indexFiles } from '../search.js';
-import { bytes, memberIdOf, mrnOf, type FilesContext } from './context.js';
+import type { FilesContext } from '../kit.js';
+import { bytes } from './sizes.js';
 import { emit } from './events.js';
-import { assertMemberPresent } from './members-directory.js';
 import { named, suffixedName } from './names.js';
 import { limitsOf, lockUsage } from './usage.js';
 
-/** The member id of an MRN field, or a 400 naming the field. */
-export function memberOfMrn(mrn: string, field: string): string {
-  const id = memberIdOf(mrn);
-  if (!id) throw new InvalidError(`${field} must be a member MRN (mrn:account:member:{id})`);
-  return id;
+/** The member id of a member MRN the route checked (`Joi.memberMrn()`). */
+function memberOfMrn(mrn: string): string {
+  return memberIdFromMrn(mrn)!.toLowerCase();
 }
 
 /** `GET /admin/file-stats`: the quota and what uses it, by member and by type (largest first). */
@@ -49,14 +46,14 @@ export async function fileStats(ctx: FilesContext) {
     files,
     folders,
     trashed_items: trashed,
-    by_member: largest(byMember, 'member_id').map((entry) => ({ member_id: entry.member_id, member_mrn: mrnOf(entry.member_id), bytes: entry.bytes, versions: entry.versions })),
+    by_member: largest(byMember, 'member_id').map((entry) => ({ member_id: entry.member_id, member_mrn: memberMrn(entry.member_id), bytes: entry.bytes, versions: entry.versions })),
     by_type: largest(byType, 'type'),
   };
 }
 
 /** `GET /admin/file-members/{member_mrn}/folders|files`: everything of that kind the member owns, the trash included, oldest first. */
 export async function memberItems(ctx: FilesContext, mrn: string, kind: 'file' | 'folder') {
-  const memberId = memberOfMrn(mrn, 'member_mrn');
+  const memberId = memberOfMrn(mrn);
   return ctx.db.items.findAndCountAll({ where: { owner_id: memberId, kind }, order: [['created_at', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
 }
 
@@ -80,14 +77,15 @@ export interface TransferResult {
  * nothing left to move and answers zero counts, with no event.
  */
 export async function transferFiles(ctx: FilesContext, input: { from_mrn: string; to_mrn: string }): Promise<TransferResult> {
-  const fromId = memberOfMrn(input.from_mrn, 'from_mrn');
-  const toId = memberOfMrn(input.to_mrn, 'to_mrn');
+  // The route checked both against the platform's member directory: from_mrn a member present or
+  // removed (offboarding moves a leaver's files), to_mrn a member now (a newcomer at once).
+  const fromId = memberOfMrn(input.from_mrn);
+  const toId = memberOfMrn(input.to_mrn);
   if (fromId === toId) throw new InvalidError('from_mrn and to_mrn must name two different members');
-  await assertMemberPresent(ctx, toId, () => new InvalidError(`to_mrn ${input.to_mrn} is not a member of this workspace`), 'to_mrn', input.to_mrn);
   for (const id of [fromId, toId].sort()) await ctx.lock(`space:${id}`);
   await lockUsage(ctx);
 
-  const result: TransferResult = { transfer_id: null, from_mrn: mrnOf(fromId), to_mrn: mrnOf(toId), folders: 0, files: 0, renamed: [] };
+  const result: TransferResult = { transfer_id: null, from_mrn: memberMrn(fromId), to_mrn: memberMrn(toId), folders: 0, files: 0, renamed: [] };
   const moving = await ctx.db.items.findAll({ where: { owner_id: fromId }, attributes: ['id', 'kind', 'name', 'parent_id', 'trashed_at'] });
   const uploads = await ctx.db.uploads.findAll({ where: { owner_id: fromId } });
   if (moving.length === 0 && uploads.length === 0) return result;
@@ -126,7 +124,7 @@ export async function transferFiles(ctx: FilesContext, input: { from_mrn: string
   const liveFiles: Item[] = ids.length ? await ctx.db.items.findAll({ where: { id: { [Op.in]: ids }, kind: 'file', trashed_at: null } }) : [];
   await indexFiles(ctx, liveFiles);
   if (moving.length) {
-    result.transfer_id = randomUUID();
+    result.transfer_id = newId();
     emit(ctx, 'core.files.transfer.completed', { transfer_id: result.transfer_id, from_mrn: result.from_mrn, to_mrn: result.to_mrn, folders: result.folders, files: result.files, renamed: result.renamed, transferred_by: ctx.member.mrn });
   }
   return result;

@@ -1,6 +1,7 @@
 import { Op } from '@wpk/sdk';
 import type { Version } from '../models/index.js';
-import { bytes, type FilesBaseContext } from './context.js';
+import type { FilesBaseContext } from '../kit.js';
+import { bytes } from './sizes.js';
 import { addUsage } from './usage.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { EmittedEvents } from '../app.types.js';
-import type { FilesBaseContext } from './context.js';
+import type { FilesBaseContext } from '../kit.js';
 
 export type FilesEventAction = keyof EmittedEvents;
 

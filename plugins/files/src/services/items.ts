@@ -1,11 +1,11 @@
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, InvalidError, memberMrn, NotFoundError, Op } from '@wpk/sdk';
 import type { Item } from '../models/index.js';
 import { indexFiles, indexTree } from '../search.js';
 import { ancestorsOf, liveDescendants, requireFolder, requireItem, type Access } from './access.js';
-import { bytes, conflictOnDuplicate, mrnOf, type FilesBaseContext, type FilesContext } from './context.js';
+import type { FilesBaseContext, FilesContext } from '../kit.js';
+import { bytes } from './sizes.js';
 import { emit } from './events.js';
 import { scheduleSweep, trashDueAt } from './sweeps.js';
-import { noteCaller } from './members-directory.js';
 import { checkName, named } from './names.js';
 import { addUsage, assertQuota, lockUsage } from './usage.js';
 
@@ -34,7 +34,6 @@ export async function namesIn(ctx: FilesBaseContext, ownerId: string, parentId: 
  * read. Folders first, then files, each by name.
  */
 export async function listFolder(ctx: FilesContext, folderId: string | undefined): Promise<{ rows: Item[]; count: number; access: Access; folder: Item | null }> {
-  await noteCaller(ctx);
   const folder = folderId ? await requireFolder(ctx, folderId, 'read', 'folder_id') : null;
   const access: Access = folder ? (await requireItem(ctx, folder.id)).access : 'owner';
   const where = folder ? { parent_id: folder.id, trashed_at: null } : { owner_id: ctx.member.id, parent_id: null, trashed_at: null };
@@ -59,7 +58,6 @@ export async function destination(ctx: FilesContext, parentId: string | null | u
 }
 
 export async function createFolder(ctx: FilesContext, input: { name: string; parent_id?: string | null }): Promise<Item> {
-  await noteCaller(ctx);
   const name = checkName(input.name);
   const { ownerId, parent } = await destination(ctx, input.parent_id, 'parent_id');
   if (parent && (await ancestorsOf(ctx, parent)).length + 1 >= 64) throw new InvalidError('parent_id: folders nest at most 64 deep');
@@ -68,7 +66,7 @@ export async function createFolder(ctx: FilesContext, input: { name: string; par
     ctx.db.items.create({ kind: 'folder', owner_id: ownerId, parent_id: parent?.id ?? null, ...named(name), created_by: ctx.member.id, updated_by: ctx.member.id }),
     nameTaken(name),
   );
-  emit(ctx, 'core.files.folder.created', { item_id: folder.id, kind: 'folder', name, owner_mrn: mrnOf(ownerId), parent_id: folder.parent_id, created_by: ctx.member.mrn });
+  emit(ctx, 'core.files.folder.created', { item_id: folder.id, kind: 'folder', name, owner_mrn: memberMrn(ownerId), parent_id: folder.parent_id, created_by: ctx.member.mrn });
   return folder;
 }
 
@@ -106,7 +104,7 @@ export async function updateItem(ctx: FilesContext, id: string, input: { name?: 
     item_id: item.id,
     kind: item.kind,
     name: updated.name,
-    owner_mrn: mrnOf(item.owner_id),
+    owner_mrn: memberMrn(item.owner_id),
     parent_id: updated.parent_id,
     changed_fields: Object.keys(changes).filter((field) => field !== 'sort_name') as Array<'name' | 'parent_id'>,
     updated_by: ctx.member.mrn,
@@ -129,7 +127,7 @@ export async function trashItem(ctx: FilesContext, id: string): Promise<Item> {
   await ctx.db.items.update({ trashed_at: now, trash_root_id: item.id, trashed_by: ctx.member.id }, { where: { id: { [Op.in]: subtree.map((entry) => entry.id) } } });
   await scheduleSweep(ctx, trashDueAt(ctx, now));
   for (const entry of subtree) if (entry.kind === 'file') ctx.search.remove('file', entry.id);
-  emit(ctx, 'core.files.item.trashed', { item_id: item.id, kind: item.kind, name: item.name, owner_mrn: mrnOf(item.owner_id), trashed_by: ctx.member.mrn });
+  emit(ctx, 'core.files.item.trashed', { item_id: item.id, kind: item.kind, name: item.name, owner_mrn: memberMrn(item.owner_id), trashed_by: ctx.member.mrn });
   return (await ctx.db.items.findById(item.id))!;
 }
 
@@ -197,7 +195,7 @@ export async function copyItem(ctx: FilesContext, id: string, input: { parent_id
   }
   await indexFiles(ctx, created);
   const root = created[0];
-  emit(ctx, 'core.files.item.copied', { item_id: root.id, source_id: source.id, kind: root.kind, name: root.name, owner_mrn: mrnOf(root.owner_id), parent_id: root.parent_id, copied_by: ctx.member.mrn });
+  emit(ctx, 'core.files.item.copied', { item_id: root.id, source_id: source.id, kind: root.kind, name: root.name, owner_mrn: memberMrn(root.owner_id), parent_id: root.parent_id, copied_by: ctx.member.mrn });
   return root;
 }
 

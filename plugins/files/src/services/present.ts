@@ -1,6 +1,7 @@
+import { memberMrn } from '@wpk/sdk';
 import type { Item, Share, Version } from '../models/index.js';
 import { categoryOf } from './categories.js';
-import { bytes, mrnOf } from './context.js';
+import { bytes } from './sizes.js';
 
 /** An item as every route answers it. */
 export function presentItem(item: Item, extra: Record<string, unknown> = {}) {
@@ -10,7 +11,7 @@ export function presentItem(item: Item, extra: Record<string, unknown> = {}) {
     name: item.name,
     parent_id: item.parent_id,
     owner_id: item.owner_id,
-    owner_mrn: mrnOf(item.owner_id),
+    owner_mrn: memberMrn(item.owner_id),
     size_bytes: bytes(item.size_bytes),
     content_type: item.kind === 'file' ? item.content_type : null,
     type: item.kind === 'file' ? categoryOf(item.content_type) : 'folder',
@@ -41,5 +42,5 @@ export function presentVersion(version: Version, currentId: string | null) {
 }
 
 export function presentShare(share: Share) {
-  return { file_id: share.item_id, member_id: share.member_id, member_mrn: mrnOf(share.member_id), role: share.role, shared_by: share.shared_by, created_at: share.created_at, updated_at: share.updated_at };
+  return { file_id: share.item_id, member_id: share.member_id, member_mrn: memberMrn(share.member_id), role: share.role, shared_by: share.shared_by, created_at: share.created_at, updated_at: share.updated_at };
 }

@@ -1,10 +1,9 @@
-import { InvalidError, isUuid, NotFoundError } from '@wpk/sdk';
+import { InvalidError, isUuid, memberMrn, NotFoundError } from '@wpk/sdk';
 import type { Share, ShareRole } from '../models/index.js';
 import { indexTree } from '../search.js';
 import { requireItem } from './access.js';
-import { mrnOf, type FilesContext } from './context.js';
+import type { FilesContext } from '../kit.js';
 import { emit } from './events.js';
-import { assertMemberPresent } from './members-directory.js';
 
 /** The members an item is shared with (its owner may see them; so may every member it is shared with). */
 export async function listShares(ctx: FilesContext, id: string) {
@@ -13,16 +12,19 @@ export async function listShares(ctx: FilesContext, id: string) {
   return { item, rows, count };
 }
 
-/** Shares an item with a member (`read` or `edit`), or changes their role. Only the owner shares. */
-export async function putShare(ctx: FilesContext, id: string, memberId: string, role: ShareRole): Promise<{ share: Share; created: boolean }> {
+/**
+ * Shares an item with a member (`read` or `edit`), or changes their role. Only the owner shares.
+ * The route checked the member is one of the workspace now (`Joi.memberId()` in the path).
+ */
+export async function putShare(ctx: FilesContext, id: string, given: string, role: ShareRole): Promise<{ share: Share; created: boolean }> {
+  const memberId = given.toLowerCase();
   const { item } = await requireItem(ctx, id, 'owner');
   if (memberId === item.owner_id) throw new InvalidError(`member_id: ${item.name} is already theirs`);
-  await assertMemberPresent(ctx, memberId, () => new NotFoundError(`Member ${memberId} not found`));
   const existing = await ctx.db.shares.findOne({ where: { item_id: item.id, member_id: memberId } });
   if (existing?.role === role) return { share: existing, created: false };
   const share = await ctx.db.shares.upsert({ item_id: item.id, member_id: memberId, role, shared_by: ctx.member.id }, { conflictFields: ['item_id', 'member_id'] });
   await indexTree(ctx, item);
-  emit(ctx, existing ? 'core.files.share.updated' : 'core.files.share.created', { item_id: item.id, member_mrn: mrnOf(memberId), role, shared_by: ctx.member.mrn });
+  emit(ctx, existing ? 'core.files.share.updated' : 'core.files.share.created', { item_id: item.id, member_mrn: memberMrn(memberId), role, shared_by: ctx.member.mrn });
   return { share, created: !existing };
 }
 
@@ -34,6 +36,6 @@ export async function deleteShare(ctx: FilesContext, id: string, memberId: strin
   if (!share) throw new NotFoundError(`${item.name} is not shared with member ${memberId}`);
   await ctx.db.shares.destroy({ where: { item_id: item.id, member_id: memberId } });
   await indexTree(ctx, item);
-  emit(ctx, 'core.files.share.deleted', { item_id: item.id, member_mrn: mrnOf(memberId), deleted_by: ctx.member.mrn });
+  emit(ctx, 'core.files.share.deleted', { item_id: item.id, member_mrn: memberMrn(memberId), deleted_by: ctx.member.mrn });
   return { file_id: item.id, member_id: memberId, deleted: true };
 }

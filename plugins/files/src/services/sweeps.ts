@@ -1,5 +1,5 @@
 import { Op } from '@wpk/sdk';
-import type { FilesBaseContext } from './context.js';
+import type { FilesBaseContext } from '../kit.js';
 import { purgeTrashed } from './trash.js';
 
 /** An upload is abandoned this long after its link expired (bytes that arrived in time may still be completed until then). */

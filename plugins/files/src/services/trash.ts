@@ -1,8 +1,8 @@
-import { NotFoundError, Op } from '@wpk/sdk';
+import { memberMrn, NotFoundError, Op } from '@wpk/sdk';
 import type { Item } from '../models/index.js';
 import { indexFiles } from '../search.js';
 import { dropVersions } from './blobs.js';
-import { mrnOf, type FilesBaseContext, type FilesContext } from './context.js';
+import type { FilesBaseContext, FilesContext } from '../kit.js';
 import { emit } from './events.js';
 import { namesIn } from './items.js';
 import { named, suffixedName } from './names.js';
@@ -44,7 +44,7 @@ export async function restoreItem(ctx: FilesContext, id: string): Promise<Item> 
   await ctx.db.items.update({ trashed_at: null, trash_root_id: null, trashed_by: null }, { where: { trash_root_id: item.id } });
   const restored = (await ctx.db.items.findById(item.id))!;
   await indexFiles(ctx, [restored, ...subtree.filter((entry) => entry.id !== item.id).map((entry) => ({ ...entry, trashed_at: null }))]);
-  emit(ctx, 'core.files.item.restored', { item_id: item.id, kind: item.kind, name, owner_mrn: mrnOf(item.owner_id), parent_id: parentId, restored_by: ctx.member.mrn });
+  emit(ctx, 'core.files.item.restored', { item_id: item.id, kind: item.kind, name, owner_mrn: memberMrn(item.owner_id), parent_id: parentId, restored_by: ctx.member.mrn });
   return restored;
 }
 
@@ -68,6 +68,6 @@ export async function purgeTrashed(ctx: FilesBaseContext, item: Item, purgedBy: 
   await ctx.db.versions.destroy({ where: { item_id: { [Op.in]: ids } } });
   await ctx.db.items.destroy({ where: { id: { [Op.in]: ids } } });
   const freed = await dropVersions(ctx, versions, () => item.owner_id, false);
-  emit(ctx, 'core.files.item.purged', { item_id: item.id, kind: item.kind, name: item.name, owner_mrn: mrnOf(item.owner_id), ...(purgedBy ? { purged_by: purgedBy } : { reason: 'retention' as const }), freed_bytes: freed });
+  emit(ctx, 'core.files.item.purged', { item_id: item.id, kind: item.kind, name: item.name, owner_mrn: memberMrn(item.owner_id), ...(purgedBy ? { purged_by: purgedBy } : { reason: 'retention' as const }), freed_bytes: freed });
   return { id: item.id, purged: true, freed_bytes: freed };
 }

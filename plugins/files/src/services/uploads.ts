@@ -1,15 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, InvalidError, memberMrn, newId, NotFoundError, Op } from '@wpk/sdk';
 import type { Item, Upload, Version } from '../models/index.js';
 import { indexFiles } from '../search.js';
 import { requireItem } from './access.js';
 import { dropVersions } from './blobs.js';
 import { categoryOf } from './categories.js';
-import { bytes, conflictOnDuplicate, mrnOf, type FilesContext } from './context.js';
+import type { FilesContext } from '../kit.js';
+import { bytes } from './sizes.js';
 import { emit } from './events.js';
 import { abandonedAt, scheduleSweep } from './sweeps.js';
 import { destination, nameInUse, nameTaken } from './items.js';
-import { noteCaller } from './members-directory.js';
 import { checkName, named } from './names.js';
 import { addUsage, assertRoom, lockUsage } from './usage.js';
 
@@ -29,7 +28,6 @@ export interface UploadInput {
  * then `POST /uploads/{id}/completion` makes the file.
  */
 export async function startUpload(ctx: FilesContext, input: UploadInput): Promise<{ upload: Upload; url: string; expiresAt: Date }> {
-  await noteCaller(ctx);
   if (input.file_id !== undefined && (input.folder_id !== undefined || input.name !== undefined)) {
     throw new InvalidError('file_id (a new version) cannot go with name or folder_id (a new file)');
   }
@@ -62,7 +60,7 @@ export async function startUpload(ctx: FilesContext, input: UploadInput): Promis
     name,
     size_bytes: input.size_bytes,
     content_type: input.content_type ?? null,
-    storage_key: `blobs/${randomUUID()}`,
+    storage_key: `blobs/${newId()}`,
     created_by: ctx.member.id,
     expires_at: new Date(ctx.now().getTime() + seconds * 1000),
   });
@@ -114,7 +112,7 @@ export async function completeUpload(ctx: FilesContext, id: string): Promise<{ i
   const updated = (await ctx.db.items.findById(item.id))!;
   await indexFiles(ctx, [updated]);
   if (created) {
-    emit(ctx, 'core.files.file.created', { item_id: item.id, kind: 'file', name: item.name, owner_mrn: mrnOf(item.owner_id), parent_id: item.parent_id, created_by: ctx.member.mrn, version_id: version.id, size_bytes: stored.size_bytes, content_type: stored.content_type });
+    emit(ctx, 'core.files.file.created', { item_id: item.id, kind: 'file', name: item.name, owner_mrn: memberMrn(item.owner_id), parent_id: item.parent_id, created_by: ctx.member.mrn, version_id: version.id, size_bytes: stored.size_bytes, content_type: stored.content_type });
   } else {
     emit(ctx, 'core.files.version.created', { item_id: item.id, version_id: version.id, number, size_bytes: stored.size_bytes, content_type: stored.content_type, created_by: ctx.member.mrn });
   }

@@ -1,5 +1,6 @@
 import { ConflictError, PayloadTooLargeError } from '@wpk/sdk';
-import { bytes, type FilesBaseContext } from './context.js';
+import type { FilesBaseContext } from '../kit.js';
+import { bytes } from './sizes.js';
 
 /**
  * Plan bounds, applied on top of the settings (the smaller wins). Plans the table does not name

@@ -246,12 +246,6 @@ export interface OutboxKey {
   updated_at: Date;
 }
 
-/** The app's copy of who left the workspace (fed by events). */
-export interface DirectoryEntry {
-  member_id: string;
-  removed_at: Date | null;
-}
-
 /** The app's models, by their name in `ctx.db`. */
 export const models = {
   domains: defineModel<Domain>('domains', {
@@ -404,10 +398,6 @@ export const models = {
     last_used_at: { type: DataTypes.DATE, allowNull: true },
     created_by: { type: DataTypes.UUID, allowNull: false },
   }),
-  memberDirectory: defineModel<DirectoryEntry>(
-    'member_directory',
-    { member_id: { type: DataTypes.UUID, primaryKey: true }, removed_at: { type: DataTypes.DATE, allowNull: true } },
-  ),
 };
 
 /** The model map type (`ctx.db`). */

@@ -1,4 +1,4 @@
-import { Joi, recordSchema, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
+import { field, Joi, recordSchema, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
 
 /**
  * The records the Mail app answers with (the services' `present*` functions build them), as the
@@ -6,23 +6,20 @@ import { Joi, recordSchema, type JoiObjectSchema, type JoiSchema } from '@wpk/sd
  * test harness checks every answer of the app's tests against them.
  */
 
-const uuid = () => Joi.string().guid();
-const instant = () => Joi.date().iso();
 const text = () => Joi.string().allow('');
-const count = () => Joi.number().integer().min(0);
 const security = () => Joi.string().valid('tls', 'starttls', 'none');
 
 const ADDRESS = recordSchema({ address: Joi.string(), name: Joi.string() }, { optional: ['name'] }).id('MailAddress');
 const addresses = () => Joi.array().items(ADDRESS);
 
 const ACCOUNT_KEYS = {
-  id: uuid(),
+  id: field.uuid(),
   address: Joi.string(),
   display_name: text(),
-  signature_id: uuid().allow(null).description('The signature added to what the account sends unless a message names another'),
+  signature_id: field.uuid().allow(null).description('The signature added to what the account sends unless a message names another'),
 };
 
-const HOSTED_ACCOUNT = recordSchema({ ...ACCOUNT_KEYS, kind: Joi.string().valid('hosted'), mailbox_id: uuid(), created_at: instant(), updated_at: instant() }).id('MailHostedAccount');
+const HOSTED_ACCOUNT = recordSchema({ ...ACCOUNT_KEYS, kind: Joi.string().valid('hosted'), mailbox_id: field.uuid(), created_at: field.instant(), updated_at: field.instant() }).id('MailHostedAccount');
 
 const SERVER = recordSchema({ host: Joi.string(), port: Joi.number().integer().min(1).max(65535), security: security(), username: Joi.string() });
 
@@ -33,9 +30,9 @@ const CONNECTED_ACCOUNT = recordSchema({
   smtp: SERVER,
   sync_status: Joi.string().valid('pending', 'ok', 'error'),
   last_error: Joi.string().allow(null).description('Why the last sync failed (null: it did not)'),
-  last_synced_at: instant().allow(null),
-  created_at: instant(),
-  updated_at: instant(),
+  last_synced_at: field.instant().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('MailConnectedAccount');
 
 /** An account of the caller: a hosted mailbox assigned to them, or an external mailbox they connected (never its passwords). */
@@ -44,9 +41,9 @@ export const ACCOUNT: JoiSchema = Joi.alternatives().try(HOSTED_ACCOUNT, CONNECT
 /** A message of an account or of a group; `bcc` only on mail sent from here. */
 export const MESSAGE: JoiObjectSchema = recordSchema(
   {
-    id: uuid(),
-    account_id: uuid().allow(null),
-    group_id: uuid().allow(null),
+    id: field.uuid(),
+    account_id: field.uuid().allow(null),
+    group_id: field.uuid().allow(null),
     folder: Joi.string(),
     message_id_header: text(),
     in_reply_to: text(),
@@ -57,43 +54,43 @@ export const MESSAGE: JoiObjectSchema = recordSchema(
     subject: text(),
     text: text(),
     html: text(),
-    size_bytes: count(),
+    size_bytes: field.count(),
     dkim: Joi.string(),
     spf: Joi.string(),
     dmarc: Joi.string(),
     seen: Joi.boolean(),
     flagged: Joi.boolean(),
     delivery_status: Joi.string().valid('queued', 'sent', 'failed').allow(null).description('Mail sent from here: queued until the relay took it; null for mail received'),
-    attempts: count(),
+    attempts: field.count(),
     last_error: Joi.string().allow(null),
-    sent_at: instant().allow(null),
-    received_at: instant(),
-    updated_at: instant(),
+    sent_at: field.instant().allow(null),
+    received_at: field.instant(),
+    updated_at: field.instant(),
   },
   { optional: ['bcc'] },
 ).id('MailMessage');
 
-export const SIGNATURE: JoiObjectSchema = recordSchema({ id: uuid(), account_id: uuid(), name: Joi.string(), text: text(), html: text(), created_at: instant(), updated_at: instant() }).id('MailSignature');
+export const SIGNATURE: JoiObjectSchema = recordSchema({ id: field.uuid(), account_id: field.uuid(), name: Joi.string(), text: text(), html: text(), created_at: field.instant(), updated_at: field.instant() }).id('MailSignature');
 
 const FILTER_CONDITION = recordSchema({ field: Joi.string().valid('from', 'to', 'subject', 'body'), operator: Joi.string().valid('contains', 'equals', 'ends_with'), value: Joi.string() }).id('MailFilterCondition');
 const FILTER_ACTION = recordSchema({ type: Joi.string().valid('move', 'mark_seen', 'flag', 'discard'), folder: Joi.string() }, { optional: ['folder'] }).id('MailFilterAction');
 
 export const FILTER: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  account_id: uuid(),
+  id: field.uuid(),
+  account_id: field.uuid(),
   name: Joi.string(),
   match: Joi.string().valid('all', 'any'),
   conditions: Joi.array().items(FILTER_CONDITION),
   actions: Joi.array().items(FILTER_ACTION),
-  position: count().description('Filters run in this order'),
-  created_at: instant(),
+  position: field.count().description('Filters run in this order'),
+  created_at: field.instant(),
 }).id('MailFilter');
 
-export const BLOCKED_SENDER: JoiObjectSchema = recordSchema({ id: uuid(), account_id: uuid(), address: Joi.string().description('name@example.com, or @example.com for a whole domain'), created_at: instant() }).id('MailBlockedSender');
+export const BLOCKED_SENDER: JoiObjectSchema = recordSchema({ id: field.uuid(), account_id: field.uuid(), address: Joi.string().description('name@example.com, or @example.com for a whole domain'), created_at: field.instant() }).id('MailBlockedSender');
 
 export const DRAFT: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  account_id: uuid(),
+  id: field.uuid(),
+  account_id: field.uuid(),
   to: addresses(),
   cc: addresses(),
   bcc: addresses(),
@@ -101,8 +98,8 @@ export const DRAFT: JoiObjectSchema = recordSchema({
   text: text(),
   html: text(),
   in_reply_to: text(),
-  created_at: instant(),
-  updated_at: instant(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('MailDraft');
 
 const DNS_RECORD = recordSchema({
@@ -115,43 +112,43 @@ const DNS_RECORD = recordSchema({
 }).id('MailDnsRecord');
 
 export const DOMAIN: JoiObjectSchema = recordSchema({
-  id: uuid(),
+  id: field.uuid(),
   name: Joi.string(),
   verified: Joi.boolean(),
-  verified_at: instant().allow(null),
-  checked_at: instant().allow(null),
-  catch_all_mailbox_id: uuid().allow(null),
+  verified_at: field.instant().allow(null),
+  checked_at: field.instant().allow(null),
+  catch_all_mailbox_id: field.uuid().allow(null),
   dkim_selector: Joi.string(),
   dns_records: Joi.array().items(DNS_RECORD),
-  created_by: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('MailDomain');
 
 export const MAILBOX: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  domain_id: uuid(),
+  id: field.uuid(),
+  domain_id: field.uuid(),
   local_part: Joi.string(),
   address: Joi.string(),
   display_name: text(),
-  member_id: uuid().allow(null),
-  signature_id: uuid().allow(null),
-  created_by: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
+  member_id: field.uuid().allow(null),
+  signature_id: field.uuid().allow(null),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('MailMailbox');
 
 const OUTBOX_KEY_KEYS = {
-  id: uuid(),
-  mailbox_id: uuid(),
+  id: field.uuid(),
+  mailbox_id: field.uuid(),
   name: Joi.string(),
   prefix: Joi.string().description('The first characters of the secret, to tell keys apart'),
   status: Joi.string().valid('active', 'revoked'),
-  revoked_at: instant().allow(null),
-  last_used_at: instant().allow(null),
-  created_by: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
+  revoked_at: field.instant().allow(null),
+  last_used_at: field.instant().allow(null),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 };
 
 /** An outbox key (never its secret). */
@@ -161,26 +158,26 @@ export const OUTBOX_KEY: JoiObjectSchema = recordSchema(OUTBOX_KEY_KEYS).id('Mai
 export const NEW_OUTBOX_KEY: JoiObjectSchema = recordSchema({ ...OUTBOX_KEY_KEYS, secret: Joi.string().description('The SMTP password; shown this once') }).id('MailNewOutboxKey');
 
 export const GROUP: JoiObjectSchema = recordSchema({
-  id: uuid(),
-  domain_id: uuid(),
+  id: field.uuid(),
+  domain_id: field.uuid(),
   local_part: Joi.string(),
   address: Joi.string(),
   name: Joi.string(),
   description: text(),
   who_can_post: Joi.string().valid('anyone', 'members'),
-  created_by: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('MailGroup');
 
 export const GROUP_MEMBER: JoiObjectSchema = recordSchema({
-  group_id: uuid(),
-  member_id: uuid(),
+  group_id: field.uuid(),
+  member_id: field.uuid(),
   tier: Joi.string().valid('owner', 'manager', 'member'),
-  added_by: uuid(),
-  created_at: instant(),
-  updated_at: instant(),
+  added_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
 }).id('MailGroupMember');
 
 /** The answer to a DELETE: the id of what went. */
-export const DELETED: JoiObjectSchema = recordSchema({ id: uuid(), deleted: Joi.boolean().valid(true) }).id('MailDeleted');
+export const DELETED: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('MailDeleted');

@@ -1,6 +1,5 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import type { MailOptions } from '../options.js';
 import { addDomain, deleteDomain, listDomains, presentDomain, requireDomain, setCatchAll, verifyDomain } from '../services/domains.js';
 import { addGroupMember, createGroup, deleteGroup, listGroupMembers, listGroups, presentGroup, presentGroupMember, removeGroupMember, requireGroup, updateGroup, updateGroupMember } from '../services/groups.js';
@@ -9,7 +8,6 @@ import { DELETED, DOMAIN, GROUP, GROUP_MEMBER, MAILBOX, NEW_OUTBOX_KEY, OUTBOX_K
 import { shown, subResourceRoutes } from './sub-resources.js';
 import { deleted, id, idParams, listQuery, name, q, tier } from './schemas.js';
 
-const route = defineRoute<Models, AppTypes>;
 
 /** Domains, mailboxes (with outbox keys) and groups (with members). */
 export function hostingRoutes(options: MailOptions) {
@@ -91,7 +89,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.mailboxes.read'],
       answers: { collection: MAILBOX },
       description: 'Lists mailboxes by address (domain_id, member_id and q filter)',
-      validate: { query: listQuery({ domain_id: id(), member_id: id(), q: q() }) },
+      validate: { query: listQuery({ domain_id: id(), member_id: Joi.memberId({ former: true }), q: q() }) },
       async handler(request, ctx) {
         const { rows, count } = await listMailboxes(ctx, request.query);
         return ctx.respond.collection(rows.map(presentMailbox), count);
@@ -103,7 +101,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.mailboxes.manage'],
       answers: { single: MAILBOX },
       description: 'Creates a mailbox on a hosted domain, optionally assigned to a member',
-      validate: { payload: Joi.object({ domain_id: id().required(), local_part: Joi.string().trim().min(1).max(64).required(), display_name: Joi.string().trim().max(200).allow(''), member_id: id().allow(null) }) },
+      validate: { payload: Joi.object({ domain_id: id().required(), local_part: Joi.string().trim().min(1).max(64).required(), display_name: Joi.string().trim().max(200).allow(''), member_id: Joi.memberId().allow(null) }) },
       async handler(request, ctx) {
         const mailbox = await createMailbox(ctx, request.payload);
         return ctx.respond.single(presentMailbox(mailbox), { self: `/mail/mailboxes/${mailbox.id}` });
@@ -126,7 +124,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.mailboxes.manage'],
       answers: { single: MAILBOX },
       description: 'Assigns a mailbox to a member (null: to nobody) or renames it (AssignMailbox)',
-      validate: { params: idParams('mailbox_id'), payload: Joi.object({ member_id: id().allow(null), display_name: Joi.string().trim().max(200).allow('') }).min(1) },
+      validate: { params: idParams('mailbox_id'), payload: Joi.object({ member_id: Joi.memberId().allow(null), display_name: Joi.string().trim().max(200).allow('') }).min(1) },
       async handler(request, ctx) {
         return ctx.respond.single(presentMailbox(await updateMailbox(ctx, request.params.mailbox_id, request.payload)));
       },
@@ -240,7 +238,7 @@ export function hostingRoutes(options: MailOptions) {
       item: 'member_id',
       record: GROUP_MEMBER,
       list: { chain: ['mail.groups.read'], description: "Lists a group's members, owners first, then managers, then members", run: async (ctx, groupId) => shown(await listGroupMembers(ctx, groupId), presentGroupMember) },
-      create: { chain: ['mail.groups.manage'], description: 'Adds a member to a group at a tier (default member)', payload: Joi.object({ member_id: id().required(), tier: tier() }), run: async (ctx, groupId, input) => presentGroupMember(await addGroupMember(ctx, groupId, input)) },
+      create: { chain: ['mail.groups.manage'], description: 'Adds a member to a group at a tier (default member)', payload: Joi.object({ member_id: Joi.memberId().required(), tier: tier() }), run: async (ctx, groupId, input) => presentGroupMember(await addGroupMember(ctx, groupId, input)) },
       update: {
         method: 'PATCH',
         chain: ['mail.groups.manage'],

@@ -1,6 +1,5 @@
-import { defineRoute, Joi, type JoiSchema } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi, type JoiSchema } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { blockSender, createDraft, createFilter, createSignature, deleteDraft, deleteFilter, deleteSignature, listBlocked, listDrafts, listFilters, listSignatures, present, replaceSignature, requireDraft, saveDraft, sendDraft, unblockSender } from '../services/account-parts.js';
 import { connectAccount, disconnectAccount, listAccounts, presentAccount, requireAccount, updateAccount, type ConnectionVerifier } from '../services/accounts.js';
 import { deleteMessage, listAccountMessages, listGroupMessages, presentMessage, queueMessage, requireAccountMessage, requireGroupMessage, updateMessage } from '../services/messages.js';
@@ -8,7 +7,6 @@ import { ACCOUNT, BLOCKED_SENDER, DELETED, DRAFT, FILTER, MESSAGE, SIGNATURE } f
 import { shown, subResourceRoutes } from './sub-resources.js';
 import { composition, deleted, filterAction, filterCondition, folder, id, idParams, listQuery, name, q } from './schemas.js';
 
-const route = defineRoute<Models, AppTypes>;
 
 const messageChanges = Joi.object({ seen: Joi.boolean(), flagged: Joi.boolean(), folder: folder() }).min(1);
 const signature = Joi.object({ name: name().required(), text: Joi.string().max(10000).allow(''), html: Joi.string().max(50000).allow('') });

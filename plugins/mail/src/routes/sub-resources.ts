@@ -1,11 +1,8 @@
-import { defineRoute, type AppRequest, type AppRoute, type ChainStep, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
-import type { MailContext } from '../services/context.js';
+import { type AppRequest, type ChainStep, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
+import { route, type MailContext } from '../kit.js';
 import { DELETED } from './answers.js';
 import { deleted, idParams, listQuery } from './schemas.js';
 
-const route = defineRoute<Models, AppTypes>;
 
 /** A record as a service's present function shows it. */
 type Shown = object;
@@ -42,7 +39,7 @@ export function shown<Row>(page: { rows: Row[]; count: number }, present: (row: 
   return { rows: page.rows.map((row) => present(row)), count: page.count };
 }
 
-type Route = AppRoute<Models, AppTypes>;
+type Route = ReturnType<typeof route>;
 
 /** The routes of a family, in the order list, create, read, update, remove (those it has). */
 export function subResourceRoutes(family: SubResourceFamily): Route[] {

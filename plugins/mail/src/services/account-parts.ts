@@ -1,6 +1,6 @@
-import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, InvalidError, NotFoundError } from '@wpk/sdk';
 import type { BlockedSender, Draft, Filter, FilterAction, FilterCondition, Signature } from '../models/index.js';
-import { conflictOnDuplicate, type MailContext } from './context.js';
+import type { MailContext } from '../kit.js';
 import { findAccount, myAccountIds, requireAccount } from './accounts.js';
 import { queueMessage, type Composition } from './messages.js';
 

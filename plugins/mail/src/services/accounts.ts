@@ -1,6 +1,6 @@
 import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
 import type { ConnectedAccount, Mailbox, Security } from '../models/index.js';
-import type { MailBaseContext, MailContext } from './context.js';
+import type { MailBaseContext, MailContext } from '../kit.js';
 
 /**
  * An account of a member: a hosted mailbox assigned to them, or an external mailbox they

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, InvalidError } from '@wpk/sdk';
 import type { Domain, RecordCheck } from '../models/index.js';
 import type { MailOptions } from '../options.js';
 import { domainName } from './addresses.js';
-import { conflictOnDuplicate, type MailBaseContext, type MailContext } from './context.js';
+import type { MailBaseContext, MailContext } from '../kit.js';
 import { checkRecords, dkimKeyPair, dnsRecords } from './dns-records.js';
+import { domainResource } from './resources.js';
 
 function recordStatus(check: RecordCheck | undefined): 'ok' | 'missing' | 'unanswered' | 'unchecked' {
   if (!check) return 'unchecked';
@@ -33,10 +34,8 @@ export function presentDomain(domain: Domain, options: MailOptions, dmarcPolicy:
 }
 
 /** The domain, or 404. */
-export async function requireDomain(ctx: MailBaseContext, id: string, lock = false): Promise<Domain> {
-  const domain = await ctx.db.domains.findById(id, lock ? { lock: 'update' } : {});
-  if (!domain) throw new NotFoundError('Domain not found');
-  return domain;
+export function requireDomain(ctx: MailBaseContext, id: string, lock = false): Promise<Domain> {
+  return domainResource.require(ctx, id, lock ? { lock: 'update' } : {});
 }
 
 /** Lists the workspace's domains, by name. */

@@ -1,9 +1,9 @@
-import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, InvalidError, NotFoundError } from '@wpk/sdk';
 import type { Group, GroupMember, Tier } from '../models/index.js';
 import { localPart } from './addresses.js';
-import { conflictOnDuplicate, type MailBaseContext, type MailContext } from './context.js';
+import type { MailBaseContext, MailContext } from '../kit.js';
 import { assertAddressFree } from './mailboxes.js';
-import { assertMemberPresent } from './members.js';
+import { groupResource } from './resources.js';
 
 /** A group as the API shows it. */
 export function presentGroup(group: Group) {
@@ -27,10 +27,8 @@ export function presentGroupMember(member: GroupMember) {
 }
 
 /** The group, or 404. */
-export async function requireGroup(ctx: MailBaseContext, id: string, lock = false): Promise<Group> {
-  const group = await ctx.db.groups.findById(id, lock ? { lock: 'update' } : {});
-  if (!group) throw new NotFoundError('Group not found');
-  return group;
+export function requireGroup(ctx: MailBaseContext, id: string, lock = false): Promise<Group> {
+  return groupResource.require(ctx, id, lock ? { lock: 'update' } : {});
 }
 
 /** Lists the groups, by address. */
@@ -92,10 +90,10 @@ async function assertKeepsOwner(ctx: MailContext, groupId: string, leaving: Grou
   if (owners <= 1) throw new ConflictError('A group keeps at least one owner');
 }
 
-/** Adds a member to a group at a tier (default member). */
-export async function addGroupMember(ctx: MailContext, groupId: string, input: { member_id: string; tier?: Tier }): Promise<GroupMember> {
+/** Adds a member (the route checked they are one of the workspace now) to a group at a tier (default member). */
+export async function addGroupMember(ctx: MailContext, groupId: string, given: { member_id: string; tier?: Tier }): Promise<GroupMember> {
+  const input = { ...given, member_id: given.member_id.toLowerCase() };
   await requireGroup(ctx, groupId, true);
-  await assertMemberPresent(ctx, input.member_id);
   if (await ctx.db.groupMembers.findOne({ where: { group_id: groupId, member_id: input.member_id } })) throw new ConflictError('The member is already in the group');
   const row = await conflictOnDuplicate(ctx.db.groupMembers.create({ group_id: groupId, member_id: input.member_id, tier: input.tier ?? 'member', added_by: ctx.member.id }), 'The member is already in the group');
   ctx.events.stage('core.mail.group_member.added', { group_id: groupId, member_id: row.member_id, tier: row.tier, added_by: ctx.member.id });

@@ -1,6 +1,6 @@
 import type { Address, Filter, Mailbox, Message } from '../models/index.js';
 import { splitAddress } from './addresses.js';
-import type { MailBaseContext } from './context.js';
+import type { MailBaseContext } from '../kit.js';
 import { messageDocument } from './messages.js';
 
 /** A parsed incoming message, as the listener hands it over. */

@@ -1,10 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, ForbiddenError, InvalidError, NotFoundError } from '@wpk/sdk';
 import type { Mailbox, OutboxKey } from '../models/index.js';
 import { deleteAccountParts } from './accounts.js';
 import { localPart } from './addresses.js';
-import { conflictOnDuplicate, likePattern, type MailBaseContext, type MailContext } from './context.js';
-import { assertMemberPresent } from './members.js';
+import type { MailBaseContext, MailContext } from '../kit.js';
+import { mailboxResource } from './resources.js';
 
 /** A mailbox as the API shows it. */
 export function presentMailbox(mailbox: Mailbox) {
@@ -23,10 +23,8 @@ export function presentMailbox(mailbox: Mailbox) {
 }
 
 /** The mailbox, or 404. */
-export async function requireMailbox(ctx: MailBaseContext, id: string, lock = false): Promise<Mailbox> {
-  const mailbox = await ctx.db.mailboxes.findById(id, lock ? { lock: 'update' } : {});
-  if (!mailbox) throw new NotFoundError('Mailbox not found');
-  return mailbox;
+export function requireMailbox(ctx: MailBaseContext, id: string, lock = false): Promise<Mailbox> {
+  return mailboxResource.require(ctx, id, lock ? { lock: 'update' } : {});
 }
 
 /** Refuses an address a mailbox or a group of the workspace already has. */
@@ -40,18 +38,17 @@ export async function assertAddressFree(ctx: MailBaseContext, address: string): 
 export async function listMailboxes(ctx: MailContext, query: { domain_id?: string; member_id?: string; q?: string }) {
   const where: Record<string, unknown> = {};
   if (query.domain_id) where.domain_id = query.domain_id;
-  if (query.member_id) where.member_id = query.member_id;
-  if (query.q) where.address = { [Op.iLike]: likePattern(query.q) };
-  return ctx.db.mailboxes.findAndCountAll({ where, order: [['address', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  if (query.member_id) where.member_id = query.member_id.toLowerCase();
+  return mailboxResource.list(ctx, { q: query.q, where });
 }
 
-/** Creates a mailbox on a hosted domain, optionally assigned to a member. */
-export async function createMailbox(ctx: MailContext, input: { domain_id: string; local_part: string; display_name?: string; member_id?: string | null }): Promise<Mailbox> {
+/** Creates a mailbox on a hosted domain, optionally assigned to a member (the route checked they are one of the workspace now). */
+export async function createMailbox(ctx: MailContext, given: { domain_id: string; local_part: string; display_name?: string; member_id?: string | null }): Promise<Mailbox> {
+  const input = { ...given, member_id: given.member_id?.toLowerCase() ?? null };
   const domain = await ctx.db.domains.findById(input.domain_id);
   if (!domain) throw new InvalidError(`domain_id ${input.domain_id} is not a domain of this workspace`);
   const local = localPart(input.local_part);
   const address = `${local}@${domain.name}`;
-  if (input.member_id) await assertMemberPresent(ctx, input.member_id);
   await assertAddressFree(ctx, address);
   const mailbox = await conflictOnDuplicate(
     ctx.db.mailboxes.create({ domain_id: domain.id, local_part: local, address, display_name: input.display_name ?? '', member_id: input.member_id ?? null, created_by: ctx.member.id }),
@@ -61,10 +58,10 @@ export async function createMailbox(ctx: MailContext, input: { domain_id: string
   return mailbox;
 }
 
-/** Assigns the mailbox to a member (null: to nobody) and/or renames it. */
-export async function updateMailbox(ctx: MailContext, id: string, input: { member_id?: string | null; display_name?: string }): Promise<Mailbox> {
+/** Assigns the mailbox to a member (null: to nobody; the route checked a member is one of the workspace now) and/or renames it. */
+export async function updateMailbox(ctx: MailContext, id: string, given: { member_id?: string | null; display_name?: string }): Promise<Mailbox> {
+  const input = { ...given, ...(typeof given.member_id === 'string' ? { member_id: given.member_id.toLowerCase() } : {}) };
   const mailbox = await requireMailbox(ctx, id, true);
-  if (input.member_id) await assertMemberPresent(ctx, input.member_id);
   const changes: Partial<Mailbox> = {};
   if (input.display_name !== undefined && input.display_name !== mailbox.display_name) changes.display_name = input.display_name;
   const reassigned = input.member_id !== undefined && input.member_id !== mailbox.member_id;

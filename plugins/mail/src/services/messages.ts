@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, InvalidError, likePattern, newId, NotFoundError, Op } from '@wpk/sdk';
 import type { Address, Message } from '../models/index.js';
 import { requireAccount, type Account } from './accounts.js';
-import { likePattern, type MailBaseContext, type MailContext } from './context.js';
+import type { MailBaseContext, MailContext } from '../kit.js';
 import { requireGroup } from './groups.js';
 
 /** A message as the API shows it. */
@@ -175,7 +174,7 @@ export async function queueMessage(ctx: MailBaseContext, mailbox: Pick<Account, 
   const message = await ctx.db.messages.create({
     account_id: mailbox.id,
     folder: 'outbox',
-    message_id_header: `<${randomUUID()}@${domain}>`,
+    message_id_header: `<${newId()}@${domain}>`,
     in_reply_to: composition.in_reply_to ?? '',
     from_address: mailbox.address,
     from_name: mailbox.display_name,

@@ -1,7 +1,7 @@
 import { Op } from '@wpk/sdk';
 import type { Message } from '../models/index.js';
 import { connectionSettings, type ConnectionSettings } from './accounts.js';
-import type { MailBaseContext } from './context.js';
+import type { MailBaseContext } from '../kit.js';
 import { messageDocument } from './messages.js';
 
 /**

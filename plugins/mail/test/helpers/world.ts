@@ -4,21 +4,14 @@
  * hosted mailboxes leaves over SMTP and comes back in), and a real DNS server on loopback that
  * answers only what a test published, asked through the app's own resolver. The queue runs when a test calls `flush()`.
  */
-import { createTestPlatform, type TestMember, type TestPlatform, type TestWorkspace } from '@wpk/testing';
+import { startWorld, type TestMember, type World as BaseWorld } from '@wpk/testing';
 import { createMailApp, dnsResolver, type MailService, type TlsSource } from '../../src/index.js';
 import { LocalDns } from './dns-server.js';
 
 export { LocalDns } from './dns-server.js';
 
-export interface CapturedEvent {
-  action: string;
-  payload: Record<string, unknown>;
-}
-
-export interface World {
-  platform: TestPlatform;
-  workspace: TestWorkspace;
-  owner: TestMember;
+/** What the Mail tests add to `startWorld` of @wpk/testing. */
+export interface World extends BaseWorld {
   dns: LocalDns;
   service: MailService;
   /** The listener's port. */
@@ -27,19 +20,13 @@ export interface World {
   flush(): Promise<number>;
   /** Syncs every connected account with its IMAP server. */
   sync(): ReturnType<MailService['sync']>;
-  /** A member allowed into the app holding exactly these keys. */
-  member(keys: string[]): Promise<TestMember>;
-  /** The `core.mail.*` events written since the last call, oldest first. */
-  takeEvents(): CapturedEvent[];
   /** Adds a domain as the owner, publishes its records and verifies it; returns its id. */
   hostedDomain(name: string): Promise<string>;
   /** Creates a mailbox as the owner, assigned to `member` (default the owner). */
   mailbox(domainId: string, localPart: string, member?: TestMember): Promise<{ id: string; address: string }>;
-  deliver(action: string, payload: Record<string, unknown>): Promise<void>;
-  close(): Promise<void>;
 }
 
-export async function startWorld(subdomain: string, options: { tls?: TlsSource } = {}): Promise<World> {
+export async function mailWorld(subdomain: string, options: { tls?: TlsSource } = {}): Promise<World> {
   const dns = await LocalDns.start();
   // The MX host is this listener (and the relay), on loopback: the hosted domains' SPF `mx` passes for it.
   dns.a.set('mx.mail.test', ['127.0.0.1']);
@@ -54,58 +41,42 @@ export async function startWorld(subdomain: string, options: { tls?: TlsSource }
     // The test's IMAP and SMTP servers listen on loopback, a private address (see private-hosts.test.ts).
     allowPrivateHosts: true,
   });
-  const platform = await createTestPlatform({ apps: [built.app], firstParty: true }).catch(async (error: unknown) => {
+  const base = await startWorld({ app: built.app, subdomain }).catch(async (error: unknown) => {
     await dns.close();
     throw error;
   });
-  try {
-    await platform.runtime.apps.startServices();
-    const workspace = await platform.workspace(subdomain);
-    await workspace.install('mail');
-    platform.takeEvents();
-    const owner = workspace.owner;
-    const world: World = {
-      platform,
-      workspace,
-      owner,
-      dns,
-      service: built.service,
-      port: built.service.port!,
-      flush: () => built.service.flush(),
-      sync: () => built.service.sync(),
-      member: (keys) => workspace.member({ permissions: keys }),
-      takeEvents: () =>
-        platform
-          .takeEvents()
-          .filter((event) => event.action.startsWith('core.mail.'))
-          .map((event) => ({ action: event.action, payload: event.payload })),
-      async hostedDomain(name) {
-        const added = await owner.post('/mail/domains', { name });
-        if (added.status !== 200) throw new Error(`adding ${name}: ${added.status} ${JSON.stringify(added.body)}`);
-        const domain = (added.body as { data: { id: string; dns_records: Array<{ type: string; name: string; value: string }> } }).data;
-        dns.publish(domain.dns_records);
-        const verified = await owner.post(`/mail/domains/${domain.id}/verification`, {});
-        if ((verified.body as { data: { verified: boolean } }).data.verified !== true) throw new Error(`${name} did not verify`);
-        return domain.id;
-      },
-      async mailbox(domainId, localPart, member = owner) {
-        const created = await owner.post('/mail/mailboxes', { domain_id: domainId, local_part: localPart, member_id: member.id, display_name: localPart });
-        if (created.status !== 200) throw new Error(`mailbox ${localPart}: ${created.status} ${JSON.stringify(created.body)}`);
-        return (created.body as { data: { id: string; address: string } }).data;
-      },
-      async deliver(action, payload) {
-        const result = await platform.deliver(workspace.id, action, payload);
-        if (result.mail !== 'handled') throw new Error(`${action} was not handled: ${JSON.stringify(result)}`);
-      },
-      close: async () => {
-        await platform.close();
-        await dns.close();
-      },
-    };
-    return world;
-  } catch (error) {
-    await platform.close();
+  const closeBase = base.close;
+  const close = async () => {
+    await closeBase();
     await dns.close();
+  };
+  try {
+    await base.platform.runtime.apps.startServices();
+  } catch (error) {
+    await close();
     throw error;
   }
+  const owner = base.owner;
+  return Object.assign(base, {
+    dns,
+    service: built.service,
+    port: built.service.port!,
+    flush: () => built.service.flush(),
+    sync: () => built.service.sync(),
+    async hostedDomain(name: string) {
+      const added = await owner.post('/mail/domains', { name });
+      if (added.status !== 200) throw new Error(`adding ${name}: ${added.status} ${JSON.stringify(added.body)}`);
+      const domain = (added.body as { data: { id: string; dns_records: Array<{ type: string; name: string; value: string }> } }).data;
+      dns.publish(domain.dns_records);
+      const verified = await owner.post(`/mail/domains/${domain.id}/verification`, {});
+      if ((verified.body as { data: { verified: boolean } }).data.verified !== true) throw new Error(`${name} did not verify`);
+      return domain.id;
+    },
+    async mailbox(domainId: string, localPart: string, member: TestMember = owner) {
+      const created = await owner.post('/mail/mailboxes', { domain_id: domainId, local_part: localPart, member_id: member.id, display_name: localPart });
+      if (created.status !== 200) throw new Error(`mailbox ${localPart}: ${created.status} ${JSON.stringify(created.body)}`);
+      return (created.body as { data: { id: string; address: string } }).data;
+    },
+    close,
+  });
 }

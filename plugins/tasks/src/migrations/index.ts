@@ -2,6 +2,7 @@ import type { AppMigration } from '@wpk/sdk';
 import { createTasksTables } from './0001-create-tasks-tables.js';
 import { distributionKeys } from './0002-distribution-keys.js';
 import { taskKeys } from './0003-task-keys.js';
+import { dropMemberDirectory } from './0004-drop-member-directory.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createTasksTables, distributionKeys, taskKeys];
+export const migrations: AppMigration[] = [createTasksTables, distributionKeys, taskKeys, dropMemberDirectory];

@@ -83,22 +83,3 @@ export const views = defineModel<View>('views', {
   tab: { type: DataTypes.STRING(40), allowNull: false },
   schedule_id: { type: DataTypes.UUID, allowNull: true },
 });
-
-/**
- * The app's own copy of workspace membership, fed by `system.workspace.member.added` and
- * `core.account.member.removed` (the app never reads the platform's member table). A member the
- * copy has never heard of is assumed present; one it knows as removed is refused.
- */
-export interface DirectoryMember {
-  member_id: string;
-  removed_at: Date | null;
-  removed_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export const memberDirectory = defineModel<DirectoryMember>('member_directory', {
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  removed_at: { type: DataTypes.DATE, allowNull: true },
-  removed_by: { type: DataTypes.UUID, allowNull: true },
-});

@@ -1,6 +1,5 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { addBoardMember, changeBoardMemberRole, listBoardMembers, removeBoardMember } from '../services/board-members.js';
 import { filterOptions, listTaskFilters } from '../services/task-filters.js';
 import { createTopic, deleteTopic, listTopics, updateTopic } from '../services/topics.js';
@@ -9,7 +8,7 @@ import { BOARD_MEMBER, DELETED_TOPIC, FILTER_OPTION, REMOVED_BOARD_MEMBER, TASK_
 
 /** A board's task filters, topics and members. */
 export const boardPartRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/boards/{board_id}/task-filters',
     chain: ['tasks.tasks.read'],
@@ -21,7 +20,7 @@ export const boardPartRoutes = [
       return ctx.respond.collection(filters.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), filters.length);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/boards/{board_id}/task-filters/{key}/options',
     chain: ['tasks.tasks.read'],
@@ -33,7 +32,7 @@ export const boardPartRoutes = [
       return ctx.respond.collection(options.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), options.length);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/boards/{board_id}/topics',
     chain: ['tasks.topics.read'],
@@ -45,7 +44,7 @@ export const boardPartRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/boards/{board_id}/topics',
     chain: ['tasks.topics.create'],
@@ -57,7 +56,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(topic, { self: `/boards/${topic.board_id}/topics/${topic.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/boards/{board_id}/topics/{topic_id}',
     chain: ['tasks.topics.edit'],
@@ -69,7 +68,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(topic);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/boards/{board_id}/topics/{topic_id}',
     chain: ['tasks.topics.delete'],
@@ -80,7 +79,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(await deleteTopic(ctx, request.params.board_id, request.params.topic_id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/boards/{board_id}/members',
     chain: ['tasks.members.read'],
@@ -92,19 +91,19 @@ export const boardPartRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/boards/{board_id}/members',
     chain: ['tasks.members.manage'],
     answers: { single: BOARD_MEMBER },
     description: 'Adds a workspace member to the board with a role',
-    validate: { params: idParams('board_id'), payload: Joi.object({ member_id: id().required(), role: boardRole().required() }) },
+    validate: { params: idParams('board_id'), payload: Joi.object({ member_id: Joi.memberId().required(), role: boardRole().required() }) },
     async handler(request, ctx) {
       const member = await addBoardMember(ctx, request.params.board_id, request.payload);
       return ctx.respond.single(member, { self: `/boards/${member.board_id}/members/${member.member_id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/boards/{board_id}/members/{member_id}',
     chain: ['tasks.members.manage'],
@@ -115,7 +114,7 @@ export const boardPartRoutes = [
       return ctx.respond.single(await changeBoardMemberRole(ctx, request.params.board_id, request.params.member_id, request.payload.role));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/boards/{board_id}/members/{member_id}',
     chain: ['tasks.members.manage'],

@@ -1,6 +1,5 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { createBoard, deleteBoard, listBoards, renameLane, requireBoard, updateBoard } from '../services/boards.js';
 import { presentBoard } from '../services/present.js';
 import { grid, id, idParams, lanes, listQuery, q, title } from './schemas.js';
@@ -8,7 +7,7 @@ import { BOARD, DELETED_BOARD, RENAMED_BOARD } from './answers.js';
 
 /** Boards: list, create (optionally from a template), read, update or archive, delete, rename a lane. */
 export const boardRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/boards',
     chain: ['tasks.boards.read'],
@@ -20,7 +19,7 @@ export const boardRoutes = [
       return ctx.respond.collection(rows.map(presentBoard), count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/boards',
     chain: ['tasks.boards.create'],
@@ -41,7 +40,7 @@ export const boardRoutes = [
       return ctx.respond.single(presentBoard(board), { self: `/boards/${board.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/boards/{board_id}',
     chain: ['tasks.boards.read'],
@@ -53,7 +52,7 @@ export const boardRoutes = [
       return ctx.respond.single(presentBoard(board), { tasks: `/tasks?board_id=${board.id}`, topics: `/boards/${board.id}/topics`, members: `/boards/${board.id}/members` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PUT',
     path: '/boards/{board_id}',
     chain: ['tasks.boards.edit'],
@@ -74,7 +73,7 @@ export const boardRoutes = [
       return ctx.respond.single(presentBoard(board), { self: `/boards/${board.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/boards/{board_id}',
     chain: ['tasks.boards.delete'],
@@ -85,7 +84,7 @@ export const boardRoutes = [
       return ctx.respond.single(await deleteBoard(ctx, request.params.board_id, request.payload.confirm_key));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/boards/{board_id}/columns',
     chain: ['tasks.boards.manage'],

@@ -1,6 +1,5 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { clearBoard, pullTasks, returnTask } from '../services/incubator.js';
 import { id, idParams } from './schemas.js';
 import { CLEARED_BOARD, TASK } from './answers.js';
@@ -9,7 +8,7 @@ const EXACTLY_ONE = 'body must contain exactly one of task_ids or schedule_id';
 
 /** The incubator: pull tasks onto a board, clear a board, return one task. */
 export const incubatorRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/boards/{board_id}/tasks',
     chain: ['tasks.boards.manage'],
@@ -26,7 +25,7 @@ export const incubatorRoutes = [
       return ctx.respond.single(pulled, { board: `/boards/${request.params.board_id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/boards/{board_id}/tasks',
     chain: ['tasks.boards.manage', 'tasks.tasks.delete'],
@@ -37,7 +36,7 @@ export const incubatorRoutes = [
       return ctx.respond.single(await clearBoard(ctx, request.params.board_id, request.query.scheduled as boolean));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/boards/{board_id}/tasks/{task_id}',
     chain: ['tasks.boards.manage'],

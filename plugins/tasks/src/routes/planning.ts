@@ -1,6 +1,5 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { completeSchedule, createSchedule, listSchedules, requireSchedule, updateSchedule } from '../services/schedules.js';
 import { presentSchedule } from '../services/present.js';
 import { createView, deleteView, listViews } from '../services/views.js';
@@ -9,7 +8,7 @@ import { DELETED, SCHEDULE, VIEW } from './answers.js';
 
 /** Saved views and schedules. */
 export const planningRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/views',
     chain: ['tasks.views.read'],
@@ -21,7 +20,7 @@ export const planningRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/views',
     chain: ['tasks.views.create'],
@@ -34,7 +33,7 @@ export const planningRoutes = [
       return ctx.respond.single(await createView(ctx, request.payload), { self: '/views' });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/views/{view_id}',
     chain: ['tasks.views.delete'],
@@ -45,7 +44,7 @@ export const planningRoutes = [
       return ctx.respond.single(await deleteView(ctx, request.params.view_id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/schedules',
     chain: ['tasks.schedules.read'],
@@ -57,7 +56,7 @@ export const planningRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/schedules',
     chain: ['tasks.schedules.create'],
@@ -69,7 +68,7 @@ export const planningRoutes = [
       return ctx.respond.single(schedule, { self: `/schedules/${schedule.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/schedules/{schedule_id}',
     chain: ['tasks.schedules.read'],
@@ -81,7 +80,7 @@ export const planningRoutes = [
       return ctx.respond.single(presentSchedule(schedule), { tasks: `/tasks?schedule_id=${schedule.id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/schedules/{schedule_id}',
     chain: ['tasks.schedules.edit'],
@@ -92,7 +91,7 @@ export const planningRoutes = [
       return ctx.respond.single(await updateSchedule(ctx, request.params.schedule_id, request.payload));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/schedules/{schedule_id}/completion',
     chain: ['tasks.schedules.edit'],

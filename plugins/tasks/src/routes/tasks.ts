@@ -1,6 +1,5 @@
-import { defineRoute, Joi } from '@wpk/sdk';
-import type { AppTypes } from '../app.types.js';
-import type { Models } from '../models/index.js';
+import { Joi } from '@wpk/sdk';
+import { route } from '../kit.js';
 import { addComment, addDeliverable, deliver, listComments, listDeliverables } from '../services/task-activity.js';
 import { assignMember, completeTask, createTask, deleteTask, listTasks, moveTask, presentOne, reopenTask, requireTask, unassignMember, updateTask } from '../services/tasks.js';
 import { id, idParams, isoDate, listQuery, priority, q, title } from './schemas.js';
@@ -23,7 +22,7 @@ const taskLinks = (taskId: string) => ({ self: `/tasks/${taskId}`, comments: `/t
 
 /** Tasks: list, create, read, update, delete; assign, complete, move, comment, deliverables. */
 export const taskRoutes = [
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/tasks',
     chain: ['tasks.tasks.read'],
@@ -34,12 +33,12 @@ export const taskRoutes = [
         board_id: id(),
         incubator: Joi.boolean(),
         lane: Joi.string().min(1).max(80),
-        assignee_id: id(),
+        assignee_id: Joi.memberId({ former: true }),
         topic_id: id(),
         schedule_id: id(),
         priority: priority(),
         status: Joi.string().valid('open', 'completed'),
-        creator_id: id(),
+        creator_id: Joi.memberId({ former: true }),
         blocked_by: id(),
         q: q(),
         due_before: isoDate(),
@@ -51,19 +50,19 @@ export const taskRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/tasks',
     chain: ['tasks.tasks.create'],
     answers: { single: TASK },
     description: 'Creates a task on a board, or in the incubator when board_id is absent',
-    validate: { payload: Joi.object({ ...taskFields, board_id: id().allow(null), assignee_ids: Joi.array().items(id()).max(50) }) },
+    validate: { payload: Joi.object({ ...taskFields, board_id: id().allow(null), assignee_ids: Joi.array().items(Joi.memberId()).max(50) }) },
     async handler(request, ctx) {
       const task = await createTask(ctx, request.payload);
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/tasks/{id}',
     chain: ['tasks.tasks.read'],
@@ -75,7 +74,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, { ...taskLinks(task.id), ...(task.board_id ? { board: `/boards/${task.board_id}` } : {}) });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PATCH',
     path: '/tasks/{id}',
     chain: ['tasks.tasks.edit'],
@@ -87,7 +86,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/tasks/{id}',
     chain: [{ any_of: [{ check: 'task_creator' }, 'tasks.tasks.delete'], message: 'Cannot delete this task' }],
@@ -98,19 +97,19 @@ export const taskRoutes = [
       return ctx.respond.single(await deleteTask(ctx, request.params.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/tasks/{id}/assignees',
     chain: ['tasks.tasks.assign'],
     answers: { single: TASK },
     description: 'Assigns a member to the task',
-    validate: { params: idParams('id'), payload: Joi.object({ member_id: id().required() }) },
+    validate: { params: idParams('id'), payload: Joi.object({ member_id: Joi.memberId().required() }) },
     async handler(request, ctx) {
       const task = await assignMember(ctx, request.params.id, request.payload.member_id);
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/tasks/{id}/assignees/{member_id}',
     chain: ['tasks.tasks.assign'],
@@ -122,7 +121,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/tasks/{id}/completion',
     chain: ['tasks.tasks.edit'],
@@ -134,7 +133,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'DELETE',
     path: '/tasks/{id}/completion',
     chain: ['tasks.tasks.edit'],
@@ -146,7 +145,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'PUT',
     path: '/tasks/{id}/board',
     chain: ['tasks.tasks.edit'],
@@ -158,7 +157,7 @@ export const taskRoutes = [
       return ctx.respond.single(task, taskLinks(task.id));
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/tasks/{id}/comments',
     chain: ['tasks.tasks.read'],
@@ -170,7 +169,7 @@ export const taskRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/tasks/{id}/comments',
     chain: ['tasks.tasks.comment'],
@@ -182,7 +181,7 @@ export const taskRoutes = [
       return ctx.respond.single(comment, { self: `/tasks/${comment.task_id}/comments`, task: `/tasks/${comment.task_id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'GET',
     path: '/tasks/{id}/deliverables',
     chain: ['tasks.tasks.read'],
@@ -194,7 +193,7 @@ export const taskRoutes = [
       return ctx.respond.collection(rows, count);
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/tasks/{id}/deliverables',
     chain: ['tasks.tasks.edit'],
@@ -206,7 +205,7 @@ export const taskRoutes = [
       return ctx.respond.single(deliverable, { self: `/tasks/${deliverable.task_id}/deliverables`, task: `/tasks/${deliverable.task_id}` });
     },
   }),
-  defineRoute<Models, AppTypes>({
+  route({
     method: 'POST',
     path: '/tasks/{id}/deliverables/{deliverable_id}/delivery',
     chain: ['tasks.tasks.edit'],

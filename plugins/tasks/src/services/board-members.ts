@@ -1,8 +1,7 @@
-import { ConflictError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, NotFoundError } from '@wpk/sdk';
 import type { BoardMember, BoardRole } from '../models/index.js';
 import { requireBoard } from './boards.js';
-import { conflictOnDuplicate, type TasksContext } from './context.js';
-import { assertMemberPresent } from './members-directory.js';
+import type { TasksContext } from '../kit.js';
 import { presentBoardMember } from './present.js';
 
 /**
@@ -33,10 +32,10 @@ export async function listBoardMembers(ctx: TasksContext, boardId: string) {
   return { rows: rows.map(presentBoardMember), count };
 }
 
-/** Adds a workspace member to the board with a role (409 when already there). */
-export async function addBoardMember(ctx: TasksContext, boardId: string, input: { member_id: string; role: BoardRole }) {
+/** Adds a workspace member (the route checked they are one now) to the board with a role (409 when already there). */
+export async function addBoardMember(ctx: TasksContext, boardId: string, given: { member_id: string; role: BoardRole }) {
   const board = await requireBoard(ctx, boardId);
-  await assertMemberPresent(ctx, input.member_id);
+  const input = { ...given, member_id: given.member_id.toLowerCase() };
   const existing = await ctx.db.boardMembers.findOne({ where: { board_id: board.id, member_id: input.member_id } });
   if (existing) throw new ConflictError(`Member ${input.member_id} is already a member of board ${board.id}`);
   const member = await conflictOnDuplicate(

@@ -1,8 +1,9 @@
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op, type WhereOptions } from '@wpk/sdk';
 import type { Board, BoardGrid, Task } from '../models/index.js';
 import { boardDocument, taskDocument } from '../search.js';
-import { likePattern, settingsOf, type TasksBaseContext, type TasksContext } from './context.js';
+import type { TasksBaseContext, TasksContext } from '../kit.js';
 import { emit } from './events.js';
+import { boardResource } from './resources.js';
 import { deleteTasksOf } from './task-removal.js';
 
 /** What `POST /boards` takes. */
@@ -32,10 +33,8 @@ export interface BoardListQuery {
 }
 
 /** The board with this id in the workspace, archived or not; 404 otherwise. */
-export async function requireBoard(ctx: TasksBaseContext, boardId: string): Promise<Board> {
-  const board = await ctx.db.boards.findById(boardId);
-  if (!board) throw new NotFoundError(`Board ${boardId} not found`);
-  return board;
+export function requireBoard(ctx: TasksBaseContext, boardId: string): Promise<Board> {
+  return boardResource.require(ctx, boardId);
 }
 
 /** A board that accepts tasks: it exists and is not archived (409 otherwise). */
@@ -49,8 +48,7 @@ export async function requireLiveBoard(ctx: TasksBaseContext, boardId: string): 
 export async function listBoards(ctx: TasksContext, query: BoardListQuery) {
   const where: WhereOptions<Board> = { archived_at: query.deleted ? { [Op.ne]: null } : null };
   if (query.is_template !== undefined) Object.assign(where, { is_template: query.is_template });
-  if (query.q) Object.assign(where, { title: { [Op.iLike]: likePattern(query.q) } });
-  return ctx.db.boards.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+  return boardResource.list(ctx, { q: query.q, where });
 }
 
 /**
@@ -71,7 +69,7 @@ export async function createBoard(ctx: TasksContext, input: BoardInput): Promise
     is_template: input.is_template ?? false,
     template_id: template?.id ?? null,
     grid: input.grid ?? template?.grid ?? {},
-    lanes: input.lanes ?? template?.lanes ?? [...settingsOf(ctx).default_lanes],
+    lanes: input.lanes ?? template?.lanes ?? [...ctx.settings.default_lanes],
     creator_id: ctx.member.id,
     archived_at: null,
   });

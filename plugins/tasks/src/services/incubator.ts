@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, Op } from '@wpk/sdk';
 import type { Task } from '../models/index.js';
 import { requireBoard, requireLiveBoard } from './boards.js';
-import type { TasksContext } from './context.js';
+import type { TasksContext } from '../kit.js';
 import { emit } from './events.js';
 import { deleteTasksOf } from './task-removal.js';
 import { presentTasks, reindexTask, requireTask } from './tasks.js';

@@ -1,16 +1,16 @@
-import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { InvalidError, Op } from '@wpk/sdk';
 import type { Schedule } from '../models/index.js';
-import type { TasksContext } from './context.js';
+import type { TasksContext } from '../kit.js';
 import { notBefore } from './dates.js';
 import { emit } from './events.js';
+import { scheduleMachine, stateOf } from './machines.js';
 import { presentSchedule } from './present.js';
+import { scheduleResource } from './resources.js';
 
 /** A schedule plans incubator tasks for a period (tasks point at it with `schedule_id`). */
 
-export async function requireSchedule(ctx: TasksContext, scheduleId: string): Promise<Schedule> {
-  const schedule = await ctx.db.schedules.findById(scheduleId);
-  if (!schedule) throw new NotFoundError(`Schedule ${scheduleId} not found`);
-  return schedule;
+export function requireSchedule(ctx: TasksContext, scheduleId: string): Promise<Schedule> {
+  return scheduleResource.require(ctx, scheduleId);
 }
 
 function assertDates(start: string | null, end: string | null): void {
@@ -46,10 +46,10 @@ export async function updateSchedule(ctx: TasksContext, scheduleId: string, inpu
   return presentSchedule((await ctx.db.schedules.findById(schedule.id))!);
 }
 
-/** Completes a schedule (409 when it already is); its tasks are untouched. Emits `schedule.completed`. */
+/** Completes a schedule (409 naming both states when it already is); its tasks are untouched. Emits `schedule.completed`. */
 export async function completeSchedule(ctx: TasksContext, scheduleId: string) {
   const schedule = await requireSchedule(ctx, scheduleId);
-  if (schedule.completed_at) throw new ConflictError(`Schedule ${schedule.id} is already completed`);
+  scheduleMachine.move(stateOf(schedule), 'complete');
   await ctx.db.schedules.update({ completed_at: new Date(), completed_by: ctx.member.id }, { where: { id: schedule.id } });
   emit(ctx, 'core.tasks.schedule.completed', { schedule_id: schedule.id });
   return presentSchedule((await ctx.db.schedules.findById(schedule.id))!);

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '@wpk/sdk';
-import type { TasksContext } from './context.js';
+import type { TasksContext } from '../kit.js';
 import { emit } from './events.js';
 import { presentComment, presentDeliverable } from './present.js';
 import { requireTask } from './tasks.js';

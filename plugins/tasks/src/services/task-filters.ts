@@ -1,7 +1,7 @@
 import { memberMrn, NotFoundError } from '@wpk/sdk';
 import { PRIORITIES } from '../models/index.js';
 import { requireBoard } from './boards.js';
-import type { TasksContext } from './context.js';
+import type { TasksContext } from '../kit.js';
 
 /**
  * The fields a board's tasks can be filtered by. Each key is also a query parameter of

@@ -1,4 +1,4 @@
-import type { TasksBaseContext } from './context.js';
+import type { TasksBaseContext } from '../kit.js';
 
 /** A workspace's key prefix, from its address: `acme` → `ACME`, `my-team` → `MYTEAM`, `42x` → `T42X` (at most 6 characters, a letter first). */
 export function keyPrefix(subdomain: string): string {

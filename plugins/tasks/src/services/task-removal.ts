@@ -1,5 +1,5 @@
 import { Op } from '@wpk/sdk';
-import type { TasksBaseContext } from './context.js';
+import type { TasksBaseContext } from '../kit.js';
 import { emit } from './events.js';
 
 /**

@@ -1,12 +1,13 @@
-import { ConflictError, InvalidError, memberMrn, NotFoundError, Op, type WhereOptions } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, InvalidError, likePattern, memberMrn, NotFoundError, Op, type WhereOptions } from '@wpk/sdk';
 import type { Board, Priority, Task } from '../models/index.js';
 import { taskDocument } from '../search.js';
 import { requireBoard, requireLiveBoard } from './boards.js';
-import { conflictOnDuplicate, likePattern, settingsOf, type TasksBaseContext, type TasksContext } from './context.js';
+import type { TasksBaseContext, TasksContext } from '../kit.js';
 import { notBefore } from './dates.js';
 import { emit } from './events.js';
-import { assertMemberPresent } from './members-directory.js';
+import { stateOf, taskMachine } from './machines.js';
 import { presentTask } from './present.js';
+import { taskResource } from './resources.js';
 import { deleteTasksOf } from './task-removal.js';
 import { nextTaskKey } from './task-keys.js';
 
@@ -56,10 +57,8 @@ const EDITABLE: Array<keyof TaskFields> = ['title', 'description', 'lane', 'topi
 const MAX_CHAIN = 10_000;
 
 /** The task with this id in the workspace; 404 otherwise. */
-export async function requireTask(ctx: TasksBaseContext, taskId: string): Promise<Task> {
-  const task = await ctx.db.tasks.findById(taskId);
-  if (!task) throw new NotFoundError(`Task ${taskId} not found`);
-  return task;
+export function requireTask(ctx: TasksBaseContext, taskId: string): Promise<Task> {
+  return taskResource.require(ctx, taskId);
 }
 
 /** Assignee ids of each task, in assignment order. */
@@ -184,16 +183,16 @@ export async function createTask(ctx: TasksContext, input: TaskInput) {
     lane: input.lane ?? board?.lanes[0] ?? null,
     topic_id: input.topic_id ?? null,
     schedule_id: input.schedule_id ?? null,
-    priority: input.priority ?? settingsOf(ctx).default_priority,
+    priority: input.priority ?? ctx.settings.default_priority,
     start_date: input.start_date ?? null,
     due_date: input.due_date ?? null,
     blocked_by: input.blocked_by ?? null,
   };
   await checkTaskFields(ctx, values, board, null, new Set(Object.keys(input).filter((field) => input[field as keyof TaskInput] !== null)));
-  const assigneeIds = [...new Set(input.assignee_ids ?? [])];
-  const max = settingsOf(ctx).max_assignees;
+  // The route checked every assignee is a member of the workspace now (Joi.memberId()).
+  const assigneeIds = [...new Set((input.assignee_ids ?? []).map((memberId) => memberId.toLowerCase()))];
+  const max = ctx.settings.max_assignees;
   if (assigneeIds.length > max) throw new InvalidError(`assignee_ids must contain at most ${max} members (settings: max_assignees)`);
-  for (const memberId of assigneeIds) await assertMemberPresent(ctx, memberId, 'assignee_ids');
 
   const task = await ctx.db.tasks.create({ ...values, ...(await nextTaskKey(ctx)), creator_id: ctx.member.id, completed_at: null, completed_by: null });
   for (const memberId of assigneeIds) await ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id });
@@ -231,20 +230,20 @@ export async function deleteTask(ctx: TasksContext, taskId: string) {
   return { id: task.id, deleted: true };
 }
 
-/** Completes an open task (409 when it is already completed). Emits `task.completed`. */
+/** Completes an open task (409 naming both states when it is completed already). Emits `task.completed`. */
 export async function completeTask(ctx: TasksContext, taskId: string) {
   const task = await requireTask(ctx, taskId);
-  if (task.completed_at) throw new ConflictError(`Task ${task.id} is already completed`);
+  taskMachine.move(stateOf(task), 'complete');
   await ctx.db.tasks.update({ completed_at: new Date(), completed_by: ctx.member.id }, { where: { id: task.id } });
   const updated = await reindexTask(ctx, task.id);
   emit(ctx, 'core.tasks.task.completed', { task_id: task.id, completed_by: ctx.member.id }, task.board_id);
   return presentOne(ctx, updated);
 }
 
-/** Reopens a completed task (409 when it is open). Emits `task.updated` with `changed_fields: ["completed"]`. */
+/** Reopens a completed task (409 naming both states when it is open). Emits `task.updated` with `changed_fields: ["completed"]`. */
 export async function reopenTask(ctx: TasksContext, taskId: string) {
   const task = await requireTask(ctx, taskId);
-  if (!task.completed_at) throw new ConflictError(`Task ${task.id} is not completed`);
+  taskMachine.move(stateOf(task), 'reopen');
   await ctx.db.tasks.update({ completed_at: null, completed_by: null }, { where: { id: task.id } });
   const updated = await reindexTask(ctx, task.id);
   emit(ctx, 'core.tasks.task.updated', { task_id: task.id, changed_fields: ['completed'] }, task.board_id);
@@ -268,16 +267,16 @@ export async function moveTask(ctx: TasksContext, taskId: string, target: { boar
   return presentOne(ctx, updated);
 }
 
-/** Assigns a member (409 when already assigned or at `max_assignees`). Emits `task.assigned`. */
-export async function assignMember(ctx: TasksContext, taskId: string, memberId: string) {
+/** Assigns a member (the route checked they are one now; 409 when already assigned or at `max_assignees`). Emits `task.assigned`. */
+export async function assignMember(ctx: TasksContext, taskId: string, given: string) {
+  const memberId = given.toLowerCase();
   const task = await requireTask(ctx, taskId);
   // The task's row lock makes concurrent assignments of one task take turns, so each counts the
   // assignees the previous one left: max_assignees holds under concurrent requests.
   await ctx.db.tasks.findById(task.id, { lock: 'update', attributes: ['id'] });
-  await assertMemberPresent(ctx, memberId);
   const current = await ctx.db.taskAssignees.findAll({ where: { task_id: task.id } });
   if (current.some((row) => row.member_id === memberId)) throw new ConflictError(`Member ${memberId} is already assigned to task ${task.id}`);
-  const max = settingsOf(ctx).max_assignees;
+  const max = ctx.settings.max_assignees;
   if (current.length >= max) throw new ConflictError(`Task ${task.id} already has ${max} assignees, the most allowed (settings: max_assignees)`);
   await conflictOnDuplicate(ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id }), `Member ${memberId} is already assigned to task ${task.id}`);
   await ctx.db.tasks.update({ updated_at: new Date() }, { where: { id: task.id } });

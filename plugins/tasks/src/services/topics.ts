@@ -1,7 +1,7 @@
-import { ConflictError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, conflictOnDuplicate, likePattern, NotFoundError, Op } from '@wpk/sdk';
 import type { Topic } from '../models/index.js';
 import { requireBoard } from './boards.js';
-import { conflictOnDuplicate, likePattern, type TasksContext } from './context.js';
+import type { TasksContext } from '../kit.js';
 import { emit } from './events.js';
 import { presentTopic } from './present.js';
 

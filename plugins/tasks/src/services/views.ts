@@ -1,5 +1,5 @@
 import { InvalidError, NotFoundError } from '@wpk/sdk';
-import type { TasksContext } from './context.js';
+import type { TasksContext } from '../kit.js';
 import { presentView } from './present.js';
 
 /** Saved views are personal: each member sees and deletes only their own. */
