@@ -5,7 +5,7 @@ import { ancestorsOf, liveDescendants, requireFolder, requireItem, type Access }
 import type { FilesBaseContext, FilesContext } from '../kit.js';
 import { bytes } from './sizes.js';
 import { emit } from './events.js';
-import { scheduleSweep, trashDueAt } from './sweeps.js';
+import { scheduleSweep, trashDueAt } from './sweep-schedule.js';
 import { checkName, named } from './names.js';
 import { addUsage, assertQuota, lockUsage } from './usage.js';
 

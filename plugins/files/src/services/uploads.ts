@@ -7,7 +7,7 @@ import { categoryOf } from './categories.js';
 import type { FilesContext } from '../kit.js';
 import { bytes } from './sizes.js';
 import { emit } from './events.js';
-import { abandonedAt, scheduleSweep } from './sweeps.js';
+import { abandonedAt, scheduleSweep } from './sweep-schedule.js';
 import { destination, nameInUse, nameTaken } from './items.js';
 import { checkName, named } from './names.js';
 import { addUsage, assertRoom, lockUsage } from './usage.js';
