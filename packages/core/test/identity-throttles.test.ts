@@ -26,7 +26,7 @@ test.after.always(async () => {
 });
 
 const inject = (method: string, url: string, payload: object, cookie?: string) =>
-  env.runtime.server.inject({ method, url, headers: apiHeaders('acme', { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }), payload });
+  env.runtime.server.inject({ method, url, headers: apiHeaders('acme', { 'content-type': 'application/json', ...(cookie ? { cookie, 'sec-fetch-site': 'same-origin' } : {}) }), payload });
 
 const hitsOf = async (key: string): Promise<number> => {
   const [row] = await env.runtime.db.sequelize.query<{ hits: number }>('SELECT coalesce(sum(cardinality(hits)), 0)::int AS hits FROM platform.throttle_counters WHERE key = :key', { type: QueryTypes.SELECT, replacements: { key } });

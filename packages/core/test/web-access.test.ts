@@ -42,7 +42,7 @@ test.before(async () => {
   cookies.member = await sessionCookie('acme', 'mo@acme.test', 'mo-password-1');
   // A session of another workspace, presented on this one (layer 2).
   cookies.outsider = await sessionCookie('other', 'owner@other.test', 'other-password-1');
-  const owner = api('acme', { cookie: cookies.owner });
+  const owner = api('acme', { cookie: cookies.owner, 'sec-fetch-site': 'same-origin' });
   const installed = await inject('POST', '/applications/notes/installations', owner, {});
   const role = await inject('POST', '/roles', owner, { name: 'Editors' });
   const key = await inject('POST', '/api-keys', owner, { name: 'CI', full_access: true });
