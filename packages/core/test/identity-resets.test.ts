@@ -128,7 +128,7 @@ test.serial('100 failed sign-ins per account per hour, then 429 with Retry-After
     }
     const limited = await attempt(email, email === OWNER.email ? OWNER.password : 'wrong password');
     t.is(limited.status, 429, email);
-    t.deepEqual(limited.body, { error: 'Too many failed sign-ins for this account; try again later' });
+    t.deepEqual(limited.body, { error: 'Too many failed sign-ins for this account; try again later, or sign in from a browser you have signed in with before' });
     const retryAfter = Number(limited.headers['retry-after']);
     t.true(retryAfter > 3500 && retryAfter <= 3600, `${email}: ${retryAfter}`);
   }

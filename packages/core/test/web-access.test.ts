@@ -114,7 +114,8 @@ const GET_OUTCOMES: Record<string, Outcome[]> = {
 };
 
 async function visit(method: string, url: string, visitor: Visitor, payload?: string) {
-  const headers: Record<string, string> = { host: 'acme.localhost', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' };
+  // As a browser sends them: a navigation or a form of the site's own page says so (Sec-Fetch-Site).
+  const headers: Record<string, string> = { host: 'acme.localhost', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', 'sec-fetch-site': 'same-origin' };
   if (visitor !== 'signedOut') headers.cookie = cookies[visitor];
   if (payload !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
   return inject(method, url, headers, payload);
