@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BillingConfigInput } from './billing/index.js';
-import { TrustedProxies } from './server/client-address.js';
+import { isIP } from 'node:net';
 import { webRtcConfig, type WebRtcConfig } from './signaling/index.js';
 
 /** Everything the runtime reads from its environment, resolved once at start-up. */
@@ -355,7 +355,12 @@ function allowedHostsOf(value: string | string[] | undefined, listenHost: string
 /** `TRUSTED_PROXIES`: each entry checked now, so a typo stops start-up naming it. */
 function trustedProxiesOf(value: readonly string[] | string | undefined): string[] {
   const entries = (typeof value === 'string' ? value.split(',') : (value ?? [])).map((entry) => entry.trim()).filter((entry) => entry !== '');
-  new TrustedProxies(entries);
+  for (const entry of entries) {
+    const [address, bits] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0) throw new Error(`TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range`);
+    if (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128))) throw new Error(`TRUSTED_PROXIES: ${JSON.stringify(entry)} has a bad prefix length`);
+  }
   return entries;
 }
 
