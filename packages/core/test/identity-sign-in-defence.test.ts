@@ -119,12 +119,32 @@ test('the limiter: untrusted work may not take the reserved places; waiting know
   // Three of five places in use: the last two are kept for trusted work.
   t.throws(() => limiter.check('bad-2', 'untrusted'), { instanceOf: TooManyRequestsError, message: HASHING_REFUSALS.busy });
   const clean = limiter.run('good', job('clean address'), 'clean-address');
+  // Half the reserved places are for known devices alone: a burst from fresh addresses cannot take them.
+  t.throws(() => limiter.check('good-2', 'clean-address'), { instanceOf: TooManyRequestsError, message: HASHING_REFUSALS.busy });
   const device = limiter.run('device:acct', job('known device'), 'known-device');
   t.deepEqual(limiter.load(), { running: 1, waiting: 4, clients: 4 });
   t.throws(() => limiter.check('another', 'known-device'), { instanceOf: TooManyRequestsError, message: HASHING_REFUSALS.busy });
   held.open();
   await Promise.all([running, ...untrusted, clean, device]);
   t.deepEqual(order, ['known device', 'clean address', 'untrusted 1', 'untrusted 2']);
+});
+
+test('with two or more slots, untrusted work runs in all but one: a trusted check starts without waiting for it', async (t) => {
+  const limiter = new HashingLimiter({ concurrency: 2, queue: 4, perClient: 10, reserved: 2 });
+  const held = gate();
+  const first = limiter.run('bad', () => held.promise, 'untrusted');
+  const second = limiter.run('bad', async () => 'second ran', 'untrusted');
+  t.deepEqual(limiter.load(), { running: 1, waiting: 1, clients: 1 });
+  let started = false;
+  const device = limiter.run('device:acct', async () => {
+    started = true;
+  }, 'known-device');
+  t.true(started);
+  await device;
+  held.open();
+  await first;
+  t.is(await second, 'second ran');
+  t.deepEqual(limiter.load(), { running: 0, waiting: 0, clients: 0 });
 });
 
 test.serial('under a flood from failing addresses a known device is admitted ahead of the flood; the flood gets 429 first', async (t) => {
