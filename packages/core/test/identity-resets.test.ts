@@ -14,9 +14,9 @@ let second: Runtime;
 const OWNER = { email: 'rita@acme.test', password: 'rita-owner-password' };
 
 test.before(async () => {
-  // Batches of ten concurrent sign-ins from one address: room for them in the hashing limiter
-  // (identity-hashing covers its bounds).
-  env = await startIdentityRuntime({ scryptLogN: 10, passwordHashing: { perClient: 10 } });
+  // Batches of ten concurrent sign-ins from one address: room for them in the hashing limiter, and
+  // no places kept from a failing address (identity-hashing and identity-sign-in-defence cover those).
+  env = await startIdentityRuntime({ scryptLogN: 10, passwordHashing: { perClient: 10, reserved: 0 } });
   await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
   // A second server process on the same database.
   second = await Runtime.create({ logLevel: 'silent', port: 0, databaseUrl: env.runtime.db.url, dataDir: env.dataDir, scryptLogN: 10, configFile: false });
