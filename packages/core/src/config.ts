@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIP } from 'node:net';
 import type { BillingConfigInput } from './billing/config.js';
 import { webRtcConfig, type WebRtcConfig } from './signaling/config.js';
 
@@ -22,6 +23,12 @@ export interface RuntimeConfig {
    * comma-separated): loopback names and the listening address are always in it.
    */
   allowedHosts: string[];
+  /**
+   * Reverse proxies whose `X-Forwarded-For` names the client (`TRUSTED_PROXIES`, comma-separated IP
+   * addresses and CIDR ranges; default none): the socket's address is the client's unless it is one
+   * of them (server/client-address.ts).
+   */
+  trustedProxies: string[];
   /** How long a client may take to send a request's headers and body, in ms (`REQUEST_TIMEOUT_MS`, 100-10000, default 10000). */
   requestTimeoutMs: number;
   host: string;
@@ -39,6 +46,8 @@ export interface RuntimeConfig {
   smtpUrl?: string;
   /** Mail: the From address (`MAIL_FROM`). */
   mailFrom: string;
+  /** Identity: sign-up verification mails per hour for the whole server (`SIGNUP_MAILS_PER_HOUR`, 1-100000, default 100); then 429. */
+  signupMailsPerHour: number;
   /** Identity: key that encrypts TOTP secrets at rest (`WPK_SECRET_KEY`); generated under dataDir when absent. */
   secretKey?: string;
   /** Identity: scrypt cost as log2(N); 17 (N=2^17) by default. Tests may lower it; never read from the environment. */
@@ -46,9 +55,11 @@ export interface RuntimeConfig {
   /**
    * Identity: bounds of password hashing in one process (`PASSWORD_HASH_CONCURRENCY`, default 2;
    * `PASSWORD_HASH_QUEUE`, default 8; `PASSWORD_HASH_PER_CLIENT`, default 2): hashes run at once,
-   * hashes waiting, hashes in flight per client address. Beyond them, 429 with `Retry-After`.
+   * hashes waiting, hashes in flight per client address; `PASSWORD_HASH_RESERVED`, default 4 (at
+   * most half the places): places kept for known devices and addresses with no recent failed
+   * sign-in. Beyond them, 429 with `Retry-After`.
    */
-  passwordHashing: { concurrency: number; queue: number; perClient: number };
+  passwordHashing: { concurrency: number; queue: number; perClient: number; reserved: number };
   /** File storage (`ctx.storage`, avatars): where objects go and how large one may be. */
   storage: StorageConfig;
   /** Billing: the plan catalog and the payment provider (`billing/config.ts` reads `BILLING_*`, `PAYMENT_PROVIDER`, `STRIPE_*` when the billing plugin registers). */
@@ -147,6 +158,7 @@ export function resolveConfig(input: RuntimeConfigInput = {}, env: NodeJS.Proces
     baseDomain,
     publicUrl: publicUrlOf(input.publicUrl ?? (env.PUBLIC_URL || undefined), baseDomain, identity.cookieSecure, port),
     allowedHosts: allowedHostsOf(input.allowedHosts ?? env.ALLOWED_HOSTS, host, env.WPK_SELF_URL),
+    trustedProxies: trustedProxiesOf(input.trustedProxies ?? env.TRUSTED_PROXIES),
     requestTimeoutMs: requestTimeoutOf(input.requestTimeoutMs ?? env.REQUEST_TIMEOUT_MS),
     host,
     port,
@@ -340,6 +352,18 @@ function allowedHostsOf(value: string | string[] | undefined, listenHost: string
   return [...new Set([...always, ...listed])];
 }
 
+/** `TRUSTED_PROXIES`: each entry checked now, so a typo stops start-up naming it. */
+function trustedProxiesOf(value: readonly string[] | string | undefined): string[] {
+  const entries = (typeof value === 'string' ? value.split(',') : (value ?? [])).map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address, bits] = entry.split('/');
+    const family = isIP(address ?? '');
+    if (family === 0) throw new Error(`TRUSTED_PROXIES: ${JSON.stringify(entry)} is not an IP address or CIDR range`);
+    if (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128))) throw new Error(`TRUSTED_PROXIES: ${JSON.stringify(entry)} has a bad prefix length`);
+  }
+  return entries;
+}
+
 /** `REQUEST_TIMEOUT_MS`: at most 10 s, so a slow client cannot hold a connection for long. */
 function requestTimeoutOf(value: number | string | undefined): number {
   if (value === undefined || value === '') return 10_000;
@@ -366,11 +390,18 @@ function passwordHashingConfig(input: RuntimeConfigInput, env: NodeJS.ProcessEnv
     if (!Number.isInteger(value) || value < min || value > 10_000) throw new Error(`${variable} must be an integer from ${min} to 10000, got ${JSON.stringify(given ?? env[variable])}`);
     return value;
   };
-  return { concurrency: read('concurrency'), queue: read('queue'), perClient: read('perClient') };
+  const [concurrency, queue, perClient] = [read('concurrency'), read('queue'), read('perClient')];
+  const places = concurrency + queue;
+  const given = input.passwordHashing?.reserved ?? (env.PASSWORD_HASH_RESERVED ? Number(env.PASSWORD_HASH_RESERVED) : undefined);
+  const reserved = given ?? Math.min(4, Math.floor(places / 2));
+  if (!Number.isInteger(reserved) || reserved < 0 || reserved >= places) {
+    throw new Error(`PASSWORD_HASH_RESERVED must be an integer from 0 to ${places - 1} (PASSWORD_HASH_CONCURRENCY + PASSWORD_HASH_QUEUE - 1), got ${JSON.stringify(input.passwordHashing?.reserved ?? env.PASSWORD_HASH_RESERVED)}`);
+  }
+  return { concurrency, queue, perClient, reserved };
 }
 
 /** Identity and mail settings (cookie, elevation window, SMTP, secret key). */
-function identityConfig(input: RuntimeConfigInput, env: NodeJS.ProcessEnv): Pick<RuntimeConfig, 'cookieDomain' | 'cookieSecure' | 'elevationMinutes' | 'smtpUrl' | 'mailFrom' | 'secretKey' | 'scryptLogN'> {
+function identityConfig(input: RuntimeConfigInput, env: NodeJS.ProcessEnv): Pick<RuntimeConfig, 'cookieDomain' | 'cookieSecure' | 'elevationMinutes' | 'smtpUrl' | 'mailFrom' | 'signupMailsPerHour' | 'secretKey' | 'scryptLogN'> {
   const baseDomain = (input.baseDomain ?? env.BASE_DOMAIN ?? 'localhost').toLowerCase();
   const cookieDomain = (input.cookieDomain ?? env.COOKIE_DOMAIN ?? baseDomain).toLowerCase().replace(/^\./, '');
   const local = cookieDomain === 'localhost' || cookieDomain.endsWith('.localhost');
@@ -383,6 +414,10 @@ function identityConfig(input: RuntimeConfigInput, env: NodeJS.ProcessEnv): Pick
   if (!Number.isInteger(elevationMinutes) || elevationMinutes < 1 || elevationMinutes > 24 * 60) {
     throw new Error(`ELEVATION_MINUTES must be an integer from 1 to 1440, got ${JSON.stringify(env.ELEVATION_MINUTES ?? input.elevationMinutes)}`);
   }
+  const signupMailsPerHour = input.signupMailsPerHour ?? (env.SIGNUP_MAILS_PER_HOUR ? Number(env.SIGNUP_MAILS_PER_HOUR) : 100);
+  if (!Number.isInteger(signupMailsPerHour) || signupMailsPerHour < 1 || signupMailsPerHour > 100_000) {
+    throw new Error(`SIGNUP_MAILS_PER_HOUR must be an integer from 1 to 100000, got ${JSON.stringify(env.SIGNUP_MAILS_PER_HOUR ?? input.signupMailsPerHour)}`);
+  }
   const scryptLogN = input.scryptLogN ?? 17;
   if (!Number.isInteger(scryptLogN) || scryptLogN < 10 || scryptLogN > 20) throw new Error(`scryptLogN must be an integer from 10 to 20, got ${scryptLogN}`);
   const secretKey = input.secretKey ?? (env.WPK_SECRET_KEY || undefined);
@@ -393,6 +428,7 @@ function identityConfig(input: RuntimeConfigInput, env: NodeJS.ProcessEnv): Pick
     elevationMinutes,
     smtpUrl: input.smtpUrl ?? (env.SMTP_URL || undefined),
     mailFrom: input.mailFrom ?? env.MAIL_FROM ?? `Workspace Platform <no-reply@${baseDomain === 'localhost' ? 'localhost.localdomain' : baseDomain}>`,
+    signupMailsPerHour,
     secretKey,
     scryptLogN,
   };

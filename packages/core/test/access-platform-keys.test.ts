@@ -67,7 +67,6 @@ test('every credentialed platform route declares its platform key, or why it nee
     'app POST /search',
     'caller GET /live',
     'caller GET /me',
-    'caller GET /me/workspaces',
     'caller GET /signaling',
     'full-access DELETE /api-keys/{key_id}',
     'full-access GET /api-keys',
@@ -78,6 +77,7 @@ test('every credentialed platform route declares its platform key, or why it nee
     'session DELETE /sessions',
     'session DELETE /totps',
     'session DELETE /workspaces/{id}',
+    'session GET /me/workspaces',
     'session POST /app-tokens',
     'session POST /elevations',
     'session POST /totps',
@@ -89,7 +89,7 @@ test('every credentialed platform route declares its platform key, or why it nee
   t.deepEqual(PLATFORM_PERMISSIONS.filter((permission) => !used.has(permission.key)).map((permission) => permission.key), []);
 });
 
-test('a scoped key with no scopes is refused on every platform route but GET /me, GET /me/workspaces, GET /live and GET /signaling, naming the missing key', async (t) => {
+test('a scoped key with no scopes is refused on every platform route but GET /me, GET /live and GET /signaling, naming the missing key', async (t) => {
   const empty = await acme.owner.key({ fullAccess: false, scopes: [] });
   const params: Record<string, string> = { id: acme.id, member_id: plain.memberId, role_id: roleId, key_id: keyId, slug: 'notes', notification_id: randomUUID(), invoice_id: randomUUID(), thread_id: 'release-1.0.0', payment_method_id: randomUUID() };
   const others: Record<string, string> = {
@@ -99,6 +99,7 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     'DELETE /totps': 'An API key cannot change two-factor settings: use a browser session',
     'POST /elevations': 'An API key cannot enter admin mode: use a browser session',
     'POST /app-tokens': 'App tokens are handed out to a browser session only',
+    'GET /me/workspaces': "An API key cannot list the account's other workspaces (they belong to other tenants): use a browser session",
     'DELETE /workspaces/{id}': 'A scoped API key cannot delete the workspace: it holds only its scopes',
     'POST /workspaces/{id}/ownership': 'A scoped API key cannot transfer ownership: it holds only its scopes',
     'GET /search': "You don't have access to this app",
@@ -126,8 +127,8 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     const payload = name in bodies ? bodies[name] : route.method === 'GET' || route.method === 'DELETE' ? undefined : {};
     const headers = route.path.startsWith('/avatars/') && route.method === 'POST' ? { ...empty, 'content-type': 'image/png' } : empty;
     const response = await call(route.method, url, headers, route.path.startsWith('/avatars/') && route.method === 'POST' ? Buffer.from('png') : payload);
-    // Any credential may ask who it is (and in which workspaces), and open a live or signaling socket (each channel or session is judged when joined).
-    if (name === 'GET /me' || name === 'GET /me/workspaces' || name === 'GET /live' || name === 'GET /signaling') {
+    // Any credential may ask who it is, and open a live or signaling socket (each channel or session is judged when joined).
+    if (name === 'GET /me' || name === 'GET /live' || name === 'GET /signaling') {
       t.is(response.statusCode, 200, name);
       continue;
     }
@@ -137,7 +138,7 @@ test('a scoped key with no scopes is refused on every platform route but GET /me
     else if (route.access === 'full-access') t.deepEqual(body(response), { error: 'A scoped API key cannot manage API keys: it holds only its scopes' }, name);
     else t.deepEqual(body(response), { error: others[name] }, name);
   }
-  t.is(judged, routes.length - 4);
+  t.is(judged, routes.length - 3);
   t.is(env.events.length, events);
   const [{ count: membersAfter }] = await env.runtime.db.sequelize.query<{ count: number }>('SELECT count(*)::int AS count FROM platform.members', { type: QueryTypes.SELECT });
   t.is(membersAfter, membersBefore);

@@ -32,7 +32,7 @@ const busy = { status: 429, message: HASHING_REFUSALS.busy, headers: { 'Retry-Af
 const perClient = { status: 429, message: HASHING_REFUSALS.client, headers: { 'Retry-After': '1' } };
 
 test('the limiter runs at most `concurrency` at once, queues at most `queue`, then refuses with 429 and Retry-After', async (t) => {
-  const limiter = new HashingLimiter({ concurrency: 2, queue: 1, perClient: 5 });
+  const limiter = new HashingLimiter({ concurrency: 2, queue: 1, perClient: 5, reserved: 0 });
   const held = gate();
   const running = [limiter.run('a', () => held.promise), limiter.run('b', () => held.promise)];
   const queued = limiter.run('c', async () => 'c ran');
@@ -48,7 +48,7 @@ test('the limiter runs at most `concurrency` at once, queues at most `queue`, th
 });
 
 test('one client holds at most `perClient` places (running or waiting); other clients are still admitted', async (t) => {
-  const limiter = new HashingLimiter({ concurrency: 1, queue: 10, perClient: 2 });
+  const limiter = new HashingLimiter({ concurrency: 1, queue: 10, perClient: 2, reserved: 0 });
   const held = gate();
   const first = limiter.run('flood', () => held.promise);
   const second = limiter.run('flood', async () => 'second');
@@ -65,7 +65,7 @@ test('one client holds at most `perClient` places (running or waiting); other cl
 });
 
 test('waiting work runs in arrival order, and a freed slot is never taken by a newcomer', async (t) => {
-  const limiter = new HashingLimiter({ concurrency: 1, queue: 10, perClient: 10 });
+  const limiter = new HashingLimiter({ concurrency: 1, queue: 10, perClient: 10, reserved: 0 });
   const held = gate();
   const order: string[] = [];
   const first = limiter.run('x', async () => {
@@ -85,7 +85,7 @@ test('waiting work runs in arrival order, and a freed slot is never taken by a n
 });
 
 test('a slot and the client’s place are released when the work throws', async (t) => {
-  const limiter = new HashingLimiter({ concurrency: 1, queue: 1, perClient: 1 });
+  const limiter = new HashingLimiter({ concurrency: 1, queue: 1, perClient: 1, reserved: 0 });
   const held = gate();
   const failing = limiter.run('a', async () => {
     await held.promise;
@@ -106,7 +106,7 @@ const FLOOD = '203.0.113.7';
 const LEGIT = '198.51.100.20';
 
 test.before(async () => {
-  env = await startIdentityRuntime({ scryptLogN: 10, passwordHashing: { concurrency: 1, queue: 3, perClient: 2 } });
+  env = await startIdentityRuntime({ scryptLogN: 10, passwordHashing: { concurrency: 1, queue: 3, perClient: 2, reserved: 0 } });
   await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
 });
 
@@ -119,7 +119,7 @@ const inject = (options: { method?: string; url: string; host?: string; from: st
     method: options.method ?? 'POST',
     url: options.url,
     remoteAddress: options.from,
-    headers: { host: options.host ?? 'acme.localhost', 'x-api-version': '2026-11-01', 'content-type': 'application/json', ...(options.cookie ? { cookie: options.cookie } : {}) },
+    headers: { host: options.host ?? 'acme.localhost', 'x-api-version': '2026-11-01', 'content-type': 'application/json', ...(options.cookie ? { cookie: options.cookie, 'sec-fetch-site': 'same-origin' } : {}) },
     payload: options.payload,
   });
 

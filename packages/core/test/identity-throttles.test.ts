@@ -2,6 +2,7 @@ import test from 'ava';
 import { QueryTypes } from 'sequelize';
 import { platformMigrations } from '../src/db/index.js';
 import { THROTTLES } from '../src/identity/index.js';
+import { LOCKOUT_MAIL } from '../src/identity/services/sessions.js';
 import { independentTotp } from './helpers/identity-totp.js';
 import { startIdentityRuntime, type IdentityTestRuntime } from './helpers/identity-runtime.js';
 import { apiHeaders } from './helpers/runtime.js';
@@ -26,7 +27,7 @@ test.after.always(async () => {
 });
 
 const inject = (method: string, url: string, payload: object, cookie?: string) =>
-  env.runtime.server.inject({ method, url, headers: apiHeaders('acme', { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }), payload });
+  env.runtime.server.inject({ method, url, headers: apiHeaders('acme', { 'content-type': 'application/json', ...(cookie ? { cookie, 'sec-fetch-site': 'same-origin' } : {}) }), payload });
 
 const hitsOf = async (key: string): Promise<number> => {
   const [row] = await env.runtime.db.sequelize.query<{ hits: number }>('SELECT coalesce(sum(cardinality(hits)), 0)::int AS hits FROM platform.throttle_counters WHERE key = :key', { type: QueryTypes.SELECT, replacements: { key } });
@@ -58,16 +59,20 @@ test.serial('250 concurrent wrong passwords for one email: exactly 100 are check
     const { counts, retryAfter } = tally(answers);
     t.deepEqual(counts, {
       '401 {"error":"Invalid email or password"}': 100,
-      '429 {"error":"Too many failed sign-ins for this account; try again later"}': 150,
+      '429 {"error":"Too many failed sign-ins for this account; try again later, or sign in from a browser you have signed in with before"}': 150,
     });
     t.is(checked, 100);
     t.is(retryAfter.length, 150);
     t.true(retryAfter.every((seconds) => seconds > 3500 && seconds <= 3600), retryAfter.join(','));
     t.is(await hitsOf(`sign-in:${OWNER.email}`), 100);
-    // While throttled, even the right password is refused, unchecked.
+    // While throttled, even the right password is refused, unchecked (from a browser that is not a known device).
     const right = await inject('POST', '/sessions', OWNER);
     t.deepEqual([right.statusCode, JSON.parse(right.payload)], [429, { error: THROTTLES.signIn.message }]);
     t.is(checked, 100);
+    // The owner was told once, whatever the burst (identity-lockout covers the mail).
+    await env.smtp.waitFor(OWNER.email, (mail) => mail.subject === LOCKOUT_MAIL.subject);
+    t.is(env.smtp.mails.filter((mail) => mail.subject === LOCKOUT_MAIL.subject).length, 1);
+    await env.runtime.identity.context.throttle.clear(THROTTLES.lockoutMail, (await env.runtime.identity.context.models.Account.findOne({ where: { email: OWNER.email } }))!.id);
   } finally {
     hasher.verify = verify;
   }

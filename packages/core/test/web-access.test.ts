@@ -42,7 +42,7 @@ test.before(async () => {
   cookies.member = await sessionCookie('acme', 'mo@acme.test', 'mo-password-1');
   // A session of another workspace, presented on this one (layer 2).
   cookies.outsider = await sessionCookie('other', 'owner@other.test', 'other-password-1');
-  const owner = api('acme', { cookie: cookies.owner });
+  const owner = api('acme', { cookie: cookies.owner, 'sec-fetch-site': 'same-origin' });
   const installed = await inject('POST', '/applications/notes/installations', owner, {});
   const role = await inject('POST', '/roles', owner, { name: 'Editors' });
   const key = await inject('POST', '/api-keys', owner, { name: 'CI', full_access: true });
@@ -114,7 +114,8 @@ const GET_OUTCOMES: Record<string, Outcome[]> = {
 };
 
 async function visit(method: string, url: string, visitor: Visitor, payload?: string) {
-  const headers: Record<string, string> = { host: 'acme.localhost', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' };
+  // As a browser sends them: a navigation or a form of the site's own page says so (Sec-Fetch-Site).
+  const headers: Record<string, string> = { host: 'acme.localhost', accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8', 'sec-fetch-site': 'same-origin' };
   if (visitor !== 'signedOut') headers.cookie = cookies[visitor];
   if (payload !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
   return inject(method, url, headers, payload);

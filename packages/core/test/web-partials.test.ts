@@ -44,7 +44,8 @@ test.after.always(async () => {
 });
 
 test.serial('/partials/workspaces: the workspaces of the signed-in account, this one marked (GET /me/workspaces)', async (t) => {
-  const answer = json(await env.inject('GET', '/me/workspaces', acme.as(acme.ownerKey)));
+  // The browser's session only: no API key lists the account's other workspaces.
+  const answer = json(await env.inject('GET', '/me/workspaces', { host: 'acme.localhost', 'x-api-version': '2026-11-01', cookie }));
   t.deepEqual(
     answer.data.map((row: { subdomain: string; platform_role: string; current: boolean; url: string }) => [row.subdomain, row.platform_role, row.current, row.url]),
     [

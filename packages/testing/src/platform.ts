@@ -723,7 +723,8 @@ async function signIn(platform: TestPlatform, subdomain: string, id: string, ema
   const setCookie = ([] as string[]).concat(response.headers['set-cookie'] ?? []);
   const cookie = setCookie.map((value) => value.split(';')[0]).join('; ');
   const member: TestMember = {
-    ...caller(platform, subdomain, { cookie }),
+    // What a browser sends with its session cookie: a write without Origin or Sec-Fetch-Site is refused as cross-site.
+    ...caller(platform, subdomain, { cookie, 'sec-fetch-site': 'same-origin' }),
     id,
     mrn: `mrn:account:member:${id}`,
     email,

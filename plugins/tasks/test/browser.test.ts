@@ -116,7 +116,7 @@ test.serial('at 375 px: the board reads on a phone, and a task moves by keyboard
   // Signed out elsewhere (the real DELETE /sessions with this browser's cookie): the app's token
   // dies with the session, and the next action sends the person to sign in, and back here after.
   const cookie = (await page.context().cookies()).find((entry) => entry.name === 'wpk_session')!;
-  const signedOut = await world.platform.runtime.server.inject({ method: 'DELETE', url: '/sessions', headers: { host: new URL(origin).host, 'x-api-version': '2026-11-01', cookie: `wpk_session=${cookie.value}` } });
+  const signedOut = await world.platform.runtime.server.inject({ method: 'DELETE', url: '/sessions', headers: { host: new URL(origin).host, 'x-api-version': '2026-11-01', origin, cookie: `wpk_session=${cookie.value}` } });
   t.is(signedOut.statusCode, 200);
   const boardPath = new URL(page.url()).pathname;
   await frame.getByLabel('New task').fill('After signing out');

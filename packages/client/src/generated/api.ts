@@ -6255,7 +6255,7 @@ export interface paths {
         };
         /**
          * GET /me/workspaces
-         * @description Any credential of a member (no permission needed).
+         * @description A browser session only: every API key is refused.
          */
         get: operations["getMeWorkspaces"];
         put?: never;

@@ -33,7 +33,7 @@ import { createHash } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type PermissionSet } from '../access/index.js';
 import { stageEvent, withdrawEvents, type EventSink } from '../events/index.js';
-import { collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
+import { clientAddressOf, collection, parsePagination, runLazyRequestWork, runUnitOfWork, single, type RequestWork, type WorkGate } from '../server/index.js';
 import { SecretBox, type CountedAttempt, type Throttle } from '../identity/index.js';
 import type { LivePublication, LivePublisher, LiveMember } from '../live/index.js';
 import type { SignalingService } from '../signaling/index.js';
@@ -549,7 +549,7 @@ export class AppPipeline {
     const counted: CountedAttempt[] = [];
     for (const limit of limits) {
       const value =
-        limit.per === 'client' ? request.info.remoteAddress || 'unknown'
+        limit.per === 'client' ? clientAddressOf(request) || 'unknown'
         : limit.per === 'member' ? `member:${credentialsOf(request).member.id}`
         : String((request.params as Record<string, unknown>)[limit.per.slice('param:'.length)] ?? '');
       // Keys stay short (the counters' key is at most 300 characters): a long value is hashed.

@@ -66,7 +66,7 @@ export const WORKSPACE_DETAIL: ObjectSchema = recordSchema({
   member_count: Joi.number().integer().min(0),
 }).id('WorkspaceDetail');
 
-/** `GET /me/workspaces`: a workspace the caller's account is a joined, active member of. */
+/** `GET /me/workspaces` (browser sessions only, never an API key): a workspace the caller's account is a joined, active member of. */
 export const MY_WORKSPACE: ObjectSchema = recordSchema({
   id: uuid(),
   subdomain: Joi.string(),

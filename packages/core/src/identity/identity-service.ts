@@ -15,6 +15,7 @@ import type { AvatarStorage } from './services/avatar-storage.js';
 import { AvatarService } from './services/avatars.js';
 import { normalizeEmail, type IdentityContext, type Stage } from './services/context.js';
 import { InvitationService } from './services/invitations.js';
+import { KnownDevices } from './services/known-devices.js';
 import { MemberService } from './services/members.js';
 import { PasswordHasher } from './services/passwords.js';
 import { PasswordResetService } from './services/password-resets.js';
@@ -110,6 +111,8 @@ export class IdentityService {
 
   static async create(options: IdentityServiceOptions): Promise<IdentityService> {
     const secret = await loadSecretKey(options.config.secretKey, options.config.dataDir);
+    const secrets = new SecretBox(secret);
+    const clock = options.clock ?? systemClock;
     const context: IdentityContext = {
       sequelize: options.sequelize,
       models: defineIdentityModels(options.sequelize),
@@ -117,11 +120,12 @@ export class IdentityService {
       logger: options.logger,
       workspaces: options.workspaces,
       passwords: new PasswordHasher(options.config.scryptLogN, options.config.passwordHashing),
-      secrets: new SecretBox(secret),
+      secrets,
+      devices: new KnownDevices(secrets, clock),
       throttle: new Throttle(options.sequelize, options.clock),
       mailer: options.mailer,
       avatars: options.avatars,
-      clock: options.clock ?? systemClock,
+      clock,
     };
     return new IdentityService(context, options.events, options.apiKeys ?? null);
   }

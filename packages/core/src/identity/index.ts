@@ -14,5 +14,6 @@ export { presentMember, type PresentedMember } from './services/members.js';
 export { PasswordHasher } from './services/passwords.js';
 export { loadSecretKey, SecretBox } from './services/secret-box.js';
 export { validatePermissions } from './services/roles.js';
-export { SESSION_TTL_SECONDS } from './services/sessions.js';
+export { LOCKOUT_MAIL, SESSION_TTL_SECONDS } from './services/sessions.js';
+export { DEVICE_COOKIE, KnownDevices } from './services/known-devices.js';
 export { THROTTLES, Throttle, type CountedAttempt, type ThrottleRule } from './services/throttle.js';

@@ -5,6 +5,7 @@ import type { WorkspaceService } from '../tenancy/index.js';
 import { conventions, type ConventionsOptions } from './conventions.js';
 import { validationFailure } from './errors.js';
 import { installTextGuard } from './text-guard.js';
+import { installClientAddress } from './client-address.js';
 
 export interface ServerOptions {
   host: string;
@@ -16,6 +17,8 @@ export interface ServerOptions {
   allowedHosts: readonly string[];
   /** How long a client may take to send a request's headers and body, in ms (at most 10 s). */
   requestTimeoutMs: number;
+  /** Reverse proxies whose X-Forwarded-For names the client (`TRUSTED_PROXIES`; default none). */
+  trustedProxies?: readonly string[];
   workspaces: WorkspaceService;
   /** How a request's subdomain is resolved (see ConventionsOptions.resolveWorkspace; default: the workspace alone). */
   resolveWorkspace?: ConventionsOptions['resolveWorkspace'];
@@ -38,6 +41,7 @@ export async function createServer(options: ServerOptions): Promise<Server> {
 /** The platform's conventions on a bare server: host check, versions, media types, `{"error"}` bodies, the text guard. */
 export async function installConventions(server: Server, options: Omit<ServerOptions, 'host' | 'port'>): Promise<void> {
   const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger } = options;
+  installClientAddress(server, options.trustedProxies ?? []);
   await server.register({ plugin: conventions, options: { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces, resolveWorkspace, logger } });
   installTextGuard(server);
 }

@@ -7,3 +7,4 @@ export type { WpkRouteMeta } from './route-meta.js';
 export { API_VERSIONS, downgradeResponse, resolveApiVersion, utcToday, type ApiVersion, type VersionResolution } from './versioning.js';
 export { LazyWork, runInRequestTransaction, runLazyRequestWork, runUnitOfWork, type RequestWork, type WorkGate } from './request-transaction.js';
 export { isTrustedOrigin, trustedOrigins } from './origins.js';
+export { clientAddressOf, resolveClientAddress, TrustedProxies } from './client-address.js';

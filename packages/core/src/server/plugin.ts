@@ -12,10 +12,10 @@ export const serverPlugin: CorePlugin = {
   name: 'server',
   dependencies: ['tenancy'],
   async register(server, { config, logger, seams }) {
-    const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs } = config;
+    const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, trustedProxies } = config;
     // The workspace of the subdomain comes with the request's access statement (access/request-access.ts).
     const fast = server.plugins.db.database.fast;
     const resolveWorkspace = (request: Request, subdomain: string) => resolveRequestAccess(fast, request, subdomain, seams.clock());
-    await installConventions(server, { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, workspaces: server.plugins.tenancy.workspaces, resolveWorkspace, logger });
+    await installConventions(server, { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, trustedProxies, workspaces: server.plugins.tenancy.workspaces, resolveWorkspace, logger });
   },
 };

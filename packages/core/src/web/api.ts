@@ -1,5 +1,5 @@
 import type { Request, ResponseObject } from '@hapi/hapi';
-import { API_VERSIONS } from '../server/index.js';
+import { API_VERSIONS, clientAddressOf } from '../server/index.js';
 
 /** What a page got back from the JSON API. */
 export interface ApiAnswer<T = unknown> {
@@ -12,7 +12,7 @@ export interface ApiAnswer<T = unknown> {
 
 /**
  * Calls the platform's own JSON API for a page, in process (`server.inject`), as the browser:
- * same Host, same cookie, same client address. Every screen therefore goes through the very
+ * same Host, same cookie, same client address, same Origin and Sec-Fetch-Site. Every screen therefore goes through the very
  * route, validation, five access layers, transaction and events an API client does; a page
  * never reaches a service by a looser path.
  */
@@ -23,8 +23,10 @@ export async function callApi<T = unknown>(request: Request, method: string, url
   };
   if (typeof request.headers.cookie === 'string') headers.cookie = request.headers.cookie;
   if (typeof request.headers['user-agent'] === 'string') headers['user-agent'] = request.headers['user-agent'];
+  // What the browser said about where the page's request came from: the API judges CSRF on it again.
+  for (const name of ['origin', 'sec-fetch-site']) if (typeof request.headers[name] === 'string') headers[name] = request.headers[name];
   if (payload !== undefined) headers['content-type'] = 'application/json';
-  const answer = await request.server.inject({ method, url, headers, payload: payload === undefined ? undefined : JSON.stringify(payload), remoteAddress: request.info.remoteAddress });
+  const answer = await request.server.inject({ method, url, headers, payload: payload === undefined ? undefined : JSON.stringify(payload), remoteAddress: clientAddressOf(request) });
   const raw = answer.headers['set-cookie'];
   const setCookies = raw === undefined ? [] : Array.isArray(raw) ? raw : [String(raw)];
   let body: T & { error?: string };

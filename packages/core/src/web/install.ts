@@ -1,5 +1,5 @@
 import Inert from '@hapi/inert';
-import type { Lifecycle, ResponseObject, Server } from '@hapi/hapi';
+import type { Lifecycle, Request, ResponseObject, Server } from '@hapi/hapi';
 import path from 'node:path';
 import type { RuntimeConfig } from '../config.js';
 import type { Throttle } from '../identity/index.js';
@@ -60,7 +60,10 @@ export async function installWeb(server: Server, dependencies: WebDependencies):
 
   server.ext('onPreResponse', (request, h): Lifecycle.ReturnValue => {
     const response = request.response as ResponseObject & { isBoom?: boolean };
-    if (response.isBoom) return h.continue;
+    if (response.isBoom) {
+      if (isPage(request)) denyFraming((response as unknown as { output: { headers: Record<string, string> } }).output.headers);
+      return h.continue;
+    }
     const status = response.statusCode;
     // Layer 1 for a person: a signed-out navigation on a workspace goes to its sign-in page.
     if (status === 401 && request.method === 'get' && request.app.workspace && wantsHtml(request.headers.accept) && request.headers.authorization === undefined) {
@@ -69,8 +72,34 @@ export async function installWeb(server: Server, dependencies: WebDependencies):
     }
     if (status >= 400 && routeMeta(request).kind === 'page' && typeof response.source === 'object' && response.source !== null && 'error' in response.source) {
       const message = String((response.source as { error: unknown }).error);
-      return h.view('error', { title: HTML_ERROR_HEADINGS[status] ?? 'Error', heading: HTML_ERROR_HEADINGS[status] ?? 'Something went wrong', message }).code(status).header('cache-control', 'no-store').takeover();
+      const view = h.view('error', { title: HTML_ERROR_HEADINGS[status] ?? 'Error', heading: HTML_ERROR_HEADINGS[status] ?? 'Something went wrong', message }).code(status).header('cache-control', 'no-store');
+      denyFraming(view.headers as Record<string, string>);
+      return view.takeover();
     }
+    const html = (response.variety as string) === 'view' || /^text\/html\b/i.test(String(response.headers['content-type'] ?? ''));
+    if (isPage(request) || (html && !request.path.startsWith('/public/apps/'))) denyFraming(response.headers as Record<string, string>);
     return h.continue;
   });
+}
+
+/**
+ * True for a server-rendered page's route, the app front-ends under /public/apps/ excepted: the
+ * workspace shell frames those (web/app-files.ts sends their `frame-ancestors 'self'`).
+ */
+function isPage(request: Request): boolean {
+  return routeMeta(request).kind === 'page' && !request.path.startsWith('/public/apps/');
+}
+
+/**
+ * No other site may frame a page (clickjacking): `frame-ancestors 'none'` merged into the page's
+ * Content-Security-Policy, and `X-Frame-Options: DENY` for browsers that predate it. A policy that
+ * already names its frame ancestors (an app's page) is left as it is.
+ */
+function denyFraming(headers: Record<string, string>): void {
+  const key = Object.keys(headers).find((name) => name.toLowerCase() === 'content-security-policy');
+  const policy = key === undefined ? '' : String(headers[key]);
+  if (/(^|;)\s*frame-ancestors\b/i.test(policy)) return;
+  if (key !== undefined) delete headers[key];
+  headers['content-security-policy'] = policy.trim() === '' ? "frame-ancestors 'none'" : `${policy.replace(/;\s*$/, '')}; frame-ancestors 'none'`;
+  headers['x-frame-options'] = 'DENY';
 }

@@ -128,7 +128,8 @@ async function caller(env: AppsTestRuntime, subdomain: string, memberId: string)
     memberId,
     accountId: account.id,
     email: account.email,
-    headers: (extra = {}) => apiHeaders(subdomain, { cookie: `wpk_session=${session.token}`, ...extra }),
+    // A browser sends Sec-Fetch-Site with its cookie; without it (or Origin) a write is refused as cross-site.
+    headers: (extra = {}) => apiHeaders(subdomain, { cookie: `wpk_session=${session.token}`, 'sec-fetch-site': 'same-origin', ...extra }),
     key: async ({ fullAccess, scopes = [] }) => {
       counter += 1;
       const owner = await Member.findOne({ where: { workspace_id: member.workspace_id, platform_role: 'owner' } });

@@ -228,11 +228,11 @@ export async function elevatedOwnerSession(env: GuardRuntime, workspace: KeyedWo
   const member = (await Member.findByPk(workspace.ownerId))!;
   const account = (await Account.findByPk(member.account_id))!;
   const session = await env.runtime.identity.sessions.start(member, account);
-  const cookie = { cookie: `wpk_session=${session.token}` };
+  const cookie = { cookie: `wpk_session=${session.token}`, 'sec-fetch-site': 'same-origin' };
   const response = await env.inject({ method: 'POST', url: '/elevations', headers: apiHeaders(workspace.subdomain, { ...cookie, 'content-type': 'application/json' }), payload: JSON.stringify({ reason: 'route-table guard', password: 'owner-password-1' }) });
   if (response.statusCode !== 200) throw new Error(`elevation of ${workspace.subdomain}'s owner: ${response.statusCode} ${response.payload}`);
   const rotated = ([] as string[]).concat((response.headers['set-cookie'] as string[] | string | undefined) ?? []).map((value) => value.split(';')[0]).find((value) => value.startsWith('wpk_session='));
-  return apiHeaders(workspace.subdomain, { cookie: rotated ?? cookie.cookie });
+  return apiHeaders(workspace.subdomain, { cookie: rotated ?? cookie.cookie, 'sec-fetch-site': 'same-origin' });
 }
 
 /** Where a path parameter's value comes from: a seeded record, or a fixed value (with why). */

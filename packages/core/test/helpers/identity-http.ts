@@ -71,7 +71,7 @@ export function parseSetCookie(line: string): { name: string; value: string; att
 /**
  * A browser-like client: keeps the session cookie it is given (as set on the cookie domain, so
  * every subdomain gets it) and sends it on every request unless told not to, with the API
- * version header. Calls go to `{subdomain}.{baseDomain}` (the Host header).
+ * version header and `Sec-Fetch-Site: same-origin` (pass `''` to leave it out). Calls go to `{subdomain}.{baseDomain}` (the Host header).
  */
 export class Browser {
   readonly jar = new Map<string, string>();
@@ -83,7 +83,8 @@ export class Browser {
   ) {}
 
   async call(subdomain: string | null, method: string, path: string, options: { json?: unknown; raw?: Buffer; headers?: Record<string, string>; withCookies?: boolean } = {}): Promise<HttpAnswer> {
-    const headers: Record<string, string> = { 'x-api-version': this.version, ...(options.headers ?? {}) };
+    // Like a browser, it says where a request comes from (a page of its own site) unless told otherwise.
+    const headers: Record<string, string> = { 'x-api-version': this.version, 'sec-fetch-site': 'same-origin', ...(options.headers ?? {}) };
     // An empty value means "do not send this header".
     for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name];
     if (options.withCookies !== false && this.jar.size > 0) headers.cookie = [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');

@@ -1,5 +1,6 @@
 import type { ResponseToolkit, Server } from '@hapi/hapi';
 import type { RuntimeConfig } from '../../config.js';
+import { DEVICE_COOKIE, DEVICE_TTL_SECONDS } from '../services/known-devices.js';
 import { SESSION_TTL_SECONDS, type StartedSession } from '../services/sessions.js';
 
 /** The session cookie's name. */
@@ -24,6 +25,24 @@ export function declareSessionCookie(server: Server, config: RuntimeConfig): voi
     ignoreErrors: true,
     clearInvalid: false,
   });
+  // The known-device cookie: like the session's, but it outlives sign-outs (it opens nothing by itself).
+  server.state(DEVICE_COOKIE, {
+    ttl: DEVICE_TTL_SECONDS * 1000,
+    isSecure: config.cookieSecure,
+    isHttpOnly: true,
+    isSameSite: 'Lax',
+    path: '/',
+    domain: config.cookieDomain.includes('.') ? config.cookieDomain : undefined,
+    encoding: 'none',
+    strictHeader: true,
+    ignoreErrors: true,
+    clearInvalid: false,
+  });
+}
+
+/** Sets the known-device cookie a successful sign-in earned. */
+export function setDeviceCookie(h: ResponseToolkit, value: string): void {
+  h.state(DEVICE_COOKIE, value);
 }
 
 /** Sets the cookie of a session that just started. */

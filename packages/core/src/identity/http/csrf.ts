@@ -2,14 +2,16 @@ import Boom from '@hapi/boom';
 import type { Request, Server } from '@hapi/hapi';
 import { isTrustedOrigin, trustedOrigins } from '../../server/index.js';
 import { bearerToken } from './auth-scheme.js';
+import { SESSION_COOKIE } from './cookies.js';
 
 const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 
 /**
  * Why a browser request is refused as cross-site, or null when it may proceed: its `Origin` is
  * not one of the request's trusted origins (its own workspace's, or the base domain's), or,
- * without an Origin, `Sec-Fetch-Site` says it is not same-origin. A request with neither header
- * does not come from a browser page, so it cannot be a forged one.
+ * without an Origin, `Sec-Fetch-Site` says it is not same-origin; or it carries the session
+ * cookie with neither header (docs/decisions/new-csrf-origin.md: every browser sends one of them
+ * on a state-changing request, so a cookie request without both is refused rather than trusted).
  */
 export function crossSiteRefusal(request: Request, publicUrl: string): string | null {
   const origin = request.headers.origin;
@@ -21,7 +23,19 @@ export function crossSiteRefusal(request: Request, publicUrl: string): string | 
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
     return `Cross-site request refused: Sec-Fetch-Site is ${JSON.stringify(site.slice(0, 50))} and the request has no Origin`;
   }
+  if (typeof site !== 'string' && hasSessionCookie(request)) {
+    return 'Cross-site request refused: a request with the session cookie must send an Origin header (or Sec-Fetch-Site: same-origin); it has neither';
+  }
   return null;
+}
+
+/** True when the request carries the session cookie (whatever its value: it may be a live one). */
+function hasSessionCookie(request: Request): boolean {
+  const state = request.state as Record<string, unknown> | null;
+  if (state && state[SESSION_COOKIE] !== undefined) return true;
+  // Unparsed (a malformed cookie header): judge by the raw header.
+  const raw = request.headers.cookie;
+  return typeof raw === 'string' && /(?:^|;\s*)wpk_session=/.test(raw);
 }
 
 /**

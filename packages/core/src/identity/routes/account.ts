@@ -32,12 +32,16 @@ export function accountRoutes(dependencies: RouteDependencies): ServerRoute[] {
       },
     },
     {
-      // The workspace switcher: every workspace the caller's account has joined (active ones), by name.
+      // The workspace switcher: every workspace the caller's account has joined (active ones), by
+      // name. It crosses tenants by nature, so it answers the person's own browser session only:
+      // never a key of this workspace (scoped or not, the member's own or one an admin made for them).
       method: 'GET',
       path: '/me/workspaces',
-      options: { app: { platformAccess: 'caller', answers: { collection: MY_WORKSPACE } } },
+      options: { app: { platformAccess: 'session', answers: { collection: MY_WORKSPACE } } },
       handler: async (request) => {
-        const { member } = credentialsOf(request);
+        const credentials = credentialsOf(request);
+        requireSession(credentials, "list the account's other workspaces (they belong to other tenants)");
+        const { member } = credentials;
         const rows = await identity.context.sequelize.query<{ id: string; subdomain: string; name: string; platform_role: string }>(
           `SELECT w.id, w.subdomain, w.name, m.platform_role FROM platform.members m JOIN platform.workspaces w ON w.id = m.workspace_id
             WHERE m.account_id = :accountId AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active' ORDER BY w.name, w.subdomain`,

@@ -2,7 +2,7 @@ import type { Request, ResponseToolkit } from '@hapi/hapi';
 import { ForbiddenError, Joi } from '@wpk/sdk';
 import type { Credentials } from '../../access/index.js';
 import type { RuntimeConfig } from '../../config.js';
-import { runInRequestTransaction, type RequestWork } from '../../server/index.js';
+import { clientAddressOf, runInRequestTransaction, type RequestWork } from '../../server/index.js';
 import { presentWorkspace, publicOrigin } from '../../tenancy/index.js';
 import type { IdentityService } from '../identity-service.js';
 import { presentMember } from '../services/members.js';
@@ -22,9 +22,9 @@ export const fields = {
   id: Joi.id(),
 };
 
-/** The client's address, for the activity trail. */
+/** The client's address (behind a trusted proxy, the one it forwarded), for limits and the activity trail. */
 export function ipOf(request: Request): string | null {
-  return request.info.remoteAddress || null;
+  return clientAddressOf(request) || null;
 }
 
 /**

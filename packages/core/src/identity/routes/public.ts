@@ -2,12 +2,33 @@ import Boom from '@hapi/boom';
 import type { ServerRoute } from '@hapi/hapi';
 import { Joi } from '@wpk/sdk';
 import { single } from '../../server/index.js';
-import { setSessionCookie } from '../http/cookies.js';
+import { setDeviceCookie, setSessionCookie } from '../http/cookies.js';
+import { DEVICE_COOKIE } from '../services/known-devices.js';
 import { PASSWORD_RESET_TTL_SECONDS } from '../services/password-resets.js';
 import type { StartedSession } from '../services/sessions.js';
 import { SIGNUP_CODE_LENGTH, SIGNUP_TTL_SECONDS } from '../services/signup.js';
 import { linkBaseOf, fields, inTransaction, ipOf, presentMe, type RouteDependencies } from './common.js';
 import { ME, NOTICE, SIGNUP } from '../answers.js';
+
+/**
+ * The sign-up verification mail: a fixed text, the code and links from configuration. Nothing
+ * the requester typed (no name, no workspace name, no subdomain) goes into it, so sign-up cannot
+ * be used to mail a stranger a message of one's own (issue 38, item 6).
+ */
+export function signupMailText(code: string, linkBase: string): string {
+  return [
+    'Your verification code is:',
+    '',
+    `    ${code}`,
+    '',
+    `Enter it, with the password you choose, at ${linkBase}/verify`,
+    `(or send it to POST ${linkBase}/verifications as {"code": "${code}", "password": "..."}).`,
+    `It works once, within ${SIGNUP_TTL_SECONDS / 3600} hours.`,
+    '',
+    'Someone asked to create a workspace with this email address. If it was not you, ignore this mail:',
+    'nothing is created without the code.',
+  ].join('\n');
+}
 
 const RESET_ANSWER = 'If this email has an account here, a password-reset link is on its way; it works once, for one hour';
 
@@ -32,23 +53,7 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
         const payload = request.payload as { email: string; name: string; workspace_name: string; subdomain: string };
         const { code, signup } = await identity.signups.start({ email: payload.email, name: payload.name, workspaceName: payload.workspace_name, subdomain: payload.subdomain });
         try {
-          await mailer.send({
-            to: signup.email,
-            subject: `Your verification code: ${code}`,
-            text: [
-              `Hello ${signup.name},`,
-              '',
-              `Your code to create the workspace "${signup.workspace_name}" (${signup.subdomain}.${config.baseDomain}) is:`,
-              '',
-              `    ${code}`,
-              '',
-              `Send it with the password you choose to POST ${linkBaseOf(request, config)}/verifications`,
-              `({"code": "${code}", "password": "..."}). It works once, within ${SIGNUP_TTL_SECONDS / 3600} hours.`,
-              `Or enter it, with that password, at ${linkBaseOf(request, config)}/verify`,
-              '',
-              'If you did not sign up, ignore this mail.',
-            ].join('\n'),
-          });
+          await mailer.send({ to: signup.email, subject: `Your verification code: ${code}`, text: signupMailText(code, linkBaseOf(request, config)) });
         } catch (error) {
           logger.error({ err: error, req_id: request.info.id }, 'sign-up mail failed');
           throw Boom.serverUnavailable('The verification mail could not be sent; try again later');
@@ -89,8 +94,10 @@ export function publicRoutes(dependencies: RouteDependencies): ServerRoute[] {
       },
       handler: async (request, h) => {
         const payload = request.payload as { email: string; password: string; totp?: string };
-        const { session, member } = await identity.sessions.signIn({ workspaceId: request.app.workspace!.id, email: payload.email, password: payload.password, totp: payload.totp, ip: ipOf(request) });
+        const device = identity.context.devices.read(request.state[DEVICE_COOKIE]);
+        const { session, member, account } = await identity.sessions.signIn({ workspaceId: request.app.workspace!.id, email: payload.email, password: payload.password, totp: payload.totp, ip: ipOf(request), device });
         setSessionCookie(h, session);
+        setDeviceCookie(h, identity.context.devices.issue(account.id));
         return single(request, await presentMe(dependencies, member.workspace_id, member.id, { kind: 'session', elevatedUntil: null }));
       },
     },

@@ -7,6 +7,7 @@ import type { WorkspaceService } from '../../tenancy/index.js';
 import type { IdentityModels } from '../models/index.js';
 import type { AvatarStorage } from './avatar-storage.js';
 import type { PasswordHasher } from './passwords.js';
+import type { KnownDevices } from './known-devices.js';
 import type { SecretBox } from './secret-box.js';
 import type { Throttle } from './throttle.js';
 
@@ -20,6 +21,8 @@ export interface IdentityContext {
   workspaces: WorkspaceService;
   passwords: PasswordHasher;
   secrets: SecretBox;
+  /** Known-device cookies (OWASP device cookies), signed with the server secret. */
+  devices: KnownDevices;
   throttle: Throttle;
   mailer: Mailer;
   avatars: AvatarStorage;

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { HashingLimiter, type HashingLimits } from './hashing-limiter.js';
+import { HashingLimiter, type HashingLimits, type HashingTrust } from './hashing-limiter.js';
 
 const KEY_LENGTH = 64;
 const SALT_LENGTH = 16;
@@ -15,9 +15,10 @@ const scryptOptions = (logN: number, r: number, p: number): ScryptOptions => ({ 
 
 /**
  * Who a hash is computed for: a network client, by its address (null when the socket has none;
- * those share one bound), or the runtime itself (CLI commands, seeding), which is not bounded.
+ * those share one bound) and, for a sign-in, the account whose valid known-device cookie it
+ * showed; or the runtime itself (CLI commands, seeding), which is not bounded.
  */
-export type HashRequester = { ip: string | null } | 'runtime';
+export type HashRequester = { ip: string | null; knownDevice?: string } | 'runtime';
 
 /**
  * Password hashing with Node's scrypt (N=2^17, r=8, p=1 by default; no native module).
@@ -56,11 +57,25 @@ export class PasswordHasher {
    * request that will need a hash is turned away before it costs any other work.
    */
   admit(requester: HashRequester): void {
-    if (requester !== 'runtime') this.limiter.check(requester.ip ?? 'unknown');
+    if (requester !== 'runtime') this.limiter.check(...this.placeOf(requester));
+  }
+
+  /** Notes a failed sign-in from `ip`: its next password checks are untrusted for a while. */
+  recordFailure(ip: string | null): void {
+    this.limiter.recordFailure(ip ?? 'unknown');
   }
 
   private bounded<T>(requester: HashRequester, work: () => Promise<T>): Promise<T> {
-    return requester === 'runtime' ? work() : this.limiter.run(requester.ip ?? 'unknown', work);
+    if (requester === 'runtime') return work();
+    const [client, trust] = this.placeOf(requester);
+    return this.limiter.run(client, work, trust);
+  }
+
+  /** Whose place the work takes (a known device is bounded per device, not per address) and how far it is trusted. */
+  private placeOf(requester: { ip: string | null; knownDevice?: string }): [string, HashingTrust] {
+    if (requester.knownDevice !== undefined) return [`device:${requester.knownDevice}`, 'known-device'];
+    const ip = requester.ip ?? 'unknown';
+    return [ip, this.limiter.failedRecently(ip) ? 'untrusted' : 'clean-address'];
   }
 
   private async hashNow(password: string): Promise<string> {

@@ -1,13 +1,27 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Encrypts small secrets at rest (TOTP secrets) with AES-256-GCM. */
+/** Encrypts small secrets at rest (TOTP secrets) with AES-256-GCM, and signs values (HMAC-SHA256). */
 export class SecretBox {
   private readonly key: Buffer;
+  private readonly macKey: Buffer;
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(`wpk-secret-box:${secret}`).digest();
+    this.macKey = createHash('sha256').update(`wpk-mac:${secret}`).digest();
+  }
+
+  /** HMAC-SHA256 of `data` for `purpose` (a purpose's signature is never valid for another), base64url. */
+  sign(purpose: string, data: string): string {
+    return createHmac('sha256', this.macKey).update(`${purpose}\n${data}`).digest('base64url');
+  }
+
+  /** True when `signature` is `sign(purpose, data)` (compared in constant time). */
+  verify(purpose: string, data: string, signature: string): boolean {
+    const expected = Buffer.from(this.sign(purpose, data));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   seal(plain: string): string {

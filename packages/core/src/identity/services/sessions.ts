@@ -1,4 +1,4 @@
-import { ForbiddenError, InvalidError, UnauthorizedError } from '@wpk/sdk';
+import { ForbiddenError, InvalidError, TooManyRequestsError, UnauthorizedError } from '@wpk/sdk';
 import { Op, QueryTypes, fn, col, where } from 'sequelize';
 import type { CallerMember, PlatformRole } from '../../access/index.js';
 import { credentialWorkspace, pruneCredentialHashes, recordCredentialHash } from '../../db/index.js';
@@ -6,10 +6,26 @@ import type { Account, IdentityModels, Member } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
 import type { AdminAudit } from './admin-audit.js';
 import { normalizeEmail, type IdentityContext } from './context.js';
+import type { KnownDevice } from './known-devices.js';
 import { confirmPassword } from './reauthentication.js';
 import { THROTTLES } from './throttle.js';
 import { randomToken, sha256 } from './tokens.js';
 import type { TwoFactorService } from './two-factor.js';
+
+/** The mail an account's owner gets when its lockout starts (no user-supplied text). */
+export const LOCKOUT_MAIL = {
+  subject: 'Sign-ins to your account are paused for unknown browsers',
+  text: (publicUrl: string) =>
+    [
+      `Your account on ${publicUrl} had ${THROTTLES.signIn.limit} sign-ins with a wrong password within an hour.`,
+      '',
+      'For up to an hour, sign-ins from browsers that have not signed in to this account before are refused.',
+      'Browsers where you have signed in before still sign in with your password.',
+      '',
+      'If these attempts were not yours, your password was not accepted; if you think someone may know it,',
+      'sign in from one of your browsers and change it.',
+    ].join('\n'),
+} as const;
 
 /** A session lasts 14 days from sign-in (its cookie too); there is no sliding renewal. */
 export const SESSION_TTL_SECONDS = 14 * 24 * 3600;
@@ -113,26 +129,57 @@ export class SessionService {
   /**
    * POST /sessions. A wrong password, an unknown email, a member of another workspace and an
    * invited (not joined) or deactivated member all get the same 401, after the same scrypt work.
-   * At most 100 failures per email per hour, then 429: the attempt is counted before the password
-   * is checked, so concurrent attempts cannot overshoot the bound.
+   * Failures are counted before the password is checked, so concurrent attempts cannot overshoot
+   * a bound: at most 100 per account per hour from browsers that are not a known device of it
+   * (then 429 for them: the account's lockout, of which its owner is mailed once), and at most 10
+   * per known-device cookie (a valid `device` for this account: it skips the account's lockout,
+   * so the owner still signs in while the account is attacked).
    */
-  async signIn(input: { workspaceId: string; email: string; password: string; totp?: string; ip: string | null }): Promise<{ session: StartedSession; member: Member; account: Account }> {
+  async signIn(input: { workspaceId: string; email: string; password: string; totp?: string; ip: string | null; device?: KnownDevice | null }): Promise<{ session: StartedSession; member: Member; account: Account }> {
     const email = normalizeEmail(input.email);
-    this.context.passwords.admit({ ip: input.ip });
-    const found = await this.context.throttle.attempt(THROTTLES.signIn, email, async () => {
-      const account = await findAccountByEmail(this.context.models, email);
+    // Refused before any other work when the password checks are saturated for this client.
+    this.context.passwords.admit({ ip: input.ip, ...(input.device ? { knownDevice: input.device.accountId } : {}) });
+    const account = await findAccountByEmail(this.context.models, email);
+    // A device cookie counts only for the account it names (a cookie of one's own account opens nothing else).
+    const device = input.device && account && input.device.accountId === account.id ? input.device : null;
+    const rule = device ? THROTTLES.deviceSignIn : THROTTLES.signIn;
+    const counted = await this.context.throttle.count(rule, device ? `${device.accountId}:${device.nonce}` : email);
+    let found: { account: Account; member: Member } | false;
+    try {
       const member = account ? await this.context.models.Member.findOne({ where: { workspace_id: input.workspaceId, account_id: account.id } }) : null;
-      const passwordMatches = await this.context.passwords.verify(input.password, account?.password_hash ?? null, { ip: input.ip });
-      return account && member && member.state === 'joined' && !member.deactivated_at && passwordMatches ? { account, member } : false;
-    });
-    if (!found) throw new UnauthorizedError('Invalid email or password');
-    const { account, member } = found;
-    const second = await this.twoFactor.check(account, input.totp, true);
+      const passwordMatches = await this.context.passwords.verify(input.password, account?.password_hash ?? null, { ip: input.ip, ...(device ? { knownDevice: device.accountId } : {}) });
+      found = account && member && member.state === 'joined' && !member.deactivated_at && passwordMatches ? { account, member } : false;
+    } catch (error) {
+      // Refused by the hashing limiter: nothing was evaluated, so nothing stays counted.
+      if (error instanceof TooManyRequestsError) await this.context.throttle.forgive(counted);
+      throw error;
+    }
+    if (!found) {
+      this.context.passwords.recordFailure(input.ip);
+      if (!device && account && counted.live >= rule.limit) await this.warnOfLockout(account);
+      throw new UnauthorizedError('Invalid email or password');
+    }
+    await this.context.throttle.forgive(counted);
+    const { member } = found;
+    const second = await this.twoFactor.check(account!, input.totp, true);
     if (second === 'missing') throw new UnauthorizedError('Two-factor authentication is on: send the TOTP code from your authenticator app in totp');
     if (second === 'invalid') throw new UnauthorizedError('Invalid TOTP code');
-    const session = await this.start(member, account);
-    await this.activity.record({ workspaceId: member.workspace_id, actor: { memberId: member.id, email: account.email }, action: 'session.created', targetType: 'session', targetId: session.sessionId, details: { second_factor: second }, ip: input.ip });
-    return { session, member, account };
+    const session = await this.start(member, account!);
+    await this.activity.record({ workspaceId: member.workspace_id, actor: { memberId: member.id, email: account!.email }, action: 'session.created', targetType: 'session', targetId: session.sessionId, details: { second_factor: second }, ip: input.ip });
+    return { session, member, account: account! };
+  }
+
+  /**
+   * The failure that started the account's lockout: its owner is told, once a day at most, in a
+   * fixed text (nothing a stranger typed, no name; the link from configuration).
+   */
+  private async warnOfLockout(account: Account): Promise<void> {
+    if ((await this.context.throttle.tryCount(THROTTLES.lockoutMail, account.id)) === null) return;
+    try {
+      await this.context.mailer.send({ to: account.email, subject: LOCKOUT_MAIL.subject, text: LOCKOUT_MAIL.text(this.context.config.publicUrl) });
+    } catch (error) {
+      this.context.logger.error({ err: error }, 'lockout mail failed');
+    }
   }
 
   /** DELETE /sessions: the session row is gone, so the cookie is worthless everywhere at once. */

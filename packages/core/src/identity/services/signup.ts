@@ -35,13 +35,20 @@ export class SignupService {
 
   /**
    * Records a pending sign-up and returns the code to mail. The subdomain must be free now (it is
-   * checked again at verification). At most 5 codes per email per hour.
+   * checked again at verification). At most 5 codes per email per hour, and at most
+   * `SIGNUP_MAILS_PER_HOUR` for the whole server (a refusal of either counts against neither).
    */
   async start(input: SignupInput): Promise<{ code: string; signup: Signup }> {
     const subdomain = validateSubdomain(input.subdomain);
     const email = normalizeEmail(input.email);
     if (await this.context.workspaces.model.findOne({ where: { subdomain } })) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
-    await this.context.throttle.count(THROTTLES.mail, email);
+    const perAddress = await this.context.throttle.count(THROTTLES.mail, email);
+    try {
+      await this.context.throttle.count({ ...THROTTLES.signupMails, limit: this.context.config.signupMailsPerHour }, 'all');
+    } catch (error) {
+      await this.context.throttle.forgive(perAddress);
+      throw error;
+    }
     const code = randomCode(SIGNUP_CODE_LENGTH);
     const signup = await this.context.models.Signup.create({
       email,

@@ -14,12 +14,22 @@ export interface ThrottleRule {
 
 /** The bounds identity enforces. */
 export const THROTTLES = {
-  /** Failed sign-ins per account (keyed by the email given, so unknown emails behave the same). */
-  signIn: { name: 'sign-in', limit: 100, windowSeconds: 3600, message: 'Too many failed sign-ins for this account; try again later' },
+  /**
+   * Failed sign-ins per account from browsers that are not a known device of it (keyed by the
+   * email given, so unknown emails behave the same). Reaching it locks the account for those
+   * attempts only: a known device still signs in (docs/decisions/new-known-device-cookies.md).
+   */
+  signIn: { name: 'sign-in', limit: 100, windowSeconds: 3600, message: 'Too many failed sign-ins for this account; try again later, or sign in from a browser you have signed in with before' },
+  /** Failed sign-ins per known-device cookie (keyed by account and the cookie's nonce): a stolen cookie guesses little. */
+  deviceSignIn: { name: 'device-sign-in', limit: 10, windowSeconds: 3600, message: 'Too many failed sign-ins from this browser; try again later' },
+  /** The mail telling an account's owner that its lockout started: at most one per account per day. */
+  lockoutMail: { name: 'lockout-mail', limit: 1, windowSeconds: 86_400, message: 'Lockout mail already sent' },
   /** Wrong TOTP or recovery codes per account. */
   totp: { name: 'totp', limit: 5, windowSeconds: 900, message: 'Too many wrong two-factor codes; try again later' },
   /** Wrong sign-up verification codes per client address. */
   verification: { name: 'verification', limit: 20, windowSeconds: 3600, message: 'Too many wrong verification codes; try again later' },
+  /** Sign-up mails of the whole server (every address together); the limit is `SIGNUP_MAILS_PER_HOUR`. */
+  signupMails: { name: 'signup-mails', limit: 100, windowSeconds: 3600, message: 'Too many sign-ups on this server in the last hour; try again later' },
   /** Mails (sign-up codes, password-reset links) per email address. */
   mail: { name: 'mail', limit: 5, windowSeconds: 3600, message: 'Too many mails requested for this address; try again later' },
 } satisfies Record<string, ThrottleRule>;
@@ -30,6 +40,8 @@ export interface CountedAttempt {
   readonly key: string;
   /** The counted instant, as PostgreSQL prints it (microseconds kept, so it matches exactly). */
   readonly at: string;
+  /** Attempts of `key` live in the window with this one counted (this one included). */
+  readonly live: number;
 }
 
 /** Either a counted attempt, or the seconds until one more is allowed. */
@@ -112,16 +124,16 @@ export class Throttle {
     const replacements = { key: `${rule.name}:${key}`, window: rule.windowSeconds, limit: rule.limit, ...now.value };
     // The WHERE of DO UPDATE is checked on the row's latest version, under its lock: concurrent
     // attempts on one key queue on that lock and each sees the attempts counted before it.
-    const [counted] = await this.sequelize.query<{ at: string }>(
+    const [counted] = await this.sequelize.query<{ at: string; live: number }>(
       `INSERT INTO platform.throttle_counters AS t (key, hits, updated_at) VALUES (:key, ARRAY[${now.sql}], ${now.sql})
        ON CONFLICT (key) DO UPDATE
           SET hits = ARRAY(SELECT h FROM unnest(t.hits) AS h WHERE h > ${now.sql} - make_interval(secs => :window) ORDER BY h) || ${now.sql},
               updated_at = ${now.sql}
         WHERE (SELECT count(*) FROM unnest(t.hits) AS h WHERE h > ${now.sql} - make_interval(secs => :window)) < :limit
-       RETURNING CAST(t.hits[cardinality(t.hits)] AS text) AS at`,
+       RETURNING CAST(t.hits[cardinality(t.hits)] AS text) AS at, cardinality(t.hits) AS live`,
       { type: QueryTypes.SELECT, replacements },
     );
-    if (counted) return { attempt: { rule, key, at: counted.at } };
+    if (counted) return { attempt: { rule, key, at: counted.at, live: Number(counted.live) } };
     // Refused: one more is allowed once the live attempts drop below the limit, that is when the
     // limit-th newest leaves the window.
     const [row] = await this.sequelize.query<{ retry_after: number | null }>(

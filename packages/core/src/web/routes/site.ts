@@ -2,6 +2,7 @@ import type { ServerRoute } from '@hapi/hapi';
 import { Joi, TooManyRequestsError } from '@wpk/sdk';
 import type { Throttle, ThrottleRule } from '../../identity/index.js';
 import type { Mailer } from '../../mail/index.js';
+import { clientAddressOf } from '../../server/index.js';
 import { publicOrigin } from '../../tenancy/index.js';
 import { blankForm, formValues, type FormState } from '../forms.js';
 import { page } from '../views.js';
@@ -61,7 +62,7 @@ export function siteRoutes(options: { publicUrl: string; mailer: Mailer; operato
         if (!checked.value) return page(h, 'home', { title: 'Home', form: checked.form }, 400);
         try {
           // Only requests that would send a mail count: a mistyped form costs nothing.
-          await options.throttle.count(DEMO_REQUESTS, request.info.remoteAddress || 'unknown');
+          await options.throttle.count(DEMO_REQUESTS, clientAddressOf(request) || 'unknown');
         } catch (error) {
           if (!(error instanceof TooManyRequestsError)) throw error;
           const form = { ...checked.form, values: formValues(request.payload, ['name', 'email', 'message']), error: error.message };
