@@ -233,7 +233,7 @@ test.serial('GET /admin/activity-exports streams CSV with a header row, bounded 
   const everything = await owner.get('acme', '/admin/activity-exports');
   t.is(everything.status, 200);
   t.regex(String(everything.headers['content-type']), /^text\/csv/);
-  t.regex(String(everything.headers['content-disposition']), /^attachment; filename="activity-acme-\d{4}-\d{2}-\d{2}\.csv"$/);
+  t.regex(String(everything.headers['content-disposition']), /^attachment; filename="activity-acme-(\d{4}-\d{2}-\d{2})\.csv"; filename\*=UTF-8''activity-acme-\1\.csv$/);
   const rows = parseCsv(everything.text);
   t.deepEqual(rows[0], ['occurred_at', 'id', 'actor_member_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'details']);
   const fixtures = rows.slice(1).filter((row) => row[4] === 'fixture.entry');

@@ -313,6 +313,7 @@ export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   'boards.key': { fixed: 'lane', reason: 'a task-filter key is a field name of the tasks app (lane, topic, ...), not a record' },
   'assets.file': { fixed: 'app.css', reason: 'a static file of the platform, the same for every workspace' },
   'public.file': { fixed: 'app.css', reason: 'a static file of the platform or of an app, the same for every workspace' },
+  'app.path': { fixed: 'boards', reason: "the rest of a shell page's path is the app's own front-end route, handed to its page; the shell serves it alike in every workspace, and what the app then reads goes through the probed API routes" },
   'public.app': { fixed: 'tasks', reason: 'an app namespace names an app of the runtime, the same in every workspace' },
   'password-resets.token': { fixed: 'x', reason: "a reset link belongs to an account, not a workspace: it works on any host (route scope 'any')" },
   'v.version': { fixed: '1.0.0', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
