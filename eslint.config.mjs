@@ -71,7 +71,7 @@ const coreBoundaryRule = {
       // A type-only import may name the module that declares the type, and any file may read a
       // folder's settings parser (its config.ts, which imports no other folder): neither loads the
       // folder, and going through its index.ts for them closed import cycles
-      // (docs/decisions/new-import-cycles.md).
+      // (docs/decisions/0188-import-cycles.md).
       const typeOnly = node.importKind === 'type' || node.exportKind === 'type' || (node.specifiers?.length > 0 && node.specifiers.every((specifier) => specifier.importKind === 'type' || specifier.exportKind === 'type'));
       if (typeOnly && node.type !== 'ImportExpression') return;
       if (target === path.join(src, folder, 'config.js')) return;

@@ -3,7 +3,7 @@ import type { AppMigration } from '@wpk/sdk';
 /**
  * Domains are claimed by proving control: each domain row gets its own token, published by the
  * domain's owner at `_wpk-verify.<domain>` (TXT `wpk-verification=<token>`). A domain verified
- * before had proven nothing of the kind (docs/decisions/new-mail-domain-ownership.md): it is
+ * before had proven nothing of the kind (docs/decisions/0173-mail-domain-ownership.md): it is
  * unverified until its workspace publishes the record and verifies again, and receives nothing
  * meanwhile.
  */

@@ -10,7 +10,7 @@ const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
  * Why a browser request is refused as cross-site, or null when it may proceed: its `Origin` is
  * not one of the request's trusted origins (its own workspace's, or the base domain's), or,
  * without an Origin, `Sec-Fetch-Site` says it is not same-origin; or it carries the session
- * cookie with neither header (docs/decisions/new-csrf-origin.md: every browser sends one of them
+ * cookie with neither header (docs/decisions/0196-csrf-origin.md: every browser sends one of them
  * on a state-changing request, so a cookie request without both is refused rather than trusted).
  */
 export function crossSiteRefusal(request: Request, publicUrl: string): string | null {

@@ -17,7 +17,7 @@ export interface KnownDevice {
 const PURPOSE = 'known-device:v1';
 
 /**
- * OWASP's device cookies (docs/decisions/new-known-device-cookies.md): a successful sign-in
+ * OWASP's device cookies (docs/decisions/0195-known-device-cookies.md): a successful sign-in
  * gets a cookie `v1.<account id>.<nonce>.<issued, unix seconds>.<HMAC>` signed with the server
  * secret. It holds no password and no session: it only lets that account's sign-ins from this
  * browser skip the account's lockout and take the password-check places kept for trusted work.

@@ -18,7 +18,7 @@ export interface PresentedRole {
 }
 
 // The grammar of slugs and permission keys is the SDK's, the one apps are validated against
-// (docs/decisions/new-naming-in-one-place.md): a role can name only keys an app could declare.
+// (docs/decisions/0190-naming-in-one-place.md): a role can name only keys an app could declare.
 /** A first-party slug (`tasks`) or a third-party one (`ext.acme.hello`). */
 const isAppSlug = (slug: string) => namespaceProblem(slug, !slug.startsWith('ext.')) === null;
 const MAX_PERMISSIONS_PER_APP = 500;

@@ -17,7 +17,7 @@ export const THROTTLES = {
   /**
    * Failed sign-ins per account from browsers that are not a known device of it (keyed by the
    * email given, so unknown emails behave the same). Reaching it locks the account for those
-   * attempts only: a known device still signs in (docs/decisions/new-known-device-cookies.md).
+   * attempts only: a known device still signs in (docs/decisions/0195-known-device-cookies.md).
    */
   signIn: { name: 'sign-in', limit: 100, windowSeconds: 3600, message: 'Too many failed sign-ins for this account; try again later, or sign in from a browser you have signed in with before' },
   /** Failed sign-ins per known-device cookie (keyed by account and the cookie's nonce): a stolen cookie guesses little. */
