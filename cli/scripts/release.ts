@@ -58,11 +58,15 @@ try {
   if (process.argv.includes('--no-build')) {
     console.log('build: skipped (--no-build: the dist folders are current)');
   } else {
-    // pnpm builds them in dependency order, several at a time; each line says which one finished.
+    // pnpm builds them several at a time; each line says which one finished. Unsorted (--no-sort):
+    // in the repository every package exports its sources, so no build reads another's dist/, and
+    // the development dependencies close a cycle (client's tests boot a platform with Tasks, whose
+    // build runs the CLI, which bundles the UI kit, which uses the client) that pnpm refuses to sort
+    // (docs/decisions/0188-import-cycles.md).
     console.log(`building ${packages.length} packages (tsup: JavaScript and type declarations) ...`);
     const since = performance.now();
     let built = 0;
-    await pnpm(['-r', ...filters, '--reporter=append-only', 'run', 'build'], (line) => {
+    await pnpm(['-r', '--no-sort', ...filters, '--reporter=append-only', 'run', 'build'], (line) => {
       const done = /^(\S+) build: Done$/.exec(line.trim());
       if (done) console.log(`  built ${packages.find((pkg) => pkg.dir === done[1])?.name ?? done[1]} (${++built}/${packages.length}, ${seconds(since)})`);
     });
