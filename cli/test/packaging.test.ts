@@ -144,17 +144,17 @@ test('wpk new project --bundle copies the bundle into wpk-packages/ and takes @w
   const root = scratch(t);
   const bundle = path.join(root, 'release');
   fs.mkdirSync(bundle);
-  for (const name of ['@wpk/cli', '@wpk/core', '@wpk/sdk', '@wpk/testing', '@wpk/app-tasks']) await stubTarball(bundle, name);
+  for (const name of ['@wpk/cli', '@wpk/core', '@wpk/sdk', '@wpk/ui', '@wpk/client', '@wpk/testing', '@wpk/app-tasks']) await stubTarball(bundle, name);
   const created = await wpk(['new', 'project', 'acme', '--bundle', 'release'], { cwd: root });
   t.deepEqual(created, {
     code: 0,
-    stdout: 'created project acme in acme with the 5 packages of release in wpk-packages/\nnext: cd acme && npm install && npx wpk add app @wpk/app-tasks && npx wpk dev\n',
+    stdout: 'created project acme in acme with the 7 packages of release in wpk-packages/\nnext: cd acme && npm install && npx wpk add app @wpk/app-tasks && npx wpk dev\n',
     stderr: '',
   });
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'acme', 'package.json'), 'utf8'));
-  t.deepEqual(pkg.dependencies, { '@wpk/cli': 'file:wpk-packages/wpk-cli-0.1.0.tgz', '@wpk/core': 'file:wpk-packages/wpk-core-0.1.0.tgz', '@wpk/sdk': 'file:wpk-packages/wpk-sdk-0.1.0.tgz' });
+  t.deepEqual(pkg.dependencies, { '@wpk/cli': 'file:wpk-packages/wpk-cli-0.1.0.tgz', '@wpk/core': 'file:wpk-packages/wpk-core-0.1.0.tgz', '@wpk/sdk': 'file:wpk-packages/wpk-sdk-0.1.0.tgz', '@wpk/ui': 'file:wpk-packages/wpk-ui-0.1.0.tgz', '@wpk/client': 'file:wpk-packages/wpk-client-0.1.0.tgz' });
   t.deepEqual(pkg.devDependencies, { '@wpk/testing': 'file:wpk-packages/wpk-testing-0.1.0.tgz' });
-  t.deepEqual(fs.readdirSync(path.join(root, 'acme', 'wpk-packages')).sort(), ['wpk-app-tasks-0.1.0.tgz', 'wpk-cli-0.1.0.tgz', 'wpk-core-0.1.0.tgz', 'wpk-sdk-0.1.0.tgz', 'wpk-testing-0.1.0.tgz']);
+  t.deepEqual(fs.readdirSync(path.join(root, 'acme', 'wpk-packages')).sort(), ['wpk-app-tasks-0.1.0.tgz', 'wpk-cli-0.1.0.tgz', 'wpk-client-0.1.0.tgz', 'wpk-core-0.1.0.tgz', 'wpk-sdk-0.1.0.tgz', 'wpk-testing-0.1.0.tgz', 'wpk-ui-0.1.0.tgz']);
   // A tarball of the bundle stands for its folder.
   t.is((await wpk(['new', 'project', 'beta', '--bundle', path.join('release', 'wpk-cli-0.1.0.tgz')], { cwd: root })).code, 0);
 

@@ -103,8 +103,9 @@ function bundleDependencies(folder: string): { dependencies: Record<string, stri
   if (missing.length > 0) throw new CliError(`${folder} lacks ${missing.join(', ')}: a bundle made by pnpm release holds every package`);
   const spec = (name: string) => bundleSpec(packages.get(name)!.file);
   return {
-    // @wpk/core and @wpk/sdk are named too: npm then takes the CLI's own dependencies on them (and apps') from these tarballs.
-    dependencies: { '@wpk/cli': spec('@wpk/cli'), '@wpk/core': spec('@wpk/core'), '@wpk/sdk': spec('@wpk/sdk') },
+    // The CLI's own @wpk dependencies are named too (core, sdk, and the UI kit with the client it
+    // uses): npm then takes them, for the CLI and for apps, from these tarballs, not a registry.
+    dependencies: Object.fromEntries(['@wpk/cli', '@wpk/core', '@wpk/sdk', '@wpk/ui', '@wpk/client'].filter((name) => packages.has(name)).map((name) => [name, spec(name)])),
     devDependencies: packages.has('@wpk/testing') ? { '@wpk/testing': spec('@wpk/testing') } : {},
     files: [...packages.values()].map((entry) => entry.file),
   };
