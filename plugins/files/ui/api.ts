@@ -1,21 +1,7 @@
-import { formatBytes, formatDate, html, kit, navigate, nothing, type components } from '@wpk/ui';
+import { formatBytes, formatDate, kit, type components } from '@wpk/ui';
 
 /** A file or a folder. */
 export type Item = components['schemas']['FilesItem'];
-
-/** The shell's path of one of the app's own paths, for links a person can open in a new tab. */
-export function appHref(path: string): string {
-  return `/app/${kit().app.slug}${path}`;
-}
-
-/** A link to one of the app's paths: a real href (new tab works), the shell's navigation on click. */
-export function appLink(path: string, label: unknown, current = false) {
-  return html`<a href=${appHref(path)} aria-current=${current ? 'page' : nothing} @click=${(event: MouseEvent) => {
-    if (event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    void navigate(path);
-  }}>${label}</a>`;
-}
 
 /** An item's path in the app (the search's result URL too). */
 export const itemPath = (item: Pick<Item, 'id'>) => `/files/${item.id}`;

@@ -1,5 +1,5 @@
-import { LitElement, confirmAction, css, errorText, html, kit, nothing, sharedStyles, toast, type UploadTarget } from '@wpk/ui';
-import { appLink, bytes, changed, folderItems, itemPath, trail, type Item } from '../api.js';
+import { LitElement, appLink, confirmAction, css, errorText, html, kit, nothing, sharedStyles, toast, type UploadTarget } from '@wpk/ui';
+import { bytes, changed, folderItems, itemPath, trail, type Item } from '../api.js';
 
 /**
  * `/` and `/files/{id}`: a folder of the member's drive (the root at `/`) with its breadcrumbs,
