@@ -1,3 +1,4 @@
+import { html, nothing, type TemplateResult } from 'lit';
 import { kit } from './app.js';
 
 /** A route's parameters: `/boards/:board_id` matched by `/boards/42` gives `{ board_id: '42' }`. */
@@ -50,4 +51,30 @@ export function toast(message: string, variant: 'success' | 'danger' | 'neutral'
 /** A confirmation in the shell; true when confirmed. */
 export function confirmAction(options: { title: string; message: string; confirm_label?: string; danger?: boolean }): Promise<boolean> {
   return kit().bridge.confirm(options);
+}
+
+/** The shell's URL of one of the app's own paths (`/app/{slug}{path}`), for links a person can open in a new tab. */
+export function appHref(path: string): string {
+  return `/app/${kit().app.slug}${path}`;
+}
+
+/**
+ * A link to one of the app's paths: a real `href` (a new tab, Ctrl- or Shift-click work), the
+ * shell's navigation on a plain click; `current` marks it `aria-current="page"`.
+ */
+export function appLink(path: string, label: unknown, current = false): TemplateResult {
+  return html`<a href=${appHref(path)} aria-current=${current ? 'page' : nothing} @click=${(event: MouseEvent) => {
+    if (event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    void navigate(path);
+  }}>${label}</a>`;
+}
+
+/**
+ * Which of an app's top-level sections a path is in: the section named by the path's first
+ * segment (`/trash/...` → `/trash`), else the first section (the app's home, usually `/`).
+ */
+export function sectionOf(path: string, sections: readonly string[]): string {
+  const first = `/${path.split(/[?#]/)[0].split('/')[1] ?? ''}`;
+  return sections.includes(first) ? first : (sections[0] ?? '/');
 }

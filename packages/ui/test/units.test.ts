@@ -2,7 +2,7 @@ import test from 'ava';
 import { isAppPath } from '../src/bridge/protocol.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError } from '../src/form-errors.js';
-import { matchRoute, routeQuery } from '../src/router.js';
+import { matchRoute, routeQuery, sectionOf } from '../src/router.js';
 
 test('a day is the same calendar day in every time zone; an instant is shown in the member\'s', (t) => {
   t.is(formatDate('2027-03-12', { locale: 'en-GB', timeZone: 'Asia/Tokyo' }), '12 Mar 2027');
@@ -41,4 +41,16 @@ test('routes match by segment, and their query is read apart', (t) => {
   t.is(matchRoute('/boards/:board_id', '/boards'), null);
   t.is(matchRoute('/boards/:board_id', '/tasks/42'), null);
   t.is(routeQuery('/boards/1?lane=Done').get('lane'), 'Done');
+});
+
+test("an app's navigation marks the section of the path's first segment, else the home section", (t) => {
+  const sections = ['/', '/trash', '/admin'];
+  t.is(sectionOf('/', sections), '/');
+  t.is(sectionOf('/trash', sections), '/trash');
+  t.is(sectionOf('/trash?page=2', sections), '/trash');
+  t.is(sectionOf('/admin/anything', sections), '/admin');
+  t.is(sectionOf('/files/42', sections), '/');
+  t.is(sectionOf('/trashy', sections), '/');
+  t.is(sectionOf('/new', ['/companies', '/new']), '/new');
+  t.is(sectionOf('/x', []), '/');
 });

@@ -1,4 +1,4 @@
-import { errorText, fieldOfError, formatDate, html, kit, navigate, nothing, type DateStyle, type components } from '@wpk/ui';
+import { errorText, fieldOfError, formatDate, html, kit, nothing, type DateStyle, type components } from '@wpk/ui';
 
 /** An attendance (one stretch of work, open until the clock-out). */
 export type Attendance = NonNullable<components['schemas']['AttendanceAttendance']>;
@@ -8,20 +8,6 @@ export type Correction = components['schemas']['AttendanceCorrection'];
 export type Location = components['schemas']['AttendanceLocation'];
 export type Status = components['schemas']['AttendanceStatus'];
 export type Timesheet = components['schemas']['AttendanceTimesheet'];
-
-/** The shell's path of one of the app's own paths, for links a person can open in a new tab. */
-export function appHref(path: string): string {
-  return `/app/${kit().app.slug}${path}`;
-}
-
-/** A link to one of the app's paths: a real href (new tab works), the shell's navigation on click. */
-export function appLink(path: string, label: unknown, current = false) {
-  return html`<a href=${appHref(path)} aria-current=${current ? 'page' : nothing} @click=${(event: MouseEvent) => {
-    if (event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    void navigate(path);
-  }}>${label}</a>`;
-}
 
 /** An instant or a day in the member's locale and time zone. */
 export function when(value: string, style: DateStyle = 'datetime'): string {

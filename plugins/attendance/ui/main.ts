@@ -4,8 +4,7 @@
  * corrections and missed attendances. It runs in the workspace shell's sandboxed frame and reaches
  * the platform through the kit (docs/ui.md).
  */
-import { startApp } from '@wpk/ui';
+import { mountApp } from '@wpk/ui';
 import './attendance-app.js';
 
-await startApp();
-document.body.append(document.createElement('attendance-app'));
+await mountApp('attendance-app');

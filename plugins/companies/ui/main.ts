@@ -3,8 +3,7 @@
  * with its people in Contacts, a form to add or edit one). It runs in the workspace shell's
  * sandboxed frame and reaches the platform through the kit (docs/ui.md).
  */
-import { startApp } from '@wpk/ui';
+import { mountApp } from '@wpk/ui';
 import './companies-app.js';
 
-await startApp();
-document.body.append(document.createElement('companies-app'));
+await mountApp('companies-app');

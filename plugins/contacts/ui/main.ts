@@ -3,8 +3,7 @@
  * to add or edit one), vCard import, and the member's suggestions to accept or dismiss. It runs in
  * the workspace shell's sandboxed frame and reaches the platform through the kit (docs/ui.md).
  */
-import { startApp } from '@wpk/ui';
+import { mountApp } from '@wpk/ui';
 import './contacts-app.js';
 
-await startApp();
-document.body.append(document.createElement('contacts-app'));
+await mountApp('contacts-app');

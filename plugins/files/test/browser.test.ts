@@ -3,12 +3,16 @@
  * workspace's sign-in page, opens Files from the launcher (the shell hosts the app's sandboxed
  * frame), makes a folder, uploads a file into it with progress (the bytes go from the sandboxed
  * frame to the upload link), follows the breadcrumbs, renames and moves an item, moves one to the
- * trash and restores it; at 1280 px and at 375 px, axe-clean (no serious or critical violation) in
+ * trash and restores it; previews a picture, uploads a new version and restores an older one,
+ * shares a file with a member through the shell's member picker (who then finds it under Shared
+ * with me, and is refused the admin's screen), and hands a leaver's files to a colleague on the
+ * admin's offboarding screen; at 1280 px and at 375 px, axe-clean (no serious or critical violation) in
  * the shell and in the frame, no Content-Security-Policy violation, nothing wider than the window.
  * The screenshots are the ones docs/apps/files.md shows.
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
+import { deflateSync } from 'node:zlib';
 import { startWorld, type World } from '@wpk/testing';
 import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 
@@ -30,6 +34,41 @@ test.after.always(async () => {
   await world?.close();
 });
 
+/** A PNG of `size` × `size` pixels in one colour (a real picture for the preview). */
+function png(size: number, [r, g, b]: [number, number, number]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: size }, () => [r, g, b]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** Dismisses the shell's toasts (before a screenshot). */
+async function dismissToasts(page: Page): Promise<void> {
+  const dismiss = page.getByRole('button', { name: 'Dismiss' });
+  while ((await dismiss.count()) > 0) await dismiss.first().click();
+}
+
 /** Every frame axe-clean, no CSP violation, nothing sideways. */
 async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: Frame, label: string): Promise<void> {
   t.deepEqual(await cspViolations(page), [], `CSP: ${label}`);
@@ -38,11 +77,11 @@ async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: F
   t.true((await sidewaysOverflow(frame)) <= 0, `${label}: the app is wider than its frame`);
 }
 
-/** Signs in and opens Files from the launcher's tile: the shell at /app/files/ with the app's frame. */
-async function openFiles(width: number): Promise<{ page: Page; frame: Frame }> {
+/** Signs in (the owner unless told) and opens Files from the launcher's tile: the shell at /app/files/ with the app's frame. */
+async function openFiles(width: number, email = world.owner.email): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   const page = await context.newPage();
-  await signIn(page, origin, world.owner.email);
+  await signIn(page, origin, email);
   await page.getByRole('link', { name: 'Files', exact: true }).click();
   await page.waitForURL(`${origin}/app/files/`);
   return { page, frame: await appFrame(page, 'files-drive') };
@@ -117,6 +156,91 @@ test.serial('at 1280 px: sign in, open Files, make a folder, upload into it, ren
   await page.context().close();
 });
 
+const FILES_KEYS = ['files.files.read', 'files.files.upload', 'files.files.edit', 'files.files.share'];
+
+/** Uploads a file as `caller` through the API and its signed link; answers the completion's status. */
+async function upload(caller: World['owner'], name: string, body: string): Promise<number> {
+  const started = await caller.post('/uploads', { name, size_bytes: Buffer.byteLength(body) });
+  await world.platform.follow(started.body.data.upload_url, { method: 'PUT', body: Buffer.from(body) });
+  return (await caller.post(`/uploads/${started.body.data.id}/completion`)).status;
+}
+
+test.serial('at 1280 px: preview a picture, a new version and an old one restored, share with a member, and hand a leaver\'s files over', async (t) => {
+  const dana = await world.member(FILES_KEYS, { name: 'Dana Scully' });
+  const fox = await world.member(FILES_KEYS, { name: 'Fox Mulder' });
+  t.is(await upload(fox, 'handbook.txt', 'Welcome aboard.\n'), 200);
+  const { page, frame } = await openFiles(1280);
+  await frame.getByRole('link', { name: 'Reports/' }).click();
+  await frame.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+  await frame.getByLabel('Upload to Reports').setInputFiles([{ name: 'chart.png', mimeType: 'image/png', buffer: png(96, [47, 128, 237]) }]);
+
+  // The picture's page: its preview, fetched through the download link (no cookie in the frame).
+  await frame.getByRole('link', { name: 'chart.png' }).click();
+  const preview = frame.getByRole('img', { name: 'Preview of chart.png' });
+  await preview.waitFor();
+  t.is(await preview.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth), 96);
+  await checkPage(t, page, frame, 'a picture');
+
+  // Q3 report.txt: a new version, then version 1 back (the shell asks).
+  await frame.getByRole('navigation', { name: 'Breadcrumbs' }).getByRole('link', { name: 'Reports' }).click();
+  await frame.getByRole('link', { name: 'Q3 report.txt' }).click();
+  await frame.getByText('Version 1 (current)').waitFor();
+  await frame.getByLabel('Upload a new version of Q3 report.txt').setInputFiles([{ name: 'q3-final.txt', mimeType: 'text/plain', buffer: Buffer.from('Third quarter: up 14.5 %.\n') }]);
+  await frame.getByText('Version 2 (current)').waitFor();
+  await frame.getByRole('button', { name: 'Restore version 1' }).click();
+  await page.getByRole('button', { name: 'Restore version' }).click();
+  await frame.getByText('Version 3 (current)').waitFor();
+  const reports = (await world.owner.request('GET', '/files')).body.data.find((item: { name: string }) => item.name === 'Reports');
+  const q3 = (await world.owner.request('GET', `/files?folder_id=${reports.id}`)).body.data.find((item: { name: string }) => item.name === 'Q3 report.txt');
+  const versions = (await world.owner.request('GET', `/files/${q3.id}/versions`)).body.data as Array<{ number: number; size_bytes: number; current: boolean }>;
+  t.deepEqual(versions.map((version) => [version.number, version.size_bytes, version.current]), [[3, 24, true], [2, 26, false], [1, 24, false]]);
+
+  // Shared with Dana through the shell's member picker, then allowed to edit.
+  await frame.getByRole('button', { name: 'Share with…' }).click();
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Dana');
+  await page.getByRole('checkbox', { name: /Dana Scully/ }).check();
+  await page.getByRole('button', { name: 'Choose' }).click();
+  await frame.getByLabel('What Dana Scully may do').waitFor();
+  const shares = async () => ((await world.owner.request('GET', `/files/${q3.id}/shares`)).body.data as Array<{ member_id: string; role: string }>).map((share) => [share.member_id, share.role]);
+  t.deepEqual(await shares(), [[dana.id, 'read']]);
+  await frame.getByLabel('What Dana Scully may do').selectOption('edit');
+  await page.getByText('Dana Scully can edit Q3 report.txt').waitFor();
+  t.deepEqual(await shares(), [[dana.id, 'edit']]);
+  await checkPage(t, page, frame, "a file's page");
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}files-file-1280.png`);
+
+  // The admin's offboarding: Fox has left the workspace; his files go to Dana.
+  t.is((await world.owner.delete(`/members/${fox.id}`)).status, 200);
+  await frame.getByRole('link', { name: 'Offboarding' }).click();
+  await frame.getByRole('heading', { name: 'Offboarding', level: 1 }).waitFor();
+  await frame.getByRole('button', { name: 'Hand over files of Fox Mulder' }).click();
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Dana');
+  await page.getByRole('radio', { name: /Dana Scully/ }).check();
+  await page.getByRole('button', { name: 'Choose' }).click();
+  await page.getByRole('button', { name: 'Hand over files' }).click();
+  await frame.getByText('Fox Mulder: 1 file and 0 folders handed to Dana Scully.').waitFor();
+  t.deepEqual((await world.owner.request('GET', `/admin/file-members/mrn:account:member:${fox.id}/files`)).body.data, []);
+  t.deepEqual(((await world.owner.request('GET', `/admin/file-members/mrn:account:member:${dana.id}/files`)).body.data as Array<{ name: string }>).map((item) => item.name), ['handbook.txt']);
+  await checkPage(t, page, frame, 'offboarding');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}files-offboarding-1280.png`);
+  await page.context().close();
+
+  // Dana finds the file under Shared with me; the offboarding is not hers: no tab, and its path says why.
+  const other = await openFiles(1280, dana.email);
+  await other.frame.getByRole('link', { name: 'Shared with me' }).click();
+  await other.frame.getByRole('table', { name: 'Shared with you, newest first' }).getByRole('link', { name: 'Q3 report.txt' }).waitFor();
+  t.is(await other.frame.getByRole('link', { name: 'Offboarding' }).count(), 0);
+  await checkPage(t, other.page, other.frame, 'shared with me');
+  await other.frame.getByRole('link', { name: 'Q3 report.txt' }).click();
+  await other.frame.getByRole('heading', { name: 'Q3 report.txt', level: 1 }).waitFor();
+  await other.page.goto(world.platform.url('acme', '/app/files/admin'));
+  const refused = await appFrame(other.page, 'files-offboarding');
+  await refused.getByRole('alert').getByText('Only workspace owners and admins may do this').waitFor();
+  await other.page.context().close();
+});
+
 test.serial('at 375 px: the drive and a folder read on a phone', async (t) => {
   const { page, frame } = await openFiles(375);
   await frame.getByRole('link', { name: 'Reports/' }).waitFor();
@@ -125,5 +249,12 @@ test.serial('at 375 px: the drive and a folder read on a phone', async (t) => {
   await frame.getByRole('link', { name: 'Q3 report.txt' }).waitFor();
   await checkPage(t, page, frame, 'a folder at 375 px');
   await saveScreenshot(page, `${IMAGES}files-folder-375.png`);
+  await frame.getByRole('link', { name: 'Q3 report.txt' }).click();
+  await frame.getByText('Version 3 (current)').waitFor();
+  await frame.getByLabel('What Dana Scully may do').waitFor();
+  await checkPage(t, page, frame, "a file's page at 375 px");
+  await frame.getByRole('link', { name: 'Offboarding' }).click();
+  await frame.getByRole('button', { name: 'Hand over files of Dana Scully' }).waitFor();
+  await checkPage(t, page, frame, 'offboarding at 375 px');
   await page.context().close();
 });

@@ -1,21 +1,15 @@
-import { formatBytes, formatDate, html, kit, navigate, nothing, type components } from '@wpk/ui';
+import { formatBytes, formatDate, isApiError, kit, type components } from '@wpk/ui';
 
 /** A file or a folder. */
 export type Item = components['schemas']['FilesItem'];
-
-/** The shell's path of one of the app's own paths, for links a person can open in a new tab. */
-export function appHref(path: string): string {
-  return `/app/${kit().app.slug}${path}`;
-}
-
-/** A link to one of the app's paths: a real href (new tab works), the shell's navigation on click. */
-export function appLink(path: string, label: unknown, current = false) {
-  return html`<a href=${appHref(path)} aria-current=${current ? 'page' : nothing} @click=${(event: MouseEvent) => {
-    if (event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    void navigate(path);
-  }}>${label}</a>`;
-}
+/** A member a file or folder is shared with, and their role. */
+export type Share = components['schemas']['FilesShare'];
+/** One version of a file. */
+export type Version = components['schemas']['FilesVersion'];
+/** The workspace's storage overview (admins). */
+export type Stats = components['schemas']['FilesStats'];
+/** What an offboarding transfer moved. */
+export type Transfer = components['schemas']['FilesTransfer'];
 
 /** An item's path in the app (the search's result URL too). */
 export const itemPath = (item: Pick<Item, 'id'>) => `/files/${item.id}`;
@@ -30,12 +24,20 @@ export async function folderItems(folderId: string | null): Promise<Item[]> {
   return items;
 }
 
-/** The folders from the root down to `item` (its ancestors, then itself), read one by one (at most 50 levels). */
+/** The folders from the root down to `item` (its ancestors this member may read, then itself), read one by one (at most 50 levels). */
 export async function trail(item: Item): Promise<Item[]> {
   const chain = [item];
   let parent = item.parent_id;
   while (parent && chain.length < 50) {
-    const folder = (await kit().client.files.getFilesByFileId({ params: { file_id: parent } })).data as Item;
+    // A file shared on its own: the folders above it are the owner's, not this member's to read.
+    const folder = (await kit()
+      .client.files.getFilesByFileId({ params: { file_id: parent } })
+      .then((answer) => answer.data as Item)
+      .catch((error: unknown) => {
+        if (isApiError(error) && (error.status === 403 || error.status === 404)) return null;
+        throw error;
+      }));
+    if (!folder) break;
     chain.unshift(folder);
     parent = folder.parent_id;
   }

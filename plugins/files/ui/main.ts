@@ -3,8 +3,7 @@
  * rename, move, trash) and the trash with restore. It runs in the workspace shell's sandboxed frame
  * and reaches the platform through the kit (docs/ui.md).
  */
-import { startApp } from '@wpk/ui';
+import { mountApp } from '@wpk/ui';
 import './files-app.js';
 
-await startApp();
-document.body.append(document.createElement('files-app'));
+await mountApp('files-app');

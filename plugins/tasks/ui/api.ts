@@ -22,9 +22,4 @@ export async function boardTasks(boardId: string, filters: TaskFilters): Promise
   return tasks;
 }
 
-/** The shell's path of one of the app's own paths, for links a person can open in a new tab. */
-export function appHref(path: string): string {
-  return `/app/${kit().app.slug}${path}`;
-}
-
 export const PRIORITIES: Array<Task['priority']> = ['none', 'low', 'medium', 'high', 'urgent'];

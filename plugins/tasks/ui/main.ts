@@ -3,8 +3,7 @@
  * and each task with its assignees and comments. It runs in the workspace shell's sandboxed frame
  * and reaches the platform through the kit (docs/ui.md): `startApp()` first, then render.
  */
-import { startApp } from '@wpk/ui';
+import { mountApp } from '@wpk/ui';
 import './tasks-app.js';
 
-await startApp();
-document.body.append(document.createElement('tasks-app'));
+await mountApp('tasks-app');

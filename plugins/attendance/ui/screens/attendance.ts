@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
-import { appLink, duration, fromLocalInput, hint, refusalFor, toLocalInput, when, type AttendanceWithCorrections, type Correction } from '../api.js';
+import { LitElement, appLink, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
+import { duration, fromLocalInput, hint, refusalFor, toLocalInput, when, type AttendanceWithCorrections, type Correction } from '../api.js';
 
 const FIELDS = ['check_in_at', 'check_out_at', 'reason'] as const;
 

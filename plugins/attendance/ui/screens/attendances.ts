@@ -1,5 +1,5 @@
-import { LitElement, css, html, kit, nothing, sharedStyles, toast, type PickedMember, type TableColumn, type WpkDataTable } from '@wpk/ui';
-import { allLocations, appLink, duration, fromLocalInput, hint, refusalFor, when, type Attendance, type Location } from '../api.js';
+import { LitElement, appLink, css, html, kit, nothing, sharedStyles, toast, type PickedMember, type TableColumn, type WpkDataTable } from '@wpk/ui';
+import { allLocations, duration, fromLocalInput, hint, refusalFor, when, type Attendance, type Location } from '../api.js';
 
 const FIELDS = ['member_id', 'check_in_at', 'check_out_at', 'location_id', 'reason'] as const;
 

@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
-import { allLocations, appLink, duration, isoDay, when, type Attendance, type Location, type Status } from '../api.js';
+import { LitElement, appLink, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
+import { allLocations, duration, isoDay, when, type Attendance, type Location, type Status } from '../api.js';
 
 /**
  * `/`: the member's clock. Clock in (at a location, or none), start and end a break, clock out.

@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, isApiError, kit, navigate, sharedStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { SIZES, appLink, type Company } from '../api.js';
+import { RecordEdit, errorText, kit, type FormSchema } from '@wpk/ui';
+import { SIZES, type Company } from '../api.js';
 
 /** The form of a company: the bounds are the API's (`POST /companies`, `PUT /companies/{id}`); the address's parts are fields of their own. */
 const FORM: FormSchema = {
@@ -46,66 +46,32 @@ function requestBody(values: Record<string, unknown>, before: Company | null): R
 }
 
 /** `/new` and `/companies/{id}/edit`: the company's form; a refusal shows on the field it names. */
-export class CompaniesEdit extends LitElement {
-  static override properties = { companyId: { attribute: 'company-id' }, company: { state: true }, error: { state: true } };
-  declare companyId: string;
-  declare company: Company | null;
-  declare error: string | null;
+export class CompaniesEdit extends RecordEdit<Company> {
+  protected readonly names = { noun: 'company', plural: 'companies' };
+  protected readonly schema = FORM;
+  protected readonly formValue = formValue;
+  protected readonly requestBody = requestBody;
 
-  constructor() {
-    super();
-    this.companyId = '';
-    this.company = null;
-    this.error = null;
+  protected async read(id: string): Promise<Company> {
+    return (await kit().client.companies.getCompaniesByCompanyId({ params: { company_id: id } })).data as Company;
   }
 
-  static override styles = [
-    sharedStyles,
-    css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      .back { margin: 0 0 var(--wpk-space-3); }
-    `,
-  ];
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void kit().bridge.title(this.companyId ? 'Edit company' : 'New company');
-    if (this.companyId) void this.load();
+  protected async create(body: Record<string, unknown>): Promise<Company> {
+    return (await kit().client.companies.postCompanies({ body: body as never })).data as Company;
   }
 
-  private async load(): Promise<void> {
-    try {
-      this.company = (await kit().client.companies.getCompaniesByCompanyId({ params: { company_id: this.companyId } })).data as Company;
-    } catch (error) {
-      this.error = errorText(error);
-    }
+  protected async save(company: Company, body: Record<string, unknown>): Promise<Company> {
+    return (await kit().client.companies.putCompaniesByCompanyId({ params: { company_id: company.id }, body: body as never })).data as Company;
   }
 
-  private async save(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const { client } = kit();
-    try {
-      const body = requestBody(event.detail, this.company) as never;
-      const saved = this.company
-        ? ((await client.companies.putCompaniesByCompanyId({ params: { company_id: this.company.id }, body })).data as Company)
-        : ((await client.companies.postCompanies({ body })).data as Company);
-      toast(this.company ? `${saved.name} saved` : `${saved.name} added`, 'success');
-      await navigate(`/companies/${saved.id}`, { replace: Boolean(this.company) });
-    } catch (error) {
-      // `address.city …` belongs on the City field: the form's fields are the address's parts.
-      const message = isApiError(error) ? error.error : errorText(error);
-      form.fail(message.startsWith('address.') ? new Error(message.slice('address.'.length)) : error);
-    }
+  protected nameOf(company: Company): string {
+    return company.name;
   }
 
-  protected override render() {
-    if (this.error) return html`<p class="error" role="alert">${this.error}</p><p>${appLink('/', 'Back to companies')}</p>`;
-    if (this.companyId && !this.company) return html`<wa-spinner label="Loading the company"></wa-spinner>`;
-    const company = this.company;
-    return html`<p class="back">${company ? appLink(`/companies/${company.id}`, `← ${company.name}`) : appLink('/', '← All companies')}</p>
-      <h1>${company ? `Edit ${company.name}` : 'New company'}</h1>
-      <wpk-schema-form .schema=${FORM} .value=${company ? formValue(company) : {}} submit-label=${company ? 'Save company' : 'Add company'} @wpk-submit=${this.save}></wpk-schema-form>`;
+  /** `address.city …` belongs on the City field: the form's fields are the address's parts. */
+  protected override refusal(error: unknown): unknown {
+    const message = errorText(error);
+    return message.startsWith('address.') ? new Error(message.slice('address.'.length)) : error;
   }
 }
 

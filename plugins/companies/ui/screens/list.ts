@@ -1,5 +1,5 @@
-import { LitElement, css, html, kit, sharedStyles, type TableColumn } from '@wpk/ui';
-import { appLink, place, type Company } from '../api.js';
+import { LitElement, appLink, css, html, kit, sharedStyles, type TableColumn } from '@wpk/ui';
+import { place, type Company } from '../api.js';
 
 /** `/`: the workspace's companies by name, searchable (`q` over name and domain), page by page. */
 export class CompaniesList extends LitElement {

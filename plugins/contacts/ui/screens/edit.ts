@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, navigate, sharedStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { appLink, splitList, type Contact } from '../api.js';
+import { RecordEdit, kit, type FormSchema } from '@wpk/ui';
+import { splitList, type Contact } from '../api.js';
 
 /** The form of a contact: the bounds are the API's (`POST /contacts`, `PUT /contacts/{id}`). Lists are typed comma-separated. */
 const FORM: FormSchema = {
@@ -55,64 +55,26 @@ function requestBody(values: Record<string, unknown>, before: Contact | null): R
 }
 
 /** `/new` and `/contacts/{id}/edit`: the contact's form; a refusal shows on the field it names. */
-export class ContactsEdit extends LitElement {
-  static override properties = { contactId: { attribute: 'contact-id' }, contact: { state: true }, error: { state: true } };
-  declare contactId: string;
-  declare contact: Contact | null;
-  declare error: string | null;
+export class ContactsEdit extends RecordEdit<Contact> {
+  protected readonly names = { noun: 'contact', plural: 'contacts' };
+  protected readonly schema = FORM;
+  protected readonly formValue = formValue;
+  protected readonly requestBody = requestBody;
 
-  constructor() {
-    super();
-    this.contactId = '';
-    this.contact = null;
-    this.error = null;
+  protected async read(id: string): Promise<Contact> {
+    return (await kit().client.contacts.getContactsByContactId({ params: { contact_id: id } })).data as Contact;
   }
 
-  static override styles = [
-    sharedStyles,
-    css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      .back { margin: 0 0 var(--wpk-space-3); }
-    `,
-  ];
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void kit().bridge.title(this.contactId ? 'Edit contact' : 'New contact');
-    if (this.contactId) void this.load();
+  protected async create(body: Record<string, unknown>): Promise<Contact> {
+    return (await kit().client.contacts.postContacts({ body: body as never })).data as Contact;
   }
 
-  private async load(): Promise<void> {
-    try {
-      this.contact = (await kit().client.contacts.getContactsByContactId({ params: { contact_id: this.contactId } })).data as Contact;
-    } catch (error) {
-      this.error = errorText(error);
-    }
+  protected async save(contact: Contact, body: Record<string, unknown>): Promise<Contact> {
+    return (await kit().client.contacts.putContactsByContactId({ params: { contact_id: contact.id }, body: body as never })).data as Contact;
   }
 
-  private async save(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const { client } = kit();
-    try {
-      const body = requestBody(event.detail, this.contact) as never;
-      const saved = this.contact
-        ? ((await client.contacts.putContactsByContactId({ params: { contact_id: this.contact.id }, body })).data as Contact)
-        : ((await client.contacts.postContacts({ body })).data as Contact);
-      toast(this.contact ? `${saved.display_name} saved` : `${saved.display_name} added`, 'success');
-      await navigate(`/contacts/${saved.id}`, { replace: Boolean(this.contact) });
-    } catch (error) {
-      form.fail(error);
-    }
-  }
-
-  protected override render() {
-    if (this.error) return html`<p class="error" role="alert">${this.error}</p><p>${appLink('/', 'Back to contacts')}</p>`;
-    if (this.contactId && !this.contact) return html`<wa-spinner label="Loading the contact"></wa-spinner>`;
-    const contact = this.contact;
-    return html`<p class="back">${contact ? appLink(`/contacts/${contact.id}`, `← ${contact.display_name}`) : appLink('/', '← All contacts')}</p>
-      <h1>${contact ? `Edit ${contact.display_name}` : 'New contact'}</h1>
-      <wpk-schema-form .schema=${FORM} .value=${contact ? formValue(contact) : {}} submit-label=${contact ? 'Save contact' : 'Add contact'} @wpk-submit=${this.save}></wpk-schema-form>`;
+  protected nameOf(contact: Contact): string {
+    return contact.display_name;
   }
 }
 

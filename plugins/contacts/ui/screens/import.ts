@@ -1,5 +1,4 @@
-import { LitElement, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
-import { appLink } from '../api.js';
+import { LitElement, appLink, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
 
 /** The API's bound on the text of one import (`POST /contacts/imports`, `vcard` max 1,000,000 characters). */
 const MAX_CHARACTERS = 1_000_000;

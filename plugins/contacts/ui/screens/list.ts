@@ -1,5 +1,5 @@
-import { LitElement, css, html, kit, nothing, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
-import { appLink, type Contact } from '../api.js';
+import { LitElement, appLink, css, html, kit, nothing, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
+import { type Contact } from '../api.js';
 
 /** `/`: the address book, searchable (`q` over names, emails, phones, organization, title, tags), page by page. `?company_mrn=` narrows it to one company's people. */
 export class ContactsList extends LitElement {

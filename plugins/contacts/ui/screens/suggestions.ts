@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, sharedStyles, toast, type RowAction, type TableColumn, type WpkDataTable } from '@wpk/ui';
-import { appLink, type Contact, type Suggestion } from '../api.js';
+import { LitElement, appLink, css, errorText, html, kit, sharedStyles, toast, type RowAction, type TableColumn, type WpkDataTable } from '@wpk/ui';
+import { type Contact, type Suggestion } from '../api.js';
 
 const MEMBER_MRN = /^mrn:account:member:(.+)$/;
 

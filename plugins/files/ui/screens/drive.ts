@@ -1,10 +1,13 @@
-import { LitElement, confirmAction, css, errorText, html, kit, nothing, sharedStyles, toast, type UploadTarget } from '@wpk/ui';
-import { appLink, bytes, changed, folderItems, itemPath, trail, type Item } from '../api.js';
+import { LitElement, appLink, confirmAction, css, errorText, html, kit, nothing, sharedStyles, toast, type UploadTarget } from '@wpk/ui';
+import { bytes, changed, folderItems, itemPath, trail, type Item } from '../api.js';
+import './preview.js';
+import './shares.js';
+import './versions.js';
 
 /**
  * `/` and `/files/{id}`: a folder of the member's drive (the root at `/`) with its breadcrumbs,
- * a new folder, uploads with progress, and each item's rename, move and trash; or a file's page
- * with its download.
+ * a new folder, uploads with progress, each item's rename, move and trash, and a folder's sharing;
+ * or a file's page with its preview, download, versions and sharing.
  */
 export class FilesDrive extends LitElement {
   static override properties = {
@@ -239,7 +242,10 @@ export class FilesDrive extends LitElement {
         <dt>Version</dt><dd>${item.version_number ?? 1}</dd>
         <dt>Changed</dt><dd>${changed(item.updated_at)}</dd>
       </dl>
+      ${this.download ? html`<files-preview .item=${item} .url=${this.download}></files-preview>` : nothing}
       ${this.download ? html`<p><a class="download" href=${this.download} download=${item.name}>Download ${item.name}</a></p>` : nothing}
+      <files-versions .item=${item} @changed=${() => this.load()}></files-versions>
+      <files-shares .item=${item}></files-shares>
       <p>${appLink(item.parent_id ? itemPath({ id: item.parent_id }) : '/', '← Back to the folder')}</p>`;
   }
 
@@ -264,7 +270,8 @@ export class FilesDrive extends LitElement {
           <tbody>${this.items.map((item) => this.row(item))}</tbody>
         </table>
         ${!this.loading && this.items.length === 0 ? html`<p class="state" role="status">This folder is empty: upload files or make a folder.</p>` : nothing}
-      </div>`;
+      </div>
+      ${this.item ? html`<files-shares .item=${this.item}></files-shares>` : nothing}`;
   }
 }
 

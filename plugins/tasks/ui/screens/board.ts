@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, liveConnection, navigate, nothing, sharedStyles } from '@wpk/ui';
-import { appHref, boardTasks, PRIORITIES, type Board, type Task, type TaskFilters } from '../api.js';
+import { LitElement, appHref, css, errorText, html, kit, liveConnection, navigate, nothing, sharedStyles } from '@wpk/ui';
+import { boardTasks, PRIORITIES, type Board, type Task, type TaskFilters } from '../api.js';
 
 /**
  * `/boards/{id}`: the board's lanes with their tasks. A task moves to another lane by drag and

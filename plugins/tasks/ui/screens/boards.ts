@@ -1,5 +1,5 @@
-import { LitElement, css, html, kit, navigate, sharedStyles, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
-import { appHref, type Board } from '../api.js';
+import { LitElement, appHref, css, html, kit, navigate, sharedStyles, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
+import type { Board } from '../api.js';
 
 /** The schema of a new board: the bounds are the API's (`POST /boards`). */
 const NEW_BOARD: FormSchema = {

@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, navigate, sharedStyles, toast, type FormSchema, type TableColumn, type WpkDataTable, type WpkSchemaForm } from '@wpk/ui';
-import { appHref, type Board, type Task } from '../api.js';
+import { LitElement, appHref, css, errorText, html, kit, navigate, sharedStyles, toast, type FormSchema, type TableColumn, type WpkDataTable, type WpkSchemaForm } from '@wpk/ui';
+import { type Board, type Task } from '../api.js';
 
 const NEW_IDEA: FormSchema = {
   required: ['title'],

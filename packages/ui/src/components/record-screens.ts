@@ -1,0 +1,201 @@
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
+import { errorText, kit } from '../app.js';
+import { appLink, confirmAction, navigate, toast } from '../router.js';
+import type { FormSchema, WpkSchemaForm } from './schema-form.js';
+import { sharedStyles } from './shared-styles.js';
+import './schema-form.js';
+import './wa.js';
+
+/** What a record's screens say about its kind: `{ noun: 'contact', plural: 'contacts' }`. */
+export interface RecordNames {
+  /** Lower case, singular: `contact`. */
+  noun: string;
+  /** Lower case, plural: `contacts`. */
+  plural: string;
+}
+
+/**
+ * The state both record screens share: the record read by the id of the `record-id` attribute,
+ * an error (the API's words) instead of it, and the link back to the list.
+ */
+abstract class RecordScreen<T extends { id: string }> extends LitElement {
+  static override properties = { recordId: { attribute: 'record-id' }, record: { state: true }, error: { state: true } };
+  /** The record's id ('' on a new record's form). */
+  declare recordId: string;
+  declare record: T | null;
+  declare error: string | null;
+  protected abstract readonly names: RecordNames;
+
+  constructor() {
+    super();
+    this.recordId = '';
+    this.record = null;
+    this.error = null;
+  }
+
+  /** Reads the record (`GET /{plural}/{id}`). */
+  protected abstract read(id: string): Promise<T>;
+  /** The record's name as people read it (a heading, a toast). */
+  protected abstract nameOf(record: T): string;
+
+  /** The record's own path in the app: `/{plural}/{id}`. */
+  protected recordPath(record: Pick<T, 'id'>): string {
+    return `/${this.names.plural}/${record.id}`;
+  }
+
+  protected async load(): Promise<void> {
+    try {
+      this.record = await this.read(this.recordId);
+      this.loaded(this.record);
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
+  /** After the record is read (the detail sets the title, reads names). */
+  protected loaded(_record: T): void {}
+
+  /** The error or the spinner, or null when the record is there to render. */
+  protected pending(): TemplateResult | null {
+    if (this.error) return html`<p class="error" role="alert">${this.error}</p><p>${appLink('/', `Back to ${this.names.plural}`)}</p>`;
+    if (this.recordId && !this.record) return html`<wa-spinner label=${`Loading the ${this.names.noun}`}></wa-spinner>`;
+    return null;
+  }
+}
+
+/**
+ * A record's page (`/{plural}/{id}`, docs/ui.md "Record screens"): the way back to the list, the
+ * name as the heading, a line under it, the record's fields as a description list, Edit (to
+ * `/{plural}/{id}/edit`) and Delete (the shell asks first, then back to the list). A subclass
+ * gives `read`, `destroy`, `nameOf`, `fields` and, if it likes, `subline` and `deleteMessage`.
+ */
+export abstract class RecordDetail<T extends { id: string }> extends RecordScreen<T> {
+  static override styles = [
+    sharedStyles,
+    css`
+      :host { display: block; }
+      h1 { font-size: var(--wpk-font-size-xl); margin: 0; }
+      .sub { margin: var(--wpk-space-1) 0 var(--wpk-space-4); }
+      dl { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: var(--wpk-space-2) var(--wpk-space-4); margin: 0 0 var(--wpk-space-4); }
+      @media (max-width: 480px) { dl { grid-template-columns: minmax(0, 1fr); } dd { margin-bottom: var(--wpk-space-2); } }
+      dt { color: var(--wpk-color-text-muted); }
+      dd { margin: 0; overflow-wrap: anywhere; }
+      ul { list-style: none; margin: 0; padding: 0; }
+      .kind { color: var(--wpk-color-text-muted); font-size: var(--wpk-font-size-s); }
+      .long { white-space: pre-wrap; }
+      .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); }
+      .back { margin: 0 0 var(--wpk-space-3); }
+    `,
+  ];
+
+  /** Deletes the record (`DELETE /{plural}/{id}`). */
+  protected abstract destroy(record: T): Promise<void>;
+  /** The `<dt>`/`<dd>` pairs of the record. */
+  protected abstract fields(record: T): TemplateResult;
+  /** The line under the heading (nothing by default). */
+  protected subline(_record: T): unknown {
+    return nothing;
+  }
+  /** What the confirmation says deleting does. */
+  protected deleteMessage(_record: T): string {
+    return `The ${this.names.noun} goes for everyone in the workspace.`;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  protected override loaded(record: T): void {
+    void kit().bridge.title(this.nameOf(record));
+  }
+
+  private async deleteRecord(): Promise<void> {
+    const record = this.record!;
+    const name = this.nameOf(record);
+    if (!(await confirmAction({ title: `Delete ${name}?`, message: this.deleteMessage(record), confirm_label: `Delete ${this.names.noun}`, danger: true }))) return;
+    try {
+      await this.destroy(record);
+      toast(`${name} deleted`, 'success');
+      await navigate('/', { replace: true });
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  protected override render() {
+    const waiting = this.pending();
+    if (waiting) return waiting;
+    const record = this.record!;
+    const sub = this.subline(record);
+    return html`<p class="back">${appLink('/', `← All ${this.names.plural}`)}</p>
+      <h1>${this.nameOf(record)}</h1>
+      <p class="sub muted">${sub}</p>
+      <dl>${this.fields(record)}</dl>
+      <div class="actions">
+        <wa-button variant="brand" @click=${() => navigate(`${this.recordPath(record)}/edit`)}>Edit</wa-button>
+        <wa-button variant="danger" appearance="outlined" @click=${() => this.deleteRecord()}>Delete</wa-button>
+      </div>`;
+  }
+}
+
+/**
+ * A record's form (`/new` and `/{plural}/{id}/edit`, docs/ui.md "Record screens"): a
+ * `<wpk-schema-form>` filled from the record, `create` or `save` with the body `requestBody`
+ * makes, then the record's page; a refusal goes on the field it names (`refusal` may rewrite it
+ * first). A subclass gives `schema`, `read`, `create`, `save`, `nameOf`, `formValue` and
+ * `requestBody`.
+ */
+export abstract class RecordEdit<T extends { id: string }> extends RecordScreen<T> {
+  static override styles = [
+    sharedStyles,
+    css`
+      :host { display: block; }
+      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
+      .back { margin: 0 0 var(--wpk-space-3); }
+    `,
+  ];
+
+  /** The form: the bounds are the API's. */
+  protected abstract readonly schema: FormSchema;
+  protected abstract create(body: Record<string, unknown>): Promise<T>;
+  protected abstract save(record: T, body: Record<string, unknown>): Promise<T>;
+  /** What the form shows for a record. */
+  protected abstract formValue(record: T): Record<string, unknown>;
+  /** The request's body from the form's values (`before`: null for a new record). */
+  protected abstract requestBody(values: Record<string, unknown>, before: T | null): Record<string, unknown>;
+  /** The refusal the form shows (the API's error by default). */
+  protected refusal(error: unknown): unknown {
+    return error;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void kit().bridge.title(this.recordId ? `Edit ${this.names.noun}` : `New ${this.names.noun}`);
+    if (this.recordId) void this.load();
+  }
+
+  private async submit(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    const form = event.target as WpkSchemaForm;
+    const before = this.record;
+    try {
+      const body = this.requestBody(event.detail, before);
+      const saved = before ? await this.save(before, body) : await this.create(body);
+      toast(`${this.nameOf(saved)} ${before ? 'saved' : 'added'}`, 'success');
+      await navigate(this.recordPath(saved), { replace: Boolean(before) });
+    } catch (error) {
+      form.fail(this.refusal(error));
+    }
+  }
+
+  protected override render() {
+    const waiting = this.pending();
+    if (waiting) return waiting;
+    const record = this.record;
+    const { noun, plural } = this.names;
+    return html`<p class="back">${record ? appLink(this.recordPath(record), `← ${this.nameOf(record)}`) : appLink('/', `← All ${plural}`)}</p>
+      <h1>${record ? `Edit ${this.nameOf(record)}` : `New ${noun}`}</h1>
+      <wpk-schema-form .schema=${this.schema} .value=${record ? this.formValue(record) : {}} submit-label=${record ? `Save ${noun}` : `Add ${noun}`}
+        @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.submit(event)}></wpk-schema-form>`;
+  }
+}
