@@ -2,10 +2,11 @@
  * The Finance app's front-end in Chromium, through the real routes: a person signs in on the
  * workspace's sign-in page, opens Finance from the launcher (the shell hosts the app's sandboxed
  * frame), adds two accounts to the chart (the server's refusal of a bad code shows on the Code
- * field), budgets one of them, records a bill with two line items and a tax (the refusal of a
- * negative amount shows on that line's Amount field), marks it received and approves it (a void is
- * asked for and cancelled in the shell's dialog), and finds it in the payables aging and in budget vs
- * actual, each drawn as a chart; at 1280 px and at 375 px, axe-clean (no serious or critical
+ * field), budgets one of them and edits the budget, records a bill with two line items and a tax
+ * (the refusal of a negative amount shows on that line's Amount field), saves the draft again,
+ * marks it received and approves it (a void is asked for and cancelled in the shell's dialog), and
+ * finds it in the payables aging and in budget vs actual, each drawn as a chart, in the trial
+ * balance and in the account's general ledger; at 1280 px and at 375 px, axe-clean (no serious or critical
  * violation) in the shell and in the frame, no Content-Security-Policy violation, nothing wider
  * than the window. The screenshots are the ones docs/apps/finance.md shows.
  */
@@ -50,6 +51,12 @@ async function openFinance(width: number): Promise<{ page: Page; frame: Frame }>
   await page.getByRole('link', { name: 'Finance' }).click();
   await page.waitForURL(`${origin}/app/finance/`);
   return { page, frame: await appFrame(page, 'finance-bills') };
+}
+
+/** Dismisses the shell's toasts, so a screenshot shows the screen under them. */
+async function dismissToasts(page: Page): Promise<void> {
+  const buttons = page.getByRole('button', { name: 'Dismiss' });
+  while ((await buttons.count()) > 0) await buttons.first().click();
 }
 
 /** A day `days` from today (UTC, the server's and this machine's calendar) as `YYYY-MM-DD`. */
@@ -97,9 +104,16 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   await frame.getByLabel('Account').selectOption({ label: '6550 Cloud hosting' });
   await frame.getByLabel('From').fill(dayFrom(-60));
   await frame.getByLabel('To').fill(dayFrom(30));
-  await frame.getByLabel('Amount').fill('1500');
+  await frame.getByLabel('Amount').fill('1400');
   await frame.getByRole('button', { name: 'Add budget' }).click();
-  await frame.getByRole('link', { name: '6550 Cloud hosting' }).waitFor();
+  // Opening the budget edits it: 1400 becomes 1500.
+  await frame.getByRole('link', { name: '6550 Cloud hosting' }).click();
+  await frame.getByRole('heading', { name: 'Budget of 6550 Cloud hosting' }).waitFor();
+  t.is(await frame.getByLabel('Amount').inputValue(), '1400.00');
+  await frame.getByLabel('Amount').fill('1500');
+  await frame.getByRole('button', { name: 'Save budget' }).click();
+  await frame.getByRole('heading', { name: 'Budgets', exact: true }).waitFor();
+  await frame.getByRole('cell', { name: '1,500.00' }).waitFor();
   const budgets = ok(await world.owner.request('GET', '/finance/budgets')) as Array<Record<string, any>>;
   t.deepEqual(budgets.map((budget) => [budget.account_id, budget.period_start, budget.period_end, budget.amount]), [[hosting.id, dayFrom(-60), dayFrom(30), '1500.00']]);
   await checkPage(t, page, frame, 'the budgets');
@@ -134,8 +148,12 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   await checkPage(t, page, frame, 'the bill editor');
   await frame.getByRole('button', { name: 'Record draft bill' }).click();
   await frame.getByText('State: Draft').waitFor();
+  // A draft stays editable: a memo is added and saved.
+  await frame.getByLabel('Memo').fill('Invoice 2026-117');
+  await frame.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByText('Draft saved').waitFor();
   const [draft] = ok(await world.owner.request('GET', '/finance/bills')) as Array<Record<string, any>>;
-  t.like(draft, { status: 'draft', date: billDate, due_date: dayFrom(-10), currency: 'USD', subtotal: '1050.00', tax_total: '200.00', total: '1250.00' });
+  t.like(draft, { status: 'draft', memo: 'Invoice 2026-117', date: billDate, due_date: dayFrom(-10), currency: 'USD', subtotal: '1050.00', tax_total: '200.00', total: '1250.00' });
   t.deepEqual(draft!.items.map((item: any) => [item.description, item.account_code, item.amount, item.taxes.map((tax: any) => [tax.name, tax.rate, tax.amount, tax.reverse_charge])]), [
     ['Cloud servers', '6550', '1000.00', [['VAT 20%', '20', '200.00', false]]],
     ['Design tool seats', '6560', '50.00', []],
@@ -159,6 +177,7 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   t.like(ok(await world.owner.request('GET', `/finance/bills/${draft!.id}`)), { status: 'approved' });
   t.is(await frame.getByRole('button', { name: 'Mark received' }).count(), 0);
   await checkPage(t, page, frame, 'an approved bill');
+  await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}finance-bill-1280.png`);
 
   // The payables aging: owed 10 days past due, drawn and tabled.
@@ -179,7 +198,23 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   t.deepEqual([...cells.slice(0, 2), ...cells.slice(3)], ['6550 Cloud hosting', 'Every line', '1,500.00', '1,000.00', '500.00']);
   await frame.getByRole('img', { name: 'Budget vs actual per budget: 6550 Cloud hosting, budget 1,500.00, actual 1,000.00' }).waitFor();
   await checkPage(t, page, frame, 'budget vs actual');
+  await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}finance-reports-1280.png`);
+
+  // The trial balance balances; the hosting account's ledger holds the bill's line.
+  await frame.getByRole('link', { name: 'Trial balance' }).click();
+  const balance = frame.getByRole('table', { name: /^Trial balance/ });
+  await balance.waitFor();
+  t.deepEqual(await balance.locator('tbody th').allTextContents(), ['1400 Input tax recoverable', '2100 Accounts payable', '6550 Cloud hosting', '6560 Design tools']);
+  t.deepEqual(await balance.locator('tfoot th, tfoot td').allTextContents(), ['Total', '1,250.00', '1,250.00', '1,250.00', '1,250.00']);
+  await frame.getByRole('link', { name: 'General ledger' }).click();
+  await frame.getByText('Choose an account to read its ledger.').waitFor();
+  await frame.getByLabel('Account').selectOption({ label: '6550 Cloud hosting' });
+  await frame.getByRole('button', { name: 'Show report' }).click();
+  const ledger = frame.getByRole('table', { name: /^General ledger of 6550 Cloud hosting/ });
+  await ledger.waitFor();
+  t.deepEqual((await ledger.locator('tbody tr td').allTextContents()).slice(1), ['Cloud servers', '1,000.00', '0.00', '1,000.00']);
+  await checkPage(t, page, frame, 'the general ledger');
   await page.context().close();
 });
 
