@@ -28,10 +28,6 @@ export const CURRENCIES = [
   'KES', 'KRW', 'MAD', 'MXN', 'MYR', 'NGN', 'NOK', 'NZD', 'PHP', 'PKR', 'PLN', 'QAR', 'RON', 'SAR', 'SEK', 'SGD', 'THB', 'TRY', 'TWD', 'UAH', 'USD', 'VND', 'ZAR',
 ] as const;
 
-/** Currencies without decimals (the others have two). */
-const NO_DECIMALS = new Set(['CLP', 'ISK', 'JPY', 'KRW', 'VND']);
-export const currencyPlaces = (currency: string): number => (NO_DECIMALS.has(currency) ? 0 : 2);
-
 export const STATUS_LABELS: Record<BillStatus, string> = { draft: 'Draft', received: 'Received', approved: 'Approved', void: 'Void' };
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
@@ -112,45 +108,6 @@ export function hint(refusal: Refusal | null, field: string, help?: string) {
 
 /** `aria-invalid` of a field under a refusal. */
 export const invalid = (refusal: Refusal | null, field: string): 'true' | 'false' => (refusal?.field === field ? 'true' : 'false');
-
-// Exact decimal arithmetic for the editor's running totals: amounts as integers of millionths
-// (BigInt), rounded half away from zero to the currency's decimals per line, as the server does.
-const SCALE = 6;
-const ONE = 10n ** BigInt(SCALE);
-
-/** A decimal string (`"12.5"`) as millionths; null when it is not a number. */
-export function toMicros(text: string): bigint | null {
-  const match = /^\s*(-?)(\d*)(?:\.(\d*))?\s*$/.exec(text);
-  if (!match || (match[2] === '' && (match[3] ?? '') === '')) return null;
-  const fraction = (match[3] ?? '').padEnd(SCALE + 1, '0');
-  let units = BigInt(match[2] || '0') * ONE + BigInt(fraction.slice(0, SCALE));
-  if (Number(fraction[SCALE]) >= 5) units += 1n;
-  return match[1] === '-' ? -units : units;
-}
-
-/** Millionths rounded half away from zero to `places` decimals (still in millionths). */
-export function roundMicros(units: bigint, places: number): bigint {
-  const step = 10n ** BigInt(SCALE - places);
-  const sign = units < 0n ? -1n : 1n;
-  const magnitude = units * sign;
-  return sign * (((magnitude + step / 2n) / step) * step);
-}
-
-/** Millionths as a decimal string with `places` decimals. */
-export function fromMicros(units: bigint, places: number): string {
-  const rounded = roundMicros(units, places);
-  const sign = rounded < 0n ? '-' : '';
-  const magnitude = rounded < 0n ? -rounded : rounded;
-  const whole = magnitude / ONE;
-  if (places === 0) return `${sign}${whole}`;
-  const fraction = (magnitude % ONE).toString().padStart(SCALE, '0').slice(0, places);
-  return `${sign}${whole}.${fraction}`;
-}
-
-/** A tax line's amount: explicit, else `amount × rate / 100`, rounded per line. */
-export function taxMicros(itemAmount: bigint, rate: bigint, places: number): bigint {
-  return roundMicros((itemAmount * rate) / (100n * ONE), places);
-}
 
 /** An amount in the ledger's own currency (reports and budgets carry no currency code): a decimal string with two decimals, in the member's locale. */
 export function amount(value: string): string {

@@ -5,16 +5,11 @@ import {
   accountLabel,
   allAccounts,
   appLink,
-  currencyPlaces,
   day,
-  fromMicros,
   hint,
   invalid,
   money,
   refusalOf,
-  roundMicros,
-  taxMicros,
-  toMicros,
   today,
   type Account,
   type Bill,
@@ -23,6 +18,7 @@ import {
   type JournalEntry,
   type Refusal,
 } from '../api.js';
+import { billTotals, currencyPlaces, fromMicros, type Totals } from '../money.js';
 import { billName } from './bills.js';
 
 /** One tax line as the editor holds it (text as typed). `amount` is kept for a tax given by amount, not by rate. */
@@ -134,35 +130,6 @@ function requestBody(draft: BillDraft, creating: boolean): Record<string, unknow
     return out;
   });
   return body;
-}
-
-/** The running totals of the editor, computed as the server does (per line, half away from zero); null while an amount is not a number. */
-function totalsOf(draft: BillDraft, adjustments: Bill['adjustments']): { subtotal: string; tax: string; adjustments: string; total: string } | null {
-  const places = currencyPlaces(draft.currency);
-  let subtotal = 0n;
-  let tax = 0n;
-  for (const item of draft.items) {
-    const amount = item.amount.trim() === '' ? 0n : toMicros(item.amount);
-    if (amount === null) return null;
-    const rounded = roundMicros(amount, places);
-    subtotal += rounded;
-    for (const line of item.taxes) {
-      if (line.reverse_charge) continue;
-      if (line.rate.trim() === '') {
-        tax += line.amount === null ? 0n : (toMicros(line.amount) ?? 0n);
-        continue;
-      }
-      const rate = toMicros(line.rate);
-      if (rate === null) return null;
-      tax += taxMicros(rounded, rate, places);
-    }
-  }
-  let adjusted = 0n;
-  for (const adjustment of adjustments) {
-    const value = adjustment.value !== null ? roundMicros((subtotal * (toMicros(adjustment.value) ?? 0n)) / (100n * 10n ** 6n), places) : (toMicros(adjustment.amount) ?? 0n);
-    adjusted += adjustment.type === 'discount' ? -value : value;
-  }
-  return { subtotal: fromMicros(subtotal, places), tax: fromMicros(tax, places), adjustments: fromMicros(adjusted, places), total: fromMicros(subtotal + tax + adjusted, places) };
 }
 
 /** `/bills/new` and `/bills/{id}`: a bill's editor while it is a draft (line items, taxes, running totals), its state moves, and what it posted. */
@@ -420,7 +387,7 @@ export class FinanceBill extends LitElement {
     </fieldset>`;
   }
 
-  private totals(values: { subtotal: string; tax: string; adjustments: string; total: string } | null, currency: string, label: string) {
+  private totals(values: Totals | null, currency: string, label: string) {
     if (!values) return html`<p class="muted" role="status">The totals show once every amount is a number.</p>`;
     return html`<dl class="totals" aria-label=${label}>
       <dt>Subtotal</dt><dd>${money(values.subtotal, currency)}</dd>
@@ -458,7 +425,7 @@ export class FinanceBill extends LitElement {
       ${refusal?.field === 'items' ? html`<p class="error" role="alert" tabindex="-1" data-field="items">${refusal.message}</p>` : nothing}
       ${draft.items.map((item, index) => this.itemEditor(item, index, draft.items.length))}
       <div class="row">${draft.items.length < 200 ? html`<wa-button appearance="outlined" @click=${() => this.edit((next) => next.items.push(emptyItem()))}>Add a line</wa-button>` : nothing}</div>
-      ${this.totals(totalsOf(draft, this.bill?.adjustments ?? []), draft.currency, 'Totals')}
+      ${this.totals(billTotals(draft.currency, draft.items, this.bill?.adjustments ?? []), draft.currency, 'Totals')}
       <wa-textarea name="memo" label="Memo" maxlength="5000" rows="2" .value=${draft.memo} aria-invalid=${invalid(refusal, 'memo')} @input=${text('memo')}>${hint(refusal, 'memo')}</wa-textarea>
       <div><wa-button type="submit" variant="brand" ?loading=${this.busy} ?disabled=${this.busy}>${this.bill ? 'Save draft' : 'Record draft bill'}</wa-button></div>
     </form>`;
