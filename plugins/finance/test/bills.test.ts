@@ -270,4 +270,6 @@ test.serial('bills are listed newest first, filtered, and found by search', asyn
   const found = await world.owner.get('/search?app=finance&q=design%20sprint&types=bill');
   t.is(found.status, 200, JSON.stringify(found.body));
   t.deepEqual(found.body.data.map((hit: { type: string; title: string }) => [hit.type, hit.title]), [['bill', 'Design work · 1391.01 EUR']]);
+  // The result opens the front-end's page of the bill (/app/finance/bills/{id} in the shell).
+  t.deepEqual(tagged.body.data.map((bill: { id: string }) => `/bills/${bill.id}`), [found.body.data[0].url]);
 });

@@ -110,6 +110,8 @@ test.serial('accounts list filters by type, bank flag and text; search finds acc
   t.deepEqual(found.body.data.map((hit: { title: string }) => hit.title), ['2100 Accounts payable', '2200 Output tax payable']);
   const byCode = await world.owner.get('/search?app=finance&q=1550&types=account');
   t.deepEqual(byCode.body.data.map((hit: { title: string; id: string }) => hit.title), ['1550 Vehicles']);
+  // The result opens the front-end's page of the account (/app/finance/accounts/{id} in the shell).
+  t.is(byCode.body.data[0].url, `/accounts/${await world.account('1550')}`);
   const reader = await world.member(['finance.bills.read']);
   const hidden = await reader.get('/search?app=finance&q=payable&types=account');
   t.deepEqual(hidden.body.data, []);

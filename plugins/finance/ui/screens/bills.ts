@@ -1,0 +1,80 @@
+import { LitElement, css, html, kit, navigate, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
+import { STATUS_LABELS, appLink, day, money, type Bill, type BillStatus } from '../api.js';
+
+const STATUSES = Object.keys(STATUS_LABELS) as BillStatus[];
+
+/** What a bill is called in a list: its first item's description, else its memo's first line. */
+export function billName(bill: Bill): string {
+  return bill.items.find((item) => item.description)?.description ?? (bill.memo.split('\n')[0] || 'Bill');
+}
+
+/** `/` (`?status=`): the bills, newest date first, filtered by state. */
+export class FinanceBills extends LitElement {
+  static override properties = { path: { attribute: false } };
+  declare path: string;
+
+  constructor() {
+    super();
+    this.path = '/';
+  }
+
+  static override styles = [
+    sharedStyles,
+    css`
+      :host { display: block; }
+      header { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: center; justify-content: space-between; margin-bottom: var(--wpk-space-3); }
+      h1 { font-size: var(--wpk-font-size-xl); margin: 0; }
+      .new { display: inline-block; padding: var(--wpk-space-2) var(--wpk-space-3); border-radius: var(--wpk-radius-m); background: var(--wpk-color-brand-fill); }
+      .new a { color: var(--wpk-color-on-brand-fill); text-decoration: none; font-weight: var(--wpk-font-weight-bold); }
+      .filter { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-bottom: var(--wpk-space-3); }
+      label { font-weight: var(--wpk-font-weight-bold); }
+      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); }
+      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
+      .amount { text-align: right; white-space: nowrap; }
+    `,
+  ];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void kit().bridge.title('Bills');
+  }
+
+  protected override updated(changed: Map<string, unknown>): void {
+    // Same screen, another state filter: the table loads its new source.
+    if (changed.has('path') && changed.get('path') !== undefined) void this.renderRoot.querySelector('wpk-data-table')?.reload();
+  }
+
+  private readonly columns: TableColumn<Bill>[] = [
+    { key: 'date', label: 'Date', render: (bill) => day(bill.date) },
+    { key: 'name', label: 'Bill', render: (bill) => appLink(`/bills/${bill.id}`, billName(bill)) },
+    { key: 'status', label: 'State', render: (bill) => STATUS_LABELS[bill.status] },
+    { key: 'due_date', label: 'Due', render: (bill) => day(bill.due_date) },
+    { key: 'total', label: 'Total', render: (bill) => html`<span class="amount">${money(bill.total, bill.currency)}</span>` },
+  ];
+
+  private filter(event: Event): void {
+    const status = (event.target as HTMLSelectElement).value;
+    void navigate(status ? `/?${new URLSearchParams({ status })}` : '/', { replace: true });
+  }
+
+  protected override render() {
+    const wanted = routeQuery(this.path).get('status');
+    const status = STATUSES.includes(wanted as BillStatus) ? (wanted as BillStatus) : null;
+    const source = status ? `/finance/bills?${new URLSearchParams({ status })}` : '/finance/bills';
+    return html`<header>
+        <h1>Bills</h1>
+        <span class="new">${appLink('/bills/new', 'New bill')}</span>
+      </header>
+      <div class="filter">
+        <label for="status">State</label>
+        <select id="status" @change=${this.filter}>
+          <option value="" ?selected=${!status}>Every state</option>
+          ${STATUSES.map((value) => html`<option value=${value} ?selected=${status === value}>${STATUS_LABELS[value]}</option>`)}
+        </select>
+      </div>
+      <wpk-data-table caption=${status ? `${STATUS_LABELS[status]} bills, newest first` : 'Every bill, newest first'} .source=${source} .columns=${this.columns}
+        empty=${status ? `No ${STATUS_LABELS[status].toLowerCase()} bill.` : 'No bill yet: record the first one.'}></wpk-data-table>`;
+  }
+}
+
+customElements.define('finance-bills', FinanceBills);
