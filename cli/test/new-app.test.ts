@@ -64,9 +64,13 @@ test('wpk new app scaffolds an ext app that validates, typechecks and whose test
   t.is(created.code, 0, created.stderr);
   t.is(created.stdout.split('\n')[0], 'created ext.acme.hello in hello');
   const app = path.join(root, 'hello');
-  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/kit.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts', 'ui/main.ts', 'ui/items-screen.ts', 'ui/tsconfig.json', 'test/ui.test.ts']) {
+  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/kit.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts', 'ui/main.ts', 'ui/app-root.ts', 'ui/items-screen.ts', 'ui/tsconfig.json', 'test/ui.test.ts']) {
     t.true(fs.existsSync(path.join(app, file)), file);
   }
+  // The front-end is built the way the first-party apps are: mountApp puts an AppRoot on the page.
+  t.regex(fs.readFileSync(path.join(app, 'ui', 'main.ts'), 'utf8'), /^await mountApp\('hello-app'\);$/m);
+  t.regex(fs.readFileSync(path.join(app, 'ui', 'app-root.ts'), 'utf8'), /^export class HelloApp extends AppRoot \{$/m);
+  t.regex(fs.readFileSync(path.join(app, 'ui', 'app-root.ts'), 'utf8'), /^customElements\.define\('hello-app', HelloApp\);$/m);
   const manifest = JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8'));
   t.deepEqual(manifest.authorization, [{ method: 'POST', path: '/items', chain: ['ext.acme.hello.items.create'], description: 'Creates an item.' }]);
   t.deepEqual(manifest.events.map((event: { action: string }) => event.action), ['ext.acme.hello.item.created']);

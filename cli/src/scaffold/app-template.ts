@@ -54,8 +54,11 @@ export function appManifest({ slug, publisher }: Pick<AppTemplateInput, 'slug' |
 
 const title = (slug: string) => slug.split('_').map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
 
-/** The custom element of the app's screen: `hello` → `hello-app` (a custom element's name has a hyphen). */
+/** The custom element of the app's root (an `AppRoot`): `hello` → `hello-app` (a custom element's name has a hyphen). */
 const customElement = (slug: string) => `${slug.replaceAll('_', '-')}-app`;
+
+/** The custom element of the app's one screen: `hello` → `hello-items`. */
+const screenElement = (slug: string) => `${slug.replaceAll('_', '-')}-items`;
 
 /** Every file of the app, by path relative to its directory. */
 export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput, types: string): Record<string, string> {
@@ -100,15 +103,31 @@ export function appTemplate({ slug, publisher, wpkVersion }: AppTemplateInput, t
     )}\n`,
     'ui/main.ts': `/**
  * ${name}'s front-end. It runs in the workspace shell, in a sandboxed frame, and reaches the
- * platform through @wpk/ui (docs/ui.md): \`startApp()\` opens the bridge to the shell and gives an
- * API client that carries this app's token; \`wpk ui build\` bundles this folder (the platform
- * builds it on first use in development).
+ * platform through @wpk/ui (docs/ui.md): \`mountApp\` opens the bridge to the shell (an API client
+ * that carries this app's token) and puts the app's root on the page; \`wpk ui build\` bundles this
+ * folder (the platform builds it on first use in development).
  */
-import { startApp } from '@wpk/ui';
+import { mountApp } from '@wpk/ui';
+import './app-root.js';
+
+await mountApp('${customElement(slug)}');
+`,
+    'ui/app-root.ts': `import { AppRoot, html } from '@wpk/ui';
 import './items-screen.js';
 
-await startApp();
-document.body.append(document.createElement('${customElement(slug)}'));
+/**
+ * The app's root: its navigation and its screens by path. \`AppRoot\` follows the route the shell
+ * hands over (deep links to \`/app/${ns}/...\`, Back and Forward); the first screen whose path
+ * matches renders, the last one also renders any other path. Add a screen: a custom element, a
+ * line in \`screens\` (\`/items/:item_id\` gives \`{ item_id }\`), and a section if it is a tab.
+ */
+export class ${name.replaceAll(' ', '')}App extends AppRoot {
+  protected readonly label = '${name}';
+  protected readonly sections = [{ path: '/', label: 'Items' }];
+  protected readonly screens = [{ path: '/', render: () => html\`<${screenElement(slug)}></${screenElement(slug)}>\` }];
+}
+
+customElements.define('${customElement(slug)}', ${name.replaceAll(' ', '')}App);
 `,
     'ui/items-screen.ts': `import { LitElement, css, html, kit, sharedStyles, toast, type FormSchema, type TableColumn, type WpkDataTable, type WpkSchemaForm } from '@wpk/ui';
 
@@ -121,18 +140,23 @@ interface ItemHit {
 /** The form of a new item: the bounds are the route's (\`POST ${prefix}/items\`). */
 const NEW_ITEM: FormSchema = { required: ['title'], properties: { title: { type: 'string', title: 'Title', minLength: 1, maxLength: 200 } } };
 
-/** The app's one screen: its items (through search, in this app only) and a form to add one. */
+/** \`/\`: the app's one screen: its items (through search, in this app only) and a form to add one. */
 export class ItemsScreen extends LitElement {
   static override styles = [
     sharedStyles,
     css\`
-      :host { display: block; max-width: 60rem; margin: 0 auto; padding: var(--wpk-space-4); }
+      :host { display: block; }
       h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-4); }
       h2 { font-size: var(--wpk-font-size-l); }
     \`,
   ];
 
   private readonly columns: TableColumn<ItemHit & Record<string, unknown>>[] = [{ key: 'title', label: 'Title' }];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void kit().bridge.title('${name}');
+  }
 
   private async create(event: CustomEvent<{ title: string }>): Promise<void> {
     const form = event.target as WpkSchemaForm;
@@ -148,16 +172,14 @@ export class ItemsScreen extends LitElement {
   }
 
   protected override render() {
-    return html\`<main>
-      <h1>${name}</h1>
+    return html\`<h1>${name}</h1>
       <wpk-data-table caption="Items" .source=\${'/search?app=${ns}&types=item'} .columns=\${this.columns} filterable filter-label="Find items" empty="No item yet."></wpk-data-table>
       <h2>New item</h2>
-      <wpk-schema-form .schema=\${NEW_ITEM} submit-label="Add item" @wpk-submit=\${this.create}></wpk-schema-form>
-    </main>\`;
+      <wpk-schema-form .schema=\${NEW_ITEM} submit-label="Add item" @wpk-submit=\${this.create}></wpk-schema-form>\`;
   }
 }
 
-customElements.define('${customElement(slug)}', ItemsScreen);
+customElements.define('${screenElement(slug)}', ItemsScreen);
 `,
     'test/ui.test.ts': `import test from 'ava';
 import { fileURLToPath } from 'node:url';
@@ -188,7 +210,8 @@ for (const width of [1280, 375]) {
     const origin = platform.url('acme', '');
     await signIn(page, origin, workspace.owner.email);
     await page.goto(\`\${origin}/app/${ns}/\`);
-    const frame = await appFrame(page, '${customElement(slug)}');
+    const frame = await appFrame(page, '${screenElement(slug)}');
+    await frame.getByRole('navigation', { name: '${name}' }).getByRole('link', { name: 'Items' }).waitFor();
     await frame.getByLabel('Title').fill(\`Item at \${width}\`);
     await frame.getByRole('button', { name: 'Add item' }).click();
     await frame.getByRole('cell', { name: \`Item at \${width}\` }).waitFor();
@@ -483,7 +506,9 @@ It uses each part of the platform once, with a test for each:
   \`wpk types\` copies the table into app.json; \`src/services/\`: the rules;
   \`src/models/\`: Sequelize models; \`src/migrations/\`: the schema \`ext_${publisher}_${slug}\`;
   \`src/events/\`: subscription handlers; \`src/search.ts\`: the reindex hook of \`item\`.
-- \`ui/\`: the front-end (one screen: the items, and a form to add one) on \`@wpk/ui\`; it runs in the
+- \`ui/\`: the front-end on \`@wpk/ui\`: \`main.ts\` mounts the app's root (\`app-root.ts\`, an
+  \`AppRoot\`: its navigation and screens by path, deep links and Back work) with one screen
+  (\`items-screen.ts\`: the items, and a form to add one); it runs in the
   workspace shell at \`/app/${ns}/\`, in a sandboxed frame, with a token for this app only.
   \`npm run build\` (\`wpk ui build\`) bundles it into \`dist/ui\`; in development the platform builds it.
 - \`test/\`: tests on \`@wpk/testing\`, which boots the real platform on an embedded database;

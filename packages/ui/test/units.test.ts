@@ -3,6 +3,7 @@ import { isAppPath } from '../src/bridge/protocol.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError } from '../src/form-errors.js';
 import { matchRoute, routeQuery, sectionOf } from '../src/router.js';
+import { nextSort, sortState, validSort, withQueryParam } from '../src/table-sort.js';
 
 test('a day is the same calendar day in every time zone; an instant is shown in the member\'s', (t) => {
   t.is(formatDate('2027-03-12', { locale: 'en-GB', timeZone: 'Asia/Tokyo' }), '12 Mar 2027');
@@ -53,4 +54,32 @@ test("an app's navigation marks the section of the path's first segment, else th
   t.is(sectionOf('/trashy', sections), '/');
   t.is(sectionOf('/new', ['/companies', '/new']), '/new');
   t.is(sectionOf('/x', []), '/');
+});
+
+test("a table's header sorts ascending first, then flips; aria-sort says which", (t) => {
+  t.is(nextSort(null, 'name'), 'name');
+  t.is(nextSort('name', 'name'), '-name');
+  t.is(nextSort('-name', 'name'), 'name');
+  t.is(nextSort('-name', 'email'), 'email');
+  t.is(sortState('name', 'name'), 'ascending');
+  t.is(sortState('-name', 'name'), 'descending');
+  t.is(sortState('-name', 'email'), 'none');
+  t.is(sortState(null, 'name'), 'none');
+});
+
+test("a table takes its sort from the URL only when a sortable column has that key", (t) => {
+  t.is(validSort('-due_date', ['title', 'due_date']), '-due_date');
+  t.is(validSort('title', ['title', 'due_date']), 'title');
+  t.is(validSort('password', ['title', 'due_date']), null);
+  t.is(validSort('--title', ['title']), null);
+  t.is(validSort('', ['title']), null);
+  t.is(validSort(null, ['title']), null);
+});
+
+test("the sort goes into the screen's path, the path's other parameters kept in order", (t) => {
+  t.is(withQueryParam('/', 'sort', 'name'), '/?sort=name');
+  t.is(withQueryParam('/?company_mrn=mrn%3Acompanies%3Acompany%3A1', 'sort', '-name'), '/?company_mrn=mrn%3Acompanies%3Acompany%3A1&sort=-name');
+  t.is(withQueryParam('/list?sort=name&x=1', 'sort', '-name'), '/list?sort=-name&x=1');
+  t.is(withQueryParam('/list?sort=name&x=1', 'sort', null), '/list?x=1');
+  t.is(withQueryParam('/list?sort=name#top', 'sort', null), '/list#top');
 });

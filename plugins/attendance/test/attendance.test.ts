@@ -421,6 +421,35 @@ test.serial('member_id names a member of this workspace: a random id or another 
   ]);
 });
 
+test.serial('a break started and ended within one second is kept as a zero-length break, and a later correction still goes through', async (t) => {
+  const carol = await world.member([RECORD], { name: 'Carol' });
+  world.at('2027-03-10T08:00:00.000Z');
+  const opened = ok(await carol.post('/attendance/clock-ins', {}));
+  // A tap on "Start break" and, within the same second, on "End break": both are accepted.
+  world.at('2027-03-10T10:00:00.400Z');
+  ok(await carol.post('/attendance/break-starts', {}));
+  world.at('2027-03-10T10:00:00.900Z');
+  const back = ok(await carol.post('/attendance/break-ends', {}));
+  t.like(back, { on_break: false, break_seconds: 0 });
+  t.deepEqual(back.breaks.map((row: any) => [row.start_at, row.end_at, row.seconds]), [['2027-03-10T10:00:00.000Z', '2027-03-10T10:00:00.000Z', 0]]);
+  world.at('2027-03-10T17:00:00.000Z');
+  ok(await carol.post('/attendance/clock-outs', {}));
+  world.at('2027-03-11T09:00:00.000Z');
+
+  // The manager corrects the check-out without touching the breaks: the zero-length break does not stand in the way.
+  const fixed = ok(await manager.patch(`/attendance/attendances/${opened.id}`, { check_out_at: '2027-03-10T17:30:00.000Z', reason: 'Stayed for the delivery' }));
+  t.like(fixed, { check_out_at: '2027-03-10T17:30:00.000Z', worked_seconds: 34200, break_seconds: 0, net_seconds: 34200, corrected: true });
+  t.deepEqual(fixed.breaks.map((row: any) => [row.start_at, row.end_at]), [['2027-03-10T10:00:00.000Z', '2027-03-10T10:00:00.000Z']]);
+  t.deepEqual(fixed.corrections[0].changed_fields, ['check_out_at']);
+
+  // Breaks given whole may hold a zero-length one too (a form sends back what it showed); one that ends before it starts is refused.
+  const backwards = await manager.patch(`/attendance/attendances/${opened.id}`, { breaks: [{ start_at: '2027-03-10T12:00:00.000Z', end_at: '2027-03-10T11:59:59.000Z' }], reason: 'Lunch' });
+  t.deepEqual([backwards.status, backwards.body], [400, { error: 'breaks[0]: end_at must not be before start_at' }]);
+  const lunch = ok(await manager.patch(`/attendance/attendances/${opened.id}`, { breaks: [{ start_at: '2027-03-10T10:00:00.000Z', end_at: '2027-03-10T10:00:00.000Z' }, { start_at: '2027-03-10T12:00:00.000Z', end_at: '2027-03-10T12:30:00.000Z' }], reason: 'Lunch was not clocked' }));
+  t.like(lunch, { break_seconds: 1800, net_seconds: 32400 });
+  t.deepEqual(lunch.corrections.map((row: any) => row.changed_fields), [['check_out_at'], ['breaks']]);
+});
+
 test.serial('the authorization table holds for every route (permission matrix)', async (t) => {
   const rows = await world.workspace.permissionMatrix('attendance', { params: { id: tower.id, attendance_id: aliceDay1.id } });
   t.true(rows.length >= 17);

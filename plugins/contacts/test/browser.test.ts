@@ -159,3 +159,37 @@ test.serial('at 375 px: the address book and a contact read on a phone; a contac
   t.deepEqual((await contacts()).map(([name]) => name), ['Augusta Ada Lovelace', 'Bob Builder', 'Grace Hopper']);
   await page.context().close();
 });
+
+test.serial("a contact's company is an MRN chip resolved through the shell's search: it names the company and opens it in Companies; to a member who may not see companies it shows only the kind", async (t) => {
+  const company = (await world.owner.request('POST', '/companies', { name: 'Initrode' })).body.data;
+  const contact = (await world.owner.request('POST', '/contacts', { given_name: 'Milton', family_name: 'Waddams', company_mrn: company.mrn })).body.data;
+
+  const context = await browserContext(browser, 1280);
+  const page = await context.newPage();
+  await signIn(page, origin, world.owner.email);
+  await page.goto(`${origin}/app/contacts/contacts/${contact.id}`);
+  const frame = await appFrame(page, 'contacts-contact');
+  const chip = frame.locator('wpk-mrn-chip').getByRole('link', { name: 'Initrode' });
+  await chip.waitFor();
+  t.is(await chip.getAttribute('href'), `/app/companies/companies/${company.id}`);
+  await checkPage(t, page, frame, 'a contact with its company chip');
+  await chip.click();
+  await page.waitForURL(`${origin}/app/companies/companies/${company.id}`);
+  const companies = await appFrame(page, 'companies-company');
+  await companies.getByRole('heading', { name: 'Initrode', level: 1 }).waitFor();
+  await context.close();
+
+  // Bob reads contacts but not companies: the chip names no company, only the kind of record.
+  const bobContext = await browserContext(browser, 1280);
+  const bobPage = await bobContext.newPage();
+  await signIn(bobPage, origin, bob.email);
+  await bobPage.goto(`${origin}/app/contacts/contacts/${contact.id}`);
+  const bobFrame = await appFrame(bobPage, 'contacts-contact');
+  const hidden = bobFrame.locator('wpk-mrn-chip');
+  await hidden.locator('span:not([aria-busy])', { hasText: 'company' }).waitFor();
+  t.is(await hidden.evaluate((chip) => chip.shadowRoot!.textContent!.trim()), 'company');
+  t.is(await hidden.getByRole('link').count(), 0);
+  t.is(await bobFrame.getByText('Initrode').count(), 0);
+  await checkPage(t, bobPage, bobFrame, 'a contact whose company the member may not see');
+  await bobContext.close();
+});

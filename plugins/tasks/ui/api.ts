@@ -6,6 +6,8 @@ export type Task = components['schemas']['TasksTask'];
 export type Board = components['schemas']['TasksBoard'];
 /** A comment. */
 export type Comment = components['schemas']['TasksComment'];
+/** A deliverable: a title and a link (a file attached from Files is one, linking to the file). */
+export type Deliverable = components['schemas']['TasksDeliverable'];
 
 /** The filters of a board's view, as `GET /tasks` takes them. */
 export interface TaskFilters {

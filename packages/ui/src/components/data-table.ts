@@ -1,6 +1,8 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import type { Collection } from '@wpk/client/browser';
 import { errorText, kit } from '../app.js';
+import { navigate, routeQuery } from '../router.js';
+import { nextSort, sortState, validSort, withQueryParam } from '../table-sort.js';
 import { sharedStyles } from './shared-styles.js';
 import './wa.js';
 
@@ -30,6 +32,12 @@ export type TableSource<T> = string | ((url: string) => Promise<Collection<T>>);
  * itself), sorts with `?sort=field` / `?sort=-field` on sortable columns, filters with `?q=`,
  * and shows a loading state, an empty state and a row's actions.
  *
+ * A sortable column's header is a button (Enter or Space sorts by it; again flips the order) and
+ * carries `aria-sort`. The sort is kept in the app's own URL (`?sort=-due_date` on the screen's
+ * path, replacing the history entry), so a reload, a shared link and Back from a detail page show
+ * the list sorted as it was; `sort-param` names that parameter (for two tables on one screen), and
+ * `sort-param=""` keeps the sort out of the URL. Only columns the API sorts by may be `sortable`.
+ *
  * ```ts
  * html`<wpk-data-table caption="Tasks" .source=${'/tasks'} .columns=${[{ key: 'title', label: 'Title', sortable: true }]}
  *   .actions=${[{ label: 'Delete', danger: true, run: (task) => remove(task) }]}></wpk-data-table>`
@@ -45,6 +53,7 @@ export class WpkDataTable<T extends Record<string, unknown> = Record<string, unk
     filterLabel: { attribute: 'filter-label' },
     empty: { type: String },
     perPage: { type: Number, attribute: 'per-page' },
+    sortParam: { type: String, attribute: 'sort-param' },
     rows: { state: true },
     loading: { state: true },
     error: { state: true },
@@ -61,6 +70,7 @@ export class WpkDataTable<T extends Record<string, unknown> = Record<string, unk
   declare filterLabel: string;
   declare empty: string;
   declare perPage: number;
+  declare sortParam: string;
   declare rows: T[];
   declare loading: boolean;
   declare error: string | null;
@@ -70,6 +80,7 @@ export class WpkDataTable<T extends Record<string, unknown> = Record<string, unk
   private filter = '';
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
   private ticket = 0;
+  private readonly onRoute = () => this.followRoute();
 
   constructor() {
     super();
@@ -80,6 +91,7 @@ export class WpkDataTable<T extends Record<string, unknown> = Record<string, unk
     this.filterLabel = 'Filter';
     this.empty = 'Nothing here yet.';
     this.perPage = 25;
+    this.sortParam = 'sort';
     this.rows = [];
     this.loading = true;
     this.error = null;
@@ -104,6 +116,29 @@ export class WpkDataTable<T extends Record<string, unknown> = Record<string, unk
 
   override connectedCallback(): void {
     super.connectedCallback();
+    if (this.sortParam) {
+      this.sort = this.sortInRoute() ?? this.sort;
+      kit().bridge.addEventListener('route', this.onRoute);
+    }
+    void this.reload();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    kit().bridge.removeEventListener('route', this.onRoute);
+  }
+
+  /** The sort the app's URL names, when a sortable column has that key. */
+  private sortInRoute(): string | null {
+    const sortable = this.columns.filter((column) => column.sortable).map((column) => column.key);
+    return validSort(routeQuery(kit().bridge.route).get(this.sortParam), sortable);
+  }
+
+  /** Back or Forward to the same screen sorted otherwise: sort as the URL says. */
+  private followRoute(): void {
+    const wanted = this.sortInRoute();
+    if (wanted === this.sort) return;
+    this.sort = wanted;
     void this.reload();
   }
 
@@ -142,8 +177,9 @@ export class WpkDataTable<T extends Record<string, unknown> = Record<string, unk
   }
 
   private sortBy(key: string): void {
-    this.sort = this.sort === key ? `-${key}` : key;
+    this.sort = nextSort(this.sort, key);
     void this.reload();
+    if (this.sortParam) void navigate(withQueryParam(kit().bridge.route, this.sortParam, this.sort), { replace: true });
   }
 
   private onFilter(event: Event): void {
@@ -153,9 +189,7 @@ export class WpkDataTable<T extends Record<string, unknown> = Record<string, unk
   }
 
   private sortState(key: string): 'ascending' | 'descending' | 'none' {
-    if (this.sort === key) return 'ascending';
-    if (this.sort === `-${key}`) return 'descending';
-    return 'none';
+    return sortState(this.sort, key);
   }
 
   protected override render() {
@@ -169,7 +203,7 @@ export class WpkDataTable<T extends Record<string, unknown> = Record<string, unk
             <tr>
               ${columns.map((column) =>
                 column.sortable
-                  ? html`<th scope="col" aria-sort=${this.sortState(column.key)}><button type="button" @click=${() => this.sortBy(column.key)}>${column.label}${this.sortState(column.key) === 'ascending' ? ' ▲' : this.sortState(column.key) === 'descending' ? ' ▼' : ''}</button></th>`
+                  ? html`<th scope="col" aria-sort=${this.sortState(column.key)}><button type="button" @click=${() => this.sortBy(column.key)}>${column.label}<span aria-hidden="true">${this.sortState(column.key) === 'ascending' ? ' ▲' : this.sortState(column.key) === 'descending' ? ' ▼' : ''}</span></button></th>`
                   : html`<th scope="col">${column.label}</th>`,
               )}
               ${this.actions.length ? html`<th scope="col"><span class="wpk-visually-hidden">Actions</span></th>` : nothing}

@@ -32,8 +32,9 @@ function timesOf(attendance: Pick<Attendance, 'check_in_at' | 'check_out_at' | '
 }
 
 /**
- * Checks corrected times: nothing in the future, check-out after check-in, breaks closed, inside
- * the attendance and not overlapping each other, and no overlap with the member's other attendances.
+ * Checks corrected times: nothing in the future, check-out after check-in, breaks closed, none
+ * ending before it starts (a zero-length one is kept), inside the attendance and not overlapping
+ * each other, and no overlap with the member's other attendances.
  */
 async function checkTimes(ctx: AttendanceContext, memberId: string, exceptId: string | null, checkIn: Date, checkOut: Date | null, rows: Array<{ start_at: Date; end_at: Date | null }>): Promise<void> {
   const now = currentSecond(ctx);
@@ -45,7 +46,9 @@ async function checkTimes(ctx: AttendanceContext, memberId: string, exceptId: st
   sorted.forEach((row, index) => {
     const stop = row.end_at ?? end;
     if (row.start_at.getTime() < checkIn.getTime() || stop.getTime() > end.getTime()) throw new InvalidError(`breaks[${index}] (${row.start_at.toISOString()}) lies outside the attendance; give breaks that fit the corrected times`);
-    if (row.end_at && row.end_at.getTime() <= row.start_at.getTime()) throw new InvalidError(`breaks[${index}]: end_at must be after start_at`);
+    // A zero-length break is allowed: times are kept to the second, so a break ended within the
+    // second it started is stored so, and a correction must be able to keep it (it counts 0 s).
+    if (row.end_at && row.end_at.getTime() < row.start_at.getTime()) throw new InvalidError(`breaks[${index}]: end_at must not be before start_at`);
     const next = sorted[index + 1];
     if (next && next.start_at.getTime() < stop.getTime()) throw new InvalidError(`breaks[${index + 1}] overlaps breaks[${index}]`);
   });

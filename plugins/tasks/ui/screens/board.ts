@@ -25,6 +25,10 @@ export class TasksBoard extends LitElement {
   declare dropLane: string | null;
   private stopLive: (() => void) | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Bumped by every read of the tasks and every change made here: a read answers only if nothing came after it. */
+  private generation = 0;
+  /** The generation of the newest read started. */
+  private newestRead = 0;
   private filterTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
@@ -84,6 +88,7 @@ export class TasksBoard extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.stopLive?.();
+    clearTimeout(this.reloadTimer);
   }
 
   private async load(): Promise<void> {
@@ -98,7 +103,17 @@ export class TasksBoard extends LitElement {
 
   private async loadTasks(): Promise<void> {
     try {
-      this.tasks = await boardTasks(this.boardId, this.filters);
+      // Two reads can overlap (a burst of live events, a filter), and a read that started before a
+      // task was added or moved here would drop that change: only the newest read is shown, and a
+      // read overtaken by a change made here is made again (it may hold others' changes too).
+      const generation = ++this.generation;
+      this.newestRead = generation;
+      const tasks = await boardTasks(this.boardId, this.filters);
+      if (generation === this.generation) this.tasks = tasks;
+      else if (generation === this.newestRead) {
+        clearTimeout(this.reloadTimer);
+        this.reloadTimer = setTimeout(() => void this.loadTasks(), 150);
+      }
     } catch (error) {
       this.error = errorText(error);
     }
@@ -113,6 +128,7 @@ export class TasksBoard extends LitElement {
     try {
       const task = (await kit().client.tasks.postTasks({ body: { title, board_id: this.boardId } })).data as Task;
       input.value = '';
+      this.generation++;
       this.tasks = [...this.tasks, task];
       this.say(`${task.key} added to ${task.lane}`);
     } catch (error) {
@@ -124,6 +140,7 @@ export class TasksBoard extends LitElement {
   private async move(task: Task, lane: string): Promise<void> {
     if (task.lane === lane) return;
     const before = this.tasks;
+    this.generation++;
     this.tasks = this.tasks.map((held) => (held.id === task.id ? { ...held, lane } : held));
     try {
       await kit().client.tasks.patchTasksById({ params: { id: task.id }, body: { lane } });

@@ -1,13 +1,17 @@
-import { LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type PickedMember } from '@wpk/ui';
-import { PRIORITIES, type Board, type Comment, type Task } from '../api.js';
+import { LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type PickedMember, type SearchHit, type WpkFilePicker } from '@wpk/ui';
+import { PRIORITIES, type Board, type Comment, type Deliverable, type Task } from '../api.js';
 
-/** `/tasks/{id}`: one task: its fields, its assignees and its comments. */
+/** The workspace's origin (the frame is served on it, though it runs with an opaque origin). */
+const workspaceOrigin = (): string => new URL(location.href).origin;
+
+/** `/tasks/{id}`: one task: its fields, its assignees, its files and deliverables, and its comments. */
 export class TasksTask extends LitElement {
   static override properties = {
     taskId: { attribute: 'task-id' },
     task: { state: true },
     board: { state: true },
     comments: { state: true },
+    deliverables: { state: true },
     people: { state: true },
     error: { state: true },
     commentError: { state: true },
@@ -16,6 +20,7 @@ export class TasksTask extends LitElement {
   declare task: Task | null;
   declare board: Board | null;
   declare comments: Comment[];
+  declare deliverables: Deliverable[];
   declare people: Map<string, PickedMember>;
   declare error: string | null;
   declare commentError: string | null;
@@ -26,6 +31,7 @@ export class TasksTask extends LitElement {
     this.task = null;
     this.board = null;
     this.comments = [];
+    this.deliverables = [];
     this.people = new Map();
     this.error = null;
     this.commentError = null;
@@ -40,6 +46,7 @@ export class TasksTask extends LitElement {
       .key { font-family: var(--wpk-font-mono); color: var(--wpk-color-text-muted); margin-right: var(--wpk-space-2); }
       .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: var(--wpk-space-3); align-items: end; }
       .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin-top: var(--wpk-space-3); }
+      ul.deliverables { margin: 0 0 var(--wpk-space-2); padding-left: var(--wpk-space-4); display: grid; gap: var(--wpk-space-1); }
       ul.people { list-style: none; padding: 0; margin: 0 0 var(--wpk-space-2); display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); }
       ul.people li { display: inline-flex; gap: var(--wpk-space-1); align-items: center; padding: 0 var(--wpk-space-2); border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-pill); }
       ol.comments { list-style: none; padding: 0; margin: 0; display: grid; gap: var(--wpk-space-3); }
@@ -62,6 +69,7 @@ export class TasksTask extends LitElement {
       void kit().bridge.title(`${this.task.key} ${this.task.title}`);
       this.board = this.task.board_id ? ((await client.tasks.getBoardsByBoardId({ params: { board_id: this.task.board_id } })).data as Board) : null;
       this.comments = (await client.tasks.getTasksByIdComments({ params: { id: this.taskId }, query: { per_page: 100 } })).data as Comment[];
+      this.deliverables = (await client.tasks.getTasksByIdDeliverables({ params: { id: this.taskId }, query: { per_page: 100 } })).data as Deliverable[];
       await this.learn([...this.task.assignee_ids, ...this.comments.map((comment) => comment.author_id)]);
     } catch (error) {
       this.error = errorText(error);
@@ -139,6 +147,46 @@ export class TasksTask extends LitElement {
     }
   }
 
+  /** Files chosen in the shell's file picker go on the task as deliverables linking to them in Files. */
+  private async attach(event: Event): Promise<void> {
+    const picker = event.target as WpkFilePicker;
+    const chosen: SearchHit[] = picker.value;
+    picker.value = [];
+    const { client } = kit();
+    const added: Deliverable[] = [];
+    const already: string[] = [];
+    try {
+      for (const file of chosen) {
+        const url = `${workspaceOrigin()}/app/files${file.url}`;
+        if (this.deliverables.some((deliverable) => deliverable.url === url)) {
+          already.push(file.title);
+          continue;
+        }
+        added.push((await client.tasks.postTasksByIdDeliverables({ params: { id: this.taskId }, body: { title: file.title.slice(0, 200), url } })).data as Deliverable);
+      }
+      if (added.length) toast(added.length === 1 ? `${added[0].title} attached` : `${added.length} files attached`, 'success');
+      else if (already.length) toast(`${already.join(', ')} ${already.length === 1 ? 'is' : 'are'} already attached`);
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    } finally {
+      this.deliverables = [...this.deliverables, ...added];
+    }
+  }
+
+  /** A deliverable's link: a page of the workspace (a file in Files) opens in the shell; any other address in a new tab. */
+  private deliverableLink(deliverable: Deliverable) {
+    if (!deliverable.url) return html`${deliverable.title}`;
+    const url = new URL(deliverable.url);
+    if (url.origin === workspaceOrigin() && url.pathname.startsWith('/app/')) {
+      return html`<a href=${deliverable.url} @click=${(event: MouseEvent) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey) return;
+        event.preventDefault();
+        void kit().bridge.open(`${url.pathname}${url.search}`);
+      }}>${deliverable.title}</a>`;
+    }
+    return html`<a href=${deliverable.url} target="_blank" rel="noopener noreferrer">${deliverable.title}</a>`;
+  }
+
   private async deleteTask(): Promise<void> {
     const task = this.task!;
     if (!(await confirmAction({ title: `Delete ${task.key}?`, message: `"${task.title}" and its comments will be gone for good.`, confirm_label: 'Delete task', danger: true }))) return;
@@ -181,6 +229,14 @@ export class TasksTask extends LitElement {
           </ul>`
         : html`<p class="muted">Nobody yet.</p>`}
       <wa-button size="small" @click=${() => this.assign()}>Assign someone</wa-button>
+
+      <h2>Files and deliverables</h2>
+      ${this.deliverables.length
+        ? html`<ul class="deliverables">
+            ${this.deliverables.map((deliverable) => html`<li>${this.deliverableLink(deliverable)}${deliverable.delivered ? html` <span class="muted">· delivered</span>` : nothing}</li>`)}
+          </ul>`
+        : html`<p class="muted">Nothing attached yet.</p>`}
+      <wpk-file-picker label="Attach from Files" multiple @change=${this.attach}></wpk-file-picker>
 
       <h2>Comments</h2>
       ${this.comments.length === 0 ? html`<p class="muted">No comment yet.</p>` : nothing}
