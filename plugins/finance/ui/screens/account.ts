@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { ACCOUNT_TYPES, accountLabel, appLink, type Account } from '../api.js';
+import { appLink, LitElement, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { ACCOUNT_TYPES, accountLabel, type Account } from '../api.js';
 import { TYPE_LABELS } from './accounts.js';
 
 /** A new account: the bounds are the API's (`POST /finance/accounts`). The normal side follows the type (and contra). */

@@ -1,5 +1,5 @@
-import { LitElement, css, html, kit, navigate, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
-import { ACCOUNT_TYPES, appLink, type Account } from '../api.js';
+import { appLink, LitElement, css, html, kit, navigate, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
+import { ACCOUNT_TYPES, type Account } from '../api.js';
 
 export const TYPE_LABELS: Record<Account['type'], string> = { asset: 'Asset', liability: 'Liability', equity: 'Equity', income: 'Income', expense: 'Expense' };
 

@@ -1,10 +1,9 @@
-import { LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type Collection } from '@wpk/ui';
+import { appLink, LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type Collection } from '@wpk/ui';
 import {
   CURRENCIES,
   STATUS_LABELS,
   accountLabel,
   allAccounts,
-  appLink,
   day,
   hint,
   invalid,

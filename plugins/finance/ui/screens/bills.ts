@@ -1,5 +1,5 @@
-import { LitElement, css, html, kit, navigate, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
-import { STATUS_LABELS, appLink, day, money, type Bill, type BillStatus } from '../api.js';
+import { appLink, LitElement, css, html, kit, navigate, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
+import { STATUS_LABELS, day, money, type Bill, type BillStatus } from '../api.js';
 
 const STATUSES = Object.keys(STATUS_LABELS) as BillStatus[];
 

@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type TableColumn } from '@wpk/ui';
-import { accountLabel, allAccounts, amount, appLink, day, hint, invalid, refusalOf, type Account, type Budget, type Refusal } from '../api.js';
+import { appLink, LitElement, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type TableColumn } from '@wpk/ui';
+import { accountLabel, allAccounts, amount, day, hint, invalid, refusalOf, type Account, type Budget, type Refusal } from '../api.js';
 
 const FIELDS = ['account_id', 'period_start', 'period_end', 'amount', 'dimensions', 'notes'] as const;
 

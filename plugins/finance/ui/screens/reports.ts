@@ -1,9 +1,8 @@
-import { LitElement, css, errorText, html, kit, navigate, nothing, routeQuery, sharedStyles } from '@wpk/ui';
+import { appLink, LitElement, css, errorText, html, kit, navigate, nothing, routeQuery, sharedStyles } from '@wpk/ui';
 import {
   accountLabel,
   allAccounts,
   amount,
-  appLink,
   day,
   today,
   type Account,
