@@ -1,4 +1,4 @@
-import { appLink, LitElement, css, html, kit, navigate, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
+import { appLink, LitElement, css, html, kit, navigate, nothing, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
 import { STATUS_LABELS, day, money, type Bill, type BillStatus } from '../api.js';
 
 const STATUSES = Object.keys(STATUS_LABELS) as BillStatus[];
@@ -54,13 +54,17 @@ export class FinanceBills extends LitElement {
 
   private filter(event: Event): void {
     const status = (event.target as HTMLSelectElement).value;
-    void navigate(status ? `/?${new URLSearchParams({ status })}` : '/', { replace: true });
+    const tag = routeQuery(this.path).get('tag');
+    const query = new URLSearchParams({ ...(status ? { status } : {}), ...(tag ? { tag } : {}) });
+    void navigate(query.size ? `/?${query}` : '/', { replace: true });
   }
 
   protected override render() {
     const wanted = routeQuery(this.path).get('status');
     const status = STATUSES.includes(wanted as BillStatus) ? (wanted as BillStatus) : null;
-    const source = status ? `/finance/bills?${new URLSearchParams({ status })}` : '/finance/bills';
+    const tag = routeQuery(this.path).get('tag')?.trim() || null;
+    const query = new URLSearchParams({ ...(status ? { status } : {}), ...(tag ? { tag } : {}) });
+    const source = query.size ? `/finance/bills?${query}` : '/finance/bills';
     return html`<header>
         <h1>Bills</h1>
         <span class="new">${appLink('/bills/new', 'New bill')}</span>
@@ -71,8 +75,9 @@ export class FinanceBills extends LitElement {
           <option value="" ?selected=${!status}>Every state</option>
           ${STATUSES.map((value) => html`<option value=${value} ?selected=${status === value}>${STATUS_LABELS[value]}</option>`)}
         </select>
+        ${tag ? html`<span>Tagged <strong>${tag}</strong> (${appLink(status ? `/?${new URLSearchParams({ status })}` : '/', 'every tag')})</span>` : nothing}
       </div>
-      <wpk-data-table caption=${status ? `${STATUS_LABELS[status]} bills, newest first` : 'Every bill, newest first'} .source=${source} .columns=${this.columns}
+      <wpk-data-table caption=${`${status ? `${STATUS_LABELS[status]} bills` : 'Every bill'}${tag ? ` tagged ${tag}` : ''}, newest first`} .source=${source} .columns=${this.columns}
         empty=${status ? `No ${STATUS_LABELS[status].toLowerCase()} bill.` : 'No bill yet: record the first one.'}></wpk-data-table>`;
   }
 }
