@@ -8,7 +8,8 @@
  * marks it received and approves it (a void is asked for and cancelled in the shell's dialog), and
  * finds it in the payables aging and in budget vs actual, each drawn as a chart, in the trial
  * balance and in the account's general ledger; on a phone, a second draft with a discount and an
- * adjustment on the bill shows the server's totals as it is typed; at 1280 px and at 375 px, axe-clean (no serious or critical
+ * adjustment on the bill shows the server's totals as it is typed; a member who may edit bills but not
+ * approve them reads the server's refusal where they asked; at 1280 px and at 375 px, axe-clean (no serious or critical
  * violation) in the shell and in the frame, no Content-Security-Policy violation, nothing wider
  * than the window. The screenshots are the ones docs/apps/finance.md shows.
  */
@@ -46,10 +47,10 @@ async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: F
 }
 
 /** Signs in and opens Finance from the launcher's tile: the shell at /app/finance/ with the app's frame. */
-async function openFinance(width: number): Promise<{ page: Page; frame: Frame }> {
+async function openFinance(width: number, email = world.owner.email): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   const page = await context.newPage();
-  await signIn(page, origin, world.owner.email);
+  await signIn(page, origin, email);
   await page.getByRole('link', { name: 'Finance' }).click();
   await page.waitForURL(`${origin}/app/finance/`);
   return { page, frame: await appFrame(page, 'finance-bills') };
@@ -284,5 +285,21 @@ test.serial('at 375 px: the bills, the bill editor, a bill and the payables agin
   await frame.getByRole('table', { name: /^Approved bills owed per supplier/ }).waitFor();
   await checkPage(t, page, frame, 'the payables aging at 375 px');
   await saveScreenshot(page, `${IMAGES}finance-aging-375.png`);
+  await page.context().close();
+});
+
+test.serial('a member who may record and edit bills but not approve them: Approve is refused with the server\'s words above the bill, which stays a draft', async (t) => {
+  // Nothing the front-end can read tells it the member's keys (docs/apps/finance.md, "Permissions"): the server's 403 is what the member sees.
+  const clerk = await world.member(['finance.bills.read', 'finance.bills.create', 'finance.bills.edit']);
+  const [draft] = ok(await world.owner.request('GET', '/finance/bills?status=draft')) as Array<Record<string, any>>;
+  const { page, frame } = await openFinance(1280, clerk.email);
+  await frame.getByRole('link', { name: 'Licences' }).click();
+  await frame.getByText('State: Draft').waitFor();
+  await frame.getByRole('button', { name: 'Approve' }).click();
+  const refusal = (await clerk.request('PATCH', `/finance/bills/${draft!.id}`, { status: 'approved' }));
+  t.deepEqual([refusal.status, refusal.body], [403, { error: 'Missing permission: finance.bills.approve' }]);
+  await frame.getByRole('alert').filter({ hasText: 'Missing permission: finance.bills.approve' }).waitFor();
+  t.like(ok(await world.owner.request('GET', `/finance/bills/${draft!.id}`)), { status: 'draft' });
+  await checkPage(t, page, frame, 'a refused approval');
   await page.context().close();
 });
