@@ -1,6 +1,7 @@
-import { appLink, LitElement, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { appLink, LitElement, css, errorText, html, kit, navigate, nothing, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
 import { ACCOUNT_TYPES, accountLabel, allAccounts, type Account } from '../api.js';
 import { TYPE_LABELS } from './accounts.js';
+import { screenStyles } from '../styles.js';
 
 /** The parent field's choice for a top-level account. */
 const NO_PARENT = 'None (a top-level account)';
@@ -53,12 +54,8 @@ export class FinanceAccount extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    ...screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
-      .back { margin: 0 0 var(--wpk-space-3); }
       dl { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: var(--wpk-space-2) var(--wpk-space-4); margin: 0; }
       dt { color: var(--wpk-color-text-muted); }
       dd { margin: 0; overflow-wrap: anywhere; }

@@ -1,4 +1,4 @@
-import { appLink, LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type Collection } from '@wpk/ui';
+import { appLink, LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, toast, type Collection } from '@wpk/ui';
 import {
   CURRENCIES,
   STATUS_LABELS,
@@ -19,6 +19,7 @@ import {
 } from '../api.js';
 import { billTotals, lineAmount, toMicros, type Totals, type TotalsAdjustment } from '../money.js';
 import { billName } from './bills.js';
+import { formStyles, screenStyles, tableStyles } from '../styles.js';
 
 /** One tax line as the editor holds it (text as typed). `amount` is kept for a tax given by amount, not by rate. */
 interface TaxDraft {
@@ -227,25 +228,16 @@ export class FinanceBill extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    ...screenStyles,
+    formStyles,
+    tableStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-2); overflow-wrap: anywhere; }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
-      .back { margin: 0 0 var(--wpk-space-3); }
+      h1 { margin-bottom: var(--wpk-space-2); overflow-wrap: anywhere; }
       .state { margin: 0 0 var(--wpk-space-3); }
-      form { display: grid; gap: var(--wpk-space-3); }
-      .grid { display: grid; gap: var(--wpk-space-3); grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); align-items: start; }
       fieldset { border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-3); margin: 0; display: grid; gap: var(--wpk-space-3); min-width: 0; }
       legend { font-weight: var(--wpk-font-weight-bold); padding: 0 var(--wpk-space-1); }
       .tax { display: grid; gap: var(--wpk-space-2) var(--wpk-space-3); grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); align-items: end; padding-left: var(--wpk-space-3); border-left: 3px solid var(--wpk-color-border); }
-      .field { display: grid; gap: var(--wpk-space-1); min-width: 0; }
-      .grid > *, .tax > * { min-width: 0; }
-      .field select { width: 100%; }
-      .field label { font-weight: var(--wpk-font-weight-bold); font-size: var(--wpk-font-size-s); }
-      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); max-width: 100%; }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
-      .row { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; }
+      .tax > * { min-width: 0; }
       dl.totals { display: grid; grid-template-columns: max-content max-content; gap: var(--wpk-space-1) var(--wpk-space-4); margin: 0; justify-content: end; }
       dl.totals dt { color: var(--wpk-color-text-muted); }
       dl.totals dd { margin: 0; text-align: right; font-variant-numeric: tabular-nums; }
@@ -253,12 +245,6 @@ export class FinanceBill extends LitElement {
       dl.facts { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: var(--wpk-space-2) var(--wpk-space-4); margin: 0 0 var(--wpk-space-4); }
       dl.facts dt { color: var(--wpk-color-text-muted); }
       dl.facts dd { margin: 0; overflow-wrap: anywhere; }
-      .wrap { overflow-x: auto; }
-      .wrap:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 2px; }
-      table { border-collapse: collapse; width: 100%; }
-      caption { text-align: left; font-weight: var(--wpk-font-weight-bold); padding-bottom: var(--wpk-space-2); }
-      th, td { text-align: left; padding: var(--wpk-space-2); border-bottom: 1px solid var(--wpk-color-border); vertical-align: top; }
-      .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
       ul.tags { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); list-style: none; margin: 0; padding: 0; }
       .moves { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin: var(--wpk-space-3) 0; }
     `,

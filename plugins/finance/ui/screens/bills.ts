@@ -1,5 +1,6 @@
-import { appLink, LitElement, css, html, kit, navigate, nothing, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
+import { appLink, LitElement, css, html, kit, navigate, nothing, routeQuery, type TableColumn } from '@wpk/ui';
 import { STATUS_LABELS, day, money, type Bill, type BillStatus } from '../api.js';
+import { listStyles, screenStyles } from '../styles.js';
 
 const STATUSES = Object.keys(STATUS_LABELS) as BillStatus[];
 
@@ -19,17 +20,9 @@ export class FinanceBills extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    ...screenStyles,
+    listStyles,
     css`
-      :host { display: block; }
-      header { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: center; justify-content: space-between; margin-bottom: var(--wpk-space-3); }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0; }
-      .new { display: inline-block; padding: var(--wpk-space-2) var(--wpk-space-3); border-radius: var(--wpk-radius-m); background: var(--wpk-color-brand-fill); }
-      .new a { color: var(--wpk-color-on-brand-fill); text-decoration: none; font-weight: var(--wpk-font-weight-bold); }
-      .filter { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-bottom: var(--wpk-space-3); }
-      label { font-weight: var(--wpk-font-weight-bold); }
-      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
       .amount { text-align: right; white-space: nowrap; }
     `,
   ];
