@@ -24,5 +24,5 @@ export { WpkDate, WpkMoney } from './components/formatted.js';
 export { WpkUpload, sendFile, type UploadTarget } from './components/upload.js';
 export { WpkLiveList, liveConnection } from './components/live-list.js';
 export { sharedStyles } from './components/shared-styles.js';
-export { html, css, nothing, LitElement, type TemplateResult } from 'lit';
+export { html, css, svg, nothing, LitElement, type TemplateResult, type SVGTemplateResult } from 'lit';
 export { ApiError, isApiError, asCollection, asSingle, type Client, type Collection, type Single, type components, type operations } from '@wpk/client/browser';

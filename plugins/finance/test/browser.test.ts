@@ -1,12 +1,15 @@
 /**
  * The Finance app's front-end in Chromium, through the real routes: a person signs in on the
  * workspace's sign-in page, opens Finance from the launcher (the shell hosts the app's sandboxed
- * frame), adds two accounts to the chart (the server's refusal of a bad code shows on the Code
- * field), budgets one of them and edits the budget, records a bill with two line items and a tax
- * (the refusal of a negative amount shows on that line's Amount field), saves the draft again,
+ * frame), adds two accounts to the chart under a parent (the server's refusal of a bad code shows on
+ * the Code field), budgets one of them and edits the budget, records a tagged bill with two line
+ * items, one of them quantity × unit price, and a tax (the refusal of a negative amount shows on
+ * that line's Amount field), saves the draft again,
  * marks it received and approves it (a void is asked for and cancelled in the shell's dialog), and
  * finds it in the payables aging and in budget vs actual, each drawn as a chart, in the trial
- * balance and in the account's general ledger; at 1280 px and at 375 px, axe-clean (no serious or critical
+ * balance and in the account's general ledger; on a phone, a second draft with a discount and an
+ * adjustment on the bill shows the server's totals as it is typed; a member who may edit bills but not
+ * approve them reads the server's refusal where they asked; at 1280 px and at 375 px, axe-clean (no serious or critical
  * violation) in the shell and in the frame, no Content-Security-Policy violation, nothing wider
  * than the window. The screenshots are the ones docs/apps/finance.md shows.
  */
@@ -44,10 +47,10 @@ async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: F
 }
 
 /** Signs in and opens Finance from the launcher's tile: the shell at /app/finance/ with the app's frame. */
-async function openFinance(width: number): Promise<{ page: Page; frame: Frame }> {
+async function openFinance(width: number, email = world.owner.email): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   const page = await context.newPage();
-  await signIn(page, origin, world.owner.email);
+  await signIn(page, origin, email);
   await page.getByRole('link', { name: 'Finance' }).click();
   await page.waitForURL(`${origin}/app/finance/`);
   return { page, frame: await appFrame(page, 'finance-bills') };
@@ -74,6 +77,8 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   await frame.getByRole('link', { name: 'New account' }).click();
   await frame.getByLabel('Code').fill('65 50');
   await frame.getByLabel('Name', { exact: true }).fill('Cloud hosting');
+  await frame.locator('wa-select[name="parent_id"]').click();
+  await frame.getByRole('option', { name: '6000 Expenses' }).click();
   await frame.getByRole('button', { name: 'Add account' }).click();
   const refused = (await world.owner.request('POST', '/finance/accounts', { code: '65 50', name: 'Cloud hosting', type: 'expense' })).body.error as string;
   t.regex(refused, /^code /);
@@ -90,11 +95,18 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   await frame.getByLabel('Name', { exact: true }).fill('Design tools');
   await frame.getByRole('button', { name: 'Add account' }).click();
   await frame.getByRole('link', { name: '6560' }).waitFor();
-  const accounts = ok(await world.owner.request('GET', '/finance/accounts?q=65&per_page=100')) as Array<Record<string, any>>;
+  // The parent shows on the account's page.
+  await frame.getByRole('link', { name: '6550' }).click();
+  await frame.getByRole('heading', { name: '6550 Cloud hosting' }).waitFor();
+  await frame.getByRole('link', { name: '6000 Expenses' }).waitFor();
+  await frame.getByRole('link', { name: '← Chart of accounts' }).click();
+  const accounts = ok(await world.owner.request('GET', '/finance/accounts?per_page=100')) as Array<Record<string, any>>;
   t.deepEqual(
     accounts.filter((account) => account.code.startsWith('65') && account.code.length === 4 && account.code >= '6550').map((account) => [account.code, account.name, account.type, account.normal_balance]),
     [['6550', 'Cloud hosting', 'expense', 'debit'], ['6560', 'Design tools', 'expense', 'debit']],
   );
+  const expenses = accounts.find((account) => account.code === '6000')!;
+  t.deepEqual(accounts.filter((account) => ['6550', '6560'].includes(account.code)).map((account) => account.parent_id), [expenses.id, null]);
   const hosting = accounts.find((account) => account.code === '6550')!;
 
   // A budget for the hosting account over the bill's period.
@@ -141,7 +153,12 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   await amount2.getByText(/^items\[1\]\.amount must be/).waitFor();
   t.is(await amount2.getAttribute('aria-invalid'), 'true');
   t.deepEqual(ok(await world.owner.request('GET', '/finance/bills')), []);
-  await line2.getByLabel('Amount').fill('50');
+  // Two seats at 25.00: the amount is computed, as the server computes it.
+  await line2.getByLabel('Amount').fill('');
+  await line2.getByLabel('Quantity').fill('2');
+  await line2.getByLabel('Unit price').fill('25');
+  t.is(await line2.locator('wa-input[name="items.1.amount"]').evaluate((input) => (input as unknown as { value: string }).value), '50.00');
+  await frame.getByLabel('Tags').fill('hosting, q3');
   const totals = frame.getByRole('definition').filter({ hasText: /1,250\.00/ });
   await totals.waitFor();
   t.deepEqual(await frame.locator('dl.totals dd').allTextContents(), ['$1,050.00', '$200.00', '$1,250.00']);
@@ -153,10 +170,10 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   await frame.getByRole('button', { name: 'Save draft' }).click();
   await page.getByText('Draft saved').waitFor();
   const [draft] = ok(await world.owner.request('GET', '/finance/bills')) as Array<Record<string, any>>;
-  t.like(draft, { status: 'draft', memo: 'Invoice 2026-117', date: billDate, due_date: dayFrom(-10), currency: 'USD', subtotal: '1050.00', tax_total: '200.00', total: '1250.00' });
-  t.deepEqual(draft!.items.map((item: any) => [item.description, item.account_code, item.amount, item.taxes.map((tax: any) => [tax.name, tax.rate, tax.amount, tax.reverse_charge])]), [
-    ['Cloud servers', '6550', '1000.00', [['VAT 20%', '20', '200.00', false]]],
-    ['Design tool seats', '6560', '50.00', []],
+  t.like(draft, { status: 'draft', memo: 'Invoice 2026-117', date: billDate, due_date: dayFrom(-10), currency: 'USD', subtotal: '1050.00', tax_total: '200.00', total: '1250.00', tags: ['hosting', 'q3'], adjustments: [] });
+  t.deepEqual(draft!.items.map((item: any) => [item.description, item.account_code, item.quantity, item.unit_price, item.amount, item.taxes.map((tax: any) => [tax.name, tax.rate, tax.amount, tax.reverse_charge])]), [
+    ['Cloud servers', '6550', null, null, '1000.00', [['VAT 20%', '20', '200.00', false]]],
+    ['Design tool seats', '6560', '2', '25', '50.00', []],
   ]);
   await page.waitForURL(`${origin}/app/finance/bills/${draft!.id}`);
 
@@ -176,6 +193,8 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
   await question.waitFor({ state: 'hidden' });
   t.like(ok(await world.owner.request('GET', `/finance/bills/${draft!.id}`)), { status: 'approved' });
   t.is(await frame.getByRole('button', { name: 'Mark received' }).count(), 0);
+  await frame.getByRole('cell', { name: /^Design tool seats\s*2 × \$25\.00$/ }).waitFor();
+  await frame.getByRole('link', { name: 'q3' }).waitFor();
   await checkPage(t, page, frame, 'an approved bill');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}finance-bill-1280.png`);
@@ -227,6 +246,35 @@ test.serial('at 375 px: the bills, the bill editor, a bill and the payables agin
   await frame.getByRole('button', { name: 'Add a tax to line 1' }).click();
   await frame.getByLabel('Tax name').waitFor();
   await checkPage(t, page, frame, 'the bill editor at 375 px');
+  // A second draft: 4 licences at 250.00 less 100.00, 10 % tax, a 5 % early-payment discount and a 12.35 shipping charge on the bill.
+  const line = frame.getByRole('group', { name: 'Line 1' });
+  await line.getByLabel('Description').fill('Licences');
+  await line.getByLabel('Quantity').fill('4');
+  await line.getByLabel('Unit price').fill('250');
+  await line.getByLabel('Discount').fill('100');
+  await line.getByLabel('Rate (%)').fill('10');
+  await frame.getByRole('button', { name: 'Add an adjustment' }).click();
+  const early = frame.getByRole('group', { name: 'Adjustment 1' });
+  await early.getByLabel('Label').fill('Early payment');
+  await early.getByLabel('Percent of the subtotal').fill('5');
+  await frame.getByRole('button', { name: 'Add an adjustment' }).click();
+  const shipping = frame.getByRole('group', { name: 'Adjustment 2' });
+  await shipping.getByLabel('Label').fill('Shipping');
+  await shipping.getByLabel('Type').selectOption('charge');
+  await shipping.getByLabel('Amount').fill('12.35');
+  await frame.getByRole('definition').filter({ hasText: '$957.35' }).waitFor();
+  t.deepEqual(await frame.locator('dl.totals dd').allTextContents(), ['$900.00', '$90.00', '-$32.65', '$957.35']);
+  await checkPage(t, page, frame, 'adjustments at 375 px');
+  await frame.getByRole('button', { name: 'Record draft bill' }).click();
+  await frame.getByText('State: Draft').waitFor();
+  const second = (ok(await world.owner.request('GET', '/finance/bills?status=draft')) as Array<Record<string, any>>)[0]!;
+  t.like(second, { subtotal: '900.00', tax_total: '90.00', adjustment_total: '-32.65', total: '957.35' });
+  t.deepEqual(second.items.map((item: any) => [item.quantity, item.unit_price, item.discount, item.amount]), [['4', '250', '100', '900.00']]);
+  t.deepEqual(second.adjustments.map((adjustment: any) => [adjustment.label, adjustment.type, adjustment.value, adjustment.amount]), [['Early payment', 'discount', '5', '-45.00'], ['Shipping', 'charge', null, '12.35']]);
+  // Saved again unchanged, the draft keeps its line's price and its adjustments.
+  await frame.getByRole('button', { name: 'Save draft' }).click();
+  await page.getByText('Draft saved').waitFor();
+  t.like(ok(await world.owner.request('GET', `/finance/bills/${second.id}`)), { total: '957.35', adjustment_total: '-32.65' });
   await frame.getByRole('link', { name: '← All bills' }).click();
   await frame.getByRole('link', { name: 'Cloud servers' }).click();
   await frame.getByText('State: Approved').waitFor();
@@ -237,5 +285,21 @@ test.serial('at 375 px: the bills, the bill editor, a bill and the payables agin
   await frame.getByRole('table', { name: /^Approved bills owed per supplier/ }).waitFor();
   await checkPage(t, page, frame, 'the payables aging at 375 px');
   await saveScreenshot(page, `${IMAGES}finance-aging-375.png`);
+  await page.context().close();
+});
+
+test.serial('a member who may record and edit bills but not approve them: Approve is refused with the server\'s words above the bill, which stays a draft', async (t) => {
+  // Nothing the front-end can read tells it the member's keys (docs/apps/finance.md, "Permissions"): the server's 403 is what the member sees.
+  const clerk = await world.member(['finance.bills.read', 'finance.bills.create', 'finance.bills.edit']);
+  const [draft] = ok(await world.owner.request('GET', '/finance/bills?status=draft')) as Array<Record<string, any>>;
+  const { page, frame } = await openFinance(1280, clerk.email);
+  await frame.getByRole('link', { name: 'Licences' }).click();
+  await frame.getByText('State: Draft').waitFor();
+  await frame.getByRole('button', { name: 'Approve' }).click();
+  const refusal = (await clerk.request('PATCH', `/finance/bills/${draft!.id}`, { status: 'approved' }));
+  t.deepEqual([refusal.status, refusal.body], [403, { error: 'Missing permission: finance.bills.approve' }]);
+  await frame.getByRole('alert').filter({ hasText: 'Missing permission: finance.bills.approve' }).waitFor();
+  t.like(ok(await world.owner.request('GET', `/finance/bills/${draft!.id}`)), { status: 'draft' });
+  await checkPage(t, page, frame, 'a refused approval');
   await page.context().close();
 });

@@ -1,4 +1,4 @@
-import { errorText, formatDate, formatMoney, html, kit, navigate, nothing, type Collection, type components } from '@wpk/ui';
+import { errorText, formatDate, formatMoney, html, kit, nothing, type Collection, type components } from '@wpk/ui';
 
 /** An account of the chart as the API answers it. */
 export type Account = components['schemas']['FinanceAccount'];
@@ -31,20 +31,6 @@ export const CURRENCIES = [
 export const STATUS_LABELS: Record<BillStatus, string> = { draft: 'Draft', received: 'Received', approved: 'Approved', void: 'Void' };
 
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
-
-/** The shell's path of one of the app's own paths, for links a person can open in a new tab. */
-export function appHref(path: string): string {
-  return `/app/${kit().app.slug}${path}`;
-}
-
-/** A link to one of the app's paths: a real href (new tab works), the shell's navigation on click. */
-export function appLink(path: string, label: unknown, current = false) {
-  return html`<a href=${appHref(path)} aria-current=${current ? 'page' : nothing} @click=${(event: MouseEvent) => {
-    if (event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    void navigate(path);
-  }}>${label}</a>`;
-}
 
 /** An amount (a decimal string) in the member's locale. */
 export function money(amount: string, currency: string): string {

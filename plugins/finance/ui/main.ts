@@ -4,8 +4,7 @@
  * (budget vs actual and accounts-payable aging with a chart). It runs in the workspace shell's
  * sandboxed frame and reaches the platform through the kit (docs/ui.md).
  */
-import { startApp } from '@wpk/ui';
+import { mountApp } from '@wpk/ui';
 import './finance-app.js';
 
-await startApp();
-document.body.append(document.createElement('finance-app'));
+await mountApp('finance-app');

@@ -49,10 +49,42 @@ export function percentOf(amount: bigint, percent: bigint, places: number): bigi
   return roundMicros((amount * percent) / HUNDRED, places);
 }
 
-/** What the totals read of one line item: its amount and its taxes (by rate, else by amount), as typed. */
+/**
+ * What the totals read of one line item, as typed: its amount, or (when `unit_price` is given)
+ * quantity × unit price − discount, and its taxes (by rate, else by amount).
+ */
 export interface TotalsItem {
   amount: string;
+  quantity?: string;
+  unit_price?: string;
+  discount?: string;
   taxes: Array<{ rate: string; amount: string | null; reverse_charge: boolean }>;
+}
+
+/**
+ * A line's amount in millionths, as the server makes it: with a unit price, `quantity` (1 when
+ * empty) × unit price rounded to the currency, less the discount (an amount); else the amount
+ * typed, rounded (empty counts 0). Null while a field is not a number.
+ */
+export function lineMicros(currency: string, item: Omit<TotalsItem, 'taxes'>): bigint | null {
+  const places = currencyPlaces(currency);
+  const typed = (text: string | undefined, empty: bigint): bigint | null => ((text ?? '').trim() === '' ? empty : toMicros(text!));
+  if ((item.unit_price ?? '').trim() !== '') {
+    const quantity = typed(item.quantity, ONE);
+    const price = typed(item.unit_price, 0n);
+    const discount = typed(item.discount, 0n);
+    if (quantity === null || price === null || discount === null) return null;
+    // quantity and unit price have at most 6 decimals each: the product cut past the sixth (toward zero) never crosses a rounding boundary of the currency.
+    return roundMicros((quantity * price) / ONE, places) - discount;
+  }
+  const amount = typed(item.amount, 0n);
+  return amount === null ? null : roundMicros(amount, places);
+}
+
+/** A line's amount as a decimal string with two decimals (what the server stores), or null while a field is not a number. */
+export function lineAmount(currency: string, item: Omit<TotalsItem, 'taxes'>): string | null {
+  const value = lineMicros(currency, item);
+  return value === null ? null : fromMicros(value, 2);
 }
 
 /** An adjustment as a bill holds it: `amount` already signed (a discount negative), `value` the percentage when it was given as one. */
@@ -69,15 +101,14 @@ export interface Totals {
   total: string;
 }
 
-/** The bill's totals in its currency; null while an amount or a rate is not a number. An empty amount counts 0. */
+/** The bill's totals in its currency; null while an amount, a rate or an adjustment is not a number. An empty amount counts 0. */
 export function billTotals(currency: string, items: TotalsItem[], adjustments: TotalsAdjustment[]): Totals | null {
   const places = currencyPlaces(currency);
   let subtotal = 0n;
   let tax = 0n;
   for (const item of items) {
-    const amount = item.amount.trim() === '' ? 0n : toMicros(item.amount);
-    if (amount === null) return null;
-    const rounded = roundMicros(amount, places);
+    const rounded = lineMicros(currency, item);
+    if (rounded === null) return null;
     subtotal += rounded;
     for (const line of item.taxes) {
       let value: bigint | null;
@@ -91,12 +122,17 @@ export function billTotals(currency: string, items: TotalsItem[], adjustments: T
   }
   let adjusted = 0n;
   for (const adjustment of adjustments) {
-    if (adjustment.value === null) {
-      adjusted += toMicros(adjustment.amount) ?? 0n;
+    if (adjustment.value === null || adjustment.value.trim() === '') {
+      const given = adjustment.amount.trim() === '' ? 0n : toMicros(adjustment.amount);
+      if (given === null) return null;
+      adjusted += roundMicros(given, places);
       continue;
     }
-    const magnitude = percentOf(subtotal, toMicros(adjustment.value) ?? 0n, places);
+    const percent = toMicros(adjustment.value);
+    if (percent === null) return null;
+    const magnitude = percentOf(subtotal, percent, places);
     adjusted += adjustment.type === 'discount' ? -magnitude : magnitude;
   }
-  return { subtotal: fromMicros(subtotal, places), tax: fromMicros(tax, places), adjustments: fromMicros(adjusted, places), total: fromMicros(subtotal + tax + adjusted, places) };
+  // Two decimals, as the server stores them (a line's discount keeps its cents even in a currency without decimals).
+  return { subtotal: fromMicros(subtotal, 2), tax: fromMicros(tax, 2), adjustments: fromMicros(adjusted, 2), total: fromMicros(subtotal + tax + adjusted, 2) };
 }

@@ -1,19 +1,27 @@
-import { LitElement, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { ACCOUNT_TYPES, accountLabel, appLink, type Account } from '../api.js';
+import { appLink, LitElement, css, errorText, html, kit, navigate, nothing, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { ACCOUNT_TYPES, accountLabel, allAccounts, type Account } from '../api.js';
 import { TYPE_LABELS } from './accounts.js';
+import { screenStyles } from '../styles.js';
 
-/** A new account: the bounds are the API's (`POST /finance/accounts`). The normal side follows the type (and contra). */
-const NEW_ACCOUNT: FormSchema = {
+/** The parent field's choice for a top-level account. */
+const NO_PARENT = 'None (a top-level account)';
+
+/**
+ * A new account: the bounds are the API's (`POST /finance/accounts`). The normal side follows the
+ * type (and contra). The parent is chosen by its label (code and name) from the chart as read.
+ */
+const newAccount = (chart: Account[]): FormSchema => ({
   required: ['code', 'name', 'type'],
   properties: {
     code: { type: 'string', title: 'Code', minLength: 1, maxLength: 20, description: 'Letters, digits, ".", "_" and "-"; unique in the chart.' },
     name: { type: 'string', title: 'Name', minLength: 1, maxLength: 200 },
     type: { type: 'string', title: 'Type', enum: [...ACCOUNT_TYPES], default: 'expense' },
+    ...(chart.length ? { parent_id: { type: 'string', title: 'Parent account', enum: [NO_PARENT, ...chart.map(accountLabel)], default: NO_PARENT, description: 'One of the same type; it groups this one in the chart and its reports.' } } : {}),
     description: { type: 'string', title: 'Description', maxLength: 1000, 'x-widget': 'textarea' },
     is_contra: { type: 'boolean', title: 'Contra account (its normal side is the other one)' },
     is_bank: { type: 'boolean', title: 'Bank account (assets only)' },
   },
-};
+});
 
 /** What the API lets change on an account (`PUT /finance/accounts/{id}`): its display name and the unified-view flag. */
 const EDIT_ACCOUNT: FormSchema = {
@@ -25,10 +33,14 @@ const EDIT_ACCOUNT: FormSchema = {
 
 /** `/accounts/new` and `/accounts/{id}`: add an account; read one and set what the API lets change. */
 export class FinanceAccount extends LitElement {
-  static override properties = { accountId: { attribute: 'account-id' }, account: { state: true }, parent: { state: true }, error: { state: true } };
+  static override properties = { accountId: { attribute: 'account-id' }, account: { state: true }, parent: { state: true }, chart: { state: true }, chartRead: { state: true }, error: { state: true } };
   declare accountId: string;
   declare account: Account | null;
   declare parent: Account | null;
+  /** The chart, for the new account's parent (empty while it loads, or without the right to list it). */
+  declare chart: Account[];
+  /** The chart was read (or could not be): the new account's form can show. */
+  declare chartRead: boolean;
   declare error: string | null;
 
   constructor() {
@@ -36,16 +48,14 @@ export class FinanceAccount extends LitElement {
     this.accountId = '';
     this.account = null;
     this.parent = null;
+    this.chart = [];
+    this.chartRead = false;
     this.error = null;
   }
 
   static override styles = [
-    sharedStyles,
+    ...screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
-      .back { margin: 0 0 var(--wpk-space-3); }
       dl { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: var(--wpk-space-2) var(--wpk-space-4); margin: 0; }
       dt { color: var(--wpk-color-text-muted); }
       dd { margin: 0; overflow-wrap: anywhere; }
@@ -62,6 +72,13 @@ export class FinanceAccount extends LitElement {
     this.parent = null;
     if (!this.accountId) {
       void kit().bridge.title('New account');
+      try {
+        this.chart = await allAccounts();
+      } catch {
+        // Without the chart the form offers no parent: the account goes at the top level.
+        this.chart = [];
+      }
+      this.chartRead = true;
       return;
     }
     try {
@@ -80,6 +97,9 @@ export class FinanceAccount extends LitElement {
     // Unticked flags are the API's defaults: only a ticked one is sent.
     if (body.is_contra === false) delete body.is_contra;
     if (body.is_bank === false) delete body.is_bank;
+    const parent = this.chart.find((account) => accountLabel(account) === body.parent_id);
+    if (parent) body.parent_id = parent.id;
+    else delete body.parent_id;
     try {
       const account = (await kit().client.request<{ data: Account }>('POST', '/finance/accounts', { body })).data;
       toast(`Account ${accountLabel(account)} added`, 'success');
@@ -104,9 +124,10 @@ export class FinanceAccount extends LitElement {
   protected override render() {
     if (this.error) return html`<p class="error" role="alert">${this.error}</p><p>${appLink('/accounts', 'Back to the chart')}</p>`;
     if (!this.accountId) {
+      if (!this.chartRead) return html`<wa-spinner label="Loading the chart"></wa-spinner>`;
       return html`<p class="back">${appLink('/accounts', '← Chart of accounts')}</p>
         <h1>New account</h1>
-        <wpk-schema-form .schema=${NEW_ACCOUNT} submit-label="Add account" @wpk-submit=${this.create}></wpk-schema-form>`;
+        <wpk-schema-form .schema=${newAccount(this.chart)} submit-label="Add account" @wpk-submit=${this.create}></wpk-schema-form>`;
     }
     const account = this.account;
     if (!account) return html`<wa-spinner label="Loading the account"></wa-spinner>`;

@@ -1,5 +1,6 @@
-import { LitElement, css, html, kit, navigate, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
-import { ACCOUNT_TYPES, appLink, type Account } from '../api.js';
+import { appLink, LitElement, html, kit, navigate, routeQuery, type TableColumn } from '@wpk/ui';
+import { ACCOUNT_TYPES, type Account } from '../api.js';
+import { listStyles, screenStyles } from '../styles.js';
 
 export const TYPE_LABELS: Record<Account['type'], string> = { asset: 'Asset', liability: 'Liability', equity: 'Equity', income: 'Income', expense: 'Expense' };
 
@@ -14,18 +15,8 @@ export class FinanceAccounts extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
-    css`
-      :host { display: block; }
-      header { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: center; justify-content: space-between; margin-bottom: var(--wpk-space-3); }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0; }
-      .new { display: inline-block; padding: var(--wpk-space-2) var(--wpk-space-3); border-radius: var(--wpk-radius-m); background: var(--wpk-color-brand-fill); }
-      .new a { color: var(--wpk-color-on-brand-fill); text-decoration: none; font-weight: var(--wpk-font-weight-bold); }
-      .filter { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-bottom: var(--wpk-space-3); }
-      label { font-weight: var(--wpk-font-weight-bold); }
-      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
-    `,
+    ...screenStyles,
+    listStyles,
   ];
 
   override connectedCallback(): void {

@@ -1,10 +1,9 @@
-import { LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type Collection } from '@wpk/ui';
+import { appLink, LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, toast, type Collection } from '@wpk/ui';
 import {
   CURRENCIES,
   STATUS_LABELS,
   accountLabel,
   allAccounts,
-  appLink,
   day,
   hint,
   invalid,
@@ -18,8 +17,9 @@ import {
   type JournalEntry,
   type Refusal,
 } from '../api.js';
-import { billTotals, currencyPlaces, fromMicros, type Totals } from '../money.js';
+import { billTotals, lineAmount, toMicros, type Totals, type TotalsAdjustment } from '../money.js';
 import { billName } from './bills.js';
+import { formStyles, screenStyles, tableStyles } from '../styles.js';
 
 /** One tax line as the editor holds it (text as typed). `amount` is kept for a tax given by amount, not by rate. */
 interface TaxDraft {
@@ -29,13 +29,30 @@ interface TaxDraft {
   amount: string | null;
 }
 
-/** One line item as the editor holds it; `original` is the item as loaded (its quantity and unit price are kept while its amount is). */
+/**
+ * One line item as the editor holds it: an amount typed, or (a unit price given) quantity × unit
+ * price − discount, the amount then computed as the server computes it. `original` is the item as
+ * loaded (its product is kept).
+ */
 interface ItemDraft {
   description: string;
   account_code: string;
+  quantity: string;
+  unit_price: string;
+  discount: string;
   amount: string;
   taxes: TaxDraft[];
   original: BillItem | null;
+}
+
+/** One adjustment of the bill as the editor holds it: a percentage of the subtotal (`value`) or an amount, both unsigned (the type gives the sign). */
+interface AdjustmentDraft {
+  label: string;
+  type: 'discount' | 'charge';
+  value: string;
+  amount: string;
+  /** The account it posts to, kept as loaded (empty: purchase discounts, or general expenses for a charge). */
+  account_code: string;
 }
 
 interface BillDraft {
@@ -48,7 +65,10 @@ interface BillDraft {
   department: string;
   location: string;
   project: string;
+  /** Comma-separated, as typed. */
+  tags: string;
   items: ItemDraft[];
+  adjustments: AdjustmentDraft[];
 }
 
 /** The state moves a bill in `status` offers, as the API's state machine has them (docs/apps/finance.md, "States"). */
@@ -69,7 +89,22 @@ const MOVES: Record<BillStatus, Array<{ to: 'received' | 'approved' | 'void'; la
 const DONE: Record<'received' | 'approved' | 'void', string> = { received: 'Bill marked received', approved: 'Bill approved and posted to the ledger', void: 'Bill voided' };
 
 const emptyTax = (): TaxDraft => ({ name: '', rate: '', reverse_charge: false, amount: null });
-const emptyItem = (): ItemDraft => ({ description: '', account_code: '', amount: '', taxes: [], original: null });
+const emptyItem = (): ItemDraft => ({ description: '', account_code: '', quantity: '', unit_price: '', discount: '', amount: '', taxes: [], original: null });
+const emptyAdjustment = (): AdjustmentDraft => ({ label: '', type: 'discount', value: '', amount: '', account_code: '' });
+
+/** The tags typed in the field: trimmed, empty ones and repeats dropped. */
+const tagsOf = (text: string): string[] => [...new Set(text.split(',').map((tag) => tag.trim()).filter(Boolean))];
+
+/** A line's amount as the editor shows it: computed from the unit price when one is given, else as typed. */
+const shownAmount = (currency: string, item: ItemDraft): string => (item.unit_price.trim() === '' ? item.amount : (lineAmount(currency, item) ?? ''));
+
+/** The adjustments as the running totals read them (the amount signed by its type). */
+const totalsAdjustments = (adjustments: AdjustmentDraft[]): TotalsAdjustment[] =>
+  adjustments.map((adjustment) => ({
+    type: adjustment.type,
+    value: adjustment.value.trim() === '' ? null : adjustment.value,
+    amount: adjustment.type === 'discount' && adjustment.amount.trim() !== '' ? `-${adjustment.amount.trim()}` : adjustment.amount,
+  }));
 
 function draftOf(bill: Bill): BillDraft {
   return {
@@ -82,12 +117,23 @@ function draftOf(bill: Bill): BillDraft {
     department: bill.dimensions.department ?? '',
     location: bill.dimensions.location ?? '',
     project: bill.dimensions.project ?? '',
+    tags: bill.tags.join(', '),
     items: bill.items.map((item) => ({
       description: item.description,
       account_code: item.account_code,
+      quantity: item.unit_price === null ? '' : (item.quantity ?? ''),
+      unit_price: item.unit_price ?? '',
+      discount: item.unit_price === null ? '' : (item.discount ?? ''),
       amount: item.amount,
       taxes: item.taxes.map((tax) => ({ name: tax.name, rate: tax.rate ?? '', reverse_charge: tax.reverse_charge, amount: tax.rate === null ? tax.amount : null })),
       original: item,
+    })),
+    adjustments: bill.adjustments.map((adjustment) => ({
+      label: adjustment.label,
+      type: adjustment.type,
+      value: adjustment.value ?? '',
+      amount: adjustment.value === null ? adjustment.amount.replace(/^-/, '') : '',
+      account_code: adjustment.account_code,
     })),
   };
 }
@@ -112,13 +158,17 @@ function requestBody(draft: BillDraft, creating: boolean): Record<string, unknow
     if (item.description) out.description = item.description;
     if (item.account_code) out.account_code = item.account_code;
     const original = item.original;
-    if (original && original.unit_price !== null && item.amount === original.amount) {
-      // The amount is still the one computed from quantity × unit price − discount: keep how it was made.
-      if (original.quantity !== null) out.quantity = Number(original.quantity);
-      out.unit_price = Number(original.unit_price);
-      if (original.discount !== null) out.discount = Number(original.discount);
+    if (item.unit_price.trim() !== '') {
+      // Priced: the server computes the amount (quantity 1 when empty).
+      if (item.quantity.trim() !== '') out.quantity = number(item.quantity);
+      out.unit_price = number(item.unit_price);
+      if (item.discount.trim() !== '') out.discount = number(item.discount);
+    } else {
+      if (item.amount.trim() !== '') out.amount = number(item.amount);
+      // Without a unit price the server takes neither: sent anyway, its refusal names the line.
+      if (item.quantity.trim() !== '') out.quantity = number(item.quantity);
+      if (item.discount.trim() !== '') out.discount = number(item.discount);
     }
-    if (item.amount.trim() !== '') out.amount = number(item.amount);
     if (original?.product_mrn) out.product_mrn = original.product_mrn;
     out.taxes = item.taxes.map((tax) => {
       const line: Record<string, unknown> = { reverse_charge: tax.reverse_charge };
@@ -129,6 +179,18 @@ function requestBody(draft: BillDraft, creating: boolean): Record<string, unknow
     });
     return out;
   });
+  const tags = tagsOf(draft.tags);
+  if (tags.length || !creating) body.tags = tags;
+  if (draft.adjustments.length || !creating) {
+    body.adjustments = draft.adjustments.map((adjustment) => {
+      const out: Record<string, unknown> = { type: adjustment.type };
+      if (adjustment.label.trim()) out.label = adjustment.label.trim();
+      if (adjustment.value.trim() !== '') out.value = number(adjustment.value);
+      else if (adjustment.amount.trim() !== '') out.amount = number(adjustment.amount);
+      if (adjustment.account_code) out.account_code = adjustment.account_code;
+      return out;
+    });
+  }
   return body;
 }
 
@@ -166,25 +228,16 @@ export class FinanceBill extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    ...screenStyles,
+    formStyles,
+    tableStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-2); overflow-wrap: anywhere; }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
-      .back { margin: 0 0 var(--wpk-space-3); }
+      h1 { margin-bottom: var(--wpk-space-2); overflow-wrap: anywhere; }
       .state { margin: 0 0 var(--wpk-space-3); }
-      form { display: grid; gap: var(--wpk-space-3); }
-      .grid { display: grid; gap: var(--wpk-space-3); grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); align-items: start; }
       fieldset { border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-3); margin: 0; display: grid; gap: var(--wpk-space-3); min-width: 0; }
       legend { font-weight: var(--wpk-font-weight-bold); padding: 0 var(--wpk-space-1); }
       .tax { display: grid; gap: var(--wpk-space-2) var(--wpk-space-3); grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); align-items: end; padding-left: var(--wpk-space-3); border-left: 3px solid var(--wpk-color-border); }
-      .field { display: grid; gap: var(--wpk-space-1); min-width: 0; }
-      .grid > *, .tax > * { min-width: 0; }
-      .field select { width: 100%; }
-      .field label { font-weight: var(--wpk-font-weight-bold); font-size: var(--wpk-font-size-s); }
-      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); max-width: 100%; }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
-      .row { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; }
+      .tax > * { min-width: 0; }
       dl.totals { display: grid; grid-template-columns: max-content max-content; gap: var(--wpk-space-1) var(--wpk-space-4); margin: 0; justify-content: end; }
       dl.totals dt { color: var(--wpk-color-text-muted); }
       dl.totals dd { margin: 0; text-align: right; font-variant-numeric: tabular-nums; }
@@ -192,12 +245,7 @@ export class FinanceBill extends LitElement {
       dl.facts { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: var(--wpk-space-2) var(--wpk-space-4); margin: 0 0 var(--wpk-space-4); }
       dl.facts dt { color: var(--wpk-color-text-muted); }
       dl.facts dd { margin: 0; overflow-wrap: anywhere; }
-      .wrap { overflow-x: auto; }
-      .wrap:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 2px; }
-      table { border-collapse: collapse; width: 100%; }
-      caption { text-align: left; font-weight: var(--wpk-font-weight-bold); padding-bottom: var(--wpk-space-2); }
-      th, td { text-align: left; padding: var(--wpk-space-2); border-bottom: 1px solid var(--wpk-color-border); vertical-align: top; }
-      .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+      ul.tags { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); list-style: none; margin: 0; padding: 0; }
       .moves { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin: var(--wpk-space-3) 0; }
     `,
   ];
@@ -236,7 +284,7 @@ export class FinanceBill extends LitElement {
       } catch {
         // No bill to read (or no right to): the default stands.
       }
-      this.draft = { date: today(), due_date: '', currency, exchange_rate: '', company_mrn: '', memo: '', department: '', location: '', project: '', items: [emptyItem()] };
+      this.draft = { date: today(), due_date: '', currency, exchange_rate: '', company_mrn: '', memo: '', department: '', location: '', project: '', tags: '', items: [emptyItem()], adjustments: [] };
       return;
     }
     try {
@@ -276,11 +324,12 @@ export class FinanceBill extends LitElement {
   }
 
   private fields(): string[] {
-    const fields = ['date', 'due_date', 'currency', 'exchange_rate', 'company_mrn', 'memo', 'dimensions', 'items'];
+    const fields = ['date', 'due_date', 'currency', 'exchange_rate', 'company_mrn', 'memo', 'dimensions', 'tags', 'items', 'adjustments'];
     this.draft?.items.forEach((item, index) => {
-      fields.push(`items.${index}`, `items.${index}.description`, `items.${index}.account_code`, `items.${index}.amount`, `items.${index}.taxes`);
+      fields.push(...['', '.description', '.account_code', '.quantity', '.unit_price', '.discount', '.amount', '.taxes'].map((name) => `items.${index}${name}`));
       item.taxes.forEach((_, tax) => fields.push(`items.${index}.taxes.${tax}`, `items.${index}.taxes.${tax}.name`, `items.${index}.taxes.${tax}.rate`));
     });
+    this.draft?.adjustments.forEach((_, index) => fields.push(...['', '.label', '.type', '.value', '.amount'].map((name) => `adjustments.${index}${name}`)));
     return fields;
   }
 
@@ -350,10 +399,42 @@ export class FinanceBill extends LitElement {
       ${this.accounts.map((account) => html`<option value=${account.code} ?selected=${account.code === selected}>${accountLabel(account)}</option>`)}`;
   }
 
+  /** A decimal field of the editor (a number keyboard on a phone), the refusal that names it under it. */
+  private decimalInput(name: string, label: string, value: string, apply: (draft: BillDraft, value: string) => void, help?: string) {
+    const refusal = this.refusal;
+    return html`<wa-input name=${name} label=${label} type="number" min="0" step="any" inputmode="decimal" .value=${value} aria-invalid=${invalid(refusal, name)} @input=${this.input(apply)}>${hint(refusal, name, help)}</wa-input>`;
+  }
+
+  private adjustmentEditor(adjustment: AdjustmentDraft, index: number) {
+    const field = (name: string) => `adjustments.${index}.${name}`;
+    const refusal = this.refusal;
+    const currency = this.draft!.currency;
+    return html`<fieldset>
+      <legend>Adjustment ${index + 1}</legend>
+      ${refusal?.field === `adjustments.${index}` ? html`<p class="error" role="alert" tabindex="-1" data-field=${refusal.field}>${refusal.message}</p>` : nothing}
+      <div class="grid">
+        <wa-input name=${field('label')} label="Label" maxlength="200" .value=${adjustment.label} aria-invalid=${invalid(refusal, field('label'))}
+          @input=${this.input((draft, value) => (draft.adjustments[index]!.label = value))}>${hint(refusal, field('label'), 'Default: Discount or Charge.')}</wa-input>
+        <div class="field">
+          <label for=${`adjustment-type-${index}`}>Type</label>
+          <select id=${`adjustment-type-${index}`} name=${field('type')} @change=${this.input((draft, value) => (draft.adjustments[index]!.type = value === 'charge' ? 'charge' : 'discount'))}>
+            <option value="discount" ?selected=${adjustment.type === 'discount'}>Discount (lowers the total)</option>
+            <option value="charge" ?selected=${adjustment.type === 'charge'}>Charge (raises the total)</option>
+          </select>
+        </div>
+        ${this.decimalInput(field('value'), 'Percent of the subtotal', adjustment.value, (draft, value) => (draft.adjustments[index]!.value = value), 'Or an amount:')}
+        ${this.decimalInput(field('amount'), `Amount (${currency})`, adjustment.amount, (draft, value) => (draft.adjustments[index]!.amount = value), 'Used when no percent is given.')}
+      </div>
+      <div class="row"><wa-button size="small" appearance="outlined" variant="danger" @click=${() => this.edit((draft) => draft.adjustments.splice(index, 1))}>Remove adjustment ${index + 1}</wa-button></div>
+    </fieldset>`;
+  }
+
   private itemEditor(item: ItemDraft, index: number, count: number) {
     const field = (name: string) => `items.${index}.${name}`;
     const refusal = this.refusal;
     const lineError = refusal?.field === `items.${index}` || refusal?.field === field('taxes');
+    const currency = this.draft!.currency;
+    const priced = item.unit_price.trim() !== '';
     return html`<fieldset>
       <legend>Line ${index + 1}</legend>
       ${lineError ? html`<p class="error" role="alert" tabindex="-1" data-field=${refusal!.field!}>${refusal!.message}</p>` : nothing}
@@ -368,8 +449,14 @@ export class FinanceBill extends LitElement {
           </select>
           ${refusal?.field === field('account_code') ? html`<span id=${`account-${index}-error`} class="error">${refusal.message}</span>` : nothing}
         </div>
-        <wa-input name=${field('amount')} label=${`Amount (${this.draft!.currency})`} type="number" min="0" step="any" inputmode="decimal" .value=${item.amount} aria-invalid=${invalid(refusal, field('amount'))}
-          @input=${this.input((draft, value) => (draft.items[index]!.amount = value))}>${hint(refusal, field('amount'))}</wa-input>
+      </div>
+      <div class="grid">
+        ${this.decimalInput(field('quantity'), 'Quantity', item.quantity, (draft, value) => (draft.items[index]!.quantity = value), 'With a unit price; 1 when empty.')}
+        ${this.decimalInput(field('unit_price'), `Unit price (${currency})`, item.unit_price, (draft, value) => (draft.items[index]!.unit_price = value))}
+        ${this.decimalInput(field('discount'), `Discount (${currency})`, item.discount, (draft, value) => (draft.items[index]!.discount = value), 'An amount off the line.')}
+        ${priced
+          ? html`<wa-input name=${field('amount')} label=${`Amount (${currency})`} readonly .value=${shownAmount(currency, item)} aria-invalid=${invalid(refusal, field('amount'))}>${hint(refusal, field('amount'), 'Quantity × unit price − discount.')}</wa-input>`
+          : this.decimalInput(field('amount'), `Amount (${currency})`, item.amount, (draft, value) => (draft.items[index]!.amount = value))}
       </div>
       ${item.taxes.map(
         (tax, taxIndex) => html`<div class="tax" role="group" aria-label=${`Tax ${taxIndex + 1} of line ${index + 1}`}>
@@ -393,7 +480,7 @@ export class FinanceBill extends LitElement {
     return html`<dl class="totals" aria-label=${label}>
       <dt>Subtotal</dt><dd>${money(values.subtotal, currency)}</dd>
       <dt>Tax</dt><dd>${money(values.tax, currency)}</dd>
-      ${values.adjustments !== fromMicros(0n, currencyPlaces(currency)) ? html`<dt>Adjustments</dt><dd>${money(values.adjustments, currency)}</dd>` : nothing}
+      ${toMicros(values.adjustments) !== 0n ? html`<dt>Adjustments</dt><dd>${money(values.adjustments, currency)}</dd>` : nothing}
       <dt class="grand">Total</dt><dd class="grand">${money(values.total, currency)}</dd>
     </dl>`;
   }
@@ -421,12 +508,18 @@ export class FinanceBill extends LitElement {
         <wa-input name="department" label="Department" maxlength="200" .value=${draft.department} aria-invalid=${invalid(refusal, 'dimensions')} @input=${text('department')}>${hint(refusal, 'dimensions')}</wa-input>
         <wa-input name="location" label="Location" maxlength="200" .value=${draft.location} @input=${text('location')}></wa-input>
         <wa-input name="project" label="Project" maxlength="200" .value=${draft.project} @input=${text('project')}></wa-input>
+        <wa-input name="tags" label="Tags" maxlength="2600" .value=${draft.tags} aria-invalid=${invalid(refusal, 'tags')} @input=${text('tags')}>${hint(refusal, 'tags', 'Comma-separated; the bills list filters by one.')}</wa-input>
       </div>
       <h2>Line items</h2>
       ${refusal?.field === 'items' ? html`<p class="error" role="alert" tabindex="-1" data-field="items">${refusal.message}</p>` : nothing}
       ${draft.items.map((item, index) => this.itemEditor(item, index, draft.items.length))}
       <div class="row">${draft.items.length < 200 ? html`<wa-button appearance="outlined" @click=${() => this.edit((next) => next.items.push(emptyItem()))}>Add a line</wa-button>` : nothing}</div>
-      ${this.totals(billTotals(draft.currency, draft.items, this.bill?.adjustments ?? []), draft.currency, 'Totals')}
+      <h2>Adjustments</h2>
+      ${refusal?.field === 'adjustments' ? html`<p class="error" role="alert" tabindex="-1" data-field="adjustments">${refusal.message}</p>` : nothing}
+      ${draft.adjustments.length === 0 ? html`<p class="muted">A discount or a charge on the whole bill (early-payment discount, shipping).</p>` : nothing}
+      ${draft.adjustments.map((adjustment, index) => this.adjustmentEditor(adjustment, index))}
+      <div class="row">${draft.adjustments.length < 20 ? html`<wa-button appearance="outlined" @click=${() => this.edit((next) => next.adjustments.push(emptyAdjustment()))}>Add an adjustment</wa-button>` : nothing}</div>
+      ${this.totals(billTotals(draft.currency, draft.items, totalsAdjustments(draft.adjustments)), draft.currency, 'Totals')}
       <wa-textarea name="memo" label="Memo" maxlength="5000" rows="2" .value=${draft.memo} aria-invalid=${invalid(refusal, 'memo')} @input=${text('memo')}>${hint(refusal, 'memo')}</wa-textarea>
       <div><wa-button type="submit" variant="brand" ?loading=${this.busy} ?disabled=${this.busy}>${this.bill ? 'Save draft' : 'Record draft bill'}</wa-button></div>
     </form>`;
@@ -439,6 +532,7 @@ export class FinanceBill extends LitElement {
         <dt>Supplier</dt><dd>${bill.company_mrn ? html`<wpk-mrn-chip mrn=${bill.company_mrn}></wpk-mrn-chip>` : 'None given'}</dd>
         ${bill.currency !== bill.base_currency ? html`<dt>Exchange rate</dt><dd>${bill.exchange_rate} ${bill.base_currency} per ${bill.currency}</dd>` : nothing}
         ${bill.memo ? html`<dt>Memo</dt><dd>${bill.memo}</dd>` : nothing}
+        ${bill.tags.length ? html`<dt>Tags</dt><dd><ul class="tags">${bill.tags.map((tag) => html`<li>${appLink(`/?${new URLSearchParams({ tag })}`, tag)}</li>`)}</ul></dd>` : nothing}
       </dl>
       <div class="wrap" tabindex="0" role="region" aria-label="Line items">
         <table>
@@ -447,7 +541,7 @@ export class FinanceBill extends LitElement {
           <tbody>
             ${bill.items.map(
               (item) => html`<tr>
-                <td>${item.description}</td>
+                <td>${item.description}${item.unit_price !== null ? html`<br /><span class="muted">${item.quantity ?? '1'} × ${money(item.unit_price, bill.currency)}${item.discount !== null && Number(item.discount) ? ` − ${money(item.discount, bill.currency)}` : ''}</span>` : nothing}</td>
                 <td>${item.account_code}</td>
                 <td>${item.taxes.map((tax, index) => html`${index ? html`<br />` : nothing}${tax.name}: ${money(tax.amount, bill.currency)}${tax.reverse_charge ? ' (reverse charge)' : ''}`)}</td>
                 <td class="num">${money(item.amount, bill.currency)}</td>
@@ -456,6 +550,23 @@ export class FinanceBill extends LitElement {
           </tbody>
         </table>
       </div>
+      ${bill.adjustments.length
+        ? html`<div class="wrap" tabindex="0" role="region" aria-label="Adjustments">
+            <table>
+              <caption>Adjustments</caption>
+              <thead><tr><th scope="col">Label</th><th scope="col">Type</th><th scope="col" class="num">Amount</th></tr></thead>
+              <tbody>
+                ${bill.adjustments.map(
+                  (adjustment) => html`<tr>
+                    <td>${adjustment.label}${adjustment.value !== null ? ` (${adjustment.value} %)` : ''}</td>
+                    <td>${adjustment.type === 'discount' ? 'Discount' : 'Charge'}</td>
+                    <td class="num">${money(adjustment.amount, bill.currency)}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+        : nothing}
       ${this.totals({ subtotal: bill.subtotal, tax: bill.tax_total, adjustments: bill.adjustment_total, total: bill.total }, bill.currency, 'Totals')}
       ${bill.currency !== bill.base_currency ? html`<p class="muted">In ${bill.base_currency}: ${money(bill.base_total, bill.base_currency)}</p>` : nothing}`;
   }

@@ -1,5 +1,6 @@
-import { LitElement, css, html, kit, navigate, routeQuery, sharedStyles, type TableColumn } from '@wpk/ui';
-import { STATUS_LABELS, appLink, day, money, type Bill, type BillStatus } from '../api.js';
+import { appLink, LitElement, css, html, kit, navigate, nothing, routeQuery, type TableColumn } from '@wpk/ui';
+import { STATUS_LABELS, day, money, type Bill, type BillStatus } from '../api.js';
+import { listStyles, screenStyles } from '../styles.js';
 
 const STATUSES = Object.keys(STATUS_LABELS) as BillStatus[];
 
@@ -19,17 +20,9 @@ export class FinanceBills extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    ...screenStyles,
+    listStyles,
     css`
-      :host { display: block; }
-      header { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: center; justify-content: space-between; margin-bottom: var(--wpk-space-3); }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0; }
-      .new { display: inline-block; padding: var(--wpk-space-2) var(--wpk-space-3); border-radius: var(--wpk-radius-m); background: var(--wpk-color-brand-fill); }
-      .new a { color: var(--wpk-color-on-brand-fill); text-decoration: none; font-weight: var(--wpk-font-weight-bold); }
-      .filter { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-bottom: var(--wpk-space-3); }
-      label { font-weight: var(--wpk-font-weight-bold); }
-      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
       .amount { text-align: right; white-space: nowrap; }
     `,
   ];
@@ -54,13 +47,17 @@ export class FinanceBills extends LitElement {
 
   private filter(event: Event): void {
     const status = (event.target as HTMLSelectElement).value;
-    void navigate(status ? `/?${new URLSearchParams({ status })}` : '/', { replace: true });
+    const tag = routeQuery(this.path).get('tag');
+    const query = new URLSearchParams({ ...(status ? { status } : {}), ...(tag ? { tag } : {}) });
+    void navigate(query.size ? `/?${query}` : '/', { replace: true });
   }
 
   protected override render() {
     const wanted = routeQuery(this.path).get('status');
     const status = STATUSES.includes(wanted as BillStatus) ? (wanted as BillStatus) : null;
-    const source = status ? `/finance/bills?${new URLSearchParams({ status })}` : '/finance/bills';
+    const tag = routeQuery(this.path).get('tag')?.trim() || null;
+    const query = new URLSearchParams({ ...(status ? { status } : {}), ...(tag ? { tag } : {}) });
+    const source = query.size ? `/finance/bills?${query}` : '/finance/bills';
     return html`<header>
         <h1>Bills</h1>
         <span class="new">${appLink('/bills/new', 'New bill')}</span>
@@ -71,8 +68,9 @@ export class FinanceBills extends LitElement {
           <option value="" ?selected=${!status}>Every state</option>
           ${STATUSES.map((value) => html`<option value=${value} ?selected=${status === value}>${STATUS_LABELS[value]}</option>`)}
         </select>
+        ${tag ? html`<span>Tagged <strong>${tag}</strong> (${appLink(status ? `/?${new URLSearchParams({ status })}` : '/', 'every tag')})</span>` : nothing}
       </div>
-      <wpk-data-table caption=${status ? `${STATUS_LABELS[status]} bills, newest first` : 'Every bill, newest first'} .source=${source} .columns=${this.columns}
+      <wpk-data-table caption=${`${status ? `${STATUS_LABELS[status]} bills` : 'Every bill'}${tag ? ` tagged ${tag}` : ''}, newest first`} .source=${source} .columns=${this.columns}
         empty=${status ? `No ${STATUS_LABELS[status].toLowerCase()} bill.` : 'No bill yet: record the first one.'}></wpk-data-table>`;
   }
 }

@@ -1,5 +1,6 @@
-import { LitElement, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type TableColumn } from '@wpk/ui';
-import { accountLabel, allAccounts, amount, appLink, day, hint, invalid, refusalOf, type Account, type Budget, type Refusal } from '../api.js';
+import { appLink, LitElement, css, errorText, html, kit, navigate, nothing, toast, type TableColumn } from '@wpk/ui';
+import { accountLabel, allAccounts, amount, day, hint, invalid, refusalOf, type Account, type Budget, type Refusal } from '../api.js';
+import { formStyles, screenStyles } from '../styles.js';
 
 const FIELDS = ['account_id', 'period_start', 'period_end', 'amount', 'dimensions', 'notes'] as const;
 
@@ -35,20 +36,11 @@ export class FinanceBudgets extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    ...screenStyles,
+    formStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
-      form { display: grid; gap: var(--wpk-space-3); max-width: 48rem; }
-      .grid { display: grid; gap: var(--wpk-space-3); grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); align-items: start; }
-      .field { display: grid; gap: var(--wpk-space-1); min-width: 0; }
-      .grid > *, .tax > * { min-width: 0; }
-      .field select { width: 100%; }
-      .field label { font-weight: var(--wpk-font-weight-bold); font-size: var(--wpk-font-size-s); }
-      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); max-width: 100%; }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
-      .row { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: center; }
+      form { max-width: 48rem; }
+      .row { gap: var(--wpk-space-3); }
       .num { white-space: nowrap; font-variant-numeric: tabular-nums; }
     `,
   ];

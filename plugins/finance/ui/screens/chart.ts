@@ -1,14 +1,4 @@
-import { LitElement, css, html, nothing, sharedStyles } from '@wpk/ui';
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-/** An SVG element with its attributes (and text): built with the DOM, so no markup is ever parsed from data. */
-function node(name: string, attributes: Record<string, string | number>, text?: string): SVGElement {
-  const element = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
+import { LitElement, css, html, nothing, sharedStyles, svg } from '@wpk/ui';
 
 /** One series of a bar chart: a name (the legend's) and one value per category. */
 export interface ChartSeries {
@@ -24,7 +14,8 @@ const AFTER = 10;
 const VALUE_ROOM = 84;
 
 /**
- * `<finance-bar-chart>`: horizontal grouped bars drawn as SVG, no chart library. Each category is a
+ * `<finance-bar-chart>`: horizontal grouped bars drawn as SVG with Lit's `svg` templates (every
+ * label and value is bound as text, never parsed as markup), no chart library. Each category is a
  * label and one bar per series, the bar's value written beside it. For assistive technology the SVG
  * is one image named by `label`, each bar carries its own title, and the screen's table next to the
  * chart holds the same figures (the chart is never the only place a number is).
@@ -73,22 +64,22 @@ export class FinanceBarChart extends LitElement {
     const room = WIDTH - VALUE_ROOM;
     const block = LABEL + this.series.length * (BAR + GAP) + AFTER;
     const height = this.categories.length * block;
-    const chart = node('svg', { viewBox: `0 0 ${WIDTH} ${height}`, role: 'img', 'aria-label': this.label, preserveAspectRatio: 'xMinYMin meet' });
-    this.categories.forEach((category, index) => {
+    const bars = this.categories.map((category, index) => {
       const top = index * block;
-      chart.append(node('text', { class: 'category', x: 0, y: top + 12 }, category));
-      this.series.forEach((entry, seriesIndex) => {
-        const value = entry.values[index] ?? 0;
-        const length = max > 0 ? Math.max(0, (value / max) * room) : 0;
-        const y = top + LABEL + seriesIndex * (BAR + GAP);
-        const bar = node('rect', { class: `s${seriesIndex % 4}`, x: 1, y, width: Math.max(length, value > 0 ? 2 : 0), height: BAR, rx: 2 });
-        bar.append(node('title', {}, `${category}, ${entry.name}: ${this.format(value)}`));
-        chart.append(bar, node('text', { class: 'value', x: length + 6, y: y + BAR - 3 }, this.format(value)));
-      });
+      return svg`<text class="category" x="0" y=${top + 12}>${category}</text>
+        ${this.series.map((entry, seriesIndex) => {
+          const value = entry.values[index] ?? 0;
+          const length = max > 0 ? Math.max(0, (value / max) * room) : 0;
+          const y = top + LABEL + seriesIndex * (BAR + GAP);
+          return svg`<rect class=${`s${seriesIndex % 4}`} x="1" y=${y} width=${Math.max(length, value > 0 ? 2 : 0)} height=${BAR} rx="2"><title>${`${category}, ${entry.name}: ${this.format(value)}`}</title></rect>
+            <text class="value" x=${length + 6} y=${y + BAR - 3}>${this.format(value)}</text>`;
+        })}`;
     });
-    chart.append(node('line', { class: 'axis', x1: 0.5, y1: 0, x2: 0.5, y2: height }));
     return html`<figure>
-      ${chart}
+      <svg viewBox=${`0 0 ${WIDTH} ${height}`} role="img" aria-label=${this.label} preserveAspectRatio="xMinYMin meet">
+        ${bars}
+        <line class="axis" x1="0.5" y1="0" x2="0.5" y2=${height}></line>
+      </svg>
       ${this.series.length > 1
         ? html`<ul aria-label="Legend">${this.series.map((entry, index) => html`<li><span class=${`swatch s${index % 4}`}></span>${entry.name}</li>`)}</ul>`
         : nothing}

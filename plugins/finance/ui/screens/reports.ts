@@ -1,9 +1,8 @@
-import { LitElement, css, errorText, html, kit, navigate, nothing, routeQuery, sharedStyles } from '@wpk/ui';
+import { appLink, LitElement, css, errorText, html, kit, navigate, nothing, routeQuery } from '@wpk/ui';
 import {
   accountLabel,
   allAccounts,
   amount,
-  appLink,
   day,
   today,
   type Account,
@@ -19,6 +18,7 @@ import {
   type TrialBalanceTotals,
 } from '../api.js';
 import './chart.js';
+import { screenStyles, tableStyles } from '../styles.js';
 
 const REPORTS = [
   { slug: 'budget-vs-actual', label: 'Budget vs actual' },
@@ -92,26 +92,15 @@ export class FinanceReports extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    ...screenStyles,
+    tableStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-4) 0 var(--wpk-space-2); }
+      h2 { margin-top: var(--wpk-space-4); }
       nav ul { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); list-style: none; margin: 0 0 var(--wpk-space-3); padding: 0; }
       nav a { display: inline-block; padding: var(--wpk-space-1) var(--wpk-space-3); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-pill); text-decoration: none; color: var(--wpk-color-text); }
       nav a[aria-current='page'] { background: var(--wpk-color-brand-fill); border-color: var(--wpk-color-brand-fill); color: var(--wpk-color-on-brand-fill); font-weight: var(--wpk-font-weight-bold); }
       form { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: end; margin-bottom: var(--wpk-space-3); }
-      .field { display: grid; gap: var(--wpk-space-1); }
-      .field label { font-weight: var(--wpk-font-weight-bold); font-size: var(--wpk-font-size-s); }
-      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); max-width: 100%; }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
-      .wrap { overflow-x: auto; }
-      .wrap:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 2px; }
-      table { border-collapse: collapse; width: 100%; }
-      caption { text-align: left; font-weight: var(--wpk-font-weight-bold); padding-bottom: var(--wpk-space-2); }
-      th, td { text-align: left; padding: var(--wpk-space-2); border-bottom: 1px solid var(--wpk-color-border); vertical-align: top; }
       tfoot th, tfoot td { font-weight: var(--wpk-font-weight-bold); border-top: 2px solid var(--wpk-color-border-strong); }
-      .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
       .over { color: var(--wpk-color-danger); }
     `,
   ];
