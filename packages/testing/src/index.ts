@@ -10,6 +10,7 @@ export { openSocket, openWelcomedSocket, quiet } from './sockets.js';
 export type { RefusedUpgrade, SocketMessage, SocketOptions, TestSocket } from './sockets.js';
 export { API_VERSION, TestPlatform, TestWorkspace } from './platform.js';
 export { ok, startWorld } from './world.js';
+export { docSections, documentedRoutes, manifestRoutes } from './docs.js';
 export type { World, WorldEvent, WorldOptions } from './world.js';
 export type { CapturedEvent, CapturedSearchChange, DeliveryOutcome, MemberOptions, PermissionMatrixOptions, PermissionMatrixRow, TestApp, TestCaller, TestMember, TestPlatformOptions, TestResponse } from './platform.js';
 

@@ -66,9 +66,16 @@ function namespaceOf(app: TestApp): string {
   return manifest.publisher ? `ext.${manifest.publisher}.${manifest.slug}` : manifest.slug;
 }
 
-/** Asserts a 200 answer and returns its `data`; otherwise throws with the answer, so a failed step names itself. */
+/**
+ * Asserts a 200 answer and returns its `data`; otherwise throws with the answer, so a failed step
+ * names itself. Given the request's promise (`await ok(owner.post(...))`), it waits for it first.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely and assert their exact shape
-export function ok<T = any>(response: TestResponse): T {
+export function ok<T = any>(response: Promise<TestResponse>): Promise<T>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+export function ok<T = any>(response: TestResponse): T;
+export function ok<T>(response: TestResponse | Promise<TestResponse>): T | Promise<T> {
+  if (response instanceof Promise) return response.then((answer) => ok<T>(answer));
   if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body.data as T;
 }

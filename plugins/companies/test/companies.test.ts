@@ -1,6 +1,6 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { startWorld, type World } from '@wpk/testing';
+import { ok, startWorld, type World } from '@wpk/testing';
 import app from '../src/index.js';
 
 let world: World;
@@ -10,15 +10,8 @@ test.before(async () => {
   world = await startWorld({ app, subdomain: 'companies' });
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 
 /** Row count of the app's table in the test workspace. */
 const rows = async () => (await world.platform.query<{ n: number }>('SELECT count(*)::int AS n FROM app_companies.companies WHERE workspace_id = :id', { id: world.workspace.id }))[0].n;

@@ -11,9 +11,7 @@ test.before(async () => {
   world = await startContactsWorld('contacts');
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 /** Row counts of the app's tables in the test workspace. */
 const counts = async () =>

@@ -23,9 +23,7 @@ test.before(async () => {
   cid = await world.member();
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 async function schedule(attendees: unknown[] = [], extra: Record<string, unknown> = {}) {
   return ok(await ann.post('/meetings', { title: 'Quarterly review', starts_at: START, ends_at: END, attendees, ...extra }));

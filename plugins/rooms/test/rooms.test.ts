@@ -18,9 +18,7 @@ test.before(async () => {
   cid = await world.member(['rooms.rooms.read', 'rooms.sessions.join']);
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('POST /rooms creates a room with the caller as owner and the named members; room.created and one member.added each', async (t) => {
   world.takeEvents();

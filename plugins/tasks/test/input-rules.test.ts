@@ -1,13 +1,8 @@
 import test from 'ava';
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 const TEXT = 'must not contain NUL characters or unpaired surrogates';
 
 test.before(async () => {
@@ -15,9 +10,7 @@ test.before(async () => {
   owner = world.owner;
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('ids are strings: every route answers an id of any shape that names nothing with its 404', async (t) => {
   const board = await ok(owner.request('POST', '/boards', { title: 'Ids' }));
