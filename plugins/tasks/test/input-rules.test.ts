@@ -1,9 +1,17 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
 const TEXT = 'must not contain NUL characters or unpaired surrogates';
+
+/** Each case (method, path, payload, error) answers `status` with exactly `{"error": error}`. */
+async function expectRefusals(t: ExecutionContext, status: number, cases: Array<[string, string, unknown, string]>): Promise<void> {
+  for (const [method, url, payload, error] of cases) {
+    const reply = await owner.request(method, url, payload);
+    t.deepEqual([reply.status, reply.body], [status, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
+  }
+}
 
 test.before(async () => {
   world = await tasksWorld('inputs');
@@ -37,10 +45,7 @@ test.serial('ids are strings: every route answers an id of any shape that names 
       ['GET', `/schedules/${p}`, undefined, `Schedule ${id} not found`],
       ['PUT', `/tasks/${task.id}/board`, { board_id: id }, `Board ${id} not found`],
     ];
-    for (const [method, url, payload, error] of cases) {
-      const reply = await owner.request(method, url, payload);
-      t.deepEqual([reply.status, reply.body], [404, { error }], `${method} ${url}`);
-    }
+    await expectRefusals(t, 404, cases);
   }
   t.deepEqual(world.takeEvents(), []);
 });
@@ -63,10 +68,7 @@ test.serial('blank names (spaces and a tab) of schedules, views, topics and lane
     ['PATCH', `/boards/${board.id}/topics/${topic.id}`, { name: blank }, 'name is not allowed to be empty'],
     ['PATCH', `/boards/${board.id}/columns`, { old_name: 'To do', new_name: blank }, 'new_name is not allowed to be empty'],
   ];
-  for (const [method, url, payload, error] of cases) {
-    const reply = await owner.request(method, url, payload);
-    t.deepEqual([reply.status, reply.body], [400, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
-  }
+  await expectRefusals(t, 400, cases);
   t.deepEqual(world.takeEvents(), []);
   t.deepEqual((await ok(owner.request('GET', `/boards/${board.id}/topics`))).map((row: { name: string }) => row.name), ['Design']);
 });
@@ -90,10 +92,7 @@ test.serial('NUL and unpaired surrogates in names, lanes, titles and path ids ar
     ['GET', '/tasks?q=%00', undefined, `query parameter q ${TEXT}`],
     ['POST', '/schedules', { name: 'S', start_date: '2026-02-29' }, 'start_date must be a real date in YYYY-MM-DD form'],
   ];
-  for (const [method, url, payload, error] of cases) {
-    const reply = await owner.request(method, url, payload);
-    t.deepEqual([reply.status, reply.body], [400, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
-  }
+  await expectRefusals(t, 400, cases);
   t.deepEqual(world.takeEvents(), []);
   t.like(await ok(owner.request('GET', `/boards/${board.id}`)), { title: 'Text', lanes: ['To do', 'In progress', 'Done'] });
 });
