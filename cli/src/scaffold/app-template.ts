@@ -184,7 +184,7 @@ customElements.define('${screenElement(slug)}', ItemsScreen);
     'test/ui.test.ts': `import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, sidewaysOverflow, signIn, type Browser } from '@wpk/testing/browser';
+import { appFrame, browserContext, checkPage, launchChromium, signIn, type Browser } from '@wpk/testing/browser';
 
 // The front-end in Chromium (CHROMIUM_PATH, default /usr/bin/chromium), through the real routes:
 // sign in, open the app in the workspace shell, add an item; axe-clean, no CSP violation, at two widths.
@@ -215,10 +215,7 @@ for (const width of [1280, 375]) {
     await frame.getByLabel('Title').fill(\`Item at \${width}\`);
     await frame.getByRole('button', { name: 'Add item' }).click();
     await frame.getByRole('cell', { name: \`Item at \${width}\` }).waitFor();
-    t.deepEqual(await cspViolations(page), []);
-    t.deepEqual(await accessibilityViolations(page), []);
-    t.true((await sidewaysOverflow(page)) <= 0);
-    t.true((await sidewaysOverflow(frame)) <= 0);
+    await checkPage(t, page, frame, \`at \${width} px\`);
     await page.context().close();
   });
 }
@@ -402,9 +399,7 @@ test.before(async () => {
   ({ platform, workspace } = world);
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 const searchTitles = async (caller: TestWorkspace['owner'], q: string) => {
   const response = await caller.get(\`/search?app=${ns}&q=\${encodeURIComponent(q)}\`);

@@ -104,3 +104,44 @@ export async function saveScreenshot(page: Page, file: string): Promise<Buffer> 
   }
   return bytes;
 }
+
+/** The assertions `checkPage` makes (an ava `t` fits). */
+export interface PageAssertions {
+  deepEqual(actual: string[], expected: string[], message: string): unknown;
+  true(actual: boolean, message: string): unknown;
+}
+
+/**
+ * A front-end's standing checks at one step: no Content-Security-Policy violation, axe-clean (the
+ * shell and every frame), and nothing wider than the window (the shell) or its frame (the app's,
+ * when there is one). Each message starts with `label`.
+ */
+export async function checkPage(t: PageAssertions, page: Page, frame: Frame | null, label: string): Promise<void> {
+  t.deepEqual(await cspViolations(page), [], `CSP: ${label}`);
+  t.deepEqual(await accessibilityViolations(page), [], `axe: ${label}`);
+  t.true((await sidewaysOverflow(page)) <= 0, `${label}: the shell is wider than the window`);
+  if (frame) t.true((await sidewaysOverflow(frame)) <= 0, `${label}: the app is wider than its frame`);
+}
+
+/** What `openApp` needs: where, as whom, and how the app shows in the launcher and its frame. */
+export interface OpenAppOptions {
+  /** The workspace's origin (`platform.url(subdomain, '')`). */
+  origin: string;
+  /** Who signs in. */
+  email: string;
+  /** The launcher tile's link name (matched exactly with `exact`). */
+  link: string;
+  exact?: boolean;
+  /** The app's slug: the shell opens at `/app/{slug}/`. */
+  slug: string;
+  /** What the app's front-end renders once it is ready (see appFrame). */
+  ready: string;
+}
+
+/** Signs in on `page` and opens the app from the launcher's tile: the shell at `/app/{slug}/` with the app's frame. */
+export async function openApp(page: Page, options: OpenAppOptions): Promise<{ page: Page; frame: Frame }> {
+  await signIn(page, options.origin, options.email);
+  await page.getByRole('link', { name: options.link, ...(options.exact ? { exact: true } : {}) }).click();
+  await page.waitForURL(`${options.origin}/app/${options.slug}/`);
+  return { page, frame: await appFrame(page, options.ready) };
+}

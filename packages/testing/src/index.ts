@@ -8,9 +8,10 @@ import { TestPlatform, type TestPlatformOptions } from './platform.js';
 export { TestClock } from './clock.js';
 export { openSocket, openWelcomedSocket, quiet } from './sockets.js';
 export type { RefusedUpgrade, SocketMessage, SocketOptions, TestSocket } from './sockets.js';
-export { API_VERSION, TestPlatform, TestWorkspace } from './platform.js';
-export { ok, startWorld } from './world.js';
-export type { World, WorldEvent, WorldOptions } from './world.js';
+export { API_VERSION, freePort, TestPlatform, TestWorkspace } from './platform.js';
+export { checkMatrixRows, ok, startWorld } from './world.js';
+export { docSections, documentedRoutes, manifestRoutes, unnamedInDoc } from './docs.js';
+export type { MatrixAssertions, World, WorldEvent, WorldOptions } from './world.js';
 export type { CapturedEvent, CapturedSearchChange, DeliveryOutcome, MemberOptions, PermissionMatrixOptions, PermissionMatrixRow, TestApp, TestCaller, TestMember, TestPlatformOptions, TestResponse } from './platform.js';
 
 /** Boots a test platform with your apps: `const platform = await createTestPlatform({ apps: [app] })`. */

@@ -64,7 +64,7 @@ export interface TestPlatformOptions {
 }
 
 /** A free TCP port on the loopback address. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

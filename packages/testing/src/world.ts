@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { TestPlatform, type MemberOptions, type TestApp, type TestMember, type TestPlatformOptions, type TestResponse, type TestWorkspace } from './platform.js';
+import { TestPlatform, type MemberOptions, type PermissionMatrixRow, type TestApp, type TestMember, type TestPlatformOptions, type TestResponse, type TestWorkspace } from './platform.js';
 
 /** An event the app under test staged and the platform wrote (a 2xx answer or a handled delivery). */
 export interface WorldEvent {
@@ -66,9 +66,16 @@ function namespaceOf(app: TestApp): string {
   return manifest.publisher ? `ext.${manifest.publisher}.${manifest.slug}` : manifest.slug;
 }
 
-/** Asserts a 200 answer and returns its `data`; otherwise throws with the answer, so a failed step names itself. */
+/**
+ * Asserts a 200 answer and returns its `data`; otherwise throws with the answer, so a failed step
+ * names itself. Given the request's promise (`await ok(owner.post(...))`), it waits for it first.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely and assert their exact shape
-export function ok<T = any>(response: TestResponse): T {
+export function ok<T = any>(response: Promise<TestResponse>): Promise<T>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+export function ok<T = any>(response: TestResponse): T;
+export function ok<T>(response: TestResponse | Promise<TestResponse>): T | Promise<T> {
+  if (response instanceof Promise) return response.then((answer) => ok<T>(answer));
   if (response.status !== 200) throw new Error(`expected 200, got ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body.data as T;
 }
@@ -137,5 +144,23 @@ export async function startWorld(options: WorldOptions): Promise<World> {
   } catch (error) {
     await platform.close();
     throw error;
+  }
+}
+
+/** The assertions `checkMatrixRows` makes (an ava `t` fits). */
+export interface MatrixAssertions {
+  deepEqual(actual: unknown, expected: unknown, message: string): unknown;
+  not(actual: unknown, expected: unknown, message: string): unknown;
+}
+
+/**
+ * The permission matrix's verdict on each row (`workspace.permissionMatrix`): a member without
+ * the route's keys gets exactly 403 `Missing permission: {its first key}`, one holding them gets
+ * past layer 5 (anything but 403). Each assertion names its route.
+ */
+export function checkMatrixRows(t: MatrixAssertions, rows: PermissionMatrixRow[]): void {
+  for (const row of rows) {
+    t.deepEqual(row.without, { status: 403, body: { error: `Missing permission: ${row.keys[0]}` } }, row.route);
+    t.not(row.with!.status, 403, row.route);
   }
 }

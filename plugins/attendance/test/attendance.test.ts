@@ -20,9 +20,7 @@ test.before(async () => {
   manager = await world.member([READ, MANAGE, 'attendance.attendances.export'], { name: 'Manager' });
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 /** Row counts of the app's tables in the test workspace. */
 const counts = async () =>

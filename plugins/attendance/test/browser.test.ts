@@ -12,7 +12,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember, type World } from '@wpk/testing';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -38,24 +38,13 @@ test.after.always(async () => {
   await world?.close();
 });
 
-/** Every frame axe-clean, no CSP violation, nothing sideways. */
-async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: Frame, label: string): Promise<void> {
-  t.deepEqual(await cspViolations(page), [], `CSP: ${label}`);
-  t.deepEqual(await accessibilityViolations(page), [], `axe: ${label}`);
-  t.true((await sidewaysOverflow(page)) <= 0, `${label}: the shell is wider than the window`);
-  t.true((await sidewaysOverflow(frame)) <= 0, `${label}: the app is wider than its frame`);
-}
-
 /** Signs in and opens Attendance from the launcher's tile, the browser allowed to tell the workspace where it is. */
 async function openAttendance(width: number): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   await context.grantPermissions(['geolocation'], { origin });
   await context.setGeolocation(AT_TOWER);
   const page = await context.newPage();
-  await signIn(page, origin, world.owner.email);
-  await page.getByRole('link', { name: 'Attendance' }).click();
-  await page.waitForURL(`${origin}/app/attendance/`);
-  return { page, frame: await appFrame(page, 'attendance-clock') };
+  return openApp(page, { origin, email: world.owner.email, link: 'Attendance', slug: 'attendance', ready: 'attendance-clock' });
 }
 
 const status = async () => ok(await world.owner.request('GET', '/attendance/status'));

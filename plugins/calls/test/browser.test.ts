@@ -1,7 +1,6 @@
 import test from 'ava';
-import net from 'node:net';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import type { TestMember, World } from '@wpk/testing';
+import { freePort, type TestMember, type World } from '@wpk/testing';
 import { callsWorld } from './helpers/world.js';
 
 /**
@@ -15,17 +14,6 @@ let browser: Browser;
 let origin: string;
 let ann: TestMember;
 let bob: TestMember;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 test.before(async () => {
   const port = await freePort();

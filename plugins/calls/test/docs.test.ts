@@ -1,14 +1,13 @@
 import test from 'ava';
 import fs from 'node:fs';
+import { docSections, documentedRoutes, manifestRoutes } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 
 const doc = fs.readFileSync(new URL('../../../docs/apps/calls.md', import.meta.url), 'utf8');
 
 test('docs/apps/calls.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
-  const documented = [...doc.matchAll(/^### (GET|POST|PUT|PATCH|DELETE) (\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`);
-  t.deepEqual([...documented].sort(), manifest.authorization.map((entry) => `${entry.method} ${entry.path}`).sort());
-  const sections = doc.split(/^### /m).slice(1);
-  for (const section of sections) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
+  t.deepEqual(documentedRoutes(doc), manifestRoutes(manifest));
+  for (const section of docSections(doc)) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
 });
 
 test('docs/apps/calls.md lists every permission, every event with its exact fields, and every setting', (t) => {

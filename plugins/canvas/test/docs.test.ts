@@ -1,23 +1,16 @@
 import test from 'ava';
 import fs from 'node:fs';
+import { docSections, documentedRoutes, manifestRoutes, unnamedInDoc } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 
 const doc = fs.readFileSync(new URL('../../../docs/apps/canvas.md', import.meta.url), 'utf8');
 
 test('docs/apps/canvas.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
-  const documented = [...doc.matchAll(/^### (GET|POST|PUT|PATCH|DELETE) (\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`);
-  t.deepEqual([...documented].sort(), manifest.authorization.map((entry) => `${entry.method} ${entry.path}`).sort());
-  const sections = doc.split(/^### /m).slice(1);
-  for (const section of sections) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
+  t.deepEqual(documentedRoutes(doc), manifestRoutes(manifest));
+  for (const section of docSections(doc)) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
 });
 
 test('docs/apps/canvas.md lists every permission and every emitted event', (t) => {
-  for (const permission of manifest.permissions) {
-    const [, resource, action] = permission.key.split('.');
-    t.true(doc.includes(`\`${permission.key}\``) || doc.includes(`\`canvas.${resource}.`) && doc.includes(action), permission.key);
-  }
-  for (const event of manifest.events) {
-    const [, , resource, action] = event.action.split('.');
-    t.true(doc.includes(`\`${event.action}\``) || doc.includes(`\`core.canvas.${resource}.`) && doc.includes(`\`${action}\``), event.action);
-  }
+  t.deepEqual(unnamedInDoc(doc, manifest.permissions.map((permission) => permission.key), { grouped: 'bare' }), []);
+  t.deepEqual(unnamedInDoc(doc, manifest.events.map((event) => event.action), { grouped: 'quoted' }), []);
 });

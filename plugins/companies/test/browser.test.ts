@@ -10,7 +10,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember, type World } from '@wpk/testing';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const CONTACTS_DIR = fileURLToPath(new URL('../../contacts', import.meta.url));
@@ -35,22 +35,11 @@ test.after.always(async () => {
   await world?.close();
 });
 
-/** Every frame axe-clean, no CSP violation, nothing sideways. */
-async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: Frame, label: string): Promise<void> {
-  t.deepEqual(await cspViolations(page), [], `CSP: ${label}`);
-  t.deepEqual(await accessibilityViolations(page), [], `axe: ${label}`);
-  t.true((await sidewaysOverflow(page)) <= 0, `${label}: the shell is wider than the window`);
-  t.true((await sidewaysOverflow(frame)) <= 0, `${label}: the app is wider than its frame`);
-}
-
 /** Signs in and opens Companies from the launcher's tile: the shell at /app/companies/ with the app's frame. */
 async function openCompanies(width: number): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   const page = await context.newPage();
-  await signIn(page, origin, world.owner.email);
-  await page.getByRole('link', { name: 'Companies' }).click();
-  await page.waitForURL(`${origin}/app/companies/`);
-  return { page, frame: await appFrame(page, 'companies-list') };
+  return openApp(page, { origin, email: world.owner.email, link: 'Companies', slug: 'companies', ready: 'companies-list' });
 }
 
 const companies = async () => ((await world.owner.request('GET', '/companies?per_page=100')).body.data as Array<Record<string, any>>).map((company) => [company.name, company.domain, company.industry, company.size, company.address.city, company.owner_id, company.revision]);

@@ -10,7 +10,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { startWorld, type TestMember, type World } from '@wpk/testing';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 import talk from './fixtures/talk/index.js';
 import { COMPANIES_DIR } from './helpers/world.js';
 
@@ -37,22 +37,11 @@ test.after.always(async () => {
   await world?.close();
 });
 
-/** Every frame axe-clean, no CSP violation, nothing sideways. */
-async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: Frame, label: string): Promise<void> {
-  t.deepEqual(await cspViolations(page), [], `CSP: ${label}`);
-  t.deepEqual(await accessibilityViolations(page), [], `axe: ${label}`);
-  t.true((await sidewaysOverflow(page)) <= 0, `${label}: the shell is wider than the window`);
-  t.true((await sidewaysOverflow(frame)) <= 0, `${label}: the app is wider than its frame`);
-}
-
 /** Signs in and opens Contacts from the launcher's tile: the shell at /app/contacts/ with the app's frame. */
 async function openContacts(width: number): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   const page = await context.newPage();
-  await signIn(page, origin, world.owner.email);
-  await page.getByRole('link', { name: 'Contacts' }).click();
-  await page.waitForURL(`${origin}/app/contacts/`);
-  return { page, frame: await appFrame(page, 'contacts-list') };
+  return openApp(page, { origin, email: world.owner.email, link: 'Contacts', slug: 'contacts', ready: 'contacts-list' });
 }
 
 const contacts = async () => ((await world.owner.request('GET', '/contacts?per_page=100')).body.data as Array<Record<string, any>>).map((contact) => [contact.display_name, contact.job_title, contact.emails.map((email: { value: string }) => email.value), contact.tags, contact.source]);

@@ -12,9 +12,7 @@ test.before(async () => {
   world = await startContactsWorld('crossapp');
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 /** Delivers every captured event that is due, as the broker would; returns `action: outcome` for Contacts. */
 const deliverAll = async () => (await world.platform.deliverDue(world.workspace)).filter((done) => done.outcomes.contacts).map((done) => `${done.event.action}: ${done.outcomes.contacts}`);

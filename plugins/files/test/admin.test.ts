@@ -13,9 +13,7 @@ test.before(async () => {
   colleague = await world.member();
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('file stats: quota, usage by member and by type, largest first', async (t) => {
   await world.upload(leaver, { name: 'a.txt' }, 'aaaa', 'text/plain');

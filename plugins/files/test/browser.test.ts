@@ -14,7 +14,7 @@ import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { startWorld, type World } from '@wpk/testing';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -69,22 +69,11 @@ async function dismissToasts(page: Page): Promise<void> {
   while ((await dismiss.count()) > 0) await dismiss.first().click();
 }
 
-/** Every frame axe-clean, no CSP violation, nothing sideways. */
-async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: Frame, label: string): Promise<void> {
-  t.deepEqual(await cspViolations(page), [], `CSP: ${label}`);
-  t.deepEqual(await accessibilityViolations(page), [], `axe: ${label}`);
-  t.true((await sidewaysOverflow(page)) <= 0, `${label}: the shell is wider than the window`);
-  t.true((await sidewaysOverflow(frame)) <= 0, `${label}: the app is wider than its frame`);
-}
-
 /** Signs in (the owner unless told) and opens Files from the launcher's tile: the shell at /app/files/ with the app's frame. */
 async function openFiles(width: number, email = world.owner.email): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   const page = await context.newPage();
-  await signIn(page, origin, email);
-  await page.getByRole('link', { name: 'Files', exact: true }).click();
-  await page.waitForURL(`${origin}/app/files/`);
-  return { page, frame: await appFrame(page, 'files-drive') };
+  return openApp(page, { origin, email, link: 'Files', exact: true, slug: 'files', ready: 'files-drive' });
 }
 
 /** The names in a folder (null: the root), as the API lists them. */

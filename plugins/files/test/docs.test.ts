@@ -1,17 +1,17 @@
 import test from 'ava';
 import fs from 'node:fs';
+import { docSections, documentedRoutes, manifestRoutes, unnamedInDoc } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 
 const doc = fs.readFileSync(new URL('../../../docs/apps/files.md', import.meta.url), 'utf8');
 
 test('docs/apps/files.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
-  const documented = [...doc.matchAll(/^### (GET|POST|PUT|PATCH|DELETE) (\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`);
-  t.deepEqual([...documented].sort(), manifest.authorization.map((entry) => `${entry.method} ${entry.path}`).sort());
-  for (const section of doc.split(/^### /m).slice(1)) t.regex(section, /```sh\n(\S+=\$\()?curl /, section.split('\n')[0]);
+  t.deepEqual(documentedRoutes(doc), manifestRoutes(manifest));
+  for (const section of docSections(doc)) t.regex(section, /```sh\n(\S+=\$\()?curl /, section.split('\n')[0]);
 });
 
 test('docs/apps/files.md names every permission, every emitted event and every setting', (t) => {
-  for (const permission of manifest.permissions) t.true(doc.includes(`\`${permission.key}\``), permission.key);
-  for (const event of manifest.events) t.true(doc.includes(`\`${event.action}\``), event.action);
-  for (const setting of Object.keys(manifest.settings.schema.properties)) t.true(doc.includes(`\`${setting}\``), setting);
+  t.deepEqual(unnamedInDoc(doc, manifest.permissions.map((permission) => permission.key)), []);
+  t.deepEqual(unnamedInDoc(doc, manifest.events.map((event) => event.action)), []);
+  t.deepEqual(unnamedInDoc(doc, Object.keys(manifest.settings.schema.properties)), []);
 });

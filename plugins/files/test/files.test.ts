@@ -14,9 +14,7 @@ test.before(async () => {
   world.takeEvents();
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 const names = (body: { data: Array<{ name: string }> }) => body.data.map((item) => item.name);
 

@@ -21,9 +21,7 @@ const fresh = () => {
   return events;
 };
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 const settings = (retention: number) => world.owner.put('/apps/files/settings', { max_file_bytes: 104857600, quota_bytes: 10737418240, max_versions: 10, link_seconds: 900, trash_retention_days: retention });
 

@@ -6,9 +6,7 @@ let world: FinanceWorld;
 test.before(async () => {
   world = await financeWorld('bills');
 });
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 const SUPPLIER = 'mrn:companies:company:acme-gmbh';
 

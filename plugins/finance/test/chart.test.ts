@@ -5,9 +5,7 @@ let world: FinanceWorld;
 test.before(async () => {
   world = await financeWorld('chart');
 });
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('the default chart is seeded once on install: the install event delivered twice seeds nothing more', async (t) => {
   const list = await world.owner.get('/finance/accounts?per_page=100');

@@ -9,9 +9,7 @@ let world: FinanceWorld;
 test.before(async () => {
   world = await financeWorld('ledger');
 });
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 interface Line { debit: string; credit: string }
 interface Entry { id: string; kind: string; lines: Line[] }

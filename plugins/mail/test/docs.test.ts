@@ -1,26 +1,19 @@
 import test from 'ava';
 import fs from 'node:fs';
+import { docSections, documentedRoutes, manifestRoutes, unnamedInDoc } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { OWNERSHIP_PREFIX, ownershipValue } from '../src/services/dns-records.js';
 
 const doc = fs.readFileSync(new URL('../../../docs/apps/mail.md', import.meta.url), 'utf8');
 
 test('docs/apps/mail.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
-  const documented = [...doc.matchAll(/^### (GET|POST|PUT|PATCH|DELETE) (\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`);
-  t.deepEqual([...documented].sort(), manifest.authorization.map((entry) => `${entry.method} ${entry.path}`).sort());
-  const sections = doc.split(/^### /m).slice(1);
-  for (const section of sections) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
+  t.deepEqual(documentedRoutes(doc), manifestRoutes(manifest));
+  for (const section of docSections(doc)) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
 });
 
 test('docs/apps/mail.md lists every permission and every emitted event', (t) => {
-  for (const permission of manifest.permissions) {
-    const [, resource, action] = permission.key.split('.');
-    t.true(doc.includes(`\`${permission.key}\``) || doc.includes(`\`mail.${resource}.`) && doc.includes(action), permission.key);
-  }
-  for (const event of manifest.events) {
-    const [, , resource, action] = event.action.split('.');
-    t.true(doc.includes(`\`${event.action}\``) || doc.includes(`\`core.mail.${resource}.`) && doc.includes(`\`${action}\``), event.action);
-  }
+  t.deepEqual(unnamedInDoc(doc, manifest.permissions.map((permission) => permission.key), { grouped: 'bare' }), []);
+  t.deepEqual(unnamedInDoc(doc, manifest.events.map((event) => event.action), { grouped: 'quoted' }), []);
 });
 
 test('docs/apps/mail.md explains the DNS set-up: the five records and how they are judged', (t) => {

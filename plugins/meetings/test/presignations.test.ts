@@ -17,9 +17,7 @@ test.before(async () => {
   cid = await world.member();
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 const meeting = async (attendees: unknown[] = [{ member_mrn: bob.mrn }]) => ok(await ann.post('/meetings', { title: 'Recorded sync', starts_at: '2030-05-06T09:00:00Z', ends_at: '2030-05-06T10:00:00Z', attendees }));
 const grantFor = (member: TestMember, meetingId: string, body: Record<string, unknown> = {}) =>

@@ -12,9 +12,7 @@ test.before(async () => {
   owner = world.owner;
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 /** The route pattern with every `{param}` filled with an id. */
 const concrete = (path: string) => path.replace(/\{[a-z_]+\}/g, (match) => (match === '{key}' ? 'lane' : SOME_ID));

@@ -9,9 +9,7 @@ test.before(async () => {
   owner = world.owner;
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 const createBoard = async (payload: Record<string, unknown>) => {
   const reply = await owner.request('POST', '/boards', payload);

@@ -8,7 +8,7 @@
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 import { tasksWorld, type World } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -28,22 +28,11 @@ test.after.always(async () => {
   await world?.close();
 });
 
-/** Every frame axe-clean, no CSP violation, nothing sideways. */
-async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: Frame | null, label: string): Promise<void> {
-  t.deepEqual(await cspViolations(page), [], `CSP: ${label}`);
-  t.deepEqual(await accessibilityViolations(page), [], `axe: ${label}`);
-  t.true((await sidewaysOverflow(page)) <= 0, `${label}: the shell is wider than the window`);
-  if (frame) t.true((await sidewaysOverflow(frame)) <= 0, `${label}: the app is wider than its frame`);
-}
-
 /** Signs in and opens Tasks from the launcher's tile: the shell at /app/tasks/ with the app's frame. */
 async function openTasks(width: number): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   const page = await context.newPage();
-  await signIn(page, origin, world.owner.email);
-  await page.getByRole('link', { name: 'Tasks' }).click();
-  await page.waitForURL(`${origin}/app/tasks/`);
-  return { page, frame: await appFrame(page, 'tasks-boards') };
+  return openApp(page, { origin, email: world.owner.email, link: 'Tasks', slug: 'tasks', ready: 'tasks-boards' });
 }
 
 const taskIn = async (key: string) => {

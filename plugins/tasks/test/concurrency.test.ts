@@ -1,5 +1,5 @@
 import test from 'ava';
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
 // The app's check-then-write rules under concurrent requests. On PostgreSQL each race is forced:
 // a gate (a SHARE lock on the table the rule writes) holds the requests at their first write, or
@@ -10,20 +10,13 @@ import { tasksWorld, type Caller, type World } from './helpers/world.js';
 let world: World;
 let owner: Caller;
 
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 
 test.before(async () => {
   world = await tasksWorld('races');
   owner = world.owner;
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 /** Runs the requests of `race` while `table` is gated (PostgreSQL), opening the gate once `waiting` sessions wait on locks. */
 async function gated<T>(table: string, race: () => Array<Promise<T>>): Promise<T[]> {

@@ -1,23 +1,24 @@
-import test from 'ava';
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import test, { type ExecutionContext } from 'ava';
+import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 const TEXT = 'must not contain NUL characters or unpaired surrogates';
+
+/** Each case (method, path, payload, error) answers `status` with exactly `{"error": error}`. */
+async function expectRefusals(t: ExecutionContext, status: number, cases: Array<[string, string, unknown, string]>): Promise<void> {
+  for (const [method, url, payload, error] of cases) {
+    const reply = await owner.request(method, url, payload);
+    t.deepEqual([reply.status, reply.body], [status, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
+  }
+}
 
 test.before(async () => {
   world = await tasksWorld('inputs');
   owner = world.owner;
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('ids are strings: every route answers an id of any shape that names nothing with its 404', async (t) => {
   const board = await ok(owner.request('POST', '/boards', { title: 'Ids' }));
@@ -44,10 +45,7 @@ test.serial('ids are strings: every route answers an id of any shape that names 
       ['GET', `/schedules/${p}`, undefined, `Schedule ${id} not found`],
       ['PUT', `/tasks/${task.id}/board`, { board_id: id }, `Board ${id} not found`],
     ];
-    for (const [method, url, payload, error] of cases) {
-      const reply = await owner.request(method, url, payload);
-      t.deepEqual([reply.status, reply.body], [404, { error }], `${method} ${url}`);
-    }
+    await expectRefusals(t, 404, cases);
   }
   t.deepEqual(world.takeEvents(), []);
 });
@@ -70,10 +68,7 @@ test.serial('blank names (spaces and a tab) of schedules, views, topics and lane
     ['PATCH', `/boards/${board.id}/topics/${topic.id}`, { name: blank }, 'name is not allowed to be empty'],
     ['PATCH', `/boards/${board.id}/columns`, { old_name: 'To do', new_name: blank }, 'new_name is not allowed to be empty'],
   ];
-  for (const [method, url, payload, error] of cases) {
-    const reply = await owner.request(method, url, payload);
-    t.deepEqual([reply.status, reply.body], [400, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
-  }
+  await expectRefusals(t, 400, cases);
   t.deepEqual(world.takeEvents(), []);
   t.deepEqual((await ok(owner.request('GET', `/boards/${board.id}/topics`))).map((row: { name: string }) => row.name), ['Design']);
 });
@@ -97,10 +92,7 @@ test.serial('NUL and unpaired surrogates in names, lanes, titles and path ids ar
     ['GET', '/tasks?q=%00', undefined, `query parameter q ${TEXT}`],
     ['POST', '/schedules', { name: 'S', start_date: '2026-02-29' }, 'start_date must be a real date in YYYY-MM-DD form'],
   ];
-  for (const [method, url, payload, error] of cases) {
-    const reply = await owner.request(method, url, payload);
-    t.deepEqual([reply.status, reply.body], [400, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
-  }
+  await expectRefusals(t, 400, cases);
   t.deepEqual(world.takeEvents(), []);
   t.like(await ok(owner.request('GET', `/boards/${board.id}`)), { title: 'Text', lanes: ['To do', 'In progress', 'Done'] });
 });

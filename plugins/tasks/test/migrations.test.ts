@@ -7,9 +7,7 @@ test.before(async () => {
   world = await tasksWorld('migrations');
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 const tables = () => world.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'app_tasks' AND table_name <> 'migrations' ORDER BY table_name");
 

@@ -1,15 +1,10 @@
 import test from 'ava';
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
 let board: { id: string };
 
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 const UNKNOWN = '00000000-0000-4000-8000-00000000eeee';
 
 test.before(async () => {
@@ -18,9 +13,7 @@ test.before(async () => {
   board = await ok(owner.request('POST', '/boards', { title: 'Planning' }));
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('topics: created, listed by name with q, renamed with previous_name, unique per board ignoring case', async (t) => {
   world.takeEvents();

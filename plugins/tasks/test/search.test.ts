@@ -1,15 +1,10 @@
 import test from 'ava';
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
 let seen = 0;
 
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 
 /** The document of an upsert (undefined for a removal). */
 const documentOf = (change: World['platform']['search'][number]) => (change.op === 'upsert' ? change.document : undefined);
@@ -26,9 +21,7 @@ test.before(async () => {
   owner = world.owner;
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('boards are indexed by title with their description as detail; tasks by title, description, their key as badge and their board as subtitle', async (t) => {
   takeIndex();

@@ -1,23 +1,16 @@
 import test from 'ava';
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
 
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 
 test.before(async () => {
   world = await tasksWorld('acme');
   owner = world.owner;
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('every task gets the next key of its workspace (ACME-1, ACME-2, …), kept through moves and never reused', async (t) => {
   const board = await ok(owner.request('POST', '/boards', { title: 'Keys' }));

@@ -1,15 +1,10 @@
 import test from 'ava';
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
 let world: World;
 let owner: Caller;
 let board: { id: string; title: string };
 
-const ok = async (reply: Promise<{ status: number; body: any }>) => {
-  const answer = await reply;
-  if (answer.status !== 200) throw new Error(`${answer.status} ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-};
 const ids = (rows: Array<{ id: string }>) => rows.map((row) => row.id);
 const UNKNOWN = '00000000-0000-4000-8000-00000000ffff';
 
@@ -19,9 +14,7 @@ test.before(async () => {
   board = await ok(owner.request('POST', '/boards', { title: 'Product' }));
 });
 
-test.after.always(async () => {
-  await world?.close();
-});
+test.after.always(() => world?.close());
 
 test.serial('POST /tasks creates a task with every field, emits task.created then task.assigned per assignee', async (t) => {
   const schedule = await ok(owner.request('POST', '/schedules', { name: 'Week 1' }));

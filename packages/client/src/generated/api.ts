@@ -21175,13 +21175,13 @@ export interface operations {
     getCalls: {
         parameters: {
             query?: {
+                status?: "waiting" | "active" | "ended" | "cancelled";
+                source_mrn?: string;
+                all?: boolean;
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
                 per_page?: components["parameters"]["PerPage"];
-                status?: "waiting" | "active" | "ended" | "cancelled";
-                source_mrn?: string;
-                all?: boolean;
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -21832,11 +21832,11 @@ export interface operations {
     getCanvasBoards: {
         parameters: {
             query?: {
+                q?: string;
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
                 per_page?: components["parameters"]["PerPage"];
-                q?: string;
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -22054,12 +22054,12 @@ export interface operations {
     getCanvasBoardsByBoardIdComments: {
         parameters: {
             query?: {
+                object_id?: string;
+                resolved?: boolean;
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
                 per_page?: components["parameters"]["PerPage"];
-                object_id?: string;
-                resolved?: boolean;
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -22544,11 +22544,11 @@ export interface operations {
     getCanvasBoardsByBoardIdObjects: {
         parameters: {
             query?: {
+                type?: "sticky" | "shape" | "text" | "connector" | "image";
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
                 per_page?: components["parameters"]["PerPage"];
-                type?: "sticky" | "shape" | "text" | "connector" | "image";
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -22898,11 +22898,11 @@ export interface operations {
     getCanvasBoardsByBoardIdVoteSessions: {
         parameters: {
             query?: {
+                status?: "open" | "closed";
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
                 per_page?: components["parameters"]["PerPage"];
-                status?: "open" | "closed";
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -23177,14 +23177,14 @@ export interface operations {
     getChats: {
         parameters: {
             query?: {
-                /** @description The page, from 1 (default 1; a malformed value means 1). */
-                page?: components["parameters"]["Page"];
-                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
-                per_page?: components["parameters"]["PerPage"];
                 type?: "direct" | "group" | "channel";
                 q?: string;
                 favourite?: boolean;
                 list_id?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -23638,13 +23638,13 @@ export interface operations {
     getChatsByIdMessages: {
         parameters: {
             query?: {
+                parent_id?: string;
+                before?: number;
+                after?: number;
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
                 per_page?: components["parameters"]["PerPage"];
-                parent_id?: string;
-                before?: number;
-                after?: number;
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -30629,14 +30629,14 @@ export interface operations {
     getMeetings: {
         parameters: {
             query?: {
-                /** @description The page, from 1 (default 1; a malformed value means 1). */
-                page?: components["parameters"]["Page"];
-                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
-                per_page?: components["parameters"]["PerPage"];
                 from?: string;
                 to?: string;
                 status?: "scheduled" | "cancelled";
                 role?: "organizer" | "attendee";
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -33578,13 +33578,13 @@ export interface operations {
     getRooms: {
         parameters: {
             query?: {
+                q?: string;
+                mine?: boolean;
+                visibility?: "workspace" | "private";
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
                 per_page?: components["parameters"]["PerPage"];
-                q?: string;
-                mine?: boolean;
-                visibility?: "workspace" | "private";
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */

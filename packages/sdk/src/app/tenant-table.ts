@@ -1,3 +1,5 @@
+import type { AppMigration } from './define-app.js';
+
 /**
  * `tenantTable(...)`: the SQL of an app table keyed the way the platform can shard by workspace
  * (docs/scale-out.md) without the app author having to know how. Use it in a migration:
@@ -66,4 +68,25 @@ export function tenantTable(name: string, options: TenantTableOptions): string {
     statements.push(`CREATE UNIQUE INDEX ${name}_unique_${index + 1} ON ${name} (workspace_id, ${parts.join(', ')})`);
   });
   return `${statements.join(';\n')};`;
+}
+
+/**
+ * A migration that drops one of the app's tenant tables; its down re-creates the table empty with
+ * `recreate` (the options it was created with):
+ *
+ * ```ts
+ * export const dropOldCopy = dropTenantTable('0004-drop-old-copy', 'old_copy', { columns: { member_id: 'uuid NOT NULL' }, primaryKey: ['member_id'] });
+ * ```
+ */
+export function dropTenantTable(migration: string, name: string, recreate: TenantTableOptions): AppMigration {
+  identifier(name, 'table');
+  return {
+    name: migration,
+    async up({ query }) {
+      await query(`DROP TABLE ${name}`);
+    },
+    async down({ query }) {
+      await query(tenantTable(name, recreate));
+    },
+  };
 }

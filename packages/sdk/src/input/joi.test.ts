@@ -29,3 +29,15 @@ test('Joi.calendarDate() and Joi.instant() refuse impossible dates', (t) => {
   t.is(check(schema, { after: '2027-01-01T25:00:00Z' }), 'after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z');
   t.is(check(schema, { after: `2027-01-01T00:00:00.${'0'.repeat(30)}Z` }), 'after length must be less than or equal to 40 characters long');
 });
+
+test('Joi.idParams() requires each named parameter as an id; Joi.listQuery() takes its filters and forgives page and per_page', (t) => {
+  const params = Joi.idParams('board_id', 'task_id');
+  t.is(check(params, { board_id: 'b', task_id: 't' }), null);
+  t.is(check(params, { board_id: 'b' }), 'task_id is required');
+  t.is(check(params, { board_id: 'b', task_id: '' }), 'task_id is not allowed to be empty');
+  const query = Joi.listQuery({ q: Joi.string().max(3) });
+  t.deepEqual(Object.keys(query.describe().keys ?? {}), ['q', 'page', 'per_page']);
+  t.is(check(query, { q: 'abc', page: 'x', per_page: -1 }), null);
+  t.is(check(query, { q: 'abcd' }), 'q length must be less than or equal to 3 characters long');
+  t.is(check(Joi.listQuery(), { other: 1 }), 'other is not allowed');
+});

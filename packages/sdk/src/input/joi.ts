@@ -1,4 +1,4 @@
-import JoiModule, { type CustomHelpers, type Root, type StringSchema } from 'joi';
+import JoiModule, { type CustomHelpers, type ObjectSchema, type Root, type Schema, type StringSchema } from 'joi';
 import { CALENDAR_DATE_RULE, INSTANT_RULE, MAX_INSTANT_LENGTH, parseInstant, parseIsoDate } from './dates.js';
 import { MAX_ID_LENGTH } from './ids.js';
 import { MEMBER_REFERENCE_META, type MemberReferenceRule } from './members.js';
@@ -20,6 +20,13 @@ export interface PlatformJoi extends Root {
   memberId(options?: { former?: boolean }): StringSchema;
   /** A member MRN (`mrn:account:member:{id}`), checked like `memberId`. */
   memberMrn(options?: { former?: boolean }): StringSchema;
+  /** Path parameters that are all ids: `Joi.idParams('board_id', 'task_id')`. */
+  idParams(...names: string[]): ObjectSchema;
+  /**
+   * A list route's query: the given filters, then `page` and `per_page`, which the platform reads
+   * and forgives (a malformed value falls back to the default, never an error).
+   */
+  listQuery(filters?: Record<string, Schema>): ObjectSchema;
 }
 
 const textRule = { 'string.text': `{#label} ${TEXT_RULE}` };
@@ -62,3 +69,5 @@ Joi.memberMrn = (options) =>
     .pattern(new RegExp(`^mrn:account:member:${UUID_TEXT}$`), 'member MRN')
     .messages({ 'string.pattern.name': '{#label} must be a member MRN (mrn:account:member:<id>)' })
     .meta(memberMark('mrn', options));
+Joi.idParams = (...names) => withText.object(Object.fromEntries(names.map((name) => [name, Joi.id().required()])));
+Joi.listQuery = (filters = {}) => withText.object({ ...filters, page: withText.any(), per_page: withText.any() });

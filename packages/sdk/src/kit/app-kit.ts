@@ -2,6 +2,7 @@ import type { AppContext, AppTypes, EventContext, UntypedApp } from '../app/cont
 import type { AppCheck, SubscriptionHandler } from '../app/define-app.js';
 import type { ModelMap } from '../app/models.js';
 import type { AppPublicRoute, AppRoute } from '../app/routes.js';
+import { isUuid } from '../input/ids.js';
 import { defineResource, type Resource, type ResourceSpec } from './resource.js';
 
 /** The declaration helpers of one app, typed once with its models and generated contract. */
@@ -16,7 +17,24 @@ export interface AppKit<M extends ModelMap, T extends AppTypes> {
   subscription<A extends keyof T['receives'] & string>(action: A, handler: SubscriptionHandler<M, T, A>): SubscriptionHandler<M, T, A>;
   /** Declares a common resource of the app (see defineResource). */
   resource<K extends keyof M & string>(spec: ResourceSpec<M, K>): Resource<M, K>;
+  /**
+   * The handler of `core.account.member.removed` (the app must receive it): checks the payload's
+   * `member_id` (not a UUID: logged as a warning and acknowledged, since a retry would not fix it)
+   * and calls `handle` with it lower-cased, and `removed_by` (a UUID, or null).
+   */
+  memberRemoved(handle: (ctx: EventContext<M, T>, removal: MemberRemoval) => unknown): SubscriptionHandler<M, T, MemberRemovedAction<T>>;
 }
+
+/** What `memberRemoved` hands its handler. */
+export interface MemberRemoval {
+  /** The member who left, lower-case. */
+  memberId: string;
+  /** Who removed them (a UUID), or null. */
+  removedBy: string | null;
+}
+
+/** The platform's member-removal action, where the app receives it. */
+type MemberRemovedAction<T extends AppTypes> = 'core.account.member.removed' & keyof T['receives'];
 
 /** The context types of an app, for its services' signatures. */
 export interface AppContexts<M extends ModelMap, T extends AppTypes> {
@@ -41,5 +59,16 @@ export function appKit<M extends ModelMap, T extends AppTypes = UntypedApp>(): A
     check: (check: AppCheck<M>) => check,
     subscription: <A extends keyof T['receives'] & string>(_action: A, handler: SubscriptionHandler<M, T, A>) => handler,
     resource: <K extends keyof M & string>(spec: ResourceSpec<M, K>) => defineResource<M, K>(spec),
+    memberRemoved: (handle: (ctx: EventContext<M, T>, removal: MemberRemoval) => unknown): SubscriptionHandler<M, T, MemberRemovedAction<T>> => async (event, ctx) => {
+      // Typed by the platform catalog; still checked, since a replayed or hand-made delivery may not be.
+      const payload = event.payload as { member_id?: unknown; removed_by?: unknown };
+      const memberId = payload.member_id;
+      if (typeof memberId !== 'string' || !isUuid(memberId)) {
+        ctx.log.warn({ action: event.action, delivery: event.deliveryId }, 'member.removed without a usable member_id: ignored');
+        return;
+      }
+      const removedBy = typeof payload.removed_by === 'string' && isUuid(payload.removed_by) ? payload.removed_by.toLowerCase() : null;
+      await handle(ctx, { memberId: memberId.toLowerCase(), removedBy });
+    },
   });
 }

@@ -3,3 +3,4 @@ export * from './answers.js';
 export * from './queries.js';
 export * from './resource.js';
 export * from './state-machine.js';
+export * from './content-lines.js';

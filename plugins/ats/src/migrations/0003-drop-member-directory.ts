@@ -1,19 +1,8 @@
-import { tenantTable, type AppMigration } from '@wpk/sdk';
+import { dropTenantTable } from '@wpk/sdk';
 
 /**
  * Who is a member comes from the platform's member directory (`ctx.members`, and the routes'
  * `Joi.memberMrn()` fields) now: the app's own copy, kept from `system.workspace.member.added`
  * and `core.account.member.removed`, goes. Down re-creates it empty.
  */
-export const dropMemberDirectory: AppMigration = {
-  name: '0003-drop-member-directory',
-  async up({ query }) {
-    await query('DROP TABLE member_directory');
-  },
-  async down({ query }) {
-    await query(tenantTable('member_directory', {
-      columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz', removed_by: 'uuid' },
-      primaryKey: ['member_id'],
-    }));
-  },
-};
+export const dropMemberDirectory = dropTenantTable('0003-drop-member-directory', 'member_directory', { columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz', removed_by: 'uuid' }, primaryKey: ['member_id'] });

@@ -4,7 +4,7 @@ import type { Candidate } from '../models/index.js';
 import { RESUME_TYPES, SOURCES, addNote, createCandidate, eraseCandidate, listActivities, listCandidates, requireCandidate, resumeDownload, resumeUploadLink, tagCandidate, untagCandidate } from '../services/candidates.js';
 import { listMessages, sendManualMessage } from '../services/messages.js';
 import { ACTIVITY, CANDIDATE, MESSAGE, RESUME_DOWNLOAD, RESUME_UPLOAD } from './answers.js';
-import { id, idParams, listQuery, text } from './schemas.js';
+import { id, text } from './schemas.js';
 
 const present = (candidate: Candidate) => {
   const { search_vector: _vector, ...rest } = candidate as Candidate & { search_vector?: unknown };
@@ -17,7 +17,7 @@ const tag = () => Joi.string().trim().min(1).max(50);
 export const candidateRoutes = [
   route({
     method: 'GET', path: '/ats/candidates', chain: ['ats.candidates.read'], answers: { collection: CANDIDATE }, description: 'Lists candidates, oldest first; filters q, tag, source, email',
-    validate: { query: listQuery({ q: Joi.string().max(200).allow(''), tag: tag(), source: Joi.string().valid(...SOURCES), email: Joi.string().max(320) }) },
+    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow(''), tag: tag(), source: Joi.string().valid(...SOURCES), email: Joi.string().max(320) }) },
     async handler(request, ctx) {
       const { rows, count } = await listCandidates(ctx, request.query);
       return ctx.respond.collection(rows.map(present), count);
@@ -57,7 +57,7 @@ export const candidateRoutes = [
   }),
   route({
     method: 'GET', path: '/ats/candidates/{candidate_id}', chain: ['ats.candidates.read'], answers: { single: CANDIDATE }, description: 'Reads a candidate',
-    validate: { params: idParams('candidate_id') },
+    validate: { params: Joi.idParams('candidate_id') },
     async handler(request, ctx) {
       const candidate = await requireCandidate(ctx, request.params.candidate_id);
       return ctx.respond.single(present(candidate), { activities: `/ats/candidates/${candidate.id}/activities`, applications: `/ats/applications?candidate_id=${candidate.id}`, resume: `/ats/candidates/${candidate.id}/resume` });
@@ -65,7 +65,7 @@ export const candidateRoutes = [
   }),
   route({
     method: 'POST', path: '/ats/candidates/{candidate_id}/tags', chain: ['ats.candidates.edit'], answers: { single: CANDIDATE }, description: 'Adds a tag (case-insensitive; idempotent)',
-    validate: { params: idParams('candidate_id'), payload: Joi.object({ tag: tag().required() }) },
+    validate: { params: Joi.idParams('candidate_id'), payload: Joi.object({ tag: tag().required() }) },
     handler: async (request, ctx) => ctx.respond.single(present(await tagCandidate(ctx, request.params.candidate_id, request.payload.tag))),
   }),
   route({
@@ -75,7 +75,7 @@ export const candidateRoutes = [
   }),
   route({
     method: 'GET', path: '/ats/candidates/{candidate_id}/activities', chain: ['ats.candidates.read'], answers: { collection: ACTIVITY }, description: "The candidate's timeline, newest first; filter kind",
-    validate: { params: idParams('candidate_id'), query: listQuery({ kind: Joi.string().valid('note', 'stage_moved', 'status_changed', 'message') }) },
+    validate: { params: Joi.idParams('candidate_id'), query: Joi.listQuery({ kind: Joi.string().valid('note', 'stage_moved', 'status_changed', 'message') }) },
     async handler(request, ctx) {
       const { rows, count } = await listActivities(ctx, request.params.candidate_id, request.query.kind as string | undefined);
       return ctx.respond.collection(rows, count);
@@ -83,18 +83,18 @@ export const candidateRoutes = [
   }),
   route({
     method: 'POST', path: '/ats/candidates/{candidate_id}/activities', chain: ['ats.candidates.comment'], answers: { single: ACTIVITY }, description: 'Adds a note to the timeline',
-    validate: { params: idParams('candidate_id'), payload: Joi.object({ content: Joi.string().trim().min(1).max(20000).required(), application_id: Joi.string().max(100) }) },
+    validate: { params: Joi.idParams('candidate_id'), payload: Joi.object({ content: Joi.string().trim().min(1).max(20000).required(), application_id: Joi.string().max(100) }) },
     handler: async (request, ctx) => ctx.respond.single(await addNote(ctx, request.params.candidate_id, request.payload.content, request.payload.application_id)),
   }),
   route({
     method: 'GET', path: '/ats/candidates/{candidate_id}/resume', chain: ['ats.candidates.read'], answers: { single: RESUME_DOWNLOAD }, description: 'The latest resume with a five-minute download link',
-    validate: { params: idParams('candidate_id') },
+    validate: { params: Joi.idParams('candidate_id') },
     handler: async (request, ctx) => ctx.respond.single(await resumeDownload(ctx, request.params.candidate_id)),
   }),
   route({
     method: 'GET', path: '/ats/candidates/{candidate_id}/messages', chain: ['ats.candidates.read'], description: "The candidate's message history, newest first; filter application_id",
     answers: { collection: MESSAGE },
-    validate: { params: idParams('candidate_id'), query: listQuery({ application_id: id() }) },
+    validate: { params: Joi.idParams('candidate_id'), query: Joi.listQuery({ application_id: id() }) },
     async handler(request, ctx) {
       const { rows, count } = await listMessages(ctx, request.params.candidate_id, request.query.application_id as string | undefined);
       return ctx.respond.collection(rows, count);
@@ -104,7 +104,7 @@ export const candidateRoutes = [
     method: 'POST', path: '/ats/candidates/{candidate_id}/messages', chain: ['ats.messages.send'], description: 'Mails the candidate: a template, or a subject and body, with the merge fields filled',
     answers: { single: MESSAGE },
     validate: {
-      params: idParams('candidate_id'),
+      params: Joi.idParams('candidate_id'),
       payload: Joi.object({ template_id: Joi.string().max(100), subject: text(300), body_html: text(50000), application_id: Joi.string().max(100) }),
     },
     async handler(request, ctx) {
@@ -114,7 +114,7 @@ export const candidateRoutes = [
   }),
   route({
     method: 'POST', path: '/ats/candidates/{candidate_id}/erasure', chain: ['ats.candidates.delete'], answers: { single: CANDIDATE }, description: "Erases the candidate's personal data",
-    validate: { params: idParams('candidate_id') },
+    validate: { params: Joi.idParams('candidate_id') },
     handler: async (request, ctx) => ctx.respond.single(present(await eraseCandidate(ctx, request.params.candidate_id))),
   }),
 ];

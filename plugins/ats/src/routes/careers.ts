@@ -1,7 +1,7 @@
 import { Joi, type RouteRateLimit } from '@wpk/sdk';
 import { publicRoute, route } from '../kit.js';
 import { TEMPLATE_KINDS, applyFromCareers, careerJob, careerJobs, createEmbed, createTemplate, deleteTemplate, embedFeed, embeds, presentEmbed, retireEmbed, templates } from '../services/careers.js';
-import { idParams, listQuery, text } from './schemas.js';
+import { text } from './schemas.js';
 import { CAREERS_APPLICATION, CAREERS_PAGE, CAREER_JOB, DELETED, EMBED, TEMPLATE } from './answers.js';
 
 const link = Joi.string().trim().max(500).uri({ scheme: ['http', 'https'] });
@@ -22,7 +22,7 @@ export const APPLY_LIMITS: RouteRateLimit[] = [
 export const careerRoutes = [
   route({
     method: 'GET', path: '/ats/templates', chain: ['ats.templates.read'], answers: { collection: TEMPLATE }, description: 'Lists message templates by name',
-    validate: { query: listQuery({ kind: Joi.string().valid(...TEMPLATE_KINDS) }) },
+    validate: { query: Joi.listQuery({ kind: Joi.string().valid(...TEMPLATE_KINDS) }) },
     async handler(request, ctx) {
       const { rows, count } = await templates.list(ctx, { where: request.query.kind ? { kind: request.query.kind as string } : {} });
       return ctx.respond.collection(rows, count);
@@ -35,12 +35,12 @@ export const careerRoutes = [
   }),
   route({
     method: 'DELETE', path: '/ats/templates/{template_id}', chain: ['ats.templates.delete'], answers: { single: DELETED }, description: 'Deletes a template',
-    validate: { params: idParams('template_id') },
+    validate: { params: Joi.idParams('template_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteTemplate(ctx, request.params.template_id)),
   }),
   route({
     method: 'GET', path: '/ats/settings/embeds', chain: ['ats.settings.read'], answers: { collection: EMBED }, description: 'Lists careers embeds, retired ones included',
-    validate: { query: listQuery() },
+    validate: { query: Joi.listQuery() },
     async handler(_request, ctx) {
       const { rows, count } = await embeds.list(ctx);
       return ctx.respond.collection(rows.map(presentEmbed), count);
@@ -53,29 +53,29 @@ export const careerRoutes = [
   }),
   route({
     method: 'DELETE', path: '/ats/settings/embeds/{embed_id}', chain: ['ats.settings.configure'], answers: { single: EMBED }, description: 'Retires a snippet for good',
-    validate: { params: idParams('embed_id') },
+    validate: { params: Joi.idParams('embed_id') },
     handler: async (request, ctx) => ctx.respond.single(presentEmbed(await retireEmbed(ctx, request.params.embed_id))),
   }),
   publicRoute({
     method: 'GET', path: '/ats/careers', answers: { single: CAREERS_PAGE }, description: "The workspace's careers page: open public jobs",
-    validate: { query: listQuery() },
+    validate: { query: Joi.listQuery() },
     handler: async (_request, ctx) => ctx.respond.single({ company: ctx.workspace.name, jobs: await careerJobs(ctx) }),
   }),
   publicRoute({
     method: 'GET', path: '/ats/careers/embeds/{embed_id}', answers: { single: CAREERS_PAGE }, description: "An embed's jobs (404 once retired)",
-    validate: { params: idParams('embed_id') },
+    validate: { params: Joi.idParams('embed_id') },
     handler: async (request, ctx) => ctx.respond.single(await embedFeed(ctx, request.params.embed_id)),
   }),
   publicRoute({
     method: 'GET', path: '/ats/careers/jobs/{job_id}', answers: { single: CAREER_JOB }, description: 'One job of the careers page with its questions',
-    validate: { params: idParams('job_id') },
+    validate: { params: Joi.idParams('job_id') },
     handler: async (request, ctx) => ctx.respond.single(await careerJob(ctx, request.params.job_id)),
   }),
   publicRoute({
     method: 'POST', path: '/ats/careers/jobs/{job_id}/applications', answers: { single: CAREERS_APPLICATION }, description: 'The apply form',
     rateLimits: APPLY_LIMITS,
     validate: {
-      params: idParams('job_id'),
+      params: Joi.idParams('job_id'),
       payload: Joi.object({
         name: Joi.string().trim().min(1).max(200).required(), email: Joi.string().trim().max(320).email({ tlds: false }).required(),
         phone: Joi.string().max(50).pattern(/^[0-9+()./ -]*$/), location: Joi.string().max(200), headline: Joi.string().max(200),

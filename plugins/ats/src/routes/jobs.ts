@@ -3,7 +3,7 @@ import { route } from '../kit.js';
 import { JOB_STATUSES, type Job } from '../models/index.js';
 import { approvalsOf, changeJobStatus, createJob, deleteJob, listJobs, recordApproval, requireJob } from '../services/jobs.js';
 import { listMatches } from '../services/matches.js';
-import { APPROVAL_STATUSES, CAREERS_VISIBILITY, EMPLOYMENT_TYPES, HIRING_TEAM_ROLES, QUESTION_TYPES, WORKPLACE_TYPES, currency, id, idParams, listQuery, text } from './schemas.js';
+import { APPROVAL_STATUSES, CAREERS_VISIBILITY, EMPLOYMENT_TYPES, HIRING_TEAM_ROLES, QUESTION_TYPES, WORKPLACE_TYPES, currency, id, text } from './schemas.js';
 import { APPROVAL_RECORDED, DELETED, JOB, JOB_WITH_APPROVALS, MATCH } from './answers.js';
 
 const present = (job: Job) => {
@@ -15,7 +15,7 @@ const present = (job: Job) => {
 export const jobRoutes = [
   route({
     method: 'GET', path: '/ats/jobs', chain: ['ats.jobs.read'], answers: { collection: JOB }, description: 'Lists jobs, oldest first; filters status, pipeline_id, q (title)',
-    validate: { query: listQuery({ status: Joi.string().valid(...JOB_STATUSES), pipeline_id: id(), q: Joi.string().max(200).allow('') }) },
+    validate: { query: Joi.listQuery({ status: Joi.string().valid(...JOB_STATUSES), pipeline_id: id(), q: Joi.string().max(200).allow('') }) },
     async handler(request, ctx) {
       const { rows, count } = await listJobs(ctx, request.query);
       return ctx.respond.collection(rows.map(present), count);
@@ -61,7 +61,7 @@ export const jobRoutes = [
   }),
   route({
     method: 'GET', path: '/ats/jobs/{job_id}', chain: ['ats.jobs.read'], answers: { single: JOB_WITH_APPROVALS }, description: 'Reads a job with its approvals',
-    validate: { params: idParams('job_id') },
+    validate: { params: Joi.idParams('job_id') },
     async handler(request, ctx) {
       const job = await requireJob(ctx, request.params.job_id);
       return ctx.respond.single({ ...present(job), approvals: await approvalsOf(ctx, job.id) }, { applications: `/ats/applications?job_id=${job.id}`, matches: `/ats/jobs/${job.id}/matches` });
@@ -69,12 +69,12 @@ export const jobRoutes = [
   }),
   route({
     method: 'DELETE', path: '/ats/jobs/{job_id}', chain: ['ats.jobs.delete'], answers: { single: DELETED }, description: 'Deletes a job and its applications (not one with a hire)',
-    validate: { params: idParams('job_id') },
+    validate: { params: Joi.idParams('job_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteJob(ctx, request.params.job_id)),
   }),
   route({
     method: 'PATCH', path: '/ats/jobs/{job_id}/status', chain: ['ats.jobs.edit'], answers: { single: JOB_WITH_APPROVALS }, description: 'Moves a job: draft, approval, open, hold, closed',
-    validate: { params: idParams('job_id'), payload: Joi.object({ status: Joi.string().valid(...JOB_STATUSES).required(), reason: text(1000) }) },
+    validate: { params: Joi.idParams('job_id'), payload: Joi.object({ status: Joi.string().valid(...JOB_STATUSES).required(), reason: text(1000) }) },
     async handler(request, ctx) {
       const job = await changeJobStatus(ctx, request.params.job_id, request.payload.status, request.payload.reason);
       return ctx.respond.single({ ...present(job), approvals: await approvalsOf(ctx, job.id) }, { self: `/ats/jobs/${job.id}` });
@@ -82,7 +82,7 @@ export const jobRoutes = [
   }),
   route({
     method: 'POST', path: '/ats/jobs/{job_id}/approvals', chain: ['ats.jobs.approve'], answers: { single: APPROVAL_RECORDED }, description: "Records the caller's approval decision",
-    validate: { params: idParams('job_id'), payload: Joi.object({ status: Joi.string().valid('approved', 'rejected').required(), comment: text(1000) }) },
+    validate: { params: Joi.idParams('job_id'), payload: Joi.object({ status: Joi.string().valid('approved', 'rejected').required(), comment: text(1000) }) },
     async handler(request, ctx) {
       const { job, approval } = await recordApproval(ctx, request.params.job_id, request.payload.status, request.payload.comment);
       return ctx.respond.single({ approval, job: { ...present(job), approvals: await approvalsOf(ctx, job.id) } }, { self: `/ats/jobs/${job.id}` });
@@ -90,7 +90,7 @@ export const jobRoutes = [
   }),
   route({
     method: 'GET', path: '/ats/jobs/{job_id}/matches', chain: ['ats.candidates.view'], answers: { collection: MATCH }, description: "Candidates ranked against the job's text, nearest first",
-    validate: { params: idParams('job_id'), query: listQuery() },
+    validate: { params: Joi.idParams('job_id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listMatches(ctx, request.params.job_id);
       return ctx.respond.collection(rows, count);

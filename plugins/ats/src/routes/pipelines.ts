@@ -1,14 +1,14 @@
 import { Joi } from '@wpk/sdk';
 import { route } from '../kit.js';
 import { STAGE_TYPES, createPipeline, createStage, deletePipeline, deleteStage, moveStage, pipelines, requirePipeline, stagesOf } from '../services/pipelines.js';
-import { idParams, listQuery, text } from './schemas.js';
+import { text } from './schemas.js';
 import { DELETED, PIPELINE, PIPELINE_WITH_STAGES, STAGE, STAGE_MOVE } from './answers.js';
 
 /** Pipelines and their stages. */
 export const pipelineRoutes = [
   route({
     method: 'GET', path: '/ats/pipelines', chain: ['ats.pipelines.read'], answers: { collection: PIPELINE }, description: 'Lists pipelines, the default first, then by name',
-    validate: { query: listQuery() },
+    validate: { query: Joi.listQuery() },
     async handler(_request, ctx) {
       const { rows, count } = await pipelines.list(ctx);
       return ctx.respond.collection(rows, count);
@@ -24,7 +24,7 @@ export const pipelineRoutes = [
   }),
   route({
     method: 'GET', path: '/ats/pipelines/{pipeline_id}', chain: ['ats.pipelines.read'], answers: { single: PIPELINE_WITH_STAGES }, description: 'Reads a pipeline with its stages in order',
-    validate: { params: idParams('pipeline_id') },
+    validate: { params: Joi.idParams('pipeline_id') },
     async handler(request, ctx) {
       const pipeline = await requirePipeline(ctx, request.params.pipeline_id);
       return ctx.respond.single({ ...pipeline, stages: await stagesOf(ctx, pipeline.id) }, { stages: `/ats/pipelines/${pipeline.id}/stages` });
@@ -32,12 +32,12 @@ export const pipelineRoutes = [
   }),
   route({
     method: 'DELETE', path: '/ats/pipelines/{pipeline_id}', chain: ['ats.pipelines.delete'], answers: { single: DELETED }, description: 'Deletes a pipeline no job uses (not the default one)',
-    validate: { params: idParams('pipeline_id') },
+    validate: { params: Joi.idParams('pipeline_id') },
     handler: async (request, ctx) => ctx.respond.single(await deletePipeline(ctx, request.params.pipeline_id)),
   }),
   route({
     method: 'GET', path: '/ats/pipelines/{pipeline_id}/stages', chain: ['ats.pipelines.read'], answers: { collection: STAGE }, description: "Lists a pipeline's stages in order",
-    validate: { params: idParams('pipeline_id'), query: listQuery() },
+    validate: { params: Joi.idParams('pipeline_id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       await requirePipeline(ctx, request.params.pipeline_id);
       const stages = await stagesOf(ctx, request.params.pipeline_id);
@@ -47,7 +47,7 @@ export const pipelineRoutes = [
   route({
     method: 'POST', path: '/ats/pipelines/{pipeline_id}/stages', chain: ['ats.pipelines.manage'], answers: { single: STAGE }, description: 'Adds a stage at a position (default last)',
     validate: {
-      params: idParams('pipeline_id'),
+      params: Joi.idParams('pipeline_id'),
       payload: Joi.object({
         name: Joi.string().trim().min(1).max(100).required(),
         type: Joi.string().valid(...STAGE_TYPES).required(),
@@ -74,7 +74,7 @@ export const pipelineRoutes = [
   }),
   route({
     method: 'PATCH', path: '/ats/stages/{stage_id}/position', chain: ['ats.pipelines.manage'], answers: { single: STAGE_MOVE }, description: 'Moves a stage; the others shift',
-    validate: { params: idParams('stage_id'), payload: Joi.object({ position: Joi.number().integer().min(0).max(999).required() }) },
+    validate: { params: Joi.idParams('stage_id'), payload: Joi.object({ position: Joi.number().integer().min(0).max(999).required() }) },
     async handler(request, ctx) {
       const stages = await moveStage(ctx, request.params.stage_id, request.payload.position);
       return ctx.respond.single({ stage: stages.find((stage) => stage.id === request.params.stage_id), stages });
@@ -82,7 +82,7 @@ export const pipelineRoutes = [
   }),
   route({
     method: 'DELETE', path: '/ats/stages/{stage_id}', chain: ['ats.pipelines.manage'], answers: { single: DELETED }, description: 'Deletes a stage no application sits in',
-    validate: { params: idParams('stage_id') },
+    validate: { params: Joi.idParams('stage_id') },
     handler: async (request, ctx) => ctx.respond.single(await deleteStage(ctx, request.params.stage_id)),
   }),
 ];

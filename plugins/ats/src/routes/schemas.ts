@@ -1,4 +1,4 @@
-import { Joi, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from '@wpk/sdk';
+import { Joi, type JoiSchema, type JoiStringSchema } from '@wpk/sdk';
 
 /**
  * joi fragments the app's routes share. Bounds the specification gives are kept verbatim; the
@@ -6,8 +6,6 @@ import { Joi, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from 
  * (docs/decisions/0140-ats-jobs.md to 0146-ats-messages.md).
  */
 export const id = (): JoiStringSchema => Joi.id();
-export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
-export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
 export const text = (max: number): JoiStringSchema => Joi.string().max(max).allow('');
 export const instant = (): JoiStringSchema => Joi.instant();
 /** `notify_candidate` (mail the candidate about the operation) and `template_id` (which mail; default the operation's built-in one). */

@@ -1,4 +1,4 @@
-import { InvalidError } from '@wpk/sdk';
+import { escapeContentText, foldContentLine, InvalidError } from '@wpk/sdk';
 
 /**
  * The text side of mails to candidates, with no database: merge fields, rendering a template
@@ -125,30 +125,6 @@ export function readableTime(at: Date): string {
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** An iCalendar TEXT value (RFC 5545 3.3.11). */
-function icsText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
-}
-
-/** A content line folded at 75 octets (RFC 5545 3.1), never inside a UTF-8 sequence. */
-function fold(line: string): string {
-  const parts: string[] = [];
-  let current = '';
-  let bytes = 0;
-  for (const character of line) {
-    const size = Buffer.byteLength(character);
-    if (bytes + size > (parts.length ? 74 : 75)) {
-      parts.push(current);
-      current = '';
-      bytes = 0;
-    }
-    current += character;
-    bytes += size;
-  }
-  parts.push(current);
-  return parts.join('\r\n ');
-}
-
 const icsInstant = (at: Date): string => at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 
 export interface InvitationInput {
@@ -171,13 +147,13 @@ export function invitation(input: InvitationInput): string {
     'BEGIN:VCALENDAR', 'PRODID:-//Workspace Platform Kit//Recruiting//EN', 'VERSION:2.0', 'CALSCALE:GREGORIAN', `METHOD:${input.method}`,
     'BEGIN:VEVENT', `UID:${input.uid}`, `SEQUENCE:${input.sequence}`, `DTSTAMP:${icsInstant(input.stamp)}`,
     `DTSTART:${icsInstant(input.start)}`, `DTEND:${icsInstant(new Date(input.start.getTime() + input.minutes * 60_000))}`,
-    `SUMMARY:${icsText(input.summary)}`,
-    ...(input.location ? [`LOCATION:${icsText(input.location)}`] : []),
-    ...(input.description ? [`DESCRIPTION:${icsText(input.description)}`] : []),
+    `SUMMARY:${escapeContentText(input.summary)}`,
+    ...(input.location ? [`LOCATION:${escapeContentText(input.location)}`] : []),
+    ...(input.description ? [`DESCRIPTION:${escapeContentText(input.description)}`] : []),
     ...(input.organizer ? [`ORGANIZER;CN="${input.organizer.name.replace(/"/g, "'")}":mailto:${input.organizer.email}`] : []),
     `ATTENDEE;CN="${input.attendee.name.replace(/"/g, "'")}";ROLE=REQ-PARTICIPANT;PARTSTAT=${input.method === 'CANCEL' ? 'DECLINED' : 'NEEDS-ACTION'};RSVP=${input.method === 'CANCEL' ? 'FALSE' : 'TRUE'}:mailto:${input.attendee.email}`,
     `STATUS:${input.method === 'CANCEL' ? 'CANCELLED' : 'CONFIRMED'}`,
     'END:VEVENT', 'END:VCALENDAR',
   ];
-  return `${lines.map(fold).join('\r\n')}\r\n`;
+  return `${lines.map(foldContentLine).join('\r\n')}\r\n`;
 }

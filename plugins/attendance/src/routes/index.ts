@@ -7,7 +7,6 @@ import { presentLocation } from '../services/present.js';
 import { exportCsv, timesheet } from '../services/timesheets.js';
 import { ATTENDANCE, ATTENDANCE_DETAIL, CORRECTION, DELETED_LOCATION, LOCATION, STATUS, TIMESHEET } from './answers.js';
 
-const page = { page: Joi.any(), per_page: Joi.any() };
 const locationParams = Joi.object({ id: Joi.id().required() });
 const attendanceParams = Joi.object({ attendance_id: Joi.id().required() });
 
@@ -47,7 +46,7 @@ export const routes = [
     chain: ['attendance.locations.read'],
     description: 'Lists work locations by name; q matches the name or the address',
     answers: { collection: LOCATION },
-    validate: { query: Joi.object({ q: Joi.string().max(200).allow(''), ...page }) },
+    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow('') }) },
     async handler(request, ctx) {
       const { rows, count } = await listLocations(ctx, request.query as { q?: string });
       return ctx.respond.collection(rows, count);
@@ -164,7 +163,7 @@ export const routes = [
     chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "Lists attendances, newest first: the caller's own, or any member's with attendance.attendances.read; from and to bound the work date",
     answers: { collection: ATTENDANCE },
-    validate: { query: Joi.object({ member_id: memberFilter(), location_id: Joi.id(), ...dateRange, open: Joi.boolean(), ...page }) },
+    validate: { query: Joi.listQuery({ member_id: memberFilter(), location_id: Joi.id(), ...dateRange, open: Joi.boolean() }) },
     async handler(request, ctx) {
       const { rows, count } = await listAttendances(ctx, request.query);
       return ctx.respond.collection(rows, count);
@@ -225,7 +224,7 @@ export const routes = [
     chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "The audit trail of corrections, newest first: of the caller's own attendances, or anyone's with attendance.attendances.read",
     answers: { collection: CORRECTION },
-    validate: { query: Joi.object({ member_id: memberFilter(), attendance_id: Joi.id(), ...page }) },
+    validate: { query: Joi.listQuery({ member_id: memberFilter(), attendance_id: Joi.id() }) },
     async handler(request, ctx) {
       const { rows, count } = await listCorrections(ctx, request.query);
       return ctx.respond.collection(rows, count);

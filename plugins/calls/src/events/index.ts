@@ -1,6 +1,6 @@
-import { isUuid, type SubscriptionHandlers } from '@wpk/sdk';
+import type { SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
-import { subscription } from '../kit.js';
+import { memberRemoved as onRemoval, subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
 import { callFromChatRequest, callFromMeeting, cancelMeetingCall, memberRemoved } from '../services/sources.js';
 
@@ -10,9 +10,5 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.meetings.meeting.scheduled': subscription('core.meetings.meeting.scheduled', (event, ctx) => callFromMeeting(ctx, event.payload)),
   'core.meetings.meeting.updated': subscription('core.meetings.meeting.updated', (event, ctx) => callFromMeeting(ctx, event.payload)),
   'core.meetings.meeting.cancelled': subscription('core.meetings.meeting.cancelled', (event, ctx) => cancelMeetingCall(ctx, event.payload)),
-  'core.account.member.removed': subscription('core.account.member.removed', async (event, ctx) => {
-    const memberId: unknown = event.payload.member_id;
-    if (typeof memberId !== 'string' || !isUuid(memberId)) return ctx.log.warn({ action: event.action }, 'member.removed without a usable member_id: ignored');
-    await memberRemoved(ctx, memberId.toLowerCase());
-  }),
+  'core.account.member.removed': onRemoval((ctx, { memberId }) => memberRemoved(ctx, memberId)),
 };

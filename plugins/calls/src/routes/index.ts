@@ -8,8 +8,6 @@ import { abortRecording, completeRecording, deleteRecording, listRecordings, sta
 import { joinCall, leaveCall } from '../services/sessions.js';
 import { CALL, DELETED_CALL, DELETED_RECORDING, JOINED, PARTICIPANT, RECORDING, REMOVED_PARTICIPANT, STARTED_RECORDING } from './answers.js';
 
-const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, Joi.id().required()])));
-const page = { page: Joi.any(), per_page: Joi.any() };
 const mrn = () => Joi.string().max(200);
 const title = () => Joi.string().trim().min(1).max(200);
 /** A participant named in the path: a member of the workspace, or one who left it (their past calls still name them). */
@@ -22,7 +20,7 @@ export const routes = [
     path: '/calls',
     chain: ['calls.calls.read'],
     description: "Lists the caller's calls, newest first (all=true: every call, with calls.calls.manage)",
-    validate: { query: Joi.object({ ...page, status: Joi.string().valid(...CALL_STATUSES), source_mrn: mrn(), all: Joi.boolean() }) },
+    validate: { query: Joi.listQuery({ status: Joi.string().valid(...CALL_STATUSES), source_mrn: mrn(), all: Joi.boolean() }) },
     answers: { collection: CALL },
     async handler(request, ctx) {
       const { data, count } = await listCalls(ctx, request.query);
@@ -53,7 +51,7 @@ export const routes = [
     path: '/calls/{id}',
     chain: ['calls.calls.read'],
     description: 'Reads a call with its participants',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     answers: { single: CALL },
     async handler(request, ctx) {
       const { call } = await visibleCall(ctx, request.params.id);
@@ -66,7 +64,7 @@ export const routes = [
     chain: ['calls.calls.read'],
     description: 'UpdateCall: title, mode, a new time (scheduled_at), more invitees (participant_mrns), or status ended (an active call) or cancelled (a waiting one)',
     validate: {
-      params: params('id'),
+      params: Joi.idParams('id'),
       payload: Joi.object({
         title: title(),
         mode: Joi.string().valid(...CALL_MODES),
@@ -85,7 +83,7 @@ export const routes = [
     path: '/calls/{id}',
     chain: ['calls.calls.read'],
     description: 'Deletes a call (ended first when under way) and its recordings with their files',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     answers: { single: DELETED_CALL },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteCall(ctx, request.params.id));
@@ -118,7 +116,7 @@ export const routes = [
     path: '/calls/{id}/sessions',
     chain: ['calls.calls.join'],
     description: 'Joins the call; the answer carries the signaling ticket (socket URL, session, STUN/TURN servers)',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     answers: { single: JOINED },
     async handler(request, ctx) {
       return ctx.respond.single(await joinCall(ctx, request.params.id));
@@ -129,7 +127,7 @@ export const routes = [
     path: '/calls/{id}/sessions',
     chain: ['calls.calls.join'],
     description: 'Leaves the call; the last to leave ends it',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     answers: { single: CALL },
     async handler(request, ctx) {
       return ctx.respond.single(await leaveCall(ctx, request.params.id));
@@ -140,7 +138,7 @@ export const routes = [
     path: '/calls/{id}/recordings',
     chain: ['calls.calls.read'],
     description: "Lists the call's recordings, oldest first; ready ones carry a download link",
-    validate: { params: params('id'), query: Joi.object(page) },
+    validate: { params: Joi.idParams('id'), query: Joi.listQuery() },
     answers: { collection: RECORDING },
     async handler(request, ctx) {
       const { data, count } = await listRecordings(ctx, request.params.id);
@@ -152,7 +150,7 @@ export const routes = [
     path: '/calls/{id}/recordings',
     chain: ['calls.recordings.create'],
     description: 'Starts a recording of an active call; the answer carries the signed upload link',
-    validate: { params: params('id'), payload: Joi.object({ content_type: Joi.string().valid(...RECORDING_TYPES) }).allow(null) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ content_type: Joi.string().valid(...RECORDING_TYPES) }).allow(null) },
     answers: { single: STARTED_RECORDING },
     async handler(request, ctx) {
       return ctx.respond.single(await startRecording(ctx, request.params.id, request.payload?.content_type ?? 'video/webm'));
@@ -163,7 +161,7 @@ export const routes = [
     path: '/calls/{id}/recordings/{recording_id}',
     chain: ['calls.recordings.create'],
     description: 'CompleteRecording: its file is uploaded; emits core.calls.recording.ready',
-    validate: { params: params('id', 'recording_id'), payload: Joi.object({ duration_seconds: Joi.number().integer().min(0).max(604800).required() }) },
+    validate: { params: Joi.idParams('id', 'recording_id'), payload: Joi.object({ duration_seconds: Joi.number().integer().min(0).max(604800).required() }) },
     answers: { single: RECORDING },
     async handler(request, ctx) {
       return ctx.respond.single(await completeRecording(ctx, request.params.id, request.params.recording_id, request.payload.duration_seconds));
@@ -174,7 +172,7 @@ export const routes = [
     path: '/calls/{id}/recordings/{recording_id}',
     chain: ['calls.recordings.create'],
     description: 'AbortRecording: stops an uploading recording and removes what was uploaded',
-    validate: { params: params('id', 'recording_id'), payload: Joi.object({}).allow(null) },
+    validate: { params: Joi.idParams('id', 'recording_id'), payload: Joi.object({}).allow(null) },
     answers: { single: RECORDING },
     async handler(request, ctx) {
       return ctx.respond.single(await abortRecording(ctx, request.params.id, request.params.recording_id));
@@ -185,7 +183,7 @@ export const routes = [
     path: '/calls/{id}/recordings/{recording_id}',
     chain: ['calls.calls.read'],
     description: 'Deletes a recording and its file',
-    validate: { params: params('id', 'recording_id') },
+    validate: { params: Joi.idParams('id', 'recording_id') },
     answers: { single: DELETED_RECORDING },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteRecording(ctx, request.params.id, request.params.recording_id));

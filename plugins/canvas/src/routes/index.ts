@@ -29,7 +29,6 @@ const id = () => Joi.id();
 const objectId = () => Joi.string().pattern(OBJECT_ID).messages({ 'string.pattern.base': '{#label} must be an object id (1-100 letters, digits, - or _)' });
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, name === 'object_id' ? objectId().required() : id().required()])));
 const targetParams = Joi.object({ board_id: id().required(), target: Joi.string().valid(...EXPORT_TARGETS).required() });
-const page = { page: Joi.any(), per_page: Joi.any() };
 const boardName = () => Joi.string().trim().min(1).max(200);
 const description = () => Joi.string().max(2000).allow('');
 const coordinate = () => Joi.number().min(-COORDINATE_LIMIT).max(COORDINATE_LIMIT);
@@ -71,7 +70,7 @@ export const routes = [
     chain: ['canvas.boards.read'],
     answers: { collection: BOARD },
     description: 'Lists boards, most recently changed first; q matches the name or description',
-    validate: { query: Joi.object({ ...page, q: Joi.string().max(200).allow('') }) },
+    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow('') }) },
     async handler(request, ctx) {
       const { rows, count } = await listBoards(ctx, request.query);
       return ctx.respond.collection(rows.map(presentBoard), count);
@@ -152,7 +151,7 @@ export const routes = [
     chain: ['canvas.boards.read'],
     answers: { collection: OBJECT },
     description: "Lists a board's objects, bottom to top (z)",
-    validate: { params: params('board_id'), query: Joi.object({ ...page, type: Joi.string().valid(...OBJECT_TYPES) }) },
+    validate: { params: params('board_id'), query: Joi.listQuery({ type: Joi.string().valid(...OBJECT_TYPES) }) },
     async handler(request, ctx) {
       const { rows, count } = await listObjects(ctx, request.params.board_id, request.query as { type?: ObjectType });
       return ctx.respond.collection(rows, count);
@@ -234,7 +233,7 @@ export const routes = [
     chain: ['canvas.boards.read'],
     answers: { collection: COMMENT },
     description: "Lists a board's comments, oldest first; object_id and resolved filter",
-    validate: { params: params('board_id'), query: Joi.object({ ...page, object_id: objectId(), resolved: Joi.boolean() }) },
+    validate: { params: params('board_id'), query: Joi.listQuery({ object_id: objectId(), resolved: Joi.boolean() }) },
     async handler(request, ctx) {
       const { rows, count } = await listComments(ctx, request.params.board_id, request.query);
       return ctx.respond.collection(rows, count);
@@ -280,7 +279,7 @@ export const routes = [
     chain: ['canvas.boards.read'],
     answers: { collection: SESSION },
     description: "Lists a board's voting sessions, newest first",
-    validate: { params: params('board_id'), query: Joi.object({ ...page, status: Joi.string().valid(...SESSION_STATUSES) }) },
+    validate: { params: params('board_id'), query: Joi.listQuery({ status: Joi.string().valid(...SESSION_STATUSES) }) },
     async handler(request, ctx) {
       const { rows, count } = await listSessions(ctx, request.params.board_id, request.query);
       return ctx.respond.collection(rows, count);
@@ -352,7 +351,7 @@ export const routes = [
     chain: ['canvas.boards.read'],
     answers: { collection: EXPORT },
     description: "Lists the board's export targets (png, pdf, svg)",
-    validate: { params: params('board_id'), query: Joi.object(page) },
+    validate: { params: params('board_id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const rows = await listExports(ctx, request.params.board_id);
       return ctx.respond.collection(rows.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), rows.length);

@@ -1,14 +1,10 @@
-import { isUuid, type SubscriptionHandlers } from '@wpk/sdk';
+import type { SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
+import { memberRemoved } from '../kit.js';
 import type { Models } from '../models/index.js';
 import { recordMemberRemoved } from '../services/members.js';
 
 /** Subscription handlers by action: a member removed from the workspace leaves every chat. */
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
-  'core.account.member.removed': async (event, ctx) => {
-    const memberId: unknown = event.payload.member_id;
-    if (typeof memberId !== 'string' || !isUuid(memberId)) return ctx.log.warn({ action: event.action }, 'member.removed without a usable member_id: ignored');
-    const removedBy: unknown = event.payload.removed_by;
-    await recordMemberRemoved(ctx, memberId, typeof removedBy === 'string' ? removedBy : null);
-  },
+  'core.account.member.removed': memberRemoved((ctx, { memberId, removedBy }) => recordMemberRemoved(ctx, memberId, removedBy)),
 };

@@ -9,8 +9,6 @@ import { presentChat, presentMessage, presentParticipant } from '../services/pre
 import { CALL_REQUEST, CHAT, CHAT_LIST, CLEARED, DELETED, FAVOURITE, MESSAGE, MY_CHAT, PARTICIPANT, READ_POSITION, REMOVED_PARTICIPANT, STARTED_CHAT, UPLOAD } from './answers.js';
 
 const id = () => Joi.id();
-const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
-const page = { page: Joi.any(), per_page: Joi.any() };
 const mrn = () => Joi.string().max(200);
 const emoji = () => Joi.string().min(1).max(64).pattern(/^\S+$/).messages({ 'string.pattern.base': '{#label} must be one emoji or :shortcode: without spaces' });
 const listName = () => Joi.string().trim().min(1).max(80);
@@ -29,7 +27,7 @@ export const routes = [
     chain: ['chat.chats.read'],
     answers: { collection: MY_CHAT },
     description: "Lists the caller's chats, most recently active first, with unread counts",
-    validate: { query: Joi.object({ ...page, type: Joi.string().valid(...CHAT_TYPES), q: Joi.string().max(200).allow(''), favourite: Joi.boolean(), list_id: id() }) },
+    validate: { query: Joi.listQuery({ type: Joi.string().valid(...CHAT_TYPES), q: Joi.string().max(200).allow(''), favourite: Joi.boolean(), list_id: id() }) },
     async handler(request, ctx) {
       const { data, count } = await listChats(ctx, request.query);
       return ctx.respond.collection(data, count);
@@ -60,7 +58,7 @@ export const routes = [
     chain: ['chat.chats.read'],
     answers: { single: MY_CHAT },
     description: 'Reads a chat (one the caller takes part in, or any channel)',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await readChat(ctx, request.params.id), { messages: `/chats/${request.params.id}/messages`, participants: `/chats/${request.params.id}/participants` });
     },
@@ -71,7 +69,7 @@ export const routes = [
     chain: ['chat.chats.read'],
     answers: { single: CHAT },
     description: "UpdateChat: the chat's name and topic (its owner)",
-    validate: { params: params('id'), payload: Joi.object({ name: Joi.string().trim().max(200).allow(''), topic: Joi.string().max(1000).allow('') }).or('name', 'topic') },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ name: Joi.string().trim().max(200).allow(''), topic: Joi.string().max(1000).allow('') }).or('name', 'topic') },
     async handler(request, ctx) {
       return ctx.respond.single(presentChat(await updateChat(ctx, request.params.id, request.payload)));
     },
@@ -82,7 +80,7 @@ export const routes = [
     chain: ['chat.chats.read'],
     answers: { single: DELETED },
     description: 'Deletes a chat and its messages (its owner, or chat.chats.delete)',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteChat(ctx, request.params.id));
     },
@@ -93,7 +91,7 @@ export const routes = [
     chain: ['chat.messages.read'],
     answers: { collection: MESSAGE },
     description: "Lists a chat's messages, newest first; parent_id: a thread's replies, oldest first; before/after page by seq",
-    validate: { params: params('id'), query: Joi.object({ ...page, parent_id: id(), before: Joi.number().integer().min(0), after: Joi.number().integer().min(0) }) },
+    validate: { params: Joi.idParams('id'), query: Joi.listQuery({ parent_id: id(), before: Joi.number().integer().min(0), after: Joi.number().integer().min(0) }) },
     async handler(request, ctx) {
       const { rows, count } = await listMessages(ctx, request.params.id, request.query);
       return ctx.respond.collection(rows, count);
@@ -107,7 +105,7 @@ export const routes = [
     description: 'SendMessage: text and/or a file of the app, optionally a reply in a thread; <@member_id> mentions',
     rateLimits: [POSTING_LIMIT],
     validate: {
-      params: params('id'),
+      params: Joi.idParams('id'),
       payload: Joi.object({
         body: Joi.string().max(10000).allow(''),
         parent_id: id(),
@@ -126,7 +124,7 @@ export const routes = [
     answers: { single: UPLOAD },
     description: 'Gives a signed link (PUT, 15 minutes) to upload a file to share in the chat',
     validate: {
-      params: params('id'),
+      params: Joi.idParams('id'),
       payload: Joi.object({
         filename: Joi.string().trim().min(1).max(255).required(),
         content_type: Joi.string().max(255).pattern(/^[\w.+-]+\/[\w.+-]+$/).messages({ 'string.pattern.base': '{#label} must be a media type (type/subtype)' }),
@@ -143,7 +141,7 @@ export const routes = [
     chain: ['chat.chats.read'],
     answers: { single: CLEARED },
     description: "Clears the chat's history for everyone (its owner, or chat.chats.manage)",
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await clearHistory(ctx, request.params.id));
     },
@@ -154,7 +152,7 @@ export const routes = [
     chain: ['chat.messages.send'],
     answers: { single: MESSAGE },
     description: "EditMessage: the sender changes the message's text",
-    validate: { params: params('id', 'msg_id'), payload: Joi.object({ body: Joi.string().max(10000).allow('').required() }) },
+    validate: { params: Joi.idParams('id', 'msg_id'), payload: Joi.object({ body: Joi.string().max(10000).allow('').required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await presentOne(ctx, await editMessage(ctx, request.params.id, request.params.msg_id, request.payload.body)));
     },
@@ -165,7 +163,7 @@ export const routes = [
     chain: ['chat.messages.send'],
     answers: { single: MESSAGE },
     description: "Deletes a message, leaving a tombstone (its sender, the chat's owner, or chat.messages.delete)",
-    validate: { params: params('id', 'msg_id') },
+    validate: { params: Joi.idParams('id', 'msg_id') },
     async handler(request, ctx) {
       return ctx.respond.single(presentMessage(await deleteMessage(ctx, request.params.id, request.params.msg_id), []));
     },
@@ -176,7 +174,7 @@ export const routes = [
     chain: ['chat.messages.send'],
     answers: { single: MESSAGE },
     description: "Adds the caller's reaction to a message (the same emoji twice is one reaction)",
-    validate: { params: params('id', 'msg_id'), payload: Joi.object({ emoji: emoji().required() }) },
+    validate: { params: Joi.idParams('id', 'msg_id'), payload: Joi.object({ emoji: emoji().required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await addReaction(ctx, request.params.id, request.params.msg_id, request.payload.emoji));
     },
@@ -198,7 +196,7 @@ export const routes = [
     chain: ['chat.messages.read'],
     answers: { single: READ_POSITION },
     description: "Moves the caller's read position to a message (never backwards); answers the unread count left",
-    validate: { params: params('id'), payload: Joi.object({ message_id: id().required() }) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ message_id: id().required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await markRead(ctx, request.params.id, request.payload.message_id));
     },
@@ -209,7 +207,7 @@ export const routes = [
     chain: ['chat.chats.read'],
     answers: { collection: PARTICIPANT },
     description: "Lists a chat's participants, owners first",
-    validate: { params: params('id'), query: Joi.object(page) },
+    validate: { params: Joi.idParams('id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listParticipants(ctx, request.params.id);
       return ctx.respond.collection(rows, count);
@@ -221,7 +219,7 @@ export const routes = [
     chain: ['chat.chats.read'],
     answers: { single: PARTICIPANT },
     description: 'Adds a participant, or joins a channel (member_mrn: the caller)',
-    validate: { params: params('id'), payload: Joi.object({ member_mrn: Joi.memberMrn().required() }) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ member_mrn: Joi.memberMrn().required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(presentParticipant(await addParticipant(ctx, request.params.id, request.payload.member_mrn)));
     },
@@ -254,7 +252,7 @@ export const routes = [
     chain: ['chat.lists.edit'],
     answers: { collection: CHAT_LIST },
     description: "Lists the caller's chat lists",
-    validate: { query: Joi.object(page) },
+    validate: { query: Joi.listQuery() },
     async handler(_request, ctx) {
       const { data, count } = await listLists(ctx);
       return ctx.respond.collection(data, count);
@@ -277,7 +275,7 @@ export const routes = [
     chain: ['chat.lists.edit'],
     answers: { single: CHAT_LIST },
     description: 'UpdateChatList: renames or moves a list',
-    validate: { params: params('list_id'), payload: Joi.object({ name: listName(), position: Joi.number().integer().min(0).max(1000) }).or('name', 'position') },
+    validate: { params: Joi.idParams('list_id'), payload: Joi.object({ name: listName(), position: Joi.number().integer().min(0).max(1000) }).or('name', 'position') },
     async handler(request, ctx) {
       return ctx.respond.single(await updateList(ctx, request.params.list_id, request.payload));
     },
@@ -288,7 +286,7 @@ export const routes = [
     chain: ['chat.lists.edit'],
     answers: { single: DELETED },
     description: 'Deletes a list (its chats stay)',
-    validate: { params: params('list_id') },
+    validate: { params: Joi.idParams('list_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteList(ctx, request.params.list_id));
     },
@@ -299,7 +297,7 @@ export const routes = [
     chain: ['chat.lists.edit'],
     answers: { single: CHAT_LIST },
     description: 'Puts a chat in one of the caller\'s lists',
-    validate: { params: params('id', 'list_id') },
+    validate: { params: Joi.idParams('id', 'list_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await putInList(ctx, request.params.id, request.params.list_id));
     },
@@ -310,7 +308,7 @@ export const routes = [
     chain: ['chat.lists.edit'],
     answers: { single: CHAT_LIST },
     description: 'Takes a chat out of a list',
-    validate: { params: params('id', 'list_id') },
+    validate: { params: Joi.idParams('id', 'list_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await takeFromList(ctx, request.params.id, request.params.list_id));
     },
@@ -321,7 +319,7 @@ export const routes = [
     chain: ['chat.lists.edit'],
     answers: { single: FAVOURITE },
     description: 'Marks a chat favourite for the caller',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await favourite(ctx, request.params.id));
     },
@@ -332,7 +330,7 @@ export const routes = [
     chain: ['chat.lists.edit'],
     answers: { single: FAVOURITE },
     description: 'Unmarks a favourite chat',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await unfavourite(ctx, request.params.id));
     },
@@ -343,7 +341,7 @@ export const routes = [
     chain: ['chat.calls.create'],
     answers: { single: CALL_REQUEST },
     description: "Asks the chat's participants to join a call (core.chat.call.requested)",
-    validate: { params: params('id'), payload: Joi.object({ mode: Joi.string().valid('video', 'audio').required() }) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ mode: Joi.string().valid('video', 'audio').required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await requestCall(ctx, request.params.id, request.payload.mode));
     },

@@ -10,7 +10,6 @@ import { CONTACT, DELETED_CONTACT, DUPLICATE_GROUP, IMPORT, SUGGESTION, SUGGESTI
 const text = (max: number) => Joi.string().trim().max(max).allow('', null);
 const contactParams = Joi.object({ contact_id: Joi.id().required() });
 const suggestionParams = Joi.object({ suggestion_id: Joi.id().required() });
-const page = { page: Joi.any(), per_page: Joi.any() };
 
 /** The fields of a contact a create, an update or an accepted suggestion takes. */
 const contactFields = {
@@ -50,7 +49,7 @@ export const routes = [
     chain: ['contacts.contacts.read'],
     answers: { collection: CONTACT },
     description: 'Lists contacts by display name; q matches names, emails, phones, organization, title and tags',
-    validate: { query: Joi.object({ q: Joi.string().max(200).allow(''), tag: Joi.string().max(50), company_mrn: Joi.string().max(200), email: Joi.string().max(320), ...page }) },
+    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow(''), tag: Joi.string().max(50), company_mrn: Joi.string().max(200), email: Joi.string().max(320) }) },
     async handler(request, ctx) {
       const { rows, count } = await listContacts(ctx, request.query);
       return ctx.respond.collection(await presentContacts(ctx, rows), count);
@@ -109,7 +108,7 @@ export const routes = [
     chain: ['contacts.contacts.read'],
     answers: { collection: DUPLICATE_GROUP },
     description: 'Groups of contacts sharing an email, a phone, a member or their full name',
-    validate: { query: Joi.object(page) },
+    validate: { query: Joi.listQuery() },
     async handler(_request, ctx) {
       const { rows, count } = await findDuplicates(ctx);
       return ctx.respond.collection(rows, count);
@@ -164,7 +163,7 @@ export const routes = [
     chain: ['contacts.suggestions.review'],
     answers: { collection: SUGGESTION },
     description: "The caller's suggestions (default pending), most interactions first",
-    validate: { query: Joi.object({ status: Joi.string().valid('pending', 'accepted', 'dismissed'), ...page }) },
+    validate: { query: Joi.listQuery({ status: Joi.string().valid('pending', 'accepted', 'dismissed') }) },
     async handler(request, ctx) {
       const { rows, count } = await listSuggestions(ctx, request.query.status as 'pending' | 'accepted' | 'dismissed' | undefined);
       return ctx.respond.collection(rows, count);

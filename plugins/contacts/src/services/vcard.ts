@@ -8,6 +8,7 @@
  * and text values are unescaped (`\\`, `\,`, `\;`, `\n`). Writing: text is escaped, each line is
  * folded at 75 octets without splitting a UTF-8 character, lines end with CRLF.
  */
+import { escapeContentText, foldContentLine } from '@wpk/sdk';
 
 /** One card, as the app maps it to a contact. Empty parts are absent. */
 export interface VCardContact {
@@ -224,55 +225,30 @@ export function parseVCards(source: string): VCardContact[] {
   return cards;
 }
 
-/** Escapes a text value (RFC 6350, 3.4): backslash, comma, semicolon, newline. */
-function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/,/g, '\\,').replace(/;/g, '\\;').replace(/\r\n|\r|\n/g, '\\n');
-}
-
-/** Folds a content line at 75 octets, never inside a UTF-8 character (RFC 6350, 3.2). */
-function fold(line: string): string {
-  const out: string[] = [];
-  let current = '';
-  let octets = 0;
-  for (const character of line) {
-    const size = Buffer.byteLength(character, 'utf8');
-    const limit = out.length === 0 ? 75 : 74; // continuation lines start with a space
-    if (octets + size > limit) {
-      out.push(current);
-      current = '';
-      octets = 0;
-    }
-    current += character;
-    octets += size;
-  }
-  out.push(current);
-  return out.join('\r\n ');
-}
-
 /** Writes one card (4.0) with CRLF line ends. */
 export function serializeVCard(contact: VCardContact): string {
   const lines = ['BEGIN:VCARD', 'VERSION:4.0'];
   if (contact.uid) lines.push(`UID:${contact.uid}`);
-  lines.push(`FN:${escapeText(contact.display_name ?? '')}`);
-  const n = [contact.family_name, contact.given_name, contact.middle_name, contact.prefix, contact.suffix].map((part) => escapeText(part ?? ''));
+  lines.push(`FN:${escapeContentText(contact.display_name ?? '')}`);
+  const n = [contact.family_name, contact.given_name, contact.middle_name, contact.prefix, contact.suffix].map((part) => escapeContentText(part ?? ''));
   if (n.some(Boolean)) lines.push(`N:${n.join(';')}`);
-  if (contact.nickname) lines.push(`NICKNAME:${escapeText(contact.nickname)}`);
-  for (const email of contact.emails) lines.push(`EMAIL;TYPE=${email.type}:${escapeText(email.value)}`);
+  if (contact.nickname) lines.push(`NICKNAME:${escapeContentText(contact.nickname)}`);
+  for (const email of contact.emails) lines.push(`EMAIL;TYPE=${email.type}:${escapeContentText(email.value)}`);
   for (const phone of contact.phones) {
     const type = phone.type === 'mobile' ? 'cell' : phone.type === 'fax' ? 'fax' : phone.type;
-    lines.push(`TEL;VALUE=text;TYPE=${type}:${escapeText(phone.value)}`);
+    lines.push(`TEL;VALUE=text;TYPE=${type}:${escapeContentText(phone.value)}`);
   }
   for (const address of contact.addresses) {
-    const parts = ['', '', address.street ?? '', address.city ?? '', address.region ?? '', address.postal_code ?? '', address.country ?? ''].map(escapeText);
+    const parts = ['', '', address.street ?? '', address.city ?? '', address.region ?? '', address.postal_code ?? '', address.country ?? ''].map(escapeContentText);
     lines.push(`ADR;TYPE=${address.type}:${parts.join(';')}`);
   }
-  if (contact.organization) lines.push(`ORG:${escapeText(contact.organization)}`);
-  if (contact.job_title) lines.push(`TITLE:${escapeText(contact.job_title)}`);
+  if (contact.organization) lines.push(`ORG:${escapeContentText(contact.organization)}`);
+  if (contact.job_title) lines.push(`TITLE:${escapeContentText(contact.job_title)}`);
   if (contact.birthday) lines.push(`BDAY:${contact.birthday.replace(/-/g, '')}`);
-  if (contact.tags.length) lines.push(`CATEGORIES:${contact.tags.map(escapeText).join(',')}`);
-  if (contact.notes) lines.push(`NOTE:${escapeText(contact.notes)}`);
+  if (contact.tags.length) lines.push(`CATEGORIES:${contact.tags.map(escapeContentText).join(',')}`);
+  if (contact.notes) lines.push(`NOTE:${escapeContentText(contact.notes)}`);
   lines.push('END:VCARD');
-  return lines.map(fold).join('\r\n') + '\r\n';
+  return lines.map(foldContentLine).join('\r\n') + '\r\n';
 }
 
 /** Writes many cards, one after another. */

@@ -1,19 +1,12 @@
-import { isUuid, type SubscriptionHandlers } from '@wpk/sdk';
+import type { SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
-import { subscription } from '../kit.js';
+import { memberRemoved as onRemoval, subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
 import { memberRemoved } from '../services/member-removal.js';
 import { runSweep } from '../services/sweeps.js';
 
 /** `core.account.member.removed` {member_id, removed_by}: the member left; what was shared with them is no longer. Their own files stay for a transfer. */
-const onMemberRemoved = subscription('core.account.member.removed', async (event, ctx) => {
-  const memberId: unknown = event.payload.member_id;
-  if (typeof memberId !== 'string' || !isUuid(memberId)) {
-    ctx.log.warn({ action: event.action, delivery: event.deliveryId }, 'member.removed without a usable member_id: ignored');
-    return;
-  }
-  await memberRemoved(ctx, memberId.toLowerCase());
-});
+const onMemberRemoved = onRemoval((ctx, { memberId }) => memberRemoved(ctx, memberId));
 
 /** `core.files.sweep.scheduled` {due_at}: the app's own delayed wake-up (see services/sweeps.ts). */
 const onSweepScheduled = subscription('core.files.sweep.scheduled', async (event, ctx) => {

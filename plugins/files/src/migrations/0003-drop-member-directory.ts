@@ -1,4 +1,4 @@
-import { tenantTable, type AppMigration } from '@wpk/sdk';
+import { dropTenantTable } from '@wpk/sdk';
 
 /**
  * The app's copy of who joined and left the workspace goes: shares and transfers name members
@@ -7,12 +7,4 @@ import { tenantTable, type AppMigration } from '@wpk/sdk';
  * once. The reaction to `core.account.member.removed` (shares with them dropped) stays. Down
  * re-creates the table empty (the copy it held cannot be rebuilt from here).
  */
-export const dropMemberDirectory: AppMigration = {
-  name: '0003-drop-member-directory',
-  async up({ query }) {
-    await query('DROP TABLE member_directory');
-  },
-  async down({ query }) {
-    await query(tenantTable('member_directory', { columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz', removed_by: 'uuid' }, primaryKey: ['member_id'] }));
-  },
-};
+export const dropMemberDirectory = dropTenantTable('0003-drop-member-directory', 'member_directory', { columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz', removed_by: 'uuid' }, primaryKey: ['member_id'] });

@@ -2,7 +2,7 @@ import { Joi } from '@wpk/sdk';
 import { ITEM, STATS, TRANSFER } from './answers.js';
 import { fileStats, memberItems, transferFiles } from '../services/admin.js';
 import { presentItem } from '../services/present.js';
-import { listQuery } from './schemas.js';
+
 import { route } from '../kit.js';
 
 /** A member named in the path: one of the workspace, or one who left it (offboarding looks at a leaver's files). */
@@ -26,7 +26,7 @@ export const adminRoutes = [
     chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
     answers: { collection: ITEM },
     description: 'Folders owned by a member (the trash included), oldest first',
-    validate: { params: memberParams, query: listQuery() },
+    validate: { params: memberParams, query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await memberItems(ctx, request.params.member_mrn, 'folder');
       return ctx.respond.collection(rows.map((item) => presentItem(item)), count);
@@ -38,7 +38,7 @@ export const adminRoutes = [
     chain: [{ check: 'workspace_admin', message: 'Only workspace owners and admins may do this' }],
     answers: { collection: ITEM },
     description: 'Files owned by a member (the trash included), oldest first',
-    validate: { params: memberParams, query: listQuery() },
+    validate: { params: memberParams, query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await memberItems(ctx, request.params.member_mrn, 'file');
       return ctx.respond.collection(rows.map((item) => presentItem(item)), count);

@@ -5,7 +5,7 @@ import { presentItem, presentShare, presentVersion } from '../services/present.j
 import { deleteShare, listShares, putShare } from '../services/shares.js';
 import { downloadLink, listVersions, restoreVersion } from '../services/uploads.js';
 import { requireItem } from '../services/access.js';
-import { id, idParams, itemName, listQuery } from './schemas.js';
+import { id, itemName } from './schemas.js';
 import { route } from '../kit.js';
 
 const link = (itemId: string) => `/files/${itemId}`;
@@ -18,7 +18,7 @@ export const fileRoutes = [
     chain: ['files.files.read'],
     answers: { collection: ITEM },
     description: "Lists a folder (folder_id; default the caller's root): folders first, then files, by name",
-    validate: { query: listQuery({ folder_id: id() }) },
+    validate: { query: Joi.listQuery({ folder_id: id() }) },
     async handler(request, ctx) {
       const { rows, count, access } = await listFolder(ctx, request.query.folder_id as string | undefined);
       return ctx.respond.collection(rows.map((item) => presentItem(item, { access })), count);
@@ -30,7 +30,7 @@ export const fileRoutes = [
     chain: ['files.files.read'],
     answers: { collection: ITEM },
     description: 'Lists the files and folders other members shared with the caller, newest share first',
-    validate: { query: listQuery() },
+    validate: { query: Joi.listQuery() },
     async handler(_request, ctx) {
       const { rows, count } = await listShared(ctx);
       return ctx.respond.collection(rows.map(({ item, role }) => presentItem(item, { access: role })), count);
@@ -54,7 +54,7 @@ export const fileRoutes = [
     chain: ['files.files.read'],
     answers: { single: ITEM },
     description: 'Reads a file or folder',
-    validate: { params: idParams('file_id') },
+    validate: { params: Joi.idParams('file_id') },
     async handler(request, ctx) {
       const { item, access } = await requireItem(ctx, request.params.file_id);
       return ctx.respond.single(presentItem(item, { access }), item.kind === 'file' ? { download: `${link(item.id)}/download`, versions: `${link(item.id)}/versions` } : { children: `/files?folder_id=${item.id}` });
@@ -66,7 +66,7 @@ export const fileRoutes = [
     chain: ['files.files.edit'],
     answers: { single: ITEM },
     description: 'Renames (name) or moves (parent_id; null: the root) a file or folder',
-    validate: { params: idParams('file_id'), payload: Joi.object({ name: itemName(), parent_id: id().allow(null) }).min(1) },
+    validate: { params: Joi.idParams('file_id'), payload: Joi.object({ name: itemName(), parent_id: id().allow(null) }).min(1) },
     async handler(request, ctx) {
       const item = await updateItem(ctx, request.params.file_id, request.payload);
       return ctx.respond.single(presentItem(item), { self: link(item.id) });
@@ -78,7 +78,7 @@ export const fileRoutes = [
     chain: ['files.files.delete'],
     answers: { single: ITEM },
     description: "Moves a file or folder (and what it holds) to its owner's trash",
-    validate: { params: idParams('file_id') },
+    validate: { params: Joi.idParams('file_id') },
     async handler(request, ctx) {
       const item = await trashItem(ctx, request.params.file_id);
       return ctx.respond.single(presentItem(item), { self: link(item.id), trash: '/trash' });
@@ -90,7 +90,7 @@ export const fileRoutes = [
     chain: ['files.files.edit'],
     answers: { single: ITEM },
     description: 'Copies a file (its current version) or a folder (with everything in it)',
-    validate: { params: idParams('file_id'), payload: Joi.object({ parent_id: id().allow(null), name: itemName() }) },
+    validate: { params: Joi.idParams('file_id'), payload: Joi.object({ parent_id: id().allow(null), name: itemName() }) },
     async handler(request, ctx) {
       const copy = await copyItem(ctx, request.params.file_id, request.payload ?? {});
       return ctx.respond.single(presentItem(copy), { self: link(copy.id) });
@@ -102,7 +102,7 @@ export const fileRoutes = [
     chain: ['files.files.read'],
     answers: { single: DOWNLOAD },
     description: "A link to download the file's current version",
-    validate: { params: idParams('file_id') },
+    validate: { params: Joi.idParams('file_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await downloadLink(ctx, request.params.file_id));
     },
@@ -113,7 +113,7 @@ export const fileRoutes = [
     chain: ['files.files.read'],
     answers: { collection: VERSION },
     description: "Lists a file's versions, newest first",
-    validate: { params: idParams('file_id'), query: listQuery() },
+    validate: { params: Joi.idParams('file_id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const { item, rows, count } = await listVersions(ctx, request.params.file_id);
       return ctx.respond.collection(rows.map((version) => presentVersion(version, item.version_id)), count);
@@ -125,7 +125,7 @@ export const fileRoutes = [
     chain: ['files.files.read'],
     answers: { single: DOWNLOAD },
     description: 'A link to download one version of a file',
-    validate: { params: idParams('file_id', 'version_id') },
+    validate: { params: Joi.idParams('file_id', 'version_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await downloadLink(ctx, request.params.file_id, request.params.version_id));
     },
@@ -136,7 +136,7 @@ export const fileRoutes = [
     chain: ['files.files.upload'],
     answers: { single: ITEM },
     description: 'Makes an older version current again (as a new version)',
-    validate: { params: idParams('file_id', 'version_id') },
+    validate: { params: Joi.idParams('file_id', 'version_id') },
     async handler(request, ctx) {
       const { item, version } = await restoreVersion(ctx, request.params.file_id, request.params.version_id);
       return ctx.respond.single(presentItem(item, { version: presentVersion(version, item.version_id) }), { self: link(item.id) });
@@ -148,7 +148,7 @@ export const fileRoutes = [
     chain: ['files.files.read'],
     answers: { collection: SHARE },
     description: 'Lists the members a file or folder is shared with',
-    validate: { params: idParams('file_id'), query: listQuery() },
+    validate: { params: Joi.idParams('file_id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listShares(ctx, request.params.file_id);
       return ctx.respond.collection(rows.map(presentShare), count);
@@ -173,7 +173,7 @@ export const fileRoutes = [
     chain: ['files.files.share'],
     answers: { single: SHARE_DELETED },
     description: 'Stops sharing a file or folder with a member (the member may leave a share)',
-    validate: { params: idParams('file_id', 'member_id') },
+    validate: { params: Joi.idParams('file_id', 'member_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteShare(ctx, request.params.file_id, request.params.member_id));
     },

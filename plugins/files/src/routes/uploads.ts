@@ -3,7 +3,7 @@ import { ITEM, UPLOAD, UPLOAD_DELETED } from './answers.js';
 import { bytes } from '../services/sizes.js';
 import { presentItem, presentVersion } from '../services/present.js';
 import { cancelUpload, completeUpload, startUpload } from '../services/uploads.js';
-import { id, idParams, itemName } from './schemas.js';
+import { id, itemName } from './schemas.js';
 import { route } from '../kit.js';
 
 /** Uploads: a link the bytes stream to, then a completion that makes the file or its new version. */
@@ -37,7 +37,7 @@ export const uploadRoutes = [
     chain: ['files.files.upload'],
     answers: { single: ITEM },
     description: 'Finishes an upload whose bytes arrived: the file, or its new current version',
-    validate: { params: idParams('upload_id') },
+    validate: { params: Joi.idParams('upload_id') },
     async handler(request, ctx) {
       const { item, version, created } = await completeUpload(ctx, request.params.upload_id);
       return ctx.respond.single(presentItem(item, { created, version: presentVersion(version, item.version_id) }), { self: `/files/${item.id}` });
@@ -49,7 +49,7 @@ export const uploadRoutes = [
     chain: ['files.files.upload'],
     answers: { single: UPLOAD_DELETED },
     description: 'Abandons an upload (and the bytes that arrived)',
-    validate: { params: idParams('upload_id') },
+    validate: { params: Joi.idParams('upload_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await cancelUpload(ctx, request.params.upload_id));
     },

@@ -3,7 +3,7 @@ import { route } from '../kit.js';
 import { ACCOUNT } from './answers.js';
 import { createAccount, listAccounts, requireAccount, updateAccount } from '../services/chart.js';
 import { presentAccount } from '../services/present.js';
-import { accountType, idParams, listQuery, normalBalance } from './schemas.js';
+import { accountType, normalBalance } from './schemas.js';
 
 /** The chart of accounts: list, add, read, and set the display name and unified-view flag. */
 export const accountRoutes = [
@@ -13,7 +13,7 @@ export const accountRoutes = [
     chain: ['finance.accounts.read'],
     answers: { collection: ACCOUNT },
     description: 'Lists the chart of accounts by code (filters: type, is_bank, q)',
-    validate: { query: listQuery({ type: accountType(), is_bank: Joi.boolean(), q: Joi.string().max(200).allow('') }) },
+    validate: { query: Joi.listQuery({ type: accountType(), is_bank: Joi.boolean(), q: Joi.string().max(200).allow('') }) },
     async handler(request, ctx) {
       const { rows, count } = await listAccounts(ctx, request.query);
       return ctx.respond.collection(rows.map(presentAccount), count);
@@ -48,7 +48,7 @@ export const accountRoutes = [
     chain: ['finance.accounts.read'],
     answers: { single: ACCOUNT },
     description: 'Reads an account',
-    validate: { params: idParams('account_id') },
+    validate: { params: Joi.idParams('account_id') },
     async handler(request, ctx) {
       const account = await requireAccount(ctx, request.params.account_id!);
       return ctx.respond.single(presentAccount(account), { self: `/finance/accounts/${account.id}`, ledger: `/finance/reports/general-ledger?account_id=${account.id}` });
@@ -60,7 +60,7 @@ export const accountRoutes = [
     chain: ['finance.accounts.edit'],
     answers: { single: ACCOUNT },
     description: "Sets an account's display name and show_in_unified",
-    validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().max(200).allow('', null), show_in_unified: Joi.boolean() }) },
+    validate: { params: Joi.idParams('account_id'), payload: Joi.object({ display_name: Joi.string().max(200).allow('', null), show_in_unified: Joi.boolean() }) },
     async handler(request, ctx) {
       const account = await updateAccount(ctx, request.params.account_id!, request.payload);
       return ctx.respond.single(presentAccount(account), { self: `/finance/accounts/${account.id}` });

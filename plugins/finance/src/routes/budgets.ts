@@ -1,8 +1,9 @@
+import { Joi } from '@wpk/sdk';
 import { route } from '../kit.js';
 import { BUDGET } from './answers.js';
 import { createBudget, listBudgets, requireBudget, updateBudget } from '../services/budgets.js';
 import { presentBudget } from '../services/present.js';
-import { budgetBody, id, idParams, listQuery } from './schemas.js';
+import { budgetBody, id } from './schemas.js';
 
 /** Budgets per account and period, with department/location/project dimensions. */
 export const budgetRoutes = [
@@ -12,7 +13,7 @@ export const budgetRoutes = [
     chain: ['finance.budgets.read'],
     answers: { collection: BUDGET },
     description: 'Lists budgets by period (filter: account_id)',
-    validate: { query: listQuery({ account_id: id() }) },
+    validate: { query: Joi.listQuery({ account_id: id() }) },
     async handler(request, ctx) {
       const { rows, count } = await listBudgets(ctx, request.query);
       return ctx.respond.collection(rows.map(presentBudget), count);
@@ -36,7 +37,7 @@ export const budgetRoutes = [
     chain: ['finance.budgets.read'],
     answers: { single: BUDGET },
     description: 'Reads a budget',
-    validate: { params: idParams('budget_id') },
+    validate: { params: Joi.idParams('budget_id') },
     async handler(request, ctx) {
       const budget = await requireBudget(ctx, request.params.budget_id!);
       return ctx.respond.single(presentBudget(budget), { self: `/finance/budgets/${budget.id}` });
@@ -48,7 +49,7 @@ export const budgetRoutes = [
     chain: ['finance.budgets.edit'],
     answers: { single: BUDGET },
     description: 'Edits a budget',
-    validate: { params: idParams('budget_id'), payload: budgetBody(false) },
+    validate: { params: Joi.idParams('budget_id'), payload: budgetBody(false) },
     async handler(request, ctx) {
       const budget = await updateBudget(ctx, request.params.budget_id!, request.payload);
       return ctx.respond.single(presentBudget(budget), { self: `/finance/budgets/${budget.id}` });

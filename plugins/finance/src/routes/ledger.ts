@@ -3,7 +3,7 @@ import { route, type FinanceContext } from '../kit.js';
 import { AGING_ROW, AGING_TOTALS, BUDGET_ROW, BUDGET_TOTALS, JOURNAL_ENTRY, LEDGER_ACCOUNT, LEDGER_ROW, LEDGER_TOTALS, REPORT_EXPORT, TRIAL_BALANCE_ROW, TRIAL_BALANCE_TOTALS } from './answers.js';
 import { presentEntry } from '../services/present.js';
 import { apAging, budgetVsActual, generalLedger, toCsv, trialBalance, type Report } from '../services/reports.js';
-import { format, id, isoDate, listQuery } from './schemas.js';
+import { format, id, isoDate } from './schemas.js';
 
 /**
  * A report as JSON (the collection envelope, one page of rows, plus `totals` over every row) or
@@ -30,7 +30,7 @@ export const ledgerRoutes = [
     chain: ['finance.entries.read'],
     answers: { collection: JOURNAL_ENTRY },
     description: 'Lists journal entries with their lines, oldest first (filter: bill_id)',
-    validate: { query: listQuery({ bill_id: id() }) },
+    validate: { query: Joi.listQuery({ bill_id: id() }) },
     async handler(request, ctx) {
       const where = request.query.bill_id ? { bill_id: request.query.bill_id as string } : {};
       const { rows, count } = await ctx.db.journalEntries.findAndCountAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
@@ -48,7 +48,7 @@ export const ledgerRoutes = [
     chain: ['finance.reports.read'],
     answers: { anyOf: [{ collection: TRIAL_BALANCE_ROW, alongside: { totals: TRIAL_BALANCE_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Trial balance as of a date (default: everything posted)',
-    validate: { query: listQuery({ as_of: isoDate(), format: format() }) },
+    validate: { query: Joi.listQuery({ as_of: isoDate(), format: format() }) },
     async handler(request, ctx) {
       return answer(ctx, 'trial-balance', await trialBalance(ctx, request.query), request.query.format as string | undefined);
     },
@@ -59,7 +59,7 @@ export const ledgerRoutes = [
     chain: ['finance.reports.read'],
     answers: { anyOf: [{ collection: LEDGER_ROW, alongside: { account: LEDGER_ACCOUNT, totals: LEDGER_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'General ledger of one account between two dates, with running balance',
-    validate: { query: listQuery({ account_id: id().required(), from: isoDate(), to: isoDate(), format: format() }) },
+    validate: { query: Joi.listQuery({ account_id: id().required(), from: isoDate(), to: isoDate(), format: format() }) },
     async handler(request, ctx) {
       const { account, ...report } = await generalLedger(ctx, request.query as { account_id: string; from?: string; to?: string });
       return answer(ctx, 'general-ledger', report, request.query.format as string | undefined, { account: { id: account.id, code: account.code, name: account.display_name ?? account.name, normal_balance: account.normal_balance } });
@@ -71,7 +71,7 @@ export const ledgerRoutes = [
     chain: ['finance.reports.read'],
     answers: { anyOf: [{ collection: AGING_ROW, alongside: { totals: AGING_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Accounts-payable aging per supplier as of a date (default today)',
-    validate: { query: listQuery({ as_of: isoDate(), format: format() }) },
+    validate: { query: Joi.listQuery({ as_of: isoDate(), format: format() }) },
     async handler(request, ctx) {
       return answer(ctx, 'ap-aging', await apAging(ctx, request.query), request.query.format as string | undefined);
     },
@@ -82,7 +82,7 @@ export const ledgerRoutes = [
     chain: ['finance.reports.read'],
     answers: { anyOf: [{ collection: BUDGET_ROW, alongside: { totals: BUDGET_TOTALS } }, { single: REPORT_EXPORT }] },
     description: 'Budget vs actual per value of a dimension (department, location or project)',
-    validate: { query: listQuery({ dimension: Joi.string().valid('department', 'location', 'project'), from: isoDate(), to: isoDate(), format: format() }) },
+    validate: { query: Joi.listQuery({ dimension: Joi.string().valid('department', 'location', 'project'), from: isoDate(), to: isoDate(), format: format() }) },
     async handler(request, ctx) {
       return answer(ctx, 'budget-vs-actual', await budgetVsActual(ctx, request.query), request.query.format as string | undefined);
     },

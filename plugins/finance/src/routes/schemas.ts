@@ -11,9 +11,6 @@ import { CURRENCY_CODES, places as places_ } from '../services/money.js';
 
 export const id = (): JoiStringSchema => Joi.id();
 export const isoDate = (): JoiStringSchema => Joi.calendarDate();
-export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
-export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
-
 /** A JSON number with at most `places` decimals, in [min, max]. */
 export const decimal = (min: number, max: number, places: number, exclusiveMin = false): JoiSchema =>
   (exclusiveMin ? Joi.number().greater(min) : Joi.number().min(min))

@@ -1,5 +1,5 @@
 import { InvalidError } from '@wpk/sdk';
-import type { Account, StoredAdjustment, StoredItem, StoredTax } from '../models/index.js';
+import type { Account, Bill, StoredAdjustment, StoredItem, StoredTax } from '../models/index.js';
 import { D, dec, fixed, round, sum, type Dec } from './money.js';
 
 /** Amounts (and base amounts) of a bill stay below 10^15, so every sum fits `numeric(20,2)`. */
@@ -34,15 +34,8 @@ export interface BillAmountsInput {
   adjustments: AdjustmentInput[];
 }
 
-export interface ComputedBill {
-  items: StoredItem[];
-  adjustments: StoredAdjustment[];
-  subtotal: string;
-  tax_total: string;
-  adjustment_total: string;
-  total: string;
-  base_total: string;
-}
+/** The fields of a bill its lines and rates determine. */
+export type ComputedBill = Pick<Bill, 'items' | 'adjustments' | 'subtotal' | 'tax_total' | 'adjustment_total' | 'total' | 'base_total'>;
 
 /**
  * The amounts of a bill, exactly:

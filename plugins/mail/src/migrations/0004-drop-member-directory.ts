@@ -1,4 +1,4 @@
-import { tenantTable, type AppMigration } from '@wpk/sdk';
+import { dropTenantTable } from '@wpk/sdk';
 
 /**
  * The app's copy of who joined and left the workspace goes: mailbox owners and group members are
@@ -6,12 +6,4 @@ import { tenantTable, type AppMigration } from '@wpk/sdk';
  * never behind it. The reaction to `core.account.member.removed` (mailboxes unassigned, connected
  * accounts disconnected, groups left) stays. Down re-creates the table empty.
  */
-export const dropMemberDirectory: AppMigration = {
-  name: '0004-drop-member-directory',
-  async up({ query }) {
-    await query('DROP TABLE member_directory');
-  },
-  async down({ query }) {
-    await query(tenantTable('member_directory', { columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz' }, primaryKey: ['member_id'] }));
-  },
-};
+export const dropMemberDirectory = dropTenantTable('0004-drop-member-directory', 'member_directory', { columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz' }, primaryKey: ['member_id'] });

@@ -6,7 +6,7 @@ import { addGroupMember, createGroup, deleteGroup, listGroupMembers, listGroups,
 import { createMailbox, createOutboxKey, deleteMailbox, deleteOutboxKey, listMailboxes, listOutboxKeys, presentKey, presentMailbox, requireMailbox, updateMailbox, updateOutboxKey } from '../services/mailboxes.js';
 import { DELETED, DOMAIN, GROUP, GROUP_MEMBER, MAILBOX, NEW_OUTBOX_KEY, OUTBOX_KEY } from './answers.js';
 import { shown, subResourceRoutes } from './sub-resources.js';
-import { deleted, id, idParams, listQuery, name, q, tier } from './schemas.js';
+import { deleted, id, name, q, tier } from './schemas.js';
 
 
 /** Domains, mailboxes (with outbox keys) and groups (with members). */
@@ -19,7 +19,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.domains.read'],
       answers: { collection: DOMAIN },
       description: 'Lists the hosted domains, by name',
-      validate: { query: listQuery() },
+      validate: { query: Joi.listQuery() },
       async handler(_request, ctx) {
         const { rows, count } = await listDomains(ctx);
         return ctx.respond.collection(rows.map((row) => show(row, ctx.settings)), count);
@@ -43,7 +43,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.domains.read'],
       answers: { single: DOMAIN },
       description: 'Reads a domain with its DNS records and their last check',
-      validate: { params: idParams('domain_id') },
+      validate: { params: Joi.idParams('domain_id') },
       async handler(request, ctx) {
         return ctx.respond.single(show(await requireDomain(ctx, request.params.domain_id), ctx.settings));
       },
@@ -54,7 +54,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.domains.manage'],
       answers: { single: DOMAIN },
       description: "Sets the domain's catch-all mailbox (null: unknown addresses are refused) (SetCatchAll)",
-      validate: { params: idParams('domain_id'), payload: Joi.object({ catch_all_mailbox_id: id().allow(null).required() }) },
+      validate: { params: Joi.idParams('domain_id'), payload: Joi.object({ catch_all_mailbox_id: id().allow(null).required() }) },
       async handler(request, ctx) {
         return ctx.respond.single(show(await setCatchAll(ctx, request.params.domain_id, request.payload.catch_all_mailbox_id), ctx.settings));
       },
@@ -65,7 +65,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.domains.manage'],
       answers: { single: DELETED },
       description: 'Deletes a domain with its mailboxes, groups and their mail',
-      validate: { params: idParams('domain_id') },
+      validate: { params: Joi.idParams('domain_id') },
       async handler(request, ctx) {
         await deleteDomain(ctx, request.params.domain_id);
         return ctx.respond.single(deleted(request.params.domain_id));
@@ -77,7 +77,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.domains.manage'],
       answers: { single: DOMAIN },
       description: "Looks the domain's DNS records up now; verified (and claimed for this workspace) once the ownership record carries this workspace's token and MX, SPF, DKIM and DMARC match; 409 while another workspace holds it verified",
-      validate: { params: idParams('domain_id') },
+      validate: { params: Joi.idParams('domain_id') },
       async handler(request, ctx) {
         return ctx.respond.single(show(await verifyDomain(ctx, request.params.domain_id, options), ctx.settings));
       },
@@ -89,7 +89,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.mailboxes.read'],
       answers: { collection: MAILBOX },
       description: 'Lists mailboxes by address (domain_id, member_id and q filter)',
-      validate: { query: listQuery({ domain_id: id(), member_id: Joi.memberId({ former: true }), q: q() }) },
+      validate: { query: Joi.listQuery({ domain_id: id(), member_id: Joi.memberId({ former: true }), q: q() }) },
       async handler(request, ctx) {
         const { rows, count } = await listMailboxes(ctx, request.query);
         return ctx.respond.collection(rows.map(presentMailbox), count);
@@ -113,7 +113,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.mailboxes.read'],
       answers: { single: MAILBOX },
       description: 'Reads a mailbox',
-      validate: { params: idParams('mailbox_id') },
+      validate: { params: Joi.idParams('mailbox_id') },
       async handler(request, ctx) {
         return ctx.respond.single(presentMailbox(await requireMailbox(ctx, request.params.mailbox_id)));
       },
@@ -124,7 +124,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.mailboxes.manage'],
       answers: { single: MAILBOX },
       description: 'Assigns a mailbox to a member (null: to nobody) or renames it (AssignMailbox)',
-      validate: { params: idParams('mailbox_id'), payload: Joi.object({ member_id: Joi.memberId().allow(null), display_name: Joi.string().trim().max(200).allow('') }).min(1) },
+      validate: { params: Joi.idParams('mailbox_id'), payload: Joi.object({ member_id: Joi.memberId().allow(null), display_name: Joi.string().trim().max(200).allow('') }).min(1) },
       async handler(request, ctx) {
         return ctx.respond.single(presentMailbox(await updateMailbox(ctx, request.params.mailbox_id, request.payload)));
       },
@@ -135,7 +135,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.mailboxes.manage'],
       answers: { single: DELETED },
       description: 'Deletes a mailbox with its mail, drafts, signatures, filters, blocked senders and outbox keys',
-      validate: { params: idParams('mailbox_id') },
+      validate: { params: Joi.idParams('mailbox_id') },
       async handler(request, ctx) {
         await deleteMailbox(ctx, request.params.mailbox_id);
         return ctx.respond.single(deleted(request.params.mailbox_id));
@@ -173,7 +173,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.groups.read'],
       answers: { collection: GROUP },
       description: 'Lists the groups, by address',
-      validate: { query: listQuery({ domain_id: id() }) },
+      validate: { query: Joi.listQuery({ domain_id: id() }) },
       async handler(request, ctx) {
         const { rows, count } = await listGroups(ctx, request.query);
         return ctx.respond.collection(rows.map(presentGroup), count);
@@ -205,7 +205,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.groups.read'],
       answers: { single: GROUP },
       description: 'Reads a group',
-      validate: { params: idParams('group_id') },
+      validate: { params: Joi.idParams('group_id') },
       async handler(request, ctx) {
         return ctx.respond.single(presentGroup(await requireGroup(ctx, request.params.group_id)), { members: `/mail/groups/${request.params.group_id}/members`, messages: `/mail/groups/${request.params.group_id}/messages` });
       },
@@ -216,7 +216,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.groups.manage'],
       answers: { single: GROUP },
       description: 'Renames a group, changes its description or who may post',
-      validate: { params: idParams('group_id'), payload: Joi.object({ name: name(200), description: Joi.string().max(2000).allow(''), who_can_post: Joi.string().valid('anyone', 'members') }).min(1) },
+      validate: { params: Joi.idParams('group_id'), payload: Joi.object({ name: name(200), description: Joi.string().max(2000).allow(''), who_can_post: Joi.string().valid('anyone', 'members') }).min(1) },
       async handler(request, ctx) {
         return ctx.respond.single(presentGroup(await updateGroup(ctx, request.params.group_id, request.payload)));
       },
@@ -227,7 +227,7 @@ export function hostingRoutes(options: MailOptions) {
       chain: ['mail.groups.manage'],
       answers: { single: DELETED },
       description: 'Deletes a group with its members and messages',
-      validate: { params: idParams('group_id') },
+      validate: { params: Joi.idParams('group_id') },
       async handler(request, ctx) {
         await deleteGroup(ctx, request.params.group_id);
         return ctx.respond.single(deleted(request.params.group_id));

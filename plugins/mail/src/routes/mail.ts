@@ -5,7 +5,7 @@ import { connectAccount, disconnectAccount, listAccounts, presentAccount, requir
 import { deleteMessage, listAccountMessages, listGroupMessages, presentMessage, queueMessage, requireAccountMessage, requireGroupMessage, updateMessage } from '../services/messages.js';
 import { ACCOUNT, BLOCKED_SENDER, DELETED, DRAFT, FILTER, MESSAGE, SIGNATURE } from './answers.js';
 import { shown, subResourceRoutes } from './sub-resources.js';
-import { composition, deleted, filterAction, filterCondition, folder, id, idParams, listQuery, name, q } from './schemas.js';
+import { composition, deleted, filterAction, filterCondition, folder, id, name, q } from './schemas.js';
 
 
 const messageChanges = Joi.object({ seen: Joi.boolean(), flagged: Joi.boolean(), folder: folder() }).min(1);
@@ -32,7 +32,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
       chain: ['mail.accounts.read'],
       answers: { collection: ACCOUNT },
       description: "Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address",
-      validate: { query: listQuery() },
+      validate: { query: Joi.listQuery() },
       async handler(_request, ctx) {
         const { rows, count } = await listAccounts(ctx);
         return ctx.respond.collection(rows.map(presentAccount), count);
@@ -63,7 +63,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
       chain: ['mail.accounts.edit'],
       answers: { single: ACCOUNT },
       description: "Changes an account's display name or default signature, and a connected account's servers or passwords (checked before they are kept) (UpdateAccount)",
-      validate: { params: idParams('account_id'), payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null), imap: server(false).min(1), smtp: server(false).min(1) }).min(1) },
+      validate: { params: Joi.idParams('account_id'), payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null), imap: server(false).min(1), smtp: server(false).min(1) }).min(1) },
       async handler(request, ctx) {
         return ctx.respond.single(presentAccount(await updateAccount(ctx, request.params.account_id, request.payload, verify)));
       },
@@ -74,7 +74,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
       chain: ['mail.accounts.manage'],
       answers: { single: DELETED },
       description: "Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its server stays (a hosted mailbox answers 409)",
-      validate: { params: idParams('account_id') },
+      validate: { params: Joi.idParams('account_id') },
       async handler(request, ctx) {
         await disconnectAccount(ctx, await requireAccount(ctx, request.params.account_id, true), ctx.member.id);
         return ctx.respond.single(deleted(request.params.account_id));
@@ -167,7 +167,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
       chain: ['mail.messages.read'],
       answers: { collection: DRAFT },
       description: "Lists the caller's drafts (account_id filters), last saved first",
-      validate: { query: listQuery({ account_id: id() }) },
+      validate: { query: Joi.listQuery({ account_id: id() }) },
       async handler(request, ctx) {
         const { rows, count } = await listDrafts(ctx, request.query.account_id as string | undefined);
         return ctx.respond.collection(rows.map(present.draft), count);
@@ -191,7 +191,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
       chain: ['mail.messages.read'],
       answers: { single: DRAFT },
       description: 'Reads a draft',
-      validate: { params: idParams('draft_id') },
+      validate: { params: Joi.idParams('draft_id') },
       async handler(request, ctx) {
         return ctx.respond.single(present.draft(await requireDraft(ctx, request.params.draft_id)));
       },
@@ -202,7 +202,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
       chain: ['mail.messages.send'],
       answers: { single: DRAFT },
       description: 'Saves a draft whole: what is omitted becomes empty (SaveDraft)',
-      validate: { params: idParams('draft_id'), payload: Joi.object(composition) },
+      validate: { params: Joi.idParams('draft_id'), payload: Joi.object(composition) },
       async handler(request, ctx) {
         return ctx.respond.single(present.draft(await saveDraft(ctx, request.params.draft_id, request.payload)));
       },
@@ -213,7 +213,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
       chain: ['mail.messages.send'],
       answers: { single: DELETED },
       description: 'Discards a draft',
-      validate: { params: idParams('draft_id') },
+      validate: { params: Joi.idParams('draft_id') },
       async handler(request, ctx) {
         await deleteDraft(ctx, request.params.draft_id);
         return ctx.respond.single(deleted(request.params.draft_id));
@@ -225,7 +225,7 @@ export function mailRoutes(verify: ConnectionVerifier) {
       chain: ['mail.messages.send'],
       answers: { single: MESSAGE },
       description: 'Sends a draft: it becomes a queued message of its account, and the draft goes',
-      validate: { params: idParams('draft_id'), payload: Joi.object({ signature_id: id().allow(null) }).allow(null) },
+      validate: { params: Joi.idParams('draft_id'), payload: Joi.object({ signature_id: id().allow(null) }).allow(null) },
       async handler(request, ctx) {
         const message = await sendDraft(ctx, request.params.draft_id, request.payload?.signature_id);
         return ctx.respond.single(presentMessage(message), { self: `/mail/accounts/${message.account_id}/messages/${message.id}` });

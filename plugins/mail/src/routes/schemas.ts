@@ -1,13 +1,7 @@
-import { Joi, type JoiArraySchema, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from '@wpk/sdk';
+import { Joi, type JoiArraySchema, type JoiStringSchema } from '@wpk/sdk';
 
 /** An id (any shape; an unknown one is a 404 or a 400 naming the field). */
 export const id = (): JoiStringSchema => Joi.id();
-
-/** Path parameters: each named one must be an id. */
-export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
-
-/** A list route's query: the filters plus the forgiven `page` and `per_page`. */
-export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
 
 /** A name of 1-100 characters. */
 export const name = (max = 100): JoiStringSchema => Joi.string().trim().min(1).max(max);

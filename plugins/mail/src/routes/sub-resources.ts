@@ -1,7 +1,7 @@
-import { type AppRequest, type ChainStep, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
+import { Joi, type AppRequest, type ChainStep, type JoiObjectSchema, type JoiSchema } from '@wpk/sdk';
 import { route, type MailContext } from '../kit.js';
 import { DELETED } from './answers.js';
-import { deleted, idParams, listQuery } from './schemas.js';
+import { deleted } from './schemas.js';
 
 
 /** A record as a service's present function shows it. */
@@ -52,20 +52,20 @@ export function subResourceRoutes(family: SubResourceFamily): Route[] {
   const ids = (request: AppRequest<unknown>) => [request.params[parent]!, request.params[item]!] as const;
   const routes = [
     list &&
-      operation('GET', path, list.chain, { collection: record }, list.description, { params: idParams(parent), query: listQuery(list.filters) }, async (request, ctx) => {
+      operation('GET', path, list.chain, { collection: record }, list.description, { params: Joi.idParams(parent), query: Joi.listQuery(list.filters) }, async (request, ctx) => {
         const { rows, count } = await list.run(ctx, ids(request)[0], request.query);
         return ctx.respond.collection(rows, count);
       }),
     create &&
-      operation('POST', path, create.chain, { single: create.answers ?? record }, create.description, { params: idParams(parent), payload: create.payload }, async (request, ctx) => {
+      operation('POST', path, create.chain, { single: create.answers ?? record }, create.description, { params: Joi.idParams(parent), payload: create.payload }, async (request, ctx) => {
         const [parentId] = ids(request);
         const made = await create.run(ctx, parentId, request.payload);
         return create.linkSelf ? ctx.respond.single(made, { self: `${path.replace(`{${parent}}`, parentId)}/${(made as { id: string }).id}` }) : ctx.respond.single(made);
       }),
-    read && operation('GET', itemPath, read.chain, { single: record }, read.description, { params: idParams(parent, item) }, async (request, ctx) => ctx.respond.single(await read.run(ctx, ...ids(request)))),
-    update && operation(update.method, itemPath, update.chain, { single: record }, update.description, { params: idParams(parent, item), payload: update.payload }, async (request, ctx) => ctx.respond.single(await update.run(ctx, ...ids(request), request.payload))),
+    read && operation('GET', itemPath, read.chain, { single: record }, read.description, { params: Joi.idParams(parent, item) }, async (request, ctx) => ctx.respond.single(await read.run(ctx, ...ids(request)))),
+    update && operation(update.method, itemPath, update.chain, { single: record }, update.description, { params: Joi.idParams(parent, item), payload: update.payload }, async (request, ctx) => ctx.respond.single(await update.run(ctx, ...ids(request), request.payload))),
     remove &&
-      operation('DELETE', itemPath, remove.chain, { single: DELETED }, remove.description, { params: idParams(parent, item) }, async (request, ctx) => {
+      operation('DELETE', itemPath, remove.chain, { single: DELETED }, remove.description, { params: Joi.idParams(parent, item) }, async (request, ctx) => {
         await remove.run(ctx, ...ids(request));
         return ctx.respond.single(deleted(ids(request)[1]));
       }),

@@ -57,7 +57,12 @@ export async function listAccountMessages(ctx: MailContext, accountId: string, q
   const where: Record<string | symbol, unknown> = { account_id: accountId, folder: query.folder ?? 'inbox' };
   if (query.seen !== undefined) where.seen = query.seen;
   if (query.flagged !== undefined) where.flagged = query.flagged;
-  if (query.q) where[Op.or] = [{ subject: { [Op.iLike]: likePattern(query.q) } }, { from_address: { [Op.iLike]: likePattern(query.q) } }];
+  return pageOfMessages(ctx, where, query.q);
+}
+
+/** One page (`ctx.page`) of the messages matching `where`, newest first; `q` matches the subject or the sender. */
+function pageOfMessages(ctx: MailContext, where: Record<string | symbol, unknown>, q: string | undefined) {
+  if (q) where[Op.or] = [{ subject: { [Op.iLike]: likePattern(q) } }, { from_address: { [Op.iLike]: likePattern(q) } }];
   return ctx.db.messages.findAndCountAll({ where, order: [['received_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
 }
 
@@ -121,9 +126,7 @@ export async function groupForReading(ctx: MailContext, groupId: string, moderat
 /** The group's messages, newest first. */
 export async function listGroupMessages(ctx: MailContext, groupId: string, query: { q?: string }) {
   await groupForReading(ctx, groupId);
-  const where: Record<string | symbol, unknown> = { group_id: groupId };
-  if (query.q) where[Op.or] = [{ subject: { [Op.iLike]: likePattern(query.q) } }, { from_address: { [Op.iLike]: likePattern(query.q) } }];
-  return ctx.db.messages.findAndCountAll({ where, order: [['received_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
+  return pageOfMessages(ctx, { group_id: groupId }, query.q);
 }
 
 /** One message of the group, or 404. */

@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from '@wpk/testing';
 
 const BINARY = '/usr/sbin/dovecot';
 const SYSTEM_USER = 'wpk-dovecot';
@@ -20,17 +21,6 @@ export interface Dovecot {
   /** Replaces the users file (Dovecot looks at it again at most once a second: this waits that second out). */
   setUsers(users: Array<{ user: string; password: string }>): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function runAs(): { name: string; uid: number; gid: number } {

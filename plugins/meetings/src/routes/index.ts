@@ -6,9 +6,6 @@ import { completePresignation, createPresignation, downloadFile, listPresignatio
 import { presentAttendee } from '../services/present.js';
 import { ATTENDEE, ATTENDEE_REMOVED, FILE, FILE_DOWNLOAD, MEETING, PRESIGNATION, PRESIGNATION_WITH_LINK } from './answers.js';
 
-const id = () => Joi.id();
-const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
-const page = { page: Joi.any(), per_page: Joi.any() };
 const title = () => Joi.string().trim().min(1).max(200);
 const description = () => Joi.string().max(5000).allow('');
 const location = () => Joi.string().trim().max(500).allow('');
@@ -29,7 +26,7 @@ export const routes = [
     chain: ['meetings.meetings.read'],
     answers: { collection: MEETING },
     description: 'Lists the meetings the caller organizes or attends, soonest first; from/to: those overlapping the window',
-    validate: { query: Joi.object({ ...page, from: Joi.instant(), to: Joi.instant(), status: Joi.string().valid(...MEETING_STATUSES), role: Joi.string().valid('organizer', 'attendee') }) },
+    validate: { query: Joi.listQuery({ from: Joi.instant(), to: Joi.instant(), status: Joi.string().valid(...MEETING_STATUSES), role: Joi.string().valid('organizer', 'attendee') }) },
     async handler(request, ctx) {
       const { data, count } = await listMeetings(ctx, request.query);
       return ctx.respond.collection(data, count);
@@ -62,7 +59,7 @@ export const routes = [
     chain: ['meetings.meetings.read'],
     answers: { single: MEETING },
     description: 'Reads a meeting the caller organizes or attends: attendees with their answers, its call, its files',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       const { meeting } = await requireVisibleMeeting(ctx, request.params.id);
       return ctx.respond.single(await readMeeting(ctx, meeting));
@@ -74,7 +71,7 @@ export const routes = [
     chain: ['meetings.meetings.read'],
     answers: { single: MEETING },
     description: 'UpdateMeeting: title, description, location, time (the organizer); the attendees are mailed the update (SEQUENCE + 1)',
-    validate: { params: params('id'), payload: Joi.object({ title: title(), description: description(), location: location(), starts_at: Joi.instant(), ends_at: Joi.instant() }).or('title', 'description', 'location', 'starts_at', 'ends_at') },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ title: title(), description: description(), location: location(), starts_at: Joi.instant(), ends_at: Joi.instant() }).or('title', 'description', 'location', 'starts_at', 'ends_at') },
     async handler(request, ctx) {
       return ctx.respond.single(await readMeeting(ctx, await updateMeeting(ctx, request.params.id, request.payload)));
     },
@@ -85,7 +82,7 @@ export const routes = [
     chain: ['meetings.meetings.read'],
     answers: { single: MEETING },
     description: 'Cancels a meeting (the organizer): the attendees are mailed a CANCEL; it stays readable as cancelled',
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await readMeeting(ctx, await cancelMeeting(ctx, request.params.id)));
     },
@@ -96,7 +93,7 @@ export const routes = [
     chain: ['meetings.meetings.read'],
     answers: { single: ATTENDEE },
     description: 'Invites a member (member_mrn, optionally the email to mail) or an outside address (email); they are mailed the invitation',
-    validate: { params: params('id'), payload: attendee() },
+    validate: { params: Joi.idParams('id'), payload: attendee() },
     async handler(request, ctx) {
       return ctx.respond.single(presentAttendee(await addAttendee(ctx, request.params.id, request.payload)));
     },
@@ -107,7 +104,7 @@ export const routes = [
     chain: ['meetings.meetings.read'],
     answers: { single: ATTENDEE },
     description: "Answers the invitation (RSVP): the attendee themselves; the organizer records an outside attendee's answer",
-    validate: { params: params('id', 'attendee_id'), payload: Joi.object({ status: Joi.string().valid(...RSVP_STATUSES).required() }) },
+    validate: { params: Joi.idParams('id', 'attendee_id'), payload: Joi.object({ status: Joi.string().valid(...RSVP_STATUSES).required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(presentAttendee(await respond(ctx, request.params.id, request.params.attendee_id, request.payload.status)));
     },
@@ -118,7 +115,7 @@ export const routes = [
     chain: ['meetings.meetings.read'],
     answers: { single: ATTENDEE_REMOVED },
     description: 'Removes an attendee (the organizer): they are mailed a CANCEL naming them (SEQUENCE + 1)',
-    validate: { params: params('id', 'attendee_id') },
+    validate: { params: Joi.idParams('id', 'attendee_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await removeAttendee(ctx, request.params.id, request.params.attendee_id));
     },
@@ -129,7 +126,7 @@ export const routes = [
     chain: ['meetings.meetings.read'],
     answers: { single: FILE_DOWNLOAD },
     description: "One of the meeting's files, with a download link valid five minutes",
-    validate: { params: params('id', 'file_id') },
+    validate: { params: Joi.idParams('id', 'file_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await downloadFile(ctx, request.params.id, request.params.file_id));
     },
@@ -140,7 +137,7 @@ export const routes = [
     chain: ['meetings.presignations.create'],
     answers: { collection: PRESIGNATION },
     description: "Lists a meeting's upload grants, newest first (without their links)",
-    validate: { params: params('id'), query: Joi.object(page) },
+    validate: { params: Joi.idParams('id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listPresignations(ctx, request.params.id);
       return ctx.respond.collection(rows, count);
@@ -153,7 +150,7 @@ export const routes = [
     answers: { single: PRESIGNATION_WITH_LINK },
     description: 'Hands out an upload grant: a signed PUT link for one file of the declared type and at most size_bytes, until it expires',
     validate: {
-      params: params('id'),
+      params: Joi.idParams('id'),
       payload: Joi.object({
         purpose: Joi.string().valid(...PURPOSES).required(),
         filename: filename().required(),
@@ -173,7 +170,7 @@ export const routes = [
     chain: ['meetings.presignations.create'],
     answers: { single: FILE },
     description: "Checks the upload made through a grant (there, in time, not revoked) and files it with the meeting; a grant is used once",
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await completePresignation(ctx, request.params.id));
     },
@@ -184,7 +181,7 @@ export const routes = [
     chain: ['meetings.presignations.create'],
     answers: { single: PRESIGNATION },
     description: "Revokes an open upload grant (its creator, or the meeting's organizer): what arrived through it is deleted",
-    validate: { params: params('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await revokePresignation(ctx, request.params.id));
     },

@@ -3,6 +3,7 @@
  * (an invitation or an update) and CANCEL (the meeting cancelled, or an attendee removed). Lines
  * end in CRLF and are folded at 75 octets; text values are escaped.
  */
+import { escapeContentText, foldContentLine } from '@wpk/sdk';
 
 /** One attendee line. */
 export interface CalendarAttendee {
@@ -38,34 +39,9 @@ export function formatUtc(instant: Date): string {
   return instant.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** Escapes a TEXT value (RFC 5545 3.3.11). */
-export function escapeText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
-}
-
 /** A parameter value: quoted (DQUOTE is not allowed inside, so it is dropped), control characters removed. */
 function paramValue(value: string): string {
   return `"${value.replace(/["\p{Cc}]/gu, '')}"`;
-}
-
-/** Folds a content line at 75 octets, never inside a UTF-8 character (RFC 5545 3.1). */
-export function foldLine(line: string): string {
-  const parts: string[] = [];
-  let current = '';
-  let octets = 0;
-  for (const character of line) {
-    const size = Buffer.byteLength(character, 'utf8');
-    const limit = parts.length === 0 ? 75 : 74;
-    if (octets + size > limit) {
-      parts.push(current);
-      current = '';
-      octets = 0;
-    }
-    current += character;
-    octets += size;
-  }
-  parts.push(current);
-  return parts.join('\r\n ');
 }
 
 const PARTSTAT = { needs_action: 'NEEDS-ACTION', accepted: 'ACCEPTED', declined: 'DECLINED', tentative: 'TENTATIVE' } as const;
@@ -84,10 +60,10 @@ export function buildCalendar(method: 'REQUEST' | 'CANCEL', event: CalendarEvent
     `SEQUENCE:${event.sequence}`,
     `DTSTART:${formatUtc(event.starts_at)}`,
     `DTEND:${formatUtc(event.ends_at)}`,
-    `SUMMARY:${escapeText(event.title)}`,
+    `SUMMARY:${escapeContentText(event.title)}`,
   ];
-  if (event.description) lines.push(`DESCRIPTION:${escapeText(event.description)}`);
-  if (event.location) lines.push(`LOCATION:${escapeText(event.location)}`);
+  if (event.description) lines.push(`DESCRIPTION:${escapeContentText(event.description)}`);
+  if (event.location) lines.push(`LOCATION:${escapeContentText(event.location)}`);
   if (event.url) lines.push(`URL:${event.url}`);
   lines.push(`ORGANIZER;CN=${paramValue(event.organizer.name || event.organizer.email)}:mailto:${event.organizer.email}`);
   for (const attendee of event.attendees) {
@@ -96,5 +72,5 @@ export function buildCalendar(method: 'REQUEST' | 'CANCEL', event: CalendarEvent
     lines.push(`ATTENDEE;CUTYPE=INDIVIDUAL;ROLE=REQ-PARTICIPANT;PARTSTAT=${PARTSTAT[attendee.status]}${rsvp}${name}:mailto:${attendee.email}`);
   }
   lines.push(`STATUS:${event.cancelled ? 'CANCELLED' : 'CONFIRMED'}`, 'TRANSP:OPAQUE', 'END:VEVENT', 'END:VCALENDAR');
-  return `${lines.map(foldLine).join('\r\n')}\r\n`;
+  return `${lines.map(foldContentLine).join('\r\n')}\r\n`;
 }

@@ -9,7 +9,6 @@ import { ROOM, ROOM_DELETED, ROOM_MEMBER, ROOM_MEMBER_REMOVED, SESSION_JOINED, S
 const id = () => Joi.id();
 const roomParams = Joi.object({ id: id().required() });
 const memberParams = Joi.object({ id: id().required(), member_mrn: Joi.string().max(200).required() });
-const page = { page: Joi.any(), per_page: Joi.any() };
 const name = () => Joi.string().trim().min(1).max(100);
 const description = () => Joi.string().max(1000).allow('');
 const capacity = () => Joi.number().integer().min(2).max(100);
@@ -22,7 +21,7 @@ export const routes = [
     chain: ['rooms.rooms.read'],
     answers: { collection: ROOM },
     description: "Lists the rooms the caller may see (theirs and those open to the workspace), by name; mine: only the caller's",
-    validate: { query: Joi.object({ ...page, q: Joi.string().max(100).allow(''), mine: Joi.boolean(), visibility: Joi.string().valid(...VISIBILITIES) }) },
+    validate: { query: Joi.listQuery({ q: Joi.string().max(100).allow(''), mine: Joi.boolean(), visibility: Joi.string().valid(...VISIBILITIES) }) },
     async handler(request, ctx) {
       const { data, count } = await listRooms(ctx, request.query);
       return ctx.respond.collection(data, count);
@@ -90,7 +89,7 @@ export const routes = [
     chain: ['rooms.rooms.read'],
     answers: { collection: ROOM_MEMBER },
     description: "Lists a room's members: owners, moderators, then members, each by who joined first",
-    validate: { params: roomParams, query: Joi.object(page) },
+    validate: { params: roomParams, query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listMembers(ctx, request.params.id);
       return ctx.respond.collection(rows, count);

@@ -1,5 +1,4 @@
-import { isUuid } from '@wpk/sdk';
-import { subscription } from '../kit.js';
+import { memberRemoved as onRemoval } from '../kit.js';
 import { memberRemoved } from '../services/member-removal.js';
 
 /**
@@ -8,13 +7,7 @@ import { memberRemoved } from '../services/member-removal.js';
  * finds nothing left to change. A malformed payload is logged and acknowledged (a retry would
  * not fix it).
  */
-export const onMemberRemoved = subscription('core.account.member.removed', async (event, ctx) => {
-  // Typed by the platform catalog; still checked, since a replayed or hand-made delivery may not be.
-  const memberId: unknown = event.payload.member_id;
-  if (typeof memberId !== 'string' || !isUuid(memberId)) {
-    ctx.log.warn({ action: event.action, delivery: event.deliveryId }, 'member.removed without a usable member_id: ignored');
-    return;
-  }
-  const { unassigned } = await memberRemoved(ctx, memberId.toLowerCase());
+export const onMemberRemoved = onRemoval(async (ctx, { memberId }) => {
+  const { unassigned } = await memberRemoved(ctx, memberId);
   ctx.log.info({ member_id: memberId, unassigned: unassigned.length }, 'member removed: open tasks unassigned');
 });

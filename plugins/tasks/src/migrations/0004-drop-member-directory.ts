@@ -1,4 +1,4 @@
-import { tenantTable, type AppMigration } from '@wpk/sdk';
+import { dropTenantTable } from '@wpk/sdk';
 
 /**
  * The app's copy of who joined and left the workspace goes: assignees and board members are
@@ -6,12 +6,4 @@ import { tenantTable, type AppMigration } from '@wpk/sdk';
  * never behind it. The reaction to `core.account.member.removed` (unassigning, leaving boards)
  * stays. Down re-creates the table empty (the copy it held cannot be rebuilt from here).
  */
-export const dropMemberDirectory: AppMigration = {
-  name: '0004-drop-member-directory',
-  async up({ query }) {
-    await query('DROP TABLE member_directory');
-  },
-  async down({ query }) {
-    await query(tenantTable('member_directory', { columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz', removed_by: 'uuid' }, primaryKey: ['member_id'] }));
-  },
-};
+export const dropMemberDirectory = dropTenantTable('0004-drop-member-directory', 'member_directory', { columns: { member_id: 'uuid NOT NULL', removed_at: 'timestamptz', removed_by: 'uuid' }, primaryKey: ['member_id'] });

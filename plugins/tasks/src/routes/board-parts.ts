@@ -3,7 +3,7 @@ import { route } from '../kit.js';
 import { addBoardMember, changeBoardMemberRole, listBoardMembers, removeBoardMember } from '../services/board-members.js';
 import { filterOptions, listTaskFilters } from '../services/task-filters.js';
 import { createTopic, deleteTopic, listTopics, updateTopic } from '../services/topics.js';
-import { boardRole, color, id, idParams, listQuery, q } from './schemas.js';
+import { boardRole, color, id, q } from './schemas.js';
 import { BOARD_MEMBER, DELETED_TOPIC, FILTER_OPTION, REMOVED_BOARD_MEMBER, TASK_FILTER, TOPIC } from './answers.js';
 
 /** A board's task filters, topics and members. */
@@ -14,7 +14,7 @@ export const boardPartRoutes = [
     chain: ['tasks.tasks.read'],
     answers: { collection: TASK_FILTER },
     description: "Fields the board's tasks can be filtered by (each a query parameter of GET /tasks)",
-    validate: { params: idParams('board_id'), query: listQuery() },
+    validate: { params: Joi.idParams('board_id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const filters = await listTaskFilters(ctx, request.params.board_id);
       return ctx.respond.collection(filters.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), filters.length);
@@ -26,7 +26,7 @@ export const boardPartRoutes = [
     chain: ['tasks.tasks.read'],
     answers: { collection: FILTER_OPTION },
     description: "One filter's values on the board, with task counts; q narrows by label",
-    validate: { params: Joi.object({ board_id: id().required(), key: Joi.string().max(40).required() }), query: listQuery({ q: q() }) },
+    validate: { params: Joi.object({ board_id: id().required(), key: Joi.string().max(40).required() }), query: Joi.listQuery({ q: q() }) },
     async handler(request, ctx) {
       const options = await filterOptions(ctx, request.params.board_id, request.params.key, request.query.q as string | undefined);
       return ctx.respond.collection(options.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), options.length);
@@ -38,7 +38,7 @@ export const boardPartRoutes = [
     chain: ['tasks.topics.read'],
     answers: { collection: TOPIC },
     description: "The board's topics by name; q keeps names containing it",
-    validate: { params: idParams('board_id'), query: listQuery({ q: q() }) },
+    validate: { params: Joi.idParams('board_id'), query: Joi.listQuery({ q: q() }) },
     async handler(request, ctx) {
       const { rows, count } = await listTopics(ctx, request.params.board_id, request.query.q as string | undefined);
       return ctx.respond.collection(rows, count);
@@ -50,7 +50,7 @@ export const boardPartRoutes = [
     chain: ['tasks.topics.create'],
     answers: { single: TOPIC },
     description: 'Creates a topic on the board',
-    validate: { params: idParams('board_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(80).required(), color: color().allow(null) }) },
+    validate: { params: Joi.idParams('board_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(80).required(), color: color().allow(null) }) },
     async handler(request, ctx) {
       const topic = await createTopic(ctx, request.params.board_id, request.payload);
       return ctx.respond.single(topic, { self: `/boards/${topic.board_id}/topics/${topic.id}` });
@@ -62,7 +62,7 @@ export const boardPartRoutes = [
     chain: ['tasks.topics.edit'],
     answers: { single: TOPIC },
     description: 'Renames or recolours a topic',
-    validate: { params: idParams('board_id', 'topic_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(80), color: color().allow(null) }) },
+    validate: { params: Joi.idParams('board_id', 'topic_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(80), color: color().allow(null) }) },
     async handler(request, ctx) {
       const topic = await updateTopic(ctx, request.params.board_id, request.params.topic_id, request.payload);
       return ctx.respond.single(topic);
@@ -74,7 +74,7 @@ export const boardPartRoutes = [
     chain: ['tasks.topics.delete'],
     answers: { single: DELETED_TOPIC },
     description: 'Deletes a topic; its tasks remain, with no topic',
-    validate: { params: idParams('board_id', 'topic_id') },
+    validate: { params: Joi.idParams('board_id', 'topic_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteTopic(ctx, request.params.board_id, request.params.topic_id));
     },
@@ -85,7 +85,7 @@ export const boardPartRoutes = [
     chain: ['tasks.members.read'],
     answers: { collection: BOARD_MEMBER },
     description: "The board's members and their roles",
-    validate: { params: idParams('board_id'), query: listQuery() },
+    validate: { params: Joi.idParams('board_id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listBoardMembers(ctx, request.params.board_id);
       return ctx.respond.collection(rows, count);
@@ -97,7 +97,7 @@ export const boardPartRoutes = [
     chain: ['tasks.members.manage'],
     answers: { single: BOARD_MEMBER },
     description: 'Adds a workspace member to the board with a role',
-    validate: { params: idParams('board_id'), payload: Joi.object({ member_id: Joi.memberId().required(), role: boardRole().required() }) },
+    validate: { params: Joi.idParams('board_id'), payload: Joi.object({ member_id: Joi.memberId().required(), role: boardRole().required() }) },
     async handler(request, ctx) {
       const member = await addBoardMember(ctx, request.params.board_id, request.payload);
       return ctx.respond.single(member, { self: `/boards/${member.board_id}/members/${member.member_id}` });
@@ -109,7 +109,7 @@ export const boardPartRoutes = [
     chain: ['tasks.members.manage'],
     answers: { single: BOARD_MEMBER },
     description: "Changes a board member's role",
-    validate: { params: idParams('board_id', 'member_id'), payload: Joi.object({ role: boardRole().required() }) },
+    validate: { params: Joi.idParams('board_id', 'member_id'), payload: Joi.object({ role: boardRole().required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await changeBoardMemberRole(ctx, request.params.board_id, request.params.member_id, request.payload.role));
     },
@@ -120,7 +120,7 @@ export const boardPartRoutes = [
     chain: ['tasks.members.manage'],
     answers: { single: REMOVED_BOARD_MEMBER },
     description: 'Removes a member from the board',
-    validate: { params: idParams('board_id', 'member_id') },
+    validate: { params: Joi.idParams('board_id', 'member_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await removeBoardMember(ctx, request.params.board_id, request.params.member_id));
     },

@@ -2,7 +2,7 @@ import { Joi } from '@wpk/sdk';
 import { route } from '../kit.js';
 import { createBoard, deleteBoard, listBoards, renameLane, requireBoard, updateBoard } from '../services/boards.js';
 import { presentBoard } from '../services/present.js';
-import { grid, id, idParams, lanes, listQuery, q, title } from './schemas.js';
+import { grid, id, lanes, q, title } from './schemas.js';
 import { BOARD, DELETED_BOARD, RENAMED_BOARD } from './answers.js';
 
 /** Boards: list, create (optionally from a template), read, update or archive, delete, rename a lane. */
@@ -13,7 +13,7 @@ export const boardRoutes = [
     chain: ['tasks.boards.read'],
     answers: { collection: BOARD },
     description: 'Lists live boards (archived ones with deleted=true), oldest first',
-    validate: { query: listQuery({ q: q(), is_template: Joi.boolean(), deleted: Joi.boolean() }) },
+    validate: { query: Joi.listQuery({ q: q(), is_template: Joi.boolean(), deleted: Joi.boolean() }) },
     async handler(request, ctx) {
       const { rows, count } = await listBoards(ctx, request.query);
       return ctx.respond.collection(rows.map(presentBoard), count);
@@ -46,7 +46,7 @@ export const boardRoutes = [
     chain: ['tasks.boards.read'],
     answers: { single: BOARD },
     description: 'Reads a board (archived or not)',
-    validate: { params: idParams('board_id') },
+    validate: { params: Joi.idParams('board_id') },
     async handler(request, ctx) {
       const board = await requireBoard(ctx, request.params.board_id);
       return ctx.respond.single(presentBoard(board), { tasks: `/tasks?board_id=${board.id}`, topics: `/boards/${board.id}/topics`, members: `/boards/${board.id}/members` });
@@ -59,7 +59,7 @@ export const boardRoutes = [
     answers: { single: BOARD },
     description: 'Updates a board; deleted: true archives it, false restores it',
     validate: {
-      params: idParams('board_id'),
+      params: Joi.idParams('board_id'),
       payload: Joi.object({
         deleted: Joi.boolean(),
         title: title(),
@@ -79,7 +79,7 @@ export const boardRoutes = [
     chain: ['tasks.boards.delete'],
     answers: { single: DELETED_BOARD },
     description: "Deletes a board and its tasks; confirm_key must equal the board's title",
-    validate: { params: idParams('board_id'), payload: Joi.object({ confirm_key: Joi.string().min(1).required() }) },
+    validate: { params: Joi.idParams('board_id'), payload: Joi.object({ confirm_key: Joi.string().min(1).required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteBoard(ctx, request.params.board_id, request.payload.confirm_key));
     },
@@ -91,7 +91,7 @@ export const boardRoutes = [
     answers: { single: RENAMED_BOARD },
     description: 'Renames a lane and every task in it',
     validate: {
-      params: idParams('board_id'),
+      params: Joi.idParams('board_id'),
       payload: Joi.object({ old_name: Joi.string().min(1).required(), new_name: Joi.string().trim().min(1).max(80).required() }),
     },
     async handler(request, ctx) {

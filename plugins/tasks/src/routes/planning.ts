@@ -3,7 +3,7 @@ import { route } from '../kit.js';
 import { completeSchedule, createSchedule, listSchedules, requireSchedule, updateSchedule } from '../services/schedules.js';
 import { presentSchedule } from '../services/present.js';
 import { createView, deleteView, listViews } from '../services/views.js';
-import { id, idParams, isoDate, listQuery } from './schemas.js';
+import { id, isoDate } from './schemas.js';
 import { DELETED, SCHEDULE, VIEW } from './answers.js';
 
 /** Saved views and schedules. */
@@ -14,7 +14,7 @@ export const planningRoutes = [
     chain: ['tasks.views.read'],
     answers: { collection: VIEW },
     description: "The caller's saved views, optionally of one board",
-    validate: { query: listQuery({ board_id: id() }) },
+    validate: { query: Joi.listQuery({ board_id: id() }) },
     async handler(request, ctx) {
       const { rows, count } = await listViews(ctx, request.query.board_id as string | undefined);
       return ctx.respond.collection(rows, count);
@@ -39,7 +39,7 @@ export const planningRoutes = [
     chain: ['tasks.views.delete'],
     answers: { single: DELETED },
     description: 'Deletes one of the caller’s saved views',
-    validate: { params: idParams('view_id') },
+    validate: { params: Joi.idParams('view_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteView(ctx, request.params.view_id));
     },
@@ -50,7 +50,7 @@ export const planningRoutes = [
     chain: ['tasks.schedules.read'],
     answers: { collection: SCHEDULE },
     description: 'Lists schedules, oldest first; status keeps open or completed ones',
-    validate: { query: listQuery({ status: Joi.string().valid('open', 'completed') }) },
+    validate: { query: Joi.listQuery({ status: Joi.string().valid('open', 'completed') }) },
     async handler(request, ctx) {
       const { rows, count } = await listSchedules(ctx, request.query.status as 'open' | 'completed' | undefined);
       return ctx.respond.collection(rows, count);
@@ -74,7 +74,7 @@ export const planningRoutes = [
     chain: ['tasks.schedules.read'],
     answers: { single: SCHEDULE },
     description: 'Reads a schedule',
-    validate: { params: idParams('schedule_id') },
+    validate: { params: Joi.idParams('schedule_id') },
     async handler(request, ctx) {
       const schedule = await requireSchedule(ctx, request.params.schedule_id);
       return ctx.respond.single(presentSchedule(schedule), { tasks: `/tasks?schedule_id=${schedule.id}` });
@@ -86,7 +86,7 @@ export const planningRoutes = [
     chain: ['tasks.schedules.edit'],
     answers: { single: SCHEDULE },
     description: 'Renames or re-dates a schedule',
-    validate: { params: idParams('schedule_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(120), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
+    validate: { params: Joi.idParams('schedule_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(120), start_date: isoDate().allow(null), end_date: isoDate().allow(null) }) },
     async handler(request, ctx) {
       return ctx.respond.single(await updateSchedule(ctx, request.params.schedule_id, request.payload));
     },
@@ -97,7 +97,7 @@ export const planningRoutes = [
     chain: ['tasks.schedules.edit'],
     answers: { single: SCHEDULE },
     description: 'Completes a schedule',
-    validate: { params: idParams('schedule_id') },
+    validate: { params: Joi.idParams('schedule_id') },
     async handler(request, ctx) {
       const schedule = await completeSchedule(ctx, request.params.schedule_id);
       return ctx.respond.single(schedule, { self: `/schedules/${schedule.id}` });

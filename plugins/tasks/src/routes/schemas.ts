@@ -1,4 +1,4 @@
-import { Joi, type JoiArraySchema, type JoiObjectSchema, type JoiSchema, type JoiStringSchema } from '@wpk/sdk';
+import { Joi, type JoiArraySchema, type JoiStringSchema } from '@wpk/sdk';
 import { BOARD_ROLES, PRIORITIES } from '../models/index.js';
 
 /**
@@ -16,15 +16,6 @@ export const isoDate = (): JoiStringSchema => Joi.calendarDate();
 
 /** A title: 1-200 characters once trimmed (a blank title would be an empty search result). */
 export const title = (): JoiStringSchema => Joi.string().trim().min(1).max(200);
-
-/** Path parameters: each named one must be an id. */
-export const idParams = (...names: string[]): JoiObjectSchema => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
-
-/**
- * A list route's query: the given filters plus `page` and `per_page`, which the platform reads
- * and forgives (malformed values fall back to the defaults, never an error).
- */
-export const listQuery = (filters: Record<string, JoiSchema> = {}): JoiObjectSchema => Joi.object({ ...filters, page: Joi.any(), per_page: Joi.any() });
 
 /** A board's canvas grid; `mode` is a closed set the specification leaves unlisted. */
 export const grid = () =>

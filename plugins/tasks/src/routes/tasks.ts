@@ -2,7 +2,7 @@ import { Joi } from '@wpk/sdk';
 import { route } from '../kit.js';
 import { addComment, addDeliverable, deliver, listComments, listDeliverables } from '../services/task-activity.js';
 import { assignMember, completeTask, createTask, deleteTask, listTasks, moveTask, presentOne, reopenTask, requireTask, unassignMember, updateTask } from '../services/tasks.js';
-import { id, idParams, isoDate, listQuery, priority, q, title } from './schemas.js';
+import { id, isoDate, priority, q, title } from './schemas.js';
 import { COMMENT, DELETED, DELIVERABLE, TASK } from './answers.js';
 
 /** The fields of a task, as both POST /tasks and PATCH /tasks/{id} take them. */
@@ -29,7 +29,7 @@ export const taskRoutes = [
     answers: { collection: TASK },
     description: 'Lists tasks, oldest first, filtered by any of the query parameters',
     validate: {
-      query: listQuery({
+      query: Joi.listQuery({
         board_id: id(),
         incubator: Joi.boolean(),
         lane: Joi.string().min(1).max(80),
@@ -68,7 +68,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.read'],
     answers: { single: TASK },
     description: 'Reads a task',
-    validate: { params: idParams('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       const task = await presentOne(ctx, await requireTask(ctx, request.params.id));
       return ctx.respond.single(task, { ...taskLinks(task.id), ...(task.board_id ? { board: `/boards/${task.board_id}` } : {}) });
@@ -80,7 +80,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.edit'],
     answers: { single: TASK },
     description: 'Updates a task: dates (due not before start), blocked_by (no cycle), lane, topic, ...',
-    validate: { params: idParams('id'), payload: Joi.object(taskFields) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object(taskFields) },
     async handler(request, ctx) {
       const task = await updateTask(ctx, request.params.id, request.payload);
       return ctx.respond.single(task, taskLinks(task.id));
@@ -92,7 +92,7 @@ export const taskRoutes = [
     chain: [{ any_of: [{ check: 'task_creator' }, 'tasks.tasks.delete'], message: 'Cannot delete this task' }],
     answers: { single: DELETED },
     description: 'Deletes a task: its creator may, otherwise tasks.tasks.delete',
-    validate: { params: idParams('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteTask(ctx, request.params.id));
     },
@@ -103,7 +103,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.assign'],
     answers: { single: TASK },
     description: 'Assigns a member to the task',
-    validate: { params: idParams('id'), payload: Joi.object({ member_id: Joi.memberId().required() }) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ member_id: Joi.memberId().required() }) },
     async handler(request, ctx) {
       const task = await assignMember(ctx, request.params.id, request.payload.member_id);
       return ctx.respond.single(task, taskLinks(task.id));
@@ -115,7 +115,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.assign'],
     answers: { single: TASK },
     description: 'Unassigns a member from the task',
-    validate: { params: idParams('id', 'member_id') },
+    validate: { params: Joi.idParams('id', 'member_id') },
     async handler(request, ctx) {
       const task = await unassignMember(ctx, request.params.id, request.params.member_id);
       return ctx.respond.single(task, taskLinks(task.id));
@@ -127,7 +127,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.edit'],
     answers: { single: TASK },
     description: 'Completes the task',
-    validate: { params: idParams('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       const task = await completeTask(ctx, request.params.id);
       return ctx.respond.single(task, taskLinks(task.id));
@@ -139,7 +139,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.edit'],
     answers: { single: TASK },
     description: 'Reopens a completed task',
-    validate: { params: idParams('id') },
+    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       const task = await reopenTask(ctx, request.params.id);
       return ctx.respond.single(task, taskLinks(task.id));
@@ -151,7 +151,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.edit'],
     answers: { single: TASK },
     description: 'Moves the task to another board (optionally into a lane)',
-    validate: { params: idParams('id'), payload: Joi.object({ board_id: id().required(), lane: Joi.string().min(1).max(80) }) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ board_id: id().required(), lane: Joi.string().min(1).max(80) }) },
     async handler(request, ctx) {
       const task = await moveTask(ctx, request.params.id, request.payload);
       return ctx.respond.single(task, taskLinks(task.id));
@@ -163,7 +163,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.read'],
     answers: { collection: COMMENT },
     description: "The task's comments, oldest first",
-    validate: { params: idParams('id'), query: listQuery() },
+    validate: { params: Joi.idParams('id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listComments(ctx, request.params.id);
       return ctx.respond.collection(rows, count);
@@ -175,7 +175,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.comment'],
     answers: { single: COMMENT },
     description: 'Comments on the task',
-    validate: { params: idParams('id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(5000).required() }) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(5000).required() }) },
     async handler(request, ctx) {
       const comment = await addComment(ctx, request.params.id, request.payload.body);
       return ctx.respond.single(comment, { self: `/tasks/${comment.task_id}/comments`, task: `/tasks/${comment.task_id}` });
@@ -187,7 +187,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.read'],
     answers: { collection: DELIVERABLE },
     description: "The task's deliverables, oldest first",
-    validate: { params: idParams('id'), query: listQuery() },
+    validate: { params: Joi.idParams('id'), query: Joi.listQuery() },
     async handler(request, ctx) {
       const { rows, count } = await listDeliverables(ctx, request.params.id);
       return ctx.respond.collection(rows, count);
@@ -199,7 +199,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.edit'],
     answers: { single: DELIVERABLE },
     description: 'Adds a deliverable to the task',
-    validate: { params: idParams('id'), payload: Joi.object({ title: title().required(), url: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).allow(null) }) },
+    validate: { params: Joi.idParams('id'), payload: Joi.object({ title: title().required(), url: Joi.string().uri({ scheme: ['http', 'https'] }).max(2000).allow(null) }) },
     async handler(request, ctx) {
       const deliverable = await addDeliverable(ctx, request.params.id, request.payload);
       return ctx.respond.single(deliverable, { self: `/tasks/${deliverable.task_id}/deliverables`, task: `/tasks/${deliverable.task_id}` });
@@ -211,7 +211,7 @@ export const taskRoutes = [
     chain: ['tasks.tasks.edit'],
     answers: { single: DELIVERABLE },
     description: 'Marks a deliverable delivered',
-    validate: { params: idParams('id', 'deliverable_id') },
+    validate: { params: Joi.idParams('id', 'deliverable_id') },
     async handler(request, ctx) {
       const deliverable = await deliver(ctx, request.params.id, request.params.deliverable_id);
       return ctx.respond.single(deliverable, { self: `/tasks/${deliverable.task_id}/deliverables`, task: `/tasks/${deliverable.task_id}` });
