@@ -3,6 +3,7 @@ import type { Request } from '@hapi/hapi';
 import { statement, type FastQuery } from '../db/index.js';
 import type { WorkspaceRecord } from '../tenancy/index.js';
 import type { Credentials, PlatformRole } from './credentials.js';
+import { KEY_SOURCE, SESSION_SOURCE, WORKSPACE_ACTIVE, keyValid, sessionValid } from './layers.js';
 import type { InstallationView } from './permission-source.js';
 
 /** The installation row as the app guard reads it (the columns of InstallationService.find). */
@@ -68,26 +69,20 @@ const WITH_KEY = asJson(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COLUMN
   FROM platform.workspaces w
   LEFT JOIN LATERAL (
     SELECT k.id AS key_id, k.full_access, k.scopes, k.last_used_at, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name AS member_name
-      FROM platform.api_keys k
-      JOIN platform.members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
-      JOIN platform.accounts a ON a.id = m.account_id
-     WHERE k.workspace_id = w.id AND k.secret_hash = $2::text AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > $4::timestamptz)
-       AND m.state = 'joined' AND m.deactivated_at IS NULL) c ON true
+      FROM ${KEY_SOURCE}
+     WHERE k.workspace_id = w.id AND k.secret_hash = $2::text AND ${keyValid('$4::timestamptz')}) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = w.id AND i.app_slug = $3::text
- WHERE w.subdomain = $1::text AND w.status = 'active'`);
+ WHERE w.subdomain = $1::text AND ${WORKSPACE_ACTIVE}`);
 
 /** $1 subdomain, $2 the session token's hash, $3 the app namespace (or null), $4 now (the runtime's clock). */
 const WITH_SESSION = asJson(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COLUMNS}, ${ROLES}
   FROM platform.workspaces w
   LEFT JOIN LATERAL (
     SELECT s.id AS session_id, s.elevated_until, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name AS member_name
-      FROM platform.sessions s
-      JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
-      JOIN platform.accounts a ON a.id = s.account_id
-     WHERE s.workspace_id = w.id AND s.token_hash = $2::text AND s.expires_at > $4::timestamptz AND a.security_stamp = s.security_stamp
-       AND m.state = 'joined' AND m.deactivated_at IS NULL) c ON true
+      FROM ${SESSION_SOURCE}
+     WHERE s.workspace_id = w.id AND s.token_hash = $2::text AND ${sessionValid('$4::timestamptz')}) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = w.id AND i.app_slug = $3::text
- WHERE w.subdomain = $1::text AND w.status = 'active'`);
+ WHERE w.subdomain = $1::text AND ${WORKSPACE_ACTIVE}`);
 
 /** The access statements, for the benchmark's EXPLAIN and the tests. */
 export const ACCESS_STATEMENTS = { withKey: WITH_KEY, withSession: WITH_SESSION };
