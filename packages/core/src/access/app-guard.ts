@@ -6,7 +6,7 @@ import { credentialsOf } from './platform-role.js';
 import { AccessDenied, type DenialLayer } from './denial.js';
 import { defaultPermissionSourceFactory, isInstalled, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
 import type { PermissionSet } from './permission-set.js';
-import { prefetchedInstallation, prefetchedRoles } from './request-access.js';
+import { requestAccess } from './request-access.js';
 
 /** The message of every layer-4 refusal (the specification's words). */
 export const APP_ACCESS_DENIED = "You don't have access to this app";
@@ -94,9 +94,9 @@ export const appGuard: Plugin<AppGuardOptions> = {
       if (!route) return h.continue;
       const workspace = request.app.workspace;
       if (!workspace) throw new NotFoundError(`${request.path} is served on a workspace subdomain`);
-      // Read by the request's access statement when it could be (access/request-access.ts), else now.
-      const prefetched = prefetchedInstallation(request, route.namespace);
-      const installation = prefetched !== undefined ? prefetched : await options.loadInstallation(workspace.id, route.namespace);
+      // Layers 4 and 5 read the request's access (access/request-access.ts), as the auth scheme does.
+      const access = requestAccess(request);
+      const installation = await access.installation(workspace.id, route.namespace, options.loadInstallation);
 
       if (route.chain === null) {
         // Public route: no caller, but the app must be installed in this workspace.
@@ -108,8 +108,8 @@ export const appGuard: Plugin<AppGuardOptions> = {
       // Layers 1 and 2 (a credential, of this workspace) are the auth scheme's (identity/http/auth-scheme.ts).
       const credentials = credentialsOf(request);
       const base = { memberId: credentials.member.id, app: route.namespace, permission: null };
-      const roles = prefetchedRoles(request, route.namespace, credentials);
-      const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize, roles && { namespace: route.namespace, ...roles });
+      const roles = await access.roles(route.namespace, credentials, sequelize);
+      const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize, roles);
       // An app's token reaches its own app only, whoever the member is.
       if (credentials.via.kind === 'app_token' && credentials.via.app !== route.namespace) deny(request, { ...base, layer: 4, reason: `app token of ${credentials.via.app}` }, APP_ACCESS_DENIED);
       if (!isInstalled(installation)) deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})` }, APP_ACCESS_DENIED);
@@ -117,13 +117,13 @@ export const appGuard: Plugin<AppGuardOptions> = {
       if (!decision.allowed) deny(request, { ...base, layer: 4, reason: `${decision.reason} (${source.label})` }, APP_ACCESS_DENIED);
 
       const permissions = await source.appPermissions(route.namespace);
-      const access: AppRequestAccess = { namespace: route.namespace, installation: installation!, permissions, source };
-      const verdict = await evaluateChain(route.chain, permissions, (name) => options.runCheck(request, access, name));
+      const appAccess: AppRequestAccess = { namespace: route.namespace, installation: installation!, permissions, source };
+      const verdict = await evaluateChain(route.chain, permissions, (name) => options.runCheck(request, appAccess, name));
       if (!verdict.allowed) {
         const reason = `${verdict.reason}; holds ${permissions.grantedKeys().join(', ') || 'nothing'} (${source.label}; chain of ${route.entry})`;
         deny(request, { ...base, permission: verdict.permission, layer: 5, reason }, verdict.message);
       }
-      request.app.appAccess = access;
+      request.app.appAccess = appAccess;
       return h.continue;
     });
   },
