@@ -1,4 +1,4 @@
-import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Lifecycle, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import {
   contentDisposition,
   ForbiddenError,
@@ -110,8 +110,8 @@ export class AppPipeline {
     await indexer.apply({ workspaceId, app: app.namespace }, operations);
   }
 
-  /** The hapi route serving one route of an app (layers 4-5 run before it, in the app guard). */
-  hapiRoute(runtime: AppRuntime, route: AnyAppRoute, chain: readonly ChainStep[] | null): ServerRoute {
+  /** The hapi route serving one route of an app; `guard` (layers 4-5, access/app-guard.ts) runs before it as the route's own onPostAuth extension. */
+  hapiRoute(runtime: AppRuntime, route: AnyAppRoute, chain: readonly ChainStep[] | null, guard: Lifecycle.Method): ServerRoute {
     const { app } = runtime;
     const isPublic = chain === null;
     const validate: Record<string, unknown> = {};
@@ -128,6 +128,7 @@ export class AppPipeline {
         tags: ['app', app.namespace],
         validate,
         app: { wpk: { kind: 'api', scope: 'workspace', ...(isPublic ? { anyOrigin: true } : {}) }, wpkApp: { namespace: app.namespace, chain, entry: `${route.method} ${route.path}` }, ...(route.answers ? { answers: route.answers } : {}) },
+        ext: { onPostAuth: { method: guard } },
       },
       handler: (request: Request, h: ResponseToolkit) => this.handle(runtime, route, memberFields, request, h),
     };
