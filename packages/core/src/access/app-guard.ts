@@ -1,4 +1,4 @@
-import type { Plugin, Request } from '@hapi/hapi';
+import type { Lifecycle, Request, ResponseToolkit } from '@hapi/hapi';
 import { NotFoundError, type ChainStep } from '@wpk/sdk';
 import type { Sequelize } from 'sequelize';
 import { evaluateChain, type CheckOutcome } from './chain.js';
@@ -6,7 +6,7 @@ import { credentialsOf } from './platform-role.js';
 import { AccessDenied, type DenialLayer } from './denial.js';
 import { defaultPermissionSourceFactory, isInstalled, type InstallationView, type PermissionSource, type PermissionSourceFactory } from './permission-source.js';
 import type { PermissionSet } from './permission-set.js';
-import { prefetchedInstallation, prefetchedRoles } from './request-access.js';
+import { requestAccess } from './request-access.js';
 
 /** The message of every layer-4 refusal (the specification's words). */
 export const APP_ACCESS_DENIED = "You don't have access to this app";
@@ -71,60 +71,59 @@ declare module '@hapi/hapi' {
 }
 
 /**
- * The app guard (onPostAuth, before validation and any app logic) for every route that carries
- * `options.app.wpkApp`: layer 4 (app installed + access policy; owners and admins pass; a scoped
- * key needs one key of the app) and layer 5 (the route's authorization chain on the app's slice of
- * the caller's permissions, named checks included). Layers 1 and 2 are the auth scheme's. Nothing
- * is cached: installation, roles and slices are read on every request. Every refusal is logged
+ * The app guard: layer 4 (app installed + access policy; owners and admins pass; a scoped key
+ * needs one key of the app) and layer 5 (the route's authorization chain on the app's slice of
+ * the caller's permissions, named checks included). It is an onPostAuth extension of the app
+ * routes alone (`route.options.ext`, set where they are mounted: apps/mount.ts), so it runs after
+ * authentication and before validation and any app logic, and no other route passes through it.
+ * Layers 1 and 2 are the auth scheme's. Nothing is cached: installation, roles and slices are read
+ * for every request (the request's access, access/request-access.ts). Every refusal is logged
  * with its layer and reason.
  */
-export const appGuard: Plugin<AppGuardOptions> = {
-  name: 'wpk-app-guard',
-  register(server, options) {
-    const { sequelize } = options;
-    // The denial is thrown typed; server/conventions.ts logs it and answers it. Listeners hear it here.
-    const deny = (request: Request, denial: Omit<AccessDenial, 'workspaceId' | 'route' | 'message'>, message: string): never => {
-      const full: AccessDenial = { ...denial, message, workspaceId: request.app.workspace?.id ?? '', route: `${request.method.toUpperCase()} ${request.route.path}` };
-      options.onDenied?.(full, request);
-      throw new AccessDenied(full.layer, message, full.reason, full.permission, full.app, `${full.route} in ${full.app}`);
-    };
+export function appGuard(options: AppGuardOptions): Lifecycle.Method {
+  const { sequelize } = options;
+  // The denial is thrown typed; server/conventions.ts logs it and answers it. Listeners hear it here.
+  const deny = (request: Request, denial: Omit<AccessDenial, 'workspaceId' | 'route' | 'message'>, message: string): never => {
+    const full: AccessDenial = { ...denial, message, workspaceId: request.app.workspace?.id ?? '', route: `${request.method.toUpperCase()} ${request.route.path}` };
+    options.onDenied?.(full, request);
+    throw new AccessDenied(full.layer, message, full.reason, full.permission, full.app, `${full.route} in ${full.app}`);
+  };
 
-    server.ext('onPostAuth', async (request, h) => {
-      const route = request.route.settings.app?.wpkApp;
-      if (!route) return h.continue;
-      const workspace = request.app.workspace;
-      if (!workspace) throw new NotFoundError(`${request.path} is served on a workspace subdomain`);
-      // Read by the request's access statement when it could be (access/request-access.ts), else now.
-      const prefetched = prefetchedInstallation(request, route.namespace);
-      const installation = prefetched !== undefined ? prefetched : await options.loadInstallation(workspace.id, route.namespace);
+  return async (request: Request, h: ResponseToolkit) => {
+    const route = request.route.settings.app?.wpkApp;
+    if (!route) return h.continue;
+    const workspace = request.app.workspace;
+    if (!workspace) throw new NotFoundError(`${request.path} is served on a workspace subdomain`);
+    // Layers 4 and 5 read the request's access (access/request-access.ts), as the auth scheme does.
+    const access = requestAccess(request);
+    const installation = await access.installation(workspace.id, route.namespace, options.loadInstallation);
 
-      if (route.chain === null) {
-        // Public route: no caller, but the app must be installed in this workspace.
-        if (!isInstalled(installation)) throw new NotFoundError(`App ${route.namespace} is not installed in this workspace`);
-        request.app.appAccess = { namespace: route.namespace, installation, permissions: null, source: null };
-        return h.continue;
-      }
-
-      // Layers 1 and 2 (a credential, of this workspace) are the auth scheme's (identity/http/auth-scheme.ts).
-      const credentials = credentialsOf(request);
-      const base = { memberId: credentials.member.id, app: route.namespace, permission: null };
-      const roles = prefetchedRoles(request, route.namespace, credentials);
-      const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize, roles && { namespace: route.namespace, ...roles });
-      // An app's token reaches its own app only, whoever the member is.
-      if (credentials.via.kind === 'app_token' && credentials.via.app !== route.namespace) deny(request, { ...base, layer: 4, reason: `app token of ${credentials.via.app}` }, APP_ACCESS_DENIED);
-      if (!isInstalled(installation)) deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})` }, APP_ACCESS_DENIED);
-      const decision = await source.appAccess(route.namespace, installation!);
-      if (!decision.allowed) deny(request, { ...base, layer: 4, reason: `${decision.reason} (${source.label})` }, APP_ACCESS_DENIED);
-
-      const permissions = await source.appPermissions(route.namespace);
-      const access: AppRequestAccess = { namespace: route.namespace, installation: installation!, permissions, source };
-      const verdict = await evaluateChain(route.chain, permissions, (name) => options.runCheck(request, access, name));
-      if (!verdict.allowed) {
-        const reason = `${verdict.reason}; holds ${permissions.grantedKeys().join(', ') || 'nothing'} (${source.label}; chain of ${route.entry})`;
-        deny(request, { ...base, permission: verdict.permission, layer: 5, reason }, verdict.message);
-      }
-      request.app.appAccess = access;
+    if (route.chain === null) {
+      // Public route: no caller, but the app must be installed in this workspace.
+      if (!isInstalled(installation)) throw new NotFoundError(`App ${route.namespace} is not installed in this workspace`);
+      request.app.appAccess = { namespace: route.namespace, installation, permissions: null, source: null };
       return h.continue;
-    });
-  },
-};
+    }
+
+    // Layers 1 and 2 (a credential, of this workspace) are the auth scheme's (identity/http/auth-scheme.ts).
+    const credentials = credentialsOf(request);
+    const base = { memberId: credentials.member.id, app: route.namespace, permission: null };
+    const roles = await access.roles(route.namespace, credentials, sequelize);
+    const source = (options.permissionSources?.() ?? defaultPermissionSourceFactory)(credentials, sequelize, roles);
+    // An app's token reaches its own app only, whoever the member is.
+    if (credentials.via.kind === 'app_token' && credentials.via.app !== route.namespace) deny(request, { ...base, layer: 4, reason: `app token of ${credentials.via.app}` }, APP_ACCESS_DENIED);
+    if (!isInstalled(installation)) deny(request, { ...base, layer: 4, reason: `app not installed (${source.label})` }, APP_ACCESS_DENIED);
+    const decision = await source.appAccess(route.namespace, installation!);
+    if (!decision.allowed) deny(request, { ...base, layer: 4, reason: `${decision.reason} (${source.label})` }, APP_ACCESS_DENIED);
+
+    const permissions = await source.appPermissions(route.namespace);
+    const appAccess: AppRequestAccess = { namespace: route.namespace, installation: installation!, permissions, source };
+    const verdict = await evaluateChain(route.chain, permissions, (name) => options.runCheck(request, appAccess, name));
+    if (!verdict.allowed) {
+      const reason = `${verdict.reason}; holds ${permissions.grantedKeys().join(', ') || 'nothing'} (${source.label}; chain of ${route.entry})`;
+      deny(request, { ...base, permission: verdict.permission, layer: 5, reason }, verdict.message);
+    }
+    request.app.appAccess = appAccess;
+    return h.continue;
+  };
+}

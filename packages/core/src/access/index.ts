@@ -4,8 +4,9 @@ export { APP_ACCESS_DENIED, appGuard, type AccessDenial, type AppGuardOptions, t
 export { AccessDenied, type DenialLayer } from './denial.js';
 export { evaluateChain, type ChainVerdict, type CheckOutcome, type CheckRunner } from './chain.js';
 export { PermissionSet } from './permission-set.js';
-export { defaultPermissionSourceFactory, isInstalled, MemberPermissionSource, ScopedKeyPermissionSource, type AccessDecision, type InstallationView, type PermissionSource, type PermissionSourceFactory, type PrefetchedRoles } from './permission-source.js';
-export { ACCESS_STATEMENTS, prefetchedCredentials, prefetchedInstallation, prefetchedRoles, resolveRequestAccess, type PrefetchedAccess, type PrefetchedInstallation } from './request-access.js';
+export { defaultPermissionSourceFactory, isInstalled, readsRoles, MemberPermissionSource, ScopedKeyPermissionSource, type AccessDecision, type InstallationView, type PermissionSource, type PermissionSourceFactory, type PrefetchedRoles } from './permission-source.js';
+export { KEY_SOURCE, MEMBER_ACTIVE, SESSION_SOURCE, WORKSPACE_ACTIVE, keyValid, sessionValid } from './layers.js';
+export { ACCESS_STATEMENTS, RequestAccess, requestAccess, resolveRequestAccess, type AccessReading, type CredentialJudge, type InstallationRecord, type PrefetchedInstallation, type PresentedKind } from './request-access.js';
 export { permissionDeniedEmitter, type DenialPublisher } from './denial-events.js';
 export {
   installPlatformGuard,

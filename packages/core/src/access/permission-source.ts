@@ -114,6 +114,16 @@ export class ScopedKeyPermissionSource implements PermissionSource {
 export type PermissionSourceFactory = (credentials: Credentials, sequelize: Sequelize, prefetched?: PrefetchedRoles | null) => PermissionSource;
 
 /**
+ * Whether the PermissionSource of `credentials` reads the member's roles: not for a scoped key
+ * (its scopes are all it holds) nor for owners and admins (their platform role lets them pass).
+ */
+export function readsRoles(credentials: Credentials): boolean {
+  const { member, via } = credentials;
+  if (via.kind === 'api_key' && !via.fullAccess) return false;
+  return member.platformRole !== 'owner' && member.platformRole !== 'admin';
+}
+
+/**
  * The one factory in use: sessions and full-access keys → the member; scoped keys → the scopes.
  * (Key expiry and revocation are layer 1's, judged before a source is built.)
  */

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Request } from '@hapi/hapi';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import { statement, type FastQuery } from '../db/index.js';
 import type { WorkspaceRecord } from '../tenancy/index.js';
 import type { Credentials, PlatformRole } from './credentials.js';
-import type { InstallationView } from './permission-source.js';
+import { KEY_SOURCE, SESSION_SOURCE, WORKSPACE_ACTIVE, keyValid, sessionValid } from './layers.js';
+import { readsRoles, type InstallationView, type PrefetchedRoles } from './permission-source.js';
 
 /** The installation row as the app guard reads it (the columns of InstallationService.find). */
 export interface PrefetchedInstallation extends InstallationView {
@@ -19,11 +21,9 @@ export interface PrefetchedInstallation extends InstallationView {
 /**
  * What the request's one access statement read, before routing: the credential as judged
  * within the subdomain's workspace, and for an app route the installation and the member's
- * role ids and slice of that app. Layers 1, 2, 4 and 5 read it instead of querying again; a
- * credential the statement did not find (unknown, revoked, or of another workspace) is judged
- * again by the ordinary look-up, which tells 401 from 403 exactly as before.
+ * role ids and slice of that app.
  */
-export interface PrefetchedAccess {
+export interface AccessReading {
   /** The token that was looked up (the Bearer secret, or the session cookie's value). */
   token: string | null;
   kind: 'api_key' | 'session' | null;
@@ -38,10 +38,93 @@ export interface PrefetchedAccess {
   slice: string[] | null;
 }
 
+/** The kind of credential a request presents, as the auth scheme tells them apart. */
+export type PresentedKind = 'api_key' | 'session' | 'app_token';
+
+/** Judges a presented credential alone (in its own workspace): the API-key, session or app-token look-up. */
+export type CredentialJudge = (token: string) => Promise<Credentials | null>;
+
+/**
+ * The request's access: what layers 1, 2, 4 and 5 read, resolved once per request and memoised
+ * on it (`requestAccess(request)`). Layers ask it and never query themselves:
+ * - the auth scheme (layers 1-2) asks `credentials(kind, token, judge)`;
+ * - the app guard (layers 4-5) asks `installation(...)` and `roles(...)`.
+ * On a workspace subdomain it carries the access statement's reading (one round trip before
+ * routing, `resolveRequestAccess`); what the reading does not cover (a credential unknown in this
+ * workspace, which may be another workspace's: 403, or nobody's: 401; an app token; a host with no
+ * workspace) is judged here once, by the look-up the caller names, and remembered for the request.
+ * Nothing outlives the request: revocation, re-scoping and membership changes bite on the next one.
+ */
+export class RequestAccess {
+  private credentialsRead: Promise<Credentials | null> | undefined;
+  private installationRead: Promise<InstallationRecord | null> | undefined;
+  private rolesRead: Promise<PrefetchedRoles | null> | undefined;
+
+  constructor(
+    /** The access statement's reading, or null when none ran (no workspace subdomain). */
+    readonly reading: AccessReading | null,
+  ) {}
+
+  /**
+   * Layers 1 and 2's input: the credentials `token` of `kind` stands for, or null (invalid,
+   * revoked, expired, not a joined member). From the reading when it found them in this
+   * workspace; otherwise from `judge`, which judges the token in its own workspace.
+   */
+  credentials(kind: PresentedKind, token: string, judge: CredentialJudge | null): Promise<Credentials | null> {
+    this.credentialsRead ??= this.readCredentials(kind, token, judge);
+    return this.credentialsRead;
+  }
+
+  private async readCredentials(kind: PresentedKind, token: string, judge: CredentialJudge | null): Promise<Credentials | null> {
+    const reading = this.reading;
+    if (reading && reading.kind === kind && reading.token === token && reading.credentials) return reading.credentials;
+    return judge ? judge(token) : null;
+  }
+
+  /** Layer 4's input: the app's installation in the workspace (null: never installed). */
+  installation(workspaceId: string, namespace: string, load: (workspaceId: string, namespace: string) => Promise<InstallationRecord | null>): Promise<InstallationRecord | null> {
+    this.installationRead ??= this.reading && this.reading.namespace === namespace ? Promise.resolve(this.reading.installation) : load(workspaceId, namespace);
+    return this.installationRead;
+  }
+
+  /**
+   * Layers 4 and 5's input for a member's rights: the member's role ids and the app's slice.
+   * Null when the credentials read no roles (owners and admins pass on their platform role; a
+   * scoped key holds its scopes). Read by the statement for its own credentials; for others (an
+   * app token) read here, in one statement.
+   */
+  roles(namespace: string, credentials: Credentials, sequelize: Sequelize): Promise<PrefetchedRoles | null> {
+    this.rolesRead ??= this.readRoles(namespace, credentials, sequelize);
+    return this.rolesRead;
+  }
+
+  private async readRoles(namespace: string, credentials: Credentials, sequelize: Sequelize): Promise<PrefetchedRoles | null> {
+    const reading = this.reading;
+    if (reading && reading.namespace === namespace && reading.credentials === credentials && reading.roleIds !== null && reading.slice !== null) {
+      return { namespace, roleIds: reading.roleIds, slice: reading.slice };
+    }
+    if (!readsRoles(credentials)) return null;
+    const [row] = await sequelize.query<{ role_ids: string[]; slice: string[] }>(ROLES_OF_MEMBER, {
+      type: QueryTypes.SELECT,
+      bind: [credentials.member.workspaceId, credentials.member.id, namespace],
+    });
+    return { namespace, roleIds: row?.role_ids ?? [], slice: row?.slice ?? [] };
+  }
+}
+
+/** The installation row as layer 4 and the handler's context read it. */
+export type InstallationRecord = InstallationView & { settings: Record<string, unknown> | null };
+
+/** The request's access, memoised on it (an empty reading when no access statement ran). */
+export function requestAccess(request: Request): RequestAccess {
+  request.app.access ??= new RequestAccess(null);
+  return request.app.access;
+}
+
 declare module '@hapi/hapi' {
   interface RequestApplicationState {
-    /** The access statement's reading (access/request-access.ts). */
-    prefetchedAccess?: PrefetchedAccess;
+    /** The request's access (access/request-access.ts), read by the auth scheme and the app guard. */
+    access?: RequestAccess;
   }
 }
 
@@ -63,31 +146,31 @@ const ROLES = `CASE WHEN c.member_id IS NULL THEN NULL ELSE ARRAY(
       FROM platform.member_roles mr JOIN platform.roles r ON r.workspace_id = mr.workspace_id AND r.id = mr.role_id
      WHERE mr.workspace_id = w.id AND mr.member_id = c.member_id AND jsonb_typeof(r.permissions -> $3::text) = 'array') END AS slice`;
 
+/** A member's role ids and one app's slice, for credentials the access statement did not read ($1 workspace, $2 member, $3 namespace). */
+const ROLES_OF_MEMBER = `SELECT ARRAY(SELECT mr.role_id::text FROM platform.member_roles mr WHERE mr.workspace_id = $1::uuid AND mr.member_id = $2::uuid) AS role_ids,
+  ARRAY(SELECT jsonb_array_elements_text(r.permissions -> $3::text)
+          FROM platform.member_roles mr JOIN platform.roles r ON r.workspace_id = mr.workspace_id AND r.id = mr.role_id
+         WHERE mr.workspace_id = $1::uuid AND mr.member_id = $2::uuid AND jsonb_typeof(r.permissions -> $3::text) = 'array') AS slice`;
+
 /** $1 subdomain, $2 the key's hash (null: no credential), $3 the app namespace (null: not an app route), $4 now (the runtime's clock). */
 const WITH_KEY = asJson(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COLUMNS}, ${ROLES}
   FROM platform.workspaces w
   LEFT JOIN LATERAL (
     SELECT k.id AS key_id, k.full_access, k.scopes, k.last_used_at, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name AS member_name
-      FROM platform.api_keys k
-      JOIN platform.members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
-      JOIN platform.accounts a ON a.id = m.account_id
-     WHERE k.workspace_id = w.id AND k.secret_hash = $2::text AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > $4::timestamptz)
-       AND m.state = 'joined' AND m.deactivated_at IS NULL) c ON true
+      FROM ${KEY_SOURCE}
+     WHERE k.workspace_id = w.id AND k.secret_hash = $2::text AND ${keyValid('$4::timestamptz')}) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = w.id AND i.app_slug = $3::text
- WHERE w.subdomain = $1::text AND w.status = 'active'`);
+ WHERE w.subdomain = $1::text AND ${WORKSPACE_ACTIVE}`);
 
 /** $1 subdomain, $2 the session token's hash, $3 the app namespace (or null), $4 now (the runtime's clock). */
 const WITH_SESSION = asJson(`SELECT ${WORKSPACE_COLUMNS}, c.*, ${INSTALLATION_COLUMNS}, ${ROLES}
   FROM platform.workspaces w
   LEFT JOIN LATERAL (
     SELECT s.id AS session_id, s.elevated_until, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name AS member_name
-      FROM platform.sessions s
-      JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
-      JOIN platform.accounts a ON a.id = s.account_id
-     WHERE s.workspace_id = w.id AND s.token_hash = $2::text AND s.expires_at > $4::timestamptz AND a.security_stamp = s.security_stamp
-       AND m.state = 'joined' AND m.deactivated_at IS NULL) c ON true
+      FROM ${SESSION_SOURCE}
+     WHERE s.workspace_id = w.id AND s.token_hash = $2::text AND ${sessionValid('$4::timestamptz')}) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = w.id AND i.app_slug = $3::text
- WHERE w.subdomain = $1::text AND w.status = 'active'`);
+ WHERE w.subdomain = $1::text AND ${WORKSPACE_ACTIVE}`);
 
 /** The access statements, for the benchmark's EXPLAIN and the tests. */
 export const ACCESS_STATEMENTS = { withKey: WITH_KEY, withSession: WITH_SESSION };
@@ -140,8 +223,8 @@ function bearerOf(request: Request): string | null {
 }
 
 /**
- * The session cookie as sent, read before hapi parses cookies (onRequest). Only a hint: the auth
- * scheme uses the prefetched credentials only when hapi's parsed value is the same token.
+ * The session cookie as sent, read before hapi parses cookies (onRequest). Only a hint: the
+ * reading's credentials stand only for the very token the auth scheme presents (hapi's parsed value).
  */
 function sessionCookieOf(request: Request): string | null {
   const header = request.headers.cookie;
@@ -209,26 +292,6 @@ export async function resolveRequestAccess(fast: FastQuery, request: Request, su
           uninstalled_by: row.i_uninstalled_by,
           uninstalled_at: dateOrNull(row.i_uninstalled_at),
         };
-  request.app.prefetchedAccess = { token: usable ? token : null, kind: usable ? kind : null, credentials, namespace, installation, roleIds: row.role_ids, slice: row.slice };
+  request.app.access = new RequestAccess({ token: usable ? token : null, kind: usable ? kind : null, credentials, namespace, installation, roleIds: row.role_ids, slice: row.slice });
   return workspace;
-}
-
-/** The prefetched credentials for `token` of `kind`, when the access statement found them. */
-export function prefetchedCredentials(request: Request, kind: 'api_key' | 'session', token: string): Credentials | null {
-  const prefetched = request.app.prefetchedAccess;
-  if (!prefetched || prefetched.kind !== kind || prefetched.token !== token) return null;
-  return prefetched.credentials;
-}
-
-/** The prefetched installation of `namespace` (undefined: not read for this namespace; null: never installed). */
-export function prefetchedInstallation(request: Request, namespace: string): PrefetchedInstallation | null | undefined {
-  const prefetched = request.app.prefetchedAccess;
-  return prefetched && prefetched.namespace === namespace ? prefetched.installation : undefined;
-}
-
-/** The member's prefetched role ids and slice of `namespace`, when the access statement read them for these very credentials. */
-export function prefetchedRoles(request: Request, namespace: string, credentials: Credentials): { roleIds: string[]; slice: string[] } | null {
-  const prefetched = request.app.prefetchedAccess;
-  if (!prefetched || prefetched.namespace !== namespace || prefetched.credentials !== credentials || prefetched.roleIds === null || prefetched.slice === null) return null;
-  return { roleIds: prefetched.roleIds, slice: prefetched.slice };
 }

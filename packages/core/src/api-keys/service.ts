@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../clock.js';
 import { ConflictError, ForbiddenError, INSTANT_RULE, InvalidError, NotFoundError, parseInstant } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { PLATFORM_NAMESPACE, PLATFORM_PERMISSION_KEYS, type CallerMember, type Credentials, type PlatformRole } from '../access/index.js';
+import { KEY_SOURCE, MEMBER_ACTIVE, PLATFORM_NAMESPACE, PLATFORM_PERMISSION_KEYS, keyValid, type CallerMember, type Credentials, type PlatformRole } from '../access/index.js';
 import { credentialWorkspace, forgetCredentialHashes, recordCredentialHash } from '../db/index.js';
 import { generateSecret, hashSecret, secretPrefix } from './secrets.js';
 
@@ -188,7 +188,7 @@ export class ApiKeyService {
   async create(workspaceId: string, actor: CallerMember, input: CreateKeyInput): Promise<{ key: ApiKeyView; secret: string }> {
     const memberId = input.member_id ?? actor.id;
     const [owner] = await this.sequelize.query<{ id: string; platform_role: PlatformRole }>(
-      `SELECT id, platform_role FROM platform.members WHERE workspace_id = :workspaceId AND id::text = :memberId AND state = 'joined' AND deactivated_at IS NULL`,
+      `SELECT id, platform_role FROM platform.members m WHERE workspace_id = :workspaceId AND id::text = :memberId AND ${MEMBER_ACTIVE}`,
       { type: QueryTypes.SELECT, replacements: { workspaceId, memberId } },
     );
     if (!owner) throw new InvalidError(`member_id: ${memberId} is not an active member of this workspace`);
@@ -305,11 +305,8 @@ export class ApiKeyService {
       name: string;
     }>(
       `SELECT k.id, k.workspace_id, k.full_access, k.scopes, k.last_used_at, m.id AS member_id, m.account_id, m.platform_role, a.email, a.name
-         FROM platform.api_keys k
-         JOIN platform.members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
-         JOIN platform.accounts a ON a.id = m.account_id
-        WHERE k.workspace_id = $3 AND k.secret_hash = $1 AND k.status = 'active' AND (k.expires_at IS NULL OR k.expires_at > $2)
-          AND m.state = 'joined' AND m.deactivated_at IS NULL`,
+         FROM ${KEY_SOURCE}
+        WHERE k.workspace_id = $3 AND k.secret_hash = $1 AND ${keyValid('$2')}`,
       { type: QueryTypes.SELECT, bind: [hash, this.clock(), owner.workspaceId] },
     );
     if (!row) return null;

@@ -1,6 +1,6 @@
 import { ForbiddenError, NotFoundError } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { APP_ACCESS_DENIED, defaultPermissionSourceFactory, isInstalled, type Credentials, type PlatformRole } from '../access/index.js';
+import { APP_ACCESS_DENIED, SESSION_SOURCE, WORKSPACE_ACTIVE, defaultPermissionSourceFactory, isInstalled, sessionValid, type Credentials, type PlatformRole } from '../access/index.js';
 import type { AppRegistry, InstallationService } from '../apps/index.js';
 import { APP_TOKEN_TTL_SECONDS, AppTokenSigner } from './tokens.js';
 
@@ -61,12 +61,9 @@ export class AppTokenService {
     if (!claims || claims.e * 1000 <= now.getTime()) return null;
     const [row] = await this.sequelize.query<SessionRow>(
       `SELECT m.id AS member_id, m.account_id, m.platform_role, a.email, a.name
-         FROM platform.sessions s
-         JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
-         JOIN platform.accounts a ON a.id = s.account_id
+         FROM ${SESSION_SOURCE}
          JOIN platform.workspaces w ON w.id = s.workspace_id
-        WHERE s.workspace_id = :workspace AND s.id = :session AND s.member_id = :member AND s.expires_at > :now
-          AND a.security_stamp = s.security_stamp AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
+        WHERE s.workspace_id = :workspace AND s.id = :session AND s.member_id = :member AND ${sessionValid(':now')} AND ${WORKSPACE_ACTIVE}`,
       { type: QueryTypes.SELECT, replacements: { workspace: claims.w, session: claims.s, member: claims.m, now }, transaction: null },
     );
     if (!row) return null;

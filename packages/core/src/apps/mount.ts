@@ -20,26 +20,25 @@ export interface MountOptions {
 }
 
 /**
- * Registers the app guard (layers 4 and 5, `access/app-guard.ts`) and mounts every route of
- * every in-process app under its prefix, each run through the pipeline (`ctx`, one unit of work).
+ * Mounts every route of every in-process app under its prefix, each run through the pipeline
+ * (`ctx`, one unit of work) and each guarded by the app guard (layers 4 and 5,
+ * `access/app-guard.ts`) as its own onPostAuth extension: the guard is scoped to the app routes,
+ * no platform route passes through it.
  */
 export async function mountAppRoutes(server: Server, options: MountOptions): Promise<void> {
   const { sequelize, registry, bound, pipeline, installations, onDenied } = options;
-  await server.register({
-    plugin: appGuard,
-    options: {
-      sequelize,
-      loadInstallation: (workspaceId, namespace) => installations.find(workspaceId, namespace),
-      runCheck: (request, access, name) => pipeline.runCheck(bound.get(access.namespace)!, request, access, name),
-      onDenied,
-    },
+  const guard = appGuard({
+    sequelize,
+    loadInstallation: (workspaceId, namespace) => installations.find(workspaceId, namespace),
+    runCheck: (request, access, name) => pipeline.runCheck(bound.get(access.namespace)!, request, access, name),
+    onDenied,
   });
   for (const app of registry.withCode()) {
     const runtime = bound.get(app.namespace)!;
     const table = new Map(app.manifest.authorization.map((entry) => [routeKey(entry.method, entry.path), entry]));
     for (const route of app.definition!.routes) {
       const entry = table.get(routeKey(route.method, route.path))!;
-      server.route(pipeline.hapiRoute(runtime, route, entry.public === true ? null : ((entry.chain ?? []) as ChainStep[])));
+      server.route(pipeline.hapiRoute(runtime, route, entry.public === true ? null : ((entry.chain ?? []) as ChainStep[]), guard));
     }
   }
 }

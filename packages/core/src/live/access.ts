@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { defaultPermissionSourceFactory, isInstalled, type Credentials, type InstallationView, type PermissionSet, type PlatformRole } from '../access/index.js';
+import { KEY_SOURCE, SESSION_SOURCE, WORKSPACE_ACTIVE, defaultPermissionSourceFactory, isInstalled, keyValid, sessionValid, type Credentials, type InstallationView, type PermissionSet, type PlatformRole } from '../access/index.js';
 
 /** The credential a socket was opened with, kept to judge it again at every event. */
 export interface LiveCredential {
@@ -49,28 +49,19 @@ SELECT t.ord::int AS ord, c.member_id, c.platform_role, c.member_name, c.email, 
           WHERE mr.workspace_id = $1::uuid AND mr.member_id = c.member_id AND jsonb_typeof(r.permissions -> $5::text) = 'array') END AS slice,
        i.status AS i_status, i.access_policy AS i_access_policy, i.allowed_roles AS i_allowed_roles, i.redlist AS i_redlist
   FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(kind, hash, ord)
-  JOIN platform.workspaces w ON w.id = $1::uuid AND w.status = 'active'
+  JOIN platform.workspaces w ON w.id = $1::uuid AND ${WORKSPACE_ACTIVE}
   LEFT JOIN LATERAL (
     SELECT m.id AS member_id, m.platform_role, a.name AS member_name, a.email, k.full_access, k.scopes
-      FROM platform.api_keys k
-      JOIN platform.members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
-      JOIN platform.accounts a ON a.id = m.account_id
-     WHERE t.kind = 'api_key' AND k.workspace_id = $1::uuid AND k.secret_hash = t.hash AND k.status = 'active'
-       AND (k.expires_at IS NULL OR k.expires_at > $4::timestamptz) AND m.state = 'joined' AND m.deactivated_at IS NULL
+      FROM ${KEY_SOURCE}
+     WHERE t.kind = 'api_key' AND k.workspace_id = $1::uuid AND k.secret_hash = t.hash AND ${keyValid('$4::timestamptz')}
     UNION ALL
     SELECT m.id, m.platform_role, a.name, a.email, NULL, NULL
-      FROM platform.sessions s
-      JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
-      JOIN platform.accounts a ON a.id = s.account_id
-     WHERE t.kind = 'session' AND s.workspace_id = $1::uuid AND s.token_hash = t.hash AND s.expires_at > $4::timestamptz
-       AND a.security_stamp = s.security_stamp AND m.state = 'joined' AND m.deactivated_at IS NULL
+      FROM ${SESSION_SOURCE}
+     WHERE t.kind = 'session' AND s.workspace_id = $1::uuid AND s.token_hash = t.hash AND ${sessionValid('$4::timestamptz')}
     UNION ALL
     SELECT m.id, m.platform_role, a.name, a.email, NULL, NULL
-      FROM platform.sessions s
-      JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
-      JOIN platform.accounts a ON a.id = s.account_id
-     WHERE t.kind = 'session_id' AND s.workspace_id = $1::uuid AND s.id::text = t.hash AND s.expires_at > $4::timestamptz
-       AND a.security_stamp = s.security_stamp AND m.state = 'joined' AND m.deactivated_at IS NULL
+      FROM ${SESSION_SOURCE}
+     WHERE t.kind = 'session_id' AND s.workspace_id = $1::uuid AND s.id::text = t.hash AND ${sessionValid('$4::timestamptz')}
   ) c ON true
   LEFT JOIN platform.app_installations i ON i.workspace_id = $1::uuid AND i.app_slug = $5::text
  ORDER BY t.ord`;

@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server, ServerAuthSchemeObject } from '@hapi/hapi';
-import { AccessDenied, prefetchedCredentials, type Credentials } from '../../access/index.js';
+import { AccessDenied, requestAccess, type Credentials } from '../../access/index.js';
 import { routeMeta } from '../../server/index.js';
 import type { SessionService } from '../services/sessions.js';
 import { SESSION_COOKIE } from './cookies.js';
@@ -72,39 +72,41 @@ function checkMembership(request: Request, credentials: Credentials): void {
 /**
  * Layers 1 and 2. A `Bearer` token is judged as an API key, alone (no cookie fallback); otherwise
  * the session cookie is looked up in the database on every request (no cache: sign-out, password
- * resets and deactivation take effect on the next request of every process). On a workspace
- * subdomain the request's access statement (access/request-access.ts) has already read the
- * credential within that workspace; only a credential it did not find is looked up again here. The credentials
+ * resets and deactivation take effect on the next request of every process). The credential is
+ * read from the request's access (access/request-access.ts), which judges it once per request. The credentials
  * (`{ member, via }`, see access/credentials.ts) land on `request.auth.credentials`.
  */
 export function registerAuthScheme(server: Server, dependencies: AuthSchemeDependencies): void {
   server.auth.scheme(AUTH_STRATEGY, (): ServerAuthSchemeObject => ({
     async authenticate(request, h) {
+      // Layers 1 and 2 read the request's access (access/request-access.ts), as the app guard does:
+      // one credential per request, judged once. A Bearer token is judged alone (no cookie fallback).
+      const access = requestAccess(request);
       const bearer = bearerToken(request);
       if (bearer !== null && bearer.startsWith('wpka_')) {
-        // An app's bridge token: judged alone, like a key (no cookie fallback).
-        const credentials = dependencies.appTokens ? await dependencies.appTokens.authenticate(bearer) : null;
+        // An app's bridge token.
+        const appTokens = dependencies.appTokens;
+        const credentials = await access.credentials('app_token', bearer, appTokens ? (token) => appTokens.authenticate(token) : null);
         if (!credentials) throw Boom.unauthorized(INVALID_APP_TOKEN);
         checkMembership(request, credentials);
         return h.authenticated({ credentials });
       }
       if (bearer !== null) {
+        // A key unknown in the subdomain's workspace is judged in its own (unknown: 401; another workspace's: 403 below).
         const authenticator = dependencies.apiKeys;
-        // The request's access statement judged the key within the subdomain's workspace; a key it
-        // did not find there is judged alone (unknown: 401; another workspace's: 403 below).
-        const credentials = bearer.startsWith('slk_') && authenticator ? (prefetchedCredentials(request, 'api_key', bearer) ?? (await authenticator.authenticate(bearer, request))) : null;
+        const judge = bearer.startsWith('slk_') && authenticator ? (secret: string) => authenticator.authenticate(secret, request) : null;
+        const credentials = await access.credentials('api_key', bearer, judge);
         if (!credentials) throw Boom.unauthorized(INVALID_API_KEY);
         checkMembership(request, credentials);
         return h.authenticated({ credentials });
       }
       const token = sessionToken(request);
       if (!token) return unauthenticated(request, h, AUTHENTICATION_REQUIRED);
-      let credentials = prefetchedCredentials(request, 'session', token);
-      if (!credentials) {
-        const session = await dependencies.sessions.resolve(token);
-        if (!session) return unauthenticated(request, h, AUTHENTICATION_REQUIRED);
-        credentials = { member: session.caller, via: { kind: 'session', sessionId: session.sessionId, elevatedUntil: session.elevatedUntil } };
-      }
+      const credentials = await access.credentials('session', token, async (value) => {
+        const session = await dependencies.sessions.resolve(value);
+        return session && { member: session.caller, via: { kind: 'session', sessionId: session.sessionId, elevatedUntil: session.elevatedUntil } };
+      });
+      if (!credentials) return unauthenticated(request, h, AUTHENTICATION_REQUIRED);
       checkMembership(request, credentials);
       return h.authenticated({ credentials });
     },

@@ -1,6 +1,6 @@
 import { ForbiddenError, InvalidError, TooManyRequestsError, UnauthorizedError } from '@wpk/sdk';
 import { Op, QueryTypes, fn, col, where } from 'sequelize';
-import type { CallerMember, PlatformRole } from '../../access/index.js';
+import { SESSION_SOURCE, WORKSPACE_ACTIVE, sessionValid, type CallerMember, type PlatformRole } from '../../access/index.js';
 import { credentialWorkspace, pruneCredentialHashes, recordCredentialHash } from '../../db/index.js';
 import type { Account, IdentityModels, Member } from '../models/index.js';
 import type { ActivityLog } from './activity.js';
@@ -110,12 +110,9 @@ export class SessionService {
       name: string;
     }>(
       `SELECT s.id AS session_id, s.elevated_until, m.id AS member_id, m.workspace_id, m.account_id, m.platform_role, a.email, a.name
-         FROM platform.sessions s
-         JOIN platform.members m ON m.workspace_id = s.workspace_id AND m.id = s.member_id
-         JOIN platform.accounts a ON a.id = s.account_id
+         FROM ${SESSION_SOURCE}
          JOIN platform.workspaces w ON w.id = s.workspace_id
-        WHERE s.workspace_id = :workspace AND s.token_hash = :hash AND s.expires_at > :now AND a.security_stamp = s.security_stamp
-          AND m.state = 'joined' AND m.deactivated_at IS NULL AND w.status = 'active'`,
+        WHERE s.workspace_id = :workspace AND s.token_hash = :hash AND ${sessionValid(':now')} AND ${WORKSPACE_ACTIVE}`,
       { type: QueryTypes.SELECT, replacements: { hash, workspace: owner.workspaceId, now: this.context.clock() } },
     );
     if (!row) return null;
