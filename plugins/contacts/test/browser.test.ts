@@ -10,7 +10,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { startWorld, type TestMember, type World } from '@wpk/testing';
-import { browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browserContext, checkPage, launchChromium, openApp, saveScreenshot, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 import talk from './fixtures/talk/index.js';
 import { COMPANIES_DIR } from './helpers/world.js';
 
