@@ -360,7 +360,9 @@ test.serial('system.security.* events reach the activity trail through the runti
   await env.runtime.events.publish(acme.id, [{ emitter: 'system', action: 'system.security.permission.denied', payload: { permission: 'tasks.tasks.delete', app_slug: 'tasks', route: 'DELETE /tasks/{id}' }, metadata: {} }]);
   await env.runtime.events.settled();
   const rows = await env.runtime.db.sequelize.query<{ id: string; action: string; target_type: string; target_id: string; details: Record<string, unknown> }>(
-    `SELECT id, action, target_type, target_id, details FROM platform.activity WHERE workspace_id = :ws ORDER BY created_at`,
+    // The two events are delivered independently, in either order (seen in CI): sorted by action
+    // (role.created before permission.denied), not by the time each row was written.
+    `SELECT id, action, target_type, target_id, details FROM platform.activity WHERE workspace_id = :ws ORDER BY action DESC`,
     { type: QueryTypes.SELECT, replacements: { ws: acme.id } },
   );
   t.deepEqual(rows.map((row) => [row.action, row.target_type, row.target_id]), [
