@@ -1,4 +1,4 @@
-import { Joi, type JoiArraySchema, type JoiStringSchema } from '@wpk/sdk';
+import { Joi, type JoiArraySchema, type JoiObjectSchema, type JoiStringSchema } from '@wpk/sdk';
 
 /** An id (any shape; an unknown one is a 404 or a 400 naming the field). */
 export const id = (): JoiStringSchema => Joi.id();
@@ -33,11 +33,11 @@ export const q = (): JoiStringSchema => Joi.string().max(200).allow('');
 export const tier = (): JoiStringSchema => Joi.string().valid('owner', 'manager', 'member');
 
 /** One condition of a filter. */
-export const filterCondition = () =>
+export const filterCondition = (): JoiObjectSchema =>
   Joi.object({ field: Joi.string().valid('from', 'to', 'subject', 'body').required(), operator: Joi.string().valid('contains', 'equals', 'ends_with').required(), value: Joi.string().min(1).max(500).required() });
 
 /** One action of a filter. */
-export const filterAction = () => Joi.object({ type: Joi.string().valid('move', 'mark_seen', 'flag', 'discard').required(), folder: folder() });
+export const filterAction = (): JoiObjectSchema => Joi.object({ type: Joi.string().valid('move', 'mark_seen', 'flag', 'discard').required(), folder: folder() });
 
 /** The answer to a DELETE. */
 export const deleted = (id: string) => ({ id, deleted: true });

@@ -1,4 +1,4 @@
-import { Joi, type JoiArraySchema, type JoiStringSchema } from '@wpk/sdk';
+import { Joi, type JoiArraySchema, type JoiObjectSchema, type JoiStringSchema } from '@wpk/sdk';
 import { BOARD_ROLES, PRIORITIES } from '../models/index.js';
 
 /**
@@ -18,7 +18,7 @@ export const isoDate = (): JoiStringSchema => Joi.calendarDate();
 export const title = (): JoiStringSchema => Joi.string().trim().min(1).max(200);
 
 /** A board's canvas grid; `mode` is a closed set the specification leaves unlisted. */
-export const grid = () =>
+export const grid = (): JoiObjectSchema =>
   Joi.object({
     mode: Joi.string().valid('none', 'dots', 'lines'),
     spacing: Joi.number().integer().min(4).max(200),
