@@ -25,4 +25,6 @@ export { WpkUpload, sendFile, type UploadTarget } from './components/upload.js';
 export { WpkLiveList, liveConnection } from './components/live-list.js';
 export { sharedStyles } from './components/shared-styles.js';
 export { html, css, svg, nothing, LitElement, type TemplateResult, type SVGTemplateResult } from 'lit';
+// Keyed lists: a list whose items move keeps each item's element (and its focus) with the item.
+export { repeat } from 'lit/directives/repeat.js';
 export { ApiError, isApiError, asCollection, asSingle, type Client, type Collection, type Single, type components, type operations } from '@wpk/client/browser';

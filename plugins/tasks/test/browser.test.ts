@@ -110,7 +110,12 @@ test.serial('at 375 px: the board reads on a phone, and a task moves by keyboard
   const boardPath = new URL(page.url()).pathname;
   await frame.getByLabel('New task').fill('After signing out');
   await frame.getByRole('button', { name: 'Add task' }).click();
-  await page.waitForURL(`${origin}/login?next=${encodeURIComponent(boardPath)}`);
+  // Two things may send the shell to sign in (the click's refused request and the live socket's),
+  // the second navigation aborting the first (net::ERR_ABORTED in waitForURL): wait for where it lands.
+  const signIn = `${origin}/login?next=${encodeURIComponent(boardPath)}`;
+  for (let waited = 0; page.url() !== signIn && waited < 30_000; waited += 100) await page.waitForTimeout(100);
+  t.is(page.url(), signIn);
+  await page.waitForLoadState('load');
   t.is((await world.owner.request('GET', '/tasks?q=After%20signing%20out')).body.data.length, 0);
   await page.context().close();
 });

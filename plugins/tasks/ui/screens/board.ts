@@ -1,4 +1,4 @@
-import { LitElement, appHref, css, errorText, html, kit, liveConnection, navigate, nothing, sharedStyles } from '@wpk/ui';
+import { LitElement, appHref, css, errorText, html, kit, liveConnection, navigate, nothing, repeat, sharedStyles } from '@wpk/ui';
 import { boardTasks, PRIORITIES, type Board, type Task, type TaskFilters } from '../api.js';
 
 /**
@@ -194,7 +194,7 @@ export class TasksBoard extends LitElement {
     >
       <h2 id=${headingId}>${lane}<span class="muted">${tasks.length}</span></h2>
       <ul aria-labelledby=${headingId}>
-        ${tasks.map((task) => this.card(task))}
+        ${repeat(tasks, (task) => task.id, (task) => this.card(task))}
       </ul>
     </section>`;
   }
