@@ -317,8 +317,23 @@ export class TestPlatform {
   /** The OpenAPI check of every answer (null when `validateResponses: false`). */
   readonly responses: ResponseValidation | null = null;
 
-  /** Boots the platform with `options.apps`; remember `close()`. */
+  /**
+   * Boots the platform with `options.apps`; remember `close()`. With `listen: true` the free port
+   * is chosen before boot (the public URL names it) and bound after the migrations, so another
+   * process may take it in between: boot again on a new port, up to four times.
+   */
   static async create(options: TestPlatformOptions): Promise<TestPlatform> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await TestPlatform.boot(options);
+      } catch (error) {
+        const taken = (error as NodeJS.ErrnoException | null)?.code === 'EADDRINUSE';
+        if (!taken || !options.listen || options.port !== undefined || attempt === 4) throw error;
+      }
+    }
+  }
+
+  private static async boot(options: TestPlatformOptions): Promise<TestPlatform> {
     const firstParty = (namespace: string) => options.firstParty === true || (Array.isArray(options.firstParty) && options.firstParty.includes(namespace));
     const apps: AppEntry[] = options.apps.map((app) => {
       if (typeof app === 'string') return { dir: app, firstParty: options.firstParty === true };
