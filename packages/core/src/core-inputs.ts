@@ -1,4 +1,3 @@
-import type { Plugin } from '@hapi/hapi';
 import type { Logger } from 'pino';
 import type { AccessDenial } from './access/app-guard.js';
 import type { AppRegistry } from './apps/registry.js';
@@ -20,8 +19,8 @@ export type StagingConcern = 'apps' | 'identity';
  */
 export interface RuntimeSeams {
   /**
-   * The clock of this runtime (default `() => new Date()`). Every plugin gets it in its inputs
-   * (`inputs.seams.clock`), identity's services in `IdentityContext.clock`, and `runtime.clock`
+   * The clock of this runtime (default `() => new Date()`). A plugin gets it by declaring
+   * `inputs.clock` in its deps, identity's services in `IdentityContext.clock`, and `runtime.clock`
    * reads it. A place that reads the time should read it here.
    */
   clock?: () => Date;
@@ -43,21 +42,19 @@ export interface RuntimeSeams {
 }
 
 /**
- * What every core plugin is registered with. Everything else a plugin needs it reads from
- * `server.plugins[dependency]` of a plugin it declares in `dependencies`.
+ * What the runtime hands `registerCorePlugins`. No plugin gets it whole: each declares the parts
+ * it reads in its `deps` (`inputs.config`, `inputs.clock`, ... in `core-plugin.ts`) and gets
+ * exactly those.
  */
 export interface CoreInputs {
   config: RuntimeConfig;
   logger: Logger;
   /** The seams, with the clock filled in. */
   seams: RuntimeSeams & { clock: () => Date };
-  /** The opened database; only the `db` plugin reads it here (others read `server.plugins.db`). */
+  /** The opened database; only the `db` plugin declares it (others read `plugins.db`). */
   database: Database;
-  /** The apps, loaded and validated before anything opened; only the `app-catalog` plugin reads them here. */
+  /** The apps, loaded and validated before anything opened; only the `app-catalog` plugin declares them. */
   apps: AppRegistry;
-  /** Event bus options; only the `events` plugin reads them. */
+  /** Event bus options; only the `events` plugin declares them. */
   events?: EventBusOptions;
 }
-
-/** A core concern as a hapi plugin: `name`, `dependencies` (names of other core plugins), `register(server, inputs)`. */
-export type CorePlugin = Plugin<CoreInputs> & { name: string; dependencies: string[] };

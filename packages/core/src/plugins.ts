@@ -5,7 +5,8 @@ import { appCatalogPlugin, appsPlugin } from './apps/plugin.js';
 import { appTokensPlugin } from './app-tokens/plugin.js';
 import { auditPlugin } from './audit/plugin.js';
 import { billingPlugin } from './billing/plugin.js';
-import type { CoreInputs, CorePlugin } from './core-inputs.js';
+import type { CoreInputs } from './core-inputs.js';
+import type { CorePlugin } from './core-plugin.js';
 import { dbPlugin } from './db/plugin.js';
 import { eventsPlugin } from './events/plugin.js';
 import { identityPlugin } from './identity/plugin.js';
@@ -24,9 +25,10 @@ import { webPlugin } from './web/plugin.js';
 
 /**
  * Every core concern, as a hapi plugin (the folder's plugin.ts; this file is the only one that
- * imports them). Each declares the plugins it reads from
- * (`server.plugins[name]`) or must follow (its hooks run after theirs); the order they are
- * registered in comes from those declarations (`orderPlugins`). Where the declarations leave a
+ * imports them), made with `defineCorePlugin` (core-plugin.ts). Each declares what it reads
+ * (`deps`: runtime inputs, other plugins' services) and the plugins it must follow though it reads
+ * nothing of theirs (`after`: its hooks run after theirs); the order they are registered in comes
+ * from those declarations (its `dependencies`, see `orderPlugins`). Where the declarations leave a
  * choice, this list's order decides, so hooks of one lifecycle step run in this order.
  * docs/architecture.md lists the same plugins (a test keeps them in step).
  */

@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { OpenAiCompatibleModel } from './chat-model.js';
 import { aiEndpoints } from './routes.js';
 import { AiCommandService } from './service.js';
@@ -14,19 +14,19 @@ declare module '@hapi/hapi' {
  * types the caller may read) by the configured OpenAI-compatible model, or, with none, by a
  * listing of the matching records.
  */
-export const aiPlugin: CorePlugin = {
+export const aiPlugin = defineCorePlugin({
   name: 'ai',
-  dependencies: ['db', 'server', 'app-catalog', 'search'],
-  register(server, { config }) {
-    const { registry, installations } = server.plugins['app-catalog'];
+  deps: { config: inputs.config, db: plugins.db, catalog: plugins['app-catalog'], search: plugins.search },
+  after: ['server'],
+  register(server, { config, db, catalog, search }) {
     const service = new AiCommandService({
-      registry,
-      installations,
-      sequelize: server.plugins.db.database.sequelize,
-      index: server.plugins.search.index,
+      registry: catalog.registry,
+      installations: catalog.installations,
+      sequelize: db.database.sequelize,
+      index: search.index,
       model: config.ai ? new OpenAiCompatibleModel(config.ai) : null,
     });
     server.route(aiEndpoints(service));
-    server.expose('service', service);
+    return { service };
   },
-};
+});

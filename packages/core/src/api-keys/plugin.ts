@@ -1,6 +1,6 @@
-import type { Server } from '@hapi/hapi';
+import type { PluginProperties } from '@hapi/hapi';
 import { installPlatformGuard, type Credentials } from '../access/index.js';
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import type { ApiKeyAuthenticator } from '../identity/index.js';
 import { apiKeyRoutes } from './routes.js';
 import { ApiKeyService, type ScopeCatalog } from './service.js';
@@ -12,7 +12,7 @@ declare module '@hapi/hapi' {
 }
 
 /** The grantable keys of a workspace: those declared by the apps installed there. */
-function installedScopeCatalog(apps: Server['plugins']['app-catalog']): ScopeCatalog {
+function installedScopeCatalog(apps: PluginProperties['app-catalog']): ScopeCatalog {
   return {
     async installedPermissions(workspaceId) {
       const catalog = new Map<string, string[]>();
@@ -31,13 +31,14 @@ function installedScopeCatalog(apps: Server['plugins']['app-catalog']): ScopeCat
  * the route's `account.*` key), the key-management routes, and the last-used stamp (written only
  * for requests that passed every layer and reached their handler, at most once a minute per key).
  */
-export const apiKeysPlugin: CorePlugin = {
+export const apiKeysPlugin = defineCorePlugin({
   name: 'api-keys',
-  dependencies: ['db', 'server', 'app-catalog'],
-  register(server, inputs) {
-    const sequelize = server.plugins.db.database.sequelize;
-    const catalog = installedScopeCatalog(server.plugins['app-catalog']);
-    const keys = new ApiKeyService(sequelize, () => catalog, inputs.seams.clock);
+  deps: { clock: inputs.clock, db: plugins.db, catalog: plugins['app-catalog'] },
+  after: ['server'],
+  register(server, { clock, db, catalog: apps }) {
+    const sequelize = db.database.sequelize;
+    const catalog = installedScopeCatalog(apps);
+    const keys = new ApiKeyService(sequelize, () => catalog, clock);
     installPlatformGuard(server);
     server.route(apiKeyRoutes(keys, sequelize));
     // Synchronous unless the stamp is due (once a minute per key): most requests cost hapi no promise here.
@@ -48,7 +49,6 @@ export const apiKeysPlugin: CorePlugin = {
       if (!keys.touchDue(lastUsedAt)) return h.continue;
       return keys.touch(credentials.member.workspaceId, credentials.via.keyId, lastUsedAt).then(() => h.continue);
     });
-    server.expose('keys', keys);
-    server.expose('authenticator', { authenticate: (secret: string) => keys.authenticate(secret) });
+    return { keys, authenticator: { authenticate: (secret: string) => keys.authenticate(secret) } };
   },
-};
+});

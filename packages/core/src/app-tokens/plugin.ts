@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import type { AppTokenAuthenticator } from '../identity/index.js';
 import { loadSecretKey } from '../identity/index.js';
 import { appTokenRoutes } from './routes.js';
@@ -16,15 +16,14 @@ declare module '@hapi/hapi' {
  * Exposes the authenticator the `identity` plugin's auth scheme judges `Bearer wpka_...` with, and
  * `POST /app-tokens`.
  */
-export const appTokensPlugin: CorePlugin = {
+export const appTokensPlugin = defineCorePlugin({
   name: 'app-tokens',
-  dependencies: ['db', 'server', 'app-catalog'],
-  async register(server, { config, seams }) {
-    const catalog = server.plugins['app-catalog'];
+  deps: { config: inputs.config, clock: inputs.clock, db: plugins.db, catalog: plugins['app-catalog'] },
+  after: ['server'],
+  async register(server, { config, clock, db, catalog }) {
     const signer = new AppTokenSigner(await loadSecretKey(config.secretKey, config.dataDir));
-    const tokens = new AppTokenService(server.plugins.db.database.sequelize, signer, catalog.registry, catalog.installations, seams.clock);
+    const tokens = new AppTokenService(db.database.sequelize, signer, catalog.registry, catalog.installations, clock);
     server.route(appTokenRoutes(tokens));
-    server.expose('tokens', tokens);
-    server.expose('authenticator', { authenticate: (token: string) => tokens.authenticate(token) });
+    return { tokens, authenticator: { authenticate: (token: string) => tokens.authenticate(token) } };
   },
-};
+});

@@ -1,5 +1,5 @@
 import { permissionDeniedEmitter } from '../access/index.js';
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { loadSecretKey, Throttle } from '../identity/index.js';
 import type { EmissionGuard, SubscriberFilter } from '../events/index.js';
 import { installedEmitters, installedSubscribers, joinEventBus } from './event-bus.js';
@@ -34,17 +34,14 @@ declare module '@hapi/hapi' {
  * Concerns that only ask "which apps, installed where" (events, API keys' scopes, search, the
  * web, OpenAPI) depend on this plugin, not on `apps`.
  */
-export const appCatalogPlugin: CorePlugin = {
+export const appCatalogPlugin = defineCorePlugin({
   name: 'app-catalog',
-  dependencies: ['db'],
-  register(server, { apps: registry }) {
-    const installations = new InstallationService(server.plugins.db.database.sequelize);
-    server.expose('registry', registry);
-    server.expose('installations', installations);
-    server.expose('installedSubscribers', installedSubscribers(registry));
-    server.expose('installedEmitters', installedEmitters(registry, installations));
+  deps: { registry: inputs.apps, db: plugins.db },
+  register(_server, { registry, db }) {
+    const installations = new InstallationService(db.database.sequelize);
+    return { registry, installations, installedSubscribers: installedSubscribers(registry), installedEmitters: installedEmitters(registry, installations) };
   },
-};
+});
 
 /**
  * Runs the apps: binds each app's models to this runtime's connection, registers the app guard
@@ -53,23 +50,39 @@ export const appCatalogPlugin: CorePlugin = {
  * changes feed the platform search index; staged events go to the event bus's outbox; `ctx.live`
  * publications go to the live hub after the commit, and the apps' channel kinds are declared to it.
  */
-export const appsPlugin: CorePlugin = {
+export const appsPlugin = defineCorePlugin({
   name: 'apps',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog', 'events', 'mail', 'storage', 'search', 'notifications', 'live', 'signaling'],
-  async register(server, { config, logger, seams }) {
-    const sequelize = server.plugins.db.database.sequelize;
-    const { registry, installations } = server.plugins['app-catalog'];
-    const bus = server.plugins.events.bus;
+  deps: {
+    config: inputs.config,
+    logger: inputs.logger,
+    seams: inputs.seams,
+    db: plugins.db,
+    tenancy: plugins.tenancy,
+    catalog: plugins['app-catalog'],
+    events: plugins.events,
+    mail: plugins.mail,
+    storage: plugins.storage,
+    search: plugins.search,
+    notifications: plugins.notifications,
+    live: plugins.live,
+    signaling: plugins.signaling,
+  },
+  after: ['server'],
+  async register(server, deps) {
+    const { config, logger, seams } = deps;
+    const sequelize = deps.db.database.sequelize;
+    const { registry, installations } = deps.catalog;
+    const bus = deps.events.bus;
     const strict = registry.strict ? await StrictRoles.open(sequelize) : null;
-    const notifications = server.plugins.notifications.service;
+    const notifications = deps.notifications.service;
     const sink = seams.eventSink ? seams.eventSink(bus.sink, 'apps') : bus.sink;
-    const index = searchIndexerOver(server.plugins.search.index);
+    const index = searchIndexerOver(deps.search.index);
     const indexer = seams.searchIndexer ? seams.searchIndexer(index) : index;
-    const storage = server.plugins.storage.service;
+    const storage = deps.storage.service;
     const secret = await loadSecretKey(config.secretKey, config.dataDir);
-    const { hub, publisher } = server.plugins.live;
-    const signaling = server.plugins.signaling.service;
-    const outbox = server.plugins.mail.outbox;
+    const { hub, publisher } = deps.live;
+    const signaling = deps.signaling.service;
+    const outbox = deps.mail.outbox;
     const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
@@ -125,6 +138,6 @@ export const appsPlugin: CorePlugin = {
       }),
     );
     joinEventBus(bus, { registry, bound, pipeline, installations });
-    server.expose('host', new AppHost({ registry, sequelize, workspaces: server.plugins.tenancy.workspaces, installations, notifications, pipeline, bound, strict, logger }));
+    return { host: new AppHost({ registry, sequelize, workspaces: deps.tenancy.workspaces, installations, notifications, pipeline, bound, strict, logger }) };
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { resolveBillingConfig } from './config.js';
 import { paymentProvider } from './providers.js';
 import { billingRoutes } from './routes.js';
@@ -16,18 +16,19 @@ declare module '@hapi/hapi' {
  * payment methods through the payment provider, and the billing loop's worker on the durable
  * queue (started when the server starts, stopped before it stops).
  */
-export const billingPlugin: CorePlugin = {
+export const billingPlugin = defineCorePlugin({
   name: 'billing',
-  dependencies: ['db', 'server', 'events', 'messages'],
-  register(server, { config, logger, seams }) {
-    const database = server.plugins.db.database;
+  deps: { config: inputs.config, logger: inputs.logger, clock: inputs.clock, db: plugins.db, events: plugins.events, messages: plugins.messages },
+  after: ['server'],
+  register(server, { config, logger, clock, db, events, messages }) {
+    const database = db.database;
     const billingConfig = resolveBillingConfig(config.billing);
-    const billing = new BillingService(database.sequelize, billingConfig, seams.clock, server.plugins.events.bus, server.plugins.messages.messages, paymentProvider(billingConfig, seams.clock));
+    const billing = new BillingService(database.sequelize, billingConfig, clock, events.bus, messages.messages, paymentProvider(billingConfig, clock));
     const worker = new BillingWorker({
       databaseUrl: database.url,
       sequelize: database.sequelize,
       logger,
-      clock: seams.clock,
+      clock,
       pollMs: billingConfig.pollMs,
       claimSeconds: billingConfig.claimSeconds,
       fire: (workspaceId, due) => billing.fire(workspaceId, due),
@@ -37,7 +38,6 @@ export const billingPlugin: CorePlugin = {
     server.route(billingRoutes(billing));
     server.ext('onPostStart', () => worker.start());
     server.ext('onPreStop', () => worker.stop());
-    server.expose('billing', billing);
-    server.expose('worker', worker);
+    return { billing, worker };
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs } from '../core-plugin.js';
 import type { Database } from './database.js';
 import { EmbeddedStatistics } from './embedded-statistics.js';
 import { healthRoutes } from './routes.js';
@@ -13,17 +13,16 @@ declare module '@hapi/hapi' {
  * The database of this runtime (opened by `Runtime.create`, closed by `runtime.stop()`), `GET
  * /health`, and on the embedded database the planner statistics autovacuum would keep.
  */
-export const dbPlugin: CorePlugin = {
+export const dbPlugin = defineCorePlugin({
   name: 'db',
-  dependencies: [],
+  deps: { database: inputs.database, logger: inputs.logger },
   register(server, { database, logger }) {
-    server.expose('database', database);
     server.route(healthRoutes(database));
     const statistics = database.isEmbedded ? new EmbeddedStatistics(database.sequelize, logger.child({ concern: 'db' })) : null;
     if (statistics) {
       server.ext('onPostStart', () => statistics.start());
       server.ext('onPreStop', () => statistics.stop());
     }
-    server.expose('statistics', statistics);
+    return { database, statistics };
   },
-};
+});

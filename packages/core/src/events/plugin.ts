@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { EventBus } from './bus.js';
 
 declare module '@hapi/hapi' {
@@ -12,22 +12,22 @@ declare module '@hapi/hapi' {
  * subscription mounting, the in-process broker (started by `runtime.start()`). Who receives and
  * who may emit in a workspace is the `app-catalog` plugin's rule (installed apps only).
  */
-export const eventsPlugin: CorePlugin = {
+export const eventsPlugin = defineCorePlugin({
   name: 'events',
-  dependencies: ['db', 'tenancy', 'server', 'app-catalog'],
-  register(server, { config, logger, events, seams }) {
-    const catalog = server.plugins['app-catalog'];
+  deps: { config: inputs.config, logger: inputs.logger, options: inputs.events, clock: inputs.clock, db: plugins.db, tenancy: plugins.tenancy, catalog: plugins['app-catalog'] },
+  after: ['server'],
+  register(server, { config, logger, options, clock, db, tenancy, catalog }) {
     const bus = new EventBus({
       config,
-      db: server.plugins.db.database,
+      db: db.database,
       server,
-      workspaces: server.plugins.tenancy.workspaces,
+      workspaces: tenancy.workspaces,
       logger,
-      options: events,
+      options,
       subscriberFilter: catalog.installedSubscribers,
       emissionGuard: catalog.installedEmitters,
-      clock: seams.clock,
+      clock,
     });
-    server.expose('bus', bus);
+    return { bus };
   },
-};
+});

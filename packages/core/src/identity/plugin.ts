@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { installIdentity } from './http/install.js';
 import { IdentityService } from './identity-service.js';
 
@@ -14,23 +14,35 @@ declare module '@hapi/hapi' {
  * `api-keys` plugin's authenticator, app tokens by the `app-tokens` plugin's) as every route's
  * default; CSRF; identity's routes.
  */
-export const identityPlugin: CorePlugin = {
+export const identityPlugin = defineCorePlugin({
   name: 'identity',
-  dependencies: ['db', 'tenancy', 'server', 'mail', 'storage', 'events', 'api-keys', 'app-tokens'],
-  async register(server, { config, logger, seams }) {
-    const sink = server.plugins.events.bus.sink;
+  deps: {
+    config: inputs.config,
+    logger: inputs.logger,
+    seams: inputs.seams,
+    db: plugins.db,
+    tenancy: plugins.tenancy,
+    mail: plugins.mail,
+    storage: plugins.storage,
+    events: plugins.events,
+    apiKeys: plugins['api-keys'],
+    appTokens: plugins['app-tokens'],
+  },
+  after: ['server'],
+  async register(server, { config, logger, seams, db, tenancy, mail, storage, events, apiKeys, appTokens }) {
+    const sink = events.bus.sink;
     const identity = await IdentityService.create({
-      sequelize: server.plugins.db.database.sequelize,
+      sequelize: db.database.sequelize,
       config,
       logger,
-      workspaces: server.plugins.tenancy.workspaces,
-      mailer: server.plugins.mail.mailer,
+      workspaces: tenancy.workspaces,
+      mailer: mail.mailer,
       events: seams.eventSink ? seams.eventSink(sink, 'identity') : sink,
-      apiKeys: server.plugins['api-keys'].authenticator,
+      apiKeys: apiKeys.authenticator,
       clock: seams.clock,
-      avatars: server.plugins.storage.avatars,
+      avatars: storage.avatars,
     });
-    installIdentity(server, identity, config, server.plugins['app-tokens'].authenticator);
-    server.expose('identity', identity);
+    installIdentity(server, identity, config, appTokens.authenticator);
+    return { identity };
   },
-};
+});

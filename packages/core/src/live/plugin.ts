@@ -5,7 +5,7 @@ import { Joi, recordSchema } from '@wpk/sdk';
 import type { ObjectSchema } from 'joi';
 import { WebSocketServer } from 'ws';
 import { credentialsOf } from '../access/index.js';
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { isTrustedOrigin } from '../server/index.js';
 import { hashSecret, judgeCredentials, type LiveCredential, type LiveMember } from './access.js';
 import { LiveHub, LIVE_PROTOCOL, type LiveWorkspace } from './hub.js';
@@ -111,15 +111,17 @@ function reject(socket: Duplex, status: number, body: unknown): void {
  * on PostgreSQL, in-process on the embedded database); and the publisher the apps' `ctx.live`
  * goes through after their transaction commits.
  */
-export const livePlugin: CorePlugin = {
+export const livePlugin = defineCorePlugin({
   name: 'live',
-  dependencies: ['db', 'tenancy', 'server', 'identity', 'api-keys', 'app-tokens'],
-  register(server, { logger, seams, config }) {
-    const database = server.plugins.db.database;
+  deps: { logger: inputs.logger, clock: inputs.clock, config: inputs.config, db: plugins.db, tenancy: plugins.tenancy, appTokens: plugins['app-tokens'] },
+  // Its upgrades are judged by `GET /live` through the auth scheme and the platform guard.
+  after: ['server', 'identity', 'api-keys'],
+  register(server, { logger, clock, config, db, tenancy, appTokens }) {
+    const database = db.database;
     const sequelize = database.sequelize;
     let hub: LiveHub | null = null;
     const log = new LiveLog(sequelize, !database.isEmbedded, (note) => hub!.receive(note));
-    hub = new LiveHub(sequelize, log, logger.child({ concern: 'live' }), seams.clock);
+    hub = new LiveHub(sequelize, log, logger.child({ concern: 'live' }), clock);
     const live = hub;
     const listener = database.isEmbedded ? null : new NoteListener(database.url, (note) => live.receive(note), logger.child({ concern: 'live' }));
     const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -150,13 +152,13 @@ export const livePlugin: CorePlugin = {
       let credential = credentialOf(request);
       if (token !== null && headers.authorization === `Bearer ${token}`) {
         // The probe accepted the app's token: the socket is judged by its session from now on, and joins its app only.
-        const app = await server.plugins['app-tokens'].tokens.authenticate(token);
+        const app = await appTokens.tokens.authenticate(token);
         credential = app && app.via.kind === 'app_token' ? { kind: 'session_id', hash: app.via.sessionId, app: app.via.app } : null;
       }
       if (!credential) return reject(socket, 401, { error: 'Authentication required' });
-      const workspace = await server.plugins.tenancy.workspaces.findById(data.workspace_id);
+      const workspace = await tenancy.workspaces.findById(data.workspace_id);
       if (!workspace) return reject(socket, 404, { error: 'No such workspace' });
-      const [verdict] = await judgeCredentials(sequelize, workspace.id, [credential], seams.clock(), null);
+      const [verdict] = await judgeCredentials(sequelize, workspace.id, [credential], clock(), null);
       if (!verdict.allowed) return reject(socket, 401, { error: 'Authentication required' });
       accept(request, socket, head, { workspace: { id: workspace.id, subdomain: workspace.subdomain, name: workspace.name, plan: workspace.plan }, credential, member: verdict.member });
     };
@@ -180,13 +182,15 @@ export const livePlugin: CorePlugin = {
     live.declareChannels('account', {
       notifications: { permission: 'account.notifications.read', platform: true, authorize: async ({ member, id }) => id === member.id },
     });
-    server.expose('hub', live);
-    server.expose('upgrades', {
-      register(path: string, accept: SocketAcceptor) {
-        if (upgrades.has(path)) throw new Error(`A websocket is already served at ${path}`);
-        upgrades.set(path, accept);
+    return {
+      hub: live,
+      upgrades: {
+        register(path: string, accept: SocketAcceptor) {
+          if (upgrades.has(path)) throw new Error(`A websocket is already served at ${path}`);
+          upgrades.set(path, accept);
+        },
       },
-    });
-    server.expose('publisher', { publish: (workspaceId: string, publications: readonly LivePublication[]) => log.publish(workspaceId, publications) });
+      publisher: { publish: (workspaceId: string, publications: readonly LivePublication[]) => log.publish(workspaceId, publications) },
+    };
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { MailOutbox } from './outbox.js';
 
@@ -13,15 +13,14 @@ declare module '@hapi/hapi' {
  * closed with the server. The apps' mail (`ctx.mail`) goes through the outbox, swept while the
  * server runs.
  */
-export const mailPlugin: CorePlugin = {
+export const mailPlugin = defineCorePlugin({
   name: 'mail',
-  dependencies: ['db'],
-  register(server, { config, logger, seams }) {
+  deps: { config: inputs.config, logger: inputs.logger, seams: inputs.seams, db: plugins.db },
+  register(server, { config, logger, seams, db }) {
     const mailer = seams.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger });
-    const outbox = new MailOutbox({ sequelize: server.plugins.db.database.sequelize, mailer: () => mailer, logger: logger.child({ concern: 'mail' }), clock: seams.clock });
-    server.expose('mailer', mailer);
-    server.expose('outbox', outbox);
+    const outbox = new MailOutbox({ sequelize: db.database.sequelize, mailer: () => mailer, logger: logger.child({ concern: 'mail' }), clock: seams.clock });
     server.ext('onPostStart', () => outbox.start());
     server.ext('onPreStop', () => outbox.stop());
+    return { mailer, outbox };
   },
-};
+});

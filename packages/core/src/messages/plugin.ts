@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, plugins } from '../core-plugin.js';
 import { messageRoutes } from './routes.js';
 import { MessagesService } from './service.js';
 
@@ -9,12 +9,13 @@ declare module '@hapi/hapi' {
 }
 
 /** The platform's own messages to a workspace's admins: billing notices and release notes (`GET /messages`). */
-export const messagesPlugin: CorePlugin = {
+export const messagesPlugin = defineCorePlugin({
   name: 'messages',
-  dependencies: ['db', 'server'],
-  register(server) {
-    const messages = new MessagesService(server.plugins.db.database.sequelize);
+  deps: { db: plugins.db },
+  after: ['server'],
+  register(server, { db }) {
+    const messages = new MessagesService(db.database.sequelize);
     server.route(messageRoutes(messages));
-    server.expose('messages', messages);
+    return { messages };
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { NotificationService } from './notification-service.js';
 import { FcmPhonePushProvider, LocalPhonePushProvider, type PhonePushProvider } from './phone-push.js';
 import { PreferenceService } from './preferences.js';
@@ -28,21 +28,20 @@ declare module '@hapi/hapi' {
  * members of the events that concern them (mentions, chats, calls, tasks, billing, security, system),
  * and each member's live channel (`account/notifications/{member_id}`: the bell's unread count).
  */
-export const notificationsPlugin: CorePlugin = {
+export const notificationsPlugin = defineCorePlugin({
   name: 'notifications',
-  dependencies: ['db', 'server', 'events', 'mail', 'live'],
-  async register(server, { config, logger, seams }) {
-    const sequelize = server.plugins.db.database.sequelize;
+  deps: { config: inputs.config, logger: inputs.logger, seams: inputs.seams, db: plugins.db, events: plugins.events, mail: plugins.mail, live: plugins.live },
+  after: ['server'],
+  async register(server, { config, logger, seams, db, events, mail, live }) {
+    const sequelize = db.database.sequelize;
     const keys = await loadVapidKeys(config.push.vapidKeys, config.dataDir);
     const webPush = new WebPushSender({ sequelize, logger, keys, subject: config.push.vapidSubject, ttlSeconds: config.push.ttlSeconds, allowHttp: config.push.allowHttpEndpoints });
     const phonePush: PhonePushProvider = seams.phonePush ?? (config.push.fcm ? new FcmPhonePushProvider(config.push.fcm) : new LocalPhonePushProvider());
     const preferences = new PreferenceService(sequelize);
-    const service = new NotificationService({ sequelize, logger, mailer: server.plugins.mail.mailer, preferences, webPush, phonePush, live: server.plugins.live.publisher });
-    server.route(notificationEndpoints({ sequelize, sink: server.plugins.events.bus.sink, notifications: service, preferences, registrations: new PushRegistrations(sequelize), webPush }));
+    const service = new NotificationService({ sequelize, logger, mailer: mail.mailer, preferences, webPush, phonePush, live: live.publisher });
+    server.route(notificationEndpoints({ sequelize, sink: events.bus.sink, notifications: service, preferences, registrations: new PushRegistrations(sequelize), webPush }));
     // Every channel but `apps` is fed by events of the catalog (senders.ts).
-    installNotificationSenders(server.plugins.events.bus, service, logger);
-    server.expose('service', service);
-    server.expose('phonePush', phonePush);
-    server.expose('webPush', webPush);
+    installNotificationSenders(events.bus, service, logger);
+    return { service, phonePush, webPush };
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { operatorRoutes, workspaceOperatorRoutes } from './routes.js';
 import { OperatorService } from './service.js';
 
@@ -9,13 +9,14 @@ declare module '@hapi/hapi' {
 }
 
 /** Operator admin (`/v/admin/…`): release notes, coupons and redemptions, preview apps and adopters, behind an operator credential. */
-export const operatorsPlugin: CorePlugin = {
+export const operatorsPlugin = defineCorePlugin({
   name: 'operators',
-  dependencies: ['db', 'server', 'mail', 'billing', 'messages'],
-  register(server, { config, logger, seams }) {
-    const operators = new OperatorService(server.plugins.db.database.sequelize, seams.clock);
-    server.route(operatorRoutes({ operators, billing: server.plugins.billing.billing, messages: server.plugins.messages.messages, clock: seams.clock }));
-    server.route(workspaceOperatorRoutes({ operators, mailer: server.plugins.mail.mailer, operatorAddress: config.mailFrom, logger }));
-    server.expose('operators', operators);
+  deps: { config: inputs.config, logger: inputs.logger, clock: inputs.clock, db: plugins.db, mail: plugins.mail, billing: plugins.billing, messages: plugins.messages },
+  after: ['server'],
+  register(server, { config, logger, clock, db, mail, billing, messages }) {
+    const operators = new OperatorService(db.database.sequelize, clock);
+    server.route(operatorRoutes({ operators, billing: billing.billing, messages: messages.messages, clock }));
+    server.route(workspaceOperatorRoutes({ operators, mailer: mail.mailer, operatorAddress: config.mailFrom, logger }));
+    return { operators };
   },
-};
+});

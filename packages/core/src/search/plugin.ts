@@ -1,5 +1,5 @@
 import { appSearchAccess } from '../apps/index.js';
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { scheduleDictionaryPruning } from './maintenance.js';
 import { registerSearchRoutes } from './routes.js';
 import { SearchIndex } from './search-index.js';
@@ -15,12 +15,13 @@ declare module '@hapi/hapi' {
  * `GET/POST /search` (who may open which app and hold which keys: the apps' installations and
  * access), and the dictionary pruning that runs while the server listens.
  */
-export const searchPlugin: CorePlugin = {
+export const searchPlugin = defineCorePlugin({
   name: 'search',
-  dependencies: ['db', 'server', 'app-catalog'],
-  register(server, { logger }) {
-    const sequelize = server.plugins.db.database.sequelize;
-    const { registry, installations } = server.plugins['app-catalog'];
+  deps: { logger: inputs.logger, db: plugins.db, catalog: plugins['app-catalog'] },
+  after: ['server'],
+  register(server, { logger, db, catalog }) {
+    const sequelize = db.database.sequelize;
+    const { registry, installations } = catalog;
     const index = new SearchIndex(sequelize);
     registerSearchRoutes(server, { index, access: appSearchAccess(registry, installations, sequelize) });
     let stopPruning = () => {};
@@ -28,6 +29,6 @@ export const searchPlugin: CorePlugin = {
       stopPruning = scheduleDictionaryPruning(index, { logger });
     });
     server.events.on('stop', () => stopPruning());
-    server.expose('index', index);
+    return { index };
   },
-};
+});

@@ -1,6 +1,6 @@
 import type { Request } from '@hapi/hapi';
 import { resolveRequestAccess } from '../access/index.js';
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { installConventions } from './create-server.js';
 
 /**
@@ -8,14 +8,14 @@ import { installConventions } from './create-server.js';
  * subdomain (from `tenancy`), `X-Api-Version`, 415, `{"error"}` bodies, the one `access denied`
  * log line, the request log, CORS, the text guard.
  */
-export const serverPlugin: CorePlugin = {
+export const serverPlugin = defineCorePlugin({
   name: 'server',
-  dependencies: ['tenancy'],
-  async register(server, { config, logger, seams }) {
+  deps: { config: inputs.config, logger: inputs.logger, clock: inputs.clock, db: plugins.db, tenancy: plugins.tenancy },
+  async register(server, { config, logger, clock, db, tenancy }) {
     const { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, trustedProxies } = config;
     // The workspace of the subdomain comes with the request's access statement (access/request-access.ts).
-    const fast = server.plugins.db.database.fast;
-    const resolveWorkspace = (request: Request, subdomain: string) => resolveRequestAccess(fast, request, subdomain, seams.clock());
-    await installConventions(server, { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, trustedProxies, workspaces: server.plugins.tenancy.workspaces, resolveWorkspace, logger });
+    const fast = db.database.fast;
+    const resolveWorkspace = (request: Request, subdomain: string) => resolveRequestAccess(fast, request, subdomain, clock());
+    await installConventions(server, { baseDomain, publicUrl, allowedHosts, requestTimeoutMs, trustedProxies, workspaces: tenancy.workspaces, resolveWorkspace, logger });
   },
-};
+});

@@ -1,6 +1,6 @@
 import type { SignalingTicket } from '@wpk/sdk';
 import { WebSocketServer } from 'ws';
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { socketProbeRoute } from '../live/index.js';
 import { SignalingHub, SIGNALING_PROTOCOL } from './hub.js';
 
@@ -28,15 +28,16 @@ declare module '@hapi/hapi' {
  * of one session. Apps declare session kinds; `ctx.signaling` hands out tickets carrying the
  * configured STUN/TURN servers (`WEBRTC_ICE_SERVERS`).
  */
-export const signalingPlugin: CorePlugin = {
+export const signalingPlugin = defineCorePlugin({
   name: 'signaling',
-  dependencies: ['db', 'tenancy', 'server', 'live'],
-  register(server, { logger, seams, config }) {
-    const sequelize = server.plugins.db.database.sequelize;
-    const hub = new SignalingHub(sequelize, logger.child({ concern: 'signaling' }), seams.clock, config.webrtc.meshMaxPeers);
+  deps: { logger: inputs.logger, clock: inputs.clock, config: inputs.config, db: plugins.db, live: plugins.live },
+  after: ['server'],
+  register(server, { logger, clock, config, db, live }) {
+    const sequelize = db.database.sequelize;
+    const hub = new SignalingHub(sequelize, logger.child({ concern: 'signaling' }), clock, config.webrtc.meshMaxPeers);
     const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
     server.route(socketProbeRoute({ path: SIGNALING_PATH, protocol: SIGNALING_PROTOCOL, what: 'WebRTC signaling', noun: 'signaling', publicUrl: config.publicUrl }));
-    server.plugins.live.upgrades.register(SIGNALING_PATH, (request, socket, head, opened) =>
+    live.upgrades.register(SIGNALING_PATH, (request, socket, head, opened) =>
       sockets.handleUpgrade(request, socket, head, (ws) => hub.accept(ws, opened.workspace, opened.credential, opened.member)),
     );
     const base = new URL(config.publicUrl);
@@ -53,6 +54,6 @@ export const signalingPlugin: CorePlugin = {
     };
     server.ext('onPreStart', () => hub.start());
     server.ext('onPreStop', () => hub.stop());
-    server.expose('service', service);
+    return { service };
   },
-};
+});

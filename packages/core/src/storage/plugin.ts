@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { loadSecretKey } from '../identity/index.js';
 import { avatarStore, createStorage } from './index.js';
 import { storageRoutes } from './routes.js';
@@ -21,22 +21,22 @@ declare module '@hapi/hapi' {
  * listens the driver is checked (a directory it cannot write, a bucket that does not answer stop
  * start-up naming the setting); it is closed after the server stops.
  */
-export const storagePlugin: CorePlugin = {
+export const storagePlugin = defineCorePlugin({
   name: 'storage',
-  dependencies: ['db', 'server'],
-  async register(server, { config, logger, seams }) {
+  deps: { config: inputs.config, logger: inputs.logger, clock: inputs.clock, db: plugins.db },
+  after: ['server'],
+  async register(server, { config, logger, clock, db }) {
     const service = createStorage({
       config: config.storage,
-      sequelize: server.plugins.db.database.sequelize,
+      sequelize: db.database.sequelize,
       secret: await loadSecretKey(config.secretKey, config.dataDir),
       publicUrl: config.publicUrl,
       logger,
-      clock: seams.clock,
+      clock,
     });
     server.route(storageRoutes(service));
     server.ext('onPreStart', () => service.driver.check());
     server.ext('onPostStop', () => service.driver.close());
-    server.expose('service', service);
-    server.expose('avatars', avatarStore(service));
+    return { service, avatars: avatarStore(service) };
   },
-};
+});

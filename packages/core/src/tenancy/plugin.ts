@@ -1,4 +1,4 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, plugins } from '../core-plugin.js';
 import { WorkspaceService } from './workspaces.js';
 
 declare module '@hapi/hapi' {
@@ -8,10 +8,10 @@ declare module '@hapi/hapi' {
 }
 
 /** Workspaces: the Workspace model bound to this runtime's connection, and the host → workspace rule's lookups. */
-export const tenancyPlugin: CorePlugin = {
+export const tenancyPlugin = defineCorePlugin({
   name: 'tenancy',
-  dependencies: ['db'],
-  register(server) {
-    server.expose('workspaces', new WorkspaceService(server.plugins.db.database.sequelize));
+  deps: { db: plugins.db },
+  register(_server, { db }) {
+    return { workspaces: new WorkspaceService(db.database.sequelize) };
   },
-};
+});

@@ -1,18 +1,19 @@
-import type { CorePlugin } from '../core-inputs.js';
+import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { installWeb } from './install.js';
 
 /** The server-rendered site and the workspace's admin screens, over the JSON API in process (see `installWeb`). */
-export const webPlugin: CorePlugin = {
+export const webPlugin = defineCorePlugin({
   name: 'web',
-  dependencies: ['tenancy', 'server', 'app-catalog', 'mail', 'identity'],
-  async register(server, { config }) {
+  deps: { config: inputs.config, tenancy: plugins.tenancy, catalog: plugins['app-catalog'], mail: plugins.mail, identity: plugins.identity },
+  after: ['server'],
+  async register(server, { config, tenancy, catalog, mail, identity }) {
     await installWeb(server, {
       config,
-      workspaces: server.plugins.tenancy.workspaces,
-      apps: server.plugins['app-catalog'].registry,
-      installations: server.plugins['app-catalog'].installations,
-      mailer: server.plugins.mail.mailer,
-      throttle: server.plugins.identity.identity.context.throttle,
+      workspaces: tenancy.workspaces,
+      apps: catalog.registry,
+      installations: catalog.installations,
+      mailer: mail.mailer,
+      throttle: identity.identity.context.throttle,
     });
   },
-};
+});
