@@ -1,0 +1,28 @@
+// Prints how long each package's tests took in the newest turbo run summary (.turbo/runs, written
+// when TURBO_RUN_SUMMARY=true), slowest first, and what the apps' share projects for 25 apps:
+// the apps' mean time a package, times 25, plus what is not an app. Used by .ci/run after each
+// test stage, so the log shows which package grows and whether the stage stays in budget.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const APPS_PLANNED = 25;
+const dir = '.turbo/runs';
+const newest = fs.existsSync(dir) ? fs.readdirSync(dir).filter((file) => file.endsWith('.json')).map((file) => path.join(dir, file)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0] : undefined;
+if (!newest) {
+  console.log('package times: no turbo run summary found');
+  process.exit(0);
+}
+const summary = JSON.parse(fs.readFileSync(newest, 'utf8'));
+const rows = summary.tasks
+  .filter((task) => task.execution)
+  .map((task) => ({ name: task.package, dir: task.directory ?? '', seconds: (task.execution.endTime - task.execution.startTime) / 1000 }))
+  .sort((a, b) => b.seconds - a.seconds);
+for (const row of rows) console.log(`  ${row.seconds.toFixed(0).padStart(5)} s  ${row.name}`);
+const apps = rows.filter((row) => row.dir.startsWith('plugins/'));
+const rest = rows.filter((row) => !row.dir.startsWith('plugins/'));
+const sum = (list) => list.reduce((total, row) => total + row.seconds, 0);
+if (apps.length > 0) {
+  const mean = sum(apps) / apps.length;
+  const projected = sum(rest) + mean * Math.max(APPS_PLANNED, apps.length);
+  console.log(`  apps: ${apps.length} packages, ${sum(apps).toFixed(0)} s (mean ${mean.toFixed(0)} s); the rest ${sum(rest).toFixed(0)} s; with ${APPS_PLANNED} apps at that mean: ~${projected.toFixed(0)} s`);
+}
