@@ -18,16 +18,6 @@ export const screenStyles = [
   `,
 ];
 
-/** A list screen: the heading with its New link (a button's look), and the filter above the kit's data table. */
-export const listStyles = css`
-  header { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: center; justify-content: space-between; margin-bottom: var(--wpk-space-3); }
-  header h1 { margin: 0; }
-  .new { display: inline-block; padding: var(--wpk-space-2) var(--wpk-space-3); border-radius: var(--wpk-radius-m); background: var(--wpk-color-brand-fill); }
-  .new a { color: var(--wpk-color-on-brand-fill); text-decoration: none; font-weight: var(--wpk-font-weight-bold); }
-  .filter { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-bottom: var(--wpk-space-3); }
-  .filter label { font-weight: var(--wpk-font-weight-bold); }
-`;
-
 /** A hand-made form: fields in a grid of columns that fold to one on a phone, rows of buttons. */
 export const formStyles = css`
   form { display: grid; gap: var(--wpk-space-3); }
