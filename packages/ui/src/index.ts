@@ -17,6 +17,7 @@ export { WpkDataTable, type TableColumn, type RowAction, type TableSource } from
 export { WpkSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
 export { fieldOfError } from './form-errors.js';
 export { RecordDetail, RecordEdit, type RecordNames } from './components/record-screens.js';
+export { textChanges, textValues } from './form-values.js';
 export { ListScreen, type ListNewLink, type ListTable } from './components/list-screen.js';
 export { WpkConfirmDialog, type ConfirmOptions } from './components/confirm-dialog.js';
 export { WpkToaster } from './components/toaster.js';

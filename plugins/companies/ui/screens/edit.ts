@@ -1,4 +1,4 @@
-import { RecordEdit, errorText, kit, type FormSchema } from '@wpk/ui';
+import { RecordEdit, errorText, kit, textChanges, textValues, type FormSchema } from '@wpk/ui';
 import { SIZES, type Company } from '../api.js';
 
 /** The form of a company: the bounds are the API's (`POST /companies`, `PUT /companies/{id}`); the address's parts are fields of their own. */
@@ -23,25 +23,14 @@ const ADDRESS_FIELDS = ['street', 'postal_code', 'city', 'region', 'country'] as
 
 /** What the form shows for a company. */
 function formValue(company: Company): Record<string, unknown> {
-  const value: Record<string, unknown> = {};
-  for (const field of TEXT_FIELDS) value[field] = company[field] ?? '';
-  for (const field of ADDRESS_FIELDS) value[field] = company.address[field] ?? '';
-  return value;
+  return { ...textValues(company, TEXT_FIELDS), ...textValues(company.address, ADDRESS_FIELDS) };
 }
 
 /** The request body: for a new company what was filled in; for an edit what changed (an emptied field is cleared), the address whole when a part of it changed. */
 function requestBody(values: Record<string, unknown>, before: Company | null): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  const shown = before ? formValue(before) : {};
-  const text = (field: string) => String(values[field] ?? '').trim();
-  for (const field of TEXT_FIELDS) {
-    if (!before) {
-      if (text(field)) body[field] = text(field);
-    } else if (text(field) !== String(shown[field])) body[field] = text(field) === '' ? (field === 'description' ? '' : null) : text(field);
-  }
-  const address = Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(field) || null]));
-  const changed = before ? ADDRESS_FIELDS.some((field) => text(field) !== String(shown[field])) : ADDRESS_FIELDS.some((field) => text(field));
-  if (changed) body.address = address;
+  const shown = before ? formValue(before) : null;
+  const body = textChanges(values, TEXT_FIELDS, shown, ['description']);
+  if (Object.keys(textChanges(values, ADDRESS_FIELDS, shown)).length > 0) body.address = Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, String(values[field] ?? '').trim() || null]));
   return body;
 }
 
