@@ -16,7 +16,7 @@ export { AppRoot, mountApp, type AppScreen, type AppSection } from './app-root.j
 export { WpkDataTable, type TableColumn, type RowAction, type TableSource } from './components/data-table.js';
 export { WpkSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
 export { fieldOfError } from './form-errors.js';
-export { RecordDetail, RecordEdit, type RecordNames } from './components/record-screens.js';
+export { RecordDetail, RecordEdit, type RecordKind, type RecordNames } from './components/record-screens.js';
 export { textChanges, textValues } from './form-values.js';
 export { ListScreen, type ListNewLink, type ListTable } from './components/list-screen.js';
 export { WpkConfirmDialog, type ConfirmOptions } from './components/confirm-dialog.js';

@@ -1,5 +1,5 @@
-import { RecordEdit, errorText, kit, textChanges, textValues, type FormSchema } from '@wpk/ui';
-import { SIZES, type Company } from '../api.js';
+import { RecordEdit, errorText, textChanges, textValues, type FormSchema } from '@wpk/ui';
+import { COMPANIES, SIZES, type Company } from '../api.js';
 
 /** The form of a company: the bounds are the API's (`POST /companies`, `PUT /companies/{id}`); the address's parts are fields of their own. */
 const FORM: FormSchema = {
@@ -36,26 +36,10 @@ function requestBody(values: Record<string, unknown>, before: Company | null): R
 
 /** `/new` and `/companies/{id}/edit`: the company's form; a refusal shows on the field it names. */
 export class CompaniesEdit extends RecordEdit<Company> {
-  protected readonly names = { noun: 'company', plural: 'companies' };
+  protected readonly kind = COMPANIES;
   protected readonly schema = FORM;
   protected readonly formValue = formValue;
   protected readonly requestBody = requestBody;
-
-  protected async read(id: string): Promise<Company> {
-    return (await kit().client.companies.getCompaniesByCompanyId({ params: { company_id: id } })).data as Company;
-  }
-
-  protected async create(body: Record<string, unknown>): Promise<Company> {
-    return (await kit().client.companies.postCompanies({ body: body as never })).data as Company;
-  }
-
-  protected async save(company: Company, body: Record<string, unknown>): Promise<Company> {
-    return (await kit().client.companies.putCompaniesByCompanyId({ params: { company_id: company.id }, body: body as never })).data as Company;
-  }
-
-  protected nameOf(company: Company): string {
-    return company.name;
-  }
 
   /** `address.city …` belongs on the City field: the form's fields are the address's parts. */
   protected override refusal(error: unknown): unknown {

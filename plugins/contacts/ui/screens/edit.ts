@@ -1,5 +1,5 @@
-import { RecordEdit, kit, textChanges, textValues, type FormSchema } from '@wpk/ui';
-import { splitList, type Contact } from '../api.js';
+import { RecordEdit, textChanges, textValues, type FormSchema } from '@wpk/ui';
+import { CONTACTS, splitList, type Contact } from '../api.js';
 
 /** The form of a contact: the bounds are the API's (`POST /contacts`, `PUT /contacts/{id}`). Lists are typed comma-separated. */
 const FORM: FormSchema = {
@@ -50,26 +50,10 @@ function requestBody(values: Record<string, unknown>, before: Contact | null): R
 
 /** `/new` and `/contacts/{id}/edit`: the contact's form; a refusal shows on the field it names. */
 export class ContactsEdit extends RecordEdit<Contact> {
-  protected readonly names = { noun: 'contact', plural: 'contacts' };
+  protected readonly kind = CONTACTS;
   protected readonly schema = FORM;
   protected readonly formValue = formValue;
   protected readonly requestBody = requestBody;
-
-  protected async read(id: string): Promise<Contact> {
-    return (await kit().client.contacts.getContactsByContactId({ params: { contact_id: id } })).data as Contact;
-  }
-
-  protected async create(body: Record<string, unknown>): Promise<Contact> {
-    return (await kit().client.contacts.postContacts({ body: body as never })).data as Contact;
-  }
-
-  protected async save(contact: Contact, body: Record<string, unknown>): Promise<Contact> {
-    return (await kit().client.contacts.putContactsByContactId({ params: { contact_id: contact.id }, body: body as never })).data as Contact;
-  }
-
-  protected nameOf(contact: Contact): string {
-    return contact.display_name;
-  }
 }
 
 customElements.define('contacts-edit', ContactsEdit);
