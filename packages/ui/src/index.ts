@@ -12,7 +12,7 @@ export { BRIDGE_PROTOCOL, isAppPath, type BridgeInit, type BridgeMember, type Br
 export { formatDate, formatMoney, formatBytes, type DateStyle } from './format.js';
 export { LiveConnection, type LiveEvent, type ChannelListener } from './live.js';
 export { matchRoute, routeQuery, onRoute, navigate, toast, confirmAction, appHref, appLink, sectionOf, type RouteParams } from './router.js';
-export { AppRoot, mountApp, type AppScreen, type AppSection } from './app-root.js';
+export { AppRoot, listScreen, mountApp, recordScreens, type AppScreen, type AppSection } from './app-root.js';
 export { WpkDataTable, type TableColumn, type RowAction, type TableSource } from './components/data-table.js';
 export { WpkSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
 export { fieldOfError } from './form-errors.js';
