@@ -25,7 +25,7 @@ export { WpkMemberPicker, WpkFilePicker, WpkMrnChip } from './components/pickers
 export { WpkDate, WpkMoney } from './components/formatted.js';
 export { WpkUpload, sendFile, type UploadTarget } from './components/upload.js';
 export { WpkLiveList, liveConnection } from './components/live-list.js';
-export { sharedStyles } from './components/shared-styles.js';
+export { screenStyles, sharedStyles } from './components/shared-styles.js';
 export { html, css, svg, nothing, LitElement, type TemplateResult, type SVGTemplateResult } from 'lit';
 // Keyed lists: a list whose items move keeps each item's element (and its focus) with the item.
 export { repeat } from 'lit/directives/repeat.js';

@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing, type CSSResultGroup, type PropertyValue
 import { kit } from '../app.js';
 import { appLink } from '../router.js';
 import type { RowAction, TableColumn, TableSource, WpkDataTable } from './data-table.js';
-import { sharedStyles } from './shared-styles.js';
+import { screenStyles } from './shared-styles.js';
 import './data-table.js';
 
 /** The table of a list screen: what `<wpk-data-table>` loads and says. */
@@ -59,10 +59,8 @@ export abstract class ListScreen<T> extends LitElement {
   }
 
   static override styles: CSSResultGroup = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
       header { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: center; justify-content: space-between; margin-bottom: var(--wpk-space-3); }
       header h1 { margin: 0; }
       .new { display: inline-block; padding: var(--wpk-space-2) var(--wpk-space-3); border-radius: var(--wpk-radius-m); background: var(--wpk-color-brand-fill); }

@@ -2,7 +2,7 @@ import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { errorText, kit } from '../app.js';
 import { appLink, confirmAction, navigate, toast } from '../router.js';
 import type { FormSchema, WpkSchemaForm } from './schema-form.js';
-import { sharedStyles } from './shared-styles.js';
+import { screenStyles } from './shared-styles.js';
 import './schema-form.js';
 import './wa.js';
 
@@ -89,10 +89,9 @@ abstract class RecordScreen<T extends { id: string }> extends LitElement {
  */
 export abstract class RecordDetail<T extends { id: string }> extends RecordScreen<T> {
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0; }
+      h1 { margin: 0; }
       .sub { margin: var(--wpk-space-1) 0 var(--wpk-space-4); }
       dl { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: var(--wpk-space-2) var(--wpk-space-4); margin: 0 0 var(--wpk-space-4); }
       @media (max-width: 480px) { dl { grid-template-columns: minmax(0, 1fr); } dd { margin-bottom: var(--wpk-space-2); } }
@@ -102,7 +101,6 @@ export abstract class RecordDetail<T extends { id: string }> extends RecordScree
       .kind { color: var(--wpk-color-text-muted); font-size: var(--wpk-font-size-s); }
       .long { white-space: pre-wrap; }
       .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); }
-      .back { margin: 0 0 var(--wpk-space-3); }
     `,
   ];
 
@@ -162,14 +160,7 @@ export abstract class RecordDetail<T extends { id: string }> extends RecordScree
  * first). A subclass gives `kind`, `schema`, `formValue` and `requestBody`.
  */
 export abstract class RecordEdit<T extends { id: string }> extends RecordScreen<T> {
-  static override styles = [
-    sharedStyles,
-    css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      .back { margin: 0 0 var(--wpk-space-3); }
-    `,
-  ];
+  static override styles = screenStyles;
 
   /** The form: the bounds are the API's. */
   protected abstract readonly schema: FormSchema;
