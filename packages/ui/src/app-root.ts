@@ -1,4 +1,5 @@
 import { LitElement, css, html, type CSSResultGroup, type TemplateResult } from 'lit';
+import { html as staticHtml, unsafeStatic } from 'lit/static-html.js';
 import { startApp, type AppKit } from './app.js';
 import { sharedStyles } from './components/shared-styles.js';
 import { appLink, matchRoute, onRoute, sectionOf, type RouteParams } from './router.js';
@@ -15,6 +16,37 @@ export interface AppSection {
   label: string;
   /** Shown only when true (for example an admin-only screen); shown when left out. */
   visible?: () => boolean;
+}
+
+/** A custom element's name as an app declares it (`contacts-list`): lower case, with a hyphen. */
+function elementTag(tag: string) {
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)+$/.test(tag)) throw new Error(`${tag} is not a custom element's name`);
+  return unsafeStatic(tag);
+}
+
+/**
+ * A list screen (`ListScreen`) at `path`: the element `tag`, handed the app's path with its query
+ * (`/?status=draft`), so its table follows the filters in the URL.
+ */
+export function listScreen(path: string, tag: string): AppScreen {
+  const element = elementTag(tag);
+  return { path, render: (_params, current) => staticHtml`<${element} .path=${current}></${element}>` };
+}
+
+/**
+ * The screens of a kind of record at the paths the record screens link to (`RecordDetail`,
+ * `RecordEdit`): `/new` and `/{plural}/:id/edit` the form, `/{plural}/:id` the record's page,
+ * each element given the id as `record-id`. They go before the app's other screens; its list at
+ * `/` comes last.
+ */
+export function recordScreens(plural: string, tags: { detail: string; edit: string }): AppScreen[] {
+  const detail = elementTag(tags.detail);
+  const edit = elementTag(tags.edit);
+  return [
+    { path: '/new', render: () => staticHtml`<${edit}></${edit}>` },
+    { path: `/${plural}/:id/edit`, render: ({ id }) => staticHtml`<${edit} record-id=${id}></${edit}>` },
+    { path: `/${plural}/:id`, render: ({ id }) => staticHtml`<${detail} record-id=${id}></${detail}>` },
+  ];
 }
 
 /**

@@ -12,18 +12,20 @@ export { BRIDGE_PROTOCOL, isAppPath, type BridgeInit, type BridgeMember, type Br
 export { formatDate, formatMoney, formatBytes, type DateStyle } from './format.js';
 export { LiveConnection, type LiveEvent, type ChannelListener } from './live.js';
 export { matchRoute, routeQuery, onRoute, navigate, toast, confirmAction, appHref, appLink, sectionOf, type RouteParams } from './router.js';
-export { AppRoot, mountApp, type AppScreen, type AppSection } from './app-root.js';
+export { AppRoot, listScreen, mountApp, recordScreens, type AppScreen, type AppSection } from './app-root.js';
 export { WpkDataTable, type TableColumn, type RowAction, type TableSource } from './components/data-table.js';
 export { WpkSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
 export { fieldOfError } from './form-errors.js';
-export { RecordDetail, RecordEdit, type RecordNames } from './components/record-screens.js';
+export { RecordDetail, RecordEdit, type RecordKind, type RecordNames } from './components/record-screens.js';
+export { textChanges, textValues } from './form-values.js';
+export { ListScreen, type ListNewLink, type ListTable } from './components/list-screen.js';
 export { WpkConfirmDialog, type ConfirmOptions } from './components/confirm-dialog.js';
 export { WpkToaster } from './components/toaster.js';
 export { WpkMemberPicker, WpkFilePicker, WpkMrnChip } from './components/pickers.js';
 export { WpkDate, WpkMoney } from './components/formatted.js';
 export { WpkUpload, sendFile, type UploadTarget } from './components/upload.js';
 export { WpkLiveList, liveConnection } from './components/live-list.js';
-export { sharedStyles } from './components/shared-styles.js';
+export { screenStyles, sharedStyles } from './components/shared-styles.js';
 export { html, css, svg, nothing, LitElement, type TemplateResult, type SVGTemplateResult } from 'lit';
 // Keyed lists: a list whose items move keeps each item's element (and its focus) with the item.
 export { repeat } from 'lit/directives/repeat.js';

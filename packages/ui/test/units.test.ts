@@ -2,6 +2,7 @@ import test from 'ava';
 import { isAppPath } from '../src/bridge/protocol.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError } from '../src/form-errors.js';
+import { textChanges, textValues } from '../src/form-values.js';
 import { matchRoute, routeQuery, sectionOf } from '../src/router.js';
 import { nextSort, sortState, validSort, withQueryParam } from '../src/table-sort.js';
 
@@ -82,4 +83,18 @@ test("the sort goes into the screen's path, the path's other parameters kept in 
   t.is(withQueryParam('/list?sort=name&x=1', 'sort', '-name'), '/list?sort=-name&x=1');
   t.is(withQueryParam('/list?sort=name&x=1', 'sort', null), '/list?x=1');
   t.is(withQueryParam('/list?sort=name#top', 'sort', null), '/list#top');
+});
+
+test("a record's form shows its text fields, '' where a field is null or missing", (t) => {
+  t.deepEqual(textValues({ id: '1', name: 'Acme', domain: null, size: '11-50' }, ['name', 'domain', 'industry']), { name: 'Acme', domain: '', industry: '' });
+});
+
+test("a new record's body is what was filled in, trimmed", (t) => {
+  t.deepEqual(textChanges({ name: '  Acme ', domain: '', notes: '   ' }, ['name', 'domain', 'notes'], null, ['notes']), { name: 'Acme' });
+});
+
+test("an edit's body is what changed: an emptied field cleared with null, or '' where the API keeps long text empty", (t) => {
+  const shown = { name: 'Acme', domain: 'acme.com', industry: '', notes: 'Long story' };
+  t.deepEqual(textChanges({ name: 'Acme ', domain: '', industry: 'Tools', notes: '' }, ['name', 'domain', 'industry', 'notes'], shown, ['notes']), { domain: null, industry: 'Tools', notes: '' });
+  t.deepEqual(textChanges({ ...shown }, ['name', 'domain', 'industry', 'notes'], shown), {});
 });

@@ -1,4 +1,4 @@
-import { AppRoot, html } from '@wpk/ui';
+import { AppRoot, listScreen, recordScreens } from '@wpk/ui';
 import './screens/company.js';
 import './screens/edit.js';
 import './screens/list.js';
@@ -11,10 +11,8 @@ export class CompaniesApp extends AppRoot {
     { path: '/new', label: 'New company' },
   ];
   protected readonly screens = [
-    { path: '/new', render: () => html`<companies-edit></companies-edit>` },
-    { path: '/companies/:company_id/edit', render: ({ company_id }: Record<string, string>) => html`<companies-edit record-id=${company_id}></companies-edit>` },
-    { path: '/companies/:company_id', render: ({ company_id }: Record<string, string>) => html`<companies-company record-id=${company_id}></companies-company>` },
-    { path: '/', render: () => html`<companies-list></companies-list>` },
+    ...recordScreens('companies', { detail: 'companies-company', edit: 'companies-edit' }),
+    listScreen('/', 'companies-list'),
   ];
 }
 

@@ -1,4 +1,4 @@
-import { AppRoot, html } from '@wpk/ui';
+import { AppRoot, html, listScreen, recordScreens } from '@wpk/ui';
 import './screens/contact.js';
 import './screens/edit.js';
 import './screens/import.js';
@@ -14,12 +14,10 @@ export class ContactsApp extends AppRoot {
     { path: '/import', label: 'Import' },
   ];
   protected readonly screens = [
-    { path: '/new', render: () => html`<contacts-edit></contacts-edit>` },
-    { path: '/contacts/:contact_id/edit', render: ({ contact_id }: Record<string, string>) => html`<contacts-edit record-id=${contact_id}></contacts-edit>` },
-    { path: '/contacts/:contact_id', render: ({ contact_id }: Record<string, string>) => html`<contacts-contact record-id=${contact_id}></contacts-contact>` },
+    ...recordScreens('contacts', { detail: 'contacts-contact', edit: 'contacts-edit' }),
     { path: '/suggestions', render: () => html`<contacts-suggestions></contacts-suggestions>` },
     { path: '/import', render: () => html`<contacts-import></contacts-import>` },
-    { path: '/', render: (_params: Record<string, string>, path: string) => html`<contacts-list .path=${path}></contacts-list>` },
+    listScreen('/', 'contacts-list'),
   ];
 }
 

@@ -1,4 +1,4 @@
-import { AppRoot, html, kit } from '@wpk/ui';
+import { AppRoot, html, kit, listScreen } from '@wpk/ui';
 import './screens/drive.js';
 import './screens/offboarding.js';
 import './screens/shared.js';
@@ -15,8 +15,8 @@ export class FilesApp extends AppRoot {
     { path: '/admin', label: 'Offboarding', visible: () => kit().member.platform_role !== 'member' },
   ];
   protected readonly screens = [
-    { path: '/trash', render: () => html`<files-trash></files-trash>` },
-    { path: '/shared', render: () => html`<files-shared></files-shared>` },
+    listScreen('/trash', 'files-trash'),
+    listScreen('/shared', 'files-shared'),
     { path: '/admin', render: () => html`<files-offboarding></files-offboarding>` },
     { path: '/files/:file_id', render: ({ file_id }: Record<string, string>) => html`<files-drive .itemId=${file_id}></files-drive>` },
     { path: '/', render: () => html`<files-drive .itemId=${null}></files-drive>` },

@@ -16,7 +16,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type World } from '@wpk/testing';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, saveScreenshot, sidewaysOverflow, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -38,22 +38,11 @@ test.after.always(async () => {
   await world?.close();
 });
 
-/** Every frame axe-clean, no CSP violation, nothing sideways. */
-async function checkPage(t: import('ava').ExecutionContext, page: Page, frame: Frame, label: string): Promise<void> {
-  t.deepEqual(await cspViolations(page), [], `CSP: ${label}`);
-  t.deepEqual(await accessibilityViolations(page), [], `axe: ${label}`);
-  t.true((await sidewaysOverflow(page)) <= 0, `${label}: the shell is wider than the window`);
-  t.true((await sidewaysOverflow(frame)) <= 0, `${label}: the app is wider than its frame`);
-}
-
 /** Signs in and opens Finance from the launcher's tile: the shell at /app/finance/ with the app's frame. */
 async function openFinance(width: number, email = world.owner.email): Promise<{ page: Page; frame: Frame }> {
   const context = await browserContext(browser, width);
   const page = await context.newPage();
-  await signIn(page, origin, email);
-  await page.getByRole('link', { name: 'Finance' }).click();
-  await page.waitForURL(`${origin}/app/finance/`);
-  return { page, frame: await appFrame(page, 'finance-bills') };
+  return openApp(page, { origin, email, link: 'Finance', slug: 'finance', ready: 'finance-bills' });
 }
 
 /** Dismisses the shell's toasts, so a screenshot shows the screen under them. */

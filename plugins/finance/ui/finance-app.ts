@@ -1,4 +1,4 @@
-import { AppRoot, html } from '@wpk/ui';
+import { AppRoot, html, listScreen } from '@wpk/ui';
 import './screens/account.js';
 import './screens/accounts.js';
 import './screens/bill.js';
@@ -20,12 +20,12 @@ export class FinanceApp extends AppRoot {
     { path: '/bills/:bill_id', render: ({ bill_id }: Record<string, string>) => html`<finance-bill bill-id=${bill_id}></finance-bill>` },
     { path: '/accounts/new', render: () => html`<finance-account></finance-account>` },
     { path: '/accounts/:account_id', render: ({ account_id }: Record<string, string>) => html`<finance-account account-id=${account_id}></finance-account>` },
-    { path: '/accounts', render: (_params: Record<string, string>, path: string) => html`<finance-accounts .path=${path}></finance-accounts>` },
+    listScreen('/accounts', 'finance-accounts'),
     { path: '/budgets/:budget_id', render: ({ budget_id }: Record<string, string>) => html`<finance-budgets budget-id=${budget_id}></finance-budgets>` },
     { path: '/budgets', render: () => html`<finance-budgets></finance-budgets>` },
     { path: '/reports/:report', render: ({ report }: Record<string, string>, path: string) => html`<finance-reports report=${report} .path=${path}></finance-reports>` },
     { path: '/reports', render: (_params: Record<string, string>, path: string) => html`<finance-reports .path=${path}></finance-reports>` },
-    { path: '/', render: (_params: Record<string, string>, path: string) => html`<finance-bills .path=${path}></finance-bills>` },
+    listScreen('/', 'finance-bills'),
   ];
 }
 

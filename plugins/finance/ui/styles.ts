@@ -1,32 +1,17 @@
-import { css, sharedStyles } from '@wpk/ui';
+import { css, screenStyles as kitScreenStyles } from '@wpk/ui';
 
 /**
- * The styles the app's screens share, on top of the kit's: headings, the way back, native selects
- * and their labelled fields (`.field`). Each screen adds the groups below it uses, then its own.
+ * The styles the app's screens share, on top of the kit's screen styles (headings, the way back,
+ * native selects): the selects' labelled fields (`.field`). Each screen adds the groups below it
+ * uses, then its own.
  */
 export const screenStyles = [
-  sharedStyles,
+  kitScreenStyles,
   css`
-    :host { display: block; }
-    h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-    h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
-    .back { margin: 0 0 var(--wpk-space-3); }
     .field { display: grid; gap: var(--wpk-space-1); min-width: 0; }
     .field label { font-weight: var(--wpk-font-weight-bold); font-size: var(--wpk-font-size-s); }
-    select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); max-width: 100%; }
-    select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
   `,
 ];
-
-/** A list screen: the heading with its New link (a button's look), and the filter above the kit's data table. */
-export const listStyles = css`
-  header { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); align-items: center; justify-content: space-between; margin-bottom: var(--wpk-space-3); }
-  header h1 { margin: 0; }
-  .new { display: inline-block; padding: var(--wpk-space-2) var(--wpk-space-3); border-radius: var(--wpk-radius-m); background: var(--wpk-color-brand-fill); }
-  .new a { color: var(--wpk-color-on-brand-fill); text-decoration: none; font-weight: var(--wpk-font-weight-bold); }
-  .filter { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-bottom: var(--wpk-space-3); }
-  .filter label { font-weight: var(--wpk-font-weight-bold); }
-`;
 
 /** A hand-made form: fields in a grid of columns that fold to one on a phone, rows of buttons. */
 export const formStyles = css`

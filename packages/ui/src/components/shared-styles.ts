@@ -6,3 +6,20 @@ export const sharedStyles = css`
   .error { color: var(--wpk-color-danger); margin: 0; }
   .muted { color: var(--wpk-color-text-muted); }
 `;
+
+/**
+ * The look every app screen starts from (docs/ui.md, "Screen styles"), after `sharedStyles`: a
+ * block host, the heading (`h1`) and section headings (`h2`), the way back (`.back`) and a native
+ * `<select>` that reads as the kit's inputs. A screen adds its own rules after it.
+ */
+export const screenStyles = [
+  sharedStyles,
+  css`
+    :host { display: block; }
+    h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
+    h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
+    .back { margin: 0 0 var(--wpk-space-3); }
+    select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); max-width: 100%; }
+    select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
+  `,
+];

@@ -1,4 +1,4 @@
-import { LitElement, appLink, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
+import { LitElement, appLink, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
 import { duration, fromLocalInput, hint, refusalFor, toLocalInput, when, type AttendanceWithCorrections, type Correction } from '../api.js';
 
 const FIELDS = ['check_in_at', 'check_out_at', 'reason'] as const;
@@ -32,11 +32,8 @@ export class AttendanceAttendance extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
       dl { display: grid; grid-template-columns: minmax(7rem, max-content) minmax(0, 1fr); gap: var(--wpk-space-2) var(--wpk-space-4); margin: 0; }
       @media (max-width: 480px) { dl { grid-template-columns: minmax(0, 1fr); } dd { margin-bottom: var(--wpk-space-2); } }
       dt { color: var(--wpk-color-text-muted); }
@@ -45,7 +42,6 @@ export class AttendanceAttendance extends LitElement {
       ol.trail li { margin-bottom: var(--wpk-space-2); }
       form { display: grid; gap: var(--wpk-space-3); max-width: 36rem; }
       .times { display: grid; gap: var(--wpk-space-3); grid-template-columns: repeat(auto-fit, minmax(13rem, 1fr)); }
-      .back { margin: 0 0 var(--wpk-space-3); }
     `,
   ];
 

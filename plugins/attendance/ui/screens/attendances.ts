@@ -1,4 +1,4 @@
-import { LitElement, appLink, css, html, kit, nothing, sharedStyles, toast, type PickedMember, type TableColumn, type WpkDataTable } from '@wpk/ui';
+import { LitElement, appLink, css, html, kit, nothing, screenStyles, toast, type PickedMember, type TableColumn, type WpkDataTable } from '@wpk/ui';
 import { allLocations, duration, fromLocalInput, hint, refusalFor, when, type Attendance, type Location } from '../api.js';
 
 const FIELDS = ['member_id', 'check_in_at', 'check_out_at', 'location_id', 'reason'] as const;
@@ -25,19 +25,15 @@ export class AttendanceAttendances extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; }
       .layout { display: grid; gap: var(--wpk-space-5); grid-template-columns: minmax(0, 2fr) minmax(16rem, 1fr); align-items: start; }
       @media (max-width: 860px) { .layout { grid-template-columns: minmax(0, 1fr); } }
       section { min-width: 0; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: 0 0 var(--wpk-space-3); }
+      h2 { margin: 0 0 var(--wpk-space-3); }
       form { display: grid; gap: var(--wpk-space-3); }
       .who { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; }
       label { display: grid; gap: var(--wpk-space-1); }
-      select { font: inherit; padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
     `,
   ];
 

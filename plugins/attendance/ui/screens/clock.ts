@@ -1,4 +1,4 @@
-import { LitElement, appLink, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
+import { LitElement, appLink, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
 import { allLocations, duration, isoDay, when, type Attendance, type Location, type Status } from '../api.js';
 
 /**
@@ -39,17 +39,13 @@ export class AttendanceClock extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
       .card { background: var(--wpk-color-surface); border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-l); padding: var(--wpk-space-4); max-width: 36rem; }
       .state { font-size: var(--wpk-font-size-l); font-weight: var(--wpk-font-weight-bold); margin: 0 0 var(--wpk-space-2); }
       .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin-top: var(--wpk-space-3); }
       label { display: grid; gap: var(--wpk-space-1); font-weight: var(--wpk-font-weight-bold); max-width: 24rem; }
-      select { font: inherit; font-weight: var(--wpk-font-weight-normal); padding: var(--wpk-space-2); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); }
-      select:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 1px; }
+      select { font-weight: var(--wpk-font-weight-normal); }
       .hint { font-size: var(--wpk-font-size-s); color: var(--wpk-color-text-muted); margin: var(--wpk-space-1) 0 0; }
       ul.today { list-style: none; margin: 0; padding: 0; display: grid; gap: var(--wpk-space-2); }
       .error { margin: var(--wpk-space-3) 0 0; }

@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, nothing, sharedStyles, type PickedMember } from '@wpk/ui';
+import { LitElement, css, errorText, html, kit, nothing, screenStyles, type PickedMember } from '@wpk/ui';
 import { isoDay, when, type Timesheet } from '../api.js';
 
 /** Monday of the week holding `date` (local calendar). */
@@ -39,10 +39,8 @@ export class AttendanceTimesheet extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
       .bar { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-bottom: var(--wpk-space-3); }
       .period { font-weight: var(--wpk-font-weight-bold); margin: 0 0 var(--wpk-space-2); }
       .wrap { overflow-x: auto; }

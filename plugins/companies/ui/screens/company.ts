@@ -1,28 +1,16 @@
 import { RecordDetail, errorText, html, kit, nothing, toast } from '@wpk/ui';
-import type { Company } from '../api.js';
+import { COMPANIES, type Company } from '../api.js';
 
 /** `/companies/{id}`: one company, its owner, its people in the Contacts app, and its edit and delete. */
 export class CompaniesCompany extends RecordDetail<Company> {
   static override properties = { ...RecordDetail.properties, owner: { state: true } };
   /** The owner's name, from the shell's member directory (null: a former member). */
   declare owner: string | null;
-  protected readonly names = { noun: 'company', plural: 'companies' };
+  protected readonly kind = COMPANIES;
 
   constructor() {
     super();
     this.owner = null;
-  }
-
-  protected async read(id: string): Promise<Company> {
-    return (await kit().client.companies.getCompaniesByCompanyId({ params: { company_id: id } })).data as Company;
-  }
-
-  protected async destroy(company: Company): Promise<void> {
-    await kit().client.companies.deleteCompaniesByCompanyId({ params: { company_id: company.id } });
-  }
-
-  protected nameOf(company: Company): string {
-    return company.name;
   }
 
   protected override loaded(company: Company): void {
@@ -40,7 +28,7 @@ export class CompaniesCompany extends RecordDetail<Company> {
     const [chosen] = await kit().bridge.pickMembers({ title: 'Who owns this company?' });
     if (!chosen) return;
     try {
-      this.record = (await kit().client.companies.putCompaniesByCompanyId({ params: { company_id: this.record!.id }, body: { owner_mrn: `mrn:account:member:${chosen.id}` } })).data as Company;
+      this.record = await COMPANIES.save(this.record!, { owner_mrn: `mrn:account:member:${chosen.id}` });
       this.owner = chosen.name;
       toast(`${chosen.name} owns ${this.record.name} now`, 'success');
     } catch (error) {

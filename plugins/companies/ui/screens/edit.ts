@@ -1,5 +1,5 @@
-import { RecordEdit, errorText, kit, type FormSchema } from '@wpk/ui';
-import { SIZES, type Company } from '../api.js';
+import { RecordEdit, errorText, textChanges, textValues, type FormSchema } from '@wpk/ui';
+import { COMPANIES, SIZES, type Company } from '../api.js';
 
 /** The form of a company: the bounds are the API's (`POST /companies`, `PUT /companies/{id}`); the address's parts are fields of their own. */
 const FORM: FormSchema = {
@@ -23,50 +23,23 @@ const ADDRESS_FIELDS = ['street', 'postal_code', 'city', 'region', 'country'] as
 
 /** What the form shows for a company. */
 function formValue(company: Company): Record<string, unknown> {
-  const value: Record<string, unknown> = {};
-  for (const field of TEXT_FIELDS) value[field] = company[field] ?? '';
-  for (const field of ADDRESS_FIELDS) value[field] = company.address[field] ?? '';
-  return value;
+  return { ...textValues(company, TEXT_FIELDS), ...textValues(company.address, ADDRESS_FIELDS) };
 }
 
 /** The request body: for a new company what was filled in; for an edit what changed (an emptied field is cleared), the address whole when a part of it changed. */
 function requestBody(values: Record<string, unknown>, before: Company | null): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  const shown = before ? formValue(before) : {};
-  const text = (field: string) => String(values[field] ?? '').trim();
-  for (const field of TEXT_FIELDS) {
-    if (!before) {
-      if (text(field)) body[field] = text(field);
-    } else if (text(field) !== String(shown[field])) body[field] = text(field) === '' ? (field === 'description' ? '' : null) : text(field);
-  }
-  const address = Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, text(field) || null]));
-  const changed = before ? ADDRESS_FIELDS.some((field) => text(field) !== String(shown[field])) : ADDRESS_FIELDS.some((field) => text(field));
-  if (changed) body.address = address;
+  const shown = before ? formValue(before) : null;
+  const body = textChanges(values, TEXT_FIELDS, shown, ['description']);
+  if (Object.keys(textChanges(values, ADDRESS_FIELDS, shown)).length > 0) body.address = Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, String(values[field] ?? '').trim() || null]));
   return body;
 }
 
 /** `/new` and `/companies/{id}/edit`: the company's form; a refusal shows on the field it names. */
 export class CompaniesEdit extends RecordEdit<Company> {
-  protected readonly names = { noun: 'company', plural: 'companies' };
+  protected readonly kind = COMPANIES;
   protected readonly schema = FORM;
   protected readonly formValue = formValue;
   protected readonly requestBody = requestBody;
-
-  protected async read(id: string): Promise<Company> {
-    return (await kit().client.companies.getCompaniesByCompanyId({ params: { company_id: id } })).data as Company;
-  }
-
-  protected async create(body: Record<string, unknown>): Promise<Company> {
-    return (await kit().client.companies.postCompanies({ body: body as never })).data as Company;
-  }
-
-  protected async save(company: Company, body: Record<string, unknown>): Promise<Company> {
-    return (await kit().client.companies.putCompaniesByCompanyId({ params: { company_id: company.id }, body: body as never })).data as Company;
-  }
-
-  protected nameOf(company: Company): string {
-    return company.name;
-  }
 
   /** `address.city …` belongs on the City field: the form's fields are the address's parts. */
   protected override refusal(error: unknown): unknown {

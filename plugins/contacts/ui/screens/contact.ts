@@ -1,21 +1,9 @@
-import { RecordDetail, html, kit, nothing } from '@wpk/ui';
-import type { Contact } from '../api.js';
+import { RecordDetail, html, nothing } from '@wpk/ui';
+import { CONTACTS, type Contact } from '../api.js';
 
 /** `/contacts/{id}`: one contact with everything the book holds, and its edit and delete. */
 export class ContactsContact extends RecordDetail<Contact> {
-  protected readonly names = { noun: 'contact', plural: 'contacts' };
-
-  protected async read(id: string): Promise<Contact> {
-    return (await kit().client.contacts.getContactsByContactId({ params: { contact_id: id } })).data as Contact;
-  }
-
-  protected async destroy(contact: Contact): Promise<void> {
-    await kit().client.contacts.deleteContactsByContactId({ params: { contact_id: contact.id } });
-  }
-
-  protected nameOf(contact: Contact): string {
-    return contact.display_name;
-  }
+  protected readonly kind = CONTACTS;
 
   protected override deleteMessage(): string {
     return 'The contact leaves the address book for everyone in the workspace.';

@@ -1,5 +1,5 @@
-import { RecordEdit, kit, type FormSchema } from '@wpk/ui';
-import { splitList, type Contact } from '../api.js';
+import { RecordEdit, textChanges, textValues, type FormSchema } from '@wpk/ui';
+import { CONTACTS, splitList, type Contact } from '../api.js';
 
 /** The form of a contact: the bounds are the API's (`POST /contacts`, `PUT /contacts/{id}`). Lists are typed comma-separated. */
 const FORM: FormSchema = {
@@ -21,12 +21,12 @@ const TEXT_FIELDS = ['given_name', 'family_name', 'display_name', 'organization'
 
 /** What the form shows for a contact. */
 function formValue(contact: Contact): Record<string, unknown> {
-  const value: Record<string, unknown> = {};
-  for (const field of TEXT_FIELDS) value[field] = contact[field] ?? '';
-  value.emails = contact.emails.map((email) => email.value).join(', ');
-  value.phones = contact.phones.map((phone) => phone.value).join(', ');
-  value.tags = contact.tags.join(', ');
-  return value;
+  return {
+    ...textValues(contact, TEXT_FIELDS),
+    emails: contact.emails.map((email) => email.value).join(', '),
+    phones: contact.phones.map((phone) => phone.value).join(', '),
+    tags: contact.tags.join(', '),
+  };
 }
 
 /**
@@ -34,14 +34,8 @@ function formValue(contact: Contact): Record<string, unknown> {
  * what changed (an emptied field is cleared with null), so a name derived by the app stays derived.
  */
 function requestBody(values: Record<string, unknown>, before: Contact | null): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  const shown = before ? formValue(before) : {};
-  for (const field of TEXT_FIELDS) {
-    const now = String(values[field] ?? '').trim();
-    if (!before) {
-      if (now) body[field] = now;
-    } else if (now !== String(shown[field] ?? '').trim()) body[field] = now === '' ? (field === 'notes' ? '' : null) : now;
-  }
+  const shown = before ? formValue(before) : null;
+  const body = textChanges(values, TEXT_FIELDS, shown, ['notes']);
   const lists = {
     emails: (value: string) => ({ value, type: before?.emails.find((email) => email.value.toLowerCase() === value.toLowerCase())?.type ?? 'work' }),
     phones: (value: string) => ({ value, type: before?.phones.find((phone) => phone.value === value)?.type ?? 'mobile' }),
@@ -49,33 +43,17 @@ function requestBody(values: Record<string, unknown>, before: Contact | null): R
   };
   for (const [field, entry] of Object.entries(lists)) {
     const items = splitList(values[field]);
-    if (before ? items.join(', ') !== String(shown[field]) : items.length > 0) body[field] = items.map(entry as (value: string) => unknown);
+    if (shown ? items.join(', ') !== String(shown[field]) : items.length > 0) body[field] = items.map(entry as (value: string) => unknown);
   }
   return body;
 }
 
 /** `/new` and `/contacts/{id}/edit`: the contact's form; a refusal shows on the field it names. */
 export class ContactsEdit extends RecordEdit<Contact> {
-  protected readonly names = { noun: 'contact', plural: 'contacts' };
+  protected readonly kind = CONTACTS;
   protected readonly schema = FORM;
   protected readonly formValue = formValue;
   protected readonly requestBody = requestBody;
-
-  protected async read(id: string): Promise<Contact> {
-    return (await kit().client.contacts.getContactsByContactId({ params: { contact_id: id } })).data as Contact;
-  }
-
-  protected async create(body: Record<string, unknown>): Promise<Contact> {
-    return (await kit().client.contacts.postContacts({ body: body as never })).data as Contact;
-  }
-
-  protected async save(contact: Contact, body: Record<string, unknown>): Promise<Contact> {
-    return (await kit().client.contacts.putContactsByContactId({ params: { contact_id: contact.id }, body: body as never })).data as Contact;
-  }
-
-  protected nameOf(contact: Contact): string {
-    return contact.display_name;
-  }
 }
 
 customElements.define('contacts-edit', ContactsEdit);

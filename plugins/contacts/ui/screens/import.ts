@@ -1,4 +1,4 @@
-import { LitElement, appLink, css, errorText, html, kit, nothing, sharedStyles, toast } from '@wpk/ui';
+import { LitElement, appLink, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
 
 /** The API's bound on the text of one import (`POST /contacts/imports`, `vcard` max 1,000,000 characters). */
 const MAX_CHARACTERS = 1_000_000;
@@ -18,10 +18,9 @@ export class ContactsImport extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; max-width: 40rem; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
+      :host { max-width: 40rem; }
       form { display: grid; gap: var(--wpk-space-3); }
       label { font-weight: var(--wpk-font-weight-bold); }
       input[type='file'] { font: inherit; color: var(--wpk-color-text); max-width: 100%; }

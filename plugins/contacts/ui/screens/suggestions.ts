@@ -1,4 +1,4 @@
-import { LitElement, appLink, css, errorText, html, kit, sharedStyles, toast, type RowAction, type TableColumn, type WpkDataTable } from '@wpk/ui';
+import { LitElement, appLink, css, errorText, html, kit, screenStyles, toast, type RowAction, type TableColumn, type WpkDataTable } from '@wpk/ui';
 import { type Contact, type Suggestion } from '../api.js';
 
 const MEMBER_MRN = /^mrn:account:member:(.+)$/;
@@ -15,10 +15,9 @@ export class ContactsSuggestions extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-2); }
+      h1 { margin: 0 0 var(--wpk-space-2); }
       p.intro { margin: 0 0 var(--wpk-space-4); }
     `,
   ];

@@ -1,4 +1,4 @@
-import { LitElement, confirmAction, css, errorText, html, isApiError, kit, nothing, sharedStyles, toast } from '@wpk/ui';
+import { LitElement, confirmAction, css, errorText, html, isApiError, kit, nothing, screenStyles, toast } from '@wpk/ui';
 import { bytes, type Stats, type Transfer } from '../api.js';
 
 const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
@@ -40,11 +40,10 @@ export class FilesOffboarding extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-2); }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-4) 0 var(--wpk-space-2); }
+      h1 { margin: 0 0 var(--wpk-space-2); }
+      h2 { margin: var(--wpk-space-4) 0 var(--wpk-space-2); }
       dl.summary { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2) var(--wpk-space-5); margin: 0 0 var(--wpk-space-3); }
       dl.summary div { display: flex; flex-direction: column; }
       dt { color: var(--wpk-color-text-muted); font-size: var(--wpk-font-size-s); }

@@ -1,22 +1,11 @@
-import { LitElement, confirmAction, css, errorText, html, kit, sharedStyles, toast, type RowAction, type TableColumn, type WpkDataTable } from '@wpk/ui';
+import { ListScreen, confirmAction, errorText, html, kit, toast, type ListTable, type RowAction, type TableColumn } from '@wpk/ui';
 import { bytes, changed, type Item } from '../api.js';
 
 /** `/trash`: what the member deleted, newest first; restore an item (with what it held) or delete it for good. */
-export class FilesTrash extends LitElement {
-  static override styles = [
-    sharedStyles,
-    css`
-      :host { display: block; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-2); }
-    `,
-  ];
+export class FilesTrash extends ListScreen<Item> {
+  protected readonly heading = 'Trash';
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void kit().bridge.title('Trash');
-  }
-
-  private readonly columns: TableColumn<Item>[] = [
+  protected readonly columns: TableColumn<Item>[] = [
     { key: 'name', label: 'Name', render: (item) => (item.kind === 'folder' ? `${item.name}/` : item.name) },
     { key: 'size_bytes', label: 'Size', render: (item) => (item.kind === 'file' ? bytes(item.size_bytes) : 'folder') },
     { key: 'trashed_at', label: 'Deleted', render: (item) => (item.trashed_at ? changed(item.trashed_at) : '') },
@@ -27,10 +16,6 @@ export class FilesTrash extends LitElement {
     { label: 'Delete for good', danger: true, run: (item) => this.purge(item) },
   ];
 
-  private table(): WpkDataTable | null {
-    return this.renderRoot.querySelector<WpkDataTable>('wpk-data-table');
-  }
-
   private async restore(item: Item): Promise<void> {
     try {
       await kit().client.files.postTrashByFileIdRestoration({ params: { file_id: item.id } });
@@ -38,7 +23,7 @@ export class FilesTrash extends LitElement {
     } catch (error) {
       toast(errorText(error), 'danger');
     }
-    await this.table()?.reload();
+    await this.reload();
   }
 
   private async purge(item: Item): Promise<void> {
@@ -49,13 +34,15 @@ export class FilesTrash extends LitElement {
     } catch (error) {
       toast(errorText(error), 'danger');
     }
-    await this.table()?.reload();
+    await this.reload();
   }
 
-  protected override render() {
-    return html`<h1>Trash</h1>
-      <p class="muted">Deleted items wait here until you restore them or delete them for good (or the workspace's retention does).</p>
-      <wpk-data-table caption="Your trash, newest first" .source=${'/trash'} .columns=${this.columns} .actions=${this.actions} empty="The trash is empty."></wpk-data-table>`;
+  protected override intro() {
+    return html`<p class="intro muted">Deleted items wait here until you restore them or delete them for good (or the workspace's retention does).</p>`;
+  }
+
+  protected table(): ListTable<Item> {
+    return { caption: 'Your trash, newest first', source: '/trash', actions: this.actions, empty: 'The trash is empty.' };
   }
 }
 

@@ -1,6 +1,6 @@
-import { appLink, LitElement, css, html, kit, navigate, nothing, routeQuery, type TableColumn } from '@wpk/ui';
+import { ListScreen, appLink, css, html, navigate, nothing, routeQuery, type ListTable, type TableColumn } from '@wpk/ui';
 import { STATUS_LABELS, day, money, type Bill, type BillStatus } from '../api.js';
-import { listStyles, screenStyles } from '../styles.js';
+import { screenStyles } from '../styles.js';
 
 const STATUSES = Object.keys(STATUS_LABELS) as BillStatus[];
 
@@ -9,41 +9,32 @@ export function billName(bill: Bill): string {
   return bill.items.find((item) => item.description)?.description ?? (bill.memo.split('\n')[0] || 'Bill');
 }
 
-/** `/` (`?status=`): the bills, newest date first, filtered by state. */
-export class FinanceBills extends LitElement {
-  static override properties = { path: { attribute: false } };
-  declare path: string;
-
-  constructor() {
-    super();
-    this.path = '/';
-  }
-
+/** `/` (`?status=`, `?tag=`): the bills, newest date first, filtered by state and tag. */
+export class FinanceBills extends ListScreen<Bill> {
   static override styles = [
+    ListScreen.styles,
     ...screenStyles,
-    listStyles,
     css`
       .amount { text-align: right; white-space: nowrap; }
     `,
   ];
+  protected readonly heading = 'Bills';
+  protected override readonly newLink = { path: '/bills/new', label: 'New bill' };
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void kit().bridge.title('Bills');
-  }
-
-  protected override updated(changed: Map<string, unknown>): void {
-    // Same screen, another state filter: the table loads its new source.
-    if (changed.has('path') && changed.get('path') !== undefined) void this.renderRoot.querySelector('wpk-data-table')?.reload();
-  }
-
-  private readonly columns: TableColumn<Bill>[] = [
+  protected readonly columns: TableColumn<Bill>[] = [
     { key: 'date', label: 'Date', render: (bill) => day(bill.date) },
     { key: 'name', label: 'Bill', render: (bill) => appLink(`/bills/${bill.id}`, billName(bill)) },
     { key: 'status', label: 'State', render: (bill) => STATUS_LABELS[bill.status] },
     { key: 'due_date', label: 'Due', render: (bill) => day(bill.due_date) },
     { key: 'total', label: 'Total', render: (bill) => html`<span class="amount">${money(bill.total, bill.currency)}</span>` },
   ];
+
+  /** The state and the tag the path asks for (an unknown state is none). */
+  private wanted(): { status: BillStatus | null; tag: string | null } {
+    const query = routeQuery(this.path);
+    const status = query.get('status');
+    return { status: STATUSES.includes(status as BillStatus) ? (status as BillStatus) : null, tag: query.get('tag')?.trim() || null };
+  }
 
   private filter(event: Event): void {
     const status = (event.target as HTMLSelectElement).value;
@@ -52,26 +43,26 @@ export class FinanceBills extends LitElement {
     void navigate(query.size ? `/?${query}` : '/', { replace: true });
   }
 
-  protected override render() {
-    const wanted = routeQuery(this.path).get('status');
-    const status = STATUSES.includes(wanted as BillStatus) ? (wanted as BillStatus) : null;
-    const tag = routeQuery(this.path).get('tag')?.trim() || null;
+  protected override intro() {
+    const { status, tag } = this.wanted();
+    return html`<div class="filter">
+      <label for="status">State</label>
+      <select id="status" @change=${this.filter}>
+        <option value="" ?selected=${!status}>Every state</option>
+        ${STATUSES.map((value) => html`<option value=${value} ?selected=${status === value}>${STATUS_LABELS[value]}</option>`)}
+      </select>
+      ${tag ? html`<span>Tagged <strong>${tag}</strong> (${appLink(status ? `/?${new URLSearchParams({ status })}` : '/', 'every tag')})</span>` : nothing}
+    </div>`;
+  }
+
+  protected table(): ListTable<Bill> {
+    const { status, tag } = this.wanted();
     const query = new URLSearchParams({ ...(status ? { status } : {}), ...(tag ? { tag } : {}) });
-    const source = query.size ? `/finance/bills?${query}` : '/finance/bills';
-    return html`<header>
-        <h1>Bills</h1>
-        <span class="new">${appLink('/bills/new', 'New bill')}</span>
-      </header>
-      <div class="filter">
-        <label for="status">State</label>
-        <select id="status" @change=${this.filter}>
-          <option value="" ?selected=${!status}>Every state</option>
-          ${STATUSES.map((value) => html`<option value=${value} ?selected=${status === value}>${STATUS_LABELS[value]}</option>`)}
-        </select>
-        ${tag ? html`<span>Tagged <strong>${tag}</strong> (${appLink(status ? `/?${new URLSearchParams({ status })}` : '/', 'every tag')})</span>` : nothing}
-      </div>
-      <wpk-data-table caption=${`${status ? `${STATUS_LABELS[status]} bills` : 'Every bill'}${tag ? ` tagged ${tag}` : ''}, newest first`} .source=${source} .columns=${this.columns}
-        empty=${status ? `No ${STATUS_LABELS[status].toLowerCase()} bill.` : 'No bill yet: record the first one.'}></wpk-data-table>`;
+    return {
+      caption: `${status ? `${STATUS_LABELS[status]} bills` : 'Every bill'}${tag ? ` tagged ${tag}` : ''}, newest first`,
+      source: query.size ? `/finance/bills?${query}` : '/finance/bills',
+      empty: status ? `No ${STATUS_LABELS[status].toLowerCase()} bill.` : 'No bill yet: record the first one.',
+    };
   }
 }
 

@@ -1,4 +1,4 @@
-import { LitElement, appHref, css, html, kit, navigate, sharedStyles, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, appHref, css, html, kit, navigate, screenStyles, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
 import type { Board } from '../api.js';
 
 /** The schema of a new board: the bounds are the API's (`POST /boards`). */
@@ -13,13 +13,12 @@ const NEW_BOARD: FormSchema = {
 /** `/`: the workspace's boards, and a form to make one. */
 export class TasksBoards extends LitElement {
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
       .layout { display: grid; gap: var(--wpk-space-5); grid-template-columns: minmax(0, 2fr) minmax(16rem, 1fr); align-items: start; }
       @media (max-width: 720px) { .layout { grid-template-columns: minmax(0, 1fr); } }
       section { min-width: 0; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: 0 0 var(--wpk-space-3); }
+      h2 { margin: 0 0 var(--wpk-space-3); }
     `,
   ];
 

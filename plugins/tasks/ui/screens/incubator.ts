@@ -1,4 +1,4 @@
-import { LitElement, appHref, css, errorText, html, kit, navigate, sharedStyles, toast, type FormSchema, type TableColumn, type WpkDataTable, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, appHref, css, errorText, html, kit, navigate, screenStyles, toast, type FormSchema, type TableColumn, type WpkDataTable, type WpkSchemaForm } from '@wpk/ui';
 import { type Board, type Task } from '../api.js';
 
 const NEW_IDEA: FormSchema = {
@@ -22,12 +22,11 @@ export class TasksIncubator extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
       .layout { display: grid; gap: var(--wpk-space-5); grid-template-columns: minmax(0, 2fr) minmax(16rem, 1fr); align-items: start; }
       @media (max-width: 720px) { .layout { grid-template-columns: minmax(0, 1fr); } }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: 0 0 var(--wpk-space-3); }
+      h2 { margin: 0 0 var(--wpk-space-3); }
       wa-select { max-width: 20rem; margin-bottom: var(--wpk-space-3); }
       .key { font-family: var(--wpk-font-mono); }
     `,

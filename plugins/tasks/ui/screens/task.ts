@@ -1,4 +1,4 @@
-import { LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, sharedStyles, toast, type PickedMember, type SearchHit, type WpkFilePicker } from '@wpk/ui';
+import { LitElement, confirmAction, css, errorText, html, kit, navigate, nothing, screenStyles, toast, type PickedMember, type SearchHit, type WpkFilePicker } from '@wpk/ui';
 import { PRIORITIES, type Board, type Comment, type Deliverable, type Task } from '../api.js';
 
 /** The workspace's origin (the frame is served on it, though it runs with an opaque origin). */
@@ -38,11 +38,9 @@ export class TasksTask extends LitElement {
   }
 
   static override styles = [
-    sharedStyles,
+    screenStyles,
     css`
-      :host { display: block; max-width: 60rem; }
-      h1 { font-size: var(--wpk-font-size-xl); margin: 0 0 var(--wpk-space-3); }
-      h2 { font-size: var(--wpk-font-size-l); margin: var(--wpk-space-5) 0 var(--wpk-space-2); }
+      :host { max-width: 60rem; }
       .key { font-family: var(--wpk-font-mono); color: var(--wpk-color-text-muted); margin-right: var(--wpk-space-2); }
       .fields { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: var(--wpk-space-3); align-items: end; }
       .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin-top: var(--wpk-space-3); }
