@@ -59,10 +59,9 @@ try {
     console.log('build: skipped (--no-build: the dist folders are current)');
   } else {
     // pnpm builds them several at a time; each line says which one finished. Unsorted (--no-sort):
-    // in the repository every package exports its sources, so no build reads another's dist/, and
-    // the development dependencies close a cycle (client's tests boot a platform with Tasks, whose
-    // build runs the CLI, which bundles the UI kit, which uses the client) that pnpm refuses to sort
-    // (docs/decisions/0188-import-cycles.md).
+    // in the repository every package exports its sources, so no build reads another's dist/ and
+    // none has to wait for another (the packages no longer form a cycle that would stop pnpm
+    // sorting them, docs/decisions/0188-import-cycles.md; sorting would only serialise the builds).
     console.log(`building ${packages.length} packages (tsup: JavaScript and type declarations) ...`);
     const since = performance.now();
     let built = 0;

@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** Packages whose tests boot a platform but stay out of the embedded stage, and why (as .ci/README.md says). */
 const NOT_EMBEDDED: Record<string, string> = {
   '@wpk/cli': 'its tests that start a server force the embedded database in every stage',
-  '@wpk/client': 'the generated client over HTTP: nothing of its own reaches the database',
+  '@wpk/client-e2e': 'the generated client over HTTP: nothing of its own reaches the database',
 };
 
 interface Package {

@@ -10,7 +10,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const example = fileURLToPath(new URL('../../../examples/api-client/src/ten-lines.ts', import.meta.url));
 
 test("the README's ten-line example is examples/api-client/src/ten-lines.ts, and it runs against a server as the README says", async (t) => {
-  const readme = fs.readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const readme = fs.readFileSync(new URL('../../client/README.md', import.meta.url), 'utf8');
   const block = /```ts\n([^]*?)```/.exec(readme)?.[1];
   t.is(block, fs.readFileSync(example, 'utf8'));
   t.true(block!.trim().split('\n').length <= 12);

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
-import { API_VERSION, ApiError, asCollection, asSingle, createClient, isApiError, OPERATIONS, type Client } from '../src/index.js';
+import { API_VERSION, ApiError, asCollection, asSingle, createClient, isApiError, OPERATIONS, type Client } from '@wpk/client';
 
 let platform: TestPlatform;
 let workspace: TestWorkspace;
