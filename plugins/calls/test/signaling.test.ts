@@ -4,7 +4,6 @@ import { callsWorld } from './helpers/world.js';
 
 let world: World;
 let sockets: WorldSockets;
-let url: string;
 let ann: TestMember;
 let bob: TestMember;
 let cyd: TestMember;
@@ -12,7 +11,6 @@ let cyd: TestMember;
 test.before(async () => {
   world = await callsWorld('signal');
   sockets = await listenForSockets(world);
-  ({ url } = sockets);
   ann = await world.member();
   bob = await world.member();
   cyd = await world.member();
@@ -34,12 +32,12 @@ async function activeCall(): Promise<string> {
 }
 
 test.serial('the upgrade is judged like any request: no credential, a bad key, another site with the cookie; welcome names the peer', async (t) => {
-  t.deepEqual(await openSocket(url, 'signal', { path: '/signaling', headers: {} }), { status: 401, body: { error: 'Authentication required' } });
-  t.deepEqual(await openSocket(url, 'signal', { path: '/signaling', headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
+  t.deepEqual(await openSocket(sockets.url, 'signal', { path: '/signaling', headers: {} }), { status: 401, body: { error: 'Authentication required' } });
+  t.deepEqual(await openSocket(sockets.url, 'signal', { path: '/signaling', headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
   const { cookie } = ann;
-  const foreign = await openSocket(url, 'signal', { path: '/signaling', headers: { cookie, origin: 'https://evil.example' } });
+  const foreign = await openSocket(sockets.url, 'signal', { path: '/signaling', headers: { cookie, origin: 'https://evil.example' } });
   t.deepEqual(foreign, { status: 403, body: { error: 'Origin "https://evil.example" may not open a signaling socket with this site\'s session' } });
-  const client = await openSocket(url, 'signal', { path: '/signaling', headers: { cookie } });
+  const client = await openSocket(sockets.url, 'signal', { path: '/signaling', headers: { cookie } });
   t.true('socket' in client);
   t.like(await (client as TestSocket).next(), { type: 'welcome', protocol: 'wpk.signaling.1', member_id: ann.id });
   (client as TestSocket).close();

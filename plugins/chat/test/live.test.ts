@@ -4,14 +4,12 @@ import { startChatWorld } from './helpers/world.js';
 
 let world: World;
 let sockets: WorldSockets;
-let url: string;
 let ann: TestMember;
 let bob: TestMember;
 
 test.before(async () => {
   world = await startChatWorld('livechat');
   sockets = await listenForSockets(world);
-  ({ url } = sockets);
   ann = await world.member();
   bob = await world.member();
 });
@@ -22,12 +20,12 @@ async function newChat(): Promise<string> {
 }
 
 test.serial('the upgrade is authenticated like any request: no credential, a bad key, a session cookie', async (t) => {
-  t.deepEqual(await openSocket(url, 'livechat', { headers: {} }), { status: 401, body: { error: 'Authentication required' } });
-  t.deepEqual(await openSocket(url, 'livechat', { headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
+  t.deepEqual(await openSocket(sockets.url, 'livechat', { headers: {} }), { status: 401, body: { error: 'Authentication required' } });
+  t.deepEqual(await openSocket(sockets.url, 'livechat', { headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
   const { cookie } = ann;
-  const foreign = await openSocket(url, 'livechat', { headers: { cookie, origin: 'https://evil.example' } });
+  const foreign = await openSocket(sockets.url, 'livechat', { headers: { cookie, origin: 'https://evil.example' } });
   t.is((foreign as { status: number }).status, 403);
-  const client = await openSocket(url, 'livechat', { headers: { cookie } });
+  const client = await openSocket(sockets.url, 'livechat', { headers: { cookie } });
   t.true('socket' in client);
   const welcome = await (client as TestSocket).next();
   t.like(welcome, { type: 'welcome', protocol: 'wpk.live.1', member_id: ann.id });
