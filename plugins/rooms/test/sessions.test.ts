@@ -1,7 +1,6 @@
 import test from 'ava';
-import { listenForSockets, ok, startWorld, type TestMember, type World, type WorldSockets } from '@wpk/testing';
-import app from '../src/index.js';
-import { ALL_KEYS } from './helpers/world.js';
+import { listenForSockets, ok, type TestMember, type World, type WorldSockets } from '@wpk/testing';
+import { roomsWorld } from './helpers/world.js';
 
 let world: World;
 let sockets: WorldSockets;
@@ -10,11 +9,8 @@ let bob: TestMember;
 let cid: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'roomcalls', memberKeys: ALL_KEYS });
+  ({ world, ann, bob, cid } = await roomsWorld('roomcalls'));
   sockets = await listenForSockets(world);
-  ann = await world.member();
-  bob = await world.member();
-  cid = await world.member(['rooms.rooms.read', 'rooms.sessions.join']);
 });
 test.after.always(() => world?.close());
 
