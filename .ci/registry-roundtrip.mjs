@@ -355,7 +355,7 @@ await step('bundle: npx wpk new app hello --publisher acme --dir apps/hello, npm
   expect(pkg.dependencies['@wpk/sdk'] === '^0.1.0', `the app depends on @wpk/sdk ${pkg.dependencies['@wpk/sdk']}`);
   await run('npm', ['install'], { cwd: project, env: plainEnv });
   const tested = await run('npm', ['test', '-w', 'apps/hello'], { cwd: project, env: plainEnv });
-  expect(/\b11 tests passed/.test(tested), `the app's tests: ${tested}`);
+  expect(/\b13 tests passed/.test(tested), `the app's tests: ${tested}`);
   // Its own scripts run the wpk of its @wpk/cli devDependency: the manifest against the code, then the typed contract.
   const appValidated = await run('npm', ['run', 'validate', '-w', 'apps/hello'], { cwd: project, env: plainEnv });
   expect(appValidated.includes('ok app.json: ext.acme.hello 0.1.0'), `npm run validate: ${appValidated}`);
@@ -390,7 +390,7 @@ if (smokeIndex > 0) {
       await stop(dev.child);
     }
     const tested = await run('npm', ['test', '-w', 'apps/hello'], { cwd: project, env });
-    expect(/\b11 tests passed/.test(tested), `the app's tests on Node ${major}: ${tested}`);
+    expect(/\b13 tests passed/.test(tested), `the app's tests on Node ${major}: ${tested}`);
   });
 }
 

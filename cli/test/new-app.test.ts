@@ -64,7 +64,7 @@ test('wpk new app scaffolds an ext app that validates, typechecks and whose test
   t.is(created.code, 0, created.stderr);
   t.is(created.stdout.split('\n')[0], 'created ext.acme.hello in hello');
   const app = path.join(root, 'hello');
-  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/kit.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts', 'ui/main.ts', 'ui/app-root.ts', 'ui/items-screen.ts', 'ui/tsconfig.json', 'test/ui.test.ts']) {
+  for (const file of ['app.json', 'package.json', 'tsconfig.json', 'README.md', 'src/index.ts', 'src/app.types.ts', 'src/kit.ts', 'src/search.ts', 'src/routes/items.ts', 'src/services/items.ts', 'src/models/index.ts', 'src/migrations/0001-create-items.ts', 'src/events/app-installed.ts', 'test/items.test.ts', 'ui/main.ts', 'ui/app-root.ts', 'ui/items-screen.ts', 'ui/tsconfig.json', 'test/ui.test.ts', 'test/docs.test.ts']) {
     t.true(fs.existsSync(path.join(app, file)), file);
   }
   // The front-end is built the way the first-party apps are: mountApp puts an AppRoot on the page.
@@ -122,7 +122,7 @@ export const handler: SubscriptionHandler<Models, AppTypes, 'system.app.installe
 
   const tested = await run(process.execPath, [path.join(repo, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], app);
   t.is(tested.code, 0, tested.stdout + tested.stderr);
-  t.regex(tested.stdout, /11 tests passed/);
+  t.regex(tested.stdout, /13 tests passed/);
 });
 
 test('wpk types --check fails while app.json and src/app.types.ts differ; wpk types brings them back in step', async (t) => {

@@ -183,34 +183,24 @@ customElements.define('${screenElement(slug)}', ItemsScreen);
 `,
     'test/ui.test.ts': `import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
-import { appFrame, browserContext, checkPage, launchChromium, signIn, type Browser } from '@wpk/testing/browser';
+import { startWorld } from '@wpk/testing';
+import { browseWorld, checkPage, type WorldBrowser } from '@wpk/testing/browser';
 
 // The front-end in Chromium (CHROMIUM_PATH, default /usr/bin/chromium), through the real routes:
-// sign in, open the app in the workspace shell, add an item; axe-clean, no CSP violation, at two widths.
-let platform: TestPlatform;
-let workspace: TestWorkspace;
-let browser: Browser;
+// sign in, open the app from the launcher in the workspace shell, add an item; axe-clean, no CSP
+// violation, at two widths.
+let web: WorldBrowser;
 
 test.before(async () => {
-  platform = await createTestPlatform({ apps: [fileURLToPath(new URL('..', import.meta.url))], listen: true });
-  workspace = await platform.workspace('acme');
-  await workspace.install('${ns}');
-  browser = await launchChromium();
+  const app = fileURLToPath(new URL('..', import.meta.url));
+  web = await browseWorld(startWorld({ app, subdomain: 'acme', listen: true }), { link: '${name}', exact: true, slug: '${ns}', ready: '${screenElement(slug)}' });
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await platform?.close();
-});
+test.after.always(() => web?.close());
 
 for (const width of [1280, 375]) {
   test.serial(\`at \${width} px: a member signs in, opens the app and adds an item\`, async (t) => {
-    const page = await (await browserContext(browser, width)).newPage();
-    const origin = platform.url('acme', '');
-    await signIn(page, origin, workspace.owner.email);
-    await page.goto(\`\${origin}/app/${ns}/\`);
-    const frame = await appFrame(page, '${screenElement(slug)}');
+    const { page, frame } = await web.openApp(width);
     await frame.getByRole('navigation', { name: '${name}' }).getByRole('link', { name: 'Items' }).waitFor();
     await frame.getByLabel('Title').fill(\`Item at \${width}\`);
     await frame.getByRole('button', { name: 'Add item' }).click();
@@ -219,6 +209,15 @@ for (const width of [1280, 375]) {
     await page.context().close();
   });
 }
+`,
+    'test/docs.test.ts': `import test from 'ava';
+import { testAppDoc } from '@wpk/testing';
+import manifest from '../app.json' with { type: 'json' };
+
+// README.md against app.json, as the kit's own apps check their docs pages: every route of the
+// authorization table has its \`### METHOD /path\` section with a curl example (and nothing else
+// has one), and the page names every permission, emitted event, subscription and setting.
+testAppDoc(test, { manifest, doc: new URL('../README.md', import.meta.url), subscriptions: {}, settings: { from: 'defaults' } });
 `,
     '.gitignore': 'node_modules/\n.wpk/\ndist/\n',
     'src/app.types.ts': types,
@@ -507,7 +506,8 @@ It uses each part of the platform once, with a test for each:
   workspace shell at \`/app/${ns}/\`, in a sandboxed frame, with a token for this app only.
   \`npm run build\` (\`wpk ui build\`) bundles it into \`dist/ui\`; in development the platform builds it.
 - \`test/\`: tests on \`@wpk/testing\`, which boots the real platform on an embedded database;
-  \`test/ui.test.ts\` drives the front-end in Chromium (\`@wpk/testing/browser\`).
+  \`test/ui.test.ts\` drives the front-end in Chromium (\`@wpk/testing/browser\`), and
+  \`test/docs.test.ts\` checks this README against app.json (see API below).
 
 \`\`\`sh
 npm test                # or: pnpm test
@@ -518,6 +518,25 @@ npm run typecheck       # wpk types --check (app.types.ts matches app.json), the
 To run it, name the app in your project's \`wpk.config.json\` (\`"apps": ["./path/to/this/app"]\`)
 or pass \`wpk start --app <this directory>\`, then install it in a workspace:
 \`POST /applications/${ns}/installations\`. See the kit's docs/writing-an-app.md.
+
+## API
+
+Each route of the authorization table in app.json has its section here with a curl example, and
+the page names every permission, event, subscription and setting of the app:
+\`test/docs.test.ts\` checks it against app.json, so a route added to the app is documented here too.
+
+### POST /items
+
+Creates an item: \`title\` (required). Needs \`${ns}.items.create\`; emits \`${ns}.item.created\`.
+
+\`\`\`sh
+curl -X POST https://acme.example.com${prefix}/items \\
+  -H "Authorization: Bearer $WPK_KEY" -H "X-Api-Version: 2026-11-01" -H "Content-Type: application/json" \\
+  -d '{"title": "First item"}'
+\`\`\`
+
+On \`system.app.installed\` (its own installation) the app creates a first item titled with the
+\`welcome_title\` setting.
 `,
   };
 }

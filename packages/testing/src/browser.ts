@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import type { World } from './world.js';
 
 export type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 
@@ -105,6 +106,12 @@ export async function saveScreenshot(page: Page, file: string): Promise<Buffer> 
   return bytes;
 }
 
+/** Dismisses the shell's toasts, so a screenshot shows the screen under them. */
+export async function dismissToasts(page: Page): Promise<void> {
+  const buttons = page.getByRole('button', { name: 'Dismiss' });
+  while ((await buttons.count()) > 0) await buttons.first().click();
+}
+
 /** The assertions `checkPage` makes (an ava `t` fits). */
 export interface PageAssertions {
   deepEqual(actual: string[], expected: string[], message: string): unknown;
@@ -144,4 +151,69 @@ export async function openApp(page: Page, options: OpenAppOptions): Promise<{ pa
   await page.getByRole('link', { name: options.link, ...(options.exact ? { exact: true } : {}) }).click();
   await page.waitForURL(`${options.origin}/app/${options.slug}/`);
   return { page, frame: await appFrame(page, options.ready) };
+}
+
+/** How `browseWorld`'s `openApp` finds the app: its launcher tile, its path and what it renders when ready (see `openApp`). */
+export type WorldApp = Omit<OpenAppOptions, 'origin' | 'email'>;
+
+/** What `browseWorld` answers: a world's workspace in Chromium. */
+export interface WorldBrowser<W extends World = World> {
+  world: W;
+  browser: Browser;
+  /** The workspace's origin (`platform.url(subdomain, '')`). */
+  origin: string;
+  /** A page in a fresh profile at `width` px (default 1280; `browserContext`); `prepare` sets the profile up first (permissions, geolocation). */
+  newPage(width?: number, prepare?: (context: BrowserContext) => Promise<void>): Promise<Page>;
+  /** A new page (as `newPage`) signed in as `email` (default the owner) with the world's app opened from the launcher (`openApp`). */
+  openApp(width: number, options?: { email?: string; prepare?: (context: BrowserContext) => Promise<void> }): Promise<{ page: Page; frame: Frame }>;
+  /** Closes the browser, then the world. */
+  close(): Promise<void>;
+}
+
+/**
+ * A browser test's preamble: the world (started with `listen: true`) and Chromium
+ * (`launchChromium(chromiumArgs)`); should Chromium not start, the world is closed. `app` says how
+ * `openApp` opens the app under test.
+ *
+ * ```ts
+ * let web: WorldBrowser;
+ * test.before(async () => {
+ *   web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', listen: true }), { link: 'Files', slug: 'files', ready: 'files-drive' });
+ * });
+ * test.after.always(() => web?.close());
+ * const { page, frame } = await web.openApp(375);
+ * ```
+ */
+export async function browseWorld<W extends World>(started: W | Promise<W>, app?: WorldApp, chromiumArgs: string[] = []): Promise<WorldBrowser<W>> {
+  const world = await started;
+  let browser: Browser;
+  try {
+    browser = await launchChromium(chromiumArgs);
+  } catch (error) {
+    await world.close();
+    throw error;
+  }
+  const origin = world.platform.url(world.workspace.subdomain, '');
+  const newPage = async (width = 1280, prepare?: (context: BrowserContext) => Promise<void>) => {
+    const context = await browserContext(browser, width);
+    await prepare?.(context);
+    return context.newPage();
+  };
+  return {
+    world,
+    browser,
+    origin,
+    newPage,
+    async openApp(width, options = {}) {
+      if (!app) throw new Error('browseWorld was not told how to open the app (its second argument)');
+      return openApp(await newPage(width, options.prepare), { ...app, origin, email: options.email ?? world.owner.email });
+    },
+    async close() {
+      try {
+        await browser.close();
+      } finally {
+        await world.close();
+      }
+    },
+  };
 }

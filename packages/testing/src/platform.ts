@@ -174,6 +174,8 @@ export interface TestMember extends TestCaller {
   email: string;
   name: string;
   platformRole: 'owner' | 'admin' | 'member';
+  /** The member's session cookie (`name=value`), as a browser sends it (a socket's upgrade, say). */
+  cookie: string;
   /** A real API key of this member: full access, or scoped to `scopes`. Returns a caller using it. */
   apiKey(options?: { scopes?: string[] }): Promise<TestCaller & { secret: string }>;
 }
@@ -745,6 +747,7 @@ async function signIn(platform: TestPlatform, subdomain: string, id: string, ema
     email,
     name,
     platformRole,
+    cookie,
     async apiKey(options = {}) {
       const [{ workspace_id: workspaceId }] = await platform.query<{ workspace_id: string }>('SELECT workspace_id FROM platform.members WHERE id = :id', { id });
       const actor = await platform.runtime.identity.callerForMember(workspaceId, id);

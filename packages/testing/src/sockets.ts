@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import { API_VERSION } from './platform.js';
+import { API_VERSION, type TestMember } from './platform.js';
+import type { World } from './world.js';
 
 /** A message the platform sent on a socket (JSON). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely and assert their exact shape
@@ -92,8 +93,8 @@ export function openSocket(url: string, subdomain: string, options: SocketOption
   });
 }
 
-/** Like `openSocket`, but a refused upgrade or a first message other than `welcome` throws; the welcome is taken. */
-export async function openWelcomedSocket(url: string, subdomain: string, options: SocketOptions = {}): Promise<TestSocket> {
+/** Like `openSocket`, but a refused upgrade or a first message other than `welcome` throws; the welcome is taken (`welcome`). */
+export async function openWelcomedSocket(url: string, subdomain: string, options: SocketOptions = {}): Promise<TestSocket & { welcome: SocketMessage }> {
   const opened = await openSocket(url, subdomain, options);
   if (!('socket' in opened)) throw new Error(`upgrade of ${options.path ?? '/live'} refused: ${opened.status} ${JSON.stringify(opened.body)}`);
   const welcome = await opened.next();
@@ -101,11 +102,53 @@ export async function openWelcomedSocket(url: string, subdomain: string, options
     opened.close();
     throw new Error(`expected welcome, got ${JSON.stringify(welcome)}`);
   }
-  return opened;
+  return Object.assign(opened, { welcome });
 }
 
 /** Waits until `ms` pass and answers the messages that arrived meanwhile (to show nothing more came). */
 export async function quiet(client: TestSocket, ms = 300): Promise<SocketMessage[]> {
   await new Promise((resolve) => setTimeout(resolve, ms));
   return client.pending();
+}
+
+/** A world's server listening, and sockets to it as the world's members (see `listenForSockets`). */
+export interface WorldSockets {
+  /** The listening server's URL (for `openSocket`). */
+  url: string;
+  /** The member's API key (full access), made on first use. */
+  keyOf(member: TestMember): Promise<string>;
+  /** A welcomed socket on `/live` (or `path`) as the member, with its API key (`openWelcomedSocket`). */
+  connect(member: TestMember, options?: Pick<SocketOptions, 'path'>): Promise<TestSocket & { welcome: SocketMessage }>;
+}
+
+/**
+ * Starts the world's server listening (`platform.runtime.start()`) and opens sockets to its
+ * workspace as members holding API keys, the preamble of a live-updates or signaling test:
+ *
+ * ```ts
+ * test.before(async () => {
+ *   world = await startWorld({ app, subdomain: 'live' });
+ *   sockets = await listenForSockets(world);
+ * });
+ * const client = await sockets.connect(ann);
+ * ```
+ */
+export async function listenForSockets(world: World): Promise<WorldSockets> {
+  const url = await world.platform.runtime.start();
+  const keys = new Map<string, Promise<string>>();
+  const keyOf = (member: TestMember) => {
+    if (!keys.has(member.id)) keys.set(member.id, member.apiKey().then((key) => key.secret));
+    return keys.get(member.id)!;
+  };
+  return {
+    url,
+    keyOf,
+    connect: async (member, options = {}) => openWelcomedSocket(url, world.workspace.subdomain, { ...options, headers: { authorization: `Bearer ${await keyOf(member)}` } }),
+  };
+}
+
+/** Subscribes the socket to a live channel (from `since`, an event id, when given) and answers `subscribed` or the `error`. */
+export function subscribeChannel(client: TestSocket, channel: string, since?: string): Promise<SocketMessage> {
+  client.send({ type: 'subscribe', channel, ref: 's1', ...(since ? { since } : {}) });
+  return client.until((message) => message.type === 'subscribed' || message.type === 'error');
 }

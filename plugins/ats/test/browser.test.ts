@@ -7,21 +7,20 @@
  * run sandboxed (an opaque origin, docs/ui.md): each is also checked for CSP violations.
  */
 import test, { type ExecutionContext } from 'ava';
-import { accessibilityViolations, browserContext, cspViolations, launchChromium, type Browser, type Page } from '@wpk/testing/browser';
+import { accessibilityViolations, browseWorld, cspViolations, type Page, type WorldBrowser } from '@wpk/testing/browser';
 import { ok, type TestMember } from '@wpk/testing';
 import { atsWorld, type AtsWorld } from './helpers/world.js';
 
+let web: WorldBrowser<AtsWorld>;
 let world: AtsWorld;
 let recruiter: TestMember;
-let browser: Browser;
 let origin: string;
 let barista: { id: string };
 
 test.before(async () => {
-  world = await atsWorld('atsweb', { listen: true });
+  web = await browseWorld(atsWorld('atsweb', { listen: true }));
+  ({ world, origin } = web);
   recruiter = await world.member(['ats.*']);
-  origin = world.platform.url('atsweb', '');
-  browser = await launchChromium();
   barista = ok(await recruiter.post('/ats/jobs', {
     title: 'Barista', description: 'Coffee, people and latte art.', location: 'Porto', workplace_type: 'on_site', salary_min: 20000, salary_max: 25000, salary_currency: 'EUR', salary_visible: true,
     screening_questions: [{ text: 'Can you work weekends?', type: 'yes_no', key: 'weekends', required: true, disqualify_on: ['no'] }],
@@ -29,10 +28,7 @@ test.before(async () => {
   const hidden = ok(await recruiter.post('/ats/jobs', { title: 'Secret project', careers_visibility: 'internal' }));
   for (const job of [barista, hidden]) ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
 });
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
+test.after.always(() => web?.close());
 
 async function accessible(t: ExecutionContext, page: Page, label: string): Promise<void> {
   // A submitting click resolves when the next document commits, before it has a head for the script.
@@ -41,10 +37,8 @@ async function accessible(t: ExecutionContext, page: Page, label: string): Promi
   t.deepEqual(await accessibilityViolations(page), [], `axe on ${label}`);
 }
 
-async function newPage(width = 1280): Promise<Page> {
-  const context = await browserContext(browser, width);
-  context.setDefaultTimeout(10_000);
-  return context.newPage();
+function newPage(width = 1280): Promise<Page> {
+  return web.newPage(width, async (context) => context.setDefaultTimeout(10_000));
 }
 
 test.serial('the job board lists the open public jobs; a job page shows one job; the apply form creates the candidate and the application', async (t) => {

@@ -1,16 +1,5 @@
 import test from 'ava';
-import fs from 'node:fs';
-import { docSections, documentedRoutes, manifestRoutes, unnamedInDoc } from '@wpk/testing';
+import { testAppDoc } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 
-const doc = fs.readFileSync(new URL('../../../docs/apps/ats.md', import.meta.url), 'utf8');
-
-test('docs/apps/ats.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
-  t.deepEqual(documentedRoutes(doc), manifestRoutes(manifest));
-  for (const section of docSections(doc, { routesOnly: true })) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
-});
-
-test('docs/apps/ats.md names every permission and every emitted event', (t) => {
-  t.deepEqual(unnamedInDoc(doc, manifest.permissions.map((permission) => permission.key), { grouped: 'bare' }), []);
-  t.deepEqual(unnamedInDoc(doc, manifest.events.map((event) => event.action), { grouped: 'bare' }), []);
-});
+testAppDoc(test, { manifest, doc: new URL('../../../docs/apps/ats.md', import.meta.url), curlIn: 'routes', permissions: { grouped: 'bare' }, events: { grouped: 'bare' } });

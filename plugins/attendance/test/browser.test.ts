@@ -12,39 +12,36 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember, type World } from '@wpk/testing';
-import { browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { browseWorld, checkPage, saveScreenshot, type Frame, type Page, type WorldBrowser } from '@wpk/testing/browser';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 const AT_TOWER = { latitude: 48.8589, longitude: 2.2945, accuracy: 12 };
 const FAR_AWAY = { latitude: 48.8738, longitude: 2.295, accuracy: 12 };
 
+let web: WorldBrowser;
 let world: World;
-let browser: Browser;
 let origin: string;
 let bob: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app: APP_DIR, subdomain: 'acme', listen: true });
-  origin = world.platform.url('acme', '');
+  web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', listen: true }), { link: 'Attendance', slug: 'attendance', ready: 'attendance-clock' });
+  ({ world, origin } = web);
   bob = await world.workspace.member({ name: 'Bob Builder', permissions: ['attendance.attendances.record'] });
   ok(await world.owner.request('POST', '/attendance/locations', { name: 'Tower', address: 'Champ de Mars, Paris', geofence: { latitude: 48.8584, longitude: 2.2945, radius_m: 100 }, timezone: 'UTC' }));
   ok(await world.owner.request('POST', '/attendance/locations', { name: 'Annex' }));
-  browser = await launchChromium();
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
+test.after.always(() => web?.close());
 
 /** Signs in and opens Attendance from the launcher's tile, the browser allowed to tell the workspace where it is. */
-async function openAttendance(width: number): Promise<{ page: Page; frame: Frame }> {
-  const context = await browserContext(browser, width);
-  await context.grantPermissions(['geolocation'], { origin });
-  await context.setGeolocation(AT_TOWER);
-  const page = await context.newPage();
-  return openApp(page, { origin, email: world.owner.email, link: 'Attendance', slug: 'attendance', ready: 'attendance-clock' });
+function openAttendance(width: number): Promise<{ page: Page; frame: Frame }> {
+  return web.openApp(width, {
+    async prepare(context) {
+      await context.grantPermissions(['geolocation'], { origin });
+      await context.setGeolocation(AT_TOWER);
+    },
+  });
 }
 
 const status = async () => ok(await world.owner.request('GET', '/attendance/status'));

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { freePort, type TestMember, type World } from '@wpk/testing';
+import { launchChromium, type Browser, type BrowserContext } from '@wpk/testing/browser';
 import { callsWorld } from './helpers/world.js';
 
 /**
@@ -22,28 +22,17 @@ test.before(async () => {
   origin = `http://webrtc.localhost:${port}`;
   ann = await world.member();
   bob = await world.member();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
-  });
+  browser = await launchChromium(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream']);
 });
 test.after.always(async () => {
   await browser?.close();
   await world?.close();
 });
 
-/** A browser profile signed in as the member (the session cookie of a real sign-in, on the workspace's host). */
+/** A browser profile signed in as the member (the session cookie of their real sign-in, on the workspace's host). */
 async function signedIn(member: TestMember): Promise<BrowserContext> {
-  const response = await world.platform.runtime.server.inject({
-    method: 'POST',
-    url: '/sessions',
-    headers: { host: new URL(origin).host, 'x-api-version': '2026-11-01', 'content-type': 'application/json' },
-    payload: { email: member.email, password: 'harness-password-1' },
-  });
-  if (response.statusCode !== 200) throw new Error(`sign-in: ${response.statusCode} ${response.payload}`);
-  const [name, value] = String(([] as string[]).concat(response.headers['set-cookie'] ?? [])[0]).split(';')[0].split('=');
   const context = await browser.newContext({ permissions: ['camera', 'microphone'] });
-  await context.addCookies([{ name, value, url: origin }]);
+  await context.addCookies(member.cookie.split('; ').map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1), url: origin })));
   return context;
 }
 

@@ -1,27 +1,23 @@
 import test from 'ava';
-import { openSocket, openWelcomedSocket, type TestMember, type TestSocket, type World } from '@wpk/testing';
+import { listenForSockets, openSocket, type TestMember, type TestSocket, type World, type WorldSockets } from '@wpk/testing';
 import { callsWorld } from './helpers/world.js';
 
 let world: World;
-let url: string;
+let sockets: WorldSockets;
 let ann: TestMember;
 let bob: TestMember;
 let cyd: TestMember;
-const keys = new Map<string, string>();
 
 test.before(async () => {
   world = await callsWorld('signal');
-  url = await world.platform.runtime.start();
+  sockets = await listenForSockets(world);
   ann = await world.member();
   bob = await world.member();
   cyd = await world.member();
-  for (const member of [ann, bob, cyd]) keys.set(member.id, (await member.apiKey()).secret);
 });
 test.after.always(() => world?.close());
 
-function connect(member: TestMember): Promise<TestSocket> {
-  return openWelcomedSocket(url, 'signal', { path: '/signaling', headers: { authorization: `Bearer ${keys.get(member.id)}` } });
-}
+const connect = (member: TestMember) => sockets.connect(member, { path: '/signaling' });
 
 async function join(client: TestSocket, session: string): Promise<Record<string, any>> {
   client.send({ type: 'join', session, ref: 'j' });
@@ -36,13 +32,12 @@ async function activeCall(): Promise<string> {
 }
 
 test.serial('the upgrade is judged like any request: no credential, a bad key, another site with the cookie; welcome names the peer', async (t) => {
-  t.deepEqual(await openSocket(url, 'signal', { path: '/signaling', headers: {} }), { status: 401, body: { error: 'Authentication required' } });
-  t.deepEqual(await openSocket(url, 'signal', { path: '/signaling', headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
-  const signIn = await world.platform.runtime.server.inject({ method: 'POST', url: '/sessions', headers: { host: 'signal.localhost', 'x-api-version': '2026-11-01', 'content-type': 'application/json' }, payload: { email: ann.email, password: 'harness-password-1' } });
-  const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((value) => value.split(';')[0]).join('; ');
-  const foreign = await openSocket(url, 'signal', { path: '/signaling', headers: { cookie, origin: 'https://evil.example' } });
+  t.deepEqual(await openSocket(sockets.url, 'signal', { path: '/signaling', headers: {} }), { status: 401, body: { error: 'Authentication required' } });
+  t.deepEqual(await openSocket(sockets.url, 'signal', { path: '/signaling', headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
+  const { cookie } = ann;
+  const foreign = await openSocket(sockets.url, 'signal', { path: '/signaling', headers: { cookie, origin: 'https://evil.example' } });
   t.deepEqual(foreign, { status: 403, body: { error: 'Origin "https://evil.example" may not open a signaling socket with this site\'s session' } });
-  const client = await openSocket(url, 'signal', { path: '/signaling', headers: { cookie } });
+  const client = await openSocket(sockets.url, 'signal', { path: '/signaling', headers: { cookie } });
   t.true('socket' in client);
   t.like(await (client as TestSocket).next(), { type: 'welcome', protocol: 'wpk.signaling.1', member_id: ann.id });
   (client as TestSocket).close();
@@ -52,7 +47,6 @@ test.serial('join is refused without the permission, for a call one did not join
   const id = await activeCall();
   const session = `calls/calls/${id}`;
   const stranger = await world.member(['calls.calls.read']);
-  keys.set(stranger.id, (await stranger.apiKey()).secret);
   const strangerClient = await connect(stranger);
   t.like(await join(strangerClient, session), { type: 'error', ref: 'j', status: 403, error: 'Missing permission: calls.calls.join' });
   const cydClient = await connect(cyd);

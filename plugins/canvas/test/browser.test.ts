@@ -8,21 +8,10 @@ import test from 'ava';
 import { build } from 'esbuild';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import type { TestMember, World } from '@wpk/testing';
+import { freePort, type TestMember, type World } from '@wpk/testing';
+import { launchChromium, type Browser, type Page } from '@wpk/testing/browser';
 
 const SUBDOMAIN = 'canvasweb';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const port = await freePort();
 process.env.PUBLIC_URL = `http://localhost:${port}`;
@@ -46,10 +35,7 @@ test.before(async () => {
   await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
   const bundle = await build({ entryPoints: [fileURLToPath(new URL('./browser/board-client.ts', import.meta.url))], bundle: true, format: 'iife', write: false, target: 'chrome120', logLevel: 'silent' });
   clientScript = bundle.outputFiles[0].text;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--host-resolver-rules=MAP *.localhost 127.0.0.1', '--disable-features=LocalNetworkAccessChecks'],
-  });
+  browser = await launchChromium(['--disable-features=LocalNetworkAccessChecks']);
 });
 test.after.always(async () => {
   await browser?.close();

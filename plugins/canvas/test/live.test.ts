@@ -1,41 +1,25 @@
 import test from 'ava';
-import { openSocket, quiet, type TestMember, type TestSocket, type World } from '@wpk/testing';
+import { listenForSockets, quiet, subscribeChannel as subscribe, type TestMember, type World, type WorldSockets } from '@wpk/testing';
 import * as Y from 'yjs';
 import { newBoard, startCanvasWorld } from './helpers/world.js';
 
 let world: World;
-let url: string;
+let sockets: WorldSockets;
 let ann: TestMember;
 let bob: TestMember;
-let annKey: string;
-let bobKey: string;
 
 test.before(async () => {
   world = await startCanvasWorld('canvaslive');
-  url = await world.platform.runtime.start();
+  sockets = await listenForSockets(world);
   ann = await world.member();
   bob = await world.member();
-  annKey = (await ann.apiKey()).secret;
-  bobKey = (await bob.apiKey()).secret;
 });
 test.after.always(() => world?.close());
-
-async function connect(secret: string): Promise<TestSocket & { id: string }> {
-  const client = await openSocket(url, 'canvaslive', { headers: { authorization: `Bearer ${secret}` } });
-  if (!('socket' in client)) throw new Error(`upgrade refused: ${client.status} ${JSON.stringify(client.body)}`);
-  const welcome = await client.next();
-  return Object.assign(client, { id: welcome.connection_id as string });
-}
-
-async function subscribe(client: TestSocket, channel: string): Promise<Record<string, any>> {
-  client.send({ type: 'subscribe', channel, ref: 's1' });
-  return client.until((message) => message.type === 'subscribed' || message.type === 'error');
-}
 
 test.serial('followers of a board receive every change as a Yjs update and end with the same document', async (t) => {
   const boardId = await newBoard(ann);
   const channel = `canvas/boards/${boardId}`;
-  const annSocket = await connect(annKey);
+  const annSocket = await sockets.connect(ann);
   t.like(await subscribe(annSocket, channel), { type: 'subscribed', channel, last_id: '0' });
   const replica = new Y.Doc();
   Y.applyUpdate(replica, Buffer.from((await ann.get(`/canvas/boards/${boardId}/document`)).body.data.update, 'base64'));
@@ -58,15 +42,15 @@ test.serial('followers of a board receive every change as a Yjs update and end w
 test.serial('cursors travel as signals: relayed to the other sockets of the board, never to the sender, bounded in size', async (t) => {
   const boardId = await newBoard(ann);
   const channel = `canvas/boards/${boardId}`;
-  const annSocket = await connect(annKey);
-  const bobSocket = await connect(bobKey);
+  const annSocket = await sockets.connect(ann);
+  const bobSocket = await sockets.connect(bob);
   await subscribe(annSocket, channel);
   const subscribed = await subscribe(bobSocket, channel);
   t.deepEqual([...subscribed.presence].sort(), [ann.id, bob.id].sort());
   t.like(await annSocket.until((message) => message.type === 'presence'), { member_id: bob.id, state: 'online' });
 
   annSocket.send({ type: 'signal', channel, data: { cursor: { x: 10, y: 20 }, name: 'Ann' } });
-  t.deepEqual(await bobSocket.until((message) => message.type === 'signal'), { type: 'signal', channel, member_id: ann.id, connection_id: annSocket.id, data: { cursor: { x: 10, y: 20 }, name: 'Ann' } });
+  t.deepEqual(await bobSocket.until((message) => message.type === 'signal'), { type: 'signal', channel, member_id: ann.id, connection_id: annSocket.welcome.connection_id, data: { cursor: { x: 10, y: 20 }, name: 'Ann' } });
   t.deepEqual(await quiet(annSocket, 150), [], 'the sender hears nothing of its own signal');
 
   annSocket.send({ type: 'signal', channel, ref: 'big', data: { pad: 'x'.repeat(3000) } });
@@ -83,11 +67,11 @@ test.serial('cursors travel as signals: relayed to the other sockets of the boar
 });
 
 test.serial('a board that does not exist cannot be followed', async (t) => {
-  const socket = await connect(annKey);
+  const socket = await sockets.connect(ann);
   t.like(await subscribe(socket, 'canvas/boards/00000000-0000-4000-8000-000000000000'), { type: 'error', status: 403, error: 'You may not follow canvas/boards/00000000-0000-4000-8000-000000000000' });
   const outsider = await world.workspace.member({ permissions: ['canvas.boards.create'] });
   const boardId = await newBoard(ann);
-  const outsiderSocket = await connect((await outsider.apiKey()).secret);
+  const outsiderSocket = await sockets.connect(outsider);
   t.like(await subscribe(outsiderSocket, `canvas/boards/${boardId}`), { type: 'error', status: 403, error: 'Missing permission: canvas.boards.read' });
   socket.close();
   outsiderSocket.close();

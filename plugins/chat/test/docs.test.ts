@@ -1,16 +1,5 @@
 import test from 'ava';
-import fs from 'node:fs';
-import { docSections, documentedRoutes, manifestRoutes, unnamedInDoc } from '@wpk/testing';
+import { testAppDoc } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 
-const doc = fs.readFileSync(new URL('../../../docs/apps/chat.md', import.meta.url), 'utf8');
-
-test('docs/apps/chat.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
-  t.deepEqual(documentedRoutes(doc), manifestRoutes(manifest));
-  for (const section of docSections(doc)) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
-});
-
-test('docs/apps/chat.md lists every permission and every emitted event', (t) => {
-  t.deepEqual(unnamedInDoc(doc, manifest.permissions.map((permission) => permission.key), { grouped: 'bare' }), []);
-  t.deepEqual(unnamedInDoc(doc, manifest.events.map((event) => event.action), { grouped: 'quoted' }), []);
-});
+testAppDoc(test, { manifest, doc: new URL('../../../docs/apps/chat.md', import.meta.url), permissions: { grouped: 'bare' }, events: { grouped: 'quoted' } });

@@ -1,50 +1,31 @@
 import test from 'ava';
-import { openSocket, openWelcomedSocket, quiet, type TestMember, type TestSocket, type World } from '@wpk/testing';
+import { listenForSockets, openSocket, quiet, subscribeChannel as subscribe, type TestMember, type TestSocket, type World, type WorldSockets } from '@wpk/testing';
 import { startChatWorld } from './helpers/world.js';
 
 let world: World;
-let url: string;
+let sockets: WorldSockets;
 let ann: TestMember;
 let bob: TestMember;
-let annKey: string;
-let bobKey: string;
 
 test.before(async () => {
   world = await startChatWorld('livechat');
-  url = await world.platform.runtime.start();
+  sockets = await listenForSockets(world);
   ann = await world.member();
   bob = await world.member();
-  annKey = (await ann.apiKey()).secret;
-  bobKey = (await bob.apiKey()).secret;
 });
 test.after.always(() => world?.close());
-
-function connect(secret: string): Promise<TestSocket> {
-  return openWelcomedSocket(url, 'livechat', { headers: { authorization: `Bearer ${secret}` } });
-}
-
-async function subscribe(client: TestSocket, channel: string, since?: string): Promise<Record<string, any>> {
-  client.send({ type: 'subscribe', channel, ref: 's1', ...(since ? { since } : {}) });
-  return client.until((message) => message.type === 'subscribed' || message.type === 'error');
-}
 
 async function newChat(): Promise<string> {
   return (await ann.post('/chats', { type: 'group', name: 'Live', participant_mrns: [bob.mrn] })).body.data.id;
 }
 
 test.serial('the upgrade is authenticated like any request: no credential, a bad key, a session cookie', async (t) => {
-  t.deepEqual(await openSocket(url, 'livechat', { headers: {} }), { status: 401, body: { error: 'Authentication required' } });
-  t.deepEqual(await openSocket(url, 'livechat', { headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
-  const signIn = await world.platform.runtime.server.inject({
-    method: 'POST',
-    url: '/sessions',
-    headers: { host: 'livechat.localhost', 'x-api-version': '2026-11-01', 'content-type': 'application/json' },
-    payload: { email: ann.email, password: 'harness-password-1' },
-  });
-  const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).map((value) => value.split(';')[0]).join('; ');
-  const foreign = await openSocket(url, 'livechat', { headers: { cookie, origin: 'https://evil.example' } });
+  t.deepEqual(await openSocket(sockets.url, 'livechat', { headers: {} }), { status: 401, body: { error: 'Authentication required' } });
+  t.deepEqual(await openSocket(sockets.url, 'livechat', { headers: { authorization: 'Bearer slk_nothing' } }), { status: 401, body: { error: 'Invalid, revoked, or expired API key' } });
+  const { cookie } = ann;
+  const foreign = await openSocket(sockets.url, 'livechat', { headers: { cookie, origin: 'https://evil.example' } });
   t.is((foreign as { status: number }).status, 403);
-  const client = await openSocket(url, 'livechat', { headers: { cookie } });
+  const client = await openSocket(sockets.url, 'livechat', { headers: { cookie } });
   t.true('socket' in client);
   const welcome = await (client as TestSocket).next();
   t.like(welcome, { type: 'welcome', protocol: 'wpk.live.1', member_id: ann.id });
@@ -54,13 +35,13 @@ test.serial('the upgrade is authenticated like any request: no credential, a bad
 test.serial('a participant receives the chat\'s events in order; a non-participant and a bad channel are refused', async (t) => {
   const chatId = await newChat();
   const outsider = await world.member();
-  const outsiderClient = await connect((await outsider.apiKey()).secret);
+  const outsiderClient = await sockets.connect(outsider);
   t.like(await subscribe(outsiderClient, `chat/chats/${chatId}`), { type: 'error', status: 403, error: `You may not follow chat/chats/${chatId}` });
   t.like(await subscribe(outsiderClient, 'chat/boards/1'), { type: 'error', status: 404 });
   t.like(await subscribe(outsiderClient, 'nonsense'), { type: 'error', status: 400 });
   outsiderClient.close();
 
-  const client = await connect(bobKey);
+  const client = await sockets.connect(bob);
   t.like(await subscribe(client, `chat/chats/${chatId}`), { type: 'subscribed', channel: `chat/chats/${chatId}`, last_id: '0' });
   for (const text of ['one', 'two', 'three', 'four']) t.is((await ann.post(`/chats/${chatId}/messages`, { body: text })).status, 200);
   const bad = await ann.post(`/chats/${chatId}/messages`, { body: '' });
@@ -82,7 +63,7 @@ test.serial('a participant receives the chat\'s events in order; a non-participa
 
 test.serial('a client resumes from the last event id it saw, without gaps, also for events too large for NOTIFY', async (t) => {
   const chatId = await newChat();
-  let client = await connect(bobKey);
+  let client = await sockets.connect(bob);
   await subscribe(client, `chat/chats/${chatId}`);
   await ann.post(`/chats/${chatId}/messages`, { body: 'before' });
   const seen = await client.until((message) => message.type === 'event');
@@ -91,7 +72,7 @@ test.serial('a client resumes from the last event id it saw, without gaps, also 
   await client.closed;
   const big = '€'.repeat(3500);
   for (const body of ['missed 1', big, 'missed 3']) await ann.post(`/chats/${chatId}/messages`, { body });
-  client = await connect(bobKey);
+  client = await sockets.connect(bob);
   t.like(await subscribe(client, `chat/chats/${chatId}`, seen.id), { type: 'subscribed', last_id: '4' });
   const replay = [await client.next(), await client.next(), await client.next()];
   t.deepEqual(replay.map((message) => [message.id, message.data.body]), [['2', 'missed 1'], ['3', big], ['4', 'missed 3']]);
@@ -103,9 +84,9 @@ test.serial('a client resumes from the last event id it saw, without gaps, also 
 
 test.serial('typing and presence reach the other subscribers', async (t) => {
   const chatId = await newChat();
-  const annClient = await connect(annKey);
+  const annClient = await sockets.connect(ann);
   await subscribe(annClient, `chat/chats/${chatId}`);
-  const bobClient = await connect(bobKey);
+  const bobClient = await sockets.connect(bob);
   const subscribed = await subscribe(bobClient, `chat/chats/${chatId}`);
   t.deepEqual([...subscribed.presence].sort(), [ann.id, bob.id].sort());
   t.like(await annClient.until((message) => message.type === 'presence'), { channel: `chat/chats/${chatId}`, member_id: bob.id, state: 'online' });
@@ -126,11 +107,11 @@ test.serial('presence left by a process that died without closing its sockets is
   await sequelize.query("INSERT INTO platform.live_presence (workspace_id, channel, connection_id, member_id, process_id, seen_at) VALUES ($1, $2, gen_random_uuid(), $3, gen_random_uuid(), $4)", {
     bind: [world.workspace.id, channel, bob.id, world.platform.clock.now()],
   });
-  const annClient = await connect(annKey);
+  const annClient = await sockets.connect(ann);
   t.deepEqual([...(await subscribe(annClient, channel)).presence].sort(), [ann.id, bob.id].sort());
   world.platform.clock.advance({ seconds: 91 });
   // Stale rows no longer count for a newcomer, even before the sweep.
-  const second = await connect(annKey);
+  const second = await sockets.connect(ann);
   t.deepEqual((await subscribe(second, channel)).presence, [ann.id]);
   await world.platform.runtime.server.plugins.live.hub.tendPresence();
   t.like(await annClient.until((message) => message.type === 'presence' && message.member_id === bob.id), { channel, state: 'offline' });
@@ -143,7 +124,7 @@ test.serial('presence left by a process that died without closing its sockets is
 test.serial('access lost mid-stream stops delivery at the next event: removed from the chat, app access revoked, key revoked', async (t) => {
   // Removed from the chat: the subscription ends with `revoked`, the next message is not delivered.
   let chatId = await newChat();
-  let client = await connect(bobKey);
+  let client = await sockets.connect(bob);
   await subscribe(client, `chat/chats/${chatId}`);
   t.is((await ann.delete(`/chats/${chatId}/participants/${encodeURIComponent(bob.mrn)}`)).status, 200);
   t.like(await client.until((message) => message.type === 'revoked'), { channel: `chat/chats/${chatId}` });
@@ -153,9 +134,8 @@ test.serial('access lost mid-stream stops delivery at the next event: removed fr
 
   // The app closed to the member's roles: the next event is refused at layer 4.
   const carol = await world.member();
-  const carolKey = (await carol.apiKey()).secret;
   chatId = (await world.owner.post('/chats', { type: 'group', participant_mrns: [carol.mrn] })).body.data.id;
-  client = await connect(carolKey);
+  client = await sockets.connect(carol);
   await subscribe(client, `chat/chats/${chatId}`);
   const access = (await world.platform.runtime.apps.installations.find(world.workspace.id, 'chat'))!;
   t.is((await world.owner.put('/applications/chat/access', { access_policy: 'roles', allowed_roles: [], redlist: [] })).status, 200);
@@ -167,9 +147,8 @@ test.serial('access lost mid-stream stops delivery at the next event: removed fr
 
   // The key revoked: the socket is closed (4401) and hears nothing more.
   const dave = await world.member();
-  const daveKey = await dave.apiKey();
   chatId = (await ann.post('/chats', { type: 'group', participant_mrns: [dave.mrn] })).body.data.id;
-  client = await connect(daveKey.secret);
+  client = await sockets.connect(dave);
   await subscribe(client, `chat/chats/${chatId}`);
   const [key] = await world.platform.query<{ id: string }>('SELECT id FROM platform.api_keys WHERE member_id = :member', { member: dave.id });
   t.is((await world.owner.delete(`/api-keys/${key.id}`)).status, 200);
@@ -181,7 +160,7 @@ test.serial('access lost mid-stream stops delivery at the next event: removed fr
 
 test.serial('a mention reaches the member\'s own channel', async (t) => {
   const chatId = await newChat();
-  const client = await connect(bobKey);
+  const client = await sockets.connect(bob);
   t.like(await subscribe(client, `chat/members/${bob.id}`), { type: 'subscribed' });
   t.like(await subscribe(client, `chat/members/${ann.id}`), { type: 'error', status: 403 });
   await ann.post(`/chats/${chatId}/messages`, { body: `ping <@${bob.id}>` });

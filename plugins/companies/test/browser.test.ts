@@ -10,42 +10,31 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember, type World } from '@wpk/testing';
-import { appFrame, browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browseWorld, checkPage, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const CONTACTS_DIR = fileURLToPath(new URL('../../contacts', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
+let web: WorldBrowser;
 let world: World;
-let browser: Browser;
 let origin: string;
 let dana: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app: APP_DIR, subdomain: 'acme', apps: [CONTACTS_DIR], listen: true });
+  web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', apps: [CONTACTS_DIR], listen: true }), { link: 'Companies', slug: 'companies', ready: 'companies-list' });
+  ({ world, origin } = web);
   await world.workspace.install('contacts');
-  origin = world.platform.url('acme', '');
   dana = await world.workspace.member({ name: 'Dana Scully', permissions: ['companies.companies.read'] });
   ok(await world.owner.request('POST', '/companies', { name: 'Globex', domain: 'globex.example', industry: 'Energy', size: '1001-5000', address: { city: 'Springfield', country: 'US' } }));
-  browser = await launchChromium();
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
-
-/** Signs in and opens Companies from the launcher's tile: the shell at /app/companies/ with the app's frame. */
-async function openCompanies(width: number): Promise<{ page: Page; frame: Frame }> {
-  const context = await browserContext(browser, width);
-  const page = await context.newPage();
-  return openApp(page, { origin, email: world.owner.email, link: 'Companies', slug: 'companies', ready: 'companies-list' });
-}
+test.after.always(() => web?.close());
 
 const companies = async () => ((await world.owner.request('GET', '/companies?per_page=100')).body.data as Array<Record<string, any>>).map((company) => [company.name, company.domain, company.industry, company.size, company.address.city, company.owner_id, company.revision]);
 
 test.serial('at 1280 px: sign in, open Companies, add a company, edit it, change its owner, search, and see its people in Contacts', async (t) => {
-  const { page, frame } = await openCompanies(1280);
+  const { page, frame } = await web.openApp(1280);
   const table = frame.getByRole('table', { name: "The workspace's companies" });
   await table.getByRole('link', { name: 'Globex' }).waitFor();
   await checkPage(t, page, frame, 'the list');
@@ -123,7 +112,7 @@ test.serial('at 1280 px: sign in, open Companies, add a company, edit it, change
 });
 
 test.serial('at 375 px: the list and a company read on a phone; a company is deleted after the shell asks', async (t) => {
-  const { page, frame } = await openCompanies(375);
+  const { page, frame } = await web.openApp(375);
   const table = frame.getByRole('table', { name: "The workspace's companies" });
   await table.getByRole('link', { name: 'Initech' }).waitFor();
   await checkPage(t, page, frame, 'the list at 375 px');

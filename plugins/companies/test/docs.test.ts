@@ -1,17 +1,5 @@
 import test from 'ava';
-import fs from 'node:fs';
-import { docSections, documentedRoutes, manifestRoutes, unnamedInDoc } from '@wpk/testing';
+import { testAppDoc } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 
-const doc = fs.readFileSync(new URL('../../../docs/apps/companies.md', import.meta.url), 'utf8');
-
-test('docs/apps/companies.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
-  t.deepEqual(documentedRoutes(doc), manifestRoutes(manifest));
-  for (const section of docSections(doc)) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
-});
-
-test('docs/apps/companies.md names every permission, every emitted event and every setting', (t) => {
-  t.deepEqual(unnamedInDoc(doc, manifest.permissions.map((permission) => permission.key)), []);
-  t.deepEqual(unnamedInDoc(doc, manifest.events.map((event) => event.action)), []);
-  t.deepEqual(unnamedInDoc(doc, Object.keys(manifest.settings.schema.properties), { quote: '"' }), []);
-});
+testAppDoc(test, { manifest, doc: new URL('../../../docs/apps/companies.md', import.meta.url), settings: { from: 'schema', quote: '"' } });

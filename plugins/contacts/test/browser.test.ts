@@ -10,44 +10,33 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { startWorld, type TestMember, type World } from '@wpk/testing';
-import { appFrame, browserContext, checkPage, launchChromium, openApp, saveScreenshot, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browseWorld, checkPage, saveScreenshot, signIn, type WorldBrowser } from '@wpk/testing/browser';
 import talk from './fixtures/talk/index.js';
 import { COMPANIES_DIR } from './helpers/world.js';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
+let web: WorldBrowser;
 let world: World;
-let browser: Browser;
 let origin: string;
 let bob: TestMember;
 let carol: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app: APP_DIR, subdomain: 'acme', apps: [COMPANIES_DIR, talk], listen: true });
+  web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', apps: [COMPANIES_DIR, talk], listen: true }), { link: 'Contacts', slug: 'contacts', ready: 'contacts-list' });
+  ({ world, origin } = web);
   await world.workspace.install('companies');
-  origin = world.platform.url('acme', '');
   bob = await world.workspace.member({ name: 'Bob Builder', permissions: ['contacts.contacts.read'] });
   carol = await world.workspace.member({ name: 'Carol Danvers', permissions: ['contacts.contacts.read'] });
-  browser = await launchChromium();
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
-
-/** Signs in and opens Contacts from the launcher's tile: the shell at /app/contacts/ with the app's frame. */
-async function openContacts(width: number): Promise<{ page: Page; frame: Frame }> {
-  const context = await browserContext(browser, width);
-  const page = await context.newPage();
-  return openApp(page, { origin, email: world.owner.email, link: 'Contacts', slug: 'contacts', ready: 'contacts-list' });
-}
+test.after.always(() => web?.close());
 
 const contacts = async () => ((await world.owner.request('GET', '/contacts?per_page=100')).body.data as Array<Record<string, any>>).map((contact) => [contact.display_name, contact.job_title, contact.emails.map((email: { value: string }) => email.value), contact.tags, contact.source]);
 
 test.serial('at 1280 px: sign in, open Contacts, add and edit a contact, import a vCard file, search, accept and dismiss suggestions', async (t) => {
-  const { page, frame } = await openContacts(1280);
+  const { page, frame } = await web.openApp(1280);
   await frame.getByText('No contact yet: add one, or import a vCard file.').waitFor();
   await checkPage(t, page, frame, 'the empty address book');
 
@@ -125,7 +114,7 @@ test.serial('at 1280 px: sign in, open Contacts, add and edit a contact, import 
 });
 
 test.serial('at 375 px: the address book and a contact read on a phone; a contact is deleted after the shell asks', async (t) => {
-  const { page, frame } = await openContacts(375);
+  const { page, frame } = await web.openApp(375);
   const table = frame.getByRole('table', { name: 'Everyone in the address book' });
   await table.getByRole('link', { name: 'Grace Hopper' }).waitFor();
   await checkPage(t, page, frame, 'the address book at 375 px');
@@ -153,8 +142,7 @@ test.serial("a contact's company is an MRN chip resolved through the shell's sea
   const company = (await world.owner.request('POST', '/companies', { name: 'Initrode' })).body.data;
   const contact = (await world.owner.request('POST', '/contacts', { given_name: 'Milton', family_name: 'Waddams', company_mrn: company.mrn })).body.data;
 
-  const context = await browserContext(browser, 1280);
-  const page = await context.newPage();
+  const page = await web.newPage();
   await signIn(page, origin, world.owner.email);
   await page.goto(`${origin}/app/contacts/contacts/${contact.id}`);
   const frame = await appFrame(page, 'contacts-contact');
@@ -166,11 +154,10 @@ test.serial("a contact's company is an MRN chip resolved through the shell's sea
   await page.waitForURL(`${origin}/app/companies/companies/${company.id}`);
   const companies = await appFrame(page, 'companies-company');
   await companies.getByRole('heading', { name: 'Initrode', level: 1 }).waitFor();
-  await context.close();
+  await page.context().close();
 
   // Bob reads contacts but not companies: the chip names no company, only the kind of record.
-  const bobContext = await browserContext(browser, 1280);
-  const bobPage = await bobContext.newPage();
+  const bobPage = await web.newPage();
   await signIn(bobPage, origin, bob.email);
   await bobPage.goto(`${origin}/app/contacts/contacts/${contact.id}`);
   const bobFrame = await appFrame(bobPage, 'contacts-contact');
@@ -180,5 +167,5 @@ test.serial("a contact's company is an MRN chip resolved through the shell's sea
   t.is(await hidden.getByRole('link').count(), 0);
   t.is(await bobFrame.getByText('Initrode').count(), 0);
   await checkPage(t, bobPage, bobFrame, 'a contact whose company the member may not see');
-  await bobContext.close();
+  await bobPage.context().close();
 });

@@ -14,25 +14,20 @@ import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { startWorld, type World } from '@wpk/testing';
-import { appFrame, browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browseWorld, checkPage, dismissToasts, saveScreenshot, type Frame, type WorldBrowser } from '@wpk/testing/browser';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
+let web: WorldBrowser;
 let world: World;
-let browser: Browser;
-let origin: string;
 
 test.before(async () => {
-  world = await startWorld({ app: APP_DIR, subdomain: 'acme', listen: true });
-  origin = world.platform.url('acme', '');
-  browser = await launchChromium();
+  web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', listen: true }), { link: 'Files', exact: true, slug: 'files', ready: 'files-drive' });
+  ({ world } = web);
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
+test.after.always(() => web?.close());
 
 /** A PNG of `size` × `size` pixels in one colour (a real picture for the preview). */
 function png(size: number, [r, g, b]: [number, number, number]): Buffer {
@@ -63,25 +58,12 @@ function png(size: number, [r, g, b]: [number, number, number]): Buffer {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-/** Dismisses the shell's toasts (before a screenshot). */
-async function dismissToasts(page: Page): Promise<void> {
-  const dismiss = page.getByRole('button', { name: 'Dismiss' });
-  while ((await dismiss.count()) > 0) await dismiss.first().click();
-}
-
-/** Signs in (the owner unless told) and opens Files from the launcher's tile: the shell at /app/files/ with the app's frame. */
-async function openFiles(width: number, email = world.owner.email): Promise<{ page: Page; frame: Frame }> {
-  const context = await browserContext(browser, width);
-  const page = await context.newPage();
-  return openApp(page, { origin, email, link: 'Files', exact: true, slug: 'files', ready: 'files-drive' });
-}
-
 /** The names in a folder (null: the root), as the API lists them. */
 const names = async (folderId: string | null) => ((await world.owner.request('GET', `/files${folderId ? `?folder_id=${folderId}` : ''}`)).body.data as Array<{ name: string }>).map((item) => item.name);
 const rows = (frame: Frame) => frame.locator('tbody th[scope="row"] a');
 
 test.serial('at 1280 px: sign in, open Files, make a folder, upload into it, rename, move, trash and restore', async (t) => {
-  const { page, frame } = await openFiles(1280);
+  const { page, frame } = await web.openApp(1280);
   await frame.getByText('This folder is empty: upload files or make a folder.').waitFor();
   await checkPage(t, page, frame, 'an empty drive');
 
@@ -158,7 +140,7 @@ test.serial('at 1280 px: preview a picture, a new version and an old one restore
   const dana = await world.member(FILES_KEYS, { name: 'Dana Scully' });
   const fox = await world.member(FILES_KEYS, { name: 'Fox Mulder' });
   t.is(await upload(fox, 'handbook.txt', 'Welcome aboard.\n'), 200);
-  const { page, frame } = await openFiles(1280);
+  const { page, frame } = await web.openApp(1280);
   await frame.getByRole('link', { name: 'Reports/' }).click();
   await frame.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
   await frame.getByLabel('Upload to Reports').setInputFiles([{ name: 'chart.png', mimeType: 'image/png', buffer: png(96, [47, 128, 237]) }]);
@@ -217,7 +199,7 @@ test.serial('at 1280 px: preview a picture, a new version and an old one restore
   await page.context().close();
 
   // Dana finds the file under Shared with me; the offboarding is not hers: no tab, and its path says why.
-  const other = await openFiles(1280, dana.email);
+  const other = await web.openApp(1280, { email: dana.email });
   await other.frame.getByRole('link', { name: 'Shared with me' }).click();
   await other.frame.getByRole('table', { name: 'Shared with you, newest first' }).getByRole('link', { name: 'Q3 report.txt' }).waitFor();
   t.is(await other.frame.getByRole('link', { name: 'Offboarding' }).count(), 0);
@@ -231,7 +213,7 @@ test.serial('at 1280 px: preview a picture, a new version and an old one restore
 });
 
 test.serial('at 375 px: the drive and a folder read on a phone', async (t) => {
-  const { page, frame } = await openFiles(375);
+  const { page, frame } = await web.openApp(375);
   await frame.getByRole('link', { name: 'Reports/' }).waitFor();
   await checkPage(t, page, frame, 'the drive at 375 px');
   await frame.getByRole('link', { name: 'Reports/' }).click();

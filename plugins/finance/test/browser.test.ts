@@ -16,46 +16,29 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type World } from '@wpk/testing';
-import { browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
+let web: WorldBrowser;
 let world: World;
-let browser: Browser;
 let origin: string;
 
 test.before(async () => {
-  world = await startWorld({ app: APP_DIR, subdomain: 'acme', listen: true });
+  web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', listen: true }), { link: 'Finance', slug: 'finance', ready: 'finance-bills' });
+  ({ world, origin } = web);
   // The install event, as the platform's worker delivers it: the default chart is seeded.
   await world.deliver('system.app.installed', { app_slug: 'finance', installed_by: world.owner.id });
-  origin = world.platform.url('acme', '');
-  browser = await launchChromium();
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
-
-/** Signs in and opens Finance from the launcher's tile: the shell at /app/finance/ with the app's frame. */
-async function openFinance(width: number, email = world.owner.email): Promise<{ page: Page; frame: Frame }> {
-  const context = await browserContext(browser, width);
-  const page = await context.newPage();
-  return openApp(page, { origin, email, link: 'Finance', slug: 'finance', ready: 'finance-bills' });
-}
-
-/** Dismisses the shell's toasts, so a screenshot shows the screen under them. */
-async function dismissToasts(page: Page): Promise<void> {
-  const buttons = page.getByRole('button', { name: 'Dismiss' });
-  while ((await buttons.count()) > 0) await buttons.first().click();
-}
+test.after.always(() => web?.close());
 
 /** A day `days` from today (UTC, the server's and this machine's calendar) as `YYYY-MM-DD`. */
 const dayFrom = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, record a bill with two items and a tax, approve it, and find it in the payables aging and budget vs actual', async (t) => {
-  const { page, frame } = await openFinance(1280);
+  const { page, frame } = await web.openApp(1280);
   await frame.getByText('No bill yet: record the first one.').waitFor();
   await checkPage(t, page, frame, 'no bill yet');
 
@@ -227,7 +210,7 @@ test.serial('at 1280 px: sign in, open Finance, add accounts and a budget, recor
 });
 
 test.serial('at 375 px: the bills, the bill editor, a bill and the payables aging read on a phone', async (t) => {
-  const { page, frame } = await openFinance(375);
+  const { page, frame } = await web.openApp(375);
   await frame.getByRole('link', { name: 'Cloud servers' }).waitFor();
   await checkPage(t, page, frame, 'the bills at 375 px');
   await frame.getByRole('link', { name: 'New bill' }).click();
@@ -281,7 +264,7 @@ test.serial('a member who may record and edit bills but not approve them: Approv
   // Nothing the front-end can read tells it the member's keys (docs/apps/finance.md, "Permissions"): the server's 403 is what the member sees.
   const clerk = await world.member(['finance.bills.read', 'finance.bills.create', 'finance.bills.edit']);
   const [draft] = ok(await world.owner.request('GET', '/finance/bills?status=draft')) as Array<Record<string, any>>;
-  const { page, frame } = await openFinance(1280, clerk.email);
+  const { page, frame } = await web.openApp(1280, { email: clerk.email });
   await frame.getByRole('link', { name: 'Licences' }).click();
   await frame.getByText('State: Draft').waitFor();
   await frame.getByRole('button', { name: 'Approve' }).click();

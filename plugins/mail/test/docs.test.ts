@@ -1,20 +1,9 @@
 import test from 'ava';
-import fs from 'node:fs';
-import { docSections, documentedRoutes, manifestRoutes, unnamedInDoc } from '@wpk/testing';
+import { testAppDoc } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { OWNERSHIP_PREFIX, ownershipValue } from '../src/services/dns-records.js';
 
-const doc = fs.readFileSync(new URL('../../../docs/apps/mail.md', import.meta.url), 'utf8');
-
-test('docs/apps/mail.md documents every route of the authorization table, each with a curl example, and nothing else', (t) => {
-  t.deepEqual(documentedRoutes(doc), manifestRoutes(manifest));
-  for (const section of docSections(doc)) t.regex(section, /```sh\ncurl /, section.split('\n')[0]);
-});
-
-test('docs/apps/mail.md lists every permission and every emitted event', (t) => {
-  t.deepEqual(unnamedInDoc(doc, manifest.permissions.map((permission) => permission.key), { grouped: 'bare' }), []);
-  t.deepEqual(unnamedInDoc(doc, manifest.events.map((event) => event.action), { grouped: 'quoted' }), []);
-});
+const doc = testAppDoc(test, { manifest, doc: new URL('../../../docs/apps/mail.md', import.meta.url), permissions: { grouped: 'bare' }, events: { grouped: 'quoted' } });
 
 test('docs/apps/mail.md explains the DNS set-up: the five records and how they are judged', (t) => {
   t.regex(doc, /^### DNS set-up$/m);

@@ -1,8 +1,7 @@
 import test from 'ava';
-import { checkMatrixRows, ok, startWorld, type TestMember, type World } from '@wpk/testing';
+import { checkMatrixRows, ok, type TestMember, type World } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
-import app from '../src/index.js';
-import { ALL_KEYS } from './helpers/world.js';
+import { ALL_KEYS, roomsWorld } from './helpers/world.js';
 
 let world: World;
 let ann: TestMember;
@@ -12,10 +11,7 @@ const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const path = (roomId: string, member: TestMember | string) => `/rooms/${roomId}/members/${encodeURIComponent(typeof member === 'string' ? member : member.mrn)}`;
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'rooms', memberKeys: ALL_KEYS });
-  ann = await world.member();
-  bob = await world.member();
-  cid = await world.member(['rooms.rooms.read', 'rooms.sessions.join']);
+  ({ world, ann, bob, cid } = await roomsWorld('rooms'));
 });
 
 test.after.always(() => world?.close());

@@ -1,22 +1,16 @@
 import test from 'ava';
-import { ok, startWorld, type TestMember, type World } from '@wpk/testing';
-import app from '../src/index.js';
-import { ALL_KEYS, openSignaling } from './helpers/world.js';
+import { listenForSockets, ok, type TestMember, type World, type WorldSockets } from '@wpk/testing';
+import { roomsWorld } from './helpers/world.js';
 
 let world: World;
-let url: string;
+let sockets: WorldSockets;
 let ann: TestMember;
 let bob: TestMember;
 let cid: TestMember;
-const secrets = new Map<string, string>();
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'roomcalls', memberKeys: ALL_KEYS });
-  url = await world.platform.runtime.start();
-  ann = await world.member();
-  bob = await world.member();
-  cid = await world.member(['rooms.rooms.read', 'rooms.sessions.join']);
-  for (const member of [ann, bob, cid]) secrets.set(member.id, (await member.apiKey()).secret);
+  ({ world, ann, bob, cid } = await roomsWorld('roomcalls'));
+  sockets = await listenForSockets(world);
 });
 test.after.always(() => world?.close());
 
@@ -123,9 +117,9 @@ test.serial('the signaling socket admits to a room\'s session only who joined it
   const room = ok(await ann.post('/rooms', { name: 'Wired', members: [{ member_mrn: bob.mrn, role: 'moderator' }] }));
   const priv = ok(await bob.post('/rooms', { name: 'Wired private', visibility: 'private' }));
   const session = `rooms/rooms/${room.id}`;
-  const annSocket = await openSignaling(url, 'roomcalls', secrets.get(ann.id)!);
-  const bobSocket = await openSignaling(url, 'roomcalls', secrets.get(bob.id)!);
-  const cidSocket = await openSignaling(url, 'roomcalls', secrets.get(cid.id)!);
+  const annSocket = await sockets.connect(ann, { path: '/signaling' });
+  const bobSocket = await sockets.connect(bob, { path: '/signaling' });
+  const cidSocket = await sockets.connect(cid, { path: '/signaling' });
   try {
     annSocket.send({ type: 'join', session, ref: 'early' });
     t.deepEqual(await annSocket.next(), { type: 'error', ref: 'early', session, status: 403, error: `You may not join ${session}` });

@@ -7,26 +7,22 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type World } from '@wpk/testing';
-import { accessibilityViolations, appFrame, browserContext, cspViolations, launchChromium, type Browser } from '@wpk/testing/browser';
+import { accessibilityViolations, appFrame, browseWorld, cspViolations, type WorldBrowser } from '@wpk/testing/browser';
 
 const TASKS_DIR = fileURLToPath(new URL('..', import.meta.url));
 const FILES_DIR = fileURLToPath(new URL('../../files', import.meta.url));
 
+let web: WorldBrowser;
 let world: World;
-let browser: Browser;
 let origin: string;
 
 test.before(async () => {
-  world = await startWorld({ app: TASKS_DIR, apps: [FILES_DIR], subdomain: 'attach', listen: true, install: { access_policy: 'roles' } });
+  web = await browseWorld(startWorld({ app: TASKS_DIR, apps: [FILES_DIR], subdomain: 'attach', listen: true, install: { access_policy: 'roles' } }));
+  ({ world, origin } = web);
   await world.workspace.install('files');
-  origin = world.platform.url('attach', '');
-  browser = await launchChromium();
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
+test.after.always(() => web?.close());
 
 /** Uploads a file as the owner through the API and its signed link; answers the file's id. */
 async function upload(name: string, body: string): Promise<string> {
@@ -42,8 +38,7 @@ test.serial("a task's files are chosen in the shell's file picker and open in Fi
   const board = ok(await world.owner.post('/boards', { title: 'Launch' }));
   const task = ok(await world.owner.post('/tasks', { title: 'Write the launch post', board_id: board.id }));
 
-  const context = await browserContext(browser, 1280);
-  const page = await context.newPage();
+  const page = await web.newPage();
   await page.goto(`${origin}/login`);
   await page.getByLabel('Email').fill(world.owner.email);
   await page.getByLabel('Password').fill('harness-password-1');
@@ -86,5 +81,5 @@ test.serial("a task's files are chosen in the shell's file picker and open in Fi
   await frame.getByRole('link', { name: 'launch-brief.txt' }).click();
   await page.waitForURL(`${origin}/app/files/files/${brief}`);
   await appFrame(page, 'files-drive');
-  await context.close();
+  await page.context().close();
 });

@@ -5,31 +5,26 @@
  * back on its own and catches up with what changed meanwhile (the socket resumes with `since`).
  */
 import test from 'ava';
-import { appFrame, browserContext, cspViolations, launchChromium, signIn, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browseWorld, cspViolations, signIn, type Frame, type Page, type WorldBrowser } from '@wpk/testing/browser';
 import { ok } from '@wpk/testing';
 import { tasksWorld, type Caller, type World } from './helpers/world.js';
 
+let web: WorldBrowser;
 let world: World;
-let browser: Browser;
 let origin: string;
 let colleague: Caller;
 
 test.before(async () => {
-  world = await tasksWorld('livecorp', { listen: true });
-  origin = world.platform.url('livecorp', '');
+  web = await browseWorld(tasksWorld('livecorp', { listen: true }));
+  ({ world, origin } = web);
   colleague = await world.member(['tasks.boards.read', 'tasks.tasks.read', 'tasks.tasks.create', 'tasks.tasks.edit'], { name: 'Colleague' });
-  browser = await launchChromium();
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
+test.after.always(() => web?.close());
 
 /** Signs `email` in, in a profile of its own, and opens the board's page. */
 async function openBoard(email: string, boardId: string): Promise<{ page: Page; frame: Frame }> {
-  const context = await browserContext(browser, 1280);
-  const page = await context.newPage();
+  const page = await web.newPage();
   await signIn(page, origin, email);
   await page.goto(`${origin}/app/tasks/boards/${boardId}`);
   const frame = await appFrame(page, 'tasks-board');

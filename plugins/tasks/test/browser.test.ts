@@ -8,32 +8,21 @@
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { appFrame, browserContext, checkPage, launchChromium, openApp, saveScreenshot, type Browser, type Frame, type Page } from '@wpk/testing/browser';
+import { appFrame, browseWorld, checkPage, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 import { tasksWorld, type World } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
+let web: WorldBrowser;
 let world: World;
-let browser: Browser;
 let origin: string;
 
 test.before(async () => {
-  world = await tasksWorld('acme', { listen: true });
-  origin = world.platform.url('acme', '');
-  browser = await launchChromium();
+  web = await browseWorld(tasksWorld('acme', { listen: true }), { link: 'Tasks', slug: 'tasks', ready: 'tasks-boards' });
+  ({ world, origin } = web);
 });
 
-test.after.always(async () => {
-  await browser?.close();
-  await world?.close();
-});
-
-/** Signs in and opens Tasks from the launcher's tile: the shell at /app/tasks/ with the app's frame. */
-async function openTasks(width: number): Promise<{ page: Page; frame: Frame }> {
-  const context = await browserContext(browser, width);
-  const page = await context.newPage();
-  return openApp(page, { origin, email: world.owner.email, link: 'Tasks', slug: 'tasks', ready: 'tasks-boards' });
-}
+test.after.always(() => web?.close());
 
 const taskIn = async (key: string) => {
   const tasks = (await world.owner.request('GET', '/tasks?per_page=100')).body.data as Array<{ key: string; lane: string; id: string }>;
@@ -41,7 +30,7 @@ const taskIn = async (key: string) => {
 };
 
 test.serial('at 1280 px: sign in, open Tasks, make a board, add a task, drag it and move it by keyboard, comment', async (t) => {
-  const { page, frame } = await openTasks(1280);
+  const { page, frame } = await web.openApp(1280);
   await checkPage(t, page, frame, 'boards, empty');
 
   await frame.getByLabel('Title').fill('Launch');
@@ -91,7 +80,7 @@ test.serial('at 1280 px: sign in, open Tasks, make a board, add a task, drag it 
 });
 
 test.serial('at 375 px: the board reads on a phone, and a task moves by keyboard', async (t) => {
-  const { page, frame } = await openTasks(375);
+  const { page, frame } = await web.openApp(375);
   await checkPage(t, page, frame, 'boards at 375 px');
   await frame.getByRole('link', { name: 'Launch' }).click();
   await frame.getByRole('heading', { name: 'Launch', level: 1 }).waitFor();
