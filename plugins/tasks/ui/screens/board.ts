@@ -129,7 +129,8 @@ export class TasksBoard extends LitElement {
       const task = (await kit().client.tasks.postTasks({ body: { title, board_id: this.boardId } })).data as Task;
       input.value = '';
       this.generation++;
-      this.tasks = [...this.tasks, task];
+      // A live reload may have shown the task already (the commit's event can overtake this answer).
+      this.tasks = [...this.tasks.filter((held) => held.id !== task.id), task];
       this.say(`${task.key} added to ${task.lane}`);
     } catch (error) {
       void kit().bridge.toast(errorText(error), 'danger');
