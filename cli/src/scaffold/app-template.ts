@@ -232,24 +232,23 @@ import { search } from './search.js';
 /** ${name}: the app as the platform loads it. */
 export default defineApp(manifest, { routes, migrations, models, subscriptions, search });
 `,
-    'src/models/index.ts': `import { DataTypes, defineModel } from '@wpk/sdk';
+    'src/models/index.ts': `import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
-/** One item (a row of the app's own \`items\` table). */
-export interface Item {
-  id: string;
-  title: string;
-  created_by: string;
-  created_at: Date;
-}
-
-/** The app's models, as \`ctx.db\` hands them out (scoped to the request's workspace). */
+/**
+ * The app's models, as \`ctx.db\` hands them out (scoped to the request's workspace). Each column
+ * is declared once; the row type is inferred from the columns (\`created_at\` / \`updated_at\` added).
+ */
 export const models = {
-  items: defineModel<Item>('items', {
-    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-    title: { type: DataTypes.STRING(200), allowNull: false },
-    created_by: { type: DataTypes.STRING(200), allowNull: false },
+  items: defineModel('items', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    /** What the item is called. */
+    title: column.string(200),
+    created_by: column.string(200),
   }),
 };
+
+/** One item (a row of the app's own \`items\` table). */
+export type Item = DeclaredRow<typeof models.items>;
 
 export type Models = typeof models;
 `,

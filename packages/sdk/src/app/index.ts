@@ -1,5 +1,6 @@
 export * from './context.js';
 export * from './models.js';
+export { column, Column, type ColumnMap, type ColumnValue } from './columns.js';
 export * from './routes.js';
 export * from './storage.js';
 export { contentDisposition } from './content-disposition.js';

@@ -1,3 +1,4 @@
+import { Column, type ColumnMap, type ColumnValue } from './columns.js';
 import type { CountOptions, DestroyOptions, FindOptions, ModelAttributeColumnOptions, DataType, UpdateOptions, WhereOptions, ModelIndexesOptions } from 'sequelize';
 
 /** A column of a model: a Sequelize data type, or its full column options. */
@@ -62,12 +63,30 @@ export interface ModelDeclaration<A extends object = Record<string, unknown>> {
   readonly __row?: A;
 }
 
-/** Declares a model of the app: `defineModel<Greeting>('greetings', { id: {...}, text: DataTypes.STRING })`. */
-export function defineModel<A extends object = Record<string, unknown>>(table: string, columns: Record<string, ModelColumn>, options: ModelDeclarationOptions = {}): ModelDeclaration<A> {
+/** The row type typed columns give: each column's value, plus `created_at` / `updated_at` unless `timestamps: false`. */
+export type RowOfColumns<C extends ColumnMap, O extends ModelDeclarationOptions = ModelDeclarationOptions> = Simplify<
+  { -readonly [K in keyof C]: ColumnValue<C[K]> } & (O extends { timestamps: false } ? unknown : { created_at: Date; updated_at: Date })
+>;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * Declares a model of the app from typed columns; the row type is inferred from them:
+ * `defineModel('greetings', { id: column.uuid().primaryKey().defaultRandom(), text: column.string(200) })`
+ * (see `column`). The older form, a Sequelize column map and the row type given,
+ * `defineModel<Greeting>('greetings', { text: { type: DataTypes.STRING(200), allowNull: false } })`, still works.
+ */
+export function defineModel<C extends ColumnMap, const O extends ModelDeclarationOptions = { timestamps?: true }>(table: string, columns: C, options?: O): ModelDeclaration<RowOfColumns<C, O>>;
+export function defineModel<A extends object = Record<string, unknown>>(table: string, columns: Record<string, ModelColumn>, options?: ModelDeclarationOptions): ModelDeclaration<A>;
+export function defineModel(table: string, columns: Record<string, ModelColumn | Column<unknown>>, options: ModelDeclarationOptions = {}): ModelDeclaration {
   if (!/^[a-z][a-z0-9_]*$/.test(table)) throw new TypeError(`defineModel: table "${table}" must be lowercase letters, digits and _`);
   if ('workspace_id' in columns) throw new TypeError(`defineModel(${table}): workspace_id is added by the runtime; do not declare it`);
-  return { kind: 'wpk.model', table, columns, options };
+  const resolved = Object.fromEntries(Object.entries(columns).map(([name, spec]) => [name, spec instanceof Column ? spec.options(name) : spec]));
+  return { kind: 'wpk.model', table, columns: resolved, options };
 }
+
+/** The row shape a model declares, without the `workspace_id` every row also has (`RowOf` adds it): `type Chat = DeclaredRow<typeof chats>`. */
+export type DeclaredRow<D> = D extends ModelDeclaration<infer A> ? A : never;
 
 /** The models an app declares, by the name it uses in `ctx.db`. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each model fixes its own attributes

@@ -1,28 +1,17 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** A work location; it has a geofence when latitude, longitude and radius_m are all set. */
-export interface Location {
-  id: string;
-  name: string;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  radius_m: number | null;
-  timezone: string | null;
-  creator_id: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Location = DeclaredRow<typeof locations>;
 
-export const locations = defineModel<Location>('locations', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  name: { type: DataTypes.STRING(100), allowNull: false },
-  address: { type: DataTypes.STRING(500), allowNull: true },
-  latitude: { type: DataTypes.DOUBLE, allowNull: true },
-  longitude: { type: DataTypes.DOUBLE, allowNull: true },
-  radius_m: { type: DataTypes.INTEGER, allowNull: true },
-  timezone: { type: DataTypes.STRING(64), allowNull: true },
-  creator_id: { type: DataTypes.UUID, allowNull: false },
+export const locations = defineModel('locations', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  name: column.string(100),
+  address: column.string(500).nullable(),
+  latitude: column.double().nullable(),
+  longitude: column.double().nullable(),
+  radius_m: column.integer().nullable(),
+  timezone: column.string(64).nullable(),
+  creator_id: column.uuid(),
 });
 
 /** Where a member was when clocking (as the device reported it), and how far from the location's centre. */
@@ -34,57 +23,34 @@ export interface Position {
 }
 
 /** One stretch of work of a member: clocked in (open) until clocked out. */
-export interface Attendance {
-  id: string;
-  member_id: string;
-  member_name: string | null;
-  location_id: string | null;
-  location_name: string | null;
-  /** The time zone whose calendar `work_date` is read in (the location's, else the settings'). */
-  timezone: string;
-  /** The calendar day the attendance counts on: its check-in's date in `timezone`. */
-  work_date: string;
-  check_in_at: Date;
-  check_out_at: Date | null;
-  check_in_position: Position | null;
-  check_out_position: Position | null;
-  source: 'clock' | 'manual';
-  corrected: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Attendance = DeclaredRow<typeof attendances>;
 
-export const attendances = defineModel<Attendance>('attendances', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  member_id: { type: DataTypes.UUID, allowNull: false },
-  member_name: { type: DataTypes.STRING(200), allowNull: true },
-  location_id: { type: DataTypes.UUID, allowNull: true },
-  location_name: { type: DataTypes.STRING(100), allowNull: true },
-  timezone: { type: DataTypes.STRING(64), allowNull: false },
-  work_date: { type: DataTypes.DATEONLY, allowNull: false },
-  check_in_at: { type: DataTypes.DATE, allowNull: false },
-  check_out_at: { type: DataTypes.DATE, allowNull: true },
-  check_in_position: { type: DataTypes.JSONB, allowNull: true },
-  check_out_position: { type: DataTypes.JSONB, allowNull: true },
-  source: { type: DataTypes.STRING(10), allowNull: false },
-  corrected: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+export const attendances = defineModel('attendances', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  member_id: column.uuid(),
+  member_name: column.string(200).nullable(),
+  location_id: column.uuid().nullable(),
+  location_name: column.string(100).nullable(),
+  /** The time zone whose calendar `work_date` is read in (the location's, else the settings'). */
+  timezone: column.string(64),
+  /** The calendar day the attendance counts on: its check-in's date in `timezone`. */
+  work_date: column.dateOnly(),
+  check_in_at: column.date(),
+  check_out_at: column.date().nullable(),
+  check_in_position: column.json<Position>().nullable(),
+  check_out_position: column.json<Position>().nullable(),
+  source: column.string(10).of<'clock' | 'manual'>(),
+  corrected: column.boolean().default(false),
 });
 
 /** A break inside an attendance (open while end_at is null). */
-export interface Break {
-  id: string;
-  attendance_id: string;
-  start_at: Date;
-  end_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Break = DeclaredRow<typeof breaks>;
 
-export const breaks = defineModel<Break>('breaks', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  attendance_id: { type: DataTypes.UUID, allowNull: false },
-  start_at: { type: DataTypes.DATE, allowNull: false },
-  end_at: { type: DataTypes.DATE, allowNull: true },
+export const breaks = defineModel('breaks', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  attendance_id: column.uuid(),
+  start_at: column.date(),
+  end_at: column.date().nullable(),
 });
 
 /** The times of an attendance as a correction saw them (ISO instants). */
@@ -96,30 +62,18 @@ export interface AttendanceTimes {
 }
 
 /** One manager correction: the times before and after, who and why (the audit trail; never edited). */
-export interface Correction {
-  id: string;
-  attendance_id: string;
-  member_id: string;
-  kind: 'edited' | 'created';
-  before: AttendanceTimes | null;
-  after: AttendanceTimes;
-  changed_fields: string[];
-  reason: string;
-  corrected_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Correction = DeclaredRow<typeof corrections>;
 
-export const corrections = defineModel<Correction>('corrections', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  attendance_id: { type: DataTypes.UUID, allowNull: false },
-  member_id: { type: DataTypes.UUID, allowNull: false },
-  kind: { type: DataTypes.STRING(10), allowNull: false },
-  before: { type: DataTypes.JSONB, allowNull: true },
-  after: { type: DataTypes.JSONB, allowNull: false },
-  changed_fields: { type: DataTypes.JSONB, allowNull: false },
-  reason: { type: DataTypes.STRING(500), allowNull: false },
-  corrected_by: { type: DataTypes.UUID, allowNull: false },
+export const corrections = defineModel('corrections', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  attendance_id: column.uuid(),
+  member_id: column.uuid(),
+  kind: column.string(10).of<'edited' | 'created'>(),
+  before: column.json<AttendanceTimes>().nullable(),
+  after: column.json<AttendanceTimes>(),
+  changed_fields: column.json<string[]>(),
+  reason: column.string(500),
+  corrected_by: column.uuid(),
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */

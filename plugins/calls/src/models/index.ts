@@ -1,4 +1,4 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** A call started at once, or one set for a time. */
 export const CALL_TYPES = ['instant', 'scheduled'] as const;
@@ -10,60 +10,36 @@ export const CALL_STATUSES = ['waiting', 'active', 'ended', 'cancelled'] as cons
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
 /** A call. `source_key` makes a call asked for by another app's event idempotent (`chat-request:{event id}`, `meeting:{id}`). */
-export interface Call {
-  id: string;
-  type: CallType;
-  mode: CallMode;
-  title: string;
-  status: CallStatus;
-  creator_id: string;
-  source_mrn: string | null;
-  source_key: string | null;
-  scheduled_at: Date | null;
-  started_at: Date | null;
-  ended_at: Date | null;
-  participant_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Call = DeclaredRow<typeof calls>;
 
-export const calls = defineModel<Call>('calls', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  type: { type: DataTypes.STRING(10), allowNull: false },
-  mode: { type: DataTypes.STRING(10), allowNull: false },
-  title: { type: DataTypes.STRING(200), allowNull: false },
-  status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'waiting' },
-  creator_id: { type: DataTypes.UUID, allowNull: false },
-  source_mrn: { type: DataTypes.STRING(200), allowNull: true },
-  source_key: { type: DataTypes.STRING(200), allowNull: true },
-  scheduled_at: { type: DataTypes.DATE, allowNull: true },
-  started_at: { type: DataTypes.DATE, allowNull: true },
-  ended_at: { type: DataTypes.DATE, allowNull: true },
-  participant_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+export const calls = defineModel('calls', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  type: column.enum(CALL_TYPES, 10),
+  mode: column.enum(CALL_MODES, 10),
+  title: column.string(200),
+  status: column.enum(CALL_STATUSES, 10).default('waiting'),
+  creator_id: column.uuid(),
+  source_mrn: column.string(200).nullable(),
+  source_key: column.string(200).nullable(),
+  scheduled_at: column.date().nullable(),
+  started_at: column.date().nullable(),
+  ended_at: column.date().nullable(),
+  participant_count: column.integer().default(0),
 });
 
 export const PARTICIPANT_ROLES = ['host', 'participant'] as const;
 export type ParticipantRole = (typeof PARTICIPANT_ROLES)[number];
 
 /** A member invited to a call; `joined_at` is set while they are in its session. */
-export interface Participant {
-  call_id: string;
-  member_id: string;
-  role: ParticipantRole;
-  joined_at: Date | null;
-  first_joined_at: Date | null;
-  left_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Participant = DeclaredRow<typeof participants>;
 
-export const participants = defineModel<Participant>('participants', {
-  call_id: { type: DataTypes.UUID, primaryKey: true },
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  role: { type: DataTypes.STRING(12), allowNull: false, defaultValue: 'participant' },
-  joined_at: { type: DataTypes.DATE, allowNull: true },
-  first_joined_at: { type: DataTypes.DATE, allowNull: true },
-  left_at: { type: DataTypes.DATE, allowNull: true },
+export const participants = defineModel('participants', {
+  call_id: column.uuid().primaryKey(),
+  member_id: column.uuid().primaryKey(),
+  role: column.enum(PARTICIPANT_ROLES, 12).default('participant'),
+  joined_at: column.date().nullable(),
+  first_joined_at: column.date().nullable(),
+  left_at: column.date().nullable(),
 });
 
 /** `uploading` until completed (`ready`) or aborted. */
@@ -72,30 +48,18 @@ export type RecordingStatus = (typeof RECORDING_STATUSES)[number];
 export const RECORDING_TYPES = ['video/webm', 'audio/webm', 'video/mp4', 'audio/mp4', 'audio/ogg'] as const;
 
 /** A recording of a call: a file of the app's storage under `storage_key`. */
-export interface Recording {
-  id: string;
-  call_id: string;
-  status: RecordingStatus;
-  storage_key: string;
-  content_type: string;
-  recorder_id: string;
-  duration_seconds: number | null;
-  size_bytes: number | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Recording = DeclaredRow<typeof recordings>;
 
-export const recordings = defineModel<Recording>('recordings', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  call_id: { type: DataTypes.UUID, allowNull: false },
-  status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'uploading' },
-  storage_key: { type: DataTypes.STRING(300), allowNull: false },
-  content_type: { type: DataTypes.STRING(40), allowNull: false },
-  recorder_id: { type: DataTypes.UUID, allowNull: false },
-  duration_seconds: { type: DataTypes.INTEGER, allowNull: true },
-  size_bytes: { type: DataTypes.BIGINT, allowNull: true, get(this: { getDataValue(key: string): unknown }) { const value = this.getDataValue('size_bytes'); return value === null ? null : Number(value); } },
-  completed_at: { type: DataTypes.DATE, allowNull: true },
+export const recordings = defineModel('recordings', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  call_id: column.uuid(),
+  status: column.enum(RECORDING_STATUSES, 10).default('uploading'),
+  storage_key: column.string(300),
+  content_type: column.string(40),
+  recorder_id: column.uuid(),
+  duration_seconds: column.integer().nullable(),
+  size_bytes: column.bigint().nullable(),
+  completed_at: column.date().nullable(),
 });
 
 export const models = { calls, participants, recordings };

@@ -1,150 +1,90 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** A whiteboard. Its objects live in its Yjs document (board_documents + board_updates). */
-export interface Board {
-  id: string;
-  name: string;
-  description: string;
-  creator_id: string;
-  /** How many objects the document held after its last change. */
-  object_count: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Board = DeclaredRow<typeof boards>;
 
-export const boards = defineModel<Board>('boards', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  name: { type: DataTypes.STRING(200), allowNull: false },
-  description: { type: DataTypes.STRING(2000), allowNull: false, defaultValue: '' },
-  creator_id: { type: DataTypes.UUID, allowNull: false },
-  object_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+export const boards = defineModel('boards', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  name: column.string(200),
+  description: column.string(2000).default(''),
+  creator_id: column.uuid(),
+  /** How many objects the document held after its last change. */
+  object_count: column.integer().default(0),
 });
 
 /** A board's Yjs snapshot: every update merged so far. */
-export interface BoardDocument {
-  board_id: string;
-  snapshot: Buffer;
-  created_at: Date;
-  updated_at: Date;
-}
+export type BoardDocument = DeclaredRow<typeof boardDocuments>;
 
-export const boardDocuments = defineModel<BoardDocument>('board_documents', {
-  board_id: { type: DataTypes.UUID, primaryKey: true },
-  snapshot: { type: DataTypes.BLOB, allowNull: false },
+export const boardDocuments = defineModel('board_documents', {
+  board_id: column.uuid().primaryKey(),
+  snapshot: column.blob(),
 });
 
 /** A Yjs update applied to a board and not yet merged into its snapshot. */
-export interface BoardUpdate {
-  id: string;
-  board_id: string;
-  data: Buffer;
-  member_id: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type BoardUpdate = DeclaredRow<typeof boardUpdates>;
 
-export const boardUpdates = defineModel<BoardUpdate>('board_updates', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  board_id: { type: DataTypes.UUID, allowNull: false },
-  data: { type: DataTypes.BLOB, allowNull: false },
-  member_id: { type: DataTypes.UUID, allowNull: false },
+export const boardUpdates = defineModel('board_updates', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  board_id: column.uuid(),
+  data: column.blob(),
+  member_id: column.uuid(),
 });
 
 /** A comment on one object of a board. */
-export interface Comment {
-  id: string;
-  board_id: string;
-  object_id: string;
-  body: string;
-  author_id: string;
-  edited_at: Date | null;
-  resolved_at: Date | null;
-  resolved_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Comment = DeclaredRow<typeof comments>;
 
-export const comments = defineModel<Comment>('comments', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  board_id: { type: DataTypes.UUID, allowNull: false },
-  object_id: { type: DataTypes.STRING(100), allowNull: false },
-  body: { type: DataTypes.TEXT, allowNull: false },
-  author_id: { type: DataTypes.UUID, allowNull: false },
-  edited_at: { type: DataTypes.DATE, allowNull: true },
-  resolved_at: { type: DataTypes.DATE, allowNull: true },
-  resolved_by: { type: DataTypes.UUID, allowNull: true },
+export const comments = defineModel('comments', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  board_id: column.uuid(),
+  object_id: column.string(100),
+  body: column.text(),
+  author_id: column.uuid(),
+  edited_at: column.date().nullable(),
+  resolved_at: column.date().nullable(),
+  resolved_by: column.uuid().nullable(),
 });
 
 export const SESSION_STATUSES = ['open', 'closed'] as const;
 
 /** A voting session: each member has `votes_per_member` votes to put on the board's objects. */
-export interface VoteSession {
-  id: string;
-  board_id: string;
-  title: string;
-  votes_per_member: number;
-  allow_multiple: boolean;
-  status: (typeof SESSION_STATUSES)[number];
-  started_by: string;
-  closed_at: Date | null;
-  closed_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type VoteSession = DeclaredRow<typeof voteSessions>;
 
-export const voteSessions = defineModel<VoteSession>('vote_sessions', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  board_id: { type: DataTypes.UUID, allowNull: false },
-  title: { type: DataTypes.STRING(200), allowNull: false, defaultValue: '' },
-  votes_per_member: { type: DataTypes.INTEGER, allowNull: false },
-  allow_multiple: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-  status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'open' },
-  started_by: { type: DataTypes.UUID, allowNull: false },
-  closed_at: { type: DataTypes.DATE, allowNull: true },
-  closed_by: { type: DataTypes.UUID, allowNull: true },
+export const voteSessions = defineModel('vote_sessions', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  board_id: column.uuid(),
+  title: column.string(200).default(''),
+  votes_per_member: column.integer(),
+  allow_multiple: column.boolean().default(false),
+  status: column.enum(SESSION_STATUSES, 10).default('open'),
+  started_by: column.uuid(),
+  closed_at: column.date().nullable(),
+  closed_by: column.uuid().nullable(),
 });
 
 /** One vote of a member on an object (several rows when the session allows multiple votes). */
-export interface Vote {
-  id: string;
-  session_id: string;
-  object_id: string;
-  member_id: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Vote = DeclaredRow<typeof votes>;
 
-export const votes = defineModel<Vote>('votes', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  session_id: { type: DataTypes.UUID, allowNull: false },
-  object_id: { type: DataTypes.STRING(100), allowNull: false },
-  member_id: { type: DataTypes.UUID, allowNull: false },
+export const votes = defineModel('votes', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  session_id: column.uuid(),
+  object_id: column.string(100),
+  member_id: column.uuid(),
 });
 
 export const EXPORT_TARGETS = ['png', 'svg', 'pdf'] as const;
 export type ExportTarget = (typeof EXPORT_TARGETS)[number];
 
 /** A rendered export of a board, one per target, kept in the app's storage. */
-export interface BoardExport {
-  board_id: string;
-  target: ExportTarget;
-  storage_key: string;
-  content_type: string;
-  size_bytes: number;
-  object_count: number;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type BoardExport = DeclaredRow<typeof exports>;
 
-export const exports = defineModel<BoardExport>('exports', {
-  board_id: { type: DataTypes.UUID, primaryKey: true },
-  target: { type: DataTypes.STRING(10), primaryKey: true },
-  storage_key: { type: DataTypes.STRING(300), allowNull: false },
-  content_type: { type: DataTypes.STRING(100), allowNull: false },
-  size_bytes: { type: DataTypes.INTEGER, allowNull: false },
-  object_count: { type: DataTypes.INTEGER, allowNull: false },
-  created_by: { type: DataTypes.UUID, allowNull: false },
+export const exports = defineModel('exports', {
+  board_id: column.uuid().primaryKey(),
+  target: column.enum(EXPORT_TARGETS, 10).primaryKey(),
+  storage_key: column.string(300),
+  content_type: column.string(100),
+  size_bytes: column.integer(),
+  object_count: column.integer(),
+  created_by: column.uuid(),
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */

@@ -1,54 +1,35 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** The kinds of chat: a conversation of two, a named or unnamed group, a public channel anyone may join. */
 export const CHAT_TYPES = ['direct', 'group', 'channel'] as const;
 export type ChatType = (typeof CHAT_TYPES)[number];
 
 /** A chat. `last_seq` is the seq of its newest message (the per-chat message counter). */
-export interface Chat {
-  id: string;
-  type: ChatType;
-  name: string | null;
-  topic: string;
-  /** Direct chats only: the two member ids, sorted and joined, so one pair has one chat. */
-  direct_key: string | null;
-  creator_id: string;
-  last_seq: number;
-  last_message_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Chat = DeclaredRow<typeof chats>;
 
-export const chats = defineModel<Chat>('chats', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  type: { type: DataTypes.STRING(10), allowNull: false },
-  name: { type: DataTypes.STRING(200), allowNull: true },
-  topic: { type: DataTypes.STRING(1000), allowNull: false, defaultValue: '' },
-  direct_key: { type: DataTypes.STRING(80), allowNull: true },
-  creator_id: { type: DataTypes.UUID, allowNull: false },
-  last_seq: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0, get(this: { getDataValue(key: string): unknown }) { return Number(this.getDataValue('last_seq')); } },
-  last_message_at: { type: DataTypes.DATE, allowNull: true },
+export const chats = defineModel('chats', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  type: column.enum(CHAT_TYPES, 10),
+  name: column.string(200).nullable(),
+  topic: column.string(1000).default(''),
+  /** Direct chats only: the two member ids, sorted and joined, so one pair has one chat. */
+  direct_key: column.string(80).nullable(),
+  creator_id: column.uuid(),
+  last_seq: column.bigint().default(0),
+  last_message_at: column.date().nullable(),
 });
 
 export const PARTICIPANT_ROLES = ['owner', 'member'] as const;
 
 /** A member taking part in a chat, with their read position (the seq of the last message read). */
-export interface Participant {
-  chat_id: string;
-  member_id: string;
-  role: (typeof PARTICIPANT_ROLES)[number];
-  muted: boolean;
-  last_read_seq: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Participant = DeclaredRow<typeof participants>;
 
-export const participants = defineModel<Participant>('participants', {
-  chat_id: { type: DataTypes.UUID, primaryKey: true },
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  role: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'member' },
-  muted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-  last_read_seq: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0, get(this: { getDataValue(key: string): unknown }) { return Number(this.getDataValue('last_read_seq')); } },
+export const participants = defineModel('participants', {
+  chat_id: column.uuid().primaryKey(),
+  member_id: column.uuid().primaryKey(),
+  role: column.enum(PARTICIPANT_ROLES, 10).default('member'),
+  muted: column.boolean().default(false),
+  last_read_seq: column.bigint().default(0),
 });
 
 /** A file a message shares: an object of the chat app's storage. */
@@ -60,86 +41,52 @@ export interface Attachment {
 }
 
 /** A message; `deleted_at` set: a tombstone (its text and file are gone). `parent_id`: a reply in that message's thread. */
-export interface Message {
-  id: string;
-  chat_id: string;
-  seq: number;
-  sender_id: string;
-  body: string;
-  parent_id: string | null;
-  reply_count: number;
-  attachment: Attachment | null;
-  mentions: string[];
-  edited_at: Date | null;
-  deleted_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Message = DeclaredRow<typeof messages>;
 
-export const messages = defineModel<Message>('messages', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  chat_id: { type: DataTypes.UUID, allowNull: false },
-  seq: { type: DataTypes.BIGINT, allowNull: false, get(this: { getDataValue(key: string): unknown }) { return Number(this.getDataValue('seq')); } },
-  sender_id: { type: DataTypes.UUID, allowNull: false },
-  body: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
-  parent_id: { type: DataTypes.UUID, allowNull: true },
-  reply_count: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-  attachment: { type: DataTypes.JSONB, allowNull: true },
-  mentions: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  edited_at: { type: DataTypes.DATE, allowNull: true },
-  deleted_at: { type: DataTypes.DATE, allowNull: true },
+export const messages = defineModel('messages', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  chat_id: column.uuid(),
+  seq: column.bigint(),
+  sender_id: column.uuid(),
+  body: column.text().default(''),
+  parent_id: column.uuid().nullable(),
+  reply_count: column.integer().default(0),
+  attachment: column.json<Attachment>().nullable(),
+  mentions: column.json<string[]>().default([]),
+  edited_at: column.date().nullable(),
+  deleted_at: column.date().nullable(),
 });
 
-export interface Reaction {
-  message_id: string;
-  member_id: string;
-  emoji: string;
-  created_at: Date;
-}
+export type Reaction = DeclaredRow<typeof reactions>;
 
-export const reactions = defineModel<Reaction>('reactions', {
-  message_id: { type: DataTypes.UUID, primaryKey: true },
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  emoji: { type: DataTypes.STRING(64), primaryKey: true },
+export const reactions = defineModel('reactions', {
+  message_id: column.uuid().primaryKey(),
+  member_id: column.uuid().primaryKey(),
+  emoji: column.string(64).primaryKey(),
 });
 
-export interface Favourite {
-  member_id: string;
-  chat_id: string;
-  created_at: Date;
-}
+export type Favourite = DeclaredRow<typeof favourites>;
 
-export const favourites = defineModel<Favourite>('favourites', {
-  member_id: { type: DataTypes.UUID, primaryKey: true },
-  chat_id: { type: DataTypes.UUID, primaryKey: true },
+export const favourites = defineModel('favourites', {
+  member_id: column.uuid().primaryKey(),
+  chat_id: column.uuid().primaryKey(),
 });
 
 /** A member's own named list of chats (a sidebar section). */
-export interface ChatList {
-  id: string;
-  member_id: string;
-  name: string;
-  position: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export type ChatList = DeclaredRow<typeof chatLists>;
 
-export const chatLists = defineModel<ChatList>('chat_lists', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  member_id: { type: DataTypes.UUID, allowNull: false },
-  name: { type: DataTypes.STRING(80), allowNull: false },
-  position: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+export const chatLists = defineModel('chat_lists', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  member_id: column.uuid(),
+  name: column.string(80),
+  position: column.integer().default(0),
 });
 
-export interface ListChat {
-  list_id: string;
-  chat_id: string;
-  created_at: Date;
-}
+export type ListChat = DeclaredRow<typeof listChats>;
 
-export const listChats = defineModel<ListChat>('list_chats', {
-  list_id: { type: DataTypes.UUID, primaryKey: true },
-  chat_id: { type: DataTypes.UUID, primaryKey: true },
+export const listChats = defineModel('list_chats', {
+  list_id: column.uuid().primaryKey(),
+  chat_id: column.uuid().primaryKey(),
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */

@@ -1,4 +1,4 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** The company sizes (employee ranges), smallest first; the specification leaves the set open. */
 export const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10001+'] as const;
@@ -14,32 +14,19 @@ export interface CompanyAddress {
 }
 
 /** A company record. `domain` is stored normalised (lower case, no scheme, no `www.`, no path). */
-export interface Company {
-  id: string;
-  name: string;
-  domain: string | null;
-  industry: string | null;
-  size: CompanySize | null;
-  description: string;
-  address: CompanyAddress;
-  owner_id: string;
-  creator_id: string;
-  revision: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Company = DeclaredRow<typeof companies>;
 
-export const companies = defineModel<Company>('companies', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  name: { type: DataTypes.STRING(200), allowNull: false },
-  domain: { type: DataTypes.STRING(253), allowNull: true },
-  industry: { type: DataTypes.STRING(100), allowNull: true },
-  size: { type: DataTypes.STRING(20), allowNull: true },
-  description: { type: DataTypes.STRING(5000), allowNull: false, defaultValue: '' },
-  address: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
-  owner_id: { type: DataTypes.UUID, allowNull: false },
-  creator_id: { type: DataTypes.UUID, allowNull: false },
-  revision: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
+export const companies = defineModel('companies', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  name: column.string(200),
+  domain: column.string(253).nullable(),
+  industry: column.string(100).nullable(),
+  size: column.enum(COMPANY_SIZES, 20).nullable(),
+  description: column.string(5000).default(''),
+  address: column.json<CompanyAddress>().default({}),
+  owner_id: column.uuid(),
+  creator_id: column.uuid(),
+  revision: column.integer().default(1),
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */

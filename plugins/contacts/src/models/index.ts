@@ -1,4 +1,4 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 export interface ContactEmail {
   value: string;
@@ -21,54 +21,30 @@ export interface ContactAddress {
 export type ContactSource = 'manual' | 'import' | 'suggestion';
 
 /** A contact of the workspace's address book (shared by the workspace, like a CRM's). */
-export interface Contact {
-  id: string;
-  display_name: string;
-  given_name: string | null;
-  family_name: string | null;
-  middle_name: string | null;
-  prefix: string | null;
-  suffix: string | null;
-  nickname: string | null;
-  organization: string | null;
-  job_title: string | null;
-  company_mrn: string | null;
-  member_mrn: string | null;
-  emails: ContactEmail[];
-  phones: ContactPhone[];
-  addresses: ContactAddress[];
-  birthday: string | null;
-  notes: string;
-  tags: string[];
-  search_text: string;
-  source: ContactSource;
-  creator_id: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Contact = DeclaredRow<typeof contacts>;
 
-export const contacts = defineModel<Contact>('contacts', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  display_name: { type: DataTypes.STRING(200), allowNull: false },
-  given_name: { type: DataTypes.STRING(100), allowNull: true },
-  family_name: { type: DataTypes.STRING(100), allowNull: true },
-  middle_name: { type: DataTypes.STRING(100), allowNull: true },
-  prefix: { type: DataTypes.STRING(50), allowNull: true },
-  suffix: { type: DataTypes.STRING(50), allowNull: true },
-  nickname: { type: DataTypes.STRING(100), allowNull: true },
-  organization: { type: DataTypes.STRING(200), allowNull: true },
-  job_title: { type: DataTypes.STRING(200), allowNull: true },
-  company_mrn: { type: DataTypes.STRING(200), allowNull: true },
-  member_mrn: { type: DataTypes.STRING(200), allowNull: true },
-  emails: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  phones: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  addresses: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  birthday: { type: DataTypes.DATEONLY, allowNull: true },
-  notes: { type: DataTypes.STRING(10000), allowNull: false, defaultValue: '' },
-  tags: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  search_text: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
-  source: { type: DataTypes.STRING(20), allowNull: false },
-  creator_id: { type: DataTypes.UUID, allowNull: false },
+export const contacts = defineModel('contacts', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  display_name: column.string(200),
+  given_name: column.string(100).nullable(),
+  family_name: column.string(100).nullable(),
+  middle_name: column.string(100).nullable(),
+  prefix: column.string(50).nullable(),
+  suffix: column.string(50).nullable(),
+  nickname: column.string(100).nullable(),
+  organization: column.string(200).nullable(),
+  job_title: column.string(200).nullable(),
+  company_mrn: column.string(200).nullable(),
+  member_mrn: column.string(200).nullable(),
+  emails: column.json<ContactEmail[]>().default([]),
+  phones: column.json<ContactPhone[]>().default([]),
+  addresses: column.json<ContactAddress[]>().default([]),
+  birthday: column.dateOnly().nullable(),
+  notes: column.string(10000).default(''),
+  tags: column.json<string[]>().default([]),
+  search_text: column.text().default(''),
+  source: column.string(20).of<ContactSource>(),
+  creator_id: column.uuid(),
 });
 
 /**
@@ -76,37 +52,27 @@ export const contacts = defineModel<Contact>('contacts', {
  * digits), `member` (a member MRN) and `name` (lower case, spaces collapsed). Duplicate
  * detection and the suggestions' "already a contact" look-up read it.
  */
-export interface ContactKey {
-  contact_id: string;
-  kind: 'email' | 'phone' | 'member' | 'name';
-  value: string;
-}
+export type ContactKey = DeclaredRow<typeof contactKeys>;
 
-export const contactKeys = defineModel<ContactKey>(
+export const contactKeys = defineModel(
   'contact_keys',
   {
-    contact_id: { type: DataTypes.UUID, primaryKey: true },
-    kind: { type: DataTypes.STRING(10), primaryKey: true },
-    value: { type: DataTypes.STRING(320), primaryKey: true },
-  },
+  contact_id: column.uuid().primaryKey(),
+  kind: column.string(10).of<'email' | 'phone' | 'member' | 'name'>().primaryKey(),
+  value: column.string(320).primaryKey(),
+},
   { timestamps: false },
 );
 
 /** The app's copy of a company, fed by `core.companies.company.*`; `deleted` rows stay as tombstones. */
-export interface CompanyCopy {
-  company_id: string;
-  name: string;
-  domain: string | null;
-  revision: number;
-  deleted: boolean;
-}
+export type CompanyCopy = DeclaredRow<typeof companyCopies>;
 
-export const companyCopies = defineModel<CompanyCopy>('company_copies', {
-  company_id: { type: DataTypes.UUID, primaryKey: true },
-  name: { type: DataTypes.STRING(200), allowNull: false },
-  domain: { type: DataTypes.STRING(253), allowNull: true },
-  revision: { type: DataTypes.INTEGER, allowNull: false },
-  deleted: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+export const companyCopies = defineModel('company_copies', {
+  company_id: column.uuid().primaryKey(),
+  name: column.string(200),
+  domain: column.string(253).nullable(),
+  revision: column.integer(),
+  deleted: column.boolean().default(false),
 });
 
 export type SuggestionStatus = 'pending' | 'accepted' | 'dismissed';
@@ -115,61 +81,40 @@ export type SuggestionStatus = 'pending' | 'accepted' | 'dismissed';
  * A person a member interacted with (chatted, met) who is not a contact yet, suggested to that
  * member. One row per member and person (`person_key`: `member:{id}` or `email:{address}`).
  */
-export interface Suggestion {
-  id: string;
-  owner_id: string;
-  person_key: string;
-  member_mrn: string | null;
-  email: string | null;
-  name: string | null;
-  sources: string[];
-  interactions: number;
-  last_interaction_at: Date;
-  status: SuggestionStatus;
-  contact_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Suggestion = DeclaredRow<typeof suggestions>;
 
-export const suggestions = defineModel<Suggestion>('suggestions', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  owner_id: { type: DataTypes.UUID, allowNull: false },
-  person_key: { type: DataTypes.STRING(400), allowNull: false },
-  member_mrn: { type: DataTypes.STRING(200), allowNull: true },
-  email: { type: DataTypes.STRING(320), allowNull: true },
-  name: { type: DataTypes.STRING(200), allowNull: true },
-  sources: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  interactions: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-  last_interaction_at: { type: DataTypes.DATE, allowNull: false },
-  status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'pending' },
-  contact_id: { type: DataTypes.UUID, allowNull: true },
+export const suggestions = defineModel('suggestions', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  owner_id: column.uuid(),
+  person_key: column.string(400),
+  member_mrn: column.string(200).nullable(),
+  email: column.string(320).nullable(),
+  name: column.string(200).nullable(),
+  sources: column.json<string[]>().default([]),
+  interactions: column.integer().default(0),
+  last_interaction_at: column.date(),
+  status: column.string(10).of<SuggestionStatus>().default('pending'),
+  contact_id: column.uuid().nullable(),
 });
 
 /** Interaction events already counted, by event id: a redelivery counts nothing twice. */
-export interface SeenEvent {
-  event_id: string;
-  action: string;
-}
+export type SeenEvent = DeclaredRow<typeof seenEvents>;
 
-export const seenEvents = defineModel<SeenEvent>('seen_events', {
-  event_id: { type: DataTypes.STRING(100), primaryKey: true },
-  action: { type: DataTypes.STRING(200), allowNull: false },
+export const seenEvents = defineModel('seen_events', {
+  event_id: column.string(100).primaryKey(),
+  action: column.string(200),
 });
 
 /**
  * The app's copy of a mailbox of the Mail app, fed by `core.mail.mailbox.*`: its address (lower
  * case) and the member it is assigned to (null: nobody). Mail suggestions find their owner here.
  */
-export interface MailboxCopy {
-  mailbox_id: string;
-  address: string;
-  member_id: string | null;
-}
+export type MailboxCopy = DeclaredRow<typeof mailboxCopies>;
 
-export const mailboxCopies = defineModel<MailboxCopy>('mailbox_copies', {
-  mailbox_id: { type: DataTypes.UUID, primaryKey: true },
-  address: { type: DataTypes.STRING(320), allowNull: false },
-  member_id: { type: DataTypes.UUID, allowNull: true },
+export const mailboxCopies = defineModel('mailbox_copies', {
+  mailbox_id: column.uuid().primaryKey(),
+  address: column.string(320),
+  member_id: column.uuid().nullable(),
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */

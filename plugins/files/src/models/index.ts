@@ -1,4 +1,4 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 export const ITEM_KINDS = ['file', 'folder'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
@@ -6,137 +6,79 @@ export const SHARE_ROLES = ['read', 'edit'] as const;
 export type ShareRole = (typeof SHARE_ROLES)[number];
 
 /** A file or a folder of a member's space. `size_bytes` is a string when read (PostgreSQL bigint). */
-export interface Item {
-  id: string;
-  kind: ItemKind;
-  owner_id: string;
-  parent_id: string | null;
-  name: string;
-  /** The lower-cased name, ordered byte by byte (the same listing order on every database and locale). */
-  sort_name: string;
-  content_type: string | null;
-  size_bytes: number | string;
-  version_id: string | null;
-  version_number: number;
-  trashed_at: Date | null;
-  trash_root_id: string | null;
-  trashed_by: string | null;
-  created_by: string;
-  updated_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Item = DeclaredRow<typeof models.items>;
 
 /** One version of a file: its bytes are the storage object `storage_key` (versions and copies may share one). */
-export interface Version {
-  id: string;
-  item_id: string;
-  number: number;
-  storage_key: string;
-  size_bytes: number | string;
-  content_type: string;
-  sha256: string;
-  category: string;
-  created_by: string;
-  created_at: Date;
-}
+export type Version = DeclaredRow<typeof models.versions>;
 
-export interface Share {
-  item_id: string;
-  member_id: string;
-  role: ShareRole;
-  shared_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Share = DeclaredRow<typeof models.shares>;
 
 /** An upload under way: its link was handed out, its bytes may have arrived; completion makes the file. */
-export interface Upload {
-  id: string;
-  owner_id: string;
-  parent_id: string | null;
-  item_id: string | null;
-  name: string;
-  size_bytes: number | string;
-  content_type: string | null;
-  storage_key: string;
-  created_by: string;
-  expires_at: Date;
-  created_at: Date;
-}
+export type Upload = DeclaredRow<typeof models.uploads>;
 
 /** Bytes kept per owner and type (every version, trash included): the quota and the admin stats read it. */
-export interface Usage {
-  member_id: string;
-  category: string;
-  bytes: number | string;
-  versions: number;
-}
+export type Usage = DeclaredRow<typeof models.usage>;
 
 /** A scheduled piece of the app's own work (`sweep`: the trash retention and abandoned uploads) and when it is next due. */
-export interface Schedule {
-  name: string;
-  due_at: Date;
-}
-
-const uuid = (allowNull = false) => ({ type: DataTypes.UUID, allowNull });
+export type Schedule = DeclaredRow<typeof models.schedules>;
 
 export const models = {
-  items: defineModel<Item>('items', {
-    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-    kind: { type: DataTypes.STRING(6), allowNull: false },
-    owner_id: uuid(),
-    parent_id: uuid(true),
-    name: { type: DataTypes.STRING(255), allowNull: false },
-    sort_name: { type: DataTypes.STRING(255), allowNull: false },
-    content_type: { type: DataTypes.STRING(255), allowNull: true },
-    size_bytes: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
-    version_id: uuid(true),
-    version_number: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-    trashed_at: { type: DataTypes.DATE, allowNull: true },
-    trash_root_id: uuid(true),
-    trashed_by: uuid(true),
-    created_by: uuid(),
-    updated_by: uuid(),
+  items: defineModel('items', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    kind: column.enum(ITEM_KINDS, 6),
+    owner_id: column.uuid(),
+    parent_id: column.uuid().nullable(),
+    name: column.string(255),
+    /** The lower-cased name, ordered byte by byte (the same listing order on every database and locale). */
+    sort_name: column.string(255),
+    content_type: column.string(255).nullable(),
+    size_bytes: column.bigint({ mode: 'raw' }).default(0),
+    version_id: column.uuid().nullable(),
+    version_number: column.integer().default(0),
+    trashed_at: column.date().nullable(),
+    trash_root_id: column.uuid().nullable(),
+    trashed_by: column.uuid().nullable(),
+    created_by: column.uuid(),
+    updated_by: column.uuid(),
   }),
-  versions: defineModel<Version>('versions', {
-    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-    item_id: uuid(),
-    number: { type: DataTypes.INTEGER, allowNull: false },
-    storage_key: { type: DataTypes.STRING(300), allowNull: false },
-    size_bytes: { type: DataTypes.BIGINT, allowNull: false },
-    content_type: { type: DataTypes.STRING(255), allowNull: false },
-    sha256: { type: DataTypes.STRING(64), allowNull: false },
-    category: { type: DataTypes.STRING(20), allowNull: false },
-    created_by: uuid(),
+  versions: defineModel('versions', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    item_id: column.uuid(),
+    number: column.integer(),
+    storage_key: column.string(300),
+    size_bytes: column.bigint({ mode: 'raw' }),
+    content_type: column.string(255),
+    sha256: column.string(64),
+    category: column.string(20),
+    created_by: column.uuid(),
   }),
-  shares: defineModel<Share>('shares', {
-    item_id: { type: DataTypes.UUID, primaryKey: true },
-    member_id: { type: DataTypes.UUID, primaryKey: true },
-    role: { type: DataTypes.STRING(4), allowNull: false },
-    shared_by: uuid(),
+  shares: defineModel('shares', {
+    item_id: column.uuid().primaryKey(),
+    member_id: column.uuid().primaryKey(),
+    role: column.enum(SHARE_ROLES, 4),
+    shared_by: column.uuid(),
   }),
-  uploads: defineModel<Upload>('uploads', {
-    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-    owner_id: uuid(),
-    parent_id: uuid(true),
-    item_id: uuid(true),
-    name: { type: DataTypes.STRING(255), allowNull: false },
-    size_bytes: { type: DataTypes.BIGINT, allowNull: false },
-    content_type: { type: DataTypes.STRING(255), allowNull: true },
-    storage_key: { type: DataTypes.STRING(300), allowNull: false },
-    created_by: uuid(),
-    expires_at: { type: DataTypes.DATE, allowNull: false },
+  uploads: defineModel('uploads', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    owner_id: column.uuid(),
+    parent_id: column.uuid().nullable(),
+    item_id: column.uuid().nullable(),
+    name: column.string(255),
+    size_bytes: column.bigint({ mode: 'raw' }),
+    content_type: column.string(255).nullable(),
+    storage_key: column.string(300),
+    created_by: column.uuid(),
+    expires_at: column.date(),
   }),
-  usage: defineModel<Usage>('usage', {
-    member_id: { type: DataTypes.UUID, primaryKey: true },
-    category: { type: DataTypes.STRING(20), primaryKey: true },
-    bytes: { type: DataTypes.BIGINT, allowNull: false, defaultValue: 0 },
-    versions: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+  usage: defineModel('usage', {
+    member_id: column.uuid().primaryKey(),
+    category: column.string(20).primaryKey(),
+    bytes: column.bigint({ mode: 'raw' }).default(0),
+    versions: column.integer().default(0),
   }),
-  schedules: defineModel<Schedule>('schedules', {
-    name: { type: DataTypes.STRING(20), primaryKey: true },
-    due_at: { type: DataTypes.DATE, allowNull: false },
+  schedules: defineModel('schedules', {
+    name: column.string(20).primaryKey(),
+    due_at: column.date(),
   }),
 };
 

@@ -1,4 +1,4 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** Account types of the chart (the five classes of double-entry bookkeeping). */
 export const ACCOUNT_TYPES = ['asset', 'liability', 'equity', 'income', 'expense'] as const;
@@ -13,23 +13,7 @@ export const BILL_STATUSES = ['draft', 'received', 'approved', 'void'] as const;
 export type BillStatus = (typeof BILL_STATUSES)[number];
 
 /** An account of the chart. Accounts are never deleted (posted lines point at them). */
-export interface Account {
-  id: string;
-  code: string;
-  name: string;
-  type: AccountType;
-  parent_id: string | null;
-  description: string;
-  normal_balance: NormalBalance;
-  is_contra: boolean;
-  is_bank: boolean;
-  display_name: string | null;
-  show_in_unified: boolean;
-  /** The role a seeded account plays in postings (`payables`, `input_tax`, ...), or null. */
-  system_role: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Account = DeclaredRow<typeof accounts>;
 
 /** A tax line of a bill item, as stored (decimal strings). */
 export interface StoredTax {
@@ -61,184 +45,117 @@ export interface StoredAdjustment {
 }
 
 /** A bill (accounts payable). Totals are in the bill's currency; `base_total` in the base currency. */
-export interface Bill {
-  id: string;
-  status: BillStatus;
-  date: string;
-  due_date: string | null;
-  currency: string;
-  exchange_rate: string;
-  base_currency: string;
-  company_mrn: string | null;
-  contact_mrn: string | null;
-  memo: string;
-  tags: string[];
-  dimensions: Record<string, string>;
-  sources: string[];
-  items: StoredItem[];
-  adjustments: StoredAdjustment[];
-  subtotal: string;
-  tax_total: string;
-  adjustment_total: string;
-  total: string;
-  base_total: string;
-  idempotency_key: string | null;
-  created_by: string;
-  received_at: Date | null;
-  approved_at: Date | null;
-  voided_at: Date | null;
-  journal_entry_id: string | null;
-  reversal_entry_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Bill = DeclaredRow<typeof bills>;
 
 /** A posted journal entry: immutable once written (a database trigger refuses UPDATE and DELETE). */
-export interface JournalEntry {
-  id: string;
-  bill_id: string | null;
-  kind: 'bill' | 'reversal';
-  reverses_id: string | null;
-  date: string;
-  memo: string;
-  currency: string;
-  created_by: string;
-  created_at: Date;
-}
+export type JournalEntry = DeclaredRow<typeof journalEntries>;
 
 /** One line of an entry: exactly one of debit and credit is non-zero, both in the base currency. */
-export interface JournalLine {
-  id: string;
-  entry_id: string;
-  line_no: number;
-  account_id: string;
-  debit: string;
-  credit: string;
-  currency: string;
-  amount_currency: string;
-  description: string;
-  dimensions: Record<string, string>;
-  date: string;
-}
+export type JournalLine = DeclaredRow<typeof journalLines>;
 
 /** A budget of one account for one period, optionally for one department/location/project. */
-export interface Budget {
-  id: string;
-  account_id: string;
-  period_start: string;
-  period_end: string;
-  amount: string;
-  department: string | null;
-  location: string | null;
-  project: string | null;
-  notes: string;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Budget = DeclaredRow<typeof budgets>;
 
 /** One row per workspace once the default chart is seeded. */
-export interface Book {
-  id: string;
-  seeded_at: Date;
-}
+export type Book = DeclaredRow<typeof books>;
 
-const uuid = { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 };
-const money = (allowNull = false) => ({ type: DataTypes.DECIMAL(20, 2), allowNull });
-
-export const accounts = defineModel<Account>('accounts', {
-  id: uuid,
-  code: { type: DataTypes.STRING(20), allowNull: false },
-  name: { type: DataTypes.STRING(200), allowNull: false },
-  type: { type: DataTypes.STRING(20), allowNull: false },
-  parent_id: { type: DataTypes.UUID, allowNull: true },
-  description: { type: DataTypes.STRING(1000), allowNull: false, defaultValue: '' },
-  normal_balance: { type: DataTypes.STRING(6), allowNull: false },
-  is_contra: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-  is_bank: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-  display_name: { type: DataTypes.STRING(200), allowNull: true },
-  show_in_unified: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
-  system_role: { type: DataTypes.STRING(40), allowNull: true },
+export const accounts = defineModel('accounts', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  code: column.string(20),
+  name: column.string(200),
+  type: column.enum(ACCOUNT_TYPES, 20),
+  parent_id: column.uuid().nullable(),
+  description: column.string(1000).default(''),
+  normal_balance: column.enum(NORMAL_BALANCES, 6),
+  is_contra: column.boolean().default(false),
+  is_bank: column.boolean().default(false),
+  display_name: column.string(200).nullable(),
+  show_in_unified: column.boolean().default(true),
+  /** The role a seeded account plays in postings (`payables`, `input_tax`, ...), or null. */
+  system_role: column.string(40).nullable(),
 });
 
-export const bills = defineModel<Bill>('bills', {
-  id: uuid,
-  status: { type: DataTypes.STRING(10), allowNull: false },
-  date: { type: DataTypes.STRING(10), allowNull: false },
-  due_date: { type: DataTypes.STRING(10), allowNull: true },
-  currency: { type: DataTypes.STRING(3), allowNull: false },
-  exchange_rate: { type: DataTypes.DECIMAL(20, 10), allowNull: false },
-  base_currency: { type: DataTypes.STRING(3), allowNull: false },
-  company_mrn: { type: DataTypes.STRING(300), allowNull: true },
-  contact_mrn: { type: DataTypes.STRING(300), allowNull: true },
-  memo: { type: DataTypes.STRING(5000), allowNull: false, defaultValue: '' },
-  tags: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  dimensions: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
-  sources: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  items: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  adjustments: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-  subtotal: money(),
-  tax_total: money(),
-  adjustment_total: money(),
-  total: money(),
-  base_total: money(),
-  idempotency_key: { type: DataTypes.STRING(100), allowNull: true },
-  created_by: { type: DataTypes.UUID, allowNull: false },
-  received_at: { type: DataTypes.DATE, allowNull: true },
-  approved_at: { type: DataTypes.DATE, allowNull: true },
-  voided_at: { type: DataTypes.DATE, allowNull: true },
-  journal_entry_id: { type: DataTypes.UUID, allowNull: true },
-  reversal_entry_id: { type: DataTypes.UUID, allowNull: true },
+export const bills = defineModel('bills', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  status: column.enum(BILL_STATUSES, 10),
+  date: column.string(10),
+  due_date: column.string(10).nullable(),
+  currency: column.string(3),
+  exchange_rate: column.decimal(20, 10),
+  base_currency: column.string(3),
+  company_mrn: column.string(300).nullable(),
+  contact_mrn: column.string(300).nullable(),
+  memo: column.string(5000).default(''),
+  tags: column.json<string[]>().default([]),
+  dimensions: column.json<Record<string, string>>().default({}),
+  sources: column.json<string[]>().default([]),
+  items: column.json<StoredItem[]>().default([]),
+  adjustments: column.json<StoredAdjustment[]>().default([]),
+  subtotal: column.decimal(20, 2),
+  tax_total: column.decimal(20, 2),
+  adjustment_total: column.decimal(20, 2),
+  total: column.decimal(20, 2),
+  base_total: column.decimal(20, 2),
+  idempotency_key: column.string(100).nullable(),
+  created_by: column.uuid(),
+  received_at: column.date().nullable(),
+  approved_at: column.date().nullable(),
+  voided_at: column.date().nullable(),
+  journal_entry_id: column.uuid().nullable(),
+  reversal_entry_id: column.uuid().nullable(),
 });
 
-export const journalEntries = defineModel<JournalEntry>(
+export const journalEntries = defineModel(
   'journal_entries',
   {
-    id: uuid,
-    bill_id: { type: DataTypes.UUID, allowNull: true },
-    kind: { type: DataTypes.STRING(10), allowNull: false },
-    reverses_id: { type: DataTypes.UUID, allowNull: true },
-    date: { type: DataTypes.STRING(10), allowNull: false },
-    memo: { type: DataTypes.STRING(5000), allowNull: false, defaultValue: '' },
-    currency: { type: DataTypes.STRING(3), allowNull: false },
-    created_by: { type: DataTypes.UUID, allowNull: false },
-    created_at: { type: DataTypes.DATE, allowNull: false },
-  },
+  id: column.uuid().primaryKey().defaultRandom(),
+  bill_id: column.uuid().nullable(),
+  kind: column.string(10).of<'bill' | 'reversal'>(),
+  reverses_id: column.uuid().nullable(),
+  date: column.string(10),
+  memo: column.string(5000).default(''),
+  currency: column.string(3),
+  created_by: column.uuid(),
+  created_at: column.date(),
+},
   { timestamps: false },
 );
 
-export const journalLines = defineModel<JournalLine>(
+export const journalLines = defineModel(
   'journal_lines',
   {
-    id: uuid,
-    entry_id: { type: DataTypes.UUID, allowNull: false },
-    line_no: { type: DataTypes.INTEGER, allowNull: false },
-    account_id: { type: DataTypes.UUID, allowNull: false },
-    debit: money(),
-    credit: money(),
-    currency: { type: DataTypes.STRING(3), allowNull: false },
-    amount_currency: money(),
-    description: { type: DataTypes.STRING(5000), allowNull: false, defaultValue: '' },
-    dimensions: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
-    date: { type: DataTypes.STRING(10), allowNull: false },
-  },
+  id: column.uuid().primaryKey().defaultRandom(),
+  entry_id: column.uuid(),
+  line_no: column.integer(),
+  account_id: column.uuid(),
+  debit: column.decimal(20, 2),
+  credit: column.decimal(20, 2),
+  currency: column.string(3),
+  amount_currency: column.decimal(20, 2),
+  description: column.string(5000).default(''),
+  dimensions: column.json<Record<string, string>>().default({}),
+  date: column.string(10),
+},
   { timestamps: false },
 );
 
-export const budgets = defineModel<Budget>('budgets', {
-  id: uuid,
-  account_id: { type: DataTypes.UUID, allowNull: false },
-  period_start: { type: DataTypes.STRING(10), allowNull: false },
-  period_end: { type: DataTypes.STRING(10), allowNull: false },
-  amount: money(),
-  department: { type: DataTypes.STRING(200), allowNull: true },
-  location: { type: DataTypes.STRING(200), allowNull: true },
-  project: { type: DataTypes.STRING(200), allowNull: true },
-  notes: { type: DataTypes.STRING(2000), allowNull: false, defaultValue: '' },
-  created_by: { type: DataTypes.UUID, allowNull: false },
+export const budgets = defineModel('budgets', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  account_id: column.uuid(),
+  period_start: column.string(10),
+  period_end: column.string(10),
+  amount: column.decimal(20, 2),
+  department: column.string(200).nullable(),
+  location: column.string(200).nullable(),
+  project: column.string(200).nullable(),
+  notes: column.string(2000).default(''),
+  created_by: column.uuid(),
 });
 
-export const books = defineModel<Book>('books', { id: uuid, seeded_at: { type: DataTypes.DATE, allowNull: false } }, { timestamps: false });
+export const books = defineModel('books', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  seeded_at: column.date(),
+}, { timestamps: false });
 
 /** Every model of the app, by the name services use in `ctx.db`. */
 export const models = { accounts, bills, journalEntries, journalLines, budgets, books };

@@ -1,4 +1,4 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 export const MEETING_STATUSES = ['scheduled', 'cancelled'] as const;
 export type MeetingStatus = (typeof MEETING_STATUSES)[number];
@@ -15,81 +15,47 @@ export type Purpose = (typeof PURPOSES)[number];
  * A scheduled meeting. `sequence` is the iCalendar SEQUENCE of the invitations: 0 when scheduled,
  * one more at each update and cancellation the organizer sends out.
  */
-export interface Meeting {
-  id: string;
-  title: string;
-  description: string;
-  location: string;
-  starts_at: Date;
-  ends_at: Date;
-  organizer_id: string;
-  organizer_name: string;
-  organizer_email: string;
-  status: MeetingStatus;
-  sequence: number;
-  cancelled_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Meeting = DeclaredRow<typeof meetings>;
 
-export const meetings = defineModel<Meeting>('meetings', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  title: { type: DataTypes.STRING(200), allowNull: false },
-  description: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
-  location: { type: DataTypes.STRING(500), allowNull: false, defaultValue: '' },
-  starts_at: { type: DataTypes.DATE, allowNull: false },
-  ends_at: { type: DataTypes.DATE, allowNull: false },
-  organizer_id: { type: DataTypes.UUID, allowNull: false },
-  organizer_name: { type: DataTypes.STRING(200), allowNull: false },
-  organizer_email: { type: DataTypes.STRING(254), allowNull: false },
-  status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'scheduled' },
-  sequence: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-  cancelled_at: { type: DataTypes.DATE, allowNull: true },
+export const meetings = defineModel('meetings', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  title: column.string(200),
+  description: column.text().default(''),
+  location: column.string(500).default(''),
+  starts_at: column.date(),
+  ends_at: column.date(),
+  organizer_id: column.uuid(),
+  organizer_name: column.string(200),
+  organizer_email: column.string(254),
+  status: column.enum(MEETING_STATUSES, 10).default('scheduled'),
+  sequence: column.integer().default(0),
+  cancelled_at: column.date().nullable(),
 });
 
 /** Someone invited: a member of the workspace (`member_id`), or an outside address (`email` only). */
-export interface Attendee {
-  id: string;
-  meeting_id: string;
-  member_id: string | null;
-  email: string | null;
-  name: string | null;
-  /** Invitation order within the meeting. */
-  position: number;
-  status: RsvpStatus;
-  responded_at: Date | null;
-  added_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Attendee = DeclaredRow<typeof attendees>;
 
-export const attendees = defineModel<Attendee>('attendees', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  meeting_id: { type: DataTypes.UUID, allowNull: false },
-  member_id: { type: DataTypes.UUID, allowNull: true },
-  email: { type: DataTypes.STRING(254), allowNull: true },
-  name: { type: DataTypes.STRING(200), allowNull: true },
-  position: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-  status: { type: DataTypes.STRING(12), allowNull: false, defaultValue: 'needs_action' },
-  responded_at: { type: DataTypes.DATE, allowNull: true },
-  added_by: { type: DataTypes.UUID, allowNull: false },
+export const attendees = defineModel('attendees', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  meeting_id: column.uuid(),
+  member_id: column.uuid().nullable(),
+  email: column.string(254).nullable(),
+  name: column.string(200).nullable(),
+  /** Invitation order within the meeting. */
+  position: column.integer().default(0),
+  status: column.enum(RSVP_STATUSES, 12).default('needs_action'),
+  responded_at: column.date().nullable(),
+  added_by: column.uuid(),
 });
 
 /** The app's copy of a call of the calls app (fed by its events); `meeting_id` set when the call is a meeting's. */
-export interface MeetingCall {
-  call_id: string;
-  meeting_id: string | null;
-  join_url: string | null;
-  scheduled_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type MeetingCall = DeclaredRow<typeof meetingCalls>;
 
-export const meetingCalls = defineModel<MeetingCall>('meeting_calls', {
-  call_id: { type: DataTypes.STRING(100), primaryKey: true },
-  meeting_id: { type: DataTypes.UUID, allowNull: true },
-  join_url: { type: DataTypes.STRING(2000), allowNull: true },
-  scheduled_at: { type: DataTypes.DATE, allowNull: true },
+export const meetingCalls = defineModel('meeting_calls', {
+  call_id: column.string(100).primaryKey(),
+  meeting_id: column.uuid().nullable(),
+  join_url: column.string(2000).nullable(),
+  scheduled_at: column.date().nullable(),
 });
 
 export const PRESIGNATION_STATUSES = ['open', 'used', 'revoked'] as const;
@@ -100,69 +66,39 @@ export type PresignationStatus = (typeof PRESIGNATION_STATUSES)[number];
  * until `expires_at`. Completing it moves the file to the meeting's files (used); revoking it
  * deletes whatever arrived (revoked). The link itself is never stored.
  */
-export interface Presignation {
-  id: string;
-  meeting_id: string;
-  purpose: Purpose;
-  filename: string;
-  content_type: string;
-  max_bytes: number;
-  storage_key: string;
-  expires_at: Date;
-  status: PresignationStatus;
-  created_by: string;
-  used_at: Date | null;
-  revoked_at: Date | null;
-  revoked_by: string | null;
-  file_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Presignation = DeclaredRow<typeof presignations>;
 
-export const presignations = defineModel<Presignation>('presignations', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  meeting_id: { type: DataTypes.UUID, allowNull: false },
-  purpose: { type: DataTypes.STRING(12), allowNull: false },
-  filename: { type: DataTypes.STRING(255), allowNull: false },
-  content_type: { type: DataTypes.STRING(255), allowNull: false },
-  max_bytes: { type: DataTypes.BIGINT, allowNull: false, get(this: { getDataValue(key: string): unknown }) { return Number(this.getDataValue('max_bytes')); } },
-  storage_key: { type: DataTypes.STRING(1024), allowNull: false },
-  expires_at: { type: DataTypes.DATE, allowNull: false },
-  status: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'open' },
-  created_by: { type: DataTypes.UUID, allowNull: false },
-  used_at: { type: DataTypes.DATE, allowNull: true },
-  revoked_at: { type: DataTypes.DATE, allowNull: true },
-  revoked_by: { type: DataTypes.UUID, allowNull: true },
-  file_id: { type: DataTypes.UUID, allowNull: true },
+export const presignations = defineModel('presignations', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  meeting_id: column.uuid(),
+  purpose: column.enum(PURPOSES, 12),
+  filename: column.string(255),
+  content_type: column.string(255),
+  max_bytes: column.bigint(),
+  storage_key: column.string(1024),
+  expires_at: column.date(),
+  status: column.enum(PRESIGNATION_STATUSES, 10).default('open'),
+  created_by: column.uuid(),
+  used_at: column.date().nullable(),
+  revoked_at: column.date().nullable(),
+  revoked_by: column.uuid().nullable(),
+  file_id: column.uuid().nullable(),
 });
 
 /** A file filed with a meeting through a grant (a recording, an attachment). */
-export interface MeetingFile {
-  id: string;
-  meeting_id: string;
-  presignation_id: string;
-  purpose: Purpose;
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  sha256: string;
-  storage_key: string;
-  uploaded_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type MeetingFile = DeclaredRow<typeof meetingFiles>;
 
-export const meetingFiles = defineModel<MeetingFile>('meeting_files', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  meeting_id: { type: DataTypes.UUID, allowNull: false },
-  presignation_id: { type: DataTypes.UUID, allowNull: false },
-  purpose: { type: DataTypes.STRING(12), allowNull: false },
-  filename: { type: DataTypes.STRING(255), allowNull: false },
-  content_type: { type: DataTypes.STRING(255), allowNull: false },
-  size_bytes: { type: DataTypes.BIGINT, allowNull: false, get(this: { getDataValue(key: string): unknown }) { return Number(this.getDataValue('size_bytes')); } },
-  sha256: { type: DataTypes.STRING(64), allowNull: false },
-  storage_key: { type: DataTypes.STRING(1024), allowNull: false },
-  uploaded_by: { type: DataTypes.UUID, allowNull: false },
+export const meetingFiles = defineModel('meeting_files', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  meeting_id: column.uuid(),
+  presignation_id: column.uuid(),
+  purpose: column.enum(PURPOSES, 12),
+  filename: column.string(255),
+  content_type: column.string(255),
+  size_bytes: column.bigint(),
+  sha256: column.string(64),
+  storage_key: column.string(1024),
+  uploaded_by: column.uuid(),
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */

@@ -1,4 +1,4 @@
-import { DataTypes, defineModel } from '@wpk/sdk';
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 /** Task priorities, lowest first. */
 export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
@@ -8,118 +8,71 @@ export type Priority = (typeof PRIORITIES)[number];
  * A task. `board_id` null means the task is in the workspace's incubator (unplanned ideas);
  * pulling it onto a board sets `board_id` and a lane. Dates are `YYYY-MM-DD` strings.
  */
-export interface Task {
-  id: string;
-  /** The task's number in its workspace (1, 2, ...), never reused. */
-  number: number;
-  /** The short key people name it by (`ACME-42`): the workspace's prefix and the number. */
-  key: string;
-  title: string;
-  description: string;
-  board_id: string | null;
-  lane: string | null;
-  topic_id: string | null;
-  schedule_id: string | null;
-  priority: Priority;
-  start_date: string | null;
-  due_date: string | null;
-  blocked_by: string | null;
-  creator_id: string;
-  completed_at: Date | null;
-  completed_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Task = DeclaredRow<typeof tasks>;
 
-export const tasks = defineModel<Task>('tasks', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  number: { type: DataTypes.INTEGER, allowNull: false },
-  key: { type: DataTypes.STRING(20), allowNull: false },
-  title: { type: DataTypes.STRING(200), allowNull: false },
-  description: { type: DataTypes.STRING(10000), allowNull: false, defaultValue: '' },
-  board_id: { type: DataTypes.UUID, allowNull: true },
-  lane: { type: DataTypes.STRING(80), allowNull: true },
-  topic_id: { type: DataTypes.UUID, allowNull: true },
-  schedule_id: { type: DataTypes.UUID, allowNull: true },
-  priority: { type: DataTypes.STRING(10), allowNull: false, defaultValue: 'none' },
-  start_date: { type: DataTypes.DATEONLY, allowNull: true },
-  due_date: { type: DataTypes.DATEONLY, allowNull: true },
-  blocked_by: { type: DataTypes.UUID, allowNull: true },
-  creator_id: { type: DataTypes.UUID, allowNull: false },
-  completed_at: { type: DataTypes.DATE, allowNull: true },
-  completed_by: { type: DataTypes.UUID, allowNull: true },
+export const tasks = defineModel('tasks', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  /** The task's number in its workspace (1, 2, ...), never reused. */
+  number: column.integer(),
+  /** The short key people name it by (`ACME-42`): the workspace's prefix and the number. */
+  key: column.string(20),
+  title: column.string(200),
+  description: column.string(10000).default(''),
+  board_id: column.uuid().nullable(),
+  lane: column.string(80).nullable(),
+  topic_id: column.uuid().nullable(),
+  schedule_id: column.uuid().nullable(),
+  priority: column.enum(PRIORITIES, 10).default('none'),
+  start_date: column.dateOnly().nullable(),
+  due_date: column.dateOnly().nullable(),
+  blocked_by: column.uuid().nullable(),
+  creator_id: column.uuid(),
+  completed_at: column.date().nullable(),
+  completed_by: column.uuid().nullable(),
 });
 
 /** One member assigned to one task. */
-export interface TaskAssignee {
-  task_id: string;
-  member_id: string;
-  assigned_by: string;
-  created_at: Date;
-}
+export type TaskAssignee = DeclaredRow<typeof taskAssignees>;
 
-export const taskAssignees = defineModel<TaskAssignee>(
+export const taskAssignees = defineModel(
   'task_assignees',
   {
-    task_id: { type: DataTypes.UUID, primaryKey: true },
-    member_id: { type: DataTypes.UUID, primaryKey: true },
-    assigned_by: { type: DataTypes.UUID, allowNull: false },
-    created_at: { type: DataTypes.DATE, allowNull: false, defaultValue: DataTypes.NOW },
-  },
+  task_id: column.uuid().primaryKey(),
+  member_id: column.uuid().primaryKey(),
+  assigned_by: column.uuid(),
+  created_at: column.date().defaultNow(),
+},
   { timestamps: false },
 );
 
 /** A comment on a task. */
-export interface TaskComment {
-  id: string;
-  task_id: string;
-  author_id: string;
-  body: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type TaskComment = DeclaredRow<typeof taskComments>;
 
-export const taskComments = defineModel<TaskComment>('task_comments', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  task_id: { type: DataTypes.UUID, allowNull: false },
-  author_id: { type: DataTypes.UUID, allowNull: false },
-  body: { type: DataTypes.STRING(5000), allowNull: false },
+export const taskComments = defineModel('task_comments', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  task_id: column.uuid(),
+  author_id: column.uuid(),
+  body: column.string(5000),
 });
 
 /** Something a task must produce; delivered once. */
-export interface Deliverable {
-  id: string;
-  task_id: string;
-  title: string;
-  url: string | null;
-  creator_id: string;
-  delivered_at: Date | null;
-  delivered_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+export type Deliverable = DeclaredRow<typeof deliverables>;
 
-export const deliverables = defineModel<Deliverable>('deliverables', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  task_id: { type: DataTypes.UUID, allowNull: false },
-  title: { type: DataTypes.STRING(200), allowNull: false },
-  url: { type: DataTypes.STRING(2000), allowNull: true },
-  creator_id: { type: DataTypes.UUID, allowNull: false },
-  delivered_at: { type: DataTypes.DATE, allowNull: true },
-  delivered_by: { type: DataTypes.UUID, allowNull: true },
+export const deliverables = defineModel('deliverables', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  task_id: column.uuid(),
+  title: column.string(200),
+  url: column.string(2000).nullable(),
+  creator_id: column.uuid(),
+  delivered_at: column.date().nullable(),
+  delivered_by: column.uuid().nullable(),
 });
 
 /** A workspace's task-key counter: its prefix and the last number handed out. */
-export interface TaskKeyCounter {
-  id: string;
-  prefix: string;
-  last_number: number;
-  created_at: Date;
-  updated_at: Date;
-}
+export type TaskKeyCounter = DeclaredRow<typeof taskKeyCounters>;
 
-export const taskKeyCounters = defineModel<TaskKeyCounter>('task_key_counters', {
-  id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-  prefix: { type: DataTypes.STRING(10), allowNull: false },
-  last_number: { type: DataTypes.INTEGER, allowNull: false },
+export const taskKeyCounters = defineModel('task_key_counters', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  prefix: column.string(10),
+  last_number: column.integer(),
 });
