@@ -78,6 +78,7 @@ export class AttendanceAttendance extends LitElement {
       form.reset();
       await this.load();
     } catch (error) {
+      this.busy = false; // in the refusal's render: the button is enabled again when the refusal shows
       this.refusal = refusalFor(error, FIELDS);
       await this.updateComplete;
       (this.renderRoot.querySelector(this.refusal.field ? `[name="${this.refusal.field}"]` : '#correction-error') as HTMLElement | null)?.focus();

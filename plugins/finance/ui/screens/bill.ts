@@ -355,6 +355,7 @@ export class FinanceBill extends LitElement {
       if (creating) await navigate(`/bills/${saved.id}`, { replace: true });
       else this.show(saved);
     } catch (error) {
+      this.busy = false; // in the refusal's render: the button is enabled again when the refusal shows
       this.refusal = refusalOf(error, this.fields());
       await this.focusRefusal();
     } finally {
@@ -385,6 +386,7 @@ export class FinanceBill extends LitElement {
       toast(DONE[to], 'success');
       this.show(moved);
     } catch (error) {
+      this.busy = false; // in the refusal's render: the button is enabled again when the refusal shows
       this.refusal = refusalOf(error, this.draft ? this.fields() : []);
       await this.focusRefusal();
     } finally {

@@ -117,6 +117,7 @@ export class FinanceBudgets extends LitElement {
         await this.renderRoot.querySelector('wpk-data-table')?.reload();
       }
     } catch (error) {
+      this.busy = false; // in the refusal's render: the button is enabled again when the refusal shows
       this.refusal = refusalOf(error, FIELDS);
       await this.updateComplete;
       (this.renderRoot.querySelector<HTMLElement>(this.refusal.field ? `[name="${this.refusal.field}"]` : '#budget-error') ?? this.renderRoot.querySelector<HTMLElement>('#budget-error'))?.focus();
