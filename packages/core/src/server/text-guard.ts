@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import Boom from '@hapi/boom';
 import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import { findUnstorableText, TEXT_RULE } from '@wpk/sdk';
+import { refuseField } from './errors.js';
 
 // Params and query are flat maps: a finding is a parameter's name (the root itself never is).
 const ROOT = '(parameters)';
@@ -84,17 +84,25 @@ function keepRawJsonBody(request: Request, h: ResponseToolkit): Lifecycle.Return
  */
 export function refuseUnstorableText(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
   const inPath = findUnstorableText(request.params, ROOT);
-  if (inPath) throw Boom.badRequest(`path parameter ${inPath} ${TEXT_RULE}`);
+  if (inPath) throw refuseField(`path parameter ${inPath} ${TEXT_RULE}`, fieldOf(inPath, ROOT));
   const inQuery = findUnstorableText(request.query, ROOT);
-  if (inQuery) throw Boom.badRequest(`${inQuery === `keys of ${ROOT}` ? 'query parameter names' : `query parameter ${inQuery}`} ${TEXT_RULE}`);
+  if (inQuery) throw refuseField(`${inQuery === `keys of ${ROOT}` ? 'query parameter names' : `query parameter ${inQuery}`} ${TEXT_RULE}`, fieldOf(inQuery, ROOT));
   const inBody = findUnstorableText(request.payload, 'body');
-  if (inBody) throw Boom.badRequest(`${inBody} ${TEXT_RULE}`);
+  if (inBody) throw refuseField(`${inBody} ${TEXT_RULE}`, fieldOf(inBody, 'body'));
   const raw = rawBodies.get(request);
   if (raw && raw.length > 0) {
     const bytes = Buffer.concat(raw);
-    if (!isUtf8(bytes)) throw Boom.badRequest(`${fieldWithInvalidUtf8(bytes)} must be UTF-8 text: the body holds bytes that are not UTF-8`);
+    if (!isUtf8(bytes)) {
+      const where = fieldWithInvalidUtf8(bytes);
+      throw refuseField(`${where} must be UTF-8 text: the body holds bytes that are not UTF-8`, fieldOf(where, 'body'));
+    }
   }
   return h.continue;
+}
+
+/** The refusal's `field`: the input's path, none for the root itself or for a key (`keys of ...`). */
+function fieldOf(finding: string, root: string): string | undefined {
+  return finding === root || finding.startsWith('keys of ') ? undefined : finding;
 }
 
 /** Installs the text rule's safety net (after authentication, when the body has been parsed). */
