@@ -436,7 +436,7 @@ test('validation: a title is required, and a refused request emits nothing', asy
   const before = workspace.events('${ns}.item.created').length;
   const response = await workspace.owner.post('${prefix}/items', {});
   t.is(response.status, 400);
-  t.deepEqual(response.body, { error: 'title is required' });
+  t.deepEqual(response.body, { error: 'title is required', field: 'title' });
   t.is(workspace.events('${ns}.item.created').length, before);
 });
 

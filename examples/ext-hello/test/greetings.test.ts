@@ -82,9 +82,9 @@ test('the list is the collection envelope, newest first', async (t) => {
 test('validation answers 400 naming the field', async (t) => {
   const empty = await sender.post(`${base}/greetings`, { text: '' });
   t.is(empty.status, 400);
-  t.deepEqual(empty.body, { error: 'text is not allowed to be empty' });
+  t.deepEqual(empty.body, { error: 'text is not allowed to be empty', field: 'text' });
   const long = await sender.post(`${base}/greetings`, { text: 'x'.repeat(201) });
-  t.deepEqual(long.body, { error: 'text length must be less than or equal to 200 characters long' });
+  t.deepEqual(long.body, { error: 'text length must be less than or equal to 200 characters long', field: 'text' });
 });
 
 test('settings change the prefix; an invalid document is refused naming the field', async (t) => {

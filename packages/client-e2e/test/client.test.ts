@@ -75,9 +75,11 @@ test('a script creates a key, then boards, tasks and a search through the typed 
   const error = await t.throwsAsync(client.tasks.postTasks({ body: { title: '' } }), { instanceOf: ApiError });
   t.is(error.status, 400);
   t.is(error.error, 'title is not allowed to be empty');
+  t.is(error.field, 'title');
   t.true(isApiError(error, 400));
   const missing = await t.throwsAsync(client.tasks.getTasksById({ params: { id: '6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11' } }), { instanceOf: ApiError });
   t.is(missing.status, 404);
+  t.is(missing.field, null);
 });
 
 test('every operation of the document has a method on the client, grouped by its tag', (t) => {

@@ -55,6 +55,9 @@ export type OperationGroups = { [T in (typeof TAGS)[number]]: OperationGroup<T> 
 
 /** An answer other than 2xx: the status, the server's `error` text, and the body and headers. */
 export class ApiError extends Error {
+  /** The input the refusal is about (the body's `field`: `title`, `items[0].amount`), or null when it names none. */
+  readonly field: string | null;
+
   constructor(
     /** HTTP status. */
     readonly status: number,
@@ -67,6 +70,8 @@ export class ApiError extends Error {
   ) {
     super(error);
     this.name = 'ApiError';
+    const field = body && typeof body === 'object' ? (body as { field?: unknown }).field : undefined;
+    this.field = typeof field === 'string' ? field : null;
   }
 }
 

@@ -200,12 +200,12 @@ test('platform keys are accepted as scopes; an unknown account key is a 400 nami
   const before = await count();
   const unknown = await call('POST', '/api-keys', owner, { name: 'typo', scopes: ['account.members.fly'] });
   t.is(unknown.statusCode, 400);
-  t.deepEqual(body(unknown), { error: 'scopes: "account.members.fly" is not a platform permission key (GET /apps/account/access lists them)' });
+  t.deepEqual(body(unknown), { error: 'scopes: "account.members.fly" is not a platform permission key (GET /apps/account/access lists them)', field: 'scopes' });
   t.is(await count(), before);
 
   const rescoped = await call('PUT', `/api-keys/${body(created).data.id}`, owner, { scopes: ['account.x.y'] });
   t.is(rescoped.statusCode, 400);
-  t.deepEqual(body(rescoped), { error: 'scopes: "account.x.y" is not a platform permission key (GET /apps/account/access lists them)' });
+  t.deepEqual(body(rescoped), { error: 'scopes: "account.x.y" is not a platform permission key (GET /apps/account/access lists them)', field: 'scopes' });
   t.deepEqual(body(await call('GET', `/api-keys/${body(created).data.id}`, owner)).data.scopes, ['account.members.read', 'account.*', 'notes.notes.read']);
 });
 
@@ -220,7 +220,7 @@ test('GET /apps/account/access lists the platform keys like an app lists its per
 
 test('custom roles carry no platform keys: the platform role decides', async (t) => {
   const owner = await acme.owner.key({ fullAccess: true });
-  const refusal = { error: 'permissions.account: account permissions are not granted through custom roles: every member holds them and the platform role decides (a scoped API key can be given them)' };
+  const refusal = { error: 'permissions.account: account permissions are not granted through custom roles: every member holds them and the platform role decides (a scoped API key can be given them)', field: 'permissions.account' };
   const created = await call('POST', '/roles', owner, { name: 'Auditors', permissions: { account: ['account.audit_entries.read'] } });
   t.is(created.statusCode, 400);
   t.deepEqual(body(created), refusal);

@@ -22,20 +22,20 @@ test.after.always(async () => {
 
 test('bounds: app 1-64 and q 1-2000 are required', async (t) => {
   const headers = world.agent.headers();
-  const cases: Array<[unknown, string]> = [
-    [{ q: 'launch' }, 'app is required'],
-    [{ app: '', q: 'launch' }, 'app is not allowed to be empty'],
-    [{ app: 'd'.repeat(65), q: 'launch' }, 'app length must be less than or equal to 64 characters long'],
-    [{ app: 'desk' }, 'q is required'],
-    [{ app: 'desk', q: '' }, 'q is not allowed to be empty'],
-    [{ app: 'desk', q: '   ' }, 'q is not allowed to be empty'],
-    [{ app: 'desk', q: 'x'.repeat(2001) }, 'q length must be less than or equal to 2000 characters long'],
-    [{ app: 7, q: 'launch' }, 'app must be a string'],
+  const cases: Array<[unknown, string, string]> = [
+    [{ q: 'launch' }, 'app is required', 'app'],
+    [{ app: '', q: 'launch' }, 'app is not allowed to be empty', 'app'],
+    [{ app: 'd'.repeat(65), q: 'launch' }, 'app length must be less than or equal to 64 characters long', 'app'],
+    [{ app: 'desk' }, 'q is required', 'q'],
+    [{ app: 'desk', q: '' }, 'q is not allowed to be empty', 'q'],
+    [{ app: 'desk', q: '   ' }, 'q is not allowed to be empty', 'q'],
+    [{ app: 'desk', q: 'x'.repeat(2001) }, 'q length must be less than or equal to 2000 characters long', 'q'],
+    [{ app: 7, q: 'launch' }, 'app must be a string', 'app'],
   ];
-  for (const [payload, error] of cases) {
+  for (const [payload, error, field] of cases) {
     const answer = await ask(headers, payload);
     t.is(answer.statusCode, 400, error);
-    t.deepEqual(body(answer), { error });
+    t.deepEqual(body(answer), { error, field });
   }
   t.is((await ask(headers, { app: 'desk', q: 'x'.repeat(2000) })).statusCode, 200);
 });

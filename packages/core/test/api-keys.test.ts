@@ -66,28 +66,28 @@ test('key management is admin-gated; a scoped key never passes the gate, even an
 
 test('every payload bound answers 400 with an error naming it', async (t) => {
   const key = await createKey(acme, { name: 'bounds' });
-  const cases: Array<[string, string, unknown, string]> = [
-    ['POST', '/api-keys', {}, 'name is required'],
-    ['POST', '/api-keys', { name: '' }, 'name is not allowed to be empty'],
-    ['POST', '/api-keys', { name: 'x'.repeat(101) }, 'name length must be less than or equal to 100 characters long'],
-    ['POST', '/api-keys', { name: 'k', expires_at: 'x'.repeat(41) }, 'expires_at length must be less than or equal to 40 characters long'],
-    ['POST', '/api-keys', { name: 'k', expires_at: 'tomorrow' }, 'expires_at must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
-    ['POST', '/api-keys', { name: 'k', expires_at: '2020-01-01T00:00:00Z' }, 'expires_at must be in the future'],
-    ['POST', '/api-keys', { name: 'k', scopes: 'notes.notes.read' }, 'scopes must be an array'],
-    ['POST', '/api-keys', { name: 'k', scopes: ['notes.notes.fly'] }, 'scopes: "notes.notes.fly" is not a permission key declared by an app installed in this workspace'],
-    ['POST', '/api-keys', { name: 'k', scopes: ['vault.*'] }, 'scopes: "vault.*" names no app installed in this workspace'],
-    ['POST', '/api-keys', { name: 'k', full_access: true, scopes: ['notes.notes.read'] }, 'scopes apply only to a scoped key (full_access: false)'],
-    ['POST', '/api-keys', { name: 'k', full_access: 'yes' }, 'full_access must be a boolean'],
-    ['POST', '/api-keys', { name: 'k', member_id: '00000000-0000-0000-0000-000000000000' }, 'member_id: 00000000-0000-0000-0000-000000000000 is not an active member of this workspace'],
-    ['PUT', `/api-keys/${key.id}`, { status: 'paused' }, 'status must be one of [active, revoked]'],
-    ['PUT', `/api-keys/${key.id}`, { name: '' }, 'name is not allowed to be empty'],
+  const cases: Array<[string, string, unknown, string, string?]> = [
+    ['POST', '/api-keys', {}, 'name is required', 'name'],
+    ['POST', '/api-keys', { name: '' }, 'name is not allowed to be empty', 'name'],
+    ['POST', '/api-keys', { name: 'x'.repeat(101) }, 'name length must be less than or equal to 100 characters long', 'name'],
+    ['POST', '/api-keys', { name: 'k', expires_at: 'x'.repeat(41) }, 'expires_at length must be less than or equal to 40 characters long', 'expires_at'],
+    ['POST', '/api-keys', { name: 'k', expires_at: 'tomorrow' }, 'expires_at must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z', 'expires_at'],
+    ['POST', '/api-keys', { name: 'k', expires_at: '2020-01-01T00:00:00Z' }, 'expires_at must be in the future', 'expires_at'],
+    ['POST', '/api-keys', { name: 'k', scopes: 'notes.notes.read' }, 'scopes must be an array', 'scopes'],
+    ['POST', '/api-keys', { name: 'k', scopes: ['notes.notes.fly'] }, 'scopes: "notes.notes.fly" is not a permission key declared by an app installed in this workspace', 'scopes'],
+    ['POST', '/api-keys', { name: 'k', scopes: ['vault.*'] }, 'scopes: "vault.*" names no app installed in this workspace', 'scopes'],
+    ['POST', '/api-keys', { name: 'k', full_access: true, scopes: ['notes.notes.read'] }, 'scopes apply only to a scoped key (full_access: false)', 'scopes'],
+    ['POST', '/api-keys', { name: 'k', full_access: 'yes' }, 'full_access must be a boolean', 'full_access'],
+    ['POST', '/api-keys', { name: 'k', member_id: '00000000-0000-0000-0000-000000000000' }, 'member_id: 00000000-0000-0000-0000-000000000000 is not an active member of this workspace', 'member_id'],
+    ['PUT', `/api-keys/${key.id}`, { status: 'paused' }, 'status must be one of [active, revoked]', 'status'],
+    ['PUT', `/api-keys/${key.id}`, { name: '' }, 'name is not allowed to be empty', 'name'],
     ['PUT', `/api-keys/${key.id}`, { expires_at: '2999-01-01T00:00:00Z', never_expires: true }, 'give either expires_at or never_expires: true, not both'],
-    ['PUT', `/api-keys/${key.id}/secret`, { expires_at: 'x'.repeat(41) }, 'expires_at length must be less than or equal to 40 characters long'],
+    ['PUT', `/api-keys/${key.id}/secret`, { expires_at: 'x'.repeat(41) }, 'expires_at length must be less than or equal to 40 characters long', 'expires_at'],
   ];
-  for (const [method, url, payload, error] of cases) {
+  for (const [method, url, payload, error, field] of cases) {
     const response = await inject(method, url, acme.as(acme.ownerKey), payload);
     t.is(response.statusCode, 400, `${method} ${url} ${JSON.stringify(payload)}`);
-    t.deepEqual(json(response), { error }, `${method} ${url} ${JSON.stringify(payload)}`);
+    t.deepEqual(json(response), field === undefined ? { error } : { error, field }, `${method} ${url} ${JSON.stringify(payload)}`);
   }
   const [{ count }] = await env.runtime.db.sequelize.query<{ count: number }>(`SELECT count(*)::int AS count FROM platform.api_keys WHERE name = 'k'`, { type: QueryTypes.SELECT });
   t.is(count, 0);

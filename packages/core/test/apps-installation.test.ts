@@ -126,15 +126,15 @@ test('installation bounds: policy values, role ids of this workspace, no second 
   const other = await workspace();
   const foreignRole = await other.role('Elsewhere');
   const role = await ws.role('Readers', { notes: ['notes.notes.read'] });
-  const cases: Array<[unknown, number, string]> = [
-    [{ access_policy: 'open' }, 400, 'access_policy must be one of [everyone, roles, approval]'],
+  const cases: Array<[unknown, number, string, string?]> = [
+    [{ access_policy: 'open' }, 400, 'access_policy must be one of [everyone, roles, approval]', 'access_policy'],
     [{ allowed_roles: ['not-a-uuid'] }, 400, 'allowed_roles[0]: no role not-a-uuid in this workspace'],
     [{ allowed_roles: [role, foreignRole] }, 400, `allowed_roles[1]: no role ${foreignRole} in this workspace`],
   ];
-  for (const [payload, status, error] of cases) {
+  for (const [payload, status, error, field] of cases) {
     const response = await call('POST', '/applications/notes/installations', ws.owner.headers(), payload);
     t.is(response.statusCode, status, JSON.stringify(payload));
-    t.deepEqual(body(response), { error });
+    t.deepEqual(body(response), field === undefined ? { error } : { error, field });
   }
   t.is(body(await call('GET', '/applications/notes/status', ws.owner.headers())).data.status, 'not_installed');
   const installed = await call('POST', '/applications/notes/installations', ws.owner.headers(), { access_policy: 'everyone', allowed_roles: [role] });
@@ -174,7 +174,7 @@ test('access requests: bounds and states', async (t) => {
   await ws.install('notes');
   const tooLong = await call('POST', '/applications/notes/access-requests', member.headers(), { message: 'x'.repeat(281) });
   t.is(tooLong.statusCode, 400);
-  t.deepEqual(body(tooLong), { error: 'message length must be less than or equal to 280 characters long' });
+  t.deepEqual(body(tooLong), { error: 'message length must be less than or equal to 280 characters long', field: 'message' });
   const owner = await call('POST', '/applications/notes/access-requests', ws.owner.headers(), {});
   t.is(owner.statusCode, 409);
   t.deepEqual(body(owner), { error: 'You already have access to this app' });
@@ -212,7 +212,7 @@ test('PUT access: admin only; everyone clears allowed_roles; the redlist is stor
   const refused = await call('PUT', '/applications/notes/access', member.headers(), { access_policy: 'everyone' });
   t.is(refused.statusCode, 403);
   t.deepEqual(body(refused), { error: 'Only workspace owners and admins can change app access' });
-  t.deepEqual(body(await call('PUT', '/applications/notes/access', ws.owner.headers(), { allowed_roles: [] })), { error: 'access_policy is required' });
+  t.deepEqual(body(await call('PUT', '/applications/notes/access', ws.owner.headers(), { allowed_roles: [] })), { error: 'access_policy is required', field: 'access_policy' });
   const roles = body(await call('PUT', '/applications/notes/access', ws.owner.headers(), { access_policy: 'roles', allowed_roles: [role.toUpperCase(), role], redlist: ['someone'] })).data;
   t.like(roles, { access_policy: 'roles', allowed_roles: [role], redlist: ['someone'] });
   const everyone = body(await call('PUT', '/applications/notes/access', ws.owner.headers(), { access_policy: 'everyone', allowed_roles: [role] })).data;
@@ -303,7 +303,7 @@ test('role permission bounds: declared keys or the wildcard only, roles of this 
   t.deepEqual(body(await put(role, ['notes.notes.read', 'notes.notes.fly'])), { error: 'permissions[1]: "notes.notes.fly" is not a permission of app notes (declared keys or notes.*)' });
   t.deepEqual(body(await put(role, ['ext.acme.vault.secrets.read'])), { error: 'permissions[0]: "ext.acme.vault.secrets.read" is not a permission of app notes (declared keys or notes.*)' });
   t.deepEqual(body(await put(role, ['*'])), { error: 'permissions[0]: "*" is not a permission of app notes (declared keys or notes.*)' });
-  t.deepEqual(body(await call('PUT', `/apps/notes/roles/${role}/permissions`, ws.owner.headers(), {})), { error: 'permissions is required' });
+  t.deepEqual(body(await call('PUT', `/apps/notes/roles/${role}/permissions`, ws.owner.headers(), {})), { error: 'permissions is required', field: 'permissions' });
   const unknown = await put(foreign, ['notes.notes.read']);
   t.is(unknown.statusCode, 404);
   t.deepEqual(body(unknown), { error: `No role ${foreign} in this workspace` });

@@ -77,15 +77,15 @@ test.serial('filters: action (exact or prefix*), actor, target_type, target_id, 
 
 test.serial('bad filters are refused naming the parameter', async (t) => {
   const h = ws.owner.headers();
-  const cases: Array<[string, string]> = [
-    ['/audit?after=yesterday', 'query parameter after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
-    ['/audit?action=DROP%20TABLE', 'query parameter action with value DROP TABLE fails to match the action (letters, digits, dots; a trailing * matches a prefix) pattern'],
-    [`/audit?target_type=${'x'.repeat(51)}`, 'query parameter target_type length must be less than or equal to 50 characters long'],
+  const cases: Array<[string, string, string]> = [
+    ['/audit?after=yesterday', 'query parameter after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z', 'after'],
+    ['/audit?action=DROP%20TABLE', 'query parameter action with value DROP TABLE fails to match the action (letters, digits, dots; a trailing * matches a prefix) pattern', 'action'],
+    [`/audit?target_type=${'x'.repeat(51)}`, 'query parameter target_type length must be less than or equal to 50 characters long', 'target_type'],
   ];
-  for (const [url, error] of cases) {
+  for (const [url, error, field] of cases) {
     const answer = await get(url, h);
     t.is(answer.statusCode, 400, url);
-    t.deepEqual(body(answer), { error }, url);
+    t.deepEqual(body(answer), { error, field }, url);
   }
 });
 

@@ -153,7 +153,7 @@ test.serial('card removal and the default card: the last card stays on a paid pl
   t.like(json(chosen).data, { id: second.id, is_default: true });
   t.deepEqual(await list(), [[first.id, false], [second.id, true], [third.id, false]]);
   const unset = await env.inject('PATCH', `/payment-methods/${second.id}`, hooli.as(hooli.ownerKey), { is_default: false });
-  t.deepEqual([unset.statusCode, json(unset)], [400, { error: 'is_default can only be set to true: choose another card as the default instead' }]);
+  t.deepEqual([unset.statusCode, json(unset)], [400, { error: 'is_default can only be set to true: choose another card as the default instead', field: 'is_default' }]);
 
   // Removing the default: the most recently added other card becomes the default.
   const removed = await env.inject('DELETE', `/payment-methods/${second.id}`, hooli.as(hooli.ownerKey));

@@ -106,7 +106,7 @@ test.serial('PUT /plan switches at once; an upgrade is prorated exactly on a sea
   t.deepEqual(json(unknown), { error: 'plan must be one of: free, team, business' });
   const missing = await env.inject('PUT', '/plan', acme.as(acme.ownerKey), {});
   t.is(missing.statusCode, 400);
-  t.deepEqual(json(missing), { error: 'plan is required' });
+  t.deepEqual(json(missing), { error: 'plan is required', field: 'plan' });
 
   const events = invoiceEvents(acme.id);
   t.is(events.length, 2, 'one event per invoice, none for the downgrade or the refusals');
@@ -203,7 +203,7 @@ test.serial('only an active workspace moves to annual (409, nothing written); an
   const initech = await env.workspace('initech');
   const bad = await env.inject('PUT', '/plan/interval', initech.as(initech.ownerKey), { billing_interval: 'weekly' });
   t.is(bad.statusCode, 400);
-  t.deepEqual(json(bad), { error: 'billing_interval must be one of [monthly, annual]' });
+  t.deepEqual(json(bad), { error: 'billing_interval must be one of [monthly, annual]', field: 'billing_interval' });
   // A suspended workspace's subdomain answers 404 to every request, so the rule is met in the service.
   await env.runtime.db.sequelize.query("UPDATE platform.workspaces SET status = 'suspended' WHERE id = :id", { replacements: { id: initech.id } });
   const billing = env.runtime.server.plugins.billing.billing;
@@ -248,26 +248,26 @@ test('POST /payment-methods goes through the provider: only its token, brand, la
 test('payment methods: bounds, Luhn, expiry and the local provider\'s declining test cards; a refusal stores nothing', async (t) => {
   const umbrella = await env.workspace('umbrella');
   const card = { card_number: '4242424242424242', expiry_month: '12', expiry_year: '2030', cvv: '123' };
-  const cases: Array<[Record<string, unknown>, number, string]> = [
-    [{ ...card, card_number: '424242424242' }, 400, 'card_number length must be at least 13 characters long'],
-    [{ ...card, card_number: '42424242424242424242' }, 400, 'card_number length must be less than or equal to 19 characters long'],
+  const cases: Array<[Record<string, unknown>, number, string, string?]> = [
+    [{ ...card, card_number: '424242424242' }, 400, 'card_number length must be at least 13 characters long', 'card_number'],
+    [{ ...card, card_number: '42424242424242424242' }, 400, 'card_number length must be less than or equal to 19 characters long', 'card_number'],
     [{ ...card, card_number: '4242x42424242424' }, 400, 'card_number must be 13-19 digits'],
     [{ ...card, card_number: '4242424242424241' }, 400, 'card_number is not a valid card number (check digit)'],
     [{ ...card, expiry_month: '13' }, 400, 'expiry_month must be a month from 1 to 12'],
-    [{ ...card, expiry_month: '123' }, 400, 'expiry_month length must be less than or equal to 2 characters long'],
-    [{ ...card, expiry_year: '2' }, 400, 'expiry_year length must be at least 2 characters long'],
+    [{ ...card, expiry_month: '123' }, 400, 'expiry_month length must be less than or equal to 2 characters long', 'expiry_month'],
+    [{ ...card, expiry_year: '2' }, 400, 'expiry_year length must be at least 2 characters long', 'expiry_year'],
     [{ ...card, expiry_year: '202' }, 400, 'expiry_year must be 2 or 4 digits'],
     [{ ...card, expiry_month: '12', expiry_year: '2026' }, 400, 'the card has expired (expiry_month/expiry_year lie in the past)'],
-    [{ ...card, cvv: '12' }, 400, 'cvv length must be at least 3 characters long'],
-    [{ ...card, cvv: '12345' }, 400, 'cvv length must be less than or equal to 4 characters long'],
-    [{ ...card, cvv: undefined }, 400, 'cvv is required'],
+    [{ ...card, cvv: '12' }, 400, 'cvv length must be at least 3 characters long', 'cvv'],
+    [{ ...card, cvv: '12345' }, 400, 'cvv length must be less than or equal to 4 characters long', 'cvv'],
+    [{ ...card, cvv: undefined }, 400, 'cvv is required', 'cvv'],
     [{ ...card, card_number: '4000000000000002' }, 402, 'Your card was declined.'],
     [{ ...card, card_number: '4000000000009995' }, 402, 'Your card has insufficient funds.'],
   ];
-  for (const [body, status, error] of cases) {
+  for (const [body, status, error, field] of cases) {
     const answer = await env.inject('POST', '/payment-methods', umbrella.as(umbrella.ownerKey), body);
     t.is(answer.statusCode, status, error);
-    t.deepEqual(json(answer), { error });
+    t.deepEqual(json(answer), field === undefined ? { error } : { error, field });
   }
   const rows = await env.runtime.db.sequelize.query<{ n: number }>('SELECT count(*)::int AS n FROM platform.payment_methods WHERE workspace_id = :id', { type: QueryTypes.SELECT, replacements: { id: umbrella.id } });
   t.is(rows[0].n, 0);

@@ -2,6 +2,7 @@ import test from 'ava';
 import Joi from 'joi';
 import { Writable } from 'node:stream';
 import { QueryTypes } from 'sequelize';
+import { ConflictError } from '@wpk/sdk';
 import { collection, createLogger, parsePagination, single } from '../src/index.js';
 import { apiHeaders, startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
@@ -50,6 +51,34 @@ test.before(async () => {
       path: '/fixture-items',
       options: { auth: false, validate: { payload: Joi.object({ label: Joi.string().min(1).max(20).required(), size: Joi.number().integer().min(0) }) } },
       handler: (request) => single(request, request.payload),
+    },
+    {
+      method: 'POST',
+      path: '/fixture-orders',
+      options: {
+        auth: false,
+        validate: {
+          query: Joi.object({ mode: Joi.string().valid('draft', 'final') }),
+          payload: Joi.object({ address: Joi.object({ city: Joi.string().required() }), items: Joi.array().items(Joi.object({ amount: Joi.number().required() })) }),
+        },
+      },
+      handler: (request) => single(request, request.payload),
+    },
+    {
+      method: 'GET',
+      path: '/fixture-items/{item_id}',
+      options: { auth: false, validate: { params: Joi.object({ item_id: Joi.number().integer() }) } },
+      handler: (request) => single(request, request.params),
+    },
+    {
+      method: 'POST',
+      path: '/fixture-claims',
+      options: { auth: false },
+      handler: (request) => {
+        const { label } = request.payload as { label: string };
+        if (label === 'taken') throw new ConflictError('label "taken" is already claimed', { field: 'label' });
+        throw new ConflictError('Claims are closed today');
+      },
     },
     {
       method: 'GET',
@@ -151,18 +180,53 @@ test('the single envelope carries data and links.self', async (t) => {
 
 test('a validation failure is a 400 naming the field and the rule', async (t) => {
   const post = (payload: unknown) => env.runtime.server.inject({ method: 'POST', url: '/fixture-items', headers: { ...apiHeaders('acme'), 'content-type': 'application/json' }, payload: payload as object });
-  const cases: Array<[unknown, string]> = [
-    [{}, 'label is required'],
-    [{ label: '' }, 'label is not allowed to be empty'],
-    [{ label: 'x'.repeat(21) }, 'label length must be less than or equal to 20 characters long'],
-    [{ label: 'ok', size: 1.5 }, 'size must be an integer'],
-    [{ label: 'ok', size: 'big' }, 'size must be a number'],
+  const cases: Array<[unknown, string, string]> = [
+    [{}, 'label is required', 'label'],
+    [{ label: '' }, 'label is not allowed to be empty', 'label'],
+    [{ label: 'x'.repeat(21) }, 'label length must be less than or equal to 20 characters long', 'label'],
+    [{ label: 'ok', size: 1.5 }, 'size must be an integer', 'size'],
+    [{ label: 'ok', size: 'big' }, 'size must be a number', 'size'],
   ];
-  for (const [payload, error] of cases) {
+  for (const [payload, error, field] of cases) {
     const response = await post(payload);
     t.is(response.statusCode, 400, JSON.stringify(payload));
-    t.deepEqual(json(response), { error }, JSON.stringify(payload));
+    t.deepEqual(json(response), { error, field }, JSON.stringify(payload));
   }
+});
+
+test('field is the path of the refused input: nested keys joined by dots, array indexes in brackets', async (t) => {
+  const post = (payload: unknown, query = '') => env.runtime.server.inject({ method: 'POST', url: `/fixture-orders${query}`, headers: { ...apiHeaders('acme'), 'content-type': 'application/json' }, payload: payload as object });
+  const answers = await Promise.all([
+    post({ address: { city: 7 } }),
+    post({ address: {} }),
+    post({ items: [{ amount: 1 }, { amount: 'x' }] }),
+    post({ items: [{}] }),
+    post({ items: 'none' }),
+    post({}, '?mode=other'),
+    post([1, 2]),
+    env.runtime.server.inject({ method: 'GET', url: '/fixture-items/x', headers: apiHeaders('acme') }),
+  ]);
+  t.deepEqual(
+    answers.map((response) => [response.statusCode, json(response)]),
+    [
+      [400, { error: 'address.city must be a string', field: 'address.city' }],
+      [400, { error: 'address.city is required', field: 'address.city' }],
+      [400, { error: 'items[1].amount must be a number', field: 'items[1].amount' }],
+      [400, { error: 'items[0].amount is required', field: 'items[0].amount' }],
+      [400, { error: 'items must be an array', field: 'items' }],
+      [400, { error: 'query parameter mode must be one of [draft, final]', field: 'mode' }],
+      // A refusal of the body as a whole names no input.
+      [400, { error: 'body must be of type object' }],
+      [400, { error: 'path parameter item_id must be a number', field: 'item_id' }],
+    ],
+  );
+});
+
+test('a service names the refused input with { field }; a refusal of the request as a whole has none', async (t) => {
+  const post = (label: string) => env.runtime.server.inject({ method: 'POST', url: '/fixture-claims', headers: { ...apiHeaders('acme'), 'content-type': 'application/json' }, payload: { label } });
+  const [taken, closed] = [await post('taken'), await post('other')];
+  t.deepEqual([taken.statusCode, json(taken)], [409, { error: 'label "taken" is already claimed', field: 'label' }]);
+  t.deepEqual([closed.statusCode, json(closed)], [409, { error: 'Claims are closed today' }]);
 });
 
 test('malformed JSON is a 400 with an error body', async (t) => {

@@ -46,19 +46,19 @@ test.serial('deleting the workspace and transferring ownership need admin mode, 
 });
 
 test.serial('POST /elevations: bounds, the proof rules, and a new session id with a bounded window', async (t) => {
-  const bounds: Array<[unknown, string]> = [
-    [{ password: OWNER.password }, 'reason is required'],
-    [{ reason: 'ab', password: OWNER.password }, 'reason length must be at least 3 characters long'],
-    [{ reason: 'r'.repeat(501), password: OWNER.password }, 'reason length must be less than or equal to 500 characters long'],
-    [{ reason: 'audit', code: '12345' }, 'code length must be 6 characters long'],
-    [{ reason: 'audit', totp: '12345' }, 'totp length must be at least 6 characters long'],
-    [{ reason: 'audit', totp: '12345678901' }, 'totp length must be less than or equal to 10 characters long'],
-    [{ reason: 'audit' }, 'password is required (two-factor authentication is off for this account)'],
+  const bounds: Array<[unknown, string, string?]> = [
+    [{ password: OWNER.password }, 'reason is required', 'reason'],
+    [{ reason: 'ab', password: OWNER.password }, 'reason length must be at least 3 characters long', 'reason'],
+    [{ reason: 'r'.repeat(501), password: OWNER.password }, 'reason length must be less than or equal to 500 characters long', 'reason'],
+    [{ reason: 'audit', code: '12345' }, 'code length must be 6 characters long', 'code'],
+    [{ reason: 'audit', totp: '12345' }, 'totp length must be at least 6 characters long', 'totp'],
+    [{ reason: 'audit', totp: '12345678901' }, 'totp length must be less than or equal to 10 characters long', 'totp'],
+    [{ reason: 'audit' }, 'password is required (two-factor authentication is off for this account)', 'password'],
     [{ reason: 'audit', code: '123456' }, 'Two-factor authentication is off for this account: send your password (password)'],
   ];
-  for (const [json, error] of bounds) {
+  for (const [json, error, field] of bounds) {
     const answer = await owner.post('acme', '/elevations', json);
-    t.deepEqual([answer.status, answer.body], [400, { error }], JSON.stringify(json));
+    t.deepEqual([answer.status, answer.body], [400, field === undefined ? { error } : { error, field }], JSON.stringify(json));
   }
   const wrong = await owner.post('acme', '/elevations', { reason: 'rotate keys', password: 'not it' });
   t.deepEqual([wrong.status, wrong.body], [403, { error: 'Invalid password' }]);
@@ -104,7 +104,7 @@ test.serial('while elevated, views coalesce into one audit row whose hits count 
 
 test.serial('transferring ownership while elevated: the old owner becomes admin, the new owner holds the only owner row', async (t) => {
   const bounds = await owner.post('acme', `/workspaces/${workspaceId}/ownership`, {});
-  t.deepEqual([bounds.status, bounds.body], [400, { error: 'member_id is required' }]);
+  t.deepEqual([bounds.status, bounds.body], [400, { error: 'member_id is required', field: 'member_id' }]);
   const unknown = await owner.post('acme', `/workspaces/${workspaceId}/ownership`, { member_id: '00000000-0000-4000-8000-000000000000' });
   t.deepEqual([unknown.status, unknown.body], [404, { error: 'No member 00000000-0000-4000-8000-000000000000 in this workspace' }]);
   const otherWorkspace = await owner.post('acme', '/workspaces/00000000-0000-4000-8000-000000000000/ownership', { member_id: adminId });
@@ -251,12 +251,12 @@ test.serial('GET /admin/activity-exports streams CSV with a header row, bounded 
   const empty = parseCsv((await owner.get('acme', `/admin/activity-exports?before=2025-01-01T00:00:00Z`)).text);
   t.deepEqual(empty, [['occurred_at', 'id', 'actor_member_id', 'actor_email', 'action', 'target_type', 'target_id', 'ip', 'details']]);
 
-  for (const [query, error] of [
-    ['after=yesterday', 'query parameter after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
-    [`before=${'2026-01-01T00:00:00.000000000000000000000Z'}`, 'query parameter before length must be less than or equal to 40 characters long'],
+  for (const [query, error, field] of [
+    ['after=yesterday', 'query parameter after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z', 'after'],
+    [`before=${'2026-01-01T00:00:00.000000000000000000000Z'}`, 'query parameter before length must be less than or equal to 40 characters long', 'before'],
   ]) {
     const answer = await owner.get('acme', `/admin/activity-exports?${query}`);
-    t.deepEqual([answer.status, answer.body], [400, { error }], query);
+    t.deepEqual([answer.status, answer.body], [400, { error, field }], query);
   }
   const member = env.browser();
   await signIn(member, 'acme', 'pia@acme.test', 'pia-member-password');

@@ -50,11 +50,11 @@ test.serial('an admin invites by email; the mailed link joins with a password (i
   const path = new URL(link).pathname;
   const ivy = env.browser();
   const short = await ivy.put('acme', path, { password: 'short' });
-  t.deepEqual([short.status, short.body], [400, { error: 'password length must be at least 8 characters long' }]);
+  t.deepEqual([short.status, short.body], [400, { error: 'password length must be at least 8 characters long', field: 'password' }]);
   const badTotp = await ivy.put('acme', path, { password: 'ivy-password', totp: '12345' });
-  t.deepEqual([badTotp.status, badTotp.body], [400, { error: 'totp length must be at least 6 characters long' }]);
+  t.deepEqual([badTotp.status, badTotp.body], [400, { error: 'totp length must be at least 6 characters long', field: 'totp' }]);
   const longTotp = await ivy.put('acme', path, { password: 'ivy-password', totp: '123456789' });
-  t.deepEqual([longTotp.status, longTotp.body], [400, { error: 'totp length must be less than or equal to 8 characters long' }]);
+  t.deepEqual([longTotp.status, longTotp.body], [400, { error: 'totp length must be less than or equal to 8 characters long', field: 'totp' }]);
 
   const joinStart = env.events.length;
   const joined = await ivy.put('acme', path, { password: 'ivy-password', name: 'Ivy Ingram' });
@@ -102,19 +102,19 @@ test.serial('invitation rules: admins only; only the owner invites admins; membe
   const adminInvitesMember = await admin.post('acme', '/invitations', { email: 'x@example.test' });
   t.is(adminInvitesMember.status, 200);
   const already = await owner.post('acme', '/invitations', { email: 'MIA@acme.test' });
-  t.deepEqual([already.status, already.body], [409, { error: 'mia@acme.test is already a member of this workspace' }]);
+  t.deepEqual([already.status, already.body], [409, { error: 'mia@acme.test is already a member of this workspace', field: 'email' }]);
 
-  const cases: Array<[unknown, string]> = [
-    [{}, 'email is required'],
-    [{ email: 'nope' }, 'email must be a valid email'],
-    [{ email: 'a@b.test', platform_role: 'owner' }, 'platform_role must be one of [admin, member]'],
-    [{ email: 'a@b.test', role_ids: 'x' }, 'role_ids must be an array'],
-    [{ email: 'a@b.test', role_ids: ['not-a-role'] }, 'role_ids: not-a-role is not a role of this workspace'],
-    [{ email: 'a@b.test', role_ids: Array.from({ length: 101 }, (_, index) => `r${index}`) }, 'role_ids must contain less than or equal to 100 items'],
+  const cases: Array<[unknown, string, string]> = [
+    [{}, 'email is required', 'email'],
+    [{ email: 'nope' }, 'email must be a valid email', 'email'],
+    [{ email: 'a@b.test', platform_role: 'owner' }, 'platform_role must be one of [admin, member]', 'platform_role'],
+    [{ email: 'a@b.test', role_ids: 'x' }, 'role_ids must be an array', 'role_ids'],
+    [{ email: 'a@b.test', role_ids: ['not-a-role'] }, 'role_ids: not-a-role is not a role of this workspace', 'role_ids'],
+    [{ email: 'a@b.test', role_ids: Array.from({ length: 101 }, (_, index) => `r${index}`) }, 'role_ids must contain less than or equal to 100 items', 'role_ids'],
   ];
-  for (const [json, error] of cases) {
+  for (const [json, error, field] of cases) {
     const answer = await owner.post('acme', '/invitations', json);
-    t.deepEqual([answer.status, answer.body], [400, { error }], JSON.stringify(json).slice(0, 80));
+    t.deepEqual([answer.status, answer.body], [400, { error, field }], JSON.stringify(json).slice(0, 80));
   }
 });
 
@@ -129,7 +129,7 @@ test.serial('custom roles: create, list, update, delete, with their catalog even
     ['system', 'system.security.role.created', { role_id: role.id, role_name: 'Editors', created_by: ownerId }],
   ]);
   const duplicate = await owner.post('acme', '/roles', { name: 'editors' });
-  t.deepEqual([duplicate.status, duplicate.body], [409, { error: 'A role named "editors" already exists' }]);
+  t.deepEqual([duplicate.status, duplicate.body], [409, { error: 'A role named "editors" already exists', field: 'name' }]);
 
   const members = (await owner.get('acme', '/members?per_page=100')).body.data as Array<{ id: string; email: string }>;
   const mia = members.find((member) => member.email === 'mia@acme.test')!;
@@ -163,22 +163,22 @@ test.serial('custom roles: create, list, update, delete, with their catalog even
   t.deepEqual((await owner.get('acme', `/members/${mia.id}`)).body.data.role_ids, []);
   t.is((await owner.get('acme', `/roles/${role.id}`)).status, 404);
 
-  const cases: Array<[unknown, string]> = [
-    [{}, 'name is required'],
-    [{ name: '' }, 'name is not allowed to be empty'],
-    [{ name: 'n'.repeat(101) }, 'name length must be less than or equal to 100 characters long'],
-    [{ name: 'R', permissions: [] }, 'permissions must be of type object'],
-    [{ name: 'R', permissions: { tasks: 'tasks.tasks.read' } }, 'permissions.tasks must be an array'],
-    [{ name: 'R', permissions: { tasks: ['chat.messages.read'] } }, 'permissions.tasks: "chat.messages.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)'],
-    [{ name: 'R', permissions: { tasks: ['tasks.read'] } }, 'permissions.tasks: "tasks.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)'],
-    [{ name: 'R', permissions: { 'Not A Slug': ['x'] } }, 'permissions: "Not A Slug" is not an app slug'],
+  const cases: Array<[unknown, string, string]> = [
+    [{}, 'name is required', 'name'],
+    [{ name: '' }, 'name is not allowed to be empty', 'name'],
+    [{ name: 'n'.repeat(101) }, 'name length must be less than or equal to 100 characters long', 'name'],
+    [{ name: 'R', permissions: [] }, 'permissions must be of type object', 'permissions'],
+    [{ name: 'R', permissions: { tasks: 'tasks.tasks.read' } }, 'permissions.tasks must be an array', 'permissions.tasks'],
+    [{ name: 'R', permissions: { tasks: ['chat.messages.read'] } }, 'permissions.tasks: "chat.messages.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)', 'permissions.tasks'],
+    [{ name: 'R', permissions: { tasks: ['tasks.read'] } }, 'permissions.tasks: "tasks.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)', 'permissions.tasks'],
+    [{ name: 'R', permissions: { 'Not A Slug': ['x'] } }, 'permissions: "Not A Slug" is not an app slug', 'permissions'],
     // The SDK's grammar, the one apps are validated against: words joined by _, never -.
-    [{ name: 'R', permissions: { 'my-app': ['my-app.notes.read'] } }, 'permissions: "my-app" is not an app slug'],
-    [{ name: 'R', permissions: { tasks: ['tasks.task-lists.read'] } }, 'permissions.tasks: "tasks.task-lists.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)'],
+    [{ name: 'R', permissions: { 'my-app': ['my-app.notes.read'] } }, 'permissions: "my-app" is not an app slug', 'permissions'],
+    [{ name: 'R', permissions: { tasks: ['tasks.task-lists.read'] } }, 'permissions.tasks: "tasks.task-lists.read" is not a permission key of tasks ({slug}.{resource}.{action} or tasks.*)', 'permissions.tasks'],
   ];
-  for (const [json, error] of cases) {
+  for (const [json, error, field] of cases) {
     const answer = await owner.post('acme', '/roles', json);
-    t.deepEqual([answer.status, answer.body], [400, { error }], JSON.stringify(json));
+    t.deepEqual([answer.status, answer.body], [400, { error, field }], JSON.stringify(json));
   }
 });
 
@@ -194,7 +194,7 @@ test.serial('PATCH /members: admins change roles; only the owner promotes or dem
   const ownerByAdmin = await admin.patch('acme', `/members/${ownerId}`, { platform_role: 'member' });
   t.deepEqual([ownerByAdmin.status, ownerByAdmin.body], [403, { error: "The owner's platform role changes only through an ownership transfer (POST /workspaces/{id}/ownership)" }]);
   const badRole = await owner.patch('acme', `/members/${mia.id}`, { platform_role: 'owner' });
-  t.deepEqual([badRole.status, badRole.body], [400, { error: 'platform_role must be one of [admin, member]' }]);
+  t.deepEqual([badRole.status, badRole.body], [400, { error: 'platform_role must be one of [admin, member]', field: 'platform_role' }]);
   const unknown = await owner.patch('acme', '/members/00000000-0000-4000-8000-000000000000', { platform_role: 'admin' });
   t.deepEqual([unknown.status, unknown.body], [404, { error: 'No member 00000000-0000-4000-8000-000000000000 in this workspace' }]);
 

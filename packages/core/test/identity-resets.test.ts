@@ -72,9 +72,9 @@ test.serial('burning a link sets the password, ends every session of the account
   const path = new URL(link).pathname;
 
   const short = await env.browser().put('acme', path, { password: 'short' });
-  t.deepEqual([short.status, short.body], [400, { error: 'password length must be at least 8 characters long' }]);
+  t.deepEqual([short.status, short.body], [400, { error: 'password length must be at least 8 characters long', field: 'password' }]);
   const missing = await env.browser().put('acme', path, {});
-  t.deepEqual([missing.status, missing.body], [400, { error: 'password is required' }]);
+  t.deepEqual([missing.status, missing.body], [400, { error: 'password is required', field: 'password' }]);
 
   const burned = await env.browser().put('acme', path, { password: 'rita-new-password' });
   t.is(burned.status, 200, burned.text);

@@ -73,7 +73,7 @@ test.serial('sign-up mails a code; verification sets the password, creates the w
 test.serial('sign-up of a taken subdomain is a 409; the password is stored as an scrypt N=2^17 hash, never in clear', async (t) => {
   const taken = await env.browser().post(null, '/signup', { email: 'x@example.test', name: 'X', workspace_name: 'X', subdomain: 'acme' });
   t.is(taken.status, 409);
-  t.deepEqual(taken.body, { error: 'subdomain "acme" is already taken' });
+  t.deepEqual(taken.body, { error: 'subdomain "acme" is already taken', field: 'subdomain' });
   const [row] = await env.runtime.db.sequelize.query<{ password_hash: string }>(`SELECT password_hash FROM platform.accounts WHERE email = 'ada@example.test'`, { type: QueryTypes.SELECT });
   t.regex(row.password_hash, /^scrypt\$17\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{86}$/);
   t.false(row.password_hash.includes(OWNER.password));
@@ -294,35 +294,35 @@ test.serial('cookie-authenticated state changes from a foreign origin are refuse
 
 test.serial('every bound of sign-up, verification and sign-in is a 400 with an error body', async (t) => {
   const browser = env.browser();
-  const cases: Array<[string | null, string, unknown, string]> = [
-    [null, '/signup', { name: 'A', workspace_name: 'W', subdomain: 'abc' }, 'email is required'],
-    [null, '/signup', { email: 'not-an-email', name: 'A', workspace_name: 'W', subdomain: 'abc' }, 'email must be a valid email'],
-    [null, '/signup', { email: `${'a'.repeat(250)}@x.test`, name: 'A', workspace_name: 'W', subdomain: 'abc' }, 'email length must be less than or equal to 254 characters long'],
-    [null, '/signup', { email: 'a@x.test', name: '', workspace_name: 'W', subdomain: 'abc' }, 'name is not allowed to be empty'],
-    [null, '/signup', { email: 'a@x.test', name: 'n'.repeat(201), workspace_name: 'W', subdomain: 'abc' }, 'name length must be less than or equal to 200 characters long'],
-    [null, '/signup', { email: 'a@x.test', name: 'A', subdomain: 'abc' }, 'workspace_name is required'],
-    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'w'.repeat(201), subdomain: 'abc' }, 'workspace_name length must be less than or equal to 200 characters long'],
-    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W' }, 'subdomain is required'],
-    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'ab' }, 'subdomain length must be at least 3 characters long'],
-    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'a'.repeat(64) }, 'subdomain length must be less than or equal to 63 characters long'],
-    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'bad_sub' }, 'subdomain must be 3-63 characters of lowercase letters, digits and single hyphens, not starting or ending with a hyphen'],
-    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'admin' }, 'subdomain "admin" is reserved'],
-    [null, '/verifications', { password: 'long enough' }, 'code is required'],
-    [null, '/verifications', { code: 'ABCDEFGHJ', password: 'long enough' }, 'code length must be 10 characters long'],
-    [null, '/verifications', { code: 'ABCDEFGHJK' }, 'password is required'],
-    [null, '/verifications', { code: 'ABCDEFGHJK', password: 'short' }, 'password length must be at least 8 characters long'],
-    [null, '/verifications', { code: 'ABCDEFGHJK', password: 'p'.repeat(1025) }, 'password length must be less than or equal to 1024 characters long'],
-    ['acme', '/sessions', { password: 'x' }, 'email is required'],
-    ['acme', '/sessions', { email: 'a@x.test' }, 'password is required'],
-    ['acme', '/sessions', { email: 'a@x.test', password: 'x', totp: '12345' }, 'totp length must be at least 6 characters long'],
-    ['acme', '/sessions', { email: 'a@x.test', password: 'x', totp: '12345678901' }, 'totp length must be less than or equal to 10 characters long'],
-    ['acme', '/password-resets', {}, 'email is required'],
-    ['acme', '/password-resets', { email: 'nope' }, 'email must be a valid email'],
+  const cases: Array<[string | null, string, unknown, string, string]> = [
+    [null, '/signup', { name: 'A', workspace_name: 'W', subdomain: 'abc' }, 'email is required', 'email'],
+    [null, '/signup', { email: 'not-an-email', name: 'A', workspace_name: 'W', subdomain: 'abc' }, 'email must be a valid email', 'email'],
+    [null, '/signup', { email: `${'a'.repeat(250)}@x.test`, name: 'A', workspace_name: 'W', subdomain: 'abc' }, 'email length must be less than or equal to 254 characters long', 'email'],
+    [null, '/signup', { email: 'a@x.test', name: '', workspace_name: 'W', subdomain: 'abc' }, 'name is not allowed to be empty', 'name'],
+    [null, '/signup', { email: 'a@x.test', name: 'n'.repeat(201), workspace_name: 'W', subdomain: 'abc' }, 'name length must be less than or equal to 200 characters long', 'name'],
+    [null, '/signup', { email: 'a@x.test', name: 'A', subdomain: 'abc' }, 'workspace_name is required', 'workspace_name'],
+    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'w'.repeat(201), subdomain: 'abc' }, 'workspace_name length must be less than or equal to 200 characters long', 'workspace_name'],
+    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W' }, 'subdomain is required', 'subdomain'],
+    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'ab' }, 'subdomain length must be at least 3 characters long', 'subdomain'],
+    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'a'.repeat(64) }, 'subdomain length must be less than or equal to 63 characters long', 'subdomain'],
+    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'bad_sub' }, 'subdomain must be 3-63 characters of lowercase letters, digits and single hyphens, not starting or ending with a hyphen', 'subdomain'],
+    [null, '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'admin' }, 'subdomain "admin" is reserved', 'subdomain'],
+    [null, '/verifications', { password: 'long enough' }, 'code is required', 'code'],
+    [null, '/verifications', { code: 'ABCDEFGHJ', password: 'long enough' }, 'code length must be 10 characters long', 'code'],
+    [null, '/verifications', { code: 'ABCDEFGHJK' }, 'password is required', 'password'],
+    [null, '/verifications', { code: 'ABCDEFGHJK', password: 'short' }, 'password length must be at least 8 characters long', 'password'],
+    [null, '/verifications', { code: 'ABCDEFGHJK', password: 'p'.repeat(1025) }, 'password length must be less than or equal to 1024 characters long', 'password'],
+    ['acme', '/sessions', { password: 'x' }, 'email is required', 'email'],
+    ['acme', '/sessions', { email: 'a@x.test' }, 'password is required', 'password'],
+    ['acme', '/sessions', { email: 'a@x.test', password: 'x', totp: '12345' }, 'totp length must be at least 6 characters long', 'totp'],
+    ['acme', '/sessions', { email: 'a@x.test', password: 'x', totp: '12345678901' }, 'totp length must be less than or equal to 10 characters long', 'totp'],
+    ['acme', '/password-resets', {}, 'email is required', 'email'],
+    ['acme', '/password-resets', { email: 'nope' }, 'email must be a valid email', 'email'],
   ];
-  for (const [subdomain, path, json, error] of cases) {
+  for (const [subdomain, path, json, error, field] of cases) {
     const answer = await browser.post(subdomain, path, json);
     t.is(answer.status, 400, `${path} ${JSON.stringify(json)}`);
-    t.deepEqual(answer.body, { error }, `${path} ${JSON.stringify(json)}`);
+    t.deepEqual(answer.body, { error, field }, `${path} ${JSON.stringify(json)}`);
   }
   // Sign-up lives on the base domain, sign-in on a workspace subdomain.
   t.is((await browser.post('acme', '/signup', { email: 'a@x.test', name: 'A', workspace_name: 'W', subdomain: 'abc' })).status, 404);

@@ -73,13 +73,13 @@ test.serial('POST /totps starts enrollment: the secret and otpauth URI are retur
 
 test.serial('PUT /totps enables 2FA with a code from the independent implementation and returns recovery codes once', async (t) => {
   const bounds = [
-    [{}, 'code is required'],
-    [{ code: '12345' }, 'code length must be 6 characters long'],
-    [{ code: '1234567' }, 'code length must be 6 characters long'],
+    [{}, 'code is required', 'code'],
+    [{ code: '12345' }, 'code length must be 6 characters long', 'code'],
+    [{ code: '1234567' }, 'code length must be 6 characters long', 'code'],
   ] as const;
-  for (const [json, error] of bounds) {
+  for (const [json, error, field] of bounds) {
     const answer = await owner.put('acme', '/totps', json);
-    t.deepEqual([answer.status, answer.body], [400, { error }], JSON.stringify(json));
+    t.deepEqual([answer.status, answer.body], [400, { error, field }], JSON.stringify(json));
   }
   const wrongCode = String((Number(independentTotp(secret)) + 500_000) % 1_000_000).padStart(6, '0');
   const wrong = await owner.put('acme', '/totps', { code: wrongCode });
@@ -169,9 +169,9 @@ test.serial('wrong TOTP codes are bounded: the sixth within 15 minutes is 429 wi
 
 test.serial('DELETE /totps needs the password and turns 2FA off; sign-in then needs no code', async (t) => {
   const missing = await owner.delete('acme', '/totps', {});
-  t.deepEqual([missing.status, missing.body], [400, { error: 'password is required' }]);
+  t.deepEqual([missing.status, missing.body], [400, { error: 'password is required', field: 'password' }]);
   const empty = await owner.delete('acme', '/totps', { password: '' });
-  t.deepEqual([empty.status, empty.body], [400, { error: 'password is not allowed to be empty' }]);
+  t.deepEqual([empty.status, empty.body], [400, { error: 'password is not allowed to be empty', field: 'password' }]);
   const wrong = await owner.delete('acme', '/totps', { password: 'not the password' });
   t.deepEqual([wrong.status, wrong.body], [403, { error: 'Invalid password' }]);
   const off = await owner.delete('acme', '/totps', { password: OWNER.password });

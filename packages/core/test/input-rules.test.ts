@@ -37,25 +37,25 @@ test.after.always(async () => {
 test.serial('NUL and unpaired surrogates in any text field are a 400 naming the field, and nothing is written (never stored as a literal \\0)', async (t) => {
   const key = await createKey({ name: 'plain' });
   const [keys, events] = [await keyCount(), await outboxCount()];
-  const cases: Array<[string, string, unknown, string]> = [
-    ['POST', '/api-keys', { name: 'a\u0000b' }, `name ${TEXT}`],
-    ['POST', '/api-keys', { name: 'a\ud800' }, `name ${TEXT}`],
-    ['POST', '/api-keys', { name: '\udc00x' }, `name ${TEXT}`],
-    ['POST', '/api-keys', { name: 'ok', scopes: ['notes.notes.read', 'x\u0000'] }, `scopes[1] ${TEXT}`],
+  const cases: Array<[string, string, unknown, string, string?]> = [
+    ['POST', '/api-keys', { name: 'a\u0000b' }, `name ${TEXT}`, 'name'],
+    ['POST', '/api-keys', { name: 'a\ud800' }, `name ${TEXT}`, 'name'],
+    ['POST', '/api-keys', { name: '\udc00x' }, `name ${TEXT}`, 'name'],
+    ['POST', '/api-keys', { name: 'ok', scopes: ['notes.notes.read', 'x\u0000'] }, `scopes[1] ${TEXT}`, 'scopes[1]'],
     ['POST', '/api-keys', { name: 'ok', 'extra\u0000': 1 }, `keys of body ${TEXT}`],
-    ['PUT', `/api-keys/${key.id}`, { name: 'renamed\u0000' }, `name ${TEXT}`],
-    ['POST', '/roles', { name: 'Role\ud83d' }, `name ${TEXT}`],
-    ['PUT', '/apps/notes/settings', { default_title: 'x\u0000' }, `default_title ${TEXT}`],
-    ['POST', '/search', { app: 'notes', q: 'a\u0000' }, `q ${TEXT}`],
-    ['POST', '/search', { app: 'notes', filters: { colour: ['red', 'a\ud800'] } }, `filters.colour[1] ${TEXT}`],
-    ['GET', '/search?app=notes&q=a%00', undefined, `query parameter q ${TEXT}`],
-    ['GET', '/search?app=notes&colour=%00', undefined, `query parameter colour ${TEXT}`],
-    ['GET', '/api-keys/a%00b', undefined, `path parameter key_id ${TEXT}`],
-    ['POST', '/notes', { title: 'n\u0000' }, `title ${TEXT}`],
+    ['PUT', `/api-keys/${key.id}`, { name: 'renamed\u0000' }, `name ${TEXT}`, 'name'],
+    ['POST', '/roles', { name: 'Role\ud83d' }, `name ${TEXT}`, 'name'],
+    ['PUT', '/apps/notes/settings', { default_title: 'x\u0000' }, `default_title ${TEXT}`, 'default_title'],
+    ['POST', '/search', { app: 'notes', q: 'a\u0000' }, `q ${TEXT}`, 'q'],
+    ['POST', '/search', { app: 'notes', filters: { colour: ['red', 'a\ud800'] } }, `filters.colour[1] ${TEXT}`, 'filters.colour[1]'],
+    ['GET', '/search?app=notes&q=a%00', undefined, `query parameter q ${TEXT}`, 'q'],
+    ['GET', '/search?app=notes&colour=%00', undefined, `query parameter colour ${TEXT}`, 'colour'],
+    ['GET', '/api-keys/a%00b', undefined, `path parameter key_id ${TEXT}`, 'key_id'],
+    ['POST', '/notes', { title: 'n\u0000' }, `title ${TEXT}`, 'title'],
   ];
-  for (const [method, url, payload, error] of cases) {
+  for (const [method, url, payload, error, field] of cases) {
     const response = await inject(method, url, payload);
-    t.deepEqual([response.statusCode, json(response)], [400, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
+    t.deepEqual([response.statusCode, json(response)], [400, field === undefined ? { error } : { error, field }], `${method} ${url} ${JSON.stringify(payload)}`);
   }
   t.is(await keyCount(), keys);
   t.is(await outboxCount(), events);
@@ -68,17 +68,17 @@ test.serial('a JSON body whose bytes are not UTF-8 is a 400 naming the field, ne
   const [keys, events] = [await keyCount(), await outboxCount()];
   const raw = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : Buffer.from(part))));
   const UTF8 = 'must be UTF-8 text: the body holds bytes that are not UTF-8';
-  const cases: Array<[string, string, Buffer, string]> = [
-    ['POST', '/api-keys', raw('{"name": "key ', [0xff, 0xfe], '"}'), `name ${UTF8}`],
-    ['POST', '/api-keys', raw('{"name": "ok", "scopes": ["notes.notes.read", "x', [0xc3], '"]}'), `scopes[1] ${UTF8}`],
+  const cases: Array<[string, string, Buffer, string, string?]> = [
+    ['POST', '/api-keys', raw('{"name": "key ', [0xff, 0xfe], '"}'), `name ${UTF8}`, 'name'],
+    ['POST', '/api-keys', raw('{"name": "ok", "scopes": ["notes.notes.read", "x', [0xc3], '"]}'), `scopes[1] ${UTF8}`, 'scopes[1]'],
     ['POST', '/api-keys', raw('{"name": "ok", "x', [0xed, 0xa0, 0x80], '": 1}'), `keys of body ${UTF8}`],
-    ['POST', '/notes', raw('{"title": "caf', [0xe9], '"}'), `title ${UTF8}`],
-    ['POST', '/roles', raw('{"name": "overlong ', [0xc0, 0xaf], '"}'), `name ${UTF8}`],
-    ['DELETE', '/workspaces/00000000-0000-4000-8000-000000000000', raw('{"confirm": "', [0xff], '"}'), `confirm ${UTF8}`],
+    ['POST', '/notes', raw('{"title": "caf', [0xe9], '"}'), `title ${UTF8}`, 'title'],
+    ['POST', '/roles', raw('{"name": "overlong ', [0xc0, 0xaf], '"}'), `name ${UTF8}`, 'name'],
+    ['DELETE', '/workspaces/00000000-0000-4000-8000-000000000000', raw('{"confirm": "', [0xff], '"}'), `confirm ${UTF8}`, 'confirm'],
   ];
-  for (const [method, url, payload, error] of cases) {
+  for (const [method, url, payload, error, field] of cases) {
     const response = await inject(method, url, payload);
-    t.deepEqual([response.statusCode, json(response)], [400, { error }], `${method} ${url} ${payload.toString('hex')}`);
+    t.deepEqual([response.statusCode, json(response)], [400, field === undefined ? { error } : { error, field }], `${method} ${url} ${payload.toString('hex')}`);
   }
   // A real U+FFFD, sent as its UTF-8 bytes, is text like any other.
   const replacement = await inject('POST', '/api-keys', raw('{"name": "keeps \uFFFD and ', [0xef, 0xbf, 0xbd], '"}'));
@@ -91,21 +91,21 @@ test.serial('a JSON body whose bytes are not UTF-8 is a 400 naming the field, ne
 test.serial('impossible calendar dates are a 400 naming the field: nothing rolls forward', async (t) => {
   const key = await createKey({ name: 'dated' });
   const keys = await keyCount();
-  const cases: Array<[string, string, unknown, string]> = [
-    ['POST', '/api-keys', { name: 'k', expires_at: '2999-02-30' }, `expires_at ${INSTANT}`],
-    ['POST', '/api-keys', { name: 'k', expires_at: '2999-13-01T00:00:00Z' }, `expires_at ${INSTANT}`],
-    ['POST', '/api-keys', { name: 'k', expires_at: '2999-01-01T25:00:00Z' }, `expires_at ${INSTANT}`],
-    ['PUT', `/api-keys/${key.id}`, { expires_at: '2999-02-29' }, `expires_at ${INSTANT}`],
-    ['PUT', `/api-keys/${key.id}/secret`, { expires_at: '2999-04-31T00:00:00Z' }, `expires_at ${INSTANT}`],
-    ['GET', '/search?app=notes&after=2999-02-30', undefined, `query parameter after ${INSTANT}`],
-    ['GET', '/search?app=notes&before=2026-01-01T10:60:00Z', undefined, `query parameter before ${INSTANT}`],
-    ['POST', '/search', { app: 'notes', filters: { after: '2026-02-30' } }, `filters.after ${INSTANT}`],
-    ['GET', '/activity?after=2026-02-30', undefined, `query parameter after ${INSTANT}`],
-    ['GET', '/admin/activity-exports?before=2026-02-30T00:00:00Z', undefined, `query parameter before ${INSTANT}`],
+  const cases: Array<[string, string, unknown, string, string]> = [
+    ['POST', '/api-keys', { name: 'k', expires_at: '2999-02-30' }, `expires_at ${INSTANT}`, 'expires_at'],
+    ['POST', '/api-keys', { name: 'k', expires_at: '2999-13-01T00:00:00Z' }, `expires_at ${INSTANT}`, 'expires_at'],
+    ['POST', '/api-keys', { name: 'k', expires_at: '2999-01-01T25:00:00Z' }, `expires_at ${INSTANT}`, 'expires_at'],
+    ['PUT', `/api-keys/${key.id}`, { expires_at: '2999-02-29' }, `expires_at ${INSTANT}`, 'expires_at'],
+    ['PUT', `/api-keys/${key.id}/secret`, { expires_at: '2999-04-31T00:00:00Z' }, `expires_at ${INSTANT}`, 'expires_at'],
+    ['GET', '/search?app=notes&after=2999-02-30', undefined, `query parameter after ${INSTANT}`, 'after'],
+    ['GET', '/search?app=notes&before=2026-01-01T10:60:00Z', undefined, `query parameter before ${INSTANT}`, 'before'],
+    ['POST', '/search', { app: 'notes', filters: { after: '2026-02-30' } }, `filters.after ${INSTANT}`, 'filters.after'],
+    ['GET', '/activity?after=2026-02-30', undefined, `query parameter after ${INSTANT}`, 'after'],
+    ['GET', '/admin/activity-exports?before=2026-02-30T00:00:00Z', undefined, `query parameter before ${INSTANT}`, 'before'],
   ];
-  for (const [method, url, payload, error] of cases) {
+  for (const [method, url, payload, error, field] of cases) {
     const response = await inject(method, url, payload);
-    t.deepEqual([response.statusCode, json(response)], [400, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
+    t.deepEqual([response.statusCode, json(response)], [400, { error, field }], `${method} ${url} ${JSON.stringify(payload)}`);
   }
   t.is(await keyCount(), keys);
   const kept = json(await inject('GET', `/api-keys/${key.id}`)).data;
@@ -133,7 +133,7 @@ test.serial('ids are strings: an unknown id of any shape is a 404 with the usual
     }
   }
   const tooLong = await inject('DELETE', `/api-keys/${'x'.repeat(201)}`);
-  t.deepEqual([tooLong.statusCode, json(tooLong)], [400, { error: 'path parameter key_id length must be less than or equal to 200 characters long' }]);
+  t.deepEqual([tooLong.statusCode, json(tooLong)], [400, { error: 'path parameter key_id length must be less than or equal to 200 characters long', field: 'key_id' }]);
   const roles = await inject('PUT', '/applications/notes/access', { access_policy: 'roles', allowed_roles: ['r-1'] });
   t.deepEqual([roles.statusCode, json(roles)], [400, { error: 'allowed_roles[0]: no role r-1 in this workspace' }]);
 });

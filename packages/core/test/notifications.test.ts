@@ -87,22 +87,22 @@ test('POST /push-subscriptions: bounds, one row per endpoint, the caller\'s own'
   const ws = await workspace();
   const member = await ws.member();
   const browser = pushService.browser();
-  const refusals: Array<[unknown, string]> = [
-    [{ keys: browser.keys }, 'endpoint is required'],
-    [{ endpoint: 'http://a', keys: browser.keys }, 'endpoint length must be at least 10 characters long'],
-    [{ endpoint: `${browser.endpoint}/${'x'.repeat(2000)}`, keys: browser.keys }, 'endpoint length must be less than or equal to 2000 characters long'],
-    [{ endpoint: browser.endpoint }, 'keys is required'],
-    [{ endpoint: browser.endpoint, keys: { auth: browser.keys.auth } }, 'keys.p256dh is required'],
-    [{ endpoint: browser.endpoint, keys: { p256dh: browser.keys.p256dh } }, 'keys.auth is required'],
+  const refusals: Array<[unknown, string, string?]> = [
+    [{ keys: browser.keys }, 'endpoint is required', 'endpoint'],
+    [{ endpoint: 'http://a', keys: browser.keys }, 'endpoint length must be at least 10 characters long', 'endpoint'],
+    [{ endpoint: `${browser.endpoint}/${'x'.repeat(2000)}`, keys: browser.keys }, 'endpoint length must be less than or equal to 2000 characters long', 'endpoint'],
+    [{ endpoint: browser.endpoint }, 'keys is required', 'keys'],
+    [{ endpoint: browser.endpoint, keys: { auth: browser.keys.auth } }, 'keys.p256dh is required', 'keys.p256dh'],
+    [{ endpoint: browser.endpoint, keys: { p256dh: browser.keys.p256dh } }, 'keys.auth is required', 'keys.auth'],
     [{ endpoint: 'ftp://push.example/abc', keys: browser.keys }, 'endpoint must be the https URL of a push service'],
     [{ endpoint: 'https://user:pw@push.example/abc', keys: browser.keys }, 'endpoint must be the https URL of a push service'],
     [{ endpoint: browser.endpoint, keys: { ...browser.keys, p256dh: 'AAAA' } }, 'keys.p256dh must be the base64url of an uncompressed P-256 public key (65 bytes)'],
     [{ endpoint: browser.endpoint, keys: { ...browser.keys, auth: 'short' } }, 'keys.auth must be the base64url of a 16-byte secret'],
   ];
-  for (const [payload, error] of refusals) {
+  for (const [payload, error, field] of refusals) {
     const answer = await call('POST', '/push-subscriptions', member.headers(), payload);
     t.is(answer.statusCode, 400, error);
-    t.deepEqual(body(answer), { error });
+    t.deepEqual(body(answer), field === undefined ? { error } : { error, field });
   }
   t.is((await rows('SELECT id FROM platform.push_subscriptions WHERE workspace_id = :id', { id: ws.id })).length, 0);
   const first = await call('POST', '/push-subscriptions', member.headers(), { endpoint: browser.endpoint, keys: browser.keys, expirationTime: null });
@@ -119,18 +119,18 @@ test('POST /push-subscriptions: bounds, one row per endpoint, the caller\'s own'
 test('POST /push-devices: bounds (token 20-4096, platform ios or android), one row per token', async (t) => {
   const ws = await workspace();
   const token = 'a'.repeat(20);
-  const refusals: Array<[unknown, string]> = [
-    [{ platform: 'ios' }, 'token is required'],
-    [{ token: 'a'.repeat(19), platform: 'ios' }, 'token length must be at least 20 characters long'],
-    [{ token: 'a'.repeat(4097), platform: 'ios' }, 'token length must be less than or equal to 4096 characters long'],
-    [{ token }, 'platform is required'],
-    [{ token, platform: 'windows' }, 'platform must be one of [ios, android]'],
+  const refusals: Array<[unknown, string, string?]> = [
+    [{ platform: 'ios' }, 'token is required', 'token'],
+    [{ token: 'a'.repeat(19), platform: 'ios' }, 'token length must be at least 20 characters long', 'token'],
+    [{ token: 'a'.repeat(4097), platform: 'ios' }, 'token length must be less than or equal to 4096 characters long', 'token'],
+    [{ token }, 'platform is required', 'platform'],
+    [{ token, platform: 'windows' }, 'platform must be one of [ios, android]', 'platform'],
     [{ token: `${'a'.repeat(20)} b`, platform: 'ios' }, 'token must not contain spaces'],
   ];
-  for (const [payload, error] of refusals) {
+  for (const [payload, error, field] of refusals) {
     const answer = await call('POST', '/push-devices', ws.owner.headers(), payload);
     t.is(answer.statusCode, 400, error);
-    t.deepEqual(body(answer), { error });
+    t.deepEqual(body(answer), field === undefined ? { error } : { error, field });
   }
   // Tokens of the upper bound that do not compress (a repeated letter fits an index entry once compressed; these do not).
   const long = randomBytes(3072).toString('base64');
@@ -157,19 +157,19 @@ test('PATCH /me/notification-preferences: per channel, only the given fields, bo
     ['apps', 'mentions', 'chat', 'calls', 'tasks', 'billing', 'security', 'system'],
   );
   t.deepEqual(initial.data[0], { channel: 'apps', enabled: true, toast: true, push: true, sound: 'default', customized: false });
-  const refusals: Array<[unknown, string]> = [
-    [{ channel: 'weather', patch: { enabled: false } }, 'channel must be one of [apps, mentions, chat, calls, tasks, billing, security, system]'],
-    [{ channel: 'chat' }, 'patch is required'],
+  const refusals: Array<[unknown, string, string?]> = [
+    [{ channel: 'weather', patch: { enabled: false } }, 'channel must be one of [apps, mentions, chat, calls, tasks, billing, security, system]', 'channel'],
+    [{ channel: 'chat' }, 'patch is required', 'patch'],
     [{ channel: 'chat', patch: {} }, 'patch must set at least one of enabled, toast, push, sound'],
-    [{ channel: 'chat', patch: { enabled: 'sometimes' } }, 'patch.enabled must be a boolean'],
-    [{ channel: 'chat', patch: { sound: '' } }, 'patch.sound is not allowed to be empty'],
-    [{ channel: 'chat', patch: { sound: 'a'.repeat(51) } }, 'patch.sound length must be less than or equal to 50 characters long'],
-    [{ channel: 'chat', patch: { sound: 'ding dong' } }, 'patch.sound with value ding dong fails to match the sound name (letters, digits, - and _) pattern'],
+    [{ channel: 'chat', patch: { enabled: 'sometimes' } }, 'patch.enabled must be a boolean', 'patch.enabled'],
+    [{ channel: 'chat', patch: { sound: '' } }, 'patch.sound is not allowed to be empty', 'patch.sound'],
+    [{ channel: 'chat', patch: { sound: 'a'.repeat(51) } }, 'patch.sound length must be less than or equal to 50 characters long', 'patch.sound'],
+    [{ channel: 'chat', patch: { sound: 'ding dong' } }, 'patch.sound with value ding dong fails to match the sound name (letters, digits, - and _) pattern', 'patch.sound'],
   ];
-  for (const [payload, error] of refusals) {
+  for (const [payload, error, field] of refusals) {
     const answer = await call('PATCH', '/me/notification-preferences', member.headers(), payload);
     t.is(answer.statusCode, 400, error);
-    t.deepEqual(body(answer), { error });
+    t.deepEqual(body(answer), field === undefined ? { error } : { error, field });
   }
   const muted = await call('PATCH', '/me/notification-preferences', member.headers(), { channel: 'chat', patch: { push: false, sound: 'none' } });
   t.is(muted.statusCode, 200);

@@ -55,7 +55,7 @@ test.serial('release notes per version reach every workspace\'s admins as a thre
 
   const bad = await admin('POST', '/v/admin/versions/1.4.0/notes', { title: '', body: 'x' });
   t.is(bad.statusCode, 400);
-  t.deepEqual(json(bad), { error: 'title is not allowed to be empty' });
+  t.deepEqual(json(bad), { error: 'title is not allowed to be empty', field: 'title' });
   const badVersion = await admin('GET', '/v/admin/versions/bad!/notes');
   t.is(badVersion.statusCode, 400);
 
@@ -133,7 +133,7 @@ test('preview apps and their adopter workspaces', async (t) => {
   t.like(json(created).data, { slug: 'canvas-ai', name: 'Canvas AI', adopters: 0 });
   t.is((await admin('POST', '/v/admin/preview-apps', { slug: 'canvas-ai', name: 'Again' })).statusCode, 409);
   const badSlug = await admin('POST', '/v/admin/preview-apps', { slug: 'Canvas AI', name: 'x' });
-  t.deepEqual([badSlug.statusCode, json(badSlug)], [400, { error: 'slug must be 1-64 lower-case letters, digits and hyphens, starting with a letter' }]);
+  t.deepEqual([badSlug.statusCode, json(badSlug)], [400, { error: 'slug must be 1-64 lower-case letters, digits and hyphens, starting with a letter', field: 'slug' }]);
 
   const initech = await env.workspace('initech');
   const adopted = await admin('POST', '/v/admin/preview-apps/canvas-ai/adopters', { workspace_id: initech.id });

@@ -145,21 +145,21 @@ test('an empty query with filters lists the matching records, newest first', asy
 });
 
 test('invalid input answers 400 naming the field, on both methods', async (t) => {
-  const cases: Array<[Awaited<ReturnType<typeof get>>, string]> = [
-    [await get('/search?q=plan'), 'query parameter app is required'],
-    [await post({ q: 'plan' }), 'app is required'],
-    [await get('/search?app=files&after=yesterday'), 'query parameter after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
-    [await post({ app: 'files', filters: { after: 'yesterday' } }), 'filters.after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
-    [await get('/search?app=files&min_size=-1'), 'query parameter min_size must be a whole number of 0 or more'],
+  const cases: Array<[Awaited<ReturnType<typeof get>>, string, string?]> = [
+    [await get('/search?q=plan'), 'query parameter app is required', 'app'],
+    [await post({ q: 'plan' }), 'app is required', 'app'],
+    [await get('/search?app=files&after=yesterday'), 'query parameter after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z', 'after'],
+    [await post({ app: 'files', filters: { after: 'yesterday' } }), 'filters.after must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z', 'filters.after'],
+    [await get('/search?app=files&min_size=-1'), 'query parameter min_size must be a whole number of 0 or more', 'min_size'],
     [await post({ app: 'files', filters: 'owner' }), 'filters must be an object'],
-    [await post({ app: 'files', filters: { q: 'x' } }), 'filters.q is not a filter'],
+    [await post({ app: 'files', filters: { q: 'x' } }), 'filters.q is not a filter', 'filters.q'],
     [await get('/search?app=notes&types=task'), 'types: "task" is not a searchable type of notes'],
-    [await post({ app: 'notes', q: 'x'.repeat(201) }), 'q length must be less than or equal to 200 characters long'],
+    [await post({ app: 'notes', q: 'x'.repeat(201) }), 'q length must be less than or equal to 200 characters long', 'q'],
     [await get(`/search?app=notes&q=${encodeURIComponent(Array.from({ length: 13 }, (_, index) => `w${index}`).join(' '))}`), 'q must have at most 12 words'],
   ];
-  for (const [response, error] of cases) {
+  for (const [response, error, field] of cases) {
     t.is(response.statusCode, 400, error);
-    t.deepEqual(json(response), { error });
+    t.deepEqual(json(response), field === undefined ? { error } : { error, field });
   }
 });
 

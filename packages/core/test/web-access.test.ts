@@ -329,3 +329,17 @@ test.serial('on a single-label base domain (localhost) /verify sends the new own
   t.is(signedIn.headers.location, '/');
   t.regex(String(signedIn.headers['set-cookie']), /HttpOnly/i);
 });
+
+test.serial("a page puts a refusal beside the input its field names, though the message does not start with it", async (t) => {
+  // `A role named "Editors" already exists` names no field in its words: the answer's field does.
+  const clash = await visit('POST', '/admin/roles', 'owner', 'name=Editors&permissions=notes.notes.read');
+  t.is(clash.statusCode, 409);
+  t.regex(clash.payload, /<input id="f-name" name="name" type="text" value="Editors"[^>]* aria-invalid="true" aria-describedby="e-name">/);
+  t.regex(clash.payload, /<p class="field-error" id="e-name">A role named &quot;Editors&quot; already exists<\/p>/);
+  t.notRegex(clash.payload, /class="form-error"/);
+  // A path under a form field (`permissions.notes`) lands on that field.
+  const malformed = await visit('POST', '/admin/roles', 'owner', 'name=Writers&permissions=notes.bad');
+  t.is(malformed.statusCode, 400);
+  t.regex(malformed.payload, /<p class="field-error" id="e-permissions">permissions\.notes: &quot;notes\.bad&quot; is not a permission key of notes/);
+  t.notRegex(malformed.payload, /class="form-error"/);
+});

@@ -143,7 +143,7 @@ test.serial('/partials/preview-apps: the preview apps the workspace was let into
   const refused = await env.inject('POST', '/demo-requests', acme.as(memberKey), { message: 'Show me' });
   t.deepEqual([refused.statusCode, json(refused)], [403, { error: 'Only workspace owners and admins can ask for a demo' }]);
   const empty = await env.inject('POST', '/demo-requests', acme.as(acme.ownerKey), { message: '  ' });
-  t.deepEqual([empty.statusCode, json(empty)], [400, { error: 'message is not allowed to be empty' }]);
+  t.deepEqual([empty.statusCode, json(empty)], [400, { error: 'message is not allowed to be empty', field: 'message' }]);
   const asked = await env.inject('POST', '/demo-requests', acme.as(acme.ownerKey), { message: 'A tour of <b>finance</b> for our team' });
   t.is(asked.statusCode, 200);
   t.like(json(asked).data, { email: 'owner@acme.test', message: 'A tour of <b>finance</b> for our team', created_at: '2027-02-02T00:00:01.000Z' });

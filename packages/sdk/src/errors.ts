@@ -1,7 +1,19 @@
 /**
  * Domain errors. Services throw these; the runtime maps each to its HTTP status and the
- * `{"error": "..."}` body in one place, so app code never touches HTTP.
+ * `{"error": "..."}` body in one place, so app code never touches HTTP. A refusal about one
+ * input names it in `field` (`{"error": "...", "field": "email"}`), so a form shows the message
+ * beside that input.
  */
+
+/** What a refusal may say besides its message. */
+export interface RefusalOptions {
+  /**
+   * The input the refusal is about, as a path into the request: `email`, `address.city`,
+   * `items[0].amount` (object keys joined by `.`, array indexes in brackets; a query or path
+   * parameter by its name). Answered as the body's `field`.
+   */
+  field?: string;
+}
 
 /** Base class of every error the platform turns into a 4xx answer. */
 export class DomainError extends Error {
@@ -9,19 +21,22 @@ export class DomainError extends Error {
   readonly status: number;
   /** Extra response headers (for example `Retry-After`). */
   readonly headers: Record<string, string>;
+  /** The input the refusal is about (see RefusalOptions.field), answered as the body's `field`. */
+  readonly field: string | undefined;
 
-  constructor(status: number, message: string, headers: Record<string, string> = {}) {
+  constructor(status: number, message: string, headers: Record<string, string> = {}, options: RefusalOptions = {}) {
     super(message);
     this.name = new.target.name;
     this.status = status;
     this.headers = headers;
+    this.field = options.field;
   }
 }
 
-/** 400: the input breaks a rule; the message names the field and the rule. */
+/** 400: the input breaks a rule; the message names the field and the rule (`{ field: 'email' }` names it for forms too). */
 export class InvalidError extends DomainError {
-  constructor(message: string) {
-    super(400, message);
+  constructor(message: string, options: RefusalOptions = {}) {
+    super(400, message, {}, options);
   }
 }
 
@@ -46,10 +61,10 @@ export class NotFoundError extends DomainError {
   }
 }
 
-/** 409: the request conflicts with the current state (duplicate, wrong state). */
+/** 409: the request conflicts with the current state (duplicate, wrong state); `{ field: 'email' }` names the input that clashes. */
 export class ConflictError extends DomainError {
-  constructor(message: string) {
-    super(409, message);
+  constructor(message: string, options: RefusalOptions = {}) {
+    super(409, message, {}, options);
   }
 }
 

@@ -151,7 +151,7 @@ test('a failed request captures nothing', async (t) => {
   const before = still.events().length;
   const response = await still.owner.post('/ext/test/counter/counters', { name: '' });
   t.is(response.status, 400);
-  t.deepEqual(response.body, { error: 'name is not allowed to be empty' });
+  t.deepEqual(response.body, { error: 'name is not allowed to be empty', field: 'name' });
   t.is(still.events().length, before);
 });
 

@@ -98,15 +98,15 @@ test.serial('members of the workspace pass; any other id is a 400 naming the fie
 
   const stranger = '0b9f6a3e-5a86-4d5e-9b59-3c1d4f1e2a7b';
   const outsider = other.owner;
-  const refusals: Array<[object, string]> = [
+  const refusals: Array<[object, string, string?]> = [
     [{ assignees: [ann.id, stranger] }, `assignees ${stranger} is not a member of this workspace`],
     [{ assignees: [outsider.id] }, `assignees ${outsider.id} is not a member of this workspace`],
     [{ lead_mrn: outsider.mrn }, `lead_mrn ${outsider.mrn} is not a member of this workspace`],
-    [{ assignees: ['not-an-id'] }, 'assignees[0] must be the id of a member of this workspace'],
+    [{ assignees: ['not-an-id'] }, 'assignees[0] must be the id of a member of this workspace', 'assignees[0]'],
   ];
-  for (const [fields, error] of refusals) {
+  for (const [fields, error, field] of refusals) {
     const response = await ann.post('/ext/test/crew/crews', { name: 'B', ...fields });
-    t.deepEqual([response.status, response.body], [400, { error }], JSON.stringify(fields));
+    t.deepEqual([response.status, response.body], [400, field === undefined ? { error } : { error, field }], JSON.stringify(fields));
   }
   t.is(formed(), 0, 'no refused request emitted anything');
 });

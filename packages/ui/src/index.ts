@@ -15,7 +15,7 @@ export { matchRoute, routeQuery, onRoute, navigate, toast, confirmAction, appHre
 export { AppRoot, listScreen, mountApp, recordScreens, type AppScreen, type AppSection } from './app-root.js';
 export { WpkDataTable, type TableColumn, type RowAction, type TableSource } from './components/data-table.js';
 export { WpkSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
-export { fieldOfError } from './form-errors.js';
+export { fieldOfError, formFieldOf } from './form-errors.js';
 export { RecordDetail, RecordEdit, type RecordKind, type RecordNames } from './components/record-screens.js';
 export { textChanges, textValues } from './form-values.js';
 export { ListScreen, type ListNewLink, type ListTable } from './components/list-screen.js';

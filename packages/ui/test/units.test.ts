@@ -1,7 +1,8 @@
 import test from 'ava';
+import { ApiError } from '@wpk/client/browser';
 import { isAppPath } from '../src/bridge/protocol.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
-import { fieldOfError } from '../src/form-errors.js';
+import { fieldOfError, formFieldOf } from '../src/form-errors.js';
 import { textChanges, textValues } from '../src/form-values.js';
 import { matchRoute, routeQuery, sectionOf } from '../src/router.js';
 import { nextSort, sortState, validSort, withQueryParam } from '../src/table-sort.js';
@@ -23,13 +24,32 @@ test('amounts are formatted from their decimal strings, never through a float', 
   t.is(formatBytes(1_500_000, 'en'), '1.5 MB');
 });
 
-test("a refusal's message lands on the field it names, by the platform's rule (the field first)", (t) => {
+test("a refusal lands on the form field its field names, or the one that field lies under", (t) => {
+  const fields = ['title', 'due_date', 'items', 'address'];
+  const refusal = (body: object) => new ApiError(400, (body as { error: string }).error, body, {});
+  t.is(fieldOfError(refusal({ error: 'title is not allowed to be empty', field: 'title' }), fields), 'title');
+  t.is(fieldOfError(refusal({ error: 'items[0].amount must be a number', field: 'items[0].amount' }), fields), 'items');
+  t.is(fieldOfError(refusal({ error: 'address.city is required', field: 'address.city' }), fields), 'address');
+  // The field decides, not the message's words: a message worded otherwise still lands.
+  t.is(fieldOfError(new ApiError(409, 'A board named "Q3" already exists', { error: 'A board named "Q3" already exists', field: 'title' }, {}), fields), 'title');
+  // A field that is none of the form's is the form's own error, even when the message starts with one.
+  t.is(fieldOfError(refusal({ error: 'title of the template is archived', field: 'template_id' }), fields), null);
+  t.is(fieldOfError(refusal({ error: 'title is required', field: 'titles' }), fields), null);
+  t.is(new ApiError(400, 'x', { error: 'x', field: 7 }, {}).field, null);
+  t.is(new ApiError(500, 'HTTP 500', 'oops', {}).field, null);
+  t.is(formFieldOf('due_date', fields), 'due_date');
+  t.is(formFieldOf('due_dates[1]', fields), null);
+});
+
+test("a refusal without field falls back to its message's first word (the platform's rule: the field first)", (t) => {
   const fields = ['title', 'due_date', 'items'];
   t.is(fieldOfError('title length must be at most 200 characters', fields), 'title');
   t.is(fieldOfError('"due_date" must be a valid date', fields), 'due_date');
   t.is(fieldOfError('items[0].amount must be a number', fields), 'items');
   t.is(fieldOfError('Board 42 is archived', fields), null);
   t.is(fieldOfError('', fields), null);
+  t.is(fieldOfError(new ApiError(400, 'due_date must be a valid date', { error: 'due_date must be a valid date' }, {}), fields), 'due_date');
+  t.is(fieldOfError(new Error('title must be set'), fields), 'title');
 });
 
 test("an app navigates to its own paths only: no scheme, no other host, no way up", (t) => {

@@ -82,7 +82,7 @@ test.serial('refused messages name what is wrong and send nothing, write nothing
   await newMails();
   world.takeEvents();
   const path = `/ats/candidates/${candidate.id}/messages`;
-  const cases: Array<[Record<string, unknown>, number, string]> = [
+  const cases: Array<[Record<string, unknown>, number, string, string?]> = [
     [{}, 400, 'Give template_id, or a subject and a body_html'],
     [{ subject: 'Only a subject' }, 400, 'Give template_id, or a subject and a body_html'],
     [{ template_id: '00000000-0000-4000-8000-000000000000' }, 400, 'template_id 00000000-0000-4000-8000-000000000000 is not a template of this workspace'],
@@ -90,11 +90,11 @@ test.serial('refused messages name what is wrong and send nothing, write nothing
     [{ subject: 'Link', body_html: '{{interview_link}}' }, 400, 'body_html: {{interview_link}} has no value in this message (it is known when a self-schedule link is minted)'],
     [{ subject: 'Bad', body_html: '{{salary}}' }, 400, 'body_html: {{salary}} is not a merge field (candidate_name, candidate_first_name, job_title, company_name, recruiter_name, interview_link, interview_time, interview_location, stage_name, offer_summary)'],
     [{ subject: 'Other', body_html: 'x', application_id: other.application.id }, 400, `application_id ${other.application.id} is not an application of candidate ${candidate.id}`],
-    [{ subject: 'x'.repeat(301), body_html: 'x' }, 400, 'subject length must be less than or equal to 300 characters long'],
+    [{ subject: 'x'.repeat(301), body_html: 'x' }, 400, 'subject length must be less than or equal to 300 characters long', 'subject'],
   ];
-  for (const [payload, status, error] of cases) {
+  for (const [payload, status, error, field] of cases) {
     const answer = await recruiter.post(path, payload);
-    t.deepEqual([answer.status, answer.body], [status, { error }], JSON.stringify(payload));
+    t.deepEqual([answer.status, answer.body], [status, field === undefined ? { error } : { error, field }], JSON.stringify(payload));
   }
   const reader = await world.member(['ats.candidates.read']);
   t.deepEqual((await reader.post(path, { subject: 'x', body_html: 'y' })).body, { error: 'Missing permission: ats.messages.send' });

@@ -59,18 +59,18 @@ test.serial('POST /attendance/locations creates a location with a geofence, inde
 
 test.serial('a location is refused with a clear 400 or 409 and nothing is written', async (t) => {
   const before = await counts();
-  const cases: Array<[unknown, number, string]> = [
-    [{ name: 'x', geofence: { latitude: 91, longitude: 0, radius_m: 50 } }, 400, 'geofence.latitude must be less than or equal to 90'],
-    [{ name: 'x', geofence: { latitude: 10, longitude: 0 } }, 400, 'geofence.radius_m is required'],
-    [{ name: 'x', geofence: { latitude: 10, longitude: 0, radius_m: 5 } }, 400, 'geofence.radius_m must be greater than or equal to 10'],
+  const cases: Array<[unknown, number, string, string?]> = [
+    [{ name: 'x', geofence: { latitude: 91, longitude: 0, radius_m: 50 } }, 400, 'geofence.latitude must be less than or equal to 90', 'geofence.latitude'],
+    [{ name: 'x', geofence: { latitude: 10, longitude: 0 } }, 400, 'geofence.radius_m is required', 'geofence.radius_m'],
+    [{ name: 'x', geofence: { latitude: 10, longitude: 0, radius_m: 5 } }, 400, 'geofence.radius_m must be greater than or equal to 10', 'geofence.radius_m'],
     [{ name: 'x', timezone: 'Mars/Olympus' }, 400, 'timezone: Mars/Olympus is not an IANA time zone'],
-    [{ name: '  ' }, 400, 'name is not allowed to be empty'],
+    [{ name: '  ' }, 400, 'name is not allowed to be empty', 'name'],
     [{ name: 'tower' }, 409, 'A location named tower already exists'],
   ];
-  for (const [body, status, error] of cases) {
+  for (const [body, status, error, field] of cases) {
     const reply = await world.owner.post('/attendance/locations', body);
     t.is(reply.status, status, JSON.stringify(body));
-    t.deepEqual(reply.body, { error }, JSON.stringify(body));
+    t.deepEqual(reply.body, field === undefined ? { error } : { error, field }, JSON.stringify(body));
   }
   t.deepEqual(await counts(), before);
   t.deepEqual(world.takeEvents(), []);
@@ -271,8 +271,8 @@ test.serial("a member sees only their own attendances, timesheet and corrections
 test.serial('corrections: a manager fixes times with a reason; the audit trail keeps the times before and after, who and why, and the member sees it', async (t) => {
   world.takeEvents();
   const before = await counts();
-  const refusals: Array<[unknown, number, string]> = [
-    [{ check_out_at: '2027-03-01T16:00:00.000Z' }, 400, 'reason is required'],
+  const refusals: Array<[unknown, number, string, string?]> = [
+    [{ check_out_at: '2027-03-01T16:00:00.000Z' }, 400, 'reason is required', 'reason'],
     [{ check_out_at: '2027-03-01T06:00:00.000Z', reason: 'left late' }, 400, 'check_out_at must be after check_in_at'],
     [{ check_out_at: '2099-01-01T00:00:00.000Z', reason: 'left late' }, 400, 'check_out_at must not be in the future'],
     [{ check_in_at: '2027-03-01T07:00:00.000Z', reason: 'no change' }, 400, 'The correction changes nothing'],
@@ -280,11 +280,11 @@ test.serial('corrections: a manager fixes times with a reason; the audit trail k
     [{ check_in_at: '2027-03-01T12:00:00.000Z', reason: 'came late' }, 400, 'breaks[0] (2027-03-01T11:00:00.000Z) lies outside the attendance; give breaks that fit the corrected times'],
     [{ breaks: [{ start_at: '2027-03-01T10:00:00.000Z', end_at: '2027-03-01T11:00:00.000Z' }, { start_at: '2027-03-01T10:30:00.000Z', end_at: '2027-03-01T10:45:00.000Z' }], reason: 'breaks' }, 400, 'breaks[1] overlaps breaks[0]'],
   ];
-  for (const [body, status, error] of refusals) {
+  for (const [body, status, error, field] of refusals) {
     const reply = await manager.patch(`/attendance/attendances/${aliceDay1.id}`, body);
     t.is(reply.status, status, JSON.stringify(body));
     if (status === 409) t.true(String(reply.body.error).startsWith(error), reply.body.error);
-    else t.deepEqual(reply.body, { error }, JSON.stringify(body));
+    else t.deepEqual(reply.body, field === undefined ? { error } : { error, field }, JSON.stringify(body));
   }
   const member = await alice.patch(`/attendance/attendances/${aliceDay1.id}`, { check_out_at: '2027-03-01T16:00:00.000Z', reason: 'I stayed' });
   t.deepEqual([member.status, member.body], [403, { error: 'Missing permission: attendance.attendances.manage' }]);

@@ -50,10 +50,10 @@ export async function allLocations(): Promise<Location[]> {
   return locations;
 }
 
-/** A refusal split for a form: on the field its message names (`check_out_at must be after check_in_at`), else for the whole form. */
+/** A refusal split for a form: on the field it names (its `field`, else its message's first word: `check_out_at must be after check_in_at`), else for the whole form. */
 export function refusalFor(error: unknown, fields: readonly string[]): { field: string | null; message: string } {
   const message = errorText(error);
-  return { field: fieldOfError(message, fields), message };
+  return { field: fieldOfError(error, fields), message };
 }
 
 /** The hint slot of a field: its refusal, else its help. */

@@ -51,16 +51,16 @@ test.serial('POST /calls starts a call the caller hosts: call.created with exact
 
 test.serial('bad input is a 400 naming the field, and writes nothing', async (t) => {
   const mark = world.mark();
-  const cases: Array<[Record<string, unknown>, string]> = [
-    [{}, 'title is required'],
-    [{ title: '   ' }, 'title is not allowed to be empty'],
-    [{ title: 'x', mode: 'hologram' }, 'mode must be one of [video, audio]'],
-    [{ title: 'x', participant_mrns: ['bob'] }, 'participant_mrns[0] must be a member MRN (mrn:account:member:<id>)'],
+  const cases: Array<[Record<string, unknown>, string, string?]> = [
+    [{}, 'title is required', 'title'],
+    [{ title: '   ' }, 'title is not allowed to be empty', 'title'],
+    [{ title: 'x', mode: 'hologram' }, 'mode must be one of [video, audio]', 'mode'],
+    [{ title: 'x', participant_mrns: ['bob'] }, 'participant_mrns[0] must be a member MRN (mrn:account:member:<id>)', 'participant_mrns[0]'],
     [{ title: 'x', scheduled_at: '2020-01-01T00:00:00Z' }, 'scheduled_at must be in the future (leave it out to start the call now)'],
   ];
-  for (const [body, error] of cases) {
+  for (const [body, error, field] of cases) {
     const response = await ann.post('/calls', body);
-    t.deepEqual([response.status, response.body], [400, { error }], JSON.stringify(body));
+    t.deepEqual([response.status, response.body], [400, field === undefined ? { error } : { error, field }], JSON.stringify(body));
   }
   t.deepEqual(world.eventsSince(mark), []);
 });
@@ -105,7 +105,7 @@ test.serial('UpdateParticipant changes roles; a call keeps one host; participant
   const promoted = await ann.patch(`/calls/${call.id}/participants/${encoded}`, { role: 'host' });
   t.deepEqual(promoted.body.data, { member_mrn: bob.mrn, role: 'host', in_session: false, joined_at: null, left_at: null });
   t.is((await ann.patch(`/calls/${call.id}/participants/${encodeURIComponent(ann.mrn)}`, { role: 'participant' })).status, 200);
-  t.deepEqual((await bob.patch(`/calls/${call.id}/participants/mrn%3Aaccount%3Amember%3Anobody`, { role: 'host' })).body, { error: 'path parameter member_mrn must be a member MRN (mrn:account:member:<id>)' });
+  t.deepEqual((await bob.patch(`/calls/${call.id}/participants/mrn%3Aaccount%3Amember%3Anobody`, { role: 'host' })).body, { error: 'path parameter member_mrn must be a member MRN (mrn:account:member:<id>)', field: 'member_mrn' });
   t.deepEqual((await cyd.delete(`/calls/${call.id}/participants/${encodeURIComponent(ann.mrn)}`)).body, { error: "Cannot remove this participant: only the call's hosts may remove others" });
   const left = await cyd.delete(`/calls/${call.id}/participants/${encodeURIComponent(cyd.mrn)}`);
   t.deepEqual(left.body.data, { call_id: call.id, member_mrn: cyd.mrn, removed: true });
@@ -188,7 +188,7 @@ test.serial('recordings: a participant of an active call starts one, uploads thr
   const call = await newCall(ann, { participant_mrns: [bob.mrn] });
   t.deepEqual((await ann.post(`/calls/${call.id}/recordings`, {})).body, { error: 'A call is recorded while it is under way: nobody has joined it yet, or it is over' });
   await ann.post(`/calls/${call.id}/sessions`, {});
-  t.deepEqual((await ann.post(`/calls/${call.id}/recordings`, { content_type: 'image/png' })).body, { error: 'content_type must be one of [video/webm, audio/webm, video/mp4, audio/mp4, audio/ogg]' });
+  t.deepEqual((await ann.post(`/calls/${call.id}/recordings`, { content_type: 'image/png' })).body, { error: 'content_type must be one of [video/webm, audio/webm, video/mp4, audio/mp4, audio/ogg]', field: 'content_type' });
   const started = await bob.post(`/calls/${call.id}/recordings`, {});
   t.is(started.status, 200);
   const recording = started.body.data;

@@ -60,7 +60,7 @@ test.serial('a board is created, read, listed, updated (UpdateBoard) and deleted
   t.is((await bob.patch(`/canvas/boards/${id}`, { name: 'Retro 42' })).status, 200);
   t.deepEqual(world.takeEvents(), [], 'a PATCH that changes nothing emits nothing');
   t.deepEqual((await bob.patch(`/canvas/boards/${id}`, {})).body, { error: 'body must contain at least one of [name, description]' });
-  t.deepEqual((await bob.patch(`/canvas/boards/${id}`, { name: ' ' })).body, { error: 'name is not allowed to be empty' });
+  t.deepEqual((await bob.patch(`/canvas/boards/${id}`, { name: ' ' })).body, { error: 'name is not allowed to be empty', field: 'name' });
 
   t.deepEqual((await bob.delete(`/canvas/boards/${id}`)).body, { error: 'Cannot delete this board' }, 'only its creator, or canvas.boards.delete');
   const deleted = await ann.delete(`/canvas/boards/${id}`);
@@ -92,9 +92,9 @@ test.serial('objects are added, read, listed, changed and removed over HTTP: eve
   const post = async (body: Record<string, unknown>) => (await ann.post(`/canvas/boards/${boardId}/objects`, body)).body;
   t.deepEqual(await post({ type: 'sticky', x: 0, y: 0 }), { error: 'width is required for a sticky' });
   t.deepEqual(await post({ type: 'sticky', x: 0, y: 0, width: 10, height: 10, end_x: 4 }), { error: 'end_x: a sticky has no field end_x' });
-  t.deepEqual(await post({ type: 'blob', x: 0, y: 0 }), { error: 'type must be one of [sticky, shape, text, connector, image]' });
-  t.deepEqual(await post({ type: 'sticky', x: 2e6, y: 0, width: 10, height: 10 }), { error: 'x must be less than or equal to 1000000' });
-  t.deepEqual(await post({ type: 'sticky', x: 0, y: 0, width: 10, height: 10, color: 'red' }), { error: 'color must be a colour #rrggbb' });
+  t.deepEqual(await post({ type: 'blob', x: 0, y: 0 }), { error: 'type must be one of [sticky, shape, text, connector, image]', field: 'type' });
+  t.deepEqual(await post({ type: 'sticky', x: 2e6, y: 0, width: 10, height: 10 }), { error: 'x must be less than or equal to 1000000', field: 'x' });
+  t.deepEqual(await post({ type: 'sticky', x: 0, y: 0, width: 10, height: 10, color: 'red' }), { error: 'color must be a colour #rrggbb', field: 'color' });
   t.deepEqual(await post({ type: 'connector', x: 0, y: 0, end_x: 1, end_y: 1, from_id: 'nope' }), { error: 'from_id: no other object nope on this board' });
   t.deepEqual(await post({ type: 'image', x: 0, y: 0, width: 10, height: 10, file_key: 'elsewhere/x.png' }), { error: `file_key: must be the file_key of an image uploaded to this board (POST /canvas/boards/${boardId}/images)` });
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.canvas.object.created', 'core.canvas.object.created', 'core.canvas.object.created'], 'refused requests emit nothing');
@@ -108,7 +108,7 @@ test.serial('objects are added, read, listed, changed and removed over HTTP: eve
   t.like(moved.body.data, { x: 50, y: 20, text: 'Ship it today' });
   t.deepEqual(world.takeEvents(), [{ action: 'core.canvas.object.updated', payload: { board_id: boardId, object_id: noteId, changed_fields: ['x', 'text'], updated_by: bob.mrn } }]);
   t.deepEqual((await bob.patch(`/canvas/boards/${boardId}/objects/${noteId}`, { type: 'shape' })).body, { error: 'type: an object\'s type cannot change (it is a sticky)' });
-  t.deepEqual((await bob.patch(`/canvas/boards/${boardId}/objects/${noteId}`, { width: null })).body, { error: 'width must be a number' });
+  t.deepEqual((await bob.patch(`/canvas/boards/${boardId}/objects/${noteId}`, { width: null })).body, { error: 'width must be a number', field: 'width' });
   t.deepEqual((await bob.patch(`/canvas/boards/${boardId}/objects/nothing`, { x: 1 })).body, { error: `Object nothing not found on board ${boardId}` });
   t.is((await bob.patch(`/canvas/boards/${boardId}/objects/${noteId}`, { x: 50 })).status, 200);
   t.deepEqual(world.takeEvents(), [], 'a PATCH that changes nothing emits nothing');

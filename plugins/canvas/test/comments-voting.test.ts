@@ -27,7 +27,7 @@ test.serial('comments on objects: written, listed, edited by their author only, 
   t.like(comment, { board_id: boardId, object_id: noteA, body: 'Needs numbers', author_id: ann.id, author_mrn: ann.mrn, resolved: false, edited_at: null, resolved_at: null, resolved_by: null });
   t.deepEqual(world.takeEvents(), [{ action: 'core.canvas.comment.created', payload: { board_id: boardId, comment_id: comment.id, object_id: noteA, author_mrn: ann.mrn } }]);
   t.deepEqual((await ann.post(`/canvas/boards/${boardId}/comments`, { object_id: 'gone', body: 'x' })).body, { error: `object_id: no object gone on board ${boardId}` });
-  t.deepEqual((await ann.post(`/canvas/boards/${boardId}/comments`, { object_id: noteA, body: '  ' })).body, { error: 'body is not allowed to be empty' });
+  t.deepEqual((await ann.post(`/canvas/boards/${boardId}/comments`, { object_id: noteA, body: '  ' })).body, { error: 'body is not allowed to be empty', field: 'body' });
   const second = (await bob.post(`/canvas/boards/${boardId}/comments`, { object_id: noteB, body: 'Agree' })).body.data;
   world.takeEvents();
 

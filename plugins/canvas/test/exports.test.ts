@@ -37,7 +37,7 @@ test.serial('an image is uploaded through a signed link and read back; an image 
   t.like(read.body.data, { image_id: imageId, file_key: imageKey, content_type: 'image/png' });
   t.true((await world.platform.follow(read.body.data.download.url)).bytes.subarray(0, 8).equals(PNG_SIGNATURE));
   t.is((await ann.get(`/canvas/boards/${boardId}/images/00000000-0000-4000-8000-000000000000`)).status, 404);
-  t.deepEqual((await ann.post(`/canvas/boards/${boardId}/images`, { content_type: 'application/pdf' })).body, { error: 'content_type must be one of [image/png, image/jpeg, image/gif, image/webp]' });
+  t.deepEqual((await ann.post(`/canvas/boards/${boardId}/images`, { content_type: 'application/pdf' })).body, { error: 'content_type must be one of [image/png, image/jpeg, image/gif, image/webp]', field: 'content_type' });
   const missing = `boards/${boardId}/images/00000000-0000-4000-8000-000000000000`;
   t.deepEqual((await ann.post(`/canvas/boards/${boardId}/objects`, { type: 'image', x: 0, y: 0, width: 5, height: 5, file_key: missing })).body, { error: `file_key: no image was uploaded under ${missing}` });
 });
@@ -89,7 +89,7 @@ test.serial('exports: SVG by hand, PNG and PDF rendered from the objects, kept p
   t.deepEqual((await ann.get(`/canvas/boards/${boardId}/exports/png`)).body, { error: `Board ${boardId} has no png export` });
   t.deepEqual((await ann.delete(`/canvas/boards/${boardId}/exports/png`)).body, { error: `Board ${boardId} has no png export` });
   t.is((await world.platform.follow(again.body.data.download.url)).status, 404, 'its file is gone');
-  t.deepEqual((await ann.put(`/canvas/boards/${boardId}/exports/gif`)).body, { error: 'path parameter target must be one of [png, svg, pdf]' });
+  t.deepEqual((await ann.put(`/canvas/boards/${boardId}/exports/gif`)).body, { error: 'path parameter target must be one of [png, svg, pdf]', field: 'target' });
   const reader = await world.member(['canvas.boards.read']);
   t.deepEqual((await reader.delete(`/canvas/boards/${boardId}/exports/svg`)).body, { error: 'Missing permission: canvas.boards.export' });
   t.deepEqual(world.takeEvents(), []);

@@ -33,7 +33,7 @@ test.serial('a direct chat is one per pair: asking again answers the same chat, 
   const bad = await ann.post('/chats', { type: 'direct', participant_mrns: [bob.mrn, cat.mrn] });
   t.deepEqual([bad.status, bad.body], [400, { error: 'participant_mrns: a direct chat has exactly one other participant' }]);
   const badMrn = await ann.post('/chats', { type: 'group', participant_mrns: ['bob'] });
-  t.deepEqual([badMrn.status, badMrn.body], [400, { error: 'participant_mrns[0] must be a member MRN (mrn:account:member:<id>)' }]);
+  t.deepEqual([badMrn.status, badMrn.body], [400, { error: 'participant_mrns[0] must be a member MRN (mrn:account:member:<id>)', field: 'participant_mrns[0]' }]);
   t.deepEqual(world.takeEvents(), []);
 });
 
@@ -120,7 +120,7 @@ test.serial('call requests emit core.chat.call.requested with exactly the catalo
   const group = (await ann.post('/chats', { type: 'group', name: 'Standup', participant_mrns: [bob.mrn] })).body.data;
   world.takeEvents();
   const bad = await ann.post(`/chats/${group.id}/call-requests`, { mode: 'hologram' });
-  t.deepEqual([bad.status, bad.body], [400, { error: 'mode must be one of [video, audio]' }]);
+  t.deepEqual([bad.status, bad.body], [400, { error: 'mode must be one of [video, audio]', field: 'mode' }]);
   const response = await bob.post(`/chats/${group.id}/call-requests`, { mode: 'audio' });
   t.is(response.status, 200);
   const events = world.takeEvents();

@@ -56,21 +56,21 @@ test.serial('POST /companies creates a company with a normalised domain, the cal
 test.serial('bad input is a 400 naming the field, writes nothing and emits nothing', async (t) => {
   world.takeEvents();
   const before = await rows();
-  const cases: Array<[unknown, string]> = [
-    [{}, 'name is required'],
-    [{ name: '   ' }, 'name is not allowed to be empty'],
-    [{ name: 'x'.repeat(201) }, 'name length must be less than or equal to 200 characters long'],
+  const cases: Array<[unknown, string, string?]> = [
+    [{}, 'name is required', 'name'],
+    [{ name: '   ' }, 'name is not allowed to be empty', 'name'],
+    [{ name: 'x'.repeat(201) }, 'name length must be less than or equal to 200 characters long', 'name'],
     [{ name: 'Bad', domain: 'not a domain' }, 'domain must be a domain name such as example.com (got "not a domain")'],
     [{ name: 'Bad', domain: 'localhost' }, 'domain must be a domain name such as example.com (got "localhost")'],
-    [{ name: 'Bad', size: '12' }, 'size must be one of [1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+, null]'],
-    [{ name: 'Bad', owner_mrn: 'mrn:companies:company:x' }, 'owner_mrn must be a member MRN (mrn:account:member:<id>)'],
+    [{ name: 'Bad', size: '12' }, 'size must be one of [1-10, 11-50, 51-200, 201-500, 501-1000, 1001-5000, 5001-10000, 10001+, null]', 'size'],
+    [{ name: 'Bad', owner_mrn: 'mrn:companies:company:x' }, 'owner_mrn must be a member MRN (mrn:account:member:<id>)', 'owner_mrn'],
     [{ name: 'Bad', owner_mrn: `mrn:account:member:${UNKNOWN}` }, `owner_mrn mrn:account:member:${UNKNOWN} is not a member of this workspace`],
-    [{ name: 'Bad', address: { city: 'x'.repeat(101) } }, 'address.city length must be less than or equal to 100 characters long'],
+    [{ name: 'Bad', address: { city: 'x'.repeat(101) } }, 'address.city length must be less than or equal to 100 characters long', 'address.city'],
   ];
-  for (const [body, error] of cases) {
+  for (const [body, error, field] of cases) {
     const reply = await world.owner.request('POST', '/companies', body);
     t.is(reply.status, 400, JSON.stringify(body));
-    t.deepEqual(reply.body, { error }, JSON.stringify(body));
+    t.deepEqual(reply.body, field === undefined ? { error } : { error, field }, JSON.stringify(body));
   }
   t.is(await rows(), before);
   t.deepEqual(world.takeEvents(), []);
@@ -110,7 +110,7 @@ test.serial('PUT /companies/{id} changes the given fields, bumps the revision an
   t.is(same.body.data.revision, 2);
   t.deepEqual(world.takeEvents(), []);
   t.deepEqual((await member.request('PUT', `/companies/${UNKNOWN}`, { name: 'Nope' })).body, { error: `Company ${UNKNOWN} not found` });
-  t.deepEqual((await member.request('PUT', `/companies/${company.id}`, { name: '' })).body, { error: 'name is not allowed to be empty' });
+  t.deepEqual((await member.request('PUT', `/companies/${company.id}`, { name: '' })).body, { error: 'name is not allowed to be empty', field: 'name' });
   t.deepEqual(world.takeEvents(), []);
 });
 

@@ -91,22 +91,22 @@ test.serial('the display name: as given, else the names, else the first email, e
 test.serial('bad input is a 400 naming the field, writes nothing and emits nothing', async (t) => {
   world.takeEvents();
   const before = await counts();
-  const cases: Array<[unknown, string]> = [
-    [{ given_name: 'x'.repeat(101) }, 'given_name length must be less than or equal to 100 characters long'],
-    [{ given_name: 'A', emails: [{ value: 'not-an-email' }] }, 'emails[0].value must be a valid email'],
-    [{ given_name: 'A', emails: [{ value: 'a@b.example', type: 'office' }] }, 'emails[0].type must be one of [work, home, other]'],
-    [{ given_name: 'A', phones: [{ value: 'call me' }] }, 'phones[0].value must hold a digit'],
-    [{ given_name: 'A', birthday: '2027-02-30' }, 'birthday must be a real date in YYYY-MM-DD form'],
-    [{ given_name: 'A', tags: ['x'.repeat(51)] }, 'tags[0] length must be less than or equal to 50 characters long'],
+  const cases: Array<[unknown, string, string?]> = [
+    [{ given_name: 'x'.repeat(101) }, 'given_name length must be less than or equal to 100 characters long', 'given_name'],
+    [{ given_name: 'A', emails: [{ value: 'not-an-email' }] }, 'emails[0].value must be a valid email', 'emails[0].value'],
+    [{ given_name: 'A', emails: [{ value: 'a@b.example', type: 'office' }] }, 'emails[0].type must be one of [work, home, other]', 'emails[0].type'],
+    [{ given_name: 'A', phones: [{ value: 'call me' }] }, 'phones[0].value must hold a digit', 'phones[0].value'],
+    [{ given_name: 'A', birthday: '2027-02-30' }, 'birthday must be a real date in YYYY-MM-DD form', 'birthday'],
+    [{ given_name: 'A', tags: ['x'.repeat(51)] }, 'tags[0] length must be less than or equal to 50 characters long', 'tags[0]'],
     [{ given_name: 'A', company_mrn: 'mrn:account:member:x' }, 'company_mrn must be a company MRN (mrn:companies:company:{id}), got mrn:account:member:x'],
-    [{ given_name: 'A', member_mrn: 'someone' }, 'member_mrn must be a member MRN (mrn:account:member:<id>)'],
+    [{ given_name: 'A', member_mrn: 'someone' }, 'member_mrn must be a member MRN (mrn:account:member:<id>)', 'member_mrn'],
     [{ given_name: 'A', member_mrn: `mrn:account:member:${UNKNOWN}` }, `member_mrn mrn:account:member:${UNKNOWN} is not a member of this workspace`],
-    [{ given_name: 'A', notes: 'x'.repeat(10001) }, 'notes length must be less than or equal to 10000 characters long'],
+    [{ given_name: 'A', notes: 'x'.repeat(10001) }, 'notes length must be less than or equal to 10000 characters long', 'notes'],
   ];
-  for (const [body, error] of cases) {
+  for (const [body, error, field] of cases) {
     const reply = await world.owner.request('POST', '/contacts', body);
     t.is(reply.status, 400, JSON.stringify(body).slice(0, 80));
-    t.deepEqual(reply.body, { error }, JSON.stringify(body).slice(0, 80));
+    t.deepEqual(reply.body, field === undefined ? { error } : { error, field }, JSON.stringify(body).slice(0, 80));
   }
   t.deepEqual(await counts(), before);
   t.deepEqual(world.takeEvents(), []);

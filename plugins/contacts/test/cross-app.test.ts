@@ -96,7 +96,7 @@ test.serial('suggestions: the people a member chats and calls with, ranked by in
   const bobSuggestion = mine.data[0];
   t.deepEqual((await bob.request('PATCH', `/contacts/suggestions/${bobSuggestion.id}`, { status: 'dismissed' })).body, { error: `Suggestion ${bobSuggestion.id} not found` });
   t.deepEqual((await alice.request('PATCH', `/contacts/suggestions/${bobSuggestion.id}`, { status: 'accepted' })).body, { error: `display_name is required: the suggestion knows no name or email of ${bob.mrn}` });
-  t.deepEqual((await alice.request('PATCH', `/contacts/suggestions/${bobSuggestion.id}`, {})).body, { error: 'status is required' });
+  t.deepEqual((await alice.request('PATCH', `/contacts/suggestions/${bobSuggestion.id}`, {})).body, { error: 'status is required', field: 'status' });
   t.deepEqual(world.takeEvents(), []);
 
   const accepted = await alice.request('PATCH', `/contacts/suggestions/${bobSuggestion.id}`, { status: 'accepted', display_name: 'Bob the Builder', emails: [{ value: 'bob@build.example', type: 'work' }] });

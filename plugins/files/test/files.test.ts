@@ -200,7 +200,7 @@ test.serial('sharing names members of this workspace: a newcomer at once, before
     t.deepEqual([refused.status, refused.body], [400, { error: `path parameter member_id ${id} is not a member of this workspace` }], who);
   }
   const malformed = await alice.put(`/files/${folder.id}/shares/bob`, { role: 'read' });
-  t.deepEqual([malformed.status, malformed.body], [400, { error: 'path parameter member_id must be the id of a member of this workspace' }]);
+  t.deepEqual([malformed.status, malformed.body], [400, { error: 'path parameter member_id must be the id of a member of this workspace', field: 'member_id' }]);
   t.deepEqual(world.takeEvents(), [], 'a refused share emits nothing');
   const quiet = await world.workspace.member({ permissions: ['files.files.read'] });
   t.is((await alice.put(`/files/${folder.id}/shares/${quiet.id}`, { role: 'read' })).status, 200);

@@ -157,7 +157,7 @@ test.serial('reports: general ledger with running balance, AP aging buckets, bud
     const badAccount = await ws.owner.post('/finance/budgets', { account_id: 'nope', period_start: '2026-07-01', period_end: '2026-09-30', amount: 1 });
     t.deepEqual([badAccount.status, badAccount.body], [400, { error: 'account_id: nope is not an account of this workspace' }]);
     const missing = await ws.owner.post('/finance/budgets', { account_id: rent, period_start: '2026-07-01', amount: 1 });
-    t.deepEqual([missing.status, missing.body], [400, { error: 'period_end is required' }]);
+    t.deepEqual([missing.status, missing.body], [400, { error: 'period_end is required', field: 'period_end' }]);
     const notes = await ws.owner.post('/finance/budgets', { account_id: rent, period_start: '2026-07-01', period_end: '2026-07-31', amount: 1, notes: 'n'.repeat(2001) });
     t.is(notes.status, 400);
     const list = await ws.owner.get(`/finance/budgets?account_id=${travel}`);

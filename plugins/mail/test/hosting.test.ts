@@ -268,7 +268,7 @@ test.serial('mailbox owners and group members are members of this workspace now:
     t.deepEqual([joined.status, joined.body], [400, { error: `member_id ${id} is not a member of this workspace` }], who);
   }
   const malformed = await owner.post(`/mail/groups/${group.id}/members`, { member_id: 'bob' });
-  t.deepEqual([malformed.status, malformed.body], [400, { error: 'member_id must be the id of a member of this workspace' }]);
+  t.deepEqual([malformed.status, malformed.body], [400, { error: 'member_id must be the id of a member of this workspace', field: 'member_id' }]);
   t.deepEqual(await platform.query("SELECT address FROM app_mail.mailboxes WHERE address = 'nobody@strangers.test'"), []);
   t.deepEqual(await platform.query('SELECT member_id FROM app_mail.group_members WHERE group_id = :id ORDER BY member_id', { id: group.id }), [{ member_id: owner.id }]);
   t.is((await owner.get(`/mail/mailboxes/${box.id}`)).body.data.member_id, null);

@@ -100,23 +100,23 @@ test.serial('POST /meetings schedules a meeting: the answer, meeting.scheduled w
 
 test.serial('bad input names the field and writes nothing: times, attendees, duplicates, the organizer, the setting', async (t) => {
   world.takeEvents();
-  const cases: Array<[Record<string, unknown>, string]> = [
-    [{ title: 'x', starts_at: START }, 'ends_at is required'],
-    [{ title: '', starts_at: START, ends_at: END }, 'title is not allowed to be empty'],
+  const cases: Array<[Record<string, unknown>, string, string?]> = [
+    [{ title: 'x', starts_at: START }, 'ends_at is required', 'ends_at'],
+    [{ title: '', starts_at: START, ends_at: END }, 'title is not allowed to be empty', 'title'],
     [{ title: 'x', starts_at: END, ends_at: START }, 'ends_at must be after starts_at'],
     [{ title: 'x', starts_at: START, ends_at: START }, 'ends_at must be after starts_at'],
     [{ title: 'x', starts_at: START, ends_at: '2030-03-19T09:00:00Z' }, 'ends_at: a meeting lasts at most 14 days'],
-    [{ title: 'x', starts_at: '2030-02-30T09:00:00Z', ends_at: END }, 'starts_at must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z'],
-    [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ name: 'Nobody' }] }, 'attendees[0] needs member_mrn or email'],
-    [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ email: 'not-an-address' }] }, 'attendees[0].email must be a valid email'],
-    [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ member_mrn: 'bob' }] }, 'attendees[0].member_mrn must be a member MRN (mrn:account:member:<id>)'],
+    [{ title: 'x', starts_at: '2030-02-30T09:00:00Z', ends_at: END }, 'starts_at must be a real date (YYYY-MM-DD) or ISO 8601 instant, for example 2027-01-31T09:30:00Z', 'starts_at'],
+    [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ name: 'Nobody' }] }, 'attendees[0] needs member_mrn or email', 'attendees[0]'],
+    [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ email: 'not-an-address' }] }, 'attendees[0].email must be a valid email', 'attendees[0].email'],
+    [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ member_mrn: 'bob' }] }, 'attendees[0].member_mrn must be a member MRN (mrn:account:member:<id>)', 'attendees[0].member_mrn'],
     [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ member_mrn: ann.mrn }] }, 'attendees[0].member_mrn: the organizer attends already'],
     [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ email: 'a@b.test' }, { email: 'A@B.test' }] }, 'attendees[1]: a@b.test is named twice'],
     [{ title: 'x', starts_at: START, ends_at: END, attendees: [{ member_mrn: bob.mrn }, { member_mrn: bob.mrn }] }, `attendees[1]: ${bob.mrn} is named twice`],
   ];
-  for (const [body, error] of cases) {
+  for (const [body, error, field] of cases) {
     const reply = await ann.post('/meetings', body);
-    t.deepEqual([reply.status, reply.body], [400, { error }], JSON.stringify(body));
+    t.deepEqual([reply.status, reply.body], [400, field === undefined ? { error } : { error, field }], JSON.stringify(body));
   }
   t.deepEqual(world.takeEvents(), []);
   t.deepEqual(await world.takeMails(), []);
@@ -222,7 +222,7 @@ test.serial('RSVP: a member answers their own invitation; the organizer records 
   const memberForGuest = await bob.patch(path(guestRow), { status: 'accepted' });
   t.deepEqual([memberForGuest.status, memberForGuest.body], [403, { error: "Only the meeting's organizer may record an outside attendee's answer" }]);
   const bad = await bob.patch(path(bobRow), { status: 'maybe' });
-  t.deepEqual([bad.status, bad.body], [400, { error: 'status must be one of [needs_action, accepted, declined, tentative]' }]);
+  t.deepEqual([bad.status, bad.body], [400, { error: 'status must be one of [needs_action, accepted, declined, tentative]', field: 'status' }]);
   const accepted = ok(await bob.patch(path(bobRow), { status: 'accepted' }));
   t.like(accepted, { status: 'accepted', member_mrn: bob.mrn });
   t.truthy(accepted.responded_at);

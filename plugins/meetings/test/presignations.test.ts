@@ -104,20 +104,20 @@ test.serial('revoking: the creator or the organizer revokes an open grant; the u
 
 test.serial('bounds: life from 1 s up to the setting (default 900 s), size up to the setting, a real file name and media type; only who takes part, on a meeting not cancelled', async (t) => {
   const m = await meeting();
-  const cases: Array<[Record<string, unknown>, string]> = [
-    [{ expires_in_seconds: 0 }, 'expires_in_seconds must be greater than or equal to 1'],
+  const cases: Array<[Record<string, unknown>, string, string?]> = [
+    [{ expires_in_seconds: 0 }, 'expires_in_seconds must be greater than or equal to 1', 'expires_in_seconds'],
     [{ expires_in_seconds: 86401 }, "expires_in_seconds: at most 86400 (the workspace's setting)"],
-    [{ size_bytes: 0 }, 'size_bytes must be greater than or equal to 1'],
+    [{ size_bytes: 0 }, 'size_bytes must be greater than or equal to 1', 'size_bytes'],
     [{ size_bytes: 524288001 }, "size_bytes: at most 524288000 (the workspace's setting)"],
-    [{ filename: '../x.pdf' }, 'filename must be a file name (no /, \\ or control characters)'],
-    [{ filename: '..' }, 'filename must be a file name (no /, \\ or control characters)'],
-    [{ content_type: 'pdf' }, 'content_type must be a media type (type/subtype)'],
-    [{ purpose: 'backup' }, 'purpose must be one of [recording, attachment]'],
+    [{ filename: '../x.pdf' }, 'filename must be a file name (no /, \\ or control characters)', 'filename'],
+    [{ filename: '..' }, 'filename must be a file name (no /, \\ or control characters)', 'filename'],
+    [{ content_type: 'pdf' }, 'content_type must be a media type (type/subtype)', 'content_type'],
+    [{ purpose: 'backup' }, 'purpose must be one of [recording, attachment]', 'purpose'],
   ];
   world.takeEvents();
-  for (const [body, error] of cases) {
+  for (const [body, error, field] of cases) {
     const reply = await grantFor(ann, m.id, body);
-    t.deepEqual([reply.status, reply.body], [400, { error }], JSON.stringify(body));
+    t.deepEqual([reply.status, reply.body], [400, field === undefined ? { error } : { error, field }], JSON.stringify(body));
   }
   t.deepEqual(world.takeEvents(), []);
   const byDefault = (await grantFor(ann, m.id)).body.data;

@@ -44,21 +44,21 @@ test.serial('POST /rooms creates a room with the caller as owner and the named m
 test.serial('bad input names the field; a name is unique in the workspace whatever its case; capacity is bounded by the setting; nothing is written', async (t) => {
   ok(await ann.post('/rooms', { name: 'Standup' }));
   world.takeEvents();
-  const cases: Array<[unknown, number, string]> = [
-    [{}, 400, 'name is required'],
-    [{ name: '   ' }, 400, 'name is not allowed to be empty'],
-    [{ name: 'x'.repeat(101) }, 400, 'name length must be less than or equal to 100 characters long'],
+  const cases: Array<[unknown, number, string, string?]> = [
+    [{}, 400, 'name is required', 'name'],
+    [{ name: '   ' }, 400, 'name is not allowed to be empty', 'name'],
+    [{ name: 'x'.repeat(101) }, 400, 'name length must be less than or equal to 100 characters long', 'name'],
     [{ name: 'STANDUP' }, 400, 'name: a room named STANDUP already exists'],
-    [{ name: 'Other', visibility: 'secret' }, 400, 'visibility must be one of [workspace, private]'],
-    [{ name: 'Other', max_participants: 1 }, 400, 'max_participants must be greater than or equal to 2'],
+    [{ name: 'Other', visibility: 'secret' }, 400, 'visibility must be one of [workspace, private]', 'visibility'],
+    [{ name: 'Other', max_participants: 1 }, 400, 'max_participants must be greater than or equal to 2', 'max_participants'],
     [{ name: 'Other', max_participants: 26 }, 400, "max_participants: at most 25 (the workspace's setting)"],
-    [{ name: 'Other', members: [{ member_mrn: 'bob' }] }, 400, 'members[0].member_mrn must be a member MRN (mrn:account:member:<id>)'],
+    [{ name: 'Other', members: [{ member_mrn: 'bob' }] }, 400, 'members[0].member_mrn must be a member MRN (mrn:account:member:<id>)', 'members[0].member_mrn'],
     [{ name: 'Other', members: [{ member_mrn: bob.mrn }, { member_mrn: bob.mrn }] }, 400, `members[1].member_mrn: ${bob.mrn} is named twice`],
-    [{ name: 'Other', members: [{ member_mrn: bob.mrn, role: 'king' }] }, 400, 'members[0].role must be one of [owner, moderator, member]'],
+    [{ name: 'Other', members: [{ member_mrn: bob.mrn, role: 'king' }] }, 400, 'members[0].role must be one of [owner, moderator, member]', 'members[0].role'],
   ];
-  for (const [body, status, error] of cases) {
+  for (const [body, status, error, field] of cases) {
     const reply = await ann.post('/rooms', body);
-    t.deepEqual([reply.status, reply.body], [status, { error }], JSON.stringify(body));
+    t.deepEqual([reply.status, reply.body], [status, field === undefined ? { error } : { error, field }], JSON.stringify(body));
   }
   t.deepEqual(world.takeEvents(), []);
   t.deepEqual(await world.platform.query("SELECT count(*)::int AS n FROM app_rooms.rooms WHERE workspace_id = :w AND name = 'Other'", { w: world.workspace.id }), [{ n: 0 }]);

@@ -32,27 +32,27 @@ test.serial('POST /boards creates a board with the settings lanes, makes the cre
 
 test.serial('POST /boards enforces every bound of its payload, and a refused request emits nothing', async (t) => {
   world.takeEvents();
-  const cases: Array<[Record<string, unknown>, string]> = [
-    [{}, 'title is required'],
-    [{ title: '' }, 'title is not allowed to be empty'],
-    [{ title: 'x'.repeat(201) }, 'title length must be less than or equal to 200 characters long'],
-    [{ title: 'ok', description: 'x'.repeat(2001) }, 'description length must be less than or equal to 2000 characters long'],
-    [{ title: '   ' }, 'title is not allowed to be empty'],
-    [{ title: 'ok\u0000' }, 'title must not contain NUL characters or unpaired surrogates'],
-    [{ title: 'ok', lanes: ['A', 'B\ud800'] }, 'lanes[1] must not contain NUL characters or unpaired surrogates'],
-    [{ title: 'ok', is_template: 'maybe' }, 'is_template must be a boolean'],
-    [{ title: 'ok', grid: { mode: 'hex' } }, 'grid.mode must be one of [none, dots, lines]'],
-    [{ title: 'ok', grid: { spacing: 3 } }, 'grid.spacing must be greater than or equal to 4'],
-    [{ title: 'ok', grid: { snap: 'sometimes' } }, 'grid.snap must be a boolean'],
-    [{ title: 'ok', grid: { background: 'x'.repeat(201) } }, 'grid.background length must be less than or equal to 200 characters long'],
-    [{ title: 'ok', grid: { default_sticky_color: 'x'.repeat(51) } }, 'grid.default_sticky_color length must be less than or equal to 50 characters long'],
-    [{ title: 'ok', lanes: [] }, 'lanes must contain at least 1 items'],
-    [{ title: 'ok', lanes: ['A', 'A'] }, 'lanes[1] contains a duplicate value'],
+  const cases: Array<[Record<string, unknown>, string, string]> = [
+    [{}, 'title is required', 'title'],
+    [{ title: '' }, 'title is not allowed to be empty', 'title'],
+    [{ title: 'x'.repeat(201) }, 'title length must be less than or equal to 200 characters long', 'title'],
+    [{ title: 'ok', description: 'x'.repeat(2001) }, 'description length must be less than or equal to 2000 characters long', 'description'],
+    [{ title: '   ' }, 'title is not allowed to be empty', 'title'],
+    [{ title: 'ok\u0000' }, 'title must not contain NUL characters or unpaired surrogates', 'title'],
+    [{ title: 'ok', lanes: ['A', 'B\ud800'] }, 'lanes[1] must not contain NUL characters or unpaired surrogates', 'lanes[1]'],
+    [{ title: 'ok', is_template: 'maybe' }, 'is_template must be a boolean', 'is_template'],
+    [{ title: 'ok', grid: { mode: 'hex' } }, 'grid.mode must be one of [none, dots, lines]', 'grid.mode'],
+    [{ title: 'ok', grid: { spacing: 3 } }, 'grid.spacing must be greater than or equal to 4', 'grid.spacing'],
+    [{ title: 'ok', grid: { snap: 'sometimes' } }, 'grid.snap must be a boolean', 'grid.snap'],
+    [{ title: 'ok', grid: { background: 'x'.repeat(201) } }, 'grid.background length must be less than or equal to 200 characters long', 'grid.background'],
+    [{ title: 'ok', grid: { default_sticky_color: 'x'.repeat(51) } }, 'grid.default_sticky_color length must be less than or equal to 50 characters long', 'grid.default_sticky_color'],
+    [{ title: 'ok', lanes: [] }, 'lanes must contain at least 1 items', 'lanes'],
+    [{ title: 'ok', lanes: ['A', 'A'] }, 'lanes[1] contains a duplicate value', 'lanes[1]'],
   ];
-  for (const [payload, error] of cases) {
+  for (const [payload, error, field] of cases) {
     const reply = await owner.request('POST', '/boards', payload);
     t.is(reply.status, 400, JSON.stringify(payload));
-    t.deepEqual(reply.body, { error }, JSON.stringify(payload));
+    t.deepEqual(reply.body, { error, field }, JSON.stringify(payload));
   }
   // Ids are strings: a template id of any shape that names no board is the same 404.
   const shapeless = await owner.request('POST', '/boards', { title: 'ok', template_id: 'nope' });
@@ -125,16 +125,16 @@ test.serial('PUT /boards/{board_id} updates title, description, grid (merged) an
   t.is(reply.status, 200);
   t.like(reply.body.data, { title: 'Edited', description: 'Now with text', grid: { mode: 'dots', spacing: 8, snap: true }, lanes: ['To do', 'Doing', 'Done', 'Archive'] });
   t.deepEqual(world.takeEvents(), []);
-  for (const [payload, error] of [
-    [{ title: '' }, 'title is not allowed to be empty'],
-    [{ title: 'x'.repeat(201) }, 'title length must be less than or equal to 200 characters long'],
-    [{ description: 'x'.repeat(2001) }, 'description length must be less than or equal to 2000 characters long'],
-    [{ deleted: 'soon' }, 'deleted must be a boolean'],
-    [{ grid: { spacing: 1.5 } }, 'grid.spacing must be an integer'],
-  ] as Array<[Record<string, unknown>, string]>) {
+  for (const [payload, error, field] of [
+    [{ title: '' }, 'title is not allowed to be empty', 'title'],
+    [{ title: 'x'.repeat(201) }, 'title length must be less than or equal to 200 characters long', 'title'],
+    [{ description: 'x'.repeat(2001) }, 'description length must be less than or equal to 2000 characters long', 'description'],
+    [{ deleted: 'soon' }, 'deleted must be a boolean', 'deleted'],
+    [{ grid: { spacing: 1.5 } }, 'grid.spacing must be an integer', 'grid.spacing'],
+  ] as Array<[Record<string, unknown>, string, string]>) {
     const refused = await owner.request('PUT', `/boards/${board.id}`, payload);
     t.is(refused.status, 400);
-    t.deepEqual(refused.body, { error });
+    t.deepEqual(refused.body, { error, field });
   }
 });
 
@@ -184,14 +184,14 @@ test.serial('DELETE /boards/{board_id} needs confirm_key equal to the title, and
   const first = (await owner.request('POST', '/tasks', { title: 'One', board_id: board.id })).body.data;
   const second = (await owner.request('POST', '/tasks', { title: 'Two', board_id: board.id })).body.data;
   world.takeEvents();
-  for (const [payload, status, error] of [
-    [{}, 400, 'confirm_key is required'],
-    [{ confirm_key: '' }, 400, 'confirm_key is not allowed to be empty'],
+  for (const [payload, status, error, field] of [
+    [{}, 400, 'confirm_key is required', 'confirm_key'],
+    [{ confirm_key: '' }, 400, 'confirm_key is not allowed to be empty', 'confirm_key'],
     [{ confirm_key: 'doomed board' }, 400, "confirm_key must equal the board's title"],
-  ] as Array<[Record<string, unknown>, number, string]>) {
+  ] as Array<[Record<string, unknown>, number, string, string?]>) {
     const refused = await owner.request('DELETE', `/boards/${board.id}`, payload);
     t.is(refused.status, status);
-    t.deepEqual(refused.body, { error });
+    t.deepEqual(refused.body, field === undefined ? { error } : { error, field });
   }
   t.deepEqual(world.takeEvents(), []);
   const deleted = await owner.request('DELETE', `/boards/${board.id}`, { confirm_key: 'Doomed board' });
@@ -219,17 +219,17 @@ test.serial('PATCH /boards/{board_id}/columns renames a lane and every task in i
   t.deepEqual(world.takeEvents(), [inTodo.id, inTodo2.id].map((id) => ({ action: 'core.tasks.task.updated', payload: { task_id: id, changed_fields: ['lane'] } })));
   t.is((await owner.request('GET', `/tasks/${inTodo.id}`)).body.data.lane, 'Backlog');
   t.is((await owner.request('GET', `/tasks/${inDone.id}`)).body.data.lane, 'Done');
-  for (const [payload, status, error] of [
-    [{ new_name: 'x' }, 400, 'old_name is required'],
-    [{ old_name: 'Backlog' }, 400, 'new_name is required'],
-    [{ old_name: '', new_name: 'x' }, 400, 'old_name is not allowed to be empty'],
-    [{ old_name: 'Backlog', new_name: 'x'.repeat(81) }, 400, 'new_name length must be less than or equal to 80 characters long'],
+  for (const [payload, status, error, field] of [
+    [{ new_name: 'x' }, 400, 'old_name is required', 'old_name'],
+    [{ old_name: 'Backlog' }, 400, 'new_name is required', 'new_name'],
+    [{ old_name: '', new_name: 'x' }, 400, 'old_name is not allowed to be empty', 'old_name'],
+    [{ old_name: 'Backlog', new_name: 'x'.repeat(81) }, 400, 'new_name length must be less than or equal to 80 characters long', 'new_name'],
     [{ old_name: 'Nope', new_name: 'x' }, 404, 'Lane Nope not found on board Renames'],
     [{ old_name: 'Backlog', new_name: 'Done' }, 409, 'Lane Done already exists on board Renames'],
-  ] as Array<[Record<string, unknown>, number, string]>) {
+  ] as Array<[Record<string, unknown>, number, string, string?]>) {
     const refused = await owner.request('PATCH', `/boards/${board.id}/columns`, payload);
     t.is(refused.status, status);
-    t.deepEqual(refused.body, { error });
+    t.deepEqual(refused.body, field === undefined ? { error } : { error, field });
   }
   t.deepEqual(world.takeEvents(), []);
 });

@@ -65,15 +65,15 @@ test.serial('the pull payload takes exactly one of task_ids or schedule_id', asy
   const board = await ok(owner.request('POST', '/boards', { title: 'Payloads' }));
   const schedule = await ok(owner.request('POST', '/schedules', { name: 'S' }));
   const task = await ok(owner.request('POST', '/tasks', { title: 'T' }));
-  for (const [payload, error] of [
+  for (const [payload, error, field] of [
     [{}, 'body must contain exactly one of task_ids or schedule_id'],
     [{ task_ids: [task.id], schedule_id: schedule.id }, 'body must contain exactly one of task_ids or schedule_id'],
-    [{ task_ids: [] }, 'task_ids must contain at least 1 items'],
-    [{ task_ids: Array.from({ length: 501 }, () => task.id) }, 'task_ids must contain less than or equal to 500 items'],
-  ] as Array<[Record<string, unknown>, string]>) {
+    [{ task_ids: [] }, 'task_ids must contain at least 1 items', 'task_ids'],
+    [{ task_ids: Array.from({ length: 501 }, () => task.id) }, 'task_ids must contain less than or equal to 500 items', 'task_ids'],
+  ] as Array<[Record<string, unknown>, string, string?]>) {
     const reply = await owner.request('POST', `/boards/${board.id}/tasks`, payload);
     t.is(reply.status, 400, JSON.stringify(payload).slice(0, 80));
-    t.deepEqual(reply.body, { error });
+    t.deepEqual(reply.body, field === undefined ? { error } : { error, field });
   }
   // Ids are strings: one of any shape that names nothing is a 404, as an unknown uuid is.
   for (const [payload, error] of [
@@ -174,7 +174,7 @@ test.serial('DELETE /boards/{board_id}/tasks?scheduled=false deletes the unplann
   for (const query of ['', '?scheduled=maybe']) {
     const refused = await owner.request('DELETE', `/boards/${board.id}/tasks${query}`);
     t.is(refused.status, 400);
-    t.deepEqual(refused.body, { error: query ? 'query parameter scheduled must be a boolean' : 'query parameter scheduled is required' });
+    t.deepEqual(refused.body, { error: query ? 'query parameter scheduled must be a boolean' : 'query parameter scheduled is required', field: 'scheduled' });
   }
 });
 

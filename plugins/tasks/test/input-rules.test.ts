@@ -5,11 +5,11 @@ let world: World;
 let owner: Caller;
 const TEXT = 'must not contain NUL characters or unpaired surrogates';
 
-/** Each case (method, path, payload, error) answers `status` with exactly `{"error": error}`. */
-async function expectRefusals(t: ExecutionContext, status: number, cases: Array<[string, string, unknown, string]>): Promise<void> {
-  for (const [method, url, payload, error] of cases) {
+/** Each case (method, path, payload, error, field) answers `status` with exactly `{"error": error}`, and `field` when given. */
+async function expectRefusals(t: ExecutionContext, status: number, cases: Array<[string, string, unknown, string, string?]>): Promise<void> {
+  for (const [method, url, payload, error, field] of cases) {
     const reply = await owner.request(method, url, payload);
-    t.deepEqual([reply.status, reply.body], [status, { error }], `${method} ${url} ${JSON.stringify(payload)}`);
+    t.deepEqual([reply.status, reply.body], [status, field === undefined ? { error } : { error, field }], `${method} ${url} ${JSON.stringify(payload)}`);
   }
 }
 
@@ -60,13 +60,13 @@ test.serial('blank names (spaces and a tab) of schedules, views, topics and lane
   t.is(view.name, 'Mine');
   world.takeEvents();
   const blank = '  \t ';
-  const cases: Array<[string, string, unknown, string]> = [
-    ['POST', '/schedules', { name: blank }, 'name is not allowed to be empty'],
-    ['PATCH', `/schedules/${schedule.id}`, { name: blank }, 'name is not allowed to be empty'],
-    ['POST', '/views', { board_id: board.id, name: blank, tab: 'list' }, 'name is not allowed to be empty'],
-    ['POST', `/boards/${board.id}/topics`, { name: blank }, 'name is not allowed to be empty'],
-    ['PATCH', `/boards/${board.id}/topics/${topic.id}`, { name: blank }, 'name is not allowed to be empty'],
-    ['PATCH', `/boards/${board.id}/columns`, { old_name: 'To do', new_name: blank }, 'new_name is not allowed to be empty'],
+  const cases: Array<[string, string, unknown, string, string]> = [
+    ['POST', '/schedules', { name: blank }, 'name is not allowed to be empty', 'name'],
+    ['PATCH', `/schedules/${schedule.id}`, { name: blank }, 'name is not allowed to be empty', 'name'],
+    ['POST', '/views', { board_id: board.id, name: blank, tab: 'list' }, 'name is not allowed to be empty', 'name'],
+    ['POST', `/boards/${board.id}/topics`, { name: blank }, 'name is not allowed to be empty', 'name'],
+    ['PATCH', `/boards/${board.id}/topics/${topic.id}`, { name: blank }, 'name is not allowed to be empty', 'name'],
+    ['PATCH', `/boards/${board.id}/columns`, { old_name: 'To do', new_name: blank }, 'new_name is not allowed to be empty', 'new_name'],
   ];
   await expectRefusals(t, 400, cases);
   t.deepEqual(world.takeEvents(), []);
@@ -77,20 +77,20 @@ test.serial('NUL and unpaired surrogates in names, lanes, titles and path ids ar
   const board = await ok(owner.request('POST', '/boards', { title: 'Text' }));
   const task = await ok(owner.request('POST', '/tasks', { title: 'T', board_id: board.id }));
   world.takeEvents();
-  const cases: Array<[string, string, unknown, string]> = [
-    ['PUT', `/boards/${board.id}`, { lanes: ['To do', 'Do\u0000ne'] }, `lanes[1] ${TEXT}`],
-    ['PUT', `/boards/${board.id}`, { title: '   ' }, 'title is not allowed to be empty'],
-    ['PATCH', `/boards/${board.id}/columns`, { old_name: 'To do', new_name: '\ud800' }, `new_name ${TEXT}`],
-    ['POST', `/boards/${board.id}/topics`, { name: 'a\u0000' }, `name ${TEXT}`],
-    ['POST', '/schedules', { name: 'S\udfff' }, `name ${TEXT}`],
-    ['POST', '/views', { board_id: board.id, name: 'v\u0000', tab: 'list' }, `name ${TEXT}`],
-    ['PATCH', `/tasks/${task.id}`, { title: '  ' }, 'title is not allowed to be empty'],
-    ['PATCH', `/tasks/${task.id}`, { lane: 'To do\u0000' }, `lane ${TEXT}`],
-    ['POST', `/tasks/${task.id}/comments`, { body: 'hi\ud800' }, `body ${TEXT}`],
-    ['POST', `/tasks/${task.id}/deliverables`, { title: ' ' }, 'title is not allowed to be empty'],
-    ['GET', '/tasks/a%00b', undefined, `path parameter id ${TEXT}`],
-    ['GET', '/tasks?q=%00', undefined, `query parameter q ${TEXT}`],
-    ['POST', '/schedules', { name: 'S', start_date: '2026-02-29' }, 'start_date must be a real date in YYYY-MM-DD form'],
+  const cases: Array<[string, string, unknown, string, string]> = [
+    ['PUT', `/boards/${board.id}`, { lanes: ['To do', 'Do\u0000ne'] }, `lanes[1] ${TEXT}`, 'lanes[1]'],
+    ['PUT', `/boards/${board.id}`, { title: '   ' }, 'title is not allowed to be empty', 'title'],
+    ['PATCH', `/boards/${board.id}/columns`, { old_name: 'To do', new_name: '\ud800' }, `new_name ${TEXT}`, 'new_name'],
+    ['POST', `/boards/${board.id}/topics`, { name: 'a\u0000' }, `name ${TEXT}`, 'name'],
+    ['POST', '/schedules', { name: 'S\udfff' }, `name ${TEXT}`, 'name'],
+    ['POST', '/views', { board_id: board.id, name: 'v\u0000', tab: 'list' }, `name ${TEXT}`, 'name'],
+    ['PATCH', `/tasks/${task.id}`, { title: '  ' }, 'title is not allowed to be empty', 'title'],
+    ['PATCH', `/tasks/${task.id}`, { lane: 'To do\u0000' }, `lane ${TEXT}`, 'lane'],
+    ['POST', `/tasks/${task.id}/comments`, { body: 'hi\ud800' }, `body ${TEXT}`, 'body'],
+    ['POST', `/tasks/${task.id}/deliverables`, { title: ' ' }, 'title is not allowed to be empty', 'title'],
+    ['GET', '/tasks/a%00b', undefined, `path parameter id ${TEXT}`, 'id'],
+    ['GET', '/tasks?q=%00', undefined, `query parameter q ${TEXT}`, 'q'],
+    ['POST', '/schedules', { name: 'S', start_date: '2026-02-29' }, 'start_date must be a real date in YYYY-MM-DD form', 'start_date'],
   ];
   await expectRefusals(t, 400, cases);
   t.deepEqual(world.takeEvents(), []);

@@ -32,12 +32,12 @@ test.serial('topics: created, listed by name with q, renamed with previous_name,
   const clash = await owner.request('POST', `/boards/${board.id}/topics`, { name: 'design' });
   t.is(clash.status, 409);
   t.deepEqual(clash.body, { error: `Board ${board.id} already has a topic named Design` });
-  for (const [payload, error] of [
-    [{}, 'name is required'],
-    [{ name: 'x'.repeat(81) }, 'name length must be less than or equal to 80 characters long'],
-    [{ name: 'ok', color: 'orange' }, 'color must be a colour in #rrggbb form'],
-  ] as Array<[Record<string, unknown>, string]>) {
-    t.deepEqual((await owner.request('POST', `/boards/${board.id}/topics`, payload)).body, { error });
+  for (const [payload, error, field] of [
+    [{}, 'name is required', 'name'],
+    [{ name: 'x'.repeat(81) }, 'name length must be less than or equal to 80 characters long', 'name'],
+    [{ name: 'ok', color: 'orange' }, 'color must be a colour in #rrggbb form', 'color'],
+  ] as Array<[Record<string, unknown>, string, string]>) {
+    t.deepEqual((await owner.request('POST', `/boards/${board.id}/topics`, payload)).body, { error, field });
   }
   t.deepEqual(world.takeEvents(), []);
 
@@ -79,13 +79,13 @@ test.serial('board members: added with a role, re-roled, removed; the board keep
   t.is(add.status, 200);
   t.like(add.body.data, { board_id: board.id, member_id: member.id, member_mrn: member.mrn, role: 'editor', added_by: owner.id });
   t.deepEqual((await owner.request('POST', `/boards/${board.id}/members`, { member_id: member.id, role: 'viewer' })).body, { error: `Member ${member.id} is already a member of board ${board.id}` });
-  for (const [payload, error] of [
-    [{ role: 'editor' }, 'member_id is required'],
-    [{ member_id: member.id }, 'role is required'],
-    [{ member_id: member.id, role: 'boss' }, 'role must be one of [owner, editor, viewer]'],
-    [{ member_id: '', role: 'editor' }, 'member_id is not allowed to be empty'],
-  ] as Array<[Record<string, unknown>, string]>) {
-    t.deepEqual((await owner.request('POST', `/boards/${board.id}/members`, payload)).body, { error });
+  for (const [payload, error, field] of [
+    [{ role: 'editor' }, 'member_id is required', 'member_id'],
+    [{ member_id: member.id }, 'role is required', 'role'],
+    [{ member_id: member.id, role: 'boss' }, 'role must be one of [owner, editor, viewer]', 'role'],
+    [{ member_id: '', role: 'editor' }, 'member_id is not allowed to be empty', 'member_id'],
+  ] as Array<[Record<string, unknown>, string, string]>) {
+    t.deepEqual((await owner.request('POST', `/boards/${board.id}/members`, payload)).body, { error, field });
   }
   const list = await owner.request('GET', `/boards/${board.id}/members`);
   t.deepEqual(list.body.data.map((row: { member_id: string; role: string }) => [row.member_id, row.role]), [[owner.id, 'owner'], [member.id, 'editor']]);
@@ -110,19 +110,19 @@ test.serial('views: saved per member with every bound; another member neither se
   t.is(saved.status, 200);
   t.like(saved.body.data, { board_id: board.id, owner_id: viewer.id, name: 'My week', tab: 'timeline', schedule_id: schedule.id });
   const ownView = await ok(owner.request('POST', '/views', { board_id: board.id, name: 'Owner view', tab: 'board' }));
-  for (const [payload, error] of [
-    [{ name: 'x', tab: 'y' }, 'board_id is required'],
-    [{ board_id: board.id, tab: 'y' }, 'name is required'],
-    [{ board_id: board.id, name: 'x' }, 'tab is required'],
-    [{ board_id: board.id, name: 'x'.repeat(81), tab: 'y' }, 'name length must be less than or equal to 80 characters long'],
-    [{ board_id: board.id, name: 'x', tab: 'y'.repeat(41) }, 'tab length must be less than or equal to 40 characters long'],
-    [{ board_id: board.id, name: '', tab: 'y' }, 'name is not allowed to be empty'],
+  for (const [payload, error, field] of [
+    [{ name: 'x', tab: 'y' }, 'board_id is required', 'board_id'],
+    [{ board_id: board.id, tab: 'y' }, 'name is required', 'name'],
+    [{ board_id: board.id, name: 'x' }, 'tab is required', 'tab'],
+    [{ board_id: board.id, name: 'x'.repeat(81), tab: 'y' }, 'name length must be less than or equal to 80 characters long', 'name'],
+    [{ board_id: board.id, name: 'x', tab: 'y'.repeat(41) }, 'tab length must be less than or equal to 40 characters long', 'tab'],
+    [{ board_id: board.id, name: '', tab: 'y' }, 'name is not allowed to be empty', 'name'],
     [{ board_id: UNKNOWN, name: 'x', tab: 'y' }, `board_id ${UNKNOWN} is not a board of this workspace`],
     [{ board_id: board.id, name: 'x', tab: 'y', schedule_id: UNKNOWN }, `schedule_id ${UNKNOWN} is not a schedule of this workspace`],
-  ] as Array<[Record<string, unknown>, string]>) {
+  ] as Array<[Record<string, unknown>, string, string?]>) {
     const refused = await viewer.request('POST', '/views', payload);
     t.is(refused.status, 400);
-    t.deepEqual(refused.body, { error });
+    t.deepEqual(refused.body, field === undefined ? { error } : { error, field });
   }
   const mine = await viewer.request('GET', `/views?board_id=${board.id}`);
   t.deepEqual(mine.body.data.map((view: { id: string }) => view.id), [saved.body.data.id]);
@@ -140,13 +140,13 @@ test.serial('schedules: created, listed by status, read, updated and completed, 
   const schedule = created.body.data;
   t.like(schedule, { name: 'Week 49', start_date: '2026-11-30', end_date: '2026-12-06', status: 'open', completed_at: null });
   t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.schedule.created', payload: { schedule_id: schedule.id } }]);
-  for (const [payload, error] of [
-    [{}, 'name is required'],
-    [{ name: 'x'.repeat(121) }, 'name length must be less than or equal to 120 characters long'],
+  for (const [payload, error, field] of [
+    [{}, 'name is required', 'name'],
+    [{ name: 'x'.repeat(121) }, 'name length must be less than or equal to 120 characters long', 'name'],
     [{ name: 'x', start_date: '2026-12-06', end_date: '2026-11-30' }, 'end_date 2026-11-30 is before start_date 2026-12-06'],
-    [{ name: 'x', end_date: '2026-02-29' }, 'end_date must be a real date in YYYY-MM-DD form'],
-  ] as Array<[Record<string, unknown>, string]>) {
-    t.deepEqual((await owner.request('POST', '/schedules', payload)).body, { error });
+    [{ name: 'x', end_date: '2026-02-29' }, 'end_date must be a real date in YYYY-MM-DD form', 'end_date'],
+  ] as Array<[Record<string, unknown>, string, string?]>) {
+    t.deepEqual((await owner.request('POST', '/schedules', payload)).body, field === undefined ? { error } : { error, field });
   }
   const read = await owner.request('GET', `/schedules/${schedule.id}`);
   t.deepEqual(read.body.links, { self: `/schedules/${schedule.id}`, tasks: `/tasks?schedule_id=${schedule.id}` });

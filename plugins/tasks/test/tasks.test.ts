@@ -58,16 +58,16 @@ test.serial('POST /tasks: title is optional (Untitled task) and every bound and 
   const crowd: Caller[] = [];
   for (let index = 0; index < 11; index += 1) crowd.push(await world.member([]));
   world.takeEvents();
-  const cases: Array<[Record<string, unknown>, number, string]> = [
-    [{ title: '' }, 400, 'title is not allowed to be empty'],
-    [{ title: ' \t ' }, 400, 'title is not allowed to be empty'],
-    [{ title: 'a\u0000b' }, 400, 'title must not contain NUL characters or unpaired surrogates'],
-    [{ description: '\udc00' }, 400, 'description must not contain NUL characters or unpaired surrogates'],
-    [{ title: 'x'.repeat(201) }, 400, 'title length must be less than or equal to 200 characters long'],
-    [{ description: 'x'.repeat(10001) }, 400, 'description length must be less than or equal to 10000 characters long'],
-    [{ priority: 'asap' }, 400, 'priority must be one of [none, low, medium, high, urgent]'],
-    [{ start_date: '2026-02-30' }, 400, 'start_date must be a real date in YYYY-MM-DD form'],
-    [{ due_date: '27/11/2026' }, 400, 'due_date must be a real date in YYYY-MM-DD form'],
+  const cases: Array<[Record<string, unknown>, number, string, string?]> = [
+    [{ title: '' }, 400, 'title is not allowed to be empty', 'title'],
+    [{ title: ' \t ' }, 400, 'title is not allowed to be empty', 'title'],
+    [{ title: 'a\u0000b' }, 400, 'title must not contain NUL characters or unpaired surrogates', 'title'],
+    [{ description: '\udc00' }, 400, 'description must not contain NUL characters or unpaired surrogates', 'description'],
+    [{ title: 'x'.repeat(201) }, 400, 'title length must be less than or equal to 200 characters long', 'title'],
+    [{ description: 'x'.repeat(10001) }, 400, 'description length must be less than or equal to 10000 characters long', 'description'],
+    [{ priority: 'asap' }, 400, 'priority must be one of [none, low, medium, high, urgent]', 'priority'],
+    [{ start_date: '2026-02-30' }, 400, 'start_date must be a real date in YYYY-MM-DD form', 'start_date'],
+    [{ due_date: '27/11/2026' }, 400, 'due_date must be a real date in YYYY-MM-DD form', 'due_date'],
     [{ start_date: '2026-11-10', due_date: '2026-11-09' }, 400, 'due_date 2026-11-09 is before start_date 2026-11-10'],
     [{ board_id: 'nope' }, 404, 'Board nope not found'],
     [{ board_id: foreignBoard.id }, 404, `Board ${foreignBoard.id} not found`],
@@ -77,15 +77,15 @@ test.serial('POST /tasks: title is optional (Untitled task) and every bound and 
     [{ board_id: board.id, topic_id: otherTopic.id }, 400, `topic_id ${otherTopic.id} is not a topic of board Product`],
     [{ schedule_id: UNKNOWN }, 400, `schedule_id ${UNKNOWN} is not a schedule of this workspace`],
     [{ blocked_by: UNKNOWN }, 400, `blocked_by ${UNKNOWN} is not a task of this workspace`],
-    [{ assignee_ids: ['nope'] }, 400, 'assignee_ids[0] must be the id of a member of this workspace'],
+    [{ assignee_ids: ['nope'] }, 400, 'assignee_ids[0] must be the id of a member of this workspace', 'assignee_ids[0]'],
     [{ assignee_ids: [owner.id, UNKNOWN] }, 400, `assignee_ids ${UNKNOWN} is not a member of this workspace`],
     [{ blocked_by: "x' OR '1'='1" }, 400, "blocked_by x' OR '1'='1 is not a task of this workspace"],
     [{ assignee_ids: crowd.map((member) => member.id) }, 400, 'assignee_ids must contain at most 10 members (settings: max_assignees)'],
   ];
-  for (const [payload, status, error] of cases) {
+  for (const [payload, status, error, field] of cases) {
     const reply = await owner.request('POST', '/tasks', payload);
     t.is(reply.status, status, JSON.stringify(payload).slice(0, 80));
-    t.deepEqual(reply.body, { error }, JSON.stringify(payload).slice(0, 80));
+    t.deepEqual(reply.body, field === undefined ? { error } : { error, field }, JSON.stringify(payload).slice(0, 80));
   }
   t.deepEqual(world.takeEvents(), []);
   t.is((await owner.request('POST', '/tasks', { title: 'x'.repeat(200), description: 'x'.repeat(10000), start_date: '2026-11-10', due_date: '2026-11-10' })).status, 200);
@@ -133,14 +133,14 @@ test.serial('GET /tasks filters by every query parameter and pages in the collec
   t.deepEqual(ids(page.body.data), [c.id]);
   t.deepEqual(page.body.pagination, { page: 2, per_page: 2, total: 3, pages: 2 });
   t.is(page.body.links.first, `/tasks?board_id=${list.id}&page=1&per_page=2`);
-  for (const [q, error] of [
-    ['status=done', 'query parameter status must be one of [open, completed]'],
-    ['due_before=2026-13-01', 'query parameter due_before must be a real date in YYYY-MM-DD form'],
-    [`q=${'x'.repeat(201)}`, 'query parameter q length must be less than or equal to 200 characters long'],
+  for (const [q, error, field] of [
+    ['status=done', 'query parameter status must be one of [open, completed]', 'status'],
+    ['due_before=2026-13-01', 'query parameter due_before must be a real date in YYYY-MM-DD form', 'due_before'],
+    [`q=${'x'.repeat(201)}`, 'query parameter q length must be less than or equal to 200 characters long', 'q'],
   ]) {
     const refused = await owner.request('GET', `/tasks?${q}`);
     t.is(refused.status, 400);
-    t.deepEqual(refused.body, { error });
+    t.deepEqual(refused.body, { error, field });
   }
 });
 
@@ -167,16 +167,16 @@ test.serial('PATCH /tasks/{id} emits task.updated naming only the fields that ch
 test.serial('PATCH dates are YYYY-MM-DD calendar days and the due date is never before the start, against stored values too', async (t) => {
   const task = await ok(owner.request('POST', '/tasks', { title: 'Dated', start_date: '2026-11-10', due_date: '2026-11-20' }));
   world.takeEvents();
-  for (const [payload, error] of [
+  for (const [payload, error, field] of [
     [{ due_date: '2026-11-09' }, 'due_date 2026-11-09 is before start_date 2026-11-10'],
     [{ start_date: '2026-11-21' }, 'due_date 2026-11-20 is before start_date 2026-11-21'],
     [{ start_date: '2026-11-05', due_date: '2026-11-04' }, 'due_date 2026-11-04 is before start_date 2026-11-05'],
-    [{ due_date: '2026-11-31' }, 'due_date must be a real date in YYYY-MM-DD form'],
-    [{ start_date: '2026-11-10T00:00:00Z' }, 'start_date must be a real date in YYYY-MM-DD form'],
-  ] as Array<[Record<string, unknown>, string]>) {
+    [{ due_date: '2026-11-31' }, 'due_date must be a real date in YYYY-MM-DD form', 'due_date'],
+    [{ start_date: '2026-11-10T00:00:00Z' }, 'start_date must be a real date in YYYY-MM-DD form', 'start_date'],
+  ] as Array<[Record<string, unknown>, string, string?]>) {
     const refused = await owner.request('PATCH', `/tasks/${task.id}`, payload);
     t.is(refused.status, 400);
-    t.deepEqual(refused.body, { error });
+    t.deepEqual(refused.body, field === undefined ? { error } : { error, field });
   }
   t.deepEqual(world.takeEvents(), []);
   const moved = await ok(owner.request('PATCH', `/tasks/${task.id}`, { start_date: '2026-11-25', due_date: '2026-11-25' }));
@@ -281,8 +281,8 @@ test.serial('assigning and unassigning: once each, bounded by max_assignees, wit
   const twice = await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: member.id });
   t.is(twice.status, 409);
   t.deepEqual(twice.body, { error: `Member ${member.id} is already assigned to task ${task.id}` });
-  t.deepEqual((await owner.request('POST', `/tasks/${task.id}/assignees`, {})).body, { error: 'member_id is required' });
-  t.deepEqual((await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: '' })).body, { error: 'member_id is not allowed to be empty' });
+  t.deepEqual((await owner.request('POST', `/tasks/${task.id}/assignees`, {})).body, { error: 'member_id is required', field: 'member_id' });
+  t.deepEqual((await owner.request('POST', `/tasks/${task.id}/assignees`, { member_id: '' })).body, { error: 'member_id is not allowed to be empty', field: 'member_id' });
   const unassigned = await owner.request('DELETE', `/tasks/${task.id}/assignees/${member.id}`);
   t.deepEqual(unassigned.body.data.assignee_ids, []);
   t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.unassigned', payload: { task_id: task.id, assignee_mrn: member.mrn } }]);
@@ -330,16 +330,16 @@ test.serial('PUT /tasks/{id}/board moves a task between boards (topic cleared) a
   t.like(await ok(owner.request('PUT', `/tasks/${task.id}/board`, { board_id: from.id })), { board_id: from.id, lane: 'To do' });
   world.takeEvents();
   const idea = await ok(owner.request('POST', '/tasks', { title: 'Loose' }));
-  for (const [id, payload, status, error] of [
+  for (const [id, payload, status, error, field] of [
     [task.id, { board_id: from.id }, 409, `Task ${task.id} is already on board ${from.id}`],
     [idea.id, { board_id: to.id }, 409, `Task ${idea.id} is in the incubator; pull it onto a board with POST /boards/{board_id}/tasks`],
     [task.id, { board_id: to.id, lane: 'Nope' }, 400, 'lane Nope is not a lane of board To'],
     [task.id, { board_id: UNKNOWN }, 404, `Board ${UNKNOWN} not found`],
-    [task.id, {}, 400, 'board_id is required'],
-  ] as Array<[string, Record<string, unknown>, number, string]>) {
+    [task.id, {}, 400, 'board_id is required', 'board_id'],
+  ] as Array<[string, Record<string, unknown>, number, string, string?]>) {
     const refused = await owner.request('PUT', `/tasks/${id}/board`, payload);
     t.is(refused.status, status);
-    t.deepEqual(refused.body, { error });
+    t.deepEqual(refused.body, field === undefined ? { error } : { error, field });
   }
   t.deepEqual(world.takeEvents().filter((event) => event.action !== 'core.tasks.task.created'), []);
 });
@@ -358,12 +358,12 @@ test.serial('comments: body 1-5000 (trimmed), listed oldest first, task.commente
   const list = await owner.request('GET', `/tasks/${task.id}/comments`);
   t.deepEqual(list.body.data.map((comment: { body: string }) => comment.body), ['First!', 'Second']);
   t.is(list.body.pagination.total, 2);
-  for (const [payload, error] of [
-    [{}, 'body is required'],
-    [{ body: '   ' }, 'body is not allowed to be empty'],
-    [{ body: 'x'.repeat(5001) }, 'body length must be less than or equal to 5000 characters long'],
-  ] as Array<[Record<string, unknown>, string]>) {
-    t.deepEqual((await owner.request('POST', `/tasks/${task.id}/comments`, payload)).body, { error });
+  for (const [payload, error, field] of [
+    [{}, 'body is required', 'body'],
+    [{ body: '   ' }, 'body is not allowed to be empty', 'body'],
+    [{ body: 'x'.repeat(5001) }, 'body length must be less than or equal to 5000 characters long', 'body'],
+  ] as Array<[Record<string, unknown>, string, string]>) {
+    t.deepEqual((await owner.request('POST', `/tasks/${task.id}/comments`, payload)).body, { error, field });
   }
   t.deepEqual((await owner.request('POST', `/tasks/${UNKNOWN}/comments`, { body: 'x' })).body, { error: `Task ${UNKNOWN} not found` });
   const reader = await world.member(['tasks.tasks.read']);
@@ -385,13 +385,13 @@ test.serial('deliverables: added, listed, delivered once with deliverable.delive
   t.deepEqual((await owner.request('POST', `/tasks/${other.id}/deliverables/${added.id}/delivery`)).body, { error: `Deliverable ${added.id} not found on task ${other.id}` });
   const list = await owner.request('GET', `/tasks/${task.id}/deliverables`);
   t.deepEqual(list.body.data.map((row: { id: string }) => row.id), [added.id]);
-  for (const [payload, error] of [
-    [{}, 'title is required'],
-    [{ title: 'x'.repeat(201) }, 'title length must be less than or equal to 200 characters long'],
-    [{ title: 'ok', url: 'ftp://example.com/x' }, 'url must be a valid uri with a scheme matching the http|https pattern'],
-    [{ title: 'ok', url: `https://example.com/${'x'.repeat(2000)}` }, 'url length must be less than or equal to 2000 characters long'],
-  ] as Array<[Record<string, unknown>, string]>) {
-    t.deepEqual((await owner.request('POST', `/tasks/${task.id}/deliverables`, payload)).body, { error });
+  for (const [payload, error, field] of [
+    [{}, 'title is required', 'title'],
+    [{ title: 'x'.repeat(201) }, 'title length must be less than or equal to 200 characters long', 'title'],
+    [{ title: 'ok', url: 'ftp://example.com/x' }, 'url must be a valid uri with a scheme matching the http|https pattern', 'url'],
+    [{ title: 'ok', url: `https://example.com/${'x'.repeat(2000)}` }, 'url length must be less than or equal to 2000 characters long', 'url'],
+  ] as Array<[Record<string, unknown>, string, string]>) {
+    t.deepEqual((await owner.request('POST', `/tasks/${task.id}/deliverables`, payload)).body, { error, field });
   }
 });
 

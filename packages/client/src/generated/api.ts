@@ -8443,13 +8443,19 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Every failure: the message names what is wrong.
+         * @description Every failure: the message names what is wrong; a refusal of one input names it in `field` too.
          * @example {
          *       "error": "Missing permission: tasks.tasks.read"
+         *     }
+         * @example {
+         *       "error": "title is not allowed to be empty",
+         *       "field": "title"
          *     }
          */
         Error: {
             error: string;
+            /** @description The input the refusal is about, as a path into the request: `title`, `address.city`, `items[0].amount` (object keys joined by `.`, array indexes in brackets; a query or path parameter by its name). Absent when the refusal is not about one input. */
+            field?: string;
         };
         /** @description `self`, plus any relationship links. */
         Links: {
@@ -12011,7 +12017,7 @@ export interface components {
                 "application/json": components["schemas"]["AppAnswer"];
             };
         };
-        /** @description The request is malformed: a field breaks its rule, or X-Api-Version is missing or unsupported. */
+        /** @description The request is malformed: a field breaks its rule (`field` names it), or X-Api-Version is missing or unsupported. */
         BadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -12020,7 +12026,8 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "error": "title is not allowed to be empty"
+                 *       "error": "title is not allowed to be empty",
+                 *       "field": "title"
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];

@@ -96,8 +96,8 @@ function present(row: KeyRow, now = new Date()): ApiKeyView {
 /** Parses `expires_at` (the platform's instant rule: a day that exists, max 40 characters); it must lie in the future. */
 export function parseExpiry(value: string, now = new Date()): Date {
   const instant = parseInstant(value.trim());
-  if (!instant) throw new InvalidError(`expires_at ${INSTANT_RULE}`);
-  if (instant.getTime() <= now.getTime()) throw new InvalidError('expires_at must be in the future');
+  if (!instant) throw new InvalidError(`expires_at ${INSTANT_RULE}`, { field: 'expires_at' });
+  if (instant.getTime() <= now.getTime()) throw new InvalidError('expires_at must be in the future', { field: 'expires_at' });
   return instant;
 }
 
@@ -147,7 +147,7 @@ export class ApiKeyService {
     const installed = (await this.catalog()?.installedPermissions(workspaceId)) ?? new Map<string, string[]>();
     for (const scope of unique) {
       if (scope === `${PLATFORM_NAMESPACE}.*` || PLATFORM_PERMISSION_KEYS.includes(scope)) continue;
-      if (scope.startsWith(`${PLATFORM_NAMESPACE}.`)) throw new InvalidError(`scopes: "${scope}" is not a platform permission key (GET /apps/${PLATFORM_NAMESPACE}/access lists them)`);
+      if (scope.startsWith(`${PLATFORM_NAMESPACE}.`)) throw new InvalidError(`scopes: "${scope}" is not a platform permission key (GET /apps/${PLATFORM_NAMESPACE}/access lists them)`, { field: 'scopes' });
       const wildcard = scope.endsWith('.*') ? scope.slice(0, -2) : null;
       const known = wildcard !== null ? installed.has(wildcard) : [...installed.values()].some((keys) => keys.includes(scope));
       if (!known) {
@@ -155,6 +155,7 @@ export class ApiKeyService {
           wildcard !== null
             ? `scopes: "${scope}" names no app installed in this workspace`
             : `scopes: "${scope}" is not a permission key declared by an app installed in this workspace`,
+          { field: 'scopes' },
         );
       }
     }
@@ -191,10 +192,10 @@ export class ApiKeyService {
       `SELECT id, platform_role FROM platform.members m WHERE workspace_id = :workspaceId AND id::text = :memberId AND ${MEMBER_ACTIVE}`,
       { type: QueryTypes.SELECT, replacements: { workspaceId, memberId } },
     );
-    if (!owner) throw new InvalidError(`member_id: ${memberId} is not an active member of this workspace`);
+    if (!owner) throw new InvalidError(`member_id: ${memberId} is not an active member of this workspace`, { field: 'member_id' });
     this.assertManageable(actor, owner.platform_role);
     const fullAccess = input.full_access ?? false;
-    if (fullAccess && input.scopes && input.scopes.length > 0) throw new InvalidError('scopes apply only to a scoped key (full_access: false)');
+    if (fullAccess && input.scopes && input.scopes.length > 0) throw new InvalidError('scopes apply only to a scoped key (full_access: false)', { field: 'scopes' });
     const scopes = fullAccess ? [] : await this.validateScopes(workspaceId, input.scopes ?? []);
     const expiresAt = input.expires_at === undefined ? null : parseExpiry(input.expires_at, this.clock());
     const secret = generateSecret();
@@ -217,7 +218,7 @@ export class ApiKeyService {
     this.assertManageable(actor, current.member_role);
     if (input.status === 'active' && current.status === 'revoked') throw new ConflictError('A revoked key cannot be made active again: create a new key');
     const fullAccess = input.full_access ?? current.full_access;
-    if (fullAccess && input.scopes && input.scopes.length > 0) throw new InvalidError('scopes apply only to a scoped key (full_access: false)');
+    if (fullAccess && input.scopes && input.scopes.length > 0) throw new InvalidError('scopes apply only to a scoped key (full_access: false)', { field: 'scopes' });
     const changes: Record<string, unknown> = {};
     const sets: string[] = [];
     const replacements: Record<string, unknown> = { workspaceId, keyId: current.id };

@@ -69,8 +69,8 @@ const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 1024;
 
 function checkPassword(password: string): void {
-  if (typeof password !== 'string' || password.length < MIN_PASSWORD) throw new InvalidError(`password length must be at least ${MIN_PASSWORD} characters long`);
-  if (password.length > MAX_PASSWORD) throw new InvalidError(`password length must be less than or equal to ${MAX_PASSWORD} characters long`);
+  if (typeof password !== 'string' || password.length < MIN_PASSWORD) throw new InvalidError(`password length must be at least ${MIN_PASSWORD} characters long`, { field: 'password' });
+  if (password.length > MAX_PASSWORD) throw new InvalidError(`password length must be less than or equal to ${MAX_PASSWORD} characters long`, { field: 'password' });
 }
 
 /**
@@ -182,7 +182,7 @@ export class IdentityService {
    */
   async addMember(input: AddMemberInput): Promise<{ workspaceId: string; accountId: string; memberId: string }> {
     checkPassword(input.password);
-    if (input.platformRole !== 'admin' && input.platformRole !== 'member') throw new InvalidError('platform_role must be one of [admin, member]');
+    if (input.platformRole !== 'admin' && input.platformRole !== 'member') throw new InvalidError('platform_role must be one of [admin, member]', { field: 'platform_role' });
     const workspace = await this.context.workspaces.findById(input.workspaceId);
     if (!workspace || workspace.status !== 'active') throw new NotFoundError(`No workspace ${input.workspaceId}`);
     const passwordHash = await this.passwordHashFor(input.email, input.password);

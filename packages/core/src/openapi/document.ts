@@ -385,7 +385,7 @@ const METHOD_ORDER = ['get', 'post', 'put', 'patch', 'delete'];
 const INFO_DESCRIPTION = [
   'Every operation of the platform and of its loaded apps, generated from the routes themselves.',
   'Every request sends `X-Api-Version` (a date, `YYYY-MM-DD`) on API operations; bodies are JSON.',
-  'Successful API answers are one of the two envelopes; every failure is `{"error": "..."}`.',
+  'Successful API answers are one of the two envelopes; every failure is `{"error": "..."}`, with `"field"` naming the input when one input is refused.',
   '`x-permissions` lists the permission chain an operation needs; `x-access` says who may call it.',
 ].join('\n\n');
 
@@ -398,10 +398,13 @@ function sharedSchemas(): Record<string, JsonSchema> {
   return {
     Error: {
       type: 'object',
-      description: 'Every failure: the message names what is wrong.',
+      description: 'Every failure: the message names what is wrong; a refusal of one input names it in `field` too.',
       required: ['error'],
-      properties: { error: { type: 'string' } },
-      examples: [{ error: 'Missing permission: tasks.tasks.read' }],
+      properties: {
+        error: { type: 'string' },
+        field: { type: 'string', description: 'The input the refusal is about, as a path into the request: `title`, `address.city`, `items[0].amount` (object keys joined by `.`, array indexes in brackets; a query or path parameter by its name). Absent when the refusal is not about one input.' },
+      },
+      examples: [{ error: 'Missing permission: tasks.tasks.read' }, { error: 'title is not allowed to be empty', field: 'title' }],
     },
     Links: {
       type: 'object',
@@ -472,10 +475,10 @@ function sharedHeaders() {
 
 function sharedResponses() {
   const headers = { 'X-Request-Id': ref('headers', 'RequestId') };
-  const error = (description: string, example: string, extra: Record<string, unknown> = {}) => ({
+  const error = (description: string, example: string | { error: string; field: string }, extra: Record<string, unknown> = {}) => ({
     description,
     headers: { ...headers, ...extra },
-    content: { 'application/json': { schema: ref('schemas', 'Error'), example: { error: example } } },
+    content: { 'application/json': { schema: ref('schemas', 'Error'), example: typeof example === 'string' ? { error: example } : example } },
   });
   return {
     Ok: {
@@ -488,7 +491,7 @@ function sharedResponses() {
       headers: { ...headers, 'X-Api-Version': ref('headers', 'ApiVersion') },
       content: { 'application/json': { schema: ref('schemas', 'AppAnswer') } },
     },
-    BadRequest: error('The request is malformed: a field breaks its rule, or X-Api-Version is missing or unsupported.', 'title is not allowed to be empty'),
+    BadRequest: error('The request is malformed: a field breaks its rule (`field` names it), or X-Api-Version is missing or unsupported.', { error: 'title is not allowed to be empty', field: 'title' }),
     Unauthorized: error('No valid credential.', 'Authentication required'),
     Forbidden: error('The credential may not do this (access layers 2-5).', 'Missing permission: tasks.tasks.read'),
     NotFound: error('No such resource here (or the route is served on another host).', 'Task not found'),

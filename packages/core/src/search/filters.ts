@@ -39,25 +39,26 @@ export function toInstant(value: unknown): Date | null {
 
 /**
  * Validates the filters of a search. `label(name)` names a filter in messages (`query
- * parameter after` for GET, `filters.after` for POST), so both answer the same rule the same way.
+ * parameter after` for GET, `filters.after` for POST), so both answer the same rule the same way;
+ * `path(name)` is the refusal's `field` (`after`, `filters.after`).
  */
-export function parseFilters(input: FilterInput, label: (name: string) => string): SearchFilters {
+export function parseFilters(input: FilterInput, label: (name: string) => string, path: (name: string) => string = (name) => name): SearchFilters {
   const filters: SearchFilters = { attributes: {} };
   const entries = Object.entries(input).filter(([, value]) => value !== null && value !== undefined);
   if (entries.length > MAX_FILTERS) throw new InvalidError(`at most ${MAX_FILTERS} filters are allowed`);
   for (const [name, raw] of entries) {
-    if (RESERVED_PARAMETERS.has(name)) throw new InvalidError(`${label(name)} is not a filter`);
+    if (RESERVED_PARAMETERS.has(name)) throw new InvalidError(`${label(name)} is not a filter`, { field: path(name) });
     if (name.length < 1 || name.length > 64) throw new InvalidError(`filter names must be 1-64 characters`);
     const values = (Array.isArray(raw) ? raw : [raw]) as Scalar[];
-    if (values.length > 50) throw new InvalidError(`${label(name)} must have at most 50 values`);
+    if (values.length > 50) throw new InvalidError(`${label(name)} must have at most 50 values`, { field: path(name) });
     const strings = values.map((value) => {
-      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new InvalidError(`${label(name)} must be a string, a number, a boolean or an array of them`);
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new InvalidError(`${label(name)} must be a string, a number, a boolean or an array of them`, { field: path(name) });
       const text = String(value);
-      if (text.length > 200) throw new InvalidError(`${label(name)} must be at most 200 characters`);
+      if (text.length > 200) throw new InvalidError(`${label(name)} must be at most 200 characters`, { field: path(name) });
       return text;
     });
     const single = (): string => {
-      if (strings.length !== 1) throw new InvalidError(`${label(name)} must be given once`);
+      if (strings.length !== 1) throw new InvalidError(`${label(name)} must be given once`, { field: path(name) });
       return strings[0];
     };
     switch (name) {
@@ -70,21 +71,21 @@ export function parseFilters(input: FilterInput, label: (name: string) => string
       case 'mrn':
         filters.mrn = strings.map((value) => {
           const match = MRN.exec(value);
-          if (!match) throw new InvalidError(`${label(name)} must be an MRN (mrn:{app}:{resource}:{id})`);
+          if (!match) throw new InvalidError(`${label(name)} must be an MRN (mrn:{app}:{resource}:{id})`, { field: path(name) });
           return { app: match[1], id: match[2], value };
         });
         break;
       case 'after':
       case 'before': {
         const date = toInstant(single());
-        if (!date) throw new InvalidError(`${label(name)} ${INSTANT_RULE}`);
+        if (!date) throw new InvalidError(`${label(name)} ${INSTANT_RULE}`, { field: path(name) });
         filters[name] = date;
         break;
       }
       case 'min_size':
       case 'max_size': {
         const text = single().trim();
-        if (!/^\d{1,15}$/.test(text)) throw new InvalidError(`${label(name)} must be a whole number of 0 or more`);
+        if (!/^\d{1,15}$/.test(text)) throw new InvalidError(`${label(name)} must be a whole number of 0 or more`, { field: path(name) });
         filters[name === 'min_size' ? 'minSize' : 'maxSize'] = Number(text);
         break;
       }

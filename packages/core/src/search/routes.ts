@@ -50,7 +50,7 @@ function fromPayload(payload: unknown): SearchInput {
   const checked = validate('payload', { app: body.app, q: body.q, types: body.types });
   const filters = body.filters ?? {};
   if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) throw new InvalidError('filters must be an object');
-  return { app: checked.app, q: checked.q ?? '', types: checked.types, filters: parseFilters(filters as FilterInput, (name) => `filters.${name}`) };
+  return { app: checked.app, q: checked.q ?? '', types: checked.types, filters: parseFilters(filters as FilterInput, (name) => `filters.${name}`, (name) => `filters.${name}`) };
 }
 
 async function search(request: Request, options: SearchRoutesOptions, input: SearchInput, pageQuery: Record<string, unknown>, linkQuery: Record<string, unknown>) {

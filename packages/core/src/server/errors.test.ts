@@ -1,8 +1,9 @@
 import test from 'ava';
 import Boom from '@hapi/boom';
-import { ConflictError } from '@wpk/sdk';
+import { ConflictError, InvalidError } from '@wpk/sdk';
+import Joi from 'joi';
 import { UniqueConstraintError } from 'sequelize';
-import { toErrorAnswer } from './errors.js';
+import { inputPath, toErrorAnswer, validationFailure } from './errors.js';
 
 test('domain errors keep their status and message', (t) => {
   t.deepEqual(toErrorAnswer(new ConflictError('subdomain "acme" is already taken'), 'r1'), { status: 409, body: { error: 'subdomain "acme" is already taken' }, headers: {}, fault: false });
@@ -10,7 +11,23 @@ test('domain errors keep their status and message', (t) => {
 
 test('a unique-constraint race is a 409 naming the fields, not a fault', (t) => {
   const error = new UniqueConstraintError({ fields: { workspace_id: 'w', name: 'Ops' } });
-  t.deepEqual(toErrorAnswer(error, 'r2'), { status: 409, body: { error: 'A record with this name already exists' }, headers: {}, fault: false });
+  t.deepEqual(toErrorAnswer(error, 'r2'), { status: 409, body: { error: 'A record with this name already exists', field: 'name' }, headers: {}, fault: false });
+  const two = new UniqueConstraintError({ fields: { workspace_id: 'w', name: 'Ops', slug: 'ops' } });
+  t.deepEqual(toErrorAnswer(two, 'r2').body, { error: 'A record with this name, slug already exists' });
+});
+
+test('a domain error given a field answers it beside the unchanged message', (t) => {
+  t.deepEqual(toErrorAnswer(new ConflictError('ada@example.com is already a member of this workspace', { field: 'email' }), 'r5').body, { error: 'ada@example.com is already a member of this workspace', field: 'email' });
+  t.deepEqual(toErrorAnswer(new InvalidError('password length must be at least 12 characters long', { field: 'password' }), 'r6'), { status: 400, body: { error: 'password length must be at least 12 characters long', field: 'password' }, headers: {}, fault: false });
+});
+
+test("a joi failure's field is its path as joi labels it", (t) => {
+  const schema = Joi.object({ a: Joi.object({ b: Joi.array().items(Joi.object({ c: Joi.number() })) }) });
+  const { error } = schema.validate({ a: { b: [{ c: 1 }, { c: 'x' }] } }, { errors: { wrap: { label: false } } });
+  t.deepEqual(toErrorAnswer(validationFailure('payload', error!), 'r7').body, { error: 'a.b[1].c must be a number', field: 'a.b[1].c' });
+  t.deepEqual(toErrorAnswer(validationFailure('query', error!), 'r8').body, { error: 'query parameter a.b[1].c must be a number', field: 'a.b[1].c' });
+  t.is(inputPath([]), '');
+  t.is(inputPath([0, 'x', 2]), '[0].x[2]');
 });
 
 test('anything else is a 500 with the request id and no cause', (t) => {

@@ -3,10 +3,10 @@ import { isDomainError } from '@wpk/sdk';
 import type { ValidationError } from 'joi';
 import { UniqueConstraintError } from 'sequelize';
 
-/** The answer for an error: status, `{"error": ...}` body and any extra headers. */
+/** The answer for an error: status, `{"error": ...}` body (with `field` when one input is refused) and any extra headers. */
 export interface ErrorAnswer {
   status: number;
-  body: { error: string };
+  body: { error: string; field?: string };
   headers: Record<string, string>;
   /** True when the cause must be logged (a fault, not the caller's mistake). */
   fault: boolean;
@@ -21,12 +21,13 @@ const GENERIC_FAULT = 'An unexpected error occurred';
  */
 export function toErrorAnswer(error: Error, requestId: string): ErrorAnswer {
   if (isDomainError(error)) {
-    return { status: error.status, body: { error: error.message }, headers: error.headers, fault: false };
+    return { status: error.status, body: withField(error.message, error.field), headers: error.headers, fault: false };
   }
   if (error instanceof UniqueConstraintError) {
     // A race two requests both passed a "does it exist?" check for: the database decides.
     const fields = Object.keys(error.fields ?? {}).filter((field) => field !== 'workspace_id');
-    return { status: 409, body: { error: fields.length ? `A record with this ${fields.join(', ')} already exists` : 'This record already exists' }, headers: {}, fault: false };
+    const message = fields.length ? `A record with this ${fields.join(', ')} already exists` : 'This record already exists';
+    return { status: 409, body: withField(message, fields.length === 1 ? fields[0] : undefined), headers: {}, fault: false };
   }
   if ((error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') {
     // A path longer than the file system allows names no file we serve (inert reports it as a fault).
@@ -42,15 +43,47 @@ export function toErrorAnswer(error: Error, requestId: string): ErrorAnswer {
   for (const [name, value] of Object.entries(boom.output.headers)) {
     if (value !== undefined && name.toLowerCase() !== 'content-type') headers[name] = String(value);
   }
-  return { status, body: { error: boom.message || String(boom.output.payload.error) }, headers, fault: false };
+  return { status, body: withField(boom.message || String(boom.output.payload.error), refusedField(boom)), headers, fault: false };
 }
 
-/** Turns a joi failure into a 400 naming the field and the rule. */
+/** The body of a refusal: `field` only when the refusal names one input. */
+function withField(error: string, field: string | undefined): { error: string; field?: string } {
+  return field ? { error, field } : { error };
+}
+
+/** Boom refusals carry the input they are about as `data.field` (validationFailure, refuseField). */
+function refusedField(boom: Boom.Boom): string | undefined {
+  const data = boom.data as { field?: unknown } | null | undefined;
+  return data && typeof data === 'object' && typeof data.field === 'string' ? data.field : undefined;
+}
+
+/** A 400 about one input, as a Boom error: answered as `{"error": message, "field": field}`. */
+export function refuseField(message: string, field: string | undefined): Boom.Boom {
+  return Boom.badRequest(message, field ? { field } : undefined);
+}
+
+/**
+ * A joi path as the platform names an input (the same as joi's own labels): object keys joined
+ * by `.`, array indexes in brackets (`items[0].amount`, `address.city`); empty for the root.
+ */
+export function inputPath(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else out += out ? `.${segment}` : segment;
+  }
+  return out;
+}
+
+/**
+ * Turns a joi failure into a 400 naming the field and the rule: the message as joi words it,
+ * and `field`, the path of the first invalid input (none when the whole body or query is refused).
+ */
 export function validationFailure(source: string, error: ValidationError | Error): Boom.Boom {
   const detail = (error as ValidationError).details?.[0];
   if (!detail) return Boom.badRequest(error.message);
   const where = source === 'query' ? 'query parameter ' : source === 'params' ? 'path parameter ' : '';
-  const field = detail.path.length ? detail.path.join('.') : 'body';
-  const message = detail.path.length ? detail.message : detail.message.replace(/^value\b/, field);
-  return Boom.badRequest(where && !message.startsWith(where) ? `${where}${message}` : message);
+  const path = inputPath(detail.path);
+  const message = path ? detail.message : detail.message.replace(/^value\b/, 'body');
+  return refuseField(where && !message.startsWith(where) ? `${where}${message}` : message, path || undefined);
 }

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
-import Boom from '@hapi/boom';
 import type { Lifecycle, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import { findUnstorableText, TEXT_RULE } from '@wpk/sdk';
+import { refuseField } from './errors.js';
 
 // Params and query are flat maps: a finding is a parameter's name (the root itself never is).
 const ROOT = '(parameters)';
@@ -45,9 +45,9 @@ function invalidRuns(bytes: Buffer): Array<[number, number]> {
 /**
  * Where in a JSON body its bytes that are not UTF-8 are: each run becomes an escaped NUL (runs
  * of bytes over 0x7F sit inside strings, or the body would not have parsed), and the text rule's
- * walk names the first field holding one.
+ * walk names the first field holding one (`where`, for the message; `field`, for the answer).
  */
-function fieldWithInvalidUtf8(bytes: Buffer): string {
+function fieldWithInvalidUtf8(bytes: Buffer): { where: string; field: string | undefined } {
   const parts: Buffer[] = [];
   let from = 0;
   for (const [start, end] of invalidRuns(bytes)) {
@@ -56,10 +56,22 @@ function fieldWithInvalidUtf8(bytes: Buffer): string {
   }
   parts.push(bytes.subarray(from));
   try {
-    return findUnstorableText(JSON.parse(Buffer.concat(parts).toString('utf8')), 'body') ?? 'body';
+    const body: unknown = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    const where = findUnstorableText(body, 'body');
+    return where ? { where, field: bodyField(body, where) } : { where: 'body', field: undefined };
   } catch {
-    return 'body';
+    return { where: 'body', field: undefined };
   }
+}
+
+/**
+ * The refusal's `field` for a finding in a body: the finding itself when the body is an object
+ * (then it is a key's path, even a key called `body`); none for the body itself, an array body's
+ * items or a key (`keys of ...`).
+ */
+function bodyField(body: unknown, finding: string): string | undefined {
+  const object = typeof body === 'object' && body !== null && !Array.isArray(body);
+  return object && !finding.startsWith('keys of ') ? finding : undefined;
 }
 
 /** Keeps a copy of a JSON body's bytes as hapi reads them (its `peek` event), for the check below. */
@@ -84,17 +96,25 @@ function keepRawJsonBody(request: Request, h: ResponseToolkit): Lifecycle.Return
  */
 export function refuseUnstorableText(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
   const inPath = findUnstorableText(request.params, ROOT);
-  if (inPath) throw Boom.badRequest(`path parameter ${inPath} ${TEXT_RULE}`);
+  if (inPath) throw refuseField(`path parameter ${inPath} ${TEXT_RULE}`, fieldOf(inPath));
   const inQuery = findUnstorableText(request.query, ROOT);
-  if (inQuery) throw Boom.badRequest(`${inQuery === `keys of ${ROOT}` ? 'query parameter names' : `query parameter ${inQuery}`} ${TEXT_RULE}`);
+  if (inQuery) throw refuseField(`${inQuery === `keys of ${ROOT}` ? 'query parameter names' : `query parameter ${inQuery}`} ${TEXT_RULE}`, fieldOf(inQuery));
   const inBody = findUnstorableText(request.payload, 'body');
-  if (inBody) throw Boom.badRequest(`${inBody} ${TEXT_RULE}`);
+  if (inBody) throw refuseField(`${inBody} ${TEXT_RULE}`, bodyField(request.payload, inBody));
   const raw = rawBodies.get(request);
   if (raw && raw.length > 0) {
     const bytes = Buffer.concat(raw);
-    if (!isUtf8(bytes)) throw Boom.badRequest(`${fieldWithInvalidUtf8(bytes)} must be UTF-8 text: the body holds bytes that are not UTF-8`);
+    if (!isUtf8(bytes)) {
+      const { where, field } = fieldWithInvalidUtf8(bytes);
+      throw refuseField(`${where} must be UTF-8 text: the body holds bytes that are not UTF-8`, field);
+    }
   }
   return h.continue;
+}
+
+/** The refusal's `field` for a parameter: its name, none for a parameter's name (`keys of ...`). */
+function fieldOf(finding: string): string | undefined {
+  return finding.startsWith('keys of ') ? undefined : finding;
 }
 
 /** Installs the text rule's safety net (after authentication, when the body has been parsed). */

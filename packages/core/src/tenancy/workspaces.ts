@@ -11,9 +11,9 @@ const SUBDOMAIN = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
 export function validateSubdomain(input: string): string {
   const subdomain = input.trim().toLowerCase();
   if (!SUBDOMAIN.test(subdomain) || subdomain.includes('--')) {
-    throw new InvalidError('subdomain must be 3-63 characters of lowercase letters, digits and single hyphens, not starting or ending with a hyphen');
+    throw new InvalidError('subdomain must be 3-63 characters of lowercase letters, digits and single hyphens, not starting or ending with a hyphen', { field: 'subdomain' });
   }
-  if (RESERVED_SUBDOMAINS.has(subdomain)) throw new InvalidError(`subdomain "${subdomain}" is reserved`);
+  if (RESERVED_SUBDOMAINS.has(subdomain)) throw new InvalidError(`subdomain "${subdomain}" is reserved`, { field: 'subdomain' });
   return subdomain;
 }
 
@@ -39,7 +39,7 @@ export class WorkspaceService {
     try {
       return await this.model.create({ subdomain, name, plan: input.plan ?? 'free' });
     } catch (error) {
-      if (error instanceof UniqueConstraintError) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
+      if (error instanceof UniqueConstraintError) throw new ConflictError(`subdomain "${subdomain}" is already taken`, { field: 'subdomain' });
       throw error;
     }
   }

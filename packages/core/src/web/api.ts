@@ -4,8 +4,8 @@ import { API_VERSIONS, clientAddressOf } from '../server/index.js';
 /** What a page got back from the JSON API. */
 export interface ApiAnswer<T = unknown> {
   status: number;
-  /** The parsed JSON body (`{data, ...}` on success, `{error}` on failure). */
-  body: T & { error?: string };
+  /** The parsed JSON body (`{data, ...}` on success, `{error}` on failure, with `field` when one input is refused). */
+  body: T & { error?: string; field?: string };
   /** Cookies the API set (a new session, a cleared one): the page passes them on. */
   setCookies: string[];
 }

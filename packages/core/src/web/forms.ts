@@ -15,15 +15,19 @@ export function blankForm(values: Record<string, string> = {}): FormState {
 }
 
 /**
- * Puts an API refusal beside the field it names: the platform's validation messages start with
- * the field (`password length must be at least 8 characters long`), so the first listed field
- * the message opens with owns it; anything else is the form's own error. `renames` maps an API
- * field to the form's when they differ.
+ * Puts an API refusal beside the field it is about: the refusal's `field` (`email`, or a path
+ * such as `permissions.tasks` that lies under the form's `permissions`) decides. A refusal
+ * without `field` (a service that words the field only in its message) falls back to the
+ * message's first word (`password length must be at least 8 characters long`). Anything else is
+ * the form's own error. `renames` maps an API field to the form's when they differ.
  */
 export function formFromAnswer(answer: ApiAnswer, fieldNames: string[], values: Record<string, string>, renames: Record<string, string> = {}): FormState {
   const message = answer.body.error ?? `The request failed (${answer.status})`;
   const apiNames = [...fieldNames, ...Object.keys(renames)].sort((a, b) => b.length - a.length);
-  const field = apiNames.find((name) => message === name || message.startsWith(`${name} `) || message.startsWith(`${name}: `) || message.startsWith(`"${name}" `));
+  const named = answer.body.field;
+  const field = typeof named === 'string'
+    ? apiNames.find((name) => named === name || named.startsWith(`${name}.`) || named.startsWith(`${name}[`))
+    : apiNames.find((name) => message === name || message.startsWith(`${name} `) || message.startsWith(`${name}: `) || message.startsWith(`"${name}" `));
   // Passwords are never echoed back into a page.
   const kept = Object.fromEntries(Object.entries(values).filter(([name]) => !/password|totp|code/.test(name)));
   if (field === undefined) return { values: kept, errors: {}, error: message };

@@ -63,21 +63,21 @@ export interface Variant {
 /** Refusals that come before the input is read (the credential, the route's access): they may answer instead. */
 const BEFORE_INPUT = new Set([401, 403]);
 
-/** A 400 whose error names `field` (its own words after the name). */
+/** A 400 whose error names `field` (its own words after the name) and whose `field` is it. */
 function namingRefusal(field: string): Variant['expect'] {
   return (status, body) => {
     if (BEFORE_INPUT.has(status)) return null;
-    const got = (body as { error?: unknown } | null)?.error;
-    return status === 400 && typeof got === 'string' && got.startsWith(`${field} `) ? null : `expected 400 with an error naming ${field}`;
+    const got = body as { error?: unknown; field?: unknown } | null;
+    return status === 400 && typeof got?.error === 'string' && got.error.startsWith(`${field} `) && got.field === field ? null : `expected 400 with an error naming ${field} and "field": ${JSON.stringify(field)}`;
   };
 }
 
-/** The exact 400 a variant must get, naming what is wrong. */
-function exactRefusal(error: string): Variant['expect'] {
+/** The exact 400 a variant must get, naming what is wrong (and the field it is about). */
+function exactRefusal(error: string, field: string): Variant['expect'] {
   return (status, body) => {
     if (BEFORE_INPUT.has(status)) return null;
-    const got = (body as { error?: unknown } | null)?.error;
-    return status === 400 && got === error ? null : `expected 400 {"error": ${JSON.stringify(error)}}`;
+    const got = body as { error?: unknown; field?: unknown } | null;
+    return status === 400 && got?.error === error && got.field === field && Object.keys(got).length === 2 ? null : `expected 400 {"error": ${JSON.stringify(error)}, "field": ${JSON.stringify(field)}}`;
   };
 }
 
@@ -288,7 +288,7 @@ export function variantsFor(a: SeededWorkspace, route: RequestRoute): Variant[] 
         contentType: json,
         body: Buffer.concat([Buffer.from(`{${JSON.stringify(firstField)}:"a`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(`b"${withoutFirst.length > 2 ? `,${withoutFirst.slice(1)}` : '}'}`)]),
         // Never rewritten to U+FFFD: refused naming the field, on every route whose body is parsed.
-        ...(route.settings.payload?.parse === true && !page ? { expect: exactRefusal(`${firstField} must be UTF-8 text: the body holds bytes that are not UTF-8`) } : {}),
+        ...(route.settings.payload?.parse === true && !page ? { expect: exactRefusal(`${firstField} must be UTF-8 text: the body holds bytes that are not UTF-8`, firstField) } : {}),
       },
       { label: 'a byte-order mark', path, contentType: json, body: `\ufeff${baseText}` },
       { label: 'JSON sent as text/plain', path, contentType: 'text/plain', body: baseText },

@@ -76,10 +76,10 @@ export class WpkSchemaForm extends LitElement {
     `,
   ];
 
-  /** Shows a refusal: on the field its message names, else above the form. */
+  /** Shows a refusal: on the field it names (its `field`), else above the form. */
   fail(error: unknown): void {
     const message = isApiError(error) ? error.error : error instanceof Error ? error.message : String(error);
-    const field = fieldOfError(message, Object.keys(this.schema.properties));
+    const field = fieldOfError(error, Object.keys(this.schema.properties));
     this.fieldErrors = field ? { [field]: message } : {};
     this.formError = field ? null : message;
     this.submitting = false;

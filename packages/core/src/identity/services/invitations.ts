@@ -45,8 +45,8 @@ export class InvitationService {
     let account = await findAccountByEmail(this.context.models, email);
     account ??= await this.context.models.Account.create({ email, name: email.split('@')[0], password_hash: null, email_verified_at: null, totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null });
     let member = await this.context.models.Member.findOne({ where: { workspace_id: actor.workspaceId, account_id: account.id } });
-    if (member && member.state === 'joined' && !member.deactivated_at) throw new ConflictError(`${email} is already a member of this workspace`);
-    if (member?.platform_role === 'owner') throw new ConflictError(`${email} is the owner of this workspace`);
+    if (member && member.state === 'joined' && !member.deactivated_at) throw new ConflictError(`${email} is already a member of this workspace`, { field: 'email' });
+    if (member?.platform_role === 'owner') throw new ConflictError(`${email} is the owner of this workspace`, { field: 'email' });
     if (member) {
       member.state = 'invited';
       member.platform_role = input.platformRole;

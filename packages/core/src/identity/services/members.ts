@@ -116,11 +116,11 @@ export class MemberService {
   /** Checks that every role id is a role of this workspace; returns them de-duplicated. */
   async checkRoleIds(workspaceId: string, roleIds: string[]): Promise<string[]> {
     const unique = [...new Set(roleIds)];
-    for (const id of unique) if (!isUuid(id)) throw new InvalidError(`role_ids: ${id} is not a role of this workspace`);
+    for (const id of unique) if (!isUuid(id)) throw new InvalidError(`role_ids: ${id} is not a role of this workspace`, { field: 'role_ids' });
     if (unique.length === 0) return unique;
     const found = new Set((await this.context.models.Role.findAll({ where: { workspace_id: workspaceId, id: { [Op.in]: unique } }, attributes: ['id'] })).map((role) => role.id));
     const missing = unique.find((id) => !found.has(id));
-    if (missing) throw new InvalidError(`role_ids: ${missing} is not a role of this workspace`);
+    if (missing) throw new InvalidError(`role_ids: ${missing} is not a role of this workspace`, { field: 'role_ids' });
     return unique;
   }
 

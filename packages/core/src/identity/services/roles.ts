@@ -29,17 +29,17 @@ const MAX_PERMISSIONS_PER_APP = 500;
  * declares a key is checked by the apps concern, not here. Returns them de-duplicated.
  */
 export function validatePermissions(input: unknown): RolePermissions {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new InvalidError('permissions must be an object keyed by app slug');
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new InvalidError('permissions must be an object keyed by app slug', { field: 'permissions' });
   const result: RolePermissions = {};
   for (const [slug, keys] of Object.entries(input as Record<string, unknown>)) {
-    if (slug === PLATFORM_NAMESPACE) throw new InvalidError(`permissions.${PLATFORM_NAMESPACE}: ${PLATFORM_KEYS_NOT_IN_ROLES}`);
-    if (!isAppSlug(slug)) throw new InvalidError(`permissions: "${slug}" is not an app slug`);
-    if (!Array.isArray(keys)) throw new InvalidError(`permissions.${slug} must be an array of permission keys`);
-    if (keys.length > MAX_PERMISSIONS_PER_APP) throw new InvalidError(`permissions.${slug} must contain at most ${MAX_PERMISSIONS_PER_APP} keys`);
+    if (slug === PLATFORM_NAMESPACE) throw new InvalidError(`permissions.${PLATFORM_NAMESPACE}: ${PLATFORM_KEYS_NOT_IN_ROLES}`, { field: `permissions.${PLATFORM_NAMESPACE}` });
+    if (!isAppSlug(slug)) throw new InvalidError(`permissions: "${slug}" is not an app slug`, { field: 'permissions' });
+    if (!Array.isArray(keys)) throw new InvalidError(`permissions.${slug} must be an array of permission keys`, { field: `permissions.${slug}` });
+    if (keys.length > MAX_PERMISSIONS_PER_APP) throw new InvalidError(`permissions.${slug} must contain at most ${MAX_PERMISSIONS_PER_APP} keys`, { field: `permissions.${slug}` });
     const unique: string[] = [];
     for (const key of keys) {
       const valid = typeof key === 'string' && (key === `${slug}.*` || permissionKeyProblem(key, slug) === null);
-      if (!valid) throw new InvalidError(`permissions.${slug}: ${JSON.stringify(key)} is not a permission key of ${slug} ({slug}.{resource}.{action} or ${slug}.*)`);
+      if (!valid) throw new InvalidError(`permissions.${slug}: ${JSON.stringify(key)} is not a permission key of ${slug} ({slug}.{resource}.{action} or ${slug}.*)`, { field: `permissions.${slug}` });
       if (!unique.includes(key)) unique.push(key);
     }
     result[slug] = unique;
@@ -119,12 +119,12 @@ export class RoleService {
 
   private async unique<T>(workspaceId: string, name: string, write: () => Promise<T>, exceptId?: string): Promise<T> {
     const clash = await this.context.models.Role.findOne({ where: { [Op.and]: [{ workspace_id: workspaceId }, where(fn('lower', col('name')), name.trim().toLowerCase()), ...(exceptId ? [{ id: { [Op.ne]: exceptId } }] : [])] } });
-    if (clash) throw new ConflictError(`A role named "${name.trim()}" already exists`);
+    if (clash) throw new ConflictError(`A role named "${name.trim()}" already exists`, { field: 'name' });
     try {
       return await write();
     } catch (error) {
       // Two requests racing for one name: the unique index decides.
-      if (error instanceof UniqueConstraintError) throw new ConflictError(`A role named "${name.trim()}" already exists`);
+      if (error instanceof UniqueConstraintError) throw new ConflictError(`A role named "${name.trim()}" already exists`, { field: 'name' });
       throw error;
     }
   }

@@ -211,7 +211,7 @@ export class SessionService {
     }
     if (proof.password === undefined) {
       if (proof.code !== undefined || proof.totp !== undefined) throw new InvalidError('Two-factor authentication is off for this account: send your password (password)');
-      throw new InvalidError('password is required (two-factor authentication is off for this account)');
+      throw new InvalidError('password is required (two-factor authentication is off for this account)', { field: 'password' });
     }
     if (!(await confirmPassword(this.context, account, proof.password, ip))) throw new ForbiddenError('Invalid password');
     return 'password';

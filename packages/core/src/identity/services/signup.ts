@@ -41,7 +41,7 @@ export class SignupService {
   async start(input: SignupInput): Promise<{ code: string; signup: Signup }> {
     const subdomain = validateSubdomain(input.subdomain);
     const email = normalizeEmail(input.email);
-    if (await this.context.workspaces.model.findOne({ where: { subdomain } })) throw new ConflictError(`subdomain "${subdomain}" is already taken`);
+    if (await this.context.workspaces.model.findOne({ where: { subdomain } })) throw new ConflictError(`subdomain "${subdomain}" is already taken`, { field: 'subdomain' });
     const perAddress = await this.context.throttle.count(THROTTLES.mail, email);
     try {
       await this.context.throttle.count({ ...THROTTLES.signupMails, limit: this.context.config.signupMailsPerHour }, 'all');

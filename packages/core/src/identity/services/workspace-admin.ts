@@ -35,7 +35,7 @@ export class WorkspaceAdminService {
   /** POST /workspaces/{id}/ownership: the target (a joined, active member) becomes owner; the old owner becomes admin. */
   async transferOwnership(caller: CallerMember, workspaceId: string, memberId: string, stage: Stage, ip: string | null): Promise<PresentedWorkspaceDetail> {
     const workspace = await this.find(caller, workspaceId);
-    if (memberId === caller.id) throw new InvalidError('member_id: you already own this workspace');
+    if (memberId === caller.id) throw new InvalidError('member_id: you already own this workspace', { field: 'member_id' });
     const target = isUuid(memberId) ? await this.context.models.Member.findOne({ where: { id: memberId, workspace_id: workspace.id } }) : null;
     if (!target) throw new NotFoundError(`No member ${memberId} in this workspace`);
     if (target.state !== 'joined' || target.deactivated_at) throw new ConflictError('Ownership can only go to a joined, active member');
