@@ -155,6 +155,7 @@ test.serial('calendars: create with defaults, change, delete with its holidays; 
   ]);
   const part = await ok(world.owner.request('POST', '/settings/calendars', { name: 'Part time', working_days: [1, 3], hours_per_day: 4 }));
   t.deepEqual((await world.owner.request('GET', '/settings/calendars')).body.data.map((calendar: { name: string }) => calendar.name), ['Part time', 'Standard']);
+  t.deepEqual((await world.owner.request('GET', `/settings/calendars/${standard.id}`)).body, { data: changed, links: { self: `/settings/calendars/${standard.id}` } });
   t.deepEqual((await world.owner.request('POST', '/settings/calendars', { name: 'standard' })).body, { error: `Calendar ${standard.id} is already named Standard` });
   await ok(world.owner.request('POST', `/settings/calendars/${part.id}/holidays`, { date: '2026-12-24', name: 'Christmas Eve' }));
   world.takeEvents();
@@ -229,7 +230,9 @@ test.serial('POST /holidays/import adds the public holidays of a region and year
   const again = await ok(world.owner.request('POST', `/settings/calendars/${calendar.id}/holidays/import`, { region: 'DE-BY', year: 2026 }));
   t.deepEqual(again, { region: 'DE-BY', year: 2026, created: [], skipped: 12 });
   t.deepEqual(world.takeEvents(), []);
-  t.is((await world.owner.request('GET', `/settings/calendars/${calendar.id}/holidays?year=2026`)).body.data.length, 12);
+  const page = (await world.owner.request('GET', `/settings/calendars/${calendar.id}/holidays?year=2026&per_page=5&page=3`)).body;
+  t.deepEqual(page.data.map((holiday: { date: string; name: string }) => `${holiday.date} ${holiday.name}`), ['2026-12-25 1. Weihnachtstag', '2026-12-26 2. Weihnachtstag']);
+  t.deepEqual(page.pagination, { page: 3, per_page: 5, total: 12, pages: 3 });
 
   await refusals(t, 'POST', `/settings/calendars/${calendar.id}/holidays/import`, 'holidays', [
     [{ region: 'ZZ', year: 2026 }, 'region: ZZ is not a region date-holidays knows (a country such as DE, or a country and a subdivision such as DE-BY)', 'region'],

@@ -941,12 +941,14 @@ export const OPERATIONS = {
   getSettingsCalendars: { method: 'GET', path: '/settings/calendars', tag: 'settings', host: 'workspace', paged: true },
   /** Creates a working calendar (Monday to Friday, 8 hours a day unless given) */
   postSettingsCalendars: { method: 'POST', path: '/settings/calendars', tag: 'settings', host: 'workspace' },
+  /** Reads a working calendar */
+  getSettingsCalendarsByCalendarId: { method: 'GET', path: '/settings/calendars/{calendar_id}', tag: 'settings', host: 'workspace' },
   /** Changes the given fields of a working calendar */
   patchSettingsCalendarsByCalendarId: { method: 'PATCH', path: '/settings/calendars/{calendar_id}', tag: 'settings', host: 'workspace' },
   /** Deletes a working calendar and its holidays */
   deleteSettingsCalendarsByCalendarId: { method: 'DELETE', path: '/settings/calendars/{calendar_id}', tag: 'settings', host: 'workspace' },
   /** Lists a calendar's holidays by date; year= keeps one year */
-  getSettingsCalendarsByCalendarIdHolidays: { method: 'GET', path: '/settings/calendars/{calendar_id}/holidays', tag: 'settings', host: 'workspace' },
+  getSettingsCalendarsByCalendarIdHolidays: { method: 'GET', path: '/settings/calendars/{calendar_id}/holidays', tag: 'settings', host: 'workspace', paged: true },
   /** Adds a holiday to a calendar */
   postSettingsCalendarsByCalendarIdHolidays: { method: 'POST', path: '/settings/calendars/{calendar_id}/holidays', tag: 'settings', host: 'workspace' },
   /** Removes a holiday from a calendar */

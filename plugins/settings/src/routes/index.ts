@@ -1,7 +1,7 @@
 import { Joi, type JoiObjectSchema } from '@wpk/sdk';
 import { route } from '../kit.js';
 import { DATE_FORMATS, NOTIFICATION_CHANNELS, WEEK_DAYS } from '../models/index.js';
-import { createCalendar, createHoliday, deleteCalendar, deleteHoliday, importHolidays, listCalendars, listHolidays, updateCalendar } from '../services/calendars.js';
+import { calendars, createCalendar, createHoliday, deleteCalendar, deleteHoliday, importHolidays, listCalendars, listHolidays, updateCalendar } from '../services/calendars.js';
 import { createLocation, deleteLocation, listLocations, locations, updateLocation } from '../services/locations.js';
 import { presentOrganization, readOrganization, updateOrganization } from '../services/organization.js';
 import { readPreferences, updatePreferences } from '../services/preferences.js';
@@ -157,6 +157,18 @@ const calendarRoutes = [
     },
   }),
   route({
+    method: 'GET',
+    path: '/settings/calendars/{calendar_id}',
+    chain: ['settings.calendars.read'],
+    answers: { single: CALENDAR },
+    description: 'Reads a working calendar',
+    validate: { params: calendarParams },
+    async handler(request, ctx) {
+      const calendar = await calendars.require(ctx, request.params.calendar_id);
+      return ctx.respond.single(presentCalendar(calendar), { self: `/settings/calendars/${calendar.id}` });
+    },
+  }),
+  route({
     method: 'PATCH',
     path: '/settings/calendars/{calendar_id}',
     chain: ['settings.calendars.edit'],
@@ -185,10 +197,10 @@ const calendarRoutes = [
     chain: ['settings.calendars.read'],
     answers: { collection: HOLIDAY },
     description: "Lists a calendar's holidays by date; year= keeps one year",
-    validate: { params: calendarParams, query: Joi.object({ year: Joi.number().integer().min(1900).max(2200) }) },
+    validate: { params: calendarParams, query: Joi.object({ year: Joi.number().integer().min(1900).max(2200), page: Joi.any(), per_page: Joi.any() }) },
     async handler(request, ctx) {
-      const rows = await listHolidays(ctx, request.params.calendar_id, request.query.year as number | undefined);
-      return ctx.respond.collection(rows.map(presentHoliday), rows.length);
+      const { rows, count } = await listHolidays(ctx, request.params.calendar_id, request.query.year as number | undefined);
+      return ctx.respond.collection(rows.map(presentHoliday), count);
     },
   }),
   route({

@@ -92,11 +92,10 @@ export async function deleteCalendar(ctx: SettingsContext, calendarId: string) {
   return { id: calendar.id, deleted: true };
 }
 
-/** The calendar's holidays by date, optionally of one year. */
+/** One page of the calendar's holidays by date, optionally of one year. */
 export async function listHolidays(ctx: SettingsContext, calendarId: string, year?: number) {
   await calendars.require(ctx, calendarId);
-  const where = year === undefined ? { calendar_id: calendarId } : { calendar_id: calendarId, date: rangeOf(year) };
-  return ctx.db.holidays.findAll({ where, order: [['date', 'ASC'], ['name', 'ASC'], ['id', 'ASC']] });
+  return holidays.list(ctx, { where: year === undefined ? { calendar_id: calendarId } : { calendar_id: calendarId, date: rangeOf(year) } });
 }
 
 /** The `date` condition of one calendar year. */
