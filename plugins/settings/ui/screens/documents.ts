@@ -1,4 +1,4 @@
-import { LitElement, appLink, css, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
 import { call } from '../api.js';
 
 /**
@@ -111,8 +111,7 @@ export class SettingsOrganization extends DocumentScreen {
       void kit().bridge.open(href);
     };
     return html`<section aria-labelledby="admin"><h2 id="admin">Workspace administration</h2>
-      <ul class="links">${ADMIN_SCREENS.map(([href, label]) => html`<li><a href=${href} @click=${(event: MouseEvent) => open(event, href)}>${label}</a></li>`)}</ul>
-      <p class="muted">Locations and working calendars: ${appLink('/locations', 'Locations')} · ${appLink('/calendars', 'Calendars')}</p></section>`;
+      <ul class="links">${ADMIN_SCREENS.map(([href, label]) => html`<li><a href=${href} @click=${(event: MouseEvent) => open(event, href)}>${label}</a></li>`)}</ul></section>`;
   }
 }
 
