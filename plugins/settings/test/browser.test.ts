@@ -9,24 +9,22 @@
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { startWorld, type World } from '@wpk/testing';
+import { startWorld } from '@wpk/testing';
 import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
-const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
+/** The docs page's pictures. */
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-
 let web: WorldBrowser;
-let world: World;
-let origin: string;
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', listen: true }), { link: 'Settings', exact: true, slug: 'settings', ready: 'settings-organization' });
-  ({ world, origin } = web);
+  const started = startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true });
+  web = await browseWorld(started, { link: 'Settings', exact: true, slug: 'settings', ready: 'settings-organization' });
 });
 
 test.after.always(() => web?.close());
 
-const organization = async () => (await world.owner.request('GET', '/settings/organization')).body.data;
+const owner = () => web.world.owner;
+const organization = async () => (await owner().request('GET', '/settings/organization')).body.data;
 
 test.serial('at 1280 px: set the base currency, add a calendar and import the public holidays of a region', async (t) => {
   const { page, frame } = await web.openApp(1280);
@@ -51,7 +49,7 @@ test.serial('at 1280 px: set the base currency, add a calendar and import the pu
 
   // A calendar, then the public holidays of Bavaria in 2026.
   await frame.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Calendars' }).click();
-  await page.waitForURL(`${origin}/app/settings/calendars`);
+  await page.waitForURL(`${web.origin}/app/settings/calendars`);
   await frame.getByLabel('Name').fill('Bavaria office');
   await frame.getByLabel('Holiday region').fill('DE-BY');
   await frame.getByRole('button', { name: 'Add calendar' }).click();
@@ -70,9 +68,9 @@ test.serial('at 1280 px: set the base currency, add a calendar and import the pu
 
   await frame.getByRole('button', { name: 'Import holidays' }).click();
   await page.getByText('0 holidays of DE-BY in 2026 imported, 12 already there').waitFor();
-  const calendar = (await world.owner.request('GET', '/settings/calendars')).body.data[0];
+  const calendar = (await owner().request('GET', '/settings/calendars')).body.data[0];
   t.like(calendar, { name: 'Bavaria office', region: 'DE-BY', working_days: [1, 2, 3, 4, 5], hours_per_day: 8 });
-  t.is((await world.owner.request('GET', `/settings/calendars/${calendar.id}/holidays?per_page=100`)).body.pagination.total, 12);
+  t.is((await owner().request('GET', `/settings/calendars/${calendar.id}/holidays?per_page=100`)).body.pagination.total, 12);
   await page.context().close();
 });
 
@@ -81,7 +79,7 @@ test.serial('at 375 px: add a location on a phone', async (t) => {
   await frame.getByRole('heading', { name: 'Organisation', level: 1 }).waitFor();
   await checkPage(t, page, frame, 'the organisation at 375 px');
   await frame.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Locations' }).click();
-  await page.waitForURL(`${origin}/app/settings/locations`);
+  await page.waitForURL(`${web.origin}/app/settings/locations`);
   await frame.getByLabel('Name').fill('Munich office');
   await frame.getByLabel('Time zone').fill('Europe/Berlin');
   await frame.getByLabel('City').fill('München');
@@ -92,6 +90,6 @@ test.serial('at 375 px: add a location on a phone', async (t) => {
   await checkPage(t, page, frame, 'the locations at 375 px');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}settings-locations-375.png`);
-  t.like((await world.owner.request('GET', '/settings/locations')).body.data[0], { name: 'Munich office', timezone: 'Europe/Berlin', address: { city: 'München', country: 'DE' } });
+  t.like((await owner().request('GET', '/settings/locations')).body.data[0], { name: 'Munich office', timezone: 'Europe/Berlin', address: { city: 'München', country: 'DE' } });
   await page.context().close();
 });

@@ -1,16 +1,20 @@
 import test from 'ava';
-import manifest from '../app.json' with { type: 'json' };
 import { checkMatrixRows, ok, startWorld, type World } from '@wpk/testing';
+import manifest from '../app.json' with { type: 'json' };
 import app from '../src/index.js';
 
-let world: World;
+/** An id no record has. */
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
+let world: World;
 
 test.before(async () => {
   world = await startWorld({ app, subdomain: 'settings' });
 });
-
 test.after.always(() => world?.close());
+
+test('every table can be distributed by workspace', async (t) => {
+  t.deepEqual(await world.platform.distributionProblems(), []);
+});
 
 /** Row count of one of the app's tables in the test workspace. */
 const rows = async (table: string) => (await world.platform.query<{ n: number }>(`SELECT count(*)::int AS n FROM app_settings.${table} WHERE workspace_id = :id`, { id: world.workspace.id }))[0].n;
@@ -278,8 +282,4 @@ test('the permission matrix: every route refuses a member without its key with t
   const rows = await world.workspace.permissionMatrix('settings');
   t.is(rows.length, manifest.authorization.length);
   checkMatrixRows(t, rows);
-});
-
-test('every table can be distributed by workspace', async (t) => {
-  t.deepEqual(await world.platform.distributionProblems(), []);
 });

@@ -12,15 +12,11 @@ const name = () => Joi.string().trim().min(1).max(200);
 const timezone = () => Joi.string().trim().min(1).max(100);
 const listQuery = Joi.object({ q: Joi.string().max(200).allow(''), page: Joi.any(), per_page: Joi.any() });
 
+/** The parts of a postal address and their longest length. */
+const ADDRESS_PARTS: Array<[string, number]> = [['street', 200], ['city', 100], ['region', 100], ['postal_code', 20], ['country', 100]];
+
 /** A postal address; each part optional, `null` or empty clears it. */
-const address = (): JoiObjectSchema =>
-  Joi.object({
-    street: Joi.string().trim().max(200).allow('', null),
-    city: Joi.string().trim().max(100).allow('', null),
-    region: Joi.string().trim().max(100).allow('', null),
-    postal_code: Joi.string().trim().max(20).allow('', null),
-    country: Joi.string().trim().max(100).allow('', null),
-  });
+const address = (): JoiObjectSchema => Joi.object(Object.fromEntries(ADDRESS_PARTS.map(([part, max]) => [part, Joi.string().trim().max(max).allow('', null)])));
 
 const calendarFields = {
   name: name(),

@@ -25,14 +25,10 @@ export const locations = resource({
   },
 });
 
-/** An address with its empty parts dropped. */
+/** An address with its parts trimmed and the empty ones dropped. */
 function cleanAddress(address: LocationAddress | null | undefined): LocationAddress {
-  const clean: LocationAddress = {};
-  for (const key of ['street', 'city', 'region', 'postal_code', 'country'] as const) {
-    const value = address?.[key]?.trim();
-    if (value) clean[key] = value;
-  }
-  return clean;
+  const parts = Object.entries(address ?? {}).map(([part, value]) => [part, typeof value === 'string' ? value.trim() : '']);
+  return Object.fromEntries(parts.filter(([, value]) => value !== '')) as LocationAddress;
 }
 
 /** Refuses a name another location of the workspace has (ignoring case), under a lock on the name. */

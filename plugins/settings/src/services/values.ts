@@ -1,25 +1,21 @@
 import { InvalidError } from '@wpk/sdk';
 
+/** Whether this runtime knows each time zone asked about so far. */
 const zones = new Map<string, boolean>();
 
-/** True when `zone` is an IANA time zone this runtime knows (`Europe/Paris`, `UTC`). */
-export function isTimeZone(zone: string): boolean {
-  let known = zones.get(zone);
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      known = true;
-    } catch {
-      known = false;
-    }
-    zones.set(zone, known);
+function zoneKnown(zone: string): boolean {
+  try {
+    return Boolean(new Intl.DateTimeFormat('en-US', { timeZone: zone }));
+  } catch {
+    return false;
   }
-  return known;
 }
 
-/** The time zone as given, or 400 naming `field` when it is no IANA time zone. */
+/** The time zone as given, or 400 naming `field` when it is no IANA time zone this runtime knows. */
 export function timeZone(zone: string, field: string): string {
-  if (!isTimeZone(zone)) throw new InvalidError(`${field}: ${zone} is not an IANA time zone (such as Europe/Paris or UTC)`, { field });
+  let known = zones.get(zone);
+  if (known === undefined) zones.set(zone, (known = zoneKnown(zone)));
+  if (!known) throw new InvalidError(`${field}: ${zone} is not an IANA time zone (such as Europe/Paris or UTC)`, { field });
   return zone;
 }
 
