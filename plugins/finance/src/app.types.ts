@@ -146,6 +146,7 @@ export interface EmittedEvents {
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
 export interface ReceivedEvents {
   'system.app.installed': SystemAppInstalledPayload;
+  'core.settings.organization.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

@@ -115,10 +115,10 @@ test.serial('accounts list filters by type, bank flag and text; search finds acc
   t.deepEqual(hidden.body.data, []);
 });
 
-test.serial('the migration goes down and up again (tables, trigger and function removed and recreated)', async (t) => {
-  t.deepEqual(await world.platform.migrateDown('finance'), ['0001-create-finance-tables']);
+test.serial('the migrations go down and up again (tables, trigger and function removed and recreated)', async (t) => {
+  t.deepEqual(await world.platform.migrateDown('finance'), ['0002-organization-copy', '0001-create-finance-tables']);
   const [gone] = await world.query<{ n: string }>("SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = 'app_finance' AND table_name <> 'migrations'");
   t.is(Number(gone!.n), 0);
-  t.deepEqual(await world.platform.migrateUp('finance'), ['0001-create-finance-tables']);
+  t.deepEqual(await world.platform.migrateUp('finance'), ['0001-create-finance-tables', '0002-organization-copy']);
   t.deepEqual(await world.platform.distributionProblems(), []);
 });

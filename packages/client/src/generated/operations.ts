@@ -937,6 +937,42 @@ export const OPERATIONS = {
   postSessions: { method: 'POST', path: '/sessions', tag: 'account', host: 'workspace' },
   /** DELETE /sessions */
   deleteSessions: { method: 'DELETE', path: '/sessions', tag: 'account', host: 'workspace' },
+  /** Lists working calendars by name; q matches the name */
+  getSettingsCalendars: { method: 'GET', path: '/settings/calendars', tag: 'settings', host: 'workspace', paged: true },
+  /** Creates a working calendar (Monday to Friday, 8 hours a day unless given) */
+  postSettingsCalendars: { method: 'POST', path: '/settings/calendars', tag: 'settings', host: 'workspace' },
+  /** Reads a working calendar */
+  getSettingsCalendarsByCalendarId: { method: 'GET', path: '/settings/calendars/{calendar_id}', tag: 'settings', host: 'workspace' },
+  /** Changes the given fields of a working calendar */
+  patchSettingsCalendarsByCalendarId: { method: 'PATCH', path: '/settings/calendars/{calendar_id}', tag: 'settings', host: 'workspace' },
+  /** Deletes a working calendar and its holidays */
+  deleteSettingsCalendarsByCalendarId: { method: 'DELETE', path: '/settings/calendars/{calendar_id}', tag: 'settings', host: 'workspace' },
+  /** Lists a calendar's holidays by date; year= keeps one year */
+  getSettingsCalendarsByCalendarIdHolidays: { method: 'GET', path: '/settings/calendars/{calendar_id}/holidays', tag: 'settings', host: 'workspace', paged: true },
+  /** Adds a holiday to a calendar */
+  postSettingsCalendarsByCalendarIdHolidays: { method: 'POST', path: '/settings/calendars/{calendar_id}/holidays', tag: 'settings', host: 'workspace' },
+  /** Removes a holiday from a calendar */
+  deleteSettingsCalendarsByCalendarIdHolidaysByHolidayId: { method: 'DELETE', path: '/settings/calendars/{calendar_id}/holidays/{holiday_id}', tag: 'settings', host: 'workspace' },
+  /** Imports the public holidays of a region and year from date-holidays; a re-import adds nothing */
+  postSettingsCalendarsByCalendarIdHolidaysImport: { method: 'POST', path: '/settings/calendars/{calendar_id}/holidays/import', tag: 'settings', host: 'workspace' },
+  /** Lists locations by name; q matches the name */
+  getSettingsLocations: { method: 'GET', path: '/settings/locations', tag: 'settings', host: 'workspace', paged: true },
+  /** Creates a location (name unique in the workspace) */
+  postSettingsLocations: { method: 'POST', path: '/settings/locations', tag: 'settings', host: 'workspace' },
+  /** Reads a location */
+  getSettingsLocationsByLocationId: { method: 'GET', path: '/settings/locations/{location_id}', tag: 'settings', host: 'workspace' },
+  /** Changes the given fields of a location */
+  patchSettingsLocationsByLocationId: { method: 'PATCH', path: '/settings/locations/{location_id}', tag: 'settings', host: 'workspace' },
+  /** Deletes a location */
+  deleteSettingsLocationsByLocationId: { method: 'DELETE', path: '/settings/locations/{location_id}', tag: 'settings', host: 'workspace' },
+  /** Reads the organisation profile (the defaults while nobody set it) */
+  getSettingsOrganization: { method: 'GET', path: '/settings/organization', tag: 'settings', host: 'workspace' },
+  /** Sets the given fields of the organisation profile; emits organization.updated with the whole profile */
+  putSettingsOrganization: { method: 'PUT', path: '/settings/organization', tag: 'settings', host: 'workspace' },
+  /** Reads the calling member's preferences (the defaults until they save) */
+  getSettingsPreferences: { method: 'GET', path: '/settings/preferences', tag: 'settings', host: 'workspace' },
+  /** Sets the given preferences of the calling member; emits preferences.updated */
+  putSettingsPreferences: { method: 'PUT', path: '/settings/preferences', tag: 'settings', host: 'workspace' },
   /** Lists the files and folders other members shared with the caller, newest share first */
   getSharedFiles: { method: 'GET', path: '/shared-files', tag: 'files', host: 'workspace', paged: true },
   /** Who a WebRTC signaling websocket opened with these credentials would act as (the upgrade to the websocket is on this ... */
@@ -1052,4 +1088,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","finance","mail","meetings","rooms"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","finance","mail","meetings","rooms","settings"] as const;

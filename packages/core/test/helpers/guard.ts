@@ -20,6 +20,7 @@ import { MEETINGS_FIELD_KINDS, MEETINGS_PARAM_KINDS, seedMeetings, type Meetings
 import { ROOMS_FIELD_KINDS, ROOMS_PARAM_KINDS, seedRooms, type RoomsSeedKind } from './seeds/rooms.js';
 import { CANVAS_FIELD_KINDS, CANVAS_PARAM_KINDS, CANVAS_UNSEEDABLE, seedCanvas, type CanvasSeedKind } from './seeds/canvas.js';
 import { ATTENDANCE_FIELD_KINDS, ATTENDANCE_PARAM_KINDS, seedAttendance, type AttendanceSeedKind } from './seeds/attendance.js';
+import { SETTINGS_PARAM_KINDS, seedSettings, type SettingsSeedKind } from './seeds/settings.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -72,7 +73,7 @@ export type SeedKind =
   | 'chat' | 'message' | 'chat_list'
   | CallsSeedKind
   | RecruitingSeedKind | RoomsSeedKind | MeetingsSeedKind
-  | CanvasSeedKind | AttendanceSeedKind;
+  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -167,6 +168,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
     if (response.statusCode !== 200) throw new Error(`seeding ${subdomain}: PUT ${url}: ${response.statusCode} ${response.payload}`);
   }, marker));
   Object.assign(ids, await seedAttendance(call, marker));
+  Object.assign(ids, await seedSettings(call, marker));
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -300,6 +302,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   ...MEETINGS_PARAM_KINDS,
   canvas: CANVAS_PARAM_KINDS,
   ...ATTENDANCE_PARAM_KINDS,
+  ...SETTINGS_PARAM_KINDS,
 };
 
 /**

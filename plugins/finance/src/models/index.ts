@@ -157,8 +157,15 @@ export const books = defineModel('books', {
   seeded_at: column.date(),
 }, { timestamps: false });
 
+/** The organisation profile as the Settings app last announced it (its base currency), one row per workspace. */
+export const organizationCopy = defineModel('organization_copy', {
+  source: column.string(20).primaryKey(),
+  base_currency: column.string(3),
+  revision: column.integer(),
+});
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { accounts, bills, journalEntries, journalLines, budgets, books };
+export const models = { accounts, bills, journalEntries, journalLines, budgets, books, organizationCopy };
 
 /** The models' type, for typing contexts: `AppContext<Models>`. */
 export type Models = typeof models;

@@ -4,6 +4,7 @@ import { BILL_STATUSES, type Account, type Bill, type BillStatus, type JournalEn
 import { ensureChart, roleAccount } from './chart.js';
 import { computeBill, postingLines, type AdjustmentInput, type ItemInput, type PostingAccounts } from './compute.js';
 import { dec, fixed } from './money.js';
+import { baseCurrency } from './organization.js';
 import { billDocument } from './search-documents.js';
 
 /** The bill body of POST and PUT (PUT: every field optional). */
@@ -100,7 +101,7 @@ export async function createBill(ctx: FinanceContext, input: BillInput): Promise
     if (existing) return { bill: existing, created: false };
   }
   await ensureChart(ctx);
-  const base = ctx.settings.base_currency;
+  const base = await baseCurrency(ctx);
   const currency = input.currency!;
   const rate = exchangeRate(currency, base, input.exchange_rate);
   const items = input.items ?? [];
@@ -139,7 +140,7 @@ export async function updateBill(ctx: FinanceContext, id: string, input: BillInp
   const changed = BODY_FIELDS.filter((field) => input[field] !== undefined);
   if (changed.length === 0) return bill;
   const currency = input.currency ?? bill.currency;
-  const base = ctx.settings.base_currency;
+  const base = await baseCurrency(ctx);
   // The stored rate stays while the currency does (and is not the base currency); a new currency needs its own.
   const keepRate = (input.currency === undefined || input.currency === bill.currency) && currency !== base;
   const rate = exchangeRate(currency, base, input.exchange_rate ?? (keepRate ? bill.exchange_rate : undefined));
@@ -201,7 +202,8 @@ export async function moveBill(ctx: FinanceContext, id: string, status: Exclude<
     ctx.events.stage(event as FinanceEvent, { bill_id: id, received_by: ctx.member.id });
   } else if (move === 'approve') {
     if (bill.items.length === 0 || dec(bill.total).isZero()) throw new ConflictError('The bill has nothing to post: approve a bill with items and a total above zero');
-    if (bill.base_currency !== ctx.settings.base_currency) throw new ConflictError(`The bill was computed in the base currency ${bill.base_currency}, but the base currency is now ${ctx.settings.base_currency}; save it again (PUT) before approving`);
+    const base = await baseCurrency(ctx);
+    if (bill.base_currency !== base) throw new ConflictError(`The bill was computed in the base currency ${bill.base_currency}, but the base currency is now ${base}; save it again (PUT) before approving`);
     const entry = await postBill(ctx, bill);
     await ctx.db.bills.update({ status, approved_at: now, journal_entry_id: entry.id }, { where: { id } });
     ctx.events.stage(event as FinanceEvent, { bill_id: id, journal_entry_id: entry.id, currency: bill.currency, total: bill.total, base_currency: bill.base_currency, base_total: bill.base_total, approved_by: ctx.member.id });

@@ -1,0 +1,95 @@
+/**
+ * The Settings app's front-end in Chromium, through the real routes: the owner signs in, opens
+ * Settings from the launcher (the shell hosts the app's sandboxed frame), sets the organisation's
+ * base currency (a code that is no ISO 4217 currency is refused on its field), adds a working
+ * calendar and imports the public holidays of a region into it (a second import adds nothing),
+ * and adds a location on a phone; at 1280 px and at 375 px, axe-clean (no serious or critical
+ * violation) in the shell and in the frame, no Content-Security-Policy violation, nothing wider
+ * than the window. The screenshots are the ones docs/apps/settings.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { startWorld } from '@wpk/testing';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+
+/** The docs page's pictures. */
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
+let web: WorldBrowser;
+
+test.before(async () => {
+  const started = startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true });
+  web = await browseWorld(started, { link: 'Settings', exact: true, slug: 'settings', ready: 'settings-organization' });
+});
+
+test.after.always(() => web?.close());
+
+const owner = () => web.world.owner;
+const organization = async () => (await owner().request('GET', '/settings/organization')).body.data;
+
+test.serial('at 1280 px: set the base currency, add a calendar and import the public holidays of a region', async (t) => {
+  const { page, frame } = await web.openApp(1280);
+  await frame.getByRole('heading', { name: 'Organisation', level: 1 }).waitFor();
+  await frame.getByRole('link', { name: 'Members and invitations' }).waitFor();
+  await checkPage(t, page, frame, 'the organisation');
+
+  // A currency that is not one is refused on its field, and nothing changes.
+  await frame.getByLabel('Base currency').fill('XYZ');
+  await frame.getByRole('button', { name: 'Save organisation' }).click();
+  const currency = frame.locator('wa-input[name="base_currency"]');
+  await currency.getByText('base_currency: XYZ is not an ISO 4217 currency code (such as EUR or USD)').waitFor();
+  t.is(await currency.getAttribute('aria-invalid'), 'true');
+  t.like(await organization(), { base_currency: 'USD', revision: 0 });
+
+  await frame.getByLabel('Base currency').fill('EUR');
+  await frame.getByRole('button', { name: 'Save organisation' }).click();
+  await page.getByText('Organisation saved').waitFor();
+  t.like(await organization(), { base_currency: 'EUR', revision: 1 });
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}settings-organization-1280.png`);
+
+  // A calendar, then the public holidays of Bavaria in 2026.
+  await frame.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Calendars' }).click();
+  await page.waitForURL(`${web.origin}/app/settings/calendars`);
+  await frame.getByLabel('Name').fill('Bavaria office');
+  await frame.getByLabel('Holiday region').fill('DE-BY');
+  await frame.getByRole('button', { name: 'Add calendar' }).click();
+  await page.waitForURL(/\/app\/settings\/calendars\/[0-9a-f-]+$/);
+  await frame.getByRole('heading', { name: 'Bavaria office', level: 1 }).waitFor();
+  await frame.getByText("No holiday yet: import a region's public holidays or add one.").waitFor();
+  await frame.getByLabel('Year').fill('2026');
+  await frame.getByRole('button', { name: 'Import holidays' }).click();
+  await page.getByText('12 holidays of DE-BY in 2026 imported, 0 already there').waitFor();
+  const holidays = frame.getByRole('table', { name: 'Holidays of Bavaria office' });
+  await holidays.getByText('Tag der Deutschen Einheit').waitFor();
+  t.is(await holidays.locator('tbody tr').count(), 12);
+  await checkPage(t, page, frame, 'a calendar with its holidays');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}settings-calendar-1280.png`);
+
+  await frame.getByRole('button', { name: 'Import holidays' }).click();
+  await page.getByText('0 holidays of DE-BY in 2026 imported, 12 already there').waitFor();
+  const calendar = (await owner().request('GET', '/settings/calendars')).body.data[0];
+  t.like(calendar, { name: 'Bavaria office', region: 'DE-BY', working_days: [1, 2, 3, 4, 5], hours_per_day: 8 });
+  t.is((await owner().request('GET', `/settings/calendars/${calendar.id}/holidays?per_page=100`)).body.pagination.total, 12);
+  await page.context().close();
+});
+
+test.serial('at 375 px: add a location on a phone', async (t) => {
+  const { page, frame } = await web.openApp(375);
+  await frame.getByRole('heading', { name: 'Organisation', level: 1 }).waitFor();
+  await checkPage(t, page, frame, 'the organisation at 375 px');
+  await frame.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Locations' }).click();
+  await page.waitForURL(`${web.origin}/app/settings/locations`);
+  await frame.getByLabel('Name').fill('Munich office');
+  await frame.getByLabel('Time zone').fill('Europe/Berlin');
+  await frame.getByLabel('City').fill('München');
+  await frame.getByLabel('Country').fill('DE');
+  await frame.getByRole('button', { name: 'Add location' }).click();
+  const table = frame.getByRole('table', { name: "The workspace's locations" });
+  await table.getByRole('link', { name: 'Munich office' }).waitFor();
+  await checkPage(t, page, frame, 'the locations at 375 px');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}settings-locations-375.png`);
+  t.like((await owner().request('GET', '/settings/locations')).body.data[0], { name: 'Munich office', timezone: 'Europe/Berlin', address: { city: 'München', country: 'DE' } });
+  await page.context().close();
+});

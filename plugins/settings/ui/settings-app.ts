@@ -1,0 +1,28 @@
+import { AppRoot, html, kit } from '@wpk/ui';
+import './screens/calendar.js';
+import './screens/calendars.js';
+import './screens/documents.js';
+import './screens/locations.js';
+
+const isAdmin = () => kit().member.platform_role !== 'member';
+
+/** The app's screens by path (AppRoot follows the shell's route: deep links, Back and Forward). */
+export class SettingsApp extends AppRoot {
+  protected readonly label = 'Settings';
+  protected readonly sections = [
+    { path: '/', label: 'Organisation', visible: isAdmin },
+    { path: '/locations', label: 'Locations' },
+    { path: '/calendars', label: 'Calendars' },
+    { path: '/preferences', label: 'My preferences' },
+  ];
+  protected readonly screens = [
+    { path: '/locations/:location_id', render: ({ location_id }: Record<string, string>) => html`<settings-location .locationId=${location_id}></settings-location>` },
+    { path: '/locations', render: () => html`<settings-locations></settings-locations>` },
+    { path: '/calendars/:calendar_id', render: ({ calendar_id }: Record<string, string>) => html`<settings-calendar .calendarId=${calendar_id}></settings-calendar>` },
+    { path: '/calendars', render: () => html`<settings-calendars></settings-calendars>` },
+    { path: '/preferences', render: () => html`<settings-preferences></settings-preferences>` },
+    { path: '/', render: () => html`<settings-organization></settings-organization>` },
+  ];
+}
+
+customElements.define('settings-app', SettingsApp);
