@@ -9,23 +9,20 @@
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { ok, startWorld, type World } from '@wpk/testing';
+import { ok, startWorld } from '@wpk/testing';
 import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
-const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
 let web: WorldBrowser;
-let world: World;
-let origin: string;
 let boss: Record<string, any>;
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', listen: true }), { link: 'Workers', slug: 'workers', ready: 'workers-list' });
-  ({ world, origin } = web);
-  const engineering = ok(await world.owner.request('POST', '/workers/departments', { name: 'Engineering' }));
-  boss = ok(await world.owner.request('POST', '/workers', { name: 'Grace Boss', work_email: 'grace@acme.test', title: 'CTO', department_id: engineering.id }));
-  ok(await world.owner.request('POST', '/workers', { name: 'Alan Peer', work_email: 'alan@acme.test', title: 'Architect', manager_id: boss.id }));
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true }), { link: 'Workers', slug: 'workers', ready: 'workers-list' });
+  const { owner } = web.world;
+  const engineering = ok(await owner.request('POST', '/workers/departments', { name: 'Engineering' }));
+  boss = ok(await owner.request('POST', '/workers', { name: 'Grace Boss', work_email: 'grace@acme.test', title: 'CTO', department_id: engineering.id }));
+  ok(await owner.request('POST', '/workers', { name: 'Alan Peer', work_email: 'alan@acme.test', title: 'Architect', manager_id: boss.id }));
 });
 
 test.after.always(() => web?.close());
@@ -37,7 +34,7 @@ test.serial('at 1280 px: add a worker under a manager, move them along, and see 
   await checkPage(t, page, frame, 'the directory');
 
   await frame.getByRole('link', { name: 'New worker' }).first().click();
-  await page.waitForURL(`${origin}/app/workers/new`);
+  await page.waitForURL(`${web.origin}/app/workers/new`);
   await frame.getByLabel('Name').fill('Ada Lovelace');
   await frame.getByLabel('Work e-mail').fill('GRACE@acme.test');
   await frame.getByLabel('Title').fill('Engineer');
@@ -56,12 +53,12 @@ test.serial('at 1280 px: add a worker under a manager, move them along, and see 
   await frame.getByRole('link', { name: 'Grace Boss' }).waitFor();
   await frame.getByRole('button', { name: 'Finish onboarding' }).click();
   await frame.getByRole('button', { name: 'Start offboarding' }).waitFor();
-  const ada = (await world.owner.request('GET', '/workers?q=ada')).body.data[0];
+  const ada = (await web.world.owner.request('GET', '/workers?q=ada')).body.data[0];
   t.like(ada, { name: 'Ada Lovelace', work_email: 'ada@acme.test', title: 'Engineer', manager_id: boss.id, status: 'active' });
   await checkPage(t, page, frame, 'a worker');
 
   await frame.getByRole('link', { name: 'Org chart' }).click();
-  await page.waitForURL(`${origin}/app/workers/org-chart`);
+  await page.waitForURL(`${web.origin}/app/workers/org-chart`);
   const chart = frame.getByRole('list', { name: 'Org chart' });
   await chart.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
   const reports = chart.getByRole('listitem').filter({ has: frame.getByRole('link', { name: 'Grace Boss' }) }).getByRole('list', { name: 'Reports' });
@@ -77,7 +74,7 @@ test.serial('at 1280 px: add a worker under a manager, move them along, and see 
   await frame.getByRole('option', { name: 'Engineering' }).click();
   await frame.getByRole('button', { name: 'Add department' }).click();
   await frame.getByRole('list', { name: 'Departments' }).getByText('Platform').waitFor();
-  t.deepEqual(((await world.owner.request('GET', '/workers/departments')).body.data as any[]).map((d) => [d.name, d.parent_id !== null]), [['Engineering', false], ['Platform', true]]);
+  t.deepEqual(((await web.world.owner.request('GET', '/workers/departments')).body.data as any[]).map((d) => [d.name, d.parent_id !== null]), [['Engineering', false], ['Platform', true]]);
   await checkPage(t, page, frame, 'the departments');
   await page.context().close();
 });

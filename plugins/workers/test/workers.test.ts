@@ -149,7 +149,7 @@ test.serial('title, department and manager are effective-dated: a past change ap
 test.serial('reports (recursive) and the org chart; a manager cycle is 409 and changes nothing', async (t) => {
   const root = await hire({ name: 'Root Boss' });
   const a = await hire({ name: 'A Report', manager_id: root.id });
-  const b = await hire({ name: 'B Report', manager_id: root.id });
+  await hire({ name: 'B Report', manager_id: root.id });
   const a1 = await hire({ name: 'A1 Deep', manager_id: a.id });
   const all = ok(await reader.get(`/workers/${root.id}/reports?depth=all`));
   t.deepEqual(all.reports.map((n: any) => [n.name, n.depth, n.manager_id]), [['A Report', 1, root.id], ['B Report', 1, root.id], ['A1 Deep', 2, a.id]]);
