@@ -2,9 +2,7 @@ import { ConflictError, InvalidError, Op } from '@wpk/sdk';
 import { resource, type WorkersBaseContext, type WorkersContext } from '../kit.js';
 import type { Department } from '../models/index.js';
 import { departmentFields } from './present.js';
-import { today } from './workers.js';
-
-const by = (ctx: WorkersBaseContext & { member?: { mrn: string } | null }) => ctx.member?.mrn ?? null;
+import { by, today } from './workers.js';
 
 /** Departments of the workspace and the events of their writes (a move has its own event). */
 export const departments = resource({

@@ -8,7 +8,7 @@ import { workerMachine } from './machine.js';
 import { PRIVATE_FIELDS, workerDocument, workerFields } from './present.js';
 
 /** Who did it, for an event: the caller's MRN, absent when the platform did (a delivery). */
-const by = (ctx: WorkersBaseContext & { member?: { mrn: string } | null }) => ctx.member?.mrn ?? null;
+export const by = (ctx: WorkersBaseContext & { member?: { mrn: string } | null }) => ctx.member?.mrn ?? null;
 
 /** Workers of the workspace: reads, the search index and the events of every write. */
 export const workers = resource({
