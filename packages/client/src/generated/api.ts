@@ -8638,6 +8638,50 @@ export interface paths {
         patch: operations["patchWorkersDepartmentsByDepartmentId"];
         trace?: never;
     };
+    "/workers/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every worker as CSV (no private field): department by name, manager by work e-mail
+         * @description Every worker as CSV (no private field): department by name, manager by work e-mail
+         *
+         *     Needs `workers.workers.read`.
+         */
+        get: operations["getWorkersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workers/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports workers from CSV; dry_run lists every bad cell by line and column; nothing is imported unless every row is valid
+         * @description Imports workers from CSV; dry_run lists every bad cell by line and column; nothing is imported unless every row is valid
+         *
+         *     Needs `workers.workers.create`.
+         */
+        post: operations["postWorkersImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workers/org-chart": {
         parameters: {
             query?: never;
@@ -12370,6 +12414,20 @@ export interface components {
             mrn: string;
             /** @constant */
             deleted: true;
+        };
+        WorkersImportResult: {
+            dry_run: boolean;
+            /** @description The worker rows of the file */
+            rows: number;
+            /** @description True when every row can be imported */
+            valid: boolean;
+            /** @description Every refused cell, by line of the file and column */
+            problems: {
+                line: number;
+                field: string;
+                error: string;
+            }[];
+            imported: number;
         };
         WorkersOrgChart: {
             /** Format: uuid */
@@ -38113,6 +38171,94 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkersDepartment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkersExport: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the text/csv document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWorkersImports: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "csv": "example",
+                 *       "dry_run": false
+                 *     }
+                 */
+                "application/json": {
+                    csv: string;
+                    /** @default false */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersImportResult"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -1073,6 +1073,10 @@ export const OPERATIONS = {
   patchWorkersDepartmentsByDepartmentId: { method: 'PATCH', path: '/workers/departments/{department_id}', tag: 'workers', host: 'workspace' },
   /** Deletes a department without workers and sub-departments */
   deleteWorkersDepartmentsByDepartmentId: { method: 'DELETE', path: '/workers/departments/{department_id}', tag: 'workers', host: 'workspace' },
+  /** Every worker as CSV (no private field): department by name, manager by work e-mail */
+  getWorkersExport: { method: 'GET', path: '/workers/export', tag: 'workers', host: 'workspace' },
+  /** Imports workers from CSV; dry_run lists every bad cell by line and column; nothing is imported unless every row is valid */
+  postWorkersImports: { method: 'POST', path: '/workers/imports', tag: 'workers', host: 'workspace' },
   /** The org chart from root_id (default: every worker without a manager), depth-first */
   getWorkersOrgChart: { method: 'GET', path: '/workers/org-chart', tag: 'workers', host: 'workspace' },
   /** GET /workspaces/{id} */

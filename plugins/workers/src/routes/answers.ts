@@ -86,3 +86,12 @@ export const DEPARTMENT: JoiObjectSchema = recordSchema({
 
 /** `DELETE /workers/departments/{department_id}`. */
 export const DELETED_DEPARTMENT: JoiObjectSchema = recordSchema({ id: field.uuid(), mrn: Joi.string().pattern(/^mrn:workers:department:/), deleted: Joi.boolean().valid(true) }).id('WorkersDeletedDepartment');
+
+/** `POST /workers/imports`: what a dry run or an import found and did. */
+export const IMPORT_RESULT: JoiObjectSchema = recordSchema({
+  dry_run: Joi.boolean(),
+  rows: field.count().description('The worker rows of the file'),
+  valid: Joi.boolean().description('True when every row can be imported'),
+  problems: Joi.array().items(recordSchema({ line: Joi.number().integer().min(1), field: Joi.string(), error: Joi.string() })).description('Every refused cell, by line of the file and column'),
+  imported: field.count(),
+}).id('WorkersImportResult');

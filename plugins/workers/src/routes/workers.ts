@@ -1,10 +1,11 @@
 import { Joi } from '@wpk/sdk';
 import { route } from '../kit.js';
 import { EMPLOYMENT_TYPES, WORKER_STATUSES } from '../models/index.js';
+import { exportWorkers, importWorkers } from '../services/csv.js';
 import { orgChart, reportsOf } from '../services/org.js';
 import { presentHistory, presentWorker } from '../services/present.js';
 import { changeStatus, createWorker, deleteWorker, historyOf, listWorkers, requireWorker, rowOn, today, updateWorker } from '../services/workers.js';
-import { DELETED_WORKER, HISTORY_ROW, ORG_CHART, REPORTS, WORKER } from './answers.js';
+import { DELETED_WORKER, HISTORY_ROW, IMPORT_RESULT, ORG_CHART, REPORTS, WORKER } from './answers.js';
 
 const params = Joi.idParams('worker_id');
 const optionalText = (max: number) => Joi.string().trim().max(max).allow('', null);
@@ -54,6 +55,27 @@ export const workerRoutes = [
     async handler(request, ctx) {
       const worker = await createWorker(ctx, request.payload);
       return ctx.respond.single(presentWorker(worker, seesPrivate(ctx)), { self: `/workers/${worker.id}` });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/workers/export',
+    chain: ['workers.workers.read'],
+    answers: { file: 'text/csv' },
+    description: 'Every worker as CSV (no private field): department by name, manager by work e-mail',
+    async handler(_request, ctx) {
+      return ctx.respond.file(await exportWorkers(ctx), { contentType: 'text/csv; charset=utf-8', filename: 'workers.csv' });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/workers/imports',
+    chain: ['workers.workers.create'],
+    answers: { single: IMPORT_RESULT },
+    description: 'Imports workers from CSV; dry_run lists every bad cell by line and column; nothing is imported unless every row is valid',
+    validate: { payload: Joi.object({ csv: Joi.string().min(1).max(2_000_000).required(), dry_run: Joi.boolean().default(false) }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await importWorkers(ctx, request.payload.csv, request.payload.dry_run));
     },
   }),
   route({
