@@ -6,6 +6,7 @@ import pg from 'pg';
 import { DataTypes, Model, QueryTypes } from 'sequelize';
 import { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory, migrateDown, migrateUp, scopeToWorkspace } from '../src/index.js';
 import { beginTransaction, commitTransaction, parseTimestamptz, rollbackTransaction, statement } from '../src/db/index.js';
+import { scopedPlainModel } from '../src/apps/models.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 let env: TestRuntime;
@@ -316,4 +317,26 @@ test("timestamptz columns are read by the runtime's own parser on its connection
   t.is(row.infinite, Infinity);
   const [viaSequelize] = await env.runtime.db.sequelize.query<{ at: Date }>('SELECT $1::timestamptz AS at', { type: QueryTypes.SELECT, bind: [at] });
   t.is(viaSequelize.at.getTime(), at.getTime());
+});
+
+test('scoped descendants read a tree below some rows in one recursive query, in its own workspace only, nearest first, bounded by depth, ending a path at a cycle', async (t) => {
+  const { runtime } = env;
+  const a = await runtime.workspaces.create({ subdomain: 'tree-a', name: 'A' });
+  const b = await runtime.workspaces.create({ subdomain: 'tree-b', name: 'B' });
+  const sequelize = runtime.db.sequelize;
+  await sequelize.query('CREATE TABLE public.tree_nodes (workspace_id uuid NOT NULL, id uuid NOT NULL, parent_id uuid, PRIMARY KEY (workspace_id, id))');
+  class TreeNode extends Model {}
+  TreeNode.init({ id: { type: DataTypes.UUID, primaryKey: true }, workspace_id: { type: DataTypes.UUID, primaryKey: true }, parent_id: DataTypes.UUID }, { sequelize, tableName: 'tree_nodes', timestamps: false });
+  const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  // A: 1 → 2 → 4, 1 → 3; 5 ⇄ 6 (a cycle). B: 7 under A's 1 (another workspace: never reached).
+  const rows = [[a.id, 1, null], [a.id, 2, 1], [a.id, 3, 1], [a.id, 4, 2], [a.id, 5, 6], [a.id, 6, 5], [b.id, 7, 1]] as const;
+  for (const [workspace, n, parent] of rows) await TreeNode.create({ workspace_id: workspace, id: id(n), parent_id: parent === null ? null : id(parent) });
+  const inA = scopedPlainModel(TreeNode, a.id);
+  t.deepEqual(await inA.descendants({ from: [id(1)], parent: 'parent_id' }), [{ id: id(2), depth: 1 }, { id: id(3), depth: 1 }, { id: id(4), depth: 2 }]);
+  t.deepEqual(await inA.descendants({ from: [id(1)], parent: 'parent_id', depth: 1 }), [{ id: id(2), depth: 1 }, { id: id(3), depth: 1 }]);
+  t.deepEqual(await inA.descendants({ from: [id(5)], parent: 'parent_id' }), [{ id: id(6), depth: 1 }, { id: id(5), depth: 2 }], 'a cycle ends the path');
+  t.deepEqual(await inA.descendants({ from: ['not-a-uuid'], parent: 'parent_id' }), []);
+  t.deepEqual(await scopedPlainModel(TreeNode, b.id).descendants({ from: [id(1)], parent: 'parent_id' }), [{ id: id(7), depth: 1 }], "B reads its own rows only, even under A's id");
+  await t.throwsAsync(() => inA.descendants({ from: [id(1)], parent: 'nope' }), { instanceOf: TypeError, message: `${TreeNode.name}.descendants: parent must name a column of the model` });
+  await t.throwsAsync(() => inA.descendants({ from: [id(1)], parent: 'parent_id', depth: 0 }), { instanceOf: TypeError, message: `${TreeNode.name}.descendants: depth must be a whole number of at least 1` });
 });

@@ -184,6 +184,19 @@ export interface CoreAtsApplicationStatusChangedPayload {
 }
 
 /**
+ * An application was hired (once, with the hire). Carries the candidate's name and e-mail and the job's title, so an HR directory can open a draft worker without reading recruiting's records.
+ */
+export interface CoreAtsApplicationHiredPayload {
+  application_id: string;
+  candidate_id: string;
+  candidate_name: string;
+  candidate_email: string;
+  job_id: string;
+  job_title: string;
+  hired_by?: string | null;
+}
+
+/**
  * An application was deleted.
  */
 export interface CoreAtsApplicationDeletedPayload {
@@ -345,6 +358,7 @@ export interface EmittedEvents {
   'core.ats.application.created': CoreAtsApplicationCreatedPayload;
   'core.ats.application.stage_changed': CoreAtsApplicationStageChangedPayload;
   'core.ats.application.status_changed': CoreAtsApplicationStatusChangedPayload;
+  'core.ats.application.hired': CoreAtsApplicationHiredPayload;
   'core.ats.application.deleted': CoreAtsApplicationDeletedPayload;
   'core.ats.interview.created': CoreAtsInterviewCreatedPayload;
   'core.ats.interview.scheduled': CoreAtsInterviewScheduledPayload;

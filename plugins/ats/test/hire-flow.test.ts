@@ -105,6 +105,9 @@ test('a full hire: job → approval → open → candidate → application → i
   const hired = ok(await recruiter.patch(`/ats/applications/${application.id}/status`, { status: 'hire', notify_candidate: true }));
   t.is(hired.status, 'hired');
   t.is(hired.stage_id, pipeline.stages[4].id, 'a hire lands in the hired stage');
+  t.deepEqual(world.platform.events.filter((e) => e.action === 'core.ats.application.hired').map((e) => e.payload), [
+    { application_id: application.id, candidate_id: candidate.id, candidate_name: candidate.name, candidate_email: candidate.email, job_id: job.id, job_title: 'Senior TypeScript Engineer', hired_by: recruiter.mrn },
+  ], 'the hire is announced once, with what an HR directory needs to open a worker');
 
   // The timeline tells the story; the events were each emitted once.
   const timeline = ok(await recruiter.get(`/ats/candidates/${candidate.id}/activities`));
@@ -124,6 +127,6 @@ test('a full hire: job → approval → open → candidate → application → i
     'core.ats.interview.self_schedule_sent', 'core.ats.interview.self_schedule_sent', 'core.ats.message.sent', 'core.ats.interview.scheduled', 'core.ats.message.sent',
     'core.ats.evaluation.requested', 'core.ats.evaluation.requested', 'core.ats.evaluation.submitted', 'core.ats.evaluation.cancelled',
     'core.ats.application.stage_changed', 'core.ats.offer.created', 'core.ats.offer.status_changed', 'core.ats.offer.status_changed', 'core.ats.offer.status_changed', 'core.ats.message.sent',
-    'core.ats.application.status_changed', 'core.ats.message.sent',
+    'core.ats.application.status_changed', 'core.ats.application.hired', 'core.ats.message.sent',
   ]);
 });

@@ -57,6 +57,8 @@ export const OPERATIONS = {
   postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-files-sweep-scheduled */
   postEventsFilesEventsCoreFilesSweepScheduled: { method: 'POST', path: '/_events/files/events/core-files-sweep-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/finance/events/core-settings-organization-updated */
+  postEventsFinanceEventsCoreSettingsOrganizationUpdated: { method: 'POST', path: '/_events/finance/events/core-settings-organization-updated', tag: 'system', host: 'any' },
   /** POST /_events/finance/events/system-app-installed */
   postEventsFinanceEventsSystemAppInstalled: { method: 'POST', path: '/_events/finance/events/system-app-installed', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/core-account-member-removed */
@@ -97,6 +99,14 @@ export const OPERATIONS = {
   postEventsSystemEventsSystemWorkspaceMemberAddedNotifySystem: { method: 'POST', path: '/_events/system/events/system-workspace-member-added/notify-system', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/core-account-member-removed */
   postEventsTasksEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tasks/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-account-member-removed */
+  postEventsWorkersEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/workers/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-ats-application-hired */
+  postEventsWorkersEventsCoreAtsApplicationHired: { method: 'POST', path: '/_events/workers/events/core-ats-application-hired', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-workers-change-scheduled */
+  postEventsWorkersEventsCoreWorkersChangeScheduled: { method: 'POST', path: '/_events/workers/events/core-workers-change-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/system-workspace-member-added */
+  postEventsWorkersEventsSystemWorkspaceMemberAdded: { method: 'POST', path: '/_events/workers/events/system-workspace-member-added', tag: 'system', host: 'any' },
   /** GET /.well-known/apple-app-site-association */
   getWellKnownAppleAppSiteAssociation: { method: 'GET', path: '/.well-known/apple-app-site-association', tag: 'system', host: 'any' },
   /** GET /.well-known/assetlinks.json */
@@ -1077,6 +1087,36 @@ export const OPERATIONS = {
   postViews: { method: 'POST', path: '/views', tag: 'tasks', host: 'workspace' },
   /** Deletes one of the caller’s saved views */
   deleteViewsByViewId: { method: 'DELETE', path: '/views/{view_id}', tag: 'tasks', host: 'workspace' },
+  /** Lists workers by name; q matches name, work e-mail or title; filters by department, manager and status */
+  getWorkers: { method: 'GET', path: '/workers', tag: 'workers', host: 'workspace', paged: true },
+  /** Adds a worker in onboarding, linked to the member with the same e-mail unless member_id says otherwise */
+  postWorkers: { method: 'POST', path: '/workers', tag: 'workers', host: 'workspace' },
+  /** Reads a worker (private fields only with workers.private_fields.read) */
+  getWorkersByWorkerId: { method: 'GET', path: '/workers/{worker_id}', tag: 'workers', host: 'workspace' },
+  /** Updates the given fields of a worker; title, department and manager changes are dated by effective_on (past or future) */
+  patchWorkersByWorkerId: { method: 'PATCH', path: '/workers/{worker_id}', tag: 'workers', host: 'workspace' },
+  /** Deletes a worker who manages no one and heads no department */
+  deleteWorkersByWorkerId: { method: 'DELETE', path: '/workers/{worker_id}', tag: 'workers', host: 'workspace' },
+  /** The worker's effective-dated titles, departments and managers, oldest first */
+  getWorkersByWorkerIdHistory: { method: 'GET', path: '/workers/{worker_id}/history', tag: 'workers', host: 'workspace', paged: true },
+  /** The worker's reports, direct (depth=1) or to any depth (depth=all, the default) */
+  getWorkersByWorkerIdReports: { method: 'GET', path: '/workers/{worker_id}/reports', tag: 'workers', host: 'workspace' },
+  /** Moves a worker along onboarding → active → offboarding → terminated (terminated → onboarding: a rehire) */
+  patchWorkersByWorkerIdStatus: { method: 'PATCH', path: '/workers/{worker_id}/status', tag: 'workers', host: 'workspace' },
+  /** Lists departments by name; q matches the name; parent_id filters to the children of one (top: those without a parent) */
+  getWorkersDepartments: { method: 'GET', path: '/workers/departments', tag: 'workers', host: 'workspace', paged: true },
+  /** Creates a department, at the top or under parent_id, with an optional head (a worker) */
+  postWorkersDepartments: { method: 'POST', path: '/workers/departments', tag: 'workers', host: 'workspace' },
+  /** Renames a department, changes its head or moves it (parent_id; null: to the top); a move making a cycle is 409 */
+  patchWorkersDepartmentsByDepartmentId: { method: 'PATCH', path: '/workers/departments/{department_id}', tag: 'workers', host: 'workspace' },
+  /** Deletes a department without workers and sub-departments */
+  deleteWorkersDepartmentsByDepartmentId: { method: 'DELETE', path: '/workers/departments/{department_id}', tag: 'workers', host: 'workspace' },
+  /** Every worker as CSV (no private field): department by name, manager by work e-mail */
+  getWorkersExport: { method: 'GET', path: '/workers/export', tag: 'workers', host: 'workspace' },
+  /** Imports workers from CSV; dry_run lists every bad cell by line and column; nothing is imported unless every row is valid */
+  postWorkersImports: { method: 'POST', path: '/workers/imports', tag: 'workers', host: 'workspace' },
+  /** The org chart from root_id (default: every worker without a manager), depth-first */
+  getWorkersOrgChart: { method: 'GET', path: '/workers/org-chart', tag: 'workers', host: 'workspace' },
   /** GET /workspaces/{id} */
   getWorkspacesById: { method: 'GET', path: '/workspaces/{id}', tag: 'account', host: 'workspace' },
   /** DELETE /workspaces/{id} */
@@ -1088,4 +1128,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","finance","mail","meetings","rooms","settings"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","finance","mail","meetings","rooms","settings","workers"] as const;

@@ -1,5 +1,5 @@
-import { DataTypes, literal, Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import type { IncludeRelation, ModelDeclaration, ModelRelation, ReadOptions, ScopedModel } from '@wpk/sdk';
+import { DataTypes, literal, Op, QueryTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { isUuid, type DescendantsOptions, type IncludeRelation, type ModelDeclaration, type ModelRelation, type ReadOptions, type ScopedModel } from '@wpk/sdk';
 import { assertUuidValues, FastQuery, scopeToWorkspace, uuidColumns } from '../db/index.js';
 import { PreparedCreates, PreparedReads, TOTAL_COLUMN } from './prepared-reads.js';
 import type { WorkGate } from '../server/index.js';
@@ -171,6 +171,7 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string,
     upsert: (values, options) => gate.write(async () => plainOf(await plain.scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!),
     update: (values, options) => gate.write(() => plain.scoped.update(values as never, options as never)),
     destroy: (options) => gate.write(() => plain.scoped.destroy(options as never)),
+    descendants: (options) => gate.read(() => plain.descendants(options)),
   } satisfies ScopedModel<Record<string, unknown>>);
 }
 
@@ -239,6 +240,34 @@ class PlainModel {
     // A copy without the total, not `delete`: a deleted property turns the row into a slow
     // dictionary for every later read and for JSON.stringify.
     return { rows: rows.map(({ [TOTAL]: _total, ...row }) => row), count };
+  }
+
+  /** See the SDK's `ScopedModel.descendants`: one recursive query, the workspace named in both of its halves. */
+  async descendants(options: DescendantsOptions<Record<string, unknown>>): Promise<Array<{ id: string; depth: number }>> {
+    const { model } = this;
+    const attributes = model.getAttributes() as Record<string, { field?: string }>;
+    const parent = options?.parent;
+    if (typeof parent !== 'string' || !attributes[parent] || parent === 'workspace_id') throw new TypeError(`${model.name}.descendants: parent must name a column of the model`);
+    if (!attributes.id) throw new TypeError(`${model.name}.descendants: the model needs an id column`);
+    const depth = options.depth;
+    if (depth !== undefined && (!Number.isInteger(depth) || depth < 1)) throw new TypeError(`${model.name}.descendants: depth must be a whole number of at least 1`);
+    const from = (options.from ?? []).filter((id) => typeof id === 'string' && (!this.uuids.has('id') || isUuid(id)));
+    if (from.length === 0) return [];
+    const sequelize = model.sequelize!;
+    const table = sequelize.getQueryInterface().quoteIdentifiers(`${model.getTableName().toString().replace(/"/g, '')}`);
+    const column = sequelize.getQueryInterface().quoteIdentifier(attributes[parent].field ?? parent);
+    const rows = await sequelize.query<{ id: string; depth: number }>(
+      `WITH RECURSIVE tree (id, depth, path) AS (
+         SELECT child.id, 1, ARRAY[child.id] FROM ${table} child
+          WHERE child.workspace_id = :workspace AND child.${column} IN (:from)
+         UNION ALL
+         SELECT child.id, tree.depth + 1, tree.path || child.id FROM ${table} child JOIN tree ON child.${column} = tree.id
+          WHERE child.workspace_id = :workspace AND NOT child.id = ANY(tree.path)${depth === undefined ? '' : ' AND tree.depth < :depth'}
+       )
+       SELECT id, min(depth)::int AS depth FROM tree GROUP BY id ORDER BY min(depth), id`,
+      { replacements: { workspace: this.workspaceId, from, depth: depth ?? null }, type: QueryTypes.SELECT },
+    );
+    return rows.map((row) => ({ id: String(row.id), depth: Number(row.depth) }));
   }
 
   async create(values: unknown): Promise<Record<string, unknown>> {

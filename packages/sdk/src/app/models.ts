@@ -142,6 +142,23 @@ export interface ScopedModel<A extends object> {
   update(values: Partial<Omit<A, 'workspace_id'>>, options: { where: WhereOptions<A> }): Promise<number>;
   /** Deletes the matching rows of this workspace; returns how many went. */
   destroy(options: Omit<DestroyOptions<A>, 'transaction'> & { where: WhereOptions<A> }): Promise<number>;
+  /**
+   * The rows below `from` in the tree the column `parent` draws (a manager, a parent folder), in
+   * one recursive query (`WITH RECURSIVE`) in this workspace: each row's `id` and `depth` (1: a
+   * child of one of `from`), nearest first. `depth` bounds how far down (default: all the way).
+   * A row met twice on one path (a cycle in the data) ends that path.
+   */
+  descendants(options: DescendantsOptions<A>): Promise<Array<{ id: string; depth: number }>>;
+}
+
+/** Options of `ScopedModel.descendants`. */
+export interface DescendantsOptions<A extends object> {
+  /** The ids whose children, grandchildren, … are wanted. */
+  from: string[];
+  /** The column holding a row's parent id. */
+  parent: Exclude<keyof A, 'workspace_id'> & string;
+  /** How many levels down (1: the children only); absent: every level. */
+  depth?: number;
 }
 
 /** Options of `ScopedModel.upsert`. */

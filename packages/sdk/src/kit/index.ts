@@ -4,3 +4,4 @@ export * from './queries.js';
 export * from './resource.js';
 export * from './state-machine.js';
 export * from './content-lines.js';
+export * from './csv.js';

@@ -25,6 +25,8 @@ export interface FieldSchema {
   default?: unknown;
   /** `x-widget: textarea` asks for a multi-line field (long text gets one anyway). */
   'x-widget'?: 'textarea';
+  /** What each `enum` value reads as (an id's name: a manager, a department); a value without one reads as itself. */
+  'x-labels'?: Record<string, string>;
 }
 
 const label = (name: string, schema: FieldSchema) => schema.title ?? name.replace(/_/g, ' ').replace(/^./, (letter) => letter.toUpperCase());
@@ -124,7 +126,7 @@ export class WpkSchemaForm extends LitElement {
     }
     if (schema.enum) {
       return html`<wa-select name=${name} label=${label(name, schema)} ?required=${required} value=${current === undefined ? '' : String(current)} aria-invalid=${error ? 'true' : 'false'}>
-        ${schema.enum.map((option) => html`<wa-option value=${String(option)}>${String(option)}</wa-option>`)}${hint}
+        ${schema.enum.map((option) => html`<wa-option value=${String(option)}>${schema['x-labels']?.[String(option)] ?? String(option)}</wa-option>`)}${hint}
       </wa-select>`;
     }
     const long = schema['x-widget'] === 'textarea' || (schema.maxLength ?? 0) > 500;

@@ -152,6 +152,9 @@ export async function changeApplicationStatus(ctx: AtsContext, id: string, opera
   await addTimelineEntry(ctx, { candidate_id: application.candidate_id, application_id: id, kind: 'status_changed', content: `${application.status} → ${move.to}${rejectionReason && move.to === 'rejected' ? `: ${rejectionReason}` : ''}`, author_mrn: ctx.member.mrn });
   indexApplication(ctx, updated, candidate.name, job.title);
   ctx.events.stage(move.event as AtsEvent, { application_id: id, from_status: application.status, to_status: move.to, changed_by: ctx.member.mrn });
+  if (move.to === 'hired') {
+    ctx.events.stage('core.ats.application.hired', { application_id: id, candidate_id: candidate.id, candidate_name: candidate.name, candidate_email: candidate.email, job_id: job.id, job_title: job.title, hired_by: ctx.member.mrn });
+  }
   if (notice) await sendMessage(ctx, { candidate, application: updated, trigger: 'status_changed', template_id: notify!.template_id, fallback: DEFAULT_MESSAGES[operation] });
   return updated;
 }

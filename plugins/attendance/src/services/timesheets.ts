@@ -1,8 +1,7 @@
-import { InvalidError } from '@wpk/sdk';
+import { InvalidError, toCsv } from '@wpk/sdk';
 import type { Attendance } from '../models/index.js';
 import { attendanceWhere, breaksOf, readableMember, currentSecond } from './attendances.js';
 import type { AttendanceContext } from '../kit.js';
-import { toCsv } from './csv.js';
 import { durations } from './present.js';
 import { dayCount, daysBetween, localParts } from './time.js';
 

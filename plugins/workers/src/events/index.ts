@@ -1,0 +1,28 @@
+import type { SubscriptionHandlers } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import { memberRemoved, subscription } from '../kit.js';
+import type { Models } from '../models/index.js';
+import { applyDueChange, asHire, draftFromHire, linkMember, unlinkMember } from '../services/links.js';
+
+/** `system.workspace.member.added` {member_id}: a worker with the member's e-mail as work e-mail is linked to them. */
+const onMemberAdded = subscription('system.workspace.member.added', (event, ctx) => linkMember(ctx, event.payload.member_id.toLowerCase()));
+
+/** `core.account.member.removed` {member_id}: workers linked to the member are unlinked. */
+const onMemberRemoved = memberRemoved((ctx, { memberId }) => unlinkMember(ctx, memberId));
+
+/** `core.ats.application.hired`: a draft worker in onboarding, once per application. */
+const onHired = subscription('core.ats.application.hired', async (event, ctx) => {
+  const hire = asHire(event.payload);
+  if (hire) await draftFromHire(ctx, hire);
+  else ctx.log.warn({ action: event.action, delivery: event.deliveryId }, 'application.hired without application_id, candidate_name, candidate_email or job_title: ignored');
+});
+
+/** `core.workers.change.scheduled` (the app's own delayed event): a future-dated change takes effect. */
+const onChangeDue = subscription('core.workers.change.scheduled', (event, ctx) => applyDueChange(ctx, event.payload.worker_id));
+
+export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
+  'system.workspace.member.added': onMemberAdded,
+  'core.account.member.removed': onMemberRemoved,
+  'core.ats.application.hired': onHired,
+  'core.workers.change.scheduled': onChangeDue,
+};

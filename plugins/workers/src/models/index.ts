@@ -1,0 +1,72 @@
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
+
+/** A worker's lifecycle, in order; `terminated → onboarding` is a rehire. */
+export const WORKER_STATUSES = ['onboarding', 'active', 'offboarding', 'terminated'] as const;
+export type WorkerStatus = (typeof WORKER_STATUSES)[number];
+
+/** How a worker is employed. */
+export const EMPLOYMENT_TYPES = ['full_time', 'part_time', 'contractor', 'intern'] as const;
+export type EmploymentType = (typeof EMPLOYMENT_TYPES)[number];
+
+/** The fields whose changes are effective-dated (kept in `worker_history`). */
+export const DATED_FIELDS = ['title', 'department_id', 'manager_id'] as const;
+export type DatedField = (typeof DATED_FIELDS)[number];
+
+export const workers = defineModel('workers', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  name: column.string(200),
+  /** Unique per workspace, compared case-insensitively (a unique index on lower(work_email)). */
+  work_email: column.string(320),
+  /** The current title, department and manager: those of the latest history row effective on or before today. */
+  title: column.string(200).default(''),
+  department_id: column.uuid().nullable(),
+  manager_id: column.uuid().nullable(),
+  location_mrn: column.string(200).nullable(),
+  start_date: column.dateOnly().nullable(),
+  employment_type: column.enum(EMPLOYMENT_TYPES, 20),
+  /** The workspace member this worker is, linked by work e-mail or by hand. */
+  member_id: column.uuid().nullable(),
+  status: column.enum(WORKER_STATUSES, 20),
+  birth_date: column.dateOnly().nullable(),
+  personal_email: column.string(320).nullable(),
+  personal_phone: column.string(50).nullable(),
+  salary_band: column.string(50).nullable(),
+  /** The recruiting application this worker was drafted from (one worker per application). */
+  application_id: column.uuid().nullable(),
+  revision: column.integer().default(1),
+});
+
+/** A worker as stored. */
+export type Worker = DeclaredRow<typeof workers>;
+
+export const workerHistory = defineModel('worker_history', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  worker_id: column.uuid(),
+  /** From this day on (until a later row), the worker has these values. */
+  effective_on: column.dateOnly(),
+  title: column.string(200).default(''),
+  department_id: column.uuid().nullable(),
+  manager_id: column.uuid().nullable(),
+  /** The member who recorded it; null when the platform did (a recruiting hire). */
+  recorded_by: column.uuid().nullable(),
+});
+
+/** One effective-dated row of a worker's title, department and manager. */
+export type HistoryRow = DeclaredRow<typeof workerHistory>;
+
+export const departments = defineModel('departments', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  name: column.string(200),
+  parent_id: column.uuid().nullable(),
+  head_id: column.uuid().nullable(),
+  revision: column.integer().default(1),
+});
+
+/** A department as stored. */
+export type Department = DeclaredRow<typeof departments>;
+
+/** Every model of the app, by the name services use in `ctx.db`. */
+export const models = { workers, workerHistory, departments };
+
+/** The models' type, for typing contexts. */
+export type Models = typeof models;

@@ -1,0 +1,5 @@
+import { departmentRoutes } from './departments.js';
+import { workerRoutes } from './workers.js';
+
+/** Every route of the app. */
+export const routes = [...workerRoutes, ...departmentRoutes];

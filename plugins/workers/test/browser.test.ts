@@ -1,0 +1,91 @@
+/**
+ * The Workers app's front-end in Chromium, through the real routes: a person signs in, opens
+ * Workers from the launcher (the shell hosts the app's sandboxed frame), adds a worker under a
+ * manager (the server's refusal of a taken work e-mail shows on its field), moves them along the
+ * lifecycle, and sees them under their manager in the org chart; adds a department; at 1280 px
+ * and at 375 px, axe-clean (no serious or critical violation) in the shell and in the frame, no
+ * Content-Security-Policy violation, nothing wider than the window. The screenshots are the ones
+ * docs/apps/workers.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { ok, startWorld } from '@wpk/testing';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
+
+let web: WorldBrowser;
+let boss: Record<string, any>;
+
+test.before(async () => {
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true }), { link: 'Workers', slug: 'workers', ready: 'workers-list' });
+  const { owner } = web.world;
+  const engineering = ok(await owner.request('POST', '/workers/departments', { name: 'Engineering' }));
+  boss = ok(await owner.request('POST', '/workers', { name: 'Grace Boss', work_email: 'grace@acme.test', title: 'CTO', department_id: engineering.id }));
+  ok(await owner.request('POST', '/workers', { name: 'Alan Peer', work_email: 'alan@acme.test', title: 'Architect', manager_id: boss.id }));
+});
+
+test.after.always(() => web?.close());
+
+test.serial('at 1280 px: add a worker under a manager, move them along, and see them in the org chart', async (t) => {
+  const { page, frame } = await web.openApp(1280);
+  const table = frame.getByRole('table', { name: "The workspace's workers" });
+  await table.getByRole('link', { name: 'Grace Boss' }).waitFor();
+  await checkPage(t, page, frame, 'the directory');
+
+  await frame.getByRole('link', { name: 'New worker' }).first().click();
+  await page.waitForURL(`${web.origin}/app/workers/new`);
+  await frame.getByLabel('Name').fill('Ada Lovelace');
+  await frame.getByLabel('Work e-mail').fill('GRACE@acme.test');
+  await frame.getByLabel('Title').fill('Engineer');
+  await frame.locator('wa-select[name="manager_id"]').click();
+  await frame.getByRole('option', { name: 'Grace Boss' }).click();
+  await frame.getByRole('button', { name: 'Add worker' }).click();
+  const email = frame.locator('wa-input[name="work_email"]');
+  await email.getByText(`Worker ${boss.id} (Grace Boss) already has the work e-mail grace@acme.test`).waitFor();
+  t.is(await email.getAttribute('aria-invalid'), 'true');
+  await checkPage(t, page, frame, 'the form with a refusal on a field');
+
+  await frame.getByLabel('Work e-mail').fill('ada@acme.test');
+  await frame.getByRole('button', { name: 'Add worker' }).click();
+  await page.waitForURL(/\/app\/workers\/workers\/[0-9a-f-]+$/);
+  await frame.getByRole('heading', { name: 'Ada Lovelace', exact: true, level: 1 }).waitFor();
+  await frame.getByRole('link', { name: 'Grace Boss' }).waitFor();
+  await frame.getByRole('button', { name: 'Finish onboarding' }).click();
+  await frame.getByRole('button', { name: 'Start offboarding' }).waitFor();
+  const ada = (await web.world.owner.request('GET', '/workers?q=ada')).body.data[0];
+  t.like(ada, { name: 'Ada Lovelace', work_email: 'ada@acme.test', title: 'Engineer', manager_id: boss.id, status: 'active' });
+  await checkPage(t, page, frame, 'a worker');
+
+  await frame.getByRole('link', { name: 'Org chart' }).click();
+  await page.waitForURL(`${web.origin}/app/workers/org-chart`);
+  const chart = frame.getByRole('list', { name: 'Org chart' });
+  await chart.getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+  const reports = chart.getByRole('listitem').filter({ has: frame.getByRole('link', { name: 'Grace Boss' }) }).getByRole('list', { name: 'Reports' });
+  t.deepEqual(await reports.getByRole('link').allTextContents(), ['Ada Lovelace', 'Alan Peer']);
+  await checkPage(t, page, frame, 'the org chart');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}workers-org-chart-1280.png`);
+
+  await frame.getByRole('link', { name: 'Departments' }).click();
+  await frame.getByRole('list', { name: 'Departments' }).getByText('Engineering').waitFor();
+  await frame.getByLabel('Name').fill('Platform');
+  await frame.locator('wa-select[name="parent_id"]').click();
+  await frame.getByRole('option', { name: 'Engineering' }).click();
+  await frame.getByRole('button', { name: 'Add department' }).click();
+  await frame.getByRole('list', { name: 'Departments' }).getByText('Platform').waitFor();
+  t.deepEqual(((await web.world.owner.request('GET', '/workers/departments')).body.data as any[]).map((d) => [d.name, d.parent_id !== null]), [['Engineering', false], ['Platform', true]]);
+  await checkPage(t, page, frame, 'the departments');
+  await page.context().close();
+});
+
+test.serial('at 375 px: the directory and the org chart read on a phone', async (t) => {
+  const { page, frame } = await web.openApp(375);
+  await frame.getByRole('table', { name: "The workspace's workers" }).getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+  await checkPage(t, page, frame, 'the directory at 375 px');
+  await saveScreenshot(page, `${IMAGES}workers-directory-375.png`);
+  await frame.getByRole('link', { name: 'Org chart' }).click();
+  await frame.getByRole('list', { name: 'Org chart' }).getByRole('link', { name: 'Ada Lovelace' }).waitFor();
+  await checkPage(t, page, frame, 'the org chart at 375 px');
+  await page.context().close();
+});

@@ -1,0 +1,216 @@
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { checkMatrixRows, ok, startWorld, type TestMember, type World } from '@wpk/testing';
+import app from '../src/index.js';
+
+const ATS_DIR = fileURLToPath(new URL('../../ats', import.meta.url));
+const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
+
+let world: World;
+let hr: TestMember;
+let reader: TestMember;
+
+test.before(async () => {
+  world = await startWorld({ app, subdomain: 'workers', apps: [ATS_DIR], firstParty: ['workers', 'ats'] });
+  hr = await world.member(['workers.workers.read', 'workers.workers.create', 'workers.workers.edit', 'workers.workers.delete', 'workers.private_fields.read', 'workers.departments.create']);
+  reader = await world.member(['workers.workers.read']);
+});
+test.after.always(() => world?.close());
+
+/** Rows of the app's tables in the test workspace. */
+const rows = async () => {
+  const [counts] = await world.query<{ w: number; h: number; d: number }>(
+    'SELECT (SELECT count(*)::int FROM app_workers.workers WHERE workspace_id = :id) AS w, (SELECT count(*)::int FROM app_workers.worker_history WHERE workspace_id = :id) AS h, (SELECT count(*)::int FROM app_workers.departments WHERE workspace_id = :id) AS d',
+    { id: world.workspaceId },
+  );
+  return counts;
+};
+const today = () => world.platform.clock.now().toISOString().slice(0, 10);
+const dayOffset = (days: number) => new Date(world.platform.clock.now().getTime() + days * 86_400_000).toISOString().slice(0, 10);
+let serial = 0;
+const hire = async (fields: Record<string, unknown> = {}) => ok(await hr.post('/workers', { name: `Worker ${++serial}`, work_email: `worker${serial}@example.test`, ...fields }));
+
+test.serial('POST /workers adds a worker in onboarding, opens their history and emits worker.hired once; private fields only for holders of workers.private_fields.read', async (t) => {
+  world.takeEvents();
+  const department = ok(await hr.post('/workers/departments', { name: 'Engineering' }));
+  world.takeEvents();
+  const reply = await hr.post('/workers', {
+    name: '  Ada Lovelace ', work_email: 'Ada@Example.test', title: 'Engineer', department_id: department.id, location_mrn: 'mrn:settings:location:hq',
+    start_date: '2026-01-05', employment_type: 'part_time', birth_date: '1990-12-10', personal_email: 'ada@home.test', personal_phone: '+44 20 1234', salary_band: 'L4',
+  });
+  t.is(reply.status, 200);
+  const ada = reply.body.data;
+  t.deepEqual(reply.body.links, { self: `/workers/${ada.id}` });
+  t.like(ada, {
+    mrn: `mrn:workers:worker:${ada.id}`, name: 'Ada Lovelace', work_email: 'Ada@Example.test', title: 'Engineer', department_id: department.id, manager_id: null,
+    location_mrn: 'mrn:settings:location:hq', start_date: '2026-01-05', employment_type: 'part_time', member_id: null, status: 'onboarding', revision: 1,
+    birth_date: '1990-12-10', personal_email: 'ada@home.test', personal_phone: '+44 20 1234', salary_band: 'L4',
+  });
+  t.deepEqual(world.takeEvents(), [
+    {
+      action: 'core.workers.worker.hired',
+      payload: { worker_id: ada.id, mrn: ada.mrn, name: 'Ada Lovelace', work_email: 'Ada@Example.test', department_id: department.id, title: 'Engineer', status: 'onboarding', employment_type: 'part_time', location_mrn: 'mrn:settings:location:hq', start_date: '2026-01-05', revision: 1, by: hr.mrn },
+    },
+  ]);
+  const seen = ok(await reader.get(`/workers/${ada.id}`));
+  for (const key of ['birth_date', 'personal_email', 'personal_phone', 'salary_band']) t.false(key in seen, `${key} is omitted for a reader without the key`);
+  t.is(seen.name, 'Ada Lovelace');
+  const history = ok(await reader.get(`/workers/${ada.id}/history`));
+  t.deepEqual(history.map((row: any) => [row.effective_on, row.title, row.department_id, row.manager_id, row.in_effect]), [['2026-01-05', 'Engineer', department.id, null, true]]);
+  const listed = await reader.get('/workers?q=lovelace');
+  t.deepEqual(listed.body.data.map((w: any) => w.id), [ada.id]);
+  t.is(listed.body.pagination.total, 1);
+  t.false('salary_band' in listed.body.data[0]);
+});
+
+test.serial('bad input is a 4xx naming the field; nothing written, nothing emitted', async (t) => {
+  await hire({ work_email: 'taken@example.test' });
+  world.takeEvents();
+  const before = await rows();
+  const cases: Array<[unknown, number, string, string | undefined]> = [
+    [{ work_email: 'x@example.test' }, 400, 'name is required', 'name'],
+    [{ name: 'X' }, 400, 'work_email is required', 'work_email'],
+    [{ name: 'X', work_email: 'not-an-email' }, 400, 'work_email must be a valid email', 'work_email'],
+    [{ name: 'X', work_email: 'x@example.test', employment_type: 'slave' }, 400, 'employment_type must be one of [full_time, part_time, contractor, intern]', 'employment_type'],
+    [{ name: 'X', work_email: 'x@example.test', location_mrn: 'mrn:companies:company:1' }, 400, 'location_mrn must be a settings location MRN: mrn:settings:location: and its id', 'location_mrn'],
+    [{ name: 'X', work_email: 'x@example.test', start_date: '2026-02-30' }, 400, '', 'start_date'],
+    [{ name: 'X', work_email: 'x@example.test', department_id: UNKNOWN }, 400, `department_id ${UNKNOWN} is not a department of this workspace`, 'department_id'],
+    [{ name: 'X', work_email: 'x@example.test', manager_id: UNKNOWN }, 400, `manager_id ${UNKNOWN} is not a worker of this workspace`, 'manager_id'],
+    [{ name: 'X', work_email: 'x@example.test', member_id: UNKNOWN }, 400, `member_id ${UNKNOWN} is not a member of this workspace`, undefined],
+    [{ name: 'X', work_email: 'TAKEN@example.test' }, 409, '', 'work_email'],
+  ];
+  for (const [payload, status, error, field] of cases) {
+    const reply = await hr.post('/workers', payload);
+    t.is(reply.status, status, JSON.stringify(payload));
+    if (error) t.is(reply.body.error, error);
+    t.is(reply.body.field, field, JSON.stringify(reply.body));
+  }
+  const secret = await (await world.member(['workers.workers.create'])).post('/workers', { name: 'X', work_email: 'y@example.test', salary_band: 'L9' });
+  t.deepEqual([secret.status, secret.body.error], [403, 'Missing permission: workers.private_fields.read (to set salary_band)']);
+  t.deepEqual(await rows(), before);
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('the lifecycle moves onboarding → active → offboarding → terminated → onboarding, one event each; any other move is 409 naming both states', async (t) => {
+  const worker = await hire();
+  world.takeEvents();
+  const path = `/workers/${worker.id}/status`;
+  const skip = await hr.patch(path, { status: 'terminated' });
+  t.deepEqual([skip.status, skip.body.error], [409, 'Cannot move a worker from onboarding to terminated: terminated is reached from offboarding']);
+  t.deepEqual(world.takeEvents(), []);
+  const steps: Array<[string, string]> = [['active', 'core.workers.worker.activated'], ['offboarding', 'core.workers.worker.offboarding_started'], ['terminated', 'core.workers.worker.terminated'], ['onboarding', 'core.workers.worker.rehired']];
+  for (const [status, action] of steps) {
+    const moved = ok(await hr.patch(path, { status }));
+    t.is(moved.status, status);
+    const events = world.takeEvents();
+    t.deepEqual(events.map((e) => [e.action, e.payload.status, e.payload.worker_id]), [[action, status, worker.id]]);
+  }
+  const same = await hr.patch(path, { status: 'onboarding' });
+  t.deepEqual([same.status, same.body.error], [409, 'The worker is already onboarding']);
+  const bad = await hr.patch(path, { status: 'retired' });
+  t.is(bad.status, 400);
+  t.is(bad.body.field, 'status');
+});
+
+test.serial('title, department and manager are effective-dated: a past change applies now, a future one on its day (delayed change event)', async (t) => {
+  const boss = await hire({ title: 'CTO' });
+  const other = await hire({ title: 'VP' });
+  const worker = await hire({ title: 'Junior', start_date: dayOffset(-30) });
+  const sales = ok(await hr.post('/workers/departments', { name: `Sales ${serial}` }));
+  world.takeEvents();
+  const past = ok(await hr.patch(`/workers/${worker.id}`, { title: 'Engineer', manager_id: boss.id, effective_on: dayOffset(-10) }));
+  t.like(past, { title: 'Engineer', manager_id: boss.id, revision: 2 });
+  t.deepEqual(world.takeEvents().map((e) => [e.action, e.payload.changed_fields ?? e.payload.from_manager_id ?? null]), [
+    ['core.workers.worker.updated', ['title', 'manager_id']],
+    ['core.workers.worker.manager_changed', null],
+  ]);
+  const mark = world.mark();
+  const future = ok(await hr.patch(`/workers/${worker.id}`, { title: 'Senior Engineer', department_id: sales.id, manager_id: other.id, effective_on: dayOffset(5) }));
+  t.like(future, { title: 'Engineer', department_id: null, manager_id: boss.id, revision: 2 }, 'a future change leaves the current values');
+  t.deepEqual(world.eventsSince(mark), [['core.workers.change.scheduled', { worker_id: worker.id, effective_on: dayOffset(5) }]]);
+  const history = ok(await reader.get(`/workers/${worker.id}/history`));
+  t.deepEqual(history.map((row: any) => [row.effective_on, row.title, row.department_id, row.manager_id, row.in_effect]), [
+    [dayOffset(-30), 'Junior', null, null, false],
+    [dayOffset(-10), 'Engineer', null, boss.id, true],
+    [dayOffset(5), 'Senior Engineer', sales.id, other.id, false],
+  ]);
+  // Nothing happens before the day; on it the change takes effect, once.
+  t.deepEqual((await world.platform.deliverDue(world.workspace)).filter(({ event }) => event.action === 'core.workers.change.scheduled'), []);
+  world.platform.clock.advance({ days: 6 });
+  const due = await world.platform.deliverDue(world.workspace);
+  t.deepEqual(due.filter(({ event }) => event.action === 'core.workers.change.scheduled').map(({ outcomes }) => outcomes), [{ workers: 'handled' }]);
+  const after = ok(await reader.get(`/workers/${worker.id}`));
+  t.like(after, { title: 'Senior Engineer', department_id: sales.id, manager_id: other.id, revision: 3 });
+  t.deepEqual(world.takeEvents().map((e) => e.action), ['core.workers.change.scheduled', 'core.workers.worker.updated', 'core.workers.worker.manager_changed', 'core.workers.worker.department_changed']);
+  const bare = await hr.patch(`/workers/${worker.id}`, { name: 'Renamed', effective_on: today() });
+  t.deepEqual([bare.status, bare.body.field], [400, 'effective_on']);
+});
+
+test.serial('reports (recursive) and the org chart; a manager cycle is 409 and changes nothing', async (t) => {
+  const root = await hire({ name: 'Root Boss' });
+  const a = await hire({ name: 'A Report', manager_id: root.id });
+  await hire({ name: 'B Report', manager_id: root.id });
+  const a1 = await hire({ name: 'A1 Deep', manager_id: a.id });
+  const all = ok(await reader.get(`/workers/${root.id}/reports?depth=all`));
+  t.deepEqual(all.reports.map((n: any) => [n.name, n.depth, n.manager_id]), [['A Report', 1, root.id], ['B Report', 1, root.id], ['A1 Deep', 2, a.id]]);
+  t.is(all.depth, 'all');
+  const direct = ok(await reader.get(`/workers/${root.id}/reports?depth=1`));
+  t.deepEqual(direct.reports.map((n: any) => n.name), ['A Report', 'B Report']);
+  const chart = ok(await reader.get(`/workers/org-chart?root_id=${root.id}`));
+  t.deepEqual(chart.nodes.map((n: any) => [n.name, n.depth]), [['Root Boss', 0], ['A Report', 1], ['A1 Deep', 2], ['B Report', 1]]);
+  world.takeEvents();
+  const cycle = await hr.patch(`/workers/${root.id}`, { manager_id: a1.id });
+  t.deepEqual([cycle.status, cycle.body.field], [409, 'manager_id']);
+  t.is(cycle.body.error, `Making A1 Deep (${a1.id}) the manager of worker ${root.id} would make a cycle: A1 Deep reports to worker ${root.id}`);
+  const self = await hr.patch(`/workers/${a.id}`, { manager_id: a.id });
+  t.is(self.status, 409);
+  t.deepEqual(world.takeEvents(), []);
+  t.is(ok(await reader.get(`/workers/${root.id}`)).manager_id, null);
+  const busy = await hr.delete(`/workers/${a.id}`);
+  t.deepEqual([busy.status, busy.body.error], [409, `Worker ${a.id} manages 1 worker(s); give them another manager first`]);
+  const gone = ok(await hr.delete(`/workers/${a1.id}`));
+  t.deepEqual(gone, { id: a1.id, mrn: a1.mrn, deleted: true });
+  t.deepEqual(world.takeEvents().map((e) => e.action), ['core.workers.worker.deleted']);
+  t.is((await reader.get(`/workers/${a1.id}`)).status, 404);
+});
+
+test.serial('members: a member who joins with a worker\'s work e-mail is linked; a removed member is unlinked', async (t) => {
+  const worker = await hire({ work_email: 'Grace.Hopper@Example.test' });
+  world.takeEvents();
+  const grace = await world.member([], { email: 'grace.hopper@example.test', name: 'Grace Hopper' } as never);
+  await world.deliver('system.workspace.member.added', { member_id: grace.id, role: 'member' });
+  t.is(ok(await reader.get(`/workers/${worker.id}`)).member_id, grace.id);
+  t.deepEqual(world.takeEvents().map((e) => [e.action, e.payload.member_id, e.payload.changed_fields]), [['core.workers.worker.updated', grace.id, ['member_id']]]);
+  await world.deliver('system.workspace.member.added', { member_id: grace.id, role: 'member' });
+  t.deepEqual(world.takeEvents(), [], 'a repeated delivery changes nothing');
+  await world.deliver('core.account.member.removed', { member_id: grace.id });
+  t.is(ok(await reader.get(`/workers/${worker.id}`)).member_id, null);
+  t.deepEqual(world.takeEvents().map((e) => e.payload.changed_fields), [['member_id']]);
+});
+
+test.serial('a hire in recruiting drafts a worker in onboarding, once per application', async (t) => {
+  world.takeEvents();
+  const payload = { application_id: '6f1c2c3e-0000-4000-8000-000000000001', candidate_id: '6f1c2c3e-0000-4000-8000-000000000002', candidate_name: 'Linus T', candidate_email: 'linus@example.test', job_id: '6f1c2c3e-0000-4000-8000-000000000003', job_title: 'Kernel Engineer' };
+  await world.deliver('core.ats.application.hired', payload);
+  await world.deliver('core.ats.application.hired', payload);
+  const found = ok(await reader.get('/workers?q=linus@example.test'));
+  t.is(found.length, 1);
+  t.like(found[0], { name: 'Linus T', work_email: 'linus@example.test', title: 'Kernel Engineer', status: 'onboarding', employment_type: 'full_time', application_id: payload.application_id });
+  t.deepEqual(world.takeEvents().map((e) => [e.action, e.payload.application_id, e.payload.by ?? null]), [['core.workers.worker.hired', payload.application_id, null]]);
+});
+
+test.serial('search: a worker is indexed by name and work e-mail, and the reindex gives every worker', async (t) => {
+  const worker = await hire({ name: 'Searchable Person', title: 'Analyst' });
+  const doc = world.platform.search.filter((change: any) => change.document?.id === worker.id).pop() as any;
+  t.like(doc.document, { type: 'worker', title: 'Searchable Person', names: ['Searchable Person', worker.work_email], details: ['Analyst'] });
+  await world.platform.runtime.reindexSearch({ app: 'workers', workspaceId: world.workspaceId });
+  t.pass();
+});
+
+test.serial('every route refuses a member without its key (layer 5) and lets a holder through', async (t) => {
+  checkMatrixRows(t, await world.workspace.permissionMatrix('workers'));
+});
+
+test('every table can be distributed by workspace', async (t) => {
+  t.deepEqual(await world.platform.distributionProblems(), []);
+});

@@ -1,0 +1,80 @@
+import { RecordDetail, appLink, errorText, html, kit, nothing, toast } from '@wpk/ui';
+import { DEPTH_STYLES, EMPLOYMENT_LABELS, NEXT_STEP, WORKERS, depthClass, directory, statusLabel, type HistoryRow, type OrgNode, type Worker } from '../api.js';
+
+/** `/workers/{id}`: one worker, their dated history and their reports, and the lifecycle's next step. */
+export class WorkersWorker extends RecordDetail<Worker> {
+  static override properties = { ...RecordDetail.properties, names: { state: true }, history: { state: true }, reports: { state: true } };
+  static override styles = [...RecordDetail.styles, DEPTH_STYLES];
+  /** Names of the workers and departments this page mentions, by id. */
+  declare names: Map<string, string>;
+  declare history: HistoryRow[];
+  declare reports: OrgNode[];
+  protected readonly kind = WORKERS;
+
+  constructor() {
+    super();
+    this.names = new Map();
+    this.history = [];
+    this.reports = [];
+  }
+
+  protected override loaded(worker: Worker): void {
+    super.loaded(worker);
+    void this.readAround(worker);
+  }
+
+  private async readAround(worker: Worker): Promise<void> {
+    const { client } = kit();
+    const [{ workers, departments }, history, reports] = await Promise.all([
+      directory(),
+      client.workers.getWorkersByWorkerIdHistory({ params: { worker_id: worker.id }, query: { per_page: 100 } }),
+      client.workers.getWorkersByWorkerIdReports({ params: { worker_id: worker.id }, query: { depth: 'all' } }),
+    ]);
+    this.names = new Map([...workers.map((row) => [row.id, row.name] as const), ...departments.map((row) => [row.id, row.name] as const)]);
+    this.history = history.data as HistoryRow[];
+    this.reports = (reports.data as { reports: OrgNode[] }).reports;
+  }
+
+  private async step(worker: Worker): Promise<void> {
+    const next = NEXT_STEP[worker.status];
+    try {
+      this.record = (await kit().client.workers.patchWorkersByWorkerIdStatus({ params: { worker_id: worker.id }, body: { status: next.status as never } })).data as Worker;
+      toast(`${worker.name} is ${this.record.status} now`, 'success');
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  protected override deleteMessage(): string {
+    return 'The worker and their history go for everyone in the workspace.';
+  }
+
+  protected override subline(worker: Worker) {
+    return [worker.title, EMPLOYMENT_LABELS[worker.employment_type]].filter(Boolean).join(' · ');
+  }
+
+  private name(id: string | null | undefined): string {
+    return id ? (this.names.get(id) ?? '…') : '';
+  }
+
+  protected fields(worker: Worker) {
+    const next = NEXT_STEP[worker.status];
+    return html`
+        <dt>State</dt>
+        <dd>${statusLabel(worker.status)} <wa-button size="small" @click=${() => this.step(worker)}>${next.label}</wa-button></dd>
+        <dt>Work e-mail</dt><dd>${worker.work_email}</dd>
+        ${worker.manager_id ? html`<dt>Manager</dt><dd>${appLink(`/workers/${worker.manager_id}`, this.name(worker.manager_id))}</dd>` : nothing}
+        ${worker.department_id ? html`<dt>Department</dt><dd>${this.name(worker.department_id)}</dd>` : nothing}
+        ${worker.start_date ? html`<dt>Start date</dt><dd>${worker.start_date}</dd>` : nothing}
+        ${worker.location_mrn ? html`<dt>Location</dt><dd><wpk-mrn-chip mrn=${worker.location_mrn}></wpk-mrn-chip></dd>` : nothing}
+        ${worker.salary_band ? html`<dt>Salary band</dt><dd>${worker.salary_band}</dd>` : nothing}
+        <dt>Reports</dt>
+        <dd>${this.reports.length
+          ? html`<ul aria-label="Reports">${this.reports.map((node) => html`<li class=${depthClass(node.depth - 1)}>${appLink(`/workers/${node.id}`, node.name)} <span class="kind">${node.title}</span></li>`)}</ul>`
+          : 'No one reports to them.'}</dd>
+        <dt>History</dt>
+        <dd><ul aria-label="History">${this.history.map((row) => html`<li>${row.effective_on}: ${row.title || 'no title'}${row.department_id ? ` · ${this.name(row.department_id)}` : ''}${row.manager_id ? ` · reports to ${this.name(row.manager_id)}` : ''}${row.in_effect ? html` <span class="kind">(current)</span>` : nothing}</li>`)}</ul></dd>`;
+  }
+}
+
+customElements.define('workers-worker', WorkersWorker);

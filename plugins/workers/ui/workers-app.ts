@@ -1,0 +1,25 @@
+import { AppRoot, html, listScreen, recordScreens } from '@wpk/ui';
+import './screens/departments.js';
+import './screens/edit.js';
+import './screens/list.js';
+import './screens/org-chart.js';
+import './screens/worker.js';
+
+/** The app's screens by path (AppRoot follows the shell's route: deep links, Back and Forward). */
+export class WorkersApp extends AppRoot {
+  protected readonly label = 'Workers';
+  protected readonly sections = [
+    { path: '/', label: 'Directory' },
+    { path: '/org-chart', label: 'Org chart' },
+    { path: '/departments', label: 'Departments' },
+    { path: '/new', label: 'New worker' },
+  ];
+  protected readonly screens = [
+    ...recordScreens('workers', { detail: 'workers-worker', edit: 'workers-edit' }),
+    { path: '/org-chart', render: () => html`<workers-org-chart></workers-org-chart>` },
+    { path: '/departments', render: () => html`<workers-departments></workers-departments>` },
+    listScreen('/', 'workers-list'),
+  ];
+}
+
+customElements.define('workers-app', WorkersApp);
