@@ -1,4 +1,4 @@
-import { Joi } from '@wpk/sdk';
+import { Joi, MEMBER_REFERENCE_META } from '@wpk/sdk';
 import { route } from '../kit.js';
 import { EMPLOYMENT_TYPES, WORKER_STATUSES } from '../models/index.js';
 import { exportWorkers, importWorkers } from '../services/csv.js';
@@ -16,7 +16,8 @@ const fields = {
   work_email: Joi.string().trim().email({ tlds: false }).max(320),
   title: Joi.string().trim().max(200).allow(''),
   department_id: Joi.id().allow(null),
-  manager_id: Joi.id().allow(null),
+  // A worker's id (a manager need not be a member): marked so the platform's member-reference guard does not take it for one.
+  manager_id: Joi.id().allow(null).meta({ [MEMBER_REFERENCE_META]: false }),
   location_mrn: Joi.string().max(200).pattern(/^mrn:settings:location:[^:\s]+$/).allow(null).messages({ 'string.pattern.base': '{#label} must be a settings location MRN: mrn:settings:location: and its id' }),
   start_date: Joi.calendarDate().allow(null),
   employment_type: Joi.string().valid(...EMPLOYMENT_TYPES),
