@@ -39,6 +39,8 @@ export interface World {
    * none; omitted: the world's `memberKeys`. `options` names the member or gives a platform role.
    */
   member(keys?: string[], options?: Omit<MemberOptions, 'permissions' | 'roles'>): Promise<TestMember>;
+  /** `count` members made one after another, as `member(keys)` makes them: `const [ann, bob] = await world.members(2)`. */
+  members(count: number, keys?: string[]): Promise<TestMember[]>;
   /** A member whose roles may not open the app (although one of them holds `{app}.*`). */
   outsider(): Promise<TestMember>;
   /** Another workspace of the same platform, with the app installed (policy `everyone` by default). */
@@ -82,13 +84,13 @@ export function ok<T>(response: TestResponse | Promise<TestResponse>): T | Promi
 
 /**
  * Boots a real platform for one test file with the app installed in a workspace, the harness's
- * clock, mail and event capture (`@wpk/testing`). Call it in `test.before` and `close()` it in
- * `test.after.always`:
+ * clock, mail and event capture (`@wpk/testing`). Start it at the top of the test file and
+ * `close()` it in `test.after.always`:
  *
  * ```ts
- * let world: World;
- * test.before(async () => { world = await startWorld({ app, subdomain: 'boards' }); });
- * test.after.always(() => world?.close());
+ * const world = await startWorld({ app, subdomain: 'boards' });
+ * test.after.always(() => world.close());
+ * const [ann, bob] = await world.members(2);
  * ```
  */
 export async function startWorld(options: WorldOptions): Promise<World> {
@@ -117,6 +119,12 @@ export async function startWorld(options: WorldOptions): Promise<World> {
           return role;
         });
         return workspace.member({ ...memberOptions, roles: [await inside] });
+      },
+      async members(count, keys) {
+        // Through `this`, so a world spread with its own `member` (another workspace) makes its members.
+        const made: TestMember[] = [];
+        while (made.length < count) made.push(await this.member(keys));
+        return made;
       },
       async outsider() {
         outsiders += 1;

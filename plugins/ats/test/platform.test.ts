@@ -1,16 +1,11 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { checkMatrixRows, ok, type TestMember } from '@wpk/testing';
-import { atsWorld, type AtsWorld } from './helpers/world.js';
+import { checkMatrixRows, ok } from '@wpk/testing';
+import { atsWorld } from './helpers/world.js';
 
-let world: AtsWorld;
-let recruiter: TestMember;
-
-test.before(async () => {
-  world = await atsWorld('atsplatform');
-  recruiter = await world.member(['ats.*']);
-});
-test.after.always(async () => world?.close());
+const world = await atsWorld('atsplatform');
+const recruiter = await world.member(['ats.*']);
+test.after.always(async () => world.close());
 
 test.serial('the permission matrix: every route refuses a member without its keys with the exact 403, and admits one holding them', async (t) => {
   const rows = await world.workspace.permissionMatrix('ats', { params: { tag: 'go', token: 'x' } });

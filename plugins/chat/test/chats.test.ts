@@ -1,21 +1,12 @@
 import test from 'ava';
-import { checkMatrixRows, ok, type TestMember, type World } from '@wpk/testing';
+import { checkMatrixRows, ok, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { startChatWorld } from './helpers/world.js';
 
-let world: World;
-let ann: TestMember;
-let bob: TestMember;
-let cat: TestMember;
-
-test.before(async () => {
-  world = await startChatWorld('chatops');
-  ann = await world.member();
-  bob = await world.member();
-  cat = await world.member();
-  world.takeEvents();
-});
-test.after.always(() => world?.close());
+const world = await startChatWorld('chatops');
+const [ann, bob, cat] = await world.members(3);
+world.takeEvents();
+test.after.always(() => world.close());
 
 test.serial('a direct chat is one per pair: asking again answers the same chat, with no second event', async (t) => {
   const first = await ann.post('/chats', { type: 'direct', participant_mrns: [bob.mrn] });

@@ -1,19 +1,9 @@
 import test from 'ava';
-import { filesWorld, type Caller, type World } from './helpers/world.js';
+import { filesWorld } from './helpers/world.js';
 
-let world: World;
-let leaver: Caller;
-let heir: Caller;
-let colleague: Caller;
-
-test.before(async () => {
-  world = await filesWorld('offboard');
-  leaver = await world.member();
-  heir = await world.member();
-  colleague = await world.member();
-});
-
-test.after.always(() => world?.close());
+const world = await filesWorld('offboard');
+const [leaver, heir, colleague] = await world.members(3);
+test.after.always(() => world.close());
 
 test.serial('file stats: quota, usage by member and by type, largest first', async (t) => {
   await world.upload(leaver, { name: 'a.txt' }, 'aaaa', 'text/plain');

@@ -2,12 +2,8 @@ import test from 'ava';
 import { checkMatrixRows, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { ok } from '@wpk/testing';
-import { meetingsWorld, parseCalendar, type MeetingsWorld } from './helpers/world.js';
+import { meetingsWorld, parseCalendar } from './helpers/world.js';
 
-let world: MeetingsWorld;
-let ann: TestMember;
-let bob: TestMember;
-let cid: TestMember;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const CALL_TWO = '00000000-0000-4000-8000-0000000c0002';
 const CALL_CHAT = '00000000-0000-4000-8000-0000000c0003';
@@ -16,14 +12,9 @@ const START = '2030-03-04T09:00:00.000Z';
 const END = '2030-03-04T10:00:00.000Z';
 const uid = (id: string) => `meeting-${id}@workspace-platform-kit`;
 
-test.before(async () => {
-  world = await meetingsWorld('meetings');
-  ann = await world.member();
-  bob = await world.member();
-  cid = await world.member();
-});
-
-test.after.always(() => world?.close());
+const world = await meetingsWorld('meetings');
+const [ann, bob, cid] = await world.members(3);
+test.after.always(() => world.close());
 
 async function schedule(attendees: unknown[] = [], extra: Record<string, unknown> = {}) {
   return ok(await ann.post('/meetings', { title: 'Quarterly review', starts_at: START, ends_at: END, attendees, ...extra }));

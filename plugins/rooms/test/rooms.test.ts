@@ -1,20 +1,13 @@
 import test from 'ava';
-import { checkMatrixRows, ok, type TestMember, type World } from '@wpk/testing';
+import { checkMatrixRows, ok, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { ALL_KEYS, roomsWorld } from './helpers/world.js';
 
-let world: World;
-let ann: TestMember;
-let bob: TestMember;
-let cid: TestMember;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const path = (roomId: string, member: TestMember | string) => `/rooms/${roomId}/members/${encodeURIComponent(typeof member === 'string' ? member : member.mrn)}`;
 
-test.before(async () => {
-  ({ world, ann, bob, cid } = await roomsWorld('rooms'));
-});
-
-test.after.always(() => world?.close());
+const { world, ann, bob, cid } = await roomsWorld('rooms');
+test.after.always(() => world.close());
 
 test.serial('POST /rooms creates a room with the caller as owner and the named members; room.created and one member.added each', async (t) => {
   world.takeEvents();
