@@ -155,6 +155,27 @@ export async function startWorld(options: WorldOptions): Promise<World> {
   }
 }
 
+/** The assertions `checkDropMigration` makes (an ava `t` fits). */
+export interface DropAssertions {
+  is(actual: unknown, expected: unknown, message: string): unknown;
+  deepEqual(actual: unknown, expected: unknown, message: string): unknown;
+}
+
+/**
+ * A migration that drops one of the app's tables (`dropTenantTable`), checked both ways: `table`
+ * (schema-qualified, `app_chat.member_directory`) is gone; taking `migration` down re-creates it
+ * empty (reading `columns`, default all, proves they are back); running it again drops it.
+ */
+export async function checkDropMigration(t: DropAssertions, world: World, migration: string, table: string, columns = '*'): Promise<void> {
+  const present = async () => (await world.query<{ name: string | null }>('SELECT to_regclass(:table)::text AS name', { table }))[0]!.name;
+  t.is(await present(), null, `${table} is dropped`);
+  t.deepEqual(await world.migrateAppDown(migration), [migration], `${migration} is taken down alone`);
+  t.is(await present(), table, `down re-creates ${table}`);
+  t.deepEqual(await world.query(`SELECT ${columns} FROM ${table}`), [], `${table} comes back empty`);
+  t.deepEqual(await world.migrateAppUp(), [migration], `${migration} runs again alone`);
+  t.is(await present(), null, `${table} is dropped again`);
+}
+
 /** The assertions `checkMatrixRows` makes (an ava `t` fits). */
 export interface MatrixAssertions {
   deepEqual(actual: unknown, expected: unknown, message: string): unknown;

@@ -1,6 +1,6 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { checkMatrixRows, ok } from '@wpk/testing';
+import { checkDropMigration, checkMatrixRows, ok } from '@wpk/testing';
 import { atsWorld } from './helpers/world.js';
 
 const world = await atsWorld('atsplatform');
@@ -97,13 +97,7 @@ test.serial('member references: a random id, another workspace\'s member and a r
 });
 
 test.serial('migration 0003 drops the copy of the members (member_directory); down re-creates it empty, up drops it again', async (t) => {
-  const tables = async () => (await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_ats' AND table_name = 'member_directory'")).length;
-  t.is(await tables(), 0);
-  t.deepEqual(await world.migrateAppDown('0003-drop-member-directory'), ['0003-drop-member-directory']);
-  t.is(await tables(), 1);
-  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_ats.member_directory'), [{ n: 0 }]);
-  t.deepEqual(await world.migrateAppUp(), ['0003-drop-member-directory']);
-  t.is(await tables(), 0);
+  await checkDropMigration(t, world, '0003-drop-member-directory', 'app_ats.member_directory');
 });
 
 test.serial('search: candidates, jobs and applications are indexed with the change and re-indexed from scratch', async (t) => {

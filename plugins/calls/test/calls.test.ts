@@ -1,6 +1,6 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { checkMatrixRows, type TestMember } from '@wpk/testing';
+import { checkDropMigration, checkMatrixRows, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { MEMBER_KEYS, callsWorld } from './helpers/world.js';
 
@@ -326,13 +326,7 @@ test.serial('participant_mrns must name members of this workspace (a random id, 
 });
 
 test.serial('migration 0002 drops the copy of the members (member_directory); down re-creates it empty, up drops it again', async (t) => {
-  const tables = async () => (await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_calls' AND table_name = 'member_directory'")).length;
-  t.is(await tables(), 0);
-  t.deepEqual(await world.migrateAppDown('0002-drop-member-directory'), ['0002-drop-member-directory']);
-  t.is(await tables(), 1);
-  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_calls.member_directory'), [{ n: 0 }]);
-  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-directory']);
-  t.is(await tables(), 0);
+  await checkDropMigration(t, world, '0002-drop-member-directory', 'app_calls.member_directory');
 });
 
 test.serial('every route is guarded by its permission key (the permission matrix)', async (t) => {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkMatrixRows, type TestMember } from '@wpk/testing';
+import { checkDropMigration, checkMatrixRows, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { ok } from '@wpk/testing';
 import { meetingsWorld, parseCalendar } from './helpers/world.js';
@@ -377,13 +377,7 @@ test.serial('an attendee removed from the workspace is mailed no more', async (t
 });
 
 test.serial('migration 0002 drops the copy of the members (member_addresses); down re-creates it empty, up drops it again', async (t) => {
-  const tables = async () => (await world.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_meetings' AND table_name = 'member_addresses'")).length;
-  t.is(await tables(), 0);
-  t.deepEqual(await world.migrateAppDown('0002-drop-member-addresses'), ['0002-drop-member-addresses']);
-  t.is(await tables(), 1);
-  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_meetings.member_addresses'), [{ n: 0 }]);
-  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-addresses']);
-  t.is(await tables(), 0);
+  await checkDropMigration(t, world, '0002-drop-member-addresses', 'app_meetings.member_addresses');
 });
 
 test('the permission matrix: every route refuses a member without its key with the exact 403, and lets a holder through', async (t) => {

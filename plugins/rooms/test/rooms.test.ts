@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkMatrixRows, ok, type TestMember } from '@wpk/testing';
+import { checkDropMigration, checkMatrixRows, ok, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { ALL_KEYS, roomsWorld } from './helpers/world.js';
 
@@ -249,15 +249,9 @@ test('the permission matrix: every route refuses a member without its key with t
 });
 
 test.serial('migration 0002 drops the app\'s old copy of the member directory; down re-creates it empty, up drops it again, the rooms untouched', async (t) => {
-  const table = async () => (await world.query<{ name: string | null }>("SELECT to_regclass('app_rooms.member_directory')::text AS name"))[0].name;
   const rooms = async () => (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_rooms.rooms WHERE workspace_id = :w', { w: world.workspaceId }))[0].n;
   const before = await rooms();
-  t.is(await table(), null);
-  t.deepEqual(await world.migrateAppDown('0002-drop-member-directory'), ['0002-drop-member-directory']);
-  t.is(await table(), 'app_rooms.member_directory');
-  t.deepEqual(await world.query('SELECT * FROM app_rooms.member_directory'), []);
-  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-directory']);
-  t.is(await table(), null);
+  await checkDropMigration(t, world, '0002-drop-member-directory', 'app_rooms.member_directory');
   t.is(await rooms(), before);
 });
 
