@@ -9,10 +9,10 @@ export { TestClock } from './clock.js';
 export { listenForSockets, openSocket, openWelcomedSocket, quiet, subscribeChannel } from './sockets.js';
 export type { RefusedUpgrade, SocketMessage, SocketOptions, TestSocket, WorldSockets } from './sockets.js';
 export { API_VERSION, freePort, TestPlatform, TestWorkspace } from './platform.js';
-export { checkMatrixRows, ok, startWorld } from './world.js';
+export { checkDropMigration, checkMatrixRows, ok, prepareWorld, startWorld } from './world.js';
 export { docSections, documentedRoutes, manifestRoutes, testAppDoc, unnamedInDoc } from './docs.js';
 export type { AppDocOptions, DocAssertions, DocManifest, DocTestFn, NameCheck } from './docs.js';
-export type { MatrixAssertions, World, WorldEvent, WorldOptions } from './world.js';
+export type { DropAssertions, MatrixAssertions, World, WorldEvent, WorldOptions } from './world.js';
 export type { CapturedEvent, CapturedSearchChange, DeliveryOutcome, MemberOptions, PermissionMatrixOptions, PermissionMatrixRow, TestApp, TestCaller, TestMember, TestPlatformOptions, TestResponse } from './platform.js';
 
 /** Boots a test platform with your apps: `const platform = await createTestPlatform({ apps: [app] })`. */

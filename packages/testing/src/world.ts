@@ -39,6 +39,8 @@ export interface World {
    * none; omitted: the world's `memberKeys`. `options` names the member or gives a platform role.
    */
   member(keys?: string[], options?: Omit<MemberOptions, 'permissions' | 'roles'>): Promise<TestMember>;
+  /** `count` members made one after another, as `member(keys)` makes them: `const [ann, bob] = await world.members(2)`. */
+  members(count: number, keys?: string[]): Promise<TestMember[]>;
   /** A member whose roles may not open the app (although one of them holds `{app}.*`). */
   outsider(): Promise<TestMember>;
   /** Another workspace of the same platform, with the app installed (policy `everyone` by default). */
@@ -82,13 +84,13 @@ export function ok<T>(response: TestResponse | Promise<TestResponse>): T | Promi
 
 /**
  * Boots a real platform for one test file with the app installed in a workspace, the harness's
- * clock, mail and event capture (`@wpk/testing`). Call it in `test.before` and `close()` it in
- * `test.after.always`:
+ * clock, mail and event capture (`@wpk/testing`). Start it at the top of the test file and
+ * `close()` it in `test.after.always`:
  *
  * ```ts
- * let world: World;
- * test.before(async () => { world = await startWorld({ app, subdomain: 'boards' }); });
- * test.after.always(() => world?.close());
+ * const world = await startWorld({ app, subdomain: 'boards' });
+ * test.after.always(() => world.close());
+ * const [ann, bob] = await world.members(2);
  * ```
  */
 export async function startWorld(options: WorldOptions): Promise<World> {
@@ -118,6 +120,12 @@ export async function startWorld(options: WorldOptions): Promise<World> {
         });
         return workspace.member({ ...memberOptions, roles: [await inside] });
       },
+      async members(count, keys) {
+        // Through `this`, so a world spread with its own `member` (another workspace) makes its members.
+        const made: TestMember[] = [];
+        while (made.length < count) made.push(await this.member(keys));
+        return made;
+      },
       async outsider() {
         outsiders += 1;
         const role = await workspace.role(`Outsider ${outsiders}: not allowed into ${namespace}`, { [namespace]: [`${namespace}.*`] });
@@ -145,6 +153,41 @@ export async function startWorld(options: WorldOptions): Promise<World> {
     await platform.close();
     throw error;
   }
+}
+
+/**
+ * Runs a test file's set-up on a world it has started and answers what the set-up answers; if the
+ * set-up throws, the world is closed before the error goes on, so no server or scratch database
+ * is left behind: `t.context = await prepareWorld(world, async () => ({ ...world, ann: await world.member() }))`.
+ */
+export async function prepareWorld<W extends { close(): Promise<void> }, T>(world: W, prepare: (world: W) => Promise<T>): Promise<T> {
+  try {
+    return await prepare(world);
+  } catch (error) {
+    await world.close();
+    throw error;
+  }
+}
+
+/** The assertions `checkDropMigration` makes (an ava `t` fits). */
+export interface DropAssertions {
+  is(actual: unknown, expected: unknown, message: string): unknown;
+  deepEqual(actual: unknown, expected: unknown, message: string): unknown;
+}
+
+/**
+ * A migration that drops one of the app's tables (`dropTenantTable`), checked both ways: `table`
+ * (schema-qualified, `app_chat.member_directory`) is gone; taking `migration` down re-creates it
+ * empty (reading `columns`, default all, proves they are back); running it again drops it.
+ */
+export async function checkDropMigration(t: DropAssertions, world: World, migration: string, table: string, columns = '*'): Promise<void> {
+  const present = async () => (await world.query<{ name: string | null }>('SELECT to_regclass(:table)::text AS name', { table }))[0]!.name;
+  t.is(await present(), null, `${table} is dropped`);
+  t.deepEqual(await world.migrateAppDown(migration), [migration], `${migration} is taken down alone`);
+  t.is(await present(), table, `down re-creates ${table}`);
+  t.deepEqual(await world.query(`SELECT ${columns} FROM ${table}`), [], `${table} comes back empty`);
+  t.deepEqual(await world.migrateAppUp(), [migration], `${migration} runs again alone`);
+  t.is(await present(), null, `${table} is dropped again`);
 }
 
 /** The assertions `checkMatrixRows` makes (an ava `t` fits). */

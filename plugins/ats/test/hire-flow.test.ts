@@ -1,19 +1,12 @@
 import test from 'ava';
-import { ok, type TestMember } from '@wpk/testing';
-import { atsWorld, type AtsWorld } from './helpers/world.js';
+import { ok } from '@wpk/testing';
+import { atsWorld } from './helpers/world.js';
 
-let world: AtsWorld;
-let recruiter: TestMember;
-let approver: TestMember;
-let interviewer: TestMember;
-
-test.before(async () => {
-  world = await atsWorld('hireflow');
-  recruiter = await world.member(['ats.*']);
-  approver = await world.member(['ats.jobs.read', 'ats.jobs.approve']);
-  interviewer = await world.member([]);
-});
-test.after.always(async () => world?.close());
+const world = await atsWorld('hireflow');
+const recruiter = await world.member(['ats.*']);
+const approver = await world.member(['ats.jobs.read', 'ats.jobs.approve']);
+const interviewer = await world.member([]);
+test.after.always(async () => world.close());
 
 /** `Tuesday 7 January 2031, 09:00 UTC`, as the mails write an instant. */
 const readable = (iso: string) => {

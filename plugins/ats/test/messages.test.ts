@@ -1,20 +1,13 @@
 import test from 'ava';
-import { ok, type TestMember } from '@wpk/testing';
-import { atsWorld, type AtsWorld } from './helpers/world.js';
+import { ok } from '@wpk/testing';
+import { atsWorld } from './helpers/world.js';
 
-let world: AtsWorld;
-let recruiter: TestMember;
-let job: { id: string; pipeline_id: string };
-let stages: Array<{ id: string; name: string }>;
-
-test.before(async () => {
-  world = await atsWorld('atsmail');
-  recruiter = await world.member(['ats.*']);
-  job = ok(await recruiter.post('/ats/jobs', { title: 'Pastry Chef' }));
-  ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
-  stages = ok(await recruiter.get(`/ats/pipelines/${job.pipeline_id}/stages`));
-});
-test.after.always(async () => world?.close());
+const world = await atsWorld('atsmail');
+const recruiter = await world.member(['ats.*']);
+const job = ok(await recruiter.post('/ats/jobs', { title: 'Pastry Chef' }));
+ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+const stages = ok(await recruiter.get(`/ats/pipelines/${job.pipeline_id}/stages`));
+test.after.always(async () => world.close());
 
 let sequence = 0;
 /** A candidate with an application to the job. */

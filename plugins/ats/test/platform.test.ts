@@ -1,16 +1,11 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { checkMatrixRows, ok, type TestMember } from '@wpk/testing';
-import { atsWorld, type AtsWorld } from './helpers/world.js';
+import { checkDropMigration, checkMatrixRows, ok } from '@wpk/testing';
+import { atsWorld } from './helpers/world.js';
 
-let world: AtsWorld;
-let recruiter: TestMember;
-
-test.before(async () => {
-  world = await atsWorld('atsplatform');
-  recruiter = await world.member(['ats.*']);
-});
-test.after.always(async () => world?.close());
+const world = await atsWorld('atsplatform');
+const recruiter = await world.member(['ats.*']);
+test.after.always(async () => world.close());
 
 test.serial('the permission matrix: every route refuses a member without its keys with the exact 403, and admits one holding them', async (t) => {
   const rows = await world.workspace.permissionMatrix('ats', { params: { tag: 'go', token: 'x' } });
@@ -102,13 +97,7 @@ test.serial('member references: a random id, another workspace\'s member and a r
 });
 
 test.serial('migration 0003 drops the copy of the members (member_directory); down re-creates it empty, up drops it again', async (t) => {
-  const tables = async () => (await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_ats' AND table_name = 'member_directory'")).length;
-  t.is(await tables(), 0);
-  t.deepEqual(await world.migrateAppDown('0003-drop-member-directory'), ['0003-drop-member-directory']);
-  t.is(await tables(), 1);
-  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_ats.member_directory'), [{ n: 0 }]);
-  t.deepEqual(await world.migrateAppUp(), ['0003-drop-member-directory']);
-  t.is(await tables(), 0);
+  await checkDropMigration(t, world, '0003-drop-member-directory', 'app_ats.member_directory');
 });
 
 test.serial('search: candidates, jobs and applications are indexed with the change and re-indexed from scratch', async (t) => {

@@ -1,15 +1,10 @@
 import test from 'ava';
-import { ok, type TestMember } from '@wpk/testing';
-import { atsWorld, type AtsWorld } from './helpers/world.js';
+import { ok } from '@wpk/testing';
+import { atsWorld } from './helpers/world.js';
 
-let world: AtsWorld;
-let recruiter: TestMember;
-
-test.before(async () => {
-  world = await atsWorld('atsrules');
-  recruiter = await world.member(['ats.*']);
-});
-test.after.always(async () => world?.close());
+const world = await atsWorld('atsrules');
+const recruiter = await world.member(['ats.*']);
+test.after.always(async () => world.close());
 
 let emails = 0;
 const newCandidate = async (fields: Record<string, unknown> = {}) => ok(await recruiter.post('/ats/candidates', { name: `Person ${++emails}`, email: `person${emails}@example.com`, ...fields }));

@@ -1,26 +1,18 @@
 import test from 'ava';
-import { ok, type TestMember } from '@wpk/testing';
-import { startAttendanceWorld, type AttendanceWorld } from './helpers/world.js';
+import { ok } from '@wpk/testing';
+import { startAttendanceWorld } from './helpers/world.js';
 
-let world: AttendanceWorld;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const TOWER = { latitude: 48.8584, longitude: 2.2945, radius_m: 100 };
 const RECORD = 'attendance.attendances.record';
 const READ = 'attendance.attendances.read';
 const MANAGE = 'attendance.attendances.manage';
 
-let alice: TestMember;
-let bob: TestMember;
-let manager: TestMember;
-
-test.before(async () => {
-  world = await startAttendanceWorld('attendance');
-  alice = await world.member([RECORD, 'attendance.locations.read'], { name: 'Alice' });
-  bob = await world.member([RECORD], { name: '=Bob@corp' });
-  manager = await world.member([READ, MANAGE, 'attendance.attendances.export'], { name: 'Manager' });
-});
-
-test.after.always(() => world?.close());
+const world = await startAttendanceWorld('attendance');
+const alice = await world.member([RECORD, 'attendance.locations.read'], { name: 'Alice' });
+const bob = await world.member([RECORD], { name: '=Bob@corp' });
+const manager = await world.member([READ, MANAGE, 'attendance.attendances.export'], { name: 'Manager' });
+test.after.always(() => world.close());
 
 /** Row counts of the app's tables in the test workspace. */
 const counts = async () =>

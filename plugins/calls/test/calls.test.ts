@@ -1,6 +1,6 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { checkMatrixRows, type TestMember, type World } from '@wpk/testing';
+import { checkDropMigration, checkMatrixRows, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { MEMBER_KEYS, callsWorld } from './helpers/world.js';
 
@@ -10,25 +10,16 @@ const CHAT_KEYS = ['chat.chats.create', 'chat.chats.read', 'chat.calls.create', 
 /** The meetings app's events as its manifest declares them (the app is built on another branch; its contract is this). */
 const MEETING = { type: 'object', properties: { meeting_id: { type: 'string' }, meeting_mrn: { type: 'string' }, title: { type: 'string' }, starts_at: { type: 'string' }, ends_at: { type: 'string' }, organizer_mrn: { type: 'string' }, attendee_mrns: { type: 'array', items: { type: 'string' } } }, required: ['meeting_id'] };
 
-let world: World;
-let ann: TestMember;
-let bob: TestMember;
-let cyd: TestMember;
-
-test.before(async () => {
-  world = await callsWorld('calls', { apps: [CHAT_DIR] });
-  await world.workspace.install('chat', { access_policy: 'roles' });
-  world.platform.runtime.events.registerParticipant({
-    slug: 'meetings',
-    firstParty: true,
-    address: null,
-    emits: ['scheduled', 'updated', 'cancelled'].map((verb) => ({ action: `core.meetings.meeting.${verb}`, description: `A meeting was ${verb}.`, schema: MEETING })),
-  });
-  ann = await world.member([...MEMBER_KEYS, ...CHAT_KEYS]);
-  bob = await world.member([...MEMBER_KEYS, ...CHAT_KEYS]);
-  cyd = await world.member([...MEMBER_KEYS, ...CHAT_KEYS]);
+const world = await callsWorld('calls', { apps: [CHAT_DIR] });
+await world.workspace.install('chat', { access_policy: 'roles' });
+world.platform.runtime.events.registerParticipant({
+  slug: 'meetings',
+  firstParty: true,
+  address: null,
+  emits: ['scheduled', 'updated', 'cancelled'].map((verb) => ({ action: `core.meetings.meeting.${verb}`, description: `A meeting was ${verb}.`, schema: MEETING })),
 });
-test.after.always(() => world?.close());
+const [ann, bob, cyd] = await world.members(3, [...MEMBER_KEYS, ...CHAT_KEYS]);
+test.after.always(() => world.close());
 
 const WEBM = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x87, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d]), Buffer.alloc(3000, 7)]);
 
@@ -335,13 +326,7 @@ test.serial('participant_mrns must name members of this workspace (a random id, 
 });
 
 test.serial('migration 0002 drops the copy of the members (member_directory); down re-creates it empty, up drops it again', async (t) => {
-  const tables = async () => (await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_calls' AND table_name = 'member_directory'")).length;
-  t.is(await tables(), 0);
-  t.deepEqual(await world.migrateAppDown('0002-drop-member-directory'), ['0002-drop-member-directory']);
-  t.is(await tables(), 1);
-  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_calls.member_directory'), [{ n: 0 }]);
-  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-directory']);
-  t.is(await tables(), 0);
+  await checkDropMigration(t, world, '0002-drop-member-directory', 'app_calls.member_directory');
 });
 
 test.serial('every route is guarded by its permission key (the permission matrix)', async (t) => {

@@ -1,6 +1,5 @@
 import test from 'ava';
 import { defineApp } from '@wpk/sdk';
-import type { TestMember, World } from '@wpk/testing';
 import { callsWorld } from './helpers/world.js';
 
 /** What a subscriber of `core.calls.call.reminder` heard from the real broker, and when. */
@@ -25,19 +24,12 @@ const listener = defineApp(
   },
 );
 
-let world: World;
-let ann: TestMember;
-let bob: TestMember;
-
-test.before(async () => {
-  world = await callsWorld('reminders', { apps: [listener], firstParty: ['calls'] });
-  await world.workspace.install('ext.test.reminded');
-  // The real broker runs too (for the real-time test); the others drive the harness clock.
-  await world.platform.runtime.start();
-  ann = await world.member();
-  bob = await world.member();
-});
-test.after.always(() => world?.close());
+const world = await callsWorld('reminders', { apps: [listener], firstParty: ['calls'] });
+await world.workspace.install('ext.test.reminded');
+// The real broker runs too (for the real-time test); the others drive the harness clock.
+await world.platform.runtime.start();
+const [ann, bob] = await world.members(2);
+test.after.always(() => world.close());
 
 const MINUTE = 60_000;
 /** An instant `minutes` after the platform's clock, on a whole second. */

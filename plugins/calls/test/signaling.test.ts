@@ -1,21 +1,11 @@
 import test from 'ava';
-import { listenForSockets, openSocket, type TestMember, type TestSocket, type World, type WorldSockets } from '@wpk/testing';
+import { listenForSockets, openSocket, type TestMember, type TestSocket } from '@wpk/testing';
 import { callsWorld } from './helpers/world.js';
 
-let world: World;
-let sockets: WorldSockets;
-let ann: TestMember;
-let bob: TestMember;
-let cyd: TestMember;
-
-test.before(async () => {
-  world = await callsWorld('signal');
-  sockets = await listenForSockets(world);
-  ann = await world.member();
-  bob = await world.member();
-  cyd = await world.member();
-});
-test.after.always(() => world?.close());
+const world = await callsWorld('signal');
+const sockets = await listenForSockets(world);
+const [ann, bob, cyd] = await world.members(3);
+test.after.always(() => world.close());
 
 const connect = (member: TestMember) => sockets.connect(member, { path: '/signaling' });
 

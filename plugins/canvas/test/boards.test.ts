@@ -1,18 +1,11 @@
 import test from 'ava';
 import * as Y from 'yjs';
-import type { TestMember, World } from '@wpk/testing';
+import type { TestMember } from '@wpk/testing';
 import { ALL_KEYS, newBoard, newSticky, startCanvasWorld } from './helpers/world.js';
 
-let world: World;
-let ann: TestMember;
-let bob: TestMember;
-
-test.before(async () => {
-  world = await startCanvasWorld('canvasboards');
-  ann = await world.member();
-  bob = await world.member();
-});
-test.after.always(() => world?.close());
+const world = await startCanvasWorld('canvasboards');
+const [ann, bob] = await world.members(2);
+test.after.always(() => world.close());
 
 const encode = (update: Uint8Array) => Buffer.from(update).toString('base64');
 

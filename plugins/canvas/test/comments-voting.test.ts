@@ -1,24 +1,13 @@
 import test from 'ava';
-import type { TestMember, World } from '@wpk/testing';
 import { newBoard, newSticky, startCanvasWorld } from './helpers/world.js';
 
-let world: World;
-let ann: TestMember;
-let bob: TestMember;
-let boardId: string;
-let noteA: string;
-let noteB: string;
-
-test.before(async () => {
-  world = await startCanvasWorld('canvasvotes');
-  ann = await world.member();
-  bob = await world.member();
-  boardId = await newBoard(ann);
-  noteA = await newSticky(ann, boardId, { text: 'A' });
-  noteB = await newSticky(ann, boardId, { text: 'B' });
-  world.takeEvents();
-});
-test.after.always(() => world?.close());
+const world = await startCanvasWorld('canvasvotes');
+const [ann, bob] = await world.members(2);
+const boardId = await newBoard(ann);
+const noteA = await newSticky(ann, boardId, { text: 'A' });
+const noteB = await newSticky(ann, boardId, { text: 'B' });
+world.takeEvents();
+test.after.always(() => world.close());
 
 test.serial('comments on objects: written, listed, edited by their author only, resolved and reopened by anyone, deleted', async (t) => {
   const created = await ann.post(`/canvas/boards/${boardId}/comments`, { object_id: noteA, body: ' Needs numbers ' });

@@ -1,20 +1,12 @@
 import test from 'ava';
-import { listenForSockets, quiet, subscribeChannel as subscribe, type TestMember, type World, type WorldSockets } from '@wpk/testing';
+import { listenForSockets, quiet, subscribeChannel as subscribe } from '@wpk/testing';
 import * as Y from 'yjs';
 import { newBoard, startCanvasWorld } from './helpers/world.js';
 
-let world: World;
-let sockets: WorldSockets;
-let ann: TestMember;
-let bob: TestMember;
-
-test.before(async () => {
-  world = await startCanvasWorld('canvaslive');
-  sockets = await listenForSockets(world);
-  ann = await world.member();
-  bob = await world.member();
-});
-test.after.always(() => world?.close());
+const world = await startCanvasWorld('canvaslive');
+const sockets = await listenForSockets(world);
+const [ann, bob] = await world.members(2);
+test.after.always(() => world.close());
 
 test.serial('followers of a board receive every change as a Yjs update and end with the same document', async (t) => {
   const boardId = await newBoard(ann);

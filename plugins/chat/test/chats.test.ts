@@ -1,21 +1,12 @@
 import test from 'ava';
-import { checkMatrixRows, ok, type TestMember, type World } from '@wpk/testing';
+import { checkDropMigration, checkMatrixRows, ok, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { startChatWorld } from './helpers/world.js';
 
-let world: World;
-let ann: TestMember;
-let bob: TestMember;
-let cat: TestMember;
-
-test.before(async () => {
-  world = await startChatWorld('chatops');
-  ann = await world.member();
-  bob = await world.member();
-  cat = await world.member();
-  world.takeEvents();
-});
-test.after.always(() => world?.close());
+const world = await startChatWorld('chatops');
+const [ann, bob, cat] = await world.members(3);
+world.takeEvents();
+test.after.always(() => world.close());
 
 test.serial('a direct chat is one per pair: asking again answers the same chat, with no second event', async (t) => {
   const first = await ann.post('/chats', { type: 'direct', participant_mrns: [bob.mrn] });
@@ -183,15 +174,9 @@ test.serial('every participant a chat stores is a member of this workspace: a ra
 });
 
 test.serial('migration 0002 drops the app\'s old copy of the member directory; down re-creates it empty, up drops it again, the chats untouched', async (t) => {
-  const table = async () => (await world.query<{ name: string | null }>("SELECT to_regclass('app_chat.member_directory')::text AS name"))[0].name;
   const chats = async () => (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_chat.chats WHERE workspace_id = :w', { w: world.workspaceId }))[0].n;
   const before = await chats();
-  t.is(await table(), null);
-  t.deepEqual(await world.migrateAppDown('0002-drop-member-directory'), ['0002-drop-member-directory']);
-  t.is(await table(), 'app_chat.member_directory');
-  t.deepEqual(await world.query('SELECT * FROM app_chat.member_directory'), []);
-  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-directory']);
-  t.is(await table(), null);
+  await checkDropMigration(t, world, '0002-drop-member-directory', 'app_chat.member_directory');
   t.is(await chats(), before);
 });
 

@@ -1,19 +1,11 @@
 import test from 'ava';
-import { listenForSockets, openSocket, quiet, subscribeChannel as subscribe, type TestMember, type TestSocket, type World, type WorldSockets } from '@wpk/testing';
+import { listenForSockets, openSocket, quiet, subscribeChannel as subscribe, type TestSocket } from '@wpk/testing';
 import { startChatWorld } from './helpers/world.js';
 
-let world: World;
-let sockets: WorldSockets;
-let ann: TestMember;
-let bob: TestMember;
-
-test.before(async () => {
-  world = await startChatWorld('livechat');
-  sockets = await listenForSockets(world);
-  ann = await world.member();
-  bob = await world.member();
-});
-test.after.always(() => world?.close());
+const world = await startChatWorld('livechat');
+const sockets = await listenForSockets(world);
+const [ann, bob] = await world.members(2);
+test.after.always(() => world.close());
 
 async function newChat(): Promise<string> {
   return (await ann.post('/chats', { type: 'group', name: 'Live', participant_mrns: [bob.mrn] })).body.data.id;

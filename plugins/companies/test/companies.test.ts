@@ -1,17 +1,12 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { checkMatrixRows, ok, startWorld, type World } from '@wpk/testing';
+import { checkMatrixRows, ok, startWorld } from '@wpk/testing';
 import app from '../src/index.js';
 
-let world: World;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 
-test.before(async () => {
-  world = await startWorld({ app, subdomain: 'companies' });
-});
-
-test.after.always(() => world?.close());
-
+const world = await startWorld({ app, subdomain: 'companies' });
+test.after.always(() => world.close());
 
 /** Row count of the app's table in the test workspace. */
 const rows = async () => (await world.platform.query<{ n: number }>('SELECT count(*)::int AS n FROM app_companies.companies WHERE workspace_id = :id', { id: world.workspace.id }))[0].n;

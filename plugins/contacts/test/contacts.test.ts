@@ -1,17 +1,13 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { checkMatrixRows, ok, type World } from '@wpk/testing';
+import { checkMatrixRows, ok } from '@wpk/testing';
 import { startContactsWorld } from './helpers/world.js';
 
-let world: World;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const COMPANY = 'mrn:companies:company:00000000-0000-4000-8000-0000000000c1';
 
-test.before(async () => {
-  world = await startContactsWorld('contacts');
-});
-
-test.after.always(() => world?.close());
+const world = await startContactsWorld('contacts');
+test.after.always(() => world.close());
 
 /** Row counts of the app's tables in the test workspace. */
 const counts = async () =>

@@ -1,18 +1,13 @@
 import test from 'ava';
-import { ok, type World } from '@wpk/testing';
+import { ok } from '@wpk/testing';
 import { startContactsWorld } from './helpers/world.js';
 
 // Contacts and Companies on one platform: the contacts' copy of company names fed by the
 // core.companies.* events the Companies app really emits, delivered as the broker delivers them;
 // and suggestions from the catalog's chat and calls events, delivered through the signed path.
 
-let world: World;
-
-test.before(async () => {
-  world = await startContactsWorld('crossapp');
-});
-
-test.after.always(() => world?.close());
+const world = await startContactsWorld('crossapp');
+test.after.always(() => world.close());
 
 /** Delivers every captured event that is due, as the broker would; returns `action: outcome` for Contacts. */
 const deliverAll = async () => (await world.platform.deliverDue(world.workspace)).filter((done) => done.outcomes.contacts).map((done) => `${done.event.action}: ${done.outcomes.contacts}`);

@@ -1,19 +1,10 @@
 import test from 'ava';
-import { filesWorld, type Caller, type World } from './helpers/world.js';
+import { checkDropMigration } from '@wpk/testing';
+import { filesWorld } from './helpers/world.js';
 
-let world: World;
-let leaver: Caller;
-let heir: Caller;
-let colleague: Caller;
-
-test.before(async () => {
-  world = await filesWorld('offboard');
-  leaver = await world.member();
-  heir = await world.member();
-  colleague = await world.member();
-});
-
-test.after.always(() => world?.close());
+const world = await filesWorld('offboard');
+const [leaver, heir, colleague] = await world.members(3);
+test.after.always(() => world.close());
 
 test.serial('file stats: quota, usage by member and by type, largest first', async (t) => {
   await world.upload(leaver, { name: 'a.txt' }, 'aaaa', 'text/plain');
@@ -161,13 +152,8 @@ test.serial('a member who joined a moment ago is accepted at once as the recipie
 });
 
 test.serial('migration 0003 drops the private member directory; down re-creates it empty, up drops it again, the files stay', async (t) => {
-  const tables = async () => (await world.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'app_files' AND table_name = 'member_directory'")).map((row) => row.name);
   const [{ n: items }] = await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_files.items');
-  t.deepEqual(await tables(), []);
-  t.deepEqual(await world.migrateAppDown('0003-drop-member-directory'), ['0003-drop-member-directory']);
-  t.deepEqual(await world.query('SELECT member_id, removed_at, removed_by FROM app_files.member_directory'), []);
-  t.deepEqual(await world.migrateAppUp(), ['0003-drop-member-directory']);
-  t.deepEqual(await tables(), []);
+  await checkDropMigration(t, world, '0003-drop-member-directory', 'app_files.member_directory', 'member_id, removed_at, removed_by');
   t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_files.items'), [{ n: items }]);
   t.is((await heir.get('/files')).status, 200);
 });

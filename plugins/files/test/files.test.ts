@@ -1,20 +1,11 @@
 import test from 'ava';
-import { filesWorld, type Caller, type World } from './helpers/world.js';
+import { filesWorld, type Caller } from './helpers/world.js';
 
-let world: World;
-let alice: Caller;
-let bob: Caller;
-let reader: Caller;
-
-test.before(async () => {
-  world = await filesWorld('drive');
-  alice = await world.member();
-  bob = await world.member();
-  reader = await world.member(['files.files.read']);
-  world.takeEvents();
-});
-
-test.after.always(() => world?.close());
+const world = await filesWorld('drive');
+const [alice, bob] = await world.members(2);
+const reader = await world.member(['files.files.read']);
+world.takeEvents();
+test.after.always(() => world.close());
 
 const names = (body: { data: Array<{ name: string }> }) => body.data.map((item) => item.name);
 

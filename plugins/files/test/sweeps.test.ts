@@ -1,16 +1,12 @@
 import test from 'ava';
-import { filesWorld, type Caller, type World } from './helpers/world.js';
+import { filesWorld } from './helpers/world.js';
 
 // The trash retention and the abandoned-upload sweeper run as the app's own delayed event
 // (`core.files.sweep.scheduled`, delivered at its instant); the harness clock brings it due.
 
-let world: World;
-let alice: Caller;
-
-test.before(async () => {
-  world = await filesWorld('sweeps');
-  alice = await world.member();
-});
+const world = await filesWorld('sweeps');
+const alice = await world.member();
+test.after.always(() => world.close());
 
 // Read, never drain: deliverDue delivers from the captured events, the wake-ups included.
 let mark = 0;
@@ -20,8 +16,6 @@ const fresh = () => {
   mark = world.platform.events.length;
   return events;
 };
-
-test.after.always(() => world?.close());
 
 const settings = (retention: number) => world.owner.put('/apps/files/settings', { max_file_bytes: 104857600, quota_bytes: 10737418240, max_versions: 10, link_seconds: 900, trash_retention_days: retention });
 

@@ -1,12 +1,9 @@
 import test from 'ava';
 import { ok } from '@wpk/testing';
-import { financeWorld, type FinanceWorld } from './helpers/world.js';
+import { financeWorld } from './helpers/world.js';
 
-let world: FinanceWorld;
-test.before(async () => {
-  world = await financeWorld('bills');
-});
-test.after.always(() => world?.close());
+const world = await financeWorld('bills');
+test.after.always(() => world.close());
 
 const SUPPLIER = 'mrn:companies:company:acme-gmbh';
 

@@ -1,11 +1,8 @@
 import test from 'ava';
-import { financeWorld, type FinanceWorld } from './helpers/world.js';
+import { financeWorld } from './helpers/world.js';
 
-let world: FinanceWorld;
-test.before(async () => {
-  world = await financeWorld('chart');
-});
-test.after.always(() => world?.close());
+const world = await financeWorld('chart');
+test.after.always(() => world.close());
 
 test.serial('the default chart is seeded once on install: the install event delivered twice seeds nothing more', async (t) => {
   const list = await world.owner.get('/finance/accounts?per_page=100');

@@ -3,13 +3,10 @@ import { ok } from '@wpk/testing';
 import fs from 'node:fs';
 import fc from 'fast-check';
 import Decimal from 'decimal.js';
-import { financeWorld, type FinanceWorld } from './helpers/world.js';
+import { financeWorld } from './helpers/world.js';
 
-let world: FinanceWorld;
-test.before(async () => {
-  world = await financeWorld('ledger');
-});
-test.after.always(() => world?.close());
+const world = await financeWorld('ledger');
+test.after.always(() => world.close());
 
 interface Line { debit: string; credit: string }
 interface Entry { id: string; kind: string; lines: Line[] }

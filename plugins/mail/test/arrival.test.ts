@@ -7,6 +7,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import anyTest, { type TestFn } from 'ava';
+import { prepareWorld } from '@wpk/testing';
 import nodemailer from 'nodemailer';
 import { loadTls } from '../src/tls.js';
 import { mailWorld, type World } from './helpers/world.js';
@@ -22,7 +23,7 @@ const test = anyTest as TestFn<Context>;
 test.before(async (t) => {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'wpk-mail-tls-'));
   const world = await mailWorld('arrival', { tls: { generateInto: dataDir } });
-  try {
+  t.context = await prepareWorld(world, async () => {
     const domainId = await world.hostedDomain('home.test');
     const ana = await world.member(['mail.accounts.read', 'mail.messages.read']);
     const box = await world.mailbox(domainId, 'ana', ana);
@@ -33,11 +34,8 @@ test.before(async (t) => {
     world.dns.publishTxt('doubtful.test', 'v=spf1 ip4:192.0.2.1 -all');
     world.dns.publishTxt('_dmarc.doubtful.test', 'v=DMARC1; p=quarantine');
     world.takeEvents();
-    t.context = { ...world, dataDir, ana, box };
-  } catch (error) {
-    await world.close();
-    throw error;
-  }
+    return { ...world, dataDir, ana, box };
+  });
 });
 test.after.always(async (t) => {
   await t.context?.close();

@@ -4,7 +4,7 @@
  */
 import anyTest, { type TestFn } from 'ava';
 import nodemailer from 'nodemailer';
-import type { TestMember } from '@wpk/testing';
+import { prepareWorld, type TestMember } from '@wpk/testing';
 import { mailWorld, type World } from './helpers/world.js';
 
 interface Context extends World {
@@ -18,14 +18,11 @@ type Domain = { id: string; verified: boolean; dns_records: Records };
 
 test.before(async (t) => {
   const world = await mailWorld('acme');
-  try {
+  t.context = await prepareWorld(world, async () => {
     const globex = await world.platform.workspace('globex');
     await globex.install('mail');
-    t.context = { ...world, globex: globex.owner };
-  } catch (error) {
-    await world.close();
-    throw error;
-  }
+    return { ...world, globex: globex.owner };
+  });
 });
 test.after.always(async (t) => {
   await t.context?.close();

@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+import { checkDropMigration } from '@wpk/testing';
 import { mailWorld, type World } from './helpers/world.js';
 
 const test = anyTest as TestFn<World>;
@@ -280,11 +281,5 @@ test.serial('mailbox owners and group members are members of this workspace now:
 });
 
 test.serial('migration 0004 drops the private member directory; down re-creates it empty, up drops it again', async (t) => {
-  const { platform } = t.context;
-  const tables = async () => (await platform.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'app_mail' AND table_name = 'member_directory'")).map((row) => row.name);
-  t.deepEqual(await tables(), []);
-  t.deepEqual(await t.context.migrateAppDown('0004-drop-member-directory'), ['0004-drop-member-directory']);
-  t.deepEqual(await platform.query('SELECT member_id, removed_at FROM app_mail.member_directory'), []);
-  t.deepEqual(await t.context.migrateAppUp(), ['0004-drop-member-directory']);
-  t.deepEqual(await tables(), []);
+  await checkDropMigration(t, t.context, '0004-drop-member-directory', 'app_mail.member_directory', 'member_id, removed_at');
 });

@@ -1,4 +1,5 @@
 import anyTest, { type TestFn } from 'ava';
+import { prepareWorld } from '@wpk/testing';
 import { mailWorld, type World } from './helpers/world.js';
 
 interface Context extends World {
@@ -12,17 +13,14 @@ const KEYS = ['mail.accounts.read', 'mail.accounts.edit', 'mail.messages.read', 
 
 test.before(async (t) => {
   const world = await mailWorld('mailapp');
-  try {
+  t.context = await prepareWorld(world, async () => {
     const domainId = await world.hostedDomain('mail-app.test');
     const dana = await world.member(KEYS);
     const box = await world.mailbox(domainId, 'dana', dana);
     const peer = await world.mailbox(domainId, 'peer');
     world.takeEvents();
-    t.context = { ...world, dana, box, peer };
-  } catch (error) {
-    await world.close();
-    throw error;
-  }
+    return { ...world, dana, box, peer };
+  });
 });
 test.after.always(async (t) => {
   await t.context?.close();

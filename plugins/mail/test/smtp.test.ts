@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import anyTest, { type TestFn } from 'ava';
+import { prepareWorld } from '@wpk/testing';
 import { dkimVerify } from 'mailauth';
 import nodemailer from 'nodemailer';
 import { mailWorld, type World } from './helpers/world.js';
@@ -17,18 +18,15 @@ const KEYS = ['mail.accounts.read', 'mail.accounts.edit', 'mail.messages.read', 
 
 test.before(async (t) => {
   const world = await mailWorld('relay');
-  try {
+  t.context = await prepareWorld(world, async () => {
     const domainId = await world.hostedDomain('acme.test');
     const alice = await world.member(KEYS);
     const bob = await world.member(KEYS);
     const aliceBox = await world.mailbox(domainId, 'alice', alice);
     const bobBox = await world.mailbox(domainId, 'bob', bob);
     world.takeEvents();
-    t.context = { ...world, domainId, alice, bob, aliceBox, bobBox };
-  } catch (error) {
-    await world.close();
-    throw error;
-  }
+    return { ...world, domainId, alice, bob, aliceBox, bobBox };
+  });
 });
 test.after.always(async (t) => {
   await t.context?.close();

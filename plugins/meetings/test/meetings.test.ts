@@ -1,13 +1,9 @@
 import test from 'ava';
-import { checkMatrixRows, type TestMember } from '@wpk/testing';
+import { checkDropMigration, checkMatrixRows, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { ok } from '@wpk/testing';
-import { meetingsWorld, parseCalendar, type MeetingsWorld } from './helpers/world.js';
+import { meetingsWorld, parseCalendar } from './helpers/world.js';
 
-let world: MeetingsWorld;
-let ann: TestMember;
-let bob: TestMember;
-let cid: TestMember;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const CALL_TWO = '00000000-0000-4000-8000-0000000c0002';
 const CALL_CHAT = '00000000-0000-4000-8000-0000000c0003';
@@ -16,14 +12,9 @@ const START = '2030-03-04T09:00:00.000Z';
 const END = '2030-03-04T10:00:00.000Z';
 const uid = (id: string) => `meeting-${id}@workspace-platform-kit`;
 
-test.before(async () => {
-  world = await meetingsWorld('meetings');
-  ann = await world.member();
-  bob = await world.member();
-  cid = await world.member();
-});
-
-test.after.always(() => world?.close());
+const world = await meetingsWorld('meetings');
+const [ann, bob, cid] = await world.members(3);
+test.after.always(() => world.close());
 
 async function schedule(attendees: unknown[] = [], extra: Record<string, unknown> = {}) {
   return ok(await ann.post('/meetings', { title: 'Quarterly review', starts_at: START, ends_at: END, attendees, ...extra }));
@@ -386,13 +377,7 @@ test.serial('an attendee removed from the workspace is mailed no more', async (t
 });
 
 test.serial('migration 0002 drops the copy of the members (member_addresses); down re-creates it empty, up drops it again', async (t) => {
-  const tables = async () => (await world.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_meetings' AND table_name = 'member_addresses'")).length;
-  t.is(await tables(), 0);
-  t.deepEqual(await world.migrateAppDown('0002-drop-member-addresses'), ['0002-drop-member-addresses']);
-  t.is(await tables(), 1);
-  t.deepEqual(await world.query('SELECT count(*)::int AS n FROM app_meetings.member_addresses'), [{ n: 0 }]);
-  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-addresses']);
-  t.is(await tables(), 0);
+  await checkDropMigration(t, world, '0002-drop-member-addresses', 'app_meetings.member_addresses');
 });
 
 test('the permission matrix: every route refuses a member without its key with the exact 403, and lets a holder through', async (t) => {

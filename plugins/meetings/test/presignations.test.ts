@@ -1,23 +1,14 @@
 import test from 'ava';
 import type { TestMember } from '@wpk/testing';
 import { ok } from '@wpk/testing';
-import { meetingsWorld, type MeetingsWorld } from './helpers/world.js';
+import { meetingsWorld } from './helpers/world.js';
 
-let world: MeetingsWorld;
-let ann: TestMember;
-let bob: TestMember;
-let cid: TestMember;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
 
-test.before(async () => {
-  world = await meetingsWorld('grants');
-  ann = await world.member();
-  bob = await world.member();
-  cid = await world.member();
-});
-
-test.after.always(() => world?.close());
+const world = await meetingsWorld('grants');
+const [ann, bob, cid] = await world.members(3);
+test.after.always(() => world.close());
 
 const meeting = async (attendees: unknown[] = [{ member_mrn: bob.mrn }]) => ok(await ann.post('/meetings', { title: 'Recorded sync', starts_at: '2030-05-06T09:00:00Z', ends_at: '2030-05-06T10:00:00Z', attendees }));
 const grantFor = (member: TestMember, meetingId: string, body: Record<string, unknown> = {}) =>

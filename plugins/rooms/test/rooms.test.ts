@@ -1,20 +1,13 @@
 import test from 'ava';
-import { checkMatrixRows, ok, type TestMember, type World } from '@wpk/testing';
+import { checkDropMigration, checkMatrixRows, ok, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { ALL_KEYS, roomsWorld } from './helpers/world.js';
 
-let world: World;
-let ann: TestMember;
-let bob: TestMember;
-let cid: TestMember;
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const path = (roomId: string, member: TestMember | string) => `/rooms/${roomId}/members/${encodeURIComponent(typeof member === 'string' ? member : member.mrn)}`;
 
-test.before(async () => {
-  ({ world, ann, bob, cid } = await roomsWorld('rooms'));
-});
-
-test.after.always(() => world?.close());
+const { world, ann, bob, cid } = await roomsWorld('rooms');
+test.after.always(() => world.close());
 
 test.serial('POST /rooms creates a room with the caller as owner and the named members; room.created and one member.added each', async (t) => {
   world.takeEvents();
@@ -256,15 +249,9 @@ test('the permission matrix: every route refuses a member without its key with t
 });
 
 test.serial('migration 0002 drops the app\'s old copy of the member directory; down re-creates it empty, up drops it again, the rooms untouched', async (t) => {
-  const table = async () => (await world.query<{ name: string | null }>("SELECT to_regclass('app_rooms.member_directory')::text AS name"))[0].name;
   const rooms = async () => (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_rooms.rooms WHERE workspace_id = :w', { w: world.workspaceId }))[0].n;
   const before = await rooms();
-  t.is(await table(), null);
-  t.deepEqual(await world.migrateAppDown('0002-drop-member-directory'), ['0002-drop-member-directory']);
-  t.is(await table(), 'app_rooms.member_directory');
-  t.deepEqual(await world.query('SELECT * FROM app_rooms.member_directory'), []);
-  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-directory']);
-  t.is(await table(), null);
+  await checkDropMigration(t, world, '0002-drop-member-directory', 'app_rooms.member_directory');
   t.is(await rooms(), before);
 });
 

@@ -1,18 +1,10 @@
 import test from 'ava';
-import { listenForSockets, ok, type TestMember, type World, type WorldSockets } from '@wpk/testing';
+import { listenForSockets, ok, type TestMember } from '@wpk/testing';
 import { roomsWorld } from './helpers/world.js';
 
-let world: World;
-let sockets: WorldSockets;
-let ann: TestMember;
-let bob: TestMember;
-let cid: TestMember;
-
-test.before(async () => {
-  ({ world, ann, bob, cid } = await roomsWorld('roomcalls'));
-  sockets = await listenForSockets(world);
-});
-test.after.always(() => world?.close());
+const { world, ann, bob, cid } = await roomsWorld('roomcalls');
+const sockets = await listenForSockets(world);
+test.after.always(() => world.close());
 
 const join = (member: TestMember, roomId: string) => member.post(`/rooms/${roomId}/sessions`, {});
 

@@ -1,18 +1,13 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld } from './helpers/world.js';
 
-let world: World;
-let owner: Caller;
 const DENIED = { error: "You don't have access to this app" };
 const SOME_ID = '00000000-0000-4000-8000-000000000abc';
 
-test.before(async () => {
-  world = await tasksWorld('access');
-  owner = world.owner;
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('access');
+const owner = world.owner;
+test.after.always(() => world.close());
 
 /** The route pattern with every `{param}` filled with an id. */
 const concrete = (path: string) => path.replace(/\{[a-z_]+\}/g, (match) => (match === '{key}' ? 'lane' : SOME_ID));

@@ -1,15 +1,9 @@
 import test from 'ava';
-import { tasksWorld, type Caller, type World } from './helpers/world.js';
+import { tasksWorld } from './helpers/world.js';
 
-let world: World;
-let owner: Caller;
-
-test.before(async () => {
-  world = await tasksWorld('boards');
-  owner = world.owner;
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('boards');
+const owner = world.owner;
+test.after.always(() => world.close());
 
 const createBoard = async (payload: Record<string, unknown>) => {
   const reply = await owner.request('POST', '/boards', payload);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld } from './helpers/world.js';
 
 // The app's check-then-write rules under concurrent requests. On PostgreSQL each race is forced:
 // a gate (a SHARE lock on the table the rule writes) holds the requests at their first write, or
@@ -7,16 +7,9 @@ import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 // or a row lock) both would have checked the old state and both would write, breaking the rule.
 // The embedded database runs one transaction at a time: there the requests simply queue.
 
-let world: World;
-let owner: Caller;
-
-
-test.before(async () => {
-  world = await tasksWorld('races');
-  owner = world.owner;
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('races');
+const owner = world.owner;
+test.after.always(() => world.close());
 
 /** Runs the requests of `race` while `table` is gated (PostgreSQL), opening the gate once `waiting` sessions wait on locks. */
 async function gated<T>(table: string, race: () => Array<Promise<T>>): Promise<T[]> {

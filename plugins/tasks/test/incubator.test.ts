@@ -1,15 +1,9 @@
 import test from 'ava';
-import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld } from './helpers/world.js';
 
-let world: World;
-let owner: Caller;
-
-test.before(async () => {
-  world = await tasksWorld('incubator');
-  owner = world.owner;
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('incubator');
+const owner = world.owner;
+test.after.always(() => world.close());
 
 const ids = (rows: Array<{ id: string }>) => rows.map((row) => row.id);
 

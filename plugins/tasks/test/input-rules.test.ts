@@ -1,8 +1,6 @@
 import test, { type ExecutionContext } from 'ava';
-import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld } from './helpers/world.js';
 
-let world: World;
-let owner: Caller;
 const TEXT = 'must not contain NUL characters or unpaired surrogates';
 
 /** Each case (method, path, payload, error, field) answers `status` with exactly `{"error": error}`, and `field` when given. */
@@ -13,12 +11,9 @@ async function expectRefusals(t: ExecutionContext, status: number, cases: Array<
   }
 }
 
-test.before(async () => {
-  world = await tasksWorld('inputs');
-  owner = world.owner;
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('inputs');
+const owner = world.owner;
+test.after.always(() => world.close());
 
 test.serial('ids are strings: every route answers an id of any shape that names nothing with its 404', async (t) => {
   const board = await ok(owner.request('POST', '/boards', { title: 'Ids' }));

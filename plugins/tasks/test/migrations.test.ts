@@ -1,13 +1,8 @@
 import test from 'ava';
-import { tasksWorld, type World } from './helpers/world.js';
+import { tasksWorld } from './helpers/world.js';
 
-let world: World;
-
-test.before(async () => {
-  world = await tasksWorld('migrations');
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('migrations');
+test.after.always(() => world.close());
 
 const tables = () => world.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'app_tasks' AND table_name <> 'migrations' ORDER BY table_name");
 

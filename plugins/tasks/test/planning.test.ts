@@ -1,19 +1,12 @@
 import test from 'ava';
-import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
-
-let world: World;
-let owner: Caller;
-let board: { id: string };
+import { ok, tasksWorld } from './helpers/world.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-00000000eeee';
 
-test.before(async () => {
-  world = await tasksWorld('planning');
-  owner = world.owner;
-  board = await ok(owner.request('POST', '/boards', { title: 'Planning' }));
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('planning');
+const owner = world.owner;
+const board = await ok(owner.request('POST', '/boards', { title: 'Planning' }));
+test.after.always(() => world.close());
 
 test.serial('topics: created, listed by name with q, renamed with previous_name, unique per board ignoring case', async (t) => {
   world.takeEvents();

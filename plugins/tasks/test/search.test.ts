@@ -1,10 +1,7 @@
 import test from 'ava';
 import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
 
-let world: World;
-let owner: Caller;
 let seen = 0;
-
 
 /** The document of an upsert (undefined for a removal). */
 const documentOf = (change: World['platform']['search'][number]) => (change.op === 'upsert' ? change.document : undefined);
@@ -16,12 +13,9 @@ const takeIndex = () => {
   return fresh.map((operation) => (operation.op === 'upsert' ? `upsert ${operation.document.type} ${operation.document.id} ${operation.document.title} | ${operation.document.subtitle}` : `remove ${operation.type} ${operation.id}`));
 };
 
-test.before(async () => {
-  world = await tasksWorld('searching');
-  owner = world.owner;
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('searching');
+const owner = world.owner;
+test.after.always(() => world.close());
 
 test.serial('boards are indexed by title with their description as detail; tasks by title, description, their key as badge and their board as subtitle', async (t) => {
   takeIndex();

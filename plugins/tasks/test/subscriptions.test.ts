@@ -1,16 +1,9 @@
 import test from 'ava';
-import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld } from './helpers/world.js';
 
-let world: World;
-let owner: Caller;
-
-
-test.before(async () => {
-  world = await tasksWorld('subscriber');
-  owner = world.owner;
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('subscriber');
+const owner = world.owner;
+test.after.always(() => world.close());
 
 /** What the app holds about a member, for before/after comparisons. */
 const snapshot = async (memberId: string) => ({

@@ -1,16 +1,9 @@
 import test from 'ava';
-import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
+import { ok, tasksWorld } from './helpers/world.js';
 
-let world: World;
-let owner: Caller;
-
-
-test.before(async () => {
-  world = await tasksWorld('acme');
-  owner = world.owner;
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('acme');
+const owner = world.owner;
+test.after.always(() => world.close());
 
 test.serial('every task gets the next key of its workspace (ACME-1, ACME-2, …), kept through moves and never reused', async (t) => {
   const board = await ok(owner.request('POST', '/boards', { title: 'Keys' }));

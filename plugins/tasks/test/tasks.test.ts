@@ -1,20 +1,13 @@
 import test from 'ava';
-import { ok, tasksWorld, type Caller, type World } from './helpers/world.js';
-
-let world: World;
-let owner: Caller;
-let board: { id: string; title: string };
+import { ok, tasksWorld, type Caller } from './helpers/world.js';
 
 const ids = (rows: Array<{ id: string }>) => rows.map((row) => row.id);
 const UNKNOWN = '00000000-0000-4000-8000-00000000ffff';
 
-test.before(async () => {
-  world = await tasksWorld('tasks');
-  owner = world.owner;
-  board = await ok(owner.request('POST', '/boards', { title: 'Product' }));
-});
-
-test.after.always(() => world?.close());
+const world = await tasksWorld('tasks');
+const owner = world.owner;
+const board = await ok(owner.request('POST', '/boards', { title: 'Product' }));
+test.after.always(() => world.close());
 
 test.serial('POST /tasks creates a task with every field, emits task.created then task.assigned per assignee', async (t) => {
   const schedule = await ok(owner.request('POST', '/schedules', { name: 'Week 1' }));

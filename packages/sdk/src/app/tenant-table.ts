@@ -29,6 +29,12 @@ export interface TenantTableOptions {
   references?: Record<string, { table: string; column?: string; onDelete?: 'cascade' | 'restrict' | 'no action' }>;
   /** Adds `created_at` and `updated_at` (default true). */
   timestamps?: boolean;
+  /**
+   * Whether `workspace_id` itself references the platform's workspace (default true). False for a
+   * table whose rows go with a parent row of the app (a cascading reference), as a few first-party
+   * tables were written: their schema stays exactly as shipped.
+   */
+  referencesWorkspace?: boolean;
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -44,7 +50,11 @@ export function tenantTable(name: string, options: TenantTableOptions): string {
   const columns = Object.entries(options.columns);
   if (columns.length === 0) throw new TypeError(`tenantTable(${name}): columns must name at least one column`);
   if ('workspace_id' in options.columns) throw new TypeError(`tenantTable(${name}): workspace_id is added for you; do not declare it`);
-  const lines = ['workspace_id uuid NOT NULL REFERENCES platform.workspaces(id) ON DELETE CASCADE'];
+  const referencesWorkspace = options.referencesWorkspace ?? true;
+  if (!referencesWorkspace && !Object.values(options.references ?? {}).some((reference) => (reference.onDelete ?? 'cascade') === 'cascade')) {
+    throw new TypeError(`tenantTable(${name}): without referencesWorkspace, a cascading reference must take its rows when the workspace goes`);
+  }
+  const lines = [referencesWorkspace ? 'workspace_id uuid NOT NULL REFERENCES platform.workspaces(id) ON DELETE CASCADE' : 'workspace_id uuid NOT NULL'];
   for (const [column, type] of columns) {
     identifier(column, 'column');
     if (/\bSET\s+(NULL|DEFAULT)\b/i.test(type) || /\bREFERENCES\b/i.test(type)) throw new TypeError(`tenantTable(${name}): declare ${column}'s reference in references, not in its type`);

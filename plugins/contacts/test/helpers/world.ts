@@ -6,7 +6,7 @@
  * Companies app's events too, since Contacts reacts to them.
  */
 import { fileURLToPath } from 'node:url';
-import { startWorld, type World } from '@wpk/testing';
+import { prepareWorld, startWorld, type World } from '@wpk/testing';
 import app from '../../src/index.js';
 import mailEvents from '../fixtures/mail-events/index.js';
 import talk from '../fixtures/talk/index.js';
@@ -15,12 +15,7 @@ export const COMPANIES_DIR = fileURLToPath(new URL('../../../companies', import.
 
 export async function startContactsWorld(subdomain: string): Promise<World> {
   const world = await startWorld({ app, subdomain, apps: [COMPANIES_DIR, talk, mailEvents] });
-  try {
-    await world.workspace.install('companies');
-  } catch (error) {
-    await world.close();
-    throw error;
-  }
+  await prepareWorld(world, () => world.workspace.install('companies'));
   world.platform.takeEvents();
   const watched = (action: string) => action.startsWith('core.contacts.') || action.startsWith('core.companies.');
   world.takeEvents = () => world.platform.takeEvents().filter((event) => watched(event.action)).map((event) => ({ action: event.action, payload: event.payload }));

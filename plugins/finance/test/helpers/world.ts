@@ -3,7 +3,7 @@
  * default chart is seeded), the row counts that prove a refused request wrote nothing, account
  * ids by code, and another workspace of the same platform set up the same way.
  */
-import { startWorld, type World } from '@wpk/testing';
+import { prepareWorld, startWorld, type World } from '@wpk/testing';
 import app from '../../src/index.js';
 
 export const TABLES = ['accounts', 'bills', 'journal_entries', 'journal_lines', 'budgets', 'books'];
@@ -19,14 +19,11 @@ export interface FinanceWorld extends World {
 
 export async function financeWorld(subdomain: string): Promise<FinanceWorld> {
   const world = await startWorld({ app, subdomain });
-  try {
+  return prepareWorld(world, async () => {
     await world.deliver('system.app.installed', { app_slug: 'finance', installed_by: world.owner.id });
     world.takeEvents();
     return withFinance(world);
-  } catch (error) {
-    await world.close();
-    throw error;
-  }
+  });
 }
 
 function withFinance(world: World): FinanceWorld {

@@ -1,5 +1,15 @@
 import { tenantTable, type AppMigration } from '@wpk/sdk';
 
+/** The envelope and body a message and a draft both carry, in the same columns. */
+const envelope = {
+  to_addresses: "jsonb NOT NULL DEFAULT '[]'",
+  cc_addresses: "jsonb NOT NULL DEFAULT '[]'",
+  bcc_addresses: "jsonb NOT NULL DEFAULT '[]'",
+  subject: "varchar(998) NOT NULL DEFAULT ''",
+  text_body: "text NOT NULL DEFAULT ''",
+  html_body: "text NOT NULL DEFAULT ''",
+};
+
 /**
  * The Mail app's tables (schema `app_mail`), each keyed by workspace. A hosted mailbox is also
  * its member's account: messages, drafts, signatures, filters and blocked senders hang off
@@ -75,12 +85,7 @@ export const createMailTables: AppMigration = {
           in_reply_to: "varchar(998) NOT NULL DEFAULT ''",
           from_address: "varchar(320) NOT NULL DEFAULT ''",
           from_name: "varchar(200) NOT NULL DEFAULT ''",
-          to_addresses: "jsonb NOT NULL DEFAULT '[]'",
-          cc_addresses: "jsonb NOT NULL DEFAULT '[]'",
-          bcc_addresses: "jsonb NOT NULL DEFAULT '[]'",
-          subject: "varchar(998) NOT NULL DEFAULT ''",
-          text_body: "text NOT NULL DEFAULT ''",
-          html_body: "text NOT NULL DEFAULT ''",
+          ...envelope,
           delivery_status: 'varchar(10)',
           attempts: 'integer NOT NULL DEFAULT 0',
           next_attempt_at: 'timestamptz',
@@ -104,12 +109,7 @@ export const createMailTables: AppMigration = {
         columns: {
           id: 'uuid NOT NULL',
           account_id: 'uuid NOT NULL',
-          to_addresses: "jsonb NOT NULL DEFAULT '[]'",
-          cc_addresses: "jsonb NOT NULL DEFAULT '[]'",
-          bcc_addresses: "jsonb NOT NULL DEFAULT '[]'",
-          subject: "varchar(998) NOT NULL DEFAULT ''",
-          text_body: "text NOT NULL DEFAULT ''",
-          html_body: "text NOT NULL DEFAULT ''",
+          ...envelope,
           in_reply_to: "varchar(998) NOT NULL DEFAULT ''",
           created_by: 'uuid NOT NULL',
         },

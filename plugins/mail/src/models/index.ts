@@ -72,6 +72,16 @@ export type BlockedSender = DeclaredRow<typeof models.blockedSenders>;
 /** An SMTP submission credential of a mailbox; only the hash of its secret is kept. */
 export type OutboxKey = DeclaredRow<typeof models.outboxKeys>;
 
+/** The envelope and body a message and a draft both carry (the same columns in both tables). */
+const envelope = {
+  to_addresses: column.json<Address[]>().default([]),
+  cc_addresses: column.json<Address[]>().default([]),
+  bcc_addresses: column.json<Address[]>().default([]),
+  subject: column.string(998).default(''),
+  text_body: column.text().default(''),
+  html_body: column.text().default(''),
+};
+
 /** The app's models, by their name in `ctx.db`. */
 export const models = {
   domains: defineModel('domains', {
@@ -123,12 +133,7 @@ export const models = {
     in_reply_to: column.string(998).default(''),
     from_address: column.string(320).default(''),
     from_name: column.string(200).default(''),
-    to_addresses: column.json<Address[]>().default([]),
-    cc_addresses: column.json<Address[]>().default([]),
-    bcc_addresses: column.json<Address[]>().default([]),
-    subject: column.string(998).default(''),
-    text_body: column.text().default(''),
-    html_body: column.text().default(''),
+    ...envelope,
     /** Outgoing mail: queued until the relay took it, then sent (or failed after the last attempt). */
     delivery_status: column.string(10).of<'queued' | 'sent' | 'failed'>().nullable(),
     attempts: column.integer().default(0),
@@ -191,12 +196,7 @@ export const models = {
   drafts: defineModel('drafts', {
     id: column.uuid().primaryKey().defaultRandom(),
     account_id: column.uuid(),
-    to_addresses: column.json<Address[]>().default([]),
-    cc_addresses: column.json<Address[]>().default([]),
-    bcc_addresses: column.json<Address[]>().default([]),
-    subject: column.string(998).default(''),
-    text_body: column.text().default(''),
-    html_body: column.text().default(''),
+    ...envelope,
     in_reply_to: column.string(998).default(''),
     created_by: column.uuid(),
   }),

@@ -4,7 +4,7 @@
  * and iCalendar parsed back.
  */
 import { fileURLToPath } from 'node:url';
-import { startWorld, type World } from '@wpk/testing';
+import { prepareWorld, startWorld, type World } from '@wpk/testing';
 import ICAL from 'ical.js';
 import app from '../../src/index.js';
 
@@ -29,7 +29,7 @@ export interface MeetingsWorld extends World {
 
 export async function meetingsWorld(subdomain: string): Promise<MeetingsWorld> {
   const world = await startWorld({ app, subdomain, apps: [CALLS_DIR], memberKeys: ALL_KEYS });
-  try {
+  return prepareWorld(world, async () => {
     await world.workspace.install('calls');
     world.platform.takeEvents();
     let seen = (await world.platform.drainMail()).length;
@@ -44,10 +44,7 @@ export async function meetingsWorld(subdomain: string): Promise<MeetingsWorld> {
         return mine.sort((a, b) => a.to.join().localeCompare(b.to.join()) || a.subject.localeCompare(b.subject));
       },
     };
-  } catch (error) {
-    await world.close();
-    throw error;
-  }
+  });
 }
 
 /** An iCalendar document parsed back by ical.js (an RFC 5545 parser), as plain values. */
