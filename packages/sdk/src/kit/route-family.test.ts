@@ -51,6 +51,9 @@ test('a route naming its own answers answers its service\'s result as it is; a w
   t.deepEqual(await history.handler(request(), ctx), { data: [{ id: 'x' }], total: 1 });
   const handler = () => 'as written';
   t.is(note.post({ chain: [], handler }).handler, handler);
+  const revisions = note.at('/revisions', { record: DELETED }).get({ chain: [], run: () => ({ id: 'r', name: 'kept' }) });
+  t.deepEqual(await revisions.handler(request(), ctx), { data: { id: 'r', name: 'kept' }, links: undefined }, 'another record: the family\'s presenter and links are not used');
+  t.deepEqual(revisions.validate, { params }, 'but its params are');
   const bare = routeFamily('/plain', { record: NOTE }).get({ chain: [], run: () => ({ id: 'p', name: 'kept' }) });
   t.deepEqual(await bare.handler(request(), ctx), { data: { id: 'p', name: 'kept' }, links: undefined }, 'no presenter, no links: the row and the default self link');
 });

@@ -82,9 +82,10 @@ export interface RouteFamily<M extends ModelMap, T extends AppTypes, R> {
   delete(route: FamilyRoute<M, T, R>): AppRoute<M, T>;
   /**
    * A family at a path below this one (`'/{company_id}'`, `'/assignees/{member_id}'`): it keeps
-   * this family's record, presenter and links, and takes what `spec` gives instead.
+   * this family's params, record, presenter and links, and takes what `spec` gives instead; a
+   * family naming another record keeps only the params (the presenter and links were the record's).
    */
-  at(suffix: string, spec?: Partial<RouteFamilySpec<M, T, R>>): RouteFamily<M, T, R>;
+  at<S = R>(suffix: string, spec?: Partial<RouteFamilySpec<M, T, S>>): RouteFamily<M, T, S>;
 }
 
 /**
@@ -150,6 +151,10 @@ export function routeFamily<M extends ModelMap = ModelMap, T extends AppTypes = 
     put: (route: FamilyRoute<M, T, R>) => declare('PUT', 'single', route),
     patch: (route: FamilyRoute<M, T, R>) => declare('PATCH', 'single', route),
     delete: (route: FamilyRoute<M, T, R>) => declare('DELETE', 'single', route),
-    at: (suffix: string, below: Partial<RouteFamilySpec<M, T, R>> = {}) => routeFamily<M, T, R>(`${path}${suffix}`, { ...spec, ...below }),
+    at: <S = R>(suffix: string, below: Partial<RouteFamilySpec<M, T, S>> = {}) => {
+      // Another record brings its own presenter and links: this family's are for its record.
+      const kept = 'record' in below && below.record !== spec.record ? { params: spec.params } : spec;
+      return routeFamily<M, T, S>(`${path}${suffix}`, { ...(kept as RouteFamilySpec<M, T, S>), ...below });
+    },
   });
 }
