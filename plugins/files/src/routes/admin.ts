@@ -3,7 +3,7 @@ import { ITEM, STATS, TRANSFER } from './answers.js';
 import { fileStats, memberItems, transferFiles } from '../services/admin.js';
 import { presentItem } from '../services/present.js';
 
-import { route, routeFamily } from '../kit.js';
+import { route } from '../kit.js';
 
 /** A member named in the path: one of the workspace, or one who left it (offboarding looks at a leaver's files). */
 const memberParams = Joi.object({ member_mrn: Joi.memberMrn({ former: true }).required() });

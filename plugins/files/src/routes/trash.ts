@@ -3,7 +3,7 @@ import { ITEM, PURGED } from './answers.js';
 import { presentItem } from '../services/present.js';
 import { listTrash, purgeItem, restoreItem } from '../services/trash.js';
 
-import { route, routeFamily } from '../kit.js';
+import { route } from '../kit.js';
 
 /** The trash: list, restore, purge. */
 export const trashRoutes = [

@@ -4,7 +4,7 @@ import { bytes } from '../services/sizes.js';
 import { presentItem, presentVersion } from '../services/present.js';
 import { cancelUpload, completeUpload, startUpload } from '../services/uploads.js';
 import { id, itemName } from './schemas.js';
-import { route, routeFamily } from '../kit.js';
+import { route } from '../kit.js';
 
 /** Uploads: a link the bytes stream to, then a completion that makes the file or its new version. */
 export const uploadRoutes = [

@@ -1,5 +1,5 @@
 import { Joi, Op } from '@wpk/sdk';
-import { route, routeFamily, type FinanceContext  } from '../kit.js';
+import { route, type FinanceContext } from '../kit.js';
 import { AGING_ROW, AGING_TOTALS, BUDGET_ROW, BUDGET_TOTALS, JOURNAL_ENTRY, LEDGER_ACCOUNT, LEDGER_ROW, LEDGER_TOTALS, REPORT_EXPORT, TRIAL_BALANCE_ROW, TRIAL_BALANCE_TOTALS } from './answers.js';
 import { presentEntry } from '../services/present.js';
 import { apAging, budgetVsActual, generalLedger, toCsv, trialBalance, type Report } from '../services/reports.js';
