@@ -280,7 +280,7 @@ import type { AppTypes } from './app.types.js';
 import type { Models } from './models/index.js';
 
 /** The app's declaration helpers, typed once with its models and its contract (\`wpk types\` writes app.types.ts). */
-export const { route, resource } = appKit<Models, AppTypes>();
+export const { route, routeFamily, resource } = appKit<Models, AppTypes>();
 
 /** A route's context. */
 export type Ctx = AppContext<Models, AppTypes>;
@@ -494,7 +494,7 @@ It uses each part of the platform once, with a test for each:
   event, one subscription (\`system.app.installed\`), one searchable type (\`item\`), settings.
 - \`src/app.types.ts\`: the typed contract generated from app.json by \`wpk types\` (event payloads
   by action, the settings document); run \`npm run types\` after editing app.json.
-- \`src/kit.ts\`: \`route\` and \`resource\` bound to the app's models and contract, and its context types.
+- \`src/kit.ts\`: \`route\`, \`routeFamily\` (several routes of one path, declared once) and \`resource\` bound to the app's models and contract, and its context types.
 - \`src/routes/\`: routes (served under \`${prefix}\`), each with its chain of checks, written once:
   \`wpk types\` copies the table into app.json; \`src/services/\`: the rules;
   \`src/models/\`: Sequelize models; \`src/migrations/\`: the schema \`ext_${publisher}_${slug}\`;

@@ -4,11 +4,14 @@ import type { ModelMap } from '../app/models.js';
 import type { AppPublicRoute, AppRoute } from '../app/routes.js';
 import { isUuid } from '../input/ids.js';
 import { defineResource, type Resource, type ResourceSpec } from './resource.js';
+import { routeFamily, type RouteFamily, type RouteFamilySpec } from './route-family.js';
 
 /** The declaration helpers of one app, typed once with its models and generated contract. */
 export interface AppKit<M extends ModelMap, T extends AppTypes> {
   /** Declares a route: method, path, chain, validation, answers and handler, in one place. */
   route(route: AppRoute<M, T>): AppRoute<M, T>;
+  /** Declares the routes of one resource path once: shared params, record, presenter and links; per route what differs (see routeFamily). */
+  routeFamily<R = unknown>(path: string, spec?: RouteFamilySpec<M, T, R>): RouteFamily<M, T, R>;
   /** Declares a public route (no credential, no caller; the manifest marks it `public: true`). */
   publicRoute(route: Omit<AppPublicRoute<M, T>, 'public'>): AppPublicRoute<M, T>;
   /** Declares a named check of the authorization chains (`{ check: name }`). */
@@ -48,13 +51,14 @@ export interface AppContexts<M extends ModelMap, T extends AppTypes> {
  * The app's declaration helpers, bound once to its models and generated types (`src/kit.ts`):
  *
  * ```ts
- * export const { route, publicRoute, check, resource } = appKit<Models, AppTypes>();
+ * export const { route, routeFamily, publicRoute, check, resource } = appKit<Models, AppTypes>();
  * export type Ctx = AppContext<Models, AppTypes>;
  * ```
  */
 export function appKit<M extends ModelMap, T extends AppTypes = UntypedApp>(): AppKit<M, T> {
   return Object.freeze({
     route: (route: AppRoute<M, T>) => route,
+    routeFamily: <R = unknown>(path: string, spec?: RouteFamilySpec<M, T, R>) => routeFamily<M, T, R>(path, spec),
     publicRoute: (route: Omit<AppPublicRoute<M, T>, 'public'>): AppPublicRoute<M, T> => ({ ...route, public: true }),
     check: (check: AppCheck<M>) => check,
     subscription: <A extends keyof T['receives'] & string>(_action: A, handler: SubscriptionHandler<M, T, A>) => handler,

@@ -1,5 +1,5 @@
 import { Joi } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { route, routeFamily } from '../kit.js';
 import { clockIn, clockOut, endBreak, listAttendances, readAttendance, startBreak, status } from '../services/attendances.js';
 import { addAttendance, correctAttendance, listCorrections } from '../services/corrections.js';
 import { createLocation, deleteLocation, listLocations, requireLocation, updateLocation } from '../services/locations.js';
@@ -38,66 +38,50 @@ const dateRange = { from: Joi.calendarDate(), to: Joi.calendarDate() };
 /** A member filter: a removed member's attendances stay readable (payroll, audits). */
 const memberFilter = () => Joi.memberId({ former: true });
 
+const locations = routeFamily('/attendance/locations', { record: LOCATION });
+const location = locations.at('/{id}', { params: locationParams });
+const attendances = routeFamily('/attendance/attendances', { record: ATTENDANCE });
+const attendance = attendances.at('/{attendance_id}', { params: attendanceParams, record: ATTENDANCE_DETAIL });
+
 /** Locations, clocking, breaks, attendances, corrections, timesheets and the CSV export. */
 export const routes = [
-  route({
-    method: 'GET',
-    path: '/attendance/locations',
+  locations.list({
     chain: ['attendance.locations.read'],
     description: 'Lists work locations by name; q matches the name or the address',
-    answers: { collection: LOCATION },
-    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow('') }) },
-    async handler(request, ctx) {
-      const { rows, count } = await listLocations(ctx, request.query as { q?: string });
-      return ctx.respond.collection(rows, count);
-    },
+    query: Joi.listQuery({ q: Joi.string().max(200).allow('') }),
+    run: (request, ctx) => listLocations(ctx, request.query as { q?: string }),
   }),
-  route({
-    method: 'POST',
-    path: '/attendance/locations',
+  locations.post({
     chain: ['attendance.locations.manage'],
     description: 'Creates a work location, with a geofence (centre and radius in metres) or none',
-    answers: { single: LOCATION },
-    validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), ...locationFields }) },
+    payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), ...locationFields }),
     async handler(request, ctx) {
       const location = await createLocation(ctx, request.payload);
       return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/attendance/locations/{id}',
+  location.get({
     chain: ['attendance.locations.read'],
     description: 'Reads a work location',
-    answers: { single: LOCATION },
-    validate: { params: locationParams },
     async handler(request, ctx) {
       const location = presentLocation(await requireLocation(ctx, request.params.id));
       return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
     },
   }),
-  route({
-    method: 'PATCH',
-    path: '/attendance/locations/{id}',
+  location.patch({
     chain: ['attendance.locations.manage'],
     description: 'Updates the given fields of a work location (UpdateLocation); geofence null removes the fence',
-    answers: { single: LOCATION },
-    validate: { params: locationParams, payload: Joi.object({ name: Joi.string().trim().min(1).max(100), ...locationFields }) },
+    payload: Joi.object({ name: Joi.string().trim().min(1).max(100), ...locationFields }),
     async handler(request, ctx) {
       const location = await updateLocation(ctx, request.params.id, request.payload);
       return ctx.respond.single(location, { self: `/attendance/locations/${location.id}` });
     },
   }),
-  route({
-    method: 'DELETE',
-    path: '/attendance/locations/{id}',
+  location.delete({
     chain: ['attendance.locations.manage'],
-    description: 'Deletes a work location (409 while someone is clocked in there); past attendances keep its name',
     answers: { single: DELETED_LOCATION },
-    validate: { params: locationParams },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteLocation(ctx, request.params.id));
-    },
+    description: 'Deletes a work location (409 while someone is clocked in there); past attendances keep its name',
+    run: (request, ctx) => deleteLocation(ctx, request.params.id),
   }),
   route({
     method: 'POST',
@@ -157,62 +141,42 @@ export const routes = [
       return ctx.respond.single(await status(ctx));
     },
   }),
-  route({
-    method: 'GET',
-    path: '/attendance/attendances',
+  attendances.list({
     chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: "Lists attendances, newest first: the caller's own, or any member's with attendance.attendances.read; from and to bound the work date",
-    answers: { collection: ATTENDANCE },
-    validate: { query: Joi.listQuery({ member_id: memberFilter(), location_id: Joi.id(), ...dateRange, open: Joi.boolean() }) },
-    async handler(request, ctx) {
-      const { rows, count } = await listAttendances(ctx, request.query);
-      return ctx.respond.collection(rows, count);
-    },
+    query: Joi.listQuery({ member_id: memberFilter(), location_id: Joi.id(), ...dateRange, open: Joi.boolean() }),
+    run: (request, ctx) => listAttendances(ctx, request.query),
   }),
-  route({
-    method: 'POST',
-    path: '/attendance/attendances',
+  attendances.post({
     chain: ['attendance.attendances.manage'],
-    description: 'Adds an attendance a member did not clock (a manager), closed, with its breaks and the reason; kept in the audit trail',
     answers: { single: ATTENDANCE_DETAIL },
-    validate: {
-      payload: Joi.object({
-        // A former member too: their last days may need adding before payroll closes.
-        member_id: Joi.memberId({ former: true }).required(),
-        check_in_at: Joi.instant().required(),
-        check_out_at: Joi.instant().required(),
-        location_id: Joi.id().allow(null),
-        breaks: breaksInput,
-        reason,
-      }),
-    },
+    description: 'Adds an attendance a member did not clock (a manager), closed, with its breaks and the reason; kept in the audit trail',
+    payload: Joi.object({
+      // A former member too: their last days may need adding before payroll closes.
+      member_id: Joi.memberId({ former: true }).required(),
+      check_in_at: Joi.instant().required(),
+      check_out_at: Joi.instant().required(),
+      location_id: Joi.id().allow(null),
+      breaks: breaksInput,
+      reason,
+    }),
     async handler(request, ctx) {
       const attendance = await addAttendance(ctx, request.payload);
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/attendance/attendances/{attendance_id}',
+  attendance.get({
     chain: [{ any_of: ['attendance.attendances.read', 'attendance.attendances.record'] }],
     description: 'Reads an attendance with its breaks and its corrections',
-    answers: { single: ATTENDANCE_DETAIL },
-    validate: { params: attendanceParams },
     async handler(request, ctx) {
       const attendance = await readAttendance(ctx, request.params.attendance_id);
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });
     },
   }),
-  route({
-    method: 'PATCH',
-    path: '/attendance/attendances/{attendance_id}',
+  attendance.patch({
     chain: ['attendance.attendances.manage'],
     description: "Corrects an attendance (a manager): check-in, check-out, location or breaks, with the reason; the times before and after go to the audit trail",
-    answers: { single: ATTENDANCE_DETAIL },
-    validate: {
-      params: attendanceParams,
-      payload: Joi.object({ check_in_at: Joi.instant(), check_out_at: Joi.instant(), location_id: Joi.id().allow(null), breaks: breaksInput, reason }),
-    },
+    payload: Joi.object({ check_in_at: Joi.instant(), check_out_at: Joi.instant(), location_id: Joi.id().allow(null), breaks: breaksInput, reason }),
     async handler(request, ctx) {
       const attendance = await correctAttendance(ctx, request.params.attendance_id, request.payload);
       return ctx.respond.single(attendance, { self: `/attendance/attendances/${attendance.id}` });

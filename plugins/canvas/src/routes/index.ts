@@ -1,5 +1,5 @@
 import { Joi } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { route, routeFamily } from '../kit.js';
 import { EXPORT_TARGETS, SESSION_STATUSES, type ExportTarget } from '../models/index.js';
 import { createBoard, deleteBoard, listBoards, requireBoard, updateBoard } from '../services/boards.js';
 import { createComment, deleteComment, listComments, updateComment } from '../services/comments.js';
@@ -62,27 +62,29 @@ const objectFields = (nullable: boolean) => {
 
 const B = '/canvas/boards/{board_id}';
 
+const boards = routeFamily('/canvas/boards', { record: BOARD });
+const objects = routeFamily(`${B}/objects`, { params: params('board_id'), record: OBJECT });
+const object = objects.at('/{object_id}', { params: params('board_id', 'object_id') });
+const comments = routeFamily(`${B}/comments`, { params: params('board_id'), record: COMMENT });
+const comment = comments.at('/{comment_id}', { params: params('board_id', 'comment_id') });
+const voteSessions = routeFamily(`${B}/vote-sessions`, { params: params('board_id'), record: SESSION });
+const boardExport = routeFamily(`${B}/exports/{target}`, { params: targetParams, record: EXPORT_WITH_LINK });
+
 /** Every route of the Canvas app (the manifest's authorization table lists the same). */
 export const routes = [
-  route({
-    method: 'GET',
-    path: '/canvas/boards',
+  boards.list({
     chain: ['canvas.boards.read'],
-    answers: { collection: BOARD },
     description: 'Lists boards, most recently changed first; q matches the name or description',
-    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow('') }) },
+    query: Joi.listQuery({ q: Joi.string().max(200).allow('') }),
     async handler(request, ctx) {
       const { rows, count } = await listBoards(ctx, request.query);
       return ctx.respond.collection(rows.map(presentBoard), count);
     },
   }),
-  route({
-    method: 'POST',
-    path: '/canvas/boards',
+  boards.post({
     chain: ['canvas.boards.create'],
-    answers: { single: BOARD },
     description: 'Creates an empty board',
-    validate: { payload: Joi.object({ name: boardName().required(), description: description() }) },
+    payload: Joi.object({ name: boardName().required(), description: description() }),
     async handler(request, ctx) {
       const board = await createBoard(ctx, request.payload);
       return ctx.respond.single(presentBoard(board), { self: `/canvas/boards/${board.id}` });
@@ -145,62 +147,37 @@ export const routes = [
       return ctx.respond.single(await applyUpdate(ctx, request.params.board_id, request.payload.update));
     },
   }),
-  route({
-    method: 'GET',
-    path: `${B}/objects`,
+  objects.list({
     chain: ['canvas.boards.read'],
-    answers: { collection: OBJECT },
     description: "Lists a board's objects, bottom to top (z)",
-    validate: { params: params('board_id'), query: Joi.listQuery({ type: Joi.string().valid(...OBJECT_TYPES) }) },
-    async handler(request, ctx) {
-      const { rows, count } = await listObjects(ctx, request.params.board_id, request.query as { type?: ObjectType });
-      return ctx.respond.collection(rows, count);
-    },
+    query: Joi.listQuery({ type: Joi.string().valid(...OBJECT_TYPES) }),
+    run: (request, ctx) => listObjects(ctx, request.params.board_id, request.query as { type?: ObjectType }),
   }),
-  route({
-    method: 'POST',
-    path: `${B}/objects`,
+  objects.post({
     chain: ['canvas.boards.edit'],
-    answers: { single: OBJECT },
     description: 'Adds an object: a sticky note, shape, text, connector or image (on top unless z is given)',
-    validate: { params: params('board_id'), payload: Joi.object({ id: objectId(), type: Joi.string().valid(...OBJECT_TYPES).required(), ...objectFields(false) }) },
+    payload: Joi.object({ id: objectId(), type: Joi.string().valid(...OBJECT_TYPES).required(), ...objectFields(false) }),
     async handler(request, ctx) {
       const object = await createObject(ctx, request.params.board_id, request.payload as never);
       return ctx.respond.single(object, { self: `/canvas/boards/${request.params.board_id}/objects/${object.id}` });
     },
   }),
-  route({
-    method: 'GET',
-    path: `${B}/objects/{object_id}`,
+  object.get({
     chain: ['canvas.boards.read'],
-    answers: { single: OBJECT },
     description: 'Reads an object',
-    validate: { params: params('board_id', 'object_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await readObject(ctx, request.params.board_id, request.params.object_id));
-    },
+    run: (request, ctx) => readObject(ctx, request.params.board_id, request.params.object_id),
   }),
-  route({
-    method: 'PATCH',
-    path: `${B}/objects/{object_id}`,
+  object.patch({
     chain: ['canvas.boards.edit'],
-    answers: { single: OBJECT },
     description: "Changes an object's fields (null unbinds a connector's end)",
-    validate: { params: params('board_id', 'object_id'), payload: Joi.object({ type: Joi.string().valid(...OBJECT_TYPES), ...objectFields(true) }).min(1) },
-    async handler(request, ctx) {
-      return ctx.respond.single(await updateObject(ctx, request.params.board_id, request.params.object_id, request.payload));
-    },
+    payload: Joi.object({ type: Joi.string().valid(...OBJECT_TYPES), ...objectFields(true) }).min(1),
+    run: (request, ctx) => updateObject(ctx, request.params.board_id, request.params.object_id, request.payload),
   }),
-  route({
-    method: 'DELETE',
-    path: `${B}/objects/{object_id}`,
+  object.delete({
     chain: ['canvas.boards.edit'],
     answers: { single: DELETED_OBJECT },
     description: 'Removes an object; connectors bound to it are unbound and stay where they were drawn',
-    validate: { params: params('board_id', 'object_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteObject(ctx, request.params.board_id, request.params.object_id));
-    },
+    run: (request, ctx) => deleteObject(ctx, request.params.board_id, request.params.object_id),
   }),
   route({
     method: 'POST',
@@ -227,123 +204,73 @@ export const routes = [
       return ctx.respond.single(await readImage(ctx, request.params.board_id, request.params.image_id));
     },
   }),
-  route({
-    method: 'GET',
-    path: `${B}/comments`,
+  comments.list({
     chain: ['canvas.boards.read'],
-    answers: { collection: COMMENT },
     description: "Lists a board's comments, oldest first; object_id and resolved filter",
-    validate: { params: params('board_id'), query: Joi.listQuery({ object_id: objectId(), resolved: Joi.boolean() }) },
-    async handler(request, ctx) {
-      const { rows, count } = await listComments(ctx, request.params.board_id, request.query);
-      return ctx.respond.collection(rows, count);
-    },
+    query: Joi.listQuery({ object_id: objectId(), resolved: Joi.boolean() }),
+    run: (request, ctx) => listComments(ctx, request.params.board_id, request.query),
   }),
-  route({
-    method: 'POST',
-    path: `${B}/comments`,
+  comments.post({
     chain: ['canvas.comments.create'],
-    answers: { single: COMMENT },
     description: 'Comments on an object of the board',
-    validate: { params: params('board_id'), payload: Joi.object({ object_id: objectId().required(), body: Joi.string().trim().min(1).max(4000).required() }) },
+    payload: Joi.object({ object_id: objectId().required(), body: Joi.string().trim().min(1).max(4000).required() }),
     async handler(request, ctx) {
       const comment = await createComment(ctx, request.params.board_id, request.payload);
       return ctx.respond.single(presentComment(comment), { self: `/canvas/boards/${comment.board_id}/comments/${comment.id}` });
     },
   }),
-  route({
-    method: 'PATCH',
-    path: `${B}/comments/{comment_id}`,
+  comment.patch({
     chain: ['canvas.comments.create'],
-    answers: { single: COMMENT },
     description: 'UpdateComment: its author edits the body; anyone who may comment resolves or reopens it',
-    validate: { params: params('board_id', 'comment_id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(4000), resolved: Joi.boolean() }).or('body', 'resolved') },
+    payload: Joi.object({ body: Joi.string().trim().min(1).max(4000), resolved: Joi.boolean() }).or('body', 'resolved'),
     async handler(request, ctx) {
       return ctx.respond.single(presentComment(await updateComment(ctx, request.params.board_id, request.params.comment_id, request.payload)));
     },
   }),
-  route({
-    method: 'DELETE',
-    path: `${B}/comments/{comment_id}`,
+  comment.delete({
     chain: [{ any_of: [{ check: 'comment_author' }, 'canvas.comments.manage'], message: 'Cannot delete this comment' }],
     answers: { single: DELETED },
     description: 'Deletes a comment (its author, or canvas.comments.manage)',
-    validate: { params: params('board_id', 'comment_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteComment(ctx, request.params.board_id, request.params.comment_id));
-    },
+    run: (request, ctx) => deleteComment(ctx, request.params.board_id, request.params.comment_id),
   }),
-  route({
-    method: 'GET',
-    path: `${B}/vote-sessions`,
+  voteSessions.list({
     chain: ['canvas.boards.read'],
-    answers: { collection: SESSION },
     description: "Lists a board's voting sessions, newest first",
-    validate: { params: params('board_id'), query: Joi.listQuery({ status: Joi.string().valid(...SESSION_STATUSES) }) },
-    async handler(request, ctx) {
-      const { rows, count } = await listSessions(ctx, request.params.board_id, request.query);
-      return ctx.respond.collection(rows, count);
-    },
+    query: Joi.listQuery({ status: Joi.string().valid(...SESSION_STATUSES) }),
+    run: (request, ctx) => listSessions(ctx, request.params.board_id, request.query),
   }),
-  route({
-    method: 'POST',
-    path: `${B}/vote-sessions`,
+  voteSessions.post({
     chain: ['canvas.votes.manage'],
-    answers: { single: SESSION },
     description: 'Starts a voting session (one open at a time per board): a budget of votes per member',
-    validate: {
-      params: params('board_id'),
-      payload: Joi.object({ title: Joi.string().trim().max(200).allow(''), votes_per_member: Joi.number().integer().min(1).max(100), allow_multiple: Joi.boolean() }),
-    },
+    payload: Joi.object({ title: Joi.string().trim().max(200).allow(''), votes_per_member: Joi.number().integer().min(1).max(100), allow_multiple: Joi.boolean() }),
     async handler(request, ctx) {
       const session = await startSession(ctx, request.params.board_id, request.payload ?? {});
       return ctx.respond.single(await presentSessionFor(ctx, session), { self: `/canvas/boards/${session.board_id}/vote-sessions/${session.id}` });
     },
   }),
-  route({
-    method: 'GET',
-    path: `${B}/vote-sessions/{session_id}`,
+  voteSessions.at('/{session_id}', { params: params('board_id', 'session_id') }).get({
     chain: ['canvas.boards.read'],
-    answers: { single: SESSION },
     description: "Reads a voting session: the caller's votes and budget left; the results once closed",
-    validate: { params: params('board_id', 'session_id') },
     async handler(request, ctx) {
       const board = await requireBoard(ctx, request.params.board_id);
       return ctx.respond.single(await presentSessionFor(ctx, await requireSession(ctx, board.id, request.params.session_id)));
     },
   }),
-  route({
-    method: 'POST',
-    path: `${B}/vote-sessions/{session_id}/close`,
+  voteSessions.at('/{session_id}/close', { params: params('board_id', 'session_id') }).post({
     chain: ['canvas.votes.manage'],
-    answers: { single: SESSION },
     description: 'Closes a voting session and shows its results',
-    validate: { params: params('board_id', 'session_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await presentSessionFor(ctx, await closeSession(ctx, request.params.board_id, request.params.session_id)));
-    },
+    run: async (request, ctx) => presentSessionFor(ctx, await closeSession(ctx, request.params.board_id, request.params.session_id)),
   }),
-  route({
-    method: 'POST',
-    path: `${B}/vote-sessions/{session_id}/votes`,
+  voteSessions.at('/{session_id}/votes', { params: params('board_id', 'session_id') }).post({
     chain: ['canvas.votes.create'],
-    answers: { single: SESSION },
     description: 'Casts one of the caller\'s votes on an object',
-    validate: { params: params('board_id', 'session_id'), payload: Joi.object({ object_id: objectId().required() }) },
-    async handler(request, ctx) {
-      return ctx.respond.single(await castVote(ctx, request.params.board_id, request.params.session_id, request.payload.object_id));
-    },
+    payload: Joi.object({ object_id: objectId().required() }),
+    run: (request, ctx) => castVote(ctx, request.params.board_id, request.params.session_id, request.payload.object_id),
   }),
-  route({
-    method: 'DELETE',
-    path: `${B}/vote-sessions/{session_id}/votes/{object_id}`,
+  voteSessions.at('/{session_id}/votes/{object_id}', { params: params('board_id', 'session_id', 'object_id') }).delete({
     chain: ['canvas.votes.create'],
-    answers: { single: SESSION },
     description: "Takes back one of the caller's votes on the object",
-    validate: { params: params('board_id', 'session_id', 'object_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await removeVote(ctx, request.params.board_id, request.params.session_id, request.params.object_id));
-    },
+    run: (request, ctx) => removeVote(ctx, request.params.board_id, request.params.session_id, request.params.object_id),
   }),
   route({
     method: 'GET',
@@ -357,37 +284,20 @@ export const routes = [
       return ctx.respond.collection(rows.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), rows.length);
     },
   }),
-  route({
-    method: 'PUT',
-    path: `${B}/exports/{target}`,
+  boardExport.put({
     chain: ['canvas.boards.export'],
-    answers: { single: EXPORT_WITH_LINK },
     description: 'Renders the board as it is now to the target (png, svg or pdf), replacing that target\'s previous export',
-    validate: { params: targetParams },
-    async handler(request, ctx) {
-      return ctx.respond.single(await renderExport(ctx, request.params.board_id, request.params.target as ExportTarget));
-    },
+    run: (request, ctx) => renderExport(ctx, request.params.board_id, request.params.target as ExportTarget),
   }),
-  route({
-    method: 'GET',
-    path: `${B}/exports/{target}`,
+  boardExport.get({
     chain: ['canvas.boards.read'],
-    answers: { single: EXPORT_WITH_LINK },
     description: 'Reads an export target, with a download link (five minutes)',
-    validate: { params: targetParams },
-    async handler(request, ctx) {
-      return ctx.respond.single(await readExport(ctx, request.params.board_id, request.params.target as ExportTarget));
-    },
+    run: (request, ctx) => readExport(ctx, request.params.board_id, request.params.target as ExportTarget),
   }),
-  route({
-    method: 'DELETE',
-    path: `${B}/exports/{target}`,
+  boardExport.delete({
     chain: ['canvas.boards.export'],
     answers: { single: DELETED_EXPORT },
     description: 'Deletes an export target and its file',
-    validate: { params: targetParams },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteExport(ctx, request.params.board_id, request.params.target as ExportTarget));
-    },
+    run: (request, ctx) => deleteExport(ctx, request.params.board_id, request.params.target as ExportTarget),
   }),
 ];

@@ -1,5 +1,5 @@
 import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { routeFamily } from '../kit.js';
 import { COMPANY_SIZES } from '../models/index.js';
 import { createCompany, deleteCompany, listCompanies, requireCompany, updateCompany } from '../services/companies.js';
 import { presentCompany } from '../services/present.js';
@@ -53,75 +53,46 @@ export const COMPANY: JoiObjectSchema = recordSchema({
 /** `DELETE /companies/{company_id}`. */
 export const DELETED_COMPANY: JoiObjectSchema = recordSchema({ id: field.uuid(), mrn: Joi.string().pattern(/^mrn:companies:company:/), deleted: Joi.boolean().valid(true) }).id('CompaniesDeletedCompany');
 
+const companies = routeFamily('/companies', { record: COMPANY, present: presentCompany, links: (company) => ({ self: `/companies/${company.id}` }) });
+const company = companies.at('/{company_id}', { params });
+
 /** Companies: list, create, read, update, delete. */
 export const routes = [
-  route({
-    method: 'GET',
-    path: '/companies',
+  companies.list({
     chain: ['companies.companies.read'],
-    answers: { collection: COMPANY },
     description: 'Lists companies by name; q matches name or domain, filters by industry, size, domain and owner',
-    validate: {
-      query: Joi.object({
-        q: Joi.string().max(200).allow(''),
-        industry: Joi.string().max(100).allow(''),
-        size: Joi.string().valid(...COMPANY_SIZES),
-        domain: Joi.string().max(300),
-        owner_mrn: Joi.string().max(200),
-        page: Joi.any(),
-        per_page: Joi.any(),
-      }),
-    },
-    async handler(request, ctx) {
-      const { rows, count } = await listCompanies(ctx, request.query);
-      return ctx.respond.collection(rows.map(presentCompany), count);
-    },
+    query: Joi.object({
+      q: Joi.string().max(200).allow(''),
+      industry: Joi.string().max(100).allow(''),
+      size: Joi.string().valid(...COMPANY_SIZES),
+      domain: Joi.string().max(300),
+      owner_mrn: Joi.string().max(200),
+      page: Joi.any(),
+      per_page: Joi.any(),
+    }),
+    run: (request, ctx) => listCompanies(ctx, request.query),
   }),
-  route({
-    method: 'POST',
-    path: '/companies',
+  companies.post({
     chain: ['companies.companies.create'],
-    answers: { single: COMPANY },
     description: 'Creates a company; the owner defaults to the caller',
-    validate: { payload: Joi.object({ ...fields, name: fields.name.required() }) },
-    async handler(request, ctx) {
-      const company = await createCompany(ctx, request.payload);
-      return ctx.respond.single(presentCompany(company), { self: `/companies/${company.id}` });
-    },
+    payload: Joi.object({ ...fields, name: fields.name.required() }),
+    run: (request, ctx) => createCompany(ctx, request.payload),
   }),
-  route({
-    method: 'GET',
-    path: '/companies/{company_id}',
+  company.get({
     chain: ['companies.companies.read'],
-    answers: { single: COMPANY },
     description: 'Reads a company',
-    validate: { params },
-    async handler(request, ctx) {
-      const company = await requireCompany(ctx, request.params.company_id);
-      return ctx.respond.single(presentCompany(company), { self: `/companies/${company.id}` });
-    },
+    run: (request, ctx) => requireCompany(ctx, request.params.company_id),
   }),
-  route({
-    method: 'PUT',
-    path: '/companies/{company_id}',
+  company.put({
     chain: ['companies.companies.edit'],
-    answers: { single: COMPANY },
     description: 'Updates the given fields of a company (null clears an optional one)',
-    validate: { params, payload: Joi.object(fields) },
-    async handler(request, ctx) {
-      const company = await updateCompany(ctx, request.params.company_id, request.payload);
-      return ctx.respond.single(presentCompany(company), { self: `/companies/${company.id}` });
-    },
+    payload: Joi.object(fields),
+    run: (request, ctx) => updateCompany(ctx, request.params.company_id, request.payload),
   }),
-  route({
-    method: 'DELETE',
-    path: '/companies/{company_id}',
+  company.delete({
     chain: ['companies.companies.delete'],
     answers: { single: DELETED_COMPANY },
     description: 'Deletes a company',
-    validate: { params },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteCompany(ctx, request.params.company_id));
-    },
+    run: (request, ctx) => deleteCompany(ctx, request.params.company_id),
   }),
 ];

@@ -1,5 +1,5 @@
 import { Joi, type JoiObjectSchema } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { routeFamily } from '../kit.js';
 import { createContact, deleteContact, listContacts, presentContacts, requireContact, updateContact } from '../services/contacts.js';
 import { findDuplicates, mergeContacts } from '../services/duplicates.js';
 import { acceptSuggestion, dismissSuggestion, listSuggestions } from '../services/suggestions.js';
@@ -41,141 +41,108 @@ const contactFields = {
 
 const contactPayload = (): JoiObjectSchema => Joi.object(contactFields);
 
+const contacts = routeFamily('/contacts', { record: CONTACT });
+const contact = contacts.at('/{contact_id}', { params: contactParams });
+const suggestion = contacts.at('/suggestions/{suggestion_id}', { params: suggestionParams, record: SUGGESTION_DECIDED });
+
 /** Contacts, their duplicates and merges, vCard import and export, suggestions. */
 export const routes = [
-  route({
-    method: 'GET',
-    path: '/contacts',
+  contacts.list({
     chain: ['contacts.contacts.read'],
-    answers: { collection: CONTACT },
     description: 'Lists contacts by display name; q matches names, emails, phones, organization, title and tags',
-    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow(''), tag: Joi.string().max(50), company_mrn: Joi.string().max(200), email: Joi.string().max(320) }) },
+    query: Joi.listQuery({ q: Joi.string().max(200).allow(''), tag: Joi.string().max(50), company_mrn: Joi.string().max(200), email: Joi.string().max(320) }),
     async handler(request, ctx) {
       const { rows, count } = await listContacts(ctx, request.query);
       return ctx.respond.collection(await presentContacts(ctx, rows), count);
     },
   }),
-  route({
-    method: 'POST',
-    path: '/contacts',
+  contacts.post({
     chain: ['contacts.contacts.create'],
-    answers: { single: CONTACT },
     description: 'Creates a contact; it needs a name, an email or a phone',
-    validate: { payload: contactPayload() },
+    payload: contactPayload(),
     async handler(request, ctx) {
       const contact = await createContact(ctx, request.payload);
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/contacts/{contact_id}',
+  contact.get({
     chain: ['contacts.contacts.read'],
-    answers: { single: CONTACT },
     description: 'Reads a contact',
-    validate: { params: contactParams },
     async handler(request, ctx) {
       const contact = await requireContact(ctx, request.params.contact_id);
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  route({
-    method: 'PUT',
-    path: '/contacts/{contact_id}',
+  contact.put({
     chain: ['contacts.contacts.edit'],
-    answers: { single: CONTACT },
     description: 'Updates the given fields of a contact (null clears one; a list is replaced whole)',
-    validate: { params: contactParams, payload: contactPayload() },
+    payload: contactPayload(),
     async handler(request, ctx) {
       const contact = await updateContact(ctx, request.params.contact_id, request.payload);
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  route({
-    method: 'DELETE',
-    path: '/contacts/{contact_id}',
+  contact.delete({
     chain: ['contacts.contacts.delete'],
     answers: { single: DELETED_CONTACT },
     description: 'Deletes a contact',
-    validate: { params: contactParams },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteContact(ctx, request.params.contact_id));
-    },
+    run: (request, ctx) => deleteContact(ctx, request.params.contact_id),
   }),
-  route({
-    method: 'GET',
-    path: '/contacts/duplicates',
+  contacts.at('/duplicates').list({
     chain: ['contacts.contacts.read'],
     answers: { collection: DUPLICATE_GROUP },
     description: 'Groups of contacts sharing an email, a phone, a member or their full name',
-    validate: { query: Joi.listQuery() },
+    query: Joi.listQuery(),
     async handler(_request, ctx) {
       const { rows, count } = await findDuplicates(ctx);
       return ctx.respond.collection(rows, count);
     },
   }),
-  route({
-    method: 'POST',
-    path: '/contacts/{contact_id}/merges',
+  contact.at('/merges').post({
     chain: ['contacts.contacts.edit', 'contacts.contacts.delete'],
-    answers: { single: CONTACT },
     description: 'Merges contact_ids into this contact and deletes them',
-    validate: { params: contactParams, payload: Joi.object({ contact_ids: Joi.array().items(Joi.id()).min(1).max(20).required() }) },
+    payload: Joi.object({ contact_ids: Joi.array().items(Joi.id()).min(1).max(20).required() }),
     async handler(request, ctx) {
       const contact = await mergeContacts(ctx, request.params.contact_id, request.payload.contact_ids);
       return ctx.respond.single((await presentContacts(ctx, [contact]))[0], { self: `/contacts/${contact.id}` });
     },
   }),
-  route({
-    method: 'POST',
-    path: '/contacts/imports',
+  contacts.at('/imports').post({
     chain: ['contacts.contacts.import'],
     answers: { single: IMPORT },
     description: 'Imports every card of a vCard 4.0 (or 3.0) text, all or none',
-    validate: { payload: Joi.object({ vcard: Joi.string().min(1).max(1_000_000).required() }) },
+    payload: Joi.object({ vcard: Joi.string().min(1).max(1_000_000).required() }),
     async handler(request, ctx) {
       return ctx.respond.single(await importContacts(ctx, request.payload.vcard), { contacts: '/contacts' });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/contacts/vcard',
+  contacts.at('/vcard').get({
     chain: ['contacts.contacts.export'],
-    description: 'Exports contacts (all, or by ids, tag, company) as one vCard 4.0 file (text/vcard)',
-    validate: {
-      query: Joi.object({
-        ids: Joi.string()
-          .max(20_000)
-          .custom((value: string) => value.split(',').map((id) => id.trim()).filter(Boolean)),
-        tag: Joi.string().max(50),
-        company_mrn: Joi.string().max(200),
-      }),
-    },
     answers: { file: 'text/vcard' },
+    description: 'Exports contacts (all, or by ids, tag, company) as one vCard 4.0 file (text/vcard)',
+    query: Joi.object({
+      ids: Joi.string()
+        .max(20_000)
+        .custom((value: string) => value.split(',').map((id) => id.trim()).filter(Boolean)),
+      tag: Joi.string().max(50),
+      company_mrn: Joi.string().max(200),
+    }),
     async handler(request, ctx) {
       const exported = await exportContacts(ctx, request.query as { ids?: string[]; tag?: string; company_mrn?: string });
       return ctx.respond.file(exported.vcard, { contentType: exported.content_type, filename: exported.filename });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/contacts/suggestions',
+  contacts.at('/suggestions').list({
     chain: ['contacts.suggestions.review'],
     answers: { collection: SUGGESTION },
     description: "The caller's suggestions (default pending), most interactions first",
-    validate: { query: Joi.listQuery({ status: Joi.string().valid('pending', 'accepted', 'dismissed') }) },
-    async handler(request, ctx) {
-      const { rows, count } = await listSuggestions(ctx, request.query.status as 'pending' | 'accepted' | 'dismissed' | undefined);
-      return ctx.respond.collection(rows, count);
-    },
+    query: Joi.listQuery({ status: Joi.string().valid('pending', 'accepted', 'dismissed') }),
+    run: (request, ctx) => listSuggestions(ctx, request.query.status as 'pending' | 'accepted' | 'dismissed' | undefined),
   }),
-  route({
-    method: 'PATCH',
-    path: '/contacts/suggestions/{suggestion_id}',
+  suggestion.patch({
     chain: ['contacts.suggestions.review'],
-    answers: { single: SUGGESTION_DECIDED },
     description: 'Accepts a suggestion (it becomes a contact; contact fields may be added) or dismisses it',
-    validate: { params: suggestionParams, payload: Joi.object({ status: Joi.string().valid('accepted', 'dismissed').required(), ...contactFields, member_mrn: Joi.forbidden() }) },
+    payload: Joi.object({ status: Joi.string().valid('accepted', 'dismissed').required(), ...contactFields, member_mrn: Joi.forbidden() }),
     async handler(request, ctx) {
       const { status, ...fields } = request.payload;
       const id = request.params.suggestion_id;
@@ -183,15 +150,10 @@ export const routes = [
       return ctx.respond.single(data, { self: `/contacts/suggestions/${id}`, ...(data.contact_id ? { contact: `/contacts/${data.contact_id}` } : {}) });
     },
   }),
-  route({
-    method: 'DELETE',
-    path: '/contacts/suggestions/{suggestion_id}',
+  suggestion.delete({
     chain: ['contacts.suggestions.review'],
     answers: { single: SUGGESTION },
     description: 'Dismisses a suggestion',
-    validate: { params: suggestionParams },
-    async handler(request, ctx) {
-      return ctx.respond.single(await dismissSuggestion(ctx, request.params.suggestion_id));
-    },
+    run: (request, ctx) => dismissSuggestion(ctx, request.params.suggestion_id),
   }),
 ];

@@ -6,9 +6,11 @@ import { deleteShare, listShares, putShare } from '../services/shares.js';
 import { downloadLink, listVersions, restoreVersion } from '../services/uploads.js';
 import { requireItem } from '../services/access.js';
 import { id, itemName } from './schemas.js';
-import { route } from '../kit.js';
+import { route, routeFamily } from '../kit.js';
 
 const link = (itemId: string) => `/files/${itemId}`;
+
+const file = routeFamily('/files/{file_id}', { params: Joi.idParams('file_id'), record: ITEM });
 
 /** The member's space: folders, files, copies, downloads, versions, shares. */
 export const fileRoutes = [
@@ -48,107 +50,75 @@ export const fileRoutes = [
       return ctx.respond.single(presentItem(folder), { self: link(folder.id) });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/files/{file_id}',
+  file.get({
     chain: ['files.files.read'],
-    answers: { single: ITEM },
     description: 'Reads a file or folder',
-    validate: { params: Joi.idParams('file_id') },
     async handler(request, ctx) {
       const { item, access } = await requireItem(ctx, request.params.file_id);
       return ctx.respond.single(presentItem(item, { access }), item.kind === 'file' ? { download: `${link(item.id)}/download`, versions: `${link(item.id)}/versions` } : { children: `/files?folder_id=${item.id}` });
     },
   }),
-  route({
-    method: 'PATCH',
-    path: '/files/{file_id}',
+  file.patch({
     chain: ['files.files.edit'],
-    answers: { single: ITEM },
     description: 'Renames (name) or moves (parent_id; null: the root) a file or folder',
-    validate: { params: Joi.idParams('file_id'), payload: Joi.object({ name: itemName(), parent_id: id().allow(null) }).min(1) },
+    payload: Joi.object({ name: itemName(), parent_id: id().allow(null) }).min(1),
     async handler(request, ctx) {
       const item = await updateItem(ctx, request.params.file_id, request.payload);
       return ctx.respond.single(presentItem(item), { self: link(item.id) });
     },
   }),
-  route({
-    method: 'DELETE',
-    path: '/files/{file_id}',
+  file.delete({
     chain: ['files.files.delete'],
-    answers: { single: ITEM },
     description: "Moves a file or folder (and what it holds) to its owner's trash",
-    validate: { params: Joi.idParams('file_id') },
     async handler(request, ctx) {
       const item = await trashItem(ctx, request.params.file_id);
       return ctx.respond.single(presentItem(item), { self: link(item.id), trash: '/trash' });
     },
   }),
-  route({
-    method: 'POST',
-    path: '/files/{file_id}/copies',
+  file.at('/copies').post({
     chain: ['files.files.edit'],
-    answers: { single: ITEM },
     description: 'Copies a file (its current version) or a folder (with everything in it)',
-    validate: { params: Joi.idParams('file_id'), payload: Joi.object({ parent_id: id().allow(null), name: itemName() }) },
+    payload: Joi.object({ parent_id: id().allow(null), name: itemName() }),
     async handler(request, ctx) {
       const copy = await copyItem(ctx, request.params.file_id, request.payload ?? {});
       return ctx.respond.single(presentItem(copy), { self: link(copy.id) });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/files/{file_id}/download',
+  file.at('/download').get({
     chain: ['files.files.read'],
     answers: { single: DOWNLOAD },
     description: "A link to download the file's current version",
-    validate: { params: Joi.idParams('file_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await downloadLink(ctx, request.params.file_id));
-    },
+    run: (request, ctx) => downloadLink(ctx, request.params.file_id),
   }),
-  route({
-    method: 'GET',
-    path: '/files/{file_id}/versions',
+  file.at('/versions').list({
     chain: ['files.files.read'],
     answers: { collection: VERSION },
     description: "Lists a file's versions, newest first",
-    validate: { params: Joi.idParams('file_id'), query: Joi.listQuery() },
+    query: Joi.listQuery(),
     async handler(request, ctx) {
       const { item, rows, count } = await listVersions(ctx, request.params.file_id);
       return ctx.respond.collection(rows.map((version) => presentVersion(version, item.version_id)), count);
     },
   }),
-  route({
-    method: 'GET',
-    path: '/files/{file_id}/versions/{version_id}/download',
+  file.at('/versions/{version_id}/download', { params: Joi.idParams('file_id', 'version_id') }).get({
     chain: ['files.files.read'],
     answers: { single: DOWNLOAD },
     description: 'A link to download one version of a file',
-    validate: { params: Joi.idParams('file_id', 'version_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await downloadLink(ctx, request.params.file_id, request.params.version_id));
-    },
+    run: (request, ctx) => downloadLink(ctx, request.params.file_id, request.params.version_id),
   }),
-  route({
-    method: 'POST',
-    path: '/files/{file_id}/versions/{version_id}/restoration',
+  file.at('/versions/{version_id}/restoration', { params: Joi.idParams('file_id', 'version_id') }).post({
     chain: ['files.files.upload'],
-    answers: { single: ITEM },
     description: 'Makes an older version current again (as a new version)',
-    validate: { params: Joi.idParams('file_id', 'version_id') },
     async handler(request, ctx) {
       const { item, version } = await restoreVersion(ctx, request.params.file_id, request.params.version_id);
       return ctx.respond.single(presentItem(item, { version: presentVersion(version, item.version_id) }), { self: link(item.id) });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/files/{file_id}/shares',
+  file.at('/shares').list({
     chain: ['files.files.read'],
     answers: { collection: SHARE },
     description: 'Lists the members a file or folder is shared with',
-    validate: { params: Joi.idParams('file_id'), query: Joi.listQuery() },
+    query: Joi.listQuery(),
     async handler(request, ctx) {
       const { rows, count } = await listShares(ctx, request.params.file_id);
       return ctx.respond.collection(rows.map(presentShare), count);

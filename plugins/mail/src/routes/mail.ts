@@ -1,12 +1,11 @@
 import { Joi, type JoiSchema } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { routeFamily } from '../kit.js';
 import { blockSender, createDraft, createFilter, createSignature, deleteDraft, deleteFilter, deleteSignature, listBlocked, listDrafts, listFilters, listSignatures, present, replaceSignature, requireDraft, saveDraft, sendDraft, unblockSender } from '../services/account-parts.js';
 import { connectAccount, disconnectAccount, listAccounts, presentAccount, requireAccount, updateAccount, type ConnectionVerifier } from '../services/accounts.js';
 import { deleteMessage, listAccountMessages, listGroupMessages, presentMessage, queueMessage, requireAccountMessage, requireGroupMessage, updateMessage } from '../services/messages.js';
 import { ACCOUNT, BLOCKED_SENDER, DELETED, DRAFT, FILTER, MESSAGE, SIGNATURE } from './answers.js';
 import { shown, subResourceRoutes } from './sub-resources.js';
 import { composition, deleted, filterAction, filterCondition, folder, id, name, q } from './schemas.js';
-
 
 const messageChanges = Joi.object({ seen: Joi.boolean(), flagged: Joi.boolean(), folder: folder() }).min(1);
 const signature = Joi.object({ name: name().required(), text: Joi.string().max(10000).allow(''), html: Joi.string().max(50000).allow('') });
@@ -23,58 +22,44 @@ const server = (required: boolean) => {
   });
 };
 
+const accounts = routeFamily('/mail/accounts', { record: ACCOUNT, present: presentAccount });
+const account = accounts.at('/{account_id}', { params: Joi.idParams('account_id') });
+const drafts = routeFamily('/mail/drafts', { record: DRAFT, present: present.draft });
+const draft = drafts.at('/{draft_id}', { params: Joi.idParams('draft_id') });
+
 /** The caller's accounts and their messages, signatures, filters, blocked senders; group messages; drafts. */
 export function mailRoutes(verify: ConnectionVerifier) {
   return [
-    route({
-      method: 'GET',
-      path: '/mail/accounts',
+    accounts.list({
       chain: ['mail.accounts.read'],
-      answers: { collection: ACCOUNT },
       description: "Lists the caller's accounts (the hosted mailboxes assigned to them and the external ones they connected), by address",
-      validate: { query: Joi.listQuery() },
-      async handler(_request, ctx) {
-        const { rows, count } = await listAccounts(ctx);
-        return ctx.respond.collection(rows.map(presentAccount), count);
-      },
+      query: Joi.listQuery(),
+      run: (_request, ctx) => listAccounts(ctx),
     }),
-    route({
-      method: 'POST',
-      path: '/mail/accounts',
+    accounts.post({
       chain: ['mail.accounts.manage'],
-      answers: { single: ACCOUNT },
       description: "Connects an external mailbox (IMAP to read, SMTP to send): both servers must accept the login; the passwords are kept sealed and never shown",
-      validate: {
-        payload: Joi.object({
-          address: Joi.string().trim().lowercase().email({ tlds: false }).max(320).required(),
-          display_name: Joi.string().trim().max(200).allow(''),
-          imap: server(true).keys({ username: Joi.string().trim().min(1).max(320).required(), password: Joi.string().min(1).max(1000).required() }).required(),
-          smtp: server(true).required(),
-        }),
-      },
+      payload: Joi.object({
+        address: Joi.string().trim().lowercase().email({ tlds: false }).max(320).required(),
+        display_name: Joi.string().trim().max(200).allow(''),
+        imap: server(true).keys({ username: Joi.string().trim().min(1).max(320).required(), password: Joi.string().min(1).max(1000).required() }).required(),
+        smtp: server(true).required(),
+      }),
       async handler(request, ctx) {
         const account = await connectAccount(ctx, request.payload, verify);
         return ctx.respond.single(presentAccount(account));
       },
     }),
-    route({
-      method: 'PATCH',
-      path: '/mail/accounts/{account_id}',
+    account.patch({
       chain: ['mail.accounts.edit'],
-      answers: { single: ACCOUNT },
       description: "Changes an account's display name or default signature, and a connected account's servers or passwords (checked before they are kept) (UpdateAccount)",
-      validate: { params: Joi.idParams('account_id'), payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null), imap: server(false).min(1), smtp: server(false).min(1) }).min(1) },
-      async handler(request, ctx) {
-        return ctx.respond.single(presentAccount(await updateAccount(ctx, request.params.account_id, request.payload, verify)));
-      },
+      payload: Joi.object({ display_name: Joi.string().trim().max(200).allow(''), signature_id: id().allow(null), imap: server(false).min(1), smtp: server(false).min(1) }).min(1),
+      run: (request, ctx) => updateAccount(ctx, request.params.account_id, request.payload, verify),
     }),
-    route({
-      method: 'DELETE',
-      path: '/mail/accounts/{account_id}',
+    account.delete({
       chain: ['mail.accounts.manage'],
       answers: { single: DELETED },
       description: "Disconnects a connected account: its copies here, drafts, signatures, filters and blocked senders go, the mail on its server stays (a hosted mailbox answers 409)",
-      validate: { params: Joi.idParams('account_id') },
       async handler(request, ctx) {
         await disconnectAccount(ctx, await requireAccount(ctx, request.params.account_id, true), ctx.member.id);
         return ctx.respond.single(deleted(request.params.account_id));
@@ -161,71 +146,46 @@ export function mailRoutes(verify: ConnectionVerifier) {
       remove: { chain: ['mail.messages.edit'], description: 'Deletes a group message (its owners and managers)', run: async (ctx, groupId, messageId) => deleteMessage(ctx, await requireGroupMessage(ctx, groupId, messageId, true)) },
     }),
 
-    route({
-      method: 'GET',
-      path: '/mail/drafts',
+    drafts.list({
       chain: ['mail.messages.read'],
-      answers: { collection: DRAFT },
       description: "Lists the caller's drafts (account_id filters), last saved first",
-      validate: { query: Joi.listQuery({ account_id: id() }) },
-      async handler(request, ctx) {
-        const { rows, count } = await listDrafts(ctx, request.query.account_id as string | undefined);
-        return ctx.respond.collection(rows.map(present.draft), count);
-      },
+      query: Joi.listQuery({ account_id: id() }),
+      run: (request, ctx) => listDrafts(ctx, request.query.account_id as string | undefined),
     }),
-    route({
-      method: 'POST',
-      path: '/mail/drafts',
+    drafts.post({
       chain: ['mail.messages.send'],
-      answers: { single: DRAFT },
       description: 'Starts a draft in one of the caller\'s accounts',
-      validate: { payload: Joi.object({ account_id: id().required(), ...composition }) },
+      payload: Joi.object({ account_id: id().required(), ...composition }),
       async handler(request, ctx) {
         const draft = await createDraft(ctx, request.payload);
         return ctx.respond.single(present.draft(draft), { self: `/mail/drafts/${draft.id}` });
       },
     }),
-    route({
-      method: 'GET',
-      path: '/mail/drafts/{draft_id}',
+    draft.get({
       chain: ['mail.messages.read'],
-      answers: { single: DRAFT },
       description: 'Reads a draft',
-      validate: { params: Joi.idParams('draft_id') },
-      async handler(request, ctx) {
-        return ctx.respond.single(present.draft(await requireDraft(ctx, request.params.draft_id)));
-      },
+      run: (request, ctx) => requireDraft(ctx, request.params.draft_id),
     }),
-    route({
-      method: 'PUT',
-      path: '/mail/drafts/{draft_id}',
+    draft.put({
       chain: ['mail.messages.send'],
-      answers: { single: DRAFT },
       description: 'Saves a draft whole: what is omitted becomes empty (SaveDraft)',
-      validate: { params: Joi.idParams('draft_id'), payload: Joi.object(composition) },
-      async handler(request, ctx) {
-        return ctx.respond.single(present.draft(await saveDraft(ctx, request.params.draft_id, request.payload)));
-      },
+      payload: Joi.object(composition),
+      run: (request, ctx) => saveDraft(ctx, request.params.draft_id, request.payload),
     }),
-    route({
-      method: 'DELETE',
-      path: '/mail/drafts/{draft_id}',
+    draft.delete({
       chain: ['mail.messages.send'],
       answers: { single: DELETED },
       description: 'Discards a draft',
-      validate: { params: Joi.idParams('draft_id') },
       async handler(request, ctx) {
         await deleteDraft(ctx, request.params.draft_id);
         return ctx.respond.single(deleted(request.params.draft_id));
       },
     }),
-    route({
-      method: 'POST',
-      path: '/mail/drafts/{draft_id}/send',
+    draft.at('/send').post({
       chain: ['mail.messages.send'],
       answers: { single: MESSAGE },
       description: 'Sends a draft: it becomes a queued message of its account, and the draft goes',
-      validate: { params: Joi.idParams('draft_id'), payload: Joi.object({ signature_id: id().allow(null) }).allow(null) },
+      payload: Joi.object({ signature_id: id().allow(null) }).allow(null),
       async handler(request, ctx) {
         const message = await sendDraft(ctx, request.params.draft_id, request.payload?.signature_id);
         return ctx.respond.single(presentMessage(message), { self: `/mail/accounts/${message.account_id}/messages/${message.id}` });

@@ -1,5 +1,5 @@
 import { Joi } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { route, routeFamily } from '../kit.js';
 import { MEETING_STATUSES, PURPOSES, RSVP_STATUSES } from '../models/index.js';
 import { addAttendee, cancelMeeting, createMeeting, listMeetings, readMeeting, removeAttendee, requireVisibleMeeting, respond, updateMeeting } from '../services/meetings.js';
 import { completePresignation, createPresignation, downloadFile, listPresignations, revokePresignation } from '../services/presignations.js';
@@ -18,147 +18,103 @@ const mediaType = () => Joi.string().max(255).pattern(/^[\w.+-]+\/[\w.+-]+$/).me
 const filename = () =>
   Joi.string().trim().min(1).max(255).pattern(/^(?!\.{1,2}$)[^/\\\p{Cc}]+$/u).messages({ 'string.pattern.base': '{#label} must be a file name (no /, \\ or control characters)' });
 
+const meetings = routeFamily('/meetings', { record: MEETING });
+const meeting = meetings.at('/{id}', { params: Joi.idParams('id') });
+const meetingAttendee = meeting.at('/attendees/{attendee_id}', { params: Joi.idParams('id', 'attendee_id'), record: ATTENDEE });
+const presignations = meeting.at('/presignations', { record: PRESIGNATION });
+
 /** Every route of the Meetings app (the manifest's authorization table lists the same). */
 export const routes = [
-  route({
-    method: 'GET',
-    path: '/meetings',
+  meetings.list({
     chain: ['meetings.meetings.read'],
-    answers: { collection: MEETING },
     description: 'Lists the meetings the caller organizes or attends, soonest first; from/to: those overlapping the window',
-    validate: { query: Joi.listQuery({ from: Joi.instant(), to: Joi.instant(), status: Joi.string().valid(...MEETING_STATUSES), role: Joi.string().valid('organizer', 'attendee') }) },
+    query: Joi.listQuery({ from: Joi.instant(), to: Joi.instant(), status: Joi.string().valid(...MEETING_STATUSES), role: Joi.string().valid('organizer', 'attendee') }),
     async handler(request, ctx) {
       const { data, count } = await listMeetings(ctx, request.query);
       return ctx.respond.collection(data, count);
     },
   }),
-  route({
-    method: 'POST',
-    path: '/meetings',
+  meetings.post({
     chain: ['meetings.meetings.create'],
-    answers: { single: MEETING },
     description: 'Schedules a meeting organized by the caller; each attendee with an address is mailed an iCalendar invitation',
-    validate: {
-      payload: Joi.object({
-        title: title().required(),
-        description: description(),
-        location: location(),
-        starts_at: Joi.instant().required(),
-        ends_at: Joi.instant().required(),
-        attendees: Joi.array().items(attendee()).max(500),
-      }),
-    },
+    payload: Joi.object({
+      title: title().required(),
+      description: description(),
+      location: location(),
+      starts_at: Joi.instant().required(),
+      ends_at: Joi.instant().required(),
+      attendees: Joi.array().items(attendee()).max(500),
+    }),
     async handler(request, ctx) {
       const meeting = await createMeeting(ctx, request.payload);
       return ctx.respond.single(await readMeeting(ctx, meeting), { self: `/meetings/${meeting.id}` });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/meetings/{id}',
+  meeting.get({
     chain: ['meetings.meetings.read'],
-    answers: { single: MEETING },
     description: 'Reads a meeting the caller organizes or attends: attendees with their answers, its call, its files',
-    validate: { params: Joi.idParams('id') },
     async handler(request, ctx) {
       const { meeting } = await requireVisibleMeeting(ctx, request.params.id);
       return ctx.respond.single(await readMeeting(ctx, meeting));
     },
   }),
-  route({
-    method: 'PATCH',
-    path: '/meetings/{id}',
+  meeting.patch({
     chain: ['meetings.meetings.read'],
-    answers: { single: MEETING },
     description: 'UpdateMeeting: title, description, location, time (the organizer); the attendees are mailed the update (SEQUENCE + 1)',
-    validate: { params: Joi.idParams('id'), payload: Joi.object({ title: title(), description: description(), location: location(), starts_at: Joi.instant(), ends_at: Joi.instant() }).or('title', 'description', 'location', 'starts_at', 'ends_at') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await readMeeting(ctx, await updateMeeting(ctx, request.params.id, request.payload)));
-    },
+    payload: Joi.object({ title: title(), description: description(), location: location(), starts_at: Joi.instant(), ends_at: Joi.instant() }).or('title', 'description', 'location', 'starts_at', 'ends_at'),
+    run: async (request, ctx) => readMeeting(ctx, await updateMeeting(ctx, request.params.id, request.payload)),
   }),
-  route({
-    method: 'DELETE',
-    path: '/meetings/{id}',
+  meeting.delete({
     chain: ['meetings.meetings.read'],
-    answers: { single: MEETING },
     description: 'Cancels a meeting (the organizer): the attendees are mailed a CANCEL; it stays readable as cancelled',
-    validate: { params: Joi.idParams('id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await readMeeting(ctx, await cancelMeeting(ctx, request.params.id)));
-    },
+    run: async (request, ctx) => readMeeting(ctx, await cancelMeeting(ctx, request.params.id)),
   }),
-  route({
-    method: 'POST',
-    path: '/meetings/{id}/attendees',
+  meeting.at('/attendees').post({
     chain: ['meetings.meetings.read'],
     answers: { single: ATTENDEE },
     description: 'Invites a member (member_mrn, optionally the email to mail) or an outside address (email); they are mailed the invitation',
-    validate: { params: Joi.idParams('id'), payload: attendee() },
+    payload: attendee(),
     async handler(request, ctx) {
       return ctx.respond.single(presentAttendee(await addAttendee(ctx, request.params.id, request.payload)));
     },
   }),
-  route({
-    method: 'PATCH',
-    path: '/meetings/{id}/attendees/{attendee_id}',
+  meetingAttendee.patch({
     chain: ['meetings.meetings.read'],
-    answers: { single: ATTENDEE },
     description: "Answers the invitation (RSVP): the attendee themselves; the organizer records an outside attendee's answer",
-    validate: { params: Joi.idParams('id', 'attendee_id'), payload: Joi.object({ status: Joi.string().valid(...RSVP_STATUSES).required() }) },
+    payload: Joi.object({ status: Joi.string().valid(...RSVP_STATUSES).required() }),
     async handler(request, ctx) {
       return ctx.respond.single(presentAttendee(await respond(ctx, request.params.id, request.params.attendee_id, request.payload.status)));
     },
   }),
-  route({
-    method: 'DELETE',
-    path: '/meetings/{id}/attendees/{attendee_id}',
+  meetingAttendee.delete({
     chain: ['meetings.meetings.read'],
     answers: { single: ATTENDEE_REMOVED },
     description: 'Removes an attendee (the organizer): they are mailed a CANCEL naming them (SEQUENCE + 1)',
-    validate: { params: Joi.idParams('id', 'attendee_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await removeAttendee(ctx, request.params.id, request.params.attendee_id));
-    },
+    run: (request, ctx) => removeAttendee(ctx, request.params.id, request.params.attendee_id),
   }),
-  route({
-    method: 'GET',
-    path: '/meetings/{id}/files/{file_id}',
+  meeting.at('/files/{file_id}', { params: Joi.idParams('id', 'file_id') }).get({
     chain: ['meetings.meetings.read'],
     answers: { single: FILE_DOWNLOAD },
     description: "One of the meeting's files, with a download link valid five minutes",
-    validate: { params: Joi.idParams('id', 'file_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await downloadFile(ctx, request.params.id, request.params.file_id));
-    },
+    run: (request, ctx) => downloadFile(ctx, request.params.id, request.params.file_id),
   }),
-  route({
-    method: 'GET',
-    path: '/meetings/{id}/presignations',
+  presignations.list({
     chain: ['meetings.presignations.create'],
-    answers: { collection: PRESIGNATION },
     description: "Lists a meeting's upload grants, newest first (without their links)",
-    validate: { params: Joi.idParams('id'), query: Joi.listQuery() },
-    async handler(request, ctx) {
-      const { rows, count } = await listPresignations(ctx, request.params.id);
-      return ctx.respond.collection(rows, count);
-    },
+    query: Joi.listQuery(),
+    run: (request, ctx) => listPresignations(ctx, request.params.id),
   }),
-  route({
-    method: 'POST',
-    path: '/meetings/{id}/presignations',
+  presignations.post({
     chain: ['meetings.presignations.create'],
     answers: { single: PRESIGNATION_WITH_LINK },
     description: 'Hands out an upload grant: a signed PUT link for one file of the declared type and at most size_bytes, until it expires',
-    validate: {
-      params: Joi.idParams('id'),
-      payload: Joi.object({
-        purpose: Joi.string().valid(...PURPOSES).required(),
-        filename: filename().required(),
-        content_type: mediaType().required(),
-        size_bytes: Joi.number().integer().min(1).max(10737418240).required(),
-        expires_in_seconds: Joi.number().integer().min(1).max(604800),
-      }),
-    },
+    payload: Joi.object({
+      purpose: Joi.string().valid(...PURPOSES).required(),
+      filename: filename().required(),
+      content_type: mediaType().required(),
+      size_bytes: Joi.number().integer().min(1).max(10737418240).required(),
+      expires_in_seconds: Joi.number().integer().min(1).max(604800),
+    }),
     async handler(request, ctx) {
       const grant = await createPresignation(ctx, request.params.id, request.payload);
       return ctx.respond.single(grant, { self: `/presignations/${grant.id}` });
