@@ -1,12 +1,11 @@
 import { Joi } from '@wpk/sdk';
 import { route } from '../kit.js';
 import { CHANNEL_KINDS, PLATFORM_ROLES, POST_POLICIES, POST_STATUSES } from '../models/index.js';
-import { channels, createChannel, deleteChannel, listChannels, updateChannel } from '../services/channels.js';
+import { createChannel, deleteChannel, listChannels, updateChannel } from '../services/channels.js';
 import { acknowledge, acknowledgements, createComment, deleteComment, listComments, pin, react, timeline, unpin } from '../services/engagement.js';
-import { presentComment, presentRevision } from '../services/present.js';
+import { presentChannel, presentComment, presentRevision } from '../services/present.js';
 import { createPost, deletePost, listChannelPosts, listRevisions, presentOne, presentPosts, requireVisiblePost, updatePost } from '../services/posts.js';
 import { ACKNOWLEDGEMENT, ACKNOWLEDGEMENTS, CHANNEL, COMMENT, DELETED, POST, REACTION_SUMMARY, REVISION, TIMELINE } from './answers.js';
-import { presentChannel } from '../services/present.js';
 
 const pageQuery = { page: Joi.any(), per_page: Joi.any() };
 const channelParams = Joi.idParams('channel_id');

@@ -36,7 +36,7 @@ export async function deleteComment(ctx: FeedsContext, commentId: string) {
 
 /** One emoji, or a short code such as `thumbs_up`; 400 naming it otherwise. */
 export function emojiOf(value: string): string {
-  if (/^[a-z0-9_+-]{1,32}$/.test(value) || /^[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f]{1,16}$/u.test(value)) return value;
+  if (/^[a-z0-9_+-]{1,32}$/.test(value) || /^(?:\p{Extended_Pictographic}|\p{Emoji_Component}|\u200d|\ufe0f){1,16}$/u.test(value)) return value;
   throw new InvalidError(`emoji: ${value} is neither an emoji nor a short code (a-z, 0-9, _, + and -, up to 32)`, { field: 'emoji' });
 }
 
