@@ -44,6 +44,7 @@ test.serial('at 1280 px: post an announcement in a channel, comment on it and ac
   await frame.getByRole('textbox', { name: /^Comment/ }).fill('Thanks, read it.');
   await frame.getByRole('button', { name: 'Comment', exact: true }).click();
   await frame.getByRole('heading', { name: 'Comments (1)' }).waitFor();
+  t.is(await frame.getByRole('textbox', { name: /^Comment/ }).inputValue(), '');
   await frame.getByRole('button', { name: 'Acknowledge' }).click();
   await frame.getByText('You acknowledged this announcement.').waitFor();
   await checkPage(t, page, frame, 'a post with a comment, acknowledged');

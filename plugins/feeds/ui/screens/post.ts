@@ -50,7 +50,9 @@ export class FeedsPost extends LitElement {
     const form = event.target as WpkSchemaForm;
     try {
       await call('POST', `/feeds/posts/${this.postId}/comments`, { body: htmlOf(String(event.detail.body ?? '')) });
-      form.value = { body: '' };
+      const field = form.renderRoot.querySelector<HTMLTextAreaElement>('[name="body"]');
+      if (field) field.value = '';
+      form.submitting = false;
       toast('Comment added', 'success');
       await this.load();
     } catch (error) {
