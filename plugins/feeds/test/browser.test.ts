@@ -10,9 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { startWorld } from '@wpk/testing';
 import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
-/** The docs page's pictures. */
-const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 let web: WorldBrowser;
+
+/** Saves one of the docs page's pictures (docs/apps/images/{name}). */
+const shot = (page: Parameters<typeof saveScreenshot>[0], name: string) => saveScreenshot(page, fileURLToPath(new URL(`../../../docs/apps/images/${name}`, import.meta.url)));
 
 test.before(async () => {
   const started = startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true });
@@ -49,7 +50,7 @@ test.serial('at 1280 px: post an announcement in a channel, comment on it and ac
   await frame.getByText('You acknowledged this announcement.').waitFor();
   await checkPage(t, page, frame, 'a post with a comment, acknowledged');
   await dismissToasts(page);
-  await saveScreenshot(page, `${IMAGES}feeds-post-1280.png`);
+  await shot(page, 'feeds-post-1280.png');
 
   const post = (await owner().request('GET', `/feeds/channels/${channel.id}/posts`)).body.data[0];
   t.like(post, { title: 'New leave policy', body: '<p>Please read the &lt;new&gt; policy.</p>', status: 'published', requires_acknowledgement: true, acknowledged: true, comment_count: 1 });
@@ -62,7 +63,7 @@ test.serial('at 375 px: the timeline on a phone', async (t) => {
   await frame.getByRole('heading', { name: 'Timeline', level: 1 }).waitFor();
   await frame.getByRole('link', { name: 'New leave policy' }).waitFor();
   await checkPage(t, page, frame, 'the timeline at 375 px');
-  await saveScreenshot(page, `${IMAGES}feeds-timeline-375.png`);
+  await shot(page, 'feeds-timeline-375.png');
   t.pass();
   await page.context().close();
 });
