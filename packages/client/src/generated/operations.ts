@@ -53,6 +53,8 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreMailMessageReceived: { method: 'POST', path: '/_events/contacts/events/core-mail-message-received', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-mail-message-sent */
   postEventsContactsEventsCoreMailMessageSent: { method: 'POST', path: '/_events/contacts/events/core-mail-message-sent', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-feeds-post-scheduled */
+  postEventsFeedsEventsCoreFeedsPostScheduled: { method: 'POST', path: '/_events/feeds/events/core-feeds-post-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-account-member-removed */
   postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-files-sweep-scheduled */
@@ -581,6 +583,46 @@ export const OPERATIONS = {
   postDemoRequests: { method: 'POST', path: '/demo-requests', tag: 'account', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
+  /** Lists channels by name; q matches the name, kind keeps one kind */
+  getFeedsChannels: { method: 'GET', path: '/feeds/channels', tag: 'feeds', host: 'workspace', paged: true },
+  /** Creates a channel (company, department with its department_mrn, or topic) and who may post in it */
+  postFeedsChannels: { method: 'POST', path: '/feeds/channels', tag: 'feeds', host: 'workspace' },
+  /** Changes the given fields of a channel */
+  patchFeedsChannelsByChannelId: { method: 'PATCH', path: '/feeds/channels/{channel_id}', tag: 'feeds', host: 'workspace' },
+  /** Deletes a channel without posts */
+  deleteFeedsChannelsByChannelId: { method: 'DELETE', path: '/feeds/channels/{channel_id}', tag: 'feeds', host: 'workspace' },
+  /** Lists a channel's posts the caller sees, newest first (published and archived ones, the caller's own drafts and sched... */
+  getFeedsChannelsByChannelIdPosts: { method: 'GET', path: '/feeds/channels/{channel_id}/posts', tag: 'feeds', host: 'workspace', paged: true },
+  /** Writes a post where the channel lets the caller post: published at once (default), a draft, or scheduled for publish_... */
+  postFeedsChannelsByChannelIdPosts: { method: 'POST', path: '/feeds/channels/{channel_id}/posts', tag: 'feeds', host: 'workspace' },
+  /** Deletes a comment: its author, or a moderator */
+  deleteFeedsCommentsByCommentId: { method: 'DELETE', path: '/feeds/comments/{comment_id}', tag: 'feeds', host: 'workspace' },
+  /** Reads a post the caller sees */
+  getFeedsPostsByPostId: { method: 'GET', path: '/feeds/posts/{post_id}', tag: 'feeds', host: 'workspace' },
+  /** Changes the caller's own post: title and body (a new revision), status (draft, scheduled, published, archived), publi... */
+  patchFeedsPostsByPostId: { method: 'PATCH', path: '/feeds/posts/{post_id}', tag: 'feeds', host: 'workspace' },
+  /** Deletes the caller's own draft or scheduled post; a moderator removes a published or archived one with reason= (it st... */
+  deleteFeedsPostsByPostId: { method: 'DELETE', path: '/feeds/posts/{post_id}', tag: 'feeds', host: 'workspace' },
+  /** The caller acknowledges an announcement; the first time emits announcement.acknowledged */
+  putFeedsPostsByPostIdAcknowledgement: { method: 'PUT', path: '/feeds/posts/{post_id}/acknowledgement', tag: 'feeds', host: 'workspace' },
+  /** Who acknowledged an announcement and which active members have not (its author and admins) */
+  getFeedsPostsByPostIdAcknowledgements: { method: 'GET', path: '/feeds/posts/{post_id}/acknowledgements', tag: 'feeds', host: 'workspace' },
+  /** Lists a post's comments, oldest first */
+  getFeedsPostsByPostIdComments: { method: 'GET', path: '/feeds/posts/{post_id}/comments', tag: 'feeds', host: 'workspace', paged: true },
+  /** Comments on a published post (body is HTML, sanitised); emits comment.created */
+  postFeedsPostsByPostIdComments: { method: 'POST', path: '/feeds/posts/{post_id}/comments', tag: 'feeds', host: 'workspace' },
+  /** Pins a published post until until= (default: the default_pin_days setting from now) */
+  putFeedsPostsByPostIdPin: { method: 'PUT', path: '/feeds/posts/{post_id}/pin', tag: 'feeds', host: 'workspace' },
+  /** Takes a post's pin off */
+  deleteFeedsPostsByPostIdPin: { method: 'DELETE', path: '/feeds/posts/{post_id}/pin', tag: 'feeds', host: 'workspace' },
+  /** Adds the caller's reaction with an emoji (or a short code) to a published post; again changes nothing */
+  putFeedsPostsByPostIdReactionsByEmoji: { method: 'PUT', path: '/feeds/posts/{post_id}/reactions/{emoji}', tag: 'feeds', host: 'workspace' },
+  /** Takes back the caller's reaction with an emoji; one they never gave changes nothing */
+  deleteFeedsPostsByPostIdReactionsByEmoji: { method: 'DELETE', path: '/feeds/posts/{post_id}/reactions/{emoji}', tag: 'feeds', host: 'workspace' },
+  /** Lists a post's revisions, oldest first */
+  getFeedsPostsByPostIdRevisions: { method: 'GET', path: '/feeds/posts/{post_id}/revisions', tag: 'feeds', host: 'workspace', paged: true },
+  /** Published posts of every channel, pinned ones first, then newest first, in keyset pages (after= the previous next_cur... */
+  getFeedsTimeline: { method: 'GET', path: '/feeds/timeline', tag: 'feeds', host: 'workspace' },
   /** Lists a folder (folder_id; default the caller's root): folders first, then files, by name */
   getFiles: { method: 'GET', path: '/files', tag: 'files', host: 'workspace', paged: true },
   /** Reads a file or folder */
@@ -1128,4 +1170,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","finance","mail","meetings","rooms","settings","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","mail","meetings","rooms","settings","workers"] as const;

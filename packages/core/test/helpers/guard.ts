@@ -22,6 +22,7 @@ import { CANVAS_FIELD_KINDS, CANVAS_PARAM_KINDS, CANVAS_UNSEEDABLE, seedCanvas, 
 import { ATTENDANCE_FIELD_KINDS, ATTENDANCE_PARAM_KINDS, seedAttendance, type AttendanceSeedKind } from './seeds/attendance.js';
 import { SETTINGS_PARAM_KINDS, seedSettings, type SettingsSeedKind } from './seeds/settings.js';
 import { WORKERS_FIELD_KINDS, WORKERS_PARAM_KINDS, seedWorkers, type WorkersSeedKind } from './seeds/workers.js';
+import { FEEDS_PARAM_KINDS, seedFeeds, type FeedsSeedKind } from './seeds/feeds.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -74,7 +75,7 @@ export type SeedKind =
   | 'chat' | 'message' | 'chat_list'
   | CallsSeedKind
   | RecruitingSeedKind | RoomsSeedKind | MeetingsSeedKind
-  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind;
+  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -171,6 +172,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   Object.assign(ids, await seedAttendance(call, marker));
   Object.assign(ids, await seedSettings(call, marker));
   if (env.runtime.apps.list().some((app) => app.namespace === 'workers')) Object.assign(ids, await seedWorkers(call, marker));
+  Object.assign(ids, await seedFeeds(call, marker));
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -306,6 +308,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   ...ATTENDANCE_PARAM_KINDS,
   ...SETTINGS_PARAM_KINDS,
   ...WORKERS_PARAM_KINDS,
+  ...FEEDS_PARAM_KINDS,
 };
 
 /**
@@ -315,6 +318,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
 export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   slug: { fixed: 'tasks', reason: 'an app slug names an app of the runtime, the same in every workspace' },
   'ats.tag': { fixed: 'x', reason: 'a tag is a word on the candidate the route names by candidate_id, which is probed' },
+  'feeds.emoji': { fixed: '%F0%9F%91%8D', reason: 'an emoji is the same in every workspace (the seeded post carries no reaction)' },
   'chats.emoji': { fixed: '%F0%9F%91%8D', reason: 'an emoji is the same in every workspace (the seeded message carries no reaction: removing one answers 404)' },
   'boards.key': { fixed: 'lane', reason: 'a task-filter key is a field name of the tasks app (lane, topic, ...), not a record' },
   'assets.file': { fixed: 'app.css', reason: 'a static file of the platform, the same for every workspace' },

@@ -1,0 +1,15 @@
+import { appKit, type AppContext, type BaseContext, type EventContext } from '@wpk/sdk';
+import type { AppTypes } from './app.types.js';
+import type { Models } from './models/index.js';
+
+/** The app's declaration helpers, typed once with its models and generated contract. */
+export const { route, resource, subscription } = appKit<Models, AppTypes>();
+
+/** What a route hands a service: the request's context. */
+export type FeedsContext = AppContext<Models, AppTypes>;
+
+/** What a subscription handler hands a service. */
+export type FeedsEventContext = EventContext<Models, AppTypes>;
+
+/** The parts every context shares (a route's, a delivery's): db, events, search, settings, members. */
+export type FeedsBaseContext = BaseContext<Models, AppTypes>;

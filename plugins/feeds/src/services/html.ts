@@ -1,0 +1,28 @@
+import sanitizeHtml from 'sanitize-html';
+import { InvalidError } from '@wpk/sdk';
+
+/** The markup a post or a comment may keep; everything else is dropped (its text stays). */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'blockquote', 'code', 'pre', 'ul', 'ol', 'li', 'h2', 'h3', 'h4', 'a', 'hr'],
+  allowedAttributes: { a: ['href', 'title', 'rel'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow' }) },
+};
+
+/**
+ * Rich text as it is stored: the HTML sanitised with sanitize-html (scripts, styles, event
+ * handlers and `javascript:` links gone, links given `rel="noopener noreferrer nofollow"`).
+ * 400 naming `field` when nothing readable is left.
+ */
+export function cleanHtml(html: string, field: string): string {
+  const clean = sanitizeHtml(html, OPTIONS).trim();
+  if (plainText(clean) === '') throw new InvalidError(`${field}: the text is empty once its markup is sanitised`, { field });
+  return clean;
+}
+
+/** The text of sanitised HTML, for the search index and previews. */
+export function plainText(html: string): string {
+  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,69 @@
+/**
+ * The Feeds app's front-end in Chromium, through the real routes: the owner opens Feeds from the
+ * launcher, goes to a channel, posts an announcement that members must acknowledge, comments on
+ * it and acknowledges it; then the timeline on a phone. At 1280 px and at 375 px, axe-clean (no
+ * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
+ * violation, nothing wider than the window. The screenshots are the ones docs/apps/feeds.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { startWorld } from '@wpk/testing';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+
+let web: WorldBrowser;
+
+/** Saves one of the docs page's pictures (docs/apps/images/{name}). */
+const shot = (page: Parameters<typeof saveScreenshot>[0], name: string) => saveScreenshot(page, fileURLToPath(new URL(`../../../docs/apps/images/${name}`, import.meta.url)));
+
+test.before(async () => {
+  const started = startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true });
+  web = await browseWorld(started, { link: 'Feeds', exact: true, slug: 'feeds', ready: 'feeds-timeline' });
+});
+
+test.after.always(() => web?.close());
+
+const owner = () => web.world.owner;
+
+test.serial('at 1280 px: post an announcement in a channel, comment on it and acknowledge it', async (t) => {
+  const channel = (await owner().request('POST', '/feeds/channels', { name: 'All hands', kind: 'company', post_policy: 'admins' })).body.data;
+  const { page, frame } = await web.openApp(1280);
+  await frame.getByRole('heading', { name: 'Timeline', level: 1 }).waitFor();
+  await checkPage(t, page, frame, 'the empty timeline');
+
+  await frame.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: 'Channels' }).click();
+  await page.waitForURL(`${web.origin}/app/feeds/channels`);
+  await frame.getByRole('table', { name: "The workspace's channels" }).getByRole('link', { name: 'All hands' }).click();
+  await page.waitForURL(`${web.origin}/app/feeds/channels/${channel.id}`);
+  await frame.getByLabel('Title').fill('New leave policy');
+  await frame.getByLabel('Text').fill('Please read the <new> policy.');
+  await frame.getByText('Members must acknowledge it').click();
+  await frame.getByRole('button', { name: 'Publish' }).click();
+  await page.waitForURL(/\/app\/feeds\/posts\/[0-9a-f-]+$/);
+  await frame.getByRole('heading', { name: 'New leave policy', level: 1 }).waitFor();
+  await frame.getByText('Please read the <new> policy.').waitFor();
+
+  await frame.getByRole('textbox', { name: /^Comment/ }).fill('Thanks, read it.');
+  await frame.getByRole('button', { name: 'Comment', exact: true }).click();
+  await frame.getByRole('heading', { name: 'Comments (1)' }).waitFor();
+  t.is(await frame.getByRole('textbox', { name: /^Comment/ }).inputValue(), '');
+  await frame.getByRole('button', { name: 'Acknowledge' }).click();
+  await frame.getByText('You acknowledged this announcement.').waitFor();
+  await checkPage(t, page, frame, 'a post with a comment, acknowledged');
+  await dismissToasts(page);
+  await shot(page, 'feeds-post-1280.png');
+
+  const post = (await owner().request('GET', `/feeds/channels/${channel.id}/posts`)).body.data[0];
+  t.like(post, { title: 'New leave policy', body: '<p>Please read the &lt;new&gt; policy.</p>', status: 'published', requires_acknowledgement: true, acknowledged: true, comment_count: 1 });
+  t.deepEqual((await owner().request('GET', `/feeds/posts/${post.id}/acknowledgements`)).body.data.acknowledged.map((ack: { member_id: string }) => ack.member_id), [owner().id]);
+  await page.context().close();
+});
+
+test.serial('at 375 px: the timeline on a phone', async (t) => {
+  const { page, frame } = await web.openApp(375);
+  await frame.getByRole('heading', { name: 'Timeline', level: 1 }).waitFor();
+  await frame.getByRole('link', { name: 'New leave policy' }).waitFor();
+  await checkPage(t, page, frame, 'the timeline at 375 px');
+  await shot(page, 'feeds-timeline-375.png');
+  t.pass();
+  await page.context().close();
+});

@@ -1,0 +1,284 @@
+import test from 'ava';
+import { checkMatrixRows, ok, startWorld, type TestMember, type World } from '@wpk/testing';
+import manifest from '../app.json' with { type: 'json' };
+import app from '../src/index.js';
+
+/** An id no record has. */
+const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
+const DEPARTMENT = 'mrn:workers:department:11111111-2222-4333-8444-555555555555';
+let world: World;
+let reader: TestMember;
+let moderator: TestMember;
+
+/** What a plain member holds: read, write posts, comment, react, acknowledge. */
+const MEMBER_KEYS = ['feeds.channels.read', 'feeds.posts.read', 'feeds.posts.create', 'feeds.posts.edit', 'feeds.posts.delete', 'feeds.comments.create', 'feeds.comments.delete', 'feeds.reactions.edit', 'feeds.acknowledgements.create', 'feeds.acknowledgements.read'];
+
+test.before(async () => {
+  world = await startWorld({ app, subdomain: 'feeds' });
+  reader = await world.member(MEMBER_KEYS);
+  moderator = await world.member([...MEMBER_KEYS, 'feeds.posts.remove']);
+});
+test.after.always(() => world?.close());
+
+test('every table can be distributed by workspace', async (t) => {
+  t.deepEqual(await world.platform.distributionProblems(), []);
+});
+
+/** Row count of one of the app's tables in the test workspace. */
+const rows = async (table: string) => (await world.platform.query<{ n: number }>(`SELECT count(*)::int AS n FROM app_feeds.${table} WHERE workspace_id = :id`, { id: world.workspace.id }))[0].n;
+
+/** The app's events since the last take, without its own wake-up calls. */
+const events = () => world.takeEvents().filter((event) => event.action !== 'core.feeds.post.scheduled');
+
+/** Sends each request and checks it is refused with the status and body given, then that nothing was written or emitted. */
+async function refusals(t: import('ava').ExecutionContext, who: TestMember, table: string, cases: Array<[string, string, unknown, number, string, string?]>) {
+  world.takeEvents();
+  const before = await rows(table);
+  for (const [method, path, body, status, error, field] of cases) {
+    const reply = await who.request(method, path, body);
+    t.is(reply.status, status, `${method} ${path} ${JSON.stringify(body)}`);
+    t.deepEqual(reply.body, field === undefined ? { error } : { error, field }, `${method} ${path} ${JSON.stringify(body)}`);
+  }
+  t.is(await rows(table), before);
+  t.deepEqual(world.takeEvents(), []);
+}
+
+let counter = 0;
+/** A fresh channel (everyone may post unless told). */
+async function channel(fields: Record<string, unknown> = {}) {
+  counter += 1;
+  return ok(world.owner.request('POST', '/feeds/channels', { name: `Channel ${counter}`, kind: 'topic', ...fields }));
+}
+
+test.serial('channels: company, department (with its department_mrn) and topic; who may post; names unique ignoring case; a channel with posts is kept', async (t) => {
+  const company = await ok(world.owner.request('POST', '/feeds/channels', { name: ' All hands ', kind: 'company', description: 'Everything', post_policy: 'admins' }));
+  t.like(company, { name: 'All hands', kind: 'company', department_mrn: null, description: 'Everything', post_policy: 'admins', post_roles: [], created_by: world.owner.id });
+  const department = await ok(world.owner.request('POST', '/feeds/channels', { name: 'Engineering', kind: 'department', department_mrn: DEPARTMENT, post_policy: 'roles', post_roles: ['admin', 'member', 'admin'] }));
+  t.like(department, { kind: 'department', department_mrn: DEPARTMENT, post_policy: 'roles', post_roles: ['admin', 'member'] });
+
+  await refusals(t, world.owner, 'channels', [
+    ['POST', '/feeds/channels', { name: 'Ops', kind: 'department' }, 400, 'department_mrn: a department channel names its department (mrn:workers:department:{id})', 'department_mrn'],
+    ['POST', '/feeds/channels', { name: 'Ops', kind: 'department', department_mrn: 'mrn:settings:location:x' }, 400, 'department_mrn: mrn:settings:location:x is no mrn:workers:department:{id}', 'department_mrn'],
+    ['POST', '/feeds/channels', { name: 'Ops', kind: 'topic', department_mrn: DEPARTMENT }, 400, 'department_mrn: only a department channel names a department (this one is a topic channel)', 'department_mrn'],
+    ['POST', '/feeds/channels', { name: 'Ops', kind: 'topic', post_policy: 'roles' }, 400, 'post_roles: a channel whose post_policy is roles lists at least one role', 'post_roles'],
+    ['POST', '/feeds/channels', { name: 'Ops', kind: 'club' }, 400, 'kind must be one of [company, department, topic]', 'kind'],
+    ['POST', '/feeds/channels', { name: 'all HANDS', kind: 'topic' }, 409, `Channel ${company.id} is already named All hands`],
+    ['PATCH', `/feeds/channels/${department.id}`, { name: 'ALL hands' }, 409, `Channel ${company.id} is already named All hands`],
+    ['PATCH', `/feeds/channels/${UNKNOWN}`, { name: 'X' }, 404, `Channel ${UNKNOWN} not found`],
+  ]);
+
+  const renamed = await ok(world.owner.request('PATCH', `/feeds/channels/${department.id}`, { kind: 'topic', department_mrn: null, post_policy: 'everyone' }));
+  t.like(renamed, { kind: 'topic', department_mrn: null, post_policy: 'everyone', post_roles: [] });
+
+  const listed = await world.owner.request('GET', '/feeds/channels?q=hands');
+  t.is(listed.status, 200);
+  t.deepEqual(listed.body.data.map((row: { id: string }) => row.id), [company.id]);
+
+  await ok(world.owner.request('POST', `/feeds/channels/${company.id}/posts`, { body: '<p>Hello</p>' }));
+  const kept = await world.owner.request('DELETE', `/feeds/channels/${company.id}`);
+  t.deepEqual([kept.status, kept.body], [409, { error: 'Channel All hands has 1 post; a channel with posts cannot be deleted' }]);
+  t.deepEqual((await world.owner.request('DELETE', `/feeds/channels/${department.id}`)).body, { data: { id: department.id, deleted: true }, links: { self: `/feeds/channels/${department.id}` } });
+  t.is((await world.owner.request('GET', '/feeds/channels?q=Engineering')).body.data.length, 0);
+  world.takeEvents();
+});
+
+test.serial('a post: HTML sanitised on the server, published at once with one post.published; the channel decides who may post', async (t) => {
+  const open = await channel();
+  world.takeEvents();
+  const post = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, {
+    title: ' Launch ',
+    body: '<p onclick="steal()">We <strong>ship</strong> <a href="javascript:alert(1)">now</a> <a href="https://example.com">see</a></p><script>alert(1)</script><img src=x onerror=1>',
+  }));
+  t.like(post, { title: 'Launch', status: 'published', author_id: reader.id, author_name: reader.name, revision: 1, pinned: false, reactions: [], comment_count: 0, acknowledged: false, requires_acknowledgement: false, mrn: `mrn:feeds:post:${post.id}` });
+  t.is(post.body, '<p>We <strong>ship</strong> <a rel="noopener noreferrer nofollow">now</a> <a href="https://example.com" rel="noopener noreferrer nofollow">see</a></p>');
+  t.deepEqual(events(), [
+    { action: 'core.feeds.post.published', payload: { post_id: post.id, mrn: post.mrn, channel_id: open.id, channel_name: open.name, author_mrn: reader.mrn, title: 'Launch', requires_acknowledgement: false, published_at: post.published_at } },
+  ]);
+
+  const admins = await channel({ post_policy: 'admins' });
+  const roles = await channel({ post_policy: 'roles', post_roles: ['owner'] });
+  world.takeEvents();
+  await refusals(t, reader, 'posts', [
+    ['POST', `/feeds/channels/${admins.id}/posts`, { body: 'Hi' }, 403, `Only owners and admins may post in channel ${admins.name}`],
+    ['POST', `/feeds/channels/${roles.id}/posts`, { body: 'Hi' }, 403, `Only the roles owner may post in channel ${roles.name}`],
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: '<script>x()</script>' }, 400, 'body: the text is empty once its markup is sanitised', 'body'],
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: 'Hi', status: 'archived' }, 400, 'status: a new post is a draft, scheduled or published, not archived', 'status'],
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: 'Hi', status: 'scheduled' }, 400, 'publish_at: a scheduled post needs publish_at, the instant it publishes itself', 'publish_at'],
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: 'Hi', publish_at: '2099-01-01T00:00:00Z' }, 400, 'publish_at: only a scheduled post has publish_at', 'publish_at'],
+    ['POST', `/feeds/channels/${UNKNOWN}/posts`, { body: 'Hi' }, 404, `Channel ${UNKNOWN} not found`],
+  ]);
+  t.is((await world.owner.request('POST', `/feeds/channels/${admins.id}/posts`, { body: 'Hi' })).status, 200);
+  world.takeEvents();
+});
+
+test.serial('a draft is its author\'s alone; edits keep every revision; the author archives; a moderator removes with a reason, once', async (t) => {
+  const open = await channel();
+  const draft = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { title: 'Plan', body: 'v1', status: 'draft' }));
+  t.like(draft, { status: 'draft', published_at: null });
+  t.deepEqual(events(), []);
+  t.deepEqual((await moderator.request('GET', `/feeds/posts/${draft.id}`)).body, { error: `Post ${draft.id} not found` });
+  t.deepEqual((await moderator.request('GET', `/feeds/channels/${open.id}/posts`)).body.data, []);
+
+  const edited = await ok(reader.request('PATCH', `/feeds/posts/${draft.id}`, { body: '<em>v2</em>' }));
+  t.like(edited, { body: '<em>v2</em>', revision: 2, status: 'draft' });
+  await refusals(t, moderator, 'revisions', [['PATCH', `/feeds/posts/${draft.id}`, { body: 'mine' }, 404, `Post ${draft.id} not found`]]);
+  const published = await ok(reader.request('PATCH', `/feeds/posts/${draft.id}`, { status: 'published' }));
+  t.like(published, { status: 'published', revision: 2 });
+  t.deepEqual(events().map((event) => event.action), ['core.feeds.post.published']);
+  const revisions = await reader.request('GET', `/feeds/posts/${draft.id}/revisions`);
+  t.deepEqual(revisions.body.data.map((revision: { revision: number; body: string; edited_by: string }) => [revision.revision, revision.body, revision.edited_by]), [[1, 'v1', reader.id], [2, '<em>v2</em>', reader.id]]);
+
+  await refusals(t, moderator, 'posts', [
+    ['PATCH', `/feeds/posts/${draft.id}`, { body: 'mine' }, 403, `Only the author may change post ${draft.id}`],
+    ['DELETE', `/feeds/posts/${draft.id}`, undefined, 400, 'reason: a moderator removing a post gives the reason its author sees', 'reason'],
+  ]);
+  await refusals(t, reader, 'posts', [
+    ['DELETE', `/feeds/posts/${draft.id}?reason=spam`, undefined, 403, `Post ${draft.id} is published: only a moderator (feeds.posts.remove) removes it`],
+    ['PATCH', `/feeds/posts/${draft.id}`, { status: 'draft' }, 409, 'Cannot move a post from published to draft: draft is reached from scheduled'],
+    ['PATCH', `/feeds/posts/${draft.id}`, { status: 'removed' }, 400, 'status: a post is removed with DELETE /feeds/posts/{post_id} and a reason, by a moderator', 'status'],
+  ]);
+
+  const removed = await moderator.request('DELETE', `/feeds/posts/${draft.id}?reason=Off%20topic`);
+  t.deepEqual(removed.body.data, { id: draft.id, deleted: false, status: 'removed' });
+  t.deepEqual(events(), [{ action: 'core.feeds.post.removed', payload: { post_id: draft.id, mrn: draft.mrn, channel_id: open.id, author_mrn: reader.mrn, reason: 'Off topic', removed_by: moderator.mrn } }]);
+  t.like((await reader.request('GET', `/feeds/posts/${draft.id}`)).body.data, { status: 'removed', removed_reason: 'Off topic' });
+  const again = await moderator.request('DELETE', `/feeds/posts/${draft.id}?reason=x`);
+  t.deepEqual([again.status, again.body], [409, { error: 'Cannot remove a post in state removed: remove moves from published or archived to removed' }]);
+
+  const other = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'old news' }));
+  t.like(await ok(reader.request('PATCH', `/feeds/posts/${other.id}`, { status: 'archived' })), { status: 'archived' });
+  const lateDraft = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'never mind', status: 'draft' }));
+  t.deepEqual((await reader.request('DELETE', `/feeds/posts/${lateDraft.id}`)).body.data, { id: lateDraft.id, deleted: true, status: null });
+  t.is((await reader.request('GET', `/feeds/posts/${lateDraft.id}`)).status, 404);
+  t.deepEqual(events().map((event) => event.action), ['core.feeds.post.published']);
+});
+
+test.serial('a scheduled post publishes itself at publish_at through its delayed wake-up; a rescheduled one only at its new instant', async (t) => {
+  const open = await channel();
+  const at = new Date(world.platform.clock.now().getTime() + 3_600_000);
+  await refusals(t, reader, 'posts', [
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: 'Soon', status: 'scheduled', publish_at: '2001-01-01T00:00:00Z' }, 400, 'publish_at: 2001-01-01T00:00:00.000Z is not in the future', 'publish_at'],
+  ]);
+  // The platform's captured events are the broker's queue here: read them by mark, never take them before delivery.
+  const mark = world.mark();
+  const published = () => world.eventsSince(mark).filter(([action]) => action === 'core.feeds.post.published');
+  const wakeUps = async () => (await world.platform.deliverDue(world.workspace)).filter((done) => done.event.action === 'core.feeds.post.scheduled').map((done) => `${done.event.payload.publish_at}: ${done.outcomes.feeds}`);
+  const post = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'Soon', status: 'scheduled', publish_at: at.toISOString() }));
+  t.like(post, { status: 'scheduled', publish_at: at.toISOString(), published_at: null });
+  const later = new Date(at.getTime() + 3_600_000);
+  t.like(await ok(reader.request('PATCH', `/feeds/posts/${post.id}`, { publish_at: later.toISOString() })), { status: 'scheduled', publish_at: later.toISOString() });
+  const staged = world.platform.events.slice(mark).filter((event) => event.action === 'core.feeds.post.scheduled');
+  t.deepEqual(staged.map((event) => [event.payload.publish_at, event.deliverAt?.toISOString(), event.withdrawn === true]), [[at.toISOString(), at.toISOString(), true], [later.toISOString(), later.toISOString(), false]]);
+
+  world.platform.clock.advance({ hours: 1, minutes: 1 });
+  t.deepEqual(await wakeUps(), []);
+  t.like((await reader.request('GET', `/feeds/posts/${post.id}`)).body.data, { status: 'scheduled' });
+  t.deepEqual(published(), []);
+
+  world.platform.clock.advance({ hours: 1 });
+  t.deepEqual(await wakeUps(), [`${later.toISOString()}: handled`]);
+  const now = (await moderator.request('GET', `/feeds/posts/${post.id}`)).body.data;
+  t.like(now, { status: 'published' });
+  t.deepEqual(published(), [['core.feeds.post.published', { post_id: post.id, mrn: post.mrn, channel_id: open.id, channel_name: open.name, author_mrn: reader.mrn, requires_acknowledgement: false, published_at: now.published_at }]]);
+  t.deepEqual(await wakeUps(), []);
+  t.is(published().length, 1);
+  world.takeEvents();
+});
+
+test.serial('comments and reactions: on published posts only; comment.created once; a reaction twice counts once; authors and moderators delete comments', async (t) => {
+  const open = await channel();
+  const post = await ok(world.owner.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'Lunch?' }));
+  const draft = await ok(world.owner.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'Later', status: 'draft' }));
+  world.takeEvents();
+  const comment = await ok(reader.request('POST', `/feeds/posts/${post.id}/comments`, { body: '<b>Yes</b><iframe src="x"></iframe>' }));
+  t.like(comment, { post_id: post.id, author_id: reader.id, author_name: reader.name, body: '<b>Yes</b>' });
+  t.deepEqual(events(), [{ action: 'core.feeds.comment.created', payload: { comment_id: comment.id, post_id: post.id, post_mrn: post.mrn, post_author_mrn: world.owner.mrn, author_mrn: reader.mrn } }]);
+  await refusals(t, world.owner, 'comments', [
+    ['POST', `/feeds/posts/${draft.id}/comments`, { body: 'x' }, 409, `Post ${draft.id} is draft; only a published post takes comments`],
+    ['POST', `/feeds/posts/${post.id}/comments`, { body: '' }, 400, 'body is not allowed to be empty', 'body'],
+  ]);
+  await refusals(t, moderator, 'reactions', [
+    ['PUT', `/feeds/posts/${post.id}/reactions/${encodeURIComponent('<b>')}`, undefined, 400, 'emoji: <b> is neither an emoji nor a short code (a-z, 0-9, _, + and -, up to 32)', 'emoji'],
+    ['PUT', `/feeds/posts/${draft.id}/reactions/tada`, undefined, 404, `Post ${draft.id} not found`],
+  ]);
+
+  const thumbs = encodeURIComponent('👍');
+  await ok(reader.request('PUT', `/feeds/posts/${post.id}/reactions/${thumbs}`));
+  await ok(reader.request('PUT', `/feeds/posts/${post.id}/reactions/${thumbs}`));
+  const both = await ok(moderator.request('PUT', `/feeds/posts/${post.id}/reactions/${thumbs}`));
+  t.deepEqual(both, { post_id: post.id, reactions: [{ emoji: '👍', count: 2, mine: true }] });
+  await ok(moderator.request('PUT', `/feeds/posts/${post.id}/reactions/tada`));
+  t.deepEqual(await ok(moderator.request('DELETE', `/feeds/posts/${post.id}/reactions/${thumbs}`)), { post_id: post.id, reactions: [{ emoji: '👍', count: 1, mine: false }, { emoji: 'tada', count: 1, mine: true }] });
+  t.like((await reader.request('GET', `/feeds/posts/${post.id}`)).body.data, { comment_count: 1, reactions: [{ emoji: '👍', count: 1, mine: true }, { emoji: 'tada', count: 1, mine: false }] });
+
+  const second = await ok(moderator.request('POST', `/feeds/posts/${post.id}/comments`, { body: 'Me too' }));
+  t.deepEqual((await reader.request('GET', `/feeds/posts/${post.id}/comments`)).body.data.map((row: { id: string }) => row.id), [comment.id, second.id]);
+  const foreign = await reader.request('DELETE', `/feeds/comments/${second.id}`);
+  t.deepEqual([foreign.status, foreign.body], [403, { error: `Only its author or a moderator may delete comment ${second.id}` }]);
+  t.is((await moderator.request('DELETE', `/feeds/comments/${comment.id}`)).status, 200);
+  t.is((await moderator.request('DELETE', `/feeds/comments/${comment.id}`)).status, 404);
+  world.takeEvents();
+});
+
+test.serial('announcements: each member acknowledges once (one event); the author and admins see who has and who has not', async (t) => {
+  const open = await channel();
+  const announcement = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { title: 'Policy', body: 'Read me', requires_acknowledgement: true }));
+  const plain = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'Chat' }));
+  world.takeEvents();
+  const ack = await ok(moderator.request('PUT', `/feeds/posts/${announcement.id}/acknowledgement`));
+  t.like(ack, { post_id: announcement.id, member_id: moderator.id });
+  t.deepEqual(await ok(moderator.request('PUT', `/feeds/posts/${announcement.id}/acknowledgement`)), ack);
+  t.deepEqual(events(), [{ action: 'core.feeds.announcement.acknowledged', payload: { post_id: announcement.id, mrn: announcement.mrn, member_mrn: moderator.mrn } }]);
+  t.true((await moderator.request('GET', `/feeds/posts/${announcement.id}`)).body.data.acknowledged);
+  await refusals(t, moderator, 'acknowledgements', [
+    ['PUT', `/feeds/posts/${plain.id}/acknowledgement`, undefined, 409, `Post ${plain.id} does not ask for acknowledgement`],
+    ['GET', `/feeds/posts/${announcement.id}/acknowledgements`, undefined, 403, `Only the author of post ${announcement.id} and admins see who acknowledged it`],
+  ]);
+
+  const seen = await ok(reader.request('GET', `/feeds/posts/${announcement.id}/acknowledgements`));
+  t.deepEqual(seen.acknowledged, [{ member_id: moderator.id, name: moderator.name, acknowledged_at: ack.acknowledged_at }]);
+  const pending = seen.pending.map((member: { member_id: string }) => member.member_id);
+  t.true(pending.includes(world.owner.id) && pending.includes(reader.id));
+  t.false(pending.includes(moderator.id));
+  t.deepEqual((await ok(world.owner.request('GET', `/feeds/posts/${announcement.id}/acknowledgements`))).acknowledged.length, 1);
+});
+
+test.serial('pins expire; the timeline lists pinned posts first, then the rest newest first in keyset pages', async (t) => {
+  const own = await channel();
+  const made = [];
+  for (let i = 1; i <= 4; i += 1) {
+    made.push(await ok(world.owner.request('POST', `/feeds/channels/${own.id}/posts`, { body: `Post ${i}` })));
+    world.platform.clock.advance(1000);
+  }
+  const [first, second, third, fourth] = made;
+  const until = new Date(world.platform.clock.now().getTime() + 3_600_000).toISOString();
+  t.like(await ok(world.owner.request('PUT', `/feeds/posts/${first.id}/pin`, { until })), { pinned: true, pinned_until: until });
+  await refusals(t, world.owner, 'posts', [
+    ['PUT', `/feeds/posts/${second.id}/pin`, { until: '2001-01-01T00:00:00Z' }, 400, 'until: 2001-01-01T00:00:00.000Z is not in the future', 'until'],
+    ['GET', `/feeds/timeline?channel_id=${own.id}&after=nonsense`, undefined, 400, 'after: not a cursor this timeline gave', 'after'],
+  ]);
+  const denied = await reader.request('PUT', `/feeds/posts/${second.id}/pin`, {});
+  t.is(denied.status, 403);
+
+  const page1 = await ok(reader.request('GET', `/feeds/timeline?channel_id=${own.id}&limit=2`));
+  t.deepEqual(page1.posts.map((post: { id: string }) => post.id), [first.id, fourth.id, third.id]);
+  const page2 = await ok(reader.request('GET', `/feeds/timeline?channel_id=${own.id}&limit=2&after=${page1.next_cursor}`));
+  t.deepEqual(page2.posts.map((post: { id: string }) => post.id), [second.id]);
+  t.is(page2.next_cursor, null);
+
+  world.platform.clock.advance({ hours: 2 });
+  const expired = await ok(reader.request('GET', `/feeds/timeline?channel_id=${own.id}`));
+  t.deepEqual(expired.posts.map((post: { id: string; pinned: boolean }) => [post.id, post.pinned]), [[fourth.id, false], [third.id, false], [second.id, false], [first.id, false]]);
+  const before = world.platform.clock.now().getTime();
+  const defaulted = await ok(world.owner.request('PUT', `/feeds/posts/${second.id}/pin`, {}));
+  const pinnedFor = new Date(defaulted.pinned_until).getTime() - 7 * 86_400_000;
+  t.true(pinnedFor >= before && pinnedFor <= world.platform.clock.now().getTime(), 'pinned for the default 7 days');
+  t.like(await ok(world.owner.request('DELETE', `/feeds/posts/${second.id}/pin`)), { pinned: false, pinned_until: null });
+  world.takeEvents();
+});
+
+test('the permission matrix: every route refuses a member without its key with the exact 403 and lets a holder through', async (t) => {
+  const matrix = await world.workspace.permissionMatrix('feeds');
+  t.is(matrix.length, manifest.authorization.length);
+  checkMatrixRows(t, matrix);
+});

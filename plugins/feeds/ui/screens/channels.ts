@@ -1,0 +1,113 @@
+import { LitElement, appLink, css, errorText, html, kit, navigate, screenStyles, toast, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
+import { call, htmlOf, type Channel, type Post } from '../api.js';
+import './post-card.js';
+
+/** The form of a new channel: the bounds are the API's. */
+const CHANNEL_FORM: FormSchema = {
+  required: ['name', 'kind'],
+  properties: {
+    name: { type: 'string', title: 'Name', minLength: 1, maxLength: 200 },
+    kind: { type: 'string', title: 'Kind', enum: ['company', 'department', 'topic'] },
+    department_mrn: { type: 'string', title: 'Department', maxLength: 100, description: 'For a department channel: mrn:workers:department:{id}.' },
+    post_policy: { type: 'string', title: 'Who may post', enum: ['everyone', 'admins'] },
+  },
+};
+
+/** The composer: a title, the text, and whether members must acknowledge it. */
+const POST_FORM: FormSchema = {
+  required: ['body'],
+  properties: {
+    title: { type: 'string', title: 'Title', maxLength: 200 },
+    body: { type: 'string', title: 'Text', minLength: 1, maxLength: 40000, 'x-widget': 'textarea' },
+    requires_acknowledgement: { type: 'boolean', title: 'Members must acknowledge it' },
+  },
+};
+
+/** `/channels`: the channels, and a form to add one. */
+export class FeedsChannels extends LitElement {
+  static override styles = [screenStyles, css`section { margin-top: var(--wpk-space-5); }`];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void kit().bridge.title('Channels');
+  }
+
+  private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    const form = event.target as WpkSchemaForm;
+    const values = event.detail;
+    try {
+      const channel = await call<Channel>('POST', '/feeds/channels', { name: String(values.name ?? '').trim(), kind: values.kind, department_mrn: String(values.department_mrn ?? '').trim() || null, post_policy: values.post_policy || 'everyone' });
+      toast(`${channel.name} added`, 'success');
+      await navigate(`/channels/${channel.id}`);
+    } catch (error) {
+      form.fail(error);
+    }
+  }
+
+  protected override render() {
+    const columns: TableColumn<Channel>[] = [
+      { key: 'name', label: 'Channel', render: (channel) => appLink(`/channels/${channel.id}`, channel.name) },
+      { key: 'kind', label: 'Kind', render: (channel) => channel.kind },
+      { key: 'post_policy', label: 'Who may post', render: (channel) => (channel.post_policy === 'roles' ? channel.post_roles.join(', ') : channel.post_policy) },
+    ];
+    return html`<h1>Channels</h1>
+      <wpk-data-table caption="The workspace's channels" .source=${'/feeds/channels'} .columns=${columns} empty="No channel yet: add the first one below."></wpk-data-table>
+      <section aria-labelledby="add"><h2 id="add">Add a channel</h2>
+        <wpk-schema-form .schema=${CHANNEL_FORM} .value=${{ kind: 'topic', post_policy: 'everyone' }} submit-label="Add channel" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.add(event)}></wpk-schema-form>
+      </section>`;
+  }
+}
+
+/** `/channels/{id}`: a channel's posts, newest first, and the composer. */
+export class FeedsChannel extends LitElement {
+  static override properties = { channelId: { attribute: false }, posts: { state: true } };
+  static override styles = [screenStyles, css`section { margin-top: var(--wpk-space-5); }`];
+  declare channelId: string;
+  declare posts: Post[];
+
+  constructor() {
+    super();
+    this.channelId = '';
+    this.posts = [];
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void kit().bridge.title('Channel');
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const answer = await kit().client.request<{ data: Post[] }>('GET', `/feeds/channels/${this.channelId}/posts`, {});
+      this.posts = answer.data;
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  private async post(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    const form = event.target as WpkSchemaForm;
+    const values = event.detail;
+    try {
+      const post = await call<Post>('POST', `/feeds/channels/${this.channelId}/posts`, { title: String(values.title ?? '').trim() || null, body: htmlOf(String(values.body ?? '')), requires_acknowledgement: values.requires_acknowledgement === true });
+      toast('Published', 'success');
+      await navigate(`/posts/${post.id}`);
+    } catch (error) {
+      form.fail(error);
+    }
+  }
+
+  protected override render() {
+    return html`<h1>Channel</h1>
+      <section aria-labelledby="write"><h2 id="write">Write a post</h2>
+        <wpk-schema-form .schema=${POST_FORM} .value=${{ title: '', body: '', requires_acknowledgement: false }} submit-label="Publish" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.post(event)}></wpk-schema-form>
+      </section>
+      <section aria-labelledby="posts"><h2 id="posts">Posts</h2>
+        ${this.posts.length === 0 ? html`<p>No post yet.</p>` : this.posts.map((post) => html`<feeds-post-card .post=${post}></feeds-post-card>`)}
+      </section>`;
+  }
+}
+
+customElements.define('feeds-channels', FeedsChannels);
+customElements.define('feeds-channel', FeedsChannel);

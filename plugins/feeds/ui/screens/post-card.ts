@@ -1,0 +1,28 @@
+import { LitElement, appLink, css, html, nothing, screenStyles } from '@wpk/ui';
+import { textOf, type Post } from '../api.js';
+
+/** One post in a list: title, author, when, its text, its reactions and comment count, a link to it. */
+export class FeedsPostCard extends LitElement {
+  static override styles = [screenStyles, css`
+    article { border: 1px solid var(--wpk-color-border, #ccc); border-radius: var(--wpk-radius, 6px); padding: var(--wpk-space-3); margin-bottom: var(--wpk-space-3); }
+    .meta { color: var(--wpk-color-muted, #555); font-size: 0.875rem; }
+    .text { white-space: pre-wrap; }
+  `];
+
+  static override properties = { post: { attribute: false } };
+  declare post: Post;
+
+  protected override render() {
+    const post = this.post;
+    const reactions = post.reactions.map((reaction) => `${reaction.emoji} ${reaction.count}`).join('  ');
+    return html`<article aria-label=${post.title ?? 'Post'}>
+      ${post.pinned ? html`<p class="meta"><strong>Pinned</strong></p>` : nothing}
+      <h2>${appLink(`/posts/${post.id}`, post.title ?? 'Post')}</h2>
+      <p class="meta">${post.author_name ?? 'Someone'} · ${post.status}${post.requires_acknowledgement ? ' · announcement' : ''}${post.acknowledged ? ' · acknowledged' : ''}</p>
+      <p class="text">${textOf(post.body)}</p>
+      <p class="meta">${reactions}${reactions ? ' · ' : ''}${post.comment_count} comment${post.comment_count === 1 ? '' : 's'}</p>
+    </article>`;
+  }
+}
+
+customElements.define('feeds-post-card', FeedsPostCard);

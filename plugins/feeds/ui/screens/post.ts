@@ -1,0 +1,88 @@
+import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { call, htmlOf, textOf, type Comment, type Post } from '../api.js';
+
+const COMMENT_FORM: FormSchema = { required: ['body'], properties: { body: { type: 'string', title: 'Comment', minLength: 1, maxLength: 40000, 'x-widget': 'textarea' } } };
+
+/** The reactions the screen offers (any emoji works through the API). */
+const EMOJI = ['👍', '🎉', '❤️'];
+
+/** `/posts/{id}`: a post, its reactions, its acknowledgement and its comments. */
+export class FeedsPost extends LitElement {
+  static override properties = { postId: { attribute: false }, post: { state: true }, comments: { state: true } };
+  static override styles = [screenStyles, css`section { margin-top: var(--wpk-space-5); } .text { white-space: pre-wrap; } .reactions button { margin-right: var(--wpk-space-2); }`];
+  declare postId: string;
+  declare post: Post | null;
+  declare comments: Comment[];
+
+  constructor() {
+    super();
+    this.postId = '';
+    this.post = null;
+    this.comments = [];
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void kit().bridge.title('Post');
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.post = await call<Post>('GET', `/feeds/posts/${this.postId}`);
+      this.comments = (await kit().client.request<{ data: Comment[] }>('GET', `/feeds/posts/${this.postId}/comments?per_page=100`, {})).data;
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  private async act(method: 'PUT' | 'DELETE', path: string, done: string): Promise<void> {
+    try {
+      await call(method, path);
+      toast(done, 'success');
+      await this.load();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  private async comment(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    const form = event.target as WpkSchemaForm;
+    try {
+      await call('POST', `/feeds/posts/${this.postId}/comments`, { body: htmlOf(String(event.detail.body ?? '')) });
+      const field = form.renderRoot.querySelector<HTMLTextAreaElement>('[name="body"]');
+      if (field) field.value = '';
+      form.submitting = false;
+      toast('Comment added', 'success');
+      await this.load();
+    } catch (error) {
+      form.fail(error);
+    }
+  }
+
+  protected override render() {
+    const post = this.post;
+    if (!post) return html`<p>Loading…</p>`;
+    const mine = (emoji: string) => post.reactions.find((reaction) => reaction.emoji === emoji);
+    return html`<h1>${post.title ?? 'Post'}</h1>
+      <p>${post.author_name ?? 'Someone'} · ${post.status}${post.pinned ? ' · pinned' : ''}</p>
+      <p class="text">${textOf(post.body)}</p>
+      ${post.removed_reason ? html`<p><strong>Removed:</strong> ${post.removed_reason}</p>` : nothing}
+      ${post.status === 'published' ? html`<p class="reactions" aria-label="Reactions">${EMOJI.map((emoji) => {
+        const reaction = mine(emoji);
+        const path = `/feeds/posts/${post.id}/reactions/${encodeURIComponent(emoji)}`;
+        return html`<button type="button" aria-pressed=${reaction?.mine ? 'true' : 'false'} @click=${() => this.act(reaction?.mine ? 'DELETE' : 'PUT', path, 'Reaction saved')}>${emoji} ${reaction?.count ?? 0}</button>`;
+      })}</p>` : nothing}
+      ${post.requires_acknowledgement && post.status === 'published'
+        ? post.acknowledged
+          ? html`<p role="status">You acknowledged this announcement.</p>`
+          : html`<button type="button" @click=${() => this.act('PUT', `/feeds/posts/${post.id}/acknowledgement`, 'Acknowledged')}>Acknowledge</button>`
+        : nothing}
+      <section aria-labelledby="comments"><h2 id="comments">Comments (${this.comments.length})</h2>
+        <ul>${this.comments.map((comment) => html`<li><strong>${comment.author_name ?? 'Someone'}</strong>: ${textOf(comment.body)}</li>`)}</ul>
+        ${post.status === 'published' ? html`<wpk-schema-form .schema=${COMMENT_FORM} .value=${{ body: '' }} submit-label="Comment" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.comment(event)}></wpk-schema-form>` : nothing}
+      </section>`;
+  }
+}
+
+customElements.define('feeds-post', FeedsPost);
