@@ -64,7 +64,7 @@ test('the context holds the app, the caller, its own models and nothing that rea
   const context = body(await call('GET', '/notes/context', acme.owner.headers()));
   t.deepEqual(context.context, ['app', 'claims', 'db', 'events', 'key', 'live', 'lock', 'log', 'mail', 'member', 'members', 'now', 'page', 'permissions', 'respond', 'search', 'secrets', 'settings', 'signaling', 'storage', 'transaction', 'workspace']);
   t.deepEqual(context.db, ['notes']);
-  t.deepEqual(context.model, ['count', 'create', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
+  t.deepEqual(context.model, ['count', 'create', 'descendants', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);
   // ctx.db's models are its only accessors, and they are the same functions in every request.
   t.deepEqual(context.accessors.names, ['ctx.db.notes']);
