@@ -5,6 +5,7 @@ import { conflictOnDuplicate, likePattern, newId } from './queries.js';
 test('likePattern matches the text literally, anywhere or as a prefix', (t) => {
   t.is(likePattern('50%_off\\'), '%50\\%\\_off\\\\%');
   t.is(likePattern('ACME-4', 'prefix'), 'ACME-4%');
+  t.is(likePattern('50%_off\\', 'exact'), '50\\%\\_off\\\\');
 });
 
 test('conflictOnDuplicate turns a unique violation into a 409 and rethrows anything else', async (t) => {

@@ -3,10 +3,11 @@ import { ConflictError } from '../errors.js';
 
 /**
  * An ILIKE pattern that matches `text` literally (`%`, `_` and `\` escaped): anywhere in the
- * value by default, or at its start with `'prefix'`.
+ * value by default, at its start with `'prefix'`, or the whole value (ignoring case) with `'exact'`.
  */
-export function likePattern(text: string, position: 'anywhere' | 'prefix' = 'anywhere'): string {
+export function likePattern(text: string, position: 'anywhere' | 'prefix' | 'exact' = 'anywhere'): string {
   const escaped = text.replace(/[\\%_]/g, (character) => `\\${character}`);
+  if (position === 'exact') return escaped;
   return position === 'prefix' ? `${escaped}%` : `%${escaped}%`;
 }
 

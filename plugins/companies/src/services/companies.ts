@@ -1,4 +1,4 @@
-import { ConflictError, InvalidError, isUuid, memberIdFromMrn, Op } from '@wpk/sdk';
+import { ConflictError, InvalidError, isUuid, likePattern, memberIdFromMrn, Op } from '@wpk/sdk';
 import { resource, type CompaniesContext } from '../kit.js';
 import type { Company, CompanyAddress, CompanySize } from '../models/index.js';
 import { companyDocument, displayFields } from './present.js';
@@ -99,7 +99,7 @@ export interface ListFilters {
 /** One page of the workspace's companies by name, then id. A filter naming no member's MRN matches nothing. */
 export async function listCompanies(ctx: CompaniesContext, filters: ListFilters) {
   const where: Record<string | symbol, unknown> = {};
-  if (filters.industry) where.industry = { [Op.iLike]: filters.industry.replace(/[\\%_]/g, (c) => `\\${c}`) };
+  if (filters.industry) where.industry = { [Op.iLike]: likePattern(filters.industry, 'exact') };
   if (filters.size) where.size = filters.size;
   if (filters.domain) where.domain = normaliseDomain(filters.domain);
   if (filters.owner_mrn) {

@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, InvalidError, Op } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, InvalidError, likePattern, Op } from '@wpk/sdk';
 import { resource, type FeedsContext } from '../kit.js';
 import type { Channel, ChannelKind, PlatformRole, PostPolicy } from '../models/index.js';
 
@@ -38,7 +38,7 @@ function settle(next: Required<ChannelInput>): Required<ChannelInput> {
 /** Refuses a name another channel has (ignoring case), under a lock on the name. */
 async function assertNameFree(ctx: FeedsContext, name: string, exceptId: string | null): Promise<void> {
   await ctx.lock(`channels:${name.toLowerCase()}`);
-  const rows = await ctx.db.channels.findAll({ where: { name: { [Op.iLike]: name.replace(/[\\%_]/g, (c) => `\\${c}`) }, ...(exceptId ? { id: { [Op.ne]: exceptId } } : {}) } });
+  const rows = await ctx.db.channels.findAll({ where: { name: { [Op.iLike]: likePattern(name, 'exact') }, ...(exceptId ? { id: { [Op.ne]: exceptId } } : {}) } });
   const clash = rows.find((row) => row.name.toLowerCase() === name.toLowerCase());
   if (clash) throw new ConflictError(`Channel ${clash.id} is already named ${clash.name}`);
 }

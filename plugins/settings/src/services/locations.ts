@@ -1,4 +1,4 @@
-import { ConflictError, Op } from '@wpk/sdk';
+import { ConflictError, likePattern, Op } from '@wpk/sdk';
 import { resource, type SettingsContext } from '../kit.js';
 import type { Location, LocationAddress } from '../models/index.js';
 import { locationDocument, locationMrn, locationPayload } from './present.js';
@@ -34,7 +34,7 @@ function cleanAddress(address: LocationAddress | null | undefined): LocationAddr
 /** Refuses a name another location of the workspace has (ignoring case), under a lock on the name. */
 export async function assertNameFree(ctx: SettingsContext, model: 'locations' | 'calendars', label: string, name: string, exceptId: string | null): Promise<void> {
   await ctx.lock(`${model}:${name.toLowerCase()}`);
-  const rows = await ctx.db[model].findAll({ where: { name: { [Op.iLike]: name.replace(/[\\%_]/g, (c) => `\\${c}`) }, ...(exceptId ? { id: { [Op.ne]: exceptId } } : {}) } });
+  const rows = await ctx.db[model].findAll({ where: { name: { [Op.iLike]: likePattern(name, 'exact') }, ...(exceptId ? { id: { [Op.ne]: exceptId } } : {}) } });
   const clash = rows.find((row) => row.name.toLowerCase() === name.toLowerCase());
   if (clash) throw new ConflictError(`${label} ${clash.id} is already named ${clash.name}`);
 }

@@ -14,7 +14,7 @@ async function requireTopic(ctx: TasksContext, boardId: string, topicId: string)
 
 /** Refuses a name another topic of the board already has (names compare case-insensitively). */
 async function assertNameFree(ctx: TasksContext, boardId: string, name: string, exceptId: string | null): Promise<void> {
-  const clash = await ctx.db.topics.findOne({ where: { board_id: boardId, name: { [Op.iLike]: name.replace(/[\\%_]/g, (c) => `\\${c}`) }, ...(exceptId ? { id: { [Op.ne]: exceptId } } : {}) } });
+  const clash = await ctx.db.topics.findOne({ where: { board_id: boardId, name: { [Op.iLike]: likePattern(name, 'exact') }, ...(exceptId ? { id: { [Op.ne]: exceptId } } : {}) } });
   if (clash) throw new ConflictError(`Board ${boardId} already has a topic named ${clash.name}`);
 }
 

@@ -30,7 +30,7 @@ export function requireWorker(ctx: WorkersBaseContext, workerId: string, lock?: 
 }
 
 /** A condition matching a work e-mail case-insensitively and literally (no wildcard in it counts). */
-export const emailIs = (email: string): Record<symbol, string> => ({ [Op.iLike]: likePattern(email, 'prefix').slice(0, -1) });
+export const emailIs = (email: string): Record<symbol, string> => ({ [Op.iLike]: likePattern(email, 'exact') });
 
 /** Today by the platform's clock, as `YYYY-MM-DD` (UTC). */
 export const today = (ctx: WorkersBaseContext): string => ctx.now().toISOString().slice(0, 10);
