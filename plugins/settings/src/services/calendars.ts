@@ -1,5 +1,5 @@
 import { ConflictError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
-import Holidays from 'date-holidays';
+import type HolidaysCatalog from 'date-holidays';
 import { resource, type SettingsContext } from '../kit.js';
 import type { Calendar, Holiday } from '../models/index.js';
 import { assertNameFree } from './locations.js';
@@ -42,13 +42,19 @@ export const holidays = resource({
   },
 });
 
-const catalog = new Holidays();
+/**
+ * date-holidays, loaded on the first request that needs it: its data takes ~150 ms to load, which
+ * every server start would otherwise pay for a route that is rarely called.
+ */
+let holidaysModule: Promise<typeof HolidaysCatalog> | undefined;
+const loadHolidays = () => (holidaysModule ??= import('date-holidays').then((module) => module.default));
 
 /**
  * A date-holidays region: a country (`DE`) or a country and a subdivision (`DE-BY`, `US-CA`) as
  * ISO 3166 names them, in upper case; 400 naming `field` when date-holidays does not know it.
  */
-export function holidayRegion(region: string, field = 'region'): string {
+export async function holidayRegion(region: string, field = 'region'): Promise<string> {
+  const catalog = new (await loadHolidays())();
   const [country, state, ...rest] = region.toUpperCase().split('-');
   const known = rest.length === 0 && country in (catalog.getCountries() ?? {}) && (state === undefined || state in (catalog.getStates(country) ?? {}));
   if (!known) throw new InvalidError(`${field}: ${region} is not a region date-holidays knows (a country such as DE, or a country and a subdivision such as DE-BY)`, { field });
@@ -68,7 +74,7 @@ export function listCalendars(ctx: SettingsContext, q?: string) {
 
 /** Creates a working calendar (Monday to Friday, 8 hours, when not given). Emits `calendar.created`. */
 export async function createCalendar(ctx: SettingsContext, input: CalendarInput & { name: string }): Promise<Calendar> {
-  const region = input.region ? holidayRegion(input.region) : null;
+  const region = input.region ? await holidayRegion(input.region) : null;
   await assertNameFree(ctx, 'calendars', 'Calendar', input.name, null);
   return calendars.create(ctx, { name: input.name, working_days: workingDays(input.working_days ?? [1, 2, 3, 4, 5]), hours_per_day: input.hours_per_day ?? 8, region });
 }
@@ -80,7 +86,7 @@ export async function updateCalendar(ctx: SettingsContext, calendarId: string, i
     name: input.name ?? calendar.name,
     working_days: input.working_days === undefined ? calendar.working_days : workingDays(input.working_days),
     hours_per_day: input.hours_per_day ?? calendar.hours_per_day,
-    region: input.region === undefined ? calendar.region : input.region ? holidayRegion(input.region) : null,
+    region: input.region === undefined ? calendar.region : input.region ? await holidayRegion(input.region) : null,
   };
   if (next.name !== calendar.name) await assertNameFree(ctx, 'calendars', 'Calendar', next.name, calendar.id);
   return (await calendars.patch(ctx, calendar, next)).row;
@@ -124,14 +130,15 @@ export async function deleteHoliday(ctx: SettingsContext, calendarId: string, ho
  * Imports the public holidays of `region` in `year` from date-holidays' offline data into the
  * calendar. A holiday the calendar already has that day under that name is left as it is, so a
  * second import of the same region and year adds nothing; each holiday added emits its own
- * `holiday.created` (decision record "settings-holiday-import-events").
+ * `holiday.created` (decision record 0212).
  */
 export async function importHolidays(ctx: SettingsContext, calendarId: string, input: { region: string; year: number }) {
-  const region = holidayRegion(input.region);
+  const region = await holidayRegion(input.region);
   const latest = ctx.now().getUTCFullYear() + ctx.settings.holiday_import_years_ahead;
   if (input.year > latest) throw new InvalidError(`year: holidays can be imported up to ${latest} (the setting holiday_import_years_ahead)`, { field: 'year' });
   await calendars.require(ctx, calendarId, { lock: 'update' });
   const [country, state] = region.split('-');
+  const Holidays = await loadHolidays();
   const source = state ? new Holidays(country, state, { types: ['public'] }) : new Holidays(country, { types: ['public'] });
   const found = source.getHolidays(input.year).filter((holiday) => holiday.type === 'public');
   const have = await ctx.db.holidays.findAll({ where: { calendar_id: calendarId, date: rangeOf(input.year) } });
