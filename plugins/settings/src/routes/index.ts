@@ -1,5 +1,5 @@
 import { Joi, type JoiObjectSchema } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { routeFamily } from '../kit.js';
 import { DATE_FORMATS, NOTIFICATION_CHANNELS, WEEK_DAYS } from '../models/index.js';
 import { calendars, createCalendar, createHoliday, deleteCalendar, deleteHoliday, importHolidays, listCalendars, listHolidays, updateCalendar } from '../services/calendars.js';
 import { createLocation, deleteLocation, listLocations, locations, updateLocation } from '../services/locations.js';
@@ -28,242 +28,148 @@ const calendarFields = {
 const locationParams = Joi.idParams('location_id');
 const calendarParams = Joi.idParams('calendar_id');
 
+const organization = routeFamily('/settings/organization', { record: ORGANIZATION, links: () => ({ self: '/settings/organization' }) });
+const locationFamily = routeFamily('/settings/locations', { record: LOCATION, present: presentLocation, links: (location) => ({ self: `/settings/locations/${location.id}` }) });
+const location = locationFamily.at('/{location_id}', { params: locationParams });
+const calendarFamily = routeFamily('/settings/calendars', { record: CALENDAR, present: presentCalendar, links: (calendar) => ({ self: `/settings/calendars/${calendar.id}` }) });
+const calendar = calendarFamily.at('/{calendar_id}', { params: calendarParams });
+const holidays = calendar.at('/holidays', { record: HOLIDAY, present: presentHoliday });
+const preferences = routeFamily('/settings/preferences', { record: PREFERENCES, links: () => ({ self: '/settings/preferences' }) });
+
 /** The organisation profile. */
 const organizationRoutes = [
-  route({
-    method: 'GET',
-    path: '/settings/organization',
+  organization.get({
     chain: ['settings.organizations.read'],
-    answers: { single: ORGANIZATION },
     description: "Reads the organisation profile (the defaults while nobody set it)",
-    async handler(_request, ctx) {
-      return ctx.respond.single(presentOrganization(ctx, await readOrganization(ctx)), { self: '/settings/organization' });
-    },
+    run: async (_request, ctx) => presentOrganization(ctx, await readOrganization(ctx)),
   }),
-  route({
-    method: 'PUT',
-    path: '/settings/organization',
+  organization.put({
     chain: ['settings.organizations.edit'],
-    answers: { single: ORGANIZATION },
     description: 'Sets the given fields of the organisation profile; emits organization.updated with the whole profile',
-    validate: {
-      payload: Joi.object({
-        legal_name: name(),
-        logo_key: Joi.string().trim().max(500).allow('', null),
-        base_currency: Joi.string().trim().length(3),
-        timezone: timezone(),
-        locale: Joi.string().trim().min(1).max(35),
-        week_start: Joi.string().valid(...WEEK_DAYS),
-        fiscal_year_start_month: Joi.number().integer().min(1).max(12),
-      }),
-    },
-    async handler(request, ctx) {
-      return ctx.respond.single(await updateOrganization(ctx, request.payload), { self: '/settings/organization' });
-    },
+    payload: Joi.object({
+      legal_name: name(),
+      logo_key: Joi.string().trim().max(500).allow('', null),
+      base_currency: Joi.string().trim().length(3),
+      timezone: timezone(),
+      locale: Joi.string().trim().min(1).max(35),
+      week_start: Joi.string().valid(...WEEK_DAYS),
+      fiscal_year_start_month: Joi.number().integer().min(1).max(12),
+    }),
+    run: (request, ctx) => updateOrganization(ctx, request.payload),
   }),
 ];
 
 /** Locations. */
 const locationRoutes = [
-  route({
-    method: 'GET',
-    path: '/settings/locations',
+  locationFamily.list({
     chain: ['settings.locations.read'],
-    answers: { collection: LOCATION },
     description: 'Lists locations by name; q matches the name',
-    validate: { query: listQuery },
-    async handler(request, ctx) {
-      const { rows, count } = await listLocations(ctx, request.query.q as string | undefined);
-      return ctx.respond.collection(rows.map(presentLocation), count);
-    },
+    query: listQuery,
+    run: (request, ctx) => listLocations(ctx, request.query.q as string | undefined),
   }),
-  route({
-    method: 'POST',
-    path: '/settings/locations',
+  locationFamily.post({
     chain: ['settings.locations.create'],
-    answers: { single: LOCATION },
     description: 'Creates a location (name unique in the workspace)',
-    validate: { payload: Joi.object({ name: name().required(), address: address().allow(null), timezone: timezone().required() }) },
-    async handler(request, ctx) {
-      const location = await createLocation(ctx, request.payload);
-      return ctx.respond.single(presentLocation(location), { self: `/settings/locations/${location.id}` });
-    },
+    payload: Joi.object({ name: name().required(), address: address().allow(null), timezone: timezone().required() }),
+    run: (request, ctx) => createLocation(ctx, request.payload),
   }),
-  route({
-    method: 'GET',
-    path: '/settings/locations/{location_id}',
+  location.get({
     chain: ['settings.locations.read'],
-    answers: { single: LOCATION },
     description: 'Reads a location',
-    validate: { params: locationParams },
-    async handler(request, ctx) {
-      const location = await locations.require(ctx, request.params.location_id);
-      return ctx.respond.single(presentLocation(location), { self: `/settings/locations/${location.id}` });
-    },
+    run: (request, ctx) => locations.require(ctx, request.params.location_id),
   }),
-  route({
-    method: 'PATCH',
-    path: '/settings/locations/{location_id}',
+  location.patch({
     chain: ['settings.locations.edit'],
-    answers: { single: LOCATION },
     description: 'Changes the given fields of a location',
-    validate: { params: locationParams, payload: Joi.object({ name: name(), address: address().allow(null), timezone: timezone() }) },
-    async handler(request, ctx) {
-      const location = await updateLocation(ctx, request.params.location_id, request.payload);
-      return ctx.respond.single(presentLocation(location), { self: `/settings/locations/${location.id}` });
-    },
+    payload: Joi.object({ name: name(), address: address().allow(null), timezone: timezone() }),
+    run: (request, ctx) => updateLocation(ctx, request.params.location_id, request.payload),
   }),
-  route({
-    method: 'DELETE',
-    path: '/settings/locations/{location_id}',
+  location.delete({
     chain: ['settings.locations.delete'],
     answers: { single: DELETED },
     description: 'Deletes a location',
-    validate: { params: locationParams },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteLocation(ctx, request.params.location_id));
-    },
+    run: (request, ctx) => deleteLocation(ctx, request.params.location_id),
   }),
 ];
 
 /** Working calendars and their holidays. */
 const calendarRoutes = [
-  route({
-    method: 'GET',
-    path: '/settings/calendars',
+  calendarFamily.list({
     chain: ['settings.calendars.read'],
-    answers: { collection: CALENDAR },
     description: 'Lists working calendars by name; q matches the name',
-    validate: { query: listQuery },
-    async handler(request, ctx) {
-      const { rows, count } = await listCalendars(ctx, request.query.q as string | undefined);
-      return ctx.respond.collection(rows.map(presentCalendar), count);
-    },
+    query: listQuery,
+    run: (request, ctx) => listCalendars(ctx, request.query.q as string | undefined),
   }),
-  route({
-    method: 'POST',
-    path: '/settings/calendars',
+  calendarFamily.post({
     chain: ['settings.calendars.create'],
-    answers: { single: CALENDAR },
     description: 'Creates a working calendar (Monday to Friday, 8 hours a day unless given)',
-    validate: { payload: Joi.object({ ...calendarFields, name: name().required() }) },
-    async handler(request, ctx) {
-      const calendar = await createCalendar(ctx, request.payload);
-      return ctx.respond.single(presentCalendar(calendar), { self: `/settings/calendars/${calendar.id}` });
-    },
+    payload: Joi.object({ ...calendarFields, name: name().required() }),
+    run: (request, ctx) => createCalendar(ctx, request.payload),
   }),
-  route({
-    method: 'GET',
-    path: '/settings/calendars/{calendar_id}',
+  calendar.get({
     chain: ['settings.calendars.read'],
-    answers: { single: CALENDAR },
     description: 'Reads a working calendar',
-    validate: { params: calendarParams },
-    async handler(request, ctx) {
-      const calendar = await calendars.require(ctx, request.params.calendar_id);
-      return ctx.respond.single(presentCalendar(calendar), { self: `/settings/calendars/${calendar.id}` });
-    },
+    run: (request, ctx) => calendars.require(ctx, request.params.calendar_id),
   }),
-  route({
-    method: 'PATCH',
-    path: '/settings/calendars/{calendar_id}',
+  calendar.patch({
     chain: ['settings.calendars.edit'],
-    answers: { single: CALENDAR },
     description: 'Changes the given fields of a working calendar',
-    validate: { params: calendarParams, payload: Joi.object(calendarFields) },
-    async handler(request, ctx) {
-      const calendar = await updateCalendar(ctx, request.params.calendar_id, request.payload);
-      return ctx.respond.single(presentCalendar(calendar), { self: `/settings/calendars/${calendar.id}` });
-    },
+    payload: Joi.object(calendarFields),
+    run: (request, ctx) => updateCalendar(ctx, request.params.calendar_id, request.payload),
   }),
-  route({
-    method: 'DELETE',
-    path: '/settings/calendars/{calendar_id}',
+  calendar.delete({
     chain: ['settings.calendars.delete'],
     answers: { single: DELETED },
     description: 'Deletes a working calendar and its holidays',
-    validate: { params: calendarParams },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteCalendar(ctx, request.params.calendar_id));
-    },
+    run: (request, ctx) => deleteCalendar(ctx, request.params.calendar_id),
   }),
-  route({
-    method: 'GET',
-    path: '/settings/calendars/{calendar_id}/holidays',
+  holidays.list({
     chain: ['settings.calendars.read'],
-    answers: { collection: HOLIDAY },
     description: "Lists a calendar's holidays by date; year= keeps one year",
-    validate: { params: calendarParams, query: Joi.object({ year: Joi.number().integer().min(1900).max(2200), page: Joi.any(), per_page: Joi.any() }) },
-    async handler(request, ctx) {
-      const { rows, count } = await listHolidays(ctx, request.params.calendar_id, request.query.year as number | undefined);
-      return ctx.respond.collection(rows.map(presentHoliday), count);
-    },
+    query: Joi.object({ year: Joi.number().integer().min(1900).max(2200), page: Joi.any(), per_page: Joi.any() }),
+    run: (request, ctx) => listHolidays(ctx, request.params.calendar_id, request.query.year as number | undefined),
   }),
-  route({
-    method: 'POST',
-    path: '/settings/calendars/{calendar_id}/holidays',
+  holidays.post({
     chain: ['settings.calendars.edit'],
-    answers: { single: HOLIDAY },
     description: 'Adds a holiday to a calendar',
-    validate: { params: calendarParams, payload: Joi.object({ date: Joi.calendarDate().required(), name: name().required() }) },
-    async handler(request, ctx) {
-      return ctx.respond.single(presentHoliday(await createHoliday(ctx, request.params.calendar_id, request.payload)));
-    },
+    payload: Joi.object({ date: Joi.calendarDate().required(), name: name().required() }),
+    run: (request, ctx) => createHoliday(ctx, request.params.calendar_id, request.payload),
   }),
-  route({
-    method: 'DELETE',
-    path: '/settings/calendars/{calendar_id}/holidays/{holiday_id}',
+  holidays.at('/{holiday_id}', { params: Joi.idParams('calendar_id', 'holiday_id') }).delete({
     chain: ['settings.calendars.edit'],
     answers: { single: DELETED },
     description: 'Removes a holiday from a calendar',
-    validate: { params: Joi.idParams('calendar_id', 'holiday_id') },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteHoliday(ctx, request.params.calendar_id, request.params.holiday_id));
-    },
+    run: (request, ctx) => deleteHoliday(ctx, request.params.calendar_id, request.params.holiday_id),
   }),
-  route({
-    method: 'POST',
-    path: '/settings/calendars/{calendar_id}/holidays/import',
+  holidays.at('/import').post({
     chain: ['settings.calendars.edit'],
     answers: { single: HOLIDAY_IMPORT },
     description: 'Imports the public holidays of a region and year from date-holidays; a re-import adds nothing',
-    validate: { params: calendarParams, payload: Joi.object({ region: Joi.string().trim().min(2).max(20).required(), year: Joi.number().integer().min(1900).max(2200).required() }) },
-    async handler(request, ctx) {
+    payload: Joi.object({ region: Joi.string().trim().min(2).max(20).required(), year: Joi.number().integer().min(1900).max(2200).required() }),
+    async run(request, ctx) {
       const result = await importHolidays(ctx, request.params.calendar_id, request.payload);
-      return ctx.respond.single({ ...result, created: result.created.map(presentHoliday) });
+      return { ...result, created: result.created.map(presentHoliday) };
     },
   }),
 ];
 
 /** The calling member's preferences. */
 const preferenceRoutes = [
-  route({
-    method: 'GET',
-    path: '/settings/preferences',
+  preferences.get({
     chain: ['settings.preferences.read'],
-    answers: { single: PREFERENCES },
     description: "Reads the calling member's preferences (the defaults until they save)",
-    async handler(_request, ctx) {
-      return ctx.respond.single(await readPreferences(ctx), { self: '/settings/preferences' });
-    },
+    run: (_request, ctx) => readPreferences(ctx),
   }),
-  route({
-    method: 'PUT',
-    path: '/settings/preferences',
+  preferences.put({
     chain: ['settings.preferences.edit'],
-    answers: { single: PREFERENCES },
     description: "Sets the given preferences of the calling member; emits preferences.updated",
-    validate: {
-      payload: Joi.object({
-        language: Joi.string().trim().min(1).max(35),
-        timezone: timezone().allow(null),
-        date_format: Joi.string().valid(...DATE_FORMATS),
-        notification_channels: Joi.array().items(Joi.string().valid(...NOTIFICATION_CHANNELS)).max(NOTIFICATION_CHANNELS.length),
-      }),
-    },
-    async handler(request, ctx) {
-      return ctx.respond.single(await updatePreferences(ctx, request.payload), { self: '/settings/preferences' });
-    },
+    payload: Joi.object({
+      language: Joi.string().trim().min(1).max(35),
+      timezone: timezone().allow(null),
+      date_format: Joi.string().valid(...DATE_FORMATS),
+      notification_channels: Joi.array().items(Joi.string().valid(...NOTIFICATION_CHANNELS)).max(NOTIFICATION_CHANNELS.length),
+    }),
+    run: (request, ctx) => updatePreferences(ctx, request.payload),
   }),
 ];
 

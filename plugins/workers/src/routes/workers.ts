@@ -1,6 +1,6 @@
 import { Joi, MEMBER_REFERENCE_META } from '@wpk/sdk';
-import { route } from '../kit.js';
-import { EMPLOYMENT_TYPES, WORKER_STATUSES } from '../models/index.js';
+import { route, routeFamily } from '../kit.js';
+import { EMPLOYMENT_TYPES, WORKER_STATUSES, type Worker } from '../models/index.js';
 import { exportWorkers, importWorkers } from '../services/csv.js';
 import { orgChart, reportsOf } from '../services/org.js';
 import { presentHistory, presentWorker } from '../services/present.js';
@@ -31,32 +31,22 @@ const fields = {
 /** Whether the caller sees private fields. */
 const seesPrivate = (ctx: { permissions: { has(key: string): boolean } }) => ctx.permissions.has('workers.private_fields.read');
 
+const workers = routeFamily('/workers', { record: WORKER, present: (worker: Worker, ctx) => presentWorker(worker, seesPrivate(ctx)), links: (worker) => ({ self: `/workers/${worker.id}` }) });
+const worker = workers.at('/{worker_id}', { params });
+
 /** Workers: list, create, read, update, delete, lifecycle, history, reports and the org chart. */
 export const workerRoutes = [
-  route({
-    method: 'GET',
-    path: '/workers',
+  workers.list({
     chain: ['workers.workers.read'],
-    answers: { collection: WORKER },
     description: 'Lists workers by name; q matches name, work e-mail or title; filters by department, manager and status',
-    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow(''), department_id: Joi.id(), manager_id: Joi.id(), status: Joi.string().valid(...WORKER_STATUSES) }) },
-    async handler(request, ctx) {
-      const { rows, count } = await listWorkers(ctx, request.query);
-      const withPrivate = seesPrivate(ctx);
-      return ctx.respond.collection(rows.map((row) => presentWorker(row, withPrivate)), count);
-    },
+    query: Joi.listQuery({ q: Joi.string().max(200).allow(''), department_id: Joi.id(), manager_id: Joi.id(), status: Joi.string().valid(...WORKER_STATUSES) }),
+    run: (request, ctx) => listWorkers(ctx, request.query),
   }),
-  route({
-    method: 'POST',
-    path: '/workers',
+  workers.post({
     chain: ['workers.workers.create'],
-    answers: { single: WORKER },
     description: 'Adds a worker in onboarding, linked to the member with the same e-mail unless member_id says otherwise',
-    validate: { payload: Joi.object({ ...fields, name: fields.name.required(), work_email: fields.work_email.required() }) },
-    async handler(request, ctx) {
-      const worker = await createWorker(ctx, request.payload);
-      return ctx.respond.single(presentWorker(worker, seesPrivate(ctx)), { self: `/workers/${worker.id}` });
-    },
+    payload: Joi.object({ ...fields, name: fields.name.required(), work_email: fields.work_email.required() }),
+    run: (request, ctx) => createWorker(ctx, request.payload),
   }),
   route({
     method: 'GET',
@@ -90,60 +80,33 @@ export const workerRoutes = [
       return ctx.respond.single(await orgChart(ctx, request.query.root_id as string | undefined));
     },
   }),
-  route({
-    method: 'GET',
-    path: '/workers/{worker_id}',
+  worker.get({
     chain: ['workers.workers.read'],
-    answers: { single: WORKER },
     description: 'Reads a worker (private fields only with workers.private_fields.read)',
-    validate: { params },
-    async handler(request, ctx) {
-      const worker = await requireWorker(ctx, request.params.worker_id);
-      return ctx.respond.single(presentWorker(worker, seesPrivate(ctx)), { self: `/workers/${worker.id}` });
-    },
+    run: (request, ctx) => requireWorker(ctx, request.params.worker_id),
   }),
-  route({
-    method: 'PATCH',
-    path: '/workers/{worker_id}',
+  worker.patch({
     chain: ['workers.workers.edit'],
-    answers: { single: WORKER },
     description: 'Updates the given fields of a worker; title, department and manager changes are dated by effective_on (past or future)',
-    validate: { params, payload: Joi.object({ ...fields, title: Joi.string().trim().max(200).allow(''), effective_on: Joi.calendarDate() }) },
-    async handler(request, ctx) {
-      const worker = await updateWorker(ctx, request.params.worker_id, request.payload);
-      return ctx.respond.single(presentWorker(worker, seesPrivate(ctx)), { self: `/workers/${worker.id}` });
-    },
+    payload: Joi.object({ ...fields, title: Joi.string().trim().max(200).allow(''), effective_on: Joi.calendarDate() }),
+    run: (request, ctx) => updateWorker(ctx, request.params.worker_id, request.payload),
   }),
-  route({
-    method: 'DELETE',
-    path: '/workers/{worker_id}',
+  worker.delete({
     chain: ['workers.workers.delete'],
     answers: { single: DELETED_WORKER },
     description: 'Deletes a worker who manages no one and heads no department',
-    validate: { params },
-    async handler(request, ctx) {
-      return ctx.respond.single(await deleteWorker(ctx, request.params.worker_id));
-    },
+    run: (request, ctx) => deleteWorker(ctx, request.params.worker_id),
   }),
-  route({
-    method: 'PATCH',
-    path: '/workers/{worker_id}/status',
+  worker.at('/status').patch({
     chain: ['workers.workers.edit'],
-    answers: { single: WORKER },
     description: 'Moves a worker along onboarding → active → offboarding → terminated (terminated → onboarding: a rehire)',
-    validate: { params, payload: Joi.object({ status: Joi.string().valid(...WORKER_STATUSES).required() }) },
-    async handler(request, ctx) {
-      const worker = await changeStatus(ctx, request.params.worker_id, request.payload.status);
-      return ctx.respond.single(presentWorker(worker, seesPrivate(ctx)), { self: `/workers/${worker.id}` });
-    },
+    payload: Joi.object({ status: Joi.string().valid(...WORKER_STATUSES).required() }),
+    run: (request, ctx) => changeStatus(ctx, request.params.worker_id, request.payload.status),
   }),
-  route({
-    method: 'GET',
-    path: '/workers/{worker_id}/history',
+  worker.at('/history', { record: HISTORY_ROW }).list({
     chain: ['workers.workers.read'],
-    answers: { collection: HISTORY_ROW },
     description: "The worker's effective-dated titles, departments and managers, oldest first",
-    validate: { params, query: Joi.listQuery() },
+    query: Joi.listQuery(),
     async handler(request, ctx) {
       const worker = await requireWorker(ctx, request.params.worker_id);
       const history = await historyOf(ctx, worker.id);
@@ -152,16 +115,14 @@ export const workerRoutes = [
       return ctx.respond.collection(page.map((row) => presentHistory(row, row.id === current?.id)), history.length);
     },
   }),
-  route({
-    method: 'GET',
-    path: '/workers/{worker_id}/reports',
+  worker.at('/reports').get({
     chain: ['workers.workers.read'],
     answers: { single: REPORTS },
     description: "The worker's reports, direct (depth=1) or to any depth (depth=all, the default)",
-    validate: { params, query: Joi.object({ depth: Joi.alternatives(Joi.number().integer().min(1).max(100), Joi.string().valid('all')) }) },
-    async handler(request, ctx) {
+    query: Joi.object({ depth: Joi.alternatives(Joi.number().integer().min(1).max(100), Joi.string().valid('all')) }),
+    run(request, ctx) {
       const depth = request.query.depth;
-      return ctx.respond.single(await reportsOf(ctx, request.params.worker_id, typeof depth === 'number' ? depth : undefined));
+      return reportsOf(ctx, request.params.worker_id, typeof depth === 'number' ? depth : undefined);
     },
   }),
 ];
