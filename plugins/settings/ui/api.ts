@@ -1,4 +1,4 @@
-import { errorText, kit, type FormSchema, type components } from '@wpk/ui';
+import { errorText, type FormSchema, type components } from '@wpk/ui';
 
 export type Organization = components['schemas']['SettingsOrganization'];
 export type Location = components['schemas']['SettingsLocation'];
@@ -6,12 +6,6 @@ export type Calendar = components['schemas']['SettingsCalendar'];
 export type Holiday = components['schemas']['SettingsHoliday'];
 export type HolidayImport = components['schemas']['SettingsHolidayImport'];
 export type Preferences = components['schemas']['SettingsPreferences'];
-
-/** Calls one of the app's routes and answers the record of its `{data}`. */
-export async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const answer = await kit().client.request<{ data: T }>(method, path, body === undefined ? {} : { body });
-  return answer.data;
-}
 
 /** The weekdays as the API numbers them (ISO: 1 = Monday). */
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;

@@ -1,5 +1,5 @@
 import { LitElement, appLink, css, errorText, html, kit, navigate, screenStyles, toast, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
-import { call, htmlOf, type Channel, type Post } from '../api.js';
+import { htmlOf, type Channel, type Post } from '../api.js';
 import './post-card.js';
 
 /** The form of a new channel: the bounds are the API's. */
@@ -36,7 +36,7 @@ export class FeedsChannels extends LitElement {
     const form = event.target as WpkSchemaForm;
     const values = event.detail;
     try {
-      const channel = await call<Channel>('POST', '/feeds/channels', { name: String(values.name ?? '').trim(), kind: values.kind, department_mrn: String(values.department_mrn ?? '').trim() || null, post_policy: values.post_policy || 'everyone' });
+      const channel = (await kit().client.feeds.postFeedsChannels({ body: { name: String(values.name ?? '').trim(), kind: values.kind, department_mrn: String(values.department_mrn ?? '').trim() || null, post_policy: values.post_policy || 'everyone' } as never })).data;
       toast(`${channel.name} added`, 'success');
       await navigate(`/channels/${channel.id}`);
     } catch (error) {
@@ -79,8 +79,7 @@ export class FeedsChannel extends LitElement {
 
   private async load(): Promise<void> {
     try {
-      const answer = await kit().client.request<{ data: Post[] }>('GET', `/feeds/channels/${this.channelId}/posts`, {});
-      this.posts = answer.data;
+      this.posts = (await kit().client.feeds.getFeedsChannelsByChannelIdPosts({ params: { channel_id: this.channelId } })).data;
     } catch (error) {
       toast(errorText(error), 'danger');
     }
@@ -90,7 +89,7 @@ export class FeedsChannel extends LitElement {
     const form = event.target as WpkSchemaForm;
     const values = event.detail;
     try {
-      const post = await call<Post>('POST', `/feeds/channels/${this.channelId}/posts`, { title: String(values.title ?? '').trim() || null, body: htmlOf(String(values.body ?? '')), requires_acknowledgement: values.requires_acknowledgement === true });
+      const post = (await kit().client.feeds.postFeedsChannelsByChannelIdPosts({ params: { channel_id: this.channelId }, body: { title: String(values.title ?? '').trim() || null, body: htmlOf(String(values.body ?? '')), requires_acknowledgement: values.requires_acknowledgement === true } })).data;
       toast('Published', 'success');
       await navigate(`/posts/${post.id}`);
     } catch (error) {

@@ -1,5 +1,5 @@
 import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { call, htmlOf, textOf, type Comment, type Post } from '../api.js';
+import { htmlOf, textOf, type Comment, type Post } from '../api.js';
 
 const COMMENT_FORM: FormSchema = { required: ['body'], properties: { body: { type: 'string', title: 'Comment', minLength: 1, maxLength: 40000, 'x-widget': 'textarea' } } };
 
@@ -29,16 +29,17 @@ export class FeedsPost extends LitElement {
 
   private async load(): Promise<void> {
     try {
-      this.post = await call<Post>('GET', `/feeds/posts/${this.postId}`);
-      this.comments = (await kit().client.request<{ data: Comment[] }>('GET', `/feeds/posts/${this.postId}/comments?per_page=100`, {})).data;
+      this.post = (await kit().client.feeds.getFeedsPostsByPostId({ params: { post_id: this.postId } })).data;
+      this.comments = (await kit().client.feeds.getFeedsPostsByPostIdComments({ params: { post_id: this.postId }, query: { per_page: 100 } })).data;
     } catch (error) {
       toast(errorText(error), 'danger');
     }
   }
 
-  private async act(method: 'PUT' | 'DELETE', path: string, done: string): Promise<void> {
+  /** Sends one of the post's operations (a reaction, the acknowledgement), then shows the post again. */
+  private async act(send: () => Promise<unknown>, done: string): Promise<void> {
     try {
-      await call(method, path);
+      await send();
       toast(done, 'success');
       await this.load();
     } catch (error) {
@@ -49,7 +50,7 @@ export class FeedsPost extends LitElement {
   private async comment(event: CustomEvent<Record<string, unknown>>): Promise<void> {
     const form = event.target as WpkSchemaForm;
     try {
-      await call('POST', `/feeds/posts/${this.postId}/comments`, { body: htmlOf(String(event.detail.body ?? '')) });
+      await kit().client.feeds.postFeedsPostsByPostIdComments({ params: { post_id: this.postId }, body: { body: htmlOf(String(event.detail.body ?? '')) } });
       const field = form.renderRoot.querySelector<HTMLTextAreaElement>('[name="body"]');
       if (field) field.value = '';
       form.submitting = false;
@@ -70,13 +71,14 @@ export class FeedsPost extends LitElement {
       ${post.removed_reason ? html`<p><strong>Removed:</strong> ${post.removed_reason}</p>` : nothing}
       ${post.status === 'published' ? html`<p class="reactions" aria-label="Reactions">${EMOJI.map((emoji) => {
         const reaction = mine(emoji);
-        const path = `/feeds/posts/${post.id}/reactions/${encodeURIComponent(emoji)}`;
-        return html`<button type="button" aria-pressed=${reaction?.mine ? 'true' : 'false'} @click=${() => this.act(reaction?.mine ? 'DELETE' : 'PUT', path, 'Reaction saved')}>${emoji} ${reaction?.count ?? 0}</button>`;
+        const params = { post_id: post.id, emoji };
+        const send = () => (reaction?.mine ? kit().client.feeds.deleteFeedsPostsByPostIdReactionsByEmoji({ params }) : kit().client.feeds.putFeedsPostsByPostIdReactionsByEmoji({ params }));
+        return html`<button type="button" aria-pressed=${reaction?.mine ? 'true' : 'false'} @click=${() => this.act(send, 'Reaction saved')}>${emoji} ${reaction?.count ?? 0}</button>`;
       })}</p>` : nothing}
       ${post.requires_acknowledgement && post.status === 'published'
         ? post.acknowledged
           ? html`<p role="status">You acknowledged this announcement.</p>`
-          : html`<button type="button" @click=${() => this.act('PUT', `/feeds/posts/${post.id}/acknowledgement`, 'Acknowledged')}>Acknowledge</button>`
+          : html`<button type="button" @click=${() => this.act(() => kit().client.feeds.putFeedsPostsByPostIdAcknowledgement({ params: { post_id: post.id } }), 'Acknowledged')}>Acknowledge</button>`
         : nothing}
       <section aria-labelledby="comments"><h2 id="comments">Comments (${this.comments.length})</h2>
         <ul>${this.comments.map((comment) => html`<li><strong>${comment.author_name ?? 'Someone'}</strong>: ${textOf(comment.body)}</li>`)}</ul>

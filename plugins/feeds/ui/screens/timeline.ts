@@ -1,5 +1,5 @@
 import { LitElement, html, kit, screenStyles, toast, errorText } from '@wpk/ui';
-import { call, type Post, type Timeline } from '../api.js';
+import { type Post } from '../api.js';
 import './post-card.js';
 
 /** `/`: the timeline of every channel, pinned posts first, a page at a time. */
@@ -23,7 +23,7 @@ export class FeedsTimeline extends LitElement {
 
   private async load(after: string | null): Promise<void> {
     try {
-      const page = await call<Timeline>('GET', `/feeds/timeline?limit=20${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+      const page = (await kit().client.feeds.getFeedsTimeline({ query: { limit: 20, ...(after ? { after } : {}) } })).data;
       this.posts = after ? [...this.posts, ...page.posts] : page.posts;
       this.next = page.next_cursor;
     } catch (error) {

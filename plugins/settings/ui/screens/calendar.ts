@@ -1,5 +1,5 @@
 import { LitElement, appLink, confirmAction, css, errorText, html, kit, navigate, screenStyles, toast, type FormSchema, type RowAction, type TableColumn, type WpkDataTable, type WpkSchemaForm } from '@wpk/ui';
-import { call, dayNames, type Calendar, type Holiday, type HolidayImport } from '../api.js';
+import { dayNames, type Calendar, type Holiday } from '../api.js';
 import { CALENDAR_FORM, calendarBody, calendarValue } from './calendars.js';
 
 const HOLIDAY_FORM: FormSchema = {
@@ -38,7 +38,7 @@ export class SettingsCalendar extends LitElement {
 
   private async load(): Promise<void> {
     try {
-      const calendar = await call<Calendar>('GET', `/settings/calendars/${this.calendarId}`);
+      const calendar = (await kit().client.settings.getSettingsCalendarsByCalendarId({ params: { calendar_id: this.calendarId } })).data;
       this.calendar = calendar;
       void kit().bridge.title(calendar.name);
     } catch (error) {
@@ -62,19 +62,20 @@ export class SettingsCalendar extends LitElement {
     }
   }
 
-  private addHoliday(values: Record<string, unknown>): Promise<string> {
-    return call<Holiday>('POST', `/settings/calendars/${this.calendarId}/holidays`, values).then((holiday) => `${holiday.name} added`);
+  private async addHoliday(values: Record<string, unknown>): Promise<string> {
+    const holiday = (await kit().client.settings.postSettingsCalendarsByCalendarIdHolidays({ params: { calendar_id: this.calendarId }, body: values as never })).data;
+    return `${holiday.name} added`;
   }
 
   private async importHolidays(values: Record<string, unknown>): Promise<string> {
-    const result = await call<HolidayImport>('POST', `/settings/calendars/${this.calendarId}/holidays/import`, values);
+    const result = (await kit().client.settings.postSettingsCalendarsByCalendarIdHolidaysImport({ params: { calendar_id: this.calendarId }, body: values as never })).data;
     return `${result.created.length} holidays of ${result.region} in ${result.year} imported, ${result.skipped} already there`;
   }
 
   private async save(event: CustomEvent<Record<string, unknown>>): Promise<void> {
     const form = event.target as WpkSchemaForm;
     try {
-      this.calendar = await call<Calendar>('PATCH', `/settings/calendars/${this.calendarId}`, calendarBody(event.detail));
+      this.calendar = (await kit().client.settings.patchSettingsCalendarsByCalendarId({ params: { calendar_id: this.calendarId }, body: calendarBody(event.detail) as never })).data;
       form.submitting = false;
       toast(`${this.calendar.name} saved`, 'success');
     } catch (error) {
@@ -84,7 +85,7 @@ export class SettingsCalendar extends LitElement {
 
   private async removeHoliday(holiday: Holiday): Promise<void> {
     try {
-      await call('DELETE', `/settings/calendars/${this.calendarId}/holidays/${holiday.id}`);
+      await kit().client.settings.deleteSettingsCalendarsByCalendarIdHolidaysByHolidayId({ params: { calendar_id: this.calendarId, holiday_id: holiday.id } });
       toast(`${holiday.name} removed`, 'success');
       this.holidays.reload();
     } catch (error) {
@@ -95,7 +96,7 @@ export class SettingsCalendar extends LitElement {
   private async deleteCalendar(calendar: Calendar): Promise<void> {
     if (!(await confirmAction({ title: `Delete ${calendar.name}?`, message: 'Its holidays go with it.', confirm_label: 'Delete calendar', danger: true }))) return;
     try {
-      await call('DELETE', `/settings/calendars/${calendar.id}`);
+      await kit().client.settings.deleteSettingsCalendarsByCalendarId({ params: { calendar_id: calendar.id } });
       toast(`${calendar.name} deleted`, 'success');
       await navigate('/calendars', { replace: true });
     } catch (error) {

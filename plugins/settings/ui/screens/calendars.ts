@@ -1,5 +1,5 @@
 import { LitElement, appLink, css, html, kit, navigate, screenStyles, toast, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
-import { WEEKDAYS, call, dayNames, type Calendar } from '../api.js';
+import { WEEKDAYS, dayNames, type Calendar } from '../api.js';
 
 /** The form of a working calendar: the bounds are the API's; each weekday a checkbox. */
 export const CALENDAR_FORM: FormSchema = {
@@ -40,7 +40,7 @@ export class SettingsCalendars extends LitElement {
   private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
     const form = event.target as WpkSchemaForm;
     try {
-      const calendar = await call<Calendar>('POST', '/settings/calendars', calendarBody(event.detail));
+      const calendar = (await kit().client.settings.postSettingsCalendars({ body: calendarBody(event.detail) as never })).data;
       toast(`${calendar.name} added`, 'success');
       await navigate(`/calendars/${calendar.id}`);
     } catch (error) {

@@ -1,8 +1,7 @@
 import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { call } from '../api.js';
 
 /**
- * A screen editing one document of the app (`GET` then `PUT` of one path): the organisation
+ * A screen editing one document of the app (its `GET` then its `PUT` operation): the organisation
  * profile, the member's preferences. A refusal shows on the field it names.
  */
 abstract class DocumentScreen extends LitElement {
@@ -11,7 +10,10 @@ abstract class DocumentScreen extends LitElement {
   declare document: Record<string, unknown> | null;
   declare error: string | null;
   protected abstract readonly heading: string;
-  protected abstract readonly path: string;
+  /** The document's `GET` operation: answers the document. */
+  protected abstract read(): Promise<Record<string, unknown>>;
+  /** The document's `PUT` operation: answers the saved document. */
+  protected abstract write(body: Record<string, unknown>): Promise<Record<string, unknown>>;
   protected abstract readonly schema: FormSchema;
   protected abstract readonly saveLabel: string;
   /** What the form shows of the document. */
@@ -33,7 +35,7 @@ abstract class DocumentScreen extends LitElement {
 
   private async load(): Promise<void> {
     try {
-      this.document = await call<Record<string, unknown>>('GET', this.path);
+      this.document = await this.read();
     } catch (error) {
       this.error = errorText(error);
     }
@@ -42,7 +44,7 @@ abstract class DocumentScreen extends LitElement {
   private async save(event: CustomEvent<Record<string, unknown>>): Promise<void> {
     const form = event.target as WpkSchemaForm;
     try {
-      this.document = await call<Record<string, unknown>>('PUT', this.path, this.requestBody(event.detail));
+      this.document = await this.write(this.requestBody(event.detail));
       form.submitting = false;
       toast(`${this.heading} saved`, 'success');
     } catch (error) {
@@ -81,7 +83,6 @@ const ADMIN_SCREENS: Array<[string, string]> = [
 /** `/`: the organisation profile, and the way to the platform's admin screens. */
 export class SettingsOrganization extends DocumentScreen {
   protected readonly heading = 'Organisation';
-  protected readonly path = '/settings/organization';
   protected readonly saveLabel = 'Save organisation';
   protected readonly schema: FormSchema = {
     required: ['legal_name', 'base_currency', 'timezone', 'locale'],
@@ -95,6 +96,14 @@ export class SettingsOrganization extends DocumentScreen {
       logo_key: { type: 'string', title: 'Logo (storage key)', maxLength: 500 },
     },
   };
+
+  protected async read() {
+    return (await kit().client.settings.getSettingsOrganization()).data;
+  }
+
+  protected async write(body: Record<string, unknown>) {
+    return (await kit().client.settings.putSettingsOrganization({ body: body as never })).data;
+  }
 
   protected formValue(document: Record<string, unknown>) {
     return Object.fromEntries(ORGANIZATION_FIELDS.map((field) => [field, document[field] ?? '']));
@@ -121,7 +130,6 @@ const CHANNELS: Array<[string, string]> = [['in_app', 'In the app'], ['email', '
 /** `/preferences`: the calling member's own preferences. */
 export class SettingsPreferences extends DocumentScreen {
   protected readonly heading = 'My preferences';
-  protected readonly path = '/settings/preferences';
   protected readonly saveLabel = 'Save preferences';
   protected readonly schema: FormSchema = {
     required: ['language'],
@@ -132,6 +140,14 @@ export class SettingsPreferences extends DocumentScreen {
       ...Object.fromEntries(CHANNELS.map(([channel, title]) => [`channel_${channel}`, { type: 'boolean', title }])),
     },
   };
+
+  protected async read() {
+    return (await kit().client.settings.getSettingsPreferences()).data;
+  }
+
+  protected async write(body: Record<string, unknown>) {
+    return (await kit().client.settings.putSettingsPreferences({ body: body as never })).data;
+  }
 
   protected formValue(document: Record<string, unknown>) {
     const channels = (document.notification_channels as string[]) ?? [];

@@ -1,5 +1,5 @@
 import { LitElement, appLink, confirmAction, css, errorText, html, kit, navigate, screenStyles, toast, type RowAction, type TableColumn, type WpkDataTable, type WpkSchemaForm } from '@wpk/ui';
-import { ADDRESS_FIELDS, LOCATION_FORM, addressRefusal, call, locationBody, type Location } from '../api.js';
+import { ADDRESS_FIELDS, LOCATION_FORM, addressRefusal, locationBody, type Location } from '../api.js';
 
 /** `City, Country` of a location, or ''. */
 const place = (location: Location) => [location.address.city, location.address.country].filter(Boolean).join(', ');
@@ -20,7 +20,7 @@ export class SettingsLocations extends LitElement {
   private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
     const form = event.target as WpkSchemaForm;
     try {
-      const location = await call<Location>('POST', '/settings/locations', locationBody(event.detail));
+      const location = (await kit().client.settings.postSettingsLocations({ body: locationBody(event.detail) as never })).data;
       toast(`${location.name} added`, 'success');
       form.value = {};
       form.submitting = false;
@@ -33,7 +33,7 @@ export class SettingsLocations extends LitElement {
   private async deleteLocation(location: Location): Promise<void> {
     if (!(await confirmAction({ title: `Delete ${location.name}?`, message: 'Apps that keep this location (attendance) drop it.', confirm_label: 'Delete location', danger: true }))) return;
     try {
-      await call('DELETE', `/settings/locations/${location.id}`);
+      await kit().client.settings.deleteSettingsLocationsByLocationId({ params: { location_id: location.id } });
       toast(`${location.name} deleted`, 'success');
       this.table.reload();
     } catch (error) {
@@ -79,7 +79,7 @@ export class SettingsLocation extends LitElement {
 
   private async load(): Promise<void> {
     try {
-      this.location = await call<Location>('GET', `/settings/locations/${this.locationId}`);
+      this.location = (await kit().client.settings.getSettingsLocationsByLocationId({ params: { location_id: this.locationId } })).data;
       void kit().bridge.title(this.location.name);
     } catch (error) {
       this.error = errorText(error);
@@ -89,7 +89,7 @@ export class SettingsLocation extends LitElement {
   private async save(event: CustomEvent<Record<string, unknown>>): Promise<void> {
     const form = event.target as WpkSchemaForm;
     try {
-      const saved = await call<Location>('PATCH', `/settings/locations/${this.locationId}`, locationBody(event.detail));
+      const saved = (await kit().client.settings.patchSettingsLocationsByLocationId({ params: { location_id: this.locationId }, body: locationBody(event.detail) as never })).data;
       toast(`${saved.name} saved`, 'success');
       await navigate('/locations');
     } catch (error) {
