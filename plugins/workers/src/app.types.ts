@@ -229,6 +229,85 @@ export interface CoreWorkersChangeScheduledPayload {
 }
 
 /**
+ * A contract was added to a worker: its type, dates, hours per week and working calendar.
+ */
+export interface CoreWorkersContractCreatedPayload {
+  contract_id: string;
+  worker_id: string;
+  worker_mrn: string;
+  contract_type: 'permanent' | 'fixed_term' | 'freelance' | 'internship';
+  starts_on: string;
+  /**
+   * The last day; absent: open-ended
+   */
+  ends_on?: string | null;
+  hours_per_week: number;
+  /**
+   * The working calendar; absent: the workspace's default
+   */
+  calendar_mrn?: string | null;
+  /**
+   * Rises by one with every change (a deletion included); a copy keeps the highest
+   */
+  revision: number;
+  by?: string | null;
+}
+
+/**
+ * A worker's contract changed (changed_fields names what); carries the whole contract.
+ */
+export interface CoreWorkersContractUpdatedPayload {
+  contract_id: string;
+  worker_id: string;
+  worker_mrn: string;
+  contract_type: 'permanent' | 'fixed_term' | 'freelance' | 'internship';
+  starts_on: string;
+  /**
+   * The last day; absent: open-ended
+   */
+  ends_on?: string | null;
+  hours_per_week: number;
+  /**
+   * The working calendar; absent: the workspace's default
+   */
+  calendar_mrn?: string | null;
+  /**
+   * Rises by one with every change (a deletion included); a copy keeps the highest
+   */
+  revision: number;
+  by?: string | null;
+  /**
+   * @minItems 1
+   */
+  changed_fields: string[];
+}
+
+/**
+ * A worker's contract was deleted; revision is one above the last.
+ */
+export interface CoreWorkersContractDeletedPayload {
+  contract_id: string;
+  worker_id: string;
+  worker_mrn: string;
+  contract_type: 'permanent' | 'fixed_term' | 'freelance' | 'internship';
+  starts_on: string;
+  /**
+   * The last day; absent: open-ended
+   */
+  ends_on?: string | null;
+  hours_per_week: number;
+  /**
+   * The working calendar; absent: the workspace's default
+   */
+  calendar_mrn?: string | null;
+  /**
+   * Rises by one with every change (a deletion included); a copy keeps the highest
+   */
+  revision: number;
+  by?: string | null;
+}
+
+/**
  * A department was created.
  */
 export interface CoreWorkersDepartmentCreatedPayload {
@@ -340,6 +419,9 @@ export interface EmittedEvents {
   'core.workers.worker.rehired': CoreWorkersWorkerRehiredPayload;
   'core.workers.worker.deleted': CoreWorkersWorkerDeletedPayload;
   'core.workers.change.scheduled': CoreWorkersChangeScheduledPayload;
+  'core.workers.contract.created': CoreWorkersContractCreatedPayload;
+  'core.workers.contract.updated': CoreWorkersContractUpdatedPayload;
+  'core.workers.contract.deleted': CoreWorkersContractDeletedPayload;
   'core.workers.department.created': CoreWorkersDepartmentCreatedPayload;
   'core.workers.department.updated': CoreWorkersDepartmentUpdatedPayload;
   'core.workers.department.moved': CoreWorkersDepartmentMovedPayload;

@@ -2,7 +2,7 @@
  * The Workers app's front-end in Chromium, through the real routes: a person signs in, opens
  * Workers from the launcher (the shell hosts the app's sandboxed frame), adds a worker under a
  * manager (the server's refusal of a taken work e-mail shows on its field), moves them along the
- * lifecycle, and sees them under their manager in the org chart; adds a department; at 1280 px
+ * lifecycle, gives them a contract, and sees them under their manager in the org chart; adds a department; at 1280 px
  * and at 375 px, axe-clean (no serious or critical violation) in the shell and in the frame, no
  * Content-Security-Policy violation, nothing wider than the window. The screenshots are the ones
  * docs/apps/workers.md shows.
@@ -55,6 +55,16 @@ test.serial('at 1280 px: add a worker under a manager, move them along, and see 
   await frame.getByRole('button', { name: 'Start offboarding' }).waitFor();
   const ada = (await web.world.owner.request('GET', '/workers?q=ada')).body.data[0];
   t.like(ada, { name: 'Ada Lovelace', work_email: 'ada@acme.test', title: 'Engineer', manager_id: boss.id, status: 'active' });
+  await frame.getByText('No contract yet.').waitFor();
+  await frame.getByText('Add a contract').click();
+  await frame.locator('wa-select[name="contract_type"]').click();
+  await frame.getByRole('option', { name: 'Fixed term' }).click();
+  await frame.getByLabel('Starts on').fill('2027-01-01');
+  await frame.getByLabel('Ends on').fill('2027-12-31');
+  await frame.getByLabel('Hours per week').fill('37.5');
+  await frame.getByRole('button', { name: 'Add contract' }).click();
+  await frame.getByRole('list', { name: 'Contracts' }).getByText('Fixed term: 2027-01-01 to 2027-12-31 · 37.5 h a week').waitFor();
+  t.like((await web.world.owner.request('GET', `/workers/${ada.id}/contracts`)).body.data[0], { contract_type: 'fixed_term', starts_on: '2027-01-01', ends_on: '2027-12-31', hours_per_week: 37.5 });
   await checkPage(t, page, frame, 'a worker');
 
   await frame.getByRole('link', { name: 'Org chart' }).click();

@@ -12,7 +12,7 @@ let reader: TestMember;
 
 test.before(async () => {
   world = await startWorld({ app, subdomain: 'workers', apps: [ATS_DIR], firstParty: ['workers', 'ats'] });
-  hr = await world.member(['workers.workers.read', 'workers.workers.create', 'workers.workers.edit', 'workers.workers.delete', 'workers.private_fields.read', 'workers.departments.create']);
+  hr = await world.member(['workers.workers.read', 'workers.workers.create', 'workers.workers.edit', 'workers.workers.delete', 'workers.private_fields.read', 'workers.departments.create', 'workers.contracts.read', 'workers.contracts.create', 'workers.contracts.edit', 'workers.contracts.delete']);
   reader = await world.member(['workers.workers.read']);
 });
 test.after.always(() => world?.close());
@@ -197,6 +197,89 @@ test.serial('a hire in recruiting drafts a worker in onboarding, once per applic
   t.is(found.length, 1);
   t.like(found[0], { name: 'Linus T', work_email: 'linus@example.test', title: 'Kernel Engineer', status: 'onboarding', employment_type: 'full_time', application_id: payload.application_id });
   t.deepEqual(world.takeEvents().map((e) => [e.action, e.payload.application_id, e.payload.by ?? null]), [['core.workers.worker.hired', payload.application_id, null]]);
+});
+
+const contractRows = async () => (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_workers.contracts WHERE workspace_id = :id', { id: world.workspaceId }))[0].n;
+
+test.serial("contracts: added, listed first to start first, changed and deleted, one event each with the whole contract", async (t) => {
+  const worker = await hire();
+  world.takeEvents();
+  const path = `/workers/${worker.id}/contracts`;
+  const later = ok(await hr.post(path, { contract_type: 'permanent', starts_on: '2027-01-01', hours_per_week: 40, calendar_mrn: 'mrn:settings:calendar:cal-1' }));
+  const first = ok(await hr.post(path, { contract_type: 'fixed_term', starts_on: '2026-01-01', ends_on: '2026-12-31', hours_per_week: 37.5 }));
+  t.like(first, { worker_id: worker.id, worker_mrn: `mrn:workers:worker:${worker.id}`, contract_type: 'fixed_term', starts_on: '2026-01-01', ends_on: '2026-12-31', hours_per_week: 37.5, calendar_mrn: null, revision: 1 });
+  const base = { worker_id: worker.id, worker_mrn: `mrn:workers:worker:${worker.id}`, by: hr.mrn };
+  t.deepEqual(world.takeEvents(), [
+    { action: 'core.workers.contract.created', payload: { ...base, contract_id: later.id, contract_type: 'permanent', starts_on: '2027-01-01', hours_per_week: 40, calendar_mrn: 'mrn:settings:calendar:cal-1', revision: 1 } },
+    { action: 'core.workers.contract.created', payload: { ...base, contract_id: first.id, contract_type: 'fixed_term', starts_on: '2026-01-01', ends_on: '2026-12-31', hours_per_week: 37.5, revision: 1 } },
+  ]);
+  const listed = await hr.get(path);
+  t.deepEqual(listed.body.data.map((row: any) => row.id), [first.id, later.id]);
+  t.is(listed.body.pagination.total, 2);
+
+  const same = ok(await hr.patch(`${path}/${later.id}`, { hours_per_week: 40.0 }));
+  t.is(same.revision, 1);
+  t.deepEqual(world.takeEvents(), [], 'an unchanged contract emits nothing');
+  const changed = ok(await hr.patch(`${path}/${later.id}`, { hours_per_week: 32, calendar_mrn: null }));
+  t.like(changed, { hours_per_week: 32, calendar_mrn: null, revision: 2 });
+  t.deepEqual(world.takeEvents(), [
+    { action: 'core.workers.contract.updated', payload: { ...base, contract_id: later.id, contract_type: 'permanent', starts_on: '2027-01-01', hours_per_week: 32, revision: 2, changed_fields: ['hours_per_week', 'calendar_mrn'] } },
+  ]);
+
+  const gone = await hr.delete(`${path}/${first.id}`);
+  t.deepEqual([gone.status, gone.body.data], [200, { id: first.id, worker_id: worker.id, deleted: true }]);
+  t.deepEqual(world.takeEvents().map((e) => [e.action, e.payload.contract_id, e.payload.revision]), [['core.workers.contract.deleted', first.id, 2]]);
+  t.deepEqual(ok(await hr.get(path)).map((row: any) => row.id), [later.id]);
+});
+
+test.serial("contracts: a worker's contracts never overlap; bad dates and fields are 4xx naming the field, writing and emitting nothing", async (t) => {
+  const worker = await hire();
+  const path = `/workers/${worker.id}/contracts`;
+  const open = ok(await hr.post(path, { contract_type: 'permanent', starts_on: '2026-07-01', hours_per_week: 40 }));
+  const before = ok(await hr.post(path, { contract_type: 'fixed_term', starts_on: '2026-01-01', ends_on: '2026-06-30', hours_per_week: 20 }));
+  world.takeEvents();
+  const count = await contractRows();
+  const cases: Array<[string, string, unknown, number, string, string]> = [
+    ['POST', path, { contract_type: 'fixed_term', starts_on: '2025-01-01', hours_per_week: 20 }, 400, 'ends_on is required for a fixed_term contract', 'ends_on'],
+    ['POST', path, { contract_type: 'internship', starts_on: '2025-03-01', ends_on: '2025-02-01', hours_per_week: 20 }, 400, 'ends_on 2025-02-01 is before starts_on 2025-03-01', 'ends_on'],
+    ['POST', path, { contract_type: 'freelance', starts_on: '2027-03-01', hours_per_week: 10 }, 409, `The contract overlaps contract ${open.id} (2026-07-01 to open-ended); a worker's contracts cannot overlap`, 'starts_on'],
+    ['POST', path, { contract_type: 'internship', starts_on: '2025-12-01', ends_on: '2026-01-01', hours_per_week: 10 }, 409, `The contract overlaps contract ${before.id} (2026-01-01 to 2026-06-30); a worker's contracts cannot overlap`, 'starts_on'],
+    ['PATCH', `${path}/${before.id}`, { ends_on: '2026-07-01' }, 409, `The contract overlaps contract ${open.id} (2026-07-01 to open-ended); a worker's contracts cannot overlap`, 'starts_on'],
+    ['PATCH', `${path}/${before.id}`, { contract_type: 'fixed_term', ends_on: null }, 400, 'ends_on is required for a fixed_term contract', 'ends_on'],
+    ['POST', path, { contract_type: 'permanent', starts_on: '2020-01-01', ends_on: '2020-12-31', hours_per_week: 0 }, 400, 'hours_per_week must be greater than 0', 'hours_per_week'],
+    ['POST', path, { contract_type: 'permanent', starts_on: '2020-01-01', ends_on: '2020-12-31', hours_per_week: 169 }, 400, 'hours_per_week must be less than or equal to 168', 'hours_per_week'],
+    ['POST', path, { contract_type: 'casual', starts_on: '2020-01-01', hours_per_week: 10 }, 400, 'contract_type must be one of [permanent, fixed_term, freelance, internship]', 'contract_type'],
+    ['POST', path, { contract_type: 'permanent', starts_on: '2020-01-01', ends_on: '2020-12-31', hours_per_week: 10, calendar_mrn: 'mrn:settings:location:x' }, 400, 'calendar_mrn must be a settings calendar MRN: mrn:settings:calendar: and its id', 'calendar_mrn'],
+    ['POST', path, { contract_type: 'permanent', hours_per_week: 10 }, 400, 'starts_on is required', 'starts_on'],
+  ];
+  for (const [method, url, payload, status, error, field] of cases) {
+    const reply = method === 'POST' ? await hr.post(url, payload) : await hr.patch(url, payload);
+    t.deepEqual([reply.status, reply.body.error, reply.body.field], [status, error, field], `${method} ${JSON.stringify(payload)}`);
+  }
+  // Back to back is no overlap: the first ends the day before the next begins.
+  const next = await hr.post(`/workers/${(await hire()).id}/contracts`, { contract_type: 'permanent', starts_on: '2026-07-01', hours_per_week: 40 });
+  t.is(next.status, 200, 'another worker may have a contract on the same days');
+  world.takeEvents();
+  t.is(await contractRows(), count + 1);
+  t.deepEqual(ok(await hr.get(path)).map((row: any) => row.id), [before.id, open.id]);
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial("contracts: another worker's contract, an unknown one and a missing key answer alike", async (t) => {
+  const owner = await hire();
+  const other = await hire();
+  const contract = ok(await hr.post(`/workers/${owner.id}/contracts`, { contract_type: 'permanent', starts_on: '2026-01-01', hours_per_week: 40 }));
+  world.takeEvents();
+  const wrongWorker = await hr.patch(`/workers/${other.id}/contracts/${contract.id}`, { hours_per_week: 10 });
+  t.deepEqual([wrongWorker.status, wrongWorker.body.error], [404, `Contract ${contract.id} not found`]);
+  const unknown = await hr.delete(`/workers/${owner.id}/contracts/${UNKNOWN}`);
+  t.deepEqual([unknown.status, unknown.body.error], [404, `Contract ${UNKNOWN} not found`]);
+  const noWorker = await hr.get(`/workers/${UNKNOWN}/contracts`);
+  t.deepEqual([noWorker.status, noWorker.body.error], [404, `Worker ${UNKNOWN} not found`]);
+  const denied = await reader.get(`/workers/${owner.id}/contracts`);
+  t.deepEqual([denied.status, denied.body.error], [403, 'Missing permission: workers.contracts.read']);
+  t.like(ok(await hr.get(`/workers/${owner.id}/contracts`))[0], { id: contract.id, hours_per_week: 40, revision: 1 });
+  t.deepEqual(world.takeEvents(), []);
 });
 
 test.serial('search: a worker is indexed by name and work e-mail, and the reindex gives every worker', async (t) => {

@@ -6,6 +6,10 @@ export type Worker = components['schemas']['WorkersWorker'];
 export type Department = components['schemas']['WorkersDepartment'];
 /** A node of the org chart or of a reports list. */
 export type OrgNode = components['schemas']['WorkersOrgNode'];
+/** A worker's contract. */
+export type Contract = components['schemas']['WorkersContract'];
+/** How the API's contract types read. */
+export const CONTRACT_LABELS: Record<string, string> = { permanent: 'Permanent', fixed_term: 'Fixed term', freelance: 'Freelance', internship: 'Internship' };
 /** A row of a worker's history. */
 export type HistoryRow = components['schemas']['WorkersHistoryRow'];
 

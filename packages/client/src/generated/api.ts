@@ -9120,6 +9120,62 @@ export interface paths {
         patch: operations["patchWorkersByWorkerId"];
         trace?: never;
     };
+    "/workers/{worker_id}/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a worker's contracts, first to start first
+         * @description Lists a worker's contracts, first to start first
+         *
+         *     Needs `workers.contracts.read`.
+         */
+        get: operations["getWorkersByWorkerIdContracts"];
+        put?: never;
+        /**
+         * Adds a contract to a worker (a fixed-term one needs ends_on); one overlapping another of the worker is 409
+         * @description Adds a contract to a worker (a fixed-term one needs ends_on); one overlapping another of the worker is 409
+         *
+         *     Needs `workers.contracts.create`.
+         */
+        post: operations["postWorkersByWorkerIdContracts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workers/{worker_id}/contracts/{contract_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a worker's contract
+         * @description Deletes a worker's contract
+         *
+         *     Needs `workers.contracts.delete`.
+         */
+        delete: operations["deleteWorkersByWorkerIdContractsByContractId"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes the given fields of a worker's contract; dates overlapping another contract of the worker are 409
+         * @description Changes the given fields of a worker's contract; dates overlapping another contract of the worker are 409
+         *
+         *     Needs `workers.contracts.edit`.
+         */
+        patch: operations["patchWorkersByWorkerIdContractsByContractId"];
+        trace?: never;
+    };
     "/workers/{worker_id}/history": {
         parameters: {
             query?: never;
@@ -13155,6 +13211,34 @@ export interface components {
             /** Format: uuid */
             id: string;
             mrn: string;
+            /** @constant */
+            deleted: true;
+        };
+        WorkersContract: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            worker_id: string;
+            worker_mrn: string;
+            /** @enum {string} */
+            contract_type: "permanent" | "fixed_term" | "freelance" | "internship";
+            starts_on: string;
+            /** @description The last day; null: open-ended */
+            ends_on: string | null;
+            hours_per_week: number;
+            /** @description The working calendar (a settings calendar); null: the workspace's default */
+            calendar_mrn: string | null;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WorkersDeletedContract: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            worker_id: string;
             /** @constant */
             deleted: true;
         };
@@ -40546,6 +40630,213 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkersWorker"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkersByWorkerIdContracts: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                worker_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersContract"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWorkersByWorkerIdContracts: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                worker_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "contract_type": "permanent",
+                 *       "starts_on": "example",
+                 *       "ends_on": "example",
+                 *       "hours_per_week": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    contract_type: "permanent" | "fixed_term" | "freelance" | "internship";
+                    starts_on: string;
+                    ends_on?: string | null;
+                    hours_per_week: number;
+                    calendar_mrn?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersContract"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWorkersByWorkerIdContractsByContractId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                worker_id: string;
+                contract_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersDeletedContract"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchWorkersByWorkerIdContractsByContractId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                worker_id: string;
+                contract_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "contract_type": "permanent",
+                 *       "starts_on": "example",
+                 *       "ends_on": "example",
+                 *       "hours_per_week": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    contract_type?: "permanent" | "fixed_term" | "freelance" | "internship";
+                    starts_on?: string;
+                    ends_on?: string | null;
+                    hours_per_week?: number;
+                    calendar_mrn?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersContract"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -1139,6 +1139,14 @@ export const OPERATIONS = {
   patchWorkersByWorkerId: { method: 'PATCH', path: '/workers/{worker_id}', tag: 'workers', host: 'workspace' },
   /** Deletes a worker who manages no one and heads no department */
   deleteWorkersByWorkerId: { method: 'DELETE', path: '/workers/{worker_id}', tag: 'workers', host: 'workspace' },
+  /** Lists a worker's contracts, first to start first */
+  getWorkersByWorkerIdContracts: { method: 'GET', path: '/workers/{worker_id}/contracts', tag: 'workers', host: 'workspace', paged: true },
+  /** Adds a contract to a worker (a fixed-term one needs ends_on); one overlapping another of the worker is 409 */
+  postWorkersByWorkerIdContracts: { method: 'POST', path: '/workers/{worker_id}/contracts', tag: 'workers', host: 'workspace' },
+  /** Changes the given fields of a worker's contract; dates overlapping another contract of the worker are 409 */
+  patchWorkersByWorkerIdContractsByContractId: { method: 'PATCH', path: '/workers/{worker_id}/contracts/{contract_id}', tag: 'workers', host: 'workspace' },
+  /** Deletes a worker's contract */
+  deleteWorkersByWorkerIdContractsByContractId: { method: 'DELETE', path: '/workers/{worker_id}/contracts/{contract_id}', tag: 'workers', host: 'workspace' },
   /** The worker's effective-dated titles, departments and managers, oldest first */
   getWorkersByWorkerIdHistory: { method: 'GET', path: '/workers/{worker_id}/history', tag: 'workers', host: 'workspace', paged: true },
   /** The worker's reports, direct (depth=1) or to any depth (depth=all, the default) */

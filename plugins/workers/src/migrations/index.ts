@@ -1,5 +1,6 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createWorkers } from './0001-create-workers.js';
+import { createContracts } from './0002-create-contracts.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createWorkers];
+export const migrations: AppMigration[] = [createWorkers, createContracts];

@@ -65,8 +65,29 @@ export const departments = defineModel('departments', {
 /** A department as stored. */
 export type Department = DeclaredRow<typeof departments>;
 
+/** The kinds of contract a worker works under. */
+export const CONTRACT_TYPES = ['permanent', 'fixed_term', 'freelance', 'internship'] as const;
+export type ContractType = (typeof CONTRACT_TYPES)[number];
+
+export const contracts = defineModel('contracts', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  worker_id: column.uuid(),
+  contract_type: column.enum(CONTRACT_TYPES, 20),
+  starts_on: column.dateOnly(),
+  /** The last day of the contract; null: open-ended (a fixed-term contract always has one). */
+  ends_on: column.dateOnly().nullable(),
+  /** NUMERIC(5,2), read as an exact decimal string. */
+  hours_per_week: column.decimal(5, 2),
+  /** The working calendar (`mrn:settings:calendar:{id}`); null: the workspace's default calendar. */
+  calendar_mrn: column.string(200).nullable(),
+  revision: column.integer().default(1),
+});
+
+/** A contract as stored. */
+export type Contract = DeclaredRow<typeof contracts>;
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { workers, workerHistory, departments };
+export const models = { workers, workerHistory, departments, contracts };
 
 /** The models' type, for typing contexts. */
 export type Models = typeof models;

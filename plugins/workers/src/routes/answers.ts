@@ -1,5 +1,5 @@
 import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
-import { EMPLOYMENT_TYPES, WORKER_STATUSES } from '../models/index.js';
+import { CONTRACT_TYPES, EMPLOYMENT_TYPES, WORKER_STATUSES } from '../models/index.js';
 
 const nullableText = () => Joi.string().allow('', null);
 const workerMrn = () => Joi.string().pattern(/^mrn:workers:worker:/);
@@ -95,3 +95,21 @@ export const IMPORT_RESULT: JoiObjectSchema = recordSchema({
   problems: Joi.array().items(recordSchema({ line: Joi.number().integer().min(1), field: Joi.string(), error: Joi.string() })).description('Every refused cell, by line of the file and column'),
   imported: field.count(),
 }).id('WorkersImportResult');
+
+/** A worker's contract. */
+export const CONTRACT: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  worker_id: field.uuid(),
+  worker_mrn: workerMrn(),
+  contract_type: field.oneOf(CONTRACT_TYPES),
+  starts_on: field.date(),
+  ends_on: field.date().allow(null).description('The last day; null: open-ended'),
+  hours_per_week: Joi.number().min(0).max(168),
+  calendar_mrn: Joi.string().allow(null).description("The working calendar (a settings calendar); null: the workspace's default"),
+  revision: Joi.number().integer().min(1),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('WorkersContract');
+
+/** `DELETE /workers/{worker_id}/contracts/{contract_id}`. */
+export const DELETED_CONTRACT: JoiObjectSchema = recordSchema({ id: field.uuid(), worker_id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('WorkersDeletedContract');

@@ -1,5 +1,6 @@
+import { contractRoutes } from './contracts.js';
 import { departmentRoutes } from './departments.js';
 import { workerRoutes } from './workers.js';
 
 /** Every route of the app. */
-export const routes = [...workerRoutes, ...departmentRoutes];
+export const routes = [...workerRoutes, ...contractRoutes, ...departmentRoutes];

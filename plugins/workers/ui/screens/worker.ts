@@ -1,14 +1,16 @@
-import { RecordDetail, appLink, errorText, html, kit, nothing, toast } from '@wpk/ui';
-import { DEPTH_STYLES, EMPLOYMENT_LABELS, NEXT_STEP, WORKERS, depthClass, directory, statusLabel, type HistoryRow, type OrgNode, type Worker } from '../api.js';
+import { RecordDetail, appLink, errorText, html, kit, nothing, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { CONTRACT_LABELS, DEPTH_STYLES, EMPLOYMENT_LABELS, NEXT_STEP, WORKERS, depthClass, directory, statusLabel, type Contract, type HistoryRow, type OrgNode, type Worker } from '../api.js';
 
-/** `/workers/{id}`: one worker, their dated history and their reports, and the lifecycle's next step. */
+/** `/workers/{id}`: one worker, their dated history, reports and contracts (with a form to add one), and the lifecycle's next step. */
 export class WorkersWorker extends RecordDetail<Worker> {
-  static override properties = { ...RecordDetail.properties, names: { state: true }, history: { state: true }, reports: { state: true } };
+  static override properties = { ...RecordDetail.properties, names: { state: true }, history: { state: true }, reports: { state: true }, contracts: { state: true } };
   static override styles = [...RecordDetail.styles, DEPTH_STYLES];
   /** Names of the workers and departments this page mentions, by id. */
   declare names: Map<string, string>;
   declare history: HistoryRow[];
   declare reports: OrgNode[];
+  /** The worker's contracts; null when the caller may not see them (no `workers.contracts.read`). */
+  declare contracts: Contract[] | null;
   protected readonly kind = WORKERS;
 
   constructor() {
@@ -16,11 +18,46 @@ export class WorkersWorker extends RecordDetail<Worker> {
     this.names = new Map();
     this.history = [];
     this.reports = [];
+    this.contracts = null;
   }
 
   protected override loaded(worker: Worker): void {
     super.loaded(worker);
     void this.readAround(worker);
+    void this.readContracts(worker);
+  }
+
+  private async readContracts(worker: Worker): Promise<void> {
+    try {
+      this.contracts = (await kit().client.workers.getWorkersByWorkerIdContracts({ params: { worker_id: worker.id }, query: { per_page: 100 } })).data as Contract[];
+    } catch {
+      this.contracts = null;
+    }
+  }
+
+  private contractSchema(): FormSchema {
+    return {
+      required: ['contract_type', 'starts_on', 'hours_per_week'],
+      properties: {
+        contract_type: { type: 'string', title: 'Contract type', enum: Object.keys(CONTRACT_LABELS), 'x-labels': CONTRACT_LABELS },
+        starts_on: { type: 'string', format: 'date', title: 'Starts on' },
+        ends_on: { type: 'string', format: 'date', title: 'Ends on' },
+        hours_per_week: { type: 'number', title: 'Hours per week', minimum: 0.01, maximum: 168 },
+      },
+    };
+  }
+
+  private async addContract(worker: Worker, event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    const form = event.target as WpkSchemaForm;
+    try {
+      await kit().client.workers.postWorkersByWorkerIdContracts({ params: { worker_id: worker.id }, body: event.detail as never });
+      toast('Contract added', 'success');
+      form.submitting = false;
+      form.value = {};
+      await this.readContracts(worker);
+    } catch (error) {
+      form.fail(error);
+    }
   }
 
   private async readAround(worker: Worker): Promise<void> {
@@ -72,6 +109,12 @@ export class WorkersWorker extends RecordDetail<Worker> {
         <dd>${this.reports.length
           ? html`<ul aria-label="Reports">${this.reports.map((node) => html`<li class=${depthClass(node.depth - 1)}>${appLink(`/workers/${node.id}`, node.name)} <span class="kind">${node.title}</span></li>`)}</ul>`
           : 'No one reports to them.'}</dd>
+        ${this.contracts ? html`<dt>Contracts</dt>
+        <dd>${this.contracts.length
+          ? html`<ul aria-label="Contracts">${this.contracts.map((contract) => html`<li>${CONTRACT_LABELS[contract.contract_type]}: ${contract.starts_on} to ${contract.ends_on ?? 'open-ended'} · ${contract.hours_per_week} h a week</li>`)}</ul>`
+          : 'No contract yet.'}
+          <details><summary>Add a contract</summary>
+          <wpk-schema-form .schema=${this.contractSchema()} .value=${{}} submit-label="Add contract" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.addContract(worker, event)}></wpk-schema-form></details></dd>` : nothing}
         <dt>History</dt>
         <dd><ul aria-label="History">${this.history.map((row) => html`<li>${row.effective_on}: ${row.title || 'no title'}${row.department_id ? ` · ${this.name(row.department_id)}` : ''}${row.manager_id ? ` · reports to ${this.name(row.manager_id)}` : ''}${row.in_effect ? html` <span class="kind">(current)</span>` : nothing}</li>`)}</ul></dd>`;
   }

@@ -1,14 +1,14 @@
 /**
  * The Workers app's records for the route-table guards: a department and, in it, a manager with
- * one report, so every workers route has a record of each workspace to name.
+ * one report, and the manager's contract, so every workers route has a record of each workspace to name.
  */
 
 /** What the Workers app seeds. */
-export type WorkersSeedKind = 'worker' | 'department';
+export type WorkersSeedKind = 'worker' | 'department' | 'contract';
 
 /** Path parameters of the app's routes, by first path segment (`/workers/{worker_id}`). */
 export const WORKERS_PARAM_KINDS: Record<string, Record<string, WorkersSeedKind>> = {
-  workers: { worker_id: 'worker', department_id: 'department' },
+  workers: { worker_id: 'worker', department_id: 'department', contract_id: 'contract' },
 };
 
 /** Body fields naming the app's records. */
@@ -22,5 +22,6 @@ export async function seedWorkers(call: Call, marker: string): Promise<Record<Wo
   const worker = (await call('POST', '/workers', { name: `${marker} manager`, work_email: `manager@${marker.toLowerCase().replace(/[^a-z0-9]/g, '')}.test`, department_id: department })).id as string;
   await call('POST', '/workers', { name: `${marker} report`, work_email: `report@${marker.toLowerCase().replace(/[^a-z0-9]/g, '')}.test`, department_id: department, manager_id: worker });
   await call('PATCH', `/workers/departments/${department}`, { head_id: worker });
-  return { worker, department };
+  const contract = (await call('POST', `/workers/${worker}/contracts`, { contract_type: 'permanent', starts_on: '2026-01-01', hours_per_week: 40 })).id as string;
+  return { worker, department, contract };
 }
