@@ -308,6 +308,18 @@ export interface CoreWorkersContractDeletedPayload {
 }
 
 /**
+ * The last open item of a worker's onboarding or offboarding checklist was done (by hand or by the event confirming it); once per completion.
+ */
+export interface CoreWorkersChecklistCompletedPayload {
+  checklist_id: string;
+  worker_id: string;
+  worker_mrn: string;
+  kind: 'onboarding' | 'offboarding';
+  name: string;
+  by?: string | null;
+}
+
+/**
  * A department was created.
  */
 export interface CoreWorkersDepartmentCreatedPayload {
@@ -422,6 +434,7 @@ export interface EmittedEvents {
   'core.workers.contract.created': CoreWorkersContractCreatedPayload;
   'core.workers.contract.updated': CoreWorkersContractUpdatedPayload;
   'core.workers.contract.deleted': CoreWorkersContractDeletedPayload;
+  'core.workers.checklist.completed': CoreWorkersChecklistCompletedPayload;
   'core.workers.department.created': CoreWorkersDepartmentCreatedPayload;
   'core.workers.department.updated': CoreWorkersDepartmentUpdatedPayload;
   'core.workers.department.moved': CoreWorkersDepartmentMovedPayload;
@@ -434,6 +447,7 @@ export interface ReceivedEvents {
   'core.account.member.removed': CoreAccountMemberRemovedPayload;
   'core.ats.application.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.change.scheduled': CoreWorkersChangeScheduledPayload;
+  'core.files.transfer.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

@@ -2,7 +2,8 @@
  * The Workers app's front-end in Chromium, through the real routes: a person signs in, opens
  * Workers from the launcher (the shell hosts the app's sandboxed frame), adds a worker under a
  * manager (the server's refusal of a taken work e-mail shows on its field), moves them along the
- * lifecycle, gives them a contract, and sees them under their manager in the org chart; adds a department; at 1280 px
+ * lifecycle, gives them a contract, ticks an item of their onboarding checklist, and sees them under their manager in the org chart; adds a department and an offboarding checklist
+ * template; at 1280 px
  * and at 375 px, axe-clean (no serious or critical violation) in the shell and in the frame, no
  * Content-Security-Policy violation, nothing wider than the window. The screenshots are the ones
  * docs/apps/workers.md shows.
@@ -21,6 +22,7 @@ test.before(async () => {
   web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true }), { link: 'Workers', slug: 'workers', ready: 'workers-list' });
   const { owner } = web.world;
   const engineering = ok(await owner.request('POST', '/workers/departments', { name: 'Engineering' }));
+  ok(await owner.request('POST', '/workers/checklist-templates', { kind: 'onboarding', name: 'Welcome', items: [{ label: 'Laptop' }, { label: 'Account', confirmed_by: 'member_linked' }] }));
   boss = ok(await owner.request('POST', '/workers', { name: 'Grace Boss', work_email: 'grace@acme.test', title: 'CTO', department_id: engineering.id }));
   ok(await owner.request('POST', '/workers', { name: 'Alan Peer', work_email: 'alan@acme.test', title: 'Architect', manager_id: boss.id }));
 });
@@ -65,6 +67,11 @@ test.serial('at 1280 px: add a worker under a manager, move them along, and see 
   await frame.getByRole('button', { name: 'Add contract' }).click();
   await frame.getByRole('list', { name: 'Contracts' }).getByText('Fixed term: 2027-01-01 to 2027-12-31 · 37.5 h a week').waitFor();
   t.like((await web.world.owner.request('GET', `/workers/${ada.id}/contracts`)).body.data[0], { contract_type: 'fixed_term', starts_on: '2027-01-01', ends_on: '2027-12-31', hours_per_week: 37.5 });
+  const welcome = frame.getByRole('region', { name: 'Checklist Welcome' });
+  await welcome.getByText('(onboarding, 2 missing)').waitFor();
+  await welcome.locator('wa-checkbox').filter({ hasText: 'Laptop' }).click();
+  await welcome.getByText('(onboarding, 1 missing)').waitFor();
+  t.deepEqual(((await web.world.owner.request('GET', `/workers/${ada.id}/checklists`)).body.data[0].missing), ['Account']);
   await checkPage(t, page, frame, 'a worker');
 
   await frame.getByRole('link', { name: 'Org chart' }).click();
@@ -86,6 +93,19 @@ test.serial('at 1280 px: add a worker under a manager, move them along, and see 
   await frame.getByRole('list', { name: 'Departments' }).getByText('Platform').waitFor();
   t.deepEqual(((await web.world.owner.request('GET', '/workers/departments')).body.data as any[]).map((d) => [d.name, d.parent_id !== null]), [['Engineering', false], ['Platform', true]]);
   await checkPage(t, page, frame, 'the departments');
+
+  await frame.getByRole('link', { name: 'Checklists' }).click();
+  await frame.getByRole('region', { name: 'Template Welcome' }).waitFor();
+  await frame.locator('wa-select[name="kind"]').click();
+  await frame.getByRole('option', { name: 'Offboarding' }).click();
+  await frame.getByLabel('Name').fill('Leaving');
+  await frame.getByLabel('Items, one per line').fill('Return the laptop\nExit interview');
+  await frame.locator('wa-checkbox').filter({ hasText: /^Files handed over/ }).click();
+  await frame.getByRole('button', { name: 'Add template' }).click();
+  await frame.getByRole('region', { name: 'Template Leaving' }).waitFor();
+  const leaving = ((await web.world.owner.request('GET', '/workers/checklist-templates?kind=offboarding')).body.data as any[])[0];
+  t.deepEqual(leaving.items, [{ label: 'Return the laptop' }, { label: 'Exit interview' }, { label: 'Files handed over', confirmed_by: 'files_transferred' }]);
+  await checkPage(t, page, frame, 'the checklist templates');
   await page.context().close();
 });
 

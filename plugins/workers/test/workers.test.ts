@@ -4,6 +4,7 @@ import { checkMatrixRows, ok, startWorld, type TestMember, type World } from '@w
 import app from '../src/index.js';
 
 const ATS_DIR = fileURLToPath(new URL('../../ats', import.meta.url));
+const FILES_DIR = fileURLToPath(new URL('../../files', import.meta.url));
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 
 let world: World;
@@ -11,8 +12,8 @@ let hr: TestMember;
 let reader: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'workers', apps: [ATS_DIR], firstParty: ['workers', 'ats'] });
-  hr = await world.member(['workers.workers.read', 'workers.workers.create', 'workers.workers.edit', 'workers.workers.delete', 'workers.private_fields.read', 'workers.departments.create', 'workers.contracts.read', 'workers.contracts.create', 'workers.contracts.edit', 'workers.contracts.delete']);
+  world = await startWorld({ app, subdomain: 'workers', apps: [ATS_DIR, FILES_DIR], firstParty: ['workers', 'ats', 'files'] });
+  hr = await world.member(['workers.workers.read', 'workers.workers.create', 'workers.workers.edit', 'workers.workers.delete', 'workers.private_fields.read', 'workers.departments.create', 'workers.departments.delete', 'workers.contracts.read', 'workers.contracts.create', 'workers.contracts.edit', 'workers.contracts.delete', 'workers.checklists.read', 'workers.checklists.edit', 'workers.checklist_templates.read', 'workers.checklist_templates.create', 'workers.checklist_templates.edit', 'workers.checklist_templates.delete']);
   reader = await world.member(['workers.workers.read']);
 });
 test.after.always(() => world?.close());
@@ -280,6 +281,83 @@ test.serial("contracts: another worker's contract, an unknown one and a missing 
   t.deepEqual([denied.status, denied.body.error], [403, 'Missing permission: workers.contracts.read']);
   t.like(ok(await hr.get(`/workers/${owner.id}/contracts`))[0], { id: contract.id, hours_per_week: 40, revision: 1 });
   t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('checklists: templates open a worker\'s onboarding and offboarding checklists; items tick by hand or by their confirming event, once; completion is emitted once per completion', async (t) => {
+  const engineering = ok(await hr.post('/workers/departments', { name: `Checklist dept ${++serial}` }));
+  const refusals: Array<[unknown, string, string]> = [
+    [{ kind: 'onboarding', name: 'X', items: [{ label: 'Laptop' }, { label: 'Gone', confirmed_by: 'access_removed' }] }, 'items[1].confirmed_by access_removed confirms an item of an offboarding checklist, not of an onboarding one', 'items[1].confirmed_by'],
+    [{ kind: 'onboarding', name: 'X', department_id: UNKNOWN, items: [{ label: 'Laptop' }] }, `department_id ${UNKNOWN} is not a department of this workspace`, 'department_id'],
+    [{ kind: 'onboarding', name: 'X', items: [] }, 'items must contain at least 1 items', 'items'],
+    [{ kind: 'onboarding', name: '  ', items: [{ label: 'Laptop' }] }, 'name is not allowed to be empty', 'name'],
+  ];
+  for (const [payload, error, field] of refusals) {
+    const reply = await hr.post('/workers/checklist-templates', payload);
+    t.deepEqual([reply.status, reply.body.error, reply.body.field], [400, error, field], JSON.stringify(payload));
+  }
+  const everyone = ok(await hr.post('/workers/checklist-templates', { kind: 'onboarding', name: 'A. Welcome', items: [{ label: ' Laptop ' }, { label: 'Account', confirmed_by: 'member_linked' }] }));
+  t.deepEqual(everyone.items, [{ label: 'Laptop' }, { label: 'Account', confirmed_by: 'member_linked' }]);
+  const engineers = ok(await hr.post('/workers/checklist-templates', { kind: 'onboarding', name: 'B. Engineering', department_id: engineering.id, items: [{ label: 'Repository access' }] }));
+  const leaving = ok(await hr.post('/workers/checklist-templates', { kind: 'offboarding', name: 'Leaving', items: [{ label: 'Files handed over', confirmed_by: 'files_transferred' }, { label: 'Access removed', confirmed_by: 'access_removed' }] }));
+  const gone = await hr.delete(`/workers/departments/${engineering.id}`);
+  t.deepEqual([gone.status, gone.body.error], [409, `Department ${engineering.id} (${engineering.name}) has 1 checklist template(s); change or delete them first`]);
+  t.deepEqual(ok(await hr.get('/workers/checklist-templates?kind=onboarding')).map((row: any) => row.name), ['A. Welcome', 'B. Engineering']);
+  world.takeEvents();
+
+  const worker = await hire({ department_id: engineering.id });
+  const outsider = await hire();
+  const lists = ok(await hr.get(`/workers/${worker.id}/checklists`));
+  t.deepEqual(lists.map((list: any) => [list.kind, list.name, list.template_id, list.missing, list.completed_at]), [
+    ['onboarding', 'A. Welcome', everyone.id, ['Laptop', 'Account'], null],
+    ['onboarding', 'B. Engineering', engineers.id, ['Repository access'], null],
+  ]);
+  t.deepEqual(ok(await hr.get(`/workers/${outsider.id}/checklists`)).map((list: any) => list.name), ['A. Welcome'], 'a department\'s template is for its workers only');
+  t.deepEqual(world.takeEvents().map((e) => e.action), ['core.workers.worker.hired', 'core.workers.worker.hired']);
+
+  const welcome = lists[0];
+  const item = (list: any, label: string) => list.items.find((row: any) => row.label === label);
+  const ticked = ok(await hr.patch(`/workers/${worker.id}/checklists/${welcome.id}/items/${item(welcome, 'Laptop').id}`, { done: true }));
+  t.like(item(ticked, 'Laptop'), { done: true, done_by: hr.id, done_via: null });
+  t.deepEqual(ticked.missing, ['Account']);
+  t.deepEqual(world.takeEvents(), []);
+
+  const member = await world.member([], { email: `checklist${serial}@example.test`, name: 'New Starter' } as never);
+  ok(await hr.patch(`/workers/${worker.id}`, { member_id: member.id }));
+  const linked = ok(await hr.get(`/workers/${worker.id}/checklists`))[0];
+  t.like(item(linked, 'Account'), { done: true, done_by: null, done_via: 'member linked' });
+  t.deepEqual(linked.missing, []);
+  t.truthy(linked.completed_at);
+  const completed = { action: 'core.workers.checklist.completed', payload: { checklist_id: welcome.id, worker_id: worker.id, worker_mrn: `mrn:workers:worker:${worker.id}`, kind: 'onboarding', name: 'A. Welcome', by: hr.mrn } };
+  t.deepEqual(world.takeEvents().filter((e) => e.action === 'core.workers.checklist.completed'), [completed]);
+
+  const reopened = ok(await hr.patch(`/workers/${worker.id}/checklists/${welcome.id}/items/${item(welcome, 'Laptop').id}`, { done: false }));
+  t.deepEqual([reopened.completed_at, reopened.missing], [null, ['Laptop']]);
+  ok(await hr.patch(`/workers/${worker.id}/checklists/${welcome.id}/items/${item(welcome, 'Laptop').id}`, { done: true }));
+  ok(await hr.patch(`/workers/${worker.id}/checklists/${welcome.id}/items/${item(welcome, 'Laptop').id}`, { done: true }));
+  t.deepEqual(world.takeEvents(), [completed], 'completed again after a reopening; a second tick of a done item changes nothing');
+
+  const wrong = await hr.patch(`/workers/${outsider.id}/checklists/${welcome.id}/items/${item(welcome, 'Laptop').id}`, { done: true });
+  t.deepEqual([wrong.status, wrong.body.error], [404, `Checklist ${welcome.id} not found`]);
+  const unknownItem = await hr.patch(`/workers/${worker.id}/checklists/${welcome.id}/items/${UNKNOWN}`, { done: true });
+  t.deepEqual([unknownItem.status, unknownItem.body.error], [404, `Checklist item ${UNKNOWN} not found`]);
+
+  ok(await hr.patch(`/workers/${worker.id}/status`, { status: 'active' }));
+  ok(await hr.patch(`/workers/${worker.id}/status`, { status: 'offboarding' }));
+  world.takeEvents();
+  const offboarding = ok(await hr.get(`/workers/${worker.id}/checklists`))[2];
+  t.deepEqual([offboarding.kind, offboarding.name, offboarding.template_id, offboarding.missing], ['offboarding', 'Leaving', leaving.id, ['Files handed over', 'Access removed']]);
+  const transfer = { transfer_id: UNKNOWN, from_mrn: `mrn:account:member:${member.id}`, to_mrn: hr.mrn, folders: 1, files: 2, renamed: [], transferred_by: hr.mrn };
+  await world.deliver('core.files.transfer.completed', transfer);
+  await world.deliver('core.files.transfer.completed', transfer);
+  await world.deliver('core.account.member.removed', { member_id: member.id });
+  const done = ok(await hr.get(`/workers/${worker.id}/checklists`))[2];
+  t.deepEqual(done.items.map((row: any) => [row.label, row.done, row.done_via]), [['Files handed over', true, 'core.files.transfer.completed'], ['Access removed', true, 'core.account.member.removed']]);
+  t.deepEqual(world.takeEvents().filter((e) => e.action === 'core.workers.checklist.completed').map((e) => [e.payload.checklist_id, e.payload.kind, e.payload.by ?? null]), [[offboarding.id, 'offboarding', null]]);
+
+  const denied = await reader.get(`/workers/${worker.id}/checklists`);
+  t.deepEqual([denied.status, denied.body.error], [403, 'Missing permission: workers.checklists.read']);
+  for (const template of [everyone, engineers, leaving]) t.deepEqual(ok(await hr.delete(`/workers/checklist-templates/${template.id}`)), { id: template.id, deleted: true });
+  t.is(ok(await hr.get(`/workers/${worker.id}/checklists`)).length, 3, 'checklists stay when their templates go');
 });
 
 test.serial('search: a worker is indexed by name and work e-mail, and the reindex gives every worker', async (t) => {

@@ -10,6 +10,16 @@ export type OrgNode = components['schemas']['WorkersOrgNode'];
 export type Contract = components['schemas']['WorkersContract'];
 /** How the API's contract types read. */
 export const CONTRACT_LABELS: Record<string, string> = { permanent: 'Permanent', fixed_term: 'Fixed term', freelance: 'Freelance', internship: 'Internship' };
+/** A worker's checklist with its items. */
+export type Checklist = components['schemas']['WorkersChecklist'];
+/** A checklist template. */
+export type ChecklistTemplate = components['schemas']['WorkersChecklistTemplate'];
+/** What ticks an item by itself, as people read it. */
+export const CONFIRMATION_LABELS: Record<string, string> = {
+  member_linked: 'ticks itself when the worker has a workspace account',
+  files_transferred: "ticks itself when the worker's files are transferred",
+  access_removed: 'ticks itself when the worker leaves the workspace',
+};
 /** A row of a worker's history. */
 export type HistoryRow = components['schemas']['WorkersHistoryRow'];
 

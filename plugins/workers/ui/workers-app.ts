@@ -1,4 +1,5 @@
 import { AppRoot, html, listScreen, recordScreens } from '@wpk/ui';
+import './screens/checklists.js';
 import './screens/departments.js';
 import './screens/edit.js';
 import './screens/list.js';
@@ -12,12 +13,14 @@ export class WorkersApp extends AppRoot {
     { path: '/', label: 'Directory' },
     { path: '/org-chart', label: 'Org chart' },
     { path: '/departments', label: 'Departments' },
+    { path: '/checklists', label: 'Checklists' },
     { path: '/new', label: 'New worker' },
   ];
   protected readonly screens = [
     ...recordScreens('workers', { detail: 'workers-worker', edit: 'workers-edit' }),
     { path: '/org-chart', render: () => html`<workers-org-chart></workers-org-chart>` },
     { path: '/departments', render: () => html`<workers-departments></workers-departments>` },
+    { path: '/checklists', render: () => html`<workers-checklists></workers-checklists>` },
     listScreen('/', 'workers-list'),
   ];
 }

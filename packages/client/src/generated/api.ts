@@ -926,6 +926,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/workers/events/core-files-transfer-completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/workers/events/core-files-transfer-completed
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWorkersEventsCoreFilesTransferCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/workers/events/core-workers-change-scheduled": {
         parameters: {
             query?: never;
@@ -9120,6 +9140,50 @@ export interface paths {
         patch: operations["patchWorkersByWorkerId"];
         trace?: never;
     };
+    "/workers/{worker_id}/checklists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a worker's checklists, oldest first, each with its items and the labels still missing
+         * @description Lists a worker's checklists, oldest first, each with its items and the labels still missing
+         *
+         *     Needs `workers.checklists.read`.
+         */
+        get: operations["getWorkersByWorkerIdChecklists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workers/{worker_id}/checklists/{checklist_id}/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Ticks an item of a worker's checklist by hand (done: false opens it again); answers the checklist
+         * @description Ticks an item of a worker's checklist by hand (done: false opens it again); answers the checklist
+         *
+         *     Needs `workers.checklists.edit`.
+         */
+        patch: operations["patchWorkersByWorkerIdChecklistsByChecklistIdItemsByItemId"];
+        trace?: never;
+    };
     "/workers/{worker_id}/contracts": {
         parameters: {
             query?: never;
@@ -9240,6 +9304,62 @@ export interface paths {
          *     Needs `workers.workers.edit`.
          */
         patch: operations["patchWorkersByWorkerIdStatus"];
+        trace?: never;
+    };
+    "/workers/checklist-templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists checklist templates by kind, then name; q matches the name
+         * @description Lists checklist templates by kind, then name; q matches the name
+         *
+         *     Needs `workers.checklist_templates.read`.
+         */
+        get: operations["getWorkersChecklistTemplates"];
+        put?: never;
+        /**
+         * Adds an onboarding or offboarding checklist template, for every worker or the workers of one department
+         * @description Adds an onboarding or offboarding checklist template, for every worker or the workers of one department
+         *
+         *     Needs `workers.checklist_templates.create`.
+         */
+        post: operations["postWorkersChecklistTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workers/checklist-templates/{template_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a checklist template; checklists opened from it stay
+         * @description Deletes a checklist template; checklists opened from it stay
+         *
+         *     Needs `workers.checklist_templates.delete`.
+         */
+        delete: operations["deleteWorkersChecklistTemplatesByTemplateId"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a checklist template; checklists already opened from it stay as they are
+         * @description Changes a checklist template; checklists already opened from it stay as they are
+         *
+         *     Needs `workers.checklist_templates.edit`.
+         */
+        patch: operations["patchWorkersChecklistTemplatesByTemplateId"];
         trace?: never;
     };
     "/workers/departments": {
@@ -13214,6 +13334,40 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        WorkersChecklist: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            worker_id: string;
+            /** @enum {string} */
+            kind: "onboarding" | "offboarding";
+            name: string;
+            /** Format: uuid */
+            template_id: string | null;
+            /** Format: date-time */
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            items: {
+                /** Format: uuid */
+                id: string;
+                label: string;
+                /** @enum {string|null} */
+                confirmed_by: "member_linked" | "files_transferred" | "access_removed" | null;
+                done: boolean;
+                /** Format: date-time */
+                done_at: string | null;
+                /**
+                 * Format: uuid
+                 * @description The member who ticked it by hand
+                 */
+                done_by: string | null;
+                /** @description What ticked it otherwise: the confirming event, or `already` */
+                done_via: string | null;
+            }[];
+            /** @description The labels of the items not done yet */
+            missing: string[];
+        };
         WorkersContract: {
             /** Format: uuid */
             id: string;
@@ -13281,6 +13435,34 @@ export interface components {
             worker: components["schemas"]["WorkersOrgNode"];
             depth: number | "all";
             reports: components["schemas"]["WorkersOrgNode"][];
+        };
+        WorkersChecklistTemplate: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "onboarding" | "offboarding";
+            name: string;
+            /**
+             * Format: uuid
+             * @description The department whose workers get it; null: every worker
+             */
+            department_id: string | null;
+            items: {
+                label: string;
+                /** @enum {string} */
+                confirmed_by?: "member_linked" | "files_transferred" | "access_removed";
+            }[];
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WorkersDeletedChecklistTemplate: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
         };
         WorkersDepartment: {
             /** Format: uuid */
@@ -15320,6 +15502,43 @@ export interface operations {
         };
     };
     postEventsWorkersEventsCoreAtsApplicationHired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWorkersEventsCoreFilesTransferCompleted: {
         parameters: {
             query?: never;
             header?: never;
@@ -40647,6 +40866,104 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getWorkersByWorkerIdChecklists: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                worker_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersChecklist"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchWorkersByWorkerIdChecklistsByChecklistIdItemsByItemId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                worker_id: string;
+                checklist_id: string;
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "done": true
+                 *     }
+                 */
+                "application/json": {
+                    done: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersChecklist"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getWorkersByWorkerIdContracts: {
         parameters: {
             query?: {
@@ -40974,6 +41291,225 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WorkersWorker"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkersChecklistTemplates: {
+        parameters: {
+            query?: {
+                q?: string;
+                kind?: "onboarding" | "offboarding";
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersChecklistTemplate"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWorkersChecklistTemplates: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "onboarding",
+                 *       "name": "example",
+                 *       "department_id": "example",
+                 *       "items": [
+                 *         {
+                 *           "label": "example",
+                 *           "confirmed_by": "member_linked"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "onboarding" | "offboarding";
+                    name: string;
+                    department_id?: string | null;
+                    items: {
+                        label: string;
+                        /** @enum {string} */
+                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersChecklistTemplate"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWorkersChecklistTemplatesByTemplateId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersDeletedChecklistTemplate"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchWorkersChecklistTemplatesByTemplateId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                template_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "kind": "onboarding",
+                 *       "name": "example",
+                 *       "department_id": "example",
+                 *       "items": [
+                 *         {
+                 *           "label": "example",
+                 *           "confirmed_by": "member_linked"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    kind?: "onboarding" | "offboarding";
+                    name?: string;
+                    department_id?: string | null;
+                    items?: {
+                        label: string;
+                        /** @enum {string} */
+                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersChecklistTemplate"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -105,6 +105,8 @@ export const OPERATIONS = {
   postEventsWorkersEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/workers/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-ats-application-hired */
   postEventsWorkersEventsCoreAtsApplicationHired: { method: 'POST', path: '/_events/workers/events/core-ats-application-hired', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-files-transfer-completed */
+  postEventsWorkersEventsCoreFilesTransferCompleted: { method: 'POST', path: '/_events/workers/events/core-files-transfer-completed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-workers-change-scheduled */
   postEventsWorkersEventsCoreWorkersChangeScheduled: { method: 'POST', path: '/_events/workers/events/core-workers-change-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/system-workspace-member-added */
@@ -1139,6 +1141,10 @@ export const OPERATIONS = {
   patchWorkersByWorkerId: { method: 'PATCH', path: '/workers/{worker_id}', tag: 'workers', host: 'workspace' },
   /** Deletes a worker who manages no one and heads no department */
   deleteWorkersByWorkerId: { method: 'DELETE', path: '/workers/{worker_id}', tag: 'workers', host: 'workspace' },
+  /** Lists a worker's checklists, oldest first, each with its items and the labels still missing */
+  getWorkersByWorkerIdChecklists: { method: 'GET', path: '/workers/{worker_id}/checklists', tag: 'workers', host: 'workspace', paged: true },
+  /** Ticks an item of a worker's checklist by hand (done: false opens it again); answers the checklist */
+  patchWorkersByWorkerIdChecklistsByChecklistIdItemsByItemId: { method: 'PATCH', path: '/workers/{worker_id}/checklists/{checklist_id}/items/{item_id}', tag: 'workers', host: 'workspace' },
   /** Lists a worker's contracts, first to start first */
   getWorkersByWorkerIdContracts: { method: 'GET', path: '/workers/{worker_id}/contracts', tag: 'workers', host: 'workspace', paged: true },
   /** Adds a contract to a worker (a fixed-term one needs ends_on); one overlapping another of the worker is 409 */
@@ -1153,6 +1159,14 @@ export const OPERATIONS = {
   getWorkersByWorkerIdReports: { method: 'GET', path: '/workers/{worker_id}/reports', tag: 'workers', host: 'workspace' },
   /** Moves a worker along onboarding → active → offboarding → terminated (terminated → onboarding: a rehire) */
   patchWorkersByWorkerIdStatus: { method: 'PATCH', path: '/workers/{worker_id}/status', tag: 'workers', host: 'workspace' },
+  /** Lists checklist templates by kind, then name; q matches the name */
+  getWorkersChecklistTemplates: { method: 'GET', path: '/workers/checklist-templates', tag: 'workers', host: 'workspace', paged: true },
+  /** Adds an onboarding or offboarding checklist template, for every worker or the workers of one department */
+  postWorkersChecklistTemplates: { method: 'POST', path: '/workers/checklist-templates', tag: 'workers', host: 'workspace' },
+  /** Changes a checklist template; checklists already opened from it stay as they are */
+  patchWorkersChecklistTemplatesByTemplateId: { method: 'PATCH', path: '/workers/checklist-templates/{template_id}', tag: 'workers', host: 'workspace' },
+  /** Deletes a checklist template; checklists opened from it stay */
+  deleteWorkersChecklistTemplatesByTemplateId: { method: 'DELETE', path: '/workers/checklist-templates/{template_id}', tag: 'workers', host: 'workspace' },
   /** Lists departments by name; q matches the name; parent_id filters to the children of one (top: those without a parent) */
   getWorkersDepartments: { method: 'GET', path: '/workers/departments', tag: 'workers', host: 'workspace', paged: true },
   /** Creates a department, at the top or under parent_id, with an optional head (a worker) */

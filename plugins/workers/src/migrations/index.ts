@@ -1,6 +1,7 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createWorkers } from './0001-create-workers.js';
 import { createContracts } from './0002-create-contracts.js';
+import { createChecklists } from './0003-create-checklists.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createWorkers, createContracts];
+export const migrations: AppMigration[] = [createWorkers, createContracts, createChecklists];

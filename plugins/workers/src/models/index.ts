@@ -86,8 +86,70 @@ export const contracts = defineModel('contracts', {
 /** A contract as stored. */
 export type Contract = DeclaredRow<typeof contracts>;
 
+/** The two kinds of checklist: opened when a worker is hired (or rehired), and when their offboarding starts. */
+export const CHECKLIST_KINDS = ['onboarding', 'offboarding'] as const;
+export type ChecklistKind = (typeof CHECKLIST_KINDS)[number];
+
+/**
+ * What can tick an item by itself, and the kind of checklist it belongs to: the worker got a
+ * workspace account (linked to a member); their files were transferred (Files'
+ * `core.files.transfer.completed` from their member); their access was removed (the member left).
+ */
+export const CONFIRMATIONS = { member_linked: 'onboarding', files_transferred: 'offboarding', access_removed: 'offboarding' } as const satisfies Record<string, ChecklistKind>;
+export type Confirmation = keyof typeof CONFIRMATIONS;
+
+/** An item of a template. */
+export interface TemplateItem {
+  label: string;
+  confirmed_by?: Confirmation;
+}
+
+export const checklistTemplates = defineModel('checklist_templates', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  kind: column.enum(CHECKLIST_KINDS, 20),
+  name: column.string(200),
+  /** The department whose workers get it; null: every worker. */
+  department_id: column.uuid().nullable(),
+  items: column.json<TemplateItem[]>(),
+  revision: column.integer().default(1),
+});
+
+/** A checklist template as stored. */
+export type ChecklistTemplate = DeclaredRow<typeof checklistTemplates>;
+
+export const checklists = defineModel('checklists', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  worker_id: column.uuid(),
+  kind: column.enum(CHECKLIST_KINDS, 20),
+  name: column.string(200),
+  /** The template it was opened from (which may since have changed or gone). */
+  template_id: column.uuid().nullable(),
+  /** When its last item was done; null while one is open. */
+  completed_at: column.date().nullable(),
+});
+
+/** A worker's checklist as stored. */
+export type Checklist = DeclaredRow<typeof checklists>;
+
+export const checklistItems = defineModel('checklist_items', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  checklist_id: column.uuid(),
+  worker_id: column.uuid(),
+  position: column.integer(),
+  label: column.string(200),
+  confirmed_by: column.enum(Object.keys(CONFIRMATIONS) as Confirmation[], 40).nullable(),
+  done_at: column.date().nullable(),
+  /** The member who ticked it by hand; null when an event (or the state the worker was in) did. */
+  done_by: column.uuid().nullable(),
+  /** What ticked it when no member did: the confirming event's action, or `already` (true when the checklist opened). */
+  done_via: column.string(200).nullable(),
+});
+
+/** A checklist item as stored. */
+export type ChecklistItem = DeclaredRow<typeof checklistItems>;
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { workers, workerHistory, departments, contracts };
+export const models = { workers, workerHistory, departments, contracts, checklistTemplates, checklists, checklistItems };
 
 /** The models' type, for typing contexts. */
 export type Models = typeof models;

@@ -1,5 +1,5 @@
 import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
-import { CONTRACT_TYPES, EMPLOYMENT_TYPES, WORKER_STATUSES } from '../models/index.js';
+import { CHECKLIST_KINDS, CONFIRMATIONS, CONTRACT_TYPES, EMPLOYMENT_TYPES, WORKER_STATUSES } from '../models/index.js';
 
 const nullableText = () => Joi.string().allow('', null);
 const workerMrn = () => Joi.string().pattern(/^mrn:workers:worker:/);
@@ -113,3 +113,43 @@ export const CONTRACT: JoiObjectSchema = recordSchema({
 
 /** `DELETE /workers/{worker_id}/contracts/{contract_id}`. */
 export const DELETED_CONTRACT: JoiObjectSchema = recordSchema({ id: field.uuid(), worker_id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('WorkersDeletedContract');
+
+const confirmation = () => field.oneOf(Object.keys(CONFIRMATIONS));
+
+/** An on/offboarding checklist template. */
+export const CHECKLIST_TEMPLATE: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  kind: field.oneOf(CHECKLIST_KINDS),
+  name: Joi.string(),
+  department_id: field.uuid().allow(null).description('The department whose workers get it; null: every worker'),
+  items: Joi.array().items(recordSchema({ label: Joi.string(), confirmed_by: confirmation() }, { optional: ['confirmed_by'] })),
+  revision: Joi.number().integer().min(1),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('WorkersChecklistTemplate');
+
+/** `DELETE /workers/checklist-templates/{template_id}`. */
+export const DELETED_TEMPLATE: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('WorkersDeletedChecklistTemplate');
+
+/** A worker's checklist with its items and what is missing. */
+export const CHECKLIST: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  worker_id: field.uuid(),
+  kind: field.oneOf(CHECKLIST_KINDS),
+  name: Joi.string(),
+  template_id: field.uuid().allow(null),
+  completed_at: field.instant().allow(null),
+  created_at: field.instant(),
+  items: Joi.array().items(
+    recordSchema({
+      id: field.uuid(),
+      label: Joi.string(),
+      confirmed_by: confirmation().allow(null),
+      done: Joi.boolean(),
+      done_at: field.instant().allow(null),
+      done_by: field.uuid().allow(null).description('The member who ticked it by hand'),
+      done_via: Joi.string().allow(null).description('What ticked it otherwise: the confirming event, or `already`'),
+    }),
+  ),
+  missing: Joi.array().items(Joi.string()).description('The labels of the items not done yet'),
+}).id('WorkersChecklist');

@@ -103,6 +103,8 @@ export async function deleteDepartment(ctx: WorkersContext, departmentId: string
   if (staff) throw new ConflictError(`Department ${department.id} (${department.name}) has ${staff} worker(s); move them first`);
   const dated = await ctx.db.workerHistory.count({ where: { department_id: department.id, effective_on: { [Op.gt]: today(ctx) } } });
   if (dated) throw new ConflictError(`Department ${department.id} (${department.name}) is named in ${dated} future-dated change(s) of workers; change those first`);
+  const templates = await ctx.db.checklistTemplates.count({ where: { department_id: department.id } });
+  if (templates) throw new ConflictError(`Department ${department.id} (${department.name}) has ${templates} checklist template(s); change or delete them first`);
   const children = await ctx.db.departments.count({ where: { parent_id: department.id } });
   if (children) throw new ConflictError(`Department ${department.id} (${department.name}) has ${children} sub-department(s); move or delete them first`);
   await departments.remove(ctx, department);

@@ -1,5 +1,6 @@
-import { isUuid } from '@wpk/sdk';
+import { isUuid, parseMrn } from '@wpk/sdk';
 import type { WorkersBaseContext } from '../kit.js';
+import { confirm } from './checklist-runs.js';
 import { applyCurrent, createWorker, emailIs, workers } from './workers.js';
 
 /** A member joined: the worker with their e-mail as work e-mail (and no member yet) is linked to them. */
@@ -15,7 +16,18 @@ export async function linkMember(ctx: WorkersBaseContext, memberId: string): Pro
 /** A member left: every worker linked to them is unlinked (the worker record stays). */
 export async function unlinkMember(ctx: WorkersBaseContext, memberId: string): Promise<void> {
   const linked = await ctx.db.workers.findAll({ where: { member_id: memberId }, lock: 'update' });
-  for (const worker of linked) await applyCurrent(ctx, worker, { member_id: null });
+  for (const worker of linked) {
+    await confirm(ctx, worker.id, 'access_removed', 'core.account.member.removed');
+    await applyCurrent(ctx, worker, { member_id: null });
+  }
+}
+
+/** Files' `core.files.transfer.completed`: the files of the member `from_mrn` were transferred; their workers' items waiting for it are done. */
+export async function filesTransferred(ctx: WorkersBaseContext, fromMrn: unknown): Promise<void> {
+  const parsed = typeof fromMrn === 'string' ? parseMrn(fromMrn) : null;
+  if (!parsed || parsed.app !== 'account' || parsed.resource !== 'member' || !isUuid(parsed.id)) return;
+  const linked = await ctx.db.workers.findAll({ where: { member_id: parsed.id.toLowerCase() } });
+  for (const worker of linked) await confirm(ctx, worker.id, 'files_transferred', 'core.files.transfer.completed');
 }
 
 /** What recruiting's `core.ats.application.hired` carries. */

@@ -4,6 +4,7 @@ import type { EmploymentType, HistoryRow, Worker, WorkerStatus } from '../models
 
 /** A worker row as read (with its workspace). */
 type StoredWorker = Worker & { workspace_id: string };
+import { confirm, openChecklists } from './checklist-runs.js';
 import { workerMachine } from './machine.js';
 import { PRIVATE_FIELDS, workerDocument, workerFields } from './present.js';
 
@@ -156,6 +157,7 @@ export async function createWorker(ctx: WorkersBaseContext & { permissions?: Wor
   });
   const opens = input.start_date && input.start_date < today(ctx) ? input.start_date : today(ctx);
   await ctx.db.workerHistory.create({ worker_id: worker.id, effective_on: opens, title: worker.title, department_id: worker.department_id, manager_id: worker.manager_id, recorded_by: 'member' in ctx && ctx.member ? (ctx.member as { id: string }).id : null });
+  await openChecklists(ctx, worker, 'onboarding');
   return worker;
 }
 
@@ -183,6 +185,7 @@ export async function applyCurrent(ctx: WorkersBaseContext, worker: StoredWorker
   const { row, changed } = await workers.patch(ctx, worker, { ...changes, ...dated }, { touch: (before) => ({ revision: before.revision + 1 }) });
   if (changed.includes('manager_id')) ctx.events.stage('core.workers.worker.manager_changed', { ...workerFields(row), from_manager_id: worker.manager_id, by: by(ctx) });
   if (changed.includes('department_id')) ctx.events.stage('core.workers.worker.department_changed', { ...workerFields(row), from_department_id: worker.department_id, by: by(ctx) });
+  if (changed.includes('member_id') && row.member_id) await confirm(ctx, row.id, 'member_linked', 'member linked');
   return row;
 }
 
@@ -245,6 +248,7 @@ export async function changeStatus(ctx: WorkersContext, workerId: string, status
   const row = (await ctx.db.workers.findById(worker.id))!;
   ctx.search.upsert(workerDocument(row));
   ctx.events.stage(move.event as 'core.workers.worker.activated', { ...workerFields(row), by: by(ctx) });
+  if (move.to === 'offboarding' || move.to === 'onboarding') await openChecklists(ctx, row, move.to);
   return row;
 }
 

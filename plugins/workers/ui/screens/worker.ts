@@ -1,16 +1,18 @@
-import { RecordDetail, appLink, errorText, html, kit, nothing, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { CONTRACT_LABELS, DEPTH_STYLES, EMPLOYMENT_LABELS, NEXT_STEP, WORKERS, depthClass, directory, statusLabel, type Contract, type HistoryRow, type OrgNode, type Worker } from '../api.js';
+import { RecordDetail, appLink, css, errorText, html, kit, nothing, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { CONFIRMATION_LABELS, CONTRACT_LABELS, DEPTH_STYLES, EMPLOYMENT_LABELS, NEXT_STEP, WORKERS, depthClass, directory, statusLabel, type Checklist, type Contract, type HistoryRow, type OrgNode, type Worker } from '../api.js';
 
 /** `/workers/{id}`: one worker, their dated history, reports and contracts (with a form to add one), and the lifecycle's next step. */
 export class WorkersWorker extends RecordDetail<Worker> {
-  static override properties = { ...RecordDetail.properties, names: { state: true }, history: { state: true }, reports: { state: true }, contracts: { state: true } };
-  static override styles = [...RecordDetail.styles, DEPTH_STYLES];
+  static override properties = { ...RecordDetail.properties, names: { state: true }, history: { state: true }, reports: { state: true }, contracts: { state: true }, checklists: { state: true } };
+  static override styles = [...RecordDetail.styles, DEPTH_STYLES, css`ul.plain { list-style: none; padding: 0; margin: var(--wpk-space-1) 0; }`];
   /** Names of the workers and departments this page mentions, by id. */
   declare names: Map<string, string>;
   declare history: HistoryRow[];
   declare reports: OrgNode[];
   /** The worker's contracts; null when the caller may not see them (no `workers.contracts.read`). */
   declare contracts: Contract[] | null;
+  /** The worker's on/offboarding checklists; null when the caller may not see them. */
+  declare checklists: Checklist[] | null;
   protected readonly kind = WORKERS;
 
   constructor() {
@@ -19,12 +21,44 @@ export class WorkersWorker extends RecordDetail<Worker> {
     this.history = [];
     this.reports = [];
     this.contracts = null;
+    this.checklists = null;
   }
 
   protected override loaded(worker: Worker): void {
     super.loaded(worker);
     void this.readAround(worker);
     void this.readContracts(worker);
+    void this.readChecklists(worker);
+  }
+
+  private async readChecklists(worker: Worker): Promise<void> {
+    try {
+      this.checklists = (await kit().client.workers.getWorkersByWorkerIdChecklists({ params: { worker_id: worker.id }, query: { per_page: 100 } })).data as Checklist[];
+    } catch {
+      this.checklists = null;
+    }
+  }
+
+  private async tick(worker: Worker, checklist: Checklist, itemId: string, done: boolean): Promise<void> {
+    try {
+      const updated = (await kit().client.workers.patchWorkersByWorkerIdChecklistsByChecklistIdItemsByItemId({ params: { worker_id: worker.id, checklist_id: checklist.id, item_id: itemId }, body: { done } })).data as Checklist;
+      this.checklists = (this.checklists ?? []).map((row) => (row.id === updated.id ? updated : row));
+      if (updated.completed_at && !checklist.completed_at) toast(`${updated.name} is complete`, 'success');
+    } catch (error) {
+      toast(errorText(error), 'danger');
+      await this.readChecklists(worker);
+    }
+  }
+
+  private checklistsView(worker: Worker) {
+    if (!this.checklists) return nothing;
+    return html`<dt>Checklists</dt>
+        <dd>${this.checklists.length
+          ? this.checklists.map((checklist) => html`<section aria-label=${`Checklist ${checklist.name}`}>
+              <strong>${checklist.name}</strong> <span class="kind">(${checklist.kind}${checklist.completed_at ? ', complete' : `, ${checklist.missing.length} missing`})</span>
+              <ul class="plain">${checklist.items.map((item) => html`<li><wa-checkbox ?checked=${item.done} @change=${(event: Event) => this.tick(worker, checklist, item.id, (event.target as HTMLInputElement).checked)}>${item.label}</wa-checkbox>
+                ${item.confirmed_by ? html`<span class="kind">${CONFIRMATION_LABELS[item.confirmed_by]}</span>` : nothing}</li>`)}</ul></section>`)
+          : 'No checklist.'}</dd>`;
   }
 
   private async readContracts(worker: Worker): Promise<void> {
@@ -115,6 +149,7 @@ export class WorkersWorker extends RecordDetail<Worker> {
           : 'No contract yet.'}
           <details><summary>Add a contract</summary>
           <wpk-schema-form .schema=${this.contractSchema()} .value=${{}} submit-label="Add contract" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.addContract(worker, event)}></wpk-schema-form></details></dd>` : nothing}
+        ${this.checklistsView(worker)}
         <dt>History</dt>
         <dd><ul aria-label="History">${this.history.map((row) => html`<li>${row.effective_on}: ${row.title || 'no title'}${row.department_id ? ` · ${this.name(row.department_id)}` : ''}${row.manager_id ? ` · reports to ${this.name(row.manager_id)}` : ''}${row.in_effect ? html` <span class="kind">(current)</span>` : nothing}</li>`)}</ul></dd>`;
   }
