@@ -6,7 +6,7 @@
  * he edits, she replies in a thread, he deletes a message (a tombstone stays), her read position
  * moves when she opens the direct chat. Then every live socket is closed by the server, Bob posts
  * twice while they are down, and Ann's open chat comes back by itself with exactly the messages
- * the API holds: nothing missing, nothing doubled. At 1280 px and at 375 px, axe-clean in the
+ * the API holds: nothing missing, nothing doubled; Ann shares a file from her computer. At 1280 px and at 375 px, axe-clean in the
  * shell and in the frame, no Content-Security-Policy violation, nothing wider than the window.
  * The screenshots are the ones docs/apps/chat.md shows.
  */
@@ -138,6 +138,12 @@ test.serial('at 1280 px: two members chat live, and a dropped socket resumes wit
   await messageOf(frame, 'Live again').waitFor();
   t.deepEqual(await shown(frame), await stored(launch));
   t.deepEqual(await shown(frame), ['@Ann Archer ready for launch on Friday?', 'This message was deleted.', 'Posted while you were away', 'And once more', 'Live again']);
+
+  // Ann shares a file from her computer: the bytes go to the chat's uploads, the message names it, Bob sees it.
+  await frame.getByLabel('Share a file').setInputFiles({ name: 'run-sheet.txt', mimeType: 'text/plain', buffer: Buffer.from('09:00 doors\n10:00 keynote\n') });
+  await messageOf(bobFrame, 'run-sheet.txt').getByText('📎 run-sheet.txt').waitFor();
+  const [shared] = ok(await bob.get(`/chats/${launch}/messages?per_page=1`));
+  t.like(shared, { body: '', sender_mrn: ann.mrn, file: { filename: 'run-sheet.txt', content_type: 'text/plain', size_bytes: 26 } });
   await bobPage.context().close();
   await page.context().close();
 });

@@ -1,4 +1,4 @@
-import { LitElement, confirmAction, css, errorText, html, kit, nothing, repeat, screenStyles, toast, type LiveEvent } from '@wpk/ui';
+import { LitElement, confirmAction, css, errorText, formatBytes, html, kit, nothing, repeat, screenStyles, toast, type LiveEvent, type UploadTarget } from '@wpk/ui';
 import { editableText, idOfMrn, store, textParts, type Chat, type Message, type Participant } from '../api.js';
 import './composer.js';
 
@@ -70,6 +70,8 @@ export class ChatView extends LitElement {
     .body { margin: var(--wpk-space-1) 0; white-space: pre-wrap; overflow-wrap: anywhere; }
     .mention { color: var(--wpk-color-link); font-weight: var(--wpk-font-weight-bold); }
     .mention.me { background: var(--wpk-color-warning-quiet); border-radius: var(--wpk-radius-s); }
+    .file { margin: var(--wpk-space-1) 0; }
+    wpk-upload { margin-top: var(--wpk-space-2); }
     .tombstone { font-style: italic; color: var(--wpk-color-text-muted); }
     .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-1); }
     .actions button { font: inherit; font-size: var(--wpk-font-size-s); border: 1px solid var(--wpk-color-border); background: var(--wpk-color-surface); color: var(--wpk-color-text); border-radius: var(--wpk-radius-pill); padding: 0 var(--wpk-space-2); cursor: pointer; }
@@ -243,6 +245,19 @@ export class ChatView extends LitElement {
     }
   }
 
+  /** Where a shared file's bytes go: a signed link of the chat's uploads. */
+  private readonly prepare = async (file: File): Promise<UploadTarget & Record<string, unknown>> => {
+    const body = { filename: file.name, size_bytes: Math.max(1, file.size), ...(file.type ? { content_type: file.type } : {}) };
+    const upload = (await kit().client.chat.postChatsByIdUploads({ params: { id: this.chatId }, body })).data;
+    return { url: upload.upload.url, method: 'PUT', ...(file.type ? { headers: { 'content-type': file.type } } : {}), file_key: upload.file_key };
+  };
+
+  /** Once the bytes are in: the message that shares the file. */
+  private readonly finish = async (file: File, prepared: Record<string, unknown>): Promise<void> => {
+    const sent = (await kit().client.chat.postChatsByIdMessages({ params: { id: this.chatId }, body: { file: { file_key: String(prepared.file_key), filename: file.name } } })).data as Message;
+    this.messages = upsert(this.messages, sent);
+  };
+
   private async edit(message: Message, event: CustomEvent<{ body: string }>): Promise<void> {
     try {
       const edited = (await kit().client.chat.patchChatsByIdMessagesByMsgId({ params: { id: this.chatId, msg_id: message.id }, body: { body: event.detail.body } })).data as Message;
@@ -315,7 +330,8 @@ export class ChatView extends LitElement {
       <div class="meta"><strong>${store.nameOf(sender)}</strong><wpk-date class="muted" value=${message.created_at} format="time"></wpk-date>${message.edited_at && !message.deleted ? html`<span class="muted">(edited)</span>` : nothing}</div>
       ${message.deleted
         ? html`<p class="body tombstone">This message was deleted.</p>`
-        : html`<p class="body">${this.text(message.body ?? '')}</p>
+        : html`${message.body ? html`<p class="body">${this.text(message.body)}</p>` : nothing}
+          ${message.file ? html`<p class="file">📎 ${message.file.filename} <span class="muted">(${formatBytes(message.file.size_bytes, kit().locale)})</span></p>` : nothing}
           <div class="actions">
             ${reactions.map((emoji) => {
               const reaction = message.reactions.find((held) => held.emoji === emoji);
@@ -363,7 +379,8 @@ export class ChatView extends LitElement {
           <p class="typing" role="status">${names.length ? `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} typing…` : ''}</p>
           ${this.chat.role
             ? html`<chat-composer label=${`Message ${title}`} .people=${this.people()} @chat-typing=${() => store.typing(this.chatId)}
-                @chat-send=${(event: CustomEvent<{ body: string; text: string }>) => this.send(event, null)}></chat-composer>`
+                @chat-send=${(event: CustomEvent<{ body: string; text: string }>) => this.send(event, null)}></chat-composer>
+              <wpk-upload label="Share a file" .prepare=${this.prepare} .finish=${this.finish}></wpk-upload>`
             : html`<p class="muted">Join this channel to write in it.</p>`}
         </div>
         ${this.thread ? this.threadPanel(this.thread) : nothing}
