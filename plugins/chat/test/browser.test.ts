@@ -1,7 +1,7 @@
 /**
  * The Chat app's front-end in Chromium, through the real routes and the real live socket: two
  * members, each in a browser profile of their own, chat in one group. Ann opens Chat from the
- * launcher (the unread count of a direct chat, a favourite star), Bob opens the group by its
+ * launcher (the unread count of a direct chat, a favourite star, a personal list), Bob opens the group by its
  * link; Ann sees Bob online and typing, Bob mentions her through the autocomplete, she reacts,
  * he edits, she replies in a thread, he deletes a message (a tombstone stays), her read position
  * moves when she opens the direct chat. Then every live socket is closed by the server, Bob posts
@@ -64,6 +64,17 @@ test.serial('at 1280 px: two members chat live, and a dropped socket resumes wit
   await chats.getByRole('link', { name: 'Launch' }).click();
   await page.waitForURL(`${web.origin}/app/chat/chats/${launch}`);
   await frame.getByText('Bob Baker (online)').waitFor();
+
+  // A personal list: Ann makes "Work", puts the group in it, and shows that list alone.
+  await chats.getByLabel('New list').fill('Work');
+  await chats.getByRole('button', { name: 'Add list' }).click();
+  await frame.getByRole('group', { name: 'Lists' }).getByRole('checkbox', { name: 'Work' }).check();
+  await chats.getByLabel('Show').selectOption({ label: 'Work' });
+  await chats.getByRole('link', { name: 'Bob Baker' }).waitFor({ state: 'detached' });
+  await chats.getByRole('link', { name: 'Launch' }).waitFor();
+  t.deepEqual(await chats.getByRole('link').allTextContents(), ['Launch']);
+  t.deepEqual(ok(await ann.get('/chats/lists')).map((list: { name: string; chat_ids: string[] }) => [list.name, list.chat_ids]), [['Work', [launch]]]);
+  await chats.getByLabel('Show').selectOption({ label: 'All chats' });
 
   // Bob types a mention with the autocomplete: Ann sees him typing, then the message naming her.
   const composer = bobFrame.getByRole('combobox', { name: 'Message Launch' });

@@ -4,6 +4,8 @@ import { errorText, kit, liveConnection, toast, type LiveEvent, type components 
 export type Chat = components['schemas']['ChatChatForMember'];
 /** A message as the API answers it (a deleted one is a tombstone: no body). */
 export type Message = components['schemas']['ChatMessage'];
+/** One of the member's personal chat lists. */
+export type ChatList = components['schemas']['ChatList'];
 /** A participant of a chat. */
 export type Participant = components['schemas']['ChatParticipant'];
 
@@ -35,6 +37,8 @@ const MENTION = /<@([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  */
 export class ChatStore extends EventTarget {
   chats: Chat[] = [];
+  /** The member's personal lists, in their order. */
+  lists: ChatList[] = [];
   /** Member names by id (the shell's directory). */
   readonly names = new Map<string, string>();
   /** The title of each chat (a direct chat is named after the other participant). */
@@ -64,6 +68,7 @@ export class ChatStore extends EventTarget {
       await this.nameChats(chats);
       this.chats = chats;
       for (const chat of chats) this.follow(chat.id);
+      this.lists = (await kit().client.chat.getChatsLists({ query: { per_page: 100 } })).data as ChatList[];
     } catch (error) {
       toast(errorText(error), 'danger');
     }
@@ -208,6 +213,30 @@ export class ChatStore extends EventTarget {
       if (favourite) await kit().client.chat.putChatsByIdFavourite({ params: { id: chat.id } });
       else await kit().client.chat.deleteChatsByIdFavourite({ params: { id: chat.id } });
       chat.favourite = favourite;
+      this.changed();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  /** Makes a personal list; answers whether it was made (a refusal is shown as a toast). */
+  async createList(name: string): Promise<boolean> {
+    try {
+      this.lists = [...this.lists, (await kit().client.chat.postChatsLists({ body: { name } })).data as ChatList];
+      this.changed();
+      return true;
+    } catch (error) {
+      toast(errorText(error), 'danger');
+      return false;
+    }
+  }
+
+  /** Puts a chat in one of the member's lists, or takes it out. */
+  async setInList(chatId: string, list: ChatList, inList: boolean): Promise<void> {
+    const params = { id: chatId, list_id: list.id };
+    try {
+      const answer = inList ? await kit().client.chat.putChatsByIdListsByListId({ params }) : await kit().client.chat.deleteChatsByIdListsByListId({ params });
+      this.lists = this.lists.map((held) => (held.id === list.id ? (answer.data as ChatList) : held));
       this.changed();
     } catch (error) {
       toast(errorText(error), 'danger');

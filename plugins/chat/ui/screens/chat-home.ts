@@ -9,10 +9,12 @@ import './chat-view.js';
  * the whole width, with the way back to the list.
  */
 export class ChatHome extends LitElement {
-  static override properties = { chatId: { attribute: false }, chats: { state: true }, loading: { state: true } };
+  static override properties = { chatId: { attribute: false }, chats: { state: true }, loading: { state: true }, shown: { state: true } };
   declare chatId: string | null;
   declare chats: Chat[];
   declare loading: boolean;
+  /** The list whose chats are shown ('' for every chat). */
+  declare shown: string;
   private readonly refresh = () => (this.chats = [...store.chats]);
 
   static override styles = [screenStyles, css`
@@ -27,6 +29,9 @@ export class ChatHome extends LitElement {
     button.star { font: inherit; background: none; border: 0; cursor: pointer; color: var(--wpk-color-text-muted); padding: var(--wpk-space-1); line-height: 1; }
     button.star[aria-pressed='true'] { color: var(--wpk-color-warning); }
     button.star:focus-visible { outline: 2px solid var(--wpk-color-focus); }
+    .filter, .new-list { display: flex; gap: var(--wpk-space-2); align-items: center; flex-wrap: wrap; margin-bottom: var(--wpk-space-2); }
+    .new-list input { flex: 1; min-width: 0; font: inherit; color: var(--wpk-color-text); background: var(--wpk-color-surface); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-1) var(--wpk-space-2); }
+    .new-list button { font: inherit; border: 1px solid var(--wpk-color-border-strong); background: var(--wpk-color-surface-raised); color: var(--wpk-color-text); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-1) var(--wpk-space-2); cursor: pointer; }
     .empty { color: var(--wpk-color-text-muted); }
     .back { display: none; }
     @media (max-width: 700px) {
@@ -42,6 +47,7 @@ export class ChatHome extends LitElement {
     this.chatId = null;
     this.chats = [];
     this.loading = true;
+    this.shown = '';
   }
 
   override connectedCallback(): void {
@@ -79,11 +85,30 @@ export class ChatHome extends LitElement {
       <ul aria-labelledby=${heading}>${repeat(chats, (chat) => chat.id, (chat) => this.row(chat))}</ul>`;
   }
 
+  private async addList(event: Event): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const name = String(new FormData(form).get('name') ?? '').trim();
+    if (name && (await store.createList(name))) form.reset();
+  }
+
   protected override render() {
-    const favourites = this.chats.filter((chat) => chat.favourite);
-    const others = this.chats.filter((chat) => !chat.favourite);
+    const list = store.lists.find((held) => held.id === this.shown);
+    const chats = list ? this.chats.filter((chat) => list.chat_ids.includes(chat.id)) : this.chats;
+    const favourites = chats.filter((chat) => chat.favourite);
+    const others = chats.filter((chat) => !chat.favourite);
     return html`<aside aria-label="Your chats">
         ${this.loading ? html`<p role="status">Loading chats…</p>` : nothing}
+        <div class="filter"><label for="shown">Show</label>
+          <select id="shown" @change=${(event: Event) => (this.shown = (event.target as HTMLSelectElement).value)}>
+            <option value="" ?selected=${!list}>All chats</option>
+            ${store.lists.map((held) => html`<option value=${held.id} ?selected=${held.id === this.shown}>${held.name}</option>`)}
+          </select></div>
+        <form class="new-list" @submit=${(event: Event) => this.addList(event)}>
+          <label for="list-name" class="wpk-visually-hidden">New list</label>
+          <input id="list-name" name="name" maxlength="80" placeholder="New list" required />
+          <button type="submit">Add list</button>
+        </form>
         ${favourites.length ? this.list('Favourites', favourites) : nothing}
         ${this.list('Chats', others)}
         ${!this.loading && this.chats.length === 0 ? html`<p class="empty">No chat yet: start one under New chat.</p>` : nothing}

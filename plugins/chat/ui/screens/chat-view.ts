@@ -51,6 +51,7 @@ export class ChatView extends LitElement {
   private readSeq = 0;
   private readTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly visible = () => this.markRead();
+  private readonly storeChanged = () => this.requestUpdate();
 
   static override styles = [screenStyles, css`
     :host { display: block; }
@@ -70,6 +71,8 @@ export class ChatView extends LitElement {
     .body { margin: var(--wpk-space-1) 0; white-space: pre-wrap; overflow-wrap: anywhere; }
     .mention { color: var(--wpk-color-link); font-weight: var(--wpk-font-weight-bold); }
     .mention.me { background: var(--wpk-color-warning-quiet); border-radius: var(--wpk-radius-s); }
+    fieldset.lists { display: flex; flex-wrap: wrap; gap: var(--wpk-space-3); border: 0; padding: 0; margin: 0 0 var(--wpk-space-2); }
+    fieldset.lists legend { float: left; margin-inline-end: var(--wpk-space-2); color: var(--wpk-color-text-muted); }
     .file { margin: var(--wpk-space-1) 0; }
     wpk-upload { margin-top: var(--wpk-space-2); }
     .tombstone { font-style: italic; color: var(--wpk-color-text-muted); }
@@ -99,11 +102,13 @@ export class ChatView extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     document.addEventListener('visibilitychange', this.visible);
+    store.addEventListener('change', this.storeChanged);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener('visibilitychange', this.visible);
+    store.removeEventListener('change', this.storeChanged);
     this.stop?.();
     this.stop = null;
     store.open = null;
@@ -361,6 +366,14 @@ export class ChatView extends LitElement {
     </aside>`;
   }
 
+  /** The member's lists, each a checkbox: is this chat in it? */
+  private listBoxes(chatId: string) {
+    return html`<fieldset class="lists"><legend>Lists</legend>
+      ${store.lists.map((list) => html`<label><input type="checkbox" .checked=${list.chat_ids.includes(chatId)}
+        @change=${(event: Event) => store.setInList(chatId, list, (event.target as HTMLInputElement).checked)} /> ${list.name}</label>`)}
+    </fieldset>`;
+  }
+
   protected override render() {
     if (this.error) return html`<p class="error" role="alert">${this.error}</p>`;
     if (!this.chat) return html`<p role="status">Loading the chat…</p>`;
@@ -373,6 +386,7 @@ export class ChatView extends LitElement {
         const online = present.includes(participant.member_id);
         return html`${index ? ', ' : ''}<span class=${online ? 'online' : ''}>${store.nameOf(participant.member_id)}${online ? ' (online)' : ''}</span>`;
       })}</p>
+      ${this.chat.role && store.lists.length ? this.listBoxes(this.chat.id) : nothing}
       <div class=${this.thread ? 'layout threaded' : 'layout'}>
         <div>
           ${this.messages.length ? this.messageList() : html`<p class="muted">No message yet: say hello.</p>`}
