@@ -159,7 +159,7 @@ test.serial('at 1280 px: two members chat live, and a dropped socket resumes wit
   await page.context().close();
 });
 
-test.serial('at 375 px: the list, then the open chat alone with the way back', async (t) => {
+test.serial('at 375 px: the list, then the open chat alone with the way back; a channel from New chat', async (t) => {
   const { page, frame } = await web.openApp(375, { email: ann.email });
   const chats = frame.getByRole('complementary', { name: 'Your chats' });
   await chats.getByRole('link', { name: 'Launch' }).click();
@@ -170,5 +170,17 @@ test.serial('at 375 px: the list, then the open chat alone with the way back', a
   await frame.getByRole('link', { name: '← All chats' }).click();
   await chats.getByRole('link', { name: 'Launch' }).waitFor();
   await checkPage(t, page, frame, 'the list at 375 px');
+
+  // A channel started from New chat opens at once, and its name is refused a second time.
+  await frame.getByRole('link', { name: 'New chat' }).click();
+  await frame.getByLabel('Channel name').fill('announcements');
+  await checkPage(t, page, frame, 'New chat at 375 px');
+  await frame.getByRole('button', { name: 'Create channel' }).click();
+  await frame.getByRole('heading', { name: '#announcements', level: 1 }).waitFor();
+  await frame.getByRole('link', { name: 'New chat' }).click();
+  await frame.getByLabel('Channel name').fill('Announcements');
+  await frame.getByRole('button', { name: 'Create channel' }).click();
+  await frame.getByRole('alert').getByText('name: a channel named Announcements already exists').waitFor();
+  t.deepEqual((ok(await ann.get('/chats?type=channel')) as Array<{ name: string }>).map((chat) => chat.name), ['announcements']);
   await page.context().close();
 });

@@ -25,6 +25,9 @@ interface Followed {
   subscribed: Promise<void>;
 }
 
+/** How many chats the list holds and follows live. */
+const LISTED = 98;
+
 /** How long "… is typing" stays after the last typing message (the server passes one per 2 s). */
 const TYPING_MS = 5_000;
 
@@ -61,10 +64,13 @@ export class ChatStore extends EventTarget {
     return this.loaded;
   }
 
-  /** Reads the chats again (up to 100, most recently active first) and follows each. */
+  /**
+   * Reads the chats again (the 98 most recently active: a socket follows at most 100 channels,
+   * and the member's own channel and an open chat outside the list take two) and follows each.
+   */
   async reload(): Promise<void> {
     try {
-      const chats = (await kit().client.chat.getChats({ query: { per_page: 100 } })).data as Chat[];
+      const chats = (await kit().client.chat.getChats({ query: { per_page: LISTED } })).data as Chat[];
       await this.nameChats(chats);
       this.chats = chats;
       for (const chat of chats) this.follow(chat.id);
@@ -152,7 +158,9 @@ export class ChatStore extends EventTarget {
   listen(chatId: string, listener: ChatListener): { ready: Promise<void>; stop: () => void } {
     const state = this.follow(chatId);
     state.listeners.add(listener);
-    return { ready: state.subscribed, stop: () => state.listeners.delete(listener) };
+    // A subscription the server refused without a word for this listener (a 429) must not hold the view back.
+    const ready = Promise.race([state.subscribed, new Promise<void>((resolve) => setTimeout(resolve, 5_000))]);
+    return { ready, stop: () => state.listeners.delete(listener) };
   }
 
   /** Who has the chat open now, and who of them is typing (not the member themselves). */
