@@ -22,6 +22,10 @@ export interface ChannelListener {
   event(event: LiveEvent): void;
   /** Access to the channel was lost (403 at subscribe, or `revoked`). */
   lost?(error: string): void;
+  /** Another subscriber is typing on the channel. */
+  typing?(memberId: string): void;
+  /** A member opened (`online`) or closed (`offline`) the channel. */
+  presence?(memberId: string, state: 'online' | 'offline'): void;
 }
 
 interface Followed {
@@ -56,6 +60,11 @@ export class LiveConnection {
       this.channels.delete(channel);
       if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: 'unsubscribe', channel, ref: `u${this.next++}` }));
     };
+  }
+
+  /** Tells the channel's other subscribers this member is typing (the server passes one per channel per 2 s). */
+  typing(channel: string): void {
+    if (this.channels.has(channel) && this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: 'typing', channel }));
   }
 
   /** Closes the socket for good. */
@@ -102,6 +111,10 @@ export class LiveConnection {
     } else if (message.type === 'event') {
       followed.last = String(message.id);
       followed.listener.event({ channel, id: String(message.id), event: String(message.event), data: (message.data as Record<string, unknown>) ?? {} });
+    } else if (message.type === 'typing') {
+      followed.listener.typing?.(String(message.member_id));
+    } else if (message.type === 'presence') {
+      followed.listener.presence?.(String(message.member_id), message.state === 'online' ? 'online' : 'offline');
     } else if (message.type === 'revoked' || (message.type === 'error' && (message.status === 403 || message.status === 404))) {
       this.channels.delete(channel);
       followed.listener.lost?.(String(message.error ?? 'No access'));
