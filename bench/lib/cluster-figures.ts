@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
 /** One request of the cluster bench's load: its kind, its status (0: no answer), start and end (ms on the bench's clock). */
 export interface Sample {
   kind: 'read' | 'write' | 'chat' | 'search' | 'storm';
@@ -42,4 +44,45 @@ export function phaseFigures(phase: string, samples: Sample[], from: number, to:
     p99_ms: Number.isNaN(p99) ? '-' : p99.toFixed(0),
     recover_ms: faultAt === null ? '-' : String(failed.length ? Math.max(...failed.map((sample) => sample.end)) - faultAt : 0),
   };
+}
+
+/** CPU time (ms, user + system) of each process in `pids` that is running, by pid (Linux /proc; 10 ms ticks). */
+export function cpuMsOf(pids: number[]): Map<number, number> {
+  const times = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / 100);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return times;
+}
+
+/** The local PostgreSQL server's processes' CPU time, by pid. */
+export function postgresCpu(): Map<number, number> {
+  const pids = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return cpuMsOf(pids);
+}
+
+/**
+ * CPU spent between two readings: each process's growth, for processes running at both (a
+ * backend that ended in between takes its time with it, so this undercounts rather than going
+ * negative), plus the whole time of processes that started in between.
+ */
+export function cpuDelta(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }

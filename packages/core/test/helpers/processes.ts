@@ -65,14 +65,19 @@ export interface Proxy {
  */
 export function startProxy(backends: string[]): Promise<Proxy> {
   let next = 0;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  // Idle upstream connections are closed after 2 s, before the servers' own keep-alive timeout
+  // (5 s) would close them under a request being sent (which would answer that request 502).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64, timeout: 2000 });
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks);
+      // Each request walks the backends from its own starting point, so its retries try every
+      // other backend once, whatever other requests take meanwhile.
+      const first = next++;
       const attempt = (tries: number) => {
-        const target = new URL(backends[next++ % backends.length]);
+        const target = new URL(backends[(first + tries - 1) % backends.length]);
         const upstream = http.request(
           { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers, agent },
           (answer) => {
