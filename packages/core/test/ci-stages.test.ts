@@ -82,3 +82,17 @@ test('.ci/README.md names each package kept out of the embedded stage', (t) => {
   const unnamed = Object.keys(NOT_EMBEDDED).filter((name) => !readme.includes(`\`${name.replace('@wpk/', '')}\``));
   t.deepEqual(unnamed, []);
 });
+
+test('.ci/README.md has a row for every stage of .ci/run, and .ci/run runs the cluster smoke on PostgreSQL', (t) => {
+  const run = readFileSync(path.join(ROOT, '.ci/run'), 'utf8');
+  const readme = readFileSync(path.join(ROOT, '.ci/README.md'), 'utf8');
+  const stages = [...run.matchAll(/^\s*stage "?([^"\n]*)"?\s*$/gm)].map((match) => match[1].trim()).filter(Boolean);
+  const rows = [...readme.matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]).filter((name) => name !== 'Stage' && !/^-+$/.test(name));
+  t.deepEqual(
+    stages.filter((stage) => !rows.some((row) => stage.startsWith(row))),
+    [],
+    'a stage whose name no row of the README table begins',
+  );
+  t.regex(run, /stage "cluster smoke \(PostgreSQL\)"\nDATABASE_URL="postgres:\/\/postgres@127\.0\.0\.1:5432\/\$db" CLUSTER_SMOKE=1 npx tsx bench\/cluster\.ts\n/);
+  t.true(existsSync(path.join(ROOT, 'bench/cluster.ts')));
+});

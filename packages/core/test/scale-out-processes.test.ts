@@ -1,10 +1,9 @@
 import test from 'ava';
-import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { startEventSink, type EventSinkServer } from './helpers/event-sink.js';
 import { keyedWorkspace, startKeysRuntime, type KeyedWorkspace } from './helpers/keys.js';
+import { children, spawnChild, startProxy, type Proxy } from './helpers/processes.js';
 import type { TestRuntime } from './helpers/runtime.js';
 
 // Scale-out under load: 3 server processes and 2 broker processes (`wpk broker`) on one
@@ -26,88 +25,6 @@ const WORKSPACES = 3;
 const LOAD_TITLE = 'note ';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
-
-interface Child {
-  child: ChildProcess;
-  exited: Promise<void>;
-  output: () => string;
-}
-
-const children = new Set<ChildProcess>();
-
-function spawnChild(file: string, env: Record<string, string>, ready: RegExp): Promise<Child & { match: RegExpExecArray }> {
-  const child = spawn(process.execPath, ['--import=tsx', file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => {
-    children.delete(child);
-    resolve();
-  }));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${file} not ready after 60 s: ${output}`)), 60_000);
-    const check = () => {
-      const match = ready.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, exited, output: () => output, match });
-      }
-    };
-    child.stdout!.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${file} exited with ${code}: ${output}`));
-    });
-  });
-}
-
-/**
- * A round-robin HTTP proxy on loopback: each request goes to the next backend; a backend that
- * refuses the connection (a killed server) is passed over for the next one, since the request
- * never reached it. Any other failure answers 502 (the client cannot know whether it was applied).
- */
-function startProxy(backends: string[]): Promise<{ url: string; close(): Promise<void> }> {
-  let next = 0;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const attempt = (tries: number) => {
-        const target = new URL(backends[next++ % backends.length]);
-        const upstream = http.request(
-          { host: target.hostname, port: target.port, method: request.method, path: request.url, headers: request.headers, agent },
-          (answer) => {
-            response.writeHead(answer.statusCode ?? 502, answer.headers);
-            answer.pipe(response);
-          },
-        );
-        upstream.on('error', (error: NodeJS.ErrnoException) => {
-          if (error.code === 'ECONNREFUSED' && tries < backends.length) return attempt(tries + 1);
-          if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' });
-          response.end(JSON.stringify({ error: `upstream ${error.code ?? error.message}` }));
-        });
-        upstream.end(body);
-      };
-      attempt(1);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      resolve({
-        url: `http://127.0.0.1:${port}`,
-        close: () => new Promise<void>((done) => {
-          agent.destroy();
-          server.closeAllConnections();
-          server.close(() => done());
-        }),
-      });
-    });
-  });
-}
 
 /** One POST through the proxy: the note id when answered 2xx, null otherwise (error, 5xx, dropped connection). */
 function createNote(proxyUrl: string, workspace: KeyedWorkspace, title: string, agent: http.Agent): Promise<string | null> {
@@ -138,7 +55,7 @@ function createNote(proxyUrl: string, workspace: KeyedWorkspace, title: string, 
 
 let env: TestRuntime | undefined;
 let sink: EventSinkServer | undefined;
-let proxy: { url: string; close(): Promise<void> } | undefined;
+let proxy: Proxy | undefined;
 
 test.after.always(async () => {
   for (const child of children) child.kill('SIGKILL');

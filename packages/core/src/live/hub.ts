@@ -275,7 +275,10 @@ export class LiveHub {
     // The replay runs in the channel's queue: notes that arrive meanwhile wait behind it.
     await this.enqueue(state, async () => {
       const last = BigInt(await this.log.lastId(state.workspaceId, channel));
-      if (state.last === null || state.last < last) state.last = last;
+      // Only the first subscriber on this process sets where the channel's notes start. Later
+      // ones leave `state.last` alone: events up to `last` whose notes are still on their way are
+      // owed to the sockets already here (the new one skips them by its cursor).
+      if (state.last === null) state.last = last;
       const since = typeof message.since === 'string' ? BigInt(message.since) : null;
       let replay: LoggedEvent[] = [];
       let reset = false;
