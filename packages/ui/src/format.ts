@@ -66,5 +66,6 @@ export function formatBytes(bytes: number, locale: string): string {
     value /= 1000;
     unit++;
   }
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[unit], unitDisplay: 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+    // Whole bytes read in full ("26 bytes"): the short form of a byte is "byte" whatever the count.
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[unit], unitDisplay: unit === 0 ? 'long' : 'short', maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
 }

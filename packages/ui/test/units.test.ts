@@ -22,6 +22,8 @@ test('amounts are formatted from their decimal strings, never through a float', 
   t.is(formatMoney('0.10', 'USD', { locale: 'en-US' }), '$0.10');
   t.is(formatMoney('12345678901234567.89', 'USD', { locale: 'en-US' }), '$12,345,678,901,234,567.89');
   t.is(formatBytes(1_500_000, 'en'), '1.5 MB');
+  t.is(formatBytes(26, 'en'), '26 bytes');
+  t.is(formatBytes(1, 'en'), '1 byte');
 });
 
 test("a refusal lands on the form field its field names, or the one that field lies under", (t) => {
