@@ -165,7 +165,7 @@ test.serial('an event-fed key result moves once per delivery id: the same delive
     ],
   }));
   world.takeEvents();
-  const [tasks, hires] = goal.key_results;
+  const [tasks] = goal.key_results;
   const manual = await hr.post(`/growth/goals/${goal.id}/check-ins`, { key_result_id: tasks.id, value: 2 });
   t.deepEqual([manual.status, manual.body.error], [409, `Key result ${tasks.id} is fed by core.tasks.task.completed events; it takes no manual check-in`]);
   const completed = (by: TestMember) => ({ task_id: '11111111-1111-4111-8111-111111111111', completed_by: by.id });
