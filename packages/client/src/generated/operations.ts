@@ -63,6 +63,36 @@ export const OPERATIONS = {
   postEventsFinanceEventsCoreSettingsOrganizationUpdated: { method: 'POST', path: '/_events/finance/events/core-settings-organization-updated', tag: 'system', host: 'any' },
   /** POST /_events/finance/events/system-app-installed */
   postEventsFinanceEventsSystemAppInstalled: { method: 'POST', path: '/_events/finance/events/system-app-installed', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-ats-application-hired */
+  postEventsGrowthEventsCoreAtsApplicationHired: { method: 'POST', path: '/_events/growth/events/core-ats-application-hired', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-tasks-task-completed */
+  postEventsGrowthEventsCoreTasksTaskCompleted: { method: 'POST', path: '/_events/growth/events/core-tasks-task-completed', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-department-created */
+  postEventsGrowthEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/growth/events/core-workers-department-created', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-department-deleted */
+  postEventsGrowthEventsCoreWorkersDepartmentDeleted: { method: 'POST', path: '/_events/growth/events/core-workers-department-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-department-moved */
+  postEventsGrowthEventsCoreWorkersDepartmentMoved: { method: 'POST', path: '/_events/growth/events/core-workers-department-moved', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-department-updated */
+  postEventsGrowthEventsCoreWorkersDepartmentUpdated: { method: 'POST', path: '/_events/growth/events/core-workers-department-updated', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-activated */
+  postEventsGrowthEventsCoreWorkersWorkerActivated: { method: 'POST', path: '/_events/growth/events/core-workers-worker-activated', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-deleted */
+  postEventsGrowthEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/growth/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-department_changed */
+  postEventsGrowthEventsCoreWorkersWorkerDepartmentChanged: { method: 'POST', path: '/_events/growth/events/core-workers-worker-department_changed', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-hired */
+  postEventsGrowthEventsCoreWorkersWorkerHired: { method: 'POST', path: '/_events/growth/events/core-workers-worker-hired', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-manager_changed */
+  postEventsGrowthEventsCoreWorkersWorkerManagerChanged: { method: 'POST', path: '/_events/growth/events/core-workers-worker-manager_changed', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-offboarding_started */
+  postEventsGrowthEventsCoreWorkersWorkerOffboardingStarted: { method: 'POST', path: '/_events/growth/events/core-workers-worker-offboarding_started', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-rehired */
+  postEventsGrowthEventsCoreWorkersWorkerRehired: { method: 'POST', path: '/_events/growth/events/core-workers-worker-rehired', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-terminated */
+  postEventsGrowthEventsCoreWorkersWorkerTerminated: { method: 'POST', path: '/_events/growth/events/core-workers-worker-terminated', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-updated */
+  postEventsGrowthEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/growth/events/core-workers-worker-updated', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/core-account-member-removed */
   postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-created */
@@ -687,6 +717,54 @@ export const OPERATIONS = {
   getFinanceReportsTrialBalance: { method: 'GET', path: '/finance/reports/trial-balance', tag: 'finance', host: 'workspace', paged: true },
   /** Creates a folder (parent_id: a folder the caller may edit; default their root) */
   postFolders: { method: 'POST', path: '/folders', tag: 'files', host: 'workspace' },
+  /** Lists competencies by name; q matches name or description */
+  getGrowthCompetencies: { method: 'GET', path: '/growth/competencies', tag: 'growth', host: 'workspace', paged: true },
+  /** Creates a competency (mrn:growth:competency:{id}) with its level descriptors; emits competency.created */
+  postGrowthCompetencies: { method: 'POST', path: '/growth/competencies', tag: 'growth', host: 'workspace' },
+  /** Renames a competency or rewrites its description or levels (not below a level a profile expects); emits competency.up... */
+  patchGrowthCompetenciesByCompetencyId: { method: 'PATCH', path: '/growth/competencies/{competency_id}', tag: 'growth', host: 'workspace' },
+  /** Deletes a competency no profile expects; emits competency.deleted */
+  deleteGrowthCompetenciesByCompetencyId: { method: 'DELETE', path: '/growth/competencies/{competency_id}', tag: 'growth', host: 'workspace' },
+  /** Lists review cycles, newest first; status filters */
+  getGrowthCycles: { method: 'GET', path: '/growth/cycles', tag: 'growth', host: 'workspace', paged: true },
+  /** Creates a review cycle in draft with the final score's weights (self, peer, manager; summing to 100; default from the... */
+  postGrowthCycles: { method: 'POST', path: '/growth/cycles', tag: 'growth', host: 'workspace' },
+  /** Renames a cycle, changes its weights before release, or moves it one step (status): draft → self_review (creates the ... */
+  patchGrowthCyclesByCycleId: { method: 'PATCH', path: '/growth/cycles/{cycle_id}', tag: 'growth', host: 'workspace' },
+  /** Asks a member for feedback about the caller (or about_id) with a question */
+  postGrowthFeedbackRequests: { method: 'POST', path: '/growth/feedback-requests', tag: 'growth', host: 'workspace' },
+  /** Lists goals by title; filters by owner, parent goal and status; q matches title or description */
+  getGrowthGoals: { method: 'GET', path: '/growth/goals', tag: 'growth', host: 'workspace', paged: true },
+  /** Creates a goal (an objective) of a member, a department or the company, with key results, optionally aligned to a par... */
+  postGrowthGoals: { method: 'POST', path: '/growth/goals', tag: 'growth', host: 'workspace' },
+  /** Reads a goal with its key results and progress */
+  getGrowthGoalsByGoalId: { method: 'GET', path: '/growth/goals/{goal_id}', tag: 'growth', host: 'workspace' },
+  /** Changes a goal; key_results replaces the list (an id keeps and updates one); status completed emits goal.completed be... */
+  patchGrowthGoalsByGoalId: { method: 'PATCH', path: '/growth/goals/{goal_id}', tag: 'growth', host: 'workspace' },
+  /** Deletes a goal no other goal is aligned to, with its key results and check-ins */
+  deleteGrowthGoalsByGoalId: { method: 'DELETE', path: '/growth/goals/{goal_id}', tag: 'growth', host: 'workspace' },
+  /** Records a key result's new current value (not for one fed by events); emits goal.updated */
+  postGrowthGoalsByGoalIdCheckIns: { method: 'POST', path: '/growth/goals/{goal_id}/check-ins', tag: 'growth', host: 'workspace' },
+  /** The 1:1s the caller organizes or attends, latest first */
+  getGrowthOneOnOnes: { method: 'GET', path: '/growth/one-on-ones', tag: 'growth', host: 'workspace', paged: true },
+  /** Schedules a 1:1 of the caller with a member: agenda, notes and action items */
+  postGrowthOneOnOnes: { method: 'POST', path: '/growth/one-on-ones', tag: 'growth', host: 'workspace' },
+  /** Praises a member, optionally for a competency; emits praise.given */
+  postGrowthPraise: { method: 'POST', path: '/growth/praise', tag: 'growth', host: 'workspace' },
+  /** Lists role profiles (the rungs of the ladders) by name */
+  getGrowthProfiles: { method: 'GET', path: '/growth/profiles', tag: 'growth', host: 'workspace', paged: true },
+  /** Creates a role profile: the competencies of the role and the level each expects */
+  postGrowthProfiles: { method: 'POST', path: '/growth/profiles', tag: 'growth', host: 'workspace' },
+  /** The reviews of a cycle the caller may see: their reports' (at any depth), their own (whole once released) and, with g... */
+  getGrowthReviews: { method: 'GET', path: '/growth/reviews', tag: 'growth', host: 'workspace', paged: true },
+  /** Reads a review the caller may see (404 otherwise) */
+  getGrowthReviewsByReviewId: { method: 'GET', path: '/growth/reviews/{review_id}', tag: 'growth', host: 'workspace' },
+  /** Writes the caller’s part: the worker their self review (self_review), an approved peer theirs (peer_review), the mana... */
+  putGrowthReviewsByReviewId: { method: 'PUT', path: '/growth/reviews/{review_id}', tag: 'growth', host: 'workspace' },
+  /** Nominates a peer (a worker) for the review, before peer review; the manager’s nomination is approved at once */
+  postGrowthReviewsByReviewIdPeers: { method: 'POST', path: '/growth/reviews/{review_id}/peers', tag: 'growth', host: 'workspace' },
+  /** The worker's manager approves or declines a peer nomination */
+  patchGrowthReviewsByReviewIdPeersByNominationId: { method: 'PATCH', path: '/growth/reviews/{review_id}/peers/{nomination_id}', tag: 'growth', host: 'workspace' },
   /** GET /health */
   getHealth: { method: 'GET', path: '/health', tag: 'system', host: 'any' },
   /** POST /invitations */
@@ -1192,4 +1270,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","mail","meetings","rooms","settings","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","growth","mail","meetings","rooms","settings","workers"] as const;

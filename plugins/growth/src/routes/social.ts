@@ -1,0 +1,43 @@
+import { Joi } from '@wpk/sdk';
+import { routeFamily } from '../kit.js';
+import type { FeedbackRequest, OneOnOne, Praise } from '../models/index.js';
+import { createOneOnOne, givePraise, listOneOnOnes, presentFeedbackRequest, presentOneOnOne, presentPraise, requestFeedback } from '../services/social.js';
+import { FEEDBACK_REQUEST, ONE_ON_ONE, PRAISE } from './answers.js';
+
+const oneOnOnes = routeFamily('/growth/one-on-ones', { record: ONE_ON_ONE, present: (row: OneOnOne) => presentOneOnOne(row) });
+const feedback = routeFamily('/growth/feedback-requests', { record: FEEDBACK_REQUEST, present: (row: FeedbackRequest) => presentFeedbackRequest(row) });
+const praise = routeFamily('/growth/praise', { record: PRAISE, present: (row: Praise) => presentPraise(row) });
+
+/** 1:1s, feedback requests and praise. */
+export const socialRoutes = [
+  oneOnOnes.list({
+    chain: ['growth.one_on_ones.read'],
+    description: 'The 1:1s the caller organizes or attends, latest first',
+    query: Joi.listQuery(),
+    run: (_request, ctx) => listOneOnOnes(ctx),
+  }),
+  oneOnOnes.post({
+    chain: ['growth.one_on_ones.create'],
+    description: 'Schedules a 1:1 of the caller with a member: agenda, notes and action items',
+    payload: Joi.object({
+      attendee_id: Joi.memberId().required(),
+      scheduled_on: Joi.calendarDate().required(),
+      agenda: Joi.array().items(Joi.string().trim().min(1).max(500)).max(50),
+      notes: Joi.string().trim().max(20000).allow(''),
+      action_items: Joi.array().items(Joi.object({ text: Joi.string().trim().min(1).max(500).required(), done: Joi.boolean() })).max(50),
+    }),
+    run: (request, ctx) => createOneOnOne(ctx, request.payload),
+  }),
+  feedback.post({
+    chain: ['growth.feedback.create'],
+    description: 'Asks a member for feedback about the caller (or about_id) with a question',
+    payload: Joi.object({ responder_id: Joi.memberId().required(), about_id: Joi.memberId(), question: Joi.string().trim().min(1).max(2000).required(), due_on: Joi.calendarDate().allow(null) }),
+    run: (request, ctx) => requestFeedback(ctx, request.payload),
+  }),
+  praise.post({
+    chain: ['growth.praises.create'],
+    description: 'Praises a member, optionally for a competency; emits praise.given',
+    payload: Joi.object({ receiver_id: Joi.memberId().required(), message: Joi.string().trim().min(1).max(2000).required(), competency_id: Joi.id().allow(null) }),
+    run: (request, ctx) => givePraise(ctx, request.payload),
+  }),
+];
