@@ -166,6 +166,28 @@ test.serial('who is out: calendar by range and department, CSV export', async (t
   t.is(csv.body, 'worker,type,from_date,from_half,to_date,to_half,duration,status\r\nAnn Staff,Paid leave,2026-04-03,am,2026-04-07,pm,2,submitted\r\n');
 });
 
+test.serial('iCal feeds: a link per worker or department shows approved time off to anyone holding it; only its hash is kept', async (t) => {
+  const april = ok(await ann.get('/leaves/requests?status=submitted&from=2026-04-01&to=2026-04-05'))[0];
+  ok(await boss.patch(`/leaves/requests/${april.id}`, { status: 'approved' }));
+  const mine = ok(await ann.post('/leaves/feeds', { worker_id: ids.ann }));
+  t.regex(mine.url, /^https?:\/\/.+\/leaves\/feeds\/[A-Za-z0-9_-]{32}$/);
+  t.is((await bob.post('/leaves/feeds', { worker_id: ids.ann })).status, 403);
+  const both = await ann.post('/leaves/feeds', { worker_id: ids.ann, department_id: UNKNOWN });
+  t.deepEqual([both.status, both.body.error], [400, 'Give worker_id or department_id (one of them)']);
+  const feed = await world.workspace.anonymous.get(mine.path);
+  t.is(feed.status, 200);
+  t.true(String(feed.headers['content-type']).startsWith('text/calendar'));
+  const text = String(feed.body);
+  t.true(text.includes('SUMMARY:Ann Staff: Paid leave'));
+  t.true(text.includes('DTSTART;VALUE=DATE:20260403'));
+  t.true(text.includes('DTEND;VALUE=DATE:20260408'));
+  t.is(text.match(/BEGIN:VEVENT/g)?.length, 1, 'only approved requests');
+  const token = mine.path.split('/').pop();
+  const stored = await world.query<{ token_hash: string }>('SELECT token_hash FROM app_leaves.feeds WHERE workspace_id = :id', { id: world.workspaceId });
+  t.false(stored.some((row) => row.token_hash.includes(token)));
+  t.is((await world.workspace.anonymous.get(`/leaves/feeds/${'x'.repeat(32)}`)).status, 404);
+});
+
 test.serial('property: over random allocations, requests, approvals, cancellations and expiries the balance is the ledger sum and never negative', async (t) => {
   const type = ok(await hr.post('/leaves/types', { name: 'Property', unit: 'half_day' })).id;
   let round = 0;

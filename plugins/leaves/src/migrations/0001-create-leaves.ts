@@ -116,8 +116,16 @@ export const createLeaves: AppMigration = {
       }),
     );
     await query('CREATE INDEX ledger_worker_idx ON ledger_entries (workspace_id, worker_id, type_id, occurred_on)');
+    await query(
+      tenantTable('feeds', {
+        columns: { id: 'uuid NOT NULL', token_hash: 'char(64) NOT NULL', worker_id: 'uuid', department_id: 'uuid', created_by: 'uuid NOT NULL' },
+        references: { worker_id: { table: 'workers', onDelete: 'cascade' }, department_id: { table: 'departments', onDelete: 'cascade' } },
+        unique: [['token_hash']],
+      }),
+    );
+    await query('ALTER TABLE feeds ADD CHECK ((worker_id IS NULL) <> (department_id IS NULL))');
   },
   async down({ query }) {
-    await query('DROP TABLE ledger_entries; DROP TABLE request_slots; DROP TABLE requests; DROP TABLE allocations; DROP TABLE leave_types; DROP TABLE holidays; DROP TABLE calendars; DROP TABLE departments; DROP TABLE workers');
+    await query('DROP TABLE feeds; DROP TABLE ledger_entries; DROP TABLE request_slots; DROP TABLE requests; DROP TABLE allocations; DROP TABLE leave_types; DROP TABLE holidays; DROP TABLE calendars; DROP TABLE departments; DROP TABLE workers');
   },
 };

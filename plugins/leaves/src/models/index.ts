@@ -152,6 +152,16 @@ export const ledger = defineModel('ledger_entries', {
 });
 export type LedgerEntry = DeclaredRow<typeof ledger>;
 
+/** An iCal feed link: who is out for one worker or one department. Only the token's SHA-256 is kept. */
+export const feeds = defineModel('feeds', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  token_hash: column.string(64),
+  worker_id: column.uuid().nullable(),
+  department_id: column.uuid().nullable(),
+  created_by: column.uuid(),
+});
+export type Feed = DeclaredRow<typeof feeds>;
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { workers, departments, calendars, holidays, leaveTypes, allocations, requests, slots, ledger };
+export const models = { workers, departments, calendars, holidays, leaveTypes, allocations, requests, slots, ledger, feeds };
 export type Models = typeof models;

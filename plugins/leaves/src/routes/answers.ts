@@ -106,3 +106,12 @@ export const ABSENCE: JoiObjectSchema = recordSchema({
   duration: amount(),
   status: field.oneOf(REQUEST_STATUSES),
 }).id('LeavesAbsence');
+
+/** `POST /leaves/feeds`: the link, shown once (only its hash is kept). */
+export const FEED: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  worker_id: field.uuid().allow(null),
+  department_id: field.uuid().allow(null),
+  path: Joi.string().description('The feed\'s path on the workspace host'),
+  url: Joi.string().description('The whole link, for a calendar application'),
+}).id('LeavesFeed');

@@ -1,13 +1,14 @@
 import { Joi } from '@wpk/sdk';
-import { route, routeFamily } from '../kit.js';
+import { publicRoute, route, routeFamily } from '../kit.js';
 import { APPROVALS, HALVES, PERIODS, REQUEST_STATUSES, UNITS, type Allocation, type LeaveRequest, type LeaveType } from '../models/index.js';
 import { grant, grantedBy, presentAllocation, revoke } from '../services/allocations.js';
 import { balancesOf, subjectOf } from '../services/balances.js';
 import { outCsv, whoIsOut } from '../services/calendar.js';
+import { createFeed, feedCalendar } from '../services/feeds.js';
 import { ledgerOf } from '../services/ledger.js';
 import { createRequest, listRequests, moveRequest, presentRequests, requireRequest } from '../services/requests.js';
 import { createType, deleteType, listTypes, presentType, requireType, updateType } from '../services/types.js';
-import { ABSENCE, ALLOCATION, BALANCE, DELETED_ALLOCATION, DELETED_TYPE, ENTRY, REQUEST, TYPE } from './answers.js';
+import { ABSENCE, ALLOCATION, BALANCE, DELETED_ALLOCATION, DELETED_TYPE, ENTRY, FEED, REQUEST, TYPE } from './answers.js';
 
 const amount = () => Joi.number().min(0).max(10_000).precision(2);
 
@@ -150,5 +151,22 @@ export const routes = [
     description: 'Who is out from from to to, optionally in one department (approved requests; include_pending adds submitted ones)',
     query: Joi.listQuery(range),
     run: async (request, ctx) => page(await whoIsOut(ctx, request.query as never), ctx),
+  }),
+  route({
+    method: 'POST',
+    path: '/leaves/feeds',
+    chain: ['leaves.absences.read'],
+    answers: { single: FEED },
+    description: "Makes an iCal link of one worker's (the worker, their manager, HR) or one department's approved time off; the link is shown once",
+    validate: { payload: Joi.object({ worker_id: Joi.id(), department_id: Joi.id() }) },
+    handler: async (request, ctx) => ctx.respond.single(await createFeed(ctx, request.payload)),
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/leaves/feeds/{token}',
+    answers: { file: 'text/calendar' },
+    description: 'The iCal feed behind a link made by POST /leaves/feeds',
+    validate: { params: Joi.object({ token: Joi.string().min(20).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() }) },
+    handler: async (request, ctx) => ctx.respond.file(await feedCalendar(ctx, request.params.token), { contentType: 'text/calendar; charset=utf-8', filename: 'leaves.ics' }),
   }),
 ];
