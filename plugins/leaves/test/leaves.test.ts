@@ -42,9 +42,6 @@ test.before(async () => {
 });
 test.after.always(() => world?.close());
 
-/** The app's events since the last call, but its own delayed ones (accruals, expiries, carry-overs). */
-const told = () => world.takeEvents().filter((event) => !event.action.endsWith('.scheduled'));
-
 const balance = async (member: TestMember, typeId = ids.paid) => (ok(await member.get('/leaves/balances')) as any[]).find((row) => row.type_id === typeId);
 
 test.serial('types: create, read, update emits type.updated once, bad input is a 400 naming the field, a taken name a 409', async (t) => {

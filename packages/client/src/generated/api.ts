@@ -6284,6 +6284,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/leaves/feeds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes an iCal link of one worker's (the worker, their manager, HR) or one department's approved time off; the link is...
+         * @description Makes an iCal link of one worker's (the worker, their manager, HR) or one department's approved time off; the link is shown once
+         *
+         *     Needs `leaves.absences.read`.
+         */
+        post: operations["postLeavesFeeds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/leaves/feeds/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The iCal feed behind a link made by POST /leaves/feeds
+         * @description The iCal feed behind a link made by POST /leaves/feeds
+         *
+         *     Public: no credential.
+         */
+        get: operations["getLeavesFeedsByToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/leaves/ledger": {
         parameters: {
             query?: never;
@@ -12746,6 +12790,18 @@ export interface components {
             duration: number;
             /** @enum {string} */
             status: "draft" | "submitted" | "approved" | "refused" | "withdrawn" | "cancelled";
+        };
+        LeavesFeed: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            worker_id: string | null;
+            /** Format: uuid */
+            department_id: string | null;
+            /** @description The feed's path on the workspace host */
+            path: string;
+            /** @description The whole link, for a calendar application */
+            url: string;
         };
         LeavesLedgerEntry: {
             /** Format: uuid */
@@ -31672,6 +31728,95 @@ export interface operations {
                         pagination: components["schemas"]["Pagination"];
                         links: components["schemas"]["CollectionLinks"];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postLeavesFeeds: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "worker_id": "example",
+                 *       "department_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    worker_id?: string;
+                    department_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LeavesFeed"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLeavesFeedsByToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the text/calendar document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
                 };
             };
             400: components["responses"]["BadRequest"];

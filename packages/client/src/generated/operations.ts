@@ -747,6 +747,10 @@ export const OPERATIONS = {
   getLeavesBalances: { method: 'GET', path: '/leaves/balances', tag: 'leaves', host: 'workspace', paged: true },
   /** Who is out from from to to, optionally in one department (approved requests; include_pending adds submitted ones) */
   getLeavesCalendar: { method: 'GET', path: '/leaves/calendar', tag: 'leaves', host: 'workspace', paged: true },
+  /** Makes an iCal link of one worker's (the worker, their manager, HR) or one department's approved time off; the link is... */
+  postLeavesFeeds: { method: 'POST', path: '/leaves/feeds', tag: 'leaves', host: 'workspace' },
+  /** The iCal feed behind a link made by POST /leaves/feeds */
+  getLeavesFeedsByToken: { method: 'GET', path: '/leaves/feeds/{token}', tag: 'leaves', host: 'workspace' },
   /** A worker's ledger, oldest first, with the balance after each entry: the caller's own, or worker_id's */
   getLeavesLedger: { method: 'GET', path: '/leaves/ledger', tag: 'leaves', host: 'workspace', paged: true },
   /** Lists the requests the caller sees (their own, their reports', every one for HR), latest span first */
