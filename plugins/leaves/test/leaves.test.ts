@@ -185,7 +185,7 @@ test.serial('iCal feeds: a link per worker or department shows approved time off
   t.is((await world.workspace.anonymous.get(`/leaves/feeds/${'x'.repeat(32)}`)).status, 404);
 });
 
-test.serial('property: over random allocations, requests, approvals, cancellations and expiries the balance is the ledger sum and never negative', async (t) => {
+test.serial('property: over random allocations and their withdrawals, requests, approvals and cancellations the balance is the ledger sum and never negative', async (t) => {
   const type = ok(await hr.post('/leaves/types', { name: 'Property', unit: 'half_day' })).id;
   let round = 0;
   await fc.assert(
