@@ -185,6 +185,53 @@ test.serial('iCal feeds: a link per worker or department shows approved time off
   t.is((await world.workspace.anonymous.get(`/leaves/feeds/${'x'.repeat(32)}`)).status, 404);
 });
 
+test.serial('allocations: listed for the worker, HR and the manager; a withdrawal is a ledger entry taking back what is left', async (t) => {
+  const erin = await hireWorker('Erin Alloc', null, ids.boss);
+  const grant = ok(await hr.post('/leaves/allocations', { worker_id: erin, type_id: ids.paid, amount: 4, note: 'Welcome' }));
+  t.like(grant, { kind: 'manual', amount: 4, granted: 4, period: null, note: 'Welcome' });
+  t.deepEqual(ok(await boss.get(`/leaves/allocations?worker_id=${erin}`)).map((row: any) => row.id), [grant.id]);
+  t.is((await ann.get(`/leaves/allocations?worker_id=${erin}`)).status, 403);
+  t.is((await hr.post('/leaves/allocations', { worker_id: erin, type_id: ids.paid, amount: 1, cap: 3 })).body.field, 'cap');
+  t.is((await hr.post('/leaves/allocations', { worker_id: UNKNOWN, type_id: ids.paid, amount: 1 })).body.field, 'worker_id');
+  const request = ok(await hr.post('/leaves/requests', { worker_id: erin, type_id: ids.paid, from_date: '2026-09-01' }));
+  ok(await hr.patch(`/leaves/requests/${request.id}`, { status: 'approved' }));
+  const refused = await hr.delete(`/leaves/allocations/${grant.id}`);
+  t.deepEqual([refused.status, refused.body.error], [409, `Withdrawing allocation ${grant.id} needs 4 day(s) of Paid leave but the balance is 3`]);
+  ok(await hr.patch(`/leaves/requests/${request.id}`, { status: 'cancelled' }));
+  t.like(ok(await hr.delete(`/leaves/allocations/${grant.id}`)), { id: grant.id, deleted: true, taken_back: 4 });
+  t.deepEqual((ok(await hr.get(`/leaves/ledger?worker_id=${erin}&type_id=${ids.paid}`)) as any[]).map((entry) => [entry.kind, entry.amount, entry.balance_after]), [['allocation', 4, 4], ['request', -1, 3], ['cancellation', 1, 4], ['allocation', -4, 0]]);
+  t.deepEqual(ok(await hr.get(`/leaves/allocations?worker_id=${erin}`)), []);
+});
+
+test.serial('manager then HR: the manager approves first, HR last; while the manager is away their manager decides; who is out by department', async (t) => {
+  const department = crypto.randomUUID();
+  await world.deliver('core.workers.department.created', { department_id: department, mrn: `mrn:workers:department:${department}`, name: 'Support', revision: 1 });
+  const [top, mid, staff] = await world.members(3, STAFF_KEYS);
+  const topId = await hireWorker('Tina Top', top, null);
+  const midId = await hireWorker('Mia Middle', mid, topId);
+  const staffId = crypto.randomUUID();
+  await world.deliver('core.workers.worker.hired', { worker_id: staffId, mrn: `mrn:workers:worker:${staffId}`, name: 'Sam Support', work_email: 'sam@example.test', member_id: staff.id, manager_id: midId, department_id: department, status: 'active', revision: 3 });
+  // An older revision of Sam changes nothing.
+  await world.deliver('core.workers.worker.updated', { worker_id: staffId, mrn: `mrn:workers:worker:${staffId}`, name: 'Sam Old', work_email: 'sam@example.test', status: 'active', revision: 2, changed_fields: ['name'] });
+  const special = ok(await hr.post('/leaves/types', { name: 'Sabbatical', unit: 'day', needs_allocation: false, approval: 'manager_then_hr' })).id;
+  const ask = ok(await staff.post('/leaves/requests', { type_id: special, from_date: '2026-10-05', to_date: '2026-10-06' }));
+  t.like(ask, { worker_name: 'Sam Support', approver_id: midId, awaiting: 'manager' });
+  world.takeEvents();
+  t.like(ok(await mid.patch(`/leaves/requests/${ask.id}`, { status: 'approved' })), { status: 'submitted', awaiting: 'hr' });
+  t.deepEqual(world.takeEvents(), []);
+  t.is((await mid.patch(`/leaves/requests/${ask.id}`, { status: 'approved' })).body.error, 'The manager approved it already; HR (leaves.requests.manage) approves it next');
+  t.like(ok(await hr.patch(`/leaves/requests/${ask.id}`, { status: 'approved' })), { status: 'approved', awaiting: null });
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.leaves.request.approved']);
+  // Mia is out today (2026-03-02): Sam's next request goes to Tina, Mia's manager.
+  const away = ok(await mid.post('/leaves/requests', { type_id: special, from_date: '2026-03-02', to_date: '2026-03-03' }));
+  ok(await top.patch(`/leaves/requests/${away.id}`, { status: 'approved' }));
+  ok(await hr.patch(`/leaves/requests/${away.id}`, { status: 'approved' }));
+  t.is(ok(await staff.post('/leaves/requests', { type_id: special, from_date: '2026-11-02' })).approver_id, topId);
+  const out = ok(await top.get(`/leaves/calendar?from=2026-10-01&to=2026-10-31&department_id=${department}`));
+  t.deepEqual(out.map((row: any) => [row.worker_name, row.type_name, row.from_date, row.to_date, row.duration, row.department_id]), [['Sam Support', 'Sabbatical', '2026-10-05', '2026-10-06', 2, department]]);
+  t.deepEqual(ok(await top.get(`/leaves/calendar?from=2026-10-01&to=2026-10-31&department_id=${UNKNOWN}`)), []);
+});
+
 test.serial('property: over random allocations and their withdrawals, requests, approvals and cancellations the balance is the ledger sum and never negative', async (t) => {
   const type = ok(await hr.post('/leaves/types', { name: 'Property', unit: 'half_day' })).id;
   let round = 0;
