@@ -93,6 +93,42 @@ export const OPERATIONS = {
   postEventsGrowthEventsCoreWorkersWorkerTerminated: { method: 'POST', path: '/_events/growth/events/core-workers-worker-terminated', tag: 'system', host: 'any' },
   /** POST /_events/growth/events/core-workers-worker-updated */
   postEventsGrowthEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/growth/events/core-workers-worker-updated', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-leaves-accrual-scheduled */
+  postEventsLeavesEventsCoreLeavesAccrualScheduled: { method: 'POST', path: '/_events/leaves/events/core-leaves-accrual-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-leaves-carry-over-scheduled */
+  postEventsLeavesEventsCoreLeavesCarryOverScheduled: { method: 'POST', path: '/_events/leaves/events/core-leaves-carry-over-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-leaves-expiry-scheduled */
+  postEventsLeavesEventsCoreLeavesExpiryScheduled: { method: 'POST', path: '/_events/leaves/events/core-leaves-expiry-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-settings-calendar-created */
+  postEventsLeavesEventsCoreSettingsCalendarCreated: { method: 'POST', path: '/_events/leaves/events/core-settings-calendar-created', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-settings-calendar-deleted */
+  postEventsLeavesEventsCoreSettingsCalendarDeleted: { method: 'POST', path: '/_events/leaves/events/core-settings-calendar-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-settings-calendar-updated */
+  postEventsLeavesEventsCoreSettingsCalendarUpdated: { method: 'POST', path: '/_events/leaves/events/core-settings-calendar-updated', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-settings-holiday-created */
+  postEventsLeavesEventsCoreSettingsHolidayCreated: { method: 'POST', path: '/_events/leaves/events/core-settings-holiday-created', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-settings-holiday-deleted */
+  postEventsLeavesEventsCoreSettingsHolidayDeleted: { method: 'POST', path: '/_events/leaves/events/core-settings-holiday-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-department-created */
+  postEventsLeavesEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/leaves/events/core-workers-department-created', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-department-deleted */
+  postEventsLeavesEventsCoreWorkersDepartmentDeleted: { method: 'POST', path: '/_events/leaves/events/core-workers-department-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-department-moved */
+  postEventsLeavesEventsCoreWorkersDepartmentMoved: { method: 'POST', path: '/_events/leaves/events/core-workers-department-moved', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-department-updated */
+  postEventsLeavesEventsCoreWorkersDepartmentUpdated: { method: 'POST', path: '/_events/leaves/events/core-workers-department-updated', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-worker-deleted */
+  postEventsLeavesEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/leaves/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-worker-department-changed */
+  postEventsLeavesEventsCoreWorkersWorkerDepartmentChanged: { method: 'POST', path: '/_events/leaves/events/core-workers-worker-department-changed', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-worker-hired */
+  postEventsLeavesEventsCoreWorkersWorkerHired: { method: 'POST', path: '/_events/leaves/events/core-workers-worker-hired', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-worker-manager-changed */
+  postEventsLeavesEventsCoreWorkersWorkerManagerChanged: { method: 'POST', path: '/_events/leaves/events/core-workers-worker-manager-changed', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-worker-terminated */
+  postEventsLeavesEventsCoreWorkersWorkerTerminated: { method: 'POST', path: '/_events/leaves/events/core-workers-worker-terminated', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-worker-updated */
+  postEventsLeavesEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/leaves/events/core-workers-worker-updated', tag: 'system', host: 'any' },
   /** POST /_events/mail/events/core-account-member-removed */
   postEventsMailEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/mail/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-created */
@@ -781,6 +817,42 @@ export const OPERATIONS = {
   getInvoicesByInvoiceId: { method: 'GET', path: '/invoices/{invoice_id}', tag: 'account', host: 'workspace' },
   /** POST /launcher/{slug}/request */
   postLauncherBySlugRequest: { method: 'POST', path: '/launcher/{slug}/request', tag: 'web', host: 'workspace' },
+  /** Lists allocations, newest first: the caller's own, or worker_id's (their manager, HR) */
+  getLeavesAllocations: { method: 'GET', path: '/leaves/allocations', tag: 'leaves', host: 'workspace', paged: true },
+  /** Grants an allocation: a fixed amount, or an accrual plan (period monthly or yearly, prorated from starts_on, capped, ... */
+  postLeavesAllocations: { method: 'POST', path: '/leaves/allocations', tag: 'leaves', host: 'workspace' },
+  /** Withdraws an allocation: what it granted is taken back by a ledger entry (refused if a balance would go below zero) */
+  deleteLeavesAllocationsByAllocationId: { method: 'DELETE', path: '/leaves/allocations/{allocation_id}', tag: 'leaves', host: 'workspace' },
+  /** A worker's balance per type (the sum of their ledger), pending and available: the caller's own, or worker_id's */
+  getLeavesBalances: { method: 'GET', path: '/leaves/balances', tag: 'leaves', host: 'workspace', paged: true },
+  /** Who is out from from to to, optionally in one department (approved requests; include_pending adds submitted ones) */
+  getLeavesCalendar: { method: 'GET', path: '/leaves/calendar', tag: 'leaves', host: 'workspace', paged: true },
+  /** Makes an iCal link of one worker's (the worker, their manager, HR) or one department's approved time off; the link is... */
+  postLeavesFeeds: { method: 'POST', path: '/leaves/feeds', tag: 'leaves', host: 'workspace' },
+  /** The iCal feed behind a link made by POST /leaves/feeds */
+  getLeavesFeedsByToken: { method: 'GET', path: '/leaves/feeds/{token}', tag: 'leaves', host: 'workspace' },
+  /** A worker's ledger, oldest first, with the balance after each entry: the caller's own, or worker_id's */
+  getLeavesLedger: { method: 'GET', path: '/leaves/ledger', tag: 'leaves', host: 'workspace', paged: true },
+  /** Lists the requests the caller sees (their own, their reports', every one for HR), latest span first */
+  getLeavesRequests: { method: 'GET', path: '/leaves/requests', tag: 'leaves', host: 'workspace', paged: true },
+  /** Asks for time off (submitted unless status is draft); the duration counts working time only; no two live requests of ... */
+  postLeavesRequests: { method: 'POST', path: '/leaves/requests', tag: 'leaves', host: 'workspace' },
+  /** Reads a request (its worker, their approver or manager, HR) */
+  getLeavesRequestsByRequestId: { method: 'GET', path: '/leaves/requests/{request_id}', tag: 'leaves', host: 'workspace' },
+  /** Moves a request: submitted, approved or refused (with a reason) by the approver, withdrawn, cancelled */
+  patchLeavesRequestsByRequestId: { method: 'PATCH', path: '/leaves/requests/{request_id}', tag: 'leaves', host: 'workspace' },
+  /** Who is out from from to to (approved requests; include_pending adds submitted ones) as CSV */
+  getLeavesRequestsExport: { method: 'GET', path: '/leaves/requests/export', tag: 'leaves', host: 'workspace' },
+  /** Lists leave types by name */
+  getLeavesTypes: { method: 'GET', path: '/leaves/types', tag: 'leaves', host: 'workspace', paged: true },
+  /** Adds a leave type: unit, paid, needs allocation, approval, holidays excluded, carry-over cap, default allocation of a... */
+  postLeavesTypes: { method: 'POST', path: '/leaves/types', tag: 'leaves', host: 'workspace' },
+  /** Reads a leave type */
+  getLeavesTypesByTypeId: { method: 'GET', path: '/leaves/types/{type_id}', tag: 'leaves', host: 'workspace' },
+  /** Changes the given fields of a leave type (its unit only while nothing uses it); emits type.updated */
+  patchLeavesTypesByTypeId: { method: 'PATCH', path: '/leaves/types/{type_id}', tag: 'leaves', host: 'workspace' },
+  /** Deletes a leave type nothing uses */
+  deleteLeavesTypesByTypeId: { method: 'DELETE', path: '/leaves/types/{type_id}', tag: 'leaves', host: 'workspace' },
   /** Who a live-updates websocket opened with these credentials would act as (the upgrade to the websocket is on this same... */
   getLive: { method: 'GET', path: '/live', tag: 'account', host: 'workspace' },
   /** GET /login */
@@ -1270,4 +1342,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","growth","mail","meetings","rooms","settings","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","growth","leaves","mail","meetings","rooms","settings","workers"] as const;

@@ -24,6 +24,7 @@ import { SETTINGS_PARAM_KINDS, seedSettings, type SettingsSeedKind } from './see
 import { WORKERS_FIELD_KINDS, WORKERS_PARAM_KINDS, seedWorkers, type WorkersSeedKind } from './seeds/workers.js';
 import { FEEDS_PARAM_KINDS, seedFeeds, type FeedsSeedKind } from './seeds/feeds.js';
 import { GROWTH_FIELD_KINDS, GROWTH_PARAM_KINDS, seedGrowth, type GrowthSeedKind } from './seeds/growth.js';
+import { LEAVES_FIELD_KINDS, LEAVES_PARAM_KINDS, seedLeaves, type LeavesSeedKind } from './seeds/leaves.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -76,7 +77,7 @@ export type SeedKind =
   | 'chat' | 'message' | 'chat_list'
   | CallsSeedKind
   | RecruitingSeedKind | RoomsSeedKind | MeetingsSeedKind
-  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind;
+  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -177,6 +178,10 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   if (env.runtime.apps.list().some((app) => app.namespace === 'growth')) {
     const deliver = (action: string, payload: Record<string, unknown>) => env.runtime.apps.dispatch('growth', { action, payload, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
     Object.assign(ids, await seedGrowth(call, deliver, marker, workspace.ownerId));
+  }
+  if (env.runtime.apps.list().some((app) => app.namespace === 'leaves')) {
+    const deliver = (action: string, payload: Record<string, unknown>) => env.runtime.apps.dispatch('leaves', { action, payload, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+    Object.assign(ids, await seedLeaves(call, deliver, marker, { worker: ids.worker, department: ids.department }));
   }
   return { ...workspace, ids, memberKey, marker };
 }
@@ -315,6 +320,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   ...WORKERS_PARAM_KINDS,
   ...FEEDS_PARAM_KINDS,
   ...GROWTH_PARAM_KINDS,
+  ...LEAVES_PARAM_KINDS,
 };
 
 /**
@@ -487,7 +493,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CALLS_FIELD_KINDS, ...ROOMS_FIELD_KINDS, ...MEETINGS_FIELD_KINDS, ...CANVAS_FIELD_KINDS, ...ATTENDANCE_FIELD_KINDS, ...WORKERS_FIELD_KINDS, ...GROWTH_FIELD_KINDS };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CALLS_FIELD_KINDS, ...ROOMS_FIELD_KINDS, ...MEETINGS_FIELD_KINDS, ...CANVAS_FIELD_KINDS, ...ATTENDANCE_FIELD_KINDS, ...WORKERS_FIELD_KINDS, ...GROWTH_FIELD_KINDS, ...LEAVES_FIELD_KINDS };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {

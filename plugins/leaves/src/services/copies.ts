@@ -1,0 +1,76 @@
+import type { AnyCtx } from '../kit.js';
+
+/** What a core.workers.worker.* event carries that the copy keeps. */
+export interface WorkerPayload {
+  worker_id: string;
+  name: string;
+  member_id?: string;
+  manager_id?: string;
+  department_id?: string;
+  status: string;
+  start_date?: string;
+  revision: number;
+}
+
+/**
+ * Brings the copy of a worker to the event's state unless the copy already holds that revision or
+ * a later one (a repeated or late delivery changes nothing). Answers the row before, or null when
+ * the worker was not known, and whether the event was applied.
+ */
+export async function keepWorker(ctx: AnyCtx, payload: WorkerPayload) {
+  await ctx.lock(`worker:${payload.worker_id}`);
+  const before = await ctx.db.workers.findById(payload.worker_id);
+  if (before && before.revision >= payload.revision) return { before, applied: false };
+  const values = {
+    name: payload.name,
+    member_id: payload.member_id ?? null,
+    manager_id: payload.manager_id ?? null,
+    department_id: payload.department_id ?? null,
+    status: payload.status,
+    start_date: payload.start_date ?? null,
+    revision: payload.revision,
+  };
+  if (before) await ctx.db.workers.update(values, { where: { id: payload.worker_id } });
+  else await ctx.db.workers.create({ id: payload.worker_id, ...values });
+  return { before, applied: true };
+}
+
+/** A deleted worker: the copy goes, with their requests, allocations and ledger (the worker is gone). */
+export async function dropWorker(ctx: AnyCtx, workerId: string): Promise<void> {
+  await ctx.lock(`worker:${workerId}`);
+  await ctx.db.ledger.destroy({ where: { worker_id: workerId } });
+  await ctx.db.requests.destroy({ where: { worker_id: workerId } });
+  await ctx.db.allocations.destroy({ where: { worker_id: workerId } });
+  await ctx.db.workers.destroy({ where: { id: workerId } });
+}
+
+/** A department created or changed (`revision` orders deliveries). */
+export async function keepDepartment(ctx: AnyCtx, payload: { department_id: string; name: string; revision: number }): Promise<void> {
+  const before = await ctx.db.departments.findById(payload.department_id);
+  if (before && before.revision >= payload.revision) return;
+  if (before) await ctx.db.departments.update({ name: payload.name, revision: payload.revision }, { where: { id: payload.department_id } });
+  else await ctx.db.departments.create({ id: payload.department_id, name: payload.name, revision: payload.revision });
+}
+
+/** A calendar created or changed: the copy takes its working days and hours. */
+export async function keepCalendar(ctx: AnyCtx, payload: { calendar_id: string; name: string; working_days: number[]; hours_per_day: number }): Promise<void> {
+  const values = { name: payload.name, working_days: [...payload.working_days].sort(), hours_per_day: payload.hours_per_day };
+  await ctx.db.calendars.upsert({ id: payload.calendar_id, ...values }, { conflictFields: ['id'] });
+}
+
+/** A calendar deleted: its copy and its holidays go. */
+export async function dropCalendar(ctx: AnyCtx, calendarId: string): Promise<void> {
+  await ctx.db.holidays.destroy({ where: { calendar_id: calendarId } });
+  await ctx.db.calendars.destroy({ where: { id: calendarId } });
+}
+
+/** A holiday added. Should it arrive before its calendar, the calendar is kept as a standard week until its own event names it. */
+export async function keepHoliday(ctx: AnyCtx, payload: { holiday_id: string; calendar_id: string; date: string; name: string }): Promise<void> {
+  if (!(await ctx.db.calendars.findById(payload.calendar_id))) await ctx.db.calendars.create({ id: payload.calendar_id, name: 'Calendar', working_days: [1, 2, 3, 4, 5], hours_per_day: 8 });
+  await ctx.db.holidays.upsert({ id: payload.holiday_id, calendar_id: payload.calendar_id, date: payload.date, name: payload.name }, { conflictFields: ['id'] });
+}
+
+/** A holiday removed. */
+export async function dropHoliday(ctx: AnyCtx, holidayId: string): Promise<void> {
+  await ctx.db.holidays.destroy({ where: { id: holidayId } });
+}
