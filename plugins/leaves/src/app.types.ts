@@ -122,6 +122,22 @@ export interface CoreLeavesRequestCancelledPayload {
 }
 
 /**
+ * A terminated worker's time off that had not started was cleared: approved requests cancelled (credited back), pending ones withdrawn. Once per termination, also when there was nothing to clear.
+ */
+export interface CoreLeavesTimeOffClearedPayload {
+  worker_id: string;
+  worker_mrn: string;
+  /**
+   * Approved requests cancelled
+   */
+  cancelled: number;
+  /**
+   * Pending requests withdrawn
+   */
+  withdrawn: number;
+}
+
+/**
  * An allocation was granted: a manual amount, or an accrual plan (period) that grants by period; no by when a new hire got the default allocation.
  */
 export interface CoreLeavesAllocationGrantedPayload {
@@ -192,6 +208,7 @@ export interface EmittedEvents {
   'core.leaves.request.refused': CoreLeavesRequestRefusedPayload;
   'core.leaves.request.withdrawn': CoreLeavesRequestWithdrawnPayload;
   'core.leaves.request.cancelled': CoreLeavesRequestCancelledPayload;
+  'core.leaves.time_off.cleared': CoreLeavesTimeOffClearedPayload;
   'core.leaves.allocation.granted': CoreLeavesAllocationGrantedPayload;
   'core.leaves.type.updated': CoreLeavesTypeUpdatedPayload;
   'core.leaves.accrual.scheduled': CoreLeavesAccrualScheduledPayload;
@@ -207,6 +224,9 @@ export interface ReceivedEvents {
   'core.workers.worker.manager_changed': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.worker.terminated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.worker.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.contract.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.contract.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.contract.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.department.created': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.department.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.department.moved': Record<string, unknown>; // emitted by another app: its schema is not known here

@@ -136,6 +136,21 @@ test.serial('request time off and approve it as the manager: the ledger takes it
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.leaves.request.cancelled']);
 });
 
+test.serial("duration: a worker's contract names the calendar their days are counted on; without one (or once it is deleted) the workspace's counts", async (t) => {
+  const fourDays = crypto.randomUUID();
+  const contract = crypto.randomUUID();
+  await world.deliver('core.settings.calendar.created', { calendar_id: fourDays, name: 'Four-day week', working_days: [1, 2, 3, 4], hours_per_day: 8, created_by: hr.id });
+  const fields = { contract_id: contract, worker_id: ids.ann, worker_mrn: `mrn:workers:worker:${ids.ann}`, contract_type: 'permanent', starts_on: '2026-05-01', hours_per_week: 32, calendar_mrn: `mrn:settings:calendar:${fourDays}` };
+  await world.deliver('core.workers.contract.created', { ...fields, revision: 1 });
+  const thursdayFriday = async (from: string) => ok(await ann.post('/leaves/requests', { type_id: ids.paid, from_date: from, to_date: new Date(Date.parse(from) + 86_400_000).toISOString().slice(0, 10), status: 'draft' })).duration;
+  t.is(await thursdayFriday('2026-05-07'), 1, 'Friday is no working day under the four-day contract');
+  t.is(await thursdayFriday('2026-04-23'), 2, 'before the contract starts, the workspace calendar counts');
+  await world.deliver('core.workers.contract.deleted', { ...fields, revision: 2 });
+  await world.deliver('core.workers.contract.updated', { ...fields, changed_fields: ['hours_per_week'], revision: 1 });
+  t.is(await thursdayFriday('2026-05-14'), 2, 'a deleted contract no longer counts, and a late lower revision does not bring it back');
+  t.deepEqual(world.takeEvents(), []);
+});
+
 test.serial('a balance never goes below zero when the type does not allow it; manager_changed moves pending requests; terminated cancels future ones', async (t) => {
   const tooMuch = await bob.post('/leaves/requests', { type_id: ids.paid, from_date: '2026-07-01' });
   t.is(tooMuch.status, 409);
@@ -149,8 +164,12 @@ test.serial('a balance never goes below zero when the type does not allow it; ma
   t.is(ok(await hr.get(`/leaves/requests/${pending.id}`)).approver_id, newBoss);
   world.takeEvents();
   await world.deliver('core.workers.worker.terminated', { worker_id: ids.bob, mrn: `mrn:workers:worker:${ids.bob}`, name: 'Bob Staff', work_email: 'bob@example.test', member_id: bob.id, manager_id: newBoss, status: 'terminated', revision: ++revision });
-  t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.request_id]), [['core.leaves.request.withdrawn', pending.id], ['core.leaves.request.cancelled', approvedLater.id]]);
+  const events = world.takeEvents();
+  t.deepEqual(events.map((event) => [event.action, event.payload.request_id ?? null]), [['core.leaves.request.withdrawn', pending.id], ['core.leaves.request.cancelled', approvedLater.id], ['core.leaves.time_off.cleared', null]]);
+  t.deepEqual(events[2].payload, { worker_id: ids.bob, worker_mrn: `mrn:workers:worker:${ids.bob}`, cancelled: 1, withdrawn: 1 });
   t.like(await balance(bob), { balance: 3, pending: 0 });
+  await world.deliver('core.workers.worker.terminated', { worker_id: ids.bob, mrn: `mrn:workers:worker:${ids.bob}`, name: 'Bob Staff', work_email: 'bob@example.test', member_id: bob.id, manager_id: newBoss, status: 'terminated', revision });
+  t.deepEqual(world.takeEvents(), [], 'a repeated delivery clears nothing and says nothing');
 });
 
 test.serial('who is out: calendar by range and department, CSV export', async (t) => {

@@ -448,6 +448,7 @@ export interface ReceivedEvents {
   'core.ats.application.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.change.scheduled': CoreWorkersChangeScheduledPayload;
   'core.files.transfer.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.leaves.time_off.cleared': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

@@ -19,6 +19,7 @@ export const CONFIRMATION_LABELS: Record<string, string> = {
   member_linked: 'ticks itself when the worker has a workspace account',
   files_transferred: "ticks itself when the worker's files are transferred",
   access_removed: 'ticks itself when the worker leaves the workspace',
+  time_off_cancelled: 'ticks itself when their future time off is cancelled (on termination)',
 };
 /** A row of a worker's history. */
 export type HistoryRow = components['schemas']['WorkersHistoryRow'];

@@ -3,7 +3,7 @@ import type { AppTypes } from '../app.types.js';
 import { subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
 import { accrue, carryOver, expire, grant } from '../services/allocations.js';
-import { dropCalendar, dropHoliday, dropWorker, keepCalendar, keepDepartment, keepHoliday, keepWorker, type WorkerPayload } from '../services/copies.js';
+import { dropCalendar, dropHoliday, dropWorker, keepCalendar, keepContract, keepDepartment, keepHoliday, keepWorker, type ContractPayload, type WorkerPayload } from '../services/copies.js';
 import { cancelFuture, reassignPending } from '../services/requests.js';
 
 /** Another app's payload (validated by the platform against its app.json schema), as this app reads it. */
@@ -29,11 +29,24 @@ const onManagerChanged = subscription('core.workers.worker.manager_changed', asy
   await reassignPending(ctx, read<Ids>(event).worker_id);
 });
 
-/** `terminated`: the copy, and their requests that have not started are cancelled (approved) or withdrawn (pending). */
+/**
+ * `terminated`: the copy, and their requests that have not started are cancelled (approved) or
+ * withdrawn (pending); then `time_off.cleared` says so (Workers ticks the offboarding item waiting
+ * for it). Once: a repeated delivery finds the copy at this revision and does nothing; one that
+ * arrives after a later change of a worker still terminated (a higher revision) still clears.
+ */
 const onTerminated = subscription('core.workers.worker.terminated', async (event, ctx) => {
-  await keepWorker(ctx, read<WorkerPayload>(event));
-  await cancelFuture(ctx, read<Ids>(event).worker_id);
+  const payload = read<WorkerPayload>(event);
+  const { before, applied } = await keepWorker(ctx, payload);
+  const overtaken = !applied && before !== null && before.revision > payload.revision && before.status === 'terminated';
+  if (!applied && !overtaken) return;
+  const workerId = read<Ids>(event).worker_id;
+  const { cancelled, withdrawn } = await cancelFuture(ctx, workerId);
+  ctx.events.stage('core.leaves.time_off.cleared', { worker_id: workerId, worker_mrn: `mrn:workers:worker:${workerId}`, cancelled, withdrawn });
 });
+
+const onContract = (action: 'core.workers.contract.created' | 'core.workers.contract.updated' | 'core.workers.contract.deleted') =>
+  subscription(action, (event, ctx) => keepContract(ctx, read<ContractPayload>(event), action === 'core.workers.contract.deleted'));
 
 const onDepartment = (action: 'core.workers.department.created' | 'core.workers.department.updated' | 'core.workers.department.moved') => subscription(action, (event, ctx) => keepDepartment(ctx, read(event)));
 
@@ -44,6 +57,9 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.workers.worker.manager_changed': onManagerChanged,
   'core.workers.worker.terminated': onTerminated,
   'core.workers.worker.deleted': subscription('core.workers.worker.deleted', (event, ctx) => dropWorker(ctx, read<Ids>(event).worker_id)),
+  'core.workers.contract.created': onContract('core.workers.contract.created'),
+  'core.workers.contract.updated': onContract('core.workers.contract.updated'),
+  'core.workers.contract.deleted': onContract('core.workers.contract.deleted'),
   'core.workers.department.created': onDepartment('core.workers.department.created'),
   'core.workers.department.updated': onDepartment('core.workers.department.updated'),
   'core.workers.department.moved': onDepartment('core.workers.department.moved'),

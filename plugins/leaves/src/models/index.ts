@@ -55,6 +55,20 @@ export const calendars = defineModel('calendars', {
 });
 export type CalendarCopy = DeclaredRow<typeof calendars>;
 
+/** The Workers app's contracts as this app keeps them: the working calendar of each stretch of a worker's days. */
+export const contracts = defineModel('contracts', {
+  id: column.uuid().primaryKey(),
+  worker_id: column.uuid(),
+  starts_on: column.dateOnly(),
+  ends_on: column.dateOnly().nullable(),
+  /** The Settings calendar the contract names; null: the workspace's calendar. */
+  calendar_id: column.uuid().nullable(),
+  /** A tombstone: the contract was deleted (kept so a late lower revision cannot restore it). */
+  deleted: column.boolean().default(false),
+  revision: column.integer(),
+});
+export type ContractCopy = DeclaredRow<typeof contracts>;
+
 /** The Settings app's public holidays as this app keeps them. */
 export const holidays = defineModel('holidays', {
   id: column.uuid().primaryKey(),
@@ -163,5 +177,5 @@ export const feeds = defineModel('feeds', {
 export type Feed = DeclaredRow<typeof feeds>;
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { workers, departments, calendars, holidays, leaveTypes, allocations, requests, slots, ledger, feeds };
+export const models = { workers, departments, contracts, calendars, holidays, leaveTypes, allocations, requests, slots, ledger, feeds };
 export type Models = typeof models;

@@ -41,7 +41,34 @@ export async function dropWorker(ctx: AnyCtx, workerId: string): Promise<void> {
   await ctx.db.ledger.destroy({ where: { worker_id: workerId } });
   await ctx.db.requests.destroy({ where: { worker_id: workerId } });
   await ctx.db.allocations.destroy({ where: { worker_id: workerId } });
+  await ctx.db.contracts.destroy({ where: { worker_id: workerId } });
   await ctx.db.workers.destroy({ where: { id: workerId } });
+}
+
+/** What a core.workers.contract.* event carries that the copy keeps. */
+export interface ContractPayload {
+  contract_id: string;
+  worker_id: string;
+  starts_on: string;
+  ends_on?: string;
+  calendar_mrn?: string;
+  revision: number;
+}
+
+/** The calendar id of `mrn:settings:calendar:{id}`, or null (no calendar, or not one of Settings'). */
+const calendarIdOf = (mrn: string | undefined): string | null => {
+  const match = mrn ? /^mrn:settings:calendar:([0-9a-f-]{36})$/i.exec(mrn) : null;
+  return match ? match[1].toLowerCase() : null;
+};
+
+/** A contract created, changed or (`deleted`) deleted: the copy follows unless it holds that revision or a later one. */
+export async function keepContract(ctx: AnyCtx, payload: ContractPayload, deleted: boolean): Promise<void> {
+  await ctx.lock(`contract:${payload.contract_id}`);
+  const before = await ctx.db.contracts.findById(payload.contract_id);
+  if (before && before.revision >= payload.revision) return;
+  const values = { worker_id: payload.worker_id, starts_on: payload.starts_on, ends_on: payload.ends_on ?? null, calendar_id: calendarIdOf(payload.calendar_mrn), deleted, revision: payload.revision };
+  if (before) await ctx.db.contracts.update(values, { where: { id: payload.contract_id } });
+  else await ctx.db.contracts.create({ id: payload.contract_id, ...values });
 }
 
 /** A department created or changed (`revision` orders deliveries). */

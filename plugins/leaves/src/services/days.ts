@@ -26,6 +26,9 @@ export interface WorkingCalendar {
   holidays: ReadonlySet<string>;
 }
 
+/** The calendar a given day of a worker is counted on (contracts may change it from one day to the next). */
+export type CalendarOn = (day: string) => WorkingCalendar;
+
 /** The calendar of a workspace without one: Monday to Friday, 8 hours, no holiday. */
 export const STANDARD_WEEK: WorkingCalendar = { working_days: [1, 2, 3, 4, 5], hours_per_day: 8, holidays: new Set() };
 
@@ -60,9 +63,9 @@ export function counts(day: string, calendar: WorkingCalendar, holidaysExcluded:
  * A span's duration in hundredths of the type's unit: for days and half days, 50 per half day that
  * counts (weekends and holidays count 0); for hours, the hours asked if their day counts.
  */
-export function durationOf(unit: Unit, span: Span, calendar: WorkingCalendar, holidaysExcluded: boolean): number {
-  if (unit === 'hour') return counts(span.from_date, calendar, holidaysExcluded) ? Math.round((span.hours ?? 0) * 100) : 0;
-  return halfDays(span).filter((slot) => counts(slot.day, calendar, holidaysExcluded)).length * 50;
+export function durationOf(unit: Unit, span: Span, calendarOn: CalendarOn, holidaysExcluded: boolean): number {
+  if (unit === 'hour') return counts(span.from_date, calendarOn(span.from_date), holidaysExcluded) ? Math.round((span.hours ?? 0) * 100) : 0;
+  return halfDays(span).filter((slot) => counts(slot.day, calendarOn(slot.day), holidaysExcluded)).length * 50;
 }
 
 /** Hundredths as the API answers them: `150` → `1.5`. */

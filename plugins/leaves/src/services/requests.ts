@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { Half, LeaveRequest, LeaveType, RequestStatus, WorkerCopy } from '../models/index.js';
-import { STANDARD_WEEK, daysBetween, durationOf, halfDays, units, type WorkingCalendar } from './days.js';
+import { STANDARD_WEEK, daysBetween, durationOf, halfDays, units, type CalendarOn, type WorkingCalendar } from './days.js';
 import { append, assertCovers, balanceOf, lockBalance, today } from './ledger.js';
 import { requestMachine } from './machine.js';
 
@@ -28,9 +28,36 @@ export interface RequestInput {
 export async function workingCalendar(ctx: AnyCtx): Promise<WorkingCalendar> {
   const named = (ctx.settings as { calendar_id?: string }).calendar_id;
   const calendar = (named ? await ctx.db.calendars.findById(named) : null) ?? (await ctx.db.calendars.findOne({ order: [['created_at', 'ASC'], ['id', 'ASC']] }));
-  if (!calendar) return STANDARD_WEEK;
+  return calendar ? withHolidays(ctx, calendar) : STANDARD_WEEK;
+}
+
+/** A kept calendar with its holidays. */
+async function withHolidays(ctx: AnyCtx, calendar: { id: string; working_days: number[]; hours_per_day: number }): Promise<WorkingCalendar> {
   const holidays = await ctx.db.holidays.findAll({ where: { calendar_id: calendar.id } });
   return { working_days: calendar.working_days, hours_per_day: calendar.hours_per_day, holidays: new Set(holidays.map((holiday) => holiday.date)) };
+}
+
+/**
+ * The calendar each day of a worker's span is counted on: that of the worker's contract covering
+ * the day when it names a calendar Leaves knows; otherwise (no contract, no calendar named, one not
+ * kept) the workspace's calendar.
+ */
+export async function calendarsOf(ctx: AnyCtx, workerId: string, span: { from_date: string; to_date: string }): Promise<CalendarOn> {
+  const fallback = await workingCalendar(ctx);
+  const contracts = await ctx.db.contracts.findAll({
+    where: { worker_id: workerId, deleted: false, starts_on: { [Op.lte]: span.to_date }, [Op.or]: [{ ends_on: null }, { ends_on: { [Op.gte]: span.from_date } }] },
+    order: [['starts_on', 'ASC']],
+  });
+  const calendars = new Map<string, WorkingCalendar>();
+  for (const contract of contracts) {
+    if (!contract.calendar_id || calendars.has(contract.calendar_id)) continue;
+    const kept = await ctx.db.calendars.findById(contract.calendar_id);
+    if (kept) calendars.set(contract.calendar_id, await withHolidays(ctx, kept));
+  }
+  return (day) => {
+    const contract = contracts.find((row) => row.starts_on <= day && (row.ends_on === null || row.ends_on >= day));
+    return (contract?.calendar_id && calendars.get(contract.calendar_id)) || fallback;
+  };
 }
 
 /** The worker the caller is (the copy linked to their member), or null. */
@@ -118,7 +145,7 @@ async function holdSlots(ctx: AnyCtx, request: LeaveRequest): Promise<void> {
 }
 
 /** Refuses a span the type cannot take; answers its duration (hundredths). */
-async function measure(ctx: AnyCtx, type: LeaveType, span: { from_date: string; from_half: Half; to_date: string; to_half: Half; hours: number | null }): Promise<number> {
+async function measure(ctx: AnyCtx, type: LeaveType, workerId: string, span: { from_date: string; from_half: Half; to_date: string; to_half: Half; hours: number | null }): Promise<number> {
   if (span.to_date < span.from_date) throw new InvalidError('to_date must not be before from_date', { field: 'to_date' });
   if (span.from_date === span.to_date && span.from_half === 'pm' && span.to_half === 'am') throw new InvalidError('A request on one day cannot start in the afternoon and end in the morning', { field: 'to_half' });
   if (daysBetween(span.from_date, span.to_date) > 366) throw new InvalidError('A request spans at most 366 days', { field: 'to_date' });
@@ -127,9 +154,10 @@ async function measure(ctx: AnyCtx, type: LeaveType, span: { from_date: string; 
     if (span.hours === null) throw new InvalidError(`hours is required: ${type.name} is taken in hours`, { field: 'hours' });
     if (span.from_date !== span.to_date) throw new InvalidError(`A request of ${type.name} (hours) is on one day: to_date must equal from_date`, { field: 'to_date' });
   } else if (span.hours !== null) throw new InvalidError(`hours applies to a type taken in hours; ${type.name} is taken in ${type.unit === 'day' ? 'days' : 'half days'}`, { field: 'hours' });
-  const calendar = await workingCalendar(ctx);
-  if (type.unit === 'hour' && span.hours! > calendar.hours_per_day) throw new InvalidError(`hours must be at most the working day's ${calendar.hours_per_day}`, { field: 'hours' });
-  const duration = durationOf(type.unit, span, calendar, type.holidays_excluded);
+  const calendarOn = await calendarsOf(ctx, workerId, span);
+  const day = calendarOn(span.from_date);
+  if (type.unit === 'hour' && span.hours! > day.hours_per_day) throw new InvalidError(`hours must be at most the working day's ${day.hours_per_day}`, { field: 'hours' });
+  const duration = durationOf(type.unit, span, calendarOn, type.holidays_excluded);
   if (duration === 0) throw new InvalidError(`${span.from_date} to ${span.to_date} covers no working time (weekends and public holidays count 0): the duration would be 0`, { field: 'from_date' });
   return duration;
 }
@@ -166,7 +194,7 @@ export async function createRequest(ctx: Ctx, input: RequestInput): Promise<Leav
   const type = await ctx.db.leaveTypes.findById(input.type_id);
   if (!type) throw new InvalidError(`type_id ${input.type_id} is not a leave type of this workspace`, { field: 'type_id' });
   const span = { from_date: input.from_date, from_half: input.from_half ?? 'am', to_date: input.to_date ?? input.from_date, to_half: input.to_half ?? 'pm', hours: input.hours ?? null };
-  const duration = await measure(ctx, type, span);
+  const duration = await measure(ctx, type, worker.id, span);
   const draft = await ctx.db.requests.create({ worker_id: worker.id, type_id: type.id, ...span, duration, status: 'draft', note: input.note?.trim() ?? '', reason: null, approver_id: null, manager_approved_by: null, decided_by: null, created_by: ctx.member.id });
   if ((input.status ?? 'submitted') === 'draft') return draft;
   const submitted = await submit(ctx, draft, type, worker);
@@ -273,7 +301,8 @@ export async function reassignPending(ctx: AnyCtx, workerId: string): Promise<vo
  * A worker was terminated: their approved requests that have not started are cancelled (credited
  * back, `request.cancelled` each) and their pending ones withdrawn. Once per request.
  */
-export async function cancelFuture(ctx: AnyCtx, workerId: string): Promise<void> {
+export async function cancelFuture(ctx: AnyCtx, workerId: string): Promise<{ cancelled: number; withdrawn: number }> {
+  const done = { cancelled: 0, withdrawn: 0 };
   const day = today(ctx);
   const rows = await ctx.db.requests.findAll({ where: { worker_id: workerId, status: ['approved', 'submitted'], from_date: { [Op.gt]: day } }, order: [['from_date', 'ASC']], lock: 'update' });
   for (const request of rows) {
@@ -284,5 +313,7 @@ export async function cancelFuture(ctx: AnyCtx, workerId: string): Promise<void>
     await ctx.db.requests.update({ status, reason: 'The worker was terminated' }, { where: { id: request.id } });
     const moved = (await ctx.db.requests.findById(request.id))!;
     ctx.events.stage(status === 'cancelled' ? 'core.leaves.request.cancelled' : 'core.leaves.request.withdrawn', eventPayload(moved, type, null));
+    done[status] += 1;
   }
+  return done;
 }

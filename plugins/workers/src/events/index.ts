@@ -2,7 +2,7 @@ import type { SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import { memberRemoved, subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
-import { applyDueChange, asHire, draftFromHire, filesTransferred, linkMember, unlinkMember } from '../services/links.js';
+import { applyDueChange, asHire, draftFromHire, filesTransferred, linkMember, timeOffCleared, unlinkMember } from '../services/links.js';
 
 /** `system.workspace.member.added` {member_id}: a worker with the member's e-mail as work e-mail is linked to them. */
 const onMemberAdded = subscription('system.workspace.member.added', (event, ctx) => linkMember(ctx, event.payload.member_id.toLowerCase()));
@@ -23,10 +23,14 @@ const onChangeDue = subscription('core.workers.change.scheduled', (event, ctx) =
 /** `core.files.transfer.completed` {from_mrn}: offboarding items waiting for the member's files to move are done. */
 const onFilesTransferred = subscription('core.files.transfer.completed', (event, ctx) => filesTransferred(ctx, event.payload.from_mrn));
 
+/** `core.leaves.time_off.cleared` {worker_id}: offboarding items waiting for the worker's future time off to be cancelled are done. */
+const onTimeOffCleared = subscription('core.leaves.time_off.cleared', (event, ctx) => timeOffCleared(ctx, event.payload.worker_id));
+
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'system.workspace.member.added': onMemberAdded,
   'core.account.member.removed': onMemberRemoved,
   'core.ats.application.hired': onHired,
   'core.workers.change.scheduled': onChangeDue,
   'core.files.transfer.completed': onFilesTransferred,
+  'core.leaves.time_off.cleared': onTimeOffCleared,
 };

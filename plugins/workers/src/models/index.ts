@@ -93,9 +93,10 @@ export type ChecklistKind = (typeof CHECKLIST_KINDS)[number];
 /**
  * What can tick an item by itself, and the kind of checklist it belongs to: the worker got a
  * workspace account (linked to a member); their files were transferred (Files'
- * `core.files.transfer.completed` from their member); their access was removed (the member left).
+ * `core.files.transfer.completed` from their member); their access was removed (the member left);
+ * their time off that had not started was cleared (Leaves' `core.leaves.time_off.cleared`).
  */
-export const CONFIRMATIONS = { member_linked: 'onboarding', files_transferred: 'offboarding', access_removed: 'offboarding' } as const satisfies Record<string, ChecklistKind>;
+export const CONFIRMATIONS = { member_linked: 'onboarding', files_transferred: 'offboarding', access_removed: 'offboarding', time_off_cancelled: 'offboarding' } as const satisfies Record<string, ChecklistKind>;
 export type Confirmation = keyof typeof CONFIRMATIONS;
 
 /** An item of a template. */

@@ -68,3 +68,9 @@ export async function applyDueChange(ctx: WorkersBaseContext, workerId: string):
   const worker = await workers.find(ctx, workerId, { lock: 'update' });
   if (worker) await applyCurrent(ctx, worker);
 }
+
+/** Leaves' `core.leaves.time_off.cleared` {worker_id}: the worker's items waiting for their future time off to be cancelled are done. */
+export async function timeOffCleared(ctx: WorkersBaseContext, workerId: unknown): Promise<void> {
+  if (typeof workerId !== 'string' || !isUuid(workerId)) return;
+  await confirm(ctx, workerId.toLowerCase(), 'time_off_cancelled', 'core.leaves.time_off.cleared');
+}
