@@ -966,6 +966,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/leaves/events/core-workers-contract-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/leaves/events/core-workers-contract-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsLeavesEventsCoreWorkersContractCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/leaves/events/core-workers-contract-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/leaves/events/core-workers-contract-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsLeavesEventsCoreWorkersContractDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/leaves/events/core-workers-contract-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/leaves/events/core-workers-contract-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsLeavesEventsCoreWorkersContractUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/leaves/events/core-workers-department-created": {
         parameters: {
             query?: never;
@@ -1600,6 +1660,26 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsWorkersEventsCoreFilesTransferCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/workers/events/core-leaves-time-off-cleared": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/workers/events/core-leaves-time-off-cleared
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWorkersEventsCoreLeavesTimeOffCleared"];
         delete?: never;
         options?: never;
         head?: never;
@@ -15059,7 +15139,7 @@ export interface components {
                 id: string;
                 label: string;
                 /** @enum {string|null} */
-                confirmed_by: "member_linked" | "files_transferred" | "access_removed" | null;
+                confirmed_by: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled" | null;
                 done: boolean;
                 /** Format: date-time */
                 done_at: string | null;
@@ -15156,7 +15236,7 @@ export interface components {
             items: {
                 label: string;
                 /** @enum {string} */
-                confirmed_by?: "member_linked" | "files_transferred" | "access_removed";
+                confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled";
             }[];
             revision: number;
             /** Format: date-time */
@@ -17318,6 +17398,117 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEventsLeavesEventsCoreWorkersContractCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsLeavesEventsCoreWorkersContractDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsLeavesEventsCoreWorkersContractUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postEventsLeavesEventsCoreWorkersDepartmentCreated: {
         parameters: {
             query?: never;
@@ -18466,6 +18657,43 @@ export interface operations {
         };
     };
     postEventsWorkersEventsCoreFilesTransferCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWorkersEventsCoreLeavesTimeOffCleared: {
         parameters: {
             query?: never;
             header?: never;
@@ -46441,7 +46669,7 @@ export interface operations {
                     items: {
                         label: string;
                         /** @enum {string} */
-                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed";
+                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled";
                     }[];
                 };
             };
@@ -46550,7 +46778,7 @@ export interface operations {
                     items?: {
                         label: string;
                         /** @enum {string} */
-                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed";
+                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled";
                     }[];
                 };
             };

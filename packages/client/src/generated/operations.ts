@@ -109,6 +109,12 @@ export const OPERATIONS = {
   postEventsLeavesEventsCoreSettingsHolidayCreated: { method: 'POST', path: '/_events/leaves/events/core-settings-holiday-created', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-settings-holiday-deleted */
   postEventsLeavesEventsCoreSettingsHolidayDeleted: { method: 'POST', path: '/_events/leaves/events/core-settings-holiday-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-contract-created */
+  postEventsLeavesEventsCoreWorkersContractCreated: { method: 'POST', path: '/_events/leaves/events/core-workers-contract-created', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-contract-deleted */
+  postEventsLeavesEventsCoreWorkersContractDeleted: { method: 'POST', path: '/_events/leaves/events/core-workers-contract-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-contract-updated */
+  postEventsLeavesEventsCoreWorkersContractUpdated: { method: 'POST', path: '/_events/leaves/events/core-workers-contract-updated', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-department-created */
   postEventsLeavesEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/leaves/events/core-workers-department-created', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-department-deleted */
@@ -173,6 +179,8 @@ export const OPERATIONS = {
   postEventsWorkersEventsCoreAtsApplicationHired: { method: 'POST', path: '/_events/workers/events/core-ats-application-hired', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-files-transfer-completed */
   postEventsWorkersEventsCoreFilesTransferCompleted: { method: 'POST', path: '/_events/workers/events/core-files-transfer-completed', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-leaves-time-off-cleared */
+  postEventsWorkersEventsCoreLeavesTimeOffCleared: { method: 'POST', path: '/_events/workers/events/core-leaves-time-off-cleared', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-workers-change-scheduled */
   postEventsWorkersEventsCoreWorkersChangeScheduled: { method: 'POST', path: '/_events/workers/events/core-workers-change-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/system-workspace-member-added */
