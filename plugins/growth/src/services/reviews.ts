@@ -1,4 +1,4 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, formatMrn, InvalidError, NotFoundError, Op } from '@wpk/sdk';
 import type { GrowthBaseContext, GrowthContext } from '../kit.js';
 import type { Cycle, Nomination, Person, Review, Weights } from '../models/index.js';
 import { personOfMember, reportsOf } from './copies.js';
@@ -74,7 +74,7 @@ export async function updateCycle(ctx: GrowthContext, id: string, input: { name?
       const nominations = await ctx.db.nominations.findAll({ where: { review_id: review.id } });
       const score = finalScore(review, submittedPeerScores(nominations), row.weights);
       await ctx.db.reviews.update({ final_score: score }, { where: { id: review.id } });
-      ctx.events.stage('core.growth.review.released', { review_id: review.id, cycle_id: row.id, worker_id: review.worker_id, worker_mrn: `mrn:workers:worker:${review.worker_id}`, final_score: score, ...by(ctx) });
+      ctx.events.stage('core.growth.review.released', { review_id: review.id, cycle_id: row.id, worker_id: review.worker_id, worker_mrn: formatMrn('workers', 'worker', review.worker_id), final_score: score, ...by(ctx) });
     }
   }
   return row;

@@ -1,4 +1,4 @@
-import type { SubscriptionHandlers } from '@wpk/sdk';
+import { formatMrn, type SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import { subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
@@ -42,7 +42,7 @@ const onTerminated = subscription('core.workers.worker.terminated', async (event
   if (!applied && !overtaken) return;
   const workerId = read<Ids>(event).worker_id;
   const { cancelled, withdrawn } = await cancelFuture(ctx, workerId);
-  ctx.events.stage('core.leaves.time_off.cleared', { worker_id: workerId, worker_mrn: `mrn:workers:worker:${workerId}`, cancelled, withdrawn });
+  ctx.events.stage('core.leaves.time_off.cleared', { worker_id: workerId, worker_mrn: formatMrn('workers', 'worker', workerId), cancelled, withdrawn });
 });
 
 const onContract = (action: 'core.workers.contract.created' | 'core.workers.contract.updated' | 'core.workers.contract.deleted') =>
