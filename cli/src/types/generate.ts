@@ -58,7 +58,36 @@ async function declaration(name: string, schema: JsonSchema, description: string
   return code.trim();
 }
 
+/** The schema's text without what only names or describes it: two events whose payloads read the same share one type. */
+function shapeKey(schema: unknown): string {
+  const { title: _title, $schema: _schema, description: _description, ...rest } = schema as Record<string, unknown>;
+  const sorted = (value: unknown): unknown => (Array.isArray(value) ? value.map(sorted) : isObject(value) ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted(value[key])])) : value);
+  return JSON.stringify(sorted(rest));
+}
+
+/** `export type Name = Earlier;` with the event's own description, for a payload shaped like an earlier one. */
+function alias(name: string, earlier: string, description: string | undefined): string {
+  const text = description?.trim();
+  return `${text ? `/**\n${text.split('\n').map((line) => ` * ${line}`.trimEnd()).join('\n')}\n */\n` : ''}export type ${name} = ${earlier};`;
+}
+
 const quote = (action: string) => `'${action.replace(/'/g, "\\'")}'`;
+
+/** Where the platform's payload types are written: the SDK, so an app names them without a copy of its own. */
+export const PLATFORM_PAYLOADS_FILE = new URL('../../../packages/sdk/src/manifest/platform-payloads.ts', import.meta.url);
+
+/**
+ * The SDK's `PlatformPayloads`: a payload type per event of the platform's catalog, and the map by
+ * action (`npx tsx cli/scripts/platform-payloads.ts` writes it; a test keeps it in step).
+ */
+export async function generatePlatformPayloads(): Promise<string> {
+  const parts = [
+    `/**\n * The payload of each event of the platform's catalog (./catalog.ts), generated from its JSON Schemas by\n * \`npx tsx cli/scripts/platform-payloads.ts\`: do not edit. Apps name these through \`PlatformPayloads\`.\n */`,
+  ];
+  for (const event of PLATFORM_EVENTS) parts.push(await declaration(`${typeName(event.action)}Payload`, event.schema, event.description, false));
+  parts.push(`/** The payload of each platform event, by action. */\nexport interface PlatformPayloads {\n${PLATFORM_EVENTS.map((event) => `  ${quote(event.action)}: ${typeName(event.action)}Payload;`).join('\n')}\n}`);
+  return `${parts.join('\n\n')}\n`;
+}
 
 /**
  * The TypeScript of an app's contract: a payload type per emitted and per received event (the
@@ -70,23 +99,34 @@ export async function generateAppTypes(manifest: AppManifest): Promise<string> {
   const parts: string[] = [HEADER];
   const declared = new Map<string, string>(); // action -> type name
   const emitted: string[] = [];
+  const shapes = new Map<string, string>(); // shape key -> the first type name of that shape
   for (const event of manifest.events ?? []) {
     const name = `${typeName(event.action)}Payload`;
-    parts.push(await declaration(name, stageable(event.schema) as JsonSchema, event.description, false));
+    const schema = stageable(event.schema) as JsonSchema;
+    const earlier = shapes.get(shapeKey(schema));
+    if (earlier) parts.push(alias(name, earlier, event.description ?? (event.schema as { description?: string }).description));
+    else {
+      parts.push(await declaration(name, schema, event.description, false));
+      shapes.set(shapeKey(schema), name);
+    }
     declared.set(event.action, name);
     emitted.push(`  ${quote(event.action)}: ${name};`);
   }
   const received: string[] = [];
+  let platformPayloads = false;
   for (const subscription of manifest.subscriptions ?? []) {
     let name = declared.get(subscription.action);
     const platform = PLATFORM_EVENTS.find((event) => event.action === subscription.action);
     if (!name && platform) {
+      // The platform's payload types are declared once, in the SDK (PlatformPayloads): named here, not copied.
       name = `${typeName(platform.action)}Payload`;
-      parts.push(await declaration(name, platform.schema, platform.description, false));
+      parts.push(`/** ${platform.description} */\nexport type ${name} = PlatformPayloads[${quote(platform.action)}];`);
       declared.set(platform.action, name);
+      platformPayloads = true;
     }
     received.push(`  ${quote(subscription.action)}: ${name ?? 'Record<string, unknown>'};${name ? '' : ' // emitted by another app: its schema is not known here'}`);
   }
+  if (platformPayloads) parts.splice(1, 0, "import type { PlatformPayloads } from '@wpk/sdk';");
   parts.push(manifest.settings ? await declaration('Settings', manifest.settings.schema, 'The settings document of the app (`ctx.settings`).', false) : '/** The settings document of the app (`ctx.settings`): it declares none. */\nexport type Settings = Record<string, never>;');
   // An app that emits or receives nothing gets a type with no key (an empty interface would accept any value).
   parts.push(`/** Payloads of the events this app emits, by action (\`ctx.events.stage\`). */\n${emitted.length ? `export interface EmittedEvents {\n${emitted.join('\n')}\n}` : 'export type EmittedEvents = Record<string, never>;'}`);

@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * A member sent a greeting.
  */
@@ -16,14 +18,8 @@ export interface ExtAcmeHelloGreetingSentPayload {
   text: string;
 }
 
-/**
- * A member joined the workspace.
- */
-export interface SystemWorkspaceMemberAddedPayload {
-  member_id: string;
-  role: 'owner' | 'admin' | 'member';
-  [k: string]: unknown;
-}
+/** A member joined the workspace. */
+export type SystemWorkspaceMemberAddedPayload = PlatformPayloads['system.workspace.member.added'];
 
 /**
  * The settings document of the app (`ctx.settings`).

@@ -7,6 +7,7 @@ export * from './mrn.js';
 export * from './input/index.js';
 export * from './events/index.js';
 export type * from './manifest/types.js';
+export type { PlatformPayloads } from './manifest/platform-payloads.js';
 export * from './app/index.js';
 export * from './kit/index.js';
 export * from './reexports.js';

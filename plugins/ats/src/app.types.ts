@@ -110,10 +110,7 @@ export interface CoreAtsCandidateTaggedPayload {
 /**
  * A tag was removed from a candidate.
  */
-export interface CoreAtsCandidateUntaggedPayload {
-  candidate_id: string;
-  tag: string;
-}
+export type CoreAtsCandidateUntaggedPayload = CoreAtsCandidateTaggedPayload;
 
 /**
  * A candidate's personal data was erased on request.

@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * A call was created: started at once (instant), scheduled, or asked for from a chat or a meeting.
  */
@@ -75,10 +77,7 @@ export interface CoreCallsParticipantJoinedPayload {
 /**
  * A participant left the call's session (or was removed from the call while in it).
  */
-export interface CoreCallsParticipantLeftPayload {
-  call_id: string;
-  member_mrn: string;
-}
+export type CoreCallsParticipantLeftPayload = CoreCallsParticipantJoinedPayload;
 
 /**
  * A recording of the call was uploaded and completed: the file is in the app's storage under storage_key.
@@ -91,17 +90,8 @@ export interface CoreCallsRecordingReadyPayload {
   size_bytes: number;
 }
 
-/**
- * A member was removed.
- */
-export interface CoreAccountMemberRemovedPayload {
-  member_id: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  removed_by?: string;
-  [k: string]: unknown;
-}
+/** A member was removed. */
+export type CoreAccountMemberRemovedPayload = PlatformPayloads['core.account.member.removed'];
 
 /**
  * The settings document of the app (`ctx.settings`).

@@ -150,12 +150,7 @@ export interface CoreCanvasVoteAddedPayload {
 /**
  * A member took back a vote on an object.
  */
-export interface CoreCanvasVoteRemovedPayload {
-  board_id: string;
-  session_id: string;
-  object_id: string;
-  voter_mrn: string;
-}
+export type CoreCanvasVoteRemovedPayload = CoreCanvasVoteAddedPayload;
 
 /**
  * A board was rendered to an export target (png, svg or pdf), replacing the previous one of that target.

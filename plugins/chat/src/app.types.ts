@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * A message was sent (a reply in a thread too).
  */
@@ -29,11 +31,7 @@ export interface CoreChatMessageEditedPayload {
 /**
  * A message was deleted (a tombstone stays). sender_mrn is the message's sender.
  */
-export interface CoreChatMessageDeletedPayload {
-  chat_id: string;
-  message_id: string;
-  sender_mrn: string;
-}
+export type CoreChatMessageDeletedPayload = CoreChatMessageEditedPayload;
 
 /**
  * A chat was started.
@@ -119,17 +117,8 @@ export interface CoreChatCallRequestedPayload {
   requested_by: string;
 }
 
-/**
- * A member was removed.
- */
-export interface CoreAccountMemberRemovedPayload {
-  member_id: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  removed_by?: string;
-  [k: string]: unknown;
-}
+/** A member was removed. */
+export type CoreAccountMemberRemovedPayload = PlatformPayloads['core.account.member.removed'];
 
 /**
  * The settings document of the app (`ctx.settings`).

@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * A folder was created (parent_id absent at the root of its owner's space).
  */
@@ -124,12 +126,7 @@ export interface CoreFilesShareCreatedPayload {
 /**
  * A member's role on a shared item changed.
  */
-export interface CoreFilesShareUpdatedPayload {
-  item_id: string;
-  member_mrn: string;
-  role: 'read' | 'edit';
-  shared_by: string;
-}
+export type CoreFilesShareUpdatedPayload = CoreFilesShareCreatedPayload;
 
 /**
  * A member no longer has an item shared with them.
@@ -164,17 +161,8 @@ export interface CoreFilesSweepScheduledPayload {
   due_at: string;
 }
 
-/**
- * A member was removed.
- */
-export interface CoreAccountMemberRemovedPayload {
-  member_id: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  removed_by?: string;
-  [k: string]: unknown;
-}
+/** A member was removed. */
+export type CoreAccountMemberRemovedPayload = PlatformPayloads['core.account.member.removed'];
 
 /**
  * The settings document of the app (`ctx.settings`).

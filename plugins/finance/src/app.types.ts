@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * An account was added to the chart (by a member, or seeded with the default chart: created_by absent).
  */
@@ -105,20 +107,8 @@ export interface CoreFinanceBudgetUpdatedPayload {
   updated_by: string;
 }
 
-/**
- * An app was installed in the workspace.
- */
-export interface SystemAppInstalledPayload {
-  /**
-   * The app: its slug, or `ext.{publisher}.{slug}`.
-   */
-  app_slug: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  installed_by?: string;
-  [k: string]: unknown;
-}
+/** An app was installed in the workspace. */
+export type SystemAppInstalledPayload = PlatformPayloads['system.app.installed'];
 
 /**
  * The settings document of the app (`ctx.settings`).

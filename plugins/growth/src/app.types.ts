@@ -49,20 +49,7 @@ export interface CoreGrowthCompetencyUpdatedPayload {
 /**
  * A competency was deleted (revision: one above its last), so copies drop it.
  */
-export interface CoreGrowthCompetencyDeletedPayload {
-  competency_id: string;
-  mrn: string;
-  name: string;
-  levels: {
-    level: number;
-    descriptor: string;
-  }[];
-  /**
-   * Grows by one with every change: a copy keeps the highest it has seen and ignores older deliveries.
-   */
-  revision: number;
-  by?: string | null;
-}
+export type CoreGrowthCompetencyDeletedPayload = CoreGrowthCompetencyCreatedPayload;
 
 /**
  * A goal was created, with its progress (0-100) over its key results.
@@ -103,18 +90,7 @@ export interface CoreGrowthGoalUpdatedPayload {
 /**
  * A goal was marked completed.
  */
-export interface CoreGrowthGoalCompletedPayload {
-  goal_id: string;
-  mrn: string;
-  title: string;
-  owner_type: 'member' | 'department' | 'company';
-  owner_id?: string | null;
-  parent_id?: string | null;
-  status: 'active' | 'completed' | 'cancelled';
-  progress: number;
-  revision: number;
-  by?: string | null;
-}
+export type CoreGrowthGoalCompletedPayload = CoreGrowthGoalCreatedPayload;
 
 /**
  * A review cycle was released: one per review, with the worker's final score (null when no part was written).

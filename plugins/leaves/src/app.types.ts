@@ -32,94 +32,22 @@ export interface CoreLeavesRequestSubmittedPayload {
 /**
  * A request was approved (by the manager, and HR when the type asks both): its duration left the balance.
  */
-export interface CoreLeavesRequestApprovedPayload {
-  request_id: string;
-  worker_id: string;
-  type_id: string;
-  type_name: string;
-  unit: 'day' | 'half_day' | 'hour';
-  from_date: string;
-  from_half: 'am' | 'pm';
-  to_date: string;
-  to_half: 'am' | 'pm';
-  /**
-   * Working time in the type's unit (days or hours)
-   */
-  duration: number;
-  status: 'draft' | 'submitted' | 'approved' | 'refused' | 'withdrawn' | 'cancelled';
-  approver_id?: string | null;
-  reason?: string | null;
-  by?: string | null;
-}
+export type CoreLeavesRequestApprovedPayload = CoreLeavesRequestSubmittedPayload;
 
 /**
  * A request was refused, with the reason.
  */
-export interface CoreLeavesRequestRefusedPayload {
-  request_id: string;
-  worker_id: string;
-  type_id: string;
-  type_name: string;
-  unit: 'day' | 'half_day' | 'hour';
-  from_date: string;
-  from_half: 'am' | 'pm';
-  to_date: string;
-  to_half: 'am' | 'pm';
-  /**
-   * Working time in the type's unit (days or hours)
-   */
-  duration: number;
-  status: 'draft' | 'submitted' | 'approved' | 'refused' | 'withdrawn' | 'cancelled';
-  approver_id?: string | null;
-  reason?: string | null;
-  by?: string | null;
-}
+export type CoreLeavesRequestRefusedPayload = CoreLeavesRequestSubmittedPayload;
 
 /**
  * A submitted request was withdrawn by its worker (or because the worker was terminated: no by).
  */
-export interface CoreLeavesRequestWithdrawnPayload {
-  request_id: string;
-  worker_id: string;
-  type_id: string;
-  type_name: string;
-  unit: 'day' | 'half_day' | 'hour';
-  from_date: string;
-  from_half: 'am' | 'pm';
-  to_date: string;
-  to_half: 'am' | 'pm';
-  /**
-   * Working time in the type's unit (days or hours)
-   */
-  duration: number;
-  status: 'draft' | 'submitted' | 'approved' | 'refused' | 'withdrawn' | 'cancelled';
-  approver_id?: string | null;
-  reason?: string | null;
-  by?: string | null;
-}
+export type CoreLeavesRequestWithdrawnPayload = CoreLeavesRequestSubmittedPayload;
 
 /**
  * An approved request was cancelled: its duration went back to the balance (no by: the worker was terminated).
  */
-export interface CoreLeavesRequestCancelledPayload {
-  request_id: string;
-  worker_id: string;
-  type_id: string;
-  type_name: string;
-  unit: 'day' | 'half_day' | 'hour';
-  from_date: string;
-  from_half: 'am' | 'pm';
-  to_date: string;
-  to_half: 'am' | 'pm';
-  /**
-   * Working time in the type's unit (days or hours)
-   */
-  duration: number;
-  status: 'draft' | 'submitted' | 'approved' | 'refused' | 'withdrawn' | 'cancelled';
-  approver_id?: string | null;
-  reason?: string | null;
-  by?: string | null;
-}
+export type CoreLeavesRequestCancelledPayload = CoreLeavesRequestSubmittedPayload;
 
 /**
  * A terminated worker's time off that had not started was cleared: approved requests cancelled (credited back), pending ones withdrawn. Once per termination, also when there was nothing to clear.

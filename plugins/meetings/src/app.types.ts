@@ -25,18 +25,7 @@ export interface CoreMeetingsMeetingScheduledPayload {
 /**
  * A meeting's title, time or member attendees changed (the calls app follows).
  */
-export interface CoreMeetingsMeetingUpdatedPayload {
-  meeting_id: string;
-  meeting_mrn: string;
-  title: string;
-  starts_at: string;
-  ends_at: string;
-  organizer_mrn: string;
-  /**
-   * @maxItems 500
-   */
-  attendee_mrns: string[];
-}
+export type CoreMeetingsMeetingUpdatedPayload = CoreMeetingsMeetingScheduledPayload;
 
 /**
  * A meeting was cancelled (the calls app cancels its call).

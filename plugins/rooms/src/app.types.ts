@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * A room was created.
  */
@@ -85,17 +87,8 @@ export interface CoreRoomsSessionLeftPayload {
   by_mrn?: string | null;
 }
 
-/**
- * A member was removed.
- */
-export interface CoreAccountMemberRemovedPayload {
-  member_id: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  removed_by?: string;
-  [k: string]: unknown;
-}
+/** A member was removed. */
+export type CoreAccountMemberRemovedPayload = PlatformPayloads['core.account.member.removed'];
 
 /**
  * The settings document of the app (`ctx.settings`).

@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * A task was created (board_id absent when it starts in the incubator).
  */
@@ -132,9 +134,7 @@ export interface CoreTasksBoardArchivedPayload {
 /**
  * Tasks were cleared from a board (DELETE /boards/{board_id}/tasks).
  */
-export interface CoreTasksBoardClearedPayload {
-  board_id: string;
-}
+export type CoreTasksBoardClearedPayload = CoreTasksBoardArchivedPayload;
 
 /**
  * A topic was created on a board.
@@ -181,16 +181,12 @@ export interface CoreTasksScheduleCreatedPayload {
 /**
  * A schedule's name or dates changed.
  */
-export interface CoreTasksScheduleUpdatedPayload {
-  schedule_id: string;
-}
+export type CoreTasksScheduleUpdatedPayload = CoreTasksScheduleCreatedPayload;
 
 /**
  * A schedule was completed.
  */
-export interface CoreTasksScheduleCompletedPayload {
-  schedule_id: string;
-}
+export type CoreTasksScheduleCompletedPayload = CoreTasksScheduleCreatedPayload;
 
 /**
  * A deliverable of a task was delivered.
@@ -199,17 +195,8 @@ export interface CoreTasksDeliverableDeliveredPayload {
   deliverable_id: string;
 }
 
-/**
- * A member was removed.
- */
-export interface CoreAccountMemberRemovedPayload {
-  member_id: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  removed_by?: string;
-  [k: string]: unknown;
-}
+/** A member was removed. */
+export type CoreAccountMemberRemovedPayload = PlatformPayloads['core.account.member.removed'];
 
 /**
  * The settings document of the app (`ctx.settings`).

@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * A worker was added (by hand, or as a draft in onboarding from a recruiting hire: application_id). Carries the worker's directory fields.
  */
@@ -131,94 +133,22 @@ export interface CoreWorkersWorkerActivatedPayload {
 /**
  * A worker's offboarding started: other apps may start handing over the worker's work.
  */
-export interface CoreWorkersWorkerOffboardingStartedPayload {
-  worker_id: string;
-  mrn: string;
-  name: string;
-  work_email: string;
-  member_id?: string | null;
-  department_id?: string | null;
-  manager_id?: string | null;
-  title?: string | null;
-  status: 'onboarding' | 'active' | 'offboarding' | 'terminated';
-  employment_type?: ('full_time' | 'part_time' | 'contractor' | 'intern') | null;
-  location_mrn?: string | null;
-  start_date?: string | null;
-  /**
-   * Grows by one with every change of the worker: a copy keeps the highest it has seen and ignores older deliveries.
-   */
-  revision: number;
-  by?: string | null;
-}
+export type CoreWorkersWorkerOffboardingStartedPayload = CoreWorkersWorkerActivatedPayload;
 
 /**
  * A worker's employment ended.
  */
-export interface CoreWorkersWorkerTerminatedPayload {
-  worker_id: string;
-  mrn: string;
-  name: string;
-  work_email: string;
-  member_id?: string | null;
-  department_id?: string | null;
-  manager_id?: string | null;
-  title?: string | null;
-  status: 'onboarding' | 'active' | 'offboarding' | 'terminated';
-  employment_type?: ('full_time' | 'part_time' | 'contractor' | 'intern') | null;
-  location_mrn?: string | null;
-  start_date?: string | null;
-  /**
-   * Grows by one with every change of the worker: a copy keeps the highest it has seen and ignores older deliveries.
-   */
-  revision: number;
-  by?: string | null;
-}
+export type CoreWorkersWorkerTerminatedPayload = CoreWorkersWorkerActivatedPayload;
 
 /**
  * A terminated worker was rehired: back in onboarding.
  */
-export interface CoreWorkersWorkerRehiredPayload {
-  worker_id: string;
-  mrn: string;
-  name: string;
-  work_email: string;
-  member_id?: string | null;
-  department_id?: string | null;
-  manager_id?: string | null;
-  title?: string | null;
-  status: 'onboarding' | 'active' | 'offboarding' | 'terminated';
-  employment_type?: ('full_time' | 'part_time' | 'contractor' | 'intern') | null;
-  location_mrn?: string | null;
-  start_date?: string | null;
-  /**
-   * Grows by one with every change of the worker: a copy keeps the highest it has seen and ignores older deliveries.
-   */
-  revision: number;
-  by?: string | null;
-}
+export type CoreWorkersWorkerRehiredPayload = CoreWorkersWorkerActivatedPayload;
 
 /**
  * A worker record was deleted (a copy drops it).
  */
-export interface CoreWorkersWorkerDeletedPayload {
-  worker_id: string;
-  mrn: string;
-  name: string;
-  work_email: string;
-  member_id?: string | null;
-  department_id?: string | null;
-  manager_id?: string | null;
-  title?: string | null;
-  status: 'onboarding' | 'active' | 'offboarding' | 'terminated';
-  employment_type?: ('full_time' | 'part_time' | 'contractor' | 'intern') | null;
-  location_mrn?: string | null;
-  start_date?: string | null;
-  /**
-   * Grows by one with every change of the worker: a copy keeps the highest it has seen and ignores older deliveries.
-   */
-  revision: number;
-  by?: string | null;
-}
+export type CoreWorkersWorkerDeletedPayload = CoreWorkersWorkerActivatedPayload;
 
 /**
  * The app's own delayed wake-up: a future-dated change of a worker's title, department or manager takes effect on effective_on.
@@ -285,27 +215,7 @@ export interface CoreWorkersContractUpdatedPayload {
 /**
  * A worker's contract was deleted; revision is one above the last.
  */
-export interface CoreWorkersContractDeletedPayload {
-  contract_id: string;
-  worker_id: string;
-  worker_mrn: string;
-  contract_type: 'permanent' | 'fixed_term' | 'freelance' | 'internship';
-  starts_on: string;
-  /**
-   * The last day; absent: open-ended
-   */
-  ends_on?: string | null;
-  hours_per_week: number;
-  /**
-   * The working calendar; absent: the workspace's default
-   */
-  calendar_mrn?: string | null;
-  /**
-   * Rises by one with every change (a deletion included); a copy keeps the highest
-   */
-  revision: number;
-  by?: string | null;
-}
+export type CoreWorkersContractDeletedPayload = CoreWorkersContractCreatedPayload;
 
 /**
  * The last open item of a worker's onboarding or offboarding checklist was done (by hand or by the event confirming it); once per completion.
@@ -375,39 +285,13 @@ export interface CoreWorkersDepartmentMovedPayload {
 /**
  * A department was deleted (a copy drops it).
  */
-export interface CoreWorkersDepartmentDeletedPayload {
-  department_id: string;
-  mrn: string;
-  name: string;
-  parent_id?: string | null;
-  head_id?: string | null;
-  /**
-   * Grows by one with every change of the department.
-   */
-  revision: number;
-  by?: string | null;
-}
+export type CoreWorkersDepartmentDeletedPayload = CoreWorkersDepartmentCreatedPayload;
 
-/**
- * A member joined the workspace.
- */
-export interface SystemWorkspaceMemberAddedPayload {
-  member_id: string;
-  role: 'owner' | 'admin' | 'member';
-  [k: string]: unknown;
-}
+/** A member joined the workspace. */
+export type SystemWorkspaceMemberAddedPayload = PlatformPayloads['system.workspace.member.added'];
 
-/**
- * A member was removed.
- */
-export interface CoreAccountMemberRemovedPayload {
-  member_id: string;
-  /**
-   * Who did it: a member id, or an MRN for an API key or the system.
-   */
-  removed_by?: string;
-  [k: string]: unknown;
-}
+/** A member was removed. */
+export type CoreAccountMemberRemovedPayload = PlatformPayloads['core.account.member.removed'];
 
 /**
  * The settings document of the app (`ctx.settings`).
