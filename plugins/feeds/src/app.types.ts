@@ -61,6 +61,35 @@ export interface CoreFeedsAnnouncementAcknowledgedPayload {
 }
 
 /**
+ * The app's own wake-up call, delivered at a poll's closes_at: the poll closes (and poll.closed tells its results) unless it was changed or taken off since.
+ */
+export interface CoreFeedsPollExpiredPayload {
+  post_id: string;
+  poll_id: string;
+  closes_at: string;
+}
+
+/**
+ * A published post's poll closed at its closing time: the final votes per option.
+ */
+export interface CoreFeedsPollClosedPayload {
+  post_id: string;
+  mrn: string;
+  channel_id: string;
+  title?: string | null;
+  /**
+   * @minItems 2
+   * @maxItems 20
+   */
+  options: {
+    label: string;
+    votes: number;
+  }[];
+  total_votes: number;
+  closed_at: string;
+}
+
+/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -77,11 +106,14 @@ export interface EmittedEvents {
   'core.feeds.post.scheduled': CoreFeedsPostScheduledPayload;
   'core.feeds.comment.created': CoreFeedsCommentCreatedPayload;
   'core.feeds.announcement.acknowledged': CoreFeedsAnnouncementAcknowledgedPayload;
+  'core.feeds.poll.expired': CoreFeedsPollExpiredPayload;
+  'core.feeds.poll.closed': CoreFeedsPollClosedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
 export interface ReceivedEvents {
   'core.feeds.post.scheduled': CoreFeedsPostScheduledPayload;
+  'core.feeds.poll.expired': CoreFeedsPollExpiredPayload;
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

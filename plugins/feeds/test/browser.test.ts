@@ -58,6 +58,36 @@ test.serial('at 1280 px: post an announcement in a channel, comment on it and ac
   await page.context().close();
 });
 
+test.serial('at 1280 px: write a post with a poll, vote, and change the vote', async (t) => {
+  const channel = (await owner().request('POST', '/feeds/channels', { name: 'Social', kind: 'topic' })).body.data;
+  const { page, frame } = await web.openApp(1280);
+  await frame.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: 'Channels' }).click();
+  await frame.getByRole('table', { name: "The workspace's channels" }).getByRole('link', { name: 'Social' }).click();
+  await page.waitForURL(`${web.origin}/app/feeds/channels/${channel.id}`);
+  await frame.getByLabel('Title').fill('Team lunch');
+  await frame.getByLabel('Text').fill('Where shall we go?');
+  await frame.getByLabel('Poll options').fill('Noodles\nPizza\n\nSalad');
+  await frame.getByLabel('Poll closes in (days)').fill('3');
+  await frame.getByRole('button', { name: 'Publish' }).click();
+  await page.waitForURL(/\/app\/feeds\/posts\/[0-9a-f-]+$/);
+  const poll = frame.getByRole('region', { name: 'Poll' });
+  await poll.getByText('0 votes').waitFor();
+  await poll.getByRole('button', { name: 'Pizza' }).click();
+  await poll.getByText('1 vote', { exact: false }).waitFor();
+  await poll.getByRole('button', { name: 'Pizza', pressed: true }).waitFor();
+  await poll.getByRole('button', { name: 'Salad' }).click();
+  await poll.getByRole('button', { name: 'Salad', pressed: true }).waitFor();
+  await checkPage(t, page, frame, 'a post with a poll, voted');
+  await dismissToasts(page);
+  await shot(page, 'feeds-poll-1280.png');
+
+  const post = (await owner().request('GET', `/feeds/channels/${channel.id}/posts`)).body.data[0];
+  t.deepEqual([post.title, post.poll.options, post.poll.my_vote, post.poll.hide_results], ['Team lunch', [{ index: 0, label: 'Noodles', votes: 0 }, { index: 1, label: 'Pizza', votes: 0 }, { index: 2, label: 'Salad', votes: 1 }], 2, false]);
+  const days = (new Date(post.poll.closes_at).getTime() - new Date(post.published_at).getTime()) / 86_400_000;
+  t.true(days > 2.99 && days <= 3, `closes in 3 days (${days})`);
+  await page.context().close();
+});
+
 test.serial('at 375 px: the timeline on a phone', async (t) => {
   const { page, frame } = await web.openApp(375);
   await frame.getByRole('heading', { name: 'Timeline', level: 1 }).waitFor();

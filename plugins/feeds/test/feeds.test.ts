@@ -11,7 +11,7 @@ let reader: TestMember;
 let moderator: TestMember;
 
 /** What a plain member holds: read, write posts, comment, react, acknowledge. */
-const MEMBER_KEYS = ['feeds.channels.read', 'feeds.posts.read', 'feeds.posts.create', 'feeds.posts.edit', 'feeds.posts.delete', 'feeds.comments.create', 'feeds.comments.delete', 'feeds.reactions.edit', 'feeds.acknowledgements.create', 'feeds.acknowledgements.read'];
+const MEMBER_KEYS = ['feeds.channels.read', 'feeds.posts.read', 'feeds.posts.create', 'feeds.posts.edit', 'feeds.posts.delete', 'feeds.comments.create', 'feeds.comments.delete', 'feeds.reactions.edit', 'feeds.votes.create', 'feeds.acknowledgements.create', 'feeds.acknowledgements.read'];
 
 test.before(async () => {
   world = await startWorld({ app, subdomain: 'feeds' });
@@ -27,8 +27,11 @@ test('every table can be distributed by workspace', async (t) => {
 /** Row count of one of the app's tables in the test workspace. */
 const rows = async (table: string) => (await world.platform.query<{ n: number }>(`SELECT count(*)::int AS n FROM app_feeds.${table} WHERE workspace_id = :id`, { id: world.workspace.id }))[0].n;
 
+/** The app's own wake-up calls (delayed events to itself). */
+const WAKE_UPS = ['core.feeds.post.scheduled', 'core.feeds.poll.expired'];
+
 /** The app's events since the last take, without its own wake-up calls. */
-const events = () => world.takeEvents().filter((event) => event.action !== 'core.feeds.post.scheduled');
+const events = () => world.takeEvents().filter((event) => !WAKE_UPS.includes(event.action));
 
 /** Sends each request and checks it is refused with the status and body given, then that nothing was written or emitted. */
 async function refusals(t: import('ava').ExecutionContext, who: TestMember, table: string, cases: Array<[string, string, unknown, number, string, string?]>) {
@@ -182,6 +185,72 @@ test.serial('a scheduled post publishes itself at publish_at through its delayed
   t.deepEqual(published(), [['core.feeds.post.published', { post_id: post.id, mrn: post.mrn, channel_id: open.id, channel_name: open.name, author_mrn: reader.mrn, requires_acknowledgement: false, published_at: now.published_at }]]);
   t.deepEqual(await wakeUps(), []);
   t.is(published().length, 1);
+  world.takeEvents();
+});
+
+test.serial('polls: options and a closing time on a post; one vote per member, changeable until it closes; hidden results; poll.closed once at closes_at through the wake-up', async (t) => {
+  const open = await channel();
+  const hour = (n: number) => new Date(world.platform.clock.now().getTime() + n * 3_600_000).toISOString();
+  const closesAt = new Date(hour(2)).toISOString();
+  const publishAt = new Date(hour(3)).toISOString();
+  const poll = (fields: Record<string, unknown> = {}) => ({ options: ['Tuesday', ' Thursday '], closes_at: closesAt, ...fields });
+  await refusals(t, reader, 'posts', [
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: 'Offsite?', poll: poll({ options: ['Only'] }) }, 400, 'poll.options must contain at least 2 items', 'poll.options'],
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: 'Offsite?', poll: poll({ options: ['Yes', 'YES'] }) }, 400, 'poll.options: "YES" is listed twice', 'poll.options'],
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: 'Offsite?', poll: poll({ closes_at: '2001-01-01T00:00:00Z' }) }, 400, 'poll.closes_at: 2001-01-01T00:00:00.000Z is not in the future', 'poll.closes_at'],
+    ['POST', `/feeds/channels/${open.id}/posts`, { body: 'Offsite?', status: 'scheduled', publish_at: publishAt, poll: poll() }, 400, `poll.closes_at: ${closesAt} is not after the post's publish_at ${publishAt}`, 'poll.closes_at'],
+  ]);
+  t.is(await rows('polls'), 0);
+
+  const mark = world.mark();
+  const post = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { title: 'Offsite', body: 'Which day?', poll: poll() }));
+  t.deepEqual(post.poll, { options: [{ index: 0, label: 'Tuesday', votes: 0 }, { index: 1, label: 'Thursday', votes: 0 }], total_votes: 0, closes_at: closesAt, closed: false, hide_results: false, my_vote: null });
+  const secret = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'Secret ballot', poll: poll({ options: ['A', 'B', 'C'], hide_results: true }) }));
+
+  t.like(await ok(reader.request('PUT', `/feeds/posts/${post.id}/vote`, { option: 0 })), { post_id: post.id, total_votes: 1, my_vote: 0 });
+  t.like(await ok(moderator.request('PUT', `/feeds/posts/${post.id}/vote`, { option: 0 })), { total_votes: 2, my_vote: 0 });
+  // Changing one's vote moves it; the same vote again changes nothing.
+  const moved = await ok(reader.request('PUT', `/feeds/posts/${post.id}/vote`, { option: 1 }));
+  t.deepEqual(moved.options, [{ index: 0, label: 'Tuesday', votes: 1 }, { index: 1, label: 'Thursday', votes: 1 }]);
+  t.like(await ok(reader.request('PUT', `/feeds/posts/${post.id}/vote`, { option: 1 })), { total_votes: 2, my_vote: 1 });
+  const hidden = await ok(moderator.request('PUT', `/feeds/posts/${secret.id}/vote`, { option: 2 }));
+  t.deepEqual([hidden.options.map((option: { votes: unknown }) => option.votes), hidden.total_votes, hidden.my_vote], [[null, null, null], null, 2]);
+
+  const draft = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'Later', status: 'draft', poll: poll() }));
+  // Refused with nothing written or emitted (the captured events are the queue here: counted, not taken).
+  const [votesBefore, eventsBefore] = [await rows('votes'), world.platform.events.length];
+  for (const [method, path, body, status, error, field] of [
+    ['PUT', `/feeds/posts/${post.id}/vote`, { option: 2 }, 400, 'option: 2 is not an option of this poll (0 to 1)', 'option'],
+    ['PUT', `/feeds/posts/${post.id}/vote`, { option: -1 }, 400, 'option must be greater than or equal to 0', 'option'],
+    ['PUT', `/feeds/posts/${draft.id}/vote`, { option: 0 }, 409, `Post ${draft.id} is draft; only a published post's poll takes votes`],
+    ['PATCH', `/feeds/posts/${post.id}`, { poll: null }, 409, `Post ${post.id} is published; its poll no longer changes`],
+  ] as Array<[string, string, unknown, number, string, string?]>) {
+    const reply = await reader.request(method, path, body);
+    t.deepEqual([reply.status, reply.body], [status, field === undefined ? { error } : { error, field }], `${method} ${path}`);
+  }
+  t.deepEqual([await rows('votes'), world.platform.events.length], [votesBefore, eventsBefore]);
+  const plain = await ok(reader.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'No poll here' }));
+  t.deepEqual((await reader.request('PUT', `/feeds/posts/${plain.id}/vote`, { option: 0 })).body, { error: `Post ${plain.id} has no poll` });
+  // A draft's poll is replaced or taken off before publication; its wake-up follows.
+  t.like(await ok(reader.request('PATCH', `/feeds/posts/${draft.id}`, { poll: poll({ options: ['Red', 'Blue'] }) })), { poll: { options: [{ label: 'Red' }, { label: 'Blue' }] } });
+  t.is((await ok(reader.request('PATCH', `/feeds/posts/${draft.id}`, { poll: null }))).poll, null);
+
+  world.platform.clock.advance({ hours: 1, minutes: 59 });
+  const due = async () => (await world.platform.deliverDue(world.workspace)).filter((done) => done.event.action === 'core.feeds.poll.expired').map((done) => done.outcomes.feeds);
+  t.deepEqual(await due(), []);
+  world.platform.clock.advance({ minutes: 2 });
+  t.deepEqual(await due(), ['handled', 'handled']);
+  t.deepEqual(await due(), []);
+  const closed = world.eventsSince(mark).filter(([action]) => action === 'core.feeds.poll.closed');
+  const closedAt = closesAt;
+  t.deepEqual(closed, [
+    ['core.feeds.poll.closed', { post_id: post.id, mrn: post.mrn, channel_id: open.id, title: 'Offsite', options: [{ label: 'Tuesday', votes: 1 }, { label: 'Thursday', votes: 1 }], total_votes: 2, closed_at: closedAt }],
+    ['core.feeds.poll.closed', { post_id: secret.id, mrn: secret.mrn, channel_id: open.id, options: [{ label: 'A', votes: 0 }, { label: 'B', votes: 0 }, { label: 'C', votes: 1 }], total_votes: 1, closed_at: closedAt }],
+  ]);
+  const revealed = (await ok(reader.request('GET', `/feeds/posts/${secret.id}`))).poll;
+  t.deepEqual([revealed.closed, revealed.total_votes, revealed.options.map((option: { votes: number }) => option.votes), revealed.my_vote], [true, 1, [0, 0, 1], null]);
+  const late = await reader.request('PUT', `/feeds/posts/${post.id}/vote`, { option: 0 });
+  t.deepEqual([late.status, late.body], [409, { error: `The poll of post ${post.id} closed at ${closedAt}` }]);
   world.takeEvents();
 });
 

@@ -406,6 +406,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/feeds/events/core-feeds-poll-expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/feeds/events/core-feeds-poll-expired
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsFeedsEventsCoreFeedsPollExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/feeds/events/core-feeds-post-scheduled": {
         parameters: {
             query?: never;
@@ -5701,7 +5721,7 @@ export interface paths {
         put?: never;
         /**
          * Writes a post where the channel lets the caller post: published at once (default), a draft, or scheduled for publish_...
-         * @description Writes a post where the channel lets the caller post: published at once (default), a draft, or scheduled for publish_at; body is HTML, sanitised
+         * @description Writes a post where the channel lets the caller post: published at once (default), a draft, or scheduled for publish_at; body is HTML, sanitised; poll adds a poll (2-20 options, closes_at, hide_results)
          *
          *     Needs `feeds.posts.create`.
          */
@@ -5761,7 +5781,7 @@ export interface paths {
         head?: never;
         /**
          * Changes the caller's own post: title and body (a new revision), status (draft, scheduled, published, archived), publi...
-         * @description Changes the caller's own post: title and body (a new revision), status (draft, scheduled, published, archived), publish_at, requires_acknowledgement (before publication)
+         * @description Changes the caller's own post: title and body (a new revision), status (draft, scheduled, published, archived), publish_at, requires_acknowledgement and poll (before publication)
          *
          *     Needs `feeds.posts.edit`.
          */
@@ -5911,6 +5931,28 @@ export interface paths {
          */
         get: operations["getFeedsPostsByPostIdRevisions"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/posts/{post_id}/vote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The caller votes for option (its index) in a published post's open poll, or moves their vote there; answers the poll
+         * @description The caller votes for option (its index) in a published post's open poll, or moves their vote there; answers the poll
+         *
+         *     Needs `feeds.votes.create`.
+         */
+        put: operations["putFeedsPostsByPostIdVote"];
         post?: never;
         delete?: never;
         options?: never;
@@ -13143,6 +13185,21 @@ export interface components {
             /** @enum {string|null} */
             status?: "removed" | null;
         };
+        FeedsPoll: {
+            options: {
+                index: number;
+                label: string;
+                votes: number | null;
+            }[];
+            /** @description null while the results are hidden (an open poll with hide_results) */
+            total_votes: number | null;
+            /** Format: date-time */
+            closes_at: string;
+            closed: boolean;
+            hide_results: boolean;
+            /** @description The index of the caller's option, or null */
+            my_vote: number | null;
+        } | null;
         FeedsPost: {
             /** Format: uuid */
             id: string;
@@ -13175,6 +13232,7 @@ export interface components {
             comment_count: number;
             /** @description Whether the caller acknowledged it */
             acknowledged: boolean;
+            poll: components["schemas"]["FeedsPoll"];
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -13233,6 +13291,23 @@ export interface components {
             edited_by: string;
             /** Format: date-time */
             created_at: string;
+        };
+        FeedsPollVote: {
+            /** Format: uuid */
+            post_id: string;
+            options: {
+                index: number;
+                label: string;
+                votes: number | null;
+            }[];
+            /** @description null while the results are hidden (an open poll with hide_results) */
+            total_votes: number | null;
+            /** Format: date-time */
+            closes_at: string;
+            closed: boolean;
+            hide_results: boolean;
+            /** @description The index of the caller's option, or null */
+            my_vote: number | null;
         };
         FeedsTimeline: {
             posts: components["schemas"]["FeedsPost"][];
@@ -16326,6 +16401,43 @@ export interface operations {
         };
     };
     postEventsContactsEventsCoreMailMessageSent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsFeedsEventsCoreFeedsPollExpired: {
         parameters: {
             query?: never;
             header?: never;
@@ -30833,6 +30945,11 @@ export interface operations {
                     /** @enum {string} */
                     status?: "draft" | "scheduled" | "published" | "archived" | "removed";
                     publish_at?: string | null;
+                    poll?: {
+                        options: string[];
+                        closes_at: string;
+                        hide_results?: boolean;
+                    } | null;
                 };
             };
         };
@@ -31016,6 +31133,11 @@ export interface operations {
                     /** @enum {string} */
                     status?: "draft" | "scheduled" | "published" | "archived" | "removed";
                     publish_at?: string | null;
+                    poll?: {
+                        options: string[];
+                        closes_at: string;
+                        hide_results?: boolean;
+                    } | null;
                 };
             };
         };
@@ -31450,6 +31572,58 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putFeedsPostsByPostIdVote: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                post_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "option": 0
+                 *     }
+                 */
+                "application/json": {
+                    option: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FeedsPollVote"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -53,6 +53,8 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreMailMessageReceived: { method: 'POST', path: '/_events/contacts/events/core-mail-message-received', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-mail-message-sent */
   postEventsContactsEventsCoreMailMessageSent: { method: 'POST', path: '/_events/contacts/events/core-mail-message-sent', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-feeds-poll-expired */
+  postEventsFeedsEventsCoreFeedsPollExpired: { method: 'POST', path: '/_events/feeds/events/core-feeds-poll-expired', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-feeds-post-scheduled */
   postEventsFeedsEventsCoreFeedsPostScheduled: { method: 'POST', path: '/_events/feeds/events/core-feeds-post-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-account-member-removed */
@@ -697,6 +699,8 @@ export const OPERATIONS = {
   deleteFeedsPostsByPostIdReactionsByEmoji: { method: 'DELETE', path: '/feeds/posts/{post_id}/reactions/{emoji}', tag: 'feeds', host: 'workspace' },
   /** Lists a post's revisions, oldest first */
   getFeedsPostsByPostIdRevisions: { method: 'GET', path: '/feeds/posts/{post_id}/revisions', tag: 'feeds', host: 'workspace', paged: true },
+  /** The caller votes for option (its index) in a published post's open poll, or moves their vote there; answers the poll */
+  putFeedsPostsByPostIdVote: { method: 'PUT', path: '/feeds/posts/{post_id}/vote', tag: 'feeds', host: 'workspace' },
   /** Published posts of every channel, pinned ones first, then newest first, in keyset pages (after= the previous next_cur... */
   getFeedsTimeline: { method: 'GET', path: '/feeds/timeline', tag: 'feeds', host: 'workspace' },
   /** Lists a folder (folder_id; default the caller's root): folders first, then files, by name */

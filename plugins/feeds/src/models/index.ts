@@ -85,7 +85,28 @@ export const acknowledgements = defineModel('acknowledgements', {
 export type Acknowledgement = DeclaredRow<typeof acknowledgements>;
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { channels, posts, revisions, comments, reactions, acknowledgements };
+/** A post's poll: 2-20 options, a closing time, the votes per option (`counts[i]` for `options[i]`). */
+export const polls = defineModel('polls', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  post_id: column.uuid(),
+  options: column.json<string[]>(),
+  counts: column.json<number[]>(),
+  closes_at: column.date(),
+  hide_results: column.boolean().default(false),
+  closed_at: column.date().nullable(),
+});
+export type Poll = DeclaredRow<typeof polls>;
+
+/** A member's vote in a poll: the index of the option chosen. */
+export const votes = defineModel('votes', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  poll_id: column.uuid(),
+  member_id: column.uuid(),
+  option: column.integer(),
+});
+export type Vote = DeclaredRow<typeof votes>;
+
+export const models = { channels, posts, revisions, comments, reactions, acknowledgements, polls, votes };
 
 /** The models' type, for typing contexts: `AppContext<Models>`. */
 export type Models = typeof models;

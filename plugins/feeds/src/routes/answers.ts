@@ -18,6 +18,20 @@ export const CHANNEL: JoiObjectSchema = recordSchema({
 /** The reactions to a post, by emoji in the order first used. */
 const REACTIONS = Joi.array().items(recordSchema({ emoji: Joi.string(), count: Joi.number().integer().min(1), mine: Joi.boolean() }));
 
+/** A post's poll as its readers see it (services/polls.ts): counts are null while hidden. */
+const POLL_FIELDS = {
+  options: Joi.array().items(recordSchema({ index: Joi.number().integer().min(0), label: Joi.string(), votes: Joi.number().integer().min(0).allow(null) })),
+  total_votes: Joi.number().integer().min(0).allow(null).description('null while the results are hidden (an open poll with hide_results)'),
+  closes_at: field.instant(),
+  closed: Joi.boolean(),
+  hide_results: Joi.boolean(),
+  my_vote: Joi.number().integer().min(0).allow(null).description("The index of the caller's option, or null"),
+};
+const POLL: JoiObjectSchema = recordSchema(POLL_FIELDS).id('FeedsPoll');
+
+/** The poll after the caller's vote. */
+export const POLL_VOTE: JoiObjectSchema = recordSchema({ post_id: field.uuid(), ...POLL_FIELDS }).id('FeedsPollVote');
+
 /** A post as its readers see it (services/present.ts). */
 export const POST: JoiObjectSchema = recordSchema({
   id: field.uuid(),
@@ -38,6 +52,7 @@ export const POST: JoiObjectSchema = recordSchema({
   reactions: REACTIONS,
   comment_count: Joi.number().integer().min(0),
   acknowledged: Joi.boolean().description('Whether the caller acknowledged it'),
+  poll: POLL.allow(null),
   created_at: field.instant(),
   updated_at: field.instant(),
 }).id('FeedsPost');

@@ -4,8 +4,8 @@ import { CHANNEL_KINDS, PLATFORM_ROLES, POST_POLICIES, POST_STATUSES, type Comme
 import { createChannel, deleteChannel, listChannels, updateChannel } from '../services/channels.js';
 import { acknowledge, acknowledgements, createComment, deleteComment, listComments, pin, react, timeline, unpin } from '../services/engagement.js';
 import { presentChannel, presentComment, presentRevision } from '../services/present.js';
-import { createPost, deletePost, listChannelPosts, listRevisions, presentOne, presentPosts, requireVisiblePost, updatePost } from '../services/posts.js';
-import { ACKNOWLEDGEMENT, ACKNOWLEDGEMENTS, CHANNEL, COMMENT, DELETED, POST, REACTION_SUMMARY, REVISION, TIMELINE } from './answers.js';
+import { createPost, deletePost, listChannelPosts, listRevisions, presentOne, presentPosts, requireVisiblePost, updatePost, voteOn } from '../services/posts.js';
+import { ACKNOWLEDGEMENT, ACKNOWLEDGEMENTS, CHANNEL, COMMENT, DELETED, POLL_VOTE, POST, REACTION_SUMMARY, REVISION, TIMELINE } from './answers.js';
 
 const pageQuery = { page: Joi.any(), per_page: Joi.any() };
 const channelParams = Joi.idParams('channel_id');
@@ -27,6 +27,11 @@ const postFields = {
   requires_acknowledgement: Joi.boolean(),
   status: Joi.string().valid(...POST_STATUSES),
   publish_at: Joi.instant().allow(null),
+  poll: Joi.object({
+    options: Joi.array().items(Joi.string().trim().min(1).max(200)).min(2).max(20).required(),
+    closes_at: Joi.instant().required(),
+    hide_results: Joi.boolean(),
+  }).allow(null),
 };
 
 const channels = routeFamily('/feeds/channels', { record: CHANNEL, present: presentChannel, links: (channel) => ({ self: `/feeds/channels/${channel.id}` }) });
@@ -82,7 +87,7 @@ const postRoutes = [
   }),
   channelPosts.post({
     chain: ['feeds.posts.create'],
-    description: 'Writes a post where the channel lets the caller post: published at once (default), a draft, or scheduled for publish_at; body is HTML, sanitised',
+    description: 'Writes a post where the channel lets the caller post: published at once (default), a draft, or scheduled for publish_at; body is HTML, sanitised; poll adds a poll (2-20 options, closes_at, hide_results)',
     payload: Joi.object({ ...postFields, body: richText().required() }),
     run: (request, ctx) => createPost(ctx, request.params.channel_id, request.payload),
   }),
@@ -93,7 +98,7 @@ const postRoutes = [
   }),
   post.patch({
     chain: ['feeds.posts.edit'],
-    description: "Changes the caller's own post: title and body (a new revision), status (draft, scheduled, published, archived), publish_at, requires_acknowledgement (before publication)",
+    description: "Changes the caller's own post: title and body (a new revision), status (draft, scheduled, published, archived), publish_at, requires_acknowledgement and poll (before publication)",
     payload: Joi.object(postFields),
     run: (request, ctx) => updatePost(ctx, request.params.post_id, request.payload),
   }),
@@ -163,6 +168,12 @@ const announcementRoutes = [
     chain: ['feeds.acknowledgements.read'],
     description: 'Who acknowledged an announcement and which active members have not (its author and admins)',
     run: (request, ctx) => acknowledgements(ctx, request.params.post_id),
+  }),
+  routeFamily(`${postPath}/vote`, { params: postParams, record: POLL_VOTE }).put({
+    chain: ['feeds.votes.create'],
+    description: "The caller votes for option (its index) in a published post's open poll, or moves their vote there; answers the poll",
+    payload: Joi.object({ option: Joi.number().integer().min(0).required() }),
+    run: (request, ctx) => voteOn(ctx, request.params.post_id, request.payload.option),
   }),
   post.at('/pin').put({
     chain: ['feeds.pins.edit'],

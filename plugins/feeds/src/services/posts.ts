@@ -3,6 +3,7 @@ import { resource, type FeedsBaseContext, type FeedsContext } from '../kit.js';
 import type { Channel, Post, PostStatus } from '../models/index.js';
 import { assertMayPost, channels } from './channels.js';
 import { cleanHtml } from './html.js';
+import { assertPollOpen, presentPoll, setPoll, vote, withdrawPoll, type PollInput } from './polls.js';
 import { postDocument, postMrn, presentPost, type PostExtras } from './present.js';
 
 /**
@@ -40,6 +41,8 @@ export interface PostInput {
   status?: PostStatus;
   /** An ISO 8601 instant (validated by the route). */
   publish_at?: string | null;
+  /** A poll (before publication only), or null to take it off. */
+  poll?: PollInput | null;
 }
 
 /** True when the calling member holds the moderator's key. */
@@ -80,13 +83,17 @@ export async function extrasOf(ctx: FeedsContext, rows: Post[]): Promise<Map<str
   const ids = rows.map((post) => post.id);
   const extras = new Map<string, PostExtras>();
   if (ids.length === 0) return extras;
-  const [reactions, comments, acks, authors] = await Promise.all([
+  const [reactions, comments, acks, authors, polls] = await Promise.all([
     ctx.db.reactions.findAll({ where: { post_id: { [Op.in]: ids } }, order: [['created_at', 'ASC'], ['id', 'ASC']] }),
     ctx.db.comments.findAll({ where: { post_id: { [Op.in]: ids } }, attributes: ['post_id'] }),
     ctx.db.acknowledgements.findAll({ where: { post_id: { [Op.in]: ids }, member_id: ctx.member.id } }),
     ctx.members.getMany([...new Set(rows.map((post) => post.author_id))]),
+    ctx.db.polls.findAll({ where: { post_id: { [Op.in]: ids } } }),
   ]);
-  for (const post of rows) extras.set(post.id, { author_name: authors.get(post.author_id)?.name ?? null, reactions: [], comment_count: 0, acknowledged: false });
+  const myVotes = polls.length === 0 ? [] : await ctx.db.votes.findAll({ where: { poll_id: { [Op.in]: polls.map((poll) => poll.id) }, member_id: ctx.member.id } });
+  const now = ctx.now();
+  for (const post of rows) extras.set(post.id, { author_name: authors.get(post.author_id)?.name ?? null, reactions: [], comment_count: 0, acknowledged: false, poll: null });
+  for (const poll of polls) extras.get(poll.post_id)!.poll = presentPoll(poll, myVotes.find((vote) => vote.poll_id === poll.id)?.option ?? null, now);
   for (const reaction of reactions) {
     const summary = extras.get(reaction.post_id)!.reactions;
     let entry = summary.find((item) => item.emoji === reaction.emoji);
@@ -171,6 +178,7 @@ export async function createPost(ctx: FeedsContext, channelId: string, input: Po
     revision: 1,
   });
   await ctx.db.revisions.create({ post_id: post.id, revision: 1, title, body, edited_by: ctx.member.id });
+  if (input.poll) await setPoll(ctx, post, input.poll, publishAt);
   if (status === 'published') await stagePublished(ctx, post);
   if (publishAt) stageDue(ctx, post, publishAt);
   return post;
@@ -200,6 +208,12 @@ export async function updatePost(ctx: FeedsContext, postId: string, input: PostI
     changes.publish_at = null;
   }
   if (transition?.move === 'publish' || transition?.move === 'schedule') assertMayPost(ctx, (await channels.require(ctx, post.channel_id)) as Channel);
+  if (input.poll !== undefined) {
+    if (post.status === 'published') throw new ConflictError(`Post ${post.id} is published; its poll no longer changes`);
+    await setPoll(ctx, post, input.poll, status === 'scheduled' ? changes.publish_at! : null);
+  } else if (transition?.move === 'publish' || (status === 'scheduled' && changes.publish_at?.getTime() !== post.publish_at?.getTime())) {
+    await assertPollOpen(ctx, post, status === 'scheduled' ? changes.publish_at! : null);
+  }
   if (transition?.move === 'publish') changes.published_at = ctx.now();
   if (transition) changes.status = status;
   if (input.requires_acknowledgement !== undefined) {
@@ -227,6 +241,7 @@ export async function deletePost(ctx: FeedsContext, postId: string, reason: stri
   if (post.status === 'draft' || post.status === 'scheduled') {
     if (post.author_id !== ctx.member.id) throw new ForbiddenError(`Only the author may delete post ${post.id}`);
     if (post.status === 'scheduled') ctx.events.withdraw('core.feeds.post.scheduled', dueKey(post, post.publish_at!));
+    await withdrawPoll(ctx, post);
     await posts.remove(ctx, post);
     return { id: post.id, deleted: true, status: null };
   }
@@ -256,4 +271,10 @@ export async function publishDue(ctx: FeedsBaseContext, postId: string, publishA
   const { row } = await posts.patch(ctx, post, { status: postMachine.move(post.status, 'publish').to, published_at: ctx.now() });
   await stagePublished(ctx, row);
   return true;
+}
+
+/** `PUT /feeds/posts/{post_id}/vote`: the caller's vote in a visible post's poll. */
+export async function voteOn(ctx: FeedsContext, postId: string, option: number) {
+  const post = await requireVisiblePost(ctx, postId, true);
+  return { post_id: post.id, ...(await vote(ctx, post, option)) };
 }

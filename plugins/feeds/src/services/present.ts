@@ -1,6 +1,7 @@
 import { formatMrn, memberMrn, type SearchDocument } from '@wpk/sdk';
 import type { Channel, Comment, Post, Revision } from '../models/index.js';
 import { plainText } from './html.js';
+import type { PresentedPoll } from './polls.js';
 
 /** The MRN other apps reference a post by: `mrn:feeds:post:{id}`. */
 export function postMrn(postId: string): string {
@@ -29,6 +30,7 @@ export interface PostExtras {
   reactions: Array<{ emoji: string; count: number; mine: boolean }>;
   comment_count: number;
   acknowledged: boolean;
+  poll: PresentedPoll | null;
 }
 
 /** How a post looks in API answers (`pinned` while `pinned_until` lies ahead of `now`). */
@@ -52,6 +54,7 @@ export function presentPost(post: Post, extras: PostExtras, now: Date) {
     reactions: extras.reactions,
     comment_count: extras.comment_count,
     acknowledged: extras.acknowledged,
+    poll: extras.poll,
     created_at: post.created_at,
     updated_at: post.updated_at,
   };

@@ -13,15 +13,28 @@ const CHANNEL_FORM: FormSchema = {
   },
 };
 
-/** The composer: a title, the text, and whether members must acknowledge it. */
+/** The composer: a title, the text, whether members must acknowledge it, and an optional poll. */
 const POST_FORM: FormSchema = {
   required: ['body'],
   properties: {
     title: { type: 'string', title: 'Title', maxLength: 200 },
     body: { type: 'string', title: 'Text', minLength: 1, maxLength: 40000, 'x-widget': 'textarea' },
     requires_acknowledgement: { type: 'boolean', title: 'Members must acknowledge it' },
+    poll_options: { type: 'string', title: 'Poll options', maxLength: 4100, 'x-widget': 'textarea', description: 'One option per line (2 to 20); leave empty for a post without a poll.' },
+    poll_days: { type: 'integer', title: 'Poll closes in (days)', minimum: 1, maximum: 90 },
+    poll_hide_results: { type: 'boolean', title: 'Hide the results until the poll closes' },
   },
 };
+
+const DAY_MS = 86_400_000;
+
+/** The composer's poll fields as the API's poll, or null when no option was written. */
+function pollOf(values: Record<string, unknown>) {
+  const options = String(values.poll_options ?? '').split('\n').map((line) => line.trim()).filter(Boolean);
+  if (options.length === 0) return null;
+  const days = Number(values.poll_days ?? 7) || 7;
+  return { options, closes_at: new Date(Date.now() + days * DAY_MS).toISOString(), hide_results: values.poll_hide_results === true };
+}
 
 /** `/channels`: the channels, and a form to add one. */
 export class FeedsChannels extends LitElement {
@@ -89,7 +102,7 @@ export class FeedsChannel extends LitElement {
     const form = event.target as WpkSchemaForm;
     const values = event.detail;
     try {
-      const post = (await kit().client.feeds.postFeedsChannelsByChannelIdPosts({ params: { channel_id: this.channelId }, body: { title: String(values.title ?? '').trim() || null, body: htmlOf(String(values.body ?? '')), requires_acknowledgement: values.requires_acknowledgement === true } })).data;
+      const post = (await kit().client.feeds.postFeedsChannelsByChannelIdPosts({ params: { channel_id: this.channelId }, body: { title: String(values.title ?? '').trim() || null, body: htmlOf(String(values.body ?? '')), requires_acknowledgement: values.requires_acknowledgement === true, poll: pollOf(values) } })).data;
       toast('Published', 'success');
       await navigate(`/posts/${post.id}`);
     } catch (error) {
@@ -100,7 +113,7 @@ export class FeedsChannel extends LitElement {
   protected override render() {
     return html`<h1>Channel</h1>
       <section aria-labelledby="write"><h2 id="write">Write a post</h2>
-        <wpk-schema-form .schema=${POST_FORM} .value=${{ title: '', body: '', requires_acknowledgement: false }} submit-label="Publish" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.post(event)}></wpk-schema-form>
+        <wpk-schema-form .schema=${POST_FORM} .value=${{ title: '', body: '', requires_acknowledgement: false, poll_options: '', poll_days: 7, poll_hide_results: false }} submit-label="Publish" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.post(event)}></wpk-schema-form>
       </section>
       <section aria-labelledby="posts"><h2 id="posts">Posts</h2>
         ${this.posts.length === 0 ? html`<p>No post yet.</p>` : this.posts.map((post) => html`<feeds-post-card .post=${post}></feeds-post-card>`)}

@@ -20,7 +20,7 @@ export class FeedsPostCard extends LitElement {
       <h2>${appLink(`/posts/${post.id}`, post.title ?? 'Post')}</h2>
       <p class="meta">${post.author_name ?? 'Someone'} · ${post.status}${post.requires_acknowledgement ? ' · announcement' : ''}${post.acknowledged ? ' · acknowledged' : ''}</p>
       <p class="text">${textOf(post.body)}</p>
-      <p class="meta">${reactions}${reactions ? ' · ' : ''}${post.comment_count} comment${post.comment_count === 1 ? '' : 's'}</p>
+      <p class="meta">${reactions}${reactions ? ' · ' : ''}${post.comment_count} comment${post.comment_count === 1 ? '' : 's'}${post.poll ? ` · poll${post.poll.closed ? ' (closed)' : ''}` : ''}</p>
     </article>`;
   }
 }

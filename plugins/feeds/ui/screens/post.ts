@@ -9,7 +9,12 @@ const EMOJI = ['👍', '🎉', '❤️'];
 /** `/posts/{id}`: a post, its reactions, its acknowledgement and its comments. */
 export class FeedsPost extends LitElement {
   static override properties = { postId: { attribute: false }, post: { state: true }, comments: { state: true } };
-  static override styles = [screenStyles, css`section { margin-top: var(--wpk-space-5); } .text { white-space: pre-wrap; } .reactions button { margin-right: var(--wpk-space-2); }`];
+  static override styles = [screenStyles, css`
+    section { margin-top: var(--wpk-space-5); } .text { white-space: pre-wrap; } .reactions button { margin-right: var(--wpk-space-2); }
+    .poll ul { list-style: none; padding: 0; } .poll li { margin-bottom: var(--wpk-space-2); }
+    .poll button { min-width: 10rem; text-align: start; }
+    .poll button[aria-pressed='true'] { font-weight: 700; border: 2px solid var(--wpk-color-accent, #0b5cad); } .poll meter { width: 8rem; vertical-align: middle; margin-inline: var(--wpk-space-2); }
+  `];
   declare postId: string;
   declare post: Post | null;
   declare comments: Comment[];
@@ -61,6 +66,25 @@ export class FeedsPost extends LitElement {
     }
   }
 
+  /** The post's poll: a button per option (pressed: the caller's vote) while it is open, the counts when they are shown. */
+  private poll(post: Post) {
+    const poll = post.poll;
+    if (!poll) return nothing;
+    const open = post.status === 'published' && !poll.closed;
+    const total = poll.total_votes ?? 0;
+    const closes = new Date(poll.closes_at).toLocaleString();
+    const vote = (option: number) => () => kit().client.feeds.putFeedsPostsByPostIdVote({ params: { post_id: post.id }, body: { option } });
+    return html`<section class="poll" aria-labelledby="poll"><h2 id="poll">Poll</h2>
+      <p>${poll.closed ? `Closed ${closes}` : `Open until ${closes}`}${poll.total_votes === null ? ' · results are shown when it closes' : ` · ${total} vote${total === 1 ? '' : 's'}`}</p>
+      <ul>${poll.options.map((option) => html`<li>
+        ${open
+          ? html`<button type="button" aria-pressed=${poll.my_vote === option.index ? 'true' : 'false'} @click=${() => this.act(vote(option.index), 'Vote saved')}>${option.label}</button>`
+          : html`<span>${option.label}${poll.my_vote === option.index ? ' (your vote)' : ''}</span>`}
+        ${option.votes === null ? nothing : html`<meter min="0" max=${Math.max(total, 1)} value=${option.votes} aria-label=${`${option.label}: ${option.votes} of ${total}`}></meter>${option.votes}`}
+      </li>`)}</ul>
+    </section>`;
+  }
+
   protected override render() {
     const post = this.post;
     if (!post) return html`<p>Loading…</p>`;
@@ -75,6 +99,7 @@ export class FeedsPost extends LitElement {
         const send = () => (reaction?.mine ? kit().client.feeds.deleteFeedsPostsByPostIdReactionsByEmoji({ params }) : kit().client.feeds.putFeedsPostsByPostIdReactionsByEmoji({ params }));
         return html`<button type="button" aria-pressed=${reaction?.mine ? 'true' : 'false'} @click=${() => this.act(send, 'Reaction saved')}>${emoji} ${reaction?.count ?? 0}</button>`;
       })}</p>` : nothing}
+      ${this.poll(post)}
       ${post.requires_acknowledgement && post.status === 'published'
         ? post.acknowledged
           ? html`<p role="status">You acknowledged this announcement.</p>`

@@ -16,7 +16,7 @@ type Call = (method: string, url: string, body?: unknown) => Promise<any>;
 export async function seedFeeds(call: Call, marker: string): Promise<Record<FeedsSeedKind, string>> {
   await call('POST', '/applications/feeds/installations', {});
   const channel = (await call('POST', '/feeds/channels', { name: `${marker} channel`, kind: 'topic' })).id as string;
-  const post = (await call('POST', `/feeds/channels/${channel}/posts`, { title: `${marker} post`, body: `<p>${marker} news</p>`, requires_acknowledgement: true })).id as string;
+  const post = (await call('POST', `/feeds/channels/${channel}/posts`, { title: `${marker} post`, body: `<p>${marker} news</p>`, requires_acknowledgement: true, poll: { options: ['Yes', 'No'], closes_at: '2099-01-01T00:00:00Z' } })).id as string;
   const comment = (await call('POST', `/feeds/posts/${post}/comments`, { body: `${marker} comment` })).id as string;
   return { feeds_channel: channel, feeds_post: post, feeds_comment: comment };
 }
