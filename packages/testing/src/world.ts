@@ -45,7 +45,7 @@ export interface World {
   outsider(): Promise<TestMember>;
   /** Another workspace of the same platform, with the app installed (policy `everyone` by default). */
   otherWorkspace(subdomain: string, policy?: { access_policy?: 'everyone' | 'roles' }): Promise<TestWorkspace>;
-  /** The app's own events written since the last call (or the start), oldest first; the platform's `takeEvents` has their workspace and metadata. */
+  /** The app's own events written since the last call (or the start), oldest first: its namespace's, and the shared actions it emits (`core.member.mentioned`); the platform's `takeEvents` has their workspace and metadata. */
   takeEvents(): WorldEvent[];
   /** A position in the event log, for `eventsSince`. */
   mark(): number;
@@ -136,7 +136,7 @@ export async function startWorld(options: WorldOptions): Promise<World> {
         await other.install(namespace, policy);
         return other;
       },
-      takeEvents: () => platform.takeEvents().filter((event) => own(event.action)).map((event) => ({ action: event.action, payload: event.payload })),
+      takeEvents: () => platform.takeEvents().filter((event) => own(event.action) || event.emitter === namespace).map((event) => ({ action: event.action, payload: event.payload })),
       mark: () => platform.events.length,
       eventsSince: (mark) => platform.events.slice(mark).filter((event) => own(event.action)).map((event) => [event.action, event.payload]),
       async deliver(action, payload, deliverOptions = {}) {

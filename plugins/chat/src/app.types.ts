@@ -79,12 +79,18 @@ export interface CoreChatParticipantRemovedPayload {
 }
 
 /**
- * A member was mentioned (<@member_id>) in a chat message.
+ * A member was mentioned (<@member_id>) in a chat message (source chat; the same schema as every app that mentions members).
  */
 export interface CoreMemberMentionedPayload {
-  source: 'chat';
+  /**
+   * The first-party app the mention was written in (chat, feeds, …)
+   */
+  source: string;
   mentioned_mrn: string;
   mentioner_mrn: string;
+  /**
+   * What the mention was written in: a chat message, a feed post or comment, …
+   */
   resource_mrn: string;
   link: string;
   preview: string;

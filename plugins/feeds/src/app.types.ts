@@ -52,6 +52,24 @@ export interface CoreFeedsCommentCreatedPayload {
 }
 
 /**
+ * A member was mentioned in a published post or a comment (source feeds; the same schema as every app that mentions members).
+ */
+export interface CoreMemberMentionedPayload {
+  /**
+   * The first-party app the mention was written in (chat, feeds, …)
+   */
+  source: string;
+  mentioned_mrn: string;
+  mentioner_mrn: string;
+  /**
+   * What the mention was written in: a chat message, a feed post or comment, …
+   */
+  resource_mrn: string;
+  link: string;
+  preview: string;
+}
+
+/**
  * A member acknowledged an announcement (a post that requires acknowledgement); once per member and post.
  */
 export interface CoreFeedsAnnouncementAcknowledgedPayload {
@@ -105,6 +123,7 @@ export interface EmittedEvents {
   'core.feeds.post.removed': CoreFeedsPostRemovedPayload;
   'core.feeds.post.scheduled': CoreFeedsPostScheduledPayload;
   'core.feeds.comment.created': CoreFeedsCommentCreatedPayload;
+  'core.member.mentioned': CoreMemberMentionedPayload;
   'core.feeds.announcement.acknowledged': CoreFeedsAnnouncementAcknowledgedPayload;
   'core.feeds.poll.expired': CoreFeedsPollExpiredPayload;
   'core.feeds.poll.closed': CoreFeedsPollClosedPayload;

@@ -58,14 +58,22 @@ test.serial('at 1280 px: post an announcement in a channel, comment on it and ac
   await page.context().close();
 });
 
-test.serial('at 1280 px: write a post with a poll, vote, and change the vote', async (t) => {
+test.serial('at 1280 px: write a post mentioning a member and carrying a poll, vote, and change the vote', async (t) => {
   const channel = (await owner().request('POST', '/feeds/channels', { name: 'Social', kind: 'topic' })).body.data;
+  const cook = await web.world.member(['feeds.posts.read'], { name: 'Cook Mendes' });
   const { page, frame } = await web.openApp(1280);
   await frame.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: 'Channels' }).click();
   await frame.getByRole('table', { name: "The workspace's channels" }).getByRole('link', { name: 'Social' }).click();
   await page.waitForURL(`${web.origin}/app/feeds/channels/${channel.id}`);
   await frame.getByLabel('Title').fill('Team lunch');
   await frame.getByLabel('Text').fill('Where shall we go?');
+  // A mention through the shell's member picker, written into the text at the cursor.
+  await frame.getByRole('button', { name: 'Mention someone in the text' }).click();
+  await page.getByRole('dialog', { name: 'Mention someone' }).waitFor();
+  const picker = page.locator('wpk-member-picker-dialog');
+  await picker.getByLabel(/Cook Mendes/).check();
+  await picker.getByRole('button', { name: 'Choose' }).click();
+  t.is(await frame.getByLabel('Text').inputValue(), `Where shall we go?@[Cook Mendes](${cook.id}) `);
   await frame.getByLabel('Poll options').fill('Noodles\nPizza\n\nSalad');
   await frame.getByLabel('Poll closes in (days)').fill('3');
   await frame.getByRole('button', { name: 'Publish' }).click();
@@ -82,6 +90,7 @@ test.serial('at 1280 px: write a post with a poll, vote, and change the vote', a
   await shot(page, 'feeds-poll-1280.png');
 
   const post = (await owner().request('GET', `/feeds/channels/${channel.id}/posts`)).body.data[0];
+  t.is(post.body, `<p>Where shall we go?<span data-type="mention" data-id="${cook.id}">@Cook Mendes</span></p>`);
   t.deepEqual([post.title, post.poll.options, post.poll.my_vote, post.poll.hide_results], ['Team lunch', [{ index: 0, label: 'Noodles', votes: 0 }, { index: 1, label: 'Pizza', votes: 0 }, { index: 2, label: 'Salad', votes: 1 }], 2, false]);
   const days = (new Date(post.poll.closes_at).getTime() - new Date(post.published_at).getTime()) / 86_400_000;
   t.true(days > 2.99 && days <= 3, `closes in 3 days (${days})`);

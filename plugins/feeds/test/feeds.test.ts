@@ -254,6 +254,35 @@ test.serial('polls: options and a closing time on a post; one vote per member, c
   world.takeEvents();
 });
 
+test.serial('mentions: a published post or comment tells each mentioned member once (core.member.mentioned, source feeds); not the author, not a stranger id, not a draft until it publishes, only new ones on an edit', async (t) => {
+  const open = await channel();
+  const mention = (member: { id: string }, name: string) => `<span data-type="mention" data-id="${member.id.toUpperCase()}" class="x" onclick="evil()">@${name}</span>`;
+  const mentioned = (who: TestMember, resource: string, link: string, preview: string) => ({ action: 'core.member.mentioned', payload: { source: 'feeds', mentioned_mrn: who.mrn, mentioner_mrn: world.owner.mrn, resource_mrn: resource, link, preview } });
+  world.takeEvents();
+  const body = `<p>Thanks ${mention(reader, 'Reader')} and ${mention(world.owner, 'me')}, ${mention({ id: UNKNOWN }, 'ghost')} and <span style="color:red">${mention(reader, 'Reader')}</span></p>`;
+  const post = await ok(world.owner.request('POST', `/feeds/channels/${open.id}/posts`, { title: 'Kudos', body }));
+  const reader1 = `<span data-type="mention" data-id="${reader.id}">@Reader</span>`;
+  t.is(post.body, `<p>Thanks ${reader1} and <span data-type="mention" data-id="${world.owner.id}">@me</span>, <span data-type="mention" data-id="${UNKNOWN}">@ghost</span> and <span>${reader1}</span></p>`);
+  const link = `/feeds/posts/${post.id}`;
+  t.deepEqual(events(), [mentioned(reader, post.mrn, link, 'Thanks @Reader and @me, @ghost and @Reader'), { action: 'core.feeds.post.published', payload: { post_id: post.id, mrn: post.mrn, channel_id: open.id, channel_name: open.name, author_mrn: world.owner.mrn, title: 'Kudos', requires_acknowledgement: false, published_at: post.published_at } }]);
+
+  // An edit tells only the members it newly mentions.
+  await ok(world.owner.request('PATCH', `/feeds/posts/${post.id}`, { body: `<p>${mention(reader, 'Reader')} ${mention(moderator, 'Mod')}</p>` }));
+  t.deepEqual(events(), [mentioned(moderator, post.mrn, link, '@Reader @Mod')]);
+
+  // A draft tells no one until it publishes.
+  const draft = await ok(world.owner.request('POST', `/feeds/channels/${open.id}/posts`, { body: `<p>Soon, ${mention(moderator, 'Mod')}</p>`, status: 'draft' }));
+  t.deepEqual(events(), []);
+  await ok(world.owner.request('PATCH', `/feeds/posts/${draft.id}`, { status: 'published' }));
+  t.deepEqual(events().map((event) => [event.action, event.payload.mentioned_mrn ?? event.payload.post_id]), [['core.member.mentioned', moderator.mrn], ['core.feeds.post.published', draft.id]]);
+
+  const comment = await ok(world.owner.request('POST', `/feeds/posts/${post.id}/comments`, { body: `<p>Right, ${mention(reader, 'Reader')}?</p>` }));
+  t.deepEqual(events(), [
+    { action: 'core.feeds.comment.created', payload: { comment_id: comment.id, post_id: post.id, post_mrn: post.mrn, post_author_mrn: world.owner.mrn, author_mrn: world.owner.mrn } },
+    mentioned(reader, `mrn:feeds:comment:${comment.id}`, link, 'Right, @Reader?'),
+  ]);
+});
+
 test.serial('comments and reactions: on published posts only; comment.created once; a reaction twice counts once; authors and moderators delete comments', async (t) => {
   const open = await channel();
   const post = await ok(world.owner.request('POST', `/feeds/channels/${open.id}/posts`, { body: 'Lunch?' }));

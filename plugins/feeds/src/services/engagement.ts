@@ -1,8 +1,9 @@
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, memberMrn, Op, type DirectoryMember, type WhereOptions } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError, formatMrn, memberMrn, Op, type DirectoryMember, type WhereOptions } from '@wpk/sdk';
 import type { FeedsContext } from '../kit.js';
 import type { Post } from '../models/index.js';
 import { assertPublished, extrasOf, isAdmin, isModerator, posts, requireVisiblePost } from './posts.js';
 import { cleanHtml } from './html.js';
+import { stageMentions } from './mentions.js';
 import { postMrn } from './present.js';
 
 const DAY_MS = 86_400_000;
@@ -22,6 +23,7 @@ export async function createComment(ctx: FeedsContext, postId: string, body: str
   assertPublished(post, 'comments');
   const comment = await ctx.db.comments.create({ post_id: post.id, author_id: ctx.member.id, body: cleanHtml(body, 'body') });
   ctx.events.stage('core.feeds.comment.created', { comment_id: comment.id, post_id: post.id, post_mrn: postMrn(post.id), post_author_mrn: memberMrn(post.author_id), author_mrn: ctx.member.mrn });
+  await stageMentions(ctx, { html: comment.body, before: null, resourceMrn: formatMrn('feeds', 'comment', comment.id), link: `/feeds/posts/${post.id}`, authorId: ctx.member.id });
   return comment;
 }
 

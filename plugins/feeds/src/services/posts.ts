@@ -3,6 +3,7 @@ import { resource, type FeedsBaseContext, type FeedsContext } from '../kit.js';
 import type { Channel, Post, PostStatus } from '../models/index.js';
 import { assertMayPost, channels } from './channels.js';
 import { cleanHtml } from './html.js';
+import { stageMentions } from './mentions.js';
 import { assertPollOpen, presentPoll, setPoll, vote, withdrawPoll, type PollInput } from './polls.js';
 import { postDocument, postMrn, presentPost, type PostExtras } from './present.js';
 
@@ -126,8 +127,13 @@ function stageDue(ctx: FeedsBaseContext, post: Post, publishAt: Date): void {
   ctx.events.stage('core.feeds.post.scheduled', { post_id: post.id, publish_at: publishAt.toISOString() }, {}, { deliverAt: publishAt, dedupeKey: dueKey(post, publishAt) });
 }
 
-/** Stages `post.published` for a post that just published. */
+/** Tells the members a published post mentions (those not in `before`, the text readers saw until now). */
+const stagePostMentions = (ctx: FeedsBaseContext, post: Post, before: string | null) =>
+  stageMentions(ctx, { html: post.body, before, resourceMrn: postMrn(post.id), link: `/feeds/posts/${post.id}`, authorId: post.author_id });
+
+/** Stages `post.published` for a post that just published, and its mentions. */
 async function stagePublished(ctx: FeedsBaseContext, post: Post): Promise<void> {
+  await stagePostMentions(ctx, post, null);
   const channel = await ctx.db.channels.findById(post.channel_id);
   ctx.events.stage('core.feeds.post.published', {
     post_id: post.id,
@@ -228,6 +234,7 @@ export async function updatePost(ctx: FeedsContext, postId: string, input: PostI
   }
   const { row } = await posts.patch(ctx, post, changes);
   if (transition?.move === 'publish') await stagePublished(ctx, row);
+  else if (row.status === 'published' && row.body !== post.body) await stagePostMentions(ctx, row, post.body);
   return row;
 }
 

@@ -1,5 +1,5 @@
 import { LitElement, appLink, css, errorText, html, kit, navigate, screenStyles, toast, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
-import { htmlOf, type Channel, type Post } from '../api.js';
+import { htmlOf, insertMention, type Channel, type Post } from '../api.js';
 import './post-card.js';
 
 /** The form of a new channel: the bounds are the API's. */
@@ -98,6 +98,12 @@ export class FeedsChannel extends LitElement {
     }
   }
 
+  /** Writes a mention of a member chosen in the shell's picker into the post's text. */
+  private async mention(): Promise<void> {
+    const form = this.renderRoot.querySelector<WpkSchemaForm>('wpk-schema-form');
+    await insertMention(form?.renderRoot.querySelector<HTMLTextAreaElement>('[name="body"]') ?? null);
+  }
+
   private async post(event: CustomEvent<Record<string, unknown>>): Promise<void> {
     const form = event.target as WpkSchemaForm;
     const values = event.detail;
@@ -114,6 +120,7 @@ export class FeedsChannel extends LitElement {
     return html`<h1>Channel</h1>
       <section aria-labelledby="write"><h2 id="write">Write a post</h2>
         <wpk-schema-form .schema=${POST_FORM} .value=${{ title: '', body: '', requires_acknowledgement: false, poll_options: '', poll_days: 7, poll_hide_results: false }} submit-label="Publish" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.post(event)}></wpk-schema-form>
+        <wa-button size="small" @click=${() => this.mention()}>Mention someone in the text</wa-button>
       </section>
       <section aria-labelledby="posts"><h2 id="posts">Posts</h2>
         ${this.posts.length === 0 ? html`<p>No post yet.</p>` : this.posts.map((post) => html`<feeds-post-card .post=${post}></feeds-post-card>`)}

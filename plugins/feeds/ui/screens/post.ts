@@ -1,5 +1,5 @@
 import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { htmlOf, textOf, type Comment, type Post } from '../api.js';
+import { htmlOf, insertMention, textOf, type Comment, type Post } from '../api.js';
 
 const COMMENT_FORM: FormSchema = { required: ['body'], properties: { body: { type: 'string', title: 'Comment', minLength: 1, maxLength: 40000, 'x-widget': 'textarea' } } };
 
@@ -107,7 +107,10 @@ export class FeedsPost extends LitElement {
         : nothing}
       <section aria-labelledby="comments"><h2 id="comments">Comments (${this.comments.length})</h2>
         <ul>${this.comments.map((comment) => html`<li><strong>${comment.author_name ?? 'Someone'}</strong>: ${textOf(comment.body)}</li>`)}</ul>
-        ${post.status === 'published' ? html`<wpk-schema-form .schema=${COMMENT_FORM} .value=${{ body: '' }} submit-label="Comment" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.comment(event)}></wpk-schema-form>` : nothing}
+        ${post.status === 'published'
+          ? html`<wpk-schema-form .schema=${COMMENT_FORM} .value=${{ body: '' }} submit-label="Comment" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.comment(event)}></wpk-schema-form>
+            <wa-button size="small" @click=${() => insertMention(this.renderRoot.querySelector<WpkSchemaForm>('wpk-schema-form')?.renderRoot.querySelector<HTMLTextAreaElement>('[name="body"]') ?? null)}>Mention someone in the comment</wa-button>`
+          : nothing}
       </section>`;
   }
 }
