@@ -446,7 +446,7 @@ export class TestPlatform {
    * permanent failure still answers 200). Returns per app what became of it (DeliveryOutcome);
    * an app not installed in the workspace is `skipped`, as the broker would not deliver to it.
    */
-  async deliver(workspace: TestWorkspace | string, action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: { emitter?: string; attempt?: number } = {}): Promise<Record<string, DeliveryOutcome>> {
+  async deliver(workspace: TestWorkspace | string, action: string, payload: Record<string, unknown>, metadata: Record<string, unknown> = {}, options: { emitter?: string; attempt?: number; deliveryId?: string } = {}): Promise<Record<string, DeliveryOutcome>> {
     const workspaceId = typeof workspace === 'string' ? workspace : workspace.id;
     const results: Record<string, DeliveryOutcome> = {};
     for (const app of this.runtime.apps.list()) {
@@ -456,7 +456,7 @@ export class TestPlatform {
         results[app.namespace] = 'skipped';
         continue;
       }
-      const request = this.runtime.events.deliveryRequest({ subscriber: app.namespace, handler: subscription.handler, workspaceId, action, payload, metadata, emitter: options.emitter, attempt: options.attempt });
+      const request = this.runtime.events.deliveryRequest({ subscriber: app.namespace, handler: subscription.handler, workspaceId, action, payload, metadata, emitter: options.emitter, attempt: options.attempt, deliveryId: options.deliveryId });
       const response = await this.runtime.server.inject({ method: 'POST', url: request.path, headers: request.headers, payload: request.body, remoteAddress: '127.0.0.1' });
       const body = response.payload ? (JSON.parse(response.payload) as { received?: boolean; handled?: boolean }) : {};
       if (response.statusCode === 503) results[app.namespace] = 'retry';

@@ -51,8 +51,8 @@ export interface World {
   mark(): number;
   /** The app's own events written after `mark`, as `[action, payload]`. */
   eventsSince(mark: number): Array<[string, Record<string, unknown>]>;
-  /** Delivers an event to the app's subscription handler through the signed delivery path; throws unless the app handled it. */
-  deliver(action: string, payload: Record<string, unknown>, options?: { workspaceId?: string; metadata?: Record<string, unknown> }): Promise<void>;
+  /** Delivers an event to the app's subscription handler through the signed delivery path (`deliveryId`: the broker's delivery id header, the same on each retry; a new one otherwise); throws unless the app handled it. */
+  deliver(action: string, payload: Record<string, unknown>, options?: { workspaceId?: string; metadata?: Record<string, unknown>; deliveryId?: string }): Promise<void>;
   /** Runs SQL on the platform's database (`:name` placeholders). */
   query<T extends object = Record<string, unknown>>(sql: string, replacements?: Record<string, unknown>): Promise<T[]>;
   /** Takes the app's migrations down (to a name, or all); returns the names reverted. */
@@ -138,9 +138,9 @@ export async function startWorld(options: WorldOptions): Promise<World> {
       },
       takeEvents: () => platform.takeEvents().filter((event) => own(event.action) || event.emitter === namespace).map((event) => ({ action: event.action, payload: event.payload })),
       mark: () => platform.events.length,
-      eventsSince: (mark) => platform.events.slice(mark).filter((event) => own(event.action)).map((event) => [event.action, event.payload]),
+      eventsSince: (mark) => platform.events.slice(mark).filter((event) => own(event.action) || event.emitter === namespace).map((event) => [event.action, event.payload]),
       async deliver(action, payload, deliverOptions = {}) {
-        const result = await platform.deliver(deliverOptions.workspaceId ?? workspace.id, action, payload, deliverOptions.metadata ?? {});
+        const result = await platform.deliver(deliverOptions.workspaceId ?? workspace.id, action, payload, deliverOptions.metadata ?? {}, { deliveryId: deliverOptions.deliveryId });
         if (result[namespace] !== 'handled') throw new Error(`${action} was not handled by ${namespace}: ${JSON.stringify(result)}`);
       },
       query: (sql, replacements) => platform.query(sql, replacements),

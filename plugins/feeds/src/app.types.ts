@@ -133,6 +133,10 @@ export interface EmittedEvents {
 export interface ReceivedEvents {
   'core.feeds.post.scheduled': CoreFeedsPostScheduledPayload;
   'core.feeds.poll.expired': CoreFeedsPollExpiredPayload;
+  'core.workers.worker.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.ats.application.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.growth.praise.given': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.growth.goal.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

@@ -16,7 +16,8 @@ let web: WorldBrowser;
 const shot = (page: Parameters<typeof saveScreenshot>[0], name: string) => saveScreenshot(page, fileURLToPath(new URL(`../../../docs/apps/images/${name}`, import.meta.url)));
 
 test.before(async () => {
-  const started = startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true });
+  // Workers is loaded (not installed) so that its core.workers.worker.hired, which a binding turns into cards, has its emitter on the bus.
+  const started = startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, apps: [fileURLToPath(new URL('../../workers', import.meta.url))], firstParty: ['feeds', 'workers'] });
   web = await browseWorld(started, { link: 'Feeds', exact: true, slug: 'feeds', ready: 'feeds-timeline' });
 });
 
@@ -94,6 +95,34 @@ test.serial('at 1280 px: write a post mentioning a member and carrying a poll, v
   t.deepEqual([post.title, post.poll.options, post.poll.my_vote, post.poll.hide_results], ['Team lunch', [{ index: 0, label: 'Noodles', votes: 0 }, { index: 1, label: 'Pizza', votes: 0 }, { index: 2, label: 'Salad', votes: 1 }], 2, false]);
   const days = (new Date(post.poll.closes_at).getTime() - new Date(post.published_at).getTime()) / 86_400_000;
   t.true(days > 2.99 && days <= 3, `closes in 3 days (${days})`);
+  await page.context().close();
+});
+
+test.serial('at 1280 px: bind hires to a channel with the fields its cards show; a hire becomes a card', async (t) => {
+  const channel = (await owner().request('POST', '/feeds/channels', { name: 'Newcomers', kind: 'topic' })).body.data;
+  const { page, frame } = await web.openApp(1280);
+  await frame.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: 'Event cards' }).click();
+  await page.waitForURL(`${web.origin}/app/feeds/cards`);
+  await frame.getByText('No binding yet.').waitFor();
+  await frame.getByLabel('Event', { exact: true }).selectOption({ label: 'A worker was hired (Workers)' });
+  await frame.getByLabel('Channel', { exact: true }).selectOption({ label: 'Newcomers' });
+  await frame.getByRole('checkbox', { name: 'name' }).check();
+  await frame.getByLabel('Title', { exact: true }).fill('Welcome {name}');
+  await frame.getByLabel('Text', { exact: true }).fill('Please welcome {name}, our new {title}!');
+  await frame.getByRole('button', { name: 'Bind' }).click();
+  // {title} was not chosen: the API's refusal is shown on the form, nothing is bound.
+  await frame.getByRole('alert').getByText('template: {title} is not among the fields the binding shows (name)').waitFor();
+  await frame.getByRole('checkbox', { name: 'title' }).check();
+  await frame.getByRole('button', { name: 'Bind' }).click();
+  await frame.getByText('→ Newcomers').waitFor();
+  await checkPage(t, page, frame, 'the event cards screen with a binding');
+  await dismissToasts(page);
+  await shot(page, 'feeds-cards-1280.png');
+
+  const workerId = crypto.randomUUID();
+  await web.world.deliver('core.workers.worker.hired', { worker_id: workerId, mrn: `mrn:workers:worker:${workerId}`, name: 'Nia Okafor', title: 'Engineer', work_email: 'nia@example.com', status: 'onboarding', revision: 1 });
+  const cards = (await owner().request('GET', `/feeds/channels/${channel.id}/posts`)).body.data;
+  t.deepEqual(cards.map((post: { title: string; body: string }) => [post.title, post.body]), [['Welcome Nia Okafor', '<p>Please welcome Nia Okafor, our new Engineer!</p>']]);
   await page.context().close();
 });
 

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { fileURLToPath } from 'node:url';
 import { checkMatrixRows, ok, startWorld, type TestMember, type World } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import app from '../src/index.js';
@@ -11,10 +12,11 @@ let reader: TestMember;
 let moderator: TestMember;
 
 /** What a plain member holds: read, write posts, comment, react, acknowledge. */
-const MEMBER_KEYS = ['feeds.channels.read', 'feeds.posts.read', 'feeds.posts.create', 'feeds.posts.edit', 'feeds.posts.delete', 'feeds.comments.create', 'feeds.comments.delete', 'feeds.reactions.edit', 'feeds.votes.create', 'feeds.acknowledgements.create', 'feeds.acknowledgements.read'];
+const MEMBER_KEYS = ['feeds.bindings.read', 'feeds.channels.read', 'feeds.posts.read', 'feeds.posts.create', 'feeds.posts.edit', 'feeds.posts.delete', 'feeds.comments.create', 'feeds.comments.delete', 'feeds.reactions.edit', 'feeds.votes.create', 'feeds.acknowledgements.create', 'feeds.acknowledgements.read'];
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'feeds' });
+  // Workers is loaded (not installed) so that its core.workers.worker.hired, which a binding turns into cards, has its emitter on the bus.
+  world = await startWorld({ app, subdomain: 'feeds', apps: [fileURLToPath(new URL('../../workers', import.meta.url))], firstParty: ['feeds', 'workers'] });
   reader = await world.member(MEMBER_KEYS);
   moderator = await world.member([...MEMBER_KEYS, 'feeds.posts.remove']);
 });
@@ -372,6 +374,44 @@ test.serial('pins expire; the timeline lists pinned posts first, then the rest n
   const pinnedFor = new Date(defaulted.pinned_until).getTime() - 7 * 86_400_000;
   t.true(pinnedFor >= before && pinnedFor <= world.platform.clock.now().getTime(), 'pinned for the default 7 days');
   t.like(await ok(world.owner.request('DELETE', `/feeds/posts/${second.id}/pin`)), { pinned: false, pinned_until: null });
+  world.takeEvents();
+});
+
+test.serial('event cards by consent: an admin binds a catalog action to a channel with chosen fields; each event becomes one published card showing only those fields, once per delivery id', async (t) => {
+  const news = await channel({ name: 'Newcomers' });
+  const binding = { action: 'core.workers.worker.hired', channel_id: news.id, fields: ['name', 'title'], title: 'Welcome {name}', template: 'Please welcome {name}, our new {title}!' };
+  await refusals(t, world.owner, 'bindings', [
+    ['POST', '/feeds/bindings', { ...binding, action: 'core.finance.invoice.paid' }, 400, 'action must be one of [core.workers.worker.hired, core.ats.application.hired, core.growth.praise.given, core.growth.goal.completed]', 'action'],
+    ['POST', '/feeds/bindings', { ...binding, fields: ['name', 'work_email'] }, 400, 'fields: core.workers.worker.hired offers name, title, start_date, employment_type, not work_email', 'fields'],
+    ['POST', '/feeds/bindings', { ...binding, template: 'Write to {work_email}' }, 400, 'template: {work_email} is not among the fields the binding shows (name, title)', 'template'],
+    ['POST', '/feeds/bindings', { ...binding, title: '{start_date}' }, 400, 'title: {start_date} is not among the fields the binding shows (name, title)', 'title'],
+    ['POST', '/feeds/bindings', { ...binding, channel_id: UNKNOWN }, 404, `Channel ${UNKNOWN} not found`],
+  ]);
+  const made = await ok(world.owner.request('POST', '/feeds/bindings', binding));
+  t.like(made, { action: 'core.workers.worker.hired', channel_id: news.id, fields: ['name', 'title'], title: 'Welcome {name}', template: 'Please welcome {name}, our new {title}!', created_by: world.owner.id });
+  t.deepEqual((await ok(world.owner.request('GET', '/feeds/bindable-actions'))).map((row: { action: string }) => row.action), ['core.workers.worker.hired', 'core.ats.application.hired', 'core.growth.praise.given', 'core.growth.goal.completed']);
+  t.deepEqual((await ok(world.owner.request('GET', '/feeds/bindings'))).map((row: { id: string }) => row.id), [made.id]);
+  t.is((await reader.request('POST', '/feeds/bindings', binding)).status, 403);
+
+  const workerId = crypto.randomUUID();
+  const hired = { worker_id: workerId, mrn: `mrn:workers:worker:${workerId}`, name: 'Nia <Okafor>', title: 'Engineer', work_email: 'nia@example.com', status: 'onboarding', revision: 1 };
+  const deliveryId = crypto.randomUUID();
+  const mark = world.mark();
+  await world.deliver('core.workers.worker.hired', hired, { deliveryId });
+  await world.deliver('core.workers.worker.hired', hired, { deliveryId });
+  const cards = await ok(world.owner.request('GET', `/feeds/channels/${news.id}/posts`));
+  t.is(cards.length, 1);
+  t.like(cards[0], { title: 'Welcome Nia <Okafor>', body: '<p>Please welcome Nia &lt;Okafor&gt;, our new Engineer!</p>', status: 'published', author_id: world.owner.id });
+  t.false(JSON.stringify(cards[0]).includes('nia@example.com'));
+  t.deepEqual(world.eventsSince(mark).map(([action, payload]) => [action, payload.post_id]), [['core.feeds.post.published', cards[0].id]]);
+
+  // Another event is another card; a removed binding makes no more.
+  await world.deliver('core.workers.worker.hired', { ...hired, name: 'Bo' }, { deliveryId: crypto.randomUUID() });
+  t.is((await ok(world.owner.request('GET', `/feeds/channels/${news.id}/posts`))).length, 2);
+  t.deepEqual((await world.owner.request('DELETE', `/feeds/bindings/${made.id}`)).body.data, { id: made.id, deleted: true });
+  await world.deliver('core.workers.worker.hired', { ...hired, name: 'Cy' }, { deliveryId: crypto.randomUUID() });
+  t.is((await ok(world.owner.request('GET', `/feeds/channels/${news.id}/posts`))).length, 2);
+  t.is((await world.owner.request('DELETE', `/feeds/bindings/${made.id}`)).status, 404);
   world.takeEvents();
 });
 

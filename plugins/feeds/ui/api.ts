@@ -4,6 +4,8 @@ export type Channel = components['schemas']['FeedsChannel'];
 export type Post = components['schemas']['FeedsPost'];
 export type Comment = components['schemas']['FeedsComment'];
 export type Timeline = components['schemas']['FeedsTimeline'];
+export type Binding = components['schemas']['FeedsBinding'];
+export type BindableAction = components['schemas']['FeedsBindableAction'];
 
 /** The text of a post's (server-sanitised) HTML: the front-end shows it as plain text. */
 export function textOf(html: string): string {

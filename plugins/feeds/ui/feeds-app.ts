@@ -1,4 +1,5 @@
 import { AppRoot, html } from '@wpk/ui';
+import './screens/cards.js';
 import './screens/channels.js';
 import './screens/post.js';
 import './screens/timeline.js';
@@ -9,11 +10,13 @@ export class FeedsApp extends AppRoot {
   protected readonly sections = [
     { path: '/', label: 'Timeline' },
     { path: '/channels', label: 'Channels' },
+    { path: '/cards', label: 'Event cards' },
   ];
   protected readonly screens = [
     { path: '/posts/:post_id', render: ({ post_id }: Record<string, string>) => html`<feeds-post .postId=${post_id}></feeds-post>` },
     { path: '/channels/:channel_id', render: ({ channel_id }: Record<string, string>) => html`<feeds-channel .channelId=${channel_id}></feeds-channel>` },
     { path: '/channels', render: () => html`<feeds-channels></feeds-channels>` },
+    { path: '/cards', render: () => html`<feeds-cards></feeds-cards>` },
     { path: '/', render: () => html`<feeds-timeline></feeds-timeline>` },
   ];
 }

@@ -53,10 +53,18 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreMailMessageReceived: { method: 'POST', path: '/_events/contacts/events/core-mail-message-received', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-mail-message-sent */
   postEventsContactsEventsCoreMailMessageSent: { method: 'POST', path: '/_events/contacts/events/core-mail-message-sent', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-ats-application-hired */
+  postEventsFeedsEventsCoreAtsApplicationHired: { method: 'POST', path: '/_events/feeds/events/core-ats-application-hired', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-feeds-poll-expired */
   postEventsFeedsEventsCoreFeedsPollExpired: { method: 'POST', path: '/_events/feeds/events/core-feeds-poll-expired', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-feeds-post-scheduled */
   postEventsFeedsEventsCoreFeedsPostScheduled: { method: 'POST', path: '/_events/feeds/events/core-feeds-post-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-growth-goal-completed */
+  postEventsFeedsEventsCoreGrowthGoalCompleted: { method: 'POST', path: '/_events/feeds/events/core-growth-goal-completed', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-growth-praise-given */
+  postEventsFeedsEventsCoreGrowthPraiseGiven: { method: 'POST', path: '/_events/feeds/events/core-growth-praise-given', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-hired */
+  postEventsFeedsEventsCoreWorkersWorkerHired: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-hired', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-account-member-removed */
   postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-files-sweep-scheduled */
@@ -661,6 +669,14 @@ export const OPERATIONS = {
   postDemoRequests: { method: 'POST', path: '/demo-requests', tag: 'account', host: 'workspace' },
   /** POST /elevations */
   postElevations: { method: 'POST', path: '/elevations', tag: 'account', host: 'workspace' },
+  /** Lists the catalog actions a channel can show as cards, with the payload fields each offers */
+  getFeedsBindableActions: { method: 'GET', path: '/feeds/bindable-actions', tag: 'feeds', host: 'workspace', paged: true },
+  /** Lists the bindings of catalog actions to channels, oldest first */
+  getFeedsBindings: { method: 'GET', path: '/feeds/bindings', tag: 'feeds', host: 'workspace', paged: true },
+  /** Binds a catalog action to a channel: each such event becomes a published card showing only the chosen fields through ... */
+  postFeedsBindings: { method: 'POST', path: '/feeds/bindings', tag: 'feeds', host: 'workspace' },
+  /** Removes a binding: no more cards from it (the cards made stay) */
+  deleteFeedsBindingsByBindingId: { method: 'DELETE', path: '/feeds/bindings/{binding_id}', tag: 'feeds', host: 'workspace' },
   /** Lists channels by name; q matches the name, kind keeps one kind */
   getFeedsChannels: { method: 'GET', path: '/feeds/channels', tag: 'feeds', host: 'workspace', paged: true },
   /** Creates a channel (company, department with its department_mrn, or topic) and who may post in it */

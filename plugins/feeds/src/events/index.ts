@@ -2,6 +2,7 @@ import type { SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import { subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
+import { makeCards } from '../services/bindings.js';
 import { closeDue } from '../services/polls.js';
 import { publishDue } from '../services/posts.js';
 
@@ -17,7 +18,24 @@ const onPollDue = subscription('core.feeds.poll.expired', async (event, ctx) => 
   ctx.log.info({ action: event.action, post_id: event.payload.post_id, closed }, 'feeds poll closing time');
 });
 
+/** A bindable catalog action: a card in each channel bound to it, once per event id. */
+const card = (action: 'core.workers.worker.hired' | 'core.ats.application.hired' | 'core.growth.praise.given' | 'core.growth.goal.completed') =>
+  subscription(action, async (event, ctx) => {
+    // The delivery's id: the same on every retry of this event to this app.
+    const eventId = event.deliveryId || String(event.metadata.event_id ?? '');
+    if (!eventId) {
+      ctx.log.warn({ action }, 'delivery without an event id: no card (cards are made once per event id)');
+      return;
+    }
+    const made = await makeCards(ctx, action, event.payload as Record<string, unknown>, eventId);
+    ctx.log.info({ action, made }, 'feeds event cards');
+  });
+
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.feeds.post.scheduled': onPostDue,
   'core.feeds.poll.expired': onPollDue,
+  'core.workers.worker.hired': card('core.workers.worker.hired'),
+  'core.ats.application.hired': card('core.ats.application.hired'),
+  'core.growth.praise.given': card('core.growth.praise.given'),
+  'core.growth.goal.completed': card('core.growth.goal.completed'),
 };

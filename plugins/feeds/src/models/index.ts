@@ -106,7 +106,28 @@ export const votes = defineModel('votes', {
 });
 export type Vote = DeclaredRow<typeof votes>;
 
-export const models = { channels, posts, revisions, comments, reactions, acknowledgements, polls, votes };
+/** An admin's binding of a catalog action to a channel: the payload fields a card may show, and how. */
+export const bindings = defineModel('bindings', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  action: column.string(120),
+  channel_id: column.uuid(),
+  fields: column.json<string[]>(),
+  title: column.string(200).nullable(),
+  template: column.string(2000),
+  created_by: column.uuid(),
+});
+export type Binding = DeclaredRow<typeof bindings>;
+
+/** The card a binding made of one delivered event (unique per binding and event). */
+export const cards = defineModel('cards', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  binding_id: column.uuid(),
+  event_id: column.string(200),
+  post_id: column.uuid(),
+});
+export type Card = DeclaredRow<typeof cards>;
+
+export const models = { channels, posts, revisions, comments, reactions, acknowledgements, polls, votes, bindings, cards };
 
 /** The models' type, for typing contexts: `AppContext<Models>`. */
 export type Models = typeof models;

@@ -97,3 +97,19 @@ export const TIMELINE: JoiObjectSchema = recordSchema({
 
 /** What a delete answers: a post deleted for good (status null) or removed by a moderator (status removed). */
 export const DELETED: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean(), status: Joi.string().valid('removed').allow(null) }, { optional: ['status'] }).id('FeedsDeleted');
+
+/** A binding of a catalog action to a channel (services/bindings.ts). */
+export const BINDING: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  action: Joi.string(),
+  channel_id: field.uuid(),
+  fields: Joi.array().items(Joi.string()),
+  title: Joi.string().allow(null),
+  template: Joi.string(),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('FeedsBinding');
+
+/** An action a channel may show as cards, with the fields it offers. */
+export const BINDABLE_ACTION: JoiObjectSchema = recordSchema({ action: Joi.string(), label: Joi.string(), fields: Joi.array().items(Joi.string()) }).id('FeedsBindableAction');

@@ -1,11 +1,12 @@
 import { Joi } from '@wpk/sdk';
 import { route, routeFamily, type FeedsContext } from '../kit.js';
-import { CHANNEL_KINDS, PLATFORM_ROLES, POST_POLICIES, POST_STATUSES, type Comment, type Post } from '../models/index.js';
+import { CHANNEL_KINDS, PLATFORM_ROLES, POST_POLICIES, POST_STATUSES, type Binding, type Comment, type Post } from '../models/index.js';
+import { bindableActions, BINDABLE, createBinding, deleteBinding, listBindings } from '../services/bindings.js';
 import { createChannel, deleteChannel, listChannels, updateChannel } from '../services/channels.js';
 import { acknowledge, acknowledgements, createComment, deleteComment, listComments, pin, react, timeline, unpin } from '../services/engagement.js';
 import { presentChannel, presentComment, presentRevision } from '../services/present.js';
 import { createPost, deletePost, listChannelPosts, listRevisions, presentOne, presentPosts, requireVisiblePost, updatePost, voteOn } from '../services/posts.js';
-import { ACKNOWLEDGEMENT, ACKNOWLEDGEMENTS, CHANNEL, COMMENT, DELETED, POLL_VOTE, POST, REACTION_SUMMARY, REVISION, TIMELINE } from './answers.js';
+import { ACKNOWLEDGEMENT, ACKNOWLEDGEMENTS, BINDABLE_ACTION, BINDING, CHANNEL, COMMENT, DELETED, POLL_VOTE, POST, REACTION_SUMMARY, REVISION, TIMELINE } from './answers.js';
 
 const pageQuery = { page: Joi.any(), per_page: Joi.any() };
 const channelParams = Joi.idParams('channel_id');
@@ -202,5 +203,46 @@ const announcementRoutes = [
   }),
 ];
 
+/** A binding as answers present it. */
+const presentBinding = (binding: Binding) => ({ id: binding.id, action: binding.action, channel_id: binding.channel_id, fields: binding.fields, title: binding.title, template: binding.template, created_by: binding.created_by, created_at: binding.created_at, updated_at: binding.updated_at });
+const bindings = routeFamily('/feeds/bindings', { record: BINDING, present: presentBinding, links: () => ({ self: '/feeds/bindings' }) });
+
+/** Event cards by consent. */
+const bindingRoutes = [
+  routeFamily('/feeds/bindable-actions', { record: BINDABLE_ACTION }).list({
+    chain: ['feeds.bindings.read'],
+    description: 'Lists the catalog actions a channel can show as cards, with the payload fields each offers',
+    query: Joi.object(pageQuery),
+    async handler(_request, ctx) {
+      const all = bindableActions();
+      return ctx.respond.collection(all, all.length);
+    },
+  }),
+  bindings.list({
+    chain: ['feeds.bindings.read'],
+    description: 'Lists the bindings of catalog actions to channels, oldest first',
+    query: Joi.object(pageQuery),
+    run: (_request, ctx) => listBindings(ctx),
+  }),
+  bindings.post({
+    chain: ['feeds.bindings.create'],
+    description: 'Binds a catalog action to a channel: each such event becomes a published card showing only the chosen fields through the template ({field} placeholders)',
+    payload: Joi.object({
+      action: Joi.string().valid(...Object.keys(BINDABLE)).required(),
+      channel_id: Joi.id().required(),
+      fields: Joi.array().items(Joi.string().max(60)).min(1).max(20).required(),
+      title: Joi.string().trim().max(200).allow('', null),
+      template: Joi.string().trim().min(1).max(2000).required(),
+    }),
+    run: (request, ctx) => createBinding(ctx, request.payload),
+  }),
+  bindings.at('/{binding_id}', { params: Joi.idParams('binding_id') }).delete({
+    chain: ['feeds.bindings.delete'],
+    answers: { single: DELETED },
+    description: 'Removes a binding: no more cards from it (the cards made stay)',
+    run: (request, ctx) => deleteBinding(ctx, request.params.binding_id),
+  }),
+];
+
 /** Every route of the Feeds app. */
-export const routes = [...channelRoutes, ...postRoutes, ...engagementRoutes, ...announcementRoutes];
+export const routes = [...channelRoutes, ...postRoutes, ...engagementRoutes, ...announcementRoutes, ...bindingRoutes];

@@ -132,7 +132,7 @@ const stagePostMentions = (ctx: FeedsBaseContext, post: Post, before: string | n
   stageMentions(ctx, { html: post.body, before, resourceMrn: postMrn(post.id), link: `/feeds/posts/${post.id}`, authorId: post.author_id });
 
 /** Stages `post.published` for a post that just published, and its mentions. */
-async function stagePublished(ctx: FeedsBaseContext, post: Post): Promise<void> {
+export async function stagePublished(ctx: FeedsBaseContext, post: Post): Promise<void> {
   await stagePostMentions(ctx, post, null);
   const channel = await ctx.db.channels.findById(post.channel_id);
   ctx.events.stage('core.feeds.post.published', {
