@@ -137,6 +137,17 @@ export interface ReceivedEvents {
   'core.ats.application.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.growth.praise.given': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.growth.goal.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.department_changed': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.activated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.offboarding_started': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.terminated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.rehired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.moved': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

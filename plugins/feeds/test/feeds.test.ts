@@ -4,6 +4,8 @@ import { checkMatrixRows, ok, startWorld, type TestMember, type World } from '@w
 import manifest from '../app.json' with { type: 'json' };
 import app from '../src/index.js';
 
+const READER_WORKER = crypto.randomUUID();
+const MODERATOR_WORKER = crypto.randomUUID();
 /** An id no record has. */
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const DEPARTMENT = 'mrn:workers:department:11111111-2222-4333-8444-555555555555';
@@ -412,6 +414,52 @@ test.serial('event cards by consent: an admin binds a catalog action to a channe
   await world.deliver('core.workers.worker.hired', { ...hired, name: 'Cy' }, { deliveryId: crypto.randomUUID() });
   t.is((await ok(world.owner.request('GET', `/feeds/channels/${news.id}/posts`))).length, 2);
   t.is((await world.owner.request('DELETE', `/feeds/bindings/${made.id}`)).status, 404);
+  world.takeEvents();
+});
+
+test.serial("department channels: read by the department's members and those of the departments below it (the workers copy), and by owners and admins; to anyone else not there", async (t) => {
+  const [engineering, backend, sales] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+  const department = (id: string, name: string, parent: string | null, revision = 1) => world.deliver('core.workers.department.created', { department_id: id, mrn: `mrn:workers:department:${id}`, name, ...(parent ? { parent_id: parent } : {}), revision });
+  await department(engineering, 'Engineering', null);
+  await department(backend, 'Backend', engineering);
+  await department(sales, 'Sales', null);
+  const worker = (member: TestMember, departmentId: string, revision: number, action = 'core.workers.worker.hired', status = 'active') => {
+    const id = member === reader ? READER_WORKER : MODERATOR_WORKER;
+    return world.deliver(action, { worker_id: id, mrn: `mrn:workers:worker:${id}`, name: member.name, work_email: member.email, member_id: member.id, department_id: departmentId, status, revision, ...(action === 'core.workers.worker.updated' ? { changed_fields: ['department_id'] } : {}) });
+  };
+  await worker(reader, backend, 1);
+  await worker(moderator, sales, 1);
+
+  const channelOf = await ok(world.owner.request('POST', '/feeds/channels', { name: 'Engineering news', kind: 'department', department_mrn: `mrn:workers:department:${engineering}` }));
+  const post = await ok(world.owner.request('POST', `/feeds/channels/${channelOf.id}/posts`, { title: 'Eng only', body: '<p>Sprint review</p>', requires_acknowledgement: true }));
+  const listed = async (who: TestMember) => (await ok(who.request('GET', '/feeds/channels?kind=department'))).map((row: { id: string }) => row.id).includes(channelOf.id);
+  const onTimeline = async (who: TestMember) => (await ok(who.request('GET', '/feeds/timeline?limit=100'))).posts.some((row: { id: string }) => row.id === post.id);
+
+  // Backend is below Engineering: its member reads the channel; Sales's does not, nor finds it.
+  t.deepEqual([await listed(reader), await onTimeline(reader), (await reader.request('GET', `/feeds/posts/${post.id}`)).status], [true, true, 200]);
+  t.deepEqual([await listed(moderator), await onTimeline(moderator)], [false, false]);
+  for (const [method, path, body] of [['GET', `/feeds/posts/${post.id}`], ['GET', `/feeds/channels/${channelOf.id}/posts`], ['POST', `/feeds/channels/${channelOf.id}/posts`, { body: 'x' }], ['POST', `/feeds/posts/${post.id}/comments`, { body: 'x' }]] as Array<[string, string, unknown?]>) {
+    const reply = await moderator.request(method, path, body);
+    t.deepEqual([reply.status, reply.body], [404, { error: path.includes('/channels/') ? `Channel ${channelOf.id} not found` : `Post ${post.id} not found` }], `${method} ${path}`);
+  }
+  // Only the audience is pending acknowledgement.
+  t.deepEqual((await ok(world.owner.request('GET', `/feeds/posts/${post.id}/acknowledgements`))).pending.map((row: { member_id: string }) => row.member_id), [reader.id]);
+  // Not in the search index (which anyone holding the key searches).
+  t.deepEqual(await ok(world.owner.request('POST', '/search', { app: 'feeds', q: 'Sprint' })), []);
+
+  // Moving departments moves the audience; an older revision changes nothing.
+  await worker(reader, sales, 2, 'core.workers.worker.department_changed');
+  await worker(reader, backend, 1, 'core.workers.worker.updated');
+  t.deepEqual([await listed(reader), (await reader.request('GET', `/feeds/posts/${post.id}`)).status], [false, 404]);
+  await worker(moderator, backend, 2, 'core.workers.worker.department_changed');
+  t.deepEqual([await listed(moderator), await onTimeline(moderator)], [true, true]);
+  await worker(moderator, backend, 3, 'core.workers.worker.terminated', 'terminated');
+  t.is(await listed(moderator), false);
+
+  // Turned into a topic channel, it is everyone's again, and its posts are searchable.
+  await ok(world.owner.request('PATCH', `/feeds/channels/${channelOf.id}`, { kind: 'topic', department_mrn: null }));
+  t.deepEqual([await listed(reader), (await reader.request('GET', `/feeds/posts/${post.id}`)).status], [false, 200]);
+  t.deepEqual((await ok(world.owner.request('POST', '/search', { app: 'feeds', q: 'Sprint' }))).map((hit: { url: string }) => hit.url), [`/feeds/posts/${post.id}`]);
   world.takeEvents();
 });
 

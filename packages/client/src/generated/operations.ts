@@ -63,8 +63,30 @@ export const OPERATIONS = {
   postEventsFeedsEventsCoreGrowthGoalCompleted: { method: 'POST', path: '/_events/feeds/events/core-growth-goal-completed', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-growth-praise-given */
   postEventsFeedsEventsCoreGrowthPraiseGiven: { method: 'POST', path: '/_events/feeds/events/core-growth-praise-given', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-department-created */
+  postEventsFeedsEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/feeds/events/core-workers-department-created', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-department-deleted */
+  postEventsFeedsEventsCoreWorkersDepartmentDeleted: { method: 'POST', path: '/_events/feeds/events/core-workers-department-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-department-moved */
+  postEventsFeedsEventsCoreWorkersDepartmentMoved: { method: 'POST', path: '/_events/feeds/events/core-workers-department-moved', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-department-updated */
+  postEventsFeedsEventsCoreWorkersDepartmentUpdated: { method: 'POST', path: '/_events/feeds/events/core-workers-department-updated', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-activated */
+  postEventsFeedsEventsCoreWorkersWorkerActivated: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-activated', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-deleted */
+  postEventsFeedsEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-department_changed */
+  postEventsFeedsEventsCoreWorkersWorkerDepartmentChanged: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-department_changed', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-workers-worker-hired */
   postEventsFeedsEventsCoreWorkersWorkerHired: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-hired', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-offboarding_started */
+  postEventsFeedsEventsCoreWorkersWorkerOffboardingStarted: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-offboarding_started', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-rehired */
+  postEventsFeedsEventsCoreWorkersWorkerRehired: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-rehired', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-terminated */
+  postEventsFeedsEventsCoreWorkersWorkerTerminated: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-terminated', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-updated */
+  postEventsFeedsEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-updated', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-account-member-removed */
   postEventsFilesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/files/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/files/events/core-files-sweep-scheduled */

@@ -6,3 +6,4 @@ export * from './route-family.js';
 export * from './state-machine.js';
 export * from './content-lines.js';
 export * from './csv.js';
+export * from './copies.js';

@@ -44,6 +44,8 @@ export const posts = defineModel('posts', {
   removed_by: column.uuid().nullable(),
   pinned_until: column.date().nullable(),
   revision: column.integer().default(1),
+  /** The department whose members read it (a department channel's), or null: everyone. */
+  department_id: column.uuid().nullable(),
 });
 export type Post = DeclaredRow<typeof posts>;
 
@@ -127,7 +129,27 @@ export const cards = defineModel('cards', {
 });
 export type Card = DeclaredRow<typeof cards>;
 
-export const models = { channels, posts, revisions, comments, reactions, acknowledgements, polls, votes, bindings, cards };
+/** The app's copy of a worker (core.workers.worker.*): which member works in which department. */
+export const workers = defineModel('workers', {
+  id: column.uuid().primaryKey(),
+  member_id: column.uuid().nullable(),
+  department_id: column.uuid().nullable(),
+  status: column.string(20),
+  revision: column.integer(),
+});
+export type WorkerCopy = DeclaredRow<typeof workers>;
+
+/** The app's copy of a department (core.workers.department.*): the tree department channels follow. */
+export const departments = defineModel('departments', {
+  id: column.uuid().primaryKey(),
+  parent_id: column.uuid().nullable(),
+  name: column.string(200),
+  deleted: column.boolean().default(false),
+  revision: column.integer(),
+});
+export type DepartmentCopy = DeclaredRow<typeof departments>;
+
+export const models = { channels, posts, revisions, comments, reactions, acknowledgements, polls, votes, bindings, cards, workers, departments };
 
 /** The models' type, for typing contexts: `AppContext<Models>`. */
 export type Models = typeof models;

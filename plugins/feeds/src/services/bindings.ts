@@ -1,6 +1,7 @@
 import { InvalidError, NotFoundError } from '@wpk/sdk';
 import type { FeedsBaseContext, FeedsContext } from '../kit.js';
 import type { Binding } from '../models/index.js';
+import { audienceDepartment } from './audience.js';
 import { channels } from './channels.js';
 import { posts, stagePublished } from './posts.js';
 
@@ -90,7 +91,8 @@ export async function makeCards(ctx: FeedsBaseContext, action: string, payload: 
     const text = fill(binding.template, binding.fields, payload).trim() || binding.template;
     const body = text.split(/\n{2,}/).map((part) => `<p>${escape(part.trim()).replace(/\n/g, '<br>')}</p>`).join('');
     const now = ctx.now();
-    const post = await posts.create(ctx, { channel_id: binding.channel_id, author_id: binding.created_by, title, body, status: 'published', requires_acknowledgement: false, publish_at: null, published_at: now, revision: 1 });
+    const channel = await ctx.db.channels.findById(binding.channel_id);
+    const post = await posts.create(ctx, { channel_id: binding.channel_id, author_id: binding.created_by, title, body, status: 'published', requires_acknowledgement: false, publish_at: null, published_at: now, revision: 1, department_id: channel ? audienceDepartment(channel) : null });
     await ctx.db.revisions.create({ post_id: post.id, revision: 1, title, body, edited_by: binding.created_by });
     await ctx.db.cards.create({ binding_id: binding.id, event_id: eventId, post_id: post.id });
     await stagePublished(ctx, post);

@@ -1,5 +1,7 @@
-import { ConflictError, ForbiddenError, InvalidError, likePattern, Op } from '@wpk/sdk';
+import { ConflictError, ForbiddenError, InvalidError, likePattern, NotFoundError, Op } from '@wpk/sdk';
 import { resource, type FeedsContext } from '../kit.js';
+import { audienceDepartment, hiddenChannels } from './audience.js';
+import { reindexChannel } from './reindex.js';
 import type { Channel, ChannelKind, PlatformRole, PostPolicy } from '../models/index.js';
 
 /** What a create or an update may set. */
@@ -59,9 +61,17 @@ export function assertMayPost(ctx: FeedsContext, channel: Channel): void {
   }
 }
 
-/** One page of channels by name; `q` matches the name, `kind` keeps one kind. */
-export function listChannels(ctx: FeedsContext, q?: string, kind?: ChannelKind) {
-  return channels.list(ctx, { q, where: kind ? { kind } : {} });
+/** The channel with this id if the caller reads it (a department channel only for its audience, owners and admins), else 404. */
+export async function requireVisibleChannel(ctx: FeedsContext, channelId: string, lock = false) {
+  const channel = await channels.require(ctx, channelId, lock ? { lock: 'update' } : {});
+  if ((await hiddenChannels(ctx)).includes(channel.id)) throw new NotFoundError(`Channel ${channelId} not found`);
+  return channel;
+}
+
+/** One page of the channels the caller reads, by name; `q` matches the name, `kind` keeps one kind. */
+export async function listChannels(ctx: FeedsContext, q?: string, kind?: ChannelKind) {
+  const hidden = await hiddenChannels(ctx);
+  return channels.list(ctx, { q, where: { ...(kind ? { kind } : {}), ...(hidden.length ? { id: { [Op.notIn]: hidden } } : {}) } });
 }
 
 /** Creates a channel. */
@@ -73,7 +83,7 @@ export async function createChannel(ctx: FeedsContext, input: ChannelInput & { n
 
 /** Changes the given fields of a channel. */
 export async function updateChannel(ctx: FeedsContext, channelId: string, input: ChannelInput): Promise<Channel> {
-  const channel = await channels.require(ctx, channelId, { lock: 'update' });
+  const channel = await requireVisibleChannel(ctx, channelId, true);
   const kind = input.kind ?? channel.kind;
   const next = settle({
     name: input.name ?? channel.name,
@@ -84,12 +94,15 @@ export async function updateChannel(ctx: FeedsContext, channelId: string, input:
     post_roles: input.post_roles ?? channel.post_roles,
   });
   if (next.name.toLowerCase() !== channel.name.toLowerCase()) await assertNameFree(ctx, next.name, channel.id);
-  return (await channels.patch(ctx, channel, next)).row;
+  const { row } = await channels.patch(ctx, channel, next);
+  // The posts follow the channel's audience (and leave or join the search index with it).
+  if (audienceDepartment(row) !== audienceDepartment(channel)) await reindexChannel(ctx, row.id, audienceDepartment(row));
+  return row;
 }
 
 /** Deletes a channel that has no posts (409 otherwise: archive or move them first). */
 export async function deleteChannel(ctx: FeedsContext, channelId: string) {
-  const channel = await channels.require(ctx, channelId, { lock: 'update' });
+  const channel = await requireVisibleChannel(ctx, channelId, true);
   const count = await ctx.db.posts.count({ where: { channel_id: channel.id } });
   if (count > 0) throw new ConflictError(`Channel ${channel.name} has ${count} post${count === 1 ? '' : 's'}; a channel with posts cannot be deleted`);
   await channels.remove(ctx, channel);

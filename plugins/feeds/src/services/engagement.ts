@@ -4,6 +4,7 @@ import type { Post } from '../models/index.js';
 import { assertPublished, extrasOf, isAdmin, isModerator, posts, requireVisiblePost } from './posts.js';
 import { cleanHtml } from './html.js';
 import { stageMentions } from './mentions.js';
+import { audienceMembers, hiddenChannels } from './audience.js';
 import { postMrn } from './present.js';
 
 const DAY_MS = 86_400_000;
@@ -83,7 +84,9 @@ export async function acknowledgements(ctx: FeedsContext, postId: string) {
   if (post.author_id !== ctx.member.id && !isAdmin(ctx)) throw new ForbiddenError(`Only the author of post ${post.id} and admins see who acknowledged it`);
   if (!post.requires_acknowledgement) throw new ConflictError(`Post ${post.id} does not ask for acknowledgement`);
   const acks = await ctx.db.acknowledgements.findAll({ where: { post_id: post.id }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
-  const members = await everyMember(ctx);
+  // A department post is for its audience: only they can be pending.
+  const audience = post.department_id ? await audienceMembers(ctx, post.department_id) : null;
+  const members = (await everyMember(ctx)).filter((member) => !audience || audience.has(member.id));
   const known = await ctx.members.getMany(acks.map((ack) => ack.member_id));
   const done = new Set(acks.map((ack) => ack.member_id));
   return {
@@ -128,6 +131,8 @@ export async function timeline(ctx: FeedsContext, options: { after?: string; lim
   const now = ctx.now();
   const base: Array<WhereOptions<Post>> = [{ status: 'published' }];
   if (options.channel_id) base.push({ channel_id: options.channel_id });
+  const hidden = await hiddenChannels(ctx);
+  if (hidden.length) base.push({ channel_id: { [Op.notIn]: hidden } });
   const unpinned = { [Op.or]: [{ pinned_until: null }, { pinned_until: { [Op.lte]: now } }] };
   const pinned = options.after ? [] : await ctx.db.posts.findAll({ where: { [Op.and]: [...base, { pinned_until: { [Op.gt]: now } }] } as WhereOptions<Post>, order: [['published_at', 'DESC'], ['id', 'DESC']] });
   const conditions: Array<WhereOptions<Post>> = [...base, unpinned as WhereOptions<Post>];

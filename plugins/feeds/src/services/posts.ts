@@ -1,7 +1,8 @@
 import { ConflictError, defineStateMachine, ForbiddenError, InvalidError, memberMrn, NotFoundError, Op, type WhereOptions } from '@wpk/sdk';
 import { resource, type FeedsBaseContext, type FeedsContext } from '../kit.js';
 import type { Channel, Post, PostStatus } from '../models/index.js';
-import { assertMayPost, channels } from './channels.js';
+import { hiddenChannels, audienceDepartment } from './audience.js';
+import { assertMayPost, requireVisibleChannel } from './channels.js';
 import { cleanHtml } from './html.js';
 import { stageMentions } from './mentions.js';
 import { assertPollOpen, presentPoll, setPoll, vote, withdrawPoll, type PollInput } from './polls.js';
@@ -52,25 +53,26 @@ export const isModerator = (ctx: FeedsContext) => ctx.permissions.has('feeds.pos
 /** True for a workspace owner or admin. */
 export const isAdmin = (ctx: FeedsContext) => ctx.member.platform_role === 'owner' || ctx.member.platform_role === 'admin';
 
-/** Who sees a post: everyone a published or archived one, only its author a draft or scheduled one, its author and moderators a removed one. */
+/** Who sees a post (in a channel they read): everyone a published or archived one, only its author a draft or scheduled one, its author and moderators a removed one. */
 function visible(ctx: FeedsContext, post: Post): boolean {
   if (post.status === 'published' || post.status === 'archived') return true;
   if (post.author_id === ctx.member.id) return true;
   return post.status === 'removed' && isModerator(ctx);
 }
 
-/** The conditions of the posts the caller sees. */
-function visibleWhere(ctx: FeedsContext): WhereOptions<Post> {
+/** The conditions of the posts the caller sees (never in a department channel they are not in). */
+async function visibleWhere(ctx: FeedsContext): Promise<WhereOptions<Post>> {
   const own = { author_id: ctx.member.id };
   const alternatives: Array<WhereOptions<Post>> = [{ status: { [Op.in]: ['published', 'archived'] } }, own];
   if (isModerator(ctx)) alternatives.push({ status: 'removed' });
-  return { [Op.or]: alternatives } as WhereOptions<Post>;
+  const hidden = await hiddenChannels(ctx);
+  return { [Op.and]: [{ [Op.or]: alternatives }, ...(hidden.length ? [{ channel_id: { [Op.notIn]: hidden } }] : [])] } as WhereOptions<Post>;
 }
 
 /** The post with this id if the caller may see it; 404 otherwise (a draft of someone else is not there for them). */
 export async function requireVisiblePost(ctx: FeedsContext, postId: string, lock = false) {
   const post = await posts.require(ctx, postId, lock ? { lock: 'update' } : {});
-  if (!visible(ctx, post)) throw new NotFoundError(`Post ${postId} not found`);
+  if (!visible(ctx, post) || (await hiddenChannels(ctx)).includes(post.channel_id)) throw new NotFoundError(`Post ${postId} not found`);
   return post;
 }
 
@@ -157,14 +159,14 @@ function futureInstant(ctx: FeedsContext, value: string | Date | null | undefine
 
 /** One page of a channel's posts the caller sees, newest first. */
 export async function listChannelPosts(ctx: FeedsContext, channelId: string, status?: PostStatus) {
-  const channel = await channels.require(ctx, channelId);
-  const where = { [Op.and]: [{ channel_id: channel.id }, visibleWhere(ctx), ...(status ? [{ status }] : [])] } as WhereOptions<Post>;
+  const channel = await requireVisibleChannel(ctx, channelId);
+  const where = { [Op.and]: [{ channel_id: channel.id }, await visibleWhere(ctx), ...(status ? [{ status }] : [])] } as WhereOptions<Post>;
   return posts.list(ctx, { where });
 }
 
 /** Writes a post in a channel: published at once (the default), a draft, or scheduled for `publish_at`. */
 export async function createPost(ctx: FeedsContext, channelId: string, input: PostInput & { body: string }): Promise<Post> {
-  const channel = await channels.require(ctx, channelId);
+  const channel = await requireVisibleChannel(ctx, channelId);
   assertMayPost(ctx, channel);
   const status = input.status ?? 'published';
   if (status !== 'draft' && status !== 'scheduled' && status !== 'published') throw new InvalidError(`status: a new post is a draft, scheduled or published, not ${status}`, { field: 'status' });
@@ -182,6 +184,7 @@ export async function createPost(ctx: FeedsContext, channelId: string, input: Po
     publish_at: publishAt,
     published_at: status === 'published' ? ctx.now() : null,
     revision: 1,
+    department_id: audienceDepartment(channel),
   });
   await ctx.db.revisions.create({ post_id: post.id, revision: 1, title, body, edited_by: ctx.member.id });
   if (input.poll) await setPoll(ctx, post, input.poll, publishAt);
@@ -213,7 +216,7 @@ export async function updatePost(ctx: FeedsContext, postId: string, input: PostI
     if (post.status === 'scheduled') ctx.events.withdraw('core.feeds.post.scheduled', dueKey(post, post.publish_at!));
     changes.publish_at = null;
   }
-  if (transition?.move === 'publish' || transition?.move === 'schedule') assertMayPost(ctx, (await channels.require(ctx, post.channel_id)) as Channel);
+  if (transition?.move === 'publish' || transition?.move === 'schedule') assertMayPost(ctx, (await requireVisibleChannel(ctx, post.channel_id)) as Channel);
   if (input.poll !== undefined) {
     if (post.status === 'published') throw new ConflictError(`Post ${post.id} is published; its poll no longer changes`);
     await setPoll(ctx, post, input.poll, status === 'scheduled' ? changes.publish_at! : null);

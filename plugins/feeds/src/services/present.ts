@@ -72,7 +72,8 @@ export function presentComment(comment: Comment, authorName: string | null) {
 
 /** The search document of a post: only a published one is indexed (drafts stay their author's). */
 export function postDocument(post: Post): SearchDocument | null {
-  if (post.status !== 'published') return null;
+  // A department channel's post is for its audience only: the index, which any member holding the key searches, leaves it out.
+  if (post.status !== 'published' || post.department_id !== null) return null;
   const text = plainText(post.body);
   const title = post.title ?? (text.length > 80 ? `${text.slice(0, 79)}…` : text);
   return {
