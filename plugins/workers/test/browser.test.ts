@@ -109,6 +109,33 @@ test.serial('at 1280 px: add a worker under a manager, move them along, and see 
   await page.context().close();
 });
 
+test.serial('at 1280 px: import workers from a CSV file: the check lists every bad cell, nothing is imported until the file is fixed', async (t) => {
+  const { page, frame } = await web.openApp(1280);
+  await frame.getByRole('navigation', { name: 'Workers' }).getByRole('link', { name: 'Import' }).click();
+  await page.waitForURL(`${web.origin}/app/workers/import`);
+  const bad = 'name,work_email,department,start_date\nMary Sommerville,mary@acme.test,Engineering,2027-01-04\n,grace@acme.test,Nowhere,tomorrow\n';
+  await frame.getByLabel('CSV file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+  await frame.getByRole('button', { name: 'Check' }).click();
+  const problems = frame.getByRole('table', { name: 'Problems by line of the file' });
+  await problems.waitFor();
+  t.deepEqual(await problems.locator('tbody tr td:first-child').allTextContents(), ['3', '3', '3', '3']);
+  t.true(await frame.getByRole('button', { name: 'Import' }).isDisabled());
+  await checkPage(t, page, frame, 'the import check with problems');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}workers-import-1280.png`);
+  t.is(((await web.world.owner.request('GET', '/workers?q=Sommerville')).body.data as unknown[]).length, 0);
+
+  const good = 'name,work_email,department,start_date\nMary Sommerville,mary@acme.test,Engineering,2027-01-04\nEmmy Noether,emmy@acme.test,,\n';
+  await frame.getByLabel('CSV file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
+  await frame.getByRole('button', { name: 'Check' }).click();
+  await frame.getByText('All 2 rows can be imported.').waitFor();
+  await frame.getByRole('button', { name: 'Import' }).click();
+  await frame.getByText('2 workers imported.').waitFor();
+  const imported = (await web.world.owner.request('GET', '/workers?q=acme.test&per_page=100')).body.data as Array<{ name: string; status: string }>;
+  t.deepEqual(imported.filter((worker) => ['Mary Sommerville', 'Emmy Noether'].includes(worker.name)).map((worker) => [worker.name, worker.status]).sort(), [['Emmy Noether', 'onboarding'], ['Mary Sommerville', 'onboarding']]);
+  await page.context().close();
+});
+
 test.serial('at 375 px: the directory and the org chart read on a phone', async (t) => {
   const { page, frame } = await web.openApp(375);
   await frame.getByRole('table', { name: "The workspace's workers" }).getByRole('link', { name: 'Ada Lovelace' }).waitFor();

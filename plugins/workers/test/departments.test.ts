@@ -43,6 +43,17 @@ test.serial('departments form a tree with a head; rename, head change and move e
   t.deepEqual(children.body.data.map((d: any) => d.name), ['Operations']);
 });
 
+test.serial('departments are found by name in search (type department), renamed with the record and gone with it', async (t) => {
+  const sought = ok(await admin.post('/workers/departments', { name: 'Quantum Research' }));
+  const found = async (q: string) => (ok(await admin.post('/search', { app: 'workers', q, types: ['department'] })) as Array<{ title: string; url: string }>).map((hit) => [hit.title, hit.url]);
+  t.deepEqual(await found('quantum'), [['Quantum Research', `/?department_id=${sought.id}`]]);
+  ok(await admin.patch(`/workers/departments/${sought.id}`, { name: 'Photonics Lab' }));
+  t.deepEqual([await found('quantum'), await found('photonics')], [[], [['Photonics Lab', `/?department_id=${sought.id}`]]]);
+  ok(await admin.delete(`/workers/departments/${sought.id}`));
+  t.deepEqual(await found('photonics'), []);
+  world.takeEvents();
+});
+
 test.serial('a move making a cycle is 409 naming the department; bad references are 400 naming the field; nothing changes', async (t) => {
   const a = ok(await admin.post('/workers/departments', { name: 'A' }));
   const b = ok(await admin.post('/workers/departments', { name: 'B', parent_id: a.id }));

@@ -1,7 +1,7 @@
 import { ConflictError, InvalidError, Op } from '@wpk/sdk';
 import { resource, type WorkersBaseContext, type WorkersContext } from '../kit.js';
 import type { Department } from '../models/index.js';
-import { departmentFields } from './present.js';
+import { departmentDocument, departmentFields } from './present.js';
 import { by, today } from './workers.js';
 
 /** Departments of the workspace and the events of their writes (a move has its own event). */
@@ -10,6 +10,7 @@ export const departments = resource({
   label: 'Department',
   order: [['name', 'ASC'], ['id', 'ASC']],
   searchColumns: ['name'],
+  search: { type: 'department', document: departmentDocument },
   events: {
     created: (department, ctx) => ['core.workers.department.created', { ...departmentFields(department), by: by(ctx) }],
     deleted: (department, ctx) => ['core.workers.department.deleted', { ...departmentFields(department), revision: department.revision + 1, by: by(ctx) }],
@@ -89,6 +90,7 @@ export async function updateDepartment(ctx: WorkersContext, departmentId: string
   if (Object.keys(next).length === 0) return department;
   await ctx.db.departments.update({ ...next, revision: department.revision + 1 }, { where: { id: department.id } });
   const row = (await ctx.db.departments.findById(department.id))!;
+  ctx.search.upsert(departmentDocument(row));
   const changed = Object.keys(next).filter((field) => field !== 'parent_id');
   if (changed.length) ctx.events.stage('core.workers.department.updated', { ...departmentFields(row), changed_fields: changed, by: by(ctx) });
   if (moved) ctx.events.stage('core.workers.department.moved', { ...departmentFields(row), from_parent_id: department.parent_id, by: by(ctx) });

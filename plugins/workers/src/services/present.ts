@@ -69,6 +69,21 @@ export function workerDocument(worker: Worker): SearchDocument {
   };
 }
 
+/** A department's search document: found by name; it opens the directory filtered to its workers. */
+export function departmentDocument(department: Pick<Department, 'id' | 'name' | 'parent_id'>): SearchDocument {
+  return {
+    type: 'department',
+    id: department.id,
+    badge: '',
+    title: department.name,
+    subtitle: 'Department',
+    url: `/?department_id=${department.id}`,
+    names: [department.name],
+    details: [],
+    filters: { parent_id: department.parent_id ?? '' },
+  };
+}
+
 /** One row of a worker's history as answered; `in_effect` marks the row whose values are current. */
 export function presentHistory(row: HistoryRow, inEffect: boolean) {
   return {

@@ -1,4 +1,4 @@
-import { ListScreen, appLink, html, navigate, routeQuery, type ListTable, type TableColumn } from '@wpk/ui';
+import { ListScreen, appLink, html, navigate, nothing, routeQuery, type ListTable, type TableColumn } from '@wpk/ui';
 import { EMPLOYMENT_LABELS, STATUSES, statusLabel, type Worker } from '../api.js';
 
 /** `/`: the directory by name, searchable (`q` over name, work e-mail and title), filtered by state. */
@@ -15,12 +15,15 @@ export class WorkersList extends ListScreen<Worker> {
   ];
 
   protected override intro() {
-    const status = routeQuery(this.path).get('status') ?? '';
-    return html`<div class="filter">
+    const query = routeQuery(this.path);
+    const status = query.get('status') ?? '';
+    const department = query.get('department_id');
+    return html`${department ? html`<p>Workers of <wpk-mrn-chip mrn=${`mrn:workers:department:${department}`}></wpk-mrn-chip> · ${appLink('/', 'Show everyone')}</p>` : nothing}<div class="filter">
       <label for="status">State</label>
       <select id="status" .value=${status} @change=${(event: Event) => {
         const value = (event.target as HTMLSelectElement).value;
-        void navigate(value ? `/?status=${value}` : '/', { replace: true });
+        const next = new URLSearchParams({ ...(department ? { department_id: department } : {}), ...(value ? { status: value } : {}) }).toString();
+        void navigate(next ? `/?${next}` : '/', { replace: true });
       }}>
         <option value="">Every state</option>
         ${STATUSES.map((state) => html`<option value=${state} ?selected=${state === status}>${statusLabel(state)}</option>`)}
@@ -29,10 +32,12 @@ export class WorkersList extends ListScreen<Worker> {
   }
 
   protected table(): ListTable<Worker> {
-    const status = routeQuery(this.path).get('status');
+    const query = routeQuery(this.path);
+    const filters = new URLSearchParams();
+    for (const key of ['department_id', 'status']) if (query.get(key)) filters.set(key, query.get(key)!);
     return {
-      caption: "The workspace's workers",
-      source: status ? `/workers?status=${encodeURIComponent(status)}` : '/workers',
+      caption: query.get('department_id') ? "The department's workers" : "The workspace's workers",
+      source: filters.size ? `/workers?${filters}` : '/workers',
       filter: 'Search workers',
       empty: 'No worker yet: add the first one with New worker.',
     };
