@@ -1,7 +1,7 @@
 import { Joi } from '@wpk/sdk';
 import { routeFamily } from '../kit.js';
 import type { FeedbackRequest, OneOnOne, Praise } from '../models/index.js';
-import { createOneOnOne, givePraise, listOneOnOnes, presentFeedbackRequest, presentOneOnOne, presentPraise, requestFeedback } from '../services/social.js';
+import { createOneOnOne, givePraise, listFeedbackRequests, listOneOnOnes, listPraise, presentFeedbackRequest, presentOneOnOne, presentPraise, requestFeedback } from '../services/social.js';
 import { FEEDBACK_REQUEST, ONE_ON_ONE, PRAISE } from './answers.js';
 
 const oneOnOnes = routeFamily('/growth/one-on-ones', { record: ONE_ON_ONE, present: (row: OneOnOne) => presentOneOnOne(row) });
@@ -28,11 +28,23 @@ export const socialRoutes = [
     }),
     run: (request, ctx) => createOneOnOne(ctx, request.payload),
   }),
+  feedback.list({
+    chain: ['growth.feedback.create'],
+    description: 'The feedback requests the caller made or was asked to answer, newest first',
+    query: Joi.listQuery(),
+    run: (_request, ctx) => listFeedbackRequests(ctx),
+  }),
   feedback.post({
     chain: ['growth.feedback.create'],
     description: 'Asks a member for feedback about the caller (or about_id) with a question',
     payload: Joi.object({ responder_id: Joi.memberId().required(), about_id: Joi.memberId(), question: Joi.string().trim().min(1).max(2000).required(), due_on: Joi.calendarDate().allow(null) }),
     run: (request, ctx) => requestFeedback(ctx, request.payload),
+  }),
+  praise.list({
+    chain: ['growth.praises.create'],
+    description: 'The praise the caller gave or received, newest first',
+    query: Joi.listQuery(),
+    run: (_request, ctx) => listPraise(ctx),
   }),
   praise.post({
     chain: ['growth.praises.create'],

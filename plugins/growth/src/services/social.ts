@@ -30,6 +30,16 @@ export function requestFeedback(ctx: GrowthContext, input: { responder_id: strin
   return ctx.db.feedbackRequests.create({ requester_id: ctx.member.id, responder_id: input.responder_id.toLowerCase(), about_id: (input.about_id ?? ctx.member.id).toLowerCase(), question: input.question.trim(), due_on: input.due_on ?? null });
 }
 
+/** The feedback requests the caller made or was asked to answer, newest first. */
+export function listFeedbackRequests(ctx: GrowthContext) {
+  return ctx.db.feedbackRequests.findAndCountAll({ where: { [Op.or]: [{ requester_id: ctx.member.id }, { responder_id: ctx.member.id }] }, order: [['created_at', 'DESC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+}
+
+/** The praise the caller gave or received, newest first. */
+export function listPraise(ctx: GrowthContext) {
+  return ctx.db.praise.findAndCountAll({ where: { [Op.or]: [{ giver_id: ctx.member.id }, { receiver_id: ctx.member.id }] }, order: [['created_at', 'DESC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+}
+
 export const presentPraise = (row: Praise) => ({ id: row.id, giver_id: row.giver_id, receiver_id: row.receiver_id, message: row.message, competency_id: row.competency_id, created_at: row.created_at });
 
 /** The caller praises a member, optionally for a competency. Emits `praise.given`. */
