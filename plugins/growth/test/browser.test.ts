@@ -122,6 +122,31 @@ test.serial('at 1280 px: give praise, check in a key result, add a competency', 
   t.deepEqual(web.world.takeEvents().map((event) => [event.action, event.payload.message]), [['core.growth.praise.given', 'Great launch']]);
   await checkPage(t, page, frame, 'praise');
 
+  // A 1:1 with the report: scheduled with its agenda and an action item, then the item ticked and the notes written.
+  await frame.locator('wa-select[name="attendee_id"]').click();
+  await frame.getByRole('option', { name: 'Rae Report' }).click();
+  await frame.getByLabel('On', { exact: true }).fill('2026-12-01');
+  await frame.getByLabel('Agenda, one item per line').fill('Career\nBlockers');
+  await frame.getByLabel('Action items, one per line').fill('Read the ladder');
+  await frame.getByRole('button', { name: 'Schedule 1:1' }).click();
+  await frame.getByRole('list', { name: 'Agenda of 2026-12-01' }).getByText('Blockers').waitFor();
+  await frame.getByRole('checkbox', { name: 'Read the ladder' }).check();
+  await frame.getByLabel('Notes of 2026-12-01').fill('Wants to lead a project');
+  await frame.getByRole('button', { name: 'Save the notes of 2026-12-01' }).click();
+  await t.notThrowsAsync(async () => {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
+      const [meeting] = ok(await report.get('/growth/one-on-ones'));
+      if (meeting?.notes === 'Wants to lead a project' && meeting.action_items[0]?.done) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the notes and the tick did not reach the 1:1');
+  });
+  t.like(ok(await report.get('/growth/one-on-ones'))[0], { organizer_id: web.world.owner.id, attendee_id: report.id, scheduled_on: '2026-12-01', agenda: ['Career', 'Blockers'], notes: 'Wants to lead a project', action_items: [{ text: 'Read the ladder', done: true }] });
+  await frame.getByRole('checkbox', { name: 'Read the ladder', checked: true }).waitFor();
+  await checkPage(t, page, frame, 'a 1:1');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}growth-one-on-one-1280.png`);
+
   await frame.getByRole('link', { name: 'Check-ins' }).click();
   const goal = frame.getByRole('listitem', { name: 'Launch the mobile app' });
   await goal.getByText('Stores live: 1 of 2 (50%)').waitFor();

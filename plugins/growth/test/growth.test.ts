@@ -318,6 +318,14 @@ test.serial('1:1s, feedback requests and praise: the caller’s own; praise emit
   t.like(meeting, { organizer_id: people.lead.id, attendee_id: people.report.id, scheduled_on: '2026-12-01', agenda: ['Career', 'Blockers'], action_items: [{ text: 'Read the ladder', done: false }] });
   t.deepEqual((await people.report.get('/growth/one-on-ones')).body.data.map((row: any) => row.id), [meeting.id]);
   t.deepEqual((await people.peer.get('/growth/one-on-ones')).body.data, []);
+  const noted = ok(await people.report.patch(`/growth/one-on-ones/${meeting.id}`, { notes: ' Wants to lead a project ', action_items: [{ text: 'Read the ladder', done: true }, { text: 'Pick a project' }] }));
+  t.like(noted, { notes: 'Wants to lead a project', agenda: ['Career', 'Blockers'], scheduled_on: '2026-12-01', action_items: [{ text: 'Read the ladder', done: true }, { text: 'Pick a project', done: false }] }, 'the attendee writes notes and ticks an item');
+  t.like(ok(await people.lead.patch(`/growth/one-on-ones/${meeting.id}`, { scheduled_on: '2026-12-02' })), { scheduled_on: '2026-12-02', notes: 'Wants to lead a project' });
+  const notTheirs = await people.peer.patch(`/growth/one-on-ones/${meeting.id}`, { notes: 'Mine now' });
+  t.deepEqual([notTheirs.status, notTheirs.body], [404, { error: `1:1 ${meeting.id} not found` }]);
+  const empty = await people.lead.patch(`/growth/one-on-ones/${meeting.id}`, {});
+  t.deepEqual([empty.status, empty.body.error], [400, 'body must have at least 1 key']);
+  t.like(ok(await people.lead.get('/growth/one-on-ones'))[0], { id: meeting.id, notes: 'Wants to lead a project', scheduled_on: '2026-12-02' }, 'nothing written by the refused ones');
   const asked = ok(await people.report.post('/growth/feedback-requests', { responder_id: people.peer.id, question: 'How did the demo land?' }));
   t.like(asked, { requester_id: people.report.id, responder_id: people.peer.id, about_id: people.report.id, due_on: null });
   world.takeEvents();

@@ -6768,6 +6768,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/growth/one-on-ones/{one_on_one_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Its organizer or attendee changes a 1:1: date, agenda, notes, action items (the list is replaced; done ticks one)
+         * @description Its organizer or attendee changes a 1:1: date, agenda, notes, action items (the list is replaced; done ticks one)
+         *
+         *     Needs `growth.one_on_ones.read`.
+         */
+        patch: operations["patchGrowthOneOnOnesByOneOnOneId"];
+        trace?: never;
+    };
     "/growth/people": {
         parameters: {
             query?: never;
@@ -34175,8 +34197,69 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    attendee_id: string;
                     scheduled_on: string;
+                    agenda?: string[];
+                    notes?: string;
+                    action_items?: {
+                        text: string;
+                        done?: boolean;
+                    }[];
+                    attendee_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["GrowthOneOnOne"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchGrowthOneOnOnesByOneOnOneId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                one_on_one_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "scheduled_on": "example",
+                 *       "agenda": [],
+                 *       "notes": "example",
+                 *       "action_items": []
+                 *     }
+                 */
+                "application/json": {
+                    scheduled_on?: string;
                     agenda?: string[];
                     notes?: string;
                     action_items?: {

@@ -801,6 +801,8 @@ export const OPERATIONS = {
   getGrowthOneOnOnes: { method: 'GET', path: '/growth/one-on-ones', tag: 'growth', host: 'workspace', paged: true },
   /** Schedules a 1:1 of the caller with a member: agenda, notes and action items */
   postGrowthOneOnOnes: { method: 'POST', path: '/growth/one-on-ones', tag: 'growth', host: 'workspace' },
+  /** Its organizer or attendee changes a 1:1: date, agenda, notes, action items (the list is replaced; done ticks one) */
+  patchGrowthOneOnOnesByOneOnOneId: { method: 'PATCH', path: '/growth/one-on-ones/{one_on_one_id}', tag: 'growth', host: 'workspace' },
   /** The workers Growth knows (its copy of Workers), by name: who may be nominated as a peer, met in a 1:1 or praised; q m... */
   getGrowthPeople: { method: 'GET', path: '/growth/people', tag: 'growth', host: 'workspace', paged: true },
   /** The praise the caller gave or received, newest first */

@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, css, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
 import { CARD_STYLES, allPeople, nameOfMember, type FeedbackRequest, type OneOnOne, type Person, type Praise } from '../api.js';
 
 /** The lines of a text area, trimmed, empty ones dropped. */
@@ -7,7 +7,7 @@ const lines = (value: unknown): string[] => String(value ?? '').split('\n').map(
 /** `/conversations`: praise given and received, the member's 1:1s (agenda, notes, action items) and feedback requests, each with its form. */
 export class GrowthConversations extends LitElement {
   static override properties = { people: { state: true }, praise: { state: true }, meetings: { state: true }, requests: { state: true }, error: { state: true } };
-  static override styles = [screenStyles, CARD_STYLES];
+  static override styles = [screenStyles, CARD_STYLES, css`ul.items { list-style: none; padding: 0; } ul.items input { margin-inline-end: var(--wpk-space-2); }`];
   declare people: Person[];
   declare praise: Praise[];
   declare meetings: OneOnOne[];
@@ -87,6 +87,28 @@ export class GrowthConversations extends LitElement {
     }
   }
 
+  private notesSchema(row: OneOnOne): FormSchema {
+    return { properties: { notes: { type: 'string', title: `Notes of ${row.scheduled_on}`, 'x-widget': 'textarea', maxLength: 20000 } } };
+  }
+
+  private saveNotes(row: OneOnOne, event: CustomEvent<Record<string, unknown>>) {
+    const notes = String(event.detail.notes ?? '');
+    return this.send(event, () => kit().client.growth.patchGrowthOneOnOnesByOneOnOneId({ params: { one_on_one_id: row.id }, body: { notes } }), 'Notes saved');
+  }
+
+  /** Ticks (or unticks) one action item: the list is sent whole. */
+  private async tick(row: OneOnOne, index: number, done: boolean): Promise<void> {
+    const action_items = row.action_items.map((item, at) => ({ text: item.text, done: at === index ? done : item.done }));
+    try {
+      await kit().client.growth.patchGrowthOneOnOnesByOneOnOneId({ params: { one_on_one_id: row.id }, body: { action_items } });
+      toast(`${row.action_items[index].text}: ${done ? 'done' : 'not done'}`, 'success');
+      await this.load();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+      await this.load();
+    }
+  }
+
   private givePraise(event: CustomEvent<Record<string, unknown>>) {
     const { receiver_id, message } = event.detail as { receiver_id: string; message: string };
     return this.send(event, () => kit().client.growth.postGrowthPraise({ body: { receiver_id, message } }), `Praise sent to ${nameOfMember(this.people, receiver_id)}`);
@@ -117,8 +139,10 @@ export class GrowthConversations extends LitElement {
         ? html`<ul class="cards" aria-label="1:1s">${this.meetings.map((row) => html`<li>
             <strong>${row.scheduled_on} · ${name(row.organizer_id)} and ${name(row.attendee_id)}</strong>
             ${row.agenda.length ? html`<div>Agenda</div><ul aria-label="Agenda of ${row.scheduled_on}">${row.agenda.map((item) => html`<li>${item}</li>`)}</ul>` : ''}
-            ${row.notes ? html`<div class="muted">${row.notes}</div>` : ''}
-            ${row.action_items.length ? html`<div>Action items</div><ul aria-label="Action items of ${row.scheduled_on}">${row.action_items.map((item) => html`<li>${item.done ? '✓ ' : ''}${item.text}</li>`)}</ul>` : ''}
+            ${row.action_items.length
+              ? html`<div>Action items</div><ul class="items" aria-label="Action items of ${row.scheduled_on}">${row.action_items.map((item, index) => html`<li><label><input type="checkbox" .checked=${item.done} @change=${(event: Event) => this.tick(row, index, (event.target as HTMLInputElement).checked)} /> ${item.text}</label></li>`)}</ul>`
+              : ''}
+            <wpk-schema-form .schema=${this.notesSchema(row)} .value=${{ notes: row.notes }} submit-label="Save the notes of ${row.scheduled_on}" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.saveNotes(row, event)}></wpk-schema-form>
           </li>`)}</ul>`
         : html`<p class="muted">No 1:1 yet.</p>`}
       <wpk-schema-form .schema=${this.meetingSchema()} .value=${{}} submit-label="Schedule 1:1" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.schedule(event)}></wpk-schema-form>
