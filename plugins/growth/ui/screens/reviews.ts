@@ -127,7 +127,7 @@ export class GrowthReviews extends LitElement {
         ? html`<h3>Write the ${part}</h3><wpk-schema-form .schema=${this.writeSchema()} .value=${{}} submit-label="Save the ${part}" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.write(review, part, event)}></wpk-schema-form>`
         : ''}
       ${OPEN_FOR_NOMINATIONS.has(review.cycle_status) && (mine || review.manager_id === this.me?.id)
-        ? html`<wpk-schema-form .schema=${this.nominateSchema(review)} .value=${{}} submit-label="Nominate a peer" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.nominate(review, event)}></wpk-schema-form>`
+        ? html`<h3>Nominate a peer</h3><wpk-schema-form .schema=${this.nominateSchema(review)} .value=${{}} submit-label="Nominate a peer" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.nominate(review, event)}></wpk-schema-form>`
         : ''}
     </li>`;
   }
