@@ -373,7 +373,11 @@ export interface EmittedEvents {
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
-export type ReceivedEvents = Record<string, never>;
+export interface ReceivedEvents {
+  'core.growth.competency.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.growth.competency.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.growth.competency.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+}
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */
 export interface AppTypes {

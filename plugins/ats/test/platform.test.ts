@@ -1,6 +1,6 @@
 import test from 'ava';
 import manifest from '../app.json' with { type: 'json' };
-import { checkDropMigration, checkMatrixRows, ok } from '@wpk/testing';
+import { checkMatrixRows, ok } from '@wpk/testing';
 import { atsWorld } from './helpers/world.js';
 
 const world = await atsWorld('atsplatform');
@@ -96,8 +96,18 @@ test.serial('member references: a random id, another workspace\'s member and a r
   t.deepEqual([stale.status, stale.body], [400, { error: `panel (stage Screen's default interviewers) ${scorer.mrn} is no longer a member of this workspace` }]);
 });
 
-test.serial('migration 0003 drops the copy of the members (member_directory); down re-creates it empty, up drops it again', async (t) => {
-  await checkDropMigration(t, world, '0003-drop-member-directory', 'app_ats.member_directory');
+test.serial('migration 0003 drops the copy of the members (member_directory); down (with 0004 above it) re-creates it empty, up drops it again; 0004 makes the copy of the competencies', async (t) => {
+  const present = async (table: string) => (await world.query<{ name: string | null }>('SELECT to_regclass(:table)::text AS name', { table }))[0]!.name;
+  t.deepEqual([await present('app_ats.member_directory'), await present('app_ats.competencies')], [null, 'app_ats.competencies']);
+  t.deepEqual(await world.migrateAppDown('0004-competency-copy'), ['0004-competency-copy'], '0004 is taken down alone');
+  t.is(await present('app_ats.competencies'), null, 'down drops the copy of the competencies');
+  t.deepEqual(await world.migrateAppUp(), ['0004-competency-copy'], '0004 runs again alone');
+  t.deepEqual(await world.migrateAppDown('0003-drop-member-directory'), ['0004-competency-copy', '0003-drop-member-directory'], 'down to 0003 takes 0004 and 0003 down');
+  t.is(await present('app_ats.member_directory'), 'app_ats.member_directory', 'down re-creates member_directory');
+  t.deepEqual(await world.query('SELECT * FROM app_ats.member_directory'), [], 'member_directory comes back empty');
+  t.deepEqual(await world.migrateAppUp(), ['0003-drop-member-directory', '0004-competency-copy']);
+  t.deepEqual([await present('app_ats.member_directory'), await present('app_ats.competencies')], [null, 'app_ats.competencies'], 'member_directory is dropped again, the copy of the competencies is back');
+  t.deepEqual(await world.query('SELECT * FROM app_ats.competencies'), [], 'the copy comes back empty');
 });
 
 test.serial('search: candidates, jobs and applications are indexed with the change and re-indexed from scratch', async (t) => {
@@ -116,8 +126,8 @@ test.serial('search: candidates, jobs and applications are indexed with the chan
 
 test.serial('every table can be distributed by workspace, and the migration goes down and up again', async (t) => {
   t.deepEqual(await world.platform.distributionProblems(), []);
-  t.deepEqual(await world.platform.migrateDown('ats'), ['0003-drop-member-directory', '0002-candidate-messages', '0001-create-recruiting-tables']);
-  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables', '0002-candidate-messages', '0003-drop-member-directory']);
+  t.deepEqual(await world.platform.migrateDown('ats'), ['0004-competency-copy', '0003-drop-member-directory', '0002-candidate-messages', '0001-create-recruiting-tables']);
+  t.deepEqual(await world.platform.migrateUp('ats'), ['0001-create-recruiting-tables', '0002-candidate-messages', '0003-drop-member-directory', '0004-competency-copy']);
 });
 
 test.serial('templates: merge fields are checked, names are unique, delete removes', async (t) => {

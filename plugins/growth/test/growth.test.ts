@@ -186,6 +186,36 @@ test.serial('an event-fed key result moves once per delivery id: the same delive
   world.takeEvents();
 });
 
+test.serial('a key result counts the tasks completed on one board: core.tasks.task.completed carries board_id and a JSONata filter picks it', async (t) => {
+  await world.workspace.install('tasks');
+  const planner = await world.member(['tasks.*']);
+  const board = ok(await planner.post('/boards', { title: 'Launch' }));
+  const other = ok(await planner.post('/boards', { title: 'Elsewhere' }));
+  const goal = ok(await hr.post('/growth/goals', {
+    title: 'Ship the launch board', owner_type: 'company',
+    key_results: [{ title: 'Launch tasks done', target: 2, source: { action: 'core.tasks.task.completed', filter: `board_id = "${board.id}"` } }],
+  }));
+  world.takeEvents();
+  const complete = async (boardId: string | null) => {
+    const task = ok(await planner.post('/tasks', { title: 'A task', ...(boardId ? { board_id: boardId } : {}) }));
+    ok(await planner.post(`/tasks/${task.id}/completion`));
+    return task.id as string;
+  };
+  const onBoard = await complete(board.id);
+  await complete(other.id);
+  await complete(null);
+  const completed = world.platform.events.filter((event) => event.action === 'core.tasks.task.completed').slice(-3);
+  t.deepEqual(completed.map((event) => event.payload.board_id), [board.id, other.id, undefined], 'the payload names the board (none in the incubator)');
+  t.is(completed[0].payload.task_id, onBoard);
+  await world.platform.deliverDue();
+  const current = async () => (ok(await hr.get(`/growth/goals/${goal.id}`)).key_results as any[]).map((kr) => [kr.current, kr.progress]);
+  t.deepEqual(await current(), [[1, 50]], 'only the task on the board counts');
+  await complete(board.id);
+  await world.platform.deliverDue();
+  t.deepEqual(await current(), [[2, 100]]);
+  world.takeEvents();
+});
+
 /** Moves a cycle one step as HR. */
 const step = async (cycleId: string, status: string) => ok(await hr.patch(`/growth/cycles/${cycleId}`, { status }));
 const reviewOf = async (cycleId: string, workerId: string) => ((await hr.get(`/growth/reviews?cycle_id=${cycleId}`)).body.data as any[]).find((review) => review.worker_id === workerId);
@@ -207,16 +237,20 @@ test.serial('a review cycle runs draft → … → released → closed; each par
   t.deepEqual([early.status, early.body.error], [409, 'The cycle is in self_review: the manager review is written in manager_review']);
   ok(await people.report.put(`/growth/reviews/${review.id}`, { score: 4, comment: 'Shipped the flow' }));
   const nominated = ok(await people.report.post(`/growth/reviews/${review.id}/peers`, { peer_id: workers.peer }));
-  t.deepEqual(nominated.peers.map((peer: any) => [peer.peer_id, peer.status]), [[workers.peer, 'proposed']]);
+  t.deepEqual(nominated.peers.map((peer: any) => [peer.peer_id, peer.peer_name, peer.status]), [[workers.peer, 'Peer', 'proposed']]);
   const notTheirs = await people.report.patch(`/growth/reviews/${review.id}/peers/${nominated.peers[0].id}`, { status: 'approved' });
   t.deepEqual([notTheirs.status, notTheirs.body.error], [403, "Only the reviewed worker's manager approves peer nominations"]);
   ok(await people.lead.patch(`/growth/reviews/${review.id}/peers/${nominated.peers[0].id}`, { status: 'approved' }));
   t.is((await people.peer.get(`/growth/reviews/${review.id}`)).status, 404, 'a peer reaches the review only in peer review');
+  const peerLists = async () => ((await people.peer.get(`/growth/reviews?cycle_id=${cycle.id}`)).body.data as any[]).map((row) => row.worker_name);
+  t.deepEqual(await peerLists(), ['Peer'], 'before peer review a peer lists only their own');
   await step(cycle.id, 'peer_review');
+  t.deepEqual(await peerLists(), ['Peer', 'Report'], 'in peer review the approved peer lists the review they write');
   const asPeer = ok(await people.peer.put(`/growth/reviews/${review.id}`, { score: 3, comment: 'Helpful' }));
   t.like(asPeer, { self_score: null, self_comment: '', manager_score: null });
   t.deepEqual(asPeer.peers.map((peer: any) => [peer.peer_id, peer.score]), [[workers.peer, 3]]);
   await step(cycle.id, 'manager_review');
+  t.deepEqual(await peerLists(), ['Peer'], 'and no longer after it');
   ok(await people.lead.put(`/growth/reviews/${review.id}`, { score: 5, comment: 'Excellent' }));
   await step(cycle.id, 'calibration');
   world.takeEvents();
@@ -284,11 +318,26 @@ test.serial('1:1s, feedback requests and praise: the caller’s own; praise emit
   t.like(meeting, { organizer_id: people.lead.id, attendee_id: people.report.id, scheduled_on: '2026-12-01', agenda: ['Career', 'Blockers'], action_items: [{ text: 'Read the ladder', done: false }] });
   t.deepEqual((await people.report.get('/growth/one-on-ones')).body.data.map((row: any) => row.id), [meeting.id]);
   t.deepEqual((await people.peer.get('/growth/one-on-ones')).body.data, []);
+  const noted = ok(await people.report.patch(`/growth/one-on-ones/${meeting.id}`, { notes: ' Wants to lead a project ', action_items: [{ text: 'Read the ladder', done: true }, { text: 'Pick a project' }] }));
+  t.like(noted, { notes: 'Wants to lead a project', agenda: ['Career', 'Blockers'], scheduled_on: '2026-12-01', action_items: [{ text: 'Read the ladder', done: true }, { text: 'Pick a project', done: false }] }, 'the attendee writes notes and ticks an item');
+  t.like(ok(await people.lead.patch(`/growth/one-on-ones/${meeting.id}`, { scheduled_on: '2026-12-02' })), { scheduled_on: '2026-12-02', notes: 'Wants to lead a project' });
+  const notTheirs = await people.peer.patch(`/growth/one-on-ones/${meeting.id}`, { notes: 'Mine now' });
+  t.deepEqual([notTheirs.status, notTheirs.body], [404, { error: `1:1 ${meeting.id} not found` }]);
+  const empty = await people.lead.patch(`/growth/one-on-ones/${meeting.id}`, {});
+  t.deepEqual([empty.status, empty.body.error], [400, 'body must have at least 1 key']);
+  t.like(ok(await people.lead.get('/growth/one-on-ones'))[0], { id: meeting.id, notes: 'Wants to lead a project', scheduled_on: '2026-12-02' }, 'nothing written by the refused ones');
   const asked = ok(await people.report.post('/growth/feedback-requests', { responder_id: people.peer.id, question: 'How did the demo land?' }));
   t.like(asked, { requester_id: people.report.id, responder_id: people.peer.id, about_id: people.report.id, due_on: null });
   world.takeEvents();
   const praised = ok(await people.peer.post('/growth/praise', { receiver_id: people.report.id, message: 'Great demo' }));
   t.deepEqual(world.takeEvents(), [{ action: 'core.growth.praise.given', payload: { praise_id: praised.id, giver_mrn: people.peer.mrn, receiver_mrn: people.report.mrn, message: 'Great demo' } }]);
+  const ids = async (member: TestMember, path: string) => ((await member.get(path)).body.data as any[]).map((row) => row.id);
+  t.deepEqual([await ids(people.report, '/growth/praise'), await ids(people.peer, '/growth/praise'), await ids(people.lead, '/growth/praise')], [[praised.id], [praised.id], []], 'praise: the receiver and the giver');
+  t.deepEqual([await ids(people.report, '/growth/feedback-requests'), await ids(people.peer, '/growth/feedback-requests'), await ids(people.lead, '/growth/feedback-requests')], [[asked.id], [asked.id], []], 'feedback requests: who asked and who is asked');
+  t.deepEqual(((await people.report.get('/growth/people')).body.data as any[]).map((row) => [row.name, row.member_id]), [['Ceo', people.ceo.id], ['Lead', people.lead.id], ['Peer', people.peer.id], ['Report', people.report.id]]);
+  t.deepEqual(((await people.report.get(`/growth/people?member_id=${people.lead.id}`)).body.data as any[]).map((row) => [row.id, row.manager_id]), [[workers.lead, workers.ceo]]);
+  t.deepEqual(((await people.report.get('/growth/people?q=EP')).body.data as any[]).map((row) => row.name), ['Report']);
+  t.deepEqual(await ids(people.outsider, '/growth/praise'), []);
   const before = await counts();
   const cases: Array<[TestMember, string, unknown, number, string]> = [
     [people.peer, '/growth/praise', { receiver_id: people.peer.id, message: 'Me' }, 400, 'receiver_id is you: praise goes to someone else'],

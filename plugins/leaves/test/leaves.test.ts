@@ -136,6 +136,39 @@ test.serial('request time off and approve it as the manager: the ledger takes it
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.leaves.request.cancelled']);
 });
 
+test.serial('a draft is deleted by its worker or by who drafted it; anyone else is refused; any other status is a 409; nothing else changes, no event', async (t) => {
+  const requests = async () => (await world.query<{ n: number }>('SELECT count(*)::int AS n FROM app_leaves.requests WHERE workspace_id = :id', { id: world.workspaceId }))[0].n;
+  const draft = ok(await ann.post('/leaves/requests', { type_id: ids.paid, from_date: '2026-07-06', to_date: '2026-07-07', status: 'draft' }));
+  const forBob = ok(await hr.post('/leaves/requests', { worker_id: ids.bob, type_id: ids.hours, from_date: '2026-07-08', hours: 2, status: 'draft' }));
+  const submitted = ok(await ann.post('/leaves/requests', { type_id: ids.paid, from_date: '2026-07-09' }));
+  const approved = ok(await ann.post('/leaves/requests', { type_id: ids.paid, from_date: '2026-07-10' }));
+  ok(await boss.patch(`/leaves/requests/${approved.id}`, { status: 'approved' }));
+  world.takeEvents();
+  const before = { requests: await requests(), balance: await balance(ann) };
+  const refused: Array<[TestMember, string, number, string]> = [
+    [boss, draft.id, 403, `Request ${draft.id} is worker ${ids.ann}'s draft: only they or who drafted it deletes it`],
+    [bob, draft.id, 404, `Request ${draft.id} not found`],
+    [ann, submitted.id, 409, `Request ${submitted.id} is submitted: only a draft is deleted (withdraw it)`],
+    [ann, approved.id, 409, `Request ${approved.id} is approved: only a draft is deleted (cancel it)`],
+    [ann, UNKNOWN, 404, `Request ${UNKNOWN} not found`],
+  ];
+  for (const [caller, id, status, error] of refused) {
+    const reply = await caller.delete(`/leaves/requests/${id}`);
+    t.deepEqual([reply.status, reply.body], [status, { error }], `${id} as ${caller.id}`);
+  }
+  t.deepEqual({ requests: await requests(), balance: await balance(ann) }, before);
+  t.deepEqual(world.takeEvents(), []);
+  t.deepEqual(ok(await ann.delete(`/leaves/requests/${draft.id}`)), { id: draft.id, deleted: true });
+  t.deepEqual(ok(await hr.delete(`/leaves/requests/${forBob.id}`)), { id: forBob.id, deleted: true }, 'HR drafted it for Bob');
+  t.is((await ann.get(`/leaves/requests/${draft.id}`)).status, 404);
+  t.is((await ann.delete(`/leaves/requests/${draft.id}`)).status, 404, 'a second delete finds nothing');
+  t.is(await requests(), before.requests - 2);
+  t.deepEqual(world.takeEvents(), []);
+  for (const id of [submitted.id]) ok(await ann.patch(`/leaves/requests/${id}`, { status: 'withdrawn' }));
+  ok(await boss.patch(`/leaves/requests/${approved.id}`, { status: 'cancelled', reason: 'Tidy up' }));
+  world.takeEvents();
+});
+
 test.serial("duration: a worker's contract names the calendar their days are counted on; without one (or once it is deleted) the workspace's counts", async (t) => {
   const fourDays = crypto.randomUUID();
   const contract = crypto.randomUUID();

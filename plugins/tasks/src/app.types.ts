@@ -47,10 +47,14 @@ export interface CoreTasksTaskUnassignedPayload {
 }
 
 /**
- * A task was completed (completed_by is a member id).
+ * A task was completed (completed_by is a member id; board_id is its board, absent for a task in the incubator).
  */
 export interface CoreTasksTaskCompletedPayload {
   task_id: string;
+  /**
+   * The task's board; absent for a task in the incubator
+   */
+  board_id?: string | null;
   completed_by: string;
 }
 

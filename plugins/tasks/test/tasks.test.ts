@@ -308,6 +308,10 @@ test.serial('completing and reopening: each once, 409 the second time', async (t
   const again = await owner.request('DELETE', `/tasks/${task.id}/completion`);
   t.is(again.status, 409);
   t.deepEqual(again.body, { error: "Cannot reopen a task in state open: reopen moves from completed to open" });
+  const onBoard = await ok(owner.request('POST', '/tasks', { title: 'Finish me on a board', board_id: board.id }));
+  world.takeEvents();
+  await ok(owner.request('POST', `/tasks/${onBoard.id}/completion`));
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.completed', payload: { task_id: onBoard.id, board_id: board.id, completed_by: owner.id } }], 'a task on a board names its board (a key result can filter by it)');
 });
 
 test.serial('PUT /tasks/{id}/board moves a task between boards (topic cleared) and emits task.moved', async (t) => {

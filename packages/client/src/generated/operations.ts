@@ -17,6 +17,12 @@ export const OPERATIONS = {
   post: { method: 'POST', path: '/', tag: 'web', host: 'platform' },
   /** POST /_broker/events */
   postBrokerEvents: { method: 'POST', path: '/_broker/events', tag: 'system', host: 'any' },
+  /** POST /_events/ats/events/core-growth-competency-created */
+  postEventsAtsEventsCoreGrowthCompetencyCreated: { method: 'POST', path: '/_events/ats/events/core-growth-competency-created', tag: 'system', host: 'any' },
+  /** POST /_events/ats/events/core-growth-competency-deleted */
+  postEventsAtsEventsCoreGrowthCompetencyDeleted: { method: 'POST', path: '/_events/ats/events/core-growth-competency-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/ats/events/core-growth-competency-updated */
+  postEventsAtsEventsCoreGrowthCompetencyUpdated: { method: 'POST', path: '/_events/ats/events/core-growth-competency-updated', tag: 'system', host: 'any' },
   /** POST /_events/calls/events/core-account-member-removed */
   postEventsCallsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/calls/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/calls/events/core-chat-call-requested */
@@ -817,6 +823,8 @@ export const OPERATIONS = {
   postGrowthCycles: { method: 'POST', path: '/growth/cycles', tag: 'growth', host: 'workspace' },
   /** Renames a cycle, changes its weights before release, or moves it one step (status): draft → self_review (creates the ... */
   patchGrowthCyclesByCycleId: { method: 'PATCH', path: '/growth/cycles/{cycle_id}', tag: 'growth', host: 'workspace' },
+  /** The feedback requests the caller made or was asked to answer, newest first */
+  getGrowthFeedbackRequests: { method: 'GET', path: '/growth/feedback-requests', tag: 'growth', host: 'workspace', paged: true },
   /** Asks a member for feedback about the caller (or about_id) with a question */
   postGrowthFeedbackRequests: { method: 'POST', path: '/growth/feedback-requests', tag: 'growth', host: 'workspace' },
   /** Lists goals by title; filters by owner, parent goal and status; q matches title or description */
@@ -835,6 +843,12 @@ export const OPERATIONS = {
   getGrowthOneOnOnes: { method: 'GET', path: '/growth/one-on-ones', tag: 'growth', host: 'workspace', paged: true },
   /** Schedules a 1:1 of the caller with a member: agenda, notes and action items */
   postGrowthOneOnOnes: { method: 'POST', path: '/growth/one-on-ones', tag: 'growth', host: 'workspace' },
+  /** Its organizer or attendee changes a 1:1: date, agenda, notes, action items (the list is replaced; done ticks one) */
+  patchGrowthOneOnOnesByOneOnOneId: { method: 'PATCH', path: '/growth/one-on-ones/{one_on_one_id}', tag: 'growth', host: 'workspace' },
+  /** The workers Growth knows (its copy of Workers), by name: who may be nominated as a peer, met in a 1:1 or praised; q m... */
+  getGrowthPeople: { method: 'GET', path: '/growth/people', tag: 'growth', host: 'workspace', paged: true },
+  /** The praise the caller gave or received, newest first */
+  getGrowthPraise: { method: 'GET', path: '/growth/praise', tag: 'growth', host: 'workspace', paged: true },
   /** Praises a member, optionally for a competency; emits praise.given */
   postGrowthPraise: { method: 'POST', path: '/growth/praise', tag: 'growth', host: 'workspace' },
   /** Lists role profiles (the rungs of the ladders) by name */
@@ -891,6 +905,8 @@ export const OPERATIONS = {
   getLeavesRequestsByRequestId: { method: 'GET', path: '/leaves/requests/{request_id}', tag: 'leaves', host: 'workspace' },
   /** Moves a request: submitted, approved or refused (with a reason) by the approver, withdrawn, cancelled */
   patchLeavesRequestsByRequestId: { method: 'PATCH', path: '/leaves/requests/{request_id}', tag: 'leaves', host: 'workspace' },
+  /** Deletes a draft request: the worker's own, or one the caller drafted (409 once it is submitted or beyond) */
+  deleteLeavesRequestsByRequestId: { method: 'DELETE', path: '/leaves/requests/{request_id}', tag: 'leaves', host: 'workspace' },
   /** Who is out from from to to (approved requests; include_pending adds submitted ones) as CSV */
   getLeavesRequestsExport: { method: 'GET', path: '/leaves/requests/export', tag: 'leaves', host: 'workspace' },
   /** Lists leave types by name */

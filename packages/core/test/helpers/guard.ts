@@ -177,7 +177,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   Object.assign(ids, await seedFeeds(call, marker));
   if (env.runtime.apps.list().some((app) => app.namespace === 'growth')) {
     const deliver = (action: string, payload: Record<string, unknown>) => env.runtime.apps.dispatch('growth', { action, payload, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
-    Object.assign(ids, await seedGrowth(call, deliver, marker, workspace.ownerId));
+    Object.assign(ids, await seedGrowth(call, deliver, marker, workspace.ownerId, ids.member));
   }
   if (env.runtime.apps.list().some((app) => app.namespace === 'leaves')) {
     const deliver = (action: string, payload: Record<string, unknown>) => env.runtime.apps.dispatch('leaves', { action, payload, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);

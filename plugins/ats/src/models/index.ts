@@ -57,6 +57,13 @@ export type Embed = DeclaredRow<typeof models.embeds>;
 export type CandidateMatch = DeclaredRow<typeof models.candidateMatches>;
 
 export const models = {
+  /** The copy of Growth's competencies (`core.growth.competency.*`): what a criterion's `competency_mrn` may name. */
+  competencies: defineModel('competencies', {
+    id: column.uuid().primaryKey(),
+    name: column.string(200),
+    revision: column.integer(),
+    deleted: column.boolean().default(false),
+  }),
   pipelines: defineModel('pipelines', {
     id: column.uuid().primaryKey().defaultRandom(),
     name: column.string(100),

@@ -2,6 +2,7 @@ import { ConflictError, conflictOnDuplicate, Op } from '@wpk/sdk';
 import { resource, type AtsBaseContext, type AtsContext } from '../kit.js';
 import type { Pipeline, Stage } from '../models/index.js';
 import { exactly } from './queries.js';
+import { checkCriteria } from './competencies.js';
 
 /** Stage types, Greenhouse-like: what the stage is for (an `offer` stage is where offers are made, `hired` where hires land). */
 export const STAGE_TYPES = ['applied', 'screen', 'interview', 'assessment', 'offer', 'hired'] as const;
@@ -84,6 +85,7 @@ export interface StageInput {
 /** Adds a stage at `position` (default: last); the stages at and after it move down one. The route checked the default interviewers are members. */
 export async function createStage(ctx: AtsContext, pipelineId: string, input: StageInput): Promise<Stage> {
   await requirePipeline(ctx, pipelineId, true);
+  await checkCriteria(ctx, input.criteria ?? []);
   const stages = await stagesOf(ctx, pipelineId);
   if (input.key && stages.some((stage) => stage.key === input.key)) throw new ConflictError(`Pipeline ${pipelineId} already has a stage with key ${input.key}`);
   const position = Math.min(input.position ?? stages.length, stages.length);

@@ -92,10 +92,19 @@ export const REVIEW: JoiObjectSchema = recordSchema({
   manager_comment: Joi.string().allow(''),
   calibrated_score: score(),
   final_score: score().description('The calibrated score, or the weighted mean of the self, peer and manager scores given'),
-  peers: Joi.array().items(recordSchema({ id: field.uuid(), peer_id: field.uuid(), status: field.oneOf(NOMINATION_STATUSES), score: score(), comment: Joi.string().allow('') })),
+  peers: Joi.array().items(recordSchema({ id: field.uuid(), peer_id: field.uuid(), peer_name: Joi.string().allow(null), status: field.oneOf(NOMINATION_STATUSES), score: score(), comment: Joi.string().allow('') })),
   created_at: field.instant(),
   updated_at: field.instant(),
 }).id('GrowthReview');
+
+export const PERSON: JoiObjectSchema = recordSchema({
+  id: field.uuid().description('The worker (Workers)'),
+  name: Joi.string(),
+  member_id: field.uuid().allow(null).description('The member who is this worker, if linked'),
+  manager_id: field.uuid().allow(null),
+  department_id: field.uuid().allow(null),
+  status: Joi.string(),
+}).id('GrowthPerson');
 
 export const ONE_ON_ONE: JoiObjectSchema = recordSchema({
   id: field.uuid(),

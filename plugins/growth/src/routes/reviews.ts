@@ -1,8 +1,9 @@
 import { Joi } from '@wpk/sdk';
 import { route, routeFamily } from '../kit.js';
-import { CYCLE_STATUSES, type Cycle } from '../models/index.js';
+import { CYCLE_STATUSES, type Cycle, type Person } from '../models/index.js';
 import { createCycle, decideNomination, listCycles, listReviews, nominatePeer, presentCycle, presentReview, readReview, updateCycle, writeReview } from '../services/reviews.js';
-import { CYCLE, REVIEW } from './answers.js';
+import { CYCLE, PERSON, REVIEW } from './answers.js';
+import { listPeople } from '../services/copies.js';
 
 const weights = Joi.object({ self: Joi.number().integer().min(0).max(100).required(), peer: Joi.number().integer().min(0).max(100).required(), manager: Joi.number().integer().min(0).max(100).required() });
 
@@ -11,8 +12,16 @@ const cycle = cycles.at('/{cycle_id}', { params: Joi.idParams('cycle_id') });
 const reviews = routeFamily('/growth/reviews', { record: REVIEW });
 const review = reviews.at('/{review_id}', { params: Joi.idParams('review_id') });
 
+const people = routeFamily('/growth/people', { record: PERSON, present: (row: Person) => ({ id: row.id, name: row.name, member_id: row.member_id, manager_id: row.manager_id, department_id: row.department_id, status: row.status }) });
+
 /** Review cycles, reviews and peer nominations. */
 export const reviewRoutes = [
+  people.list({
+    chain: ['growth.reviews.read'],
+    description: "The workers Growth knows (its copy of Workers), by name: who may be nominated as a peer, met in a 1:1 or praised; q matches the name, member_id finds a member's worker",
+    query: Joi.listQuery({ q: Joi.string().max(200).allow(''), member_id: Joi.id() }),
+    run: (request, ctx) => listPeople(ctx, request.query as { q?: string; member_id?: string }),
+  }),
   cycles.list({
     chain: ['growth.cycles.read'],
     description: 'Lists review cycles, newest first; status filters',

@@ -1,4 +1,5 @@
-import type { GrowthBaseContext } from '../kit.js';
+import { likePattern, Op } from '@wpk/sdk';
+import type { GrowthBaseContext, GrowthContext } from '../kit.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidOrNull = (value: unknown): string | null => (typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : null);
@@ -51,4 +52,12 @@ export function personOfMember(ctx: GrowthBaseContext, memberId: string) {
 /** The ids of every worker below `workerId` in the manager tree (direct and indirect reports). */
 export async function reportsOf(ctx: GrowthBaseContext, workerId: string): Promise<string[]> {
   return (await ctx.db.people.descendants({ from: [workerId], parent: 'manager_id' })).map((row) => row.id);
+}
+
+/** The workers of the copy by name, without the terminated; `q` matches the name, `member_id` finds a member's worker. */
+export function listPeople(ctx: GrowthContext, filters: { q?: string; member_id?: string }) {
+  const where: Record<string, unknown> = { status: { [Op.ne]: 'terminated' } };
+  if (filters.q?.trim()) where.name = { [Op.iLike]: likePattern(filters.q.trim(), 'anywhere') };
+  if (filters.member_id) where.member_id = filters.member_id.toLowerCase();
+  return ctx.db.people.findAndCountAll({ where, order: [['name', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
 }

@@ -114,6 +114,7 @@ export async function presentReview(ctx: GrowthBaseContext, review: Review, cycl
   const whole = relation === 'hr' || relation === 'manager' || (relation === 'subject' && RELEASED.has(cycle.status));
   const viewer = relation === 'peer' && 'member' in ctx ? await personOfMember(ctx, (ctx as GrowthContext).member.id) : null;
   const own = relation !== 'peer';
+  const names = new Map((nominations.length ? await ctx.db.people.findAll({ where: { id: { [Op.in]: nominations.map((n) => n.peer_id) } } }) : []).map((row) => [row.id, row.name]));
   return {
     id: review.id,
     cycle_id: review.cycle_id,
@@ -127,7 +128,7 @@ export async function presentReview(ctx: GrowthBaseContext, review: Review, cycl
     manager_comment: whole ? review.manager_comment : '',
     calibrated_score: whole ? review.calibrated_score : null,
     final_score: whole ? (review.final_score ?? finalScore(review, submittedPeerScores(nominations), cycle.weights)) : null,
-    peers: nominations.filter((n) => own || n.peer_id === viewer?.id).map((n) => ({ id: n.id, peer_id: n.peer_id, status: n.status, score: whole || !own ? n.score : null, comment: whole || !own ? n.comment : '' })),
+    peers: nominations.filter((n) => own || n.peer_id === viewer?.id).map((n) => ({ id: n.id, peer_id: n.peer_id, peer_name: names.get(n.peer_id) ?? null, status: n.status, score: whole || !own ? n.score : null, comment: whole || !own ? n.comment : '' })),
     created_at: review.created_at,
     updated_at: review.updated_at,
   };
@@ -143,7 +144,12 @@ export async function listReviews(ctx: GrowthContext, cycleId: string) {
   const cycle = await requireCycle(ctx, cycleId);
   const viewer = await viewerOf(ctx);
   const where: Record<string, unknown> = { cycle_id: cycle.id };
-  if (!viewer.readAll) where.worker_id = { [Op.in]: [...viewer.reports, ...(viewer.person ? [viewer.person.id] : [])] };
+  if (!viewer.readAll) {
+    const visible = { worker_id: { [Op.in]: [...viewer.reports, ...(viewer.person ? [viewer.person.id] : [])] } };
+    // An approved peer sees the reviews they write, during peer review only.
+    const asPeer = viewer.person && cycle.status === 'peer_review' ? (await ctx.db.nominations.findAll({ where: { peer_id: viewer.person.id, status: 'approved' } })).map((n) => n.review_id) : [];
+    Object.assign(where, asPeer.length ? { [Op.or]: [visible, { id: { [Op.in]: asPeer } }] } : visible);
+  }
   const { rows, count } = await ctx.db.reviews.findAndCountAll({ where, order: [['position', 'ASC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
   const shown = [];
   for (const review of rows) shown.push(await presentReview(ctx, review, cycle, (await relationTo(ctx, viewer, review, cycle)) ?? 'hr'));

@@ -1,4 +1,4 @@
-import { InvalidError, memberMrn, Op } from '@wpk/sdk';
+import { InvalidError, memberMrn, NotFoundError, Op } from '@wpk/sdk';
 import type { GrowthContext } from '../kit.js';
 import type { FeedbackRequest, OneOnOne, Praise } from '../models/index.js';
 
@@ -22,12 +22,39 @@ export function createOneOnOne(ctx: GrowthContext, input: { attendee_id: string;
   });
 }
 
+/**
+ * Its organizer or attendee changes a 1:1: the date, the agenda, the notes, the action items
+ * (the list is replaced: ticking one sends them all). Anyone else gets a 404, as for a 1:1 that
+ * does not exist.
+ */
+export async function updateOneOnOne(ctx: GrowthContext, id: string, input: { scheduled_on?: string; agenda?: string[]; notes?: string; action_items?: Array<{ text: string; done?: boolean }> }): Promise<OneOnOne> {
+  const row = await ctx.db.oneOnOnes.findOne({ where: { id, [Op.or]: [{ organizer_id: ctx.member.id }, { attendee_id: ctx.member.id }] }, lock: 'update' });
+  if (!row) throw new NotFoundError(`1:1 ${id} not found`);
+  const changes: Partial<OneOnOne> = {};
+  if (input.scheduled_on !== undefined) changes.scheduled_on = input.scheduled_on;
+  if (input.agenda !== undefined) changes.agenda = input.agenda.map((item) => item.trim());
+  if (input.notes !== undefined) changes.notes = input.notes.trim();
+  if (input.action_items !== undefined) changes.action_items = input.action_items.map((item) => ({ text: item.text.trim(), done: item.done ?? false }));
+  await ctx.db.oneOnOnes.update(changes, { where: { id: row.id } });
+  return (await ctx.db.oneOnOnes.findById(row.id))!;
+}
+
 export const presentFeedbackRequest = (row: FeedbackRequest) => ({ id: row.id, requester_id: row.requester_id, responder_id: row.responder_id, about_id: row.about_id, question: row.question, due_on: row.due_on, created_at: row.created_at });
 
 /** The caller asks a member for feedback about someone (themselves unless `about_id`). */
 export function requestFeedback(ctx: GrowthContext, input: { responder_id: string; about_id?: string; question: string; due_on?: string | null }): Promise<FeedbackRequest> {
   if (input.responder_id.toLowerCase() === ctx.member.id) throw new InvalidError('responder_id is you: ask someone else', { field: 'responder_id' });
   return ctx.db.feedbackRequests.create({ requester_id: ctx.member.id, responder_id: input.responder_id.toLowerCase(), about_id: (input.about_id ?? ctx.member.id).toLowerCase(), question: input.question.trim(), due_on: input.due_on ?? null });
+}
+
+/** The feedback requests the caller made or was asked to answer, newest first. */
+export function listFeedbackRequests(ctx: GrowthContext) {
+  return ctx.db.feedbackRequests.findAndCountAll({ where: { [Op.or]: [{ requester_id: ctx.member.id }, { responder_id: ctx.member.id }] }, order: [['created_at', 'DESC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
+}
+
+/** The praise the caller gave or received, newest first. */
+export function listPraise(ctx: GrowthContext) {
+  return ctx.db.praise.findAndCountAll({ where: { [Op.or]: [{ giver_id: ctx.member.id }, { receiver_id: ctx.member.id }] }, order: [['created_at', 'DESC'], ['id', 'ASC']], offset: ctx.page.offset, limit: ctx.page.limit });
 }
 
 export const presentPraise = (row: Praise) => ({ id: row.id, giver_id: row.giver_id, receiver_id: row.receiver_id, message: row.message, competency_id: row.competency_id, created_at: row.created_at });

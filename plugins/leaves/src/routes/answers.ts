@@ -65,6 +65,9 @@ export const REQUEST: JoiObjectSchema = recordSchema({
   updated_at: field.instant(),
 }).id('LeavesRequest');
 
+/** `DELETE /leaves/requests/{request_id}`: a deleted draft. */
+export const DELETED_REQUEST: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('LeavesDeletedRequest');
+
 /** One type's balance of a worker. */
 export const BALANCE: JoiObjectSchema = recordSchema({
   worker_id: field.uuid(),

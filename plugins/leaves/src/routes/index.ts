@@ -6,9 +6,9 @@ import { balancesOf, subjectOf } from '../services/balances.js';
 import { outCsv, whoIsOut } from '../services/calendar.js';
 import { createFeed, feedCalendar } from '../services/feeds.js';
 import { ledgerOf } from '../services/ledger.js';
-import { createRequest, listRequests, moveRequest, presentRequests, requireRequest } from '../services/requests.js';
+import { createRequest, deleteDraft, listRequests, moveRequest, presentRequests, requireRequest } from '../services/requests.js';
 import { createType, deleteType, listTypes, presentType, requireType, updateType } from '../services/types.js';
-import { ABSENCE, ALLOCATION, BALANCE, DELETED_ALLOCATION, DELETED_TYPE, ENTRY, FEED, REQUEST, TYPE } from './answers.js';
+import { ABSENCE, ALLOCATION, BALANCE, DELETED_ALLOCATION, DELETED_REQUEST, DELETED_TYPE, ENTRY, FEED, REQUEST, TYPE } from './answers.js';
 
 const amount = () => Joi.number().min(0).max(10_000).precision(2);
 
@@ -132,6 +132,12 @@ export const routes = [
     description: 'Moves a request: submitted, approved or refused (with a reason) by the approver, withdrawn, cancelled',
     payload: Joi.object({ status: Joi.string().valid(...REQUEST_STATUSES).required(), reason: Joi.string().trim().max(1000).allow('') }),
     run: (request, ctx) => moveRequest(ctx, request.params.request_id, request.payload),
+  }),
+  request.delete({
+    chain: ['leaves.requests.create'],
+    answers: { single: DELETED_REQUEST },
+    description: "Deletes a draft request: the worker's own, or one the caller drafted (409 once it is submitted or beyond)",
+    run: (request, ctx) => deleteDraft(ctx, request.params.request_id),
   }),
 
   routeFamily('/leaves/balances', { record: BALANCE }).list({

@@ -237,6 +237,20 @@ export async function listRequests(ctx: Ctx, filters: { worker_id?: string; stat
   return { rows, count };
 }
 
+/**
+ * Deletes a draft: the worker's own, or one the caller drafted for them. A draft holds no half
+ * day and no ledger entry and was never announced, so nothing else is undone and no event is
+ * emitted. Any other status is a 409 naming it (a submitted request is withdrawn, an approved
+ * one cancelled: they stay on record).
+ */
+export async function deleteDraft(ctx: Ctx, requestId: string): Promise<{ id: string; deleted: true }> {
+  const { request, worker, me } = await requireRequest(ctx, requestId, 'update');
+  if (worker.id !== me?.id && request.created_by !== ctx.member.id) throw new ForbiddenError(`Request ${request.id} is worker ${worker.id}'s draft: only they or who drafted it deletes it`);
+  if (request.status !== 'draft') throw new ConflictError(`Request ${request.id} is ${request.status}: only a draft is deleted (${request.status === 'submitted' ? 'withdraw it' : request.status === 'approved' ? 'cancel it' : 'it stays on record'})`);
+  await ctx.db.requests.destroy({ where: { id: request.id } });
+  return { id: request.id, deleted: true };
+}
+
 /** Frees the half days a request held. */
 const release = (ctx: AnyCtx, requestId: string) => ctx.db.slots.destroy({ where: { request_id: requestId } });
 

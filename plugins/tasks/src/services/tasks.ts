@@ -236,7 +236,7 @@ export async function completeTask(ctx: TasksContext, taskId: string) {
   taskMachine.move(stateOf(task), 'complete');
   await ctx.db.tasks.update({ completed_at: new Date(), completed_by: ctx.member.id }, { where: { id: task.id } });
   const updated = await reindexTask(ctx, task.id);
-  emit(ctx, 'core.tasks.task.completed', { task_id: task.id, completed_by: ctx.member.id }, task.board_id);
+  emit(ctx, 'core.tasks.task.completed', { task_id: task.id, ...(task.board_id ? { board_id: task.board_id } : {}), completed_by: ctx.member.id }, task.board_id);
   return presentOne(ctx, updated);
 }
 
