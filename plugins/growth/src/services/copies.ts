@@ -1,5 +1,10 @@
-import { likePattern, Op } from '@wpk/sdk';
+import { defineCopy, likePattern, Op } from '@wpk/sdk';
 import type { GrowthBaseContext, GrowthContext } from '../kit.js';
+import type { Models } from '../models/index.js';
+
+/** The app's event-fed copies (the SDK's `defineCopy`: the highest revision wins; one delivery per record at a time). */
+const people = defineCopy<Models, 'people'>({ model: 'people' });
+const departments = defineCopy<Models, 'departments'>({ model: 'departments' });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidOrNull = (value: unknown): string | null => (typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : null);
@@ -14,17 +19,15 @@ export async function copyWorker(ctx: GrowthBaseContext, payload: Record<string,
   const id = uuidOrNull(payload.worker_id);
   const { name, status, revision } = payload;
   if (!id || typeof name !== 'string' || typeof status !== 'string' || !positive(revision)) return 'malformed';
-  await ctx.lock(`person:${id}`);
-  const copy = await ctx.db.people.findById(id);
-  if (copy && copy.revision >= revision) return 'stale';
   if (deleted) {
+    await ctx.lock(`copy:people:${id}`);
+    const copy = await ctx.db.people.findById(id);
+    if (copy && copy.revision >= revision) return 'stale';
     if (copy) await ctx.db.people.destroy({ where: { id } });
     return 'kept';
   }
-  const values = { name: name.slice(0, 200), member_id: uuidOrNull(payload.member_id), manager_id: uuidOrNull(payload.manager_id), department_id: uuidOrNull(payload.department_id), status: status.slice(0, 20), revision };
-  if (copy) await ctx.db.people.update(values, { where: { id } });
-  else await ctx.db.people.create({ id, ...values });
-  return 'kept';
+  const values = { name: name.slice(0, 200), member_id: uuidOrNull(payload.member_id), manager_id: uuidOrNull(payload.manager_id), department_id: uuidOrNull(payload.department_id), status: status.slice(0, 20) };
+  return (await people.keep(ctx, id, revision, values)).applied ? 'kept' : 'stale';
 }
 
 /** Keeps the copy of one department from a `core.workers.department.*` payload (highest revision wins). */
@@ -32,16 +35,14 @@ export async function copyDepartment(ctx: GrowthBaseContext, payload: Record<str
   const id = uuidOrNull(payload.department_id);
   const { name, revision } = payload;
   if (!id || typeof name !== 'string' || !positive(revision)) return 'malformed';
-  await ctx.lock(`department:${id}`);
-  const copy = await ctx.db.departments.findById(id);
-  if (copy && copy.revision >= revision) return 'stale';
   if (deleted) {
+    await ctx.lock(`copy:departments:${id}`);
+    const copy = await ctx.db.departments.findById(id);
+    if (copy && copy.revision >= revision) return 'stale';
     if (copy) await ctx.db.departments.destroy({ where: { id } });
     return 'kept';
   }
-  if (copy) await ctx.db.departments.update({ name: name.slice(0, 200), revision }, { where: { id } });
-  else await ctx.db.departments.create({ id, name: name.slice(0, 200), revision });
-  return 'kept';
+  return (await departments.keep(ctx, id, revision, { name: name.slice(0, 200) })).applied ? 'kept' : 'stale';
 }
 
 /** The worker (in the copy) who is this member, if any. */

@@ -1,4 +1,11 @@
+import { defineCopy } from '@wpk/sdk';
 import type { AnyCtx } from '../kit.js';
+import type { Models } from '../models/index.js';
+
+/** The app's event-fed copies (the SDK's `defineCopy`: the highest revision wins; one delivery per record at a time). */
+const workers = defineCopy<Models, 'workers'>({ model: 'workers' });
+const contracts = defineCopy<Models, 'contracts'>({ model: 'contracts' });
+const departments = defineCopy<Models, 'departments'>({ model: 'departments' });
 
 /** What a core.workers.worker.* event carries that the copy keeps. */
 export interface WorkerPayload {
@@ -17,27 +24,20 @@ export interface WorkerPayload {
  * a later one (a repeated or late delivery changes nothing). Answers the row before, or null when
  * the worker was not known, and whether the event was applied.
  */
-export async function keepWorker(ctx: AnyCtx, payload: WorkerPayload) {
-  await ctx.lock(`worker:${payload.worker_id}`);
-  const before = await ctx.db.workers.findById(payload.worker_id);
-  if (before && before.revision >= payload.revision) return { before, applied: false };
-  const values = {
+export function keepWorker(ctx: AnyCtx, payload: WorkerPayload) {
+  return workers.keep(ctx, payload.worker_id, payload.revision, {
     name: payload.name,
     member_id: payload.member_id ?? null,
     manager_id: payload.manager_id ?? null,
     department_id: payload.department_id ?? null,
     status: payload.status,
     start_date: payload.start_date ?? null,
-    revision: payload.revision,
-  };
-  if (before) await ctx.db.workers.update(values, { where: { id: payload.worker_id } });
-  else await ctx.db.workers.create({ id: payload.worker_id, ...values });
-  return { before, applied: true };
+  });
 }
 
 /** A deleted worker: the copy goes, with their requests, allocations and ledger (the worker is gone). */
 export async function dropWorker(ctx: AnyCtx, workerId: string): Promise<void> {
-  await ctx.lock(`worker:${workerId}`);
+  await ctx.lock(`copy:workers:${workerId}`);
   await ctx.db.ledger.destroy({ where: { worker_id: workerId } });
   await ctx.db.requests.destroy({ where: { worker_id: workerId } });
   await ctx.db.allocations.destroy({ where: { worker_id: workerId } });
@@ -63,20 +63,12 @@ const calendarIdOf = (mrn: string | undefined): string | null => {
 
 /** A contract created, changed or (`deleted`) deleted: the copy follows unless it holds that revision or a later one. */
 export async function keepContract(ctx: AnyCtx, payload: ContractPayload, deleted: boolean): Promise<void> {
-  await ctx.lock(`contract:${payload.contract_id}`);
-  const before = await ctx.db.contracts.findById(payload.contract_id);
-  if (before && before.revision >= payload.revision) return;
-  const values = { worker_id: payload.worker_id, starts_on: payload.starts_on, ends_on: payload.ends_on ?? null, calendar_id: calendarIdOf(payload.calendar_mrn), deleted, revision: payload.revision };
-  if (before) await ctx.db.contracts.update(values, { where: { id: payload.contract_id } });
-  else await ctx.db.contracts.create({ id: payload.contract_id, ...values });
+  await contracts.keep(ctx, payload.contract_id, payload.revision, { worker_id: payload.worker_id, starts_on: payload.starts_on, ends_on: payload.ends_on ?? null, calendar_id: calendarIdOf(payload.calendar_mrn), deleted });
 }
 
 /** A department created or changed (`revision` orders deliveries). */
 export async function keepDepartment(ctx: AnyCtx, payload: { department_id: string; name: string; revision: number }): Promise<void> {
-  const before = await ctx.db.departments.findById(payload.department_id);
-  if (before && before.revision >= payload.revision) return;
-  if (before) await ctx.db.departments.update({ name: payload.name, revision: payload.revision }, { where: { id: payload.department_id } });
-  else await ctx.db.departments.create({ id: payload.department_id, name: payload.name, revision: payload.revision });
+  await departments.keep(ctx, payload.department_id, payload.revision, { name: payload.name });
 }
 
 /** A calendar created or changed: the copy takes its working days and hours. */
