@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ok, startWorld, type TestMember, type World } from '@wpk/testing';
+import { checkMatrixRows, ok, startWorld, type TestMember, type World } from '@wpk/testing';
 import app from '../src/index.js';
 import { codeIn, makePdf, PNG, poppler, tokenOf } from './helpers.js';
 
@@ -153,4 +153,189 @@ test.serial('an envelope signs in order: the copied link of a later group is ref
   const trail = ok(await sender.get(`/sign/envelopes/${envelope.id}/audit?per_page=100`)) as Array<{ action: string; actor: string; ip: string | null; user_agent: string | null }>;
   t.deepEqual(trail.map((row) => row.action), ['created', 'sent', 'notified', 'notified', 'viewed', 'viewed', 'code_sent', 'signed', 'signed', 'notified', 'viewed', 'code_sent', 'signed', 'completed', 'sealed']);
   t.like(trail[7], { actor: 'Ext One <one@client.test>', ip: '127.0.0.1', user_agent: 'ExtOneBrowser/1.0' });
+});
+
+test.serial('internal signers sign in order too: a later group\'s member gets 409 on the signed-in route until the earlier group is done', async (t) => {
+  const envelope = ok(await sender.post('/sign/envelopes', {
+    title: 'Internal approval',
+    source_mrn: 'mrn:crm:quote:00000000-0000-4000-8000-000000000001',
+    document: document(),
+    recipients: [
+      { name: 'Ann Inside', email: ann.email, member_id: ann.id, group: 1, fields: [signatureField()] },
+      { name: 'Bob Colleague', email: bob.email, member_id: bob.id, role: 'approver', group: 2 },
+    ],
+  }));
+  ok(await sender.post(`/sign/envelopes/${envelope.id}/send`, {}));
+  const [annR, bobR] = envelope.recipients as Array<{ id: string }>;
+  world.takeEvents();
+  const early = await bob.post(`/sign/envelopes/${envelope.id}/recipients/${bobR.id}/sign`, {});
+  t.deepEqual([early.status, early.body], [409, { error: "It is not Bob Colleague's turn: group 2 signs after group 1 has finished" }]);
+  const earlyDecline = await bob.post(`/sign/envelopes/${envelope.id}/recipients/${bobR.id}/decline`, { reason: 'too early' });
+  t.is(earlyDecline.status, 409);
+  t.deepEqual(world.takeEvents(), []);
+  const noMark = await ann.post(`/sign/envelopes/${envelope.id}/recipients/${annR.id}/sign`, {});
+  t.deepEqual([noMark.status, noMark.body], [400, { error: 'signature is required: draw, type or upload one', field: 'signature' }]);
+  const badImage = await ann.post(`/sign/envelopes/${envelope.id}/recipients/${annR.id}/sign`, { signature: { kind: 'upload', image: 'data:image/png;base64,AAAA' } });
+  t.deepEqual([badImage.status, badImage.body], [400, { error: 'signature.image is not a PNG or JPEG image', field: 'signature.image' }]);
+  t.deepEqual(world.takeEvents(), [], 'a refused signature writes nothing, not even the view');
+  ok(await ann.post(`/sign/envelopes/${envelope.id}/recipients/${annR.id}/sign`, { signature: { kind: 'upload', image: PNG } }));
+  const approved = ok(await bob.post(`/sign/envelopes/${envelope.id}/recipients/${bobR.id}/sign`, {}));
+  t.is(approved.status, 'completed');
+  const events = world.takeEvents();
+  t.deepEqual(events.map((event) => event.action), ['core.sign.envelope.viewed', 'core.sign.recipient.signed', 'core.sign.envelope.viewed', 'core.sign.envelope.completed', 'core.sign.recipient.signed']);
+  t.is(events[3].payload.source_mrn, 'mrn:crm:quote:00000000-0000-4000-8000-000000000001');
+  t.like(events[4].payload, { role: 'approver', final_storage_key: `envelopes/${envelope.id}/final.pdf` });
+  t.deepEqual(ok(await bob.get('/sign/envelopes?source_mrn=mrn:crm:quote:00000000-0000-4000-8000-000000000001')).map((one: { id: string }) => one.id), [envelope.id]);
+});
+
+test.serial('a decline ends the envelope with its reason; the sender voids with a reason; only a draft changes or is deleted', async (t) => {
+  const first = ok(await sender.post('/sign/envelopes', { title: 'Declined one', document: document(), recipients: [{ name: 'Ext Three', email: 'three@client.test', fields: [signatureField()] }] }));
+  const sent = ok(await sender.post(`/sign/envelopes/${first.id}/send`, {}));
+  const link = tokenOf(sent.recipients[0].signing_url);
+  await mails();
+  ok(await anonymous().post(`/sign/signing/${link}/code`, {}));
+  world.takeEvents();
+  const declined = ok(await anonymous().post(`/sign/signing/${link}/decline`, { code: codeIn(await mails(), 'three@client.test'), reason: 'Wrong amount' }));
+  t.deepEqual(declined, { envelope_id: first.id, status: 'declined', recipient_status: 'declined' });
+  t.deepEqual(world.takeEvents(), [
+    { action: 'core.sign.envelope.declined', payload: { envelope_id: first.id, mrn: `mrn:sign:envelope:${first.id}`, source_mrn: `mrn:sign:envelope:${first.id}`, reason: 'Wrong amount', recipient_id: sent.recipients[0].id } },
+  ]);
+  t.like(ok(await sender.get(`/sign/envelopes/${first.id}`)), { status: 'declined', reason: 'Wrong amount', recipients: [{ status: 'declined', reason: 'Wrong amount' }] });
+  const voidDeclined = await sender.post(`/sign/envelopes/${first.id}/void`, { reason: 'x' });
+  t.deepEqual([voidDeclined.status, voidDeclined.body.error], [409, 'Cannot void an envelope in state declined: void moves from draft or sent to voided']);
+
+  const second = ok(await sender.post('/sign/envelopes', { title: 'Voided one', document: document(), recipients: [{ name: 'Ann Inside', email: ann.email, member_id: ann.id, fields: [signatureField()] }] }));
+  t.is((await sender.post(`/sign/envelopes/${second.id}/void`, {})).status, 400, 'a reason is required');
+  t.is((await ann.post(`/sign/envelopes/${second.id}/void`, { reason: 'mine now' })).status, 403, 'a recipient does not void');
+  ok(await sender.post(`/sign/envelopes/${second.id}/send`, {}));
+  t.is((await sender.patch(`/sign/envelopes/${second.id}`, { title: 'Changed' })).status, 409);
+  t.is((await sender.delete(`/sign/envelopes/${second.id}`)).status, 409);
+  world.takeEvents();
+  t.like(ok(await sender.post(`/sign/envelopes/${second.id}/void`, { reason: 'Superseded' })), { status: 'voided', reason: 'Superseded', current_group: null });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.sign.envelope.voided', payload: { envelope_id: second.id, mrn: `mrn:sign:envelope:${second.id}`, source_mrn: `mrn:sign:envelope:${second.id}`, reason: 'Superseded' } }]);
+  const annSigns = await ann.post(`/sign/envelopes/${second.id}/recipients/${second.recipients[0].id}/sign`, { signature: { kind: 'type', text: 'Ann' } });
+  t.deepEqual([annSigns.status, annSigns.body], [409, { error: `Envelope ${second.id} is voided: there is nothing to sign` }]);
+
+  const draft = ok(await sender.post('/sign/envelopes', { title: 'Draft', document: document(), recipients: [{ name: 'X', email: 'x@client.test' }] }));
+  const unsendable = await sender.post(`/sign/envelopes/${draft.id}/send`, {});
+  t.deepEqual([unsendable.status, unsendable.body], [409, { error: 'Signer X has no signature field: place one before sending' }]);
+  const patched = ok(await sender.patch(`/sign/envelopes/${draft.id}`, { title: 'Draft 2', recipients: [{ name: 'X', email: 'x@client.test', fields: [signatureField(2)] }, { name: 'Y', email: 'Y@Client.test', role: 'approver', group: 2 }] }));
+  t.deepEqual(patched.recipients.map((one: { email: string; group: number; fields: unknown[] }) => [one.email, one.group, one.fields.length]), [['x@client.test', 1, 1], ['y@client.test', 2, 0]]);
+  const offPage = await sender.patch(`/sign/envelopes/${draft.id}`, { recipients: [{ name: 'X', email: 'x@client.test', fields: [signatureField(3)] }] });
+  t.deepEqual([offPage.status, offPage.body.error], [400, "recipients[0].fields[0].page 3 is past the document's last page (2)"]);
+  const notPdf = await sender.post('/sign/envelopes', { title: 'Not a PDF', document: { filename: 'a.pdf', data_base64: Buffer.from('hello').toString('base64') } });
+  t.deepEqual([notPdf.status, notPdf.body.error], [400, 'document is not a PDF']);
+  const badHash = await sender.post('/sign/envelopes', { title: 'Bad hash', document: { ...document(), sha256: '0'.repeat(64) } });
+  t.is(badHash.status, 400);
+  t.is((await bob.get(`/sign/envelopes/${draft.id}`)).status, 404, 'a colleague does not see another\'s envelope');
+  t.deepEqual(ok(await sender.delete(`/sign/envelopes/${draft.id}`)), { id: draft.id, deleted: true });
+  t.is((await sender.get(`/sign/envelopes/${draft.id}`)).status, 404);
+  t.is((await sender.get(`/sign/envelopes/${UNKNOWN}`)).status, 404);
+});
+
+/** Delivers a `*.signature_requested` event to Sign as the broker would (crm may not be loaded). */
+const deliverRequest = (payload: Record<string, unknown>, deliveryId: string) =>
+  world.platform.runtime.apps.dispatch('sign', { action: 'core.crm.quote.signature_requested', payload, metadata: { workspace_id: world.workspaceId }, deliveryId, attempt: 1 } as never);
+
+test.serial('a *.signature_requested delivery becomes the requester\'s draft envelope, exactly once per delivery', async (t) => {
+  const quote = '00000000-0000-4000-8000-0000000000q7'.replace('q7', 'a7');
+  const bytes = await makePdf('Quote Q-0007');
+  const payload = {
+    quote_id: quote, source_mrn: `mrn:crm:quote:${quote}`, requested_by: sender.id, title: 'Quote Q-0007 for Acme', message: 'Please sign the quote',
+    signers: [{ name: 'Ada', email: 'ada@acme.test', role: 'signer', group: 1 }, { name: 'Ann Inside', email: ann.email, member_id: ann.id, role: 'approver', group: 2 }, { name: 'Ops', email: 'ops@acme.test', role: 'copy', group: 2 }],
+    document: { filename: 'Q-0007.pdf', content_type: 'application/pdf', sha256: (await import('node:crypto')).createHash('sha256').update(bytes).digest('hex'), data_base64: bytes.toString('base64') },
+  };
+  const before = (ok(await sender.get('/sign/envelopes?per_page=100')) as unknown[]).length;
+  t.is(await deliverRequest(payload, 'delivery-1'), 'handled');
+  t.is(await deliverRequest(payload, 'delivery-1'), 'handled');
+  const mine = ok(await sender.get(`/sign/envelopes?source_mrn=mrn:crm:quote:${quote}`)) as Array<Record<string, any>>;
+  t.is(mine.length, 1, 'a redelivery makes nothing');
+  t.like(mine[0], { title: 'Quote Q-0007 for Acme', message: 'Please sign the quote', status: 'draft', owner_id: sender.id, document: { filename: 'Q-0007.pdf', sha256: payload.document.sha256, pages: 1 } });
+  t.deepEqual(mine[0].recipients.map((one: Record<string, unknown>) => [one.name, one.email, one.member_id, one.role, one.group, one.status]), [
+    ['Ada', 'ada@acme.test', null, 'signer', 1, 'pending'], ['Ann Inside', ann.email, ann.id, 'approver', 2, 'pending'], ['Ops', 'ops@acme.test', null, 'copy', 2, 'pending'],
+  ]);
+  const original = await world.platform.follow(`http://sign.localhost/sign/envelopes/${mine[0].id}/document`, { headers: { cookie: sender.cookie, 'x-api-version': '2026-11-01' } });
+  t.true(original.bytes.equals(bytes), 'sign keeps its own copy of the document');
+  t.is(await deliverRequest(payload, 'delivery-2'), 'handled');
+  t.is((ok(await sender.get(`/sign/envelopes?source_mrn=mrn:crm:quote:${quote}`)) as unknown[]).length, 2, 'another delivery is another request');
+  await deliverRequest({ ...payload, document: { ...payload.document, sha256: '0'.repeat(64) } }, 'delivery-3');
+  t.is((ok(await sender.get('/sign/envelopes?per_page=100')) as unknown[]).length, before + 2, 'a document whose hash does not match makes nothing');
+  t.deepEqual(world.takeEvents().filter((event) => event.action.startsWith('core.sign.envelope')), []);
+  // The requester reviews, places Ada's signature, and sends.
+  ok(await sender.patch(`/sign/envelopes/${mine[0].id}`, { recipients: [{ name: 'Ada', email: 'ada@acme.test', fields: [signatureField()] }, { name: 'Ann Inside', email: ann.email, member_id: ann.id, role: 'approver', group: 2 }] }));
+  t.like(ok(await sender.post(`/sign/envelopes/${mine[0].id}/send`, {})), { status: 'sent', source_mrn: `mrn:crm:quote:${quote}` });
+});
+
+test.serial('reminders and expiry come on the broker\'s delayed events', async (t) => {
+  const envelope = ok(await sender.post('/sign/envelopes', { title: 'Expiring', document: document(), reminder_days: 2, expires_at: new Date(world.platform.clock.now().getTime() + 5 * 86_400_000).toISOString(), recipients: [{ name: 'Slow', email: 'slow@client.test', fields: [signatureField()] }] }));
+  world.takeEvents();
+  const mark = world.mark();
+  ok(await sender.post(`/sign/envelopes/${envelope.id}/send`, {}));
+  await mails();
+  world.platform.clock.advance({ days: 2, hours: 1 });
+  await world.platform.deliverDue(world.workspace);
+  t.deepEqual((await mails()).map((mail) => [mail.to[0], mail.subject]), [['slow@client.test', 'Reminder: please sign Expiring']]);
+  world.platform.clock.advance({ days: 2 });
+  await world.platform.deliverDue(world.workspace);
+  t.deepEqual((await mails()).map((mail) => mail.subject), ['Reminder: please sign Expiring']);
+  t.is(ok(await sender.get(`/sign/envelopes/${envelope.id}`)).status, 'sent');
+  world.platform.clock.advance({ days: 1 });
+  await world.platform.deliverDue(world.workspace);
+  t.like(ok(await sender.get(`/sign/envelopes/${envelope.id}`)), { status: 'expired', reason: 'Not signed before it expired' });
+  t.deepEqual(world.eventsSince(mark).map(([action]) => action), ['core.sign.envelope.sent', 'core.sign.expiry.scheduled', 'core.sign.reminder.scheduled', 'core.sign.reminder.scheduled', 'core.sign.envelope.expired']);
+  world.takeEvents();
+  const trail = ok(await sender.get(`/sign/envelopes/${envelope.id}/audit`)) as Array<{ action: string }>;
+  t.deepEqual(trail.map((row) => row.action), ['created', 'sent', 'notified', 'reminded', 'reminded', 'expired']);
+});
+
+test.serial('templates: a PDF with fields per role and merge fields; an envelope from a template carries the merged values into the final file', async (t) => {
+  const bytes = await makePdf('Offer letter');
+  const template = ok(await sender.post('/sign/templates', {
+    name: 'Offer letter', document: { filename: 'offer.pdf', data_base64: bytes.toString('base64') }, roles: ['Candidate', 'Manager'],
+    fields: [
+      { role: 'Candidate', type: 'signature', page: 1, x: 0.1, y: 0.8, width: 0.3, height: 0.06 },
+      { role: 'Candidate', type: 'text', page: 1, x: 0.1, y: 0.3, width: 0.5, height: 0.04, merge_key: 'salary', label: 'Salary' },
+      { role: 'Manager', type: 'initials', page: 1, x: 0.6, y: 0.8, width: 0.1, height: 0.05 },
+    ],
+  }));
+  t.like(template, { name: 'Offer letter', roles: ['Candidate', 'Manager'], merge_keys: ['salary'], document: { filename: 'offer.pdf', pages: 1 } });
+  const badRole = await sender.post('/sign/templates', { name: 'Bad', document: { filename: 'offer.pdf', data_base64: bytes.toString('base64') }, roles: ['A'], fields: [{ role: 'B', type: 'signature', page: 1, x: 0, y: 0, width: 0.1, height: 0.1 }] });
+  t.deepEqual([badRole.status, badRole.body.error], [400, 'fields[0].role B is not one of roles (A)']);
+  t.like(ok(await sender.patch(`/sign/templates/${template.id}`, { description: 'Standard offer' })), { description: 'Standard offer', merge_keys: ['salary'] });
+  t.deepEqual((ok(await ann.get('/sign/envelopes')) as unknown[]).length >= 0, true);
+  t.is((await ann.get('/sign/templates')).status, 403);
+  t.deepEqual((ok(await sender.get('/sign/templates?q=offer')) as Array<{ id: string }>).map((one) => one.id), [template.id]);
+
+  const missing = await sender.post('/sign/envelopes', { title: 'Offer', template_id: template.id, recipients: [{ name: 'Cand', email: 'cand@client.test' }, { name: 'Ann Inside', email: ann.email, member_id: ann.id }] });
+  t.deepEqual([missing.status, missing.body.error], [400, "merge_values lacks salary (the template's merge fields)"]);
+  const envelope = ok(await sender.post('/sign/envelopes', { title: 'Offer', template_id: template.id, merge_values: { salary: 'EUR 88000.50' }, recipients: [{ name: 'Cand', email: 'cand@client.test' }, { name: 'Ann Inside', email: ann.email, member_id: ann.id }] }));
+  t.deepEqual(envelope.recipients.map((one: { group: number; fields: Array<{ type: string; value: unknown }> }) => [one.group, one.fields.map((field) => [field.type, field.value])]), [[1, [['signature', null], ['text', 'EUR 88000.50']]], [2, [['initials', null]]]]);
+  const sent = ok(await sender.post(`/sign/envelopes/${envelope.id}/send`, {}));
+  const link = tokenOf(sent.recipients[0].signing_url);
+  await mails();
+  ok(await anonymous().post(`/sign/signing/${link}/code`, {}));
+  ok(await anonymous().post(`/sign/signing/${link}/sign`, { code: codeIn(await mails(), 'cand@client.test'), signature: { kind: 'type', text: 'Cand Idate' }, values: { [sent.recipients[0].fields[1].id]: 'EUR 1' } }));
+  ok(await ann.post(`/sign/envelopes/${envelope.id}/recipients/${sent.recipients[1].id}/sign`, { signature: { kind: 'type', text: 'AI' } }));
+  const file = (await world.platform.follow(`http://sign.localhost/sign/envelopes/${envelope.id}/document?version=final`, { headers: { cookie: sender.cookie, 'x-api-version': '2026-11-01' } })).bytes;
+  const text = (await poppler('pdftotext', file)).out;
+  t.true(text.includes('EUR 88000.50'), 'the merged value, not what the signer tried to put instead');
+  t.false(text.includes('EUR 1\n'));
+  t.deepEqual(ok(await sender.delete(`/sign/templates/${template.id}`)), { id: template.id, deleted: true });
+  t.is(ok(await sender.get(`/sign/envelopes/${envelope.id}`)).template_id, null);
+});
+
+test.serial('the workspace\'s signing key is stored sealed, never in clear; every table is keyed by workspace', async (t) => {
+  const rows = await world.query<{ certificate_pem: string; key_sealed: string }>('SELECT certificate_pem, key_sealed FROM app_sign.identities');
+  t.is(rows.length, 1, 'one identity per workspace, made on the first completion');
+  t.true(rows[0].certificate_pem.startsWith('-----BEGIN CERTIFICATE-----'));
+  t.false(rows[0].key_sealed.includes('PRIVATE KEY'));
+  t.false(Buffer.from(rows[0].key_sealed, 'base64').toString('latin1').includes('PRIVATE KEY'));
+  t.deepEqual(await world.platform.distributionProblems(), []);
+});
+
+test.serial('the permission matrix: each route refuses a member without its key and lets one holding it past layer 5', async (t) => {
+  const rows = await world.workspace.permissionMatrix('sign');
+  t.deepEqual(rows.filter((row) => row.skipped || row.note).map((row) => row.route).sort(), ['POST /sign/signing/{token}', 'POST /sign/signing/{token}/code', 'POST /sign/signing/{token}/decline', 'POST /sign/signing/{token}/document', 'POST /sign/signing/{token}/sign']);
+  t.is(rows.length, 22);
+  checkMatrixRows(t, rows.filter((row) => !row.note && !row.skipped));
 });
