@@ -117,7 +117,7 @@ test('every command of the README quick start works as written', async (t) => {
   const dev = await startServer(shell, setup[1], /╰/);
   t.teardown(() => kill(dev.child));
   t.regex(dev.output(), new RegExp(`URL +http://127\\.0\\.0\\.1:${port} `));
-  t.regex(dev.output(), /Apps +18 installed: tasks, companies, contacts and 15 more/);
+  t.regex(dev.output(), /Apps +19 installed: tasks, companies, contacts and 16 more/);
   const key = /API key +(slk_\w+)/.exec(dev.output())![1];
   t.is(fs.readFileSync(path.join(project, '.wpk', 'dev', 'dev-api-key'), 'utf8'), `${key}\n`);
 
