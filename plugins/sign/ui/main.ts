@@ -1,10 +1,9 @@
 /**
- * Sign's front-end. It runs in the workspace shell, in a sandboxed frame, and reaches the
- * platform through @wpk/ui (docs/ui.md): `mountApp` opens the bridge to the shell (an API client
- * that carries this app's token) and puts the app's root on the page; `wpk ui build` bundles this
- * folder (the platform builds it on first use in development).
+ * The Sign app's front-end: the envelopes the member sends or signs, preparing one (a PDF, its
+ * recipients in groups, their fields), sending it, and an envelope's status and audit trail. It
+ * runs in the workspace shell's sandboxed frame and reaches the platform through the kit (docs/ui.md).
  */
 import { mountApp } from '@wpk/ui';
-import './app-root.js';
+import './sign-app.js';
 
 await mountApp('sign-app');
