@@ -1,6 +1,6 @@
 import type { Request } from '@hapi/hapi';
 import type { AppRequest, FileAnswer } from '@wpk/sdk';
-import { clientAddressOf } from '../../server/client-address.js';
+import { clientAddressOf } from '../../server/index.js';
 
 /** The request as a handler or a check sees it: copies, so the app cannot change hapi's. */
 export function toAppRequest(request: Request): AppRequest<unknown> {
