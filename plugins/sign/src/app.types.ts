@@ -65,12 +65,7 @@ export interface CoreSignEnvelopeVoidedPayload {
 /**
  * The envelope reached its expiry unsigned.
  */
-export interface CoreSignEnvelopeExpiredPayload {
-  envelope_id: string;
-  mrn: string;
-  source_mrn: string;
-  reason?: string | null;
-}
+export type CoreSignEnvelopeExpiredPayload = CoreSignEnvelopeVoidedPayload;
 
 /**
  * A recipient signed (or approved); final_storage_key when it completed the envelope.
