@@ -181,6 +181,12 @@ export const OPERATIONS = {
   postEventsMeetingsEventsCoreCallsCallScheduled: { method: 'POST', path: '/_events/meetings/events/core-calls-call-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/rooms/events/core-account-member-removed */
   postEventsRoomsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/rooms/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/sign/events/core-sign-expiry-scheduled */
+  postEventsSignEventsCoreSignExpiryScheduled: { method: 'POST', path: '/_events/sign/events/core-sign-expiry-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/sign/events/core-sign-reminder-scheduled */
+  postEventsSignEventsCoreSignReminderScheduled: { method: 'POST', path: '/_events/sign/events/core-sign-reminder-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/sign/events/signature-requested */
+  postEventsSignEventsSignatureRequested: { method: 'POST', path: '/_events/sign/events/signature-requested', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-account-member-role_changed/notify-security */
   postEventsSystemEventsCoreAccountMemberRoleChangedNotifySecurity: { method: 'POST', path: '/_events/system/events/core-account-member-role_changed/notify-security', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-billing-dunning-exhausted/notify-billing */
@@ -1245,6 +1251,50 @@ export const OPERATIONS = {
   putSettingsPreferences: { method: 'PUT', path: '/settings/preferences', tag: 'settings', host: 'workspace' },
   /** Lists the files and folders other members shared with the caller, newest share first */
   getSharedFiles: { method: 'GET', path: '/shared-files', tag: 'files', host: 'workspace', paged: true },
+  /** Lists the envelopes the caller sends or is an internal recipient of (every one with sign.envelopes.manage), newest first */
+  getSignEnvelopes: { method: 'GET', path: '/sign/envelopes', tag: 'sign', host: 'workspace', paged: true },
+  /** Prepares a draft envelope: a PDF (or a template and its merge values), recipients (signer, approver, copy) in ordered... */
+  postSignEnvelopes: { method: 'POST', path: '/sign/envelopes', tag: 'sign', host: 'workspace' },
+  /** Reads an envelope with its recipients (the first read by an internal recipient on their turn marks them viewed) */
+  getSignEnvelopesByEnvelopeId: { method: 'GET', path: '/sign/envelopes/{envelope_id}', tag: 'sign', host: 'workspace' },
+  /** Changes a draft: title, message, expiry, reminders, recipients with their fields (replaced whole) */
+  patchSignEnvelopesByEnvelopeId: { method: 'PATCH', path: '/sign/envelopes/{envelope_id}', tag: 'sign', host: 'workspace' },
+  /** Deletes a draft */
+  deleteSignEnvelopesByEnvelopeId: { method: 'DELETE', path: '/sign/envelopes/{envelope_id}', tag: 'sign', host: 'workspace' },
+  /** The envelope's audit trail, oldest first: every step with its time, IP address and user agent */
+  getSignEnvelopesByEnvelopeIdAudit: { method: 'GET', path: '/sign/envelopes/{envelope_id}/audit', tag: 'sign', host: 'workspace', paged: true },
+  /** The envelope's PDF: the original, or (version=final) the completed, sealed file */
+  getSignEnvelopesByEnvelopeIdDocument: { method: 'GET', path: '/sign/envelopes/{envelope_id}/document', tag: 'sign', host: 'workspace' },
+  /** The internal recipient declines, with a reason: the envelope ends */
+  postSignEnvelopesByEnvelopeIdRecipientsByRecipientIdDecline: { method: 'POST', path: '/sign/envelopes/{envelope_id}/recipients/{recipient_id}/decline', tag: 'sign', host: 'workspace' },
+  /** The internal recipient signs (or approves) as themselves, on their group's turn: a signature (drawn, typed or uploade... */
+  postSignEnvelopesByEnvelopeIdRecipientsByRecipientIdSign: { method: 'POST', path: '/sign/envelopes/{envelope_id}/recipients/{recipient_id}/sign', tag: 'sign', host: 'workspace' },
+  /** Sends a draft: external recipients get a link, the first group is notified; expiry and reminders are scheduled */
+  postSignEnvelopesByEnvelopeIdSend: { method: 'POST', path: '/sign/envelopes/{envelope_id}/send', tag: 'sign', host: 'workspace' },
+  /** Voids a draft or sent envelope, with a reason */
+  postSignEnvelopesByEnvelopeIdVoid: { method: 'POST', path: '/sign/envelopes/{envelope_id}/void', tag: 'sign', host: 'workspace' },
+  /** Opens the external signer's link: what to sign, and the first opening marks them viewed (409 until their group's turn) */
+  postSignSigningByToken: { method: 'POST', path: '/sign/signing/{token}', tag: 'sign', host: 'workspace' },
+  /** Mails the external signer a one-time code (valid ten minutes) */
+  postSignSigningByTokenCode: { method: 'POST', path: '/sign/signing/{token}/code', tag: 'sign', host: 'workspace' },
+  /** The external signer declines with the mailed code and a reason */
+  postSignSigningByTokenDecline: { method: 'POST', path: '/sign/signing/{token}/decline', tag: 'sign', host: 'workspace' },
+  /** The document behind an external signer's link, on their turn (409 before) */
+  postSignSigningByTokenDocument: { method: 'POST', path: '/sign/signing/{token}/document', tag: 'sign', host: 'workspace' },
+  /** The external signer signs with the mailed code: a signature (drawn, typed or uploaded) and their fields' values */
+  postSignSigningByTokenSign: { method: 'POST', path: '/sign/signing/{token}/sign', tag: 'sign', host: 'workspace' },
+  /** Lists templates by name */
+  getSignTemplates: { method: 'GET', path: '/sign/templates', tag: 'sign', host: 'workspace', paged: true },
+  /** Adds a template: a PDF, its roles in signing order, and fields per role (signature, initials, date, text, checkbox); ... */
+  postSignTemplates: { method: 'POST', path: '/sign/templates', tag: 'sign', host: 'workspace' },
+  /** Reads a template */
+  getSignTemplatesByTemplateId: { method: 'GET', path: '/sign/templates/{template_id}', tag: 'sign', host: 'workspace' },
+  /** Changes a template: name, description, document, roles, fields (replaced whole) */
+  patchSignTemplatesByTemplateId: { method: 'PATCH', path: '/sign/templates/{template_id}', tag: 'sign', host: 'workspace' },
+  /** Deletes a template (envelopes made from it keep their copy) */
+  deleteSignTemplatesByTemplateId: { method: 'DELETE', path: '/sign/templates/{template_id}', tag: 'sign', host: 'workspace' },
+  /** Says whether an uploaded file is one this workspace completed, unaltered */
+  postSignVerifications: { method: 'POST', path: '/sign/verifications', tag: 'sign', host: 'workspace' },
   /** Who a WebRTC signaling websocket opened with these credentials would act as (the upgrade to the websocket is on this ... */
   getSignaling: { method: 'GET', path: '/signaling', tag: 'account', host: 'workspace' },
   /** GET /signup */
@@ -1408,4 +1458,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","growth","leaves","mail","meetings","rooms","settings","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","growth","leaves","mail","meetings","rooms","settings","sign","workers"] as const;

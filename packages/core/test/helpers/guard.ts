@@ -25,6 +25,7 @@ import { WORKERS_FIELD_KINDS, WORKERS_PARAM_KINDS, seedWorkers, type WorkersSeed
 import { FEEDS_PARAM_KINDS, seedFeeds, type FeedsSeedKind } from './seeds/feeds.js';
 import { GROWTH_FIELD_KINDS, GROWTH_PARAM_KINDS, seedGrowth, type GrowthSeedKind } from './seeds/growth.js';
 import { LEAVES_FIELD_KINDS, LEAVES_PARAM_KINDS, seedLeaves, type LeavesSeedKind } from './seeds/leaves.js';
+import { SIGN_PARAM_KINDS, seedSign, type SignSeedKind } from './seeds/sign.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -77,7 +78,7 @@ export type SeedKind =
   | 'chat' | 'message' | 'chat_list'
   | CallsSeedKind
   | RecruitingSeedKind | RoomsSeedKind | MeetingsSeedKind
-  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind;
+  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind | SignSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -183,6 +184,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
     const deliver = (action: string, payload: Record<string, unknown>) => env.runtime.apps.dispatch('leaves', { action, payload, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
     Object.assign(ids, await seedLeaves(call, deliver, marker, { worker: ids.worker, department: ids.department }));
   }
+  if (env.runtime.apps.list().some((app) => app.namespace === 'sign')) Object.assign(ids, await seedSign(call, marker));
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -321,6 +323,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   ...FEEDS_PARAM_KINDS,
   ...GROWTH_PARAM_KINDS,
   ...LEAVES_PARAM_KINDS,
+  ...SIGN_PARAM_KINDS,
 };
 
 /**

@@ -18,6 +18,8 @@ export interface AppRequest<P = Record<string, unknown>> {
   payload: P;
   /** Request headers, lower-cased names. */
   headers: Record<string, string | string[] | undefined>;
+  /** The client's address (behind a trusted proxy, the address it forwarded), for an audit trail; null when unknown. */
+  clientAddress?: string | null;
 }
 
 /** joi schemas validating the request; unknown keys are dropped, a failure answers 400 naming the field. */

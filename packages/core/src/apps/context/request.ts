@@ -1,5 +1,6 @@
 import type { Request } from '@hapi/hapi';
 import type { AppRequest, FileAnswer } from '@wpk/sdk';
+import { clientAddressOf } from '../../server/index.js';
 
 /** The request as a handler or a check sees it: copies, so the app cannot change hapi's. */
 export function toAppRequest(request: Request): AppRequest<unknown> {
@@ -10,6 +11,7 @@ export function toAppRequest(request: Request): AppRequest<unknown> {
     query: { ...(request.query as Record<string, unknown>) },
     payload: request.payload ?? null,
     headers: { ...request.headers } as Record<string, string | string[] | undefined>,
+    clientAddress: clientAddressOf(request) || null,
   };
 }
 
