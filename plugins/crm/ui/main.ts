@@ -1,10 +1,9 @@
 /**
- * Crm's front-end. It runs in the workspace shell, in a sandboxed frame, and reaches the
- * platform through @wpk/ui (docs/ui.md): `mountApp` opens the bridge to the shell (an API client
- * that carries this app's token) and puts the app's root on the page; `wpk ui build` bundles this
- * folder (the platform builds it on first use in development).
+ * The CRM app's front-end: the pipeline board (deals as cards, moved across stages by drag and
+ * drop or from the keyboard), a deal's detail with its lines and quotes, leads and products. It
+ * runs in the workspace shell's sandboxed frame and reaches the platform through the kit (docs/ui.md).
  */
 import { mountApp } from '@wpk/ui';
-import './app-root.js';
+import './crm-app.js';
 
 await mountApp('crm-app');
