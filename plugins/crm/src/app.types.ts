@@ -276,6 +276,8 @@ export interface ReceivedEvents {
   'core.companies.company.created': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.companies.company.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.companies.company.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.calls.call.ended': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.mail.message.sent': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.sign.envelope.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.sign.envelope.declined': Record<string, unknown>; // emitted by another app: its schema is not known here
 }

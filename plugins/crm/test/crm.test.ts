@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import app from '../src/index.js';
 import signContract from './fixtures/sign-contract.js';
 
-const OTHER_APPS = [...['contacts', 'companies'].map((slug) => fileURLToPath(new URL(`../../${slug}`, import.meta.url))), signContract];
+const OTHER_APPS = [...['contacts', 'companies', 'calls', 'mail'].map((slug) => fileURLToPath(new URL(`../../${slug}`, import.meta.url))), signContract];
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const ALL = manifest.permissions.map((permission) => permission.key);
@@ -22,9 +22,9 @@ const ids: Record<string, string> = {};
 const stageIds: string[] = [];
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'crm', apps: OTHER_APPS, firstParty: ['crm', 'contacts', 'companies', 'sign'], clock: new Date('2026-05-04T09:00:00.000Z') });
+  world = await startWorld({ app, subdomain: 'crm', apps: OTHER_APPS, firstParty: ['crm', 'contacts', 'companies', 'calls', 'mail', 'sign'], clock: new Date('2026-05-04T09:00:00.000Z') });
   rep = await world.member(ALL, { name: 'Rita Rep' });
-  viewer = await world.member(['crm.forecasts.read', 'crm.deals.read', 'crm.pipelines.read', 'crm.quotes.read', 'crm.leads.read', 'crm.products.read']);
+  viewer = await world.member(['crm.activities.read', 'crm.forecasts.read', 'crm.deals.read', 'crm.pipelines.read', 'crm.quotes.read', 'crm.leads.read', 'crm.products.read']);
   const sales = ok(await rep.post('/crm/pipelines', {
     name: 'Sales',
     stages: [{ name: 'Discovery', probability: 10, sla_days: 7 }, { name: 'Proposal', probability: 50 }, { name: 'Negotiation', probability: 80, sla_days: 14 }],
@@ -331,6 +331,31 @@ test.serial('leads: created, contacted, disqualified with a reason; qualifying m
   const later = ok(await rep.post('/crm/leads', { name: 'Peter again', email: 'peter@initech.example' }));
   t.like(ok(await rep.post(`/crm/leads/${later.id}/qualify`, {})), { contact_mrn: null, company_mrn: `mrn:companies:company:${companyId}` }, 'the contact is gone; the domain still finds the company');
   world.takeEvents();
+});
+
+test.serial('the activity timeline: a call ended on a deal, a mail sent to a lead and a contact; a repeated delivery adds nothing', async (t) => {
+  const deal = ok(await rep.post('/crm/deals', { title: 'Timeline', amount: '1.00' }));
+  const lead = ok(await rep.post('/crm/leads', { name: 'Mia', email: 'mia@timeline.example' }));
+  const contactId = crypto.randomUUID();
+  await world.deliver('core.contacts.contact.created', { contact_id: contactId, contact_mrn: `mrn:contacts:contact:${contactId}`, display_name: 'Tim Line', primary_email: 'Tim@Timeline.example', source: 'manual', created_by: rep.id });
+  world.takeEvents();
+  const call = crypto.randomUUID();
+  const ended = { call_id: call, source_mrn: `mrn:crm:deal:${deal.id}`, duration_seconds: 754, participant_count: 2 };
+  await world.deliver('core.calls.call.ended', ended);
+  await world.deliver('core.calls.call.ended', ended);
+  await world.deliver('core.calls.call.ended', { ...ended, call_id: crypto.randomUUID(), source_mrn: `mrn:tasks:task:${UNKNOWN}` });
+  const mail = { message_id: 'm-1', account_id: 'a-1', from_address: rep.email, to_addresses: ['MIA@timeline.example'], cc_addresses: ['tim@timeline.example', 'nobody@else.example'], bcc_addresses: [], subject: 'Your quote' };
+  await world.deliver('core.mail.message.sent', mail);
+  await world.deliver('core.mail.message.sent', mail);
+  const timeline = async (mrn: string) => ok(await viewer.get(`/crm/activities?subject_mrn=${mrn}`)).map((row: any) => [row.kind, row.title, row.source_mrn]);
+  t.deepEqual(await timeline(`mrn:crm:deal:${deal.id}`), [['call', 'Call, 13 min', `mrn:calls:call:${call}`]]);
+  t.deepEqual(await timeline(`mrn:crm:lead:${lead.id}`), [['mail', 'Mail: Your quote', null]]);
+  t.deepEqual(await timeline(`mrn:contacts:contact:${contactId}`), [['mail', 'Mail: Your quote', null]]);
+  const bad = await viewer.get(`/crm/activities?subject_mrn=mrn:tasks:task:${UNKNOWN}`);
+  t.is(bad.status, 400);
+  t.is(bad.body.field, 'subject_mrn');
+  t.is((await viewer.get('/crm/activities')).status, 400);
+  t.deepEqual(world.takeEvents(), []);
 });
 
 test.serial('deleting: a pipeline or stage with deals, a product on a line are refused; a deal goes with its lines and quotes', async (t) => {

@@ -406,6 +406,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/crm/events/core-calls-call-ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-calls-call-ended
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreCallsCallEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/crm/events/core-companies-company-created": {
         parameters: {
             query?: never;
@@ -540,6 +560,26 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsCrmEventsCoreContactsContactUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-mail-message-sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-mail-message-sent
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreMailMessageSent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5756,6 +5796,28 @@ export interface paths {
          * @description Needs `account.billing_accounts.read`.
          */
         get: operations["getCouponRedemptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A deal's, lead's, contact's or company's activity timeline, newest first: calls ended on it and mail sent to it (from...
+         * @description A deal's, lead's, contact's or company's activity timeline, newest first: calls ended on it and mail sent to it (from the Calls and Mail apps' events)
+         *
+         *     Needs `crm.activities.read`.
+         */
+        get: operations["getCrmActivities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -13718,6 +13780,17 @@ export interface components {
             /** Format: date-time */
             applied_at: string | null;
         };
+        CrmActivity: {
+            /** Format: uuid */
+            id: string;
+            subject_mrn: string;
+            /** @enum {string} */
+            kind: "call" | "mail";
+            title: string;
+            /** Format: date-time */
+            occurred_at: string;
+            source_mrn: string | null;
+        };
         CrmDealLine: {
             /** Format: uuid */
             id: string;
@@ -17217,6 +17290,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEventsCrmEventsCoreCallsCallEnded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postEventsCrmEventsCoreCompaniesCompanyCreated: {
         parameters: {
             query?: never;
@@ -17440,6 +17550,43 @@ export interface operations {
         };
     };
     postEventsCrmEventsCoreContactsContactUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreMailMessageSent: {
         parameters: {
             query?: never;
             header?: never;
@@ -31577,6 +31724,49 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["CouponRedemption"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmActivities: {
+        parameters: {
+            query: {
+                subject_mrn: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmActivity"][];
                         pagination: components["schemas"]["Pagination"];
                         links: components["schemas"]["CollectionLinks"];
                     };

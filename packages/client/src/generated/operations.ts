@@ -53,6 +53,8 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreMailMessageReceived: { method: 'POST', path: '/_events/contacts/events/core-mail-message-received', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-mail-message-sent */
   postEventsContactsEventsCoreMailMessageSent: { method: 'POST', path: '/_events/contacts/events/core-mail-message-sent', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-calls-call-ended */
+  postEventsCrmEventsCoreCallsCallEnded: { method: 'POST', path: '/_events/crm/events/core-calls-call-ended', tag: 'system', host: 'any' },
   /** POST /_events/crm/events/core-companies-company-created */
   postEventsCrmEventsCoreCompaniesCompanyCreated: { method: 'POST', path: '/_events/crm/events/core-companies-company-created', tag: 'system', host: 'any' },
   /** POST /_events/crm/events/core-companies-company-deleted */
@@ -67,6 +69,8 @@ export const OPERATIONS = {
   postEventsCrmEventsCoreContactsContactMerged: { method: 'POST', path: '/_events/crm/events/core-contacts-contact-merged', tag: 'system', host: 'any' },
   /** POST /_events/crm/events/core-contacts-contact-updated */
   postEventsCrmEventsCoreContactsContactUpdated: { method: 'POST', path: '/_events/crm/events/core-contacts-contact-updated', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-mail-message-sent */
+  postEventsCrmEventsCoreMailMessageSent: { method: 'POST', path: '/_events/crm/events/core-mail-message-sent', tag: 'system', host: 'any' },
   /** POST /_events/crm/events/core-sign-envelope-completed */
   postEventsCrmEventsCoreSignEnvelopeCompleted: { method: 'POST', path: '/_events/crm/events/core-sign-envelope-completed', tag: 'system', host: 'any' },
   /** POST /_events/crm/events/core-sign-envelope-declined */
@@ -671,6 +675,8 @@ export const OPERATIONS = {
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
   /** GET /coupon-redemptions */
   getCouponRedemptions: { method: 'GET', path: '/coupon-redemptions', tag: 'account', host: 'workspace' },
+  /** A deal's, lead's, contact's or company's activity timeline, newest first: calls ended on it and mail sent to it (from... */
+  getCrmActivities: { method: 'GET', path: '/crm/activities', tag: 'crm', host: 'workspace', paged: true },
   /** Lists deals, most recently changed first, by pipeline, stage, status, owner, company, contact or q in the title */
   getCrmDeals: { method: 'GET', path: '/crm/deals', tag: 'crm', host: 'workspace', paged: true },
   /** Adds a deal to a pipeline's stage (the default pipeline's first stage unless named), with its amount or lines of prod... */

@@ -4,6 +4,7 @@ import { subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
 import { dropCompany, dropContacts, keepCompany, keepContact, type CompanyPayload, type ContactPayload } from '../services/copies.js';
 import { applySignOutcome } from '../services/quotes.js';
+import { callEnded, mailSent } from '../services/activities.js';
 
 /** Another app's payload (validated by the platform against its app.json schema), as this app reads it. */
 const read = <T>(event: { payload: object }): T => event.payload as unknown as T;
@@ -16,6 +17,8 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.companies.company.created': subscription('core.companies.company.created', (event, ctx) => keepCompany(ctx, read<CompanyPayload>(event))),
   'core.companies.company.updated': subscription('core.companies.company.updated', (event, ctx) => keepCompany(ctx, read<CompanyPayload>(event))),
   'core.companies.company.deleted': subscription('core.companies.company.deleted', (event, ctx) => dropCompany(ctx, read<{ company_id: string }>(event).company_id)),
+  'core.calls.call.ended': subscription('core.calls.call.ended', (event, ctx) => callEnded(ctx, read(event))),
+  'core.mail.message.sent': subscription('core.mail.message.sent', (event, ctx) => mailSent(ctx, read(event))),
   'core.sign.envelope.completed': subscription('core.sign.envelope.completed', (event, ctx) => applySignOutcome(ctx, read(event), 'completed')),
   'core.sign.envelope.declined': subscription('core.sign.envelope.declined', (event, ctx) => applySignOutcome(ctx, read(event), 'declined')),
 };

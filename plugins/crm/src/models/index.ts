@@ -161,6 +161,24 @@ export const signOutcomes = defineModel('sign_outcomes', {
   quote_id: column.uuid().nullable(),
 });
 
+/** What kind of thing happened on a subject's timeline. */
+export const ACTIVITY_KINDS = ['call', 'mail'] as const;
+
+/** One entry of a deal's, lead's, contact's or company's timeline, from another app's event. */
+export const activities = defineModel('activities', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  /** The deal, lead, contact or company it is about. */
+  subject_mrn: column.string(200),
+  kind: column.enum(ACTIVITY_KINDS, 20),
+  title: column.string(300),
+  occurred_at: column.date(),
+  /** The record of the other app (`mrn:calls:call:{id}`), when it has one. */
+  source_mrn: column.string(200).nullable(),
+  /** The source event's action and record: a repeated delivery finds its row. */
+  source_key: column.string(300),
+});
+export type Activity = DeclaredRow<typeof activities>;
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { contacts, companies, pipelines, stages, products, deals, dealLines, quotes, leads, signOutcomes };
+export const models = { contacts, companies, pipelines, stages, products, deals, dealLines, quotes, leads, signOutcomes, activities };
 export type Models = typeof models;

@@ -67,3 +67,7 @@ export const LEAD: JoiObjectSchema = recordSchema({
   notes: Joi.string().allow(''), status: field.oneOf(LEAD_STATUSES), disqualify_reason: Joi.string().allow(null), owner_id: field.uuid().allow(null), deal_id: field.uuid().allow(null),
   contact_mrn: mrn(), company_mrn: mrn(), created_at: field.instant(), updated_at: field.instant(),
 }).id('CrmLead');
+
+export const ACTIVITY: JoiObjectSchema = recordSchema({
+  id: field.uuid(), subject_mrn: Joi.string(), kind: field.oneOf(['call', 'mail']), title: Joi.string(), occurred_at: field.instant(), source_mrn: Joi.string().allow(null),
+}).id('CrmActivity');

@@ -1,6 +1,7 @@
 import { Joi } from '@wpk/sdk';
 import { route, routeFamily } from '../kit.js';
-import { DEAL_STATUSES, LEAD_STATUSES, QUOTE_STATUSES, type Deal, type Lead, type Product, type Quote } from '../models/index.js';
+import { DEAL_STATUSES, LEAD_STATUSES, QUOTE_STATUSES, type Activity, type Deal, type Lead, type Product, type Quote } from '../models/index.js';
+import { listActivities, presentActivity } from '../services/activities.js';
 import { boardOf, createDeal, deleteDeal, listDeals, moveDeal, presentDeals, requireDeal, updateDeal } from '../services/deals.js';
 import { forecast } from '../services/forecast.js';
 import { createLead, deleteLead, listLeads, presentLead, qualifyLead, requireLead, updateLead } from '../services/leads.js';
@@ -8,7 +9,7 @@ import { CURRENCY_PATTERN, MONEY_PATTERN, QUANTITY_PATTERN } from '../services/m
 import { createPipeline, deletePipeline, getPipeline, listPipelines, updatePipeline } from '../services/pipelines.js';
 import { createProduct, deleteProduct, listProducts, presentProduct, requireProduct, updateProduct } from '../services/products.js';
 import { createQuote, listQuotes, presentQuote, renderQuote, requestSignature, requireQuote, updateQuote } from '../services/quotes.js';
-import { BOARD, DEAL, DELETED, FORECAST, LEAD, PIPELINE, PRODUCT, QUOTE, SIGNATURE_REQUEST } from './answers.js';
+import { ACTIVITY, BOARD, DEAL, DELETED, FORECAST, LEAD, PIPELINE, PRODUCT, QUOTE, SIGNATURE_REQUEST } from './answers.js';
 
 const amount = () => Joi.string().trim().pattern(MONEY_PATTERN, 'decimal amount').description('An exact decimal string: "1250.00"');
 const currency = () => Joi.string().pattern(CURRENCY_PATTERN, 'ISO 4217 code').description('ISO 4217, upper case: EUR');
@@ -179,6 +180,12 @@ export const routes = [
     run: (request, ctx) => requestSignature(ctx, request.params.quote_id, request.payload),
   }),
 
+  routeFamily('/crm/activities', { record: ACTIVITY, present: (activity: Activity) => presentActivity(activity) }).list({
+    chain: ['crm.activities.read'],
+    description: "A deal's, lead's, contact's or company's activity timeline, newest first: calls ended on it and mail sent to it (from the Calls and Mail apps' events)",
+    query: Joi.listQuery({ subject_mrn: Joi.string().max(200).required() }),
+    run: (request, ctx) => listActivities(ctx, request.query.subject_mrn as string),
+  }),
   route({
     method: 'GET',
     path: '/crm/forecast',

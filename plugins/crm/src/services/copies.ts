@@ -14,10 +14,10 @@ export interface ContactPayload {
   company_mrn?: string;
 }
 
-/** A contact created or changed: the copy takes its name, e-mail and company (the event's state is the contact's now). */
+/** A contact created or changed: the copy takes its name, e-mail (lower-cased) and company (the event's state is the contact's now). */
 export async function keepContact(ctx: AnyCtx, payload: ContactPayload): Promise<void> {
   await ctx.db.contacts.upsert(
-    { id: payload.contact_id, display_name: payload.display_name.slice(0, 300), primary_email: payload.primary_email?.slice(0, 320) ?? null, company_mrn: payload.company_mrn ?? null },
+    { id: payload.contact_id, display_name: payload.display_name.slice(0, 300), primary_email: payload.primary_email?.trim().toLowerCase().slice(0, 320) ?? null, company_mrn: payload.company_mrn ?? null },
     { conflictFields: ['id'] },
   );
 }
