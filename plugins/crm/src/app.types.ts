@@ -249,6 +249,12 @@ export interface Settings {
    * The currency of a deal that names none (ISO 4217).
    */
   currency: string;
+  /**
+   * Member ids new leads are given to in turn when nobody is named as their owner (removed members are skipped); empty: such leads have no owner.
+   *
+   * @maxItems 50
+   */
+  lead_round_robin?: string[];
 }
 
 /** Payloads of the events this app emits, by action (`ctx.events.stage`). */

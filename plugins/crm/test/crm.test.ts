@@ -386,6 +386,20 @@ test.serial('the permission matrix, and every table can be distributed by worksp
   t.deepEqual(await world.platform.distributionProblems(), []);
 });
 
+test.serial('round-robin: leads nobody owns go in turn to the members of the setting lead_round_robin; a named owner is kept', async (t) => {
+  const [ann, bob] = await world.members(2, ['crm.leads.read']);
+  t.like(ok(await rep.post('/crm/leads', { name: 'Before' })), { owner_id: null });
+  const saved = await world.owner.put('/apps/crm/settings', { currency: 'EUR', lead_round_robin: [ann.id, bob.id] });
+  t.is(saved.status, 200);
+  const owners = [];
+  for (const name of ['One', 'Two', 'Three']) owners.push(ok(await rep.post('/crm/leads', { name })).owner_id);
+  t.deepEqual(owners, [ann.id, bob.id, ann.id]);
+  t.like(ok(await rep.post('/crm/leads', { name: 'Mine', owner_id: rep.id })), { owner_id: rep.id });
+  t.like(ok(await rep.post('/crm/leads', { name: 'Four' })), { owner_id: bob.id }, 'a named owner does not move the rotation');
+  const created = world.takeEvents().filter((event) => event.action === 'core.crm.lead.created').map((event) => event.payload.owner_id);
+  t.deepEqual(created, [undefined, ann.id, bob.id, ann.id, rep.id, bob.id]);
+});
+
 test.serial('a deal longer in its stage than the stage SLA days is overdue (the last test: the clock moves past the sessions)', async (t) => {
   t.false(ok(await viewer.get(`/crm/deals/${ids.plain}`)).overdue);
   world.platform.clock.advance({ days: 8 });

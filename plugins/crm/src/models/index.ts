@@ -179,6 +179,13 @@ export const activities = defineModel('activities', {
 });
 export type Activity = DeclaredRow<typeof activities>;
 
+/** A round-robin's place in its list (`leads`: the setting `lead_round_robin`). */
+export const rotations = defineModel('rotations', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  name: column.string(50),
+  position: column.integer().default(0),
+});
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { contacts, companies, pipelines, stages, products, deals, dealLines, quotes, leads, signOutcomes, activities };
+export const models = { contacts, companies, pipelines, stages, products, deals, dealLines, quotes, leads, signOutcomes, activities, rotations };
 export type Models = typeof models;

@@ -47,10 +47,31 @@ export function leadDocument(lead: Lead): SearchDocument {
   };
 }
 
+/**
+ * The owner of a new lead nobody named: the next active member of the setting `lead_round_robin`
+ * after the last one given a lead (removed members are skipped), or null when the list is empty.
+ */
+export async function nextOwner(ctx: AnyCtx): Promise<string | null> {
+  const list = (ctx.settings as { lead_round_robin?: string[] }).lead_round_robin ?? [];
+  if (!list.length) return null;
+  await ctx.lock('rotation:leads');
+  const rotation = await ctx.db.rotations.upsert({ name: 'leads', position: 0 }, { conflictFields: ['name'], update: [] });
+  const members = await ctx.members.getMany(list);
+  for (let step = 0; step < list.length; step++) {
+    const index = (rotation.position + step) % list.length;
+    const member = members.get(list[index].toLowerCase());
+    if (!member?.active) continue;
+    await ctx.db.rotations.update({ position: (index + 1) % list.length }, { where: { name: 'leads' } });
+    return member.id;
+  }
+  return null;
+}
+
 export async function createLead(ctx: Ctx, input: LeadInput & { name: string }): Promise<Lead> {
+  const owner = input.owner_id !== undefined ? input.owner_id : await nextOwner(ctx);
   const lead = await ctx.db.leads.create({
     name: input.name.trim(), email: input.email?.trim().toLowerCase() || null, phone: input.phone?.trim() || null, company_name: input.company_name?.trim() || null,
-    source: input.source?.trim() ?? '', notes: input.notes ?? '', status: 'new', disqualify_reason: null, owner_id: input.owner_id ?? null, deal_id: null, contact_mrn: null, company_mrn: null, created_by: ctx.member.id,
+    source: input.source?.trim() ?? '', notes: input.notes ?? '', status: 'new', disqualify_reason: null, owner_id: owner, deal_id: null, contact_mrn: null, company_mrn: null, created_by: ctx.member.id,
   });
   ctx.search.upsert(leadDocument(lead));
   ctx.events.stage('core.crm.lead.created', { lead_id: lead.id, lead_mrn: leadMrn(lead.id), name: lead.name, email: lead.email, company_name: lead.company_name, source: lead.source, owner_id: lead.owner_id, created_by: ctx.member.mrn });
