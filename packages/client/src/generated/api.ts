@@ -466,6 +466,226 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/crm/events/core-calls-call-ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-calls-call-ended
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreCallsCallEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-companies-company-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-companies-company-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreCompaniesCompanyCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-companies-company-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-companies-company-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreCompaniesCompanyDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-companies-company-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-companies-company-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreCompaniesCompanyUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-contacts-contact-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-contacts-contact-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreContactsContactCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-contacts-contact-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-contacts-contact-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreContactsContactDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-contacts-contact-merged": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-contacts-contact-merged
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreContactsContactMerged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-contacts-contact-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-contacts-contact-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreContactsContactUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-mail-message-sent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-mail-message-sent
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreMailMessageSent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-sign-envelope-completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-sign-envelope-completed
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreSignEnvelopeCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-sign-envelope-declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-sign-envelope-declined
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreSignEnvelopeDeclined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/feeds/events/core-ats-application-hired": {
         parameters: {
             query?: never;
@@ -6018,6 +6238,464 @@ export interface paths {
         get: operations["getCouponRedemptions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/activities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A deal's, lead's, contact's or company's activity timeline, newest first: calls ended on it and mail sent to it (from...
+         * @description A deal's, lead's, contact's or company's activity timeline, newest first: calls ended on it and mail sent to it (from the Calls and Mail apps' events)
+         *
+         *     Needs `crm.activities.read`.
+         */
+        get: operations["getCrmActivities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/deals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists deals, most recently changed first, by pipeline, stage, status, owner, company, contact or q in the title
+         * @description Lists deals, most recently changed first, by pipeline, stage, status, owner, company, contact or q in the title
+         *
+         *     Needs `crm.deals.read`.
+         */
+        get: operations["getCrmDeals"];
+        put?: never;
+        /**
+         * Adds a deal to a pipeline's stage (the default pipeline's first stage unless named), with its amount or lines of prod...
+         * @description Adds a deal to a pipeline's stage (the default pipeline's first stage unless named), with its amount or lines of products; emits deal.created
+         *
+         *     Needs `crm.deals.edit`.
+         */
+        post: operations["postCrmDeals"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/deals/{deal_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a deal with its lines
+         * @description Reads a deal with its lines
+         *
+         *     Needs `crm.deals.read`.
+         */
+        get: operations["getCrmDealsByDealId"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a deal with its lines and quotes
+         * @description Deletes a deal with its lines and quotes
+         *
+         *     Needs `crm.deals.delete`.
+         */
+        delete: operations["deleteCrmDealsByDealId"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes the given fields of a deal (its lines replaced when given; amounts only while open), or its status: won (deal...
+         * @description Changes the given fields of a deal (its lines replaced when given; amounts only while open), or its status: won (deal.won with the lines), lost (a lost_reason; deal.lost) or open again
+         *
+         *     Needs `crm.deals.edit`.
+         */
+        patch: operations["patchCrmDealsByDealId"];
+        trace?: never;
+    };
+    "/crm/deals/{deal_id}/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a deal's quotes, newest first
+         * @description Lists a deal's quotes, newest first
+         *
+         *     Needs `crm.quotes.read`.
+         */
+        get: operations["getCrmDealsByDealIdQuotes"];
+        put?: never;
+        /**
+         * Makes a draft quote of an open deal: its lines frozen from the deal's, numbered Q-0001, Q-0002 … in the workspace
+         * @description Makes a draft quote of an open deal: its lines frozen from the deal's, numbered Q-0001, Q-0002 … in the workspace
+         *
+         *     Needs `crm.quotes.edit`.
+         */
+        post: operations["postCrmDealsByDealIdQuotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/deals/{deal_id}/stage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Moves an open deal to a stage (of its pipeline or another); emits deal.stage_changed
+         * @description Moves an open deal to a stage (of its pipeline or another); emits deal.stage_changed
+         *
+         *     Needs `crm.deals.edit`.
+         */
+        patch: operations["patchCrmDealsByDealIdStage"];
+        trace?: never;
+    };
+    "/crm/forecast": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The weighted forecast of a pipeline (the default one unless named) for a period (2026, 2026-Q2 or 2026-05; this quart...
+         * @description The weighted forecast of a pipeline (the default one unless named) for a period (2026, 2026-Q2 or 2026-05; this quarter by default): open deals closing in it summed per stage and currency, weighed by the stage probability; and what was won
+         *
+         *     Needs `crm.forecasts.read`.
+         */
+        get: operations["getCrmForecast"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists leads, newest first, by status, owner or q in the name, e-mail or company
+         * @description Lists leads, newest first, by status, owner or q in the name, e-mail or company
+         *
+         *     Needs `crm.leads.read`.
+         */
+        get: operations["getCrmLeads"];
+        put?: never;
+        /**
+         * Adds a lead (new); emits lead.created
+         * @description Adds a lead (new); emits lead.created
+         *
+         *     Needs `crm.leads.edit`.
+         */
+        post: operations["postCrmLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/leads/{lead_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a lead
+         * @description Reads a lead
+         *
+         *     Needs `crm.leads.read`.
+         */
+        get: operations["getCrmLeadsByLeadId"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a lead (a deal made from it stays)
+         * @description Deletes a lead (a deal made from it stays)
+         *
+         *     Needs `crm.leads.delete`.
+         */
+        delete: operations["deleteCrmLeadsByLeadId"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes the given fields of a lead, or moves it: contacted, or disqualified with a disqualify_reason (lead.disqualified)
+         * @description Changes the given fields of a lead, or moves it: contacted, or disqualified with a disqualify_reason (lead.disqualified)
+         *
+         *     Needs `crm.leads.edit`.
+         */
+        patch: operations["patchCrmLeadsByLeadId"];
+        trace?: never;
+    };
+    "/crm/leads/{lead_id}/qualify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Qualifies a new or contacted lead: it is matched to the kept contacts (by e-mail) and companies (by name or domain) a...
+         * @description Qualifies a new or contacted lead: it is matched to the kept contacts (by e-mail) and companies (by name or domain) and a deal is made naming them (lead.qualified, deal.created)
+         *
+         *     Needs `crm.leads.edit`, then `crm.deals.edit`.
+         */
+        post: operations["postCrmLeadsByLeadIdQualify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/pipelines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the pipelines with their stages in order, the default first
+         * @description Lists the pipelines with their stages in order, the default first
+         *
+         *     Needs `crm.pipelines.read`.
+         */
+        get: operations["getCrmPipelines"];
+        put?: never;
+        /**
+         * Adds a pipeline with its stages in order (each a probability and optional SLA days); the workspace's first pipeline i...
+         * @description Adds a pipeline with its stages in order (each a probability and optional SLA days); the workspace's first pipeline is its default
+         *
+         *     Needs `crm.pipelines.manage`.
+         */
+        post: operations["postCrmPipelines"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/pipelines/{pipeline_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a pipeline with its stages
+         * @description Reads a pipeline with its stages
+         *
+         *     Needs `crm.pipelines.read`.
+         */
+        get: operations["getCrmPipelinesByPipelineId"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a pipeline that holds no deal (the default only when it is the last one)
+         * @description Deletes a pipeline that holds no deal (the default only when it is the last one)
+         *
+         *     Needs `crm.pipelines.manage`.
+         */
+        delete: operations["deleteCrmPipelinesByPipelineId"];
+        options?: never;
+        head?: never;
+        /**
+         * Renames a pipeline, makes it the default, or replaces its stages in order (a stage named by id is kept; one left out ...
+         * @description Renames a pipeline, makes it the default, or replaces its stages in order (a stage named by id is kept; one left out is removed unless deals are in it)
+         *
+         *     Needs `crm.pipelines.manage`.
+         */
+        patch: operations["patchCrmPipelinesByPipelineId"];
+        trace?: never;
+    };
+    "/crm/pipelines/{pipeline_id}/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pipeline's board: its stages in order, each with its open deals (longest in the stage first), their count and sum...
+         * @description The pipeline's board: its stages in order, each with its open deals (longest in the stage first), their count and sum per currency
+         *
+         *     Needs `crm.deals.read`.
+         */
+        get: operations["getCrmPipelinesByPipelineIdBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists products by name; q matches the name or SKU
+         * @description Lists products by name; q matches the name or SKU
+         *
+         *     Needs `crm.products.read`.
+         */
+        get: operations["getCrmProducts"];
+        put?: never;
+        /**
+         * Adds a product (mrn:crm:product:{id}, what Finance bill items name in product_mrn) with its list price and other pric...
+         * @description Adds a product (mrn:crm:product:{id}, what Finance bill items name in product_mrn) with its list price and other price lists; emits product.created
+         *
+         *     Needs `crm.products.manage`.
+         */
+        post: operations["postCrmProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/products/{product_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a product
+         * @description Reads a product
+         *
+         *     Needs `crm.products.read`.
+         */
+        get: operations["getCrmProductsByProductId"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a product no deal line names (make a used one inactive instead)
+         * @description Deletes a product no deal line names (make a used one inactive instead)
+         *
+         *     Needs `crm.products.manage`.
+         */
+        delete: operations["deleteCrmProductsByProductId"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes the given fields of a product; emits product.updated naming them
+         * @description Changes the given fields of a product; emits product.updated naming them
+         *
+         *     Needs `crm.products.manage`.
+         */
+        patch: operations["patchCrmProductsByProductId"];
+        trace?: never;
+    };
+    "/crm/quotes/{quote_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a quote
+         * @description Reads a quote
+         *
+         *     Needs `crm.quotes.read`.
+         */
+        get: operations["getCrmQuotesByQuoteId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Changes a draft's validity or notes, or moves the quote: sent (quote.sent), accepted (quote.accepted; its open deal i...
+         * @description Changes a draft's validity or notes, or moves the quote: sent (quote.sent), accepted (quote.accepted; its open deal is won), declined or expired
+         *
+         *     Needs `crm.quotes.edit`.
+         */
+        patch: operations["patchCrmQuotesByQuoteId"];
+        trace?: never;
+    };
+    "/crm/quotes/{quote_id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quote as a PDF
+         * @description The quote as a PDF
+         *
+         *     Needs `crm.quotes.read`.
+         */
+        get: operations["getCrmQuotesByQuoteIdPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/crm/quotes/{quote_id}/signature-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a draft or sent quote for signature: a draft is sent first (quote.sent), then quote.signature_requested carries...
+         * @description Sends a draft or sent quote for signature: a draft is sent first (quote.sent), then quote.signature_requested carries the PDF and the signers, and the Sign app makes the caller's draft envelope
+         *
+         *     Needs `crm.quotes.edit`.
+         */
+        post: operations["postCrmQuotesByQuoteIdSignatureRequests"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14086,6 +14764,256 @@ export interface components {
             /** Format: date-time */
             applied_at: string | null;
         };
+        CrmActivity: {
+            /** Format: uuid */
+            id: string;
+            subject_mrn: string;
+            /** @enum {string} */
+            kind: "call" | "mail";
+            title: string;
+            /** Format: date-time */
+            occurred_at: string;
+            source_mrn: string | null;
+        };
+        CrmDealLine: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            product_id: string | null;
+            product_mrn: string | null;
+            description: string;
+            quantity: string;
+            /** @description An exact decimal string, two decimals */
+            unit_price: string;
+            /** @description An exact decimal string, two decimals */
+            amount: string;
+        };
+        CrmDeal: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            title: string;
+            /** Format: uuid */
+            pipeline_id: string;
+            /** Format: uuid */
+            stage_id: string;
+            stage_name: string | null;
+            probability: number;
+            /** @enum {string} */
+            status: "open" | "won" | "lost";
+            /** @description An exact decimal string, two decimals */
+            amount: string;
+            currency: string;
+            close_date: string | null;
+            company_mrn: string | null;
+            contact_mrn: string | null;
+            /** Format: uuid */
+            owner_id: string | null;
+            lost_reason: string | null;
+            /** Format: uuid */
+            lead_id: string | null;
+            /** Format: date-time */
+            stage_entered_at: string;
+            /** @description Open and longer in its stage than the stage's SLA days */
+            overdue: boolean;
+            /** Format: date-time */
+            closed_at: string | null;
+            lines: components["schemas"]["CrmDealLine"][];
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CrmDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        CrmQuoteLine: {
+            /** Format: uuid */
+            product_id: string | null;
+            product_mrn: string | null;
+            description: string;
+            quantity: string;
+            /** @description An exact decimal string, two decimals */
+            unit_price: string;
+            /** @description An exact decimal string, two decimals */
+            amount: string;
+        };
+        CrmQuote: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            number: string;
+            /** Format: uuid */
+            deal_id: string;
+            /** @enum {string} */
+            status: "draft" | "sent" | "accepted" | "declined" | "expired";
+            valid_until: string | null;
+            notes: string;
+            currency: string;
+            lines: components["schemas"]["CrmQuoteLine"][];
+            /** @description An exact decimal string, two decimals */
+            total: string;
+            /** Format: date-time */
+            sent_at: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            signature_requested_at: string | null;
+            envelope_id: string | null;
+            pdf_url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CrmForecastAmount: {
+            currency: string;
+            /** @description An exact decimal string, two decimals */
+            amount: string;
+            /** @description An exact decimal string, two decimals */
+            weighted: string;
+        };
+        CrmForecastStage: {
+            /** Format: uuid */
+            stage_id: string;
+            name: string;
+            probability: number;
+            deals: number;
+            amounts: components["schemas"]["CrmForecastAmount"][];
+        };
+        CrmForecastTotal: {
+            currency: string;
+            /** @description An exact decimal string, two decimals */
+            amount: string;
+            /** @description An exact decimal string, two decimals */
+            weighted: string;
+            /** @description An exact decimal string, two decimals */
+            won: string;
+        };
+        CrmForecast: {
+            /** Format: uuid */
+            pipeline_id: string;
+            period: string;
+            from: string;
+            to: string;
+            stages: components["schemas"]["CrmForecastStage"][];
+            totals: components["schemas"]["CrmForecastTotal"][];
+        };
+        CrmLead: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            name: string;
+            email: string | null;
+            phone: string | null;
+            company_name: string | null;
+            source: string;
+            notes: string;
+            /** @enum {string} */
+            status: "new" | "contacted" | "qualified" | "disqualified";
+            disqualify_reason: string | null;
+            /** Format: uuid */
+            owner_id: string | null;
+            /** Format: uuid */
+            deal_id: string | null;
+            contact_mrn: string | null;
+            company_mrn: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CrmStage: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            probability: number;
+            sla_days: number | null;
+        };
+        CrmPipeline: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            is_default: boolean;
+            stages: components["schemas"]["CrmStage"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CrmAmount: {
+            currency: string;
+            /** @description An exact decimal string, two decimals */
+            amount: string;
+        };
+        CrmBoardStage: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            position: number;
+            probability: number;
+            sla_days: number | null;
+            count: number;
+            totals: components["schemas"]["CrmAmount"][];
+            deals: components["schemas"]["CrmDeal"][];
+        };
+        CrmBoard: {
+            /** Format: uuid */
+            pipeline_id: string;
+            name: string;
+            stages: components["schemas"]["CrmBoardStage"][];
+        };
+        CrmListPrice: {
+            price_list: string;
+            /** @description An exact decimal string, two decimals */
+            unit_price: string;
+        };
+        CrmProduct: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            name: string;
+            sku: string | null;
+            description: string;
+            /** @description An exact decimal string, two decimals */
+            unit_price: string;
+            currency: string;
+            prices: components["schemas"]["CrmListPrice"][];
+            active: boolean;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        CrmSigner: {
+            name: string;
+            email: string;
+            /** Format: uuid */
+            member_id?: string;
+            /** @enum {string} */
+            role: "signer" | "approver" | "copy";
+            group: number;
+        };
+        CrmSignatureRequest: {
+            /** Format: uuid */
+            quote_id: string;
+            source_mrn: string;
+            /** @constant */
+            status: "sent";
+            title: string;
+            signers: components["schemas"]["CrmSigner"][];
+            filename: string;
+            sha256: string;
+            size_bytes: number;
+            /** Format: date-time */
+            requested_at: string;
+        };
         DemoRequest: {
             /** Format: uuid */
             id: string;
@@ -17691,6 +18619,413 @@ export interface operations {
         };
     };
     postEventsContactsEventsCoreMailMessageSent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreCallsCallEnded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreCompaniesCompanyCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreCompaniesCompanyDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreCompaniesCompanyUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreContactsContactCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreContactsContactDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreContactsContactMerged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreContactsContactUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreMailMessageSent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreSignEnvelopeCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreSignEnvelopeDeclined: {
         parameters: {
             query?: never;
             header?: never;
@@ -32467,6 +33802,1572 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmActivities: {
+        parameters: {
+            query: {
+                subject_mrn: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmActivity"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmDeals: {
+        parameters: {
+            query?: {
+                pipeline_id?: string;
+                stage_id?: string;
+                status?: "open" | "won" | "lost";
+                owner_id?: string;
+                company_mrn?: string;
+                contact_mrn?: string;
+                q?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeal"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postCrmDeals: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "example",
+                 *       "close_date": "example",
+                 *       "lines": [],
+                 *       "pipeline_id": "example",
+                 *       "stage_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    /** @description An exact decimal string: "1250.00" */
+                    amount?: string;
+                    /** @description ISO 4217, upper case: EUR */
+                    currency?: string;
+                    close_date?: string | null;
+                    company_mrn?: string | null;
+                    contact_mrn?: string | null;
+                    owner_id?: string | null;
+                    lines?: {
+                        product_id?: string;
+                        description?: string;
+                        quantity: string;
+                        /** @description An exact decimal string: "1250.00" */
+                        unit_price?: string;
+                        price_list?: string;
+                    }[];
+                    pipeline_id?: string;
+                    stage_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeal"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmDealsByDealId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeal"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCrmDealsByDealId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchCrmDealsByDealId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "example",
+                 *       "close_date": "example",
+                 *       "lines": [],
+                 *       "status": "open",
+                 *       "lost_reason": "example"
+                 *     }
+                 */
+                "application/json": {
+                    title?: string;
+                    /** @description An exact decimal string: "1250.00" */
+                    amount?: string;
+                    /** @description ISO 4217, upper case: EUR */
+                    currency?: string;
+                    close_date?: string | null;
+                    company_mrn?: string | null;
+                    contact_mrn?: string | null;
+                    owner_id?: string | null;
+                    lines?: {
+                        product_id?: string;
+                        description?: string;
+                        quantity: string;
+                        /** @description An exact decimal string: "1250.00" */
+                        unit_price?: string;
+                        price_list?: string;
+                    }[];
+                    /** @enum {string} */
+                    status?: "open" | "won" | "lost";
+                    lost_reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeal"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmDealsByDealIdQuotes: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmQuote"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postCrmDealsByDealIdQuotes: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "valid_until": "example",
+                 *       "notes": "example"
+                 *     }
+                 */
+                "application/json": {
+                    valid_until?: string;
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmQuote"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchCrmDealsByDealIdStage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "stage_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    stage_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeal"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmForecast: {
+        parameters: {
+            query?: {
+                pipeline_id?: string;
+                period?: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmForecast"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmLeads: {
+        parameters: {
+            query?: {
+                status?: "new" | "contacted" | "qualified" | "disqualified";
+                owner_id?: string;
+                q?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmLead"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postCrmLeads: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "email": "ada@example.com",
+                 *       "phone": "example",
+                 *       "company_name": "example",
+                 *       "source": "example",
+                 *       "notes": "example"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    company_name?: string | null;
+                    source?: string;
+                    notes?: string;
+                    owner_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmLead"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmLeadsByLeadId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmLead"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCrmLeadsByLeadId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchCrmLeadsByLeadId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "email": "ada@example.com",
+                 *       "phone": "example",
+                 *       "company_name": "example",
+                 *       "source": "example",
+                 *       "notes": "example",
+                 *       "status": "new",
+                 *       "disqualify_reason": "example"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** Format: email */
+                    email?: string | null;
+                    phone?: string | null;
+                    company_name?: string | null;
+                    source?: string;
+                    notes?: string;
+                    owner_id?: string | null;
+                    /** @enum {string} */
+                    status?: "new" | "contacted" | "qualified" | "disqualified";
+                    disqualify_reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmLead"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postCrmLeadsByLeadIdQualify: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                lead_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "pipeline_id": "example",
+                 *       "stage_id": "example",
+                 *       "title": "example",
+                 *       "close_date": "example"
+                 *     }
+                 */
+                "application/json": {
+                    pipeline_id?: string;
+                    stage_id?: string;
+                    title?: string;
+                    /** @description An exact decimal string: "1250.00" */
+                    amount?: string;
+                    /** @description ISO 4217, upper case: EUR */
+                    currency?: string;
+                    close_date?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmLead"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmPipelines: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmPipeline"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postCrmPipelines: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "is_default": true,
+                 *       "stages": [
+                 *         {
+                 *           "id": "example",
+                 *           "name": "example",
+                 *           "probability": 0,
+                 *           "sla_days": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    is_default?: boolean;
+                    stages: {
+                        id?: string;
+                        name: string;
+                        probability: number;
+                        sla_days?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmPipeline"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmPipelinesByPipelineId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                pipeline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmPipeline"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCrmPipelinesByPipelineId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                pipeline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchCrmPipelinesByPipelineId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                pipeline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "is_default": true,
+                 *       "stages": [
+                 *         {
+                 *           "id": "example",
+                 *           "name": "example",
+                 *           "probability": 0,
+                 *           "sla_days": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    is_default?: boolean;
+                    stages?: {
+                        id?: string;
+                        name: string;
+                        probability: number;
+                        sla_days?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmPipeline"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmPipelinesByPipelineIdBoard: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                pipeline_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmBoard"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmProducts: {
+        parameters: {
+            query?: {
+                q?: string;
+                active?: boolean;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmProduct"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postCrmProducts: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name: string;
+                    sku?: string | null;
+                    description?: string;
+                    /** @description An exact decimal string: "1250.00" */
+                    unit_price: string;
+                    /** @description ISO 4217, upper case: EUR */
+                    currency: string;
+                    prices?: {
+                        price_list: string;
+                        /** @description An exact decimal string: "1250.00" */
+                        unit_price: string;
+                    }[];
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmProduct"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmProductsByProductId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmProduct"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteCrmProductsByProductId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchCrmProductsByProductId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                product_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "sku": "example",
+                 *       "description": "example",
+                 *       "prices": [],
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    sku?: string | null;
+                    description?: string;
+                    /** @description An exact decimal string: "1250.00" */
+                    unit_price?: string;
+                    /** @description ISO 4217, upper case: EUR */
+                    currency?: string;
+                    prices?: {
+                        price_list: string;
+                        /** @description An exact decimal string: "1250.00" */
+                        unit_price: string;
+                    }[];
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmProduct"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmQuotesByQuoteId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmQuote"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchCrmQuotesByQuoteId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "draft",
+                 *       "valid_until": "example",
+                 *       "notes": "example"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    status?: "draft" | "sent" | "accepted" | "declined" | "expired";
+                    valid_until?: string | null;
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmQuote"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCrmQuotesByQuoteIdPdf: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the application/pdf document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postCrmQuotesByQuoteIdSignatureRequests: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "example",
+                 *       "signers": [
+                 *         {
+                 *           "name": "example",
+                 *           "email": "ada@example.com",
+                 *           "role": "signer",
+                 *           "group": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    message?: string;
+                    signers: {
+                        name: string;
+                        /** Format: email */
+                        email: string;
+                        member_id?: string;
+                        /** @enum {string} */
+                        role?: "signer" | "approver" | "copy";
+                        group?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CrmSignatureRequest"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

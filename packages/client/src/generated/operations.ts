@@ -59,6 +59,28 @@ export const OPERATIONS = {
   postEventsContactsEventsCoreMailMessageReceived: { method: 'POST', path: '/_events/contacts/events/core-mail-message-received', tag: 'system', host: 'any' },
   /** POST /_events/contacts/events/core-mail-message-sent */
   postEventsContactsEventsCoreMailMessageSent: { method: 'POST', path: '/_events/contacts/events/core-mail-message-sent', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-calls-call-ended */
+  postEventsCrmEventsCoreCallsCallEnded: { method: 'POST', path: '/_events/crm/events/core-calls-call-ended', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-companies-company-created */
+  postEventsCrmEventsCoreCompaniesCompanyCreated: { method: 'POST', path: '/_events/crm/events/core-companies-company-created', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-companies-company-deleted */
+  postEventsCrmEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/crm/events/core-companies-company-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-companies-company-updated */
+  postEventsCrmEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/crm/events/core-companies-company-updated', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-contacts-contact-created */
+  postEventsCrmEventsCoreContactsContactCreated: { method: 'POST', path: '/_events/crm/events/core-contacts-contact-created', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-contacts-contact-deleted */
+  postEventsCrmEventsCoreContactsContactDeleted: { method: 'POST', path: '/_events/crm/events/core-contacts-contact-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-contacts-contact-merged */
+  postEventsCrmEventsCoreContactsContactMerged: { method: 'POST', path: '/_events/crm/events/core-contacts-contact-merged', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-contacts-contact-updated */
+  postEventsCrmEventsCoreContactsContactUpdated: { method: 'POST', path: '/_events/crm/events/core-contacts-contact-updated', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-mail-message-sent */
+  postEventsCrmEventsCoreMailMessageSent: { method: 'POST', path: '/_events/crm/events/core-mail-message-sent', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-sign-envelope-completed */
+  postEventsCrmEventsCoreSignEnvelopeCompleted: { method: 'POST', path: '/_events/crm/events/core-sign-envelope-completed', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-sign-envelope-declined */
+  postEventsCrmEventsCoreSignEnvelopeDeclined: { method: 'POST', path: '/_events/crm/events/core-sign-envelope-declined', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-ats-application-hired */
   postEventsFeedsEventsCoreAtsApplicationHired: { method: 'POST', path: '/_events/feeds/events/core-ats-application-hired', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-feeds-poll-expired */
@@ -697,6 +719,68 @@ export const OPERATIONS = {
   getContactsVcard: { method: 'GET', path: '/contacts/vcard', tag: 'contacts', host: 'workspace' },
   /** GET /coupon-redemptions */
   getCouponRedemptions: { method: 'GET', path: '/coupon-redemptions', tag: 'account', host: 'workspace' },
+  /** A deal's, lead's, contact's or company's activity timeline, newest first: calls ended on it and mail sent to it (from... */
+  getCrmActivities: { method: 'GET', path: '/crm/activities', tag: 'crm', host: 'workspace', paged: true },
+  /** Lists deals, most recently changed first, by pipeline, stage, status, owner, company, contact or q in the title */
+  getCrmDeals: { method: 'GET', path: '/crm/deals', tag: 'crm', host: 'workspace', paged: true },
+  /** Adds a deal to a pipeline's stage (the default pipeline's first stage unless named), with its amount or lines of prod... */
+  postCrmDeals: { method: 'POST', path: '/crm/deals', tag: 'crm', host: 'workspace' },
+  /** Reads a deal with its lines */
+  getCrmDealsByDealId: { method: 'GET', path: '/crm/deals/{deal_id}', tag: 'crm', host: 'workspace' },
+  /** Changes the given fields of a deal (its lines replaced when given; amounts only while open), or its status: won (deal... */
+  patchCrmDealsByDealId: { method: 'PATCH', path: '/crm/deals/{deal_id}', tag: 'crm', host: 'workspace' },
+  /** Deletes a deal with its lines and quotes */
+  deleteCrmDealsByDealId: { method: 'DELETE', path: '/crm/deals/{deal_id}', tag: 'crm', host: 'workspace' },
+  /** Lists a deal's quotes, newest first */
+  getCrmDealsByDealIdQuotes: { method: 'GET', path: '/crm/deals/{deal_id}/quotes', tag: 'crm', host: 'workspace', paged: true },
+  /** Makes a draft quote of an open deal: its lines frozen from the deal's, numbered Q-0001, Q-0002 … in the workspace */
+  postCrmDealsByDealIdQuotes: { method: 'POST', path: '/crm/deals/{deal_id}/quotes', tag: 'crm', host: 'workspace' },
+  /** Moves an open deal to a stage (of its pipeline or another); emits deal.stage_changed */
+  patchCrmDealsByDealIdStage: { method: 'PATCH', path: '/crm/deals/{deal_id}/stage', tag: 'crm', host: 'workspace' },
+  /** The weighted forecast of a pipeline (the default one unless named) for a period (2026, 2026-Q2 or 2026-05; this quart... */
+  getCrmForecast: { method: 'GET', path: '/crm/forecast', tag: 'crm', host: 'workspace' },
+  /** Lists leads, newest first, by status, owner or q in the name, e-mail or company */
+  getCrmLeads: { method: 'GET', path: '/crm/leads', tag: 'crm', host: 'workspace', paged: true },
+  /** Adds a lead (new); emits lead.created */
+  postCrmLeads: { method: 'POST', path: '/crm/leads', tag: 'crm', host: 'workspace' },
+  /** Reads a lead */
+  getCrmLeadsByLeadId: { method: 'GET', path: '/crm/leads/{lead_id}', tag: 'crm', host: 'workspace' },
+  /** Changes the given fields of a lead, or moves it: contacted, or disqualified with a disqualify_reason (lead.disqualified) */
+  patchCrmLeadsByLeadId: { method: 'PATCH', path: '/crm/leads/{lead_id}', tag: 'crm', host: 'workspace' },
+  /** Deletes a lead (a deal made from it stays) */
+  deleteCrmLeadsByLeadId: { method: 'DELETE', path: '/crm/leads/{lead_id}', tag: 'crm', host: 'workspace' },
+  /** Qualifies a new or contacted lead: it is matched to the kept contacts (by e-mail) and companies (by name or domain) a... */
+  postCrmLeadsByLeadIdQualify: { method: 'POST', path: '/crm/leads/{lead_id}/qualify', tag: 'crm', host: 'workspace' },
+  /** Lists the pipelines with their stages in order, the default first */
+  getCrmPipelines: { method: 'GET', path: '/crm/pipelines', tag: 'crm', host: 'workspace', paged: true },
+  /** Adds a pipeline with its stages in order (each a probability and optional SLA days); the workspace's first pipeline i... */
+  postCrmPipelines: { method: 'POST', path: '/crm/pipelines', tag: 'crm', host: 'workspace' },
+  /** Reads a pipeline with its stages */
+  getCrmPipelinesByPipelineId: { method: 'GET', path: '/crm/pipelines/{pipeline_id}', tag: 'crm', host: 'workspace' },
+  /** Renames a pipeline, makes it the default, or replaces its stages in order (a stage named by id is kept; one left out ... */
+  patchCrmPipelinesByPipelineId: { method: 'PATCH', path: '/crm/pipelines/{pipeline_id}', tag: 'crm', host: 'workspace' },
+  /** Deletes a pipeline that holds no deal (the default only when it is the last one) */
+  deleteCrmPipelinesByPipelineId: { method: 'DELETE', path: '/crm/pipelines/{pipeline_id}', tag: 'crm', host: 'workspace' },
+  /** The pipeline's board: its stages in order, each with its open deals (longest in the stage first), their count and sum... */
+  getCrmPipelinesByPipelineIdBoard: { method: 'GET', path: '/crm/pipelines/{pipeline_id}/board', tag: 'crm', host: 'workspace' },
+  /** Lists products by name; q matches the name or SKU */
+  getCrmProducts: { method: 'GET', path: '/crm/products', tag: 'crm', host: 'workspace', paged: true },
+  /** Adds a product (mrn:crm:product:{id}, what Finance bill items name in product_mrn) with its list price and other pric... */
+  postCrmProducts: { method: 'POST', path: '/crm/products', tag: 'crm', host: 'workspace' },
+  /** Reads a product */
+  getCrmProductsByProductId: { method: 'GET', path: '/crm/products/{product_id}', tag: 'crm', host: 'workspace' },
+  /** Changes the given fields of a product; emits product.updated naming them */
+  patchCrmProductsByProductId: { method: 'PATCH', path: '/crm/products/{product_id}', tag: 'crm', host: 'workspace' },
+  /** Deletes a product no deal line names (make a used one inactive instead) */
+  deleteCrmProductsByProductId: { method: 'DELETE', path: '/crm/products/{product_id}', tag: 'crm', host: 'workspace' },
+  /** Reads a quote */
+  getCrmQuotesByQuoteId: { method: 'GET', path: '/crm/quotes/{quote_id}', tag: 'crm', host: 'workspace' },
+  /** Changes a draft's validity or notes, or moves the quote: sent (quote.sent), accepted (quote.accepted; its open deal i... */
+  patchCrmQuotesByQuoteId: { method: 'PATCH', path: '/crm/quotes/{quote_id}', tag: 'crm', host: 'workspace' },
+  /** The quote as a PDF */
+  getCrmQuotesByQuoteIdPdf: { method: 'GET', path: '/crm/quotes/{quote_id}/pdf', tag: 'crm', host: 'workspace' },
+  /** Sends a draft or sent quote for signature: a draft is sent first (quote.sent), then quote.signature_requested carries... */
+  postCrmQuotesByQuoteIdSignatureRequests: { method: 'POST', path: '/crm/quotes/{quote_id}/signature-requests', tag: 'crm', host: 'workspace' },
   /** GET /demo-requests */
   getDemoRequests: { method: 'GET', path: '/demo-requests', tag: 'account', host: 'workspace' },
   /** POST /demo-requests */
@@ -1458,4 +1542,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","growth","leaves","mail","meetings","rooms","settings","sign","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","rooms","settings","sign","workers"] as const;

@@ -1,0 +1,85 @@
+/**
+ * The CRM app's front-end in Chromium, through the real routes: a sales rep opens CRM from the
+ * launcher, sees the pipeline board, moves a deal to the next stage from the keyboard (Alt+→ on
+ * its focused card) and then with its Stage list, opens the deal with its lines and drafts a
+ * quote. At 1280 px and at 375 px, axe-clean (no serious or critical violation) in the shell and
+ * in the frame, no Content-Security-Policy violation, nothing wider than the window. The
+ * screenshots are the ones docs/apps/crm.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { ok, startWorld, type TestMember } from '@wpk/testing';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
+const KEYS = ['crm.pipelines.read', 'crm.deals.read', 'crm.deals.edit', 'crm.quotes.read', 'crm.quotes.edit', 'crm.leads.read', 'crm.leads.edit', 'crm.products.read'];
+
+let web: WorldBrowser;
+let rita: TestMember;
+const ids: Record<string, string> = {};
+let stages: Array<{ id: string; name: string }> = [];
+
+test.before(async () => {
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, clock: new Date('2026-05-20T09:00:00.000Z') }), { link: 'CRM', slug: 'crm', ready: 'crm-board' });
+  const { world } = web;
+  rita = await world.member(KEYS, { name: 'Rita Rep' });
+  const pipeline = ok(await world.owner.post('/crm/pipelines', { name: 'Sales', stages: [{ name: 'Qualified', probability: 20, sla_days: 7 }, { name: 'Proposal', probability: 50 }, { name: 'Negotiation', probability: 80 }] }));
+  stages = pipeline.stages;
+  const widget = ok(await world.owner.post('/crm/products', { name: 'Widget', sku: 'W-1', unit_price: '1250.00', currency: 'EUR' })).id;
+  const support = ok(await world.owner.post('/crm/products', { name: 'Support plan', unit_price: '99.90', currency: 'EUR' })).id;
+  ids.acme = ok(await rita.post('/crm/deals', { title: 'Acme rollout', close_date: '2026-06-30', lines: [{ product_id: widget, quantity: '4' }, { product_id: support, quantity: '12' }] })).id;
+  ok(await rita.post('/crm/deals', { title: 'Globex pilot', amount: '8000.00', stage_id: stages[1].id }));
+  ok(await rita.post('/crm/deals', { title: 'Initech renewal', amount: '15500.00', stage_id: stages[2].id, close_date: '2026-07-15' }));
+});
+
+test.after.always(() => web?.close());
+
+const stageOf = async (dealId: string) => ok(await rita.get(`/crm/deals/${dealId}`)).stage_name as string;
+
+test.serial('at 1280 px: a deal moves across the board from the keyboard and with its Stage list; its detail shows the lines and a quote', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: rita.email });
+  const card = frame.getByRole('article', { name: /^Acme rollout/ });
+  await card.waitFor();
+  await checkPage(t, page, frame, 'the board');
+
+  await card.focus();
+  await page.keyboard.press('Alt+ArrowRight');
+  await frame.getByRole('status').getByText('Acme rollout moved to Proposal').waitFor();
+  t.is(await stageOf(ids.acme), 'Proposal');
+  await frame.getByRole('region', { name: 'Proposal' }).getByRole('article', { name: /^Acme rollout/ }).waitFor();
+
+  await frame.getByRole('article', { name: /^Acme rollout/ }).getByLabel('Stage').selectOption({ label: 'Negotiation' });
+  await frame.getByRole('status').getByText('Acme rollout moved to Negotiation').waitFor();
+  t.is(await stageOf(ids.acme), 'Negotiation');
+  const negotiation = frame.getByRole('region', { name: 'Negotiation' });
+  await negotiation.getByRole('article', { name: /^Acme rollout/ }).waitFor();
+  t.true((await negotiation.textContent())!.includes('2 deals · 21,698.80 EUR'));
+  await checkPage(t, page, frame, 'the board after the moves');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}crm-board-1280.png`);
+
+  await frame.getByRole('link', { name: 'Acme rollout' }).click();
+  await page.waitForURL(`${web.origin}/app/crm/deals/${ids.acme}`);
+  const lines = frame.getByRole('table', { name: 'Lines' });
+  await lines.getByRole('cell', { name: '1198.80' }).waitFor();
+  await frame.getByRole('button', { name: 'Make a quote' }).click();
+  await frame.getByRole('list', { name: 'Quotes' }).getByText('Q-0001').waitFor();
+  t.deepEqual(ok(await rita.get(`/crm/deals/${ids.acme}/quotes`)).map((quote: any) => [quote.number, quote.status, quote.total]), [['Q-0001', 'draft', '6198.80']]);
+  await checkPage(t, page, frame, 'the deal');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}crm-deal-1280.png`);
+  await page.context().close();
+});
+
+test.serial('at 375 px: the board reads on a phone and a deal still moves with its Stage list', async (t) => {
+  const { page, frame } = await web.openApp(375, { email: rita.email });
+  const card = frame.getByRole('article', { name: /^Globex pilot/ });
+  await card.waitFor();
+  await card.getByLabel('Stage').selectOption({ label: 'Negotiation' });
+  await frame.getByRole('status').getByText('Globex pilot moved to Negotiation').waitFor();
+  t.is(await stageOf(ok(await rita.get('/crm/deals?q=Globex'))[0].id), 'Negotiation');
+  await checkPage(t, page, frame, 'the board at 375 px');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}crm-board-375.png`);
+  await page.context().close();
+});

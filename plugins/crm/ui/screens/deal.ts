@@ -1,0 +1,99 @@
+import { LitElement, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
+import { DEAL_STATUS, LIST_STYLES, QUOTE_STATUS, moneyText, type Deal, type Quote } from '../api.js';
+
+/** `/deals/{id}`: a deal with its lines and quotes; won, lost with a reason, or reopened; a quote made and sent. */
+export class CrmDeal extends LitElement {
+  static override properties = { dealId: { attribute: 'deal-id' }, deal: { state: true }, quotes: { state: true }, error: { state: true } };
+  static override styles = [screenStyles, LIST_STYLES];
+  declare dealId: string;
+  declare deal: Deal | null;
+  declare quotes: Quote[];
+  declare error: string | null;
+
+  constructor() {
+    super();
+    this.dealId = '';
+    this.deal = null;
+    this.quotes = [];
+    this.error = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.deal = (await kit().client.crm.getCrmDealsByDealId({ params: { deal_id: this.dealId } })).data as Deal;
+      this.quotes = (await kit().client.crm.getCrmDealsByDealIdQuotes({ params: { deal_id: this.dealId }, query: { per_page: 50 } })).data as Quote[];
+      void kit().bridge.title(this.deal.title);
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
+  private async setStatus(status: 'won' | 'lost' | 'open'): Promise<void> {
+    const reason = String((this.renderRoot.querySelector('#lost-reason') as { value?: unknown } | null)?.value ?? '').trim();
+    try {
+      await kit().client.crm.patchCrmDealsByDealId({ params: { deal_id: this.dealId }, body: { status, ...(status === 'lost' && reason ? { lost_reason: reason } : {}) } });
+      toast(status === 'open' ? 'Deal reopened' : `Deal ${status}`, 'success');
+      await this.load();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  private async quote(): Promise<void> {
+    try {
+      const made = (await kit().client.crm.postCrmDealsByDealIdQuotes({ params: { deal_id: this.dealId }, body: {} })).data as Quote;
+      toast(`Quote ${made.number} drafted`, 'success');
+      await this.load();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  private async send(quote: Quote): Promise<void> {
+    try {
+      await kit().client.crm.patchCrmQuotesByQuoteId({ params: { quote_id: quote.id }, body: { status: 'sent' } });
+      toast(`Quote ${quote.number} sent`, 'success');
+      await this.load();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  protected override render() {
+    if (this.error) return html`<p class="error" role="alert">${this.error}</p>`;
+    const deal = this.deal;
+    if (!deal) return html`<wa-spinner label="Loading the deal"></wa-spinner>`;
+    return html`<h1>${deal.title}</h1>
+      <p>${DEAL_STATUS[deal.status]} · ${deal.stage_name} (${deal.probability}%) · ${moneyText(deal.amount, deal.currency)}${deal.close_date ? html` · closes <wpk-date value=${deal.close_date}></wpk-date>` : nothing}${deal.lost_reason ? ` · ${deal.lost_reason}` : ''}</p>
+      <div class="actions">
+        ${deal.status === 'open'
+          ? html`<wa-button variant="brand" size="small" @click=${() => this.setStatus('won')}>Mark won</wa-button>
+              <wa-input size="small" label="Lost reason" id="lost-reason" maxlength="1000"></wa-input>
+              <wa-button variant="danger" size="small" @click=${() => this.setStatus('lost')}>Mark lost</wa-button>`
+          : html`<wa-button size="small" @click=${() => this.setStatus('open')}>Reopen</wa-button>`}
+      </div>
+      <h2>Lines</h2>
+      ${deal.lines.length
+        ? html`<div class="scroll"><table aria-label="Lines">
+            <thead><tr><th scope="col">Description</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Amount</th></tr></thead>
+            <tbody>${deal.lines.map((line) => html`<tr><td>${line.description}</td><td class="num">${line.quantity}</td><td class="num">${line.unit_price}</td><td class="num">${line.amount}</td></tr>`)}</tbody>
+          </table></div>`
+        : html`<p class="muted">No lines: the amount is as entered.</p>`}
+      <h2>Quotes</h2>
+      ${deal.status === 'open' && deal.lines.length ? html`<wa-button size="small" @click=${() => this.quote()}>Make a quote</wa-button>` : nothing}
+      ${this.quotes.length
+        ? html`<ul class="cards" aria-label="Quotes">${this.quotes.map((quote) => html`<li>
+            <strong>${quote.number}</strong> · ${QUOTE_STATUS[quote.status]} · ${moneyText(quote.total, quote.currency)}
+            ${quote.valid_until ? html`<div class="muted">Valid until <wpk-date value=${quote.valid_until}></wpk-date></div>` : nothing}
+            ${quote.status === 'draft' ? html`<div class="actions"><wa-button size="small" @click=${() => this.send(quote)}>Mark sent</wa-button></div>` : nothing}
+          </li>`)}</ul>`
+        : html`<p class="muted">No quote yet.</p>`}`;
+  }
+}
+
+customElements.define('crm-deal', CrmDeal);
