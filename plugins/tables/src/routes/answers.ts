@@ -1,0 +1,93 @@
+import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { FIELD_TYPES, VIEW_TYPES } from '../models/index.js';
+
+const ACCESS = ['none', 'viewer', 'editor', 'creator'] as const;
+
+/** A base, with the caller's role on it. */
+export const BASE: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  name: Joi.string(),
+  default_role: field.oneOf(ACCESS).description('The role of every member with no role of their own on the base'),
+  role: field.oneOf(ACCESS).description("The caller's role"),
+  created_by: field.uuid(),
+  revision: Joi.number().integer().min(1),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('TablesBase');
+
+/** A table of a base. */
+export const TABLE: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  base_id: field.uuid(),
+  name: Joi.string(),
+  primary_field_id: field.uuid().allow(null).description("The field whose value is a record's title"),
+  revision: Joi.number().integer().min(1),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('TablesTable');
+
+/** A field of a table. */
+export const FIELD: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  table_id: field.uuid(),
+  name: Joi.string(),
+  type: field.oneOf(FIELD_TYPES),
+  options: Joi.object().unknown(true).description('By type: choices, decimals and symbol, table_id (link), link_field_id and field_id (lookup, rollup), function (rollup), expression and references (formula)'),
+  position: Joi.number().integer(),
+  revision: Joi.number().integer().min(1),
+  conversion: Joi.object({
+    converted: Joi.number().integer().min(0),
+    failed: Joi.array().items(Joi.object({ record_id: field.uuid(), value: Joi.any() })),
+  }).allow(null).description('After a type change: the cells converted, and those that could not be (cleared)'),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('TablesField');
+
+/** A record: cells and their versions by field id. */
+export const RECORD: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  table_id: field.uuid(),
+  number: Joi.number().integer().min(1),
+  title: Joi.string().allow(''),
+  cells: Joi.object().unknown(true).description('Values by field id'),
+  versions: Joi.object().unknown(true).description("Each cell's version by field id: a write names the version it read"),
+  revision: Joi.number().integer().min(1),
+  created_by: field.uuid().allow(null),
+  updated_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('TablesRecord');
+
+/** A group of a grouped listing. */
+export const GROUP = Joi.array().items(Joi.object({ value: Joi.any(), count: Joi.number().integer().min(1) })).description('The groups of group_by in order, with their sizes (empty without a group)');
+
+/** A view. */
+export const VIEW: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  table_id: field.uuid(),
+  name: Joi.string(),
+  type: field.oneOf(VIEW_TYPES),
+  personal: Joi.boolean(),
+  owner_id: field.uuid().allow(null),
+  config: Joi.object().unknown(true).description('filters, sorts, group_by, hidden_fields, kanban_field_id, date_field_id, cover_field_id, form_fields'),
+  revision: Joi.number().integer().min(1),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('TablesView');
+
+/** A comment on a record. */
+export const COMMENT: JoiObjectSchema = recordSchema({ id: field.uuid(), record_id: field.uuid(), body: Joi.string(), author_id: field.uuid(), created_at: field.instant() }).id('TablesComment');
+
+/** One change of a record. */
+export const HISTORY: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  record_id: field.uuid(),
+  kind: field.oneOf(['created', 'updated']),
+  changes: Joi.object().unknown(true).description('By field id: { from, to }'),
+  actor_id: field.uuid().allow(null),
+  created_at: field.instant(),
+}).id('TablesHistoryEntry');
+
+/** A deletion. */
+export const DELETED: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('TablesDeleted');
