@@ -1201,6 +1201,58 @@ export const OPERATIONS = {
   getStorageByToken: { method: 'GET', path: '/storage/{token}', tag: 'system', host: 'workspace' },
   /** Uploads a file through a signed link (ctx.storage.signedUploadUrl); the body is the file */
   putStorageByToken: { method: 'PUT', path: '/storage/{token}', tag: 'system', host: 'workspace' },
+  /** Lists the bases the caller has a role on, by name, with that role */
+  getTablesBases: { method: 'GET', path: '/tables/bases', tag: 'tables', host: 'workspace', paged: true },
+  /** Creates a base; its maker is its creator. default_role (editor unless given) is the role of every member with no role... */
+  postTablesBases: { method: 'POST', path: '/tables/bases', tag: 'tables', host: 'workspace' },
+  /** Renames a base or changes its default role (creators) */
+  patchTablesBasesByBaseId: { method: 'PATCH', path: '/tables/bases/{base_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a base with its tables, records and views (creators) */
+  deleteTablesBasesByBaseId: { method: 'DELETE', path: '/tables/bases/{base_id}', tag: 'tables', host: 'workspace' },
+  /** Lists a base's tables, oldest first */
+  getTablesBasesByBaseIdTables: { method: 'GET', path: '/tables/bases/{base_id}/tables', tag: 'tables', host: 'workspace', paged: true },
+  /** Adds a table with its primary text field (primary_field_name, "Name" unless given) and a grid view (creators); emits ... */
+  postTablesBasesByBaseIdTables: { method: 'POST', path: '/tables/bases/{base_id}/tables', tag: 'tables', host: 'workspace' },
+  /** Renames a field, changes its options or its type: a type change converts every cell and reports the ones it could not... */
+  patchTablesFieldsByFieldId: { method: 'PATCH', path: '/tables/fields/{field_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a field nothing reads, not the primary one (creators); emits field.deleted */
+  deleteTablesFieldsByFieldId: { method: 'DELETE', path: '/tables/fields/{field_id}', tag: 'tables', host: 'workspace' },
+  /** Reads a record with its cells and their versions */
+  getTablesRecordsByRecordId: { method: 'GET', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
+  /** Changes cells, each with the version it read (versions by field id): a stale one is a 409 naming the current version ... */
+  patchTablesRecordsByRecordId: { method: 'PATCH', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a record; links to it are removed (editors); emits record.deleted */
+  deleteTablesRecordsByRecordId: { method: 'DELETE', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
+  /** Lists a record's comments, oldest first */
+  getTablesRecordsByRecordIdComments: { method: 'GET', path: '/tables/records/{record_id}/comments', tag: 'tables', host: 'workspace', paged: true },
+  /** Comments on a record (any role, viewers too); live on the table */
+  postTablesRecordsByRecordIdComments: { method: 'POST', path: '/tables/records/{record_id}/comments', tag: 'tables', host: 'workspace' },
+  /** Lists a record's changes, newest first: by field id, from and to */
+  getTablesRecordsByRecordIdHistory: { method: 'GET', path: '/tables/records/{record_id}/history', tag: 'tables', host: 'workspace', paged: true },
+  /** Renames a table or names another primary field (creators) */
+  patchTablesTablesByTableId: { method: 'PATCH', path: '/tables/tables/{table_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a table and its records; refused while another table links to it (creators) */
+  deleteTablesTablesByTableId: { method: 'DELETE', path: '/tables/tables/{table_id}', tag: 'tables', host: 'workspace' },
+  /** Lists a table's fields in order */
+  getTablesTablesByTableIdFields: { method: 'GET', path: '/tables/tables/{table_id}/fields', tag: 'tables', host: 'workspace', paged: true },
+  /** Adds a field of a type (a formula names fields as {Name}; a cycle is refused with its path); computed cells are fille... */
+  postTablesTablesByTableIdFields: { method: 'POST', path: '/tables/tables/{table_id}/fields', tag: 'tables', host: 'workspace' },
+  /** Lists a table's records: a view's saved filters, sorts, group and hidden fields (view_id), filter and sort (JSON list... */
+  getTablesTablesByTableIdRecords: { method: 'GET', path: '/tables/tables/{table_id}/records', tag: 'tables', host: 'workspace', paged: true },
+  /** Adds a record with cells by field id (editors); emits record.created with the field ids set */
+  postTablesTablesByTableIdRecords: { method: 'POST', path: '/tables/tables/{table_id}/records', tag: 'tables', host: 'workspace' },
+  /** Adds up to 1,000 records at once: all or none (editors); one record.created each */
+  postTablesTablesByTableIdRecordsBulk: { method: 'POST', path: '/tables/tables/{table_id}/records/bulk', tag: 'tables', host: 'workspace' },
+  /** Updates up to 1,000 records at once, each cell with the version it read: all or none, a stale cell is a 409 (editors)... */
+  patchTablesTablesByTableIdRecordsBulk: { method: 'PATCH', path: '/tables/tables/{table_id}/records/bulk', tag: 'tables', host: 'workspace' },
+  /** Lists a table's shared views and the caller's personal ones */
+  getTablesTablesByTableIdViews: { method: 'GET', path: '/tables/tables/{table_id}/views', tag: 'tables', host: 'workspace', paged: true },
+  /** Adds a view: grid, kanban (kanban_field_id: a single select), calendar (date_field_id), gallery or form, with filters... */
+  postTablesTablesByTableIdViews: { method: 'POST', path: '/tables/tables/{table_id}/views', tag: 'tables', host: 'workspace' },
+  /** Changes a view: a shared one (creators), a personal one (its owner) */
+  patchTablesViewsByViewId: { method: 'PATCH', path: '/tables/views/{view_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a view: a shared one (creators), a personal one (its owner) */
+  deleteTablesViewsByViewId: { method: 'DELETE', path: '/tables/views/{view_id}', tag: 'tables', host: 'workspace' },
   /** Lists tasks, oldest first, filtered by any of the query parameters */
   getTasks: { method: 'GET', path: '/tasks', tag: 'tasks', host: 'workspace', paged: true },
   /** Creates a task on a board, or in the incubator when board_id is absent */
@@ -1350,4 +1402,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","growth","leaves","mail","meetings","rooms","settings","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","feeds","finance","growth","leaves","mail","meetings","rooms","settings","tables","workers"] as const;
