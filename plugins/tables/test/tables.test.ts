@@ -201,7 +201,7 @@ test.serial('views: a kanban needs a single select; personal views are their own
   t.deepEqual(history.find((entry: any) => entry.changes[ids.qty])?.changes[ids.qty], { from: 3, to: 4 });
 });
 
-test.serial('base roles: a viewer reads but cannot edit; a base whose default role is none is hidden; another workspace sees nothing', async (t) => {
+test.serial('base roles: a viewer reads but cannot edit; a base whose default role is none is hidden; a role of their own overrides it', async (t) => {
   ok(await ann.patch(`/tables/bases/${ids.base}`, { default_role: 'viewer' }));
   t.is((await viewer.get(`/tables/records/${ids.acme}`)).status, 200);
   const edit = await viewer.patch(`/tables/records/${ids.acme}`, { cells: { [ids.notes]: 'x' }, versions: { [ids.notes]: 1 } });
@@ -212,6 +212,19 @@ test.serial('base roles: a viewer reads but cannot edit; a base whose default ro
   ok(await ann.patch(`/tables/bases/${ids.base}`, { default_role: 'none' }));
   t.is((await viewer.get(`/tables/records/${ids.acme}`)).status, 404);
   t.deepEqual(ok(await viewer.get('/tables/bases')), []);
+  // A role of their own overrides the default.
+  t.like(ok(await ann.put(`/tables/bases/${ids.base}/roles/${viewer.id}`, { role: 'editor' })), { member_id: viewer.id, role: 'editor' });
+  t.deepEqual(ok(await viewer.get('/tables/bases')).map((base: any) => [base.name, base.role]), [['Sales', 'editor']]);
+  const notes = ok(await viewer.get(`/tables/records/${ids.acme}`)).versions[ids.notes];
+  t.is(ok(await viewer.patch(`/tables/records/${ids.acme}`, { cells: { [ids.notes]: 'By the viewer' }, versions: { [ids.notes]: notes } })).cells[ids.notes], 'By the viewer');
+  t.is((await bob.put(`/tables/bases/${ids.base}/roles/${bob.id}`, { role: 'creator' })).status, 404);
+  const stranger = await ann.put(`/tables/bases/${ids.base}/roles/${crypto.randomUUID()}`, { role: 'viewer' });
+  t.is(stranger.status, 400);
+  t.deepEqual(ok(await ann.get(`/tables/bases/${ids.base}/roles`)).map((row: any) => [row.member_id, row.role]), [[viewer.id, 'editor']]);
+  ok(await ann.delete(`/tables/bases/${ids.base}/roles/${viewer.id}`));
+  t.is((await viewer.get(`/tables/records/${ids.acme}`)).status, 404);
+  t.is((await ann.delete(`/tables/bases/${ids.base}/roles/${viewer.id}`)).status, 404);
+  world.takeEvents();
   ok(await ann.patch(`/tables/bases/${ids.base}`, { default_role: 'editor' }));
   t.deepEqual(world.takeEvents(), []);
 });

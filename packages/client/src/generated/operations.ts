@@ -1209,6 +1209,12 @@ export const OPERATIONS = {
   patchTablesBasesByBaseId: { method: 'PATCH', path: '/tables/bases/{base_id}', tag: 'tables', host: 'workspace' },
   /** Deletes a base with its tables, records and views (creators) */
   deleteTablesBasesByBaseId: { method: 'DELETE', path: '/tables/bases/{base_id}', tag: 'tables', host: 'workspace' },
+  /** Lists the members' own roles on a base (the base's default_role applies to everyone else) */
+  getTablesBasesByBaseIdRoles: { method: 'GET', path: '/tables/bases/{base_id}/roles', tag: 'tables', host: 'workspace', paged: true },
+  /** Gives a member of the workspace a role of their own on a base: viewer, editor or creator (creators) */
+  putTablesBasesByBaseIdRolesByMemberId: { method: 'PUT', path: '/tables/bases/{base_id}/roles/{member_id}', tag: 'tables', host: 'workspace' },
+  /** Takes a member's own role away: the base's default role applies to them again (creators) */
+  deleteTablesBasesByBaseIdRolesByMemberId: { method: 'DELETE', path: '/tables/bases/{base_id}/roles/{member_id}', tag: 'tables', host: 'workspace' },
   /** Lists a base's tables, oldest first */
   getTablesBasesByBaseIdTables: { method: 'GET', path: '/tables/bases/{base_id}/tables', tag: 'tables', host: 'workspace', paged: true },
   /** Adds a table with its primary text field (primary_field_name, "Name" unless given) and a grid view (creators); emits ... */

@@ -91,3 +91,9 @@ export const HISTORY: JoiObjectSchema = recordSchema({
 
 /** A deletion. */
 export const DELETED: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('TablesDeleted');
+
+/** A member's own role on a base. */
+export const BASE_ROLE: JoiObjectSchema = recordSchema({ base_id: field.uuid(), member_id: field.uuid(), role: field.oneOf(['viewer', 'editor', 'creator']), created_at: field.instant(), updated_at: field.instant() }).id('TablesBaseRole');
+
+/** `DELETE /tables/bases/{base_id}/roles/{member_id}`. */
+export const DELETED_ROLE: JoiObjectSchema = recordSchema({ base_id: field.uuid(), member_id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('TablesDeletedBaseRole');

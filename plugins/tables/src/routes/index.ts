@@ -1,13 +1,14 @@
 import { Joi } from '@wpk/sdk';
 import { routeFamily } from '../kit.js';
-import { FIELD_TYPES, VIEW_TYPES, type Field, type RecordComment, type HistoryEntry, type Table, type TableRecord, type View } from '../models/index.js';
+import { FIELD_TYPES, ROLES, VIEW_TYPES, type BaseRole, type Field, type RecordComment, type HistoryEntry, type Table, type TableRecord, type View } from '../models/index.js';
 import { requireRecord } from '../services/access.js';
 import { createBase, createTable, deleteBase, deleteTable, listBases, listTables, presentTable, updateBase, updateTable } from '../services/bases.js';
 import { createField, deleteField, listFields, namesOf, presentField, updateField } from '../services/fields.js';
 import { listRecords, OPERATORS } from '../services/query.js';
 import { createRecords, deleteRecord, fieldsOf, presentRecord, updateRecord, updateRecords } from '../services/records.js';
 import { createView, deleteView, listViews, presentView, updateView } from '../services/views.js';
-import { BASE, COMMENT, DELETED, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
+import { BASE, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
+import { listRoles, presentRole, removeRole, setRole } from '../services/roles.js';
 
 const page = <T>(all: T[], ctx: { page: { offset: number; limit: number } }) => ({ rows: all.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), count: all.length });
 const name = () => Joi.string().trim().min(1).max(200);
@@ -43,6 +44,8 @@ const versions = () => Joi.object().pattern(Joi.string().max(200), Joi.number().
 const bases = routeFamily('/tables/bases', { record: BASE, present: (base: ReturnType<typeof Object>) => base as never, links: (base: { id: string }) => ({ self: `/tables/bases/${base.id}` }) });
 const base = bases.at('/{base_id}', { params: Joi.idParams('base_id') });
 const baseTables = base.at('/tables', { record: TABLE, present: (table: Table) => presentTable(table), links: (table: Table) => ({ self: `/tables/tables/${table.id}` }) });
+const baseRoles = base.at('/roles', { record: BASE_ROLE, present: (row: BaseRole) => presentRole(row) });
+const baseRole = baseRoles.at('/{member_id}', { params: Joi.idParams('base_id', 'member_id') });
 const table = routeFamily('/tables/tables/{table_id}', { params: Joi.idParams('table_id'), record: TABLE, present: (row: Table) => presentTable(row) });
 const tableFields = table.at('/fields', {
   record: FIELD,
@@ -69,6 +72,15 @@ export const routes = [
   }),
   base.patch({ chain: [EDIT], description: 'Renames a base or changes its default role (creators)', payload: Joi.object({ name: name(), default_role: role() }).min(1), run: (request, ctx) => updateBase(ctx, request.params.base_id, request.payload) }),
   base.delete({ chain: [EDIT], answers: { single: DELETED }, description: 'Deletes a base with its tables, records and views (creators)', run: (request, ctx) => deleteBase(ctx, request.params.base_id) }),
+
+  baseRoles.list({ chain: [READ], description: "Lists the members' own roles on a base (the base's default_role applies to everyone else)", query: Joi.listQuery(), run: async (request, ctx) => page(await listRoles(ctx, request.params.base_id), ctx) }),
+  baseRole.put({
+    chain: [EDIT],
+    description: 'Gives a member of the workspace a role of their own on a base: viewer, editor or creator (creators)',
+    payload: Joi.object({ role: Joi.string().valid(...ROLES).required() }),
+    run: (request, ctx) => setRole(ctx, request.params.base_id, request.params.member_id, request.payload.role),
+  }),
+  baseRole.delete({ chain: [EDIT], answers: { single: DELETED_ROLE }, description: "Takes a member's own role away: the base's default role applies to them again (creators)", run: (request, ctx) => removeRole(ctx, request.params.base_id, request.params.member_id) }),
 
   baseTables.list({ chain: [READ], description: "Lists a base's tables, oldest first", query: Joi.listQuery(), run: async (request, ctx) => page(await listTables(ctx, request.params.base_id), ctx) }),
   baseTables.post({
