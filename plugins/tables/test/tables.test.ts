@@ -1,4 +1,5 @@
 import test from 'ava';
+import ExcelJS from 'exceljs';
 import { listenForSockets, ok, startWorld, subscribeChannel, type TestMember, type World, type WorldSockets } from '@wpk/testing';
 import app from '../src/index.js';
 
@@ -227,4 +228,50 @@ test.serial('base roles: a viewer reads but cannot edit; a base whose default ro
   world.takeEvents();
   ok(await ann.patch(`/tables/bases/${ids.base}`, { default_role: 'editor' }));
   t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('CSV and XLSX: a dry run reports bad cells by line and column; an import is all or nothing; exports read back', async (t) => {
+  const sheet = await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Imports' });
+  const table = ok(sheet);
+  const qty = ok(await ann.post(`/tables/tables/${table.id}/fields`, { name: 'Qty', type: 'number' })).id;
+  const due = ok(await ann.post(`/tables/tables/${table.id}/fields`, { name: 'Due', type: 'date' })).id;
+  ok(await ann.post(`/tables/tables/${table.id}/fields`, { name: 'Twice', type: 'formula', options: { expression: '{Qty} * 2' } }));
+  world.takeEvents();
+  const csv = 'Name,Qty,Due,Twice\r\nFirst,3,2026-12-01,\r\n"Second, with a comma",many,2026-02-30,\r\nThird,5,,\r\n';
+  const dry = ok(await ann.post(`/tables/tables/${table.id}/import`, { format: 'csv', content: csv, dry_run: true }));
+  t.deepEqual(dry, {
+    dry_run: true, rows: 3, created: 0, ignored_columns: ['Twice'],
+    errors: [
+      { line: 3, column: 2, field: 'Qty', value: 'many', error: 'Qty takes a number' },
+      { line: 3, column: 3, field: 'Due', value: '2026-02-30', error: 'Due takes a date YYYY-MM-DD' },
+    ],
+  });
+  const refused = await ann.post(`/tables/tables/${table.id}/import`, { format: 'csv', content: csv });
+  t.is(refused.status, 400);
+  t.is(refused.body.error, 'content: line 3, column 2 (Qty): Qty takes a number; 2 bad cells in all (a dry run lists them)');
+  t.deepEqual(ok(await ann.get(`/tables/tables/${table.id}/records`)), []);
+  t.deepEqual(world.takeEvents(), []);
+  const unknown = await ann.post(`/tables/tables/${table.id}/import`, { format: 'csv', content: 'Name,Colour\r\nx,red\r\n', dry_run: true });
+  t.is(unknown.body.error, 'content: line 1, column 2: Colour names no field of table Imports');
+
+  const good = ok(await ann.post(`/tables/tables/${table.id}/import`, { format: 'csv', content: 'Name,Qty,Due\r\nFirst,3,2026-12-01\r\n"Second, with a comma",4,\r\n' }));
+  t.like(good, { dry_run: false, rows: 2, created: 2, errors: [] });
+  t.is(world.takeEvents().filter((event) => event.action === 'core.tables.record.created').length, 2);
+  const exported = await ann.get(`/tables/tables/${table.id}/export/csv`);
+  t.is(exported.status, 200);
+  t.is(exported.body, 'Name,Qty,Due,Twice\r\nFirst,3,2026-12-01,6\r\n"Second, with a comma",4,,8\r\n');
+  const xlsx = await ann.get(`/tables/tables/${table.id}/export/xlsx`);
+  t.is(xlsx.status, 200);
+  t.is(xlsx.headers['content-type'], 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  t.true(String(xlsx.body).startsWith('PK'));
+  const workbook = new ExcelJS.Workbook();
+  const page = workbook.addWorksheet('Sheet 1');
+  page.addRow(['Name', 'Qty', 'Due']);
+  page.addRow(['From a workbook', 7, '2027-01-15']);
+  page.addRow(['Bad', 'seven', '']);
+  const content = Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64');
+  const back = ok(await ann.post(`/tables/tables/${table.id}/import`, { format: 'xlsx', content, dry_run: true }));
+  t.deepEqual(back, { dry_run: true, rows: 2, created: 0, ignored_columns: [], errors: [{ line: 3, column: 2, field: 'Qty', value: 'seven', error: 'Qty takes a number' }] });
+  t.is((await ann.post(`/tables/tables/${table.id}/import`, { format: 'xlsx', content: 'bm90IGEgd29ya2Jvb2s=', dry_run: true })).body.error, 'content: not an XLSX workbook (send the file base64-encoded)');
+  t.deepEqual(ok(await ann.get(`/tables/tables/${table.id}/records`)).map((row: any) => [row.title, row.cells[qty], row.cells[due] ?? null]), [['First', 3, '2026-12-01'], ['Second, with a comma', 4, null]]);
 });

@@ -10088,6 +10088,50 @@ export interface paths {
         patch: operations["patchTablesTablesByTableId"];
         trace?: never;
     };
+    "/tables/tables/{table_id}/export/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A table's records as CSV (header: the field names), in a view's order and filters when view_id is given
+         * @description A table's records as CSV (header: the field names), in a view's order and filters when view_id is given
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesTablesByTableIdExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/export/xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A table's records as an XLSX workbook (header: the field names), in a view's order and filters when view_id is given
+         * @description A table's records as an XLSX workbook (header: the field names), in a view's order and filters when view_id is given
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesTablesByTableIdExportXlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tables/tables/{table_id}/fields": {
         parameters: {
             query?: never;
@@ -10110,6 +10154,28 @@ export interface paths {
          *     Needs `tables.records.edit`.
          */
         post: operations["postTablesTablesByTableIdFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports records from CSV text or a base64 XLSX workbook whose first row names fields: dry_run reports every bad cell ...
+         * @description Imports records from CSV text or a base64 XLSX workbook whose first row names fields: dry_run reports every bad cell by line and column and writes nothing; otherwise all or nothing (editors), one record.created each
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesTablesByTableIdImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -15476,6 +15542,22 @@ export interface components {
             actor_id: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        TablesImportReport: {
+            dry_run: boolean;
+            /** @description Rows below the header */
+            rows: number;
+            /** @description Records added (0 on a dry run) */
+            created: number;
+            /** @description Columns of computed or attachment fields, not imported */
+            ignored_columns: string[];
+            errors: {
+                line?: number;
+                column?: number;
+                field?: string;
+                value?: string;
+                error?: string;
+            }[];
         };
         TablesView: {
             /** Format: uuid */
@@ -45284,6 +45366,84 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getTablesTablesByTableIdExportCsv: {
+        parameters: {
+            query?: {
+                view_id?: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the text/csv document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesTablesByTableIdExportXlsx: {
+        parameters: {
+            query?: {
+                view_id?: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the application/vnd.openxmlformats-officedocument.spreadsheetml.sheet document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getTablesTablesByTableIdFields: {
         parameters: {
             query?: {
@@ -45389,6 +45549,63 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TablesField"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesTablesByTableIdImport: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "format": "csv",
+                 *       "content": "example",
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    format: "csv" | "xlsx";
+                    content: string;
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesImportReport"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -1239,10 +1239,16 @@ export const OPERATIONS = {
   patchTablesTablesByTableId: { method: 'PATCH', path: '/tables/tables/{table_id}', tag: 'tables', host: 'workspace' },
   /** Deletes a table and its records; refused while another table links to it (creators) */
   deleteTablesTablesByTableId: { method: 'DELETE', path: '/tables/tables/{table_id}', tag: 'tables', host: 'workspace' },
+  /** A table's records as CSV (header: the field names), in a view's order and filters when view_id is given */
+  getTablesTablesByTableIdExportCsv: { method: 'GET', path: '/tables/tables/{table_id}/export/csv', tag: 'tables', host: 'workspace' },
+  /** A table's records as an XLSX workbook (header: the field names), in a view's order and filters when view_id is given */
+  getTablesTablesByTableIdExportXlsx: { method: 'GET', path: '/tables/tables/{table_id}/export/xlsx', tag: 'tables', host: 'workspace' },
   /** Lists a table's fields in order */
   getTablesTablesByTableIdFields: { method: 'GET', path: '/tables/tables/{table_id}/fields', tag: 'tables', host: 'workspace', paged: true },
   /** Adds a field of a type (a formula names fields as {Name}; a cycle is refused with its path); computed cells are fille... */
   postTablesTablesByTableIdFields: { method: 'POST', path: '/tables/tables/{table_id}/fields', tag: 'tables', host: 'workspace' },
+  /** Imports records from CSV text or a base64 XLSX workbook whose first row names fields: dry_run reports every bad cell ... */
+  postTablesTablesByTableIdImport: { method: 'POST', path: '/tables/tables/{table_id}/import', tag: 'tables', host: 'workspace' },
   /** Lists a table's records: a view's saved filters, sorts, group and hidden fields (view_id), filter and sort (JSON list... */
   getTablesTablesByTableIdRecords: { method: 'GET', path: '/tables/tables/{table_id}/records', tag: 'tables', host: 'workspace', paged: true },
   /** Adds a record with cells by field id (editors); emits record.created with the field ids set */

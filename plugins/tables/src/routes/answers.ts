@@ -97,3 +97,12 @@ export const BASE_ROLE: JoiObjectSchema = recordSchema({ base_id: field.uuid(), 
 
 /** `DELETE /tables/bases/{base_id}/roles/{member_id}`. */
 export const DELETED_ROLE: JoiObjectSchema = recordSchema({ base_id: field.uuid(), member_id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('TablesDeletedBaseRole');
+
+/** `POST /tables/tables/{table_id}/import`: what the file held, and its bad cells by line and column. */
+export const IMPORT_REPORT: JoiObjectSchema = recordSchema({
+  dry_run: Joi.boolean(),
+  rows: Joi.number().integer().min(0).description('Rows below the header'),
+  created: Joi.number().integer().min(0).description('Records added (0 on a dry run)'),
+  ignored_columns: Joi.array().items(Joi.string()).description('Columns of computed or attachment fields, not imported'),
+  errors: Joi.array().items(Joi.object({ line: Joi.number().integer().min(1), column: Joi.number().integer().min(1), field: Joi.string(), value: Joi.string().allow(''), error: Joi.string() })),
+}).id('TablesImportReport');

@@ -7,7 +7,8 @@ import { createField, deleteField, listFields, namesOf, presentField, updateFiel
 import { listRecords, OPERATORS } from '../services/query.js';
 import { createRecords, deleteRecord, fieldsOf, presentRecord, updateRecord, updateRecords } from '../services/records.js';
 import { createView, deleteView, listViews, presentView, updateView } from '../services/views.js';
-import { BASE, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
+import { exportTable, importTable } from '../services/transfer.js';
+import { BASE, IMPORT_REPORT, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
 import { listRoles, presentRole, removeRole, setRole } from '../services/roles.js';
 
 const page = <T>(all: T[], ctx: { page: { offset: number; limit: number } }) => ({ rows: all.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), count: all.length });
@@ -91,6 +92,34 @@ export const routes = [
   }),
   table.patch({ chain: [EDIT], description: 'Renames a table or names another primary field (creators)', payload: Joi.object({ name: name(), primary_field_id: Joi.id() }).min(1), run: (request, ctx) => updateTable(ctx, request.params.table_id, request.payload) }),
   table.delete({ chain: [EDIT], answers: { single: DELETED }, description: 'Deletes a table and its records; refused while another table links to it (creators)', run: (request, ctx) => deleteTable(ctx, request.params.table_id) }),
+
+  table.at('/export/csv').get({
+    chain: [READ],
+    answers: { file: 'text/csv' },
+    description: "A table's records as CSV (header: the field names), in a view's order and filters when view_id is given",
+    query: Joi.object({ view_id: Joi.id() }),
+    async handler(request, ctx) {
+      const file = await exportTable(ctx, request.params.table_id, 'csv', request.query.view_id as string | undefined);
+      return ctx.respond.file(file.body, { contentType: file.contentType, filename: file.filename });
+    },
+  }),
+  table.at('/export/xlsx').get({
+    chain: [READ],
+    answers: { file: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+    description: "A table's records as an XLSX workbook (header: the field names), in a view's order and filters when view_id is given",
+    query: Joi.object({ view_id: Joi.id() }),
+    async handler(request, ctx) {
+      const file = await exportTable(ctx, request.params.table_id, 'xlsx', request.query.view_id as string | undefined);
+      return ctx.respond.file(file.body, { contentType: file.contentType, filename: file.filename });
+    },
+  }),
+  table.at('/import').post({
+    chain: [EDIT],
+    answers: { single: IMPORT_REPORT },
+    description: 'Imports records from CSV text or a base64 XLSX workbook whose first row names fields: dry_run reports every bad cell by line and column and writes nothing; otherwise all or nothing (editors), one record.created each',
+    payload: Joi.object({ format: Joi.string().valid('csv', 'xlsx').required(), content: Joi.string().min(1).max(8_000_000).required(), dry_run: Joi.boolean() }),
+    handler: async (request, ctx) => ctx.respond.single(await importTable(ctx, request.params.table_id, request.payload)),
+  }),
 
   tableFields.list({ chain: [READ], description: "Lists a table's fields in order", query: Joi.listQuery(), run: async (request, ctx) => page(await listFields(ctx, request.params.table_id), ctx) }),
   tableFields.post({

@@ -157,3 +157,30 @@ function groupsOf(rows: TableRecord[], field: Field) {
   }
   return groups;
 }
+
+/** Every record of a table in a view's order and filters (or the table's order), for exports. */
+export async function listRecordsAll(ctx: Ctx, tableId: string, viewId?: string): Promise<{ fields: Field[]; rows: TableRecord[] }> {
+  const fields = await fieldsOf(ctx, tableId);
+  let config: ViewConfig = {};
+  if (viewId) {
+    const { view } = await requireView(ctx, viewId, 'viewer');
+    if (view.table_id !== tableId) throw new InvalidError(`view_id: view ${view.id} is not a view of this table`, { field: 'view_id' });
+    config = view.config as ViewConfig;
+  }
+  const byId = new Map(fields.map((field) => [field.id, field]));
+  let rows = await ctx.db.records.findAll({ where: { table_id: tableId }, order: [['number', 'ASC']] });
+  for (const filter of config.filters ?? []) {
+    const field = byId.get(filter.field_id);
+    if (field) rows = rows.filter((row) => matches(field, filter, row.cells[field.id]));
+  }
+  const keys = [...(config.group_by && byId.get(config.group_by) ? [{ field: byId.get(config.group_by)!, sign: 1 }] : []), ...(config.sorts ?? []).filter((sort) => byId.get(sort.field_id)).map((sort) => ({ field: byId.get(sort.field_id)!, sign: sort.direction === 'desc' ? -1 : 1 }))];
+  rows.sort((a, b) => {
+    for (const key of keys) {
+      const result = compare(key.field, a.cells[key.field.id] ?? null, b.cells[key.field.id] ?? null);
+      if (result) return result * key.sign;
+    }
+    return a.number - b.number;
+  });
+  const hidden = new Set(config.hidden_fields ?? []);
+  return { fields: fields.filter((field) => !hidden.has(field.id)), rows };
+}
