@@ -77,6 +77,16 @@ export interface CoreTablesFieldDeletedPayload {
 }
 
 /**
+ * A public form was submitted: the record it added (with its own record.created).
+ */
+export interface CoreTablesFormSubmittedPayload {
+  view_id: string;
+  table_id: string;
+  base_id: string;
+  record_id: string;
+}
+
+/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {}
@@ -89,6 +99,7 @@ export interface EmittedEvents {
   'core.tables.field.created': CoreTablesFieldCreatedPayload;
   'core.tables.field.updated': CoreTablesFieldUpdatedPayload;
   'core.tables.field.deleted': CoreTablesFieldDeletedPayload;
+  'core.tables.form.submitted': CoreTablesFormSubmittedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */

@@ -275,3 +275,27 @@ test.serial('CSV and XLSX: a dry run reports bad cells by line and column; an im
   t.is((await ann.post(`/tables/tables/${table.id}/import`, { format: 'xlsx', content: 'bm90IGEgd29ya2Jvb2s=', dry_run: true })).body.error, 'content: not an XLSX workbook (send the file base64-encoded)');
   t.deepEqual(ok(await ann.get(`/tables/tables/${table.id}/records`)).map((row: any) => [row.title, row.cells[qty], row.cells[due] ?? null]), [['First', 3, '2026-12-01'], ['Second, with a comma', 4, null]]);
 });
+
+test.serial('a public form: a link shown once, opened and submitted without signing in, only its fields; a replaced link is gone', async (t) => {
+  const grid = await ann.post(`/tables/views/${ok(await ann.get(`/tables/tables/${ids.orders}/views`))[0].id}/form-link`, {});
+  t.is(grid.status, 409);
+  t.is(grid.body.error, 'View Grid is a grid view: only a form view has a public link');
+  const form = ok(await ann.post(`/tables/tables/${ids.orders}/views`, { name: 'Order form', type: 'form', config: { form_fields: [ids.name, ids.qty, ids.total] } }));
+  t.is((await bob.post(`/tables/views/${form.id}/form-link`, {})).status, 403);
+  const link = ok(await ann.post(`/tables/views/${form.id}/form-link`, {}));
+  t.is(link.path, `/tables/forms/${link.token}`);
+  const visitor = world.workspace.anonymous;
+  t.deepEqual(ok(await visitor.get(link.path)), { title: 'Order form', fields: [{ id: ids.name, name: 'Name', type: 'text', choices: [] }, { id: ids.qty, name: 'Quantity', type: 'number', choices: [] }] });
+  world.takeEvents();
+  const sent = ok(await visitor.post(link.path, { cells: { [ids.name]: 'From the web', [ids.qty]: 2 } }));
+  const record = ok(await ann.get(`/tables/records/${sent.record_id}`));
+  t.like(record, { title: 'From the web', created_by: null, cells: { [ids.qty]: 2 } });
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.tables.record.created', 'core.tables.form.submitted']);
+  const sneaky = await visitor.post(link.path, { cells: { [ids.price]: '1' } });
+  t.is(sneaky.status, 400);
+  t.is(sneaky.body.error, `cells.${ids.price}: this form does not ask for field ${ids.price}`);
+  const replaced = ok(await ann.post(`/tables/views/${form.id}/form-link`, {}));
+  t.is((await visitor.get(link.path)).status, 404);
+  t.is((await visitor.get(replaced.path)).status, 200);
+  t.deepEqual(world.takeEvents(), []);
+});

@@ -9976,6 +9976,34 @@ export interface paths {
         patch: operations["patchTablesFieldsByFieldId"];
         trace?: never;
     };
+    "/tables/forms/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public form: its title and the fields it asks for (404 once its link is replaced or the view deleted)
+         * @description A public form: its title and the fields it asks for (404 once its link is replaced or the view deleted)
+         *
+         *     Public: no credential.
+         */
+        get: operations["getTablesFormsByToken"];
+        put?: never;
+        /**
+         * Submits a public form: a record with the form's fields only (rate limited by address and by form); emits record.creat...
+         * @description Submits a public form: a record with the form's fields only (rate limited by address and by form); emits record.created and form.submitted
+         *
+         *     Public: no credential.
+         */
+        post: operations["postTablesFormsByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tables/records/{record_id}": {
         parameters: {
             query?: never;
@@ -10292,6 +10320,28 @@ export interface paths {
          *     Needs `tables.bases.read`.
          */
         patch: operations["patchTablesViewsByViewId"];
+        trace?: never;
+    };
+    "/tables/views/{view_id}/form-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the toke...
+         * @description Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the token is shown once (creators)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesViewsByViewIdFormLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/tasks": {
@@ -15491,6 +15541,23 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TablesForm: {
+            title: string;
+            fields: {
+                /** Format: uuid */
+                id?: string;
+                name?: string;
+                /** @enum {string} */
+                type?: "text" | "long_text" | "number" | "currency" | "date" | "checkbox" | "single_select" | "multiple_select" | "member" | "attachment" | "link" | "lookup" | "rollup" | "formula" | "autonumber";
+                choices?: string[];
+            }[];
+        };
+        TablesFormSubmission: {
+            /** Format: uuid */
+            record_id: string;
+            /** @constant */
+            submitted: true;
+        };
         TablesRecord: {
             /** Format: uuid */
             id: string;
@@ -15581,6 +15648,13 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        TablesFormLink: {
+            /** Format: uuid */
+            view_id: string;
+            token: string;
+            path: string;
+            url: string;
         };
         TasksDeleted: {
             /** Format: uuid */
@@ -44998,6 +45072,96 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getTablesFormsByToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesForm"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesFormsByToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "cells": {}
+                 *     }
+                 */
+                "application/json": {
+                    cells: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesFormSubmission"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getTablesRecordsByRecordId: {
         parameters: {
             query?: never;
@@ -46092,6 +46256,53 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TablesView"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesViewsByViewIdFormLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                view_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesFormLink"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -1223,6 +1223,10 @@ export const OPERATIONS = {
   patchTablesFieldsByFieldId: { method: 'PATCH', path: '/tables/fields/{field_id}', tag: 'tables', host: 'workspace' },
   /** Deletes a field nothing reads, not the primary one (creators); emits field.deleted */
   deleteTablesFieldsByFieldId: { method: 'DELETE', path: '/tables/fields/{field_id}', tag: 'tables', host: 'workspace' },
+  /** A public form: its title and the fields it asks for (404 once its link is replaced or the view deleted) */
+  getTablesFormsByToken: { method: 'GET', path: '/tables/forms/{token}', tag: 'tables', host: 'workspace' },
+  /** Submits a public form: a record with the form's fields only (rate limited by address and by form); emits record.creat... */
+  postTablesFormsByToken: { method: 'POST', path: '/tables/forms/{token}', tag: 'tables', host: 'workspace' },
   /** Reads a record with its cells and their versions */
   getTablesRecordsByRecordId: { method: 'GET', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
   /** Changes cells, each with the version it read (versions by field id): a stale one is a 409 naming the current version ... */
@@ -1265,6 +1269,8 @@ export const OPERATIONS = {
   patchTablesViewsByViewId: { method: 'PATCH', path: '/tables/views/{view_id}', tag: 'tables', host: 'workspace' },
   /** Deletes a view: a shared one (creators), a personal one (its owner) */
   deleteTablesViewsByViewId: { method: 'DELETE', path: '/tables/views/{view_id}', tag: 'tables', host: 'workspace' },
+  /** Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the toke... */
+  postTablesViewsByViewIdFormLink: { method: 'POST', path: '/tables/views/{view_id}/form-link', tag: 'tables', host: 'workspace' },
   /** Lists tasks, oldest first, filtered by any of the query parameters */
   getTasks: { method: 'GET', path: '/tasks', tag: 'tasks', host: 'workspace', paged: true },
   /** Creates a task on a board, or in the incubator when board_id is absent */

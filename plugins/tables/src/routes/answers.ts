@@ -106,3 +106,15 @@ export const IMPORT_REPORT: JoiObjectSchema = recordSchema({
   ignored_columns: Joi.array().items(Joi.string()).description('Columns of computed or attachment fields, not imported'),
   errors: Joi.array().items(Joi.object({ line: Joi.number().integer().min(1), column: Joi.number().integer().min(1), field: Joi.string(), value: Joi.string().allow(''), error: Joi.string() })),
 }).id('TablesImportReport');
+
+/** `POST /tables/views/{view_id}/form-link`: the public link, shown once. */
+export const FORM_LINK: JoiObjectSchema = recordSchema({ view_id: field.uuid(), token: Joi.string(), path: Joi.string(), url: Joi.string() }).id('TablesFormLink');
+
+/** A public form. */
+export const FORM: JoiObjectSchema = recordSchema({
+  title: Joi.string(),
+  fields: Joi.array().items(Joi.object({ id: field.uuid(), name: Joi.string(), type: field.oneOf(FIELD_TYPES), choices: Joi.array().items(Joi.string()) })),
+}).id('TablesForm');
+
+/** A public form's submission. */
+export const SUBMISSION: JoiObjectSchema = recordSchema({ record_id: field.uuid(), submitted: Joi.boolean().valid(true) }).id('TablesFormSubmission');

@@ -1,5 +1,6 @@
 import { Joi } from '@wpk/sdk';
-import { routeFamily } from '../kit.js';
+import { publicRoute, route, routeFamily } from '../kit.js';
+import { createFormLink, readForm, submitForm } from '../services/forms.js';
 import { FIELD_TYPES, ROLES, VIEW_TYPES, type BaseRole, type Field, type RecordComment, type HistoryEntry, type Table, type TableRecord, type View } from '../models/index.js';
 import { requireRecord } from '../services/access.js';
 import { createBase, createTable, deleteBase, deleteTable, listBases, listTables, presentTable, updateBase, updateTable } from '../services/bases.js';
@@ -8,7 +9,7 @@ import { listRecords, OPERATORS } from '../services/query.js';
 import { createRecords, deleteRecord, fieldsOf, presentRecord, updateRecord, updateRecords } from '../services/records.js';
 import { createView, deleteView, listViews, presentView, updateView } from '../services/views.js';
 import { exportTable, importTable } from '../services/transfer.js';
-import { BASE, IMPORT_REPORT, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
+import { BASE, FORM, FORM_LINK, SUBMISSION, IMPORT_REPORT, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
 import { listRoles, presentRole, removeRole, setRole } from '../services/roles.js';
 
 const page = <T>(all: T[], ctx: { page: { offset: number; limit: number } }) => ({ rows: all.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), count: all.length });
@@ -60,6 +61,7 @@ const tableViews = table.at('/views', { record: VIEW, present: (view: View) => p
 const view = routeFamily('/tables/views/{view_id}', { params: Joi.idParams('view_id'), record: VIEW, present: (row: View) => presentView(row) });
 
 const READ = 'tables.bases.read';
+const token = Joi.object({ token: Joi.string().min(20).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() });
 const EDIT = 'tables.records.edit';
 
 /** Every route of the app. */
@@ -220,4 +222,33 @@ export const routes = [
   }),
   view.patch({ chain: [READ], description: 'Changes a view: a shared one (creators), a personal one (its owner)', payload: Joi.object({ name: name(), type: Joi.string().valid(...VIEW_TYPES), config: viewConfig }).min(1), run: (request, ctx) => updateView(ctx, request.params.view_id, request.payload) }),
   view.delete({ chain: [READ], answers: { single: DELETED }, description: 'Deletes a view: a shared one (creators), a personal one (its owner)', run: (request, ctx) => deleteView(ctx, request.params.view_id) }),
+  route({
+    method: 'POST',
+    path: '/tables/views/{view_id}/form-link',
+    chain: [EDIT],
+    answers: { single: FORM_LINK },
+    description: "Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the token is shown once (creators)",
+    validate: { params: Joi.idParams('view_id') },
+    handler: async (request, ctx) => ctx.respond.single(await createFormLink(ctx, request.params.view_id)),
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/tables/forms/{token}',
+    answers: { single: FORM },
+    description: "A public form: its title and the fields it asks for (404 once its link is replaced or the view deleted)",
+    validate: { params: token },
+    handler: async (request, ctx) => ctx.respond.single(await readForm(ctx, request.params.token)),
+  }),
+  publicRoute({
+    method: 'POST',
+    path: '/tables/forms/{token}',
+    answers: { single: SUBMISSION },
+    description: 'Submits a public form: a record with the form\'s fields only (rate limited by address and by form); emits record.created and form.submitted',
+    rateLimits: [
+      { name: 'form-client', per: 'client', limit: 30, windowSeconds: 3600, message: 'Too many submissions from your address; try again later' },
+      { name: 'form-token', per: 'param:token', limit: 500, windowSeconds: 3600, message: 'This form is receiving too many submissions right now; try again later' },
+    ],
+    validate: { params: token, payload: Joi.object({ cells: cells().required() }) },
+    handler: async (request, ctx) => ctx.respond.single(await submitForm(ctx, request.params.token, request.payload.cells)),
+  }),
 ];
