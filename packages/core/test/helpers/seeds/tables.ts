@@ -1,15 +1,15 @@
 /**
  * The Tables app's records for the route-table guards: a base with a table, a text field besides
- * the primary one, a record, a comment on it and a kanban view, so every tables route has a
+ * the primary one, a record, a comment on it, a kanban view and a form view's public link, so every tables route has a
  * record of each workspace to name.
  */
 
 /** What the Tables app seeds. */
-export type TablesSeedKind = 'tables_base' | 'tables_table' | 'tables_field' | 'tables_record' | 'tables_view';
+export type TablesSeedKind = 'tables_base' | 'tables_table' | 'tables_field' | 'tables_record' | 'tables_view' | 'tables_form_token';
 
 /** Path parameters of the app's routes, by first path segment (`/tables/records/{record_id}`). */
 export const TABLES_PARAM_KINDS: Record<string, Record<string, TablesSeedKind>> = {
-  tables: { base_id: 'tables_base', table_id: 'tables_table', field_id: 'tables_field', record_id: 'tables_record', view_id: 'tables_view' },
+  tables: { base_id: 'tables_base', table_id: 'tables_table', field_id: 'tables_field', record_id: 'tables_record', view_id: 'tables_view', token: 'tables_form_token' },
 };
 
 /** Body fields naming the app's records. */
@@ -27,5 +27,7 @@ export async function seedTables(call: Call, marker: string): Promise<Record<Tab
   const record = (await call('POST', `/tables/tables/${table.id}/records`, { cells: { [table.primary_field_id]: `${marker} record`, [status]: 'New' } })).id as string;
   await call('POST', `/tables/records/${record}/comments`, { body: `${marker} comment` });
   const view = (await call('POST', `/tables/tables/${table.id}/views`, { name: `${marker} board`, type: 'kanban', config: { kanban_field_id: status } })).id as string;
-  return { tables_base: base, tables_table: table.id, tables_field: field, tables_record: record, tables_view: view };
+  const form = (await call('POST', `/tables/tables/${table.id}/views`, { name: `${marker} form`, type: 'form' })).id as string;
+  const link = (await call('POST', `/tables/views/${form}/form-link`, {})).token as string;
+  return { tables_form_token: link, tables_base: base, tables_table: table.id, tables_field: field, tables_record: record, tables_view: view };
 }
