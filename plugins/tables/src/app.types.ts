@@ -87,6 +87,18 @@ export interface CoreTablesFormSubmittedPayload {
 }
 
 /**
+ * A member was removed.
+ */
+export interface CoreAccountMemberRemovedPayload {
+  member_id: string;
+  /**
+   * Who did it: a member id, or an MRN for an API key or the system.
+   */
+  removed_by?: string;
+  [k: string]: unknown;
+}
+
+/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {}
@@ -103,7 +115,23 @@ export interface EmittedEvents {
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
-export type ReceivedEvents = Record<string, never>;
+export interface ReceivedEvents {
+  'core.workers.worker.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.rehired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.terminated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.companies.company.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.companies.company.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.companies.company.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.contacts.contact.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.contacts.contact.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.contacts.contact.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.tasks.task.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.tasks.task.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.tasks.task.bulk_deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.account.member.removed': CoreAccountMemberRemovedPayload;
+}
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */
 export interface AppTypes {

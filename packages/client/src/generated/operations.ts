@@ -171,6 +171,36 @@ export const OPERATIONS = {
   postEventsSystemEventsSystemSecurityRoleCreated: { method: 'POST', path: '/_events/system/events/system-security-role-created', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-workspace-member-added/notify-system */
   postEventsSystemEventsSystemWorkspaceMemberAddedNotifySystem: { method: 'POST', path: '/_events/system/events/system-workspace-member-added/notify-system', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-account-member-removed */
+  postEventsTablesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tables/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-companies-company-created */
+  postEventsTablesEventsCoreCompaniesCompanyCreated: { method: 'POST', path: '/_events/tables/events/core-companies-company-created', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-companies-company-deleted */
+  postEventsTablesEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/tables/events/core-companies-company-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-companies-company-updated */
+  postEventsTablesEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/tables/events/core-companies-company-updated', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-contacts-contact-created */
+  postEventsTablesEventsCoreContactsContactCreated: { method: 'POST', path: '/_events/tables/events/core-contacts-contact-created', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-contacts-contact-deleted */
+  postEventsTablesEventsCoreContactsContactDeleted: { method: 'POST', path: '/_events/tables/events/core-contacts-contact-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-contacts-contact-updated */
+  postEventsTablesEventsCoreContactsContactUpdated: { method: 'POST', path: '/_events/tables/events/core-contacts-contact-updated', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-tasks-task-bulk-deleted */
+  postEventsTablesEventsCoreTasksTaskBulkDeleted: { method: 'POST', path: '/_events/tables/events/core-tasks-task-bulk-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-tasks-task-created */
+  postEventsTablesEventsCoreTasksTaskCreated: { method: 'POST', path: '/_events/tables/events/core-tasks-task-created', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-tasks-task-deleted */
+  postEventsTablesEventsCoreTasksTaskDeleted: { method: 'POST', path: '/_events/tables/events/core-tasks-task-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-deleted */
+  postEventsTablesEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/tables/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-hired */
+  postEventsTablesEventsCoreWorkersWorkerHired: { method: 'POST', path: '/_events/tables/events/core-workers-worker-hired', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-rehired */
+  postEventsTablesEventsCoreWorkersWorkerRehired: { method: 'POST', path: '/_events/tables/events/core-workers-worker-rehired', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-terminated */
+  postEventsTablesEventsCoreWorkersWorkerTerminated: { method: 'POST', path: '/_events/tables/events/core-workers-worker-terminated', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-updated */
+  postEventsTablesEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/tables/events/core-workers-worker-updated', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/core-account-member-removed */
   postEventsTasksEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tasks/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-account-member-removed */

@@ -6,7 +6,7 @@ export type Role = (typeof ROLES)[number];
 
 /** The field types. */
 export const FIELD_TYPES = [
-  'text', 'long_text', 'number', 'currency', 'date', 'checkbox', 'single_select', 'multiple_select', 'member', 'attachment', 'link', 'lookup', 'rollup', 'formula', 'autonumber',
+  'text', 'long_text', 'number', 'currency', 'date', 'checkbox', 'single_select', 'multiple_select', 'member', 'attachment', 'link', 'lookup', 'rollup', 'formula', 'autonumber', 'mrn',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
@@ -103,6 +103,21 @@ export const views = defineModel('views', {
 });
 export type View = DeclaredRow<typeof views>;
 
+/** What an MRN field may name (deals: no app publishes them yet). */
+export const SOURCE_KINDS = ['member', 'worker', 'company', 'contact', 'task'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/** Another app's record an MRN field names, as this app keeps it from that app's events. */
+export const sources = defineModel('sources', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  mrn: column.string(300),
+  kind: column.enum(SOURCE_KINDS, 20),
+  name: column.string(500),
+  deleted: column.boolean().default(false),
+  revision: column.integer().default(0),
+});
+export type Source = DeclaredRow<typeof sources>;
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { bases, baseRoles, tables, fields, records, comments, history, views };
+export const models = { bases, baseRoles, tables, fields, records, comments, history, views, sources };
 export type Models = typeof models;

@@ -25,6 +25,7 @@ const fieldOptions = Joi.object({
   field_id: Joi.id(),
   function: Joi.string().max(20),
   expression: Joi.string().trim().min(1).max(2000),
+  source: Joi.string().max(20),
 });
 
 const filter = Joi.object({ field_id: Joi.id().required(), op: Joi.string().valid(...OPERATORS).required(), value: Joi.any() });

@@ -11,6 +11,9 @@ export const COMPUTED: ReadonlySet<FieldType> = new Set(['lookup', 'rollup', 'fo
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DECIMAL = /^-?\d{1,15}(\.\d+)?$/;
 
+/** The MRN prefix of each kind an MRN field may name. */
+export const MRN_PREFIX: Record<string, string> = { member: 'mrn:account:member:', worker: 'mrn:workers:worker:', company: 'mrn:companies:company:', contact: 'mrn:contacts:contact:', task: 'mrn:tasks:task:' };
+
 /** A select field's choices' names. */
 export function choicesOf(field: Pick<Field, 'options'>): string[] {
   return ((field.options.choices as Array<{ name: string }> | undefined) ?? []).map((choice) => choice.name);
@@ -71,6 +74,12 @@ export function normalize(field: Pick<Field, 'type' | 'options' | 'name'>, value
     case 'link':
       if (!Array.isArray(value) || value.length > 1000 || value.some((item) => typeof item !== 'string' || item.length > 200)) throw new Error(`${field.name} takes a list of record ids`);
       return value.length ? [...new Set((value as string[]).map((id) => id.toLowerCase()))] : null;
+    case 'mrn': {
+      const prefix = MRN_PREFIX[field.options.source as string];
+      const text = typeof value === 'string' ? value : typeof value === 'object' && value && typeof (value as { mrn?: unknown }).mrn === 'string' ? (value as { mrn: string }).mrn : null;
+      if (!prefix || !text || !text.startsWith(prefix) || text.length > 300 || text.slice(prefix.length).length === 0 || text.slice(prefix.length).includes(':')) throw new Error(`${field.name} takes the MRN of a ${String(field.options.source)} (${prefix ?? 'mrn:…'}{id})`);
+      return text;
+    }
     case 'attachment': {
       const ok = Array.isArray(value) && value.length <= 100 && value.every((item) => item && typeof item === 'object' && typeof (item as { key?: unknown }).key === 'string' && typeof (item as { name?: unknown }).name === 'string');
       if (!ok) throw new Error(`${field.name} takes a list of uploaded files ({ key, name })`);
@@ -85,7 +94,11 @@ export function normalize(field: Pick<Field, 'type' | 'options' | 'name'>, value
 export function display(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value)) return value.map((item) => (item && typeof item === 'object' ? String((item as { name?: unknown }).name ?? '') : display(item))).join(', ');
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') {
+    const named = value as { name?: unknown; deleted?: unknown };
+    if (typeof named.name === 'string') return named.deleted ? `${named.name} (deleted)` : named.name;
+    return JSON.stringify(value);
+  }
   return String(value);
 }
 
@@ -97,6 +110,7 @@ export function display(value: unknown): string {
 export function convert(value: unknown, to: Pick<Field, 'type' | 'options' | 'name'>, addChoice: (name: string) => void): { value: unknown } | { failed: true } {
   if (value === null || value === undefined || value === '') return { value: to.type === 'checkbox' ? false : null };
   if (COMPUTED.has(to.type) || to.type === 'link' || to.type === 'attachment') return { value: null };
+  if (to.type === 'mrn') return { failed: true };
   const text = display(value).trim();
   const attempt = (candidate: unknown): { value: unknown } | { failed: true } => {
     try {
@@ -141,6 +155,6 @@ export function convert(value: unknown, to: Pick<Field, 'type' | 'options' | 'na
 export function formulaInput(field: Pick<Field, 'type'> | undefined, value: unknown): unknown {
   if (value === null || value === undefined) return field && ['number', 'currency', 'rollup', 'autonumber', 'checkbox'].includes(field.type) ? null : '';
   if (field?.type === 'currency') return Number(value);
-  if (Array.isArray(value)) return display(value);
+  if (Array.isArray(value) || typeof value === 'object') return display(value);
   return value;
 }

@@ -3,7 +3,7 @@ import { ConflictError, InvalidError } from '@wpk/sdk';
 import { compile, render, type CompiledFormula } from '../formula/formula.js';
 import { orderFields } from '../formula/graph.js';
 import type { Ctx } from '../kit.js';
-import type { Field, FieldType, Table } from '../models/index.js';
+import { SOURCE_KINDS, type Field, type FieldType, type Table } from '../models/index.js';
 import { requireField, requireTable } from './access.js';
 import { convert, COMPUTED } from './cells.js';
 import { dependenciesOf, fieldsOf, LinkedRecords, recomputeTable, writeCells } from './records.js';
@@ -18,6 +18,7 @@ export interface FieldOptionsInput {
   field_id?: string;
   function?: string;
   expression?: string;
+  source?: string;
 }
 
 /** A field as answered: a formula's expression with field names. */
@@ -70,6 +71,11 @@ async function checkOptions(ctx: Ctx, table: Table, fields: Field[], type: Field
       if (!target || target.table_id !== link.options.table_id) throw bad('field_id', `no field ${input.field_id ?? '(missing)'} in the linked table`);
       if (type === 'rollup' && !ROLLUPS.includes(input.function ?? '')) throw bad('function', `one of ${ROLLUPS.join(', ')}`);
       return { link_field_id: link.id, field_id: target.id, ...(type === 'rollup' ? { function: input.function } : {}) };
+    }
+    case 'mrn': {
+      if (input.source === 'deal') throw bad('source', 'no app of this platform publishes deals yet');
+      if (!input.source || !(SOURCE_KINDS as readonly string[]).includes(input.source)) throw bad('source', `one of ${SOURCE_KINDS.join(', ')}`);
+      return { source: input.source };
     }
     case 'formula': {
       if (!input.expression) throw bad('expression', 'a formula needs an expression, such as {Price} * {Quantity}');
