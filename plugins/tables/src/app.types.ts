@@ -101,7 +101,12 @@ export interface CoreAccountMemberRemovedPayload {
 /**
  * The settings document of the app (`ctx.settings`).
  */
-export interface Settings {}
+export interface Settings {
+  /**
+   * Whether form views may have public links; false: no link can be made and existing links answer 404.
+   */
+  public_forms: boolean;
+}
 
 /** Payloads of the events this app emits, by action (`ctx.events.stage`). */
 export interface EmittedEvents {

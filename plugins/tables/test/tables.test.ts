@@ -297,5 +297,10 @@ test.serial('a public form: a link shown once, opened and submitted without sign
   const replaced = ok(await ann.post(`/tables/views/${form.id}/form-link`, {}));
   t.is((await visitor.get(link.path)).status, 404);
   t.is((await visitor.get(replaced.path)).status, 200);
+  ok(await world.owner.put('/apps/tables/settings', { public_forms: false }));
+  t.is((await visitor.get(replaced.path)).status, 404);
+  t.is((await ann.post(`/tables/views/${form.id}/form-link`, {})).body.error, 'Public forms are turned off in the Tables settings (public_forms)');
+  ok(await world.owner.put('/apps/tables/settings', { public_forms: true }));
+  t.is((await visitor.get(replaced.path)).status, 200);
   t.deepEqual(world.takeEvents(), []);
 });

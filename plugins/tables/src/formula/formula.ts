@@ -123,7 +123,7 @@ export function compile(expression: string, fieldsByName: ReadonlyMap<string, st
   } catch (error) {
     if (!(error instanceof FormulaParser.FormulaError) || error.error === '#ERROR!' || /not implemented/.test(error.message)) {
       const message = String((error as Error).message);
-      throw new Error(/not implemented/.test(message) ? message.trim() : 'it does not parse (an operator, a parenthesis or an argument is missing)');
+      throw new Error(/not implemented/.test(message) ? message.trim() : 'it does not parse (an operator, a parenthesis or an argument is missing)', { cause: error });
     }
   }
   return formula;

@@ -23,6 +23,7 @@ function formFields(view: View, fields: Field[]): Field[] {
 /** Makes (or replaces) a form view's public link; the token is shown once (creators). */
 export async function createFormLink(ctx: Ctx, viewId: string) {
   const { view } = await requireView(ctx, viewId, 'creator', 'update');
+  if (!ctx.settings.public_forms) throw new ConflictError('Public forms are turned off in the Tables settings (public_forms)');
   if (view.type !== 'form') throw new ConflictError(`View ${view.name} is a ${view.type} view: only a form view has a public link`);
   if (view.owner_id !== null) throw new ConflictError(`View ${view.name} is personal: share it before making its public link`);
   const token = randomBytes(24).toString('base64url');
@@ -32,7 +33,7 @@ export async function createFormLink(ctx: Ctx, viewId: string) {
 }
 
 async function viewOfToken(ctx: AnyCtx, token: string): Promise<View> {
-  const view = await ctx.db.views.findOne({ where: { form_token_hash: hashToken(token) } });
+  const view = ctx.settings.public_forms ? await ctx.db.views.findOne({ where: { form_token_hash: hashToken(token) } }) : null;
   if (!view || view.type !== 'form') throw new NotFoundError('Form not found');
   return view;
 }
