@@ -304,3 +304,23 @@ test.serial('a public form: a link shown once, opened and submitted without sign
   t.is((await visitor.get(replaced.path)).status, 200);
   t.deepEqual(world.takeEvents(), []);
 });
+
+test.serial('attachments: a signed upload, a cell naming the uploaded file, a download link; an unknown key is refused', async (t) => {
+  const files = ok(await ann.post(`/tables/tables/${ids.orders}/fields`, { name: 'Files', type: 'attachment' }));
+  const upload = ok(await ann.post(`/tables/tables/${ids.orders}/attachment-uploads`, { filename: 'quote one.txt', content_type: 'text/plain' }));
+  t.regex(upload.key, new RegExp(`^attachments/${ids.orders}/[0-9a-f-]{36}/quote_one\\.txt$`));
+  const put = await world.platform.follow(upload.upload.url, { method: 'PUT', body: 'A quote', headers: { 'content-type': 'text/plain' } });
+  t.is(put.status, 200);
+  const record = ok(await ann.get(`/tables/records/${ids.acme}`));
+  const stored = ok(await ann.patch(`/tables/records/${ids.acme}`, { cells: { [files.id]: [{ key: upload.key, name: 'quote one.txt' }] }, versions: { [files.id]: record.versions[files.id] ?? 0 } }));
+  t.deepEqual(stored.cells[files.id], [{ key: upload.key, name: 'quote one.txt', content_type: 'text/plain', size_bytes: 7 }]);
+  const link = ok(await bob.get(`/tables/records/${ids.acme}/attachment-link?key=${encodeURIComponent(upload.key)}`));
+  t.is(link.name, 'quote one.txt');
+  const file = await world.platform.follow(link.url);
+  t.is(file.bytes.toString('utf8'), 'A quote');
+  const fake = await ann.patch(`/tables/records/${ids.acme}`, { cells: { [files.id]: [{ key: `attachments/${ids.orders}/nothing.txt`, name: 'x' }] }, versions: { [files.id]: 1 } });
+  t.is(fake.status, 400);
+  t.is(fake.body.error, `cells.${files.id}[0].key: attachments/${ids.orders}/nothing.txt names no uploaded file of this table`);
+  t.is((await bob.get(`/tables/records/${ids.acme}/attachment-link?key=other`)).status, 404);
+  world.takeEvents();
+});

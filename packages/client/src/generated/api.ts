@@ -10338,6 +10338,28 @@ export interface paths {
         patch: operations["patchTablesRecordsByRecordId"];
         trace?: never;
     };
+    "/tables/records/{record_id}/attachment-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A download link (five minutes) for a file one of the record's attachment cells holds
+         * @description A download link (five minutes) for a file one of the record's attachment cells holds
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesRecordsByRecordIdAttachmentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tables/records/{record_id}/comments": {
         parameters: {
             query?: never;
@@ -10414,6 +10436,28 @@ export interface paths {
          *     Needs `tables.records.edit`.
          */
         patch: operations["patchTablesTablesByTableId"];
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/attachment-uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed link to upload one file (PUT, within ten minutes, at most 25 MB) for the table's attachment cells; the key t...
+         * @description A signed link to upload one file (PUT, within ten minutes, at most 25 MB) for the table's attachment cells; the key then goes in a cell as {key, name} (editors)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesTablesByTableIdAttachmentUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/tables/tables/{table_id}/export/csv": {
@@ -15883,6 +15927,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        TablesAttachmentLink: {
+            key: string;
+            name: string;
+            url: string;
+            expires_at: string;
+        };
         TablesComment: {
             /** Format: uuid */
             id: string;
@@ -15909,6 +15959,16 @@ export interface components {
             actor_id: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        TablesAttachmentUpload: {
+            key: string;
+            filename: string;
+            content_type: string;
+            upload: {
+                url?: string;
+                method?: string;
+                expires_at?: string;
+            };
         };
         TablesImportReport: {
             dry_run: boolean;
@@ -46152,6 +46212,46 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getTablesRecordsByRecordIdAttachmentLink: {
+        parameters: {
+            query: {
+                key: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesAttachmentLink"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getTablesRecordsByRecordIdComments: {
         parameters: {
             query?: {
@@ -46370,6 +46470,55 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["TablesTable"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesTablesByTableIdAttachmentUploads: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    filename: string;
+                    content_type: string;
+                    size_bytes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesAttachmentUpload"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -1263,6 +1263,8 @@ export const OPERATIONS = {
   patchTablesRecordsByRecordId: { method: 'PATCH', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
   /** Deletes a record; links to it are removed (editors); emits record.deleted */
   deleteTablesRecordsByRecordId: { method: 'DELETE', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
+  /** A download link (five minutes) for a file one of the record's attachment cells holds */
+  getTablesRecordsByRecordIdAttachmentLink: { method: 'GET', path: '/tables/records/{record_id}/attachment-link', tag: 'tables', host: 'workspace' },
   /** Lists a record's comments, oldest first */
   getTablesRecordsByRecordIdComments: { method: 'GET', path: '/tables/records/{record_id}/comments', tag: 'tables', host: 'workspace', paged: true },
   /** Comments on a record (any role, viewers too); live on the table */
@@ -1273,6 +1275,8 @@ export const OPERATIONS = {
   patchTablesTablesByTableId: { method: 'PATCH', path: '/tables/tables/{table_id}', tag: 'tables', host: 'workspace' },
   /** Deletes a table and its records; refused while another table links to it (creators) */
   deleteTablesTablesByTableId: { method: 'DELETE', path: '/tables/tables/{table_id}', tag: 'tables', host: 'workspace' },
+  /** A signed link to upload one file (PUT, within ten minutes, at most 25 MB) for the table's attachment cells; the key t... */
+  postTablesTablesByTableIdAttachmentUploads: { method: 'POST', path: '/tables/tables/{table_id}/attachment-uploads', tag: 'tables', host: 'workspace' },
   /** A table's records as CSV (header: the field names), in a view's order and filters when view_id is given */
   getTablesTablesByTableIdExportCsv: { method: 'GET', path: '/tables/tables/{table_id}/export/csv', tag: 'tables', host: 'workspace' },
   /** A table's records as an XLSX workbook (header: the field names), in a view's order and filters when view_id is given */

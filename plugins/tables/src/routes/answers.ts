@@ -118,3 +118,14 @@ export const FORM: JoiObjectSchema = recordSchema({
 
 /** A public form's submission. */
 export const SUBMISSION: JoiObjectSchema = recordSchema({ record_id: field.uuid(), submitted: Joi.boolean().valid(true) }).id('TablesFormSubmission');
+
+/** `POST /tables/tables/{table_id}/attachment-uploads`: where to PUT the file, and the key to put in a cell. */
+export const ATTACHMENT_UPLOAD: JoiObjectSchema = recordSchema({
+  key: Joi.string(),
+  filename: Joi.string(),
+  content_type: Joi.string(),
+  upload: Joi.object({ url: Joi.string(), method: Joi.string(), expires_at: Joi.string() }),
+}).id('TablesAttachmentUpload');
+
+/** `GET /tables/records/{record_id}/attachment-link`: a download link for one file. */
+export const ATTACHMENT_LINK: JoiObjectSchema = recordSchema({ key: Joi.string(), name: Joi.string(), url: Joi.string(), expires_at: Joi.string() }).id('TablesAttachmentLink');

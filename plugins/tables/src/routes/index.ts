@@ -9,7 +9,8 @@ import { listRecords, OPERATORS } from '../services/query.js';
 import { createRecords, deleteRecord, fieldsOf, presentRecord, updateRecord, updateRecords } from '../services/records.js';
 import { createView, deleteView, listViews, presentView, updateView } from '../services/views.js';
 import { exportTable, importTable } from '../services/transfer.js';
-import { BASE, FORM, FORM_LINK, SUBMISSION, IMPORT_REPORT, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
+import { downloadLink, uploadLink } from '../services/attachments.js';
+import { ATTACHMENT_LINK, ATTACHMENT_UPLOAD, BASE, FORM, FORM_LINK, SUBMISSION, IMPORT_REPORT, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
 import { listRoles, presentRole, removeRole, setRole } from '../services/roles.js';
 
 const page = <T>(all: T[], ctx: { page: { offset: number; limit: number } }) => ({ rows: all.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), count: all.length });
@@ -223,6 +224,24 @@ export const routes = [
   }),
   view.patch({ chain: [READ], description: 'Changes a view: a shared one (creators), a personal one (its owner)', payload: Joi.object({ name: name(), type: Joi.string().valid(...VIEW_TYPES), config: viewConfig }).min(1), run: (request, ctx) => updateView(ctx, request.params.view_id, request.payload) }),
   view.delete({ chain: [READ], answers: { single: DELETED }, description: 'Deletes a view: a shared one (creators), a personal one (its owner)', run: (request, ctx) => deleteView(ctx, request.params.view_id) }),
+  route({
+    method: 'POST',
+    path: '/tables/tables/{table_id}/attachment-uploads',
+    chain: [EDIT],
+    answers: { single: ATTACHMENT_UPLOAD },
+    description: "A signed link to upload one file (PUT, within ten minutes, at most 25 MB) for the table's attachment cells; the key then goes in a cell as {key, name} (editors)",
+    validate: { params: Joi.idParams('table_id'), payload: Joi.object({ filename: Joi.string().trim().min(1).max(255).required(), content_type: Joi.string().trim().min(3).max(100).pattern(/^[\w.+-]+\/[\w.+-]+$/).required(), size_bytes: Joi.number().integer().min(0) }) },
+    handler: async (request, ctx) => ctx.respond.single(await uploadLink(ctx, request.params.table_id, request.payload)),
+  }),
+  route({
+    method: 'GET',
+    path: '/tables/records/{record_id}/attachment-link',
+    chain: [READ],
+    answers: { single: ATTACHMENT_LINK },
+    description: 'A download link (five minutes) for a file one of the record\'s attachment cells holds',
+    validate: { params: Joi.idParams('record_id'), query: Joi.object({ key: Joi.string().min(1).max(400).required() }) },
+    handler: async (request, ctx) => ctx.respond.single(await downloadLink(ctx, request.params.record_id, request.query.key as string)),
+  }),
   route({
     method: 'POST',
     path: '/tables/views/{view_id}/form-link',

@@ -13,6 +13,7 @@ import type { Base, Field, Table, TableRecord } from '../models/index.js';
 import { requireRecord, requireTable } from './access.js';
 import { COMPUTED, display, formulaInput, normalize } from './cells.js';
 import { resolveMrn } from './sources.js';
+import { resolveAttachments } from './attachments.js';
 
 /** A record as answered. */
 export function presentRecord(record: TableRecord, hidden: ReadonlySet<string> = new Set()) {
@@ -118,6 +119,7 @@ async function checkCells(ctx: AnyCtx, fields: Field[], cells: Record<string, un
     }
     if (field.type === 'member' && out[id]) await ctx.members.require([out[id] as string], `${path}.${id}`);
     if (field.type === 'mrn' && out[id]) out[id] = await resolveMrn(ctx, field, out[id] as string, `${path}.${id}`);
+    if (field.type === 'attachment' && out[id]) out[id] = await resolveAttachments(ctx, field, out[id] as Array<{ key: string; name: string }>, `${path}.${id}`);
     if (field.type === 'link' && out[id]) {
       const ids = out[id] as string[];
       const found = (await ctx.db.records.findAll({ where: { id: ids, table_id: field.options.table_id as string }, attributes: ['id'] })).map((row) => row.id);
