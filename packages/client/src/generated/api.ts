@@ -2246,6 +2246,306 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/tables/events/core-account-member-removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-account-member-removed
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreAccountMemberRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-companies-company-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-companies-company-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreCompaniesCompanyCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-companies-company-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-companies-company-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreCompaniesCompanyDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-companies-company-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-companies-company-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreCompaniesCompanyUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-contacts-contact-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-contacts-contact-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreContactsContactCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-contacts-contact-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-contacts-contact-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreContactsContactDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-contacts-contact-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-contacts-contact-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreContactsContactUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-tasks-task-bulk-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-tasks-task-bulk-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreTasksTaskBulkDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-tasks-task-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-tasks-task-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreTasksTaskCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-tasks-task-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-tasks-task-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreTasksTaskDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-workers-worker-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-workers-worker-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreWorkersWorkerDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-workers-worker-hired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-workers-worker-hired
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreWorkersWorkerHired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-workers-worker-rehired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-workers-worker-rehired
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreWorkersWorkerRehired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-workers-worker-terminated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-workers-worker-terminated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreWorkersWorkerTerminated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/tables/events/core-workers-worker-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/tables/events/core-workers-worker-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsTablesEventsCoreWorkersWorkerUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/tasks/events/core-account-member-removed": {
         parameters: {
             query?: never;
@@ -11476,6 +11776,580 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tables/bases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the bases the caller has a role on, by name, with that role
+         * @description Lists the bases the caller has a role on, by name, with that role
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesBases"];
+        put?: never;
+        /**
+         * Creates a base; its maker is its creator. default_role (editor unless given) is the role of every member with no role...
+         * @description Creates a base; its maker is its creator. default_role (editor unless given) is the role of every member with no role of their own
+         *
+         *     Needs `tables.bases.create`.
+         */
+        post: operations["postTablesBases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/bases/{base_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a base with its tables, records and views (creators)
+         * @description Deletes a base with its tables, records and views (creators)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        delete: operations["deleteTablesBasesByBaseId"];
+        options?: never;
+        head?: never;
+        /**
+         * Renames a base or changes its default role (creators)
+         * @description Renames a base or changes its default role (creators)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        patch: operations["patchTablesBasesByBaseId"];
+        trace?: never;
+    };
+    "/tables/bases/{base_id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the members' own roles on a base (the base's default_role applies to everyone else)
+         * @description Lists the members' own roles on a base (the base's default_role applies to everyone else)
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesBasesByBaseIdRoles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/bases/{base_id}/roles/{member_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Gives a member of the workspace a role of their own on a base: viewer, editor or creator (creators)
+         * @description Gives a member of the workspace a role of their own on a base: viewer, editor or creator (creators)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        put: operations["putTablesBasesByBaseIdRolesByMemberId"];
+        post?: never;
+        /**
+         * Takes a member's own role away: the base's default role applies to them again (creators)
+         * @description Takes a member's own role away: the base's default role applies to them again (creators)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        delete: operations["deleteTablesBasesByBaseIdRolesByMemberId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/bases/{base_id}/tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a base's tables, oldest first
+         * @description Lists a base's tables, oldest first
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesBasesByBaseIdTables"];
+        put?: never;
+        /**
+         * Adds a table with its primary text field (primary_field_name, "Name" unless given) and a grid view (creators); emits ...
+         * @description Adds a table with its primary text field (primary_field_name, "Name" unless given) and a grid view (creators); emits field.created for the primary field
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesBasesByBaseIdTables"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/fields/{field_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a field nothing reads, not the primary one (creators); emits field.deleted
+         * @description Deletes a field nothing reads, not the primary one (creators); emits field.deleted
+         *
+         *     Needs `tables.records.edit`.
+         */
+        delete: operations["deleteTablesFieldsByFieldId"];
+        options?: never;
+        head?: never;
+        /**
+         * Renames a field, changes its options or its type: a type change converts every cell and reports the ones it could not...
+         * @description Renames a field, changes its options or its type: a type change converts every cell and reports the ones it could not (creators); emits field.updated
+         *
+         *     Needs `tables.records.edit`.
+         */
+        patch: operations["patchTablesFieldsByFieldId"];
+        trace?: never;
+    };
+    "/tables/forms/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public form: its title and the fields it asks for (404 once its link is replaced or the view deleted)
+         * @description A public form: its title and the fields it asks for (404 once its link is replaced or the view deleted)
+         *
+         *     Public: no credential.
+         */
+        get: operations["getTablesFormsByToken"];
+        put?: never;
+        /**
+         * Submits a public form: a record with the form's fields only (rate limited by address and by form); emits record.creat...
+         * @description Submits a public form: a record with the form's fields only (rate limited by address and by form); emits record.created and form.submitted
+         *
+         *     Public: no credential.
+         */
+        post: operations["postTablesFormsByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/records/{record_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a record with its cells and their versions
+         * @description Reads a record with its cells and their versions
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesRecordsByRecordId"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a record; links to it are removed (editors); emits record.deleted
+         * @description Deletes a record; links to it are removed (editors); emits record.deleted
+         *
+         *     Needs `tables.records.edit`.
+         */
+        delete: operations["deleteTablesRecordsByRecordId"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes cells, each with the version it read (versions by field id): a stale one is a 409 naming the current version ...
+         * @description Changes cells, each with the version it read (versions by field id): a stale one is a 409 naming the current version and value (editors); emits record.updated with the changed field ids, live on the table
+         *
+         *     Needs `tables.records.edit`.
+         */
+        patch: operations["patchTablesRecordsByRecordId"];
+        trace?: never;
+    };
+    "/tables/records/{record_id}/attachment-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A download link (five minutes) for a file one of the record's attachment cells holds
+         * @description A download link (five minutes) for a file one of the record's attachment cells holds
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesRecordsByRecordIdAttachmentLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/records/{record_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a record's comments, oldest first
+         * @description Lists a record's comments, oldest first
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesRecordsByRecordIdComments"];
+        put?: never;
+        /**
+         * Comments on a record (any role, viewers too); live on the table
+         * @description Comments on a record (any role, viewers too); live on the table
+         *
+         *     Needs `tables.bases.read`.
+         */
+        post: operations["postTablesRecordsByRecordIdComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/records/{record_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a record's changes, newest first: by field id, from and to
+         * @description Lists a record's changes, newest first: by field id, from and to
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesRecordsByRecordIdHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a table and its records; refused while another table links to it (creators)
+         * @description Deletes a table and its records; refused while another table links to it (creators)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        delete: operations["deleteTablesTablesByTableId"];
+        options?: never;
+        head?: never;
+        /**
+         * Renames a table or names another primary field (creators)
+         * @description Renames a table or names another primary field (creators)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        patch: operations["patchTablesTablesByTableId"];
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/attachment-uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed link to upload one file (PUT, within ten minutes, at most 25 MB) for the table's attachment cells; the key t...
+         * @description A signed link to upload one file (PUT, within ten minutes, at most 25 MB) for the table's attachment cells; the key then goes in a cell as {key, name} (editors)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesTablesByTableIdAttachmentUploads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/export/csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A table's records as CSV (header: the field names), in a view's order and filters when view_id is given
+         * @description A table's records as CSV (header: the field names), in a view's order and filters when view_id is given
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesTablesByTableIdExportCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/export/xlsx": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A table's records as an XLSX workbook (header: the field names), in a view's order and filters when view_id is given
+         * @description A table's records as an XLSX workbook (header: the field names), in a view's order and filters when view_id is given
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesTablesByTableIdExportXlsx"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a table's fields in order
+         * @description Lists a table's fields in order
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesTablesByTableIdFields"];
+        put?: never;
+        /**
+         * Adds a field of a type (a formula names fields as {Name}; a cycle is refused with its path); computed cells are fille...
+         * @description Adds a field of a type (a formula names fields as {Name}; a cycle is refused with its path); computed cells are filled at once (creators); emits field.created
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesTablesByTableIdFields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports records from CSV text or a base64 XLSX workbook whose first row names fields: dry_run reports every bad cell ...
+         * @description Imports records from CSV text or a base64 XLSX workbook whose first row names fields: dry_run reports every bad cell by line and column and writes nothing; otherwise all or nothing (editors), one record.created each
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesTablesByTableIdImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a table's records: a view's saved filters, sorts, group and hidden fields (view_id), filter and sort (JSON list...
+         * @description Lists a table's records: a view's saved filters, sorts, group and hidden fields (view_id), filter and sort (JSON lists), group_by, q; keyset pages of per_page after the cursor after
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesTablesByTableIdRecords"];
+        put?: never;
+        /**
+         * Adds a record with cells by field id (editors); emits record.created with the field ids set
+         * @description Adds a record with cells by field id (editors); emits record.created with the field ids set
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesTablesByTableIdRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/records/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds up to 1,000 records at once: all or none (editors); one record.created each
+         * @description Adds up to 1,000 records at once: all or none (editors); one record.created each
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesTablesByTableIdRecordsBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Updates up to 1,000 records at once, each cell with the version it read: all or none, a stale cell is a 409 (editors)...
+         * @description Updates up to 1,000 records at once, each cell with the version it read: all or none, a stale cell is a 409 (editors); one record.updated per changed record
+         *
+         *     Needs `tables.records.edit`.
+         */
+        patch: operations["patchTablesTablesByTableIdRecordsBulk"];
+        trace?: never;
+    };
+    "/tables/tables/{table_id}/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a table's shared views and the caller's personal ones
+         * @description Lists a table's shared views and the caller's personal ones
+         *
+         *     Needs `tables.bases.read`.
+         */
+        get: operations["getTablesTablesByTableIdViews"];
+        put?: never;
+        /**
+         * Adds a view: grid, kanban (kanban_field_id: a single select), calendar (date_field_id), gallery or form, with filters...
+         * @description Adds a view: grid, kanban (kanban_field_id: a single select), calendar (date_field_id), gallery or form, with filters, sorts, group_by and hidden_fields; shared (creators) or personal (any role)
+         *
+         *     Needs `tables.bases.read`.
+         */
+        post: operations["postTablesTablesByTableIdViews"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tables/views/{view_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a view: a shared one (creators), a personal one (its owner)
+         * @description Deletes a view: a shared one (creators), a personal one (its owner)
+         *
+         *     Needs `tables.bases.read`.
+         */
+        delete: operations["deleteTablesViewsByViewId"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a view: a shared one (creators), a personal one (its owner)
+         * @description Changes a view: a shared one (creators), a personal one (its owner)
+         *
+         *     Needs `tables.bases.read`.
+         */
+        patch: operations["patchTablesViewsByViewId"];
+        trace?: never;
+    };
+    "/tables/views/{view_id}/form-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the toke...
+         * @description Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the token is shown once (creators)
+         *
+         *     Needs `tables.records.edit`.
+         */
+        post: operations["postTablesViewsByViewIdFormLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tasks": {
         parameters: {
             query?: never;
@@ -17100,6 +17974,230 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
         };
+        TablesBase: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description The role of every member with no role of their own on the base
+             * @enum {string}
+             */
+            default_role: "none" | "viewer" | "editor" | "creator";
+            /**
+             * @description The caller's role
+             * @enum {string}
+             */
+            role: "none" | "viewer" | "editor" | "creator";
+            /** Format: uuid */
+            created_by: string;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TablesDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        TablesBaseRole: {
+            /** Format: uuid */
+            base_id: string;
+            /** Format: uuid */
+            member_id: string;
+            /** @enum {string} */
+            role: "viewer" | "editor" | "creator";
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TablesDeletedBaseRole: {
+            /** Format: uuid */
+            base_id: string;
+            /** Format: uuid */
+            member_id: string;
+            /** @constant */
+            deleted: true;
+        };
+        TablesTable: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            base_id: string;
+            name: string;
+            /**
+             * Format: uuid
+             * @description The field whose value is a record's title
+             */
+            primary_field_id: string | null;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TablesField: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            table_id: string;
+            name: string;
+            /** @enum {string} */
+            type: "text" | "long_text" | "number" | "currency" | "date" | "checkbox" | "single_select" | "multiple_select" | "member" | "attachment" | "link" | "lookup" | "rollup" | "formula" | "autonumber" | "mrn";
+            /** @description By type: choices, decimals and symbol, table_id (link), link_field_id and field_id (lookup, rollup), function (rollup), expression and references (formula) */
+            options: {
+                [key: string]: unknown;
+            };
+            position: number;
+            revision: number;
+            /** @description After a type change: the cells converted, and those that could not be (cleared) */
+            conversion: {
+                converted?: number;
+                failed?: {
+                    /** Format: uuid */
+                    record_id?: string;
+                    value?: unknown[] | boolean | number | Record<string, never> | string | null;
+                }[];
+            } | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TablesForm: {
+            title: string;
+            fields: {
+                /** Format: uuid */
+                id?: string;
+                name?: string;
+                /** @enum {string} */
+                type?: "text" | "long_text" | "number" | "currency" | "date" | "checkbox" | "single_select" | "multiple_select" | "member" | "attachment" | "link" | "lookup" | "rollup" | "formula" | "autonumber" | "mrn";
+                choices?: string[];
+            }[];
+        };
+        TablesFormSubmission: {
+            /** Format: uuid */
+            record_id: string;
+            /** @constant */
+            submitted: true;
+        };
+        TablesRecord: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            table_id: string;
+            number: number;
+            title: string;
+            /** @description Values by field id */
+            cells: {
+                [key: string]: unknown;
+            };
+            /** @description Each cell's version by field id: a write names the version it read */
+            versions: {
+                [key: string]: unknown;
+            };
+            revision: number;
+            /** Format: uuid */
+            created_by: string | null;
+            /** Format: uuid */
+            updated_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TablesAttachmentLink: {
+            key: string;
+            name: string;
+            url: string;
+            expires_at: string;
+        };
+        TablesComment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            record_id: string;
+            body: string;
+            /** Format: uuid */
+            author_id: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TablesHistoryEntry: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            record_id: string;
+            /** @enum {string} */
+            kind: "created" | "updated";
+            /** @description By field id: { from, to } */
+            changes: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            actor_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        TablesAttachmentUpload: {
+            key: string;
+            filename: string;
+            content_type: string;
+            upload: {
+                url?: string;
+                method?: string;
+                expires_at?: string;
+            };
+        };
+        TablesImportReport: {
+            dry_run: boolean;
+            /** @description Rows below the header */
+            rows: number;
+            /** @description Records added (0 on a dry run) */
+            created: number;
+            /** @description Columns of computed or attachment fields, not imported */
+            ignored_columns: string[];
+            errors: {
+                line?: number;
+                column?: number;
+                field?: string;
+                value?: string;
+                error?: string;
+            }[];
+        };
+        TablesView: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            table_id: string;
+            name: string;
+            /** @enum {string} */
+            type: "grid" | "kanban" | "calendar" | "gallery" | "form";
+            personal: boolean;
+            /** Format: uuid */
+            owner_id: string | null;
+            /** @description filters, sorts, group_by, hidden_fields, kanban_field_id, date_field_id, cover_field_id, form_fields */
+            config: {
+                [key: string]: unknown;
+            };
+            revision: number;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        TablesFormLink: {
+            /** Format: uuid */
+            view_id: string;
+            token: string;
+            path: string;
+            url: string;
+        };
         TasksDeleted: {
             /** Format: uuid */
             id: string;
@@ -21912,6 +23010,561 @@ export interface operations {
         };
     };
     postEventsSystemEventsSystemWorkspaceMemberAddedNotifySystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreAccountMemberRemoved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreCompaniesCompanyCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreCompaniesCompanyDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreCompaniesCompanyUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreContactsContactCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreContactsContactDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreContactsContactUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreTasksTaskBulkDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreTasksTaskCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreTasksTaskDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreWorkersWorkerDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreWorkersWorkerHired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreWorkersWorkerRehired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreWorkersWorkerTerminated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsTablesEventsCoreWorkersWorkerUpdated: {
         parameters: {
             query?: never;
             header?: never;
@@ -50363,6 +52016,1895 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesBases: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesBase"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesBases: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "default_role": "none"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    default_role?: "none" | "viewer" | "editor" | "creator";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesBase"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTablesBasesByBaseId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                base_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchTablesBasesByBaseId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                base_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "default_role": "none"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    default_role?: "none" | "viewer" | "editor" | "creator";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesBase"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesBasesByBaseIdRoles: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                base_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesBaseRole"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putTablesBasesByBaseIdRolesByMemberId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                base_id: string;
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "viewer"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    role: "viewer" | "editor" | "creator";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesBaseRole"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTablesBasesByBaseIdRolesByMemberId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                base_id: string;
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesDeletedBaseRole"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesBasesByBaseIdTables: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                base_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesTable"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesBasesByBaseIdTables: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                base_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "primary_field_name": "example"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    primary_field_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesTable"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTablesFieldsByFieldId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchTablesFieldsByFieldId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                field_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "type": "text",
+                 *       "options": {
+                 *         "choices": [],
+                 *         "decimals": 0,
+                 *         "symbol": "x",
+                 *         "table_id": "example",
+                 *         "link_field_id": "example",
+                 *         "field_id": "example",
+                 *         "function": "example",
+                 *         "expression": "example",
+                 *         "source": "example"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    type?: "text" | "long_text" | "number" | "currency" | "date" | "checkbox" | "single_select" | "multiple_select" | "member" | "attachment" | "link" | "lookup" | "rollup" | "formula" | "autonumber" | "mrn";
+                    options?: {
+                        choices?: {
+                            name: string;
+                            color?: string;
+                        }[];
+                        decimals?: number;
+                        symbol?: string;
+                        table_id?: string;
+                        link_field_id?: string;
+                        field_id?: string;
+                        function?: string;
+                        expression?: string;
+                        source?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesField"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesFormsByToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesForm"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesFormsByToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "cells": {}
+                 *     }
+                 */
+                "application/json": {
+                    cells: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesFormSubmission"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesRecordsByRecordId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesRecord"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTablesRecordsByRecordId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchTablesRecordsByRecordId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "cells": {},
+                 *       "versions": {}
+                 *     }
+                 */
+                "application/json": {
+                    cells: Record<string, never>;
+                    versions: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesRecord"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesRecordsByRecordIdAttachmentLink: {
+        parameters: {
+            query: {
+                key: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesAttachmentLink"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesRecordsByRecordIdComments: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesComment"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesRecordsByRecordIdComments: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "example"
+                 *     }
+                 */
+                "application/json": {
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesRecordsByRecordIdHistory: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                record_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesHistoryEntry"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTablesTablesByTableId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchTablesTablesByTableId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "primary_field_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    primary_field_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesTable"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesTablesByTableIdAttachmentUploads: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    filename: string;
+                    content_type: string;
+                    size_bytes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesAttachmentUpload"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesTablesByTableIdExportCsv: {
+        parameters: {
+            query?: {
+                view_id?: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the text/csv document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesTablesByTableIdExportXlsx: {
+        parameters: {
+            query?: {
+                view_id?: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the application/vnd.openxmlformats-officedocument.spreadsheetml.sheet document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesTablesByTableIdFields: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesField"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesTablesByTableIdFields: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "type": "text",
+                 *       "options": {
+                 *         "choices": [],
+                 *         "decimals": 0,
+                 *         "symbol": "x",
+                 *         "table_id": "example",
+                 *         "link_field_id": "example",
+                 *         "field_id": "example",
+                 *         "function": "example",
+                 *         "expression": "example",
+                 *         "source": "example"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    type: "text" | "long_text" | "number" | "currency" | "date" | "checkbox" | "single_select" | "multiple_select" | "member" | "attachment" | "link" | "lookup" | "rollup" | "formula" | "autonumber" | "mrn";
+                    options?: {
+                        choices?: {
+                            name: string;
+                            color?: string;
+                        }[];
+                        decimals?: number;
+                        symbol?: string;
+                        table_id?: string;
+                        link_field_id?: string;
+                        field_id?: string;
+                        function?: string;
+                        expression?: string;
+                        source?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesField"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesTablesByTableIdImport: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "format": "csv",
+                 *       "content": "example",
+                 *       "dry_run": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    format: "csv" | "xlsx";
+                    content: string;
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesImportReport"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesTablesByTableIdRecords: {
+        parameters: {
+            query?: {
+                view_id?: string;
+                filter?: string;
+                sort?: string;
+                group_by?: string;
+                q?: string;
+                after?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesRecord"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                        /** @description The groups of group_by in order, with their sizes (empty without a group) */
+                        groups: {
+                            value?: unknown[] | boolean | number | Record<string, never> | string | null;
+                            count?: number;
+                        }[];
+                        /** @description The after of the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesTablesByTableIdRecords: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "cells": {}
+                 *     }
+                 */
+                "application/json": {
+                    cells?: Record<string, never>;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesRecord"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesTablesByTableIdRecordsBulk: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "cells": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    records: {
+                        cells?: Record<string, never>;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesRecord"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchTablesTablesByTableIdRecordsBulk: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "records": [
+                 *         {
+                 *           "id": "example",
+                 *           "cells": {},
+                 *           "versions": {}
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    records: {
+                        id: string;
+                        cells: Record<string, never>;
+                        versions: Record<string, never>;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesRecord"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTablesTablesByTableIdViews: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesView"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesTablesByTableIdViews: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                table_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "type": "grid",
+                 *       "personal": true,
+                 *       "config": {
+                 *         "filters": [],
+                 *         "sorts": [],
+                 *         "group_by": "example",
+                 *         "hidden_fields": [],
+                 *         "kanban_field_id": "example",
+                 *         "date_field_id": "example",
+                 *         "cover_field_id": "example",
+                 *         "form_fields": []
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    type: "grid" | "kanban" | "calendar" | "gallery" | "form";
+                    personal?: boolean;
+                    config?: {
+                        filters?: {
+                            field_id: string;
+                            /** @enum {string} */
+                            op: "eq" | "neq" | "contains" | "not_contains" | "gt" | "gte" | "lt" | "lte" | "empty" | "not_empty";
+                            value?: unknown[] | boolean | number | Record<string, never> | string | null;
+                        }[];
+                        sorts?: {
+                            field_id: string;
+                            /** @enum {string} */
+                            direction?: "asc" | "desc";
+                        }[];
+                        group_by?: string | null;
+                        hidden_fields?: string[];
+                        kanban_field_id?: string;
+                        date_field_id?: string;
+                        cover_field_id?: string;
+                        form_fields?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesView"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteTablesViewsByViewId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                view_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchTablesViewsByViewId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                view_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "type": "grid",
+                 *       "config": {
+                 *         "filters": [],
+                 *         "sorts": [],
+                 *         "group_by": "example",
+                 *         "hidden_fields": [],
+                 *         "kanban_field_id": "example",
+                 *         "date_field_id": "example",
+                 *         "cover_field_id": "example",
+                 *         "form_fields": []
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    type?: "grid" | "kanban" | "calendar" | "gallery" | "form";
+                    config?: {
+                        filters?: {
+                            field_id: string;
+                            /** @enum {string} */
+                            op: "eq" | "neq" | "contains" | "not_contains" | "gt" | "gte" | "lt" | "lte" | "empty" | "not_empty";
+                            value?: unknown[] | boolean | number | Record<string, never> | string | null;
+                        }[];
+                        sorts?: {
+                            field_id: string;
+                            /** @enum {string} */
+                            direction?: "asc" | "desc";
+                        }[];
+                        group_by?: string | null;
+                        hidden_fields?: string[];
+                        kanban_field_id?: string;
+                        date_field_id?: string;
+                        cover_field_id?: string;
+                        form_fields?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesView"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postTablesViewsByViewIdFormLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                view_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TablesFormLink"];
+                        links: components["schemas"]["Links"];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -237,6 +237,36 @@ export const OPERATIONS = {
   postEventsSystemEventsSystemSecurityRoleCreated: { method: 'POST', path: '/_events/system/events/system-security-role-created', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-workspace-member-added/notify-system */
   postEventsSystemEventsSystemWorkspaceMemberAddedNotifySystem: { method: 'POST', path: '/_events/system/events/system-workspace-member-added/notify-system', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-account-member-removed */
+  postEventsTablesEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tables/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-companies-company-created */
+  postEventsTablesEventsCoreCompaniesCompanyCreated: { method: 'POST', path: '/_events/tables/events/core-companies-company-created', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-companies-company-deleted */
+  postEventsTablesEventsCoreCompaniesCompanyDeleted: { method: 'POST', path: '/_events/tables/events/core-companies-company-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-companies-company-updated */
+  postEventsTablesEventsCoreCompaniesCompanyUpdated: { method: 'POST', path: '/_events/tables/events/core-companies-company-updated', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-contacts-contact-created */
+  postEventsTablesEventsCoreContactsContactCreated: { method: 'POST', path: '/_events/tables/events/core-contacts-contact-created', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-contacts-contact-deleted */
+  postEventsTablesEventsCoreContactsContactDeleted: { method: 'POST', path: '/_events/tables/events/core-contacts-contact-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-contacts-contact-updated */
+  postEventsTablesEventsCoreContactsContactUpdated: { method: 'POST', path: '/_events/tables/events/core-contacts-contact-updated', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-tasks-task-bulk-deleted */
+  postEventsTablesEventsCoreTasksTaskBulkDeleted: { method: 'POST', path: '/_events/tables/events/core-tasks-task-bulk-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-tasks-task-created */
+  postEventsTablesEventsCoreTasksTaskCreated: { method: 'POST', path: '/_events/tables/events/core-tasks-task-created', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-tasks-task-deleted */
+  postEventsTablesEventsCoreTasksTaskDeleted: { method: 'POST', path: '/_events/tables/events/core-tasks-task-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-deleted */
+  postEventsTablesEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/tables/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-hired */
+  postEventsTablesEventsCoreWorkersWorkerHired: { method: 'POST', path: '/_events/tables/events/core-workers-worker-hired', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-rehired */
+  postEventsTablesEventsCoreWorkersWorkerRehired: { method: 'POST', path: '/_events/tables/events/core-workers-worker-rehired', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-terminated */
+  postEventsTablesEventsCoreWorkersWorkerTerminated: { method: 'POST', path: '/_events/tables/events/core-workers-worker-terminated', tag: 'system', host: 'any' },
+  /** POST /_events/tables/events/core-workers-worker-updated */
+  postEventsTablesEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/tables/events/core-workers-worker-updated', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/core-account-member-removed */
   postEventsTasksEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tasks/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-account-member-removed */
@@ -1393,6 +1423,80 @@ export const OPERATIONS = {
   getStorageByToken: { method: 'GET', path: '/storage/{token}', tag: 'system', host: 'workspace' },
   /** Uploads a file through a signed link (ctx.storage.signedUploadUrl); the body is the file */
   putStorageByToken: { method: 'PUT', path: '/storage/{token}', tag: 'system', host: 'workspace' },
+  /** Lists the bases the caller has a role on, by name, with that role */
+  getTablesBases: { method: 'GET', path: '/tables/bases', tag: 'tables', host: 'workspace', paged: true },
+  /** Creates a base; its maker is its creator. default_role (editor unless given) is the role of every member with no role... */
+  postTablesBases: { method: 'POST', path: '/tables/bases', tag: 'tables', host: 'workspace' },
+  /** Renames a base or changes its default role (creators) */
+  patchTablesBasesByBaseId: { method: 'PATCH', path: '/tables/bases/{base_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a base with its tables, records and views (creators) */
+  deleteTablesBasesByBaseId: { method: 'DELETE', path: '/tables/bases/{base_id}', tag: 'tables', host: 'workspace' },
+  /** Lists the members' own roles on a base (the base's default_role applies to everyone else) */
+  getTablesBasesByBaseIdRoles: { method: 'GET', path: '/tables/bases/{base_id}/roles', tag: 'tables', host: 'workspace', paged: true },
+  /** Gives a member of the workspace a role of their own on a base: viewer, editor or creator (creators) */
+  putTablesBasesByBaseIdRolesByMemberId: { method: 'PUT', path: '/tables/bases/{base_id}/roles/{member_id}', tag: 'tables', host: 'workspace' },
+  /** Takes a member's own role away: the base's default role applies to them again (creators) */
+  deleteTablesBasesByBaseIdRolesByMemberId: { method: 'DELETE', path: '/tables/bases/{base_id}/roles/{member_id}', tag: 'tables', host: 'workspace' },
+  /** Lists a base's tables, oldest first */
+  getTablesBasesByBaseIdTables: { method: 'GET', path: '/tables/bases/{base_id}/tables', tag: 'tables', host: 'workspace', paged: true },
+  /** Adds a table with its primary text field (primary_field_name, "Name" unless given) and a grid view (creators); emits ... */
+  postTablesBasesByBaseIdTables: { method: 'POST', path: '/tables/bases/{base_id}/tables', tag: 'tables', host: 'workspace' },
+  /** Renames a field, changes its options or its type: a type change converts every cell and reports the ones it could not... */
+  patchTablesFieldsByFieldId: { method: 'PATCH', path: '/tables/fields/{field_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a field nothing reads, not the primary one (creators); emits field.deleted */
+  deleteTablesFieldsByFieldId: { method: 'DELETE', path: '/tables/fields/{field_id}', tag: 'tables', host: 'workspace' },
+  /** A public form: its title and the fields it asks for (404 once its link is replaced or the view deleted) */
+  getTablesFormsByToken: { method: 'GET', path: '/tables/forms/{token}', tag: 'tables', host: 'workspace' },
+  /** Submits a public form: a record with the form's fields only (rate limited by address and by form); emits record.creat... */
+  postTablesFormsByToken: { method: 'POST', path: '/tables/forms/{token}', tag: 'tables', host: 'workspace' },
+  /** Reads a record with its cells and their versions */
+  getTablesRecordsByRecordId: { method: 'GET', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
+  /** Changes cells, each with the version it read (versions by field id): a stale one is a 409 naming the current version ... */
+  patchTablesRecordsByRecordId: { method: 'PATCH', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a record; links to it are removed (editors); emits record.deleted */
+  deleteTablesRecordsByRecordId: { method: 'DELETE', path: '/tables/records/{record_id}', tag: 'tables', host: 'workspace' },
+  /** A download link (five minutes) for a file one of the record's attachment cells holds */
+  getTablesRecordsByRecordIdAttachmentLink: { method: 'GET', path: '/tables/records/{record_id}/attachment-link', tag: 'tables', host: 'workspace' },
+  /** Lists a record's comments, oldest first */
+  getTablesRecordsByRecordIdComments: { method: 'GET', path: '/tables/records/{record_id}/comments', tag: 'tables', host: 'workspace', paged: true },
+  /** Comments on a record (any role, viewers too); live on the table */
+  postTablesRecordsByRecordIdComments: { method: 'POST', path: '/tables/records/{record_id}/comments', tag: 'tables', host: 'workspace' },
+  /** Lists a record's changes, newest first: by field id, from and to */
+  getTablesRecordsByRecordIdHistory: { method: 'GET', path: '/tables/records/{record_id}/history', tag: 'tables', host: 'workspace', paged: true },
+  /** Renames a table or names another primary field (creators) */
+  patchTablesTablesByTableId: { method: 'PATCH', path: '/tables/tables/{table_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a table and its records; refused while another table links to it (creators) */
+  deleteTablesTablesByTableId: { method: 'DELETE', path: '/tables/tables/{table_id}', tag: 'tables', host: 'workspace' },
+  /** A signed link to upload one file (PUT, within ten minutes, at most 25 MB) for the table's attachment cells; the key t... */
+  postTablesTablesByTableIdAttachmentUploads: { method: 'POST', path: '/tables/tables/{table_id}/attachment-uploads', tag: 'tables', host: 'workspace' },
+  /** A table's records as CSV (header: the field names), in a view's order and filters when view_id is given */
+  getTablesTablesByTableIdExportCsv: { method: 'GET', path: '/tables/tables/{table_id}/export/csv', tag: 'tables', host: 'workspace' },
+  /** A table's records as an XLSX workbook (header: the field names), in a view's order and filters when view_id is given */
+  getTablesTablesByTableIdExportXlsx: { method: 'GET', path: '/tables/tables/{table_id}/export/xlsx', tag: 'tables', host: 'workspace' },
+  /** Lists a table's fields in order */
+  getTablesTablesByTableIdFields: { method: 'GET', path: '/tables/tables/{table_id}/fields', tag: 'tables', host: 'workspace', paged: true },
+  /** Adds a field of a type (a formula names fields as {Name}; a cycle is refused with its path); computed cells are fille... */
+  postTablesTablesByTableIdFields: { method: 'POST', path: '/tables/tables/{table_id}/fields', tag: 'tables', host: 'workspace' },
+  /** Imports records from CSV text or a base64 XLSX workbook whose first row names fields: dry_run reports every bad cell ... */
+  postTablesTablesByTableIdImport: { method: 'POST', path: '/tables/tables/{table_id}/import', tag: 'tables', host: 'workspace' },
+  /** Lists a table's records: a view's saved filters, sorts, group and hidden fields (view_id), filter and sort (JSON list... */
+  getTablesTablesByTableIdRecords: { method: 'GET', path: '/tables/tables/{table_id}/records', tag: 'tables', host: 'workspace', paged: true },
+  /** Adds a record with cells by field id (editors); emits record.created with the field ids set */
+  postTablesTablesByTableIdRecords: { method: 'POST', path: '/tables/tables/{table_id}/records', tag: 'tables', host: 'workspace' },
+  /** Adds up to 1,000 records at once: all or none (editors); one record.created each */
+  postTablesTablesByTableIdRecordsBulk: { method: 'POST', path: '/tables/tables/{table_id}/records/bulk', tag: 'tables', host: 'workspace' },
+  /** Updates up to 1,000 records at once, each cell with the version it read: all or none, a stale cell is a 409 (editors)... */
+  patchTablesTablesByTableIdRecordsBulk: { method: 'PATCH', path: '/tables/tables/{table_id}/records/bulk', tag: 'tables', host: 'workspace' },
+  /** Lists a table's shared views and the caller's personal ones */
+  getTablesTablesByTableIdViews: { method: 'GET', path: '/tables/tables/{table_id}/views', tag: 'tables', host: 'workspace', paged: true },
+  /** Adds a view: grid, kanban (kanban_field_id: a single select), calendar (date_field_id), gallery or form, with filters... */
+  postTablesTablesByTableIdViews: { method: 'POST', path: '/tables/tables/{table_id}/views', tag: 'tables', host: 'workspace' },
+  /** Changes a view: a shared one (creators), a personal one (its owner) */
+  patchTablesViewsByViewId: { method: 'PATCH', path: '/tables/views/{view_id}', tag: 'tables', host: 'workspace' },
+  /** Deletes a view: a shared one (creators), a personal one (its owner) */
+  deleteTablesViewsByViewId: { method: 'DELETE', path: '/tables/views/{view_id}', tag: 'tables', host: 'workspace' },
+  /** Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the toke... */
+  postTablesViewsByViewIdFormLink: { method: 'POST', path: '/tables/views/{view_id}/form-link', tag: 'tables', host: 'workspace' },
   /** Lists tasks, oldest first, filtered by any of the query parameters */
   getTasks: { method: 'GET', path: '/tasks', tag: 'tasks', host: 'workspace', paged: true },
   /** Creates a task on a board, or in the incubator when board_id is absent */
@@ -1542,4 +1646,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","rooms","settings","sign","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","rooms","settings","sign","tables","workers"] as const;

@@ -1,0 +1,326 @@
+import test from 'ava';
+import ExcelJS from 'exceljs';
+import { listenForSockets, ok, startWorld, subscribeChannel, type TestMember, type World, type WorldSockets } from '@wpk/testing';
+import app from '../src/index.js';
+
+const KEYS = ['tables.bases.read', 'tables.records.edit', 'tables.bases.create'];
+let world: World;
+let sockets: WorldSockets;
+let ann: TestMember;
+let bob: TestMember;
+let viewer: TestMember;
+const ids: Record<string, string> = {};
+
+test.before(async () => {
+  world = await startWorld({ app, subdomain: 'tables', clock: new Date('2026-11-02T09:00:00.000Z') });
+  sockets = await listenForSockets(world);
+  [ann, bob, viewer] = await world.members(3, KEYS);
+  ids.base = ok(await ann.post('/tables/bases', { name: 'Sales' })).id;
+  const orders = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Orders' }));
+  ids.orders = orders.id;
+  ids.name = orders.primary_field_id;
+  world.takeEvents();
+});
+test.after.always(() => world?.close());
+
+const field = async (name: string, type: string, options?: Record<string, unknown>) => ok(await ann.post(`/tables/tables/${ids.orders}/fields`, { name, type, ...(options ? { options } : {}) }));
+
+test.serial('fields of every common type; a record is checked cell by cell, the formula computed, the events name the fields', async (t) => {
+  ids.price = (await field('Price', 'currency', { decimals: 2, symbol: '€' })).id;
+  ids.qty = (await field('Quantity', 'number')).id;
+  ids.when = (await field('Due', 'date')).id;
+  ids.paid = (await field('Paid', 'checkbox')).id;
+  ids.status = (await field('Status', 'single_select', { choices: [{ name: 'New' }, { name: 'Won' }, { name: 'Lost' }] })).id;
+  ids.tags = (await field('Tags', 'multiple_select', { choices: [{ name: 'vip' }, { name: 'eu' }] })).id;
+  ids.owner = (await field('Owner', 'member')).id;
+  ids.notes = (await field('Notes', 'long_text')).id;
+  ids.no = (await field('No', 'autonumber')).id;
+  const total = await field('Total', 'formula', { expression: '{Price} * {quantity}' });
+  ids.total = total.id;
+  t.like(total, { type: 'formula', options: { expression: '{Price} * {Quantity}', references: [ids.price, ids.qty] } });
+  t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.name]), [
+    ['core.tables.field.created', 'Price'], ['core.tables.field.created', 'Quantity'], ['core.tables.field.created', 'Due'], ['core.tables.field.created', 'Paid'], ['core.tables.field.created', 'Status'],
+    ['core.tables.field.created', 'Tags'], ['core.tables.field.created', 'Owner'], ['core.tables.field.created', 'Notes'], ['core.tables.field.created', 'No'], ['core.tables.field.created', 'Total'],
+  ]);
+
+  const made = ok(await ann.post(`/tables/tables/${ids.orders}/records`, { cells: { [ids.name]: 'Acme', [ids.price]: '12.5', [ids.qty]: 3, [ids.when]: '2026-12-01', [ids.status]: 'New', [ids.tags]: ['vip', 'vip', 'eu'], [ids.owner]: bob.id } }));
+  ids.acme = made.id;
+  t.like(made, { number: 1, title: 'Acme', cells: { [ids.price]: '12.50', [ids.qty]: 3, [ids.paid]: false, [ids.tags]: ['vip', 'eu'], [ids.owner]: bob.id, [ids.no]: 1, [ids.total]: 37.5 } });
+  t.is(made.versions[ids.price], 1);
+  const [created] = world.takeEvents();
+  t.is(created!.action, 'core.tables.record.created');
+  t.deepEqual(created!.payload.field_ids, [ids.name, ids.price, ids.qty, ids.when, ids.paid, ids.status, ids.tags, ids.owner, ids.no, ids.total]);
+
+  const bad = async (cells: Record<string, unknown>, error: string) => {
+    const answer = await ann.post(`/tables/tables/${ids.orders}/records`, { cells });
+    t.is(answer.status, 400, error);
+    t.is(answer.body.error, error);
+  };
+  await bad({ [ids.price]: '1.005' }, `cells.${ids.price}: Price takes at most 2 decimals`);
+  await bad({ [ids.when]: '2026-02-30' }, `cells.${ids.when}: Due takes a date YYYY-MM-DD`);
+  await bad({ [ids.status]: 'Maybe' }, `cells.${ids.status}: Status takes one of: New, Won, Lost`);
+  await bad({ [ids.total]: 3 }, `cells.${ids.total}: Total is a formula field: its value is computed`);
+  await bad({ nope: 1 }, 'cells.nope: no field nope in this table');
+  const stranger = crypto.randomUUID();
+  await bad({ [ids.owner]: stranger }, `cells.${ids.owner} ${stranger} is not a member of this workspace`);
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('a formula that would make a cycle is refused with its path; a bad formula names what is wrong', async (t) => {
+  const tax = await field('Tax', 'formula', { expression: '{Total} * 0.2' });
+  const loop = await ann.patch(`/tables/fields/${ids.total}`, { options: { expression: '{Price} * {Quantity} + {Tax}' } });
+  t.is(loop.status, 400);
+  t.is(loop.body.error, 'options.expression: the formula would make a cycle: Total → Tax → Total');
+  const self = await ann.post(`/tables/tables/${ids.orders}/fields`, { name: 'Me', type: 'formula', options: { expression: '{Me} + 1' } });
+  t.is(self.body.error, 'options.expression: the formula would make a cycle: Me → Me');
+  const unknown = await ann.post(`/tables/tables/${ids.orders}/fields`, { name: 'X', type: 'formula', options: { expression: '{Nope} + 1' } });
+  t.is(unknown.body.error, 'options.expression: {Nope} names no field of this table');
+  const broken = await ann.post(`/tables/tables/${ids.orders}/fields`, { name: 'X', type: 'formula', options: { expression: '{Price} +' } });
+  t.is(broken.body.error, 'options.expression: it does not parse (an operator, a parenthesis or an argument is missing)');
+  const record = ok(await ann.get(`/tables/records/${ids.acme}`));
+  t.is(record.cells[tax.id], 7.5);
+  const deleting = await ann.delete(`/tables/fields/${ids.total}`);
+  t.is(deleting.status, 409);
+  t.is(deleting.body.error, `Field Tax (${tax.id}) reads Total: delete it after changing or deleting Tax`);
+  ok(await ann.delete(`/tables/fields/${tax.id}`));
+  world.takeEvents();
+});
+
+test.serial('a cell write names the version it read: a stale one is a 409 with the current value; other viewers see the change live', async (t) => {
+  const watcher = await sockets.connect(bob);
+  t.like(await subscribeChannel(watcher, `tables/tables/${ids.orders}`), { type: 'subscribed' });
+  const read = ok(await ann.get(`/tables/records/${ids.acme}`));
+  const first = ok(await ann.patch(`/tables/records/${ids.acme}`, { cells: { [ids.qty]: 4 }, versions: { [ids.qty]: read.versions[ids.qty] } }));
+  t.like(first, { cells: { [ids.qty]: 4, [ids.total]: 50 }, versions: { [ids.qty]: 2, [ids.total]: 2 } });
+  t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.changed_field_ids]), [['core.tables.record.updated', [ids.qty, ids.total]]]);
+  const live = await watcher.until((message) => message.type === 'event' && message.event === 'record.updated');
+  t.like(live.data, { id: ids.acme, cells: { [ids.qty]: 4 }, changed_field_ids: [ids.qty, ids.total] });
+
+  const stale = await bob.patch(`/tables/records/${ids.acme}`, { cells: { [ids.qty]: 9 }, versions: { [ids.qty]: 1 } });
+  t.is(stale.status, 409);
+  t.deepEqual(stale.body, { error: 'Cell Quantity of record #1 changed since you read it (you read version 1; it is now version 2, value 4)', field: `cells.${ids.qty}` });
+  const missing = await bob.patch(`/tables/records/${ids.acme}`, { cells: { [ids.qty]: 9 }, versions: {} });
+  t.is(missing.status, 400);
+  t.is(missing.body.error, `versions.${ids.qty}: the version of the cell you read is required`);
+  // Another cell of the same record is not stale.
+  ok(await bob.patch(`/tables/records/${ids.acme}`, { cells: { [ids.notes]: 'Call back' }, versions: { [ids.notes]: 0 } }));
+  t.is(ok(await ann.get(`/tables/records/${ids.acme}`)).cells[ids.qty], 4);
+  world.takeEvents();
+  watcher.close();
+});
+
+test.serial('bulk create and update, filter, sort, group and keyset pages', async (t) => {
+  const rows = [['Beta', '5', 2, 'Won'], ['Gamma', '7.25', 1, 'New'], ['Delta', '1', 10, 'Won'], ['Epsilon', null, null, null]];
+  const made = ok(await ann.post(`/tables/tables/${ids.orders}/records/bulk`, { records: rows.map(([name, price, qty, status]) => ({ cells: { [ids.name]: name, [ids.price]: price, [ids.qty]: qty, [ids.status]: status } })) }));
+  t.deepEqual(made.map((row: any) => [row.number, row.cells[ids.total]]), [[2, 10], [3, 7.25], [4, 10], [5, 0]]);
+  t.is(world.takeEvents().length, 4);
+  const refused = await ann.post(`/tables/tables/${ids.orders}/records/bulk`, { records: [{ cells: { [ids.name]: 'ok' } }, { cells: { [ids.qty]: 'many' } }] });
+  t.is(refused.body.error, `records[1].cells.${ids.qty}: Quantity takes a number`);
+  t.deepEqual(world.takeEvents(), []);
+
+  const list = (query: string) => ann.get(`/tables/tables/${ids.orders}/records?${query}`);
+  const won = await list(`filter=${encodeURIComponent(JSON.stringify([{ field_id: ids.status, op: 'eq', value: 'Won' }]))}&sort=${encodeURIComponent(JSON.stringify([{ field_id: ids.price, direction: 'desc' }]))}`);
+  t.deepEqual(won.body.data.map((row: any) => row.title), ['Beta', 'Delta']);
+  const grouped = await list(`group_by=${ids.status}&sort=${encodeURIComponent(JSON.stringify([{ field_id: ids.name }]))}`);
+  t.deepEqual(grouped.body.groups, [{ value: 'New', count: 2 }, { value: 'Won', count: 2 }, { value: null, count: 1 }]);
+  t.deepEqual(grouped.body.data.map((row: any) => row.title), ['Acme', 'Gamma', 'Beta', 'Delta', 'Epsilon']);
+  const sort = encodeURIComponent(JSON.stringify([{ field_id: ids.total, direction: 'asc' }]));
+  const first = await list(`sort=${sort}&per_page=2`);
+  t.deepEqual(first.body.data.map((row: any) => row.title), ['Epsilon', 'Gamma']);
+  ok(await ann.post(`/tables/tables/${ids.orders}/records`, { cells: { [ids.name]: 'Zero', [ids.price]: '0' } }));
+  const second = await list(`sort=${sort}&per_page=2&after=${first.body.next_cursor}`);
+  t.deepEqual(second.body.data.map((row: any) => row.title), ['Beta', 'Delta']);
+  const third = await list(`sort=${sort}&per_page=2&after=${second.body.next_cursor}`);
+  t.deepEqual(third.body.data.map((row: any) => row.title), ['Acme']);
+  t.is(third.body.next_cursor, null);
+  t.is((await list('after=garbage')).status, 400);
+  t.is((await list('filter=[{"field_id":"nope","op":"eq"}]')).body.error, 'filters[0].field_id: no field nope in this table');
+
+  const beta = made[0];
+  const updated = ok(await ann.patch(`/tables/tables/${ids.orders}/records/bulk`, { records: [{ id: beta.id, cells: { [ids.qty]: 3 }, versions: { [ids.qty]: 1 } }, { id: made[1].id, cells: { [ids.paid]: true }, versions: { [ids.paid]: 1 } }] }));
+  t.deepEqual(updated.map((row: any) => row.cells[ids.total]), [15, 7.25]);
+  const staleBulk = await ann.patch(`/tables/tables/${ids.orders}/records/bulk`, { records: [{ id: made[2].id, cells: { [ids.qty]: 3 }, versions: { [ids.qty]: 1 } }, { id: beta.id, cells: { [ids.qty]: 5 }, versions: { [ids.qty]: 1 } }] });
+  t.is(staleBulk.status, 409);
+  t.is(ok(await ann.get(`/tables/records/${made[2].id}`)).cells[ids.qty], 10);
+  world.takeEvents();
+});
+
+test.serial('a type change converts the cells and reports those it could not', async (t) => {
+  const code = await field('Code', 'text');
+  const values = ['12', 'n/a', '7.5'];
+  const records = ok(await ann.get(`/tables/tables/${ids.orders}/records?per_page=3`));
+  for (const [index, row] of records.entries()) ok(await ann.patch(`/tables/records/${row.id}`, { cells: { [code.id]: values[index] }, versions: { [code.id]: 0 } }));
+  world.takeEvents();
+  const changed = ok(await ann.patch(`/tables/fields/${code.id}`, { type: 'number' }));
+  t.like(changed, { type: 'number', conversion: { converted: records.length + 3 - 1 } });
+  t.deepEqual(changed.conversion.failed, [{ record_id: records[1].id, value: 'n/a' }]);
+  const after = ok(await ann.get(`/tables/tables/${ids.orders}/records?per_page=3`));
+  t.deepEqual(after.map((row: any) => row.cells[code.id]), [12, null, 7.5]);
+  t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.changed_fields]), [['core.tables.field.updated', ['type']]]);
+  const select = ok(await ann.patch(`/tables/fields/${code.id}`, { type: 'single_select' }));
+  t.deepEqual(select.options.choices.map((choice: any) => choice.name), ['12', '7.5']);
+  ok(await ann.delete(`/tables/fields/${code.id}`));
+  world.takeEvents();
+});
+
+test.serial('links, lookups and rollups follow the linked records', async (t) => {
+  const customers = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Customers' }));
+  const link = ok(await ann.post(`/tables/tables/${customers.id}/fields`, { name: 'Orders', type: 'link', options: { table_id: ids.orders } }));
+  const spent = ok(await ann.post(`/tables/tables/${customers.id}/fields`, { name: 'Spent', type: 'rollup', options: { link_field_id: link.id, field_id: ids.price, function: 'sum' } }));
+  const names = ok(await ann.post(`/tables/tables/${customers.id}/fields`, { name: 'Order names', type: 'lookup', options: { link_field_id: link.id, field_id: ids.name } }));
+  const all = ok(await ann.get(`/tables/tables/${ids.orders}/records?per_page=2`));
+  const customer = ok(await ann.post(`/tables/tables/${customers.id}/records`, { cells: { [customers.primary_field_id]: 'Ada', [link.id]: all.map((row: any) => row.id) } }));
+  t.like(customer.cells, { [spent.id]: 17.5, [names.id]: ['Acme', 'Beta'] });
+  const acme = ok(await ann.get(`/tables/records/${ids.acme}`));
+  ok(await ann.patch(`/tables/records/${ids.acme}`, { cells: { [ids.price]: '20' }, versions: { [ids.price]: acme.versions[ids.price] } }));
+  t.is(ok(await ann.get(`/tables/records/${customer.id}`)).cells[spent.id], 25);
+  const bad = await ann.post(`/tables/tables/${customers.id}/records`, { cells: { [link.id]: [crypto.randomUUID()] } });
+  t.is(bad.status, 400);
+  t.is((await ann.delete(`/tables/tables/${ids.orders}`)).status, 409);
+  ok(await ann.delete(`/tables/records/${all[1].id}`));
+  t.like(ok(await ann.get(`/tables/records/${customer.id}`)).cells, { [link.id]: [ids.acme], [spent.id]: 20, [names.id]: ['Acme'] });
+  world.takeEvents();
+});
+
+test.serial('views: a kanban needs a single select; personal views are their owner\'s; comments and history', async (t) => {
+  const refused = await ann.post(`/tables/tables/${ids.orders}/views`, { name: 'Board', type: 'kanban', config: { kanban_field_id: ids.qty } });
+  t.is(refused.body.error, 'config.kanban_field_id: a kanban view names a single select field of this table');
+  const board = ok(await ann.post(`/tables/tables/${ids.orders}/views`, { name: 'Board', type: 'kanban', config: { kanban_field_id: ids.status, hidden_fields: [ids.notes], filters: [{ field_id: ids.status, op: 'not_empty' }] } }));
+  t.like(board, { type: 'kanban', personal: false });
+  const inView = await ann.get(`/tables/tables/${ids.orders}/records?view_id=${board.id}`);
+  t.false(inView.body.data.some((row: any) => ids.notes! in row.cells));
+  t.false(inView.body.data.some((row: any) => row.title === 'Epsilon'));
+  const mine = ok(await bob.post(`/tables/tables/${ids.orders}/views`, { name: 'Mine', type: 'grid', personal: true }));
+  t.is((await ann.patch(`/tables/views/${mine.id}`, { name: 'Taken' })).status, 404);
+  t.deepEqual(ok(await ann.get(`/tables/tables/${ids.orders}/views`)).map((view: any) => view.name), ['Grid', 'Board']);
+  t.deepEqual(ok(await bob.get(`/tables/tables/${ids.orders}/views`)).map((view: any) => view.name), ['Grid', 'Board', 'Mine']);
+
+  ok(await bob.post(`/tables/records/${ids.acme}/comments`, { body: 'Ship on Monday' }));
+  t.deepEqual(ok(await ann.get(`/tables/records/${ids.acme}/comments`)).map((comment: any) => [comment.body, comment.author_id]), [['Ship on Monday', bob.id]]);
+  const history = ok(await ann.get(`/tables/records/${ids.acme}/history`));
+  t.is(history.at(-1).kind, 'created');
+  t.deepEqual(history.find((entry: any) => entry.changes[ids.qty])?.changes[ids.qty], { from: 3, to: 4 });
+});
+
+test.serial('base roles: a viewer reads but cannot edit; a base whose default role is none is hidden; a role of their own overrides it', async (t) => {
+  ok(await ann.patch(`/tables/bases/${ids.base}`, { default_role: 'viewer' }));
+  t.is((await viewer.get(`/tables/records/${ids.acme}`)).status, 200);
+  const edit = await viewer.patch(`/tables/records/${ids.acme}`, { cells: { [ids.notes]: 'x' }, versions: { [ids.notes]: 1 } });
+  t.is(edit.status, 403);
+  t.is(edit.body.error, 'Your role on base Sales is viewer: editing records needs editor');
+  const fieldEdit = await bob.post(`/tables/tables/${ids.orders}/fields`, { name: 'Z', type: 'text' });
+  t.is(fieldEdit.status, 403);
+  ok(await ann.patch(`/tables/bases/${ids.base}`, { default_role: 'none' }));
+  t.is((await viewer.get(`/tables/records/${ids.acme}`)).status, 404);
+  t.deepEqual(ok(await viewer.get('/tables/bases')), []);
+  // A role of their own overrides the default.
+  t.like(ok(await ann.put(`/tables/bases/${ids.base}/roles/${viewer.id}`, { role: 'editor' })), { member_id: viewer.id, role: 'editor' });
+  t.deepEqual(ok(await viewer.get('/tables/bases')).map((base: any) => [base.name, base.role]), [['Sales', 'editor']]);
+  const notes = ok(await viewer.get(`/tables/records/${ids.acme}`)).versions[ids.notes];
+  t.is(ok(await viewer.patch(`/tables/records/${ids.acme}`, { cells: { [ids.notes]: 'By the viewer' }, versions: { [ids.notes]: notes } })).cells[ids.notes], 'By the viewer');
+  t.is((await bob.put(`/tables/bases/${ids.base}/roles/${bob.id}`, { role: 'creator' })).status, 404);
+  const stranger = await ann.put(`/tables/bases/${ids.base}/roles/${crypto.randomUUID()}`, { role: 'viewer' });
+  t.is(stranger.status, 400);
+  t.deepEqual(ok(await ann.get(`/tables/bases/${ids.base}/roles`)).map((row: any) => [row.member_id, row.role]), [[viewer.id, 'editor']]);
+  ok(await ann.delete(`/tables/bases/${ids.base}/roles/${viewer.id}`));
+  t.is((await viewer.get(`/tables/records/${ids.acme}`)).status, 404);
+  t.is((await ann.delete(`/tables/bases/${ids.base}/roles/${viewer.id}`)).status, 404);
+  world.takeEvents();
+  ok(await ann.patch(`/tables/bases/${ids.base}`, { default_role: 'editor' }));
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('CSV and XLSX: a dry run reports bad cells by line and column; an import is all or nothing; exports read back', async (t) => {
+  const sheet = await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Imports' });
+  const table = ok(sheet);
+  const qty = ok(await ann.post(`/tables/tables/${table.id}/fields`, { name: 'Qty', type: 'number' })).id;
+  const due = ok(await ann.post(`/tables/tables/${table.id}/fields`, { name: 'Due', type: 'date' })).id;
+  ok(await ann.post(`/tables/tables/${table.id}/fields`, { name: 'Twice', type: 'formula', options: { expression: '{Qty} * 2' } }));
+  world.takeEvents();
+  const csv = 'Name,Qty,Due,Twice\r\nFirst,3,2026-12-01,\r\n"Second, with a comma",many,2026-02-30,\r\nThird,5,,\r\n';
+  const dry = ok(await ann.post(`/tables/tables/${table.id}/import`, { format: 'csv', content: csv, dry_run: true }));
+  t.deepEqual(dry, {
+    dry_run: true, rows: 3, created: 0, ignored_columns: ['Twice'],
+    errors: [
+      { line: 3, column: 2, field: 'Qty', value: 'many', error: 'Qty takes a number' },
+      { line: 3, column: 3, field: 'Due', value: '2026-02-30', error: 'Due takes a date YYYY-MM-DD' },
+    ],
+  });
+  const refused = await ann.post(`/tables/tables/${table.id}/import`, { format: 'csv', content: csv });
+  t.is(refused.status, 400);
+  t.is(refused.body.error, 'content: line 3, column 2 (Qty): Qty takes a number; 2 bad cells in all (a dry run lists them)');
+  t.deepEqual(ok(await ann.get(`/tables/tables/${table.id}/records`)), []);
+  t.deepEqual(world.takeEvents(), []);
+  const unknown = await ann.post(`/tables/tables/${table.id}/import`, { format: 'csv', content: 'Name,Colour\r\nx,red\r\n', dry_run: true });
+  t.is(unknown.body.error, 'content: line 1, column 2: Colour names no field of table Imports');
+
+  const good = ok(await ann.post(`/tables/tables/${table.id}/import`, { format: 'csv', content: 'Name,Qty,Due\r\nFirst,3,2026-12-01\r\n"Second, with a comma",4,\r\n' }));
+  t.like(good, { dry_run: false, rows: 2, created: 2, errors: [] });
+  t.is(world.takeEvents().filter((event) => event.action === 'core.tables.record.created').length, 2);
+  const exported = await ann.get(`/tables/tables/${table.id}/export/csv`);
+  t.is(exported.status, 200);
+  t.is(exported.body, 'Name,Qty,Due,Twice\r\nFirst,3,2026-12-01,6\r\n"Second, with a comma",4,,8\r\n');
+  const xlsx = await ann.get(`/tables/tables/${table.id}/export/xlsx`);
+  t.is(xlsx.status, 200);
+  t.is(xlsx.headers['content-type'], 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  t.true(String(xlsx.body).startsWith('PK'));
+  const workbook = new ExcelJS.Workbook();
+  const page = workbook.addWorksheet('Sheet 1');
+  page.addRow(['Name', 'Qty', 'Due']);
+  page.addRow(['From a workbook', 7, '2027-01-15']);
+  page.addRow(['Bad', 'seven', '']);
+  const content = Buffer.from(await workbook.xlsx.writeBuffer()).toString('base64');
+  const back = ok(await ann.post(`/tables/tables/${table.id}/import`, { format: 'xlsx', content, dry_run: true }));
+  t.deepEqual(back, { dry_run: true, rows: 2, created: 0, ignored_columns: [], errors: [{ line: 3, column: 2, field: 'Qty', value: 'seven', error: 'Qty takes a number' }] });
+  t.is((await ann.post(`/tables/tables/${table.id}/import`, { format: 'xlsx', content: 'bm90IGEgd29ya2Jvb2s=', dry_run: true })).body.error, 'content: not an XLSX workbook (send the file base64-encoded)');
+  t.deepEqual(ok(await ann.get(`/tables/tables/${table.id}/records`)).map((row: any) => [row.title, row.cells[qty], row.cells[due] ?? null]), [['First', 3, '2026-12-01'], ['Second, with a comma', 4, null]]);
+});
+
+test.serial('a public form: a link shown once, opened and submitted without signing in, only its fields; a replaced link is gone', async (t) => {
+  const grid = await ann.post(`/tables/views/${ok(await ann.get(`/tables/tables/${ids.orders}/views`))[0].id}/form-link`, {});
+  t.is(grid.status, 409);
+  t.is(grid.body.error, 'View Grid is a grid view: only a form view has a public link');
+  const form = ok(await ann.post(`/tables/tables/${ids.orders}/views`, { name: 'Order form', type: 'form', config: { form_fields: [ids.name, ids.qty, ids.total] } }));
+  t.is((await bob.post(`/tables/views/${form.id}/form-link`, {})).status, 403);
+  const link = ok(await ann.post(`/tables/views/${form.id}/form-link`, {}));
+  t.is(link.path, `/tables/forms/${link.token}`);
+  const visitor = world.workspace.anonymous;
+  t.deepEqual(ok(await visitor.get(link.path)), { title: 'Order form', fields: [{ id: ids.name, name: 'Name', type: 'text', choices: [] }, { id: ids.qty, name: 'Quantity', type: 'number', choices: [] }] });
+  world.takeEvents();
+  const sent = ok(await visitor.post(link.path, { cells: { [ids.name]: 'From the web', [ids.qty]: 2 } }));
+  const record = ok(await ann.get(`/tables/records/${sent.record_id}`));
+  t.like(record, { title: 'From the web', created_by: null, cells: { [ids.qty]: 2 } });
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.tables.record.created', 'core.tables.form.submitted']);
+  const sneaky = await visitor.post(link.path, { cells: { [ids.price]: '1' } });
+  t.is(sneaky.status, 400);
+  t.is(sneaky.body.error, `cells.${ids.price}: this form does not ask for field ${ids.price}`);
+  const replaced = ok(await ann.post(`/tables/views/${form.id}/form-link`, {}));
+  t.is((await visitor.get(link.path)).status, 404);
+  t.is((await visitor.get(replaced.path)).status, 200);
+  ok(await world.owner.put('/apps/tables/settings', { public_forms: false }));
+  t.is((await visitor.get(replaced.path)).status, 404);
+  t.is((await ann.post(`/tables/views/${form.id}/form-link`, {})).body.error, 'Public forms are turned off in the Tables settings (public_forms)');
+  ok(await world.owner.put('/apps/tables/settings', { public_forms: true }));
+  t.is((await visitor.get(replaced.path)).status, 200);
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('attachments: a signed upload, a cell naming the uploaded file, a download link; an unknown key is refused', async (t) => {
+  const files = ok(await ann.post(`/tables/tables/${ids.orders}/fields`, { name: 'Files', type: 'attachment' }));
+  const upload = ok(await ann.post(`/tables/tables/${ids.orders}/attachment-uploads`, { filename: 'quote one.txt', content_type: 'text/plain' }));
+  t.regex(upload.key, new RegExp(`^attachments/${ids.orders}/[0-9a-f-]{36}/quote_one\\.txt$`));
+  const put = await world.platform.follow(upload.upload.url, { method: 'PUT', body: 'A quote', headers: { 'content-type': 'text/plain' } });
+  t.is(put.status, 200);
+  const record = ok(await ann.get(`/tables/records/${ids.acme}`));
+  const stored = ok(await ann.patch(`/tables/records/${ids.acme}`, { cells: { [files.id]: [{ key: upload.key, name: 'quote one.txt' }] }, versions: { [files.id]: record.versions[files.id] ?? 0 } }));
+  t.deepEqual(stored.cells[files.id], [{ key: upload.key, name: 'quote one.txt', content_type: 'text/plain', size_bytes: 7 }]);
+  const link = ok(await bob.get(`/tables/records/${ids.acme}/attachment-link?key=${encodeURIComponent(upload.key)}`));
+  t.is(link.name, 'quote one.txt');
+  const file = await world.platform.follow(link.url);
+  t.is(file.bytes.toString('utf8'), 'A quote');
+  const fake = await ann.patch(`/tables/records/${ids.acme}`, { cells: { [files.id]: [{ key: `attachments/${ids.orders}/nothing.txt`, name: 'x' }] }, versions: { [files.id]: 1 } });
+  t.is(fake.status, 400);
+  t.is(fake.body.error, `cells.${files.id}[0].key: attachments/${ids.orders}/nothing.txt names no uploaded file of this table`);
+  t.is((await bob.get(`/tables/records/${ids.acme}/attachment-link?key=other`)).status, 404);
+  world.takeEvents();
+});
