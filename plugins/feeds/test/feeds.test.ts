@@ -442,6 +442,11 @@ test.serial("department channels: read by the department's members and those of 
     const reply = await moderator.request(method, path, body);
     t.deepEqual([reply.status, reply.body], [404, { error: path.includes('/channels/') ? `Channel ${channelOf.id} not found` : `Post ${post.id} not found` }], `${method} ${path}`);
   }
+  // A mention does not widen the audience: the plain member outside it is not told.
+  world.takeEvents();
+  const mentioning = await ok(world.owner.request('POST', `/feeds/channels/${channelOf.id}/posts`, { body: `<p><span data-type="mention" data-id="${moderator.id}">@Mod</span> <span data-type="mention" data-id="${reader.id}">@Reader</span></p>` }));
+  t.deepEqual(world.takeEvents().filter((event) => event.action === 'core.member.mentioned').map((event) => event.payload.mentioned_mrn), [reader.mrn]);
+  await ok(world.owner.request('DELETE', `/feeds/posts/${mentioning.id}?reason=test`));
   // Only the audience is pending acknowledgement.
   t.deepEqual((await ok(world.owner.request('GET', `/feeds/posts/${post.id}/acknowledgements`))).pending.map((row: { member_id: string }) => row.member_id), [reader.id]);
   // Not in the search index (which anyone holding the key searches).

@@ -24,7 +24,7 @@ export async function createComment(ctx: FeedsContext, postId: string, body: str
   assertPublished(post, 'comments');
   const comment = await ctx.db.comments.create({ post_id: post.id, author_id: ctx.member.id, body: cleanHtml(body, 'body') });
   ctx.events.stage('core.feeds.comment.created', { comment_id: comment.id, post_id: post.id, post_mrn: postMrn(post.id), post_author_mrn: memberMrn(post.author_id), author_mrn: ctx.member.mrn });
-  await stageMentions(ctx, { html: comment.body, before: null, resourceMrn: formatMrn('feeds', 'comment', comment.id), link: `/feeds/posts/${post.id}`, authorId: ctx.member.id });
+  await stageMentions(ctx, { html: comment.body, before: null, resourceMrn: formatMrn('feeds', 'comment', comment.id), link: `/feeds/posts/${post.id}`, authorId: ctx.member.id, audience: post.department_id ? await audienceMembers(ctx, post.department_id) : null });
   return comment;
 }
 

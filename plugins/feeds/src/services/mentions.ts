@@ -14,6 +14,8 @@ export interface MentionSite {
   link: string;
   /** Who wrote it: never told of their own mention. */
   authorId: string;
+  /** A department channel's readers (see audience.ts), or null: everyone reads it. Owners and admins read every channel. */
+  audience: Set<string> | null;
 }
 
 /**
@@ -29,7 +31,10 @@ export async function stageMentions(ctx: FeedsBaseContext, site: MentionSite): P
   const text = plainText(site.html);
   const preview = text.length > 200 ? `${text.slice(0, 199)}…` : text;
   for (const id of ids) {
-    if (!members.get(id)?.active) continue;
+    const member = members.get(id);
+    if (!member?.active) continue;
+    // Someone who cannot read the text is not told of it (the preview would show it to them).
+    if (site.audience && !site.audience.has(id) && member.platform_role === 'member') continue;
     ctx.events.stage('core.member.mentioned', { source: 'feeds', mentioned_mrn: memberMrn(id), mentioner_mrn: memberMrn(site.authorId), resource_mrn: site.resourceMrn, link: site.link, preview });
   }
 }

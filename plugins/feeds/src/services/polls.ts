@@ -1,7 +1,6 @@
-import { ConflictError, InvalidError, NotFoundError } from '@wpk/sdk';
+import { ConflictError, formatMrn, InvalidError, NotFoundError } from '@wpk/sdk';
 import type { FeedsBaseContext, FeedsContext } from '../kit.js';
 import type { Poll, Post } from '../models/index.js';
-import { postMrn } from './present.js';
 
 /** What a post's `poll` field gives: 2-20 distinct options, the instant it closes, whether results wait for it. */
 export interface PollInput {
@@ -128,7 +127,7 @@ export async function closeDue(ctx: FeedsBaseContext, pollId: string, closesAt: 
   if (post && (post.status === 'published' || post.status === 'archived')) {
     ctx.events.stage('core.feeds.poll.closed', {
       post_id: post.id,
-      mrn: postMrn(post.id),
+      mrn: formatMrn('feeds', 'post', post.id),
       channel_id: post.channel_id,
       ...(post.title ? { title: post.title } : {}),
       options: poll.options.map((label, index) => ({ label, votes: poll.counts[index] ?? 0 })),

@@ -1,7 +1,7 @@
 import { ConflictError, defineStateMachine, ForbiddenError, InvalidError, memberMrn, NotFoundError, Op, type WhereOptions } from '@wpk/sdk';
 import { resource, type FeedsBaseContext, type FeedsContext } from '../kit.js';
 import type { Channel, Post, PostStatus } from '../models/index.js';
-import { hiddenChannels, audienceDepartment } from './audience.js';
+import { audienceDepartment, audienceMembers, hiddenChannels } from './audience.js';
 import { assertMayPost, requireVisibleChannel } from './channels.js';
 import { cleanHtml } from './html.js';
 import { stageMentions } from './mentions.js';
@@ -130,8 +130,8 @@ function stageDue(ctx: FeedsBaseContext, post: Post, publishAt: Date): void {
 }
 
 /** Tells the members a published post mentions (those not in `before`, the text readers saw until now). */
-const stagePostMentions = (ctx: FeedsBaseContext, post: Post, before: string | null) =>
-  stageMentions(ctx, { html: post.body, before, resourceMrn: postMrn(post.id), link: `/feeds/posts/${post.id}`, authorId: post.author_id });
+const stagePostMentions = async (ctx: FeedsBaseContext, post: Post, before: string | null) =>
+  stageMentions(ctx, { html: post.body, before, resourceMrn: postMrn(post.id), link: `/feeds/posts/${post.id}`, authorId: post.author_id, audience: post.department_id ? await audienceMembers(ctx, post.department_id) : null });
 
 /** Stages `post.published` for a post that just published, and its mentions. */
 export async function stagePublished(ctx: FeedsBaseContext, post: Post): Promise<void> {

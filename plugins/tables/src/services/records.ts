@@ -12,7 +12,7 @@ import type { AnyCtx, Ctx } from '../kit.js';
 import type { Base, Field, Table, TableRecord } from '../models/index.js';
 import { requireRecord, requireTable } from './access.js';
 import { COMPUTED, display, formulaInput, normalize } from './cells.js';
-import { resolveMrn } from './sources.js';
+import { resolveMrn } from './mrn-cells.js';
 import { resolveAttachments } from './attachments.js';
 
 /** A record as answered. */
