@@ -9,7 +9,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 const KEYS = ['crm.pipelines.read', 'crm.deals.read', 'crm.deals.edit', 'crm.quotes.read', 'crm.quotes.edit', 'crm.leads.read', 'crm.leads.edit', 'crm.products.read'];
@@ -81,5 +81,25 @@ test.serial('at 375 px: the board reads on a phone and a deal still moves with i
   await checkPage(t, page, frame, 'the board at 375 px');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}crm-board-375.png`);
+  await page.context().close();
+});
+
+test.serial('at 375 px: a visitor sends the public web-to-lead form, and the lead is there with its message', async (t) => {
+  const form = ok(await web.world.owner.post('/crm/lead-forms', { name: 'Talk to sales', source: 'website' }));
+  const page = await web.newPage(375);
+  await page.goto(`${web.origin}${form.page_url}`);
+  await page.getByRole('heading', { level: 1, name: 'Talk to sales' }).waitFor();
+  await page.getByLabel('Your name').fill('Joan Client');
+  await page.getByLabel('E-mail').fill('joan@client.example');
+  await page.getByLabel('Company').fill('Client Co');
+  await page.getByLabel('Message').fill('Please call me about 40 seats.');
+  t.deepEqual(await accessibilityViolations(page), [], 'axe on the filled form');
+  await saveScreenshot(page, `${IMAGES}crm-lead-form-375.png`);
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('status').getByText('Thank you: we will get back to you soon.').waitFor();
+  t.deepEqual(await cspViolations(page), [], 'CSP on the lead form');
+  t.deepEqual(await accessibilityViolations(page), [], 'axe on the thanks');
+  const [lead] = ok(await web.world.owner.get('/crm/leads?q=Joan'));
+  t.like(lead, { name: 'Joan Client', email: 'joan@client.example', company_name: 'Client Co', source: 'website', notes: 'Please call me about 40 seats.', status: 'new' });
   await page.context().close();
 });

@@ -400,6 +400,45 @@ test.serial('round-robin: leads nobody owns go in turn to the members of the set
   t.deepEqual(created, [undefined, ann.id, bob.id, ann.id, rep.id, bob.id]);
 });
 
+test.serial('web-to-lead: a public form by token makes a lead once per submission; spam (the hidden field, too many links) is answered alike and writes nothing; rate limited; a retired form is gone', async (t) => {
+  const form = ok(await rep.post('/crm/lead-forms', { name: 'Contact sales', source: 'website' }));
+  t.like(form, { name: 'Contact sales', source: 'website', active: true, page_url: `/public/apps/crm/lead-form.html#${form.token}` });
+  t.regex(form.token, /^[A-Za-z0-9_-]{24}$/);
+  t.is((await viewer.post('/crm/lead-forms', { name: 'Mine' })).status, 403);
+  const anonymous = world.workspace.anonymous;
+  t.deepEqual(ok(await anonymous.get(`/crm/forms/${form.token}`)), { name: 'Contact sales', company: 'crm workspace' });
+  world.takeEvents();
+  const leadsBefore = (ok(await rep.get('/crm/leads?per_page=100')) as unknown[]).length;
+
+  const bad = await anonymous.post(`/crm/forms/${form.token}/leads`, { name: 'Joan', email: 'not-an-email' });
+  t.deepEqual([bad.status, bad.body], [400, { error: 'email must be a valid email', field: 'email' }]);
+  t.deepEqual(ok(await anonymous.post(`/crm/forms/${form.token}/leads`, { name: ' Joan Client ', email: 'Joan@Client.example', company_name: 'Client Co', message: 'Call me about pricing' })), { received: true });
+  const events = world.takeEvents();
+  t.is(events.length, 1);
+  const lead = ok(await rep.get(`/crm/leads/${events[0].payload.lead_id}`));
+  t.like(lead, { name: 'Joan Client', email: 'joan@client.example', company_name: 'Client Co', source: 'website', notes: 'Call me about pricing', status: 'new' });
+  // The round robin set by the test before gives it an owner.
+  t.truthy(lead.owner_id);
+  t.deepEqual(events[0], { action: 'core.crm.lead.created', payload: { lead_id: lead.id, lead_mrn: lead.mrn, name: 'Joan Client', email: 'joan@client.example', company_name: 'Client Co', source: 'website', owner_id: lead.owner_id, created_by: `mrn:crm:lead_form:${form.id}` } });
+
+  // Spam is answered as a person would be, and leaves nothing.
+  t.deepEqual(ok(await anonymous.post(`/crm/forms/${form.token}/leads`, { name: 'Bot', email: 'bot@spam.example', website: 'http://spam.example' })), { received: true });
+  t.deepEqual(ok(await anonymous.post(`/crm/forms/${form.token}/leads`, { name: 'Bot', email: 'bot@spam.example', message: 'http://a.example http://b.example www.c.example' })), { received: true });
+  t.deepEqual(world.takeEvents(), []);
+  t.is((ok(await rep.get('/crm/leads?per_page=100')) as unknown[]).length, leadsBefore + 1);
+
+  // Ten submissions an hour from one address (the two spams count, the refused bad input does not): the eleventh is 429.
+  for (let sent = 3; sent < 10; sent++) ok(await anonymous.post(`/crm/forms/${form.token}/leads`, { name: 'Bot', email: 'bot@spam.example', website: 'x' }));
+  const limited = await anonymous.post(`/crm/forms/${form.token}/leads`, { name: 'Late', email: 'late@client.example' });
+  t.deepEqual([limited.status, limited.body], [429, { error: 'Too many submissions from your address; try again later' }]);
+
+  t.like(ok(await rep.delete(`/crm/lead-forms/${form.id}`)), { id: form.id, active: false });
+  t.deepEqual((await anonymous.get(`/crm/forms/${form.token}`)).body, { error: 'This form is not available' });
+  t.deepEqual((await anonymous.get('/crm/forms/no-such-token')).status, 404);
+  t.deepEqual((ok(await rep.get('/crm/lead-forms')) as Array<{ id: string; active: boolean }>).map((row) => [row.id, row.active]), [[form.id, false]]);
+  t.deepEqual(world.takeEvents(), []);
+});
+
 test.serial('a deal longer in its stage than the stage SLA days is overdue (the last test: the clock moves past the sessions)', async (t) => {
   t.false(ok(await viewer.get(`/crm/deals/${ids.plain}`)).overdue);
   world.platform.clock.advance({ days: 8 });

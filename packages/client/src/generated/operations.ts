@@ -769,6 +769,16 @@ export const OPERATIONS = {
   patchCrmDealsByDealIdStage: { method: 'PATCH', path: '/crm/deals/{deal_id}/stage', tag: 'crm', host: 'workspace' },
   /** The weighted forecast of a pipeline (the default one unless named) for a period (2026, 2026-Q2 or 2026-05; this quart... */
   getCrmForecast: { method: 'GET', path: '/crm/forecast', tag: 'crm', host: 'workspace' },
+  /** A web-to-lead form as its public page shows it (404 for an unknown or retired token) */
+  getCrmFormsByToken: { method: 'GET', path: '/crm/forms/{token}', tag: 'crm', host: 'workspace' },
+  /** The public form: a new lead (lead.created), rate limited per sender and per form; a submission that looks like spam i... */
+  postCrmFormsByTokenLeads: { method: 'POST', path: '/crm/forms/{token}/leads', tag: 'crm', host: 'workspace' },
+  /** Lists the web-to-lead forms, newest first (retired ones too) */
+  getCrmLeadForms: { method: 'GET', path: '/crm/lead-forms', tag: 'crm', host: 'workspace', paged: true },
+  /** Adds a web-to-lead form: a token names it on its public page (page_url) and in its posts; its leads carry source (def... */
+  postCrmLeadForms: { method: 'POST', path: '/crm/lead-forms', tag: 'crm', host: 'workspace' },
+  /** Retires a form: its page and posts answer 404 from now on (the leads it brought stay) */
+  deleteCrmLeadFormsByFormId: { method: 'DELETE', path: '/crm/lead-forms/{form_id}', tag: 'crm', host: 'workspace' },
   /** Lists leads, newest first, by status, owner or q in the name, e-mail or company */
   getCrmLeads: { method: 'GET', path: '/crm/leads', tag: 'crm', host: 'workspace', paged: true },
   /** Adds a lead (new); emits lead.created */

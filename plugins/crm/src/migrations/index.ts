@@ -1,6 +1,7 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createCrm } from './0001-create-crm.js';
 import { createActivities } from './0002-activities.js';
+import { createLeadForms } from './0003-lead-forms.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createCrm, createActivities];
+export const migrations: AppMigration[] = [createCrm, createActivities, createLeadForms];

@@ -187,5 +187,16 @@ export const rotations = defineModel('rotations', {
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { contacts, companies, pipelines, stages, products, deals, dealLines, quotes, leads, signOutcomes, activities, rotations };
+/** A web-to-lead form: its page and its posts name it by `token`; a retired one (`active` false) answers 404. */
+export const leadForms = defineModel('lead_forms', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  name: column.string(200),
+  token: column.string(64),
+  source: column.string(100).default('web form'),
+  active: column.boolean().default(true),
+  created_by: column.uuid(),
+});
+export type LeadForm = DeclaredRow<typeof leadForms>;
+
+export const models = { contacts, companies, pipelines, stages, products, deals, dealLines, quotes, leads, signOutcomes, activities, rotations, leadForms };
 export type Models = typeof models;

@@ -71,3 +71,22 @@ export const LEAD: JoiObjectSchema = recordSchema({
 export const ACTIVITY: JoiObjectSchema = recordSchema({
   id: field.uuid(), subject_mrn: Joi.string(), kind: field.oneOf(['call', 'mail']), title: Joi.string(), occurred_at: field.instant(), source_mrn: Joi.string().allow(null),
 }).id('CrmActivity');
+
+/** A web-to-lead form as the members who manage it see it (services/lead-forms.ts). */
+export const LEAD_FORM: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  name: Joi.string(),
+  token: Joi.string().description('Names the form on its public page and in its posts'),
+  source: Joi.string(),
+  active: Joi.boolean(),
+  page_url: Joi.string().description("The form's public page, on the workspace's host"),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('CrmLeadForm');
+
+/** A form as its public page reads it. */
+export const PUBLIC_LEAD_FORM: JoiObjectSchema = recordSchema({ name: Joi.string(), company: Joi.string() }).id('CrmPublicLeadForm');
+
+/** What a public submission is answered, spam or not. */
+export const LEAD_RECEIVED: JoiObjectSchema = recordSchema({ received: Joi.boolean().valid(true) }).id('CrmLeadReceived');

@@ -1,6 +1,6 @@
 import { Joi } from '@wpk/sdk';
-import { route, routeFamily } from '../kit.js';
-import { DEAL_STATUSES, LEAD_STATUSES, QUOTE_STATUSES, type Activity, type Deal, type Lead, type Product, type Quote } from '../models/index.js';
+import { publicRoute, route, routeFamily } from '../kit.js';
+import { DEAL_STATUSES, LEAD_STATUSES, QUOTE_STATUSES, type Activity, type Deal, type Lead, type LeadForm, type Product, type Quote } from '../models/index.js';
 import { listActivities, presentActivity } from '../services/activities.js';
 import { boardOf, createDeal, deleteDeal, listDeals, moveDeal, presentDeals, requireDeal, updateDeal } from '../services/deals.js';
 import { forecast } from '../services/forecast.js';
@@ -9,7 +9,8 @@ import { CURRENCY_PATTERN, MONEY_PATTERN, QUANTITY_PATTERN } from '../services/m
 import { createPipeline, deletePipeline, getPipeline, listPipelines, updatePipeline } from '../services/pipelines.js';
 import { createProduct, deleteProduct, listProducts, presentProduct, requireProduct, updateProduct } from '../services/products.js';
 import { createQuote, listQuotes, presentQuote, renderQuote, requestSignature, requireQuote, updateQuote } from '../services/quotes.js';
-import { ACTIVITY, BOARD, DEAL, DELETED, FORECAST, LEAD, PIPELINE, PRODUCT, QUOTE, SIGNATURE_REQUEST } from './answers.js';
+import { ACTIVITY, BOARD, DEAL, DELETED, FORECAST, LEAD, LEAD_FORM, LEAD_RECEIVED, PIPELINE, PRODUCT, PUBLIC_LEAD_FORM, QUOTE, SIGNATURE_REQUEST } from './answers.js';
+import { activeForm, createLeadForm, listLeadForms, presentLeadForm, retireLeadForm, submitLead } from '../services/lead-forms.js';
 
 const amount = () => Joi.string().trim().pattern(MONEY_PATTERN, 'decimal amount').description('An exact decimal string: "1250.00"');
 const currency = () => Joi.string().pattern(CURRENCY_PATTERN, 'ISO 4217 code').description('ISO 4217, upper case: EUR');
@@ -79,7 +80,54 @@ const lead = leads.at('/{lead_id}', { params: Joi.idParams('lead_id') });
 const page = <T>(all: T[], ctx: { page: { offset: number; limit: number } }) => ({ rows: all.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), count: all.length });
 
 /** Every route of the app. */
+const leadForms = routeFamily('/crm/lead-forms', { record: LEAD_FORM, present: (form: LeadForm) => presentLeadForm(form), links: (form) => ({ self: `/crm/lead-forms/${form.id}` }) });
+
+/** A public submission's bounds: per sender and per form, counted in the database (shared by every server). */
+const SUBMIT_LIMITS = [
+  { name: 'lead-form-client', per: 'client' as const, limit: 10, windowSeconds: 3600, message: 'Too many submissions from your address; try again later' },
+  { name: 'lead-form-token', per: 'param:token' as const, limit: 500, windowSeconds: 3600, message: 'This form is receiving too many submissions right now; try again later' },
+];
+
+/** Web-to-lead: the forms members manage, and the public page's two routes. */
+const leadFormRoutes = [
+  leadForms.list({ chain: ['crm.lead_forms.manage'], description: 'Lists the web-to-lead forms, newest first (retired ones too)', query: Joi.listQuery(), run: (_request, ctx) => listLeadForms(ctx) }),
+  leadForms.post({
+    chain: ['crm.lead_forms.manage'],
+    description: "Adds a web-to-lead form: a token names it on its public page (page_url) and in its posts; its leads carry source (default 'web form')",
+    payload: Joi.object({ name: Joi.string().trim().min(1).max(200).required(), source: Joi.string().trim().min(1).max(100) }),
+    run: (request, ctx) => createLeadForm(ctx, request.payload),
+  }),
+  leadForms.at('/{form_id}', { params: Joi.idParams('form_id') }).delete({
+    chain: ['crm.lead_forms.manage'],
+    description: 'Retires a form: its page and posts answer 404 from now on (the leads it brought stay)',
+    run: (request, ctx) => retireLeadForm(ctx, request.params.form_id),
+  }),
+  publicRoute({
+    method: 'GET', path: '/crm/forms/{token}', answers: { single: PUBLIC_LEAD_FORM }, description: "A web-to-lead form as its public page shows it (404 for an unknown or retired token)",
+    validate: { params: Joi.object({ token: Joi.string().max(64).required() }) },
+    handler: async (request, ctx) => ctx.respond.single({ name: (await activeForm(ctx, request.params.token)).name, company: ctx.workspace.name }),
+  }),
+  publicRoute({
+    method: 'POST', path: '/crm/forms/{token}/leads', answers: { single: LEAD_RECEIVED },
+    description: 'The public form: a new lead (lead.created), rate limited per sender and per form; a submission that looks like spam is answered alike and writes nothing',
+    rateLimits: SUBMIT_LIMITS,
+    validate: {
+      params: Joi.object({ token: Joi.string().max(64).required() }),
+      payload: Joi.object({
+        name: Joi.string().trim().min(1).max(200).required(),
+        email: Joi.string().trim().max(320).email({ tlds: false }).required(),
+        company_name: Joi.string().trim().max(300).allow(''),
+        phone: Joi.string().trim().max(50).pattern(/^[0-9+()./ -]*$/, 'phone number').allow(''),
+        message: Joi.string().max(2000).allow(''),
+        website: Joi.string().max(500).allow('').description('Leave empty: a field people never see'),
+      }),
+    },
+    handler: async (request, ctx) => ctx.respond.single(await submitLead(ctx, request.params.token, request.payload)),
+  }),
+];
+
 export const routes = [
+  ...leadFormRoutes,
   pipelines.list({ chain: ['crm.pipelines.read'], description: 'Lists the pipelines with their stages in order, the default first', query: Joi.listQuery(), run: async (_request, ctx) => page(await listPipelines(ctx), ctx) }),
   pipelines.post({
     chain: ['crm.pipelines.manage'],

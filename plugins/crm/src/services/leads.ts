@@ -67,14 +67,19 @@ export async function nextOwner(ctx: AnyCtx): Promise<string | null> {
   return null;
 }
 
-export async function createLead(ctx: Ctx, input: LeadInput & { name: string }): Promise<Lead> {
+export function createLead(ctx: Ctx, input: LeadInput & { name: string }): Promise<Lead> {
+  return insertLead(ctx, input, { id: ctx.member.id, mrn: ctx.member.mrn });
+}
+
+/** Adds a lead for whoever made it (a member, or a web-to-lead form: `id` null, its MRN); owner by round robin unless named. */
+export async function insertLead(ctx: AnyCtx, input: LeadInput & { name: string }, by: { id: string | null; mrn: string }): Promise<Lead> {
   const owner = input.owner_id !== undefined ? input.owner_id : await nextOwner(ctx);
   const lead = await ctx.db.leads.create({
     name: input.name.trim(), email: input.email?.trim().toLowerCase() || null, phone: input.phone?.trim() || null, company_name: input.company_name?.trim() || null,
-    source: input.source?.trim() ?? '', notes: input.notes ?? '', status: 'new', disqualify_reason: null, owner_id: owner, deal_id: null, contact_mrn: null, company_mrn: null, created_by: ctx.member.id,
+    source: input.source?.trim() ?? '', notes: input.notes ?? '', status: 'new', disqualify_reason: null, owner_id: owner, deal_id: null, contact_mrn: null, company_mrn: null, created_by: by.id,
   });
   ctx.search.upsert(leadDocument(lead));
-  ctx.events.stage('core.crm.lead.created', { lead_id: lead.id, lead_mrn: leadMrn(lead.id), name: lead.name, email: lead.email, company_name: lead.company_name, source: lead.source, owner_id: lead.owner_id, created_by: ctx.member.mrn });
+  ctx.events.stage('core.crm.lead.created', { lead_id: lead.id, lead_mrn: leadMrn(lead.id), name: lead.name, email: lead.email, company_name: lead.company_name, source: lead.source, owner_id: lead.owner_id, created_by: by.mrn });
   return lead;
 }
 

@@ -1,15 +1,15 @@
 /**
  * The CRM app's records for the route-table guards: a pipeline with two stages, a product, a deal
- * with a product line, a quote of it, and a lead, so every crm route has a record of each
+ * with a product line, a quote of it, a lead and a web-to-lead form, so every crm route has a record of each
  * workspace to name.
  */
 
 /** What the CRM app seeds. */
-export type CrmSeedKind = 'crm_pipeline' | 'crm_stage' | 'crm_product' | 'crm_deal' | 'crm_quote' | 'crm_lead';
+export type CrmSeedKind = 'crm_pipeline' | 'crm_stage' | 'crm_product' | 'crm_deal' | 'crm_quote' | 'crm_lead' | 'crm_lead_form' | 'crm_lead_form_token';
 
 /** Path parameters of the app's routes, by first path segment (`/crm/deals/{deal_id}`). */
 export const CRM_PARAM_KINDS: Record<string, Record<string, CrmSeedKind>> = {
-  crm: { pipeline_id: 'crm_pipeline', product_id: 'crm_product', deal_id: 'crm_deal', quote_id: 'crm_quote', lead_id: 'crm_lead' },
+  crm: { pipeline_id: 'crm_pipeline', product_id: 'crm_product', deal_id: 'crm_deal', quote_id: 'crm_quote', lead_id: 'crm_lead', form_id: 'crm_lead_form', token: 'crm_lead_form_token' },
 };
 
 /** Body fields naming the app's records. */
@@ -25,5 +25,6 @@ export async function seedCrm(call: Call, marker: string): Promise<Record<CrmSee
   const deal = (await call('POST', '/crm/deals', { title: `${marker} deal`, pipeline_id: pipeline.id, close_date: '2099-01-15', lines: [{ product_id: product, quantity: '2' }] })).id as string;
   const quote = (await call('POST', `/crm/deals/${deal}/quotes`, { notes: `${marker} quote` })).id as string;
   const lead = (await call('POST', '/crm/leads', { name: `${marker} lead`, email: `lead@${marker}.test`, company_name: `${marker} company` })).id as string;
-  return { crm_pipeline: pipeline.id, crm_stage: pipeline.stages[1].id, crm_product: product, crm_deal: deal, crm_quote: quote, crm_lead: lead };
+  const form = await call('POST', '/crm/lead-forms', { name: `${marker} form` });
+  return { crm_pipeline: pipeline.id, crm_stage: pipeline.stages[1].id, crm_product: product, crm_deal: deal, crm_quote: quote, crm_lead: lead, crm_lead_form: form.id, crm_lead_form_token: form.token };
 }
