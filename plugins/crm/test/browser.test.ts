@@ -36,7 +36,7 @@ test.after.always(() => web?.close());
 
 const stageOf = async (dealId: string) => ok(await rita.get(`/crm/deals/${dealId}`)).stage_name as string;
 
-test.serial('at 1280 px: a deal moves across the board from the keyboard and with its Stage list; its detail shows the lines and a quote', async (t) => {
+test.serial('at 1280 px: a deal moves across the board from the keyboard and with its Stage list; its detail shows the lines and a quote, and takes a next step', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: rita.email });
   const card = frame.getByRole('article', { name: /^Acme rollout/ });
   await card.waitFor();
@@ -53,6 +53,8 @@ test.serial('at 1280 px: a deal moves across the board from the keyboard and wit
   t.is(await stageOf(ids.acme), 'Negotiation');
   const negotiation = frame.getByRole('region', { name: 'Negotiation' });
   await negotiation.getByRole('article', { name: /^Acme rollout/ }).waitFor();
+  // The column's count and sum follow the move once the board reloads: wait for them, then read them.
+  await negotiation.getByText('2 deals · 21,698.80 EUR', { exact: false }).first().waitFor();
   t.true((await negotiation.textContent())!.includes('2 deals · 21,698.80 EUR'));
   await checkPage(t, page, frame, 'the board after the moves');
   await dismissToasts(page);
@@ -65,6 +67,12 @@ test.serial('at 1280 px: a deal moves across the board from the keyboard and wit
   await frame.getByRole('button', { name: 'Make a quote' }).click();
   await frame.getByRole('list', { name: 'Quotes' }).getByText('Q-0001').waitFor();
   t.deepEqual(ok(await rita.get(`/crm/deals/${ids.acme}/quotes`)).map((quote: any) => [quote.number, quote.status, quote.total]), [['Q-0001', 'draft', '6198.80']]);
+  // The next step, already due (the clock is at 2026-05-20): saved, shown overdue.
+  await frame.getByLabel('What is to be done next').fill('Send the security questionnaire');
+  await frame.getByLabel('By').fill('2026-05-19');
+  await frame.getByRole('button', { name: 'Save next step' }).click();
+  await frame.getByText('This next step is overdue.').waitFor();
+  t.like(ok(await rita.get(`/crm/deals/${ids.acme}`)), { next_step: 'Send the security questionnaire', next_step_due: '2026-05-19', next_step_overdue: true });
   await checkPage(t, page, frame, 'the deal');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}crm-deal-1280.png`);

@@ -400,6 +400,17 @@ test.serial('round-robin: leads nobody owns go in turn to the members of the set
   t.deepEqual(created, [undefined, ann.id, bob.id, ann.id, rep.id, bob.id]);
 });
 
+test.serial('next steps: a deal takes what is to be done and by when; overdue once the day has passed; an empty text clears it', async (t) => {
+  const deal = ok(await rep.post('/crm/deals', { title: 'Next steps', amount: '10.00', next_step: ' Call Ann ', next_step_due: '2026-05-04' }));
+  t.like(deal, { next_step: 'Call Ann', next_step_due: '2026-05-04', next_step_overdue: false });
+  t.like(ok(await rep.patch(`/crm/deals/${deal.id}`, { next_step_due: '2026-05-03' })), { next_step: 'Call Ann', next_step_due: '2026-05-03', next_step_overdue: true });
+  const bad = await rep.patch(`/crm/deals/${deal.id}`, { next_step_due: '2026-02-30' });
+  t.is(bad.status, 400);
+  t.is(bad.body.field, 'next_step_due');
+  t.like(ok(await rep.patch(`/crm/deals/${deal.id}`, { next_step: '', next_step_due: null })), { next_step: null, next_step_due: null, next_step_overdue: false });
+  world.takeEvents();
+});
+
 test.serial('web-to-lead: a public form by token makes a lead once per submission; spam (the hidden field, too many links) is answered alike and writes nothing; rate limited; a retired form is gone', async (t) => {
   const form = ok(await rep.post('/crm/lead-forms', { name: 'Contact sales', source: 'website' }));
   t.like(form, { name: 'Contact sales', source: 'website', active: true, page_url: `/public/apps/crm/lead-form.html#${form.token}` });

@@ -15784,6 +15784,10 @@ export interface components {
             stage_entered_at: string;
             /** @description Open and longer in its stage than the stage's SLA days */
             overdue: boolean;
+            next_step: string | null;
+            next_step_due: string | null;
+            /** @description Open, and its next step was due before today */
+            next_step_overdue: boolean;
             /** Format: date-time */
             closed_at: string | null;
             lines: components["schemas"]["CrmDealLine"][];
@@ -35687,6 +35691,8 @@ export interface operations {
                  * @example {
                  *       "title": "example",
                  *       "close_date": "example",
+                 *       "next_step": "example",
+                 *       "next_step_due": "example",
                  *       "lines": [],
                  *       "pipeline_id": "example",
                  *       "stage_id": "example"
@@ -35702,6 +35708,10 @@ export interface operations {
                     company_mrn?: string | null;
                     contact_mrn?: string | null;
                     owner_id?: string | null;
+                    /** @description What is to be done next */
+                    next_step?: string | null;
+                    /** @description By when (YYYY-MM-DD) */
+                    next_step_due?: string | null;
                     lines?: {
                         product_id?: string;
                         description?: string;
@@ -35840,6 +35850,8 @@ export interface operations {
                  * @example {
                  *       "title": "example",
                  *       "close_date": "example",
+                 *       "next_step": "example",
+                 *       "next_step_due": "example",
                  *       "lines": [],
                  *       "status": "open",
                  *       "lost_reason": "example"
@@ -35855,6 +35867,10 @@ export interface operations {
                     company_mrn?: string | null;
                     contact_mrn?: string | null;
                     owner_id?: string | null;
+                    /** @description What is to be done next */
+                    next_step?: string | null;
+                    /** @description By when (YYYY-MM-DD) */
+                    next_step_due?: string | null;
                     lines?: {
                         product_id?: string;
                         description?: string;

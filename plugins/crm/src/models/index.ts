@@ -100,6 +100,9 @@ export const deals = defineModel('deals', {
   closed_at: column.date().nullable(),
   revision: column.integer().default(1),
   created_by: column.uuid().nullable(),
+  /** What is to be done next, and by when (both optional). */
+  next_step: column.string(300).nullable(),
+  next_step_due: column.dateOnly().nullable(),
 });
 export type Deal = DeclaredRow<typeof deals>;
 

@@ -26,6 +26,8 @@ export const DEAL: JoiObjectSchema = recordSchema({
   id: field.uuid(), mrn: Joi.string(), title: Joi.string(), pipeline_id: field.uuid(), stage_id: field.uuid(), stage_name: Joi.string().allow(null), probability: Joi.number().integer(),
   status: field.oneOf(DEAL_STATUSES), amount: money(), currency: Joi.string(), close_date: field.date().allow(null), company_mrn: mrn(), contact_mrn: mrn(), owner_id: field.uuid().allow(null),
   lost_reason: Joi.string().allow(null), lead_id: field.uuid().allow(null), stage_entered_at: field.instant(), overdue: Joi.boolean().description("Open and longer in its stage than the stage's SLA days"),
+  next_step: Joi.string().allow(null), next_step_due: field.date().allow(null),
+  next_step_overdue: Joi.boolean().description('Open, and its next step was due before today'),
   closed_at: field.instant().allow(null), lines: Joi.array().items(LINE), revision: Joi.number().integer(), created_at: field.instant(), updated_at: field.instant(),
 }).id('CrmDeal');
 

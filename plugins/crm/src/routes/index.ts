@@ -50,6 +50,8 @@ const dealFields = {
   company_mrn: mrnOf('companies', 'company').allow(null),
   contact_mrn: mrnOf('contacts', 'contact').allow(null),
   owner_id: Joi.memberId().allow(null),
+  next_step: Joi.string().trim().max(300).allow(null, '').description('What is to be done next'),
+  next_step_due: Joi.calendarDate().allow(null).description('By when (YYYY-MM-DD)'),
   lines: Joi.array().items(line).max(200),
 };
 

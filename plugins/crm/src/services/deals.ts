@@ -25,6 +25,8 @@ export interface DealInput {
   company_mrn?: string | null;
   contact_mrn?: string | null;
   owner_id?: string | null;
+  next_step?: string | null;
+  next_step_due?: string | null;
   lines?: LineInput[];
   status?: DealStatus;
   lost_reason?: string;
@@ -76,6 +78,9 @@ export async function presentDeals(ctx: AnyCtx, deals: Deal[]) {
       lead_id: deal.lead_id,
       stage_entered_at: deal.stage_entered_at,
       overdue: isOverdue(deal, stage, now),
+      next_step: deal.next_step,
+      next_step_due: deal.next_step_due,
+      next_step_overdue: deal.status === 'open' && deal.next_step_due !== null && deal.next_step_due < now.toISOString().slice(0, 10),
       closed_at: deal.closed_at,
       lines: lines.filter((line) => line.deal_id === deal.id).map(presentLine),
       revision: deal.revision,
@@ -168,6 +173,7 @@ export async function createDeal(ctx: AnyCtx, input: DealInput & { title: string
     title: input.title.trim(), pipeline_id: pipeline.id, stage_id: stage.id, status: 'open', amount: amountOf(lines, input.amount, '0.00'), currency,
     close_date: input.close_date ?? null, company_mrn: input.company_mrn ?? null, contact_mrn: input.contact_mrn ?? null, owner_id: input.owner_id ?? by?.id ?? null,
     lost_reason: null, lead_id: leadId, stage_entered_at: ctx.now(), closed_at: null, revision: 1, created_by: by?.id ?? null,
+    next_step: input.next_step?.trim() || null, next_step_due: input.next_step_due ?? null,
   });
   for (const line of lines) await ctx.db.dealLines.create({ deal_id: deal.id, ...line });
   ctx.search.upsert(dealDocument(deal, stage));
@@ -201,14 +207,15 @@ export async function setDealStatus(ctx: AnyCtx, deal: Deal, target: DealStatus,
 export async function updateDeal(ctx: Ctx, dealId: string, input: DealInput): Promise<Deal> {
   let deal = await requireDeal(ctx, dealId, 'update');
   if (input.status === undefined && input.lost_reason !== undefined) throw new InvalidError('lost_reason: give it with "status": "lost"', { field: 'lost_reason' });
-  const editing = ['title', 'amount', 'currency', 'close_date', 'company_mrn', 'contact_mrn', 'owner_id', 'lines'].filter((key) => input[key as keyof DealInput] !== undefined);
+  const editing = ['title', 'amount', 'currency', 'close_date', 'company_mrn', 'contact_mrn', 'owner_id', 'next_step', 'next_step_due', 'lines'].filter((key) => input[key as keyof DealInput] !== undefined);
   const money_ = ['amount', 'currency', 'lines'].filter((key) => editing.includes(key));
   const statusFirst = input.status === 'open';
   if (statusFirst && input.status !== undefined) deal = await setDealStatus(ctx, deal, 'open', undefined, ctx.member.mrn);
   if (money_.length && deal.status !== 'open') throw new ConflictError(`Deal ${deal.id} is ${deal.status}: reopen it to change its ${money_.join(', ')}`);
   const changes: Partial<Deal> = {};
   if (input.title !== undefined && input.title.trim() !== deal.title) changes.title = input.title.trim();
-  for (const key of ['close_date', 'company_mrn', 'contact_mrn', 'owner_id'] as const) if (input[key] !== undefined && input[key] !== deal[key]) Object.assign(changes, { [key]: input[key] });
+  for (const key of ['close_date', 'company_mrn', 'contact_mrn', 'owner_id', 'next_step_due'] as const) if (input[key] !== undefined && input[key] !== deal[key]) Object.assign(changes, { [key]: input[key] });
+  if (input.next_step !== undefined && (input.next_step?.trim() || null) !== deal.next_step) changes.next_step = input.next_step?.trim() || null;
   const currency = input.currency ?? deal.currency;
   if (currency !== deal.currency) changes.currency = currency;
   let lines: Awaited<ReturnType<typeof priceLines>> | undefined;

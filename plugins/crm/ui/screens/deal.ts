@@ -1,10 +1,15 @@
-import { LitElement, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
+import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
 import { DEAL_STATUS, LIST_STYLES, QUOTE_STATUS, moneyText, type Deal, type Quote } from '../api.js';
 
 /** `/deals/{id}`: a deal with its lines and quotes; won, lost with a reason, or reopened; a quote made and sent. */
 export class CrmDeal extends LitElement {
   static override properties = { dealId: { attribute: 'deal-id' }, deal: { state: true }, quotes: { state: true }, error: { state: true } };
-  static override styles = [screenStyles, LIST_STYLES];
+  static override styles = [screenStyles, LIST_STYLES, css`
+    .next-step { display: grid; gap: var(--wpk-space-1); max-width: 28rem; }
+    .next-step label { font-weight: var(--wpk-font-weight-bold); }
+    .next-step button { justify-self: start; margin-top: var(--wpk-space-2); }
+    .overdue { color: var(--wpk-color-danger); font-weight: var(--wpk-font-weight-bold); }
+  `];
   declare dealId: string;
   declare deal: Deal | null;
   declare quotes: Quote[];
@@ -44,6 +49,19 @@ export class CrmDeal extends LitElement {
     }
   }
 
+  /** Saves the next step's text and due date from their fields (empty: none). */
+  private async saveNextStep(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    try {
+      await kit().client.crm.patchCrmDealsByDealId({ params: { deal_id: this.dealId }, body: { next_step: String(data.get('next_step') ?? '').trim() || null, next_step_due: String(data.get('next_step_due') ?? '') || null } });
+      toast('Next step saved', 'success');
+      await this.load();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
   private async quote(): Promise<void> {
     try {
       const made = (await kit().client.crm.postCrmDealsByDealIdQuotes({ params: { deal_id: this.dealId }, body: {} })).data as Quote;
@@ -77,6 +95,15 @@ export class CrmDeal extends LitElement {
               <wa-button variant="danger" size="small" @click=${() => this.setStatus('lost')}>Mark lost</wa-button>`
           : html`<wa-button size="small" @click=${() => this.setStatus('open')}>Reopen</wa-button>`}
       </div>
+      <h2>Next step</h2>
+      <form class="next-step" @submit=${(event: SubmitEvent) => this.saveNextStep(event)}>
+        <label for="next-step">What is to be done next</label>
+        <input id="next-step" name="next_step" maxlength="300" .value=${deal.next_step ?? ''} />
+        <label for="next-step-due">By</label>
+        <input id="next-step-due" name="next_step_due" type="date" .value=${deal.next_step_due ?? ''} />
+        <button type="submit">Save next step</button>
+        ${deal.next_step_overdue ? html`<p class="overdue" role="status">This next step is overdue.</p>` : nothing}
+      </form>
       <h2>Lines</h2>
       ${deal.lines.length
         ? html`<div class="scroll"><table aria-label="Lines">
