@@ -1,4 +1,4 @@
-import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { field, Joi, recordSchema, type JoiArraySchema, type JoiObjectSchema } from '@wpk/sdk';
 import { FIELD_TYPES, VIEW_TYPES } from '../models/index.js';
 
 const ACCESS = ['none', 'viewer', 'editor', 'creator'] as const;
@@ -59,7 +59,7 @@ export const RECORD: JoiObjectSchema = recordSchema({
 }).id('TablesRecord');
 
 /** A group of a grouped listing. */
-export const GROUP = Joi.array().items(Joi.object({ value: Joi.any(), count: Joi.number().integer().min(1) })).description('The groups of group_by in order, with their sizes (empty without a group)');
+export const GROUP: JoiArraySchema = Joi.array().items(Joi.object({ value: Joi.any(), count: Joi.number().integer().min(1) })).description('The groups of group_by in order, with their sizes (empty without a group)');
 
 /** A view. */
 export const VIEW: JoiObjectSchema = recordSchema({
