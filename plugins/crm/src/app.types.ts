@@ -284,6 +284,9 @@ export interface ReceivedEvents {
   'core.companies.company.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.calls.call.ended': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.mail.message.sent': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.tasks.task.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.tasks.task.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.meetings.meeting.scheduled': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.sign.envelope.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.sign.envelope.declined': Record<string, unknown>; // emitted by another app: its schema is not known here
 }

@@ -12,7 +12,7 @@ import { ok, startWorld, type TestMember } from '@wpk/testing';
 import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-const KEYS = ['crm.pipelines.read', 'crm.deals.read', 'crm.deals.edit', 'crm.quotes.read', 'crm.quotes.edit', 'crm.leads.read', 'crm.leads.edit', 'crm.products.read'];
+const KEYS = ['crm.activities.read', 'crm.pipelines.read', 'crm.deals.read', 'crm.deals.edit', 'crm.quotes.read', 'crm.quotes.edit', 'crm.leads.read', 'crm.leads.edit', 'crm.products.read'];
 
 let web: WorldBrowser;
 let rita: TestMember;
@@ -20,7 +20,7 @@ const ids: Record<string, string> = {};
 let stages: Array<{ id: string; name: string }> = [];
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, clock: new Date('2026-05-20T09:00:00.000Z') }), { link: 'CRM', slug: 'crm', ready: 'crm-board' });
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), apps: [fileURLToPath(new URL('../../tasks', import.meta.url))], subdomain: 'acme', listen: true, clock: new Date('2026-05-20T09:00:00.000Z') }), { link: 'CRM', slug: 'crm', ready: 'crm-board' });
   const { world } = web;
   rita = await world.member(KEYS, { name: 'Rita Rep' });
   const pipeline = ok(await world.owner.post('/crm/pipelines', { name: 'Sales', stages: [{ name: 'Qualified', probability: 20, sla_days: 7 }, { name: 'Proposal', probability: 50 }, { name: 'Negotiation', probability: 80 }] }));
@@ -28,6 +28,10 @@ test.before(async () => {
   const widget = ok(await world.owner.post('/crm/products', { name: 'Widget', sku: 'W-1', unit_price: '1250.00', currency: 'EUR' })).id;
   const support = ok(await world.owner.post('/crm/products', { name: 'Support plan', unit_price: '99.90', currency: 'EUR' })).id;
   ids.acme = ok(await rita.post('/crm/deals', { title: 'Acme rollout', close_date: '2026-06-30', lines: [{ product_id: widget, quantity: '4' }, { product_id: support, quantity: '12' }] })).id;
+  // A task made for the deal in the Tasks app, its task.created delivered to CRM as the broker would: on the deal's timeline.
+  ok(await world.owner.post('/applications/tasks/installations', {}));
+  const task = ok(await world.owner.post('/tasks', { title: 'Book the kickoff', source_mrn: `mrn:crm:deal:${ids.acme}` }));
+  await world.deliver('core.tasks.task.created', { task_id: task.id, title: task.title, creator_mrn: task.creator_mrn, source_mrn: task.source_mrn });
   ok(await rita.post('/crm/deals', { title: 'Globex pilot', amount: '8000.00', stage_id: stages[1].id }));
   ok(await rita.post('/crm/deals', { title: 'Initech renewal', amount: '15500.00', stage_id: stages[2].id, close_date: '2026-07-15' }));
 });
@@ -36,7 +40,7 @@ test.after.always(() => web?.close());
 
 const stageOf = async (dealId: string) => ok(await rita.get(`/crm/deals/${dealId}`)).stage_name as string;
 
-test.serial('at 1280 px: a deal moves across the board from the keyboard and with its Stage list; its detail shows the lines and a quote, and takes a next step', async (t) => {
+test.serial('at 1280 px: a deal moves across the board from the keyboard and with its Stage list; its detail shows the lines, a quote and the task made for it, and takes a next step', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: rita.email });
   const card = frame.getByRole('article', { name: /^Acme rollout/ });
   await card.waitFor();
@@ -73,6 +77,8 @@ test.serial('at 1280 px: a deal moves across the board from the keyboard and wit
   await frame.getByRole('button', { name: 'Save next step' }).click();
   await frame.getByText('This next step is overdue.').waitFor();
   t.like(ok(await rita.get(`/crm/deals/${ids.acme}`)), { next_step: 'Send the security questionnaire', next_step_due: '2026-05-19', next_step_overdue: true });
+  t.deepEqual(ok(await rita.get(`/crm/activities?subject_mrn=mrn:crm:deal:${ids.acme}`)).map((entry: any) => [entry.kind, entry.title]), [['task', 'Task: Book the kickoff']]);
+  await frame.getByRole('list', { name: 'Activity' }).getByText('Task: Book the kickoff').waitFor();
   await checkPage(t, page, frame, 'the deal');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}crm-deal-1280.png`);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import app from '../src/index.js';
 import signContract from './fixtures/sign-contract.js';
 
-const OTHER_APPS = [...['contacts', 'companies', 'calls', 'mail'].map((slug) => fileURLToPath(new URL(`../../${slug}`, import.meta.url))), signContract];
+const OTHER_APPS = [...['contacts', 'companies', 'calls', 'mail', 'tasks', 'meetings'].map((slug) => fileURLToPath(new URL(`../../${slug}`, import.meta.url))), signContract];
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 const ALL = manifest.permissions.map((permission) => permission.key);
@@ -22,7 +22,7 @@ const ids: Record<string, string> = {};
 const stageIds: string[] = [];
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'crm', apps: OTHER_APPS, firstParty: ['crm', 'contacts', 'companies', 'calls', 'mail', 'sign'], clock: new Date('2026-05-04T09:00:00.000Z') });
+  world = await startWorld({ app, subdomain: 'crm', apps: OTHER_APPS, firstParty: ['crm', 'contacts', 'companies', 'calls', 'mail', 'sign', 'tasks', 'meetings'], clock: new Date('2026-05-04T09:00:00.000Z') });
   rep = await world.member(ALL, { name: 'Rita Rep' });
   viewer = await world.member(['crm.activities.read', 'crm.forecasts.read', 'crm.deals.read', 'crm.pipelines.read', 'crm.quotes.read', 'crm.leads.read', 'crm.products.read']);
   const sales = ok(await rep.post('/crm/pipelines', {
@@ -355,6 +355,31 @@ test.serial('the activity timeline: a call ended on a deal, a mail sent to a lea
   t.is(bad.status, 400);
   t.is(bad.body.field, 'subject_mrn');
   t.is((await viewer.get('/crm/activities')).status, 400);
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('the activity timeline: a task made for a deal, its completion and a meeting scheduled for a lead; others and repeats add nothing', async (t) => {
+  const deal = ok(await rep.post('/crm/deals', { title: 'Tasks and meetings', amount: '1.00' }));
+  const lead = ok(await rep.post('/crm/leads', { name: 'Noor', email: 'noor@timeline.example' }));
+  world.takeEvents();
+  const task = crypto.randomUUID();
+  const created = { task_id: task, title: 'Send the proposal', creator_mrn: rep.mrn, source_mrn: `mrn:crm:deal:${deal.id}` };
+  await world.deliver('core.tasks.task.created', created);
+  await world.deliver('core.tasks.task.created', created);
+  await world.deliver('core.tasks.task.created', { task_id: crypto.randomUUID(), title: 'Unrelated', creator_mrn: rep.mrn });
+  await world.deliver('core.tasks.task.completed', { task_id: task, completed_by: rep.id, title: 'Send the proposal', source_mrn: `mrn:crm:deal:${deal.id}` });
+  const meeting = crypto.randomUUID();
+  const scheduled = { meeting_id: meeting, meeting_mrn: `mrn:meetings:meeting:${meeting}`, title: 'Discovery', starts_at: '2027-03-02T09:30:00.000Z', ends_at: '2027-03-02T10:00:00.000Z', organizer_mrn: rep.mrn, attendee_mrns: [], source_mrn: `mrn:crm:lead:${lead.id}` };
+  await world.deliver('core.meetings.meeting.scheduled', scheduled);
+  await world.deliver('core.meetings.meeting.scheduled', scheduled);
+  await world.deliver('core.meetings.meeting.scheduled', { ...scheduled, meeting_id: crypto.randomUUID(), source_mrn: `mrn:files:file:${UNKNOWN}` });
+  const timeline = async (mrn: string) => ok(await viewer.get(`/crm/activities?subject_mrn=${mrn}`)).map((row: any) => [row.kind, row.title, row.source_mrn]);
+  // Both entries may share a millisecond, so their order on the timeline is not asserted here.
+  t.deepEqual((await timeline(`mrn:crm:deal:${deal.id}`)).sort((a: string[], b: string[]) => a[1].localeCompare(b[1])), [
+    ['task', 'Task done: Send the proposal', `mrn:tasks:task:${task}`],
+    ['task', 'Task: Send the proposal', `mrn:tasks:task:${task}`],
+  ]);
+  t.deepEqual(await timeline(`mrn:crm:lead:${lead.id}`), [['meeting', 'Meeting: Discovery, 2027-03-02 09:30 UTC', `mrn:meetings:meeting:${meeting}`]]);
   t.deepEqual(world.takeEvents(), []);
 });
 

@@ -6,6 +6,7 @@ export type Deal = components['schemas']['CrmDeal'];
 export type Quote = components['schemas']['CrmQuote'];
 export type Lead = components['schemas']['CrmLead'];
 export type Product = components['schemas']['CrmProduct'];
+export type Activity = components['schemas']['CrmActivity'];
 
 /** An exact amount as people read it: `1,250.00 EUR` (the string's digits, grouped; never through a float). */
 export function moneyText(amount: string, currency: string): string {
@@ -15,6 +16,9 @@ export function moneyText(amount: string, currency: string): string {
 
 export const DEAL_STATUS: Record<string, string> = { open: 'Open', won: 'Won', lost: 'Lost' };
 export const QUOTE_STATUS: Record<string, string> = { draft: 'Draft', sent: 'Sent', accepted: 'Accepted', declined: 'Declined', expired: 'Expired' };
+/** What each kind of timeline entry is called. */
+export const ACTIVITY_KIND: Record<string, string> = { call: 'Call', mail: 'Mail', task: 'Task', meeting: 'Meeting' };
+
 export const LEAD_STATUS: Record<string, string> = { new: 'New', contacted: 'Contacted', qualified: 'Qualified', disqualified: 'Disqualified' };
 
 /** The lists' look. */

@@ -7,7 +7,7 @@
 
 
 /**
- * A meeting was scheduled (the calls app schedules its call).
+ * A meeting was scheduled (the calls app schedules its call; source_mrn when it names the record it is for).
  */
 export interface CoreMeetingsMeetingScheduledPayload {
   meeting_id: string;
@@ -20,12 +20,27 @@ export interface CoreMeetingsMeetingScheduledPayload {
    * @maxItems 500
    */
   attendee_mrns: string[];
+  /**
+   * What the meeting is for: another app's record, when it names one
+   */
+  source_mrn?: string | null;
 }
 
 /**
  * A meeting's title, time or member attendees changed (the calls app follows).
  */
-export type CoreMeetingsMeetingUpdatedPayload = CoreMeetingsMeetingScheduledPayload;
+export interface CoreMeetingsMeetingUpdatedPayload {
+  meeting_id: string;
+  meeting_mrn: string;
+  title: string;
+  starts_at: string;
+  ends_at: string;
+  organizer_mrn: string;
+  /**
+   * @maxItems 500
+   */
+  attendee_mrns: string[];
+}
 
 /**
  * A meeting was cancelled (the calls app cancels its call).

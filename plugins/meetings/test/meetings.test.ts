@@ -1,5 +1,5 @@
 import test from 'ava';
-import { checkDropMigration, checkMatrixRows, type TestMember } from '@wpk/testing';
+import { checkMatrixRows, type TestMember } from '@wpk/testing';
 import manifest from '../app.json' with { type: 'json' };
 import { ok } from '@wpk/testing';
 import { meetingsWorld, parseCalendar } from './helpers/world.js';
@@ -54,6 +54,7 @@ test.serial('POST /meetings schedules a meeting: the answer, meeting.scheduled w
     call: null,
     files: [],
     cancelled_at: null,
+    source_mrn: null,
     created_at: meeting.created_at,
     updated_at: meeting.updated_at,
   });
@@ -87,6 +88,23 @@ test.serial('POST /meetings schedules a meeting: the answer, meeting.scheduled w
     });
   }
   t.deepEqual(ok(await cid.get(`/meetings/${meeting.id}`)).id, meeting.id);
+});
+
+test.serial('a meeting scheduled for another app\'s record: source_mrn in the answer and on meeting.scheduled; a malformed one is refused, nothing stored', async (t) => {
+  const lead = 'mrn:crm:lead:0a1b2c3d-0000-4000-8000-000000000007';
+  world.takeEvents();
+  await world.takeMails();
+  const meeting = ok(await ann.post('/meetings', { title: 'Discovery', starts_at: START, ends_at: END, source_mrn: lead }));
+  t.is(meeting.source_mrn, lead);
+  t.deepEqual(world.takeEvents(), [
+    { action: 'core.meetings.meeting.scheduled', payload: { meeting_id: meeting.id, meeting_mrn: meeting.mrn, title: 'Discovery', starts_at: START, ends_at: END, organizer_mrn: ann.mrn, attendee_mrns: [], source_mrn: lead } },
+  ]);
+  const before = ok(await ann.get('/meetings?role=organizer')).length;
+  const bad = await ann.post('/meetings', { title: 'Nowhere', starts_at: START, ends_at: END, source_mrn: 'mrn:crm:lead' });
+  t.is(bad.status, 400);
+  t.deepEqual(bad.body, { error: 'source_mrn must be an MRN (mrn:<app>:<resource>:<id>)', field: 'source_mrn' });
+  t.is(ok(await ann.get('/meetings?role=organizer')).length, before);
+  t.deepEqual(world.takeEvents(), []);
 });
 
 test.serial('bad input names the field and writes nothing: times, attendees, duplicates, the organizer, the setting', async (t) => {
@@ -376,8 +394,22 @@ test.serial('an attendee removed from the workspace is mailed no more', async (t
   t.deepEqual(parseCalendar(mails[0].calendar!.content).attendees, [['mailto:guest@example.com', 'NEEDS-ACTION', 'TRUE', null]]);
 });
 
-test.serial('migration 0002 drops the copy of the members (member_addresses); down re-creates it empty, up drops it again', async (t) => {
-  await checkDropMigration(t, world, '0002-drop-member-addresses', 'app_meetings.member_addresses');
+test.serial('migration 0003 adds source_mrn and 0002 drops the copy of the members (member_addresses); down undoes both, newest first, up does them again', async (t) => {
+  const column = async () => (await world.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = 'app_meetings' AND table_name = 'meetings' AND column_name = 'source_mrn'"))[0]!.n;
+  t.is(await column(), 1);
+  t.deepEqual(await world.migrateAppDown('0003-meeting-source'), ['0003-meeting-source']);
+  t.is(await column(), 0);
+  t.deepEqual(await world.migrateAppUp(), ['0003-meeting-source']);
+  t.is(await column(), 1);
+  const copy = async () => (await world.query<{ name: string | null }>("SELECT to_regclass('app_meetings.member_addresses')::text AS name"))[0]!.name;
+  t.is(await copy(), null);
+  t.deepEqual(await world.migrateAppDown('0002-drop-member-addresses'), ['0003-meeting-source', '0002-drop-member-addresses']);
+  t.is(await copy(), 'app_meetings.member_addresses');
+  t.deepEqual(await world.query('SELECT * FROM app_meetings.member_addresses'), []);
+  t.is(await column(), 0);
+  t.deepEqual(await world.migrateAppUp(), ['0002-drop-member-addresses', '0003-meeting-source']);
+  t.is(await copy(), null);
+  t.is(await column(), 1);
 });
 
 test('the permission matrix: every route refuses a member without its key with the exact 403, and lets a holder through', async (t) => {

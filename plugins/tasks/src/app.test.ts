@@ -21,11 +21,11 @@ test('loaded as a third-party app the manifest is refused: it emits core.* and h
 
 test('every core.tasks.* event of the catalog is declared, with the catalog fields as its schema properties', (t) => {
   const catalog: Record<string, string[]> = {
-    'core.tasks.task.created': ['task_id', 'board_id', 'title', 'creator_mrn'],
+    'core.tasks.task.created': ['task_id', 'board_id', 'title', 'creator_mrn', 'source_mrn'],
     'core.tasks.task.updated': ['task_id', 'changed_fields'],
     'core.tasks.task.assigned': ['task_id', 'assignee_mrn', 'assigned_by'],
     'core.tasks.task.unassigned': ['task_id', 'assignee_mrn'],
-    'core.tasks.task.completed': ['task_id', 'board_id', 'completed_by'],
+    'core.tasks.task.completed': ['task_id', 'board_id', 'completed_by', 'title', 'source_mrn'],
     'core.tasks.task.deleted': ['task_id', 'deleted_by'],
     'core.tasks.task.bulk_deleted': ['task_ids', 'deleted_by'],
     'core.tasks.task.moved': ['task_id', 'from_board', 'to_board'],
@@ -53,11 +53,11 @@ const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0
 
 /** One payload per action exactly as the services build them (the type map keeps them honest). */
 const samples: { [A in keyof TasksEventPayloads]: TasksEventPayloads[A] } = {
-  'core.tasks.task.created': { task_id: uuid(1), board_id: uuid(2), title: 'Write the spec', creator_mrn: `mrn:account:member:${member}` },
+  'core.tasks.task.created': { task_id: uuid(1), board_id: uuid(2), title: 'Write the spec', creator_mrn: `mrn:account:member:${member}`, source_mrn: `mrn:crm:deal:${uuid(9)}` },
   'core.tasks.task.updated': { task_id: uuid(1), changed_fields: ['due_date', 'blocked_by'] },
   'core.tasks.task.assigned': { task_id: uuid(1), assignee_mrn: `mrn:account:member:${member}`, assigned_by: member },
   'core.tasks.task.unassigned': { task_id: uuid(1), assignee_mrn: `mrn:account:member:${member}` },
-  'core.tasks.task.completed': { task_id: uuid(1), board_id: uuid(2), completed_by: member },
+  'core.tasks.task.completed': { task_id: uuid(1), board_id: uuid(2), completed_by: member, title: 'Write the spec', source_mrn: `mrn:crm:deal:${uuid(9)}` },
   'core.tasks.task.deleted': { task_id: uuid(1), deleted_by: member },
   'core.tasks.task.bulk_deleted': { task_ids: [uuid(1), uuid(3)], deleted_by: member },
   'core.tasks.task.moved': { task_id: uuid(1), from_board: uuid(2), to_board: uuid(4) },

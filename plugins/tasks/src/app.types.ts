@@ -9,13 +9,17 @@
 import type { PlatformPayloads } from '@wpk/sdk';
 
 /**
- * A task was created (board_id absent when it starts in the incubator).
+ * A task was created (board_id absent when it starts in the incubator; source_mrn when it names the record it is for).
  */
 export interface CoreTasksTaskCreatedPayload {
   task_id: string;
   board_id?: string | null;
   title: string;
   creator_mrn: string;
+  /**
+   * What the task is for: another app's record, when the task names one
+   */
+  source_mrn?: string | null;
 }
 
 /**
@@ -47,7 +51,7 @@ export interface CoreTasksTaskUnassignedPayload {
 }
 
 /**
- * A task was completed (completed_by is a member id; board_id is its board, absent for a task in the incubator).
+ * A task was completed (completed_by is a member id; board_id is its board, absent for a task in the incubator; source_mrn when it names the record it is for).
  */
 export interface CoreTasksTaskCompletedPayload {
   task_id: string;
@@ -56,6 +60,14 @@ export interface CoreTasksTaskCompletedPayload {
    */
   board_id?: string | null;
   completed_by: string;
+  /**
+   * The task's title when it was completed
+   */
+  title?: string | null;
+  /**
+   * What the task is for: another app's record, when the task names one
+   */
+  source_mrn?: string | null;
 }
 
 /**

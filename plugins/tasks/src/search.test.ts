@@ -5,7 +5,7 @@ import { boardDocument, taskDocument } from './search.js';
 const at = new Date('2026-11-21T00:00:00Z');
 const board: Board = { id: 'b1', title: 'Roadmap', description: 'Plans', is_template: false, template_id: null, grid: {}, lanes: ['To do'], creator_id: 'm1', archived_at: null, created_at: at, updated_at: at };
 const task = (id: string, boardId: string | null, number = 7): Task => ({
-  id, number, key: `ACME-${number}`, title: `Task ${id}`, description: 'Details', board_id: boardId, lane: null, topic_id: null, schedule_id: null, priority: 'none', start_date: null, due_date: null, blocked_by: null,
+  id, number, key: `ACME-${number}`, title: `Task ${id}`, description: 'Details', board_id: boardId, lane: null, topic_id: null, schedule_id: null, priority: 'none', start_date: null, due_date: null, blocked_by: null, source_mrn: null,
   creator_id: 'm1', completed_at: null, completed_by: null, created_at: at, updated_at: at,
 });
 

@@ -300,7 +300,7 @@ test.serial('completing and reopening: each once, 409 the second time', async (t
   t.is(done.status, 200);
   t.like(done.body.data, { completed: true, completed_by: owner.id });
   t.truthy(done.body.data.completed_at);
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.completed', payload: { task_id: task.id, completed_by: owner.id } }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.completed', payload: { task_id: task.id, completed_by: owner.id, title: 'Finish me' } }]);
   t.deepEqual((await owner.request('POST', `/tasks/${task.id}/completion`)).body, { error: "Cannot complete a task in state completed: complete moves from open to completed" });
   const reopened = await owner.request('DELETE', `/tasks/${task.id}/completion`);
   t.like(reopened.body.data, { completed: false, completed_at: null, completed_by: null });
@@ -311,7 +311,24 @@ test.serial('completing and reopening: each once, 409 the second time', async (t
   const onBoard = await ok(owner.request('POST', '/tasks', { title: 'Finish me on a board', board_id: board.id }));
   world.takeEvents();
   await ok(owner.request('POST', `/tasks/${onBoard.id}/completion`));
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.completed', payload: { task_id: onBoard.id, board_id: board.id, completed_by: owner.id } }], 'a task on a board names its board (a key result can filter by it)');
+  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.completed', payload: { task_id: onBoard.id, board_id: board.id, completed_by: owner.id, title: 'Finish me on a board' } }], 'a task on a board names its board (a key result can filter by it)');
+});
+
+test.serial('a task made for another app\'s record: source_mrn in the answer, on task.created and task.completed; a malformed one is refused', async (t) => {
+  const deal = 'mrn:crm:deal:0a1b2c3d-0000-4000-8000-000000000042';
+  world.takeEvents();
+  const task = await ok(owner.request('POST', '/tasks', { title: 'Call the buyer', source_mrn: ` ${deal} ` }));
+  t.is(task.source_mrn, deal);
+  t.is((await ok(owner.request('GET', `/tasks/${task.id}`))).source_mrn, deal);
+  await ok(owner.request('POST', `/tasks/${task.id}/completion`));
+  t.deepEqual(world.takeEvents(), [
+    { action: 'core.tasks.task.created', payload: { task_id: task.id, title: 'Call the buyer', creator_mrn: owner.mrn, source_mrn: deal } },
+    { action: 'core.tasks.task.completed', payload: { task_id: task.id, completed_by: owner.id, title: 'Call the buyer', source_mrn: deal } },
+  ]);
+  const bad = await owner.request('POST', '/tasks', { title: 'Nowhere', source_mrn: 'crm:deal:42' });
+  t.is(bad.status, 400);
+  t.deepEqual(bad.body, { error: 'source_mrn must be an MRN (mrn:<app>:<resource>:<id>)', field: 'source_mrn' });
+  t.deepEqual(world.takeEvents(), []);
 });
 
 test.serial('PUT /tasks/{id}/board moves a task between boards (topic cleared) and emits task.moved', async (t) => {

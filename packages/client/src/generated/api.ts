@@ -646,6 +646,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/crm/events/core-meetings-meeting-scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-meetings-meeting-scheduled
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreMeetingsMeetingScheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/crm/events/core-sign-envelope-completed": {
         parameters: {
             query?: never;
@@ -680,6 +700,46 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsCrmEventsCoreSignEnvelopeDeclined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-tasks-task-completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-tasks-task-completed
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreTasksTaskCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/crm/events/core-tasks-task-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/crm/events/core-tasks-task-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsCrmEventsCoreTasksTaskCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -15033,6 +15093,8 @@ export interface components {
             due_date: string | null;
             /** Format: uuid */
             blocked_by: string | null;
+            /** @description What the task is for: another app's record, named when the task was made */
+            source_mrn: string | null;
             assignee_ids: string[];
             assignee_mrns: string[];
             completed: boolean;
@@ -15737,7 +15799,7 @@ export interface components {
             id: string;
             subject_mrn: string;
             /** @enum {string} */
-            kind: "call" | "mail";
+            kind: "call" | "mail" | "task" | "meeting";
             title: string;
             /** Format: date-time */
             occurred_at: string;
@@ -17396,6 +17458,8 @@ export interface components {
             title: string;
             description: string;
             location: string;
+            /** @description What the meeting is for: another app's record, named when it was scheduled */
+            source_mrn: string | null;
             /** Format: date-time */
             starts_at: string;
             /** Format: date-time */
@@ -20209,6 +20273,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEventsCrmEventsCoreMeetingsMeetingScheduled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postEventsCrmEventsCoreSignEnvelopeCompleted: {
         parameters: {
             query?: never;
@@ -20247,6 +20348,80 @@ export interface operations {
         };
     };
     postEventsCrmEventsCoreSignEnvelopeDeclined: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreTasksTaskCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsCrmEventsCoreTasksTaskCreated: {
         parameters: {
             query?: never;
             header?: never;
@@ -46206,6 +46381,8 @@ export interface operations {
                         email?: string;
                         name?: string;
                     } | unknown | unknown)[];
+                    /** @description What the meeting is for: another app's record (a CRM deal, lead, contact or company shows it on its timeline) */
+                    source_mrn?: string;
                 };
             };
         };
@@ -54386,6 +54563,8 @@ export interface operations {
                     blocked_by?: string | null;
                     board_id?: string | null;
                     assignee_ids?: string[];
+                    /** @description What the task is for: another app's record (a CRM deal, lead, contact or company shows it on its timeline) */
+                    source_mrn?: string;
                 };
             };
         };

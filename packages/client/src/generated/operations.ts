@@ -77,10 +77,16 @@ export const OPERATIONS = {
   postEventsCrmEventsCoreContactsContactUpdated: { method: 'POST', path: '/_events/crm/events/core-contacts-contact-updated', tag: 'system', host: 'any' },
   /** POST /_events/crm/events/core-mail-message-sent */
   postEventsCrmEventsCoreMailMessageSent: { method: 'POST', path: '/_events/crm/events/core-mail-message-sent', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-meetings-meeting-scheduled */
+  postEventsCrmEventsCoreMeetingsMeetingScheduled: { method: 'POST', path: '/_events/crm/events/core-meetings-meeting-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/crm/events/core-sign-envelope-completed */
   postEventsCrmEventsCoreSignEnvelopeCompleted: { method: 'POST', path: '/_events/crm/events/core-sign-envelope-completed', tag: 'system', host: 'any' },
   /** POST /_events/crm/events/core-sign-envelope-declined */
   postEventsCrmEventsCoreSignEnvelopeDeclined: { method: 'POST', path: '/_events/crm/events/core-sign-envelope-declined', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-tasks-task-completed */
+  postEventsCrmEventsCoreTasksTaskCompleted: { method: 'POST', path: '/_events/crm/events/core-tasks-task-completed', tag: 'system', host: 'any' },
+  /** POST /_events/crm/events/core-tasks-task-created */
+  postEventsCrmEventsCoreTasksTaskCreated: { method: 'POST', path: '/_events/crm/events/core-tasks-task-created', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-ats-application-hired */
   postEventsFeedsEventsCoreAtsApplicationHired: { method: 'POST', path: '/_events/feeds/events/core-ats-application-hired', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-feeds-poll-expired */

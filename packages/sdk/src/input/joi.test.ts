@@ -41,3 +41,12 @@ test('Joi.idParams() requires each named parameter as an id; Joi.listQuery() tak
   t.is(check(query, { q: 'abcd' }), 'q length must be less than or equal to 3 characters long');
   t.is(check(Joi.listQuery(), { other: 1 }), 'other is not allowed');
 });
+
+test('Joi.mrn() takes any app\'s record by MRN, trimmed, and names the field otherwise', (t) => {
+  const schema = Joi.object({ source_mrn: Joi.mrn() });
+  const deal = 'mrn:crm:deal:0A1B2C3D-0000-4000-8000-000000000001';
+  t.deepEqual(schema.validate({ source_mrn: ` ${deal} ` }).value, { source_mrn: deal });
+  t.is(check(schema, { source_mrn: 'mrn:ext.acme.tickets:ticket:T-42' }), null);
+  for (const bad of ['crm:deal:1', 'MRN:crm:deal:1', 'mrn:crm:deal', 'mrn:crm:deal:1:2', 'mrn::deal:1', 'mrn:crm:deal:a b']) t.is(check(schema, { source_mrn: bad }), 'source_mrn must be an MRN (mrn:<app>:<resource>:<id>)', bad);
+  t.is(check(schema, { source_mrn: `mrn:crm:deal:${'x'.repeat(290)}` }), 'source_mrn length must be less than or equal to 300 characters long');
+});

@@ -20,6 +20,11 @@ export interface PlatformJoi extends Root {
   memberId(options?: { former?: boolean }): StringSchema;
   /** A member MRN (`mrn:account:member:{id}`), checked like `memberId`. */
   memberMrn(options?: { former?: boolean }): StringSchema;
+  /**
+   * Any app's record by MRN (`mrn:{app}:{resource}:{id}`, at most 300 characters, trimmed; the
+   * id keeps its case): what a record says it is for (`source_mrn`). The app it names is not asked.
+   */
+  mrn(): StringSchema;
   /** Path parameters that are all ids: `Joi.idParams('board_id', 'task_id')`. */
   idParams(...names: string[]): ObjectSchema;
   /**
@@ -69,5 +74,12 @@ Joi.memberMrn = (options) =>
     .pattern(new RegExp(`^mrn:account:member:${UUID_TEXT}$`), 'member MRN')
     .messages({ 'string.pattern.name': '{#label} must be a member MRN (mrn:account:member:<id>)' })
     .meta(memberMark('mrn', options));
+Joi.mrn = () =>
+  withText
+    .string()
+    .trim()
+    .max(300)
+    .pattern(/^mrn:[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*:[^:\s]+$/, 'MRN')
+    .messages({ 'string.pattern.name': '{#label} must be an MRN (mrn:<app>:<resource>:<id>)' });
 Joi.idParams = (...names) => withText.object(Object.fromEntries(names.map((name) => [name, Joi.id().required()])));
 Joi.listQuery = (filters = {}) => withText.object({ ...filters, page: withText.any(), per_page: withText.any() });

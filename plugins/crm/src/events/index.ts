@@ -4,7 +4,7 @@ import { subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
 import { dropCompany, dropContacts, keepCompany, keepContact, type CompanyPayload, type ContactPayload } from '../services/copies.js';
 import { applySignOutcome } from '../services/quotes.js';
-import { callEnded, mailSent } from '../services/activities.js';
+import { callEnded, mailSent, meetingScheduled, taskCompleted, taskCreated } from '../services/activities.js';
 
 /** Another app's payload (validated by the platform against its app.json schema), as this app reads it. */
 const read = <T>(event: { payload: object }): T => event.payload as unknown as T;
@@ -19,6 +19,9 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.companies.company.deleted': subscription('core.companies.company.deleted', (event, ctx) => dropCompany(ctx, read<{ company_id: string }>(event).company_id)),
   'core.calls.call.ended': subscription('core.calls.call.ended', (event, ctx) => callEnded(ctx, read(event))),
   'core.mail.message.sent': subscription('core.mail.message.sent', (event, ctx) => mailSent(ctx, read(event))),
+  'core.tasks.task.created': subscription('core.tasks.task.created', (event, ctx) => taskCreated(ctx, read(event))),
+  'core.tasks.task.completed': subscription('core.tasks.task.completed', (event, ctx) => taskCompleted(ctx, read(event))),
+  'core.meetings.meeting.scheduled': subscription('core.meetings.meeting.scheduled', (event, ctx) => meetingScheduled(ctx, read(event))),
   'core.sign.envelope.completed': subscription('core.sign.envelope.completed', (event, ctx) => applySignOutcome(ctx, read(event), 'completed')),
   'core.sign.envelope.declined': subscription('core.sign.envelope.declined', (event, ctx) => applySignOutcome(ctx, read(event), 'declined')),
 };

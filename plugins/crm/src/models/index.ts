@@ -165,7 +165,7 @@ export const signOutcomes = defineModel('sign_outcomes', {
 });
 
 /** What kind of thing happened on a subject's timeline. */
-export const ACTIVITY_KINDS = ['call', 'mail'] as const;
+export const ACTIVITY_KINDS = ['call', 'mail', 'task', 'meeting'] as const;
 
 /** One entry of a deal's, lead's, contact's or company's timeline, from another app's event. */
 export const activities = defineModel('activities', {

@@ -1,5 +1,5 @@
 import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
-import { DEAL_STATUSES, LEAD_STATUSES, QUOTE_STATUSES } from '../models/index.js';
+import { ACTIVITY_KINDS, DEAL_STATUSES, LEAD_STATUSES, QUOTE_STATUSES } from '../models/index.js';
 
 const money = () => Joi.string().pattern(/^-?\d+\.\d{2}$/).description('An exact decimal string, two decimals');
 const mrn = () => Joi.string().allow(null);
@@ -71,7 +71,7 @@ export const LEAD: JoiObjectSchema = recordSchema({
 }).id('CrmLead');
 
 export const ACTIVITY: JoiObjectSchema = recordSchema({
-  id: field.uuid(), subject_mrn: Joi.string(), kind: field.oneOf(['call', 'mail']), title: Joi.string(), occurred_at: field.instant(), source_mrn: Joi.string().allow(null),
+  id: field.uuid(), subject_mrn: Joi.string(), kind: field.oneOf([...ACTIVITY_KINDS]), title: Joi.string(), occurred_at: field.instant(), source_mrn: Joi.string().allow(null),
 }).id('CrmActivity');
 
 /** A web-to-lead form as the members who manage it see it (services/lead-forms.ts). */

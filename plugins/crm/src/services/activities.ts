@@ -27,6 +27,25 @@ export async function callEnded(ctx: AnyCtx, payload: { call_id: string; source_
   await record(ctx, { subject_mrn: payload.source_mrn, kind: 'call', title: `Call, ${minutes} min`, source_mrn: formatMrn('calls', 'call', payload.call_id), source_key: `core.calls.call.ended:${payload.call_id}` });
 }
 
+/** `core.tasks.task.created` with a `source_mrn` naming a deal, lead, contact or company: the task on its timeline. */
+export async function taskCreated(ctx: AnyCtx, payload: { task_id: string; title: string; source_mrn?: string }): Promise<void> {
+  if (!payload.source_mrn || !SUBJECT.test(payload.source_mrn)) return;
+  await record(ctx, { subject_mrn: payload.source_mrn, kind: 'task', title: `Task: ${payload.title}`, source_mrn: formatMrn('tasks', 'task', payload.task_id), source_key: `core.tasks.task.created:${payload.task_id}` });
+}
+
+/** `core.tasks.task.completed` with a `source_mrn` naming a subject: the task done, once however often it is reopened and done again. */
+export async function taskCompleted(ctx: AnyCtx, payload: { task_id: string; title?: string; source_mrn?: string }): Promise<void> {
+  if (!payload.source_mrn || !SUBJECT.test(payload.source_mrn)) return;
+  await record(ctx, { subject_mrn: payload.source_mrn, kind: 'task', title: `Task done: ${payload.title ?? 'a task'}`, source_mrn: formatMrn('tasks', 'task', payload.task_id), source_key: `core.tasks.task.completed:${payload.task_id}` });
+}
+
+/** `core.meetings.meeting.scheduled` with a `source_mrn` naming a subject: the meeting and when it starts (UTC). */
+export async function meetingScheduled(ctx: AnyCtx, payload: { meeting_id: string; title: string; starts_at: string; source_mrn?: string }): Promise<void> {
+  if (!payload.source_mrn || !SUBJECT.test(payload.source_mrn)) return;
+  const starts = new Date(payload.starts_at).toISOString().slice(0, 16).replace('T', ' ');
+  await record(ctx, { subject_mrn: payload.source_mrn, kind: 'meeting', title: `Meeting: ${payload.title}, ${starts} UTC`, source_mrn: formatMrn('meetings', 'meeting', payload.meeting_id), source_key: `core.meetings.meeting.scheduled:${payload.meeting_id}` });
+}
+
 /** `core.mail.message.sent`: a mail on the timeline of each lead and kept contact it went to. */
 export async function mailSent(ctx: AnyCtx, payload: { message_id: string; to_addresses: string[]; cc_addresses: string[]; subject: string }): Promise<void> {
   const addresses = [...new Set([...payload.to_addresses, ...payload.cc_addresses].map((address) => address.trim().toLowerCase()).filter(Boolean))].slice(0, 300);

@@ -1,9 +1,13 @@
 import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
-import { DEAL_STATUS, LIST_STYLES, QUOTE_STATUS, moneyText, type Deal, type Quote } from '../api.js';
+import { ACTIVITY_KIND, DEAL_STATUS, LIST_STYLES, QUOTE_STATUS, moneyText, type Activity, type Deal, type Quote } from '../api.js';
 
-/** `/deals/{id}`: a deal with its lines and quotes; won, lost with a reason, or reopened; a quote made and sent. */
+/**
+ * `/deals/{id}`: a deal with its lines and quotes; won, lost with a reason, or reopened; a quote
+ * made and sent; its activity (calls, mails, tasks and meetings other apps made for it), for those
+ * who may read it.
+ */
 export class CrmDeal extends LitElement {
-  static override properties = { dealId: { attribute: 'deal-id' }, deal: { state: true }, quotes: { state: true }, error: { state: true } };
+  static override properties = { dealId: { attribute: 'deal-id' }, deal: { state: true }, quotes: { state: true }, activities: { state: true }, error: { state: true } };
   static override styles = [screenStyles, LIST_STYLES, css`
     .next-step { display: grid; gap: var(--wpk-space-1); max-width: 28rem; }
     .next-step label { font-weight: var(--wpk-font-weight-bold); }
@@ -13,6 +17,8 @@ export class CrmDeal extends LitElement {
   declare dealId: string;
   declare deal: Deal | null;
   declare quotes: Quote[];
+  /** The deal's timeline, newest first; null when the member may not read it. */
+  declare activities: Activity[] | null;
   declare error: string | null;
 
   constructor() {
@@ -20,6 +26,7 @@ export class CrmDeal extends LitElement {
     this.dealId = '';
     this.deal = null;
     this.quotes = [];
+    this.activities = null;
     this.error = null;
   }
 
@@ -35,6 +42,13 @@ export class CrmDeal extends LitElement {
       void kit().bridge.title(this.deal.title);
     } catch (error) {
       this.error = errorText(error);
+      return;
+    }
+    try {
+      this.activities = (await kit().client.crm.getCrmActivities({ query: { subject_mrn: `mrn:crm:deal:${this.dealId}`, per_page: 50 } })).data as Activity[];
+    } catch {
+      // Without crm.activities.read the timeline is left out; the deal itself still shows.
+      this.activities = null;
     }
   }
 
@@ -119,7 +133,16 @@ export class CrmDeal extends LitElement {
             ${quote.valid_until ? html`<div class="muted">Valid until <wpk-date value=${quote.valid_until}></wpk-date></div>` : nothing}
             ${quote.status === 'draft' ? html`<div class="actions"><wa-button size="small" @click=${() => this.send(quote)}>Mark sent</wa-button></div>` : nothing}
           </li>`)}</ul>`
-        : html`<p class="muted">No quote yet.</p>`}`;
+        : html`<p class="muted">No quote yet.</p>`}
+      ${this.activities
+        ? html`<h2>Activity</h2>
+            ${this.activities.length
+              ? html`<ul class="cards" aria-label="Activity">${this.activities.map((entry) => html`<li>
+                  <strong>${ACTIVITY_KIND[entry.kind] ?? entry.kind}</strong> · ${entry.title}
+                  <div class="muted"><wpk-date value=${entry.occurred_at} format="datetime"></wpk-date></div>
+                </li>`)}</ul>`
+              : html`<p class="muted">Nothing yet: calls, mails, tasks and meetings made for this deal show here.</p>`}`
+        : nothing}`;
   }
 }
 

@@ -30,6 +30,8 @@ export const meetings = defineModel('meetings', {
   status: column.enum(MEETING_STATUSES, 10).default('scheduled'),
   sequence: column.integer().default(0),
   cancelled_at: column.date().nullable(),
+  /** What the meeting is for: another app's record (`mrn:crm:deal:{id}`), set when it is scheduled. */
+  source_mrn: column.string(300).nullable(),
 });
 
 /** Someone invited: a member of the workspace (`member_id`), or an outside address (`email` only). */

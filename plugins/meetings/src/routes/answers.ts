@@ -37,6 +37,7 @@ export const MEETING: JoiObjectSchema = recordSchema({
   title: Joi.string(),
   description: Joi.string().allow(''),
   location: Joi.string().allow(''),
+  source_mrn: Joi.string().allow(null).description("What the meeting is for: another app's record, named when it was scheduled"),
   starts_at: field.instant(),
   ends_at: field.instant(),
   status: Joi.string().valid(...MEETING_STATUSES),

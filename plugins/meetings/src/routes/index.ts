@@ -44,6 +44,7 @@ export const routes = [
       starts_at: Joi.instant().required(),
       ends_at: Joi.instant().required(),
       attendees: Joi.array().items(attendee()).max(500),
+      source_mrn: Joi.mrn().description("What the meeting is for: another app's record (a CRM deal, lead, contact or company shows it on its timeline)"),
     }),
     async handler(request, ctx) {
       const meeting = await createMeeting(ctx, request.payload);

@@ -137,6 +137,8 @@ export interface CreateMeetingInput {
   starts_at: string;
   ends_at: string;
   attendees?: AttendeeInput[];
+  /** What the meeting is for (another app's record), kept as given. */
+  source_mrn?: string;
 }
 
 /**
@@ -169,10 +171,11 @@ export async function createMeeting(ctx: MeetingsContext, input: CreateMeetingIn
     organizer_email: ctx.member.email.toLowerCase(),
     status: meetingMachine.initial,
     sequence: 0,
+    source_mrn: input.source_mrn ?? null,
   });
   const attendees: Attendee[] = [];
   for (const [index, row] of rows.entries()) attendees.push(await ctx.db.attendees.create({ meeting_id: meeting.id, ...row, position: index, status: 'needs_action', added_by: ctx.member.id }));
-  ctx.events.stage('core.meetings.meeting.scheduled', callPayload(meeting, attendees));
+  ctx.events.stage('core.meetings.meeting.scheduled', { ...callPayload(meeting, attendees), ...(meeting.source_mrn ? { source_mrn: meeting.source_mrn } : {}) });
   for (const attendee of attendees) {
     ctx.events.stage('core.meetings.attendee.added', { meeting_id: meeting.id, attendee_id: attendee.id, ...(attendee.member_id ? { member_mrn: memberMrn(attendee.member_id) } : {}), added_by_mrn: ctx.member.mrn });
   }

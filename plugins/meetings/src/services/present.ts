@@ -56,6 +56,7 @@ export function presentMeeting(meeting: Meeting, attendees: Attendee[], call: Me
     call: presentCall(call),
     files: files.map(presentFile),
     cancelled_at: meeting.cancelled_at,
+    source_mrn: meeting.source_mrn,
     created_at: meeting.created_at,
     updated_at: meeting.updated_at,
   };

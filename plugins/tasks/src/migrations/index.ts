@@ -3,6 +3,7 @@ import { createTasksTables } from './0001-create-tasks-tables.js';
 import { distributionKeys } from './0002-distribution-keys.js';
 import { taskKeys } from './0003-task-keys.js';
 import { dropMemberDirectory } from './0004-drop-member-directory.js';
+import { taskSource } from './0005-task-source.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createTasksTables, distributionKeys, taskKeys, dropMemberDirectory];
+export const migrations: AppMigration[] = [createTasksTables, distributionKeys, taskKeys, dropMemberDirectory, taskSource];

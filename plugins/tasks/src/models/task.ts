@@ -26,6 +26,8 @@ export const tasks = defineModel('tasks', {
   start_date: column.dateOnly().nullable(),
   due_date: column.dateOnly().nullable(),
   blocked_by: column.uuid().nullable(),
+  /** What the task is for: another app's record (`mrn:crm:deal:{id}`), set when it is made. */
+  source_mrn: column.string(300).nullable(),
   creator_id: column.uuid(),
   completed_at: column.date().nullable(),
   completed_by: column.uuid().nullable(),

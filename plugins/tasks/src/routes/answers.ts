@@ -44,6 +44,7 @@ export const TASK: JoiObjectSchema = recordSchema({
   start_date: calendarDate(),
   due_date: calendarDate(),
   blocked_by: field.uuid().allow(null),
+  source_mrn: Joi.string().allow(null).description("What the task is for: another app's record, named when the task was made"),
   assignee_ids: Joi.array().items(field.uuid()),
   assignee_mrns: Joi.array().items(field.memberMrn()),
   completed: Joi.boolean(),

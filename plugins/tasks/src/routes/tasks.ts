@@ -51,7 +51,7 @@ export const taskRoutes = [
   tasks.post({
     chain: ['tasks.tasks.create'],
     description: 'Creates a task on a board, or in the incubator when board_id is absent',
-    payload: Joi.object({ ...taskFields, board_id: id().allow(null), assignee_ids: Joi.array().items(Joi.memberId()).max(50) }),
+    payload: Joi.object({ ...taskFields, board_id: id().allow(null), assignee_ids: Joi.array().items(Joi.memberId()).max(50), source_mrn: Joi.mrn().description("What the task is for: another app's record (a CRM deal, lead, contact or company shows it on its timeline)") }),
     async handler(request, ctx) {
       const task = await createTask(ctx, request.payload);
       return ctx.respond.single(task, taskLinks(task.id));

@@ -40,6 +40,7 @@ export function presentTask(task: Task, assigneeIds: string[]) {
     start_date: task.start_date,
     due_date: task.due_date,
     blocked_by: task.blocked_by,
+    source_mrn: task.source_mrn,
     assignee_ids: assigneeIds,
     assignee_mrns: assigneeIds.map(memberMrn),
     completed: task.completed_at !== null,

@@ -28,6 +28,8 @@ export interface TaskFields {
 export interface TaskInput extends TaskFields {
   board_id?: string | null;
   assignee_ids?: string[];
+  /** What the task is for (another app's record), kept as given. */
+  source_mrn?: string;
 }
 
 /** Filters of `GET /tasks` (the keys of the board's task filters among them). */
@@ -187,6 +189,7 @@ export async function createTask(ctx: TasksContext, input: TaskInput) {
     start_date: input.start_date ?? null,
     due_date: input.due_date ?? null,
     blocked_by: input.blocked_by ?? null,
+    source_mrn: input.source_mrn ?? null,
   };
   await checkTaskFields(ctx, values, board, null, new Set(Object.keys(input).filter((field) => input[field as keyof TaskInput] !== null)));
   // The route checked every assignee is a member of the workspace now (Joi.memberId()).
@@ -197,7 +200,7 @@ export async function createTask(ctx: TasksContext, input: TaskInput) {
   const task = await ctx.db.tasks.create({ ...values, ...(await nextTaskKey(ctx)), creator_id: ctx.member.id, completed_at: null, completed_by: null });
   for (const memberId of assigneeIds) await ctx.db.taskAssignees.create({ task_id: task.id, member_id: memberId, assigned_by: ctx.member.id });
   ctx.search.upsert(taskDocument(task, board?.title ?? null));
-  emit(ctx, 'core.tasks.task.created', { task_id: task.id, board_id: task.board_id, title: task.title, creator_mrn: ctx.member.mrn });
+  emit(ctx, 'core.tasks.task.created', { task_id: task.id, board_id: task.board_id, title: task.title, creator_mrn: ctx.member.mrn, ...sourceOf(task) });
   for (const memberId of assigneeIds) emit(ctx, 'core.tasks.task.assigned', { task_id: task.id, assignee_mrn: memberMrn(memberId), assigned_by: ctx.member.id }, task.board_id);
   return presentOne(ctx, task);
 }
@@ -230,13 +233,16 @@ export async function deleteTask(ctx: TasksContext, taskId: string) {
   return { id: task.id, deleted: true };
 }
 
+/** The `source_mrn` an event carries: present only when the task names one. */
+const sourceOf = (task: Task) => (task.source_mrn ? { source_mrn: task.source_mrn } : {});
+
 /** Completes an open task (409 naming both states when it is completed already). Emits `task.completed`. */
 export async function completeTask(ctx: TasksContext, taskId: string) {
   const task = await requireTask(ctx, taskId);
   taskMachine.move(stateOf(task), 'complete');
   await ctx.db.tasks.update({ completed_at: new Date(), completed_by: ctx.member.id }, { where: { id: task.id } });
   const updated = await reindexTask(ctx, task.id);
-  emit(ctx, 'core.tasks.task.completed', { task_id: task.id, ...(task.board_id ? { board_id: task.board_id } : {}), completed_by: ctx.member.id }, task.board_id);
+  emit(ctx, 'core.tasks.task.completed', { task_id: task.id, ...(task.board_id ? { board_id: task.board_id } : {}), completed_by: ctx.member.id, title: task.title, ...sourceOf(task) }, task.board_id);
   return presentOne(ctx, updated);
 }
 
