@@ -40,7 +40,7 @@ test.after.always(() => web?.close());
 
 const stageOf = async (dealId: string) => ok(await rita.get(`/crm/deals/${dealId}`)).stage_name as string;
 
-test.serial('at 1280 px: a deal moves across the board from the keyboard and with its Stage list; its detail shows the lines, a quote and the task made for it, and takes a next step', async (t) => {
+test.serial('at 1280 px: a deal moves across the board from the keyboard and with its Stage list; its detail shows the lines, a quote sent for signature and the task made for it, and takes a next step', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: rita.email });
   const card = frame.getByRole('article', { name: /^Acme rollout/ });
   await card.waitFor();
@@ -69,8 +69,19 @@ test.serial('at 1280 px: a deal moves across the board from the keyboard and wit
   const lines = frame.getByRole('table', { name: 'Lines' });
   await lines.getByRole('cell', { name: '1198.80' }).waitFor();
   await frame.getByRole('button', { name: 'Make a quote' }).click();
-  await frame.getByRole('list', { name: 'Quotes' }).getByText('Q-0001').waitFor();
+  await frame.getByRole('list', { name: 'Quotes' }).locator('strong', { hasText: 'Q-0001' }).waitFor();
   t.deepEqual(ok(await rita.get(`/crm/deals/${ids.acme}/quotes`)).map((quote: any) => [quote.number, quote.status, quote.total]), [['Q-0001', 'draft', '6198.80']]);
+  // Sent for signature from its card: the quote is sent and asks the Sign app for an envelope.
+  await frame.getByRole('button', { name: 'Ask for signature on Q-0001' }).click();
+  const signature = frame.getByRole('form', { name: 'Signature for Q-0001' });
+  await signature.getByLabel("Signer's name").fill('Joan Client');
+  await signature.getByLabel("Signer's e-mail").fill('joan@client.example');
+  await signature.getByRole('button', { name: 'Send for signature' }).click();
+  await page.getByText('Quote Q-0001 sent for signature to Joan Client').waitFor();
+  const [sentQuote] = ok(await rita.get(`/crm/deals/${ids.acme}/quotes`));
+  t.is(sentQuote.status, 'sent');
+  t.truthy(sentQuote.signature_requested_at);
+  t.deepEqual(web.world.takeEvents().filter((event) => event.action === 'core.crm.quote.signature_requested').map((event) => (event.payload as { signers: unknown }).signers), [[{ name: 'Joan Client', email: 'joan@client.example', role: 'signer', group: 1 }]]);
   // The next step, already due (the clock is at 2026-05-20): saved, shown overdue.
   await frame.getByLabel('What is to be done next').fill('Send the security questionnaire');
   await frame.getByLabel('By').fill('2026-05-19');
@@ -95,6 +106,26 @@ test.serial('at 375 px: the board reads on a phone and a deal still moves with i
   await checkPage(t, page, frame, 'the board at 375 px');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}crm-board-375.png`);
+  await page.context().close();
+});
+
+test.serial('at 1280 px: a web form is added on the Web forms screen with a link to its page, and an old one is retired', async (t) => {
+  ok(await web.world.owner.post('/crm/lead-forms', { name: 'Old campaign' }));
+  const { page, frame } = await web.openApp(1280, { email: web.world.owner.email });
+  await frame.getByRole('link', { name: 'Web forms' }).click();
+  const list = frame.getByRole('list', { name: 'Web forms' });
+  await list.locator('strong', { hasText: 'Old campaign' }).waitFor();
+  await frame.getByLabel('Name').fill('Website contact');
+  await frame.getByRole('button', { name: 'Add web form' }).click();
+  await list.locator('strong', { hasText: 'Website contact' }).waitFor();
+  const [made] = ok(await web.world.owner.get('/crm/lead-forms')).filter((form: any) => form.name === 'Website contact');
+  t.is(await list.getByRole('link', { name: 'Open the page of Website contact' }).getAttribute('href'), made.page_url);
+  await list.getByRole('button', { name: 'Retire Old campaign' }).click();
+  await list.getByText('retired', { exact: true }).waitFor();
+  t.deepEqual(ok(await web.world.owner.get('/crm/lead-forms')).map((form: any) => [form.name, form.active]), [['Website contact', true], ['Old campaign', false]]);
+  await checkPage(t, page, frame, 'the web forms');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}crm-lead-forms-1280.png`);
   await page.context().close();
 });
 

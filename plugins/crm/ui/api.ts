@@ -7,6 +7,7 @@ export type Quote = components['schemas']['CrmQuote'];
 export type Lead = components['schemas']['CrmLead'];
 export type Product = components['schemas']['CrmProduct'];
 export type Activity = components['schemas']['CrmActivity'];
+export type LeadForm = components['schemas']['CrmLeadForm'];
 
 /** An exact amount as people read it: `1,250.00 EUR` (the string's digits, grouped; never through a float). */
 export function moneyText(amount: string, currency: string): string {

@@ -1,6 +1,7 @@
 import { AppRoot, html } from '@wpk/ui';
 import './screens/board.js';
 import './screens/deal.js';
+import './screens/lead-forms.js';
 import './screens/leads.js';
 import './screens/products.js';
 
@@ -11,11 +12,13 @@ export class CrmApp extends AppRoot {
     { path: '/', label: 'Pipeline' },
     { path: '/leads', label: 'Leads' },
     { path: '/products', label: 'Products' },
+    { path: '/lead-forms', label: 'Web forms' },
   ];
   protected readonly screens = [
     { path: '/deals/:deal_id', render: ({ deal_id }: Record<string, string>) => html`<crm-deal deal-id=${deal_id}></crm-deal>` },
     { path: '/leads', render: () => html`<crm-leads></crm-leads>` },
     { path: '/products', render: () => html`<crm-products></crm-products>` },
+    { path: '/lead-forms', render: () => html`<crm-lead-forms></crm-lead-forms>` },
     { path: '/', render: () => html`<crm-board></crm-board>` },
   ];
 }

@@ -7,18 +7,23 @@ import { ACTIVITY_KIND, DEAL_STATUS, LIST_STYLES, QUOTE_STATUS, moneyText, type 
  * who may read it.
  */
 export class CrmDeal extends LitElement {
-  static override properties = { dealId: { attribute: 'deal-id' }, deal: { state: true }, quotes: { state: true }, activities: { state: true }, error: { state: true } };
+  static override properties = { dealId: { attribute: 'deal-id' }, deal: { state: true }, quotes: { state: true }, activities: { state: true }, signing: { state: true }, error: { state: true } };
   static override styles = [screenStyles, LIST_STYLES, css`
     .next-step { display: grid; gap: var(--wpk-space-1); max-width: 28rem; }
     .next-step label { font-weight: var(--wpk-font-weight-bold); }
     .next-step button { justify-self: start; margin-top: var(--wpk-space-2); }
     .overdue { color: var(--wpk-color-danger); font-weight: var(--wpk-font-weight-bold); }
+    form.signature { display: grid; gap: var(--wpk-space-1); max-width: 28rem; margin-top: var(--wpk-space-2); }
+    form.signature label { font-weight: var(--wpk-font-weight-bold); }
+    form.signature button { justify-self: start; margin-top: var(--wpk-space-2); }
   `];
   declare dealId: string;
   declare deal: Deal | null;
   declare quotes: Quote[];
   /** The deal's timeline, newest first; null when the member may not read it. */
   declare activities: Activity[] | null;
+  /** The quote whose signature form is open. */
+  declare signing: string | null;
   declare error: string | null;
 
   constructor() {
@@ -27,6 +32,7 @@ export class CrmDeal extends LitElement {
     this.deal = null;
     this.quotes = [];
     this.activities = null;
+    this.signing = null;
     this.error = null;
   }
 
@@ -96,6 +102,34 @@ export class CrmDeal extends LitElement {
     }
   }
 
+  /** Sends the quote for signature to the signer the form names (the Sign app makes the envelope). */
+  private async requestSignature(event: SubmitEvent, quote: Quote): Promise<void> {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    const signer = { name: String(data.get('signer_name') ?? '').trim(), email: String(data.get('signer_email') ?? '').trim() };
+    const message = String(data.get('message') ?? '').trim();
+    try {
+      await kit().client.crm.postCrmQuotesByQuoteIdSignatureRequests({ params: { quote_id: quote.id }, body: { signers: [signer], ...(message ? { message } : {}) } });
+      toast(`Quote ${quote.number} sent for signature to ${signer.name}`, 'success');
+      this.signing = null;
+      await this.load();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  private signatureForm(quote: Quote) {
+    return html`<form class="signature" aria-label=${`Signature for ${quote.number}`} @submit=${(event: SubmitEvent) => this.requestSignature(event, quote)}>
+      <label for="signer-name">Signer's name</label>
+      <input id="signer-name" name="signer_name" required maxlength="200" autocomplete="off" />
+      <label for="signer-email">Signer's e-mail</label>
+      <input id="signer-email" name="signer_email" type="email" required maxlength="320" autocomplete="off" />
+      <label for="signature-message">Message (optional)</label>
+      <textarea id="signature-message" name="message" maxlength="2000" rows="3"></textarea>
+      <button type="submit">Send for signature</button>
+    </form>`;
+  }
+
   protected override render() {
     if (this.error) return html`<p class="error" role="alert">${this.error}</p>`;
     const deal = this.deal;
@@ -131,7 +165,13 @@ export class CrmDeal extends LitElement {
         ? html`<ul class="cards" aria-label="Quotes">${this.quotes.map((quote) => html`<li>
             <strong>${quote.number}</strong> · ${QUOTE_STATUS[quote.status]} · ${moneyText(quote.total, quote.currency)}
             ${quote.valid_until ? html`<div class="muted">Valid until <wpk-date value=${quote.valid_until}></wpk-date></div>` : nothing}
-            ${quote.status === 'draft' ? html`<div class="actions"><wa-button size="small" @click=${() => this.send(quote)}>Mark sent</wa-button></div>` : nothing}
+            ${quote.status === 'draft' || quote.status === 'sent'
+              ? html`<div class="actions">
+                  ${quote.status === 'draft' ? html`<wa-button size="small" @click=${() => this.send(quote)}>Mark sent</wa-button>` : nothing}
+                  <wa-button size="small" appearance="outlined" @click=${() => { this.signing = this.signing === quote.id ? null : quote.id; }}>Ask for signature<span class="wpk-visually-hidden"> on ${quote.number}</span></wa-button>
+                </div>
+                ${this.signing === quote.id ? this.signatureForm(quote) : nothing}`
+              : nothing}
           </li>`)}</ul>`
         : html`<p class="muted">No quote yet.</p>`}
       ${this.activities
