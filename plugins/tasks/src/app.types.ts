@@ -124,6 +124,17 @@ export interface CoreTasksTaskReturnedPayload {
 }
 
 /**
+ * A member who left the workspace was released from Tasks: unassigned from every open task (one task.unassigned each) and taken off every board. Once per removal, also when there was nothing to release.
+ */
+export interface CoreTasksMemberReleasedPayload {
+  member_mrn: string;
+  /**
+   * Open tasks the member was unassigned from
+   */
+  unassigned: number;
+}
+
+/**
  * A board was created; name is its title.
  */
 export interface CoreTasksBoardCreatedPayload {
@@ -248,6 +259,7 @@ export interface EmittedEvents {
   'core.tasks.task.commented': CoreTasksTaskCommentedPayload;
   'core.tasks.task.pulled': CoreTasksTaskPulledPayload;
   'core.tasks.task.returned': CoreTasksTaskReturnedPayload;
+  'core.tasks.member.released': CoreTasksMemberReleasedPayload;
   'core.tasks.board.created': CoreTasksBoardCreatedPayload;
   'core.tasks.board.deleted': CoreTasksBoardDeletedPayload;
   'core.tasks.board.archived': CoreTasksBoardArchivedPayload;

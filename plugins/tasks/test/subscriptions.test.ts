@@ -11,7 +11,7 @@ const snapshot = async (memberId: string) => ({
   boards: await world.query('SELECT board_id, role FROM app_tasks.board_members WHERE member_id = :memberId ORDER BY board_id', { memberId }),
 });
 
-test.serial('core.account.member.removed unassigns the member from open tasks of that workspace only; the same delivery twice changes nothing the second time', async (t) => {
+test.serial('core.account.member.removed unassigns the member from open tasks of that workspace only; said once by member.released; the same delivery twice changes nothing the second time', async (t) => {
   const leaving = await world.member(['tasks.tasks.read']);
   const staying = await world.member(['tasks.tasks.read']);
   const board = await ok(owner.request('POST', '/boards', { title: 'Team' }));
@@ -26,7 +26,10 @@ test.serial('core.account.member.removed unassigns the member from open tasks of
 
   const removal = { member_id: leaving.id, removed_by: owner.id };
   await world.deliver('core.account.member.removed', removal);
-  t.deepEqual(world.takeEvents(), [open1.id, open2.id].map((id) => ({ action: 'core.tasks.task.unassigned', payload: { task_id: id, assignee_mrn: leaving.mrn } })));
+  t.deepEqual(world.takeEvents(), [
+    ...[open1.id, open2.id].map((id) => ({ action: 'core.tasks.task.unassigned', payload: { task_id: id, assignee_mrn: leaving.mrn } })),
+    { action: 'core.tasks.member.released', payload: { member_mrn: leaving.mrn, unassigned: 2 } },
+  ]);
   t.deepEqual((await ok(owner.request('GET', `/tasks/${open1.id}`))).assignee_ids, [staying.id]);
   t.deepEqual((await ok(owner.request('GET', `/tasks/${open2.id}`))).assignee_ids, []);
   t.deepEqual((await ok(owner.request('GET', `/tasks/${done.id}`))).assignee_ids, [leaving.id], 'a completed task keeps who worked on it');
@@ -99,7 +102,11 @@ test.serial('end to end: removing a member through the platform emits core.accou
   t.like(event, { emitter: 'account', payload: { member_id: leaving.id, removed_by: owner.id } });
   world.takeEvents();
   await world.deliver('core.account.member.removed', event.payload, { workspaceId: event.workspaceId! });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.tasks.task.unassigned', payload: { task_id: task.id, assignee_mrn: leaving.mrn } }]);
+  // A member removed a moment ago is still one the platform knows (a former member): released once.
+  t.deepEqual(world.takeEvents(), [
+    { action: 'core.tasks.task.unassigned', payload: { task_id: task.id, assignee_mrn: leaving.mrn } },
+    { action: 'core.tasks.member.released', payload: { member_mrn: leaving.mrn, unassigned: 1 } },
+  ]);
   t.deepEqual((await ok(owner.request('GET', `/tasks/${task.id}`))).assignee_ids, []);
 });
 

@@ -333,6 +333,7 @@ export interface ReceivedEvents {
   'core.workers.change.scheduled': CoreWorkersChangeScheduledPayload;
   'core.files.transfer.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.leaves.time_off.cleared': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.tasks.member.released': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

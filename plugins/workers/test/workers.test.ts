@@ -6,6 +6,7 @@ import app from '../src/index.js';
 const ATS_DIR = fileURLToPath(new URL('../../ats', import.meta.url));
 const FILES_DIR = fileURLToPath(new URL('../../files', import.meta.url));
 const LEAVES_DIR = fileURLToPath(new URL('../../leaves', import.meta.url));
+const TASKS_DIR = fileURLToPath(new URL('../../tasks', import.meta.url));
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
 
 let world: World;
@@ -13,7 +14,7 @@ let hr: TestMember;
 let reader: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'workers', apps: [ATS_DIR, FILES_DIR, LEAVES_DIR], firstParty: ['workers', 'ats', 'files', 'leaves'] });
+  world = await startWorld({ app, subdomain: 'workers', apps: [ATS_DIR, FILES_DIR, LEAVES_DIR, TASKS_DIR], firstParty: ['workers', 'ats', 'files', 'leaves', 'tasks'] });
   hr = await world.member(['workers.workers.read', 'workers.workers.create', 'workers.workers.edit', 'workers.workers.delete', 'workers.private_fields.read', 'workers.departments.create', 'workers.departments.delete', 'workers.contracts.read', 'workers.contracts.create', 'workers.contracts.edit', 'workers.contracts.delete', 'workers.checklists.read', 'workers.checklists.edit', 'workers.checklist_templates.read', 'workers.checklist_templates.create', 'workers.checklist_templates.edit', 'workers.checklist_templates.delete']);
   reader = await world.member(['workers.workers.read']);
 });
@@ -299,7 +300,7 @@ test.serial('checklists: templates open a worker\'s onboarding and offboarding c
   const everyone = ok(await hr.post('/workers/checklist-templates', { kind: 'onboarding', name: 'A. Welcome', items: [{ label: ' Laptop ' }, { label: 'Account', confirmed_by: 'member_linked' }] }));
   t.deepEqual(everyone.items, [{ label: 'Laptop' }, { label: 'Account', confirmed_by: 'member_linked' }]);
   const engineers = ok(await hr.post('/workers/checklist-templates', { kind: 'onboarding', name: 'B. Engineering', department_id: engineering.id, items: [{ label: 'Repository access' }] }));
-  const leaving = ok(await hr.post('/workers/checklist-templates', { kind: 'offboarding', name: 'Leaving', items: [{ label: 'Files handed over', confirmed_by: 'files_transferred' }, { label: 'Access removed', confirmed_by: 'access_removed' }, { label: 'Time off cleared', confirmed_by: 'time_off_cancelled' }] }));
+  const leaving = ok(await hr.post('/workers/checklist-templates', { kind: 'offboarding', name: 'Leaving', items: [{ label: 'Files handed over', confirmed_by: 'files_transferred' }, { label: 'Access removed', confirmed_by: 'access_removed' }, { label: 'Time off cleared', confirmed_by: 'time_off_cancelled' }, { label: 'Tasks unassigned', confirmed_by: 'tasks_unassigned' }] }));
   const gone = await hr.delete(`/workers/departments/${engineering.id}`);
   t.deepEqual([gone.status, gone.body.error], [409, `Department ${engineering.id} (${engineering.name}) has 1 checklist template(s); change or delete them first`]);
   t.deepEqual(ok(await hr.get('/workers/checklist-templates?kind=onboarding')).map((row: any) => row.name), ['A. Welcome', 'B. Engineering']);
@@ -346,16 +347,20 @@ test.serial('checklists: templates open a worker\'s onboarding and offboarding c
   ok(await hr.patch(`/workers/${worker.id}/status`, { status: 'offboarding' }));
   world.takeEvents();
   const offboarding = ok(await hr.get(`/workers/${worker.id}/checklists`))[2];
-  t.deepEqual([offboarding.kind, offboarding.name, offboarding.template_id, offboarding.missing], ['offboarding', 'Leaving', leaving.id, ['Files handed over', 'Access removed', 'Time off cleared']]);
+  t.deepEqual([offboarding.kind, offboarding.name, offboarding.template_id, offboarding.missing], ['offboarding', 'Leaving', leaving.id, ['Files handed over', 'Access removed', 'Time off cleared', 'Tasks unassigned']]);
   const transfer = { transfer_id: UNKNOWN, from_mrn: `mrn:account:member:${member.id}`, to_mrn: hr.mrn, folders: 1, files: 2, renamed: [], transferred_by: hr.mrn };
   await world.deliver('core.files.transfer.completed', transfer);
   await world.deliver('core.files.transfer.completed', transfer);
   await world.deliver('core.account.member.removed', { member_id: member.id });
-  t.deepEqual(ok(await hr.get(`/workers/${worker.id}/checklists`))[2].missing, ['Time off cleared']);
+  t.deepEqual(ok(await hr.get(`/workers/${worker.id}/checklists`))[2].missing, ['Time off cleared', 'Tasks unassigned']);
   t.deepEqual(world.takeEvents().filter((e) => e.action === 'core.workers.checklist.completed'), []);
   await world.deliver('core.leaves.time_off.cleared', { worker_id: worker.id, worker_mrn: `mrn:workers:worker:${worker.id}`, cancelled: 0, withdrawn: 0 });
+  // Tasks' release names the member, who left already: the worker remembers them as their former member.
+  t.is(ok(await hr.get(`/workers/${worker.id}`)).member_id, null);
+  await world.deliver('core.tasks.member.released', { member_mrn: `mrn:account:member:${member.id}`, unassigned: 3 });
+  await world.deliver('core.tasks.member.released', { member_mrn: `mrn:account:member:${UNKNOWN}`, unassigned: 0 });
   const done = ok(await hr.get(`/workers/${worker.id}/checklists`))[2];
-  t.deepEqual(done.items.map((row: any) => [row.label, row.done, row.done_via]), [['Files handed over', true, 'core.files.transfer.completed'], ['Access removed', true, 'core.account.member.removed'], ['Time off cleared', true, 'core.leaves.time_off.cleared']]);
+  t.deepEqual(done.items.map((row: any) => [row.label, row.done, row.done_via]), [['Files handed over', true, 'core.files.transfer.completed'], ['Access removed', true, 'core.account.member.removed'], ['Time off cleared', true, 'core.leaves.time_off.cleared'], ['Tasks unassigned', true, 'core.tasks.member.released']]);
   t.deepEqual(world.takeEvents().filter((e) => e.action === 'core.workers.checklist.completed').map((e) => [e.payload.checklist_id, e.payload.kind, e.payload.by ?? null]), [[offboarding.id, 'offboarding', null]]);
 
   const denied = await reader.get(`/workers/${worker.id}/checklists`);

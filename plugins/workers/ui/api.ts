@@ -20,6 +20,7 @@ export const CONFIRMATION_LABELS: Record<string, string> = {
   files_transferred: "ticks itself when the worker's files are transferred",
   access_removed: 'ticks itself when the worker leaves the workspace',
   time_off_cancelled: 'ticks itself when their future time off is cancelled (on termination)',
+  tasks_unassigned: 'ticks itself when their open tasks are unassigned (when they leave the workspace)',
 };
 /** A row of a worker's history. */
 export type HistoryRow = components['schemas']['WorkersHistoryRow'];

@@ -2706,6 +2706,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/workers/events/core-tasks-member-released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/workers/events/core-tasks-member-released
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWorkersEventsCoreTasksMemberReleased"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/workers/events/core-workers-change-scheduled": {
         parameters: {
             query?: never;
@@ -18606,7 +18626,7 @@ export interface components {
                 id: string;
                 label: string;
                 /** @enum {string|null} */
-                confirmed_by: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled" | null;
+                confirmed_by: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled" | "tasks_unassigned" | null;
                 done: boolean;
                 /** Format: date-time */
                 done_at: string | null;
@@ -18703,7 +18723,7 @@ export interface components {
             items: {
                 label: string;
                 /** @enum {string} */
-                confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled";
+                confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled" | "tasks_unassigned";
             }[];
             revision: number;
             /** Format: date-time */
@@ -24048,6 +24068,43 @@ export interface operations {
         };
     };
     postEventsWorkersEventsCoreLeavesTimeOffCleared: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWorkersEventsCoreTasksMemberReleased: {
         parameters: {
             query?: never;
             header?: never;
@@ -57353,7 +57410,7 @@ export interface operations {
                     items: {
                         label: string;
                         /** @enum {string} */
-                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled";
+                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled" | "tasks_unassigned";
                     }[];
                 };
             };
@@ -57462,7 +57519,7 @@ export interface operations {
                     items?: {
                         label: string;
                         /** @enum {string} */
-                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled";
+                        confirmed_by?: "member_linked" | "files_transferred" | "access_removed" | "time_off_cancelled" | "tasks_unassigned";
                     }[];
                 };
             };

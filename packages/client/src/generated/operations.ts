@@ -283,6 +283,8 @@ export const OPERATIONS = {
   postEventsWorkersEventsCoreFilesTransferCompleted: { method: 'POST', path: '/_events/workers/events/core-files-transfer-completed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-leaves-time-off-cleared */
   postEventsWorkersEventsCoreLeavesTimeOffCleared: { method: 'POST', path: '/_events/workers/events/core-leaves-time-off-cleared', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-tasks-member-released */
+  postEventsWorkersEventsCoreTasksMemberReleased: { method: 'POST', path: '/_events/workers/events/core-tasks-member-released', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-workers-change-scheduled */
   postEventsWorkersEventsCoreWorkersChangeScheduled: { method: 'POST', path: '/_events/workers/events/core-workers-change-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/system-workspace-member-added */

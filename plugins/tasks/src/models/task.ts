@@ -70,6 +70,15 @@ export const deliverables = defineModel('deliverables', {
   delivered_by: column.uuid().nullable(),
 });
 
+/** A removed member the app released: once per member (`core.tasks.member.released`). */
+export type MemberRelease = DeclaredRow<typeof memberReleases>;
+
+export const memberReleases = defineModel('member_releases', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  member_id: column.uuid(),
+  unassigned: column.integer(),
+});
+
 /** A workspace's task-key counter: its prefix and the last number handed out. */
 export type TaskKeyCounter = DeclaredRow<typeof taskKeyCounters>;
 

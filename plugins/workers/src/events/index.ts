@@ -2,7 +2,7 @@ import type { SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import { memberRemoved, subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
-import { applyDueChange, asHire, draftFromHire, filesTransferred, linkMember, timeOffCleared, unlinkMember } from '../services/links.js';
+import { applyDueChange, asHire, draftFromHire, filesTransferred, linkMember, tasksReleased, timeOffCleared, unlinkMember } from '../services/links.js';
 
 /** `system.workspace.member.added` {member_id}: a worker with the member's e-mail as work e-mail is linked to them. */
 const onMemberAdded = subscription('system.workspace.member.added', (event, ctx) => linkMember(ctx, event.payload.member_id.toLowerCase()));
@@ -26,6 +26,9 @@ const onFilesTransferred = subscription('core.files.transfer.completed', (event,
 /** `core.leaves.time_off.cleared` {worker_id}: offboarding items waiting for the worker's future time off to be cancelled are done. */
 const onTimeOffCleared = subscription('core.leaves.time_off.cleared', (event, ctx) => timeOffCleared(ctx, event.payload.worker_id));
 
+/** `core.tasks.member.released` {member_mrn}: offboarding items waiting for the member's tasks to be unassigned are done. */
+const onTasksReleased = subscription('core.tasks.member.released', (event, ctx) => tasksReleased(ctx, event.payload.member_mrn));
+
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'system.workspace.member.added': onMemberAdded,
   'core.account.member.removed': onMemberRemoved,
@@ -33,4 +36,5 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.workers.change.scheduled': onChangeDue,
   'core.files.transfer.completed': onFilesTransferred,
   'core.leaves.time_off.cleared': onTimeOffCleared,
+  'core.tasks.member.released': onTasksReleased,
 };

@@ -26,6 +26,8 @@ export const workers = defineModel('workers', {
   employment_type: column.enum(EMPLOYMENT_TYPES, 20),
   /** The workspace member this worker is, linked by work e-mail or by hand. */
   member_id: column.uuid().nullable(),
+  /** The member this worker was linked to when that member left the workspace (internal: never answered). */
+  former_member_id: column.uuid().nullable(),
   status: column.enum(WORKER_STATUSES, 20),
   birth_date: column.dateOnly().nullable(),
   personal_email: column.string(320).nullable(),
@@ -94,9 +96,10 @@ export type ChecklistKind = (typeof CHECKLIST_KINDS)[number];
  * What can tick an item by itself, and the kind of checklist it belongs to: the worker got a
  * workspace account (linked to a member); their files were transferred (Files'
  * `core.files.transfer.completed` from their member); their access was removed (the member left);
- * their time off that had not started was cleared (Leaves' `core.leaves.time_off.cleared`).
+ * their time off that had not started was cleared (Leaves' `core.leaves.time_off.cleared`); their
+ * open tasks were unassigned (Tasks' `core.tasks.member.released` for their member).
  */
-export const CONFIRMATIONS = { member_linked: 'onboarding', files_transferred: 'offboarding', access_removed: 'offboarding', time_off_cancelled: 'offboarding' } as const satisfies Record<string, ChecklistKind>;
+export const CONFIRMATIONS = { member_linked: 'onboarding', files_transferred: 'offboarding', access_removed: 'offboarding', time_off_cancelled: 'offboarding', tasks_unassigned: 'offboarding' } as const satisfies Record<string, ChecklistKind>;
 export type Confirmation = keyof typeof CONFIRMATIONS;
 
 /** An item of a template. */

@@ -29,6 +29,8 @@ export async function openChecklists(ctx: WorkersBaseContext, worker: Worker, ki
 function holds(worker: Worker, confirmation: Confirmation): boolean {
   if (confirmation === 'member_linked') return worker.member_id !== null;
   if (confirmation === 'access_removed') return worker.member_id === null;
+  // A worker who never had an account had no tasks to unassign.
+  if (confirmation === 'tasks_unassigned') return worker.member_id === null && worker.former_member_id === null;
   return false;
 }
 

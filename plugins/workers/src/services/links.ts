@@ -1,4 +1,4 @@
-import { isUuid, parseMrn } from '@wpk/sdk';
+import { isUuid, Op, parseMrn } from '@wpk/sdk';
 import type { WorkersBaseContext } from '../kit.js';
 import { confirm } from './checklist-runs.js';
 import { applyCurrent, createWorker, emailIs, workers } from './workers.js';
@@ -18,7 +18,7 @@ export async function unlinkMember(ctx: WorkersBaseContext, memberId: string): P
   const linked = await ctx.db.workers.findAll({ where: { member_id: memberId }, lock: 'update' });
   for (const worker of linked) {
     await confirm(ctx, worker.id, 'access_removed', 'core.account.member.removed');
-    await applyCurrent(ctx, worker, { member_id: null });
+    await applyCurrent(ctx, worker, { member_id: null, former_member_id: memberId });
   }
 }
 
@@ -67,6 +67,18 @@ export async function draftFromHire(ctx: WorkersBaseContext, hire: Hire): Promis
 export async function applyDueChange(ctx: WorkersBaseContext, workerId: string): Promise<void> {
   const worker = await workers.find(ctx, workerId, { lock: 'update' });
   if (worker) await applyCurrent(ctx, worker);
+}
+
+/**
+ * Tasks' `core.tasks.member.released` {member_mrn}: the member's open tasks were unassigned; the
+ * items of the workers linked to them (now, or until they left) waiting for it are done.
+ */
+export async function tasksReleased(ctx: WorkersBaseContext, memberMrnValue: unknown): Promise<void> {
+  const parsed = typeof memberMrnValue === 'string' ? parseMrn(memberMrnValue) : null;
+  if (!parsed || parsed.app !== 'account' || parsed.resource !== 'member' || !isUuid(parsed.id)) return;
+  const memberId = parsed.id.toLowerCase();
+  const linked = await ctx.db.workers.findAll({ where: { [Op.or]: [{ member_id: memberId }, { former_member_id: memberId }] } });
+  for (const worker of linked) await confirm(ctx, worker.id, 'tasks_unassigned', 'core.tasks.member.released');
 }
 
 /** Leaves' `core.leaves.time_off.cleared` {worker_id}: the worker's items waiting for their future time off to be cancelled are done. */

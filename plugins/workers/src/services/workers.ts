@@ -20,7 +20,7 @@ export const workers = resource({
   search: { type: 'worker', document: workerDocument },
   events: {
     created: (worker, ctx) => ['core.workers.worker.hired', { ...workerFields(worker), application_id: worker.application_id, by: by(ctx) }],
-    updated: (worker, changed, ctx) => ['core.workers.worker.updated', { ...workerFields(worker), changed_fields: changed.filter((field) => field !== 'revision'), by: by(ctx) }],
+    updated: (worker, changed, ctx) => ['core.workers.worker.updated', { ...workerFields(worker), changed_fields: changed.filter((field) => field !== 'revision' && field !== 'former_member_id'), by: by(ctx) }],
     deleted: (worker, ctx) => ['core.workers.worker.deleted', { ...workerFields(worker), revision: worker.revision + 1, by: by(ctx) }],
   },
 });

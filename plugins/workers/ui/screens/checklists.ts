@@ -7,6 +7,7 @@ const SELF_TICKING = [
   { field: 'with_files', confirmed_by: 'files_transferred', label: 'Files handed over', kind: 'offboarding' },
   { field: 'with_access', confirmed_by: 'access_removed', label: 'Access removed', kind: 'offboarding' },
   { field: 'with_time_off', confirmed_by: 'time_off_cancelled', label: 'Future time off cancelled', kind: 'offboarding' },
+  { field: 'with_tasks', confirmed_by: 'tasks_unassigned', label: 'Tasks unassigned', kind: 'offboarding' },
 ] as const;
 
 /** `/checklists`: the on/offboarding checklist templates, and a form to add one. */
