@@ -1,8 +1,7 @@
 /**
- * Papers's front-end. It runs in the workspace shell, in a sandboxed frame, and reaches the
- * platform through @wpk/ui (docs/ui.md): `mountApp` opens the bridge to the shell (an API client
- * that carries this app's token) and puts the app's root on the page; `wpk ui build` bundles this
- * folder (the platform builds it on first use in development).
+ * The Papers app's front-end: the list of one's papers by folder, and a paper open in the
+ * collaborative editor (`@wpk/ui/editor`, loaded when a paper is opened) with carets and who is
+ * here. It runs in the workspace shell's sandboxed frame (docs/ui.md).
  */
 import { mountApp } from '@wpk/ui';
 import './app-root.js';
