@@ -46,12 +46,20 @@ const toBase64 = (bytes: Uint8Array) => {
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 const REMOTE = 'remote';
 
-let styled = false;
-function addStyles(): void {
-  if (styled) return;
-  styled = true;
-  const style = document.createElement('style');
-  style.textContent = `
+const styledRoots = new WeakSet<Document | ShadowRoot>();
+let sheet: CSSStyleSheet | null = null;
+/** The editor's look, adopted by the document or shadow root it renders in (a constructed sheet: no inline style under the frame's CSP). */
+function addStyles(root: Document | ShadowRoot): void {
+  if (styledRoots.has(root)) return;
+  styledRoots.add(root);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(EDITOR_CSS);
+  }
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
+
+const EDITOR_CSS = `
 wpk-collab-editor { display: block; }
 wpk-collab-editor .wpk-editor-bar { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; margin-bottom: 8px; }
 wpk-collab-editor .wpk-editor-bar button { font: inherit; min-width: 44px; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; background: #fff; color: #1f2933; cursor: pointer; }
@@ -60,10 +68,30 @@ wpk-collab-editor .wpk-editor-here { display: flex; gap: 6px; margin-left: auto;
 wpk-collab-editor .wpk-editor-here span { padding: 2px 8px; border-radius: 999px; color: #fff; font-size: 0.85em; }
 wpk-collab-editor .ProseMirror { min-height: 240px; padding: 12px 16px; border: 1px solid #8a94a6; border-radius: 8px; background: #fff; color: #1f2933; outline-offset: 2px; white-space: pre-wrap; word-wrap: break-word; }
 wpk-collab-editor .ProseMirror p { margin: 0 0 0.6em; }
+wpk-collab-editor .ProseMirror { position: relative; font-variant-ligatures: none; font-feature-settings: 'liga' 0; }
+wpk-collab-editor .ProseMirror [contenteditable='false'] { white-space: normal; }
+wpk-collab-editor .ProseMirror pre { white-space: pre-wrap; }
+wpk-collab-editor .ProseMirror-hideselection *::selection { background: transparent; }
+wpk-collab-editor .ProseMirror-separator, wpk-collab-editor .ProseMirror-trailingBreak { display: inline !important; }
+wpk-collab-editor .ProseMirror-gapcursor { display: none; pointer-events: none; position: absolute; }
+wpk-collab-editor .ProseMirror-focused .ProseMirror-gapcursor { display: block; }
 wpk-collab-editor .collaboration-carets__caret { position: relative; margin: 0 -1px; border-left: 1px solid; border-right: 1px solid; word-break: normal; pointer-events: none; }
 wpk-collab-editor .collaboration-carets__label { position: absolute; top: -1.4em; left: -1px; font-size: 12px; font-weight: 600; line-height: normal; white-space: nowrap; color: #fff; padding: 0.1rem 0.3rem; border-radius: 3px 3px 3px 0; user-select: none; }
+wpk-collab-editor .collaboration-carets__selection { background: rgba(29, 78, 216, 0.18); }
 `;
-  document.head.append(style);
+
+/** A peer's caret: its colour set through the CSSOM (allowed by the frame's CSP, where a style attribute is not). */
+function caret(user: Record<string, unknown>): HTMLElement {
+  const color = typeof user.color === 'string' ? user.color : '#1d4ed8';
+  const cursor = document.createElement('span');
+  cursor.classList.add('collaboration-carets__caret');
+  cursor.style.borderColor = color;
+  const label = document.createElement('div');
+  label.classList.add('collaboration-carets__label');
+  label.style.backgroundColor = color;
+  label.textContent = typeof user.name === 'string' ? user.name : '';
+  cursor.append(label);
+  return cursor;
 }
 
 export class WpkCollabEditor extends LitElement {
@@ -93,12 +121,12 @@ export class WpkCollabEditor extends LitElement {
   private peers = new Map<string, number>();
 
   protected override createRenderRoot() {
-    addStyles();
     return this;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
+    addStyles(this.getRootNode() as Document | ShadowRoot);
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin === REMOTE) return;
       this.pending.push(update);
@@ -164,13 +192,24 @@ export class WpkCollabEditor extends LitElement {
 
   private mount(): void {
     const surface = this.querySelector<HTMLElement>('.wpk-editor-surface')!;
+    // Inside a shadow root (a Lit screen's), the Yjs binding asks the view's root for
+    // createRange(), which only a Document has: lend it the document's.
+    const root = this.getRootNode() as ShadowRoot & { createRange?: () => Range };
+    if (root !== (document as unknown) && typeof root.createRange !== 'function') root.createRange = () => document.createRange();
     this.editor = new Editor({
       element: surface,
       editable: this.editable,
+      // Its base style comes with EDITOR_CSS: a <style> element of its own breaks the frame's CSP.
+      injectCSS: false,
       extensions: [
         StarterKit.configure({ undoRedo: false }),
         Collaboration.configure({ document: this.doc, field: 'default' }),
-        CollaborationCaret.configure({ provider: { awareness: this.awareness }, user: { name: this.user.name, color: this.user.color } }),
+        CollaborationCaret.configure({
+          provider: { awareness: this.awareness },
+          user: { name: this.user.name, color: this.user.color, id: this.user.id },
+          render: caret,
+          selectionRender: () => ({ class: 'collaboration-carets__selection' }),
+        }),
       ],
       editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label } },
       onTransaction: () => this.requestUpdate(),
@@ -211,6 +250,11 @@ export class WpkCollabEditor extends LitElement {
     this.here = [...users.values()];
   }
 
+  protected override updated(): void {
+    // Colours through the CSSOM: the frame's CSP refuses style attributes.
+    for (const chip of this.querySelectorAll<HTMLElement>('.wpk-editor-here span[data-color]')) chip.style.backgroundColor = chip.dataset.color ?? '';
+  }
+
   private toggle(name: string, run: () => void, active: boolean) {
     return html`<button type="button" aria-pressed=${active ? 'true' : 'false'} @click=${run}>${name}</button>`;
   }
@@ -225,7 +269,7 @@ export class WpkCollabEditor extends LitElement {
             ${this.toggle('H2', () => chain().toggleHeading({ level: 2 }).run(), editor.isActive('heading', { level: 2 }))} ${this.toggle('• List', () => chain().toggleBulletList().run(), editor.isActive('bulletList'))}`
           : nothing}
         <span class="wpk-editor-status" role="status">${this.status === 'offline' ? 'Offline: edits kept' : this.status === 'saving' ? 'Saving…' : this.status === 'saved' ? 'Saved' : 'Loading…'}</span>
-        <div class="wpk-editor-here" aria-label="Who is here">${this.here.map((user) => html`<span style="background:${user.color}" title=${user.name}>${user.name}</span>`)}</div>
+        <div class="wpk-editor-here" aria-label="Who is here">${this.here.map((user) => html`<span data-color=${user.color} title=${user.name}>${user.name}</span>`)}</div>
       </div>
       <div class="wpk-editor-surface"></div>
     `;
