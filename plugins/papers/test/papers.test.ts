@@ -8,6 +8,7 @@ const world = await startWorld({ app, subdomain: 'paperstest', memberKeys: ALL }
 const sockets = await listenForSockets(world);
 const [ann, bob, cay] = await world.members(3);
 const reader = await world.member(['papers.papers.read']);
+const suggester = await world.member(['papers.papers.read', 'papers.papers.suggest', 'papers.comments.create']);
 test.after.always(() => world.close());
 
 const encode = (update: Uint8Array) => Buffer.from(update).toString('base64');
@@ -255,3 +256,36 @@ test.serial('versions: automatic on creation, named, diffed, restored as one liv
 });
 
 const annDocAfter = (replicaDoc: Y.Doc) => replicaDoc.getXmlFragment('default').toJSON();
+
+test.serial('suggestion mode: papers.papers.suggest without papers.papers.edit suggests but never edits; the owner accepts or rejects', async (t) => {
+  const id = await newPaper(ann, 'Suggested', doc('Hello world'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: suggester.id, level: 'edit' }] });
+  const fork = await replica(suggester, id);
+  const update = change(fork, (fragment) => firstText(fragment).insert(5, ' dear'));
+  world.takeEvents();
+  t.deepEqual((await suggester.post(`/papers/${id}/updates`, { update })).body, { error: 'You may only suggest changes to this paper, not edit it: papers.papers.edit is needed' });
+  t.deepEqual((await suggester.patch(`/papers/${id}`, { title: 'Mine' })).body, { error: 'You may only suggest changes to this paper, not rename it: papers.papers.edit is needed' });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'Hello world', 'the refused update changed nothing');
+
+  const made = await suggester.post(`/papers/${id}/suggestions`, { update, note: 'Warmer' });
+  t.is(made.status, 200);
+  t.like(made.body.data, { paper_id: id, note: 'Warmer', text: 'Hello dear world', status: 'open', author_id: suggester.id, decided_by: null });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'Hello world', 'a suggestion is kept apart');
+  t.deepEqual((await suggester.post(`/papers/${id}/suggestions`, { update: encode(Y.encodeStateAsUpdate(new Y.Doc())) })).body, { error: 'update: it changes nothing in the paper' });
+  t.deepEqual((await suggester.post(`/papers/suggestions/${made.body.data.id}/accept`)).body, { error: 'You may only suggest changes to this paper, not accept suggestions to it: papers.papers.edit is needed' });
+
+  // The owner edits meanwhile; accepting merges both.
+  const annDoc = await replica(ann, id);
+  await ann.post(`/papers/${id}/updates`, { update: change(annDoc, (fragment) => firstText(fragment).insert(11, '!')) });
+  const accepted = await ann.post(`/papers/suggestions/${made.body.data.id}/accept`);
+  t.like(accepted.body.data, { status: 'accepted', decided_by: ann.id });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'Hello dear world!');
+  t.deepEqual((await ann.post(`/papers/suggestions/${made.body.data.id}/reject`)).body, { error: `Suggestion ${made.body.data.id} was already accepted` });
+
+  const second = await suggester.post(`/papers/${id}/suggestions`, { update: change(await replica(suggester, id), (fragment) => firstText(fragment).delete(0, 6)) });
+  t.like((await ann.post(`/papers/suggestions/${second.body.data.id}/reject`)).body.data, { status: 'rejected' });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'Hello dear world!');
+  t.deepEqual((await ann.get(`/papers/${id}/suggestions?status=open`)).body.data, []);
+  t.deepEqual((await ann.get(`/papers/${id}/suggestions`)).body.data.map((s: { status: string }) => s.status), ['accepted', 'rejected']);
+  t.deepEqual((await cay.post(`/papers/${id}/suggestions`, { update })).body, { error: `Paper ${id} not found` });
+});

@@ -10328,6 +10328,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/papers/{paper_id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a paper's suggestions, oldest first; status open, accepted or rejected
+         * @description Lists a paper's suggestions, oldest first; status open, accepted or rejected
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperIdSuggestions"];
+        put?: never;
+        /**
+         * Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked ...
+         * @description Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked and kept apart until accepted or rejected
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdSuggestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/papers/{paper_id}/updates": {
         parameters: {
             query?: never;
@@ -10544,6 +10572,50 @@ export interface paths {
          *     Needs `papers.papers.read`.
          */
         post: operations["postPapersLinksRedeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/suggestions/{suggestion_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives
+         * @description Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersSuggestionsBySuggestionIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/suggestions/{suggestion_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rejects an open suggestion (one who may edit the paper): the document is left as it is
+         * @description Rejects an open suggestion (one who may edit the paper): the document is left as it is
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersSuggestionsBySuggestionIdReject"];
         delete?: never;
         options?: never;
         head?: never;
@@ -18129,6 +18201,28 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             }[];
+        };
+        PapersSuggestion: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paper_id: string;
+            /** @description The suggested change: a Yjs update (base64) made on a fork of the document */
+            update: string;
+            note: string;
+            /** @description The text the paper would have with it, when it was made */
+            text: string;
+            /** @enum {string} */
+            status: "open" | "accepted" | "rejected";
+            /** Format: uuid */
+            author_id: string;
+            author_mrn: string;
+            /** Format: uuid */
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         PapersAppliedUpdate: {
             /** Format: uuid */
@@ -48253,6 +48347,101 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getPapersByPaperIdSuggestions: {
+        parameters: {
+            query?: {
+                status?: "open" | "accepted" | "rejected";
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSuggestion"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdSuggestions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "update": "example",
+                 *       "note": "example"
+                 *     }
+                 */
+                "application/json": {
+                    update: string;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSuggestion"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postPapersByPaperIdUpdates: {
         parameters: {
             query?: never;
@@ -48826,6 +49015,100 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PapersPaper"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersSuggestionsBySuggestionIdAccept: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                suggestion_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSuggestion"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersSuggestionsBySuggestionIdReject: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                suggestion_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSuggestion"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -1239,6 +1239,10 @@ export const OPERATIONS = {
   getPapersByPaperIdShares: { method: 'GET', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
   /** Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit */
   putPapersByPaperIdShares: { method: 'PUT', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
+  /** Lists a paper's suggestions, oldest first; status open, accepted or rejected */
+  getPapersByPaperIdSuggestions: { method: 'GET', path: '/papers/{paper_id}/suggestions', tag: 'papers', host: 'workspace' },
+  /** Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked ... */
+  postPapersByPaperIdSuggestions: { method: 'POST', path: '/papers/{paper_id}/suggestions', tag: 'papers', host: 'workspace' },
   /** Applies a Yjs update (base64) to the paper's document (edit): checked, merged, stored, and relayed on papers/{paper_i... */
   postPapersByPaperIdUpdates: { method: 'POST', path: '/papers/{paper_id}/updates', tag: 'papers', host: 'workspace' },
   /** Lists a paper's versions, newest first: automatic, named and restores */
@@ -1265,6 +1269,10 @@ export const OPERATIONS = {
   deletePapersLinksByLinkId: { method: 'DELETE', path: '/papers/links/{link_id}', tag: 'papers', host: 'workspace' },
   /** Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, with... */
   postPapersLinksRedeem: { method: 'POST', path: '/papers/links/redeem', tag: 'papers', host: 'workspace' },
+  /** Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives */
+  postPapersSuggestionsBySuggestionIdAccept: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/accept', tag: 'papers', host: 'workspace' },
+  /** Rejects an open suggestion (one who may edit the paper): the document is left as it is */
+  postPapersSuggestionsBySuggestionIdReject: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/reject', tag: 'papers', host: 'workspace' },
   /** GET /partials/activity */
   getPartialsActivity: { method: 'GET', path: '/partials/activity', tag: 'web', host: 'workspace' },
   /** GET /partials/api-keys */

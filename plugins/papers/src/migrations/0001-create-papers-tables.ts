@@ -77,8 +77,25 @@ export const createPapersTables: AppMigration = {
       }),
     );
     await query('CREATE INDEX versions_paper_idx ON versions (workspace_id, paper_id, created_at)');
+    await query(
+      tenantTable('suggestions', {
+        ...ofPaper,
+        columns: {
+          id: 'uuid NOT NULL',
+          paper_id: 'uuid NOT NULL',
+          data: 'bytea NOT NULL',
+          note: "varchar(1000) NOT NULL DEFAULT ''",
+          text: 'text NOT NULL',
+          status: "varchar(10) NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'accepted', 'rejected'))",
+          author_id: 'uuid NOT NULL',
+          decided_by: 'uuid',
+          decided_at: 'timestamptz',
+        },
+      }),
+    );
+    await query('CREATE INDEX suggestions_paper_idx ON suggestions (workspace_id, paper_id, created_at)');
   },
   async down({ query }) {
-    for (const table of ['versions', 'comments', 'links', 'shares', 'paper_updates', 'paper_documents', 'papers', 'folders']) await query(`DROP TABLE ${table}`);
+    for (const table of ['suggestions', 'versions', 'comments', 'links', 'shares', 'paper_updates', 'paper_documents', 'papers', 'folders']) await query(`DROP TABLE ${table}`);
   },
 };

@@ -4,6 +4,7 @@ export const PAPER_STATUSES = ['active', 'trashed'] as const;
 export const SHARE_LEVELS = ['view', 'comment', 'edit'] as const;
 export const PRINCIPAL_TYPES = ['member', 'role'] as const;
 export const VERSION_KINDS = ['auto', 'named', 'restore'] as const;
+export const SUGGESTION_STATUSES = ['open', 'accepted', 'rejected'] as const;
 export type ShareLevel = (typeof SHARE_LEVELS)[number];
 
 /**
@@ -82,8 +83,22 @@ export const models = {
     text: column.text(),
     created_by: column.uuid().nullable(),
   }),
+  suggestions: defineModel('suggestions', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    paper_id: column.uuid(),
+    /** The suggested change: a Yjs update made on the suggester's fork of the document. */
+    data: column.blob(),
+    note: column.string(1000).default(''),
+    /** The text the paper would have with it, when it was made (for review and the diff). */
+    text: column.text(),
+    status: column.enum(SUGGESTION_STATUSES, 10).default('open'),
+    author_id: column.uuid(),
+    decided_by: column.uuid().nullable(),
+    decided_at: column.date().nullable(),
+  }),
 };
 
+export type Suggestion = DeclaredRow<typeof models.suggestions>;
 export type Folder = DeclaredRow<typeof models.folders>;
 export type Paper = DeclaredRow<typeof models.papers>;
 export type Share = DeclaredRow<typeof models.shares>;

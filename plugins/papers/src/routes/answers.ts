@@ -1,5 +1,5 @@
 import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
-import { PRINCIPAL_TYPES, SHARE_LEVELS, VERSION_KINDS } from '../models/index.js';
+import { PRINCIPAL_TYPES, SHARE_LEVELS, SUGGESTION_STATUSES, VERSION_KINDS } from '../models/index.js';
 import { LEVELS } from '../services/access.js';
 
 /** The records the app answers with (services/present.ts builds them), declared on the routes. */
@@ -89,3 +89,17 @@ export const DIFF: JoiObjectSchema = recordSchema({
   inserted: Joi.number().integer(),
   deleted: Joi.number().integer(),
 }).id('PapersDiff');
+
+export const SUGGESTION: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  paper_id: field.uuid(),
+  update: Joi.string().description('The suggested change: a Yjs update (base64) made on a fork of the document'),
+  note: Joi.string().allow(''),
+  text: Joi.string().allow('').description('The text the paper would have with it, when it was made'),
+  status: Joi.string().valid(...SUGGESTION_STATUSES),
+  author_id: field.uuid(),
+  author_mrn: field.memberMrn(),
+  decided_by: uuidOrNull(),
+  decided_at: instantOrNull(),
+  created_at: field.instant(),
+}).id('PapersSuggestion');

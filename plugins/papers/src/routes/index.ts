@@ -6,10 +6,11 @@ import { createComment, deleteComment, listComments, updateComment } from '../se
 import { applyUpdate, paperDocuments, readDocument } from '../services/documents.js';
 import { checkRichText } from '../services/json.js';
 import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purgePaper, restorePaper, trashPaper, updateFolder, updatePaper } from '../services/papers.js';
-import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentVersion } from '../services/present.js';
+import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
 import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
-import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, VERSION } from './answers.js';
+import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, VERSION } from './answers.js';
+import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
 
 const id = () => Joi.id();
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
@@ -134,6 +135,28 @@ export const routes = [
     validate: { params: params('comment_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await deleteComment(ctx, request.params.comment_id));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers/suggestions/{suggestion_id}/accept',
+    chain: READ,
+    answers: { single: SUGGESTION },
+    description: 'Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives',
+    validate: { params: params('suggestion_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentSuggestion(await decideSuggestion(ctx, request.params.suggestion_id, true)));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers/suggestions/{suggestion_id}/reject',
+    chain: READ,
+    answers: { single: SUGGESTION },
+    description: 'Rejects an open suggestion (one who may edit the paper): the document is left as it is',
+    validate: { params: params('suggestion_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentSuggestion(await decideSuggestion(ctx, request.params.suggestion_id, false)));
     },
   }),
   route({
@@ -297,6 +320,29 @@ export const routes = [
     },
     async handler(request, ctx) {
       return ctx.respond.single(presentComment(await createComment(ctx, request.params.paper_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/suggestions`,
+    chain: READ,
+    answers: { collection: SUGGESTION },
+    description: "Lists a paper's suggestions, oldest first; status open, accepted or rejected",
+    validate: { params: params('paper_id'), query: Joi.object({ status: Joi.string().valid('open', 'accepted', 'rejected') }) },
+    async handler(request, ctx) {
+      const rows = await listSuggestions(ctx, request.params.paper_id, request.query);
+      return ctx.respond.collection(rows.map(presentSuggestion), rows.length);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/suggestions`,
+    chain: READ,
+    answers: { single: SUGGESTION },
+    description: 'Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked and kept apart until accepted or rejected',
+    validate: { params: params('paper_id'), payload: Joi.object({ update: Joi.string().min(1).max(1_400_000).required(), note: Joi.string().max(1000).allow('') }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentSuggestion(await createSuggestion(ctx, request.params.paper_id, request.payload)));
     },
   }),
   route({

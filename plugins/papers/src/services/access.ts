@@ -43,7 +43,10 @@ export async function requirePaper(ctx: Caller, paperId: string, options: { lock
 /** Refuses (403) unless the caller's level reaches `needed` and they hold the key it asks for. */
 export function ensureLevel(ctx: Caller, level: Level, needed: Level, action: string): void {
   if (rank(level) < rank(needed)) throw new ForbiddenError(`You may not ${action} this paper (it is shared with you to ${level})`);
-  if (needed === 'edit' && !ctx.permissions.has('papers.papers.edit')) throw new ForbiddenError(`You may not ${action} this paper: papers.papers.edit is needed`);
+  if (needed === 'edit' && !ctx.permissions.has('papers.papers.edit')) {
+    if (ctx.permissions.has('papers.papers.suggest')) throw new ForbiddenError(`You may only suggest changes to this paper, not ${action} it: papers.papers.edit is needed`);
+    throw new ForbiddenError(`You may not ${action} this paper: papers.papers.edit is needed`);
+  }
   if (needed === 'comment' && !ctx.permissions.has('papers.comments.create')) throw new ForbiddenError(`You may not ${action} this paper: papers.comments.create is needed`);
 }
 

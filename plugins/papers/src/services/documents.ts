@@ -48,7 +48,7 @@ export async function applyUpdate(ctx: Ctx, paperId: string, encoded: string) {
   return { paper_id: paper.id, applied: result.changed, text_length: result.text.length };
 }
 
-function decodeUpdate(encoded: string): Uint8Array {
+export function decodeUpdate(encoded: string): Uint8Array {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new InvalidError('update: must be base64');
   const bytes = Buffer.from(encoded, 'base64');
   try {

@@ -1,5 +1,5 @@
 import { memberMrn } from '@wpk/sdk';
-import type { Comment, Folder, Link, Paper, Share, Version } from '../models/index.js';
+import type { Comment, Folder, Link, Paper, Share, Suggestion, Version } from '../models/index.js';
 import type { Level } from './access.js';
 
 const iso = (value: Date | null | undefined) => (value ? new Date(value).toISOString() : null);
@@ -59,5 +59,21 @@ export function presentVersion(version: Version, withContent = false) {
     created_by: version.created_by,
     created_at: iso(version.created_at),
     ...(withContent ? { content: version.content, text: version.text } : {}),
+  };
+}
+
+export function presentSuggestion(suggestion: Suggestion) {
+  return {
+    id: suggestion.id,
+    paper_id: suggestion.paper_id,
+    update: Buffer.from(suggestion.data).toString('base64'),
+    note: suggestion.note,
+    text: suggestion.text,
+    status: suggestion.status,
+    author_id: suggestion.author_id,
+    author_mrn: memberMrn(suggestion.author_id),
+    decided_by: suggestion.decided_by,
+    decided_at: iso(suggestion.decided_at),
+    created_at: iso(suggestion.created_at),
   };
 }
