@@ -43,3 +43,12 @@ test('plain text has one line per block; types lists every node and mark', (t) =
   t.deepEqual([...nodes].sort(), ['bulletList', 'doc', 'heading', 'listItem', 'paragraph', 'text']);
   t.deepEqual([...marks], ['bold']);
 });
+
+test('an empty text block is written with an empty Y.XmlText, which the JSON does not show', (t) => {
+  const doc = new Y.Doc();
+  writeRichText(doc.getXmlFragment('default'), { type: 'doc', content: [{ type: 'paragraph' }] });
+  const paragraph = doc.getXmlFragment('default').get(0) as Y.XmlElement;
+  t.is(paragraph.length, 1);
+  t.true(paragraph.get(0) instanceof Y.XmlText);
+  t.deepEqual(richTextFromFragment(doc.getXmlFragment('default')), { type: 'doc', content: [{ type: 'paragraph' }] });
+});

@@ -83,6 +83,9 @@ export function richTextFromFragment(fragment: Y.XmlFragment): RichTextNode {
   return content.length > 0 ? { type: 'doc', content } : { type: 'doc' };
 }
 
+/** The text blocks of the editor's schema that start with an empty text when written empty. */
+const TEXTBLOCKS = new Set(['paragraph', 'heading', 'codeBlock']);
+
 function fill(parent: Y.XmlFragment | Y.XmlElement, nodes: readonly RichTextNode[]): void {
   let index = parent.length;
   let pendingText: Y.XmlText | null = null;
@@ -103,6 +106,10 @@ function fill(parent: Y.XmlFragment | Y.XmlElement, nodes: readonly RichTextNode
     parent.insert(index, [element]);
     index += 1;
     for (const [key, value] of Object.entries(node.attrs ?? {})) if (value !== null && value !== undefined) element.setAttribute(key, value as string);
+    // An empty text block gets an empty Y.XmlText: two members typing its first characters at
+    // once then both insert into that one text (each creating their own, the editor's binding
+    // would join the two and may write a character twice).
+    if (!node.content?.length && TEXTBLOCKS.has(node.type)) element.insert(0, [new Y.XmlText()]);
     fill(element, node.content ?? []);
   }
 }
