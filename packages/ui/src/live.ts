@@ -26,6 +26,8 @@ export interface ChannelListener {
   typing?(memberId: string): void;
   /** A member opened (`online`) or closed (`offline`) the channel. */
   presence?(memberId: string, state: 'online' | 'offline'): void;
+  /** Another socket's ephemeral signal (a caret, who is here), on a kind of channel that allows them. */
+  signal?(memberId: string, data: Record<string, unknown>, connectionId: string): void;
 }
 
 interface Followed {
@@ -65,6 +67,11 @@ export class LiveConnection {
   /** Tells the channel's other subscribers this member is typing (the server passes one per channel per 2 s). */
   typing(channel: string): void {
     if (this.channels.has(channel) && this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: 'typing', channel }));
+  }
+
+  /** Sends an ephemeral signal to the channel's other sockets (at most 2 kB of JSON; dropped while the socket is down). */
+  signal(channel: string, data: Record<string, unknown>): void {
+    if (this.channels.has(channel) && this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: 'signal', channel, data }));
   }
 
   /** Closes the socket for good. */
@@ -113,6 +120,8 @@ export class LiveConnection {
       followed.listener.event({ channel, id: String(message.id), event: String(message.event), data: (message.data as Record<string, unknown>) ?? {} });
     } else if (message.type === 'typing') {
       followed.listener.typing?.(String(message.member_id));
+    } else if (message.type === 'signal') {
+      followed.listener.signal?.(String(message.member_id), (message.data as Record<string, unknown>) ?? {}, String(message.connection_id ?? ''));
     } else if (message.type === 'presence') {
       followed.listener.presence?.(String(message.member_id), message.state === 'online' ? 'online' : 'offline');
     } else if (message.type === 'revoked' || (message.type === 'error' && (message.status === 403 || message.status === 404))) {

@@ -10202,6 +10202,506 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/papers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the papers one may open, most recently changed first: scope all, mine (owned) or shared (with one); a folder; s...
+         * @description Lists the papers one may open, most recently changed first: scope all, mine (owned) or shared (with one); a folder; status trashed lists one's trash; q matches the title
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapers"];
+        put?: never;
+        /**
+         * Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON)
+         * @description Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON)
+         *
+         *     Needs `papers.papers.read`, then `papers.papers.create`.
+         */
+        post: operations["postPapers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a paper with its stable JSON snapshot (ProseMirror JSON) and plain text; a trashed one (its owner)
+         * @description Reads a paper with its stable JSON snapshot (ProseMirror JSON) and plain text; a trashed one (its owner)
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperId"];
+        put?: never;
+        post?: never;
+        /**
+         * Moves a paper to the trash (its owner); POST /papers/{paper_id}/restore brings it back, POST /papers/{paper_id}/purge...
+         * @description Moves a paper to the trash (its owner); POST /papers/{paper_id}/restore brings it back, POST /papers/{paper_id}/purge deletes it for good
+         *
+         *     Needs `papers.papers.read`.
+         */
+        delete: operations["deletePapersByPaperId"];
+        options?: never;
+        head?: never;
+        /**
+         * Renames a paper (edit) or moves it to another of its owner's folders (its owner)
+         * @description Renames a paper (edit) or moves it to another of its owner's folders (its owner)
+         *
+         *     Needs `papers.papers.read`.
+         */
+        patch: operations["patchPapersByPaperId"];
+        trace?: never;
+    };
+    "/papers/{paper_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a paper's comments, oldest first; status open or resolved filters by their thread
+         * @description Lists a paper's comments, oldest first; status open or resolved filters by their thread
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperIdComments"];
+        put?: never;
+        /**
+         * Starts a thread anchored to a range (two Yjs relative positions, base64, and the quoted text) or replies to one (thre...
+         * @description Starts a thread anchored to a range (two Yjs relative positions, base64, and the quoted text) or replies to one (thread_id)
+         *
+         *     Needs `papers.papers.read`, then `papers.comments.create`.
+         */
+        post: operations["postPapersByPaperIdComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads the paper's collaborative document: its whole Yjs state as one update (base64), and its JSON snapshot
+         * @description Reads the paper's collaborative document: its whole Yjs state as one update (base64), and its JSON snapshot
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperIdDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; de...
+         * @description Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); the token is answered once
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/purge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deletes a trashed paper for good (its owner), with its document, shares, links, comments and versions
+         * @description Deletes a trashed paper for good (its owner), with its document, shares, links, comments and versions
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdPurge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Brings a paper back from the trash (its owner)
+         * @description Brings a paper back from the trash (its owner)
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a paper's shares (and, for its owner, its links)
+         * @description Reads a paper's shares (and, for its owner, its links)
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperIdShares"];
+        /**
+         * Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit
+         * @description Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit
+         *
+         *     Needs `papers.papers.read`.
+         */
+        put: operations["putPapersByPaperIdShares"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a paper's suggestions, oldest first; status open, accepted or rejected
+         * @description Lists a paper's suggestions, oldest first; status open, accepted or rejected
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperIdSuggestions"];
+        put?: never;
+        /**
+         * Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked ...
+         * @description Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked and kept apart until accepted or rejected
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdSuggestions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applies a Yjs update (base64) to the paper's document (edit): checked, merged, stored, and relayed on papers/{paper_i...
+         * @description Applies a Yjs update (base64) to the paper's document (edit): checked, merged, stored, and relayed on papers/{paper_id} as doc.updated
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdUpdates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists a paper's versions, newest first: automatic, named and restores
+         * @description Lists a paper's versions, newest first: automatic, named and restores
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperIdVersions"];
+        put?: never;
+        /**
+         * Names the paper's current state as a version (edit)
+         * @description Names the paper's current state as a version (edit)
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdVersions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/versions/{version_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The line diff of the text from a version to another (to) or to the paper now (to absent or current)
+         * @description The line diff of the text from a version to another (to) or to the paper now (to absent or current)
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperIdVersionsByVersionIdDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/versions/{version_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Brings the paper's text back to a version (edit): one live edit everyone receives, kept as a restore version
+         * @description Brings the paper's text back to a version (edit): one live edit everyone receives, kept as a restore version
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdVersionsByVersionIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a comment (its author or the paper's owner); a thread's first comment takes its replies
+         * @description Deletes a comment (its author or the paper's owner); a thread's first comment takes its replies
+         *
+         *     Needs `papers.papers.read`.
+         */
+        delete: operations["deletePapersCommentsByCommentId"];
+        options?: never;
+        head?: never;
+        /**
+         * Edits one's comment (body), or resolves (resolved: true) or reopens its thread
+         * @description Edits one's comment (body), or resolves (resolved: true) or reopens its thread
+         *
+         *     Needs `papers.papers.read`, then `papers.comments.create`.
+         */
+        patch: operations["patchPapersCommentsByCommentId"];
+        trace?: never;
+    };
+    "/papers/folders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists one's folders, by name
+         * @description Lists one's folders, by name
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersFolders"];
+        put?: never;
+        /**
+         * Creates a folder of one's own, at the top or inside another of one's folders
+         * @description Creates a folder of one's own, at the top or inside another of one's folders
+         *
+         *     Needs `papers.papers.read`, then `papers.papers.create`.
+         */
+        post: operations["postPapersFolders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/folders/{folder_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes one of one's folders; 409 while it holds papers (trashed ones too) or folders
+         * @description Deletes one of one's folders; 409 while it holds papers (trashed ones too) or folders
+         *
+         *     Needs `papers.papers.read`, then `papers.papers.create`.
+         */
+        delete: operations["deletePapersFoldersByFolderId"];
+        options?: never;
+        head?: never;
+        /**
+         * Renames or moves one of one's folders (never into itself or below itself)
+         * @description Renames or moves one of one's folders (never into itself or below itself)
+         *
+         *     Needs `papers.papers.read`, then `papers.papers.create`.
+         */
+        patch: operations["patchPapersFoldersByFolderId"];
+        trace?: never;
+    };
+    "/papers/links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Withdraws a paper's link (the paper's owner)
+         * @description Withdraws a paper's link (the paper's owner)
+         *
+         *     Needs `papers.papers.read`.
+         */
+        delete: operations["deletePapersLinksByLinkId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/links/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, with...
+         * @description Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, withdrawn or expired: 404
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersLinksRedeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/suggestions/{suggestion_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives
+         * @description Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersSuggestionsBySuggestionIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/suggestions/{suggestion_id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rejects an open suggestion (one who may edit the paper): the document is left as it is
+         * @description Rejects an open suggestion (one who may edit the paper): the document is left as it is
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersSuggestionsBySuggestionIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/partials/activity": {
         parameters: {
             query?: never;
@@ -17642,6 +18142,216 @@ export interface components {
             read_at: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        PapersPaper: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** Format: uuid */
+            folder_id: string | null;
+            /** Format: uuid */
+            owner_id: string;
+            owner_mrn: string;
+            /** @enum {string} */
+            status: "active" | "trashed";
+            /**
+             * @description The caller's level on the paper
+             * @enum {string}
+             */
+            level: "view" | "comment" | "edit" | "owner";
+            /** Format: date-time */
+            trashed_at: string | null;
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: uuid */
+            edited_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        PapersPaperWithContent: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** Format: uuid */
+            folder_id: string | null;
+            /** Format: uuid */
+            owner_id: string;
+            owner_mrn: string;
+            /** @enum {string} */
+            status: "active" | "trashed";
+            /**
+             * @description The caller's level on the paper
+             * @enum {string}
+             */
+            level: "view" | "comment" | "edit" | "owner";
+            /** Format: date-time */
+            trashed_at: string | null;
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: uuid */
+            edited_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The stable JSON snapshot: ProseMirror JSON of the text */
+            content: {
+                [key: string]: unknown;
+            };
+            /** @description Its plain text */
+            text: string;
+        };
+        PapersComment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paper_id: string;
+            /** Format: uuid */
+            thread_id: string;
+            body: string;
+            anchor: {
+                from?: string;
+                to?: string;
+            } | null;
+            quote: string;
+            /** Format: uuid */
+            author_id: string;
+            author_mrn: string;
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: date-time */
+            resolved_at: string | null;
+            /** Format: uuid */
+            resolved_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PapersDocument: {
+            /** Format: uuid */
+            paper_id: string;
+            /** @enum {string} */
+            level: "view" | "comment" | "edit" | "owner";
+            /** @description The whole document as one Yjs update, base64 */
+            update: string;
+            content: {
+                [key: string]: unknown;
+            } | null;
+            text: string;
+        };
+        PapersLink: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paper_id: string;
+            /** @enum {string} */
+            level: "view" | "comment" | "edit";
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The token, answered this once only */
+            token: string;
+        };
+        PapersDeleted: {
+            /** Format: uuid */
+            id: string;
+            deleted: boolean;
+        };
+        PapersShares: {
+            /** Format: uuid */
+            paper_id: string;
+            shares: {
+                /** @enum {string} */
+                principal_type: "member" | "role";
+                principal_id: string;
+                /** @enum {string} */
+                level: "view" | "comment" | "edit";
+            }[];
+            links: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                paper_id: string;
+                /** @enum {string} */
+                level: "view" | "comment" | "edit";
+                /** Format: date-time */
+                expires_at: string | null;
+                /** Format: uuid */
+                created_by: string;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+        };
+        PapersSuggestion: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paper_id: string;
+            /** @description The suggested change: a Yjs update (base64) made on a fork of the document */
+            update: string;
+            note: string;
+            /** @description The text the paper would have with it, when it was made */
+            text: string;
+            /** @enum {string} */
+            status: "open" | "accepted" | "rejected";
+            /** Format: uuid */
+            author_id: string;
+            author_mrn: string;
+            /** Format: uuid */
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PapersAppliedUpdate: {
+            /** Format: uuid */
+            paper_id: string;
+            /** @description False when the update brought nothing new */
+            applied: boolean;
+            text_length: number;
+        };
+        PapersVersion: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            paper_id: string;
+            /** @enum {string} */
+            kind: "auto" | "named" | "restore";
+            name: string | null;
+            /** Format: uuid */
+            created_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        PapersDiff: {
+            /** Format: uuid */
+            from: string;
+            to: string;
+            lines: {
+                /** @enum {string} */
+                op?: "equal" | "insert" | "delete";
+                text?: string;
+            }[];
+            inserted: number;
+            deleted: number;
+        };
+        PapersFolder: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            parent_id: string | null;
+            /** Format: uuid */
+            owner_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         Notice: {
             message: string;
@@ -47248,6 +47958,1403 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapers: {
+        parameters: {
+            query?: {
+                q?: string;
+                folder_id?: string;
+                scope?: "all" | "mine" | "shared";
+                status?: "active" | "trashed";
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersPaper"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapers: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "example",
+                 *       "folder_id": "example",
+                 *       "content": {}
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    folder_id?: string | null;
+                    content?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersPaper"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersByPaperId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersPaperWithContent"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePapersByPaperId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersPaper"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchPapersByPaperId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    folder_id?: string | null;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersPaper"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersByPaperIdComments: {
+        parameters: {
+            query?: {
+                status?: "open" | "resolved";
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersComment"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdComments: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "example",
+                 *       "anchor": {
+                 *         "from": "example",
+                 *         "to": "example"
+                 *       },
+                 *       "quote": "example",
+                 *       "thread_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    body: string;
+                    anchor?: {
+                        from: string;
+                        to: string;
+                    };
+                    quote?: string;
+                    thread_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersByPaperIdDocument: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersDocument"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdLinks: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "level": "view",
+                 *       "expires_at": "2026-11-01T09:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    level: "view" | "comment" | "edit";
+                    /** Format: date-time */
+                    expires_at?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersLink"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdPurge: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdRestore: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersPaper"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersByPaperIdShares: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersShares"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putPapersByPaperIdShares: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "shares": []
+                 *     }
+                 */
+                "application/json": {
+                    shares: {
+                        /** @enum {string} */
+                        principal_type: "member" | "role";
+                        principal_id: string;
+                        /** @enum {string} */
+                        level: "view" | "comment" | "edit";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersShares"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersByPaperIdSuggestions: {
+        parameters: {
+            query?: {
+                status?: "open" | "accepted" | "rejected";
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSuggestion"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdSuggestions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "update": "example",
+                 *       "note": "example"
+                 *     }
+                 */
+                "application/json": {
+                    update: string;
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSuggestion"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdUpdates: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "update": "example"
+                 *     }
+                 */
+                "application/json": {
+                    update: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersAppliedUpdate"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersByPaperIdVersions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersVersion"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdVersions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersVersion"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersByPaperIdVersionsByVersionIdDiff: {
+        parameters: {
+            query?: {
+                to?: string | "current";
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersDiff"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdVersionsByVersionIdRestore: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersVersion"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePapersCommentsByCommentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchPapersCommentsByCommentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    body?: string;
+                    resolved?: boolean;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersFolders: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersFolder"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersFolders: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "parent_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    parent_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersFolder"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePapersFoldersByFolderId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchPapersFoldersByFolderId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                folder_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    parent_id?: string | null;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersFolder"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deletePapersLinksByLinkId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersLinksRedeem: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "xxxxxxxxxx"
+                 *     }
+                 */
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersPaper"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersSuggestionsBySuggestionIdAccept: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                suggestion_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSuggestion"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersSuggestionsBySuggestionIdReject: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                suggestion_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSuggestion"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

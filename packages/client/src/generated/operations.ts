@@ -1221,6 +1221,66 @@ export const OPERATIONS = {
   patchNotificationsByNotificationId: { method: 'PATCH', path: '/notifications/{notification_id}', tag: 'account', host: 'workspace' },
   /** The OpenAPI 3.1 description of this server */
   getOpenapiJson: { method: 'GET', path: '/openapi.json', tag: 'system', host: 'platform' },
+  /** Lists the papers one may open, most recently changed first: scope all, mine (owned) or shared (with one); a folder; s... */
+  getPapers: { method: 'GET', path: '/papers', tag: 'papers', host: 'workspace', paged: true },
+  /** Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON) */
+  postPapers: { method: 'POST', path: '/papers', tag: 'papers', host: 'workspace' },
+  /** Reads a paper with its stable JSON snapshot (ProseMirror JSON) and plain text; a trashed one (its owner) */
+  getPapersByPaperId: { method: 'GET', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
+  /** Renames a paper (edit) or moves it to another of its owner's folders (its owner) */
+  patchPapersByPaperId: { method: 'PATCH', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
+  /** Moves a paper to the trash (its owner); POST /papers/{paper_id}/restore brings it back, POST /papers/{paper_id}/purge... */
+  deletePapersByPaperId: { method: 'DELETE', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
+  /** Lists a paper's comments, oldest first; status open or resolved filters by their thread */
+  getPapersByPaperIdComments: { method: 'GET', path: '/papers/{paper_id}/comments', tag: 'papers', host: 'workspace' },
+  /** Starts a thread anchored to a range (two Yjs relative positions, base64, and the quoted text) or replies to one (thre... */
+  postPapersByPaperIdComments: { method: 'POST', path: '/papers/{paper_id}/comments', tag: 'papers', host: 'workspace' },
+  /** Reads the paper's collaborative document: its whole Yjs state as one update (base64), and its JSON snapshot */
+  getPapersByPaperIdDocument: { method: 'GET', path: '/papers/{paper_id}/document', tag: 'papers', host: 'workspace' },
+  /** Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; de... */
+  postPapersByPaperIdLinks: { method: 'POST', path: '/papers/{paper_id}/links', tag: 'papers', host: 'workspace' },
+  /** Deletes a trashed paper for good (its owner), with its document, shares, links, comments and versions */
+  postPapersByPaperIdPurge: { method: 'POST', path: '/papers/{paper_id}/purge', tag: 'papers', host: 'workspace' },
+  /** Brings a paper back from the trash (its owner) */
+  postPapersByPaperIdRestore: { method: 'POST', path: '/papers/{paper_id}/restore', tag: 'papers', host: 'workspace' },
+  /** Reads a paper's shares (and, for its owner, its links) */
+  getPapersByPaperIdShares: { method: 'GET', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
+  /** Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit */
+  putPapersByPaperIdShares: { method: 'PUT', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
+  /** Lists a paper's suggestions, oldest first; status open, accepted or rejected */
+  getPapersByPaperIdSuggestions: { method: 'GET', path: '/papers/{paper_id}/suggestions', tag: 'papers', host: 'workspace' },
+  /** Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked ... */
+  postPapersByPaperIdSuggestions: { method: 'POST', path: '/papers/{paper_id}/suggestions', tag: 'papers', host: 'workspace' },
+  /** Applies a Yjs update (base64) to the paper's document (edit): checked, merged, stored, and relayed on papers/{paper_i... */
+  postPapersByPaperIdUpdates: { method: 'POST', path: '/papers/{paper_id}/updates', tag: 'papers', host: 'workspace' },
+  /** Lists a paper's versions, newest first: automatic, named and restores */
+  getPapersByPaperIdVersions: { method: 'GET', path: '/papers/{paper_id}/versions', tag: 'papers', host: 'workspace' },
+  /** Names the paper's current state as a version (edit) */
+  postPapersByPaperIdVersions: { method: 'POST', path: '/papers/{paper_id}/versions', tag: 'papers', host: 'workspace' },
+  /** The line diff of the text from a version to another (to) or to the paper now (to absent or current) */
+  getPapersByPaperIdVersionsByVersionIdDiff: { method: 'GET', path: '/papers/{paper_id}/versions/{version_id}/diff', tag: 'papers', host: 'workspace' },
+  /** Brings the paper's text back to a version (edit): one live edit everyone receives, kept as a restore version */
+  postPapersByPaperIdVersionsByVersionIdRestore: { method: 'POST', path: '/papers/{paper_id}/versions/{version_id}/restore', tag: 'papers', host: 'workspace' },
+  /** Edits one's comment (body), or resolves (resolved: true) or reopens its thread */
+  patchPapersCommentsByCommentId: { method: 'PATCH', path: '/papers/comments/{comment_id}', tag: 'papers', host: 'workspace' },
+  /** Deletes a comment (its author or the paper's owner); a thread's first comment takes its replies */
+  deletePapersCommentsByCommentId: { method: 'DELETE', path: '/papers/comments/{comment_id}', tag: 'papers', host: 'workspace' },
+  /** Lists one's folders, by name */
+  getPapersFolders: { method: 'GET', path: '/papers/folders', tag: 'papers', host: 'workspace' },
+  /** Creates a folder of one's own, at the top or inside another of one's folders */
+  postPapersFolders: { method: 'POST', path: '/papers/folders', tag: 'papers', host: 'workspace' },
+  /** Renames or moves one of one's folders (never into itself or below itself) */
+  patchPapersFoldersByFolderId: { method: 'PATCH', path: '/papers/folders/{folder_id}', tag: 'papers', host: 'workspace' },
+  /** Deletes one of one's folders; 409 while it holds papers (trashed ones too) or folders */
+  deletePapersFoldersByFolderId: { method: 'DELETE', path: '/papers/folders/{folder_id}', tag: 'papers', host: 'workspace' },
+  /** Withdraws a paper's link (the paper's owner) */
+  deletePapersLinksByLinkId: { method: 'DELETE', path: '/papers/links/{link_id}', tag: 'papers', host: 'workspace' },
+  /** Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, with... */
+  postPapersLinksRedeem: { method: 'POST', path: '/papers/links/redeem', tag: 'papers', host: 'workspace' },
+  /** Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives */
+  postPapersSuggestionsBySuggestionIdAccept: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/accept', tag: 'papers', host: 'workspace' },
+  /** Rejects an open suggestion (one who may edit the paper): the document is left as it is */
+  postPapersSuggestionsBySuggestionIdReject: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/reject', tag: 'papers', host: 'workspace' },
   /** GET /partials/activity */
   getPartialsActivity: { method: 'GET', path: '/partials/activity', tag: 'web', host: 'workspace' },
   /** GET /partials/api-keys */
@@ -1664,4 +1724,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","rooms","settings","sign","tables","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","papers","rooms","settings","sign","tables","workers"] as const;

@@ -7,3 +7,5 @@ export * from './state-machine.js';
 export * from './content-lines.js';
 export * from './csv.js';
 export * from './copies.js';
+export * from './rich-text.js';
+export * from './collab.js';

@@ -31,7 +31,7 @@ export const PERMISSION_VERBS: readonly string[] = [
   'approve', 'archive', 'assign', 'book', 'cancel', 'comment', 'configure', 'create', 'delete', 'download',
   'edit', 'export', 'hire', 'import', 'invite', 'join', 'list', 'manage', 'move', 'pay', 'publish', 'read',
   'receive', 'record', 'reject', 'remove', 'restore', 'review', 'run', 'schedule', 'send', 'share', 'sign',
-  'start', 'stop', 'submit', 'transfer', 'update', 'upload', 'use', 'view', 'void',
+  'start', 'stop', 'submit', 'suggest', 'transfer', 'update', 'upload', 'use', 'view', 'void',
 ];
 
 /**

@@ -1,0 +1,279 @@
+import { Editor } from '@tiptap/core';
+import Collaboration from '@tiptap/extension-collaboration';
+import CollaborationCaret from '@tiptap/extension-collaboration-caret';
+import StarterKit from '@tiptap/starter-kit';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
+import * as Y from 'yjs';
+import { liveConnection } from '../components/live-list.js';
+import type { LiveConnection } from '../live.js';
+
+/**
+ * `<wpk-collab-editor>`: rich text written together, on the platform's editing stack
+ * (docs/ui.md, "The collaborative editor"): tiptap (`@tiptap/core` + starter kit) bound to a Yjs
+ * document (`Y.XmlFragment` `default`), whose updates go to the app's server by HTTP (`send`) and
+ * come back from everyone on the app's live channel (`doc.updated`, base64). Carets, selections and
+ * who is here travel as the channel's ephemeral signals (a y-protocols awareness update each).
+ * Edits made while the socket or the server is away stay queued and are sent when it is back (Yjs
+ * merges them with everyone's). It lives in its own entry, `@wpk/ui/editor`, so only the apps that
+ * edit text carry it; load it with `await import('@wpk/ui/editor')`.
+ *
+ * ```ts
+ * html`<wpk-collab-editor .transport=${{ channel: `papers/papers/${id}`, load, send }} .user=${{ id, name, color }}></wpk-collab-editor>`
+ * ```
+ */
+export interface CollabTransport {
+  /** The live channel the document's updates come on (`papers/papers/{id}`): its `doc.updated` events carry `{ update }`. */
+  channel: string;
+  /** The whole document as one Yjs update (base64), and whether this member may edit it. */
+  load(): Promise<{ update: string; editable: boolean }>;
+  /** Sends one update (base64) to the server; a rejection keeps it queued for another try. */
+  send(update: string): Promise<void>;
+}
+
+/** Who is typing: shown by their caret and in the list of who is here. */
+export interface CollabUser {
+  id: string;
+  name: string;
+  color: string;
+}
+
+const toBase64 = (bytes: Uint8Array) => {
+  let text = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) text += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(text);
+};
+const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+const REMOTE = 'remote';
+
+const styledRoots = new WeakSet<Document | ShadowRoot>();
+let sheet: CSSStyleSheet | null = null;
+/** The editor's look, adopted by the document or shadow root it renders in (a constructed sheet: no inline style under the frame's CSP). */
+function addStyles(root: Document | ShadowRoot): void {
+  if (styledRoots.has(root)) return;
+  styledRoots.add(root);
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(EDITOR_CSS);
+  }
+  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+}
+
+const EDITOR_CSS = `
+wpk-collab-editor { display: block; }
+wpk-collab-editor .wpk-editor-bar { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; margin-bottom: 8px; }
+wpk-collab-editor .wpk-editor-bar button { font: inherit; min-width: 44px; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; background: #fff; color: #1f2933; cursor: pointer; }
+wpk-collab-editor .wpk-editor-bar button[aria-pressed='true'] { background: #1d4ed8; color: #fff; }
+wpk-collab-editor .wpk-editor-here { display: flex; gap: 6px; margin-left: auto; flex-wrap: wrap; }
+wpk-collab-editor .wpk-editor-here span { padding: 2px 8px; border-radius: 999px; color: #fff; font-size: 0.85em; }
+wpk-collab-editor .ProseMirror { min-height: 240px; padding: 12px 16px; border: 1px solid #8a94a6; border-radius: 8px; background: #fff; color: #1f2933; outline-offset: 2px; white-space: pre-wrap; word-wrap: break-word; }
+wpk-collab-editor .ProseMirror p { margin: 0 0 0.6em; }
+wpk-collab-editor .ProseMirror { position: relative; font-variant-ligatures: none; font-feature-settings: 'liga' 0; }
+wpk-collab-editor .ProseMirror [contenteditable='false'] { white-space: normal; }
+wpk-collab-editor .ProseMirror pre { white-space: pre-wrap; }
+wpk-collab-editor .ProseMirror-hideselection *::selection { background: transparent; }
+wpk-collab-editor .ProseMirror-separator, wpk-collab-editor .ProseMirror-trailingBreak { display: inline !important; }
+wpk-collab-editor .ProseMirror-gapcursor { display: none; pointer-events: none; position: absolute; }
+wpk-collab-editor .ProseMirror-focused .ProseMirror-gapcursor { display: block; }
+wpk-collab-editor .collaboration-carets__caret { position: relative; margin: 0 -1px; border-left: 1px solid; border-right: 1px solid; word-break: normal; pointer-events: none; }
+wpk-collab-editor .collaboration-carets__label { position: absolute; top: -1.4em; left: -1px; font-size: 12px; font-weight: 600; line-height: normal; white-space: nowrap; color: #fff; padding: 0.1rem 0.3rem; border-radius: 3px 3px 3px 0; user-select: none; }
+wpk-collab-editor .collaboration-carets__selection { background: rgba(29, 78, 216, 0.18); }
+`;
+
+/** A peer's caret: its colour set through the CSSOM (allowed by the frame's CSP, where a style attribute is not). */
+function caret(user: Record<string, unknown>): HTMLElement {
+  const color = typeof user.color === 'string' ? user.color : '#1d4ed8';
+  const cursor = document.createElement('span');
+  cursor.classList.add('collaboration-carets__caret');
+  cursor.style.borderColor = color;
+  const label = document.createElement('div');
+  label.classList.add('collaboration-carets__label');
+  label.style.backgroundColor = color;
+  label.textContent = typeof user.name === 'string' ? user.name : '';
+  cursor.append(label);
+  return cursor;
+}
+
+export class WpkCollabEditor extends LitElement {
+  static override properties = { transport: { attribute: false }, user: { attribute: false }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
+
+  /** Where the document comes from and goes to. */
+  transport: CollabTransport | null = null;
+  /** This member, as others see their caret. */
+  user: CollabUser = { id: '', name: 'Me', color: '#1d4ed8' };
+  /** The editor's accessible name. */
+  label = 'Document';
+  /** Who is here (this member first). */
+  here: CollabUser[] = [];
+  /** `loading`, `saved`, `saving` or `offline` (edits queued). */
+  status = 'loading';
+  editable = false;
+
+  /** The Yjs document (for tests and the app: `editor.doc.getXmlFragment('default')`). */
+  readonly doc = new Y.Doc();
+  readonly awareness = new Awareness(this.doc);
+  editor: Editor | null = null;
+  private live: LiveConnection | null = null;
+  private unfollow: (() => void) | null = null;
+  private pending: Uint8Array[] = [];
+  private sending = false;
+  private retry: ReturnType<typeof setTimeout> | null = null;
+  private peers = new Map<string, number>();
+
+  protected override createRenderRoot() {
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    addStyles(this.getRootNode() as Document | ShadowRoot);
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin === REMOTE) return;
+      this.pending.push(update);
+      void this.flush();
+    });
+    this.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+      if (origin === 'local' && this.transport) this.live?.signal(this.transport.channel, { awareness: toBase64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) });
+      if (added.length + updated.length + removed.length > 0) this.refreshHere();
+    });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    removeAwarenessStates(this.awareness, [this.doc.clientID], 'local');
+    this.unfollow?.();
+    this.editor?.destroy();
+    if (this.retry) clearTimeout(this.retry);
+  }
+
+  protected override firstUpdated(_changed: PropertyValues): void {
+    if (!this.transport) return;
+    const transport = this.transport;
+    this.awareness.setLocalStateField('user', { name: this.user.name, color: this.user.color, id: this.user.id });
+    this.live = liveConnection();
+    this.unfollow = this.live.follow(transport.channel, {
+      subscribed: () => void this.load(),
+      event: (event) => {
+        if (event.event === 'doc.updated' && typeof event.data.update === 'string') Y.applyUpdate(this.doc, fromBase64(event.data.update), REMOTE);
+      },
+      signal: (_member, data, connection) => {
+        if (typeof data.awareness !== 'string') return;
+        const update = fromBase64(data.awareness);
+        applyAwarenessUpdate(this.awareness, update, REMOTE);
+        const first = !this.peers.has(connection);
+        this.peers.set(connection, Date.now());
+        // A newcomer learns of this member at once, not at the next renewal.
+        if (first) this.live?.signal(transport.channel, { awareness: toBase64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) });
+      },
+      presence: (_member, state) => {
+        if (state === 'online') this.live?.signal(transport.channel, { awareness: toBase64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) });
+      },
+    });
+  }
+
+  /** Loads (again, after a reconnect) the whole state, then sends what is queued. */
+  private async load(): Promise<void> {
+    if (!this.transport) return;
+    const loaded = await this.transport.load();
+    Y.applyUpdate(this.doc, fromBase64(loaded.update), REMOTE);
+    this.editable = loaded.editable;
+    if (!this.editor) this.mount();
+    else this.editor.setEditable(loaded.editable);
+    // Whatever this replica has that the server may not (edits made offline) goes once more.
+    if (loaded.editable) {
+      const missing = Y.encodeStateAsUpdate(this.doc, Y.encodeStateVectorFromUpdate(fromBase64(loaded.update)));
+      if (missing.length > 2) {
+        this.pending.push(missing);
+        void this.flush();
+      }
+    }
+    if (this.pending.length === 0) this.status = 'saved';
+  }
+
+  private mount(): void {
+    const surface = this.querySelector<HTMLElement>('.wpk-editor-surface')!;
+    // Inside a shadow root (a Lit screen's), the Yjs binding asks the view's root for
+    // createRange(), which only a Document has: lend it the document's.
+    const root = this.getRootNode() as ShadowRoot & { createRange?: () => Range };
+    if (root !== (document as unknown) && typeof root.createRange !== 'function') root.createRange = () => document.createRange();
+    this.editor = new Editor({
+      element: surface,
+      editable: this.editable,
+      // Its base style comes with EDITOR_CSS: a <style> element of its own breaks the frame's CSP.
+      injectCSS: false,
+      extensions: [
+        StarterKit.configure({ undoRedo: false }),
+        Collaboration.configure({ document: this.doc, field: 'default' }),
+        CollaborationCaret.configure({
+          provider: { awareness: this.awareness },
+          user: { name: this.user.name, color: this.user.color, id: this.user.id },
+          render: caret,
+          selectionRender: () => ({ class: 'collaboration-carets__selection' }),
+        }),
+      ],
+      editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label } },
+      onTransaction: () => this.requestUpdate(),
+    });
+    this.refreshHere();
+  }
+
+  /** Sends the queued updates, one merged update at a time; a failure keeps them and tries again. */
+  private async flush(): Promise<void> {
+    if (this.sending || this.pending.length === 0 || !this.transport || !this.editable) return;
+    this.sending = true;
+    this.status = 'saving';
+    const update = this.pending.length === 1 ? this.pending[0] : Y.mergeUpdates(this.pending);
+    this.pending = [];
+    try {
+      await this.transport.send(toBase64(update));
+      this.status = this.pending.length === 0 ? 'saved' : 'saving';
+    } catch {
+      this.pending.unshift(update);
+      this.status = 'offline';
+      this.retry ??= setTimeout(() => {
+        this.retry = null;
+        void this.flush();
+      }, 1500);
+    } finally {
+      this.sending = false;
+    }
+    if (this.pending.length > 0 && this.status !== 'offline') void this.flush();
+  }
+
+  private refreshHere(): void {
+    const users = new Map<string, CollabUser>();
+    users.set(this.user.id, this.user);
+    for (const [client, state] of this.awareness.getStates()) {
+      const user = (state as { user?: CollabUser }).user;
+      if (client !== this.doc.clientID && user?.id) users.set(user.id, user);
+    }
+    this.here = [...users.values()];
+  }
+
+  protected override updated(): void {
+    // Colours through the CSSOM: the frame's CSP refuses style attributes.
+    for (const chip of this.querySelectorAll<HTMLElement>('.wpk-editor-here span[data-color]')) chip.style.backgroundColor = chip.dataset.color ?? '';
+  }
+
+  private toggle(name: string, run: () => void, active: boolean) {
+    return html`<button type="button" aria-pressed=${active ? 'true' : 'false'} @click=${run}>${name}</button>`;
+  }
+
+  protected override render() {
+    const editor = this.editor;
+    const chain = () => editor!.chain().focus();
+    return html`
+      <div class="wpk-editor-bar" role="toolbar" aria-label="Formatting">
+        ${editor && this.editable
+          ? html`${this.toggle('B', () => chain().toggleBold().run(), editor.isActive('bold'))} ${this.toggle('I', () => chain().toggleItalic().run(), editor.isActive('italic'))}
+            ${this.toggle('H2', () => chain().toggleHeading({ level: 2 }).run(), editor.isActive('heading', { level: 2 }))} ${this.toggle('• List', () => chain().toggleBulletList().run(), editor.isActive('bulletList'))}`
+          : nothing}
+        <span class="wpk-editor-status" role="status">${this.status === 'offline' ? 'Offline: edits kept' : this.status === 'saving' ? 'Saving…' : this.status === 'saved' ? 'Saved' : 'Loading…'}</span>
+        <div class="wpk-editor-here" aria-label="Who is here">${this.here.map((user) => html`<span data-color=${user.color} title=${user.name}>${user.name}</span>`)}</div>
+      </div>
+      <div class="wpk-editor-surface"></div>
+    `;
+  }
+}
+
+if (!customElements.get('wpk-collab-editor')) customElements.define('wpk-collab-editor', WpkCollabEditor);

@@ -1,0 +1,5 @@
+import type { AppMigration } from '@wpk/sdk';
+import { createPapersTables } from './0001-create-papers-tables.js';
+
+/** The app's migrations, in order. */
+export const migrations: AppMigration[] = [createPapersTables];

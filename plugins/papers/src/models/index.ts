@@ -1,0 +1,109 @@
+import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
+
+export const PAPER_STATUSES = ['active', 'trashed'] as const;
+export const SHARE_LEVELS = ['view', 'comment', 'edit'] as const;
+export const PRINCIPAL_TYPES = ['member', 'role'] as const;
+export const VERSION_KINDS = ['auto', 'named', 'restore'] as const;
+export const SUGGESTION_STATUSES = ['open', 'accepted', 'rejected'] as const;
+export type ShareLevel = (typeof SHARE_LEVELS)[number];
+
+/**
+ * The Papers app's models. A paper's text lives in its collaborative document (the SDK's
+ * `defineCollabDocuments`): `paper_documents` holds the Yjs snapshot and the stable ProseMirror
+ * JSON beside it, `paper_updates` the updates not yet merged.
+ */
+export const models = {
+  folders: defineModel('folders', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    name: column.string(200),
+    parent_id: column.uuid().nullable(),
+    owner_id: column.uuid(),
+  }),
+  papers: defineModel('papers', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    title: column.string(300),
+    folder_id: column.uuid().nullable(),
+    owner_id: column.uuid(),
+    status: column.enum(PAPER_STATUSES, 10).default('active'),
+    trashed_at: column.date().nullable(),
+    /** When `core.papers.paper.updated` was last emitted for an edit of the text (the debounce). */
+    edited_event_at: column.date().nullable(),
+    /** When the text last changed, and by whom. */
+    edited_at: column.date().nullable(),
+    edited_by: column.uuid().nullable(),
+  }),
+  paperDocuments: defineModel('paper_documents', {
+    paper_id: column.uuid().primaryKey(),
+    state: column.blob().nullable(),
+    content: column.json<unknown>(),
+    text: column.text(),
+  }),
+  paperUpdates: defineModel('paper_updates', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    paper_id: column.uuid(),
+    data: column.blob(),
+    member_id: column.uuid().nullable(),
+  }),
+  shares: defineModel('shares', {
+    paper_id: column.uuid().primaryKey(),
+    principal_type: column.enum(PRINCIPAL_TYPES, 10).primaryKey(),
+    principal_id: column.string(100).primaryKey(),
+    level: column.enum(SHARE_LEVELS, 10),
+  }),
+  links: defineModel('links', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    paper_id: column.uuid(),
+    /** sha256 of the token (the token itself is answered once, never stored). */
+    token_hash: column.string(64),
+    level: column.enum(SHARE_LEVELS, 10),
+    expires_at: column.date().nullable(),
+    created_by: column.uuid(),
+  }),
+  comments: defineModel('comments', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    paper_id: column.uuid(),
+    /** The thread's first comment (null: this one starts a thread). */
+    thread_id: column.uuid().nullable(),
+    body: column.text(),
+    /** Yjs relative positions (base64) of the range's start and end, and the text quoted when it was made. */
+    anchor_from: column.text().nullable(),
+    anchor_to: column.text().nullable(),
+    quote: column.string(1000).default(''),
+    author_id: column.uuid(),
+    edited_at: column.date().nullable(),
+    resolved_at: column.date().nullable(),
+    resolved_by: column.uuid().nullable(),
+  }),
+  versions: defineModel('versions', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    paper_id: column.uuid(),
+    kind: column.enum(VERSION_KINDS, 10),
+    name: column.string(200).nullable(),
+    content: column.json<unknown>(),
+    text: column.text(),
+    created_by: column.uuid().nullable(),
+  }),
+  suggestions: defineModel('suggestions', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    paper_id: column.uuid(),
+    /** The suggested change: a Yjs update made on the suggester's fork of the document. */
+    data: column.blob(),
+    note: column.string(1000).default(''),
+    /** The text the paper would have with it, when it was made (for review and the diff). */
+    text: column.text(),
+    status: column.enum(SUGGESTION_STATUSES, 10).default('open'),
+    author_id: column.uuid(),
+    decided_by: column.uuid().nullable(),
+    decided_at: column.date().nullable(),
+  }),
+};
+
+export type Suggestion = DeclaredRow<typeof models.suggestions>;
+export type Folder = DeclaredRow<typeof models.folders>;
+export type Paper = DeclaredRow<typeof models.papers>;
+export type Share = DeclaredRow<typeof models.shares>;
+export type Link = DeclaredRow<typeof models.links>;
+export type Comment = DeclaredRow<typeof models.comments>;
+export type Version = DeclaredRow<typeof models.versions>;
+
+export type Models = typeof models;

@@ -1,0 +1,105 @@
+import { field, Joi, recordSchema, type JoiObjectSchema } from '@wpk/sdk';
+import { PRINCIPAL_TYPES, SHARE_LEVELS, SUGGESTION_STATUSES, VERSION_KINDS } from '../models/index.js';
+import { LEVELS } from '../services/access.js';
+
+/** The records the app answers with (services/present.ts builds them), declared on the routes. */
+const instantOrNull = () => field.instant().allow(null);
+const uuidOrNull = () => field.uuid().allow(null);
+
+export const FOLDER: JoiObjectSchema = recordSchema({ id: field.uuid(), name: Joi.string(), parent_id: uuidOrNull(), owner_id: field.uuid(), created_at: field.instant(), updated_at: field.instant() }).id('PapersFolder');
+
+const paperKeys = {
+  id: field.uuid(),
+  title: Joi.string(),
+  folder_id: uuidOrNull(),
+  owner_id: field.uuid(),
+  owner_mrn: field.memberMrn(),
+  status: Joi.string().valid('active', 'trashed'),
+  level: Joi.string().valid(...LEVELS).description("The caller's level on the paper"),
+  trashed_at: instantOrNull(),
+  edited_at: instantOrNull(),
+  edited_by: uuidOrNull(),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+};
+export const PAPER: JoiObjectSchema = recordSchema(paperKeys).id('PapersPaper');
+export const PAPER_WITH_CONTENT: JoiObjectSchema = recordSchema({
+  ...paperKeys,
+  content: Joi.object().unknown(true).description('The stable JSON snapshot: ProseMirror JSON of the text'),
+  text: Joi.string().allow('').description('Its plain text'),
+}).id('PapersPaperWithContent');
+
+export const DELETED: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean() }).id('PapersDeleted');
+
+export const DOCUMENT: JoiObjectSchema = recordSchema({
+  paper_id: field.uuid(),
+  level: Joi.string().valid(...LEVELS),
+  update: Joi.string().allow('').description('The whole document as one Yjs update, base64'),
+  content: Joi.object().unknown(true).allow(null),
+  text: Joi.string().allow(''),
+}).id('PapersDocument');
+
+export const APPLIED_UPDATE: JoiObjectSchema = recordSchema({
+  paper_id: field.uuid(),
+  applied: Joi.boolean().description('False when the update brought nothing new'),
+  text_length: Joi.number().integer(),
+}).id('PapersAppliedUpdate');
+
+const share = () => Joi.object({ principal_type: Joi.string().valid(...PRINCIPAL_TYPES).required(), principal_id: Joi.string().required(), level: Joi.string().valid(...SHARE_LEVELS).required() });
+const link = () => recordSchema({ id: field.uuid(), paper_id: field.uuid(), level: Joi.string().valid(...SHARE_LEVELS), expires_at: instantOrNull(), created_by: field.uuid(), created_at: field.instant() });
+export const SHARES: JoiObjectSchema = recordSchema({ paper_id: field.uuid(), shares: Joi.array().items(share()), links: Joi.array().items(link()) }).id('PapersShares');
+export const LINK: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  paper_id: field.uuid(),
+  level: Joi.string().valid(...SHARE_LEVELS),
+  expires_at: instantOrNull(),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+  token: Joi.string().description('The token, answered this once only'),
+}).id('PapersLink');
+
+export const COMMENT: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  paper_id: field.uuid(),
+  thread_id: field.uuid(),
+  body: Joi.string(),
+  anchor: Joi.object({ from: Joi.string(), to: Joi.string() }).allow(null),
+  quote: Joi.string().allow(''),
+  author_id: field.uuid(),
+  author_mrn: field.memberMrn(),
+  edited_at: instantOrNull(),
+  resolved_at: instantOrNull(),
+  resolved_by: uuidOrNull(),
+  created_at: field.instant(),
+}).id('PapersComment');
+
+export const VERSION: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  paper_id: field.uuid(),
+  kind: Joi.string().valid(...VERSION_KINDS),
+  name: Joi.string().allow(null),
+  created_by: uuidOrNull(),
+  created_at: field.instant(),
+}).id('PapersVersion');
+
+export const DIFF: JoiObjectSchema = recordSchema({
+  from: field.uuid(),
+  to: Joi.string(),
+  lines: Joi.array().items(Joi.object({ op: Joi.string().valid('equal', 'insert', 'delete'), text: Joi.string().allow('') })),
+  inserted: Joi.number().integer(),
+  deleted: Joi.number().integer(),
+}).id('PapersDiff');
+
+export const SUGGESTION: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  paper_id: field.uuid(),
+  update: Joi.string().description('The suggested change: a Yjs update (base64) made on a fork of the document'),
+  note: Joi.string().allow(''),
+  text: Joi.string().allow('').description('The text the paper would have with it, when it was made'),
+  status: Joi.string().valid(...SUGGESTION_STATUSES),
+  author_id: field.uuid(),
+  author_mrn: field.memberMrn(),
+  decided_by: uuidOrNull(),
+  decided_at: instantOrNull(),
+  created_at: field.instant(),
+}).id('PapersSuggestion');

@@ -1,0 +1,395 @@
+import { InvalidError, Joi, type RichTextNode } from '@wpk/sdk';
+import { route } from '../kit.js';
+import { PRINCIPAL_TYPES, SHARE_LEVELS } from '../models/index.js';
+import { requirePaper } from '../services/access.js';
+import { createComment, deleteComment, listComments, updateComment } from '../services/comments.js';
+import { applyUpdate, paperDocuments, readDocument } from '../services/documents.js';
+import { checkRichText } from '../services/json.js';
+import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purgePaper, restorePaper, trashPaper, updateFolder, updatePaper } from '../services/papers.js';
+import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
+import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '../services/shares.js';
+import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
+import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, VERSION } from './answers.js';
+import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
+
+const id = () => Joi.id();
+const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
+const title = () => Joi.string().trim().min(1).max(300);
+const folderName = () => Joi.string().trim().min(1).max(200);
+const READ = ['papers.papers.read'];
+const P = '/papers/{paper_id}';
+
+const sharesAnswer = (result: Awaited<ReturnType<typeof readShares>>) => ({ paper_id: result.paper.id, shares: result.shares.map(presentShare), links: result.links.map(presentLink) });
+
+/** Every route of the Papers app (the manifest's authorization table lists the same). */
+export const routes = [
+  route({
+    method: 'GET',
+    path: '/papers',
+    chain: READ,
+    answers: { collection: PAPER },
+    description: 'Lists the papers one may open, most recently changed first: scope all, mine (owned) or shared (with one); a folder; status trashed lists one\'s trash; q matches the title',
+    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow(''), folder_id: id(), scope: Joi.string().valid('all', 'mine', 'shared'), status: Joi.string().valid('active', 'trashed') }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listPapers(ctx, request.query as never);
+      return ctx.respond.collection(rows.map(({ paper, level }) => presentPaper(paper, level)), count);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers',
+    chain: ['papers.papers.read', 'papers.papers.create'],
+    answers: { single: PAPER },
+    description: 'Creates a paper (one owns it), in one of one\'s folders, empty or with content (ProseMirror JSON)',
+    validate: { payload: Joi.object({ title: title().required(), folder_id: id().allow(null), content: Joi.object().unknown(true) }) },
+    async handler(request, ctx) {
+      const content = request.payload.content ? checkRichText(request.payload.content, 'content') : undefined;
+      const paper = await createPaper(ctx, { title: request.payload.title, folder_id: request.payload.folder_id, content });
+      return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/papers/folders',
+    chain: READ,
+    answers: { collection: FOLDER },
+    description: "Lists one's folders, by name",
+    async handler(_request, ctx) {
+      const rows = await listFolders(ctx);
+      return ctx.respond.collection(rows.map(presentFolder), rows.length);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers/folders',
+    chain: ['papers.papers.read', 'papers.papers.create'],
+    answers: { single: FOLDER },
+    description: 'Creates a folder of one\'s own, at the top or inside another of one\'s folders',
+    validate: { payload: Joi.object({ name: folderName().required(), parent_id: id().allow(null) }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentFolder(await createFolder(ctx, request.payload)));
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/papers/folders/{folder_id}',
+    chain: ['papers.papers.read', 'papers.papers.create'],
+    answers: { single: FOLDER },
+    description: 'Renames or moves one of one\'s folders (never into itself or below itself)',
+    validate: { params: params('folder_id'), payload: Joi.object({ name: folderName(), parent_id: id().allow(null) }).or('name', 'parent_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentFolder(await updateFolder(ctx, request.params.folder_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/papers/folders/{folder_id}',
+    chain: ['papers.papers.read', 'papers.papers.create'],
+    answers: { single: DELETED },
+    description: 'Deletes one of one\'s folders; 409 while it holds papers (trashed ones too) or folders',
+    validate: { params: params('folder_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteFolder(ctx, request.params.folder_id));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers/links/redeem',
+    chain: READ,
+    answers: { single: PAPER },
+    description: "Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, withdrawn or expired: 404",
+    validate: { payload: Joi.object({ token: Joi.string().min(10).max(100).required() }) },
+    async handler(request, ctx) {
+      const { paper, level } = await redeemLink(ctx, request.payload.token);
+      return ctx.respond.single(presentPaper(paper, level), { self: `/papers/${paper.id}` });
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/papers/links/{link_id}',
+    chain: READ,
+    answers: { single: DELETED },
+    description: "Withdraws a paper's link (the paper's owner)",
+    validate: { params: params('link_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteLink(ctx, request.params.link_id));
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/papers/comments/{comment_id}',
+    chain: ['papers.papers.read', 'papers.comments.create'],
+    answers: { single: COMMENT },
+    description: "Edits one's comment (body), or resolves (resolved: true) or reopens its thread",
+    validate: { params: params('comment_id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(10_000), resolved: Joi.boolean() }).or('body', 'resolved') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentComment(await updateComment(ctx, request.params.comment_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/papers/comments/{comment_id}',
+    chain: READ,
+    answers: { single: DELETED },
+    description: "Deletes a comment (its author or the paper's owner); a thread's first comment takes its replies",
+    validate: { params: params('comment_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteComment(ctx, request.params.comment_id));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers/suggestions/{suggestion_id}/accept',
+    chain: READ,
+    answers: { single: SUGGESTION },
+    description: 'Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives',
+    validate: { params: params('suggestion_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentSuggestion(await decideSuggestion(ctx, request.params.suggestion_id, true)));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers/suggestions/{suggestion_id}/reject',
+    chain: READ,
+    answers: { single: SUGGESTION },
+    description: 'Rejects an open suggestion (one who may edit the paper): the document is left as it is',
+    validate: { params: params('suggestion_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentSuggestion(await decideSuggestion(ctx, request.params.suggestion_id, false)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: P,
+    chain: READ,
+    answers: { single: PAPER_WITH_CONTENT },
+    description: 'Reads a paper with its stable JSON snapshot (ProseMirror JSON) and plain text; a trashed one (its owner)',
+    validate: { params: params('paper_id') },
+    async handler(request, ctx) {
+      const { paper, level } = await requirePaper(ctx, request.params.paper_id, { trashed: true });
+      const snapshot = await paperDocuments.snapshot(ctx, paper.id);
+      const base = `/papers/${paper.id}`;
+      return ctx.respond.single(
+        { ...presentPaper(paper, level), content: (snapshot?.content ?? {}) as Record<string, unknown>, text: snapshot?.text ?? '' },
+        { document: `${base}/document`, shares: `${base}/shares`, comments: `${base}/comments`, versions: `${base}/versions` },
+      );
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: P,
+    chain: READ,
+    answers: { single: PAPER },
+    description: "Renames a paper (edit) or moves it to another of its owner's folders (its owner)",
+    validate: { params: params('paper_id'), payload: Joi.object({ title: title(), folder_id: id().allow(null) }).or('title', 'folder_id') },
+    async handler(request, ctx) {
+      const { paper, level } = await updatePaper(ctx, request.params.paper_id, request.payload);
+      return ctx.respond.single(presentPaper(paper, level));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: P,
+    chain: READ,
+    answers: { single: PAPER },
+    description: 'Moves a paper to the trash (its owner); POST /papers/{paper_id}/restore brings it back, POST /papers/{paper_id}/purge deletes it for good',
+    validate: { params: params('paper_id') },
+    async handler(request, ctx) {
+      const { paper, level } = await trashPaper(ctx, request.params.paper_id);
+      return ctx.respond.single(presentPaper(paper, level));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/purge`,
+    chain: READ,
+    answers: { single: DELETED },
+    description: 'Deletes a trashed paper for good (its owner), with its document, shares, links, comments and versions',
+    validate: { params: params('paper_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await purgePaper(ctx, request.params.paper_id));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/restore`,
+    chain: READ,
+    answers: { single: PAPER },
+    description: 'Brings a paper back from the trash (its owner)',
+    validate: { params: params('paper_id') },
+    async handler(request, ctx) {
+      const { paper, level } = await restorePaper(ctx, request.params.paper_id);
+      return ctx.respond.single(presentPaper(paper, level));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/document`,
+    chain: READ,
+    answers: { single: DOCUMENT },
+    description: "Reads the paper's collaborative document: its whole Yjs state as one update (base64), and its JSON snapshot",
+    validate: { params: params('paper_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await readDocument(ctx, request.params.paper_id));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/updates`,
+    chain: READ,
+    answers: { single: APPLIED_UPDATE },
+    description: "Applies a Yjs update (base64) to the paper's document (edit): checked, merged, stored, and relayed on papers/{paper_id} as doc.updated",
+    validate: { params: params('paper_id'), payload: Joi.object({ update: Joi.string().min(1).max(1_400_000).required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await applyUpdate(ctx, request.params.paper_id, request.payload.update));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/shares`,
+    chain: READ,
+    answers: { single: SHARES },
+    description: "Reads a paper's shares (and, for its owner, its links)",
+    validate: { params: params('paper_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(sharesAnswer(await readShares(ctx, request.params.paper_id)));
+    },
+  }),
+  route({
+    method: 'PUT',
+    path: `${P}/shares`,
+    chain: READ,
+    answers: { single: SHARES },
+    description: "Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit",
+    validate: {
+      params: params('paper_id'),
+      payload: Joi.object({
+        shares: Joi.array()
+          .max(200)
+          .items(Joi.object({ principal_type: Joi.string().valid(...PRINCIPAL_TYPES).required(), principal_id: Joi.string().max(100).required(), level: Joi.string().valid(...SHARE_LEVELS).required() }))
+          .required(),
+      }),
+    },
+    async handler(request, ctx) {
+      for (const [index, share] of request.payload.shares.entries()) {
+        if (share.principal_type === 'role' && !['owner', 'admin', 'member'].includes(share.principal_id)) throw new InvalidError(`shares[${index}].principal_id: a role is owner, admin or member`);
+        if (share.principal_type === 'member' && !/^[0-9a-f-]{36}$/i.test(share.principal_id)) throw new InvalidError(`shares[${index}].principal_id: must be a member id`);
+      }
+      return ctx.respond.single(sharesAnswer(await replaceShares(ctx, request.params.paper_id, request.payload.shares)));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/links`,
+    chain: READ,
+    answers: { single: LINK },
+    description: 'Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); the token is answered once',
+    validate: { params: params('paper_id'), payload: Joi.object({ level: Joi.string().valid(...SHARE_LEVELS).required(), expires_at: Joi.date().iso().allow(null) }) },
+    async handler(request, ctx) {
+      const { link, token } = await createLink(ctx, request.params.paper_id, { level: request.payload.level, expires_at: request.payload.expires_at ? new Date(request.payload.expires_at).toISOString() : null });
+      return ctx.respond.single({ ...presentLink(link), token });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/comments`,
+    chain: READ,
+    answers: { collection: COMMENT },
+    description: "Lists a paper's comments, oldest first; status open or resolved filters by their thread",
+    validate: { params: params('paper_id'), query: Joi.object({ status: Joi.string().valid('open', 'resolved') }) },
+    async handler(request, ctx) {
+      const rows = await listComments(ctx, request.params.paper_id, request.query);
+      return ctx.respond.collection(rows.map(presentComment), rows.length);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/comments`,
+    chain: ['papers.papers.read', 'papers.comments.create'],
+    answers: { single: COMMENT },
+    description: 'Starts a thread anchored to a range (two Yjs relative positions, base64, and the quoted text) or replies to one (thread_id)',
+    validate: {
+      params: params('paper_id'),
+      payload: Joi.object({
+        body: Joi.string().trim().min(1).max(10_000).required(),
+        anchor: Joi.object({ from: Joi.string().max(2000).required(), to: Joi.string().max(2000).required() }),
+        quote: Joi.string().max(1000).allow(''),
+        thread_id: id(),
+      }),
+    },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentComment(await createComment(ctx, request.params.paper_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/suggestions`,
+    chain: READ,
+    answers: { collection: SUGGESTION },
+    description: "Lists a paper's suggestions, oldest first; status open, accepted or rejected",
+    validate: { params: params('paper_id'), query: Joi.object({ status: Joi.string().valid('open', 'accepted', 'rejected') }) },
+    async handler(request, ctx) {
+      const rows = await listSuggestions(ctx, request.params.paper_id, request.query);
+      return ctx.respond.collection(rows.map(presentSuggestion), rows.length);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/suggestions`,
+    chain: READ,
+    answers: { single: SUGGESTION },
+    description: 'Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked and kept apart until accepted or rejected',
+    validate: { params: params('paper_id'), payload: Joi.object({ update: Joi.string().min(1).max(1_400_000).required(), note: Joi.string().max(1000).allow('') }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentSuggestion(await createSuggestion(ctx, request.params.paper_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/versions`,
+    chain: READ,
+    answers: { collection: VERSION },
+    description: "Lists a paper's versions, newest first: automatic, named and restores",
+    validate: { params: params('paper_id') },
+    async handler(request, ctx) {
+      const rows = await listVersions(ctx, request.params.paper_id);
+      return ctx.respond.collection(rows.map((row) => presentVersion(row)), rows.length);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/versions`,
+    chain: READ,
+    answers: { single: VERSION },
+    description: "Names the paper's current state as a version (edit)",
+    validate: { params: params('paper_id'), payload: Joi.object({ name: Joi.string().trim().min(1).max(200).required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentVersion(await createVersion(ctx, request.params.paper_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/versions/{version_id}/diff`,
+    chain: READ,
+    answers: { single: DIFF },
+    description: 'The line diff of the text from a version to another (to) or to the paper now (to absent or current)',
+    validate: { params: params('paper_id', 'version_id'), query: Joi.object({ to: Joi.alternatives(Joi.id(), Joi.string().valid('current')) }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await diffVersion(ctx, request.params.paper_id, request.params.version_id, request.query.to as string | undefined));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/versions/{version_id}/restore`,
+    chain: READ,
+    answers: { single: VERSION },
+    description: "Brings the paper's text back to a version (edit): one live edit everyone receives, kept as a restore version",
+    validate: { params: params('paper_id', 'version_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentVersion(await restoreVersion(ctx, request.params.paper_id, request.params.version_id)));
+    },
+  }),
+];
+
+export type { RichTextNode };

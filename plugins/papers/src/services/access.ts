@@ -1,0 +1,58 @@
+import { ForbiddenError, NotFoundError, type AppDb, type ContextMember, type ContextPermissions } from '@wpk/sdk';
+import type { Models, Paper } from '../models/index.js';
+
+/**
+ * Who may do what with a paper (docs/decisions/new-papers-permissions.md). A member's level on a
+ * paper is the highest of: `owner` (they own it, or hold `papers.papers.manage`), and the levels of
+ * the shares naming them or their workspace role (`owner`, `admin`, `member`). The app's keys are
+ * a ceiling on top: editing needs `papers.papers.edit`, commenting `papers.comments.create`.
+ * A paper one has no level on does not exist for one (404), as a trashed one does not for anyone
+ * but its owner.
+ */
+export const LEVELS = ['view', 'comment', 'edit', 'owner'] as const;
+export type Level = (typeof LEVELS)[number];
+const rank = (level: Level | null) => (level ? LEVELS.indexOf(level) + 1 : 0);
+
+/** The parts of a context the rule reads (a route's, or a live channel's check). */
+export interface Caller {
+  member: ContextMember;
+  permissions: ContextPermissions;
+  db: AppDb<Models>;
+}
+
+/** The caller's level on the paper, or null (no access). */
+export async function levelOf(ctx: Caller, paper: Paper): Promise<Level | null> {
+  if (paper.owner_id === ctx.member.id || ctx.permissions.has('papers.papers.manage')) return 'owner';
+  const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id }, attributes: ['principal_type', 'principal_id', 'level'] });
+  let best: Level | null = null;
+  for (const share of shares) {
+    const mine = share.principal_type === 'member' ? share.principal_id === ctx.member.id : share.principal_id === ctx.member.platform_role;
+    if (mine && rank(share.level) > rank(best)) best = share.level;
+  }
+  return best;
+}
+
+/** The paper with the caller's level, or 404 when it is not there for them (`lock`: row lock for the transaction). */
+export async function requirePaper(ctx: Caller, paperId: string, options: { lock?: boolean; trashed?: boolean } = {}): Promise<{ paper: Paper; level: Level }> {
+  const paper = await ctx.db.papers.findById(paperId, options.lock ? { lock: 'update' } : {});
+  const level = paper ? await levelOf(ctx, paper) : null;
+  if (!paper || !level || (paper.status === 'trashed' && !options.trashed)) throw new NotFoundError(`Paper ${paperId} not found`);
+  return { paper, level };
+}
+
+/** Refuses (403) unless the caller's level reaches `needed` and they hold the key it asks for. */
+export function ensureLevel(ctx: Caller, level: Level, needed: Level, action: string): void {
+  if (rank(level) < rank(needed)) throw new ForbiddenError(`You may not ${action} this paper (it is shared with you to ${level})`);
+  if (needed === 'edit' && !ctx.permissions.has('papers.papers.edit')) {
+    if (ctx.permissions.has('papers.papers.suggest')) throw new ForbiddenError(`You may only suggest changes to this paper, not ${action} it: papers.papers.edit is needed`);
+    throw new ForbiddenError(`You may not ${action} this paper: papers.papers.edit is needed`);
+  }
+  if (needed === 'comment' && !ctx.permissions.has('papers.comments.create')) throw new ForbiddenError(`You may not ${action} this paper: papers.comments.create is needed`);
+}
+
+/** `mrn:account:member:{id}` for every member the paper is shared with directly, and its owner; null when a role share opens it to every member. */
+export async function readersOf(ctx: { db: AppDb<Models> }, paper: Paper): Promise<string[] | null> {
+  const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id } });
+  if (shares.some((share) => share.principal_type === 'role' && share.principal_id === 'member')) return null;
+  return [paper.owner_id, ...shares.filter((share) => share.principal_type === 'member').map((share) => share.principal_id)].slice(0, 1000);
+}

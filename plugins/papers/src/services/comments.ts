@@ -1,0 +1,98 @@
+import { ForbiddenError, InvalidError, memberMrn, NotFoundError } from '@wpk/sdk';
+import * as Y from 'yjs';
+import type { Ctx } from '../kit.js';
+import type { Comment } from '../models/index.js';
+import { ensureLevel, requirePaper } from './access.js';
+
+/**
+ * Comment threads on a paper. A thread's first comment is anchored to a range of the text by two
+ * Yjs relative positions (base64 of `Y.encodeRelativePosition`), which follow the text through
+ * everyone's edits (the editor resolves them against its document), with the text quoted when
+ * it was made; replies join a thread. Resolving and reopening act on the thread.
+ */
+function checkAnchor(value: string, field: string): void {
+  try {
+    const position = Y.decodeRelativePosition(Buffer.from(value, 'base64'));
+    if (!position.type && !position.item && !position.tname) throw new Error('empty');
+  } catch {
+    throw new InvalidError(`${field}: must be a Yjs relative position (base64 of Y.encodeRelativePosition)`);
+  }
+}
+
+export async function listComments(ctx: Ctx, paperId: string, query: { status?: 'open' | 'resolved' }) {
+  const { paper } = await requirePaper(ctx, paperId);
+  const rows = await ctx.db.comments.findAll({ where: { paper_id: paper.id }, order: [['created_at', 'ASC'], ['id', 'ASC']] });
+  if (!query.status) return rows;
+  const roots = new Map(rows.filter((row) => !row.thread_id).map((row) => [row.id, row]));
+  return rows.filter((row) => {
+    const root = roots.get(row.thread_id ?? row.id);
+    return query.status === 'resolved' ? Boolean(root?.resolved_at) : !root?.resolved_at;
+  });
+}
+
+export async function createComment(ctx: Ctx, paperId: string, input: { body: string; anchor?: { from: string; to: string }; quote?: string; thread_id?: string }): Promise<Comment> {
+  const { paper, level } = await requirePaper(ctx, paperId);
+  ensureLevel(ctx, level, 'comment', 'comment on');
+  let threadId: string | null = null;
+  if (input.thread_id) {
+    const root = await ctx.db.comments.findById(input.thread_id);
+    if (!root || root.paper_id !== paper.id || root.thread_id) throw new InvalidError(`thread_id: no thread of this paper starts with ${input.thread_id}`);
+    if (input.anchor) throw new InvalidError('anchor: a reply takes its thread\'s anchor; leave it out');
+    threadId = root.id;
+  } else if (input.anchor) {
+    checkAnchor(input.anchor.from, 'anchor.from');
+    checkAnchor(input.anchor.to, 'anchor.to');
+  }
+  const comment = await ctx.db.comments.create({
+    paper_id: paper.id,
+    thread_id: threadId,
+    body: input.body,
+    anchor_from: input.anchor?.from ?? null,
+    anchor_to: input.anchor?.to ?? null,
+    quote: threadId ? '' : (input.quote ?? ''),
+    author_id: ctx.member.id,
+  });
+  ctx.events.stage('core.papers.paper.commented', { paper_id: paper.id, comment_id: comment.id, thread_id: threadId ?? comment.id, author_mrn: memberMrn(ctx.member.id) });
+  ctx.live.publish(`papers/${paper.id}`, 'comment.created', { id: comment.id, thread_id: threadId ?? comment.id });
+  return comment;
+}
+
+async function requireComment(ctx: Ctx, commentId: string) {
+  const comment = await ctx.db.comments.findById(commentId);
+  if (!comment) throw new NotFoundError(`Comment ${commentId} not found`);
+  try {
+    const access = await requirePaper(ctx, comment.paper_id);
+    return { comment, ...access };
+  } catch {
+    throw new NotFoundError(`Comment ${commentId} not found`);
+  }
+}
+
+/** Edits one's comment's body, or resolves (`resolved: true`) or reopens its thread. */
+export async function updateComment(ctx: Ctx, commentId: string, input: { body?: string; resolved?: boolean }): Promise<Comment> {
+  const { comment, paper, level } = await requireComment(ctx, commentId);
+  ensureLevel(ctx, level, 'comment', 'comment on');
+  if (input.body !== undefined && input.body !== comment.body) {
+    if (comment.author_id !== ctx.member.id) throw new ForbiddenError('Only its author may edit a comment');
+    await ctx.db.comments.update({ body: input.body, edited_at: new Date() }, { where: { id: comment.id } });
+  }
+  if (input.resolved !== undefined) {
+    const rootId = comment.thread_id ?? comment.id;
+    const root = (await ctx.db.comments.findById(rootId))!;
+    if (input.resolved !== Boolean(root.resolved_at)) {
+      await ctx.db.comments.update(input.resolved ? { resolved_at: new Date(), resolved_by: ctx.member.id } : { resolved_at: null, resolved_by: null }, { where: { id: rootId } });
+    }
+  }
+  ctx.live.publish(`papers/${paper.id}`, 'comment.updated', { id: comment.id });
+  return (await ctx.db.comments.findById(comment.id))!;
+}
+
+/** Deletes a comment (its author, or the paper's owner); a thread's first comment takes its replies along. */
+export async function deleteComment(ctx: Ctx, commentId: string) {
+  const { comment, paper, level } = await requireComment(ctx, commentId);
+  if (comment.author_id !== ctx.member.id && level !== 'owner') throw new ForbiddenError('Only its author or the paper\'s owner may delete a comment');
+  if (!comment.thread_id) await ctx.db.comments.destroy({ where: { thread_id: comment.id } });
+  await ctx.db.comments.destroy({ where: { id: comment.id } });
+  ctx.live.publish(`papers/${paper.id}`, 'comment.deleted', { id: comment.id });
+  return { id: comment.id, deleted: true };
+}

@@ -1,0 +1,95 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ConflictError, InvalidError, memberMrn, NotFoundError } from '@wpk/sdk';
+import type { Ctx } from '../kit.js';
+import type { Link, ShareLevel } from '../models/index.js';
+import { ensureLevel, levelOf, requirePaper } from './access.js';
+import { indexPaper } from './search-documents.js';
+
+export interface ShareInput {
+  principal_type: 'member' | 'role';
+  principal_id: string;
+  level: ShareLevel;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** A paper's shares (members first, then roles) and its live links; the owner and anyone it is shared with may read them. */
+export async function readShares(ctx: Ctx, paperId: string) {
+  const { paper, level } = await requirePaper(ctx, paperId);
+  const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id }, order: [['principal_type', 'ASC'], ['principal_id', 'ASC']] });
+  const links = level === 'owner' ? await ctx.db.links.findAll({ where: { paper_id: paper.id }, order: [['created_at', 'ASC'], ['id', 'ASC']] }) : [];
+  return { paper, shares, links };
+}
+
+/**
+ * Replaces a paper's shares (its owner): each member (an active member of the workspace) or role
+ * at most once. `core.papers.paper.shared` lists who was added or changed, once, when anything
+ * changed; members who lost access are dropped from the paper's live channel.
+ */
+export async function replaceShares(ctx: Ctx, paperId: string, input: ShareInput[]) {
+  const { paper, level } = await requirePaper(ctx, paperId, { lock: true });
+  ensureLevel(ctx, level, 'owner', 'share');
+  const seen = new Set<string>();
+  input.forEach((share, index) => {
+    const key = `${share.principal_type}:${share.principal_id}`;
+    if (seen.has(key)) throw new InvalidError(`shares[${index}]: ${key} is named twice`);
+    seen.add(key);
+  });
+  const members = input.filter((share) => share.principal_type === 'member').map((share) => share.principal_id);
+  if (members.length > 0) await ctx.members.require(members, 'shares.principal_id');
+  if (members.includes(paper.owner_id)) throw new InvalidError('shares: the paper\'s owner needs no share');
+  const before = await ctx.db.shares.findAll({ where: { paper_id: paper.id } });
+  const old = new Map(before.map((share) => [`${share.principal_type}:${share.principal_id}`, share.level]));
+  const changed = input.filter((share) => old.get(`${share.principal_type}:${share.principal_id}`) !== share.level);
+  const removed = before.filter((share) => !seen.has(`${share.principal_type}:${share.principal_id}`));
+  if (changed.length === 0 && removed.length === 0) return readShares(ctx, paper.id);
+  await ctx.db.shares.destroy({ where: { paper_id: paper.id } });
+  for (const share of input) await ctx.db.shares.create({ paper_id: paper.id, ...share });
+  ctx.events.stage('core.papers.paper.shared', { paper_id: paper.id, shares: changed.map((share) => ({ principal_type: share.principal_type, principal_id: share.principal_id, level: share.level })), shared_by: memberMrn(ctx.member.id) });
+  const revoked = removed.filter((share) => share.principal_type === 'member').map((share) => share.principal_id);
+  ctx.live.publish(`papers/${paper.id}`, 'paper.shared', { id: paper.id }, revoked.length > 0 ? { revoke: revoked } : undefined);
+  await indexPaper(ctx, paper);
+  return readShares(ctx, paper.id);
+}
+
+/** A token link to a paper (its owner): the token is answered once and stored only as its hash. */
+export async function createLink(ctx: Ctx, paperId: string, input: { level: ShareLevel; expires_at?: string | null }) {
+  const { paper, level } = await requirePaper(ctx, paperId);
+  ensureLevel(ctx, level, 'owner', 'share');
+  const max = ctx.settings.max_link_days * 86_400_000;
+  const expires = input.expires_at ? new Date(input.expires_at) : new Date(Date.now() + max);
+  if (expires.getTime() <= Date.now()) throw new InvalidError('expires_at: must be in the future');
+  if (expires.getTime() > Date.now() + max) throw new InvalidError(`expires_at: a link lasts at most ${ctx.settings.max_link_days} days`);
+  const token = randomBytes(24).toString('base64url');
+  const link = await ctx.db.links.create({ paper_id: paper.id, token_hash: hashToken(token), level: input.level, expires_at: expires, created_by: ctx.member.id });
+  return { link, token };
+}
+
+/** Withdraws a link (the paper's owner). */
+export async function deleteLink(ctx: Ctx, linkId: string) {
+  const link = await ctx.db.links.findById(linkId);
+  if (!link) throw new NotFoundError(`Link ${linkId} not found`);
+  const paper = await ctx.db.papers.findById(link.paper_id);
+  if (!paper || (await levelOf(ctx, paper)) !== 'owner') throw new NotFoundError(`Link ${linkId} not found`);
+  await ctx.db.links.destroy({ where: { id: link.id } });
+  return { id: link.id, deleted: true };
+}
+
+/**
+ * Opens a paper by a link's token: the caller (a member of the workspace) gets a share at the
+ * link's level (a higher one they hold stays). An unknown, withdrawn or expired token: 404.
+ */
+export async function redeemLink(ctx: Ctx, token: string) {
+  const link: Link | null = await ctx.db.links.findOne({ where: { token_hash: hashToken(token) } });
+  if (!link || (link.expires_at && new Date(link.expires_at).getTime() <= Date.now())) throw new NotFoundError('This link is unknown, withdrawn or expired');
+  const paper = await ctx.db.papers.findById(link.paper_id, { lock: 'update' });
+  if (!paper || paper.status !== 'active') throw new NotFoundError('This link is unknown, withdrawn or expired');
+  const current = await levelOf(ctx, paper);
+  const order = ['view', 'comment', 'edit', 'owner'];
+  if (current && order.indexOf(current) >= order.indexOf(link.level)) return { paper, level: current };
+  if (paper.owner_id === ctx.member.id) throw new ConflictError('You own this paper');
+  await ctx.db.shares.upsert({ paper_id: paper.id, principal_type: 'member', principal_id: ctx.member.id, level: link.level }, { conflictFields: ['paper_id', 'principal_type', 'principal_id'] });
+  ctx.events.stage('core.papers.paper.shared', { paper_id: paper.id, shares: [{ principal_type: 'member', principal_id: ctx.member.id, level: link.level }], shared_by: memberMrn(link.created_by) });
+  await indexPaper(ctx, paper);
+  return { paper, level: link.level };
+}

@@ -1,0 +1,113 @@
+/**
+ * Papers in Chromium, through the real routes and the live socket: two members open one paper in
+ * two pages, each sees the other here, and both type into it at once (in two paragraphs, then the
+ * first characters of one empty paragraph); the two editors and the server's JSON snapshot
+ * converge with no character lost or doubled. At 1280 px and at 375 px, axe-clean (no
+ * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
+ * violation, nothing wider than the window. The screenshots are the ones docs/apps/papers.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { ok, startWorld, type TestMember } from '@wpk/testing';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import type { Frame } from 'playwright-core';
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
+const KEYS = ['papers.papers.read', 'papers.papers.create', 'papers.papers.edit', 'papers.comments.create'];
+
+let web: WorldBrowser;
+let ann: TestMember;
+let bob: TestMember;
+let paperId: string;
+
+test.before(async () => {
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, firstParty: ['papers'] }), { link: 'Papers', slug: 'papers', ready: 'papers-list' });
+  ann = await web.world.member(KEYS, { name: 'Ann Writer' });
+  bob = await web.world.member(KEYS, { name: 'Bob Editor' });
+  paperId = ok(await ann.post('/papers', { title: 'Minutes', content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Weekly sync' }] }, { type: 'paragraph', content: [{ type: 'text', text: 'Budget:' }] }, { type: 'paragraph', content: [{ type: 'text', text: 'Hiring:' }] }, { type: 'paragraph' }] } })).id;
+  ok(await ann.put(`/papers/${paperId}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'edit' }] }));
+});
+
+test.after.always(() => web?.close());
+
+/** Opens the paper from the list and waits for its editor. */
+async function openPaper(frame: Frame): Promise<void> {
+  await frame.getByRole('link', { name: 'Minutes' }).click();
+  await frame.getByRole('textbox', { name: 'Minutes' }).waitFor();
+  await frame.getByText('Saved').waitFor();
+}
+
+/** The editor's text without the other members' carets (their name labels). */
+const editorText = (frame: Frame) =>
+  frame.getByRole('textbox', { name: 'Minutes' }).evaluate((element) => {
+    const copy = element.cloneNode(true) as HTMLElement;
+    copy.querySelectorAll('.collaboration-carets__caret').forEach((caret) => caret.remove());
+    return Array.from(copy.children, (block) => block.textContent).join('\n');
+  });
+
+test.serial('at 1280 px: two members type into one paper at once and converge with no character lost', async (t) => {
+  const first = await web.openApp(1280, { email: ann.email });
+  const second = await web.openApp(1280, { email: bob.email });
+  await openPaper(first.frame);
+  await openPaper(second.frame);
+  // Who is here: each page shows the other member.
+  await first.frame.getByLabel('Who is here').getByText('Bob Editor').waitFor();
+  await second.frame.getByLabel('Who is here').getByText('Ann Writer').waitFor();
+
+  const annText = ' the budget is approved';
+  const bobText = ' starts in May, said Bob';
+  const annEditor = first.frame.getByRole('textbox', { name: 'Minutes' });
+  const bobEditor = second.frame.getByRole('textbox', { name: 'Minutes' });
+  await annEditor.locator('p').nth(0).click();
+  await annEditor.press('End');
+  await bobEditor.locator('p').nth(1).click();
+  await bobEditor.press('End');
+  await Promise.all([annEditor.pressSequentially(annText, { delay: 15 }), bobEditor.pressSequentially(bobText, { delay: 15 })]);
+
+  const expected = (text: string) => text === `Weekly sync\nBudget:${annText}\nHiring:${bobText}\n`;
+  let a = '';
+  let b = '';
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    [a, b] = [await editorText(first.frame), await editorText(second.frame)];
+    if (a === b && expected(a)) break;
+    await first.page.waitForTimeout(100);
+  }
+  t.is(a, b, 'both editors hold the same text');
+  t.true(expected(a), a);
+  await first.frame.getByText('Saved').waitFor();
+  await second.frame.getByText('Saved').waitFor();
+  const stored = ok(await ann.get(`/papers/${paperId}`)).text as string;
+  t.is(stored, `Weekly sync\nBudget:${annText}\nHiring:${bobText}`, 'every character reached the server, once');
+
+  // Both type the first characters of one empty paragraph at once.
+  await annEditor.locator('p').nth(2).click();
+  await bobEditor.locator('p').nth(2).click();
+  await Promise.all([annEditor.pressSequentially('aaaaaaaaaaaa', { delay: 15 }), bobEditor.pressSequentially('bbbbbbbbbbbb', { delay: 15 })]);
+  const both = (text: string) => ['aaaaaaaaaaaabbbbbbbbbbbb', 'bbbbbbbbbbbbaaaaaaaaaaaa'].includes(text.split('\n')[3] ?? '');
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    [a, b] = [await editorText(first.frame), await editorText(second.frame)];
+    if (a === b && both(a)) break;
+    await first.page.waitForTimeout(100);
+  }
+  t.is(a, b);
+  t.true(both(a), JSON.stringify(a));
+  await first.frame.getByText('Saved').waitFor();
+  await second.frame.getByText('Saved').waitFor();
+  t.is(ok(await ann.get(`/papers/${paperId}`)).text, a, 'the server holds the same text');
+
+  await checkPage(t, first.page, first.frame, 'a paper open in the editor');
+  await dismissToasts(first.page);
+  await saveScreenshot(first.page, `${IMAGES}papers-editor-1280.png`);
+  await first.page.context().close();
+  await second.page.context().close();
+});
+
+test.serial('at 375 px: the list and a paper read on a phone', async (t) => {
+  const { page, frame } = await web.openApp(375, { email: bob.email });
+  await frame.getByRole('link', { name: 'Minutes' }).waitFor();
+  await checkPage(t, page, frame, 'the list at 375 px');
+  await saveScreenshot(page, `${IMAGES}papers-list-375.png`);
+  await openPaper(frame);
+  await checkPage(t, page, frame, 'a paper at 375 px');
+  await page.context().close();
+});

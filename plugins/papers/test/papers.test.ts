@@ -1,0 +1,291 @@
+import test from 'ava';
+import { listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
+import * as Y from 'yjs';
+import app from '../src/index.js';
+
+const ALL = ['papers.papers.read', 'papers.papers.create', 'papers.papers.edit', 'papers.comments.create'];
+const world = await startWorld({ app, subdomain: 'paperstest', memberKeys: ALL });
+const sockets = await listenForSockets(world);
+const [ann, bob, cay] = await world.members(3);
+const reader = await world.member(['papers.papers.read']);
+const suggester = await world.member(['papers.papers.read', 'papers.papers.suggest', 'papers.comments.create']);
+test.after.always(() => world.close());
+
+const encode = (update: Uint8Array) => Buffer.from(update).toString('base64');
+const doc = (...paragraphs: string[]) => ({ type: 'doc', content: paragraphs.map((text) => (text ? { type: 'paragraph', content: [{ type: 'text', text }] } : { type: 'paragraph' })) });
+
+async function newPaper(member: TestMember, title = 'Plan', content?: unknown): Promise<string> {
+  const response = await member.post('/papers', { title, ...(content ? { content } : {}) });
+  if (response.status !== 200) throw new Error(`paper not created: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.data.id;
+}
+
+/** A client's replica of a paper, loaded over HTTP. */
+async function replica(member: TestMember, paperId: string): Promise<Y.Doc> {
+  const replicaDoc = new Y.Doc();
+  const response = await member.get(`/papers/${paperId}/document`);
+  Y.applyUpdate(replicaDoc, Buffer.from(response.body.data.update, 'base64'));
+  return replicaDoc;
+}
+/** The update of one local change to the replica. */
+function change(replicaDoc: Y.Doc, edit: (fragment: Y.XmlFragment) => void): string {
+  const updates: Uint8Array[] = [];
+  const listener = (update: Uint8Array) => updates.push(update);
+  replicaDoc.on('update', listener);
+  replicaDoc.transact(() => edit(replicaDoc.getXmlFragment('default')));
+  replicaDoc.off('update', listener);
+  return encode(Y.mergeUpdates(updates));
+}
+const firstText = (fragment: Y.XmlFragment) => (fragment.get(0) as Y.XmlElement).get(0) as Y.XmlText;
+
+test.serial('a paper is created in a folder, read with its JSON snapshot, listed, renamed, trashed, restored and purged, each with its one event', async (t) => {
+  world.takeEvents();
+  const folder = await ann.post('/papers/folders', { name: ' Specs ' });
+  t.is(folder.status, 200);
+  t.like(folder.body.data, { name: 'Specs', parent_id: null, owner_id: ann.id });
+  const created = await ann.post('/papers', { title: ' Launch plan ', folder_id: folder.body.data.id, content: doc('Ship on Friday.') });
+  t.is(created.status, 200);
+  const id = created.body.data.id;
+  t.like(created.body.data, { title: 'Launch plan', folder_id: folder.body.data.id, owner_id: ann.id, owner_mrn: ann.mrn, status: 'active', level: 'owner' });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.created', payload: { paper_id: id, title: 'Launch plan', folder_id: folder.body.data.id, owner_mrn: ann.mrn } }]);
+
+  const read = await ann.get(`/papers/${id}`);
+  t.deepEqual(read.body.data.content, doc('Ship on Friday.'));
+  t.is(read.body.data.text, 'Ship on Friday.');
+  t.is(read.body.links.document, `/papers/${id}/document`);
+  t.deepEqual((await bob.get(`/papers/${id}`)).body, { error: `Paper ${id} not found` }, 'not shared: not there');
+  t.deepEqual((await ann.get(`/papers?folder_id=${folder.body.data.id}`)).body.data.map((p: { id: string }) => p.id), [id]);
+  t.is((await bob.get('/papers')).body.pagination.total, 0);
+
+  t.deepEqual((await ann.post('/papers', { title: 'x', folder_id: '00000000-0000-4000-8000-000000000000' })).body, { error: 'folder_id: no folder of yours has the id 00000000-0000-4000-8000-000000000000' });
+  t.deepEqual((await ann.post('/papers', { title: 'x', content: { type: 'doc', content: [{ type: 'script' }] } })).body, { error: 'content: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, image, mention' });
+  t.deepEqual((await ann.post('/papers', { title: 'x', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: '' }] }] } })).body, { error: 'content.content[0].content[0].text: a text node holds a non-empty string' });
+  t.deepEqual(world.takeEvents(), [], 'refused creations emit nothing');
+
+  const renamed = await ann.patch(`/papers/${id}`, { title: 'Launch', folder_id: null });
+  t.like(renamed.body.data, { title: 'Launch', folder_id: null });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.updated', payload: { paper_id: id, changed_fields: ['title', 'folder_id'], updated_by: ann.mrn } }]);
+  t.is((await ann.patch(`/papers/${id}`, { title: 'Launch' })).status, 200);
+  t.deepEqual(world.takeEvents(), [], 'a PATCH that changes nothing emits nothing');
+
+  t.is((await ann.get('/search?app=papers&q=Friday')).body.data.length, 1, 'found by its text');
+  t.deepEqual((await ann.delete(`/papers/folders/${folder.body.data.id}`)).body, { data: { id: folder.body.data.id, deleted: true }, links: { self: `/papers/folders/${folder.body.data.id}` } });
+
+  t.deepEqual((await ann.post(`/papers/${id}/purge`)).body, { error: `Paper ${id} must be in the trash before it is purged (DELETE /papers/${id} first)` });
+  const trashed = await ann.delete(`/papers/${id}`);
+  t.like(trashed.body.data, { id, status: 'trashed' });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.deleted', payload: { paper_id: id, title: 'Launch', permanent: false, deleted_by: ann.mrn } }]);
+  t.is((await ann.get('/papers')).body.pagination.total, 0);
+  t.deepEqual((await ann.get('/papers?status=trashed')).body.data.map((p: { id: string }) => p.id), [id]);
+  t.is((await ann.get('/search?app=papers&q=Friday')).body.data.length, 0, 'a trashed paper leaves the index');
+  t.like((await ann.post(`/papers/${id}/restore`)).body.data, { status: 'active', trashed_at: null });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.updated', payload: { paper_id: id, changed_fields: ['status'], updated_by: ann.mrn } }]);
+  await ann.delete(`/papers/${id}`);
+  world.takeEvents();
+  t.deepEqual((await ann.post(`/papers/${id}/purge`)).body, { data: { id, deleted: true }, links: { self: `/papers/${id}/purge` } });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.deleted', payload: { paper_id: id, title: 'Launch', permanent: true, deleted_by: ann.mrn } }]);
+  t.is((await ann.get(`/papers/${id}`)).status, 404);
+});
+
+test.serial('folders nest, never into themselves, and only empty ones are deleted', async (t) => {
+  const top = (await ann.post('/papers/folders', { name: 'Top' })).body.data;
+  const inner = (await ann.post('/papers/folders', { name: 'Inner', parent_id: top.id })).body.data;
+  t.deepEqual((await ann.patch(`/papers/folders/${top.id}`, { parent_id: inner.id })).body, { error: 'parent_id: a folder cannot move into itself or a folder inside it' });
+  t.deepEqual((await ann.delete(`/papers/folders/${top.id}`)).body, { error: `Folder ${top.id} is not empty: it holds 0 paper(s) and 1 folder(s)` });
+  t.like((await ann.patch(`/papers/folders/${inner.id}`, { name: 'Renamed', parent_id: null })).body.data, { name: 'Renamed', parent_id: null });
+  t.deepEqual((await ann.get('/papers/folders')).body.data.map((f: { name: string }) => f.name), ['Renamed', 'Top']);
+  t.is((await bob.patch(`/papers/folders/${top.id}`, { name: 'Mine' })).status, 404, 'another member\'s folder is not there');
+});
+
+test.serial('Yjs updates are validated, stored, relayed live and kept as a JSON snapshot; compaction loses nothing', async (t) => {
+  const id = await newPaper(ann, 'Live', doc('ab'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'edit' }, { principal_type: 'member', principal_id: cay.id, level: 'comment' }] });
+  const socket = await sockets.connect(ann);
+  const channel = `papers/papers/${id}`;
+  await subscribe(socket, channel);
+  world.takeEvents();
+
+  const bobDoc = await replica(bob, id);
+  const update = change(bobDoc, (fragment) => firstText(fragment).insert(1, 'X'));
+  const applied = await bob.post(`/papers/${id}/updates`, { update });
+  t.deepEqual(applied.body.data, { paper_id: id, applied: true, text_length: 3 });
+  const event = await socket.until((message) => message.type === 'event');
+  t.like(event, { channel, event: 'doc.updated', data: { update, member_id: bob.id } });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'aXb');
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.updated', payload: { paper_id: id, changed_fields: ['content'], updated_by: bob.mrn } }]);
+  t.deepEqual((await bob.post(`/papers/${id}/updates`, { update })).body.data, { paper_id: id, applied: false, text_length: 3 }, 'an update already applied is not stored again');
+
+  // Debounced: further edits within updated_event_seconds emit nothing.
+  for (let i = 0; i < 60; i += 1) t.is((await bob.post(`/papers/${id}/updates`, { update: change(bobDoc, (fragment) => firstText(fragment).insert(0, 'z')) })).status, 200);
+  t.deepEqual(world.takeEvents(), []);
+  const read = await ann.get(`/papers/${id}`);
+  t.is(read.body.data.text, `${'z'.repeat(60)}aXb`, 'after a compaction (50 updates) the snapshot holds every update');
+  const annDoc = await replica(ann, id);
+  t.is(firstText(annDoc.getXmlFragment('default')).toString(), `${'z'.repeat(60)}aXb`);
+
+  const bad = new Y.Doc();
+  Y.applyUpdate(bad, Y.encodeStateAsUpdate(annDoc));
+  t.deepEqual((await bob.post(`/papers/${id}/updates`, { update: change(bad, (fragment) => fragment.insert(0, [new Y.XmlElement('script')])) })).body, { error: 'update: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, image, mention' });
+  const other = new Y.Doc();
+  Y.applyUpdate(other, Y.encodeStateAsUpdate(annDoc));
+  const updates: Uint8Array[] = [];
+  other.on('update', (bytes: Uint8Array) => updates.push(bytes));
+  other.getMap('evil').set('a', 1);
+  t.deepEqual((await bob.post(`/papers/${id}/updates`, { update: encode(updates[0]) })).body, { error: 'update: this document\'s roots are default; the update writes "evil"' });
+  t.deepEqual((await bob.post(`/papers/${id}/updates`, { update: '/////w==' })).body, { error: 'update: not a Yjs update (it could not be decoded)' });
+  t.deepEqual((await cay.post(`/papers/${id}/updates`, { update })).body, { error: 'You may not edit this paper (it is shared with you to comment)' });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, `${'z'.repeat(60)}aXb`, 'refused updates changed nothing');
+  t.deepEqual(world.takeEvents(), []);
+  socket.close();
+});
+
+test.serial('sharing: members and roles at view, comment or edit; links by token with expiry; access follows', async (t) => {
+  const id = await newPaper(ann, 'Shared', doc('hello'));
+  world.takeEvents();
+  t.deepEqual((await bob.put(`/papers/${id}/shares`, { shares: [] })).body, { error: `Paper ${id} not found` });
+  const put = await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }, { principal_type: 'role', principal_id: 'admin', level: 'edit' }] });
+  t.deepEqual(put.body.data, { paper_id: id, shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }, { principal_type: 'role', principal_id: 'admin', level: 'edit' }], links: [] });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.shared', payload: { paper_id: id, shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }, { principal_type: 'role', principal_id: 'admin', level: 'edit' }], shared_by: ann.mrn } }]);
+  t.is((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }, { principal_type: 'role', principal_id: 'admin', level: 'edit' }] })).status, 200);
+  t.deepEqual(world.takeEvents(), [], 'the same shares again: nothing');
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'role', principal_id: 'boss', level: 'edit' }] })).body, { error: 'shares[0].principal_id: a role is owner, admin or member' });
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }, { principal_type: 'member', principal_id: bob.id, level: 'edit' }] })).body, { error: `shares[1]: member:${bob.id} is named twice` });
+
+  t.like((await bob.get(`/papers/${id}`)).body.data, { level: 'view', text: 'hello' });
+  t.is((await bob.get('/papers?scope=shared')).body.data[0].id, id, 'most recently changed first');
+  t.deepEqual((await bob.patch(`/papers/${id}`, { title: 'Mine now' })).body, { error: 'You may not rename this paper (it is shared with you to view)' });
+  t.is((await reader.get(`/papers/${id}`)).status, 404);
+
+  // A link: its token answered once, stored hashed; redeemed by a member, it shares at its level.
+  t.deepEqual((await ann.post(`/papers/${id}/links`, { level: 'comment', expires_at: '2001-01-01T00:00:00Z' })).body, { error: 'expires_at: must be in the future' });
+  t.deepEqual((await ann.post(`/papers/${id}/links`, { level: 'comment', expires_at: new Date(Date.now() + 100 * 86_400_000).toISOString() })).body, { error: 'expires_at: a link lasts at most 90 days' });
+  const link = await ann.post(`/papers/${id}/links`, { level: 'comment' });
+  t.is(link.status, 200);
+  t.like(link.body.data, { paper_id: id, level: 'comment', created_by: ann.id });
+  t.regex(link.body.data.token, /^[A-Za-z0-9_-]{32}$/);
+  t.deepEqual((await ann.get(`/papers/${id}/shares`)).body.data.links.map((l: { id: string }) => l.id), [link.body.data.id]);
+  t.false(JSON.stringify((await ann.get(`/papers/${id}/shares`)).body).includes(link.body.data.token), 'the token is never answered again');
+  t.deepEqual((await bob.get(`/papers/${id}/shares`)).body.data.links, [], 'only the owner sees links');
+  world.takeEvents();
+  const redeemed = await reader.post('/papers/links/redeem', { token: link.body.data.token });
+  t.like(redeemed.body.data, { id, level: 'comment' });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.shared', payload: { paper_id: id, shares: [{ principal_type: 'member', principal_id: reader.id, level: 'comment' }], shared_by: ann.mrn } }]);
+  t.like((await reader.get(`/papers/${id}`)).body.data, { level: 'comment' });
+  t.deepEqual((await reader.post(`/papers/${id}/comments`, { body: 'Hi' })).body, { error: 'Missing permission: papers.comments.create' }, 'the keys stay a ceiling');
+  t.deepEqual((await bob.delete(`/papers/links/${link.body.data.id}`)).body, { error: `Link ${link.body.data.id} not found` });
+  t.deepEqual((await ann.delete(`/papers/links/${link.body.data.id}`)).body.data, { id: link.body.data.id, deleted: true });
+  t.deepEqual((await cay.post('/papers/links/redeem', { token: link.body.data.token })).body, { error: 'This link is unknown, withdrawn or expired' });
+
+  // Removing a share takes the access away.
+  await ann.put(`/papers/${id}/shares`, { shares: [] });
+  t.is((await bob.get(`/papers/${id}`)).status, 404);
+  t.is((await reader.get(`/papers/${id}`)).status, 404);
+  // A role share: every member.
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'role', principal_id: 'member', level: 'comment' }] });
+  t.like((await cay.get(`/papers/${id}`)).body.data, { level: 'comment' });
+});
+
+test.serial('comment threads anchored by Yjs relative positions follow the text; reply, resolve, reopen, delete', async (t) => {
+  const id = await newPaper(ann, 'Review', doc('The quick fox'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'comment' }, { principal_type: 'member', principal_id: cay.id, level: 'view' }] });
+  const annDoc = await replica(ann, id);
+  const text = firstText(annDoc.getXmlFragment('default'));
+  const from = encode(Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(text, 4)));
+  const to = encode(Y.encodeRelativePosition(Y.createRelativePositionFromTypeIndex(text, 9)));
+  world.takeEvents();
+  const thread = await bob.post(`/papers/${id}/comments`, { body: 'Which fox?', anchor: { from, to }, quote: 'quick' });
+  t.is(thread.status, 200);
+  t.like(thread.body.data, { paper_id: id, thread_id: thread.body.data.id, body: 'Which fox?', anchor: { from, to }, quote: 'quick', author_mrn: bob.mrn, resolved_at: null });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.commented', payload: { paper_id: id, comment_id: thread.body.data.id, thread_id: thread.body.data.id, author_mrn: bob.mrn } }]);
+  t.deepEqual((await cay.post(`/papers/${id}/comments`, { body: 'x' })).body, { error: 'You may not comment on this paper (it is shared with you to view)' });
+  t.deepEqual((await bob.post(`/papers/${id}/comments`, { body: 'x', anchor: { from: 'nope', to } })).body, { error: 'anchor.from: must be a Yjs relative position (base64 of Y.encodeRelativePosition)' });
+  const reply = await ann.post(`/papers/${id}/comments`, { body: 'The brown one', thread_id: thread.body.data.id });
+  t.like(reply.body.data, { thread_id: thread.body.data.id, anchor: null, quote: '' });
+
+  // Someone types before the range: the anchor still resolves to "quick".
+  const update = change(annDoc, (fragment) => firstText(fragment).insert(0, 'Look: '));
+  t.is((await ann.post(`/papers/${id}/updates`, { update })).status, 200);
+  const fresh = await replica(bob, id);
+  const resolve = (value: string) => Y.createAbsolutePositionFromRelativePosition(Y.decodeRelativePosition(Buffer.from(value, 'base64')), fresh)!.index;
+  t.is(firstText(fresh.getXmlFragment('default')).toString().slice(resolve(from), resolve(to)), 'quick');
+
+  t.deepEqual((await ann.patch(`/papers/comments/${thread.body.data.id}`, { body: 'Edited' })).body, { error: 'Only its author may edit a comment' });
+  t.like((await ann.patch(`/papers/comments/${reply.body.data.id}`, { resolved: true })).body.data, { id: reply.body.data.id });
+  t.deepEqual((await bob.get(`/papers/${id}/comments?status=resolved`)).body.data.map((c: { id: string }) => c.id), [thread.body.data.id, reply.body.data.id], 'resolving acts on the thread');
+  t.deepEqual((await bob.get(`/papers/${id}/comments?status=open`)).body.data, []);
+  t.like((await bob.patch(`/papers/comments/${thread.body.data.id}`, { resolved: false, body: 'Which fox, exactly?' })).body.data, { resolved_at: null, body: 'Which fox, exactly?' });
+  t.deepEqual((await cay.delete(`/papers/comments/${thread.body.data.id}`)).body, { error: "Only its author or the paper's owner may delete a comment" });
+  t.deepEqual((await ann.delete(`/papers/comments/${thread.body.data.id}`)).body.data, { id: thread.body.data.id, deleted: true });
+  t.deepEqual((await bob.get(`/papers/${id}/comments`)).body.data, [], 'the thread went with its replies');
+});
+
+test.serial('versions: automatic on creation, named, diffed, restored as one live edit', async (t) => {
+  const id = await newPaper(ann, 'Versions', doc('one', 'two'));
+  const named = await ann.post(`/papers/${id}/versions`, { name: 'First draft' });
+  t.like(named.body.data, { paper_id: id, kind: 'named', name: 'First draft', created_by: ann.id });
+  const annDoc = await replica(ann, id);
+  await ann.post(`/papers/${id}/updates`, { update: change(annDoc, (fragment) => {
+    (fragment.get(1) as Y.XmlElement).delete(0, 1);
+    const paragraph = new Y.XmlElement('paragraph');
+    fragment.insert(2, [paragraph]);
+    paragraph.insert(0, [new Y.XmlText('three')]);
+  }) });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'one\nthree');
+  const diff = await ann.get(`/papers/${id}/versions/${named.body.data.id}/diff`);
+  t.deepEqual(diff.body.data, { from: named.body.data.id, to: 'current', lines: [{ op: 'equal', text: 'one' }, { op: 'delete', text: 'two' }, { op: 'insert', text: 'three' }], inserted: 1, deleted: 1 });
+  const listed = await ann.get(`/papers/${id}/versions`);
+  t.deepEqual(listed.body.data.map((v: { kind: string }) => v.kind), ['named', 'auto']);
+  const auto = listed.body.data[1].id;
+  t.deepEqual((await ann.get(`/papers/${id}/versions/${auto}/diff?to=${named.body.data.id}`)).body.data.lines, [{ op: 'equal', text: 'one' }, { op: 'equal', text: 'two' }]);
+  t.deepEqual((await ann.get(`/papers/${id}/versions/${auto}/diff?to=00000000-0000-4000-8000-000000000000`)).body, { error: 'to: no version of this paper has the id 00000000-0000-4000-8000-000000000000' });
+
+  const socket = await sockets.connect(bob);
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }] });
+  await subscribe(socket, `papers/papers/${id}`);
+  const bobDoc = await replica(bob, id);
+  t.deepEqual((await bob.post(`/papers/${id}/versions/${named.body.data.id}/restore`)).body, { error: 'You may not restore this paper (it is shared with you to view)' });
+  world.takeEvents();
+  const restored = await ann.post(`/papers/${id}/versions/${named.body.data.id}/restore`);
+  t.like(restored.body.data, { kind: 'restore', name: 'Restored: First draft' });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.updated', payload: { paper_id: id, changed_fields: ['content'], updated_by: ann.mrn } }]);
+  const event = await socket.until((message) => message.type === 'event' && message.event === 'doc.updated');
+  Y.applyUpdate(bobDoc, Buffer.from(event.data.update, 'base64'));
+  t.is(bobDoc.getXmlFragment('default').toJSON(), annDocAfter(await replica(ann, id)));
+  t.deepEqual((await ann.get(`/papers/${id}`)).body.data.content, doc('one', 'two'));
+  socket.close();
+});
+
+const annDocAfter = (replicaDoc: Y.Doc) => replicaDoc.getXmlFragment('default').toJSON();
+
+test.serial('suggestion mode: papers.papers.suggest without papers.papers.edit suggests but never edits; the owner accepts or rejects', async (t) => {
+  const id = await newPaper(ann, 'Suggested', doc('Hello world'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: suggester.id, level: 'edit' }] });
+  const fork = await replica(suggester, id);
+  const update = change(fork, (fragment) => firstText(fragment).insert(5, ' dear'));
+  world.takeEvents();
+  t.deepEqual((await suggester.post(`/papers/${id}/updates`, { update })).body, { error: 'You may only suggest changes to this paper, not edit it: papers.papers.edit is needed' });
+  t.deepEqual((await suggester.patch(`/papers/${id}`, { title: 'Mine' })).body, { error: 'You may only suggest changes to this paper, not rename it: papers.papers.edit is needed' });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'Hello world', 'the refused update changed nothing');
+
+  const made = await suggester.post(`/papers/${id}/suggestions`, { update, note: 'Warmer' });
+  t.is(made.status, 200);
+  t.like(made.body.data, { paper_id: id, note: 'Warmer', text: 'Hello dear world', status: 'open', author_id: suggester.id, decided_by: null });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'Hello world', 'a suggestion is kept apart');
+  t.deepEqual((await suggester.post(`/papers/${id}/suggestions`, { update: encode(Y.encodeStateAsUpdate(new Y.Doc())) })).body, { error: 'update: it changes nothing in the paper' });
+  t.deepEqual((await suggester.post(`/papers/suggestions/${made.body.data.id}/accept`)).body, { error: 'You may only suggest changes to this paper, not accept suggestions to it: papers.papers.edit is needed' });
+
+  // The owner edits meanwhile; accepting merges both.
+  const annDoc = await replica(ann, id);
+  await ann.post(`/papers/${id}/updates`, { update: change(annDoc, (fragment) => firstText(fragment).insert(11, '!')) });
+  const accepted = await ann.post(`/papers/suggestions/${made.body.data.id}/accept`);
+  t.like(accepted.body.data, { status: 'accepted', decided_by: ann.id });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'Hello dear world!');
+  t.deepEqual((await ann.post(`/papers/suggestions/${made.body.data.id}/reject`)).body, { error: `Suggestion ${made.body.data.id} was already accepted` });
+
+  const second = await suggester.post(`/papers/${id}/suggestions`, { update: change(await replica(suggester, id), (fragment) => firstText(fragment).delete(0, 6)) });
+  t.like((await ann.post(`/papers/suggestions/${second.body.data.id}/reject`)).body.data, { status: 'rejected' });
+  t.is((await ann.get(`/papers/${id}`)).body.data.text, 'Hello dear world!');
+  t.deepEqual((await ann.get(`/papers/${id}/suggestions?status=open`)).body.data, []);
+  t.deepEqual((await ann.get(`/papers/${id}/suggestions`)).body.data.map((s: { status: string }) => s.status), ['accepted', 'rejected']);
+  t.deepEqual((await cay.post(`/papers/${id}/suggestions`, { update })).body, { error: `Paper ${id} not found` });
+});

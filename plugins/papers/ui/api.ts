@@ -1,0 +1,30 @@
+import { css, kit, type components } from '@wpk/ui';
+
+export type Paper = components['schemas']['PapersPaper'];
+export type PaperWithContent = components['schemas']['PapersPaperWithContent'];
+export type Folder = components['schemas']['PapersFolder'];
+
+/** A request to the Papers API through the kit's client (the app's bridge token). */
+export function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, query?: Record<string, unknown>): Promise<{ data: T }> {
+  return kit().client.request<{ data: T }>(method, path, { body, query });
+}
+
+/** A colour of one's own for one's caret, from one's member id. */
+export function colorOf(id: string): string {
+  const palette = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#b45309', '#0e7490', '#be185d'];
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return palette[hash % palette.length];
+}
+
+export const PAPERS_STYLES = css`
+  ul.papers { list-style: none; padding: 0; display: grid; gap: var(--wpk-space-2); }
+  ul.papers > li { border: 1px solid var(--wpk-color-border); border-radius: 8px; padding: var(--wpk-space-3); display: flex; gap: var(--wpk-space-2); align-items: center; flex-wrap: wrap; }
+  ul.papers a { font-weight: 600; }
+  .muted { color: var(--wpk-color-text-muted); }
+  .row { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: end; margin: var(--wpk-space-2) 0; }
+  label { display: grid; gap: 4px; }
+  input, select { font: inherit; padding: 6px 8px; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; }
+  button { font: inherit; min-height: 36px; padding: 0 12px; border-radius: 6px; border: 1px solid #1d4ed8; background: #1d4ed8; color: #fff; cursor: pointer; }
+  button.secondary { background: #fff; color: #1d4ed8; }
+`;

@@ -1,0 +1,87 @@
+import { appLink, errorText, html, kit, LitElement, navigate, screenStyles, toast } from '@wpk/ui';
+import { api, PAPERS_STYLES, type Folder, type Paper } from '../api.js';
+
+/** `/`: one's papers and those shared with one, by folder; a new paper; a new folder. */
+export class PapersList extends LitElement {
+  static override properties = { papers: { state: true }, folders: { state: true }, folder: { state: true }, error: { state: true } };
+  static override styles = [screenStyles, PAPERS_STYLES];
+  declare papers: Paper[];
+  declare folders: Folder[];
+  declare folder: string;
+  declare error: string | null;
+
+  constructor() {
+    super();
+    this.papers = [];
+    this.folders = [];
+    this.folder = '';
+    this.error = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void kit().bridge.title('Papers');
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      this.folders = (await api<Folder[]>('GET', '/papers/folders')).data;
+      this.papers = (await api<Paper[]>('GET', '/papers', undefined, { per_page: 100, ...(this.folder ? { folder_id: this.folder } : {}) })).data;
+      this.error = null;
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
+  private async create(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const title = (form.elements.namedItem('title') as HTMLInputElement).value;
+    try {
+      const paper = (await api<Paper>('POST', '/papers', { title, ...(this.folder ? { folder_id: this.folder } : {}) })).data;
+      navigate(`/papers/${paper.id}`);
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  private async createFolder(): Promise<void> {
+    const input = this.renderRoot.querySelector<HTMLInputElement>('#folder-name')!;
+    try {
+      await api('POST', '/papers/folders', { name: input.value });
+      input.value = '';
+      await this.load();
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  protected override render() {
+    return html`
+      <h1>Papers</h1>
+      ${this.error ? html`<p role="alert">${this.error}</p>` : ''}
+      <form class="row" @submit=${this.create}>
+        <label>Title <input name="title" required maxlength="300" /></label>
+        <button type="submit">New paper</button>
+      </form>
+      <div class="row">
+        <label>Folder
+          <select @change=${(event: Event) => { this.folder = (event.target as HTMLSelectElement).value; void this.load(); }}>
+            <option value="">All papers</option>
+            ${this.folders.map((folder) => html`<option value=${folder.id} ?selected=${folder.id === this.folder}>${folder.name}</option>`)}
+          </select>
+        </label>
+        <label>New folder <input id="folder-name" maxlength="200" /></label>
+        <button type="button" class="secondary" @click=${this.createFolder}>Add folder</button>
+      </div>
+      ${this.papers.length === 0
+        ? html`<p class="muted">No papers yet.</p>`
+        : html`<ul class="papers">
+            ${this.papers.map((paper) => html`<li>${appLink(`/papers/${paper.id}`, paper.title)} <span class="muted">${paper.level === 'owner' ? 'Yours' : `Shared with you to ${paper.level}`}</span></li>`)}
+          </ul>`}
+    `;
+  }
+}
+
+customElements.define('papers-list', PapersList);
