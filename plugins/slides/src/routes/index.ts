@@ -1,0 +1,172 @@
+import { Joi } from '@wpk/sdk';
+import { route, routeFamily, type SlidesContext } from '../kit.js';
+import type { Deck } from '../models/index.js';
+import { callPresentation } from '../services/calls.js';
+import { slidesSchema, themeSchema } from '../services/content.js';
+import { createDeck, deleteDeck, listDecks, requireDeck, updateDeck } from '../services/decks.js';
+import { createImageUpload, IMAGE_MAX_BYTES, IMAGE_TYPES, readImage } from '../services/images.js';
+import { presentDeck, presentDeckSummary, presentPresentation } from '../services/present.js';
+import { livePresentation, requirePresentation, startPresentation, stopPresentation, updatePresentation } from '../services/presentations.js';
+import { DECK, DECK_SUMMARY, DELETED, IMAGE, IMAGE_UPLOAD, PRESENTATION } from './answers.js';
+
+const id = () => Joi.id();
+const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
+const title = () => Joi.string().trim().min(1).max(200);
+/** The schema's hard ceiling; the settings' max_slides_per_deck is checked by the service. */
+const SLIDES_CEILING = 1000;
+const slide = () => Joi.number().integer().min(0).max(SLIDES_CEILING);
+
+const D = '/slides/decks/{deck_id}';
+const P = '/slides/presentations/{presentation_id}';
+
+const decks = routeFamily('/slides/decks', { record: DECK_SUMMARY });
+
+async function deckAnswer(ctx: SlidesContext, deck: Deck) {
+  const live = await livePresentation(ctx, deck.id);
+  return { ...presentDeck(deck), live_presentation_id: live?.id ?? null };
+}
+
+/** Every route of the Slides app (the manifest's authorization table lists the same). */
+export const routes = [
+  decks.list({
+    chain: ['slides.decks.read'],
+    description: 'Lists decks, most recently changed first (without their slides); q matches the title',
+    query: Joi.listQuery({ q: Joi.string().max(200).allow('') }),
+    async handler(request, ctx) {
+      const { rows, count } = await listDecks(ctx, request.query);
+      return ctx.respond.collection(rows.map(presentDeckSummary), count);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/slides/decks',
+    chain: ['slides.decks.create'],
+    answers: { single: DECK },
+    description: 'Creates a deck: the slides given (a slide without elements takes its layout\'s placeholders), or one title slide',
+    validate: { payload: Joi.object({ title: title().required(), theme: themeSchema(), slides: slidesSchema(SLIDES_CEILING) }) },
+    async handler(request, ctx) {
+      const deck = await createDeck(ctx, request.payload as never);
+      return ctx.respond.single({ ...presentDeck(deck), live_presentation_id: null }, { self: `/slides/decks/${deck.id}` });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: D,
+    chain: ['slides.decks.read'],
+    answers: { single: DECK },
+    description: 'Reads a deck: its theme, slides (layouts, elements, speaker notes) and version',
+    validate: { params: params('deck_id') },
+    async handler(request, ctx) {
+      const deck = await requireDeck(ctx, request.params.deck_id);
+      return ctx.respond.single(await deckAnswer(ctx, deck), { presentations: `/slides/decks/${deck.id}/presentations` });
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: D,
+    chain: ['slides.decks.edit'],
+    answers: { single: DECK },
+    description: 'UpdateDeck: title, theme (merged) and the whole ordered slides, on the version read (a stale version is a 409 naming the current one)',
+    validate: {
+      params: params('deck_id'),
+      payload: Joi.object({ version: Joi.number().integer().min(1).required(), title: title(), theme: themeSchema(), slides: slidesSchema(SLIDES_CEILING) }).or('title', 'theme', 'slides'),
+    },
+    async handler(request, ctx) {
+      const deck = await updateDeck(ctx, request.params.deck_id, request.payload as never);
+      return ctx.respond.single(await deckAnswer(ctx, deck));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: D,
+    chain: [{ any_of: [{ check: 'deck_creator' }, 'slides.decks.delete'], message: 'Cannot delete this deck' }],
+    answers: { single: DELETED },
+    description: 'Deletes a deck with its images; its live presentation ends (its creator, or slides.decks.delete)',
+    validate: { params: params('deck_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteDeck(ctx, request.params.deck_id));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${D}/images`,
+    chain: ['slides.decks.edit'],
+    answers: { single: IMAGE_UPLOAD },
+    description: 'Gives a signed link (PUT, 15 minutes) to upload an image for an image element',
+    validate: {
+      params: params('deck_id'),
+      payload: Joi.object({ content_type: Joi.string().valid(...IMAGE_TYPES).required(), size_bytes: Joi.number().integer().min(1).max(IMAGE_MAX_BYTES) }),
+    },
+    async handler(request, ctx) {
+      return ctx.respond.single(await createImageUpload(ctx, request.params.deck_id, request.payload));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${D}/images/{image_id}`,
+    chain: ['slides.decks.read'],
+    answers: { single: IMAGE },
+    description: "Gives a signed link (five minutes) to download one of the deck's images",
+    validate: { params: params('deck_id', 'image_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await readImage(ctx, request.params.deck_id, request.params.image_id));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${D}/presentations`,
+    chain: ['slides.presentations.start'],
+    answers: { single: PRESENTATION },
+    description: 'Starts presenting the deck (one live presentation per deck): the caller presents and drives; followers subscribe to its channel',
+    validate: { params: params('deck_id'), payload: Joi.object({ slide: slide() }).allow(null) },
+    async handler(request, ctx) {
+      const deck = await requireDeck(ctx, request.params.deck_id, 'share');
+      const presentation = await startPresentation(ctx, deck, request.payload ?? {});
+      return ctx.respond.single(presentPresentation(presentation), { self: `/slides/presentations/${presentation.id}` });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: P,
+    chain: ['slides.decks.read'],
+    answers: { single: PRESENTATION },
+    description: 'Reads a presentation: the slide shown and who drives (a follower joining late starts here)',
+    validate: { params: params('presentation_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentPresentation(await requirePresentation(ctx, request.params.presentation_id)));
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: P,
+    chain: ['slides.decks.read'],
+    answers: { single: PRESENTATION },
+    description: 'UpdatePresentation: the driver moves to a slide and/or hands the presentation on (driver); the presenter may take it back',
+    validate: { params: params('presentation_id'), payload: Joi.object({ slide: slide(), driver: Joi.memberMrn() }).or('slide', 'driver') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentPresentation(await updatePresentation(ctx, request.params.presentation_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: P,
+    chain: ['slides.decks.read'],
+    answers: { single: PRESENTATION },
+    description: 'Ends a presentation (its driver or presenter): followers get presentation.ended',
+    validate: { params: params('presentation_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentPresentation(await stopPresentation(ctx, request.params.presentation_id)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/slides/calls/{call_id}/presentation',
+    chain: ['slides.decks.read'],
+    answers: { single: PRESENTATION },
+    description: "The follow view of a call started from a deck: the deck's live presentation, for the call's participants, until the call ends",
+    validate: { params: params('call_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentPresentation(await callPresentation(ctx, request.params.call_id)));
+    },
+  }),
+];
