@@ -3,13 +3,17 @@
  * holds them all but the manager's delete) and a short way to make a deck.
  */
 import { startWorld, type TestMember, type World } from '@wpk/testing';
+import { fileURLToPath } from 'node:url';
 import app from '../../src/index.js';
 
 export const ALL_KEYS = ['slides.decks.create', 'slides.decks.read', 'slides.decks.edit', 'slides.presentations.start'];
 
-/** The Slides app installed in `subdomain`; `member()` holds every key but slides.decks.delete. */
-export function startSlidesWorld(subdomain: string): Promise<World> {
-  return startWorld({ app, subdomain, memberKeys: ALL_KEYS });
+/** The Calls app's directory: loaded beside Slides where its events are delivered (present in a call). */
+export const CALLS_DIR = fileURLToPath(new URL('../../../calls', import.meta.url));
+
+/** The Slides app installed in `subdomain` (with `apps` beside it); `member()` holds every key but slides.decks.delete. */
+export function startSlidesWorld(subdomain: string, apps: string[] = []): Promise<World> {
+  return startWorld({ app, subdomain, memberKeys: ALL_KEYS, apps, firstParty: true });
 }
 
 /** A deck made by `member` (default: one title slide); answers the deck. */
