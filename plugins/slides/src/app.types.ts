@@ -30,6 +30,17 @@ export interface CoreSlidesDeckUpdatedPayload {
 }
 
 /**
+ * A view-only link to a deck was made.
+ */
+export interface CoreSlidesDeckSharedPayload {
+  deck_id: string;
+  deck_mrn: string;
+  link_id: string;
+  shared_by: string;
+  expires_at?: string | null;
+}
+
+/**
  * A deck was deleted (its live presentation ended with it).
  */
 export interface CoreSlidesDeckDeletedPayload {
@@ -77,6 +88,7 @@ export interface Settings {
 export interface EmittedEvents {
   'core.slides.deck.created': CoreSlidesDeckCreatedPayload;
   'core.slides.deck.updated': CoreSlidesDeckUpdatedPayload;
+  'core.slides.deck.shared': CoreSlidesDeckSharedPayload;
   'core.slides.deck.deleted': CoreSlidesDeckDeletedPayload;
   'core.slides.presentation.started': CoreSlidesPresentationStartedPayload;
   'core.slides.presentation.ended': CoreSlidesPresentationEndedPayload;

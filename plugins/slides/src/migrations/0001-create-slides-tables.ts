@@ -2,7 +2,7 @@ import { tenantTable, type AppMigration } from '@wpk/sdk';
 
 /**
  * The Slides app's tables, in its own schema (`app_slides`). A deck's content is one JSONB
- * document (theme + slides) with a version; presentations go with their deck. `deck_calls` is the
+ * document (theme + slides) with a version; presentations and view-only links (only a token's SHA-256 kept) go with their deck. `deck_calls` is the
  * event-fed copy of calls started from a deck (no foreign key: the call event may name a deck
  * deleted since). The workspace id leads every key.
  */
@@ -43,6 +43,15 @@ export const createSlidesTables: AppMigration = {
     await query("CREATE UNIQUE INDEX presentations_live_idx ON presentations (workspace_id, deck_id) WHERE status = 'live'");
     await query('CREATE INDEX presentations_call_idx ON presentations (workspace_id, call_id)');
     await query(
+      tenantTable('links', {
+        references: { deck_id: { table: 'decks' } },
+        referencesWorkspace: false,
+        columns: { id: 'uuid NOT NULL', deck_id: 'uuid NOT NULL', token_hash: 'varchar(64) NOT NULL', created_by: 'uuid NOT NULL', expires_at: 'timestamptz' },
+      }),
+    );
+    await query('CREATE UNIQUE INDEX links_token_idx ON links (workspace_id, token_hash)');
+    await query('CREATE INDEX links_deck_idx ON links (workspace_id, deck_id)');
+    await query(
       tenantTable('deck_calls', {
         columns: {
           id: 'uuid NOT NULL',
@@ -56,6 +65,6 @@ export const createSlidesTables: AppMigration = {
     await query('CREATE INDEX deck_calls_deck_idx ON deck_calls (workspace_id, deck_id)');
   },
   async down({ query }) {
-    await query('DROP TABLE deck_calls, presentations, decks');
+    await query('DROP TABLE deck_calls, links, presentations, decks');
   },
 };

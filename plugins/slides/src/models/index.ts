@@ -38,6 +38,17 @@ export const presentations = defineModel('presentations', {
   end_reason: column.enum(END_REASONS, 20).nullable(),
 });
 
+/** A view-only link to a deck: only its token's SHA-256 is kept (the link is shown once). */
+export type Link = DeclaredRow<typeof links>;
+
+export const links = defineModel('links', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  deck_id: column.uuid(),
+  token_hash: column.string(64),
+  created_by: column.uuid(),
+  expires_at: column.date().nullable(),
+});
+
 /** Event-fed copy of a call started from a deck (`source_mrn` names the deck): who takes part, until it ends. */
 export type DeckCall = DeclaredRow<typeof deckCalls>;
 
@@ -50,6 +61,6 @@ export const deckCalls = defineModel('deck_calls', {
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { decks, presentations, deckCalls };
+export const models = { decks, presentations, links, deckCalls };
 
 export type Models = typeof models;

@@ -51,3 +51,24 @@ export const PRESENTATION: JoiObjectSchema = recordSchema({
 export const IMAGE_UPLOAD: JoiObjectSchema = recordSchema({ image_id: field.uuid(), file_key: Joi.string(), content_type: Joi.string(), upload: link() }).id('SlidesImageUpload');
 export const IMAGE: JoiObjectSchema = recordSchema({ image_id: field.uuid(), file_key: Joi.string(), content_type: Joi.string(), size_bytes: Joi.number().integer(), download: link() }).id('SlidesImage');
 export const DELETED: JoiObjectSchema = recordSchema({ id: Joi.string(), deleted: Joi.boolean() }).id('SlidesDeleted');
+
+const LINK_FIELDS = {
+  id: field.uuid(),
+  deck_id: field.uuid(),
+  created_by: field.uuid(),
+  created_by_mrn: field.memberMrn(),
+  expires_at: field.optionalInstant(),
+  created_at: field.instant(),
+};
+export const LINK: JoiObjectSchema = recordSchema(LINK_FIELDS).id('SlidesLink');
+export const NEW_LINK: JoiObjectSchema = recordSchema({ ...LINK_FIELDS, url: Joi.string().description('The link itself: answered once, when it is made') }).id('SlidesNewLink');
+
+export const SHARED_DECK: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  title: Joi.string(),
+  version: Joi.number().integer(),
+  slide_count: field.count(),
+  theme: Joi.object().unknown(),
+  slides: Joi.array().items(Joi.object().unknown()).description('The slides, speaker notes left out'),
+  updated_at: field.instant(),
+}).id('SlidesSharedDeck');

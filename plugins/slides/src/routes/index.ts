@@ -1,5 +1,5 @@
 import { Joi } from '@wpk/sdk';
-import { route, routeFamily, type SlidesContext } from '../kit.js';
+import { publicRoute, route, routeFamily, type SlidesContext } from '../kit.js';
 import type { Deck } from '../models/index.js';
 import { callPresentation } from '../services/calls.js';
 import { slidesSchema, themeSchema } from '../services/content.js';
@@ -7,7 +7,9 @@ import { createDeck, deleteDeck, listDecks, requireDeck, updateDeck } from '../s
 import { createImageUpload, IMAGE_MAX_BYTES, IMAGE_TYPES, readImage } from '../services/images.js';
 import { presentDeck, presentDeckSummary, presentPresentation } from '../services/present.js';
 import { livePresentation, requirePresentation, startPresentation, stopPresentation, updatePresentation } from '../services/presentations.js';
-import { DECK, DECK_SUMMARY, DELETED, IMAGE, IMAGE_UPLOAD, PRESENTATION } from './answers.js';
+import { EXPORT_FORMATS, exportDeck, type ExportFormat } from '../services/exports.js';
+import { createLink, deleteLink, listLinks, presentSharedDeck, sharedDeck } from '../services/links.js';
+import { DECK, DECK_SUMMARY, DELETED, IMAGE, IMAGE_UPLOAD, LINK, NEW_LINK, PRESENTATION, SHARED_DECK } from './answers.js';
 
 const id = () => Joi.id();
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
@@ -167,6 +169,63 @@ export const routes = [
     validate: { params: params('call_id') },
     async handler(request, ctx) {
       return ctx.respond.single(presentPresentation(await callPresentation(ctx, request.params.call_id)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${D}/export`,
+    chain: ['slides.decks.export'],
+    answers: { file: 'application/pdf' },
+    description: 'The deck as it is now: format=pdf (printed by Chromium, one page per slide) or pptx (PowerPoint, with speaker notes)',
+    validate: { params: params('deck_id'), query: Joi.object({ format: Joi.string().valid(...EXPORT_FORMATS).required() }) },
+    async handler(request, ctx) {
+      const deck = await requireDeck(ctx, request.params.deck_id);
+      const file = await exportDeck(ctx, deck, request.query.format as ExportFormat);
+      return ctx.respond.file(file.bytes, { contentType: file.contentType, filename: file.filename });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${D}/links`,
+    chain: ['slides.decks.share'],
+    answers: { collection: LINK },
+    description: "Lists the deck's view-only links (without the links themselves)",
+    validate: { params: params('deck_id'), query: Joi.listQuery() },
+    async handler(request, ctx) {
+      const rows = await listLinks(ctx, request.params.deck_id);
+      return ctx.respond.collection(rows.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), rows.length);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${D}/links`,
+    chain: ['slides.decks.share'],
+    answers: { single: NEW_LINK },
+    description: 'Makes a view-only link to the deck (slides without speaker notes, no account needed), answered once; expires_at optional',
+    validate: { params: params('deck_id'), payload: Joi.object({ expires_at: Joi.instant() }).allow(null) },
+    async handler(request, ctx) {
+      return ctx.respond.single(await createLink(ctx, request.params.deck_id, request.payload ?? {}));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/slides/links/{link_id}',
+    chain: ['slides.decks.share'],
+    answers: { single: DELETED },
+    description: 'Deletes a view-only link: it stops working at once',
+    validate: { params: params('link_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteLink(ctx, request.params.link_id));
+    },
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/slides/shared/{token}',
+    answers: { single: SHARED_DECK },
+    description: 'The deck behind a view-only link (POST /slides/decks/{deck_id}/links): its slides without speaker notes',
+    validate: { params: Joi.object({ token: Joi.string().min(20).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentSharedDeck(await sharedDeck(ctx, request.params.token)));
     },
   }),
 ];
