@@ -1,10 +1,10 @@
 /**
- * Slides's front-end. It runs in the workspace shell, in a sandboxed frame, and reaches the
- * platform through @wpk/ui (docs/ui.md): `mountApp` opens the bridge to the shell (an API client
- * that carries this app's token) and puts the app's root on the page; `wpk ui build` bundles this
- * folder (the platform builds it on first use in development).
+ * The Slides app's front-end: the deck list, the slide editor (add, reorder, delete slides; edit
+ * their text and speaker notes; save on the version read), the presenter view (the slide, the next
+ * one, notes, a timer; only the driver moves) and the follow view (the slide the driver shows,
+ * live). It runs in the workspace shell's sandboxed frame and reaches the platform through the kit.
  */
 import { mountApp } from '@wpk/ui';
-import './app-root.js';
+import './slides-app.js';
 
 await mountApp('slides-app');
