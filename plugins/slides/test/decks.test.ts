@@ -1,4 +1,6 @@
 import test from 'ava';
+import { checkMatrixRows } from '@wpk/testing';
+import manifest from '../app.json' with { type: 'json' };
 import { newDeck, startSlidesWorld, THREE_SLIDES } from './helpers/world.js';
 
 const world = await startSlidesWorld('slidesdecks');
@@ -180,4 +182,14 @@ test.serial('permissions: reading needs slides.decks.read, editing slides.decks.
   t.is((await reader.get(`/slides/decks/${deck.id}`)).status, 200);
   t.deepEqual((await reader.patch(`/slides/decks/${deck.id}`, { version: 1, title: 'x' })).body, { error: 'Missing permission: slides.decks.edit' });
   t.deepEqual((await reader.post('/slides/decks', { title: 'x' })).body, { error: 'Missing permission: slides.decks.create' });
+});
+
+test.serial('every route is guarded by its permission key (the permission matrix)', async (t) => {
+  const rows = await world.workspace.permissionMatrix('slides', { payloads: { 'PATCH /slides/presentations/{presentation_id}': { slide: 0 } } });
+  t.is(rows.length, manifest.authorization.length);
+  checkMatrixRows(t, rows.filter((candidate) => !candidate.note && !candidate.skipped));
+});
+
+test.serial('every table can be distributed by workspace', async (t) => {
+  t.deepEqual(await world.platform.distributionProblems(), []);
 });
