@@ -184,6 +184,32 @@ test.serial('permissions: reading needs slides.decks.read, editing slides.decks.
   t.deepEqual((await reader.post('/slides/decks', { title: 'x' })).body, { error: 'Missing permission: slides.decks.create' });
 });
 
+test.serial('comments sit on a slide or one of its elements; the author edits, anyone who may comment resolves, the author or the deck creator deletes', async (t) => {
+  const deck = await newDeck(ann, { slides: THREE_SLIDES });
+  const base = `/slides/decks/${deck.id}/comments`;
+  const onChart = await bob.post(base, { slide_id: 's3', element_id: 'c1', body: ' Use a line chart? ' });
+  t.is(onChart.status, 200);
+  t.like(onChart.body.data, { deck_id: deck.id, slide_id: 's3', element_id: 'c1', body: 'Use a line chart?', author_id: bob.id, author_mrn: bob.mrn, resolved: false, resolved_at: null });
+  const onSlide = (await ann.post(base, { slide_id: 's1', body: 'Nice title' })).body.data;
+  t.is(onSlide.element_id, null);
+  t.deepEqual((await ann.post(base, { slide_id: 'nope', body: 'x' })).body, { error: `slide_id nope is not a slide of deck ${deck.id}`, field: 'slide_id' });
+  t.deepEqual((await ann.post(base, { slide_id: 's3', element_id: 'title', body: 'x' })).body, { error: 'element_id title is not an element of slide s3', field: 'element_id' });
+  t.deepEqual((await ann.patch(`/slides/comments/${onChart.body.data.id}`, { body: 'Mine now' })).body, { error: 'Only its author edits a comment' });
+  const resolved = await ann.patch(`/slides/comments/${onChart.body.data.id}`, { resolved: true });
+  t.like(resolved.body.data, { resolved: true, resolved_by: ann.id, body: 'Use a line chart?' });
+  t.deepEqual(
+    (await bob.get(`${base}?resolved=false`)).body.data.map((row: { id: string }) => row.id),
+    [onSlide.id],
+  );
+  t.deepEqual(
+    (await bob.get(`${base}?slide_id=s3`)).body.data.map((row: { id: string }) => row.id),
+    [onChart.body.data.id],
+  );
+  t.deepEqual((await bob.delete(`/slides/comments/${onSlide.id}`)).body, { error: "Only its author or the deck's creator deletes a comment" });
+  t.deepEqual((await ann.delete(`/slides/comments/${onChart.body.data.id}`)).body.data, { id: onChart.body.data.id, deleted: true }, "the deck's creator deletes any");
+  t.is((await bob.get(base)).body.pagination.total, 1);
+});
+
 test.serial('every route is guarded by its permission key (the permission matrix)', async (t) => {
   const rows = await world.workspace.permissionMatrix('slides', { payloads: { 'PATCH /slides/presentations/{presentation_id}': { slide: 0 } } });
   t.is(rows.length, manifest.authorization.length);

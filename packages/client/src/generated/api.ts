@@ -11904,6 +11904,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/slides/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a comment (its author, or the deck's creator)
+         * @description Deletes a comment (its author, or the deck's creator)
+         *
+         *     Needs `slides.decks.comment`.
+         */
+        delete: operations["deleteSlidesCommentsByCommentId"];
+        options?: never;
+        head?: never;
+        /**
+         * UpdateComment: its author edits the body; anyone who may comment resolves or reopens it
+         * @description UpdateComment: its author edits the body; anyone who may comment resolves or reopens it
+         *
+         *     Needs `slides.decks.comment`.
+         */
+        patch: operations["patchSlidesCommentsByCommentId"];
+        trace?: never;
+    };
     "/slides/decks": {
         parameters: {
             query?: never;
@@ -11964,6 +11992,34 @@ export interface paths {
          *     Needs `slides.decks.edit`.
          */
         patch: operations["patchSlidesDecksByDeckId"];
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the deck's comments, oldest first; slide_id and resolved filter
+         * @description Lists the deck's comments, oldest first; slide_id and resolved filter
+         *
+         *     Needs `slides.decks.read`.
+         */
+        get: operations["getSlidesDecksByDeckIdComments"];
+        put?: never;
+        /**
+         * Comments on a slide of the deck, or on one of its elements (element_id)
+         * @description Comments on a slide of the deck, or on one of its elements (element_id)
+         *
+         *     Needs `slides.decks.comment`.
+         */
+        post: operations["postSlidesDecksByDeckIdComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/slides/decks/{deck_id}/export": {
@@ -18446,6 +18502,32 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        SlidesComment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            deck_id: string;
+            slide_id: string;
+            /** @description The element commented on, or null: the whole slide */
+            element_id: string | null;
+            body: string;
+            /** Format: uuid */
+            author_id: string;
+            author_mrn: string;
+            resolved: boolean;
+            /** Format: date-time */
+            resolved_at: string | null;
+            /** Format: uuid */
+            resolved_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SlidesDeleted: {
+            id: string;
+            deleted: boolean;
+        };
         SlidesDeckSummary: {
             /** Format: uuid */
             id: string;
@@ -18490,10 +18572,6 @@ export interface components {
              * @description The deck's live presentation, if any
              */
             live_presentation_id: string | null;
-        };
-        SlidesDeleted: {
-            id: string;
-            deleted: boolean;
         };
         SlidesImageUpload: {
             /** Format: uuid */
@@ -52909,6 +52987,95 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    deleteSlidesCommentsByCommentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchSlidesCommentsByCommentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    body?: string;
+                    resolved?: boolean;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getSlidesDecks: {
         parameters: {
             query?: {
@@ -53342,6 +53509,108 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SlidesDeck"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesDecksByDeckIdComments: {
+        parameters: {
+            query?: {
+                slide_id?: string;
+                resolved?: boolean;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesComment"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSlidesDecksByDeckIdComments: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "slide_id": "example",
+                 *       "element_id": "example",
+                 *       "body": "example"
+                 *     }
+                 */
+                "application/json": {
+                    slide_id: string;
+                    element_id?: string;
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesComment"];
                         links: components["schemas"]["Links"];
                     };
                 };

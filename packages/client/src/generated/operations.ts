@@ -1435,6 +1435,10 @@ export const OPERATIONS = {
   getSitemapXml: { method: 'GET', path: '/sitemap.xml', tag: 'web', host: 'platform' },
   /** The follow view of a call started from a deck: the deck's live presentation, for the call's participants, until the c... */
   getSlidesCallsByCallIdPresentation: { method: 'GET', path: '/slides/calls/{call_id}/presentation', tag: 'slides', host: 'workspace' },
+  /** UpdateComment: its author edits the body; anyone who may comment resolves or reopens it */
+  patchSlidesCommentsByCommentId: { method: 'PATCH', path: '/slides/comments/{comment_id}', tag: 'slides', host: 'workspace' },
+  /** Deletes a comment (its author, or the deck's creator) */
+  deleteSlidesCommentsByCommentId: { method: 'DELETE', path: '/slides/comments/{comment_id}', tag: 'slides', host: 'workspace' },
   /** Lists decks, most recently changed first (without their slides); q matches the title */
   getSlidesDecks: { method: 'GET', path: '/slides/decks', tag: 'slides', host: 'workspace', paged: true },
   /** Creates a deck: the slides given (a slide without elements takes its layout's placeholders), or one title slide */
@@ -1445,6 +1449,10 @@ export const OPERATIONS = {
   patchSlidesDecksByDeckId: { method: 'PATCH', path: '/slides/decks/{deck_id}', tag: 'slides', host: 'workspace' },
   /** Deletes a deck with its images; its live presentation ends (its creator, or slides.decks.delete) */
   deleteSlidesDecksByDeckId: { method: 'DELETE', path: '/slides/decks/{deck_id}', tag: 'slides', host: 'workspace' },
+  /** Lists the deck's comments, oldest first; slide_id and resolved filter */
+  getSlidesDecksByDeckIdComments: { method: 'GET', path: '/slides/decks/{deck_id}/comments', tag: 'slides', host: 'workspace', paged: true },
+  /** Comments on a slide of the deck, or on one of its elements (element_id) */
+  postSlidesDecksByDeckIdComments: { method: 'POST', path: '/slides/decks/{deck_id}/comments', tag: 'slides', host: 'workspace' },
   /** The deck as it is now: format=pdf (printed by Chromium, one page per slide) or pptx (PowerPoint, with speaker notes) */
   getSlidesDecksByDeckIdExport: { method: 'GET', path: '/slides/decks/{deck_id}/export', tag: 'slides', host: 'workspace' },
   /** Gives a signed link (PUT, 15 minutes) to upload an image for an image element */

@@ -52,6 +52,23 @@ export const createSlidesTables: AppMigration = {
     await query('CREATE UNIQUE INDEX links_token_idx ON links (workspace_id, token_hash)');
     await query('CREATE INDEX links_deck_idx ON links (workspace_id, deck_id)');
     await query(
+      tenantTable('comments', {
+        references: { deck_id: { table: 'decks' } },
+        referencesWorkspace: false,
+        columns: {
+          id: 'uuid NOT NULL',
+          deck_id: 'uuid NOT NULL',
+          slide_id: 'varchar(64) NOT NULL',
+          element_id: 'varchar(64)',
+          body: 'text NOT NULL',
+          author_id: 'uuid NOT NULL',
+          resolved_at: 'timestamptz',
+          resolved_by: 'uuid',
+        },
+      }),
+    );
+    await query('CREATE INDEX comments_deck_idx ON comments (workspace_id, deck_id, created_at)');
+    await query(
       tenantTable('deck_calls', {
         columns: {
           id: 'uuid NOT NULL',
@@ -65,6 +82,6 @@ export const createSlidesTables: AppMigration = {
     await query('CREATE INDEX deck_calls_deck_idx ON deck_calls (workspace_id, deck_id)');
   },
   async down({ query }) {
-    await query('DROP TABLE deck_calls, links, presentations, decks');
+    await query('DROP TABLE deck_calls, comments, links, presentations, decks');
   },
 };

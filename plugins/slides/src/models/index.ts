@@ -49,6 +49,20 @@ export const links = defineModel('links', {
   expires_at: column.date().nullable(),
 });
 
+/** A comment on a slide, or on one element of it (`element_id`). */
+export type Comment = DeclaredRow<typeof comments>;
+
+export const comments = defineModel('comments', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  deck_id: column.uuid(),
+  slide_id: column.string(64),
+  element_id: column.string(64).nullable(),
+  body: column.text(),
+  author_id: column.uuid(),
+  resolved_at: column.date().nullable(),
+  resolved_by: column.uuid().nullable(),
+});
+
 /** Event-fed copy of a call started from a deck (`source_mrn` names the deck): who takes part, until it ends. */
 export type DeckCall = DeclaredRow<typeof deckCalls>;
 
@@ -61,6 +75,6 @@ export const deckCalls = defineModel('deck_calls', {
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { decks, presentations, links, deckCalls };
+export const models = { decks, presentations, links, comments, deckCalls };
 
 export type Models = typeof models;

@@ -72,3 +72,18 @@ export const SHARED_DECK: JoiObjectSchema = recordSchema({
   slides: Joi.array().items(Joi.object().unknown()).description('The slides, speaker notes left out'),
   updated_at: field.instant(),
 }).id('SlidesSharedDeck');
+
+export const COMMENT: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  deck_id: field.uuid(),
+  slide_id: Joi.string(),
+  element_id: Joi.string().allow(null).description('The element commented on, or null: the whole slide'),
+  body: Joi.string(),
+  author_id: field.uuid(),
+  author_mrn: field.memberMrn(),
+  resolved: Joi.boolean(),
+  resolved_at: field.optionalInstant(),
+  resolved_by: field.uuid().allow(null),
+  created_at: field.instant(),
+  updated_at: field.instant(),
+}).id('SlidesComment');

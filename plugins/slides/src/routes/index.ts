@@ -9,7 +9,8 @@ import { presentDeck, presentDeckSummary, presentPresentation } from '../service
 import { livePresentation, requirePresentation, startPresentation, stopPresentation, updatePresentation } from '../services/presentations.js';
 import { EXPORT_FORMATS, exportDeck, type ExportFormat } from '../services/exports.js';
 import { createLink, deleteLink, listLinks, presentSharedDeck, sharedDeck } from '../services/links.js';
-import { DECK, DECK_SUMMARY, DELETED, IMAGE, IMAGE_UPLOAD, LINK, NEW_LINK, PRESENTATION, SHARED_DECK } from './answers.js';
+import { createComment, deleteComment, listComments, presentComment, updateComment } from '../services/comments.js';
+import { COMMENT, DECK, DECK_SUMMARY, DELETED, IMAGE, IMAGE_UPLOAD, LINK, NEW_LINK, PRESENTATION, SHARED_DECK } from './answers.js';
 
 const id = () => Joi.id();
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
@@ -226,6 +227,51 @@ export const routes = [
     validate: { params: Joi.object({ token: Joi.string().min(20).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(presentSharedDeck(await sharedDeck(ctx, request.params.token)));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${D}/comments`,
+    chain: ['slides.decks.read'],
+    answers: { collection: COMMENT },
+    description: "Lists the deck's comments, oldest first; slide_id and resolved filter",
+    validate: { params: params('deck_id'), query: Joi.listQuery({ slide_id: Joi.string().max(64), resolved: Joi.boolean() }) },
+    async handler(request, ctx) {
+      const rows = await listComments(ctx, request.params.deck_id, request.query as { slide_id?: string; resolved?: boolean });
+      return ctx.respond.collection(rows.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), rows.length);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${D}/comments`,
+    chain: ['slides.decks.comment'],
+    answers: { single: COMMENT },
+    description: 'Comments on a slide of the deck, or on one of its elements (element_id)',
+    validate: { params: params('deck_id'), payload: Joi.object({ slide_id: Joi.string().max(64).required(), element_id: Joi.string().max(64), body: Joi.string().trim().min(1).max(4000).required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentComment(await createComment(ctx, request.params.deck_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'PATCH',
+    path: '/slides/comments/{comment_id}',
+    chain: ['slides.decks.comment'],
+    answers: { single: COMMENT },
+    description: 'UpdateComment: its author edits the body; anyone who may comment resolves or reopens it',
+    validate: { params: params('comment_id'), payload: Joi.object({ body: Joi.string().trim().min(1).max(4000), resolved: Joi.boolean() }).or('body', 'resolved') },
+    async handler(request, ctx) {
+      return ctx.respond.single(presentComment(await updateComment(ctx, request.params.comment_id, request.payload)));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/slides/comments/{comment_id}',
+    chain: ['slides.decks.comment'],
+    answers: { single: DELETED },
+    description: "Deletes a comment (its author, or the deck's creator)",
+    validate: { params: params('comment_id') },
+    async handler(request, ctx) {
+      return ctx.respond.single(await deleteComment(ctx, request.params.comment_id));
     },
   }),
 ];

@@ -90,6 +90,7 @@ export async function deleteDeck(ctx: SlidesContext, deckId: string): Promise<{ 
   if (live) await endPresentation(ctx, live, 'deck_deleted', ctx.member.id);
   await ctx.db.presentations.destroy({ where: { deck_id: deck.id } });
   await ctx.db.links.destroy({ where: { deck_id: deck.id } });
+  await ctx.db.comments.destroy({ where: { deck_id: deck.id } });
   await decks.remove(ctx, deck);
   for (const key of imageKeys(deck.slides)) await ctx.storage.delete(key);
   ctx.live.publish(`decks/${deck.id}`, 'deck.deleted', { id: deck.id });

@@ -6,7 +6,7 @@ import { startWorld, type TestMember, type World } from '@wpk/testing';
 import { fileURLToPath } from 'node:url';
 import app from '../../src/index.js';
 
-export const ALL_KEYS = ['slides.decks.create', 'slides.decks.read', 'slides.decks.edit', 'slides.presentations.start'];
+export const ALL_KEYS = ['slides.decks.create', 'slides.decks.read', 'slides.decks.edit', 'slides.decks.comment', 'slides.presentations.start'];
 
 /** The Calls app's directory: loaded beside Slides where its events are delivered (present in a call). */
 export const CALLS_DIR = fileURLToPath(new URL('../../../calls', import.meta.url));

@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 
 /** What the Slides app seeds. */
-export type SlidesSeedKind = 'slides_deck' | 'slides_image' | 'slides_presentation' | 'slides_link' | 'slides_link_token' | 'slides_call';
+export type SlidesSeedKind = 'slides_deck' | 'slides_image' | 'slides_presentation' | 'slides_link' | 'slides_link_token' | 'slides_call' | 'slides_comment';
 
 /** Path parameters of the app's routes, by first path segment (`/slides/decks/{deck_id}`). */
 export const SLIDES_PARAM_KINDS: Record<string, Record<string, SlidesSeedKind>> = {
-  slides: { deck_id: 'slides_deck', image_id: 'slides_image', presentation_id: 'slides_presentation', link_id: 'slides_link', token: 'slides_link_token', call_id: 'slides_call' },
+  slides: { deck_id: 'slides_deck', image_id: 'slides_image', presentation_id: 'slides_presentation', link_id: 'slides_link', token: 'slides_link_token', call_id: 'slides_call', comment_id: 'slides_comment' },
 };
 
 /** A 1×1 PNG. */
@@ -34,5 +34,6 @@ export async function seedSlides(call: Call, put: Put, deliver: Deliver, marker:
   await deliver('core.calls.call.started', { call_id: callId, join_url: `https://example.test/calls/${callId}`, title: `${marker} call`, mode: 'video', creator_mrn: ownerMrn, participant_mrns: [ownerMrn], source_mrn: `mrn:slides:deck:${deck.id}` });
   const presentation = await call('POST', `/slides/decks/${deck.id}/presentations`, {});
   const link = await call('POST', `/slides/decks/${deck.id}/links`, {});
-  return { slides_deck: deck.id, slides_image: image.image_id, slides_presentation: presentation.id, slides_link: link.id, slides_link_token: String(link.url).split('/').pop()!, slides_call: callId };
+  const comment = await call('POST', `/slides/decks/${deck.id}/comments`, { slide_id: deck.slides[0].id, element_id: deck.slides[0].elements[0].id, body: `${marker} comment` });
+  return { slides_comment: comment.id, slides_deck: deck.id, slides_image: image.image_id, slides_presentation: presentation.id, slides_link: link.id, slides_link_token: String(link.url).split('/').pop()!, slides_call: callId };
 }
