@@ -40,6 +40,15 @@ test.serial('POST /calls starts a call the caller hosts: call.created with exact
   t.deepEqual(response.body.links, { self: `/calls/${call.id}`, sessions: `/calls/${call.id}/sessions` });
 });
 
+test.serial('POST /calls may name what the call is made from (source_mrn: a deck presented in it); it is stored and carried by its events', async (t) => {
+  const mark = world.mark();
+  const deckMrn = 'mrn:slides:deck:6f0c1d8e-2b1a-4c55-9d3e-1a2b3c4d5e6f';
+  const call = (await ann.post('/calls', { title: 'Deck review', source_mrn: deckMrn })).body.data;
+  t.like(call, { title: 'Deck review', source_mrn: deckMrn });
+  t.deepEqual(world.eventsSince(mark), [['core.calls.call.created', { call_id: call.id, type: 'instant', mode: 'video', title: 'Deck review', creator_mrn: ann.mrn, source_mrn: deckMrn }]]);
+  t.deepEqual((await ann.get(`/calls?source_mrn=${deckMrn}`)).body.data.map((row: any) => row.id), [call.id]);
+});
+
 test.serial('bad input is a 400 naming the field, and writes nothing', async (t) => {
   const mark = world.mark();
   const cases: Array<[Record<string, unknown>, string, string?]> = [
@@ -48,6 +57,7 @@ test.serial('bad input is a 400 naming the field, and writes nothing', async (t)
     [{ title: 'x', mode: 'hologram' }, 'mode must be one of [video, audio]', 'mode'],
     [{ title: 'x', participant_mrns: ['bob'] }, 'participant_mrns[0] must be a member MRN (mrn:account:member:<id>)', 'participant_mrns[0]'],
     [{ title: 'x', scheduled_at: '2020-01-01T00:00:00Z' }, 'scheduled_at must be in the future (leave it out to start the call now)'],
+    [{ title: 'x', source_mrn: 'deck-1' }, 'source_mrn must be an MRN (mrn:<app>:<resource>:<id>)', 'source_mrn'],
   ];
   for (const [body, error, field] of cases) {
     const response = await ann.post('/calls', body);

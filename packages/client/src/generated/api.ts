@@ -2026,6 +2026,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/slides/events/core-calls-call-ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/slides/events/core-calls-call-ended
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsSlidesEventsCoreCallsCallEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/slides/events/core-calls-call-started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/slides/events/core-calls-call-started
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsSlidesEventsCoreCallsCallStarted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/system/events/core-account-member-role_changed/notify-security": {
         parameters: {
             query?: never;
@@ -12422,6 +12462,340 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/slides/calls/{call_id}/presentation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The follow view of a call started from a deck: the deck's live presentation, for the call's participants, until the c...
+         * @description The follow view of a call started from a deck: the deck's live presentation, for the call's participants, until the call ends
+         *
+         *     Needs `slides.decks.read`.
+         */
+        get: operations["getSlidesCallsByCallIdPresentation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/comments/{comment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a comment (its author, or the deck's creator)
+         * @description Deletes a comment (its author, or the deck's creator)
+         *
+         *     Needs `slides.decks.comment`.
+         */
+        delete: operations["deleteSlidesCommentsByCommentId"];
+        options?: never;
+        head?: never;
+        /**
+         * UpdateComment: its author edits the body; anyone who may comment resolves or reopens it
+         * @description UpdateComment: its author edits the body; anyone who may comment resolves or reopens it
+         *
+         *     Needs `slides.decks.comment`.
+         */
+        patch: operations["patchSlidesCommentsByCommentId"];
+        trace?: never;
+    };
+    "/slides/decks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists decks, most recently changed first (without their slides); q matches the title
+         * @description Lists decks, most recently changed first (without their slides); q matches the title
+         *
+         *     Needs `slides.decks.read`.
+         */
+        get: operations["getSlidesDecks"];
+        put?: never;
+        /**
+         * Creates a deck: the slides given (a slide without elements takes its layout's placeholders), or one title slide
+         * @description Creates a deck: the slides given (a slide without elements takes its layout's placeholders), or one title slide
+         *
+         *     Needs `slides.decks.create`.
+         */
+        post: operations["postSlidesDecks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a deck: its theme, slides (layouts, elements, speaker notes) and version
+         * @description Reads a deck: its theme, slides (layouts, elements, speaker notes) and version
+         *
+         *     Needs `slides.decks.read`.
+         */
+        get: operations["getSlidesDecksByDeckId"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a deck with its images; its live presentation ends (its creator, or slides.decks.delete)
+         * @description Deletes a deck with its images; its live presentation ends (its creator, or slides.decks.delete)
+         *
+         *     Needs `{"any_of":[{"check":"deck_creator"},"slides.decks.delete"],"message":"Cannot delete this deck"}`.
+         */
+        delete: operations["deleteSlidesDecksByDeckId"];
+        options?: never;
+        head?: never;
+        /**
+         * UpdateDeck: title, theme (merged) and the whole ordered slides, on the version read (a stale version is a 409 naming ...
+         * @description UpdateDeck: title, theme (merged) and the whole ordered slides, on the version read (a stale version is a 409 naming the current one)
+         *
+         *     Needs `slides.decks.edit`.
+         */
+        patch: operations["patchSlidesDecksByDeckId"];
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the deck's comments, oldest first; slide_id and resolved filter
+         * @description Lists the deck's comments, oldest first; slide_id and resolved filter
+         *
+         *     Needs `slides.decks.read`.
+         */
+        get: operations["getSlidesDecksByDeckIdComments"];
+        put?: never;
+        /**
+         * Comments on a slide of the deck, or on one of its elements (element_id)
+         * @description Comments on a slide of the deck, or on one of its elements (element_id)
+         *
+         *     Needs `slides.decks.comment`.
+         */
+        post: operations["postSlidesDecksByDeckIdComments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deck as it is now: format=pdf (printed by Chromium, one page per slide) or pptx (PowerPoint, with speaker notes)
+         * @description The deck as it is now: format=pdf (printed by Chromium, one page per slide) or pptx (PowerPoint, with speaker notes)
+         *
+         *     Needs `slides.decks.export`.
+         */
+        get: operations["getSlidesDecksByDeckIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a signed link (PUT, 15 minutes) to upload an image for an image element
+         * @description Gives a signed link (PUT, 15 minutes) to upload an image for an image element
+         *
+         *     Needs `slides.decks.edit`.
+         */
+        post: operations["postSlidesDecksByDeckIdImages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}/images/{image_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Gives a signed link (five minutes) to download one of the deck's images
+         * @description Gives a signed link (five minutes) to download one of the deck's images
+         *
+         *     Needs `slides.decks.read`.
+         */
+        get: operations["getSlidesDecksByDeckIdImagesByImageId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the deck's view-only links (without the links themselves)
+         * @description Lists the deck's view-only links (without the links themselves)
+         *
+         *     Needs `slides.decks.share`.
+         */
+        get: operations["getSlidesDecksByDeckIdLinks"];
+        put?: never;
+        /**
+         * Makes a view-only link to the deck (slides without speaker notes, no account needed), answered once; expires_at optional
+         * @description Makes a view-only link to the deck (slides without speaker notes, no account needed), answered once; expires_at optional
+         *
+         *     Needs `slides.decks.share`.
+         */
+        post: operations["postSlidesDecksByDeckIdLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}/presentations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts presenting the deck (one live presentation per deck): the caller presents and drives; followers subscribe to i...
+         * @description Starts presenting the deck (one live presentation per deck): the caller presents and drives; followers subscribe to its channel
+         *
+         *     Needs `slides.presentations.start`.
+         */
+        post: operations["postSlidesDecksByDeckIdPresentations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/links/{link_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a view-only link: it stops working at once
+         * @description Deletes a view-only link: it stops working at once
+         *
+         *     Needs `slides.decks.share`.
+         */
+        delete: operations["deleteSlidesLinksByLinkId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/presentations/{presentation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a presentation: the slide shown and who drives (a follower joining late starts here)
+         * @description Reads a presentation: the slide shown and who drives (a follower joining late starts here)
+         *
+         *     Needs `slides.decks.read`.
+         */
+        get: operations["getSlidesPresentationsByPresentationId"];
+        put?: never;
+        post?: never;
+        /**
+         * Ends a presentation (its driver or presenter): followers get presentation.ended
+         * @description Ends a presentation (its driver or presenter): followers get presentation.ended
+         *
+         *     Needs `slides.decks.read`.
+         */
+        delete: operations["deleteSlidesPresentationsByPresentationId"];
+        options?: never;
+        head?: never;
+        /**
+         * UpdatePresentation: the driver moves to a slide and/or hands the presentation on (driver); the presenter may take it ...
+         * @description UpdatePresentation: the driver moves to a slide and/or hands the presentation on (driver); the presenter may take it back
+         *
+         *     Needs `slides.decks.read`.
+         */
+        patch: operations["patchSlidesPresentationsByPresentationId"];
+        trace?: never;
+    };
+    "/slides/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deck behind a view-only link (POST /slides/decks/{deck_id}/links): its slides without speaker notes
+         * @description The deck behind a view-only link (POST /slides/decks/{deck_id}/links): its slides without speaker notes
+         *
+         *     Public: no credential.
+         */
+        get: operations["getSlidesSharedByToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/storage/{token}": {
         parameters: {
             query?: never;
@@ -18891,6 +19265,179 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
         };
+        SlidesPresentation: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            deck_id: string;
+            deck_mrn: string;
+            /** @enum {string} */
+            status: "live" | "ended";
+            /** @description The slide shown, counted from 0 */
+            slide: number;
+            /** Format: uuid */
+            presenter_id: string;
+            presenter_mrn: string;
+            /** Format: uuid */
+            driver_id: string;
+            driver_mrn: string;
+            /** Format: uuid */
+            call_id: string | null;
+            /** @description The live channel followers subscribe to */
+            channel: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            ended_at: string | null;
+            /** @enum {string|null} */
+            end_reason: "ended" | "deck_deleted" | "call_ended" | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SlidesComment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            deck_id: string;
+            slide_id: string;
+            /** @description The element commented on, or null: the whole slide */
+            element_id: string | null;
+            body: string;
+            /** Format: uuid */
+            author_id: string;
+            author_mrn: string;
+            resolved: boolean;
+            /** Format: date-time */
+            resolved_at: string | null;
+            /** Format: uuid */
+            resolved_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SlidesDeleted: {
+            id: string;
+            deleted: boolean;
+        };
+        SlidesDeckSummary: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            title: string;
+            /** @description Rises by one with each change; a PATCH names the version it was made on */
+            version: number;
+            slide_count: number;
+            /** Format: uuid */
+            creator_id: string;
+            creator_mrn: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SlidesDeck: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            title: string;
+            /** @description Rises by one with each change; a PATCH names the version it was made on */
+            version: number;
+            slide_count: number;
+            /** Format: uuid */
+            creator_id: string;
+            creator_mrn: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description font, background, text, accent */
+            theme: {
+                [key: string]: unknown;
+            };
+            /** @description Ordered slides: id, layout, elements, notes, background */
+            slides: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Format: uuid
+             * @description The deck's live presentation, if any
+             */
+            live_presentation_id: string | null;
+        };
+        SlidesImageUpload: {
+            /** Format: uuid */
+            image_id: string;
+            file_key: string;
+            content_type: string;
+            upload: {
+                url?: string;
+                /** @enum {string} */
+                method?: "GET" | "PUT";
+                /** Format: date-time */
+                expires_at?: string;
+            };
+        };
+        SlidesImage: {
+            /** Format: uuid */
+            image_id: string;
+            file_key: string;
+            content_type: string;
+            size_bytes: number;
+            download: {
+                url?: string;
+                /** @enum {string} */
+                method?: "GET" | "PUT";
+                /** Format: date-time */
+                expires_at?: string;
+            };
+        };
+        SlidesLink: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            deck_id: string;
+            /** Format: uuid */
+            created_by: string;
+            created_by_mrn: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SlidesNewLink: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            deck_id: string;
+            /** Format: uuid */
+            created_by: string;
+            created_by_mrn: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The link itself: answered once, when it is made */
+            url: string;
+        };
+        SlidesSharedDeck: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            version: number;
+            slide_count: number;
+            theme: {
+                [key: string]: unknown;
+            };
+            /** @description The slides, speaker notes left out */
+            slides: {
+                [key: string]: unknown;
+            }[];
+            /** Format: date-time */
+            updated_at: string;
+        };
         TablesBase: {
             /** Format: uuid */
             id: string;
@@ -23520,6 +24067,80 @@ export interface operations {
         };
     };
     postEventsSignEventsSignatureRequested: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsSlidesEventsCoreCallsCallEnded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsSlidesEventsCoreCallsCallStarted: {
         parameters: {
             query?: never;
             header?: never;
@@ -32316,6 +32937,7 @@ export interface operations {
                     mode?: "video" | "audio";
                     scheduled_at?: string;
                     participant_mrns?: string[];
+                    source_mrn?: string;
                 };
             };
         };
@@ -54657,6 +55279,1172 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesCallsByCallIdPresentation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                call_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesPresentation"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSlidesCommentsByCommentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchSlidesCommentsByCommentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                comment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    body?: string;
+                    resolved?: boolean;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesDecks: {
+        parameters: {
+            query?: {
+                q?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeckSummary"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSlidesDecks: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "example",
+                 *       "theme": {
+                 *         "font": "sans"
+                 *       },
+                 *       "slides": []
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    theme?: {
+                        /** @enum {string} */
+                        font?: "sans" | "serif" | "mono";
+                        background?: string;
+                        text?: string;
+                        accent?: string;
+                    };
+                    slides?: {
+                        id?: string;
+                        /** @enum {string} */
+                        layout: "title" | "title_content" | "two_content" | "section" | "image" | "blank";
+                        elements?: ({
+                            /** @constant */
+                            type?: "text";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            text: string;
+                            font_size?: number;
+                            color?: string;
+                            bold?: boolean;
+                            italic?: boolean;
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                        } | {
+                            /** @constant */
+                            type?: "image";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            file_key: string;
+                            alt?: string;
+                        } | {
+                            /** @constant */
+                            type?: "shape";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            /** @enum {string} */
+                            shape: "rect" | "rounded_rect" | "ellipse" | "triangle" | "diamond" | "arrow";
+                            fill?: string;
+                            stroke?: string;
+                            stroke_width?: number;
+                            text?: string;
+                            font_size?: number;
+                            color?: string;
+                            bold?: boolean;
+                            italic?: boolean;
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                        } | {
+                            /** @constant */
+                            type?: "line";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            end_x: number;
+                            end_y: number;
+                            stroke?: string;
+                            stroke_width?: number;
+                            /** @enum {string} */
+                            arrow?: "none" | "end" | "both";
+                        } | {
+                            /** @constant */
+                            type?: "table";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            rows: string[][];
+                            header?: boolean;
+                            font_size?: number;
+                            color?: string;
+                            bold?: boolean;
+                            italic?: boolean;
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                        } | {
+                            /** @constant */
+                            type?: "chart";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            /** @enum {string} */
+                            chart_type: "bar" | "line" | "pie";
+                            labels: string[];
+                            series: {
+                                name: string;
+                                values: number[];
+                            }[];
+                        } | ({
+                            /** @enum {string} */
+                            type: "text" | "image" | "shape" | "line" | "table" | "chart";
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
+                        notes?: string;
+                        background?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeck"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesDecksByDeckId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeck"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSlidesDecksByDeckId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchSlidesDecksByDeckId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    version: number;
+                    title?: string;
+                    theme?: {
+                        /** @enum {string} */
+                        font?: "sans" | "serif" | "mono";
+                        background?: string;
+                        text?: string;
+                        accent?: string;
+                    };
+                    slides?: {
+                        id?: string;
+                        /** @enum {string} */
+                        layout: "title" | "title_content" | "two_content" | "section" | "image" | "blank";
+                        elements?: ({
+                            /** @constant */
+                            type?: "text";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            text: string;
+                            font_size?: number;
+                            color?: string;
+                            bold?: boolean;
+                            italic?: boolean;
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                        } | {
+                            /** @constant */
+                            type?: "image";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            file_key: string;
+                            alt?: string;
+                        } | {
+                            /** @constant */
+                            type?: "shape";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            /** @enum {string} */
+                            shape: "rect" | "rounded_rect" | "ellipse" | "triangle" | "diamond" | "arrow";
+                            fill?: string;
+                            stroke?: string;
+                            stroke_width?: number;
+                            text?: string;
+                            font_size?: number;
+                            color?: string;
+                            bold?: boolean;
+                            italic?: boolean;
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                        } | {
+                            /** @constant */
+                            type?: "line";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            end_x: number;
+                            end_y: number;
+                            stroke?: string;
+                            stroke_width?: number;
+                            /** @enum {string} */
+                            arrow?: "none" | "end" | "both";
+                        } | {
+                            /** @constant */
+                            type?: "table";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            rows: string[][];
+                            header?: boolean;
+                            font_size?: number;
+                            color?: string;
+                            bold?: boolean;
+                            italic?: boolean;
+                            /** @enum {string} */
+                            align?: "left" | "center" | "right";
+                        } | {
+                            /** @constant */
+                            type?: "chart";
+                            id?: string;
+                            x: number;
+                            y: number;
+                            width: number;
+                            height: number;
+                            rotation?: number;
+                            /** @enum {string} */
+                            chart_type: "bar" | "line" | "pie";
+                            labels: string[];
+                            series: {
+                                name: string;
+                                values: number[];
+                            }[];
+                        } | ({
+                            /** @enum {string} */
+                            type: "text" | "image" | "shape" | "line" | "table" | "chart";
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
+                        notes?: string;
+                        background?: string | null;
+                    }[];
+                } | unknown | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeck"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesDecksByDeckIdComments: {
+        parameters: {
+            query?: {
+                slide_id?: string;
+                resolved?: boolean;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesComment"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSlidesDecksByDeckIdComments: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "slide_id": "example",
+                 *       "element_id": "example",
+                 *       "body": "example"
+                 *     }
+                 */
+                "application/json": {
+                    slide_id: string;
+                    element_id?: string;
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesComment"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesDecksByDeckIdExport: {
+        parameters: {
+            query: {
+                format: "pdf" | "pptx";
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the application/pdf document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSlidesDecksByDeckIdImages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "content_type": "image/png",
+                 *       "size_bytes": 1
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    content_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/svg+xml";
+                    size_bytes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesImageUpload"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesDecksByDeckIdImagesByImageId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+                image_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesImage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesDecksByDeckIdLinks: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesLink"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSlidesDecksByDeckIdLinks: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_at": "example"
+                 *     }
+                 */
+                "application/json": {
+                    expires_at?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesNewLink"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSlidesDecksByDeckIdPresentations: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "slide": 0
+                 *     }
+                 */
+                "application/json": {
+                    slide?: number;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesPresentation"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSlidesLinksByLinkId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                link_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesPresentationsByPresentationId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                presentation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesPresentation"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSlidesPresentationsByPresentationId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                presentation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesPresentation"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchSlidesPresentationsByPresentationId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                presentation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    slide?: number;
+                    driver?: string;
+                } | unknown | unknown;
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesPresentation"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSlidesSharedByToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesSharedDeck"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -215,6 +215,10 @@ export const OPERATIONS = {
   postEventsSignEventsCoreSignReminderScheduled: { method: 'POST', path: '/_events/sign/events/core-sign-reminder-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/sign/events/signature-requested */
   postEventsSignEventsSignatureRequested: { method: 'POST', path: '/_events/sign/events/signature-requested', tag: 'system', host: 'any' },
+  /** POST /_events/slides/events/core-calls-call-ended */
+  postEventsSlidesEventsCoreCallsCallEnded: { method: 'POST', path: '/_events/slides/events/core-calls-call-ended', tag: 'system', host: 'any' },
+  /** POST /_events/slides/events/core-calls-call-started */
+  postEventsSlidesEventsCoreCallsCallStarted: { method: 'POST', path: '/_events/slides/events/core-calls-call-started', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-account-member-role_changed/notify-security */
   postEventsSystemEventsCoreAccountMemberRoleChangedNotifySecurity: { method: 'POST', path: '/_events/system/events/core-account-member-role_changed/notify-security', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-billing-dunning-exhausted/notify-billing */
@@ -1497,6 +1501,48 @@ export const OPERATIONS = {
   postSignupSendCode: { method: 'POST', path: '/signup/send-code', tag: 'web', host: 'platform' },
   /** GET /sitemap.xml */
   getSitemapXml: { method: 'GET', path: '/sitemap.xml', tag: 'web', host: 'platform' },
+  /** The follow view of a call started from a deck: the deck's live presentation, for the call's participants, until the c... */
+  getSlidesCallsByCallIdPresentation: { method: 'GET', path: '/slides/calls/{call_id}/presentation', tag: 'slides', host: 'workspace' },
+  /** UpdateComment: its author edits the body; anyone who may comment resolves or reopens it */
+  patchSlidesCommentsByCommentId: { method: 'PATCH', path: '/slides/comments/{comment_id}', tag: 'slides', host: 'workspace' },
+  /** Deletes a comment (its author, or the deck's creator) */
+  deleteSlidesCommentsByCommentId: { method: 'DELETE', path: '/slides/comments/{comment_id}', tag: 'slides', host: 'workspace' },
+  /** Lists decks, most recently changed first (without their slides); q matches the title */
+  getSlidesDecks: { method: 'GET', path: '/slides/decks', tag: 'slides', host: 'workspace', paged: true },
+  /** Creates a deck: the slides given (a slide without elements takes its layout's placeholders), or one title slide */
+  postSlidesDecks: { method: 'POST', path: '/slides/decks', tag: 'slides', host: 'workspace' },
+  /** Reads a deck: its theme, slides (layouts, elements, speaker notes) and version */
+  getSlidesDecksByDeckId: { method: 'GET', path: '/slides/decks/{deck_id}', tag: 'slides', host: 'workspace' },
+  /** UpdateDeck: title, theme (merged) and the whole ordered slides, on the version read (a stale version is a 409 naming ... */
+  patchSlidesDecksByDeckId: { method: 'PATCH', path: '/slides/decks/{deck_id}', tag: 'slides', host: 'workspace' },
+  /** Deletes a deck with its images; its live presentation ends (its creator, or slides.decks.delete) */
+  deleteSlidesDecksByDeckId: { method: 'DELETE', path: '/slides/decks/{deck_id}', tag: 'slides', host: 'workspace' },
+  /** Lists the deck's comments, oldest first; slide_id and resolved filter */
+  getSlidesDecksByDeckIdComments: { method: 'GET', path: '/slides/decks/{deck_id}/comments', tag: 'slides', host: 'workspace', paged: true },
+  /** Comments on a slide of the deck, or on one of its elements (element_id) */
+  postSlidesDecksByDeckIdComments: { method: 'POST', path: '/slides/decks/{deck_id}/comments', tag: 'slides', host: 'workspace' },
+  /** The deck as it is now: format=pdf (printed by Chromium, one page per slide) or pptx (PowerPoint, with speaker notes) */
+  getSlidesDecksByDeckIdExport: { method: 'GET', path: '/slides/decks/{deck_id}/export', tag: 'slides', host: 'workspace' },
+  /** Gives a signed link (PUT, 15 minutes) to upload an image for an image element */
+  postSlidesDecksByDeckIdImages: { method: 'POST', path: '/slides/decks/{deck_id}/images', tag: 'slides', host: 'workspace' },
+  /** Gives a signed link (five minutes) to download one of the deck's images */
+  getSlidesDecksByDeckIdImagesByImageId: { method: 'GET', path: '/slides/decks/{deck_id}/images/{image_id}', tag: 'slides', host: 'workspace' },
+  /** Lists the deck's view-only links (without the links themselves) */
+  getSlidesDecksByDeckIdLinks: { method: 'GET', path: '/slides/decks/{deck_id}/links', tag: 'slides', host: 'workspace', paged: true },
+  /** Makes a view-only link to the deck (slides without speaker notes, no account needed), answered once; expires_at optional */
+  postSlidesDecksByDeckIdLinks: { method: 'POST', path: '/slides/decks/{deck_id}/links', tag: 'slides', host: 'workspace' },
+  /** Starts presenting the deck (one live presentation per deck): the caller presents and drives; followers subscribe to i... */
+  postSlidesDecksByDeckIdPresentations: { method: 'POST', path: '/slides/decks/{deck_id}/presentations', tag: 'slides', host: 'workspace' },
+  /** Deletes a view-only link: it stops working at once */
+  deleteSlidesLinksByLinkId: { method: 'DELETE', path: '/slides/links/{link_id}', tag: 'slides', host: 'workspace' },
+  /** Reads a presentation: the slide shown and who drives (a follower joining late starts here) */
+  getSlidesPresentationsByPresentationId: { method: 'GET', path: '/slides/presentations/{presentation_id}', tag: 'slides', host: 'workspace' },
+  /** UpdatePresentation: the driver moves to a slide and/or hands the presentation on (driver); the presenter may take it ... */
+  patchSlidesPresentationsByPresentationId: { method: 'PATCH', path: '/slides/presentations/{presentation_id}', tag: 'slides', host: 'workspace' },
+  /** Ends a presentation (its driver or presenter): followers get presentation.ended */
+  deleteSlidesPresentationsByPresentationId: { method: 'DELETE', path: '/slides/presentations/{presentation_id}', tag: 'slides', host: 'workspace' },
+  /** The deck behind a view-only link (POST /slides/decks/{deck_id}/links): its slides without speaker notes */
+  getSlidesSharedByToken: { method: 'GET', path: '/slides/shared/{token}', tag: 'slides', host: 'workspace' },
   /** Downloads a file through a signed link (ctx.storage.signedDownloadUrl) */
   getStorageByToken: { method: 'GET', path: '/storage/{token}', tag: 'system', host: 'workspace' },
   /** Uploads a file through a signed link (ctx.storage.signedUploadUrl); the body is the file */
@@ -1724,4 +1770,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","papers","rooms","settings","sign","tables","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","papers","rooms","settings","sign","slides","tables","workers"] as const;

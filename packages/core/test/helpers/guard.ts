@@ -27,6 +27,7 @@ import { GROWTH_FIELD_KINDS, GROWTH_PARAM_KINDS, seedGrowth, type GrowthSeedKind
 import { LEAVES_FIELD_KINDS, LEAVES_PARAM_KINDS, seedLeaves, type LeavesSeedKind } from './seeds/leaves.js';
 import { SIGN_PARAM_KINDS, seedSign, type SignSeedKind } from './seeds/sign.js';
 import { CRM_FIELD_KINDS, CRM_PARAM_KINDS, seedCrm, type CrmSeedKind } from './seeds/crm.js';
+import { SLIDES_PARAM_KINDS, seedSlides, type SlidesSeedKind } from './seeds/slides.js';
 import { seedTables, TABLES_FIELD_KINDS, TABLES_PARAM_KINDS, type TablesSeedKind } from './seeds/tables.js';
 import { PAPERS_FIELD_KINDS, PAPERS_PARAM_KINDS, seedPapers, type PapersSeedKind } from './seeds/papers.js';
 
@@ -81,7 +82,7 @@ export type SeedKind =
   | 'chat' | 'message' | 'chat_list'
   | CallsSeedKind
   | RecruitingSeedKind | RoomsSeedKind | MeetingsSeedKind
-  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind | SignSeedKind | CrmSeedKind | TablesSeedKind | PapersSeedKind;
+  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind | SignSeedKind | CrmSeedKind | TablesSeedKind | PapersSeedKind | SlidesSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -191,6 +192,14 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   if (env.runtime.apps.list().some((app) => app.namespace === 'crm')) Object.assign(ids, await seedCrm(call, marker));
   if (env.runtime.apps.list().some((app) => app.namespace === 'tables')) Object.assign(ids, await seedTables(call, marker));
   if (env.runtime.apps.list().some((app) => app.namespace === 'papers')) Object.assign(ids, await seedPapers(call, marker));
+  if (env.runtime.apps.list().some((app) => app.namespace === 'slides')) {
+    const deliver = (action: string, payload: Record<string, unknown>) => env.runtime.apps.dispatch('slides', { action, payload, metadata: { workspace_id: workspace.id }, attempt: 1 } as never);
+    const put = async (url: string, type: string, body: Buffer) => {
+      const response = await env.inject({ method: 'PUT', url: new URL(url).pathname, headers: { host: new URL(url).host, 'content-type': type }, payload: body });
+      if (response.statusCode !== 200) throw new Error(`seeding ${subdomain}: PUT ${url}: ${response.statusCode} ${response.payload}`);
+    };
+    Object.assign(ids, await seedSlides(call, put, deliver, marker, `mrn:account:member:${workspace.ownerId}`));
+  }
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -332,7 +341,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   ...SIGN_PARAM_KINDS,
   ...CRM_PARAM_KINDS,
   ...TABLES_PARAM_KINDS,
-  ...PAPERS_PARAM_KINDS,
+  ...PAPERS_PARAM_KINDS, ...SLIDES_PARAM_KINDS,
 };
 
 /**

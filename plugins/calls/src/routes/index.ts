@@ -39,6 +39,7 @@ export const routes = [
       mode: Joi.string().valid(...CALL_MODES),
       scheduled_at: Joi.instant(),
       participant_mrns: Joi.array().items(Joi.memberMrn()).max(1000),
+      source_mrn: Joi.string().pattern(/^mrn:[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*:[^:]+$/).max(200).messages({ 'string.pattern.base': '{#label} must be an MRN (mrn:<app>:<resource>:<id>)' }),
     }),
     async handler(request, ctx) {
       const call = await createCallFromRequest(ctx, request.payload);

@@ -159,11 +159,11 @@ export async function createCall(ctx: CallsBaseContext, input: NewCall): Promise
 }
 
 /** `POST /calls`. */
-export async function createCallFromRequest(ctx: CallsContext, payload: { title: string; mode?: CallMode; scheduled_at?: string; participant_mrns?: string[] }) {
+export async function createCallFromRequest(ctx: CallsContext, payload: { title: string; mode?: CallMode; scheduled_at?: string; participant_mrns?: string[]; source_mrn?: string }) {
   const ids = memberIds(payload.participant_mrns);
   const scheduledAt = payload.scheduled_at ? parseInstant(payload.scheduled_at)! : null;
   if (scheduledAt && scheduledAt.getTime() <= Date.now()) throw new InvalidError('scheduled_at must be in the future (leave it out to start the call now)');
-  const { call } = await createCall(ctx, { title: payload.title, mode: payload.mode ?? 'video', scheduledAt, creatorId: ctx.member.id, participantIds: ids });
+  const { call } = await createCall(ctx, { title: payload.title, mode: payload.mode ?? 'video', scheduledAt, creatorId: ctx.member.id, participantIds: ids, sourceMrn: payload.source_mrn ?? null });
   return call;
 }
 

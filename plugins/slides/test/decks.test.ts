@@ -1,0 +1,221 @@
+import test from 'ava';
+import { checkMatrixRows } from '@wpk/testing';
+import manifest from '../app.json' with { type: 'json' };
+import { newDeck, startSlidesWorld, THREE_SLIDES } from './helpers/world.js';
+
+const world = await startSlidesWorld('slidesdecks');
+const [ann, bob] = await world.members(2);
+test.after.always(() => world.close());
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+test.serial('a deck is created with one title slide naming it, read, listed, and emits created once', async (t) => {
+  world.takeEvents();
+  const created = await ann.post('/slides/decks', { title: '  Kick-off ' });
+  t.is(created.status, 200);
+  const deck = created.body.data;
+  t.like(deck, { title: 'Kick-off', version: 1, slide_count: 1, creator_id: ann.id, creator_mrn: ann.mrn, mrn: `mrn:slides:deck:${deck.id}`, live_presentation_id: null });
+  t.deepEqual(deck.theme, { font: 'sans', background: '#ffffff', text: '#1f2937', accent: '#d97706' });
+  t.is(deck.slides.length, 1);
+  t.like(deck.slides[0], { layout: 'title', notes: '', background: null });
+  t.deepEqual(
+    deck.slides[0].elements.map((element: { id: string; text: string }) => [element.id, element.text]),
+    [
+      ['title', 'Kick-off'],
+      ['subtitle', ''],
+    ],
+  );
+  t.deepEqual(world.takeEvents(), [{ action: 'core.slides.deck.created', payload: { deck_id: deck.id, deck_mrn: deck.mrn, title: 'Kick-off', slide_count: 1, creator_mrn: ann.mrn } }]);
+
+  const read = await bob.get(`/slides/decks/${deck.id}`);
+  t.is(read.status, 200);
+  t.deepEqual(read.body.data, deck);
+  const listed = await bob.get('/slides/decks?q=kick');
+  t.deepEqual(
+    listed.body.data.map((row: { id: string; slides?: unknown }) => [row.id, 'slides' in row]),
+    [[deck.id, false]],
+  );
+  t.is((await bob.get('/slides/decks?q=nothing-like-this')).body.pagination.total, 0);
+  t.deepEqual((await bob.get('/slides/decks/00000000-0000-4000-8000-000000000000')).body, { error: 'Deck 00000000-0000-4000-8000-000000000000 not found' });
+});
+
+test.serial('slides keep their order, layouts, elements of every type and speaker notes', async (t) => {
+  const deck = await newDeck(ann, {
+    theme: { font: 'serif', accent: '#2563eb' },
+    slides: [
+      ...THREE_SLIDES,
+      {
+        id: 's4',
+        layout: 'blank',
+        background: '#000000',
+        elements: [
+          { id: 'sh', type: 'shape', x: 10, y: 10, width: 100, height: 50, shape: 'ellipse', fill: '#ff0000', text: 'Go' },
+          { id: 'ln', type: 'line', x: 0, y: 0, end_x: 200, end_y: 100, stroke: '#00ff00', arrow: 'end' },
+          { id: 'tb', type: 'table', x: 10, y: 200, width: 400, height: 200, header: true, rows: [['Team', 'Size'], ['Sales', '4']] },
+          { id: 'pie', type: 'chart', x: 500, y: 200, width: 300, height: 300, chart_type: 'pie', labels: ['a', 'b'], series: [{ name: 'Share', values: [3, 1] }] },
+        ],
+      },
+    ],
+  });
+  t.deepEqual(deck.theme, { font: 'serif', background: '#ffffff', text: '#1f2937', accent: '#2563eb' });
+  t.deepEqual(
+    deck.slides.map((slide: { id: string; layout: string; notes: string }) => [slide.id, slide.layout, slide.notes]),
+    [
+      ['s1', 'title', ''],
+      ['s2', 'title_content', 'Mention the hiring plan'],
+      ['s3', 'blank', ''],
+      ['s4', 'blank', ''],
+    ],
+  );
+  t.is(deck.slide_count, 4);
+  t.deepEqual(deck.slides[0].elements[0].text, 'Quarterly review', 'the first slide, a title without elements, names the deck');
+  t.deepEqual(deck.slides[3].elements[1], { id: 'ln', type: 'line', x: 0, y: 0, end_x: 200, end_y: 100, stroke: '#00ff00', arrow: 'end' });
+  t.deepEqual(deck.slides[3].elements[2].rows, [
+    ['Team', 'Size'],
+    ['Sales', '4'],
+  ]);
+  t.is(deck.slides[3].background, '#000000');
+});
+
+test.serial('each bad element is a 400 naming slides[i].elements[j].field; nothing is stored or emitted', async (t) => {
+  world.takeEvents();
+  const before = (await ann.get('/slides/decks')).body.pagination.total;
+  const refused = async (elements: unknown[], slides: unknown[] = []) => (await ann.post('/slides/decks', { title: 'Bad', slides: [...slides, { layout: 'blank', elements }] })).body;
+  const box = { x: 0, y: 0, width: 10, height: 10 };
+  t.deepEqual(await refused([{ type: 'text', ...box }]), { error: 'slides[0].elements[0].text is required', field: 'slides[0].elements[0].text' });
+  t.deepEqual(await refused([{ type: 'video', ...box }]), { error: 'slides[0].elements[0].type must be one of [text, image, shape, line, table, chart]', field: 'slides[0].elements[0].type' });
+  t.deepEqual(await refused([{ type: 'text', ...box, text: 'a' }, { type: 'line', x: 0, y: 0, end_x: 1, end_y: 1, width: 3 }]), { error: 'slides[0].elements[1].width is not a field of a line element', field: 'slides[0].elements[1].width' });
+  t.deepEqual(await refused([{ type: 'shape', ...box, shape: 'star' }]), { error: 'slides[0].elements[0].shape must be one of [rect, rounded_rect, ellipse, triangle, diamond, arrow]', field: 'slides[0].elements[0].shape' });
+  t.deepEqual(await refused([{ type: 'shape', ...box, shape: 'rect', fill: 'red' }]), { error: 'slides[0].elements[0].fill must be a colour #rrggbb', field: 'slides[0].elements[0].fill' });
+  t.deepEqual(await refused([{ type: 'table', ...box, rows: [['a', 'b'], ['c']] }], [{ layout: 'blank' }]), { error: 'slides[1].elements[0].rows[1] must have 2 cells, as the first row has (it has 1)', field: 'slides[1].elements[0].rows[1]' });
+  t.deepEqual(await refused([{ type: 'chart', ...box, chart_type: 'bar', labels: ['a', 'b'], series: [{ name: 'x', values: [1] }] }]), { error: 'slides[0].elements[0].series[0].values must have 2 values, one per label (it has 1)', field: 'slides[0].elements[0].series[0].values' });
+  t.deepEqual(await refused([{ type: 'chart', ...box, chart_type: 'pie', labels: ['a'], series: [{ name: 'x', values: [1] }, { name: 'y', values: [2] }] }]), { error: 'slides[0].elements[0].series must hold one series for a pie chart', field: 'slides[0].elements[0].series' });
+  t.deepEqual(await refused([{ type: 'text', ...box, width: 0, text: 'a' }]), { error: 'slides[0].elements[0].width must be greater than or equal to 1', field: 'slides[0].elements[0].width' });
+  t.deepEqual(await refused([{ id: 'a', type: 'text', ...box, text: '' }, { id: 'a', type: 'text', ...box, text: '' }]), { error: 'slides[0].elements[1].id: "a" is already the id of slides[0].elements[0]', field: 'slides[0].elements[1].id' });
+  t.deepEqual((await ann.post('/slides/decks', { title: 'Bad', slides: [{ id: 'x', layout: 'blank' }, { id: 'x', layout: 'blank' }] })).body, { error: 'slides[1].id: "x" is already the id of slides[0]', field: 'slides[1].id' });
+  t.deepEqual((await ann.post('/slides/decks', { title: 'Bad', slides: [{ layout: 'cover' }] })).body, { error: 'slides[0].layout must be one of [title, title_content, two_content, section, image, blank]', field: 'slides[0].layout' });
+  t.deepEqual(await refused([{ type: 'image', ...box, file_key: 'elsewhere/x.png' }]), {
+    error: 'slides[0].elements[0].file_key must name an image uploaded to the deck: create the deck first, upload through POST /slides/decks/{deck_id}/images, then add the image',
+    field: 'slides[0].elements[0].file_key',
+  });
+  t.is((await ann.get('/slides/decks')).body.pagination.total, before);
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('PATCH writes on the version read: a change moves it up by one, a stale write is a 409 naming the current version', async (t) => {
+  const deck = await newDeck(ann, { slides: THREE_SLIDES });
+  world.takeEvents();
+  const slides = deck.slides;
+  const reordered = [slides[2], slides[0], { ...slides[1], notes: 'New notes' }];
+  const patched = await bob.patch(`/slides/decks/${deck.id}`, { version: 1, title: 'Q3 review', slides: reordered });
+  t.is(patched.status, 200);
+  t.like(patched.body.data, { title: 'Q3 review', version: 2, slide_count: 3 });
+  t.deepEqual(
+    patched.body.data.slides.map((slide: { id: string; notes: string }) => [slide.id, slide.notes]),
+    [
+      ['s3', ''],
+      ['s1', ''],
+      ['s2', 'New notes'],
+    ],
+  );
+  t.deepEqual(world.takeEvents(), [{ action: 'core.slides.deck.updated', payload: { deck_id: deck.id, deck_mrn: deck.mrn, version: 2, changed_fields: ['title', 'slides'], slide_count: 3, updated_by: bob.mrn } }]);
+
+  const stale = await ann.patch(`/slides/decks/${deck.id}`, { version: 1, title: 'Mine' });
+  t.is(stale.status, 409);
+  t.deepEqual(stale.body, { error: `Deck ${deck.id} is at version 2; this change was made on version 1: read the deck again and apply it there`, field: 'version' });
+  t.is((await ann.get(`/slides/decks/${deck.id}`)).body.data.title, 'Q3 review');
+  t.deepEqual(world.takeEvents(), []);
+
+  const same = await ann.patch(`/slides/decks/${deck.id}`, { version: 2, title: 'Q3 review', slides: patched.body.data.slides, theme: patched.body.data.theme });
+  t.like(same.body.data, { version: 2 });
+  t.deepEqual(world.takeEvents(), [], 'a PATCH that changes nothing keeps the version and emits nothing');
+
+  const themed = await ann.patch(`/slides/decks/${deck.id}`, { version: 2, theme: { background: '#111111' } });
+  t.like(themed.body.data, { version: 3, theme: { font: 'sans', background: '#111111', text: '#1f2937', accent: '#d97706' } });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.slides.deck.updated', payload: { deck_id: deck.id, deck_mrn: deck.mrn, version: 3, changed_fields: ['theme'], slide_count: 3, updated_by: ann.mrn } }]);
+
+  t.deepEqual((await ann.patch(`/slides/decks/${deck.id}`, { title: 'x' })).body, { error: 'version is required', field: 'version' });
+  t.deepEqual((await ann.patch(`/slides/decks/${deck.id}`, { version: 3 })).body, { error: 'body must contain at least one of [title, theme, slides]' });
+  t.deepEqual((await ann.patch(`/slides/decks/${deck.id}`, { version: 3, slides: [{ layout: 'blank', elements: [{ type: 'text', x: 0, y: 0, width: 5, height: 5, text: 'a', font_size: 1 }] }] })).body, {
+    error: 'slides[0].elements[0].font_size must be greater than or equal to 6',
+    field: 'slides[0].elements[0].font_size',
+  });
+  t.is((await ann.get(`/slides/decks/${deck.id}`)).body.data.version, 3);
+});
+
+test.serial('an image element names an image uploaded to the deck through a signed link', async (t) => {
+  const deck = await newDeck(ann);
+  const upload = await ann.post(`/slides/decks/${deck.id}/images`, { content_type: 'image/png', size_bytes: PNG.length });
+  t.is(upload.status, 200);
+  const key = upload.body.data.file_key;
+  t.is(key, `decks/${deck.id}/images/${upload.body.data.image_id}`);
+  const image = { type: 'image', x: 0, y: 0, width: 100, height: 100, file_key: key, alt: 'Logo' };
+  t.deepEqual((await ann.patch(`/slides/decks/${deck.id}`, { version: 1, slides: [{ layout: 'image', elements: [image] }] })).body, { error: `slides[0].elements[0].file_key: no image was uploaded at ${key}`, field: 'slides[0].elements[0].file_key' });
+  const put = await world.platform.follow(upload.body.data.upload.url, { method: 'PUT', body: PNG, headers: { 'content-type': 'image/png' } });
+  t.is(put.status, 200);
+  const patched = await ann.patch(`/slides/decks/${deck.id}`, { version: 1, slides: [{ layout: 'image', elements: [image] }] });
+  t.is(patched.status, 200);
+  t.like(patched.body.data.slides[0].elements[0], { type: 'image', file_key: key, alt: 'Logo' });
+  const read = await bob.get(`/slides/decks/${deck.id}/images/${upload.body.data.image_id}`);
+  t.like(read.body.data, { file_key: key, content_type: 'image/png', size_bytes: PNG.length });
+  t.is((await world.platform.follow(read.body.data.download.url)).status, 200);
+});
+
+test.serial('decks are searchable (type deck) by title and text; deleting one (its creator, or slides.decks.delete) emits deleted once', async (t) => {
+  const deck = await newDeck(ann, { title: 'Onboarding', slides: [{ layout: 'title' }, { layout: 'blank', elements: [{ type: 'table', x: 0, y: 0, width: 100, height: 100, rows: [['Zanzibar office']] }] }] });
+  const search = async (q: string) => (await bob.get(`/search?app=slides&q=${encodeURIComponent(q)}`)).body.data.map((hit: { url: string; type: string }) => `${hit.type}:${hit.url}`);
+  t.deepEqual(await search('onboarding'), [`deck:/slides/decks/${deck.id}`]);
+  t.deepEqual(await search('zanzibar'), [`deck:/slides/decks/${deck.id}`], 'the slides\' text is searched too');
+  world.takeEvents();
+  t.deepEqual((await bob.delete(`/slides/decks/${deck.id}`)).body, { error: 'Cannot delete this deck' });
+  const manager = await world.member(['slides.decks.read', 'slides.decks.delete']);
+  const deleted = await manager.delete(`/slides/decks/${deck.id}`);
+  t.deepEqual(deleted.body.data, { id: deck.id, deleted: true });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.slides.deck.deleted', payload: { deck_id: deck.id, deck_mrn: deck.mrn, title: 'Onboarding', deleted_by: manager.mrn } }]);
+  t.deepEqual(await search('onboarding'), []);
+  t.is((await ann.get(`/slides/decks/${deck.id}`)).status, 404);
+});
+
+test.serial('permissions: reading needs slides.decks.read, editing slides.decks.edit', async (t) => {
+  const deck = await newDeck(ann);
+  const reader = await world.member(['slides.decks.read']);
+  t.is((await reader.get(`/slides/decks/${deck.id}`)).status, 200);
+  t.deepEqual((await reader.patch(`/slides/decks/${deck.id}`, { version: 1, title: 'x' })).body, { error: 'Missing permission: slides.decks.edit' });
+  t.deepEqual((await reader.post('/slides/decks', { title: 'x' })).body, { error: 'Missing permission: slides.decks.create' });
+});
+
+test.serial('comments sit on a slide or one of its elements; the author edits, anyone who may comment resolves, the author or the deck creator deletes', async (t) => {
+  const deck = await newDeck(ann, { slides: THREE_SLIDES });
+  const base = `/slides/decks/${deck.id}/comments`;
+  const onChart = await bob.post(base, { slide_id: 's3', element_id: 'c1', body: ' Use a line chart? ' });
+  t.is(onChart.status, 200);
+  t.like(onChart.body.data, { deck_id: deck.id, slide_id: 's3', element_id: 'c1', body: 'Use a line chart?', author_id: bob.id, author_mrn: bob.mrn, resolved: false, resolved_at: null });
+  const onSlide = (await ann.post(base, { slide_id: 's1', body: 'Nice title' })).body.data;
+  t.is(onSlide.element_id, null);
+  t.deepEqual((await ann.post(base, { slide_id: 'nope', body: 'x' })).body, { error: `slide_id nope is not a slide of deck ${deck.id}`, field: 'slide_id' });
+  t.deepEqual((await ann.post(base, { slide_id: 's3', element_id: 'title', body: 'x' })).body, { error: 'element_id title is not an element of slide s3', field: 'element_id' });
+  t.deepEqual((await ann.patch(`/slides/comments/${onChart.body.data.id}`, { body: 'Mine now' })).body, { error: 'Only its author edits a comment' });
+  const resolved = await ann.patch(`/slides/comments/${onChart.body.data.id}`, { resolved: true });
+  t.like(resolved.body.data, { resolved: true, resolved_by: ann.id, body: 'Use a line chart?' });
+  t.deepEqual(
+    (await bob.get(`${base}?resolved=false`)).body.data.map((row: { id: string }) => row.id),
+    [onSlide.id],
+  );
+  t.deepEqual(
+    (await bob.get(`${base}?slide_id=s3`)).body.data.map((row: { id: string }) => row.id),
+    [onChart.body.data.id],
+  );
+  t.deepEqual((await bob.delete(`/slides/comments/${onSlide.id}`)).body, { error: "Only its author or the deck's creator deletes a comment" });
+  t.deepEqual((await ann.delete(`/slides/comments/${onChart.body.data.id}`)).body.data, { id: onChart.body.data.id, deleted: true }, "the deck's creator deletes any");
+  t.is((await bob.get(base)).body.pagination.total, 1);
+});
+
+test.serial('every route is guarded by its permission key (the permission matrix)', async (t) => {
+  const rows = await world.workspace.permissionMatrix('slides', { payloads: { 'PATCH /slides/presentations/{presentation_id}': { slide: 0 } } });
+  t.is(rows.length, manifest.authorization.length);
+  checkMatrixRows(t, rows.filter((candidate) => !candidate.note && !candidate.skipped));
+});
+
+test.serial('every table can be distributed by workspace', async (t) => {
+  t.deepEqual(await world.platform.distributionProblems(), []);
+});
