@@ -64,6 +64,13 @@ export interface ContextMembers {
    * of this workspace (`{ former: true }`: or one who was removed). Returns them by member id.
    */
   require(idsOrMrns: string | readonly string[], field: string, options?: { former?: boolean }): Promise<Map<string, DirectoryMember>>;
+  /**
+   * The permission keys among `keys` (any app's: `tasks.tasks.create`) that the member does not
+   * hold now, read fresh from their roles on every call (owners and admins hold every key): `[]`
+   * when they hold them all; null when the reference names no active member of the workspace.
+   * For work an app does on a member's behalf later (an automation's scoped grant).
+   */
+  lacks(idOrMrn: string, keys: readonly string[]): Promise<string[] | null>;
   /** Active members by name (then id), optionally matching `q` in the name or email, one page at a time. */
   list(options?: { q?: string; offset?: number; limit?: number }): Promise<{ rows: DirectoryMember[]; count: number }>;
 }
