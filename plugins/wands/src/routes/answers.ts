@@ -13,10 +13,10 @@ export const WAND: JoiObjectSchema = recordSchema({
   scopes: Joi.array().items(Joi.string()),
   version: Joi.number().integer().min(1).allow(null).description('The version frozen at the last activation'),
   revision: Joi.number().integer().min(1),
-  webhooks: Joi.object().pattern(Joi.string(), Joi.string()).description('New webhook triggers\' paths, by trigger id: shown once'),
+  webhooks: Joi.object().unknown(true).description('New webhook triggers\' paths, by trigger id: shown once'),
   created_at: field.instant(),
   updated_at: field.instant(),
-}).id('WandsWand');
+}, { optional: ['webhooks'] }).id('WandsWand');
 
 export const DELETED_WAND: JoiObjectSchema = recordSchema({ id: field.uuid(), deleted: Joi.boolean().valid(true) }).id('WandsDeletedWand');
 
@@ -49,7 +49,7 @@ export const RUN: JoiObjectSchema = recordSchema({
   finished_at: field.instant().allow(null),
   created_at: field.instant(),
   steps: Joi.array().items(STEP_LOG),
-}).id('WandsRun');
+}, { optional: ['steps'] }).id('WandsRun');
 
 export const HOOK: JoiObjectSchema = recordSchema({ run_id: field.uuid(), status: field.oneOf(RUN_STATUSES), duplicate: Joi.boolean() }).id('WandsWebhookRun');
 

@@ -1,6 +1,6 @@
 import { Joi } from '@wpk/sdk';
 import { publicRoute, route, routeFamily } from '../kit.js';
-import { RUN_STATUSES, WAND_STATUSES, type Run, type Wand } from '../models/index.js';
+import { RUN_STATUSES, WAND_STATUSES, type Wand } from '../models/index.js';
 import { listRuns, onWebhook, requireRun, rerun, runWithLog, presentRun } from '../services/runs.js';
 import { usageOf } from '../services/usage.js';
 import { activateWand, createWand, deleteWand, dryRun, listWands, manualRun, pauseWand, presentWand, requireWand, updateWand } from '../services/wands.js';
@@ -15,7 +15,6 @@ const wandFields = {
 
 const wands = routeFamily('/wands', { record: WAND, present: (wand: Wand) => presentWand(wand), links: (wand) => ({ self: `/wands/${wand.id}` }) });
 const wand = wands.at('/{wand_id}', { params: Joi.idParams('wand_id') });
-const runs = routeFamily('/wands/runs', { record: RUN, present: (run: Run) => presentRun(run), links: (run) => ({ self: `/wands/runs/${run.id}` }) });
 const idParam = (name: string) => Joi.object({ [name]: Joi.id().required() });
 
 /** Every route of the app. */

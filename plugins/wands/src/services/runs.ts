@@ -68,7 +68,7 @@ async function activeWith(ctx: AnyCtx, type: string, action?: string) {
 
 /** A catalog event: every active wand with a matching trigger whose filter holds starts a run (once per broker event id). */
 export async function onCatalogEvent(ctx: EventCtx, event: { action: string; payload: object; metadata: Record<string, unknown>; deliveryId?: string }) {
-  const eventId = String(event.metadata.event_id ?? event.deliveryId ?? '');
+  const eventId = String(event.deliveryId ?? event.metadata.event_id ?? '');
   if (!eventId) return;
   for (const { wand, triggers } of await activeWith(ctx, 'event', event.action)) {
     for (const trigger of triggers) {
