@@ -1,5 +1,7 @@
 import test from 'ava';
 import { ok, startWorld, type TestMember, type World } from '@wpk/testing';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import app from '../src/index.js';
 
@@ -10,6 +12,9 @@ const MANAGE = 'wands.wands.manage';
 const ADMIN = 'wands.all_wands.manage';
 
 let world: World;
+/** The chat-completions requests the local model received (it stands in for the OpenAI-compatible API). */
+const prompts: Array<{ model: string; messages: Array<{ role: string; content: string }> }> = [];
+let model: http.Server;
 let ann: TestMember;
 let bob: TestMember;
 let admin: TestMember;
@@ -31,21 +36,36 @@ const runsOf = async (member: TestMember, wandId: string) => ok(await member.get
 const settings = (values: Record<string, unknown>) => world.owner.put('/apps/wands/settings', { step_microns: 1000, token_microns: 2, monthly_allowance: 10_000_000, plan_allowances: {}, ...values });
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'wands', apps: OTHER_APPS, firstParty: ['wands', 'crm'], clock: new Date('2026-03-02T09:00:00.000Z') });
+  model = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      prompts.push({ model: body.model, messages: body.messages });
+      const answer = { id: 'chatcmpl-1', object: 'chat.completion', model: body.model, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'A renewal worth 1200 EUR.' } }], usage: { prompt_tokens: 40, completion_tokens: 17, total_tokens: 57 } };
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  const ai = { baseUrl: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`, model: 'local-test' };
+  world = await startWorld({ ai, app, subdomain: 'wands', apps: OTHER_APPS, firstParty: ['wands', 'crm'], clock: new Date('2026-03-02T09:00:00.000Z') });
   admin = await world.member([READ, MANAGE, ADMIN]);
   [ann, bob] = await world.members(2, [READ, MANAGE]);
   cursor = world.mark();
 });
-test.after.always(() => world?.close());
+test.after.always(async () => {
+  await world?.close();
+  model?.close();
+});
 
 test.serial('a wand: made as a draft, bad steps are a 400 naming steps[i].field, the state machine, activation freezes a version', async (t) => {
   const bad: Array<[unknown, string, string]> = [
     [[{ type: 'transform', expression: 'a +', as: 'x' }], 'steps[0].expression', 'steps[0].expression: is not a valid JSONata expression'],
     [[{ type: 'transform', expression: '1', as: 'x' }, { type: 'delay', seconds: 0 }], 'steps[1].seconds', 'steps[1].seconds: must be an integer from 1 to 2592000'],
-    [[{ type: 'teleport' }], 'steps[0].type', 'steps[0].type: must be one of transform, branch, delay, notify, loop'],
+    [[{ type: 'teleport' }], 'steps[0].type', 'steps[0].type: must be one of transform, branch, delay, ai, notify, loop'],
     [[{ type: 'branch', condition: 'true', then: 0 }], 'steps[0].then', "steps[0].then: must be a later step's index (1 to 0) or 1 (the end)"],
     [[{ type: 'loop', over: '[1,2]', as: 'n', max: 500, steps: [] }], 'steps[0].max', 'steps[0].max: must be an integer from 1 to 100'],
-    [[{ type: 'loop', over: '[1,2]', as: 'n', steps: [{ type: 'delay', seconds: 5 }] }], 'steps[0].steps[0].type', 'steps[0].steps[0].type: must be one of transform, notify'],
+    [[{ type: 'loop', over: '[1,2]', as: 'n', steps: [{ type: 'delay', seconds: 5 }] }], 'steps[0].steps[0].type', 'steps[0].steps[0].type: must be one of transform, ai, notify'],
     [[{ type: 'notify', subject: 'Hi', message: '"x"', to: 'everyone' }], 'steps[0].to', 'steps[0].to: is not a field of a notify step'],
   ];
   for (const [steps, field, error] of bad) {
@@ -240,4 +260,29 @@ test.serial('a webhook trigger: the secret path is shown once, only its hash is 
   const runs = await runsOf(bob, made.id);
   t.deepEqual(runs.map((run) => run.trigger_kind).sort(), ['cron', 'webhook']);
   t.is(ok(await bob.delete(`/wands/${made.id}`)).deleted, true);
+});
+
+test.serial('an AI step: the prompt goes through the platform model, its answer is stored, its tokens are metered at token_microns', async (t) => {
+  const made = ok(await bob.post('/wands', {
+    name: 'Summarise deals',
+    triggers: [{ type: 'event', action: 'core.crm.deal.won' }],
+    steps: [{ type: 'ai', system: 'Answer in one sentence.', prompt: '"Summarise the deal " & trigger.payload.title & " (" & trigger.payload.amount & " " & trigger.payload.currency & ")"', as: 'summary' }],
+  }));
+  ok(await bob.post(`/wands/${made.id}/activate`));
+  take();
+  const dry = ok(await bob.post(`/wands/${made.id}/dry-runs`, { input: { payload: { title: 'Dry', amount: '1.00', currency: 'EUR' } } }));
+  t.deepEqual(dry.steps.map((step: Record<string, unknown>) => [step.status, step.output]), [['stubbed', { prompt: 'Summarise the deal Dry (1.00 EUR)' }]]);
+  t.is(prompts.length, 0);
+  await world.deliver('core.crm.deal.won', deal('Globex renewal'));
+  t.deepEqual(prompts, [{ model: 'local-test', messages: [{ role: 'system', content: 'Answer in one sentence.' }, { role: 'user', content: 'Summarise the deal Globex renewal (1200.00 EUR)' }] }]);
+  const [run] = await runsOf(bob, made.id);
+  const read = ok(await bob.get(`/wands/runs/${run.id}`));
+  t.like(read, { status: 'completed', microns: 1000 + 57 * 2 });
+  t.deepEqual(read.vars, { summary: 'A renewal worth 1200 EUR.' });
+  t.deepEqual(read.steps[0].output, { model: 'local-test', tokens: 57, text: 'A renewal worth 1200 EUR.' });
+  t.is(read.steps[0].microns, 1114);
+  // The first test's wand also runs on deal.won: this wand's run has its own usage event.
+  const usage = take().find((event) => event.action === 'core.wands.usage.recorded' && event.payload.run_id === run.id);
+  t.like(usage?.payload, { run_id: run.id, steps: 1, ai_tokens: 57, microns: 1114 });
+  t.deepEqual(await world.query('SELECT kind, quantity, microns::int AS microns FROM app_wands.usage WHERE run_id = :run ORDER BY kind', { run: run.id }), [{ kind: 'ai_tokens', quantity: 57, microns: 114 }, { kind: 'step', quantity: 1, microns: 1000 }]);
 });

@@ -15,13 +15,12 @@ export const CATALOG_ACTIONS = [
 
 export const TRIGGER_TYPES = ['event', 'cron', 'manual', 'webhook'] as const;
 /**
- * The step types a wand may use now. `api` (a platform call as the owner) and `ai` (a prompt
- * through the platform's model) are checked below but not offered until the platform lends apps
- * those capabilities (docs/decisions/new-wands-platform-capabilities.md).
+ * The step types a wand may use now. `api` (a platform call as the owner) is checked below but not
+ * offered until the platform lends apps that capability (docs/decisions/new-wands-platform-capabilities.md).
  */
-export const STEP_TYPES = ['transform', 'branch', 'delay', 'notify', 'loop'] as const;
+export const STEP_TYPES = ['transform', 'branch', 'delay', 'ai', 'notify', 'loop'] as const;
 /** Steps a loop may repeat (no delay, branch or loop inside a loop). */
-export const LOOP_STEP_TYPES = ['transform', 'notify'] as const;
+export const LOOP_STEP_TYPES = ['transform', 'ai', 'notify'] as const;
 export const API_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 export const MAX_STEPS = 50;
 export const MAX_TRIGGERS = 10;
@@ -107,7 +106,8 @@ function checkStep(raw: unknown, field: string, index: number, count: number, al
       if (step.as !== undefined) out.as = variable(step.as, `${field}.as`, false);
       break;
     case 'ai':
-      allowOnly(step, field, [...COMMON, 'prompt', 'as']);
+      allowOnly(step, field, [...COMMON, 'system', 'prompt', 'as']);
+      if (step.system !== undefined) out.system = text(step.system, `${field}.system`, 4000);
       out.prompt = expression(step.prompt, `${field}.prompt`);
       out.as = variable(step.as, `${field}.as`, true);
       break;

@@ -4,13 +4,15 @@ import type { Run, Step, Wand } from '../models/index.js';
 import { ownerGrantProblem, suspendWand, pauseForOverrun } from './grant.js';
 import { periodMicrons, recordUsage, type UsageTally } from './usage.js';
 
-const SECRET_KEY = /secret|token|password|passwd|authorization|api[_-]?key|cookie/i;
+/** A field name that holds a secret: `token`, `api_token`, `clientSecret`, `x-api-key` (not `tokens`, a count). */
+const SECRET_KEY = /(^|[_-])(secret|token|password|passwd|authorization|api[_-]?key|cookie|credentials?)($|[_-])/i;
+const isSecretKey = (key: string) => SECRET_KEY.test(key.replace(/([a-z0-9])([A-Z])/g, '$1_$2'));
 
 /** A copy of `value` with every field whose name looks like a secret replaced by `[redacted]` (the run log never holds one). */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 20 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, SECRET_KEY.test(key) ? '[redacted]' : redact(inner, depth + 1)]));
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, inner]) => [key, isSecretKey(key) ? '[redacted]' : redact(inner, depth + 1)]));
 }
 
 /** Evaluates a JSONata expression against the run's scope (`trigger`, `vars`, and a loop's item). */
@@ -30,7 +32,10 @@ interface Outcome {
 
 class StepFailure extends Error {}
 
-async function executeStep(ctx: AnyCtx, wand: Wand, run: Run, step: Step, index: number, scope: Record<string, unknown>): Promise<Outcome> {
+/** Records the AI tokens a step used (they were spent: recorded even past the allowance, which then stops the next step). */
+type TokenMeter = (tokens: number) => Promise<void>;
+
+async function executeStep(ctx: AnyCtx, wand: Wand, run: Run, step: Step, index: number, scope: Record<string, unknown>, meter: TokenMeter): Promise<Outcome> {
   const vars = scope.vars as Record<string, unknown>;
   switch (step.type) {
     case 'transform': {
@@ -46,6 +51,23 @@ async function executeStep(ctx: AnyCtx, wand: Wand, run: Run, step: Step, index:
     case 'delay':
       if (run.dry_run) return { output: { seconds: step.seconds }, stubbed: true };
       return { output: { seconds: step.seconds, until: new Date(ctx.now().getTime() + (step.seconds as number) * 1000).toISOString() }, wait: step.seconds as number };
+    case 'ai': {
+      const prompt = await evaluate(step.prompt as string, scope);
+      const text = (typeof prompt === 'string' ? prompt : JSON.stringify(prompt)).slice(0, 100_000);
+      if (!text) throw new StepFailure('the prompt is empty');
+      if (run.dry_run) return { output: { prompt: text }, stubbed: true };
+      if (!ctx.ai) throw new StepFailure('no language model is configured on this platform (AI_BASE_URL)');
+      const messages = [...(step.system ? [{ role: 'system' as const, content: step.system as string }] : []), { role: 'user' as const, content: text }];
+      let answer: { text: string; tokens: number };
+      try {
+        answer = await ctx.ai.complete(messages);
+      } catch (error) {
+        throw new StepFailure((error as Error).message);
+      }
+      await meter(answer.tokens);
+      vars[step.as as string] = answer.text;
+      return { output: { model: ctx.ai.model, tokens: answer.tokens, text: answer.text } };
+    }
     case 'notify': {
       const message = await evaluate(step.message as string, scope);
       const text = typeof message === 'string' ? message : JSON.stringify(message);
@@ -62,7 +84,7 @@ async function executeStep(ctx: AnyCtx, wand: Wand, run: Run, step: Step, index:
       const outputs: unknown[] = [];
       for (const item of list) {
         const inner = { ...scope, [step.as as string]: item };
-        for (const [at, nested] of (step.steps as Step[]).entries()) outputs.push((await executeStep(ctx, wand, run, nested, at, inner)).output);
+        for (const [at, nested] of (step.steps as Step[]).entries()) outputs.push((await executeStep(ctx, wand, run, nested, at, inner, meter)).output);
       }
       return { output: { iterations: list.length, outputs } };
     }
@@ -121,8 +143,12 @@ export async function advance(ctx: AnyCtx, wand: Wand, run: Run, steps: Step[], 
         }
       }
       let outcome: Outcome;
+      let tokenMicrons = 0;
       try {
-        outcome = await executeStep(ctx, wand, run, step, index, scope);
+        outcome = await executeStep(ctx, wand, run, step, index, scope, async (tokens) => {
+          tokenMicrons += tokens * ctx.settings.token_microns;
+          await recordUsage(ctx, wand, run, 'ai_tokens', tokens, `tokens:${run.id}:${position}:${crypto.randomUUID()}`, tally, { force: true });
+        });
       } catch (error) {
         const message = (error instanceof StepFailure ? error.message : `${(error as Error).message ?? error}`).slice(0, 900);
         await log(index, step.type, 'failed', { error: message, microns: run.dry_run ? 0 : ctx.settings.step_microns });
@@ -135,7 +161,7 @@ export async function advance(ctx: AnyCtx, wand: Wand, run: Run, steps: Step[], 
         await finish('failed', `Step ${index} (${step.type}) failed: ${message}`);
         return run;
       }
-      await log(index, step.type, outcome.stubbed ? 'stubbed' : outcome.wait ? 'waiting' : 'succeeded', { output: outcome.output, microns: run.dry_run ? 0 : ctx.settings.step_microns });
+      await log(index, step.type, outcome.stubbed ? 'stubbed' : outcome.wait ? 'waiting' : 'succeeded', { output: outcome.output, microns: run.dry_run ? 0 : ctx.settings.step_microns + tokenMicrons });
       const next = outcome.next ?? index + 1;
       await save({ vars: scope.vars, next_step: next, attempt: 0, error: null });
       if (outcome.wait) {
