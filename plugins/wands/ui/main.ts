@@ -1,10 +1,9 @@
 /**
- * Wands's front-end. It runs in the workspace shell, in a sandboxed frame, and reaches the
- * platform through @wpk/ui (docs/ui.md): `mountApp` opens the bridge to the shell (an API client
- * that carries this app's token) and puts the app's root on the page; `wpk ui build` bundles this
- * folder (the platform builds it on first use in development).
+ * The Wands app's front-end: the member's wands (make one: when a catalog event happens, do
+ * steps; activate, pause) and each wand's runs with their per-step log. It runs in the workspace
+ * shell's sandboxed frame and reaches the platform through the kit (docs/ui.md).
  */
 import { mountApp } from '@wpk/ui';
-import './app-root.js';
+import './wands-app.js';
 
 await mountApp('wands-app');
