@@ -286,3 +286,36 @@ test.serial('an AI step: the prompt goes through the platform model, its answer 
   t.like(usage?.payload, { run_id: run.id, steps: 1, ai_tokens: 57, microns: 1114 });
   t.deepEqual(await world.query('SELECT kind, quantity, microns::int AS microns FROM app_wands.usage WHERE run_id = :run ORDER BY kind', { run: run.id }), [{ kind: 'ai_tokens', quantity: 57, microns: 114 }, { kind: 'step', quantity: 1, microns: 1000 }]);
 });
+
+test.serial('branch, capped loop and retries: a branch jumps forward, a loop repeats up to its cap, a failing step is retried later then fails the run', async (t) => {
+  const made = ok(await bob.post('/wands', {
+    name: 'Flow',
+    triggers: [{ type: 'manual' }],
+    steps: [
+      { type: 'transform', expression: '[1, 2, 3]', as: 'items' },
+      { type: 'branch', condition: '$count(vars.items) > 2', then: 3, else: 2 },
+      { type: 'transform', expression: '"small"', as: 'size' },
+      { type: 'loop', over: 'vars.items', as: 'n', max: 3, steps: [{ type: 'transform', expression: 'n * 10', as: 'last' }] },
+      { type: 'transform', expression: '$error("the CRM said no")', as: 'never', retries: 1 },
+    ],
+  }));
+  ok(await bob.post(`/wands/${made.id}/activate`));
+  take();
+  const run = ok(await bob.post(`/wands/${made.id}/runs`, {}));
+  t.like(run, { status: 'waiting', next_step: 4, error: 'the CRM said no' });
+  t.deepEqual(run.steps.map((step: Record<string, unknown>) => [step.step, step.status, step.output]), [
+    [0, 'succeeded', [1, 2, 3]],
+    [1, 'succeeded', { condition: true }],
+    [3, 'succeeded', { iterations: 3, outputs: [10, 20, 30] }],
+    [4, 'failed', null],
+  ]);
+  t.deepEqual(take().map((event) => event.action), ['core.wands.run.scheduled', 'core.wands.usage.recorded']);
+  world.platform.clock.advance({ seconds: 31 });
+  await world.platform.deliverDue(world.workspace);
+  const failed = ok(await bob.get(`/wands/runs/${run.id}`));
+  t.like(failed, { status: 'failed', error: 'Step 4 (transform) failed: the CRM said no' });
+  t.deepEqual(failed.steps.slice(3).map((step: Record<string, unknown>) => [step.step, step.status, step.attempt]), [[4, 'failed', 1], [4, 'failed', 2]]);
+  const events = take();
+  t.deepEqual(events.map((event) => event.action), ['core.wands.run.failed', 'core.wands.usage.recorded']);
+  t.like(events[0].payload, { run_id: run.id, error: 'Step 4 (transform) failed: the CRM said no', steps_run: 5, microns: 5000 });
+});
