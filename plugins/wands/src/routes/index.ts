@@ -22,7 +22,7 @@ export const routes = [
   wands.list({
     chain: ['wands.wands.read'],
     description: "Lists the caller's wands by name (every wand for an admin of wands: owner_id and status=suspended find those to reassign)",
-    query: Joi.listQuery({ status: Joi.string().valid(...WAND_STATUSES), owner_id: Joi.id() }),
+    query: Joi.listQuery({ status: Joi.string().valid(...WAND_STATUSES), owner_id: Joi.memberId({ former: true }) }),
     run: (request, ctx) => listWands(ctx, request.query as never),
   }),
   route({
@@ -57,7 +57,7 @@ export const routes = [
     chain: ['wands.wands.manage'],
     answers: { single: WAND },
     description: 'Changes the draft (the active version stays frozen until the next activation) or, for an admin, reassigns the owner (who must hold the scopes)',
-    validate: { params: idParam('wand_id'), payload: Joi.object({ ...wandFields, owner_id: Joi.id() }).min(1) },
+    validate: { params: idParam('wand_id'), payload: Joi.object({ ...wandFields, owner_id: Joi.memberId() }).min(1) },
     handler: async (request, ctx) => ctx.respond.single(await updateWand(ctx, request.params.wand_id, request.payload as never)),
   }),
   wand.delete({ chain: ['wands.wands.manage'], answers: { single: DELETED_WAND }, description: 'Deletes a wand with its versions and runs', run: (request, ctx) => deleteWand(ctx, request.params.wand_id) }),
