@@ -255,6 +255,11 @@ test.serial('a webhook trigger: the secret path is shown once, only its hash is 
   t.like(ok(await anonymous.post(path, { n: 21 }, { 'x-request-id': 'abc-1' })), { run_id: called.run_id, duplicate: true });
   t.deepEqual(ok(await bob.get(`/wands/runs/${called.run_id}`)).vars, { double: 42 });
   t.is((await anonymous.post('/wands/webhooks/xxxxxxxxxxxxxxxxxxxxxxxx', {})).status, 404);
+  let deep: Record<string, unknown> = { n: 1 };
+  for (let level = 0; level < 2000; level++) deep = { a: deep };
+  const tooDeep = await anonymous.post(path, deep);
+  t.is(tooDeep.status, 400);
+  t.is(tooDeep.body.error, 'body must not nest more than 32 levels');
   world.platform.clock.advance({ days: 7 });
   await world.platform.deliverDue(world.workspace);
   const runs = await runsOf(bob, made.id);

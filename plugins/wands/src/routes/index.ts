@@ -15,6 +15,24 @@ const wandFields = {
 
 const wands = routeFamily('/wands', { record: WAND, present: (wand: Wand) => presentWand(wand), links: (wand) => ({ self: `/wands/${wand.id}` }) });
 const wand = wands.at('/{wand_id}', { params: Joi.idParams('wand_id') });
+/** How deep a free-form JSON value may nest (a webhook's body, a dry run's input): deeper is a 400, never a crash. */
+const MAX_DEPTH = 32;
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_DEPTH) return deepest;
+    for (const inner of Object.values(item as Record<string, unknown>)) stack.push([inner, depth + 1]);
+  }
+  return deepest;
+}
+/** A free-form JSON object, at most MAX_DEPTH levels deep. */
+const freeObject = () =>
+  Joi.object().unknown(true).custom((value, helpers) => (depthOf(value) > MAX_DEPTH ? helpers.message({ custom: `{{#label}} must not nest more than ${MAX_DEPTH} levels` }) : value));
+
 const idParam = (name: string) => Joi.object({ [name]: Joi.id().required() });
 
 /** Every route of the app. */
@@ -106,7 +124,7 @@ export const routes = [
     chain: ['wands.wands.manage'],
     answers: { single: RUN },
     description: "Runs the draft's steps on a stored run's input (run_id) or a given input, side effects stubbed, nothing metered",
-    validate: { params: idParam('wand_id'), payload: Joi.object({ run_id: Joi.id(), input: Joi.object().unknown(true) }).oxor('run_id', 'input') },
+    validate: { params: idParam('wand_id'), payload: Joi.object({ run_id: Joi.id(), input: freeObject() }).oxor('run_id', 'input') },
     handler: async (request, ctx) => ctx.respond.single(await runWithLog(ctx, await dryRun(ctx, request.params.wand_id, request.payload as never))),
   }),
   route({
@@ -132,7 +150,7 @@ export const routes = [
     path: '/wands/webhooks/{token}',
     answers: { single: HOOK },
     description: "An inbound webhook: runs the wand's webhook trigger with the JSON body (an x-request-id header makes the call once-only)",
-    validate: { params: Joi.object({ token: Joi.string().min(20).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() }), payload: Joi.object().unknown(true).allow(null) },
+    validate: { params: Joi.object({ token: Joi.string().min(20).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() }), payload: freeObject().allow(null) },
     handler: async (request, ctx) => ctx.respond.single(await onWebhook(ctx, request.params.token, request.payload, (request.headers as Record<string, string | undefined>)['x-request-id'])),
   }),
 ];
