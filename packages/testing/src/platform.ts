@@ -16,6 +16,11 @@ export type TestApp = AnyAppDefinition | string;
 
 /** Options of createTestPlatform. */
 export interface TestPlatformOptions {
+  /**
+   * The language model behind `/ai/commands` and `ctx.ai` (an OpenAI-compatible API: in tests, a
+   * local server standing in for it); null: none; absent: from `AI_BASE_URL` as in production.
+   */
+  ai?: { baseUrl: string; model: string; apiKey?: string } | null;
   /** The apps under test. */
   apps: TestApp[];
   /** Load them as first-party (true: all; or a list of namespaces). First-party is the configuration's decision. */
@@ -368,6 +373,7 @@ export class TestPlatform {
         projectDir: options.projectDir,
         apps,
         strictAppRoles: options.strictAppRoles ?? false,
+        ...(options.ai !== undefined ? { ai: options.ai } : {}),
         scryptLogN: 10,
         // Tests sign many members in at once from one address; the hashing bound is core's to test.
         passwordHashing: { perClient: 10_000, queue: 10_000 },

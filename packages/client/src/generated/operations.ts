@@ -279,6 +279,28 @@ export const OPERATIONS = {
   postEventsTablesEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/tables/events/core-workers-worker-updated', tag: 'system', host: 'any' },
   /** POST /_events/tasks/events/core-account-member-removed */
   postEventsTasksEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/tasks/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-account-member-removed */
+  postEventsWandsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/wands/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-account-member-role-changed */
+  postEventsWandsEventsCoreAccountMemberRoleChanged: { method: 'POST', path: '/_events/wands/events/core-account-member-role-changed', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-account-role-updated */
+  postEventsWandsEventsCoreAccountRoleUpdated: { method: 'POST', path: '/_events/wands/events/core-account-role-updated', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-contacts-contact-created */
+  postEventsWandsEventsCoreContactsContactCreated: { method: 'POST', path: '/_events/wands/events/core-contacts-contact-created', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-crm-deal-lost */
+  postEventsWandsEventsCoreCrmDealLost: { method: 'POST', path: '/_events/wands/events/core-crm-deal-lost', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-crm-deal-won */
+  postEventsWandsEventsCoreCrmDealWon: { method: 'POST', path: '/_events/wands/events/core-crm-deal-won', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-crm-lead-created */
+  postEventsWandsEventsCoreCrmLeadCreated: { method: 'POST', path: '/_events/wands/events/core-crm-lead-created', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-tasks-task-completed */
+  postEventsWandsEventsCoreTasksTaskCompleted: { method: 'POST', path: '/_events/wands/events/core-tasks-task-completed', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-tasks-task-created */
+  postEventsWandsEventsCoreTasksTaskCreated: { method: 'POST', path: '/_events/wands/events/core-tasks-task-created', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-wands-cron-fired */
+  postEventsWandsEventsCoreWandsCronFired: { method: 'POST', path: '/_events/wands/events/core-wands-cron-fired', tag: 'system', host: 'any' },
+  /** POST /_events/wands/events/core-wands-run-scheduled */
+  postEventsWandsEventsCoreWandsRunScheduled: { method: 'POST', path: '/_events/wands/events/core-wands-run-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-account-member-removed */
   postEventsWorkersEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/workers/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-ats-application-hired */
@@ -1709,6 +1731,34 @@ export const OPERATIONS = {
   postViews: { method: 'POST', path: '/views', tag: 'tasks', host: 'workspace' },
   /** Deletes one of the caller’s saved views */
   deleteViewsByViewId: { method: 'DELETE', path: '/views/{view_id}', tag: 'tasks', host: 'workspace' },
+  /** Lists the caller's wands by name (every wand for an admin of wands: owner_id and status=suspended find those to reass... */
+  getWands: { method: 'GET', path: '/wands', tag: 'wands', host: 'workspace', paged: true },
+  /** Makes a draft wand owned by the caller: triggers, steps (each checked: a 400 names steps[i].field), scopes (a subset ... */
+  postWands: { method: 'POST', path: '/wands', tag: 'wands', host: 'workspace' },
+  /** Reads a wand (its owner, or an admin of wands) */
+  getWandsByWandId: { method: 'GET', path: '/wands/{wand_id}', tag: 'wands', host: 'workspace' },
+  /** Changes the draft (the active version stays frozen until the next activation) or, for an admin, reassigns the owner (... */
+  patchWandsByWandId: { method: 'PATCH', path: '/wands/{wand_id}', tag: 'wands', host: 'workspace' },
+  /** Deletes a wand with its versions and runs */
+  deleteWandsByWandId: { method: 'DELETE', path: '/wands/{wand_id}', tag: 'wands', host: 'workspace' },
+  /** Freezes the draft as the next version and activates it (from draft or paused; from suspended once reassigned); emits ... */
+  postWandsByWandIdActivate: { method: 'POST', path: '/wands/{wand_id}/activate', tag: 'wands', host: 'workspace' },
+  /** Runs the draft's steps on a stored run's input (run_id) or a given input, side effects stubbed, nothing metered */
+  postWandsByWandIdDryRuns: { method: 'POST', path: '/wands/{wand_id}/dry-runs', tag: 'wands', host: 'workspace' },
+  /** Pauses an active wand (its cron firings are withdrawn); emits wand.paused */
+  postWandsByWandIdPause: { method: 'POST', path: '/wands/{wand_id}/pause', tag: 'wands', host: 'workspace' },
+  /** Lists a wand's runs, newest first */
+  getWandsByWandIdRuns: { method: 'GET', path: '/wands/{wand_id}/runs', tag: 'wands', host: 'workspace', paged: true },
+  /** Runs an active wand by its manual trigger, with a record's MRN when the trigger takes one */
+  postWandsByWandIdRuns: { method: 'POST', path: '/wands/{wand_id}/runs', tag: 'wands', host: 'workspace' },
+  /** Reads a run with its per-step log (secrets redacted) */
+  getWandsRunsByRunId: { method: 'GET', path: '/wands/runs/{run_id}', tag: 'wands', host: 'workspace' },
+  /** Reruns a finished run from a step (default 0) on the version it pinned; once per run and step (asking again answers t... */
+  postWandsRunsByRunIdRerun: { method: 'POST', path: '/wands/runs/{run_id}/rerun', tag: 'wands', host: 'workspace' },
+  /** The workspace's microns this month (summed in SQL), its allowance and what remains, by wand */
+  getWandsUsage: { method: 'GET', path: '/wands/usage', tag: 'wands', host: 'workspace' },
+  /** An inbound webhook: runs the wand's webhook trigger with the JSON body (an x-request-id header makes the call once-only) */
+  postWandsWebhooksByToken: { method: 'POST', path: '/wands/webhooks/{token}', tag: 'wands', host: 'workspace' },
   /** Lists workers by name; q matches name, work e-mail or title; filters by department, manager and status */
   getWorkers: { method: 'GET', path: '/workers', tag: 'workers', host: 'workspace', paged: true },
   /** Adds a worker in onboarding, linked to the member with the same e-mail unless member_id says otherwise */
@@ -1770,4 +1820,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","papers","rooms","settings","sign","slides","tables","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","papers","rooms","settings","sign","slides","tables","wands","workers"] as const;

@@ -55,6 +55,29 @@ export class WorkspaceMembers implements ContextMembers {
     return found;
   }
 
+  async lacks(idOrMrn: string, keys: readonly string[]): Promise<string[] | null> {
+    const id = memberIdOf(String(idOrMrn));
+    if (id === null) return null;
+    const [member] = await this.read<{ platform_role: DirectoryMember['platform_role']; active: boolean }>(
+      `SELECT m.platform_role, (m.deactivated_at IS NULL) AS active FROM platform.members m WHERE m.workspace_id = :workspaceId AND m.state = 'joined' AND m.id = :id`,
+      { workspaceId: this.workspaceId, id },
+    );
+    if (!member || member.active !== true) return null;
+    // Owners and admins hold every key, as layer 5 judges them; nothing is cached (the API keys' rule).
+    if (member.platform_role === 'owner' || member.platform_role === 'admin') return [];
+    const rows = await this.read<{ permissions: unknown }>(
+      `SELECT r.permissions FROM platform.member_roles mr JOIN platform.roles r ON r.id = mr.role_id AND r.workspace_id = mr.workspace_id
+        WHERE mr.workspace_id = :workspaceId AND mr.member_id = :id`,
+      { workspaceId: this.workspaceId, id },
+    );
+    const held = new Set<string>();
+    for (const row of rows) {
+      const slices = (typeof row.permissions === 'string' ? JSON.parse(row.permissions) : row.permissions) as Record<string, unknown> | null;
+      for (const slice of Object.values(slices ?? {})) if (Array.isArray(slice)) for (const key of slice) if (typeof key === 'string') held.add(key);
+    }
+    return [...new Set(keys)].filter((key) => !held.has(key) && !held.has(`${keyNamespace(key)}.*`));
+  }
+
   async list(options: { q?: string; offset?: number; limit?: number } = {}): Promise<{ rows: DirectoryMember[]; count: number }> {
     const limit = Math.max(1, Math.min(options.limit ?? 25, 100));
     const offset = Math.max(0, options.offset ?? 0);
@@ -66,6 +89,12 @@ export class WorkspaceMembers implements ContextMembers {
     const [{ total }] = await this.read<{ total: string }>(`SELECT count(*) AS total FROM (${listed}) listed`, replacements);
     return { rows: rows.map(toMember), count: Number(total) };
   }
+}
+
+/** The app namespace of a permission key: `ext.{publisher}.{slug}` or the first-party slug. */
+function keyNamespace(key: string): string {
+  const parts = key.split('.');
+  return parts[0] === 'ext' ? parts.slice(0, 3).join('.') : parts[0];
 }
 
 /** 400 naming the field unless `value` is a member of the workspace in `found` (active, or any with `former`). */

@@ -1,3 +1,4 @@
+import type { OpenAiCompatibleModel } from '../ai/chat-model.js';
 import type { Lifecycle, Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import {
   contentDisposition,
@@ -74,6 +75,8 @@ export interface PipelineServices {
   throttle: Throttle;
   /** The platform's public URL (`PUBLIC_URL`): `ctx.workspace.origin` derives from it. */
   publicUrl: string;
+  /** The configured language model behind `ctx.ai` (null or absent: none). */
+  model?: OpenAiCompatibleModel | null;
   /** Where `ctx.mail` queues (with the work) and what sends after the commit. */
   mail(): MailOutbox;
 }

@@ -1,3 +1,4 @@
+import { OpenAiCompatibleModel } from '../ai/index.js';
 import { permissionDeniedEmitter } from '../access/index.js';
 import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { loadSecretKey, Throttle } from '../identity/index.js';
@@ -83,7 +84,7 @@ export const appsPlugin = defineCorePlugin({
     const { hub, publisher } = deps.live;
     const signaling = deps.signaling.service;
     const outbox = deps.mail.outbox;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl });
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl, model: config.ai ? new OpenAiCompatibleModel(config.ai) : null });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {

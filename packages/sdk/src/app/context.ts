@@ -64,6 +64,13 @@ export interface ContextMembers {
    * of this workspace (`{ former: true }`: or one who was removed). Returns them by member id.
    */
   require(idsOrMrns: string | readonly string[], field: string, options?: { former?: boolean }): Promise<Map<string, DirectoryMember>>;
+  /**
+   * The permission keys among `keys` (any app's: `tasks.tasks.create`) that the member does not
+   * hold now, read fresh from their roles on every call (owners and admins hold every key): `[]`
+   * when they hold them all; null when the reference names no active member of the workspace.
+   * For work an app does on a member's behalf later (an automation's scoped grant).
+   */
+  lacks(idOrMrn: string, keys: readonly string[]): Promise<string[] | null>;
   /** Active members by name (then id), optionally matching `q` in the name or email, one page at a time. */
   list(options?: { q?: string; offset?: number; limit?: number }): Promise<{ rows: DirectoryMember[]; count: number }>;
 }
@@ -371,6 +378,28 @@ export interface AppClaims {
   release(kind: string, name: string): Promise<void>;
 }
 
+/** One message of a chat with the platform's language model. */
+export interface AppChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  /** 1-100,000 characters. */
+  content: string;
+}
+
+/**
+ * `ctx.ai`: the platform's language model, the OpenAI-compatible adapter `POST /ai/commands`
+ * answers with (`AI_BASE_URL`, `AI_MODEL`); null when the deployment configured none. The app
+ * decides what it sends: nothing of the workspace reaches the model unless the app puts it in.
+ */
+export interface AppAi {
+  /** The model's name. */
+  readonly model: string;
+  /**
+   * The model's answer and the tokens it used (as the API reports them). Throws an Error
+   * when the model is unreachable or answers an error (a step may retry later).
+   */
+  complete(messages: readonly AppChatMessage[]): Promise<{ text: string; tokens: number }>;
+}
+
 /** What every handler of the app receives, in a request or in an event delivery. */
 export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** The app itself. */
@@ -407,6 +436,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   claims: AppClaims;
   /** Sends mail from the app (after the commit). */
   mail: AppMail;
+  /** The platform's language model, or null when none is configured. */
+  ai: AppAi | null;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
   /**

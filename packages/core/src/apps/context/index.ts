@@ -1,4 +1,5 @@
 import type { BaseContext } from '@wpk/sdk';
+import { aiOf } from './ai.js';
 import { contextWorkspace } from './caller.js';
 import { claimsOf } from './claims.js';
 import { dbOf, lockOf } from './db.js';
@@ -22,7 +23,7 @@ export { DeferredStorage, storageHandle } from './storage.js';
 /**
  * The parts every context shares, one factory per capability, each from the one inputs object:
  * app, workspace, db and transaction, events, lock, members, search, live, storage, signaling,
- * secrets, claims, mail, settings, now, log. `extra` (the caller, the page, `respond`) comes first,
+ * secrets, claims, mail, ai, settings, now, log. `extra` (the caller, the page, `respond`) comes first,
  * as it always has; the context is one object literal, so every context has one shape.
  */
 export function baseContext<Extra extends object = object>(inputs: ContextInputs, extra?: Extra): BaseContext & Extra {
@@ -43,6 +44,7 @@ export function baseContext<Extra extends object = object>(inputs: ContextInputs
     secrets: secretsOf(inputs),
     claims: claimsOf(inputs),
     mail: mailOf(inputs),
+    ai: aiOf(inputs),
     settings: settingsOf(inputs),
     now: nowOf(inputs),
     log: appLogger(inputs.logger),

@@ -1,5 +1,6 @@
 import type { AppStorage } from '@wpk/sdk';
 import type { Logger } from 'pino';
+import type { OpenAiCompatibleModel } from '../../ai/chat-model.js';
 import type { Sequelize } from 'sequelize';
 import type { LivePublication } from '../../live/index.js';
 import type { QueuedMail } from '../../mail/index.js';
@@ -37,6 +38,8 @@ export interface ContextPlatform {
   clock: () => Date;
   /** The platform's public URL: `ctx.workspace.origin` derives from it. */
   publicUrl: string;
+  /** The configured language model (`ctx.ai`), or null/absent: none. */
+  model?: OpenAiCompatibleModel | null;
 }
 
 /**
