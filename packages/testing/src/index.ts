@@ -9,6 +9,7 @@ export { TestClock } from './clock.js';
 export { listenForSockets, openSocket, openWelcomedSocket, quiet, subscribeChannel } from './sockets.js';
 export type { RefusedUpgrade, SocketMessage, SocketOptions, TestSocket, WorldSockets } from './sockets.js';
 export { API_VERSION, freePort, TestPlatform, TestWorkspace } from './platform.js';
+export { startServerProcess, type ServerProcess } from './processes.js';
 export { checkDropMigration, checkMatrixRows, ok, prepareWorld, startWorld } from './world.js';
 export { docSections, documentedRoutes, manifestRoutes, testAppDoc, unnamedInDoc } from './docs.js';
 export type { AppDocOptions, DocAssertions, DocManifest, DocTestFn, NameCheck } from './docs.js';

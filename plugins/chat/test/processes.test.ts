@@ -1,6 +1,5 @@
 import test from 'ava';
-import { openSocket, openWelcomedSocket, type TestMember, type TestSocket, type World } from '@wpk/testing';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { openSocket, openWelcomedSocket, startServerProcess, type ServerProcess, type TestMember, type TestSocket, type World } from '@wpk/testing';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startChatWorld } from './helpers/world.js';
@@ -16,7 +15,7 @@ const CLI = fileURLToPath(new URL('../../../cli/src/bin.ts', import.meta.url));
 let world: World;
 let urlA: string;
 let urlB: string;
-let child: ChildProcess | null = null;
+let second: ServerProcess | null = null;
 let ann: TestMember;
 let bob: TestMember;
 
@@ -26,30 +25,11 @@ if (onPostgres) {
     urlA = await world.platform.runtime.start();
     ann = await world.member();
     bob = await world.member();
-    const spawned = spawn(process.execPath, ['--import=tsx', CLI, 'start', '--port', '0', '--app', '.', '--no-migrate'], {
-      cwd: APP_DIR,
-      env: { ...process.env, DATABASE_URL: world.platform.runtime.db.url, WPK_BROKER: 'off', WPK_LOG_LEVEL: 'silent' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child = spawned;
-    urlB = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      const timer = setTimeout(() => reject(new Error(`server B not ready: ${output}`)), 60_000);
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (\S+)/.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      };
-      spawned.stdout!.on('data', read);
-      spawned.stderr!.on('data', read);
-      spawned.once('exit', (code) => reject(new Error(`server B exited with ${code}: ${output}`)));
-    });
+    second = await startServerProcess({ cli: CLI, appDir: APP_DIR, databaseUrl: world.platform.runtime.db.url });
+    urlB = second.url;
   });
   test.after.always(async () => {
-    child?.kill('SIGTERM');
+    second?.stop();
     await world?.close();
   });
 

@@ -1,8 +1,7 @@
-import { InvalidError, Op } from '@wpk/sdk';
+import { countOf, InvalidError, Op, sumOf } from '@wpk/sdk';
 import type { AnyCtx } from '../kit.js';
 import { cents, dec, money } from './money.js';
 import { defaultPipeline, requirePipeline, stagesOf } from './pipelines.js';
-import { countOf, sumOf } from './sql.js';
 
 /** The first and last day of a period: `2026`, `2026-Q2` or `2026-05`. */
 export function periodRange(period: string): { from: string; to: string } {

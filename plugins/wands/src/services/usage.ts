@@ -1,6 +1,6 @@
+import { sumOf } from '@wpk/sdk';
 import type { AnyCtx } from '../kit.js';
 import type { Run, Wand } from '../models/index.js';
-import { sumOf } from './sql.js';
 
 /** What one unit of work metered (for `core.wands.usage.recorded`). */
 export interface UsageTally {
