@@ -22,7 +22,10 @@ export interface CoreWikiSpaceCreatedPayload {
 export interface CoreWikiPageCreatedPayload {
   page_id: string;
   space_id: string;
-  parent_id: string | null;
+  /**
+   * Absent when none
+   */
+  parent_id?: string | null;
   title: string;
   by: string;
 }
@@ -44,8 +47,14 @@ export interface CoreWikiPageUpdatedPayload {
 export interface CoreWikiPageMovedPayload {
   page_id: string;
   space_id: string;
-  from_parent_id: string | null;
-  parent_id: string | null;
+  /**
+   * Absent when none
+   */
+  from_parent_id?: string | null;
+  /**
+   * Absent when none
+   */
+  parent_id?: string | null;
   position: string;
   pages: number;
   by: string;
@@ -56,7 +65,10 @@ export interface CoreWikiPageMovedPayload {
  */
 export interface CoreWikiPagePublishedPayload {
   space_id: string;
-  page_id: string | null;
+  /**
+   * Absent when none
+   */
+  page_id?: string | null;
   page_ids: string[];
   by: string;
 }
@@ -85,7 +97,10 @@ export interface CoreWikiPageReviewRequestedPayload {
   page_id: string;
   space_id: string;
   title: string;
-  owner_mrn: string | null;
+  /**
+   * Absent when none
+   */
+  owner_mrn?: string | null;
   reason: 'interval' | 'watched';
   watched_mrn?: string | null;
   watched_action?: string | null;
@@ -98,7 +113,10 @@ export interface CoreWikiPageExpiredPayload {
   page_id: string;
   space_id: string;
   title: string;
-  owner_mrn: string | null;
+  /**
+   * Absent when none
+   */
+  owner_mrn?: string | null;
 }
 
 /**

@@ -17,15 +17,8 @@ const name = () => Joi.string().trim().min(1).max(200);
 const title = () => Joi.string().trim().min(1).max(300);
 const same = <T>(row: T) => row as never;
 
-/** A ProseMirror/tiptap JSON node, checked for shape (types are kept as given). */
-const node: ReturnType<typeof Joi.object> = Joi.object({
-  type: Joi.string().max(50).required(),
-  attrs: Joi.object().max(20),
-  content: Joi.array().max(5000).items(Joi.link('#node')),
-  text: Joi.string().max(100_000).allow(''),
-  marks: Joi.array().max(20).items(Joi.object({ type: Joi.string().max(50).required(), attrs: Joi.object().max(20) })),
-}).id('node');
-const doc = () => node.keys({ type: Joi.string().valid('doc').required() });
+/** A ProseMirror/tiptap JSON document: its nodes are checked by the service (checkDoc). */
+const doc = () => Joi.object({ type: Joi.string().required(), content: Joi.array().max(5000).items(Joi.object().unknown(true)), attrs: Joi.object() }).description('{type: doc, content: [nodes]}');
 const markdown = () => Joi.string().max(500_000).allow('');
 const watches = () => Joi.array().max(50).items(Joi.string().max(300).pattern(/^mrn:[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*:[^:]+$/, 'MRN'));
 const restricted = () => Joi.array().min(1).max(500).items(Joi.id()).allow(null);

@@ -3,7 +3,7 @@ import { ConflictError, InvalidError, NotFoundError, type SearchDocument } from 
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { DocNode, Page, Space } from '../models/index.js';
 import { atLeast, pagesOf, requirePage, requireSpace, ruleOf, sees, type Access, type MemberCtx } from './access.js';
-import { fromMarkdown, linkedPages, plainText, toMarkdown } from './markdown.js';
+import { checkDoc, fromMarkdown, linkedPages, plainText, toMarkdown } from './markdown.js';
 import { keyBetween } from './positions.js';
 
 export const EMPTY_DOC: DocNode = { type: 'doc', content: [] };
@@ -96,8 +96,7 @@ export function visibleTree(memberId: string, role: Access, byId: Map<string, Pa
 export function contentOf(input: { content?: DocNode; markdown?: string }): DocNode | undefined {
   if (input.content !== undefined && input.markdown !== undefined) throw new InvalidError('Give content or markdown, not both', { field: 'markdown' });
   if (input.markdown !== undefined) return fromMarkdown(input.markdown);
-  if (input.content !== undefined && input.content.type !== 'doc') throw new InvalidError('content.type must be doc', { field: 'content.type' });
-  return input.content;
+  return input.content === undefined ? undefined : checkDoc(input.content);
 }
 
 /** Checks a restriction names members of the workspace, once each. */
@@ -325,8 +324,13 @@ export async function diffVersions(ctx: Ctx, pageId: string, version: number, to
   const { page } = await requirePage(ctx, pageId, 'view');
   const from = await versionOf(ctx, page, version);
   const target = await versionOf(ctx, page, to ?? page.version);
-  return { page_id: page.id, from: from.version, to: target.version, title: from.title === target.title ? null : { from: from.title, to: target.title }, lines: lineDiff(toMarkdown(from.content).split('\n'), toMarkdown(target.content).split('\n')) };
+  return { page_id: page.id, from: from.version, to: target.version, title: from.title === target.title ? null : { from: from.title, to: target.title }, lines: lineDiff(linesOf(from.content), linesOf(target.content)) };
 }
+
+const linesOf = (doc: DocNode) => {
+  const text = toMarkdown(doc).replace(/\n$/, '');
+  return text ? text.split('\n') : [];
+};
 
 /** A line diff by the longest common subsequence. */
 export function lineDiff(a: string[], b: string[]): Array<{ op: 'keep' | 'add' | 'remove'; text: string }> {
@@ -340,7 +344,7 @@ export function lineDiff(a: string[], b: string[]): Array<{ op: 'keep' | 'add' |
     else if (j < b.length && (i === a.length || table[i]![j + 1]! >= table[i + 1]![j]!)) out.push({ op: 'add', text: b[j++]! });
     else out.push({ op: 'remove', text: a[i++]! });
   }
-  return out.filter((line, at, all) => !(line.op === 'keep' && line.text === '' && at === all.length - 1));
+  return out;
 }
 
 /** Restores an old version as a new one (editors), naming the version read; emits page.updated. */
