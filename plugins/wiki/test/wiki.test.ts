@@ -183,6 +183,12 @@ test.serial('a page watching a leave type drops to due when the type changes, an
   t.is(ok(await ann.get(`/wiki/pages/${other.id}`)).verification, 'verified');
   const told = world.takeEvents().filter((event) => event.action === 'core.wiki.page.review_requested');
   t.deepEqual(told, [{ action: 'core.wiki.page.review_requested', payload: { page_id: policy.id, space_id: ids.space, title: 'Leave policy', owner_mrn: carl.mrn, reason: 'watched', watched_mrn: `mrn:leaves:type:${type.id}`, watched_action: 'core.leaves.type.updated' } }]);
+  // As the broker would, to the platform's notification sender of the event (the harness delivers to apps only).
+  const runtime = world.platform.runtime;
+  const request = runtime.events.deliveryRequest({ subscriber: 'system', handler: '/events/core-wiki-page-review_requested/notify-system', workspaceId: world.workspaceId, action: told[0]!.action, payload: told[0]!.payload });
+  t.is((await runtime.server.inject({ method: 'POST', url: request.path, headers: request.headers, payload: request.body })).statusCode, 200);
+  const inbox = ok(await carl.get('/notifications')) as Array<{ kind: string; title: string; link: string }>;
+  t.deepEqual(inbox.filter((note) => note.kind.startsWith('wiki.')).map((note) => [note.kind, note.title, note.link]), [['wiki.review_requested', 'Please review Leave policy', `/app/wiki/pages/${policy.id}`]]);
   ids.policy = policy.id;
 });
 
