@@ -28,6 +28,7 @@ import { LEAVES_FIELD_KINDS, LEAVES_PARAM_KINDS, seedLeaves, type LeavesSeedKind
 import { SIGN_PARAM_KINDS, seedSign, type SignSeedKind } from './seeds/sign.js';
 import { CRM_FIELD_KINDS, CRM_PARAM_KINDS, seedCrm, type CrmSeedKind } from './seeds/crm.js';
 import { seedTables, TABLES_FIELD_KINDS, TABLES_PARAM_KINDS, type TablesSeedKind } from './seeds/tables.js';
+import { seedWiki, WIKI_FIELD_KINDS, WIKI_PARAM_KINDS, type WikiSeedKind } from './seeds/wiki.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -80,7 +81,7 @@ export type SeedKind =
   | 'chat' | 'message' | 'chat_list'
   | CallsSeedKind
   | RecruitingSeedKind | RoomsSeedKind | MeetingsSeedKind
-  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind | SignSeedKind | CrmSeedKind | TablesSeedKind;
+  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind | SignSeedKind | CrmSeedKind | TablesSeedKind | WikiSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -189,6 +190,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
   if (env.runtime.apps.list().some((app) => app.namespace === 'sign')) Object.assign(ids, await seedSign(call, marker));
   if (env.runtime.apps.list().some((app) => app.namespace === 'crm')) Object.assign(ids, await seedCrm(call, marker));
   if (env.runtime.apps.list().some((app) => app.namespace === 'tables')) Object.assign(ids, await seedTables(call, marker));
+  if (env.runtime.apps.list().some((app) => app.namespace === 'wiki')) Object.assign(ids, await seedWiki(call, marker));
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -330,6 +332,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   ...SIGN_PARAM_KINDS,
   ...CRM_PARAM_KINDS,
   ...TABLES_PARAM_KINDS,
+  ...WIKI_PARAM_KINDS,
 };
 
 /**
@@ -502,7 +505,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CALLS_FIELD_KINDS, ...ROOMS_FIELD_KINDS, ...MEETINGS_FIELD_KINDS, ...CANVAS_FIELD_KINDS, ...ATTENDANCE_FIELD_KINDS, ...WORKERS_FIELD_KINDS, ...GROWTH_FIELD_KINDS, ...LEAVES_FIELD_KINDS, ...CRM_FIELD_KINDS, ...TABLES_FIELD_KINDS };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CALLS_FIELD_KINDS, ...ROOMS_FIELD_KINDS, ...MEETINGS_FIELD_KINDS, ...CANVAS_FIELD_KINDS, ...ATTENDANCE_FIELD_KINDS, ...WORKERS_FIELD_KINDS, ...GROWTH_FIELD_KINDS, ...LEAVES_FIELD_KINDS, ...CRM_FIELD_KINDS, ...TABLES_FIELD_KINDS, ...WIKI_FIELD_KINDS };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {
