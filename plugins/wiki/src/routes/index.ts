@@ -21,8 +21,8 @@ const same = <T>(row: T) => row as never;
 const doc = () => Joi.object({ type: Joi.string().required(), content: Joi.array().max(5000).items(Joi.object().unknown(true)), attrs: Joi.object() }).description('{type: doc, content: [nodes]}');
 const markdown = () => Joi.string().max(500_000).allow('');
 const watches = () => Joi.array().max(50).items(Joi.string().max(300).pattern(/^mrn:[a-z0-9][a-z0-9._-]*:[a-z0-9][a-z0-9._-]*:[^:]+$/, 'MRN'));
-const restricted = () => Joi.array().min(1).max(500).items(Joi.id()).allow(null);
-const pageFields = { content: doc(), markdown: markdown(), restricted_to: restricted(), owner_id: Joi.id().allow(null), review_days: Joi.number().integer().min(1).max(3650).allow(null), watches: watches() };
+const restricted = () => Joi.array().min(1).max(500).items(Joi.memberId()).allow(null);
+const pageFields = { content: doc(), markdown: markdown(), restricted_to: restricted(), owner_id: Joi.memberId().allow(null), review_days: Joi.number().integer().min(1).max(3650).allow(null), watches: watches() };
 
 const spaces = routeFamily('/wiki/spaces', { record: SPACE, present: same, links: (space: { id: string }) => ({ self: `/wiki/spaces/${space.id}` }) });
 const space = spaces.at('/{space_id}', { params: Joi.idParams('space_id') });
@@ -53,7 +53,7 @@ export const routes = [
     chain: [EDIT],
     answers: { collection: MEMBER },
     description: "Sets the members' own roles on a space (view, comment, edit, admin): the list replaces the one before (space admins)",
-    validate: { params: Joi.idParams('space_id'), payload: Joi.object({ members: Joi.array().max(1000).items(Joi.object({ member_id: Joi.id().required(), role: Joi.string().valid(...ROLES).required() })).required() }) },
+    validate: { params: Joi.idParams('space_id'), payload: Joi.object({ members: Joi.array().max(1000).items(Joi.object({ member_id: Joi.memberId().required(), role: Joi.string().valid(...ROLES).required() })).required() }) },
     async handler(request, ctx) {
       const rows = await setMembers(ctx, request.params.space_id, request.payload.members as Array<{ member_id: string; role: (typeof ROLES)[number] }>);
       return ctx.respond.collection(rows, rows.length, { page: 1, perPage: Math.max(1, rows.length), offset: 0, limit: rows.length });
