@@ -1,10 +1,9 @@
 /**
- * Wiki's front-end. It runs in the workspace shell, in a sandboxed frame, and reaches the
- * platform through @wpk/ui (docs/ui.md): `mountApp` opens the bridge to the shell (an API client
- * that carries this app's token) and puts the app's root on the page; `wpk ui build` bundles this
- * folder (the platform builds it on first use in development).
+ * The Wiki app's front-end: spaces, a space's page tree, a page read and edited as Markdown (a
+ * rich editor arrives with the shared editing stack), its backlinks and its verification. It runs
+ * in the workspace shell's sandboxed frame and reaches the platform through the kit (docs/ui.md).
  */
 import { mountApp } from '@wpk/ui';
-import './app-root.js';
+import './wiki-app.js';
 
 await mountApp('wiki-app');
