@@ -127,12 +127,12 @@ test.serial('links by page id survive a rename; backlinks; a deleted target show
 test.serial('history: versions, a diff of two, a restore as a new version', async (t) => {
   const versions = ok(await ann.get(`/wiki/pages/${ids.Accounts}/versions`)) as Array<{ version: number; title: string }>;
   t.deepEqual(versions.map((row) => [row.version, row.title]), [[2, 'Accounts'], [1, 'Accounts']]);
-  const diff = ok(await ann.get(`/wiki/pages/${ids.Accounts}/versions/1/diff?to=2`));
+  const diff = ok(await ann.get(`/wiki/pages/${ids.Accounts}/diff?from=1&to=2`));
   t.deepEqual(diff.lines, [{ op: 'keep', text: '# Accounts' }, { op: 'add', text: '' }, { op: 'add', text: 'Ask **IT** for `mail` and:' }, { op: 'add', text: '' }, { op: 'add', text: '- a laptop' }, { op: 'add', text: '- a badge' }]);
-  refused(t, await ann.post(`/wiki/pages/${ids.Accounts}/versions/1/restore`, { read_version: 1 }), 409, 'Page Accounts changed since you read it: you read version 1, it is now version 2');
-  const restored = ok(await ann.post(`/wiki/pages/${ids.Accounts}/versions/1/restore`, { read_version: 2 }));
+  refused(t, await ann.post(`/wiki/pages/${ids.Accounts}/restore`, { version: 1, read_version: 1 }), 409, 'Page Accounts changed since you read it: you read version 1, it is now version 2');
+  const restored = ok(await ann.post(`/wiki/pages/${ids.Accounts}/restore`, { version: 1, read_version: 2 }));
   t.like(restored, { version: 3, markdown: '# Accounts\n' });
-  refused(t, await ann.get(`/wiki/pages/${ids.Accounts}/versions/9/diff`), 404, 'Version 9 of page Accounts not found');
+  refused(t, await ann.get(`/wiki/pages/${ids.Accounts}/diff?from=9`), 404, 'Version 9 of page Accounts not found');
   world.takeEvents();
 });
 

@@ -28,7 +28,6 @@ const spaces = routeFamily('/wiki/spaces', { record: SPACE, present: same, links
 const space = spaces.at('/{space_id}', { params: Joi.idParams('space_id') });
 const spacePages = space.at('/pages', { record: PAGE_SUMMARY, present: same, links: (row: { id: string }) => ({ self: `/wiki/pages/${row.id}` }) });
 const onePage = routeFamily('/wiki/pages/{page_id}', { params: Joi.idParams('page_id'), record: PAGE, present: same, links: (row: { id: string }) => ({ self: `/wiki/pages/${row.id}` }) });
-const versionParams = Joi.object({ page_id: Joi.id().required(), version: Joi.number().integer().min(1).required() });
 
 /** Every route of the app. */
 export const routes = [
@@ -93,23 +92,19 @@ export const routes = [
     run: (request, ctx) => verifyPage(ctx, request.params.page_id, request.payload),
   }),
   onePage.at('/versions', { record: VERSION, present: same }).list({ chain: [READ], answers: { collection: VERSION }, description: "A page's versions, newest first", query: Joi.listQuery(), run: async (request, ctx) => page(await listVersions(ctx, request.params.page_id), ctx) }),
-  route({
-    method: 'GET',
-    path: '/wiki/pages/{page_id}/versions/{version}/diff',
+  onePage.at('/diff').get({
     chain: [READ],
     answers: { single: DIFF },
-    description: "A version's Markdown against another (to; the current one unless given), line by line",
-    validate: { params: versionParams, query: Joi.object({ to: Joi.number().integer().min(1) }) },
-    handler: async (request, ctx) => ctx.respond.single(await diffVersions(ctx, request.params.page_id, Number(request.params.version), request.query.to as number | undefined)),
+    description: "A version's Markdown (from) against another (to; the current one unless given), line by line",
+    query: Joi.object({ from: Joi.number().integer().min(1).required(), to: Joi.number().integer().min(1) }),
+    run: (request, ctx) => diffVersions(ctx, request.params.page_id, request.query.from as number, request.query.to as number | undefined) as never,
   }),
-  route({
-    method: 'POST',
-    path: '/wiki/pages/{page_id}/versions/{version}/restore',
+  onePage.at('/restore').post({
     chain: [EDIT],
     answers: { single: PAGE },
     description: 'Restores a version as a new one, naming the version read (read_version; stale: 409); emits page.updated',
-    validate: { params: versionParams, payload: Joi.object({ read_version: Joi.number().integer().min(1).required() }) },
-    handler: async (request, ctx) => ctx.respond.single(await restoreVersion(ctx, request.params.page_id, Number(request.params.version), request.payload.read_version)),
+    payload: Joi.object({ version: Joi.number().integer().min(1).required(), read_version: Joi.number().integer().min(1).required() }),
+    run: (request, ctx) => restoreVersion(ctx, request.params.page_id, request.payload.version, request.payload.read_version),
   }),
 
   route({
