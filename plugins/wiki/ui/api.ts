@@ -74,6 +74,14 @@ export const WIKI_STYLES = css`
   .muted { color: var(--wpk-color-text-muted); }
   ul.tree { list-style: none; padding: 0; margin: 0; }
   ul.tree li { padding: var(--wpk-space-1) 0; }
+  ul.tree li.depth-1 { padding-inline-start: 1.25rem; }
+  ul.tree li.depth-2 { padding-inline-start: 2.5rem; }
+  ul.tree li.depth-3 { padding-inline-start: 3.75rem; }
+  ul.tree li.depth-4 { padding-inline-start: 5rem; }
+  ul.tree li.depth-5 { padding-inline-start: 6.25rem; }
+  ul.tree li.depth-6 { padding-inline-start: 7.5rem; }
+  ul.tree li.depth-7 { padding-inline-start: 8.75rem; }
+  ul.tree li.depth-8 { padding-inline-start: 10rem; }
   form.inline { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: end; margin: var(--wpk-space-3) 0; }
   form.inline label { display: grid; gap: var(--wpk-space-1); font-weight: var(--wpk-font-weight-bold); }
   textarea { width: 100%; min-height: 16rem; font-family: var(--wpk-font-mono, monospace); box-sizing: border-box; }

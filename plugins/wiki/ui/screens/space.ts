@@ -54,7 +54,7 @@ export class WikiSpace extends LitElement {
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}
       <h2>Pages</h2>
       ${this.pages.length
-        ? html`<ul class="tree" aria-label="Pages">${this.pages.map((page) => html`<li style="padding-inline-start: ${page.depth * 1.25}rem">
+        ? html`<ul class="tree" aria-label="Pages">${this.pages.map((page) => html`<li class=${`depth-${Math.min(page.depth, 8)}`}>
             ${appLink(`/pages/${page.id}`, page.title)}
             ${page.verification !== 'unverified' ? html` <span class="badge">${VERIFICATION_LABELS[page.verification]}</span>` : ''}
             ${page.parent_hidden ? html` <span class="muted">(its parent page is hidden from you)</span>` : ''}
