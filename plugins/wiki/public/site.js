@@ -1,4 +1,4 @@
-/* global document, location, fetch, URLSearchParams */
+/* global document, location, URLSearchParams */
 // The public wiki: the index of the workspace's published spaces, or one published page
 // (?page={id}). It reads the app's public routes; nothing unpublished is answered by them.
 (function () {

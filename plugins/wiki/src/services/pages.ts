@@ -340,7 +340,11 @@ export function lineDiff(a: string[], b: string[]): Array<{ op: 'keep' | 'add' |
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) out.push({ op: 'keep', text: a[i++]! }), (j += 1);
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push({ op: 'keep', text: a[i]! });
+      i += 1;
+      j += 1;
+    }
     else if (j < b.length && (i === a.length || table[i]![j + 1]! >= table[i + 1]![j]!)) out.push({ op: 'add', text: b[j++]! });
     else out.push({ op: 'remove', text: a[i++]! });
   }

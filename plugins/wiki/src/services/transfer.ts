@@ -7,7 +7,7 @@ import { fromMarkdown, toMarkdown } from './markdown.js';
 import { createPage, subtreeOf, updatePage } from './pages.js';
 
 /** A title as a file name: no slashes or control characters. */
-const fileName = (title: string) => title.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-').trim() || 'Untitled';
+const fileName = (title: string) => [...title].map((char) => (char.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(char) ? '-' : char)).join('').replace(/-{2,}/g, '-').trim() || 'Untitled';
 
 /**
  * The pages the caller sees as Markdown files, in tree order: `Parent/Child.md` (a page with
