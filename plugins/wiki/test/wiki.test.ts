@@ -243,3 +243,16 @@ test.serial('Markdown export and import of a whole space: the tree and the links
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.wiki.page.created', 'core.wiki.page.created', 'core.wiki.page.created', 'core.wiki.page.updated']);
   t.like(ok(await ann.delete(`/wiki/spaces/${target.id}`)), { id: target.id, deleted: true });
 });
+
+test.serial('search type page: a page is found by its title and text, only by those who may read it; the tables distribute by workspace', async (t) => {
+  const hits = async (member: TestMember, q: string) => ((await member.get(`/search?q=${encodeURIComponent(q)}&app=wiki`)).body.data as Array<{ url: string; title: string }>).map((hit) => hit.title);
+  t.deepEqual(await hits(carl, 'Leave policy'), ['Leave policy']);
+  const secret = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Salary bands', restricted_to: [ann.id] }));
+  t.deepEqual(await hits(ann, 'Salary bands'), ['Salary bands']);
+  t.deepEqual(await hits(carl, 'Salary bands'), []);
+  const outsider = await world.member(KEYS);
+  t.deepEqual(await hits(outsider, 'Leave policy'), []);
+  ok(await ann.delete(`/wiki/pages/${secret.id}`));
+  t.deepEqual(await hits(ann, 'Salary bands'), []);
+  t.deepEqual(await world.platform.distributionProblems(), []);
+});
