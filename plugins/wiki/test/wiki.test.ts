@@ -256,3 +256,10 @@ test.serial('search type page: a page is found by its title and text, only by th
   t.deepEqual(await hits(ann, 'Salary bands'), []);
   t.deepEqual(await world.platform.distributionProblems(), []);
 });
+
+test.serial('the migration goes down and up again', async (t) => {
+  t.deepEqual(await world.migrateAppDown(), ['0001-create-wiki']);
+  t.deepEqual(await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_wiki' AND table_name <> 'migrations'"), []);
+  t.deepEqual(await world.migrateAppUp(), ['0001-create-wiki']);
+  t.deepEqual(ok(await ann.get('/wiki/spaces')), []);
+});
