@@ -35,7 +35,7 @@
         if (space.description) section.appendChild(el('p', {}, space.description));
         var list = el('ul', { class: 'tree' });
         space.pages.forEach(function (page) {
-          var item = el('li', { style: 'padding-left:' + page.depth * 20 + 'px' });
+          var item = el('li', { class: 'depth-' + Math.min(page.depth, 6) });
           item.appendChild(el('a', { href: page.url }, page.title));
           list.appendChild(item);
         });

@@ -9,7 +9,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit'];
@@ -25,7 +25,7 @@ test.before(async () => {
   ids.space = ok(await world.owner.post('/wiki/spaces', { name: 'Handbook', description: 'How we work', default_role: 'edit' })).id;
   ids.onboarding = ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Onboarding', markdown: 'Welcome aboard.\n' })).id;
   ids.laptop = ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Your laptop', parent_id: ids.onboarding, markdown: '# Setting up\n\n- Turn it on\n- Sign in\n' })).id;
-  ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Policies' }));
+  ids.policies = ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Policies' })).id;
 });
 
 test.after.always(() => web?.close());
@@ -72,5 +72,26 @@ test.serial('at 375 px: a page reads on a phone', async (t) => {
   await checkPage(t, page, frame, 'a page at 375 px');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}wiki-page-375.png`);
+  await page.context().close();
+});
+
+test.serial('at 375 px: a published subtree reads on the public site without signing in; an unpublished page does not', async (t) => {
+  ok(await web.world.owner.put(`/wiki/spaces/${ids.space}/publication`, { page_id: ids.onboarding }));
+  const page = await web.newPage(375);
+  await page.goto(`${web.origin}/public/apps/wiki/site.html?page=${ids.onboarding}`);
+  await page.getByRole('heading', { level: 1, name: 'Onboarding' }).waitFor();
+  await page.getByRole('heading', { name: 'First day' }).waitFor();
+  t.is(await page.getByRole('article').getByRole('link', { name: 'your laptop' }).getAttribute('href'), `/public/apps/wiki/site.html?page=${ids.laptop}`);
+  t.deepEqual(await accessibilityViolations(page), [], 'axe on a published page');
+  await saveScreenshot(page, `${IMAGES}wiki-site-375.png`);
+  await page.getByRole('article').getByRole('link', { name: 'your laptop' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Your laptop' }).waitFor();
+  await page.goto(`${web.origin}/public/apps/wiki/site.html`);
+  await page.getByRole('region', { name: 'Handbook' }).getByRole('link', { name: 'Your laptop' }).waitFor();
+  t.deepEqual(await page.getByRole('region', { name: 'Handbook' }).getByRole('link').allTextContents(), ['Onboarding', 'Your laptop']);
+  await page.goto(`${web.origin}/public/apps/wiki/site.html?page=${ids.policies}`);
+  await page.getByRole('status').getByText(`Page ${ids.policies} is not published`).waitFor();
+  t.deepEqual(await cspViolations(page), [], 'CSP on the public site');
+  t.deepEqual(await accessibilityViolations(page), [], 'axe on a refusal');
   await page.context().close();
 });
