@@ -2,6 +2,7 @@ import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember, type TestResponse, type World } from '@wpk/testing';
 import app from '../src/index.js';
+import { lineDiff } from '../src/services/pages.js';
 
 const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit'];
 let world: World;
@@ -133,6 +134,9 @@ test.serial('history: versions, a diff of two, a restore as a new version', asyn
   const restored = ok(await ann.post(`/wiki/pages/${ids.Accounts}/restore`, { version: 1, read_version: 2 }));
   t.like(restored, { version: 3, markdown: '# Accounts\n' });
   refused(t, await ann.get(`/wiki/pages/${ids.Accounts}/diff?from=9`), 404, 'Version 9 of page Accounts not found');
+  t.deepEqual(lineDiff(['a', 'b', 'c'], ['a', 'x', 'c']), [{ op: 'keep', text: 'a' }, { op: 'remove', text: 'b' }, { op: 'add', text: 'x' }, { op: 'keep', text: 'c' }]);
+  const long = Array.from({ length: 3000 }, (_, at) => `line ${at}`);
+  t.deepEqual(lineDiff(long, [...long.slice(0, 10), 'new', ...long.slice(11)]).filter((line) => line.op !== 'keep'), [{ op: 'remove', text: 'line 10' }, { op: 'add', text: 'new' }]);
   world.takeEvents();
 });
 

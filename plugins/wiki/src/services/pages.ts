@@ -334,6 +334,19 @@ const linesOf = (doc: DocNode) => {
 
 /** A line diff by the longest common subsequence. */
 export function lineDiff(a: string[], b: string[]): Array<{ op: 'keep' | 'add' | 'remove'; text: string }> {
+  // Past 4 million line pairs the table would not fit: the common head and tail are kept, the rest replaced.
+  if (a.length * b.length > 4_000_000) {
+    let head = 0;
+    while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+    let tail = 0;
+    while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail += 1;
+    return [
+      ...a.slice(0, head).map((text) => ({ op: 'keep' as const, text })),
+      ...a.slice(head, a.length - tail).map((text) => ({ op: 'remove' as const, text })),
+      ...b.slice(head, b.length - tail).map((text) => ({ op: 'add' as const, text })),
+      ...a.slice(a.length - tail).map((text) => ({ op: 'keep' as const, text })),
+    ];
+  }
   const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
   for (let i = a.length - 1; i >= 0; i -= 1) for (let j = b.length - 1; j >= 0; j -= 1) table[i]![j] = a[i] === b[j] ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
   const out: Array<{ op: 'keep' | 'add' | 'remove'; text: string }> = [];
@@ -345,7 +358,7 @@ export function lineDiff(a: string[], b: string[]): Array<{ op: 'keep' | 'add' |
       i += 1;
       j += 1;
     }
-    else if (j < b.length && (i === a.length || table[i]![j + 1]! >= table[i + 1]![j]!)) out.push({ op: 'add', text: b[j++]! });
+    else if (j < b.length && (i === a.length || table[i]![j + 1]! > table[i + 1]![j]!)) out.push({ op: 'add', text: b[j++]! });
     else out.push({ op: 'remove', text: a[i++]! });
   }
   return out;
