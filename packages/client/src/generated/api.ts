@@ -2286,6 +2286,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/system/events/core-wiki-page-review_requested/notify-system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/system/events/core-wiki-page-review_requested/notify-system
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsSystemEventsCoreWikiPageReviewRequestedNotifySystem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/system/events/system-security-permission-denied": {
         parameters: {
             query?: never;
@@ -2880,6 +2900,46 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsWandsEventsCoreWandsRunScheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/wiki/events/core-leaves-type-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/wiki/events/core-leaves-type-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWikiEventsCoreLeavesTypeUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/wiki/events/core-wiki-review-scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/wiki/events/core-wiki-review-scheduled
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWikiEventsCoreWikiReviewScheduled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -14550,6 +14610,444 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wiki/pages/{page_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a page: its content as the JSON document and as Markdown, its version
+         * @description Reads a page: its content as the JSON document and as Markdown, its version
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiPagesByPageId"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a page with its subtree (editors; links to it show in the broken-link report)
+         * @description Deletes a page with its subtree (editors; links to it show in the broken-link report)
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        delete: operations["deleteWikiPagesByPageId"];
+        options?: never;
+        head?: never;
+        /**
+         * Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming th...
+         * @description Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming the current version; restricted_to, owner_id, review_days, watches; emits page.updated
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        patch: operations["patchWikiPagesByPageId"];
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/backlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pages the caller sees that link to this one, by title
+         * @description The pages the caller sees that link to this one, by title
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiPagesByPageIdBacklinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A version's Markdown (from) against another (to; the current one unless given), line by line
+         * @description A version's Markdown (from) against another (to; the current one unless given), line by line
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiPagesByPageIdDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Moves a page with its subtree under parent_id (null: the top) after after_id or before before_id (neither: last); und...
+         * @description Moves a page with its subtree under parent_id (null: the top) after after_id or before before_id (neither: last); under itself or its subtree is a 409; emits page.moved
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        post: operations["postWikiPagesByPageIdMove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restores a version as a new one, naming the version read (read_version; stale: 409); emits page.updated
+         * @description Restores a version as a new one, naming the version read (read_version; stale: 409); emits page.updated
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        post: operations["postWikiPagesByPageIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verifies a page (its owner — the caller when it has none — or a space admin) for review_days (the page’s, else the se...
+         * @description Verifies a page (its owner — the caller when it has none — or a space admin) for review_days (the page’s, else the setting); emits page.verified and schedules the review
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        post: operations["postWikiPagesByPageIdVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's versions, newest first
+         * @description A page's versions, newest first
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiPagesByPageIdVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's published spaces and their pages (no credential)
+         * @description The workspace's published spaces and their pages (no credential)
+         *
+         *     Public: no credential.
+         */
+        get: operations["getWikiSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/site/pages/{page_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published page as HTML with its breadcrumbs and children (404 for anything not published)
+         * @description A published page as HTML with its breadcrumbs and children (404 for anything not published)
+         *
+         *     Public: no credential.
+         */
+        get: operations["getWikiSitePagesByPageId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/site/sitemap.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sitemap of the workspace's published pages
+         * @description The sitemap of the workspace's published pages
+         *
+         *     Public: no credential.
+         */
+        get: operations["getWikiSiteSitemapXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/spaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the spaces the caller has a role on, by name, with that role
+         * @description Lists the spaces the caller has a role on, by name, with that role
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiSpaces"];
+        put?: never;
+        /**
+         * Creates a space; its maker is its admin. default_role (view unless given; none keeps it private) is the role of every...
+         * @description Creates a space; its maker is its admin. default_role (view unless given; none keeps it private) is the role of every member with no role of their own; emits space.created
+         *
+         *     Needs `wiki.spaces.create`.
+         */
+        post: operations["postWikiSpaces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/spaces/{space_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a space with its pages (space admins)
+         * @description Deletes a space with its pages (space admins)
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        delete: operations["deleteWikiSpacesBySpaceId"];
+        options?: never;
+        head?: never;
+        /**
+         * Renames a space, changes its description or default role (space admins)
+         * @description Renames a space, changes its description or default role (space admins)
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        patch: operations["patchWikiSpacesBySpaceId"];
+        trace?: never;
+    };
+    "/wiki/spaces/{space_id}/broken-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Links of the space's pages to pages that no longer exist
+         * @description Links of the space's pages to pages that no longer exist
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiSpacesBySpaceIdBrokenLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/spaces/{space_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pages the caller sees as Markdown files in tree order (Parent/Child.md); links between pages stay page:{id}
+         * @description The pages the caller sees as Markdown files in tree order (Parent/Child.md); links between pages stay page:{id}
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiSpacesBySpaceIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/spaces/{space_id}/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Imports Markdown files (A/B.md: page B under A) under parent_id or the top; links to imported files become links by i...
+         * @description Imports Markdown files (A/B.md: page B under A) under parent_id or the top; links to imported files become links by id (editors); page.created each
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        post: operations["postWikiSpacesBySpaceIdImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/spaces/{space_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the members' own roles on a space (the default role applies to everyone else)
+         * @description Lists the members' own roles on a space (the default role applies to everyone else)
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiSpacesBySpaceIdMembers"];
+        /**
+         * Sets the members' own roles on a space (view, comment, edit, admin): the list replaces the one before (space admins)
+         * @description Sets the members' own roles on a space (view, comment, edit, admin): the list replaces the one before (space admins)
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        put: operations["putWikiSpacesBySpaceIdMembers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/spaces/{space_id}/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A space's pages the caller sees, depth first in order, each with its depth; a page whose parent is hidden from the ca...
+         * @description A space's pages the caller sees, depth first in order, each with its depth; a page whose parent is hidden from the caller comes at the top with parent_hidden
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiSpacesBySpaceIdPages"];
+        put?: never;
+        /**
+         * Adds a page, last under parent_id (the top unless given), with content (a JSON document) or markdown (editors); emits...
+         * @description Adds a page, last under parent_id (the top unless given), with content (a JSON document) or markdown (editors); emits page.created
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        post: operations["postWikiSpacesBySpaceIdPages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/spaces/{space_id}/publication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Publishes the space, or page_id's subtree, read-only on the workspace's site (space admins); restricted pages never a...
+         * @description Publishes the space, or page_id's subtree, read-only on the workspace's site (space admins); restricted pages never are; emits page.published
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        put: operations["putWikiSpacesBySpaceIdPublication"];
+        post?: never;
+        /**
+         * Takes the space off the site (space admins); emits page.unpublished
+         * @description Takes the space off the site (space admins); emits page.unpublished
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        delete: operations["deleteWikiSpacesBySpaceIdPublication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workers": {
         parameters: {
             query?: never;
@@ -20373,6 +20871,230 @@ export interface components {
             status: "running" | "waiting" | "completed" | "failed" | "stopped";
             duplicate: boolean;
         };
+        WikiPage: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            space_id: string;
+            /** Format: uuid */
+            parent_id: string | null;
+            /** @description Fractional order among siblings (byte order) */
+            position: string;
+            title: string;
+            version: number;
+            /** @description Only these members (and the space admins) see the page and what it rules; null: inherits */
+            restricted_to: string[] | null;
+            /** Format: uuid */
+            owner_id: string | null;
+            review_days: number | null;
+            /** @enum {string} */
+            verification: "unverified" | "verified" | "due" | "expired";
+            /** Format: date-time */
+            verified_at: string | null;
+            /** Format: date-time */
+            due_at: string | null;
+            watches: string[];
+            depth: number;
+            /** @description The page has a parent the caller does not see: it is listed at the top */
+            parent_hidden: boolean;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: uuid */
+            updated_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The stable JSON snapshot: {type: doc, content: [...]} */
+            content: {
+                [key: string]: unknown;
+            };
+            markdown: string;
+        };
+        WikiDeletedPage: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+            pages: number;
+        };
+        WikiPageSummary: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            space_id: string;
+            /** Format: uuid */
+            parent_id: string | null;
+            /** @description Fractional order among siblings (byte order) */
+            position: string;
+            title: string;
+            version: number;
+            /** @description Only these members (and the space admins) see the page and what it rules; null: inherits */
+            restricted_to: string[] | null;
+            /** Format: uuid */
+            owner_id: string | null;
+            review_days: number | null;
+            /** @enum {string} */
+            verification: "unverified" | "verified" | "due" | "expired";
+            /** Format: date-time */
+            verified_at: string | null;
+            /** Format: date-time */
+            due_at: string | null;
+            watches: string[];
+            depth: number;
+            /** @description The page has a parent the caller does not see: it is listed at the top */
+            parent_hidden: boolean;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: uuid */
+            updated_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WikiPageDiff: {
+            /** Format: uuid */
+            page_id: string;
+            from: number;
+            to: number;
+            title: {
+                from?: string;
+                to?: string;
+            } | null;
+            lines: {
+                /** @enum {string} */
+                op?: "keep" | "add" | "remove";
+                text?: string;
+            }[];
+        };
+        WikiPageVersion: {
+            /** Format: uuid */
+            page_id: string;
+            version: number;
+            title: string;
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        WikiSite: {
+            workspace: string;
+            spaces: {
+                /** Format: uuid */
+                id?: string;
+                name?: string;
+                description?: string;
+                pages?: {
+                    /** Format: uuid */
+                    id?: string;
+                    title?: string;
+                    depth?: number;
+                    url?: string;
+                }[];
+            }[];
+        };
+        WikiSitePage: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            space: {
+                /** Format: uuid */
+                id?: string;
+                name?: string;
+            };
+            html: string;
+            breadcrumbs: {
+                /** Format: uuid */
+                id?: string;
+                title?: string;
+                url?: string;
+            }[];
+            children: {
+                /** Format: uuid */
+                id?: string;
+                title?: string;
+                url?: string;
+            }[];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WikiSpace: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            description: string;
+            /**
+             * @description The role of every member with no role of their own on the space
+             * @enum {string}
+             */
+            default_role: "none" | "view" | "comment" | "edit" | "admin";
+            /**
+             * @description The caller's role
+             * @enum {string}
+             */
+            role: "none" | "view" | "comment" | "edit" | "admin";
+            /** Format: uuid */
+            created_by: string;
+            publication: {
+                /**
+                 * Format: uuid
+                 * @description The published subtree; null: the whole space
+                 */
+                page_id?: string | null;
+                /** Format: date-time */
+                published_at?: string;
+            } | null;
+            revision: number;
+            /** @description After PUT/DELETE publication: how many pages the site shows */
+            published_pages?: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        WikiDeleted: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        WikiBrokenLink: {
+            /** Format: uuid */
+            page_id: string;
+            title: string;
+            /** Format: uuid */
+            target_page_id: string;
+        };
+        WikiExport: {
+            /** Format: uuid */
+            space_id: string;
+            name: string;
+            files: {
+                path?: string;
+                /** Format: uuid */
+                page_id?: string;
+                title?: string;
+                markdown?: string;
+            }[];
+        };
+        WikiImport: {
+            /** Format: uuid */
+            space_id: string;
+            pages: {
+                /** Format: uuid */
+                id?: string;
+                title?: string;
+            }[];
+        };
+        WikiSpaceMember: {
+            /** Format: uuid */
+            space_id: string;
+            /** Format: uuid */
+            member_id: string;
+            /** @enum {string} */
+            role: "view" | "comment" | "edit" | "admin";
+        };
         WorkersWorker: {
             /** Format: uuid */
             id: string;
@@ -25140,6 +25862,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEventsSystemEventsCoreWikiPageReviewRequestedNotifySystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postEventsSystemEventsSystemSecurityPermissionDenied: {
         parameters: {
             query?: never;
@@ -26214,6 +26973,80 @@ export interface operations {
         };
     };
     postEventsWandsEventsCoreWandsRunScheduled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWikiEventsCoreLeavesTypeUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWikiEventsCoreWikiReviewScheduled: {
         parameters: {
             query?: never;
             header?: never;
@@ -62117,6 +62950,1212 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WandsWebhookRun"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiPagesByPageId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWikiPagesByPageId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiDeletedPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchWikiPagesByPageId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": 1,
+                 *       "title": "example",
+                 *       "content": {
+                 *         "type": "example",
+                 *         "content": [],
+                 *         "attrs": {}
+                 *       },
+                 *       "markdown": "example",
+                 *       "review_days": 1,
+                 *       "watches": []
+                 *     }
+                 */
+                "application/json": {
+                    version?: number;
+                    title?: string;
+                    /** @description {type: doc, content: [nodes]} */
+                    content?: {
+                        type: string;
+                        content?: {
+                            [key: string]: unknown;
+                        }[];
+                        attrs?: Record<string, never>;
+                    };
+                    markdown?: string;
+                    restricted_to?: string[] | null;
+                    owner_id?: string | null;
+                    review_days?: number | null;
+                    watches?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiPagesByPageIdBacklinks: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPageSummary"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiPagesByPageIdDiff: {
+        parameters: {
+            query: {
+                from: number;
+                to?: number;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPageDiff"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiPagesByPageIdMove: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "parent_id": "example",
+                 *       "after_id": "example",
+                 *       "before_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    parent_id?: string | null;
+                    after_id?: string;
+                    before_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiPagesByPageIdRestore: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": 1,
+                 *       "read_version": 1
+                 *     }
+                 */
+                "application/json": {
+                    version: number;
+                    read_version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiPagesByPageIdVerification: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "review_days": 1
+                 *     }
+                 */
+                "application/json": {
+                    review_days?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiPagesByPageIdVersions: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPageVersion"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiSite: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSite"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiSitePagesByPageId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSitePage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiSiteSitemapXml: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the application/xml document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiSpaces: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSpace"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiSpaces: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "description": "example",
+                 *       "default_role": "none"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    /** @enum {string} */
+                    default_role?: "none" | "view" | "comment" | "edit";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSpace"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWikiSpacesBySpaceId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    patchWikiSpacesBySpaceId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "example",
+                 *       "description": "example",
+                 *       "default_role": "none"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @enum {string} */
+                    default_role?: "none" | "view" | "comment" | "edit";
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSpace"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiSpacesBySpaceIdBrokenLinks: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiBrokenLink"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiSpacesBySpaceIdExport: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiExport"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiSpacesBySpaceIdImports: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "parent_id": "example",
+                 *       "files": [
+                 *         {
+                 *           "path": "example",
+                 *           "markdown": "example"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    parent_id?: string | null;
+                    files: {
+                        path: string;
+                        markdown: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiImport"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiSpacesBySpaceIdMembers: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSpaceMember"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putWikiSpacesBySpaceIdMembers: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "members": []
+                 *     }
+                 */
+                "application/json": {
+                    members: {
+                        member_id: string;
+                        /** @enum {string} */
+                        role: "view" | "comment" | "edit" | "admin";
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSpaceMember"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWikiSpacesBySpaceIdPages: {
+        parameters: {
+            query?: {
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPageSummary"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiSpacesBySpaceIdPages: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "example",
+                 *       "parent_id": "example",
+                 *       "content": {
+                 *         "type": "example",
+                 *         "content": [],
+                 *         "attrs": {}
+                 *       },
+                 *       "markdown": "example",
+                 *       "review_days": 1,
+                 *       "watches": []
+                 *     }
+                 */
+                "application/json": {
+                    title: string;
+                    parent_id?: string | null;
+                    /** @description {type: doc, content: [nodes]} */
+                    content?: {
+                        type: string;
+                        content?: {
+                            [key: string]: unknown;
+                        }[];
+                        attrs?: Record<string, never>;
+                    };
+                    markdown?: string;
+                    restricted_to?: string[] | null;
+                    owner_id?: string | null;
+                    review_days?: number | null;
+                    watches?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putWikiSpacesBySpaceIdPublication: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "page_id": "example"
+                 *     }
+                 */
+                "application/json": {
+                    page_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSpace"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWikiSpacesBySpaceIdPublication: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                space_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiSpace"];
                         links: components["schemas"]["Links"];
                     };
                 };

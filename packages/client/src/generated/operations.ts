@@ -241,6 +241,8 @@ export const OPERATIONS = {
   postEventsSystemEventsCoreMemberMentionedNotifyMentions: { method: 'POST', path: '/_events/system/events/core-member-mentioned/notify-mentions', tag: 'system', host: 'any' },
   /** POST /_events/system/events/core-tasks-task-assigned/notify-tasks */
   postEventsSystemEventsCoreTasksTaskAssignedNotifyTasks: { method: 'POST', path: '/_events/system/events/core-tasks-task-assigned/notify-tasks', tag: 'system', host: 'any' },
+  /** POST /_events/system/events/core-wiki-page-review_requested/notify-system */
+  postEventsSystemEventsCoreWikiPageReviewRequestedNotifySystem: { method: 'POST', path: '/_events/system/events/core-wiki-page-review_requested/notify-system', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-permission-denied */
   postEventsSystemEventsSystemSecurityPermissionDenied: { method: 'POST', path: '/_events/system/events/system-security-permission-denied', tag: 'system', host: 'any' },
   /** POST /_events/system/events/system-security-role-created */
@@ -301,6 +303,10 @@ export const OPERATIONS = {
   postEventsWandsEventsCoreWandsCronFired: { method: 'POST', path: '/_events/wands/events/core-wands-cron-fired', tag: 'system', host: 'any' },
   /** POST /_events/wands/events/core-wands-run-scheduled */
   postEventsWandsEventsCoreWandsRunScheduled: { method: 'POST', path: '/_events/wands/events/core-wands-run-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/wiki/events/core-leaves-type-updated */
+  postEventsWikiEventsCoreLeavesTypeUpdated: { method: 'POST', path: '/_events/wiki/events/core-leaves-type-updated', tag: 'system', host: 'any' },
+  /** POST /_events/wiki/events/core-wiki-review-scheduled */
+  postEventsWikiEventsCoreWikiReviewScheduled: { method: 'POST', path: '/_events/wiki/events/core-wiki-review-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-account-member-removed */
   postEventsWorkersEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/workers/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-ats-application-hired */
@@ -1759,6 +1765,56 @@ export const OPERATIONS = {
   getWandsUsage: { method: 'GET', path: '/wands/usage', tag: 'wands', host: 'workspace' },
   /** An inbound webhook: runs the wand's webhook trigger with the JSON body (an x-request-id header makes the call once-only) */
   postWandsWebhooksByToken: { method: 'POST', path: '/wands/webhooks/{token}', tag: 'wands', host: 'workspace' },
+  /** Reads a page: its content as the JSON document and as Markdown, its version */
+  getWikiPagesByPageId: { method: 'GET', path: '/wiki/pages/{page_id}', tag: 'wiki', host: 'workspace' },
+  /** Changes a page (editors): title and content (JSON or markdown) name the version read — a stale one is a 409 naming th... */
+  patchWikiPagesByPageId: { method: 'PATCH', path: '/wiki/pages/{page_id}', tag: 'wiki', host: 'workspace' },
+  /** Deletes a page with its subtree (editors; links to it show in the broken-link report) */
+  deleteWikiPagesByPageId: { method: 'DELETE', path: '/wiki/pages/{page_id}', tag: 'wiki', host: 'workspace' },
+  /** The pages the caller sees that link to this one, by title */
+  getWikiPagesByPageIdBacklinks: { method: 'GET', path: '/wiki/pages/{page_id}/backlinks', tag: 'wiki', host: 'workspace', paged: true },
+  /** A version's Markdown (from) against another (to; the current one unless given), line by line */
+  getWikiPagesByPageIdDiff: { method: 'GET', path: '/wiki/pages/{page_id}/diff', tag: 'wiki', host: 'workspace' },
+  /** Moves a page with its subtree under parent_id (null: the top) after after_id or before before_id (neither: last); und... */
+  postWikiPagesByPageIdMove: { method: 'POST', path: '/wiki/pages/{page_id}/move', tag: 'wiki', host: 'workspace' },
+  /** Restores a version as a new one, naming the version read (read_version; stale: 409); emits page.updated */
+  postWikiPagesByPageIdRestore: { method: 'POST', path: '/wiki/pages/{page_id}/restore', tag: 'wiki', host: 'workspace' },
+  /** Verifies a page (its owner — the caller when it has none — or a space admin) for review_days (the page’s, else the se... */
+  postWikiPagesByPageIdVerification: { method: 'POST', path: '/wiki/pages/{page_id}/verification', tag: 'wiki', host: 'workspace' },
+  /** A page's versions, newest first */
+  getWikiPagesByPageIdVersions: { method: 'GET', path: '/wiki/pages/{page_id}/versions', tag: 'wiki', host: 'workspace', paged: true },
+  /** The workspace's published spaces and their pages (no credential) */
+  getWikiSite: { method: 'GET', path: '/wiki/site', tag: 'wiki', host: 'workspace' },
+  /** A published page as HTML with its breadcrumbs and children (404 for anything not published) */
+  getWikiSitePagesByPageId: { method: 'GET', path: '/wiki/site/pages/{page_id}', tag: 'wiki', host: 'workspace' },
+  /** The sitemap of the workspace's published pages */
+  getWikiSiteSitemapXml: { method: 'GET', path: '/wiki/site/sitemap.xml', tag: 'wiki', host: 'workspace' },
+  /** Lists the spaces the caller has a role on, by name, with that role */
+  getWikiSpaces: { method: 'GET', path: '/wiki/spaces', tag: 'wiki', host: 'workspace', paged: true },
+  /** Creates a space; its maker is its admin. default_role (view unless given; none keeps it private) is the role of every... */
+  postWikiSpaces: { method: 'POST', path: '/wiki/spaces', tag: 'wiki', host: 'workspace' },
+  /** Renames a space, changes its description or default role (space admins) */
+  patchWikiSpacesBySpaceId: { method: 'PATCH', path: '/wiki/spaces/{space_id}', tag: 'wiki', host: 'workspace' },
+  /** Deletes a space with its pages (space admins) */
+  deleteWikiSpacesBySpaceId: { method: 'DELETE', path: '/wiki/spaces/{space_id}', tag: 'wiki', host: 'workspace' },
+  /** Links of the space's pages to pages that no longer exist */
+  getWikiSpacesBySpaceIdBrokenLinks: { method: 'GET', path: '/wiki/spaces/{space_id}/broken-links', tag: 'wiki', host: 'workspace', paged: true },
+  /** The pages the caller sees as Markdown files in tree order (Parent/Child.md); links between pages stay page:{id} */
+  getWikiSpacesBySpaceIdExport: { method: 'GET', path: '/wiki/spaces/{space_id}/export', tag: 'wiki', host: 'workspace' },
+  /** Imports Markdown files (A/B.md: page B under A) under parent_id or the top; links to imported files become links by i... */
+  postWikiSpacesBySpaceIdImports: { method: 'POST', path: '/wiki/spaces/{space_id}/imports', tag: 'wiki', host: 'workspace' },
+  /** Lists the members' own roles on a space (the default role applies to everyone else) */
+  getWikiSpacesBySpaceIdMembers: { method: 'GET', path: '/wiki/spaces/{space_id}/members', tag: 'wiki', host: 'workspace', paged: true },
+  /** Sets the members' own roles on a space (view, comment, edit, admin): the list replaces the one before (space admins) */
+  putWikiSpacesBySpaceIdMembers: { method: 'PUT', path: '/wiki/spaces/{space_id}/members', tag: 'wiki', host: 'workspace' },
+  /** A space's pages the caller sees, depth first in order, each with its depth; a page whose parent is hidden from the ca... */
+  getWikiSpacesBySpaceIdPages: { method: 'GET', path: '/wiki/spaces/{space_id}/pages', tag: 'wiki', host: 'workspace', paged: true },
+  /** Adds a page, last under parent_id (the top unless given), with content (a JSON document) or markdown (editors); emits... */
+  postWikiSpacesBySpaceIdPages: { method: 'POST', path: '/wiki/spaces/{space_id}/pages', tag: 'wiki', host: 'workspace' },
+  /** Publishes the space, or page_id's subtree, read-only on the workspace's site (space admins); restricted pages never a... */
+  putWikiSpacesBySpaceIdPublication: { method: 'PUT', path: '/wiki/spaces/{space_id}/publication', tag: 'wiki', host: 'workspace' },
+  /** Takes the space off the site (space admins); emits page.unpublished */
+  deleteWikiSpacesBySpaceIdPublication: { method: 'DELETE', path: '/wiki/spaces/{space_id}/publication', tag: 'wiki', host: 'workspace' },
   /** Lists workers by name; q matches name, work e-mail or title; filters by department, manager and status */
   getWorkers: { method: 'GET', path: '/workers', tag: 'workers', host: 'workspace', paged: true },
   /** Adds a worker in onboarding, linked to the member with the same e-mail unless member_id says otherwise */
@@ -1820,4 +1876,4 @@ export const OPERATIONS = {
 } as const satisfies Record<string, OperationEntry>;
 
 /** The tags, one client group each. */
-export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","papers","rooms","settings","sign","slides","tables","wands","workers"] as const;
+export const TAGS = ["web","system","account","files","ats","attendance","tasks","calls","canvas","chat","companies","contacts","crm","feeds","finance","growth","leaves","mail","meetings","papers","rooms","settings","sign","slides","tables","wands","wiki","workers"] as const;

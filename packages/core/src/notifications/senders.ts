@@ -170,6 +170,21 @@ export const NOTIFICATION_SENDERS: readonly NotificationSender[] = [
       data: { member_id: event.payload.member_id },
     }),
   },
+  {
+    action: 'core.wiki.page.review_requested',
+    channel: 'system',
+    recipients: ({ service, event }) => {
+      const owner = memberIdOf(event.payload.owner_mrn);
+      return service.membersByIds(event.workspaceId, owner ? [owner] : []);
+    },
+    message: async ({ event }) => ({
+      kind: 'wiki.review_requested',
+      title: `Please review ${text(event.payload.title, 'a page')}`,
+      body: event.payload.reason === 'watched' ? `Something it describes changed (${text(event.payload.watched_mrn)}): verify it again.` : 'Its review interval has passed: verify it again.',
+      link: `/app/wiki/pages/${text(event.payload.page_id)}`,
+      data: { page_id: event.payload.page_id },
+    }),
+  },
 ];
 
 /**

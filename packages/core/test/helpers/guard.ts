@@ -31,6 +31,7 @@ import { SLIDES_PARAM_KINDS, seedSlides, type SlidesSeedKind } from './seeds/sli
 import { seedTables, TABLES_FIELD_KINDS, TABLES_PARAM_KINDS, type TablesSeedKind } from './seeds/tables.js';
 import { PAPERS_FIELD_KINDS, PAPERS_PARAM_KINDS, seedPapers, type PapersSeedKind } from './seeds/papers.js';
 import { seedWands, WANDS_FIELD_KINDS, WANDS_PARAM_KINDS, type WandsSeedKind } from './seeds/wands.js';
+import { seedWiki, WIKI_FIELD_KINDS, WIKI_PARAM_KINDS, type WikiSeedKind } from './seeds/wiki.js';
 
 /** The repository root: its wpk.config.json names every app the platform ships with. */
 export const ROOT_DIR = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -83,7 +84,7 @@ export type SeedKind =
   | 'chat' | 'message' | 'chat_list'
   | CallsSeedKind
   | RecruitingSeedKind | RoomsSeedKind | MeetingsSeedKind
-  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind | SignSeedKind | CrmSeedKind | TablesSeedKind | PapersSeedKind | SlidesSeedKind | WandsSeedKind;
+  | CanvasSeedKind | AttendanceSeedKind | SettingsSeedKind | WorkersSeedKind | FeedsSeedKind | GrowthSeedKind | LeavesSeedKind | SignSeedKind | CrmSeedKind | TablesSeedKind | PapersSeedKind | SlidesSeedKind | WandsSeedKind | WikiSeedKind;
 
 /** What the Recruiting app (`ats`) seeds, when the config loads it. */
 type RecruitingSeedKind = 'pipeline' | 'stage' | 'job' | 'candidate' | 'application' | 'interview' | 'evaluation' | 'offer' | 'messageTemplate' | 'embed' | 'selfScheduleToken';
@@ -202,6 +203,7 @@ export async function seedWorkspace(env: GuardRuntime, subdomain: string): Promi
     Object.assign(ids, await seedSlides(call, put, deliver, marker, `mrn:account:member:${workspace.ownerId}`));
   }
   if (env.runtime.apps.list().some((app) => app.namespace === 'wands')) Object.assign(ids, await seedWands(call, marker));
+  if (env.runtime.apps.list().some((app) => app.namespace === 'wiki')) Object.assign(ids, await seedWiki(call, marker));
   return { ...workspace, ids, memberKey, marker };
 }
 
@@ -343,7 +345,7 @@ const PARAM_KINDS_BY_RESOURCE: Record<string, Record<string, SeedKind>> = {
   ...SIGN_PARAM_KINDS,
   ...CRM_PARAM_KINDS,
   ...TABLES_PARAM_KINDS,
-  ...PAPERS_PARAM_KINDS, ...SLIDES_PARAM_KINDS, ...WANDS_PARAM_KINDS,
+  ...PAPERS_PARAM_KINDS, ...SLIDES_PARAM_KINDS, ...WANDS_PARAM_KINDS, ...WIKI_PARAM_KINDS,
 };
 
 /**
@@ -516,7 +518,7 @@ export function changedTables(before: Record<string, number>, after: Record<stri
 }
 
 /** Body fields and query parameters that carry ids of the caller's own workspace, by the kind they name. */
-const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CALLS_FIELD_KINDS, ...ROOMS_FIELD_KINDS, ...MEETINGS_FIELD_KINDS, ...CANVAS_FIELD_KINDS, ...ATTENDANCE_FIELD_KINDS, ...WORKERS_FIELD_KINDS, ...GROWTH_FIELD_KINDS, ...LEAVES_FIELD_KINDS, ...CRM_FIELD_KINDS, ...TABLES_FIELD_KINDS, ...PAPERS_FIELD_KINDS, ...WANDS_FIELD_KINDS };
+const FIELD_KINDS: Record<string, SeedKind> = { ...PARAM_KINDS, domain_id: 'mail_domain', catch_all_mailbox_id: 'mail_mailbox', signature_id: 'mail_signature', role_ids: 'role', task_ids: 'task', assignee_ids: 'member', assignee_id: 'member', creator_id: 'member', blocked_by: 'task', template_id: 'board', contact_ids: 'contact', folder_id: 'file', parent_id: 'file', from_mrn: 'member_mrn', to_mrn: 'member_mrn', member_mrn: 'member_mrn', participant_mrns: 'member_mrn', message_id: 'message', list_id: 'chat_list', ...CALLS_FIELD_KINDS, ...ROOMS_FIELD_KINDS, ...MEETINGS_FIELD_KINDS, ...CANVAS_FIELD_KINDS, ...ATTENDANCE_FIELD_KINDS, ...WORKERS_FIELD_KINDS, ...GROWTH_FIELD_KINDS, ...LEAVES_FIELD_KINDS, ...CRM_FIELD_KINDS, ...TABLES_FIELD_KINDS, ...PAPERS_FIELD_KINDS, ...WANDS_FIELD_KINDS, ...WIKI_FIELD_KINDS };
 
 /** The seeded kind a body field names (member_id → member), or undefined. */
 export function fieldKind(field: string): SeedKind | undefined {

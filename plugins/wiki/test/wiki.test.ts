@@ -1,0 +1,269 @@
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { ok, startWorld, type TestMember, type TestResponse, type World } from '@wpk/testing';
+import app from '../src/index.js';
+import { lineDiff } from '../src/services/pages.js';
+
+const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit'];
+let world: World;
+let ann: TestMember;
+let bob: TestMember;
+let carl: TestMember;
+const ids: Record<string, string> = {};
+
+test.before(async () => {
+  world = await startWorld({ app, subdomain: 'wiki', apps: [fileURLToPath(new URL('../../leaves', import.meta.url))], firstParty: ['wiki', 'leaves'], clock: new Date('2026-11-02T09:00:00.000Z') });
+  await world.workspace.install('leaves');
+  [ann, bob, carl] = await world.members(3, KEYS);
+  world.takeEvents();
+});
+test.after.always(() => world?.close());
+
+const refused = (t: { is(a: unknown, b: unknown, m?: string): unknown }, answer: TestResponse, status: number, error: string) => {
+  t.is(answer.status, status, error);
+  t.is(answer.body.error, error);
+};
+type Row = { id: string; title: string; depth: number; parent_hidden: boolean; parent_id: string | null };
+const tree = async (member: TestMember, space = ids.space) => (ok(await member.get(`/wiki/spaces/${space}/pages`)) as Row[]).map((row) => `${'  '.repeat(row.depth)}${row.title}${row.parent_hidden ? ' (parent hidden)' : ''}`);
+const text = (answer: TestResponse) => String(answer.body);
+
+test.serial('spaces with roles: a private space exists only for its members; each role does what it allows', async (t) => {
+  const space = ok(await ann.post('/wiki/spaces', { name: 'Handbook', description: 'How we work', default_role: 'none' }));
+  ids.space = space.id;
+  t.like(space, { name: 'Handbook', default_role: 'none', role: 'admin', publication: null, revision: 1 });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.wiki.space.created', payload: { space_id: space.id, name: 'Handbook', default_role: 'none', by: ann.mrn } }]);
+
+  t.deepEqual(ok(await bob.get('/wiki/spaces')), []);
+  refused(t, await bob.patch(`/wiki/spaces/${space.id}`, { name: 'Mine' }), 404, `Space ${space.id} not found`);
+  refused(t, await ann.put(`/wiki/spaces/${space.id}/members`, { members: [{ member_id: bob.id, role: 'edit' }, { member_id: bob.id, role: 'view' }] }), 400, `members[1].member_id: member ${bob.id} is named twice`);
+  const stranger = crypto.randomUUID();
+  t.is((await ann.put(`/wiki/spaces/${space.id}/members`, { members: [{ member_id: stranger, role: 'edit' }] })).status, 400);
+  refused(t, await ann.put(`/wiki/spaces/${space.id}/members`, { members: [{ member_id: bob.id, role: 'owner' }] }), 400, 'members[0].role must be one of [view, comment, edit, admin]');
+  const members = ok(await ann.put(`/wiki/spaces/${space.id}/members`, { members: [{ member_id: bob.id, role: 'edit' }, { member_id: carl.id, role: 'view' }] }));
+  t.deepEqual(members, [{ space_id: space.id, member_id: bob.id, role: 'edit' }, { space_id: space.id, member_id: carl.id, role: 'view' }]);
+  t.like((ok(await bob.get('/wiki/spaces')) as unknown[])[0], { id: space.id, role: 'edit' });
+  refused(t, await bob.patch(`/wiki/spaces/${space.id}`, { name: 'Mine' }), 403, 'Your role on space Handbook is edit: managing the space needs admin');
+  refused(t, await carl.post(`/wiki/spaces/${space.id}/pages`, { title: 'Mine' }), 403, 'Your role on space Handbook is view: editing pages needs edit');
+  t.like(ok(await ann.patch(`/wiki/spaces/${space.id}`, { description: 'How we work here' })), { description: 'How we work here', revision: 2 });
+  t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial('the page tree: fractional order, a move takes the subtree, a cycle is refused naming the page', async (t) => {
+  const add = async (title: string, parent?: string, by = ann) => {
+    const made = ok(await by.post(`/wiki/spaces/${ids.space}/pages`, { title, ...(parent ? { parent_id: ids[parent] } : {}), markdown: `# ${title}\n` }));
+    ids[title] = made.id;
+    return made;
+  };
+  await add('Onboarding');
+  await add('Policies');
+  await add('First day', 'Onboarding', bob);
+  await add('Laptop', 'First day');
+  await add('Accounts', 'Onboarding');
+  t.deepEqual(await tree(carl), ['Onboarding', '  First day', '    Laptop', '  Accounts', 'Policies']);
+  t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.title, event.payload.parent_id ?? null]), [
+    ['core.wiki.page.created', 'Onboarding', null], ['core.wiki.page.created', 'Policies', null], ['core.wiki.page.created', 'First day', ids.Onboarding],
+    ['core.wiki.page.created', 'Laptop', ids['First day']], ['core.wiki.page.created', 'Accounts', ids.Onboarding],
+  ]);
+
+  refused(t, await ann.post(`/wiki/pages/${ids.Onboarding}/move`, { parent_id: ids.Laptop }), 409, `Page Onboarding cannot move under Laptop (${ids.Laptop}): it is below Onboarding, the move would make a cycle`);
+  refused(t, await ann.post(`/wiki/pages/${ids.Onboarding}/move`, { parent_id: ids.Onboarding }), 409, 'Page Onboarding cannot move under itself');
+  refused(t, await ann.post(`/wiki/pages/${ids.Accounts}/move`, { parent_id: ids.Onboarding, after_id: ids.Policies }), 400, `after_id: page ${ids.Policies} is not a sibling under Onboarding`);
+  t.deepEqual(world.takeEvents(), []);
+
+  const moved = ok(await bob.post(`/wiki/pages/${ids['First day']}/move`, { parent_id: ids.Policies }));
+  t.like(moved, { parent_id: ids.Policies, depth: 1 });
+  t.deepEqual(await tree(carl), ['Onboarding', '  Accounts', 'Policies', '  First day', '    Laptop']);
+  ok(await bob.post(`/wiki/pages/${ids.Policies}/move`, { parent_id: null, before_id: ids.Onboarding }));
+  ok(await bob.post(`/wiki/pages/${ids.Accounts}/move`, { parent_id: ids.Policies, before_id: ids['First day'] }));
+  t.deepEqual(await tree(carl), ['Policies', '  Accounts', '  First day', '    Laptop', 'Onboarding']);
+  t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.page_id, event.payload.pages]), [
+    ['core.wiki.page.moved', ids['First day'], 2], ['core.wiki.page.moved', ids.Policies, 3], ['core.wiki.page.moved', ids.Accounts, 1],
+  ]);
+});
+
+test.serial('a restricted page hides its subtree; a page whose parent is hidden is reported at the top, never dropped', async (t) => {
+  ok(await ann.patch(`/wiki/pages/${ids.Policies}`, { restricted_to: [ann.id, bob.id] }));
+  ok(await ann.patch(`/wiki/pages/${ids['First day']}`, { restricted_to: [carl.id] }));
+  t.deepEqual(await tree(bob), ['Policies', '  Accounts', 'Onboarding']);
+  t.deepEqual(await tree(carl), ['First day (parent hidden)', '  Laptop', 'Onboarding']);
+  t.like(ok(await carl.get(`/wiki/pages/${ids.Laptop}`)), { title: 'Laptop', parent_hidden: false, depth: 2 });
+  t.like(ok(await carl.get(`/wiki/pages/${ids['First day']}`)), { parent_hidden: true });
+  refused(t, await carl.get(`/wiki/pages/${ids.Accounts}`), 404, `Page ${ids.Accounts} not found`);
+  refused(t, await bob.get(`/wiki/pages/${ids.Laptop}`), 404, `Page ${ids.Laptop} not found`);
+  refused(t, await bob.patch(`/wiki/pages/${ids.Accounts}`, { restricted_to: [carl.id] }), 400, 'restricted_to must name you: you would lose the page (only the space admins may)');
+  t.deepEqual(await tree(ann), ['Policies', '  Accounts', '  First day', '    Laptop', 'Onboarding']);
+  ok(await ann.patch(`/wiki/pages/${ids.Policies}`, { restricted_to: null }));
+  ok(await ann.patch(`/wiki/pages/${ids['First day']}`, { restricted_to: null }));
+  world.takeEvents();
+});
+
+test.serial('content is a JSON document written with the version read: a stale write is a 409 naming the current version', async (t) => {
+  const page = ok(await bob.get(`/wiki/pages/${ids.Accounts}`));
+  t.deepEqual(page.content, { type: 'doc', content: [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Accounts' }] }] });
+  t.is(page.version, 1);
+  const written = ok(await bob.patch(`/wiki/pages/${ids.Accounts}`, { version: 1, markdown: '# Accounts\n\nAsk **IT** for `mail` and:\n\n- a laptop\n- a badge\n' }));
+  t.is(written.version, 2);
+  t.is(written.markdown, '# Accounts\n\nAsk **IT** for `mail` and:\n\n- a laptop\n- a badge\n');
+  t.deepEqual(written.content.content[1], { type: 'paragraph', content: [{ type: 'text', text: 'Ask ' }, { type: 'text', text: 'IT', marks: [{ type: 'bold' }] }, { type: 'text', text: ' for ' }, { type: 'text', text: 'mail', marks: [{ type: 'code' }] }, { type: 'text', text: ' and:' }] });
+  refused(t, await ann.patch(`/wiki/pages/${ids.Accounts}`, { version: 1, title: 'Logins' }), 409, 'Page Accounts changed since you read it: you read version 1, it is now version 2');
+  refused(t, await ann.patch(`/wiki/pages/${ids.Accounts}`, { title: 'Logins' }), 400, 'version is required to change the title or content: the version you read');
+  refused(t, await ann.patch(`/wiki/pages/${ids.Accounts}`, { version: 2, content: { type: 'paragraph' } }), 400, 'content.type must be doc');
+  t.deepEqual(world.takeEvents(), [{ action: 'core.wiki.page.updated', payload: { page_id: ids.Accounts, space_id: ids.space, version: 2, changed_fields: ['content'], by: bob.mrn } }]);
+});
+
+test.serial('links by page id survive a rename; backlinks; a deleted target shows in the broken-link report', async (t) => {
+  const onboarding = ok(await ann.get(`/wiki/pages/${ids.Onboarding}`));
+  ok(await ann.patch(`/wiki/pages/${ids.Onboarding}`, { version: onboarding.version, markdown: `Read [the laptop guide](page:${ids.Laptop}) and [accounts](page:${ids.Accounts}).\n` }));
+  const laptop = ok(await ann.get(`/wiki/pages/${ids.Laptop}`));
+  ok(await ann.patch(`/wiki/pages/${ids.Laptop}`, { version: laptop.version, title: 'Your laptop' }));
+  t.deepEqual((ok(await carl.get(`/wiki/pages/${ids.Laptop}/backlinks`)) as Row[]).map((row) => row.title), ['Onboarding']);
+  t.is(ok(await carl.get(`/wiki/pages/${ids.Onboarding}`)).markdown, `Read [the laptop guide](page:${ids.Laptop}) and [accounts](page:${ids.Accounts}).\n`);
+  t.deepEqual(ok(await carl.get(`/wiki/spaces/${ids.space}/broken-links`)), []);
+  t.like(ok(await ann.delete(`/wiki/pages/${ids['First day']}`)), { id: ids['First day'], deleted: true, pages: 2 });
+  t.deepEqual(ok(await carl.get(`/wiki/spaces/${ids.space}/broken-links`)), [{ page_id: ids.Onboarding, title: 'Onboarding', target_page_id: ids.Laptop }]);
+  refused(t, await carl.get(`/wiki/pages/${ids.Laptop}/backlinks`), 404, `Page ${ids.Laptop} not found`);
+  world.takeEvents();
+});
+
+test.serial('history: versions, a diff of two, a restore as a new version', async (t) => {
+  const versions = ok(await ann.get(`/wiki/pages/${ids.Accounts}/versions`)) as Array<{ version: number; title: string }>;
+  t.deepEqual(versions.map((row) => [row.version, row.title]), [[2, 'Accounts'], [1, 'Accounts']]);
+  const diff = ok(await ann.get(`/wiki/pages/${ids.Accounts}/diff?from=1&to=2`));
+  t.deepEqual(diff.lines, [{ op: 'keep', text: '# Accounts' }, { op: 'add', text: '' }, { op: 'add', text: 'Ask **IT** for `mail` and:' }, { op: 'add', text: '' }, { op: 'add', text: '- a laptop' }, { op: 'add', text: '- a badge' }]);
+  refused(t, await ann.post(`/wiki/pages/${ids.Accounts}/restore`, { version: 1, read_version: 1 }), 409, 'Page Accounts changed since you read it: you read version 1, it is now version 2');
+  const restored = ok(await ann.post(`/wiki/pages/${ids.Accounts}/restore`, { version: 1, read_version: 2 }));
+  t.like(restored, { version: 3, markdown: '# Accounts\n' });
+  refused(t, await ann.get(`/wiki/pages/${ids.Accounts}/diff?from=9`), 404, 'Version 9 of page Accounts not found');
+  t.deepEqual(lineDiff(['a', 'b', 'c'], ['a', 'x', 'c']), [{ op: 'keep', text: 'a' }, { op: 'remove', text: 'b' }, { op: 'add', text: 'x' }, { op: 'keep', text: 'c' }]);
+  const long = Array.from({ length: 3000 }, (_, at) => `line ${at}`);
+  t.deepEqual(lineDiff(long, [...long.slice(0, 10), 'new', ...long.slice(11)]).filter((line) => line.op !== 'keep'), [{ op: 'remove', text: 'line 10' }, { op: 'add', text: 'new' }]);
+  world.takeEvents();
+});
+
+test.serial('verification: verified → due when the interval passes (the owner is told) → expired after the grace period', async (t) => {
+  refused(t, await carl.post(`/wiki/pages/${ids.Accounts}/verification`, {}), 403, 'Your role on space Handbook is view: editing pages needs edit');
+  ok(await world.owner.put('/apps/wiki/settings', { review_days: 90, grace_days: 2 }));
+  const verified = ok(await bob.post(`/wiki/pages/${ids.Accounts}/verification`, { review_days: 3 }));
+  t.like(verified, { verification: 'verified', owner_id: bob.id, review_days: 3 });
+  t.is(Date.parse(verified.due_at) - Date.parse(verified.verified_at), 3 * 86_400_000);
+  const mine = await world.member(KEYS);
+  ok(await ann.put(`/wiki/spaces/${ids.space}/members`, { members: [{ member_id: bob.id, role: 'edit' }, { member_id: carl.id, role: 'view' }, { member_id: mine.id, role: 'edit' }] }));
+  refused(t, await mine.post(`/wiki/pages/${ids.Accounts}/verification`, {}), 403, `Page Accounts is owned by member ${bob.id}: only its owner or a space admin may verify it`);
+  const mark = world.mark();
+  world.platform.clock.advance({ days: 2, hours: 23 });
+  await world.platform.deliverDue(world.workspace);
+  t.is(ok(await bob.get(`/wiki/pages/${ids.Accounts}`)).verification, 'verified');
+  world.platform.clock.advance({ hours: 1, minutes: 1 });
+  await world.platform.deliverDue(world.workspace);
+  const due = ok(await bob.get(`/wiki/pages/${ids.Accounts}`));
+  t.is(due.verification, 'due');
+  t.true(Date.parse(due.due_at) >= Date.parse(verified.due_at));
+  world.platform.clock.advance({ days: 1, hours: 23 });
+  await world.platform.deliverDue(world.workspace);
+  t.is(ok(await bob.get(`/wiki/pages/${ids.Accounts}`)).verification, 'due');
+  world.platform.clock.advance({ hours: 1 });
+  await world.platform.deliverDue(world.workspace);
+  t.is(ok(await bob.get(`/wiki/pages/${ids.Accounts}`)).verification, 'expired');
+  t.deepEqual(world.eventsSince(mark).map(([action, payload]) => [action, payload.step ?? payload.owner_mrn ?? null, payload.reason ?? null]), [
+    ['core.wiki.review.scheduled', 'expire', null],
+    ['core.wiki.page.review_requested', bob.mrn, 'interval'],
+    ['core.wiki.page.expired', bob.mrn, null],
+  ]);
+  t.like(ok(await bob.post(`/wiki/pages/${ids.Accounts}/verification`, {})), { verification: 'verified', review_days: 3 });
+  world.takeEvents();
+});
+
+test.serial('a page watching a leave type drops to due when the type changes, and its owner is told', async (t) => {
+  const type = ok(await world.owner.post('/leaves/types', { name: 'Paid leave', unit: 'day' }));
+  const policy = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Leave policy', markdown: '25 days a year.\n', watches: [`mrn:leaves:type:${type.id}`], owner_id: carl.id }));
+  const other = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Expenses', watches: [`mrn:leaves:type:${crypto.randomUUID()}`] }));
+  ok(await ann.post(`/wiki/pages/${policy.id}/verification`, { review_days: 365 }));
+  ok(await ann.post(`/wiki/pages/${other.id}/verification`, { review_days: 365 }));
+  await world.platform.deliverDue(world.workspace);
+  world.takeEvents();
+  ok(await world.owner.patch(`/leaves/types/${type.id}`, { name: 'Annual leave' }));
+  await world.platform.deliverDue(world.workspace);
+  t.like(ok(await ann.get(`/wiki/pages/${policy.id}`)), { verification: 'due', owner_id: carl.id });
+  t.is(ok(await ann.get(`/wiki/pages/${other.id}`)).verification, 'verified');
+  const told = world.takeEvents().filter((event) => event.action === 'core.wiki.page.review_requested');
+  t.deepEqual(told, [{ action: 'core.wiki.page.review_requested', payload: { page_id: policy.id, space_id: ids.space, title: 'Leave policy', owner_mrn: carl.mrn, reason: 'watched', watched_mrn: `mrn:leaves:type:${type.id}`, watched_action: 'core.leaves.type.updated' } }]);
+  // As the broker would, to the platform's notification sender of the event (the harness delivers to apps only).
+  const runtime = world.platform.runtime;
+  const request = runtime.events.deliveryRequest({ subscriber: 'system', handler: '/events/core-wiki-page-review_requested/notify-system', workspaceId: world.workspaceId, action: told[0]!.action, payload: told[0]!.payload });
+  t.is((await runtime.server.inject({ method: 'POST', url: request.path, headers: request.headers, payload: request.body })).statusCode, 200);
+  const inbox = ok(await carl.get('/notifications')) as Array<{ kind: string; title: string; link: string }>;
+  t.deepEqual(inbox.filter((note) => note.kind.startsWith('wiki.')).map((note) => [note.kind, note.title, note.link]), [['wiki.review_requested', 'Please review Leave policy', `/app/wiki/pages/${policy.id}`]]);
+  ids.policy = policy.id;
+});
+
+test.serial('publication: a published subtree is public (site, page, sitemap) and nothing else is reachable', async (t) => {
+  const space2 = ok(await ann.post('/wiki/spaces', { name: 'Public docs' }));
+  const guide = ok(await ann.post(`/wiki/spaces/${space2.id}/pages`, { title: 'Guide' }));
+  const start = ok(await ann.post(`/wiki/spaces/${space2.id}/pages`, { title: 'Start', parent_id: guide.id, markdown: `Go on to [internal](page:${ids.Onboarding}) or [see](https://example.com) <b>x</b>\n` }));
+  const secret = ok(await ann.post(`/wiki/spaces/${space2.id}/pages`, { title: 'Secret', parent_id: guide.id, restricted_to: [ann.id] }));
+  const draft = ok(await ann.post(`/wiki/spaces/${space2.id}/pages`, { title: 'Draft' }));
+  world.takeEvents();
+  const anonymous = world.workspace.anonymous;
+  t.deepEqual(ok(await anonymous.get('/wiki/site')).spaces, []);
+  refused(t, await anonymous.get(`/wiki/site/pages/${start.id}`), 404, `Page ${start.id} is not published`);
+  refused(t, await bob.put(`/wiki/spaces/${ids.space}/publication`, {}), 403, 'Your role on space Handbook is edit: managing the space needs admin');
+
+  const published = ok(await ann.put(`/wiki/spaces/${space2.id}/publication`, { page_id: guide.id }));
+  t.like(published, { publication: { page_id: guide.id }, published_pages: 2 });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.wiki.page.published', payload: { space_id: space2.id, page_id: guide.id, page_ids: [guide.id, start.id], by: ann.mrn } }]);
+  t.deepEqual(ok(await anonymous.get('/wiki/site')).spaces, [{ id: space2.id, name: 'Public docs', description: '', pages: [{ id: guide.id, title: 'Guide', depth: 0, url: `/public/apps/wiki/site.html?page=${guide.id}` }, { id: start.id, title: 'Start', depth: 1, url: `/public/apps/wiki/site.html?page=${start.id}` }] }]);
+  const page = ok(await anonymous.get(`/wiki/site/pages/${start.id}`));
+  t.is(page.html, '<p>Go on to internal or <a href="https://example.com">see</a> &lt;b&gt;x&lt;/b&gt;</p>');
+  t.deepEqual(page.breadcrumbs, [{ id: guide.id, title: 'Guide', url: `/public/apps/wiki/site.html?page=${guide.id}` }]);
+  for (const hidden of [secret.id, draft.id, ids.Onboarding, ids.policy]) refused(t, await anonymous.get(`/wiki/site/pages/${hidden}`), 404, `Page ${hidden} is not published`);
+  const sitemap = await anonymous.get('/wiki/site/sitemap.xml');
+  t.is(sitemap.status, 200);
+  t.deepEqual([...text(sitemap).matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!.replace(/^https?:\/\/[^/]+/, '')), [`/public/apps/wiki/site.html?page=${guide.id}`, `/public/apps/wiki/site.html?page=${start.id}`]);
+  t.is((await anonymous.get(`/wiki/spaces/${space2.id}/pages`)).status, 401);
+
+  t.like(ok(await ann.delete(`/wiki/spaces/${space2.id}/publication`)), { publication: null, published_pages: 0 });
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.wiki.page.unpublished']);
+  refused(t, await anonymous.get(`/wiki/site/pages/${guide.id}`), 404, `Page ${guide.id} is not published`);
+  refused(t, await ann.delete(`/wiki/spaces/${space2.id}/publication`), 404, 'Space Public docs is not published');
+  ids.space2 = space2.id;
+});
+
+test.serial('Markdown export and import of a whole space: the tree and the links between files', async (t) => {
+  const exported = ok(await carl.get(`/wiki/spaces/${ids.space}/export`));
+  t.deepEqual(exported.files.map((file: { path: string }) => file.path), ['Policies.md', 'Policies/Accounts.md', 'Onboarding.md', 'Leave policy.md', 'Expenses.md']);
+  const target = ok(await ann.post('/wiki/spaces', { name: 'Copy' }));
+  world.takeEvents();
+  const imported = ok(await ann.post(`/wiki/spaces/${target.id}/imports`, { files: [
+    { path: 'Team/People.md', markdown: 'See [the tools](../Tools.md).\n' },
+    { path: 'Tools.md', markdown: '# Tools\n' },
+  ] }));
+  t.deepEqual(imported.pages.map((row: { title: string }) => row.title), ['Tools', 'Team', 'People']);
+  const copy = (ok(await ann.get(`/wiki/spaces/${target.id}/pages`)) as Row[]).map((row) => `${'  '.repeat(row.depth)}${row.title}`);
+  t.deepEqual(copy, ['Tools', 'Team', '  People']);
+  const people = imported.pages[2].id;
+  t.is(ok(await ann.get(`/wiki/pages/${people}`)).markdown, `See [the tools](page:${imported.pages[0].id}).\n`);
+  t.deepEqual((ok(await ann.get(`/wiki/pages/${imported.pages[0].id}/backlinks`)) as Row[]).map((row) => row.title), ['People']);
+  refused(t, await ann.post(`/wiki/spaces/${target.id}/imports`, { files: [{ path: '../x.md', markdown: '' }] }), 400, 'files[0].path: ../x.md is not a relative path of a .md file');
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.wiki.page.created', 'core.wiki.page.created', 'core.wiki.page.created', 'core.wiki.page.updated']);
+  t.like(ok(await ann.delete(`/wiki/spaces/${target.id}`)), { id: target.id, deleted: true });
+});
+
+test.serial('search type page: a page is found by its title and text, only by those who may read it; the tables distribute by workspace', async (t) => {
+  const hits = async (member: TestMember, q: string) => ((await member.get(`/search?q=${encodeURIComponent(q)}&app=wiki`)).body.data as Array<{ url: string; title: string }>).map((hit) => hit.title);
+  t.deepEqual(await hits(carl, 'Leave policy'), ['Leave policy']);
+  const secret = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Salary bands', restricted_to: [ann.id] }));
+  t.deepEqual(await hits(ann, 'Salary bands'), ['Salary bands']);
+  t.deepEqual(await hits(carl, 'Salary bands'), []);
+  const outsider = await world.member(KEYS);
+  t.deepEqual(await hits(outsider, 'Leave policy'), []);
+  ok(await ann.delete(`/wiki/pages/${secret.id}`));
+  t.deepEqual(await hits(ann, 'Salary bands'), []);
+  t.deepEqual(await world.platform.distributionProblems(), []);
+});
+
+test.serial('the migration goes down and up again', async (t) => {
+  t.deepEqual(await world.migrateAppDown(), ['0001-create-wiki']);
+  t.deepEqual(await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_wiki' AND table_name <> 'migrations'"), []);
+  t.deepEqual(await world.migrateAppUp(), ['0001-create-wiki']);
+  t.deepEqual(ok(await ann.get('/wiki/spaces')), []);
+});

@@ -1,0 +1,17 @@
+import { AppRoot, html } from '@wpk/ui';
+import './screens/spaces.js';
+import './screens/space.js';
+import './screens/page.js';
+
+/** The app's screens by path (AppRoot follows the shell's route: deep links, Back and Forward). */
+export class WikiApp extends AppRoot {
+  protected readonly label = 'Wiki';
+  protected readonly sections = [{ path: '/', label: 'Spaces' }];
+  protected readonly screens = [
+    { path: '/pages/:page_id', render: ({ page_id }: Record<string, string>) => html`<wiki-page page-id=${page_id}></wiki-page>` },
+    { path: '/spaces/:space_id', render: ({ space_id }: Record<string, string>) => html`<wiki-space space-id=${space_id}></wiki-space>` },
+    { path: '/', render: () => html`<wiki-spaces></wiki-spaces>` },
+  ];
+}
+
+customElements.define('wiki-app', WikiApp);
