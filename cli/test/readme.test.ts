@@ -117,7 +117,7 @@ test('every command of the README quick start works as written', async (t) => {
   const dev = await startServer(shell, setup[1], /╰/);
   t.teardown(() => kill(dev.child));
   t.regex(dev.output(), new RegExp(`URL +http://127\\.0\\.0\\.1:${port} `));
-  t.regex(dev.output(), /Apps +21 installed: tasks, companies, contacts and 18 more/);
+  t.regex(dev.output(), /Apps +25 installed: tasks, companies, contacts and 22 more/);
   const key = /API key +(slk_\w+)/.exec(dev.output())![1];
   t.is(fs.readFileSync(path.join(project, '.wpk', 'dev', 'dev-api-key'), 'utf8'), `${key}\n`);
 
@@ -148,7 +148,7 @@ test('every command of the README quick start works as written', async (t) => {
   const ran = await runBlock(shell, [exported, ...commands], repo, (command) =>
     databaseUrl ? command.replace('postgres://user@127.0.0.1:5432/wpk', databaseUrl) : command.replace(exported, 'unset DATABASE_URL'),
   );
-  t.regex(ran[1], /applied \d+ migrations in 22 schemas/);
+  t.regex(ran[1], /applied \d+ migrations in 26 schemas/);
   t.regex(ran[2], /created workspace acme \([0-9a-f-]{36}\) at http:\/\/acme\.localhost:\d+\nowner: ada@example\.com \(member [0-9a-f-]{36}\); signs in there/);
   const ownerKey = /owner's full-access API key \(shown once\): (slk_\w+)/.exec(ran[2])![1];
   const start = await startServer({ ...shell, env: { ...env, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) } }, serve, /listening on \S+\n/);

@@ -2,7 +2,7 @@ import { ForbiddenError, NotFoundError, type AppDb, type ContextMember, type Con
 import type { Models, Paper } from '../models/index.js';
 
 /**
- * Who may do what with a paper (docs/decisions/new-papers-permissions.md). A member's level on a
+ * Who may do what with a paper (docs/decisions/0255-papers-permissions.md). A member's level on a
  * paper is the highest of: `owner` (they own it, or hold `papers.papers.manage`), and the levels of
  * the shares naming them or their workspace role (`owner`, `admin`, `member`). The app's keys are
  * a ceiling on top: editing needs `papers.papers.edit`, commenting `papers.comments.create`.

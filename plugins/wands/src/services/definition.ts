@@ -16,7 +16,7 @@ export const CATALOG_ACTIONS = [
 export const TRIGGER_TYPES = ['event', 'cron', 'manual', 'webhook'] as const;
 /**
  * The step types a wand may use now. `api` (a platform call as the owner) is checked below but not
- * offered until the platform lends apps that capability (docs/decisions/new-wands-platform-capabilities.md).
+ * offered until the platform lends apps that capability (docs/decisions/0251-wands-platform-capabilities.md).
  */
 export const STEP_TYPES = ['transform', 'branch', 'delay', 'ai', 'notify', 'loop'] as const;
 /** Steps a loop may repeat (no delay, branch or loop inside a loop). */
