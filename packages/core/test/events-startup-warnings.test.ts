@@ -9,7 +9,7 @@ test('start-up warns only about a subscription its loaded app does not emit, not
   const { runtime, close } = await startTestRuntime({ logger, configFile: false, apps: [{ dir: NOTES_DIR, firstParty: true }] });
   t.teardown(close);
   // notes is loaded and emits core.notes.note.created only; the platform also listens to chat,
-  // calls and tasks, which are not loaded here.
+  // calls, tasks and wiki (its notification senders), which are not loaded here.
   runtime.events.registry.addRuntimeSubscriptions([{ action: 'core.notes.note.archived', handler: '/events/test-note-archived' }]);
   await runtime.events.startBroker();
 
@@ -19,5 +19,5 @@ test('start-up warns only about a subscription its loaded app does not emit, not
     [['subscription to an action its app does not emit', 'core.notes.note.archived']],
   );
   const waiting = lines.filter((line) => line.msg === 'subscription to an app that is not loaded');
-  t.deepEqual([...new Set(waiting.map((line) => line.app))].sort(), ['calls', 'chat', 'member', 'tasks']);
+  t.deepEqual([...new Set(waiting.map((line) => line.app))].sort(), ['calls', 'chat', 'member', 'tasks', 'wiki']);
 });
