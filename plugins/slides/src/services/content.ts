@@ -1,4 +1,4 @@
-import { InvalidError, Joi, newId, type JoiObjectSchema } from '@wpk/sdk';
+import { InvalidError, Joi, newId, type JoiArraySchema, type JoiObjectSchema } from '@wpk/sdk';
 
 /**
  * A deck's content: a theme and ordered slides, each with a layout, elements and speaker notes,
@@ -146,7 +146,7 @@ export const slideSchema = () =>
 /** The theme (a PATCH's fields are merged over the deck's). */
 export const themeSchema = () => Joi.object({ font: Joi.string().valid(...FONTS), background: color(), text: color(), accent: color() });
 
-export const slidesSchema = (max: number) => Joi.array().items(slideSchema()).max(max);
+export const slidesSchema = (max: number): JoiArraySchema => Joi.array().items(slideSchema()).max(max);
 
 type SlideInput = Omit<Slide, 'id' | 'elements' | 'notes' | 'background'> & { id?: string; elements?: Array<Omit<Element, 'id'> & { id?: string }>; notes?: string; background?: string | null };
 
