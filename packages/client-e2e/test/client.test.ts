@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createTestPlatform, type TestPlatform, type TestWorkspace } from '@wpk/testing';
-import { API_VERSION, ApiError, asCollection, asSingle, createClient, isApiError, OPERATIONS, type Client } from '@wpk/client';
+import { API_VERSION, ApiError, asCollection, asSingle, createClient, dispositionFilename, isApiError, OPERATIONS, type Client } from '@wpk/client';
 
 let platform: TestPlatform;
 let workspace: TestWorkspace;
@@ -122,4 +122,28 @@ test('a 429 is retried after its Retry-After; the client pins X-Api-Version and 
   t.is(error.error, 'Too many requests');
   t.is(error.headers['retry-after'], '1');
   t.deepEqual(seen, [{ host: 'acme.localhost', version: API_VERSION }]);
+});
+
+test('download reads a file answer as bytes with its type and file name; a refusal throws as request does', async (t) => {
+  const browser = createClient({ baseUrl, workspace: 'acme', headers: { cookie: await ownerCookie(), 'sec-fetch-site': 'same-origin' } });
+  const secret = asSingle<{ secret: string }>(await browser.account.postApiKeys({ body: { name: 'exports', full_access: true } })).data.secret;
+  const client = createClient({ baseUrl, workspace: 'acme', apiKey: secret });
+
+  const file = await client.download('GET', '/admin/activity-exports');
+  t.is(file.contentType, 'text/csv; charset=utf-8');
+  t.is(file.filename, `activity-acme-${new Date().toISOString().slice(0, 10)}.csv`);
+  t.true(file.bytes instanceof Uint8Array);
+  t.is(new TextDecoder().decode(file.bytes).split('\n')[0], 'occurred_at,id,actor_member_id,actor_email,action,target_type,target_id,ip,details');
+
+  const missing = await t.throwsAsync(client.download('GET', '/crm/quotes/6f1c0c1e-3f7a-4a53-9d1c-2b8f9e1d0a11/pdf'), { instanceOf: ApiError });
+  t.is(missing.status, 403);
+  t.is(missing.error, "You don't have access to this app");
+});
+
+test('dispositionFilename prefers filename* (UTF-8) and unquotes filename', (t) => {
+  t.is(dispositionFilename(`attachment; filename="Angebot_Q-1.pdf"; filename*=UTF-8''Angebot%20%C3%9Cbersicht.pdf`), 'Angebot Übersicht.pdf');
+  t.is(dispositionFilename('attachment; filename="quote \\"Q-7\\".pdf"'), 'quote "Q-7".pdf');
+  t.is(dispositionFilename('inline; filename=report.csv'), 'report.csv');
+  t.is(dispositionFilename('attachment'), null);
+  t.is(dispositionFilename(undefined), null);
 });

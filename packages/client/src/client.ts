@@ -1,7 +1,7 @@
 import type { components, operations } from './generated/api.js';
 import { API_VERSION, OPERATIONS, RELEASED_API_VERSIONS, TAGS } from './generated/operations.js';
 import type { OperationEntry } from './operation-entry.js';
-import type { Transport } from './transport.js';
+import type { Transport, TransportResponse } from './transport.js';
 
 export { API_VERSION, OPERATIONS, RELEASED_API_VERSIONS, TAGS };
 export type { components, operations, paths } from './generated/api.js';
@@ -125,6 +125,44 @@ function retryAfterSeconds(header: string | string[] | undefined): number | null
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What `request` and `download` take besides the method and path. */
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, unknown>;
+  host?: OperationEntry['host'];
+}
+
+/** A file answer: its bytes, content type and suggested file name. */
+export interface DownloadedFile {
+  bytes: Uint8Array;
+  contentType: string;
+  /** From `Content-Disposition` (`filename*=` preferred); null when the answer names none. */
+  filename: string | null;
+}
+
+/** The body of an answer: parsed JSON when it says it is JSON, else its text (undefined when empty). */
+function parseBody(response: TransportResponse): unknown {
+  const text = response.body;
+  return text && /json/.test(String(response.headers['content-type'])) ? JSON.parse(text) : text || undefined;
+}
+
+/** The file name a `Content-Disposition` header suggests (RFC 6266: `filename*` before `filename`). */
+export function dispositionFilename(header: string | string[] | undefined): string | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(value);
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[2].trim());
+    } catch {
+      // A malformed encoding: fall back to the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/i.exec(value);
+  if (!plain) return null;
+  return (plain[2] !== undefined ? plain[2].replace(/\\(.)/g, '$1') : plain[1]).trim() || null;
+}
+
 /** An HTTP method the platform answers. */
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 
@@ -164,7 +202,24 @@ export class WorkspaceClient {
    * Sends one request and returns the parsed body; throws ApiError on an answer other than 2xx.
    * A 429 is retried after its `Retry-After` (up to `maxRetries` times).
    */
-  async request<T = unknown>(method: Method, path: string, options: { body?: unknown; query?: Record<string, unknown>; host?: OperationEntry['host'] } = {}): Promise<T> {
+  async request<T = unknown>(method: Method, path: string, options: RequestOptions = {}): Promise<T> {
+    const response = await this.exchange(method, path, options, false);
+    return parseBody(response) as T;
+  }
+
+  /**
+   * Reads a file answer (a quote's PDF, a CSV export) as bytes, with its content type and the file
+   * name its `Content-Disposition` gives (null when it gives none). Refusals throw ApiError as
+   * `request` does. `await client.download('GET', '/crm/quotes/1/pdf')`.
+   */
+  async download(method: Method, path: string, options: RequestOptions = {}): Promise<DownloadedFile> {
+    const response = await this.exchange(method, path, options, true);
+    const contentType = String(response.headers['content-type'] ?? 'application/octet-stream');
+    return { bytes: response.bytes ?? new Uint8Array(), contentType, filename: dispositionFilename(response.headers['content-disposition']) };
+  }
+
+  /** One request with the 429 retries; the 2xx answer, or an ApiError. */
+  private async exchange(method: Method, path: string, options: RequestOptions, binary: boolean): Promise<TransportResponse> {
     const searchParams = new URLSearchParams();
     for (const [name, value] of Object.entries(options.query ?? {})) {
       if (value === undefined || value === null) continue;
@@ -180,15 +235,15 @@ export class WorkspaceClient {
         headers: await this.headersFor(host, options.body !== undefined),
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         timeoutMs: this.options.timeoutMs ?? 30_000,
+        ...(binary ? { binary } : {}),
       });
-      const text = response.body;
-      const parsed = text && /json/.test(String(response.headers['content-type'])) ? JSON.parse(text) : text || undefined;
-      if (response.status >= 200 && response.status < 300) return parsed as T;
+      if (response.status >= 200 && response.status < 300) return response;
       const wait = response.status === 429 ? retryAfterSeconds(response.headers['retry-after']) : null;
       if (wait !== null && attempt < maxRetries && wait <= (this.options.maxRetryAfterSeconds ?? 60)) {
         await sleep(wait * 1000);
         continue;
       }
+      const parsed = parseBody(response);
       const message = parsed && typeof parsed === 'object' && typeof (parsed as { error?: unknown }).error === 'string' ? (parsed as { error: string }).error : `HTTP ${response.status}`;
       throw new ApiError(response.status, message, parsed, response.headers);
     }

@@ -1,21 +1,27 @@
 import got from 'got';
 import { WorkspaceClient, withOperationGroups, type Client, type ClientOptions } from './client.js';
-import type { Transport } from './transport.js';
+import { jsonText, type Transport } from './transport.js';
 
 export * from './client.js';
 export { fetchTransport, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 /** Node's transport: `got`, no retries of its own (the client retries a 429 itself). */
 export const gotTransport: Transport = async (request) => {
-  const response = await got(request.url, {
+  const options = {
     method: request.method as 'GET',
     headers: request.headers,
     body: request.body,
     timeout: { request: request.timeoutMs },
     throwHttpErrors: false,
     retry: { limit: 0 },
-  });
-  return { status: response.statusCode, headers: response.headers, body: response.body };
+  };
+  if (!request.binary) {
+    const response = await got(request.url, options);
+    return { status: response.statusCode, headers: response.headers, body: response.body };
+  }
+  const response = await got(request.url, { ...options, responseType: 'buffer' });
+  const bytes = new Uint8Array(response.body);
+  return { status: response.statusCode, headers: response.headers, body: jsonText(response.headers['content-type'], bytes), bytes };
 };
 
 /**

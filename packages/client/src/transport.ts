@@ -8,6 +8,8 @@ export interface TransportRequest {
   /** The JSON text of the body, when there is one. */
   body?: string;
   timeoutMs: number;
+  /** Read the answer as bytes (`bytes`) rather than text: a file (a PDF, a CSV). */
+  binary?: boolean;
 }
 
 /** What a transport got back. */
@@ -15,7 +17,10 @@ export interface TransportResponse {
   status: number;
   /** Lower-case header names. */
   headers: Record<string, string | string[] | undefined>;
+  /** The answer's text; for a `binary` request, the text of a JSON answer only (a refusal), else empty. */
   body: string;
+  /** The answer's bytes, for a `binary` request. */
+  bytes?: Uint8Array;
 }
 
 /** Sends one request and answers its status, headers and text; never throws for an HTTP status. */
@@ -36,8 +41,15 @@ export const fetchTransport: Transport = async (request) => {
     response.headers.forEach((value, name) => {
       answered[name] = value;
     });
-    return { status: response.status, headers: answered, body: await response.text() };
+    if (!request.binary) return { status: response.status, headers: answered, body: await response.text() };
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { status: response.status, headers: answered, body: jsonText(answered['content-type'], bytes), bytes };
   } finally {
     clearTimeout(timer);
   }
 };
+
+/** The text of a JSON answer read as bytes (a refusal of a file request), else empty. */
+export function jsonText(contentType: string | string[] | undefined, bytes: Uint8Array): string {
+  return /json/.test(String(contentType ?? '')) ? new TextDecoder().decode(bytes) : '';
+}

@@ -78,3 +78,25 @@ export function errorText(error: unknown): string {
   if (isApiError(error)) return error.error;
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Downloads a file the API answers (a quote's PDF, an export) and hands it to the browser as a
+ * download: read with the app's token as bytes, named by the answer's `Content-Disposition` (else
+ * `fallbackName`). An app's frame has no cookie, so a plain link to an API route would be refused;
+ * its sandbox allows downloads. Refusals throw as the client's do (`errorText` reads them).
+ */
+export async function saveDownload(path: string, fallbackName: string): Promise<string> {
+  const file = await kit().client.download('GET', path);
+  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.contentType }));
+  const name = file.filename ?? fallbackName;
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the bytes once the click's task ran.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  return name;
+}

@@ -6,7 +6,7 @@
  * const { client } = await startApp();
  * ```
  */
-export { startApp, kit, errorText, localeOf, bridgeTransport, type AppKit } from './app.js';
+export { startApp, kit, errorText, localeOf, bridgeTransport, saveDownload, type AppKit } from './app.js';
 export { Bridge, connectBridge } from './bridge/client.js';
 export { BRIDGE_PROTOCOL, isAppPath, type BridgeInit, type BridgeMember, type BridgeRequests, type DevicePosition, type PickedMember, type SearchHit } from './bridge/protocol.js';
 export { formatDate, formatMoney, formatBytes, type DateStyle } from './format.js';

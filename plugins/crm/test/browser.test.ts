@@ -2,13 +2,14 @@
  * The CRM app's front-end in Chromium, through the real routes: a sales rep opens CRM from the
  * launcher, sees the pipeline board, moves a deal to the next stage from the keyboard (Alt+→ on
  * its focused card) and then with its Stage list, opens the deal with its lines and drafts a
- * quote. At 1280 px and at 375 px, axe-clean (no serious or critical violation) in the shell and
+ * quote, whose PDF it downloads. At 1280 px and at 375 px, axe-clean (no serious or critical violation) in the shell and
  * in the frame, no Content-Security-Policy violation, nothing wider than the window. The
  * screenshots are the ones docs/apps/crm.md shows.
  */
 import test from 'ava';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ok, startWorld, type TestMember } from '@wpk/testing';
+import { API_VERSION, ok, startWorld, type TestMember } from '@wpk/testing';
 import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -71,6 +72,16 @@ test.serial('at 1280 px: a deal moves across the board from the keyboard and wit
   await frame.getByRole('button', { name: 'Make a quote' }).click();
   await frame.getByRole('list', { name: 'Quotes' }).locator('strong', { hasText: 'Q-0001' }).waitFor();
   t.deepEqual(ok(await rita.get(`/crm/deals/${ids.acme}/quotes`)).map((quote: any) => [quote.number, quote.status, quote.total]), [['Q-0001', 'draft', '6198.80']]);
+  // The PDF as the customer gets it, saved by the browser from the app's sandboxed frame.
+  const [download] = await Promise.all([page.waitForEvent('download'), frame.getByRole('button', { name: 'Download PDF of Q-0001' }).click()]);
+  t.is(download.suggestedFilename(), 'Q-0001.pdf');
+  const saved = await fs.promises.readFile((await download.path())!);
+  t.is(saved.subarray(0, 5).toString('latin1'), '%PDF-');
+  // Byte for byte the API's answer (the PDF is deterministic).
+  const quoteId = ok(await rita.get(`/crm/deals/${ids.acme}/quotes`))[0].id;
+  const answered = await web.world.platform.runtime.server.inject({ method: 'GET', url: `/crm/quotes/${quoteId}/pdf`, headers: { host: `acme.${web.world.platform.runtime.config.baseDomain}`, 'x-api-version': API_VERSION, cookie: rita.cookie } });
+  t.is(answered.statusCode, 200);
+  t.true(saved.equals(answered.rawPayload));
   // Sent for signature from its card: the quote is sent and asks the Sign app for an envelope.
   await frame.getByRole('button', { name: 'Ask for signature on Q-0001' }).click();
   const signature = frame.getByRole('form', { name: 'Signature for Q-0001' });

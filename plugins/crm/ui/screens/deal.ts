@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
+import { LitElement, css, errorText, html, kit, nothing, saveDownload, screenStyles, toast } from '@wpk/ui';
 import { ACTIVITY_KIND, DEAL_STATUS, LIST_STYLES, QUOTE_STATUS, moneyText, type Activity, type Deal, type Quote } from '../api.js';
 
 /**
@@ -102,6 +102,16 @@ export class CrmDeal extends LitElement {
     }
   }
 
+  /** The quote's PDF, as the customer receives it, saved by the browser (`Q-0001.pdf`). */
+  private async download(quote: Quote): Promise<void> {
+    try {
+      const name = await saveDownload(`/crm/quotes/${encodeURIComponent(quote.id)}/pdf`, `${quote.number}.pdf`);
+      toast(`${name} downloaded`, 'success');
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
   /** Sends the quote for signature to the signer the form names (the Sign app makes the envelope). */
   private async requestSignature(event: SubmitEvent, quote: Quote): Promise<void> {
     event.preventDefault();
@@ -165,13 +175,14 @@ export class CrmDeal extends LitElement {
         ? html`<ul class="cards" aria-label="Quotes">${this.quotes.map((quote) => html`<li>
             <strong>${quote.number}</strong> · ${QUOTE_STATUS[quote.status]} · ${moneyText(quote.total, quote.currency)}
             ${quote.valid_until ? html`<div class="muted">Valid until <wpk-date value=${quote.valid_until}></wpk-date></div>` : nothing}
-            ${quote.status === 'draft' || quote.status === 'sent'
-              ? html`<div class="actions">
-                  ${quote.status === 'draft' ? html`<wa-button size="small" @click=${() => this.send(quote)}>Mark sent</wa-button>` : nothing}
-                  <wa-button size="small" appearance="outlined" @click=${() => { this.signing = this.signing === quote.id ? null : quote.id; }}>Ask for signature<span class="wpk-visually-hidden"> on ${quote.number}</span></wa-button>
-                </div>
-                ${this.signing === quote.id ? this.signatureForm(quote) : nothing}`
-              : nothing}
+            <div class="actions">
+              <wa-button size="small" appearance="outlined" @click=${() => this.download(quote)}>Download PDF<span class="wpk-visually-hidden"> of ${quote.number}</span></wa-button>
+              ${quote.status === 'draft' ? html`<wa-button size="small" @click=${() => this.send(quote)}>Mark sent</wa-button>` : nothing}
+              ${quote.status === 'draft' || quote.status === 'sent'
+                ? html`<wa-button size="small" appearance="outlined" @click=${() => { this.signing = this.signing === quote.id ? null : quote.id; }}>Ask for signature<span class="wpk-visually-hidden"> on ${quote.number}</span></wa-button>`
+                : nothing}
+            </div>
+            ${this.signing === quote.id && (quote.status === 'draft' || quote.status === 'sent') ? this.signatureForm(quote) : nothing}
           </li>`)}</ul>`
         : html`<p class="muted">No quote yet.</p>`}
       ${this.activities
