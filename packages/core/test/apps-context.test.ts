@@ -1,6 +1,7 @@
 import test from 'ava';
 import pg from 'pg';
 import { QueryTypes } from 'sequelize';
+import { LazyWork, transactionGate, type WorkGate } from '../src/server/index.js';
 import { apiHeaders } from './helpers/runtime.js';
 import { body, startAppsRuntime, TestWorkspace, type AppsTestRuntime } from './helpers/apps.js';
 
@@ -226,4 +227,48 @@ test('the search engine asks the registry who may open an app and which keys the
   t.is(await access.heldKeys(await requestOf(ws.owner.memberId), 'notes'), 'all');
   t.deepEqual(access.searchableTypes('notes'), [{ type: 'note', label: 'Notes', permissions: ['notes.notes.read'], names: ['title'], details: ['body'] }]);
   t.deepEqual(access.searchableTypes('nope'), []);
+});
+
+/** Runs `count` statements through `gate` at once (as `Promise.all` over rows would) and answers how many were in flight together at most. */
+async function mostAtOnce(gate: WorkGate, run: () => Promise<unknown>, count: number): Promise<number> {
+  let active = 0;
+  let most = 0;
+  await Promise.all(
+    Array.from({ length: count }, () =>
+      gate.read(async () => {
+        most = Math.max(most, ++active);
+        try {
+          return await run();
+        } finally {
+          active--;
+        }
+      }),
+    ),
+  );
+  return most;
+}
+
+test('statements of one transaction take turns (one connection), while reads before it run side by side', async (t) => {
+  const sequelize = env.runtime.db.sequelize;
+  const work = new LazyWork(sequelize);
+  const pause = () => sequelize.query('SELECT pg_sleep(0.01)', { type: QueryTypes.SELECT });
+  // No transaction yet: parallel reads take connections of their own.
+  t.is(await mostAtOnce(work, pause, 4), 4);
+  await work.write(() => sequelize.query('SELECT 1', { type: QueryTypes.SELECT, transaction: work.transaction! }));
+  t.truthy(work.transaction);
+  // In the transaction: one at a time, each in the transaction, none failing.
+  const inside = () => sequelize.query<{ id: string }>('SELECT txid_current()::text AS id', { type: QueryTypes.SELECT, transaction: work.transaction! });
+  t.is(await mostAtOnce(work, inside, 5), 1);
+  const ids = await Promise.all(Array.from({ length: 3 }, () => work.read(inside)));
+  t.is(new Set(ids.map(([row]) => row.id)).size, 1);
+  // A statement that fails does not stop the ones behind it.
+  const failing = work.read(() => sequelize.query('SELECT no_such_column FROM platform.workspaces', { transaction: work.transaction! }));
+  const after = work.read(() => Promise.resolve('ran'));
+  await t.throwsAsync(failing);
+  t.is(await after, 'ran');
+  await work.end(false);
+
+  // An event's unit of work (one transaction from the start) gets the same turns.
+  const gate = transactionGate();
+  t.is(await mostAtOnce(gate, () => new Promise((resolve) => setTimeout(resolve, 5)), 5), 1);
 });

@@ -81,6 +81,29 @@ export interface WorkGate {
   write<T>(fn: () => Promise<T>): Promise<T>;
 }
 
+/**
+ * Runs statements one after another. A transaction is one connection, and a connection runs one
+ * statement at a time: pg queues a second one itself, but warns that it will stop doing so (pg 9).
+ * An app's handler may well read in parallel (`Promise.all` over its rows); inside a transaction
+ * those reads take turns here instead. Each `fn` is one statement and never waits on this queue
+ * itself, so the queue cannot wait on its own tail.
+ */
+export class StatementQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.tail.then(fn);
+    this.tail = turn.catch(() => undefined);
+    return turn;
+  }
+}
+
+/** A gate for a unit of work that is one transaction from the start (an event's handler): its statements take turns. */
+export function transactionGate(): WorkGate {
+  const queue = new StatementQueue();
+  return { read: (fn) => queue.run(fn), write: (fn) => queue.run(fn) };
+}
+
 interface ClsNamespace {
   run<T>(fn: () => T): T;
   set(key: string, value: unknown): void;
@@ -101,6 +124,8 @@ export class LazyWork implements WorkGate {
   /** Reads in flight outside the transaction; it opens only once they are done. */
   private outside = 0;
   private drained: Array<() => void> = [];
+  /** Statements inside the transaction, one at a time. */
+  private readonly inside = new StatementQueue();
   readonly staged: StagedEvent[] = [];
 
   constructor(private readonly sequelize: Sequelize) {}
@@ -115,15 +140,16 @@ export class LazyWork implements WorkGate {
   }
 
   /**
-   * Runs a read: in the transaction when one is open or opening, else outside it. The transaction
+   * Runs a read: in the transaction when one is open or opening (one statement at a time), else
+   * outside it, where parallel reads take connections of their own. The transaction
    * never opens while a read outside it is in flight, so no statement of the request can queue
    * behind its own transaction (the embedded database runs one session for all connections).
    */
   async read<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.open) return fn();
+    if (this.open) return this.inside.run(fn);
     if (this.opening) {
       await this.opening;
-      return fn();
+      return this.inside.run(fn);
     }
     this.outside++;
     try {
@@ -136,7 +162,7 @@ export class LazyWork implements WorkGate {
   /** Runs a write: opens the transaction first (once); the write joins it. */
   async write<T>(fn: () => Promise<T>): Promise<T> {
     await this.begin();
-    return fn();
+    return this.inside.run(fn);
   }
 
   /** Opens the transaction (once) and makes every later query of this request join it. */

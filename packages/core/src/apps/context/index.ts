@@ -13,6 +13,7 @@ import { searchOf } from './search.js';
 import { secretsOf } from './secrets.js';
 import { nowOf, settingsOf } from './settings.js';
 import { signalingOf } from './signaling.js';
+import { transactionGate } from '../../server/index.js';
 
 export { contextPermissions, contextWorkspace, keyOf, memberOf } from './caller.js';
 export { appLogger, factsOf } from './facts.js';
@@ -26,7 +27,10 @@ export { DeferredStorage, storageHandle } from './storage.js';
  * secrets, claims, mail, ai, settings, now, log. `extra` (the caller, the page, `respond`) comes first,
  * as it always has; the context is one object literal, so every context has one shape.
  */
-export function baseContext<Extra extends object = object>(inputs: ContextInputs, extra?: Extra): BaseContext & Extra {
+export function baseContext<Extra extends object = object>(given: ContextInputs, extra?: Extra): BaseContext & Extra {
+  // A unit of work that is one transaction from the start (an event's delivery, a service's run)
+  // is one connection: its statements take turns (a request's LazyWork is its own gate).
+  const inputs = given.work.gate || !given.work.transaction ? given : { ...given, work: { ...given.work, gate: transactionGate() } };
   const { db, transaction } = dbOf(inputs);
   return {
     ...(extra as Extra),
