@@ -66,7 +66,7 @@ export class SignPlacer extends LitElement {
     .page { position: relative; box-shadow: 0 0 0 1px var(--wpk-color-border-strong); background: #fff; line-height: 0; }
     .page canvas { width: 100%; height: auto; display: block; }
     .page-number { position: absolute; inset-inline-end: 0; bottom: 0; line-height: 1.4; font-size: var(--wpk-font-size-xs); padding: 0 var(--wpk-space-1); background: #fff; color: #333; }
-    .field { position: absolute; box-sizing: border-box; border: 2px solid var(--colour); background: rgb(255 255 255 / 0.8); line-height: 1.2; min-width: 1.75rem; min-height: 1.25rem; }
+    .field { position: absolute; z-index: 1; box-sizing: border-box; border: 2px solid var(--colour); background: rgb(255 255 255 / 0.8); line-height: 1.2; min-width: 1.75rem; min-height: 1.25rem; }
     .field.ghost { pointer-events: none; opacity: 0.7; }
     .grip { position: absolute; inset: 0; width: 100%; height: 100%; padding: 0 1.25rem 0 2px; margin: 0; border: 0; background: transparent; color: #111; font: inherit; font-size: var(--wpk-font-size-xs); text-align: start; overflow: hidden; white-space: nowrap; text-overflow: ellipsis; cursor: move; touch-action: none; user-select: none; }
     .grip:focus-visible { outline: 3px solid var(--colour); outline-offset: 2px; }
@@ -138,7 +138,7 @@ export class SignPlacer extends LitElement {
         if (this.drawn.has(canvas)) continue;
         this.drawn.add(canvas);
         const width = Math.min(1600, Math.round(Math.max(canvas.parentElement!.clientWidth, 320) * Math.max(window.devicePixelRatio, 1)));
-        void this.pages.draw(Number(canvas.dataset.page), canvas, width);
+        void this.pages.draw(Number(canvas.dataset.page), canvas, width).then(() => canvas.toggleAttribute('data-drawn', true), (error: Error) => { this.failed = `Page ${canvas.dataset.page} cannot be shown: ${error.message}`; });
       }
     }
   }
@@ -161,7 +161,7 @@ export class SignPlacer extends LitElement {
 
   /** What a field reads as to assistive technology. */
   describe(field: PlacedField): string {
-    return `${capital(field.type)} field of ${this.nameOf(field.owner)}, page ${field.page}, ${percent(field.x)}% from the left, ${percent(field.y)}% from the top`;
+    return `${capital(field.type)} for ${this.nameOf(field.owner)}, page ${field.page}, ${percent(field.x)}% from the left, ${percent(field.y)}% from the top`;
   }
 
   private change(fields: PlacedField[], focus?: number): void {
@@ -311,7 +311,7 @@ export class SignPlacer extends LitElement {
   private renderField(field: PlacedField) {
     return html`<div class="field" data-field=${field.id} data-owner=${field.owner}>
       <button type="button" class="grip" aria-label=${`${this.describe(field)}. Arrow keys move it, Shift bigger steps, Alt resizes, Delete removes it`}
-        @pointerdown=${(event: PointerEvent) => this.fieldDown(event, field, 'move')} @keydown=${(event: KeyboardEvent) => this.key(event, field)}>${capital(field.type)} · ${this.nameOf(field.owner)}</button>
+        @pointerdown=${(event: PointerEvent) => this.fieldDown(event, field, 'move')} @keydown=${(event: KeyboardEvent) => this.key(event, field)}>${capital(field.type)} for ${this.nameOf(field.owner)}</button>
       <button type="button" class="remove" aria-label=${`Remove the ${this.describe(field)}`} @click=${() => this.removeField(field.id)}>×</button>
       <span class="resize" aria-hidden="true" @pointerdown=${(event: PointerEvent) => this.fieldDown(event, field, 'resize')}></span>
     </div>`;
@@ -324,7 +324,7 @@ export class SignPlacer extends LitElement {
         ${this.signers.length === 0 ? html`<p class="muted">Add a recipient who signs to place their fields.</p>` : ''}
         ${repeat(this.signers, (signer) => signer.owner, (signer) => html`<section class="signer" data-owner=${signer.owner} aria-label=${`Fields for ${this.nameOf(signer.owner)}`}>
           <h3>${this.nameOf(signer.owner)}</h3>
-          <div class="types">${Object.keys(FIELD_SIZES).map((type) => html`<button type="button" data-owner=${signer.owner} aria-label=${`Add a ${type} field for ${this.nameOf(signer.owner)}`}
+          <div class="types">${Object.keys(FIELD_SIZES).map((type) => html`<button type="button" data-owner=${signer.owner} aria-label=${`Add ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type} field for ${this.nameOf(signer.owner)}`}
             @pointerdown=${(event: PointerEvent) => this.paletteDown(event, signer.owner, type)} @click=${() => this.paletteClick(signer.owner, type)}>${capital(type)}</button>`)}</div>
         </section>`)}
         <p class="hint">Drag a field onto a page, or press it to add it to the page in view. A placed field: drag it, or arrow keys (Shift: bigger steps, Alt: resize, Page Up/Down: another page); Delete removes it.</p>
