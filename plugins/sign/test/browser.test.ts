@@ -61,6 +61,14 @@ test.serial('prepare and send an envelope, then sign it as the external signer w
   const size = await dragOnto(page, frame, 'Add a signature field for Ext One', 1, 0.25, 0.15);
   const grip = frame.getByRole('button', { name: /^Signature for Ext One, page 1, / });
   await grip.waitFor();
+  // Its corner handle dragged 5 % of the page to the right makes it wider; Alt+Shift+ArrowDown makes it 5 % higher.
+  const handle = (await frame.locator('[data-field] .resize').first().boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2 + size.width * 0.05, handle.y + handle.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await grip.focus();
+  await page.keyboard.press('Alt+Shift+ArrowDown');
   // A text field added from the keyboard lands at the corner of the page in view, and is focused: 3 steps right, 2 big steps down, then to page 2.
   await frame.getByRole('button', { name: 'Add a text field for Ext One' }).focus();
   await page.keyboard.press('Enter');
@@ -94,7 +102,8 @@ test.serial('prepare and send an envelope, then sign it as the external signer w
   t.like(envelope, { title: 'MSA with Client', status: 'sent', message: 'Please sign the agreement.', recipients: [{ name: 'Ext One', email: 'one@client.test', group: 1 }] });
   // Where it was let go, within two CSS pixels of the rendered page; the keyboard's field exactly.
   const [signature, moved] = envelope.recipients[0].fields as { type: string; page: number; x: number; y: number; width: number; height: number }[];
-  t.like(signature, { type: 'signature', page: 1, width: 0.3, height: 0.06 });
+  t.like(signature, { type: 'signature', page: 1, height: 0.11 });
+  t.true(Math.abs(signature.width - 0.35) <= 2 / size.width, `width ${signature.width} of a page ${size.width} px wide`);
   t.true(Math.abs(signature.x - 0.25) <= 2 / size.width, `x ${signature.x} of a page ${size.width} px wide`);
   t.true(Math.abs(signature.y - 0.15) <= 2 / size.height, `y ${signature.y} of a page ${size.height} px high`);
   t.like(moved, { type: 'text', page: 2, x: 0.115, y: 0.2, width: 0.4, height: 0.04 });
@@ -150,6 +159,12 @@ test.serial('prepare and send an envelope, then sign it as the external signer w
   const phone = await dragOnto(back.page, back.frame, 'Add an initials field for Ext Two', 1, 0.5, 0.1);
   t.true(phone.width <= 375, `the page is ${phone.width} px wide`);
   await back.frame.getByRole('button', { name: /^Initials for Ext Two, page 1, (49\.\d+|50(\.\d+)?)% from the left, (9\.\d+|10(\.\d+)?)% from the top\./ }).waitFor();
+  // The exact numbers move it too.
+  await back.frame.getByText('Exact positions (1 field)').click();
+  await back.frame.getByLabel('recipient 1 field 1 from the top (%)').fill('30');
+  await back.frame.getByLabel('recipient 1 field 1 from the top (%)').press('Tab');
+  await back.frame.getByRole('button', { name: /^Initials for Ext Two, page 1, (49\.\d+|50(\.\d+)?)% from the left, 30% from the top\./ }).waitFor();
+  await back.frame.getByRole('heading', { name: 'Place the fields' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
   await checkPage(t, back.page, back.frame, 'placing fields at 375 px');
   await saveScreenshot(back.page, `${IMAGES}sign-prepare-375.png`);
   await back.page.context().close();

@@ -101,8 +101,9 @@ export class SignPrepare extends LitElement {
 
   private renderExact() {
     const signers = this.recipients.map((row, index) => ({ row, index })).filter(({ row }) => row.role === 'signer');
+    const count = this.fields.filter((field) => signers.some(({ index }) => index === field.owner)).length;
     return html`<details class="exact">
-      <summary>Exact positions (${this.fields.filter((field) => signers.some(({ index }) => index === field.owner)).length} fields)</summary>
+      <summary>Exact positions (${count} ${count === 1 ? 'field' : 'fields'})</summary>
       <p class="muted">Each field as a share of its page from the top-left corner, in per cent.</p>
       ${signers.map(({ row, index }) => {
         const own = this.fields.filter((field) => field.owner === index);
