@@ -21,6 +21,20 @@ export const BUNDLE_BUDGET_BYTES = 150 * 1024;
  */
 export const LAZY_BUDGET_BYTES = 200 * 1024;
 
+/**
+ * A worker's script (a file named `*.worker.mjs` / `*.worker.min.mjs` / `*.worker.js` that the app
+ * imports for its URL: pdf.js's) stays within this many bytes once gzipped, all of them together.
+ * It is fetched only by the screen that starts the worker, after that screen's chunk, so it is
+ * counted apart from both budgets above (docs/ui.md, "budget").
+ */
+export const WORKER_BUDGET_BYTES = 512 * 1024;
+
+/** The esbuild loaders that make a worker's script a fingerprinted file whose import is its URL (relative to the assets' folder). */
+const WORKER_LOADERS = { '.worker.mjs': 'file', '.worker.min.mjs': 'file', '.worker.js': 'file', '.worker.min.js': 'file' } as const;
+
+/** A built worker's script (`assets/pdf.worker.min.AB12CD34.mjs`). */
+const isWorker = (name: string) => /\.worker(\.min)?\.[A-Za-z0-9]+\.m?js$/.test(name);
+
 /** One file of a build, with its size as sent compressed. */
 export interface BuiltFile {
   /** Path inside the build's folder (`assets/main.1a2b3c4d.js`). */
@@ -37,6 +51,8 @@ export interface BuiltUi {
   gzipBytes: number;
   /** The gzipped size of the chunks loaded only on demand (dynamic `import()`); 0 when there are none. */
   lazyGzipBytes: number;
+  /** The gzipped size of the workers' scripts (imported for their URL, `*.worker.mjs`); 0 when there are none. */
+  workerGzipBytes: number;
 }
 
 /** The folder of the @wpk/ui package (source checkout or installed). */
@@ -69,10 +85,11 @@ function measure(dir: string, lazy: ReadonlySet<string> = new Set()): BuiltUi {
     const bytes = fs.readFileSync(file);
     return { name: path.relative(dir, file).split(path.sep).join('/'), bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
   });
-  const loaded = files.filter((file) => /\.(js|css)$/.test(file.name));
+  const loaded = files.filter((file) => /\.(js|css)$/.test(file.name) && !isWorker(file.name));
   const gzipBytes = loaded.filter((file) => !lazy.has(file.name)).reduce((sum, file) => sum + file.gzipBytes, 0);
   const lazyGzipBytes = loaded.filter((file) => lazy.has(file.name)).reduce((sum, file) => sum + file.gzipBytes, 0);
-  return { dir, files, gzipBytes, lazyGzipBytes };
+  const workerGzipBytes = files.filter((file) => isWorker(file.name)).reduce((sum, file) => sum + file.gzipBytes, 0);
+  return { dir, files, gzipBytes, lazyGzipBytes, workerGzipBytes };
 }
 
 async function esbuild() {
@@ -102,6 +119,8 @@ export async function buildAppUi(options: { appDir: string; outDir: string; titl
     format: 'esm',
     // Chunks: a dynamic import() becomes a chunk the page loads on demand (counted apart).
     splitting: true,
+    // A worker's script is a file of its own; importing it answers its URL (see WORKER_BUDGET_BYTES).
+    loader: WORKER_LOADERS,
     minify: true,
     target: TARGET,
     metafile: true,
@@ -138,7 +157,7 @@ export async function buildAppUi(options: { appDir: string; outDir: string; titl
     for (const imported of byName.get(name)?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(relative(imported.path));
   };
   visit(script);
-  return measure(options.outDir, new Set(outputs.filter((file) => /\.js$/.test(file) && !initial.has(file))));
+  return measure(options.outDir, new Set(outputs.filter((file) => /\.js$/.test(file) && !initial.has(file) && !isWorker(file))));
 }
 
 /** Bundles the workspace shell's script (`src/shell/main.ts`) into `{outDir}/shell.js`; the platform fingerprints it with its other assets. */

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BUNDLE_BUDGET_BYTES, LAZY_BUDGET_BYTES, buildAppUi, buildShell, type BuiltUi } from './build.js';
+import { BUNDLE_BUDGET_BYTES, LAZY_BUDGET_BYTES, WORKER_BUDGET_BYTES, buildAppUi, buildShell, type BuiltUi } from './build.js';
 
 const [kind, target] = process.argv.slice(2);
 let built: BuiltUi;
@@ -21,4 +21,5 @@ else if (kind === 'app' && target) {
 for (const file of built.files) console.log(`${file.name}  ${file.bytes} B, ${file.gzipBytes} B gzipped`);
 console.log(`total ${built.gzipBytes} B gzipped (budget ${BUNDLE_BUDGET_BYTES} B)`);
 if (built.lazyGzipBytes > 0) console.log(`on demand ${built.lazyGzipBytes} B gzipped (budget ${LAZY_BUDGET_BYTES} B)`);
-if (kind === 'app' && (built.gzipBytes > BUNDLE_BUDGET_BYTES || built.lazyGzipBytes > LAZY_BUDGET_BYTES)) process.exit(1);
+if (built.workerGzipBytes > 0) console.log(`workers ${built.workerGzipBytes} B gzipped (budget ${WORKER_BUDGET_BYTES} B)`);
+if (kind === 'app' && (built.gzipBytes > BUNDLE_BUDGET_BYTES || built.lazyGzipBytes > LAZY_BUDGET_BYTES || built.workerGzipBytes > WORKER_BUDGET_BYTES)) process.exit(1);

@@ -1,23 +1,30 @@
-import { LitElement, errorText, html, kit, navigate, screenStyles, toast } from '@wpk/ui';
+import { LitElement, css, errorText, html, kit, navigate, screenStyles, toast } from '@wpk/ui';
 import { api, base64Of, SIGN_STYLES, type Envelope } from '../api.js';
+import { FIELD_SIZES, fitted, type PlacedField } from '../placer.js';
+import '../placer.js';
 
-interface FieldRow { type: string; page: number; x: number; y: number }
-interface RecipientRow { name: string; email: string; role: string; group: number; fields: FieldRow[] }
+interface RecipientRow { name: string; email: string; role: string; group: number }
 
-const FIELD_SIZES: Record<string, { width: number; height: number }> = { signature: { width: 0.3, height: 0.06 }, initials: { width: 0.1, height: 0.05 }, date: { width: 0.2, height: 0.04 }, text: { width: 0.4, height: 0.04 }, checkbox: { width: 0.03, height: 0.03 } };
-const newRecipient = (group: number): RecipientRow => ({ name: '', email: '', role: 'signer', group, fields: [{ type: 'signature', page: 1, x: 10, y: 80 }] });
+const newRecipient = (group: number): RecipientRow => ({ name: '', email: '', role: 'signer', group });
 
-/** `/new`: prepare an envelope — a PDF, recipients in ordered groups, each signer's fields — save it as a draft, or send it. */
+/**
+ * `/new`: prepare an envelope — a PDF, recipients in ordered groups, each signer's fields placed on
+ * the rendered pages (`<sign-placer>`, with exact positions as numbers beside) — save it as a draft, or send it.
+ */
 export class SignPrepare extends LitElement {
-  static override properties = { recipients: { state: true }, error: { state: true }, busy: { state: true } };
-  static override styles = [screenStyles, SIGN_STYLES];
+  static override properties = { recipients: { state: true }, fields: { state: true }, pdf: { state: true }, error: { state: true }, busy: { state: true } };
+  static override styles = [screenStyles, SIGN_STYLES, css`.exact summary { cursor: pointer; } .exact .row { margin-block: var(--wpk-space-2); }`];
   declare recipients: RecipientRow[];
+  declare fields: PlacedField[];
+  declare pdf: Uint8Array | null;
   declare error: string | null;
   declare busy: boolean;
 
   constructor() {
     super();
     this.recipients = [newRecipient(1)];
+    this.fields = [];
+    this.pdf = null;
     this.error = null;
     this.busy = false;
   }
@@ -31,9 +38,18 @@ export class SignPrepare extends LitElement {
     this.recipients = this.recipients.map((row, at) => (at === index ? { ...row, ...patch } : row));
   }
 
-  private changeField(index: number, fieldIndex: number, patch: Partial<FieldRow>): void {
-    const row = this.recipients[index];
-    this.change(index, { fields: row.fields.map((field, at) => (at === fieldIndex ? { ...field, ...patch } : field)) });
+  private changeField(id: number, patch: Partial<PlacedField>): void {
+    this.fields = this.fields.map((field) => (field.id === id ? fitted({ ...field, ...patch }) : field));
+  }
+
+  private removeRecipient(index: number): void {
+    this.recipients = this.recipients.filter((_, at) => at !== index);
+    this.fields = this.fields.filter((field) => field.owner !== index).map((field) => (field.owner > index ? { ...field, owner: field.owner - 1 } : field));
+  }
+
+  private async choose(event: Event): Promise<void> {
+    const file = (event.target as HTMLInputElement).files?.[0];
+    this.pdf = file ? new Uint8Array(await file.arrayBuffer()) : null;
   }
 
   private async save(send: boolean): Promise<void> {
@@ -52,9 +68,9 @@ export class SignPrepare extends LitElement {
         title: String(data.get('title')),
         message: String(data.get('message') ?? ''),
         document: { filename: file.name, data_base64: await base64Of(file) },
-        recipients: this.recipients.map((row) => ({
+        recipients: this.recipients.map((row, index) => ({
           name: row.name, email: row.email, role: row.role, group: row.group,
-          fields: row.role === 'signer' ? row.fields.map((field) => ({ type: field.type, page: field.page, x: field.x / 100, y: field.y / 100, ...FIELD_SIZES[field.type] })) : [],
+          fields: row.role === 'signer' ? this.fields.filter((field) => field.owner === index).map(({ type, page, x, y, width, height }) => ({ type, page, x, y, width, height })) : [],
         })),
       };
       let envelope = await api<Envelope>('POST', '/sign/envelopes', body);
@@ -68,17 +84,34 @@ export class SignPrepare extends LitElement {
     }
   }
 
-  private renderField(index: number, fieldIndex: number, field: FieldRow) {
-    const name = `recipient ${index + 1} field ${fieldIndex + 1}`;
-    return html`<div class="row" role="group" aria-label=${`Field ${fieldIndex + 1} of recipient ${index + 1}`}>
-      <label>Field type<select aria-label=${`${name} type`} @change=${(event: Event) => this.changeField(index, fieldIndex, { type: (event.target as HTMLSelectElement).value })}>
+  /** The numbers of one field: the keyboard-free fallback of the placer, and exact positions. */
+  private renderField(field: PlacedField, number: number) {
+    const name = `recipient ${field.owner + 1} field ${number}`;
+    const share = (key: 'x' | 'y' | 'width' | 'height', label: string) => html`<label>${label}<input type="number" min="0" max="100" step="0.1" .value=${String(Math.round(field[key] * 1000) / 10)} aria-label=${`${name} ${label.toLowerCase()}`}
+      @change=${(event: Event) => this.changeField(field.id, { [key]: Number((event.target as HTMLInputElement).value) / 100 })}></label>`;
+    return html`<div class="row" role="group" aria-label=${`Field ${number} of recipient ${field.owner + 1}`}>
+      <label>Field type<select aria-label=${`${name} type`} @change=${(event: Event) => this.changeField(field.id, { type: (event.target as HTMLSelectElement).value })}>
         ${Object.keys(FIELD_SIZES).map((type) => html`<option value=${type} ?selected=${type === field.type}>${type[0].toUpperCase()}${type.slice(1)}</option>`)}
       </select></label>
-      <label>Page<input type="number" min="1" max="1000" required .value=${String(field.page)} aria-label=${`${name} page`} @input=${(event: Event) => this.changeField(index, fieldIndex, { page: Number((event.target as HTMLInputElement).value) })}></label>
-      <label>From the left (%)<input type="number" min="0" max="90" required .value=${String(field.x)} aria-label=${`${name} from the left (%)`} @input=${(event: Event) => this.changeField(index, fieldIndex, { x: Number((event.target as HTMLInputElement).value) })}></label>
-      <label>From the top (%)<input type="number" min="0" max="90" required .value=${String(field.y)} aria-label=${`${name} from the top (%)`} @input=${(event: Event) => this.changeField(index, fieldIndex, { y: Number((event.target as HTMLInputElement).value) })}></label>
-      <button type="button" @click=${() => this.change(index, { fields: this.recipients[index].fields.filter((_, at) => at !== fieldIndex) })}>Remove field</button>
+      <label>Page<input type="number" min="1" max="1000" .value=${String(field.page)} aria-label=${`${name} page`} @change=${(event: Event) => this.changeField(field.id, { page: Math.max(1, Math.round(Number((event.target as HTMLInputElement).value)) || 1) })}></label>
+      ${share('x', 'From the left (%)')}${share('y', 'From the top (%)')}${share('width', 'Width (%)')}${share('height', 'Height (%)')}
+      <button type="button" @click=${() => { this.fields = this.fields.filter((one) => one.id !== field.id); }}>Remove field</button>
     </div>`;
+  }
+
+  private renderExact() {
+    const signers = this.recipients.map((row, index) => ({ row, index })).filter(({ row }) => row.role === 'signer');
+    const count = this.fields.filter((field) => signers.some(({ index }) => index === field.owner)).length;
+    return html`<details class="exact">
+      <summary>Exact positions (${count} ${count === 1 ? 'field' : 'fields'})</summary>
+      <p class="muted">Each field as a share of its page from the top-left corner, in per cent.</p>
+      ${signers.map(({ row, index }) => {
+        const own = this.fields.filter((field) => field.owner === index);
+        return html`<fieldset><legend>${row.name || `Recipient ${index + 1}`}</legend>
+          ${own.length === 0 ? html`<p class="muted">No field yet.</p>` : own.map((field, at) => this.renderField(field, at + 1))}
+        </fieldset>`;
+      })}
+    </details>`;
   }
 
   protected override render() {
@@ -86,7 +119,7 @@ export class SignPrepare extends LitElement {
       <form @submit=${(event: Event) => { event.preventDefault(); void this.save(true); }}>
         <div class="row">
           <label>Title<input name="title" required maxlength="200"></label>
-          <label>PDF to sign<input name="document" type="file" accept="application/pdf" required></label>
+          <label>PDF to sign<input name="document" type="file" accept="application/pdf" required @change=${(event: Event) => this.choose(event)}></label>
         </div>
         <label>Message to the recipients<textarea name="message" rows="2" maxlength="4000"></textarea></label>
         ${this.recipients.map((row, index) => html`<fieldset>
@@ -99,14 +132,15 @@ export class SignPrepare extends LitElement {
             </select></label>
             <label>Signing order (group)<input type="number" min="1" max="50" required .value=${String(row.group)} aria-label=${`Recipient ${index + 1} group`} @input=${(event: Event) => this.change(index, { group: Number((event.target as HTMLInputElement).value) })}></label>
           </div>
-          ${row.role === 'signer' ? html`<p class="muted">Fields, placed as a share of the page from its top-left corner:</p>
-            ${row.fields.map((field, fieldIndex) => this.renderField(index, fieldIndex, field))}
-            <button type="button" @click=${() => this.change(index, { fields: [...row.fields, { type: 'text', page: 1, x: 10, y: 60 }] })}>Add a field</button>` : ''}
-          ${this.recipients.length > 1 ? html`<div class="actions"><button type="button" @click=${() => { this.recipients = this.recipients.filter((_, at) => at !== index); }}>Remove recipient ${index + 1}</button></div>` : ''}
+          ${this.recipients.length > 1 ? html`<div class="actions"><button type="button" @click=${() => this.removeRecipient(index)}>Remove recipient ${index + 1}</button></div>` : ''}
         </fieldset>`)}
         <div class="actions">
           <button type="button" @click=${() => { this.recipients = [...this.recipients, newRecipient(Math.max(...this.recipients.map((one) => one.group)))]; }}>Add a recipient</button>
         </div>
+        <h2>Place the fields</h2>
+        <sign-placer .document=${this.pdf} .fields=${this.fields} .signers=${this.recipients.flatMap((row, index) => (row.role === 'signer' ? [{ owner: index, name: row.name.trim() || `Recipient ${index + 1}` }] : []))}
+          @fields-change=${(event: CustomEvent<PlacedField[]>) => { this.fields = event.detail; }}></sign-placer>
+        ${this.renderExact()}
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}
         <div class="actions">
           <button type="button" ?disabled=${this.busy} @click=${() => this.save(false)}>Save as draft</button>
