@@ -80,7 +80,7 @@ test.serial('the generated certificate: shown to a reader and an admin, refused 
   t.deepEqual(Object.keys(generated).sort(), ['chain_length', 'common_name', 'fingerprint_sha256', 'issuer', 'serial', 'source', 'stored_at', 'subject', 'valid_from', 'valid_to']);
   t.deepEqual(ok(await admin.get('/sign/certificate')), generated);
   const refused = await sender.get('/sign/certificate');
-  t.deepEqual([refused.status, refused.body], [403, { error: 'Missing permission: sign.certificates.manage' }]);
+  t.deepEqual([refused.status, refused.body], [403, { error: 'Missing permission: sign.certificates.read' }]);
   const upload = await reader.put('/sign/certificate', { p12: p12(ca.leaf.key, [ca.leaf.cert], PASSPHRASE), passphrase: PASSPHRASE });
   t.deepEqual([upload.status, upload.body], [403, { error: 'Missing permission: sign.certificates.manage' }]);
   t.is((await reader.delete('/sign/certificate')).status, 403);

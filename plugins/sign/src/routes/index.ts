@@ -188,7 +188,7 @@ export const routes = [
   route({
     method: 'GET',
     path: '/sign/certificate',
-    chain: [{ any_of: ['sign.certificates.read', 'sign.certificates.manage'] }],
+    chain: [{ any_of: ['sign.certificates.read', 'sign.certificates.manage'], message: 'Missing permission: sign.certificates.read' }],
     answers: { single: CERTIFICATE },
     description: 'The certificate the workspace signs completed envelopes with now: generated or uploaded, its subject, issuer, serial, validity, fingerprint and chain length (never its key)',
     handler: async (_request, ctx) => ctx.respond.single(await currentCertificate(ctx)),
