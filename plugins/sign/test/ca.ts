@@ -53,7 +53,9 @@ export function embeddedCertificates(pdf: Buffer): string[] {
   const text = pdf.toString('latin1');
   const start = text.indexOf('<', text.indexOf('/Contents', text.indexOf('/ByteRange')));
   const hex = text.slice(start + 1, text.indexOf('>', start));
-  const asn1 = forge.asn1.fromDer(Buffer.from(hex, 'hex').toString('binary'), { parseAllBytes: false });
+  // The placeholder pads the signature with zeros: read the DER and ignore what follows (node-forge takes options its types do not name).
+  const fromDer = forge.asn1.fromDer as unknown as (bytes: string, options: { parseAllBytes: boolean }) => forge.asn1.Asn1;
+  const asn1 = fromDer(Buffer.from(hex, 'hex').toString('binary'), { parseAllBytes: false });
   const message = forge.pkcs7.messageFromAsn1(asn1) as forge.pkcs7.PkcsSignedData;
   return message.certificates.map((cert) => String(cert.subject.getField('CN').value));
 }
