@@ -95,6 +95,21 @@ export interface CoreSignExpiryScheduledPayload {
 }
 
 /**
+ * The workspace's signing certificate changed: an uploaded PKCS#12 replaced it (source uploaded), or the generated one is back (source generated). Envelopes completed from now on are signed with it.
+ */
+export interface CoreSignCertificateReplacedPayload {
+  source: 'generated' | 'uploaded';
+  subject: string;
+  issuer: string;
+  serial: string;
+  fingerprint_sha256: string;
+  valid_from: string;
+  valid_to: string;
+  chain_length: number;
+  by?: string | null;
+}
+
+/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -119,6 +134,7 @@ export interface EmittedEvents {
   'core.sign.recipient.signed': CoreSignRecipientSignedPayload;
   'core.sign.reminder.scheduled': CoreSignReminderScheduledPayload;
   'core.sign.expiry.scheduled': CoreSignExpiryScheduledPayload;
+  'core.sign.certificate.replaced': CoreSignCertificateReplacedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */

@@ -336,6 +336,6 @@ test.serial('the workspace\'s signing key is stored sealed, never in clear; ever
 test.serial('the permission matrix: each route refuses a member without its key and lets one holding it past layer 5', async (t) => {
   const rows = await world.workspace.permissionMatrix('sign');
   t.deepEqual(rows.filter((row) => row.skipped || row.note).map((row) => row.route).sort(), ['POST /sign/signing/{token}', 'POST /sign/signing/{token}/code', 'POST /sign/signing/{token}/decline', 'POST /sign/signing/{token}/document', 'POST /sign/signing/{token}/sign']);
-  t.is(rows.length, 22);
+  t.is(rows.length, 25);
   checkMatrixRows(t, rows.filter((row) => !row.note && !row.skipped));
 });

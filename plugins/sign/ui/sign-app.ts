@@ -1,4 +1,5 @@
-import { AppRoot, html } from '@wpk/ui';
+import { AppRoot, html, kit } from '@wpk/ui';
+import './screens/certificate.js';
 import './screens/envelopes.js';
 import './screens/prepare.js';
 import './screens/envelope.js';
@@ -9,9 +10,11 @@ export class SignApp extends AppRoot {
   protected readonly sections = [
     { path: '/', label: 'Envelopes' },
     { path: '/new', label: 'Prepare an envelope' },
+    { path: '/certificate', label: 'Signing certificate', visible: () => kit().member.platform_role !== 'member' },
   ];
   protected readonly screens = [
     { path: '/new', render: () => html`<sign-prepare></sign-prepare>` },
+    { path: '/certificate', render: () => html`<sign-certificate></sign-certificate>` },
     { path: '/envelopes/:envelope_id', render: (params: Record<string, string>) => html`<sign-envelope .envelopeId=${params.envelope_id}></sign-envelope>` },
     { path: '/', render: () => html`<sign-envelopes></sign-envelopes>` },
   ];

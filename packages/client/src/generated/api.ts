@@ -12268,6 +12268,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign/certificate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The certificate the workspace signs completed envelopes with now: generated or uploaded, its subject, issuer, serial,...
+         * @description The certificate the workspace signs completed envelopes with now: generated or uploaded, its subject, issuer, serial, validity, fingerprint and chain length (never its key)
+         *
+         *     Needs `{"any_of":["sign.certificates.read","sign.certificates.manage"],"message":"Missing permission: sign.certificates.read"}`.
+         */
+        get: operations["getSignCertificate"];
+        /**
+         * Replaces the signing certificate with a PKCS#12 file (base64) and its passphrase: an RSA key, its certificate valid n...
+         * @description Replaces the signing certificate with a PKCS#12 file (base64) and its passphrase: an RSA key, its certificate valid now and allowed to sign, and its chain; envelopes completed from now on are signed with it
+         *
+         *     Needs `sign.certificates.manage`.
+         */
+        put: operations["putSignCertificate"];
+        post?: never;
+        /**
+         * Goes back to the workspace's generated self-signed certificate: the uploaded key is deleted (409 when none is uploaded)
+         * @description Goes back to the workspace's generated self-signed certificate: the uploaded key is deleted (409 when none is uploaded)
+         *
+         *     Needs `sign.certificates.manage`.
+         */
+        delete: operations["deleteSignCertificate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sign/envelopes": {
         parameters: {
             query?: never;
@@ -20029,6 +20063,32 @@ export interface components {
             notification_channels: ("in_app" | "email" | "push")[];
             /** Format: date-time */
             updated_at: string | null;
+        };
+        SignCertificate: {
+            /**
+             * @description generated: the self-signed certificate the app made; uploaded: a PKCS#12 file an admin gave
+             * @enum {string}
+             */
+            source: "generated" | "uploaded";
+            /** @description The signer certificate's subject, as CN=..., O=... */
+            subject: string;
+            common_name: string | null;
+            issuer: string;
+            /** @description Serial number, lower-case hex */
+            serial: string;
+            /** Format: date-time */
+            valid_from: string;
+            /** Format: date-time */
+            valid_to: string;
+            /** @description SHA-256 of the signer certificate (DER), lower-case hex */
+            fingerprint_sha256: string;
+            /** @description Certificates embedded in each signature: the signer's and the chain the file held */
+            chain_length: number;
+            /**
+             * Format: date-time
+             * @description When this certificate was made or uploaded
+             */
+            stored_at: string;
         };
         SignEnvelope: {
             /** Format: uuid */
@@ -55685,6 +55745,133 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSignCertificate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignCertificate"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSignCertificate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "p12": "example",
+                 *       "passphrase": "example"
+                 *     }
+                 */
+                "application/json": {
+                    p12: string;
+                    passphrase: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignCertificate"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSignCertificate: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignCertificate"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -1475,6 +1475,12 @@ export const OPERATIONS = {
   putSettingsPreferences: { method: 'PUT', path: '/settings/preferences', tag: 'settings', host: 'workspace' },
   /** Lists the files and folders other members shared with the caller, newest share first */
   getSharedFiles: { method: 'GET', path: '/shared-files', tag: 'files', host: 'workspace', paged: true },
+  /** The certificate the workspace signs completed envelopes with now: generated or uploaded, its subject, issuer, serial,... */
+  getSignCertificate: { method: 'GET', path: '/sign/certificate', tag: 'sign', host: 'workspace' },
+  /** Replaces the signing certificate with a PKCS#12 file (base64) and its passphrase: an RSA key, its certificate valid n... */
+  putSignCertificate: { method: 'PUT', path: '/sign/certificate', tag: 'sign', host: 'workspace' },
+  /** Goes back to the workspace's generated self-signed certificate: the uploaded key is deleted (409 when none is uploaded) */
+  deleteSignCertificate: { method: 'DELETE', path: '/sign/certificate', tag: 'sign', host: 'workspace' },
   /** Lists the envelopes the caller sends or is an internal recipient of (every one with sign.envelopes.manage), newest first */
   getSignEnvelopes: { method: 'GET', path: '/sign/envelopes', tag: 'sign', host: 'workspace', paged: true },
   /** Prepares a draft envelope: a PDF (or a template and its merge values), recipients (signer, approver, copy) in ordered... */

@@ -107,3 +107,16 @@ export const SIGNING_PAGE: JoiObjectSchema = recordSchema({
 export const CODE_SENT: JoiObjectSchema = recordSchema({ sent_to: Joi.string(), expires_at: field.instant() }).id('SignCodeSent');
 
 export const SIGNED: JoiObjectSchema = recordSchema({ envelope_id: field.uuid(), status: field.oneOf(ENVELOPE_STATUSES), recipient_status: field.oneOf(RECIPIENT_STATUSES) }).id('SignSigned');
+
+export const CERTIFICATE: JoiObjectSchema = recordSchema({
+  source: Joi.string().valid('generated', 'uploaded').description('generated: the self-signed certificate the app made; uploaded: a PKCS#12 file an admin gave'),
+  subject: Joi.string().description('The signer certificate\'s subject, as CN=..., O=...'),
+  common_name: Joi.string().allow(null),
+  issuer: Joi.string(),
+  serial: Joi.string().description('Serial number, lower-case hex'),
+  valid_from: field.instant(),
+  valid_to: field.instant(),
+  fingerprint_sha256: sha().description('SHA-256 of the signer certificate (DER), lower-case hex'),
+  chain_length: Joi.number().integer().min(1).description('Certificates embedded in each signature: the signer\'s and the chain the file held'),
+  stored_at: field.instant().description('When this certificate was made or uploaded'),
+}).id('SignCertificate');

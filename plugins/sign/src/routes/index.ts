@@ -2,6 +2,7 @@ import { Joi } from '@wpk/sdk';
 import { publicRoute, route, routeFamily } from '../kit.js';
 import { ENVELOPE_STATUSES, FIELD_TYPES, MARK_KINDS, ROLES, type AuditEvent, type Envelope, type Template } from '../models/index.js';
 import { clientOf } from '../services/audit.js';
+import { currentCertificate, MAX_P12_BYTES, resetCertificate, uploadCertificate } from '../services/certificates.js';
 import { MAX_DOCUMENT_BYTES } from '../services/documents.js';
 import {
   auditOf, createEnvelope, declineAsMember, declineWithToken, deleteEnvelope, fileOf, listEnvelopes, presentEnvelope, recipientsOf, sendCode, sendEnvelope,
@@ -9,7 +10,7 @@ import {
 } from '../services/envelopes.js';
 import { createTemplate, deleteTemplate, presentTemplate, requireTemplate, updateTemplate } from '../services/templates.js';
 import { verify } from '../services/verifications.js';
-import { AUDIT, CODE_SENT, DELETED, ENVELOPE, SIGNED, SIGNING_PAGE, TEMPLATE, VERIFICATION } from './answers.js';
+import { AUDIT, CERTIFICATE, CODE_SENT, DELETED, ENVELOPE, SIGNED, SIGNING_PAGE, TEMPLATE, VERIFICATION } from './answers.js';
 
 const base64 = () => Joi.string().max(Math.ceil((MAX_DOCUMENT_BYTES * 4) / 3) + 4).pattern(/^[A-Za-z0-9+/]*={0,2}$/);
 const document = Joi.object({
@@ -182,6 +183,32 @@ export const routes = [
     description: 'Says whether an uploaded file is one this workspace completed, unaltered',
     validate: { payload: Joi.object({ filename: Joi.string().max(255), data_base64: base64().required() }) },
     handler: async (request, ctx) => ctx.respond.single(await verify(ctx, request.payload)),
+  }),
+
+  route({
+    method: 'GET',
+    path: '/sign/certificate',
+    chain: [{ any_of: ['sign.certificates.read', 'sign.certificates.manage'], message: 'Missing permission: sign.certificates.read' }],
+    answers: { single: CERTIFICATE },
+    description: 'The certificate the workspace signs completed envelopes with now: generated or uploaded, its subject, issuer, serial, validity, fingerprint and chain length (never its key)',
+    handler: async (_request, ctx) => ctx.respond.single(await currentCertificate(ctx)),
+  }),
+  route({
+    method: 'PUT',
+    path: '/sign/certificate',
+    chain: ['sign.certificates.manage'],
+    answers: { single: CERTIFICATE },
+    description: 'Replaces the signing certificate with a PKCS#12 file (base64) and its passphrase: an RSA key, its certificate valid now and allowed to sign, and its chain; envelopes completed from now on are signed with it',
+    validate: { payload: Joi.object({ p12: Joi.string().max(Math.ceil((MAX_P12_BYTES * 4) / 3) + 1000).required(), passphrase: Joi.string().max(1000).allow('').required() }) },
+    handler: async (request, ctx) => ctx.respond.single(await uploadCertificate(ctx, request.payload)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/sign/certificate',
+    chain: ['sign.certificates.manage'],
+    answers: { single: CERTIFICATE },
+    description: 'Goes back to the workspace\'s generated self-signed certificate: the uploaded key is deleted (409 when none is uploaded)',
+    handler: async (_request, ctx) => ctx.respond.single(await resetCertificate(ctx)),
   }),
 
   publicRoute({

@@ -3,9 +3,10 @@ import { ConflictError, ForbiddenError, formatMrn, InvalidError, NotFoundError, 
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { Envelope, Field, FieldType, Mark, Recipient, Role } from '../models/index.js';
 import { audit, SYSTEM, trail, type Client } from './audit.js';
+import { identityOf } from './certificates.js';
 import { readDocument, readStored, type DocumentInput } from './documents.js';
 import { envelopeMachine, recipientMachine } from './machine.js';
-import { appendCertificate, drawableImage, flatten, makeIdentity, openPdf, sealPdf, sha256, type PlacedField } from './pdf.js';
+import { appendCertificate, drawableImage, flatten, openPdf, sealPdf, sha256, type PlacedField } from './pdf.js';
 
 /** The permission that sees and manages every envelope. */
 export const MANAGE = 'sign.envelopes.manage';
@@ -388,17 +389,6 @@ async function sign(ctx: AnyCtx, envelope: Envelope, recipient: Recipient, input
   }
   ctx.events.stage('core.sign.recipient.signed', { envelope_id: envelope.id, recipient_id: recipient.id, mrn: mrnOf(envelope), source_mrn: envelope.source_mrn, role: recipient.role as 'signer' | 'approver', final_storage_key: finalKey });
   return (await ctx.db.envelopes.findById(envelope.id))!;
-}
-
-/** The workspace's signing identity, made on first use (its key sealed with the platform's secret key). */
-async function identityOf(ctx: AnyCtx): Promise<{ certificatePem: string; privateKeyPem: string }> {
-  await ctx.lock('identity');
-  let row = await ctx.db.identities.findOne({ where: { name: 'default' } });
-  if (!row) {
-    const made = makeIdentity(`${ctx.workspace.name} (${ctx.workspace.subdomain})`, ctx.now());
-    row = await ctx.db.identities.create({ name: 'default', certificate_pem: made.certificatePem, key_sealed: ctx.secrets.seal(made.privateKeyPem) });
-  }
-  return { certificatePem: row.certificate_pem, privateKeyPem: ctx.secrets.open(row.key_sealed) };
 }
 
 /** The final file: fields flattened, the audit certificate appended, sealed (PAdES) by the workspace's certificate. */

@@ -104,7 +104,10 @@ export async function appendCertificate(doc: PDFDocument, input: { envelopeId: s
   }
 }
 
-/** A workspace's signing identity: a self-signed certificate and its key, as a PKCS#12 bundle. */
+/**
+ * A workspace's signing identity: its certificate (a PEM bundle: the signer's certificate first,
+ * then the intermediates that chain it to its root, none for the generated one) and its key.
+ */
 export type SigningIdentity = { certificatePem: string; privateKeyPem: string };
 
 /** Makes a self-signed signing certificate for a workspace (RSA 2048, ten years). */
@@ -123,18 +126,29 @@ export function makeIdentity(commonName: string, now: Date): SigningIdentity {
   return { certificatePem: forge.pki.certificateToPem(cert), privateKeyPem: forge.pki.privateKeyToPem(keys.privateKey) };
 }
 
-function p12Of(identity: SigningIdentity): Buffer {
-  const key = forge.pki.privateKeyFromPem(identity.privateKeyPem);
-  const cert = forge.pki.certificateFromPem(identity.certificatePem);
-  const asn1 = forge.pkcs12.toPkcs12Asn1(key, [cert], '', { algorithm: '3des' });
+/** Every certificate of a PEM bundle, in its order. */
+export const certificatesOf = (bundle: string): forge.pki.Certificate[] => forge.pem.decode(bundle).filter((block) => block.type === 'CERTIFICATE').map((block) => forge.pki.certificateFromAsn1(forge.asn1.fromDer(block.body)));
+
+/** A certificate's DER bytes. */
+export const derOf = (cert: forge.pki.Certificate): Buffer => Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
+
+function p12Of(key: forge.pki.rsa.PrivateKey, certs: forge.pki.Certificate[]): Buffer {
+  const asn1 = forge.pkcs12.toPkcs12Asn1(key, certs, '', { algorithm: '3des' });
   return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
 }
 
-/** Adds the signature placeholder, saves, and signs the bytes (PAdES, adbe.pkcs7.detached over the byte range). */
+/**
+ * Adds the signature placeholder, saves, and signs the bytes (PAdES, adbe.pkcs7.detached over the
+ * byte range). Every certificate of the identity's bundle goes into the signature (the chain), and
+ * the placeholder grows with them.
+ */
 export async function sealPdf(doc: PDFDocument, identity: SigningIdentity, input: { reason: string; name: string; location: string; signingTime: Date }): Promise<Buffer> {
-  pdflibAddPlaceholder({ pdfDoc: doc, reason: input.reason, contactInfo: '', name: input.name, location: input.location, signingTime: input.signingTime, signatureLength: 8192 });
+  const certs = certificatesOf(identity.certificatePem);
+  const key = forge.pki.privateKeyFromPem(identity.privateKeyPem) as forge.pki.rsa.PrivateKey;
+  const signatureLength = Math.max(8192, 4096 + key.n.bitLength() / 4 + certs.reduce((sum, cert) => sum + derOf(cert).length, 0));
+  pdflibAddPlaceholder({ pdfDoc: doc, reason: input.reason, contactInfo: '', name: input.name, location: input.location, signingTime: input.signingTime, signatureLength });
   const unsigned = Buffer.from(await doc.save({ useObjectStreams: false }));
-  return new SignPdf().sign(unsigned, new P12Signer(p12Of(identity)), input.signingTime);
+  return new SignPdf().sign(unsigned, new P12Signer(p12Of(key, certs)), input.signingTime);
 }
 
 /** Whether a data URL holds a PNG or JPEG image pdf-lib can draw (checked when a signer gives it, not at completion). */
