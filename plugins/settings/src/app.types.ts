@@ -43,6 +43,10 @@ export interface CoreSettingsLocationCreatedPayload {
     postal_code?: string | null;
     country?: string | null;
   };
+  /**
+   * 1 when created, +1 per change; the deletion's is one more than the last change's. A copy applies an event only when it is newer than what it holds.
+   */
+  revision: number;
   created_by: string;
 }
 
@@ -61,6 +65,10 @@ export interface CoreSettingsLocationUpdatedPayload {
     postal_code?: string | null;
     country?: string | null;
   };
+  /**
+   * 1 when created, +1 per change; the deletion's is one more than the last change's. A copy applies an event only when it is newer than what it holds.
+   */
+  revision: number;
   /**
    * @minItems 1
    */
@@ -83,6 +91,10 @@ export interface CoreSettingsLocationDeletedPayload {
     postal_code?: string | null;
     country?: string | null;
   };
+  /**
+   * 1 when created, +1 per change; the deletion's is one more than the last change's. A copy applies an event only when it is newer than what it holds.
+   */
+  revision: number;
   deleted_by: string;
 }
 
