@@ -49,9 +49,13 @@ export function insertMention(editor: Editor, member: { id: string; name: string
   editor.chain().focus().insertContent([{ type: 'mention', attrs: { id: member.id, label: member.name } }, { type: 'text', text: ' ' }]).run();
 }
 
-/** A toggle button; `label` names a one-letter one (B, I) and is its tooltip, the others are named by their text. */
+/**
+ * A toggle button; `label` names a one-letter one (B, I) and is its tooltip, the others are named
+ * by their text. A press keeps the focus (and the selection) in the text: no blur and refocus
+ * between the mark being set and the next keystroke.
+ */
 const toggle = (name: string, label: string, run: () => void, active: boolean) =>
-  html`<button type="button" aria-label=${name.length === 1 ? label : nothing} title=${label} aria-pressed=${active ? 'true' : 'false'} @click=${run}>${name}</button>`;
+  html`<button type="button" aria-label=${name.length === 1 ? label : nothing} title=${label} aria-pressed=${active ? 'true' : 'false'} @mousedown=${(event: Event) => event.preventDefault()} @click=${run}>${name}</button>`;
 
 /** The formatting buttons both editors show (bold, italic, headings, lists). */
 export function formattingButtons(editor: Editor): TemplateResult | typeof nothing {

@@ -60,6 +60,8 @@ export class WpkRichTextEditor extends LitElement {
       onTransaction: () => this.requestUpdate(),
       onUpdate: () => this.dispatchEvent(new Event('input', { bubbles: true, composed: true })),
     });
+    // The bar needs the editor: show it now, not at the first keystroke.
+    this.requestUpdate();
   }
 
   /** What was written, as HTML (the servers' sanitisers keep it); '' when empty. */
