@@ -29,7 +29,7 @@ export interface CoreSettingsOrganizationUpdatedPayload {
 }
 
 /**
- * A location was created. Carries what a copy keeps: id, MRN, name, time zone and address (empty parts absent).
+ * A location was created. Carries what a copy keeps: id, MRN, name, time zone, address (empty parts absent) and revision 1.
  */
 export interface CoreSettingsLocationCreatedPayload {
   location_id: string;
@@ -51,7 +51,7 @@ export interface CoreSettingsLocationCreatedPayload {
 }
 
 /**
- * A location changed. Carries the location as it is now and the changed_fields.
+ * A location changed. Carries the location as it is now, its new revision and the changed_fields.
  */
 export interface CoreSettingsLocationUpdatedPayload {
   location_id: string;
@@ -77,7 +77,7 @@ export interface CoreSettingsLocationUpdatedPayload {
 }
 
 /**
- * A location was deleted. Carries the location as it was; a copy drops it.
+ * A location was deleted. Carries the location as it was and a revision one more than its last change's; a copy keeps it as deleted (a tombstone) so a late update cannot bring it back.
  */
 export interface CoreSettingsLocationDeletedPayload {
   location_id: string;
