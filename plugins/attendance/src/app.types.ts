@@ -142,7 +142,11 @@ export interface EmittedEvents {
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
-export type ReceivedEvents = Record<string, never>;
+export interface ReceivedEvents {
+  'core.settings.location.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.settings.location.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.settings.location.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+}
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */
 export interface AppTypes {

@@ -1,10 +1,12 @@
-import { appKit, type AppContext } from '@wpk/sdk';
+import { appKit, type AppContext, type BaseContext } from '@wpk/sdk';
 import type { AppTypes } from './app.types.js';
 import type { Models } from './models/index.js';
 
 /** The app's declaration helpers, typed once with its models and generated contract. */
-export const { route, routeFamily, resource } = appKit<Models, AppTypes>();
+export const { route, routeFamily, resource, subscription } = appKit<Models, AppTypes>();
 
 /** What a route hands a service: the request's context. */
 export type AttendanceContext = AppContext<Models, AppTypes>;
 
+/** The parts every context shares (a route's, a delivery's): db, events, search, settings, members. */
+export type AttendanceBaseContext = BaseContext<Models, AppTypes>;

@@ -32,7 +32,7 @@ test.serial('POST /attendance/locations creates a location with a geofence, inde
   t.is(reply.status, 200);
   tower = reply.body.data;
   t.deepEqual(reply.body.links, { self: `/attendance/locations/${tower.id}` });
-  t.deepEqual({ ...tower, created_at: undefined, updated_at: undefined }, { id: tower.id, name: 'Tower', address: 'Champ de Mars, Paris', geofence: TOWER, timezone: 'Europe/Paris', creator_id: world.owner.id, created_at: undefined, updated_at: undefined });
+  t.deepEqual({ ...tower, created_at: undefined, updated_at: undefined }, { id: tower.id, name: 'Tower', address: 'Champ de Mars, Paris', geofence: TOWER, timezone: 'Europe/Paris', source: 'attendance', settings_mrn: null, deleted_at: null, creator_id: world.owner.id, created_at: undefined, updated_at: undefined });
   t.deepEqual(world.takeEvents(), [{ action: 'core.attendance.location.created', payload: { location_id: tower.id, name: 'Tower', has_geofence: true, created_by: world.owner.id } }]);
   const indexed = world.platform.search.filter((change) => change.op === 'upsert' && change.document.id === tower.id);
   t.is(indexed.length, 1);

@@ -1,7 +1,8 @@
 /**
  * The Feeds app's front-end in Chromium, through the real routes: the owner opens Feeds from the
  * launcher, goes to a channel, posts an announcement that members must acknowledge, comments on
- * it and acknowledges it; then the timeline on a phone. At 1280 px and at 375 px, axe-clean (no
+ * it and acknowledges it, writes a post with bold text and a mention in the rich text editor; then
+ * the timeline and the composer on a phone. At 1280 px and at 375 px, axe-clean (no
  * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
  * violation, nothing wider than the window. The screenshots are the ones docs/apps/feeds.md shows.
  */
@@ -36,17 +37,20 @@ test.serial('at 1280 px: post an announcement in a channel, comment on it and ac
   await frame.getByRole('table', { name: "The workspace's channels" }).getByRole('link', { name: 'All hands' }).click();
   await page.waitForURL(`${web.origin}/app/feeds/channels/${channel.id}`);
   await frame.getByLabel('Title').fill('New leave policy');
-  await frame.getByLabel('Text').fill('Please read the <new> policy.');
+  // The text is written in the kit's rich text editor (loaded on demand with the screen).
+  await frame.getByRole('textbox', { name: 'Text of the post' }).click();
+  await page.keyboard.type('Please read the <new> policy.');
   await frame.getByText('Members must acknowledge it').click();
   await frame.getByRole('button', { name: 'Publish' }).click();
   await page.waitForURL(/\/app\/feeds\/posts\/[0-9a-f-]+$/);
   await frame.getByRole('heading', { name: 'New leave policy', level: 1 }).waitFor();
   await frame.getByText('Please read the <new> policy.').waitFor();
 
-  await frame.getByRole('textbox', { name: /^Comment/ }).fill('Thanks, read it.');
+  await frame.getByRole('textbox', { name: 'Comment' }).click();
+  await page.keyboard.type('Thanks, read it.');
   await frame.getByRole('button', { name: 'Comment', exact: true }).click();
   await frame.getByRole('heading', { name: 'Comments (1)' }).waitFor();
-  t.is(await frame.getByRole('textbox', { name: /^Comment/ }).inputValue(), '');
+  t.is((await frame.getByRole('textbox', { name: 'Comment' }).textContent())?.trim(), '', 'the editor is emptied once the comment is sent');
   await frame.getByRole('button', { name: 'Acknowledge' }).click();
   await frame.getByText('You acknowledged this announcement.').waitFor();
   await checkPage(t, page, frame, 'a post with a comment, acknowledged');
@@ -59,7 +63,7 @@ test.serial('at 1280 px: post an announcement in a channel, comment on it and ac
   await page.context().close();
 });
 
-test.serial('at 1280 px: write a post mentioning a member and carrying a poll, vote, and change the vote', async (t) => {
+test.serial('at 1280 px: write a post with bold text and a mention through the rich text editor, carrying a poll; it renders both; vote, and change the vote', async (t) => {
   const channel = (await owner().request('POST', '/feeds/channels', { name: 'Social', kind: 'topic' })).body.data;
   const cook = await web.world.member(['feeds.posts.read'], { name: 'Cook Mendes' });
   const { page, frame } = await web.openApp(1280);
@@ -67,20 +71,31 @@ test.serial('at 1280 px: write a post mentioning a member and carrying a poll, v
   await frame.getByRole('table', { name: "The workspace's channels" }).getByRole('link', { name: 'Social' }).click();
   await page.waitForURL(`${web.origin}/app/feeds/channels/${channel.id}`);
   await frame.getByLabel('Title').fill('Team lunch');
-  await frame.getByLabel('Text').fill('Where shall we go?');
-  // A mention through the shell's member picker, written into the text at the cursor.
-  await frame.getByRole('button', { name: 'Mention someone in the text' }).click();
+  const text = frame.getByRole('textbox', { name: 'Text of the post' });
+  await text.click();
+  await page.keyboard.type('Where shall we go? ');
+  await frame.getByRole('button', { name: 'Bold', exact: true }).click();
+  await page.keyboard.type('Noodles');
+  await frame.getByRole('button', { name: 'Bold', pressed: true }).click();
+  await page.keyboard.type(' or ask ');
+  // A mention through the shell's member picker, inserted at the cursor as the editor's mention node.
+  await frame.getByRole('button', { name: '@ Mention' }).click();
   await page.getByRole('dialog', { name: 'Mention someone' }).waitFor();
   const picker = page.locator('wpk-member-picker-dialog');
   await picker.getByLabel(/Cook Mendes/).check();
   await picker.getByRole('button', { name: 'Choose' }).click();
-  t.is(await frame.getByLabel('Text').inputValue(), `Where shall we go?@[Cook Mendes](${cook.id}) `);
+  await text.locator('span[data-type="mention"]', { hasText: '@Cook Mendes' }).waitFor();
+  await checkPage(t, page, frame, 'the composer with bold text and a mention');
   await frame.getByLabel('Poll options').fill('Noodles\nPizza\n\nSalad');
   await frame.getByLabel('Poll closes in (days)').fill('3');
   await frame.getByRole('button', { name: 'Publish' }).click();
   await page.waitForURL(/\/app\/feeds\/posts\/[0-9a-f-]+$/);
   const poll = frame.getByRole('region', { name: 'Poll' });
   await poll.getByText('0 votes').waitFor();
+  const shown = frame.locator('feeds-post .text').first();
+  t.is(await shown.locator('strong').textContent(), 'Noodles', 'the post shows the bold text bold');
+  t.is(await shown.locator('.mention').getAttribute('data-id'), cook.id);
+  t.is(await shown.locator('.mention').textContent(), '@Cook Mendes');
   await poll.getByRole('button', { name: 'Pizza' }).click();
   await poll.getByText('1 vote', { exact: false }).waitFor();
   await poll.getByRole('button', { name: 'Pizza', pressed: true }).waitFor();
@@ -91,7 +106,7 @@ test.serial('at 1280 px: write a post mentioning a member and carrying a poll, v
   await shot(page, 'feeds-poll-1280.png');
 
   const post = (await owner().request('GET', `/feeds/channels/${channel.id}/posts`)).body.data[0];
-  t.is(post.body, `<p>Where shall we go?<span data-type="mention" data-id="${cook.id}">@Cook Mendes</span></p>`);
+  t.is(post.body, `<p>Where shall we go? <strong>Noodles</strong> or ask <span data-type="mention" data-id="${cook.id}">@Cook Mendes</span> </p>`);
   t.deepEqual([post.title, post.poll.options, post.poll.my_vote, post.poll.hide_results], ['Team lunch', [{ index: 0, label: 'Noodles', votes: 0 }, { index: 1, label: 'Pizza', votes: 0 }, { index: 2, label: 'Salad', votes: 1 }], 2, false]);
   const days = (new Date(post.poll.closes_at).getTime() - new Date(post.published_at).getTime()) / 86_400_000;
   t.true(days > 2.99 && days <= 3, `closes in 3 days (${days})`);
@@ -132,6 +147,12 @@ test.serial('at 375 px: the timeline on a phone', async (t) => {
   await frame.getByRole('link', { name: 'New leave policy' }).waitFor();
   await checkPage(t, page, frame, 'the timeline at 375 px');
   await shot(page, 'feeds-timeline-375.png');
-  t.pass();
+  // The composer's rich text editor on a phone.
+  await frame.getByRole('navigation', { name: 'Feeds' }).getByRole('link', { name: 'Channels' }).click();
+  await frame.getByRole('table', { name: "The workspace's channels" }).getByRole('link', { name: 'Social' }).click();
+  await frame.getByRole('textbox', { name: 'Text of the post' }).click();
+  await page.keyboard.type('On a phone');
+  await frame.getByRole('button', { name: 'Bold', exact: true }).waitFor();
+  await checkPage(t, page, frame, 'the composer at 375 px');
   await page.context().close();
 });

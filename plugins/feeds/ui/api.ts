@@ -1,4 +1,4 @@
-import { kit, type components } from '@wpk/ui';
+import { css, kit, type components } from '@wpk/ui';
 
 export type Channel = components['schemas']['FeedsChannel'];
 export type Post = components['schemas']['FeedsPost'];
@@ -7,32 +7,45 @@ export type Timeline = components['schemas']['FeedsTimeline'];
 export type Binding = components['schemas']['FeedsBinding'];
 export type BindableAction = components['schemas']['FeedsBindableAction'];
 
-/** The text of a post's (server-sanitised) HTML: the front-end shows it as plain text. */
-export function textOf(html: string): string {
-  return new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+/** How a post's or a comment's rich text looks (`.text`, with its mentions). */
+export const RICH_TEXT_CSS = css`
+  .text p { margin: 0 0 0.5em; }
+  .text .mention { color: #1e3a8a; background: #dbeafe; border-radius: 4px; padding: 0 2px; }
+  .text a { color: #1d4ed8; }
+`;
+
+/** The markup a post's body is shown with: the server's sanitiser's (services/html.ts), checked once more here. */
+const KEPT = new Set(['P', 'BR', 'STRONG', 'B', 'EM', 'I', 'U', 'S', 'BLOCKQUOTE', 'CODE', 'PRE', 'UL', 'OL', 'LI', 'H2', 'H3', 'H4', 'A', 'HR', 'SPAN']);
+
+/**
+ * A post's or a comment's (server-sanitised) HTML as DOM nodes to show: only the kept elements,
+ * links on `http(s):`/`mailto:` only (opened in a new tab, no referrer), mentions as
+ * `<span class="mention" data-id>`; every other attribute and element is dropped (its text stays).
+ */
+export function richText(html: string): DocumentFragment {
+  const out = document.createDocumentFragment();
+  const copy = (from: Node, to: Node) => {
+    for (const child of Array.from(from.childNodes)) {
+      if (child.nodeType === Node.TEXT_NODE) to.appendChild(document.createTextNode(child.textContent ?? ''));
+      else if (child instanceof Element && KEPT.has(child.tagName)) {
+        const element = document.createElement(child.tagName.toLowerCase());
+        const href = child.getAttribute('href') ?? '';
+        if (child.tagName === 'A' && /^(https?:\/\/|mailto:)/i.test(href)) Object.assign(element, { href, rel: 'noopener noreferrer nofollow', target: '_blank' });
+        if (child.tagName === 'SPAN' && child.getAttribute('data-type') === 'mention') {
+          element.className = 'mention';
+          element.dataset.id = child.getAttribute('data-id') ?? '';
+        }
+        copy(child, element);
+        to.appendChild(element);
+      } else if (child instanceof Element) copy(child, to);
+    }
+  };
+  copy(new DOMParser().parseFromString(html, 'text/html').body, out);
+  return out;
 }
 
-/** `@[Ada](member id)`, which the composer's Mention button writes, as the API's mention element. */
-const MENTION_TOKEN = /@\[([^\]\n]{1,200})\]\(([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\)/g;
-
-/** The token the composer writes for a mention of `member`. */
-export const mentionToken = (member: { id: string; name: string }) => `@[${member.name.replace(/[\]\n]/g, ' ')}](${member.id})`;
-
-/** Plain text typed in the composer as the HTML the API takes: paragraphs, characters escaped, mention tokens as mentions. */
-export function htmlOf(text: string): string {
-  const escape = (line: string) => line.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const mentions = (line: string) => line.replace(MENTION_TOKEN, (_token, name: string, id: string) => `<span data-type="mention" data-id="${id}">@${name}</span>`);
-  return text.split(/\n{2,}/).map((part) => `<p>${mentions(escape(part.trim())).replace(/\n/g, '<br>')}</p>`).join('');
-}
-
-/** Asks the shell for a member and writes their mention token at the cursor of `field` (a textarea of a form). */
-export async function insertMention(field: HTMLTextAreaElement | null): Promise<void> {
-  if (!field) return;
+/** Asks the shell for one member to mention (the rich text editor's Mention button). */
+export async function pickMention(): Promise<{ id: string; name: string } | undefined> {
   const [member] = await kit().bridge.pickMembers({ title: 'Mention someone', multiple: false });
-  if (!member) return;
-  const token = `${mentionToken(member)} `;
-  const at = field.selectionStart ?? field.value.length;
-  field.value = `${field.value.slice(0, at)}${token}${field.value.slice(field.selectionEnd ?? at)}`;
-  field.focus();
-  field.setSelectionRange(at + token.length, at + token.length);
+  return member;
 }

@@ -29,7 +29,7 @@ export interface CoreSettingsOrganizationUpdatedPayload {
 }
 
 /**
- * A location was created. Carries what a copy keeps: id, MRN, name, time zone and address (empty parts absent).
+ * A location was created. Carries what a copy keeps: id, MRN, name, time zone, address (empty parts absent) and revision 1.
  */
 export interface CoreSettingsLocationCreatedPayload {
   location_id: string;
@@ -43,11 +43,15 @@ export interface CoreSettingsLocationCreatedPayload {
     postal_code?: string | null;
     country?: string | null;
   };
+  /**
+   * 1 when created, +1 per change; the deletion's is one more than the last change's. A copy applies an event only when it is newer than what it holds.
+   */
+  revision: number;
   created_by: string;
 }
 
 /**
- * A location changed. Carries the location as it is now and the changed_fields.
+ * A location changed. Carries the location as it is now, its new revision and the changed_fields.
  */
 export interface CoreSettingsLocationUpdatedPayload {
   location_id: string;
@@ -62,6 +66,10 @@ export interface CoreSettingsLocationUpdatedPayload {
     country?: string | null;
   };
   /**
+   * 1 when created, +1 per change; the deletion's is one more than the last change's. A copy applies an event only when it is newer than what it holds.
+   */
+  revision: number;
+  /**
    * @minItems 1
    */
   changed_fields: string[];
@@ -69,7 +77,7 @@ export interface CoreSettingsLocationUpdatedPayload {
 }
 
 /**
- * A location was deleted. Carries the location as it was; a copy drops it.
+ * A location was deleted. Carries the location as it was and a revision one more than its last change's; a copy keeps it as deleted (a tombstone) so a late update cannot bring it back.
  */
 export interface CoreSettingsLocationDeletedPayload {
   location_id: string;
@@ -83,6 +91,10 @@ export interface CoreSettingsLocationDeletedPayload {
     postal_code?: string | null;
     country?: string | null;
   };
+  /**
+   * 1 when created, +1 per change; the deletion's is one more than the last change's. A copy applies an event only when it is newer than what it holds.
+   */
+  revision: number;
   deleted_by: string;
 }
 

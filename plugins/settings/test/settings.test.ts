@@ -91,7 +91,7 @@ test.serial('locations: create, list by name, rename, delete; each write emits i
   t.deepEqual(created.body.links, { self: `/settings/locations/${berlin.id}` });
   t.like(berlin, { mrn: `mrn:settings:location:${berlin.id}`, name: 'Berlin office', timezone: 'Europe/Berlin', address: { street: 'Unter den Linden 1', city: 'Berlin', region: null, postal_code: null, country: 'DE' } });
   const address = { street: 'Unter den Linden 1', city: 'Berlin', country: 'DE' };
-  t.deepEqual(world.takeEvents(), [{ action: 'core.settings.location.created', payload: { location_id: berlin.id, mrn: berlin.mrn, name: 'Berlin office', timezone: 'Europe/Berlin', address, created_by: world.owner.id } }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.settings.location.created', payload: { location_id: berlin.id, mrn: berlin.mrn, name: 'Berlin office', timezone: 'Europe/Berlin', address, revision: 1, created_by: world.owner.id } }]);
   const austin = await ok(world.owner.request('POST', '/settings/locations', { name: 'Austin', timezone: 'America/Chicago' }));
   world.takeEvents();
 
@@ -102,13 +102,13 @@ test.serial('locations: create, list by name, rename, delete; each write emits i
 
   const renamed = await ok(world.owner.request('PATCH', `/settings/locations/${berlin.id}`, { name: 'Berlin HQ' }));
   t.is(renamed.name, 'Berlin HQ');
-  t.deepEqual(world.takeEvents(), [{ action: 'core.settings.location.updated', payload: { location_id: berlin.id, mrn: berlin.mrn, name: 'Berlin HQ', timezone: 'Europe/Berlin', address, changed_fields: ['name'], updated_by: world.owner.id } }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.settings.location.updated', payload: { location_id: berlin.id, mrn: berlin.mrn, name: 'Berlin HQ', timezone: 'Europe/Berlin', address, revision: 2, changed_fields: ['name'], updated_by: world.owner.id } }]);
   t.is((await world.owner.request('PATCH', `/settings/locations/${berlin.id}`, { name: 'Berlin HQ', timezone: 'Europe/Berlin' })).status, 200);
   t.deepEqual(world.takeEvents(), [], 'a change of nothing emits nothing');
 
   const gone = await world.owner.request('DELETE', `/settings/locations/${austin.id}`);
   t.deepEqual(gone.body, { data: { id: austin.id, mrn: austin.mrn, deleted: true }, links: { self: `/settings/locations/${austin.id}` } });
-  t.deepEqual(world.takeEvents(), [{ action: 'core.settings.location.deleted', payload: { location_id: austin.id, mrn: austin.mrn, name: 'Austin', timezone: 'America/Chicago', address: {}, deleted_by: world.owner.id } }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.settings.location.deleted', payload: { location_id: austin.id, mrn: austin.mrn, name: 'Austin', timezone: 'America/Chicago', address: {}, revision: 2, deleted_by: world.owner.id } }]);
   const again = await world.owner.request('DELETE', `/settings/locations/${austin.id}`);
   t.is(again.status, 404);
   t.deepEqual(again.body, { error: `Location ${austin.id} not found` });

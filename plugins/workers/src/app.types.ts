@@ -334,6 +334,9 @@ export interface ReceivedEvents {
   'core.files.transfer.completed': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.leaves.time_off.cleared': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.tasks.member.released': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.settings.location.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.settings.location.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.settings.location.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

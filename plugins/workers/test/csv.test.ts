@@ -1,15 +1,20 @@
 import test from 'ava';
+import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember, type World } from '@wpk/testing';
 import app from '../src/index.js';
 
 let world: World;
+/** A Settings location, delivered to the app's copy before the tests. */
+const HQ = '0c0c0c0c-0000-4000-8000-00000000a001';
+const HQ_MRN = `mrn:settings:location:${HQ}`;
 let hr: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'workerscsv' });
+  world = await startWorld({ app, subdomain: 'workerscsv', apps: [fileURLToPath(new URL('../../settings', import.meta.url))], firstParty: ['workers', 'settings'] });
   hr = await world.member(['workers.workers.read', 'workers.workers.create', 'workers.departments.create']);
   ok(await hr.post('/workers/departments', { name: 'Engineering' }));
   ok(await hr.post('/workers', { name: 'Grace Boss', work_email: 'grace@example.test', title: 'CTO' }));
+  await world.deliver('core.settings.location.created', { location_id: HQ, mrn: HQ_MRN, name: 'Headquarters', timezone: 'Europe/London', address: {}, revision: 1, created_by: HQ });
 });
 test.after.always(() => world?.close());
 
@@ -17,9 +22,9 @@ const count = async () => (await world.query<{ n: number }>('SELECT count(*)::in
 
 const BAD = [
   'name,work_email,title,department,manager_email,start_date,employment_type,location_mrn',
-  'Ada Lovelace,ada@example.test,Engineer,engineering,grace@example.test,2027-01-04,full_time,mrn:settings:location:hq',
+  `Ada Lovelace,ada@example.test,Engineer,engineering,grace@example.test,2027-01-04,full_time,${HQ_MRN}`,
   ',not-an-email,,Marketing,nobody@example.test,2027-02-30,slave,somewhere',
-  'Alan Turing,ADA@example.test,,,,,,',
+  'Alan Turing,ADA@example.test,,,,,,mrn:settings:location:00000000-0000-4000-8000-000000000abc',
   '"Quoted, Name",quoted@example.test,"Says ""hi""",,ada@example.test,,intern,',
 ].join('\r\n');
 
@@ -41,10 +46,11 @@ test.serial('a dry run reports every bad cell by line and column and writes noth
       { line: 3, field: 'start_date', error: 'must be a day as YYYY-MM-DD (got 2027-02-30)' },
       { line: 3, field: 'employment_type', error: 'must be one of full_time, part_time, contractor, intern' },
       { line: 4, field: 'work_email', error: 'ADA@example.test is already the work e-mail of a worker (in the workspace or above in the file)' },
+      { line: 4, field: 'location_mrn', error: 'mrn:settings:location:00000000-0000-4000-8000-000000000abc is no location of the Settings app' },
     ],
   });
   const real = await hr.post('/workers/imports', { csv: BAD });
-  t.deepEqual([real.status, real.body], [400, { error: 'csv line 3, name: is required (and 7 more problem(s): a dry run lists every one); nothing was imported', field: 'csv' }]);
+  t.deepEqual([real.status, real.body], [400, { error: 'csv line 3, name: is required (and 8 more problem(s): a dry run lists every one); nothing was imported', field: 'csv' }]);
   t.is(await count(), before);
   t.deepEqual(world.takeEvents(), []);
 });
@@ -64,7 +70,7 @@ test.serial('a valid file imports every row in order (managers by work e-mail, a
   const ada = ok(await hr.get('/workers?q=ada@example.test'))[0];
   t.is(String(exported.body), [
     'name,work_email,title,department,manager_email,location_mrn,start_date,employment_type,status',
-    'Ada Lovelace,ada@example.test,Engineer,Engineering,grace@example.test,mrn:settings:location:hq,2027-01-04,full_time,onboarding',
+    `Ada Lovelace,ada@example.test,Engineer,Engineering,grace@example.test,${HQ_MRN},2027-01-04,full_time,onboarding`,
     'Grace Boss,grace@example.test,CTO,,,,,full_time,onboarding',
     '"Quoted, Name",quoted@example.test,"Says ""hi""",,ada@example.test,,,intern,onboarding',
     '',

@@ -7,16 +7,23 @@ const ATS_DIR = fileURLToPath(new URL('../../ats', import.meta.url));
 const FILES_DIR = fileURLToPath(new URL('../../files', import.meta.url));
 const LEAVES_DIR = fileURLToPath(new URL('../../leaves', import.meta.url));
 const TASKS_DIR = fileURLToPath(new URL('../../tasks', import.meta.url));
+const SETTINGS_DIR = fileURLToPath(new URL('../../settings', import.meta.url));
 const UNKNOWN = '00000000-0000-4000-8000-000000000abc';
+/** A Settings location, delivered to the app's copy before the tests. */
+const HQ = '0c0c0c0c-0000-4000-8000-00000000a001';
+const HQ_MRN = `mrn:settings:location:${HQ}`;
+const location = (action: 'created' | 'updated' | 'deleted', id: string, name: string, revision: number) =>
+  world.deliver(`core.settings.location.${action}`, { location_id: id, mrn: `mrn:settings:location:${id}`, name, timezone: 'Europe/London', address: { city: 'London' }, revision, ...(action === 'updated' ? { changed_fields: ['name'] } : {}), [`${action}_by`]: UNKNOWN });
 
 let world: World;
 let hr: TestMember;
 let reader: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'workers', apps: [ATS_DIR, FILES_DIR, LEAVES_DIR, TASKS_DIR], firstParty: ['workers', 'ats', 'files', 'leaves', 'tasks'] });
+  world = await startWorld({ app, subdomain: 'workers', apps: [ATS_DIR, FILES_DIR, LEAVES_DIR, TASKS_DIR, SETTINGS_DIR], firstParty: ['workers', 'ats', 'files', 'leaves', 'tasks', 'settings'] });
   hr = await world.member(['workers.workers.read', 'workers.workers.create', 'workers.workers.edit', 'workers.workers.delete', 'workers.private_fields.read', 'workers.departments.create', 'workers.departments.delete', 'workers.contracts.read', 'workers.contracts.create', 'workers.contracts.edit', 'workers.contracts.delete', 'workers.checklists.read', 'workers.checklists.edit', 'workers.checklist_templates.read', 'workers.checklist_templates.create', 'workers.checklist_templates.edit', 'workers.checklist_templates.delete']);
   reader = await world.member(['workers.workers.read']);
+  await location('created', HQ, 'Headquarters', 1);
 });
 test.after.always(() => world?.close());
 
@@ -38,7 +45,7 @@ test.serial('POST /workers adds a worker in onboarding, opens their history and 
   const department = ok(await hr.post('/workers/departments', { name: 'Engineering' }));
   world.takeEvents();
   const reply = await hr.post('/workers', {
-    name: '  Ada Lovelace ', work_email: 'Ada@Example.test', title: 'Engineer', department_id: department.id, location_mrn: 'mrn:settings:location:hq',
+    name: '  Ada Lovelace ', work_email: 'Ada@Example.test', title: 'Engineer', department_id: department.id, location_mrn: HQ_MRN,
     start_date: '2026-01-05', employment_type: 'part_time', birth_date: '1990-12-10', personal_email: 'ada@home.test', personal_phone: '+44 20 1234', salary_band: 'L4',
   });
   t.is(reply.status, 200);
@@ -46,13 +53,13 @@ test.serial('POST /workers adds a worker in onboarding, opens their history and 
   t.deepEqual(reply.body.links, { self: `/workers/${ada.id}` });
   t.like(ada, {
     mrn: `mrn:workers:worker:${ada.id}`, name: 'Ada Lovelace', work_email: 'Ada@Example.test', title: 'Engineer', department_id: department.id, manager_id: null,
-    location_mrn: 'mrn:settings:location:hq', start_date: '2026-01-05', employment_type: 'part_time', member_id: null, status: 'onboarding', revision: 1,
+    location_mrn: HQ_MRN, location_name: 'Headquarters', start_date: '2026-01-05', employment_type: 'part_time', member_id: null, status: 'onboarding', revision: 1,
     birth_date: '1990-12-10', personal_email: 'ada@home.test', personal_phone: '+44 20 1234', salary_band: 'L4',
   });
   t.deepEqual(world.takeEvents(), [
     {
       action: 'core.workers.worker.hired',
-      payload: { worker_id: ada.id, mrn: ada.mrn, name: 'Ada Lovelace', work_email: 'Ada@Example.test', department_id: department.id, title: 'Engineer', status: 'onboarding', employment_type: 'part_time', location_mrn: 'mrn:settings:location:hq', start_date: '2026-01-05', revision: 1, by: hr.mrn },
+      payload: { worker_id: ada.id, mrn: ada.mrn, name: 'Ada Lovelace', work_email: 'Ada@Example.test', department_id: department.id, title: 'Engineer', status: 'onboarding', employment_type: 'part_time', location_mrn: HQ_MRN, start_date: '2026-01-05', revision: 1, by: hr.mrn },
     },
   ]);
   const seen = ok(await reader.get(`/workers/${ada.id}`));
@@ -92,6 +99,49 @@ test.serial('bad input is a 4xx naming the field; nothing written, nothing emitt
   t.deepEqual([secret.status, secret.body.error], [403, 'Missing permission: workers.private_fields.read (to set salary_band)']);
   t.deepEqual(await rows(), before);
   t.deepEqual(world.takeEvents(), []);
+});
+
+test.serial("a worker's location is a Settings location of the app's copy: events create, rename (highest revision wins) and delete (a tombstone) it; an unknown or deleted one is a 400 naming location_mrn", async (t) => {
+  const LISBON = '0c0c0c0c-0000-4000-8000-00000000a002';
+  const lisbonMrn = `mrn:settings:location:${LISBON}`;
+  await location('created', LISBON, 'Lisbon', 1);
+  const names = async () => ok(await reader.get('/workers/locations')).map((row: any) => [row.mrn, row.name]);
+  t.deepEqual(await names(), [[HQ_MRN, 'Headquarters'], [lisbonMrn, 'Lisbon']]);
+  t.deepEqual(ok(await reader.get('/workers/locations?q=lis')), [{ id: LISBON, mrn: lisbonMrn, name: 'Lisbon', timezone: 'Europe/London' }]);
+
+  const worker = await hire({ location_mrn: lisbonMrn.toUpperCase().replace('MRN:SETTINGS:LOCATION:', 'mrn:settings:location:') });
+  t.deepEqual([worker.location_mrn, worker.location_name], [lisbonMrn, 'Lisbon']);
+  const other = await hire({ location_mrn: HQ_MRN });
+
+  await location('updated', LISBON, 'Lisbon Office', 3);
+  await location('updated', LISBON, 'Lisbon (old name)', 2);
+  t.deepEqual(await names(), [[HQ_MRN, 'Headquarters'], [lisbonMrn, 'Lisbon Office']], 'the older event, delivered late, changes nothing');
+  t.is(ok(await reader.get(`/workers/${worker.id}`)).location_name, 'Lisbon Office', "the worker's answer follows the rename");
+  t.deepEqual(ok(await reader.get(`/workers?location_mrn=${lisbonMrn}`)).map((row: any) => row.id), [worker.id]);
+
+  await location('deleted', LISBON, 'Lisbon Office', 4);
+  await location('updated', LISBON, 'Lisbon revived', 3);
+  t.deepEqual(await names(), [[HQ_MRN, 'Headquarters']], 'a deleted location is no longer offered, and a late update does not revive it');
+  t.like(ok(await reader.get(`/workers/${worker.id}`)), { location_mrn: lisbonMrn, location_name: 'Lisbon Office' }, 'a worker already there keeps it (their history)');
+
+  world.takeEvents();
+  const before = await rows();
+  const ghost = `mrn:settings:location:${UNKNOWN}`;
+  const refusals: Array<[string, string, Record<string, unknown>, string]> = [
+    ['POST', '/workers', { name: 'X', work_email: 'x1@example.test', location_mrn: lisbonMrn }, `location_mrn: ${lisbonMrn} (Lisbon Office) was deleted in the Settings app`],
+    ['POST', '/workers', { name: 'X', work_email: 'x2@example.test', location_mrn: ghost }, `location_mrn: ${ghost} is no location of the Settings app`],
+    ['POST', '/workers', { name: 'X', work_email: 'x3@example.test', location_mrn: 'mrn:settings:location:hq' }, 'location_mrn: mrn:settings:location:hq is no location of the Settings app'],
+    ['PATCH', `/workers/${other.id}`, { location_mrn: lisbonMrn }, `location_mrn: ${lisbonMrn} (Lisbon Office) was deleted in the Settings app`],
+  ];
+  for (const [method, path, payload, error] of refusals) {
+    const reply = await hr.request(method, path, payload);
+    t.deepEqual([reply.status, reply.body.error, reply.body.field], [400, error, 'location_mrn'], JSON.stringify(payload));
+  }
+  t.deepEqual(await rows(), before);
+  t.deepEqual(world.takeEvents(), []);
+  t.is(ok(await reader.get(`/workers/${other.id}`)).location_name, 'Headquarters');
+  const cleared = ok(await hr.patch(`/workers/${other.id}`, { location_mrn: null }));
+  t.deepEqual([cleared.location_mrn, cleared.location_name], [null, null]);
 });
 
 test.serial('the lifecycle moves onboarding → active → offboarding → terminated → onboarding, one event each; any other move is 409 naming both states', async (t) => {

@@ -2,6 +2,8 @@ import { css, kit, type RecordKind, type components } from '@wpk/ui';
 
 /** A worker as the API answers it. */
 export type Worker = components['schemas']['WorkersWorker'];
+/** A location a worker may be given (the app's copy of Settings' locations). */
+export type WorkLocation = components['schemas']['WorkersLocation'];
 /** A department as the API answers it. */
 export type Department = components['schemas']['WorkersDepartment'];
 /** A node of the org chart or of a reports list. */
@@ -41,13 +43,15 @@ export const EMPLOYMENT_LABELS: Record<string, string> = { full_time: 'Full time
 export const statusLabel = (status: string): string => status.charAt(0).toUpperCase() + status.slice(1);
 
 /** Every worker and every department (the pickers' options and the names of ids). */
-export async function directory(): Promise<{ workers: Worker[]; departments: Department[] }> {
+export async function directory(): Promise<{ workers: Worker[]; departments: Department[]; locations: WorkLocation[] }> {
   const { client } = kit();
   const workers: Worker[] = [];
   const departments: Department[] = [];
+  const locations: WorkLocation[] = [];
   for await (const worker of client.paginate('getWorkers', { query: { per_page: 100 } })) workers.push(worker as Worker);
   for await (const department of client.paginate('getWorkersDepartments', { query: { per_page: 100 } })) departments.push(department as Department);
-  return { workers, departments };
+  for await (const location of client.paginate('getWorkersLocations', { query: { per_page: 100 } })) locations.push(location as WorkLocation);
+  return { workers, departments, locations };
 }
 
 /** Workers as the record screens need them: the names, and the app's operations on one. */

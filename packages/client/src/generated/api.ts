@@ -106,6 +106,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/attendance/events/core-settings-location-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/attendance/events/core-settings-location-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsAttendanceEventsCoreSettingsLocationCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/attendance/events/core-settings-location-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/attendance/events/core-settings-location-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsAttendanceEventsCoreSettingsLocationDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/attendance/events/core-settings-location-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/attendance/events/core-settings-location-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsAttendanceEventsCoreSettingsLocationUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/calls/events/core-account-member-removed": {
         parameters: {
             query?: never;
@@ -3026,6 +3086,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/workers/events/core-settings-location-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/workers/events/core-settings-location-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWorkersEventsCoreSettingsLocationCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/workers/events/core-settings-location-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/workers/events/core-settings-location-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWorkersEventsCoreSettingsLocationDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/workers/events/core-settings-location-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/workers/events/core-settings-location-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWorkersEventsCoreSettingsLocationUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/workers/events/core-tasks-member-released": {
         parameters: {
             query?: never;
@@ -5204,16 +5324,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Lists work locations by name; q matches the name or the address
-         * @description Lists work locations by name; q matches the name or the address
+         * Lists work locations by name, the app's own and the Settings app's copies alike; q matches the name or the address; d...
+         * @description Lists work locations by name, the app's own and the Settings app's copies alike; q matches the name or the address; deleted=true lists the Settings locations deleted since (their attendances stay)
          *
          *     Needs `attendance.locations.read`.
          */
         get: operations["getAttendanceLocations"];
         put?: never;
         /**
-         * Creates a work location, with a geofence (centre and radius in metres) or none
-         * @description Creates a work location, with a geofence (centre and radius in metres) or none
+         * Creates a work location of the app, with a geofence (centre and radius in metres) or none; 409 once the workspace kee...
+         * @description Creates a work location of the app, with a geofence (centre and radius in metres) or none; 409 once the workspace keeps its locations in the Settings app
          *
          *     Needs `attendance.locations.manage`.
          */
@@ -5241,8 +5361,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Deletes a work location (409 while someone is clocked in there); past attendances keep its name
-         * @description Deletes a work location (409 while someone is clocked in there); past attendances keep its name
+         * Deletes a work location of the app (409 while someone is clocked in there; 409 for a Settings location: deleted there...
+         * @description Deletes a work location of the app (409 while someone is clocked in there; 409 for a Settings location: deleted there); past attendances keep its name
          *
          *     Needs `attendance.locations.manage`.
          */
@@ -5250,8 +5370,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Updates the given fields of a work location (UpdateLocation); geofence null removes the fence
-         * @description Updates the given fields of a work location (UpdateLocation); geofence null removes the fence
+         * Updates the given fields of a work location (UpdateLocation); geofence null removes the fence; a Settings location's ...
+         * @description Updates the given fields of a work location (UpdateLocation); geofence null removes the fence; a Settings location's name, address and time zone are Settings' (409)
          *
          *     Needs `attendance.locations.manage`.
          */
@@ -15090,8 +15210,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Lists workers by name; q matches name, work e-mail or title; filters by department, manager and status
-         * @description Lists workers by name; q matches name, work e-mail or title; filters by department, manager and status
+         * Lists workers by name; q matches name, work e-mail or title; filters by department, manager, status and location
+         * @description Lists workers by name; q matches name, work e-mail or title; filters by department, manager, status and location
          *
          *     Needs `workers.workers.read`.
          */
@@ -15460,6 +15580,28 @@ export interface paths {
          *     Needs `workers.workers.create`.
          */
         post: operations["postWorkersImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workers/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The locations a worker may be given: the app's copy of the Settings app's locations (deleted ones left out), by name;...
+         * @description The locations a worker may be given: the app's copy of the Settings app's locations (deleted ones left out), by name; q matches the name
+         *
+         *     Needs `workers.workers.read`.
+         */
+        get: operations["getWorkersLocations"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -16777,8 +16919,23 @@ export interface components {
             } | null;
             /** @description The IANA time zone of the location's days; null: the settings' zone */
             timezone: string | null;
-            /** Format: uuid */
-            creator_id: string;
+            /**
+             * @description settings: the copy of a Settings location (name, address and time zone follow it; attendance adds the geofence); attendance: the app's own
+             * @enum {string}
+             */
+            source: "attendance" | "settings";
+            /** @description The Settings location it follows; null for an own location */
+            settings_mrn: string | null;
+            /**
+             * Format: date-time
+             * @description When Settings deleted it: it takes no clock-ins, its attendances stay
+             */
+            deleted_at: string | null;
+            /**
+             * Format: uuid
+             * @description Who created an own location; null for a Settings copy
+             */
+            creator_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -21167,6 +21324,8 @@ export interface components {
             /** Format: uuid */
             manager_id: string | null;
             location_mrn: string | null;
+            /** @description The location's name in the app's copy of Settings' locations (follows renames) */
+            location_name: string | null;
             start_date: string | null;
             /** @enum {string} */
             employment_type: "full_time" | "part_time" | "contractor" | "intern";
@@ -21368,6 +21527,13 @@ export interface components {
                 error: string;
             }[];
             imported: number;
+        };
+        WorkersLocation: {
+            /** Format: uuid */
+            id: string;
+            mrn: string;
+            name: string;
+            timezone: string;
         };
         WorkersOrgChart: {
             /** Format: uuid */
@@ -21853,6 +22019,117 @@ export interface operations {
         };
     };
     postEventsAtsEventsCoreGrowthCompetencyUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsAttendanceEventsCoreSettingsLocationCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsAttendanceEventsCoreSettingsLocationDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsAttendanceEventsCoreSettingsLocationUpdated: {
         parameters: {
             query?: never;
             header?: never;
@@ -27255,6 +27532,117 @@ export interface operations {
         };
     };
     postEventsWorkersEventsCoreLeavesTimeOffCleared: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWorkersEventsCoreSettingsLocationCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWorkersEventsCoreSettingsLocationDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWorkersEventsCoreSettingsLocationUpdated: {
         parameters: {
             query?: never;
             header?: never;
@@ -33274,6 +33662,7 @@ export interface operations {
         parameters: {
             query?: {
                 q?: string;
+                deleted?: boolean;
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
@@ -64367,6 +64756,7 @@ export interface operations {
                 department_id?: string;
                 manager_id?: string;
                 status?: "onboarding" | "active" | "offboarding" | "terminated";
+                location_mrn?: string;
                 /** @description The page, from 1 (default 1; a malformed value means 1). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page, 1-100 (default 25; larger values mean 100). */
@@ -65578,6 +65968,49 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getWorkersLocations: {
+        parameters: {
+            query?: {
+                q?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WorkersLocation"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -23,6 +23,12 @@ export const OPERATIONS = {
   postEventsAtsEventsCoreGrowthCompetencyDeleted: { method: 'POST', path: '/_events/ats/events/core-growth-competency-deleted', tag: 'system', host: 'any' },
   /** POST /_events/ats/events/core-growth-competency-updated */
   postEventsAtsEventsCoreGrowthCompetencyUpdated: { method: 'POST', path: '/_events/ats/events/core-growth-competency-updated', tag: 'system', host: 'any' },
+  /** POST /_events/attendance/events/core-settings-location-created */
+  postEventsAttendanceEventsCoreSettingsLocationCreated: { method: 'POST', path: '/_events/attendance/events/core-settings-location-created', tag: 'system', host: 'any' },
+  /** POST /_events/attendance/events/core-settings-location-deleted */
+  postEventsAttendanceEventsCoreSettingsLocationDeleted: { method: 'POST', path: '/_events/attendance/events/core-settings-location-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/attendance/events/core-settings-location-updated */
+  postEventsAttendanceEventsCoreSettingsLocationUpdated: { method: 'POST', path: '/_events/attendance/events/core-settings-location-updated', tag: 'system', host: 'any' },
   /** POST /_events/calls/events/core-account-member-removed */
   postEventsCallsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/calls/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/calls/events/core-chat-call-requested */
@@ -315,6 +321,12 @@ export const OPERATIONS = {
   postEventsWorkersEventsCoreFilesTransferCompleted: { method: 'POST', path: '/_events/workers/events/core-files-transfer-completed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-leaves-time-off-cleared */
   postEventsWorkersEventsCoreLeavesTimeOffCleared: { method: 'POST', path: '/_events/workers/events/core-leaves-time-off-cleared', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-settings-location-created */
+  postEventsWorkersEventsCoreSettingsLocationCreated: { method: 'POST', path: '/_events/workers/events/core-settings-location-created', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-settings-location-deleted */
+  postEventsWorkersEventsCoreSettingsLocationDeleted: { method: 'POST', path: '/_events/workers/events/core-settings-location-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-settings-location-updated */
+  postEventsWorkersEventsCoreSettingsLocationUpdated: { method: 'POST', path: '/_events/workers/events/core-settings-location-updated', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-tasks-member-released */
   postEventsWorkersEventsCoreTasksMemberReleased: { method: 'POST', path: '/_events/workers/events/core-tasks-member-released', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-workers-change-scheduled */
@@ -555,15 +567,15 @@ export const OPERATIONS = {
   getAttendanceCorrections: { method: 'GET', path: '/attendance/corrections', tag: 'attendance', host: 'workspace', paged: true },
   /** Attendances of from..to (at most a year; optionally one member or location) as a CSV file (RFC 4180) */
   getAttendanceExports: { method: 'GET', path: '/attendance/exports', tag: 'attendance', host: 'workspace' },
-  /** Lists work locations by name; q matches the name or the address */
+  /** Lists work locations by name, the app's own and the Settings app's copies alike; q matches the name or the address; d... */
   getAttendanceLocations: { method: 'GET', path: '/attendance/locations', tag: 'attendance', host: 'workspace', paged: true },
-  /** Creates a work location, with a geofence (centre and radius in metres) or none */
+  /** Creates a work location of the app, with a geofence (centre and radius in metres) or none; 409 once the workspace kee... */
   postAttendanceLocations: { method: 'POST', path: '/attendance/locations', tag: 'attendance', host: 'workspace' },
   /** Reads a work location */
   getAttendanceLocationsById: { method: 'GET', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
-  /** Updates the given fields of a work location (UpdateLocation); geofence null removes the fence */
+  /** Updates the given fields of a work location (UpdateLocation); geofence null removes the fence; a Settings location's ... */
   patchAttendanceLocationsById: { method: 'PATCH', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
-  /** Deletes a work location (409 while someone is clocked in there); past attendances keep its name */
+  /** Deletes a work location of the app (409 while someone is clocked in there; 409 for a Settings location: deleted there... */
   deleteAttendanceLocationsById: { method: 'DELETE', path: '/attendance/locations/{id}', tag: 'attendance', host: 'workspace' },
   /** Whether the caller is clocked in or on a break, with the open attendance */
   getAttendanceStatus: { method: 'GET', path: '/attendance/status', tag: 'attendance', host: 'workspace' },
@@ -1821,7 +1833,7 @@ export const OPERATIONS = {
   putWikiSpacesBySpaceIdPublication: { method: 'PUT', path: '/wiki/spaces/{space_id}/publication', tag: 'wiki', host: 'workspace' },
   /** Takes the space off the site (space admins); emits page.unpublished */
   deleteWikiSpacesBySpaceIdPublication: { method: 'DELETE', path: '/wiki/spaces/{space_id}/publication', tag: 'wiki', host: 'workspace' },
-  /** Lists workers by name; q matches name, work e-mail or title; filters by department, manager and status */
+  /** Lists workers by name; q matches name, work e-mail or title; filters by department, manager, status and location */
   getWorkers: { method: 'GET', path: '/workers', tag: 'workers', host: 'workspace', paged: true },
   /** Adds a worker in onboarding, linked to the member with the same e-mail unless member_id says otherwise */
   postWorkers: { method: 'POST', path: '/workers', tag: 'workers', host: 'workspace' },
@@ -1869,6 +1881,8 @@ export const OPERATIONS = {
   getWorkersExport: { method: 'GET', path: '/workers/export', tag: 'workers', host: 'workspace' },
   /** Imports workers from CSV; dry_run lists every bad cell by line and column; nothing is imported unless every row is valid */
   postWorkersImports: { method: 'POST', path: '/workers/imports', tag: 'workers', host: 'workspace' },
+  /** The locations a worker may be given: the app's copy of the Settings app's locations (deleted ones left out), by name;... */
+  getWorkersLocations: { method: 'GET', path: '/workers/locations', tag: 'workers', host: 'workspace', paged: true },
   /** The org chart from root_id (default: every worker without a manager), depth-first */
   getWorkersOrgChart: { method: 'GET', path: '/workers/org-chart', tag: 'workers', host: 'workspace' },
   /** GET /workspaces/{id} */

@@ -1,12 +1,12 @@
 import { Editor } from '@tiptap/core';
 import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
-import StarterKit from '@tiptap/starter-kit';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
 import * as Y from 'yjs';
 import { liveConnection } from '../components/live-list.js';
 import type { LiveConnection } from '../live.js';
+import { editorCss, formattingButtons, richTextExtensions, styleAdopter } from './extensions.js';
 
 /**
  * `<wpk-collab-editor>`: rich text written together, on the platform's editing stack
@@ -46,39 +46,14 @@ const toBase64 = (bytes: Uint8Array) => {
 const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 const REMOTE = 'remote';
 
-const styledRoots = new WeakSet<Document | ShadowRoot>();
-let sheet: CSSStyleSheet | null = null;
-/** The editor's look, adopted by the document or shadow root it renders in (a constructed sheet: no inline style under the frame's CSP). */
-function addStyles(root: Document | ShadowRoot): void {
-  if (styledRoots.has(root)) return;
-  styledRoots.add(root);
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(EDITOR_CSS);
-  }
-  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-}
-
-const EDITOR_CSS = `
-wpk-collab-editor { display: block; }
-wpk-collab-editor .wpk-editor-bar { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; margin-bottom: 8px; }
-wpk-collab-editor .wpk-editor-bar button { font: inherit; min-width: 44px; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; background: #fff; color: #1f2933; cursor: pointer; }
-wpk-collab-editor .wpk-editor-bar button[aria-pressed='true'] { background: #1d4ed8; color: #fff; }
+/** The editor's look (the shared one, and the carets and who is here), adopted by the document or shadow root it renders in. */
+const addStyles = styleAdopter(`${editorCss('wpk-collab-editor', '240px')}
 wpk-collab-editor .wpk-editor-here { display: flex; gap: 6px; margin-left: auto; flex-wrap: wrap; }
 wpk-collab-editor .wpk-editor-here span { padding: 2px 8px; border-radius: 999px; color: #fff; font-size: 0.85em; }
-wpk-collab-editor .ProseMirror { min-height: 240px; padding: 12px 16px; border: 1px solid #8a94a6; border-radius: 8px; background: #fff; color: #1f2933; outline-offset: 2px; white-space: pre-wrap; word-wrap: break-word; }
-wpk-collab-editor .ProseMirror p { margin: 0 0 0.6em; }
-wpk-collab-editor .ProseMirror { position: relative; font-variant-ligatures: none; font-feature-settings: 'liga' 0; }
-wpk-collab-editor .ProseMirror [contenteditable='false'] { white-space: normal; }
-wpk-collab-editor .ProseMirror pre { white-space: pre-wrap; }
-wpk-collab-editor .ProseMirror-hideselection *::selection { background: transparent; }
-wpk-collab-editor .ProseMirror-separator, wpk-collab-editor .ProseMirror-trailingBreak { display: inline !important; }
-wpk-collab-editor .ProseMirror-gapcursor { display: none; pointer-events: none; position: absolute; }
-wpk-collab-editor .ProseMirror-focused .ProseMirror-gapcursor { display: block; }
 wpk-collab-editor .collaboration-carets__caret { position: relative; margin: 0 -1px; border-left: 1px solid; border-right: 1px solid; word-break: normal; pointer-events: none; }
 wpk-collab-editor .collaboration-carets__label { position: absolute; top: -1.4em; left: -1px; font-size: 12px; font-weight: 600; line-height: normal; white-space: nowrap; color: #fff; padding: 0.1rem 0.3rem; border-radius: 3px 3px 3px 0; user-select: none; }
 wpk-collab-editor .collaboration-carets__selection { background: rgba(29, 78, 216, 0.18); }
-`;
+`);
 
 /** A peer's caret: its colour set through the CSSOM (allowed by the frame's CSP, where a style attribute is not). */
 function caret(user: Record<string, unknown>): HTMLElement {
@@ -199,10 +174,10 @@ export class WpkCollabEditor extends LitElement {
     this.editor = new Editor({
       element: surface,
       editable: this.editable,
-      // Its base style comes with EDITOR_CSS: a <style> element of its own breaks the frame's CSP.
+      // Its base style comes with the shared sheet (extensions.ts): a <style> element of its own breaks the frame's CSP.
       injectCSS: false,
       extensions: [
-        StarterKit.configure({ undoRedo: false }),
+        ...richTextExtensions({ collaborative: true }),
         Collaboration.configure({ document: this.doc, field: 'default' }),
         CollaborationCaret.configure({
           provider: { awareness: this.awareness },
@@ -255,19 +230,11 @@ export class WpkCollabEditor extends LitElement {
     for (const chip of this.querySelectorAll<HTMLElement>('.wpk-editor-here span[data-color]')) chip.style.backgroundColor = chip.dataset.color ?? '';
   }
 
-  private toggle(name: string, run: () => void, active: boolean) {
-    return html`<button type="button" aria-pressed=${active ? 'true' : 'false'} @click=${run}>${name}</button>`;
-  }
-
   protected override render() {
     const editor = this.editor;
-    const chain = () => editor!.chain().focus();
     return html`
       <div class="wpk-editor-bar" role="toolbar" aria-label="Formatting">
-        ${editor && this.editable
-          ? html`${this.toggle('B', () => chain().toggleBold().run(), editor.isActive('bold'))} ${this.toggle('I', () => chain().toggleItalic().run(), editor.isActive('italic'))}
-            ${this.toggle('H2', () => chain().toggleHeading({ level: 2 }).run(), editor.isActive('heading', { level: 2 }))} ${this.toggle('• List', () => chain().toggleBulletList().run(), editor.isActive('bulletList'))}`
-          : nothing}
+        ${editor && this.editable ? formattingButtons(editor) : nothing}
         <span class="wpk-editor-status" role="status">${this.status === 'offline' ? 'Offline: edits kept' : this.status === 'saving' ? 'Saving…' : this.status === 'saved' ? 'Saved' : 'Loading…'}</span>
         <div class="wpk-editor-here" aria-label="Who is here">${this.here.map((user) => html`<span data-color=${user.color} title=${user.name}>${user.name}</span>`)}</div>
       </div>

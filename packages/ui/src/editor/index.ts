@@ -1,2 +1,4 @@
-/** `@wpk/ui/editor`: the collaborative rich text editor (tiptap + Yjs), kept out of the kit's main entry so only the apps that edit text carry it. */
+/** `@wpk/ui/editor`: the kit's rich text editors (tiptap), kept out of the kit's main entry so only the apps that edit text carry them. */
 export { WpkCollabEditor, type CollabTransport, type CollabUser } from './collab-editor.js';
+export { WpkRichTextEditor, type MentionedMember } from './rich-text-editor.js';
+export { insertMention, Mention, richTextExtensions } from './extensions.js';

@@ -1,17 +1,29 @@
 import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
-/** A work location; it has a geofence when latitude, longitude and radius_m are all set. */
+/**
+ * A work location; it has a geofence when latitude, longitude and radius_m are all set. Either the
+ * app's own (`source: 'attendance'`) or the copy of a Settings location (`source: 'settings'`, same
+ * id, name/address/time zone from its events, the geofence the app's; `deleted_at` once Settings
+ * deleted it: it takes no clock-ins but keeps its attendances).
+ */
 export type Location = DeclaredRow<typeof locations>;
+
+export const LOCATION_SOURCES = ['attendance', 'settings'] as const;
 
 export const locations = defineModel('locations', {
   id: column.uuid().primaryKey().defaultRandom(),
-  name: column.string(100),
+  name: column.string(200),
   address: column.string(500).nullable(),
   latitude: column.double().nullable(),
   longitude: column.double().nullable(),
   radius_m: column.integer().nullable(),
-  timezone: column.string(64).nullable(),
-  creator_id: column.uuid(),
+  timezone: column.string(100).nullable(),
+  /** Who created an own location; null for a Settings copy. */
+  creator_id: column.uuid().nullable(),
+  source: column.enum(LOCATION_SOURCES, 10).default('attendance'),
+  /** A Settings copy's revision (the highest event applied); null for an own location. */
+  revision: column.integer().nullable(),
+  deleted_at: column.date().nullable(),
 });
 
 /** Where a member was when clocking (as the device reported it), and how far from the location's centre. */
@@ -30,7 +42,7 @@ export const attendances = defineModel('attendances', {
   member_id: column.uuid(),
   member_name: column.string(200).nullable(),
   location_id: column.uuid().nullable(),
-  location_name: column.string(100).nullable(),
+  location_name: column.string(200).nullable(),
   /** The time zone whose calendar `work_date` is read in (the location's, else the settings'). */
   timezone: column.string(64),
   /** The calendar day the attendance counts on: its check-in's date in `timezone`. */

@@ -12,7 +12,10 @@ export const LOCATION: JoiObjectSchema = recordSchema({
   address: Joi.string().allow(null),
   geofence: recordSchema({ latitude: Joi.number(), longitude: Joi.number(), radius_m: Joi.number().integer() }).allow(null).description('The circle a member must be in to clock in or out here; null: none'),
   timezone: Joi.string().allow(null).description("The IANA time zone of the location's days; null: the settings' zone"),
-  creator_id: field.uuid(),
+  source: Joi.string().valid('attendance', 'settings').description("settings: the copy of a Settings location (name, address and time zone follow it; attendance adds the geofence); attendance: the app's own"),
+  settings_mrn: Joi.string().pattern(/^mrn:settings:location:/).allow(null).description('The Settings location it follows; null for an own location'),
+  deleted_at: field.instant().allow(null).description('When Settings deleted it: it takes no clock-ins, its attendances stay'),
+  creator_id: field.uuid().allow(null).description('Who created an own location; null for a Settings copy'),
   created_at: field.instant(),
   updated_at: field.instant(),
 }).id('AttendanceLocation');

@@ -47,13 +47,13 @@ const attendance = attendances.at('/{attendance_id}', { params: attendanceParams
 export const routes = [
   locations.list({
     chain: ['attendance.locations.read'],
-    description: 'Lists work locations by name; q matches the name or the address',
-    query: Joi.listQuery({ q: Joi.string().max(200).allow('') }),
-    run: (request, ctx) => listLocations(ctx, request.query as { q?: string }),
+    description: "Lists work locations by name, the app's own and the Settings app's copies alike; q matches the name or the address; deleted=true lists the Settings locations deleted since (their attendances stay)",
+    query: Joi.listQuery({ q: Joi.string().max(200).allow(''), deleted: Joi.boolean() }),
+    run: (request, ctx) => listLocations(ctx, request.query as { q?: string; deleted?: boolean }),
   }),
   locations.post({
     chain: ['attendance.locations.manage'],
-    description: 'Creates a work location, with a geofence (centre and radius in metres) or none',
+    description: 'Creates a work location of the app, with a geofence (centre and radius in metres) or none; 409 once the workspace keeps its locations in the Settings app',
     payload: Joi.object({ name: Joi.string().trim().min(1).max(100).required(), ...locationFields }),
     async handler(request, ctx) {
       const location = await createLocation(ctx, request.payload);
@@ -70,7 +70,7 @@ export const routes = [
   }),
   location.patch({
     chain: ['attendance.locations.manage'],
-    description: 'Updates the given fields of a work location (UpdateLocation); geofence null removes the fence',
+    description: "Updates the given fields of a work location (UpdateLocation); geofence null removes the fence; a Settings location's name, address and time zone are Settings' (409)",
     payload: Joi.object({ name: Joi.string().trim().min(1).max(100), ...locationFields }),
     async handler(request, ctx) {
       const location = await updateLocation(ctx, request.params.id, request.payload);
@@ -80,7 +80,7 @@ export const routes = [
   location.delete({
     chain: ['attendance.locations.manage'],
     answers: { single: DELETED_LOCATION },
-    description: 'Deletes a work location (409 while someone is clocked in there); past attendances keep its name',
+    description: "Deletes a work location of the app (409 while someone is clocked in there; 409 for a Settings location: deleted there); past attendances keep its name",
     run: (request, ctx) => deleteLocation(ctx, request.params.id),
   }),
   route({

@@ -2,7 +2,7 @@ import { ConflictError, ForbiddenError, InvalidError, NotFoundError, Op } from '
 import type { Attendance, Break, Location, Position } from '../models/index.js';
 import type { AttendanceContext } from '../kit.js';
 import { judgePosition } from './geo.js';
-import { locations } from './locations.js';
+import { assertOpen, locations } from './locations.js';
 import { durations, presentAttendance, presentCorrection } from './present.js';
 import { isTimeZone, localDate } from './time.js';
 
@@ -88,6 +88,7 @@ export async function clockIn(ctx: AttendanceContext, input: PositionInput & { l
   if (open) throw new ConflictError(`You are already clocked in since ${open.check_in_at.toISOString()}${open.location_name ? ` at ${open.location_name}` : ''}`);
   if (!input.location_id && ctx.settings.require_location) throw new InvalidError('location_id is required: this workspace clocks in at a location');
   const location = input.location_id ? await locationField(ctx, input.location_id) : null;
+  if (location) assertOpen(location);
   const position = checkedPosition(ctx, location, input, 'clock in');
   const timezone = zoneFor(ctx, location);
   const attendance = await ctx.db.attendances.create({

@@ -1,6 +1,7 @@
 import { ConflictError, InvalidError, Op, parseInstant } from '@wpk/sdk';
 import type { Attendance, AttendanceTimes, Break, Location } from '../models/index.js';
 import type { AttendanceContext } from '../kit.js';
+import { assertOpen } from './locations.js';
 import { breaksOf, locationField, readAttendance, readableMember, requireAttendance, zoneFor, currentSecond } from './attendances.js';
 import { presentCorrection } from './present.js';
 import { localDate } from './time.js';
@@ -92,7 +93,10 @@ export async function correctAttendance(ctx: AttendanceContext, id: string, inpu
   const checkIn = input.check_in_at !== undefined ? parseInstant(input.check_in_at)! : attendance.check_in_at;
   const checkOut = input.check_out_at !== undefined ? parseInstant(input.check_out_at)! : attendance.check_out_at;
   let location: Location | null = null;
-  if (input.location_id) location = await locationField(ctx, input.location_id);
+  if (input.location_id) {
+    location = await locationField(ctx, input.location_id);
+    if (location.id !== attendance.location_id) assertOpen(location);
+  }
   else if (input.location_id === undefined && attendance.location_id) location = await ctx.db.locations.findById(attendance.location_id);
   const locationId = input.location_id === undefined ? attendance.location_id : (location?.id ?? null);
   const rows = input.breaks ? parseBreaks(input.breaks) : currentBreaks.map((row) => ({ start_at: row.start_at, end_at: row.end_at }));

@@ -33,8 +33,8 @@ export interface AttendanceWorld extends World {
   at(instant: string): void;
 }
 
-export async function startAttendanceWorld(subdomain: string, start = '2027-03-01T06:00:00.000Z'): Promise<AttendanceWorld> {
+export async function startAttendanceWorld(subdomain: string, start = '2027-03-01T06:00:00.000Z', others: { apps: string[]; firstParty: string[] } | null = null): Promise<AttendanceWorld> {
   const clock = new StillClock(new Date(start));
-  const world = await startWorld({ app, subdomain, clock });
+  const world = await startWorld({ app, subdomain, clock, ...(others ?? {}) });
   return Object.assign(world, { clock, at: (instant: string) => void clock.set(new Date(instant)) });
 }

@@ -1,5 +1,6 @@
 import { LitElement, appLink, css, errorText, html, kit, navigate, screenStyles, toast, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
-import { htmlOf, insertMention, type Channel, type Post } from '../api.js';
+import type { WpkRichTextEditor } from '@wpk/ui/editor';
+import { pickMention, RICH_TEXT_CSS, type Channel, type Post } from '../api.js';
 import './post-card.js';
 
 /** The form of a new channel: the bounds are the API's. */
@@ -13,12 +14,11 @@ const CHANNEL_FORM: FormSchema = {
   },
 };
 
-/** The composer: a title, the text, whether members must acknowledge it, and an optional poll. */
+/** The composer's fields beside its text (written in the rich text editor above them): a title, whether members must acknowledge it, and an optional poll. */
 const POST_FORM: FormSchema = {
-  required: ['body'],
+  required: [],
   properties: {
     title: { type: 'string', title: 'Title', maxLength: 200 },
-    body: { type: 'string', title: 'Text', minLength: 1, maxLength: 40000, 'x-widget': 'textarea' },
     requires_acknowledgement: { type: 'boolean', title: 'Members must acknowledge it' },
     poll_options: { type: 'string', title: 'Poll options', maxLength: 4100, 'x-widget': 'textarea', description: 'One option per line (2 to 20); leave empty for a post without a poll.' },
     poll_days: { type: 'integer', title: 'Poll closes in (days)', minimum: 1, maximum: 90 },
@@ -74,7 +74,7 @@ export class FeedsChannels extends LitElement {
 /** `/channels/{id}`: a channel's posts, newest first, and the composer. */
 export class FeedsChannel extends LitElement {
   static override properties = { channelId: { attribute: false }, posts: { state: true } };
-  static override styles = [screenStyles, css`section { margin-top: var(--wpk-space-5); }`];
+  static override styles = [screenStyles, RICH_TEXT_CSS, css`section { margin-top: var(--wpk-space-5); } .label { font-weight: 600; margin: 0 0 4px; }`];
   declare channelId: string;
   declare posts: Post[];
 
@@ -87,6 +87,8 @@ export class FeedsChannel extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void kit().bridge.title('Channel');
+    // The rich text editor (tiptap) is a chunk of its own, loaded with the screen that writes.
+    void import('@wpk/ui/editor');
     void this.load();
   }
 
@@ -98,17 +100,18 @@ export class FeedsChannel extends LitElement {
     }
   }
 
-  /** Writes a mention of a member chosen in the shell's picker into the post's text. */
-  private async mention(): Promise<void> {
-    const form = this.renderRoot.querySelector<WpkSchemaForm>('wpk-schema-form');
-    await insertMention(form?.renderRoot.querySelector<HTMLTextAreaElement>('[name="body"]') ?? null);
-  }
-
   private async post(event: CustomEvent<Record<string, unknown>>): Promise<void> {
     const form = event.target as WpkSchemaForm;
     const values = event.detail;
+    const editor = this.renderRoot.querySelector<WpkRichTextEditor>('wpk-rich-text-editor');
+    if (!editor || editor.empty) {
+      form.submitting = false;
+      toast('Write the text of the post first', 'danger');
+      editor?.focus();
+      return;
+    }
     try {
-      const post = (await kit().client.feeds.postFeedsChannelsByChannelIdPosts({ params: { channel_id: this.channelId }, body: { title: String(values.title ?? '').trim() || null, body: htmlOf(String(values.body ?? '')), requires_acknowledgement: values.requires_acknowledgement === true, poll: pollOf(values) } })).data;
+      const post = (await kit().client.feeds.postFeedsChannelsByChannelIdPosts({ params: { channel_id: this.channelId }, body: { title: String(values.title ?? '').trim() || null, body: editor.html, requires_acknowledgement: values.requires_acknowledgement === true, poll: pollOf(values) } })).data;
       toast('Published', 'success');
       await navigate(`/posts/${post.id}`);
     } catch (error) {
@@ -119,8 +122,9 @@ export class FeedsChannel extends LitElement {
   protected override render() {
     return html`<h1>Channel</h1>
       <section aria-labelledby="write"><h2 id="write">Write a post</h2>
-        <wpk-schema-form .schema=${POST_FORM} .value=${{ title: '', body: '', requires_acknowledgement: false, poll_options: '', poll_days: 7, poll_hide_results: false }} submit-label="Publish" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.post(event)}></wpk-schema-form>
-        <wa-button size="small" @click=${() => this.mention()}>Mention someone in the text</wa-button>
+        <p class="label" aria-hidden="true">Text</p>
+        <wpk-rich-text-editor label="Text of the post" .pickMember=${pickMention}></wpk-rich-text-editor>
+        <wpk-schema-form .schema=${POST_FORM} .value=${{ title: '', requires_acknowledgement: false, poll_options: '', poll_days: 7, poll_hide_results: false }} submit-label="Publish" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.post(event)}></wpk-schema-form>
       </section>
       <section aria-labelledby="posts"><h2 id="posts">Posts</h2>
         ${this.posts.length === 0 ? html`<p>No post yet.</p>` : this.posts.map((post) => html`<feeds-post-card .post=${post}></feeds-post-card>`)}

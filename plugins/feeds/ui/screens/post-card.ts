@@ -1,12 +1,11 @@
 import { LitElement, appLink, css, html, nothing, screenStyles } from '@wpk/ui';
-import { textOf, type Post } from '../api.js';
+import { richText, RICH_TEXT_CSS, type Post } from '../api.js';
 
 /** One post in a list: title, author, when, its text, its reactions and comment count, a link to it. */
 export class FeedsPostCard extends LitElement {
-  static override styles = [screenStyles, css`
+  static override styles = [screenStyles, RICH_TEXT_CSS, css`
     article { border: 1px solid var(--wpk-color-border, #ccc); border-radius: var(--wpk-radius, 6px); padding: var(--wpk-space-3); margin-bottom: var(--wpk-space-3); }
     .meta { color: var(--wpk-color-muted, #555); font-size: 0.875rem; }
-    .text { white-space: pre-wrap; }
   `];
 
   static override properties = { post: { attribute: false } };
@@ -19,7 +18,7 @@ export class FeedsPostCard extends LitElement {
       ${post.pinned ? html`<p class="meta"><strong>Pinned</strong></p>` : nothing}
       <h2>${appLink(`/posts/${post.id}`, post.title ?? 'Post')}</h2>
       <p class="meta">${post.author_name ?? 'Someone'} · ${post.status}${post.requires_acknowledgement ? ' · announcement' : ''}${post.acknowledged ? ' · acknowledged' : ''}</p>
-      <p class="text">${textOf(post.body)}</p>
+      <div class="text">${richText(post.body)}</div>
       <p class="meta">${reactions}${reactions ? ' · ' : ''}${post.comment_count} comment${post.comment_count === 1 ? '' : 's'}${post.poll ? ` · poll${post.poll.closed ? ' (closed)' : ''}` : ''}</p>
     </article>`;
   }

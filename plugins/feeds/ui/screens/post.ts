@@ -1,7 +1,6 @@
-import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
-import { htmlOf, insertMention, textOf, type Comment, type Post } from '../api.js';
-
-const COMMENT_FORM: FormSchema = { required: ['body'], properties: { body: { type: 'string', title: 'Comment', minLength: 1, maxLength: 40000, 'x-widget': 'textarea' } } };
+import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
+import type { WpkRichTextEditor } from '@wpk/ui/editor';
+import { pickMention, richText, RICH_TEXT_CSS, type Comment, type Post } from '../api.js';
 
 /** The reactions the screen offers (any emoji works through the API). */
 const EMOJI = ['👍', '🎉', '❤️'];
@@ -9,8 +8,8 @@ const EMOJI = ['👍', '🎉', '❤️'];
 /** `/posts/{id}`: a post, its reactions, its acknowledgement and its comments. */
 export class FeedsPost extends LitElement {
   static override properties = { postId: { attribute: false }, post: { state: true }, comments: { state: true } };
-  static override styles = [screenStyles, css`
-    section { margin-top: var(--wpk-space-5); } .text { white-space: pre-wrap; } .reactions button { margin-right: var(--wpk-space-2); }
+  static override styles = [screenStyles, RICH_TEXT_CSS, css`
+    section { margin-top: var(--wpk-space-5); } .reactions button { margin-right: var(--wpk-space-2); }
     .poll ul { list-style: none; padding: 0; } .poll li { margin-bottom: var(--wpk-space-2); }
     .poll button { min-width: 10rem; text-align: start; }
     .poll button[aria-pressed='true'] { font-weight: 700; border: 2px solid var(--wpk-color-accent, #0b5cad); } .poll meter { width: 8rem; vertical-align: middle; margin-inline: var(--wpk-space-2); }
@@ -29,6 +28,8 @@ export class FeedsPost extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void kit().bridge.title('Post');
+    // The rich text editor (tiptap) is a chunk of its own, loaded with the screen that writes.
+    void import('@wpk/ui/editor');
     void this.load();
   }
 
@@ -52,17 +53,16 @@ export class FeedsPost extends LitElement {
     }
   }
 
-  private async comment(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
+  private async comment(): Promise<void> {
+    const editor = this.renderRoot.querySelector<WpkRichTextEditor>('wpk-rich-text-editor');
+    if (!editor || editor.empty) return void toast('Write the comment first', 'danger');
     try {
-      await kit().client.feeds.postFeedsPostsByPostIdComments({ params: { post_id: this.postId }, body: { body: htmlOf(String(event.detail.body ?? '')) } });
-      const field = form.renderRoot.querySelector<HTMLTextAreaElement>('[name="body"]');
-      if (field) field.value = '';
-      form.submitting = false;
+      await kit().client.feeds.postFeedsPostsByPostIdComments({ params: { post_id: this.postId }, body: { body: editor.html } });
+      editor.clear();
       toast('Comment added', 'success');
       await this.load();
     } catch (error) {
-      form.fail(error);
+      toast(errorText(error), 'danger');
     }
   }
 
@@ -91,7 +91,7 @@ export class FeedsPost extends LitElement {
     const mine = (emoji: string) => post.reactions.find((reaction) => reaction.emoji === emoji);
     return html`<h1>${post.title ?? 'Post'}</h1>
       <p>${post.author_name ?? 'Someone'} · ${post.status}${post.pinned ? ' · pinned' : ''}</p>
-      <p class="text">${textOf(post.body)}</p>
+      <div class="text">${richText(post.body)}</div>
       ${post.removed_reason ? html`<p><strong>Removed:</strong> ${post.removed_reason}</p>` : nothing}
       ${post.status === 'published' ? html`<p class="reactions" aria-label="Reactions">${EMOJI.map((emoji) => {
         const reaction = mine(emoji);
@@ -106,10 +106,10 @@ export class FeedsPost extends LitElement {
           : html`<button type="button" @click=${() => this.act(() => kit().client.feeds.putFeedsPostsByPostIdAcknowledgement({ params: { post_id: post.id } }), 'Acknowledged')}>Acknowledge</button>`
         : nothing}
       <section aria-labelledby="comments"><h2 id="comments">Comments (${this.comments.length})</h2>
-        <ul>${this.comments.map((comment) => html`<li><strong>${comment.author_name ?? 'Someone'}</strong>: ${textOf(comment.body)}</li>`)}</ul>
+        <ul>${this.comments.map((comment) => html`<li><strong>${comment.author_name ?? 'Someone'}</strong>: <div class="text">${richText(comment.body)}</div></li>`)}</ul>
         ${post.status === 'published'
-          ? html`<wpk-schema-form .schema=${COMMENT_FORM} .value=${{ body: '' }} submit-label="Comment" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.comment(event)}></wpk-schema-form>
-            <wa-button size="small" @click=${() => insertMention(this.renderRoot.querySelector<WpkSchemaForm>('wpk-schema-form')?.renderRoot.querySelector<HTMLTextAreaElement>('[name="body"]') ?? null)}>Mention someone in the comment</wa-button>`
+          ? html`<wpk-rich-text-editor label="Comment" .pickMember=${pickMention}></wpk-rich-text-editor>
+            <wa-button variant="brand" @click=${() => this.comment()}>Comment</wa-button>`
           : nothing}
       </section>`;
   }

@@ -1,5 +1,6 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createSettingsTables } from './0001-create-settings-tables.js';
+import { locationRevision } from './0002-location-revision.js';
 
 /** The app's migrations, oldest first; append, never edit a released one. */
-export const migrations: AppMigration[] = [createSettingsTables];
+export const migrations: AppMigration[] = [createSettingsTables, locationRevision];

@@ -45,6 +45,8 @@ export const locations = defineModel('locations', {
   name: column.string(200),
   address: column.json<LocationAddress>().default({}),
   timezone: column.string(100),
+  /** 1 when created, +1 per change: the copies' order (migration 0002). */
+  revision: column.integer().default(1),
 });
 export type Location = DeclaredRow<typeof locations>;
 

@@ -21,7 +21,7 @@ export const locations = resource({
   events: {
     created: (location, ctx) => ['core.settings.location.created', { ...locationPayload(location), created_by: ctx.member!.id }],
     updated: (location, changed, ctx) => ['core.settings.location.updated', { ...locationPayload(location), changed_fields: changed, updated_by: ctx.member!.id }],
-    deleted: (location, ctx) => ['core.settings.location.deleted', { ...locationPayload(location), deleted_by: ctx.member!.id }],
+    deleted: (location, ctx) => ['core.settings.location.deleted', { ...locationPayload(location, location.revision + 1), deleted_by: ctx.member!.id }],
   },
 });
 
@@ -51,7 +51,7 @@ export async function createLocation(ctx: SettingsContext, input: LocationInput 
   return locations.create(ctx, { name: input.name, address: cleanAddress(input.address), timezone });
 }
 
-/** Changes the given fields of a location; emits `location.updated` with `changed_fields` when something changed. */
+/** Changes the given fields of a location; when something changed, counts a revision and emits `location.updated` with `changed_fields`. */
 export async function updateLocation(ctx: SettingsContext, locationId: string, input: LocationInput): Promise<Location> {
   const location = await locations.require(ctx, locationId, { lock: 'update' });
   const next = {
@@ -60,7 +60,7 @@ export async function updateLocation(ctx: SettingsContext, locationId: string, i
     timezone: input.timezone === undefined ? location.timezone : timeZone(input.timezone, 'timezone'),
   };
   if (next.name !== location.name) await assertNameFree(ctx, 'locations', 'Location', next.name, location.id);
-  return (await locations.patch(ctx, location, next)).row;
+  return (await locations.patch(ctx, location, next, { touch: (before) => ({ revision: before.revision + 1 }) })).row;
 }
 
 /** Deletes a location. Emits `location.deleted` (copies drop it). */

@@ -30,9 +30,12 @@ export function presentLocation(location: Location) {
   };
 }
 
-/** The payload of every `core.settings.location.*` event: what a copy (attendance's) keeps. */
-export function locationPayload(location: Location) {
-  return { location_id: location.id, mrn: locationMrn(location.id), name: location.name, timezone: location.timezone, address: fullAddress(location.address) };
+/**
+ * The payload of every `core.settings.location.*` event: what a copy (workers', attendance's) keeps,
+ * with the revision that orders deliveries (`revision`: the deletion's is one more than the last change's).
+ */
+export function locationPayload(location: Location, revision = location.revision) {
+  return { location_id: location.id, mrn: locationMrn(location.id), name: location.name, timezone: location.timezone, address: fullAddress(location.address), revision };
 }
 
 /** The search document of a location: found by name and city. */

@@ -2,6 +2,7 @@ import type { SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import { memberRemoved, subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
+import { keepLocation, type LocationPayload } from '../services/locations.js';
 import { applyDueChange, asHire, draftFromHire, filesTransferred, linkMember, tasksReleased, timeOffCleared, unlinkMember } from '../services/links.js';
 
 /** `system.workspace.member.added` {member_id}: a worker with the member's e-mail as work e-mail is linked to them. */
@@ -29,6 +30,12 @@ const onTimeOffCleared = subscription('core.leaves.time_off.cleared', (event, ct
 /** `core.tasks.member.released` {member_mrn}: offboarding items waiting for the member's tasks to be unassigned are done. */
 const onTasksReleased = subscription('core.tasks.member.released', (event, ctx) => tasksReleased(ctx, event.payload.member_mrn));
 
+type LocationAction = 'core.settings.location.created' | 'core.settings.location.updated' | 'core.settings.location.deleted';
+
+/** `core.settings.location.*`: the app's copy of Settings' locations follows (a deletion stays as a tombstone). */
+const onLocation = (action: LocationAction) =>
+  subscription(action, (event, ctx) => keepLocation(ctx, event.payload as unknown as LocationPayload, action === 'core.settings.location.deleted'));
+
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'system.workspace.member.added': onMemberAdded,
   'core.account.member.removed': onMemberRemoved,
@@ -37,4 +44,7 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.files.transfer.completed': onFilesTransferred,
   'core.leaves.time_off.cleared': onTimeOffCleared,
   'core.tasks.member.released': onTasksReleased,
+  'core.settings.location.created': onLocation('core.settings.location.created'),
+  'core.settings.location.updated': onLocation('core.settings.location.updated'),
+  'core.settings.location.deleted': onLocation('core.settings.location.deleted'),
 };

@@ -22,6 +22,8 @@ export const workers = defineModel('workers', {
   department_id: column.uuid().nullable(),
   manager_id: column.uuid().nullable(),
   location_mrn: column.string(200).nullable(),
+  /** The name of the location (the app's copy of Settings' locations), following its renames. */
+  location_name: column.string(200).nullable(),
   start_date: column.dateOnly().nullable(),
   employment_type: column.enum(EMPLOYMENT_TYPES, 20),
   /** The workspace member this worker is, linked by work e-mail or by hand. */
@@ -153,7 +155,18 @@ export const checklistItems = defineModel('checklist_items', {
 export type ChecklistItem = DeclaredRow<typeof checklistItems>;
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { workers, workerHistory, departments, contracts, checklistTemplates, checklists, checklistItems };
+/** The app's copy of a Settings location (core.settings.location.*): what a worker's `location_mrn` may name. */
+export const locations = defineModel('locations', {
+  id: column.uuid().primaryKey(),
+  name: column.string(200),
+  timezone: column.string(100),
+  /** Deleted in Settings: kept as a tombstone (a late update cannot revive it); no worker may name it anew. */
+  deleted: column.boolean().default(false),
+  revision: column.integer(),
+});
+export type LocationCopy = DeclaredRow<typeof locations>;
+
+export const models = { workers, workerHistory, departments, contracts, checklistTemplates, checklists, checklistItems, locations };
 
 /** The models' type, for typing contexts. */
 export type Models = typeof models;

@@ -15,6 +15,7 @@ export const WORKER: JoiObjectSchema = recordSchema(
     department_id: field.uuid().allow(null),
     manager_id: field.uuid().allow(null),
     location_mrn: nullableText(),
+    location_name: Joi.string().allow(null).description("The location's name in the app's copy of Settings' locations (follows renames)"),
     start_date: field.date().allow(null),
     employment_type: field.oneOf(EMPLOYMENT_TYPES),
     member_id: field.uuid().allow(null),
@@ -31,6 +32,14 @@ export const WORKER: JoiObjectSchema = recordSchema(
   },
   { optional: ['birth_date', 'personal_email', 'personal_phone', 'salary_band'] },
 ).id('WorkersWorker');
+
+/** A location of the app's copy of Settings' locations (`GET /workers/locations`). */
+export const LOCATION: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  mrn: Joi.string().pattern(/^mrn:settings:location:/),
+  name: Joi.string(),
+  timezone: Joi.string(),
+}).id('WorkersLocation');
 
 /** `DELETE /workers/{worker_id}`. */
 export const DELETED_WORKER: JoiObjectSchema = recordSchema({ id: field.uuid(), mrn: workerMrn(), deleted: Joi.boolean().valid(true) }).id('WorkersDeletedWorker');

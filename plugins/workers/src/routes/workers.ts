@@ -2,13 +2,17 @@ import { Joi, MEMBER_REFERENCE_META } from '@wpk/sdk';
 import { route, routeFamily } from '../kit.js';
 import { EMPLOYMENT_TYPES, WORKER_STATUSES, type Worker } from '../models/index.js';
 import { exportWorkers, importWorkers } from '../services/csv.js';
+import { listLocations, presentLocation } from '../services/locations.js';
 import { orgChart, reportsOf } from '../services/org.js';
 import { presentHistory, presentWorker } from '../services/present.js';
 import { changeStatus, createWorker, deleteWorker, historyOf, listWorkers, requireWorker, rowOn, today, updateWorker } from '../services/workers.js';
-import { DELETED_WORKER, HISTORY_ROW, IMPORT_RESULT, ORG_CHART, REPORTS, WORKER } from './answers.js';
+import { DELETED_WORKER, HISTORY_ROW, IMPORT_RESULT, LOCATION, ORG_CHART, REPORTS, WORKER } from './answers.js';
 
 const params = Joi.idParams('worker_id');
 const optionalText = (max: number) => Joi.string().trim().max(max).allow('', null);
+
+/** A settings location MRN (whether the app's copy knows it is the service's check). */
+const locationMrnField = Joi.string().max(200).pattern(/^mrn:settings:location:[^:\s]+$/).messages({ 'string.pattern.base': '{#label} must be a settings location MRN: mrn:settings:location: and its id' });
 
 /** The fields a create or an update takes. */
 const fields = {
@@ -18,7 +22,7 @@ const fields = {
   department_id: Joi.id().allow(null),
   // A worker's id (a manager need not be a member): marked so the platform's member-reference guard does not take it for one.
   manager_id: Joi.id().allow(null).meta({ [MEMBER_REFERENCE_META]: false }),
-  location_mrn: Joi.string().max(200).pattern(/^mrn:settings:location:[^:\s]+$/).allow(null).messages({ 'string.pattern.base': '{#label} must be a settings location MRN: mrn:settings:location: and its id' }),
+  location_mrn: locationMrnField.allow(null),
   start_date: Joi.calendarDate().allow(null),
   employment_type: Joi.string().valid(...EMPLOYMENT_TYPES),
   member_id: Joi.memberId().allow(null),
@@ -38,8 +42,8 @@ const worker = workers.at('/{worker_id}', { params });
 export const workerRoutes = [
   workers.list({
     chain: ['workers.workers.read'],
-    description: 'Lists workers by name; q matches name, work e-mail or title; filters by department, manager and status',
-    query: Joi.listQuery({ q: Joi.string().max(200).allow(''), department_id: Joi.id(), manager_id: Joi.id(), status: Joi.string().valid(...WORKER_STATUSES) }),
+    description: 'Lists workers by name; q matches name, work e-mail or title; filters by department, manager, status and location',
+    query: Joi.listQuery({ q: Joi.string().max(200).allow(''), department_id: Joi.id(), manager_id: Joi.id(), status: Joi.string().valid(...WORKER_STATUSES), location_mrn: locationMrnField }),
     run: (request, ctx) => listWorkers(ctx, request.query),
   }),
   workers.post({
@@ -47,6 +51,18 @@ export const workerRoutes = [
     description: 'Adds a worker in onboarding, linked to the member with the same e-mail unless member_id says otherwise',
     payload: Joi.object({ ...fields, name: fields.name.required(), work_email: fields.work_email.required() }),
     run: (request, ctx) => createWorker(ctx, request.payload),
+  }),
+  route({
+    method: 'GET',
+    path: '/workers/locations',
+    chain: ['workers.workers.read'],
+    answers: { collection: LOCATION },
+    description: "The locations a worker may be given: the app's copy of the Settings app's locations (deleted ones left out), by name; q matches the name",
+    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow('') }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listLocations(ctx, request.query.q as string | undefined);
+      return ctx.respond.collection(rows.map(presentLocation), count);
+    },
   }),
   route({
     method: 'GET',

@@ -1,6 +1,7 @@
 import { csvText, DomainError, InvalidError, parseCsv, toCsv, type CsvRecord } from '@wpk/sdk';
 import type { WorkersBaseContext, WorkersContext } from '../kit.js';
 import { EMPLOYMENT_TYPES, type EmploymentType } from '../models/index.js';
+import { locationIdOf } from './locations.js';
 import { createWorker, workers } from './workers.js';
 
 /** The columns of an export, in order; an import reads them by name (status is left out: an imported worker starts in onboarding). */
@@ -84,6 +85,7 @@ async function checkRows(ctx: WorkersBaseContext, csv: string): Promise<{ rows: 
   const { rows, problems } = readFile(csv);
   const departments = new Map((await ctx.db.departments.findAll({ attributes: ['id', 'name'] })).map((row) => [row.name.toLowerCase(), row.id]));
   const taken = new Set((await ctx.db.workers.findAll({ attributes: ['work_email'] })).map((row) => row.work_email.toLowerCase()));
+  const places = new Map((await ctx.db.locations.findAll({ attributes: ['id', 'deleted'] })).map((row) => [row.id, row.deleted]));
   const checked: ImportRow[] = [];
   for (const { line, cells } of rows) {
     const refuse = (field: string, error: string) => problems.push({ line, field, error });
@@ -101,6 +103,7 @@ async function checkRows(ctx: WorkersBaseContext, csv: string): Promise<{ rows: 
     if (manager && !taken.has(manager.toLowerCase())) refuse('manager_email', `${manager} is the work e-mail of no worker (in the workspace or above in the file)`);
     const location = cells.location_mrn || null;
     if (location && !/^mrn:settings:location:[^:\s]+$/.test(location)) refuse('location_mrn', 'must be a settings location MRN: mrn:settings:location: and its id');
+    else if (location && places.get(locationIdOf(location) ?? '') !== false) refuse('location_mrn', `${location} is ${places.get(locationIdOf(location) ?? '') ? 'a location deleted in' : 'no location of'} the Settings app`);
     const start = cells.start_date || null;
     if (start && !isDay(start)) refuse('start_date', `must be a day as YYYY-MM-DD (got ${start})`);
     const type = cells.employment_type || null;

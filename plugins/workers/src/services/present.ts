@@ -21,6 +21,7 @@ export function presentWorker(worker: Worker, withPrivate: boolean) {
     department_id: worker.department_id,
     manager_id: worker.manager_id,
     location_mrn: worker.location_mrn,
+    location_name: worker.location_name,
     start_date: worker.start_date,
     employment_type: worker.employment_type,
     member_id: worker.member_id,

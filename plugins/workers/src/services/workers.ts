@@ -5,6 +5,7 @@ import type { EmploymentType, HistoryRow, Worker, WorkerStatus } from '../models
 /** A worker row as read (with its workspace). */
 type StoredWorker = Worker & { workspace_id: string };
 import { confirm, openChecklists } from './checklist-runs.js';
+import { locationIdOf, locationMrn, resolveLocation } from './locations.js';
 import { workerMachine } from './machine.js';
 import { PRIVATE_FIELDS, workerDocument, workerFields } from './present.js';
 
@@ -20,7 +21,7 @@ export const workers = resource({
   search: { type: 'worker', document: workerDocument },
   events: {
     created: (worker, ctx) => ['core.workers.worker.hired', { ...workerFields(worker), application_id: worker.application_id, by: by(ctx) }],
-    updated: (worker, changed, ctx) => ['core.workers.worker.updated', { ...workerFields(worker), changed_fields: changed.filter((field) => field !== 'revision' && field !== 'former_member_id'), by: by(ctx) }],
+    updated: (worker, changed, ctx) => ['core.workers.worker.updated', { ...workerFields(worker), changed_fields: changed.filter((field) => field !== 'revision' && field !== 'former_member_id' && field !== 'location_name'), by: by(ctx) }],
     deleted: (worker, ctx) => ['core.workers.worker.deleted', { ...workerFields(worker), revision: worker.revision + 1, by: by(ctx) }],
   },
 });
@@ -60,6 +61,7 @@ export interface WorkerFilters {
   department_id?: string;
   manager_id?: string;
   status?: WorkerStatus;
+  location_mrn?: string;
 }
 
 /** One page of the workspace's workers by name, then id. */
@@ -68,6 +70,10 @@ export function listWorkers(ctx: WorkersContext, filters: WorkerFilters) {
   if (filters.department_id) where.department_id = filters.department_id;
   if (filters.manager_id) where.manager_id = filters.manager_id;
   if (filters.status) where.status = filters.status;
+  if (filters.location_mrn) {
+    const id = locationIdOf(filters.location_mrn);
+    where.location_mrn = id ? locationMrn(id) : filters.location_mrn;
+  }
   return workers.list(ctx, { q: filters.q, where });
 }
 
@@ -131,6 +137,7 @@ export async function createWorker(ctx: WorkersBaseContext & { permissions?: Wor
   const email = input.work_email.trim();
   await assertEmailFree(ctx, email, null);
   if (input.department_id) await assertDepartment(ctx, input.department_id, 'department_id');
+  const location = await resolveLocation(ctx, input.location_mrn ?? null);
   if (input.manager_id) {
     await ctx.lock('managers');
     await assertNoManagerCycle(ctx, null, input.manager_id);
@@ -143,7 +150,7 @@ export async function createWorker(ctx: WorkersBaseContext & { permissions?: Wor
     title: input.title?.trim() ?? '',
     department_id: input.department_id ?? null,
     manager_id: input.manager_id ?? null,
-    location_mrn: input.location_mrn ?? null,
+    ...location,
     start_date: input.start_date ?? null,
     employment_type: input.employment_type ?? ctx.settings.default_employment_type,
     member_id: memberId,
@@ -207,7 +214,7 @@ export async function updateWorker(ctx: WorkersContext, workerId: string, input:
     await assertEmailFree(ctx, input.work_email.trim(), worker.id);
     changes.work_email = input.work_email.trim();
   } else if (input.work_email !== undefined) changes.work_email = input.work_email.trim();
-  if (input.location_mrn !== undefined) changes.location_mrn = input.location_mrn;
+  if (input.location_mrn !== undefined) Object.assign(changes, await resolveLocation(ctx, input.location_mrn));
   if (input.start_date !== undefined) changes.start_date = input.start_date;
   if (input.employment_type !== undefined) changes.employment_type = input.employment_type;
   if (input.member_id !== undefined) {

@@ -1,11 +1,17 @@
 import { RecordEdit, textChanges, textValues, type FormSchema } from '@wpk/ui';
-import { EMPLOYMENT_LABELS, WORKERS, directory, type Department, type Worker } from '../api.js';
+import { EMPLOYMENT_LABELS, WORKERS, directory, type Department, type WorkLocation, type Worker } from '../api.js';
 
 const TEXT_FIELDS = ['name', 'work_email', 'title', 'department_id', 'manager_id', 'start_date', 'employment_type', 'location_mrn'] as const;
 
-/** The form: the bounds are the API's (`POST /workers`, `PATCH /workers/{id}`); manager and department are chosen by name. */
-function form(workers: Worker[], departments: Department[], editing: string | null): FormSchema {
-  const managers = workers.filter((worker) => worker.id !== editing);
+/**
+ * The form: the bounds are the API's (`POST /workers`, `PATCH /workers/{id}`); manager, department
+ * and location are chosen by name (the location from Settings' locations, `GET /workers/locations`;
+ * a worker's location deleted in Settings since stays listed under its last name).
+ */
+function form(workers: Worker[], departments: Department[], locations: WorkLocation[], editing: Worker | null): FormSchema {
+  const managers = workers.filter((worker) => worker.id !== editing?.id);
+  const places = locations.map((location) => [location.mrn, location.name]);
+  if (editing?.location_mrn && !locations.some((location) => location.mrn === editing.location_mrn)) places.push([editing.location_mrn, editing.location_name ?? editing.location_mrn]);
   return {
     required: ['name', 'work_email'],
     properties: {
@@ -16,7 +22,7 @@ function form(workers: Worker[], departments: Department[], editing: string | nu
       department_id: { type: 'string', title: 'Department', enum: departments.map((department) => department.id), 'x-labels': Object.fromEntries(departments.map((department) => [department.id, department.name])) },
       start_date: { type: 'string', title: 'Start date', format: 'date' },
       employment_type: { type: 'string', title: 'Employment type', enum: Object.keys(EMPLOYMENT_LABELS), 'x-labels': EMPLOYMENT_LABELS },
-      location_mrn: { type: 'string', title: 'Location', maxLength: 200, description: 'A location of the Settings app: mrn:settings:location:…' },
+      location_mrn: { type: 'string', title: 'Location', enum: places.map(([mrn]) => mrn), 'x-labels': Object.fromEntries(places), description: 'The locations of the Settings app' },
     },
   };
 }
@@ -24,12 +30,12 @@ function form(workers: Worker[], departments: Department[], editing: string | nu
 /** `/new` and `/workers/{id}/edit`: the worker's form; a refusal (a taken work e-mail, a manager cycle) shows on the field it names. */
 export class WorkersEdit extends RecordEdit<Worker> {
   static override properties = { ...RecordEdit.properties, options: { state: true } };
-  declare options: { workers: Worker[]; departments: Department[] };
+  declare options: { workers: Worker[]; departments: Department[]; locations: WorkLocation[] };
   protected readonly kind = WORKERS;
 
   constructor() {
     super();
-    this.options = { workers: [], departments: [] };
+    this.options = { workers: [], departments: [], locations: [] };
   }
 
   override connectedCallback(): void {
@@ -38,7 +44,7 @@ export class WorkersEdit extends RecordEdit<Worker> {
   }
 
   protected get schema(): FormSchema {
-    return form(this.options.workers, this.options.departments, this.recordId || null);
+    return form(this.options.workers, this.options.departments, this.options.locations, this.record ?? null);
   }
 
   protected formValue(worker: Worker): Record<string, unknown> {

@@ -137,7 +137,7 @@ export class WorkersWorker extends RecordDetail<Worker> {
         ${worker.manager_id ? html`<dt>Manager</dt><dd>${appLink(`/workers/${worker.manager_id}`, this.name(worker.manager_id))}</dd>` : nothing}
         ${worker.department_id ? html`<dt>Department</dt><dd>${this.name(worker.department_id)}</dd>` : nothing}
         ${worker.start_date ? html`<dt>Start date</dt><dd>${worker.start_date}</dd>` : nothing}
-        ${worker.location_mrn ? html`<dt>Location</dt><dd><wpk-mrn-chip mrn=${worker.location_mrn}></wpk-mrn-chip></dd>` : nothing}
+        ${worker.location_mrn ? html`<dt>Location</dt><dd>${worker.location_name ?? html`<wpk-mrn-chip mrn=${worker.location_mrn}></wpk-mrn-chip>`}</dd>` : nothing}
         ${worker.salary_band ? html`<dt>Salary band</dt><dd>${worker.salary_band}</dd>` : nothing}
         <dt>Reports</dt>
         <dd>${this.reports.length
