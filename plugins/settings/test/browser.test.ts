@@ -10,7 +10,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { startWorld } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type Frame, type Page, type WorldBrowser } from '@wpk/testing/browser';
 
 /** The docs page's pictures. */
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -95,7 +95,7 @@ test.serial('at 375 px: add a location on a phone', async (t) => {
 });
 
 /** Explains a member's access on the "Explain access" screen: the member from the shell's picker, the action typed. */
-async function explainOnScreen(page: import('playwright').Page, frame: import('playwright').Frame, name: string, action: string) {
+async function explainOnScreen(page: Page, frame: Frame, name: string, action: string) {
   await frame.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Explain access' }).click();
   await page.waitForURL(`${web.origin}/app/settings/explain`);
   await frame.getByRole('heading', { name: 'Explain access', level: 1 }).waitFor();
