@@ -6,6 +6,7 @@ export type Calendar = components['schemas']['SettingsCalendar'];
 export type Holiday = components['schemas']['SettingsHoliday'];
 export type HolidayImport = components['schemas']['SettingsHolidayImport'];
 export type Preferences = components['schemas']['SettingsPreferences'];
+export type Explanation = components['schemas']['SettingsAccessExplanation'];
 
 /** The weekdays as the API numbers them (ISO: 1 = Monday). */
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;

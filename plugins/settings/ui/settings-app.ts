@@ -2,6 +2,7 @@ import { AppRoot, html, kit } from '@wpk/ui';
 import './screens/calendar.js';
 import './screens/calendars.js';
 import './screens/documents.js';
+import './screens/explain.js';
 import './screens/locations.js';
 
 const isAdmin = () => kit().member.platform_role !== 'member';
@@ -14,6 +15,7 @@ export class SettingsApp extends AppRoot {
     { path: '/locations', label: 'Locations' },
     { path: '/calendars', label: 'Calendars' },
     { path: '/preferences', label: 'My preferences' },
+    { path: '/explain', label: 'Explain access', visible: isAdmin },
   ];
   protected readonly screens = [
     { path: '/locations/:location_id', render: ({ location_id }: Record<string, string>) => html`<settings-location .locationId=${location_id}></settings-location>` },
@@ -21,6 +23,7 @@ export class SettingsApp extends AppRoot {
     { path: '/calendars/:calendar_id', render: ({ calendar_id }: Record<string, string>) => html`<settings-calendar .calendarId=${calendar_id}></settings-calendar>` },
     { path: '/calendars', render: () => html`<settings-calendars></settings-calendars>` },
     { path: '/preferences', render: () => html`<settings-preferences></settings-preferences>` },
+    { path: '/explain', render: () => html`<settings-explain></settings-explain>` },
     { path: '/', render: () => html`<settings-organization></settings-organization>` },
   ];
 }

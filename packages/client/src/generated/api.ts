@@ -12248,6 +12248,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Explains a member's access to an action (a permission key or an operation such as DELETE /tasks/{task_id}): each of t...
+         * @description Explains a member's access to an action (a permission key or an operation such as DELETE /tasks/{task_id}): each of the five layers, whether it passes and why, and which decides
+         *
+         *     Needs `settings.explanations.read`.
+         */
+        get: operations["getSettingsExplain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/locations": {
         parameters: {
             query?: never;
@@ -20177,6 +20199,44 @@ export interface components {
             created: components["schemas"]["SettingsHoliday"][];
             /** @description Public holidays of the region and year the calendar had already */
             skipped: number;
+        };
+        SettingsAccessLayer: {
+            /** @enum {integer} */
+            layer: 1 | 2 | 3 | 4 | 5;
+            /** @enum {string} */
+            name: "authentication" | "membership" | "platform_role" | "app_access" | "app_permission";
+            /** @description null: not judged (layer 1, authentication is per request) or not applied (layer 3 on an app action) */
+            passed: boolean | null;
+            /** @description Why, in words an admin can read */
+            reason: string;
+        };
+        SettingsAccessExplanation: {
+            member: {
+                /** Format: uuid */
+                id: string;
+                mrn: string;
+                name: string;
+                email: string;
+                /** @enum {string} */
+                platform_role: "owner" | "admin" | "member";
+                /** @description False once the member was removed from the workspace */
+                active: boolean;
+            };
+            action: string;
+            /** @description The namespace of the action's app */
+            app: string;
+            /** @description The operation the action resolved to (`DELETE /tasks/{task_id}`); null for a permission key */
+            operation: string | null;
+            /** @description The chain layer 5 judged (the operation's, or the one key) */
+            chain: (unknown[] | boolean | number | Record<string, never> | string | null)[];
+            layers: components["schemas"]["SettingsAccessLayer"][];
+            /** @enum {string} */
+            decision: "allowed" | "refused" | "depends_on_record";
+            /**
+             * @description The first layer that refuses (or leaves it to the record); null when allowed
+             * @enum {integer|null}
+             */
+            decided_by: 1 | 2 | 3 | 4 | 5 | null;
         };
         SettingsLocation: {
             /** Format: uuid */
@@ -55644,6 +55704,45 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSettingsExplain: {
+        parameters: {
+            query: {
+                member_mrn: string;
+                action: string;
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsAccessExplanation"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -1467,6 +1467,8 @@ export const OPERATIONS = {
   deleteSettingsCalendarsByCalendarIdHolidaysByHolidayId: { method: 'DELETE', path: '/settings/calendars/{calendar_id}/holidays/{holiday_id}', tag: 'settings', host: 'workspace' },
   /** Imports the public holidays of a region and year from date-holidays; a re-import adds nothing */
   postSettingsCalendarsByCalendarIdHolidaysImport: { method: 'POST', path: '/settings/calendars/{calendar_id}/holidays/import', tag: 'settings', host: 'workspace' },
+  /** Explains a member's access to an action (a permission key or an operation such as DELETE /tasks/{task_id}): each of t... */
+  getSettingsExplain: { method: 'GET', path: '/settings/explain', tag: 'settings', host: 'workspace' },
   /** Lists locations by name; q matches the name */
   getSettingsLocations: { method: 'GET', path: '/settings/locations', tag: 'settings', host: 'workspace', paged: true },
   /** Creates a location (name unique in the workspace) */

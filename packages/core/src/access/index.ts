@@ -21,3 +21,4 @@ export {
   type PlatformPermissionKey,
   type PlatformRouteAccess,
 } from './platform-permissions.js';
+export { explainAccess, resolveAction, type ExplainCatalog, type ExplainedApp } from './explain.js';

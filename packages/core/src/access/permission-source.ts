@@ -15,8 +15,16 @@ export function isInstalled<R extends InstallationView>(row: R | null | undefine
   return row?.status === 'installed';
 }
 
-/** Layer 4's answer: in, or out with the reason (for the log; the caller sees the spec's message). */
-export type AccessDecision = { allowed: true; reason: string } | { allowed: false; reason: string };
+/** Which rule of layer 4 decided, with what it compared (the permission explainer words it with role names). */
+export type AccessRule =
+  | { rule: 'platform_role'; platformRole: 'owner' | 'admin' }
+  | { rule: 'redlist'; entry: string; theMember: boolean }
+  | { rule: 'everyone' }
+  | { rule: 'roles'; policy: 'roles' | 'approval'; memberRoles: string[]; allowedRoles: string[]; match: string | null }
+  | { rule: 'scoped_key' };
+
+/** Layer 4's answer: in, or out with the reason (for the log; the caller sees the spec's message) and the rule that decided. */
+export type AccessDecision = ({ allowed: true; reason: string } | { allowed: false; reason: string }) & { why?: AccessRule };
 
 /**
  * Where a caller's rights come from. A session and a full-access key read the member's roles
@@ -64,16 +72,19 @@ export class MemberPermissionSource implements PermissionSource {
   }
 
   async appAccess(_namespace: string, installation: InstallationView): Promise<AccessDecision> {
-    if (this.bypass) return { allowed: true, reason: `platform role ${this.member.platformRole}` };
+    const platformRole = this.member.platformRole;
+    if (platformRole === 'owner' || platformRole === 'admin') return { allowed: true, reason: `platform role ${platformRole}`, why: { rule: 'platform_role', platformRole } };
     const roles = await this.roleIds();
     const redlisted = installation.redlist.find((entry) => entry === this.member.id || roles.includes(entry));
-    if (redlisted) return { allowed: false, reason: `redlisted (${redlisted === this.member.id ? 'the member' : `role ${redlisted}`})` };
-    if (installation.access_policy === 'everyone') return { allowed: true, reason: 'policy everyone' };
+    if (redlisted) return { allowed: false, reason: `redlisted (${redlisted === this.member.id ? 'the member' : `role ${redlisted}`})`, why: { rule: 'redlist', entry: redlisted, theMember: redlisted === this.member.id } };
+    if (installation.access_policy === 'everyone') return { allowed: true, reason: 'policy everyone', why: { rule: 'everyone' } };
     // `approval` is reserved and behaves as `roles` with an empty list.
-    const allowed = installation.access_policy === 'roles' ? installation.allowed_roles : [];
+    const policy = installation.access_policy;
+    const allowed = policy === 'roles' ? installation.allowed_roles : [];
     const match = roles.find((role) => allowed.includes(role));
-    if (match) return { allowed: true, reason: `policy roles: role ${match} is allowed` };
-    return { allowed: false, reason: `policy ${installation.access_policy}: none of the member's roles (${roles.join(', ') || 'none'}) is allowed (${allowed.join(', ') || 'empty list'})` };
+    const why: AccessRule = { rule: 'roles', policy, memberRoles: roles, allowedRoles: allowed, match: match ?? null };
+    if (match) return { allowed: true, reason: `policy roles: role ${match} is allowed`, why };
+    return { allowed: false, reason: `policy ${policy}: none of the member's roles (${roles.join(', ') || 'none'}) is allowed (${allowed.join(', ') || 'empty list'})`, why };
   }
 
   async appPermissions(namespace: string): Promise<PermissionSet> {

@@ -1,5 +1,7 @@
-import { fieldLabel, InvalidError, isUuid, memberIdFromMrn, memberMrn, memberReferenceFields, valuesAt, type ContextMembers, type DirectoryMember, type MemberReferenceField, type RouteValidation } from '@wpk/sdk';
+import { fieldLabel, InvalidError, type AccessExplanation, isUuid, memberIdFromMrn, memberMrn, memberReferenceFields, valuesAt, type ContextMembers, type DirectoryMember, type MemberReferenceField, type RouteValidation } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
+import type { ExplainCatalog, InstallationView } from '../access/index.js';
+import type { LoadedApp } from './loader.js';
 
 /** Runs one SELECT of the member directory where the caller's work allows it (its transaction, the runtime's role). */
 export type DirectoryRead = <T extends object>(sql: string, replacements: Record<string, unknown>) => Promise<T[]>;
@@ -35,7 +37,15 @@ export class WorkspaceMembers implements ContextMembers {
   constructor(
     private readonly read: DirectoryRead,
     private readonly workspaceId: string,
+    /** The permission explainer of this workspace (access/explain.ts), run where the caller's work allows it; absent: `explain` throws. */
+    private readonly explainer: ((member: DirectoryMember, action: string) => Promise<AccessExplanation>) | null = null,
   ) {}
+
+  async explain(idOrMrn: string, action: string): Promise<AccessExplanation | null> {
+    if (!this.explainer) throw new Error('ctx.members.explain is not available here (no route table)');
+    const member = await this.get(idOrMrn);
+    return member ? this.explainer(member, String(action)) : null;
+  }
 
   async get(idOrMrn: string): Promise<DirectoryMember | null> {
     return (await this.getMany([idOrMrn])).get(memberIdOf(String(idOrMrn)) ?? '') ?? null;
@@ -137,4 +147,10 @@ export async function checkMemberReferences(sequelize: Sequelize, workspaceId: s
     const label = `${where}${fieldLabel(field.path)}`;
     for (const value of values) refuseUnlessMember(found, value, label, field.rule === 'former');
   }
+}
+
+/** The permission explainer's view of the runtime (`ctx.members.explain`): every loaded app's route table and keys, and the installations as the app guard loads them. */
+export function explainCatalog(registry: { list(): LoadedApp[] }, installations: { find(workspaceId: string, namespace: string): Promise<InstallationView | null> }): ExplainCatalog {
+  const apps = registry.list().map((app) => ({ namespace: app.namespace, routePrefix: app.routePrefix, authorization: app.manifest.authorization, declaredKeys: app.declaredKeys }));
+  return { apps: () => apps, installation: (workspaceId, namespace) => installations.find(workspaceId, namespace) };
 }

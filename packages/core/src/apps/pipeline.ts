@@ -21,7 +21,7 @@ import {
 import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
-import { credentialsOf, type AppRequestAccess, type CheckOutcome, type PermissionSet } from '../access/index.js';
+import { credentialsOf, type AppRequestAccess, type CheckOutcome, type ExplainCatalog, type PermissionSet } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
 import { clientAddressOf, collection, parsePagination, runLazyRequestWork, runUnitOfWork, single } from '../server/index.js';
 import type { CountedAttempt, Throttle } from '../identity/index.js';
@@ -79,6 +79,8 @@ export interface PipelineServices {
   model?: OpenAiCompatibleModel | null;
   /** Where `ctx.mail` queues (with the work) and what sends after the commit. */
   mail(): MailOutbox;
+  /** The route table and installations behind `ctx.members.explain` (the permission explainer). */
+  access?: ExplainCatalog;
 }
 
 export type { AppRuntime, SignalingOperation, Work } from './context/index.js';

@@ -6,6 +6,7 @@ import type { EmissionGuard, SubscriberFilter } from '../events/index.js';
 import { installedEmitters, installedSubscribers, joinEventBus } from './event-bus.js';
 import { AppHost } from './host.js';
 import { InstallationService } from './installations.js';
+import { explainCatalog } from './members.js';
 import { bindModels } from './models.js';
 import { mountAppRoutes } from './mount.js';
 import { AppPipeline, type AppRuntime } from './pipeline.js';
@@ -84,7 +85,7 @@ export const appsPlugin = defineCorePlugin({
     const { hub, publisher } = deps.live;
     const signaling = deps.signaling.service;
     const outbox = deps.mail.outbox;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl, model: config.ai ? new OpenAiCompatibleModel(config.ai) : null });
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl, model: config.ai ? new OpenAiCompatibleModel(config.ai) : null, access: explainCatalog(registry, installations) });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {
@@ -142,3 +143,4 @@ export const appsPlugin = defineCorePlugin({
     return { host: new AppHost({ registry, sequelize, workspaces: deps.tenancy.workspaces, installations, notifications, pipeline, bound, strict, logger }) };
   },
 });
+

@@ -48,6 +48,42 @@ export interface DirectoryMember {
   active: boolean;
 }
 
+/** One of the five access layers as the permission explainer judged it for a member (`ctx.members.explain`). */
+export interface AccessLayerVerdict {
+  /** 1 authentication, 2 workspace membership, 3 platform role, 4 app access, 5 app permissions. */
+  layer: 1 | 2 | 3 | 4 | 5;
+  /** `authentication`, `membership`, `platform_role`, `app_access` or `app_permission`. */
+  name: 'authentication' | 'membership' | 'platform_role' | 'app_access' | 'app_permission';
+  /** True: passes; false: refuses; null: not judged for a member without a request (layer 1), or not applied to this action (layer 3 on app routes). */
+  passed: boolean | null;
+  /** Why, in words an admin can read ("member is deactivated", "lacks crm.deals.edit; holds crm.deals.read via role Sales"). */
+  reason: string;
+}
+
+/** The permission explainer's answer for one member and one action, now. */
+export interface AccessExplanation {
+  /** The member judged (active or removed). */
+  member: DirectoryMember;
+  /** The action as asked (`tasks.tasks.create`, `DELETE /tasks/{task_id}`). */
+  action: string;
+  /** The app the action belongs to (its namespace). */
+  app: string;
+  /** The operation (`DELETE /tasks/{task_id}`) when the action named one; null for a permission key. */
+  operation: string | null;
+  /** The chain layer 5 judged: the operation's, or the one key. */
+  chain: unknown[];
+  /** The five layers, in order. */
+  layers: AccessLayerVerdict[];
+  /**
+   * `allowed`; `refused` (by `decided_by`); or `depends_on_record` when the chain has a check on
+   * the record (the task's own creator) the member's keys do not stand in for: allowed only where
+   * that check passes.
+   */
+  decision: 'allowed' | 'refused' | 'depends_on_record';
+  /** The first layer that refuses (or leaves it to the record); null when allowed. */
+  decided_by: 1 | 2 | 3 | 4 | 5 | null;
+}
+
 /**
  * `ctx.members`: the workspace's member directory, read from the platform on every call (never a
  * copy that can lag behind: a member who joined a moment ago is found, one removed a moment ago
@@ -71,6 +107,15 @@ export interface ContextMembers {
    * For work an app does on a member's behalf later (an automation's scoped grant).
    */
   lacks(idOrMrn: string, keys: readonly string[]): Promise<string[] | null>;
+  /**
+   * The permission explainer: for this member now, each of the five access layers with whether
+   * it passes and why, and which decides. `action` is a permission key (`tasks.tasks.create`) or
+   * an operation of an app (`DELETE /tasks/{task_id}`, or a concrete path), resolved through the
+   * runtime's route table to its chain. Judged by the functions the real guard runs, read fresh.
+   * Null when the reference names no member of the workspace; `InvalidError` naming `action`
+   * when it names no declared key nor operation of a loaded app.
+   */
+  explain(idOrMrn: string, action: string): Promise<AccessExplanation | null>;
   /** Active members by name (then id), optionally matching `q` in the name or email, one page at a time. */
   list(options?: { q?: string; offset?: number; limit?: number }): Promise<{ rows: DirectoryMember[]; count: number }>;
 }

@@ -69,3 +69,33 @@ export const PREFERENCES: JoiObjectSchema = recordSchema({
 
 /** What a delete answers. */
 export const DELETED: JoiObjectSchema = recordSchema({ id: field.uuid(), mrn: Joi.string(), deleted: Joi.boolean().valid(true) }, { optional: ['mrn'] }).id('SettingsDeleted');
+
+/** A member as the explainer names them. */
+const EXPLAINED_MEMBER: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  mrn: Joi.string().pattern(/^mrn:account:member:/),
+  name: Joi.string(),
+  email: Joi.string(),
+  platform_role: Joi.string().valid('owner', 'admin', 'member'),
+  active: Joi.boolean().description('False once the member was removed from the workspace'),
+});
+
+/** One of the five access layers as the explainer judged it. */
+const LAYER_VERDICT: JoiObjectSchema = recordSchema({
+  layer: Joi.number().integer().valid(1, 2, 3, 4, 5),
+  name: Joi.string().valid('authentication', 'membership', 'platform_role', 'app_access', 'app_permission'),
+  passed: Joi.boolean().allow(null).description('null: not judged (layer 1, authentication is per request) or not applied (layer 3 on an app action)'),
+  reason: Joi.string().description('Why, in words an admin can read'),
+}).id('SettingsAccessLayer');
+
+/** The permission explainer's answer (ctx.members.explain). */
+export const EXPLANATION: JoiObjectSchema = recordSchema({
+  member: EXPLAINED_MEMBER,
+  action: Joi.string(),
+  app: Joi.string().description("The namespace of the action's app"),
+  operation: Joi.string().allow(null).description('The operation the action resolved to (`DELETE /tasks/{task_id}`); null for a permission key'),
+  chain: Joi.array().items(Joi.any()).description("The chain layer 5 judged (the operation's, or the one key)"),
+  layers: Joi.array().items(LAYER_VERDICT).length(5),
+  decision: Joi.string().valid('allowed', 'refused', 'depends_on_record'),
+  decided_by: Joi.number().integer().valid(1, 2, 3, 4, 5).allow(null).description('The first layer that refuses (or leaves it to the record); null when allowed'),
+}).id('SettingsAccessExplanation');

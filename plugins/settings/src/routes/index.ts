@@ -1,4 +1,4 @@
-import { Joi, type JoiObjectSchema } from '@wpk/sdk';
+import { Joi, NotFoundError, type JoiObjectSchema } from '@wpk/sdk';
 import { routeFamily } from '../kit.js';
 import { DATE_FORMATS, NOTIFICATION_CHANNELS, WEEK_DAYS } from '../models/index.js';
 import { calendars, createCalendar, createHoliday, deleteCalendar, deleteHoliday, importHolidays, listCalendars, listHolidays, updateCalendar } from '../services/calendars.js';
@@ -6,7 +6,7 @@ import { createLocation, deleteLocation, listLocations, locations, updateLocatio
 import { presentOrganization, readOrganization, updateOrganization } from '../services/organization.js';
 import { readPreferences, updatePreferences } from '../services/preferences.js';
 import { presentCalendar, presentHoliday, presentLocation } from '../services/present.js';
-import { CALENDAR, DELETED, HOLIDAY, HOLIDAY_IMPORT, LOCATION, ORGANIZATION, PREFERENCES } from './answers.js';
+import { CALENDAR, DELETED, EXPLANATION, HOLIDAY, HOLIDAY_IMPORT, LOCATION, ORGANIZATION, PREFERENCES } from './answers.js';
 
 const name = () => Joi.string().trim().min(1).max(200);
 const timezone = () => Joi.string().trim().min(1).max(100);
@@ -34,6 +34,7 @@ const location = locationFamily.at('/{location_id}', { params: locationParams })
 const calendarFamily = routeFamily('/settings/calendars', { record: CALENDAR, present: presentCalendar, links: (calendar) => ({ self: `/settings/calendars/${calendar.id}` }) });
 const calendar = calendarFamily.at('/{calendar_id}', { params: calendarParams });
 const holidays = calendar.at('/holidays', { record: HOLIDAY, present: presentHoliday });
+const explain = routeFamily('/settings/explain', { record: EXPLANATION, links: () => ({ self: '/settings/explain' }) });
 const preferences = routeFamily('/settings/preferences', { record: PREFERENCES, links: () => ({ self: '/settings/preferences' }) });
 
 /** The organisation profile. */
@@ -173,5 +174,26 @@ const preferenceRoutes = [
   }),
 ];
 
+/** A member MRN (`mrn:account:member:{uuid}`); whether it names a member of the workspace is the handler's 404. */
+const MEMBER_MRN = /^mrn:account:member:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The permission explainer (admins: `settings.explanations.read`, which only owners and admins hold unless a role is given it). */
+const explainRoutes = [
+  explain.get({
+    chain: ['settings.explanations.read'],
+    description: "Explains a member's access to an action (a permission key or an operation such as DELETE /tasks/{task_id}): each of the five layers, whether it passes and why, and which decides",
+    query: Joi.object({
+      member_mrn: Joi.string().trim().pattern(MEMBER_MRN).required().messages({ 'string.pattern.base': '{{#label}} must be a member MRN (mrn:account:member:{id})' }),
+      action: Joi.string().trim().min(1).max(300).required(),
+    }),
+    async run(request, ctx) {
+      const memberMrn = request.query.member_mrn as string;
+      const explanation = await ctx.members.explain(memberMrn, request.query.action as string);
+      if (!explanation) throw new NotFoundError(`member_mrn ${memberMrn} is not a member of this workspace`);
+      return explanation;
+    },
+  }),
+];
+
 /** Every route of the Settings app. */
-export const routes = [...organizationRoutes, ...locationRoutes, ...calendarRoutes, ...preferenceRoutes];
+export const routes = [...organizationRoutes, ...locationRoutes, ...calendarRoutes, ...preferenceRoutes, ...explainRoutes];

@@ -1,4 +1,5 @@
 import type { AppStorage } from '@wpk/sdk';
+import type { ExplainCatalog } from '../../access/index.js';
 import type { Logger } from 'pino';
 import type { OpenAiCompatibleModel } from '../../ai/chat-model.js';
 import type { Sequelize } from 'sequelize';
@@ -40,6 +41,8 @@ export interface ContextPlatform {
   publicUrl: string;
   /** The configured language model (`ctx.ai`), or null/absent: none. */
   model?: OpenAiCompatibleModel | null;
+  /** The route table and installations the permission explainer reads (`ctx.members.explain`); absent: it throws. */
+  access?: ExplainCatalog;
 }
 
 /**
