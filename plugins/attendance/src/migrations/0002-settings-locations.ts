@@ -1,7 +1,7 @@
 import type { AppMigration } from '@wpk/sdk';
 
 /**
- * Locations follow the Settings app (docs/decisions/new-attendance-follows-settings-locations.md):
+ * Locations follow the Settings app (docs/decisions/0267-attendance-follows-settings-locations.md):
  * a location is either the app's own (`source = 'attendance'`, every row before this migration,
  * unchanged and working as before) or the copy of a Settings location (`source = 'settings'`, its
  * id the Settings location's, `revision` ordering the `core.settings.location.*` events, and
