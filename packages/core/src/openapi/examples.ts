@@ -85,14 +85,37 @@ let ajv: Ajv2020 | null = null;
 // Each document is built many times per process (every runtime of a test run): compile once.
 const compiled = new Map<string, ReturnType<Ajv2020['compile']>>();
 
+export const COMPONENT = '#/components/schemas/';
+
+/** The components a schema reaches through `$ref`, directly or through other components. */
+export function reachedComponents(schema: unknown, components: Record<string, JsonSchema>, found: Record<string, JsonSchema> = {}): Record<string, JsonSchema> {
+  if (Array.isArray(schema)) {
+    for (const item of schema) reachedComponents(item, components, found);
+  } else if (schema && typeof schema === 'object') {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith(COMPONENT)) {
+        const name = value.slice(COMPONENT.length);
+        if (!(name in found) && components[name]) {
+          found[name] = components[name];
+          reachedComponents(components[name], components, found);
+        }
+      } else {
+        reachedComponents(value, components, found);
+      }
+    }
+  }
+  return found;
+}
+
 /** An example of the schema that the schema accepts (checked with ajv), or undefined. */
 export function checkedExample(schema: JsonSchema, components: Record<string, JsonSchema>): unknown {
   const example = exampleOf(schema, components);
   if (example === undefined) return undefined;
   ajv ??= new Ajv2020({ strict: false, validateFormats: false });
-  // Component references point into the document; check against a copy that carries them.
-  const standalone = { ...schema, $defs: components };
-  const text = JSON.stringify(standalone).replaceAll('"#/components/schemas/', '"#/$defs/');
+  // Component references point into the document; check against a copy that carries the ones it
+  // reaches (not all of them: a document of every app holds hundreds).
+  const standalone = { ...schema, $defs: reachedComponents(schema, components) };
+  const text = JSON.stringify(standalone).replaceAll(`"${COMPONENT}`, '"#/$defs/');
   try {
     let validate = compiled.get(text);
     if (!validate) {

@@ -1,6 +1,8 @@
 import type { ResponseObject, Server } from '@hapi/hapi';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenApiDocument } from './document.js';
+import { COMPONENT, reachedComponents } from './examples.js';
+import type { JsonSchema } from './json-schema.js';
 
 /** One answer that the document does not describe. */
 export interface ResponseMismatch {
@@ -20,19 +22,26 @@ export interface ResponseValidation {
   assertClean(): void;
 }
 
-// Validators are compiled once per process: every runtime of a test run shares them.
+// Validators are compiled once per process: every runtime of a test run shares them (by the text of
+// the schema and the components it reaches). A document's own schema objects find theirs by
+// identity, so an answer costs neither a serialisation nor a compilation.
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
 const compiled = new Map<string, ValidateFunction>();
+const bySchema = new WeakMap<object, WeakMap<object, ValidateFunction>>();
 
-function validatorFor(schema: unknown, components: Record<string, unknown>): ValidateFunction {
-  // Component references point into the document; the schema is checked with them as `$defs`.
-  const text = JSON.stringify({ schema, components }).replaceAll('"#/components/schemas/', '"#/$defs/');
+function validatorFor(schema: object, components: Record<string, JsonSchema>): ValidateFunction {
+  let ofDocument = bySchema.get(components);
+  if (!ofDocument) bySchema.set(components, (ofDocument = new WeakMap()));
+  const known = ofDocument.get(schema);
+  if (known) return known;
+  // Component references point into the document; the schema is checked with those it reaches as `$defs`.
+  const text = JSON.stringify({ ...schema, $defs: reachedComponents(schema, components) }).replaceAll(`"${COMPONENT}`, '"#/$defs/');
   let validate = compiled.get(text);
   if (!validate) {
-    const parsed = JSON.parse(text) as { schema: Record<string, unknown>; components: Record<string, unknown> };
-    validate = ajv.compile({ ...parsed.schema, $defs: parsed.components });
+    validate = ajv.compile(JSON.parse(text) as Record<string, unknown>);
     compiled.set(text, validate);
   }
+  ofDocument.set(schema, validate);
   return validate;
 }
 
@@ -62,8 +71,8 @@ function check(document: OpenApiDocument, answer: Answer): string | null {
   const declared = resolve<{ content?: Record<string, { schema?: unknown }> } | undefined>(document, operation.responses[String(answer.status)]);
   if (!declared) return `status ${answer.status} is not declared (declared: ${Object.keys(operation.responses).join(', ')})`;
   const schema = declared.content?.['application/json']?.schema;
-  if (!schema || answer.body === undefined) return null;
-  const validate = validatorFor(schema, document.components.schemas as Record<string, unknown>);
+  if (!schema || typeof schema !== 'object' || answer.body === undefined) return null;
+  const validate = validatorFor(schema, document.components.schemas as Record<string, JsonSchema>);
   if (validate(answer.body)) return null;
   const error = validate.errors?.[0];
   return `body breaks the declared schema: ${error?.instancePath || '(root)'} ${error?.message ?? ''} (${JSON.stringify(answer.body).slice(0, 300)})`;
@@ -89,7 +98,7 @@ export function installResponseValidation(server: Server, document: () => OpenAp
   const later: Answer[] = [];
   const current = document();
   // The envelope and error validators are compiled now, so no answer waits for them either.
-  for (const name of ['Envelope', 'Error']) validatorFor({ $ref: `#/components/schemas/${name}` }, current.components.schemas as Record<string, unknown>);
+  for (const name of ['Envelope', 'Error']) validatorFor({ $ref: `#/components/schemas/${name}` }, current.components.schemas as Record<string, JsonSchema>);
   const record = (answer: Answer, problem: string | null) => {
     if (problem) mismatches.push({ request: answer.request, operation: `${answer.method.toUpperCase()} ${answer.path}`, status: answer.status, problem });
   };

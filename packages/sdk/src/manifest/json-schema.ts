@@ -58,13 +58,32 @@ export function formatSchemaErrors(errors: ErrorObject[] | null | undefined, bas
   return problems;
 }
 
-/** Compiles a JSON Schema; returns the validator or the reason it does not compile. */
-export function compileJsonSchema(schema: unknown, ajv: Ajv = createAjv()): { validate: ValidateFunction } | { error: string } {
-  try {
-    return { validate: ajv.compile(schema as object) };
-  } catch (error) {
-    return { error: (error as Error).message };
+let shared: Ajv | null = null;
+const compiledByText = new Map<string, { validate: ValidateFunction } | { error: string }>();
+
+/**
+ * Compiles a JSON Schema; returns the validator or the reason it does not compile. Without an
+ * `ajv` of the caller's, one instance serves the process and a schema of the same text compiles
+ * once (every runtime of a test run validates the same manifests); a schema that names an `$id`
+ * gets an instance of its own, as two of them may name the same one.
+ */
+export function compileJsonSchema(schema: unknown, ajv?: Ajv): { validate: ValidateFunction } | { error: string } {
+  const compile = (instance: Ajv): { validate: ValidateFunction } | { error: string } => {
+    try {
+      return { validate: instance.compile(schema as object) };
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  if (ajv) return compile(ajv);
+  const text = JSON.stringify(schema);
+  if (text === undefined || text.includes('"$id"')) return compile(createAjv());
+  let result = compiledByText.get(text);
+  if (!result) {
+    result = compile((shared ??= createAjv()));
+    compiledByText.set(text, result);
   }
+  return result;
 }
 
 /**
