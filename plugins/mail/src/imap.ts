@@ -1,6 +1,6 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import { ImapFlow, type FetchMessageObject } from 'imapflow';
+import type { FetchMessageObject, ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { InvalidError, Op, type AppServiceHost } from '@wpk/sdk';
 import type { AppTypes } from './app.types.js';
@@ -23,8 +23,9 @@ const TIMEOUT_MS = 15_000;
 /** The folders a connected account syncs: its inbox and its sent mail (the server's `\Sent` folder). */
 const SYNCED = ['inbox', 'sent'] as const;
 
-/** An IMAP client for one server (not connected yet). */
-export function imapClient(server: ServerInput): ImapFlow {
+/** An IMAP client for one server, not connected yet (imapflow loads with the first connected account, not with the app). */
+export async function imapClient(server: ServerInput): Promise<ImapFlow> {
+  const { ImapFlow } = await import('imapflow');
   return new ImapFlow({
     host: server.host,
     port: server.port,
@@ -100,7 +101,7 @@ export function connectionVerifier(allowPrivate: boolean) {
 
 /** Logs in to both servers of an account, or throws a 400 naming the one that refused and why. */
 export async function verifyConnection(settings: ConnectionSettings): Promise<void> {
-  const client = imapClient(settings.imap);
+  const client = await imapClient(settings.imap);
   client.on('error', () => undefined);
   try {
     await client.connect();
@@ -183,7 +184,7 @@ export async function syncAccount(host: Host, workspaceId: string, accountId: st
   });
   if (!plan) return null;
   const report: SyncReport = { imported: 0, updated: 0, removed: 0, pushed: 0 };
-  const client = imapClient(plan.settings.imap);
+  const client = await imapClient(plan.settings.imap);
   // Only the reason is logged: an IMAP error object can carry the command it failed on.
   client.on('error', (error: Error) => host.log.warn({ account_id: accountId, reason: reason(error) }, 'imap connection error'));
   try {
@@ -376,7 +377,7 @@ async function importMessage(ctx: MailBaseContext, accountId: string, folder: st
 
 /** Appends a sent message to the account's Sent folder (as mail clients do); its UID, or null. */
 export async function appendToSent(settings: ConnectionSettings, raw: Buffer): Promise<{ path: string; uid: number | null } | null> {
-  const client = imapClient(settings.imap);
+  const client = await imapClient(settings.imap);
   client.on('error', () => undefined);
   try {
     await client.connect();

@@ -1,4 +1,4 @@
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import type { Address } from './models/index.js';
 import type { IncomingMessage } from './services/inbound.js';
 
@@ -25,5 +25,7 @@ function incoming(parsed: ParsedMail, sizeBytes: number): Omit<IncomingMessage, 
 
 /** Parses a raw RFC 5322 message (`mailparser`) into what the app stores; the verdicts are the caller's. */
 export async function parseMessage(raw: Buffer, verdicts: Pick<IncomingMessage, 'dkim' | 'spf' | 'dmarc'> = { dkim: 'none', spf: 'none', dmarc: 'none' }): Promise<IncomingMessage> {
+  // mailparser loads with the first message read, not with the app.
+  const { simpleParser } = await import('mailparser');
   return { ...incoming(await simpleParser(raw), raw.length), ...verdicts };
 }

@@ -1,4 +1,3 @@
-import { authenticate } from 'mailauth';
 import nodemailer from 'nodemailer';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerAuthentication, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import type { AppService, AppServiceHost } from '@wpk/sdk';
@@ -160,6 +159,8 @@ export class MailService implements AppService<Models, AppTypes> {
       return;
     }
     // DKIM, SPF (of the envelope sender, from the client's address) and DMARC (of the From domain), through the injectable resolver.
+    // mailauth loads with the first message received, not with the app.
+    const { authenticate } = await import('mailauth');
     const verdict = await authenticate(raw, {
       ip: (session.remoteAddress ?? '').replace(/^::ffff:/, ''),
       helo: session.hostNameAppearsAs,

@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 
 /** The listener's certificate for STARTTLS: PEM texts given, or generated once into a directory. */
 export type TlsSource = { key: string; cert: string } | { generateInto: string };
@@ -20,6 +19,8 @@ export async function loadTls(source: TlsSource, hostname: string): Promise<{ ke
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const now = new Date();
+  // selfsigned loads only when a certificate must be made.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: hostname }], {
     keySize: 2048,
     algorithm: 'sha256',

@@ -1,7 +1,6 @@
 import { memberMrn, NotFoundError } from '@wpk/sdk';
 import type { ExportTarget } from '../models/index.js';
 import { boundsOf, type ImageBytes } from '../render/layout.js';
-import { renderPdf } from '../render/pdf.js';
 import { renderPng } from '../render/png.js';
 import { renderSvg } from '../render/svg.js';
 import { requireBoard } from './boards.js';
@@ -39,7 +38,8 @@ export async function renderExport(ctx: CanvasContext, boardId: string, target: 
     if (stored) images.set(object.file_key, { bytes: await readAll(stored.body), content_type: stored.content_type });
   }
   let bytes: Buffer;
-  if (target === 'pdf') bytes = await renderPdf(objects, images, board.name);
+  // pdfkit loads on the first PDF export, not with the app.
+  if (target === 'pdf') bytes = await (await import('../render/pdf.js')).renderPdf(objects, images, board.name);
   else {
     const svg = renderSvg(objects, images, board.name);
     const bounds = boundsOf(objects);

@@ -5,7 +5,6 @@ import type { Quote, QuoteLine, QuoteStatus } from '../models/index.js';
 import { presentLine, requireDeal, setDealStatus } from './deals.js';
 import { quoteMachine } from './machines.js';
 import { cents, money, total } from './money.js';
-import { quotePdf } from './pdf.js';
 
 export const quoteMrn = (id: string): string => formatMrn('crm', 'quote', id);
 export const quoteNumber = (quote: Quote): string => `Q-${String(quote.number).padStart(4, '0')}`;
@@ -99,6 +98,8 @@ export async function renderQuote(ctx: AnyCtx, quote: Quote) {
   const contact = deal.contact_mrn ? await ctx.db.contacts.findById(deal.contact_mrn.split(':').pop()!) : null;
   const company = deal.company_mrn ? await ctx.db.companies.findById(deal.company_mrn.split(':').pop()!) : null;
   const customer = [contact?.display_name, company?.name].filter(Boolean).join(', ') || null;
+  // pdf-lib loads on the first quote's PDF, not with the app.
+  const { quotePdf } = await import('./pdf.js');
   const bytes = await quotePdf({
     number: quoteNumber(quote), workspace: ctx.workspace.name, deal: deal.title, customer, issued: new Date(quote.created_at).toISOString().slice(0, 10),
     valid_until: quote.valid_until, currency: quote.currency, lines: quote.lines, total: money(quote.total), notes: quote.notes, created_at: new Date(quote.created_at),

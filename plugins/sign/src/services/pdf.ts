@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { P12Signer } from '@signpdf/signer-p12';
-import { SignPdf } from '@signpdf/signpdf';
 import forge from 'node-forge';
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
+
+/** pdf-lib loads on the first document Sign reads or writes, not with the app (most processes never open one). */
+const pdfLib = () => import('pdf-lib');
 
 /** SHA-256 of bytes, as lower-case hex. */
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -19,6 +19,7 @@ export type AuditLine = { at: Date; action: string; who: string; ip: string | nu
 
 /** Loads a PDF, or null when the bytes are not one pdf-lib can open. */
 export async function openPdf(bytes: Uint8Array): Promise<PDFDocument | null> {
+  const { PDFDocument } = await pdfLib();
   try {
     return await PDFDocument.load(bytes, { updateMetadata: false });
   } catch {
@@ -36,6 +37,7 @@ function fitText(font: PDFFont, text: string, width: number, size: number): numb
 }
 
 async function drawMark(doc: PDFDocument, page: PDFPage, field: PlacedField, mark: SignatureMark | null, font: PDFFont, script: PDFFont) {
+  const { rgb } = await pdfLib();
   if (mark?.image) {
     const [, kind, data] = /^data:image\/(png|jpeg);base64,(.*)$/.exec(mark.image) ?? [];
     if (data) {
@@ -56,6 +58,7 @@ async function drawMark(doc: PDFDocument, page: PDFPage, field: PlacedField, mar
  * signature or initials as the signer's mark, a checkbox as a cross, text and dates as text).
  */
 export async function flatten(doc: PDFDocument, fields: Array<PlacedField & { mark: SignatureMark | null }>): Promise<void> {
+  const { rgb, StandardFonts } = await pdfLib();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const script = await doc.embedFont(StandardFonts.TimesRomanItalic);
   const pages = doc.getPages();
@@ -76,6 +79,7 @@ export async function flatten(doc: PDFDocument, fields: Array<PlacedField & { ma
 
 /** Appends the audit certificate: the envelope, both hashes, and every step with time, IP and user agent. */
 export async function appendCertificate(doc: PDFDocument, input: { envelopeId: string; title: string; originalSha256: string; lines: AuditLine[]; workspace: string }): Promise<void> {
+  const { StandardFonts } = await pdfLib();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   let page = doc.addPage([595.28, 841.89]);
@@ -143,6 +147,7 @@ function p12Of(key: forge.pki.rsa.PrivateKey, certs: forge.pki.Certificate[]): B
  * the placeholder grows with them.
  */
 export async function sealPdf(doc: PDFDocument, identity: SigningIdentity, input: { reason: string; name: string; location: string; signingTime: Date }): Promise<Buffer> {
+  const [{ pdflibAddPlaceholder }, { P12Signer }, { SignPdf }] = await Promise.all([import('@signpdf/placeholder-pdf-lib'), import('@signpdf/signer-p12'), import('@signpdf/signpdf')]);
   const certs = certificatesOf(identity.certificatePem);
   const key = forge.pki.privateKeyFromPem(identity.privateKeyPem) as forge.pki.rsa.PrivateKey;
   const signatureLength = Math.max(8192, 4096 + key.n.bitLength() / 4 + certs.reduce((sum, cert) => sum + derOf(cert).length, 0));
@@ -153,6 +158,7 @@ export async function sealPdf(doc: PDFDocument, identity: SigningIdentity, input
 
 /** Whether a data URL holds a PNG or JPEG image pdf-lib can draw (checked when a signer gives it, not at completion). */
 export async function drawableImage(dataUrl: string): Promise<boolean> {
+  const { PDFDocument } = await pdfLib();
   const [, kind, data] = /^data:image\/(png|jpeg);base64,(.*)$/.exec(dataUrl) ?? [];
   if (!data) return false;
   try {

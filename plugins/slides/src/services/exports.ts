@@ -1,8 +1,6 @@
 import type { SlidesBaseContext } from '../kit.js';
 import type { Deck } from '../models/index.js';
 import { deckHtml } from '../render/html.js';
-import { printPdf } from '../render/pdf.js';
-import { renderPptx } from '../render/pptx.js';
 import { imageKeys } from './content.js';
 
 export const EXPORT_FORMATS = ['pdf', 'pptx'] as const;
@@ -32,6 +30,7 @@ export const fileName = (deck: Deck, format: ExportFormat) => `${deck.title.repl
 /** The deck as it is now: PDF (printed by Chromium, one page per slide) or PPTX (speaker notes kept). */
 export async function exportDeck(ctx: SlidesBaseContext, deck: Deck, format: ExportFormat): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
   const images = await imageData(ctx, deck);
-  const bytes = format === 'pdf' ? await printPdf(deckHtml(deck, images)) : await renderPptx(deck, images);
+  // The renderers (Chromium's driver, pptxgenjs) load on the first export, not with the app.
+  const bytes = format === 'pdf' ? await (await import('../render/pdf.js')).printPdf(deckHtml(deck, images)) : await (await import('../render/pptx.js')).renderPptx(deck, images);
   return { bytes, contentType: CONTENT_TYPES[format], filename: fileName(deck, format) };
 }

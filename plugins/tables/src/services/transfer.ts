@@ -5,7 +5,8 @@
  */
 import { InvalidError, PayloadTooLargeError } from '@wpk/sdk';
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+/** ExcelJS loads on the first XLSX export or import: most processes never read a workbook. */
+const excel = async () => (await import('exceljs')).default;
 import type { Ctx } from '../kit.js';
 import type { Field } from '../models/index.js';
 import { requireTable } from './access.js';
@@ -29,7 +30,7 @@ export async function exportTable(ctx: Ctx, tableId: string, format: 'csv' | 'xl
     const lines = [fields.map((field) => quote(field.name)).join(','), ...rows.map((row) => fields.map((field) => quote(display(row.cells[field.id]))).join(','))];
     return { body: `${lines.join('\r\n')}\r\n`, filename: `${safe}.csv`, contentType: 'text/csv; charset=utf-8' };
   }
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await excel()).Workbook();
   const sheet = workbook.addWorksheet(table.name.slice(0, 31).replace(/[\\/?*[\]:]/g, ' ') || 'Table');
   sheet.addRow(fields.map((field) => field.name));
   for (const row of rows) {
@@ -55,7 +56,7 @@ async function readRows(format: 'csv' | 'xlsx', content: string): Promise<Array<
     }
     return records.map((entry) => ({ line: entry.info.lines, cells: entry.record }));
   }
-  const workbook = new ExcelJS.Workbook();
+  const workbook = new (await excel()).Workbook();
   try {
     await workbook.xlsx.load(Buffer.from(content, 'base64') as never);
   } catch {

@@ -1,5 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, NoSuchKey, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
 import type { S3StorageConfig } from '../../config.js';
 import { assertBlobName, type StorageDriver } from './driver.js';
@@ -9,20 +8,22 @@ import { assertBlobName, type StorageDriver } from './driver.js';
  * Streams of unknown length go up through the SDK's managed upload (one PUT when small,
  * multipart beyond 5 MiB). Request checksums are only sent when an operation requires them:
  * several S3-compatible servers do not understand the SDK's newer default (aws-chunked trailers).
+ * The SDK loads when a driver is made, not with the platform (most runtimes store on disk).
  */
 export class S3Driver implements StorageDriver {
   readonly kind = 's3' as const;
-  private readonly client: S3Client;
+  private readonly sdk = import('@aws-sdk/client-s3');
+  private readonly client: Promise<S3Client>;
 
   constructor(private readonly config: S3StorageConfig) {
-    this.client = new S3Client({
+    this.client = this.sdk.then(({ S3Client }) => new S3Client({
       region: config.region,
       forcePathStyle: config.forcePathStyle,
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...(config.endpoint ? { endpoint: config.endpoint } : {}),
       ...(config.credentials ? { credentials: { accessKeyId: config.credentials.accessKeyId, secretAccessKey: config.credentials.secretAccessKey } } : {}),
-    });
+    }));
   }
 
   private keyOf(name: string): string {
@@ -31,13 +32,15 @@ export class S3Driver implements StorageDriver {
   }
 
   async put(name: string, body: Readable, contentType: string): Promise<void> {
-    const upload = new Upload({ client: this.client, params: { Bucket: this.config.bucket, Key: this.keyOf(name), Body: body, ContentType: contentType }, leavePartsOnError: false });
+    const { Upload } = await import('@aws-sdk/lib-storage');
+    const upload = new Upload({ client: await this.client, params: { Bucket: this.config.bucket, Key: this.keyOf(name), Body: body, ContentType: contentType }, leavePartsOnError: false });
     await upload.done();
   }
 
   async get(name: string): Promise<Readable | null> {
+    const { GetObjectCommand, NoSuchKey, S3ServiceException } = await this.sdk;
     try {
-      const answer = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(name) }));
+      const answer = await (await this.client).send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(name) }));
       return (answer.Body as Readable | undefined) ?? null;
     } catch (error) {
       if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)) return null;
@@ -46,12 +49,14 @@ export class S3Driver implements StorageDriver {
   }
 
   async delete(name: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(name) }));
+    const { DeleteObjectCommand } = await this.sdk;
+    await (await this.client).send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.keyOf(name) }));
   }
 
   async check(): Promise<void> {
+    const { HeadBucketCommand, S3ServiceException } = await this.sdk;
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
+      await (await this.client).send(new HeadBucketCommand({ Bucket: this.config.bucket }));
     } catch (error) {
       const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
       const where = this.config.endpoint ?? `AWS S3 (${this.config.region})`;
@@ -61,6 +66,6 @@ export class S3Driver implements StorageDriver {
   }
 
   async close(): Promise<void> {
-    this.client.destroy();
+    (await this.client).destroy();
   }
 }
