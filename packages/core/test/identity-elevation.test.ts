@@ -18,7 +18,7 @@ const ADMIN = { email: 'ada@acme.test', password: 'ada-admin-password' };
 const MEMBER = { email: 'max@acme.test', password: 'max-member-password' };
 
 test.before(async () => {
-  env = await startIdentityRuntime({ elevationMinutes: 5 });
+  env = await startIdentityRuntime({ elevationMinutes: 5, scryptLogN: 10 });
   const created = await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
   workspaceId = created.workspaceId;
   ownerId = created.memberId;

@@ -13,7 +13,7 @@ let owner: Browser;
 const OWNER = { email: 'olive@acme.test', password: 'olive-owner-password' };
 
 test.before(async () => {
-  env = await startIdentityRuntime();
+  env = await startIdentityRuntime({ scryptLogN: 10 });
   const created = await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password, ownerName: 'Olive Owner' });
   workspaceId = created.workspaceId;
   ownerId = created.memberId;

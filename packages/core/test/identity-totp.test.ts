@@ -16,7 +16,7 @@ const OWNER = { email: 'tess@acme.test', password: 'tess-owner-password' };
 const STEP = 30_000;
 
 test.before(async () => {
-  env = await startIdentityRuntime();
+  env = await startIdentityRuntime({ scryptLogN: 10 });
   await env.runtime.identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: OWNER.email, ownerPassword: OWNER.password });
   owner = env.browser();
   await signIn(owner, 'acme', OWNER.email, OWNER.password);

@@ -30,7 +30,7 @@ async function sessionCookie(subdomain: string, email: string, password: string)
 }
 
 test.before(async () => {
-  env = await startIdentityRuntime({ apps: [{ dir: NOTES_DIR, firstParty: true }], configFile: false });
+  env = await startIdentityRuntime({ apps: [{ dir: NOTES_DIR, firstParty: true }], configFile: false, scryptLogN: 10 });
   const identity = env.runtime.identity;
   const acme = await identity.createWorkspaceWithOwner({ subdomain: 'acme', name: 'Acme', ownerEmail: 'owner@acme.test', ownerPassword: 'owner-password-1', ownerName: 'Olive Owner' });
   await identity.addMember({ workspaceId: acme.workspaceId, email: 'ada@acme.test', password: 'ada-password-1', platformRole: 'admin', name: 'Ada Admin' });
