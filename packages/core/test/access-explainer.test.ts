@@ -2,7 +2,7 @@ import test from 'ava';
 import { QueryTypes } from 'sequelize';
 import { explainAccess } from '../src/access/index.js';
 import { explainCatalog, WorkspaceMembers } from '../src/apps/members.js';
-import { body, startAppsRuntime, TestWorkspace, type AppsTestRuntime, type TestCaller } from './helpers/apps.js';
+import { body, injectCall, startAppsRuntime, TestWorkspace, type AppsTestRuntime, type TestCaller } from './helpers/apps.js';
 
 // The permission explainer (ctx.members.explain) against the real guard: for each member and
 // action, the explainer's decision must agree with the status of a real request by that member.
@@ -14,9 +14,7 @@ const roles: Record<string, string> = {};
 const people: Record<string, TestCaller> = {};
 let othersNote = '';
 
-const json = { 'content-type': 'application/json' };
-const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-  env.runtime.server.inject({ method, url, headers: payload === undefined ? headers : { ...headers, ...json }, payload: payload as object | undefined });
+const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) => injectCall(env, method, url, headers, payload);
 
 test.before(async () => {
   env = await startAppsRuntime();

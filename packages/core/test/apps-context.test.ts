@@ -3,7 +3,7 @@ import pg from 'pg';
 import { QueryTypes } from 'sequelize';
 import { LazyWork, transactionGate, type WorkGate } from '../src/server/index.js';
 import { apiHeaders } from './helpers/runtime.js';
-import { body, startAppsRuntime, TestWorkspace, type AppsTestRuntime } from './helpers/apps.js';
+import { body, injectCall, startAppsRuntime, TestWorkspace, type AppsTestRuntime } from './helpers/apps.js';
 
 // What an app handler gets (ctx) and what happens around it: one transaction per request,
 // staged events and search changes leaving only on 2xx, tenant scoping, public routes, the
@@ -13,9 +13,7 @@ let env: AppsTestRuntime;
 let acme: TestWorkspace;
 let globex: TestWorkspace;
 
-const json = { 'content-type': 'application/json' };
-const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) =>
-  env.runtime.server.inject({ method, url, headers: payload === undefined ? headers : { ...headers, ...json }, payload: payload as object | undefined });
+const call = (method: string, url: string, headers: Record<string, string>, payload?: unknown) => injectCall(env, method, url, headers, payload);
 
 test.before(async () => {
   env = await startAppsRuntime();

@@ -31,7 +31,10 @@ function documentOf(): OpenApiDocument {
 
 async function serverWith(answers: Record<string, { status: number; body: unknown }>) {
   const server = Hapi.server();
-  server.route({ method: 'GET', path: '/things/{id}', handler: (request, h) => h.response(answers[request.params.id].body as object).code(answers[request.params.id].status) });
+  server.route({ method: 'GET', path: '/things/{id}', handler: (request, h) => {
+    const answer = answers[request.params.id as string];
+    return h.response(answer.body as object).code(answer.status);
+  } });
   server.route({ method: 'GET', path: '/lists', handler: () => answers.list.body as object });
   const validation = installResponseValidation(server, documentOf);
   await server.initialize();

@@ -142,3 +142,8 @@ async function caller(env: AppsTestRuntime, subdomain: string, memberId: string)
 
 /** Parses a JSON response. */
 export const body = (response: { payload: string }) => JSON.parse(response.payload);
+
+/** Injects a request into the runtime's server; a payload goes as JSON. */
+export function injectCall(env: TestRuntime, method: string, url: string, headers: Record<string, string>, payload?: unknown) {
+  return env.runtime.server.inject({ method, url, headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' }, payload: payload as object | undefined });
+}
