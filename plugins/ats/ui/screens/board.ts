@@ -52,6 +52,9 @@ export class AtsBoard extends LitElement {
       .card { background: var(--wpk-color-surface-raised); border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-2) var(--wpk-space-3); box-shadow: var(--wpk-shadow-raised); }
       .card a { font-weight: var(--wpk-font-weight-bold); }
       .card .error { margin: var(--wpk-space-2) 0 0; font-size: var(--wpk-font-size-s); }
+      button.move { font: inherit; font-size: var(--wpk-font-size-s); color: var(--wpk-color-text); background: var(--wpk-color-bg); border: 1px solid var(--wpk-color-border-strong); border-radius: var(--wpk-radius-s); padding: var(--wpk-space-1) var(--wpk-space-2); cursor: pointer; }
+      button.move:hover { border-color: var(--wpk-color-brand); }
+      button.move:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 2px; }
       .card .headline { margin: var(--wpk-space-1) 0; font-size: var(--wpk-font-size-s); }
     `,
   ];
@@ -136,7 +139,7 @@ export class AtsBoard extends LitElement {
           ${application.sla_overdue ? html`<span class="overdue">Overdue</span>` : nothing}
         </div>
         ${next
-          ? html`<div class="actions"><wa-button size="small" ?loading=${this.moving === application.id} aria-label=${`Move ${name} to ${next.name}`} @click=${() => this.move(application, next)}>Move to ${next.name}</wa-button></div>`
+          ? html`<div class="actions"><button type="button" class="move" ?disabled=${this.moving === application.id} @click=${() => this.move(application, next)}>Move<span class="wpk-visually-hidden"> ${name}</span> to ${next.name}</button></div>`
           : nothing}
         ${refusal ? html`<p class="error" role="alert">${refusal}</p>` : nothing}
       </article>
