@@ -142,7 +142,7 @@ export class AtsApplication extends LitElement {
         : html`<p class="muted">No interview yet.</p>`}
       <form class="fields" aria-label="Schedule an interview" @submit=${(event: SubmitEvent) => this.schedule(event)}>
         <label for="interview-title">Interview</label>
-        <input id="interview-title" name="title" maxlength="200" placeholder=${this.stageName(detail.stage_id) ? `${this.stageName(detail.stage_id)} interview` : ''} />
+        <input id="interview-title" name="title" maxlength="200" />
         <label for="interview-at">When (leave empty to let the candidate pick)</label>
         <input id="interview-at" name="scheduled_at" type="datetime-local" />
         <label for="interview-minutes">Minutes</label>

@@ -42,7 +42,7 @@ export class AtsBoard extends LitElement {
     css`
       h1 { margin: 0 0 var(--wpk-space-1); }
       .head { margin-bottom: var(--wpk-space-4); }
-      .stages { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(14rem, 1fr); gap: var(--wpk-space-3); overflow-x: auto; padding-bottom: var(--wpk-space-2); }
+      .stages { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(12rem, 1fr); gap: var(--wpk-space-3); overflow-x: auto; padding-bottom: var(--wpk-space-2); }
       @media (max-width: 600px) { .stages { grid-auto-flow: row; grid-auto-columns: auto; } }
       .stage { background: var(--wpk-color-surface); border-radius: var(--wpk-radius-l); padding: var(--wpk-space-2); min-height: 8rem; border: 2px solid transparent; }
       .stage.drop { border-color: var(--wpk-color-brand); }
@@ -165,7 +165,7 @@ export class AtsBoard extends LitElement {
       }}
     >
       <h2 id=${headingId}>${stage.name}</h2>
-      <p class="count">${held.length} ${held.length === 1 ? 'candidate' : 'candidates'}${stage.required_evaluations ? ` · ${stage.required_evaluations} scorecard${stage.required_evaluations === 1 ? '' : 's'} to move on` : ''}</p>
+      <p class="count">${held.length} ${held.length === 1 ? 'candidate' : 'candidates'}${stage.required_evaluations ? ` · ${stage.required_evaluations} scorecard${stage.required_evaluations === 1 ? '' : 's'} needed to move on` : ''}</p>
       <ul aria-labelledby=${headingId}>${repeat(held, (application) => application.id, (application) => this.card(application, stages[index + 1]))}</ul>
     </section>`;
   }
