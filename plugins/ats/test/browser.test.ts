@@ -230,3 +230,25 @@ test.serial('at 375 px: the board reads on a phone and an applicant still moves 
   await saveScreenshot(page, `${IMAGES}ats-board-375.png`);
   await page.context().close();
 });
+
+test.serial('at 1280 px: a hiring manager who may read but not move sees the board and the application without the moves and forms their keys refuse; the server refuses the move anyway', async (t) => {
+  const manager = await world.member(['ats.jobs.read', 'ats.pipelines.read', 'ats.applications.read', 'ats.candidates.read'], { name: 'Hana Manager' });
+  const { page, frame } = await web.openApp(1280, { email: manager.email });
+  await frame.getByRole('link', { name: 'Platform Engineer' }).click();
+  const card = frame.getByRole('article', { name: 'Linus Torvalds' });
+  await card.waitFor();
+  t.is(await frame.getByRole('region', { name: 'Phone screen' }).getByRole('article').count(), 1);
+  t.is(await frame.getByRole('button', { name: /^Move / }).count(), 0, 'no move is offered');
+  await checkPage(t, page, frame, "the hiring manager's board");
+  await card.getByRole('link', { name: 'Linus Torvalds' }).click();
+  await frame.getByRole('heading', { level: 1, name: 'Linus Torvalds' }).waitFor();
+  await frame.getByRole('heading', { level: 2, name: 'Offers' }).waitFor();
+  t.true((await frame.getByRole('region', { name: 'Profile' }).textContent())!.includes('linus@example.com'));
+  t.is(await frame.getByRole('form').count(), 0, 'no interview, offer or scorecard form');
+  await checkPage(t, page, frame, "the hiring manager's application");
+  const refused = await manager.patch(`/ats/applications/${hiring.linus.id}/stage`, { stage_id: hiring.interview.id });
+  t.is(refused.status, 403);
+  t.deepEqual(refused.body, { error: 'Missing permission: ats.applications.move' });
+  t.is(await stageOf(hiring.linus.id), hiring.screen.id);
+  await page.context().close();
+});

@@ -32,6 +32,18 @@ export async function readIfAllowed<T>(read: () => Promise<{ data: unknown }>): 
   }
 }
 
+let held: Promise<Set<string>> | null = null;
+
+/**
+ * The member's own keys in the app (`GET /ats/me/permissions`, read once per page): the screens
+ * offer only what these allow; the routes refuse the rest anyway. Without `ats.jobs.read` the
+ * answer is 403 and the set is empty.
+ */
+export function myKeys(): Promise<Set<string>> {
+  held ??= readIfAllowed<{ keys: string[] }>(() => kit().client.request('GET', '/ats/me/permissions') as Promise<{ data: unknown }>).then((answer) => new Set(answer?.keys ?? []));
+  return held;
+}
+
 /** The candidates of some applications by id (one read each; a member without ats.candidates.read gets none). */
 export async function candidatesOf(ids: string[]): Promise<Map<string, Candidate>> {
   const found = await Promise.all([...new Set(ids)].map((id) => readIfAllowed<Candidate>(() => kit().client.ats.getAtsCandidatesByCandidateId({ params: { candidate_id: id } }))));

@@ -1,6 +1,6 @@
 import { LitElement, appLink, css, errorText, formatBytes, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
 import {
-  APPLICATION_STATUS, INTERVIEW_STATUS, LIST_STYLES, OFFER_STATUS, RATINGS, RECOMMENDATIONS, SCORECARD_STATUS, SOURCE, myMrn, readIfAllowed,
+  APPLICATION_STATUS, INTERVIEW_STATUS, LIST_STYLES, OFFER_STATUS, RATINGS, RECOMMENDATIONS, SCORECARD_STATUS, SOURCE, myKeys, myMrn, readIfAllowed,
   type ApplicationDetail, type Candidate, type Evaluation, type Interview, type Job, type Pipeline, type Stage,
 } from '../api.js';
 
@@ -18,7 +18,7 @@ const textOf = (data: FormData, name: string): string => String(data.get(name) ?
 export class AtsApplication extends LitElement {
   static override properties = {
     applicationId: { attribute: 'application-id' }, detail: { state: true }, candidate: { state: true }, job: { state: true }, stages: { state: true },
-    error: { state: true }, formErrors: { state: true }, selfLinks: { state: true }, busy: { state: true },
+    error: { state: true }, formErrors: { state: true }, selfLinks: { state: true }, busy: { state: true }, keys: { state: true },
   };
   declare applicationId: string;
   declare detail: ApplicationDetail | null;
@@ -31,6 +31,8 @@ export class AtsApplication extends LitElement {
   /** The self-schedule page minted for an interview, by interview id. */
   declare selfLinks: Record<string, string>;
   declare busy: string | null;
+  /** The member's keys in the app: the forms shown are the ones they allow. */
+  declare keys: Set<string>;
 
   constructor() {
     super();
@@ -43,6 +45,7 @@ export class AtsApplication extends LitElement {
     this.formErrors = {};
     this.selfLinks = {};
     this.busy = null;
+    this.keys = new Set();
   }
 
   static override styles = [
@@ -68,6 +71,7 @@ export class AtsApplication extends LitElement {
     try {
       const { client } = kit();
       const detail = (await client.ats.getAtsApplicationsByApplicationId({ params: { application_id: this.applicationId } })).data as ApplicationDetail;
+      this.keys = await myKeys();
       const [candidate, job] = await Promise.all([
         readIfAllowed<Candidate>(() => client.ats.getAtsCandidatesByCandidateId({ params: { candidate_id: detail.candidate_id } })),
         readIfAllowed<Job>(() => client.ats.getAtsJobsByJobId({ params: { job_id: detail.job_id } })),
@@ -140,7 +144,12 @@ export class AtsApplication extends LitElement {
       ${detail.interviews.length
         ? html`<ul class="cards" aria-labelledby="interviews">${detail.interviews.map((interview) => this.interview(interview))}</ul>`
         : html`<p class="muted">No interview yet.</p>`}
-      <form class="fields" aria-label="Schedule an interview" @submit=${(event: SubmitEvent) => this.schedule(event)}>
+      ${this.keys.has('ats.interviews.schedule') ? this.scheduleForm() : nothing}
+    </section>`;
+  }
+
+  private scheduleForm() {
+    return html`<form class="fields" aria-label="Schedule an interview" @submit=${(event: SubmitEvent) => this.schedule(event)}>
         <label for="interview-title">Interview</label>
         <input id="interview-title" name="title" maxlength="200" />
         <label for="interview-at">When (leave empty to let the candidate pick)</label>
@@ -151,8 +160,7 @@ export class AtsApplication extends LitElement {
         <input id="interview-where" name="location" maxlength="500" />
         ${this.refusal('interview')}
         <button type="submit" ?disabled=${this.busy === 'interview'}>Schedule the interview</button>
-      </form>
-    </section>`;
+      </form>`;
   }
 
   private interview(interview: Interview) {
@@ -167,7 +175,7 @@ export class AtsApplication extends LitElement {
         ${interview.location ? html`<span>${interview.location}</span>` : nothing}
         ${interview.self_schedule_live ? html`<span>Self-schedule link sent</span>` : nothing}
       </div>
-      ${interview.status === 'requested'
+      ${interview.status === 'requested' && this.keys.has('ats.interviews.schedule')
         ? html`<form class="fields" aria-label=${`Self-schedule link for ${interview.title}`} @submit=${(event: SubmitEvent) => this.selfSchedule(event, interview)}>
             <label for=${`slot-1-${interview.id}`}>First slot offered</label>
             <input id=${`slot-1-${interview.id}`} name="slot_1" type="datetime-local" required />
@@ -268,7 +276,12 @@ export class AtsApplication extends LitElement {
             <div class="meta"><span class="badge">${OFFER_STATUS[offer.status] ?? offer.status}</span>${offer.start_date ? html`<span>Starts <wpk-date value=${offer.start_date}></wpk-date></span>` : nothing}</div>
           </li>`)}</ul>`
         : html`<p class="muted">No offer yet.</p>`}
-      <form class="fields" aria-label="Make an offer" @submit=${(event: SubmitEvent) => this.offer(event)}>
+      ${this.keys.has('ats.offers.create') ? this.offerForm() : nothing}
+    </section>`;
+  }
+
+  private offerForm() {
+    return html`<form class="fields" aria-label="Make an offer" @submit=${(event: SubmitEvent) => this.offer(event)}>
         <label for="offer-base">Base salary</label>
         <input id="offer-base" name="base" inputmode="decimal" placeholder="0.00" required />
         <label for="offer-currency">Currency</label>
@@ -279,8 +292,7 @@ export class AtsApplication extends LitElement {
         <input id="offer-start" name="start_date" type="date" />
         ${this.refusal('offer')}
         <button type="submit" ?disabled=${this.busy === 'offer'}>Make the offer</button>
-      </form>
-    </section>`;
+      </form>`;
   }
 
   private async offer(event: SubmitEvent): Promise<void> {

@@ -1,5 +1,5 @@
 import { LitElement, appHref, appLink, css, errorText, html, kit, navigate, nothing, repeat, screenStyles } from '@wpk/ui';
-import { JOB_STATUS, LIST_STYLES, candidatesOf, readIfAllowed, type Application, type Candidate, type Job, type Pipeline, type Stage } from '../api.js';
+import { JOB_STATUS, LIST_STYLES, candidatesOf, myKeys, readIfAllowed, type Application, type Candidate, type Job, type Pipeline, type Stage } from '../api.js';
 
 /**
  * `/jobs/{job_id}`: the job's pipeline as a board, its stages as columns and its active
@@ -9,7 +9,7 @@ import { JOB_STATUS, LIST_STYLES, candidatesOf, readIfAllowed, type Application,
  * stays where it was. A card may also be dragged to another column.
  */
 export class AtsBoard extends LitElement {
-  static override properties = { jobId: { attribute: 'job-id' }, job: { state: true }, pipeline: { state: true }, applications: { state: true }, candidates: { state: true }, error: { state: true }, refusals: { state: true }, announcement: { state: true }, moving: { state: true }, dropStage: { state: true } };
+  static override properties = { jobId: { attribute: 'job-id' }, job: { state: true }, pipeline: { state: true }, applications: { state: true }, candidates: { state: true }, error: { state: true }, refusals: { state: true }, announcement: { state: true }, moving: { state: true }, dropStage: { state: true }, mayMove: { state: true } };
   declare jobId: string;
   declare job: Job | null;
   declare pipeline: Pipeline | null;
@@ -21,6 +21,8 @@ export class AtsBoard extends LitElement {
   declare announcement: string;
   declare moving: string | null;
   declare dropStage: string | null;
+  /** Whether the member holds ats.applications.move (else no move is offered). */
+  declare mayMove: boolean;
 
   constructor() {
     super();
@@ -34,6 +36,7 @@ export class AtsBoard extends LitElement {
     this.announcement = '';
     this.moving = null;
     this.dropStage = null;
+    this.mayMove = false;
   }
 
   static override styles = [
@@ -69,6 +72,7 @@ export class AtsBoard extends LitElement {
       const { client } = kit();
       this.job = (await client.ats.getAtsJobsByJobId({ params: { job_id: this.jobId } })).data as Job;
       void kit().bridge.title(this.job.title);
+      this.mayMove = (await myKeys()).has('ats.applications.move');
       this.pipeline = (await client.ats.getAtsPipelinesByPipelineId({ params: { pipeline_id: this.job.pipeline_id } })).data as Pipeline;
       await this.loadApplications();
     } catch (error) {
@@ -123,7 +127,7 @@ export class AtsBoard extends LitElement {
         class="card"
         data-application=${application.id}
         aria-label=${name}
-        draggable="true"
+        draggable=${this.mayMove ? 'true' : 'false'}
         @dragstart=${(event: DragEvent) => {
           event.dataTransfer?.setData('text/plain', application.id);
           if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
@@ -138,7 +142,7 @@ export class AtsBoard extends LitElement {
           <span>${application.days_in_stage} ${application.days_in_stage === 1 ? 'day' : 'days'} in stage</span>
           ${application.sla_overdue ? html`<span class="overdue">Overdue</span>` : nothing}
         </div>
-        ${next
+        ${next && this.mayMove
           ? html`<div class="actions"><button type="button" class="move" ?disabled=${this.moving === application.id} @click=${() => this.move(application, next)}>Move<span class="wpk-visually-hidden"> ${name}</span> to ${next.name}</button></div>`
           : nothing}
         ${refusal ? html`<p class="error" role="alert">${refusal}</p>` : nothing}
@@ -161,7 +165,7 @@ export class AtsBoard extends LitElement {
         event.preventDefault();
         this.dropStage = null;
         const application = this.applications?.find((one) => one.id === event.dataTransfer?.getData('text/plain'));
-        if (application && application.stage_id !== stage.id) void this.move(application, stage);
+        if (application && this.mayMove && application.stage_id !== stage.id) void this.move(application, stage);
       }}
     >
       <h2 id=${headingId}>${stage.name}</h2>
