@@ -5,9 +5,16 @@
  * the harness's `listen: true`),
  * each page checked with axe (no serious or critical violation). The pages are app HTML, so they
  * run sandboxed (an opaque origin, docs/ui.md): each is also checked for CSP violations.
+ *
+ * Then the recruiter's front-end (`plugins/ats/ui`) in the shell: a recruiter opens Recruiting
+ * from the launcher, opens a job, moves an applicant to the next stage with the card's button,
+ * sees the refusal of a move the stage does not allow yet (its scorecard is missing), opens the
+ * application, submits the scorecard and then moves it on; the API is read after each step. At
+ * 1280 and 375 px, checkPage-clean; the screenshots are the ones docs/apps/ats.md shows.
  */
 import test, { type ExecutionContext } from 'ava';
-import { accessibilityViolations, browseWorld, cspViolations, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { fileURLToPath } from 'node:url';
+import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismissToasts, saveScreenshot, type Page, type WorldBrowser } from '@wpk/testing/browser';
 import { ok, type TestMember } from '@wpk/testing';
 import { atsWorld, type AtsWorld } from './helpers/world.js';
 
@@ -18,7 +25,7 @@ let origin: string;
 let barista: { id: string };
 
 test.before(async () => {
-  web = await browseWorld(atsWorld('atsweb', { listen: true }));
+  web = await browseWorld(atsWorld('atsweb', { listen: true }), { link: 'Recruiting', slug: 'ats', ready: 'ats-jobs' });
   ({ world, origin } = web);
   recruiter = await world.member(['ats.*']);
   barista = ok(await recruiter.post('/ats/jobs', {
@@ -29,6 +36,8 @@ test.before(async () => {
   for (const job of [barista, hidden]) ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
 });
 test.after.always(() => web?.close());
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
 async function accessible(t: ExecutionContext, page: Page, label: string): Promise<void> {
   // A submitting click resolves when the next document commits, before it has a head for the script.
@@ -127,5 +136,119 @@ test.serial('the self-schedule page offers the slots; the pick schedules the int
   await page.reload();
   await page.getByRole('alert').waitFor();
   t.is(await page.getByRole('alert').textContent(), 'This scheduling link is no longer valid', 'a used link is spent');
+  await page.context().close();
+});
+
+/** The recruiter's front-end: a job on a pipeline whose Interview stage needs one scorecard before an application moves on. */
+async function hiringJob() {
+  const pipeline = ok(await recruiter.post('/ats/pipelines', { name: 'Engineering' }));
+  const stage = async (body: object) => ok(await recruiter.post(`/ats/pipelines/${pipeline.id}/stages`, body));
+  const applied = await stage({ name: 'Applied', type: 'applied' });
+  const screen = await stage({ name: 'Phone screen', type: 'screen' });
+  const interview = await stage({ name: 'Interview', type: 'interview', required_evaluations: 1, criteria: [{ label: 'Communication', key: 'communication' }, { label: 'TypeScript', key: 'typescript' }] });
+  const offer = await stage({ name: 'Offer', type: 'offer' });
+  await stage({ name: 'Hired', type: 'hired' });
+  const job = ok(await recruiter.post('/ats/jobs', { title: 'Platform Engineer', description: 'TypeScript and PostgreSQL.', location: 'Lisbon', pipeline_id: pipeline.id, salary_currency: 'EUR' }));
+  ok(await recruiter.patch(`/ats/jobs/${job.id}/status`, { status: 'open' }));
+  const apply = async (name: string, email: string, stageId: string, headline: string) => {
+    const candidate = ok(await recruiter.post('/ats/candidates', { name, email, headline, tags: ['typescript'], source: 'sourced' }));
+    return ok(await recruiter.post('/ats/applications', { candidate_id: candidate.id, job_id: job.id, stage_id: stageId }));
+  };
+  const ada = await apply('Ada Lovelace', 'ada@example.com', screen.id, 'Analytical engines');
+  const grace = await apply('Grace Hopper', 'grace@example.com', interview.id, 'Compilers and COBOL');
+  const linus = await apply('Linus Torvalds', 'linus@example.com', applied.id, 'Kernels');
+  const scorecard = ok(await recruiter.post(`/ats/applications/${grace.id}/evaluations`, { evaluator_mrn: recruiter.mrn }));
+  return { job, applied, screen, interview, offer, ada, grace, linus, scorecard };
+}
+
+let hiring: Awaited<ReturnType<typeof hiringJob>>;
+const stageOf = async (applicationId: string) => ok(await recruiter.get(`/ats/applications/${applicationId}`)).stage_id as string;
+
+test.serial('at 1280 px: a recruiter opens a job from the launcher, moves an applicant on, sees a refused move, submits the scorecard on the application and then moves it', async (t) => {
+  hiring = await hiringJob();
+  const { page, frame } = await web.openApp(1280, { email: recruiter.email });
+  await frame.getByRole('list', { name: 'Jobs' }).getByRole('link', { name: 'Platform Engineer' }).click();
+  await page.waitForURL(`${origin}/app/ats/jobs/${hiring.job.id}`);
+  const screen = frame.getByRole('region', { name: 'Phone screen' });
+  await screen.getByRole('article', { name: 'Ada Lovelace' }).waitFor();
+  await checkPage(t, page, frame, 'the board');
+
+  // The card's button moves Ada to the next stage.
+  await frame.getByRole('button', { name: 'Move Ada Lovelace to Interview' }).click();
+  await frame.getByRole('status').getByText('Ada Lovelace moved to Interview').waitFor();
+  t.is(await stageOf(hiring.ada.id), hiring.interview.id);
+  await frame.getByRole('region', { name: 'Interview' }).getByRole('article', { name: 'Ada Lovelace' }).waitFor();
+  t.is(await screen.getByRole('article').count(), 0);
+
+  // Grace's move needs the Interview stage's scorecard first: refused, said on her card, and she stays.
+  await frame.getByRole('button', { name: 'Move Grace Hopper to Offer' }).click();
+  const refusal = frame.getByRole('article', { name: 'Grace Hopper' }).getByRole('alert');
+  await refusal.waitFor();
+  t.is(await refusal.textContent(), 'Not moved to Offer: Stage Interview needs 1 submitted scorecard(s) before the application moves on; it has 0');
+  t.is(await stageOf(hiring.grace.id), hiring.interview.id);
+  await checkPage(t, page, frame, 'the board with a refused move');
+  await saveScreenshot(page, `${IMAGES}ats-board-1280.png`);
+
+  // Her application: the profile, and the scorecard asked of the recruiter, one rating per criterion.
+  await frame.getByRole('link', { name: 'Grace Hopper' }).click();
+  await page.waitForURL(`${origin}/app/ats/applications/${hiring.grace.id}`);
+  await frame.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
+  t.true((await frame.getByRole('region', { name: 'Profile' }).textContent())!.includes('grace@example.com'));
+  const form = frame.getByRole('form', { name: 'Your scorecard' });
+  await form.getByLabel('Communication').selectOption({ label: '4 · Strong' });
+  await form.getByLabel('TypeScript').selectOption({ label: '3 · Good' });
+  await form.getByLabel('Recommendation').selectOption({ label: 'Strong yes' });
+  await form.getByLabel('Notes').fill('Clear and precise.');
+  await checkPage(t, page, frame, 'the application with the scorecard filled in');
+  await form.getByRole('button', { name: 'Submit scorecard' }).click();
+  const scorecards = frame.getByRole('list', { name: 'Scorecards' });
+  await scorecards.getByText('Submitted', { exact: true }).waitFor();
+  t.is(await frame.getByRole('form', { name: 'Your scorecard' }).count(), 0);
+  const read = ok(await recruiter.get(`/ats/applications/${hiring.grace.id}`));
+  t.like(read.evaluations[0], { id: hiring.scorecard.id, status: 'submitted', recommendation: 'strong_yes', notes: 'Clear and precise.', ratings: [{ key: 'communication', rating: 4 }, { key: 'typescript', rating: 3 }] });
+  t.true((await scorecards.textContent())!.includes('Recommends: Strong yes'));
+  await checkPage(t, page, frame, 'the application');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}ats-application-1280.png`);
+
+  // Back on the board, the move now goes through.
+  await frame.getByRole('link', { name: '← Platform Engineer' }).click();
+  await frame.getByRole('button', { name: 'Move Grace Hopper to Offer' }).click();
+  await frame.getByRole('status').getByText('Grace Hopper moved to Offer').waitFor();
+  t.is(await stageOf(hiring.grace.id), hiring.offer.id);
+  await page.context().close();
+});
+
+test.serial('at 375 px: the board reads on a phone and an applicant still moves with the card\'s button', async (t) => {
+  const { page, frame } = await web.openApp(375, { email: recruiter.email });
+  await frame.getByRole('link', { name: 'Platform Engineer' }).click();
+  await frame.getByRole('button', { name: 'Move Linus Torvalds to Phone screen' }).click();
+  await frame.getByRole('status').getByText('Linus Torvalds moved to Phone screen').waitFor();
+  t.is(await stageOf(hiring.linus.id), hiring.screen.id);
+  await checkPage(t, page, frame, 'the board at 375 px');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}ats-board-375.png`);
+  await page.context().close();
+});
+
+test.serial('at 1280 px: a hiring manager who may read but not move sees the board and the application without the moves and forms their keys refuse; the server refuses the move anyway', async (t) => {
+  const manager = await world.member(['ats.jobs.read', 'ats.pipelines.read', 'ats.applications.read', 'ats.candidates.read'], { name: 'Hana Manager' });
+  const { page, frame } = await web.openApp(1280, { email: manager.email });
+  await frame.getByRole('link', { name: 'Platform Engineer' }).click();
+  const card = frame.getByRole('article', { name: 'Linus Torvalds' });
+  await card.waitFor();
+  t.is(await frame.getByRole('region', { name: 'Phone screen' }).getByRole('article').count(), 1);
+  t.is(await frame.getByRole('button', { name: /^Move / }).count(), 0, 'no move is offered');
+  await checkPage(t, page, frame, "the hiring manager's board");
+  await card.getByRole('link', { name: 'Linus Torvalds' }).click();
+  await frame.getByRole('heading', { level: 1, name: 'Linus Torvalds' }).waitFor();
+  await frame.getByRole('heading', { level: 2, name: 'Offers' }).waitFor();
+  t.true((await frame.getByRole('region', { name: 'Profile' }).textContent())!.includes('linus@example.com'));
+  t.is(await frame.getByRole('form').count(), 0, 'no interview, offer or scorecard form');
+  await checkPage(t, page, frame, "the hiring manager's application");
+  const refused = await manager.patch(`/ats/applications/${hiring.linus.id}/stage`, { stage_id: hiring.interview.id });
+  t.is(refused.status, 403);
+  t.deepEqual(refused.body, { error: 'Missing permission: ats.applications.move' });
+  t.is(await stageOf(hiring.linus.id), hiring.screen.id);
   await page.context().close();
 });

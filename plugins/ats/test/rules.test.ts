@@ -350,3 +350,17 @@ test.serial('reads: job and pipeline lists filter and order as documented; a can
   const read = ok(await recruiter.get(`/ats/candidates/${candidate.id}`));
   t.deepEqual([read.id, read.headline, read.links, read.tags, 'search_vector' in read], [candidate.id, 'Listed engineer', { linkedin: 'https://linkedin.com/in/listed' }, ['Go'], false]);
 });
+
+test("GET /ats/me/permissions: the caller's own keys, sorted and expanded; without ats.jobs.read it is refused", async (t) => {
+  const manager = await world.member(['ats.jobs.read', 'ats.applications.read', 'ats.candidates.read', 'ats.evaluations.create']);
+  const mine = await manager.get('/ats/me/permissions');
+  t.is(mine.status, 200);
+  t.deepEqual(mine.body.data, { keys: ['ats.applications.read', 'ats.candidates.read', 'ats.evaluations.create', 'ats.jobs.read'] });
+  const all = ok(await recruiter.get('/ats/me/permissions')).keys as string[];
+  t.true(all.includes('ats.applications.move') && all.includes('ats.offers.approve') && all.every((key) => key.startsWith('ats.')));
+  t.deepEqual(all, [...all].sort());
+  const nobody = await world.member([]);
+  const refused = await nobody.get('/ats/me/permissions');
+  t.is(refused.status, 403);
+  t.deepEqual(refused.body, { error: 'Missing permission: ats.jobs.read' });
+});

@@ -363,3 +363,6 @@ export const SELF_SCHEDULED: JoiObjectSchema = recordSchema({
   duration_minutes: Joi.number().integer().min(0),
   location: Joi.string().allow('', null),
 }).id('AtsSelfScheduled');
+
+/** The caller's own permission keys in the app (`GET /ats/me/permissions`): what the front-end offers. */
+export const MY_PERMISSIONS: JoiObjectSchema = recordSchema({ keys: Joi.array().items(Joi.string()).description('The ats.* keys the caller holds, sorted') }).id('AtsMyPermissions');
