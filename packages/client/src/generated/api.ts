@@ -4828,6 +4828,28 @@ export interface paths {
         patch: operations["patchAtsJobsByJobIdStatus"];
         trace?: never;
     };
+    "/ats/me/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own permission keys in the app (what the front-end offers)
+         * @description The caller's own permission keys in the app (what the front-end offers)
+         *
+         *     Needs `ats.jobs.read`.
+         */
+        get: operations["getAtsMePermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ats/offers/{offer_id}/status": {
         parameters: {
             query?: never;
@@ -16653,6 +16675,10 @@ export interface components {
             tags: string[];
             /** @description PostgreSQL's full-text rank of the candidate against the job */
             score: number;
+        };
+        AtsMyPermissions: {
+            /** @description The ats.* keys the caller holds, sorted */
+            keys: string[];
         };
         AtsPipeline: {
             /** Format: uuid */
@@ -32366,6 +32392,42 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAtsMePermissions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AtsMyPermissions"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

@@ -511,6 +511,8 @@ export const OPERATIONS = {
   getAtsJobsByJobIdMatches: { method: 'GET', path: '/ats/jobs/{job_id}/matches', tag: 'ats', host: 'workspace', paged: true },
   /** Moves a job: draft, approval, open, hold, closed */
   patchAtsJobsByJobIdStatus: { method: 'PATCH', path: '/ats/jobs/{job_id}/status', tag: 'ats', host: 'workspace' },
+  /** The caller's own permission keys in the app (what the front-end offers) */
+  getAtsMePermissions: { method: 'GET', path: '/ats/me/permissions', tag: 'ats', host: 'workspace' },
   /** Moves an offer: draft, approval, approved, sent, rescinded */
   patchAtsOffersByOfferIdStatus: { method: 'PATCH', path: '/ats/offers/{offer_id}/status', tag: 'ats', host: 'workspace' },
   /** Lists pipelines, the default first, then by name */
