@@ -37,9 +37,9 @@ const callState = (page: Page) => page.evaluate(() => (globalThis as any).wpkCal
 async function remoteVideoPlays(page: Page): Promise<{ width: number; state: string }> {
   const handle = await page.waitForFunction(
     () => {
-      const root = document.querySelector('calls-join-page')?.shadowRoot?.querySelector('wpk-call')?.shadowRoot;
-      const video = root?.querySelector<HTMLVideoElement>('video.remote');
-      const track = (video?.srcObject as MediaStream | null)?.getVideoTracks()[0];
+      const root = (globalThis as any).document.querySelector('calls-join-page')?.shadowRoot?.querySelector('wpk-call')?.shadowRoot;
+      const video = root?.querySelector('video.remote');
+      const track = video?.srcObject?.getVideoTracks()[0];
       if ((globalThis as any).wpkCall?.error) throw new Error((globalThis as any).wpkCall.error);
       return video && track && video.videoWidth > 0 ? { width: video.videoWidth, state: track.readyState } : null;
     },
@@ -52,22 +52,24 @@ async function remoteVideoPlays(page: Page): Promise<{ width: number; state: str
 /** The local media tracks' `enabled`, by kind. */
 const localTracks = (page: Page) =>
   page.evaluate(() => {
-    const root = document.querySelector('calls-join-page')!.shadowRoot!.querySelector('wpk-call')!.shadowRoot!;
-    const stream = root.querySelector<HTMLVideoElement>('video.local')!.srcObject as MediaStream;
-    return { audio: stream.getAudioTracks().map((track) => track.enabled), video: stream.getVideoTracks().map((track) => track.enabled) };
+    const root = (globalThis as any).document.querySelector('calls-join-page').shadowRoot.querySelector('wpk-call').shadowRoot;
+    const stream = root.querySelector('video.local').srcObject;
+    return { audio: stream.getAudioTracks().map((track: any) => track.enabled as boolean), video: stream.getVideoTracks().map((track: any) => track.enabled as boolean) };
   });
 
 test.serial('join.html is the built front-end served on the workspace origin without the sandbox; the frame keeps it', async (t) => {
-  const [page, frame, old] = await Promise.all(['join.html', '', 'call.html'].map((file) => fetch(`${web.origin}/public/apps/calls/${file}`)));
-  t.is(page.status, 200);
-  t.is(frame.status, 200);
-  t.is(await page.text(), await frame.text());
-  t.false(page.headers.get('content-security-policy')!.includes('sandbox'));
-  t.regex(frame.headers.get('content-security-policy')!, /^sandbox allow-scripts /);
-  t.is(page.headers.get('cache-control'), 'no-cache');
-  // The reference client of the public folder is still served from it.
-  t.regex(await old.text(), /<script type="module" src="\.\/call\.js"><\/script>/);
-  t.false(old.headers.get('content-security-policy')!.includes('sandbox'));
+  const [page, frame, old] = await Promise.all(['join.html', '', 'call.html'].map((file) => web.world.workspace.anonymous.get(`/public/apps/calls/${file}`)));
+  t.deepEqual([page.status, frame.status, old.status], [200, 200, 200]);
+  t.is(page.body, frame.body);
+  t.regex(page.body, /<script type="module" src="\.\/assets\/main\.[A-Z0-9]+\.js"><\/script>/);
+  t.false(String(page.headers['content-security-policy']).includes('sandbox'));
+  t.regex(String(frame.headers['content-security-policy']), /^sandbox allow-scripts /);
+  t.is(page.headers['cache-control'], 'no-cache');
+  // The reference client of the public folder is still served from it, unsandboxed too.
+  t.regex(old.body, /<script type="module" src="\.\/call\.js"><\/script>/);
+  t.false(String(old.headers['content-security-policy']).includes('sandbox'));
+  // A page no manifest lists is not served from the build.
+  t.is((await web.world.workspace.anonymous.get('/public/apps/calls/other.html')).status, 404);
 });
 
 test.serial('two members start and join one call from two browsers (1280 px and 375 px) and each receives the other\'s camera', async (t) => {

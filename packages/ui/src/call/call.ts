@@ -35,6 +35,18 @@ export interface CallState {
   error: string | null;
 }
 
+/** A message of the signaling socket (docs/live-updates.md, "Server → client"). */
+interface ServerMessage {
+  type: string;
+  peer_id?: string;
+  member_id?: string;
+  name?: string;
+  peers?: CallPeer[];
+  from?: string;
+  data?: { description?: RTCSessionDescriptionInit; candidate?: RTCIceCandidateInit };
+  error?: string;
+}
+
 const DEFAULT_API_VERSION = '2026-11-01';
 
 /**
@@ -208,31 +220,31 @@ export class WpkCall extends LitElement {
     }
   }
 
-  private onMessage(message: Record<string, any>): void {
+  private onMessage(message: ServerMessage): void {
     switch (message.type) {
       case 'welcome':
-        this.state.peerId = message.peer_id;
+        this.state.peerId = message.peer_id ?? null;
         this.send({ type: 'join', session: this.ticket!.session });
         break;
       case 'joined':
         this.state.phase = 'joined';
         this.update_();
         this.dispatchEvent(new CustomEvent('wpk-call-joined', { bubbles: true, composed: true }));
-        for (const peer of message.peers as CallPeer[]) this.offerTo(peer).catch((error) => this.fail(error));
+        for (const peer of message.peers ?? []) this.offerTo(peer).catch((error) => this.fail(error));
         break;
       case 'peer.joined':
-        this.connectionTo({ peer_id: message.peer_id, member_id: message.member_id, name: message.name });
+        this.connectionTo({ peer_id: message.peer_id!, member_id: message.member_id ?? '', name: message.name ?? '' });
         this.update_();
         break;
       case 'signal': {
-        const from = message.from as string;
-        const peer = { peer_id: from, member_id: message.member_id, name: this.peers.get(from)?.peer.name ?? '' };
-        const chain = (this.chains.get(from) ?? Promise.resolve()).then(() => this.onSignal(peer, message.data)).catch((error) => this.fail(error));
+        const from = message.from!;
+        const peer = { peer_id: from, member_id: message.member_id ?? '', name: this.peers.get(from)?.peer.name ?? '' };
+        const chain = (this.chains.get(from) ?? Promise.resolve()).then(() => this.onSignal(peer, message.data ?? {})).catch((error) => this.fail(error));
         this.chains.set(from, chain);
         break;
       }
       case 'peer.left':
-        this.drop(message.peer_id);
+        this.drop(message.peer_id!);
         this.update_();
         break;
       case 'ended':
@@ -242,7 +254,7 @@ export class WpkCall extends LitElement {
         this.hangUp('You left the call.');
         break;
       case 'error':
-        this.fail(new Error(message.error));
+        this.fail(new Error(message.error ?? 'The signaling server refused'));
         break;
     }
   }
