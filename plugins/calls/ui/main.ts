@@ -9,7 +9,7 @@ import { mountApp } from '@wpk/ui';
 import './calls-app.js';
 
 if (window.top === window && location.pathname.endsWith('/join.html')) {
-  const { mountJoinPage } = await import('./join-page.js');
+  const { mountJoinPage } = await import('./join.js');
   await mountJoinPage();
 } else {
   await mountApp('calls-app');
