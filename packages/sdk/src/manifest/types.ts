@@ -129,7 +129,8 @@ export interface AppManifest {
   public?: string;
   /**
    * First-party apps only: pages of the public folder (`call.html`) served without the sandbox, on
-   * the workspace's origin, because they need what browsers refuse an opaque origin (a camera).
+   * the workspace's origin, because they need what browsers refuse an opaque origin (a camera). A
+   * listed page the public folder does not hold (`join.html`) is the app's built front-end.
    */
   same_origin_pages?: string[];
   /** Every permission the app checks. */

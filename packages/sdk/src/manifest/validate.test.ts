@@ -72,6 +72,12 @@ test('a valid third-party manifest has no problem', (t) => {
   t.deepEqual(lines(extApp(), false, { routes: [{ method: 'POST', path: '/greetings' }], checks: [], subscriptions: ['ext.acme.hello.greeting.sent'], search: [] }), []);
 });
 
+test('a first-party app may list same-origin pages with or without a public folder (a page the folder lacks is its built front-end)', (t) => {
+  t.deepEqual(lines({ ...firstParty(), same_origin_pages: ['join.html'] }, true), []);
+  t.deepEqual(lines({ ...firstParty(), public: './public', same_origin_pages: ['call.html', 'join.html'] }, true), []);
+});
+rejects('a third-party app may list no same-origin page', extApp, false, (m) => { m.same_origin_pages = ['join.html']; }, ["app.json: same_origin_pages: is for first-party apps only: a third-party app's pages always run sandboxed, without the session"]);
+
 test('problems name the file given', (t) => {
   const manifest = extApp();
   manifest.permissions[0].key = 'hello.greetings.create';

@@ -85,8 +85,8 @@ export function validateManifest(manifest: unknown, options: ValidateManifestOpt
   }
   if (slug && !publisher && RESERVED_SLUGS.has(slug)) report('slug', `"${slug}" is reserved for the platform`);
   if (Array.isArray(manifest.same_origin_pages) && manifest.same_origin_pages.length > 0) {
+    // A listed page the public folder does not hold is the app's built front-end (docs/ui.md), so "public" is not required.
     if (publisher || !options.firstParty) report('same_origin_pages', 'is for first-party apps only: a third-party app\'s pages always run sandboxed, without the session');
-    else if (typeof manifest.public !== 'string') report('same_origin_pages', 'names pages of the public folder: declare "public" too');
   }
   const namespace = slug ? appNamespace(slug, publisher) : null;
   const remote = typeof manifest.address === 'string';

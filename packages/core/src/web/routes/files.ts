@@ -52,14 +52,19 @@ export function fileRoutes(options: { assets: AssetCatalog; apps: AppRegistry; i
         if (!app || !workspace || !isInstalled(await installations.find(workspace.id, app.namespace))) return h.response(noSuchFile(slug)).code(404);
         const file = String(request.params.file ?? '') || 'index.html';
         const built = await frontEnds.folder(app);
-        const fromBuild = built && (file === 'index.html' || file.startsWith('assets/')) ? within(built, file) : null;
         const publicDir = publicDirOf(app);
+        // A first-party app's same-origin page that its public folder does not hold is its built
+        // front-end, top-level on the workspace's origin (Calls' join.html: the camera).
+        const listed = app.firstParty && (app.manifest.same_origin_pages ?? []).includes(file);
+        const builtPage = Boolean(built && listed && !(publicDir && fs.existsSync(within(publicDir, file) ?? '')));
+        const fromBuild = built && (file === 'index.html' || file.startsWith('assets/')) ? within(built, file) : builtPage ? within(built!, 'index.html') : null;
         let response: ResponseObject;
         let cache = 'public, max-age=3600';
         if (fromBuild && fs.existsSync(fromBuild)) {
-          response = h.file(file, { confine: built!, etagMethod: file === 'index.html' ? 'hash' : false });
+          const served = builtPage ? 'index.html' : file;
+          response = h.file(served, { confine: built!, etagMethod: served === 'index.html' ? 'hash' : false });
           // Fingerprinted names never change content; the small unhashed index.html is checked each time.
-          cache = file === 'index.html' ? 'no-cache' : `public, max-age=${IMMUTABLE_MAX_AGE_MS / 1000}, immutable`;
+          cache = served === 'index.html' ? 'no-cache' : `public, max-age=${IMMUTABLE_MAX_AGE_MS / 1000}, immutable`;
         } else if (publicDir) {
           // inert confines the file to the app's declared folder: no `..` escapes it.
           response = h.file(file, { confine: publicDir });
@@ -71,7 +76,7 @@ export function fileRoutes(options: { assets: AssetCatalog; apps: AppRegistry; i
         // The app's pages run in an opaque origin: their module scripts and fonts are cross-origin loads.
         response.header('access-control-allow-origin', '*');
         if (/\.html?$/i.test(file)) {
-          const sameOrigin = app.firstParty && !fromBuild && (app.manifest.same_origin_pages ?? []).includes(file);
+          const sameOrigin = listed && (!fromBuild || builtPage);
           response.header('content-security-policy', sameOrigin ? SAME_ORIGIN_PAGE_CSP : APP_PAGE_CSP);
         } else if (/\.svgz?$/i.test(file)) {
           response.header('content-security-policy', APP_SVG_CSP);

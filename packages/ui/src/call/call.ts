@@ -1,0 +1,433 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { sharedStyles } from '../components/shared-styles.js';
+
+/** What joining answers (POST /calls/{id}/sessions, a room's session): the signaling ticket. */
+export interface CallJoinTicket {
+  url: string;
+  session: string;
+  ice_servers?: RTCIceServer[];
+}
+
+/**
+ * How the component reaches the platform: `join` joins over HTTP and answers the ticket, `leave`
+ * leaves over HTTP; `protocols` are the websocket's subprotocols (`wpk.token.{token}` with an app
+ * token; none on a same-origin page, where the session cookie is sent).
+ */
+export interface CallTransport {
+  join: () => Promise<CallJoinTicket>;
+  leave: () => Promise<void>;
+  protocols?: () => string[] | Promise<string[]>;
+  apiVersion?: string;
+}
+
+/** Another peer of the session. */
+export interface CallPeer {
+  peer_id: string;
+  member_id: string;
+  name: string;
+}
+
+/** What the component exposes for scripts and tests. */
+export interface CallState {
+  phase: 'preview' | 'joining' | 'joined' | 'left' | 'error';
+  peerId: string | null;
+  connections: Record<string, RTCIceConnectionState>;
+  error: string | null;
+}
+
+/** A message of the signaling socket (docs/live-updates.md, "Server → client"). */
+interface ServerMessage {
+  type: string;
+  peer_id?: string;
+  member_id?: string;
+  name?: string;
+  peers?: CallPeer[];
+  from?: string;
+  data?: { description?: RTCSessionDescriptionInit; candidate?: RTCIceCandidateInit };
+  error?: string;
+}
+
+const DEFAULT_API_VERSION = '2026-11-01';
+
+/**
+ * `<wpk-call>`: a call in the page. First a preview of the member's camera and microphone (mute
+ * and camera off before joining), then **Join**: the transport joins over HTTP, the signaling
+ * socket opens with the ticket, and one `RTCPeerConnection` per other peer carries the media (a
+ * mesh: the newcomer offers, ICE candidates trickle through `signal`, each peer's signals are
+ * applied in order). In the call: mute, camera on/off, screen share where the browser offers
+ * `getDisplayMedia` (the camera's track is replaced on every connection, and comes back when the
+ * share ends), the participant list, and **Leave**. It fires `wpk-call-joined` and `wpk-call-left`.
+ * The camera needs a page on the workspace's origin (docs/ui.md, "Where app pages run").
+ */
+export class WpkCall extends LitElement {
+  static override properties = {
+    label: {},
+    video: { type: Boolean },
+    transport: { attribute: false },
+    view: { state: true },
+  };
+
+  static override styles = [
+    sharedStyles,
+    css`
+      :host { display: block; }
+      .stage { display: grid; gap: var(--wpk-space-2); grid-template-columns: repeat(auto-fill, minmax(min(100%, 16rem), 1fr)); }
+      figure { margin: 0; position: relative; background: var(--wpk-color-surface-raised); border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-m); overflow: hidden; }
+      video { display: block; width: 100%; aspect-ratio: 4 / 3; object-fit: cover; background: #000; }
+      figcaption { padding: var(--wpk-space-1) var(--wpk-space-2); font-size: var(--wpk-font-size-s); }
+      .controls { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin: var(--wpk-space-3) 0; }
+      button { font: inherit; padding: var(--wpk-space-1) var(--wpk-space-3); border-radius: var(--wpk-radius-s); border: 1px solid var(--wpk-color-border-strong); background: var(--wpk-color-surface); color: var(--wpk-color-text); cursor: pointer; }
+      button:focus-visible { outline: 2px solid var(--wpk-color-focus); outline-offset: 2px; }
+      button.primary { background: var(--wpk-color-brand-fill); color: var(--wpk-color-on-brand-fill); border-color: var(--wpk-color-brand-fill); }
+      button.danger { background: var(--wpk-color-danger-fill); color: var(--wpk-color-on-danger-fill); border-color: var(--wpk-color-danger-fill); }
+      button[aria-pressed='true'] { background: var(--wpk-color-brand-quiet); }
+      ul.people { list-style: none; padding: 0; margin: 0; display: grid; gap: var(--wpk-space-1); }
+      h2 { font-size: var(--wpk-font-size-m); margin: var(--wpk-space-3) 0 var(--wpk-space-1); }
+    `,
+  ];
+
+  /** The call's name, for the labels. */
+  declare label: string;
+  /** True for a video call (the camera too), false for audio only. */
+  declare video: boolean;
+  declare transport: CallTransport | null;
+  declare view: number;
+
+  /** The component's state (phase, own peer id, ICE state per peer, last error). */
+  readonly state: CallState = { phase: 'preview', peerId: null, connections: {}, error: null };
+  private media: MediaStream | null = null;
+  private screen: MediaStreamTrack | null = null;
+  private muted = false;
+  private cameraOff = false;
+  private socket: WebSocket | null = null;
+  private ticket: CallJoinTicket | null = null;
+  private readonly peers = new Map<string, { connection: RTCPeerConnection; peer: CallPeer }>();
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly videos = new Map<string, HTMLVideoElement>();
+  private previewing: Promise<void> | null = null;
+
+  constructor() {
+    super();
+    this.label = 'Call';
+    this.video = true;
+    this.transport = null;
+    this.view = 0;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.previewing ??= this.preview();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.state.phase === 'joined' || this.state.phase === 'joining') void this.leave();
+    else this.stopMedia();
+  }
+
+  /** True while the member's microphone is muted. */
+  get isMuted(): boolean {
+    return this.muted;
+  }
+
+  private update_(): void {
+    this.view++;
+  }
+
+  private fail(error: unknown): void {
+    this.state.error = String((error as Error)?.message ?? error);
+    this.update_();
+  }
+
+  private videoFor(id: string, stream: MediaStream, muted: boolean): HTMLVideoElement {
+    let video = this.videos.get(id);
+    if (!video) {
+      video = document.createElement('video');
+      video.autoplay = true;
+      video.playsInline = true;
+      video.muted = muted;
+      video.dataset.peer = id;
+      video.className = id === 'local' ? 'local' : 'remote';
+      this.videos.set(id, video);
+    }
+    if (video.srcObject !== stream) video.srcObject = stream;
+    return video;
+  }
+
+  /** The device preview: the camera (video calls) and the microphone, before joining. */
+  private async preview(): Promise<void> {
+    try {
+      this.media = await navigator.mediaDevices.getUserMedia({ audio: true, video: this.video });
+      this.videoFor('local', this.media, true);
+      this.applyToggles();
+    } catch (error) {
+      this.state.phase = 'error';
+      this.fail(new Error(`The camera or the microphone is not available: ${String((error as Error)?.message ?? error)}`));
+    }
+    this.update_();
+  }
+
+  private stopMedia(): void {
+    for (const track of this.media?.getTracks() ?? []) track.stop();
+    this.screen?.stop();
+    this.screen = null;
+  }
+
+  private applyToggles(): void {
+    for (const track of this.media?.getAudioTracks() ?? []) track.enabled = !this.muted;
+    for (const track of this.media?.getVideoTracks() ?? []) track.enabled = !this.cameraOff;
+  }
+
+  /** Mutes or unmutes the microphone. */
+  toggleMute(): void {
+    this.muted = !this.muted;
+    this.applyToggles();
+    this.update_();
+  }
+
+  /** Turns the camera off or on (the track stays, sending black). */
+  toggleCamera(): void {
+    this.cameraOff = !this.cameraOff;
+    this.applyToggles();
+    this.update_();
+  }
+
+  private send(message: unknown): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  /** Joins the call: the transport over HTTP, then the signaling socket. */
+  async join(): Promise<void> {
+    if (!this.transport) throw new Error('<wpk-call> needs a transport');
+    await this.previewing;
+    if (!this.media) return;
+    this.state.phase = 'joining';
+    this.state.error = null;
+    this.update_();
+    try {
+      this.ticket = await this.transport.join();
+      const url = new URL(this.ticket.url);
+      url.searchParams.set('api_version', this.transport.apiVersion ?? DEFAULT_API_VERSION);
+      const protocols = (await this.transport.protocols?.()) ?? [];
+      this.socket = protocols.length ? new WebSocket(url, protocols) : new WebSocket(url);
+      this.socket.onmessage = (event) => this.onMessage(JSON.parse(String(event.data)));
+      this.socket.onclose = () => {
+        if (this.state.phase === 'joined' || this.state.phase === 'joining') this.hangUp('The connection to the call was lost.');
+      };
+    } catch (error) {
+      this.state.phase = 'preview';
+      this.fail(error);
+    }
+  }
+
+  private onMessage(message: ServerMessage): void {
+    switch (message.type) {
+      case 'welcome':
+        this.state.peerId = message.peer_id ?? null;
+        this.send({ type: 'join', session: this.ticket!.session });
+        break;
+      case 'joined':
+        this.state.phase = 'joined';
+        this.update_();
+        this.dispatchEvent(new CustomEvent('wpk-call-joined', { bubbles: true, composed: true }));
+        for (const peer of message.peers ?? []) this.offerTo(peer).catch((error) => this.fail(error));
+        break;
+      case 'peer.joined':
+        this.connectionTo({ peer_id: message.peer_id!, member_id: message.member_id ?? '', name: message.name ?? '' });
+        this.update_();
+        break;
+      case 'signal': {
+        const from = message.from!;
+        const peer = { peer_id: from, member_id: message.member_id ?? '', name: this.peers.get(from)?.peer.name ?? '' };
+        const chain = (this.chains.get(from) ?? Promise.resolve()).then(() => this.onSignal(peer, message.data ?? {})).catch((error) => this.fail(error));
+        this.chains.set(from, chain);
+        break;
+      }
+      case 'peer.left':
+        this.drop(message.peer_id!);
+        this.update_();
+        break;
+      case 'ended':
+        this.hangUp('The call ended.');
+        break;
+      case 'removed':
+        this.hangUp('You left the call.');
+        break;
+      case 'error':
+        this.fail(new Error(message.error ?? 'The signaling server refused'));
+        break;
+    }
+  }
+
+  private connectionTo(peer: CallPeer): RTCPeerConnection {
+    const known = this.peers.get(peer.peer_id);
+    if (known) return known.connection;
+    const connection = new RTCPeerConnection({ iceServers: this.ticket?.ice_servers ?? [] });
+    this.peers.set(peer.peer_id, { connection, peer });
+    for (const track of this.media!.getTracks()) {
+      const sender = connection.addTrack(track, this.media!);
+      if (track.kind === 'video' && this.screen) void sender.replaceTrack(this.screen);
+    }
+    connection.onicecandidate = (event) => {
+      if (event.candidate) this.send({ type: 'signal', to: peer.peer_id, data: { candidate: event.candidate.toJSON() } });
+    };
+    connection.ontrack = (event) => {
+      this.videoFor(peer.peer_id, event.streams[0] ?? new MediaStream([event.track]), false);
+      this.update_();
+    };
+    connection.oniceconnectionstatechange = () => {
+      this.state.connections[peer.peer_id] = connection.iceConnectionState;
+      this.update_();
+    };
+    this.state.connections[peer.peer_id] = connection.iceConnectionState;
+    return connection;
+  }
+
+  private async offerTo(peer: CallPeer): Promise<void> {
+    const connection = this.connectionTo(peer);
+    await connection.setLocalDescription(await connection.createOffer());
+    this.send({ type: 'signal', to: peer.peer_id, data: { description: connection.localDescription!.toJSON() } });
+  }
+
+  private async onSignal(peer: CallPeer, data: { description?: RTCSessionDescriptionInit; candidate?: RTCIceCandidateInit }): Promise<void> {
+    const connection = this.connectionTo(peer);
+    if (data.description) {
+      await connection.setRemoteDescription(data.description);
+      if (data.description.type === 'offer') {
+        await connection.setLocalDescription(await connection.createAnswer());
+        this.send({ type: 'signal', to: peer.peer_id, data: { description: connection.localDescription!.toJSON() } });
+      }
+    } else if (data.candidate) {
+      await connection.addIceCandidate(data.candidate);
+    }
+  }
+
+  private drop(peerId: string): void {
+    this.peers.get(peerId)?.connection.close();
+    this.peers.delete(peerId);
+    this.chains.delete(peerId);
+    delete this.state.connections[peerId];
+    this.videos.delete(peerId);
+  }
+
+  /** True when the browser can share a screen. */
+  get canShareScreen(): boolean {
+    return typeof navigator.mediaDevices?.getDisplayMedia === 'function';
+  }
+
+  /** Shares a screen instead of the camera, or stops sharing. */
+  async toggleScreen(): Promise<void> {
+    if (this.screen) return this.stopScreen();
+    try {
+      const display = await navigator.mediaDevices.getDisplayMedia({ video: true });
+      const [track] = display.getVideoTracks();
+      if (!track) return;
+      this.screen = track;
+      track.onended = () => void this.stopScreen();
+      await this.replaceVideo(track);
+      this.videoFor('local', new MediaStream([track, ...(this.media?.getAudioTracks() ?? [])]), true);
+    } catch (error) {
+      this.fail(error);
+    }
+    this.update_();
+  }
+
+  private async stopScreen(): Promise<void> {
+    this.screen?.stop();
+    this.screen = null;
+    await this.replaceVideo(this.media?.getVideoTracks()[0] ?? null);
+    if (this.media) this.videoFor('local', this.media, true);
+    this.update_();
+  }
+
+  private async replaceVideo(track: MediaStreamTrack | null): Promise<void> {
+    for (const { connection } of this.peers.values()) {
+      for (const sender of connection.getSenders()) if (sender.track?.kind === 'video' || (sender.track === null && track)) await sender.replaceTrack(track);
+    }
+  }
+
+  private hangUp(text: string): void {
+    for (const peerId of [...this.peers.keys()]) this.drop(peerId);
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close();
+    this.stopMedia();
+    this.videos.clear();
+    this.state.phase = 'left';
+    this.state.error = null;
+    this.ended = text;
+    this.update_();
+    this.dispatchEvent(new CustomEvent('wpk-call-left', { bubbles: true, composed: true, detail: { reason: text } }));
+  }
+
+  private ended = '';
+
+  /** Leaves the call: over HTTP first (the server takes the peer out of the session), then locally. */
+  async leave(): Promise<void> {
+    try {
+      await this.transport?.leave();
+      this.hangUp('You left the call.');
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private status(): string {
+    switch (this.state.phase) {
+      case 'preview':
+        return 'Check your camera and microphone, then join.';
+      case 'joining':
+        return 'Joining…';
+      case 'joined': {
+        if (this.peers.size === 0) return 'Waiting for others…';
+        const connected = Object.values(this.state.connections).filter((value) => value === 'connected' || value === 'completed').length;
+        return `In the call: ${connected} of ${this.peers.size} connected`;
+      }
+      case 'left':
+        return this.ended;
+      default:
+        return '';
+    }
+  }
+
+  private tile(id: string, name: string) {
+    const video = this.videos.get(id);
+    if (!video) return nothing;
+    video.setAttribute('aria-label', id === 'local' ? 'Your camera' : `Video of ${name}`);
+    return html`<figure>${video}<figcaption>${name}</figcaption></figure>`;
+  }
+
+  private controls() {
+    const inCall = this.state.phase === 'joined';
+    return html`<div class="controls" role="group" aria-label="Call controls">
+      <button type="button" aria-pressed=${this.muted ? 'true' : 'false'} @click=${() => this.toggleMute()}>${this.muted ? 'Unmute' : 'Mute'}</button>
+      ${this.video ? html`<button type="button" aria-pressed=${this.cameraOff ? 'true' : 'false'} @click=${() => this.toggleCamera()}>${this.cameraOff ? 'Camera on' : 'Camera off'}</button>` : nothing}
+      ${inCall && this.video && this.canShareScreen
+        ? html`<button type="button" aria-pressed=${this.screen ? 'true' : 'false'} @click=${() => this.toggleScreen()}>${this.screen ? 'Stop sharing' : 'Share screen'}</button>`
+        : nothing}
+      ${inCall
+        ? html`<button type="button" class="danger" @click=${() => this.leave()}>Leave</button>`
+        : html`<button type="button" class="primary" ?disabled=${this.state.phase === 'joining' || !this.media} @click=${() => this.join()}>Join</button>`}
+    </div>`;
+  }
+
+  protected override render() {
+    const status = html`<p role="status">${this.status()}</p>${this.state.error ? html`<p class="error" role="alert">${this.state.error}</p>` : nothing}`;
+    if (this.state.phase === 'left' || (this.state.phase === 'error' && !this.media)) return html`<section aria-label=${this.label}>${status}</section>`;
+    const peers = [...this.peers.values()].map(({ peer }) => peer);
+    return html`<section aria-label=${this.label}>
+      ${status}
+      <div class="stage">${this.tile('local', 'You')}${peers.map((peer) => this.tile(peer.peer_id, peer.name || 'Someone'))}</div>
+      ${this.controls()}
+      ${this.state.phase === 'joined'
+        ? html`<h2 id="people">In the call</h2>
+            <ul class="people" aria-labelledby="people">
+              <li>You${this.muted ? ' (muted)' : ''}</li>
+              ${peers.map((peer) => html`<li>${peer.name || 'Someone'}</li>`)}
+            </ul>`
+        : nothing}
+    </section>`;
+  }
+}
+
+if (!customElements.get('wpk-call')) customElements.define('wpk-call', WpkCall);

@@ -1,0 +1,174 @@
+/**
+ * The Calls app's front-end in Chromium (fake camera and microphone), through the real routes: a
+ * member opens Calls from the launcher, is refused an untitled call, starts one with a member
+ * chosen in the shell's picker and lands on its page; Join the call opens the same-origin call
+ * page (`<wpk-call>`): a device preview, then Join. The invited member, on a phone-sized window,
+ * finds the call in their list and joins it too; each page then plays the other's camera (a live
+ * remote video track with frames: videoWidth > 0), and lists both people. Mute and Camera off
+ * act on the local tracks; Leave takes the member out on the server and out of the other's page.
+ * At 1280 px and 375 px: axe-clean, no CSP violation, nothing wider than the window. The
+ * screenshots are the ones docs/apps/calls.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { ok, startWorld, type TestMember } from '@wpk/testing';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { MEMBER_KEYS } from './helpers/world.js';
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
+const FAKE_MEDIA = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
+
+let web: WorldBrowser;
+let ann: TestMember;
+let bob: TestMember;
+
+test.before(async () => {
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: MEMBER_KEYS }), { link: 'Calls', exact: true, slug: 'calls', ready: 'calls-list' }, FAKE_MEDIA);
+  ann = await web.world.member(MEMBER_KEYS, { name: 'Ann Host' });
+  bob = await web.world.member(MEMBER_KEYS, { name: 'Bob Guest' });
+});
+
+test.after.always(() => web?.close());
+
+/** The call component's state on a join page (window.wpkCall). */
+const callState = (page: Page) => page.evaluate(() => (globalThis as any).wpkCall as { phase: string; connections: Record<string, string>; error: string | null });
+
+/** Waits until the page plays a remote peer's camera: a live video track whose frames have a size. */
+async function remoteVideoPlays(page: Page): Promise<{ width: number; state: string }> {
+  const handle = await page.waitForFunction(
+    () => {
+      const root = (globalThis as any).document.querySelector('calls-join-page')?.shadowRoot?.querySelector('wpk-call')?.shadowRoot;
+      const video = root?.querySelector('video.remote');
+      const track = video?.srcObject?.getVideoTracks()[0];
+      if ((globalThis as any).wpkCall?.error) throw new Error((globalThis as any).wpkCall.error);
+      return video && track && video.videoWidth > 0 ? { width: video.videoWidth, state: track.readyState } : null;
+    },
+    null,
+    { timeout: 20_000, polling: 100 },
+  );
+  return (await handle.jsonValue()) as { width: number; state: string };
+}
+
+/** The local media tracks' `enabled`, by kind. */
+const localTracks = (page: Page) =>
+  page.evaluate(() => {
+    const root = (globalThis as any).document.querySelector('calls-join-page').shadowRoot.querySelector('wpk-call').shadowRoot;
+    const stream = root.querySelector('video.local').srcObject;
+    return { audio: stream.getAudioTracks().map((track: any) => track.enabled as boolean), video: stream.getVideoTracks().map((track: any) => track.enabled as boolean) };
+  });
+
+test.serial('join.html is the built front-end served on the workspace origin without the sandbox; the frame keeps it', async (t) => {
+  const [page, frame, old] = await Promise.all(['join.html', '', 'call.html'].map((file) => web.world.workspace.anonymous.get(`/public/apps/calls/${file}`)));
+  t.deepEqual([page.status, frame.status, old.status], [200, 200, 200]);
+  t.is(page.body, frame.body);
+  t.regex(page.body, /<script type="module" src="\.\/assets\/main\.[A-Z0-9]+\.js"><\/script>/);
+  t.false(String(page.headers['content-security-policy']).includes('sandbox'));
+  t.regex(String(frame.headers['content-security-policy']), /^sandbox allow-scripts /);
+  t.is(page.headers['cache-control'], 'no-cache');
+  // The reference client of the public folder is still served from it, unsandboxed too.
+  t.regex(old.body, /<script type="module" src="\.\/call\.js"><\/script>/);
+  t.false(String(old.headers['content-security-policy']).includes('sandbox'));
+  // A page no manifest lists is not served from the build.
+  t.is((await web.world.workspace.anonymous.get('/public/apps/calls/other.html')).status, 404);
+});
+
+test.serial('two members start and join one call from two browsers (1280 px and 375 px) and each receives the other\'s camera', async (t) => {
+  // Ann starts the call in the app's frame.
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByText('No call yet.', { exact: false }).waitFor();
+  await checkPage(t, page, frame, 'no call yet');
+  await frame.getByRole('navigation', { name: 'Calls' }).getByRole('link', { name: 'Start a call' }).click();
+  const form = frame.getByRole('form', { name: 'Start a call' });
+  await form.getByRole('button', { name: 'Start' }).click();
+  // The server's refusal shows; nothing is made.
+  await form.getByRole('alert').getByText('title', { exact: false }).waitFor();
+  t.deepEqual(ok(await ann.get('/calls')), []);
+  await form.getByLabel('Title').fill('Design review');
+  await form.getByRole('button', { name: 'Add Members invited' }).click();
+  const picker = page.locator('wpk-member-picker-dialog');
+  await picker.getByLabel(/Bob Guest/).check();
+  await picker.getByRole('button', { name: 'Choose' }).click();
+  await form.getByRole('button', { name: 'Start' }).click();
+  await page.waitForURL(/\/app\/calls\/calls\/[0-9a-f-]+$/);
+  const participants = frame.getByRole('table', { name: 'Participants' });
+  await participants.getByRole('row', { name: /Ann Host\s+Host/ }).waitFor();
+  await participants.getByRole('row', { name: /Bob Guest\s+Participant/ }).waitFor();
+  const [call] = ok(await ann.get('/calls'));
+  t.like(call, { title: 'Design review', mode: 'video', status: 'waiting', type: 'instant' });
+  t.deepEqual(call.participants.map((row: any) => [row.member_mrn, row.role]), [[ann.mrn, 'host'], [bob.mrn, 'participant']]);
+  await checkPage(t, page, frame, 'the new call');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}calls-call-1280.png`);
+
+  // Join the call: the same-origin page, a preview first, then Join.
+  await frame.getByRole('button', { name: 'Join the call' }).click();
+  await page.waitForURL(`${web.origin}/public/apps/calls/join.html?call=${call.id}`);
+  await page.getByRole('heading', { name: 'Design review' }).waitFor();
+  await page.getByRole('status').getByText('Check your camera and microphone, then join.').waitFor();
+  await page.locator('video.local').waitFor();
+  t.is((await callState(page)).phase, 'preview');
+  t.is(ok(await ann.get(`/calls/${call.id}`)).status, 'waiting');
+  await checkPage(t, page, null, 'the device preview');
+  await page.getByRole('button', { name: 'Join', exact: true }).click();
+  await page.getByRole('status').getByText('Waiting for others…').waitFor();
+  t.is(ok(await ann.get(`/calls/${call.id}`)).status, 'active');
+
+  // Bob, on a phone-sized window, finds it in his calls and joins.
+  const phone = await web.newPage(375);
+  await signIn(phone, web.origin, bob.email);
+  await phone.goto(`${web.origin}/app/calls/`);
+  const phoneFrame = phone.frameLocator('iframe').first();
+  const list = phoneFrame.getByRole('list', { name: 'My calls' });
+  await list.getByText('1 in the call now', { exact: false }).waitFor();
+  const listFrame = phone.frames().find((candidate) => candidate !== phone.mainFrame()) ?? null;
+  await checkPage(t, phone, listFrame, 'my calls at 375 px');
+  await saveScreenshot(phone, `${IMAGES}calls-list-375.png`);
+  await list.getByRole('link', { name: 'Design review' }).click();
+  await phoneFrame.getByRole('button', { name: 'Join the call' }).click();
+  await phone.waitForURL(`${web.origin}/public/apps/calls/join.html?call=${call.id}`);
+  await phone.getByRole('button', { name: 'Join', exact: true }).click();
+
+  // Each page plays the other's camera over a connected peer connection.
+  for (const each of [page, phone]) {
+    const video = await remoteVideoPlays(each);
+    t.true(video.width > 0);
+    t.is(video.state, 'live');
+    const state = await callState(each);
+    t.is(state.phase, 'joined');
+    t.deepEqual(Object.values(state.connections).length, 1);
+  }
+  await page.getByRole('status').getByText('In the call: 1 of 1 connected').waitFor();
+  await phone.getByRole('status').getByText('In the call: 1 of 1 connected').waitFor();
+  t.deepEqual(await page.getByRole('list', { name: 'In the call' }).getByRole('listitem').allTextContents(), ['You', 'Bob Guest']);
+  t.deepEqual(await phone.getByRole('list', { name: 'In the call' }).getByRole('listitem').allTextContents(), ['You', 'Ann Host']);
+  t.deepEqual(ok(await ann.get(`/calls/${call.id}`)).participants.map((row: any) => row.in_session), [true, true]);
+
+  // Mute and camera off act on Ann's own tracks.
+  t.deepEqual(await localTracks(page), { audio: [true], video: [true] });
+  await page.getByRole('button', { name: 'Mute' }).click();
+  await page.getByRole('button', { name: 'Camera off' }).click();
+  t.deepEqual(await localTracks(page), { audio: [false], video: [false] });
+  t.is(await page.getByRole('button', { name: 'Unmute' }).getAttribute('aria-pressed'), 'true');
+  t.deepEqual(await page.getByRole('list', { name: 'In the call' }).getByRole('listitem').allTextContents(), ['You (muted)', 'Bob Guest']);
+  await page.getByRole('button', { name: 'Unmute' }).click();
+  await page.getByRole('button', { name: 'Camera on' }).click();
+  t.deepEqual(await localTracks(page), { audio: [true], video: [true] });
+
+  await checkPage(t, page, null, 'in the call at 1280 px');
+  await checkPage(t, phone, null, 'in the call at 375 px');
+  await saveScreenshot(page, `${IMAGES}calls-join-1280.png`);
+  await saveScreenshot(phone, `${IMAGES}calls-join-375.png`);
+
+  // Bob leaves: the server takes him out, Ann's page drops his video.
+  await phone.getByRole('button', { name: 'Leave' }).click();
+  await phone.getByRole('status').getByText('You left the call.').waitFor();
+  t.is((await callState(phone)).phase, 'left');
+  await page.getByRole('status').getByText('Waiting for others…').waitFor();
+  t.is(await page.locator('video.remote').count(), 0);
+  t.deepEqual(ok(await ann.get(`/calls/${call.id}`)).participants.map((row: any) => row.in_session), [true, false]);
+  await page.getByRole('button', { name: 'Leave' }).click();
+  await page.getByRole('status').getByText('You left the call.').waitFor();
+  t.is(ok(await ann.get(`/calls/${call.id}`)).status, 'ended');
+  await phone.context().close();
+  await page.context().close();
+});

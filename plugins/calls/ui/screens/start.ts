@@ -1,0 +1,58 @@
+import { LitElement, errorText, html, kit, navigate, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
+import { CARD_STYLES, type Call } from '../api.js';
+
+/** `/new`: starts a call hosted by the member (video or audio) with members chosen in the shell's picker. */
+export class CallsStart extends LitElement {
+  static override properties = { error: { state: true }, busy: { state: true } };
+  static override styles = [screenStyles, CARD_STYLES];
+  declare error: string | null;
+  declare busy: boolean;
+
+  constructor() {
+    super();
+    this.error = null;
+    this.busy = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void kit().bridge.title('Start a call');
+  }
+
+  private async start(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const data = new FormData(form);
+    const members = form.querySelector<WpkMemberPicker>('wpk-member-picker')?.value ?? [];
+    const body = {
+      title: String(data.get('title') ?? '').trim(),
+      mode: String(data.get('mode') ?? 'video') as 'video' | 'audio',
+      participant_mrns: members.map((member) => `mrn:account:member:${member.id}`),
+    };
+    this.busy = true;
+    try {
+      const call = (await kit().client.calls.postCalls({ body })).data as Call;
+      toast(`${call.title} is ready to join`, 'success');
+      await navigate(`/calls/${call.id}`);
+    } catch (error) {
+      this.error = errorText(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  protected override render() {
+    return html`<h1>Start a call</h1>
+      <form class="fields" aria-label="Start a call" @submit=${(event: SubmitEvent) => this.start(event)}>
+        <label for="title">Title</label>
+        <input id="title" name="title" maxlength="200" />
+        <label for="mode">Kind</label>
+        <select id="mode" name="mode"><option value="video">Video</option><option value="audio">Audio only</option></select>
+        <wpk-member-picker label="Members invited" multiple></wpk-member-picker>
+        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        <button type="submit" ?disabled=${this.busy}>Start</button>
+      </form>`;
+  }
+}
+
+customElements.define('calls-start', CallsStart);

@@ -1,0 +1,100 @@
+/**
+ * The Rooms app's front-end in Chromium (fake camera and microphone), through the real routes: the
+ * owner of a room opens Rooms from the launcher, finds the room with its members, opens it and
+ * joins its session on the same-origin page (`join.html`, the kit's `<wpk-call>`); a member, on a
+ * phone-sized window, sees someone in the session and joins too; each page plays the other's
+ * camera (a live remote track with frames) and the room's page lists both as in the session.
+ * Leaving takes the member out on the server. At 1280 px and 375 px: axe-clean, no CSP violation,
+ * nothing wider than the window. The screenshots are the ones docs/apps/rooms.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { ok, startWorld, type TestMember } from '@wpk/testing';
+import { browseWorld, checkPage, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { ALL_KEYS } from './helpers/world.js';
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
+const FAKE_MEDIA = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
+
+let web: WorldBrowser;
+let ann: TestMember;
+let bob: TestMember;
+
+test.before(async () => {
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: ALL_KEYS }), { link: 'Rooms', exact: true, slug: 'rooms', ready: 'rooms-list' }, FAKE_MEDIA);
+  ann = await web.world.member(ALL_KEYS, { name: 'Ann Owner' });
+  bob = await web.world.member(ALL_KEYS, { name: 'Bob Member' });
+});
+
+test.after.always(() => web?.close());
+
+/** Waits until the page plays a remote peer's camera: a live video track whose frames have a size. */
+async function remoteVideoPlays(page: Page): Promise<{ width: number; state: string }> {
+  const handle = await page.waitForFunction(
+    () => {
+      const root = (globalThis as any).document.querySelector('rooms-join-page')?.shadowRoot?.querySelector('wpk-call')?.shadowRoot;
+      const video = root?.querySelector('video.remote');
+      const track = video?.srcObject?.getVideoTracks()[0];
+      if ((globalThis as any).wpkCall?.error) throw new Error((globalThis as any).wpkCall.error);
+      return video && track && video.videoWidth > 0 ? { width: video.videoWidth, state: track.readyState } : null;
+    },
+    null,
+    { timeout: 20_000, polling: 100 },
+  );
+  return (await handle.jsonValue()) as { width: number; state: string };
+}
+
+test.serial('the owner and a member join a room\'s session from two browsers (1280 px and 375 px) and each receives the other\'s camera', async (t) => {
+  const room = ok(await ann.post('/rooms', { name: 'Studio', description: 'Weekly demos', members: [{ member_mrn: bob.mrn }] }));
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  const list = frame.getByRole('list', { name: 'Rooms' });
+  await list.getByText('2 members · Nobody in the session', { exact: false }).waitFor();
+  await checkPage(t, page, frame, 'the rooms');
+  await list.getByRole('link', { name: 'Studio' }).click();
+  await page.waitForURL(`${web.origin}/app/rooms/rooms/${room.id}`);
+  const members = frame.getByRole('table', { name: 'Members' });
+  await members.getByRole('row', { name: /Ann Owner\s+Owner\s+—/ }).waitFor();
+  await members.getByRole('row', { name: /Bob Member\s+Member\s+—/ }).waitFor();
+  await checkPage(t, page, frame, 'the room');
+  await saveScreenshot(page, `${IMAGES}rooms-room-1280.png`);
+  await frame.getByRole('button', { name: 'Join the session' }).click();
+  await page.waitForURL(`${web.origin}/public/apps/rooms/join.html?room=${room.id}`);
+  await page.getByRole('heading', { name: 'Studio' }).waitFor();
+  await page.getByRole('button', { name: 'Join', exact: true }).click();
+  await page.getByRole('status').getByText('Waiting for others…').waitFor();
+  t.deepEqual(ok(await ann.get(`/rooms/${room.id}`)).present_mrns, [ann.mrn]);
+
+  // Bob, on a phone-sized window, sees someone in the session and joins.
+  const phone = await web.newPage(375);
+  await signIn(phone, web.origin, bob.email);
+  await phone.goto(`${web.origin}/app/rooms/`);
+  const phoneFrame = phone.frameLocator('iframe').first();
+  const rooms = phoneFrame.getByRole('list', { name: 'Rooms' });
+  await rooms.getByText('1 in the session now', { exact: false }).waitFor();
+  await checkPage(t, phone, phone.frames().find((candidate) => candidate !== phone.mainFrame()) ?? null, 'the rooms at 375 px');
+  await saveScreenshot(phone, `${IMAGES}rooms-list-375.png`);
+  await rooms.getByRole('link', { name: 'Studio' }).click();
+  await phoneFrame.getByRole('table', { name: 'Members' }).getByRole('row', { name: /Ann Owner\s+Owner\s+In the session/ }).waitFor();
+  await phoneFrame.getByRole('button', { name: 'Join the session' }).click();
+  await phone.waitForURL(`${web.origin}/public/apps/rooms/join.html?room=${room.id}`);
+  await phone.getByRole('button', { name: 'Join', exact: true }).click();
+
+  for (const each of [page, phone]) {
+    const video = await remoteVideoPlays(each);
+    t.true(video.width > 0);
+    t.is(video.state, 'live');
+  }
+  t.deepEqual(await page.getByRole('list', { name: 'In the call' }).getByRole('listitem').allTextContents(), ['You', 'Bob Member']);
+  t.deepEqual(await phone.getByRole('list', { name: 'In the call' }).getByRole('listitem').allTextContents(), ['You', 'Ann Owner']);
+  t.deepEqual(ok(await ann.get(`/rooms/${room.id}`)).present_mrns.sort(), [ann.mrn, bob.mrn].sort());
+  await checkPage(t, page, null, 'in the session at 1280 px');
+  await checkPage(t, phone, null, 'in the session at 375 px');
+  await saveScreenshot(page, `${IMAGES}rooms-join-1280.png`);
+
+  await phone.getByRole('button', { name: 'Leave' }).click();
+  await phone.getByRole('status').getByText('You left the call.').waitFor();
+  await page.getByRole('status').getByText('Waiting for others…').waitFor();
+  t.deepEqual(ok(await ann.get(`/rooms/${room.id}`)).present_mrns, [ann.mrn]);
+  await phone.context().close();
+  await page.context().close();
+});
