@@ -40,7 +40,7 @@ test.after.always(() => web?.close());
 /** The row of the inbox's conversation with this subject. */
 const row = (frame: Frame, subject: string) => frame.getByRole('list', { name: 'Messages in Inbox' }).getByRole('listitem').filter({ hasText: subject });
 
-test.serial('at 1280 px: Ann writes to Bob with her signature, the draft saved as she types, and sends it; Bob reads it in his inbox', async (t) => {
+test.serial('at 1280 px: Ann writes to Bob with her signature, the draft saved as she types, and sends it; Bob reads it in his inbox (unread, then read), toggles it, and replies; Ann reads the conversation', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: ann.email });
   await frame.getByText('No message in Inbox.').waitFor();
   t.is(await frame.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: 'Inbox' }).getAttribute('aria-current'), 'page');
@@ -105,7 +105,36 @@ test.serial('at 1280 px: Ann writes to Bob with her signature, the draft saved a
   await read.getByRole('button', { name: 'Mark as unread: Quarterly plan' }).waitFor();
   t.is(await read.getByText('Unread:').count(), 0);
   t.is(ok(await bob.get(`/mail/accounts/${bobBox.id}/messages/${received.id}`)).seen, true);
+
+  // Bob replies: to Ann, "Re:", in reply to her message, her text quoted under his.
+  await read.getByRole('link', { name: 'Quarterly plan' }).click();
+  await reader.frame.getByRole('link', { name: 'Reply' }).click();
+  const reply = reader.frame.getByRole('form', { name: 'Compose' });
+  await reply.getByLabel('Subject').waitFor();
+  t.is(await reply.getByLabel('To').inputValue(), `ann <${annBox.address}>`);
+  t.is(await reply.getByLabel('Subject').inputValue(), 'Re: Quarterly plan');
+  t.regex(await reply.getByLabel('Message').inputValue(), /wrote:\n> See you Monday\.\n> \n> -- \n> Ann Sender\n> Sales, Acme$/);
+  await reply.getByLabel('Message').focus();
+  await reader.page.keyboard.press('Control+Home');
+  await reader.page.keyboard.type('Monday it is.');
+  await reply.getByRole('button', { name: 'Send' }).click();
+  await reader.page.waitForURL(new RegExp(`/app/mail/accounts/${bobBox.id}/sent$`));
+  t.is(await web.world.flush(), 1);
   await reader.page.context().close();
+
+  // Ann's inbox has the answer; it opens as one conversation with what she sent.
+  const again = await web.openApp(1280, { email: ann.email });
+  const answer = row(again.frame, 'Re: Quarterly plan');
+  await answer.getByText('Unread:').waitFor();
+  const [inbox] = ok(await ann.get(`/mail/accounts/${annBox.id}/messages?folder=inbox`));
+  t.like(inbox, { subject: 'Re: Quarterly plan', in_reply_to: sent.message_id_header, seen: false });
+  await answer.getByRole('link', { name: 'Re: Quarterly plan' }).click();
+  const both = again.frame.getByRole('region', { name: 'Conversation' }).getByRole('article');
+  await both.nth(1).getByText('Monday it is.', { exact: false }).waitFor();
+  t.is(await both.count(), 2);
+  t.regex(await both.nth(0).innerText(), /^ann <ann@acme\.test>\nTo Bob <bob@acme\.test>\nSent · /);
+  await checkPage(t, again.page, again.frame, 'the conversation with the reply');
+  await again.page.context().close();
 });
 
 test.serial('at 1280 px: Ann blocks a sender in her settings; a bad address is refused in the API\'s words', async (t) => {
@@ -114,6 +143,10 @@ test.serial('at 1280 px: Ann blocks a sender in her settings; a bad address is r
   const signatures = frame.getByRole('list', { name: 'Signatures' });
   await signatures.getByText('Work (default)').waitFor();
   const block = frame.getByRole('form', { name: 'Block a sender' });
+  await block.getByLabel('Address, or @domain for a whole domain').fill('not an address');
+  await block.getByRole('button', { name: 'Block' }).click();
+  await block.getByRole('alert').getByText('address must be an address (name@example.com) or a domain (@example.com)').waitFor();
+  t.deepEqual(ok(await ann.get(`/mail/accounts/${annBox.id}/blocked-senders`)), []);
   await block.getByLabel('Address, or @domain for a whole domain').fill('@spam.example');
   await block.getByRole('button', { name: 'Block' }).click();
   await frame.getByRole('list', { name: 'Blocked senders' }).getByText('@spam.example', { exact: true }).waitFor();
@@ -131,7 +164,10 @@ test.serial('at 375 px: Bob reads his inbox and the conversation on a phone', as
   await checkPage(t, page, frame, 'the inbox at 375 px');
   await saveScreenshot(page, `${IMAGES}mail-inbox-375.png`);
   await message.getByRole('link', { name: 'Quarterly plan' }).click();
-  await frame.getByRole('region', { name: 'Conversation' }).getByText('See you Monday.', { exact: false }).waitFor();
+  // His reply (in Sent) is part of the conversation, after Ann's message.
+  const articles = frame.getByRole('region', { name: 'Conversation' }).getByRole('article');
+  await articles.nth(1).getByText('Monday it is.', { exact: false }).waitFor();
+  t.regex(await articles.nth(0).innerText(), /See you Monday\./);
   await checkPage(t, page, frame, 'the conversation at 375 px');
   await saveScreenshot(page, `${IMAGES}mail-thread-375.png`);
   await page.context().close();

@@ -8,7 +8,7 @@ const SAVE_AFTER_MS = 800;
 const signatureBlock = (signature: Signature | undefined): string => (signature?.text ? `\n\n-- \n${signature.text}` : '');
 
 /** The quoted original under a reply. */
-const quoted = (message: Message): string => `\n\nOn ${new Date(message.received_at ?? message.sent_at ?? message.updated_at).toUTCString()}, ${addressText(message.from)} wrote:\n${message.text.split('\n').map((line) => `> ${line}`).join('\n')}`;
+const quoted = (message: Message): string => `\n\nOn ${new Date(message.received_at ?? message.sent_at ?? message.updated_at).toUTCString()}, ${addressText(message.from)} wrote:\n${message.text.replace(/\s+$/, '').split('\n').map((line) => `> ${line}`).join('\n')}`;
 
 /**
  * `/compose` (`?account=`, `?reply={message_id}`, `?draft={draft_id}`): writes a message from one
