@@ -78,7 +78,7 @@ test.serial('at 1280 px: Ann writes to Bob with her signature, the draft saved a
   const reader = await web.openApp(1280, { email: bob.email });
   const unread = row(reader.frame, 'Quarterly plan');
   await unread.getByText('Unread:').waitFor();
-  t.is(await unread.evaluate((element) => getComputedStyle(element).fontWeight), '600'); // --wpk-font-weight-bold
+  t.is(await unread.evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { fontWeight: string } }).getComputedStyle(element).fontWeight), '600'); // --wpk-font-weight-bold
   t.regex((await unread.innerText()).replace(/\s+/g, ' '), /ann .*Quarterly plan See you Monday\./i);
   const [received] = ok(await bob.get(`/mail/accounts/${bobBox.id}/messages?folder=inbox`));
   t.like(received, { subject: 'Quarterly plan', seen: false, from: { address: annBox.address } });
