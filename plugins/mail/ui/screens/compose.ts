@@ -47,7 +47,21 @@ export class MailCompose extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void kit().bridge.title('New message');
-    void this.load();
+  }
+
+  protected override willUpdate(changed: Map<string, unknown>): void {
+    // Another compose path on the same screen (Compose from a reply): what was typed is kept as a draft, then a fresh form.
+    if (changed.has('path')) void this.restart();
+  }
+
+  private async restart(): Promise<void> {
+    await this.save();
+    this.draftId = null;
+    this.values = { to: '', cc: '', subject: '', text: '', in_reply_to: '' };
+    this.ready = false;
+    this.error = null;
+    this.status = '';
+    await this.load();
   }
 
   override disconnectedCallback(): void {
