@@ -12,7 +12,8 @@ import { TestClock } from './clock.js';
 export const API_VERSION = '2026-11-01';
 
 /** An app to load: the value `defineApp` returned, or the app's directory. */
-export type TestApp = AnyAppDefinition | string;
+/** An app under test: its directory, its defineApp value, or the value built in code with the directory its `ui/` and manifest are in (a front-end served from it). */
+export type TestApp = AnyAppDefinition | string | { app: AnyAppDefinition; dir: string };
 
 /** Options of createTestPlatform. */
 export interface TestPlatformOptions {
@@ -344,6 +345,10 @@ export class TestPlatform {
     const firstParty = (namespace: string) => options.firstParty === true || (Array.isArray(options.firstParty) && options.firstParty.includes(namespace));
     const apps: AppEntry[] = options.apps.map((app) => {
       if (typeof app === 'string') return { dir: app, firstParty: options.firstParty === true };
+      if (!isAppDefinition(app) && 'dir' in app && isAppDefinition(app.app)) {
+        const manifest = app.app.manifest;
+        return { app: app.app, dir: app.dir, firstParty: firstParty(manifest.publisher ? `ext.${manifest.publisher}.${manifest.slug}` : manifest.slug) };
+      }
       if (!isAppDefinition(app)) throw new TypeError('createTestPlatform: each app is a defineApp(...) value or a directory');
       const namespace = app.manifest.publisher ? `ext.${app.manifest.publisher}.${app.manifest.slug}` : app.manifest.slug;
       return { app, firstParty: firstParty(namespace) };

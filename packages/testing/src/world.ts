@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAppDefinition } from '@wpk/sdk/tooling';
 import { TestPlatform, type MemberOptions, type PermissionMatrixRow, type TestApp, type TestMember, type TestPlatformOptions, type TestResponse, type TestWorkspace } from './platform.js';
 
 /** An event the app under test staged and the platform wrote (a 2xx answer or a handled delivery). */
@@ -64,7 +65,7 @@ export interface World {
 
 /** The namespace of an app given by directory (its app.json) or by definition. */
 function namespaceOf(app: TestApp): string {
-  const manifest = (typeof app === 'string' ? JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8')) : app.manifest) as { slug: string; publisher?: string };
+  const manifest = (typeof app === 'string' ? JSON.parse(fs.readFileSync(path.join(app, 'app.json'), 'utf8')) : 'dir' in app && !isAppDefinition(app) ? app.app.manifest : (app as { manifest: unknown }).manifest) as { slug: string; publisher?: string };
   return manifest.publisher ? `ext.${manifest.publisher}.${manifest.slug}` : manifest.slug;
 }
 

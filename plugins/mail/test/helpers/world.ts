@@ -4,6 +4,7 @@
  * hosted mailboxes leaves over SMTP and comes back in), and a real DNS server on loopback that
  * answers only what a test published, asked through the app's own resolver. The queue runs when a test calls `flush()`.
  */
+import { fileURLToPath } from 'node:url';
 import { startWorld, type TestMember, type World as BaseWorld } from '@wpk/testing';
 import { createMailApp, dnsResolver, type MailService, type TlsSource } from '../../src/index.js';
 import { LocalDns } from './dns-server.js';
@@ -26,7 +27,11 @@ export interface World extends BaseWorld {
   mailbox(domainId: string, localPart: string, member?: TestMember): Promise<{ id: string; address: string }>;
 }
 
-export async function mailWorld(subdomain: string, options: { tls?: TlsSource } = {}): Promise<World> {
+/**
+ * `ui`: the app is served with its front-end (its folder's `ui/`) on a listening server, for the
+ * browser test.
+ */
+export async function mailWorld(subdomain: string, options: { tls?: TlsSource; ui?: boolean } = {}): Promise<World> {
   const dns = await LocalDns.start();
   // The MX host is this listener (and the relay), on loopback: the hosted domains' SPF `mx` passes for it.
   dns.a.set('mx.mail.test', ['127.0.0.1']);
@@ -41,7 +46,7 @@ export async function mailWorld(subdomain: string, options: { tls?: TlsSource } 
     // The test's IMAP and SMTP servers listen on loopback, a private address (see private-hosts.test.ts).
     allowPrivateHosts: true,
   });
-  const base = await startWorld({ app: built.app, subdomain }).catch(async (error: unknown) => {
+  const base = await startWorld(options.ui ? { app: { app: built.app, dir: fileURLToPath(new URL('../..', import.meta.url)) }, subdomain, listen: true } : { app: built.app, subdomain }).catch(async (error: unknown) => {
     await dns.close();
     throw error;
   });

@@ -1,0 +1,174 @@
+/**
+ * The Mail app's webmail in Chromium, through the real routes and the real SMTP path (the relay is
+ * the app's own listener, so mail between hosted mailboxes leaves over SMTP and comes back in).
+ * Ann writes to Bob's hosted mailbox: her default signature is in the text from the start, the
+ * draft is saved as she types (the drafts route), Send sends it. Bob opens Mail from the launcher
+ * and finds it in his inbox, bold and labelled unread; opening it reads it, and the list toggles it
+ * unread and read again. Ann blocks a sender in her settings. At 1280 px and 375 px, axe-clean in
+ * the shell and the frame, no Content-Security-Policy violation, nothing wider than the window.
+ * The screenshots are the ones docs/apps/mail.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { ok, type TestMember } from '@wpk/testing';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type Frame, type WorldBrowser } from '@wpk/testing/browser';
+import { mailWorld, type World } from './helpers/world.js';
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
+const KEYS = ['mail.accounts.read', 'mail.accounts.edit', 'mail.messages.read', 'mail.messages.edit', 'mail.messages.send'];
+
+let web: WorldBrowser<World>;
+let ann: TestMember;
+let bob: TestMember;
+let annBox: { id: string; address: string };
+let bobBox: { id: string; address: string };
+
+test.before(async () => {
+  web = await browseWorld(mailWorld('acme', { ui: true }), { link: 'Mail', exact: true, slug: 'mail', ready: 'mail-mailbox' });
+  const { world } = web;
+  ann = await world.member(KEYS, { name: 'Ann Sender' });
+  bob = await world.member(KEYS, { name: 'Bob Reader' });
+  const domain = await world.hostedDomain('acme.test');
+  annBox = await world.mailbox(domain, 'ann', ann);
+  bobBox = await world.mailbox(domain, 'bob', bob);
+  const signature = ok(await ann.post(`/mail/accounts/${annBox.id}/signatures`, { name: 'Work', text: 'Ann Sender\nSales, Acme' }));
+  ok(await ann.patch(`/mail/accounts/${annBox.id}`, { signature_id: signature.id }));
+});
+
+test.after.always(() => web?.close());
+
+/** The row of the inbox's conversation with this subject. */
+const row = (frame: Frame, subject: string) => frame.getByRole('list', { name: 'Messages in Inbox' }).getByRole('listitem').filter({ hasText: subject });
+
+test.serial('at 1280 px: Ann writes to Bob with her signature, the draft saved as she types, and sends it; Bob reads it in his inbox (unread, then read), toggles it, and replies; Ann reads the conversation', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByText('No message in Inbox.').waitFor();
+  t.is(await frame.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: 'Inbox' }).getAttribute('aria-current'), 'page');
+  await checkPage(t, page, frame, "Ann's empty inbox");
+
+  await frame.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: 'Compose' }).click();
+  const form = frame.getByRole('form', { name: 'Compose' });
+  const text = form.getByLabel('Message');
+  await text.waitFor();
+  // Her default signature is in the text before she types.
+  t.is(await text.inputValue(), '\n\n-- \nAnn Sender\nSales, Acme');
+  await form.getByLabel('To').fill(`Bob <${bobBox.address}>`);
+  await form.getByLabel('Subject').fill('Quarterly plan');
+  await text.focus();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('See you Monday.');
+  await form.getByRole('status').getByText('Draft saved').waitFor();
+  // The draft is on the server, as typed.
+  const [draft] = ok(await ann.get(`/mail/drafts?account_id=${annBox.id}`));
+  t.like(draft, { account_id: annBox.id, subject: 'Quarterly plan', text: 'See you Monday.\n\n-- \nAnn Sender\nSales, Acme', to: [{ address: bobBox.address, name: 'Bob' }] });
+  await checkPage(t, page, frame, 'the compose form');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}mail-compose-1280.png`);
+
+  await form.getByRole('button', { name: 'Send' }).click();
+  await page.waitForURL(new RegExp(`/app/mail/accounts/${annBox.id}/sent$`));
+  t.deepEqual(ok(await ann.get(`/mail/drafts?account_id=${annBox.id}`)), []);
+  // The queue hands it to the relay (the listener), which files it in Bob's inbox.
+  t.is(await web.world.flush(), 1);
+  const [sent] = ok(await ann.get(`/mail/accounts/${annBox.id}/messages?folder=sent`));
+  t.like(sent, { subject: 'Quarterly plan', delivery_status: 'sent', text: 'See you Monday.\n\n-- \nAnn Sender\nSales, Acme' });
+  await page.context().close();
+
+  // Bob opens Mail from the launcher: the message is in his inbox, unread.
+  const reader = await web.openApp(1280, { email: bob.email });
+  const unread = row(reader.frame, 'Quarterly plan');
+  await unread.getByText('Unread:').waitFor();
+  t.is(await unread.evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { fontWeight: string } }).getComputedStyle(element).fontWeight), '600'); // --wpk-font-weight-bold
+  t.regex((await unread.innerText()).replace(/\s+/g, ' '), /ann .*Quarterly plan See you Monday\./i);
+  const [received] = ok(await bob.get(`/mail/accounts/${bobBox.id}/messages?folder=inbox`));
+  t.like(received, { subject: 'Quarterly plan', seen: false, from: { address: annBox.address } });
+  await checkPage(t, reader.page, reader.frame, "Bob's inbox with the unread message");
+  await dismissToasts(reader.page);
+  await saveScreenshot(reader.page, `${IMAGES}mail-inbox-1280.png`);
+
+  await unread.getByRole('link', { name: 'Quarterly plan' }).click();
+  const conversation = reader.frame.getByRole('region', { name: 'Conversation' });
+  await conversation.getByText('See you Monday.', { exact: false }).waitFor();
+  t.regex(await conversation.getByRole('article').innerText(), /Sales, Acme/);
+  t.is(ok(await bob.get(`/mail/accounts/${bobBox.id}/messages/${received.id}`)).seen, true);
+  await checkPage(t, reader.page, reader.frame, 'the conversation');
+  await dismissToasts(reader.page);
+  await saveScreenshot(reader.page, `${IMAGES}mail-thread-1280.png`);
+
+  // Back in the inbox it reads as read; the list marks it unread, then read again.
+  await reader.frame.getByRole('link', { name: 'Back to Inbox' }).click();
+  const read = row(reader.frame, 'Quarterly plan');
+  await read.getByRole('button', { name: 'Mark as unread: Quarterly plan' }).click();
+  await read.getByText('Unread:').waitFor();
+  t.is(ok(await bob.get(`/mail/accounts/${bobBox.id}/messages/${received.id}`)).seen, false);
+  await read.getByRole('button', { name: 'Mark as read: Quarterly plan' }).click();
+  await read.getByRole('button', { name: 'Mark as unread: Quarterly plan' }).waitFor();
+  t.is(await read.getByText('Unread:').count(), 0);
+  t.is(ok(await bob.get(`/mail/accounts/${bobBox.id}/messages/${received.id}`)).seen, true);
+
+  // Bob replies: to Ann, "Re:", in reply to her message, her text quoted under his.
+  await read.getByRole('link', { name: 'Quarterly plan' }).click();
+  await reader.frame.getByRole('link', { name: 'Reply' }).click();
+  const reply = reader.frame.getByRole('form', { name: 'Compose' });
+  await reply.getByLabel('Subject').waitFor();
+  t.is(await reply.getByLabel('To').inputValue(), `ann <${annBox.address}>`);
+  t.is(await reply.getByLabel('Subject').inputValue(), 'Re: Quarterly plan');
+  t.regex(await reply.getByLabel('Message').inputValue(), /wrote:\n> See you Monday\.\n> \n> -- \n> Ann Sender\n> Sales, Acme$/);
+  await reply.getByLabel('Message').focus();
+  await reader.page.keyboard.press('Control+Home');
+  await reader.page.keyboard.type('Monday it is.');
+  await reply.getByRole('button', { name: 'Send' }).click();
+  await reader.page.waitForURL(new RegExp(`/app/mail/accounts/${bobBox.id}/sent$`));
+  t.is(await web.world.flush(), 1);
+  await reader.page.context().close();
+
+  // Ann's inbox has the answer; it opens as one conversation with what she sent.
+  const again = await web.openApp(1280, { email: ann.email });
+  const answer = row(again.frame, 'Re: Quarterly plan');
+  await answer.getByText('Unread:').waitFor();
+  const [inbox] = ok(await ann.get(`/mail/accounts/${annBox.id}/messages?folder=inbox`));
+  t.like(inbox, { subject: 'Re: Quarterly plan', in_reply_to: sent.message_id_header, seen: false });
+  await answer.getByRole('link', { name: 'Re: Quarterly plan' }).click();
+  const both = again.frame.getByRole('region', { name: 'Conversation' }).getByRole('article');
+  await both.nth(1).getByText('Monday it is.', { exact: false }).waitFor();
+  t.is(await both.count(), 2);
+  t.regex(await both.nth(0).innerText(), /^ann <ann@acme\.test>\nTo Bob <bob@acme\.test>\nSent · /);
+  await checkPage(t, again.page, again.frame, 'the conversation with the reply');
+  await again.page.context().close();
+});
+
+test.serial('at 1280 px: Ann blocks a sender in her settings; a bad address is refused in the API\'s words', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('navigation', { name: 'Mail', exact: true }).getByRole('link', { name: 'Settings' }).click();
+  const signatures = frame.getByRole('list', { name: 'Signatures' });
+  await signatures.getByText('Work (default)').waitFor();
+  const block = frame.getByRole('form', { name: 'Block a sender' });
+  await block.getByLabel('Address, or @domain for a whole domain').fill('not an address');
+  await block.getByRole('button', { name: 'Block' }).click();
+  await block.getByRole('alert').getByText('address must be an address (name@example.com) or a domain (@example.com)').waitFor();
+  t.deepEqual(ok(await ann.get(`/mail/accounts/${annBox.id}/blocked-senders`)), []);
+  await block.getByLabel('Address, or @domain for a whole domain').fill('@spam.example');
+  await block.getByRole('button', { name: 'Block' }).click();
+  await frame.getByRole('list', { name: 'Blocked senders' }).getByText('@spam.example', { exact: true }).waitFor();
+  t.deepEqual(ok(await ann.get(`/mail/accounts/${annBox.id}/blocked-senders`)).map((blocked: { address: string }) => blocked.address), ['@spam.example']);
+  await checkPage(t, page, frame, 'the settings');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}mail-settings-1280.png`);
+  await page.context().close();
+});
+
+test.serial('at 375 px: Bob reads his inbox and the conversation on a phone', async (t) => {
+  const { page, frame } = await web.openApp(375, { email: bob.email });
+  const message = row(frame, 'Quarterly plan');
+  await message.getByRole('button', { name: 'Mark as unread: Quarterly plan' }).waitFor();
+  await checkPage(t, page, frame, 'the inbox at 375 px');
+  await saveScreenshot(page, `${IMAGES}mail-inbox-375.png`);
+  await message.getByRole('link', { name: 'Quarterly plan' }).click();
+  // His reply (in Sent) is part of the conversation, after Ann's message.
+  const articles = frame.getByRole('region', { name: 'Conversation' }).getByRole('article');
+  await articles.nth(1).getByText('Monday it is.', { exact: false }).waitFor();
+  t.regex(await articles.nth(0).innerText(), /See you Monday\./);
+  await checkPage(t, page, frame, 'the conversation at 375 px');
+  await saveScreenshot(page, `${IMAGES}mail-thread-375.png`);
+  await page.context().close();
+});
