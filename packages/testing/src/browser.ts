@@ -112,6 +112,40 @@ export async function dismissToasts(page: Page): Promise<void> {
   while ((await buttons.count()) > 0) await buttons.first().click();
 }
 
+/** Chromium's fake camera and microphone, granted without a prompt (pass to `browseWorld` or `launchChromium`). */
+export const FAKE_MEDIA_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
+
+/**
+ * Waits until a page's `<wpk-call>` (inside the custom element `host`) plays a remote peer's
+ * camera: a video track whose frames have a size; throws the call's own error if it reports one.
+ */
+export async function remoteVideoPlays(page: Page, host: string): Promise<{ width: number; state: string }> {
+  const handle = await page.waitForFunction(
+    (tag) => {
+      type Host = { shadowRoot: { querySelector(selector: string): Host | null } | null };
+      type Video = { videoWidth: number; srcObject: { getVideoTracks(): Array<{ readyState: string }> } | null };
+      const scope = globalThis as unknown as { document: { querySelector(selector: string): Host | null }; wpkCall?: { error: string | null } };
+      const root = scope.document.querySelector(tag)?.shadowRoot?.querySelector('wpk-call')?.shadowRoot;
+      const video = root?.querySelector('video.remote') as unknown as Video | null | undefined;
+      const track = video?.srcObject?.getVideoTracks()[0];
+      if (scope.wpkCall?.error) throw new Error(scope.wpkCall.error);
+      return video && track && video.videoWidth > 0 ? { width: video.videoWidth, state: track.readyState } : null;
+    },
+    host,
+    { timeout: 20_000, polling: 100 },
+  );
+  return (await handle.jsonValue()) as { width: number; state: string };
+}
+
+/** Each page plays the other's camera: a live remote track with frames (see `remoteVideoPlays`). */
+export async function assertRemoteVideos(t: { true(actual: boolean, message?: string): unknown; is(actual: string, expected: string, message?: string): unknown }, pages: Page[], host: string): Promise<void> {
+  for (const [index, page] of pages.entries()) {
+    const video = await remoteVideoPlays(page, host);
+    t.true(video.width > 0, `page ${index + 1}: the remote video has no frames`);
+    t.is(video.state, 'live', `page ${index + 1}: the remote track is not live`);
+  }
+}
+
 /** The assertions `checkPage` makes (an ava `t` fits). */
 export interface PageAssertions {
   deepEqual(actual: string[], expected: string[], message: string): unknown;

@@ -12,18 +12,17 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { assertRemoteVideos, browseWorld, checkPage, FAKE_MEDIA_ARGS, dismissToasts, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
 import { MEMBER_KEYS } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-const FAKE_MEDIA = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
 
 let web: WorldBrowser;
 let ann: TestMember;
 let bob: TestMember;
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: MEMBER_KEYS }), { link: 'Calls', exact: true, slug: 'calls', ready: 'calls-list' }, FAKE_MEDIA);
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: MEMBER_KEYS }), { link: 'Calls', exact: true, slug: 'calls', ready: 'calls-list' }, FAKE_MEDIA_ARGS);
   ann = await web.world.member(MEMBER_KEYS, { name: 'Ann Host' });
   bob = await web.world.member(MEMBER_KEYS, { name: 'Bob Guest' });
 });
@@ -32,22 +31,6 @@ test.after.always(() => web?.close());
 
 /** The call component's state on a join page (window.wpkCall). */
 const callState = (page: Page) => page.evaluate(() => (globalThis as any).wpkCall as { phase: string; connections: Record<string, string>; error: string | null });
-
-/** Waits until the page plays a remote peer's camera: a live video track whose frames have a size. */
-async function remoteVideoPlays(page: Page): Promise<{ width: number; state: string }> {
-  const handle = await page.waitForFunction(
-    () => {
-      const root = (globalThis as any).document.querySelector('calls-join-page')?.shadowRoot?.querySelector('wpk-call')?.shadowRoot;
-      const video = root?.querySelector('video.remote');
-      const track = video?.srcObject?.getVideoTracks()[0];
-      if ((globalThis as any).wpkCall?.error) throw new Error((globalThis as any).wpkCall.error);
-      return video && track && video.videoWidth > 0 ? { width: video.videoWidth, state: track.readyState } : null;
-    },
-    null,
-    { timeout: 20_000, polling: 100 },
-  );
-  return (await handle.jsonValue()) as { width: number; state: string };
-}
 
 /** The local media tracks' `enabled`, by kind. */
 const localTracks = (page: Page) =>
@@ -129,10 +112,8 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await phone.getByRole('button', { name: 'Join', exact: true }).click();
 
   // Each page plays the other's camera over a connected peer connection.
+  await assertRemoteVideos(t, [page, phone], 'calls-join-page');
   for (const each of [page, phone]) {
-    const video = await remoteVideoPlays(each);
-    t.true(video.width > 0);
-    t.is(video.state, 'live');
     const state = await callState(each);
     t.is(state.phase, 'joined');
     t.deepEqual(Object.values(state.connections).length, 1);

@@ -10,39 +10,22 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { assertRemoteVideos, browseWorld, checkPage, FAKE_MEDIA_ARGS, saveScreenshot, signIn, type WorldBrowser } from '@wpk/testing/browser';
 import { ALL_KEYS } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-const FAKE_MEDIA = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', '--autoplay-policy=no-user-gesture-required'];
 
 let web: WorldBrowser;
 let ann: TestMember;
 let bob: TestMember;
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: ALL_KEYS }), { link: 'Rooms', exact: true, slug: 'rooms', ready: 'rooms-list' }, FAKE_MEDIA);
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: ALL_KEYS }), { link: 'Rooms', exact: true, slug: 'rooms', ready: 'rooms-list' }, FAKE_MEDIA_ARGS);
   ann = await web.world.member(ALL_KEYS, { name: 'Ann Owner' });
   bob = await web.world.member(ALL_KEYS, { name: 'Bob Member' });
 });
 
 test.after.always(() => web?.close());
-
-/** Waits until the page plays a remote peer's camera: a live video track whose frames have a size. */
-async function remoteVideoPlays(page: Page): Promise<{ width: number; state: string }> {
-  const handle = await page.waitForFunction(
-    () => {
-      const root = (globalThis as any).document.querySelector('rooms-join-page')?.shadowRoot?.querySelector('wpk-call')?.shadowRoot;
-      const video = root?.querySelector('video.remote');
-      const track = video?.srcObject?.getVideoTracks()[0];
-      if ((globalThis as any).wpkCall?.error) throw new Error((globalThis as any).wpkCall.error);
-      return video && track && video.videoWidth > 0 ? { width: video.videoWidth, state: track.readyState } : null;
-    },
-    null,
-    { timeout: 20_000, polling: 100 },
-  );
-  return (await handle.jsonValue()) as { width: number; state: string };
-}
 
 test.serial('the owner and a member join a room\'s session from two browsers (1280 px and 375 px) and each receives the other\'s camera', async (t) => {
   const room = ok(await ann.post('/rooms', { name: 'Studio', description: 'Weekly demos', members: [{ member_mrn: bob.mrn }] }));
@@ -79,11 +62,7 @@ test.serial('the owner and a member join a room\'s session from two browsers (12
   await phone.waitForURL(`${web.origin}/public/apps/rooms/join.html?room=${room.id}`);
   await phone.getByRole('button', { name: 'Join', exact: true }).click();
 
-  for (const each of [page, phone]) {
-    const video = await remoteVideoPlays(each);
-    t.true(video.width > 0);
-    t.is(video.state, 'live');
-  }
+  await assertRemoteVideos(t, [page, phone], 'rooms-join-page');
   t.deepEqual(await page.getByRole('list', { name: 'In the call' }).getByRole('listitem').allTextContents(), ['You', 'Bob Member']);
   t.deepEqual(await phone.getByRole('list', { name: 'In the call' }).getByRole('listitem').allTextContents(), ['You', 'Ann Owner']);
   t.deepEqual(ok(await ann.get(`/rooms/${room.id}`)).present_mrns.sort(), [ann.mrn, bob.mrn].sort());
