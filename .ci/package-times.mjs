@@ -21,8 +21,14 @@ for (const row of rows) console.log(`  ${row.seconds.toFixed(0).padStart(5)} s  
 const apps = rows.filter((row) => row.dir.startsWith('plugins/'));
 const rest = rows.filter((row) => !row.dir.startsWith('plugins/'));
 const sum = (list) => list.reduce((total, row) => total + row.seconds, 0);
+// Two packages run at a time (the root test scripts: turbo --concurrency=2), so the packages'
+// times add up to more than the stage's wall time; the projection scales that wall time by the
+// projected sum.
+const wall = summary.execution?.endTime && summary.execution?.startTime ? (summary.execution.endTime - summary.execution.startTime) / 1000 : null;
+if (wall !== null) console.log(`  the packages' times add up to ${sum(rows).toFixed(0)} s in ${wall.toFixed(0)} s of wall time`);
 if (apps.length > 0) {
   const mean = sum(apps) / apps.length;
   const projected = sum(rest) + mean * Math.max(APPS_PLANNED, apps.length);
-  console.log(`  apps: ${apps.length} packages, ${sum(apps).toFixed(0)} s (mean ${mean.toFixed(0)} s); the rest ${sum(rest).toFixed(0)} s; with ${APPS_PLANNED} apps at that mean: ~${projected.toFixed(0)} s`);
+  const projectedWall = wall !== null && sum(rows) > 0 ? ` (~${((wall * projected) / sum(rows)).toFixed(0)} s of wall time)` : '';
+  console.log(`  apps: ${apps.length} packages, ${sum(apps).toFixed(0)} s (mean ${mean.toFixed(0)} s); the rest ${sum(rest).toFixed(0)} s; with ${APPS_PLANNED} apps at that mean: ~${projected.toFixed(0)} s${projectedWall}`);
 }
