@@ -32,6 +32,26 @@ test.after.always(() => web?.close());
 /** The call component's state on a join page (window.wpkCall). */
 const callState = (page: Page) => page.evaluate(() => (globalThis as any).wpkCall as { phase: string; connections: Record<string, string>; error: string | null });
 
+/** The remote tiles' videos on a join page: class, live unmuted video tracks, frame width, label. */
+const remoteVideos = (page: Page) =>
+  page.evaluate(() =>
+    [...(globalThis as any).document.querySelector('calls-join-page').shadowRoot.querySelector('wpk-call').shadowRoot.querySelectorAll('video.remote, video.remote-screen')].map((video: any) => ({
+      kind: video.className as string,
+      live: video.srcObject.getVideoTracks().filter((track: any) => track.readyState === 'live' && !track.muted).length as number,
+      width: video.videoWidth as number,
+      label: video.getAttribute('aria-label') as string,
+    })),
+  );
+
+/** Waits until the page's remote tiles satisfy `test` (on their kind and frame width). */
+async function waitForRemote(page: Page, test: (videos: Array<{ kind: string; width: number }>) => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!test(await remoteVideos(page))) {
+    if (Date.now() > deadline) throw new Error(`the remote videos stay ${JSON.stringify(await remoteVideos(page))}`);
+    await page.waitForTimeout(100);
+  }
+}
+
 /** The local media tracks' `enabled`, by kind. */
 const localTracks = (page: Page) =>
   page.evaluate(() => {
@@ -134,6 +154,30 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await page.getByRole('button', { name: 'Unmute' }).click();
   await page.getByRole('button', { name: 'Camera on' }).click();
   t.deepEqual(await localTracks(page), { audio: [true], video: [true] });
+
+  // Ann shares her screen: Bob's page receives a second live video track beside her camera.
+  t.deepEqual((await remoteVideos(phone)).map((video) => video.kind), ['remote']);
+  await page.getByRole('button', { name: 'Share screen' }).click();
+  t.is(await page.getByRole('button', { name: 'Stop sharing' }).getAttribute('aria-pressed'), 'true');
+  await page.locator('video.local-screen').waitFor();
+  await waitForRemote(phone, (videos) => videos.some((video) => video.kind === 'remote-screen' && video.width > 0));
+  const sharing = await remoteVideos(phone);
+  t.deepEqual(sharing.map(({ kind, live, label }) => ({ kind, live, label })), [
+    { kind: 'remote', live: 1, label: 'Video of Ann Host' },
+    { kind: 'remote-screen', live: 1, label: 'Screen shared by Ann Host' },
+  ]);
+  t.true(sharing.every((video) => video.width > 0), JSON.stringify(sharing));
+  await phone.getByText("Ann Host's screen").waitFor();
+  t.is((await callState(phone)).error, null);
+  await checkPage(t, phone, null, 'a shared screen at 375 px');
+  await saveScreenshot(phone, `${IMAGES}calls-screen-375.png`);
+  // Stopping the share removes the track from Bob's page; the camera stays.
+  await page.getByRole('button', { name: 'Stop sharing' }).click();
+  await page.getByRole('button', { name: 'Share screen' }).waitFor();
+  t.is(await page.locator('video.local-screen').count(), 0);
+  await waitForRemote(phone, (videos) => !videos.some((video) => video.kind === 'remote-screen'));
+  t.deepEqual((await remoteVideos(phone)).map(({ kind, live }) => ({ kind, live })), [{ kind: 'remote', live: 1 }]);
+  t.deepEqual(Object.values((await callState(page)).connections).length, 1);
 
   await checkPage(t, page, null, 'in the call at 1280 px');
   await checkPage(t, phone, null, 'in the call at 375 px');
