@@ -170,6 +170,7 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await phone.getByText("Ann Host's screen").waitFor();
   t.is((await callState(phone)).error, null);
   await checkPage(t, phone, null, 'a shared screen at 375 px');
+  await phone.locator('video.remote-screen').scrollIntoViewIfNeeded();
   await saveScreenshot(phone, `${IMAGES}calls-screen-375.png`);
   // Stopping the share removes the track from Bob's page; the camera stays.
   await page.getByRole('button', { name: 'Stop sharing' }).click();
@@ -195,5 +196,33 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await page.getByRole('status').getByText('You left the call.').waitFor();
   t.is(ok(await ann.get(`/calls/${call.id}`)).status, 'ended');
   await phone.context().close();
+  await page.context().close();
+});
+
+test.serial('a member schedules a call for later from Start a call; a time in the past is refused', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('navigation', { name: 'Calls' }).getByRole('link', { name: 'Start a call' }).click();
+  const form = frame.getByRole('form', { name: 'Start a call' });
+  await form.getByLabel('Title').fill('Quarterly planning');
+  const before = ok(await ann.get('/calls')).length;
+  // A time gone by: the server's refusal shows under the form, nothing is made.
+  await form.getByLabel('When').fill('2020-01-06T09:30');
+  await form.getByRole('button', { name: 'Start' }).click();
+  await form.getByRole('alert').getByText('scheduled_at must be in the future', { exact: false }).waitFor();
+  t.is(ok(await ann.get('/calls')).length, before);
+  // Next year: scheduled, waiting, at that instant (the device's time).
+  const local = `${new Date().getFullYear() + 1}-03-02T10:15`;
+  await form.getByLabel('When').fill(local);
+  await form.getByLabel('Kind').selectOption('audio');
+  await form.getByRole('button', { name: 'Start' }).click();
+  await page.waitForURL(/\/app\/calls\/calls\/[0-9a-f-]+$/);
+  await frame.getByRole('heading', { name: 'Quarterly planning', level: 1 }).waitFor();
+  await frame.getByText('Not started · Audio call', { exact: false }).waitFor();
+  const expected = await page.evaluate((value) => new Date(value).toISOString(), local);
+  const [call] = ok(await ann.get('/calls')).filter((row: any) => row.title === 'Quarterly planning');
+  t.like(call, { type: 'scheduled', status: 'waiting', mode: 'audio', scheduled_at: expected });
+  t.is(await frame.locator('wpk-date').count(), 1);
+  await frame.getByRole('button', { name: 'Join the call' }).waitFor();
+  await checkPage(t, page, frame, 'a scheduled call');
   await page.context().close();
 });

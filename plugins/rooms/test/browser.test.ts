@@ -13,7 +13,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { assertRemoteVideos, browseWorld, checkPage, FAKE_MEDIA_ARGS, saveScreenshot, signIn, type WorldBrowser } from '@wpk/testing/browser';
+import { assertRemoteVideos, browseWorld, checkPage, dismissToasts, FAKE_MEDIA_ARGS, saveScreenshot, signIn, type WorldBrowser } from '@wpk/testing/browser';
 import { ALL_KEYS } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -116,6 +116,7 @@ test.serial('the owner renames the room, adds and removes members on its page, a
   await members.getByRole('row', { name: /Cat Newcomer\s+Member/ }).waitFor();
   t.deepEqual(ok(await ann.get(`/rooms/${room.id}/members`)).map((row: any) => row.member_mrn), [ann.mrn, bob.mrn, cat.mrn]);
   await checkPage(t, page, frame, 'the room being edited');
+  await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}rooms-edit-1280.png`);
 
   // Remove Bob; the last owner cannot be removed: the server's refusal shows.

@@ -116,10 +116,9 @@ export class RoomsRoom extends LitElement {
         </table>
       </div>
       ${manage
-        ? html`<div class="actions">
-              <wpk-member-picker id="add-members" label="Members to add" multiple></wpk-member-picker>
-              <button type="button" ?disabled=${this.busy} @click=${() => this.add()}>Add to the room</button>
-            </div>
+        ? html`<h2>Add members</h2>
+            <wpk-member-picker id="add-members" label="Members to add" multiple></wpk-member-picker>
+            <div class="actions"><button type="button" ?disabled=${this.busy} @click=${() => this.add()}>Add to the room</button></div>
             ${this.editing(room)}`
         : nothing}`;
   }
