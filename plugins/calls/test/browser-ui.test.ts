@@ -172,6 +172,15 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await checkPage(t, phone, null, 'a shared screen at 375 px');
   await phone.locator('video.remote-screen').scrollIntoViewIfNeeded();
   await saveScreenshot(phone, `${IMAGES}calls-screen-375.png`);
+  // Bob comes again (a reload) while Ann shares: her page offers the screen after answering his offer.
+  await phone.reload();
+  await phone.getByRole('button', { name: 'Join', exact: true }).click();
+  await waitForRemote(phone, (videos) => videos.length === 2 && videos.every((video) => video.width > 0));
+  t.deepEqual((await remoteVideos(phone)).map(({ kind, live }) => ({ kind, live })), [
+    { kind: 'remote', live: 1 },
+    { kind: 'remote-screen', live: 1 },
+  ]);
+  await page.getByRole('status').getByText('In the call: 1 of 1 connected').waitFor();
   // Stopping the share removes the track from Bob's page; the camera stays.
   await page.getByRole('button', { name: 'Stop sharing' }).click();
   await page.getByRole('button', { name: 'Share screen' }).waitFor();
