@@ -32,6 +32,26 @@ test.after.always(() => web?.close());
 /** The call component's state on a join page (window.wpkCall). */
 const callState = (page: Page) => page.evaluate(() => (globalThis as any).wpkCall as { phase: string; connections: Record<string, string>; error: string | null });
 
+/** The remote tiles' videos on a join page: class, live unmuted video tracks, frame width, label. */
+const remoteVideos = (page: Page) =>
+  page.evaluate(() =>
+    [...(globalThis as any).document.querySelector('calls-join-page').shadowRoot.querySelector('wpk-call').shadowRoot.querySelectorAll('video.remote, video.remote-screen')].map((video: any) => ({
+      kind: video.className as string,
+      live: video.srcObject.getVideoTracks().filter((track: any) => track.readyState === 'live' && !track.muted).length as number,
+      width: video.videoWidth as number,
+      label: video.getAttribute('aria-label') as string,
+    })),
+  );
+
+/** Waits until the page's remote tiles satisfy `test` (on their kind and frame width). */
+async function waitForRemote(page: Page, test: (videos: Array<{ kind: string; width: number }>) => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!test(await remoteVideos(page))) {
+    if (Date.now() > deadline) throw new Error(`the remote videos stay ${JSON.stringify(await remoteVideos(page))}`);
+    await page.waitForTimeout(100);
+  }
+}
+
 /** The local media tracks' `enabled`, by kind. */
 const localTracks = (page: Page) =>
   page.evaluate(() => {
@@ -135,6 +155,40 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await page.getByRole('button', { name: 'Camera on' }).click();
   t.deepEqual(await localTracks(page), { audio: [true], video: [true] });
 
+  // Ann shares her screen: Bob's page receives a second live video track beside her camera.
+  t.deepEqual((await remoteVideos(phone)).map((video) => video.kind), ['remote']);
+  await page.getByRole('button', { name: 'Share screen' }).click();
+  t.is(await page.getByRole('button', { name: 'Stop sharing' }).getAttribute('aria-pressed'), 'true');
+  await page.locator('video.local-screen').waitFor();
+  await waitForRemote(phone, (videos) => videos.some((video) => video.kind === 'remote-screen' && video.width > 0));
+  const sharing = await remoteVideos(phone);
+  t.deepEqual(sharing.map(({ kind, live, label }) => ({ kind, live, label })), [
+    { kind: 'remote', live: 1, label: 'Video of Ann Host' },
+    { kind: 'remote-screen', live: 1, label: 'Screen shared by Ann Host' },
+  ]);
+  t.true(sharing.every((video) => video.width > 0), JSON.stringify(sharing));
+  await phone.getByText("Ann Host's screen").waitFor();
+  t.is((await callState(phone)).error, null);
+  await checkPage(t, phone, null, 'a shared screen at 375 px');
+  await phone.locator('video.remote-screen').scrollIntoViewIfNeeded();
+  await saveScreenshot(phone, `${IMAGES}calls-screen-375.png`);
+  // Bob comes again (a reload) while Ann shares: her page offers the screen after answering his offer.
+  await phone.reload();
+  await phone.getByRole('button', { name: 'Join', exact: true }).click();
+  await waitForRemote(phone, (videos) => videos.length === 2 && videos.every((video) => video.width > 0));
+  t.deepEqual((await remoteVideos(phone)).map(({ kind, live }) => ({ kind, live })), [
+    { kind: 'remote', live: 1 },
+    { kind: 'remote-screen', live: 1 },
+  ]);
+  await page.getByRole('status').getByText('In the call: 1 of 1 connected').waitFor();
+  // Stopping the share removes the track from Bob's page; the camera stays.
+  await page.getByRole('button', { name: 'Stop sharing' }).click();
+  await page.getByRole('button', { name: 'Share screen' }).waitFor();
+  t.is(await page.locator('video.local-screen').count(), 0);
+  await waitForRemote(phone, (videos) => !videos.some((video) => video.kind === 'remote-screen'));
+  t.deepEqual((await remoteVideos(phone)).map(({ kind, live }) => ({ kind, live })), [{ kind: 'remote', live: 1 }]);
+  t.deepEqual(Object.values((await callState(page)).connections).length, 1);
+
   await checkPage(t, page, null, 'in the call at 1280 px');
   await checkPage(t, phone, null, 'in the call at 375 px');
   await saveScreenshot(page, `${IMAGES}calls-join-1280.png`);
@@ -151,5 +205,33 @@ test.serial('two members start and join one call from two browsers (1280 px and 
   await page.getByRole('status').getByText('You left the call.').waitFor();
   t.is(ok(await ann.get(`/calls/${call.id}`)).status, 'ended');
   await phone.context().close();
+  await page.context().close();
+});
+
+test.serial('a member schedules a call for later from Start a call; a time in the past is refused', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('navigation', { name: 'Calls' }).getByRole('link', { name: 'Start a call' }).click();
+  const form = frame.getByRole('form', { name: 'Start a call' });
+  await form.getByLabel('Title').fill('Quarterly planning');
+  const before = ok(await ann.get('/calls')).length;
+  // A time gone by: the server's refusal shows under the form, nothing is made.
+  await form.getByLabel('When').fill('2020-01-06T09:30');
+  await form.getByRole('button', { name: 'Start' }).click();
+  await form.getByRole('alert').getByText('scheduled_at must be in the future', { exact: false }).waitFor();
+  t.is(ok(await ann.get('/calls')).length, before);
+  // Next year: scheduled, waiting, at that instant (the device's time).
+  const local = `${new Date().getFullYear() + 1}-03-02T10:15`;
+  await form.getByLabel('When').fill(local);
+  await form.getByLabel('Kind').selectOption('audio');
+  await form.getByRole('button', { name: 'Start' }).click();
+  await page.waitForURL(/\/app\/calls\/calls\/[0-9a-f-]+$/);
+  await frame.getByRole('heading', { name: 'Quarterly planning', level: 1 }).waitFor();
+  await frame.getByText('Not started · Audio call', { exact: false }).waitFor();
+  const expected = await page.evaluate((value) => new Date(value).toISOString(), local);
+  const [call] = ok(await ann.get('/calls')).filter((row: any) => row.title === 'Quarterly planning');
+  t.like(call, { type: 'scheduled', status: 'waiting', mode: 'audio', scheduled_at: expected });
+  t.is(await frame.locator('wpk-date').count(), 1);
+  await frame.getByRole('button', { name: 'Join the call' }).waitFor();
+  await checkPage(t, page, frame, 'a scheduled call');
   await page.context().close();
 });

@@ -9,8 +9,7 @@ import { mountApp } from '@wpk/ui';
 import './calls-app.js';
 
 if (window.top === window && location.pathname.endsWith('/join.html')) {
-  const { mountJoinPage } = await import('./join.js');
-  await mountJoinPage();
+  (await import('./join.js')).mountCallsJoinPage();
 } else {
   await mountApp('calls-app');
 }

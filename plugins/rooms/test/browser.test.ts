@@ -4,13 +4,16 @@
  * joins its session on the same-origin page (`join.html`, the kit's `<wpk-call>`); a member, on a
  * phone-sized window, sees someone in the session and joins too; each page plays the other's
  * camera (a live remote track with frames) and the room's page lists both as in the session.
- * Leaving takes the member out on the server. At 1280 px and 375 px: axe-clean, no CSP violation,
+ * Leaving takes the member out on the server. The owner edits the room on its page: renames it
+ * (a taken name is refused, the server's words shown), adds a member chosen in the shell's picker,
+ * removes one, and is refused removing the last owner; a plain member sees none of those controls.
+ * At 1280 px and 375 px: axe-clean, no CSP violation,
  * nothing wider than the window. The screenshots are the ones docs/apps/rooms.md shows.
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { assertRemoteVideos, browseWorld, checkPage, FAKE_MEDIA_ARGS, saveScreenshot, signIn, type WorldBrowser } from '@wpk/testing/browser';
+import { assertRemoteVideos, browseWorld, checkPage, dismissToasts, FAKE_MEDIA_ARGS, saveScreenshot, signIn, type WorldBrowser } from '@wpk/testing/browser';
 import { ALL_KEYS } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -18,11 +21,13 @@ const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.u
 let web: WorldBrowser;
 let ann: TestMember;
 let bob: TestMember;
+let cat: TestMember;
 
 test.before(async () => {
   web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: ALL_KEYS }), { link: 'Rooms', exact: true, slug: 'rooms', ready: 'rooms-list' }, FAKE_MEDIA_ARGS);
   ann = await web.world.member(ALL_KEYS, { name: 'Ann Owner' });
   bob = await web.world.member(ALL_KEYS, { name: 'Bob Member' });
+  cat = await web.world.member(ALL_KEYS, { name: 'Cat Newcomer' });
 });
 
 test.after.always(() => web?.close());
@@ -76,4 +81,62 @@ test.serial('the owner and a member join a room\'s session from two browsers (12
   t.deepEqual(ok(await ann.get(`/rooms/${room.id}`)).present_mrns, [ann.mrn]);
   await phone.context().close();
   await page.context().close();
+});
+
+test.serial('the owner renames the room, adds and removes members on its page, and sees what the server refuses', async (t) => {
+  const room = ok(await ann.post('/rooms', { name: 'Workshop', members: [{ member_mrn: bob.mrn }] }));
+  ok(await ann.post('/rooms', { name: 'Library' }));
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('list', { name: 'Rooms' }).getByRole('link', { name: 'Workshop' }).click();
+  await page.waitForURL(`${web.origin}/app/rooms/rooms/${room.id}`);
+  const members = frame.getByRole('table', { name: 'Members' });
+  await members.getByRole('row', { name: /Bob Member\s+Member/ }).waitFor();
+  const form = frame.getByRole('form', { name: 'Edit the room' });
+
+  // A taken name: the server's refusal shows, nothing changes.
+  await form.getByLabel('Name').fill('Library');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await frame.getByRole('alert').getByText('name: a room named Library already exists').waitFor();
+  t.is(ok(await ann.get(`/rooms/${room.id}`)).name, 'Workshop');
+  await checkPage(t, page, frame, 'a refused rename');
+  // A free one: saved, the heading follows.
+  await form.getByLabel('Name').fill('Workshop B');
+  await form.getByLabel('Description').fill('Fridays at four');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await frame.getByRole('heading', { name: 'Workshop B', level: 1 }).waitFor();
+  t.like(ok(await ann.get(`/rooms/${room.id}`)), { name: 'Workshop B', description: 'Fridays at four' });
+  t.is(await frame.getByRole('alert').count(), 0);
+
+  // Add Cat through the shell's member picker.
+  await frame.getByRole('button', { name: 'Add Members to add' }).click();
+  const picker = page.locator('wpk-member-picker-dialog');
+  await picker.getByLabel(/Cat Newcomer/).check();
+  await picker.getByRole('button', { name: 'Choose' }).click();
+  await frame.getByRole('button', { name: 'Add to the room' }).click();
+  await members.getByRole('row', { name: /Cat Newcomer\s+Member/ }).waitFor();
+  t.deepEqual(ok(await ann.get(`/rooms/${room.id}/members`)).map((row: any) => row.member_mrn), [ann.mrn, bob.mrn, cat.mrn]);
+  await checkPage(t, page, frame, 'the room being edited');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}rooms-edit-1280.png`);
+
+  // Remove Bob; the last owner cannot be removed: the server's refusal shows.
+  await members.getByRole('button', { name: 'Remove Bob Member' }).click();
+  await members.getByRole('row', { name: /Bob Member/ }).waitFor({ state: 'detached' });
+  t.deepEqual(ok(await ann.get(`/rooms/${room.id}/members`)).map((row: any) => row.member_mrn), [ann.mrn, cat.mrn]);
+  await members.getByRole('button', { name: 'Remove Ann Owner' }).click();
+  await frame.getByRole('alert').getByText('The last owner cannot leave the room', { exact: false }).waitFor();
+  t.deepEqual(ok(await ann.get(`/rooms/${room.id}/members`)).map((row: any) => row.member_mrn), [ann.mrn, cat.mrn]);
+  await page.context().close();
+
+  // Cat, a plain member on a phone-sized window, sees the room without the controls.
+  const phone = await web.newPage(375);
+  await signIn(phone, web.origin, cat.email);
+  await phone.goto(`${web.origin}/app/rooms/rooms/${room.id}`);
+  const phoneFrame = phone.frameLocator('iframe').first();
+  await phoneFrame.getByRole('heading', { name: 'Workshop B', level: 1 }).waitFor();
+  await phoneFrame.getByText('Fridays at four').waitFor();
+  t.is(await phoneFrame.getByRole('form', { name: 'Edit the room' }).count(), 0);
+  t.is(await phoneFrame.getByRole('button', { name: /^Remove/ }).count(), 0);
+  await checkPage(t, phone, phone.frames().find((candidate) => candidate !== phone.mainFrame()) ?? null, 'the room as a member at 375 px');
+  await phone.context().close();
 });

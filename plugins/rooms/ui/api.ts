@@ -28,4 +28,10 @@ export const CARD_STYLES = css`
   table { border-collapse: collapse; width: 100%; }
   th, td { text-align: start; padding: var(--wpk-space-1) var(--wpk-space-2); border-bottom: 1px solid var(--wpk-color-border); }
   .scroll { overflow-x: auto; }
+  form.fields { display: grid; gap: var(--wpk-space-1); max-width: 32rem; }
+  form.fields label { font-weight: var(--wpk-font-weight-bold); margin-top: var(--wpk-space-2); }
+  form.fields button { justify-self: start; margin-top: var(--wpk-space-3); }
 `;
+
+/** True for the roles that may change a room and its members (the server decides; this only offers the controls). */
+export const canManage = (role: Room['role']): boolean => role === 'owner' || role === 'moderator';

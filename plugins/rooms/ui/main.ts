@@ -8,8 +8,7 @@ import { mountApp } from '@wpk/ui';
 import './rooms-app.js';
 
 if (window.top === window && location.pathname.endsWith('/join.html')) {
-  const { mountJoinPage } = await import('./join.js');
-  await mountJoinPage();
+  (await import('./join.js')).mountRoomsJoinPage();
 } else {
   await mountApp('rooms-app');
 }

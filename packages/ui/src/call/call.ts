@@ -55,8 +55,9 @@ const DEFAULT_API_VERSION = '2026-11-01';
  * socket opens with the ticket, and one `RTCPeerConnection` per other peer carries the media (a
  * mesh: the newcomer offers, ICE candidates trickle through `signal`, each peer's signals are
  * applied in order). In the call: mute, camera on/off, screen share where the browser offers
- * `getDisplayMedia` (the camera's track is replaced on every connection, and comes back when the
- * share ends), the participant list, and **Leave**. It fires `wpk-call-joined` and `wpk-call-left`.
+ * `getDisplayMedia` (a second video track beside the camera on every connection, added and
+ * removed by renegotiating: the one whose peer id sorts higher is polite in a collision), the
+ * participant list, and **Leave**. It fires `wpk-call-joined` and `wpk-call-left`.
  * The camera needs a page on the workspace's origin (docs/ui.md, "Where app pages run").
  */
 export class WpkCall extends LitElement {
@@ -97,11 +98,12 @@ export class WpkCall extends LitElement {
   readonly state: CallState = { phase: 'preview', peerId: null, connections: {}, error: null };
   private media: MediaStream | null = null;
   private screen: MediaStreamTrack | null = null;
+  private screenStream: MediaStream | null = null;
   private muted = false;
   private cameraOff = false;
   private socket: WebSocket | null = null;
   private ticket: CallJoinTicket | null = null;
-  private readonly peers = new Map<string, { connection: RTCPeerConnection; peer: CallPeer }>();
+  private readonly peers = new Map<string, { connection: RTCPeerConnection; peer: CallPeer; camera?: string; screenSender?: RTCRtpSender }>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly videos = new Map<string, HTMLVideoElement>();
   private previewing: Promise<void> | null = null;
@@ -139,6 +141,7 @@ export class WpkCall extends LitElement {
     this.update_();
   }
 
+  /** The video element of a tile: `local`, a peer id, or either with `:screen` (a shared screen). */
   private videoFor(id: string, stream: MediaStream, muted: boolean): HTMLVideoElement {
     let video = this.videos.get(id);
     if (!video) {
@@ -146,8 +149,9 @@ export class WpkCall extends LitElement {
       video.autoplay = true;
       video.playsInline = true;
       video.muted = muted;
-      video.dataset.peer = id;
-      video.className = id === 'local' ? 'local' : 'remote';
+      const [peer, screen] = id.split(':');
+      video.dataset.peer = peer;
+      video.className = `${peer === 'local' ? 'local' : 'remote'}${screen ? '-screen' : ''}`;
       this.videos.set(id, video);
     }
     if (video.srcObject !== stream) video.srcObject = stream;
@@ -171,6 +175,7 @@ export class WpkCall extends LitElement {
     for (const track of this.media?.getTracks() ?? []) track.stop();
     this.screen?.stop();
     this.screen = null;
+    this.screenStream = null;
   }
 
   private applyToggles(): void {
@@ -263,16 +268,27 @@ export class WpkCall extends LitElement {
     const known = this.peers.get(peer.peer_id);
     if (known) return known.connection;
     const connection = new RTCPeerConnection({ iceServers: this.ticket?.ice_servers ?? [] });
-    this.peers.set(peer.peer_id, { connection, peer });
-    for (const track of this.media!.getTracks()) {
-      const sender = connection.addTrack(track, this.media!);
-      if (track.kind === 'video' && this.screen) void sender.replaceTrack(this.screen);
-    }
+    const entry: { connection: RTCPeerConnection; peer: CallPeer; camera?: string; screenSender?: RTCRtpSender } = { connection, peer };
+    this.peers.set(peer.peer_id, entry);
+    for (const track of this.media!.getTracks()) connection.addTrack(track, this.media!);
+    if (this.screen && this.screenStream) entry.screenSender = connection.addTrack(this.screen, this.screenStream);
     connection.onicecandidate = (event) => {
       if (event.candidate) this.send({ type: 'signal', to: peer.peer_id, data: { candidate: event.candidate.toJSON() } });
     };
     connection.ontrack = (event) => {
-      this.videoFor(peer.peer_id, event.streams[0] ?? new MediaStream([event.track]), false);
+      const stream = event.streams[0] ?? new MediaStream([event.track]);
+      entry.camera ??= stream.id;
+      if (stream.id === entry.camera) {
+        this.videoFor(peer.peer_id, stream, false);
+      } else {
+        // Another stream is the peer's shared screen: its tile goes when renegotiation removes the track.
+        const id = `${peer.peer_id}:screen`;
+        this.videoFor(id, stream, true);
+        stream.onremovetrack = () => {
+          if (stream.getVideoTracks().length === 0) this.videos.delete(id);
+          this.update_();
+        };
+      }
       this.update_();
     };
     connection.oniceconnectionstatechange = () => {
@@ -289,13 +305,24 @@ export class WpkCall extends LitElement {
     this.send({ type: 'signal', to: peer.peer_id, data: { description: connection.localDescription!.toJSON() } });
   }
 
+  /** Offers again to a peer (a track added or removed), in order with its signals. */
+  private renegotiate(peer: CallPeer): void {
+    const chain = (this.chains.get(peer.peer_id) ?? Promise.resolve()).then(() => this.offerTo(peer)).catch((error) => this.fail(error));
+    this.chains.set(peer.peer_id, chain);
+  }
+
   private async onSignal(peer: CallPeer, data: { description?: RTCSessionDescriptionInit; candidate?: RTCIceCandidateInit }): Promise<void> {
     const connection = this.connectionTo(peer);
     if (data.description) {
+      const collision = data.description.type === 'offer' && connection.signalingState !== 'stable';
+      // Two offers crossed: the impolite peer (the lower peer id) keeps its own, the polite one rolls back and answers.
+      if (collision && (this.state.peerId ?? '') < peer.peer_id) return;
       await connection.setRemoteDescription(data.description);
       if (data.description.type === 'offer') {
         await connection.setLocalDescription(await connection.createAnswer());
         this.send({ type: 'signal', to: peer.peer_id, data: { description: connection.localDescription!.toJSON() } });
+        // A track this side holds that the offer had no place for (a screen shared before the peer came, a rolled-back offer): offer it now.
+        if (connection.getTransceivers().some((transceiver) => transceiver.mid === null && transceiver.sender.track)) await this.offerTo(peer);
       }
     } else if (data.candidate) {
       await connection.addIceCandidate(data.candidate);
@@ -308,6 +335,7 @@ export class WpkCall extends LitElement {
     this.chains.delete(peerId);
     delete this.state.connections[peerId];
     this.videos.delete(peerId);
+    this.videos.delete(`${peerId}:screen`);
   }
 
   /** True when the browser can share a screen. */
@@ -315,7 +343,7 @@ export class WpkCall extends LitElement {
     return typeof navigator.mediaDevices?.getDisplayMedia === 'function';
   }
 
-  /** Shares a screen instead of the camera, or stops sharing. */
+  /** Shares a screen beside the camera (a second video track to every peer), or stops sharing. */
   async toggleScreen(): Promise<void> {
     if (this.screen) return this.stopScreen();
     try {
@@ -323,27 +351,31 @@ export class WpkCall extends LitElement {
       const [track] = display.getVideoTracks();
       if (!track) return;
       this.screen = track;
+      this.screenStream = display;
       track.onended = () => void this.stopScreen();
-      await this.replaceVideo(track);
-      this.videoFor('local', new MediaStream([track, ...(this.media?.getAudioTracks() ?? [])]), true);
+      for (const entry of this.peers.values()) {
+        entry.screenSender = entry.connection.addTrack(track, display);
+        this.renegotiate(entry.peer);
+      }
+      this.videoFor('local:screen', display, true);
     } catch (error) {
       this.fail(error);
     }
     this.update_();
   }
 
-  private async stopScreen(): Promise<void> {
+  private stopScreen(): void {
     this.screen?.stop();
     this.screen = null;
-    await this.replaceVideo(this.media?.getVideoTracks()[0] ?? null);
-    if (this.media) this.videoFor('local', this.media, true);
-    this.update_();
-  }
-
-  private async replaceVideo(track: MediaStreamTrack | null): Promise<void> {
-    for (const { connection } of this.peers.values()) {
-      for (const sender of connection.getSenders()) if (sender.track?.kind === 'video' || (sender.track === null && track)) await sender.replaceTrack(track);
+    this.screenStream = null;
+    for (const entry of this.peers.values()) {
+      if (!entry.screenSender) continue;
+      entry.connection.removeTrack(entry.screenSender);
+      entry.screenSender = undefined;
+      this.renegotiate(entry.peer);
     }
+    this.videos.delete('local:screen');
+    this.update_();
   }
 
   private hangUp(text: string): void {
@@ -390,11 +422,20 @@ export class WpkCall extends LitElement {
     }
   }
 
+  /** A peer's tiles: the camera, then the shared screen if any. */
   private tile(id: string, name: string) {
+    const own = id === 'local';
+    return [
+      this.figure(id, own ? 'Your camera' : `Video of ${name}`, name),
+      this.figure(`${id}:screen`, own ? 'Your shared screen' : `Screen shared by ${name}`, own ? 'Your screen' : `${name}'s screen`),
+    ];
+  }
+
+  private figure(id: string, label: string, caption: string) {
     const video = this.videos.get(id);
     if (!video) return nothing;
-    video.setAttribute('aria-label', id === 'local' ? 'Your camera' : `Video of ${name}`);
-    return html`<figure>${video}<figcaption>${name}</figcaption></figure>`;
+    video.setAttribute('aria-label', label);
+    return html`<figure>${video}<figcaption>${caption}</figcaption></figure>`;
   }
 
   private controls() {

@@ -1,7 +1,10 @@
 import { LitElement, errorText, html, kit, navigate, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
 import { CARD_STYLES, type Call } from '../api.js';
 
-/** `/new`: starts a call hosted by the member (video or audio) with members chosen in the shell's picker. */
+/**
+ * `/new`: starts a call hosted by the member (video or audio) with members chosen in the shell's
+ * picker, or schedules it when a time is given (the device's time, sent as an instant).
+ */
 export class CallsStart extends LitElement {
   static override properties = { error: { state: true }, busy: { state: true } };
   static override styles = [screenStyles, CARD_STYLES];
@@ -24,15 +27,17 @@ export class CallsStart extends LitElement {
     const form = event.target as HTMLFormElement;
     const data = new FormData(form);
     const members = form.querySelector<WpkMemberPicker>('wpk-member-picker')?.value ?? [];
+    const when = String(data.get('scheduled_at') ?? '');
     const body = {
       title: String(data.get('title') ?? '').trim(),
       mode: String(data.get('mode') ?? 'video') as 'video' | 'audio',
       participant_mrns: members.map((member) => `mrn:account:member:${member.id}`),
+      ...(when ? { scheduled_at: new Date(when).toISOString() } : {}),
     };
     this.busy = true;
     try {
       const call = (await kit().client.calls.postCalls({ body })).data as Call;
-      toast(`${call.title} is ready to join`, 'success');
+      toast(call.scheduled_at ? `${call.title} is scheduled` : `${call.title} is ready to join`, 'success');
       await navigate(`/calls/${call.id}`);
     } catch (error) {
       this.error = errorText(error);
@@ -48,6 +53,8 @@ export class CallsStart extends LitElement {
         <input id="title" name="title" maxlength="200" />
         <label for="mode">Kind</label>
         <select id="mode" name="mode"><option value="video">Video</option><option value="audio">Audio only</option></select>
+        <label for="scheduled-at">When <span class="muted">(empty: now)</span></label>
+        <input id="scheduled-at" name="scheduled_at" type="datetime-local" />
         <wpk-member-picker label="Members invited" multiple></wpk-member-picker>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         <button type="submit" ?disabled=${this.busy}>Start</button>
