@@ -252,3 +252,56 @@ test.serial('at 1280 px: a hiring manager who may read but not move sees the boa
   t.is(await stageOf(hiring.linus.id), hiring.screen.id);
   await page.context().close();
 });
+
+test.serial('at 1280 px: the recruiter asks a colleague for a scorecard, moves an offer from draft to sent, puts Linus on hold, rejects him with a reason and hires Grace', async (t) => {
+  const rita = await world.member(['ats.*'], { name: 'Rita Reviewer' });
+  const { page, frame } = await web.openApp(1280, { email: recruiter.email });
+  await frame.getByRole('link', { name: 'Platform Engineer' }).click();
+  await frame.getByRole('article', { name: 'Grace Hopper' }).getByRole('link', { name: 'Grace Hopper' }).click();
+  await frame.getByRole('heading', { level: 1, name: 'Grace Hopper' }).waitFor();
+
+  // A scorecard asked of Rita, chosen in the shell's member picker, for the stage Grace is in.
+  await frame.getByRole('button', { name: 'Ask for a scorecard' }).click();
+  const picker = page.locator('wpk-member-picker-dialog');
+  await picker.getByLabel(/Rita Reviewer/).check();
+  await picker.getByRole('button', { name: 'Choose' }).click();
+  await frame.getByRole('list', { name: 'Scorecards' }).getByRole('listitem').filter({ hasText: 'Requested' }).waitFor();
+  const asked = ok(await recruiter.get(`/ats/applications/${hiring.grace.id}`)).evaluations as Array<{ evaluator_mrn: string; status: string; stage_id: string }>;
+  t.deepEqual(asked.map((evaluation) => [evaluation.evaluator_mrn, evaluation.status, evaluation.stage_id]), [[recruiter.mrn, 'submitted', hiring.interview.id], [rita.mrn, 'requested', hiring.offer.id]]);
+
+  // An offer drafted, then sent for approval, approved and sent, one button at a time.
+  const offerForm = frame.getByRole('form', { name: 'Make an offer' });
+  await offerForm.getByLabel('Base salary').fill('120000.00');
+  await offerForm.getByLabel('Currency').fill('EUR');
+  await offerForm.getByRole('button', { name: 'Make the offer' }).click();
+  const offers = frame.getByRole('list', { name: 'Offers' });
+  for (const [button, shown] of [['Send for approval', 'Waiting for approval'], ['Approve', 'Approved'], ['Mark as sent', 'Sent']]) {
+    await offers.getByRole('button', { name: button }).click();
+    await offers.getByText(shown, { exact: true }).waitFor();
+  }
+  const [offer] = ok(await recruiter.get(`/ats/applications/${hiring.grace.id}`)).offers as Array<{ status: string; base: string; currency: string }>;
+  t.like(offer, { status: 'sent', base: '120000.00', currency: 'EUR' });
+  t.deepEqual(await offers.getByRole('button').allTextContents(), ['Rescind']);
+  await checkPage(t, page, frame, 'the application with a sent offer');
+
+  // Hired: the decision's buttons give way to the status.
+  await frame.getByRole('form', { name: 'Decision' }).getByRole('button', { name: 'Hire' }).click();
+  await frame.getByRole('form', { name: 'Decision' }).waitFor({ state: 'detached' });
+  t.is(ok(await recruiter.get(`/ats/applications/${hiring.grace.id}`)).status, 'hired');
+
+  // Linus: on hold, then rejected with a reason the application keeps.
+  await frame.getByRole('link', { name: '← Platform Engineer' }).click();
+  await frame.getByRole('article', { name: 'Linus Torvalds' }).getByRole('link', { name: 'Linus Torvalds' }).click();
+  await frame.getByRole('heading', { level: 1, name: 'Linus Torvalds' }).waitFor();
+  const decision = frame.getByRole('form', { name: 'Decision' });
+  await decision.getByRole('button', { name: 'Put on hold' }).click();
+  await decision.getByRole('button', { name: 'Reopen' }).waitFor();
+  t.deepEqual(await decision.getByRole('button').allTextContents(), ['Reject', 'Mark as withdrawn', 'Reopen']);
+  await decision.getByLabel(/Reason for a rejection/).fill('Chose a candidate closer to the team.');
+  await decision.getByRole('button', { name: 'Reject' }).click();
+  await frame.getByText('Rejected: Chose a candidate closer to the team.').waitFor();
+  t.like(ok(await recruiter.get(`/ats/applications/${hiring.linus.id}`)), { status: 'rejected', rejection_reason: 'Chose a candidate closer to the team.' });
+  t.deepEqual(await decision.getByRole('button').allTextContents(), ['Reopen']);
+  await checkPage(t, page, frame, 'a rejected application');
+  await page.context().close();
+});

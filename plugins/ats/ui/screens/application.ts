@@ -1,12 +1,28 @@
 import { LitElement, appLink, css, errorText, formatBytes, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
 import {
   APPLICATION_STATUS, INTERVIEW_STATUS, LIST_STYLES, OFFER_STATUS, RATINGS, RECOMMENDATIONS, SCORECARD_STATUS, SOURCE, myKeys, myMrn, readIfAllowed,
-  type ApplicationDetail, type Candidate, type Evaluation, type Interview, type Job, type Pipeline, type Stage,
+  type ApplicationDetail, type Candidate, type Evaluation, type Interview, type Job, type Offer, type Pipeline, type Stage,
 } from '../api.js';
 
 /** A `datetime-local` value (the device's time) as an ISO instant; '' when empty. */
 const instantOf = (value: FormDataEntryValue | null): string => (value ? new Date(String(value)).toISOString() : '');
 const textOf = (data: FormData, name: string): string => String(data.get(name) ?? '').trim();
+
+/** The application's moves (the server's state machine decides; these are the ones to offer from each status). */
+const DECISIONS: Array<{ move: string; label: string; from: string[] }> = [
+  { move: 'hire', label: 'Hire', from: ['active'] },
+  { move: 'hold', label: 'Put on hold', from: ['active'] },
+  { move: 'reject', label: 'Reject', from: ['active', 'on_hold'] },
+  { move: 'withdraw', label: 'Mark as withdrawn', from: ['active', 'on_hold'] },
+  { move: 'reopen', label: 'Reopen', from: ['rejected', 'withdrawn', 'on_hold'] },
+];
+/** An offer's next statuses from each status, with the button's words. */
+const OFFER_MOVES: Record<string, Array<[string, string]>> = {
+  draft: [['approval', 'Send for approval'], ['rescinded', 'Rescind']],
+  approval: [['approved', 'Approve'], ['draft', 'Back to draft'], ['rescinded', 'Rescind']],
+  approved: [['sent', 'Mark as sent'], ['draft', 'Back to draft'], ['rescinded', 'Rescind']],
+  sent: [['rescinded', 'Rescind']],
+};
 
 /**
  * `/applications/{application_id}`: one application with its candidate's profile and documents,
@@ -59,6 +75,7 @@ export class AtsApplication extends LitElement {
       fieldset { border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-2) var(--wpk-space-3); min-width: 0; }
       legend { font-weight: var(--wpk-font-weight-bold); }
       .link { overflow-wrap: anywhere; }
+      .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); }
     `,
   ];
 
@@ -216,6 +233,9 @@ export class AtsApplication extends LitElement {
       ${detail.evaluations.length
         ? html`<ul class="cards" aria-labelledby="scorecards">${detail.evaluations.map((evaluation) => this.scorecard(evaluation))}</ul>`
         : html`<p class="muted">No scorecard asked for yet.</p>`}
+      ${this.keys.has('ats.evaluations.create')
+        ? html`${this.refusal('ask-scorecard')}<button type="button" ?disabled=${this.busy === 'ask-scorecard'} @click=${() => this.askScorecard(detail)}>Ask for a scorecard</button>`
+        : nothing}
     </section>`;
   }
 
@@ -274,6 +294,7 @@ export class AtsApplication extends LitElement {
         ? html`<ul class="cards" aria-labelledby="offers">${detail.offers.map((offer) => html`<li>
             <strong>${offer.base ? `${offer.base} ${offer.currency ?? ''}${offer.period ? ` a ${offer.period}` : ''}` : 'Offer'}</strong>
             <div class="meta"><span class="badge">${OFFER_STATUS[offer.status] ?? offer.status}</span>${offer.start_date ? html`<span>Starts <wpk-date value=${offer.start_date}></wpk-date></span>` : nothing}</div>
+            ${this.offerMoves(offer)}
           </li>`)}</ul>`
         : html`<p class="muted">No offer yet.</p>`}
       ${this.keys.has('ats.offers.create') ? this.offerForm() : nothing}
@@ -304,6 +325,48 @@ export class AtsApplication extends LitElement {
     if (await this.send('offer', () => kit().client.ats.postAtsApplicationsByApplicationIdOffers({ params: { application_id: this.applicationId }, body }), 'Offer drafted')) form.reset();
   }
 
+  private decision(detail: ApplicationDetail) {
+    if (!this.keys.has('ats.applications.edit')) return nothing;
+    const moves = DECISIONS.filter((decision) => decision.from.includes(detail.status));
+    if (!moves.length) return nothing;
+    return html`<form class="fields" aria-label="Decision" @submit=${(event: SubmitEvent) => this.decide(event)}>
+        ${moves.some((decision) => decision.move === 'reject')
+          ? html`<label for="rejection-reason">Reason for a rejection (optional, kept with the application)</label>
+              <textarea id="rejection-reason" name="rejection_reason" rows="2" maxlength="1000"></textarea>`
+          : nothing}
+        ${this.refusal('decision')}
+        <div class="actions">${moves.map((decision) => html`<button type="submit" name="move" value=${decision.move} ?disabled=${this.busy === 'decision'}>${decision.label}</button>`)}</div>
+      </form>`;
+  }
+
+  private async decide(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const move = (event.submitter as HTMLButtonElement | null)?.value ?? '';
+    const reason = textOf(new FormData(event.target as HTMLFormElement), 'rejection_reason');
+    const label = DECISIONS.find((decision) => decision.move === move)?.label ?? move;
+    const body = { status: move as 'hire', ...(move === 'reject' && reason ? { rejection_reason: reason } : {}) };
+    await this.send('decision', () => kit().client.ats.patchAtsApplicationsByApplicationIdStatus({ params: { application_id: this.applicationId }, body }), `${label}: done`);
+  }
+
+  private async askScorecard(detail: ApplicationDetail): Promise<void> {
+    const [chosen] = await kit().bridge.pickMembers({ title: 'Whose scorecard?' });
+    if (!chosen) return;
+    const body = { evaluator_mrn: `mrn:account:member:${chosen.id}`, ...(detail.stage_id ? { stage_id: detail.stage_id } : {}) };
+    await this.send('ask-scorecard', () => kit().client.ats.postAtsApplicationsByApplicationIdEvaluations({ params: { application_id: this.applicationId }, body }), `Scorecard asked of ${chosen.name}`);
+  }
+
+  private offerMoves(offer: Offer) {
+    if (!this.keys.has('ats.offers.edit')) return nothing;
+    const form = `offer-${offer.id}`;
+    const moves = OFFER_MOVES[offer.status] ?? [];
+    if (!moves.length) return nothing;
+    return html`<div class="actions" role="group" aria-label="Move this offer">
+        ${moves.map(([status, label]) => html`<button type="button" ?disabled=${this.busy === form}
+          @click=${() => this.send(form, () => kit().client.ats.patchAtsOffersByOfferIdStatus({ params: { offer_id: offer.id }, body: { status: status as 'sent' } }), `Offer: ${OFFER_STATUS[status] ?? status}`)}>${label}</button>`)}
+      </div>
+      ${this.refusal(form)}`;
+  }
+
   protected override render() {
     if (this.error) return html`<p class="back">${appLink('/', '← Jobs')}</p><p class="error" role="alert">${this.error}</p>`;
     const detail = this.detail;
@@ -316,6 +379,8 @@ export class AtsApplication extends LitElement {
         <span>${APPLICATION_STATUS[detail.status] ?? detail.status}</span>
         <span>${detail.days_in_stage} ${detail.days_in_stage === 1 ? 'day' : 'days'} in stage</span>
       </div>
+      ${detail.rejection_reason ? html`<p>Rejected: ${detail.rejection_reason}</p>` : nothing}
+      ${this.decision(detail)}
       <div class="layout">
         <div>${this.candidate ? this.profile(this.candidate) : nothing}${this.answers(detail)}</div>
         <div>${this.scorecards(detail)}${this.interviews(detail)}${this.offers(detail)}</div>
