@@ -52,7 +52,7 @@ async function converge(frames: Frame[], member: TestMember, boardId: string): P
   }
 }
 
-test.serial('at 1280 px: make a board, add notes and shapes, connect two with the keyboard, drag, zoom, rename and delete', async (t) => {
+test.serial('at 1280 px: make a board, add notes and shapes, connect two with the keyboard, drag, zoom, comment, vote, export, rename and delete', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: ann.email });
   await frame.getByText('No board yet', { exact: false }).waitFor();
   await checkPage(t, page, frame, 'no board yet');
@@ -119,6 +119,24 @@ test.serial('at 1280 px: make a board, add notes and shapes, connect two with th
   await comments.getByRole('button', { name: 'Comment' }).click();
   await frame.getByRole('list', { name: 'Comments on the object' }).getByText('Needs a date').waitFor();
   t.like(ok(await ann.get(`/canvas/boards/${board.id}/comments`))[0], { object_id: sticky.id, body: 'Needs a date', resolved: false });
+
+  // A vote: start a session, vote for the selected note, close it; then a PNG export.
+  const voting = frame.getByRole('region', { name: 'Voting' });
+  await voting.getByLabel('Question').fill('What first?');
+  await voting.getByLabel('Votes per member').fill('2');
+  await voting.getByRole('button', { name: 'Start voting' }).click();
+  await voting.getByText('What first? is open: 2 of 2 votes left.').waitFor();
+  await voting.getByRole('button', { name: 'Vote for Sticky note: Ship the whiteboard' }).click();
+  await voting.getByText('1 of 2 votes left').waitFor();
+  await voting.getByRole('button', { name: 'Close voting' }).click();
+  await voting.getByRole('list', { name: 'Voting results' }).getByText('Sticky note: Ship the whiteboard: 1').waitFor();
+  const [session] = ok(await ann.get(`/canvas/boards/${board.id}/vote-sessions`));
+  t.like(session, { title: 'What first?', status: 'closed', votes_per_member: 2, total_votes: 1, results: [{ object_id: sticky.id, votes: 1 }] });
+  const exports = frame.getByRole('region', { name: 'Exports' });
+  await exports.getByRole('button', { name: 'Export PNG' }).click();
+  await exports.getByRole('link', { name: 'Download PNG' }).waitFor();
+  t.like(ok(await ann.get(`/canvas/boards/${board.id}/exports/png`)), { target: 'png', content_type: 'image/png', object_count: 4 });
+  await checkPage(t, page, frame, 'a board after a vote and an export');
 
   // Back on the list: rename the board, then make and delete another.
   await frame.getByRole('link', { name: 'All boards' }).click();

@@ -99,20 +99,110 @@ export class CanvasComments extends LitElement {
 
 customElements.define('canvas-comments', CanvasComments);
 
-/** Under the board: its exports (render PNG, SVG or PDF, then a download link). */
+interface Tally {
+  object_id: string;
+  votes: number;
+}
+
+interface VoteSession {
+  id: string;
+  title: string;
+  status: 'open' | 'closed';
+  votes_per_member: number;
+  votes_left: number;
+  my_votes: Tally[];
+  results: Tally[] | null;
+  total_votes: number | null;
+  voter_count: number | null;
+}
+
+/** Under the board: its voting session (start, vote for the selected object, close, results) and its exports (PNG, SVG, PDF with a download link). */
 export class CanvasBoardExtras extends LitElement {
-  static override properties = { boardId: { attribute: 'board-id' }, links: { state: true }, busy: { state: true }, error: { state: true } };
-  static override styles = [screenStyles, CONTROL_STYLES, EXTRA_STYLES];
+  static override properties = {
+    boardId: { attribute: 'board-id' },
+    selectedId: { attribute: false },
+    nameOf: { attribute: false },
+    session: { state: true },
+    links: { state: true },
+    busy: { state: true },
+    error: { state: true },
+  };
+  static override styles = [screenStyles, CONTROL_STYLES, EXTRA_STYLES, css`ol { padding-inline-start: var(--wpk-space-4); } .row { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: end; } .row label { display: grid; gap: var(--wpk-space-1); }`];
   declare boardId: string;
+  /** The object selected on the board (what a vote goes to). */
+  declare selectedId: string | null;
+  /** What a person reads for an object id. */
+  declare nameOf: (id: string) => string;
+  declare session: VoteSession | null;
   declare links: Record<string, string>;
   declare busy: string | null;
   declare error: string | null;
 
   constructor() {
     super();
+    this.selectedId = null;
+    this.nameOf = (id) => id;
+    this.session = null;
     this.links = {};
     this.busy = null;
     this.error = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.loadSession();
+  }
+
+  private get sessions(): string {
+    return `/canvas/boards/${this.boardId}/vote-sessions`;
+  }
+
+  /** The newest voting session (open or closed), with the member's votes. */
+  private async loadSession(): Promise<void> {
+    try {
+      const [newest] = (await kit().client.request<{ data: VoteSession[] }>('GET', this.sessions, { query: { per_page: 1 } })).data;
+      this.session = newest ? (await kit().client.request<{ data: VoteSession }>('GET', `${this.sessions}/${newest.id}`)).data : null;
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
+  private async act(method: 'POST' | 'DELETE', path: string, body?: Record<string, unknown>): Promise<void> {
+    try {
+      await kit().client.request(method, `${this.sessions}${path}`, body ? { body } : {});
+      this.error = null;
+      await this.loadSession();
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
+  private start(event: SubmitEvent): void {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    void this.act('POST', '', { title: String(data.get('title') ?? ''), votes_per_member: Number(data.get('votes')) });
+  }
+
+  private voting(session: VoteSession | null) {
+    if (!session || session.status === 'closed')
+      return html`${session?.results
+          ? html`<p>Results of ${session.title || 'the last vote'}: ${session.total_votes} votes from ${session.voter_count} ${session.voter_count === 1 ? 'member' : 'members'}.</p>
+              <ol aria-label="Voting results">${session.results.map((tally) => html`<li>${this.nameOf(tally.object_id)}: ${tally.votes}</li>`)}</ol>`
+          : html`<p class="muted">No vote on this board yet.</p>`}
+        <form class="row" aria-label="Start voting" @submit=${this.start}>
+          <label>Question <input name="title" maxlength="200" /></label>
+          <label>Votes per member <input name="votes" type="number" min="1" max="100" value="3" required /></label>
+          <button type="submit">Start voting</button>
+        </form>`;
+    const mine = session.my_votes.find((tally) => tally.object_id === this.selectedId)?.votes ?? 0;
+    return html`<p>${session.title || 'Voting'} is open: ${session.votes_left} of ${session.votes_per_member} votes left.</p>
+      <div class="toolbar">
+        ${this.selectedId
+          ? html`<button type="button" ?disabled=${session.votes_left === 0} @click=${() => this.act('POST', `/${session.id}/votes`, { object_id: this.selectedId })}>Vote for ${this.nameOf(this.selectedId)}</button>
+              ${mine ? html`<button type="button" @click=${() => this.act('DELETE', `/${session.id}/votes/${this.selectedId}`)}>Take back a vote (${mine})</button>` : nothing}`
+          : html`<span class="muted">Select an object on the board to vote for it.</span>`}
+        <button type="button" @click=${() => this.act('POST', `/${session.id}/close`)}>Close voting</button>
+      </div>`;
   }
 
   private async render_(target: string): Promise<void> {
@@ -129,7 +219,8 @@ export class CanvasBoardExtras extends LitElement {
   }
 
   protected override render() {
-    return html`<section aria-label="Exports">
+    return html`<section aria-label="Voting"><h2>Voting</h2>${this.voting(this.session)}</section>
+      <section aria-label="Exports">
       <h2>Export</h2>
       <div class="toolbar">
         ${TARGETS.map(([target, label]) => html`<button type="button" ?disabled=${this.busy !== null} @click=${() => this.render_(target)}>${this.busy === target ? `Rendering ${label}…` : `Export ${label}`}</button>

@@ -17,6 +17,14 @@ export function objectName(object: BoardObject): string {
   return text ? `${kind}: ${text}` : kind;
 }
 
+/** Where the line from `centre` (the object's) towards `other` leaves the object's box: connectors join edges, not centres. */
+export function edgePoint(object: BoardObject, centre: [number, number], other: [number, number]): [number, number] {
+  const [dx, dy] = [other[0] - centre[0], other[1] - centre[1]];
+  if (dx === 0 && dy === 0) return centre;
+  const scale = Math.min(dx === 0 ? Infinity : object.width / 2 / Math.abs(dx), dy === 0 ? Infinity : object.height / 2 / Math.abs(dy), 1);
+  return [centre[0] + dx * scale, centre[1] + dy * scale];
+}
+
 /**
  * `/boards/:board_id`: the whiteboard. A toolbar adds sticky notes, rectangles, ellipses and text;
  * the SVG surface shows the board (pan by dragging empty space or with Space held, or the arrow
@@ -119,6 +127,11 @@ export class CanvasBoard extends LitElement {
       })
       .catch((error: unknown) => (this.error = errorText(error)));
   }
+
+  private readonly nameOf = (id: string): string => {
+    const object = this.objects.find((one) => one.id === id);
+    return object ? objectName(object) : 'a deleted object';
+  };
 
   private get objects(): BoardObject[] {
     return this.replica?.list() ?? [];
@@ -330,8 +343,10 @@ export class CanvasBoard extends LitElement {
     if (object.type === 'connector') {
       const from = object.from_id ? byId.get(object.from_id) : undefined;
       const to = object.to_id ? byId.get(object.to_id) : undefined;
-      const [x1, y1] = from ? [from.x + from.width / 2, from.y + from.height / 2] : [object.x, object.y];
-      const [x2, y2] = to ? [to.x + to.width / 2, to.y + to.height / 2] : [object.end_x, object.end_y];
+      const start: [number, number] = from ? [from.x + from.width / 2, from.y + from.height / 2] : [object.x, object.y];
+      const end: [number, number] = to ? [to.x + to.width / 2, to.y + to.height / 2] : [object.end_x, object.end_y];
+      const [x1, y1] = from ? edgePoint(from, start, end) : start;
+      const [x2, y2] = to ? edgePoint(to, end, start) : end;
       const name = `Connector from ${from ? objectName(from) : 'a point'} to ${to ? objectName(to) : 'a point'}`;
       return svg`<g class="object" data-id=${object.id} tabindex="0" role="button" aria-label=${name} aria-pressed=${selected ? 'true' : 'false'}>
         <line x1=${x1} y1=${y1} x2=${x2} y2=${y2} stroke="transparent" stroke-width="14"></line>
@@ -411,7 +426,7 @@ export class CanvasBoard extends LitElement {
       ${this.error || errors.length ? html`<p class="error" role="alert">${this.error ?? errors[errors.length - 1]}</p>` : nothing}
       ${this.loaded ? this.surfaceOf(objects, byId) : html`<wa-spinner label="Loading the board"></wa-spinner>`}
       ${current ? this.panel(current) : nothing}
-      <canvas-board-extras board-id=${this.boardId}></canvas-board-extras>`;
+      <canvas-board-extras board-id=${this.boardId} .selectedId=${this.selected} .nameOf=${this.nameOf}></canvas-board-extras>`;
   }
 
   private surfaceOf(objects: BoardObject[], byId: Map<string, BoardObject>) {
