@@ -10,20 +10,21 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { appFrame, browseWorld, checkPage, dismissToasts, saveScreenshot, type Frame, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { appFrame, browseWorld, checkPage, dismissToasts, saveScreenshot, type Frame, type WorldBrowser } from '@wpk/testing/browser';
 import { ALL_KEYS, newBoard } from './helpers/world.js';
 
-const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-
+const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 let web: WorldBrowser;
-let ann: TestMember;
-let bob: TestMember;
+/** Two members holding every key of the app but the managers' deletes. */
+let ann: TestMember, bob: TestMember;
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true }), { link: 'Canvas', slug: 'canvas', ready: 'canvas-boards' });
-  ann = await web.world.member(ALL_KEYS, { name: 'Ann Drawer' });
-  bob = await web.world.member(ALL_KEYS, { name: 'Bob Sketcher' });
+  web = await browseWorld(startWorld({ app: APP_DIR, subdomain: 'acme', listen: true, memberKeys: ALL_KEYS }), { link: 'Canvas', slug: 'canvas', ready: 'canvas-boards' });
+  ann = await web.world.member(undefined, { name: 'Ann Drawer' });
+  bob = await web.world.member(undefined, { name: 'Bob Sketcher' });
 });
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
 test.after.always(() => web?.close());
 

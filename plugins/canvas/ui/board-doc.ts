@@ -219,15 +219,18 @@ export class BoardDoc {
   }
 
   private followConnectors(id: string): void {
-    for (const [, map] of this.objects.entries()) {
+    const centre = this.centre(id);
+    if (!centre) return;
+    const [x, y] = [Math.round(centre.x), Math.round(centre.y)];
+    for (const map of this.objects.values()) {
       if (map.get('type') !== 'connector') continue;
       if (map.get('from_id') === id) {
-        const centre = this.centre(id);
-        if (centre) (map.set('x', Math.round(centre.x)), map.set('y', Math.round(centre.y)));
+        map.set('x', x);
+        map.set('y', y);
       }
       if (map.get('to_id') === id) {
-        const centre = this.centre(id);
-        if (centre) (map.set('end_x', Math.round(centre.x)), map.set('end_y', Math.round(centre.y)));
+        map.set('end_x', x);
+        map.set('end_y', y);
       }
     }
   }
