@@ -1,7 +1,8 @@
 /**
  * Canvas's front-end in Chromium, through the real routes and the live socket: a member opens
  * Canvas from the launcher, makes a board, adds notes and shapes, connects two of them with the
- * keyboard, drags one, zooms, renames and deletes a board; two members on one board at once add,
+ * keyboard, drags one, zooms, comments, votes, exports, renames and deletes a board, and on a phone
+ * adds text and an image; two members on one board at once add,
  * move and type (into the same note too) through the toolbar, the surface and the text field, and
  * both pages end equal to each other and to the server's document, nothing lost; one's pointer
  * shows on the other's page with their name. At 1280 and 375 px, axe-clean in the shell and the
@@ -24,6 +25,8 @@ test.before(async () => {
   bob = await web.world.member(undefined, { name: 'Bob Sketcher' });
 });
 
+/** A 1×1 PNG. */
+const DOT_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
 test.after.always(() => web?.close());
@@ -80,6 +83,9 @@ test.serial('at 1280 px: make a board, add notes and shapes, connect two with th
   await frame.getByRole('button', { name: 'Ellipse: Done' }).focus();
   await page.keyboard.press('Enter');
   await frame.getByRole('button', { name: 'Connector from Rectangle: Plan to Ellipse: Done' }).waitFor();
+  // The ellipse moves away with the keys; the connector's stored end follows it.
+  await frame.getByRole('button', { name: 'Ellipse: Done', exact: true }).focus();
+  for (const key of ['Shift+ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowRight', 'Shift+ArrowDown', 'Shift+ArrowDown']) await page.keyboard.press(key);
   // The note moves with the arrow keys, then by dragging.
   const note = frame.getByRole('button', { name: 'Sticky note: Ship the whiteboard' });
   const noteOf = async () => Object.values(await replicaOf(frame)).find((object) => object.text === 'Ship the whiteboard') as { x: number; y: number };
@@ -105,7 +111,8 @@ test.serial('at 1280 px: make a board, add notes and shapes, connect two with th
     ['shape', 'rectangle', 'Plan'],
     ['sticky', null, 'Ship the whiteboard'],
   ].sort());
-  t.like(objects.find((object) => object.type === 'connector'), { from_id: byText('Plan').id, to_id: byText('Done').id, arrow: 'end' });
+  const ellipse = byText('Done');
+  t.like(objects.find((object) => object.type === 'connector'), { from_id: byText('Plan').id, to_id: ellipse.id, arrow: 'end', end_x: ellipse.x + 90, end_y: ellipse.y + 60 });
   const sticky = byText('Ship the whiteboard');
   // 50 right and 10 down by the keys, then 100 right and 40 down by the mouse (at 100 %).
   t.like(sticky, { x: start.x + 150, y: start.y + 50 });
@@ -229,8 +236,15 @@ test.serial('at 375 px: the boards and a board read and work on a phone', async 
   await frame.getByRole('toolbar', { name: 'Board tools' }).getByRole('button', { name: 'Add text' }).click();
   await frame.getByLabel('Text', { exact: true }).fill('On the go');
   await frame.getByRole('button', { name: 'Text: On the go' }).waitFor();
+  // An image: uploaded through its signed link, then an object with its file key, drawn from a blob.
+  await frame.getByLabel('Add an image (PNG, JPEG, GIF or WebP)').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: Buffer.from(DOT_PNG, 'base64') });
+  await frame.getByRole('button', { name: 'Image: dot.png' }).locator('image[href^="blob:"]').waitFor();
+  const image = (await objectsOf(bob, ok(await bob.get('/canvas/boards?q=Live'))[0].id)).find((object) => object.type === 'image')!;
+  t.like(image, { alt: 'dot.png', width: 240, height: 240 });
+  t.regex(image.file_key, /^boards\/[0-9a-f-]+\/images\/[0-9a-f-]+$/);
   await checkPage(t, page, frame, 'a board at 375 px');
   await dismissToasts(page);
+  await frame.evaluate(() => window.scrollTo(0, 0));
   await saveScreenshot(page, `${IMAGES}canvas-board-375.png`);
   await page.context().close();
 });

@@ -12,9 +12,15 @@ type Drag = { kind: 'move'; id: string; from: [number, number]; origin: [number,
 
 /** What a person reads for an object (its kind, its shape, the start of its text). */
 export function objectName(object: BoardObject): string {
-  const kind = object.type === 'shape' ? (object.shape === 'ellipse' ? 'Ellipse' : 'Rectangle') : KIND_NAMES[object.type];
-  const text = object.text.trim().slice(0, 40);
+  const kind = object.type === 'shape' ? object.shape.charAt(0).toUpperCase() + object.shape.slice(1) : KIND_NAMES[object.type];
+  const text = (object.type === 'image' ? object.alt : object.text).trim().slice(0, 40);
   return text ? `${kind}: ${text}` : kind;
+}
+
+/** The corners of a diamond or a triangle in its box. */
+function shapePoints({ x, y, width: w, height: h, shape }: BoardObject): string {
+  const corners = shape === 'diamond' ? [[x + w / 2, y], [x + w, y + h / 2], [x + w / 2, y + h], [x, y + h / 2]] : [[x + w / 2, y], [x + w, y + h], [x, y + h]];
+  return corners.map((corner) => corner.join(',')).join(' ');
 }
 
 /** Where the line from `centre` (the object's) towards `other` leaves the object's box: connectors join edges, not centres. */
@@ -88,6 +94,8 @@ export class CanvasBoard extends LitElement {
   private lastCursor = 0;
   private added = 0;
   private stopListening: () => void = () => {};
+  /** Image objects' pictures by file key: a blob: address once read (the frame's CSP allows blob: images). */
+  private readonly pictures = new Map<string, string | null>();
 
   constructor() {
     super();
@@ -106,6 +114,8 @@ export class CanvasBoard extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    for (const url of this.pictures.values()) if (url) URL.revokeObjectURL(url);
+    this.pictures.clear();
     this.stopListening();
     this.replica?.close();
     this.replica = null;
@@ -325,6 +335,36 @@ export class CanvasBoard extends LitElement {
     if (connector) this.focusObject(id);
   }
 
+  /** Where an image goes up: `POST …/images` answers a signed PUT link and the object's `file_key`. */
+  private readonly prepareImage = async (file: File) => {
+    const answer = await kit().client.request<{ data: { file_key: string; upload: { url: string; method: string } } }>('POST', `/canvas/boards/${this.boardId}/images`, { body: { content_type: file.type, size_bytes: file.size } });
+    return { ...answer.data, url: answer.data.upload.url, method: answer.data.upload.method as 'PUT' };
+  };
+
+  /** Once its bytes are in, the image becomes an object, its longer side 240 at most, named by its file. */
+  private readonly finishImage = async (file: File, prepared: Record<string, unknown>) => {
+    const bitmap = await createImageBitmap(file);
+    const scale = 240 / Math.max(bitmap.width, bitmap.height, 1);
+    const [width, height] = [Math.max(1, Math.round(bitmap.width * scale)), Math.max(1, Math.round(bitmap.height * scale))];
+    bitmap.close();
+    this.add('image', { width, height, file_key: prepared.file_key, alt: file.name.slice(0, 500) });
+  };
+
+  /** Reads an image object's picture once (a five-minute link, fetched into a blob). */
+  private async loadPicture(fileKey: string): Promise<void> {
+    this.pictures.set(fileKey, null);
+    try {
+      const imageId = fileKey.split('/').pop()!;
+      const answer = await kit().client.request<{ data: { download: { url: string } } }>('GET', `/canvas/boards/${this.boardId}/images/${imageId}`);
+      const response = await fetch(answer.data.download.url);
+      if (!response.ok) throw new Error(`The image answered ${response.status}`);
+      this.pictures.set(fileKey, URL.createObjectURL(await response.blob()));
+      this.tick++;
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
   private async memberName(id: string): Promise<void> {
     if (this.names.has(id)) return;
     this.names.set(id, '…');
@@ -360,17 +400,32 @@ export class CanvasBoard extends LitElement {
         ? svg`<rect x=${x} y=${y} width=${width} height=${height} rx="4" fill=${object.color} stroke="#c9b458"></rect>`
         : object.type === 'shape' && object.shape === 'ellipse'
           ? svg`<ellipse cx=${x + width / 2} cy=${y + height / 2} rx=${width / 2} ry=${height / 2} fill=${object.color} stroke=${object.stroke} stroke-width="2"></ellipse>`
-          : object.type === 'shape'
+          : object.type === 'shape' && (object.shape === 'diamond' || object.shape === 'triangle')
+            ? svg`<polygon points=${shapePoints(object)} fill=${object.color} stroke=${object.stroke} stroke-width="2"></polygon>`
+            : object.type === 'shape'
             ? svg`<rect x=${x} y=${y} width=${width} height=${height} fill=${object.color} stroke=${object.stroke} stroke-width="2"></rect>`
             : object.type === 'image'
-              ? svg`<rect x=${x} y=${y} width=${width} height=${height} fill="#eef1f4" stroke="#8a96a3" stroke-dasharray="6 4"></rect>`
+              ? this.picture(object)
               : nothing;
-    const text = object.type === 'image' ? object.alt || 'Image' : object.text;
     return svg`<g class="object" data-id=${object.id} tabindex="0" role="button" aria-label=${label} aria-pressed=${selected ? 'true' : 'false'}>
       ${body}
-      <foreignObject x=${x} y=${y} width=${width} height=${height} aria-hidden="true"><div xmlns="http://www.w3.org/1999/xhtml" class=${object.type === 'text' ? 'label' : 'label center'}>${text}</div></foreignObject>
+      ${object.type === 'image' ? nothing : this.label(object)}
       <rect class="outline" x=${x - 4} y=${y - 4} width=${width + 8} height=${height + 8} rx="6"></rect>
     </g>`;
+  }
+
+  private label(object: BoardObject) {
+    const { x, y, width, height, text } = object;
+    return svg`<foreignObject x=${x} y=${y} width=${width} height=${height} aria-hidden="true"><div xmlns="http://www.w3.org/1999/xhtml" class=${object.type === 'text' ? 'label' : 'label center'}>${text}</div></foreignObject>`;
+  }
+
+  private picture(object: BoardObject) {
+    const { x, y, width, height, file_key: key } = object;
+    if (key && !this.pictures.has(key)) void this.loadPicture(key);
+    const url = key ? this.pictures.get(key) : null;
+    return url
+      ? svg`<image href=${url} x=${x} y=${y} width=${width} height=${height} preserveAspectRatio="xMidYMid meet"></image>`
+      : svg`<rect x=${x} y=${y} width=${width} height=${height} fill="#eef1f4" stroke="#8a96a3" stroke-dasharray="6 4"></rect>`;
   }
 
   private drawCursor(cursor: Cursor) {
@@ -425,6 +480,7 @@ export class CanvasBoard extends LitElement {
       </div>
       ${this.error || errors.length ? html`<p class="error" role="alert">${this.error ?? errors[errors.length - 1]}</p>` : nothing}
       ${this.loaded ? this.surfaceOf(objects, byId) : html`<wa-spinner label="Loading the board"></wa-spinner>`}
+      <wpk-upload label="Add an image (PNG, JPEG, GIF or WebP)" accept="image/png,image/jpeg,image/gif,image/webp" .prepare=${this.prepareImage} .finish=${this.finishImage}></wpk-upload>
       ${current ? this.panel(current) : nothing}
       <canvas-board-extras board-id=${this.boardId} .selectedId=${this.selected} .nameOf=${this.nameOf}></canvas-board-extras>`;
   }
@@ -449,7 +505,7 @@ export class CanvasBoard extends LitElement {
       >
         <defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 Z" fill="#1f2933"></path></marker></defs>
         <g transform="translate(${this.pan[0]} ${this.pan[1]}) scale(${this.zoom})">
-          ${repeat([...connectors, ...others], (object) => object.id, (object) => this.drawObject(object, byId))}
+          ${repeat([...others, ...connectors], (object) => object.id, (object) => this.drawObject(object, byId))}
           ${repeat(this.replica?.cursors() ?? [], (cursor) => cursor.connection_id, (cursor) => this.drawCursor(cursor))}
         </g>
       </svg>
