@@ -215,7 +215,10 @@ test.serial('two members editing one board at once through the whiteboard end wi
   t.deepEqual(server.map((object) => object.id).sort(), Object.keys(annState).sort(), 'the server holds the same objects');
   t.like(server.find((object) => object.id === 'shared'), { text: 'AAAplanBBB', x: shared.x }, 'concurrent moves of one note: the last writer wins, everywhere');
   t.deepEqual(ok(await ann.get(`/canvas/boards/${boardId}/document`)).object_count, Object.keys(annState).length);
-  for (const { frame } of opened) t.is(await frame.locator('g.object').count(), Object.keys(annState).length, 'each page draws every object');
+  for (const { frame } of opened) {
+    t.is(await frame.locator('g.object').count(), Object.keys(annState).length, 'each page draws every object');
+    t.deepEqual(await frame.locator('canvas-board').evaluate((board: any) => board.replica.errors), [], 'no change was refused or lost on the way');
+  }
 
   // Ann's pointer shows on Bob's page, with her name.
   const [annPage, bobPage] = opened;

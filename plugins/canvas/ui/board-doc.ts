@@ -2,12 +2,15 @@
  * A board's Yjs replica in the page: the root map `objects` holds one Y.Map per object (the
  * server's model, src/services/objects-model.ts), `text` a Y.Text. Local changes go to
  * `POST /canvas/boards/{id}/updates` one request at a time (changes made meanwhile are merged into
- * the next; a failed one is kept and sent again); everyone's changes arrive as `doc.updated` on the
+ * the next; one that did not reach the server is kept and sent again); everyone's changes arrive as `doc.updated` on the
  * live channel `canvas/boards/{id}`, which is subscribed before the whole state is read, so nothing
  * falls in between. Cursors travel as the channel's signals.
  */
 import * as Y from 'yjs';
-import { errorText, kit, liveConnection } from '@wpk/ui';
+import { errorText, isApiError, kit, liveConnection } from '@wpk/ui';
+
+/** How long a change that could not be sent waits before it is sent again. */
+const RETRY_MS = 2000;
 
 export type ObjectType = 'sticky' | 'shape' | 'text' | 'connector' | 'image';
 
@@ -134,15 +137,20 @@ export class BoardDoc {
     if (this.sending || this.pending.length === 0) return;
     this.sending = true;
     const update = Y.mergeUpdates(this.pending.splice(0));
+    let retry = false;
     try {
       await kit().client.request('POST', `/canvas/boards/${this.boardId}/updates`, { body: { update: toBase64(update) } });
     } catch (error) {
+      // A refusal (4xx) is the server's answer for good; anything else (offline, 5xx) is sent again.
+      retry = !(isApiError(error) && error.status < 500);
+      if (retry) this.pending.unshift(update);
       this.fail(error);
     } finally {
       this.sending = false;
       this.changed();
     }
-    await this.flush();
+    if (retry) setTimeout(() => void this.flush(), RETRY_MS);
+    else await this.flush();
   }
 
   /** Nothing of this page's is waiting to reach the server. */
