@@ -5,7 +5,8 @@
  * adds text and an image; two members on one board at once add,
  * move and type (into the same note too) through the toolbar, the surface and the text field, and
  * both pages end equal to each other and to the server's document, nothing lost; one's pointer
- * shows on the other's page with their name. At 1280 and 375 px, axe-clean in the shell and the
+ * shows on the other's page with their name, and a page whose socket the server closed comes back
+ * by itself with what changed meanwhile. At 1280 and 375 px, axe-clean in the shell and the
  * frame, no CSP violation, nothing wider than the window. The screenshots are docs/apps/canvas.md's.
  */
 import test from 'ava';
@@ -228,6 +229,24 @@ test.serial('two members editing one board at once through the whiteboard end wi
   await bobPage.frame.locator('g.cursor').getByText('Ann Drawer').waitFor();
   await checkPage(t, bobPage.page, bobPage.frame, 'a board with another member\'s cursor');
   await saveScreenshot(bobPage.page, `${IMAGES}canvas-live-1280.png`);
+
+  // The server closes every live socket (as a restart does); meanwhile Bob adds and names a note
+  // (sent over HTTP). Ann's page comes back by itself, shows it, and stays live.
+  const hub = web.world.platform.runtime.server.plugins.live.hub;
+  await hub.stop();
+  t.is(hub.size, 0);
+  await bobPage.frame.getByRole('toolbar', { name: 'Board tools' }).getByRole('button', { name: 'Add sticky note' }).click();
+  await bobPage.frame.getByLabel('Text', { exact: true }).fill('after the restart');
+  await annPage.frame.getByRole('button', { name: 'Sticky note: after the restart' }).waitFor({ timeout: 15_000 });
+  await bobPage.frame.getByLabel('Text', { exact: true }).fill('after the restart, live');
+  await annPage.frame.getByRole('button', { name: 'Sticky note: after the restart, live' }).waitFor({ timeout: 10_000 });
+  const [annAfter, bobAfter] = await converge(
+    opened.map(({ frame }) => frame),
+    ann,
+    boardId,
+  );
+  t.deepEqual(annAfter, bobAfter);
+  t.is(Object.keys(annAfter).length, Object.keys(annState).length + 1);
   await Promise.all(opened.map(({ page }) => page.context().close()));
 });
 
