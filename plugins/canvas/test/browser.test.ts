@@ -247,6 +247,9 @@ test.serial('two members editing one board at once through the whiteboard end wi
   );
   t.deepEqual(annAfter, bobAfter);
   t.is(Object.keys(annAfter).length, Object.keys(annState).length + 1);
+  // A rename reaches the open board.
+  ok(await ann.request('PATCH', `/canvas/boards/${boardId}`, { name: 'Live board' }));
+  await bobPage.frame.getByRole('heading', { name: 'Live board' }).waitFor({ timeout: 10_000 });
   await Promise.all(opened.map(({ page }) => page.context().close()));
 });
 

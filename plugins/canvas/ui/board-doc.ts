@@ -73,6 +73,8 @@ export class BoardDoc {
   private readonly channel: string;
   private sending = false;
   private stop: () => void = () => {};
+  /** Told the board's new name when someone renames it. */
+  renamed: ((name: string) => void) | null = null;
 
   constructor(readonly boardId: string) {
     this.channel = `canvas/boards/${boardId}`;
@@ -89,6 +91,8 @@ export class BoardDoc {
         subscribed: () => void this.load().then(resolve),
         event: (event) => {
           if (event.event === 'doc.updated' && typeof event.data.update === 'string') Y.applyUpdate(this.doc, fromBase64(event.data.update), 'remote');
+          else if (event.event === 'board.updated' && typeof event.data.name === 'string') this.renamed?.(event.data.name);
+          else if (event.event === 'board.deleted') this.fail('This board was deleted: what is on the screen is no longer kept.');
         },
         signal: (memberId, data, connectionId) => {
           const cursor = data.cursor as { x?: unknown; y?: unknown } | undefined;

@@ -124,6 +124,10 @@ export class CanvasBoard extends LitElement {
   private open(): void {
     const replica = new BoardDoc(this.boardId);
     this.replica = replica;
+    replica.renamed = (name) => {
+      this.name = name;
+      void kit().bridge.title(name);
+    };
     void replica.ready.then(() => (this.loaded = replica === this.replica));
     this.stopListening = replica.onChange(() => {
       this.syncEditor();
