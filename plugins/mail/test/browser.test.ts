@@ -172,3 +172,62 @@ test.serial('at 375 px: Bob reads his inbox and the conversation on a phone', as
   await saveScreenshot(page, `${IMAGES}mail-thread-375.png`);
   await page.context().close();
 });
+
+/** An HTML newsletter with everything a sanitiser must take out: a script, a handler, a javascript: link, a remote picture. */
+const NEWSLETTER = '<style>.big { font-size: 20px; }</style><p class="big">Hello <b>Bob</b></p>'
+  + '<img src="https://tracker.example/p.gif" alt="pixel"><p><a href="javascript:alert(1)">bad link</a> <a href="https://example.com/">good link</a></p>'
+  + '<script>window.pwned = 1</script><p onclick="window.pwned = 2" style="color: rgb(0, 0, 128)">tap</p>';
+
+test.serial('at 1280 and 375 px: Bob finds Ann\'s HTML newsletter with the search box and reads it sanitised (no script, no handler, no remote picture)', async (t) => {
+  ok(await ann.post(`/mail/accounts/${annBox.id}/messages`, { to: [{ address: bobBox.address }], subject: 'Newsletter', text: 'Hello Bob (plain part)', html: NEWSLETTER }));
+  t.is(await web.world.flush(), 1);
+  const [arrived] = ok(await bob.get(`/mail/accounts/${bobBox.id}/messages?q=newsletter`));
+  t.regex(arrived.html, /<script>/);
+  // Each message of Bob's inbox is a conversation of its own.
+  const inbox = ok(await bob.get(`/mail/accounts/${bobBox.id}/messages?folder=inbox`)).length;
+
+  const { page, frame } = await web.openApp(1280, { email: bob.email });
+  const messages = frame.getByRole('list', { name: 'Messages in Inbox' }).getByRole('listitem');
+  await row(frame, 'Newsletter').waitFor();
+  t.is(await messages.count(), inbox);
+  const search = frame.getByRole('search', { name: 'Search Inbox' });
+  await search.getByLabel('Search Inbox by subject or sender').fill('newsletter');
+  await search.getByRole('button', { name: 'Search', exact: true }).click();
+  await frame.getByRole('status').getByText('Conversations matching “newsletter”').waitFor();
+  t.is(await messages.count(), 1);
+  await checkPage(t, page, frame, 'a search of the inbox');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}mail-search-1280.png`);
+  await search.getByLabel('Search Inbox by subject or sender').fill('nothing like it');
+  await search.getByRole('button', { name: 'Search', exact: true }).click();
+  await frame.getByText('No message in Inbox matches “nothing like it”.').waitFor();
+  await search.getByRole('button', { name: 'Clear search' }).click();
+  await row(frame, 'Newsletter').waitFor();
+  t.is(await messages.count(), inbox);
+
+  await row(frame, 'Newsletter').getByRole('link', { name: 'Newsletter' }).click();
+  const body = frame.getByRole('region', { name: 'Conversation' }).locator('mail-html-body');
+  await body.getByText('Hello Bob').waitFor();
+  t.is(await body.locator('b').innerText(), 'Bob');
+  t.is(await body.locator('.big').evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { fontSize: string } }).getComputedStyle(element).fontSize), '20px');
+  t.is(await body.getByText('tap').evaluate((element) => (element as unknown as { style: { color: string } }).style.color), 'rgb(0, 0, 128)');
+  t.is(await body.locator('script').count(), 0);
+  t.is(await body.locator('[onclick]').count(), 0);
+  t.is(await body.getByRole('link', { name: 'bad link' }).count(), 0);
+  t.is(await body.getByText('bad link').evaluate((element) => (element as unknown as { hasAttribute(name: string): boolean }).hasAttribute('href')), false);
+  t.like(await body.getByRole('link', { name: 'good link' }).evaluate((element) => ({ href: element.getAttribute('href'), target: element.getAttribute('target'), rel: element.getAttribute('rel') })), { href: 'https://example.com/', target: '_blank', rel: 'noopener noreferrer' });
+  t.is(await body.locator('img').getAttribute('src'), null);
+  await body.getByText('1 remote picture was not loaded').waitFor();
+  await body.getByText('tap').click();
+  t.is(await frame.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned), undefined);
+  await checkPage(t, page, frame, 'an HTML message');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}mail-html-1280.png`);
+  await page.context().close();
+
+  const phone = await web.openApp(375, { email: bob.email });
+  await row(phone.frame, 'Newsletter').getByRole('link', { name: 'Newsletter' }).click();
+  await phone.frame.locator('mail-html-body').getByText('Hello Bob').waitFor();
+  await checkPage(t, phone.page, phone.frame, 'an HTML message at 375 px');
+  await phone.page.context().close();
+});

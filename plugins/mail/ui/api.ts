@@ -34,9 +34,9 @@ export async function write<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path
 /** The member's accounts (hosted mailboxes assigned to them, connected mailboxes), by address. */
 export const accounts = (): Promise<Account[]> => read<Account[]>('/mail/accounts?per_page=100');
 
-/** A folder's newest 100 messages. */
-export const folderMessages = (accountId: string, folder: string): Promise<Message[]> =>
-  read<Message[]>(`/mail/accounts/${accountId}/messages?folder=${encodeURIComponent(folder)}&per_page=100`);
+/** A folder's newest 100 messages; `q` keeps those whose subject or sender contains it. */
+export const folderMessages = (accountId: string, folder: string, q = ''): Promise<Message[]> =>
+  read<Message[]>(`/mail/accounts/${accountId}/messages?folder=${encodeURIComponent(folder)}&per_page=100${q ? `&q=${encodeURIComponent(q)}` : ''}`);
 
 /** "Ann <ann@example.com>", or the bare address. */
 export const addressText = (address: Address): string => (address.name ? `${address.name} <${address.address}>` : address.address);

@@ -1,11 +1,13 @@
 import { LitElement, appLink, confirmAction, css, errorText, html, kit, navigate, nothing, screenStyles, toast } from '@wpk/ui';
 import { MAIL_STYLES, accounts, addressText, folderLabel, folderMessages, read, threadOf, write, type Account, type Message } from '../api.js';
 import { LAYOUT_STYLES, sideList } from './side.js';
+import '../html-body.js';
 
 /**
  * `/accounts/{account_id}/{folder}/{message_id}`: a conversation, oldest message first (the
  * message's folder and Sent searched for the rest of it). Opening it marks its unread messages
- * read; Reply, Mark as unread and Move to Trash act on it.
+ * read; Reply, Mark as unread and Move to Trash act on it. An HTML body is shown sanitised
+ * (`mail-html-body`), a plain one as its text.
  */
 export class MailThread extends LitElement {
   static override properties = { accountId: { attribute: 'account-id' }, folder: {}, messageId: { attribute: 'message-id' }, accounts: { state: true }, messages: { state: true }, error: { state: true } };
@@ -86,7 +88,7 @@ export class MailThread extends LitElement {
           <div class="to muted">To ${message.to.map(addressText).join(', ')}${message.cc.length ? ` · Cc ${message.cc.map(addressText).join(', ')}` : ''}</div></div>
         <div class="muted">${message.folder !== this.folder ? html`${folderLabel(message.folder)} · ` : nothing}<wpk-date value=${message.received_at ?? message.sent_at ?? message.updated_at} format="datetime"></wpk-date></div>
       </header>
-      <pre class="body">${message.text}</pre>
+      ${message.html ? html`<mail-html-body .source=${message.html}></mail-html-body>` : html`<pre class="body">${message.text}</pre>`}
     </article>`;
   }
 
