@@ -8,9 +8,8 @@
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
 import { ok, type TestMember } from '@wpk/testing';
-import { appFrame, browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { appFrame, browseWorld, checkPage, dismissToasts, saveScreenshot, type Page, type WorldBrowser } from '@wpk/testing/browser';
 import { mailWorld, type World } from './helpers/world.js';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
