@@ -7,19 +7,16 @@
  * At 1280 px and 375 px, axe-clean, no CSP violation, nothing wider than the window.
  */
 import test from 'ava';
-import { fileURLToPath } from 'node:url';
 import { ok, type TestMember } from '@wpk/testing';
-import { appFrame, browseWorld, checkPage, dismissToasts, saveScreenshot, type Page, type WorldBrowser } from '@wpk/testing/browser';
-import { mailWorld, type World } from './helpers/world.js';
-
-const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-const KEYS = ['mail.accounts.read', 'mail.accounts.edit', 'mail.messages.read', 'mail.messages.edit', 'mail.messages.send'];
+import { appFrame, checkPage, dismissToasts, saveScreenshot, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { IMAGES, KEYS, browseMail } from './helpers/browser.js';
+import type { World } from './helpers/world.js';
 
 let web: WorldBrowser<World>;
 let cleo: TestMember;
 
 test.before(async () => {
-  web = await browseWorld(mailWorld('acme', { ui: true }), { link: 'Mail', exact: true, slug: 'mail', ready: 'mail-mailbox' });
+  web = await browseMail();
   cleo = await web.world.member(KEYS, { name: 'Cleo Member' });
 });
 

@@ -9,13 +9,10 @@
  * The screenshots are the ones docs/apps/mail.md shows.
  */
 import test from 'ava';
-import { fileURLToPath } from 'node:url';
 import { ok, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, type Frame, type WorldBrowser } from '@wpk/testing/browser';
-import { mailWorld, type World } from './helpers/world.js';
-
-const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-const KEYS = ['mail.accounts.read', 'mail.accounts.edit', 'mail.messages.read', 'mail.messages.edit', 'mail.messages.send'];
+import { checkPage, dismissToasts, saveScreenshot, type Frame, type WorldBrowser } from '@wpk/testing/browser';
+import { IMAGES, KEYS, browseMail } from './helpers/browser.js';
+import type { World } from './helpers/world.js';
 
 let web: WorldBrowser<World>;
 let ann: TestMember;
@@ -24,7 +21,7 @@ let annBox: { id: string; address: string };
 let bobBox: { id: string; address: string };
 
 test.before(async () => {
-  web = await browseWorld(mailWorld('acme', { ui: true }), { link: 'Mail', exact: true, slug: 'mail', ready: 'mail-mailbox' });
+  web = await browseMail();
   const { world } = web;
   ann = await world.member(KEYS, { name: 'Ann Sender' });
   bob = await world.member(KEYS, { name: 'Bob Reader' });
