@@ -1,5 +1,5 @@
 import { ConflictError, InvalidError, likePattern, newId, NotFoundError, Op } from '@wpk/sdk';
-import type { Address, Message } from '../models/index.js';
+import type { Address, Attachment, Message } from '../models/index.js';
 import { requireAccount, type Account } from './accounts.js';
 import type { MailBaseContext, MailContext } from '../kit.js';
 import { requireGroup } from './groups.js';
@@ -20,6 +20,7 @@ export function presentMessage(message: Message) {
     subject: message.subject,
     text: message.text_body,
     html: message.html_body,
+    attachments: message.attachments,
     size_bytes: message.size_bytes,
     dkim: message.dkim,
     spf: message.spf,
@@ -146,6 +147,8 @@ export interface Composition {
   text?: string;
   html?: string;
   in_reply_to?: string;
+  /** Its files, checked already (`resolveAttachments`). */
+  attachments?: Attachment[];
 }
 
 /**
@@ -187,7 +190,8 @@ export async function queueMessage(ctx: MailBaseContext, mailbox: Pick<Account, 
     subject: composition.subject ?? '',
     text_body: text,
     html_body: html,
-    size_bytes: Buffer.byteLength(text) + Buffer.byteLength(html),
+    attachments: composition.attachments ?? [],
+    size_bytes: Buffer.byteLength(text) + Buffer.byteLength(html) + (composition.attachments ?? []).reduce((sum, file) => sum + file.size_bytes, 0),
     seen: true,
     delivery_status: 'queued',
     next_attempt_at: now,
