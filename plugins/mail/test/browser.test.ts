@@ -4,7 +4,9 @@
  * Ann writes to Bob's hosted mailbox: her default signature is in the text from the start, the
  * draft is saved as she types (the drafts route), Send sends it. Bob opens Mail from the launcher
  * and finds it in his inbox, bold and labelled unread; opening it reads it, and the list toggles it
- * unread and read again. Ann blocks a sender in her settings. At 1280 px and 375 px, axe-clean in
+ * unread and read again. Ann blocks a sender in her settings. Bob finds an HTML newsletter with
+ * the search box and reads it sanitised; Ann attaches a file as she writes and Bob downloads it.
+ * At 1280 px and 375 px, axe-clean in
  * the shell and the frame, no Content-Security-Policy violation, nothing wider than the window.
  * The screenshots are the ones docs/apps/mail.md shows.
  */
@@ -226,5 +228,44 @@ test.serial('at 1280 and 375 px: Bob finds Ann\'s HTML newsletter with the searc
   await row(phone.frame, 'Newsletter').getByRole('link', { name: 'Newsletter' }).click();
   await phone.frame.locator('mail-html-body').getByText('Hello Bob').waitFor();
   await checkPage(t, phone.page, phone.frame, 'an HTML message at 375 px');
+  await phone.page.context().close();
+});
+
+test.serial('at 1280 and 375 px: Ann attaches a file as she writes (the draft names it) and sends it; Bob downloads it from the conversation', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: 'Compose' }).click();
+  const form = frame.getByRole('form', { name: 'Compose' });
+  await form.getByLabel('To').fill(bobBox.address);
+  await form.getByLabel('Subject').fill('Run sheet');
+  await form.getByLabel('Attach files').setInputFiles({ name: 'run-sheet.txt', mimeType: 'text/plain', buffer: Buffer.from('09:00 doors\n') });
+  await form.getByRole('list', { name: 'Attachments' }).getByText('run-sheet.txt', { exact: false }).waitFor();
+  await form.getByRole('status').getByText('Draft saved').waitFor();
+  const [draft] = ok(await ann.get(`/mail/drafts?account_id=${annBox.id}`));
+  t.like(draft, { subject: 'Run sheet', attachments: [{ filename: 'run-sheet.txt', content_type: 'text/plain', size_bytes: 12 }] });
+  await checkPage(t, page, frame, 'the compose form with an attachment');
+  await form.getByRole('button', { name: 'Send' }).click();
+  await page.waitForURL(new RegExp(`/app/mail/accounts/${annBox.id}/sent$`));
+  t.is(await web.world.flush(), 1);
+  await page.context().close();
+
+  const reader = await web.openApp(1280, { email: bob.email });
+  await row(reader.frame, 'Run sheet').getByRole('link', { name: 'Run sheet' }).click();
+  const files = reader.frame.getByRole('region', { name: 'Conversation' }).getByRole('list', { name: 'Attachments' });
+  await files.getByText('run-sheet.txt', { exact: false }).waitFor();
+  const [download] = await Promise.all([reader.page.waitForEvent('download'), files.getByRole('button', { name: 'Download run-sheet.txt' }).click()]);
+  t.is(download.suggestedFilename(), 'run-sheet.txt');
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  t.is(Buffer.concat(chunks).toString(), '09:00 doors\n');
+  await checkPage(t, reader.page, reader.frame, 'a message with an attachment');
+  await dismissToasts(reader.page);
+  await saveScreenshot(reader.page, `${IMAGES}mail-attachment-1280.png`);
+  await reader.page.context().close();
+
+  const phone = await web.openApp(375, { email: bob.email });
+  await row(phone.frame, 'Run sheet').getByRole('link', { name: 'Run sheet' }).click();
+  await phone.frame.getByRole('button', { name: 'Download run-sheet.txt' }).waitFor();
+  await checkPage(t, phone.page, phone.frame, 'a message with an attachment at 375 px');
   await phone.page.context().close();
 });
