@@ -58,6 +58,13 @@ test.serial('Ann attaches an uploaded file to a draft and sends it; Bob receives
   t.deepEqual([unknown.status, unknown.body], [404, { error: 'Attachment not found' }]);
   const foreign = await ann.get(`/mail/accounts/${bobBox.id}/messages/${received.id}/attachments/${received.attachments[0].id}`);
   t.is(foreign.status, 404);
+
+  // Deleting the message deletes its file; Ann's sent copy keeps hers.
+  ok(await bob.delete(`/mail/accounts/${bobBox.id}/messages/${received.id}`));
+  t.is((await platform.follow(link.url)).status, 404);
+  const [mine] = ok(await ann.get(`/mail/accounts/${annBox.id}/messages?folder=sent&q=the plan`));
+  const again = ok(await ann.get(`/mail/accounts/${annBox.id}/messages/${mine.id}/attachments/${mine.attachments[0].id}`));
+  t.is((await platform.follow(again.url)).bytes.toString(), 'Q3 plan: ship it');
 });
 
 test.serial("a key of another account, or one never uploaded, is refused with a 400 naming the field; nothing is queued", async (t) => {
@@ -72,6 +79,12 @@ test.serial("a key of another account, or one never uploaded, is refused with a 
   const draft = await ann.post('/mail/drafts', { account_id: annBox.id, attachments: [{ file_key: never }] });
   t.deepEqual([draft.status, draft.body], [400, { error: `attachments[0].file_key ${never} names no uploaded file` }]);
   t.is(ok(await ann.get(`/mail/accounts/${annBox.id}/messages?folder=outbox`)).length, before);
+  // A discarded draft's upload goes with it.
+  const kept = await upload(t, 'later.txt', 'maybe');
+  const discarded = ok(await ann.post('/mail/drafts', { account_id: annBox.id, attachments: [{ file_key: kept }] }));
+  ok(await ann.delete(`/mail/drafts/${discarded.id}`));
+  const gone = await ann.post(`/mail/accounts/${annBox.id}/messages`, { to: [{ address: bobBox.address }], attachments: [{ file_key: kept }] });
+  t.deepEqual([gone.status, gone.body], [400, { error: `attachments[0].file_key ${kept} names no uploaded file` }]);
   const noName = await ann.post(`/mail/accounts/${annBox.id}/uploads`, {});
   t.deepEqual([noName.status, noName.body], [400, { error: 'filename is required', field: 'filename' }]);
 });

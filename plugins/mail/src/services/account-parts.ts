@@ -139,8 +139,10 @@ export async function saveDraft(ctx: MailContext, id: string, input: Written): P
 }
 
 export async function deleteDraft(ctx: MailContext, id: string): Promise<void> {
-  await requireDraft(ctx, id);
+  const draft = await requireDraft(ctx, id);
   await ctx.db.drafts.destroy({ where: { id } });
+  // A discarded draft's uploads go with it (a sent one's went to its message).
+  for (const file of draft.attachments) await ctx.storage.delete(file.file_key);
 }
 
 /** Sends a draft: it becomes a queued message of its account and the draft goes. */

@@ -111,6 +111,8 @@ export async function updateMessage(ctx: MailBaseContext, message: Message, inpu
 export async function deleteMessage(ctx: MailBaseContext, message: Message): Promise<void> {
   await remoteMove(ctx, message, message.folder === 'trash' ? '' : 'trash', false);
   await ctx.db.messages.destroy({ where: { id: message.id } });
+  // Its files are its own (a recipient's copy has its own; a sent message took its draft's uploads).
+  for (const file of message.attachments) await ctx.storage.delete(file.file_key);
   ctx.search.remove('message', message.id);
 }
 
