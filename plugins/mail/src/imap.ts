@@ -9,6 +9,7 @@ import { parseMessage } from './parse.js';
 import { connectionSettings, type ConnectionSettings, type ServerInput } from './services/accounts.js';
 import type { MailBaseContext } from './kit.js';
 import { applyRules, columns, received, type IncomingMessage } from './services/inbound.js';
+import { accountFiles, storeReceived } from './services/attachments.js';
 import { messageDocument } from './services/messages.js';
 
 type Host = AppServiceHost<Models, AppTypes>;
@@ -359,6 +360,7 @@ async function importMessage(ctx: MailBaseContext, accountId: string, folder: st
   }
   const row = await ctx.db.messages.create({
     ...columns(message.parsed),
+    attachments: await storeReceived(ctx, accountFiles(accountId), message.parsed.files ?? []),
     account_id: accountId,
     folder: target,
     seen,

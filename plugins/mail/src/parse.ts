@@ -20,6 +20,7 @@ function incoming(parsed: ParsedMail, sizeBytes: number): Omit<IncomingMessage, 
     html: typeof parsed.html === 'string' ? parsed.html : '',
     date: parsed.date ?? null,
     sizeBytes,
+    files: parsed.attachments.filter((file) => file.contentDisposition !== 'inline' || !file.cid).map((file) => ({ filename: file.filename ?? '', contentType: file.contentType, content: file.content })),
   };
 }
 

@@ -13,6 +13,7 @@ import { loadTls } from './tls.js';
 import { authenticateSubmission } from './services/mailboxes.js';
 import { queueMessage } from './services/messages.js';
 import { claimDue, markFailed, markSent } from './services/queue.js';
+import { accountFiles, attachmentContents, storeReceived } from './services/attachments.js';
 
 type Host = AppServiceHost<Models, AppTypes>;
 
@@ -154,7 +155,7 @@ export class MailService implements AppService<Models, AppTypes> {
       await host.run(user.workspaceId, async (ctx) => {
         const mailbox = await ctx.db.mailboxes.findById(user.mailboxId);
         if (!mailbox) throw smtpError('Mailbox gone', 550);
-        await queueMessage(ctx, mailbox, { to: message.to, cc: message.cc, bcc, subject: message.subject, text: message.text, html: message.html, in_reply_to: message.inReplyTo }, mailbox.member_id, null);
+        await queueMessage(ctx, mailbox, { to: message.to, cc: message.cc, bcc, subject: message.subject, text: message.text, html: message.html, in_reply_to: message.inReplyTo, attachments: await storeReceived(ctx, accountFiles(mailbox.id), message.files ?? []) }, mailbox.member_id, null);
       });
       return;
     }
@@ -207,6 +208,7 @@ export class MailService implements AppService<Models, AppTypes> {
     for (const workspaceId of await host.workspaces()) {
       const due = (await host.run(workspaceId, (ctx) => claimDue(ctx, new Date(), relay !== null))) ?? [];
       for (const { message, via } of due) {
+        const files = message.attachments.length ? ((await host.run(workspaceId, (ctx) => attachmentContents(ctx, message))) ?? []) : [];
         const mail = {
           messageId: message.message_id_header,
           from: { name: message.from_name, address: message.from_address },
@@ -216,6 +218,7 @@ export class MailService implements AppService<Models, AppTypes> {
           subject: message.subject,
           text: message.text_body,
           ...(message.html_body ? { html: message.html_body } : {}),
+          ...(files.length ? { attachments: files } : {}),
           ...(message.in_reply_to ? { inReplyTo: message.in_reply_to, references: message.in_reply_to } : {}),
         };
         const transport =

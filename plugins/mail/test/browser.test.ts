@@ -4,18 +4,17 @@
  * Ann writes to Bob's hosted mailbox: her default signature is in the text from the start, the
  * draft is saved as she types (the drafts route), Send sends it. Bob opens Mail from the launcher
  * and finds it in his inbox, bold and labelled unread; opening it reads it, and the list toggles it
- * unread and read again. Ann blocks a sender in her settings. At 1280 px and 375 px, axe-clean in
+ * unread and read again. Ann blocks a sender in her settings. Bob finds an HTML newsletter with
+ * the search box and reads it sanitised; Ann attaches a file as she writes and Bob downloads it.
+ * At 1280 px and 375 px, axe-clean in
  * the shell and the frame, no Content-Security-Policy violation, nothing wider than the window.
  * The screenshots are the ones docs/apps/mail.md shows.
  */
 import test from 'ava';
-import { fileURLToPath } from 'node:url';
 import { ok, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, type Frame, type WorldBrowser } from '@wpk/testing/browser';
-import { mailWorld, type World } from './helpers/world.js';
-
-const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
-const KEYS = ['mail.accounts.read', 'mail.accounts.edit', 'mail.messages.read', 'mail.messages.edit', 'mail.messages.send'];
+import { checkPage, dismissToasts, saveScreenshot, type Frame, type WorldBrowser } from '@wpk/testing/browser';
+import { IMAGES, KEYS, browseMail } from './helpers/browser.js';
+import type { World } from './helpers/world.js';
 
 let web: WorldBrowser<World>;
 let ann: TestMember;
@@ -24,7 +23,7 @@ let annBox: { id: string; address: string };
 let bobBox: { id: string; address: string };
 
 test.before(async () => {
-  web = await browseWorld(mailWorld('acme', { ui: true }), { link: 'Mail', exact: true, slug: 'mail', ready: 'mail-mailbox' });
+  web = await browseMail();
   const { world } = web;
   ann = await world.member(KEYS, { name: 'Ann Sender' });
   bob = await world.member(KEYS, { name: 'Bob Reader' });
@@ -171,4 +170,102 @@ test.serial('at 375 px: Bob reads his inbox and the conversation on a phone', as
   await checkPage(t, page, frame, 'the conversation at 375 px');
   await saveScreenshot(page, `${IMAGES}mail-thread-375.png`);
   await page.context().close();
+});
+
+/** An HTML newsletter with everything a sanitiser must take out: a script, a handler, a javascript: link, a remote picture. */
+const NEWSLETTER = '<style>.big { font-size: 20px; }</style><p class="big">Hello <b>Bob</b></p>'
+  + '<img src="https://tracker.example/p.gif" alt="pixel"><p><a href="javascript:alert(1)">bad link</a> <a href="https://example.com/">good link</a></p>'
+  + '<script>window.pwned = 1</script><p onclick="window.pwned = 2" style="color: rgb(0, 0, 128)">tap</p>';
+
+test.serial('at 1280 and 375 px: Bob finds Ann\'s HTML newsletter with the search box and reads it sanitised (no script, no handler, no remote picture)', async (t) => {
+  ok(await ann.post(`/mail/accounts/${annBox.id}/messages`, { to: [{ address: bobBox.address }], subject: 'Newsletter', text: 'Hello Bob (plain part)', html: NEWSLETTER }));
+  t.is(await web.world.flush(), 1);
+  const [arrived] = ok(await bob.get(`/mail/accounts/${bobBox.id}/messages?q=newsletter`));
+  t.regex(arrived.html, /<script>/);
+  // Each message of Bob's inbox is a conversation of its own.
+  const inbox = ok(await bob.get(`/mail/accounts/${bobBox.id}/messages?folder=inbox`)).length;
+
+  const { page, frame } = await web.openApp(1280, { email: bob.email });
+  const messages = frame.getByRole('list', { name: 'Messages in Inbox' }).getByRole('listitem');
+  await row(frame, 'Newsletter').waitFor();
+  t.is(await messages.count(), inbox);
+  const search = frame.getByRole('search', { name: 'Search Inbox' });
+  await search.getByLabel('Search Inbox by subject or sender').fill('newsletter');
+  await search.getByRole('button', { name: 'Search', exact: true }).click();
+  await frame.getByRole('status').getByText('Conversations matching “newsletter”').waitFor();
+  t.is(await messages.count(), 1);
+  await checkPage(t, page, frame, 'a search of the inbox');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}mail-search-1280.png`);
+  await search.getByLabel('Search Inbox by subject or sender').fill('nothing like it');
+  await search.getByRole('button', { name: 'Search', exact: true }).click();
+  await frame.getByText('No message in Inbox matches “nothing like it”.').waitFor();
+  await search.getByRole('button', { name: 'Clear search' }).click();
+  await row(frame, 'Newsletter').waitFor();
+  t.is(await messages.count(), inbox);
+
+  await row(frame, 'Newsletter').getByRole('link', { name: 'Newsletter' }).click();
+  const body = frame.getByRole('region', { name: 'Conversation' }).locator('mail-html-body');
+  await body.getByText('Hello Bob').waitFor();
+  t.is(await body.locator('b').innerText(), 'Bob');
+  t.is(await body.locator('.big').evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { fontSize: string } }).getComputedStyle(element).fontSize), '20px');
+  t.is(await body.getByText('tap').evaluate((element) => (element as unknown as { style: { color: string } }).style.color), 'rgb(0, 0, 128)');
+  t.is(await body.locator('script').count(), 0);
+  t.is(await body.locator('[onclick]').count(), 0);
+  t.is(await body.getByRole('link', { name: 'bad link' }).count(), 0);
+  t.is(await body.getByText('bad link').evaluate((element) => (element as unknown as { hasAttribute(name: string): boolean }).hasAttribute('href')), false);
+  t.like(await body.getByRole('link', { name: 'good link' }).evaluate((element) => ({ href: element.getAttribute('href'), target: element.getAttribute('target'), rel: element.getAttribute('rel') })), { href: 'https://example.com/', target: '_blank', rel: 'noopener noreferrer' });
+  t.is(await body.locator('img').getAttribute('src'), null);
+  await body.getByText('1 remote picture was not loaded').waitFor();
+  await body.getByText('tap').click();
+  t.is(await frame.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned), undefined);
+  await checkPage(t, page, frame, 'an HTML message');
+  await dismissToasts(page);
+  await saveScreenshot(page, `${IMAGES}mail-html-1280.png`);
+  await page.context().close();
+
+  const phone = await web.openApp(375, { email: bob.email });
+  await row(phone.frame, 'Newsletter').getByRole('link', { name: 'Newsletter' }).click();
+  await phone.frame.locator('mail-html-body').getByText('Hello Bob').waitFor();
+  await checkPage(t, phone.page, phone.frame, 'an HTML message at 375 px');
+  await phone.page.context().close();
+});
+
+test.serial('at 1280 and 375 px: Ann attaches a file as she writes (the draft names it) and sends it; Bob downloads it from the conversation', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('navigation', { name: 'Mailboxes' }).getByRole('link', { name: 'Compose' }).click();
+  const form = frame.getByRole('form', { name: 'Compose' });
+  await form.getByLabel('To').fill(bobBox.address);
+  await form.getByLabel('Subject').fill('Run sheet');
+  await form.getByLabel('Attach files').setInputFiles({ name: 'run-sheet.txt', mimeType: 'text/plain', buffer: Buffer.from('09:00 doors\n') });
+  await form.getByRole('list', { name: 'Attachments' }).getByText('run-sheet.txt', { exact: false }).waitFor();
+  await form.getByRole('status').getByText('Draft saved').waitFor();
+  const [draft] = ok(await ann.get(`/mail/drafts?account_id=${annBox.id}`));
+  t.like(draft, { subject: 'Run sheet', attachments: [{ filename: 'run-sheet.txt', content_type: 'text/plain', size_bytes: 12 }] });
+  await checkPage(t, page, frame, 'the compose form with an attachment');
+  await form.getByRole('button', { name: 'Send' }).click();
+  await page.waitForURL(new RegExp(`/app/mail/accounts/${annBox.id}/sent$`));
+  t.is(await web.world.flush(), 1);
+  await page.context().close();
+
+  const reader = await web.openApp(1280, { email: bob.email });
+  await row(reader.frame, 'Run sheet').getByRole('link', { name: 'Run sheet' }).click();
+  const files = reader.frame.getByRole('region', { name: 'Conversation' }).getByRole('list', { name: 'Attachments' });
+  await files.getByText('run-sheet.txt', { exact: false }).waitFor();
+  const [download] = await Promise.all([reader.page.waitForEvent('download'), files.getByRole('button', { name: 'Download run-sheet.txt' }).click()]);
+  t.is(download.suggestedFilename(), 'run-sheet.txt');
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  t.is(Buffer.concat(chunks).toString(), '09:00 doors\n');
+  await checkPage(t, reader.page, reader.frame, 'a message with an attachment');
+  await dismissToasts(reader.page);
+  await saveScreenshot(reader.page, `${IMAGES}mail-attachment-1280.png`);
+  await reader.page.context().close();
+
+  const phone = await web.openApp(375, { email: bob.email });
+  await row(phone.frame, 'Run sheet').getByRole('link', { name: 'Run sheet' }).click();
+  await phone.frame.getByRole('button', { name: 'Download run-sheet.txt' }).waitFor();
+  await checkPage(t, phone.page, phone.frame, 'a message with an attachment at 375 px');
+  await phone.page.context().close();
 });

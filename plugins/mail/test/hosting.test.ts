@@ -1,5 +1,4 @@
 import anyTest, { type TestFn } from 'ava';
-import { checkDropMigration } from '@wpk/testing';
 import { mailWorld, type World } from './helpers/world.js';
 
 const test = anyTest as TestFn<World>;
@@ -281,5 +280,13 @@ test.serial('mailbox owners and group members are members of this workspace now:
 });
 
 test.serial('migration 0004 drops the private member directory; down re-creates it empty, up drops it again', async (t) => {
-  await checkDropMigration(t, t.context, '0004-drop-member-directory', 'app_mail.member_directory', 'member_id, removed_at');
+  // 0005 (attachments) comes after it: going down to 0004 takes 0005 down first, and up runs both again.
+  const world = t.context;
+  const present = async () => (await world.query<{ name: string | null }>('SELECT to_regclass(:table)::text AS name', { table: 'app_mail.member_directory' }))[0]!.name;
+  t.is(await present(), null);
+  t.deepEqual(await world.migrateAppDown('0004-drop-member-directory'), ['0005-attachments', '0004-drop-member-directory']);
+  t.is(await present(), 'app_mail.member_directory');
+  t.deepEqual(await world.query('SELECT member_id, removed_at FROM app_mail.member_directory'), []);
+  t.deepEqual(await world.migrateAppUp(), ['0004-drop-member-directory', '0005-attachments']);
+  t.is(await present(), null);
 });

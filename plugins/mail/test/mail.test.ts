@@ -166,13 +166,13 @@ test.serial('search: delivered and sent messages are indexed for the compliance 
 
 test.serial('every route of the authorization table answers 403 naming its key without it, and passes with exactly it', async (t) => {
   const rows = await t.context.workspace.permissionMatrix('mail');
-  t.is(rows.length, 53);
+  t.is(rows.length, 55);
 });
 
 test.serial('every table can be distributed by workspace, and the migrations go down and up', async (t) => {
   const { platform } = t.context;
   t.deepEqual(await platform.distributionProblems(), []);
-  t.deepEqual(await platform.migrateDown('mail'), ['0004-drop-member-directory', '0003-domain-ownership', '0002-connected-accounts', '0001-create-mail-tables']);
-  t.deepEqual(await platform.migrateUp('mail'), ['0001-create-mail-tables', '0002-connected-accounts', '0003-domain-ownership', '0004-drop-member-directory']);
+  t.deepEqual(await platform.migrateDown('mail'), ['0005-attachments', '0004-drop-member-directory', '0003-domain-ownership', '0002-connected-accounts', '0001-create-mail-tables']);
+  t.deepEqual(await platform.migrateUp('mail'), ['0001-create-mail-tables', '0002-connected-accounts', '0003-domain-ownership', '0004-drop-member-directory', '0005-attachments']);
   t.deepEqual(await platform.distributionProblems(), []);
 });

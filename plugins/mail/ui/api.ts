@@ -1,4 +1,4 @@
-import { css, kit, type components } from '@wpk/ui';
+import { css, formatBytes, kit, type components } from '@wpk/ui';
 
 export type Account = components['schemas']['MailHostedAccount'] | components['schemas']['MailConnectedAccount'];
 export type Message = components['schemas']['MailMessage'];
@@ -7,6 +7,9 @@ export type Signature = components['schemas']['MailSignature'];
 export type Filter = components['schemas']['MailFilter'];
 export type BlockedSender = components['schemas']['MailBlockedSender'];
 export type Address = components['schemas']['MailAddress'];
+export type Attachment = components['schemas']['MailAttachment'];
+export type Upload = components['schemas']['MailUpload'];
+export type Download = components['schemas']['MailDownload'];
 
 /** The folders every account shows in the side list, in the order mail clients list them; `drafts` is the drafts route. */
 export const FOLDERS: Array<{ name: string; label: string }> = [
@@ -34,9 +37,9 @@ export async function write<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', path
 /** The member's accounts (hosted mailboxes assigned to them, connected mailboxes), by address. */
 export const accounts = (): Promise<Account[]> => read<Account[]>('/mail/accounts?per_page=100');
 
-/** A folder's newest 100 messages. */
-export const folderMessages = (accountId: string, folder: string): Promise<Message[]> =>
-  read<Message[]>(`/mail/accounts/${accountId}/messages?folder=${encodeURIComponent(folder)}&per_page=100`);
+/** A folder's newest 100 messages; `q` keeps those whose subject or sender contains it. */
+export const folderMessages = (accountId: string, folder: string, q = ''): Promise<Message[]> =>
+  read<Message[]>(`/mail/accounts/${accountId}/messages?folder=${encodeURIComponent(folder)}&per_page=100${q ? `&q=${encodeURIComponent(q)}` : ''}`);
 
 /** "Ann <ann@example.com>", or the bare address. */
 export const addressText = (address: Address): string => (address.name ? `${address.name} <${address.address}>` : address.address);
@@ -116,6 +119,9 @@ export function threadOf(message: Message, messages: Message[]): Message[] {
   return threadsOf(all).find((thread) => thread.messages.some((other) => other.id === message.id))!.messages;
 }
 
+/** "plan.pdf (48 kB)". */
+export const fileText = (file: Pick<Attachment, 'filename' | 'size_bytes'>): string => `${file.filename} (${formatBytes(file.size_bytes, kit().locale)})`;
+
 /** The screens' look. */
 export const MAIL_STYLES = css`
   .muted { color: var(--wpk-color-text-muted); }
@@ -127,5 +133,6 @@ export const MAIL_STYLES = css`
   form.fields button { justify-self: start; }
   button { font: inherit; }
   .card { border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-3); margin-bottom: var(--wpk-space-3); }
+  ul.files { display: flex; flex-wrap: wrap; gap: var(--wpk-space-1) var(--wpk-space-3); margin-top: var(--wpk-space-2); overflow-wrap: anywhere; }
   pre.body { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--wpk-font-sans); margin: var(--wpk-space-2) 0 0; }
 `;

@@ -9772,6 +9772,28 @@ export interface paths {
         patch: operations["patchMailAccountsByAccountIdMessagesByMessageId"];
         trace?: never;
     };
+    "/mail/accounts/{account_id}/messages/{message_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A signed link (5 minutes) to download one file of a message
+         * @description A signed link (5 minutes) to download one file of a message
+         *
+         *     Needs `mail.messages.read`.
+         */
+        get: operations["getMailAccountsByAccountIdMessagesByMessageIdAttachmentsByAttachmentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mail/accounts/{account_id}/signatures": {
         parameters: {
             query?: never;
@@ -9823,6 +9845,28 @@ export interface paths {
          *     Needs `mail.accounts.edit`.
          */
         delete: operations["deleteMailAccountsByAccountIdSignaturesBySignatureId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mail/accounts/{account_id}/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed link (15 minutes) to upload one file into the account's files: attach it with `attachments: [{file_key}]` in...
+         * @description A signed link (15 minutes) to upload one file into the account's files: attach it with `attachments: [{file_key}]` in a message or a draft
+         *
+         *     Needs `mail.messages.send`.
+         */
+        post: operations["postMailAccountsByAccountIdUploads"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -19285,6 +19329,15 @@ export interface components {
             address: string;
             name?: string;
         };
+        MailAttachment: {
+            /** Format: uuid */
+            id: string;
+            /** @description Where its bytes are in the app's storage (a draft is saved with it) */
+            file_key: string;
+            filename: string;
+            content_type: string;
+            size_bytes: number;
+        };
         MailMessage: {
             /** Format: uuid */
             id: string;
@@ -19305,6 +19358,8 @@ export interface components {
             subject: string;
             text: string;
             html: string;
+            /** @description Its files (GET …/attachments/{attachment_id} answers a download link) */
+            attachments: components["schemas"]["MailAttachment"][];
             size_bytes: number;
             dkim: string;
             spf: string;
@@ -19325,6 +19380,14 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        MailDownload: {
+            /** Format: uri */
+            url: string;
+            /** @constant */
+            method: "GET";
+            /** Format: date-time */
+            expires_at: string;
+        };
         MailSignature: {
             /** Format: uuid */
             id: string;
@@ -19337,6 +19400,19 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        MailUpload: {
+            /** @description Send it as `attachments[].file_key` of a message or a draft once the file is uploaded */
+            file_key: string;
+            filename: string;
+            upload: {
+                /** Format: uri */
+                url: string;
+                /** @constant */
+                method: "PUT";
+                /** Format: date-time */
+                expires_at: string;
+            };
         };
         MailDnsRecord: {
             /** @enum {string} */
@@ -19385,6 +19461,8 @@ export interface components {
             subject: string;
             text: string;
             html: string;
+            /** @description Its files (GET …/attachments/{attachment_id} answers a download link) */
+            attachments: components["schemas"]["MailAttachment"][];
             in_reply_to: string;
             /** Format: date-time */
             created_at: string;
@@ -47856,6 +47934,7 @@ export interface operations {
                  *       "text": "example",
                  *       "html": "example",
                  *       "in_reply_to": "example",
+                 *       "attachments": [],
                  *       "signature_id": "example"
                  *     }
                  */
@@ -47879,6 +47958,10 @@ export interface operations {
                     text?: string;
                     html?: string;
                     in_reply_to?: string;
+                    attachments?: {
+                        file_key: string;
+                        filename?: string;
+                    }[];
                     signature_id?: string | null;
                 };
             };
@@ -48044,6 +48127,46 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMailAccountsByAccountIdMessagesByMessageIdAttachmentsByAttachmentId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                account_id: string;
+                message_id: string;
+                attachment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MailDownload"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -48231,6 +48354,62 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["MailDeleted"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postMailAccountsByAccountIdUploads: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "filename": "example",
+                 *       "content_type": "example",
+                 *       "size_bytes": 1
+                 *     }
+                 */
+                "application/json": {
+                    filename: string;
+                    content_type?: string;
+                    size_bytes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MailUpload"];
                         links: components["schemas"]["Links"];
                     };
                 };
@@ -48582,7 +48761,8 @@ export interface operations {
                  *       "subject": "example",
                  *       "text": "example",
                  *       "html": "example",
-                 *       "in_reply_to": "example"
+                 *       "in_reply_to": "example",
+                 *       "attachments": []
                  *     }
                  */
                 "application/json": {
@@ -48606,6 +48786,10 @@ export interface operations {
                     text?: string;
                     html?: string;
                     in_reply_to?: string;
+                    attachments?: {
+                        file_key: string;
+                        filename?: string;
+                    }[];
                 };
             };
         };
@@ -48697,7 +48881,8 @@ export interface operations {
                  *       "subject": "example",
                  *       "text": "example",
                  *       "html": "example",
-                 *       "in_reply_to": "example"
+                 *       "in_reply_to": "example",
+                 *       "attachments": []
                  *     }
                  */
                 "application/json": {
@@ -48720,6 +48905,10 @@ export interface operations {
                     text?: string;
                     html?: string;
                     in_reply_to?: string;
+                    attachments?: {
+                        file_key: string;
+                        filename?: string;
+                    }[];
                 };
             };
         };

@@ -1143,6 +1143,8 @@ export const OPERATIONS = {
   patchMailAccountsByAccountIdMessagesByMessageId: { method: 'PATCH', path: '/mail/accounts/{account_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
   /** Deletes a message for good (a queued one is not sent) */
   deleteMailAccountsByAccountIdMessagesByMessageId: { method: 'DELETE', path: '/mail/accounts/{account_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
+  /** A signed link (5 minutes) to download one file of a message */
+  getMailAccountsByAccountIdMessagesByMessageIdAttachmentsByAttachmentId: { method: 'GET', path: '/mail/accounts/{account_id}/messages/{message_id}/attachments/{attachment_id}', tag: 'mail', host: 'workspace' },
   /** Lists an account's signatures, by name */
   getMailAccountsByAccountIdSignatures: { method: 'GET', path: '/mail/accounts/{account_id}/signatures', tag: 'mail', host: 'workspace', paged: true },
   /** Creates a signature */
@@ -1151,6 +1153,8 @@ export const OPERATIONS = {
   putMailAccountsByAccountIdSignaturesBySignatureId: { method: 'PUT', path: '/mail/accounts/{account_id}/signatures/{signature_id}', tag: 'mail', host: 'workspace' },
   /** Deletes a signature (an account using it as default gets none) */
   deleteMailAccountsByAccountIdSignaturesBySignatureId: { method: 'DELETE', path: '/mail/accounts/{account_id}/signatures/{signature_id}', tag: 'mail', host: 'workspace' },
+  /** A signed link (15 minutes) to upload one file into the account's files: attach it with `attachments: [{file_key}]` in... */
+  postMailAccountsByAccountIdUploads: { method: 'POST', path: '/mail/accounts/{account_id}/uploads', tag: 'mail', host: 'workspace' },
   /** Lists the hosted domains, by name */
   getMailDomains: { method: 'GET', path: '/mail/domains', tag: 'mail', host: 'workspace', paged: true },
   /** Adds a domain; its DKIM key pair is generated and the DNS records to publish are returned */

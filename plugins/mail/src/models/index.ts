@@ -29,6 +29,15 @@ export interface Address {
   name?: string;
 }
 
+/** A file of a message or a draft: its bytes in the app's storage under `file_key`. */
+export interface Attachment {
+  id: string;
+  file_key: string;
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+}
+
 /** A message of an account (account_id) or of a group (group_id). */
 export type Message = DeclaredRow<typeof models.messages>;
 
@@ -80,6 +89,7 @@ const envelope = {
   subject: column.string(998).default(''),
   text_body: column.text().default(''),
   html_body: column.text().default(''),
+  attachments: column.json<Attachment[]>().default([]),
 };
 
 /** The app's models, by their name in `ctx.db`. */

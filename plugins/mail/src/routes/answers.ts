@@ -9,6 +9,26 @@ import { field, Joi, recordSchema, type JoiObjectSchema, type JoiSchema } from '
 const text = () => Joi.string().allow('');
 const security = () => Joi.string().valid('tls', 'starttls', 'none');
 
+const ATTACHMENT = recordSchema({
+  id: field.uuid(),
+  file_key: Joi.string().description("Where its bytes are in the app's storage (a draft is saved with it)"),
+  filename: Joi.string(),
+  content_type: Joi.string(),
+  size_bytes: field.count(),
+}).id('MailAttachment');
+
+const attachments = () => Joi.array().items(ATTACHMENT).description('Its files (GET …/attachments/{attachment_id} answers a download link)');
+
+/** A signed link to upload one file, and the key to attach it by. */
+export const UPLOAD: JoiObjectSchema = recordSchema({
+  file_key: Joi.string().description('Send it as `attachments[].file_key` of a message or a draft once the file is uploaded'),
+  filename: Joi.string(),
+  upload: recordSchema({ url: Joi.string().uri(), method: Joi.string().valid('PUT'), expires_at: field.instant() }),
+}).id('MailUpload');
+
+/** A signed link to download one file of a message. */
+export const DOWNLOAD: JoiObjectSchema = recordSchema({ url: Joi.string().uri(), method: Joi.string().valid('GET'), expires_at: field.instant() }).id('MailDownload');
+
 const ADDRESS = recordSchema({ address: Joi.string(), name: Joi.string() }, { optional: ['name'] }).id('MailAddress');
 const addresses = () => Joi.array().items(ADDRESS);
 
@@ -54,6 +74,7 @@ export const MESSAGE: JoiObjectSchema = recordSchema(
     subject: text(),
     text: text(),
     html: text(),
+    attachments: attachments(),
     size_bytes: field.count(),
     dkim: Joi.string(),
     spf: Joi.string(),
@@ -97,6 +118,7 @@ export const DRAFT: JoiObjectSchema = recordSchema({
   subject: text(),
   text: text(),
   html: text(),
+  attachments: attachments(),
   in_reply_to: text(),
   created_at: field.instant(),
   updated_at: field.instant(),

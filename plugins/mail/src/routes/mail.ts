@@ -3,7 +3,8 @@ import { routeFamily } from '../kit.js';
 import { blockSender, createDraft, createFilter, createSignature, deleteDraft, deleteFilter, deleteSignature, listBlocked, listDrafts, listFilters, listSignatures, present, replaceSignature, requireDraft, saveDraft, sendDraft, unblockSender } from '../services/account-parts.js';
 import { connectAccount, disconnectAccount, listAccounts, presentAccount, requireAccount, updateAccount, type ConnectionVerifier } from '../services/accounts.js';
 import { deleteMessage, listAccountMessages, listGroupMessages, presentMessage, queueMessage, requireAccountMessage, requireGroupMessage, updateMessage } from '../services/messages.js';
-import { ACCOUNT, BLOCKED_SENDER, DELETED, DRAFT, FILTER, MESSAGE, SIGNATURE } from './answers.js';
+import { ACCOUNT, BLOCKED_SENDER, DELETED, DOWNLOAD, DRAFT, FILTER, MESSAGE, SIGNATURE, UPLOAD } from './answers.js';
+import { createUpload, downloadLink, resolveAttachments } from '../services/attachments.js';
 import { shown, subResourceRoutes } from './sub-resources.js';
 import { composition, deleted, filterAction, filterCondition, folder, id, name, q } from './schemas.js';
 
@@ -65,6 +66,19 @@ export function mailRoutes(verify: ConnectionVerifier) {
         return ctx.respond.single(deleted(request.params.account_id));
       },
     }),
+    account.at('/uploads').post({
+      chain: ['mail.messages.send'],
+      answers: { single: UPLOAD },
+      description: "A signed link (15 minutes) to upload one file into the account's files: attach it with `attachments: [{file_key}]` in a message or a draft",
+      payload: Joi.object({ filename: Joi.string().trim().min(1).max(255).required(), content_type: Joi.string().max(255), size_bytes: Joi.number().integer().min(1).max(25 * 1024 * 1024) }),
+      handler: async (request, ctx) => ctx.respond.single(await createUpload(ctx, request.params.account_id, request.payload)),
+    }),
+    account.at('/messages/{message_id}/attachments/{attachment_id}', { params: Joi.idParams('account_id', 'message_id', 'attachment_id') }).get({
+      chain: ['mail.messages.read'],
+      answers: { single: DOWNLOAD },
+      description: 'A signed link (5 minutes) to download one file of a message',
+      handler: async (request, ctx) => ctx.respond.single(await downloadLink(ctx, await requireAccountMessage(ctx, request.params.account_id, request.params.message_id), request.params.attachment_id)),
+    }),
     ...subResourceRoutes({
       path: '/mail/accounts/{account_id}/messages',
       item: 'message_id',
@@ -80,9 +94,9 @@ export function mailRoutes(verify: ConnectionVerifier) {
         description: 'Sends a message: queued in the outbox, handed to the relay DKIM-signed, then filed in sent',
         payload: Joi.object({ ...composition, signature_id: id().allow(null) }),
         linkSelf: true,
-        async run(ctx, accountId, { signature_id: signatureId, ...rest }) {
+        async run(ctx, accountId, { signature_id: signatureId, attachments, ...rest }) {
           const account = await requireAccount(ctx, accountId, true);
-          return presentMessage(await queueMessage(ctx, account, rest, ctx.member.id, signatureId));
+          return presentMessage(await queueMessage(ctx, account, { ...rest, attachments: await resolveAttachments(ctx, account.id, attachments) }, ctx.member.id, signatureId));
         },
       },
       read: { chain: ['mail.messages.read'], description: 'Reads a message', run: async (ctx, accountId, messageId) => presentMessage(await requireAccountMessage(ctx, accountId, messageId)) },

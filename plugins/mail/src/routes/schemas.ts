@@ -21,6 +21,7 @@ export const composition = {
   text: Joi.string().max(1_000_000).allow(''),
   html: Joi.string().max(1_000_000).allow(''),
   in_reply_to: Joi.string().max(998).allow(''),
+  attachments: Joi.array().items(Joi.object({ file_key: Joi.string().max(500).required(), filename: Joi.string().trim().min(1).max(255) })).max(20),
 };
 
 /** A folder name: 1-40 characters. */

@@ -3,13 +3,17 @@ import type { BlockedSender, Draft, Filter, FilterAction, FilterCondition, Signa
 import type { MailContext } from '../kit.js';
 import { findAccount, myAccountIds, requireAccount } from './accounts.js';
 import { queueMessage, type Composition } from './messages.js';
+import { resolveAttachments } from './attachments.js';
+
+/** What a member writes, its files named by their storage keys (checked into `Attachment`s). */
+export type Written = Omit<Composition, 'attachments'> & { attachments?: Array<{ file_key: string; filename?: string }> };
 
 /** Signature, filter, blocked sender and draft as the API shows them. */
 export const present = {
   signature: (row: Signature) => ({ id: row.id, account_id: row.account_id, name: row.name, text: row.text_body, html: row.html_body, created_at: row.created_at, updated_at: row.updated_at }),
   filter: (row: Filter) => ({ id: row.id, account_id: row.account_id, name: row.name, match: row.match, conditions: row.conditions, actions: row.actions, position: row.position, created_at: row.created_at }),
   blocked: (row: BlockedSender) => ({ id: row.id, account_id: row.account_id, address: row.address, created_at: row.created_at }),
-  draft: (row: Draft) => ({ id: row.id, account_id: row.account_id, to: row.to_addresses, cc: row.cc_addresses, bcc: row.bcc_addresses, subject: row.subject, text: row.text_body, html: row.html_body, in_reply_to: row.in_reply_to, created_at: row.created_at, updated_at: row.updated_at }),
+  draft: (row: Draft) => ({ id: row.id, account_id: row.account_id, to: row.to_addresses, cc: row.cc_addresses, bcc: row.bcc_addresses, subject: row.subject, text: row.text_body, html: row.html_body, attachments: row.attachments, in_reply_to: row.in_reply_to, created_at: row.created_at, updated_at: row.updated_at }),
 };
 
 // Signatures
@@ -106,14 +110,15 @@ export async function listDrafts(ctx: MailContext, accountId?: string) {
   return ctx.db.drafts.findAndCountAll({ where: { account_id: ids }, order: [['updated_at', 'DESC'], ['id', 'ASC']], limit: ctx.page.limit, offset: ctx.page.offset });
 }
 
-function draftColumns(input: Composition) {
-  return { to_addresses: input.to ?? [], cc_addresses: input.cc ?? [], bcc_addresses: input.bcc ?? [], subject: input.subject ?? '', text_body: input.text ?? '', html_body: input.html ?? '', in_reply_to: input.in_reply_to ?? '' };
+async function draftColumns(ctx: MailContext, accountId: string, input: Written) {
+  return {
+    attachments: await resolveAttachments(ctx, accountId, input.attachments), to_addresses: input.to ?? [], cc_addresses: input.cc ?? [], bcc_addresses: input.bcc ?? [], subject: input.subject ?? '', text_body: input.text ?? '', html_body: input.html ?? '', in_reply_to: input.in_reply_to ?? '' };
 }
 
-export async function createDraft(ctx: MailContext, input: Composition & { account_id: string }): Promise<Draft> {
+export async function createDraft(ctx: MailContext, input: Written & { account_id: string }): Promise<Draft> {
   const account = await findAccount(ctx, input.account_id);
   if (!account || account.member_id !== ctx.member.id) throw new InvalidError(`account_id ${input.account_id} is not one of your accounts`);
-  return ctx.db.drafts.create({ account_id: account.id, created_by: ctx.member.id, ...draftColumns(input) });
+  return ctx.db.drafts.create({ account_id: account.id, created_by: ctx.member.id, ...(await draftColumns(ctx, account.id, input)) });
 }
 
 /** The caller's draft, or 404. */
@@ -126,23 +131,25 @@ export async function requireDraft(ctx: MailContext, id: string): Promise<Draft>
 }
 
 /** Saves a draft whole (PUT: what is omitted becomes empty). */
-export async function saveDraft(ctx: MailContext, id: string, input: Composition): Promise<Draft> {
+export async function saveDraft(ctx: MailContext, id: string, input: Written): Promise<Draft> {
   const draft = await requireDraft(ctx, id);
-  const columns = draftColumns(input);
+  const columns = await draftColumns(ctx, draft.account_id, input);
   await ctx.db.drafts.update(columns, { where: { id } });
   return { ...draft, ...columns, updated_at: new Date() };
 }
 
 export async function deleteDraft(ctx: MailContext, id: string): Promise<void> {
-  await requireDraft(ctx, id);
+  const draft = await requireDraft(ctx, id);
   await ctx.db.drafts.destroy({ where: { id } });
+  // A discarded draft's uploads go with it (a sent one's went to its message).
+  for (const file of draft.attachments) await ctx.storage.delete(file.file_key);
 }
 
 /** Sends a draft: it becomes a queued message of its account and the draft goes. */
 export async function sendDraft(ctx: MailContext, id: string, signatureId?: string | null) {
   const draft = await requireDraft(ctx, id);
   const account = await requireAccount(ctx, draft.account_id, true);
-  const message = await queueMessage(ctx, account, { to: draft.to_addresses, cc: draft.cc_addresses, bcc: draft.bcc_addresses, subject: draft.subject, text: draft.text_body, html: draft.html_body, in_reply_to: draft.in_reply_to }, ctx.member.id, signatureId);
+  const message = await queueMessage(ctx, account, { to: draft.to_addresses, cc: draft.cc_addresses, bcc: draft.bcc_addresses, subject: draft.subject, text: draft.text_body, html: draft.html_body, in_reply_to: draft.in_reply_to, attachments: draft.attachments }, ctx.member.id, signatureId);
   await ctx.db.drafts.destroy({ where: { id } });
   return message;
 }

@@ -2,6 +2,7 @@ import type { Address, Filter, Mailbox, Message } from '../models/index.js';
 import { splitAddress } from './addresses.js';
 import type { MailBaseContext } from '../kit.js';
 import { messageDocument } from './messages.js';
+import { accountFiles, groupFiles, storeReceived, type IncomingFile } from './attachments.js';
 
 /** A parsed incoming message, as the listener hands it over. */
 export interface IncomingMessage {
@@ -15,6 +16,8 @@ export interface IncomingMessage {
   html: string;
   date: Date | null;
   sizeBytes: number;
+  /** Its attached files (pictures an HTML part shows inline are left out). */
+  files?: IncomingFile[];
   dkim: 'pass' | 'fail' | 'none';
   /** SPF of the envelope sender and DMARC of the From domain (`mailauth`), `none` when not evaluated. */
   spf: string;
@@ -137,7 +140,7 @@ async function fileInMailbox(ctx: MailBaseContext, mailbox: Mailbox, message: In
   const outcome = await applyRules(ctx, mailbox.id, message);
   if (outcome.drop) return null;
   const folder = message.quarantine ? 'spam' : outcome.folder;
-  const row = await ctx.db.messages.create({ account_id: mailbox.id, folder, seen: outcome.seen, flagged: outcome.flagged, received_at: new Date(), ...columns(message) });
+  const row = await ctx.db.messages.create({ account_id: mailbox.id, folder, seen: outcome.seen, flagged: outcome.flagged, received_at: new Date(), ...columns(message), attachments: await storeReceived(ctx, accountFiles(mailbox.id), message.files ?? []) });
   received(ctx, row);
   return row;
 }
@@ -166,7 +169,7 @@ export async function deliverInbound(ctx: MailBaseContext, recipients: string[],
       const sender = await ctx.db.mailboxes.findOne({ where: { address: message.from.address.toLowerCase() } });
       if (!sender?.member_id || !members.includes(sender.member_id)) continue;
     }
-    const row = await ctx.db.messages.create({ group_id: groupId, folder: 'inbox', received_at: new Date(), ...columns(message) });
+    const row = await ctx.db.messages.create({ group_id: groupId, folder: 'inbox', received_at: new Date(), ...columns(message), attachments: await storeReceived(ctx, groupFiles(groupId), message.files ?? []) });
     received(ctx, row);
     stored.push(row);
     if (members.length > 0) mailboxes.push(...(await ctx.db.mailboxes.findAll({ where: { member_id: members }, order: [['address', 'ASC']] })));

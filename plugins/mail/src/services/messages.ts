@@ -1,5 +1,5 @@
 import { ConflictError, InvalidError, likePattern, newId, NotFoundError, Op } from '@wpk/sdk';
-import type { Address, Message } from '../models/index.js';
+import type { Address, Attachment, Message } from '../models/index.js';
 import { requireAccount, type Account } from './accounts.js';
 import type { MailBaseContext, MailContext } from '../kit.js';
 import { requireGroup } from './groups.js';
@@ -20,6 +20,7 @@ export function presentMessage(message: Message) {
     subject: message.subject,
     text: message.text_body,
     html: message.html_body,
+    attachments: message.attachments,
     size_bytes: message.size_bytes,
     dkim: message.dkim,
     spf: message.spf,
@@ -110,6 +111,8 @@ export async function updateMessage(ctx: MailBaseContext, message: Message, inpu
 export async function deleteMessage(ctx: MailBaseContext, message: Message): Promise<void> {
   await remoteMove(ctx, message, message.folder === 'trash' ? '' : 'trash', false);
   await ctx.db.messages.destroy({ where: { id: message.id } });
+  // Its files are its own (a recipient's copy has its own; a sent message took its draft's uploads).
+  for (const file of message.attachments) await ctx.storage.delete(file.file_key);
   ctx.search.remove('message', message.id);
 }
 
@@ -146,6 +149,8 @@ export interface Composition {
   text?: string;
   html?: string;
   in_reply_to?: string;
+  /** Its files, checked already (`resolveAttachments`). */
+  attachments?: Attachment[];
 }
 
 /**
@@ -187,7 +192,8 @@ export async function queueMessage(ctx: MailBaseContext, mailbox: Pick<Account, 
     subject: composition.subject ?? '',
     text_body: text,
     html_body: html,
-    size_bytes: Buffer.byteLength(text) + Buffer.byteLength(html),
+    attachments: composition.attachments ?? [],
+    size_bytes: Buffer.byteLength(text) + Buffer.byteLength(html) + (composition.attachments ?? []).reduce((sum, file) => sum + file.size_bytes, 0),
     seen: true,
     delivery_status: 'queued',
     next_attempt_at: now,

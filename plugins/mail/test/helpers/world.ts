@@ -11,6 +11,9 @@ import { LocalDns } from './dns-server.js';
 
 export { LocalDns } from './dns-server.js';
 
+/** A member's keys: their own mail, no administration. */
+export const KEYS = ['mail.accounts.read', 'mail.accounts.edit', 'mail.messages.read', 'mail.messages.edit', 'mail.messages.send'];
+
 /** What the Mail tests add to `startWorld` of @wpk/testing. */
 export interface World extends BaseWorld {
   dns: LocalDns;

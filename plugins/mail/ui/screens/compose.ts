@@ -1,5 +1,5 @@
-import { LitElement, errorText, html, kit, navigate, nothing, routeQuery, screenStyles, toast } from '@wpk/ui';
-import { MAIL_STYLES, accounts, addressText, parseAddresses, read, write, type Account, type Draft, type Message, type Signature } from '../api.js';
+import { LitElement, errorText, html, kit, navigate, nothing, routeQuery, screenStyles, toast, type UploadTarget } from '@wpk/ui';
+import { MAIL_STYLES, accounts, addressText, fileText, parseAddresses, read, write, type Account, type Attachment, type Draft, type Message, type Signature, type Upload } from '../api.js';
 
 /** How long typing pauses before the draft is saved. */
 const SAVE_AFTER_MS = 800;
@@ -17,7 +17,7 @@ const quoted = (message: Message): string => `\n\nOn ${new Date(message.received
  * the page close; Send sends the draft as it is (the signature already in the text).
  */
 export class MailCompose extends LitElement {
-  static override properties = { path: {}, accounts: { state: true }, signatures: { state: true }, error: { state: true }, status: { state: true }, busy: { state: true }, ready: { state: true } };
+  static override properties = { path: {}, files: { state: true }, accounts: { state: true }, signatures: { state: true }, error: { state: true }, status: { state: true }, busy: { state: true }, ready: { state: true } };
   static override styles = [screenStyles, MAIL_STYLES];
   declare path: string;
   declare accounts: Account[] | null;
@@ -26,6 +26,8 @@ export class MailCompose extends LitElement {
   declare status: string;
   declare busy: boolean;
   declare ready: boolean;
+  /** The files attached so far (uploaded into the account's files; the draft names them). */
+  declare files: Array<Pick<Attachment, 'file_key' | 'filename' | 'size_bytes'>>;
   private draftId: string | null = null;
   private accountId = '';
   private values = { to: '', cc: '', subject: '', text: '', in_reply_to: '' };
@@ -42,6 +44,7 @@ export class MailCompose extends LitElement {
     this.status = '';
     this.busy = false;
     this.ready = false;
+    this.files = [];
   }
 
   override connectedCallback(): void {
@@ -58,6 +61,7 @@ export class MailCompose extends LitElement {
     await this.save();
     this.draftId = null;
     this.values = { to: '', cc: '', subject: '', text: '', in_reply_to: '' };
+    this.files = [];
     this.ready = false;
     this.error = null;
     this.status = '';
@@ -80,6 +84,7 @@ export class MailCompose extends LitElement {
         this.draftId = draft.id;
         this.accountId = draft.account_id;
         this.values = { to: draft.to.map(addressText).join(', '), cc: draft.cc.map(addressText).join(', '), subject: draft.subject, text: draft.text, in_reply_to: draft.in_reply_to };
+        this.files = draft.attachments;
         this.signatures = await this.signaturesOf(this.accountId);
       } else {
         this.accountId = this.accounts.find((account) => account.id === query.get('account'))?.id ?? this.accounts[0]?.id ?? '';
@@ -110,7 +115,7 @@ export class MailCompose extends LitElement {
   }
 
   private body() {
-    return { to: parseAddresses(this.values.to), cc: parseAddresses(this.values.cc), subject: this.values.subject, text: this.values.text, in_reply_to: this.values.in_reply_to };
+    return { to: parseAddresses(this.values.to), cc: parseAddresses(this.values.cc), subject: this.values.subject, text: this.values.text, in_reply_to: this.values.in_reply_to, attachments: this.files.map((file) => ({ file_key: file.file_key, filename: file.filename })) };
   }
 
   /** Saves the draft now (starting it the first time); one save at a time, in order. */
@@ -144,10 +149,31 @@ export class MailCompose extends LitElement {
   }
 
   /** Another account to write from: its default signature replaces the one in the text. */
+  /** Where an attached file's bytes go: a signed link of the account's uploads. */
+  private readonly prepare = async (file: File): Promise<UploadTarget & Record<string, unknown>> => {
+    const upload = await write<Upload>('POST', `/mail/accounts/${this.accountId}/uploads`, { filename: file.name, size_bytes: Math.max(1, file.size), ...(file.type ? { content_type: file.type } : {}) });
+    return { url: upload.upload.url, method: 'PUT', ...(file.type ? { headers: { 'content-type': file.type } } : {}), file_key: upload.file_key };
+  };
+
+  /** Once a file's bytes are in, the draft names it (saved at once). */
+  private readonly finish = async (file: File, prepared: Record<string, unknown>): Promise<void> => {
+    this.files = [...this.files, { file_key: String(prepared.file_key), filename: file.name, size_bytes: file.size }];
+    this.dirty = true;
+    await this.save();
+  };
+
+  private removeFile(key: string): void {
+    this.files = this.files.filter((file) => file.file_key !== key);
+    this.dirty = true;
+    void this.save();
+  }
+
   private async switchAccount(accountId: string): Promise<void> {
     const before = this.accounts!.find((account) => account.id === this.accountId);
     const old = signatureBlock(this.signatures.find((signature) => signature.id === before?.signature_id));
     this.accountId = accountId;
+    // Files were uploaded into the other account's files: attach them again from this one.
+    this.files = [];
     this.signatures = await this.signaturesOf(accountId);
     const account = this.accounts!.find((each) => each.id === accountId);
     const fresh = signatureBlock(this.signatures.find((signature) => signature.id === account?.signature_id));
@@ -211,6 +237,8 @@ export class MailCompose extends LitElement {
         <input id="subject" .value=${this.values.subject} @input=${input('subject')} maxlength="998" />
         <label for="text">Message</label>
         <textarea id="text" rows="14" .value=${this.values.text} @input=${input('text')}></textarea>
+        ${this.files.length ? html`<ul class="plain files" aria-label="Attachments">${this.files.map((file) => html`<li>${fileText(file)} <button type="button" @click=${() => this.removeFile(file.file_key)}>Remove<span class="wpk-visually-hidden"> ${file.filename}</span></button></li>`)}</ul>` : nothing}
+        <wpk-upload label="Attach files" multiple .prepare=${this.prepare} .finish=${this.finish}></wpk-upload>
         <p class="muted" role="status" aria-live="polite">${this.status}</p>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         <div class="actions">

@@ -8,7 +8,7 @@ import { LAYOUT_STYLES, sideList } from './side.js';
  * screen readers, and its button marks it read or unread. `drafts` lists the account's drafts.
  */
 export class MailMailbox extends LitElement {
-  static override properties = { accountId: { attribute: 'account-id' }, folder: {}, accounts: { state: true }, threads: { state: true }, drafts: { state: true }, error: { state: true } };
+  static override properties = { accountId: { attribute: 'account-id' }, folder: {}, accounts: { state: true }, threads: { state: true }, drafts: { state: true }, error: { state: true }, query: { state: true } };
   static override styles = [screenStyles, MAIL_STYLES, LAYOUT_STYLES, css`
     ul.threads { list-style: none; padding: 0; margin: 0; border-top: 1px solid var(--wpk-color-border); }
     ul.threads > li { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: var(--wpk-space-1) var(--wpk-space-3); padding: var(--wpk-space-2); border-bottom: 1px solid var(--wpk-color-border); }
@@ -17,6 +17,9 @@ export class MailMailbox extends LitElement {
     ul.threads .snippet { color: var(--wpk-color-text-muted); font-weight: var(--wpk-font-weight-normal); overflow-wrap: anywhere; }
     ul.threads .side-actions { display: flex; flex-direction: column; align-items: end; gap: var(--wpk-space-1); }
     .count { font-weight: var(--wpk-font-weight-normal); color: var(--wpk-color-text-muted); }
+    form.search { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: end; margin-bottom: var(--wpk-space-3); }
+    form.search label { display: grid; gap: var(--wpk-space-1); flex: 1 1 12rem; font-weight: var(--wpk-font-weight-bold); }
+    form.search input { font: inherit; width: 100%; box-sizing: border-box; }
   `];
   declare accountId: string | null;
   declare folder: string | null;
@@ -24,6 +27,8 @@ export class MailMailbox extends LitElement {
   declare threads: Thread[] | null;
   declare drafts: Draft[] | null;
   declare error: string | null;
+  /** What the search box looks for (subject or sender, through the list's `q`); '' lists the whole folder. */
+  declare query: string;
 
   constructor() {
     super();
@@ -33,10 +38,14 @@ export class MailMailbox extends LitElement {
     this.threads = null;
     this.drafts = null;
     this.error = null;
+    this.query = '';
   }
 
   protected override willUpdate(changed: Map<string, unknown>): void {
-    if (changed.has('accountId') || changed.has('folder')) void this.load();
+    if (changed.has('accountId') || changed.has('folder')) {
+      this.query = '';
+      void this.load();
+    }
   }
 
   private get account(): Account | null {
@@ -57,10 +66,24 @@ export class MailMailbox extends LitElement {
       void kit().bridge.title(folderLabel(this.folderName));
       if (!account) return;
       if (this.folderName === 'drafts') this.drafts = await read<Draft[]>(`/mail/drafts?account_id=${account.id}&per_page=100`);
-      else this.threads = threadsOf(await folderMessages(account.id, this.folderName));
+      else this.threads = threadsOf(await folderMessages(account.id, this.folderName, this.query));
     } catch (error) {
       this.error = errorText(error);
     }
+  }
+
+  private search(event: SubmitEvent): void {
+    event.preventDefault();
+    this.query = String(new FormData(event.target as HTMLFormElement).get('q') ?? '').trim();
+    void this.load();
+  }
+
+  private renderSearch(label: string) {
+    return html`<form class="search" role="search" aria-label=${`Search ${label}`} @submit=${(event: SubmitEvent) => this.search(event)}>
+      <label>Search ${label} by subject or sender<input type="search" name="q" maxlength="200" .value=${this.query} /></label>
+      <button type="submit">Search</button>
+      ${this.query ? html`<button type="button" @click=${() => { this.query = ''; void this.load(); }}>Clear search</button>` : nothing}
+    </form>`;
   }
 
   /** Marks every message of the conversation read, or every one unread. */
@@ -115,9 +138,11 @@ export class MailMailbox extends LitElement {
     const unread = this.threads.reduce((sum, thread) => sum + thread.unread, 0);
     return html`<h1>${label}</h1>
       <p class="muted">${account.address}${unread ? ` · ${unread} unread` : ''}</p>
+      ${this.renderSearch(label)}
+      ${this.query ? html`<p role="status">${this.threads.length ? `Conversations matching “${this.query}”` : `No message in ${label} matches “${this.query}”.`}</p>` : nothing}
       ${this.threads.length
         ? html`<ul class="threads" aria-label=${`Messages in ${label}`}>${this.threads.map((thread) => this.renderThread(thread))}</ul>`
-        : html`<p class="muted">No message in ${label}.</p>`}`;
+        : this.query ? nothing : html`<p class="muted">No message in ${label}.</p>`}`;
   }
 
   protected override render() {

@@ -1,11 +1,13 @@
 import { LitElement, appLink, confirmAction, css, errorText, html, kit, navigate, nothing, screenStyles, toast } from '@wpk/ui';
-import { MAIL_STYLES, accounts, addressText, folderLabel, folderMessages, read, threadOf, write, type Account, type Message } from '../api.js';
+import { MAIL_STYLES, accounts, addressText, fileText, folderLabel, folderMessages, read, threadOf, write, type Account, type Attachment, type Download, type Message } from '../api.js';
 import { LAYOUT_STYLES, sideList } from './side.js';
+import '../html-body.js';
 
 /**
  * `/accounts/{account_id}/{folder}/{message_id}`: a conversation, oldest message first (the
  * message's folder and Sent searched for the rest of it). Opening it marks its unread messages
- * read; Reply, Mark as unread and Move to Trash act on it.
+ * read; Reply, Mark as unread and Move to Trash act on it. An HTML body is shown sanitised
+ * (`mail-html-body`), a plain one as its text.
  */
 export class MailThread extends LitElement {
   static override properties = { accountId: { attribute: 'account-id' }, folder: {}, messageId: { attribute: 'message-id' }, accounts: { state: true }, messages: { state: true }, error: { state: true } };
@@ -79,6 +81,26 @@ export class MailThread extends LitElement {
     }
   }
 
+  /**
+   * Asks for a five-minute link to the file, reads its bytes (the link needs no cookie) and hands
+   * them to the browser as a download named as the file (the frame's sandbox allows downloads).
+   */
+  private async download(message: Message, file: Attachment): Promise<void> {
+    try {
+      const link = await read<Download>(`/mail/accounts/${message.account_id}/messages/${message.id}/attachments/${file.id}`);
+      const answer = await fetch(link.url);
+      if (!answer.ok) throw new Error(`The file could not be read (${answer.status})`);
+      const url = URL.createObjectURL(await answer.blob());
+      const anchor = Object.assign(document.createElement('a'), { href: url, download: file.filename, hidden: true });
+      this.renderRoot.append(anchor);
+      anchor.click();
+      anchor.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
   private renderMessage(message: Message) {
     return html`<article class="card" aria-label=${`From ${message.from.name || message.from.address}`}>
       <header>
@@ -86,7 +108,8 @@ export class MailThread extends LitElement {
           <div class="to muted">To ${message.to.map(addressText).join(', ')}${message.cc.length ? ` · Cc ${message.cc.map(addressText).join(', ')}` : ''}</div></div>
         <div class="muted">${message.folder !== this.folder ? html`${folderLabel(message.folder)} · ` : nothing}<wpk-date value=${message.received_at ?? message.sent_at ?? message.updated_at} format="datetime"></wpk-date></div>
       </header>
-      <pre class="body">${message.text}</pre>
+      ${message.attachments.length ? html`<ul class="plain files" aria-label="Attachments">${message.attachments.map((file) => html`<li><button type="button" @click=${() => this.download(message, file)}>Download<span class="wpk-visually-hidden"> ${file.filename}</span></button> ${fileText(file)}</li>`)}</ul>` : nothing}
+      ${message.html ? html`<mail-html-body .source=${message.html}></mail-html-body>` : html`<pre class="body">${message.text}</pre>`}
     </article>`;
   }
 
