@@ -173,7 +173,7 @@ test.serial('at 375 px: Bob reads his inbox and the conversation on a phone', as
 });
 
 /** An HTML newsletter with everything a sanitiser must take out: a script, a handler, a javascript: link, a remote picture. */
-const NEWSLETTER = '<style>.big { font-size: 20px; }</style><p class="big">Hello <b>Bob</b></p>'
+const NEWSLETTER = '<style>.big { font-size: 20px; } :host { position: absolute; inset: 0; z-index: 9999; }</style><p class="big">Hello <b>Bob</b></p>'
   + '<img src="https://tracker.example/p.gif" alt="pixel"><p><a href="javascript:alert(1)">bad link</a> <a href="https://example.com/">good link</a></p>'
   + '<script>window.pwned = 1</script><p onclick="window.pwned = 2" style="color: rgb(0, 0, 128)">tap</p>';
 
@@ -211,6 +211,8 @@ test.serial('at 1280 and 375 px: Bob finds Ann\'s HTML newsletter with the searc
   t.is(await body.locator('.big').evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { fontSize: string } }).getComputedStyle(element).fontSize), '20px');
   t.is(await body.getByText('tap').evaluate((element) => (element as unknown as { style: { color: string } }).style.color), 'rgb(0, 0, 128)');
   t.is(await body.locator('script').count(), 0);
+  // A :host rule would style the message's box from inside (here: laid over the page); it matches nothing.
+  t.is(await body.locator('.content').evaluate((element) => (globalThis as unknown as { getComputedStyle(target: unknown): { position: string } }).getComputedStyle(element).position), 'static');
   t.is(await body.locator('[onclick]').count(), 0);
   t.is(await body.getByRole('link', { name: 'bad link' }).count(), 0);
   t.is(await body.getByText('bad link').evaluate((element) => (element as unknown as { hasAttribute(name: string): boolean }).hasAttribute('href')), false);

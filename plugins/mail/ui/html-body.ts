@@ -9,8 +9,13 @@ const DROPPED = new Set('script style noscript template iframe frame frameset ob
 /** Attributes kept (links and pictures have their own checks below). */
 const ATTRIBUTES = new Set('class id alt title width height colspan rowspan align valign dir lang color bgcolor border cellpadding cellspacing start type datetime cite face size'.split(' '));
 
-/** CSS without what could load something (`url(…)`, `@import`) or escape the message's box (`position: fixed`). */
-const tameCss = (text: string): string => text.replace(/@import[^;]*;?/gi, '').replace(/url\s*\([^)]*\)/gi, 'none').replace(/position\s*:\s*fixed/gi, 'position: static').replace(/expression\s*\(/gi, '(');
+/**
+ * CSS without what could load something (`url(…)`, `@import`) or escape the message's box
+ * (`position: fixed`; a `:host` rule, which would style the box itself, from inside, and could lay
+ * it over the page: it matches nothing).
+ */
+const tameCss = (text: string): string =>
+  text.replace(/@import[^;]*;?/gi, '').replace(/url\s*\([^)]*\)/gi, 'none').replace(/position\s*:\s*fixed/gi, 'position: static').replace(/expression\s*\(/gi, '(').replace(/:host(-context)?\b/gi, ':not(*)');
 
 /** Where a `style` attribute waits between the parse and the CSSOM. */
 const MOVED_STYLE = 'data-wpk-style';
