@@ -21,8 +21,8 @@ for (const row of rows) console.log(`  ${row.seconds.toFixed(0).padStart(5)} s  
 const apps = rows.filter((row) => row.dir.startsWith('plugins/'));
 const rest = rows.filter((row) => !row.dir.startsWith('plugins/'));
 const sum = (list) => list.reduce((total, row) => total + row.seconds, 0);
-// Two packages run at a time (the root test scripts: turbo --concurrency=2), so the packages'
-// times add up to more than the stage's wall time; the projection scales that wall time by the
+// The stage's wall time beside the packages' summed times (equal when one package runs at a time;
+// a run with more at once shows the difference); the projection scales that wall time by the
 // projected sum.
 const wall = summary.execution?.endTime && summary.execution?.startTime ? (summary.execution.endTime - summary.execution.startTime) / 1000 : null;
 if (wall !== null) console.log(`  the packages' times add up to ${sum(rows).toFixed(0)} s in ${wall.toFixed(0)} s of wall time`);
