@@ -166,7 +166,7 @@ test.serial('search: delivered and sent messages are indexed for the compliance 
 
 test.serial('every route of the authorization table answers 403 naming its key without it, and passes with exactly it', async (t) => {
   const rows = await t.context.workspace.permissionMatrix('mail');
-  t.is(rows.length, 55);
+  t.is(rows.length, 56);
 });
 
 test.serial('every table can be distributed by workspace, and the migrations go down and up', async (t) => {

@@ -121,7 +121,7 @@ test.serial("a group keeps the message and files a copy in each member's mailbox
   await owner.post(`/mail/groups/${group.id}/members`, { member_id: bob.id, tier: 'manager' });
   t.context.takeEvents();
   const client = smtpClient(t.context.port);
-  await client.sendMail({ from: 'client@vendor.test', to: ['team@acme.test', bobBox.address], subject: 'Kick-off', text: 'Agenda attached' });
+  await client.sendMail({ from: 'client@vendor.test', to: ['team@acme.test', bobBox.address], subject: 'Kick-off', text: 'Agenda attached', attachments: [{ filename: 'agenda.txt', content: '1. Scope 2. Dates' }] });
 
   const archive = await alice.get(`/mail/groups/${group.id}/messages`);
   t.deepEqual(archive.body.data.map((row: { subject: string; group_id: string }) => [row.subject, row.group_id]), [['Kick-off', group.id]]);
@@ -143,6 +143,17 @@ test.serial("a group keeps the message and files a copy in each member's mailbox
   t.is(manager.body.data.flagged, true);
   const outsider = await t.context.member(['mail.messages.read']);
   t.deepEqual((await outsider.get(`/mail/groups/${group.id}/messages`)).body, { error: 'Group not found' });
+
+  // The group's copy keeps the file under the group's prefix; a member downloads it, an outsider may not.
+  const [kickOff] = archive.body.data as Array<{ id: string; attachments: Array<{ id: string; filename: string; file_key: string }> }>;
+  t.deepEqual(kickOff.attachments.map((file) => [file.filename, file.file_key.startsWith(`groups/${group.id}/`)]), [['agenda.txt', true]]);
+  const download = `/mail/groups/${group.id}/messages/${kickOff.id}/attachments/${kickOff.attachments[0].id}`;
+  const link = await alice.get(download);
+  t.is(link.status, 200);
+  t.is((await t.context.platform.follow(link.body.data.url)).bytes.toString(), '1. Scope 2. Dates');
+  t.deepEqual((await outsider.get(download)).body, { error: 'Group not found' });
+  const unknown = await alice.get(`/mail/groups/${group.id}/messages/${kickOff.id}/attachments/00000000-0000-4000-8000-000000000000`);
+  t.deepEqual([unknown.status, unknown.body], [404, { error: 'Attachment not found' }]);
 
   await owner.patch(`/mail/groups/${group.id}`, { who_can_post: 'members' });
   await client.sendMail({ from: 'client@vendor.test', to: 'team@acme.test', subject: 'Outsider', text: 'x' });

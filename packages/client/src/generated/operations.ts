@@ -1205,6 +1205,8 @@ export const OPERATIONS = {
   patchMailGroupsByGroupIdMessagesByMessageId: { method: 'PATCH', path: '/mail/groups/{group_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
   /** Deletes a group message (its owners and managers) */
   deleteMailGroupsByGroupIdMessagesByMessageId: { method: 'DELETE', path: '/mail/groups/{group_id}/messages/{message_id}', tag: 'mail', host: 'workspace' },
+  /** A signed link (5 minutes) to download one file of a group's message (its members, and group managers) */
+  getMailGroupsByGroupIdMessagesByMessageIdAttachmentsByAttachmentId: { method: 'GET', path: '/mail/groups/{group_id}/messages/{message_id}/attachments/{attachment_id}', tag: 'mail', host: 'workspace' },
   /** Lists mailboxes by address (domain_id, member_id and q filter) */
   getMailMailboxes: { method: 'GET', path: '/mail/mailboxes', tag: 'mail', host: 'workspace', paged: true },
   /** Creates a mailbox on a hosted domain, optionally assigned to a member */

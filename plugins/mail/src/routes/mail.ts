@@ -144,6 +144,12 @@ export function mailRoutes(verify: ConnectionVerifier) {
       },
       remove: { chain: ['mail.accounts.edit'], description: 'Unblocks a sender', run: unblockSender },
     }),
+    routeFamily('/mail/groups/{group_id}/messages/{message_id}/attachments/{attachment_id}', { params: Joi.idParams('group_id', 'message_id', 'attachment_id') }).get({
+      chain: ['mail.messages.read'],
+      answers: { single: DOWNLOAD },
+      description: "A signed link (5 minutes) to download one file of a group's message (its members, and group managers)",
+      handler: async (request, ctx) => ctx.respond.single(await downloadLink(ctx, await requireGroupMessage(ctx, request.params.group_id, request.params.message_id), request.params.attachment_id)),
+    }),
     ...subResourceRoutes({
       path: '/mail/groups/{group_id}/messages',
       item: 'message_id',
