@@ -253,7 +253,9 @@ export class WpkCall extends LitElement {
         this.update_();
         break;
       case 'ended':
-        this.hangUp('The call ended.');
+        // The member's own Leave may end the call (the last one out): the server's word can come
+        // before its answer; they left, whichever arrives first.
+        this.hangUp(this.leaving ? 'You left the call.' : 'The call ended.');
         break;
       case 'removed':
         this.hangUp('You left the call.');
@@ -379,6 +381,7 @@ export class WpkCall extends LitElement {
   }
 
   private hangUp(text: string): void {
+    const already = this.state.phase === 'left';
     for (const peerId of [...this.peers.keys()]) this.drop(peerId);
     const socket = this.socket;
     this.socket = null;
@@ -389,18 +392,25 @@ export class WpkCall extends LitElement {
     this.state.error = null;
     this.ended = text;
     this.update_();
-    this.dispatchEvent(new CustomEvent('wpk-call-left', { bubbles: true, composed: true, detail: { reason: text } }));
+    if (!already) this.dispatchEvent(new CustomEvent('wpk-call-left', { bubbles: true, composed: true, detail: { reason: text } }));
   }
 
   private ended = '';
+  /** Set by Leave until the call is left. */
+  private leaving = false;
 
   /** Leaves the call: over HTTP first (the server takes the peer out of the session), then locally. */
   async leave(): Promise<void> {
+    this.leaving = true;
     try {
       await this.transport?.leave();
       this.hangUp('You left the call.');
     } catch (error) {
-      this.fail(error);
+      // Refused because the call ended meanwhile (the server's word came first): they are out.
+      if (this.state.phase === 'left') this.hangUp('You left the call.');
+      else this.fail(error);
+    } finally {
+      this.leaving = false;
     }
   }
 
