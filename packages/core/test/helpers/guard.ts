@@ -367,6 +367,7 @@ export const UNSEEDABLE: Record<string, { fixed: string; reason: string }> = {
   'v.note_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
   'v.id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
   'v.workspace_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: 'operator admin (/v/admin/…) is served on the base domain only, to an operator credential: no workspace subdomain serves it' },
+  'mail.attachment_id': { fixed: '00000000-0000-4000-8000-000000000000', reason: "an attachment is an entry of the message the route names by message_id, which is probed (another workspace's message answers as an unknown one before any attachment is looked at); the seeded messages carry no file" },
   ...CANVAS_UNSEEDABLE,
   'storage.token': { fixed: 'v1.x.y', reason: "a storage link is signed by an app's ctx.storage, and the shipped apps sign none yet; another workspace's link answering like a forged one is tested in storage-apps.test.ts" },
 };
