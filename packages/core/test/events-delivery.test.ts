@@ -295,6 +295,24 @@ test.serial('the relay goes workspace by workspace: a workspace whose earliest e
   t.deepEqual([...order].sort(), ['order-a1', 'order-a2', 'order-a3', 'order-g1']);
 });
 
+test.serial("the bus's own connections survive the server ending them: logged, and the next read opens a new one", async (t) => {
+  if (env.runtime.db.isEmbedded) {
+    t.pass('PostgreSQL only: the embedded database has no other backends to terminate');
+    return;
+  }
+  await deliveriesOf('created');
+  // A restart or an administrator's terminate ends the pool's idle connection. Without the pool's
+  // error listener, that 'error' is uncaught and ends the process (this test file fails).
+  const [{ ended }] = await env.runtime.db.sequelize.query<{ ended: number }>(
+    `SELECT count(*) FILTER (WHERE pg_terminate_backend(pid))::int AS ended
+       FROM (SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'wpk-events' OFFSET 0) AS bus`,
+    { type: QueryTypes.SELECT },
+  );
+  t.is(ended, 1);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.true((await deliveriesOf('created')).length > 0);
+});
+
 test.serial('an app running elsewhere emits through the ingress, authenticated by its own secret', async (t) => {
   // The app registry installs a guard of its own; this test's guard: only the acme workspace.
   env.runtime.events.setEmissionGuard(async ({ workspaceId }) => workspaceId === acme.id);

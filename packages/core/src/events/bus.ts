@@ -347,7 +347,7 @@ export class EventBus {
 
   /** Queues a delivery again as a new delivery (`replay_of` = the original); returns the new id. */
   async replayDelivery(id: string): Promise<string> {
-    const pool = new pg.Pool({ connectionString: this.deps.db.url, max: 2 });
+    const pool = this.openPool({ max: 2, application_name: 'wpk-events-replay' });
     let queue: DeliveryQueue | null = null;
     try {
       queue = await DeliveryQueue.start({ pool, logger: this.deps.logger, expireInSeconds: this.tuning.claimSeconds, monitorIntervalSeconds: this.tuning.monitorIntervalSeconds, crashRetries: this.tuning.crashRetries, supervise: false });
@@ -376,13 +376,24 @@ export class EventBus {
    * transaction: on the embedded database the query would wait for that transaction to end.
    */
   private async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    this.pool ??= new pg.Pool({ connectionString: this.deps.db.url, max: 2, application_name: 'wpk-events', idleTimeoutMillis: 5000 });
+    this.pool ??= this.openPool({ max: 2, application_name: 'wpk-events', idleTimeoutMillis: 5000 });
     const client = await this.pool.connect();
     try {
       return await fn(client);
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * A small pool of the bus's own. An idle connection the server ends (a restart, a failover, an
+   * administrator's terminate) is an `error` on the pool: logged here, since without a listener
+   * Node would end the process; the pool opens a new connection at the next use.
+   */
+  private openPool(options: pg.PoolConfig): pg.Pool {
+    const pool = new pg.Pool({ connectionString: this.deps.db.url, ...options });
+    pool.on('error', (error) => this.deps.logger.warn({ err: error }, 'event bus connection error'));
+    return pool;
   }
 
   /** Stops the in-process broker and closes the bus's connections. */
