@@ -141,6 +141,50 @@ test.serial('at 1280 px: bind hires to a channel with the fields its cards show;
   await page.context().close();
 });
 
+test.serial('at 375 px: typing @ and the start of a name lists the joined members who match; the keyboard or a click inserts the mention', async (t) => {
+  const channel = (await owner().request('POST', '/feeds/channels', { name: 'Kitchen', kind: 'topic' })).body.data;
+  const post = (await owner().request('POST', `/feeds/channels/${channel.id}/posts`, { title: 'Coffee machine', body: '<p>It is fixed.</p>' })).body.data;
+  const maria = await web.world.member(['feeds.posts.read'], { name: 'Maria Costa' });
+  const mario = await web.world.member(['feeds.posts.read'], { name: 'Mario Rossi' });
+  // Invited, not joined: never offered.
+  t.is((await owner().request('POST', '/invitations', { email: 'marlene@acme.test' })).status, 200);
+  const { page, frame } = await web.openApp(375);
+  await frame.getByRole('link', { name: 'Coffee machine' }).click();
+  await page.waitForURL(`${web.origin}/app/feeds/posts/${post.id}`);
+  const comment = frame.getByRole('textbox', { name: 'Comment' });
+  await comment.click();
+  const list = frame.getByRole('listbox', { name: 'Members to mention' });
+  const offered = async () => list.getByRole('option').allTextContents();
+  await page.keyboard.type('Thanks @mar');
+  await list.waitFor();
+  t.deepEqual(await offered(), ['Maria Costa', 'Mario Rossi']);
+  t.is(await comment.getAttribute('aria-activedescendant'), await list.getByRole('option', { name: 'Maria Costa' }).getAttribute('id'));
+  await checkPage(t, page, frame, 'the mention list open at 375 px');
+  await shot(page, 'feeds-mention-375.png');
+  await page.keyboard.press('ArrowDown');
+  await list.getByRole('option', { name: 'Mario Rossi', selected: true }).waitFor();
+  await page.keyboard.press('Enter');
+  await list.waitFor({ state: 'detached' });
+  t.is(await comment.getAttribute('aria-activedescendant'), null);
+  // A word of the name, not only its start; Escape closes the list and it stays closed for this @.
+  await page.keyboard.type('and @cos');
+  await list.waitFor();
+  t.deepEqual(await offered(), ['Maria Costa']);
+  await page.keyboard.press('Escape');
+  await list.waitFor({ state: 'detached' });
+  await page.keyboard.type('ta');
+  t.is(await list.count(), 0);
+  // A click chooses too.
+  await page.keyboard.type(' @Maria C');
+  await list.getByRole('option', { name: 'Maria Costa' }).click();
+  await list.waitFor({ state: 'detached' });
+  await frame.getByRole('button', { name: 'Comment', exact: true }).click();
+  await frame.getByRole('heading', { name: 'Comments (1)' }).waitFor();
+  const [sent] = (await owner().request('GET', `/feeds/posts/${post.id}/comments`)).body.data;
+  t.is(sent.body, `<p>Thanks <span data-type="mention" data-id="${mario.id}">@Mario Rossi</span> and @costa <span data-type="mention" data-id="${maria.id}">@Maria Costa</span> </p>`);
+  await page.context().close();
+});
+
 test.serial('at 375 px: the timeline on a phone', async (t) => {
   const { page, frame } = await web.openApp(375);
   await frame.getByRole('heading', { name: 'Timeline', level: 1 }).waitFor();

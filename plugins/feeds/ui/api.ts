@@ -44,6 +44,9 @@ export function richText(html: string): DocumentFragment {
   return out;
 }
 
+/** Joined members to mention, as `@` and a name are typed in the rich text editor. */
+export const findMention = (query: string) => kit().bridge.findMembers(query);
+
 /** Asks the shell for one member to mention (the rich text editor's Mention button). */
 export async function pickMention(): Promise<{ id: string; name: string } | undefined> {
   const [member] = await kit().bridge.pickMembers({ title: 'Mention someone', multiple: false });

@@ -95,6 +95,27 @@ test.serial('at 1280 px: two members type into one paper at once and converge wi
   await second.frame.getByText('Saved').waitFor();
   t.is(ok(await ann.get(`/papers/${paperId}`)).text, a, 'the server holds the same text');
 
+  // A mention typed after @: the list offers Bob, Enter inserts the mention node, both replicas and the server hold it.
+  await annEditor.locator('p').nth(2).click();
+  await annEditor.press('End');
+  await annEditor.pressSequentially(' ask @bo');
+  const list = first.frame.getByRole('listbox', { name: 'Members to mention' });
+  await list.waitFor();
+  t.deepEqual(await list.getByRole('option').allTextContents(), ['Bob Editor']);
+  await annEditor.press('Enter');
+  await bobEditor.locator(`span[data-type="mention"][data-id="${bob.id}"]`, { hasText: '@Bob Editor' }).waitFor();
+  await first.frame.getByText('Saved').waitFor();
+  const mentions: unknown[] = [];
+  const walk = (node: { type?: string; attrs?: unknown; content?: unknown[] }) => {
+    if (node.type === 'mention') mentions.push(node.attrs);
+    for (const child of node.content ?? []) walk(child as typeof node);
+  };
+  for (let attempt = 0; attempt < 50 && mentions.length === 0; attempt += 1) {
+    walk(ok(await ann.get(`/papers/${paperId}`)).content);
+    if (mentions.length === 0) await first.page.waitForTimeout(100);
+  }
+  t.deepEqual(mentions, [{ id: bob.id, label: 'Bob Editor' }]);
+
   await checkPage(t, first.page, first.frame, 'a paper open in the editor');
   await dismissToasts(first.page);
   await saveScreenshot(first.page, `${IMAGES}papers-editor-1280.png`);

@@ -101,6 +101,11 @@ export class Bridge extends EventTarget {
     return this.request('members', { ids });
   }
 
+  /** Joined members whose name or address starts with `q` (what is typed after `@` in an editor). */
+  findMembers(q: string, limit?: number): Promise<BridgeRequests['find-members']['output']> {
+    return this.request('find-members', limit === undefined ? { q } : { q, limit });
+  }
+
   /** The shell's file picker (the Files app's search). */
   pickFiles(input: BridgeRequests['pick-files']['input'] = {}): Promise<BridgeRequests['pick-files']['output']> {
     return this.request('pick-files', input);

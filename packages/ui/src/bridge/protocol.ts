@@ -72,6 +72,8 @@ export interface BridgeRequests {
   'pick-members': { input: { title?: string; multiple?: boolean }; output: PickedMember[] };
   /** Names of members by id (the member directory is the shell's to read, not an app token's); unknown ids are left out. */
   members: { input: { ids: string[] }; output: PickedMember[] };
+  /** Joined members to mention as `@` and a name are typed: a word of their name (or their address) starts with `q`; at most `limit` (8, up to 20). */
+  'find-members': { input: { q: string; limit?: number }; output: PickedMember[] };
   /** The shell's file picker (search in the Files app); [] when cancelled. */
   'pick-files': { input: { title?: string; multiple?: boolean }; output: SearchHit[] };
   /** A record by its MRN, as search shows it to this member; null when not found or not theirs to see. */

@@ -7,6 +7,7 @@ import * as Y from 'yjs';
 import { liveConnection } from '../components/live-list.js';
 import type { LiveConnection } from '../live.js';
 import { editorCss, formattingButtons, richTextExtensions, styleAdopter } from './extensions.js';
+import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
 
 /**
  * `<wpk-collab-editor>`: rich text written together, on the platform's editing stack
@@ -70,7 +71,7 @@ function caret(user: Record<string, unknown>): HTMLElement {
 }
 
 export class WpkCollabEditor extends LitElement {
-  static override properties = { transport: { attribute: false }, user: { attribute: false }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
+  static override properties = { transport: { attribute: false }, user: { attribute: false }, findMembers: { attribute: false }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
 
   /** Where the document comes from and goes to. */
   transport: CollabTransport | null = null;
@@ -78,6 +79,8 @@ export class WpkCollabEditor extends LitElement {
   user: CollabUser = { id: '', name: 'Me', color: '#1d4ed8' };
   /** The editor's accessible name. */
   label = 'Document';
+  /** Finds members to mention as `@` and a name are typed (null: mentions are not offered). */
+  findMembers: FindMembers | null = null;
   /** Who is here (this member first). */
   here: CollabUser[] = [];
   /** `loading`, `saved`, `saving` or `offline` (edits queued). */
@@ -94,6 +97,7 @@ export class WpkCollabEditor extends LitElement {
   private sending = false;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private peers = new Map<string, number>();
+  private readonly suggestions = new MentionSuggestions(this, () => this.findMembers, () => this.editor);
 
   protected override createRenderRoot() {
     return this;
@@ -186,8 +190,11 @@ export class WpkCollabEditor extends LitElement {
           selectionRender: () => ({ class: 'collaboration-carets__selection' }),
         }),
       ],
-      editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label } },
-      onTransaction: () => this.requestUpdate(),
+      editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label }, handleKeyDown: (_view, event) => this.suggestions.keydown(event) },
+      onTransaction: ({ editor }) => {
+        this.suggestions.track(editor);
+        this.requestUpdate();
+      },
     });
     this.refreshHere();
   }
@@ -239,6 +246,7 @@ export class WpkCollabEditor extends LitElement {
         <div class="wpk-editor-here" aria-label="Who is here">${this.here.map((user) => html`<span data-color=${user.color} title=${user.name}>${user.name}</span>`)}</div>
       </div>
       <div class="wpk-editor-surface"></div>
+      ${this.suggestions.list()}
     `;
   }
 }

@@ -8,7 +8,8 @@ import { html, nothing, type TemplateResult } from 'lit';
  * lists, links on `http(s):`/`mailto:` only, opened by the reader not the writer) and a mention of
  * a workspace member as an inline atom, written as the apps' servers read it:
  * `<span data-type="mention" data-id="{member_id}">@Ada</span>` (the feeds sanitiser keeps
- * exactly that). Members are chosen in the shell's member picker (`insertMention`), not typed.
+ * exactly that). Members are chosen in the shell's member picker (`insertMention`) or typed after
+ * `@` (mention-suggest.ts).
  */
 export const Mention = Node.create({
   name: 'mention',
@@ -78,6 +79,9 @@ ${tag} .ProseMirror p { margin: 0 0 0.6em; }
 ${tag} .ProseMirror a { color: #1d4ed8; text-decoration: underline; }
 ${tag} .ProseMirror span[data-type='mention'] { color: #1e3a8a; background: #dbeafe; border-radius: 4px; padding: 0 2px; }
 ${tag} .ProseMirror [contenteditable='false'] { white-space: normal; }
+${tag} .wpk-mentions { list-style: none; margin: 4px 0 0; padding: 4px; max-width: 100%; width: 20rem; border: 1px solid #8a94a6; border-radius: 8px; background: #fff; box-shadow: 0 4px 12px rgba(15, 23, 42, 0.15); }
+${tag} .wpk-mentions li { padding: 8px 12px; min-height: 24px; border-radius: 6px; color: #1f2933; cursor: pointer; overflow-wrap: anywhere; }
+${tag} .wpk-mentions li[aria-selected='true'] { background: #1d4ed8; color: #fff; }
 ${tag} .ProseMirror pre { white-space: pre-wrap; }
 ${tag} .ProseMirror-hideselection *::selection { background: transparent; }
 ${tag} .ProseMirror-separator, ${tag} .ProseMirror-trailingBreak { display: inline !important; }

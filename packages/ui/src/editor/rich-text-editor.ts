@@ -1,21 +1,17 @@
 import { Editor, type JSONContent } from '@tiptap/core';
 import { html, LitElement, nothing } from 'lit';
 import { editorCss, formattingButtons, insertMention, richTextExtensions, styleAdopter } from './extensions.js';
+import { MentionSuggestions, type FindMembers, type MentionedMember } from './mention-suggest.js';
 
 const addStyles = styleAdopter(editorCss('wpk-rich-text-editor', '120px'));
-
-/** Who a mention names. */
-export interface MentionedMember {
-  id: string;
-  name: string;
-}
 
 /**
  * `<wpk-rich-text-editor>`: rich text one person writes (a post, a comment), not a shared
  * document: tiptap without Yjs, with the kit's extension set (extensions.ts, the one
  * `<wpk-collab-editor>` uses): bold, italic, headings, lists, links (`http(s):`, `mailto:`) and
  * mentions of members chosen in the shell's member picker (`pickMember`, given by the app:
- * `() => kit().bridge.pickMembers(...)`). `html` / `json` read what was written; `clear()`
+ * `() => kit().bridge.pickMembers(...)`) or typed: `@` and the start of a name lists the members
+ * `findMembers` finds (`(q) => kit().bridge.findMembers(q)`; mention-suggest.ts). `html` / `json` read what was written; `clear()`
  * empties it. Load it on demand: `await import('@wpk/ui/editor')`.
  *
  * ```ts
@@ -23,7 +19,7 @@ export interface MentionedMember {
  * ```
  */
 export class WpkRichTextEditor extends LitElement {
-  static override properties = { label: {}, value: {}, pickMember: { attribute: false }, linking: { state: true } };
+  static override properties = { label: {}, value: {}, pickMember: { attribute: false }, findMembers: { attribute: false }, linking: { state: true } };
 
   /** The accessible name of the text box. */
   label = 'Text';
@@ -31,9 +27,12 @@ export class WpkRichTextEditor extends LitElement {
   value = '';
   /** Asks the shell for a member to mention (null: the Mention button is not shown). */
   pickMember: (() => Promise<MentionedMember | null | undefined>) | null = null;
+  /** Finds members to mention as `@` and a name are typed (null: no list). */
+  findMembers: FindMembers | null = null;
   /** True while the link address field shows. */
   linking = false;
   editor: Editor | null = null;
+  private readonly suggestions = new MentionSuggestions(this, () => this.findMembers, () => this.editor);
 
   protected override createRenderRoot() {
     return this;
@@ -56,8 +55,11 @@ export class WpkRichTextEditor extends LitElement {
       content: this.value || '',
       injectCSS: false,
       extensions: richTextExtensions({ collaborative: false }),
-      editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label } },
-      onTransaction: () => this.requestUpdate(),
+      editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label }, handleKeyDown: (_view, event) => this.suggestions.keydown(event) },
+      onTransaction: ({ editor }) => {
+        this.suggestions.track(editor);
+        this.requestUpdate();
+      },
       onUpdate: () => this.dispatchEvent(new Event('input', { bubbles: true, composed: true })),
     });
     // The bar needs the editor: show it now, not at the first keystroke.
@@ -121,6 +123,7 @@ export class WpkRichTextEditor extends LitElement {
           </form>`
         : nothing}
       <div class="wpk-editor-surface"></div>
+      ${this.suggestions.list()}
     `;
   }
 }

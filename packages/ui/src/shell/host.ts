@@ -143,6 +143,11 @@ export class AppHost {
         if (!Array.isArray(ids) || ids.length > 500) throw new Error('members: ids must be an array of at most 500 member ids');
         return this.members(ids.map(String));
       }
+      case 'find-members': {
+        const input = call.input as BridgeRequests['find-members']['input'];
+        const limit = Number.isInteger(input.limit) && input.limit! > 0 ? Math.min(input.limit!, 20) : 8;
+        return this.findMembers(String(input.q ?? '').slice(0, 100), limit);
+      }
       case 'pick-files': {
         const input = call.input as BridgeRequests['pick-files']['input'];
         return this.parts.files.pick({ title: input.title ?? 'Choose files', multiple: input.multiple === true });
@@ -199,24 +204,46 @@ export class AppHost {
     });
   }
 
-  /** The directory, read once per page (`GET /members`, joined members, every page of it). */
-  private directory: Promise<Map<string, PickedMember>> | null = null;
+  /** The directory, read once per page (`GET /members`, every page of it): each member, and whether they joined. */
+  private directory: Promise<Map<string, { member: PickedMember; joined: boolean }>> | null = null;
 
-  private async members(ids: string[]): Promise<PickedMember[]> {
+  private async readDirectory(): Promise<Map<string, { member: PickedMember; joined: boolean }>> {
     this.directory ??= (async () => {
-      const found = new Map<string, PickedMember>();
+      const found = new Map<string, { member: PickedMember; joined: boolean }>();
       for (let page = 1; page <= 50; page++) {
-        const answer = await shellApi<{ data: PickedMember[]; pagination: { pages: number } }>(this.context, 'GET', `/members?per_page=100&page=${page}`);
-        for (const { id, name, email } of answer.data) found.set(id, { id, name, email });
+        const answer = await shellApi<{ data: Array<PickedMember & { state?: string }>; pagination: { pages: number } }>(this.context, 'GET', `/members?per_page=100&page=${page}`);
+        for (const { id, name, email, state } of answer.data) found.set(id, { member: { id, name, email }, joined: state !== 'invited' });
         if (page >= answer.pagination.pages) break;
       }
       return found;
     })();
-    const directory = await this.directory.catch((error: unknown) => {
+    return this.directory.catch((error: unknown) => {
       this.directory = null;
       throw error;
     });
-    return ids.flatMap((id) => (directory.has(id) ? [directory.get(id)!] : []));
+  }
+
+  private async members(ids: string[]): Promise<PickedMember[]> {
+    const directory = await this.readDirectory();
+    return ids.flatMap((id) => (directory.has(id) ? [directory.get(id)!.member] : []));
+  }
+
+  /**
+   * Joined members whose name has a word starting with each word of `query`, or whose address
+   * starts with it: those whose name starts with it first, then by name.
+   */
+  private async findMembers(query: string, limit: number): Promise<PickedMember[]> {
+    const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    const whole = words.join(' ');
+    const matches = [...(await this.readDirectory()).values()]
+      .filter(({ member, joined }) => {
+        if (!joined) return false;
+        const names = member.name.toLowerCase().split(/\s+/);
+        return words.every((word) => names.some((name) => name.startsWith(word))) || (whole !== '' && member.email.toLowerCase().startsWith(whole));
+      })
+      .map(({ member }) => member);
+    const first = (member: PickedMember) => (member.name.toLowerCase().startsWith(whole) ? 0 : 1);
+    return matches.sort((a, b) => first(a) - first(b) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id)).slice(0, limit);
   }
 
   /** A record by MRN, through search as this member may see it; null when not found or not open to them. */

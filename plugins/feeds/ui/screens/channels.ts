@@ -1,6 +1,6 @@
 import { LitElement, appLink, css, errorText, html, kit, navigate, screenStyles, toast, type FormSchema, type TableColumn, type WpkSchemaForm } from '@wpk/ui';
 import type { WpkRichTextEditor } from '@wpk/ui/editor';
-import { pickMention, RICH_TEXT_CSS, type Channel, type Post } from '../api.js';
+import { findMention, pickMention, RICH_TEXT_CSS, type Channel, type Post } from '../api.js';
 import './post-card.js';
 
 /** The form of a new channel: the bounds are the API's. */
@@ -123,7 +123,7 @@ export class FeedsChannel extends LitElement {
     return html`<h1>Channel</h1>
       <section aria-labelledby="write"><h2 id="write">Write a post</h2>
         <p class="label" aria-hidden="true">Text</p>
-        <wpk-rich-text-editor label="Text of the post" .pickMember=${pickMention}></wpk-rich-text-editor>
+        <wpk-rich-text-editor label="Text of the post" .pickMember=${pickMention} .findMembers=${findMention}></wpk-rich-text-editor>
         <wpk-schema-form .schema=${POST_FORM} .value=${{ title: '', requires_acknowledgement: false, poll_options: '', poll_days: 7, poll_hide_results: false }} submit-label="Publish" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) => this.post(event)}></wpk-schema-form>
       </section>
       <section aria-labelledby="posts"><h2 id="posts">Posts</h2>

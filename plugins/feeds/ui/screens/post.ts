@@ -1,6 +1,6 @@
 import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
 import type { WpkRichTextEditor } from '@wpk/ui/editor';
-import { pickMention, richText, RICH_TEXT_CSS, type Comment, type Post } from '../api.js';
+import { findMention, pickMention, richText, RICH_TEXT_CSS, type Comment, type Post } from '../api.js';
 
 /** The reactions the screen offers (any emoji works through the API). */
 const EMOJI = ['👍', '🎉', '❤️'];
@@ -108,7 +108,7 @@ export class FeedsPost extends LitElement {
       <section aria-labelledby="comments"><h2 id="comments">Comments (${this.comments.length})</h2>
         <ul>${this.comments.map((comment) => html`<li><strong>${comment.author_name ?? 'Someone'}</strong>: <div class="text">${richText(comment.body)}</div></li>`)}</ul>
         ${post.status === 'published'
-          ? html`<wpk-rich-text-editor label="Comment" .pickMember=${pickMention}></wpk-rich-text-editor>
+          ? html`<wpk-rich-text-editor label="Comment" .pickMember=${pickMention} .findMembers=${findMention}></wpk-rich-text-editor>
             <wa-button variant="brand" @click=${() => this.comment()}>Comment</wa-button>`
           : nothing}
       </section>`;

@@ -67,7 +67,7 @@ export class PapersPaper extends LitElement {
     };
     return html`
       <h1>${paper.title}</h1>
-      ${this.ready ? html`<wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: colorOf(me.id) }} label=${paper.title}></wpk-collab-editor>` : html`<p>Loading the editor…</p>`}
+      ${this.ready ? html`<wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: colorOf(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} label=${paper.title}></wpk-collab-editor>` : html`<p>Loading the editor…</p>`}
       ${paper.level === 'owner'
         ? html`<h2>Share</h2>
             <form class="row" @submit=${this.share}>
