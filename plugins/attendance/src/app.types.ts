@@ -146,6 +146,7 @@ export interface ReceivedEvents {
   'core.settings.location.created': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.settings.location.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.settings.location.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.settings.location.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

@@ -96,6 +96,42 @@ test.serial('a Settings location created through the Settings app reaches attend
   t.like(ok(await alice.get(`/attendance/locations/${lisbon.id}`)), { name: 'Lisbon', address: 'Lisbon, PT', timezone: 'Europe/Lisbon', source: 'settings' });
 });
 
+test.serial('installed after Settings has locations, attendance learns of them: Settings announces each live location at the install, through the real deliveries', async (t) => {
+  const later = await world.platform.workspace('attlater');
+  await later.install('settings', { access_policy: 'everyone' });
+  const oslo = ok(await later.owner.post('/settings/locations', { name: 'Oslo', timezone: 'Europe/Oslo' }));
+  ok(await later.owner.patch(`/settings/locations/${oslo.id}`, { name: 'Oslo office' }));
+  const gone = ok(await later.owner.post('/settings/locations', { name: 'Gone', timezone: 'UTC' }));
+  t.is((await later.owner.delete(`/settings/locations/${gone.id}`)).status, 200);
+  // Attendance is not installed here yet: those events reach nobody.
+  const unheard = await world.platform.deliverDue(later);
+  const core = (delivered: typeof unheard) => delivered.filter(({ event }) => event.action.startsWith('core.'));
+  t.deepEqual(core(unheard).map(({ event, outcomes }) => [event.action, outcomes.attendance ?? 'not subscribed']), [
+    ['core.account.application.installed', 'not subscribed'],
+    ['core.settings.location.created', 'skipped'],
+    ['core.settings.location.updated', 'skipped'],
+    ['core.settings.location.created', 'skipped'],
+    ['core.settings.location.deleted', 'skipped'],
+  ]);
+
+  await later.install('attendance', { access_policy: 'everyone' });
+  const installed = await world.platform.deliverDue(later);
+  t.deepEqual(
+    core(installed).map(({ event, outcomes }) => [event.action, event.payload.app_slug, outcomes.settings]),
+    [['core.account.application.installed', 'attendance', 'handled']],
+  );
+  const announced = await world.platform.deliverDue(later);
+  t.deepEqual(
+    announced.map(({ event, outcomes }) => [event.action, event.payload, outcomes.attendance]),
+    [['core.settings.location.announced', { location_id: oslo.id, mrn: `mrn:settings:location:${oslo.id}`, name: 'Oslo office', timezone: 'Europe/Oslo', address: {}, revision: 2, for_app: 'attendance' }, 'handled']],
+  );
+  const listed = ok(await later.owner.get('/attendance/locations'));
+  t.deepEqual(listed.map((row: any) => [row.id, row.name, row.source]), [[oslo.id, 'Oslo office', 'settings']]);
+  // Announced again (another install), the copy holds that revision already: nothing changes.
+  await world.platform.deliver(later, 'core.settings.location.announced', { ...announced[0].event.payload, name: 'Stale name' });
+  t.is(ok(await later.owner.get(`/attendance/locations/${oslo.id}`)).name, 'Oslo office');
+});
+
 test.serial('every table can be distributed by workspace', async (t) => {
   t.deepEqual(await world.platform.distributionProblems(), []);
 });

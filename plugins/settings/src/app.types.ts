@@ -6,6 +6,8 @@
  */
 
 
+import type { PlatformPayloads } from '@wpk/sdk';
+
 /**
  * The organisation profile changed. Carries the whole profile as it is now (logo_key absent when none), the changed_fields and the new revision, so every app's copy (finance's base currency, a locale, a time zone) overwrites what it holds.
  */
@@ -99,6 +101,31 @@ export interface CoreSettingsLocationDeletedPayload {
 }
 
 /**
+ * A live location as it stands, announced once per location when an app is installed in the workspace (no change was made): an app whose copy missed the locations made before it learns of them. Carries what the created event carries, with the current revision, and the app just installed.
+ */
+export interface CoreSettingsLocationAnnouncedPayload {
+  location_id: string;
+  mrn: string;
+  name: string;
+  timezone: string;
+  address: {
+    street?: string | null;
+    city?: string | null;
+    region?: string | null;
+    postal_code?: string | null;
+    country?: string | null;
+  };
+  /**
+   * The location's current revision: a copy that holds it (or a later one) changes nothing.
+   */
+  revision: number;
+  /**
+   * The slug of the app whose installation the announcement follows
+   */
+  for_app: string;
+}
+
+/**
  * A working calendar was created: its working days (ISO weekday numbers, 1 = Monday), hours per day and holiday region (absent when none).
  */
 export interface CoreSettingsCalendarCreatedPayload {
@@ -181,6 +208,9 @@ export interface CoreSettingsPreferencesUpdatedPayload {
   changed_fields: string[];
 }
 
+/** An application was installed. */
+export type CoreAccountApplicationInstalledPayload = PlatformPayloads['core.account.application.installed'];
+
 /**
  * The settings document of the app (`ctx.settings`).
  */
@@ -197,6 +227,7 @@ export interface EmittedEvents {
   'core.settings.location.created': CoreSettingsLocationCreatedPayload;
   'core.settings.location.updated': CoreSettingsLocationUpdatedPayload;
   'core.settings.location.deleted': CoreSettingsLocationDeletedPayload;
+  'core.settings.location.announced': CoreSettingsLocationAnnouncedPayload;
   'core.settings.calendar.created': CoreSettingsCalendarCreatedPayload;
   'core.settings.calendar.updated': CoreSettingsCalendarUpdatedPayload;
   'core.settings.calendar.deleted': CoreSettingsCalendarDeletedPayload;
@@ -206,7 +237,9 @@ export interface EmittedEvents {
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
-export type ReceivedEvents = Record<string, never>;
+export interface ReceivedEvents {
+  'core.account.application.installed': CoreAccountApplicationInstalledPayload;
+}
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */
 export interface AppTypes {

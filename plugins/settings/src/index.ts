@@ -1,5 +1,6 @@
 import { defineApp, type SearchHooks } from '@wpk/sdk';
 import manifest from '../app.json' with { type: 'json' };
+import { subscriptions } from './events/index.js';
 import { migrations } from './migrations/index.js';
 import { models, type Models } from './models/index.js';
 import { routes } from './routes/index.js';
@@ -16,4 +17,4 @@ const search: Record<string, SearchHooks<Models>> = {
 };
 
 /** The Settings app: the workspace control panel and the owner of organisation reference data. */
-export default defineApp(manifest, { routes, migrations, models, search });
+export default defineApp(manifest, { routes, migrations, models, search, subscriptions });

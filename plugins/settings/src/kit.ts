@@ -3,7 +3,7 @@ import type { AppTypes } from './app.types.js';
 import type { Models } from './models/index.js';
 
 /** The app's declaration helpers, typed once with its models and generated contract. */
-export const { routeFamily, resource } = appKit<Models, AppTypes>();
+export const { routeFamily, resource, subscription } = appKit<Models, AppTypes>();
 
 /** What a route hands a service: the request's context. */
 export type SettingsContext = AppContext<Models, AppTypes>;

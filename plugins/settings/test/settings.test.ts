@@ -247,6 +247,25 @@ test.serial('POST /holidays/import adds the public holidays of a region and year
   t.deepEqual((await world.owner.request('POST', `/settings/calendars/${UNKNOWN}/holidays/import`, { region: 'DE', year: 2026 })).body, { error: `Calendar ${UNKNOWN} not found` });
 });
 
+test.serial('an app installed in the workspace: every live location is announced once with its current revision (for its copies); none for Settings itself', async (t) => {
+  // One live location by now (created, then renamed once: revision 2); the deleted one is gone.
+  const [berlin] = ok(await world.owner.get('/settings/locations?per_page=100'));
+  t.is(berlin.name, 'Berlin HQ');
+  world.takeEvents();
+  await world.deliver('core.account.application.installed', { app_slug: 'settings', app_name: 'Settings', installed_by: world.owner.id });
+  t.deepEqual(world.takeEvents(), []);
+  await world.deliver('core.account.application.installed', { app_slug: 'attendance', app_name: 'Attendance', installed_by: world.owner.id });
+  t.deepEqual(
+    world.takeEvents(),
+    [
+      {
+        action: 'core.settings.location.announced',
+        payload: { location_id: berlin.id, mrn: `mrn:settings:location:${berlin.id}`, name: 'Berlin HQ', timezone: 'Europe/Berlin', address: { street: 'Unter den Linden 1', city: 'Berlin', country: 'DE' }, revision: 2, for_app: 'attendance' },
+      },
+    ],
+  );
+});
+
 test.serial("preferences belong to the calling member: defaults until saved, PUT emits preferences.updated once, another member's stay their own", async (t) => {
   const member = await world.member(['settings.preferences.read', 'settings.preferences.edit']);
   world.takeEvents();

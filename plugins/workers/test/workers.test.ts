@@ -119,9 +119,15 @@ test.serial("a worker's location is a Settings location of the app's copy: event
   t.is(ok(await reader.get(`/workers/${worker.id}`)).location_name, 'Lisbon Office', "the worker's answer follows the rename");
   t.deepEqual(ok(await reader.get(`/workers?location_mrn=${lisbonMrn}`)).map((row: any) => row.id), [worker.id]);
 
+  // Announced after an install (Settings' location.announced): a copy that missed it learns it; one that holds the revision changes nothing.
+  const PORTO = '0c0c0c0c-0000-4000-8000-00000000a003';
+  await world.deliver('core.settings.location.announced', { location_id: PORTO, mrn: `mrn:settings:location:${PORTO}`, name: 'Porto', timezone: 'Europe/Lisbon', address: {}, revision: 5, for_app: 'workers' });
+  await world.deliver('core.settings.location.announced', { location_id: LISBON, mrn: lisbonMrn, name: 'Lisbon (announced)', timezone: 'Europe/London', address: {}, revision: 3, for_app: 'workers' });
+  t.deepEqual(await names(), [[HQ_MRN, 'Headquarters'], [lisbonMrn, 'Lisbon Office'], [`mrn:settings:location:${PORTO}`, 'Porto']]);
+
   await location('deleted', LISBON, 'Lisbon Office', 4);
   await location('updated', LISBON, 'Lisbon revived', 3);
-  t.deepEqual(await names(), [[HQ_MRN, 'Headquarters']], 'a deleted location is no longer offered, and a late update does not revive it');
+  t.deepEqual(await names(), [[HQ_MRN, 'Headquarters'], [`mrn:settings:location:${PORTO}`, 'Porto']], 'a deleted location is no longer offered, and a late update does not revive it');
   t.like(ok(await reader.get(`/workers/${worker.id}`)), { location_mrn: lisbonMrn, location_name: 'Lisbon Office' }, 'a worker already there keeps it (their history)');
 
   world.takeEvents();

@@ -1,5 +1,5 @@
 import { ConflictError, likePattern, Op } from '@wpk/sdk';
-import { resource, type SettingsContext } from '../kit.js';
+import { resource, type SettingsBaseContext, type SettingsContext } from '../kit.js';
 import type { Location, LocationAddress } from '../models/index.js';
 import { locationDocument, locationMrn, locationPayload } from './present.js';
 import { timeZone } from './values.js';
@@ -67,4 +67,20 @@ export async function updateLocation(ctx: SettingsContext, locationId: string, i
 export async function deleteLocation(ctx: SettingsContext, locationId: string) {
   const location = await locations.remove(ctx, locationId);
   return { id: location.id, mrn: locationMrn(location.id), deleted: true };
+}
+
+/**
+ * Announces each live location (`location.announced`, its current revision) after an app is
+ * installed: a copy kept from Settings' events missed every location made before its app was
+ * installed, and an announcement is what a copy applies unless it already holds that revision.
+ * Nothing is announced for Settings' own installation. Returns how many were announced.
+ */
+export async function announceLocations(ctx: SettingsBaseContext, appSlug: string): Promise<number> {
+  if (appSlug === 'settings') return 0;
+  let announced = 0;
+  for await (const location of locations.walk(ctx)) {
+    ctx.events.stage('core.settings.location.announced', { ...locationPayload(location), for_app: appSlug });
+    announced += 1;
+  }
+  return announced;
 }

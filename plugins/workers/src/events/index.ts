@@ -30,9 +30,9 @@ const onTimeOffCleared = subscription('core.leaves.time_off.cleared', (event, ct
 /** `core.tasks.member.released` {member_mrn}: offboarding items waiting for the member's tasks to be unassigned are done. */
 const onTasksReleased = subscription('core.tasks.member.released', (event, ctx) => tasksReleased(ctx, event.payload.member_mrn));
 
-type LocationAction = 'core.settings.location.created' | 'core.settings.location.updated' | 'core.settings.location.deleted';
+type LocationAction = 'core.settings.location.created' | 'core.settings.location.updated' | 'core.settings.location.deleted' | 'core.settings.location.announced';
 
-/** `core.settings.location.*`: the app's copy of Settings' locations follows (a deletion stays as a tombstone). */
+/** `core.settings.location.*`: the app's copy of Settings' locations follows (a deletion stays as a tombstone; an announcement, after an install, brings what the copy missed). */
 const onLocation = (action: LocationAction) =>
   subscription(action, (event, ctx) => keepLocation(ctx, event.payload as unknown as LocationPayload, action === 'core.settings.location.deleted'));
 
@@ -47,4 +47,5 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.settings.location.created': onLocation('core.settings.location.created'),
   'core.settings.location.updated': onLocation('core.settings.location.updated'),
   'core.settings.location.deleted': onLocation('core.settings.location.deleted'),
+  'core.settings.location.announced': onLocation('core.settings.location.announced'),
 };
