@@ -23,6 +23,8 @@ export const OPERATIONS = {
   postEventsAtsEventsCoreGrowthCompetencyDeleted: { method: 'POST', path: '/_events/ats/events/core-growth-competency-deleted', tag: 'system', host: 'any' },
   /** POST /_events/ats/events/core-growth-competency-updated */
   postEventsAtsEventsCoreGrowthCompetencyUpdated: { method: 'POST', path: '/_events/ats/events/core-growth-competency-updated', tag: 'system', host: 'any' },
+  /** POST /_events/attendance/events/core-settings-location-announced */
+  postEventsAttendanceEventsCoreSettingsLocationAnnounced: { method: 'POST', path: '/_events/attendance/events/core-settings-location-announced', tag: 'system', host: 'any' },
   /** POST /_events/attendance/events/core-settings-location-created */
   postEventsAttendanceEventsCoreSettingsLocationCreated: { method: 'POST', path: '/_events/attendance/events/core-settings-location-created', tag: 'system', host: 'any' },
   /** POST /_events/attendance/events/core-settings-location-deleted */
@@ -215,6 +217,8 @@ export const OPERATIONS = {
   postEventsMeetingsEventsCoreCallsCallScheduled: { method: 'POST', path: '/_events/meetings/events/core-calls-call-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/rooms/events/core-account-member-removed */
   postEventsRoomsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/rooms/events/core-account-member-removed', tag: 'system', host: 'any' },
+  /** POST /_events/settings/events/core-account-application-installed */
+  postEventsSettingsEventsCoreAccountApplicationInstalled: { method: 'POST', path: '/_events/settings/events/core-account-application-installed', tag: 'system', host: 'any' },
   /** POST /_events/sign/events/core-sign-expiry-scheduled */
   postEventsSignEventsCoreSignExpiryScheduled: { method: 'POST', path: '/_events/sign/events/core-sign-expiry-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/sign/events/core-sign-reminder-scheduled */
@@ -321,6 +325,8 @@ export const OPERATIONS = {
   postEventsWorkersEventsCoreFilesTransferCompleted: { method: 'POST', path: '/_events/workers/events/core-files-transfer-completed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-leaves-time-off-cleared */
   postEventsWorkersEventsCoreLeavesTimeOffCleared: { method: 'POST', path: '/_events/workers/events/core-leaves-time-off-cleared', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-settings-location-announced */
+  postEventsWorkersEventsCoreSettingsLocationAnnounced: { method: 'POST', path: '/_events/workers/events/core-settings-location-announced', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-settings-location-created */
   postEventsWorkersEventsCoreSettingsLocationCreated: { method: 'POST', path: '/_events/workers/events/core-settings-location-created', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-settings-location-deleted */
