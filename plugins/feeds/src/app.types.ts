@@ -148,6 +148,8 @@ export interface ReceivedEvents {
   'core.workers.department.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.department.moved': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.department.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

@@ -159,6 +159,9 @@ export interface ReceivedEvents {
   'core.workers.department.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.department.moved': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.workers.department.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.contract.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.settings.calendar.created': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.settings.calendar.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.settings.calendar.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here

@@ -316,6 +316,42 @@ test.serial('property: over random allocations and their withdrawals, requests, 
   t.pass();
 });
 
+test.serial("installed after Workers has records, leaves learns of them: Workers announces each department, worker and contract at the install (no default allocation: they are not new hires)", async (t) => {
+  const later = await world.platform.workspace('leaveslater');
+  await later.install('workers', { access_policy: 'everyone' });
+  const sales = ok(await later.owner.post('/workers/departments', { name: 'Sales' }));
+  const eve = ok(await later.owner.post('/workers', { name: 'Eve Early', work_email: 'eve@leaveslater.test', department_id: sales.id }));
+  ok(await later.owner.patch(`/workers/${eve.id}`, { title: 'Account manager' }));
+  const contract = ok(await later.owner.post(`/workers/${eve.id}/contracts`, { contract_type: 'permanent', starts_on: '2026-01-01', hours_per_week: 40 }));
+  await world.platform.deliverDue(later);
+  await later.install('leaves', { access_policy: 'everyone' });
+  ok(await later.owner.post('/leaves/types', { name: 'Paid leave', unit: 'day', default_allocation: 25 }));
+  const announce = await world.platform.deliverDue(later);
+  t.deepEqual(announce.filter(({ event }) => event.action === 'core.account.application.installed').map(({ event, outcomes }) => [event.payload.app_slug, outcomes.workers]), [['leaves', 'handled']]);
+  const announced = await world.platform.deliverDue(later);
+  t.deepEqual(
+    announced.map(({ event, outcomes }) => [event.action, event.payload.revision, event.payload.for_app, outcomes.leaves]),
+    [
+      ['core.workers.department.announced', sales.revision, 'leaves', 'handled'],
+      ['core.workers.worker.announced', eve.revision + 1, 'leaves', 'handled'],
+      ['core.workers.contract.announced', contract.revision, 'leaves', 'handled'],
+    ],
+  );
+  const copies = await world.platform.query<{ kind: string; id: string; name: string | null; revision: number }>(
+    `SELECT 'department' AS kind, id, name, revision FROM app_leaves.departments WHERE workspace_id = :ws
+     UNION ALL SELECT 'worker', id, name, revision FROM app_leaves.workers WHERE workspace_id = :ws
+     UNION ALL SELECT 'contract', id, NULL, revision FROM app_leaves.contracts WHERE workspace_id = :ws ORDER BY kind`,
+    { ws: later.id },
+  );
+  t.deepEqual(copies, [
+    { kind: 'contract', id: contract.id, name: null, revision: contract.revision },
+    { kind: 'department', id: sales.id, name: 'Sales', revision: sales.revision },
+    { kind: 'worker', id: eve.id, name: 'Eve Early', revision: eve.revision + 1 },
+  ]);
+  const [{ grants }] = await world.platform.query<{ grants: number }>('SELECT count(*)::int AS grants FROM app_leaves.ledger_entries WHERE workspace_id = :ws', { ws: later.id });
+  t.is(grants, 0, 'an announced worker is no new hire: no default allocation');
+});
+
 test.serial('a hire gets each type\'s default allocation, once', async (t) => {
   ok(await hr.patch(`/leaves/types/${ids.hours}`, { default_allocation: 16 }));
   const dora = await hireWorker('Dora Hire', null, ids.boss);

@@ -151,6 +151,32 @@ export type CoreWorkersWorkerRehiredPayload = CoreWorkersWorkerActivatedPayload;
 export type CoreWorkersWorkerDeletedPayload = CoreWorkersWorkerActivatedPayload;
 
 /**
+ * A worker as they stand, announced once per worker when an app is installed in the workspace (no change was made): an app whose copy missed the workers made before it learns of them. What worker.updated carries, with the current revision and the app just installed, without changed_fields and by.
+ */
+export interface CoreWorkersWorkerAnnouncedPayload {
+  worker_id: string;
+  mrn: string;
+  name: string;
+  work_email: string;
+  member_id?: string | null;
+  department_id?: string | null;
+  manager_id?: string | null;
+  title?: string | null;
+  status: 'onboarding' | 'active' | 'offboarding' | 'terminated';
+  employment_type?: ('full_time' | 'part_time' | 'contractor' | 'intern') | null;
+  location_mrn?: string | null;
+  start_date?: string | null;
+  /**
+   * Grows by one with every change of the worker: a copy keeps the highest it has seen and ignores older deliveries.
+   */
+  revision: number;
+  /**
+   * The slug of the app whose installation the announcement follows
+   */
+  for_app: string;
+}
+
+/**
  * The app's own delayed wake-up: a future-dated change of a worker's title, department or manager takes effect on effective_on.
  */
 export interface CoreWorkersChangeScheduledPayload {
@@ -216,6 +242,34 @@ export interface CoreWorkersContractUpdatedPayload {
  * A worker's contract was deleted; revision is one above the last.
  */
 export type CoreWorkersContractDeletedPayload = CoreWorkersContractCreatedPayload;
+
+/**
+ * A contract as it stands, announced once per contract when an app is installed in the workspace (no change was made). What contract.created carries, with the current revision and the app just installed, without by.
+ */
+export interface CoreWorkersContractAnnouncedPayload {
+  contract_id: string;
+  worker_id: string;
+  worker_mrn: string;
+  contract_type: 'permanent' | 'fixed_term' | 'freelance' | 'internship';
+  starts_on: string;
+  /**
+   * The last day; absent: open-ended
+   */
+  ends_on?: string | null;
+  hours_per_week: number;
+  /**
+   * The working calendar; absent: the workspace's default
+   */
+  calendar_mrn?: string | null;
+  /**
+   * Rises by one with every change (a deletion included); a copy keeps the highest
+   */
+  revision: number;
+  /**
+   * The slug of the app whose installation the announcement follows
+   */
+  for_app: string;
+}
 
 /**
  * The last open item of a worker's onboarding or offboarding checklist was done (by hand or by the event confirming it); once per completion.
@@ -287,11 +341,33 @@ export interface CoreWorkersDepartmentMovedPayload {
  */
 export type CoreWorkersDepartmentDeletedPayload = CoreWorkersDepartmentCreatedPayload;
 
+/**
+ * A department as it stands, announced once per department when an app is installed in the workspace (no change was made). What department.created carries, with the current revision and the app just installed, without by.
+ */
+export interface CoreWorkersDepartmentAnnouncedPayload {
+  department_id: string;
+  mrn: string;
+  name: string;
+  parent_id?: string | null;
+  head_id?: string | null;
+  /**
+   * Grows by one with every change of the department.
+   */
+  revision: number;
+  /**
+   * The slug of the app whose installation the announcement follows
+   */
+  for_app: string;
+}
+
 /** A member joined the workspace. */
 export type SystemWorkspaceMemberAddedPayload = PlatformPayloads['system.workspace.member.added'];
 
 /** A member was removed. */
 export type CoreAccountMemberRemovedPayload = PlatformPayloads['core.account.member.removed'];
+
+/** An application was installed. */
+export type CoreAccountApplicationInstalledPayload = PlatformPayloads['core.account.application.installed'];
 
 /**
  * The settings document of the app (`ctx.settings`).
@@ -314,15 +390,18 @@ export interface EmittedEvents {
   'core.workers.worker.terminated': CoreWorkersWorkerTerminatedPayload;
   'core.workers.worker.rehired': CoreWorkersWorkerRehiredPayload;
   'core.workers.worker.deleted': CoreWorkersWorkerDeletedPayload;
+  'core.workers.worker.announced': CoreWorkersWorkerAnnouncedPayload;
   'core.workers.change.scheduled': CoreWorkersChangeScheduledPayload;
   'core.workers.contract.created': CoreWorkersContractCreatedPayload;
   'core.workers.contract.updated': CoreWorkersContractUpdatedPayload;
   'core.workers.contract.deleted': CoreWorkersContractDeletedPayload;
+  'core.workers.contract.announced': CoreWorkersContractAnnouncedPayload;
   'core.workers.checklist.completed': CoreWorkersChecklistCompletedPayload;
   'core.workers.department.created': CoreWorkersDepartmentCreatedPayload;
   'core.workers.department.updated': CoreWorkersDepartmentUpdatedPayload;
   'core.workers.department.moved': CoreWorkersDepartmentMovedPayload;
   'core.workers.department.deleted': CoreWorkersDepartmentDeletedPayload;
+  'core.workers.department.announced': CoreWorkersDepartmentAnnouncedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
@@ -338,6 +417,7 @@ export interface ReceivedEvents {
   'core.settings.location.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.settings.location.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.settings.location.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.account.application.installed': CoreAccountApplicationInstalledPayload;
 }
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */

@@ -926,6 +926,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/feeds/events/core-workers-department-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/feeds/events/core-workers-department-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsFeedsEventsCoreWorkersDepartmentAnnounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/feeds/events/core-workers-department-created": {
         parameters: {
             query?: never;
@@ -1020,6 +1040,26 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsFeedsEventsCoreWorkersWorkerActivated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/feeds/events/core-workers-worker-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/feeds/events/core-workers-worker-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsFeedsEventsCoreWorkersWorkerAnnounced"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1286,6 +1326,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/growth/events/core-workers-department-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/growth/events/core-workers-department-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsGrowthEventsCoreWorkersDepartmentAnnounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/growth/events/core-workers-department-created": {
         parameters: {
             query?: never;
@@ -1380,6 +1440,26 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsGrowthEventsCoreWorkersWorkerActivated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/growth/events/core-workers-worker-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/growth/events/core-workers-worker-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsGrowthEventsCoreWorkersWorkerAnnounced"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1706,6 +1786,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/leaves/events/core-workers-contract-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/leaves/events/core-workers-contract-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsLeavesEventsCoreWorkersContractAnnounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/leaves/events/core-workers-contract-created": {
         parameters: {
             query?: never;
@@ -1760,6 +1860,26 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsLeavesEventsCoreWorkersContractUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/leaves/events/core-workers-department-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/leaves/events/core-workers-department-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsLeavesEventsCoreWorkersDepartmentAnnounced"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1840,6 +1960,26 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsLeavesEventsCoreWorkersDepartmentUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/leaves/events/core-workers-worker-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/leaves/events/core-workers-worker-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsLeavesEventsCoreWorkersWorkerAnnounced"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3040,6 +3180,26 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsWikiEventsCoreWikiReviewScheduled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/workers/events/core-account-application-installed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/workers/events/core-account-application-installed
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsWorkersEventsCoreAccountApplicationInstalled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -23818,6 +23978,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEventsFeedsEventsCoreWorkersDepartmentAnnounced: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postEventsFeedsEventsCoreWorkersDepartmentCreated: {
         parameters: {
             query?: never;
@@ -23967,6 +24164,43 @@ export interface operations {
         };
     };
     postEventsFeedsEventsCoreWorkersWorkerActivated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsFeedsEventsCoreWorkersWorkerAnnounced: {
         parameters: {
             query?: never;
             header?: never;
@@ -24484,6 +24718,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEventsGrowthEventsCoreWorkersDepartmentAnnounced: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postEventsGrowthEventsCoreWorkersDepartmentCreated: {
         parameters: {
             query?: never;
@@ -24633,6 +24904,43 @@ export interface operations {
         };
     };
     postEventsGrowthEventsCoreWorkersWorkerActivated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsGrowthEventsCoreWorkersWorkerAnnounced: {
         parameters: {
             query?: never;
             header?: never;
@@ -25261,6 +25569,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEventsLeavesEventsCoreWorkersContractAnnounced: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postEventsLeavesEventsCoreWorkersContractCreated: {
         parameters: {
             query?: never;
@@ -25336,6 +25681,43 @@ export interface operations {
         };
     };
     postEventsLeavesEventsCoreWorkersContractUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsLeavesEventsCoreWorkersDepartmentAnnounced: {
         parameters: {
             query?: never;
             header?: never;
@@ -25484,6 +25866,43 @@ export interface operations {
         };
     };
     postEventsLeavesEventsCoreWorkersDepartmentUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsLeavesEventsCoreWorkersWorkerAnnounced: {
         parameters: {
             query?: never;
             header?: never;
@@ -27704,6 +28123,43 @@ export interface operations {
         };
     };
     postEventsWikiEventsCoreWikiReviewScheduled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsWorkersEventsCoreAccountApplicationInstalled: {
         parameters: {
             query?: never;
             header?: never;

@@ -105,6 +105,8 @@ export const OPERATIONS = {
   postEventsFeedsEventsCoreGrowthGoalCompleted: { method: 'POST', path: '/_events/feeds/events/core-growth-goal-completed', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-growth-praise-given */
   postEventsFeedsEventsCoreGrowthPraiseGiven: { method: 'POST', path: '/_events/feeds/events/core-growth-praise-given', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-department-announced */
+  postEventsFeedsEventsCoreWorkersDepartmentAnnounced: { method: 'POST', path: '/_events/feeds/events/core-workers-department-announced', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-workers-department-created */
   postEventsFeedsEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/feeds/events/core-workers-department-created', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-workers-department-deleted */
@@ -115,6 +117,8 @@ export const OPERATIONS = {
   postEventsFeedsEventsCoreWorkersDepartmentUpdated: { method: 'POST', path: '/_events/feeds/events/core-workers-department-updated', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-workers-worker-activated */
   postEventsFeedsEventsCoreWorkersWorkerActivated: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-activated', tag: 'system', host: 'any' },
+  /** POST /_events/feeds/events/core-workers-worker-announced */
+  postEventsFeedsEventsCoreWorkersWorkerAnnounced: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-announced', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-workers-worker-deleted */
   postEventsFeedsEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/feeds/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
   /** POST /_events/feeds/events/core-workers-worker-department_changed */
@@ -141,6 +145,8 @@ export const OPERATIONS = {
   postEventsGrowthEventsCoreAtsApplicationHired: { method: 'POST', path: '/_events/growth/events/core-ats-application-hired', tag: 'system', host: 'any' },
   /** POST /_events/growth/events/core-tasks-task-completed */
   postEventsGrowthEventsCoreTasksTaskCompleted: { method: 'POST', path: '/_events/growth/events/core-tasks-task-completed', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-department-announced */
+  postEventsGrowthEventsCoreWorkersDepartmentAnnounced: { method: 'POST', path: '/_events/growth/events/core-workers-department-announced', tag: 'system', host: 'any' },
   /** POST /_events/growth/events/core-workers-department-created */
   postEventsGrowthEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/growth/events/core-workers-department-created', tag: 'system', host: 'any' },
   /** POST /_events/growth/events/core-workers-department-deleted */
@@ -151,6 +157,8 @@ export const OPERATIONS = {
   postEventsGrowthEventsCoreWorkersDepartmentUpdated: { method: 'POST', path: '/_events/growth/events/core-workers-department-updated', tag: 'system', host: 'any' },
   /** POST /_events/growth/events/core-workers-worker-activated */
   postEventsGrowthEventsCoreWorkersWorkerActivated: { method: 'POST', path: '/_events/growth/events/core-workers-worker-activated', tag: 'system', host: 'any' },
+  /** POST /_events/growth/events/core-workers-worker-announced */
+  postEventsGrowthEventsCoreWorkersWorkerAnnounced: { method: 'POST', path: '/_events/growth/events/core-workers-worker-announced', tag: 'system', host: 'any' },
   /** POST /_events/growth/events/core-workers-worker-deleted */
   postEventsGrowthEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/growth/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
   /** POST /_events/growth/events/core-workers-worker-department_changed */
@@ -183,12 +191,16 @@ export const OPERATIONS = {
   postEventsLeavesEventsCoreSettingsHolidayCreated: { method: 'POST', path: '/_events/leaves/events/core-settings-holiday-created', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-settings-holiday-deleted */
   postEventsLeavesEventsCoreSettingsHolidayDeleted: { method: 'POST', path: '/_events/leaves/events/core-settings-holiday-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-contract-announced */
+  postEventsLeavesEventsCoreWorkersContractAnnounced: { method: 'POST', path: '/_events/leaves/events/core-workers-contract-announced', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-contract-created */
   postEventsLeavesEventsCoreWorkersContractCreated: { method: 'POST', path: '/_events/leaves/events/core-workers-contract-created', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-contract-deleted */
   postEventsLeavesEventsCoreWorkersContractDeleted: { method: 'POST', path: '/_events/leaves/events/core-workers-contract-deleted', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-contract-updated */
   postEventsLeavesEventsCoreWorkersContractUpdated: { method: 'POST', path: '/_events/leaves/events/core-workers-contract-updated', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-department-announced */
+  postEventsLeavesEventsCoreWorkersDepartmentAnnounced: { method: 'POST', path: '/_events/leaves/events/core-workers-department-announced', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-department-created */
   postEventsLeavesEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/leaves/events/core-workers-department-created', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-department-deleted */
@@ -197,6 +209,8 @@ export const OPERATIONS = {
   postEventsLeavesEventsCoreWorkersDepartmentMoved: { method: 'POST', path: '/_events/leaves/events/core-workers-department-moved', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-department-updated */
   postEventsLeavesEventsCoreWorkersDepartmentUpdated: { method: 'POST', path: '/_events/leaves/events/core-workers-department-updated', tag: 'system', host: 'any' },
+  /** POST /_events/leaves/events/core-workers-worker-announced */
+  postEventsLeavesEventsCoreWorkersWorkerAnnounced: { method: 'POST', path: '/_events/leaves/events/core-workers-worker-announced', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-worker-deleted */
   postEventsLeavesEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/leaves/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
   /** POST /_events/leaves/events/core-workers-worker-department-changed */
@@ -317,6 +331,8 @@ export const OPERATIONS = {
   postEventsWikiEventsCoreLeavesTypeUpdated: { method: 'POST', path: '/_events/wiki/events/core-leaves-type-updated', tag: 'system', host: 'any' },
   /** POST /_events/wiki/events/core-wiki-review-scheduled */
   postEventsWikiEventsCoreWikiReviewScheduled: { method: 'POST', path: '/_events/wiki/events/core-wiki-review-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/workers/events/core-account-application-installed */
+  postEventsWorkersEventsCoreAccountApplicationInstalled: { method: 'POST', path: '/_events/workers/events/core-account-application-installed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-account-member-removed */
   postEventsWorkersEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/workers/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/workers/events/core-ats-application-hired */

@@ -32,10 +32,10 @@ interface WorkerPayload {
 const keepWorker = (ctx: FeedsEventContext, payload: WorkerPayload, deleted = false) =>
   workerCopy.keep(ctx, payload.worker_id, payload.revision, { member_id: payload.member_id ?? null, department_id: payload.department_id ?? null, status: deleted ? 'terminated' : payload.status });
 
-type WorkerAction = 'core.workers.worker.updated' | 'core.workers.worker.department_changed' | 'core.workers.worker.activated' | 'core.workers.worker.offboarding_started' | 'core.workers.worker.terminated' | 'core.workers.worker.rehired' | 'core.workers.worker.deleted';
+type WorkerAction = 'core.workers.worker.updated' | 'core.workers.worker.announced' | 'core.workers.worker.department_changed' | 'core.workers.worker.activated' | 'core.workers.worker.offboarding_started' | 'core.workers.worker.terminated' | 'core.workers.worker.rehired' | 'core.workers.worker.deleted';
 const onWorker = (action: WorkerAction) => subscription(action, async (event, ctx) => void (await keepWorker(ctx, event.payload as unknown as WorkerPayload, action === 'core.workers.worker.deleted')));
 
-type DepartmentAction = 'core.workers.department.created' | 'core.workers.department.updated' | 'core.workers.department.moved' | 'core.workers.department.deleted';
+type DepartmentAction = 'core.workers.department.created' | 'core.workers.department.announced' | 'core.workers.department.updated' | 'core.workers.department.moved' | 'core.workers.department.deleted';
 const onDepartment = (action: DepartmentAction) =>
   subscription(action, async (event, ctx) => {
     const payload = event.payload as unknown as { department_id: string; name: string; parent_id?: string | null; revision: number };
@@ -76,4 +76,7 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.workers.department.updated': onDepartment('core.workers.department.updated'),
   'core.workers.department.moved': onDepartment('core.workers.department.moved'),
   'core.workers.department.deleted': onDepartment('core.workers.department.deleted'),
+  // Announced after an install: the workers and departments made before the app was installed.
+  'core.workers.worker.announced': onWorker('core.workers.worker.announced'),
+  'core.workers.department.announced': onDepartment('core.workers.department.announced'),
 };

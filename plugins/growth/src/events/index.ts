@@ -39,6 +39,8 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.workers.department.updated': subscription('core.workers.department.updated', department),
   'core.workers.department.moved': subscription('core.workers.department.moved', department),
   'core.workers.department.deleted': subscription('core.workers.department.deleted', copying(copyDepartment, true)),
+  'core.workers.worker.announced': subscription('core.workers.worker.announced', worker),
+  'core.workers.department.announced': subscription('core.workers.department.announced', department),
   'core.tasks.task.completed': subscription('core.tasks.task.completed', feeding),
   'core.ats.application.hired': subscription('core.ats.application.hired', feeding),
 };

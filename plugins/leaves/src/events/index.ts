@@ -20,8 +20,8 @@ const onHired = subscription('core.workers.worker.hired', async (event, ctx) => 
   }
 });
 
-/** Any other change of a worker: the copy follows (by revision). */
-const onWorkerChanged = (action: 'core.workers.worker.updated' | 'core.workers.worker.department_changed') => subscription(action, async (event, ctx) => void (await keepWorker(ctx, read<WorkerPayload>(event))));
+/** Any other change of a worker, or its announcement after an install: the copy follows (by revision). */
+const onWorkerChanged = (action: 'core.workers.worker.updated' | 'core.workers.worker.department_changed' | 'core.workers.worker.announced') => subscription(action, async (event, ctx) => void (await keepWorker(ctx, read<WorkerPayload>(event))));
 
 /** `manager_changed`: the copy, and their pending requests move to the new approver. */
 const onManagerChanged = subscription('core.workers.worker.manager_changed', async (event, ctx) => {
@@ -45,10 +45,10 @@ const onTerminated = subscription('core.workers.worker.terminated', async (event
   ctx.events.stage('core.leaves.time_off.cleared', { worker_id: workerId, worker_mrn: formatMrn('workers', 'worker', workerId), cancelled, withdrawn });
 });
 
-const onContract = (action: 'core.workers.contract.created' | 'core.workers.contract.updated' | 'core.workers.contract.deleted') =>
+const onContract = (action: 'core.workers.contract.created' | 'core.workers.contract.updated' | 'core.workers.contract.deleted' | 'core.workers.contract.announced') =>
   subscription(action, (event, ctx) => keepContract(ctx, read<ContractPayload>(event), action === 'core.workers.contract.deleted'));
 
-const onDepartment = (action: 'core.workers.department.created' | 'core.workers.department.updated' | 'core.workers.department.moved') => subscription(action, (event, ctx) => keepDepartment(ctx, read(event)));
+const onDepartment = (action: 'core.workers.department.created' | 'core.workers.department.updated' | 'core.workers.department.moved' | 'core.workers.department.announced') => subscription(action, (event, ctx) => keepDepartment(ctx, read(event)));
 
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.workers.worker.hired': onHired,
@@ -64,6 +64,10 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.workers.department.updated': onDepartment('core.workers.department.updated'),
   'core.workers.department.moved': onDepartment('core.workers.department.moved'),
   'core.workers.department.deleted': subscription('core.workers.department.deleted', async (event, ctx) => void (await ctx.db.departments.destroy({ where: { id: read<Ids>(event).department_id } }))),
+  // Announced after an install (records made before the app was installed): kept like a change, no default allocation.
+  'core.workers.worker.announced': onWorkerChanged('core.workers.worker.announced'),
+  'core.workers.contract.announced': onContract('core.workers.contract.announced'),
+  'core.workers.department.announced': onDepartment('core.workers.department.announced'),
   'core.settings.calendar.created': subscription('core.settings.calendar.created', (event, ctx) => keepCalendar(ctx, read(event))),
   'core.settings.calendar.updated': subscription('core.settings.calendar.updated', (event, ctx) => keepCalendar(ctx, read(event))),
   'core.settings.calendar.deleted': subscription('core.settings.calendar.deleted', (event, ctx) => dropCalendar(ctx, read<Ids>(event).calendar_id)),

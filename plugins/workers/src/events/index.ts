@@ -2,6 +2,7 @@ import type { SubscriptionHandlers } from '@wpk/sdk';
 import type { AppTypes } from '../app.types.js';
 import { memberRemoved, subscription } from '../kit.js';
 import type { Models } from '../models/index.js';
+import { announceRecords } from '../services/announce.js';
 import { keepLocation, type LocationPayload } from '../services/locations.js';
 import { applyDueChange, asHire, draftFromHire, filesTransferred, linkMember, tasksReleased, timeOffCleared, unlinkMember } from '../services/links.js';
 
@@ -36,6 +37,9 @@ type LocationAction = 'core.settings.location.created' | 'core.settings.location
 const onLocation = (action: LocationAction) =>
   subscription(action, (event, ctx) => keepLocation(ctx, event.payload as unknown as LocationPayload, action === 'core.settings.location.deleted'));
 
+/** `core.account.application.installed` {app_slug}: every department, worker and contract is announced, for the copies of the app just installed. */
+const onInstalled = subscription('core.account.application.installed', (event, ctx) => announceRecords(ctx, event.payload.app_slug));
+
 export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'system.workspace.member.added': onMemberAdded,
   'core.account.member.removed': onMemberRemoved,
@@ -48,4 +52,5 @@ export const subscriptions: SubscriptionHandlers<Models, AppTypes> = {
   'core.settings.location.updated': onLocation('core.settings.location.updated'),
   'core.settings.location.deleted': onLocation('core.settings.location.deleted'),
   'core.settings.location.announced': onLocation('core.settings.location.announced'),
+  'core.account.application.installed': onInstalled,
 };
