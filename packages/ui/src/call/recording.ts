@@ -12,8 +12,8 @@ export interface CallRecorder {
 }
 
 /** The size of a recording's picture and how often it is drawn. */
-const WIDTH = 1280;
-const HEIGHT = 720;
+const WIDTH = 960;
+const HEIGHT = 540;
 const FRAME_MS = 1000 / 15;
 
 /**

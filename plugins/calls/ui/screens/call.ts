@@ -36,11 +36,13 @@ export class CallsCall extends LitElement {
     try {
       const client = kit().client.calls;
       const [call, recordings, keys] = await Promise.all([client.getCallsById({ params: { id: this.callId } }), client.getCallsByIdRecordings({ params: { id: this.callId }, query: { per_page: 100 } }), myKeys()]);
+      const rows = recordings.data as Recording[];
+      // The names first: the tables show no one as a former member while the directory answers.
+      this.names = await memberNames([...(call.data as Call).participants.map((row) => row.member_mrn), ...rows.map((row) => row.recorder_mrn)]);
       this.call = call.data as Call;
-      this.recordings = recordings.data as Recording[];
+      this.recordings = rows;
       this.keys = keys;
       void kit().bridge.title(this.call.title);
-      this.names = await memberNames([...this.call.participants.map((row) => row.member_mrn), ...this.recordings.map((row) => row.recorder_mrn)]);
     } catch (error) {
       this.error = errorText(error);
     }
