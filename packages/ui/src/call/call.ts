@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { sharedStyles } from '../components/shared-styles.js';
-import { CallComposer, type CallRecorder } from './recording.js';
+import type { CallComposer, CallRecorder } from './recording.js';
 
 /** What joining answers (POST /calls/{id}/sessions, a room's session): the signaling ticket. */
 export interface CallJoinTicket {
@@ -476,8 +476,8 @@ export class WpkCall extends LitElement {
     this.update_();
     let id: string | null = null;
     try {
-      const contentType = this.video ? 'video/webm' : 'audio/webm';
-      const started = await this.recorder.start(contentType);
+      // The composer loads with the first recording: pages that never record (Rooms) do not carry it.
+      const [{ CallComposer }, started] = await Promise.all([import('./recording.js'), this.recorder.start(this.video ? 'video/webm' : 'audio/webm')]);
       id = started.id;
       const composer = new CallComposer(() => [...this.videos.values()], this.video);
       this.recording = { id, upload: started.upload, composer, clock: setInterval(() => this.update_(), 1000) };
