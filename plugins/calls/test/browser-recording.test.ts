@@ -8,12 +8,11 @@
  * shell's confirmation; the host makes the other member host there and invites a third. Axe-clean at 1280 px and 375 px.
  */
 import test from 'ava';
-import { fileURLToPath } from 'node:url';
-import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, FAKE_MEDIA_ARGS, dismissToasts, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { ok, type TestMember } from '@wpk/testing';
+import { checkPage, dismissToasts, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { IMAGES, browseCalls, callState } from './helpers/browser.js';
 import { MEMBER_KEYS } from './helpers/world.js';
 
-const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 /** The first bytes of every WebM (Matroska) file: its EBML header's id. */
 const WEBM_MAGIC = '1a45dfa3';
 
@@ -22,7 +21,7 @@ let ann: TestMember;
 let bob: TestMember;
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: MEMBER_KEYS }), { link: 'Calls', exact: true, slug: 'calls', ready: 'calls-list' }, FAKE_MEDIA_ARGS);
+  web = await browseCalls();
   ann = await web.world.member(MEMBER_KEYS, { name: 'Ann Host' });
   bob = await web.world.member(
     MEMBER_KEYS.filter((key) => key !== 'calls.recordings.create'),
@@ -32,8 +31,6 @@ test.before(async () => {
 
 test.after.always(() => web?.close());
 
-/** The call component's state on a join page (window.wpkCall). */
-const callState = (page: Page) => page.evaluate(() => (globalThis as any).wpkCall as { phase: string; recording: string | null; error: string | null });
 
 /** The page's word on the last recording once it is saved or failed ("The recording …"): its text and role. */
 async function recordingOutcome(page: Page): Promise<{ text: string; role: string | null }> {
