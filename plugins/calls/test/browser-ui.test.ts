@@ -10,27 +10,23 @@
  * screenshots are the ones docs/apps/calls.md shows.
  */
 import test from 'ava';
-import { fileURLToPath } from 'node:url';
-import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { assertRemoteVideos, browseWorld, checkPage, FAKE_MEDIA_ARGS, dismissToasts, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { ok, type TestMember } from '@wpk/testing';
+import { assertRemoteVideos, checkPage, dismissToasts, saveScreenshot, signIn, type Page, type WorldBrowser } from '@wpk/testing/browser';
+import { IMAGES, browseCalls, callState } from './helpers/browser.js';
 import { MEMBER_KEYS } from './helpers/world.js';
-
-const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 
 let web: WorldBrowser;
 let ann: TestMember;
 let bob: TestMember;
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, memberKeys: MEMBER_KEYS }), { link: 'Calls', exact: true, slug: 'calls', ready: 'calls-list' }, FAKE_MEDIA_ARGS);
+  web = await browseCalls();
   ann = await web.world.member(MEMBER_KEYS, { name: 'Ann Host' });
   bob = await web.world.member(MEMBER_KEYS, { name: 'Bob Guest' });
 });
 
 test.after.always(() => web?.close());
 
-/** The call component's state on a join page (window.wpkCall). */
-const callState = (page: Page) => page.evaluate(() => (globalThis as any).wpkCall as { phase: string; connections: Record<string, string>; error: string | null });
 
 /** The remote tiles' videos on a join page: class, live unmuted video tracks, frame width, label. */
 const remoteVideos = (page: Page) =>

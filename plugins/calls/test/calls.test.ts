@@ -78,6 +78,14 @@ test.serial('a call is visible to its participants and to calls.calls.manage; ot
   t.true(bobs.body.data.some((row: any) => row.id === call.id));
 });
 
+test.serial("GET /calls/me/permissions: the caller's own calls.* keys, sorted (an owner holds them all; without calls.calls.read, 403)", async (t) => {
+  t.deepEqual((await ann.get('/calls/me/permissions')).body, { data: { keys: ['calls.calls.create', 'calls.calls.join', 'calls.calls.read', 'calls.recordings.create'] }, links: { self: '/calls/me/permissions' } });
+  t.deepEqual((await world.owner.get('/calls/me/permissions')).body.data.keys, manifest.permissions.map((permission) => permission.key).sort());
+  const viewer = await world.member(['calls.calls.read']);
+  t.deepEqual((await viewer.get('/calls/me/permissions')).body.data, { keys: ['calls.calls.read'] });
+  t.is((await (await world.member(['calls.calls.join'])).get('/calls/me/permissions')).status, 403);
+});
+
 test.serial('UpdateCall is for hosts: title, mode, invitees; status ends or cancels with the right state', async (t) => {
   const call = await newCall(ann);
   t.deepEqual((await bob.patch(`/calls/${call.id}`, { title: 'Mine now' })).body, { error: 'Cannot update this call: only its hosts may' });

@@ -6182,6 +6182,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/calls/me/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own permission keys in the app (what the front-end offers: Record)
+         * @description The caller's own permission keys in the app (what the front-end offers: Record)
+         *
+         *     Needs `calls.calls.read`.
+         */
+        get: operations["getCallsMePermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/canvas/boards": {
         parameters: {
             query?: never;
@@ -17643,6 +17665,10 @@ export interface components {
             signaling: components["schemas"]["CallsSignalingTicket"];
             /** @description False when the caller was in the call already */
             joined: boolean;
+        };
+        CallsMyPermissions: {
+            /** @description The calls.* keys the caller holds, sorted */
+            keys: string[];
         };
         CanvasBoard: {
             /** Format: uuid */
@@ -36613,6 +36639,42 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCallsMePermissions: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CallsMyPermissions"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

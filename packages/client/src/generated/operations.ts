@@ -679,6 +679,8 @@ export const OPERATIONS = {
   postCallsByIdSessions: { method: 'POST', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
   /** Leaves the call; the last to leave ends it */
   deleteCallsByIdSessions: { method: 'DELETE', path: '/calls/{id}/sessions', tag: 'calls', host: 'workspace' },
+  /** The caller's own permission keys in the app (what the front-end offers: Record) */
+  getCallsMePermissions: { method: 'GET', path: '/calls/me/permissions', tag: 'calls', host: 'workspace' },
   /** Lists boards, most recently changed first; q matches the name or description */
   getCanvasBoards: { method: 'GET', path: '/canvas/boards', tag: 'canvas', host: 'workspace', paged: true },
   /** Creates an empty board */

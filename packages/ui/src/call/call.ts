@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { sharedStyles } from '../components/shared-styles.js';
+import type { CallComposer, CallRecorder } from './recording.js';
 
 /** What joining answers (POST /calls/{id}/sessions, a room's session): the signaling ticket. */
 export interface CallJoinTicket {
@@ -33,6 +34,8 @@ export interface CallState {
   peerId: string | null;
   connections: Record<string, RTCIceConnectionState>;
   error: string | null;
+  /** The id of the recording the member is making, or null. */
+  recording: string | null;
 }
 
 /** A message of the signaling socket (docs/live-updates.md, "Server → client"). */
@@ -43,9 +46,31 @@ interface ServerMessage {
   name?: string;
   peers?: CallPeer[];
   from?: string;
-  data?: { description?: RTCSessionDescriptionInit; candidate?: RTCIceCandidateInit };
+  data?: SignalData;
   error?: string;
 }
+
+/** What a peer signals: WebRTC's offers, answers and candidates, and whether it records the call. */
+interface SignalData {
+  description?: RTCSessionDescriptionInit;
+  candidate?: RTCIceCandidateInit;
+  recording?: boolean;
+}
+
+/** A peer's connection and what the component knows of it. */
+interface PeerEntry {
+  connection: RTCPeerConnection;
+  peer: CallPeer;
+  camera?: string;
+  screenSender?: RTCRtpSender;
+  recording?: boolean;
+}
+
+/** Elapsed time as m:ss (h:mm:ss past an hour). */
+const elapsed = (seconds: number): string => {
+  const clock = `${Math.floor(seconds / 60) % 60}:${String(seconds % 60).padStart(2, '0')}`;
+  return seconds >= 3600 ? `${Math.floor(seconds / 3600)}:${clock.padStart(5, '0')}` : clock;
+};
 
 const DEFAULT_API_VERSION = '2026-11-01';
 
@@ -57,7 +82,12 @@ const DEFAULT_API_VERSION = '2026-11-01';
  * applied in order). In the call: mute, camera on/off, screen share where the browser offers
  * `getDisplayMedia` (a second video track beside the camera on every connection, added and
  * removed by renegotiating: the one whose peer id sorts higher is polite in a collision), the
- * participant list, and **Leave**. It fires `wpk-call-joined` and `wpk-call-left`.
+ * participant list, and **Leave**. With a `recorder` (the member may record: `allowed`), **Record**
+ * makes a recording on the server and records the call in the browser (`CallComposer`: every
+ * tile and every voice), with its elapsed time, until **Stop recording**, which uploads the file
+ * to the signed link and completes it (an upload that fails aborts it). Leaving while recording
+ * stops, uploads and completes first. The other peers are told (a `signal` whose data is
+ * `{recording}`) and show who records. It fires `wpk-call-joined` and `wpk-call-left`.
  * The camera needs a page on the workspace's origin (docs/ui.md, "Where app pages run").
  */
 export class WpkCall extends LitElement {
@@ -65,6 +95,7 @@ export class WpkCall extends LitElement {
     label: {},
     video: { type: Boolean },
     transport: { attribute: false },
+    recorder: { attribute: false },
     view: { state: true },
   };
 
@@ -84,6 +115,7 @@ export class WpkCall extends LitElement {
       button[aria-pressed='true'] { background: var(--wpk-color-brand-quiet); }
       ul.people { list-style: none; padding: 0; margin: 0; display: grid; gap: var(--wpk-space-1); }
       h2 { font-size: var(--wpk-font-size-m); margin: var(--wpk-space-3) 0 var(--wpk-space-1); }
+      .recording { font-weight: var(--wpk-font-weight-bold); color: var(--wpk-color-danger); }
     `,
   ];
 
@@ -92,10 +124,12 @@ export class WpkCall extends LitElement {
   /** True for a video call (the camera too), false for audio only. */
   declare video: boolean;
   declare transport: CallTransport | null;
+  /** How the call is recorded; null (a room): no Record button. */
+  declare recorder: CallRecorder | null;
   declare view: number;
 
   /** The component's state (phase, own peer id, ICE state per peer, last error). */
-  readonly state: CallState = { phase: 'preview', peerId: null, connections: {}, error: null };
+  readonly state: CallState = { phase: 'preview', peerId: null, connections: {}, error: null, recording: null };
   private media: MediaStream | null = null;
   private screen: MediaStreamTrack | null = null;
   private screenStream: MediaStream | null = null;
@@ -103,16 +137,23 @@ export class WpkCall extends LitElement {
   private cameraOff = false;
   private socket: WebSocket | null = null;
   private ticket: CallJoinTicket | null = null;
-  private readonly peers = new Map<string, { connection: RTCPeerConnection; peer: CallPeer; camera?: string; screenSender?: RTCRtpSender }>();
+  private readonly peers = new Map<string, PeerEntry>();
   private readonly chains = new Map<string, Promise<void>>();
   private readonly videos = new Map<string, HTMLVideoElement>();
   private previewing: Promise<void> | null = null;
+  /** Whether the member may record (the recorder's answer at Join). */
+  private mayRecord = false;
+  private recording: { id: string; upload: { url: string; method?: string }; composer: CallComposer; clock: ReturnType<typeof setInterval> } | null = null;
+  /** What became of the last recording: saving, saved, or why it failed (it outlives the call). */
+  private recordingNote: { text: string; failed: boolean } | null = null;
+  private recordingBusy = false;
 
   constructor() {
     super();
     this.label = 'Call';
     this.video = true;
     this.transport = null;
+    this.recorder = null;
     this.view = 0;
   }
 
@@ -211,6 +252,7 @@ export class WpkCall extends LitElement {
     this.update_();
     try {
       this.ticket = await this.transport.join();
+      this.mayRecord = (await this.recorder?.allowed().catch(() => false)) ?? false;
       const url = new URL(this.ticket.url);
       url.searchParams.set('api_version', this.transport.apiVersion ?? DEFAULT_API_VERSION);
       const protocols = (await this.transport.protocols?.()) ?? [];
@@ -270,8 +312,9 @@ export class WpkCall extends LitElement {
     const known = this.peers.get(peer.peer_id);
     if (known) return known.connection;
     const connection = new RTCPeerConnection({ iceServers: this.ticket?.ice_servers ?? [] });
-    const entry: { connection: RTCPeerConnection; peer: CallPeer; camera?: string; screenSender?: RTCRtpSender } = { connection, peer };
+    const entry: PeerEntry = { connection, peer };
     this.peers.set(peer.peer_id, entry);
+    if (this.recording) this.send({ type: 'signal', to: peer.peer_id, data: { recording: true } });
     for (const track of this.media!.getTracks()) connection.addTrack(track, this.media!);
     if (this.screen && this.screenStream) entry.screenSender = connection.addTrack(this.screen, this.screenStream);
     connection.onicecandidate = (event) => {
@@ -313,9 +356,12 @@ export class WpkCall extends LitElement {
     this.chains.set(peer.peer_id, chain);
   }
 
-  private async onSignal(peer: CallPeer, data: { description?: RTCSessionDescriptionInit; candidate?: RTCIceCandidateInit }): Promise<void> {
+  private async onSignal(peer: CallPeer, data: SignalData): Promise<void> {
     const connection = this.connectionTo(peer);
-    if (data.description) {
+    if (typeof data.recording === 'boolean') {
+      this.peers.get(peer.peer_id)!.recording = data.recording;
+      this.update_();
+    } else if (data.description) {
       const collision = data.description.type === 'offer' && connection.signalingState !== 'stable';
       // Two offers crossed: the impolite peer (the lower peer id) keeps its own, the polite one rolls back and answers.
       if (collision && (this.state.peerId ?? '') < peer.peer_id) return;
@@ -381,6 +427,8 @@ export class WpkCall extends LitElement {
   }
 
   private hangUp(text: string): void {
+    // Out of the call while recording (the call ended, the connection was lost): what was recorded is kept.
+    if (this.recording) void this.stopRecording();
     const already = this.state.phase === 'left';
     for (const peerId of [...this.peers.keys()]) this.drop(peerId);
     const socket = this.socket;
@@ -403,6 +451,7 @@ export class WpkCall extends LitElement {
   async leave(): Promise<void> {
     this.leaving = true;
     try {
+      if (this.recording) await this.stopRecording();
       await this.transport?.leave();
       this.hangUp('You left the call.');
     } catch (error) {
@@ -412,6 +461,70 @@ export class WpkCall extends LitElement {
     } finally {
       this.leaving = false;
     }
+  }
+
+  /** Tells every peer whether the member records the call. */
+  private announce(recording: boolean): void {
+    for (const peerId of this.peers.keys()) this.send({ type: 'signal', to: peerId, data: { recording } });
+  }
+
+  /** Starts a recording: on the server (its upload link), then in the browser. */
+  async startRecording(): Promise<void> {
+    if (!this.recorder || this.recording || this.state.phase !== 'joined') return;
+    this.recordingBusy = true;
+    this.recordingNote = null;
+    this.update_();
+    let id: string | null = null;
+    try {
+      // The composer loads with the first recording: pages that never record (Rooms) do not carry it.
+      const [{ CallComposer }, started] = await Promise.all([import('./recording.js'), this.recorder.start(this.video ? 'video/webm' : 'audio/webm')]);
+      id = started.id;
+      const composer = new CallComposer(() => [...this.videos.values()], this.video);
+      this.recording = { id, upload: started.upload, composer, clock: setInterval(() => this.update_(), 1000) };
+      this.state.recording = id;
+      this.announce(true);
+    } catch (error) {
+      if (id) await this.recorder.abort(id).catch(() => undefined);
+      this.recordingNote = { text: `The call could not be recorded: ${String((error as Error)?.message ?? error)}`, failed: true };
+    } finally {
+      this.recordingBusy = false;
+      this.update_();
+    }
+  }
+
+  /** Stops recording: the file goes to the upload link, then the recording is completed; a failed upload aborts it. */
+  async stopRecording(): Promise<void> {
+    const recording = this.recording;
+    if (!recording || !this.recorder) return;
+    this.recording = null;
+    this.state.recording = null;
+    clearInterval(recording.clock);
+    this.announce(false);
+    const seconds = recording.composer.seconds;
+    this.recordingNote = { text: 'Saving the recording…', failed: false };
+    this.update_();
+    const file = await recording.composer.stop();
+    let step = 'uploaded';
+    try {
+      const response = await fetch(recording.upload.url, { method: recording.upload.method ?? 'PUT', body: file, headers: { 'content-type': recording.composer.contentType } });
+      if (!response.ok) throw new Error((await response.json().catch(() => ({})))?.error ?? `${response.status}`);
+      step = 'saved';
+      await this.recorder.complete(recording.id, seconds);
+      this.recordingNote = { text: `The recording (${elapsed(seconds)}) is saved.`, failed: false };
+    } catch (error) {
+      if (step === 'uploaded') await this.recorder.abort(recording.id).catch(() => undefined);
+      this.recordingNote = { text: `The recording could not be ${step}: ${String((error as Error)?.message ?? error)}`, failed: true };
+    }
+    this.update_();
+  }
+
+  /** The recording's state: the member's own (elapsed time), who else records, the last one's fate. */
+  private recordingStatus() {
+    const others = [...this.peers.values()].filter((entry) => entry.recording).map((entry) => entry.peer.name || 'Someone');
+    const note = this.recordingNote;
+    return html`${this.recording ? html`<p class="recording" role="status">● Recording ${elapsed(this.recording.composer.seconds)}</p>` : nothing}
+      ${others.length ? html`<p class="recording" role="status">● ${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} recording this call</p>` : nothing}
+      ${note ? html`<p class=${note.failed ? 'error' : ''} role=${note.failed ? 'alert' : 'status'}>${note.text}</p>` : nothing}`;
   }
 
   private status(): string {
@@ -456,6 +569,11 @@ export class WpkCall extends LitElement {
       ${inCall && this.video && this.canShareScreen
         ? html`<button type="button" aria-pressed=${this.screen ? 'true' : 'false'} @click=${() => this.toggleScreen()}>${this.screen ? 'Stop sharing' : 'Share screen'}</button>`
         : nothing}
+      ${inCall && this.mayRecord
+        ? this.recording
+          ? html`<button type="button" @click=${() => this.stopRecording()}>Stop recording</button>`
+          : html`<button type="button" ?disabled=${this.recordingBusy} @click=${() => this.startRecording()}>Record</button>`
+        : nothing}
       ${inCall
         ? html`<button type="button" class="danger" @click=${() => this.leave()}>Leave</button>`
         : html`<button type="button" class="primary" ?disabled=${this.state.phase === 'joining' || !this.media} @click=${() => this.join()}>Join</button>`}
@@ -463,7 +581,7 @@ export class WpkCall extends LitElement {
   }
 
   protected override render() {
-    const status = html`<p role="status">${this.status()}</p>${this.state.error ? html`<p class="error" role="alert">${this.state.error}</p>` : nothing}`;
+    const status = html`<p role="status">${this.status()}</p>${this.state.error ? html`<p class="error" role="alert">${this.state.error}</p>` : nothing}${this.recordingStatus()}`;
     if (this.state.phase === 'left' || (this.state.phase === 'error' && !this.media)) return html`<section aria-label=${this.label}>${status}</section>`;
     const peers = [...this.peers.values()].map(({ peer }) => peer);
     return html`<section aria-label=${this.label}>

@@ -1,20 +1,21 @@
 import { LitElement, css, html } from 'lit';
 import { screenStyles } from '../components/shared-styles.js';
 import type { CallJoinTicket, CallTransport, WpkCall } from './call.js';
+import type { CallRecorder } from './recording.js';
 
 /** The version the same-origin page pins (its requests are the app's own routes, with the session cookie). */
 export const JOIN_PAGE_API_VERSION = '2026-11-01';
 
 /**
  * One request of a same-origin page: the member's session cookie, the pinned version, and the
- * answer's `data` (its `error` thrown). A POST sends `{}`.
+ * answer's `data` (its `error` thrown). A POST without a body sends `{}`.
  */
-export async function sameOriginRequest<T>(method: string, path: string): Promise<T> {
+export async function sameOriginRequest<T>(method: string, path: string, payload?: object): Promise<T> {
   const response = await fetch(path, {
     method,
     credentials: 'same-origin',
     headers: { 'x-api-version': JOIN_PAGE_API_VERSION, ...(method === 'GET' ? {} : { 'content-type': 'application/json' }) },
-    body: method === 'POST' ? '{}' : undefined,
+    body: payload ? JSON.stringify(payload) : method === 'POST' ? '{}' : undefined,
   });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.error ?? `${method} ${path}: ${response.status}`);
@@ -55,6 +56,8 @@ export interface JoinPageOptions<T> {
   closed?: (resource: T) => string | null;
   /** How the call reaches the platform (default: `sessionsTransport` of the resource's route). */
   transport?: (resourcePath: string, resource: T) => CallTransport;
+  /** How the call is recorded (default: none, no Record button). */
+  recorder?: (resourcePath: string, resource: T) => CallRecorder;
 }
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
@@ -109,7 +112,7 @@ export abstract class WpkJoinPage<T> extends LitElement {
   }
 
   protected override render() {
-    const { noun, title, video, closed, transport } = this.options;
+    const { noun, title, video, closed, transport, recorder } = this.options;
     const back = html`<p class="back"><a href=${this.pathOf(this.options.back)}>← The ${noun}'s page</a></p>`;
     if (this.error) return html`<main>${back}<h1>${capitalised(noun)}</h1><p class="error" role="alert">${this.error}</p></main>`;
     const resource = this.resource;
@@ -121,7 +124,7 @@ export abstract class WpkJoinPage<T> extends LitElement {
       <h1>${title(resource)}</h1>
       ${over
         ? html`<p>${over}</p>`
-        : html`<wpk-call label=${title(resource)} ?video=${video?.(resource) ?? true} .transport=${(transport ?? sessionsTransport)(resourcePath, resource)}></wpk-call>`}
+        : html`<wpk-call label=${title(resource)} ?video=${video?.(resource) ?? true} .transport=${(transport ?? sessionsTransport)(resourcePath, resource)} .recorder=${recorder?.(resourcePath, resource) ?? null}></wpk-call>`}
     </main>`;
   }
 }

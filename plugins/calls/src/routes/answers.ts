@@ -71,3 +71,6 @@ export const STARTED_RECORDING: JoiObjectSchema = RECORDING.keys({
 }).id('CallsStartedRecording');
 
 export const DELETED_RECORDING: JoiObjectSchema = recordSchema({ id: field.uuid(), call_id: field.uuid(), deleted: Joi.boolean(), file_deleted: Joi.boolean() }).id('CallsDeletedRecording');
+
+/** The caller's own permission keys in the app (`GET /calls/me/permissions`): what the front-end offers. */
+export const MY_PERMISSIONS: JoiObjectSchema = recordSchema({ keys: Joi.array().items(Joi.string()).description('The calls.* keys the caller holds, sorted') }).id('CallsMyPermissions');

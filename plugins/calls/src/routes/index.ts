@@ -1,12 +1,12 @@
 import { Joi } from '@wpk/sdk';
-import { routeFamily } from '../kit.js';
+import { route, routeFamily } from '../kit.js';
 import { CALL_MODES, CALL_STATUSES, PARTICIPANT_ROLES, RECORDING_TYPES } from '../models/index.js';
 import { createCallFromRequest, deleteCall, listCalls, readCall, updateCall, visibleCall } from '../services/calls.js';
 import { removeParticipant, updateParticipant } from '../services/participants.js';
 import { presentParticipant } from '../services/present.js';
 import { abortRecording, completeRecording, deleteRecording, listRecordings, startRecording } from '../services/recordings.js';
 import { joinCall, leaveCall } from '../services/sessions.js';
-import { CALL, DELETED_CALL, DELETED_RECORDING, JOINED, PARTICIPANT, RECORDING, REMOVED_PARTICIPANT, STARTED_RECORDING } from './answers.js';
+import { CALL, DELETED_CALL, DELETED_RECORDING, JOINED, MY_PERMISSIONS, PARTICIPANT, RECORDING, REMOVED_PARTICIPANT, STARTED_RECORDING } from './answers.js';
 
 const mrn = () => Joi.string().max(200);
 const title = () => Joi.string().trim().min(1).max(200);
@@ -45,6 +45,14 @@ export const routes = [
       const call = await createCallFromRequest(ctx, request.payload);
       return ctx.respond.single(await readCall(ctx, call), { self: `/calls/${call.id}`, sessions: `/calls/${call.id}/sessions` });
     },
+  }),
+  route({
+    method: 'GET',
+    path: '/calls/me/permissions',
+    chain: ['calls.calls.read'],
+    answers: { single: MY_PERMISSIONS },
+    description: "The caller's own permission keys in the app (what the front-end offers: Record)",
+    handler: async (_request, ctx) => ctx.respond.single({ keys: [...ctx.permissions.keys()].filter((key) => key.startsWith('calls.')).sort() }),
   }),
   call.get({
     chain: ['calls.calls.read'],
