@@ -3,7 +3,8 @@ import { ApiError } from '@wpk/client/browser';
 import { isAppPath } from '../src/bridge/protocol.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError, formFieldOf } from '../src/form-errors.js';
-import { textChanges, textValues } from '../src/form-values.js';
+import { filledValues, textChanges, textValues } from '../src/form-values.js';
+import { memberIdOf } from '../src/members.js';
 import { matchRoute, routeQuery, sectionOf } from '../src/router.js';
 import { nextSort, sortState, validSort, withQueryParam } from '../src/table-sort.js';
 
@@ -119,4 +120,18 @@ test("an edit's body is what changed: an emptied field cleared with null, or '' 
   const shown = { name: 'Acme', domain: 'acme.com', industry: '', notes: 'Long story' };
   t.deepEqual(textChanges({ name: 'Acme ', domain: '', industry: 'Tools', notes: '' }, ['name', 'domain', 'industry', 'notes'], shown, ['notes']), { domain: null, industry: 'Tools', notes: '' });
   t.deepEqual(textChanges({ ...shown }, ['name', 'domain', 'industry', 'notes'], shown), {});
+});
+
+test("a member MRN gives its member id; another kind of MRN, or none, gives none", (t) => {
+  t.is(memberIdOf('mrn:account:member:7f3c2a10-0000-4000-8000-000000000001'), '7f3c2a10-0000-4000-8000-000000000001');
+  t.is(memberIdOf('mrn:account:workspace:7f3c2a10'), null);
+  t.is(memberIdOf('mrn:account:members:7f3c2a10'), null);
+  t.is(memberIdOf(''), null);
+  t.is(memberIdOf(null), null);
+  t.is(memberIdOf(undefined), null);
+});
+
+test("a form's filled-in values leave out the empty ones ('', null, missing) and keep false and 0", (t) => {
+  t.deepEqual(filledValues({ name: 'Desk', sku: '', unit_price: null, currency: undefined, active: false, quantity: 0 }), { name: 'Desk', active: false, quantity: 0 });
+  t.deepEqual(filledValues({}), {});
 });

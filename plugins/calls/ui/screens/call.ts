@@ -1,5 +1,5 @@
-import { LitElement, appLink, confirmAction, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
-import { CARD_STYLES, STATUSES, joinHref, memberIdOf, memberNames, type Call } from '../api.js';
+import { LitElement, appLink, confirmAction, errorText, html, kit, memberIdOf, memberNames, nothing, screenStyles, toast } from '@wpk/ui';
+import { CARD_STYLES, STATUSES, joinHref, type Call } from '../api.js';
 
 /** `/calls/:call_id`: a call, who takes part and who is in it now; Join (the call's own page), End for its hosts. */
 export class CallsCall extends LitElement {

@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, errorText, filledValues, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CARD_STYLES, HALF_LABELS, STATUS_LABELS, amountText, leaveTypes, myBalances, spanText, type Balance, type LeaveRequest, type LeaveType } from '../api.js';
 
 /** `/`: the member's balances, the form to ask for time off, and their requests (a pending one can be withdrawn). */
@@ -49,18 +49,15 @@ export class LeavesMine extends LitElement {
     };
   }
 
-  private async ask(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const body = Object.fromEntries(Object.entries(event.detail).filter(([, value]) => value !== '' && value !== null && value !== undefined));
-    try {
-      const made = (await kit().client.leaves.postLeavesRequests({ body: body as never })).data as LeaveRequest;
-      toast(`Asked: ${amountText(made.duration, this.types.find((type) => type.id === made.type_id)?.unit ?? 'day')} of ${made.type_name}`, 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private ask(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        const made = (await kit().client.leaves.postLeavesRequests({ body: filledValues(values) as never })).data as LeaveRequest;
+        toast(`Asked: ${amountText(made.duration, this.types.find((type) => type.id === made.type_id)?.unit ?? 'day')} of ${made.type_name}`, 'success');
+      },
+      () => this.load(),
+    );
   }
 
   private async withdraw(request: LeaveRequest): Promise<void> {

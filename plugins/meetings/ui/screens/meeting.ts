@@ -1,5 +1,5 @@
-import { LitElement, confirmAction, errorText, html, kit, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
-import { ANSWERS, CARD_STYLES, memberIdOf, memberNames, type Attendee, type Meeting } from '../api.js';
+import { LitElement, confirmAction, errorText, html, kit, memberIdOf, memberNames, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
+import { ANSWERS, CARD_STYLES, type Attendee, type Meeting } from '../api.js';
 
 /** The answers a member can give, in the order they are offered. */
 const OFFERED = [
