@@ -1,6 +1,7 @@
 import test from 'ava';
 import { ApiError } from '@wpk/client/browser';
 import { isAppPath } from '../src/bridge/protocol.js';
+import { BoardMoves } from '../src/components/board-moves.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError, formFieldOf } from '../src/form-errors.js';
 import { filledValues, textChanges, textValues } from '../src/form-values.js';
@@ -134,4 +135,36 @@ test("a member MRN gives its member id; another kind of MRN, or none, gives none
 test("a form's filled-in values leave out the empty ones ('', null, missing) and keep false and 0", (t) => {
   t.deepEqual(filledValues({ name: 'Desk', sku: '', unit_price: null, currency: undefined, active: false, quantity: 0 }), { name: 'Desk', active: false, quantity: 0 });
   t.deepEqual(filledValues({}), {});
+});
+
+test("a board's moves: Alt+→ / Alt+← name the next or previous column, a dropped card's id goes to its column, the column under a card is marked", (t) => {
+  let updates = 0;
+  const moves = new BoardMoves({ addController: () => undefined, removeController: () => undefined, requestUpdate: () => void updates++, updateComplete: Promise.resolve(true) });
+  const key = (key: string, altKey: boolean) => {
+    const event = { key, altKey, prevented: false, preventDefault: () => void (event.prevented = true) };
+    return event;
+  };
+  const lanes = ['To do', 'In progress', 'Done'];
+  const right = key('ArrowRight', true);
+  t.is(moves.step(right as unknown as KeyboardEvent, lanes, 'To do'), 'In progress');
+  t.true(right.prevented);
+  t.is(moves.step(key('ArrowLeft', true) as unknown as KeyboardEvent, lanes, 'In progress'), 'To do');
+  t.is(moves.step(key('ArrowRight', true) as unknown as KeyboardEvent, lanes, 'Done'), undefined);
+  t.is(moves.step(key('ArrowLeft', true) as unknown as KeyboardEvent, lanes, 'To do'), undefined);
+  const plain = key('ArrowRight', false);
+  t.is(moves.step(plain as unknown as KeyboardEvent, lanes, 'To do'), null);
+  t.false(plain.prevented);
+  t.is(moves.step(key('Enter', true) as unknown as KeyboardEvent, lanes, 'To do'), null);
+
+  const dropped: string[] = [];
+  const drop = moves.column('Done', (id) => dropped.push(id));
+  const drag = { preventDefault: () => undefined, dataTransfer: { getData: (type: string) => (type === 'text/plain' ? 'task-7' : '') } } as unknown as DragEvent;
+  drop.dragover(drag);
+  drop.dragover(drag);
+  t.is(moves.over, 'Done');
+  t.is(updates, 1);
+  drop.drop(drag);
+  t.is(moves.over, null);
+  t.is(updates, 2);
+  t.deepEqual(dropped, ['task-7']);
 });
