@@ -5,6 +5,9 @@ const MEMBER_MRN = 'mrn:account:member:';
 /** The member id inside a member MRN (`mrn:account:member:{id}`); null for none or an MRN of another kind. */
 export const memberIdOf = (mrn: string | null | undefined): string | null => (mrn?.startsWith(MEMBER_MRN) ? mrn.slice(MEMBER_MRN.length) : null);
 
+/** A member's MRN (`mrn:account:member:{id}`), as records name members. */
+export const memberMrn = (id: string): string => `${MEMBER_MRN}${id}`;
+
 /** The names of these members, by member id: one request to the shell (it reads the member directory), none for no id. */
 export async function memberNamesById(ids: string[]): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];

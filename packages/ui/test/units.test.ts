@@ -5,7 +5,7 @@ import { BoardMoves } from '../src/components/board-moves.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError, formFieldOf } from '../src/form-errors.js';
 import { filledValues, textChanges, textValues } from '../src/form-values.js';
-import { memberIdOf } from '../src/members.js';
+import { memberIdOf, memberMrn } from '../src/members.js';
 import { matchRoute, routeQuery, sectionOf } from '../src/router.js';
 import { nextSort, sortState, validSort, withQueryParam } from '../src/table-sort.js';
 
@@ -130,6 +130,8 @@ test("a member MRN gives its member id; another kind of MRN, or none, gives none
   t.is(memberIdOf(''), null);
   t.is(memberIdOf(null), null);
   t.is(memberIdOf(undefined), null);
+  t.is(memberIdOf(memberMrn('42')), '42');
+  t.is(memberMrn('42'), 'mrn:account:member:42');
 });
 
 test("a form's filled-in values leave out the empty ones ('', null, missing) and keep false and 0", (t) => {

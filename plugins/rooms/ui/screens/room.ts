@@ -1,4 +1,4 @@
-import { LitElement, appLink, errorText, html, kit, memberNamesById, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
+import { LitElement, appLink, errorText, html, kit, memberMrn, memberNamesById, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
 import { CARD_STYLES, ROLES, canManage, joinHref, type Room, type RoomMember } from '../api.js';
 
 /**
@@ -69,7 +69,7 @@ export class RoomsRoom extends LitElement {
   private async add(): Promise<void> {
     const picker = this.renderRoot.querySelector<WpkMemberPicker>('#add-members');
     for (const chosen of picker?.value ?? []) {
-      const body = { member_mrn: `mrn:account:member:${chosen.id}` };
+      const body = { member_mrn: memberMrn(chosen.id) };
       if (!(await this.apply(() => kit().client.rooms.postRoomsByIdMembers({ params: { id: this.roomId }, body }), `${chosen.name} is a member`))) return;
     }
     if (picker) picker.value = [];
