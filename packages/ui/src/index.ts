@@ -16,7 +16,7 @@ export { matchRoute, routeQuery, onRoute, navigate, toast, confirmAction, appHre
 export { AppRoot, listScreen, mountApp, recordScreens, type AppScreen, type AppSection } from './app-root.js';
 export { WpkDataTable, type TableColumn, type RowAction, type TableSource } from './components/data-table.js';
 export { BoardMoves, type BoardColumnDrop } from './components/board-moves.js';
-export { WpkSchemaForm, sendSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
+export { WpkSchemaForm, choiceField, sendSchemaForm, type FormSchema, type FieldSchema } from './components/schema-form.js';
 export { fieldOfError, formFieldOf } from './form-errors.js';
 export { RecordDetail, RecordEdit, type RecordKind, type RecordNames } from './components/record-screens.js';
 export { filledValues, textChanges, textValues } from './form-values.js';

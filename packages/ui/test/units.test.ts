@@ -2,6 +2,7 @@ import test from 'ava';
 import { ApiError } from '@wpk/client/browser';
 import { isAppPath } from '../src/bridge/protocol.js';
 import { BoardMoves } from '../src/components/board-moves.js';
+import { choiceField } from '../src/components/schema-form.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError, formFieldOf } from '../src/form-errors.js';
 import { filledValues, textChanges, textValues } from '../src/form-values.js';
@@ -169,4 +170,9 @@ test("a board's moves: Alt+→ / Alt+← name the next or previous column, a dro
   t.is(moves.over, null);
   t.is(updates, 2);
   t.deepEqual(dropped, ['task-7']);
+});
+
+test('a choice of records is their ids, in order, each read as its name', (t) => {
+  t.deepEqual(choiceField('Department', [{ id: 'd2', name: 'Sales' }, { id: 'd1', name: 'Research' }]), { type: 'string', title: 'Department', enum: ['d2', 'd1'], 'x-labels': { d2: 'Sales', d1: 'Research' } });
+  t.deepEqual(choiceField('Head', []), { type: 'string', title: 'Head', enum: [], 'x-labels': {} });
 });

@@ -29,6 +29,17 @@ export interface FieldSchema {
   'x-labels'?: Record<string, string>;
 }
 
+/**
+ * A field choosing one of some records (a manager, a department): their ids as the `enum`, each
+ * read as its name (`x-labels`), in the order given.
+ */
+export const choiceField = (title: string, choices: ReadonlyArray<{ id: string; name: string }>): FieldSchema => ({
+  type: 'string',
+  title,
+  enum: choices.map((choice) => choice.id),
+  'x-labels': Object.fromEntries(choices.map((choice) => [choice.id, choice.name])),
+});
+
 const label = (name: string, schema: FieldSchema) => schema.title ?? name.replace(/_/g, ' ').replace(/^./, (letter) => letter.toUpperCase());
 
 /**

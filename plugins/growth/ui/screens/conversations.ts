@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
+import { LitElement, choiceField, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CARD_STYLES, allPeople, nameOfMember, type FeedbackRequest, type OneOnOne, type Person, type Praise } from '../api.js';
 
 /** The lines of a text area, trimmed, empty ones dropped. */
@@ -50,7 +50,7 @@ export class GrowthConversations extends LitElement {
   /** A choice of the other members Growth knows (workers linked to a member). */
   private memberField(title: string) {
     const others = this.people.filter((person) => person.member_id && person.member_id !== kit().member.id);
-    return { type: 'string', title, enum: others.map((person) => person.member_id!), 'x-labels': Object.fromEntries(others.map((person) => [person.member_id!, person.name])) } as const;
+    return choiceField(title, others.map((person) => ({ id: person.member_id!, name: person.name })));
   }
 
   private praiseSchema(): FormSchema {

@@ -1,4 +1,4 @@
-import { LitElement, errorText, filledValues, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
+import { LitElement, choiceField, errorText, filledValues, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CARD_STYLES, HALF_LABELS, STATUS_LABELS, amountText, leaveTypes, myBalances, spanText, type Balance, type LeaveRequest, type LeaveType } from '../api.js';
 
 /** `/`: the member's balances, the form to ask for time off, and their requests (a pending one can be withdrawn). */
@@ -39,7 +39,7 @@ export class LeavesMine extends LitElement {
     return {
       required: ['type_id', 'from_date'],
       properties: {
-        type_id: { type: 'string', title: 'Leave type', enum: this.types.map((type) => type.id), 'x-labels': Object.fromEntries(this.types.map((type) => [type.id, type.name])) },
+        type_id: choiceField('Leave type', this.types),
         from_date: { type: 'string', title: 'First day', format: 'date' },
         from_half: { type: 'string', title: 'Starting', enum: ['am', 'pm'], 'x-labels': HALF_LABELS },
         to_date: { type: 'string', title: 'Last day', format: 'date', description: 'Empty: the first day only.' },

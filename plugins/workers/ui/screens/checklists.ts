@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
+import { LitElement, choiceField, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CONFIRMATION_LABELS, directory, type ChecklistTemplate, type Department } from '../api.js';
 
 /** The self-ticking items a template may include, by the form's field, with the kind of checklist each belongs to. */
@@ -48,7 +48,7 @@ export class WorkersChecklists extends LitElement {
       properties: {
         kind: { type: 'string', title: 'When', enum: ['onboarding', 'offboarding'], 'x-labels': { onboarding: 'Onboarding (hire, rehire)', offboarding: 'Offboarding' } },
         name: { type: 'string', title: 'Name', minLength: 1, maxLength: 200 },
-        department_id: { type: 'string', title: 'For the department', enum: this.departments.map((d) => d.id), 'x-labels': Object.fromEntries(this.departments.map((d) => [d.id, d.name])) },
+        department_id: choiceField('For the department', this.departments),
         items: { type: 'string', title: 'Items, one per line', 'x-widget': 'textarea', minLength: 1, maxLength: 10_000 },
         ...Object.fromEntries(SELF_TICKING.map((item) => [item.field, { type: 'boolean', title: `${item.label} (${item.kind}; ${CONFIRMATION_LABELS[item.confirmed_by]})` }])),
       },
