@@ -25,7 +25,7 @@ export { WpkConfirmDialog, type ConfirmOptions } from './components/confirm-dial
 export { WpkToaster } from './components/toaster.js';
 export { WpkMemberPicker, WpkFilePicker, WpkMrnChip } from './components/pickers.js';
 export { WpkDate, WpkMoney } from './components/formatted.js';
-export { WpkUpload, sendFile, type UploadTarget } from './components/upload.js';
+export { WpkUpload, sendFile, signedUploadTarget, uploadFileBody, type UploadTarget } from './components/upload.js';
 export { WpkLiveList, liveConnection } from './components/live-list.js';
 export { cardStyles, screenStyles, sharedStyles } from './components/shared-styles.js';
 export { html, css, svg, nothing, LitElement, type TemplateResult, type SVGTemplateResult } from 'lit';

@@ -3,6 +3,7 @@ import { ApiError } from '@wpk/client/browser';
 import { isAppPath } from '../src/bridge/protocol.js';
 import { BoardMoves } from '../src/components/board-moves.js';
 import { choiceField } from '../src/components/schema-form.js';
+import { signedUploadTarget, uploadFileBody } from '../src/components/upload.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError, formFieldOf } from '../src/form-errors.js';
 import { filledValues, textChanges, textValues } from '../src/form-values.js';
@@ -175,4 +176,13 @@ test("a board's moves: Alt+→ / Alt+← name the next or previous column, a dro
 test('a choice of records is their ids, in order, each read as its name', (t) => {
   t.deepEqual(choiceField('Department', [{ id: 'd2', name: 'Sales' }, { id: 'd1', name: 'Research' }]), { type: 'string', title: 'Department', enum: ['d2', 'd1'], 'x-labels': { d2: 'Sales', d1: 'Research' } });
   t.deepEqual(choiceField('Head', []), { type: 'string', title: 'Head', enum: [], 'x-labels': {} });
+});
+
+test("a file to upload is named, sized (one byte at the least) and typed when the browser knows its type; its bytes go by PUT with that type", (t) => {
+  const typed = new File(['%PDF'], 'q3.pdf', { type: 'application/pdf' });
+  const empty = new File([], 'notes');
+  t.deepEqual(uploadFileBody(typed), { filename: 'q3.pdf', size_bytes: 4, content_type: 'application/pdf' });
+  t.deepEqual(uploadFileBody(empty), { filename: 'notes', size_bytes: 1 });
+  t.deepEqual(signedUploadTarget('https://files.example/put?sig=1', typed), { url: 'https://files.example/put?sig=1', method: 'PUT', headers: { 'content-type': 'application/pdf' } });
+  t.deepEqual(signedUploadTarget('https://files.example/put?sig=2', empty), { url: 'https://files.example/put?sig=2', method: 'PUT' });
 });
