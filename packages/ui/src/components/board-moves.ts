@@ -19,8 +19,9 @@ export interface BoardColumnDrop {
  * // a column: class=${this.moves.over === lane ? 'lane drop' : 'lane'}, and its handlers
  * const drop = this.moves.column(lane, (id) => this.moveById(id, lane));
  * html`<section @dragover=${drop.dragover} @dragleave=${drop.dragleave} @drop=${drop.drop}>…`;
- * // a card: @dragstart=${this.moves.drag(task.id)}, and from the keyboard
+ * // a card: @dragstart=${this.moves.drag(task.id)}, from the keyboard, and its list of the columns
  * const target = this.moves.step(event, lanes, task.lane);
+ * html`${this.moves.select('Move to', lanes.map((lane) => ({ id: lane, name: lane })), task.lane, (lane) => void this.move(task, lane))}`;
  * // after a move: this.moves.say(`${task.key} moved to ${lane}`); at the end: ${this.moves.region()}
  * ```
  */
@@ -68,6 +69,15 @@ export class BoardMoves implements ReactiveController {
     if (!event.altKey || (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft')) return null;
     event.preventDefault();
     return columns[columns.indexOf(current) + (event.key === 'ArrowRight' ? 1 : -1)];
+  }
+
+  /** A card's list of the columns under `label` ("Stage", "Move to"), its own chosen: choosing another gives that column's id to `move`. */
+  select(label: string, columns: ReadonlyArray<{ id: string; name: string }>, current: string | null, move: (id: string) => void): TemplateResult {
+    return html`<label class="move">${label}
+      <select @change=${(event: Event) => move((event.target as HTMLSelectElement).value)}>
+        ${columns.map((column) => html`<option value=${column.id} ?selected=${column.id === current}>${column.name}</option>`)}
+      </select>
+    </label>`;
   }
 
   /** Says a move in the live region; cleared first, so the same words twice are said twice. */

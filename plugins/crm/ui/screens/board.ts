@@ -157,11 +157,7 @@ export class CrmBoard extends LitElement {
           ${deal.close_date ? html`<span>Closes <wpk-date value=${deal.close_date}></wpk-date></span>` : nothing}
           ${deal.overdue ? html`<span class="overdue">Overdue in stage</span>` : nothing}
           ${deal.next_step ? html`<span class=${deal.next_step_overdue ? 'overdue' : ''}>Next: ${deal.next_step}${deal.next_step_due ? html` (<wpk-date value=${deal.next_step_due}></wpk-date>)` : nothing}</span>` : nothing}
-          <label class="move">Stage
-            <select @change=${(event: Event) => void this.move(deal, (event.target as HTMLSelectElement).value)}>
-              ${stages.map((stage) => html`<option value=${stage.id} ?selected=${stage.id === deal.stage_id}>${stage.name}</option>`)}
-            </select>
-          </label>
+          ${this.moves.select('Stage', stages, deal.stage_id, (stageId) => void this.move(deal, stageId))}
         </div>
       </article>
     </li>`;

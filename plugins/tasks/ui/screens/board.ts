@@ -196,11 +196,7 @@ export class TasksBoard extends LitElement {
           ${task.priority !== 'none' ? html`<span>Priority ${task.priority}</span>` : nothing}
           ${task.due_date ? html`<span>Due <wpk-date value=${task.due_date}></wpk-date></span>` : nothing}
           ${task.assignee_ids.length ? html`<span>${task.assignee_ids.length} assigned</span>` : nothing}
-          <label class="move">Move to
-            <select @change=${(event: Event) => void this.move(task, (event.target as HTMLSelectElement).value)}>
-              ${lanes.map((lane) => html`<option value=${lane} ?selected=${lane === task.lane}>${lane}</option>`)}
-            </select>
-          </label>
+          ${this.moves.select('Move to', lanes.map((lane) => ({ id: lane, name: lane })), task.lane, (lane) => void this.move(task, lane))}
         </div>
       </article>
     </li>`;
