@@ -174,7 +174,7 @@ customElements.define('wpk-schema-form', WpkSchemaForm);
 
 /**
  * Handles a `<wpk-schema-form>`'s `wpk-submit` for a form that adds something (docs/ui.md,
- * "Forms"): `send(values)` makes the request (and may tell the person: a toast); when it succeeds
+ * "`<wpk-schema-form>`"): `send(values)` makes the request (and may tell the person: a toast); when it succeeds
  * the form is ready again and emptied, then `after()` runs (the screen shows its list again); a
  * refusal, of either, shows on the form (`fail`).
  *
