@@ -79,6 +79,24 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A screen's hand-made form: `busy` while its request runs (its button disabled), the refusal's words in `error`. */
+export interface FormState {
+  busy: boolean;
+  error: string | null;
+}
+
+/** Runs a hand-made form's request (`run`: send, tell, go on): `busy` meanwhile, a refusal's words in `error`. */
+export async function runForm(state: FormState, run: () => Promise<unknown>): Promise<void> {
+  state.busy = true;
+  try {
+    await run();
+  } catch (error) {
+    state.error = errorText(error);
+  } finally {
+    state.busy = false;
+  }
+}
+
 /**
  * Downloads a file the API answers (a quote's PDF, an export) and hands it to the browser as a
  * download: read with the app's token as bytes, named by the answer's `Content-Disposition` (else

@@ -27,3 +27,8 @@ export function textChanges(values: Record<string, unknown>, fields: readonly st
   }
   return body;
 }
+
+/** The values that are filled in: those that are '', null or missing left out (a request body of what a form sent). */
+export function filledValues(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== '' && value !== null && value !== undefined));
+}

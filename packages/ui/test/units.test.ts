@@ -1,9 +1,13 @@
 import test from 'ava';
 import { ApiError } from '@wpk/client/browser';
 import { isAppPath } from '../src/bridge/protocol.js';
+import { BoardMoves } from '../src/components/board-moves.js';
+import { choiceField } from '../src/components/schema-form.js';
+import { signedUploadTarget, uploadFileBody } from '../src/components/upload.js';
 import { formatBytes, formatDate, formatMoney } from '../src/format.js';
 import { fieldOfError, formFieldOf } from '../src/form-errors.js';
-import { textChanges, textValues } from '../src/form-values.js';
+import { filledValues, textChanges, textValues } from '../src/form-values.js';
+import { memberIdOf, memberMrn } from '../src/members.js';
 import { matchRoute, routeQuery, sectionOf } from '../src/router.js';
 import { nextSort, sortState, validSort, withQueryParam } from '../src/table-sort.js';
 
@@ -119,4 +123,66 @@ test("an edit's body is what changed: an emptied field cleared with null, or '' 
   const shown = { name: 'Acme', domain: 'acme.com', industry: '', notes: 'Long story' };
   t.deepEqual(textChanges({ name: 'Acme ', domain: '', industry: 'Tools', notes: '' }, ['name', 'domain', 'industry', 'notes'], shown, ['notes']), { domain: null, industry: 'Tools', notes: '' });
   t.deepEqual(textChanges({ ...shown }, ['name', 'domain', 'industry', 'notes'], shown), {});
+});
+
+test("a member MRN gives its member id; another kind of MRN, or none, gives none", (t) => {
+  t.is(memberIdOf('mrn:account:member:7f3c2a10-0000-4000-8000-000000000001'), '7f3c2a10-0000-4000-8000-000000000001');
+  t.is(memberIdOf('mrn:account:workspace:7f3c2a10'), null);
+  t.is(memberIdOf('mrn:account:members:7f3c2a10'), null);
+  t.is(memberIdOf(''), null);
+  t.is(memberIdOf(null), null);
+  t.is(memberIdOf(undefined), null);
+  t.is(memberIdOf(memberMrn('42')), '42');
+  t.is(memberMrn('42'), 'mrn:account:member:42');
+});
+
+test("a form's filled-in values leave out the empty ones ('', null, missing) and keep false and 0", (t) => {
+  t.deepEqual(filledValues({ name: 'Desk', sku: '', unit_price: null, currency: undefined, active: false, quantity: 0 }), { name: 'Desk', active: false, quantity: 0 });
+  t.deepEqual(filledValues({}), {});
+});
+
+test("a board's moves: Alt+→ / Alt+← name the next or previous column, a dropped card's id goes to its column, the column under a card is marked", (t) => {
+  let updates = 0;
+  const moves = new BoardMoves({ addController: () => undefined, removeController: () => undefined, requestUpdate: () => void updates++, updateComplete: Promise.resolve(true) });
+  const key = (key: string, altKey: boolean) => {
+    const event = { key, altKey, prevented: false, preventDefault: () => void (event.prevented = true) };
+    return event;
+  };
+  const lanes = ['To do', 'In progress', 'Done'];
+  const right = key('ArrowRight', true);
+  t.is(moves.step(right as unknown as KeyboardEvent, lanes, 'To do'), 'In progress');
+  t.true(right.prevented);
+  t.is(moves.step(key('ArrowLeft', true) as unknown as KeyboardEvent, lanes, 'In progress'), 'To do');
+  t.is(moves.step(key('ArrowRight', true) as unknown as KeyboardEvent, lanes, 'Done'), undefined);
+  t.is(moves.step(key('ArrowLeft', true) as unknown as KeyboardEvent, lanes, 'To do'), undefined);
+  const plain = key('ArrowRight', false);
+  t.is(moves.step(plain as unknown as KeyboardEvent, lanes, 'To do'), null);
+  t.false(plain.prevented);
+  t.is(moves.step(key('Enter', true) as unknown as KeyboardEvent, lanes, 'To do'), null);
+
+  const dropped: string[] = [];
+  const drop = moves.column('Done', (id) => dropped.push(id));
+  const drag = { preventDefault: () => undefined, dataTransfer: { getData: (type: string) => (type === 'text/plain' ? 'task-7' : '') } } as unknown as DragEvent;
+  drop.dragover(drag);
+  drop.dragover(drag);
+  t.is(moves.over, 'Done');
+  t.is(updates, 1);
+  drop.drop(drag);
+  t.is(moves.over, null);
+  t.is(updates, 2);
+  t.deepEqual(dropped, ['task-7']);
+});
+
+test('a choice of records is their ids, in order, each read as its name', (t) => {
+  t.deepEqual(choiceField('Department', [{ id: 'd2', name: 'Sales' }, { id: 'd1', name: 'Research' }]), { type: 'string', title: 'Department', enum: ['d2', 'd1'], 'x-labels': { d2: 'Sales', d1: 'Research' } });
+  t.deepEqual(choiceField('Head', []), { type: 'string', title: 'Head', enum: [], 'x-labels': {} });
+});
+
+test("a file to upload is named, sized (one byte at the least) and typed when the browser knows its type; its bytes go by PUT with that type", (t) => {
+  const typed = new File(['%PDF'], 'q3.pdf', { type: 'application/pdf' });
+  const empty = new File([], 'notes');
+  t.deepEqual(uploadFileBody(typed), { filename: 'q3.pdf', size_bytes: 4, content_type: 'application/pdf' });
+  t.deepEqual(uploadFileBody(empty), { filename: 'notes', size_bytes: 1 });
+  t.deepEqual(signedUploadTarget('https://files.example/put?sig=1', typed), { url: 'https://files.example/put?sig=1', method: 'PUT', headers: { 'content-type': 'application/pdf' } });
+  t.deepEqual(signedUploadTarget('https://files.example/put?sig=2', empty), { url: 'https://files.example/put?sig=2', method: 'PUT' });
 });

@@ -1,4 +1,4 @@
-import { css, kit, type components } from '@wpk/ui';
+import { cardStyles, kit, type components } from '@wpk/ui';
 
 export type Call = components['schemas']['CallsCall'];
 export type Recording = components['schemas']['CallsRecording'];
@@ -27,29 +27,8 @@ export function myKeys(): Promise<Set<string>> {
 /** A call's state as people read it. */
 export const STATUSES: Record<string, string> = { waiting: 'Not started', active: 'Under way', ended: 'Ended', cancelled: 'Cancelled' };
 
-/** The member id inside a member MRN. */
-export const memberIdOf = (mrn: string | null | undefined): string | null => (mrn?.startsWith('mrn:account:member:') ? mrn.slice('mrn:account:member:'.length) : null);
-
-/** The names of the members these MRNs name, by member id (the shell reads the member directory). */
-export async function memberNames(mrns: Array<string | null | undefined>): Promise<Map<string, string>> {
-  const ids = [...new Set(mrns.map(memberIdOf).filter((id): id is string => id !== null))];
-  if (!ids.length) return new Map();
-  return new Map((await kit().bridge.members(ids)).map((member) => [member.id, member.name]));
-}
-
 /** Where a call is joined: the app's same-origin page (browsers give a camera to no sandboxed frame). */
 export const joinHref = (callId: string): string => `/app/calls/join.html?call=${encodeURIComponent(callId)}`;
 
-/** The screens' look. */
-export const CARD_STYLES = css`
-  ul.cards { list-style: none; padding: 0; display: grid; gap: var(--wpk-space-3); }
-  ul.cards > li { border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-3); }
-  .muted { color: var(--wpk-color-text-muted); }
-  .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-top: var(--wpk-space-2); }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: start; padding: var(--wpk-space-1) var(--wpk-space-2); border-bottom: 1px solid var(--wpk-color-border); }
-  .scroll { overflow-x: auto; }
-  form.fields { display: grid; gap: var(--wpk-space-1); max-width: 32rem; }
-  form.fields label { font-weight: var(--wpk-font-weight-bold); margin-top: var(--wpk-space-2); }
-  form.fields button { justify-self: start; margin-top: var(--wpk-space-3); }
-`;
+/** The screens' look: the kit's cards, tables and forms. */
+export const CARD_STYLES = cardStyles;

@@ -1,4 +1,15 @@
-import { formatBytes, formatDate, isApiError, kit, type components } from '@wpk/ui';
+import { formatBytes, formatDate, isApiError, kit, type UploadTarget, type components } from '@wpk/ui';
+
+/** Where a file's bytes go (`<wpk-upload>`'s `prepare`): `POST /uploads` (a new file, or with `file_id` a new version), then its upload link. */
+export async function uploadTarget(body: { size_bytes: number; name?: string; folder_id?: string; file_id?: string }): Promise<UploadTarget & Record<string, unknown>> {
+  const upload = (await kit().client.files.postUploads({ body: body as never })).data as { id: string; upload_url: string; method?: 'PUT' };
+  return { url: upload.upload_url, method: upload.method ?? 'PUT', upload_id: upload.id };
+}
+
+/** Once the bytes are in (`<wpk-upload>`'s `finish`): `POST /uploads/{id}/completion`. */
+export async function completeUpload(prepared: Record<string, unknown>): Promise<void> {
+  await kit().client.files.postUploadsByUploadIdCompletion({ params: { upload_id: String(prepared.upload_id) } });
+}
 
 /** A file or a folder. */
 export type Item = components['schemas']['FilesItem'];

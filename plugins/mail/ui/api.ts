@@ -1,4 +1,4 @@
-import { css, formatBytes, kit, type components } from '@wpk/ui';
+import { css, errorText, formatBytes, html, kit, nothing, toast, type TemplateResult, type components } from '@wpk/ui';
 
 export type Account = components['schemas']['MailHostedAccount'] | components['schemas']['MailConnectedAccount'];
 export type Message = components['schemas']['MailMessage'];
@@ -23,6 +23,31 @@ export const FOLDERS: Array<{ name: string; label: string }> = [
 ];
 
 export const folderLabel = (name: string): string => FOLDERS.find((folder) => folder.name === name)?.label ?? name;
+
+/** A page of parts (a form each: a domain, a signature) whose refusals show under the part they came from. */
+export interface PartsPage {
+  refusal: Record<string, string>;
+}
+
+/**
+ * Runs a change of one part of the page: on success its refusal is cleared, its form emptied, the
+ * person told `done` and the page read again (`reload`); a refusal (of the change or the reading)
+ * shows under the part.
+ */
+export async function changePart(page: PartsPage, part: string, run: () => Promise<unknown>, done: string, form: HTMLFormElement | undefined, reload: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+    page.refusal = { ...page.refusal, [part]: '' };
+    form?.reset();
+    toast(done, 'success');
+    await reload();
+  } catch (error) {
+    page.refusal = { ...page.refusal, [part]: errorText(error) };
+  }
+}
+
+/** A part's refusal, if any, as an alert. */
+export const partRefusal = (page: PartsPage, part: string): TemplateResult | typeof nothing => (page.refusal[part] ? html`<p class="error" role="alert">${page.refusal[part]}</p>` : nothing);
 
 /** GET a route's `data`. */
 export async function read<T>(path: string): Promise<T> {

@@ -1,4 +1,4 @@
-import { css, kit, type components } from '@wpk/ui';
+import { cardStyles, css, type components } from '@wpk/ui';
 
 export type Meeting = components['schemas']['MeetingsMeeting'];
 export type Attendee = Meeting['attendees'][number];
@@ -6,27 +6,10 @@ export type Attendee = Meeting['attendees'][number];
 /** An RSVP as people read it. */
 export const ANSWERS: Record<string, string> = { needs_action: 'Not answered', accepted: 'Going', tentative: 'Maybe', declined: 'Not going' };
 
-/** The member id inside a member MRN. */
-export const memberIdOf = (mrn: string | null | undefined): string | null => (mrn?.startsWith('mrn:account:member:') ? mrn.slice('mrn:account:member:'.length) : null);
-
-/** The names of the members these MRNs name, by member id (the shell reads the member directory). */
-export async function memberNames(mrns: Array<string | null | undefined>): Promise<Map<string, string>> {
-  const ids = [...new Set(mrns.map(memberIdOf).filter((id): id is string => id !== null))];
-  if (!ids.length) return new Map();
-  return new Map((await kit().bridge.members(ids)).map((member) => [member.id, member.name]));
-}
-
-/** The screens' look. */
-export const CARD_STYLES = css`
-  ul.cards { list-style: none; padding: 0; display: grid; gap: var(--wpk-space-3); }
-  ul.cards > li { border: 1px solid var(--wpk-color-border); border-radius: var(--wpk-radius-m); padding: var(--wpk-space-3); }
-  .muted { color: var(--wpk-color-text-muted); }
-  .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: center; margin-top: var(--wpk-space-2); }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: start; padding: var(--wpk-space-1) var(--wpk-space-2); border-bottom: 1px solid var(--wpk-color-border); }
-  .scroll { overflow-x: auto; }
-  form.fields { display: grid; gap: var(--wpk-space-1); max-width: 32rem; }
-  form.fields label { font-weight: var(--wpk-font-weight-bold); margin-top: var(--wpk-space-2); }
-  form.fields button { justify-self: start; margin-top: var(--wpk-space-3); }
-  .cancelled { color: var(--wpk-color-danger); font-weight: var(--wpk-font-weight-bold); }
-`;
+/** The screens' look: the kit's cards, tables and forms, and a cancelled meeting's mark. */
+export const CARD_STYLES = [
+  cardStyles,
+  css`
+    .cancelled { color: var(--wpk-color-danger); font-weight: var(--wpk-font-weight-bold); }
+  `,
+];

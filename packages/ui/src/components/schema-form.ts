@@ -29,6 +29,17 @@ export interface FieldSchema {
   'x-labels'?: Record<string, string>;
 }
 
+/**
+ * A field choosing one of some records (a manager, a department): their ids as the `enum`, each
+ * read as its name (`x-labels`), in the order given.
+ */
+export const choiceField = (title: string, choices: ReadonlyArray<{ id: string; name: string }>): FieldSchema => ({
+  type: 'string',
+  title,
+  enum: choices.map((choice) => choice.id),
+  'x-labels': Object.fromEntries(choices.map((choice) => [choice.id, choice.name])),
+});
+
 const label = (name: string, schema: FieldSchema) => schema.title ?? name.replace(/_/g, ' ').replace(/^./, (letter) => letter.toUpperCase());
 
 /**
@@ -160,6 +171,29 @@ export class WpkSchemaForm extends LitElement {
 }
 
 customElements.define('wpk-schema-form', WpkSchemaForm);
+
+/**
+ * Handles a `<wpk-schema-form>`'s `wpk-submit` for a form that adds something (docs/ui.md,
+ * "`<wpk-schema-form>`"): `send(values)` makes the request (and may tell the person: a toast); when it succeeds
+ * the form is ready again and emptied, then `after()` runs (the screen shows its list again); a
+ * refusal, of either, shows on the form (`fail`).
+ *
+ * ```ts
+ * html`<wpk-schema-form .schema=${schema} submit-label="Add" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) =>
+ *   sendSchemaForm(event, (values) => kit().client.crm.postCrmProducts({ body: values as never }), () => this.load())}></wpk-schema-form>`
+ * ```
+ */
+export async function sendSchemaForm(event: CustomEvent<Record<string, unknown>>, send: (values: Record<string, unknown>) => Promise<unknown>, after: () => unknown): Promise<void> {
+  const form = event.target as WpkSchemaForm;
+  try {
+    await send(event.detail);
+    form.submitting = false;
+    form.value = {};
+    await after();
+  } catch (error) {
+    form.fail(error);
+  }
+}
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -11,6 +11,15 @@ export interface UploadTarget {
   headers?: Record<string, string>;
 }
 
+/**
+ * A file as an app's signed-upload route takes it (`POST …/uploads`): its name, its size (one byte
+ * at the least: a route refuses 0) and its type when the browser knows one.
+ */
+export const uploadFileBody = (file: File): { filename: string; size_bytes: number; content_type?: string } => ({ filename: file.name, size_bytes: Math.max(1, file.size), ...(file.type ? { content_type: file.type } : {}) });
+
+/** Where a file's bytes go through a signed link: PUT to `url`, with the file's type when it has one. */
+export const signedUploadTarget = (url: string, file: File): UploadTarget => ({ url, method: 'PUT', ...(file.type ? { headers: { 'content-type': file.type } } : {}) });
+
 interface Upload {
   name: string;
   size: number;

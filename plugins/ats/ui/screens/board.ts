@@ -1,4 +1,4 @@
-import { LitElement, appHref, appLink, css, errorText, html, kit, navigate, nothing, repeat, screenStyles } from '@wpk/ui';
+import { BoardMoves, LitElement, appHref, appLink, css, errorText, html, kit, navigate, nothing, repeat, screenStyles } from '@wpk/ui';
 import { JOB_STATUS, LIST_STYLES, candidatesOf, myKeys, readIfAllowed, type Application, type Candidate, type Job, type Pipeline, type Stage } from '../api.js';
 
 /**
@@ -9,7 +9,7 @@ import { JOB_STATUS, LIST_STYLES, candidatesOf, myKeys, readIfAllowed, type Appl
  * stays where it was. A card may also be dragged to another column.
  */
 export class AtsBoard extends LitElement {
-  static override properties = { jobId: { attribute: 'job-id' }, job: { state: true }, pipeline: { state: true }, applications: { state: true }, candidates: { state: true }, error: { state: true }, refusals: { state: true }, announcement: { state: true }, moving: { state: true }, dropStage: { state: true }, mayMove: { state: true } };
+  static override properties = { jobId: { attribute: 'job-id' }, job: { state: true }, pipeline: { state: true }, applications: { state: true }, candidates: { state: true }, error: { state: true }, refusals: { state: true }, moving: { state: true }, mayMove: { state: true } };
   declare jobId: string;
   declare job: Job | null;
   declare pipeline: Pipeline | null;
@@ -18,11 +18,10 @@ export class AtsBoard extends LitElement {
   declare error: string | null;
   /** The server's refusal of the last move, by application id. */
   declare refusals: Record<string, string>;
-  declare announcement: string;
   declare moving: string | null;
-  declare dropStage: string | null;
   /** Whether the member holds ats.applications.move (else no move is offered). */
   declare mayMove: boolean;
+  private readonly moves = new BoardMoves(this);
 
   constructor() {
     super();
@@ -33,9 +32,7 @@ export class AtsBoard extends LitElement {
     this.candidates = new Map();
     this.error = null;
     this.refusals = {};
-    this.announcement = '';
     this.moving = null;
-    this.dropStage = null;
     this.mayMove = false;
   }
 
@@ -95,11 +92,6 @@ export class AtsBoard extends LitElement {
     return this.candidates.get(application.candidate_id)?.name ?? 'Candidate';
   }
 
-  private say(message: string): void {
-    this.announcement = '';
-    requestAnimationFrame(() => (this.announcement = message));
-  }
-
   /** Moves an application; on a refusal the card stays and says why. */
   private async move(application: Application, stage: Stage): Promise<void> {
     const name = this.nameOf(application);
@@ -109,7 +101,7 @@ export class AtsBoard extends LitElement {
     try {
       await kit().client.ats.patchAtsApplicationsByApplicationIdStage({ params: { application_id: application.id }, body: { stage_id: stage.id } });
       await this.loadApplications();
-      this.say(`${name} moved to ${stage.name}`);
+      this.moves.say(`${name} moved to ${stage.name}`);
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>(`[data-application="${application.id}"] a`)?.focus();
     } catch (error) {
@@ -128,10 +120,7 @@ export class AtsBoard extends LitElement {
         data-application=${application.id}
         aria-label=${name}
         draggable=${this.mayMove ? 'true' : 'false'}
-        @dragstart=${(event: DragEvent) => {
-          event.dataTransfer?.setData('text/plain', application.id);
-          if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
-        }}
+        @dragstart=${this.moves.drag(application.id)}
       >
         <a href=${appHref(`/applications/${application.id}`)} @click=${(event: Event) => {
           event.preventDefault();
@@ -153,21 +142,11 @@ export class AtsBoard extends LitElement {
   private column(stage: Stage, index: number, stages: Stage[]) {
     const held = (this.applications ?? []).filter((application) => application.stage_id === stage.id);
     const headingId = `stage-${index}`;
-    return html`<section
-      class=${this.dropStage === stage.id ? 'stage drop' : 'stage'}
-      aria-labelledby=${headingId}
-      @dragover=${(event: DragEvent) => {
-        event.preventDefault();
-        this.dropStage = stage.id;
-      }}
-      @dragleave=${() => (this.dropStage = null)}
-      @drop=${(event: DragEvent) => {
-        event.preventDefault();
-        this.dropStage = null;
-        const application = this.applications?.find((one) => one.id === event.dataTransfer?.getData('text/plain'));
-        if (application && this.mayMove && application.stage_id !== stage.id) void this.move(application, stage);
-      }}
-    >
+    const drop = this.moves.column(stage.id, (id) => {
+      const application = this.applications?.find((one) => one.id === id);
+      if (application && this.mayMove && application.stage_id !== stage.id) void this.move(application, stage);
+    });
+    return html`<section class=${this.moves.over === stage.id ? 'stage drop' : 'stage'} aria-labelledby=${headingId} @dragover=${drop.dragover} @dragleave=${drop.dragleave} @drop=${drop.drop}>
       <h2 id=${headingId}>${stage.name}</h2>
       <p class="count">${held.length} ${held.length === 1 ? 'candidate' : 'candidates'}${stage.required_evaluations ? ` · ${stage.required_evaluations} scorecard${stage.required_evaluations === 1 ? '' : 's'} needed to move on` : ''}</p>
       <ul aria-labelledby=${headingId}>${repeat(held, (application) => application.id, (application) => this.card(application, stages[index + 1]))}</ul>
@@ -184,7 +163,7 @@ export class AtsBoard extends LitElement {
         <div class="meta"><span class="badge">${JOB_STATUS[this.job.status] ?? this.job.status}</span>${this.job.location ? html`<span>${this.job.location}</span>` : nothing}<span>${this.pipeline.name} pipeline</span></div>
       </div>
       <div class="stages">${stages.map((stage, index) => this.column(stage, index, stages))}</div>
-      <p class="wpk-visually-hidden" role="status" aria-live="polite">${this.announcement}</p>`;
+      ${this.moves.region()}`;
   }
 }
 

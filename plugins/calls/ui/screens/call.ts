@@ -1,5 +1,5 @@
-import { LitElement, appLink, confirmAction, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
-import { CARD_STYLES, RECORDING_STATUSES, STATUSES, duration, joinHref, memberIdOf, memberNames, myKeys, type Call, type Recording } from '../api.js';
+import { LitElement, appLink, confirmAction, errorText, html, kit, memberIdOf, memberNames, nothing, screenStyles, toast } from '@wpk/ui';
+import { CARD_STYLES, RECORDING_STATUSES, STATUSES, duration, joinHref, myKeys, type Call, type Recording } from '../api.js';
 
 /**
  * `/calls/:call_id`: a call, who takes part and who is in it now; Join (the call's own page), End

@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, navigate, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
+import { LitElement, html, kit, memberMrn, navigate, nothing, runForm, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
 import { CARD_STYLES, type Call } from '../api.js';
 
 /**
@@ -31,19 +31,14 @@ export class CallsStart extends LitElement {
     const body = {
       title: String(data.get('title') ?? '').trim(),
       mode: String(data.get('mode') ?? 'video') as 'video' | 'audio',
-      participant_mrns: members.map((member) => `mrn:account:member:${member.id}`),
+      participant_mrns: members.map((member) => memberMrn(member.id)),
       ...(when ? { scheduled_at: new Date(when).toISOString() } : {}),
     };
-    this.busy = true;
-    try {
+    await runForm(this, async () => {
       const call = (await kit().client.calls.postCalls({ body })).data as Call;
       toast(call.scheduled_at ? `${call.title} is scheduled` : `${call.title} is ready to join`, 'success');
       await navigate(`/calls/${call.id}`);
-    } catch (error) {
-      this.error = errorText(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   protected override render() {

@@ -1,4 +1,4 @@
-import { LitElement, confirmAction, css, errorText, formatBytes, html, kit, nothing, repeat, screenStyles, toast, type LiveEvent, type UploadTarget } from '@wpk/ui';
+import { LitElement, confirmAction, css, errorText, formatBytes, html, kit, nothing, repeat, screenStyles, signedUploadTarget, toast, uploadFileBody, type LiveEvent, type UploadTarget } from '@wpk/ui';
 import { editableText, idOfMrn, store, textParts, type Chat, type Message, type Participant } from '../api.js';
 import './composer.js';
 
@@ -252,9 +252,8 @@ export class ChatView extends LitElement {
 
   /** Where a shared file's bytes go: a signed link of the chat's uploads. */
   private readonly prepare = async (file: File): Promise<UploadTarget & Record<string, unknown>> => {
-    const body = { filename: file.name, size_bytes: Math.max(1, file.size), ...(file.type ? { content_type: file.type } : {}) };
-    const upload = (await kit().client.chat.postChatsByIdUploads({ params: { id: this.chatId }, body })).data;
-    return { url: upload.upload.url, method: 'PUT', ...(file.type ? { headers: { 'content-type': file.type } } : {}), file_key: upload.file_key };
+    const upload = (await kit().client.chat.postChatsByIdUploads({ params: { id: this.chatId }, body: uploadFileBody(file) })).data;
+    return { ...signedUploadTarget(upload.upload.url, file), file_key: upload.file_key };
   };
 
   /** Once the bytes are in: the message that shares the file. */

@@ -1,4 +1,4 @@
-import { LitElement, appHref, css, errorText, html, kit, navigate, nothing, repeat, sharedStyles } from '@wpk/ui';
+import { BoardMoves, LitElement, appHref, css, errorText, html, kit, navigate, nothing, repeat, sharedStyles } from '@wpk/ui';
 import { moneyText, type Board, type Deal, type Pipeline } from '../api.js';
 
 type BoardStage = Board['stages'][number];
@@ -9,14 +9,13 @@ type BoardStage = Board['stages'][number];
  * or pick the stage in its "Stage" list. Each move is `PATCH /crm/deals/{id}/stage`.
  */
 export class CrmBoard extends LitElement {
-  static override properties = { pipelines: { state: true }, pipelineId: { state: true }, board: { state: true }, error: { state: true }, announcement: { state: true }, dropStage: { state: true }, loaded: { state: true } };
+  static override properties = { pipelines: { state: true }, pipelineId: { state: true }, board: { state: true }, error: { state: true }, loaded: { state: true } };
   declare pipelines: Pipeline[];
   declare pipelineId: string;
   declare board: Board | null;
   declare error: string | null;
-  declare announcement: string;
-  declare dropStage: string | null;
   declare loaded: boolean;
+  private readonly moves = new BoardMoves(this);
 
   constructor() {
     super();
@@ -24,8 +23,6 @@ export class CrmBoard extends LitElement {
     this.pipelineId = '';
     this.board = null;
     this.error = null;
-    this.announcement = '';
-    this.dropStage = null;
     this.loaded = false;
   }
 
@@ -96,7 +93,7 @@ export class CrmBoard extends LitElement {
       titleInput.value = '';
       amountInput.value = '';
       await this.loadBoard();
-      this.say(`${deal.title} added to ${deal.stage_name}`);
+      this.moves.say(`${deal.title} added to ${deal.stage_name}`);
     } catch (error) {
       void kit().bridge.toast(errorText(error), 'danger');
     }
@@ -111,7 +108,7 @@ export class CrmBoard extends LitElement {
     this.board = { ...before, stages: before.stages.map((stage) => ({ ...stage, deals: stage.id === stageId ? [...stage.deals, { ...deal, stage_id: stageId, stage_name: stage.name }] : stage.deals.filter((held) => held.id !== deal.id) })) };
     try {
       await kit().client.crm.patchCrmDealsByDealIdStage({ params: { deal_id: deal.id }, body: { stage_id: stageId } });
-      this.say(`${deal.title} moved to ${target.name}`);
+      this.moves.say(`${deal.title} moved to ${target.name}`);
       await this.loadBoard();
     } catch (error) {
       this.board = before;
@@ -119,39 +116,20 @@ export class CrmBoard extends LitElement {
     }
   }
 
-  private say(message: string): void {
-    this.announcement = '';
-    requestAnimationFrame(() => (this.announcement = message));
-  }
-
   private key(event: KeyboardEvent, deal: Deal): void {
-    if (!event.altKey || (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') || !this.board) return;
-    event.preventDefault();
-    const stages = this.board.stages;
-    const at = stages.findIndex((stage) => stage.id === deal.stage_id);
-    const target = stages[at + (event.key === 'ArrowRight' ? 1 : -1)];
+    const target = this.board ? this.moves.step(event, this.board.stages.map((stage) => stage.id), deal.stage_id) : null;
     if (!target) return;
-    void this.move(deal, target.id).then(() => this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-deal="${deal.id}"]`)?.focus()));
+    void this.move(deal, target).then(() => this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-deal="${deal.id}"]`)?.focus()));
   }
 
   private stage(stage: BoardStage, index: number) {
     const headingId = `stage-${index}`;
     const totals = stage.totals.map((sum) => moneyText(sum.amount, sum.currency)).join(' · ');
-    return html`<section
-      class=${this.dropStage === stage.id ? 'stage drop' : 'stage'}
-      aria-labelledby=${headingId}
-      @dragover=${(event: DragEvent) => {
-        event.preventDefault();
-        this.dropStage = stage.id;
-      }}
-      @dragleave=${() => (this.dropStage = null)}
-      @drop=${(event: DragEvent) => {
-        event.preventDefault();
-        this.dropStage = null;
-        const deal = this.board?.stages.flatMap((held) => held.deals).find((held) => held.id === event.dataTransfer?.getData('text/plain'));
-        if (deal) void this.move(deal, stage.id);
-      }}
-    >
+    const drop = this.moves.column(stage.id, (id) => {
+      const deal = this.board?.stages.flatMap((held) => held.deals).find((held) => held.id === id);
+      if (deal) void this.move(deal, stage.id);
+    });
+    return html`<section class=${this.moves.over === stage.id ? 'stage drop' : 'stage'} aria-labelledby=${headingId} @dragover=${drop.dragover} @dragleave=${drop.dragleave} @drop=${drop.drop}>
       <h2 id=${headingId}>${stage.name}</h2>
       <p class="sum">${stage.probability}% · ${stage.deals.length} deal${stage.deals.length === 1 ? '' : 's'}${totals ? ` · ${totals}` : ''}</p>
       <ul aria-labelledby=${headingId}>${repeat(stage.deals, (deal) => deal.id, (deal) => this.card(deal))}</ul>
@@ -167,10 +145,7 @@ export class CrmBoard extends LitElement {
         tabindex="0"
         draggable="true"
         aria-label=${`${deal.title}, ${moneyText(deal.amount, deal.currency)}, in ${deal.stage_name}. Alt and arrow keys move it to another stage.`}
-        @dragstart=${(event: DragEvent) => {
-          event.dataTransfer?.setData('text/plain', deal.id);
-          if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
-        }}
+        @dragstart=${this.moves.drag(deal.id)}
         @keydown=${(event: KeyboardEvent) => this.key(event, deal)}
       >
         <a class="title" href=${appHref(`/deals/${deal.id}`)} @click=${(event: Event) => {
@@ -182,11 +157,7 @@ export class CrmBoard extends LitElement {
           ${deal.close_date ? html`<span>Closes <wpk-date value=${deal.close_date}></wpk-date></span>` : nothing}
           ${deal.overdue ? html`<span class="overdue">Overdue in stage</span>` : nothing}
           ${deal.next_step ? html`<span class=${deal.next_step_overdue ? 'overdue' : ''}>Next: ${deal.next_step}${deal.next_step_due ? html` (<wpk-date value=${deal.next_step_due}></wpk-date>)` : nothing}</span>` : nothing}
-          <label class="move">Stage
-            <select @change=${(event: Event) => void this.move(deal, (event.target as HTMLSelectElement).value)}>
-              ${stages.map((stage) => html`<option value=${stage.id} ?selected=${stage.id === deal.stage_id}>${stage.name}</option>`)}
-            </select>
-          </label>
+          ${this.moves.select('Stage', stages, deal.stage_id, (stageId) => void this.move(deal, stageId))}
         </div>
       </article>
     </li>`;
@@ -215,7 +186,7 @@ export class CrmBoard extends LitElement {
         </form>
       </div>
       <div class="stages">${this.board.stages.map((stage, index) => this.stage(stage, index))}</div>
-      <p class="wpk-visually-hidden" role="status" aria-live="polite">${this.announcement}</p>`;
+      ${this.moves.region()}`;
   }
 }
 

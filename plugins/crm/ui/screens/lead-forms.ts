@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, errorText, filledValues, html, kit, nothing, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { LIST_STYLES, type LeadForm } from '../api.js';
 
 /**
@@ -41,18 +41,15 @@ export class CrmLeadForms extends LitElement {
     },
   };
 
-  private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const body = Object.fromEntries(Object.entries(event.detail).filter(([, value]) => value !== '' && value !== null && value !== undefined));
-    try {
-      const made = (await kit().client.crm.postCrmLeadForms({ body: body as never })).data as LeadForm;
-      form.submitting = false;
-      form.value = {};
-      toast(`Form ${made.name} added`, 'success');
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        const made = (await kit().client.crm.postCrmLeadForms({ body: filledValues(values) as never })).data as LeadForm;
+        toast(`Form ${made.name} added`, 'success');
+      },
+      () => this.load(),
+    );
   }
 
   private async retire(leadForm: LeadForm): Promise<void> {

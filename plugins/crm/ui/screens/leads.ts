@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, nothing, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, errorText, filledValues, html, kit, nothing, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { LEAD_STATUS, LIST_STYLES, type Lead } from '../api.js';
 
 /** `/leads`: the leads, newest first; add one, mark it contacted, qualify it into a deal, or disqualify it with a reason. */
@@ -38,17 +38,8 @@ export class CrmLeads extends LitElement {
     },
   };
 
-  private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const body = Object.fromEntries(Object.entries(event.detail).filter(([, value]) => value !== '' && value !== null && value !== undefined));
-    try {
-      await kit().client.crm.postCrmLeads({ body: body as never });
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(event, (values) => kit().client.crm.postCrmLeads({ body: filledValues(values) as never }), () => this.load());
   }
 
   private async act(lead: Lead, action: 'contacted' | 'qualify' | 'disqualified'): Promise<void> {

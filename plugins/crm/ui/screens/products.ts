@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, screenStyles, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, errorText, filledValues, html, kit, screenStyles, sendSchemaForm, type FormSchema } from '@wpk/ui';
 import { LIST_STYLES, moneyText, type Product } from '../api.js';
 
 /** `/products`: the catalogue (what deals' lines and Finance's product_mrn name), and a form to add a product. */
@@ -38,17 +38,8 @@ export class CrmProducts extends LitElement {
     },
   };
 
-  private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const body = Object.fromEntries(Object.entries(event.detail).filter(([, value]) => value !== '' && value !== null && value !== undefined));
-    try {
-      await kit().client.crm.postCrmProducts({ body: body as never });
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(event, (values) => kit().client.crm.postCrmProducts({ body: filledValues(values) as never }), () => this.load());
   }
 
   protected override render() {

@@ -1,5 +1,5 @@
 import { LitElement, appLink, confirmAction, css, errorText, html, kit, nothing, sharedStyles, toast, type UploadTarget } from '@wpk/ui';
-import { bytes, changed, folderItems, itemPath, trail, type Item } from '../api.js';
+import { bytes, changed, completeUpload, folderItems, itemPath, trail, uploadTarget, type Item } from '../api.js';
 import './preview.js';
 import './shares.js';
 import './versions.js';
@@ -130,14 +130,13 @@ export class FilesDrive extends LitElement {
   }
 
   /** Where an upload's bytes go: `POST /uploads` in this folder answers the link. */
-  private readonly prepare = async (file: File): Promise<UploadTarget & Record<string, unknown>> => {
+  private readonly prepare = (file: File): Promise<UploadTarget & Record<string, unknown>> => {
     const folderId = this.folderId();
-    const upload = (await kit().client.files.postUploads({ body: { name: file.name, size_bytes: file.size, ...(folderId ? { folder_id: folderId } : {}) } as never })).data as { id: string; upload_url: string; method?: 'PUT' };
-    return { url: upload.upload_url, method: upload.method ?? 'PUT', upload_id: upload.id };
+    return uploadTarget({ name: file.name, size_bytes: file.size, ...(folderId ? { folder_id: folderId } : {}) });
   };
 
   private readonly finish = async (_file: File, prepared: Record<string, unknown>) => {
-    await kit().client.files.postUploadsByUploadIdCompletion({ params: { upload_id: String(prepared.upload_id) } });
+    await completeUpload(prepared);
     await this.reloadItems();
   };
 

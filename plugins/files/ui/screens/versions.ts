@@ -1,5 +1,5 @@
 import { LitElement, confirmAction, css, errorText, html, kit, nothing, sharedStyles, toast, type UploadTarget } from '@wpk/ui';
-import { bytes, changed, type Item, type Version } from '../api.js';
+import { bytes, changed, completeUpload, uploadTarget, type Item, type Version } from '../api.js';
 
 /**
  * A file's versions, newest first: each one's download, **Upload a new version** (`POST /uploads`
@@ -58,13 +58,10 @@ export class FilesVersions extends LitElement {
   }
 
   /** Where a new version's bytes go: `POST /uploads` with this file's id. */
-  private readonly prepare = async (file: File): Promise<UploadTarget & Record<string, unknown>> => {
-    const upload = (await kit().client.files.postUploads({ body: { file_id: this.item.id, size_bytes: file.size } as never })).data as { id: string; upload_url: string; method?: 'PUT' };
-    return { url: upload.upload_url, method: upload.method ?? 'PUT', upload_id: upload.id };
-  };
+  private readonly prepare = (file: File): Promise<UploadTarget & Record<string, unknown>> => uploadTarget({ file_id: this.item.id, size_bytes: file.size });
 
   private readonly finish = async (_file: File, prepared: Record<string, unknown>) => {
-    await kit().client.files.postUploadsByUploadIdCompletion({ params: { upload_id: String(prepared.upload_id) } });
+    await completeUpload(prepared);
     this.changed();
   };
 

@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CARD_STYLES, type Goal } from '../api.js';
 
 /** `/check-ins`: the active goals with their key results; a key result checked in by hand takes a new value (one fed by events moves by itself). */
@@ -34,18 +34,16 @@ export class GrowthCheckIns extends LitElement {
     return { required: ['value'], properties: { value: { type: 'number', title: `New value of ${title}` }, note: { type: 'string', title: `Note on ${title}`, maxLength: 2000 } } };
   }
 
-  private async checkIn(goal: Goal, keyResultId: string, title: string, event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const { value, note } = event.detail as { value: number | string; note?: string };
-    try {
-      const moved = (await kit().client.growth.postGrowthGoalsByGoalIdCheckIns({ params: { goal_id: goal.id }, body: { key_result_id: keyResultId, value: Number(value), ...(note ? { note } : {}) } })).data as Goal;
-      toast(`${title}: checked in, ${moved.title} at ${moved.progress}%`, 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private checkIn(goal: Goal, keyResultId: string, title: string, event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        const { value, note } = values as { value: number | string; note?: string };
+        const moved = (await kit().client.growth.postGrowthGoalsByGoalIdCheckIns({ params: { goal_id: goal.id }, body: { key_result_id: keyResultId, value: Number(value), ...(note ? { note } : {}) } })).data as Goal;
+        toast(`${title}: checked in, ${moved.title} at ${moved.progress}%`, 'success');
+      },
+      () => this.load(),
+    );
   }
 
   protected override render() {

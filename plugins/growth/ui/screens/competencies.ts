@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import type { Competency } from '../api.js';
 
 /** `/competencies`: the competencies with their level descriptors, and a form to add one (one level per line). */
@@ -41,19 +41,17 @@ export class GrowthCompetencies extends LitElement {
     };
   }
 
-  private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const { levels, ...rest } = event.detail as { levels?: string };
-    const body = { ...rest, levels: String(levels ?? '').split('\n').map((line) => line.trim()).filter(Boolean) };
-    try {
-      const created = (await kit().client.growth.postGrowthCompetencies({ body: body as never })).data as Competency;
-      toast(`${created.name} added`, 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        const { levels, ...rest } = values as { levels?: string };
+        const body = { ...rest, levels: String(levels ?? '').split('\n').map((line) => line.trim()).filter(Boolean) };
+        const created = (await kit().client.growth.postGrowthCompetencies({ body: body as never })).data as Competency;
+        toast(`${created.name} added`, 'success');
+      },
+      () => this.load(),
+    );
   }
 
   protected override render() {

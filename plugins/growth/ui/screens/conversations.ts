@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, choiceField, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CARD_STYLES, allPeople, nameOfMember, type FeedbackRequest, type OneOnOne, type Person, type Praise } from '../api.js';
 
 /** The lines of a text area, trimmed, empty ones dropped. */
@@ -50,7 +50,7 @@ export class GrowthConversations extends LitElement {
   /** A choice of the other members Growth knows (workers linked to a member). */
   private memberField(title: string) {
     const others = this.people.filter((person) => person.member_id && person.member_id !== kit().member.id);
-    return { type: 'string', title, enum: others.map((person) => person.member_id!), 'x-labels': Object.fromEntries(others.map((person) => [person.member_id!, person.name])) } as const;
+    return choiceField(title, others.map((person) => ({ id: person.member_id!, name: person.name })));
   }
 
   private praiseSchema(): FormSchema {
@@ -74,17 +74,15 @@ export class GrowthConversations extends LitElement {
     return { required: ['responder_id', 'question'], properties: { responder_id: this.memberField('Ask whom'), question: { type: 'string', title: 'Question', 'x-widget': 'textarea', minLength: 1, maxLength: 2000 }, due_on: { type: 'string', title: 'Answer by', format: 'date' } } };
   }
 
-  private async send(event: CustomEvent<Record<string, unknown>>, post: () => Promise<unknown>, done: string): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    try {
-      await post();
-      toast(done, 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private send(event: CustomEvent<Record<string, unknown>>, post: () => Promise<unknown>, done: string): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async () => {
+        await post();
+        toast(done, 'success');
+      },
+      () => this.load(),
+    );
   }
 
   private notesSchema(row: OneOnOne): FormSchema {

@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { STEP_LABELS, allCycles, nextStep, reviewsOf, scoreText, type Cycle, type Review } from '../api.js';
 
 /** `/cycles`: the review cycles, each moved one step at a time to release; the chosen cycle's reviews and scores; a form to start one. */
@@ -58,18 +58,16 @@ export class GrowthCycles extends LitElement {
     };
   }
 
-  private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    try {
-      const created = (await kit().client.growth.postGrowthCycles({ body: event.detail as never })).data as Cycle;
-      toast(`${created.name} started in draft`, 'success');
-      form.submitting = false;
-      form.value = {};
-      this.chosen = created.id;
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        const created = (await kit().client.growth.postGrowthCycles({ body: values as never })).data as Cycle;
+        toast(`${created.name} started in draft`, 'success');
+        this.chosen = created.id;
+      },
+      () => this.load(),
+    );
   }
 
   private reviewTable() {

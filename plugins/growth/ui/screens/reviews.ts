@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, choiceField, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
 import { CARD_STYLES, STEP_LABELS, allCycles, allPeople, reviewsOf, scoreText, type Cycle, type Person, type Review } from '../api.js';
 
 /** The part the caller writes in a review at this step, as the server decides it (it refuses any other). */
@@ -80,20 +80,18 @@ export class GrowthReviews extends LitElement {
   private nominateSchema(review: Review): FormSchema {
     const taken = new Set(review.peers.map((peer) => peer.peer_id));
     const choices = this.people.filter((person) => person.id !== review.worker_id && !taken.has(person.id));
-    return { required: ['peer_id'], properties: { peer_id: { type: 'string', title: 'Peer', enum: choices.map((person) => person.id), 'x-labels': Object.fromEntries(choices.map((person) => [person.id, person.name])) } } };
+    return { required: ['peer_id'], properties: { peer_id: choiceField('Peer', choices) } };
   }
 
-  private async nominate(review: Review, event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    try {
-      await kit().client.growth.postGrowthReviewsByReviewIdPeers({ params: { review_id: review.id }, body: { peer_id: String(event.detail.peer_id) } });
-      toast('Peer nominated', 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private nominate(review: Review, event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        await kit().client.growth.postGrowthReviewsByReviewIdPeers({ params: { review_id: review.id }, body: { peer_id: String(values.peer_id) } });
+        toast('Peer nominated', 'success');
+      },
+      () => this.load(),
+    );
   }
 
   private async decide(review: Review, nominationId: string, status: 'approved' | 'declined'): Promise<void> {

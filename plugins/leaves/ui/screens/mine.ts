@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, choiceField, errorText, filledValues, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CARD_STYLES, HALF_LABELS, STATUS_LABELS, amountText, leaveTypes, myBalances, spanText, type Balance, type LeaveRequest, type LeaveType } from '../api.js';
 
 /** `/`: the member's balances, the form to ask for time off, and their requests (a pending one can be withdrawn). */
@@ -39,7 +39,7 @@ export class LeavesMine extends LitElement {
     return {
       required: ['type_id', 'from_date'],
       properties: {
-        type_id: { type: 'string', title: 'Leave type', enum: this.types.map((type) => type.id), 'x-labels': Object.fromEntries(this.types.map((type) => [type.id, type.name])) },
+        type_id: choiceField('Leave type', this.types),
         from_date: { type: 'string', title: 'First day', format: 'date' },
         from_half: { type: 'string', title: 'Starting', enum: ['am', 'pm'], 'x-labels': HALF_LABELS },
         to_date: { type: 'string', title: 'Last day', format: 'date', description: 'Empty: the first day only.' },
@@ -49,18 +49,15 @@ export class LeavesMine extends LitElement {
     };
   }
 
-  private async ask(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const body = Object.fromEntries(Object.entries(event.detail).filter(([, value]) => value !== '' && value !== null && value !== undefined));
-    try {
-      const made = (await kit().client.leaves.postLeavesRequests({ body: body as never })).data as LeaveRequest;
-      toast(`Asked: ${amountText(made.duration, this.types.find((type) => type.id === made.type_id)?.unit ?? 'day')} of ${made.type_name}`, 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private ask(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        const made = (await kit().client.leaves.postLeavesRequests({ body: filledValues(values) as never })).data as LeaveRequest;
+        toast(`Asked: ${amountText(made.duration, this.types.find((type) => type.id === made.type_id)?.unit ?? 'day')} of ${made.type_name}`, 'success');
+      },
+      () => this.load(),
+    );
   }
 
   private async withdraw(request: LeaveRequest): Promise<void> {

@@ -1,5 +1,5 @@
-import { LitElement, css, errorText, html, kit, nothing, screenStyles, toast, type WpkMemberPicker, type components } from '@wpk/ui';
-import { MAIL_STYLES, read, write } from '../api.js';
+import { LitElement, css, errorText, html, kit, memberNamesById, nothing, screenStyles, type WpkMemberPicker, type components } from '@wpk/ui';
+import { MAIL_STYLES, changePart, partRefusal, read, write } from '../api.js';
 
 type Domain = components['schemas']['MailDomain'];
 type Mailbox = components['schemas']['MailMailbox'];
@@ -49,27 +49,18 @@ export class MailAdmin extends LitElement {
   private async load(): Promise<void> {
     try {
       [this.domains, this.mailboxes, this.groups] = await Promise.all([read<Domain[]>('/mail/domains?per_page=100'), read<Mailbox[]>('/mail/mailboxes?per_page=100'), read<Group[]>('/mail/groups?per_page=100')]);
-      const ids = [...new Set(this.mailboxes.map((mailbox) => mailbox.member_id).filter((id): id is string => !!id))];
-      this.names = new Map(ids.length ? (await kit().bridge.members(ids)).map((member) => [member.id, member.name]) : []);
+      this.names = await memberNamesById(this.mailboxes.map((mailbox) => mailbox.member_id).filter((id): id is string => !!id));
     } catch (error) {
       this.error = errorText(error);
     }
   }
 
-  private async act(part: string, run: () => Promise<unknown>, done: string, form?: HTMLFormElement): Promise<void> {
-    try {
-      await run();
-      this.refusal = { ...this.refusal, [part]: '' };
-      form?.reset();
-      toast(done, 'success');
-      await this.load();
-    } catch (error) {
-      this.refusal = { ...this.refusal, [part]: errorText(error) };
-    }
+  private act(part: string, run: () => Promise<unknown>, done: string, form?: HTMLFormElement): Promise<void> {
+    return changePart(this, part, run, done, form, () => this.load());
   }
 
   private refusalOf(part: string) {
-    return this.refusal[part] ? html`<p class="error" role="alert">${this.refusal[part]}</p>` : nothing;
+    return partRefusal(this, part);
   }
 
   private domainOptions() {

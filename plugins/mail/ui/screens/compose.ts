@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, navigate, nothing, routeQuery, screenStyles, toast, type UploadTarget } from '@wpk/ui';
+import { LitElement, errorText, html, kit, navigate, nothing, routeQuery, screenStyles, signedUploadTarget, toast, uploadFileBody, type UploadTarget } from '@wpk/ui';
 import { MAIL_STYLES, accounts, addressText, fileText, parseAddresses, read, write, type Account, type Attachment, type Draft, type Message, type Signature, type Upload } from '../api.js';
 
 /** How long typing pauses before the draft is saved. */
@@ -151,8 +151,8 @@ export class MailCompose extends LitElement {
   /** Another account to write from: its default signature replaces the one in the text. */
   /** Where an attached file's bytes go: a signed link of the account's uploads. */
   private readonly prepare = async (file: File): Promise<UploadTarget & Record<string, unknown>> => {
-    const upload = await write<Upload>('POST', `/mail/accounts/${this.accountId}/uploads`, { filename: file.name, size_bytes: Math.max(1, file.size), ...(file.type ? { content_type: file.type } : {}) });
-    return { url: upload.upload.url, method: 'PUT', ...(file.type ? { headers: { 'content-type': file.type } } : {}), file_key: upload.file_key };
+    const upload = await write<Upload>('POST', `/mail/accounts/${this.accountId}/uploads`, uploadFileBody(file));
+    return { ...signedUploadTarget(upload.upload.url, file), file_key: upload.file_key };
   };
 
   /** Once a file's bytes are in, the draft names it (saved at once). */

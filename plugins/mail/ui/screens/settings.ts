@@ -1,5 +1,5 @@
-import { LitElement, confirmAction, css, errorText, html, kit, nothing, screenStyles, toast } from '@wpk/ui';
-import { MAIL_STYLES, accounts, read, write, type Account, type BlockedSender, type Filter, type Signature } from '../api.js';
+import { LitElement, confirmAction, css, errorText, html, kit, nothing, screenStyles } from '@wpk/ui';
+import { MAIL_STYLES, accounts, changePart, partRefusal, read, write, type Account, type BlockedSender, type Filter, type Signature } from '../api.js';
 
 const FIELDS: Record<string, string> = { from: 'From', to: 'To', subject: 'Subject', body: 'Body' };
 const OPERATORS: Record<string, string> = { contains: 'contains', equals: 'is', ends_with: 'ends with' };
@@ -70,21 +70,15 @@ export class MailSettings extends LitElement {
   }
 
   /** Runs a change; its refusal shows under the form it came from (`part`). */
-  private async act(part: string, run: () => Promise<unknown>, done: string, form?: HTMLFormElement): Promise<void> {
-    try {
-      await run();
-      this.refusal = { ...this.refusal, [part]: '' };
-      form?.reset();
-      toast(done, 'success');
+  private act(part: string, run: () => Promise<unknown>, done: string, form?: HTMLFormElement): Promise<void> {
+    return changePart(this, part, run, done, form, async () => {
       await this.choose(this.accountId);
       this.accounts = await accounts();
-    } catch (error) {
-      this.refusal = { ...this.refusal, [part]: errorText(error) };
-    }
+    });
   }
 
   private refusalOf(part: string) {
-    return this.refusal[part] ? html`<p class="error" role="alert">${this.refusal[part]}</p>` : nothing;
+    return partRefusal(this, part);
   }
 
   private renderSignatures() {

@@ -1,5 +1,5 @@
-import { LitElement, appLink, errorText, html, kit, nothing, screenStyles } from '@wpk/ui';
-import { ANSWERS, CARD_STYLES, memberIdOf, type Meeting } from '../api.js';
+import { LitElement, appLink, errorText, html, kit, memberIdOf, nothing, screenStyles } from '@wpk/ui';
+import { ANSWERS, CARD_STYLES, type Meeting } from '../api.js';
 
 /** `/`: the meetings the member organizes or attends that have not ended yet, soonest first, with their own answer. */
 export class MeetingsList extends LitElement {

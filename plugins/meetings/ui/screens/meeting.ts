@@ -1,5 +1,5 @@
-import { LitElement, confirmAction, errorText, html, kit, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
-import { ANSWERS, CARD_STYLES, memberIdOf, memberNames, type Attendee, type Meeting } from '../api.js';
+import { LitElement, confirmAction, errorText, html, kit, memberIdOf, memberMrn, memberNames, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
+import { ANSWERS, CARD_STYLES, type Attendee, type Meeting } from '../api.js';
 
 /** The answers a member can give, in the order they are offered. */
 const OFFERED = [
@@ -72,7 +72,7 @@ export class MeetingsMeeting extends LitElement {
     const picker = this.renderRoot.querySelector<WpkMemberPicker>('#invite');
     const members = picker?.value ?? [];
     for (const member of members) {
-      await this.change(() => kit().client.meetings.postMeetingsByIdAttendees({ params: { id: this.meetingId }, body: { member_mrn: `mrn:account:member:${member.id}` } }), `${member.name} is invited`);
+      await this.change(() => kit().client.meetings.postMeetingsByIdAttendees({ params: { id: this.meetingId }, body: { member_mrn: memberMrn(member.id) } }), `${member.name} is invited`);
     }
     if (picker) picker.value = [];
   }

@@ -1,4 +1,4 @@
-import { LitElement, errorText, html, kit, navigate, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
+import { LitElement, html, kit, memberMrn, navigate, nothing, runForm, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
 import { CARD_STYLES, type Meeting } from '../api.js';
 
 /** A `datetime-local` value (the device's time) as an ISO instant; '' when empty. */
@@ -47,18 +47,13 @@ export class MeetingsSchedule extends LitElement {
       ends_at: instantOf(data.get('ends_at')),
       ...(location ? { location } : {}),
       ...(description ? { description } : {}),
-      attendees: [...members.map((member) => ({ member_mrn: `mrn:account:member:${member.id}` })), ...guestsOf(data.get('guests'))],
+      attendees: [...members.map((member) => ({ member_mrn: memberMrn(member.id) })), ...guestsOf(data.get('guests'))],
     };
-    this.busy = true;
-    try {
+    await runForm(this, async () => {
       const meeting = (await kit().client.meetings.postMeetings({ body })).data as Meeting;
       toast(`${meeting.title} is scheduled`, 'success');
       await navigate(`/meetings/${meeting.id}`);
-    } catch (error) {
-      this.error = errorText(error);
-    } finally {
-      this.busy = false;
-    }
+    });
   }
 
   protected override render() {

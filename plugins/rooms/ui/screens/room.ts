@@ -1,5 +1,5 @@
-import { LitElement, appLink, errorText, html, kit, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
-import { CARD_STYLES, ROLES, canManage, joinHref, memberNames, type Room, type RoomMember } from '../api.js';
+import { LitElement, appLink, errorText, html, kit, memberMrn, memberNamesById, nothing, screenStyles, toast, type WpkMemberPicker } from '@wpk/ui';
+import { CARD_STYLES, ROLES, canManage, joinHref, type Room, type RoomMember } from '../api.js';
 
 /**
  * `/rooms/:room_id`: a room, its members with their roles and who is in its session now; Join the
@@ -36,7 +36,7 @@ export class RoomsRoom extends LitElement {
       kit().client.rooms.getRoomsById({ params: { id: this.roomId } }),
       kit().client.rooms.getRoomsByIdMembers({ params: { id: this.roomId }, query: { per_page: 100 } }),
     ]);
-    this.names = await memberNames((members.data as RoomMember[]).map((member) => member.member_id));
+    this.names = await memberNamesById((members.data as RoomMember[]).map((member) => member.member_id));
     this.room = room.data as Room;
     this.members = members.data as RoomMember[];
     void kit().bridge.title(this.room.name);
@@ -69,7 +69,7 @@ export class RoomsRoom extends LitElement {
   private async add(): Promise<void> {
     const picker = this.renderRoot.querySelector<WpkMemberPicker>('#add-members');
     for (const chosen of picker?.value ?? []) {
-      const body = { member_mrn: `mrn:account:member:${chosen.id}` };
+      const body = { member_mrn: memberMrn(chosen.id) };
       if (!(await this.apply(() => kit().client.rooms.postRoomsByIdMembers({ params: { id: this.roomId }, body }), `${chosen.name} is a member`))) return;
     }
     if (picker) picker.value = [];

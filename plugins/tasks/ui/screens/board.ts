@@ -1,4 +1,4 @@
-import { LitElement, appHref, css, errorText, html, kit, liveConnection, navigate, nothing, repeat, sharedStyles } from '@wpk/ui';
+import { BoardMoves, LitElement, appHref, css, errorText, html, kit, liveConnection, navigate, nothing, repeat, sharedStyles } from '@wpk/ui';
 import { boardTasks, PRIORITIES, type Board, type Task, type TaskFilters } from '../api.js';
 
 /**
@@ -13,16 +13,13 @@ export class TasksBoard extends LitElement {
     tasks: { state: true },
     filters: { state: true },
     error: { state: true },
-    announcement: { state: true },
-    dropLane: { state: true },
   };
   declare boardId: string;
   declare board: Board | null;
   declare tasks: Task[];
   declare filters: TaskFilters;
   declare error: string | null;
-  declare announcement: string;
-  declare dropLane: string | null;
+  private readonly moves = new BoardMoves(this);
   private stopLive: (() => void) | null = null;
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** Bumped by every read of the tasks and every change made here: a read answers only if nothing came after it. */
@@ -38,8 +35,6 @@ export class TasksBoard extends LitElement {
     this.tasks = [];
     this.filters = {};
     this.error = null;
-    this.announcement = '';
-    this.dropLane = null;
   }
 
   static override styles = [
@@ -131,7 +126,7 @@ export class TasksBoard extends LitElement {
       this.generation++;
       // A live reload may have shown the task already (the commit's event can overtake this answer).
       this.tasks = [...this.tasks.filter((held) => held.id !== task.id), task];
-      this.say(`${task.key} added to ${task.lane}`);
+      this.moves.say(`${task.key} added to ${task.lane}`);
     } catch (error) {
       void kit().bridge.toast(errorText(error), 'danger');
     }
@@ -145,25 +140,15 @@ export class TasksBoard extends LitElement {
     this.tasks = this.tasks.map((held) => (held.id === task.id ? { ...held, lane } : held));
     try {
       await kit().client.tasks.patchTasksById({ params: { id: task.id }, body: { lane } });
-      this.say(`${task.key} moved to ${lane}`);
+      this.moves.say(`${task.key} moved to ${lane}`);
     } catch (error) {
       this.tasks = before;
       void kit().bridge.toast(errorText(error), 'danger');
     }
   }
 
-  private say(message: string): void {
-    // Cleared first, so the same words twice are announced twice.
-    this.announcement = '';
-    requestAnimationFrame(() => (this.announcement = message));
-  }
-
   private key(event: KeyboardEvent, task: Task): void {
-    if (!event.altKey || (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft')) return;
-    event.preventDefault();
-    const lanes = this.board?.lanes ?? [];
-    const at = lanes.indexOf(task.lane ?? '');
-    const target = lanes[at + (event.key === 'ArrowRight' ? 1 : -1)];
+    const target = this.moves.step(event, this.board?.lanes ?? [], task.lane ?? '');
     if (!target) return;
     void this.move(task, target).then(() => this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-task="${task.id}"]`)?.focus()));
   }
@@ -178,21 +163,11 @@ export class TasksBoard extends LitElement {
   private lane(lane: string, index: number) {
     const tasks = this.tasks.filter((task) => task.lane === lane);
     const headingId = `lane-${index}`;
-    return html`<section
-      class=${this.dropLane === lane ? 'lane drop' : 'lane'}
-      aria-labelledby=${headingId}
-      @dragover=${(event: DragEvent) => {
-        event.preventDefault();
-        this.dropLane = lane;
-      }}
-      @dragleave=${() => (this.dropLane = null)}
-      @drop=${(event: DragEvent) => {
-        event.preventDefault();
-        this.dropLane = null;
-        const task = this.tasks.find((held) => held.id === event.dataTransfer?.getData('text/plain'));
-        if (task) void this.move(task, lane);
-      }}
-    >
+    const drop = this.moves.column(lane, (id) => {
+      const task = this.tasks.find((held) => held.id === id);
+      if (task) void this.move(task, lane);
+    });
+    return html`<section class=${this.moves.over === lane ? 'lane drop' : 'lane'} aria-labelledby=${headingId} @dragover=${drop.dragover} @dragleave=${drop.dragleave} @drop=${drop.drop}>
       <h2 id=${headingId}>${lane}<span class="muted">${tasks.length}</span></h2>
       <ul aria-labelledby=${headingId}>
         ${repeat(tasks, (task) => task.id, (task) => this.card(task))}
@@ -209,10 +184,7 @@ export class TasksBoard extends LitElement {
         tabindex="0"
         draggable="true"
         aria-label=${`${task.key} ${task.title}, in ${task.lane}. Alt and arrow keys move it to another lane.`}
-        @dragstart=${(event: DragEvent) => {
-          event.dataTransfer?.setData('text/plain', task.id);
-          if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move';
-        }}
+        @dragstart=${this.moves.drag(task.id)}
         @keydown=${(event: KeyboardEvent) => this.key(event, task)}
       >
         <span class="key">${task.key}</span>
@@ -224,11 +196,7 @@ export class TasksBoard extends LitElement {
           ${task.priority !== 'none' ? html`<span>Priority ${task.priority}</span>` : nothing}
           ${task.due_date ? html`<span>Due <wpk-date value=${task.due_date}></wpk-date></span>` : nothing}
           ${task.assignee_ids.length ? html`<span>${task.assignee_ids.length} assigned</span>` : nothing}
-          <label class="move">Move to
-            <select @change=${(event: Event) => void this.move(task, (event.target as HTMLSelectElement).value)}>
-              ${lanes.map((lane) => html`<option value=${lane} ?selected=${lane === task.lane}>${lane}</option>`)}
-            </select>
-          </label>
+          ${this.moves.select('Move to', lanes.map((lane) => ({ id: lane, name: lane })), task.lane, (lane) => void this.move(task, lane))}
         </div>
       </article>
     </li>`;
@@ -254,7 +222,7 @@ export class TasksBoard extends LitElement {
       </div>
       </div>
       <div class="lanes">${this.board.lanes.map((lane, index) => this.lane(lane, index))}</div>
-      <p class="wpk-visually-hidden" role="status" aria-live="polite">${this.announcement}</p>`;
+      ${this.moves.region()}`;
   }
 }
 

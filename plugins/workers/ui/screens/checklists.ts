@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, choiceField, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CONFIRMATION_LABELS, directory, type ChecklistTemplate, type Department } from '../api.js';
 
 /** The self-ticking items a template may include, by the form's field, with the kind of checklist each belongs to. */
@@ -48,28 +48,26 @@ export class WorkersChecklists extends LitElement {
       properties: {
         kind: { type: 'string', title: 'When', enum: ['onboarding', 'offboarding'], 'x-labels': { onboarding: 'Onboarding (hire, rehire)', offboarding: 'Offboarding' } },
         name: { type: 'string', title: 'Name', minLength: 1, maxLength: 200 },
-        department_id: { type: 'string', title: 'For the department', enum: this.departments.map((d) => d.id), 'x-labels': Object.fromEntries(this.departments.map((d) => [d.id, d.name])) },
+        department_id: choiceField('For the department', this.departments),
         items: { type: 'string', title: 'Items, one per line', 'x-widget': 'textarea', minLength: 1, maxLength: 10_000 },
         ...Object.fromEntries(SELF_TICKING.map((item) => [item.field, { type: 'boolean', title: `${item.label} (${item.kind}; ${CONFIRMATION_LABELS[item.confirmed_by]})` }])),
       },
     };
   }
 
-  private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    const { kind, name, department_id: departmentId, items } = event.detail as { kind: string; name: string; department_id?: string; items: string };
-    const lines = items.split('\n').map((line) => line.trim()).filter(Boolean).map((label) => ({ label }));
-    const ticking = SELF_TICKING.filter((item) => event.detail[item.field] === true).map((item) => ({ label: item.label, confirmed_by: item.confirmed_by }));
-    try {
-      const body = { kind, name, items: [...lines, ...ticking], ...(departmentId ? { department_id: departmentId } : {}) };
-      const created = (await kit().client.workers.postWorkersChecklistTemplates({ body: body as never })).data as ChecklistTemplate;
-      toast(`${created.name} added`, 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        const { kind, name, department_id: departmentId, items } = values as { kind: string; name: string; department_id?: string; items: string };
+        const lines = items.split('\n').map((line) => line.trim()).filter(Boolean).map((label) => ({ label }));
+        const ticking = SELF_TICKING.filter((item) => values[item.field] === true).map((item) => ({ label: item.label, confirmed_by: item.confirmed_by }));
+        const body = { kind, name, items: [...lines, ...ticking], ...(departmentId ? { department_id: departmentId } : {}) };
+        const created = (await kit().client.workers.postWorkersChecklistTemplates({ body: body as never })).data as ChecklistTemplate;
+        toast(`${created.name} added`, 'success');
+      },
+      () => this.load(),
+    );
   }
 
   protected override render() {

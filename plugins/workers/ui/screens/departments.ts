@@ -1,4 +1,4 @@
-import { LitElement, css, errorText, html, kit, screenStyles, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { LitElement, choiceField, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { DEPTH_STYLES, depthClass, directory, type Department, type Worker } from '../api.js';
 
 /** `/departments`: the departments as a tree (indented under their parent), and a form to add one. */
@@ -54,23 +54,21 @@ export class WorkersDepartments extends LitElement {
       required: ['name'],
       properties: {
         name: { type: 'string', title: 'Name', minLength: 1, maxLength: 200 },
-        parent_id: { type: 'string', title: 'Inside', enum: this.departments.map((d) => d.id), 'x-labels': Object.fromEntries(this.departments.map((d) => [d.id, d.name])) },
-        head_id: { type: 'string', title: 'Head', enum: this.workers.map((w) => w.id), 'x-labels': Object.fromEntries(this.workers.map((w) => [w.id, w.name])) },
+        parent_id: choiceField('Inside', this.departments),
+        head_id: choiceField('Head', this.workers),
       },
     };
   }
 
-  private async add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    try {
-      const created = (await kit().client.workers.postWorkersDepartments({ body: event.detail as never })).data as Department;
-      toast(`${created.name} added`, 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.load();
-    } catch (error) {
-      form.fail(error);
-    }
+  private add(event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        const created = (await kit().client.workers.postWorkersDepartments({ body: values as never })).data as Department;
+        toast(`${created.name} added`, 'success');
+      },
+      () => this.load(),
+    );
   }
 
   protected override render() {

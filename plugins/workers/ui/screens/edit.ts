@@ -1,4 +1,4 @@
-import { RecordEdit, textChanges, textValues, type FormSchema } from '@wpk/ui';
+import { RecordEdit, choiceField, textChanges, textValues, type FormSchema } from '@wpk/ui';
 import { EMPLOYMENT_LABELS, WORKERS, directory, type Department, type WorkLocation, type Worker } from '../api.js';
 
 const TEXT_FIELDS = ['name', 'work_email', 'title', 'department_id', 'manager_id', 'start_date', 'employment_type', 'location_mrn'] as const;
@@ -18,8 +18,8 @@ function form(workers: Worker[], departments: Department[], locations: WorkLocat
       name: { type: 'string', title: 'Name', minLength: 1, maxLength: 200 },
       work_email: { type: 'string', title: 'Work e-mail', format: 'email', maxLength: 320 },
       title: { type: 'string', title: 'Title', maxLength: 200 },
-      manager_id: { type: 'string', title: 'Manager', enum: managers.map((worker) => worker.id), 'x-labels': Object.fromEntries(managers.map((worker) => [worker.id, worker.name])) },
-      department_id: { type: 'string', title: 'Department', enum: departments.map((department) => department.id), 'x-labels': Object.fromEntries(departments.map((department) => [department.id, department.name])) },
+      manager_id: choiceField('Manager', managers),
+      department_id: choiceField('Department', departments),
       start_date: { type: 'string', title: 'Start date', format: 'date' },
       employment_type: { type: 'string', title: 'Employment type', enum: Object.keys(EMPLOYMENT_LABELS), 'x-labels': EMPLOYMENT_LABELS },
       location_mrn: { type: 'string', title: 'Location', enum: places.map(([mrn]) => mrn), 'x-labels': Object.fromEntries(places), description: 'The locations of the Settings app' },

@@ -1,4 +1,4 @@
-import { RecordDetail, appLink, css, errorText, html, kit, nothing, toast, type FormSchema, type WpkSchemaForm } from '@wpk/ui';
+import { RecordDetail, appLink, css, errorText, html, kit, nothing, sendSchemaForm, toast, type FormSchema } from '@wpk/ui';
 import { CONFIRMATION_LABELS, CONTRACT_LABELS, DEPTH_STYLES, EMPLOYMENT_LABELS, NEXT_STEP, WORKERS, depthClass, directory, statusLabel, type Checklist, type Contract, type HistoryRow, type OrgNode, type Worker } from '../api.js';
 
 /** `/workers/{id}`: one worker, their dated history, reports and contracts (with a form to add one), and the lifecycle's next step. */
@@ -81,17 +81,15 @@ export class WorkersWorker extends RecordDetail<Worker> {
     };
   }
 
-  private async addContract(worker: Worker, event: CustomEvent<Record<string, unknown>>): Promise<void> {
-    const form = event.target as WpkSchemaForm;
-    try {
-      await kit().client.workers.postWorkersByWorkerIdContracts({ params: { worker_id: worker.id }, body: event.detail as never });
-      toast('Contract added', 'success');
-      form.submitting = false;
-      form.value = {};
-      await this.readContracts(worker);
-    } catch (error) {
-      form.fail(error);
-    }
+  private addContract(worker: Worker, event: CustomEvent<Record<string, unknown>>): Promise<void> {
+    return sendSchemaForm(
+      event,
+      async (values) => {
+        await kit().client.workers.postWorkersByWorkerIdContracts({ params: { worker_id: worker.id }, body: values as never });
+        toast('Contract added', 'success');
+      },
+      () => this.readContracts(worker),
+    );
   }
 
   private async readAround(worker: Worker): Promise<void> {
