@@ -46,6 +46,7 @@ test.serial('POST /app-tokens hands a browser session a token for one app it can
   const issued = body(answer).data;
   t.regex(issued.token, /^wpka_[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
   t.is(issued.app, 'notes');
+  t.deepEqual(issued.permissions, ['notes.notes.read', 'notes.notes.create', 'notes.notes.delete', 'notes.notes.export'], 'an owner holds every key the app declares');
   t.is(issued.expires_at, new Date(now.getTime() + APP_TOKEN_TTL_SECONDS * 1000).toISOString());
   t.is(answer.headers['cache-control'], 'no-store');
 
@@ -85,6 +86,9 @@ test.serial("a token reaches its app's routes with the member's permissions, nev
   const role = await acme.role('Notes, nothing', { notes: [] });
   const member = await acme.member('member', [role]);
   const memberToken = await tokenFor(member, 'notes');
+  t.deepEqual(body(await inject('POST', '/app-tokens', member.headers(), { app: 'notes' })).data.permissions, [], 'an empty slice: no key to offer');
+  const reader = await acme.member('member', [await acme.role('Notes, read', { notes: ['notes.notes.read'] })]);
+  t.deepEqual(body(await inject('POST', '/app-tokens', reader.headers(), { app: 'notes' })).data.permissions, ['notes.notes.read']);
   const denied = await inject('GET', '/notes', bearer('acme', memberToken));
   t.is(denied.statusCode, 403);
   t.deepEqual(body(denied), { error: 'Missing permission: notes.notes.read' });

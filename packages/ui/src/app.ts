@@ -12,6 +12,11 @@ export interface AppKit {
   app: BridgeInit['app'];
   locale: string;
   timeZone: string;
+  /**
+   * True when the member holds `key` in the app (as of the app's last token): a screen offers
+   * only what the member may do. The server still refuses what they may not.
+   */
+  can(key: string): boolean;
 }
 
 let current: AppKit | null = null;
@@ -47,7 +52,7 @@ export async function startApp(): Promise<AppKit> {
     transport: bridgeTransport(bridge),
     maxRetries: 1,
   });
-  current = { bridge, client, member: init.member, workspace: init.workspace, app: init.app, locale: init.locale, timeZone: init.time_zone };
+  current = { bridge, client, member: init.member, workspace: init.workspace, app: init.app, locale: init.locale, timeZone: init.time_zone, can: (key) => bridge.permissions.includes(key) };
   document.documentElement.lang = init.locale;
   // The shell's search shortcut works with the focus inside the app too.
   document.addEventListener('keydown', (event) => {

@@ -253,6 +253,19 @@ test.serial('two members editing one board at once through the whiteboard end wi
   await Promise.all(opened.map(({ page }) => page.context().close()));
 });
 
+test.serial("a member without canvas.votes.manage is offered no voting session to start (the app token's keys), and the API would refuse it", async (t) => {
+  const vic = await web.world.member(ALL_KEYS.filter((key) => key !== 'canvas.votes.manage'), { name: 'Vic Voter' });
+  const boardId = await newBoard(vic, 'No chair');
+  const { page, frame } = await web.openApp(1280, { email: vic.email });
+  await openBoard(frame, 'No chair');
+  const voting = frame.getByRole('region', { name: 'Voting' });
+  await voting.getByText('No vote on this board yet.').waitFor();
+  t.is(await voting.getByRole('form', { name: 'Start voting' }).count(), 0);
+  t.is((await vic.post(`/canvas/boards/${boardId}/vote-sessions`, { title: 'Mine?', votes_per_member: 1 })).status, 403);
+  await checkPage(t, page, frame, 'a board of a member who may not start a vote');
+  await page.context().close();
+});
+
 test.serial('at 375 px: the boards and a board read and work on a phone', async (t) => {
   const { page, frame } = await web.openApp(375, { email: bob.email });
   await frame.getByRole('list', { name: 'Boards' }).getByRole('link', { name: 'Live' }).waitFor();

@@ -16341,6 +16341,8 @@ export interface components {
             app: string;
             /** Format: date-time */
             expires_at: string;
+            /** @description The member's permission keys in the app when the token was issued (every declared key for owners and admins): what the front-end offers. The server still judges each request */
+            permissions: string[];
         };
         AppInstallation: {
             slug: string;

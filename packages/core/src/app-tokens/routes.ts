@@ -9,6 +9,7 @@ const APP_TOKEN: ObjectSchema = recordSchema({
   token: Joi.string().description('`Authorization: Bearer` on the app\'s routes; never stored by the platform'),
   app: Joi.string().description('The only app whose routes the token reaches'),
   expires_at: Joi.date().iso(),
+  permissions: Joi.array().items(Joi.string()).description("The member's permission keys in the app when the token was issued (every declared key for owners and admins): what the front-end offers. The server still judges each request"),
 }).id('AppToken');
 
 /** `POST /app-tokens`: the shell asks for its app's token (docs/ui.md, "The bridge"). */

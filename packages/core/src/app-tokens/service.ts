@@ -9,6 +9,8 @@ export interface IssuedAppToken {
   token: string;
   app: string;
   expires_at: Date;
+  /** The member's keys among the app's declared ones, at issue (what the front-end offers; the server still judges every request). */
+  permissions: string[];
 }
 
 /** The session a token stands on, read afresh on every request. */
@@ -44,11 +46,13 @@ export class AppTokenService {
     if (!this.apps.get(app)) throw new NotFoundError(`No app ${app.slice(0, 100)}`);
     const installation = await this.installations.find(credentials.member.workspaceId, app);
     if (!isInstalled(installation)) throw new ForbiddenError(APP_ACCESS_DENIED);
-    const decision = await defaultPermissionSourceFactory(credentials, this.sequelize).appAccess(app, installation);
+    const source = defaultPermissionSourceFactory(credentials, this.sequelize);
+    const decision = await source.appAccess(app, installation);
     if (!decision.allowed) throw new ForbiddenError(APP_ACCESS_DENIED);
+    const permissions = (await source.appPermissions(app)).expand(this.apps.get(app)!.declaredKeys);
     const expires = Math.floor(this.clock().getTime() / 1000) + APP_TOKEN_TTL_SECONDS;
     const token = this.signer.sign({ w: credentials.member.workspaceId, m: credentials.member.id, s: credentials.via.sessionId, a: app, e: expires });
-    return { token, app, expires_at: new Date(expires * 1000) };
+    return { token, app, expires_at: new Date(expires * 1000), permissions };
   }
 
   /**

@@ -30,6 +30,11 @@ export class Bridge extends EventTarget {
     return this.current.token;
   }
 
+  /** The member's permission keys in the app, as of the last token (renewed with it). */
+  get permissions(): readonly string[] {
+    return this.current.permissions ?? [];
+  }
+
   /** The app's path in the shell (`/boards/42?lane=Done`). */
   get route(): string {
     return this.current.route;
@@ -51,7 +56,7 @@ export class Bridge extends EventTarget {
       this.current = { ...this.current, route: push.route };
       this.dispatchEvent(new CustomEvent('route', { detail: push.route }));
     } else if (push.type === 'token') {
-      this.current = { ...this.current, token: push.token, expires_at: push.expires_at };
+      this.current = { ...this.current, token: push.token, expires_at: push.expires_at, permissions: Array.isArray(push.permissions) ? push.permissions : this.current.permissions };
       this.dispatchEvent(new CustomEvent('token'));
     }
   }
@@ -124,7 +129,7 @@ export class Bridge extends EventTarget {
   /** A fresh token now (the client asks after a 401). */
   async refreshToken(): Promise<string> {
     const fresh = await this.request('token', {});
-    this.current = { ...this.current, token: fresh.token, expires_at: fresh.expires_at };
+    this.current = { ...this.current, token: fresh.token, expires_at: fresh.expires_at, permissions: Array.isArray(fresh.permissions) ? fresh.permissions : this.current.permissions };
     return fresh.token;
   }
 

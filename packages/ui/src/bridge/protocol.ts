@@ -30,6 +30,8 @@ export interface BridgeInit {
   time_zone: string;
   /** The app's path in the shell's address bar (`/boards/42`), with its query. */
   route: string;
+  /** The member's permission keys in the app (every declared one for owners and admins), renewed with the token: what the screens offer. The server still judges every request. */
+  permissions: string[];
 }
 
 /** A member or a file chosen in one of the shell's pickers. */
@@ -87,7 +89,7 @@ export interface BridgeRequests {
   /** The person pressed the search shortcut (Ctrl+K, ⌘K, `/`) inside the app: the shell focuses its search. */
   'focus-search': { input: Record<string, never>; output: null };
   /** A fresh token now (after a 401): the shell asks the platform for one. */
-  token: { input: Record<string, never>; output: { token: string; expires_at: string } };
+  token: { input: Record<string, never>; output: { token: string; expires_at: string; permissions: string[] } };
   /** The session is over: the shell sends the person to sign in, and back here after. */
   'session-expired': { input: Record<string, never>; output: null };
 }
@@ -108,7 +110,7 @@ export type BridgeReply = { id: number; ok: true; value: unknown } | { id: numbe
 export type BridgePush =
   | { type: 'init'; init: BridgeInit }
   | { type: 'route'; route: string }
-  | { type: 'token'; token: string; expires_at: string };
+  | { type: 'token'; token: string; expires_at: string; permissions: string[] };
 
 /** Paths an app may navigate to inside itself: a path of its own, no scheme, no `//`, no `..`. */
 export function isAppPath(path: unknown): path is string {

@@ -29,7 +29,7 @@ export class AppHost {
   private readonly ports = new Set<MessagePort>();
   /** Which document of the frame those ports belong to (a reloaded frame says hello as a new one). */
   private document = '';
-  private token: { token: string; expires_at: string } | null = null;
+  private token: { token: string; expires_at: string; permissions: string[] } | null = null;
   private renewal: ReturnType<typeof setTimeout> | undefined;
   private readonly base: string;
 
@@ -78,9 +78,9 @@ export class AppHost {
   }
 
   /** A fresh token for the app; renewed again at four fifths of its life, and pushed to the frame. */
-  private async renew(): Promise<{ token: string; expires_at: string }> {
-    const answer = await shellApi<{ data: { token: string; expires_at: string } }>(this.context, 'POST', '/app-tokens', { app: this.context.app.slug });
-    this.token = { token: answer.data.token, expires_at: answer.data.expires_at };
+  private async renew(): Promise<{ token: string; expires_at: string; permissions: string[] }> {
+    const answer = await shellApi<{ data: { token: string; expires_at: string; permissions: string[] } }>(this.context, 'POST', '/app-tokens', { app: this.context.app.slug });
+    this.token = { token: answer.data.token, expires_at: answer.data.expires_at, permissions: answer.data.permissions };
     clearTimeout(this.renewal);
     const life = Date.parse(answer.data.expires_at) - Date.now();
     this.renewal = setTimeout(() => {

@@ -189,19 +189,23 @@ export class CanvasBoardExtras extends LitElement {
           ? html`<p>Results of ${session.title || 'the last vote'}: ${session.total_votes} votes from ${session.voter_count} ${session.voter_count === 1 ? 'member' : 'members'}.</p>
               <ol aria-label="Voting results">${session.results.map((tally) => html`<li>${this.nameOf(tally.object_id)}: ${tally.votes}</li>`)}</ol>`
           : html`<p class="muted">No vote on this board yet.</p>`}
-        <form class="row" aria-label="Start voting" @submit=${this.start}>
-          <label>Question <input name="title" maxlength="200" /></label>
-          <label>Votes per member <input name="votes" type="number" min="1" max="100" value="3" required /></label>
-          <button type="submit">Start voting</button>
-        </form>`;
+        ${kit().can('canvas.votes.manage')
+          ? html`<form class="row" aria-label="Start voting" @submit=${this.start}>
+              <label>Question <input name="title" maxlength="200" /></label>
+              <label>Votes per member <input name="votes" type="number" min="1" max="100" value="3" required /></label>
+              <button type="submit">Start voting</button>
+            </form>`
+          : nothing}`;
     const mine = session.my_votes.find((tally) => tally.object_id === this.selectedId)?.votes ?? 0;
     return html`<p>${session.title || 'Voting'} is open: ${session.votes_left} of ${session.votes_per_member} votes left.</p>
       <div class="toolbar">
-        ${this.selectedId
+        ${!kit().can('canvas.votes.create')
+          ? nothing
+          : this.selectedId
           ? html`<button type="button" ?disabled=${session.votes_left === 0} @click=${() => this.act('POST', `/${session.id}/votes`, { object_id: this.selectedId })}>Vote for ${this.nameOf(this.selectedId)}</button>
               ${mine ? html`<button type="button" @click=${() => this.act('DELETE', `/${session.id}/votes/${this.selectedId}`)}>Take back a vote (${mine})</button>` : nothing}`
           : html`<span class="muted">Select an object on the board to vote for it.</span>`}
-        <button type="button" @click=${() => this.act('POST', `/${session.id}/close`)}>Close voting</button>
+        ${kit().can('canvas.votes.manage') ? html`<button type="button" @click=${() => this.act('POST', `/${session.id}/close`)}>Close voting</button>` : nothing}
       </div>`;
   }
 
