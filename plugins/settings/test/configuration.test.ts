@@ -19,7 +19,6 @@ test.before(async () => {
 test.after.always(() => world?.close());
 
 /** The whole document, as exported now. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers loosely and assert their exact shape
 const exported = (): Promise<any> => ok(world.owner.get('/settings/export'));
 const plan = (document: unknown, caller = world.owner) => caller.request('POST', '/settings/imports', { document });
 const apply = (planId: string, caller = world.owner) => caller.request('POST', `/settings/imports/${planId}/apply`);
