@@ -248,5 +248,7 @@ test.serial('only owners and admins (settings.imports.manage / exports.read by d
   const made = ok(await plan(document, admin));
   t.is(made.total_changes, 0);
   t.is((await apply(made.id, member)).status, 403);
+  const layer3 = { error: 'Only workspace owners and admins can manage the workspace configuration' };
+  for (const reply of [await plan(document, delegated), await delegated.get(`/settings/imports/${made.id}`), await apply(made.id, delegated)]) t.deepEqual([reply.status, reply.body], [403, layer3]);
   t.is((await ok(world.owner.get(`/settings/imports/${made.id}`))).applied_at, null);
 });

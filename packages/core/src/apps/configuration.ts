@@ -62,6 +62,9 @@ export class ConfigurationCapability {
   for(workspaceId: string, credentials: Credentials, work: ConfigurationWork): WorkspaceConfiguration {
     const caller = () => requireRole(credentials, 'admin', 'manage the workspace configuration');
     return Object.freeze({
+      requireCaller: () => {
+        caller();
+      },
       read: () => {
         caller();
         return work.run(() => this.read(workspaceId));

@@ -232,7 +232,10 @@ export class AppPipeline {
     const capability = this.services.configuration;
     if (!capability) {
       const absent = () => Promise.reject(new Error('ctx.configuration is not available in this runtime'));
-      return Object.freeze({ read: absent, plan: absent, apply: absent });
+      const requireCaller = () => {
+        throw new Error('ctx.configuration is not available in this runtime');
+      };
+      return Object.freeze({ requireCaller, read: absent, plan: absent, apply: absent });
     }
     const { work } = inputs;
     const asRuntime = this.services.strict ? runtimeRoleCalls(this.services.strict, inputs.runtime.app) : <T>(call: () => Promise<T>) => call();

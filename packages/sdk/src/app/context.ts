@@ -162,6 +162,11 @@ export interface ConfigurationPlan {
  * activity records) and recorded in the admin audit.
  */
 export interface WorkspaceConfiguration {
+  /**
+   * The check every call makes, alone: throws `ForbiddenError` (403) unless the caller is an owner
+   * or admin. For a route that serves what the capability produced (a stored plan) without calling it.
+   */
+  requireCaller(): void;
   /** The installed apps (access, settings) and the custom roles now, by name, sorted. */
   read(): Promise<PlatformConfiguration>;
   /**

@@ -185,6 +185,7 @@ function presentPlan(row: { id: string; changes: Record<string, unknown>; expire
 
 /** Validates the document, computes its plan against the workspace now and stores it (1 hour to apply it). */
 export async function planImport(ctx: SettingsContext, given: SettingsDocument) {
+  ctx.configuration.requireCaller();
   const now = await exportDocument(ctx);
   const { document, plan } = await diffDocument(ctx, given, now);
   const stamp = fingerprints(now);
@@ -202,6 +203,7 @@ export async function planImport(ctx: SettingsContext, given: SettingsDocument) 
 
 /** A stored plan, or 404. */
 export async function readPlan(ctx: SettingsContext, planId: string) {
+  ctx.configuration.requireCaller();
   const row = await ctx.db.importPlans.findOne({ where: { id: planId } });
   if (!row) throw new NotFoundError(`Import plan ${planId} not found`);
   return presentPlan(row);
@@ -239,6 +241,7 @@ async function applyRecords(ctx: SettingsContext, document: SettingsDocument, pl
  * was made from: the parts that changed are named). Emits `core.settings.import.applied` once.
  */
 export async function applyPlan(ctx: SettingsContext, planId: string) {
+  ctx.configuration.requireCaller();
   await ctx.lock('configuration-import');
   // The organisation's writers take this lock: none can slip in between the fingerprint and the writes.
   await ctx.lock('organization');
