@@ -210,6 +210,7 @@ test.serial('an invalid document is a 400 naming every failing path, and nothing
   document.apps['ext.acme.hello'] = { access_policy: 'everyone', allowed_roles: [], redlist: [], settings: null };
   document.apps.tasks = { access_policy: 'everyone', allowed_roles: [], redlist: [], settings: null };
   document.roles.Sales.permissions.settings = ['settings.locations.fly'];
+  document.roles.Partners = { permissions: { crm: ['crm deals'] } };
   document.organization.base_currency = 'XYZ';
   document.locations.Paris.timezone = 'Mars/Olympus';
   document.apps.settings.allowed_roles = ['Nobody'];
@@ -219,6 +220,7 @@ test.serial('an invalid document is a 400 naming every failing path, and nothing
     'organization.base_currency: XYZ is not an ISO 4217 currency code (such as EUR or USD)',
     'locations.Paris.timezone: Mars/Olympus is not an IANA time zone (such as Europe/Paris or UTC)',
     'roles.Sales.permissions.settings[0]: "settings.locations.fly" is not a permission of app settings (declared keys or settings.*)',
+    'roles.Partners.permissions.crm: "crm deals" is not a permission key of crm ({slug}.{resource}.{action} or crm.*)',
     'apps.settings.allowed_roles[0]: no role "Nobody" in the document\'s roles',
     'apps.settings.settings.holiday_import_years_ahead: must be <= 10',
     'apps.ext.acme.hello: not installed in this workspace (an import does not install apps: install it first with POST /applications/ext.acme.hello/installations, then import again)',
@@ -251,4 +253,16 @@ test.serial('only owners and admins (settings.imports.manage / exports.read by d
   const layer3 = { error: 'Only workspace owners and admins can manage the workspace configuration' };
   for (const reply of [await plan(document, delegated), await delegated.get(`/settings/imports/${made.id}`), await apply(made.id, delegated)]) t.deepEqual([reply.status, reply.body], [403, layer3]);
   t.is((await ok(world.owner.get(`/settings/imports/${made.id}`))).applied_at, null);
+});
+
+test.serial("a role's slice of an app this runtime does not load goes through: export → import plans no change, and a new one is created", async (t) => {
+  t.is((await world.owner.request('POST', '/roles', { name: 'Partners', permissions: { crm: ['crm.deals.read'] } })).status, 200);
+  const document = await exported();
+  t.deepEqual(document.roles.Partners, { permissions: { crm: ['crm.deals.read'] } });
+  t.is(ok(await plan(document)).total_changes, 0);
+  document.roles.Resellers = { permissions: { crm: ['crm.*'] } };
+  const made = ok(await plan(document));
+  t.deepEqual(made.roles.changes, [{ path: 'roles.Resellers', op: 'create' }]);
+  ok(await apply(made.id));
+  t.deepEqual((await exported()).roles.Resellers, { permissions: { crm: ['crm.*'] } });
 });

@@ -3,7 +3,7 @@ import { jsonSchemaProblems } from '@wpk/sdk/tooling';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { isInstalled, requireRole, type CallerMember, type Credentials } from '../access/index.js';
 import type { StagedEvent } from '../events/index.js';
-import type { AdminAudit, RoleService } from '../identity/index.js';
+import { validatePermissions, type AdminAudit, type RoleService } from '../identity/index.js';
 import type { InstallationService } from './installations.js';
 import type { LoadedApp } from './loader.js';
 
@@ -137,8 +137,16 @@ export class ConfigurationCapability {
       }
       for (const [namespace, keys] of Object.entries(role.permissions)) {
         const app = loaded.get(namespace);
-        if (!app) problems.push(`${path}.permissions.${namespace}: no app ${namespace} on this platform`);
-        else if (!Array.isArray(keys)) problems.push(`${path}.permissions.${namespace}: must be an array of permission keys`);
+        if (!Array.isArray(keys)) problems.push(`${path}.permissions.${namespace}: must be an array of permission keys`);
+        else if (!app) {
+          // A role may hold a slice of an app this runtime does not load (as /roles allows): its keys' grammar is checked.
+          try {
+            validatePermissions({ [namespace]: keys });
+          } catch (error) {
+            if (!(error instanceof InvalidError)) throw error;
+            problems.push(`${path}.${error.message}`);
+          }
+        }
         else
           keys.forEach((key, index) => {
             if (key !== `${namespace}.*` && !app.declaredKeys.includes(key)) problems.push(`${path}.permissions.${namespace}[${index}]: ${JSON.stringify(key)} is not a permission of app ${namespace} (declared keys or ${namespace}.*)`);
