@@ -266,3 +266,10 @@ test.serial("a role's slice of an app this runtime does not load goes through: e
   ok(await apply(made.id));
   t.deepEqual((await exported()).roles.Resellers, { permissions: { crm: ['crm.*'] } });
 });
+
+test.serial('migration 0003 goes down (the plans with it) and up again', async (t) => {
+  t.deepEqual(await world.migrateAppDown('0003-import-plans'), ['0003-import-plans']);
+  t.deepEqual(await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_settings' AND table_name = 'import_plans'"), []);
+  t.deepEqual(await world.migrateAppUp(), ['0003-import-plans']);
+  t.is(ok(await plan(await exported())).total_changes, 0);
+});
