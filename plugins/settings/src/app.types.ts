@@ -212,6 +212,18 @@ export interface CoreSettingsPreferencesUpdatedPayload {
 export type CoreAccountApplicationInstalledPayload = PlatformPayloads['core.account.application.installed'];
 
 /**
+ * A configuration import's plan was applied (once; never for a refused apply). Carries the plan id, each change made as `{op} {path}` in the order applied, and who applied it; the records' own events (organization, location, calendar, holiday, role) are emitted as well.
+ */
+export interface CoreSettingsImportAppliedPayload {
+  plan_id: string;
+  /**
+   * @maxItems 10000
+   */
+  changes: string[];
+  applied_by: string;
+}
+
+/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -234,6 +246,7 @@ export interface EmittedEvents {
   'core.settings.holiday.created': CoreSettingsHolidayCreatedPayload;
   'core.settings.holiday.deleted': CoreSettingsHolidayDeletedPayload;
   'core.settings.preferences.updated': CoreSettingsPreferencesUpdatedPayload;
+  'core.settings.import.applied': CoreSettingsImportAppliedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */

@@ -3,7 +3,8 @@
  * Settings from the launcher (the shell hosts the app's sandboxed frame), sets the organisation's
  * base currency (a code that is no ISO 4217 currency is refused on its field), adds a working
  * calendar and imports the public holidays of a region into it (a second import adds nothing),
- * and adds a location on a phone; at 1280 px and at 375 px, axe-clean (no serious or critical
+ * adds a location on a phone, explains a member's access, and exports and imports the
+ * configuration (a stale plan refused, a fresh one applied); at 1280 px and at 375 px, axe-clean (no serious or critical
  * violation) in the shell and in the frame, no Content-Security-Policy violation, nothing wider
  * than the window. The screenshots are the ones docs/apps/settings.md shows.
  */
@@ -140,4 +141,58 @@ test.serial('explain access: the five layers of a member and an action, the deci
   t.is((await reader.request('GET', '/settings/locations')).status, 200);
   await checkPage(t, phone.page, phone.frame, 'the permission explainer at 375 px');
   await phone.page.context().close();
+});
+
+test.serial('export / import: download the document, edit it, see the plan, a stale plan refused, then apply, at 1280 px', async (t) => {
+  const { page, frame } = await web.openApp(1280);
+  await frame.getByRole('heading', { name: 'Organisation', level: 1 }).waitFor();
+  await frame.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Export / import' }).click();
+  await page.waitForURL(`${web.origin}/app/settings/configuration`);
+  await frame.getByRole('heading', { name: 'Export / import', level: 1 }).waitFor();
+
+  // The download is the document GET /settings/export answers, as the text box shows it.
+  const exported = (await owner().request('GET', '/settings/export')).body.data;
+  const [download] = await Promise.all([page.waitForEvent('download'), frame.getByRole('button', { name: 'Download the document' }).click()]);
+  t.is(download.suggestedFilename(), 'acme-settings.json');
+  const fs = await import('node:fs/promises');
+  t.deepEqual(JSON.parse(await fs.readFile((await download.path())!, 'utf8')), exported);
+  const box = frame.getByRole('textbox', { name: 'Document' });
+  t.deepEqual(JSON.parse(await box.inputValue()), exported);
+
+  // An invalid document: every problem by its path, nothing changed.
+  const edited = structuredClone(exported);
+  edited.organization.legal_name = 'Acme Holding GmbH';
+  edited.locations['Lyon office'] = { timezone: 'Mars/Olympus', address: { city: 'Lyon' } };
+  await box.fill(JSON.stringify(edited, null, 2));
+  await frame.getByRole('button', { name: 'Plan the import' }).click();
+  await frame.getByRole('alert').getByText('locations.Lyon office.timezone: Mars/Olympus is not an IANA time zone (such as Europe/Paris or UTC)').waitFor();
+
+  // A valid one: its plan, part by part.
+  edited.locations['Lyon office'].timezone = 'Europe/Paris';
+  await box.fill(JSON.stringify(edited, null, 2));
+  await frame.getByRole('button', { name: 'Plan the import' }).click();
+  await frame.getByRole('heading', { name: 'Plan: 2 changes', level: 2 }).waitFor();
+  t.is(await frame.getByRole('region', { name: 'Organisation' }).getByRole('listitem').innerText(), 'update organization (legal_name)');
+  t.is(await frame.getByRole('region', { name: 'Locations' }).getByRole('listitem').innerText(), 'create locations.Lyon office');
+  await checkPage(t, page, frame, 'an import plan');
+  await saveScreenshot(page, `${IMAGES}settings-import-plan-1280.png`);
+
+  // Someone changes the organisation meanwhile: the plan is stale, and nothing changes.
+  t.is((await owner().request('PUT', '/settings/organization', { fiscal_year_start_month: 4 })).status, 200);
+  await frame.getByRole('button', { name: 'Apply the plan' }).click();
+  await frame.getByRole('alert').getByText('The plan is stale: organization changed since it was made; make a new plan').waitFor();
+  t.is((await owner().request('GET', '/settings/locations?q=Lyon')).body.data.length, 0);
+
+  // A new plan of the document as it is now applies.
+  edited.organization.fiscal_year_start_month = 4;
+  await box.fill(JSON.stringify(edited, null, 2));
+  await frame.getByRole('button', { name: 'Plan the import' }).click();
+  await frame.getByRole('heading', { name: 'Plan: 2 changes', level: 2 }).waitFor();
+  await frame.getByRole('button', { name: 'Apply the plan' }).click();
+  await page.getByText('Import applied: 2 changes').waitFor();
+  await frame.getByRole('heading', { name: 'Applied: 2 changes', level: 2 }).waitFor();
+  t.like((await owner().request('GET', '/settings/organization')).body.data, { legal_name: 'Acme Holding GmbH', fiscal_year_start_month: 4 });
+  t.like((await owner().request('GET', '/settings/locations?q=Lyon')).body.data[0], { name: 'Lyon office', timezone: 'Europe/Paris', address: { city: 'Lyon' } });
+  await checkPage(t, page, frame, 'an applied import');
+  await page.context().close();
 });

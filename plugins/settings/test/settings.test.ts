@@ -298,7 +298,19 @@ test.serial("preferences belong to the calling member: defaults until saved, PUT
 });
 
 test('the permission matrix: every route refuses a member without its key with the exact 403 and lets a holder through', async (t) => {
-  const rows = await world.workspace.permissionMatrix('settings');
+  const document = await ok(world.owner.get('/settings/export'));
+  const rows = await world.workspace.permissionMatrix('settings', { payloads: { 'POST /settings/imports': { document } } });
   t.is(rows.length, manifest.authorization.length);
-  checkMatrixRows(t, rows);
+  // Configuration as code: past layer 5, the platform's part needs an owner or admin (layer 3, ctx.configuration).
+  const configuration = (row: { route: string }) => /^(GET|POST) \/settings\/(export|imports)/.test(row.route);
+  checkMatrixRows(t, rows.filter((row) => !configuration(row)));
+  t.deepEqual(
+    rows.filter(configuration).map((row) => [row.route, row.without, row.with]),
+    [
+      ['GET /settings/export', { status: 403, body: { error: 'Missing permission: settings.exports.read' } }, { status: 403 }],
+      ['POST /settings/imports', { status: 403, body: { error: 'Missing permission: settings.imports.manage' } }, { status: 403 }],
+      ['GET /settings/imports/{plan_id}', { status: 403, body: { error: 'Missing permission: settings.imports.manage' } }, { status: 403 }],
+      ['POST /settings/imports/{plan_id}/apply', { status: 403, body: { error: 'Missing permission: settings.imports.manage' } }, { status: 403 }],
+    ],
+  );
 });

@@ -1,6 +1,7 @@
 import { AppRoot, html, kit } from '@wpk/ui';
 import './screens/calendar.js';
 import './screens/calendars.js';
+import './screens/configuration.js';
 import './screens/documents.js';
 import './screens/explain.js';
 import './screens/locations.js';
@@ -16,6 +17,7 @@ export class SettingsApp extends AppRoot {
     { path: '/calendars', label: 'Calendars' },
     { path: '/preferences', label: 'My preferences' },
     { path: '/explain', label: 'Explain access', visible: isAdmin },
+    { path: '/configuration', label: 'Export / import', visible: isAdmin },
   ];
   protected readonly screens = [
     { path: '/locations/:location_id', render: ({ location_id }: Record<string, string>) => html`<settings-location .locationId=${location_id}></settings-location>` },
@@ -24,6 +26,7 @@ export class SettingsApp extends AppRoot {
     { path: '/calendars', render: () => html`<settings-calendars></settings-calendars>` },
     { path: '/preferences', render: () => html`<settings-preferences></settings-preferences>` },
     { path: '/explain', render: () => html`<settings-explain></settings-explain>` },
+    { path: '/configuration', render: () => html`<settings-configuration></settings-configuration>` },
     { path: '/', render: () => html`<settings-organization></settings-organization>` },
   ];
 }

@@ -12600,6 +12600,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/settings/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exports the workspace's configuration as one document (wpk.settings/1): the organisation, locations, calendars with t...
+         * @description Exports the workspace's configuration as one document (wpk.settings/1): the organisation, locations, calendars with their holidays, custom roles and the installed apps' access and settings, by name
+         *
+         *     Needs `settings.exports.read`.
+         */
+        get: operations["getSettingsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks a document (400 naming every invalid path, nothing stored) and stores its plan: per part the changes against t...
+         * @description Checks a document (400 naming every invalid path, nothing stored) and stores its plan: per part the changes against the workspace now; apply it within an hour
+         *
+         *     Needs `settings.imports.manage`.
+         */
+        post: operations["postSettingsImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/imports/{plan_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads a stored plan (its changes, when it expires, whether it was applied)
+         * @description Reads a stored plan (its changes, when it expires, whether it was applied)
+         *
+         *     Needs `settings.imports.manage`.
+         */
+        get: operations["getSettingsImportsByPlanId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/settings/imports/{plan_id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applies a plan in one transaction (409 when it is stale, expired or applied already); emits import.applied and the re...
+         * @description Applies a plan in one transaction (409 when it is stale, expired or applied already); emits import.applied and the records' own events; recorded in the admin audit
+         *
+         *     Needs `settings.imports.manage`.
+         */
+        post: operations["postSettingsImportsByPlanIdApply"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/settings/locations": {
         parameters: {
             query?: never;
@@ -20611,6 +20699,72 @@ export interface components {
              * @enum {integer|null}
              */
             decided_by: 1 | 2 | 3 | 4 | 5 | null;
+        };
+        SettingsDocument: {
+            /** @constant */
+            format: "wpk.settings/1";
+            /** @description The organisation profile (no revision, no dates) */
+            organization: {
+                [key: string]: unknown;
+            };
+            /** @description Locations by name: timezone, address (its non-empty parts) */
+            locations: {
+                [key: string]: unknown;
+            };
+            /** @description Working calendars by name: working_days, hours_per_day, region, holidays [{date, name}] */
+            calendars: {
+                [key: string]: unknown;
+            };
+            /** @description Custom roles by name: permissions by app namespace */
+            roles: {
+                [key: string]: unknown;
+            };
+            /** @description Installed apps by namespace: access_policy, allowed_roles and redlist (role names, member MRNs), settings */
+            apps: {
+                [key: string]: unknown;
+            };
+        };
+        SettingsImportChange: {
+            /** @description organization, locations.{name}, calendars.{name}, roles.{name}, apps.{namespace}.access or apps.{namespace}.settings */
+            path: string;
+            /** @enum {string} */
+            op: "create" | "update" | "delete";
+            /** @description What an update changes */
+            fields?: string[];
+        };
+        SettingsImportPlan: {
+            /** Format: uuid */
+            id: string;
+            organization: {
+                changes: components["schemas"]["SettingsImportChange"][];
+                /** @description Entries of the part the import leaves as they are */
+                unchanged: number;
+            };
+            locations: {
+                changes: components["schemas"]["SettingsImportChange"][];
+                /** @description Entries of the part the import leaves as they are */
+                unchanged: number;
+            };
+            calendars: {
+                changes: components["schemas"]["SettingsImportChange"][];
+                /** @description Entries of the part the import leaves as they are */
+                unchanged: number;
+            };
+            roles: {
+                changes: components["schemas"]["SettingsImportChange"][];
+                /** @description Entries of the part the import leaves as they are */
+                unchanged: number;
+            };
+            apps: {
+                changes: components["schemas"]["SettingsImportChange"][];
+                /** @description Entries of the part the import leaves as they are */
+                unchanged: number;
+            };
+            total_changes: number;
+            /** Format: date-time */
+            expires_at: string;
+            /** Format: date-time */
+            applied_at: string | null;
         };
         SettingsLocation: {
             /** Format: uuid */
@@ -56747,6 +56901,212 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSettingsExport: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsDocument"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSettingsImports: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "document": {
+                 *         "format": "wpk.settings/1",
+                 *         "exported_from": [],
+                 *         "organization": {
+                 *           "legal_name": "example",
+                 *           "logo_key": "example",
+                 *           "base_currency": "example",
+                 *           "timezone": "example",
+                 *           "locale": "example",
+                 *           "week_start": "monday",
+                 *           "fiscal_year_start_month": 1
+                 *         },
+                 *         "locations": {},
+                 *         "calendars": {},
+                 *         "roles": {},
+                 *         "apps": {}
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    document: {
+                        /** @constant */
+                        format: "wpk.settings/1";
+                        /** @description Ignored: where and when the document was exported */
+                        exported_from?: unknown[] | boolean | number | Record<string, never> | string | null;
+                        organization: {
+                            legal_name: string;
+                            logo_key: string | null;
+                            base_currency: string;
+                            timezone: string;
+                            locale: string;
+                            /** @enum {string} */
+                            week_start: "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+                            fiscal_year_start_month: number;
+                        };
+                        locations: Record<string, never>;
+                        calendars: Record<string, never>;
+                        roles: Record<string, never>;
+                        apps: Record<string, never>;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsImportPlan"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSettingsImportsByPlanId: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsImportPlan"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSettingsImportsByPlanIdApply: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                plan_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SettingsImportPlan"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

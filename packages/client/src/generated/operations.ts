@@ -1501,6 +1501,14 @@ export const OPERATIONS = {
   postSettingsCalendarsByCalendarIdHolidaysImport: { method: 'POST', path: '/settings/calendars/{calendar_id}/holidays/import', tag: 'settings', host: 'workspace' },
   /** Explains a member's access to an action (a permission key or an operation such as DELETE /tasks/{task_id}): each of t... */
   getSettingsExplain: { method: 'GET', path: '/settings/explain', tag: 'settings', host: 'workspace' },
+  /** Exports the workspace's configuration as one document (wpk.settings/1): the organisation, locations, calendars with t... */
+  getSettingsExport: { method: 'GET', path: '/settings/export', tag: 'settings', host: 'workspace' },
+  /** Checks a document (400 naming every invalid path, nothing stored) and stores its plan: per part the changes against t... */
+  postSettingsImports: { method: 'POST', path: '/settings/imports', tag: 'settings', host: 'workspace' },
+  /** Reads a stored plan (its changes, when it expires, whether it was applied) */
+  getSettingsImportsByPlanId: { method: 'GET', path: '/settings/imports/{plan_id}', tag: 'settings', host: 'workspace' },
+  /** Applies a plan in one transaction (409 when it is stale, expired or applied already); emits import.applied and the re... */
+  postSettingsImportsByPlanIdApply: { method: 'POST', path: '/settings/imports/{plan_id}/apply', tag: 'settings', host: 'workspace' },
   /** Lists locations by name; q matches the name */
   getSettingsLocations: { method: 'GET', path: '/settings/locations', tag: 'settings', host: 'workspace', paged: true },
   /** Creates a location (name unique in the workspace) */

@@ -17,11 +17,13 @@ import {
   type RouteRateLimit,
   type SearchDocument,
   type SearchHooks,
+  type WorkspaceConfiguration,
 } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
-import { credentialsOf, type AppRequestAccess, type CheckOutcome, type ExplainCatalog, type PermissionSet } from '../access/index.js';
+import { credentialsOf, type AppRequestAccess, type CheckOutcome, type Credentials, type ExplainCatalog, type PermissionSet } from '../access/index.js';
+import type { ConfigurationCapability } from './configuration.js';
 import type { EventSink } from '../events/index.js';
 import { clientAddressOf, collection, parsePagination, runLazyRequestWork, runUnitOfWork, single } from '../server/index.js';
 import type { CountedAttempt, Throttle } from '../identity/index.js';
@@ -53,6 +55,7 @@ import {
   type SignalingOperation,
   type Work,
 } from './context/index.js';
+import { runtimeRoleCalls } from './context/strict.js';
 
 /** What the pipeline needs from the runtime (the `apps` plugin builds it once; tests substitute through the runtime's seams). */
 export interface PipelineServices {
@@ -81,6 +84,8 @@ export interface PipelineServices {
   mail(): MailOutbox;
   /** The route table and installations behind `ctx.members.explain` (the permission explainer). */
   access?: ExplainCatalog;
+  /** What `ctx.configuration` reads and writes through (absent: every call throws). */
+  configuration?: ConfigurationCapability;
 }
 
 export type { AppRuntime, SignalingOperation, Work } from './context/index.js';
@@ -200,6 +205,7 @@ export class AppPipeline {
           permissions: contextPermissions(access.permissions!, app),
           page,
           respond,
+          configuration: this.configurationOf(inputs, credentials),
         });
         return route.handler(toAppRequest(request), Object.freeze(ctx));
       });
@@ -219,6 +225,24 @@ export class AppPipeline {
       return response;
     }
     return answer;
+  }
+
+  /** `ctx.configuration` of a route's caller: in the request's transaction, as the runtime's role (core/apps/configuration.ts). */
+  private configurationOf(inputs: ContextInputs, credentials: Credentials): WorkspaceConfiguration {
+    const capability = this.services.configuration;
+    if (!capability) {
+      const absent = () => Promise.reject(new Error('ctx.configuration is not available in this runtime'));
+      const requireCaller = () => {
+        throw new Error('ctx.configuration is not available in this runtime');
+      };
+      return Object.freeze({ requireCaller, read: absent, plan: absent, apply: absent });
+    }
+    const { work } = inputs;
+    const asRuntime = this.services.strict ? runtimeRoleCalls(this.services.strict, inputs.runtime.app) : <T>(call: () => Promise<T>) => call();
+    return capability.for(inputs.workspace.id, credentials, {
+      run: (call) => asRuntime(() => (work.gate ? work.gate.write(call) : call())),
+      stage: (event) => work.stage(event),
+    });
   }
 
   private signaling(): SignalingService | null {

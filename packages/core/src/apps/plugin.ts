@@ -3,6 +3,7 @@ import { permissionDeniedEmitter } from '../access/index.js';
 import { defineCorePlugin, inputs, plugins } from '../core-plugin.js';
 import { loadSecretKey, Throttle } from '../identity/index.js';
 import type { EmissionGuard, SubscriberFilter } from '../events/index.js';
+import { ConfigurationCapability } from './configuration.js';
 import { installedEmitters, installedSubscribers, joinEventBus } from './event-bus.js';
 import { AppHost } from './host.js';
 import { InstallationService } from './installations.js';
@@ -68,6 +69,7 @@ export const appsPlugin = defineCorePlugin({
     notifications: plugins.notifications,
     live: plugins.live,
     signaling: plugins.signaling,
+    identity: plugins.identity,
   },
   after: ['server'],
   async register(server, deps) {
@@ -85,7 +87,7 @@ export const appsPlugin = defineCorePlugin({
     const { hub, publisher } = deps.live;
     const signaling = deps.signaling.service;
     const outbox = deps.mail.outbox;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl, model: config.ai ? new OpenAiCompatibleModel(config.ai) : null, access: explainCatalog(registry, installations) });
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl, model: config.ai ? new OpenAiCompatibleModel(config.ai) : null, access: explainCatalog(registry, installations), configuration: new ConfigurationCapability({ sequelize, apps: registry, installations, roles: deps.identity.identity.roles, audit: deps.identity.identity.audit }) });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {

@@ -120,6 +120,70 @@ export interface ContextMembers {
   list(options?: { q?: string; offset?: number; limit?: number }): Promise<{ rows: DirectoryMember[]; count: number }>;
 }
 
+/** An installed app's part of the workspace configuration (`ctx.configuration`): who may open it and its settings. */
+export interface ConfiguredApp {
+  /** `everyone`, `roles` (the `allowed_roles`) or `approval`. */
+  access_policy: 'everyone' | 'roles' | 'approval';
+  /** The custom roles that may open the app, by name (ids differ between workspaces), sorted. */
+  allowed_roles: string[];
+  /** Who may never open it: custom roles by name, members by MRN (`mrn:account:member:{id}`), sorted. */
+  redlist: string[];
+  /** The app's settings document (the manifest's defaults until an admin saves one); null when the app declares no settings. */
+  settings: Record<string, unknown> | null;
+}
+
+/** The platform's part of a workspace's configuration: installed apps and custom roles, by name, in a stable order. */
+export interface PlatformConfiguration {
+  /** Every installed app by namespace (sorted): its access and settings. */
+  apps: Record<string, ConfiguredApp>;
+  /** Every custom role by name (sorted): its permission keys per app namespace (both sorted). */
+  roles: Record<string, { permissions: Record<string, string[]> }>;
+}
+
+/** One change a desired configuration makes: `apps.{ns}.access`, `apps.{ns}.settings` or `roles.{name}`. */
+export interface ConfigurationChange {
+  path: string;
+  op: 'create' | 'update' | 'delete';
+  /** What an update changes (`access_policy`, `allowed_roles`, `redlist`, `name`, `permissions`, or the settings' top-level keys). */
+  fields?: string[];
+}
+
+/** What `ctx.configuration.plan` answers: the changes, and how many parts would stay as they are. */
+export interface ConfigurationPlan {
+  changes: ConfigurationChange[];
+  unchanged: { apps: number; roles: number };
+}
+
+/**
+ * `ctx.configuration`: the workspace's platform configuration as code, for the caller. Every call
+ * needs a caller who may manage the workspace (layer 3: an owner or admin, by session or a
+ * full-access key; `ForbiddenError` otherwise). Reads and writes run in the request's transaction,
+ * the writes as the platform (through the services of core's own routes, with their events and
+ * activity records) and recorded in the admin audit.
+ */
+export interface WorkspaceConfiguration {
+  /**
+   * The check every call makes, alone: throws `ForbiddenError` (403) unless the caller is an owner
+   * or admin. For a route that serves what the capability produced (a stored plan) without calling it.
+   */
+  requireCaller(): void;
+  /** The installed apps (access, settings) and the custom roles now, by name, sorted. */
+  read(): Promise<PlatformConfiguration>;
+  /**
+   * The changes that would make the workspace match `desired`, without writing. Apps absent from
+   * it are left as they are; roles absent from it would be deleted. `InvalidError` (400) naming
+   * every failing path (`apps.tasks.settings.max_x: must be <= 10`, `apps.crm: not installed ...`).
+   */
+  plan(desired: PlatformConfiguration): Promise<ConfigurationPlan>;
+  /**
+   * Makes the workspace match `desired` (checked as `plan` does): roles created and updated, then
+   * access and settings, then roles deleted. Records one admin-audit change (`kind: change`) with
+   * the given `action` and `target` (what the app applied, its own parts included), even when
+   * nothing of the platform's part changes. Answers the platform changes made.
+   */
+  apply(desired: PlatformConfiguration, audit: { action: string; target: string }): Promise<ConfigurationChange[]>;
+}
+
 /** The API key a request came with (absent for a browser session). */
 export interface ContextKey {
   /** Key id. */
@@ -507,6 +571,8 @@ export interface AppContext<M extends ModelMap = ModelMap, T extends AppTypes = 
   page: PageRequest;
   /** Envelope builders. */
   respond: Responder;
+  /** The workspace's platform configuration (installed apps' access and settings, custom roles), for an owner or admin caller. */
+  configuration: WorkspaceConfiguration;
 }
 
 /** The context of a public route (no caller). */

@@ -80,8 +80,21 @@ export const preferences = defineModel('preferences', {
 });
 export type Preferences = DeclaredRow<typeof preferences>;
 
+/** A stored plan of a configuration import (migration 0003): applied once, while its fingerprint still matches and before it expires. */
+export const importPlans = defineModel('import_plans', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  fingerprint: column.string(64),
+  document: column.json<Record<string, unknown>>(),
+  changes: column.json<Record<string, unknown>>(),
+  created_by: column.uuid(),
+  expires_at: column.date(),
+  applied_at: column.date().nullable(),
+  applied_by: column.uuid().nullable(),
+});
+export type ImportPlan = DeclaredRow<typeof importPlans>;
+
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { organizations, locations, calendars, holidays, preferences };
+export const models = { organizations, locations, calendars, holidays, preferences, importPlans };
 
 /** The models' type, for typing contexts: `AppContext<Models>`. */
 export type Models = typeof models;

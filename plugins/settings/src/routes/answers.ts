@@ -99,3 +99,42 @@ export const EXPLANATION: JoiObjectSchema = recordSchema({
   decision: Joi.string().valid('allowed', 'refused', 'depends_on_record'),
   decided_by: Joi.number().integer().valid(1, 2, 3, 4, 5).allow(null).description('The first layer that refuses (or leaves it to the record); null when allowed'),
 }).id('SettingsAccessExplanation');
+
+/** A part of the document keyed by name (locations, calendars, roles, apps): any names, each an object. */
+const byName = () => Joi.object().unknown(true);
+
+/** The configuration document (`GET /settings/export`, services/configuration.ts). */
+export const SETTINGS_DOCUMENT: JoiObjectSchema = recordSchema({
+  format: Joi.string().valid('wpk.settings/1'),
+  organization: Joi.object().unknown(true).description('The organisation profile (no revision, no dates)'),
+  locations: byName().description('Locations by name: timezone, address (its non-empty parts)'),
+  calendars: byName().description('Working calendars by name: working_days, hours_per_day, region, holidays [{date, name}]'),
+  roles: byName().description('Custom roles by name: permissions by app namespace'),
+  apps: byName().description('Installed apps by namespace: access_policy, allowed_roles and redlist (role names, member MRNs), settings'),
+}).id('SettingsDocument');
+
+/** One change of a plan. */
+const CHANGE: JoiObjectSchema = recordSchema(
+  {
+    path: Joi.string().description('organization, locations.{name}, calendars.{name}, roles.{name}, apps.{namespace}.access or apps.{namespace}.settings'),
+    op: Joi.string().valid('create', 'update', 'delete'),
+    fields: Joi.array().items(Joi.string()).description('What an update changes'),
+  },
+  { optional: ['fields'] },
+).id('SettingsImportChange');
+
+/** One part of a plan. */
+const PLAN_PART: JoiObjectSchema = recordSchema({ changes: Joi.array().items(CHANGE), unchanged: Joi.number().integer().min(0).description('Entries of the part the import leaves as they are') });
+
+/** A stored plan of an import (`POST /settings/imports`), and what its apply answers. */
+export const IMPORT_PLAN: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  organization: PLAN_PART,
+  locations: PLAN_PART,
+  calendars: PLAN_PART,
+  roles: PLAN_PART,
+  apps: PLAN_PART,
+  total_changes: Joi.number().integer().min(0),
+  expires_at: field.instant(),
+  applied_at: field.instant().allow(null),
+}).id('SettingsImportPlan');

@@ -6,7 +6,8 @@ import { createLocation, deleteLocation, listLocations, locations, updateLocatio
 import { presentOrganization, readOrganization, updateOrganization } from '../services/organization.js';
 import { readPreferences, updatePreferences } from '../services/preferences.js';
 import { presentCalendar, presentHoliday, presentLocation } from '../services/present.js';
-import { CALENDAR, DELETED, EXPLANATION, HOLIDAY, HOLIDAY_IMPORT, LOCATION, ORGANIZATION, PREFERENCES } from './answers.js';
+import { applyPlan, exportDocument, FORMAT, planImport, readPlan } from '../services/configuration.js';
+import { CALENDAR, DELETED, EXPLANATION, HOLIDAY, HOLIDAY_IMPORT, IMPORT_PLAN, LOCATION, ORGANIZATION, PREFERENCES, SETTINGS_DOCUMENT } from './answers.js';
 
 const name = () => Joi.string().trim().min(1).max(200);
 const timezone = () => Joi.string().trim().min(1).max(100);
@@ -195,5 +196,89 @@ const explainRoutes = [
   }),
 ];
 
+/** A name keying a part of the document (a location's, a calendar's, a role's). */
+const key = (max: number) => Joi.string().min(1).max(max);
+const text = (max: number) => Joi.string().trim().min(1).max(max);
+
+/** The configuration document's shape; its values are checked by the services (paths named). */
+const documentSchema = Joi.object({
+  format: Joi.string().valid(FORMAT).required(),
+  exported_from: Joi.any().strip().description('Ignored: where and when the document was exported'),
+  organization: Joi.object({
+    legal_name: text(200).required(),
+    logo_key: Joi.string().trim().max(500).allow('', null).required(),
+    base_currency: Joi.string().trim().length(3).required(),
+    timezone: text(100).required(),
+    locale: text(35).required(),
+    week_start: Joi.string().valid(...WEEK_DAYS).required(),
+    fiscal_year_start_month: Joi.number().integer().min(1).max(12).required(),
+  }).required(),
+  locations: Joi.object()
+    .pattern(key(200), Joi.object({ timezone: text(100).required(), address: Joi.object(Object.fromEntries(ADDRESS_PARTS.map(([part, max]) => [part, Joi.string().trim().max(max).allow('', null)]))).default({}) }))
+    .max(1000)
+    .required(),
+  calendars: Joi.object()
+    .pattern(
+      key(200),
+      Joi.object({
+        working_days: calendarFields.working_days.required(),
+        hours_per_day: calendarFields.hours_per_day.required(),
+        region: calendarFields.region.required(),
+        holidays: Joi.array().items(Joi.object({ date: Joi.calendarDate().required(), name: text(200).required() })).max(1000).default([]),
+      }),
+    )
+    .max(1000)
+    .required(),
+  roles: Joi.object()
+    .pattern(key(100), Joi.object({ permissions: Joi.object().pattern(Joi.string().max(200), Joi.array().items(Joi.string().max(200)).max(500)).max(200).required() }))
+    .max(1000)
+    .required(),
+  apps: Joi.object()
+    .pattern(
+      key(200),
+      Joi.object({
+        access_policy: Joi.string().valid('everyone', 'roles', 'approval').required(),
+        allowed_roles: Joi.array().items(Joi.string().max(100)).max(200).required(),
+        redlist: Joi.array().items(Joi.string().max(100)).max(1000).required(),
+        settings: Joi.object().unknown(true).allow(null).required(),
+      }),
+    )
+    .max(500)
+    .required(),
+});
+
+const exportFamily = routeFamily('/settings/export', { record: SETTINGS_DOCUMENT, links: () => ({ self: '/settings/export' }) });
+const imports = routeFamily('/settings/imports', { record: IMPORT_PLAN, links: (plan) => planLinks((plan as { id: string }).id) });
+
+/** A plan's links: itself and its apply. */
+function planLinks(id: string) {
+  return { self: `/settings/imports/${id}`, apply: `/settings/imports/${id}/apply` };
+}
+
+/** Configuration as code: the export document, an import's plan, its apply (decision record new-config-as-code). */
+const configurationRoutes = [
+  exportFamily.get({
+    chain: ['settings.exports.read'],
+    description: "Exports the workspace's configuration as one document (wpk.settings/1): the organisation, locations, calendars with their holidays, custom roles and the installed apps' access and settings, by name",
+    run: (_request, ctx) => exportDocument(ctx),
+  }),
+  imports.post({
+    chain: ['settings.imports.manage'],
+    description: 'Checks a document (400 naming every invalid path, nothing stored) and stores its plan: per part the changes against the workspace now; apply it within an hour',
+    payload: Joi.object({ document: documentSchema.required() }),
+    run: (request, ctx) => planImport(ctx, request.payload.document),
+  }),
+  imports.at('/{plan_id}', { params: Joi.idParams('plan_id') }).get({
+    chain: ['settings.imports.manage'],
+    description: 'Reads a stored plan (its changes, when it expires, whether it was applied)',
+    run: (request, ctx) => readPlan(ctx, request.params.plan_id),
+  }),
+  imports.at('/{plan_id}/apply', { params: Joi.idParams('plan_id') }).post({
+    chain: ['settings.imports.manage'],
+    description: 'Applies a plan in one transaction (409 when it is stale, expired or applied already); emits import.applied and the records\' own events; recorded in the admin audit',
+    run: (request, ctx) => applyPlan(ctx, request.params.plan_id),
+  }),
+];
+
 /** Every route of the Settings app. */
-export const routes = [...organizationRoutes, ...locationRoutes, ...calendarRoutes, ...preferenceRoutes, ...explainRoutes];
+export const routes = [...organizationRoutes, ...locationRoutes, ...calendarRoutes, ...preferenceRoutes, ...explainRoutes, ...configurationRoutes];
