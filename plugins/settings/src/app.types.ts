@@ -208,9 +208,6 @@ export interface CoreSettingsPreferencesUpdatedPayload {
   changed_fields: string[];
 }
 
-/** An application was installed. */
-export type CoreAccountApplicationInstalledPayload = PlatformPayloads['core.account.application.installed'];
-
 /**
  * A configuration import's plan was applied (once; never for a refused apply). Carries the plan id, each change made as `{op} {path}` in the order applied, and who applied it; the records' own events (organization, location, calendar, holiday, role) are emitted as well.
  */
@@ -222,6 +219,9 @@ export interface CoreSettingsImportAppliedPayload {
   changes: string[];
   applied_by: string;
 }
+
+/** An application was installed. */
+export type CoreAccountApplicationInstalledPayload = PlatformPayloads['core.account.application.installed'];
 
 /**
  * The settings document of the app (`ctx.settings`).
