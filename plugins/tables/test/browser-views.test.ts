@@ -1,0 +1,114 @@
+/**
+ * The Tables front-end's calendar, gallery and form views in Chromium, through the real routes.
+ * At 1280 px a member adds a calendar view by a date field and sees a record on its day (and
+ * another on the next month's), opens a record from it, adds a gallery view and sees a card with
+ * the visible fields, adds a form view, submits it (the record is read back through the API) and
+ * makes the form's public link. At 375 px the calendar reads as a list by day. Axe-clean, no CSP
+ * violation, nothing wider than the window. The screenshots are the ones docs/apps/tables.md shows.
+ */
+import test from 'ava';
+import { fileURLToPath } from 'node:url';
+import { ok, startWorld, type TestMember } from '@wpk/testing';
+import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+
+const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
+const KEYS = ['tables.bases.read', 'tables.records.edit', 'tables.bases.create'];
+
+// The calendar opens on the browser's month: the records fall on this month's 15th and next month's 3rd.
+const now = new Date();
+const pad = (value: number) => String(value).padStart(2, '0');
+const iso = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+const thisMonth = new Date(now.getFullYear(), now.getMonth(), 15);
+const nextMonth = new Date(now.getFullYear(), now.getMonth() + 1, 3);
+const monthTitle = (date: Date) => date.toLocaleDateString('en', { month: 'long', year: 'numeric' });
+const dayLabel = (date: Date) => date.toLocaleDateString('en', { weekday: 'long', day: 'numeric', month: 'long' });
+
+let web: WorldBrowser;
+let ann: TestMember;
+const ids: Record<string, string> = {};
+
+test.before(async () => {
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, clock: new Date('2026-11-02T09:00:00.000Z') }), { link: 'Tables', slug: 'tables', ready: 'tables-bases' });
+  ann = await web.world.member(KEYS, { name: 'Ann Maker' });
+  ids.base = ok(await ann.post('/tables/bases', { name: 'Sales' })).id;
+  const table = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Orders' }));
+  ids.table = table.id;
+  ids.name = table.primary_field_id;
+  ids.due = ok(await ann.post(`/tables/tables/${ids.table}/fields`, { name: 'Due', type: 'date' })).id;
+  ids.price = ok(await ann.post(`/tables/tables/${ids.table}/fields`, { name: 'Price', type: 'currency' })).id;
+  const rows: Array<[string, string | null, string]> = [['Acme', iso(thisMonth), '12.50'], ['Globex', iso(nextMonth), '4.00'], ['Initech', null, '99.99']];
+  ok(await ann.post(`/tables/tables/${ids.table}/records/bulk`, { records: rows.map(([name, due, price]) => ({ cells: { [ids.name]: name, [ids.due]: due, [ids.price]: price } })) }));
+});
+
+test.after.always(() => web?.close());
+
+test.serial('at 1280 px: a calendar view places records on their days, a gallery shows cards, a form adds a record and gets its public link', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('link', { name: 'Orders' }).click();
+  const adding = frame.getByRole('form', { name: 'Add a view' });
+  await adding.getByLabel('View').selectOption('calendar');
+  await adding.getByLabel('Date field').selectOption({ label: 'Due' });
+  await adding.getByRole('button', { name: 'Add the view' }).click();
+
+  const month = frame.getByRole('table', { name: `Calendar by Due, ${monthTitle(thisMonth)}` });
+  await month.getByRole('cell', { name: dayLabel(thisMonth) }).getByRole('link', { name: 'Acme' }).waitFor();
+  t.is(await month.getByRole('link').count(), 1);
+  await dismissToasts(page);
+  await checkPage(t, page, frame, 'the calendar view');
+  await saveScreenshot(page, `${IMAGES}tables-calendar-1280.png`);
+
+  await frame.getByRole('button', { name: 'Next month' }).click();
+  const next = frame.getByRole('table', { name: `Calendar by Due, ${monthTitle(nextMonth)}` });
+  await next.getByRole('cell', { name: dayLabel(nextMonth) }).getByRole('link', { name: 'Globex' }).click();
+  await frame.getByRole('heading', { name: 'Globex', level: 1 }).waitFor();
+  t.is(await frame.locator('dd').allTextContents().then((texts) => texts.join('|')), `Globex|${iso(nextMonth)}|4.00`);
+  await frame.getByRole('link', { name: 'Back to the table' }).click();
+
+  await adding.getByLabel('View').selectOption('gallery');
+  await adding.getByRole('button', { name: 'Add the view' }).click();
+  const card = frame.getByRole('list', { name: 'Gallery' }).getByRole('listitem', { name: 'Initech' });
+  await card.getByRole('link', { name: 'Initech' }).waitFor();
+  t.is(await card.locator('dl').innerText().then((text) => text.replace(/\s+/g, ' ').trim()), 'Due — Price 99.99');
+  t.is(await frame.getByRole('list', { name: 'Gallery' }).getByRole('listitem').count(), 3);
+  await dismissToasts(page);
+  await checkPage(t, page, frame, 'the gallery view');
+  await saveScreenshot(page, `${IMAGES}tables-gallery-1280.png`);
+
+  await adding.getByLabel('View').selectOption('form');
+  await adding.getByRole('button', { name: 'Add the view' }).click();
+  await frame.getByRole('heading', { name: 'Form', level: 2 }).waitFor();
+  await frame.getByLabel('Name').fill('Hooli');
+  await frame.getByLabel('Due').fill('2026-12-24');
+  await frame.getByLabel('Price').fill('7.25');
+  await frame.getByRole('button', { name: 'Submit' }).click();
+  await page.getByText('Record added').waitFor();
+  const made = ok(await ann.get(`/tables/tables/${ids.table}/records`)).find((row: { title: string }) => row.title === 'Hooli');
+  t.deepEqual(made.cells, { [ids.name]: 'Hooli', [ids.due]: '2026-12-24', [ids.price]: '7.25' });
+
+  await frame.getByRole('button', { name: 'Share the form' }).click();
+  const link = frame.getByLabel(/Public link/);
+  await link.waitFor();
+  const url = await link.inputValue();
+  t.regex(url, /^https?:\/\/[^/]+\/public\/apps\/tables\/form\.html#[A-Za-z0-9_-]{32}$/);
+  const form = ok(await ann.get(`/tables/forms/${url.split('#')[1]}`));
+  t.is(form.title, 'Form');
+  t.deepEqual(form.fields.map((field: { name: string }) => field.name), ['Name', 'Due', 'Price']);
+  await dismissToasts(page);
+  await checkPage(t, page, frame, 'the form view');
+  await saveScreenshot(page, `${IMAGES}tables-form-1280.png`);
+  await page.context().close();
+});
+
+test.serial('at 375 px: the calendar reads as a list by day', async (t) => {
+  const { page, frame } = await web.openApp(375, { email: ann.email });
+  await frame.getByRole('link', { name: 'Orders' }).click();
+  await frame.getByRole('button', { name: 'Calendar by Due' }).click();
+  const days = frame.getByRole('list', { name: `Calendar by Due, ${monthTitle(thisMonth)}, by day` });
+  await days.getByRole('heading', { name: dayLabel(thisMonth) }).waitFor();
+  t.is(await days.getByRole('link').allTextContents().then((names) => names.join('|')), 'Acme');
+  t.false(await frame.getByRole('table', { name: `Calendar by Due, ${monthTitle(thisMonth)}` }).isVisible());
+  await dismissToasts(page);
+  await checkPage(t, page, frame, 'the calendar at 375 px');
+  await saveScreenshot(page, `${IMAGES}tables-calendar-375.png`);
+  await page.context().close();
+});
