@@ -3,13 +3,14 @@
  * At 1280 px a member adds a calendar view by a date field and sees a record on its day (and
  * another on the next month's), opens a record from it, adds a gallery view and sees a card with
  * the visible fields, adds a form view, submits it (the record is read back through the API) and
- * makes the form's public link. At 375 px the calendar reads as a list by day. Axe-clean, no CSP
+ * makes the form's public link. At 375 px a visitor fills the public form page without signing in
+ * (a refused value and a bad link shown with their status), and the calendar reads as a list by day. Axe-clean, no CSP
  * violation, nothing wider than the window. The screenshots are the ones docs/apps/tables.md shows.
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismissToasts, saveScreenshot, sidewaysOverflow, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 const KEYS = ['tables.bases.read', 'tables.records.edit', 'tables.bases.create'];
@@ -90,12 +91,41 @@ test.serial('at 1280 px: a calendar view places records on their days, a gallery
   await link.waitFor();
   const url = await link.inputValue();
   t.regex(url, /^https?:\/\/[^/]+\/public\/apps\/tables\/form\.html#[A-Za-z0-9_-]{32}$/);
+  t.is(new URL(url).origin, web.origin);
+  ids.formUrl = url;
   const form = ok(await ann.get(`/tables/forms/${url.split('#')[1]}`));
   t.is(form.title, 'Form');
   t.deepEqual(form.fields.map((field: { name: string }) => field.name), ['Name', 'Due', 'Price']);
   await dismissToasts(page);
   await checkPage(t, page, frame, 'the form view');
   await saveScreenshot(page, `${IMAGES}tables-form-1280.png`);
+  await page.context().close();
+});
+
+test.serial('at 375 px: a visitor fills the public form without signing in; a refused value and a bad link are shown with their status', async (t) => {
+  const page = await web.newPage(375);
+  await page.goto(ids.formUrl!);
+  const form = page.getByRole('form', { name: 'Form' });
+  await form.getByLabel('Name').fill('Umbrella');
+  await form.getByLabel('Due').fill('2027-01-05');
+  await form.getByLabel('Price').fill('lots');
+  await form.getByRole('button', { name: 'Send' }).click();
+  await form.getByRole('alert').getByText('Price takes an amount such as "12.50" (400)').waitFor();
+  t.is(await form.getByLabel('Price').getAttribute('aria-invalid'), 'true');
+  t.deepEqual(await accessibilityViolations(page), [], 'axe on a refused value');
+  await form.getByLabel('Price').fill('3.10');
+  await saveScreenshot(page, `${IMAGES}tables-public-form-375.png`);
+  await form.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('status').getByText('Thank you: your answers were sent.').waitFor();
+  t.deepEqual(await cspViolations(page), [], 'CSP on the public form');
+  t.deepEqual(await accessibilityViolations(page), [], 'axe on the thanks');
+  t.is(await sidewaysOverflow(page), 0);
+  const made = ok(await ann.get(`/tables/tables/${ids.table}/records`)).find((row: { title: string }) => row.title === 'Umbrella');
+  t.deepEqual(made.cells, { [ids.name]: 'Umbrella', [ids.due]: '2027-01-05', [ids.price]: '3.10' });
+
+  await page.goto(`${web.origin}/public/apps/tables/form.html#${'x'.repeat(32)}`);
+  await page.getByRole('alert').getByText('This form is not available: Form not found (404)').waitFor();
+  t.deepEqual(await accessibilityViolations(page), [], 'axe on a bad link');
   await page.context().close();
 });
 
