@@ -1,4 +1,4 @@
-/* global document, location, window, fetch */
+/* global document, location, window */
 // A table's public form: the token is in the URL fragment (never in a server log). It reads the
 // form's title and fields from the public API (GET /tables/forms/{token}) and posts the visitor's
 // answers as cells by field id; a refusal (a bad or replaced link, a refused value, too many
