@@ -263,7 +263,7 @@ export class TablesGrid extends LitElement {
         <button type="submit">Add a kanban view</button></form>` : ''}
       <form aria-label="Add a view" @submit=${(event: SubmitEvent) => void this.addView(event)}>
         <span class="control"><label for="view-type">View</label><select id="view-type" name="type" @change=${(event: Event) => (this.newView = (event.target as HTMLSelectElement).value)}>
-          ${dates.length ? html`<option value="calendar">Calendar</option>` : ''}<option value="gallery">Gallery</option><option value="form">Form</option></select></span>
+          ${dates.length ? html`<option value="calendar" ?selected=${this.newView === 'calendar'}>Calendar</option>` : ''}${[['gallery', 'Gallery'], ['form', 'Form']].map(([value, label]) => html`<option value=${value} ?selected=${this.newView === value}>${label}</option>`)}</select></span>
         ${dates.length && this.newView === 'calendar' ? html`<span class="control"><label for="view-date">Date field</label><select id="view-date" name="date_field_id">${dates.map((field) => html`<option value=${field.id}>${field.name}</option>`)}</select></span>` : ''}
         <button type="submit">Add the view</button></form>`;
   }

@@ -142,8 +142,9 @@ function fieldSchema(field: Field): FieldSchema {
   if (field.type === 'number') return { type: 'number', title: field.name };
   if (field.type === 'date') return { type: 'string', format: 'date', title: field.name };
   if (field.type === 'single_select') return { type: 'string', title: field.name, enum: choices };
-  if (field.type === 'long_text') return { type: 'string', title: field.name, 'x-widget': 'textarea' };
-  return { type: 'string', title: field.name, maxLength: 10_000 };
+  if (field.type === 'long_text') return { type: 'string', title: field.name, 'x-widget': 'textarea', maxLength: 100_000 };
+  // A text cell takes up to 1,000 characters (the API refuses more); a maxLength past 500 would make the kit's form a textarea.
+  return { type: 'string', title: field.name };
 }
 
 /**
