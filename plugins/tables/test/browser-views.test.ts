@@ -14,6 +14,7 @@ import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismiss
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 const KEYS = ['tables.bases.read', 'tables.records.edit', 'tables.bases.create'];
+const APP = fileURLToPath(new URL('..', import.meta.url));
 
 // The calendar opens on the browser's month: the records fall on this month's 15th and next month's 3rd.
 const now = new Date();
@@ -29,7 +30,8 @@ let ann: TestMember;
 const ids: Record<string, string> = {};
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, clock: new Date('2026-11-02T09:00:00.000Z') }), { link: 'Tables', slug: 'tables', ready: 'tables-bases' });
+  const world = startWorld({ app: APP, subdomain: 'acme', listen: true, clock: new Date('2026-11-02T09:00:00.000Z') });
+  web = await browseWorld(world, { link: 'Tables', slug: 'tables', ready: 'tables-bases' });
   ann = await web.world.member(KEYS, { name: 'Ann Maker' });
   ids.base = ok(await ann.post('/tables/bases', { name: 'Sales' })).id;
   const table = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Orders' }));
