@@ -4,7 +4,8 @@
  * another on the next month's), opens a record from it, adds a gallery view and sees a card with
  * the visible fields, adds a form view, submits it (the record is read back through the API) and
  * makes the form's public link. At 375 px a visitor fills the public form page without signing in
- * (a refused value and a bad link shown with their status), and the calendar reads as a list by day. Axe-clean, no CSP
+ * (a refused value and a bad link shown with their status), the calendar reads as a list by day, and
+ * a gallery follows its view's saved filter and hidden fields. Axe-clean, no CSP
  * violation, nothing wider than the window. The screenshots are the ones docs/apps/tables.md shows.
  */
 import test from 'ava';
@@ -56,6 +57,11 @@ test.serial('at 1280 px: a calendar view places records on their days, a gallery
   const month = frame.getByRole('table', { name: `Calendar by Due, ${monthTitle(thisMonth)}` });
   await month.getByRole('cell', { name: dayLabel(thisMonth) }).getByRole('link', { name: 'Acme' }).waitFor();
   t.is(await month.getByRole('link').count(), 1);
+  // A record added meanwhile (the table's live channel) shows on its day.
+  const later = new Date(thisMonth.getFullYear(), thisMonth.getMonth(), 20);
+  ok(await ann.post(`/tables/tables/${ids.table}/records`, { cells: { [ids.name]: 'Soylent', [ids.due]: iso(later), [ids.price]: '1.00' } }));
+  await month.getByRole('cell', { name: dayLabel(later) }).getByRole('link', { name: 'Soylent' }).waitFor();
+  t.is(await month.getByRole('link').count(), 2);
   await dismissToasts(page);
   await checkPage(t, page, frame, 'the calendar view');
   await saveScreenshot(page, `${IMAGES}tables-calendar-1280.png`);
@@ -71,8 +77,8 @@ test.serial('at 1280 px: a calendar view places records on their days, a gallery
   await adding.getByRole('button', { name: 'Add the view' }).click();
   const card = frame.getByRole('list', { name: 'Gallery' }).getByRole('listitem', { name: 'Initech' });
   await card.getByRole('link', { name: 'Initech' }).waitFor();
-  t.is(await card.locator('dl').innerText().then((text) => text.replace(/\s+/g, ' ').trim()), 'Due — Price 99.99');
-  t.is(await frame.getByRole('list', { name: 'Gallery' }).getByRole('listitem').count(), 3);
+  t.is(await card.locator('dl').innerText().then((text) => text.replace(/\s+/g, ' ').trim()), 'Name Initech Due — Price 99.99');
+  t.is(await frame.getByRole('list', { name: 'Gallery' }).getByRole('listitem').count(), 4);
   await dismissToasts(page);
   await checkPage(t, page, frame, 'the gallery view');
   await saveScreenshot(page, `${IMAGES}tables-gallery-1280.png`);
@@ -131,13 +137,22 @@ test.serial('at 375 px: a visitor fills the public form without signing in; a re
   await page.context().close();
 });
 
-test.serial('at 375 px: the calendar reads as a list by day', async (t) => {
+test.serial("at 375 px: the calendar reads as a list by day; a gallery follows its view's saved filter and hidden fields", async (t) => {
+  const gallery = ok(await ann.get(`/tables/tables/${ids.table}/views`)).find((view: { type: string }) => view.type === 'gallery');
+  ok(await ann.patch(`/tables/views/${gallery.id}`, { config: { filters: [{ field_id: ids.price, op: 'gte', value: '10' }], hidden_fields: [ids.due] } }));
   const { page, frame } = await web.openApp(375, { email: ann.email });
   await frame.getByRole('link', { name: 'Orders' }).click();
+  await frame.getByRole('button', { name: 'Gallery' }).click();
+  const cards = frame.getByRole('list', { name: 'Gallery' });
+  await cards.getByRole('listitem', { name: 'Acme' }).getByRole('link', { name: 'Acme' }).waitFor();
+  t.is(await cards.getByRole('link').allTextContents().then((names) => names.join('|')), 'Acme|Initech');
+  t.is(await cards.getByRole('listitem', { name: 'Acme' }).locator('dl').innerText().then((text) => text.replace(/\s+/g, ' ').trim()), 'Name Acme Price 12.50');
+  await checkPage(t, page, frame, 'the gallery at 375 px');
+
   await frame.getByRole('button', { name: 'Calendar by Due' }).click();
   const days = frame.getByRole('list', { name: `Calendar by Due, ${monthTitle(thisMonth)}, by day` });
   await days.getByRole('heading', { name: dayLabel(thisMonth) }).waitFor();
-  t.is(await days.getByRole('link').allTextContents().then((names) => names.join('|')), 'Acme');
+  t.is(await days.getByRole('link').allTextContents().then((names) => names.join('|')), 'Acme|Soylent');
   t.false(await frame.getByRole('table', { name: `Calendar by Due, ${monthTitle(thisMonth)}` }).isVisible());
   await dismissToasts(page);
   await checkPage(t, page, frame, 'the calendar at 375 px');

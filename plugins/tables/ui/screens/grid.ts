@@ -186,8 +186,8 @@ export class TablesGrid extends LitElement {
 
   private shown(view: View) {
     if (view.type === 'kanban') return this.kanban(view);
-    if (view.type === 'calendar') return html`<tables-calendar .view=${view} .fields=${this.fields} .records=${this.records}></tables-calendar>`;
-    if (view.type === 'gallery') return html`<tables-gallery .view=${view} .fields=${this.fields} .records=${this.records}></tables-gallery>`;
+    if (view.type === 'calendar') return html`<tables-calendar .view=${view} .fields=${this.fields} .changes=${this.records}></tables-calendar>`;
+    if (view.type === 'gallery') return html`<tables-gallery .view=${view} .fields=${this.fields} .changes=${this.records}></tables-gallery>`;
     return html`<tables-form-view .view=${view} .fields=${this.fields} .tableId=${this.tableId}></tables-form-view>`;
   }
 

@@ -16,6 +16,55 @@ const titleOf = (record: TableRecord) => record.title || `Record ${record.number
 export const recordLink = (record: TableRecord) => appLink(`/tables/records/${record.id}`, titleOf(record));
 /** The fields a view shows: all but its hidden ones. */
 export const visibleFields = (view: View, fields: Field[]) => fields.filter((field) => !(configOf(view).hidden_fields ?? []).includes(field.id));
+/**
+ * A view's records as the API lists them with the view's saved filters, sorts and hidden fields
+ * (and `filters` besides): the first 100.
+ */
+async function recordsOf(view: View, filters: Array<{ field_id: string; op: string; value: string }> = []): Promise<TableRecord[]> {
+  const query = { view_id: view.id, per_page: 100, ...(filters.length ? { filter: JSON.stringify(filters) } : {}) };
+  return (await kit().client.tables.getTablesTablesByTableIdRecords({ params: { table_id: view.table_id }, query: query as never })).data as TableRecord[];
+}
+
+/**
+ * What a calendar and a gallery share: they list the view's records (its saved filters, sorts and
+ * hidden fields) and list them again when the table's records change (`changes`: the screen's
+ * records, which its live channel keeps current).
+ */
+abstract class ViewRecords extends LitElement {
+  static override properties = { view: { attribute: false }, fields: { attribute: false }, changes: { attribute: false }, records: { state: true }, error: { state: true } };
+  declare view: View;
+  declare fields: Field[];
+  declare changes: unknown;
+  declare records: TableRecord[];
+  declare error: string | null;
+
+  constructor() {
+    super();
+    this.fields = [];
+    this.records = [];
+    this.error = null;
+  }
+
+  protected abstract list(): Promise<TableRecord[]>;
+
+  protected async reload(): Promise<void> {
+    try {
+      this.records = await this.list();
+      this.error = null;
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
+  protected override updated(changed: Map<string, unknown>): void {
+    if (changed.has('view') || changed.has('changes')) void this.reload();
+  }
+
+  protected failure() {
+    return this.error ? html`<p class="error" role="alert">${this.error}</p>` : '';
+  }
+}
+
 const pad = (value: number) => String(value).padStart(2, '0');
 const monthKey = (year: number, month: number) => `${year}-${pad(month + 1)}`;
 
@@ -23,8 +72,8 @@ const monthKey = (year: number, month: number) => `${year}-${pad(month + 1)}`;
  * A calendar view: a month grid (Monday first) placing each record on its date field's day, with
  * the previous and next months; on a narrow screen, a list by day of the days that have records.
  */
-export class TablesCalendar extends LitElement {
-  static override properties = { view: { attribute: false }, fields: { attribute: false }, records: { attribute: false }, year: { state: true }, month: { state: true } };
+export class TablesCalendar extends ViewRecords {
+  static override properties = { ...ViewRecords.properties, year: { state: true }, month: { state: true } };
   static override styles = [
     screenStyles,
     css`
@@ -44,25 +93,30 @@ export class TablesCalendar extends LitElement {
       }
     `,
   ];
-  declare view: View;
-  declare fields: Field[];
-  declare records: TableRecord[];
   declare year: number;
   declare month: number;
 
   constructor() {
     super();
     const today = new Date();
-    this.fields = [];
-    this.records = [];
     this.year = today.getFullYear();
     this.month = today.getMonth();
+  }
+
+  /** The month's records only (its first and last day, by the view's date field). */
+  protected list(): Promise<TableRecord[]> {
+    const field = configOf(this.view).date_field_id;
+    if (!field) return Promise.resolve([]);
+    const prefix = monthKey(this.year, this.month);
+    const last = new Date(this.year, this.month + 1, 0).getDate();
+    return recordsOf(this.view, [{ field_id: field, op: 'gte', value: `${prefix}-01` }, { field_id: field, op: 'lte', value: `${prefix}-${pad(last)}` }]);
   }
 
   private move(step: number): void {
     const next = new Date(this.year, this.month + step, 1);
     this.year = next.getFullYear();
     this.month = next.getMonth();
+    void this.reload();
   }
 
   protected override render() {
@@ -84,7 +138,7 @@ export class TablesCalendar extends LitElement {
     const weeks = Array.from({ length: cells.length / 7 }, (_, index) => cells.slice(index * 7, index * 7 + 7));
     const dayLabel = (day: number) => new Date(this.year, this.month, day).toLocaleDateString('en', { weekday: 'long', day: 'numeric', month: 'long' });
     const events = (day: number) => html`<ul class="events">${(byDay.get(day) ?? []).map((record) => html`<li>${recordLink(record)}</li>`)}</ul>`;
-    return html`<div class="bar">
+    return html`${this.failure()}<div class="bar">
         <button type="button" @click=${() => this.move(-1)}>Previous month</button>
         <h2 aria-live="polite">${title}</h2>
         <button type="button" @click=${() => this.move(1)}>Next month</button>
@@ -102,8 +156,7 @@ export class TablesCalendar extends LitElement {
 }
 
 /** A gallery view: a card per record with its title (opening the record) and the view's visible fields. */
-export class TablesGallery extends LitElement {
-  static override properties = { view: { attribute: false }, fields: { attribute: false }, records: { attribute: false } };
+export class TablesGallery extends ViewRecords {
   static override styles = [
     screenStyles,
     cardStyles,
@@ -115,19 +168,14 @@ export class TablesGallery extends LitElement {
       dd { margin: 0; }
     `,
   ];
-  declare view: View;
-  declare fields: Field[];
-  declare records: TableRecord[];
 
-  constructor() {
-    super();
-    this.fields = [];
-    this.records = [];
+  protected list(): Promise<TableRecord[]> {
+    return recordsOf(this.view);
   }
 
   protected override render() {
-    const shown = visibleFields(this.view, this.fields).slice(1);
-    return html`<ul class="cards" aria-label=${this.view.name}>${this.records.map((record) => html`<li aria-label=${titleOf(record)}>
+    const shown = visibleFields(this.view, this.fields);
+    return html`${this.failure()}<ul class="cards" aria-label=${this.view.name}>${this.records.map((record) => html`<li aria-label=${titleOf(record)}>
         <h3>${recordLink(record)}</h3>
         <dl>${shown.map((field) => html`<dt>${field.name}</dt><dd>${cellText((record.cells as Record<string, unknown>)[field.id]) || '—'}</dd>`)}</dl>
       </li>`)}</ul>
