@@ -88,6 +88,10 @@ test.serial('at 1280 px: a calendar view places records on their days, a gallery
   await frame.getByRole('heading', { name: 'Form', level: 2 }).waitFor();
   await frame.getByLabel('Name').fill('Hooli');
   await frame.getByLabel('Due').fill('2026-12-24');
+  await frame.getByLabel('Price').fill('a lot');
+  await frame.getByRole('button', { name: 'Submit' }).click();
+  await frame.getByText('Price takes an amount such as "12.50"', { exact: true }).waitFor();
+  t.deepEqual(await frame.locator('wpk-schema-form [aria-invalid="true"]').evaluateAll((inputs) => inputs.map((input) => input.getAttribute('label'))), ['Price']);
   await frame.getByLabel('Price').fill('7.25');
   await frame.getByRole('button', { name: 'Submit' }).click();
   await page.getByText('Record added').waitFor();

@@ -1,4 +1,4 @@
-import { LitElement, appLink, cardStyles, css, errorText, html, kit, screenStyles, sendSchemaForm, toast, type FieldSchema, type FormSchema, type components } from '@wpk/ui';
+import { ApiError, LitElement, appLink, cardStyles, css, errorText, html, isApiError, kit, screenStyles, sendSchemaForm, toast, type FieldSchema, type FormSchema, type components } from '@wpk/ui';
 
 type Field = components['schemas']['TablesField'];
 type TableRecord = components['schemas']['TablesRecord'];
@@ -195,6 +195,13 @@ function fieldSchema(field: Field): FieldSchema {
   return { type: 'string', title: field.name };
 }
 
+/** A refusal naming a cell (`cells.{field_id}`: "cells.{field_id}: Price takes…") as one naming the form's field, worded without the path. */
+function asFormRefusal(error: unknown): unknown {
+  if (!isApiError(error) || !error.field?.startsWith('cells.')) return error;
+  const message = error.error.replace(/^cells\.[^:]+: /, '');
+  return new ApiError(error.status, message, { ...(error.body as object), error: message, field: error.field.slice('cells.'.length) }, error.headers);
+}
+
 /**
  * A form view in the app: its fields (`form_fields`, else the visible ones a person fills in) as
  * the kit's schema form; submitting adds a record. "Share the form" makes its public link (a new
@@ -239,7 +246,7 @@ export class TablesFormView extends LitElement {
     const schema: FormSchema = { type: 'object', properties: Object.fromEntries(asked.map((field) => [field.id, fieldSchema(field)])) };
     return html`<h2>${this.view.name}</h2>
       ${asked.length ? html`<wpk-schema-form .schema=${schema} submit-label="Submit" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) =>
-        sendSchemaForm(event, (cells) => kit().client.tables.postTablesTablesByTableIdRecords({ params: { table_id: this.tableId }, body: { cells } as never }), () => toast('Record added', 'success'))}></wpk-schema-form>` : html`<p class="muted">This form asks for no field.</p>`}
+        sendSchemaForm(event, (cells) => kit().client.tables.postTablesTablesByTableIdRecords({ params: { table_id: this.tableId }, body: { cells } as never }).catch((error: unknown) => Promise.reject(asFormRefusal(error))), () => toast('Record added', 'success'))}></wpk-schema-form>` : html`<p class="muted">This form asks for no field.</p>`}
       <section class="share" aria-label="Share the form">
         <button type="button" @click=${() => void this.share()}>Share the form</button>
         ${this.link ? html`<p><label for="form-link">Public link (copy it; making a new one replaces it)</label><br /><input id="form-link" readonly .value=${this.link} @focus=${(event: Event) => (event.target as HTMLInputElement).select()} /></p>` : ''}
