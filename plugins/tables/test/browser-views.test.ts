@@ -71,6 +71,7 @@ test.serial('at 1280 px: a calendar view places records on their days, a gallery
   await next.getByRole('cell', { name: dayLabel(nextMonth) }).getByRole('link', { name: 'Globex' }).click();
   await frame.getByRole('heading', { name: 'Globex', level: 1 }).waitFor();
   t.is(await frame.locator('dd').allTextContents().then((texts) => texts.join('|')), `Globex|${iso(nextMonth)}|4.00`);
+  await checkPage(t, page, frame, 'a record');
   await frame.getByRole('link', { name: 'Back to the table' }).click();
 
   await adding.getByLabel('View').selectOption('gallery');
