@@ -1,4 +1,5 @@
 import { LitElement, css, errorText, html, kit, liveConnection, screenStyles, toast, type components } from '@wpk/ui';
+import './views.js';
 
 type Field = components['schemas']['TablesField'];
 type TableRecord = components['schemas']['TablesRecord'];
@@ -17,14 +18,14 @@ const versionsOf = (record: TableRecord) => record.versions as Record<string, nu
 const textOf = (value: unknown) => (value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value));
 
 /**
- * `/tables/:table_id`: the table as a grid or as one of its kanban views. A text, number,
+ * `/tables/:table_id`: the table as a grid or as one of its views (kanban, calendar, gallery, form). A text, number,
  * currency or date cell is edited in place (Enter or leaving the cell saves, Escape cancels), a
  * checkbox or a single select at once. A write carries the version the cell had when editing
  * began, so a cell someone else changed meanwhile is refused (409, shown) and reloaded, never
  * overwritten; the table's live channel brings everyone else's changes.
  */
 export class TablesGrid extends LitElement {
-  static override properties = { tableId: { type: String }, fields: { state: true }, records: { state: true }, views: { state: true }, viewId: { state: true }, newType: { state: true }, error: { state: true } };
+  static override properties = { tableId: { type: String }, fields: { state: true }, records: { state: true }, views: { state: true }, viewId: { state: true }, newType: { state: true }, newView: { state: true }, error: { state: true } };
   static override styles = [
     screenStyles,
     css`
@@ -48,6 +49,8 @@ export class TablesGrid extends LitElement {
   declare views: View[];
   declare viewId: string | null;
   declare newType: string;
+  /** The type chosen in "Add a view". */
+  declare newView: string;
   declare error: string | null;
   /** The version of the cell being edited when editing began (`record:field` → version). */
   private readonly editing = new Map<string, number>();
@@ -61,6 +64,7 @@ export class TablesGrid extends LitElement {
     this.views = [];
     this.viewId = null;
     this.newType = 'text';
+    this.newView = 'calendar';
     this.error = null;
   }
 
@@ -165,6 +169,28 @@ export class TablesGrid extends LitElement {
     }
   }
 
+  private async addView(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    const type = String(data.get('type'));
+    const field = this.fields.find((one) => one.id === data.get('date_field_id'));
+    const name = type === 'calendar' ? `Calendar by ${field?.name ?? 'date'}` : type === 'gallery' ? 'Gallery' : 'Form';
+    try {
+      const view = await kit().client.tables.postTablesTablesByTableIdViews({ params: { table_id: this.tableId }, body: { name, type, config: type === 'calendar' ? { date_field_id: String(data.get('date_field_id')) } : {} } as never });
+      await this.load();
+      this.viewId = (view.data as View).id;
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  private shown(view: View) {
+    if (view.type === 'kanban') return this.kanban(view);
+    if (view.type === 'calendar') return html`<tables-calendar .view=${view} .fields=${this.fields} .changes=${this.records}></tables-calendar>`;
+    if (view.type === 'gallery') return html`<tables-gallery .view=${view} .fields=${this.fields} .changes=${this.records}></tables-gallery>`;
+    return html`<tables-form-view .view=${view} .fields=${this.fields} .tableId=${this.tableId}></tables-form-view>`;
+  }
+
   private cell(record: TableRecord, field: Field) {
     const value = cellsOf(record)[field.id];
     const label = `${field.name} of ${record.title || `record ${record.number}`}`;
@@ -221,18 +247,25 @@ export class TablesGrid extends LitElement {
   }
 
   protected override render() {
-    const view = this.views.find((one) => one.id === this.viewId && one.type === 'kanban');
+    const others = this.views.filter((one) => one.type !== 'grid');
+    const view = others.find((one) => one.id === this.viewId);
     const selects = this.fields.filter((field) => field.type === 'single_select');
+    const dates = this.fields.filter((field) => field.type === 'date');
     return html`<h1>Table</h1>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}
       <nav class="views" aria-label="Views">
         <button type="button" aria-pressed=${view ? 'false' : 'true'} @click=${() => (this.viewId = null)}>Grid</button>
-        ${this.views.filter((one) => one.type === 'kanban').map((one) => html`<button type="button" aria-pressed=${one.id === this.viewId ? 'true' : 'false'} @click=${() => (this.viewId = one.id)}>${one.name}</button>`)}
+        ${others.map((one) => html`<button type="button" aria-pressed=${one.id === this.viewId ? 'true' : 'false'} @click=${() => (this.viewId = one.id)}>${one.name}</button>`)}
       </nav>
-      ${view ? this.kanban(view) : this.grid()}
+      ${view ? this.shown(view) : this.grid()}
       ${selects.length ? html`<form aria-label="Add a kanban view" @submit=${(event: SubmitEvent) => void this.addKanban(event)}>
         <span class="control"><label for="kanban-field">Group cards by</label><select id="kanban-field" name="kanban_field_id">${selects.map((field) => html`<option value=${field.id}>${field.name}</option>`)}</select></span>
-        <button type="submit">Add a kanban view</button></form>` : ''}`;
+        <button type="submit">Add a kanban view</button></form>` : ''}
+      <form aria-label="Add a view" @submit=${(event: SubmitEvent) => void this.addView(event)}>
+        <span class="control"><label for="view-type">View</label><select id="view-type" name="type" @change=${(event: Event) => (this.newView = (event.target as HTMLSelectElement).value)}>
+          ${dates.length ? html`<option value="calendar" ?selected=${this.newView === 'calendar'}>Calendar</option>` : ''}${[['gallery', 'Gallery'], ['form', 'Form']].map(([value, label]) => html`<option value=${value} ?selected=${this.newView === value}>${label}</option>`)}</select></span>
+        ${dates.length && this.newView === 'calendar' ? html`<span class="control"><label for="view-date">Date field</label><select id="view-date" name="date_field_id">${dates.map((field) => html`<option value=${field.id}>${field.name}</option>`)}</select></span>` : ''}
+        <button type="submit">Add the view</button></form>`;
   }
 }
 

@@ -1,0 +1,259 @@
+import { ApiError, LitElement, appLink, cardStyles, css, errorText, html, isApiError, kit, screenStyles, sendSchemaForm, toast, type FieldSchema, type FormSchema, type components } from '@wpk/ui';
+
+type Field = components['schemas']['TablesField'];
+type TableRecord = components['schemas']['TablesRecord'];
+type View = components['schemas']['TablesView'];
+type ViewConfig = { date_field_id?: string; hidden_fields?: string[]; form_fields?: string[] };
+
+/** Field types a person fills in (the ones a form asks for; computed, attachment, link and member cells are not). */
+const FILLABLE = new Set(['text', 'long_text', 'number', 'currency', 'date', 'checkbox', 'single_select', 'email', 'url', 'phone']);
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+const configOf = (view: View) => view.config as ViewConfig;
+const cellText = (value: unknown) => (value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : typeof value === 'boolean' ? (value ? 'Yes' : 'No') : String(value));
+const titleOf = (record: TableRecord) => record.title || `Record ${record.number}`;
+/** A link opening the record's screen. */
+export const recordLink = (record: TableRecord) => appLink(`/tables/records/${record.id}`, titleOf(record));
+/** The fields a view shows: all but its hidden ones. */
+export const visibleFields = (view: View, fields: Field[]) => fields.filter((field) => !(configOf(view).hidden_fields ?? []).includes(field.id));
+/**
+ * A view's records as the API lists them with the view's saved filters, sorts and hidden fields
+ * (and `filters` besides): the first 100.
+ */
+async function recordsOf(view: View, filters: Array<{ field_id: string; op: string; value: string }> = []): Promise<TableRecord[]> {
+  const query = { view_id: view.id, per_page: 100, ...(filters.length ? { filter: JSON.stringify(filters) } : {}) };
+  return (await kit().client.tables.getTablesTablesByTableIdRecords({ params: { table_id: view.table_id }, query: query as never })).data as TableRecord[];
+}
+
+/**
+ * What a calendar and a gallery share: they list the view's records (its saved filters, sorts and
+ * hidden fields) and list them again when the table's records change (`changes`: the screen's
+ * records, which its live channel keeps current).
+ */
+abstract class ViewRecords extends LitElement {
+  static override properties = { view: { attribute: false }, fields: { attribute: false }, changes: { attribute: false }, records: { state: true }, error: { state: true } };
+  declare view: View;
+  declare fields: Field[];
+  declare changes: unknown;
+  declare records: TableRecord[];
+  declare error: string | null;
+
+  constructor() {
+    super();
+    this.fields = [];
+    this.records = [];
+    this.error = null;
+  }
+
+  protected abstract list(): Promise<TableRecord[]>;
+
+  protected async reload(): Promise<void> {
+    try {
+      this.records = await this.list();
+      this.error = null;
+    } catch (error) {
+      this.error = errorText(error);
+    }
+  }
+
+  protected override updated(changed: Map<string, unknown>): void {
+    if (changed.has('view') || changed.has('changes')) void this.reload();
+  }
+
+  protected failure() {
+    return this.error ? html`<p class="error" role="alert">${this.error}</p>` : '';
+  }
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+const monthKey = (year: number, month: number) => `${year}-${pad(month + 1)}`;
+
+/**
+ * A calendar view: a month grid (Monday first) placing each record on its date field's day, with
+ * the previous and next months; on a narrow screen, a list by day of the days that have records.
+ */
+export class TablesCalendar extends ViewRecords {
+  static override properties = { ...ViewRecords.properties, year: { state: true }, month: { state: true } };
+  static override styles = [
+    screenStyles,
+    css`
+      .bar { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0.5rem 0; }
+      .bar h2 { margin: 0; min-width: 10rem; }
+      table.month { border-collapse: collapse; width: 100%; table-layout: fixed; }
+      table.month th, table.month td { border: 1px solid var(--wa-color-neutral-border-quiet, #d4d4d8); padding: 0.25rem; vertical-align: top; text-align: start; }
+      table.month td { height: 5rem; }
+      table.month td.outside { background: var(--wa-color-neutral-fill-quiet, #f4f4f5); }
+      .day { font-weight: bold; }
+      ul.events { list-style: none; margin: 0; padding: 0; font-size: 0.875rem; overflow-wrap: anywhere; }
+      ol.days { display: none; list-style: none; padding: 0; }
+      ol.days > li { margin-bottom: 0.5rem; }
+      @media (max-width: 40rem) {
+        table.month { display: none; }
+        ol.days { display: block; }
+      }
+    `,
+  ];
+  declare year: number;
+  declare month: number;
+
+  constructor() {
+    super();
+    const today = new Date();
+    this.year = today.getFullYear();
+    this.month = today.getMonth();
+  }
+
+  /** The month's records only (its first and last day, by the view's date field). */
+  protected list(): Promise<TableRecord[]> {
+    const field = configOf(this.view).date_field_id;
+    if (!field) return Promise.resolve([]);
+    const prefix = monthKey(this.year, this.month);
+    const last = new Date(this.year, this.month + 1, 0).getDate();
+    return recordsOf(this.view, [{ field_id: field, op: 'gte', value: `${prefix}-01` }, { field_id: field, op: 'lte', value: `${prefix}-${pad(last)}` }]);
+  }
+
+  private move(step: number): void {
+    const next = new Date(this.year, this.month + step, 1);
+    this.year = next.getFullYear();
+    this.month = next.getMonth();
+    void this.reload();
+  }
+
+  protected override render() {
+    const field = this.fields.find((one) => one.id === configOf(this.view).date_field_id);
+    if (!field) return html`<p class="muted">This view's date field was deleted.</p>`;
+    const prefix = monthKey(this.year, this.month);
+    const byDay = new Map<number, TableRecord[]>();
+    for (const record of this.records) {
+      const value = (record.cells as Record<string, unknown>)[field.id];
+      if (typeof value !== 'string' || !value.startsWith(`${prefix}-`)) continue;
+      const day = Number(value.slice(8, 10));
+      byDay.set(day, [...(byDay.get(day) ?? []), record]);
+    }
+    const title = new Date(this.year, this.month, 1).toLocaleDateString('en', { month: 'long', year: 'numeric' });
+    const days = new Date(this.year, this.month + 1, 0).getDate();
+    const lead = (new Date(this.year, this.month, 1).getDay() + 6) % 7;
+    const cells = [...Array.from({ length: lead }, () => 0), ...Array.from({ length: days }, (_, index) => index + 1)];
+    while (cells.length % 7) cells.push(0);
+    const weeks = Array.from({ length: cells.length / 7 }, (_, index) => cells.slice(index * 7, index * 7 + 7));
+    const dayLabel = (day: number) => new Date(this.year, this.month, day).toLocaleDateString('en', { weekday: 'long', day: 'numeric', month: 'long' });
+    const events = (day: number) => html`<ul class="events">${(byDay.get(day) ?? []).map((record) => html`<li>${recordLink(record)}</li>`)}</ul>`;
+    return html`${this.failure()}<div class="bar">
+        <button type="button" @click=${() => this.move(-1)}>Previous month</button>
+        <h2 aria-live="polite">${title}</h2>
+        <button type="button" @click=${() => this.move(1)}>Next month</button>
+        <span class="muted">By ${field.name}</span>
+      </div>
+      <table class="month" aria-label=${`${this.view.name}, ${title}`}>
+        <thead><tr>${WEEKDAYS.map((name) => html`<th scope="col">${name}</th>`)}</tr></thead>
+        <tbody>${weeks.map((week) => html`<tr>${week.map((day) => (day ? html`<td aria-label=${dayLabel(day)}><span class="day">${day}</span>${events(day)}</td>` : html`<td class="outside"></td>`))}</tr>`)}</tbody>
+      </table>
+      <ol class="days" aria-label=${`${this.view.name}, ${title}, by day`}>
+        ${[...byDay.keys()].sort((a, b) => a - b).map((day) => html`<li><h3>${dayLabel(day)}</h3>${events(day)}</li>`)}
+        ${byDay.size ? '' : html`<li class="muted">No record this month.</li>`}
+      </ol>`;
+  }
+}
+
+/** A gallery view: a card per record with its title (opening the record) and the view's visible fields. */
+export class TablesGallery extends ViewRecords {
+  static override styles = [
+    screenStyles,
+    cardStyles,
+    css`
+      ul.cards { grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); }
+      ul.cards h3 { margin: 0 0 0.5rem; }
+      dl { margin: 0; display: grid; grid-template-columns: auto 1fr; gap: 0.25rem 0.5rem; overflow-wrap: anywhere; }
+      dt { font-weight: bold; }
+      dd { margin: 0; }
+    `,
+  ];
+
+  protected list(): Promise<TableRecord[]> {
+    return recordsOf(this.view);
+  }
+
+  protected override render() {
+    const shown = visibleFields(this.view, this.fields);
+    return html`${this.failure()}<ul class="cards" aria-label=${this.view.name}>${this.records.map((record) => html`<li aria-label=${titleOf(record)}>
+        <h3>${recordLink(record)}</h3>
+        <dl>${shown.map((field) => html`<dt>${field.name}</dt><dd>${cellText((record.cells as Record<string, unknown>)[field.id]) || '—'}</dd>`)}</dl>
+      </li>`)}</ul>
+      ${this.records.length ? '' : html`<p class="muted">No record yet.</p>`}`;
+  }
+}
+
+/** A field as the kit's schema form asks for it. */
+function fieldSchema(field: Field): FieldSchema {
+  const choices = ((field.options as { choices?: Array<{ name: string }> }).choices ?? []).map((choice) => choice.name);
+  if (field.type === 'checkbox') return { type: 'boolean', title: field.name };
+  if (field.type === 'number') return { type: 'number', title: field.name };
+  if (field.type === 'date') return { type: 'string', format: 'date', title: field.name };
+  if (field.type === 'single_select') return { type: 'string', title: field.name, enum: choices };
+  if (field.type === 'long_text') return { type: 'string', title: field.name, 'x-widget': 'textarea', maxLength: 100_000 };
+  // A text cell takes up to 1,000 characters (the API refuses more); a maxLength past 500 would make the kit's form a textarea.
+  return { type: 'string', title: field.name };
+}
+
+/** A refusal naming a cell (`cells.{field_id}`: "cells.{field_id}: Price takes…") as one naming the form's field, worded without the path. */
+function asFormRefusal(error: unknown): unknown {
+  if (!isApiError(error) || !error.field?.startsWith('cells.')) return error;
+  const message = error.error.replace(/^cells\.[^:]+: /, '');
+  return new ApiError(error.status, message, { ...(error.body as object), error: message, field: error.field.slice('cells.'.length) }, error.headers);
+}
+
+/**
+ * A form view in the app: its fields (`form_fields`, else the visible ones a person fills in) as
+ * the kit's schema form; submitting adds a record. "Share the form" makes its public link (a new
+ * one replaces the old) and shows it to copy.
+ */
+export class TablesFormView extends LitElement {
+  static override properties = { view: { attribute: false }, fields: { attribute: false }, tableId: { type: String }, link: { state: true } };
+  static override styles = [screenStyles, css`.share { margin-top: 1.5rem; } .share input { width: 100%; max-width: 40rem; box-sizing: border-box; font: inherit; }`];
+  declare view: View;
+  declare fields: Field[];
+  declare tableId: string;
+  declare link: string | null;
+
+  constructor() {
+    super();
+    this.fields = [];
+    this.tableId = '';
+    this.link = null;
+  }
+
+  /** The fields the form asks for. */
+  private asked(): Field[] {
+    const chosen = configOf(this.view).form_fields ?? [];
+    const fillable = this.fields.filter((field) => FILLABLE.has(field.type));
+    if (chosen.length) return chosen.map((id) => fillable.find((field) => field.id === id)).filter((field): field is Field => Boolean(field));
+    return visibleFields(this.view, fillable);
+  }
+
+  private async share(): Promise<void> {
+    try {
+      const made = await kit().client.tables.postTablesViewsByViewIdFormLink({ params: { view_id: this.view.id } });
+      const { token } = made.data as { token: string };
+      this.link = `${location.origin}/public/apps/tables/form.html#${token}`;
+      toast('Public link made: anyone with it can submit the form', 'success');
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
+  protected override render() {
+    const asked = this.asked();
+    const schema: FormSchema = { type: 'object', properties: Object.fromEntries(asked.map((field) => [field.id, fieldSchema(field)])) };
+    return html`<h2>${this.view.name}</h2>
+      ${asked.length ? html`<wpk-schema-form .schema=${schema} submit-label="Submit" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) =>
+        sendSchemaForm(event, (cells) => kit().client.tables.postTablesTablesByTableIdRecords({ params: { table_id: this.tableId }, body: { cells } as never }).catch((error: unknown) => Promise.reject(asFormRefusal(error))), () => toast('Record added', 'success'))}></wpk-schema-form>` : html`<p class="muted">This form asks for no field.</p>`}
+      <section class="share" aria-label="Share the form">
+        <button type="button" @click=${() => void this.share()}>Share the form</button>
+        ${this.link ? html`<p><label for="form-link">Public link (copy it; making a new one replaces it)</label><br /><input id="form-link" readonly .value=${this.link} @focus=${(event: Event) => (event.target as HTMLInputElement).select()} /></p>` : ''}
+      </section>`;
+  }
+}
+
+customElements.define('tables-calendar', TablesCalendar);
+customElements.define('tables-gallery', TablesGallery);
+customElements.define('tables-form-view', TablesFormView);
