@@ -332,4 +332,12 @@ test.serial('mentions: an edit that adds a mention tells that member once (core.
   t.deepEqual(mentions(), []);
   t.is((await ann.post(`/papers/suggestions/${suggested.body.data.id}/accept`)).status, 200);
   t.deepEqual(mentions(), [told(bob, ann, 'Intro, @Bob')]);
+
+  // Restoring a version that mentions a member the paper no longer mentions tells them (the restorer mentions).
+  const version = await ann.post(`/papers/${id}/versions`, { name: 'With Bob' });
+  t.is(version.status, 200);
+  t.is((await ann.post(`/papers/${id}/updates`, { update: await rewrite(ann, paragraph('Intro.')) })).status, 200);
+  t.deepEqual(mentions(), []);
+  t.is((await ann.post(`/papers/${id}/versions/${version.body.data.id}/restore`)).status, 200);
+  t.deepEqual(mentions(), [told(bob, ann, 'Intro, @Bob')]);
 });
