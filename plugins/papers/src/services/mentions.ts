@@ -1,28 +1,6 @@
-import { formatMrn, memberMrn, richTextPlain, type CollabResult, type DirectoryMember, type RichTextNode } from '@wpk/sdk';
+import { formatMrn, memberMrn, richTextMentions, type CollabResult, type DirectoryMember, type RichTextNode } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { Paper } from '../models/index.js';
-
-const MEMBER_MRN = 'mrn:account:member:';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * The members a document mentions (the editors' `mention` nodes, `attrs.id` a member id or MRN),
- * in the order they first appear, each with the plain text of the block holding that first mention.
- */
-export function mentionsIn(content: unknown): Map<string, string> {
-  const found = new Map<string, string>();
-  const walk = (node: RichTextNode, parent: RichTextNode | null) => {
-    if (node.type === 'mention') {
-      const raw = node.attrs?.id;
-      const id = typeof raw === 'string' && raw.startsWith(MEMBER_MRN) ? raw.slice(MEMBER_MRN.length) : raw;
-      if (typeof id === 'string' && UUID.test(id) && !found.has(id.toLowerCase())) found.set(id.toLowerCase(), parent ? richTextPlain(parent).replace(/\n/g, ' ') : '');
-      return;
-    }
-    for (const child of node.content ?? []) walk(child, node);
-  };
-  if (content && typeof content === 'object') walk(content as RichTextNode, null);
-  return found;
-}
 
 /** Whether this member may open the paper (see access.ts's `levelOf`, read for someone other than the caller). */
 async function mayRead(ctx: Ctx, paper: Paper, shares: { principal_type: string; principal_id: string }[], member: DirectoryMember): Promise<boolean> {
@@ -39,8 +17,8 @@ async function mayRead(ctx: Ctx, paper: Paper, shares: { principal_type: string;
  */
 export async function stagePaperMentions(ctx: Ctx, paper: Paper, result: CollabResult): Promise<void> {
   if (!result.content_changed) return;
-  const before = mentionsIn(result.content_before);
-  const now = mentionsIn(result.content);
+  const before = richTextMentions(result.content_before as RichTextNode);
+  const now = richTextMentions(result.content as RichTextNode);
   const ids = [...now.keys()].filter((id) => id !== ctx.member.id && !before.has(id));
   if (ids.length === 0) return;
   const members = await ctx.members.getMany(ids);
