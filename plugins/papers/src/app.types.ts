@@ -62,6 +62,24 @@ export interface CorePapersPaperDeletedPayload {
 }
 
 /**
+ * A member was mentioned in a paper: an edit of its text (a member's update, an accepted suggestion, a restored version) added a mention of them (source papers; the same schema as every app that mentions members).
+ */
+export interface CoreMemberMentionedPayload {
+  /**
+   * The first-party app the mention was written in (chat, feeds, …)
+   */
+  source: string;
+  mentioned_mrn: string;
+  mentioner_mrn: string;
+  /**
+   * What the mention was written in: a chat message, a feed post or comment, …
+   */
+  resource_mrn: string;
+  link: string;
+  preview: string;
+}
+
+/**
  * The settings document of the app (`ctx.settings`).
  */
 export interface Settings {
@@ -90,6 +108,7 @@ export interface EmittedEvents {
   'core.papers.paper.shared': CorePapersPaperSharedPayload;
   'core.papers.paper.commented': CorePapersPaperCommentedPayload;
   'core.papers.paper.deleted': CorePapersPaperDeletedPayload;
+  'core.member.mentioned': CoreMemberMentionedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */

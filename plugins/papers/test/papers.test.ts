@@ -1,5 +1,6 @@
 import test from 'ava';
 import { listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
+import { writeRichText, type RichTextNode } from '@wpk/sdk';
 import * as Y from 'yjs';
 import app from '../src/index.js';
 
@@ -288,4 +289,55 @@ test.serial('suggestion mode: papers.papers.suggest without papers.papers.edit s
   t.deepEqual((await ann.get(`/papers/${id}/suggestions?status=open`)).body.data, []);
   t.deepEqual((await ann.get(`/papers/${id}/suggestions`)).body.data.map((s: { status: string }) => s.status), ['accepted', 'rejected']);
   t.deepEqual((await cay.post(`/papers/${id}/suggestions`, { update })).body, { error: `Paper ${id} not found` });
+});
+
+test.serial('mentions: an edit that adds a mention tells that member once (core.member.mentioned, source papers); not the author, not one who cannot open the paper, never for a refused update', async (t) => {
+  const id = await newPaper(ann, 'Mentions', doc('Intro.'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'edit' }, { principal_type: 'member', principal_id: reader.id, level: 'view' }] });
+  const mention = (who: TestMember, label: string) => ({ type: 'mention', attrs: { id: who.id, label } });
+  const paragraph = (...content: unknown[]) => ({ type: 'paragraph', content: content.map((part) => (typeof part === 'string' ? { type: 'text', text: part } : part)) });
+  /** An update from `member`'s replica that makes the paper's text exactly `paragraphs`. */
+  const rewrite = async (member: TestMember, ...paragraphs: unknown[]) => change(await replica(member, id), (fragment) => writeRichText(fragment, { type: 'doc', content: paragraphs } as RichTextNode));
+  const told = (who: TestMember, by: TestMember, preview: string) => ({ action: 'core.member.mentioned', payload: { source: 'papers', mentioned_mrn: who.mrn, mentioner_mrn: by.mrn, resource_mrn: `mrn:papers:paper:${id}`, link: `/papers/${id}`, preview } });
+  const mentions = () => world.takeEvents().filter((event) => event.action === 'core.member.mentioned');
+  world.takeEvents();
+
+  // bob mentions ann (the owner), reader (view), himself, and cay (the paper is not shared with cay).
+  const asking = paragraph('Ask ', mention(ann, 'Ann'), ', ', mention(reader, 'Rex'), ', ', mention(bob, 'Bob'), ' and ', mention(cay, 'Cay'), ' about it.');
+  t.is((await bob.post(`/papers/${id}/updates`, { update: await rewrite(bob, paragraph('Intro.'), asking) })).status, 200);
+  t.deepEqual(mentions(), [told(ann, bob, 'Ask @Ann, @Rex, @Bob and @Cay about it.'), told(reader, bob, 'Ask @Ann, @Rex, @Bob and @Cay about it.')]);
+
+  t.is((await bob.post(`/papers/${id}/updates`, { update: await rewrite(bob, paragraph('Intro.'), asking, paragraph('More.')) })).status, 200);
+  t.deepEqual(mentions(), [], 'an edit that keeps the mentions tells no one again');
+
+  t.is((await ann.post(`/papers/${id}/updates`, { update: await rewrite(ann, paragraph('Intro, ', mention(ann, 'Ann'), '.'), asking, paragraph('More.')) })).status, 200);
+  t.deepEqual(mentions(), [], 'a self-mention tells no one');
+
+  const refused = await reader.post(`/papers/${id}/updates`, { update: await rewrite(reader, paragraph('Hi ', mention(world.owner, 'Olga'))) });
+  t.deepEqual(refused.body, { error: 'You may not edit this paper (it is shared with you to view)' });
+  t.deepEqual(world.takeEvents(), [], 'a refused update emits nothing');
+
+  // Removed, then written again: a new mention, told again. The workspace's owner holds papers.papers.manage: told though not shared.
+  t.is((await bob.post(`/papers/${id}/updates`, { update: await rewrite(bob, paragraph('Intro.')) })).status, 200);
+  t.deepEqual(mentions(), []);
+  const long = 'x'.repeat(250);
+  t.is((await bob.post(`/papers/${id}/updates`, { update: await rewrite(bob, paragraph('Back: ', mention(ann, 'Ann')), paragraph(mention(world.owner, 'Olga'), ` ${long}`)) })).status, 200);
+  t.deepEqual(mentions(), [told(ann, bob, 'Back: @Ann'), told(world.owner, bob, `@Olga ${long}`.slice(0, 199) + '…')]);
+
+  // A suggestion's mention tells when it is accepted (by the member who accepts it), not when suggested.
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: suggester.id, level: 'edit' }, { principal_type: 'member', principal_id: bob.id, level: 'edit' }] });
+  world.takeEvents();
+  const suggested = await suggester.post(`/papers/${id}/suggestions`, { update: await rewrite(suggester, paragraph('Intro, ', mention(bob, 'Bob'))) });
+  t.is(suggested.status, 200);
+  t.deepEqual(mentions(), []);
+  t.is((await ann.post(`/papers/suggestions/${suggested.body.data.id}/accept`)).status, 200);
+  t.deepEqual(mentions(), [told(bob, ann, 'Intro, @Bob')]);
+
+  // Restoring a version that mentions a member the paper no longer mentions tells them (the restorer mentions).
+  const version = await ann.post(`/papers/${id}/versions`, { name: 'With Bob' });
+  t.is(version.status, 200);
+  t.is((await ann.post(`/papers/${id}/updates`, { update: await rewrite(ann, paragraph('Intro.')) })).status, 200);
+  t.deepEqual(mentions(), []);
+  t.is((await ann.post(`/papers/${id}/versions/${version.body.data.id}/restore`)).status, 200);
+  t.deepEqual(mentions(), [told(bob, ann, 'Intro, @Bob')]);
 });

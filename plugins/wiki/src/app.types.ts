@@ -120,6 +120,24 @@ export interface CoreWikiPageExpiredPayload {
 }
 
 /**
+ * A member was mentioned in a wiki page: a new page or a change of its content added a mention of them (source wiki; the same schema as every app that mentions members).
+ */
+export interface CoreMemberMentionedPayload {
+  /**
+   * The first-party app the mention was written in (chat, feeds, …)
+   */
+  source: string;
+  mentioned_mrn: string;
+  mentioner_mrn: string;
+  /**
+   * What the mention was written in: a chat message, a feed post or comment, …
+   */
+  resource_mrn: string;
+  link: string;
+  preview: string;
+}
+
+/**
  * The next step of a page's review (step due or expire at at), delivered when it is time.
  */
 export interface CoreWikiReviewScheduledPayload {
@@ -153,6 +171,7 @@ export interface EmittedEvents {
   'core.wiki.page.verified': CoreWikiPageVerifiedPayload;
   'core.wiki.page.review_requested': CoreWikiPageReviewRequestedPayload;
   'core.wiki.page.expired': CoreWikiPageExpiredPayload;
+  'core.member.mentioned': CoreMemberMentionedPayload;
   'core.wiki.review.scheduled': CoreWikiReviewScheduledPayload;
 }
 

@@ -261,6 +261,31 @@ test.serial('search type page: a page is found by its title and text, only by th
   t.deepEqual(await world.platform.distributionProblems(), []);
 });
 
+test.serial('mentions: a new page or a content change that adds a mention tells that member once (core.member.mentioned, source wiki); not the author, not one who cannot see the page, never for a refused change', async (t) => {
+  const outsider = await world.member([]);
+  const space = ok(await ann.post('/wiki/spaces', { name: 'Mentions', default_role: 'view' }));
+  world.takeEvents();
+  const mention = (who: TestMember, label: string) => ({ type: 'mention', attrs: { id: who.id, label } });
+  const doc = (...paragraphs: unknown[][]) => ({ type: 'doc', content: paragraphs.map((parts) => ({ type: 'paragraph', content: parts.map((part) => (typeof part === 'string' ? { type: 'text', text: part } : part)) })) });
+  const told = (who: TestMember, page: string, preview: string) => ({ action: 'core.member.mentioned', payload: { source: 'wiki', mentioned_mrn: who.mrn, mentioner_mrn: ann.mrn, resource_mrn: `mrn:wiki:page:${page}`, link: `/wiki/pages/${page}`, preview } });
+  const mentions = () => world.takeEvents().filter((event) => event.action === 'core.member.mentioned');
+
+  const asking = ['Ask ', mention(bob, 'Bob'), ', ', mention(ann, 'Ann'), ' and ', mention(outsider, 'Otto')];
+  const page = ok(await ann.post(`/wiki/spaces/${space.id}/pages`, { title: 'Plan', content: doc(['Intro.'], asking) }));
+  t.deepEqual(mentions(), [told(bob, page.id, 'Ask @Bob, @Ann and @Otto')], 'not the author, not a member without wiki.spaces.read');
+
+  ok(await ann.patch(`/wiki/pages/${page.id}`, { version: 1, content: doc(['Intro, ', mention(carl, 'Carl')], asking) }));
+  t.deepEqual(mentions(), [told(carl, page.id, 'Intro, @Carl')], 'only the newly mentioned member');
+  ok(await ann.patch(`/wiki/pages/${page.id}`, { version: 2, content: doc(['Intro, ', mention(carl, 'Carl')], asking, ['More.']) }));
+  t.deepEqual(mentions(), [], 'a change that keeps the mentions tells no one again');
+
+  refused(t, await carl.patch(`/wiki/pages/${page.id}`, { version: 3, content: doc([mention(world.owner, 'Olga')]) }), 403, 'Your role on space Mentions is view: editing pages needs edit');
+  t.deepEqual(world.takeEvents(), [], 'a refused change emits nothing');
+
+  const hidden = ok(await ann.post(`/wiki/spaces/${space.id}/pages`, { title: 'Secret', restricted_to: [ann.id, bob.id], content: doc([mention(bob, 'Bob'), ' and ', mention(carl, 'Carl'), ' and ', mention(world.owner, 'Olga')]) }));
+  t.deepEqual(mentions(), [told(bob, hidden.id, '@Bob and @Carl and @Olga'), told(world.owner, hidden.id, '@Bob and @Carl and @Olga')], 'carl does not see a page restricted to others; the workspace owner administers every space');
+});
+
 test.serial('the migration goes down and up again', async (t) => {
   t.deepEqual(await world.migrateAppDown(), ['0001-create-wiki']);
   t.deepEqual(await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_wiki' AND table_name <> 'migrations'"), []);

@@ -70,6 +70,8 @@ export interface CollabResult {
   update: Uint8Array;
   /** The JSON snapshot after the change. */
   content: unknown;
+  /** The JSON snapshot before it, read under the document's lock (what a change added: mentions, …). */
+  content_before: unknown;
   /** Its plain text. */
   text: string;
   /** True when the JSON snapshot changed (an update may move only cursors' anchors or pending structs). */
@@ -186,7 +188,7 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
     // an update not seen yet) is, so the later one completes it.
     const pending = doc.store.pendingStructs !== null || doc.store.pendingDs !== null;
     if (update.length === 0 || (!contentChanged && !pending && vectorBefore.equals(Buffer.from(Y.encodeStateVector(doc))))) {
-      return { changed: false, update, content: after.content, text: after.text, content_changed: false };
+      return { changed: false, update, content: after.content, content_before: before.content, text: after.text, content_changed: false };
     }
     const stored = await updates(ctx).create({ [spec.key]: id, data: Buffer.from(update), member_id: memberId } as never);
     const limit = typeof spec.compactAfter === 'number' ? spec.compactAfter : spec.compactAfter(ctx);
@@ -197,7 +199,7 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
       await documents(ctx).upsert({ [spec.key]: id, content: after.content, text: after.text } as never, { conflictFields: [spec.key] as never, update: ['content', 'text'] as never });
     }
     if (spec.channel) ctx.live.publish(spec.channel(id), 'doc.updated', { update: Buffer.from(update).toString('base64'), member_id: memberId });
-    return { changed: true, update, content: after.content, text: after.text, content_changed: contentChanged };
+    return { changed: true, update, content: after.content, content_before: before.content, text: after.text, content_changed: contentChanged };
   };
 
   return {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import * as Y from 'yjs';
-import { richTextFromFragment, richTextPlain, richTextTypes, writeRichText, type RichTextNode } from './rich-text.js';
+import { richTextFromFragment, richTextMentions, richTextPlain, richTextTypes, writeRichText, type RichTextNode } from './rich-text.js';
 
 const sample: RichTextNode = {
   type: 'doc',
@@ -51,4 +51,21 @@ test('an empty text block is written with an empty Y.XmlText, which the JSON doe
   t.is(paragraph.length, 1);
   t.true(paragraph.get(0) instanceof Y.XmlText);
   t.deepEqual(richTextFromFragment(doc.getXmlFragment('default')), { type: 'doc', content: [{ type: 'paragraph' }] });
+});
+
+test('mentions: each member once, by lower-cased id (an MRN read as its id), with the text of the block holding the first mention', (t) => {
+  const ada = '0b5c1e3a-1111-4aaa-8bbb-000000000001';
+  const bo = '0b5c1e3a-2222-4aaa-8bbb-000000000002';
+  const mention = (id: unknown, label: string): RichTextNode => ({ type: 'mention', attrs: { id, label } });
+  const doc: RichTextNode = {
+    type: 'doc',
+    content: [
+      { type: 'paragraph', content: [{ type: 'text', text: 'Ask ' }, mention(ada.toUpperCase(), 'Ada'), { type: 'hardBreak' }, { type: 'text', text: 'today' }] },
+      { type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [mention(`mrn:account:member:${bo}`, 'Bo'), { type: 'text', text: ' and ' }, mention(ada, 'Ada')] }] }] },
+      { type: 'paragraph', content: [mention('not-a-member', 'X'), mention(42, 'Y')] },
+    ],
+  };
+  t.deepEqual([...richTextMentions(doc)], [[ada, 'Ask @Ada today'], [bo, '@Bo and @Ada']]);
+  t.deepEqual([...richTextMentions(sample)], []);
+  t.deepEqual([...richTextMentions(null)], []);
 });

@@ -153,6 +153,29 @@ export function richTextPlain(doc: RichTextNode): string {
   return lines.join('\n');
 }
 
+const MEMBER_MRN = 'mrn:account:member:';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The members a document mentions (the editors' `mention` nodes: `attrs.id` a member id or MRN;
+ * anything else is skipped), by lower-cased member id in the order they first appear, each with the
+ * plain text of the block holding that first mention (one line: a hard break is a space).
+ */
+export function richTextMentions(doc: RichTextNode | null | undefined): Map<string, string> {
+  const found = new Map<string, string>();
+  const walk = (node: RichTextNode, parent: RichTextNode | null) => {
+    if (node.type === 'mention') {
+      const raw = node.attrs?.id;
+      const id = typeof raw === 'string' ? (raw.startsWith(MEMBER_MRN) ? raw.slice(MEMBER_MRN.length) : raw).toLowerCase() : '';
+      if (UUID.test(id) && !found.has(id)) found.set(id, parent ? richTextPlain(parent).replace(/\n/g, ' ') : '');
+      return;
+    }
+    for (const child of node.content ?? []) walk(child, node);
+  };
+  if (doc && typeof doc === 'object') walk(doc, null);
+  return found;
+}
+
 /** The node and mark types used in a document, for checking it against what an app allows. */
 export function richTextTypes(doc: RichTextNode): { nodes: Set<string>; marks: Set<string> } {
   const nodes = new Set<string>();

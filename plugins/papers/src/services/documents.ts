@@ -3,6 +3,7 @@ import * as Y from 'yjs';
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { Models, Paper } from '../models/index.js';
 import { ensureLevel, requirePaper } from './access.js';
+import { stagePaperMentions } from './mentions.js';
 import { indexPaper } from './search-documents.js';
 
 /** The node and mark types a paper may hold (the editor's: tiptap's starter kit, task lists, tables, images, mentions). */
@@ -45,6 +46,7 @@ export async function applyUpdate(ctx: Ctx, paperId: string, encoded: string) {
   const update = decodeUpdate(encoded);
   const result = await paperDocuments.apply(ctx, paper.id, { update }, ctx.member.id);
   if (result.content_changed) await afterEdit(ctx, paper, result.content as RichTextNode, result.text);
+  await stagePaperMentions(ctx, paper, result);
   return { paper_id: paper.id, applied: result.changed, text_length: result.text.length };
 }
 

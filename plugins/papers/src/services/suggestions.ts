@@ -4,6 +4,7 @@ import type { Ctx } from '../kit.js';
 import type { Suggestion } from '../models/index.js';
 import { ensureLevel, requirePaper } from './access.js';
 import { afterEdit, decodeUpdate, paperDocuments } from './documents.js';
+import { stagePaperMentions } from './mentions.js';
 
 /**
  * Suggestion mode. A member with the level `edit` who holds `papers.papers.suggest` but not
@@ -53,6 +54,7 @@ export async function decideSuggestion(ctx: Ctx, suggestionId: string, accept: b
   if (accept) {
     const result = await paperDocuments.apply(ctx, found.paper_id, { update: new Uint8Array(found.data) }, ctx.member.id);
     if (result.content_changed) await afterEdit(ctx, access.paper, result.content as RichTextNode, result.text);
+    await stagePaperMentions(ctx, access.paper, result);
   }
   await ctx.db.suggestions.update({ status: accept ? 'accepted' : 'rejected', decided_by: ctx.member.id, decided_at: new Date() }, { where: { id: found.id } });
   ctx.live.publish(`papers/${found.paper_id}`, 'suggestion.decided', { id: found.id, status: accept ? 'accepted' : 'rejected', by: memberMrn(ctx.member.id) });

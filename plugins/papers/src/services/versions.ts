@@ -3,6 +3,7 @@ import type { Ctx } from '../kit.js';
 import type { Version } from '../models/index.js';
 import { ensureLevel, requirePaper } from './access.js';
 import { afterEdit, paperDocuments } from './documents.js';
+import { stagePaperMentions } from './mentions.js';
 
 /** A paper's versions, newest first: automatic ones (an edit after `auto_version_minutes`), named ones and restores. */
 export async function listVersions(ctx: Ctx, paperId: string) {
@@ -90,5 +91,6 @@ export async function restoreVersion(ctx: Ctx, paperId: string, versionId: strin
   await ctx.db.papers.update({ edited_event_at: new Date() }, { where: { id: paper.id } });
   await afterEdit(ctx, { ...paper, edited_event_at: new Date() }, result.content as RichTextNode, result.text);
   ctx.events.stage('core.papers.paper.updated', { paper_id: paper.id, changed_fields: ['content'], updated_by: memberMrn(ctx.member.id) });
+  await stagePaperMentions(ctx, paper, result);
   return ctx.db.versions.create({ paper_id: paper.id, kind: 'restore', name: version.name ? `Restored: ${version.name}`.slice(0, 200) : null, content: result.content, text: result.text, created_by: ctx.member.id });
 }

@@ -15,7 +15,7 @@ export type Access = Role | 'none';
 const RANK: Record<Access, number> = { none: 0, view: 1, comment: 2, edit: 3, admin: 4 };
 const NEEDS: Record<Role, string> = { view: 'reading', comment: 'commenting', edit: 'editing pages', admin: 'managing the space' };
 
-type Who = { member: ContextMember; db: AppDb<Models> };
+type Who = { member: Pick<ContextMember, 'id' | 'platform_role'>; db: AppDb<Models> };
 export type MemberCtx = AnyCtx & { member: ContextMember };
 
 /** The caller's role on a space. */

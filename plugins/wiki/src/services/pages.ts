@@ -4,6 +4,7 @@ import type { AnyCtx, Ctx } from '../kit.js';
 import type { DocNode, Page, Space } from '../models/index.js';
 import { atLeast, pagesOf, requirePage, requireSpace, ruleOf, sees, type Access, type MemberCtx } from './access.js';
 import { checkDoc, fromMarkdown, linkedPages, plainText, toMarkdown } from './markdown.js';
+import { stageWikiMentions } from './mentions.js';
 import { keyBetween } from './positions.js';
 
 export const EMPTY_DOC: DocNode = { type: 'doc', content: [] };
@@ -157,6 +158,7 @@ export async function createPage(ctx: Ctx, spaceId: string, input: PageInput) {
   await syncLinks(ctx, page);
   await reindex(ctx, space, page, byId);
   ctx.events.stage('core.wiki.page.created', { page_id: page.id, space_id: space.id, parent_id: page.parent_id, title: page.title, by: ctx.member.mrn });
+  await stageWikiMentions(ctx, space, page, byId, null);
   return presentPage(page, { depth: depthOf(page, byId) });
 }
 
@@ -220,6 +222,7 @@ export async function updatePage(ctx: Ctx, pageId: string, input: PagePatch) {
   if (changes.restricted_to !== undefined) for (const below of subtreeOf(updated.id, byId)) await reindex(ctx, space, below, byId);
   else await reindex(ctx, space, updated, byId);
   ctx.events.stage('core.wiki.page.updated', { page_id: page.id, space_id: space.id, version, changed_fields: fields.sort(), by: ctx.member.mrn });
+  if (changes.content !== undefined) await stageWikiMentions(ctx, space, updated, byId, page.content);
   return presentPage(updated, { depth: depthOf(updated, byId), parent_hidden: parentHidden(ctx.member.id, role, updated, byId) });
 }
 

@@ -1,0 +1,33 @@
+import { formatMrn, memberMrn, richTextMentions, type CollabResult, type DirectoryMember, type RichTextNode } from '@wpk/sdk';
+import type { Ctx } from '../kit.js';
+import type { Paper } from '../models/index.js';
+
+/** Whether this member may open the paper (see access.ts's `levelOf`, read for someone other than the caller). */
+async function mayRead(ctx: Ctx, paper: Paper, shares: { principal_type: string; principal_id: string }[], member: DirectoryMember): Promise<boolean> {
+  const lacking = await ctx.members.lacks(member.id, ['papers.papers.read', 'papers.papers.manage']);
+  if (lacking === null || lacking.includes('papers.papers.read')) return false;
+  if (paper.owner_id === member.id || !lacking.includes('papers.papers.manage')) return true;
+  return shares.some((share) => (share.principal_type === 'member' ? share.principal_id === member.id : share.principal_id === member.platform_role));
+}
+
+/**
+ * Stages one `core.member.mentioned` (source `papers`) per member the change made the paper mention
+ * (absent from the snapshot before it), other than its author: only active members of the workspace
+ * who may open the paper are told (the preview shows its text). Ids that name no member tell no one.
+ */
+export async function stagePaperMentions(ctx: Ctx, paper: Paper, result: CollabResult): Promise<void> {
+  if (!result.content_changed) return;
+  const before = richTextMentions(result.content_before as RichTextNode);
+  const now = richTextMentions(result.content as RichTextNode);
+  const ids = [...now.keys()].filter((id) => id !== ctx.member.id && !before.has(id));
+  if (ids.length === 0) return;
+  const members = await ctx.members.getMany(ids);
+  const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id }, attributes: ['principal_type', 'principal_id'] });
+  for (const id of ids) {
+    const member = members.get(id);
+    if (!member?.active || !(await mayRead(ctx, paper, shares, member))) continue;
+    const text = now.get(id)!;
+    const preview = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    ctx.events.stage('core.member.mentioned', { source: 'papers', mentioned_mrn: memberMrn(id), mentioner_mrn: memberMrn(ctx.member.id), resource_mrn: formatMrn('papers', 'paper', paper.id), link: `/papers/${paper.id}`, preview });
+  }
+}
