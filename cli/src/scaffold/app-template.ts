@@ -186,7 +186,7 @@ import { fileURLToPath } from 'node:url';
 import { startWorld } from '@wpk/testing';
 import { browseWorld, checkPage, type WorldBrowser } from '@wpk/testing/browser';
 
-// The front-end in Chromium (CHROMIUM_PATH, default /usr/bin/chromium), through the real routes:
+// The front-end in Chromium (CHROMIUM_PATH, default Debian's headless shell or chromium), through the real routes:
 // sign in, open the app from the launcher in the workspace shell, add an item; axe-clean, no CSP
 // violation, at two widths.
 let web: WorldBrowser;

@@ -122,7 +122,7 @@ export const CONFIG_VARIABLES: ConfigVariable[] = [
   { name: 'WPK_STATEMENT_CHECK', group: 'Tests', default: 'on in `@wpk/testing`', description: '`off` turns off the test harness\'s check that every statement on a tenant table names its workspace.', readBy: 'app tests (`@wpk/testing`)' },
   { name: 'WPK_STATEMENT_REPORT', group: 'Tests', default: 'none', description: 'A file the statement check also appends every violation to, one JSON object a line (an inventory over a whole suite).', readBy: 'app tests (`@wpk/testing`)' },
   { name: 'TEST_DATABASE_URL', group: 'Tests', default: 'the embedded database', description: 'PostgreSQL URL the test harness creates a scratch database on (`DATABASE_URL` also works).', readBy: 'app tests (`@wpk/testing`)', secret: true },
-  { name: 'CHROMIUM_PATH', group: 'Tests', default: '/usr/bin/chromium', description: 'The Chromium the browser tests drive (`playwright-core` downloads no browser).', readBy: 'browser tests (`@wpk/testing/browser`)' },
+  { name: 'CHROMIUM_PATH', group: 'Tests', default: '/usr/bin/chromium-headless-shell when installed, else /usr/bin/chromium', description: 'The Chromium the browser tests drive and Slides prints PDFs with (`playwright-core` downloads no browser). Debian\'s headless shell takes about half the CPU of the full browser.', readBy: 'browser tests (`@wpk/testing/browser`), Slides\' PDF export' },
   { name: 'UPDATE_SCREENSHOTS', group: 'Tests', default: 'unset', description: 'With `1`, browser tests write the screenshots the apps\' docs pages show (`docs/apps/images/`); otherwise they only take them.', readBy: 'browser tests (`@wpk/testing/browser`)' },
 ];
 

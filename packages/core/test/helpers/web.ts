@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -49,7 +49,8 @@ export async function startWebEnv(options: RuntimeOptions = {}): Promise<WebTest
   let browser: Browser;
   try {
     browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // The same choice as @wpk/testing's chromiumPath(): the headless shell when installed.
+      executablePath: process.env.CHROMIUM_PATH || (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium'),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', `--host-resolver-rules=MAP *.${WEB_DOMAIN} 127.0.0.1, MAP ${WEB_DOMAIN} 127.0.0.1`],
     });
   } catch (error) {
