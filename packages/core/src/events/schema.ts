@@ -1,5 +1,6 @@
 import AjvModule, { type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { compileJsonSchema } from '@wpk/sdk/tooling';
 import type { JsonSchema, ValidateFunction } from './types.js';
 
 // ajv and ajv-formats are CommonJS; under ESM their default export sits on `.default`, which their
@@ -29,12 +30,20 @@ export class SchemaCompiler {
     this.cache = shared.cache;
   }
 
-  /** Compiles `schema`; throws with ajv's message when the schema itself is invalid. */
+  /**
+   * Compiles `schema`; throws with ajv's message when the schema itself is invalid. An app's event
+   * schemas were compiled already, when its manifest was checked (`validateManifest`, the SDK's
+   * strict instance, cached by text): that validator is taken, as strictness decides only what
+   * compiles, not what validates, and compiling each schema twice was half a second of every boot
+   * with 25 apps. A schema the strict instance refuses (core's own catalog is not held to it) is
+   * compiled here.
+   */
   compile(schema: JsonSchema): ValidateFunction {
     const key = JSON.stringify(schema);
     let validate = this.cache.get(key);
     if (!validate) {
-      validate = this.ajv.compile(schema) as ValidateFunction;
+      const strict = key.includes('"$id"') ? null : compileJsonSchema(schema);
+      validate = strict && 'validate' in strict ? (strict.validate as ValidateFunction) : (this.ajv.compile(schema) as ValidateFunction);
       this.cache.set(key, validate);
     }
     return validate;
