@@ -286,6 +286,23 @@ test.serial('mentions: a new page or a content change that adds a mention tells 
   t.deepEqual(mentions(), [told(bob, hidden.id, '@Bob and @Carl and @Olga'), told(world.owner, hidden.id, '@Bob and @Carl and @Olga')], 'carl does not see a page restricted to others; the workspace owner administers every space');
 });
 
+test.serial('mentions are kept: @Label in the page\'s Markdown, the space export and the search text; the editor\'s span in the published HTML; Markdown never makes one', async (t) => {
+  const space = ok(await ann.post('/wiki/spaces', { name: 'Kept mentions', default_role: 'view' }));
+  const content = { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Ask ' }, { type: 'mention', attrs: { id: bob.id, label: 'Bob Quillfeather' } }, { type: 'text', text: ' <now>' }] }] };
+  const page = ok(await ann.post(`/wiki/spaces/${space.id}/pages`, { title: 'Owners', content }));
+  const read = ok(await carl.get(`/wiki/pages/${page.id}`));
+  t.is(read.markdown, 'Ask @Bob Quillfeather <now>\n');
+  t.deepEqual(ok(await carl.get(`/wiki/spaces/${space.id}/export`)).files, [{ path: 'Owners.md', page_id: page.id, title: 'Owners', markdown: 'Ask @Bob Quillfeather <now>\n' }]);
+  const hits = (await carl.get(`/search?q=${encodeURIComponent('Quillfeather')}&app=wiki`)).body.data as Array<{ title: string }>;
+  t.deepEqual(hits.map((hit) => hit.title), ['Owners']);
+  ok(await ann.put(`/wiki/spaces/${space.id}/publication`, { page_id: page.id }));
+  t.is(ok(await world.workspace.anonymous.get(`/wiki/site/pages/${page.id}`)).html, `<p>Ask <span data-type="mention" data-id="${bob.id}">@Bob Quillfeather</span> &lt;now&gt;</p>`);
+  ok(await ann.delete(`/wiki/spaces/${space.id}/publication`));
+  const typed = ok(await ann.patch(`/wiki/pages/${page.id}`, { version: 1, markdown: 'Ask @Bob Quillfeather\n' }));
+  t.deepEqual(typed.content, { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Ask @Bob Quillfeather' }] }] });
+  world.takeEvents();
+});
+
 test.serial('the migration goes down and up again', async (t) => {
   t.deepEqual(await world.migrateAppDown(), ['0001-create-wiki']);
   t.deepEqual(await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_wiki' AND table_name <> 'migrations'"), []);

@@ -9,3 +9,4 @@ export * from './csv.js';
 export * from './copies.js';
 export * from './rich-text.js';
 export * from './collab.js';
+export * from './markdown.js';

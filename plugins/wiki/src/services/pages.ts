@@ -1,9 +1,9 @@
 /** The page tree of a space: fractional order, moves of whole subtrees, links by id, versions. */
-import { ConflictError, InvalidError, NotFoundError, type SearchDocument } from '@wpk/sdk';
+import { ConflictError, InvalidError, NotFoundError, richTextFromMarkdown, richTextToMarkdown, type SearchDocument } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { DocNode, Page, Space } from '../models/index.js';
 import { atLeast, pagesOf, requirePage, requireSpace, ruleOf, sees, type Access, type MemberCtx } from './access.js';
-import { checkDoc, fromMarkdown, linkedPages, plainText, toMarkdown } from './markdown.js';
+import { checkDoc, linkedPages, plainText } from './markdown.js';
 import { stageWikiMentions } from './mentions.js';
 import { keyBetween } from './positions.js';
 
@@ -36,7 +36,7 @@ export function presentSummary(page: Page, extra: { depth?: number; parent_hidde
 
 /** A page as read: its content as the JSON document and as Markdown. */
 export function presentPage(page: Page, extra: { depth?: number; parent_hidden?: boolean } = {}) {
-  return { ...presentSummary(page, extra), content: page.content, markdown: toMarkdown(page.content) };
+  return { ...presentSummary(page, extra), content: page.content, markdown: richTextToMarkdown(page.content) };
 }
 
 /** The members who may find a page in search (null: everyone who may search pages). */
@@ -96,7 +96,7 @@ export function visibleTree(memberId: string, role: Access, byId: Map<string, Pa
 /** Content from the input: a JSON document or Markdown (never both). */
 export function contentOf(input: { content?: DocNode; markdown?: string }): DocNode | undefined {
   if (input.content !== undefined && input.markdown !== undefined) throw new InvalidError('Give content or markdown, not both', { field: 'markdown' });
-  if (input.markdown !== undefined) return fromMarkdown(input.markdown);
+  if (input.markdown !== undefined) return richTextFromMarkdown(input.markdown) as DocNode;
   return input.content === undefined ? undefined : checkDoc(input.content);
 }
 
@@ -331,7 +331,7 @@ export async function diffVersions(ctx: Ctx, pageId: string, version: number, to
 }
 
 const linesOf = (doc: DocNode) => {
-  const text = toMarkdown(doc).replace(/\n$/, '');
+  const text = richTextToMarkdown(doc).replace(/\n$/, '');
   return text ? text.split('\n') : [];
 };
 

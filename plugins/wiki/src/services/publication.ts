@@ -3,11 +3,11 @@
  * answer its pages without a credential, and nothing else. A restricted page (and what it rules)
  * is never published; a link to a page outside what is published loses its link.
  */
-import { NotFoundError } from '@wpk/sdk';
+import { escapeHtml, NotFoundError, richTextToHtml } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { Page, Space } from '../models/index.js';
 import { pagesOf, requireSpace, ruleOf } from './access.js';
-import { PAGE_LINK, escapeHtml, toHtml } from './markdown.js';
+import { PAGE_LINK } from './markdown.js';
 import { subtreeOf } from './pages.js';
 import { presentSpace } from './spaces.js';
 
@@ -88,7 +88,7 @@ export async function sitePage(ctx: AnyCtx, pageId: string) {
     const trail: Array<{ id: string; title: string; url: string }> = [];
     for (let at = page.parent_id ? byId.get(page.parent_id) : undefined; at && published.has(at.id); at = at.parent_id ? byId.get(at.parent_id) : undefined) trail.unshift({ id: at.id, title: at.title, url: siteUrl(at.id) });
     const children = pages.filter((row) => row.parent_id === page.id).map((row) => ({ id: row.id, title: row.title, url: siteUrl(row.id) }));
-    return { id: page.id, title: page.title, space: { id: space.id, name: space.name }, html: toHtml(page.content, href), breadcrumbs: trail, children, updated_at: page.updated_at };
+    return { id: page.id, title: page.title, space: { id: space.id, name: space.name }, html: richTextToHtml(page.content, href), breadcrumbs: trail, children, updated_at: page.updated_at };
   }
   throw new NotFoundError(`Page ${pageId} is not published`);
 }

@@ -1,9 +1,8 @@
 /** Markdown export and import of a whole space: one file per page, folders for the tree. */
-import { InvalidError } from '@wpk/sdk';
+import { InvalidError, richTextFromMarkdown, richTextToMarkdown } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { DocNode, Page } from '../models/index.js';
 import { pagesOf, requireSpace, sees } from './access.js';
-import { fromMarkdown, toMarkdown } from './markdown.js';
 import { createPage, subtreeOf, updatePage } from './pages.js';
 
 /** A title as a file name: no slashes or control characters. */
@@ -23,7 +22,7 @@ export async function exportSpace(ctx: Ctx, spaceId: string) {
     let name = fileName(page.title);
     for (let n = 2; used.has(`${folder}${name}`.toLowerCase()); n += 1) name = `${fileName(page.title)} (${n})`;
     used.add(`${folder}${name}`.toLowerCase());
-    files.push({ path: `${folder}${name}.md`, page_id: page.id, title: page.title, markdown: toMarkdown(page.content) });
+    files.push({ path: `${folder}${name}.md`, page_id: page.id, title: page.title, markdown: richTextToMarkdown(page.content) });
     for (const child of subtreeOf(page.id, byId).filter((row) => row.parent_id === page.id)) walk(child, `${folder}${name}/`);
   };
   for (const root of [...byId.values()].filter((page) => page.parent_id === null).sort((a, b) => (a.position < b.position ? -1 : 1))) walk(root, '');
@@ -59,7 +58,7 @@ export async function importSpace(ctx: Ctx, spaceId: string, input: { parent_id?
   for (const file of [...files].sort((a, b) => a.parts.length - b.parts.length)) await ensure(file.parts, file.markdown);
   // Links to imported files, relative to the linking file, become links by id.
   for (const file of files) {
-    const doc = fromMarkdown(file.markdown);
+    const doc = richTextFromMarkdown(file.markdown) as DocNode;
     let changed = false;
     const walk = (node: DocNode) => {
       for (const mark of node.marks ?? []) {

@@ -1,0 +1,111 @@
+import test from 'ava';
+import { escapeHtml, richTextFromMarkdown, richTextToHtml, richTextToMarkdown, safeHref } from './markdown.js';
+import type { RichTextNode } from './rich-text.js';
+
+const text = (value: string, ...marks: string[]): RichTextNode => (marks.length ? { type: 'text', text: value, marks: marks.map((type) => ({ type })) } : { type: 'text', text: value });
+const para = (...content: RichTextNode[]): RichTextNode => ({ type: 'paragraph', content });
+const mention = (id: string, label?: string): RichTextNode => ({ type: 'mention', attrs: label === undefined ? { id } : { id, label } });
+
+const MARKDOWN = [
+  '# Plan',
+  '',
+  'Ship **today** and *calmly*, see `code` and [the site](https://example.com).',
+  '',
+  '- one',
+  '- two',
+  '',
+  '1. first',
+  '2. second',
+  '',
+  '- [x] done',
+  '- [ ] open',
+  '',
+  '> quoted',
+  '',
+  '```ts',
+  'const a = 1;',
+  '```',
+  '',
+  '---',
+  '',
+].join('\n');
+
+test('Markdown reads as the document and writes back as the same Markdown', (t) => {
+  const doc = richTextFromMarkdown(MARKDOWN);
+  t.deepEqual(doc.content!.map((node) => node.type), ['heading', 'paragraph', 'bulletList', 'orderedList', 'taskList', 'blockquote', 'codeBlock', 'horizontalRule']);
+  t.deepEqual(doc.content![0], { type: 'heading', attrs: { level: 1 }, content: [text('Plan')] });
+  t.deepEqual(doc.content![1], {
+    type: 'paragraph',
+    content: [text('Ship '), text('today', 'bold'), text(' and '), text('calmly', 'italic'), text(', see '), text('code', 'code'), text(' and '), { type: 'text', text: 'the site', marks: [{ type: 'link', attrs: { href: 'https://example.com' } }] }, text('.')],
+  });
+  t.deepEqual(doc.content![4], { type: 'taskList', content: [{ type: 'taskItem', attrs: { checked: true }, content: [para(text('done'))] }, { type: 'taskItem', attrs: { checked: false }, content: [para(text('open'))] }] });
+  t.deepEqual(doc.content![6], { type: 'codeBlock', attrs: { language: 'ts' }, content: [text('const a = 1;')] });
+  t.is(richTextToMarkdown(doc), MARKDOWN);
+});
+
+test('Markdown: lines of one paragraph join, CRLF reads as LF, nothing is an empty document', (t) => {
+  t.deepEqual(richTextFromMarkdown('one\r\ntwo\r\n\r\nthree'), { type: 'doc', content: [para(text('one two')), para(text('three'))] });
+  t.deepEqual(richTextFromMarkdown(''), { type: 'doc', content: [] });
+  t.is(richTextToMarkdown({ type: 'doc', content: [] }), '');
+  t.is(richTextToMarkdown({ type: 'doc' }), '');
+});
+
+test('a mention writes as @Label in Markdown (its id without a label) and Markdown never reads one back', (t) => {
+  const id = '0b5c3a52-3a1f-4a7e-9a57-0a7bb2c1f001';
+  const doc: RichTextNode = { type: 'doc', content: [para(text('Ask '), mention(id, 'Ada Lovelace'), text(' or '), mention(id)), { type: 'bulletList', content: [{ type: 'listItem', content: [para(mention(id, 'Ada'))] }] }] };
+  const markdown = richTextToMarkdown(doc);
+  t.is(markdown, `Ask @Ada Lovelace or @${id}\n\n- @Ada\n`);
+  const back = richTextFromMarkdown(markdown);
+  t.deepEqual(back.content![0], para(text(`Ask @Ada Lovelace or @${id}`)));
+  t.false(JSON.stringify(back).includes('"mention"'));
+});
+
+test('a mention is the editor\'s span in HTML, escaped', (t) => {
+  const doc: RichTextNode = { type: 'doc', content: [para(text('Hi '), mention('m-1', 'Ada <3'), text('!'))] };
+  t.is(richTextToHtml(doc), '<p>Hi <span data-type="mention" data-id="m-1">@Ada &lt;3</span>!</p>');
+});
+
+test('HTML: blocks and marks, text escaped, links through href (null: the text only)', (t) => {
+  const doc = richTextFromMarkdown('## A <b>\n\n**x** *y* `z` [ok](https://a.test/?q="1") [bad](javascript:void)\n\n- [x] t\n\n> q\n\n```\n<i>\n```\n\n---');
+  t.is(
+    richTextToHtml(doc),
+    [
+      '<h2>A &lt;b&gt;</h2>',
+      '<p><strong>x</strong> <em>y</em> <code>z</code> <a href="https://a.test/?q=&quot;1&quot;">ok</a> bad</p>',
+      '<ul><li>☑ t</li></ul>',
+      '<blockquote><p>q</p></blockquote>',
+      '<pre><code>&lt;i&gt;</code></pre>',
+      '<hr>',
+    ].join('\n'),
+  );
+  t.is(richTextToHtml(doc, (target) => (target.startsWith('https:') ? 'https://mapped.test/' : null)).split('\n')[1], '<p><strong>x</strong> <em>y</em> <code>z</code> <a href="https://mapped.test/">ok</a> bad</p>');
+});
+
+test('the editor\'s other nodes and marks: strike, underline, highlight, hard breaks, images and tables', (t) => {
+  const doc: RichTextNode = {
+    type: 'doc',
+    content: [
+      para(text('gone', 'strike'), text(' '), text('under', 'underline'), text(' '), text('lit', 'highlight'), { type: 'hardBreak' }, text('next')),
+      { type: 'image', attrs: { src: 'https://img.test/a.png', alt: 'A chart' } },
+      {
+        type: 'table',
+        content: [
+          { type: 'tableRow', content: [{ type: 'tableHeader', content: [para(text('Name'))] }, { type: 'tableHeader', content: [para(text('Note'))] }] },
+          { type: 'tableRow', content: [{ type: 'tableCell', content: [para(text('a|b'))] }, { type: 'tableCell', content: [para(text('x', 'bold')), para(text('y'))] }] },
+        ],
+      },
+    ],
+  };
+  t.is(richTextToMarkdown(doc), '~~gone~~ under lit  \nnext\n\n![A chart](https://img.test/a.png)\n\n| Name | Note |\n| --- | --- |\n| a\\|b | **x**<br>y |\n');
+  t.is(
+    richTextToHtml(doc),
+    '<p><s>gone</s> <u>under</u> <mark>lit</mark><br>next</p>\n<p><img src="https://img.test/a.png" alt="A chart"></p>\n<table><tr><th>Name</th><th>Note</th></tr><tr><td>a|b</td><td><strong>x</strong>y</td></tr></table>',
+  );
+  t.is(richTextToHtml({ type: 'doc', content: [{ type: 'image', attrs: { src: 'javascript:x', alt: 'no' } }] }), '<p>no</p>');
+});
+
+test('safeHref keeps web, mail, anchors and paths; refuses other schemes', (t) => {
+  t.deepEqual(['https://a.test', 'HTTP://a', 'mailto:a@b.test', '#top', '/wiki/x', 'page.md'].map(safeHref), ['https://a.test', 'HTTP://a', 'mailto:a@b.test', '#top', '/wiki/x', 'page.md']);
+  t.deepEqual(['javascript:alert(1)', 'data:text/html,x', '//evil.test', ''].map(safeHref), [null, null, null, null]);
+  t.is(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+});
