@@ -1,6 +1,6 @@
 import test from 'ava';
 import { listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
-import { writeRichText, type RichTextNode } from '@wpk/sdk';
+import { richTextFromFragment, writeRichText, type RichTextNode } from '@wpk/sdk';
 import * as Y from 'yjs';
 import app from '../src/index.js';
 
@@ -340,4 +340,112 @@ test.serial('mentions: an edit that adds a mention tells that member once (core.
   t.deepEqual(mentions(), []);
   t.is((await ann.post(`/papers/${id}/versions/${version.body.data.id}/restore`)).status, 200);
   t.deepEqual(mentions(), [told(bob, ann, 'Intro, @Bob')]);
+});
+
+const text = (value: string, ...marks: string[]) => (marks.length ? { type: 'text', text: value, marks: marks.map((type) => ({ type })) } : { type: 'text', text: value });
+
+test.serial('Markdown import: a paper whose document is the Markdown converted, titled by its first heading unless named; one event; bad input leaves nothing', async (t) => {
+  const folder = (await ann.post('/papers/folders', { name: 'Imported' })).body.data;
+  world.takeEvents();
+  const imported = await ann.post('/papers/imports', { markdown: '# Launch *plan*\n\nShip **today**, ask @Bob.\n\n- [ ] check\n- [x] book\n' });
+  t.is(imported.status, 200);
+  const id = imported.body.data.id;
+  t.like(imported.body.data, { title: 'Launch plan', folder_id: null, owner_id: ann.id, level: 'owner' });
+  t.is(imported.body.links.self, `/papers/${id}`);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.created', payload: { paper_id: id, title: 'Launch plan', owner_mrn: ann.mrn } }], 'a null folder_id is left out');
+  const content = {
+    type: 'doc',
+    content: [
+      { type: 'heading', attrs: { level: 1 }, content: [text('Launch '), text('plan', 'italic')] },
+      { type: 'paragraph', content: [text('Ship '), text('today', 'bold'), text(', ask @Bob.')] },
+      { type: 'taskList', content: [{ type: 'taskItem', attrs: { checked: false }, content: [{ type: 'paragraph', content: [text('check')] }] }, { type: 'taskItem', attrs: { checked: true }, content: [{ type: 'paragraph', content: [text('book')] }] }] },
+    ],
+  };
+  const read = await ann.get(`/papers/${id}`);
+  t.deepEqual(read.body.data.content, content, 'no mention is made of @Bob');
+  t.is(read.body.data.text, 'Launch plan\nShip today, ask @Bob.\ncheck\nbook');
+  // The editor opens the Yjs state: the same document.
+  t.deepEqual(richTextFromFragment((await replica(ann, id)).getXmlFragment('default')), content);
+  t.deepEqual((await ann.get(`/papers/${id}/versions`)).body.data.map((version: { kind: string }) => version.kind), ['auto']);
+
+  const named = await ann.post('/papers/imports', { title: ' Notes ', folder_id: folder.id, markdown: '' });
+  t.like(named.body.data, { title: 'Notes', folder_id: folder.id });
+  t.deepEqual((await ann.get(`/papers/${named.body.data.id}`)).body.data.content, { type: 'doc', content: [{ type: 'paragraph' }] }, 'nothing to import: the empty paper');
+  t.is((await ann.post('/papers/imports', { markdown: 'Just text.' })).body.data.title, 'Untitled');
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.papers.paper.created', 'core.papers.paper.created']);
+
+  const before = (await ann.get('/papers')).body.pagination.total;
+  const stranger = crypto.randomUUID();
+  const refusals: Array<[TestMember, unknown, number, string]> = [
+    [ann, {}, 400, 'markdown is required'],
+    [ann, { markdown: 42 }, 400, 'markdown must be a string'],
+    [ann, { title: '', markdown: '# A' }, 400, 'title is not allowed to be empty'],
+    [ann, { markdown: 'x'.repeat(500_001) }, 400, 'markdown length must be less than or equal to 500000 characters long'],
+    [ann, { markdown: '# A', folder_id: stranger }, 400, `folder_id: no folder of yours has the id ${stranger}`],
+    [bob, { markdown: '# A', folder_id: folder.id }, 400, `folder_id: no folder of yours has the id ${folder.id}`],
+    [reader, { markdown: '# A' }, 403, ''],
+  ];
+  for (const [member, payload, status, error] of refusals) {
+    const answer = await member.post('/papers/imports', payload);
+    t.is(answer.status, status, JSON.stringify(answer.body));
+    if (error) t.is(answer.body.error, error);
+  }
+  const huge = await ann.post('/papers/imports', { markdown: 'x'.repeat(1_100_000) });
+  t.is(huge.status, 413);
+  t.is(huge.body.error, 'Payload content length greater than maximum allowed: 1048576');
+  t.is((await ann.get('/papers')).body.pagination.total, before, 'no paper made');
+  t.deepEqual(world.takeEvents(), [], 'no event');
+});
+
+test.serial('export: Markdown and HTML files named by the title, for anyone who may open the paper; mentions as @Label and the editor\'s span; an unknown format is a 400 naming the formats', async (t) => {
+  const content = {
+    type: 'doc',
+    content: [
+      { type: 'heading', attrs: { level: 2 }, content: [text('Q3 goals')] },
+      { type: 'paragraph', content: [text('Ask '), { type: 'mention', attrs: { id: bob.id, label: 'Bob' } }, text(' about '), text('<pricing>', 'bold'), text(' and '), text('old', 'strike')] },
+      { type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [text('one')] }] }] },
+    ],
+  };
+  const id = await newPaper(ann, 'Q3/Q4: "plan" é', content);
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: reader.id, level: 'view' }] });
+  world.takeEvents();
+
+  const markdown = await reader.get(`/papers/${id}/export?format=markdown`);
+  t.is(markdown.status, 200);
+  t.is(markdown.headers['content-type'], 'text/markdown; charset=utf-8');
+  t.is(markdown.headers['content-disposition'], `attachment; filename="Q3-Q4- -plan- _.md"; filename*=UTF-8''Q3-Q4-%20-plan-%20%C3%A9.md`);
+  t.is(markdown.body, '## Q3 goals\n\nAsk @Bob about **<pricing>** and ~~old~~\n\n- one\n');
+
+  const html = await reader.get(`/papers/${id}/export?format=html`);
+  t.is(html.status, 200);
+  t.is(html.headers['content-type'], 'text/html; charset=utf-8');
+  t.is(html.headers['content-disposition'], `attachment; filename="Q3-Q4- -plan- _.html"; filename*=UTF-8''Q3-Q4-%20-plan-%20%C3%A9.html`);
+  t.is(
+    html.body,
+    [
+      '<!DOCTYPE html>',
+      '<html>',
+      '<head>',
+      '<meta charset="utf-8">',
+      '<title>Q3/Q4: &quot;plan&quot; é</title>',
+      '</head>',
+      '<body>',
+      '<h2>Q3 goals</h2>',
+      `<p>Ask <span data-type="mention" data-id="${bob.id}">@Bob</span> about <strong>&lt;pricing&gt;</strong> and <s>old</s></p>`,
+      '<ul><li>one</li></ul>',
+      '</body>',
+      '</html>',
+      '',
+    ].join('\n'),
+  );
+
+  const pdf = await reader.get(`/papers/${id}/export?format=pdf`);
+  t.deepEqual([pdf.status, pdf.body], [400, { error: 'query parameter format must be one of [markdown, html]', field: 'format' }]);
+  const none = await reader.get(`/papers/${id}/export`);
+  t.deepEqual([none.status, none.body], [400, { error: 'query parameter format is required', field: 'format' }]);
+  const hidden = await cay.get(`/papers/${id}/export?format=markdown`);
+  t.deepEqual([hidden.status, hidden.body], [404, { error: `Paper ${id} not found` }]);
+  const empty = await newPaper(ann, 'Blank');
+  t.is((await ann.get(`/papers/${empty}/export?format=markdown`)).body, '\n', 'a new paper: one empty paragraph');
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.papers.paper.created'], 'exports emit nothing');
 });

@@ -11084,6 +11084,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/papers/{paper_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown) or html (t...
+         * @description The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown) or html (text/html, a whole page); PDF and DOCX are not offered yet
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersByPaperIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/papers/{paper_id}/links": {
         parameters: {
             query?: never;
@@ -11382,6 +11404,28 @@ export interface paths {
          *     Needs `papers.papers.read`, then `papers.papers.create`.
          */
         patch: operations["patchPapersFoldersByFolderId"];
+        trace?: never;
+    };
+    "/papers/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates a paper (one owns it) from Markdown (at most 500000 characters): headings, lists, task lists, quotes, code, r...
+         * @description Creates a paper (one owns it) from Markdown (at most 500000 characters): headings, lists, task lists, quotes, code, rules, bold, italic, code and links; titled by title, else by its first heading
+         *
+         *     Needs `papers.papers.read`, then `papers.papers.create`.
+         */
+        post: operations["postPapersImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/papers/links/{link_id}": {
@@ -52420,6 +52464,45 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getPapersByPaperIdExport: {
+        parameters: {
+            query: {
+                format: "markdown" | "html";
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the text/markdown document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postPapersByPaperIdLinks: {
         parameters: {
             query?: never;
@@ -53243,6 +53326,60 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PapersFolder"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersImports: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "example",
+                 *       "folder_id": "example",
+                 *       "markdown": "example"
+                 *     }
+                 */
+                "application/json": {
+                    title?: string;
+                    folder_id?: string | null;
+                    markdown: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersPaper"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -1313,6 +1313,8 @@ export const OPERATIONS = {
   postPapersByPaperIdComments: { method: 'POST', path: '/papers/{paper_id}/comments', tag: 'papers', host: 'workspace' },
   /** Reads the paper's collaborative document: its whole Yjs state as one update (base64), and its JSON snapshot */
   getPapersByPaperIdDocument: { method: 'GET', path: '/papers/{paper_id}/document', tag: 'papers', host: 'workspace' },
+  /** The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown) or html (t... */
+  getPapersByPaperIdExport: { method: 'GET', path: '/papers/{paper_id}/export', tag: 'papers', host: 'workspace' },
   /** Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; de... */
   postPapersByPaperIdLinks: { method: 'POST', path: '/papers/{paper_id}/links', tag: 'papers', host: 'workspace' },
   /** Deletes a trashed paper for good (its owner), with its document, shares, links, comments and versions */
@@ -1349,6 +1351,8 @@ export const OPERATIONS = {
   patchPapersFoldersByFolderId: { method: 'PATCH', path: '/papers/folders/{folder_id}', tag: 'papers', host: 'workspace' },
   /** Deletes one of one's folders; 409 while it holds papers (trashed ones too) or folders */
   deletePapersFoldersByFolderId: { method: 'DELETE', path: '/papers/folders/{folder_id}', tag: 'papers', host: 'workspace' },
+  /** Creates a paper (one owns it) from Markdown (at most 500000 characters): headings, lists, task lists, quotes, code, r... */
+  postPapersImports: { method: 'POST', path: '/papers/imports', tag: 'papers', host: 'workspace' },
   /** Withdraws a paper's link (the paper's owner) */
   deletePapersLinksByLinkId: { method: 'DELETE', path: '/papers/links/{link_id}', tag: 'papers', host: 'workspace' },
   /** Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, with... */

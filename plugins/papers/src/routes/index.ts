@@ -11,6 +11,7 @@ import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '.
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
 import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, VERSION } from './answers.js';
 import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
+import { EXPORT_FORMATS, exportPaper, importMarkdown, MAX_IMPORT_MARKDOWN, type ExportFormat } from '../services/transfer.js';
 
 const id = () => Joi.id();
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
@@ -45,6 +46,18 @@ export const routes = [
     async handler(request, ctx) {
       const content = request.payload.content ? checkRichText(request.payload.content, 'content') : undefined;
       const paper = await createPaper(ctx, { title: request.payload.title, folder_id: request.payload.folder_id, content });
+      return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers/imports',
+    chain: ['papers.papers.read', 'papers.papers.create'],
+    answers: { single: PAPER },
+    description: `Creates a paper (one owns it) from Markdown (at most ${MAX_IMPORT_MARKDOWN} characters): headings, lists, task lists, quotes, code, rules, bold, italic, code and links; titled by title, else by its first heading`,
+    validate: { payload: Joi.object({ title: title(), folder_id: id().allow(null), markdown: Joi.string().max(MAX_IMPORT_MARKDOWN).allow('').required() }) },
+    async handler(request, ctx) {
+      const paper = await importMarkdown(ctx, request.payload);
       return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
     },
   }),
@@ -232,6 +245,18 @@ export const routes = [
     validate: { params: params('paper_id') },
     async handler(request, ctx) {
       return ctx.respond.single(await readDocument(ctx, request.params.paper_id));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/export`,
+    chain: READ,
+    answers: { file: 'text/markdown' },
+    description: 'The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown) or html (text/html, a whole page); PDF and DOCX are not offered yet',
+    validate: { params: params('paper_id'), query: Joi.object({ format: Joi.string().valid(...Object.keys(EXPORT_FORMATS)).required() }) },
+    async handler(request, ctx) {
+      const file = await exportPaper(ctx, request.params.paper_id, request.query.format as ExportFormat);
+      return ctx.respond.file(file.body, { contentType: file.contentType, filename: file.filename });
     },
   }),
   route({
