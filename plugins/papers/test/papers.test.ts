@@ -347,7 +347,7 @@ const text = (value: string, ...marks: string[]) => (marks.length ? { type: 'tex
 test.serial('Markdown import: a paper whose document is the Markdown converted, titled by its first heading unless named; one event; bad input leaves nothing', async (t) => {
   const folder = (await ann.post('/papers/folders', { name: 'Imported' })).body.data;
   world.takeEvents();
-  const imported = await ann.post('/papers/imports', { markdown: '# Launch *plan*\n\nShip **today**, ask @Bob.\n\n- [ ] check\n- [x] book\n' });
+  const imported = await ann.post('/papers/imports', { markdown: '# Launch *plan*\n\nShip **today**, ask @Bob.\n\n- [ ] check\n- [x] **book**\n' });
   t.is(imported.status, 200);
   const id = imported.body.data.id;
   t.like(imported.body.data, { title: 'Launch plan', folder_id: null, owner_id: ann.id, level: 'owner' });
@@ -358,12 +358,13 @@ test.serial('Markdown import: a paper whose document is the Markdown converted, 
     content: [
       { type: 'heading', attrs: { level: 1 }, content: [text('Launch '), text('plan', 'italic')] },
       { type: 'paragraph', content: [text('Ship '), text('today', 'bold'), text(', ask @Bob.')] },
-      { type: 'taskList', content: [{ type: 'taskItem', attrs: { checked: false }, content: [{ type: 'paragraph', content: [text('check')] }] }, { type: 'taskItem', attrs: { checked: true }, content: [{ type: 'paragraph', content: [text('book')] }] }] },
+      { type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [text('[ ] check')] }] }, { type: 'listItem', content: [{ type: 'paragraph', content: [text('[x] '), text('book', 'bold')] }] }] },
     ],
   };
   const read = await ann.get(`/papers/${id}`);
-  t.deepEqual(read.body.data.content, content, 'no mention is made of @Bob');
-  t.is(read.body.data.text, 'Launch plan\nShip today, ask @Bob.\ncheck\nbook');
+  t.deepEqual(read.body.data.content, content, 'no mention is made of @Bob; a task list (the editor has none) is a bullet list of [ ] and [x] items');
+  t.is(read.body.data.text, 'Launch plan\nShip today, ask @Bob.\n[ ] check\n[x] book');
+  t.is((await ann.get(`/papers/${id}/export?format=markdown`)).body, '# Launch *plan*\n\nShip **today**, ask @Bob.\n\n- [ ] check\n- [x] **book**\n', 'exported back as it came');
   // The editor opens the Yjs state: the same document.
   t.deepEqual(richTextFromFragment((await replica(ann, id)).getXmlFragment('default')), content);
   t.deepEqual((await ann.get(`/papers/${id}/versions`)).body.data.map((version: { kind: string }) => version.kind), ['auto']);

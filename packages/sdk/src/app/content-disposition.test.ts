@@ -1,6 +1,6 @@
 import test from 'ava';
 import { parse } from 'content-disposition';
-import { contentDisposition } from './content-disposition.js';
+import { contentDisposition, fileNameOf } from './content-disposition.js';
 
 test('the exact name travels in filename*, with an ASCII fallback; a standard parser reads the exact name back', (t) => {
   t.is(contentDisposition('Q3 "final" report.txt'), `attachment; filename="Q3 _final_ report.txt"; filename*=UTF-8''Q3%20%22final%22%20report.txt`);
@@ -17,4 +17,12 @@ test('the exact name travels in filename*, with an ASCII fallback; a standard pa
 
 test('a name with an unpaired surrogate is sent with U+FFFD in its place, never as a malformed header', (t) => {
   t.is(parse(contentDisposition('a\ud800b.txt')).parameters.filename, 'a\ufffdb.txt');
+});
+
+test('fileNameOf: a title as a file name, what file systems refuse as -, the fallback when nothing is left', (t) => {
+  t.is(fileNameOf('Q3/Q4: "plan" é'), 'Q3-Q4- -plan- é');
+  t.is(fileNameOf('a\\b*c?d<e>f|g\nh'), 'a-b-c-d-e-f-g-h');
+  t.is(fileNameOf(' // '), '-');
+  t.is(fileNameOf('   '), 'Untitled');
+  t.is(fileNameOf('', 'paper'), 'paper');
 });

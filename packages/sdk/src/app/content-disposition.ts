@@ -26,3 +26,12 @@ export function contentDisposition(filename: string, disposition: 'attachment' |
   const fallback = name.replace(/[^\x20-\x7e]|["\\%]/gu, '_');
   return `${disposition}; filename="${fallback}"; filename*=UTF-8''${extValue(name)}`;
 }
+
+/**
+ * A title as a file's name (without its extension): path separators, control characters and the
+ * characters file systems refuse (`\ / : * ? " < > |`) become `-` (a run of them one), trimmed;
+ * `fallback` when nothing is left.
+ */
+export function fileNameOf(title: string, fallback = 'Untitled'): string {
+  return [...String(title)].map((char) => (char.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(char) ? '-' : char)).join('').replace(/-{2,}/g, '-').trim() || fallback;
+}

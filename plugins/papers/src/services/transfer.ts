@@ -3,7 +3,7 @@
  * made from Markdown (docs/decisions/new-papers-markdown-transfer.md). PDF and DOCX are not
  * offered yet.
  */
-import { escapeHtml, richTextFromMarkdown, richTextPlain, richTextToHtml, richTextToMarkdown, type RichTextNode } from '@wpk/sdk';
+import { escapeHtml, fileNameOf, richTextFromMarkdown, richTextPlain, richTextToHtml, richTextToMarkdown, type RichTextNode } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { Paper } from '../models/index.js';
 import { requirePaper } from './access.js';
@@ -20,15 +20,6 @@ export type ExportFormat = keyof typeof EXPORT_FORMATS;
 /** The most Markdown an import takes (characters): what a paper's document holds at most. */
 export const MAX_IMPORT_MARKDOWN = 500_000;
 
-/** A title as a file name: no path separators, control or reserved characters; 'Untitled' when nothing is left. */
-export const fileName = (title: string) =>
-  [...title]
-    .map((char) => (char.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(char) ? '-' : char))
-    .join('')
-    .replace(/-{2,}/g, '-')
-    .trim()
-    .slice(0, 200) || 'Untitled';
-
 /** A whole HTML page holding the paper's content, titled by the paper. */
 const htmlPage = (title: string, body: string) =>
   `<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>${escapeHtml(title)}</title>\n</head>\n<body>\n${body}${body ? '\n' : ''}</body>\n</html>\n`;
@@ -39,7 +30,26 @@ export async function exportPaper(ctx: Ctx, paperId: string, format: ExportForma
   const content = ((await paperDocuments.snapshot(ctx, paper.id))?.content ?? { type: 'doc' }) as RichTextNode;
   const { contentType, extension } = EXPORT_FORMATS[format];
   const body = format === 'markdown' ? richTextToMarkdown(content) : htmlPage(paper.title, richTextToHtml(content));
-  return { body, contentType, filename: `${fileName(paper.title)}.${extension}` };
+  return { body, contentType, filename: `${fileNameOf(paper.title.slice(0, 200))}.${extension}` };
+}
+
+/**
+ * The document with its task lists as bullet lists whose items start `[ ] ` or `[x] `: the
+ * editor has no task list (it would drop one when it opens the paper), and the Markdown export
+ * writes such an item back as `- [ ] …`, which reads as a task again.
+ */
+function withoutTaskLists(node: RichTextNode): RichTextNode {
+  if (node.type === 'text') return node;
+  const content = node.content?.map(withoutTaskLists);
+  if (node.type === 'taskList') return { type: 'bulletList', ...(content ? { content } : {}) };
+  if (node.type === 'taskItem') {
+    const box = node.attrs?.checked ? '[x] ' : '[ ] ';
+    const [first, ...rest] = content ?? [];
+    const inner = first?.type === 'paragraph' ? first.content ?? [] : [];
+    const lead = inner[0]?.type === 'text' && !inner[0].marks ? [{ type: 'text', text: box + inner[0].text }, ...inner.slice(1)] : [{ type: 'text', text: box }, ...inner];
+    return { type: 'listItem', content: first?.type === 'paragraph' ? [{ type: 'paragraph', content: lead }, ...rest] : [{ type: 'paragraph', content: [{ type: 'text', text: box.trimEnd() }] }, ...(content ?? [])] };
+  }
+  return content ? { ...node, content } : node;
 }
 
 /**
@@ -48,7 +58,7 @@ export async function exportPaper(ctx: Ctx, paperId: string, format: ExportForma
  * (else 'Untitled'), as a file's name or first heading does in other editors.
  */
 export async function importMarkdown(ctx: Ctx, input: { title?: string; folder_id?: string | null; markdown: string }): Promise<Paper> {
-  const doc = richTextFromMarkdown(input.markdown);
+  const doc = withoutTaskLists(richTextFromMarkdown(input.markdown));
   const heading = (doc.content ?? []).find((node) => node.type === 'heading');
   const title = input.title ?? ((heading ? richTextPlain(heading).trim().slice(0, 300) : '') || 'Untitled');
   return createPaper(ctx, { title, folder_id: input.folder_id, content: doc.content?.length ? doc : undefined });

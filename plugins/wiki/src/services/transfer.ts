@@ -1,12 +1,10 @@
 /** Markdown export and import of a whole space: one file per page, folders for the tree. */
-import { InvalidError, richTextFromMarkdown, richTextToMarkdown } from '@wpk/sdk';
+import { fileNameOf as fileName, InvalidError, richTextFromMarkdown, richTextToMarkdown } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { DocNode, Page } from '../models/index.js';
 import { pagesOf, requireSpace, sees } from './access.js';
 import { createPage, subtreeOf, updatePage } from './pages.js';
 
-/** A title as a file name: no slashes or control characters. */
-const fileName = (title: string) => [...title].map((char) => (char.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(char) ? '-' : char)).join('').replace(/-{2,}/g, '-').trim() || 'Untitled';
 
 /**
  * The pages the caller sees as Markdown files, in tree order: `Parent/Child.md` (a page with
