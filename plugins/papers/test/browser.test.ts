@@ -5,8 +5,11 @@
  * converge with no character lost or doubled. At 1280 px and at 375 px, axe-clean (no
  * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
  * violation, nothing wider than the window. The screenshots are the ones docs/apps/papers.md shows.
+ * A Markdown file imported from the list opens as a paper, and the paper's Export menu downloads it
+ * as Markdown and as HTML.
  */
 import test from 'ava';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
 import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
@@ -130,5 +133,30 @@ test.serial('at 375 px: the list and a paper read on a phone', async (t) => {
   await saveScreenshot(page, `${IMAGES}papers-list-375.png`);
   await openPaper(frame);
   await checkPage(t, page, frame, 'a paper at 375 px');
+  await page.context().close();
+});
+
+test.serial('at 1280 px: a Markdown file imported from the list opens as a paper; Export downloads it as Markdown and HTML', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('link', { name: 'Minutes' }).waitFor();
+  const markdown = '# Retro\n\nWhat went **well**, ask @Bob.\n\n- [x] ship\n';
+  await frame.getByLabel('Import Markdown').setInputFiles({ name: 'Retro notes.md', mimeType: 'text/markdown', buffer: Buffer.from(markdown) });
+  const editor = frame.getByRole('textbox', { name: 'Retro notes' });
+  await editor.waitFor();
+  await editor.getByText('What went well, ask @Bob.').waitFor();
+  t.true(await editor.locator('strong', { hasText: 'well' }).isVisible());
+  await frame.getByText('Saved').waitFor();
+  const listed = ok(await ann.get('/papers?q=Retro')) as Array<{ id: string; title: string }>;
+  t.deepEqual(listed.map((paper) => paper.title), ['Retro notes']);
+
+  await frame.getByText('Export', { exact: true }).click();
+  const [asMarkdown] = await Promise.all([page.waitForEvent('download'), frame.getByRole('button', { name: 'Markdown (.md)' }).click()]);
+  t.is(asMarkdown.suggestedFilename(), 'Retro notes.md');
+  t.is(await fs.promises.readFile((await asMarkdown.path())!, 'utf8'), markdown);
+  await frame.getByText('Export', { exact: true }).click();
+  const [asHtml] = await Promise.all([page.waitForEvent('download'), frame.getByRole('button', { name: 'HTML (.html)' }).click()]);
+  t.is(asHtml.suggestedFilename(), 'Retro notes.html');
+  t.true((await fs.promises.readFile((await asHtml.path())!, 'utf8')).includes('<h1>Retro</h1>\n<p>What went <strong>well</strong>, ask @Bob.</p>\n<ul><li>[x] ship</li></ul>'));
+  await checkPage(t, page, frame, 'a paper imported from Markdown, its Export menu');
   await page.context().close();
 });

@@ -23,8 +23,14 @@ export const PAPERS_STYLES = css`
   ul.papers a { font-weight: 600; }
   .muted { color: var(--wpk-color-text-muted); }
   .row { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); align-items: end; margin: var(--wpk-space-2) 0; }
-  label { display: grid; gap: 4px; }
+  label { display: grid; gap: 4px; min-width: 0; max-width: 100%; }
+  input[type='file'] { width: 15rem; max-width: 100%; }
   input, select { font: inherit; padding: 6px 8px; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; }
   button { font: inherit; min-height: 36px; padding: 0 12px; border-radius: 6px; border: 1px solid #1d4ed8; background: #1d4ed8; color: #fff; cursor: pointer; }
   button.secondary { background: #fff; color: #1d4ed8; }
+  .heading { justify-content: space-between; align-items: center; }
+  .heading h1 { margin: 0; }
+  details.export { position: relative; }
+  details.export summary { cursor: pointer; min-height: 36px; display: flex; align-items: center; padding: 0 12px; border: 1px solid #1d4ed8; border-radius: 6px; color: #1d4ed8; }
+  details.export .menu { position: absolute; right: 0; z-index: 1; display: grid; gap: 4px; padding: 6px; background: #fff; border: 1px solid var(--wpk-color-border); border-radius: 6px; white-space: nowrap; }
 `;

@@ -1,7 +1,7 @@
 import { appLink, errorText, html, kit, LitElement, navigate, screenStyles, toast } from '@wpk/ui';
 import { api, PAPERS_STYLES, type Folder, type Paper } from '../api.js';
 
-/** `/`: one's papers and those shared with one, by folder; a new paper; a new folder. */
+/** `/`: one's papers and those shared with one, by folder; a new paper; a paper imported from a Markdown file; a new folder. */
 export class PapersList extends LitElement {
   static override properties = { papers: { state: true }, folders: { state: true }, folder: { state: true }, error: { state: true } };
   static override styles = [screenStyles, PAPERS_STYLES];
@@ -46,6 +46,22 @@ export class PapersList extends LitElement {
     }
   }
 
+  /** A Markdown file chosen: a new paper of its content, titled by the file's name, in the folder shown. */
+  private async importFile(event: Event): Promise<void> {
+    const input = event.target as HTMLInputElement;
+    const file = input.files?.[0];
+    if (!file) return;
+    try {
+      const title = file.name.replace(/\.(md|markdown|txt)$/i, '').trim().slice(0, 300) || undefined;
+      const paper = (await api<Paper>('POST', '/papers/imports', { markdown: await file.text(), ...(title ? { title } : {}), ...(this.folder ? { folder_id: this.folder } : {}) })).data;
+      navigate(`/papers/${paper.id}`);
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    } finally {
+      input.value = '';
+    }
+  }
+
   private async createFolder(): Promise<void> {
     const input = this.renderRoot.querySelector<HTMLInputElement>('#folder-name')!;
     try {
@@ -65,6 +81,9 @@ export class PapersList extends LitElement {
         <label>Title <input name="title" required maxlength="300" /></label>
         <button type="submit">New paper</button>
       </form>
+      <div class="row">
+        <label>Import Markdown <input type="file" accept=".md,.markdown,.txt,text/markdown,text/plain" @change=${this.importFile} /></label>
+      </div>
       <div class="row">
         <label>Folder
           <select @change=${(event: Event) => { this.folder = (event.target as HTMLSelectElement).value; void this.load(); }}>

@@ -1,9 +1,9 @@
-import { errorText, html, kit, LitElement, screenStyles, toast } from '@wpk/ui';
+import { errorText, html, kit, LitElement, saveDownload, screenStyles, toast } from '@wpk/ui';
 import { api, colorOf, PAPERS_STYLES, type PaperWithContent } from '../api.js';
 
 /**
  * `/papers/:paper_id`: the paper in the collaborative editor (loaded on demand: `@wpk/ui/editor`),
- * its title, and sharing with a member.
+ * its title, Export (Markdown or HTML, downloaded as a file named by the title), and sharing with a member.
  */
 export class PapersPaper extends LitElement {
   static override properties = { paperId: { attribute: false }, paper: { state: true }, ready: { state: true }, error: { state: true } };
@@ -52,6 +52,15 @@ export class PapersPaper extends LitElement {
     }
   }
 
+  private async download(format: 'markdown' | 'html'): Promise<void> {
+    try {
+      await saveDownload(`/papers/${this.paperId}/export?format=${format}`, `${this.paper?.title ?? 'paper'}.${format === 'markdown' ? 'md' : 'html'}`);
+      this.renderRoot.querySelector('details.export')?.removeAttribute('open');
+    } catch (error) {
+      toast(errorText(error), 'danger');
+    }
+  }
+
   protected override render() {
     if (this.error) return html`<p role="alert">${this.error}</p>`;
     if (!this.paper) return html`<p>Loading…</p>`;
@@ -66,7 +75,16 @@ export class PapersPaper extends LitElement {
       send: async (update: string) => void (await api('POST', `/papers/${paper.id}/updates`, { update })),
     };
     return html`
-      <h1>${paper.title}</h1>
+      <div class="row heading">
+        <h1>${paper.title}</h1>
+        <details class="export">
+          <summary>Export</summary>
+          <div class="menu">
+            <button type="button" class="secondary" @click=${() => this.download('markdown')}>Markdown (.md)</button>
+            <button type="button" class="secondary" @click=${() => this.download('html')}>HTML (.html)</button>
+          </div>
+        </details>
+      </div>
       ${this.ready ? html`<wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: colorOf(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} label=${paper.title}></wpk-collab-editor>` : html`<p>Loading the editor…</p>`}
       ${paper.level === 'owner'
         ? html`<h2>Share</h2>
