@@ -1,6 +1,7 @@
 /**
  * Markdown in and out of the stable JSON snapshot (ProseMirror/tiptap nodes): headings, paragraphs,
- * bullet and ordered lists, task items, code blocks, quotes, rules; bold, italic, code and links.
+ * bullet and ordered lists and checklists (`- [ ] item`, `- [x] item`), nested by indenting, GFM
+ * tables (the first row the header), code blocks, quotes, rules; bold, italic, code and links.
  * A link to a page is `[text](page:{id})`: it names the page by id, so a rename never breaks it.
  */
 import { InvalidError } from '@wpk/sdk';
@@ -47,6 +48,67 @@ const paragraph = (text: string): DocNode => {
   return content.length ? { type: 'paragraph', content } : { type: 'paragraph' };
 };
 
+const BULLET = /^(\s*)[-*+]\s+(.*)$/;
+const ORDERED = /^(\s*)\d+[.)]\s+(.*)$/;
+const TASK = /^\[([ xX])\]\s(.*)$/;
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/**
+ * The list starting at `lines[start]`: its items are the lines at its indent with its marker (a
+ * bullet or a number); the more indented lines under an item are that item's blocks (a nested list).
+ * A bullet list whose every item starts `[ ]` or `[x]` is a checklist.
+ */
+function listAt(lines: string[], start: number): { node: DocNode; next: number } {
+  const indent = indentOf(lines[start]!);
+  const marker = BULLET.test(lines[start]!) ? BULLET : ORDERED;
+  const items: Array<{ text: string; under: string[] }> = [];
+  let index = start;
+  while (index < lines.length && lines[index]!.trim()) {
+    const line = lines[index]!;
+    const item = indentOf(line) === indent ? marker.exec(line) : null;
+    if (item) items.push({ text: item[2]!, under: [] });
+    else if (indentOf(line) > indent) items.at(-1)!.under.push(line);
+    else break;
+    index += 1;
+  }
+  const blocksUnder = (under: string[]) => {
+    const cut = Math.min(...under.map(indentOf));
+    return under.length ? (fromMarkdown(under.map((line) => line.slice(cut)).join('\n')).content ?? []) : [];
+  };
+  const tasks = marker === BULLET && items.every((item) => TASK.test(item.text));
+  const node: DocNode = tasks
+    ? { type: 'taskList', content: items.map((item) => { const task = TASK.exec(item.text)!; return { type: 'taskItem', attrs: { checked: task[1] !== ' ' }, content: [paragraph(task[2]!), ...blocksUnder(item.under)] }; }) }
+    : { type: marker === BULLET ? 'bulletList' : 'orderedList', content: items.map((item) => ({ type: 'listItem', content: [paragraph(item.text), ...blocksUnder(item.under)] })) };
+  return { node, next: index };
+}
+
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/** A GFM table row's cells (`\|` is a bar inside a cell). */
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim().replace(/\\\|/g, '|'));
+
+/** The GFM table starting at `lines[start]` (a row, then the rule under the header), else null. */
+function tableAt(lines: string[], start: number): { node: DocNode; next: number } | null {
+  if (!TABLE_ROW.test(lines[start]!) || !TABLE_RULE.test(lines[start + 1] ?? '') || !(lines[start + 1] ?? '').includes('-')) return null;
+  const header = cellsOf(lines[start]!);
+  const rows = [header];
+  let index = start + 2;
+  while (index < lines.length && TABLE_ROW.test(lines[index]!)) rows.push(cellsOf(lines[index++]!));
+  const cell = (type: string, text: string): DocNode => ({ type, attrs: { colspan: 1, rowspan: 1 }, content: [paragraph(text)] });
+  const node: DocNode = {
+    type: 'table',
+    content: rows.map((row, at) => ({ type: 'tableRow', content: header.map((_, column) => cell(at === 0 ? 'tableHeader' : 'tableCell', row[column] ?? '')) })),
+  };
+  return { node, next: index };
+}
+
 /** Markdown as a document. */
 export function fromMarkdown(markdown: string): DocNode {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
@@ -85,19 +147,20 @@ export function fromMarkdown(markdown: string): DocNode {
       content.push({ type: 'blockquote', content: fromMarkdown(quoted.join('\n')).content ?? [] });
       continue;
     }
-    const bullet = /^[-*+]\s+/;
-    const ordered = /^\d+[.)]\s+/;
-    if (bullet.test(line) || ordered.test(line)) {
-      const kind = bullet.test(line) ? bullet : ordered;
-      const items: string[] = [];
-      while (index < lines.length && kind.test(lines[index]!)) items.push(lines[index++]!.replace(kind, ''));
-      const tasks = kind === bullet && items.every((item) => /^\[[ xX]\]\s/.test(item));
-      if (tasks) content.push({ type: 'taskList', content: items.map((item) => ({ type: 'taskItem', attrs: { checked: item[1] !== ' ' }, content: [paragraph(item.slice(4))] })) });
-      else content.push({ type: kind === bullet ? 'bulletList' : 'orderedList', content: items.map((item) => ({ type: 'listItem', content: [paragraph(item)] })) });
+    if (BULLET.test(line) || ORDERED.test(line)) {
+      const list = listAt(lines, index);
+      content.push(list.node);
+      index = list.next;
+      continue;
+    }
+    if (tableAt(lines, index)) {
+      const table = tableAt(lines, index)!;
+      content.push(table.node);
+      index = table.next;
       continue;
     }
     const text: string[] = [];
-    while (index < lines.length && lines[index]!.trim() && !/^(#{1,6}\s|```|>|[-*+]\s|\d+[.)]\s)/.test(lines[index]!)) text.push(lines[index++]!.trim());
+    while (index < lines.length && lines[index]!.trim() && !/^(#{1,6}\s|```|>|[-*+]\s|\d+[.)]\s)/.test(lines[index]!) && !tableAt(lines, index)) text.push(lines[index++]!.trim());
     if (!text.length) text.push(lines[index++]!.trim());
     content.push(paragraph(text.join(' ')));
   }
@@ -132,17 +195,46 @@ function blockOut(node: DocNode): string {
     case 'blockquote':
       return (node.content ?? []).map(blockOut).join('\n\n').split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
     case 'bulletList':
-      return (node.content ?? []).map((item) => `- ${itemText(item)}`).join('\n');
     case 'orderedList':
-      return (node.content ?? []).map((item, at) => `${at + 1}. ${itemText(item)}`).join('\n');
     case 'taskList':
-      return (node.content ?? []).map((item) => `- [${item.attrs?.checked ? 'x' : ' '}] ${itemText(item)}`).join('\n');
+      return listOut(node);
+    case 'table':
+      return tableOut(node);
     default:
       return inlineOut(node.content);
   }
 }
 
-const itemText = (item: DocNode) => (item.content ?? []).map(blockOut).join(' ');
+const LISTS = new Set(['bulletList', 'orderedList', 'taskList']);
+
+/** A list as Markdown: an item's first block on its line (its other text blocks after it), a nested list indented under it. */
+function listOut(list: DocNode): string {
+  return (list.content ?? [])
+    .map((item, at) => {
+      const marker = list.type === 'orderedList' ? `${at + 1}. ` : list.type === 'taskList' ? `- [${item.attrs?.checked ? 'x' : ' '}] ` : '- ';
+      const pad = ' '.repeat(list.type === 'orderedList' ? marker.length : 2);
+      const text: string[] = [];
+      const nested: string[] = [];
+      for (const child of item.content ?? []) {
+        if (LISTS.has(child.type) && text.length > 0) nested.push(...listOut(child).split('\n').map((line) => `${pad}${line}`));
+        else text.push(blockOut(child));
+      }
+      return [`${marker}${text.join(' ')}`.trimEnd(), ...nested].join('\n');
+    })
+    .join('\n');
+}
+
+/** A cell's text on one line, its bars escaped. */
+const cellOut = (cell: DocNode) => (cell.content ?? []).map(blockOut).join(' ').replace(/\n/g, ' ').replace(/\|/g, '\\|');
+
+/** A table as a GFM table: its first row is the header (GFM has no table without one). */
+function tableOut(table: DocNode): string {
+  const rows = (table.content ?? []).map((row) => (row.content ?? []).map(cellOut));
+  const width = Math.max(1, ...rows.map((row) => row.length));
+  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, at) => cells[at] ?? '').join(' | ')} |`.replace(/ {2}\|/g, ' |');
+  const [header = [], ...body] = rows;
+  return [line(header), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+}
 
 /** A document as Markdown. */
 export function toMarkdown(doc: DocNode): string {
@@ -216,9 +308,22 @@ export function toHtml(doc: DocNode, href: (target: string) => string | null): s
       case 'listItem':
       case 'taskItem':
         return `<li>${node.type === 'taskItem' ? (node.attrs?.checked ? '☑ ' : '☐ ') : ''}${(node.content ?? []).map((child) => (child.type === 'paragraph' ? inlineHtml(child.content) : block(child))).join('')}</li>`;
+      case 'table': {
+        const rows = node.content ?? [];
+        const headed = rows.length > 0 && (rows[0]!.content ?? []).every((cell) => cell.type === 'tableHeader');
+        const row = (tr: DocNode) => `<tr>${(tr.content ?? []).map(cellHtml).join('')}</tr>`;
+        return `<table>${headed ? `<thead>${row(rows[0]!)}</thead>` : ''}<tbody>${rows.slice(headed ? 1 : 0).map(row).join('')}</tbody></table>`;
+      }
       default:
         return `<p>${inlineHtml(node.content)}</p>`;
     }
+  };
+  const cellHtml = (cell: DocNode) => {
+    const [tag, scope] = cell.type === 'tableHeader' ? ['th', ' scope="col"'] : ['td', ''];
+    const span = (name: string) => (Number(cell.attrs?.[name] ?? 1) > 1 ? ` ${name}="${Math.min(1000, Math.trunc(Number(cell.attrs?.[name])))}"` : '');
+    const blocks = cell.content ?? [];
+    const inner = blocks.length === 1 && blocks[0]!.type === 'paragraph' ? inlineHtml(blocks[0]!.content) : blocks.map(block).join('');
+    return `<${tag}${scope}${span('colspan')}${span('rowspan')}>${inner}</${tag}>`;
   };
   return (doc.content ?? []).map(block).join('\n');
 }
