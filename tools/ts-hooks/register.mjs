@@ -1,6 +1,6 @@
 /**
  * `node --import=@wpk/ts-hooks`: runs the repository's TypeScript sources, as the tests and the
- * processes they start do (decision 0284). It does what tsx did for them, with less work per
+ * processes they start do (decision 0284, docs/decisions/0284-ci-per-process-costs.md). It does what tsx did for them, with less work per
  * module: Node's synchronous, in-thread module hooks (`module.registerHooks`, no loader thread and
  * no message per import), esbuild's transform of a `.ts` file (types stripped, nothing bundled),
  * and a disk cache of the transformed text keyed by the file's path and contents. Two rules only:
