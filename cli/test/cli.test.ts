@@ -6,6 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
+// The repository's TypeScript loader (tools/ts-hooks), by its file URL: a process started in another folder finds it too.
+const TS_HOOKS = `--import=${import.meta.resolve('@wpk/ts-hooks')}`;
+
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const exec = promisify(execFile);
 
@@ -18,7 +21,7 @@ interface Result {
 /** Runs `wpk` as a user would, in its own process. */
 async function wpk(args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import=tsx', bin, ...args], { env: { ...process.env, WPK_LOG_LEVEL: 'silent', ...env }, timeout: 120_000 });
+    const { stdout, stderr } = await exec(process.execPath, [TS_HOOKS, bin, ...args], { env: { ...process.env, WPK_LOG_LEVEL: 'silent', ...env }, timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -83,7 +86,7 @@ test('start logs at info by default: one line per request, naming the route temp
   const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: '' };
   delete env.WPK_LOG_LEVEL;
   delete env.LOG_LEVEL;
-  const server = spawn(process.execPath, ['--import=tsx', bin, 'start', '--port', '0', '--data-dir', dataDir], { env });
+  const server = spawn(process.execPath, [TS_HOOKS, bin, 'start', '--port', '0', '--data-dir', dataDir], { env });
   t.teardown(() => server.kill('SIGKILL'));
   let output = '';
   server.stdout.on('data', (chunk) => (output += chunk));
@@ -107,7 +110,7 @@ test('start logs at info by default: one line per request, naming the route temp
 
 test('start prints its address, how to create the first workspace on an empty database, and serves /health; a second process on the same data directory gets a clear error', async (t) => {
   const dataDir = tempDir();
-  const server = spawn(process.execPath, ['--import=tsx', bin, 'start', '--port', '0', '--data-dir', dataDir], { env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '' } });
+  const server = spawn(process.execPath, [TS_HOOKS, bin, 'start', '--port', '0', '--data-dir', dataDir], { env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '' } });
   t.teardown(() => server.kill('SIGKILL'));
   let output = '';
   // Resolves once the hint for an empty database (its last line) is printed.

@@ -8,6 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
+// The repository's TypeScript loader (tools/ts-hooks), by its file URL: a process started in another folder finds it too.
+const TS_HOOKS = `--import=${import.meta.resolve('@wpk/ts-hooks')}`;
+
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const tasks = fileURLToPath(new URL('../../plugins/tasks', import.meta.url));
 const exec = promisify(execFile);
@@ -31,7 +34,7 @@ function freePort(): Promise<number> {
 function startDev(args: string[]): Promise<{ child: ChildProcess; stdout: () => string; stderr: string }> {
   const env: Record<string, string | undefined> = { ...process.env, WPK_LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import=tsx', bin, 'dev', ...args], { env });
+  const child = spawn(process.execPath, [TS_HOOKS, bin, 'dev', ...args], { env });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -119,7 +122,7 @@ test('a busy port stops wpk dev and wpk start at once, before the database is op
   t.teardown(() => busy.close());
   const { port } = busy.address() as net.AddressInfo;
   for (const command of ['dev', 'start']) {
-    const failure = await exec(process.execPath, ['--import=tsx', bin, command, '--port', String(port), '--data-dir', dataDir], { env: { ...process.env, DATABASE_URL: '' }, timeout: 60_000 }).then(
+    const failure = await exec(process.execPath, [TS_HOOKS, bin, command, '--port', String(port), '--data-dir', dataDir], { env: { ...process.env, DATABASE_URL: '' }, timeout: 60_000 }).then(
       () => null,
       (error: { code: number; stdout: string; stderr: string }) => error,
     );

@@ -7,12 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Runtime } from '@wpk/core';
 
+// The repository's TypeScript loader (tools/ts-hooks), by its file URL: a process started in another folder finds it too.
+const TS_HOOKS = `--import=${import.meta.resolve('@wpk/ts-hooks')}`;
+
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const exec = promisify(execFile);
 
 async function wpk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import=tsx', bin, ...args], { env: { ...process.env, DATABASE_URL: '', WPK_LOG_LEVEL: 'silent' }, timeout: 120_000 });
+    const { stdout, stderr } = await exec(process.execPath, [TS_HOOKS, bin, ...args], { env: { ...process.env, DATABASE_URL: '', WPK_LOG_LEVEL: 'silent' }, timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

@@ -31,7 +31,9 @@ async function run(command: string, args: string[], cwd = process.cwd()): Promis
 
 // tsx by absolute URL: the commands run in scratch directories that have no node_modules of their own.
 const tsx = import.meta.resolve('tsx');
-const wpk = (args: string[], cwd?: string) => run(process.execPath, [`--import=${tsx}`, bin, ...args], cwd);
+// The test's own `wpk` runs under the repository's TypeScript loader (tools/ts-hooks); the app's
+// project keeps tsx, as a publisher's does.
+const wpk = (args: string[], cwd?: string) => run(process.execPath, [`--import=${import.meta.resolve('@wpk/ts-hooks')}`, bin, ...args], cwd);
 
 /** What `npm install` would give the app: @wpk/sdk, @wpk/testing, @wpk/ui, @wpk/cli (its `wpk` bin), ava, tsx and typescript (linked from this repository). */
 function linkDependencies(dir: string): void {

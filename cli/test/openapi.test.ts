@@ -13,7 +13,7 @@ const exec = promisify(execFile);
 /** Runs `wpk` in the repository's root, whose wpk.config loads the tasks, companies and contacts apps. */
 async function wpk(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [`--import=${import.meta.resolve('tsx')}`, bin, ...args], { cwd: options.cwd ?? root, env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '', ...options.env }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await exec(process.execPath, [`--import=${import.meta.resolve('@wpk/ts-hooks')}`, bin, ...args], { cwd: options.cwd ?? root, env: { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '', ...options.env }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

@@ -7,6 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { migrationCounter, migrationSummary, reindexReporter, StepReporter } from '../src/progress.js';
 
+// The repository's TypeScript loader (tools/ts-hooks), by its file URL: a process started in another folder finds it too.
+const TS_HOOKS = `--import=${import.meta.resolve('@wpk/ts-hooks')}`;
+
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const exec = promisify(execFile);
 
@@ -74,7 +77,7 @@ test('wpk migrate prints one summary line on stdout when not on a terminal; --js
   const jsonDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-progress-'));
   t.teardown(() => [dataDir, jsonDir].forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
   const env = { ...process.env, WPK_LOG_LEVEL: 'silent', DATABASE_URL: '' };
-  const plain = await exec(process.execPath, ['--import=tsx', bin, 'migrate', '--data-dir', dataDir], { env, timeout: 300_000 });
+  const plain = await exec(process.execPath, [TS_HOOKS, bin, 'migrate', '--data-dir', dataDir], { env, timeout: 300_000 });
   const [, count] = /^applied (\d+) migrations in 1 schema \(\d+\.\d s\)\n$/.exec(plain.stdout) ?? [];
   t.truthy(count, plain.stdout);
   // What it waited on, one line per step (the run is not on a terminal: no live lines).
@@ -83,14 +86,14 @@ test('wpk migrate prints one summary line on stdout when not on a terminal; --js
     ["loaded the server's code", 'loaded 0 apps', `created the embedded database in ${dataDir}`, 'prepared the platform', ''],
   );
 
-  const json = await exec(process.execPath, ['--import=tsx', bin, 'migrate', '--json', '--data-dir', jsonDir], { env, timeout: 300_000 });
+  const json = await exec(process.execPath, [TS_HOOKS, bin, 'migrate', '--json', '--data-dir', jsonDir], { env, timeout: 300_000 });
   const body = JSON.parse(json.stdout) as { applied: { platform: string[] } };
   t.is(body.applied.platform.length, Number(count));
   t.true(body.applied.platform.every((name) => /^\d{4}-[a-z0-9-]+$/.test(name)));
   t.is(json.stdout.trim().split('\n').length, 1);
   t.is(json.stderr, '');
 
-  const again = await exec(process.execPath, ['--import=tsx', bin, 'migrate', '--data-dir', dataDir], { env, timeout: 300_000 });
+  const again = await exec(process.execPath, [TS_HOOKS, bin, 'migrate', '--data-dir', dataDir], { env, timeout: 300_000 });
   t.regex(again.stdout, /^nothing to migrate: the database is up to date \(\d+\.\d s\)\n$/);
   t.regex(again.stderr, /^loaded the server's code \(\d+\.\d s\)\nloaded 0 apps .*\nopened the embedded database in /);
 });

@@ -12,11 +12,11 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const tasks = path.join(repo, 'plugins', 'tasks');
 const hello = path.join(repo, 'examples', 'ext-hello');
 const exec = promisify(execFile);
-const tsx = import.meta.resolve('tsx');
+const tsHooks = import.meta.resolve('@wpk/ts-hooks');
 
 async function wpk(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [`--import=${tsx}`, bin, ...args], { cwd, env: { ...process.env, DATABASE_URL: '', WPK_LOG_LEVEL: 'silent', ...env }, timeout: 180_000 });
+    const { stdout, stderr } = await exec(process.execPath, [`--import=${tsHooks}`, bin, ...args], { cwd, env: { ...process.env, DATABASE_URL: '', WPK_LOG_LEVEL: 'silent', ...env }, timeout: 180_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -117,7 +117,7 @@ test('on a terminal --purge shows what it will delete and deletes only when the 
   // `script` gives the command a terminal; what is piped in is what the user types.
   const typed = (answer: string) =>
     new Promise<{ code: number | null; output: string }>((resolve) => {
-      const command = [process.execPath, `--import=${tsx}`, bin, 'remove', 'app', 'tasks', '--purge', '--no-uninstall', '--data-dir', dataDir].map((word) => `'${word}'`).join(' ');
+      const command = [process.execPath, `--import=${tsHooks}`, bin, 'remove', 'app', 'tasks', '--purge', '--no-uninstall', '--data-dir', dataDir].map((word) => `'${word}'`).join(' ');
       const child = execFile('script', ['-qec', command, '/dev/null'], { cwd: dir, env: { ...process.env, DATABASE_URL: '', WPK_LOG_LEVEL: 'silent' }, timeout: 180_000 }, () => {});
       let output = '';
       child.stdout!.on('data', (chunk) => (output += chunk));

@@ -13,15 +13,15 @@ import { Runtime } from '@wpk/core';
 const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const tasksDir = fileURLToPath(new URL('../../plugins/tasks', import.meta.url));
 const exec = promisify(execFile);
-// tsx by absolute URL: the command runs in a scratch project that has no node_modules of its own.
-const tsx = import.meta.resolve('tsx');
+// The repository's TypeScript loader (tools/ts-hooks) by absolute URL: the command runs in a scratch project that has no node_modules of its own.
+const tsHooks = import.meta.resolve('@wpk/ts-hooks');
 const project = fs.mkdtempSync(path.join(os.tmpdir(), 'wpk-reindex-'));
 const dataDir = path.join(project, 'data');
 fs.writeFileSync(path.join(project, 'wpk.config.json'), JSON.stringify({ apps: [{ dir: tasksDir, firstParty: true }] }));
 
 async function wpk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [`--import=${tsx}`, bin, ...args, '--data-dir', dataDir], { cwd: project, env: { ...process.env, DATABASE_URL: '', WPK_LOG_LEVEL: 'silent' }, timeout: 120_000 });
+    const { stdout, stderr } = await exec(process.execPath, [`--import=${tsHooks}`, bin, ...args, '--data-dir', dataDir], { cwd: project, env: { ...process.env, DATABASE_URL: '', WPK_LOG_LEVEL: 'silent' }, timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

@@ -12,7 +12,7 @@ const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const hello = path.join(repo, 'examples', 'ext-hello');
 const exec = promisify(execFile);
-const tsx = import.meta.resolve('tsx');
+const tsHooks = import.meta.resolve('@wpk/ts-hooks');
 
 /** A copy of the hello example whose app.json also declares `extra` permissions; its @wpk/sdk and tsx are the repo's. */
 function helloWith(t: { teardown(fn: () => void): void }, extra: string[], code = ''): string {
@@ -32,7 +32,7 @@ function helloWith(t: { teardown(fn: () => void): void }, extra: string[], code 
 
 async function wpk(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [`--import=${tsx}`, bin, ...args], { env: { ...process.env, WPK_LOG_LEVEL: 'silent' }, timeout: 120_000 });
+    const { stdout, stderr } = await exec(process.execPath, [`--import=${tsHooks}`, bin, ...args], { env: { ...process.env, WPK_LOG_LEVEL: 'silent' }, timeout: 120_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };

@@ -5,11 +5,14 @@ import { httpRequest } from './helpers/http.js';
 import { addMember, keyedWorkspace, startKeysRuntime } from './helpers/keys.js';
 import type { TestRuntime } from './helpers/runtime.js';
 
+// The repository's TypeScript loader (tools/ts-hooks), by its file URL: a process started in another folder finds it too.
+const TS_HOOKS = `--import=${import.meta.resolve('@wpk/ts-hooks')}`;
+
 const SERVER = fileURLToPath(new URL('./fixtures/server-process.ts', import.meta.url));
 
 /** Starts a second server process on the same database; resolves with its URL. */
 function startSecondProcess(databaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import=tsx', SERVER], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [TS_HOOKS, SERVER], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk) => {

@@ -5,6 +5,9 @@ import { QueryTypes } from 'sequelize';
 import { startBillingRuntime, type BillingRuntime } from './helpers/billing.js';
 import type { KeyedWorkspace } from './helpers/keys.js';
 
+// The repository's TypeScript loader (tools/ts-hooks), by its file URL: a process started in another folder finds it too.
+const TS_HOOKS = `--import=${import.meta.resolve('@wpk/ts-hooks')}`;
+
 // The billing loop survives a process killed in the middle of a firing: the firing's writes die
 // with its transaction, its job is taken over by another process once the claim expires, and
 // the period is billed exactly once.
@@ -26,7 +29,7 @@ test.after.always(async () => {
 });
 
 function spawnWorker(crash: boolean): { child: ChildProcess; ready: Promise<void>; exited: Promise<NodeJS.Signals | number | null>; errors: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+  const child = spawn(process.execPath, [TS_HOOKS, FIXTURE], {
     env: { ...process.env, BILLING_DATABASE_URL: env.runtime.db.url, BILLING_CLOCK: '2027-02-01T00:00:00.000Z', BILLING_CRASH: crash ? '1' : '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

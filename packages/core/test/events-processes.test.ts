@@ -6,6 +6,9 @@ import type { EventSinkServer } from './helpers/event-sink.js';
 import type { TestRuntime } from './helpers/runtime.js';
 import { startBrokerlessRuntime, type BrokerlessRuntime } from './helpers/standalone-broker.js';
 
+// The repository's TypeScript loader (tools/ts-hooks), by its file URL: a process started in another folder finds it too.
+const TS_HOOKS = `--import=${import.meta.resolve('@wpk/ts-hooks')}`;
+
 // Brokers as separate processes (`wpk broker`), on the same database as this test's runtime
 // (on the embedded database, through its socket): a broker killed in the middle of deliveries
 // loses nothing, and two brokers never deliver one event twice.
@@ -27,7 +30,7 @@ interface BrokerProcess {
 }
 
 async function spawnBroker(): Promise<BrokerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+  const child = spawn(process.execPath, [TS_HOOKS, FIXTURE], {
     env: { ...process.env, BROKER_DATABASE_URL: env.runtime.db.url, BROKER_SECRET: SECRET },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -18,8 +18,8 @@ import { filesWorld, type Caller, type World } from './helpers/world.js';
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
 const APP_DIR = fileURLToPath(new URL('..', import.meta.url));
 const CLI = path.join(path.dirname(createRequire(import.meta.url).resolve('@wpk/cli')), 'bin.ts');
-// The child runs in a directory of its own (no wpk.config.json): tsx by its resolved address.
-const TSX = import.meta.resolve('tsx');
+// The child runs in a directory of its own (no wpk.config.json): the repository's TypeScript loader by its resolved address.
+const tsHooks = import.meta.resolve('@wpk/ts-hooks');
 
 let world: World;
 let leaver: Caller;
@@ -44,7 +44,7 @@ test.after.always(async () => {
 async function startServer(): Promise<{ url: string; exited: Promise<void> }> {
   cwd = await mkdtemp(path.join(os.tmpdir(), 'wpk-files-crash-'));
   const config = world.platform.runtime.config;
-  const server = spawn(process.execPath, [`--import=${TSX}`, CLI, 'start', '--port', '0', '--no-migrate', '--data-dir', world.platform.dataDir, '--app', APP_DIR], {
+  const server = spawn(process.execPath, [`--import=${tsHooks}`, CLI, 'start', '--port', '0', '--no-migrate', '--data-dir', world.platform.dataDir, '--app', APP_DIR], {
     cwd,
     env: { ...process.env, DATABASE_URL: config.databaseUrl!, BASE_DOMAIN: config.baseDomain, WPK_BROKER: 'external', WPK_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -119,6 +119,87 @@ test.serial('at 1280 px: two members type into one paper at once and converge wi
   }
   t.deepEqual(mentions, [{ id: bob.id, label: 'Bob Editor' }]);
 
+  // Ann types a checklist (one item nested under another) and ticks an item from the keyboard; Bob sees it ticked.
+  await annEditor.press('End');
+  await annEditor.press('Enter');
+  await first.frame.getByRole('button', { name: 'Checklist' }).click();
+  await annEditor.pressSequentially('Book the room', { delay: 10 });
+  await annEditor.press('Enter');
+  await annEditor.pressSequentially('Send the agenda', { delay: 10 });
+  await annEditor.press('Enter');
+  await annEditor.press('Tab');
+  await annEditor.pressSequentially('Print copies', { delay: 10 });
+  await annEditor.getByRole('checkbox', { name: 'Done: Book the room' }).focus();
+  await first.page.keyboard.press('Space');
+  t.true(await annEditor.getByRole('checkbox', { name: 'Done: Book the room' }).isChecked());
+  const ticked = bobEditor.getByRole('checkbox', { name: 'Done: Book the room' });
+  await ticked.waitFor();
+  for (let attempt = 0; attempt < 50 && !(await ticked.isChecked()); attempt += 1) await second.page.waitForTimeout(100);
+  t.true(await ticked.isChecked(), 'Bob sees the item ticked');
+  t.false(await bobEditor.getByRole('checkbox', { name: 'Done: Print copies' }).isChecked());
+
+  // Bob puts a table after the budget line, fills its header and a row, adds a row and removes a column; Ann sees the same table.
+  await bobEditor.locator('p').nth(0).click();
+  await bobEditor.press('End');
+  await bobEditor.press('Enter');
+  await second.frame.getByRole('button', { name: 'Table' }).click();
+  for (const [at, text] of ['Item', 'Owner', 'Due', 'Room', 'Ann'].entries()) {
+    if (at > 0) await bobEditor.press('Tab');
+    await bobEditor.pressSequentially(text, { delay: 10 });
+  }
+  const tableBar = second.frame.getByRole('group', { name: 'Table' });
+  await tableBar.getByRole('button', { name: 'Add row' }).click();
+  await tableBar.getByRole('button', { name: 'Remove column' }).click();
+  const cells = (frame: Frame) =>
+    frame
+      .getByRole('textbox', { name: 'Minutes' })
+      .locator('table tr')
+      .evaluateAll((rows) =>
+        rows.map((row) =>
+          Array.from(row.children, (cell) => {
+            const copy = cell.cloneNode(true) as HTMLElement;
+            copy.querySelectorAll('.collaboration-carets__caret').forEach((caret) => caret.remove());
+            return `${cell.tagName}:${copy.textContent}`;
+          }),
+        ),
+      );
+  const table = [['TH:Item', 'TH:Due'], ['TD:Room', 'TD:'], ['TD:', 'TD:'], ['TD:', 'TD:']];
+  let seen: string[][] = [];
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    seen = await cells(first.frame);
+    if (JSON.stringify(seen) === JSON.stringify(table)) break;
+    await first.page.waitForTimeout(100);
+  }
+  t.deepEqual(await cells(second.frame), table);
+  t.deepEqual(seen, table, 'Ann sees Bob\'s table');
+
+  // Mod+Enter ticks the item at the cursor.
+  await annEditor.getByText('Print copies', { exact: true }).click();
+  await annEditor.press('ControlOrMeta+Enter');
+  const printed = bobEditor.getByRole('checkbox', { name: 'Done: Print copies' });
+  for (let attempt = 0; attempt < 50 && !(await printed.isChecked()); attempt += 1) await second.page.waitForTimeout(100);
+  t.true(await printed.isChecked(), 'Bob sees the nested item ticked');
+
+  // The server's snapshot holds both, as the editor's node types.
+  await first.frame.getByText('Saved').waitFor();
+  await second.frame.getByText('Saved').waitFor();
+  type Node = { type: string; attrs?: Record<string, unknown>; content?: Node[]; text?: string };
+  const para = (text: string): Node => ({ type: 'paragraph', content: [{ type: 'text', text }] });
+  const item = (text: string, checked: boolean, ...more: Node[]): Node => ({ type: 'taskItem', attrs: { checked }, content: [para(text), ...more] });
+  const cell = (type: string, text: string): Node => ({ type, attrs: { colspan: 1, rowspan: 1 }, content: [text ? para(text) : { type: 'paragraph' }] });
+  const checklist = { type: 'taskList', content: [item('Book the room', true), item('Send the agenda', false, { type: 'taskList', content: [item('Print copies', true)] })] };
+  const grid = { type: 'table', content: table.map((row) => ({ type: 'tableRow', content: row.map((text) => cell(text.startsWith('TH') ? 'tableHeader' : 'tableCell', text.slice(3))) })) };
+  let snapshot: { content: Node; text: string } = { content: { type: 'doc' }, text: '' };
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    snapshot = ok(await ann.get(`/papers/${paperId}`));
+    if (JSON.stringify(snapshot.content.content?.[5]) === JSON.stringify(checklist)) break;
+    await first.page.waitForTimeout(100);
+  }
+  t.deepEqual(snapshot.content.content?.map((node) => node.type), ['heading', 'paragraph', 'table', 'paragraph', 'paragraph', 'taskList', 'paragraph']);
+  t.deepEqual(snapshot.content.content?.[2], grid);
+  t.deepEqual(snapshot.content.content?.[5], checklist);
+  t.true(snapshot.text.endsWith('\n[x] Book the room\n[ ] Send the agenda\n[x] Print copies'), snapshot.text);
+
   await checkPage(t, first.page, first.frame, 'a paper open in the editor');
   await dismissToasts(first.page);
   await saveScreenshot(first.page, `${IMAGES}papers-editor-1280.png`);

@@ -164,3 +164,33 @@ test.serial("at 375 px: the calendar reads as a list by day; a gallery follows i
   await saveScreenshot(page, `${IMAGES}tables-calendar-375.png`);
   await page.context().close();
 });
+
+test.serial('past 100 records: the calendar reads every page of the month shown, the gallery loads more by its cursor', async (t) => {
+  const stock = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Stock' }));
+  const arrives = ok(await ann.post(`/tables/tables/${stock.id}/fields`, { name: 'Arrives', type: 'date' })).id;
+  // 105 records this month, and one the month after that the calendar must not read.
+  const records = Array.from({ length: 105 }, (_, index) => ({ cells: { [stock.primary_field_id]: `Item ${index + 1}`, [arrives]: iso(new Date(thisMonth.getFullYear(), thisMonth.getMonth(), (index % 28) + 1)) } }));
+  // Two requests: a bulk answer of more than 100 records breaks its declared page size (per_page ≤ 100).
+  ok(await ann.post(`/tables/tables/${stock.id}/records/bulk`, { records: records.slice(0, 100) }));
+  ok(await ann.post(`/tables/tables/${stock.id}/records/bulk`, { records: [...records.slice(100), { cells: { [stock.primary_field_id]: 'Later', [arrives]: iso(nextMonth) } }] }));
+  ok(await ann.post(`/tables/tables/${stock.id}/views`, { name: 'Cards', type: 'gallery' }));
+  ok(await ann.post(`/tables/tables/${stock.id}/views`, { name: 'Arrivals', type: 'calendar', config: { date_field_id: arrives } }));
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('link', { name: 'Stock' }).click();
+  const views = frame.getByRole('navigation', { name: 'Views' });
+
+  await views.getByRole('button', { name: 'Cards' }).click();
+  const cards = frame.getByRole('list', { name: 'Cards' });
+  await cards.getByRole('listitem', { name: 'Item 100', exact: true }).waitFor();
+  t.is(await cards.getByRole('listitem').count(), 100);
+  await frame.getByRole('button', { name: 'Load more' }).click();
+  await cards.getByRole('listitem', { name: 'Later' }).waitFor();
+  t.is(await cards.getByRole('listitem').count(), 106);
+  t.is(await frame.getByRole('button', { name: 'Load more' }).count(), 0);
+
+  await views.getByRole('button', { name: 'Arrivals' }).click();
+  const month = frame.getByRole('table', { name: `Arrivals, ${monthTitle(thisMonth)}` });
+  await month.getByRole('link', { name: 'Item 105', exact: true }).waitFor();
+  t.is(await month.getByRole('link').count(), 105);
+  await page.context().close();
+});

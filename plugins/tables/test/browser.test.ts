@@ -132,3 +132,98 @@ test.serial('at 375 px: the grid reads on a phone', async (t) => {
   await saveScreenshot(page, `${IMAGES}tables-grid-375.png`);
   await page.context().close();
 });
+
+test.serial("at 375 px: a view's menu and its filter, sort and hidden-field form read on a phone", async (t) => {
+  const { page, frame } = await web.openApp(375, { email: ann.email });
+  await frame.getByRole('link', { name: 'Orders' }).click();
+  await frame.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'By Status' }).click();
+  await frame.getByText('Shared view', { exact: true }).waitFor();
+  await frame.getByRole('button', { name: 'View menu' }).click();
+  await frame.getByRole('list', { name: 'Menu of view By Status' }).getByRole('button', { name: 'Filter, sort and hide fields' }).click();
+  const settings = frame.getByRole('form', { name: 'Filter, sort and hide fields of By Status' });
+  await settings.getByLabel('Sort by').selectOption({ label: 'Quantity' });
+  await settings.getByLabel('Direction').selectOption('desc');
+  await settings.getByLabel('Hide Price').check();
+  await settings.getByLabel('Field', { exact: true }).selectOption({ label: 'Quantity' });
+  await settings.getByLabel('Condition').selectOption('gte');
+  await settings.getByLabel('Value').fill('2');
+  await settings.getByRole('button', { name: 'Add the filter' }).click();
+  await settings.getByRole('button', { name: 'Remove the filter Quantity is at least 2' }).waitFor();
+  await checkPage(t, page, frame, "a view's settings at 375 px");
+  await settings.getByRole('button', { name: 'Save the view' }).click();
+  await page.getByText('View By Status saved').waitFor();
+  const saved = ok(await ann.get(`/tables/tables/${ids.table}/views`)).find((view: any) => view.name === 'By Status');
+  t.deepEqual(saved.config, { kanban_field_id: ids.status, filters: [{ field_id: ids.qty, op: 'gte', value: 2 }], sorts: [{ field_id: ids.qty, direction: 'desc' }], hidden_fields: [ids.price] });
+  t.is(saved.revision, 2);
+  await dismissToasts(page);
+  await page.context().close();
+});
+
+test.serial('at 1280 px: the view menu renames and deletes a view (after the shell asks); a personal view is marked; the form link is the public page, copied', async (t) => {
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: web.origin });
+  await frame.getByRole('link', { name: 'Orders' }).click();
+  const views = frame.getByRole('navigation', { name: 'Views' });
+  await views.getByRole('button', { name: 'By Status' }).click();
+  const menu = frame.getByRole('list', { name: 'Menu of view By Status' });
+  const opener = frame.getByRole('button', { name: 'View menu' });
+  await opener.waitFor();
+  t.false(await frame.locator('ul.actions').isVisible(), 'the menu is closed until opened');
+  t.is(await opener.getAttribute('aria-expanded'), 'false');
+  await opener.click();
+  await menu.waitFor();
+  t.is(await opener.getAttribute('aria-expanded'), 'true');
+  t.deepEqual(await menu.getByRole('button').allTextContents(), ['Rename', 'Filter, sort and hide fields', 'Delete the view']);
+  await checkPage(t, page, frame, "a view's menu");
+  await saveScreenshot(page, `${IMAGES}tables-view-menu-1280.png`);
+  await menu.getByRole('button', { name: 'Rename' }).click();
+  const rename = frame.getByRole('form', { name: 'Rename view By Status' });
+  await rename.getByLabel('View name').fill('Pipeline');
+  await rename.getByRole('button', { name: 'Save the name' }).click();
+  await views.getByRole('button', { name: 'Pipeline' }).waitFor();
+  await frame.getByRole('heading', { name: 'Pipeline', level: 2 }).waitFor();
+  t.deepEqual(ok(await ann.get(`/tables/tables/${ids.table}/views`)).map((view: any) => view.name), ['Grid', 'Pipeline']);
+
+  // Deleting asks in the shell's dialog first: cancelling keeps the view, confirming deletes it.
+  await frame.getByRole('button', { name: 'View menu' }).click();
+  await frame.getByRole('list', { name: 'Menu of view Pipeline' }).getByRole('button', { name: 'Delete the view' }).click();
+  const dialog = page.locator('wpk-confirm-dialog');
+  await dialog.getByText('Everyone loses this shared view; the records stay.').waitFor();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.getByText('Everyone loses this shared view; the records stay.').waitFor({ state: 'hidden' });
+  t.is(ok(await ann.get(`/tables/tables/${ids.table}/views`)).length, 2);
+  await frame.getByRole('button', { name: 'View menu' }).click();
+  await frame.getByRole('list', { name: 'Menu of view Pipeline' }).getByRole('button', { name: 'Delete the view' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await views.getByRole('button', { name: 'Pipeline' }).waitFor({ state: 'detached' });
+  t.deepEqual(ok(await ann.get(`/tables/tables/${ids.table}/views`)).map((view: any) => view.name), ['Grid']);
+  t.is(await views.getByRole('button', { name: 'Grid' }).getAttribute('aria-pressed'), 'true');
+
+  // A personal view is marked as such; only its owner lists it.
+  const adding = frame.getByRole('form', { name: 'Add a view' });
+  await adding.getByLabel('View').selectOption('gallery');
+  await adding.getByLabel('Only for me (personal)').check();
+  await adding.getByRole('button', { name: 'Add the view' }).click();
+  await views.getByRole('button', { name: 'Gallery (personal)' }).waitFor();
+  await frame.getByText('Personal view', { exact: true }).waitFor();
+  t.deepEqual(ok(await bob.get(`/tables/tables/${ids.table}/views`)).map((view: any) => view.name), ['Grid']);
+
+  // The form link: the public page on the workspace's address, copied as the server answered it.
+  await adding.getByLabel('View').selectOption('form');
+  await adding.getByRole('button', { name: 'Add the view' }).click();
+  await frame.getByRole('button', { name: 'Share the form' }).click();
+  const link = frame.getByLabel(/Public link/);
+  await link.waitFor();
+  const url = await link.inputValue();
+  t.regex(url, /^http:\/\/[^/]+\/public\/apps\/tables\/form\.html#[A-Za-z0-9_-]{32}$/);
+  t.is(new URL(url).origin, web.origin);
+  await frame.getByRole('button', { name: 'Copy the link' }).click();
+  await page.getByText('Link copied').waitFor();
+  t.is(await page.evaluate('navigator.clipboard.readText()'), url);
+  await dismissToasts(page);
+  await checkPage(t, page, frame, 'a form view with its copied link');
+  const opened = await page.context().newPage();
+  await opened.goto(url);
+  await opened.getByRole('heading', { name: 'Form', level: 1 }).waitFor();
+  await page.context().close();
+});

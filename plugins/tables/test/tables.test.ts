@@ -282,8 +282,13 @@ test.serial('a public form: a link shown once, opened and submitted without sign
   t.is(grid.body.error, 'View Grid is a grid view: only a form view has a public link');
   const form = ok(await ann.post(`/tables/tables/${ids.orders}/views`, { name: 'Order form', type: 'form', config: { form_fields: [ids.name, ids.qty, ids.total] } }));
   t.is((await bob.post(`/tables/views/${form.id}/form-link`, {})).status, 403);
-  const link = ok(await ann.post(`/tables/views/${form.id}/form-link`, {}));
-  t.is(link.path, `/tables/forms/${link.token}`);
+  // The page's address comes from the configured public origin, whatever Host the request named.
+  const link = ok(await ann.post(`/tables/views/${form.id}/form-link`, {}, { 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' }));
+  t.deepEqual(Object.keys(link).sort(), ['api_path', 'path', 'token', 'url', 'view_id']);
+  t.is(link.path, `/public/apps/tables/form.html#${link.token}`);
+  t.is(link.url, `http://tables.localhost/public/apps/tables/form.html#${link.token}`);
+  t.is(link.api_path, `/tables/forms/${link.token}`);
+  link.path = link.api_path;
   const visitor = world.workspace.anonymous;
   t.deepEqual(ok(await visitor.get(link.path)), { title: 'Order form', fields: [{ id: ids.name, name: 'Name', type: 'text', choices: [] }, { id: ids.qty, name: 'Quantity', type: 'number', choices: [] }] });
   world.takeEvents();
@@ -295,6 +300,7 @@ test.serial('a public form: a link shown once, opened and submitted without sign
   t.is(sneaky.status, 400);
   t.is(sneaky.body.error, `cells.${ids.price}: this form does not ask for field ${ids.price}`);
   const replaced = ok(await ann.post(`/tables/views/${form.id}/form-link`, {}));
+  replaced.path = replaced.api_path;
   t.is((await visitor.get(link.path)).status, 404);
   t.is((await visitor.get(replaced.path)).status, 200);
   ok(await world.owner.put('/apps/tables/settings', { public_forms: false }));

@@ -72,7 +72,21 @@ test.serial('at 375 px: a page reads on a phone', async (t) => {
   await checkPage(t, page, frame, 'a page at 375 px');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}wiki-page-375.png`);
+
+  // A checklist and a table written as Markdown read as a list with ticks and a table with column headers.
+  const policies = ok(await web.world.owner.get(`/wiki/pages/${ids.policies}`));
+  ok(await web.world.owner.patch(`/wiki/pages/${ids.policies}`, { version: policies.version, markdown: '- [x] Read the handbook\n- [ ] Sign the policy\n  - [ ] Ask questions\n\n| Policy | Owner |\n| --- | --- |\n| Leave | Ann Editor |\n| Travel | |\n' }));
   await page.context().close();
+  const phone = await web.openApp(375, { email: ann.email });
+  await phone.frame.getByRole('list', { name: 'Spaces' }).getByRole('link', { name: 'Handbook' }).click();
+  await phone.frame.getByRole('list', { name: 'Pages' }).getByRole('link', { name: 'Policies' }).click();
+  const article = phone.frame.getByRole('article');
+  await article.getByRole('table').waitFor();
+  t.deepEqual(await article.getByRole('listitem').allTextContents(), ['☑ Read the handbook', '☐ Sign the policy☐ Ask questions', '☐ Ask questions']);
+  t.deepEqual(await article.getByRole('columnheader').allTextContents(), ['Policy', 'Owner']);
+  t.deepEqual(await article.getByRole('cell').allTextContents(), ['Leave', 'Ann Editor', 'Travel', '']);
+  await checkPage(t, phone.page, phone.frame, 'a checklist and a table at 375 px');
+  await phone.page.context().close();
 });
 
 test.serial('at 375 px: a published subtree reads on the public site without signing in; an unpublished page does not', async (t) => {

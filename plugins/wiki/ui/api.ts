@@ -62,9 +62,21 @@ export function renderDoc(doc: DocNode, open: (pageId: string) => void): Templat
       case 'listItem':
       case 'taskItem':
         return html`<li>${node.type === 'taskItem' ? (node.attrs?.checked ? '☑ ' : '☐ ') : nothing}${children.map((child) => (child.type === 'paragraph' ? inline(child.content, open) : block(child)))}</li>`;
+      case 'table': {
+        const headed = children.length > 0 && (children[0]!.content ?? []).every((cell) => cell.type === 'tableHeader');
+        const row = (tr: DocNode) => html`<tr>${(tr.content ?? []).map(cell)}</tr>`;
+        return html`<table>${headed ? html`<thead>${row(children[0]!)}</thead>` : nothing}<tbody>${children.slice(headed ? 1 : 0).map(row)}</tbody></table>`;
+      }
       default:
         return html`<p>${inline(children, open)}</p>`;
     }
+  };
+  const cell = (node: DocNode): TemplateResult => {
+    const blocks = node.content ?? [];
+    const inner = blocks.length === 1 && blocks[0]!.type === 'paragraph' ? inline(blocks[0]!.content, open) : blocks.map(block);
+    const colspan = Math.max(1, Math.trunc(Number(node.attrs?.colspan ?? 1)) || 1);
+    const rowspan = Math.max(1, Math.trunc(Number(node.attrs?.rowspan ?? 1)) || 1);
+    return node.type === 'tableHeader' ? html`<th scope="col" colspan=${colspan} rowspan=${rowspan}>${inner}</th>` : html`<td colspan=${colspan} rowspan=${rowspan}>${inner}</td>`;
   };
   return (doc.content ?? []).map(block);
 }
@@ -88,4 +100,6 @@ export const WIKI_STYLES = css`
   .badge { display: inline-block; padding: 0 var(--wpk-space-2); border-radius: 999px; border: 1px solid var(--wpk-color-border); font-size: 0.875em; }
   .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); margin: var(--wpk-space-2) 0; }
   article pre { overflow-x: auto; }
+  article table { border-collapse: collapse; table-layout: fixed; width: 100%; margin: var(--wpk-space-2) 0; }
+  article th, article td { border: 1px solid var(--wpk-color-border-strong); padding: var(--wpk-space-1) var(--wpk-space-2); text-align: start; vertical-align: top; overflow-wrap: anywhere; }
 `;

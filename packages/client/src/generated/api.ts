@@ -14304,8 +14304,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the toke...
-         * @description Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the token is shown once (creators)
+         * Makes (or replaces) a shared form view's public link: url is the page a person opens (on the workspace's public origi...
+         * @description Makes (or replaces) a shared form view's public link: url is the page a person opens (on the workspace's public origin), where anyone may submit the form without signing in; the token is shown once (creators)
          *
          *     Needs `tables.records.edit`.
          */
@@ -21470,8 +21470,12 @@ export interface components {
             /** Format: uuid */
             view_id: string;
             token: string;
+            /** @description The public form page, token in its fragment: /public/apps/tables/form.html#{token} */
             path: string;
+            /** @description The page's address to hand out, on the workspace's public origin (from the configuration, never the request's Host) */
             url: string;
+            /** @description The API route the page calls: /tables/forms/{token} */
+            api_path: string;
         };
         TasksDeleted: {
             /** Format: uuid */

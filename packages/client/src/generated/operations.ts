@@ -1711,7 +1711,7 @@ export const OPERATIONS = {
   patchTablesViewsByViewId: { method: 'PATCH', path: '/tables/views/{view_id}', tag: 'tables', host: 'workspace' },
   /** Deletes a view: a shared one (creators), a personal one (its owner) */
   deleteTablesViewsByViewId: { method: 'DELETE', path: '/tables/views/{view_id}', tag: 'tables', host: 'workspace' },
-  /** Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the toke... */
+  /** Makes (or replaces) a shared form view's public link: url is the page a person opens (on the workspace's public origi... */
   postTablesViewsByViewIdFormLink: { method: 'POST', path: '/tables/views/{view_id}/form-link', tag: 'tables', host: 'workspace' },
   /** Lists tasks, oldest first, filtered by any of the query parameters */
   getTasks: { method: 'GET', path: '/tasks', tag: 'tasks', host: 'workspace', paged: true },

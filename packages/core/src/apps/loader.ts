@@ -123,7 +123,9 @@ function findTsx(dir: string): string | null {
  */
 async function importEntry(file: string, dir: string): Promise<unknown> {
   const typeScript = /\.[mc]?ts$/.test(file);
-  const tsx = typeScript ? findTsx(dir) : null;
+  // The repository's own loader (tools/ts-hooks, which its tests run under) already runs TypeScript.
+  const hooked = (globalThis as Record<symbol, unknown>)[Symbol.for('wpk.typescript-hooks')] === true;
+  const tsx = typeScript && !hooked ? findTsx(dir) : null;
   if (tsx) {
     typeScriptHooks ??= import(pathToFileURL(tsx).href).then((api: { register: () => unknown }) => void api.register());
     await typeScriptHooks;
@@ -131,7 +133,7 @@ async function importEntry(file: string, dir: string): Promise<unknown> {
   try {
     return await import(pathToFileURL(file).href);
   } catch (error) {
-    if (typeScript && !tsx) throw new Error(`${(error as Error).message} (a TypeScript entry needs tsx: add it to the app's devDependencies and install, or build the app to JavaScript)`, { cause: error });
+    if (typeScript && !tsx && !hooked) throw new Error(`${(error as Error).message} (a TypeScript entry needs tsx: add it to the app's devDependencies and install, or build the app to JavaScript)`, { cause: error });
     throw error;
   }
 }

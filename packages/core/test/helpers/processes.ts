@@ -2,6 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+// The repository's TypeScript loader (tools/ts-hooks), by its file URL: a process started in another folder finds it too.
+const TS_HOOKS = `--import=${import.meta.resolve('@wpk/ts-hooks')}`;
+
 // Starting real processes (servers, brokers) and a round-robin proxy in front of the servers: shared
 // by the multi-process test (test/scale-out-processes.test.ts) and the cluster bench
 // (bench/cluster.ts), so both start and route to processes the same way.
@@ -23,7 +26,7 @@ export const children = new Set<ChildProcess>();
  * once its output (stdout + stderr) matches `ready`; rejects if it exits first or is not ready in 60 s.
  */
 export function spawnChild(file: string, env: Record<string, string>, ready: RegExp): Promise<Child> {
-  const child = spawn(process.execPath, ['--import=tsx', file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TS_HOOKS, file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));

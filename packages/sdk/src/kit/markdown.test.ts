@@ -99,9 +99,42 @@ test('the editor\'s other nodes and marks: strike, underline, highlight, hard br
   t.is(richTextToMarkdown(doc), '~~gone~~ under lit  \nnext\n\n![A chart](https://img.test/a.png)\n\n| Name | Note |\n| --- | --- |\n| a\\|b | **x**<br>y |\n');
   t.is(
     richTextToHtml(doc),
-    '<p><s>gone</s> <u>under</u> <mark>lit</mark><br>next</p>\n<p><img src="https://img.test/a.png" alt="A chart"></p>\n<table><tr><th>Name</th><th>Note</th></tr><tr><td>a|b</td><td><strong>x</strong>y</td></tr></table>',
+    '<p><s>gone</s> <u>under</u> <mark>lit</mark><br>next</p>\n<p><img src="https://img.test/a.png" alt="A chart"></p>\n<table><thead><tr><th scope="col">Name</th><th scope="col">Note</th></tr></thead><tbody><tr><td>a|b</td><td><p><strong>x</strong></p><p>y</p></td></tr></tbody></table>',
   );
   t.is(richTextToHtml({ type: 'doc', content: [{ type: 'image', attrs: { src: 'javascript:x', alt: 'no' } }] }), '<p>no</p>');
+  // Read back: the table's cells (attrs as the editor makes them), a cell's <br> parts its paragraphs.
+  const cell = (type: string, ...content: RichTextNode[]): RichTextNode => ({ type, attrs: { colspan: 1, rowspan: 1 }, content });
+  t.deepEqual(richTextFromMarkdown(richTextToMarkdown(doc)).content![2], {
+    type: 'table',
+    content: [
+      { type: 'tableRow', content: [cell('tableHeader', para(text('Name'))), cell('tableHeader', para(text('Note')))] },
+      { type: 'tableRow', content: [cell('tableCell', para(text('a|b'))), cell('tableCell', para(text('x', 'bold')), para(text('y')))] },
+    ],
+  });
+});
+
+test('the editor\'s checklists (nested) and tables: Markdown both ways, HTML with ticks and a header row', (t) => {
+  const item = (value: string, checked: boolean, ...more: RichTextNode[]): RichTextNode => ({ type: 'taskItem', attrs: { checked }, content: [para(text(value)), ...more] });
+  const cell = (type: string, value: string): RichTextNode => ({ type, attrs: { colspan: 1, rowspan: 1 }, content: [value ? para(text(value)) : { type: 'paragraph' }] });
+  const doc: RichTextNode = {
+    type: 'doc',
+    content: [
+      { type: 'taskList', content: [item('Draft', true), item('Review', false, { type: 'taskList', content: [item('Ann', true), item('Bob', false)] })] },
+      { type: 'table', content: [{ type: 'tableRow', content: [cell('tableHeader', 'Who'), cell('tableHeader', 'When')] }, { type: 'tableRow', content: [cell('tableCell', 'Ann'), cell('tableCell', '')] }] },
+    ],
+  };
+  const markdown = '- [x] Draft\n- [ ] Review\n  - [x] Ann\n  - [ ] Bob\n\n| Who | When |\n| --- | --- |\n| Ann | |\n';
+  t.is(richTextToMarkdown(doc), markdown);
+  t.deepEqual(richTextFromMarkdown(markdown), doc);
+  t.is(
+    richTextToHtml(doc),
+    '<ul><li>☑ Draft</li><li>☐ Review<ul><li>☑ Ann</li><li>☐ Bob</li></ul></li></ul>\n<table><thead><tr><th scope="col">Who</th><th scope="col">When</th></tr></thead><tbody><tr><td>Ann</td><td></td></tr></tbody></table>',
+  );
+  // Not every item a task: a bullet list; a bar line without a rule under it: text; spans kept in HTML, text escaped.
+  t.deepEqual(richTextFromMarkdown('- [ ] open\n- plain').content![0]!.type, 'bulletList');
+  t.deepEqual(richTextFromMarkdown('| a |\nb').content, [para(text('| a | b'))]);
+  const spanned: RichTextNode = { type: 'doc', content: [{ type: 'table', content: [{ type: 'tableRow', content: [{ type: 'tableCell', attrs: { colspan: 2, rowspan: 3 }, content: [para(text('<b>'))] }] }] }] };
+  t.is(richTextToHtml(spanned), '<table><tbody><tr><td colspan="2" rowspan="3">&lt;b&gt;</td></tr></tbody></table>');
 });
 
 test('safeHref keeps web, mail, anchors and paths; refuses other schemes', (t) => {

@@ -3,11 +3,13 @@ import type { RichTextMark, RichTextNode } from './rich-text.js';
 /**
  * Markdown in and out of rich text (ProseMirror JSON, `RichTextNode`), and rich text as HTML,
  * shared by the apps that import or export documents (Wiki's pages, Papers). Markdown read:
- * headings, paragraphs, bullet, ordered and task lists, fenced code, quotes, rules; bold, italic,
- * code and links (inline text is never read as a mention: `@name` stays text). Written: the same,
- * and a mention as `@Label`, a hard break as two spaces and a line end, strike as `~~…~~`, an
- * image as `![alt](src)` and a table as a GitHub table (underline and highlight have no Markdown:
- * their text stays). HTML: the same with a mention as
+ * headings, paragraphs, bullet and ordered lists and task lists (`- [ ] item`, `- [x] item`: the
+ * editor's checklists), nested by indenting, GFM tables (the first row the header), fenced code,
+ * quotes, rules; bold, italic, code and links (inline text is never read as a mention: `@name`
+ * stays text). Written: the same, and a mention as `@Label`, a hard break as two spaces and a line
+ * end, strike as `~~…~~` and an image as `![alt](src)` (underline and highlight have no Markdown:
+ * their text stays). HTML: the same, a task item ticked (☑) or not (☐), a table's header row in
+ * `<thead>` as column headers (spans kept), a mention as
  * `<span data-type="mention" data-id="…">@Label</span>` (the editor's own markup).
  */
 
@@ -47,6 +49,77 @@ const paragraph = (text: string): RichTextNode => {
   return content.length ? { type: 'paragraph', content } : { type: 'paragraph' };
 };
 
+const BULLET = /^(\s*)[-*+]\s+(.*)$/;
+const ORDERED = /^(\s*)\d+[.)]\s+(.*)$/;
+const TASK = /^\[([ xX])\]\s(.*)$/;
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/**
+ * The list starting at `lines[start]`: its items are the lines at its indent with its marker (a
+ * bullet or a number); the more indented lines under an item are that item's blocks (a nested list).
+ * A bullet list whose every item starts `[ ]` or `[x]` is a task list (the editor's checklist).
+ */
+function listAt(lines: string[], start: number): { node: RichTextNode; next: number } {
+  const indent = indentOf(lines[start]!);
+  const marker = BULLET.test(lines[start]!) ? BULLET : ORDERED;
+  const items: Array<{ text: string; under: string[] }> = [];
+  let index = start;
+  while (index < lines.length && lines[index]!.trim()) {
+    const line = lines[index]!;
+    const item = indentOf(line) === indent ? marker.exec(line) : null;
+    if (item) items.push({ text: item[2]!, under: [] });
+    else if (indentOf(line) > indent) items.at(-1)!.under.push(line);
+    else break;
+    index += 1;
+  }
+  const blocksUnder = (under: string[]) => {
+    if (!under.length) return [];
+    const cut = Math.min(...under.map(indentOf));
+    return richTextFromMarkdown(under.map((line) => line.slice(cut)).join('\n')).content ?? [];
+  };
+  const tasks = marker === BULLET && items.every((item) => TASK.test(item.text));
+  const node: RichTextNode = tasks
+    ? {
+        type: 'taskList',
+        content: items.map((item) => {
+          const task = TASK.exec(item.text)!;
+          return { type: 'taskItem', attrs: { checked: task[1] !== ' ' }, content: [paragraph(task[2]!), ...blocksUnder(item.under)] };
+        }),
+      }
+    : { type: marker === BULLET ? 'bulletList' : 'orderedList', content: items.map((item) => ({ type: 'listItem', content: [paragraph(item.text), ...blocksUnder(item.under)] })) };
+  return { node, next: index };
+}
+
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_RULE = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
+
+/** A GFM table row's cells (`\|` is a bar inside a cell). */
+const cellsOf = (line: string) =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '')
+    .split(/(?<!\\)\|/)
+    .map((cell) => cell.trim().replace(/\\\|/g, '|'));
+
+/**
+ * The GFM table starting at `lines[start]` (a row, then the rule under the header), else null: the
+ * first row is the header, every row as wide as it; a cell's `<br>` parts are its paragraphs.
+ */
+function tableAt(lines: string[], start: number): { node: RichTextNode; next: number } | null {
+  if (!TABLE_ROW.test(lines[start]!) || !TABLE_RULE.test(lines[start + 1] ?? '') || !(lines[start + 1] ?? '').includes('-')) return null;
+  const header = cellsOf(lines[start]!);
+  const rows = [header];
+  let index = start + 2;
+  while (index < lines.length && TABLE_ROW.test(lines[index]!)) rows.push(cellsOf(lines[index++]!));
+  const cell = (type: string, text: string): RichTextNode => ({ type, attrs: { colspan: 1, rowspan: 1 }, content: text.split(/<br\s*\/?>/i).map((part) => paragraph(part.trim())) });
+  const node: RichTextNode = {
+    type: 'table',
+    content: rows.map((row, at) => ({ type: 'tableRow', content: header.map((_, column) => cell(at === 0 ? 'tableHeader' : 'tableCell', row[column] ?? '')) })),
+  };
+  return { node, next: index };
+}
+
 /** Markdown as a `doc` node (no Markdown: `{ type: 'doc', content: [] }`). */
 export function richTextFromMarkdown(markdown: string): RichTextNode {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
@@ -85,19 +158,20 @@ export function richTextFromMarkdown(markdown: string): RichTextNode {
       content.push({ type: 'blockquote', content: richTextFromMarkdown(quoted.join('\n')).content ?? [] });
       continue;
     }
-    const bullet = /^[-*+]\s+/;
-    const ordered = /^\d+[.)]\s+/;
-    if (bullet.test(line) || ordered.test(line)) {
-      const kind = bullet.test(line) ? bullet : ordered;
-      const items: string[] = [];
-      while (index < lines.length && kind.test(lines[index]!)) items.push(lines[index++]!.replace(kind, ''));
-      const tasks = kind === bullet && items.every((item) => /^\[[ xX]\]\s/.test(item));
-      if (tasks) content.push({ type: 'taskList', content: items.map((item) => ({ type: 'taskItem', attrs: { checked: item[1] !== ' ' }, content: [paragraph(item.slice(4))] })) });
-      else content.push({ type: kind === bullet ? 'bulletList' : 'orderedList', content: items.map((item) => ({ type: 'listItem', content: [paragraph(item)] })) });
+    if (BULLET.test(line) || ORDERED.test(line)) {
+      const list = listAt(lines, index);
+      content.push(list.node);
+      index = list.next;
+      continue;
+    }
+    const table = tableAt(lines, index);
+    if (table) {
+      content.push(table.node);
+      index = table.next;
       continue;
     }
     const text: string[] = [];
-    while (index < lines.length && lines[index]!.trim() && !/^(#{1,6}\s|```|>|[-*+]\s|\d+[.)]\s)/.test(lines[index]!)) text.push(lines[index++]!.trim());
+    while (index < lines.length && lines[index]!.trim() && !/^(#{1,6}\s|```|>|[-*+]\s|\d+[.)]\s)/.test(lines[index]!) && !tableAt(lines, index)) text.push(lines[index++]!.trim());
     if (!text.length) text.push(lines[index++]!.trim());
     content.push(paragraph(text.join(' ')));
   }
@@ -128,15 +202,35 @@ function inlineOut(nodes: RichTextNode[] = []): string {
     .join('');
 }
 
-/** A table's cell as one line of Markdown (its paragraphs joined by `<br>`, pipes escaped). */
+/** A table's cell as one line of Markdown (its paragraphs joined by `<br>`, bars escaped). */
 const cellOut = (cell: RichTextNode) => (cell.content ?? []).map((child) => blockOut(child).replace(/\n/g, ' ')).join('<br>').replace(/\|/g, '\\|');
 
+/** A table as a GFM table: its first row is the header (GFM has no table without one). */
 function tableOut(node: RichTextNode): string {
   const rows = (node.content ?? []).map((row) => (row.content ?? []).map(cellOut));
   const width = Math.max(1, ...rows.map((row) => row.length));
-  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, at) => cells[at] ?? '').join(' | ')} |`;
+  const line = (cells: string[]) => `| ${Array.from({ length: width }, (_, at) => cells[at] ?? '').join(' | ')} |`.replace(/ {2}\|/g, ' |');
   const [head = [], ...body] = rows;
-  return [line(head), line(Array.from({ length: width }, () => '---')), ...body.map(line)].join('\n');
+  return [line(head), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
+}
+
+const LISTS = new Set(['bulletList', 'orderedList', 'taskList']);
+
+/** A list as Markdown: an item's first block on its line (its other text blocks after it), a nested list indented under it. */
+function listOut(list: RichTextNode): string {
+  return (list.content ?? [])
+    .map((item, at) => {
+      const marker = list.type === 'orderedList' ? `${at + 1}. ` : list.type === 'taskList' ? `- [${item.attrs?.checked ? 'x' : ' '}] ` : '- ';
+      const pad = ' '.repeat(list.type === 'orderedList' ? marker.length : 2);
+      const text: string[] = [];
+      const nested: string[] = [];
+      for (const child of item.content ?? []) {
+        if (LISTS.has(child.type) && text.length > 0) nested.push(...listOut(child).split('\n').map((line) => `${pad}${line}`));
+        else text.push(blockOut(child));
+      }
+      return [`${marker}${text.join(' ')}`.trimEnd(), ...nested].join('\n');
+    })
+    .join('\n');
 }
 
 function blockOut(node: RichTextNode): string {
@@ -150,11 +244,9 @@ function blockOut(node: RichTextNode): string {
     case 'blockquote':
       return (node.content ?? []).map(blockOut).join('\n\n').split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
     case 'bulletList':
-      return (node.content ?? []).map((item) => `- ${itemText(item)}`).join('\n');
     case 'orderedList':
-      return (node.content ?? []).map((item, at) => `${at + 1}. ${itemText(item)}`).join('\n');
     case 'taskList':
-      return (node.content ?? []).map((item) => `- [${item.attrs?.checked ? 'x' : ' '}] ${itemText(item)}`).join('\n');
+      return listOut(node);
     case 'table':
       return tableOut(node);
     case 'image':
@@ -164,8 +256,6 @@ function blockOut(node: RichTextNode): string {
       return inlineOut(node.content);
   }
 }
-
-const itemText = (item: RichTextNode) => (item.content ?? []).map(blockOut).join(' ');
 
 /** A document as Markdown (blocks apart by an empty line, ending with a line end; nothing: ''). */
 export function richTextToMarkdown(doc: RichTextNode): string {
@@ -228,20 +318,26 @@ export function richTextToHtml(doc: RichTextNode, href: (target: string) => stri
       case 'listItem':
       case 'taskItem':
         return `<li>${node.type === 'taskItem' ? (node.attrs?.checked ? '☑ ' : '☐ ') : ''}${children(node)}</li>`;
-      case 'table':
-        return `<table>${(node.content ?? []).map(block).join('')}</table>`;
-      case 'tableRow':
-        return `<tr>${(node.content ?? []).map(block).join('')}</tr>`;
-      case 'tableHeader':
-        return `<th>${children(node)}</th>`;
-      case 'tableCell':
-        return `<td>${children(node)}</td>`;
+      case 'table': {
+        const rows = node.content ?? [];
+        const headed = rows.length > 0 && (rows[0]!.content ?? []).every((cell) => cell.type === 'tableHeader');
+        const row = (tr: RichTextNode) => `<tr>${(tr.content ?? []).map(cellHtml).join('')}</tr>`;
+        return `<table>${headed ? `<thead>${row(rows[0]!)}</thead>` : ''}<tbody>${rows.slice(headed ? 1 : 0).map(row).join('')}</tbody></table>`;
+      }
       case 'image':
       case 'mention':
         return `<p>${inlineHtml([node])}</p>`;
       default:
         return `<p>${inlineHtml(node.content)}</p>`;
     }
+  };
+  /** A cell: a header cell is a column header; its spans kept; one paragraph as its text, else its blocks. */
+  const cellHtml = (cell: RichTextNode) => {
+    const [tag, scope] = cell.type === 'tableHeader' ? ['th', ' scope="col"'] : ['td', ''];
+    const span = (name: string) => (Number(cell.attrs?.[name] ?? 1) > 1 ? ` ${name}="${Math.min(1000, Math.trunc(Number(cell.attrs?.[name])))}"` : '');
+    const blocks = cell.content ?? [];
+    const inner = blocks.length === 1 && blocks[0]!.type === 'paragraph' ? inlineHtml(blocks[0]!.content) : blocks.map(block).join('');
+    return `<${tag}${scope}${span('colspan')}${span('rowspan')}>${inner}</${tag}>`;
   };
   return (doc.content ?? []).map(block).join('\n');
 }

@@ -44,6 +44,35 @@ test('plain text has one line per block; types lists every node and mark', (t) =
   t.deepEqual([...marks], ['bold']);
 });
 
+test('plain text: a checklist item starts [ ] or [x], nested ones too; a table row is one line of tab-separated cells', (t) => {
+  const para = (text?: string): RichTextNode => (text ? { type: 'paragraph', content: [{ type: 'text', text }] } : { type: 'paragraph' });
+  const item = (text: string, checked: boolean, ...more: RichTextNode[]): RichTextNode => ({ type: 'taskItem', attrs: { checked }, content: [para(text), ...more] });
+  const cell = (type: string, ...content: RichTextNode[]): RichTextNode => ({ type, attrs: { colspan: 1, rowspan: 1 }, content });
+  const doc: RichTextNode = {
+    type: 'doc',
+    content: [
+      para('Before'),
+      { type: 'taskList', content: [item('Book the room', true), item('Send the agenda', false, { type: 'taskList', content: [item('Print copies', true)] })] },
+      {
+        type: 'table',
+        content: [
+          { type: 'tableRow', content: [cell('tableHeader', para('Item')), cell('tableHeader', para('Owner')), cell('tableHeader', para('Due'))] },
+          { type: 'tableRow', content: [cell('tableCell', para('Room')), cell('tableCell', para(), para('Ann')), cell('tableCell', para())] },
+          { type: 'tableRow', content: [cell('tableCell', para()), cell('tableCell', para()), cell('tableCell', para())] },
+          { type: 'tableRow', content: [cell('tableCell', para()), cell('tableCell', { type: 'paragraph', content: [{ type: 'mention', attrs: { id: 'x', label: 'Bob' } }, { type: 'text', text: ' and' }] }, para('Ann')), cell('tableCell', para('Fri'))] },
+        ],
+      },
+      para('After'),
+    ],
+  };
+  t.is(richTextPlain(doc), 'Before\n[x] Book the room\n[ ] Send the agenda\n[x] Print copies\nItem\tOwner\tDue\nRoom\tAnn\n\t@Bob and Ann\tFri\nAfter');
+  // Through a Yjs fragment and back, the same.
+  const ydoc = new Y.Doc();
+  writeRichText(ydoc.getXmlFragment('default'), doc);
+  t.is(richTextPlain(richTextFromFragment(ydoc.getXmlFragment('default'))), richTextPlain(doc));
+  t.deepEqual(richTextFromFragment(ydoc.getXmlFragment('default')).content?.[1], doc.content?.[1]);
+});
+
 test('an empty text block is written with an empty Y.XmlText, which the JSON does not show', (t) => {
   const doc = new Y.Doc();
   writeRichText(doc.getXmlFragment('default'), { type: 'doc', content: [{ type: 'paragraph' }] });

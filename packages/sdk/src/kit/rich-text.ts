@@ -127,11 +127,23 @@ export function writeRichText(fragment: Y.XmlFragment, doc: RichTextNode): void 
 /** Node types whose content ends a line in the plain text (anything that is not inline). */
 const INLINE = new Set(['text', 'hardBreak', 'mention', 'image', 'mrn']);
 
-/** The document's plain text: each block on its own line, no empty lines doubled (for search and diffs). */
+/**
+ * The document's plain text: each block on its own line, no empty lines doubled (for search and
+ * diffs). A checklist item starts `[ ] ` or `[x] ` (ticking one is a change); a table row is one
+ * line, its cells' text apart by tabs (trailing empty cells left off, empty rows skipped).
+ */
 export function richTextPlain(doc: RichTextNode): string {
   const lines: string[] = [];
   let line = '';
   const walk = (node: RichTextNode) => {
+    if (node.type === 'tableRow') {
+      if (line !== '') lines.push(line);
+      line = (node.content ?? []).map((cell) => richTextPlain(cell).replace(/\n/g, ' ')).join('\t').replace(/\t+$/, '');
+      if (line !== '') lines.push(line);
+      line = '';
+      return;
+    }
+    if (node.type === 'taskItem') line += node.attrs?.checked === true ? '[x] ' : '[ ] ';
     if (node.type === 'text') {
       line += node.text ?? '';
       return;

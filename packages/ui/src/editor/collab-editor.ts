@@ -11,7 +11,8 @@ import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
 
 /**
  * `<wpk-collab-editor>`: rich text written together, on the platform's editing stack
- * (docs/ui.md, "The collaborative editor"): tiptap (`@tiptap/core` + starter kit) bound to a Yjs
+ * (docs/ui.md, "The collaborative editor"): tiptap (`@tiptap/core` + starter kit, with checklists
+ * and tables: extensions.ts) bound to a Yjs
  * document (`Y.XmlFragment` `default`), whose updates go to the app's server by HTTP (`send`) and
  * come back from everyone on the app's live channel (`doc.updated`, base64). Carets, selections and
  * who is here travel as the channel's ephemeral signals (a y-protocols awareness update each).
@@ -181,7 +182,7 @@ export class WpkCollabEditor extends LitElement {
       // Its base style comes with the shared sheet (extensions.ts): a <style> element of its own breaks the frame's CSP.
       injectCSS: false,
       extensions: [
-        ...richTextExtensions({ collaborative: true }),
+        ...richTextExtensions({ collaborative: true, blocks: true }),
         Collaboration.configure({ document: this.doc, field: 'default' }),
         CollaborationCaret.configure({
           provider: { awareness: this.awareness },

@@ -1,4 +1,6 @@
 import { mergeAttributes, Node, type AnyExtension, type Editor } from '@tiptap/core';
+import { TaskItem, TaskList } from '@tiptap/extension-list';
+import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import StarterKit from '@tiptap/starter-kit';
 import { html, nothing, type TemplateResult } from 'lit';
 
@@ -34,14 +36,48 @@ export const Mention = Node.create({
   },
 });
 
-/** The extension set; `collaborative` leaves undo/redo to the Yjs binding (its own history). */
-export function richTextExtensions(options: { collaborative: boolean }): AnyExtension[] {
+/** The accessible name of a checklist item's checkbox: the item's own text (its first paragraph). */
+export const checkboxLabel = (node: { firstChild?: { textContent: string } | null }): string => `Done: ${node.firstChild?.textContent.trim() || 'empty item'}`;
+
+/**
+ * A checklist item (`taskItem`, `checked` true or false): a real checkbox labelled by the item's
+ * text, items nest (Tab, Shift+Tab), and Mod+Enter ticks or unticks the item at the cursor.
+ */
+export const ChecklistItem = TaskItem.extend({
+  addKeyboardShortcuts() {
+    return {
+      ...this.parent?.(),
+      'Mod-Enter': () => {
+        const { $from } = this.editor.state.selection;
+        for (let depth = $from.depth; depth > 0; depth -= 1) {
+          const node = $from.node(depth);
+          if (node.type.name !== this.name) continue;
+          const at = $from.before(depth);
+          return this.editor.commands.command(({ tr }) => {
+            tr.setNodeMarkup(at, undefined, { ...node.attrs, checked: !node.attrs.checked });
+            return true;
+          });
+        }
+        return false;
+      },
+    };
+  },
+}).configure({ nested: true, a11y: { checkboxLabel } });
+
+/**
+ * The extension set; `collaborative` leaves undo/redo to the Yjs binding (its own history).
+ * `blocks` adds checklists (`taskList` of `taskItem`, nested) and tables (`table`, `tableRow`,
+ * `tableHeader`, `tableCell`; no column resizing): for documents whose server keeps them (Papers'),
+ * not for HTML an app's sanitiser would flatten.
+ */
+export function richTextExtensions(options: { collaborative: boolean; blocks?: boolean }): AnyExtension[] {
   return [
     StarterKit.configure({
       ...(options.collaborative ? { undoRedo: false as const } : {}),
       link: { openOnClick: false, autolink: true, protocols: ['mailto'], isAllowedUri: (url) => /^(https?:\/\/|mailto:)/i.test(url) },
     }),
     Mention,
+    ...(options.blocks ? [TaskList, ChecklistItem, Table.configure({ resizable: false }), TableRow, TableHeader, TableCell] : []),
   ];
 }
 
@@ -58,12 +94,25 @@ export function insertMention(editor: Editor, member: { id: string; name: string
 const toggle = (name: string, label: string, run: () => void, active: boolean) =>
   html`<button type="button" aria-label=${name.length === 1 ? label : nothing} title=${label} aria-pressed=${active ? 'true' : 'false'} @mousedown=${(event: Event) => event.preventDefault()} @click=${run}>${name}</button>`;
 
-/** The formatting buttons both editors show (bold, italic, headings, lists). */
+/** A plain button (an action, not a state), keeping the focus in the text like a toggle. */
+const action = (name: string, run: () => void) => html`<button type="button" @mousedown=${(event: Event) => event.preventDefault()} @click=${run}>${name}</button>`;
+
+/**
+ * The formatting buttons both editors show (bold, italic, headings, lists), and with the `blocks`
+ * extensions a Checklist toggle and a Table button (a 3×3 table with a header row); inside a table,
+ * rows and columns are added (after the cursor's) and removed (the cursor's), or the table removed.
+ */
 export function formattingButtons(editor: Editor): TemplateResult | typeof nothing {
   const chain = () => editor.chain().focus();
+  const blocks = Boolean(editor.schema.nodes.taskList && editor.schema.nodes.table);
+  const inTable = blocks && editor.isActive('table');
   return html`${toggle('B', 'Bold', () => chain().toggleBold().run(), editor.isActive('bold'))} ${toggle('I', 'Italic', () => chain().toggleItalic().run(), editor.isActive('italic'))}
     ${toggle('H2', 'Heading', () => chain().toggleHeading({ level: 2 }).run(), editor.isActive('heading', { level: 2 }))} ${toggle('H3', 'Subheading', () => chain().toggleHeading({ level: 3 }).run(), editor.isActive('heading', { level: 3 }))}
-    ${toggle('• List', 'Bulleted list', () => chain().toggleBulletList().run(), editor.isActive('bulletList'))} ${toggle('1. List', 'Numbered list', () => chain().toggleOrderedList().run(), editor.isActive('orderedList'))}`;
+    ${toggle('• List', 'Bulleted list', () => chain().toggleBulletList().run(), editor.isActive('bulletList'))} ${toggle('1. List', 'Numbered list', () => chain().toggleOrderedList().run(), editor.isActive('orderedList'))}
+    ${blocks ? html`${toggle('Checklist', 'Checklist', () => chain().toggleTaskList().run(), editor.isActive('taskList'))} ${inTable ? nothing : action('Table', () => chain().insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run())}` : nothing}
+    ${inTable
+      ? html`<span class="wpk-editor-group" role="group" aria-label="Table">${action('Add row', () => chain().addRowAfter().run())} ${action('Remove row', () => chain().deleteRow().run())} ${action('Add column', () => chain().addColumnAfter().run())} ${action('Remove column', () => chain().deleteColumn().run())} ${action('Remove table', () => chain().deleteTable().run())}</span>`
+      : nothing}`;
 }
 
 /** The look of an editor element `tag` (its bar and its ProseMirror surface), for a constructed sheet. */
@@ -83,6 +132,20 @@ ${tag} .wpk-mentions { list-style: none; margin: 4px 0 0; padding: 4px; max-widt
 ${tag} .wpk-mentions li { padding: 8px 12px; min-height: 24px; border-radius: 6px; color: #1f2933; cursor: pointer; overflow-wrap: anywhere; }
 ${tag} .wpk-mentions li[aria-selected='true'] { background: #1d4ed8; color: #fff; }
 ${tag} .ProseMirror pre { white-space: pre-wrap; }
+${tag} .wpk-editor-group { display: contents; }
+${tag} .ProseMirror ul[data-type='taskList'] { list-style: none; padding-left: 0.25em; }
+${tag} .ProseMirror ul[data-type='taskList'] > li { display: flex; gap: 0.5em; align-items: flex-start; }
+${tag} .ProseMirror ul[data-type='taskList'] > li > label { position: relative; flex: 0 0 auto; display: flex; align-items: center; min-width: 24px; min-height: 24px; }
+${tag} .ProseMirror ul[data-type='taskList'] > li > label input { width: 18px; height: 18px; margin: 3px; accent-color: #1d4ed8; cursor: pointer; }
+${tag} .ProseMirror ul[data-type='taskList'] > li > div { flex: 1 1 auto; min-width: 0; }
+${tag} .ProseMirror ul[data-type='taskList'] > li > div > p { margin: 2px 0 0.3em; }
+${tag} .ProseMirror ul[data-type='taskList'] > li[data-checked='true'] > div > p { text-decoration: line-through; color: #52606d; }
+${tag} .ProseMirror .tableWrapper { overflow-x: auto; margin: 0 0 0.6em; }
+${tag} .ProseMirror table { border-collapse: collapse; table-layout: fixed; width: 100%; margin: 0 0 0.6em; }
+${tag} .ProseMirror th, ${tag} .ProseMirror td { position: relative; border: 1px solid #8a94a6; padding: 4px 8px; vertical-align: top; min-width: 1em; box-sizing: border-box; overflow-wrap: anywhere; }
+${tag} .ProseMirror th { background: #eef2f7; font-weight: 600; text-align: left; }
+${tag} .ProseMirror th p, ${tag} .ProseMirror td p { margin: 0; }
+${tag} .ProseMirror .selectedCell::after { content: ''; position: absolute; inset: 0; background: rgba(29, 78, 216, 0.18); pointer-events: none; }
 ${tag} .ProseMirror-hideselection *::selection { background: transparent; }
 ${tag} .ProseMirror-separator, ${tag} .ProseMirror-trailingBreak { display: inline !important; }
 ${tag} .ProseMirror-gapcursor { display: none; pointer-events: none; position: absolute; }

@@ -2,4 +2,4 @@
 export { WpkCollabEditor, type CollabTransport, type CollabUser } from './collab-editor.js';
 export { WpkRichTextEditor } from './rich-text-editor.js';
 export { MentionSuggestions, type FindMembers, type MentionedMember } from './mention-suggest.js';
-export { insertMention, Mention, richTextExtensions } from './extensions.js';
+export { checkboxLabel, ChecklistItem, insertMention, Mention, richTextExtensions } from './extensions.js';

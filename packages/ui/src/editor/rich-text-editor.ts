@@ -8,7 +8,8 @@ const addStyles = styleAdopter(editorCss('wpk-rich-text-editor', '120px'));
 /**
  * `<wpk-rich-text-editor>`: rich text one person writes (a post, a comment), not a shared
  * document: tiptap without Yjs, with the kit's extension set (extensions.ts, the one
- * `<wpk-collab-editor>` uses): bold, italic, headings, lists, links (`http(s):`, `mailto:`) and
+ * `<wpk-collab-editor>` uses): bold, italic, headings, lists, links (`http(s):`, `mailto:`),
+ * checklists and tables when `blocks` is set, and
  * mentions of members chosen in the shell's member picker (`pickMember`, given by the app:
  * `() => kit().bridge.pickMembers(...)`) or typed: `@` and the start of a name lists the members
  * `findMembers` finds (`(q) => kit().bridge.findMembers(q)`; mention-suggest.ts). `html` / `json` read what was written; `clear()`
@@ -19,12 +20,17 @@ const addStyles = styleAdopter(editorCss('wpk-rich-text-editor', '120px'));
  * ```
  */
 export class WpkRichTextEditor extends LitElement {
-  static override properties = { label: {}, value: {}, pickMember: { attribute: false }, findMembers: { attribute: false }, linking: { state: true } };
+  static override properties = { label: {}, value: {}, blocks: { type: Boolean }, pickMember: { attribute: false }, findMembers: { attribute: false }, linking: { state: true } };
 
   /** The accessible name of the text box. */
   label = 'Text';
   /** The HTML it starts with. */
   value = '';
+  /**
+   * Offers checklists and tables too (attribute `blocks`; read when the editor starts): only where
+   * the app's server keeps their markup, an HTML sanitiser such as Feeds' would flatten them.
+   */
+  blocks = false;
   /** Asks the shell for a member to mention (null: the Mention button is not shown). */
   pickMember: (() => Promise<MentionedMember | null | undefined>) | null = null;
   /** Finds members to mention as `@` and a name are typed (null: no list). */
@@ -54,7 +60,7 @@ export class WpkRichTextEditor extends LitElement {
       element: this.querySelector<HTMLElement>('.wpk-editor-surface')!,
       content: this.value || '',
       injectCSS: false,
-      extensions: richTextExtensions({ collaborative: false }),
+      extensions: richTextExtensions({ collaborative: false, blocks: this.blocks }),
       editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label }, handleKeyDown: (_view, event) => this.suggestions.keydown(event) },
       onTransaction: ({ editor }) => {
         this.suggestions.track(editor);

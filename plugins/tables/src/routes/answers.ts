@@ -108,7 +108,13 @@ export const IMPORT_REPORT: JoiObjectSchema = recordSchema({
 }).id('TablesImportReport');
 
 /** `POST /tables/views/{view_id}/form-link`: the public link, shown once. */
-export const FORM_LINK: JoiObjectSchema = recordSchema({ view_id: field.uuid(), token: Joi.string(), path: Joi.string(), url: Joi.string() }).id('TablesFormLink');
+export const FORM_LINK: JoiObjectSchema = recordSchema({
+  view_id: field.uuid(),
+  token: Joi.string(),
+  path: Joi.string().description('The public form page, token in its fragment: /public/apps/tables/form.html#{token}'),
+  url: Joi.string().description("The page's address to hand out, on the workspace's public origin (from the configuration, never the request's Host)"),
+  api_path: Joi.string().description('The API route the page calls: /tables/forms/{token}'),
+}).id('TablesFormLink');
 
 /** A public form. */
 export const FORM: JoiObjectSchema = recordSchema({

@@ -247,7 +247,7 @@ export const routes = [
     path: '/tables/views/{view_id}/form-link',
     chain: [EDIT],
     answers: { single: FORM_LINK },
-    description: "Makes (or replaces) a shared form view's public link: anyone with it may submit the form without signing in; the token is shown once (creators)",
+    description: "Makes (or replaces) a shared form view's public link: url is the page a person opens (on the workspace's public origin), where anyone may submit the form without signing in; the token is shown once (creators)",
     validate: { params: Joi.idParams('view_id') },
     handler: async (request, ctx) => ctx.respond.single(await createFormLink(ctx, request.params.view_id)),
   }),

@@ -20,7 +20,7 @@ function formFields(view: View, fields: Field[]): Field[] {
   return chosen?.length ? chosen.map((id) => writable.find((field) => field.id === id)).filter((field): field is Field => Boolean(field)) : writable;
 }
 
-/** Makes (or replaces) a form view's public link; the token is shown once (creators). */
+/** Makes (or replaces) a form view's public link: the page's address on the workspace's public origin and the API path it calls; the token is shown once (creators). */
 export async function createFormLink(ctx: Ctx, viewId: string) {
   const { view } = await requireView(ctx, viewId, 'creator', 'update');
   if (!ctx.settings.public_forms) throw new ConflictError('Public forms are turned off in the Tables settings (public_forms)');
@@ -28,8 +28,10 @@ export async function createFormLink(ctx: Ctx, viewId: string) {
   if (view.owner_id !== null) throw new ConflictError(`View ${view.name} is personal: share it before making its public link`);
   const token = randomBytes(24).toString('base64url');
   await ctx.db.views.update({ form_token_hash: hashToken(token), revision: view.revision + 1 }, { where: { id: view.id } });
-  const path = `/tables/forms/${token}`;
-  return { view_id: view.id, token, path, url: `${ctx.workspace.origin}${path}` };
+  // The page a person opens (the token in its fragment, never in a server log), on the
+  // workspace's configured public origin: never built from the request's Host.
+  const path = `/public/apps/tables/form.html#${token}`;
+  return { view_id: view.id, token, path, url: `${ctx.workspace.origin}${path}`, api_path: `/tables/forms/${token}` };
 }
 
 async function viewOfToken(ctx: AnyCtx, token: string): Promise<View> {

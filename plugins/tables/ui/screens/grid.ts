@@ -1,5 +1,6 @@
 import { LitElement, css, errorText, html, kit, liveConnection, screenStyles, toast, type components } from '@wpk/ui';
 import './views.js';
+import './view-menu.js';
 
 type Field = components['schemas']['TablesField'];
 type TableRecord = components['schemas']['TablesRecord'];
@@ -171,12 +172,16 @@ export class TablesGrid extends LitElement {
 
   private async addView(event: SubmitEvent): Promise<void> {
     event.preventDefault();
-    const data = new FormData(event.target as HTMLFormElement);
+    const form = event.target as HTMLFormElement;
+    const data = new FormData(form);
     const type = String(data.get('type'));
     const field = this.fields.find((one) => one.id === data.get('date_field_id'));
     const name = type === 'calendar' ? `Calendar by ${field?.name ?? 'date'}` : type === 'gallery' ? 'Gallery' : 'Form';
+    const personal = data.get('personal') !== null;
     try {
-      const view = await kit().client.tables.postTablesTablesByTableIdViews({ params: { table_id: this.tableId }, body: { name, type, config: type === 'calendar' ? { date_field_id: String(data.get('date_field_id')) } : {} } as never });
+      const view = await kit().client.tables.postTablesTablesByTableIdViews({ params: { table_id: this.tableId }, body: { name, type, ...(personal ? { personal } : {}), config: type === 'calendar' ? { date_field_id: String(data.get('date_field_id')) } : {} } as never });
+      // The next view is shared unless asked again.
+      (form.elements.namedItem('personal') as HTMLInputElement).checked = false;
       await this.load();
       this.viewId = (view.data as View).id;
     } catch (error) {
@@ -184,7 +189,22 @@ export class TablesGrid extends LitElement {
     }
   }
 
+  /** A view renamed or its settings saved from its menu: the bar and the view show it as answered. */
+  private changed(view: View): void {
+    this.views = this.views.map((one) => (one.id === view.id ? view : one));
+  }
+
+  private deleted(id: string): void {
+    this.views = this.views.filter((one) => one.id !== id);
+    this.viewId = null;
+  }
+
   private shown(view: View) {
+    return html`<tables-view-menu .view=${view} .fields=${this.fields} @view-changed=${(event: CustomEvent<View>) => this.changed(event.detail)} @view-deleted=${(event: CustomEvent<string>) => this.deleted(event.detail)}></tables-view-menu>
+      ${this.viewBody(view)}`;
+  }
+
+  private viewBody(view: View) {
     if (view.type === 'kanban') return this.kanban(view);
     if (view.type === 'calendar') return html`<tables-calendar .view=${view} .fields=${this.fields} .changes=${this.records}></tables-calendar>`;
     if (view.type === 'gallery') return html`<tables-gallery .view=${view} .fields=${this.fields} .changes=${this.records}></tables-gallery>`;
@@ -255,7 +275,7 @@ export class TablesGrid extends LitElement {
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : ''}
       <nav class="views" aria-label="Views">
         <button type="button" aria-pressed=${view ? 'false' : 'true'} @click=${() => (this.viewId = null)}>Grid</button>
-        ${others.map((one) => html`<button type="button" aria-pressed=${one.id === this.viewId ? 'true' : 'false'} @click=${() => (this.viewId = one.id)}>${one.name}</button>`)}
+        ${others.map((one) => html`<button type="button" aria-pressed=${one.id === this.viewId ? 'true' : 'false'} @click=${() => (this.viewId = one.id)}>${one.name}${one.personal ? html`<span class="muted"> (personal)</span>` : ''}</button>`)}
       </nav>
       ${view ? this.shown(view) : this.grid()}
       ${selects.length ? html`<form aria-label="Add a kanban view" @submit=${(event: SubmitEvent) => void this.addKanban(event)}>
@@ -265,6 +285,7 @@ export class TablesGrid extends LitElement {
         <span class="control"><label for="view-type">View</label><select id="view-type" name="type" @change=${(event: Event) => (this.newView = (event.target as HTMLSelectElement).value)}>
           ${dates.length ? html`<option value="calendar" ?selected=${this.newView === 'calendar'}>Calendar</option>` : ''}${[['gallery', 'Gallery'], ['form', 'Form']].map(([value, label]) => html`<option value=${value} ?selected=${this.newView === value}>${label}</option>`)}</select></span>
         ${dates.length && this.newView === 'calendar' ? html`<span class="control"><label for="view-date">Date field</label><select id="view-date" name="date_field_id">${dates.map((field) => html`<option value=${field.id}>${field.name}</option>`)}</select></span>` : ''}
+        <label><input type="checkbox" name="personal" /> Only for me (personal)</label>
         <button type="submit">Add the view</button></form>`;
   }
 }

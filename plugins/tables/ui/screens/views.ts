@@ -16,13 +16,19 @@ const titleOf = (record: TableRecord) => record.title || `Record ${record.number
 export const recordLink = (record: TableRecord) => appLink(`/tables/records/${record.id}`, titleOf(record));
 /** The fields a view shows: all but its hidden ones. */
 export const visibleFields = (view: View, fields: Field[]) => fields.filter((field) => !(configOf(view).hidden_fields ?? []).includes(field.id));
+/** Records a page of a calendar or a gallery asks for at once. */
+export const PAGE_SIZE = 100;
+/** The most pages a calendar reads for one month (10,000 records). */
+const MONTH_PAGES = 100;
+
 /**
- * A view's records as the API lists them with the view's saved filters, sorts and hidden fields
- * (and `filters` besides): the first 100.
+ * One keyset page of a view's records as the API lists them with the view's saved filters, sorts
+ * and hidden fields (and `filters` besides), after the cursor `after` (null: the first page).
  */
-async function recordsOf(view: View, filters: Array<{ field_id: string; op: string; value: string }> = []): Promise<TableRecord[]> {
-  const query = { view_id: view.id, per_page: 100, ...(filters.length ? { filter: JSON.stringify(filters) } : {}) };
-  return (await kit().client.tables.getTablesTablesByTableIdRecords({ params: { table_id: view.table_id }, query: query as never })).data as TableRecord[];
+async function pageOf(view: View, after: string | null, filters: Array<{ field_id: string; op: string; value: string }> = []): Promise<{ records: TableRecord[]; next: string | null }> {
+  const query = { view_id: view.id, per_page: PAGE_SIZE, ...(filters.length ? { filter: JSON.stringify(filters) } : {}), ...(after ? { after } : {}) };
+  const answer = await kit().client.tables.getTablesTablesByTableIdRecords({ params: { table_id: view.table_id }, query: query as never });
+  return { records: answer.data as TableRecord[], next: answer.next_cursor };
 }
 
 /**
@@ -103,13 +109,25 @@ export class TablesCalendar extends ViewRecords {
     this.month = today.getMonth();
   }
 
-  /** The month's records only (its first and last day, by the view's date field). */
-  protected list(): Promise<TableRecord[]> {
+  /**
+   * The month's records, all of them: a date range on the view's date field (its first and last
+   * day), read page after page by the keyset cursor.
+   */
+  protected async list(): Promise<TableRecord[]> {
     const field = configOf(this.view).date_field_id;
-    if (!field) return Promise.resolve([]);
+    if (!field) return [];
     const prefix = monthKey(this.year, this.month);
     const last = new Date(this.year, this.month + 1, 0).getDate();
-    return recordsOf(this.view, [{ field_id: field, op: 'gte', value: `${prefix}-01` }, { field_id: field, op: 'lte', value: `${prefix}-${pad(last)}` }]);
+    const range = [{ field_id: field, op: 'gte', value: `${prefix}-01` }, { field_id: field, op: 'lte', value: `${prefix}-${pad(last)}` }];
+    const records: TableRecord[] = [];
+    let after: string | null = null;
+    for (let read = 0; read < MONTH_PAGES; read += 1) {
+      const page = await pageOf(this.view, after, range);
+      records.push(...page.records);
+      after = page.next;
+      if (!after) break;
+    }
+    return records;
   }
 
   private move(step: number): void {
@@ -155,8 +173,13 @@ export class TablesCalendar extends ViewRecords {
   }
 }
 
-/** A gallery view: a card per record with its title (opening the record) and the view's visible fields. */
+/**
+ * A gallery view: a card per record with its title (opening the record) and the view's visible
+ * fields, a page at a time: "Load more" reads the next keyset page. A live change reads again as
+ * many records as are shown.
+ */
 export class TablesGallery extends ViewRecords {
+  static override properties = { ...ViewRecords.properties, next: { state: true }, loading: { state: true } };
   static override styles = [
     screenStyles,
     cardStyles,
@@ -169,8 +192,48 @@ export class TablesGallery extends ViewRecords {
     `,
   ];
 
-  protected list(): Promise<TableRecord[]> {
-    return recordsOf(this.view);
+  /** The cursor of the next page (null: every record is shown). */
+  declare next: string | null;
+  declare loading: boolean;
+
+  constructor() {
+    super();
+    this.next = null;
+    this.loading = false;
+  }
+
+  protected async list(): Promise<TableRecord[]> {
+    const shown = this.records.length;
+    const records: TableRecord[] = [];
+    let after: string | null = null;
+    do {
+      const page = await pageOf(this.view, after);
+      records.push(...page.records);
+      after = page.next;
+    } while (after && records.length < shown);
+    this.next = after;
+    return records;
+  }
+
+  protected override updated(changed: Map<string, unknown>): void {
+    if (changed.has('view') && (changed.get('view') as View | undefined)?.id !== this.view.id) this.records = [];
+    super.updated(changed);
+  }
+
+  private async more(): Promise<void> {
+    if (!this.next || this.loading) return;
+    this.loading = true;
+    try {
+      const page = await pageOf(this.view, this.next);
+      const known = new Set(this.records.map((record) => record.id));
+      this.records = [...this.records, ...page.records.filter((record) => !known.has(record.id))];
+      this.next = page.next;
+      this.error = null;
+    } catch (error) {
+      this.error = errorText(error);
+    } finally {
+      this.loading = false;
+    }
   }
 
   protected override render() {
@@ -179,7 +242,8 @@ export class TablesGallery extends ViewRecords {
         <h3>${recordLink(record)}</h3>
         <dl>${shown.map((field) => html`<dt>${field.name}</dt><dd>${cellText((record.cells as Record<string, unknown>)[field.id]) || '—'}</dd>`)}</dl>
       </li>`)}</ul>
-      ${this.records.length ? '' : html`<p class="muted">No record yet.</p>`}`;
+      ${this.records.length ? '' : html`<p class="muted">No record yet.</p>`}
+      ${this.next ? html`<p><button type="button" ?disabled=${this.loading} @click=${() => void this.more()}>Load more</button> <span class="muted" aria-live="polite">${this.records.length} shown</span></p>` : ''}`;
   }
 }
 
@@ -233,23 +297,43 @@ export class TablesFormView extends LitElement {
   private async share(): Promise<void> {
     try {
       const made = await kit().client.tables.postTablesViewsByViewIdFormLink({ params: { view_id: this.view.id } });
-      const { token } = made.data as { token: string };
-      this.link = `${location.origin}/public/apps/tables/form.html#${token}`;
+      // The server's address of the page (the workspace's public origin): this frame's own origin is opaque.
+      this.link = (made.data as { url: string }).url;
       toast('Public link made: anyone with it can submit the form', 'success');
     } catch (error) {
       toast(errorText(error), 'danger');
     }
   }
 
+  /**
+   * Copies the link: the Clipboard API where the frame may use it, else the selected input's text
+   * (execCommand, allowed on a click in a sandboxed frame); if both fail, the link stays selected to copy by hand.
+   */
+  private async copy(): Promise<void> {
+    if (!this.link) return;
+    const input = this.renderRoot.querySelector<HTMLInputElement>('#form-link');
+    try {
+      await navigator.clipboard.writeText(this.link);
+      toast('Link copied', 'success');
+      return;
+    } catch {
+      /* no clipboard permission in this frame: copy the selected text */
+    }
+    input?.focus();
+    input?.select();
+    if (document.execCommand('copy')) toast('Link copied', 'success');
+    else toast('Copying was refused: the link is selected, copy it with the keyboard', 'neutral');
+  }
+
   protected override render() {
     const asked = this.asked();
     const schema: FormSchema = { type: 'object', properties: Object.fromEntries(asked.map((field) => [field.id, fieldSchema(field)])) };
-    return html`<h2>${this.view.name}</h2>
-      ${asked.length ? html`<wpk-schema-form .schema=${schema} submit-label="Submit" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) =>
+    return html`${asked.length ? html`<wpk-schema-form .schema=${schema} submit-label="Submit" @wpk-submit=${(event: CustomEvent<Record<string, unknown>>) =>
         sendSchemaForm(event, (cells) => kit().client.tables.postTablesTablesByTableIdRecords({ params: { table_id: this.tableId }, body: { cells } as never }).catch((error: unknown) => Promise.reject(asFormRefusal(error))), () => toast('Record added', 'success'))}></wpk-schema-form>` : html`<p class="muted">This form asks for no field.</p>`}
       <section class="share" aria-label="Share the form">
         <button type="button" @click=${() => void this.share()}>Share the form</button>
-        ${this.link ? html`<p><label for="form-link">Public link (copy it; making a new one replaces it)</label><br /><input id="form-link" readonly .value=${this.link} @focus=${(event: Event) => (event.target as HTMLInputElement).select()} /></p>` : ''}
+        ${this.link ? html`<p><label for="form-link">Public link (making a new one replaces it)</label><br /><input id="form-link" readonly .value=${this.link} @focus=${(event: Event) => (event.target as HTMLInputElement).select()} /></p>
+          <p><button type="button" @click=${() => void this.copy()}>Copy the link</button></p>` : ''}
       </section>`;
   }
 }
