@@ -5,8 +5,8 @@
  * converge with no character lost or doubled. At 1280 px and at 375 px, axe-clean (no
  * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
  * violation, nothing wider than the window. The screenshots are the ones docs/apps/papers.md shows.
- * A Markdown file imported from the list opens as a paper, and the paper's Export menu downloads it
- * as Markdown and as HTML.
+ * A Markdown file imported from the list (a nested checklist, a table) opens as a paper with the
+ * editor's checklist and table, and the paper's Export menu downloads it as Markdown and as HTML.
  */
 import test from 'ava';
 import fs from 'node:fs';
@@ -217,15 +217,18 @@ test.serial('at 375 px: the list and a paper read on a phone', async (t) => {
   await page.context().close();
 });
 
-test.serial('at 1280 px: a Markdown file imported from the list opens as a paper; Export downloads it as Markdown and HTML', async (t) => {
+test.serial('at 1280 px: a Markdown file imported from the list opens as a paper (its checklist and table as the editor\'s); Export downloads it as Markdown and HTML', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: ann.email });
   await frame.getByRole('link', { name: 'Minutes' }).waitFor();
-  const markdown = '# Retro\n\nWhat went **well**, ask @Bob.\n\n- [x] ship\n';
+  const markdown = '# Retro\n\nWhat went **well**, ask @Bob.\n\n- [x] ship\n  - [ ] tell users\n\n| Who | What |\n| --- | --- |\n| Ann | notes |\n';
   await frame.getByLabel('Import Markdown').setInputFiles({ name: 'Retro notes.md', mimeType: 'text/markdown', buffer: Buffer.from(markdown) });
   const editor = frame.getByRole('textbox', { name: 'Retro notes' });
   await editor.waitFor();
   await editor.getByText('What went well, ask @Bob.').waitFor();
   t.true(await editor.locator('strong', { hasText: 'well' }).isVisible());
+  t.true(await editor.getByRole('checkbox', { name: 'Done: ship' }).isChecked());
+  t.false(await editor.getByRole('checkbox', { name: 'Done: tell users' }).isChecked());
+  t.deepEqual(await editor.locator('table tr').evaluateAll((rows) => rows.map((row) => Array.from(row.children, (cell) => `${cell.tagName}:${cell.textContent}`))), [['TH:Who', 'TH:What'], ['TD:Ann', 'TD:notes']]);
   await frame.getByText('Saved').waitFor();
   const listed = ok(await ann.get('/papers?q=Retro')) as Array<{ id: string; title: string }>;
   t.deepEqual(listed.map((paper) => paper.title), ['Retro notes']);
@@ -237,7 +240,8 @@ test.serial('at 1280 px: a Markdown file imported from the list opens as a paper
   await frame.getByText('Export', { exact: true }).click();
   const [asHtml] = await Promise.all([page.waitForEvent('download'), frame.getByRole('button', { name: 'HTML (.html)' }).click()]);
   t.is(asHtml.suggestedFilename(), 'Retro notes.html');
-  t.true((await fs.promises.readFile((await asHtml.path())!, 'utf8')).includes('<h1>Retro</h1>\n<p>What went <strong>well</strong>, ask @Bob.</p>\n<ul><li>[x] ship</li></ul>'));
+  const exported = await fs.promises.readFile((await asHtml.path())!, 'utf8');
+  t.true(exported.includes('<h1>Retro</h1>\n<p>What went <strong>well</strong>, ask @Bob.</p>\n<ul><li>☑ ship<ul><li>☐ tell users</li></ul></li></ul>\n<table><thead><tr><th scope="col">Who</th><th scope="col">What</th></tr></thead><tbody><tr><td>Ann</td><td>notes</td></tr></tbody></table>'), exported);
   await checkPage(t, page, frame, 'a paper imported from Markdown, its Export menu');
   await page.context().close();
 });

@@ -344,10 +344,14 @@ test.serial('mentions: an edit that adds a mention tells that member once (core.
 
 const text = (value: string, ...marks: string[]) => (marks.length ? { type: 'text', text: value, marks: marks.map((type) => ({ type })) } : { type: 'text', text: value });
 
-test.serial('Markdown import: a paper whose document is the Markdown converted, titled by its first heading unless named; one event; bad input leaves nothing', async (t) => {
+const MARKDOWN = '# Launch *plan*\n\nShip **today**, ask @Bob.\n\n- [ ] check\n  - [x] **book**\n- [x] sign\n\n| Who | When |\n| --- | --- |\n| Ann | Friday |\n';
+const taskItem = (checked: boolean, ...content: unknown[]) => ({ type: 'taskItem', attrs: { checked }, content });
+const cell = (type: string, value: string) => ({ type, attrs: { colspan: 1, rowspan: 1 }, content: [{ type: 'paragraph', content: [text(value)] }] });
+
+test.serial('Markdown import: a paper whose document is the Markdown converted (task lists and tables as the editor holds them), titled by its first heading unless named; one event; bad input leaves nothing', async (t) => {
   const folder = (await ann.post('/papers/folders', { name: 'Imported' })).body.data;
   world.takeEvents();
-  const imported = await ann.post('/papers/imports', { markdown: '# Launch *plan*\n\nShip **today**, ask @Bob.\n\n- [ ] check\n- [x] **book**\n' });
+  const imported = await ann.post('/papers/imports', { markdown: MARKDOWN });
   t.is(imported.status, 200);
   const id = imported.body.data.id;
   t.like(imported.body.data, { title: 'Launch plan', folder_id: null, owner_id: ann.id, level: 'owner' });
@@ -358,13 +362,20 @@ test.serial('Markdown import: a paper whose document is the Markdown converted, 
     content: [
       { type: 'heading', attrs: { level: 1 }, content: [text('Launch '), text('plan', 'italic')] },
       { type: 'paragraph', content: [text('Ship '), text('today', 'bold'), text(', ask @Bob.')] },
-      { type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [text('[ ] check')] }] }, { type: 'listItem', content: [{ type: 'paragraph', content: [text('[x] '), text('book', 'bold')] }] }] },
+      {
+        type: 'taskList',
+        content: [
+          taskItem(false, { type: 'paragraph', content: [text('check')] }, { type: 'taskList', content: [taskItem(true, { type: 'paragraph', content: [text('book', 'bold')] })] }),
+          taskItem(true, { type: 'paragraph', content: [text('sign')] }),
+        ],
+      },
+      { type: 'table', content: [{ type: 'tableRow', content: [cell('tableHeader', 'Who'), cell('tableHeader', 'When')] }, { type: 'tableRow', content: [cell('tableCell', 'Ann'), cell('tableCell', 'Friday')] }] },
     ],
   };
   const read = await ann.get(`/papers/${id}`);
-  t.deepEqual(read.body.data.content, content, 'no mention is made of @Bob; a task list (the editor has none) is a bullet list of [ ] and [x] items');
-  t.is(read.body.data.text, 'Launch plan\nShip today, ask @Bob.\n[ ] check\n[x] book');
-  t.is((await ann.get(`/papers/${id}/export?format=markdown`)).body, '# Launch *plan*\n\nShip **today**, ask @Bob.\n\n- [ ] check\n- [x] **book**\n', 'exported back as it came');
+  t.deepEqual(read.body.data.content, content, 'no mention is made of @Bob');
+  t.is(read.body.data.text, 'Launch plan\nShip today, ask @Bob.\n[ ] check\n[x] book\n[x] sign\nWho\tWhen\nAnn\tFriday');
+  t.is((await ann.get(`/papers/${id}/export?format=markdown`)).body, MARKDOWN, 'exported back as it came');
   // The editor opens the Yjs state: the same document.
   t.deepEqual(richTextFromFragment((await replica(ann, id)).getXmlFragment('default')), content);
   t.deepEqual((await ann.get(`/papers/${id}/versions`)).body.data.map((version: { kind: string }) => version.kind), ['auto']);
@@ -398,13 +409,15 @@ test.serial('Markdown import: a paper whose document is the Markdown converted, 
   t.deepEqual(world.takeEvents(), [], 'no event');
 });
 
-test.serial('export: Markdown and HTML files named by the title, for anyone who may open the paper; mentions as @Label and the editor\'s span; an unknown format is a 400 naming the formats', async (t) => {
+test.serial('export: Markdown and HTML files named by the title, for anyone who may open the paper; mentions as @Label and the editor\'s span; checklists and tables; an unknown format is a 400 naming the formats', async (t) => {
   const content = {
     type: 'doc',
     content: [
       { type: 'heading', attrs: { level: 2 }, content: [text('Q3 goals')] },
       { type: 'paragraph', content: [text('Ask '), { type: 'mention', attrs: { id: bob.id, label: 'Bob' } }, text(' about '), text('<pricing>', 'bold'), text(' and '), text('old', 'strike')] },
       { type: 'bulletList', content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [text('one')] }] }] },
+      { type: 'taskList', content: [taskItem(true, { type: 'paragraph', content: [text('done')] }), taskItem(false, { type: 'paragraph', content: [text('open')] })] },
+      { type: 'table', content: [{ type: 'tableRow', content: [cell('tableHeader', 'Who')] }, { type: 'tableRow', content: [cell('tableCell', '<Ann>')] }] },
     ],
   };
   const id = await newPaper(ann, 'Q3/Q4: "plan" é', content);
@@ -415,7 +428,7 @@ test.serial('export: Markdown and HTML files named by the title, for anyone who 
   t.is(markdown.status, 200);
   t.is(markdown.headers['content-type'], 'text/markdown; charset=utf-8');
   t.is(markdown.headers['content-disposition'], `attachment; filename="Q3-Q4- -plan- _.md"; filename*=UTF-8''Q3-Q4-%20-plan-%20%C3%A9.md`);
-  t.is(markdown.body, '## Q3 goals\n\nAsk @Bob about **<pricing>** and ~~old~~\n\n- one\n');
+  t.is(markdown.body, '## Q3 goals\n\nAsk @Bob about **<pricing>** and ~~old~~\n\n- one\n\n- [x] done\n- [ ] open\n\n| Who |\n| --- |\n| <Ann> |\n');
 
   const html = await reader.get(`/papers/${id}/export?format=html`);
   t.is(html.status, 200);
@@ -434,6 +447,8 @@ test.serial('export: Markdown and HTML files named by the title, for anyone who 
       '<h2>Q3 goals</h2>',
       `<p>Ask <span data-type="mention" data-id="${bob.id}">@Bob</span> about <strong>&lt;pricing&gt;</strong> and <s>old</s></p>`,
       '<ul><li>one</li></ul>',
+      '<ul><li>☑ done</li><li>☐ open</li></ul>',
+      '<table><thead><tr><th scope="col">Who</th></tr></thead><tbody><tr><td>&lt;Ann&gt;</td></tr></tbody></table>',
       '</body>',
       '</html>',
       '',

@@ -34,31 +34,12 @@ export async function exportPaper(ctx: Ctx, paperId: string, format: ExportForma
 }
 
 /**
- * The document with its task lists as bullet lists whose items start `[ ] ` or `[x] `: the
- * editor has no task list (it would drop one when it opens the paper), and the Markdown export
- * writes such an item back as `- [ ] …`, which reads as a task again.
- */
-function withoutTaskLists(node: RichTextNode): RichTextNode {
-  if (node.type === 'text') return node;
-  const content = node.content?.map(withoutTaskLists);
-  if (node.type === 'taskList') return { type: 'bulletList', ...(content ? { content } : {}) };
-  if (node.type === 'taskItem') {
-    const box = node.attrs?.checked ? '[x] ' : '[ ] ';
-    const [first, ...rest] = content ?? [];
-    const inner = first?.type === 'paragraph' ? first.content ?? [] : [];
-    const lead = inner[0]?.type === 'text' && !inner[0].marks ? [{ type: 'text', text: box + inner[0].text }, ...inner.slice(1)] : [{ type: 'text', text: box }, ...inner];
-    return { type: 'listItem', content: first?.type === 'paragraph' ? [{ type: 'paragraph', content: lead }, ...rest] : [{ type: 'paragraph', content: [{ type: 'text', text: box.trimEnd() }] }, ...(content ?? [])] };
-  }
-  return content ? { ...node, content } : node;
-}
-
-/**
  * A new paper of the caller's whose document is the Markdown converted (one
  * `core.papers.paper.created`). Without a title, the text of the Markdown's first heading names it
  * (else 'Untitled'), as a file's name or first heading does in other editors.
  */
 export async function importMarkdown(ctx: Ctx, input: { title?: string; folder_id?: string | null; markdown: string }): Promise<Paper> {
-  const doc = withoutTaskLists(richTextFromMarkdown(input.markdown));
+  const doc = richTextFromMarkdown(input.markdown);
   const heading = (doc.content ?? []).find((node) => node.type === 'heading');
   const title = input.title ?? ((heading ? richTextPlain(heading).trim().slice(0, 300) : '') || 'Untitled');
   return createPaper(ctx, { title, folder_id: input.folder_id, content: doc.content?.length ? doc : undefined });
