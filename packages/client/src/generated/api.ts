@@ -62003,7 +62003,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: one page of the collection. */
+            /** @description Success: one resource. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -62012,9 +62012,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records written, in the order of the request */
                         data: components["schemas"]["TablesRecord"][];
-                        pagination: components["schemas"]["Pagination"];
-                        links: components["schemas"]["CollectionLinks"];
+                        links: components["schemas"]["Links"];
                     };
                 };
             };
@@ -62066,7 +62066,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: one page of the collection. */
+            /** @description Success: one resource. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -62075,9 +62075,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The records written, in the order of the request */
                         data: components["schemas"]["TablesRecord"][];
-                        pagination: components["schemas"]["Pagination"];
-                        links: components["schemas"]["CollectionLinks"];
+                        links: components["schemas"]["Links"];
                     };
                 };
             };

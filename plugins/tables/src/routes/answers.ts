@@ -58,6 +58,12 @@ export const RECORD: JoiObjectSchema = recordSchema({
   updated_at: field.instant(),
 }).id('TablesRecord');
 
+/**
+ * `POST` and `PATCH /tables/tables/{table_id}/records/bulk`: every record written, in the order of
+ * the request (up to 1,000). A single answer, not a page: a page's per_page is at most 100.
+ */
+export const BULK_RECORDS: JoiArraySchema = Joi.array().items(RECORD).max(1000).description('The records written, in the order of the request');
+
 /** A group of a grouped listing. */
 export const GROUP: JoiArraySchema = Joi.array().items(Joi.object({ value: Joi.any(), count: Joi.number().integer().min(1) })).description('The groups of group_by in order, with their sizes (empty without a group)');
 

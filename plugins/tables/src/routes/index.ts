@@ -10,7 +10,7 @@ import { createRecords, deleteRecord, fieldsOf, presentRecord, updateRecord, upd
 import { createView, deleteView, listViews, presentView, updateView } from '../services/views.js';
 import { exportTable, importTable } from '../services/transfer.js';
 import { downloadLink, uploadLink } from '../services/attachments.js';
-import { ATTACHMENT_LINK, ATTACHMENT_UPLOAD, BASE, FORM, FORM_LINK, SUBMISSION, IMPORT_REPORT, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
+import { ATTACHMENT_LINK, ATTACHMENT_UPLOAD, BASE, BULK_RECORDS, FORM, FORM_LINK, SUBMISSION, IMPORT_REPORT, BASE_ROLE, COMMENT, DELETED, DELETED_ROLE, FIELD, GROUP, HISTORY, RECORD, TABLE, VIEW } from './answers.js';
 import { listRoles, presentRole, removeRole, setRole } from '../services/roles.js';
 
 const page = <T>(all: T[], ctx: { page: { offset: number; limit: number } }) => ({ rows: all.slice(ctx.page.offset, ctx.page.offset + ctx.page.limit), count: all.length });
@@ -158,22 +158,22 @@ export const routes = [
   }),
   tableRecords.at('/bulk').post({
     chain: [EDIT],
-    answers: { collection: RECORD },
+    answers: { single: BULK_RECORDS },
     description: 'Adds up to 1,000 records at once: all or none (editors); one record.created each',
     payload: Joi.object({ records: Joi.array().min(1).max(1000).items(Joi.object({ cells: cells() })).required() }),
     async handler(request, ctx) {
       const made = await createRecords(ctx, request.params.table_id, request.payload.records, true);
-      return ctx.respond.collection(made.map((row) => presentRecord(row)), made.length, { page: 1, perPage: Math.max(1, made.length), offset: 0, limit: made.length });
+      return ctx.respond.single(made.map((row) => presentRecord(row)), { table: `/tables/tables/${request.params.table_id}` });
     },
   }),
   tableRecords.at('/bulk').patch({
     chain: [EDIT],
-    answers: { collection: RECORD },
+    answers: { single: BULK_RECORDS },
     description: "Updates up to 1,000 records at once, each cell with the version it read: all or none, a stale cell is a 409 (editors); one record.updated per changed record",
     payload: Joi.object({ records: Joi.array().min(1).max(1000).items(Joi.object({ id: Joi.id().required(), cells: cells().required(), versions: versions().required() })).required() }),
     async handler(request, ctx) {
       const done = await updateRecords(ctx, request.params.table_id, request.payload.records);
-      return ctx.respond.collection(done.map((row) => presentRecord(row)), done.length, { page: 1, perPage: Math.max(1, done.length), offset: 0, limit: done.length });
+      return ctx.respond.single(done.map((row) => presentRecord(row)), { table: `/tables/tables/${request.params.table_id}` });
     },
   }),
   record.get({ chain: [READ], description: 'Reads a record with its cells and their versions', run: async (request, ctx) => (await requireRecord(ctx, request.params.record_id, 'viewer')).record }),
