@@ -3,7 +3,8 @@
  * from Bases, adds a formula field and sees it computed, edits a cell in place and sees the
  * formula follow, and adds a kanban view grouped by a single select. Two pages of two members
  * then show a cell live on the other page, and a stale write refused (409) rather than
- * overwriting. At 375 px the grid reads on a phone. Axe-clean (no serious or critical violation)
+ * overwriting. At 375 px the grid reads on a phone, and a kanban view shows the records its saved
+ * filter selects in its saved sort order. Axe-clean (no serious or critical violation)
  * in the shell and in the frame, no CSP violation, nothing wider than the window. The screenshots
  * are the ones docs/apps/tables.md shows.
  */
@@ -133,7 +134,9 @@ test.serial('at 375 px: the grid reads on a phone', async (t) => {
   await page.context().close();
 });
 
-test.serial("at 375 px: a view's menu and its filter, sort and hidden-field form read on a phone", async (t) => {
+test.serial("at 375 px: a view's menu and its filter, sort and hidden-field form read on a phone; the kanban then shows what they select, in their order", async (t) => {
+  // Won: Globex (quantity 10), Initech (1), Hooli (20): the filter below drops Initech, the sort puts Hooli first.
+  ok(await ann.post(`/tables/tables/${ids.table}/records`, { cells: { [ids.name]: 'Hooli', [ids.qty]: 20, [ids.status]: 'Won' } }));
   const { page, frame } = await web.openApp(375, { email: ann.email });
   await frame.getByRole('link', { name: 'Orders' }).click();
   await frame.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'By Status' }).click();
@@ -155,6 +158,11 @@ test.serial("at 375 px: a view's menu and its filter, sort and hidden-field form
   const saved = ok(await ann.get(`/tables/tables/${ids.table}/views`)).find((view: any) => view.name === 'By Status');
   t.deepEqual(saved.config, { kanban_field_id: ids.status, filters: [{ field_id: ids.qty, op: 'gte', value: 2 }], sorts: [{ field_id: ids.qty, direction: 'desc' }], hidden_fields: [ids.price] });
   t.is(saved.revision, 2);
+  const board = frame.getByRole('region', { name: 'By Status' });
+  const cards = (column: string) => board.getByRole('region', { name: column }).locator('.card strong').allTextContents();
+  await board.getByRole('heading', { name: 'Won (2)' }).waitFor();
+  t.deepEqual(await cards('Won'), ['Hooli', 'Globex']);
+  t.deepEqual(await cards('New'), ['Acme']);
   await dismissToasts(page);
   await page.context().close();
 });

@@ -37,11 +37,6 @@ export class TablesGrid extends LitElement {
       form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: end; margin: 0.75rem 0; }
       form .control { display: flex; flex-direction: column; gap: 0.25rem; }
       .views { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0.5rem 0; }
-      .board { display: flex; gap: 0.75rem; overflow-x: auto; align-items: flex-start; }
-      .column { min-width: 12rem; flex: 1; border: 1px solid var(--wa-color-neutral-border-quiet, #d4d4d8); border-radius: 0.5rem; padding: 0.5rem; }
-      .column ul { list-style: none; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 0.5rem; }
-      .card { border: 1px solid var(--wa-color-neutral-border-normal, #a1a1aa); border-radius: 0.375rem; padding: 0.5rem; }
-      .card p { margin: 0 0 0.25rem; }
     `,
   ];
   declare tableId: string;
@@ -205,7 +200,7 @@ export class TablesGrid extends LitElement {
   }
 
   private viewBody(view: View) {
-    if (view.type === 'kanban') return this.kanban(view);
+    if (view.type === 'kanban') return html`<tables-kanban .view=${view} .fields=${this.fields} .changes=${this.records}></tables-kanban>`;
     if (view.type === 'calendar') return html`<tables-calendar .view=${view} .fields=${this.fields} .changes=${this.records}></tables-calendar>`;
     if (view.type === 'gallery') return html`<tables-gallery .view=${view} .fields=${this.fields} .changes=${this.records}></tables-gallery>`;
     return html`<tables-form-view .view=${view} .fields=${this.fields} .tableId=${this.tableId}></tables-form-view>`;
@@ -253,17 +248,6 @@ export class TablesGrid extends LitElement {
         ${this.newType.endsWith('select') ? html`<span class="control"><label for="field-choices">Choices</label><input id="field-choices" name="choices" placeholder="New, Won, Lost" /></span>` : ''}
         <button type="submit">Add field</button>
       </form>`;
-  }
-
-  private kanban(view: View) {
-    const field = this.fields.find((one) => one.id === (view.config as { kanban_field_id?: string }).kanban_field_id);
-    if (!field) return html`<p class="muted">This view's field was deleted.</p>`;
-    const choices = ((field.options as { choices?: Array<{ name: string }> }).choices ?? []).map((choice) => choice.name);
-    const columns: Array<[string | null, string]> = [...choices.map((choice): [string, string] => [choice, choice]), [null, 'No value']];
-    return html`<div class="board" role="region" aria-label=${view.name} tabindex="0">${columns.map(([choice, label]) => {
-      const cards = this.records.filter((record) => (cellsOf(record)[field.id] ?? null) === choice);
-      return html`<section class="column" aria-label=${label}><h2>${label} (${cards.length})</h2><ul>${cards.map((record) => html`<li class="card"><p><strong>${record.title || `Record ${record.number}`}</strong></p>${this.cell(record, field)}</li>`)}</ul></section>`;
-    })}</div>`;
   }
 
   protected override render() {

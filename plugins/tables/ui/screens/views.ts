@@ -18,7 +18,7 @@ export const recordLink = (record: TableRecord) => appLink(`/tables/records/${re
 export const visibleFields = (view: View, fields: Field[]) => fields.filter((field) => !(configOf(view).hidden_fields ?? []).includes(field.id));
 /** Records a page of a calendar or a gallery asks for at once. */
 export const PAGE_SIZE = 100;
-/** The most pages a calendar reads for one month (10,000 records). */
+/** The most pages a calendar reads for one month, or a kanban for its board (10,000 records). */
 const MONTH_PAGES = 100;
 
 /**
@@ -31,8 +31,21 @@ async function pageOf(view: View, after: string | null, filters: Array<{ field_i
   return { records: answer.data as TableRecord[], next: answer.next_cursor };
 }
 
+/** Every page of a view's records (and `filters` besides), following the keyset cursor, up to MONTH_PAGES pages. */
+async function allOf(view: View, filters: Array<{ field_id: string; op: string; value: string }> = []): Promise<TableRecord[]> {
+  const records: TableRecord[] = [];
+  let after: string | null = null;
+  for (let read = 0; read < MONTH_PAGES; read += 1) {
+    const page = await pageOf(view, after, filters);
+    records.push(...page.records);
+    after = page.next;
+    if (!after) break;
+  }
+  return records;
+}
+
 /**
- * What a calendar and a gallery share: they list the view's records (its saved filters, sorts and
+ * What a calendar, a gallery and a kanban share: they list the view's records (its saved filters, sorts and
  * hidden fields) and list them again when the table's records change (`changes`: the screen's
  * records, which its live channel keeps current).
  */
@@ -53,12 +66,18 @@ abstract class ViewRecords extends LitElement {
 
   protected abstract list(): Promise<TableRecord[]>;
 
+  /** The number of the latest listing asked for: an older one answering later is dropped. */
+  private reads = 0;
+
   protected async reload(): Promise<void> {
+    const read = (this.reads += 1);
     try {
-      this.records = await this.list();
+      const records = await this.list();
+      if (read !== this.reads) return;
+      this.records = records;
       this.error = null;
     } catch (error) {
-      this.error = errorText(error);
+      if (read === this.reads) this.error = errorText(error);
     }
   }
 
@@ -118,16 +137,7 @@ export class TablesCalendar extends ViewRecords {
     if (!field) return [];
     const prefix = monthKey(this.year, this.month);
     const last = new Date(this.year, this.month + 1, 0).getDate();
-    const range = [{ field_id: field, op: 'gte', value: `${prefix}-01` }, { field_id: field, op: 'lte', value: `${prefix}-${pad(last)}` }];
-    const records: TableRecord[] = [];
-    let after: string | null = null;
-    for (let read = 0; read < MONTH_PAGES; read += 1) {
-      const page = await pageOf(this.view, after, range);
-      records.push(...page.records);
-      after = page.next;
-      if (!after) break;
-    }
-    return records;
+    return allOf(this.view, [{ field_id: field, op: 'gte', value: `${prefix}-01` }, { field_id: field, op: 'lte', value: `${prefix}-${pad(last)}` }]);
   }
 
   private move(step: number): void {
@@ -247,6 +257,59 @@ export class TablesGallery extends ViewRecords {
   }
 }
 
+/**
+ * A kanban view: a column per choice of its single select field and one for no value, each holding
+ * the records the view's saved filters select, in its saved sort order (the API lists them with
+ * `view_id`, every page). A card's select moves it: the write carries the version the board read,
+ * so a card someone changed meanwhile is refused (409, shown) and the board read again.
+ */
+export class TablesKanban extends ViewRecords {
+  static override styles = [
+    screenStyles,
+    css`
+      .board { display: flex; gap: 0.75rem; overflow-x: auto; align-items: flex-start; }
+      .column { min-width: 12rem; flex: 1; border: 1px solid var(--wa-color-neutral-border-quiet, #d4d4d8); border-radius: 0.5rem; padding: 0.5rem; }
+      .column ul { list-style: none; padding: 0; margin: 0; display: flex; flex-direction: column; gap: 0.5rem; }
+      .card { border: 1px solid var(--wa-color-neutral-border-normal, #a1a1aa); border-radius: 0.375rem; padding: 0.5rem; }
+      .card p { margin: 0 0 0.25rem; }
+    `,
+  ];
+
+  protected list(): Promise<TableRecord[]> {
+    return allOf(this.view);
+  }
+
+  private async move(record: TableRecord, field: Field, value: string | null): Promise<void> {
+    const version = (record.versions as Record<string, number>)[field.id] ?? 0;
+    try {
+      const updated = await kit().client.tables.patchTablesRecordsByRecordId({ params: { record_id: record.id }, body: { cells: { [field.id]: value }, versions: { [field.id]: version } } as never });
+      this.records = this.records.map((row) => (row.id === record.id ? (updated.data as TableRecord) : row));
+    } catch (error) {
+      toast(errorText(error), 'danger');
+      await this.reload();
+    }
+  }
+
+  protected override render() {
+    const field = this.fields.find((one) => one.id === (this.view.config as { kanban_field_id?: string }).kanban_field_id);
+    if (!field) return html`<p class="muted">This view's field was deleted.</p>`;
+    const choices = ((field.options as { choices?: Array<{ name: string }> }).choices ?? []).map((choice) => choice.name);
+    const columns: Array<[string | null, string]> = [...choices.map((choice): [string, string] => [choice, choice]), [null, 'No value']];
+    const card = (record: TableRecord) => {
+      const value = (record.cells as Record<string, unknown>)[field.id] ?? null;
+      return html`<li class="card"><p><strong>${titleOf(record)}</strong></p>
+        <select aria-label=${`${field.name} of ${record.title || `record ${record.number}`}`} @change=${(event: Event) => void this.move(record, field, (event.target as HTMLSelectElement).value || null)}>
+          <option value="" ?selected=${!value}>—</option>
+          ${choices.map((choice) => html`<option ?selected=${choice === value}>${choice}</option>`)}
+        </select></li>`;
+    };
+    return html`${this.failure()}<div class="board" role="region" aria-label=${this.view.name} tabindex="0">${columns.map(([choice, label]) => {
+      const cards = this.records.filter((record) => ((record.cells as Record<string, unknown>)[field.id] ?? null) === choice);
+      return html`<section class="column" aria-label=${label}><h2>${label} (${cards.length})</h2><ul>${cards.map(card)}</ul></section>`;
+    })}</div>`;
+  }
+}
+
 /** A field as the kit's schema form asks for it. */
 function fieldSchema(field: Field): FieldSchema {
   const choices = ((field.options as { choices?: Array<{ name: string }> }).choices ?? []).map((choice) => choice.name);
@@ -339,5 +402,6 @@ export class TablesFormView extends LitElement {
 }
 
 customElements.define('tables-calendar', TablesCalendar);
+customElements.define('tables-kanban', TablesKanban);
 customElements.define('tables-gallery', TablesGallery);
 customElements.define('tables-form-view', TablesFormView);
