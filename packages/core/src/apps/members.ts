@@ -1,6 +1,7 @@
 import { fieldLabel, InvalidError, type AccessExplanation, isUuid, memberIdFromMrn, memberMrn, memberReferenceFields, valuesAt, type ContextMembers, type DirectoryMember, type MemberReferenceField, type RouteValidation } from '@wpk/sdk';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { ExplainCatalog, InstallationView } from '../access/index.js';
+import { describeSchema } from '../openapi/index.js';
 import type { LoadedApp } from './loader.js';
 
 /** Runs one SELECT of the member directory where the caller's work allows it (its transaction, the runtime's role). */
@@ -125,7 +126,7 @@ export function routeMemberFields(validate: RouteValidation | undefined): RouteM
   const fields: RouteMemberFields[] = [];
   for (const part of ['params', 'query', 'payload'] as const) {
     const schema = validate?.[part];
-    if (schema) for (const field of memberReferenceFields(schema.describe())) fields.push({ part, field });
+    if (schema) for (const field of memberReferenceFields(describeSchema(schema))) fields.push({ part, field });
   }
   return fields;
 }

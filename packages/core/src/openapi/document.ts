@@ -3,7 +3,7 @@ import type { Schema } from 'joi';
 import { PLATFORM_NAMESPACE } from '../access/index.js';
 import { API_VERSIONS } from '../server/index.js';
 import { checkedExample } from './examples.js';
-import { joiToJsonSchema, type JsonSchema } from './json-schema.js';
+import { describeSchema, joiToJsonSchema, type JsonSchema } from './json-schema.js';
 
 /** The version of the machine-readable description (the specification's "Versioning", rule 2). */
 export const OPENAPI_DOCUMENT_VERSION = '1.0.0';
@@ -325,7 +325,7 @@ function requestBodyOf(facts: RouteFacts, components: Record<string, JsonSchema>
     return { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: true, description: 'Read by the handler itself (no declared schema).' } } } };
   }
   const schema = joiToJsonSchema(facts.validate.payload, components);
-  const presence = (facts.validate.payload.describe() as { flags?: { presence?: string } }).flags?.presence;
+  const presence = (describeSchema(facts.validate.payload) as { flags?: { presence?: string } }).flags?.presence;
   const example = checkedExample(schema, components);
   return {
     required: presence === 'required',
