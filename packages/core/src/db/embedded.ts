@@ -94,14 +94,8 @@ function findFreshImagePath(): string | null {
   return null;
 }
 
-/**
- * Opens an in-memory cluster. PGlite runs initdb for every new in-memory database (2 to 4 s of
- * CPU); a test suite opens one per test file, so the first open on a machine keeps the image of
- * its fresh cluster in the temporary folder and every later one starts from that image (under a
- * second). The image holds nothing but initdb's output, so it never goes stale within a PGlite
- * version. Any trouble with the file falls back to initdb.
- */
-async function openInMemory(): Promise<PGlite> {
+/** The image of a fresh cluster, read from the temporary folder once per process; null when there is none (yet). */
+function readFreshImage(): Promise<Blob | null> {
   freshImage ??= (async () => {
     try {
       const file = freshImagePath();
@@ -110,7 +104,18 @@ async function openInMemory(): Promise<PGlite> {
       return null;
     }
   })();
-  const image = await freshImage;
+  return freshImage;
+}
+
+/**
+ * Opens an in-memory cluster. PGlite runs initdb for every new in-memory database (2 to 4 s of
+ * CPU); a test suite opens one per test file, so the first open on a machine keeps the image of
+ * its fresh cluster in the temporary folder and every later one starts from that image (under a
+ * second). The image holds nothing but initdb's output, so it never goes stale within a PGlite
+ * version. Any trouble with the file falls back to initdb.
+ */
+async function openInMemory(): Promise<PGlite> {
+  const image = await readFreshImage();
   if (image) {
     try {
       return await PGlite.create({ loadDataDir: image, extensions: EXTENSIONS });
@@ -133,6 +138,26 @@ async function openInMemory(): Promise<PGlite> {
   return pglite;
 }
 
+/**
+ * Opens the cluster in a data directory. A directory with no cluster yet starts from the image of
+ * a fresh cluster when this machine has one (what initdb would write, in under a second instead of
+ * about 5 s of CPU: a first `wpk dev` of a new project, and the CLI's tests, which make many); if
+ * loading it fails, what it wrote is removed and initdb runs as it would have.
+ */
+async function openOnDisk(dataDir: string): Promise<PGlite> {
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    const image = await readFreshImage();
+    if (image) {
+      try {
+        return await PGlite.create({ dataDir, loadDataDir: image, extensions: EXTENSIONS });
+      } catch {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+  return PGlite.create({ dataDir, extensions: EXTENSIONS });
+}
+
 /** PostgreSQL in-process (PGlite), reachable over a loopback socket by any `pg` client. */
 export class EmbeddedPostgres {
   private constructor(
@@ -152,7 +177,7 @@ export class EmbeddedPostgres {
     }
     try {
       // The extensions must be given at every open, or a directory that uses them fails to open.
-      const pglite = dataDir ? await PGlite.create({ dataDir, extensions: EXTENSIONS }) : await openInMemory();
+      const pglite = dataDir ? await openOnDisk(dataDir) : await openInMemory();
       const socket = new PGLiteSocketServer({ db: pglite, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections ?? 64 });
       // Replace the library's per-message queue (see SessionQueue for why); connections pick it up as they attach.
       // queryQueue is private to the library, so the cast stays.
