@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { DataTypes, Model, QueryTypes } from 'sequelize';
-import { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory, migrateDown, migrateUp, scopeToWorkspace } from '../src/index.js';
+import { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory, migrateDown, migrateUp, pendingMigrations, scopeToWorkspace } from '../src/index.js';
 import { beginTransaction, commitTransaction, parseTimestamptz, rollbackTransaction, statement } from '../src/db/index.js';
 import { scopedPlainModel } from '../src/apps/models.js';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
@@ -68,9 +68,39 @@ test('a failing migration leaves nothing half-applied', async (t) => {
       { name: '0002-fails', up: async () => void (await sequelize.query('CREATE TABLE app_broken.ok (id int)')) },
     ],
   };
-  await t.throwsAsync(() => migrateUp(sequelize, set));
+  await t.throwsAsync(() => migrateUp(sequelize, set), { name: 'MigrationError', message: 'Migration 0002-fails (up) failed: Original error: relation "ok" already exists' });
   const tables = await sequelize.query(`SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = 'app_broken'`, { type: QueryTypes.SELECT });
   t.deepEqual(tables, []);
+});
+
+test('a bookkeeping table made by umzug 3 (SequelizeStorage) reads as applied', async (t) => {
+  const sequelize = env.runtime.db.sequelize;
+  // What umzug 3.8.3's SequelizeStorage ran through Sequelize 6 (model sync, then one create per migration).
+  await sequelize.query('CREATE SCHEMA app_legacy');
+  await sequelize.query('CREATE TABLE IF NOT EXISTS "app_legacy"."migrations" ("name" VARCHAR(255) NOT NULL UNIQUE , PRIMARY KEY ("name"));');
+  for (const name of ['0002-b', '0000-gone', '0001-a']) await sequelize.query('INSERT INTO "app_legacy"."migrations" ("name") VALUES ($1) RETURNING "name";', { bind: [name] });
+  const calls: string[] = [];
+  const step = (name: string) => ({ name, up: async () => void calls.push(`up ${name}`), down: async () => void calls.push(`down ${name}`) });
+  const set = { schema: 'app_legacy', migrations: [step('0001-a'), step('0002-b'), step('0003-c'), { name: '0004-d', up: async () => void calls.push('up 0004-d') }] };
+  t.deepEqual(await pendingMigrations(sequelize, set), ['0003-c', '0004-d']);
+  const progress: string[] = [];
+  t.deepEqual(await migrateUp(sequelize, set, (p) => progress.push(`${p.schema} ${p.name} ${p.phase}`)), ['0003-c', '0004-d']);
+  t.deepEqual(progress, ['app_legacy 0003-c started', 'app_legacy 0003-c applied', 'app_legacy 0004-d started', 'app_legacy 0004-d applied']);
+  t.deepEqual(await pendingMigrations(sequelize, set), []);
+  const names = async () => (await sequelize.query<{ name: string }>('SELECT name FROM app_legacy.migrations ORDER BY name', { type: QueryTypes.SELECT })).map((row) => row.name);
+  t.deepEqual(await names(), ['0000-gone', '0001-a', '0002-b', '0003-c', '0004-d']);
+  await t.throwsAsync(() => migrateDown(sequelize, set, '0000-gone'), { message: `Couldn't find migration to apply with name "0000-gone"` });
+  await t.throwsAsync(() => migrateDown(sequelize, set), { name: 'MigrationError', message: 'Migration 0004-d (down) failed: Original error: Migration app_legacy/0004-d cannot be reverted' });
+  const revertible = { ...set, migrations: set.migrations.slice(0, 3) };
+  t.deepEqual(await migrateDown(sequelize, revertible, '0002-b'), ['0003-c', '0002-b']);
+  t.deepEqual(calls, ['up 0003-c', 'up 0004-d', 'down 0003-c', 'down 0002-b']);
+  t.deepEqual(await names(), ['0000-gone', '0001-a', '0004-d']);
+  t.deepEqual(await pendingMigrations(sequelize, set), ['0002-b', '0003-c']);
+  const columns = await sequelize.query(
+    `SELECT column_name::text AS name, data_type::text AS type, character_maximum_length::int AS length, is_nullable::text AS nullable FROM information_schema.columns WHERE table_schema = 'app_legacy' AND table_name = 'migrations'`,
+    { type: QueryTypes.SELECT },
+  );
+  t.deepEqual(columns, [{ name: 'name', type: 'character varying', length: 255, nullable: 'NO' }]);
 });
 
 test('tenant-scoped models never see or touch another workspace', async (t) => {

@@ -1,5 +1,7 @@
-import { Umzug, SequelizeStorage } from 'umzug';
-import type { QueryInterface, Sequelize } from 'sequelize';
+import type { QueryInterface, QueryTypes, Sequelize } from 'sequelize';
+
+// A type-only import: this module loads nothing of Sequelize's (nor of umzug's) itself.
+const SELECT = 'SELECT' as QueryTypes.SELECT;
 
 /** What a migration receives. `schema` is the schema it owns. */
 export interface MigrationContext {
@@ -26,21 +28,51 @@ function quoteIdentifier(name: string): string {
   return `"${name}"`;
 }
 
-function build(sequelize: Sequelize, set: MigrationSet) {
-  const context: MigrationContext = { sequelize, queryInterface: sequelize.getQueryInterface(), schema: set.schema };
-  return new Umzug({
-    migrations: set.migrations.map((migration) => ({
-      name: migration.name,
-      up: () => migration.up(context),
-      down: async () => {
-        if (!migration.down) throw new Error(`Migration ${set.schema}/${migration.name} cannot be reverted`);
-        await migration.down(context);
-      },
-    })),
-    context,
-    storage: new SequelizeStorage({ sequelize, schema: set.schema, tableName: 'migrations', modelName: `migrations_${set.schema}` }),
-    logger: undefined,
-  });
+/**
+ * The bookkeeping table, exactly as umzug 3's SequelizeStorage made it (a model with one
+ * `name` STRING column, primary key and unique, no timestamps; docs/decisions), so data
+ * directories and databases migrated before keep working.
+ */
+function bookkeeping(sequelize: Sequelize, schema: string) {
+  const table = `${quoteIdentifier(schema)}."migrations"`;
+  return {
+    /** Names applied, read in name order as umzug's storage did; creates the table when missing (looked up first, as Sequelize's sync did). */
+    async executed(): Promise<Set<string>> {
+      const found = await sequelize.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'migrations'`, { bind: [schema], type: SELECT });
+      if (found.length === 0) await sequelize.query(`CREATE TABLE IF NOT EXISTS ${table} ("name" VARCHAR(255) NOT NULL UNIQUE , PRIMARY KEY ("name"))`);
+      const rows = await sequelize.query<{ name: string }>(`SELECT "name" FROM ${table} ORDER BY "name" ASC`, { type: SELECT });
+      return new Set(rows.map((row) => row.name));
+    },
+    log: (name: string) => sequelize.query(`INSERT INTO ${table} ("name") VALUES ($1)`, { bind: [name] }),
+    unlog: (name: string) => sequelize.query(`DELETE FROM ${table} WHERE "name" = $1`, { bind: [name] }),
+  };
+}
+
+/** A migration that threw, named with its direction; the message is umzug's MigrationError's, the original error its `cause`. */
+class MigrationError extends Error {
+  constructor(
+    readonly migration: { name: string; direction: 'up' | 'down' },
+    original: unknown,
+  ) {
+    const detail = original instanceof Error ? `Original error: ${original.message}` : `Non-error value thrown. See info for full props: ${String(original)}`;
+    super(`Migration ${migration.name} (${migration.direction}) failed: ${detail}`, { cause: original });
+    this.name = 'MigrationError';
+  }
+}
+
+/** Runs one direction of one migration, wrapping what it throws. */
+async function run(migration: Migration, direction: 'up' | 'down', context: MigrationContext): Promise<void> {
+  try {
+    if (direction === 'up') await migration.up(context);
+    else if (!migration.down) throw new Error(`Migration ${context.schema}/${migration.name} cannot be reverted`);
+    else await migration.down(context);
+  } catch (error) {
+    throw new MigrationError({ name: migration.name, direction }, error);
+  }
+}
+
+function contextOf(sequelize: Sequelize, set: MigrationSet): MigrationContext {
+  return { sequelize, queryInterface: sequelize.getQueryInterface(), schema: set.schema };
 }
 
 /** One step of a migration run, as it happens: `started`, then `applied` with its duration. */
@@ -55,25 +87,42 @@ export async function migrateUp(sequelize: Sequelize, set: MigrationSet, onProgr
   return sequelize.transaction(async () => {
     await sequelize.query(`SELECT pg_advisory_xact_lock(hashtext('wpk-migrations'))`);
     await sequelize.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(set.schema)}`);
-    const umzug = build(sequelize, set);
-    if (onProgress) {
-      let since = 0;
-      umzug.on('migrating', ({ name }) => {
-        since = performance.now();
-        onProgress({ schema: set.schema, name, phase: 'started' });
-      });
-      umzug.on('migrated', ({ name }) => onProgress({ schema: set.schema, name, phase: 'applied', ms: Math.round(performance.now() - since) }));
+    const storage = bookkeeping(sequelize, set.schema);
+    const executed = await storage.executed();
+    const pending = set.migrations.filter((migration) => !executed.has(migration.name));
+    const context = contextOf(sequelize, set);
+    for (const migration of pending) {
+      const since = performance.now();
+      onProgress?.({ schema: set.schema, name: migration.name, phase: 'started' });
+      await run(migration, 'up', context);
+      await storage.log(migration.name);
+      onProgress?.({ schema: set.schema, name: migration.name, phase: 'applied', ms: Math.round(performance.now() - since) });
     }
-    const applied = await umzug.up();
-    return applied.map((migration) => migration.name);
+    return pending.map((migration) => migration.name);
   });
 }
 
-/** Reverts a schema's migrations down to `to`, `to` included (Umzug's meaning); all when `to` is 0. */
+/** Reverts a schema's migrations down to `to`, `to` included (umzug's meaning, kept); all when `to` is 0. */
 export async function migrateDown(sequelize: Sequelize, set: MigrationSet, to: string | 0 = 0): Promise<string[]> {
   return sequelize.transaction(async () => {
     await sequelize.query(`SELECT pg_advisory_xact_lock(hashtext('wpk-migrations'))`);
-    const reverted = await build(sequelize, set).down({ to });
+    const storage = bookkeeping(sequelize, set.schema);
+    const executed = await storage.executed();
+    // Applied migrations in declared order, newest first; names the set does not declare are ignored.
+    const applied = set.migrations.filter((migration) => executed.has(migration.name)).reverse();
+    let count = 1;
+    if (to === 0) count = applied.length;
+    else if (to) {
+      const index = applied.findIndex((migration) => migration.name === to);
+      if (index === -1) throw new Error(`Couldn't find migration to apply with name ${JSON.stringify(to)}`);
+      count = index + 1;
+    }
+    const reverted = applied.slice(0, count);
+    const context = contextOf(sequelize, set);
+    for (const migration of reverted) {
+      await run(migration, 'down', context);
+      await storage.unlog(migration.name);
+    }
     return reverted.map((migration) => migration.name);
   });
 }
@@ -82,7 +131,7 @@ export async function migrateDown(sequelize: Sequelize, set: MigrationSet, to: s
 export async function pendingMigrations(sequelize: Sequelize, set: MigrationSet): Promise<string[]> {
   return sequelize.transaction(async () => {
     await sequelize.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(set.schema)}`);
-    const pending = await build(sequelize, set).pending();
-    return pending.map((migration) => migration.name);
+    const executed = await bookkeeping(sequelize, set.schema).executed();
+    return set.migrations.filter((migration) => !executed.has(migration.name)).map((migration) => migration.name);
   });
 }
