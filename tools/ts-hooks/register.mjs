@@ -10,7 +10,7 @@
  * scaffolded apps keep tsx, which users install.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,18 +18,22 @@ import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 
 const TYPESCRIPT = /\.[mc]?ts$/;
+/** Part of every cache key: a change to how files are transformed makes new entries. */
+const TRANSFORM_VERSION = 'esm-node22-inline-map-no-sources';
 const JAVASCRIPT = /\.[mc]?js$/;
 const cacheDir = process.env.WPK_TS_CACHE || path.join(os.tmpdir(), `wpk-ts-hooks-${process.getuid?.() ?? 'user'}`);
 mkdirSync(cacheDir, { recursive: true });
 
 function transformed(file) {
   const source = readFileSync(file, 'utf8');
-  const key = createHash('sha256').update(file).update('\0').update(source).digest('hex').slice(0, 40);
+  const key = createHash('sha256').update(TRANSFORM_VERSION).update('\0').update(file).update('\0').update(source).digest('hex').slice(0, 40);
   const cached = path.join(cacheDir, `${key}.mjs`);
   try {
     return readFileSync(cached, 'utf8');
   } catch {
-    const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node22', sourcemap: 'inline', sourcefile: file });
+    // The map names the file and its lines without a copy of its text (sourcesContent), which the
+    // file on disk holds: every process decodes the map of every module it loads.
+    const { code } = transformSync(source, { loader: 'ts', format: 'esm', target: 'node22', sourcemap: 'inline', sourcesContent: false, sourcefile: file });
     // Written aside and renamed: a process reading the cache never sees half a file.
     const partial = `${cached}.${process.pid}`;
     writeFileSync(partial, code);
@@ -40,6 +44,12 @@ function transformed(file) {
 
 registerHooks({
   resolve(specifier, context, nextResolve) {
+    // `./x.js` from TypeScript is most often `./x.ts`: one stat finds it, where asking Node first
+    // costs a failed resolution (an error with its stack) for nearly every relative import.
+    if (specifier.startsWith('.') && JAVASCRIPT.test(specifier) && context.parentURL?.startsWith('file:') && TYPESCRIPT.test(context.parentURL)) {
+      const typescript = new URL(specifier.replace(/js$/, 'ts'), context.parentURL);
+      if (!existsSync(new URL(specifier, context.parentURL)) && existsSync(typescript)) return nextResolve(typescript.href, context);
+    }
     try {
       return nextResolve(specifier, context);
     } catch (error) {
