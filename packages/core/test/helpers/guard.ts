@@ -485,11 +485,13 @@ export function sampleBody(description: JoiDescription | undefined, ids: Record<
  * Counts the rows of every table of `platform` and of each app's schema (the event outbox is
  * platform.events), keyed `schema.table`, in one query. Counting a few hundred tables after each of
  * thousands of requests was most of the bad-input guard's time, and most requests write nothing:
- * so each call first reads the database's current snapshot (`pg_current_snapshot()`: the oldest
- * running transaction, the next transaction id, the ones in progress), and when it is the snapshot
- * the last count was taken in, no transaction has committed since, no count can have moved, and
- * the last counts are the answer. Any commit, by the request or anything in the background, changes
- * the snapshot and the tables are counted again (in the same statement as the snapshot they hold).
+ * so every table gets a statement trigger that takes a number from one sequence after each insert,
+ * delete or truncate, and each call first reads that sequence. When it has not moved since the last
+ * count, no row can have been added or removed and the last counts are the answer; when it has,
+ * the tables are counted again (in the same statement as the sequence's value). A sequence is not
+ * rolled back with the transaction that used it, so a refused request whose inserts were undone
+ * still makes the next call count, and the count decides. (The cluster's transaction snapshot
+ * served before, but other databases' transactions move it: in CI it changed on nearly every call.)
  */
 export async function rowCounter(env: TestRuntime): Promise<() => Promise<Record<string, number>>> {
   const schemas = ['platform', ...env.runtime.apps.list().map((app) => app.schema)];
@@ -497,16 +499,23 @@ export async function rowCounter(env: TestRuntime): Promise<() => Promise<Record
     "SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema IN (:schemas) ORDER BY 1, 2",
     { type: QueryTypes.SELECT, replacements: { schemas } },
   );
-  const snapshotSql = 'SELECT pg_current_snapshot()::text AS snapshot';
-  const countSql = `SELECT pg_current_snapshot()::text AS snapshot, ${tables.map(({ table_schema: schema, table_name: table }) => `(SELECT count(*) FROM "${schema}"."${table}")::int AS "${schema}.${table}"`).join(', ')}`;
-  let last: { snapshot: string; counts: Record<string, number> } | undefined;
+  const sql = (text: string) => env.runtime.db.sequelize.query(text);
+  await sql('CREATE SCHEMA IF NOT EXISTS wpk_guard');
+  await sql('CREATE SEQUENCE IF NOT EXISTS wpk_guard.writes');
+  await sql("CREATE OR REPLACE FUNCTION wpk_guard.note_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM nextval('wpk_guard.writes'); RETURN NULL; END $$");
+  for (const { table_schema: schema, table_name: table } of tables) {
+    await sql(`CREATE OR REPLACE TRIGGER wpk_guard_writes AFTER INSERT OR DELETE OR TRUNCATE ON "${schema}"."${table}" FOR EACH STATEMENT EXECUTE FUNCTION wpk_guard.note_write()`);
+  }
+  const markSql = "SELECT last_value::text || ':' || is_called::text AS mark FROM wpk_guard.writes";
+  const countSql = `SELECT (${markSql}) AS mark, ${tables.map(({ table_schema: schema, table_name: table }) => `(SELECT count(*) FROM "${schema}"."${table}")::int AS "${schema}.${table}"`).join(', ')}`;
+  let last: { mark: string; counts: Record<string, number> } | undefined;
   return async () => {
     if (last) {
-      const [{ snapshot }] = await env.runtime.db.sequelize.query<{ snapshot: string }>(snapshotSql, { type: QueryTypes.SELECT });
-      if (snapshot === last.snapshot) return { ...last.counts };
+      const [{ mark }] = await env.runtime.db.sequelize.query<{ mark: string }>(markSql, { type: QueryTypes.SELECT });
+      if (mark === last.mark) return { ...last.counts };
     }
-    const [{ snapshot, ...counts }] = await env.runtime.db.sequelize.query<Record<string, number> & { snapshot: string }>(countSql, { type: QueryTypes.SELECT });
-    last = { snapshot, counts };
+    const [{ mark, ...counts }] = await env.runtime.db.sequelize.query<Record<string, number> & { mark: string }>(countSql, { type: QueryTypes.SELECT });
+    last = { mark, counts };
     return { ...counts };
   };
 }
