@@ -1,5 +1,5 @@
 import { LitElement, css, errorText, html, kit, liveConnection, screenStyles, toast, type components } from '@wpk/ui';
-import './views.js';
+import { writeCell } from './views.js';
 import './view-menu.js';
 
 type Field = components['schemas']['TablesField'];
@@ -105,13 +105,9 @@ export class TablesGrid extends LitElement {
   }
 
   private async write(record: TableRecord, field: Field, value: unknown, version: number): Promise<void> {
-    try {
-      const updated = await kit().client.tables.patchTablesRecordsByRecordId({ params: { record_id: record.id }, body: { cells: { [field.id]: value }, versions: { [field.id]: version } } as never });
-      this.records = this.records.map((row) => (row.id === record.id ? (updated.data as TableRecord) : row));
-    } catch (error) {
-      toast(errorText(error), 'danger');
-      await this.load();
-    }
+    const updated = await writeCell(record, field.id, value, version);
+    if (updated) this.records = this.records.map((row) => (row.id === record.id ? updated : row));
+    else await this.load();
   }
 
   private async saveText(record: TableRecord, field: Field, input: HTMLInputElement): Promise<void> {

@@ -2,6 +2,21 @@ import { ApiError, LitElement, appLink, cardStyles, css, errorText, html, isApiE
 
 type Field = components['schemas']['TablesField'];
 type TableRecord = components['schemas']['TablesRecord'];
+
+/**
+ * Writes one cell with the version it was read at (the grid's cells, the kanban's moves): the
+ * record as the server now holds it, or null once the reason is shown (a stale version is a 409
+ * naming the current value; the caller reloads).
+ */
+export async function writeCell(record: TableRecord, fieldId: string, value: unknown, version: number): Promise<TableRecord | null> {
+  try {
+    const updated = await kit().client.tables.patchTablesRecordsByRecordId({ params: { record_id: record.id }, body: { cells: { [fieldId]: value }, versions: { [fieldId]: version } } as never });
+    return updated.data as TableRecord;
+  } catch (error) {
+    toast(errorText(error), 'danger');
+    return null;
+  }
+}
 type View = components['schemas']['TablesView'];
 type ViewConfig = { date_field_id?: string; hidden_fields?: string[]; form_fields?: string[] };
 
@@ -280,14 +295,9 @@ export class TablesKanban extends ViewRecords {
   }
 
   private async move(record: TableRecord, field: Field, value: string | null): Promise<void> {
-    const version = (record.versions as Record<string, number>)[field.id] ?? 0;
-    try {
-      const updated = await kit().client.tables.patchTablesRecordsByRecordId({ params: { record_id: record.id }, body: { cells: { [field.id]: value }, versions: { [field.id]: version } } as never });
-      this.records = this.records.map((row) => (row.id === record.id ? (updated.data as TableRecord) : row));
-    } catch (error) {
-      toast(errorText(error), 'danger');
-      await this.reload();
-    }
+    const updated = await writeCell(record, field.id, value, (record.versions as Record<string, number>)[field.id] ?? 0);
+    if (updated) this.records = this.records.map((row) => (row.id === record.id ? updated : row));
+    else await this.reload();
   }
 
   protected override render() {
