@@ -39,3 +39,11 @@ export function installTransactionContext(): void {
 export function currentTransaction(): Transaction | undefined {
   return storage.getStore()?.get('transaction') as Transaction | undefined;
 }
+
+/**
+ * Runs `fn` outside any transaction, even when called from inside one (an after-commit hook runs
+ * while the committed transaction is still the ambient one): its statements take a pool connection.
+ */
+export function outsideTransaction<T>(fn: () => T): T {
+  return storage.run(new Map(), fn);
+}

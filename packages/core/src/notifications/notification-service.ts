@@ -1,6 +1,7 @@
 import { isUuid, NotFoundError } from '@wpk/sdk';
-import { QueryTypes, Sequelize } from 'sequelize';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Logger } from 'pino';
+import { currentTransaction, outsideTransaction } from '../db/index.js';
 import type { Mailer } from '../mail/index.js';
 import type { Pagination } from '../server/index.js';
 import { channelOfKind, type NotificationChannel } from './channels.js';
@@ -191,10 +192,21 @@ export class NotificationService {
   }
 
   /**
-   * Sends what `notify` returned, once the request has committed: best effort (the notification
-   * is stored; a mail or push failure is logged, never fails the request). Resolves when all is sent.
+   * Sends what `notify` returned once the work that stored it has committed: best effort (the
+   * notification is stored; a mail or push failure is logged, never fails the request). Called
+   * after a request's commit it sends at once; called inside a transaction (an event's handler)
+   * it sends after that commit, outside it, so a rolled-back delivery mails nobody and the sends'
+   * own statements (push subscriptions read in parallel) never share the transaction's one
+   * connection. Resolves when all is sent, or at once when it waits for a commit.
    */
   async deliver(pending: readonly PendingDelivery[]): Promise<void> {
+    if (pending.length === 0) return;
+    const transaction = currentTransaction();
+    if (transaction) transaction.afterCommit(() => outsideTransaction(() => this.send(pending)));
+    else await this.send(pending);
+  }
+
+  private async send(pending: readonly PendingDelivery[]): Promise<void> {
     await Promise.all(
       pending.map(async (item) => {
         try {
@@ -216,8 +228,8 @@ export class NotificationService {
     const live = this.parts.live;
     if (!live) return;
     const publish = () => live.publish(workspaceId, [{ channel: notificationChannel(memberId), type, data: { id: notificationId }, audience: [memberId], revoke: [] }]);
-    // A delivery's handler sends inside its own transaction: the announcement waits for its commit.
-    const transaction = (Sequelize as unknown as { _cls?: { get(key: string): { afterCommit(fn: () => void): void } | undefined } })._cls?.get('transaction');
+    // Called inside a transaction, the announcement waits for its commit.
+    const transaction = currentTransaction();
     if (!transaction) return publish();
     transaction.afterCommit(() => {
       publish().catch((error: unknown) => this.logger.error({ err: error }, 'notification delivery failed'));
