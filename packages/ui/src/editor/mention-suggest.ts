@@ -42,10 +42,9 @@ export class MentionSuggestions implements ReactiveController {
     host.addController(this);
   }
 
-  hostConnected(): void {}
-
+  /** An editor taken out of the page forgets its list and any answer still on its way, so it comes back closed. */
   hostDisconnected(): void {
-    this.asked++;
+    this.close();
   }
 
   /** The text box's attributes for the combobox pattern; set on the ProseMirror element. */
