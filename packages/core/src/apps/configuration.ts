@@ -99,8 +99,9 @@ export class ConfigurationCapability {
     const roles = await this.roles(workspaceId);
     const nameOf = new Map(roles.map((role) => [role.id, role.name]));
     const apps: Record<string, ConfiguredApp> = {};
-    for (const app of (await this.installedApps(workspaceId)).sort((a, b) => (a.namespace < b.namespace ? -1 : 1))) {
-      const row = await this.services.installations.find(workspaceId, app.namespace);
+    const rows = await this.services.installations.findAll(workspaceId);
+    for (const app of [...this.services.apps.list()].sort((a, b) => (a.namespace < b.namespace ? -1 : 1))) {
+      const row = rows.get(app.namespace) ?? null;
       if (!isInstalled(row)) continue;
       const everyone = row.access_policy === 'everyone';
       apps[app.namespace] = {

@@ -48,6 +48,15 @@ export class InstallationService {
     return rows[0] ?? null;
   }
 
+  /** Every installation row of the workspace (installed or not), by app namespace, in one statement. */
+  async findAll(workspaceId: string): Promise<Map<string, InstallationRow>> {
+    const rows = await this.sequelize.query<InstallationRow>(`SELECT ${COLUMNS} FROM platform.app_installations WHERE workspace_id = :workspaceId`, {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    return new Map(rows.map((row) => [row.app_slug, row]));
+  }
+
   /** The namespaces of the apps installed in the workspace. */
   async installedApps(workspaceId: string): Promise<string[]> {
     const rows = await this.sequelize.query<{ app_slug: string }>(INSTALLED_APPS, { type: QueryTypes.SELECT, bind: [workspaceId] });
