@@ -212,7 +212,7 @@ test('ctx.platform.request: an app that declares it (a third-party one here) cal
   const listed = await relay({ member: writer.memberId, scopes: ['notes.notes.read'], method: 'GET', path: '/notes?per_page=50' });
   t.deepEqual(listed[1].data.body.data.map((note: { title: string }) => note.title), ['Renamed']);
   for (const path of ['//acme.localhost/notes', 'http://acme.localhost/notes', '/\\acme.localhost/notes', 'notes']) {
-    t.deepEqual(await relay({ member: writer.memberId, scopes: ['notes.notes.read'], method: 'GET', path }), [400, { error: "ctx.platform.request: path must be a path of this workspace's API (/tasks/tasks), without a host" }], path);
+    t.deepEqual(await relay({ member: writer.memberId, scopes: ['notes.notes.read'], method: 'GET', path }), [400, { error: "ctx.platform.request: path must be a path of this workspace's API (/tasks), without a host" }], path);
   }
   t.deepEqual(await relay({ member: writer.memberId, scopes: [], method: 'GET', path: '/notes' }), [400, { error: 'ctx.platform.request: scopes must be a list of 1-50 permission keys' }]);
 });

@@ -519,7 +519,7 @@ export interface PlatformRequest {
    */
   scopes: readonly string[];
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** A path of this workspace's API with its query string (`/tasks/tasks?page=2`); never a host. */
+  /** A path of this workspace's API with its query string (`/tasks?page=2`); never a host. */
   path: string;
   /** The JSON body (POST, PUT, PATCH). */
   payload?: unknown;

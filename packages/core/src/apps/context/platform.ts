@@ -39,7 +39,7 @@ export function platformOf({ runtime, workspace, work, platform }: ContextInputs
         refuse('scopes must be a list of 1-50 permission keys');
       }
       if (typeof call.method !== 'string' || !METHODS.has(call.method)) refuse(`method must be one of ${[...METHODS].join(', ')}`);
-      if (typeof call.path !== 'string' || call.path.length > 2000 || !PATH.test(call.path)) refuse("path must be a path of this workspace's API (/tasks/tasks), without a host");
+      if (typeof call.path !== 'string' || call.path.length > 2000 || !PATH.test(call.path)) refuse("path must be a path of this workspace's API (/tasks), without a host");
       if (call.note !== undefined && (typeof call.note !== 'string' || call.note.length > 100)) refuse('note must be at most 100 characters');
       if (call.payload !== undefined && (call.method === 'GET' || call.method === 'DELETE')) refuse(`a ${call.method} request takes no payload`);
       if (nestingDepth() >= MAX_DEPTH) refuse(`requests nest at most ${MAX_DEPTH} deep`);
