@@ -11,7 +11,8 @@ export type PlatformRequester = (call: { workspace: WorkspaceRecord; grant: AppG
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const SCOPE = /^[a-z][a-z0-9_-]*(\.[a-z0-9_*-]+){1,4}$/;
 /** A path of the workspace's own API: one leading slash (never `//host`), no backslash, no space or control character. */
-const PATH = /^\/(?![/\\])[^\s\\\u0000-\u001f\u007f]*$/;
+const PATH = /^\/(?![/\\])[^\s\\]*$/;
+const isPath = (path: string) => PATH.test(path) && ![...path].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f);
 /** How deep requests may nest (an app's call whose target calls again): past it the call is refused. */
 const MAX_DEPTH = 3;
 
@@ -39,7 +40,7 @@ export function platformOf({ runtime, workspace, work, platform }: ContextInputs
         refuse('scopes must be a list of 1-50 permission keys');
       }
       if (typeof call.method !== 'string' || !METHODS.has(call.method)) refuse(`method must be one of ${[...METHODS].join(', ')}`);
-      if (typeof call.path !== 'string' || call.path.length > 2000 || !PATH.test(call.path)) refuse("path must be a path of this workspace's API (/tasks), without a host");
+      if (typeof call.path !== 'string' || call.path.length > 2000 || !isPath(call.path)) refuse("path must be a path of this workspace's API (/tasks), without a host");
       if (call.note !== undefined && (typeof call.note !== 'string' || call.note.length > 100)) refuse('note must be at most 100 characters');
       if (call.payload !== undefined && (call.method === 'GET' || call.method === 'DELETE')) refuse(`a ${call.method} request takes no payload`);
       if (nestingDepth() >= MAX_DEPTH) refuse(`requests nest at most ${MAX_DEPTH} deep`);
