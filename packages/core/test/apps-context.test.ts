@@ -61,7 +61,7 @@ test('a failed request leaves no row, no event and no search change', async (t) 
 
 test('the context holds the app, the caller, its own models and nothing that reaches the database', async (t) => {
   const context = body(await call('GET', '/notes/context', acme.owner.headers()));
-  t.deepEqual(context.context, ['ai', 'app', 'claims', 'configuration', 'db', 'events', 'key', 'live', 'lock', 'log', 'mail', 'member', 'members', 'now', 'page', 'permissions', 'respond', 'search', 'secrets', 'settings', 'signaling', 'storage', 'transaction', 'workspace']);
+  t.deepEqual(context.context, ['ai', 'app', 'claims', 'configuration', 'db', 'events', 'key', 'live', 'lock', 'log', 'mail', 'member', 'members', 'now', 'page', 'permissions', 'platform', 'respond', 'search', 'secrets', 'settings', 'signaling', 'storage', 'transaction', 'workspace']);
   t.deepEqual(context.db, ['notes']);
   t.deepEqual(context.model, ['count', 'create', 'descendants', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);
@@ -168,6 +168,53 @@ test('third-party routes are served under /ext/{publisher}/{slug}, and only ther
   t.is(response.statusCode, 200);
   t.deepEqual(body(response), { data: [] });
   t.is((await call('GET', '/secrets', acme.owner.headers())).statusCode, 404);
+});
+
+test('ctx.platform.request: an app that declares it (a third-party one here) calls the API as a member, narrowed to its scopes, in its own workspace only', async (t) => {
+  const ws = await TestWorkspace.create(env, 'initech');
+  await ws.install('notes', { access_policy: 'everyone' });
+  await ws.install('ext.acme.vault', { access_policy: 'everyone' });
+  const writer = await ws.member('member', [await ws.role('Writers', { notes: ['notes.notes.create', 'notes.notes.read'] })]);
+  const reader = await ws.member('member', [await ws.role('Readers', { notes: ['notes.notes.read'] })]);
+  const relay = async (call: Record<string, unknown>) => {
+    const response = await injectCall(env, 'POST', '/ext/acme/vault/relay', ws.owner.headers(), call);
+    return [response.statusCode, body(response)];
+  };
+  const notesOf = async () =>
+    (await env.runtime.db.sequelize.query<{ title: string; author_id: string }>('SELECT title, author_id FROM app_notes.notes WHERE workspace_id = :id ORDER BY created_at', { type: QueryTypes.SELECT, replacements: { id: ws.id } })).map((row) => [row.title, row.author_id]);
+
+  // As the member, through the whole chain: the note is theirs, and its event says an app made the call.
+  const [status, made] = await relay({ member: writer.memberId, scopes: ['notes.notes.create'], method: 'POST', path: '/notes', payload: { title: 'Via the vault' }, note: 'run 7' });
+  t.is(status, 200);
+  t.is(made.data.status, 200);
+  t.like(made.data.body.data, { title: 'Via the vault', author_id: writer.memberId });
+  t.deepEqual(await notesOf(), [['Via the vault', writer.memberId]]);
+  const event = env.events.find((staged) => staged.payload.note_id === made.data.body.data.id);
+  t.deepEqual(event?.metadata, { source: 'fixture', workspace_id: ws.id, via_app: 'ext.acme.vault', via_note: 'run 7' });
+  // A named check runs inside the nested request (a savepoint of the caller's transaction).
+  const renamed = await relay({ member: `mrn:account:member:${writer.memberId}`, scopes: ['notes.notes.create'], method: 'PUT', path: `/notes/${made.data.body.data.id}`, payload: { title: 'Renamed' } });
+  t.deepEqual([renamed[0], renamed[1].data.status, renamed[1].data.body.data.title], [200, 200, 'Renamed']);
+
+  // Never more than the scopes (an owner holds every key), never more than the member (a reader).
+  t.deepEqual(await relay({ member: ws.owner.memberId, scopes: ['notes.notes.read'], method: 'POST', path: '/notes', payload: { title: 'Owner narrowed' } }), [200, { data: { status: 403, body: { error: 'Missing permission: notes.notes.create' } } }]);
+  t.deepEqual(await relay({ member: reader.memberId, scopes: ['notes.notes.create'], method: 'POST', path: '/notes', payload: { title: 'Reader widened' } }), [200, { data: { status: 403, body: { error: 'Missing permission: notes.notes.create' } } }]);
+  // Scopes of another app only: layer 4 keeps the grant out of notes.
+  t.deepEqual(await relay({ member: writer.memberId, scopes: ['ext.acme.vault.secrets.read'], method: 'GET', path: '/notes' }), [200, { data: { status: 403, body: { error: "You don't have access to this app" } } }]);
+  // Platform routes: fail closed, as for a scoped key.
+  t.deepEqual(await relay({ member: ws.owner.memberId, scopes: ['notes.notes.read'], method: 'GET', path: '/members' }), [200, { data: { status: 403, body: { error: 'Missing permission: account.members.read' } } }]);
+  // A 4xx of the target is an answer; its writes are rolled back, the caller's request goes on.
+  t.deepEqual(await relay({ member: writer.memberId, scopes: ['notes.notes.create'], method: 'POST', path: '/notes/failing' }), [200, { data: { status: 400, body: { error: 'title "doomed" is refused after writing' } } }]);
+  t.deepEqual(await notesOf(), [['Renamed', writer.memberId]]);
+
+  // The workspace is the calling app's: another workspace's member is nobody here, and a host cannot be named.
+  await call('POST', '/notes', acme.owner.headers(), { title: 'acme secret' });
+  t.deepEqual(await relay({ member: acme.owner.memberId, scopes: ['notes.notes.read'], method: 'GET', path: '/notes' }), [200, { data: { status: 401, body: { error: 'The member this app acts for is not an active member of this workspace' } } }]);
+  const listed = await relay({ member: writer.memberId, scopes: ['notes.notes.read'], method: 'GET', path: '/notes?per_page=50' });
+  t.deepEqual(listed[1].data.body.data.map((note: { title: string }) => note.title), ['Renamed']);
+  for (const path of ['//acme.localhost/notes', 'http://acme.localhost/notes', '/\\acme.localhost/notes', 'notes']) {
+    t.deepEqual(await relay({ member: writer.memberId, scopes: ['notes.notes.read'], method: 'GET', path }), [400, { error: "ctx.platform.request: path must be a path of this workspace's API (/tasks), without a host" }], path);
+  }
+  t.deepEqual(await relay({ member: writer.memberId, scopes: [], method: 'GET', path: '/notes' }), [400, { error: 'ctx.platform.request: scopes must be a list of 1-50 permission keys' }]);
 });
 
 // Serial tests run before the others: the broker is stopped again before they start.

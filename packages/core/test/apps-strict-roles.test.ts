@@ -47,6 +47,19 @@ test("app A's role cannot read app B's tables, nor the platform's; it can use it
   t.deepEqual(await as(notesRole, 'SELECT count(*)::int AS count FROM app_notes.notes WHERE false'), [{ count: 0 }]);
 });
 
+test("ctx.platform.request leaves the app's role for the call and takes it back after: the target runs under its own role", async (t) => {
+  const relay = await strict.runtime.server.inject({
+    method: 'POST',
+    url: '/ext/acme/vault/relay',
+    headers: { ...ws.owner.headers(), ...json },
+    payload: { member: ws.owner.memberId, scopes: ['notes.notes.create'], method: 'POST', path: '/notes', payload: { title: 'strict relay' } },
+  });
+  t.is(relay.statusCode, 200);
+  t.like(body(relay).data, { status: 200, body: { data: { title: 'strict relay', author_id: ws.owner.memberId } } });
+  const [row] = await strict.runtime.db.sequelize.query<{ count: number }>("SELECT count(*)::int AS count FROM app_notes.notes WHERE title = 'strict relay'", { type: QueryTypes.SELECT });
+  t.is(row.count, 1);
+});
+
 test('an app works normally under its role: writes, named checks, events, search', async (t) => {
   const created = await strict.runtime.server.inject({ method: 'POST', url: '/notes', headers: { ...ws.owner.headers(), ...json }, payload: { title: 'strict' } });
   t.is(created.statusCode, 200);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import app from '../src/index.js';
 
-const OTHER_APPS = ['crm'].map((slug) => fileURLToPath(new URL(`../../${slug}`, import.meta.url)));
+const OTHER_APPS = ['crm', 'tasks'].map((slug) => fileURLToPath(new URL(`../../${slug}`, import.meta.url)));
 
 const READ = 'wands.wands.read';
 const MANAGE = 'wands.wands.manage';
@@ -48,7 +48,7 @@ test.before(async () => {
   });
   await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
   const ai = { baseUrl: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`, model: 'local-test' };
-  world = await startWorld({ ai, app, subdomain: 'wands', apps: OTHER_APPS, firstParty: ['wands', 'crm'], clock: new Date('2026-03-02T09:00:00.000Z') });
+  world = await startWorld({ ai, app, subdomain: 'wands', apps: OTHER_APPS, firstParty: ['wands', 'crm', 'tasks'], clock: new Date('2026-03-02T09:00:00.000Z') });
   admin = await world.member([READ, MANAGE, ADMIN]);
   [ann, bob] = await world.members(2, [READ, MANAGE]);
   cursor = world.mark();
@@ -62,7 +62,7 @@ test.serial('a wand: made as a draft, bad steps are a 400 naming steps[i].field,
   const bad: Array<[unknown, string, string]> = [
     [[{ type: 'transform', expression: 'a +', as: 'x' }], 'steps[0].expression', 'steps[0].expression: is not a valid JSONata expression'],
     [[{ type: 'transform', expression: '1', as: 'x' }, { type: 'delay', seconds: 0 }], 'steps[1].seconds', 'steps[1].seconds: must be an integer from 1 to 2592000'],
-    [[{ type: 'teleport' }], 'steps[0].type', 'steps[0].type: must be one of transform, branch, delay, ai, notify, loop'],
+    [[{ type: 'teleport' }], 'steps[0].type', 'steps[0].type: must be one of transform, branch, delay, api, ai, notify, loop'],
     [[{ type: 'branch', condition: 'true', then: 0 }], 'steps[0].then', "steps[0].then: must be a later step's index (1 to 0) or 1 (the end)"],
     [[{ type: 'loop', over: '[1,2]', as: 'n', max: 500, steps: [] }], 'steps[0].max', 'steps[0].max: must be an integer from 1 to 100'],
     [[{ type: 'loop', over: '[1,2]', as: 'n', steps: [{ type: 'delay', seconds: 5 }] }], 'steps[0].steps[0].type', 'steps[0].steps[0].type: must be one of transform, ai, notify'],
@@ -323,4 +323,54 @@ test.serial('branch, capped loop and retries: a branch jumps forward, a loop rep
   const events = take();
   t.deepEqual(events.map((event) => event.action), ['core.wands.run.failed', 'core.wands.usage.recorded']);
   t.like(events[0].payload, { run_id: run.id, error: 'Step 4 (transform) failed: the CRM said no', steps_run: 5, microns: 5000 });
+});
+
+test.serial('an api step calls the platform as the owner with the wand scopes: a won deal makes a task; a 4xx fails the step; a dry run makes no call; a lost scope suspends the wand', async (t) => {
+  const tasksOf = () => world.query<{ title: string; creator_id: string }>("SELECT title, creator_id::text AS creator_id FROM app_tasks.tasks WHERE title LIKE 'Follow up%' ORDER BY created_at");
+  await world.workspace.install('tasks', { access_policy: 'everyone' });
+  const erin = await world.member([READ, MANAGE, 'tasks.tasks.create', 'tasks.tasks.read']);
+  const step = { type: 'api', method: 'POST', path: '/tasks', body: "{'title': 'Follow up ' & trigger.payload.title, 'api_token': 'secret-value'}", as: 'task' };
+  const made = ok(await erin.post('/wands', { name: 'Task per won deal', triggers: [{ type: 'event', action: 'core.crm.deal.won', filter: "payload.title = 'Initech'" }], steps: [step], scopes: ['tasks.tasks.create'] }));
+  ok(await erin.post(`/wands/${made.id}/activate`));
+  take();
+  await world.deliver('core.crm.deal.won', deal('Initech'));
+  const [run] = await runsOf(erin, made.id);
+  const done = ok(await erin.get(`/wands/runs/${run.id}`));
+  t.like(done, { status: 'completed', error: null });
+  t.deepEqual(await tasksOf(), [{ title: 'Follow up Initech', creator_id: erin.id }]);
+  t.like(done.vars.task.data, { title: 'Follow up Initech', creator_id: erin.id });
+  t.deepEqual(done.steps.map((one: Record<string, unknown>) => [one.type, one.status, (one.output as { status: number }).status, (one.output as { payload: unknown }).payload, (one.output as { answer: { data: { creator_id: string } } }).answer.data.creator_id]), [['api', 'succeeded', 200, { title: 'Follow up Initech', api_token: '[redacted]' }, erin.id]]);
+  t.deepEqual(await world.query("SELECT count(*)::int AS n FROM app_wands.run_steps WHERE output::text LIKE '%secret-value%'"), [{ n: 0 }]);
+  // The Tasks app's event says an app made the call, for which run.
+  const created = world.platform.events.filter((event) => event.action === 'core.tasks.task.created' && event.payload.title === 'Follow up Initech');
+  t.deepEqual(created.map((event) => [event.emitter, event.metadata.via_app, event.metadata.via_note]), [['tasks', 'wands', `wand run ${run.id}`]]);
+
+  // A dry run replays it with the call stubbed: no task.
+  const dry = ok(await erin.post(`/wands/${made.id}/dry-runs`, { run_id: run.id }));
+  t.deepEqual(dry.steps.map((one: Record<string, unknown>) => [one.status, one.output]), [['stubbed', { method: 'POST', path: '/tasks', payload: { title: 'Follow up Initech', api_token: '[redacted]' } }]]);
+  t.is((await tasksOf()).length, 1);
+
+  // The wand's scopes bound the call even where the owner holds more: the target's 403 is a failed step, logged.
+  const narrow = ok(await erin.post('/wands', { name: 'Read-only wand', triggers: [{ type: 'manual' }], steps: [{ ...step, body: "{'title': 'Follow up narrow'}" }], scopes: ['tasks.tasks.read'] }));
+  ok(await erin.post(`/wands/${narrow.id}/activate`));
+  const refused = ok(await erin.post(`/wands/${narrow.id}/runs`, {}));
+  t.like(refused, { status: 'failed', error: 'Step 0 (api) failed: POST /tasks answered 403: Missing permission: tasks.tasks.create' });
+  t.deepEqual(refused.steps.map((one: Record<string, unknown>) => [one.status, one.error]), [['failed', 'POST /tasks answered 403: Missing permission: tasks.tasks.create']]);
+  t.like(ok(await erin.get(`/wands/${narrow.id}`)), { status: 'active' });
+  // The host is never the wand's to choose: a path naming one fails the step, and nothing is called.
+  const elsewhere = ok(await erin.post('/wands', { name: 'Elsewhere', triggers: [{ type: 'manual' }], steps: [{ type: 'api', method: 'GET', path: '//other.localhost/tasks' }], scopes: ['tasks.tasks.read'] }));
+  ok(await erin.post(`/wands/${elsewhere.id}/activate`));
+  t.like(ok(await erin.post(`/wands/${elsewhere.id}/runs`, {})), { status: 'failed', error: "Step 0 (api) failed: ctx.platform.request: path must be a path of this workspace's API (/tasks), without a host" });
+  t.is((await tasksOf()).length, 1);
+
+  // The owner loses the scope: the next run stops before the call and the wand is suspended with the reason.
+  const lesser = await world.workspace.role('Wands without tasks', { wands: [READ, MANAGE], tasks: ['tasks.tasks.read'] });
+  const roles = await world.query<{ role_id: string }>('SELECT role_id::text AS role_id FROM platform.member_roles WHERE member_id = :id', { id: erin.id });
+  await world.query('UPDATE platform.member_roles SET role_id = :lesser WHERE member_id = :id AND role_id = :old', { lesser, id: erin.id, old: roles[0].role_id });
+  take();
+  await world.deliver('core.crm.deal.won', deal('Initech'));
+  const latest = (await runsOf(admin, made.id)).find((one) => one.id !== run.id)!;
+  t.like(ok(await admin.get(`/wands/runs/${latest.id}`)), { status: 'stopped', error: 'The owner no longer holds tasks.tasks.create' });
+  t.like(ok(await admin.get(`/wands/${made.id}`)), { status: 'suspended', status_reason: 'The owner no longer holds tasks.tasks.create' });
+  t.is((await tasksOf()).length, 1);
 });

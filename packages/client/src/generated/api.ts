@@ -19399,10 +19399,10 @@ export interface components {
             platform_role: "owner" | "admin" | "member";
             two_factor_enabled: boolean;
             /**
-             * @description What the request was authenticated by
+             * @description What the request was authenticated by (app_grant: an app acting for the member, ctx.platform.request)
              * @enum {string}
              */
-            credential: "session" | "api_key" | "app_token";
+            credential: "session" | "api_key" | "app_token" | "app_grant";
             /**
              * Format: date-time
              * @description Until when the session is elevated (admin mode); null when it is not

@@ -45,8 +45,29 @@ export interface AppTokenCredential {
   expiresAt: Date;
 }
 
+/**
+ * An app's in-process request for a member (`ctx.platform.request`): it never leaves the process
+ * and holds the member's current permissions narrowed to `scopes`, never more.
+ */
+export interface AppGrantCredential {
+  kind: 'app_grant';
+  /** The app acting for the member (`wands`, `ext.acme.flows`). */
+  app: string;
+  /** The grant's scopes: the member's rights are intersected with them at every layer. */
+  scopes: string[];
+  /** The app's note for the trail (a wand's run id), or null. */
+  note: string | null;
+}
+
 /** How the caller proved who they are. */
-export type CallerCredential = SessionCredential | ApiKeyCredential | AppTokenCredential;
+export type CallerCredential = SessionCredential | ApiKeyCredential | AppTokenCredential | AppGrantCredential;
+
+/** The scopes that bound the caller (a scoped key's, an app grant's), or null when the caller is bounded by their roles alone. */
+export function scopesOf(credentials: Credentials): string[] | null {
+  const { via } = credentials;
+  if (via.kind === 'api_key') return via.fullAccess ? null : via.scopes;
+  return via.kind === 'app_grant' ? via.scopes : null;
+}
 
 export interface Credentials {
   member: CallerMember;

@@ -1,4 +1,5 @@
-export type { ApiKeyCredential, AppTokenCredential, CallerMember, CallerCredential, Credentials, PlatformRole, SessionCredential } from './credentials.js';
+export { scopesOf } from './credentials.js';
+export type { ApiKeyCredential, AppGrantCredential, AppTokenCredential, CallerMember, CallerCredential, Credentials, PlatformRole, SessionCredential } from './credentials.js';
 export { credentialsOf, hasPlatformRole, requireRole } from './platform-role.js';
 export { APP_ACCESS_DENIED, appGuard, type AccessDenial, type AppGuardOptions, type AppRequestAccess, type AppRouteAccess } from './app-guard.js';
 export { AccessDenied, type DenialLayer } from './denial.js';
@@ -22,3 +23,4 @@ export {
   type PlatformRouteAccess,
 } from './platform-permissions.js';
 export { explainAccess, resolveAction, type ExplainCatalog, type ExplainedApp } from './explain.js';
+export { appGrantCredentials, appGrantOf, type AppGrant } from './app-grants.js';

@@ -30,6 +30,18 @@ export class PermissionSet {
     return this.universal || this.granted.has(`${this.namespace}.*`);
   }
 
+  /**
+   * The keys both sets hold (a member's rights narrowed to a grant's scopes): universal only when
+   * both are; a wildcard of one side leaves the other side's keys.
+   */
+  static both(one: PermissionSet, other: PermissionSet): PermissionSet {
+    if (one.namespace !== other.namespace) throw new Error(`PermissionSet.both: ${one.namespace} and ${other.namespace} are different apps`);
+    if (one.universal && other.universal) return one;
+    if (one.wildcard) return other.universal ? one : other;
+    if (other.wildcard) return one;
+    return new PermissionSet(one.namespace, new Set([...one.granted].filter((key) => other.has(key))), false);
+  }
+
   /** True when `key` is held (exactly, by the app wildcard, or universally). */
   has(key: string): boolean {
     if (this.universal) return true;

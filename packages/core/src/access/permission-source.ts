@@ -121,6 +121,28 @@ export class ScopedKeyPermissionSource implements PermissionSource {
   }
 }
 
+/**
+ * An app acting for a member (`ctx.platform.request`): the member's rights (roles, platform role,
+ * the app's access policy) narrowed to the grant's scopes at layers 4 and 5. Never more than
+ * either: an owner's grant holds its scopes only, a scope the member lost is not held.
+ */
+export class AppGrantPermissionSource implements PermissionSource {
+  constructor(
+    private readonly member: MemberPermissionSource,
+    private readonly scopes: readonly string[],
+    readonly label: string,
+  ) {}
+
+  async appAccess(namespace: string, installation: InstallationView): Promise<AccessDecision> {
+    if (!PermissionSet.of(namespace, this.scopes).holdsAny()) return { allowed: false, reason: 'the app grant holds no key of this app' };
+    return this.member.appAccess(namespace, installation);
+  }
+
+  async appPermissions(namespace: string): Promise<PermissionSet> {
+    return PermissionSet.both(await this.member.appPermissions(namespace), PermissionSet.of(namespace, this.scopes));
+  }
+}
+
 /** Builds the PermissionSource of a request's credentials. */
 export type PermissionSourceFactory = (credentials: Credentials, sequelize: Sequelize, prefetched?: PrefetchedRoles | null) => PermissionSource;
 
@@ -135,12 +157,17 @@ export function readsRoles(credentials: Credentials): boolean {
 }
 
 /**
- * The one factory in use: sessions and full-access keys → the member; scoped keys → the scopes.
+ * The one factory in use: sessions and full-access keys → the member; scoped keys → the scopes;
+ * an app grant → the member narrowed to the grant's scopes.
  * (Key expiry and revocation are layer 1's, judged before a source is built.)
  */
 export const defaultPermissionSourceFactory: PermissionSourceFactory = (credentials, sequelize, prefetched = null) => {
   const { member, via } = credentials;
   if (via.kind === 'api_key' && !via.fullAccess) return new ScopedKeyPermissionSource(via.scopes, `scoped key ${via.keyId} of member ${member.id}`);
+  if (via.kind === 'app_grant') {
+    const label = `member ${member.id} (${member.platformRole}, through app ${via.app}${via.note ? ` ${via.note}` : ''})`;
+    return new AppGrantPermissionSource(new MemberPermissionSource(sequelize, member, label, prefetched), via.scopes, label);
+  }
   const how = via.kind === 'api_key' ? `full-access key ${via.keyId}` : via.kind === 'app_token' ? `app token of ${via.app}` : 'session';
   return new MemberPermissionSource(sequelize, member, `member ${member.id} (${member.platformRole}, ${how})`, prefetched);
 };

@@ -1,6 +1,6 @@
 import type { Request, Server } from '@hapi/hapi';
 import { AccessDenied } from './denial.js';
-import type { Credentials } from './credentials.js';
+import { scopesOf, type Credentials } from './credentials.js';
 import { PermissionSet } from './permission-set.js';
 
 /**
@@ -101,9 +101,10 @@ export function isPlatformPermissionKey(rule: unknown): rule is PlatformPermissi
  * declares: such a key stands for its member at layer 3 (it never outranks the member).
  */
 export function scopedKeyCoversRoute(request: Request, credentials: Credentials): boolean {
-  if (credentials.via.kind !== 'api_key' || credentials.via.fullAccess) return false;
+  const scopes = scopesOf(credentials);
+  if (scopes === null) return false;
   const rule = request.route.settings.app?.platformAccess;
-  return isPlatformPermissionKey(rule) && PermissionSet.of(PLATFORM_NAMESPACE, credentials.via.scopes).has(rule);
+  return isPlatformPermissionKey(rule) && PermissionSet.of(PLATFORM_NAMESPACE, scopes).has(rule);
 }
 
 /**
@@ -142,16 +143,19 @@ export function installPlatformGuard(server: Server): void {
       if (refusal) throw new AccessDenied(4, refusal, `app token of ${credentials.via.app}`, null, PLATFORM_NAMESPACE, `app token of ${credentials.via.app}, ${request.method.toUpperCase()} ${request.route.path}`);
       return h.continue;
     }
-    if (!credentials?.member || credentials.via?.kind !== 'api_key' || credentials.via.fullAccess) return h.continue;
+    const scopes = credentials?.member && credentials.via ? scopesOf(credentials as Credentials) : null;
+    if (scopes === null) return h.continue;
     const rule = settings.app?.platformAccess;
     if (rule !== undefined && !isPlatformPermissionKey(rule)) return h.continue;
-    if (rule !== undefined && PermissionSet.of(PLATFORM_NAMESPACE, credentials.via.scopes).has(rule)) return h.continue;
+    if (rule !== undefined && PermissionSet.of(PLATFORM_NAMESPACE, scopes).has(rule)) return h.continue;
     // The template, as every log names a request: a concrete path may carry a token.
     const declared = `${request.method.toUpperCase()} ${request.route.path}`;
     const route = declared;
-    const held = credentials.via.scopes.filter((scope) => scope.startsWith(`${PLATFORM_NAMESPACE}.`));
-    const message = rule === undefined ? `A scoped API key cannot use ${declared}: the route declares no platform permission` : `Missing permission: ${rule}`;
+    const held = scopes.filter((scope) => scope.startsWith(`${PLATFORM_NAMESPACE}.`));
+    const via = credentials!.via!;
+    const who = via.kind === 'api_key' ? 'A scoped API key' : "An app's grant";
+    const message = rule === undefined ? `${who} cannot use ${declared}: the route declares no platform permission` : `Missing permission: ${rule}`;
     const reason = rule === undefined ? `${declared} declares no platform permission` : `lacks ${rule}; holds ${held.join(', ') || 'no platform key'}`;
-    throw new AccessDenied(5, message, reason, rule ?? null, PLATFORM_NAMESPACE, `scoped key ${credentials.via.keyId}, ${route}`);
+    throw new AccessDenied(5, message, reason, rule ?? null, PLATFORM_NAMESPACE, `${via.kind === 'api_key' ? `scoped key ${via.keyId}` : via.kind === 'app_grant' ? `grant of app ${via.app}` : via.kind}, ${route}`);
   });
 }

@@ -1,6 +1,6 @@
 import type { Request } from '@hapi/hapi';
 import { ForbiddenError, UnauthorizedError } from '@wpk/sdk';
-import type { CallerMember, Credentials, PlatformRole } from './credentials.js';
+import { scopesOf, type CallerMember, type Credentials, type PlatformRole } from './credentials.js';
 import { scopedKeyCoversRoute } from './platform-permissions.js';
 
 const RANK: Record<PlatformRole, number> = { member: 0, admin: 1, owner: 2 };
@@ -14,10 +14,10 @@ export function credentialsOf(request: Request): Credentials {
 
 /**
  * True when the caller holds at least `minimum` (owner > admin > member). A scoped API key holds
- * only its scopes: it never passes an owner or admin gate.
+ * only its scopes (as does an app's grant): it never passes an owner or admin gate.
  */
 export function hasPlatformRole(credentials: Credentials, minimum: PlatformRole): boolean {
-  if (minimum !== 'member' && credentials.via.kind === 'api_key' && !credentials.via.fullAccess) return false;
+  if (minimum !== 'member' && scopesOf(credentials) !== null) return false;
   return RANK[credentials.member.platformRole] >= RANK[minimum];
 }
 
@@ -33,8 +33,8 @@ export function requireRole(request: Request | Credentials, minimum: 'admin' | '
   const ranks = RANK[credentials.member.platformRole] >= RANK[minimum];
   const covered = given !== null && scopedKeyCoversRoute(given, credentials);
   if (hasPlatformRole(credentials, minimum) || (covered && ranks)) return credentials.member;
-  if (!covered && ranks && credentials.via.kind === 'api_key' && !credentials.via.fullAccess) {
-    throw new ForbiddenError(`A scoped API key cannot ${action}: it holds only its scopes`);
+  if (!covered && ranks && scopesOf(credentials) !== null) {
+    throw new ForbiddenError(`${credentials.via.kind === 'app_grant' ? "An app's grant" : 'A scoped API key'} cannot ${action}: it holds only its scopes`);
   }
   throw new ForbiddenError(minimum === 'owner' ? `Only the workspace owner can ${action}` : `Only workspace owners and admins can ${action}`);
 }

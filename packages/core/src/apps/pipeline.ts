@@ -52,6 +52,7 @@ import {
   toAppRequest,
   type AppRuntime,
   type ContextInputs,
+  type PlatformRequester,
   type SignalingOperation,
   type Work,
 } from './context/index.js';
@@ -86,6 +87,8 @@ export interface PipelineServices {
   access?: ExplainCatalog;
   /** What `ctx.configuration` reads and writes through (absent: every call throws). */
   configuration?: ConfigurationCapability;
+  /** Makes `ctx.platform.request`'s in-process requests (absent: `ctx.platform` is null). */
+  requests?: PlatformRequester;
 }
 
 export type { AppRuntime, SignalingOperation, Work } from './context/index.js';
@@ -183,7 +186,11 @@ export class AppPipeline {
     const mailOps: QueuedMail[] = [];
     const answer = await runLazyRequestWork(this.services.sequelize, this.services.sink(), request, h, eager, async (work) => {
       const searchOps: SearchOperation[] = [];
-      const unitOfWork: Work = { transaction: work.transaction, stage: (event) => work.stage(event), gate: work, begin: () => work.begin() };
+      // An app acting for a member (ctx.platform.request): its events say so, for the trail.
+      const via = (request.auth.credentials as Partial<Credentials> | null)?.via;
+      const trail = via?.kind === 'app_grant' ? { via_app: via.app, ...(via.note ? { via_note: via.note } : {}) } : null;
+      const stage: Work['stage'] = trail ? (event) => work.stage({ ...event, metadata: { ...event.metadata, ...trail } }) : (event) => work.stage(event);
+      const unitOfWork: Work = { transaction: work.transaction, stage, gate: work, begin: () => work.begin() };
       const inputs: ContextInputs = {
         runtime,
         workspace,

@@ -15,6 +15,7 @@ import type { AppRegistry } from './registry.js';
 import { appEndpoints } from './routes.js';
 import { searchIndexerOver } from './search-access.js';
 import { StrictRoles } from './strict-roles.js';
+import { injectedRequests } from './platform-requests.js';
 
 declare module '@hapi/hapi' {
   interface PluginProperties {
@@ -87,7 +88,7 @@ export const appsPlugin = defineCorePlugin({
     const { hub, publisher } = deps.live;
     const signaling = deps.signaling.service;
     const outbox = deps.mail.outbox;
-    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl, model: config.ai ? new OpenAiCompatibleModel(config.ai) : null, access: explainCatalog(registry, installations), configuration: new ConfigurationCapability({ sequelize, apps: registry, installations, roles: deps.identity.identity.roles, audit: deps.identity.identity.audit }) });
+    const pipeline = new AppPipeline({ sequelize, logger, sink: () => sink, searchIndexer: () => indexer, storage: () => storage, strict, secret, live: () => publisher, mail: () => outbox, signaling: () => signaling, clock: seams.clock, throttle: new Throttle(sequelize, seams.clock), publicUrl: config.publicUrl, model: config.ai ? new OpenAiCompatibleModel(config.ai) : null, requests: injectedRequests(server, config.publicUrl), access: explainCatalog(registry, installations), configuration: new ConfigurationCapability({ sequelize, apps: registry, installations, roles: deps.identity.identity.roles, audit: deps.identity.identity.audit }) });
     const bound = new Map<string, AppRuntime>(registry.list().map((app) => [app.namespace, { app, models: bindModels(sequelize, app) }]));
     // Each app's live-update channel kinds: a subscription needs the kind's permission, then the app's own rule.
     for (const app of registry.withCode()) {

@@ -2,7 +2,7 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { ConflictError, ForbiddenError, InvalidError, Joi } from '@wpk/sdk';
 import type { Logger } from 'pino';
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, defaultPermissionSourceFactory } from '../access/index.js';
+import { AccessDenied, APP_ACCESS_DENIED, credentialsOf, isInstalled, PLATFORM_KEYS_NOT_IN_ROLES, PLATFORM_NAMESPACE, platformAccessOverview, requireRole, defaultPermissionSourceFactory, scopesOf } from '../access/index.js';
 import type { EventSink } from '../events/index.js';
 import { runInRequestTransaction, single, type RequestWork } from '../server/index.js';
 import { APP_ACCESS_OVERVIEW, APP_ACCESS_REQUEST, APP_INSTALL_REQUEST, APP_INSTALLATION, APP_SETTINGS, APP_STATUS, ROLE_APP_PERMISSIONS } from './answers.js';
@@ -59,7 +59,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
     } catch (error) {
       if (!(error instanceof ForbiddenError)) throw error;
       const credentials = credentialsOf(request);
-      const reason = `platform role ${credentials.member.platformRole}${credentials.via.kind === 'api_key' && !credentials.via.fullAccess ? ' (scoped key)' : ''} may not ${action}`;
+      const reason = `platform role ${credentials.member.platformRole}${scopesOf(credentials) !== null ? ` (${credentials.via.kind === 'app_grant' ? 'app grant' : 'scoped key'})` : ''} may not ${action}`;
       throw new AccessDenied(3, error.message, reason);
     }
   };
@@ -251,7 +251,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
         const app = appOf(request);
         const credentials = credentialsOf(request);
         const row = await installations.find(workspaceId(request), app.namespace);
-        const admin = credentials.via.kind !== 'api_key' || credentials.via.fullAccess ? ['owner', 'admin'].includes(credentials.member.platformRole) : false;
+        const admin = scopesOf(credentials) === null ? ['owner', 'admin'].includes(credentials.member.platformRole) : false;
         if (!admin && !(await canOpen(request, app, row))) {
           throw new AccessDenied(4, APP_ACCESS_DENIED, 'settings of an app the caller cannot open', null, app.namespace);
         }

@@ -1,6 +1,6 @@
 import { QueryTypes, Sequelize, type Model, type ModelStatic } from 'sequelize';
 import type { Logger } from 'pino';
-import { installTransactionContext } from './cls.js';
+import { installTransactionContext, nestTransactions } from './cls.js';
 import { EmbeddedPostgres } from './embedded.js';
 import { FastQuery } from './fast-query.js';
 import { useFastTimestamps } from './timestamps.js';
@@ -54,6 +54,7 @@ export class Database {
       hooks: { afterConnect: (connection: unknown) => (connection as { query(sql: string): Promise<unknown> }).query('SET jit = off') as Promise<never> },
     });
     addWorkspaceToInstanceWrites(sequelize);
+    nestTransactions(sequelize);
     useFastTimestamps(sequelize);
     const database = new Database(sequelize, url, embedded);
     try {

@@ -1,4 +1,5 @@
 import { Transaction, type Sequelize } from 'sequelize';
+import { nestingParent } from './cls.js';
 
 interface PgConnection {
   query(text: string): Promise<unknown>;
@@ -33,6 +34,8 @@ const internals = (transaction: Transaction) => transaction as unknown as Intern
  * Sequelize instead.
  */
 export async function beginTransaction(sequelize: Sequelize): Promise<Transaction> {
+  // In a nested request (cls.ts, runNested): a savepoint of the caller's transaction.
+  if (nestingParent()) return sequelize.transaction();
   const transaction = new Transaction(sequelize, {});
   const { options } = internals(transaction);
   if (options.isolationLevel || options.deferrable || options.readOnly) return sequelize.transaction();
@@ -57,6 +60,8 @@ export async function beginTransaction(sequelize: Sequelize): Promise<Transactio
  * should believe it committed).
  */
 export async function commitTransaction(transaction: Transaction): Promise<void> {
+  // A savepoint (a nested request's): Sequelize releases nothing and runs its hooks.
+  if ((transaction as unknown as { parent?: Transaction }).parent) return transaction.commit();
   const state = internals(transaction);
   if (state.finished) throw new Error(`Transaction cannot be committed because it has been finished with state: ${state.finished}`);
   try {
@@ -73,6 +78,7 @@ export async function commitTransaction(transaction: Transaction): Promise<void>
 
 /** Rolls back a transaction of `beginTransaction`. */
 export async function rollbackTransaction(transaction: Transaction): Promise<void> {
+  if ((transaction as unknown as { parent?: Transaction }).parent) return transaction.rollback();
   const state = internals(transaction);
   if (state.finished) throw new Error(`Transaction cannot be rolled back because it has been finished with state: ${state.finished}`);
   try {

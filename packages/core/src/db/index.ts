@@ -1,4 +1,4 @@
-export { currentTransaction, outsideTransaction } from './cls.js';
+export { currentTransaction, nestingDepth, nestingParent, outsideTransaction, runNested } from './cls.js';
 export { Database, redactUrl, type DatabaseOptions } from './database.js';
 export { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory } from './embedded.js';
 export { migrateDown, migrateUp, pendingMigrations, type Migration, type MigrationContext, type MigrationProgress, type MigrationSet } from './migrations.js';

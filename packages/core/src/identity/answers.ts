@@ -56,7 +56,7 @@ export const ME: ObjectSchema = recordSchema({
   workspace: WORKSPACE,
   platform_role: Joi.string().valid('owner', 'admin', 'member'),
   two_factor_enabled: Joi.boolean(),
-  credential: Joi.string().valid('session', 'api_key', 'app_token').description('What the request was authenticated by'),
+  credential: Joi.string().valid('session', 'api_key', 'app_token', 'app_grant').description('What the request was authenticated by (app_grant: an app acting for the member, ctx.platform.request)'),
   elevated_until: instant().allow(null).description('Until when the session is elevated (admin mode); null when it is not'),
 }).id('Me');
 

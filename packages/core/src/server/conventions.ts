@@ -205,6 +205,8 @@ export const conventions: Plugin<ConventionsOptions> = {
           workspace: request.app.workspace?.subdomain ?? null,
           status: response?.statusCode ?? null,
           ms: Date.now() - request.info.received,
+          // An app acting for a member (ctx.platform.request): which app, and its note.
+          ...(request.app.appGrant ? { member_id: request.app.appGrant.memberId, via_app: request.app.appGrant.app, via_note: request.app.appGrant.note } : {}),
         },
         'request',
       );

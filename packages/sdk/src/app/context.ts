@@ -509,6 +509,44 @@ export interface AppAi {
   complete(messages: readonly AppChatMessage[]): Promise<{ text: string; tokens: number }>;
 }
 
+/** One call of `ctx.platform.request`: a request of the workspace API made as a member. */
+export interface PlatformRequest {
+  /** The member the app acts for: a member id or member MRN of this workspace. */
+  member: string;
+  /**
+   * The permission keys the call may use (1-50, any app's): the member's current permissions are
+   * narrowed to them at every layer, so the call never holds more than both.
+   */
+  scopes: readonly string[];
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A path of this workspace's API with its query string (`/tasks?page=2`); never a host. */
+  path: string;
+  /** The JSON body (POST, PUT, PATCH). */
+  payload?: unknown;
+  /** A note for the trail (a run id), at most 100 characters: logged with the request and put in its events' metadata (`via_note`). */
+  note?: string;
+}
+
+/** The answer of `ctx.platform.request`: the status and the parsed JSON body (text when it is not JSON; null when empty). */
+export interface PlatformAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * `ctx.platform`: the platform's API called as a member, in process, through the whole access
+ * chain of this workspace (layers 1-5 and the target's checks). Null unless the manifest declares
+ * `"platform_requests": true`.
+ */
+export interface AppPlatform {
+  /**
+   * Makes the request and answers `{ status, body }`; a 4xx or 5xx of the target is an answer,
+   * not a throw. Throws `InvalidError` on a malformed call (a path with a host, no scopes). The
+   * call's writes belong to this work: they commit or roll back with it.
+   */
+  request(call: PlatformRequest): Promise<PlatformAnswer>;
+}
+
 /** What every handler of the app receives, in a request or in an event delivery. */
 export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** The app itself. */
@@ -547,6 +585,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   mail: AppMail;
   /** The platform's language model, or null when none is configured. */
   ai: AppAi | null;
+  /** The platform's API called as a member (`"platform_requests": true` in the manifest), or null. */
+  platform: AppPlatform | null;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
   /**

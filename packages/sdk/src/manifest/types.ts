@@ -133,6 +133,11 @@ export interface AppManifest {
    * listed page the public folder does not hold (`join.html`) is the app's built front-end.
    */
   same_origin_pages?: string[];
+  /**
+   * The app calls the workspace API as a member (`ctx.platform.request`, through the whole access
+   * chain, narrowed to scopes the app names). Without it `ctx.platform` is null.
+   */
+  platform_requests?: boolean;
   /** Every permission the app checks. */
   permissions: PermissionDefinition[];
   /** Every route of the app, with its chain of checks or `public: true`. */

@@ -14,11 +14,8 @@ export const CATALOG_ACTIONS = [
 ] as const;
 
 export const TRIGGER_TYPES = ['event', 'cron', 'manual', 'webhook'] as const;
-/**
- * The step types a wand may use now. `api` (a platform call as the owner) is checked below but not
- * offered until the platform lends apps that capability (docs/decisions/0251-wands-platform-capabilities.md).
- */
-export const STEP_TYPES = ['transform', 'branch', 'delay', 'ai', 'notify', 'loop'] as const;
+/** The step types of a wand; `api` is a platform call as the owner, with the wand's scopes (`ctx.platform.request`). */
+export const STEP_TYPES = ['transform', 'branch', 'delay', 'api', 'ai', 'notify', 'loop'] as const;
 /** Steps a loop may repeat (no delay, branch or loop inside a loop). */
 export const LOOP_STEP_TYPES = ['transform', 'ai', 'notify'] as const;
 export const API_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
@@ -101,7 +98,7 @@ function checkStep(raw: unknown, field: string, index: number, count: number, al
       if (typeof step.method !== 'string' || !(API_METHODS as readonly string[]).includes(step.method)) refuse(`${field}.method`, `must be one of ${API_METHODS.join(', ')}`);
       out.method = step.method;
       out.path = text(step.path, `${field}.path`, 500);
-      if (!/^\/[A-Za-z0-9_\-./{}$]*$/.test(out.path as string) || (out.path as string).includes('..')) refuse(`${field}.path`, 'must be a path of the workspace API (/tasks/tasks); {expression} parts are filled in');
+      if (!/^\/[A-Za-z0-9_\-./{}$]*$/.test(out.path as string) || (out.path as string).includes('..')) refuse(`${field}.path`, 'must be a path of the workspace API (/tasks); {expression} parts are filled in');
       if (step.body !== undefined) out.body = expression(step.body, `${field}.body`);
       if (step.as !== undefined) out.as = variable(step.as, `${field}.as`, false);
       break;

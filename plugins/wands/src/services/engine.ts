@@ -32,10 +32,28 @@ interface Outcome {
 
 class StepFailure extends Error {}
 
+/** An api step's path with each `{expression}` part evaluated and escaped (a value cannot add a segment or a query). */
+async function fillPath(template: string, scope: Record<string, unknown>): Promise<string> {
+  let path = '';
+  let rest = template;
+  for (let open = rest.indexOf('{'); open >= 0; open = rest.indexOf('{')) {
+    const close = rest.indexOf('}', open);
+    if (close < 0) throw new StepFailure(`the path ${template} has an unclosed {`);
+    const value = await evaluate(rest.slice(open + 1, close), scope);
+    if (value === null || typeof value === 'object') throw new StepFailure(`the path part {${rest.slice(open + 1, close)}} is ${value === null ? 'empty' : 'not a text or number'}`);
+    path += rest.slice(0, open) + encodeURIComponent(String(value));
+    rest = rest.slice(close + 1);
+  }
+  return path + rest;
+}
+
+/** The `error` of a platform answer's body, else the body itself, short. */
+const errorOf = (body: unknown) => (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string' ? (body as { error: string }).error : JSON.stringify(body ?? null)).slice(0, 500);
+
 /** Records the AI tokens a step used (they were spent: recorded even past the allowance, which then stops the next step). */
 type TokenMeter = (tokens: number) => Promise<void>;
 
-async function executeStep(ctx: AnyCtx, wand: Wand, run: Run, step: Step, index: number, scope: Record<string, unknown>, meter: TokenMeter): Promise<Outcome> {
+async function executeStep(ctx: AnyCtx, wand: Wand, run: Run, step: Step, index: number, scope: Record<string, unknown>, meter: TokenMeter, scopes: readonly string[]): Promise<Outcome> {
   const vars = scope.vars as Record<string, unknown>;
   switch (step.type) {
     case 'transform': {
@@ -51,6 +69,25 @@ async function executeStep(ctx: AnyCtx, wand: Wand, run: Run, step: Step, index:
     case 'delay':
       if (run.dry_run) return { output: { seconds: step.seconds }, stubbed: true };
       return { output: { seconds: step.seconds, until: new Date(ctx.now().getTime() + (step.seconds as number) * 1000).toISOString() }, wait: step.seconds as number };
+    case 'api': {
+      // The owner's grant was read again just before this step (advance); the call itself is
+      // judged by the platform's whole access chain as the owner narrowed to the wand's scopes.
+      const method = step.method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      const path = await fillPath(step.path as string, scope);
+      const payload = step.body === undefined ? undefined : await evaluate(step.body as string, scope);
+      const call = { method, path, ...(payload === undefined ? {} : { payload }) };
+      if (run.dry_run) return { output: call, stubbed: true };
+      if (!ctx.platform) throw new StepFailure('this platform lends no platform requests (ctx.platform)');
+      let answer: { status: number; body: unknown };
+      try {
+        answer = await ctx.platform.request({ member: wand.owner_id, scopes, method, path, payload: payload ?? undefined, note: `wand run ${run.id}` });
+      } catch (error) {
+        throw new StepFailure((error as Error).message);
+      }
+      if (answer.status >= 400) throw new StepFailure(`${method} ${path} answered ${answer.status}: ${errorOf(answer.body)}`);
+      if (step.as) vars[step.as as string] = answer.body;
+      return { output: { ...call, status: answer.status, answer: answer.body } };
+    }
     case 'ai': {
       const prompt = await evaluate(step.prompt as string, scope);
       const text = (typeof prompt === 'string' ? prompt : JSON.stringify(prompt)).slice(0, 100_000);
@@ -84,7 +121,7 @@ async function executeStep(ctx: AnyCtx, wand: Wand, run: Run, step: Step, index:
       const outputs: unknown[] = [];
       for (const item of list) {
         const inner = { ...scope, [step.as as string]: item };
-        for (const [at, nested] of (step.steps as Step[]).entries()) outputs.push((await executeStep(ctx, wand, run, nested, at, inner, meter)).output);
+        for (const [at, nested] of (step.steps as Step[]).entries()) outputs.push((await executeStep(ctx, wand, run, nested, at, inner, meter, scopes)).output);
       }
       return { output: { iterations: list.length, outputs } };
     }
@@ -148,7 +185,7 @@ export async function advance(ctx: AnyCtx, wand: Wand, run: Run, steps: Step[], 
         outcome = await executeStep(ctx, wand, run, step, index, scope, async (tokens) => {
           tokenMicrons += tokens * ctx.settings.token_microns;
           await recordUsage(ctx, wand, run, 'ai_tokens', tokens, `tokens:${run.id}:${position}:${crypto.randomUUID()}`, tally, { force: true });
-        });
+        }, scopes);
       } catch (error) {
         const message = (error instanceof StepFailure ? error.message : `${(error as Error).message ?? error}`).slice(0, 900);
         await log(index, step.type, 'failed', { error: message, microns: run.dry_run ? 0 : ctx.settings.step_microns });

@@ -4,11 +4,11 @@ import { CARD_STYLES, EVENTS, WAND_STATUS, type Wand } from '../api.js';
 /** The form field a refusal of the wand's parts names (`triggers[0].filter` → `filter`), as an error the form shows on it. */
 function onForm(error: unknown): unknown {
   if (!isApiError(error) || !error.field) return error;
-  const field = /^(?:triggers|steps)\[0\]\.(action|filter|subject|message)$/.exec(error.field)?.[1];
+  const field = /^(?:triggers|steps)\[0\]\.(action|filter|subject|message)$/.exec(error.field)?.[1] ?? (/^steps\[1\]\.body$/.test(error.field) ? 'task' : undefined);
   return field ? new Error(`${field}: ${error.error.replace(/^[^:]+: /, '')}`) : error;
 }
 
-/** `/`: the member's wands, and the form to make one (when an event happens, tell me). */
+/** `/`: the member's wands, and the form to make one (when an event happens, tell me, and add a task if asked). */
 export class WandsList extends LitElement {
   static override properties = { wands: { state: true }, error: { state: true }, loaded: { state: true } };
   static override styles = [screenStyles, CARD_STYLES];
@@ -47,6 +47,7 @@ export class WandsList extends LitElement {
         filter: { type: 'string', title: 'Only if (JSONata)', maxLength: 4000, description: 'Over the event: $number(payload.amount) >= 1000. Empty: always.' },
         subject: { type: 'string', title: 'Notify me with the subject', maxLength: 200 },
         message: { type: 'string', title: 'Message (JSONata)', maxLength: 4000, description: 'Over the event: "Follow up on " & trigger.payload.title' },
+        task: { type: 'string', title: 'Also add a task titled (JSONata)', maxLength: 4000, description: 'Posted to Tasks as you (needs your right to create tasks): "Kick-off for " & trigger.payload.title. Empty: no task.' },
       },
     };
   }
@@ -56,7 +57,11 @@ export class WandsList extends LitElement {
     const value = event.detail as Record<string, string>;
     const trigger = { type: 'event', action: value.action, ...(value.filter ? { filter: value.filter } : {}) };
     try {
-      const made = (await kit().client.wands.postWands({ body: { name: value.name, triggers: [trigger], steps: [{ type: 'notify', subject: value.subject, message: value.message }] } as never })).data as Wand;
+      const steps: Array<Record<string, unknown>> = [{ type: 'notify', subject: value.subject, message: value.message }];
+      // A platform call as the owner (the api step), with the one scope it needs.
+      if (value.task) steps.push({ type: 'api', method: 'POST', path: '/tasks', body: `{'title': ${value.task}}` });
+      const body = { name: value.name, triggers: [trigger], steps, ...(value.task ? { scopes: ['tasks.tasks.create'] } : {}) };
+      const made = (await kit().client.wands.postWands({ body } as never)).data as Wand;
       await kit().client.wands.postWandsByWandIdActivate({ params: { wand_id: made.id } });
       toast(`Wand active: ${made.name}`, 'success');
       form.submitting = false;

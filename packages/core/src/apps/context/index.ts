@@ -9,6 +9,7 @@ import type { ContextInputs } from './inputs.js';
 import { liveOf } from './live.js';
 import { mailOf } from './mail.js';
 import { membersOf } from './members.js';
+import { platformOf } from './platform.js';
 import { searchOf } from './search.js';
 import { secretsOf } from './secrets.js';
 import { nowOf, settingsOf } from './settings.js';
@@ -18,13 +19,14 @@ import { transactionGate } from '../../server/index.js';
 export { contextPermissions, contextWorkspace, keyOf, memberOf } from './caller.js';
 export { appLogger, factsOf } from './facts.js';
 export { emptyOutbox, type AppRuntime, type ContextInputs, type ContextOutbox, type ContextPlatform, type SignalingOperation, type Work } from './inputs.js';
+export { type PlatformRequester } from './platform.js';
 export { fileAnswer, toAppRequest } from './request.js';
 export { DeferredStorage, storageHandle } from './storage.js';
 
 /**
  * The parts every context shares, one factory per capability, each from the one inputs object:
  * app, workspace, db and transaction, events, lock, members, search, live, storage, signaling,
- * secrets, claims, mail, ai, settings, now, log. `extra` (the caller, the page, `respond`) comes first,
+ * secrets, claims, mail, ai, platform, settings, now, log. `extra` (the caller, the page, `respond`) comes first,
  * as it always has; the context is one object literal, so every context has one shape.
  */
 export function baseContext<Extra extends object = object>(given: ContextInputs, extra?: Extra): BaseContext & Extra {
@@ -49,6 +51,7 @@ export function baseContext<Extra extends object = object>(given: ContextInputs,
     claims: claimsOf(inputs),
     mail: mailOf(inputs),
     ai: aiOf(inputs),
+    platform: platformOf(inputs),
     settings: settingsOf(inputs),
     now: nowOf(inputs),
     log: appLogger(inputs.logger),

@@ -9,6 +9,7 @@ import type { RequestWork, WorkGate } from '../../server/index.js';
 import type { SignalingService } from '../../signaling/index.js';
 import type { WorkspaceRecord } from '../../tenancy/index.js';
 import type { LoadedApp } from '../loader.js';
+import type { PlatformRequester } from './platform.js';
 import type { BoundModels } from '../models.js';
 import type { SearchOperation } from '../search-operations.js';
 import type { StrictRoles } from '../strict-roles.js';
@@ -43,6 +44,8 @@ export interface ContextPlatform {
   model?: OpenAiCompatibleModel | null;
   /** The route table and installations the permission explainer reads (`ctx.members.explain`); absent: it throws. */
   access?: ExplainCatalog;
+  /** Makes `ctx.platform.request`'s in-process requests; absent: `ctx.platform` is null. */
+  requests?: PlatformRequester;
 }
 
 /**

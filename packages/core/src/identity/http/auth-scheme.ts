@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server, ServerAuthSchemeObject } from '@hapi/hapi';
-import { AccessDenied, requestAccess, type Credentials } from '../../access/index.js';
+import { AccessDenied, appGrantOf, requestAccess, type AppGrant, type Credentials } from '../../access/index.js';
 import { routeMeta } from '../../server/index.js';
 import type { SessionService } from '../services/sessions.js';
 import { SESSION_COOKIE } from './cookies.js';
@@ -40,7 +40,11 @@ export interface AuthSchemeDependencies {
   apiKeys: ApiKeyAuthenticator | null;
   /** The app-token authenticator (null or absent: every `Bearer wpka_` request is 401). */
   appTokens?: AppTokenAuthenticator | null;
+  /** Judges an app's in-process request for a member (`ctx.platform.request`); absent: such a request is 401. */
+  appGrants?: ((grant: AppGrant) => Promise<Credentials | null>) | null;
 }
+
+export const INVALID_APP_GRANT = 'The member this app acts for is not an active member of this workspace';
 
 /** The session cookie's value (hapi gives an array when the browser sent it twice). */
 export function sessionToken(request: Request): string | null {
@@ -70,7 +74,7 @@ function checkMembership(request: Request, credentials: Credentials): void {
 }
 
 /**
- * Layers 1 and 2. A `Bearer` token is judged as an API key, alone (no cookie fallback); otherwise
+ * Layers 1 and 2. An app's in-process request for a member is judged on its grant alone. A `Bearer` token is judged as an API key, alone (no cookie fallback); otherwise
  * the session cookie is looked up in the database on every request (no cache: sign-out, password
  * resets and deactivation take effect on the next request of every process). The credential is
  * read from the request's access (access/request-access.ts), which judges it once per request. The credentials
@@ -82,6 +86,15 @@ export function registerAuthScheme(server: Server, dependencies: AuthSchemeDepen
       // Layers 1 and 2 read the request's access (access/request-access.ts), as the app guard does:
       // one credential per request, judged once. A Bearer token is judged alone (no cookie fallback).
       const access = requestAccess(request);
+      const grant = appGrantOf(request);
+      if (grant) {
+        // An app's in-process request for a member: it carries nothing else (no header, no cookie).
+        const judge = dependencies.appGrants;
+        const credentials = judge ? await judge(grant) : null;
+        if (!credentials) throw Boom.unauthorized(INVALID_APP_GRANT);
+        checkMembership(request, credentials);
+        return h.authenticated({ credentials });
+      }
       const bearer = bearerToken(request);
       if (bearer !== null && bearer.startsWith('wpka_')) {
         // An app's bridge token.

@@ -1,4 +1,5 @@
 import type { Server } from '@hapi/hapi';
+import { appGrantCredentials } from '../../access/index.js';
 import type { RuntimeConfig } from '../../config.js';
 import type { IdentityService } from '../identity-service.js';
 import { accountRoutes } from '../routes/account.js';
@@ -17,7 +18,7 @@ import { registerCsrfProtection } from './csrf.js';
  */
 export function installIdentity(server: Server, identity: IdentityService, config: RuntimeConfig, appTokens: AppTokenAuthenticator | null = null): void {
   declareSessionCookie(server, config);
-  registerAuthScheme(server, { sessions: identity.sessions, apiKeys: identity.apiKeys(), appTokens });
+  registerAuthScheme(server, { sessions: identity.sessions, apiKeys: identity.apiKeys(), appTokens, appGrants: (grant) => appGrantCredentials(identity.context.sequelize, grant) });
   registerCsrfProtection(server, config.publicUrl);
   registerAdminAuditRecorder(server, identity.audit, identity.context.logger, identity.context.clock);
   const dependencies = { identity, config };

@@ -55,7 +55,7 @@ export function requireSession(credentials: Credentials, action: string): string
 }
 
 /** GET /me and the sign-in answers: the member, their workspace and platform role. */
-export async function presentMe(dependencies: RouteDependencies, workspaceId: string, memberId: string, session: { kind: 'session' | 'api_key' | 'app_token'; elevatedUntil: Date | null }) {
+export async function presentMe(dependencies: RouteDependencies, workspaceId: string, memberId: string, session: { kind: 'session' | 'api_key' | 'app_token' | 'app_grant'; elevatedUntil: Date | null }) {
   const member = await dependencies.identity.context.models.Member.findOne({ where: { workspace_id: workspaceId, id: memberId }, rejectOnEmpty: true });
   const account = await dependencies.identity.context.models.Account.findByPk(member.account_id, { rejectOnEmpty: true });
   const workspace = await dependencies.identity.context.workspaces.findById(member.workspace_id);
