@@ -607,6 +607,9 @@ test.serial('DOCX import: a Word document (made with docx) becomes the paper\'s 
 
   const before = (await ann.get('/papers')).body.pagination.total;
   const emptyZip = Buffer.from(`504b0506${'00'.repeat(18)}`, 'hex');
+  let nested: InstanceType<typeof Table> | InstanceType<typeof Paragraph> = new Paragraph('deep');
+  for (let level = 0; level < 20; level += 1) nested = new Table({ rows: [new TableRow({ children: [new TableCell({ children: [nested] })] })] });
+  const tooDeep = await Packer.toBuffer(new Document({ sections: [{ children: [nested] }] }));
   const refusals: Array<[unknown, number, string]> = [
     [{ docx: 'not base64!' }, 400, "docx: must be the file's bytes in base64"],
     [{ docx: '' }, 400, 'docx is not allowed to be empty'],
@@ -614,6 +617,7 @@ test.serial('DOCX import: a Word document (made with docx) becomes the paper\'s 
     [{ docx: emptyZip.toString('base64') }, 400, 'docx: not a DOCX file (the archive holds no word/document.xml)'],
     [{ docx: bytes.subarray(0, Math.floor(bytes.length / 2)).toString('base64') }, 400, "docx: a damaged DOCX file (Corrupted zip: can't find end of central directory)"],
     [{ docx: Buffer.alloc(750_001, 1).toString('base64') }, 400, 'docx: the file is 750001 bytes; at most 750000 are imported'],
+    [{ docx: tooDeep.toString('base64') }, 400, 'docx: the document nests more than 50 levels deep (tables or lists within each other)'],
   ];
   for (const [payload, status, error] of refusals) {
     const answer = await ann.post('/papers/imports', payload);

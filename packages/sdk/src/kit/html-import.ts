@@ -235,19 +235,38 @@ export class DocxReadError extends Error {}
 /**
  * A Word document (DOCX bytes) as a `doc` node, read by mammoth (its HTML, then richTextFromHtml)
  * with the styles of DOCX_STYLE_MAP. Bytes that are not a DOCX (no ZIP, a ZIP without
- * `word/document.xml`, a broken one) throw a DocxReadError.
+ * `word/document.xml`, a broken one) or a document nested more than 50 levels deep throw a
+ * DocxReadError.
  */
 export async function richTextFromDocx(bytes: Buffer): Promise<RichTextNode> {
   // A ZIP starts with a file's header, or is an empty archive's end record.
   if (bytes.length < 4 || (bytes.readUInt32LE(0) !== 0x04034b50 && bytes.readUInt32LE(0) !== 0x06054b50)) throw new DocxReadError('not a DOCX file (a DOCX is a ZIP archive; these bytes are not one)');
   const mammoth = (await import('mammoth')).default;
-  let html: string;
+  let doc: RichTextNode;
   try {
-    html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: DOCX_STYLE_MAP, includeDefaultStyleMap: true })).value;
+    const html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: DOCX_STYLE_MAP, includeDefaultStyleMap: true })).value;
+    doc = await richTextFromHtml(html);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (/word\/document\.xml|main document part/i.test(reason)) throw new DocxReadError('not a DOCX file (the archive holds no word/document.xml)');
+    // A broken archive or XML, or one nested past the stack (tables in tables).
     throw new DocxReadError(`a damaged DOCX file (${reason.replace(/\s+/g, ' ').slice(0, 200)})`);
   }
-  return richTextFromHtml(html);
+  if (depthOf(doc) > MAX_DEPTH) throw new DocxReadError(`the document nests more than ${MAX_DEPTH} levels deep (tables or lists within each other)`);
+  return doc;
+}
+
+/** How deep a document may nest (as the editor's JSON: a table in a table cell is 3 levels). */
+const MAX_DEPTH = 50;
+
+/** A document's depth, counted without recursion. */
+function depthOf(doc: RichTextNode): number {
+  let deepest = 0;
+  const stack: Array<[RichTextNode, number]> = [[doc, 0]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    deepest = Math.max(deepest, depth);
+    for (const child of node.content ?? []) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
