@@ -100,7 +100,7 @@ export async function richTextToDocx(doc: RichTextNode, options: { title?: strin
     return new ImageRun({ type: image.type, data: image.data, transformation: { width: Math.round(image.width * scale), height: Math.round(image.height * scale) }, altText: { name: alt || 'image', description: alt, title: alt } });
   };
 
-  /** A block's paragraphs; `list` places a list item's paragraphs in its list at its level. */
+  /** Blocks as the body's paragraphs and tables: `within` goes on each plain paragraph (a quote's style, a list item's indent); a list starts at `level`. */
   const blocks = (nodes: RichTextNode[] = [], within: Partial<IParagraphOptions> = {}, level = 0): Block[] =>
     nodes.flatMap((node): Block[] => {
       switch (node.type) {
