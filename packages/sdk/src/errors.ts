@@ -89,6 +89,13 @@ export class TooManyRequestsError extends DomainError {
   }
 }
 
+/** 503: the operation needs something this server does not have (a program, a service); the message says what to set up. */
+export class UnavailableError extends DomainError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}
+
 /** True for errors the platform answers as a 4xx with their own message. */
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;

@@ -6,7 +6,7 @@
  * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
  * violation, nothing wider than the window. The screenshots are the ones docs/apps/papers.md shows.
  * A Markdown file imported from the list (a nested checklist, a table) opens as a paper with the
- * editor's checklist and table, and the paper's Export menu downloads it as Markdown and as HTML.
+ * editor's checklist and table, and the paper's Export menu downloads it as Markdown, HTML and Word.
  */
 import test from 'ava';
 import fs from 'node:fs';
@@ -217,7 +217,7 @@ test.serial('at 375 px: the list and a paper read on a phone', async (t) => {
   await page.context().close();
 });
 
-test.serial('at 1280 px: a Markdown file imported from the list opens as a paper (its checklist and table as the editor\'s); Export downloads it as Markdown and HTML', async (t) => {
+test.serial('at 1280 px: a Markdown file imported from the list opens as a paper (its checklist and table as the editor\'s); Export downloads it as Markdown, HTML and Word', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: ann.email });
   await frame.getByRole('link', { name: 'Minutes' }).waitFor();
   const markdown = '# Retro\n\nWhat went **well**, ask @Bob.\n\n- [x] ship\n  - [ ] tell users\n\n| Who | What |\n| --- | --- |\n| Ann | notes |\n';
@@ -242,6 +242,10 @@ test.serial('at 1280 px: a Markdown file imported from the list opens as a paper
   t.is(asHtml.suggestedFilename(), 'Retro notes.html');
   const exported = await fs.promises.readFile((await asHtml.path())!, 'utf8');
   t.true(exported.includes('<h1>Retro</h1>\n<p>What went <strong>well</strong>, ask @Bob.</p>\n<ul><li>☑ ship<ul><li>☐ tell users</li></ul></li></ul>\n<table><thead><tr><th scope="col">Who</th><th scope="col">What</th></tr></thead><tbody><tr><td>Ann</td><td>notes</td></tr></tbody></table>'), exported);
+  await frame.getByText('Export', { exact: true }).click();
+  const [asWord] = await Promise.all([page.waitForEvent('download'), frame.getByRole('button', { name: 'Word (.docx)' }).click()]);
+  t.is(asWord.suggestedFilename(), 'Retro notes.docx');
+  t.is((await fs.promises.readFile((await asWord.path())!)).subarray(0, 2).toString(), 'PK', 'a Word document (a ZIP)');
   await checkPage(t, page, frame, 'a paper imported from Markdown, its Export menu');
   await page.context().close();
 });

@@ -1,6 +1,12 @@
 import test from 'ava';
-import { listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
-import { richTextFromFragment, writeRichText, type RichTextNode } from '@wpk/sdk';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { API_VERSION, listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
+import { chromiumExecutable, DOCX_STYLE_MAP, richTextFromFragment, writeRichText, type RichTextNode } from '@wpk/sdk';
+import * as docx from 'docx';
+import mammoth from 'mammoth';
 import * as Y from 'yjs';
 import app from '../src/index.js';
 
@@ -389,7 +395,8 @@ test.serial('Markdown import: a paper whose document is the Markdown converted (
   const before = (await ann.get('/papers')).body.pagination.total;
   const stranger = crypto.randomUUID();
   const refusals: Array<[TestMember, unknown, number, string]> = [
-    [ann, {}, 400, 'markdown is required'],
+    [ann, {}, 400, 'markdown or docx is required'],
+    [ann, { markdown: '# A', docx: 'UEsFBg==' }, 400, 'give markdown or docx, not both'],
     [ann, { markdown: 42 }, 400, 'markdown must be a string'],
     [ann, { title: '', markdown: '# A' }, 400, 'title is not allowed to be empty'],
     [ann, { markdown: 'x'.repeat(500_001) }, 400, 'markdown length must be less than or equal to 500000 characters long'],
@@ -455,8 +462,8 @@ test.serial('export: Markdown and HTML files named by the title, for anyone who 
     ].join('\n'),
   );
 
-  const pdf = await reader.get(`/papers/${id}/export?format=pdf`);
-  t.deepEqual([pdf.status, pdf.body], [400, { error: 'query parameter format must be one of [markdown, html]', field: 'format' }]);
+  const odt = await reader.get(`/papers/${id}/export?format=odt`);
+  t.deepEqual([odt.status, odt.body], [400, { error: 'query parameter format must be one of [markdown, html, docx, pdf]', field: 'format' }]);
   const none = await reader.get(`/papers/${id}/export`);
   t.deepEqual([none.status, none.body], [400, { error: 'query parameter format is required', field: 'format' }]);
   const hidden = await cay.get(`/papers/${id}/export?format=markdown`);
@@ -464,4 +471,192 @@ test.serial('export: Markdown and HTML files named by the title, for anyone who 
   const empty = await newPaper(ann, 'Blank');
   t.is((await ann.get(`/papers/${empty}/export?format=markdown`)).body, '\n', 'a new paper: one empty paragraph');
   t.deepEqual(world.takeEvents().map((event) => event.action), ['core.papers.paper.created'], 'exports emit nothing');
+});
+
+/** A file answer's bytes (the test client reads answers as JSON). */
+async function download(member: TestMember, url: string) {
+  const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, 'x-api-version': API_VERSION, cookie: member.cookie } });
+  return { status: response.statusCode, headers: response.headers, bytes: response.rawPayload };
+}
+
+/** A 1 × 1 PNG as a data URL. */
+const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const para = (...content: unknown[]) => ({ type: 'paragraph', content });
+const item = (...content: unknown[]) => ({ type: 'listItem', content });
+const link = (value: string, href: string) => ({ type: 'text', text: value, marks: [{ type: 'link', attrs: { href } }] });
+/** A paper with every node type and mark the editor makes. */
+const EVERY_NODE = {
+  type: 'doc',
+  content: [
+    { type: 'heading', attrs: { level: 1 }, content: [text('Report')] },
+    { type: 'heading', attrs: { level: 3 }, content: [text('Scope')] },
+    para(text('plain '), text('bold', 'bold'), text(' '), text('it', 'italic'), text(' '), text('under', 'underline'), text(' '), text('gone', 'strike'), text(' '), text('x()', 'code'), text(' '), text('hi', 'highlight'), text(' '), link('site', 'https://example.com/a?b=1'), { type: 'hardBreak' }, text('next '), { type: 'mention', attrs: { id: '0b8f6f4e-5a55-4f3c-9d31-7d4f1c1e2a10', label: 'Bob' } }),
+    { type: 'bulletList', content: [item(para(text('b1')), { type: 'bulletList', content: [item(para(text('b1a')))] }), item(para(text('b2')))] },
+    { type: 'orderedList', content: [item(para(text('o1')), { type: 'orderedList', content: [item(para(text('o1a')))] }), item(para(text('o2')))] },
+    { type: 'taskList', content: [taskItem(true, para(text('done'))), taskItem(false, para(text('open')))] },
+    { type: 'codeBlock', attrs: { language: 'js' }, content: [text('if (a < b)\n  go();')] },
+    { type: 'blockquote', content: [para(text('quoted'))] },
+    { type: 'horizontalRule' },
+    { type: 'table', content: [{ type: 'tableRow', content: [cell('tableHeader', 'Who'), cell('tableHeader', 'When')] }, { type: 'tableRow', content: [{ ...cell('tableCell', 'Ann, Friday'), attrs: { colspan: 2, rowspan: 1 } }] }] },
+    { type: 'image', attrs: { alt: 'dot', src: PNG } },
+    { type: 'image', attrs: { alt: 'remote picture', src: 'https://example.com/a.png' } },
+    para(text('end')),
+  ],
+};
+
+test.serial('DOCX export: every node type and mark as Word has them (mammoth reads the same structure back), images embedded, named by the title; the import reads it back; no event', async (t) => {
+  const id = await newPaper(ann, 'Q3/Q4: "plan" é', EVERY_NODE);
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: reader.id, level: 'view' }] });
+  world.takeEvents();
+  const file = await download(reader, `/papers/${id}/export?format=docx`);
+  t.is(file.status, 200);
+  t.is(file.headers['content-type'], 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+  t.is(file.headers['content-disposition'], `attachment; filename="Q3-Q4- -plan- _.docx"; filename*=UTF-8''Q3-Q4-%20-plan-%20%C3%A9.docx`);
+  t.is(file.bytes.subarray(0, 2).toString(), 'PK', 'a ZIP');
+  const read = await mammoth.convertToHtml({ buffer: file.bytes }, { styleMap: DOCX_STYLE_MAP });
+  // The only thing mammoth leaves: the glyphs a checkbox shows (the box's state is read from its control).
+  t.deepEqual(read.messages.map((message) => message.message), ['A w:sym element with an unsupported character was ignored: char 2612 in font MS Gothic', 'A w:sym element with an unsupported character was ignored: char 2610 in font MS Gothic'], 'mammoth knows every style');
+  t.is(
+    read.value,
+    [
+      '<h1>Report</h1><h3>Scope</h3>',
+      '<p>plain <strong>bold</strong> <em>it</em> <u>under</u> <s>gone</s> <code>x()</code> <mark>hi</mark> <a href="https://example.com/a?b=1">site</a><br />next @Bob</p>',
+      '<ul><li>b1<ul><li>b1a</li></ul></li><li>b2</li></ul>',
+      '<ol><li>o1<ol><li>o1a</li></ol></li><li>o2</li></ol>',
+      '<ul><li><input type="checkbox" checked="checked" /> done</li><li><input type="checkbox" /> open</li></ul>',
+      '<pre>if (a &lt; b)<br />  go();</pre>',
+      '<blockquote><p>quoted</p></blockquote>',
+      '<hr />',
+      '<table><thead><tr><th><p>Who</p></th><th><p>When</p></th></tr></thead><tbody><tr><td colspan="2"><p>Ann, Friday</p></td></tr></tbody></table>',
+      `<p><img alt="dot" src="${PNG}" /></p>`,
+      '<p>remote picture</p>',
+      '<p>end</p>',
+    ].join(''),
+  );
+
+  const again = await ann.post('/papers/imports', { docx: file.bytes.toString('base64'), filename: 'Q3.docx' });
+  t.is(again.status, 200, JSON.stringify(again.body));
+  t.is(again.body.data.title, 'Report', 'titled by the first heading');
+  const lossy = structuredClone(EVERY_NODE) as RichTextNode;
+  // What DOCX does not keep: a mention is its text; a code block's language; a picture only linked is its alt text.
+  lossy.content![2]!.content!.splice(-2, 2, text('next @Bob') as RichTextNode);
+  delete lossy.content![6]!.attrs;
+  lossy.content![11] = para(text('remote picture')) as RichTextNode;
+  t.deepEqual((await ann.get(`/papers/${again.body.data.id}`)).body.data.content, lossy);
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.papers.paper.created'], 'the import only');
+});
+
+test.serial('DOCX import: a Word document (made with docx) becomes the paper\'s JSON, sanitized to what a paper holds; titled by its first heading, else the file name; one event; bad files leave nothing', async (t) => {
+  const { CheckBox, Document, ExternalHyperlink, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun } = docx;
+  const word = new Document({
+    sections: [
+      {
+        children: [
+          new Paragraph({ heading: HeadingLevel.HEADING_2, children: [new TextRun({ text: 'Minutes', bold: true })] }),
+          new Paragraph({
+            children: [
+              new TextRun('We '),
+              new TextRun({ text: 'agreed', italics: true, underline: {} }),
+              new TextRun(' on '),
+              new ExternalHyperlink({ link: 'https://example.org/plan', children: [new TextRun({ text: 'the plan', style: 'Hyperlink' })] }),
+              new TextRun(' and '),
+              new ExternalHyperlink({ link: 'javascript:alert(1)', children: [new TextRun('nothing else')] }),
+              new TextRun({ text: '.', superScript: true }),
+            ],
+          }),
+          new Paragraph({ text: 'first', bullet: { level: 0 } }),
+          new Paragraph({ text: 'inner', bullet: { level: 1 } }),
+          new Paragraph({ text: 'second', bullet: { level: 0 } }),
+          new Paragraph({ children: [new CheckBox({ checked: true }), new TextRun(' call Ann')], bullet: { level: 0 } }),
+          new Paragraph({ children: [new CheckBox({ checked: false }), new TextRun(' book room')], bullet: { level: 0 } }),
+          new Table({
+            rows: [
+              new TableRow({ tableHeader: true, children: [new TableCell({ children: [new Paragraph('Item')] }), new TableCell({ children: [new Paragraph('Owner')] })] }),
+              new TableRow({ children: [new TableCell({ children: [new Paragraph('Budget')] }), new TableCell({ children: [new Paragraph({ children: [new TextRun({ text: 'Cay', strike: true })] })] })] }),
+            ],
+          }),
+          new Paragraph({ children: [new ImageRun({ type: 'png', data: Buffer.from(PNG.split(',')[1]!, 'base64'), transformation: { width: 10, height: 10 }, altText: { name: 'dot', description: 'a dot', title: 'dot' } })] }),
+          new Paragraph(''),
+        ],
+      },
+    ],
+  });
+  const bytes = await Packer.toBuffer(word);
+  world.takeEvents();
+  const imported = await ann.post('/papers/imports', { docx: bytes.toString('base64'), filename: 'minutes-2026.docx' });
+  t.is(imported.status, 200, JSON.stringify(imported.body));
+  const id = imported.body.data.id;
+  t.like(imported.body.data, { title: 'Minutes', owner_id: ann.id, level: 'owner' });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.created', payload: { paper_id: id, title: 'Minutes', owner_mrn: ann.mrn } }]);
+  t.deepEqual((await ann.get(`/papers/${id}`)).body.data.content, {
+    type: 'doc',
+    content: [
+      { type: 'heading', attrs: { level: 2 }, content: [text('Minutes', 'bold')] },
+      para(text('We '), { type: 'text', text: 'agreed', marks: [{ type: 'italic' }, { type: 'underline' }] }, text(' on '), link('the plan', 'https://example.org/plan'), text(' and nothing else.')),
+      { type: 'bulletList', content: [item(para(text('first')), { type: 'bulletList', content: [item(para(text('inner')))] }), item(para(text('second')))] },
+      // The checkbox items go on the same Word list: they become a checklist of their own.
+      { type: 'taskList', content: [taskItem(true, para(text('call Ann'))), taskItem(false, para(text('book room')))] },
+      { type: 'table', content: [{ type: 'tableRow', content: [cell('tableHeader', 'Item'), cell('tableHeader', 'Owner')] }, { type: 'tableRow', content: [cell('tableCell', 'Budget'), { ...cell('tableCell', ''), content: [para(text('Cay', 'strike'))] }] }] },
+      { type: 'image', attrs: { alt: 'a dot', src: PNG } },
+    ],
+  });
+
+  const untitled = await ann.post('/papers/imports', { docx: (await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph('Only text')] }] }))).toString('base64'), filename: 'Budget notes.docx', folder_id: null });
+  t.like(untitled.body.data, { title: 'Budget notes' });
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.papers.paper.created']);
+
+  const before = (await ann.get('/papers')).body.pagination.total;
+  const emptyZip = Buffer.from(`504b0506${'00'.repeat(18)}`, 'hex');
+  let nested: InstanceType<typeof Table> | InstanceType<typeof Paragraph> = new Paragraph('deep');
+  for (let level = 0; level < 20; level += 1) nested = new Table({ rows: [new TableRow({ children: [new TableCell({ children: [nested] })] })] });
+  const tooDeep = await Packer.toBuffer(new Document({ sections: [{ children: [nested] }] }));
+  const refusals: Array<[unknown, number, string]> = [
+    [{ docx: 'not base64!' }, 400, "docx: must be the file's bytes in base64"],
+    [{ docx: '' }, 400, 'docx is not allowed to be empty'],
+    [{ docx: Buffer.from('Hello, this is text.').toString('base64') }, 400, 'docx: not a DOCX file (a DOCX is a ZIP archive; these bytes are not one)'],
+    [{ docx: emptyZip.toString('base64') }, 400, 'docx: not a DOCX file (the archive holds no word/document.xml)'],
+    [{ docx: bytes.subarray(0, Math.floor(bytes.length / 2)).toString('base64') }, 400, "docx: a damaged DOCX file (Corrupted zip: can't find end of central directory)"],
+    [{ docx: Buffer.alloc(750_001, 1).toString('base64') }, 400, 'docx: the file is 750001 bytes; at most 750000 are imported'],
+    [{ docx: tooDeep.toString('base64') }, 400, 'docx: the document nests more than 50 levels deep (tables or lists within each other)'],
+  ];
+  for (const [payload, status, error] of refusals) {
+    const answer = await ann.post('/papers/imports', payload);
+    t.deepEqual([answer.status, answer.body.error], [status, error]);
+  }
+  t.is((await reader.post('/papers/imports', { docx: bytes.toString('base64') })).status, 403);
+  t.is((await ann.get('/papers')).body.pagination.total, before, 'no paper made');
+  t.deepEqual(world.takeEvents(), [], 'no event');
+});
+
+test.serial('PDF export: printed by Chromium (a real PDF holding the text); without Chromium a 503 saying what to set', async (t) => {
+  const id = await newPaper(ann, 'Printed', EVERY_NODE);
+  world.takeEvents();
+  const configured = process.env.CHROMIUM_PATH;
+  process.env.CHROMIUM_PATH = '/nonexistent/chromium';
+  try {
+    const missing = await ann.get(`/papers/${id}/export?format=pdf`);
+    t.deepEqual([missing.status, missing.body], [503, { error: 'PDF export needs Chromium: CHROMIUM_PATH (/nonexistent/chromium) is not a file' }]);
+  } finally {
+    if (configured === undefined) delete process.env.CHROMIUM_PATH;
+    else process.env.CHROMIUM_PATH = configured;
+  }
+  if (!chromiumExecutable()) {
+    t.log('no Chromium on this machine: the PDF itself is not checked');
+    return;
+  }
+  const file = await download(ann, `/papers/${id}/export?format=pdf`);
+  t.is(file.status, 200);
+  t.is(file.headers['content-type'], 'application/pdf');
+  t.is(file.headers['content-disposition'], `attachment; filename="Printed.pdf"; filename*=UTF-8''Printed.pdf`);
+  t.is(file.bytes.subarray(0, 5).toString(), '%PDF-');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'papers-pdf-'));
+  try {
+    writeFileSync(path.join(dir, 'paper.pdf'), file.bytes);
+    const lines = execFileSync('pdftotext', [path.join(dir, 'paper.pdf'), '-'], { encoding: 'utf8' }).split('\n').map((line) => line.trim()).filter(Boolean);
+    // pdftotext reads the table's second header cell last.
+    t.deepEqual(lines, ['Report', 'Scope', 'plain bold it under gone x() hi site', 'next @Bob', 'b1', 'b1a', 'b2', '1. o1', '1. o1a', '2. o2', '☑ done', '☐ open', 'if (a < b)', 'go();', 'quoted', 'Who', 'Ann, Friday', 'remote picture', 'end', 'When']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  t.deepEqual(world.takeEvents(), [], 'exports emit nothing');
 });

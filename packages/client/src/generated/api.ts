@@ -11092,8 +11092,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown) or html (t...
-         * @description The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown) or html (text/html, a whole page); PDF and DOCX are not offered yet
+         * The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown), html (tex...
+         * @description The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown), html (text/html, a whole page), docx (a Word document) or pdf (A4, printed by Chromium: 503 when the server has none)
          *
          *     Needs `papers.papers.read`.
          */
@@ -11416,8 +11416,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Creates a paper (one owns it) from Markdown (at most 500000 characters): headings, lists, task lists, quotes, code, r...
-         * @description Creates a paper (one owns it) from Markdown (at most 500000 characters): headings, lists, task lists, quotes, code, rules, bold, italic, code and links; titled by title, else by its first heading
+         * Creates a paper (one owns it) from Markdown (markdown: at most 500000 characters) or a Word document (docx: the file ...
+         * @description Creates a paper (one owns it) from Markdown (markdown: at most 500000 characters) or a Word document (docx: the file in base64, at most 750000 bytes): headings, lists, task lists, quotes, code, rules, tables, bold, italic, underline, strike, code and links (a DOCX's images too); titled by title, else by its first heading, else by filename
          *
          *     Needs `papers.papers.read`, then `papers.papers.create`.
          */
@@ -52471,7 +52471,7 @@ export interface operations {
     getPapersByPaperIdExport: {
         parameters: {
             query: {
-                format: "markdown" | "html";
+                format: "markdown" | "html" | "docx" | "pdf";
             };
             header: {
                 /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
@@ -53361,15 +53361,16 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "title": "example",
-                 *       "folder_id": "example",
-                 *       "markdown": "example"
+                 *       "title": "Plan",
+                 *       "markdown": "# Plan\n\n- [ ] draft"
                  *     }
                  */
                 "application/json": {
                     title?: string;
                     folder_id?: string | null;
-                    markdown: string;
+                    markdown?: string;
+                    docx?: string;
+                    filename?: string;
                 };
             };
         };

@@ -1313,7 +1313,7 @@ export const OPERATIONS = {
   postPapersByPaperIdComments: { method: 'POST', path: '/papers/{paper_id}/comments', tag: 'papers', host: 'workspace' },
   /** Reads the paper's collaborative document: its whole Yjs state as one update (base64), and its JSON snapshot */
   getPapersByPaperIdDocument: { method: 'GET', path: '/papers/{paper_id}/document', tag: 'papers', host: 'workspace' },
-  /** The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown) or html (t... */
+  /** The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown), html (tex... */
   getPapersByPaperIdExport: { method: 'GET', path: '/papers/{paper_id}/export', tag: 'papers', host: 'workspace' },
   /** Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; de... */
   postPapersByPaperIdLinks: { method: 'POST', path: '/papers/{paper_id}/links', tag: 'papers', host: 'workspace' },
@@ -1351,7 +1351,7 @@ export const OPERATIONS = {
   patchPapersFoldersByFolderId: { method: 'PATCH', path: '/papers/folders/{folder_id}', tag: 'papers', host: 'workspace' },
   /** Deletes one of one's folders; 409 while it holds papers (trashed ones too) or folders */
   deletePapersFoldersByFolderId: { method: 'DELETE', path: '/papers/folders/{folder_id}', tag: 'papers', host: 'workspace' },
-  /** Creates a paper (one owns it) from Markdown (at most 500000 characters): headings, lists, task lists, quotes, code, r... */
+  /** Creates a paper (one owns it) from Markdown (markdown: at most 500000 characters) or a Word document (docx: the file ... */
   postPapersImports: { method: 'POST', path: '/papers/imports', tag: 'papers', host: 'workspace' },
   /** Withdraws a paper's link (the paper's owner) */
   deletePapersLinksByLinkId: { method: 'DELETE', path: '/papers/links/{link_id}', tag: 'papers', host: 'workspace' },

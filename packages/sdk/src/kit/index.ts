@@ -10,3 +10,6 @@ export * from './copies.js';
 export * from './rich-text.js';
 export * from './collab.js';
 export * from './markdown.js';
+export * from './docx.js';
+export * from './html-import.js';
+export * from './pdf.js';

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { escapeHtml, richTextFromMarkdown, richTextToHtml, richTextToMarkdown, safeHref } from './markdown.js';
+import { richTextFromHtml } from './html-import.js';
 import type { RichTextNode } from './rich-text.js';
 
 const text = (value: string, ...marks: string[]): RichTextNode => (marks.length ? { type: 'text', text: value, marks: marks.map((type) => ({ type })) } : { type: 'text', text: value });
@@ -141,4 +142,38 @@ test('safeHref keeps web, mail, anchors and paths; refuses other schemes', (t) =
   t.deepEqual(['https://a.test', 'HTTP://a', 'mailto:a@b.test', '#top', '/wiki/x', 'page.md'].map(safeHref), ['https://a.test', 'HTTP://a', 'mailto:a@b.test', '#top', '/wiki/x', 'page.md']);
   t.deepEqual(['javascript:alert(1)', 'data:text/html,x', '//evil.test', ''].map(safeHref), [null, null, null, null]);
   t.is(escapeHtml(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+});
+
+test('HTML in: only the editor\'s node and mark types; scripts, unsafe links and fetched pictures never come through; whitespace collapsed; mixed checkbox lists split', async (t) => {
+  const html = [
+    '<html><head><title>T</title><style>p{}</style></head><body>',
+    '<script>alert(1)</script>',
+    '<h2>  A <b>bold</b>\n title </h2>',
+    '<div><section><p>Kept <span>inside <i>nested</i></span> <a href="javascript:alert(1)">bad</a> <a href="/wiki/x">path</a></p></section></div>',
+    'loose <u>text</u><br>after',
+    '<p><img src="https://tracker.example/a.png" alt="remote"><img src="data:image/png;base64,iVBORw0KGgo=" alt="inline"></p>',
+    '<ul><li>plain</li><li><input type="checkbox" checked> ticked</li><li>☐ open</li></ul>',
+    '<pre>a &lt; b\n  c<br>d</pre>',
+    '<table><tr><th colspan="2">H</th></tr><tr><td>1</td><td><p>x</p><p>y</p></td></tr></table>',
+    '<blockquote>q <strong><em>both</em></strong></blockquote><hr><iframe src="x"></iframe>',
+    '</body></html>',
+  ].join('');
+  const cellOf = (type: string, colspan: number, ...content: RichTextNode[]): RichTextNode => ({ type, attrs: { colspan, rowspan: 1 }, content });
+  t.deepEqual(await richTextFromHtml(html), {
+    type: 'doc',
+    content: [
+      { type: 'heading', attrs: { level: 2 }, content: [text('A '), text('bold', 'bold'), text(' title')] },
+      para(text('Kept inside '), text('nested', 'italic'), text(' bad '), { type: 'text', text: 'path', marks: [{ type: 'link', attrs: { href: '/wiki/x' } }] }),
+      para(text('loose '), text('text', 'underline'), { type: 'hardBreak' }, text('after')),
+      para(text('remote')),
+      { type: 'image', attrs: { src: 'data:image/png;base64,iVBORw0KGgo=', alt: 'inline' } },
+      { type: 'bulletList', content: [{ type: 'listItem', content: [para(text('plain'))] }] },
+      { type: 'taskList', content: [{ type: 'taskItem', attrs: { checked: true }, content: [para(text('ticked'))] }, { type: 'taskItem', attrs: { checked: false }, content: [para(text('open'))] }] },
+      { type: 'codeBlock', attrs: { language: null }, content: [text('a < b\n  c\nd')] },
+      { type: 'table', content: [{ type: 'tableRow', content: [cellOf('tableHeader', 2, para(text('H')))] }, { type: 'tableRow', content: [cellOf('tableCell', 1, para(text('1'))), cellOf('tableCell', 1, para(text('x')), para(text('y')))] }] },
+      { type: 'blockquote', content: [para(text('q '), { type: 'text', text: 'both', marks: [{ type: 'bold' }, { type: 'italic' }] })] },
+      { type: 'horizontalRule' },
+    ],
+  });
+  t.deepEqual(await richTextFromHtml(''), { type: 'doc', content: [] });
 });

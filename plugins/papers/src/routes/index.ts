@@ -11,7 +11,7 @@ import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '.
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
 import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, VERSION } from './answers.js';
 import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
-import { EXPORT_FORMATS, exportPaper, importMarkdown, MAX_IMPORT_MARKDOWN, type ExportFormat } from '../services/transfer.js';
+import { EXPORT_FORMATS, exportPaper, importDocx, importMarkdown, MAX_IMPORT_DOCX_BYTES, MAX_IMPORT_MARKDOWN, type ExportFormat } from '../services/transfer.js';
 
 const id = () => Joi.id();
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
@@ -54,10 +54,21 @@ export const routes = [
     path: '/papers/imports',
     chain: ['papers.papers.read', 'papers.papers.create'],
     answers: { single: PAPER },
-    description: `Creates a paper (one owns it) from Markdown (at most ${MAX_IMPORT_MARKDOWN} characters): headings, lists, task lists, quotes, code, rules, bold, italic, code and links; titled by title, else by its first heading`,
-    validate: { payload: Joi.object({ title: title(), folder_id: id().allow(null), markdown: Joi.string().max(MAX_IMPORT_MARKDOWN).allow('').required() }) },
+    description: `Creates a paper (one owns it) from Markdown (markdown: at most ${MAX_IMPORT_MARKDOWN} characters) or a Word document (docx: the file in base64, at most ${MAX_IMPORT_DOCX_BYTES} bytes): headings, lists, task lists, quotes, code, rules, tables, bold, italic, underline, strike, code and links (a DOCX's images too); titled by title, else by its first heading, else by filename`,
+    validate: {
+      payload: Joi.object({
+        title: title(),
+        folder_id: id().allow(null),
+        markdown: Joi.string().max(MAX_IMPORT_MARKDOWN).allow(''),
+        docx: Joi.string().max(Math.ceil(MAX_IMPORT_DOCX_BYTES / 3) * 4 + 1000),
+        filename: Joi.string().max(255),
+      })
+        .xor('markdown', 'docx')
+        .messages({ 'object.missing': 'markdown or docx is required', 'object.xor': 'give markdown or docx, not both' })
+        .example({ title: 'Plan', markdown: '# Plan\n\n- [ ] draft' }),
+    },
     async handler(request, ctx) {
-      const paper = await importMarkdown(ctx, request.payload);
+      const paper = request.payload.docx !== undefined ? await importDocx(ctx, request.payload) : await importMarkdown(ctx, request.payload);
       return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
     },
   }),
@@ -252,7 +263,7 @@ export const routes = [
     path: `${P}/export`,
     chain: READ,
     answers: { file: 'text/markdown' },
-    description: 'The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown) or html (text/html, a whole page); PDF and DOCX are not offered yet',
+    description: 'The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown), html (text/html, a whole page), docx (a Word document) or pdf (A4, printed by Chromium: 503 when the server has none)',
     validate: { params: params('paper_id'), query: Joi.object({ format: Joi.string().valid(...Object.keys(EXPORT_FORMATS)).required() }) },
     async handler(request, ctx) {
       const file = await exportPaper(ctx, request.params.paper_id, request.query.format as ExportFormat);

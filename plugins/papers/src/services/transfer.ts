@@ -1,24 +1,45 @@
 /**
- * A paper as a file (Markdown or HTML, converted by the SDK from its JSON snapshot) and a paper
- * made from Markdown (docs/decisions/new-papers-markdown-transfer.md). PDF and DOCX are not
- * offered yet.
+ * A paper as a file (Markdown, HTML, DOCX or PDF, converted by the SDK from its JSON snapshot) and
+ * a paper made from Markdown or a Word document (docs/decisions/0287-rich-text-markdown.md,
+ * docs/decisions/new-papers-docx-pdf.md).
  */
-import { escapeHtml, fileNameOf, richTextFromMarkdown, richTextPlain, richTextToHtml, richTextToMarkdown, type RichTextNode } from '@wpk/sdk';
+import {
+  DocxReadError,
+  escapeHtml,
+  fileNameOf,
+  InvalidError,
+  richTextFromDocx,
+  richTextFromMarkdown,
+  richTextPlain,
+  richTextToDocx,
+  richTextToHtml,
+  richTextToMarkdown,
+  richTextToPdf,
+  type RichTextNode,
+} from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { Paper } from '../models/index.js';
 import { requirePaper } from './access.js';
-import { paperDocuments } from './documents.js';
+import { paperDocuments, PAPER_MARKS, PAPER_NODES } from './documents.js';
 import { createPaper } from './papers.js';
 
 /** The formats a paper exports to, with their media type and file extension. */
 export const EXPORT_FORMATS = {
   markdown: { contentType: 'text/markdown; charset=utf-8', extension: 'md' },
   html: { contentType: 'text/html; charset=utf-8', extension: 'html' },
+  docx: { contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', extension: 'docx' },
+  pdf: { contentType: 'application/pdf', extension: 'pdf' },
 } as const;
 export type ExportFormat = keyof typeof EXPORT_FORMATS;
 
 /** The most Markdown an import takes (characters): what a paper's document holds at most. */
 export const MAX_IMPORT_MARKDOWN = 500_000;
+
+/**
+ * The largest Word document an import takes (bytes): its base64 (4 characters per 3 bytes) keeps
+ * the request under the server's 1 MiB body limit.
+ */
+export const MAX_IMPORT_DOCX_BYTES = 750_000;
 
 /** A whole HTML page holding the paper's content, titled by the paper. */
 const htmlPage = (title: string, body: string) =>
@@ -29,7 +50,14 @@ export async function exportPaper(ctx: Ctx, paperId: string, format: ExportForma
   const { paper } = await requirePaper(ctx, paperId);
   const content = ((await paperDocuments.snapshot(ctx, paper.id))?.content ?? { type: 'doc' }) as RichTextNode;
   const { contentType, extension } = EXPORT_FORMATS[format];
-  const body = format === 'markdown' ? richTextToMarkdown(content) : htmlPage(paper.title, richTextToHtml(content));
+  const body =
+    format === 'markdown'
+      ? richTextToMarkdown(content)
+      : format === 'html'
+        ? htmlPage(paper.title, richTextToHtml(content))
+        : format === 'docx'
+          ? await richTextToDocx(content, { title: paper.title })
+          : await richTextToPdf(content, { title: paper.title });
   return { body, contentType, filename: `${fileNameOf(paper.title.slice(0, 200))}.${extension}` };
 }
 
@@ -39,8 +67,48 @@ export async function exportPaper(ctx: Ctx, paperId: string, format: ExportForma
  * (else 'Untitled'), as a file's name or first heading does in other editors.
  */
 export async function importMarkdown(ctx: Ctx, input: { title?: string; folder_id?: string | null; markdown: string }): Promise<Paper> {
-  const doc = richTextFromMarkdown(input.markdown);
+  return createFrom(ctx, richTextFromMarkdown(input.markdown), input);
+}
+
+/** The paper made of a document: titled by the input, else the first heading, else the file's name, else 'Untitled'. */
+async function createFrom(ctx: Ctx, doc: RichTextNode, input: { title?: string; folder_id?: string | null; filename?: string }): Promise<Paper> {
   const heading = (doc.content ?? []).find((node) => node.type === 'heading');
-  const title = input.title ?? ((heading ? richTextPlain(heading).trim().slice(0, 300) : '') || 'Untitled');
+  const named = (input.filename ?? '').replace(/\.[A-Za-z0-9]{1,5}$/, '').trim();
+  const title = input.title ?? ((heading ? richTextPlain(heading).trim().slice(0, 300) : '') || named.slice(0, 300) || 'Untitled');
   return createPaper(ctx, { title, folder_id: input.folder_id, content: doc.content?.length ? doc : undefined });
+}
+
+const ALLOWED_NODES = new Set<string>(['doc', 'text', ...PAPER_NODES]);
+const ALLOWED_MARKS = new Set<string>(PAPER_MARKS);
+
+/** Keeps only what a paper may hold (the converter makes nothing else; this keeps it true). */
+function paperContent(node: RichTextNode): RichTextNode | null {
+  if (!ALLOWED_NODES.has(node.type)) return null;
+  const out: RichTextNode = { ...node };
+  if (node.marks) out.marks = node.marks.filter((mark) => ALLOWED_MARKS.has(mark.type));
+  if (out.marks && !out.marks.length) delete out.marks;
+  if (node.content) out.content = node.content.map(paperContent).filter((child): child is RichTextNode => child !== null);
+  return out;
+}
+
+/**
+ * A new paper of the caller's whose document is the Word document (base64 DOCX) converted by
+ * mammoth (one `core.papers.paper.created`): titled by title, else its first heading, else the
+ * file's name. Bytes that are not a readable DOCX, or too many, are refused before anything is
+ * written.
+ */
+export async function importDocx(ctx: Ctx, input: { title?: string; folder_id?: string | null; docx: string; filename?: string }): Promise<Paper> {
+  const encoded = input.docx.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) throw new InvalidError('docx: must be the file\'s bytes in base64', { field: 'docx' });
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.length === 0) throw new InvalidError('docx: the file is empty', { field: 'docx' });
+  if (bytes.length > MAX_IMPORT_DOCX_BYTES) throw new InvalidError(`docx: the file is ${bytes.length} bytes; at most ${MAX_IMPORT_DOCX_BYTES} are imported`, { field: 'docx' });
+  let doc: RichTextNode;
+  try {
+    doc = await richTextFromDocx(bytes);
+  } catch (error) {
+    if (error instanceof DocxReadError) throw new InvalidError(`docx: ${error.message}`, { field: 'docx' });
+    throw error;
+  }
+  return createFrom(ctx, paperContent(doc) ?? { type: 'doc' }, input);
 }

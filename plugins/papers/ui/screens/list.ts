@@ -1,7 +1,15 @@
 import { appLink, errorText, html, kit, LitElement, navigate, screenStyles, toast } from '@wpk/ui';
 import { api, PAPERS_STYLES, type Folder, type Paper } from '../api.js';
 
-/** `/`: one's papers and those shared with one, by folder; a new paper; a paper imported from a Markdown file; a new folder. */
+/** A file's bytes in base64 (the import takes a Word document so, as JSON). */
+async function base64Of(file: Blob): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let at = 0; at < bytes.length; at += 0x8000) binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return btoa(binary);
+}
+
+/** `/`: one's papers and those shared with one, by folder; a new paper; a paper imported from a Markdown or Word file; a new folder. */
 export class PapersList extends LitElement {
   static override properties = { papers: { state: true }, folders: { state: true }, folder: { state: true }, error: { state: true } };
   static override styles = [screenStyles, PAPERS_STYLES];
@@ -46,14 +54,23 @@ export class PapersList extends LitElement {
     }
   }
 
-  /** A Markdown file chosen: a new paper of its content, titled by the file's name, in the folder shown. */
+  /**
+   * A Markdown or Word file chosen: a new paper of its content in the folder shown. A Markdown
+   * file is titled by its name; a Word file by its first heading, else its name (the server's rule).
+   */
   private async importFile(event: Event): Promise<void> {
     const input = event.target as HTMLInputElement;
     const file = input.files?.[0];
     if (!file) return;
     try {
-      const title = file.name.replace(/\.(md|markdown|txt)$/i, '').trim().slice(0, 300) || undefined;
-      const paper = (await api<Paper>('POST', '/papers/imports', { markdown: await file.text(), ...(title ? { title } : {}), ...(this.folder ? { folder_id: this.folder } : {}) })).data;
+      const folder = this.folder ? { folder_id: this.folder } : {};
+      let body: Record<string, unknown>;
+      if (/\.docx$/i.test(file.name)) body = { docx: await base64Of(file), filename: file.name.slice(0, 255), ...folder };
+      else {
+        const title = file.name.replace(/\.(md|markdown|txt)$/i, '').trim().slice(0, 300) || undefined;
+        body = { markdown: await file.text(), ...(title ? { title } : {}), ...folder };
+      }
+      const paper = (await api<Paper>('POST', '/papers/imports', body)).data;
       navigate(`/papers/${paper.id}`);
     } catch (error) {
       toast(errorText(error), 'danger');
@@ -82,7 +99,7 @@ export class PapersList extends LitElement {
         <button type="submit">New paper</button>
       </form>
       <div class="row">
-        <label>Import Markdown <input type="file" accept=".md,.markdown,.txt,text/markdown,text/plain" @change=${this.importFile} /></label>
+        <label>Import Markdown or Word <input type="file" accept=".md,.markdown,.txt,.docx,text/markdown,text/plain,application/vnd.openxmlformats-officedocument.wordprocessingml.document" @change=${this.importFile} /></label>
       </div>
       <div class="row">
         <label>Folder

@@ -3,7 +3,7 @@ import { api, colorOf, PAPERS_STYLES, type PaperWithContent } from '../api.js';
 
 /**
  * `/papers/:paper_id`: the paper in the collaborative editor (loaded on demand: `@wpk/ui/editor`),
- * its title, Export (Markdown or HTML, downloaded as a file named by the title), and sharing with a member.
+ * its title, Export (Markdown, HTML, Word or PDF, downloaded as a file named by the title), and sharing with a member.
  */
 export class PapersPaper extends LitElement {
   static override properties = { paperId: { attribute: false }, paper: { state: true }, ready: { state: true }, error: { state: true } };
@@ -52,9 +52,9 @@ export class PapersPaper extends LitElement {
     }
   }
 
-  private async download(format: 'markdown' | 'html'): Promise<void> {
+  private async download(format: 'markdown' | 'html' | 'docx' | 'pdf'): Promise<void> {
     try {
-      await saveDownload(`/papers/${this.paperId}/export?format=${format}`, `${this.paper?.title ?? 'paper'}.${format === 'markdown' ? 'md' : 'html'}`);
+      await saveDownload(`/papers/${this.paperId}/export?format=${format}`, `${this.paper?.title ?? 'paper'}.${format === 'markdown' ? 'md' : format}`);
       this.renderRoot.querySelector('details.export')?.removeAttribute('open');
     } catch (error) {
       toast(errorText(error), 'danger');
@@ -82,6 +82,8 @@ export class PapersPaper extends LitElement {
           <div class="menu">
             <button type="button" class="secondary" @click=${() => this.download('markdown')}>Markdown (.md)</button>
             <button type="button" class="secondary" @click=${() => this.download('html')}>HTML (.html)</button>
+            <button type="button" class="secondary" @click=${() => this.download('docx')}>Word (.docx)</button>
+            <button type="button" class="secondary" @click=${() => this.download('pdf')}>PDF (.pdf)</button>
           </div>
         </details>
       </div>
