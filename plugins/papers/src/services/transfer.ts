@@ -1,7 +1,7 @@
 /**
  * A paper as a file (Markdown, HTML, DOCX or PDF, converted by the SDK from its JSON snapshot) and
  * a paper made from Markdown or a Word document (docs/decisions/0287-rich-text-markdown.md,
- * docs/decisions/new-papers-docx-pdf.md).
+ * docs/decisions/0294-papers-docx-pdf.md).
  */
 import {
   DocxReadError,
