@@ -1,6 +1,7 @@
 import type { IParagraphOptions, IRunOptions, Paragraph as DocxParagraph, ParagraphChild, Table as DocxTable } from 'docx';
 import type { RichTextNode } from './rich-text.js';
 import { safeHref } from './markdown.js';
+import { loadPeer } from './peer.js';
 
 /**
  * Rich text (ProseMirror JSON) as a Word document (DOCX), written with `docx`, loaded on first use
@@ -64,7 +65,7 @@ const has = (node: RichTextNode, type: string) => (node.marks ?? []).some((mark)
 
 /** A document as a DOCX file (`title` is the file's title property). */
 export async function richTextToDocx(doc: RichTextNode, options: { title?: string } = {}): Promise<Buffer> {
-  const docx = await import('docx');
+  const docx = await loadPeer('docx', 'richTextToDocx', () => import('docx'));
   const { AlignmentType, BorderStyle, CheckBox, Document, ExternalHyperlink, HeadingLevel, ImageRun, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } = docx;
   const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6];
   let orderedLists = 0;

@@ -1,6 +1,7 @@
 import type { RichTextMark, RichTextNode } from './rich-text.js';
 import { DOCX_STYLES } from './docx.js';
 import { safeHref } from './markdown.js';
+import { loadPeer } from './peer.js';
 
 /**
  * HTML, and Word documents through it, as rich text (ProseMirror JSON). Only the editor's node
@@ -241,7 +242,7 @@ export class DocxReadError extends Error {}
 export async function richTextFromDocx(bytes: Buffer): Promise<RichTextNode> {
   // A ZIP starts with a file's header, or is an empty archive's end record.
   if (bytes.length < 4 || (bytes.readUInt32LE(0) !== 0x04034b50 && bytes.readUInt32LE(0) !== 0x06054b50)) throw new DocxReadError('not a DOCX file (a DOCX is a ZIP archive; these bytes are not one)');
-  const mammoth = (await import('mammoth')).default;
+  const mammoth = (await loadPeer('mammoth', 'richTextFromDocx', () => import('mammoth'))).default;
   let doc: RichTextNode;
   try {
     const html = (await mammoth.convertToHtml({ buffer: bytes }, { styleMap: DOCX_STYLE_MAP, includeDefaultStyleMap: true })).value;

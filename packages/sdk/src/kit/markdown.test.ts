@@ -1,6 +1,7 @@
 import test from 'ava';
 import { escapeHtml, richTextFromMarkdown, richTextToHtml, richTextToMarkdown, safeHref } from './markdown.js';
 import { richTextFromHtml } from './html-import.js';
+import { loadPeer } from './peer.js';
 import type { RichTextNode } from './rich-text.js';
 
 const text = (value: string, ...marks: string[]): RichTextNode => (marks.length ? { type: 'text', text: value, marks: marks.map((type) => ({ type })) } : { type: 'text', text: value });
@@ -176,4 +177,11 @@ test('HTML in: only the editor\'s node and mark types; scripts, unsafe links and
     ],
   });
   t.deepEqual(await richTextFromHtml(''), { type: 'doc', content: [] });
+});
+
+test('a converter whose optional package the app did not install says which package to add', async (t) => {
+  const missing = 'wpk-no-such-package';
+  const error = await t.throwsAsync(loadPeer(missing, 'richTextToDocx', () => import(missing)));
+  t.is(error?.message, `richTextToDocx needs the package ${missing}: add it to the app's dependencies (npm install ${missing})`);
+  t.is(typeof (await loadPeer('docx', 'richTextToDocx', () => import('docx'))).Packer.toBuffer, 'function');
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { UnavailableError } from '../errors.js';
 import type { RichTextNode } from './rich-text.js';
 import { escapeHtml, richTextToHtml, safeHref } from './markdown.js';
+import { loadPeer } from './peer.js';
 
 /**
  * Rich text as a PDF printed by Chromium (playwright-core, loaded on first use: docs/decisions/0273),
@@ -56,7 +57,7 @@ export async function richTextToPdf(doc: RichTextNode, options: { title?: string
         : `PDF export needs Chromium: install it (${CANDIDATES.join(' or ')}) or set CHROMIUM_PATH to its executable`,
     );
   }
-  const { chromium } = await import('playwright-core');
+  const { chromium } = await loadPeer('playwright-core', 'richTextToPdf', () => import('playwright-core'));
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
   try {
     const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
