@@ -347,6 +347,11 @@ test.serial('views: a kanban needs a single select; personal views are their own
   const inView = await ann.get(`/tables/tables/${ids.orders}/records?view_id=${board.id}`);
   t.false(inView.body.data.some((row: any) => ids.notes! in row.cells));
   t.false(inView.body.data.some((row: any) => row.title === 'Epsilon'));
+  // A kanban hiding its own select still lists it (and its version), or every card would sit under "No value".
+  ok(await ann.patch(`/tables/views/${board.id}`, { config: { kanban_field_id: ids.status, hidden_fields: [ids.notes, ids.status] } }));
+  const hidingItsField = (await ann.get(`/tables/tables/${ids.orders}/records?view_id=${board.id}`)).body.data;
+  t.deepEqual(hidingItsField.map((row: any) => [row.title, row.cells[ids.status] ?? null, row.versions[ids.status] ?? 0]), [['Acme', 'New', 1], ['Gamma', 'New', 1], ['Delta', 'Won', 1], ['Epsilon', null, 0], ['Zero', null, 0]]);
+  t.false(hidingItsField.some((row: any) => ids.notes! in row.cells));
   const mine = ok(await bob.post(`/tables/tables/${ids.orders}/views`, { name: 'Mine', type: 'grid', personal: true }));
   t.is((await ann.patch(`/tables/views/${mine.id}`, { name: 'Taken' })).status, 404);
   t.deepEqual(ok(await ann.get(`/tables/tables/${ids.orders}/views`)).map((view: any) => view.name), ['Grid', 'Board']);

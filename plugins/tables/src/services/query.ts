@@ -208,7 +208,7 @@ interface ListQuery { view_id?: string; filter?: string; sort?: string; group_by
 export async function listRecords(ctx: Ctx, tableId: string, query: ListQuery) {
   const { table } = await requireTable(ctx, tableId, 'viewer');
   const fields = await fieldsOf(ctx, table.id);
-  let config: ViewConfig = {};
+  let config: ViewConfig & { kanban_field_id?: string; date_field_id?: string; cover_field_id?: string } = {};
   if (query.view_id) {
     const { view } = await requireView(ctx, query.view_id, 'viewer');
     if (view.table_id !== table.id) throw new InvalidError(`view_id: view ${view.id} is not a view of this table`, { field: 'view_id' });
@@ -244,7 +244,11 @@ export async function listRecords(ctx: Ctx, tableId: string, query: ListQuery) {
   const next = last && read.length > limit ? Buffer.from(JSON.stringify([...ordering.keys.map((key) => last.cells[key.field.id] ?? null), last.number])).toString('base64url') : null;
   // The groups of this page: its rows come in group order, so each group's rows are together.
   const groups = ordering.keys.length && effective.group_by && byId.get(effective.group_by) ? groupsOf(page, byId.get(effective.group_by)!) : [];
-  const hidden = new Set(effective.hidden_fields);
+  // Hiding is for the cells a view shows: the fields it is laid out by (a kanban's columns, a calendar's
+  // days, a gallery's covers) stay in its listing, or every card of a kanban hiding its select would
+  // land under "No value" with no version to move it by.
+  const layout = [config.kanban_field_id, config.date_field_id, config.cover_field_id];
+  const hidden = new Set(effective.hidden_fields!.filter((id) => !layout.includes(id)));
   return { rows: page.map((row) => presentRecord(row, hidden)), total, groups, next_cursor: next };
 }
 
