@@ -146,6 +146,10 @@ test.serial('bulk create and update, filter, sort, group and keyset pages', asyn
   t.deepEqual(third.body.data.map((row: any) => row.title), ['Acme']);
   t.is(third.body.next_cursor, null);
   t.is((await list('after=garbage')).status, 400);
+  const farCursor = Buffer.from(JSON.stringify([null, 1e300])).toString('base64url');
+  t.deepEqual((await list(`sort=${sort}&after=${farCursor}`)).body, { error: 'after: not a cursor of this listing (use next_cursor as answered, with the same filter and sort)', field: 'after' });
+  const huge = await list(`filter=${encodeURIComponent(JSON.stringify([{ field_id: ids.price, op: 'gt', value: '1e999999' }, { field_id: ids.price, op: 'lt', value: 'NaN' }]))}`);
+  t.is(huge.status, 200, 'a number past any numeric compares as text');
   t.is((await list('filter=[{"field_id":"nope","op":"eq"}]')).body.error, 'filters[0].field_id: no field nope in this table');
 
   const beta = made[0];

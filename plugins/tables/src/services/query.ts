@@ -95,7 +95,9 @@ function comparison(field: Field, cell: SqlFragment, op: 'eq' | 'gt' | 'gte' | '
     let exact: string | null = null;
     if (NUMERIC.has(field.type) && (field.type !== 'formula' || typeof value === 'number')) {
       try {
-        exact = new Decimal(value as string | number).toFixed();
+        // NaN, infinities and exponents past a thousand digits compare as text, not as numerics.
+        const decimal = new Decimal(value as string | number);
+        exact = decimal.isFinite() && Math.abs(decimal.e) <= 1000 ? decimal.toFixed() : null;
       } catch {
         exact = null;
       }
@@ -149,7 +151,7 @@ function afterCursor(ordering: Ordering, cursor: unknown[]): SqlFragment {
     const theirs = orderingKeys(field, jsonValue(cursor[index]));
     return mine.map(({ key, flag: isFlag }, at) => ({ mine: key, theirs: theirs[at]!.key, ascending: isFlag || sign === 1 }));
   });
-  columns.push({ mine: sql`number`, theirs: sql`${cursor[ordering.keys.length] as number}::integer`, ascending: true });
+  columns.push({ mine: sql`number`, theirs: sql`${cursor[ordering.keys.length] as number}::bigint`, ascending: true });
   const alternatives = columns.map((column, index) =>
     joinSql([...columns.slice(0, index).map((before) => sql`${before.mine} = ${before.theirs}`), sql`${column.mine} ${sql([column.ascending ? '>' : '<'])} ${column.theirs}`], ' AND '),
   );
@@ -230,7 +232,7 @@ export async function listRecords(ctx: Ctx, tableId: string, query: ListQuery) {
     let cursor: unknown[];
     try {
       cursor = JSON.parse(Buffer.from(query.after, 'base64url').toString('utf8')) as unknown[];
-      if (!Array.isArray(cursor) || cursor.length !== ordering.keys.length + 1 || !Number.isInteger(cursor[ordering.keys.length])) throw new Error('shape');
+      if (!Array.isArray(cursor) || cursor.length !== ordering.keys.length + 1 || !Number.isSafeInteger(cursor[ordering.keys.length])) throw new Error('shape');
     } catch {
       throw new InvalidError('after: not a cursor of this listing (use next_cursor as answered, with the same filter and sort)', { field: 'after' });
     }
@@ -243,7 +245,7 @@ export async function listRecords(ctx: Ctx, tableId: string, query: ListQuery) {
   const last = page.at(-1);
   const next = last && read.length > limit ? Buffer.from(JSON.stringify([...ordering.keys.map((key) => last.cells[key.field.id] ?? null), last.number])).toString('base64url') : null;
   // The groups of this page: its rows come in group order, so each group's rows are together.
-  const groups = ordering.keys.length && effective.group_by && byId.get(effective.group_by) ? groupsOf(page, byId.get(effective.group_by)!) : [];
+  const groups = effective.group_by && byId.get(effective.group_by) ? groupsOf(page, byId.get(effective.group_by)!) : [];
   // Hiding is for the cells a view shows: the fields it is laid out by (a kanban's columns, a calendar's
   // days, a gallery's covers) stay in its listing, or every card of a kanban hiding its select would
   // land under "No value" with no version to move it by.
