@@ -295,11 +295,9 @@ class PlainModel {
     if ((read.where !== undefined && !isSqlFragment(read.where)) || (read.order !== undefined && !isSqlFragment(read.order))) throw new TypeError(`${where}: with an sql fragment, where and order are both sql fragments (or absent)`);
     const attributes = model.getAttributes() as Record<string, { field?: string }>;
     const queryInterface = model.sequelize!.getQueryInterface();
-    let columns = '"row".*';
-    if (read.attributes !== undefined) {
-      if (!Array.isArray(read.attributes) || read.attributes.some((name) => typeof name !== 'string' || !attributes[name])) throw new TypeError(`${where}: attributes must name columns of the model`);
-      columns = (read.attributes as string[]).map((name) => `"row".${queryInterface.quoteIdentifier(attributes[name].field ?? name)} AS ${queryInterface.quoteIdentifier(name)}`).join(', ');
-    }
+    if (read.attributes !== undefined && (!Array.isArray(read.attributes) || read.attributes.some((name) => typeof name !== 'string' || !attributes[name]))) throw new TypeError(`${where}: attributes must name columns of the model`);
+    // Each column under its attribute's name, as Sequelize's reads answer them.
+    const columns = ((read.attributes as string[] | undefined) ?? Object.keys(attributes)).map((name) => `"row".${queryInterface.quoteIdentifier(attributes[name].field ?? name)} AS ${queryInterface.quoteIdentifier(name)}`).join(', ');
     const bounds = (['limit', 'offset'] as const).map((name) => {
       const value = read[name];
       if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new TypeError(`${where}: ${name} must be a whole number of at least 0`);
