@@ -7,6 +7,7 @@ import { DataTypes, Model, QueryTypes } from 'sequelize';
 import { DataDirectoryLockedError, EmbeddedPostgres, lockDataDirectory, migrateDown, migrateUp, pendingMigrations, scopeToWorkspace } from '../src/index.js';
 import { beginTransaction, commitTransaction, parseTimestamptz, rollbackTransaction, statement } from '../src/db/index.js';
 import { scopedPlainModel } from '../src/apps/models.js';
+import { joinSql, sql } from '@wpk/sdk';
 import { startTestRuntime, type TestRuntime } from './helpers/runtime.js';
 
 let env: TestRuntime;
@@ -347,6 +348,32 @@ test("timestamptz columns are read by the runtime's own parser on its connection
   t.is(row.infinite, Infinity);
   const [viaSequelize] = await env.runtime.db.sequelize.query<{ at: Date }>('SELECT $1::timestamptz AS at', { type: QueryTypes.SELECT, bind: [at] });
   t.is(viaSequelize.at.getTime(), at.getTime());
+});
+
+test('scoped reads take sql fragments: values bound, the workspace kept even under an OR, ordered by an expression, counted', async (t) => {
+  const { runtime } = env;
+  const a = await runtime.workspaces.create({ subdomain: 'frag-a', name: 'A' });
+  const b = await runtime.workspaces.create({ subdomain: 'frag-b', name: 'B' });
+  const sequelize = runtime.db.sequelize;
+  await sequelize.query('CREATE TABLE public.frag_rows (workspace_id uuid NOT NULL, id integer NOT NULL, data jsonb NOT NULL, PRIMARY KEY (workspace_id, id))');
+  class FragRow extends Model {}
+  FragRow.init({ id: { type: DataTypes.INTEGER, primaryKey: true }, workspace_id: { type: DataTypes.UUID, primaryKey: true }, data: DataTypes.JSONB }, { sequelize, tableName: 'frag_rows', timestamps: false });
+  const rows = [[a.id, 1, { name: "O'Brien", amount: '10.50' }], [a.id, 2, { name: 'ann', amount: '9.9' }], [a.id, 3, { name: 'Bob' }], [b.id, 4, { name: "O'Brien", amount: '1' }]] as const;
+  for (const [workspace, id, data] of rows) await FragRow.create({ workspace_id: workspace, id, data });
+  const inA = scopedPlainModel(FragRow, a.id);
+  const key = 'name';
+  const named = sql`data ->> ${key}::text = ${"O'Brien"}::text`;
+  t.deepEqual((await inA.findAll({ where: named })).map((row) => row.id), [1]);
+  t.deepEqual((await inA.findAll({ where: joinSql([named, sql`true`], ' OR '), order: sql`id DESC` })).map((row) => row.id), [3, 2, 1], "an OR never reaches B's row");
+  const amount = sql`(data ->> ${'amount'}::text)::numeric`;
+  t.deepEqual((await inA.findAll({ where: sql`${amount} > ${'9.95'}::numeric OR ${amount} IS NULL`, order: sql`${amount} ASC NULLS LAST`, attributes: ['id'] })), [{ id: 1 }, { id: 3 }]);
+  t.deepEqual((await inA.findAll({ order: sql`${amount} DESC NULLS LAST, id`, limit: 2, offset: 1 })).map((row) => row.id), [2, 3]);
+  t.is(await inA.count({ where: sql`data ? ${'amount'}::text` }), 2);
+  t.is(await scopedPlainModel(FragRow, b.id).count({ where: sql`true` }), 1);
+  await t.throwsAsync(() => inA.findAll({ where: sql`true`, lock: 'update' } as never), { instanceOf: TypeError, message: `${FragRow.name}.findAll: a read with sql fragments takes where, order, limit, offset, attributes only, not lock` });
+  await t.throwsAsync(() => inA.findAll({ where: { id: 1 }, order: sql`id` } as never), { instanceOf: TypeError, message: `${FragRow.name}.findAll: with an sql fragment, where and order are both sql fragments (or absent)` });
+  t.throws(() => inA.findOne({ where: sql`true` } as never), { instanceOf: TypeError, message: `${FragRow.name}.findOne: sql fragments are taken by findAll and count only` });
+  t.throws(() => sql(['a', 'b'], 1, 2), { instanceOf: TypeError, message: 'sql: the text must surround the values (use it as a tagged template)' });
 });
 
 test('scoped descendants read a tree below some rows in one recursive query, in its own workspace only, nearest first, bounded by depth, ending a path at a cycle', async (t) => {

@@ -147,6 +147,8 @@ test.serial("at 375 px: a view's menu and its filter, sort and hidden-field form
   await settings.getByLabel('Sort by').selectOption({ label: 'Quantity' });
   await settings.getByLabel('Direction').selectOption('desc');
   await settings.getByLabel('Hide Price').check();
+  // Hiding the board's own select hides it from the cards' text only: the cards keep their columns.
+  await settings.getByLabel('Hide Status').check();
   await settings.getByLabel('Field', { exact: true }).selectOption({ label: 'Quantity' });
   await settings.getByLabel('Condition').selectOption('gte');
   await settings.getByLabel('Value').fill('2');
@@ -156,7 +158,7 @@ test.serial("at 375 px: a view's menu and its filter, sort and hidden-field form
   await settings.getByRole('button', { name: 'Save the view' }).click();
   await page.getByText('View By Status saved').waitFor();
   const saved = ok(await ann.get(`/tables/tables/${ids.table}/views`)).find((view: any) => view.name === 'By Status');
-  t.deepEqual(saved.config, { kanban_field_id: ids.status, filters: [{ field_id: ids.qty, op: 'gte', value: 2 }], sorts: [{ field_id: ids.qty, direction: 'desc' }], hidden_fields: [ids.price] });
+  t.deepEqual(saved.config, { kanban_field_id: ids.status, filters: [{ field_id: ids.qty, op: 'gte', value: 2 }], sorts: [{ field_id: ids.qty, direction: 'desc' }], hidden_fields: [ids.price, ids.status] });
   t.is(saved.revision, 2);
   const board = frame.getByRole('region', { name: 'By Status' });
   const cards = (column: string) => board.getByRole('region', { name: column }).locator('.card strong').allTextContents();

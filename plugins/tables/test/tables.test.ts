@@ -1,7 +1,9 @@
 import test from 'ava';
 import ExcelJS from 'exceljs';
 import { listenForSockets, ok, startWorld, subscribeChannel, type TestMember, type World, type WorldSockets } from '@wpk/testing';
+import { Decimal } from 'decimal.js';
 import app from '../src/index.js';
+import { display } from '../src/services/cells.js';
 
 const KEYS = ['tables.bases.read', 'tables.records.edit', 'tables.bases.create'];
 let world: World;
@@ -144,6 +146,10 @@ test.serial('bulk create and update, filter, sort, group and keyset pages', asyn
   t.deepEqual(third.body.data.map((row: any) => row.title), ['Acme']);
   t.is(third.body.next_cursor, null);
   t.is((await list('after=garbage')).status, 400);
+  const farCursor = Buffer.from(JSON.stringify([null, 1e300])).toString('base64url');
+  t.deepEqual((await list(`sort=${sort}&after=${farCursor}`)).body, { error: 'after: not a cursor of this listing (use next_cursor as answered, with the same filter and sort)', field: 'after' });
+  const huge = await list(`filter=${encodeURIComponent(JSON.stringify([{ field_id: ids.price, op: 'gt', value: '1e999999' }, { field_id: ids.price, op: 'lt', value: 'NaN' }]))}`);
+  t.is(huge.status, 200, 'a number past any numeric compares as text');
   t.is((await list('filter=[{"field_id":"nope","op":"eq"}]')).body.error, 'filters[0].field_id: no field nope in this table');
 
   const beta = made[0];
@@ -152,6 +158,161 @@ test.serial('bulk create and update, filter, sort, group and keyset pages', asyn
   const staleBulk = await ann.patch(`/tables/tables/${ids.orders}/records/bulk`, { records: [{ id: made[2].id, cells: { [ids.qty]: 3 }, versions: { [ids.qty]: 1 } }, { id: beta.id, cells: { [ids.qty]: 5 }, versions: { [ids.qty]: 1 } }] });
   t.is(staleBulk.status, 409);
   t.is(ok(await ann.get(`/tables/records/${made[2].id}`)).cells[ids.qty], 10);
+  world.takeEvents();
+});
+
+/** A seeded pseudo-random source (mulberry32): the same records and queries on every run. */
+function prng(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(state ^ (state >>> 15), 1 | state);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!, int: (low: number, high: number) => low + Math.floor(next() * (high - low + 1)) };
+}
+
+/** The listing's semantics as the app once ran them in memory (decision 0243), empty cells last in both directions. */
+const reference = {
+  compare(type: string, a: unknown, b: unknown): number {
+    const emptyA = a === null || a === undefined || a === '';
+    const emptyB = b === null || b === undefined || b === '';
+    if (emptyA || emptyB) return emptyA === emptyB ? 0 : emptyA ? 1 : -1;
+    if (['number', 'currency', 'autonumber', 'rollup'].includes(type) || (type === 'formula' && typeof a === 'number' && typeof b === 'number')) {
+      try {
+        return new Decimal(a as string).comparedTo(new Decimal(b as string));
+      } catch {
+        /* not numbers: compare as text */
+      }
+    }
+    if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) - Number(b);
+    const [x, y] = [display(a).toLowerCase(), display(b).toLowerCase()];
+    return x < y ? -1 : x > y ? 1 : 0;
+  },
+  matches(type: string, op: string, value: unknown, wanted: unknown): boolean {
+    const empty = value === null || value === undefined || value === '' || (Array.isArray(value) && !value.length) || value === false;
+    if (op === 'empty' || op === 'not_empty') return (op === 'empty') === empty;
+    if (op === 'contains' || op === 'not_contains') {
+      const needle = display(wanted).toLowerCase();
+      const has = Array.isArray(value) ? value.some((item) => display(item).toLowerCase().includes(needle)) : display(value).toLowerCase().includes(needle);
+      return (op === 'contains') === has;
+    }
+    if (op === 'eq' || op === 'neq') return (op === 'eq') === (reference.compare(type, value, wanted) === 0 && (value === null || value === undefined) === (wanted === null || wanted === undefined));
+    if (value === null || value === undefined) return false;
+    const order = reference.compare(type, value, wanted);
+    return op === 'gt' ? order > 0 : op === 'gte' ? order >= 0 : op === 'lt' ? order < 0 : order <= 0;
+  },
+  /** Filters, then orders by the keys (empty last whatever the direction) and the record number. */
+  list(rows: any[], types: Record<string, string>, filters: any[], keys: Array<{ field_id: string; direction: string }>): any[] {
+    const kept = rows.filter((row) => filters.every((filter) => reference.matches(types[filter.field_id]!, filter.op, row.cells[filter.field_id], filter.value)));
+    return kept.sort((a, b) => {
+      for (const key of keys) {
+        const [x, y] = [a.cells[key.field_id] ?? null, b.cells[key.field_id] ?? null];
+        const emptyX = x === null || x === '';
+        const emptyY = y === null || y === '';
+        const result = emptyX || emptyY ? reference.compare(types[key.field_id]!, x, y) : reference.compare(types[key.field_id]!, x, y) * (key.direction === 'desc' ? -1 : 1);
+        if (result) return result;
+      }
+      return a.number - b.number;
+    });
+  },
+};
+
+test.serial('listing in SQL answers what the in-memory listing did: random records of every filterable type, random filters and sorts, every page walked by the cursor', async (t) => {
+  const random = prng(44);
+  const targets = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Parity targets' }));
+  const weight = ok(await ann.post(`/tables/tables/${targets.id}/fields`, { name: 'Weight', type: 'currency', options: { decimals: 2 } })).id;
+  const targetRows = ok(await ann.post(`/tables/tables/${targets.id}/records/bulk`, { records: [['Oak', '9.9'], ['elm', '10.5'], ['Ash', null], ['birch', '0.25']].map(([name, amount]) => ({ cells: { [targets.primary_field_id]: name, [weight]: amount } })) })).map((row: any) => row.id);
+  const table = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Parity' }));
+  const add = async (name: string, type: string, options?: Record<string, unknown>) => ok(await ann.post(`/tables/tables/${table.id}/fields`, { name, type, ...(options ? { options } : {}) })).id as string;
+  const f = {
+    text: table.primary_field_id as string,
+    notes: await add('Notes', 'long_text'),
+    number: await add('Count', 'number'),
+    amount: await add('Amount', 'currency', { decimals: 2 }),
+    date: await add('Day', 'date'),
+    done: await add('Done', 'checkbox'),
+    stage: await add('Stage', 'single_select', { choices: [{ name: 'New' }, { name: 'Won' }, { name: 'Lost' }] }),
+    tags: await add('Tags', 'multiple_select', { choices: [{ name: 'vip' }, { name: 'EU' }, { name: 'eu-west' }] }),
+    owner: await add('Owner', 'member'),
+    serial: await add('Serial', 'autonumber'),
+    double: await add('Double', 'formula', { expression: '{Count} * 2' }),
+    link: await add('Trees', 'link', { table_id: targets.id }),
+  };
+  const lookup = await add('Tree names', 'lookup', { link_field_id: f.link, field_id: targets.primary_field_id });
+  const rollup = await add('Tree weight', 'rollup', { link_field_id: f.link, field_id: weight, function: 'sum' });
+  const types: Record<string, string> = { [f.text]: 'text', [f.notes]: 'long_text', [f.number]: 'number', [f.amount]: 'currency', [f.date]: 'date', [f.done]: 'checkbox', [f.stage]: 'single_select', [f.tags]: 'multiple_select', [f.owner]: 'member', [f.serial]: 'autonumber', [f.double]: 'formula', [f.link]: 'link', [lookup]: 'lookup', [rollup]: 'rollup' };
+  const pools: Record<string, unknown[]> = {
+    [f.text]: ['alpha', 'Alpha', 'beta', 'Beta 2', 'gamma', 'Zeta', 'a', 'AB', '10', '9', null],
+    [f.notes]: ['call back', 'Call Back later', 'ok', null, null],
+    [f.number]: [-3, 0, 2, 2.5, 9, 10, 100, -0.5, null],
+    [f.amount]: ['9.9', '10.50', '10.5', '100', '-3', '0', '0.01', null],
+    [f.date]: ['2026-01-02', '2026-12-31', '2025-06-15', null],
+    [f.done]: [true, false],
+    [f.stage]: ['New', 'Won', 'Lost', null],
+    [f.tags]: [['vip'], ['EU', 'vip'], ['eu-west'], ['vip', 'eu-west', 'EU'], null],
+    [f.owner]: [ann.id, bob.id, null],
+    [f.link]: [[targetRows[0]], [targetRows[1], targetRows[3]], [targetRows[2]], targetRows, null],
+  };
+  const records = Array.from({ length: 300 }, () => ({ cells: Object.fromEntries(Object.entries(pools).map(([id, pool]) => [id, random.pick(pool)])) }));
+  const made = ok(await ann.post(`/tables/tables/${table.id}/records/bulk`, { records }));
+  t.is(made.length, 300);
+  world.takeEvents();
+  const values: Record<string, unknown[]> = {
+    ...pools,
+    [f.amount]: ['9.9', '10.5', 10.5, '100', 0, '-3'],
+    [f.number]: [0, 2, 2.5, '9', 10, -1],
+    [f.serial]: [1, 150, '42', 299],
+    [f.double]: [0, 5, 20, -1],
+    [lookup]: ['oak', 'Elm', 'b', null],
+    [rollup]: [0, '9.9', 10.5, '20.65', 20.4],
+    [f.done]: [true, false],
+  };
+  const ops = ['eq', 'neq', 'contains', 'not_contains', 'gt', 'gte', 'lt', 'lte', 'empty', 'not_empty'];
+  const fieldIds = Object.keys(types);
+  let pages = 0;
+  for (let round = 0; round < 12; round++) {
+    const filters = Array.from({ length: random.int(round % 4 === 0 ? 0 : 1, 2) }, () => {
+      const field_id = random.pick(fieldIds);
+      const op = random.pick(ops);
+      const pool = values[field_id] ?? [null];
+      const value = op === 'contains' || op === 'not_contains' ? display(random.pick(pool)).slice(0, random.int(1, 3)).toUpperCase() : random.pick(pool);
+      return { field_id, op, value };
+    });
+    const sorts = Array.from({ length: random.int(1, 3) }, () => ({ field_id: random.pick(fieldIds), direction: random.pick(['asc', 'desc']) }));
+    const group = random.next() < 0.3 ? random.pick([f.stage, f.done]) : null;
+    const expected = reference.list(made, types, filters, [...(group ? [{ field_id: group, direction: 'asc' }] : []), ...sorts]).map((row) => row.number);
+    const perPage = random.int(25, 70);
+    const query = `filter=${encodeURIComponent(JSON.stringify(filters))}&sort=${encodeURIComponent(JSON.stringify(sorts))}&per_page=${perPage}${group ? `&group_by=${group}` : ''}`;
+    const seen: number[] = [];
+    let after: string | null = null;
+    do {
+      const answer = await ann.get(`/tables/tables/${table.id}/records?${query}${after ? `&after=${after}` : ''}`);
+      t.is(answer.status, 200, JSON.stringify(answer.body));
+      const page = answer.body;
+      pages += 1;
+      t.is(page.pagination.total, expected.length);
+      seen.push(...page.data.map((row: any) => row.number));
+      after = page.next_cursor;
+    } while (after);
+    t.deepEqual(seen, expected, `round ${round}: ${query}`);
+  }
+  t.true(pages > 20, `${pages} pages walked`);
+});
+
+test.serial('decimals sort and compare as numbers, and empty cells come last in both directions', async (t) => {
+  const table = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Amounts' }));
+  const amount = ok(await ann.post(`/tables/tables/${table.id}/fields`, { name: 'Amount', type: 'currency', options: { decimals: 2 } })).id;
+  const names = [['nine', '9.9'], ['empty', null], ['ten', '10.50'], ['hundred', '100'], ['minus', '-0.5']] as const;
+  ok(await ann.post(`/tables/tables/${table.id}/records/bulk`, { records: names.map(([name, value]) => ({ cells: { [table.primary_field_id]: name, [amount]: value } })) }));
+  const titles = async (query: Record<string, unknown>) => (await ann.get(`/tables/tables/${table.id}/records?${Object.entries(query).map(([key, value]) => `${key}=${encodeURIComponent(JSON.stringify(value))}`).join('&')}`)).body.data.map((row: any) => row.title);
+  t.deepEqual(await titles({ sort: [{ field_id: amount, direction: 'asc' }] }), ['minus', 'nine', 'ten', 'hundred', 'empty']);
+  t.deepEqual(await titles({ sort: [{ field_id: amount, direction: 'desc' }] }), ['hundred', 'ten', 'nine', 'minus', 'empty']);
+  t.deepEqual(await titles({ filter: [{ field_id: amount, op: 'gt', value: '9.9' }], sort: [{ field_id: amount }] }), ['ten', 'hundred']);
+  t.deepEqual(await titles({ filter: [{ field_id: amount, op: 'eq', value: '10.5' }] }), ['ten']);
+  t.deepEqual(await titles({ sort: [{ field_id: table.primary_field_id, direction: 'desc' }] }), ['ten', 'nine', 'minus', 'hundred', 'empty']);
+  t.deepEqual((await ann.get(`/tables/tables/${table.id}/records?q=${encodeURIComponent('0.5')}`)).body.data.map((row: any) => row.title), ['ten', 'minus'], 'q searches every cell as text');
   world.takeEvents();
 });
 
@@ -200,6 +361,11 @@ test.serial('views: a kanban needs a single select; personal views are their own
   const inView = await ann.get(`/tables/tables/${ids.orders}/records?view_id=${board.id}`);
   t.false(inView.body.data.some((row: any) => ids.notes! in row.cells));
   t.false(inView.body.data.some((row: any) => row.title === 'Epsilon'));
+  // A kanban hiding its own select still lists it (and its version), or every card would sit under "No value".
+  ok(await ann.patch(`/tables/views/${board.id}`, { config: { kanban_field_id: ids.status, hidden_fields: [ids.notes, ids.status] } }));
+  const hidingItsField = (await ann.get(`/tables/tables/${ids.orders}/records?view_id=${board.id}`)).body.data;
+  t.deepEqual(hidingItsField.map((row: any) => [row.title, row.cells[ids.status] ?? null, row.versions[ids.status] ?? 0]), [['Acme', 'New', 1], ['Gamma', 'New', 1], ['Delta', 'Won', 1], ['Epsilon', null, 0], ['Zero', null, 0]]);
+  t.false(hidingItsField.some((row: any) => ids.notes! in row.cells));
   const mine = ok(await bob.post(`/tables/tables/${ids.orders}/views`, { name: 'Mine', type: 'grid', personal: true }));
   t.is((await ann.patch(`/tables/views/${mine.id}`, { name: 'Taken' })).status, 404);
   t.deepEqual(ok(await ann.get(`/tables/tables/${ids.orders}/views`)).map((view: any) => view.name), ['Grid', 'Board']);

@@ -1,5 +1,5 @@
 import { DataTypes, literal, Op, QueryTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import { isUuid, type DescendantsOptions, type IncludeRelation, type ModelDeclaration, type ModelRelation, type ReadOptions, type ScopedModel } from '@wpk/sdk';
+import { compileSql, isSqlFragment, isUuid, type DescendantsOptions, type IncludeRelation, type ModelDeclaration, type ModelRelation, type ReadOptions, type ScopedModel, type SqlFragment } from '@wpk/sdk';
 import { assertUuidValues, FastQuery, scopeToWorkspace, uuidColumns } from '../db/index.js';
 import { PreparedCreates, PreparedReads, TOTAL_COLUMN } from './prepared-reads.js';
 import type { WorkGate } from '../server/index.js';
@@ -133,6 +133,14 @@ function readsPlain(model: ModelStatic<Model>): boolean {
 
 const readsPlainOf = new WeakMap<ModelStatic<Model>, boolean>();
 
+/** A read whose where or order is an `sql` fragment. */
+type SqlRead = { where?: unknown; order?: unknown; limit?: number; offset?: number; attributes?: unknown; [option: string]: unknown };
+const SQL_READ_OPTIONS = new Set(['where', 'order', 'limit', 'offset', 'attributes']);
+
+function refuseSql(model: ModelStatic<Model>, method: string, options: { where?: unknown; order?: unknown } | undefined): void {
+  if (isSqlFragment(options?.where) || isSqlFragment(options?.order)) throw new TypeError(`${model.name}.${method}: sql fragments are taken by findAll and count only`);
+}
+
 type PlainReadOptions = { include?: unknown; group?: unknown; attributes?: unknown; distinct?: unknown; col?: unknown; where?: unknown; offset?: number; limit?: number; lock?: unknown };
 
 /**
@@ -151,22 +159,26 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string,
   const through = <T>(read: PlainReadOptions | undefined, fn: () => Promise<T>): Promise<T> => (read?.lock !== undefined ? gate.write(fn) : gate.read(fn));
   return Object.freeze({
     findAll: (options) => {
+      if (isSqlFragment(options?.where) || isSqlFragment(options?.order)) return gate.read(() => plain.findBySql(options as SqlRead));
       const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
       return through(read, () => plain.findAll(read));
     },
     findOne: (options) => {
+      refuseSql(model, 'findOne', options);
       const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
       return through(read, () => plain.findOne(read));
     },
     findById: (id, options) => {
+      refuseSql(model, 'findById', options);
       const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
       return through(read, () => plain.findById(id, read));
     },
     findAndCountAll: (options) => {
+      refuseSql(model, 'findAndCountAll', options);
       const read = readOptions(model, workspaceId, options) as PlainReadOptions | undefined;
       return through(read, () => plain.findAndCountAll(read));
     },
-    count: (options) => gate.read(() => plain.scoped.count(options as never)),
+    count: (options) => gate.read(() => (isSqlFragment(options?.where) ? plain.countBySql(options as SqlRead) : plain.scoped.count(options as never))),
     create: (values) => gate.write(() => plain.create(values)),
     upsert: (values, options) => gate.write(async () => plainOf(await plain.scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!),
     update: (values, options) => gate.write(() => plain.scoped.update(values as never, options as never)),
@@ -268,6 +280,54 @@ class PlainModel {
       { replacements: { workspace: this.workspaceId, from, depth: depth ?? null }, type: QueryTypes.SELECT },
     );
     return rows.map((row) => ({ id: String(row.id), depth: Number(row.depth) }));
+  }
+
+  /**
+   * A read whose condition or order is an `sql` fragment (see the SDK's SqlFragment): the fragment
+   * reads the rows of a subquery that keeps this workspace's only (`workspace_id = $1`, bound here),
+   * so no condition in it (an OR either) reaches another workspace's row; its values are bound
+   * parameters after that one.
+   */
+  async findBySql(read: SqlRead): Promise<Record<string, unknown>[]> {
+    const { model } = this;
+    const where = `${model.name}.findAll`;
+    for (const key of Object.keys(read)) if (read[key] !== undefined && !SQL_READ_OPTIONS.has(key)) throw new TypeError(`${where}: a read with sql fragments takes ${[...SQL_READ_OPTIONS].join(', ')} only, not ${key}`);
+    if ((read.where !== undefined && !isSqlFragment(read.where)) || (read.order !== undefined && !isSqlFragment(read.order))) throw new TypeError(`${where}: with an sql fragment, where and order are both sql fragments (or absent)`);
+    const attributes = model.getAttributes() as Record<string, { field?: string }>;
+    const queryInterface = model.sequelize!.getQueryInterface();
+    if (read.attributes !== undefined && (!Array.isArray(read.attributes) || read.attributes.some((name) => typeof name !== 'string' || !attributes[name]))) throw new TypeError(`${where}: attributes must name columns of the model`);
+    // Each column under its attribute's name, as Sequelize's reads answer them.
+    const columns = ((read.attributes as string[] | undefined) ?? Object.keys(attributes)).map((name) => `"row".${queryInterface.quoteIdentifier(attributes[name].field ?? name)} AS ${queryInterface.quoteIdentifier(name)}`).join(', ');
+    const bounds = (['limit', 'offset'] as const).map((name) => {
+      const value = read[name];
+      if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw new TypeError(`${where}: ${name} must be a whole number of at least 0`);
+      return value === undefined ? '' : ` ${name.toUpperCase()} ${value}`;
+    });
+    const { text, values } = this.scopedSql(read.where as SqlFragment | undefined, read.order as SqlFragment | undefined);
+    return model.sequelize!.query<Record<string, unknown>>(`SELECT ${columns} ${text}${bounds.join('')}`, { bind: values, type: QueryTypes.SELECT });
+  }
+
+  /** How many rows of this workspace an `sql` condition holds (see findBySql). */
+  async countBySql(read: SqlRead): Promise<number> {
+    for (const key of Object.keys(read)) if (read[key] !== undefined && key !== 'where') throw new TypeError(`${this.model.name}.count: a count with an sql fragment takes where only, not ${key}`);
+    const { text, values } = this.scopedSql(read.where as SqlFragment, undefined);
+    const [row] = await this.model.sequelize!.query<{ count: number }>(`SELECT count(*)::int AS count ${text}`, { bind: values, type: QueryTypes.SELECT });
+    return Number(row!.count);
+  }
+
+  /** `FROM (this workspace's rows) AS "row" WHERE … ORDER BY …`, with the workspace as $1 and the fragments' values after it. */
+  private scopedSql(whereFragment: SqlFragment | undefined, orderFragment: SqlFragment | undefined): { text: string; values: unknown[] } {
+    const table = this.model.sequelize!.getQueryInterface().quoteIdentifiers(`${this.model.getTableName().toString().replace(/"/g, '')}`);
+    const values: unknown[] = [this.workspaceId];
+    let text = `FROM (SELECT * FROM ${table} WHERE "workspace_id" = $1) AS "row"`;
+    for (const [keyword, fragment] of [['WHERE', whereFragment], ['ORDER BY', orderFragment]] as const) {
+      if (!fragment) continue;
+      const compiled = compileSql(fragment, values.length + 1);
+      if (!compiled.text.trim()) continue;
+      text += keyword === 'WHERE' ? ` WHERE (${compiled.text})` : ` ORDER BY ${compiled.text}`;
+      values.push(...compiled.values);
+    }
+    return { text, values };
   }
 
   async create(values: unknown): Promise<Record<string, unknown>> {

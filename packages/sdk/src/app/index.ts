@@ -1,5 +1,6 @@
 export * from './context.js';
 export * from './models.js';
+export { compileSql, isSqlFragment, joinSql, sql, type SqlFragment } from './sql.js';
 export { column, Column, type ColumnMap, type ColumnValue } from './columns.js';
 export * from './routes.js';
 export * from './storage.js';

@@ -1,5 +1,6 @@
 import { Column, type ColumnMap, type ColumnValue } from './columns.js';
-import type { CountOptions, DestroyOptions, FindOptions, ModelAttributeColumnOptions, DataType, UpdateOptions, WhereOptions, ModelIndexesOptions } from 'sequelize';
+import type { SqlFragment } from './sql.js';
+import type { CountOptions, DestroyOptions, FindOptions, ModelAttributeColumnOptions, DataType, Order, UpdateOptions, WhereOptions, ModelIndexesOptions } from 'sequelize';
 
 /** A column of a model: a Sequelize data type, or its full column options. */
 export type ModelColumn = DataType | ModelAttributeColumnOptions;
@@ -98,9 +99,15 @@ export type RowOf<D> = D extends ModelDeclaration<infer A> ? A & { workspace_id:
 /**
  * The options of a read, as Sequelize takes them (the workspace filter is added for you), plus
  * `lock` (row locks until the transaction ends; not with `include`) and `include` (the model's
- * declared relations, one level deep, each read in this workspace only).
+ * declared relations, one level deep, each read in this workspace only). `where` and `order` may
+ * instead be `sql` fragments (see SqlFragment): such a read takes `where`, `order`, `limit`,
+ * `offset` and `attributes` only.
  */
-export type ReadOptions<A extends object> = Omit<FindOptions<A>, 'transaction' | 'lock' | 'raw' | 'include'> & {
+export type ReadOptions<A extends object> = Omit<FindOptions<A>, 'transaction' | 'lock' | 'raw' | 'include' | 'where' | 'order'> & {
+  /** Which rows: a Sequelize where object, or an `sql` condition over the model's columns. */
+  where?: WhereOptions<A> | SqlFragment;
+  /** Their order: Sequelize's, or an `sql` ORDER BY list (`` sql`title ASC, id` ``). */
+  order?: Order | SqlFragment;
   /** Lock the rows read until the transaction ends (see RowLock). */
   lock?: RowLock;
   /** Declared relations to read with each row (a relation's rows come under its name). */
@@ -123,7 +130,7 @@ export interface ScopedModel<A extends object> {
   /** One page of rows and the total count. */
   findAndCountAll(options?: ReadOptions<A>): Promise<{ rows: A[]; count: number }>;
   /** The number of matching rows. */
-  count(options?: Omit<CountOptions<A>, 'transaction'>): Promise<number>;
+  count(options?: Omit<CountOptions<A>, 'transaction' | 'where'> & { where?: WhereOptions<A> | SqlFragment }): Promise<number>;
   /** Inserts a row in this workspace and returns it. */
   create(values: Partial<Omit<A, 'workspace_id'>>): Promise<A>;
   /**
