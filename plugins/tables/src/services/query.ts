@@ -4,7 +4,7 @@
  * a row when others are added before it). All of it is evaluated in SQL by a typed expression per
  * field type over `cells -> field id` (the field id and every value bound as parameters):
  * numbers and decimals as exact numerics, text case-insensitively, checkboxes as booleans, lists
- * item by item (docs/decisions/new-tables-listing-in-sql.md).
+ * item by item (docs/decisions/0295-tables-listing-in-sql.md).
  */
 import { InvalidError, joinSql, sql, type SqlFragment } from '@wpk/sdk';
 import { Decimal } from 'decimal.js';
