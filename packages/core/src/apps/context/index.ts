@@ -18,8 +18,7 @@ import { transactionGate } from '../../server/index.js';
 
 export { contextPermissions, contextWorkspace, keyOf, memberOf } from './caller.js';
 export { appLogger, factsOf } from './facts.js';
-export { emptyOutbox, type AppRuntime, type ContextInputs, type ContextOutbox, type ContextPlatform, type SignalingOperation, type Work } from './inputs.js';
-export { type PlatformRequester } from './platform.js';
+export { emptyOutbox, type AppRuntime, type ContextInputs, type ContextOutbox, type ContextPlatform, type PlatformRequester, type SignalingOperation, type Work } from './inputs.js';
 export { fileAnswer, toAppRequest } from './request.js';
 export { DeferredStorage, storageHandle } from './storage.js';
 

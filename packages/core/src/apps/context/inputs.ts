@@ -1,5 +1,5 @@
-import type { AppStorage } from '@wpk/sdk';
-import type { ExplainCatalog } from '../../access/index.js';
+import type { AppStorage, PlatformAnswer, PlatformRequest } from '@wpk/sdk';
+import type { AppGrant, ExplainCatalog } from '../../access/index.js';
 import type { Logger } from 'pino';
 import type { OpenAiCompatibleModel } from '../../ai/chat-model.js';
 import type { Sequelize } from 'sequelize';
@@ -9,7 +9,6 @@ import type { RequestWork, WorkGate } from '../../server/index.js';
 import type { SignalingService } from '../../signaling/index.js';
 import type { WorkspaceRecord } from '../../tenancy/index.js';
 import type { LoadedApp } from '../loader.js';
-import type { PlatformRequester } from './platform.js';
 import type { BoundModels } from '../models.js';
 import type { SearchOperation } from '../search-operations.js';
 import type { StrictRoles } from '../strict-roles.js';
@@ -28,6 +27,9 @@ export type Work = { transaction: RequestWork['transaction'] | null; stage: Requ
 
 /** A signaling change an app asked for, applied once its work committed. */
 export type SignalingOperation = { op: 'end'; session: string } | { op: 'remove'; session: string; memberIds: string[] };
+
+/** Makes one in-process request of `workspace`'s API carrying `grant` (the `apps` plugin's, over `server.inject`). */
+export type PlatformRequester = (call: { workspace: WorkspaceRecord; grant: AppGrant; method: PlatformRequest['method']; path: string; payload: unknown }) => Promise<PlatformAnswer>;
 
 /** What the platform lends every context: the same for all apps and requests. */
 export interface ContextPlatform {

@@ -1,12 +1,8 @@
 import { InvalidError, type AppPlatform, type PlatformAnswer, type PlatformRequest } from '@wpk/sdk';
 import type { AppGrant } from '../../access/index.js';
 import { nestingDepth, runNested } from '../../db/index.js';
-import type { WorkspaceRecord } from '../../tenancy/index.js';
 import { memberIdOf } from '../members.js';
 import type { ContextInputs } from './inputs.js';
-
-/** Makes one in-process request of `workspace`'s API carrying `grant` (the `apps` plugin's, over `server.inject`). */
-export type PlatformRequester = (call: { workspace: WorkspaceRecord; grant: AppGrant; method: PlatformRequest['method']; path: string; payload: unknown }) => Promise<PlatformAnswer>;
 
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const SCOPE = /^[a-z][a-z0-9_-]*(\.[a-z0-9_*-]+){1,4}$/;
