@@ -94,8 +94,8 @@ export interface SubscriptionView {
   past_due_since: string | null;
   /**
    * Metered usage (apps' `ctx.usage.record`) not billed yet: recorded since `since` (the last
-   * firing; the workspace's creation before its account opened), per app and meter, with what
-   * the next firing bills for it.
+   * firing; before the account opened, the first record), per app and meter, with what the next
+   * firing bills for it.
    */
   metered: MeteredView;
   plans: Array<PlanDefinition & { current: boolean }>;
@@ -259,9 +259,9 @@ export class BillingService {
     return first && first.getTime() < now.getTime() ? first : now;
   }
 
-  /** The metered usage the next firing bills (since the account's `metered_to`; before it opened, since the workspace's creation) up to now. */
-  private async metered(workspaceId: string, account: AccountRow | null, createdAt: Date): Promise<MeteredView> {
-    const since = account ? account.metered_to : createdAt;
+  /** The metered usage not billed yet: since the account's `metered_to` (before it opened: all of it, which its first firing bills). */
+  private async metered(workspaceId: string, account: AccountRow | null): Promise<MeteredView> {
+    const since = account ? account.metered_to : await this.unbilledSince(workspaceId, this.clock());
     // Up to the end of time: a record stamped by a clock ahead of this process still shows.
     const lines = await meteredLines(this.sequelize, workspaceId, since, new Date(8.64e15));
     return { since: since.toISOString(), amount: formatAmount(lines.reduce((sum, line) => sum + line.cents, 0n)), lines: lines.map(presentMetered) };
@@ -269,7 +269,7 @@ export class BillingService {
 
   /** `GET /plan`: the current plan, interval, seats, period and the catalog. */
   async subscription(workspaceId: string): Promise<SubscriptionView> {
-    const [workspace] = await this.sequelize.query<WorkspaceRow & { created_at: Date | string }>('SELECT id, plan, billing_interval, status, created_at FROM platform.workspaces WHERE id = :workspaceId', {
+    const [workspace] = await this.sequelize.query<WorkspaceRow>('SELECT id, plan, billing_interval, status FROM platform.workspaces WHERE id = :workspaceId', {
       type: QueryTypes.SELECT,
       replacements: { workspaceId },
     });
@@ -287,7 +287,7 @@ export class BillingService {
       loop: account ? account.loop : null,
       billing_status: account?.past_due_since ? 'past_due' : 'current',
       past_due_since: account?.past_due_since ? account.past_due_since.toISOString() : null,
-      metered: await this.metered(workspaceId, account, new Date(workspace.created_at)),
+      metered: await this.metered(workspaceId, account),
       plans: this.config.plans.map((plan) => ({ ...plan, current: plan.id === workspace.plan })),
     };
   }
