@@ -1,6 +1,6 @@
 import { InvalidError, type AppUsage, type UsageRecorded } from '@wpk/sdk';
 import type { Transaction } from 'sequelize';
-import { recordUsage } from '../../billing/metering.js';
+import { recordUsage } from '../../billing/index.js';
 import type { ContextInputs } from './inputs.js';
 
 /**
