@@ -16550,6 +16550,11 @@ export interface components {
                 tile: {
                     [key: string]: unknown;
                 } | null;
+                /** @description The meters the app bills usage on (its manifest's meters; ctx.usage.record): the platform bills their microns on the workspace's usage invoice */
+                meters: {
+                    name: string;
+                    description: string;
+                }[];
             };
             tile_access: {
                 installed: boolean;

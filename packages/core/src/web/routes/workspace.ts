@@ -48,7 +48,7 @@ function usageMeter(plan: PlanAnswer) {
 
 /** The parts of `GET /apps/{slug}/access` the Apps screen shows. */
 interface AppAccess {
-  app: { slug: string; name: string; version: string | null };
+  app: { slug: string; name: string; version: string | null; meters: Array<{ name: string; description: string }> };
   tile_access: { installed: boolean; access_policy: string | null };
   permission_matrix: { permissions: Array<{ key: string; label: string; category: string }>; roles: Array<{ id: string; name: string; can_open: boolean; wildcard: boolean; permissions: string[] }> };
   config: { schema: SettingsSchema | null; document: Record<string, unknown> | null };
