@@ -61,7 +61,7 @@ test('a failed request leaves no row, no event and no search change', async (t) 
 
 test('the context holds the app, the caller, its own models and nothing that reaches the database', async (t) => {
   const context = body(await call('GET', '/notes/context', acme.owner.headers()));
-  t.deepEqual(context.context, ['ai', 'app', 'claims', 'configuration', 'db', 'events', 'key', 'live', 'lock', 'log', 'mail', 'member', 'members', 'now', 'page', 'permissions', 'platform', 'respond', 'search', 'secrets', 'settings', 'signaling', 'storage', 'transaction', 'workspace']);
+  t.deepEqual(context.context, ['ai', 'app', 'claims', 'configuration', 'db', 'events', 'key', 'live', 'lock', 'log', 'mail', 'member', 'members', 'now', 'page', 'permissions', 'platform', 'respond', 'search', 'secrets', 'settings', 'signaling', 'storage', 'transaction', 'usage', 'workspace']);
   t.deepEqual(context.db, ['notes']);
   t.deepEqual(context.model, ['count', 'create', 'descendants', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);

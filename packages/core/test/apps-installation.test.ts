@@ -230,7 +230,7 @@ test('GET /apps/{slug}/access: tile access, permission matrix, config and except
   const response = await call('GET', '/apps/notes/access', admin.headers());
   t.is(response.statusCode, 200);
   const data = body(response).data;
-  t.deepEqual(data.app, { slug: 'notes', name: 'Notes', version: '1.0.0', tile: { name: 'Notes', icon: 'note' } });
+  t.deepEqual(data.app, { slug: 'notes', name: 'Notes', version: '1.0.0', tile: { name: 'Notes', icon: 'note' }, meters: [{ name: 'words', description: 'One word of a note kept' }, { name: 'exports', description: 'One note exported' }] });
   t.deepEqual(data.tile_access, { installed: true, status: 'installed', access_policy: 'roles', allowed_roles: [{ id: readers, name: 'Readers' }], redlist: [] });
   t.deepEqual(
     data.permission_matrix.permissions.map((permission: { key: string }) => permission.key),

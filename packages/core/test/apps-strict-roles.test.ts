@@ -84,3 +84,14 @@ test('SQL smuggled into a query cannot reach another schema in strict mode', asy
     t.regex(JSON.stringify(fault), new RegExp(`permission denied for schema ${schema}`));
   }
 });
+
+test("ctx.usage.record writes the platform's ledger in strict mode, which the app's role cannot reach: the call steps back to the runtime's role", async (t) => {
+  const record = (payload: Record<string, unknown>) => strict.runtime.server.inject({ method: 'POST', url: '/notes/metered', headers: { ...ws.owner.headers(), ...json }, payload });
+  const recorded = await record({ meter: 'words', microns: 42, key: 'strict-1' });
+  t.is(recorded.statusCode, 200);
+  t.deepEqual(body(recorded), { data: { recorded: true } });
+  // Recorded, then the work fails: nothing stays.
+  t.is((await record({ meter: 'words', microns: 43, key: 'strict-2', fail: true })).statusCode, 400);
+  const rows = await strict.runtime.db.sequelize.query('SELECT app, meter, microns::int AS microns, idempotency_key FROM platform.metered_usage WHERE workspace_id = :id ORDER BY recorded_at', { type: QueryTypes.SELECT, replacements: { id: ws.id } });
+  t.deepEqual(rows, [{ app: 'notes', meter: 'words', microns: 42, idempotency_key: 'strict-1' }]);
+});

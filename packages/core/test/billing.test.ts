@@ -289,3 +289,75 @@ test.serial('a change made while no worker runs is queued when a worker starts: 
   const invoices = json(await env.inject('GET', '/invoices', soylent.as(soylent.ownerKey))).data;
   t.deepEqual(invoices.map((invoice: { number: number; period_start: string }) => [invoice.number, invoice.period_start]), [[2, due], [1, opened.period_start]]);
 });
+
+test.serial("metered usage: an app's ctx.usage records on its declared meters; the firing that ends the month bills it exactly, on its own usage invoice, once", async (t) => {
+  const wonka = await env.workspace('wonka');
+  t.is((await env.inject('POST', '/applications/notes/installations', wonka.as(wonka.ownerKey), { access_policy: 'everyone' })).statusCode, 200);
+  const opened = json(await env.inject('PUT', '/plan', wonka.as(wonka.ownerKey), { plan: 'team' })).data;
+  const [start, due] = [opened.period_start as string, opened.next_run_at as string];
+  const record = (body: Record<string, unknown>) => env.inject('POST', '/notes/metered', wonka.as(wonka.ownerKey), body);
+  const ledger = async () =>
+    (await env.runtime.db.sequelize.query<{ n: number }>('SELECT count(*)::int AS n FROM platform.metered_usage WHERE workspace_id = :id', { type: QueryTypes.SELECT, replacements: { id: wonka.id } }))[0].n;
+
+  t.deepEqual(json(await record({ meter: 'words', microns: 1_234_567 })), { data: { recorded: true } });
+  t.deepEqual(json(await record({ meter: 'words', microns: 5_000, key: 'note-1' })), { data: { recorded: true } });
+  // The same key again (a redelivery): nothing is written, and it says so.
+  t.deepEqual(json(await record({ meter: 'words', microns: 5_000, key: 'note-1' })), { data: { recorded: false } });
+  t.deepEqual(json(await record({ meter: 'exports', microns: 15_000 })), { data: { recorded: true } });
+  t.is(await ledger(), 3);
+
+  // Refused with a clear error, nothing written: an undeclared meter, a bad amount, a bad key.
+  const refusals: Array<[Record<string, unknown>, string]> = [
+    [{ meter: 'pages', microns: 10 }, 'ctx.usage.record: "pages" is not a meter this app declares (words, exports)'],
+    [{ meter: 'words', microns: 0 }, 'ctx.usage.record: microns must be a whole number from 1 to 1000000000000 (got 0)'],
+    [{ meter: 'words', microns: -5 }, 'ctx.usage.record: microns must be a whole number from 1 to 1000000000000 (got -5)'],
+    [{ meter: 'words', microns: 1.5 }, 'ctx.usage.record: microns must be a whole number from 1 to 1000000000000 (got 1.5)'],
+    [{ meter: 'words', microns: '10' }, 'ctx.usage.record: microns must be a whole number from 1 to 1000000000000 (got "10")'],
+    [{ meter: 'words', microns: 1_000_000_000_001 }, 'ctx.usage.record: microns must be a whole number from 1 to 1000000000000 (got 1000000000001)'],
+    [{ meter: 'words', microns: 10, key: '' }, 'ctx.usage.record: key must be 1-200 characters'],
+    // Recorded, then the unit of work fails: the record rolls back with it.
+    [{ meter: 'words', microns: 7, fail: true }, 'refused after recording'],
+  ];
+  for (const [body, error] of refusals) {
+    const answer = await record(body);
+    t.is(answer.statusCode, 400, error);
+    t.deepEqual(json(answer), { error });
+  }
+  t.is(await ledger(), 3, 'nothing written by a refused or rolled-back record');
+
+  // GET /plan carries what the next firing bills: 1 239 567 microns = 123.9567 cents → 1.24; 15 000 = 1.5 cents → 0.02 (halves up).
+  t.deepEqual(json(await env.inject('GET', '/plan', wonka.as(wonka.ownerKey))).data.metered, {
+    since: start,
+    amount: '1.26',
+    lines: [
+      { app: 'notes', meter: 'exports', microns: 15_000, amount: '0.02' },
+      { app: 'notes', meter: 'words', microns: 1_239_567, amount: '1.24' },
+    ],
+  });
+
+  env.events.length = 0;
+  env.clock.set(new Date(due));
+  await env.runtime.billingWorker.runDue();
+  const invoices = json(await env.inject('GET', '/invoices', wonka.as(wonka.ownerKey))).data as Array<{ number: number; kind: string; amount: string; period_start: string; period_end: string; lines: unknown[] }>;
+  t.deepEqual(invoices.map((invoice) => [invoice.number, invoice.kind, invoice.amount]), [[3, 'seats', '8.00'], [2, 'usage', '1.26'], [1, 'seats', '8.00']]);
+  const [d1, d2] = [start.slice(0, 10), due.slice(0, 10)];
+  t.like(invoices[1], { period_start: start, period_end: due });
+  t.deepEqual(invoices[1].lines, [
+    { description: `notes exports: 15000 microns (${d1} to ${d2})`, quantity: 1, unit_amount: '0.02', amount: '0.02' },
+    { description: `notes words: 1239567 microns (${d1} to ${d2})`, quantity: 1, unit_amount: '1.24', amount: '1.24' },
+  ]);
+  t.deepEqual(invoiceEvents(wonka.id).map((event) => (event.payload as { kind: string; amount: string }).amount), ['1.26', '8.00']);
+  t.deepEqual(json(await env.inject('GET', '/plan', wonka.as(wonka.ownerKey))).data.metered, { since: due, amount: '0.00', lines: [] });
+
+  // A second firing of the same instant bills nothing again.
+  t.deepEqual(await env.runtime.server.plugins.billing.billing.fire(wonka.id, new Date(due)), []);
+  await env.runtime.billingWorker.runDue();
+  t.is(json(await env.inject('GET', '/invoices', wonka.as(wonka.ownerKey))).data.length, 3);
+
+  // Usage that rounds to nothing (49 microns: 0.0049 cents) is not billed: the next month has its seats only.
+  t.deepEqual(json(await record({ meter: 'words', microns: 49 })), { data: { recorded: true } });
+  const next = json(await env.inject('GET', '/plan', wonka.as(wonka.ownerKey))).data.next_run_at as string;
+  env.clock.set(new Date(next));
+  await env.runtime.billingWorker.runDue();
+  t.deepEqual(json(await env.inject('GET', '/invoices', wonka.as(wonka.ownerKey))).data.map((invoice: { number: number; kind: string }) => [invoice.number, invoice.kind]), [[4, 'seats'], [3, 'seats'], [2, 'usage'], [1, 'seats']]);
+});

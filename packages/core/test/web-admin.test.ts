@@ -34,6 +34,8 @@ test.serial('apps: install, edit a role’s permission matrix and the app’s se
   t.is(page.url(), web.url('acme', '/admin/roles?done=role'));
   t.is(await page.locator('tbody tr td').nth(1).textContent(), 'notes.notes.read ');
   await page.goto(web.url('acme', '/admin/apps'));
+  // What the app bills is shown before it is installed (its manifest's meters).
+  t.is(await page.locator('#meters-notes').textContent(), "Bills metered usage (on the workspace's usage invoice): words One word of a note kept; exports One note exported");
   await page.getByRole('button', { name: 'Install Notes' }).click();
   t.is(page.url(), web.url('acme', '/admin/apps?done=installed'));
   await checkPage(t, page, 'apps (375 px)');

@@ -103,6 +103,10 @@ test.serial('/partials/microns: the usage meter of the period; /partials/coupons
     ['Seats paid for this period', '3', '', ''],
     ['Seats beyond those paid (billed at the next run)', '1', '8.00 USD', '8.00 USD'],
   ]);
+  // An app's metered usage of the month (ctx.usage.record): microns and what the next run bills (250.5 cents: halves up).
+  t.is((await env.inject('POST', '/applications/notes/installations', acme.as(acme.ownerKey), { access_policy: 'everyone' })).statusCode, 200);
+  t.is((await env.inject('POST', '/notes/metered', acme.as(acme.ownerKey), { meter: 'words', microns: 2_505_000 })).statusCode, 200);
+  t.deepEqual(cells((await partial('/partials/microns')).html).slice(3), [['Metered: notes words (since 2027-02-01, billed at the next run)', '2505000 microns', '', '2.51 USD']]);
   // The meter is the owner's, as GET /plan is.
   t.is((await partial('/partials/microns', adminCookie)).status, 403);
 });

@@ -234,6 +234,17 @@ test.serial('microns: each step costs the set price, sums are exact, an overrun 
   const usage = ok(await bob.get('/wands/usage'));
   t.like(usage, { period: '2026-03', microns: used + 999, allowance: used + 999, remaining: 0 });
   t.deepEqual(usage.by_wand.find((row: { wand_id: string }) => row.wand_id === made.id), { wand_id: made.id, microns: 999 });
+  // Every row the allowance counts was recorded to the platform in the same unit of work, under its
+  // key: the platform's ledger holds exactly the app's sums, and GET /plan shows what the next billing run bills.
+  const sums = `SELECT kind, sum(microns)::bigint::text AS microns FROM app_wands.usage GROUP BY kind ORDER BY kind`;
+  const own = await world.query<{ kind: string; microns: string }>(sums);
+  t.deepEqual(
+    await world.query("SELECT CASE meter WHEN 'steps' THEN 'step' ELSE meter END AS kind, sum(microns)::bigint::text AS microns FROM platform.metered_usage WHERE app = 'wands' GROUP BY meter ORDER BY 1"),
+    own,
+  );
+  t.deepEqual(await world.query("SELECT count(*)::int AS n FROM app_wands.usage u WHERE NOT EXISTS (SELECT 1 FROM platform.metered_usage m WHERE m.app = 'wands' AND m.idempotency_key = u.dedupe_key AND m.microns = u.microns)"), [{ n: 0 }]);
+  const metered = ok(await world.owner.get('/plan')).metered;
+  t.deepEqual(metered.lines.map((line: { meter: string; microns: number }) => [line.meter, String(line.microns)]), own.map((row) => [row.kind === 'step' ? 'steps' : row.kind, row.microns]).sort());
   ok(await settings({}));
 });
 

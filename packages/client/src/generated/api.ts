@@ -16550,6 +16550,11 @@ export interface components {
                 tile: {
                     [key: string]: unknown;
                 } | null;
+                /** @description The meters the app bills usage on (its manifest's meters; ctx.usage.record): the platform bills their microns on the workspace's usage invoice */
+                meters: {
+                    name: string;
+                    description: string;
+                }[];
             };
             tile_access: {
                 installed: boolean;
@@ -20455,6 +20460,20 @@ export interface components {
             billing_status: "current" | "past_due";
             /** Format: date-time */
             past_due_since: string | null;
+            /** @description Metered usage (apps' ctx.usage.record) the next billing run bills: recorded since `since`, per app and meter, each line's amount rounded half up to the cent */
+            metered: {
+                /** Format: date-time */
+                since: string;
+                /** @description An exact decimal amount with two places */
+                amount: string;
+                lines: {
+                    app: string;
+                    meter: string;
+                    microns: number;
+                    /** @description An exact decimal amount with two places */
+                    amount: string;
+                }[];
+            };
             plans: {
                 id: string;
                 name: string;
@@ -20487,6 +20506,20 @@ export interface components {
             billing_status: "current" | "past_due";
             /** Format: date-time */
             past_due_since: string | null;
+            /** @description Metered usage (apps' ctx.usage.record) the next billing run bills: recorded since `since`, per app and meter, each line's amount rounded half up to the cent */
+            metered: {
+                /** Format: date-time */
+                since: string;
+                /** @description An exact decimal amount with two places */
+                amount: string;
+                lines: {
+                    app: string;
+                    meter: string;
+                    microns: number;
+                    /** @description An exact decimal amount with two places */
+                    amount: string;
+                }[];
+            };
             plans: {
                 id: string;
                 name: string;

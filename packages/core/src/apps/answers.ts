@@ -52,7 +52,13 @@ const PERMISSION = recordSchema({ key: Joi.string(), label: Joi.string(), catego
 
 /** `GET /apps/{slug}/access`: who can open the app and with which permissions (`account`: the platform's keys). */
 export const APP_ACCESS_OVERVIEW: ObjectSchema = recordSchema({
-  app: recordSchema({ slug: Joi.string(), name: Joi.string(), version: Joi.string().allow(null), tile: Joi.object().unknown(true).allow(null) }),
+  app: recordSchema({
+    slug: Joi.string(),
+    name: Joi.string(),
+    version: Joi.string().allow(null),
+    tile: Joi.object().unknown(true).allow(null),
+    meters: Joi.array().items(recordSchema({ name: Joi.string(), description: Joi.string() })).description("The meters the app bills usage on (its manifest's meters; ctx.usage.record): the platform bills their microns on the workspace's usage invoice"),
+  }),
   tile_access: recordSchema({
     installed: Joi.boolean(),
     status: Joi.string().valid('installed', 'uninstalled', 'not_installed'),

@@ -216,7 +216,7 @@ export function appEndpoints(services: AppEndpointServices): ServerRoute[] {
           { type: QueryTypes.SELECT, replacements: { workspace } },
         );
         return single(request, {
-          app: { slug: app.namespace, name: app.manifest.name, version: app.manifest.version, tile: app.manifest.tile ?? { name: app.manifest.name, icon: 'app' } },
+          app: { slug: app.namespace, name: app.manifest.name, version: app.manifest.version, tile: app.manifest.tile ?? { name: app.manifest.name, icon: 'app' }, meters: (app.manifest.meters ?? []).map(({ name, description }) => ({ name, description })) },
           tile_access: {
             installed,
             status: row ? row.status : 'not_installed',

@@ -39,6 +39,11 @@ const PLAN_FIELDS = {
   loop: Joi.string().valid('monthly', 'usage').allow(null),
   billing_status: Joi.string().valid('current', 'past_due'),
   past_due_since: instant().allow(null),
+  metered: recordSchema({
+    since: instant(),
+    amount: amount(),
+    lines: Joi.array().items(recordSchema({ app: Joi.string(), meter: Joi.string(), microns: Joi.number().integer().min(1), amount: amount() })),
+  }).description("Metered usage (apps' ctx.usage.record) the next billing run bills: recorded since `since`, per app and meter, each line's amount rounded half up to the cent"),
   plans: Joi.array().items(
     recordSchema({
       id: Joi.string(),

@@ -3,6 +3,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import type { EventBus } from '../events/index.js';
 import type { MessagesService } from '../messages/index.js';
 import type { BillingConfig, PlanDefinition } from './config.js';
+import { meteredLines, presentMetered } from './metering.js';
 import { addMonths, formatAmount, parseAmount, roundHalfUp } from './money.js';
 import { CardDeclinedError, ProviderUnavailableError, type CardInput, type PaymentProvider } from './providers.js';
 
@@ -20,6 +21,8 @@ interface AccountRow {
   run_index: number;
   next_run_at: Date;
   past_due_since: Date | null;
+  /** Metered usage recorded before this instant is billed (docs/billing.md, "Metered usage"). */
+  metered_to: Date;
 }
 
 interface WorkspaceRow {
@@ -89,7 +92,19 @@ export interface SubscriptionView {
   /** `past_due` once an invoice's last retry failed, until every invoice is paid. */
   billing_status: 'current' | 'past_due';
   past_due_since: string | null;
+  /**
+   * Metered usage (apps' `ctx.usage.record`) not billed yet: recorded since `since` (the last
+   * firing; before the account opened, the first record), per app and meter, with what the next
+   * firing bills for it.
+   */
+  metered: MeteredView;
   plans: Array<PlanDefinition & { current: boolean }>;
+}
+
+export interface MeteredView {
+  since: string;
+  amount: string;
+  lines: Array<{ app: string; meter: string; microns: number; amount: string }>;
 }
 
 export interface PaymentMethodView {
@@ -189,7 +204,7 @@ export class BillingService {
       type: QueryTypes.SELECT,
       replacements: { workspaceId },
     });
-    return row ? { ...row, anchor: new Date(row.anchor), period_start: new Date(row.period_start), period_end: new Date(row.period_end), usage_from: new Date(row.usage_from), next_run_at: new Date(row.next_run_at), past_due_since: row.past_due_since ? new Date(row.past_due_since) : null } : null;
+    return row ? { ...row, anchor: new Date(row.anchor), period_start: new Date(row.period_start), period_end: new Date(row.period_end), usage_from: new Date(row.usage_from), next_run_at: new Date(row.next_run_at), past_due_since: row.past_due_since ? new Date(row.past_due_since) : null, metered_to: new Date(row.metered_to) } : null;
   }
 
   /**
@@ -213,10 +228,12 @@ export class BillingService {
       run_index: 1,
       next_run_at: addMonths(now, 1),
       past_due_since: null,
+      // Usage recorded before the account opened is billed at its first firing.
+      metered_to: await this.unbilledSince(workspace.id, now),
     };
     await this.sequelize.query(
-      `INSERT INTO platform.billing_accounts (workspace_id, loop, anchor, period_start, period_end, seats_paid, usage_from, run_index, next_run_at, past_due_since, created_at, updated_at)
-       VALUES (:workspace_id, :loop, :anchor, :period_start, :period_end, :seats_paid, :usage_from, :run_index, :next_run_at, NULL, :now, :now)`,
+      `INSERT INTO platform.billing_accounts (workspace_id, loop, anchor, period_start, period_end, seats_paid, usage_from, run_index, next_run_at, past_due_since, metered_to, created_at, updated_at)
+       VALUES (:workspace_id, :loop, :anchor, :period_start, :period_end, :seats_paid, :usage_from, :run_index, :next_run_at, NULL, :metered_to, :now, :now)`,
       { replacements: { ...account, now } },
     );
     await this.scheduler?.schedule(workspace.id, account.next_run_at);
@@ -226,10 +243,28 @@ export class BillingService {
   private async saveAccount(account: AccountRow, now: Date): Promise<void> {
     await this.sequelize.query(
       `UPDATE platform.billing_accounts SET loop = :loop, anchor = :anchor, period_start = :period_start, period_end = :period_end, seats_paid = :seats_paid,
-              usage_from = :usage_from, run_index = :run_index, next_run_at = :next_run_at, updated_at = :now
+              usage_from = :usage_from, run_index = :run_index, next_run_at = :next_run_at, metered_to = :metered_to, updated_at = :now
         WHERE workspace_id = :workspace_id`,
       { replacements: { ...account, now } },
     );
+  }
+
+  /** Where a workspace without a billing account has metered usage from: its first record (else `now`), never after `now`. */
+  private async unbilledSince(workspaceId: string, now: Date): Promise<Date> {
+    const [row] = await this.sequelize.query<{ first: Date | string | null }>('SELECT min(recorded_at) AS first FROM platform.metered_usage WHERE workspace_id = :workspaceId', {
+      type: QueryTypes.SELECT,
+      replacements: { workspaceId },
+    });
+    const first = row?.first ? new Date(row.first) : null;
+    return first && first.getTime() < now.getTime() ? first : now;
+  }
+
+  /** The metered usage not billed yet: since the account's `metered_to` (before it opened: all of it, which its first firing bills). */
+  private async metered(workspaceId: string, account: AccountRow | null): Promise<MeteredView> {
+    const since = account ? account.metered_to : await this.unbilledSince(workspaceId, this.clock());
+    // Up to the end of time: a record stamped by a clock ahead of this process still shows.
+    const lines = await meteredLines(this.sequelize, workspaceId, since, new Date(8.64e15));
+    return { since: since.toISOString(), amount: formatAmount(lines.reduce((sum, line) => sum + line.cents, 0n)), lines: lines.map(presentMetered) };
   }
 
   /** `GET /plan`: the current plan, interval, seats, period and the catalog. */
@@ -252,6 +287,7 @@ export class BillingService {
       loop: account ? account.loop : null,
       billing_status: account?.past_due_since ? 'past_due' : 'current',
       past_due_since: account?.past_due_since ? account.past_due_since.toISOString() : null,
+      metered: await this.metered(workspaceId, account),
       plans: this.config.plans.map((plan) => ({ ...plan, current: plan.id === workspace.plan })),
     };
   }
@@ -364,6 +400,27 @@ export class BillingService {
         });
         if (id) issued.push(id);
       };
+      // Metered usage (apps' ctx.usage.record) of the month this firing ends: every firing ends
+      // one, a conversion firing too. Recorded in [metered_to, T), on its own usage invoice, one
+      // line per app and meter, each rounded half up to the cent; billed whatever the workspace's
+      // status but deleted (it was consumed), nothing when it rounds to zero.
+      const billMetered = async () => {
+        const from = account.metered_to;
+        if (from.getTime() >= T.getTime() || workspace.status === 'deleted') return;
+        const lines = (await meteredLines(this.sequelize, workspaceId, from, T)).filter((line) => line.cents > 0n);
+        if (lines.length === 0) return;
+        const id = await this.issue(workspaceId, {
+          key: `metered:${T.toISOString()}`,
+          kind: 'usage',
+          plan: workspace.plan,
+          interval: workspace.billing_interval,
+          start: from,
+          end: T,
+          lines: lines.map((line) => ({ description: `${line.app} ${line.meter}: ${line.microns} microns (${day(from)} to ${day(T)})`, quantity: 1, unit: line.cents, amount: line.cents })),
+          now,
+        });
+        if (id) issued.push(id);
+      };
       let next: AccountRow;
       if (T.getTime() < account.period_end.getTime()) {
         // Inside a paid year. A monthly loop meets a year paid upfront: it converts itself to the
@@ -372,15 +429,18 @@ export class BillingService {
         if (account.loop === 'monthly') {
           let index = 1;
           while (addMonths(account.period_start, index).getTime() <= T.getTime()) index += 1;
+          await billMetered();
           next = { ...account, loop: 'usage', anchor: account.period_start, run_index: index, next_run_at: addMonths(account.period_start, index) };
         } else {
           await billUsage();
+          await billMetered();
           next = { ...account, run_index: account.run_index + 1, usage_from: T, next_run_at: addMonths(account.anchor, account.run_index + 1) };
         }
         if (next.next_run_at.getTime() > account.period_end.getTime()) next.next_run_at = account.period_end;
       } else {
         // The paid period is over: usage of its last month, then the next period in advance, at the interval read now.
         if (account.loop === 'usage') await billUsage();
+        await billMetered();
         const interval = workspace.billing_interval;
         const start = account.period_end;
         const end = addMonths(start, MONTHS[interval]);
@@ -400,7 +460,7 @@ export class BillingService {
         }
         next = { ...account, loop: interval === 'annual' ? 'usage' : 'monthly', anchor: start, period_start: start, period_end: end, seats_paid: seats, usage_from: start, run_index: 1, next_run_at: addMonths(start, 1) };
       }
-      await this.saveAccount(next, now);
+      await this.saveAccount({ ...next, metered_to: T.getTime() > account.metered_to.getTime() ? T : account.metered_to }, now);
       await this.scheduler?.schedule(workspaceId, next.next_run_at);
       return issued;
     });

@@ -547,6 +547,27 @@ export interface AppPlatform {
   request(call: PlatformRequest): Promise<PlatformAnswer>;
 }
 
+/** What `ctx.usage.record` answers: false when a record with the same key was written already (nothing written again). */
+export interface UsageRecorded {
+  recorded: boolean;
+}
+
+/**
+ * `ctx.usage`: metered usage the platform bills (docs/billing.md, "Metered usage"). Null unless the
+ * manifest declares `meters`.
+ */
+export interface AppUsage {
+  /**
+   * Records `microns` (a positive integer of millionths of the billing currency, at most
+   * 1 000 000 000 000 in one record) on a declared meter, in this work's transaction: a work that
+   * rolls back records nothing. `key` (1-200 characters) makes the record idempotent per app and
+   * workspace: a second record with the same key writes nothing and answers `{ recorded: false }`
+   * (a redelivered event is not billed twice). Throws `InvalidError` for an undeclared meter or a
+   * bad amount or key.
+   */
+  record(meter: string, microns: number, options?: { key?: string }): Promise<UsageRecorded>;
+}
+
 /** What every handler of the app receives, in a request or in an event delivery. */
 export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes = UntypedApp> {
   /** The app itself. */
@@ -587,6 +608,8 @@ export interface BaseContext<M extends ModelMap = ModelMap, T extends AppTypes =
   ai: AppAi | null;
   /** The platform's API called as a member (`"platform_requests": true` in the manifest), or null. */
   platform: AppPlatform | null;
+  /** Metered usage the platform bills (`"meters"` in the manifest), or null. */
+  usage: AppUsage | null;
   /** The app's effective settings document in this workspace (typed by `wpk types`). */
   settings: T['settings'];
   /**

@@ -10,6 +10,14 @@ export type JsonSchema = Record<string, unknown>;
 /** HTTP methods an app route may use. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A meter an app bills usage on (`ctx.usage.record(name, microns)`). */
+export interface MeterDefinition {
+  /** 1-40 lower-case letters, digits or `_`, starting with a letter (`steps`). */
+  name: string;
+  /** What it pays for, as an invoice line and an admin read it. */
+  description: string;
+}
+
 /** A permission an app declares: `key` is `{app}.{resource}.{action}` (`ext.{publisher}.{slug}.` prefix for third parties). */
 export interface PermissionDefinition {
   /** The permission key, e.g. `tasks.tasks.create` or `ext.acme.hello.greetings.create`. */
@@ -138,6 +146,11 @@ export interface AppManifest {
    * chain, narrowed to scopes the app names). Without it `ctx.platform` is null.
    */
   platform_requests?: boolean;
+  /**
+   * The meters the app bills usage on (`ctx.usage.record(meter, microns)`): the platform bills
+   * each month's microns of each meter on the workspace's `usage` invoice. Without it `ctx.usage` is null.
+   */
+  meters?: MeterDefinition[];
   /** Every permission the app checks. */
   permissions: PermissionDefinition[];
   /** Every route of the app, with its chain of checks or `public: true`. */

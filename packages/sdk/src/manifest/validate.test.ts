@@ -78,6 +78,12 @@ test('a first-party app may list same-origin pages with or without a public fold
 });
 rejects('a third-party app may list no same-origin page', extApp, false, (m) => { m.same_origin_pages = ['join.html']; }, ["app.json: same_origin_pages: is for first-party apps only: a third-party app's pages always run sandboxed, without the session"]);
 
+test('an app may declare the meters it bills usage on (first- and third-party alike)', (t) => {
+  t.deepEqual(lines({ ...extApp(), meters: [{ name: 'greetings', description: 'One greeting sent' }, { name: 'ai_tokens', description: 'One AI token' }] }, false), []);
+});
+rejects('a meter is declared once', extApp, false, (m) => { (m as Record<string, unknown>).meters = [{ name: 'steps', description: 'A step' }, { name: 'steps', description: 'Again' }]; }, ['app.json: meters[1].name: "steps" is declared twice (also meters[0])']);
+rejects('a meter has a lower-case name and a description', extApp, false, (m) => { (m as Record<string, unknown>).meters = [{ name: 'Steps', description: '' }]; }, ['app.json: meters[0].name: must match pattern "^[a-z][a-z0-9_]{0,39}$"', 'app.json: meters[0].description: must NOT have fewer than 1 characters']);
+
 test('problems name the file given', (t) => {
   const manifest = extApp();
   manifest.permissions[0].key = 'hello.greetings.create';

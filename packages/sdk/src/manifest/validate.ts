@@ -88,6 +88,13 @@ export function validateManifest(manifest: unknown, options: ValidateManifestOpt
     // A listed page the public folder does not hold is the app's built front-end (docs/ui.md), so "public" is not required.
     if (publisher || !options.firstParty) report('same_origin_pages', 'is for first-party apps only: a third-party app\'s pages always run sandboxed, without the session');
   }
+  const meterNames = new Map<string, number>();
+  arrayOf(manifest.meters).forEach((meter, index) => {
+    const name = isObject(meter) ? stringOr(meter.name) : null;
+    if (name === null) return;
+    if (meterNames.has(name)) report(`meters[${index}].name`, `"${name}" is declared twice (also meters[${meterNames.get(name)}])`);
+    else meterNames.set(name, index);
+  });
   const namespace = slug ? appNamespace(slug, publisher) : null;
   const remote = typeof manifest.address === 'string';
 

@@ -23,7 +23,8 @@ export function allowanceOf(ctx: AnyCtx): number {
 
 /**
  * Records a metered use when the month's allowance can pay for it (false, and nothing recorded,
- * when it cannot). The workspace's usage lock makes check-then-write safe against a concurrent run.
+ * when it cannot): the app's own row (the allowance's sum) and the platform's ledger record that
+ * the usage invoice bills. The workspace's usage lock makes check-then-write safe against a concurrent run.
  */
 export async function recordUsage(ctx: AnyCtx, wand: Wand, run: Run, kind: 'step' | 'ai_tokens', quantity: number, dedupeKey: string, tally: UsageTally, options: { force?: boolean } = {}): Promise<boolean> {
   const price = kind === 'step' ? ctx.settings.step_microns : ctx.settings.token_microns;
@@ -32,6 +33,9 @@ export async function recordUsage(ctx: AnyCtx, wand: Wand, run: Run, kind: 'step
   await ctx.lock('usage');
   if (!options.force && (await periodMicrons(ctx, period)) + microns > allowanceOf(ctx)) return false;
   await ctx.db.usage.create({ wand_id: wand.id, run_id: run.id, kind, quantity, microns, period, dedupe_key: dedupeKey });
+  // The platform bills it (ctx.usage, docs/billing.md "Metered usage"), in this same unit of work
+  // and under the same key: a step that rolls back is neither counted here nor billed there.
+  if (microns > 0) await ctx.usage!.record(kind === 'step' ? 'steps' : 'ai_tokens', microns, { key: dedupeKey });
   run.microns = Number(run.microns) + microns;
   await ctx.db.runs.update({ microns: run.microns }, { where: { id: run.id } });
   tally.microns += microns;

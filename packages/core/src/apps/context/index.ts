@@ -14,6 +14,7 @@ import { searchOf } from './search.js';
 import { secretsOf } from './secrets.js';
 import { nowOf, settingsOf } from './settings.js';
 import { signalingOf } from './signaling.js';
+import { usageOf } from './usage.js';
 import { transactionGate } from '../../server/index.js';
 
 export { contextPermissions, contextWorkspace, keyOf, memberOf } from './caller.js';
@@ -25,7 +26,7 @@ export { DeferredStorage, storageHandle } from './storage.js';
 /**
  * The parts every context shares, one factory per capability, each from the one inputs object:
  * app, workspace, db and transaction, events, lock, members, search, live, storage, signaling,
- * secrets, claims, mail, ai, platform, settings, now, log. `extra` (the caller, the page, `respond`) comes first,
+ * secrets, claims, mail, ai, platform, usage, settings, now, log. `extra` (the caller, the page, `respond`) comes first,
  * as it always has; the context is one object literal, so every context has one shape.
  */
 export function baseContext<Extra extends object = object>(given: ContextInputs, extra?: Extra): BaseContext & Extra {
@@ -51,6 +52,7 @@ export function baseContext<Extra extends object = object>(given: ContextInputs,
     mail: mailOf(inputs),
     ai: aiOf(inputs),
     platform: platformOf(inputs),
+    usage: usageOf(inputs),
     settings: settingsOf(inputs),
     now: nowOf(inputs),
     log: appLogger(inputs.logger),

@@ -18,6 +18,7 @@ interface PlanAnswer {
   loop: 'monthly' | 'usage' | null;
   billing_status: 'current' | 'past_due';
   past_due_since: string | null;
+  metered: { since: string; amount: string; lines: Array<{ app: string; meter: string; microns: number; amount: string }> };
   plans: Array<{ id: string; name: string; seat_price: { monthly: string; annual: string } }>;
 }
 
@@ -25,12 +26,14 @@ interface PlanAnswer {
  * The usage meter: the billable units of the current period (seats) and what the next billing
  * run charges for them, by the rules of docs/billing.md: the usage loop bills the seats beyond
  * those paid for the year at the monthly price; the monthly loop bills the next month of seats.
+ * Then the apps' metered usage not billed yet (this month's: since the last run), per app and
+ * meter, in microns and the amount the next run bills for it.
  */
 function usageMeter(plan: PlanAnswer) {
   const definition = plan.plans.find((candidate) => candidate.id === plan.plan);
   const monthly = definition ? parseAmount(definition.seat_price.monthly) : 0n;
   const price = definition ? parseAmount(definition.seat_price[plan.billing_interval]) : 0n;
-  const rows: Array<{ label: string; units: number; unit_price: string | null; amount: string | null }> = [{ label: 'Seats in use', units: plan.seats, unit_price: null, amount: null }];
+  const rows: Array<{ label: string; units: number | string; unit_price: string | null; amount: string | null }> = [{ label: 'Seats in use', units: plan.seats, unit_price: null, amount: null }];
   if (plan.seats_paid !== null) rows.push({ label: 'Seats paid for this period', units: plan.seats_paid, unit_price: null, amount: null });
   if (plan.loop === 'usage') {
     const extra = Math.max(0, plan.seats - (plan.seats_paid ?? 0));
@@ -38,12 +41,14 @@ function usageMeter(plan: PlanAnswer) {
   } else if (plan.loop === 'monthly') {
     rows.push({ label: `Next ${plan.billing_interval} period of seats (billed at the next run)`, units: plan.seats, unit_price: formatAmount(price), amount: formatAmount(price * BigInt(plan.seats)) });
   }
+  const since = plan.metered.since.slice(0, 10);
+  for (const line of plan.metered.lines) rows.push({ label: `Metered: ${line.app} ${line.meter} (since ${since}, billed at the next run)`, units: `${line.microns} microns`, unit_price: null, amount: line.amount });
   return { plan: definition?.name ?? plan.plan, billing_interval: plan.billing_interval, currency: plan.currency, next_run_at: plan.next_run_at, past_due: plan.billing_status === 'past_due', past_due_since: plan.past_due_since, rows };
 }
 
 /** The parts of `GET /apps/{slug}/access` the Apps screen shows. */
 interface AppAccess {
-  app: { slug: string; name: string; version: string | null };
+  app: { slug: string; name: string; version: string | null; meters: Array<{ name: string; description: string }> };
   tile_access: { installed: boolean; access_policy: string | null };
   permission_matrix: { permissions: Array<{ key: string; label: string; category: string }>; roles: Array<{ id: string; name: string; can_open: boolean; wildcard: boolean; permissions: string[] }> };
   config: { schema: SettingsSchema | null; document: Record<string, unknown> | null };
