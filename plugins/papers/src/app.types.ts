@@ -99,6 +99,10 @@ export interface Settings {
    * The longest a share link may last.
    */
   max_link_days: number;
+  /**
+   * The largest image one may upload for a paper, in bytes (at most 750000: its base64 stays under the 1 MiB request limit).
+   */
+  max_image_bytes?: number;
 }
 
 /** Payloads of the events this app emits, by action (`ctx.events.stage`). */

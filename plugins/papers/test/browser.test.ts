@@ -6,7 +6,8 @@
  * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
  * violation, nothing wider than the window. The screenshots are the ones docs/apps/papers.md shows.
  * A Markdown file imported from the list (a nested checklist, a table) opens as a paper with the
- * editor's checklist and table, and the paper's Export menu downloads it as Markdown, HTML and Word.
+ * editor's checklist and table, and the paper's Export menu downloads it as Markdown, HTML and Word;
+ * an image chosen with the Image button (its alt text asked) is uploaded, inserted and shown.
  */
 import test from 'ava';
 import fs from 'node:fs';
@@ -246,6 +247,29 @@ test.serial('at 1280 px: a Markdown file imported from the list opens as a paper
   const [asWord] = await Promise.all([page.waitForEvent('download'), frame.getByRole('button', { name: 'Word (.docx)' }).click()]);
   t.is(asWord.suggestedFilename(), 'Retro notes.docx');
   t.is((await fs.promises.readFile((await asWord.path())!)).subarray(0, 2).toString(), 'PK', 'a Word document (a ZIP)');
+
+  // An image: chosen by the Image button's file picker, its alt text asked, uploaded, inserted and shown (a blob: URL: the frame has no cookie).
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  await frame.getByLabel('Image file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+  await frame.getByLabel('Describe dot.png for those who cannot see it').fill('A dot');
+  await frame.getByRole('button', { name: 'Insert image' }).click();
+  const image = editor.getByRole('img', { name: 'A dot' });
+  await image.waitFor();
+  const shown = await image.evaluate(
+    (element) =>
+      new Promise<string>((resolve) => {
+        const img = element as HTMLImageElement;
+        const started = Date.now();
+        const look = () => (img.src.startsWith('blob:') && img.complete && img.naturalWidth === 1) || Date.now() - started > 5000 ? resolve(`${img.src.slice(0, 5)} ${img.naturalWidth}`) : setTimeout(look, 50);
+        look();
+      }),
+  );
+  t.is(shown, 'blob: 1', 'shown from the bytes read with the token');
+  await frame.getByText('Saved').waitFor();
+  const stored = (ok(await ann.get(`/papers/${listed[0]!.id}`)) as { content: { content: Array<{ type: string; attrs?: Record<string, unknown> }> } }).content.content.filter((node) => node.type === 'image');
+  t.is(stored.length, 1);
+  t.regex(String(stored[0]!.attrs!.src), new RegExp(`^/papers/${listed[0]!.id}/images/[0-9a-f-]{36}$`));
+  t.is(stored[0]!.attrs!.alt, 'A dot');
   await checkPage(t, page, frame, 'a paper imported from Markdown, its Export menu');
   await page.context().close();
 });

@@ -660,3 +660,68 @@ test.serial('PDF export: printed by Chromium (a real PDF holding the text); with
   }
   t.deepEqual(world.takeEvents(), [], 'exports emit nothing');
 });
+
+/** How many of Papers' stored objects a paper's images are. */
+const storedImages = async (paperId: string) => (await world.query<{ n: number }>("SELECT count(*)::int AS n FROM platform.storage_objects WHERE workspace_id = :ws AND namespace = 'papers' AND key LIKE :key", { ws: world.workspaceId, key: `papers/${paperId}/images/%` }))[0]!.n;
+
+test.serial('images: uploaded by one who may edit (type by the bytes, size bounded), read through the API by anyone who may open the paper, named by image nodes the server checks, embedded in the exports, deleted with the paper; no event', async (t) => {
+  const id = await newPaper(ann, 'Pictures');
+  const other = await newPaper(ann, 'Other');
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'edit' }, { principal_type: 'member', principal_id: reader.id, level: 'view' }] });
+  world.takeEvents();
+  const png = PNG.slice('data:image/png;base64,'.length);
+  const gif = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+  const uploaded = await bob.post(`/papers/${id}/images`, { data: png });
+  t.is(uploaded.status, 200, JSON.stringify(uploaded.body));
+  const imageId = uploaded.body.data.id;
+  const src = `/papers/${id}/images/${imageId}`;
+  t.like(uploaded.body.data, { paper_id: id, src, content_type: 'image/png', size_bytes: Buffer.from(png, 'base64').length, created_by: bob.id });
+  t.is(uploaded.body.links.self, src);
+  t.is((await ann.post(`/papers/${id}/images`, { data: gif })).body.data.content_type, 'image/gif', 'sniffed, not declared');
+
+  t.deepEqual([(await reader.post(`/papers/${id}/images`, { data: png })).status, (await reader.post(`/papers/${id}/images`, { data: png })).body], [403, { error: 'You may not add images to this paper (it is shared with you to view)' }]);
+  t.deepEqual((await cay.post(`/papers/${id}/images`, { data: png })).body, { error: `Paper ${id} not found` });
+  t.deepEqual((await bob.post(`/papers/${id}/images`, { data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString('base64') })).body, { error: 'data: not a PNG, JPEG, GIF or WebP image (by its first bytes)' });
+  t.deepEqual((await bob.post(`/papers/${id}/images`, { data: 'not base64!' })).body, { error: 'data: must be the image in base64' });
+  const big = Buffer.concat([Buffer.from(png, 'base64'), Buffer.alloc(750_001 - Buffer.from(png, 'base64').length)]);
+  const tooBig = await bob.post(`/papers/${id}/images`, { data: big.toString('base64') });
+  t.deepEqual([tooBig.status, tooBig.body], [400, { error: 'data: an image is at most 750000 bytes; this one is 750001' }]);
+
+  const read = await download(reader, src);
+  t.deepEqual([read.status, read.headers['content-type'], read.bytes.equals(Buffer.from(png, 'base64'))], [200, 'image/png', true]);
+  t.is((await download(cay, src)).status, 404, 'not shared: not there');
+  t.deepEqual((await reader.get(`/papers/${other}/images/${imageId}`)).status, 404, 'only under its own paper');
+  t.deepEqual((await reader.get(`/papers/${id}/images/00000000-0000-4000-8000-000000000000`)).body, { error: `Image 00000000-0000-4000-8000-000000000000 not found on paper ${id}` });
+
+  const addImage = async (member: TestMember, paperId: string, imageSrc: string) => {
+    const local = await replica(member, paperId);
+    const update = change(local, (fragment) => {
+      const image = new Y.XmlElement('image');
+      image.setAttribute('src', imageSrc);
+      image.setAttribute('alt', 'dot');
+      fragment.insert(fragment.length, [image]);
+    });
+    return member.post(`/papers/${paperId}/updates`, { update });
+  };
+  t.is((await addImage(bob, id, src)).status, 200);
+  t.deepEqual((await ann.get(`/papers/${id}`)).body.data.content.content.at(-1), { type: 'image', attrs: { src, alt: 'dot' } });
+  const refusal = (bad: string) => ({ error: `update: an image's src must name one of this paper's images (/papers/${id}/images/{image_id}, uploaded by POST /papers/${id}/images) or be an https: URL or a data URL of a PNG, JPEG, GIF or WebP; ${JSON.stringify(bad)} is neither` });
+  t.deepEqual((await addImage(bob, id, `/papers/${other}/images/${imageId}`)).body, refusal(`/papers/${other}/images/${imageId}`), "another paper's image");
+  t.deepEqual((await addImage(bob, id, 'javascript:alert(1)')).body, refusal('javascript:alert(1)'));
+  t.deepEqual((await addImage(bob, id, `/papers/${id}/images/00000000-0000-4000-8000-000000000000`)).body, { error: `update: the image /papers/${id}/images/00000000-0000-4000-8000-000000000000 was not uploaded to this paper` });
+  t.deepEqual((await ann.post('/papers', { title: 'x', content: { type: 'doc', content: [{ type: 'image', attrs: { src } }] } })).body.error.slice(0, 50), "content: an image's src must name one of this pape", 'a new paper holds none yet');
+  t.deepEqual((await ann.get(`/papers/${id}`)).body.data.content.content.filter((node: { type: string }) => node.type === 'image').length, 1, 'refused updates changed nothing');
+
+  const html = await reader.get(`/papers/${id}/export?format=html`);
+  t.true(String(html.body).includes(`<img src="${PNG}" alt="dot">`), String(html.body));
+  t.true(String((await reader.get(`/papers/${id}/export?format=markdown`)).body).includes(`![dot](${src})`), 'Markdown keeps the path');
+  const word = await download(reader, `/papers/${id}/export?format=docx`);
+  t.true((await mammoth.convertToHtml({ buffer: word.bytes })).value.includes(`<img alt="dot" src="${PNG}" />`), 'embedded in the Word file');
+  t.deepEqual(world.takeEvents().map((event) => event.action), ['core.papers.paper.updated'], 'the edit only: uploads and refusals emit nothing');
+
+  t.is(await storedImages(id), 2);
+  await ann.delete(`/papers/${id}`);
+  t.is((await ann.post(`/papers/${id}/purge`)).status, 200);
+  t.is(await storedImages(id), 0, 'the purge deletes the bytes');
+});

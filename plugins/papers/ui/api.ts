@@ -9,6 +9,36 @@ export function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path
   return kit().client.request<{ data: T }>(method, path, { body, query });
 }
 
+/** A file as base64 (the JSON body the API takes). */
+const toBase64 = async (file: Blob) => {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let text = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) text += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(text);
+};
+
+/**
+ * The editor's images for a paper: uploaded as base64 (`POST /papers/{id}/images`), and shown as
+ * blob: URLs of the bytes read with the app's token (the frame has no cookie), once per `src`.
+ */
+export function paperImages(paperId: string): { upload(file: File): Promise<string>; source(src: string): Promise<string> } {
+  const shown = new Map<string, Promise<string>>();
+  return {
+    async upload(file) {
+      return (await api<{ src: string }>('POST', `/papers/${paperId}/images`, { data: await toBase64(file) })).data.src;
+    },
+    source(src) {
+      let url = shown.get(src);
+      if (!url) {
+        url = kit().client.download('GET', src).then((file) => URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.contentType })));
+        shown.set(src, url);
+        url.catch(() => shown.delete(src));
+      }
+      return url;
+    },
+  };
+}
+
 /** A colour of one's own for one's caret, from one's member id. */
 export function colorOf(id: string): string {
   const palette = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#b45309', '#0e7490', '#be185d'];

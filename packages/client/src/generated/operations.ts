@@ -1315,6 +1315,10 @@ export const OPERATIONS = {
   getPapersByPaperIdDocument: { method: 'GET', path: '/papers/{paper_id}/document', tag: 'papers', host: 'workspace' },
   /** The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown), html (tex... */
   getPapersByPaperIdExport: { method: 'GET', path: '/papers/{paper_id}/export', tag: 'papers', host: 'workspace' },
+  /** Uploads an image for the paper (edit): data is the file in base64 (a PNG, JPEG, GIF or WebP by its bytes; at most the... */
+  postPapersByPaperIdImages: { method: 'POST', path: '/papers/{paper_id}/images', tag: 'papers', host: 'workspace' },
+  /** One of the paper's images, its bytes as uploaded (anyone who may open the paper): image/png, image/jpeg, image/gif or... */
+  getPapersByPaperIdImagesByImageId: { method: 'GET', path: '/papers/{paper_id}/images/{image_id}', tag: 'papers', host: 'workspace' },
   /** Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; de... */
   postPapersByPaperIdLinks: { method: 'POST', path: '/papers/{paper_id}/links', tag: 'papers', host: 'workspace' },
   /** Deletes a trashed paper for good (its owner), with its document, shares, links, comments and versions */

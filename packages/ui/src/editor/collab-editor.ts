@@ -6,7 +6,7 @@ import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate, removeAwareness
 import * as Y from 'yjs';
 import { liveConnection } from '../components/live-list.js';
 import type { LiveConnection } from '../live.js';
-import { editorCss, formattingButtons, richTextExtensions, styleAdopter } from './extensions.js';
+import { editorCss, formattingButtons, richTextExtensions, styleAdopter, type ImageSource } from './extensions.js';
 import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
 
 /**
@@ -31,6 +31,18 @@ export interface CollabTransport {
   load(): Promise<{ update: string; editable: boolean }>;
   /** Sends one update (base64) to the server; a rejection keeps it queued for another try. */
   send(update: string): Promise<void>;
+}
+
+/**
+ * Images in the document, for a server that keeps them (Papers': `POST /papers/{id}/images`):
+ * with it the bar has an Image button (a file, or one pasted or dropped, then its alt text asked),
+ * and the images show.
+ */
+export interface CollabImages {
+  /** Uploads the file for the document; answers the `src` an image node names (a rejection's message is shown). */
+  upload(file: File): Promise<string>;
+  /** A stored `src` as an address the page may show (a blob: URL of the bytes read with the app's token). */
+  source: ImageSource;
 }
 
 /** Who is typing: shown by their caret and in the list of who is here. */
@@ -72,7 +84,7 @@ function caret(user: Record<string, unknown>): HTMLElement {
 }
 
 export class WpkCollabEditor extends LitElement {
-  static override properties = { transport: { attribute: false }, user: { attribute: false }, findMembers: { attribute: false }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
+  static override properties = { transport: { attribute: false }, user: { attribute: false }, findMembers: { attribute: false }, images: { attribute: false }, imageFile: { state: true }, imageError: { state: true }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
 
   /** Where the document comes from and goes to. */
   transport: CollabTransport | null = null;
@@ -82,6 +94,11 @@ export class WpkCollabEditor extends LitElement {
   label = 'Document';
   /** Finds members to mention as `@` and a name are typed (null: mentions are not offered). */
   findMembers: FindMembers | null = null;
+  /** Images: uploaded and shown through the app (null: no Image button; stored images show only as data: URLs). */
+  images: CollabImages | null = null;
+  /** The image chosen, pasted or dropped, waiting for its alt text. */
+  imageFile: File | null = null;
+  imageError = '';
   /** Who is here (this member first). */
   here: CollabUser[] = [];
   /** `loading`, `saved`, `saving` or `offline` (edits queued). */
@@ -182,7 +199,7 @@ export class WpkCollabEditor extends LitElement {
       // Its base style comes with the shared sheet (extensions.ts): a <style> element of its own breaks the frame's CSP.
       injectCSS: false,
       extensions: [
-        ...richTextExtensions({ collaborative: true, blocks: true }),
+        ...richTextExtensions({ collaborative: true, blocks: true, imageSource: (src) => this.images?.source(src) ?? Promise.reject(new Error('no images')) }),
         Collaboration.configure({ document: this.doc, field: 'default' }),
         CollaborationCaret.configure({
           provider: { awareness: this.awareness },
@@ -191,13 +208,49 @@ export class WpkCollabEditor extends LitElement {
           selectionRender: () => ({ class: 'collaboration-carets__selection' }),
         }),
       ],
-      editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label }, handleKeyDown: (_view, event) => this.suggestions.keydown(event) },
+      editorProps: {
+        attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': this.label },
+        handleKeyDown: (_view, event) => this.suggestions.keydown(event),
+        handlePaste: (_view, event) => this.takeImage(event.clipboardData?.files),
+        handleDrop: (_view, event) => this.takeImage((event as DragEvent).dataTransfer?.files),
+      },
       onTransaction: ({ editor }) => {
         this.suggestions.track(editor);
         this.requestUpdate();
       },
     });
     this.refreshHere();
+  }
+
+  /** A pasted or dropped image file waits for its alt text (true: the editor does nothing else with the event). */
+  private takeImage(files: FileList | undefined): boolean {
+    const file = [...(files ?? [])].find((item) => item.type.startsWith('image/'));
+    if (!file || !this.images || !this.editable) return false;
+    this.imageFile = file;
+    this.imageError = '';
+    return true;
+  }
+
+  private chooseImage(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    this.imageFile = input.files?.[0] ?? null;
+    this.imageError = '';
+    input.value = '';
+  }
+
+  /** Uploads the waiting image, then inserts it at the cursor with the alt text given. */
+  private async insertImage(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const file = this.imageFile;
+    if (!file || !this.images || !this.editor) return;
+    const alt = ((event.target as HTMLFormElement).elements.namedItem('alt') as HTMLInputElement).value.trim();
+    try {
+      const src = await this.images.upload(file);
+      this.editor.chain().focus().insertContent({ type: 'image', attrs: { src, alt: alt || null } }).run();
+      this.imageFile = null;
+    } catch (error) {
+      this.imageError = error instanceof Error ? error.message : String(error);
+    }
   }
 
   /** Sends the queued updates, one merged update at a time; a failure keeps them and tries again. */
@@ -233,7 +286,8 @@ export class WpkCollabEditor extends LitElement {
     this.here = [...users.values()];
   }
 
-  protected override updated(): void {
+  protected override updated(changed: PropertyValues): void {
+    if (changed.has('imageFile') && this.imageFile) this.querySelector<HTMLInputElement>('.wpk-editor-image-form input[name="alt"]')?.focus();
     // Colours through the CSSOM: the frame's CSP refuses style attributes.
     for (const chip of this.querySelectorAll<HTMLElement>('.wpk-editor-here span[data-color]')) chip.style.backgroundColor = chip.dataset.color ?? '';
   }
@@ -243,9 +297,21 @@ export class WpkCollabEditor extends LitElement {
     return html`
       <div class="wpk-editor-bar" role="toolbar" aria-label="Formatting">
         ${editor && this.editable ? formattingButtons(editor) : nothing}
+        ${editor && this.editable && this.images
+          ? html`<button type="button" @mousedown=${(event: Event) => event.preventDefault()} @click=${() => this.querySelector<HTMLInputElement>('.wpk-editor-image-file')?.click()}>Image</button>
+              <input class="wpk-editor-image-file" type="file" accept="image/png,image/jpeg,image/gif,image/webp" hidden aria-label="Image file" @change=${this.chooseImage} />`
+          : nothing}
         <span class="wpk-editor-status" role="status">${this.status === 'offline' ? 'Offline: edits kept' : this.status === 'saving' ? 'Saving…' : this.status === 'saved' ? 'Saved' : 'Loading…'}</span>
         <div class="wpk-editor-here" aria-label="Who is here">${this.here.map((user) => html`<span data-color=${user.color} title=${user.name}>${user.name}</span>`)}</div>
       </div>
+      ${this.imageFile
+        ? html`<form class="wpk-editor-image-form" aria-label="Insert an image" @submit=${this.insertImage}>
+            <label>Describe ${this.imageFile.name || 'the image'} for those who cannot see it <input name="alt" maxlength="1000" /></label>
+            <button type="submit">Insert image</button>
+            <button type="button" @click=${() => (this.imageFile = null)}>Cancel</button>
+            ${this.imageError ? html`<span role="alert">${this.imageError}</span>` : nothing}
+          </form>`
+        : nothing}
       <div class="wpk-editor-surface"></div>
       ${this.suggestions.list()}
     `;

@@ -36,6 +36,46 @@ export const Mention = Node.create({
   },
 });
 
+/** Turns an image's stored `src` into an address the page may show (a blob: URL of bytes read with the app's token). */
+export type ImageSource = (src: string) => Promise<string>;
+
+/**
+ * An image (`image`, a block atom: `src`, `alt`), as Papers' server keeps it. A `src` that is a
+ * path (`/papers/{paper_id}/images/{image_id}`: the API's, which a frame without cookies cannot
+ * load) is shown through `source`; a data: URL as it is; anything else (the frame's CSP allows
+ * only its own, data: and blob: images) by its alt text.
+ */
+export const ImageBlock = Node.create<{ source: ImageSource | null }>({
+  name: 'image',
+  group: 'block',
+  atom: true,
+  draggable: true,
+  addOptions() {
+    return { source: null };
+  },
+  addAttributes() {
+    return { src: { default: null }, alt: { default: null } };
+  },
+  parseHTML() {
+    return [{ tag: 'img[src]' }];
+  },
+  renderHTML({ HTMLAttributes }) {
+    return ['img', mergeAttributes(HTMLAttributes)];
+  },
+  addNodeView() {
+    const source = this.options.source;
+    return ({ node }) => {
+      const img = document.createElement('img');
+      const src = String(node.attrs.src ?? '');
+      img.alt = String(node.attrs.alt ?? '');
+      img.className = 'wpk-editor-image';
+      if (/^data:image\//i.test(src)) img.src = src;
+      else if (source && src.startsWith('/')) void source(src).then((url) => (img.src = url), () => undefined);
+      return { dom: img };
+    };
+  },
+});
+
 /** The accessible name of a checklist item's checkbox: the item's own text (its first paragraph). */
 export const checkboxLabel = (node: { firstChild?: { textContent: string } | null }): string => `Done: ${node.firstChild?.textContent.trim() || 'empty item'}`;
 
@@ -66,18 +106,19 @@ export const ChecklistItem = TaskItem.extend({
 
 /**
  * The extension set; `collaborative` leaves undo/redo to the Yjs binding (its own history).
- * `blocks` adds checklists (`taskList` of `taskItem`, nested) and tables (`table`, `tableRow`,
- * `tableHeader`, `tableCell`; no column resizing): for documents whose server keeps them (Papers'),
+ * `blocks` adds checklists (`taskList` of `taskItem`, nested), tables (`table`, `tableRow`,
+ * `tableHeader`, `tableCell`; no column resizing) and images (`image`, shown through
+ * `imageSource`): for documents whose server keeps them (Papers'),
  * not for HTML an app's sanitiser would flatten.
  */
-export function richTextExtensions(options: { collaborative: boolean; blocks?: boolean }): AnyExtension[] {
+export function richTextExtensions(options: { collaborative: boolean; blocks?: boolean; imageSource?: ImageSource | null }): AnyExtension[] {
   return [
     StarterKit.configure({
       ...(options.collaborative ? { undoRedo: false as const } : {}),
       link: { openOnClick: false, autolink: true, protocols: ['mailto'], isAllowedUri: (url) => /^(https?:\/\/|mailto:)/i.test(url) },
     }),
     Mention,
-    ...(options.blocks ? [TaskList, ChecklistItem, Table.configure({ resizable: false }), TableRow, TableHeader, TableCell] : []),
+    ...(options.blocks ? [TaskList, ChecklistItem, Table.configure({ resizable: false }), TableRow, TableHeader, TableCell, ImageBlock.configure({ source: options.imageSource ?? null })] : []),
   ];
 }
 
@@ -148,6 +189,13 @@ ${tag} .ProseMirror th p, ${tag} .ProseMirror td p { margin: 0; }
 ${tag} .ProseMirror .selectedCell::after { content: ''; position: absolute; inset: 0; background: rgba(29, 78, 216, 0.18); pointer-events: none; }
 ${tag} .ProseMirror-hideselection *::selection { background: transparent; }
 ${tag} .ProseMirror-separator, ${tag} .ProseMirror-trailingBreak { display: inline !important; }
+${tag} .ProseMirror img.wpk-editor-image { display: block; max-width: 100%; height: auto; margin: 0 0 0.6em; }
+${tag} .ProseMirror img.wpk-editor-image.ProseMirror-selectednode { outline: 2px solid #1d4ed8; }
+${tag} .wpk-editor-image-form { display: flex; flex-wrap: wrap; gap: 4px; align-items: end; margin-bottom: 8px; }
+${tag} .wpk-editor-image-form label { display: grid; gap: 2px; max-width: 100%; }
+${tag} .wpk-editor-image-form input { font: inherit; min-height: 32px; padding: 2px 8px; border: 1px solid #8a94a6; border-radius: 6px; }
+${tag} .wpk-editor-image-form button { font: inherit; min-height: 36px; border: 1px solid #8a94a6; border-radius: 6px; background: #fff; color: #1f2933; cursor: pointer; }
+${tag} .wpk-editor-image-form [role='alert'] { color: #b91c1c; }
 ${tag} .ProseMirror-gapcursor { display: none; pointer-events: none; position: absolute; }
 ${tag} .ProseMirror-focused .ProseMirror-gapcursor { display: block; }
 `;

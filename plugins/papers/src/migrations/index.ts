@@ -1,5 +1,6 @@
 import type { AppMigration } from '@wpk/sdk';
 import { createPapersTables } from './0001-create-papers-tables.js';
+import { createPaperImages } from './0002-paper-images.js';
 
 /** The app's migrations, in order. */
-export const migrations: AppMigration[] = [createPapersTables];
+export const migrations: AppMigration[] = [createPapersTables, createPaperImages];

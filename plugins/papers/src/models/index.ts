@@ -83,6 +83,14 @@ export const models = {
     text: column.text(),
     created_by: column.uuid().nullable(),
   }),
+  /** An image uploaded for a paper: the bytes in storage under `papers/{paper_id}/images/{id}`. */
+  paperImages: defineModel('paper_images', {
+    id: column.uuid().primaryKey().defaultRandom(),
+    paper_id: column.uuid(),
+    content_type: column.string(20),
+    size_bytes: column.integer(),
+    created_by: column.uuid(),
+  }),
   suggestions: defineModel('suggestions', {
     id: column.uuid().primaryKey().defaultRandom(),
     paper_id: column.uuid(),
@@ -101,6 +109,7 @@ export const models = {
 export type Suggestion = DeclaredRow<typeof models.suggestions>;
 export type Folder = DeclaredRow<typeof models.folders>;
 export type Paper = DeclaredRow<typeof models.papers>;
+export type PaperImage = DeclaredRow<typeof models.paperImages>;
 export type Share = DeclaredRow<typeof models.shares>;
 export type Link = DeclaredRow<typeof models.links>;
 export type Comment = DeclaredRow<typeof models.comments>;

@@ -103,3 +103,13 @@ export const SUGGESTION: JoiObjectSchema = recordSchema({
   decided_at: instantOrNull(),
   created_at: field.instant(),
 }).id('PapersSuggestion');
+
+export const IMAGE: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  paper_id: field.uuid(),
+  src: Joi.string().description("What an image node's src names: /papers/{paper_id}/images/{id}"),
+  content_type: Joi.string().valid('image/png', 'image/jpeg', 'image/gif', 'image/webp'),
+  size_bytes: Joi.number().integer(),
+  created_by: field.uuid(),
+  created_at: field.instant(),
+}).id('PapersImage');

@@ -4,12 +4,13 @@ import { PRINCIPAL_TYPES, SHARE_LEVELS } from '../models/index.js';
 import { requirePaper } from '../services/access.js';
 import { createComment, deleteComment, listComments, updateComment } from '../services/comments.js';
 import { applyUpdate, paperDocuments, readDocument } from '../services/documents.js';
+import { MAX_IMAGE_BYTES, readImage, uploadImage } from '../services/images.js';
 import { checkRichText } from '../services/json.js';
 import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purgePaper, restorePaper, trashPaper, updateFolder, updatePaper } from '../services/papers.js';
 import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
 import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
-import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, VERSION } from './answers.js';
+import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, VERSION } from './answers.js';
 import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
 import { EXPORT_FORMATS, exportPaper, importDocx, importMarkdown, MAX_IMPORT_DOCX_BYTES, MAX_IMPORT_MARKDOWN, type ExportFormat } from '../services/transfer.js';
 
@@ -268,6 +269,30 @@ export const routes = [
     async handler(request, ctx) {
       const file = await exportPaper(ctx, request.params.paper_id, request.query.format as ExportFormat);
       return ctx.respond.file(file.body, { contentType: file.contentType, filename: file.filename });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/images`,
+    chain: READ,
+    answers: { single: IMAGE },
+    description: `Uploads an image for the paper (edit): data is the file in base64 (a PNG, JPEG, GIF or WebP by its bytes; at most the max_image_bytes setting, itself at most ${MAX_IMAGE_BYTES} bytes); an image node names it by the answer's src`,
+    validate: { params: params('paper_id'), payload: Joi.object({ data: Joi.string().min(1).max(Math.ceil(MAX_IMAGE_BYTES / 3) * 4 + 4).required() }) },
+    async handler(request, ctx) {
+      const image = await uploadImage(ctx, request.params.paper_id, request.payload);
+      return ctx.respond.single(image, { self: image.src });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${P}/images/{image_id}`,
+    chain: READ,
+    answers: { file: 'image/png' },
+    description: "One of the paper's images, its bytes as uploaded (anyone who may open the paper): image/png, image/jpeg, image/gif or image/webp",
+    validate: { params: params('paper_id', 'image_id') },
+    async handler(request, ctx) {
+      const image = await readImage(ctx, request.params.paper_id, request.params.image_id);
+      return ctx.respond.file(image.bytes, { contentType: image.contentType });
     },
   }),
   route({

@@ -1,8 +1,9 @@
-import { defineCollabDocuments, InvalidError, memberMrn, type RichTextNode } from '@wpk/sdk';
+import { defineCollabDocuments, InvalidError, type CollabDocuments, memberMrn, type RichTextNode } from '@wpk/sdk';
 import * as Y from 'yjs';
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { Models, Paper } from '../models/index.js';
 import { ensureLevel, requirePaper } from './access.js';
+import { imageProblem } from './images.js';
 import { stagePaperMentions } from './mentions.js';
 import { indexPaper } from './search-documents.js';
 
@@ -18,7 +19,7 @@ export const PAPER_MARKS = ['bold', 'italic', 'strike', 'underline', 'code', 'li
  * `XmlFragment` (`default`), the ProseMirror JSON and plain text beside it in `paper_documents`,
  * updates published on `papers/{paper_id}` as `doc.updated` after commit.
  */
-export const paperDocuments = defineCollabDocuments<Models>({
+export const paperDocuments: CollabDocuments<Models> = defineCollabDocuments<Models>({
   documents: 'paperDocuments',
   updates: 'paperUpdates',
   key: 'paper_id',
@@ -26,6 +27,8 @@ export const paperDocuments = defineCollabDocuments<Models>({
   compactAfter: (ctx) => (ctx as AnyCtx).settings.compact_after_updates,
   richText: { field: 'default', nodes: PAPER_NODES, marks: PAPER_MARKS },
   maxText: 500_000,
+  // Images name the paper's own uploads (or are data URLs): nothing fetched from elsewhere.
+  check: (doc, ctx, id): Promise<string | null> => imageProblem(ctx as AnyCtx, id, paperDocuments.contentOf(doc).content as RichTextNode),
 });
 
 /** A paper's document for a client: the whole Yjs state (base64) and the JSON snapshot. */

@@ -3,6 +3,7 @@ import type { Ctx } from '../kit.js';
 import type { Folder, Paper } from '../models/index.js';
 import { ensureLevel, levelOf, requirePaper, type Level } from './access.js';
 import { paperDocuments } from './documents.js';
+import { deleteImages } from './images.js';
 import { indexPaper } from './search-documents.js';
 
 /** The caller's own folder, or 404. */
@@ -145,6 +146,7 @@ export async function purgePaper(ctx: Ctx, paperId: string) {
   ensureLevel(ctx, level, 'owner', 'purge');
   if (paper.status !== 'trashed') throw new ConflictError(`Paper ${paper.id} must be in the trash before it is purged (DELETE /papers/${paper.id} first)`);
   await ctx.lock(`collab:paperDocuments:${paper.id}`);
+  await deleteImages(ctx, paper);
   await ctx.db.papers.destroy({ where: { id: paper.id } });
   ctx.events.stage('core.papers.paper.deleted', { paper_id: paper.id, title: paper.title, permanent: true, deleted_by: memberMrn(ctx.member.id) });
   ctx.live.publish(`papers/${paper.id}`, 'paper.deleted', { id: paper.id, permanent: true });

@@ -15,12 +15,14 @@ import {
   richTextToHtml,
   richTextToMarkdown,
   richTextToPdf,
+  safeHref,
   type RichTextNode,
 } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { Paper } from '../models/index.js';
 import { requirePaper } from './access.js';
 import { paperDocuments, PAPER_MARKS, PAPER_NODES } from './documents.js';
+import { DATA_IMAGE, inlineImages } from './images.js';
 import { createPaper } from './papers.js';
 
 /** The formats a paper exports to, with their media type and file extension. */
@@ -48,13 +50,15 @@ const htmlPage = (title: string, body: string) =>
 /** The paper (any level one holds on it) as a file of the format: its body, media type and file name. */
 export async function exportPaper(ctx: Ctx, paperId: string, format: ExportFormat) {
   const { paper } = await requirePaper(ctx, paperId);
-  const content = ((await paperDocuments.snapshot(ctx, paper.id))?.content ?? { type: 'doc' }) as RichTextNode;
+  const stored = ((await paperDocuments.snapshot(ctx, paper.id))?.content ?? { type: 'doc' }) as RichTextNode;
+  // The file holds the paper's images (as data URLs); Markdown keeps their API paths.
+  const content = format === 'markdown' ? stored : await inlineImages(ctx, paper.id, stored);
   const { contentType, extension } = EXPORT_FORMATS[format];
   const body =
     format === 'markdown'
       ? richTextToMarkdown(content)
       : format === 'html'
-        ? htmlPage(paper.title, richTextToHtml(content))
+        ? htmlPage(paper.title, richTextToHtml(content, (target) => (DATA_IMAGE.test(target) ? target : safeHref(target))))
         : format === 'docx'
           ? await richTextToDocx(content, { title: paper.title })
           : await richTextToPdf(content, { title: paper.title });
