@@ -4,7 +4,7 @@
  * `papers/{paper_id}/images/{image_id}`, and read by anyone who may open the paper through the API
  * (never a public link). A document's `image` node names one by `src`
  * `/papers/{paper_id}/images/{image_id}`; the document's check refuses any other image but an
- * https: or data: URL (docs/decisions/new-papers-images.md).
+ * https: or data: URL (docs/decisions/0297-papers-images.md).
  */
 import { InvalidError, isUuid, NotFoundError, type RichTextNode } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
