@@ -136,6 +136,9 @@ test.serial('bulk create and update, filter, sort, group and keyset pages', asyn
   const grouped = await list(`group_by=${ids.status}&sort=${encodeURIComponent(JSON.stringify([{ field_id: ids.name }]))}`);
   t.deepEqual(grouped.body.groups, [{ value: 'New', count: 2 }, { value: 'Won', count: 2 }, { value: null, count: 1 }]);
   t.deepEqual(grouped.body.data.map((row: any) => row.title), ['Acme', 'Gamma', 'Beta', 'Delta', 'Epsilon']);
+  const groupedPage = await list(`group_by=${ids.status}&sort=${encodeURIComponent(JSON.stringify([{ field_id: ids.name }]))}&per_page=2`);
+  t.deepEqual(groupedPage.body.data.map((row: any) => row.title), ['Acme', 'Gamma']);
+  t.deepEqual(groupedPage.body.groups, [{ value: 'New', count: 2 }, { value: 'Won', count: 2 }, { value: null, count: 1 }], 'the groups of every record, not of the page');
   const sort = encodeURIComponent(JSON.stringify([{ field_id: ids.total, direction: 'asc' }]));
   const first = await list(`sort=${sort}&per_page=2`);
   t.deepEqual(first.body.data.map((row: any) => row.title), ['Epsilon', 'Gamma']);
@@ -282,7 +285,16 @@ test.serial('listing in SQL answers what the in-memory listing did: random recor
     });
     const sorts = Array.from({ length: random.int(1, 3) }, () => ({ field_id: random.pick(fieldIds), direction: random.pick(['asc', 'desc']) }));
     const group = random.next() < 0.3 ? random.pick([f.stage, f.done]) : null;
-    const expected = reference.list(made, types, filters, [...(group ? [{ field_id: group, direction: 'asc' }] : []), ...sorts]).map((row) => row.number);
+    const listed = reference.list(made, types, filters, [...(group ? [{ field_id: group, direction: 'asc' }] : []), ...sorts]);
+    const expected = listed.map((row) => row.number);
+    // Every page answers the groups of every record the filters keep (not of the page), in group order.
+    const expectedGroups: Array<{ value: unknown; count: number }> = [];
+    for (const row of group ? listed : []) {
+      const value = row.cells[group!] ?? null;
+      const last = expectedGroups.at(-1);
+      if (last && JSON.stringify(last.value) === JSON.stringify(value)) last.count += 1;
+      else expectedGroups.push({ value, count: 1 });
+    }
     const perPage = random.int(25, 70);
     const query = `filter=${encodeURIComponent(JSON.stringify(filters))}&sort=${encodeURIComponent(JSON.stringify(sorts))}&per_page=${perPage}${group ? `&group_by=${group}` : ''}`;
     const seen: number[] = [];
@@ -293,6 +305,7 @@ test.serial('listing in SQL answers what the in-memory listing did: random recor
       const page = answer.body;
       pages += 1;
       t.is(page.pagination.total, expected.length);
+      t.deepEqual(page.groups, expectedGroups, `round ${round}: groups`);
       seen.push(...page.data.map((row: any) => row.number));
       after = page.next_cursor;
     } while (after);
