@@ -420,6 +420,14 @@ test.serial('two-way links: a link makes its inverse; both sides stay in step on
   // Deleting a record removes it from the other side.
   ok(await ann.delete(`/tables/records/${bob.id}`));
   t.is(ok(await ann.get(`/tables/records/${apollo.id}`)).cells[team.id], null);
+  // An import writes the other side as a create does.
+  const primaryName = ok(await ann.get(`/tables/tables/${projects.id}/fields`))[0].name;
+  world.takeEvents();
+  t.like(ok(await ann.post(`/tables/tables/${projects.id}/import`, { format: 'csv', content: `${primaryName},Team\r\nVoyager,"${ada.id}, ${cy.id}"\r\n` })), { created: 1 });
+  const voyagerId = ok(await ann.get(`/tables/tables/${projects.id}/records?q=Voyager`))[0].id;
+  t.deepEqual((await person(ada)).cells[inverse.id], [voyagerId]);
+  t.deepEqual((await person(cy)).cells[inverse.id], [gemini.id, voyagerId]);
+  t.deepEqual(updates().map(([action, id]) => [action, id]), [['core.tables.record.created', voyagerId], ['core.tables.record.updated', ada.id], ['core.tables.record.updated', cy.id]]);
   // A rename keeps the pair; a two-way link keeps its table.
   t.like(ok(await ann.patch(`/tables/fields/${team.id}`, { name: 'Crew', options: { table_id: people.id } })), { name: 'Crew', options: { table_id: people.id, inverse_field_id: inverse.id } });
   const moved = await ann.patch(`/tables/fields/${team.id}`, { options: { table_id: projects.id } });
