@@ -374,6 +374,14 @@ test('scoped reads take sql fragments: values bound, the workspace kept even und
   await t.throwsAsync(() => inA.findAll({ where: { id: 1 }, order: sql`id` } as never), { instanceOf: TypeError, message: `${FragRow.name}.findAll: with an sql fragment, where and order are both sql fragments (or absent)` });
   t.throws(() => inA.findOne({ where: sql`true` } as never), { instanceOf: TypeError, message: `${FragRow.name}.findOne: sql fragments are taken by findAll and count only` });
   t.throws(() => sql(['a', 'b'], 1, 2), { instanceOf: TypeError, message: 'sql: the text must surround the values (use it as a tagged template)' });
+  // A grouped count: one entry per distinct value (absent is a key of its own), in the order asked, this workspace only.
+  await FragRow.create({ workspace_id: a.id, id: 5, data: { name: 'ann' } });
+  const byName = sql`data -> ${key}::text`;
+  t.deepEqual(await inA.countBy({ by: byName, order: sql`"count" DESC, "key"::text COLLATE "C"` }), [{ key: 'ann', count: 2 }, { key: 'Bob', count: 1 }, { key: "O'Brien", count: 1 }]);
+  t.deepEqual(await inA.countBy({ where: joinSql([sql`id > ${1}::int`, sql`true`], ' OR '), by: sql`data -> ${'amount'}::text`, order: sql`"key" IS NULL, "key"::text` }), [{ key: '10.50', count: 1 }, { key: '9.9', count: 1 }, { key: null, count: 2 }], "an OR never reaches B's row");
+  t.deepEqual(await scopedPlainModel(FragRow, b.id).countBy({ by: byName }), [{ key: "O'Brien", count: 1 }]);
+  await t.throwsAsync(() => inA.countBy({ by: 'name' } as never), { instanceOf: TypeError, message: `${FragRow.name}.countBy: by must be an sql fragment` });
+  await t.throwsAsync(() => inA.countBy({ by: byName, limit: 1 } as never), { instanceOf: TypeError, message: `${FragRow.name}.countBy: takes where, by and order only, not limit` });
 });
 
 test('scoped descendants read a tree below some rows in one recursive query, in its own workspace only, nearest first, bounded by depth, ending a path at a cycle', async (t) => {

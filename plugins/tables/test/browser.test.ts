@@ -237,3 +237,15 @@ test.serial('at 1280 px: the view menu renames and deletes a view (after the she
   await opened.getByRole('heading', { name: 'Form', level: 1 }).waitFor();
   await page.context().close();
 });
+
+test.serial("at 1280 px: a link's column names its inverse in the linked table", async (t) => {
+  const teams = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Teams' }));
+  const people = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'People' }));
+  ok(await ann.post(`/tables/tables/${teams.id}/fields`, { name: 'Members', type: 'link', options: { table_id: people.id } }));
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('link', { name: 'People' }).click();
+  const grid = frame.getByRole('table', { name: 'Records' });
+  await grid.getByRole('columnheader', { name: 'Teams Two-way link, shown as Members in the linked table' }).waitFor();
+  await checkPage(t, page, frame, 'a two-way link column');
+  await page.context().close();
+});

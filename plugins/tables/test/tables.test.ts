@@ -136,6 +136,9 @@ test.serial('bulk create and update, filter, sort, group and keyset pages', asyn
   const grouped = await list(`group_by=${ids.status}&sort=${encodeURIComponent(JSON.stringify([{ field_id: ids.name }]))}`);
   t.deepEqual(grouped.body.groups, [{ value: 'New', count: 2 }, { value: 'Won', count: 2 }, { value: null, count: 1 }]);
   t.deepEqual(grouped.body.data.map((row: any) => row.title), ['Acme', 'Gamma', 'Beta', 'Delta', 'Epsilon']);
+  const groupedPage = await list(`group_by=${ids.status}&sort=${encodeURIComponent(JSON.stringify([{ field_id: ids.name }]))}&per_page=2`);
+  t.deepEqual(groupedPage.body.data.map((row: any) => row.title), ['Acme', 'Gamma']);
+  t.deepEqual(groupedPage.body.groups, [{ value: 'New', count: 2 }, { value: 'Won', count: 2 }, { value: null, count: 1 }], 'the groups of every record, not of the page');
   const sort = encodeURIComponent(JSON.stringify([{ field_id: ids.total, direction: 'asc' }]));
   const first = await list(`sort=${sort}&per_page=2`);
   t.deepEqual(first.body.data.map((row: any) => row.title), ['Epsilon', 'Gamma']);
@@ -282,7 +285,16 @@ test.serial('listing in SQL answers what the in-memory listing did: random recor
     });
     const sorts = Array.from({ length: random.int(1, 3) }, () => ({ field_id: random.pick(fieldIds), direction: random.pick(['asc', 'desc']) }));
     const group = random.next() < 0.3 ? random.pick([f.stage, f.done]) : null;
-    const expected = reference.list(made, types, filters, [...(group ? [{ field_id: group, direction: 'asc' }] : []), ...sorts]).map((row) => row.number);
+    const listed = reference.list(made, types, filters, [...(group ? [{ field_id: group, direction: 'asc' }] : []), ...sorts]);
+    const expected = listed.map((row) => row.number);
+    // Every page answers the groups of every record the filters keep (not of the page), in group order.
+    const expectedGroups: Array<{ value: unknown; count: number }> = [];
+    for (const row of group ? listed : []) {
+      const value = row.cells[group!] ?? null;
+      const last = expectedGroups.at(-1);
+      if (last && JSON.stringify(last.value) === JSON.stringify(value)) last.count += 1;
+      else expectedGroups.push({ value, count: 1 });
+    }
     const perPage = random.int(25, 70);
     const query = `filter=${encodeURIComponent(JSON.stringify(filters))}&sort=${encodeURIComponent(JSON.stringify(sorts))}&per_page=${perPage}${group ? `&group_by=${group}` : ''}`;
     const seen: number[] = [];
@@ -293,6 +305,7 @@ test.serial('listing in SQL answers what the in-memory listing did: random recor
       const page = answer.body;
       pages += 1;
       t.is(page.pagination.total, expected.length);
+      t.deepEqual(page.groups, expectedGroups, `round ${round}: groups`);
       seen.push(...page.data.map((row: any) => row.number));
       after = page.next_cursor;
     } while (after);
@@ -351,6 +364,109 @@ test.serial('links, lookups and rollups follow the linked records', async (t) =>
   ok(await ann.delete(`/tables/records/${all[1].id}`));
   t.like(ok(await ann.get(`/tables/records/${customer.id}`)).cells, { [link.id]: [ids.acme], [spent.id]: 20, [names.id]: ['Acme'] });
   world.takeEvents();
+});
+
+test.serial('two-way links: a link makes its inverse; both sides stay in step on create, update, remove, record and field delete; one event per record; a failed write changes neither side', async (t) => {
+  const projects = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Projects' }));
+  const people = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'People' }));
+  world.takeEvents();
+  const team = ok(await ann.post(`/tables/tables/${projects.id}/fields`, { name: 'Team', type: 'link', options: { table_id: people.id } }));
+  const peopleFields = async () => ok(await ann.get(`/tables/tables/${people.id}/fields`)).filter((one: any) => one.type === 'link');
+  const [inverse] = await peopleFields();
+  t.like(inverse, { name: 'Projects', type: 'link', options: { table_id: projects.id, inverse_field_id: team.id } });
+  t.deepEqual(team.options, { table_id: people.id, inverse_field_id: inverse.id });
+  t.deepEqual(world.takeEvents().map((event) => [event.action, event.payload.field_id]), [['core.tables.field.created', team.id], ['core.tables.field.created', inverse.id]]);
+  // A clash takes the next free name; a self-link has no inverse.
+  const lead = ok(await ann.post(`/tables/tables/${projects.id}/fields`, { name: 'Lead', type: 'link', options: { table_id: people.id } }));
+  t.deepEqual((await peopleFields()).map((one: any) => [one.name, one.options.inverse_field_id]), [['Projects', team.id], ['Projects 2', lead.id]]);
+  const parent = ok(await ann.post(`/tables/tables/${projects.id}/fields`, { name: 'Parent', type: 'link', options: { table_id: projects.id } }));
+  t.deepEqual(parent.options, { table_id: projects.id, inverse_field_id: null });
+  t.is(ok(await ann.get(`/tables/tables/${projects.id}/fields`)).length, 4);
+  const names = ok(await ann.post(`/tables/tables/${people.id}/fields`, { name: 'Project names', type: 'lookup', options: { link_field_id: inverse.id, field_id: projects.primary_field_id } }));
+  const [ada, bob, cy] = ok(await ann.post(`/tables/tables/${people.id}/records/bulk`, { records: ['Ada', 'Bob', 'Cy'].map((name) => ({ cells: { [people.primary_field_id]: name } })) }));
+  world.takeEvents();
+  const person = async (row: any) => ok(await ann.get(`/tables/records/${row.id}`));
+  const updates = () => world.takeEvents().map((event) => [event.action, event.payload.record_id, event.payload.changed_field_ids ?? event.payload.field_ids]);
+
+  // Create: the linked records gain the new record, versions bumped, one record.updated each.
+  const apollo = ok(await ann.post(`/tables/tables/${projects.id}/records`, { cells: { [projects.primary_field_id]: 'Apollo', [team.id]: [ada.id, bob.id] } }));
+  t.like((await person(ada)).cells, { [inverse.id]: [apollo.id], [names.id]: ['Apollo'] });
+  t.is((await person(ada)).versions[inverse.id], 1);
+  t.deepEqual(updates(), [['core.tables.record.created', apollo.id, [projects.primary_field_id, team.id]], ['core.tables.record.updated', ada.id, [inverse.id, names.id]], ['core.tables.record.updated', bob.id, [inverse.id, names.id]]]);
+  // A bulk create linking two records to one person writes that person once.
+  const [gemini, mercury] = ok(await ann.post(`/tables/tables/${projects.id}/records/bulk`, { records: ['Gemini', 'Mercury'].map((name) => ({ cells: { [projects.primary_field_id]: name, [team.id]: [cy.id] } })) }));
+  t.deepEqual((await person(cy)).cells[inverse.id], [gemini.id, mercury.id]);
+  t.deepEqual(updates().filter(([action]) => action === 'core.tables.record.updated'), [['core.tables.record.updated', cy.id, [inverse.id, names.id]]]);
+  // Update: removed and added records follow; an unchanged one is not written.
+  const apolloNow = ok(await ann.patch(`/tables/records/${apollo.id}`, { cells: { [team.id]: [bob.id, cy.id] }, versions: { [team.id]: 1 } }));
+  t.is((await person(ada)).cells[inverse.id], null);
+  t.deepEqual((await person(cy)).cells[inverse.id], [gemini.id, mercury.id, apollo.id]);
+  t.deepEqual((await person(bob)).versions[inverse.id], 1);
+  t.deepEqual(updates(), [['core.tables.record.updated', apollo.id, [team.id]], ['core.tables.record.updated', ada.id, [inverse.id, names.id]], ['core.tables.record.updated', cy.id, [inverse.id, names.id]]]);
+  // The other side: removing a project from a person removes the person from the project.
+  const cyNow = await person(cy);
+  ok(await ann.patch(`/tables/records/${cy.id}`, { cells: { [inverse.id]: [gemini.id] }, versions: { [inverse.id]: cyNow.versions[inverse.id] } }));
+  t.deepEqual(ok(await ann.get(`/tables/records/${apollo.id}`)).cells[team.id], [bob.id]);
+  t.is(ok(await ann.get(`/tables/records/${mercury.id}`)).cells[team.id], null);
+  t.deepEqual(updates().map(([action, id]) => [action, id]), [['core.tables.record.updated', cy.id], ['core.tables.record.updated', apollo.id], ['core.tables.record.updated', mercury.id]]);
+  // A failed write (the second record's version is stale) changes neither side and announces nothing.
+  const before = { ada: await person(ada), bob: await person(bob) };
+  const failed = await ann.patch(`/tables/tables/${projects.id}/records/bulk`, { records: [{ id: gemini.id, cells: { [team.id]: [ada.id] }, versions: { [team.id]: 1 } }, { id: apollo.id, cells: { [team.id]: [] }, versions: { [team.id]: 1 } }] });
+  t.is(failed.status, 409);
+  t.deepEqual([await person(ada), await person(bob)], [before.ada, before.bob]);
+  t.deepEqual(ok(await ann.get(`/tables/records/${gemini.id}`)).cells[team.id], [cy.id]);
+  t.deepEqual(updates(), []);
+  t.is(apolloNow.versions[team.id], 2);
+  // Deleting a record removes it from the other side.
+  ok(await ann.delete(`/tables/records/${bob.id}`));
+  t.is(ok(await ann.get(`/tables/records/${apollo.id}`)).cells[team.id], null);
+  // An import writes the other side as a create does.
+  const primaryName = ok(await ann.get(`/tables/tables/${projects.id}/fields`))[0].name;
+  world.takeEvents();
+  t.like(ok(await ann.post(`/tables/tables/${projects.id}/import`, { format: 'csv', content: `${primaryName},Team\r\nVoyager,"${ada.id}, ${cy.id}"\r\n` })), { created: 1 });
+  const voyagerId = ok(await ann.get(`/tables/tables/${projects.id}/records?q=Voyager`))[0].id;
+  t.deepEqual((await person(ada)).cells[inverse.id], [voyagerId]);
+  t.deepEqual((await person(cy)).cells[inverse.id], [gemini.id, voyagerId]);
+  t.deepEqual(updates().map(([action, id]) => [action, id]), [['core.tables.record.created', voyagerId], ['core.tables.record.updated', ada.id], ['core.tables.record.updated', cy.id]]);
+  // A rename keeps the pair; a two-way link keeps its table.
+  t.like(ok(await ann.patch(`/tables/fields/${team.id}`, { name: 'Crew', options: { table_id: people.id } })), { name: 'Crew', options: { table_id: people.id, inverse_field_id: inverse.id } });
+  const moved = await ann.patch(`/tables/fields/${team.id}`, { options: { table_id: projects.id } });
+  t.is(moved.status, 409);
+  t.is(moved.body.error, 'Crew is a two-way link: it keeps its table (delete it and add a link to the other table)');
+  world.takeEvents();
+  // Deleting one side deletes the other; so does a type change away from link.
+  ok(await ann.delete(`/tables/fields/${lead.id}`));
+  t.deepEqual((await peopleFields()).map((one: any) => one.name), ['Projects']);
+  t.deepEqual(world.takeEvents().filter((event) => event.action === 'core.tables.field.deleted').map((event) => event.payload.field_id), [lead.id, lead.options.inverse_field_id]);
+  t.is((await ann.delete(`/tables/fields/${inverse.id}`)).status, 409, 'a lookup reads the inverse');
+  ok(await ann.delete(`/tables/fields/${names.id}`));
+  ok(await ann.patch(`/tables/fields/${inverse.id}`, { type: 'text' }));
+  t.is((await ann.get(`/tables/fields/${team.id}`)).status, 404);
+  t.is(ok(await ann.get(`/tables/records/${gemini.id}`)).cells[team.id], undefined);
+  world.takeEvents();
+});
+
+test.serial('a one-way link made before links were two-way gets its inverse, filled from its cells, when its table is next read', async (t) => {
+  const towns = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Towns' }));
+  const shops = ok(await ann.post(`/tables/bases/${ids.base}/tables`, { name: 'Shops' }));
+  const town = ok(await ann.post(`/tables/tables/${shops.id}/fields`, { name: 'Town', type: 'link', options: { table_id: towns.id } }));
+  const [york, leeds] = ok(await ann.post(`/tables/tables/${towns.id}/records/bulk`, { records: ['York', 'Leeds'].map((name) => ({ cells: { [towns.primary_field_id]: name } })) }));
+  const made = ok(await ann.post(`/tables/tables/${shops.id}/records/bulk`, { records: [[york.id], [york.id, leeds.id], null].map((links, index) => ({ cells: { [shops.primary_field_id]: `Shop ${index}`, [town.id]: links } })) }));
+  // As a link was stored before: no inverse field, no inverse cells, no mark.
+  const old = town.options.inverse_field_id;
+  await world.query(`DELETE FROM app_tables.fields WHERE id = :old`, { old });
+  await world.query(`UPDATE app_tables.fields SET options = options - 'inverse_field_id' WHERE id = :id`, { id: town.id });
+  await world.query(`UPDATE app_tables.records SET cells = cells - :old::text, versions = versions - :old::text WHERE table_id = :towns`, { old, towns: towns.id });
+  world.takeEvents();
+  const upgraded = ok(await ann.get(`/tables/tables/${shops.id}/fields`)).find((one: any) => one.id === town.id);
+  const inverse = ok(await ann.get(`/tables/tables/${towns.id}/fields`)).find((one: any) => one.type === 'link');
+  t.not(inverse.id, old);
+  t.like(inverse, { name: 'Shops', options: { table_id: shops.id, inverse_field_id: town.id } });
+  t.is(upgraded.options.inverse_field_id, inverse.id);
+  t.deepEqual(ok(await ann.get(`/tables/records/${york.id}`)).cells[inverse.id], [made[0].id, made[1].id]);
+  t.deepEqual(ok(await ann.get(`/tables/records/${leeds.id}`)).cells[inverse.id], [made[1].id]);
+  t.deepEqual(world.takeEvents(), [], 'the upgrade is no one\'s edit');
+  t.is(ok(await ann.get(`/tables/tables/${towns.id}/fields`)).filter((one: any) => one.type === 'link').length, 1, 'upgraded once');
 });
 
 test.serial('views: a kanban needs a single select; personal views are their owner\'s; comments and history', async (t) => {

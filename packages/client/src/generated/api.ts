@@ -62083,7 +62083,7 @@ export interface operations {
                         data: components["schemas"]["TablesRecord"][];
                         pagination: components["schemas"]["Pagination"];
                         links: components["schemas"]["CollectionLinks"];
-                        /** @description The groups of group_by on this page, in order, with their sizes on the page (empty without a group) */
+                        /** @description The groups of group_by among every record the filters keep (not only this page), in group order, with their sizes (empty without a group) */
                         groups: {
                             value?: unknown[] | boolean | number | Record<string, never> | string | null;
                             count?: number;

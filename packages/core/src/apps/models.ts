@@ -1,5 +1,5 @@
 import { DataTypes, literal, Op, QueryTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
-import { compileSql, isSqlFragment, isUuid, type DescendantsOptions, type IncludeRelation, type ModelDeclaration, type ModelRelation, type ReadOptions, type ScopedModel, type SqlFragment } from '@wpk/sdk';
+import { compileSql, isSqlFragment, isUuid, type CountByOptions, type DescendantsOptions, type IncludeRelation, type ModelDeclaration, type ModelRelation, type ReadOptions, type ScopedModel, type SqlFragment } from '@wpk/sdk';
 import { assertUuidValues, FastQuery, scopeToWorkspace, uuidColumns } from '../db/index.js';
 import { PreparedCreates, PreparedReads, TOTAL_COLUMN } from './prepared-reads.js';
 import type { WorkGate } from '../server/index.js';
@@ -183,6 +183,7 @@ export function scopedPlainModel(model: ModelStatic<Model>, workspaceId: string,
     upsert: (values, options) => gate.write(async () => plainOf(await plain.scoped.upsert(values as never, options as { conflictFields: string[]; update?: string[] }))!),
     update: (values, options) => gate.write(() => plain.scoped.update(values as never, options as never)),
     destroy: (options) => gate.write(() => plain.scoped.destroy(options as never)),
+    countBy: (options) => gate.read(() => plain.countBy(options)),
     descendants: (options) => gate.read(() => plain.descendants(options)),
   } satisfies ScopedModel<Record<string, unknown>>);
 }
@@ -313,6 +314,31 @@ class PlainModel {
     const { text, values } = this.scopedSql(read.where as SqlFragment, undefined);
     const [row] = await this.model.sequelize!.query<{ count: number }>(`SELECT count(*)::int AS count ${text}`, { bind: values, type: QueryTypes.SELECT });
     return Number(row!.count);
+  }
+
+  /**
+   * A grouped count (`ScopedModel.countBy`): `by` evaluated over this workspace's rows that `where`
+   * keeps (see findBySql), one `{ key, count }` per distinct value, ordered by `order` over them.
+   */
+  async countBy(read: CountByOptions): Promise<Array<{ key: unknown; count: number }>> {
+    const where = `${this.model.name}.countBy`;
+    if (!read || typeof read !== 'object') throw new TypeError(`${where}: takes { where?, by, order? }`);
+    for (const key of Object.keys(read)) if ((read as unknown as Record<string, unknown>)[key] !== undefined && !['where', 'by', 'order'].includes(key)) throw new TypeError(`${where}: takes where, by and order only, not ${key}`);
+    if (!isSqlFragment(read.by)) throw new TypeError(`${where}: by must be an sql fragment`);
+    for (const name of ['where', 'order'] as const) if (read[name] !== undefined && !isSqlFragment(read[name])) throw new TypeError(`${where}: ${name} must be an sql fragment (or absent)`);
+    const scoped = this.scopedSql(read.where, undefined);
+    const by = compileSql(read.by, scoped.values.length + 1);
+    const values = [...scoped.values, ...by.values];
+    let text = `SELECT "key", count(*)::int AS "count" FROM (SELECT (${by.text}) AS "key" ${scoped.text}) AS "grouped" GROUP BY "key"`;
+    if (read.order) {
+      const order = compileSql(read.order, values.length + 1);
+      if (order.text.trim()) {
+        text += ` ORDER BY ${order.text}`;
+        values.push(...order.values);
+      }
+    }
+    const rows = await this.model.sequelize!.query<{ key: unknown; count: number }>(text, { bind: values, type: QueryTypes.SELECT });
+    return rows.map((row) => ({ key: row.key, count: Number(row.count) }));
   }
 
   /** `FROM (this workspace's rows) AS "row" WHERE … ORDER BY …`, with the workspace as $1 and the fragments' values after it. */

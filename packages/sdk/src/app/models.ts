@@ -131,6 +131,15 @@ export interface ScopedModel<A extends object> {
   findAndCountAll(options?: ReadOptions<A>): Promise<{ rows: A[]; count: number }>;
   /** The number of matching rows. */
   count(options?: Omit<CountOptions<A>, 'transaction' | 'where'> & { where?: WhereOptions<A> | SqlFragment }): Promise<number>;
+  /**
+   * How many rows of this workspace each value of an expression holds, in one grouped count:
+   * `` countBy({ where: sql`status <> ${'done'}::text`, by: sql`cells -> ${fieldId}::text` }) ``
+   * answers `[{ key, count }]`, one entry per distinct `by` value among the rows `where` keeps
+   * (null, absent or SQL NULL alike, is a key of its own). `order` (an `sql` ORDER BY list over
+   * the columns `"key"` and `"count"`) orders the entries; without it their order is unspecified.
+   * The workspace is bound by the platform as in a read with fragments (see SqlFragment).
+   */
+  countBy(options: CountByOptions): Promise<Array<{ key: unknown; count: number }>>;
   /** Inserts a row in this workspace and returns it. */
   create(values: Partial<Omit<A, 'workspace_id'>>): Promise<A>;
   /**
@@ -156,6 +165,16 @@ export interface ScopedModel<A extends object> {
    * A row met twice on one path (a cycle in the data) ends that path.
    */
   descendants(options: DescendantsOptions<A>): Promise<Array<{ id: string; depth: number }>>;
+}
+
+/** Options of `ScopedModel.countBy`. */
+export interface CountByOptions {
+  /** Which rows are counted (default: every row of the workspace). */
+  where?: SqlFragment;
+  /** The value the rows are grouped by, an expression over the model's columns. */
+  by: SqlFragment;
+  /** The entries' order, over `"key"` and `"count"` (`` sql`"count" DESC, "key"` ``). */
+  order?: SqlFragment;
 }
 
 /** Options of `ScopedModel.descendants`. */

@@ -65,7 +65,7 @@ export const RECORD: JoiObjectSchema = recordSchema({
 export const BULK_RECORDS: JoiArraySchema = Joi.array().items(RECORD).max(1000).description('The records written, in the order of the request');
 
 /** A group of a grouped listing. */
-export const GROUP: JoiArraySchema = Joi.array().items(Joi.object({ value: Joi.any(), count: Joi.number().integer().min(1) })).description('The groups of group_by on this page, in order, with their sizes on the page (empty without a group)');
+export const GROUP: JoiArraySchema = Joi.array().items(Joi.object({ value: Joi.any(), count: Joi.number().integer().min(1) })).description('The groups of group_by among every record the filters keep (not only this page), in group order, with their sizes (empty without a group)');
 
 /** A view. */
 export const VIEW: JoiObjectSchema = recordSchema({

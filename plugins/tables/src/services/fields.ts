@@ -2,11 +2,11 @@
 import { ConflictError, InvalidError } from '@wpk/sdk';
 import { compile, render, type CompiledFormula } from '../formula/formula.js';
 import { orderFields } from '../formula/graph.js';
-import type { Ctx } from '../kit.js';
+import type { AnyCtx, Ctx } from '../kit.js';
 import { SOURCE_KINDS, type Field, type FieldType, type Table } from '../models/index.js';
 import { requireField, requireTable } from './access.js';
 import { convert, COMPUTED } from './cells.js';
-import { dependenciesOf, fieldsOf, LinkedRecords, recomputeTable, writeCells } from './records.js';
+import { addInverse, dependenciesOf, fieldsOf, LinkedRecords, recomputeTable, writeCells } from './records.js';
 
 /** What a field's options may say. */
 export interface FieldOptionsInput {
@@ -125,6 +125,7 @@ export async function createField(ctx: Ctx, tableId: string, input: { name: stri
   if (field.type === 'checkbox') await fillCheckboxes(ctx, table, [...fields, field], field);
   ctx.events.stage('core.tables.field.created', { field_id: field.id, table_id: table.id, base_id: table.base_id, name: field.name, type: field.type, by: ctx.member.mrn });
   ctx.live.publish(`tables/${table.id}`, 'field.created', { id: field.id, name: field.name, type: field.type });
+  if (field.type === 'link') await addInverse(ctx, table, field, ctx.member.mrn);
   return presentField(field, namesOf([...fields, field]));
 }
 
@@ -153,6 +154,10 @@ export async function updateField(ctx: Ctx, fieldId: string, input: { name?: str
   if (type !== field.type || input.options !== undefined) {
     const current = presentField(field, namesOf(fields)).options as FieldOptionsInput;
     const options = await checkOptions(ctx, table, fields.map((one) => (one.id === field.id ? next : one)), type, { ...(type === field.type ? current : {}), ...(input.options ?? {}) }, field.id);
+    const inverseId = field.type === 'link' ? (field.options.inverse_field_id as string | undefined) : undefined;
+    if (inverseId && type === 'link' && options.table_id !== field.options.table_id) throw new ConflictError(`${field.name} is a two-way link: it keeps its table (delete it and add a link to the other table)`, { field: 'options.table_id' });
+    // A link keeps its inverse (or its one-way mark); one that changes table is upgraded when its fields are next read.
+    if (type === 'link' && field.type === 'link' && 'inverse_field_id' in field.options && options.table_id === field.options.table_id) options.inverse_field_id = field.options.inverse_field_id;
     if (JSON.stringify(options) !== JSON.stringify(field.options)) changed.push('options');
     if (type !== field.type) changed.push('type');
     next.type = type;
@@ -163,6 +168,8 @@ export async function updateField(ctx: Ctx, fieldId: string, input: { name?: str
   const all = fields.map((one) => (one.id === field.id ? next : one));
   assertNoCycle(all);
   if (type !== field.type) assertNotRead(all.filter((one) => one.id !== field.id), field, 'change the type of');
+  const oldInverse = field.type === 'link' && type !== 'link' ? await inverseOf(ctx, field) : null;
+  if (oldInverse) await assertRemovable(ctx, oldInverse.field);
   await ctx.db.fields.update({ name: next.name, type: next.type, options: next.options, revision: field.revision + 1 }, { where: { id: field.id } });
   next.revision = field.revision + 1;
   let conversion: { converted: number; failed: Array<{ record_id: string; value: unknown }> } | null = null;
@@ -170,6 +177,9 @@ export async function updateField(ctx: Ctx, fieldId: string, input: { name?: str
   else if (COMPUTED.has(type)) await recomputeTable(ctx, table);
   ctx.events.stage('core.tables.field.updated', { field_id: field.id, table_id: table.id, base_id: table.base_id, name: next.name, type: next.type, changed_fields: changed, by: ctx.member.mrn });
   ctx.live.publish(`tables/${table.id}`, 'field.updated', { id: field.id, name: next.name, type: next.type, changed_fields: changed });
+  // A link that stops being one takes its inverse with it (as Airtable does); a field that becomes one gets its inverse.
+  if (oldInverse) await removeField(ctx, oldInverse.table, oldInverse.field);
+  if (type === 'link' && field.type !== 'link') await addInverse(ctx, table, next, ctx.member.mrn);
   return presentField({ ...next, updated_at: ctx.now() }, namesOf(all), conversion);
 }
 
@@ -210,14 +220,30 @@ async function convertCells(ctx: Ctx, table: Table, fields: Field[], before: Fie
   return { converted: records.length - failed.length, failed };
 }
 
-/** Deletes a field nothing reads (not the primary one); its cells go with it. */
+/** Deletes a field nothing reads (not the primary one); its cells go with it, and a two-way link's inverse with it. */
 export async function deleteField(ctx: Ctx, fieldId: string) {
   const { field, table } = await requireField(ctx, fieldId, 'creator', 'update');
-  if (table.primary_field_id === field.id) throw new ConflictError(`${field.name} is the table's primary field: name another primary field first`);
-  const fields = await fieldsOf(ctx, table.id);
+  await assertRemovable(ctx, field);
+  const inverse = await inverseOf(ctx, field);
+  if (inverse) await assertRemovable(ctx, inverse.field);
+  await removeField(ctx, table, field);
+  if (inverse) await removeField(ctx, inverse.table, inverse.field);
+  return { id: field.id, deleted: true as const };
+}
+
+/** Refuses to delete the primary field or a field a computed field reads (in its table, or a lookup of another). */
+async function assertRemovable(ctx: AnyCtx, field: Field): Promise<void> {
+  const table = await ctx.db.tables.findById(field.table_id);
+  if (table?.primary_field_id === field.id) throw new ConflictError(`${field.name} is the table's primary field: name another primary field first`);
+  const fields = await fieldsOf(ctx, field.table_id);
   assertNotRead(fields.filter((one) => one.id !== field.id), field, 'delete');
   const readers = (await ctx.db.fields.findAll({ where: { type: ['lookup', 'rollup'] } })).find((one) => one.options.field_id === field.id);
   if (readers) throw new ConflictError(`Field ${readers.name} (${readers.id}) of another table reads ${field.name}: delete it first`);
+}
+
+/** Deletes a field and its cells; field.deleted, live. */
+async function removeField(ctx: Ctx, table: Table, field: Field): Promise<void> {
+  const fields = await fieldsOf(ctx, table.id);
   await ctx.db.fields.destroy({ where: { id: field.id } });
   const rest = fields.filter((one) => one.id !== field.id);
   const linked = new LinkedRecords(ctx);
@@ -226,5 +252,12 @@ export async function deleteField(ctx: Ctx, fieldId: string) {
   }
   ctx.events.stage('core.tables.field.deleted', { field_id: field.id, table_id: table.id, base_id: table.base_id, name: field.name, type: field.type, by: ctx.member.mrn });
   ctx.live.publish(`tables/${table.id}`, 'field.deleted', { id: field.id });
-  return { id: field.id, deleted: true as const };
+}
+
+/** A two-way link's inverse field and its table, if it still has one. */
+async function inverseOf(ctx: AnyCtx, field: Field): Promise<{ field: Field; table: Table } | null> {
+  const inverseId = field.type === 'link' ? (field.options.inverse_field_id as string | undefined) : undefined;
+  const inverse = inverseId ? await ctx.db.fields.findById(inverseId) : null;
+  const table = inverse ? await ctx.db.tables.findById(inverse.table_id) : null;
+  return inverse && table && inverse.type === 'link' ? { field: inverse, table } : null;
 }

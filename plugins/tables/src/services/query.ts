@@ -244,8 +244,8 @@ export async function listRecords(ctx: Ctx, tableId: string, query: ListQuery) {
   const page = read.slice(0, limit);
   const last = page.at(-1);
   const next = last && read.length > limit ? Buffer.from(JSON.stringify([...ordering.keys.map((key) => last.cells[key.field.id] ?? null), last.number])).toString('base64url') : null;
-  // The groups of this page: its rows come in group order, so each group's rows are together.
-  const groups = effective.group_by && byId.get(effective.group_by) ? groupsOf(page, byId.get(effective.group_by)!) : [];
+  // The groups of every record the filters keep (not only this page's), in the listing's group order.
+  const groups = effective.group_by && byId.get(effective.group_by) ? await groupsOf(ctx, where, byId.get(effective.group_by)!) : [];
   // Hiding is for the cells a view shows: the fields it is laid out by (a kanban's columns, a calendar's
   // days, a gallery's covers) stay in its listing, or every card of a kanban hiding its select would
   // land under "No value" with no version to move it by.
@@ -254,15 +254,16 @@ export async function listRecords(ctx: Ctx, tableId: string, query: ListQuery) {
   return { rows: page.map((row) => presentRecord(row, hidden)), total, groups, next_cursor: next };
 }
 
-function groupsOf(rows: TableRecord[], field: Field) {
-  const groups: Array<{ value: unknown; count: number }> = [];
-  for (const row of rows) {
-    const value = row.cells[field.id] ?? null;
-    const last = groups.at(-1);
-    if (last && JSON.stringify(last.value) === JSON.stringify(value)) last.count += 1;
-    else groups.push({ value, count: 1 });
-  }
-  return groups;
+/**
+ * The groups of a listing: each distinct cell of the group field among the records `where` keeps,
+ * with its count, in one grouped count, ordered as the listing orders the group field (ascending,
+ * empty last); values that order alike (text differing by case) by their JSON.
+ */
+async function groupsOf(ctx: Ctx, where: SqlFragment[], field: Field): Promise<Array<{ value: unknown; count: number }>> {
+  const key = sql`("key")`;
+  const order = joinSql([...orderingKeys(field, key).map(({ key: column }) => sql`${column} ASC`), sql`("key")::text COLLATE "C" ASC`], ', ');
+  const groups = await ctx.db.records.countBy({ where: joinSql(where, ' AND '), by: sql`coalesce(${cellOf(field)}, 'null'::jsonb)`, order });
+  return groups.map((group) => ({ value: group.key ?? null, count: group.count }));
 }
 
 /** Every record of a table in a view's order and filters (or the table's order), for exports. */

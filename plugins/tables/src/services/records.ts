@@ -22,10 +22,68 @@ export function presentRecord(record: TableRecord, hidden: ReadonlySet<string> =
   return { id: record.id, table_id: record.table_id, number: record.number, title: record.title, cells, versions, revision: record.revision, created_by: record.created_by, updated_by: record.updated_by, created_at: record.created_at, updated_at: record.updated_at };
 }
 
-/** A table's fields in their order. */
-export function fieldsOf(ctx: AnyCtx, tableId: string): Promise<Field[]> {
-  return ctx.db.fields.findAll({ where: { table_id: tableId }, order: [['position', 'ASC'], ['id', 'ASC']] });
+/**
+ * A table's fields in their order. A link made before links were two-way (its options have no
+ * `inverse_field_id`) gets its inverse here, the first time its table's fields are read (the lazy
+ * upgrade of docs/decisions/new-tables-two-way-links.md).
+ */
+export async function fieldsOf(ctx: AnyCtx, tableId: string): Promise<Field[]> {
+  const read = () => ctx.db.fields.findAll({ where: { table_id: tableId }, order: [['position', 'ASC'], ['id', 'ASC']] });
+  const fields = await read();
+  const oneWay = fields.filter((field) => field.type === 'link' && !('inverse_field_id' in field.options));
+  if (!oneWay.length) return fields;
+  const table = await ctx.db.tables.findById(tableId);
+  if (!table) return fields;
+  for (const field of oneWay) {
+    await ctx.lock(`link-inverse:${field.id}`);
+    const current = await ctx.db.fields.findById(field.id);
+    if (current && current.type === 'link' && !('inverse_field_id' in current.options)) await addInverse(ctx, table, current, null);
+  }
+  return read();
 }
+
+/**
+ * Adds a link's inverse in the linked table (docs/decisions/new-tables-two-way-links.md): a link
+ * field named after the link's table (" 2", " 3", … when taken), each record of it holding the
+ * records that link to it, in their number order. A self-link has none. Returns the inverse.
+ * `by` null: the lazy upgrade of a one-way link, which stages no event.
+ */
+export async function addInverse(ctx: AnyCtx, table: Table, field: Field, by: string | null): Promise<Field | null> {
+  const targetId = field.options.table_id as string;
+  const target = targetId === table.id ? null : await ctx.db.tables.findById(targetId);
+  if (!target) {
+    // A self-link (or a link to a table that is gone) stays one-way: marked so, it is not upgraded again.
+    field.options = { ...field.options, inverse_field_id: null };
+    await ctx.db.fields.update({ options: field.options }, { where: { id: field.id } });
+    return null;
+  }
+  await ctx.lock(`field-names:${target.id}`);
+  const targetFields = await fieldsOf(ctx, target.id);
+  const taken = new Set(targetFields.map((one) => one.name.toLowerCase()));
+  const base = table.name.slice(0, 190);
+  let name = base;
+  for (let n = 2; taken.has(name.toLowerCase()); n++) name = `${base} ${n}`;
+  await ctx.lock(`field-name:${target.id}:${name.toLowerCase()}`);
+  const inverse = await ctx.db.fields.create({ id: crypto.randomUUID(), table_id: target.id, name, type: 'link', options: { table_id: table.id, inverse_field_id: field.id }, position: Math.max(0, ...targetFields.map((one) => one.position)) + 1, revision: 1 });
+  field.options = { ...field.options, inverse_field_id: inverse.id };
+  await ctx.db.fields.update({ options: field.options }, { where: { id: field.id } });
+  // The records that already link (a one-way link upgraded) fill the inverse cells.
+  const byTarget = new Map<string, string[]>();
+  for (const record of await ctx.db.records.findAll({ where: { table_id: table.id }, order: [['number', 'ASC']] })) {
+    for (const id of linkIds(record.cells[field.id])) byTarget.set(id, [...(byTarget.get(id) ?? []), record.id]);
+  }
+  if (byTarget.size) {
+    const fields = [...targetFields, inverse];
+    const linked = new LinkedRecords(ctx);
+    for (const row of await ctx.db.records.findAll({ where: { id: [...byTarget.keys()], table_id: target.id }, order: [['number', 'ASC']] })) {
+      await writeCells(ctx, target, fields, row, { [inverse.id]: byTarget.get(row.id)! }, linked, null, false);
+    }
+  }
+  if (by) ctx.events.stage('core.tables.field.created', { field_id: inverse.id, table_id: target.id, base_id: target.base_id, name: inverse.name, type: inverse.type, by });
+  ctx.live.publish(`tables/${target.id}`, 'field.created', { id: inverse.id, name: inverse.name, type: inverse.type });
+  return inverse;
+}
+
 
 /** What a computed field reads. */
 export function dependenciesOf(field: Pick<Field, 'type' | 'options'>): string[] {
@@ -55,6 +113,63 @@ export class LinkedRecords {
       for (const row of rows) this.cache.set(row.id, row);
     }
     return ids.map((id) => this.cache.get(id)).filter((row): row is TableRecord => Boolean(row));
+  }
+}
+
+/** The ids a link cell holds. */
+export const linkIds = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
+
+/**
+ * The inverse cells a request's link writes change (docs/decisions/new-tables-two-way-links.md):
+ * noted as each record is written, then applied once per linked record at the end of the request,
+ * so a record linked from several written records is written, versioned and announced once.
+ */
+export class InverseLinks {
+  /** By linked record, by inverse field: the ids to add and to remove. */
+  private readonly pending = new Map<string, Map<string, { add: string[]; remove: Set<string> }>>();
+
+  /** Notes the links a record's write added and removed, for every two-way link field. */
+  note(fields: Field[], recordId: string, before: Record<string, unknown>, after: Record<string, unknown>): void {
+    for (const field of fields) {
+      const inverseId = field.type === 'link' ? (field.options.inverse_field_id as string | undefined) : undefined;
+      if (!inverseId) continue;
+      const [was, now] = [linkIds(before[field.id]), linkIds(after[field.id])];
+      for (const id of now) if (!was.includes(id)) this.entry(id, inverseId).add.push(recordId);
+      for (const id of was) if (!now.includes(id)) this.entry(id, inverseId).remove.add(recordId);
+    }
+  }
+
+  private entry(recordId: string, fieldId: string) {
+    let byField = this.pending.get(recordId);
+    if (!byField) this.pending.set(recordId, (byField = new Map()));
+    let entry = byField.get(fieldId);
+    if (!entry) byField.set(fieldId, (entry = { add: [], remove: new Set() }));
+    return entry;
+  }
+
+  /** Writes each linked record's inverse cells once (versions, history, one record.updated event). */
+  async apply(ctx: AnyCtx, actorId: string | null): Promise<void> {
+    if (!this.pending.size) return;
+    const rows = await ctx.db.records.findAll({ where: { id: [...this.pending.keys()] }, order: [['number', 'ASC']], lock: 'update' });
+    const tables = new Map<string, { table: Table; fields: Field[] } | null>();
+    const linked = new LinkedRecords(ctx);
+    for (const row of rows) {
+      if (!tables.has(row.table_id)) {
+        const table = await ctx.db.tables.findById(row.table_id);
+        tables.set(row.table_id, table ? { table, fields: await fieldsOf(ctx, table.id) } : null);
+      }
+      const target = tables.get(row.table_id);
+      if (!target) continue;
+      const written: Record<string, unknown> = {};
+      for (const [fieldId, { add, remove }] of this.pending.get(row.id)!) {
+        if (!target.fields.some((field) => field.id === fieldId)) continue;
+        const ids = linkIds(row.cells[fieldId]).filter((id) => !remove.has(id));
+        for (const id of add) if (!ids.includes(id)) ids.push(id);
+        written[fieldId] = ids.length ? ids : null;
+      }
+      await writeCells(ctx, target.table, target.fields, row, written, linked, actorId, true);
+    }
+    this.pending.clear();
   }
 }
 
@@ -148,12 +263,14 @@ export async function insertRecords(ctx: AnyCtx, table: Table, inputs: Array<{ c
   for (const [index, input] of inputs.entries()) checked.push(await checkCells(ctx, fields, input.cells ?? {}, path ? `${path}[${index}].cells` : 'cells'));
   const linked = new LinkedRecords(ctx);
   const made: TableRecord[] = [];
+  const inverse = new InverseLinks();
   let number = table.next_number;
   for (const cells of checked) {
     const full = await computeCells(fields, withDefaults(fields, cells), number, linked);
     const versions = Object.fromEntries(Object.keys(full).filter((id) => full[id] !== null).map((id) => [id, 1]));
     const record = await ctx.db.records.create({ table_id: table.id, number, cells: full, versions, title: titleOf(table, full), created_by: actorId, updated_by: actorId, revision: 1 });
     number += 1;
+    inverse.note(fields, record.id, {}, full);
     const changes = Object.fromEntries(fields.filter((field) => full[field.id] !== null && full[field.id] !== undefined).map((field) => [field.id, { from: null, to: full[field.id] }]));
     await ctx.db.history.create({ record_id: record.id, kind: 'created', changes, actor_id: actorId });
     ctx.search.upsert(searchDocument(table, record));
@@ -163,6 +280,7 @@ export async function insertRecords(ctx: AnyCtx, table: Table, inputs: Array<{ c
   }
   await ctx.db.tables.update({ next_number: number }, { where: { id: table.id } });
   table.next_number = number;
+  await inverse.apply(ctx, actorId);
   return made;
 }
 
@@ -183,7 +301,10 @@ export interface RecordChange {
 export async function updateRecord(ctx: Ctx, recordId: string, change: RecordChange): Promise<TableRecord> {
   const { record, table } = await requireRecord(ctx, recordId, 'editor', 'update');
   const fields = await fieldsOf(ctx, table.id);
-  return applyChange(ctx, table, fields, record, change, '', new LinkedRecords(ctx));
+  const inverse = new InverseLinks();
+  const updated = await applyChange(ctx, table, fields, record, change, '', new LinkedRecords(ctx), inverse);
+  await inverse.apply(ctx, ctx.member.id);
+  return updated;
 }
 
 /** Updates up to 1,000 records of a table in one request: all or none. */
@@ -196,15 +317,17 @@ export async function updateRecords(ctx: Ctx, tableId: string, changes: Array<Re
   if (duplicate) throw new InvalidError(`records: record ${duplicate} is named twice`, { field: 'records' });
   const rows = await ctx.db.records.findAll({ where: { id: ids, table_id: table.id }, lock: 'update' });
   const out = [];
+  const inverse = new InverseLinks();
   for (const [index, change] of changes.entries()) {
     const record = rows.find((row) => row.id === ids[index]);
     if (!record) throw new NotFoundError(`records[${index}].id: record ${change.id} not found in table ${table.name}`);
-    out.push(await applyChange(ctx, table, fields, record, change, `records[${index}].`, linked));
+    out.push(await applyChange(ctx, table, fields, record, change, `records[${index}].`, linked, inverse));
   }
+  await inverse.apply(ctx, ctx.member.id);
   return out;
 }
 
-async function applyChange(ctx: Ctx, table: Table, fields: Field[], record: TableRecord, change: RecordChange, prefix: string, linked: LinkedRecords): Promise<TableRecord> {
+async function applyChange(ctx: Ctx, table: Table, fields: Field[], record: TableRecord, change: RecordChange, prefix: string, linked: LinkedRecords, inverse: InverseLinks): Promise<TableRecord> {
   const written = await checkCells(ctx, fields, change.cells, `${prefix}cells`);
   const byId = new Map(fields.map((field) => [field.id, field]));
   for (const id of Object.keys(written)) {
@@ -215,12 +338,13 @@ async function applyChange(ctx: Ctx, table: Table, fields: Field[], record: Tabl
       throw new ConflictError(`Cell ${byId.get(id)!.name} of record #${record.number} changed since you read it (you read version ${read}; it is now version ${current}, value ${JSON.stringify(record.cells[id] ?? null)})`, { field: `${prefix}cells.${id}` });
     }
   }
-  return writeCells(ctx, table, fields, record, written, linked, ctx.member.id, true);
+  return writeCells(ctx, table, fields, record, written, linked, ctx.member.id, true, inverse);
 }
 
 /** Writes cells and the computed ones that follow: versions, history, title, search, event, live. */
-export async function writeCells(ctx: AnyCtx, table: Table, fields: Field[], record: TableRecord, written: Record<string, unknown>, linked: LinkedRecords, actorId: string | null, withEvent: boolean): Promise<TableRecord> {
+export async function writeCells(ctx: AnyCtx, table: Table, fields: Field[], record: TableRecord, written: Record<string, unknown>, linked: LinkedRecords, actorId: string | null, withEvent: boolean, inverse?: InverseLinks): Promise<TableRecord> {
   const next = await computeCells(fields, { ...record.cells, ...written }, record.number, linked);
+  inverse?.note(fields, record.id, record.cells, next);
   const position = new Map(fields.map((field, index) => [field.id, index]));
   const changed = Object.keys({ ...record.cells, ...next }).filter((id) => !same(record.cells[id], next[id])).sort((a, b) => (position.get(a) ?? -1) - (position.get(b) ?? -1));
   if (!changed.length) return record;

@@ -26,7 +26,7 @@ const textOf = (value: unknown) => (value === null || value === undefined ? '' :
  * overwritten; the table's live channel brings everyone else's changes.
  */
 export class TablesGrid extends LitElement {
-  static override properties = { tableId: { type: String }, fields: { state: true }, records: { state: true }, views: { state: true }, viewId: { state: true }, newType: { state: true }, newView: { state: true }, error: { state: true } };
+  static override properties = { tableId: { type: String }, fields: { state: true }, records: { state: true }, views: { state: true }, viewId: { state: true }, newType: { state: true }, newView: { state: true }, error: { state: true }, inverses: { state: true } };
   static override styles = [
     screenStyles,
     css`
@@ -48,6 +48,8 @@ export class TablesGrid extends LitElement {
   /** The type chosen in "Add a view". */
   declare newView: string;
   declare error: string | null;
+  /** A two-way link's inverse field name in the linked table, by link field id. */
+  declare inverses: Map<string, string>;
   /** The version of the cell being edited when editing began (`record:field` → version). */
   private readonly editing = new Map<string, number>();
   private unfollow: (() => void) | null = null;
@@ -58,6 +60,7 @@ export class TablesGrid extends LitElement {
     this.fields = [];
     this.records = [];
     this.views = [];
+    this.inverses = new Map();
     this.viewId = null;
     this.newType = 'text';
     this.newView = 'calendar';
@@ -98,10 +101,25 @@ export class TablesGrid extends LitElement {
       this.fields = (await client.getTablesTablesByTableIdFields({ params, query: { per_page: 100 } })).data as Field[];
       this.views = (await client.getTablesTablesByTableIdViews({ params, query: { per_page: 100 } })).data as View[];
       this.records = (await client.getTablesTablesByTableIdRecords({ params, query: { per_page: 100 } })).data as TableRecord[];
+      await this.loadInverses();
       this.error = null;
     } catch (error) {
       this.error = errorText(error);
     }
+  }
+
+  /** The names of the link fields' inverses, read from each linked table's fields. */
+  private async loadInverses(): Promise<void> {
+    const inverses = new Map<string, string>();
+    const links = this.fields.filter((field) => field.type === 'link' && (field.options as { inverse_field_id?: string | null }).inverse_field_id);
+    for (const tableId of new Set(links.map((field) => (field.options as { table_id: string }).table_id))) {
+      const theirs = (await kit().client.tables.getTablesTablesByTableIdFields({ params: { table_id: tableId }, query: { per_page: 100 } })).data as Field[];
+      for (const link of links) {
+        const inverse = theirs.find((one) => one.id === (link.options as { inverse_field_id?: string }).inverse_field_id);
+        if (inverse) inverses.set(link.id, inverse.name);
+      }
+    }
+    this.inverses = inverses;
   }
 
   private async write(record: TableRecord, field: Field, value: unknown, version: number): Promise<void> {
@@ -232,7 +250,7 @@ export class TablesGrid extends LitElement {
 
   private grid() {
     return html`<div class="scroll"><table aria-label="Records">
-        <thead><tr>${this.fields.map((field) => html`<th scope="col">${field.name}</th>`)}</tr></thead>
+        <thead><tr>${this.fields.map((field) => html`<th scope="col">${field.name}${this.inverses.has(field.id) ? html`<br /><span class="muted">Two-way link, shown as ${this.inverses.get(field.id)} in the linked table</span>` : ''}</th>`)}</tr></thead>
         <tbody>${this.records.map((record) => html`<tr>${this.fields.map((field) => html`<td>${this.cell(record, field)}</td>`)}</tr>`)}</tbody>
       </table></div>
       <p><button type="button" @click=${() => void this.addRecord()}>Add a record</button></p>
