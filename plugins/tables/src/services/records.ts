@@ -25,7 +25,7 @@ export function presentRecord(record: TableRecord, hidden: ReadonlySet<string> =
 /**
  * A table's fields in their order. A link made before links were two-way (its options have no
  * `inverse_field_id`) gets its inverse here, the first time its table's fields are read (the lazy
- * upgrade of docs/decisions/new-tables-two-way-links.md).
+ * upgrade of docs/decisions/0298-tables-two-way-links.md).
  */
 export async function fieldsOf(ctx: AnyCtx, tableId: string): Promise<Field[]> {
   const read = () => ctx.db.fields.findAll({ where: { table_id: tableId }, order: [['position', 'ASC'], ['id', 'ASC']] });
@@ -43,7 +43,7 @@ export async function fieldsOf(ctx: AnyCtx, tableId: string): Promise<Field[]> {
 }
 
 /**
- * Adds a link's inverse in the linked table (docs/decisions/new-tables-two-way-links.md): a link
+ * Adds a link's inverse in the linked table (docs/decisions/0298-tables-two-way-links.md): a link
  * field named after the link's table (" 2", " 3", … when taken), each record of it holding the
  * records that link to it, in their number order. A self-link has none. Returns the inverse.
  * `by` null: the lazy upgrade of a one-way link, which stages no event.
@@ -120,7 +120,7 @@ export class LinkedRecords {
 export const linkIds = (value: unknown): string[] => (Array.isArray(value) ? (value as string[]) : []);
 
 /**
- * The inverse cells a request's link writes change (docs/decisions/new-tables-two-way-links.md):
+ * The inverse cells a request's link writes change (docs/decisions/0298-tables-two-way-links.md):
  * noted as each record is written, then applied once per linked record at the end of the request,
  * so a record linked from several written records is written, versioned and announced once.
  */
