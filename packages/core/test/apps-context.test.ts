@@ -63,7 +63,7 @@ test('the context holds the app, the caller, its own models and nothing that rea
   const context = body(await call('GET', '/notes/context', acme.owner.headers()));
   t.deepEqual(context.context, ['ai', 'app', 'claims', 'configuration', 'db', 'events', 'key', 'live', 'lock', 'log', 'mail', 'member', 'members', 'now', 'page', 'permissions', 'platform', 'respond', 'search', 'secrets', 'settings', 'signaling', 'storage', 'transaction', 'usage', 'workspace']);
   t.deepEqual(context.db, ['notes']);
-  t.deepEqual(context.model, ['count', 'create', 'descendants', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
+  t.deepEqual(context.model, ['count', 'countBy', 'create', 'descendants', 'destroy', 'findAll', 'findAndCountAll', 'findById', 'findOne', 'update', 'upsert']);
   t.deepEqual(context.handles, []);
   // ctx.db's models are its only accessors, and they are the same functions in every request.
   t.deepEqual(context.accessors.names, ['ctx.db.notes']);
