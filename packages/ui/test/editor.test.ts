@@ -6,16 +6,16 @@ import { checkboxLabel, richTextExtensions } from '../src/editor/extensions.js';
 /** What Papers' server keeps (plugins/papers/src/services/documents.ts PAPER_NODES, with the document itself and text). */
 const PAPER_NODES = ['doc', 'text', 'paragraph', 'heading', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'codeBlock', 'horizontalRule', 'hardBreak', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention'];
 
-test('with blocks, the extension set adds checklists and tables, and every node type it produces is one Papers keeps', (t) => {
+test('with blocks, the extension set adds checklists, tables and images, and every node type it produces is one Papers keeps', (t) => {
   const plain = Object.keys(getSchema(richTextExtensions({ collaborative: false })).nodes);
   const blocks = Object.keys(getSchema(richTextExtensions({ collaborative: true, blocks: true })).nodes);
   t.deepEqual(
     blocks.filter((name) => !plain.includes(name)),
-    ['taskList', 'taskItem', 'table', 'tableRow', 'tableHeader', 'tableCell'],
+    ['taskList', 'taskItem', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image'],
   );
   t.deepEqual(plain.filter((name) => !PAPER_NODES.includes(name)), []);
   t.deepEqual(blocks.filter((name) => !PAPER_NODES.includes(name)), []);
-  for (const name of ['taskList', 'taskItem', 'table', 'tableRow', 'tableHeader', 'tableCell']) t.false(plain.includes(name), name);
+  for (const name of ['taskList', 'taskItem', 'table', 'tableRow', 'tableHeader', 'tableCell', 'image']) t.false(plain.includes(name), name);
 });
 
 test('a checklist nests, its items are checked or not, and a checklist item names its checkbox by its own text', (t) => {
