@@ -1,4 +1,12 @@
-import type { IParagraphOptions, IRunOptions, Paragraph as DocxParagraph, ParagraphChild, Table as DocxTable } from 'docx';
+// docx's own declarations are kept out of the SDK's type graph: they pull @types/node 26 (a
+// dependency of docx) into every app's program beside the app's own, and the two conflict.
+type IRunOptions = Record<string, unknown>;
+type IParagraphOptions = Record<string, unknown>;
+type ParagraphChild = unknown;
+type DocxParagraph = unknown;
+type DocxTable = unknown;
+/** The module name, not a literal in `import()`, so TypeScript does not read docx's declarations. */
+const DOCX: string = 'docx';
 import type { RichTextNode } from './rich-text.js';
 import { safeHref } from './markdown.js';
 import { loadPeer } from './peer.js';
@@ -65,7 +73,8 @@ const has = (node: RichTextNode, type: string) => (node.marks ?? []).some((mark)
 
 /** A document as a DOCX file (`title` is the file's title property). */
 export async function richTextToDocx(doc: RichTextNode, options: { title?: string } = {}): Promise<Buffer> {
-  const docx = await loadPeer('docx', 'richTextToDocx', () => import('docx'));
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see DOCX: the module is untyped here
+  const docx: any = await loadPeer('docx', 'richTextToDocx', () => import(DOCX));
   const { AlignmentType, BorderStyle, CheckBox, Document, ExternalHyperlink, HeadingLevel, ImageRun, LevelFormat, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } = docx;
   const HEADINGS = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6];
   let orderedLists = 0;
