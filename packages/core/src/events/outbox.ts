@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { QueryTypes, Sequelize } from 'sequelize';
-import { statement, type FastQuery } from '../db/index.js';
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { currentTransaction, statement, type FastQuery } from '../db/index.js';
 import { removeNulls, type PayloadSealer } from './payload.js';
 import type { EventRegistry } from './registry.js';
 import type { EventSink, StagedEvent } from './sink.js';
@@ -47,11 +47,6 @@ const INSERT = statement(INSERT_ROWS);
 // The insert and the wake-up of other processes in one statement (a data-modifying WITH runs to
 // completion whatever the outer SELECT reads; NOTIFY is delivered at commit).
 const INSERT_AND_NOTIFY = statement(`WITH inserted AS (${INSERT_ROWS} RETURNING 1) SELECT pg_notify('${WAKE_CHANNEL}', 'outbox')`);
-
-/** Sequelize's CLS transaction in progress, if any. */
-function currentTransaction(): { afterCommit(fn: () => void): void } | undefined {
-  return (Sequelize as unknown as { _cls?: { get(key: string): { afterCommit(fn: () => void): void } | undefined } })._cls?.get('transaction');
-}
 
 /** The clear payload of each prepared row (rows go to the database sealed). */
 const clearPayloads = new WeakMap<OutboxRow, Record<string, unknown>>();
