@@ -11,10 +11,13 @@
  *   npx tsx bench/events.ts                          # embedded database
  *   DATABASE_URL=postgres://... npx tsx bench/events.ts
  * Options (env): BENCH_EVENTS (throughput, default 5000), BENCH_RATE (default 200),
- * BENCH_SECONDS (latency run, default 10), BENCH_DELAYED (default 500).
+ * BENCH_SECONDS (latency run, default 10), BENCH_DELAYED (default 500); BENCH_PROFILE=<file> writes
+ * the CPU profile of the throughput run alone (a `.cpuprofile`: divide a function's time by BENCH_EVENTS).
  */
 import { fork } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +107,12 @@ await runtime.events.settled(60_000);
 arrivals.clear();
 
 // 1. Throughput.
+const profiler = process.env.BENCH_PROFILE ? new inspector.Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const cpuBefore = process.cpuUsage();
 const started = now();
 for (let start = 0; start < EVENTS; start += 500) {
@@ -115,6 +124,11 @@ const throughputSeconds = (Math.max(...arrivals.values()) - started) / 1000;
 const throughput = EVENTS / throughputSeconds;
 const cpu = process.cpuUsage(cpuBefore);
 const cpuPerDelivery = (cpu.user + cpu.system) / 1000 / EVENTS;
+if (profiler) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+  profiler.disconnect();
+}
 await runtime.events.settled(60_000);
 
 // 2. Latency at a steady rate: one event every 1/RATE s, each published on its own.
