@@ -123,4 +123,5 @@ export const EDITOR_STYLES = css`
   .pick { text-align: start; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
   textarea { width: 100%; box-sizing: border-box; }
   section label { display: block; margin-top: var(--wpk-space-2); }
+  .here span { padding: 2px 8px; border-radius: 999px; color: #fff; font-size: 0.85em; }
 `;
