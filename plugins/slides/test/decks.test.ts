@@ -253,6 +253,14 @@ test.serial('each Yjs update is checked like a PATCH (the field named) and as th
   t.like(after, { version: 1 });
   t.deepEqual(after.slides, deck.slides, 'nothing refused was stored');
   t.deepEqual(world.takeEvents(), []);
+
+  // A deck made before the editing stack has no document: it is made from the deck's slides on first use.
+  await world.query('DELETE FROM app_slides.deck_updates WHERE deck_id = :id', { id: deck.id });
+  await world.query('DELETE FROM app_slides.deck_documents WHERE deck_id = :id', { id: deck.id });
+  const older = await replica(bob, deck.id);
+  t.deepEqual(older.getArray('slides').toJSON(), deck.slides);
+  t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: change(older, (slides) => textOf(slides, 1, 0).insert(7, '!')) })).body.data, { deck_id: deck.id, applied: true, version: 2 });
+  t.is((await ann.get(`/slides/decks/${deck.id}`)).body.data.slides[1].elements[0].text, 'Results!');
 });
 
 test.serial('an image element names an image uploaded to the deck through a signed link', async (t) => {
