@@ -8,7 +8,7 @@ import { DEFAULT_THEME, imageKeys, normalizeSlides, slideSchema, type Slide } fr
 
 /**
  * A deck's slides as a collaborative document on the SDK's editing stack (docs/decisions/
- * new-slides-on-the-editing-stack.md). The Yjs document has one root, `slides`, a `Y.Array` of
+ * 0299-slides-on-the-editing-stack.md). The Yjs document has one root, `slides`, a `Y.Array` of
  * slides, each a `Y.Map`:
  *
  * - `id`, `layout`, `background` (plain values), `notes` (a `Y.Text`: two people writing the notes merge),
