@@ -52,6 +52,29 @@ export interface CollabDocumentsSpec<M extends ModelMap> {
   maxText?: number;
 }
 
+/**
+ * The node and mark types of `<wpk-collab-editor>` (tiptap's starter kit, checklists, tables,
+ * images, mentions): what an app's `richText` allows when its documents are written with that
+ * editor (Papers, Wiki).
+ */
+export const COLLAB_EDITOR_NODES = [
+  'paragraph', 'heading', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'codeBlock', 'horizontalRule', 'hardBreak',
+  'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention',
+] as const;
+export const COLLAB_EDITOR_MARKS = ['bold', 'italic', 'strike', 'underline', 'code', 'link', 'highlight'] as const;
+
+/** A client's Yjs update as sent in a request (base64), decoded and checked: a 400 naming `update` otherwise. */
+export function decodeCollabUpdate(encoded: string): Uint8Array {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new InvalidError('update: must be base64');
+  const bytes = Buffer.from(encoded, 'base64');
+  try {
+    Y.decodeUpdate(bytes);
+  } catch {
+    throw new InvalidError('update: not a Yjs update (it could not be decoded)');
+  }
+  return new Uint8Array(bytes);
+}
+
 /** A document as stored: its snapshot and updates merged into one `Y.Doc`. */
 export interface LoadedCollabDocument {
   doc: Y.Doc;
