@@ -304,8 +304,8 @@ test.serial('mentions are kept: @Label in the page\'s Markdown, the space export
 });
 
 test.serial('the migration goes down and up again', async (t) => {
-  t.deepEqual(await world.migrateAppDown(), ['0001-create-wiki']);
+  t.deepEqual(await world.migrateAppDown(), ['0002-page-documents', '0001-create-wiki']);
   t.deepEqual(await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_wiki' AND table_name <> 'migrations'"), []);
-  t.deepEqual(await world.migrateAppUp(), ['0001-create-wiki']);
+  t.deepEqual(await world.migrateAppUp(), ['0001-create-wiki', '0002-page-documents']);
   t.deepEqual(ok(await ann.get('/wiki/spaces')), []);
 });

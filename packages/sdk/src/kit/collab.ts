@@ -124,6 +124,8 @@ export interface CollabDocuments<M extends ModelMap> {
   remove(ctx: AnyContext<M>, id: string): Promise<void>;
   /** The JSON snapshot of a `Y.Doc` as this spec reads it. */
   contentOf(doc: Y.Doc): CollabSnapshot;
+  /** The JSON snapshot rich text `content` would be stored as (attrs sorted, empty ones dropped), nothing stored: compare it with a stored one. */
+  normalize(content: RichTextNode): CollabSnapshot;
 }
 
 interface DocumentRow {
@@ -229,6 +231,12 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
     contentOf,
     load,
     apply,
+    normalize(content) {
+      if (!spec.richText) throw new Error('normalize: only a rich text document is written from JSON');
+      const doc = new Y.Doc({ gc: true });
+      writeRichText(doc.getXmlFragment(field), content);
+      return contentOf(doc);
+    },
     async create(ctx, id, content) {
       const doc = new Y.Doc({ gc: true });
       if (spec.richText) writeRichText(doc.getXmlFragment(field), content ?? emptyRichText());
