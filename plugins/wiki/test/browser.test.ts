@@ -11,7 +11,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { accessibilityViolations, browseWorld, checkPage, collabEditorText, cspViolations, dismissToasts, saveScreenshot, untilConverged, type WorldBrowser } from '@wpk/testing/browser';
 import type { Frame } from 'playwright-core';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -51,14 +51,6 @@ async function openPage(frame: Frame, title: string): Promise<void> {
   await frame.getByText('Saved').waitFor();
 }
 
-/** The editor's text, one line a block, without the other members' carets (their name labels). */
-const editorText = (frame: Frame, title: string) =>
-  editorOf(frame, title).evaluate((element) => {
-    const copy = element.cloneNode(true) as HTMLElement;
-    copy.querySelectorAll('.collaboration-carets__caret').forEach((caret) => caret.remove());
-    return Array.from(copy.children, (block) => block.textContent).join('\n');
-  });
-
 test.serial('at 1280 px: an editor opens a page in the live editor, rewrites it as Markdown with a link by id, saves and verifies it', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: ann.email });
   await frame.getByRole('list', { name: 'Spaces' }).getByRole('link', { name: 'Handbook' }).click();
@@ -81,7 +73,7 @@ test.serial('at 1280 px: an editor opens a page in the live editor, rewrites it 
   await frame.getByText('Version 2 · Verified').waitFor();
   t.like(ok(await ann.get(`/wiki/pages/${ids.onboarding}`)), { verification: 'verified', owner_id: ann.id });
   // The editor ends a page whose last block is not a paragraph with an empty one (tiptap's trailing node).
-  t.is(await editorText(frame, 'Onboarding'), 'Welcome aboard.\nFirst day\nSet up your laptopMeet the team\n');
+  t.is(await collabEditorText(frame, 'Onboarding'), 'Welcome aboard.\nFirst day\nSet up your laptopMeet the team\n');
   await checkPage(t, page, frame, 'a page in the live editor');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}wiki-page-1280.png`);
@@ -124,12 +116,8 @@ test.serial('at 1280 px: two members type into one page at once and converge wit
   await Promise.all([annEditor.pressSequentially(annText, { delay: 15 }), bobEditor.pressSequentially(bobText, { delay: 15 })]);
 
   const expected = `Weekly sync\nBudget:${annText}\nHiring:${bobText}\n`;
-  let [a, b, c] = ['', '', ''];
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    [a, b, c] = [await editorText(first.frame, 'Meeting notes'), await editorText(second.frame, 'Meeting notes'), await editorText(reader.frame, 'Meeting notes')];
-    if (a === b && b === c && a === expected) break;
-    await first.page.waitForTimeout(100);
-  }
+  const texts = () => Promise.all([collabEditorText(first.frame, 'Meeting notes'), collabEditorText(second.frame, 'Meeting notes'), collabEditorText(reader.frame, 'Meeting notes')]);
+  let [a, b, c] = await untilConverged(texts, (text) => text === expected);
   t.is(a, expected, 'every character of both, once');
   t.is(b, a, 'both editors hold the same text');
   t.is(c, a, 'the view member sees it live');
@@ -142,11 +130,7 @@ test.serial('at 1280 px: two members type into one page at once and converge wit
   await bobEditor.locator('p').nth(2).click();
   await Promise.all([annEditor.pressSequentially('aaaaaaaaaaaa', { delay: 15 }), bobEditor.pressSequentially('bbbbbbbbbbbb', { delay: 15 })]);
   const both = (text: string) => ['aaaaaaaaaaaabbbbbbbbbbbb', 'bbbbbbbbbbbbaaaaaaaaaaaa'].includes(text.split('\n')[3] ?? '');
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    [a, b, c] = [await editorText(first.frame, 'Meeting notes'), await editorText(second.frame, 'Meeting notes'), await editorText(reader.frame, 'Meeting notes')];
-    if (a === b && b === c && both(a)) break;
-    await first.page.waitForTimeout(100);
-  }
+  [a, b, c] = await untilConverged(texts, both);
   t.is(b, a);
   t.is(c, a);
   t.true(both(a), JSON.stringify(a));
