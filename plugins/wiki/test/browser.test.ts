@@ -11,8 +11,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { accessibilityViolations, browseWorld, checkPage, collabEditorText, cspViolations, dismissToasts, saveScreenshot, untilConverged, type WorldBrowser } from '@wpk/testing/browser';
-import type { Frame } from 'playwright-core';
+import { accessibilityViolations, browseWorld, checkPage, collabEditorText, cspViolations, dismissToasts, saveScreenshot, untilConverged, type Frame, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit'];
