@@ -15414,6 +15414,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wiki/pages/{page_id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads the page's live document (anyone who sees the page): its whole Yjs state as one update (base64), its JSON snaps...
+         * @description Reads the page's live document (anyone who sees the page): its whole Yjs state as one update (base64), its JSON snapshot, and whether the caller may edit it
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiPagesByPageIdDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wiki/pages/{page_id}/move": {
         parameters: {
             query?: never;
@@ -15452,6 +15474,28 @@ export interface paths {
          *     Needs `wiki.pages.edit`.
          */
         post: operations["postWikiPagesByPageIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applies a Yjs update (base64) to the page's live document (editors): checked, merged, stored and relayed on wiki/page...
+         * @description Applies a Yjs update (base64) to the page's live document (editors): checked, merged, stored and relayed on wiki/pages/{page_id} as doc.updated; a change of the text is a new version
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        post: operations["postWikiPagesByPageIdUpdates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -21976,6 +22020,36 @@ export interface components {
                 op?: "keep" | "add" | "remove";
                 text?: string;
             }[];
+        };
+        WikiPageDocument: {
+            /** Format: uuid */
+            page_id: string;
+            /**
+             * @description The caller's role on the page's space
+             * @enum {string}
+             */
+            role: "none" | "view" | "comment" | "edit" | "admin";
+            /** @description True when the caller may edit the page (edit or admin) */
+            editable: boolean;
+            /** @description The page's version now */
+            version: number;
+            /** @description The whole document as one Yjs update, base64 */
+            update: string;
+            /** @description The stable JSON snapshot (the same as the page’s content) */
+            content: {
+                [key: string]: unknown;
+            };
+            /** @description Its plain text, one line a block */
+            text: string;
+        };
+        WikiAppliedUpdate: {
+            /** Format: uuid */
+            page_id: string;
+            /** @description False when the update brought nothing new */
+            applied: boolean;
+            /** @description The page's version after it (one more when the text changed) */
+            version: number;
+            text_length: number;
         };
         WikiPageVersion: {
             /** Format: uuid */
@@ -65723,6 +65797,44 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getWikiPagesByPageIdDocument: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPageDocument"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postWikiPagesByPageIdMove: {
         parameters: {
             query?: never;
@@ -65816,6 +65928,58 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WikiPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiPagesByPageIdUpdates: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "update": "example"
+                 *     }
+                 */
+                "application/json": {
+                    update: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiAppliedUpdate"];
                         links: components["schemas"]["Links"];
                     };
                 };

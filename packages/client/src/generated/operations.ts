@@ -1847,10 +1847,14 @@ export const OPERATIONS = {
   getWikiPagesByPageIdBacklinks: { method: 'GET', path: '/wiki/pages/{page_id}/backlinks', tag: 'wiki', host: 'workspace', paged: true },
   /** A version's Markdown (from) against another (to; the current one unless given), line by line */
   getWikiPagesByPageIdDiff: { method: 'GET', path: '/wiki/pages/{page_id}/diff', tag: 'wiki', host: 'workspace' },
+  /** Reads the page's live document (anyone who sees the page): its whole Yjs state as one update (base64), its JSON snaps... */
+  getWikiPagesByPageIdDocument: { method: 'GET', path: '/wiki/pages/{page_id}/document', tag: 'wiki', host: 'workspace' },
   /** Moves a page with its subtree under parent_id (null: the top) after after_id or before before_id (neither: last); und... */
   postWikiPagesByPageIdMove: { method: 'POST', path: '/wiki/pages/{page_id}/move', tag: 'wiki', host: 'workspace' },
   /** Restores a version as a new one, naming the version read (read_version; stale: 409); emits page.updated */
   postWikiPagesByPageIdRestore: { method: 'POST', path: '/wiki/pages/{page_id}/restore', tag: 'wiki', host: 'workspace' },
+  /** Applies a Yjs update (base64) to the page's live document (editors): checked, merged, stored and relayed on wiki/page... */
+  postWikiPagesByPageIdUpdates: { method: 'POST', path: '/wiki/pages/{page_id}/updates', tag: 'wiki', host: 'workspace' },
   /** Verifies a page (its owner — the caller when it has none — or a space admin) for review_days (the page’s, else the se... */
   postWikiPagesByPageIdVerification: { method: 'POST', path: '/wiki/pages/{page_id}/verification', tag: 'wiki', host: 'workspace' },
   /** A page's versions, newest first */
