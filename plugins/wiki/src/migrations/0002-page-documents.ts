@@ -1,7 +1,7 @@
 import { tenantTable, type AppMigration } from '@wpk/sdk';
 
 /**
- * Pages on the shared editing stack (docs/decisions/new-wiki-on-the-editing-stack.md):
+ * Pages on the shared editing stack (docs/decisions/0300-wiki-on-the-editing-stack.md):
  * `page_documents` (a page's Yjs state, and the stable ProseMirror JSON and plain text beside it)
  * and `page_updates` (the Yjs updates not yet merged), both going with their page; and
  * `pages.edited_event_at`, when a live edit last emitted `core.wiki.page.updated` (live edits

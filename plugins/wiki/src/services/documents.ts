@@ -1,5 +1,5 @@
 /**
- * Wiki pages on the SDK's editing stack (docs/decisions/new-wiki-on-the-editing-stack.md): a
+ * Wiki pages on the SDK's editing stack (docs/decisions/0300-wiki-on-the-editing-stack.md): a
  * page's text is a Yjs `XmlFragment` (`default`) in `page_documents`, its updates in
  * `page_updates`, relayed on `wiki/pages/{page_id}` as `doc.updated` after commit. The stable
  * JSON snapshot stays on the page row too (`pages.content`, written with every change of the
