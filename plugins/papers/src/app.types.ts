@@ -21,7 +21,7 @@ export interface CorePapersPaperCreatedPayload {
  */
 export interface CorePapersPaperUpdatedPayload {
   paper_id: string;
-  changed_fields: ('title' | 'folder_id' | 'status' | 'content')[];
+  changed_fields: ('title' | 'folder_id' | 'status' | 'content' | 'template')[];
   updated_by: string;
 }
 

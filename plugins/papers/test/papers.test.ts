@@ -725,3 +725,59 @@ test.serial('images: uploaded by one who may edit (type by the bytes, size bound
   t.is((await ann.post(`/papers/${id}/purge`)).status, 200);
   t.is(await storedImages(id), 0, 'the purge deletes the bytes');
 });
+
+test.serial('templates: a paper made a template is listed apart with its merge fields; a paper from it has them filled; a missing required or unknown value is a 400 naming it, leaving nothing', async (t) => {
+  const letter = {
+    type: 'doc',
+    content: [
+      { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Offer for {{customer}}' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: 'Dear ' }, { type: 'text', text: '{{contact}}', marks: [{ type: 'bold' }] }, { type: 'text', text: ', we offer {{amount}}.{{ps?}}' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: '{{ps?}}' }] },
+    ],
+  };
+  const created = await ann.post('/papers', { title: 'Offer letter', content: letter, template: true });
+  t.like(created.body.data, { title: 'Offer letter', template: true, level: 'owner' });
+  const templateId = created.body.data.id;
+  const plain = await newPaper(ann, 'Not a template', doc('{{x}}'));
+  t.false((await ann.get('/papers')).body.data.some((paper: { id: string }) => paper.id === templateId), 'templates are not in the list of papers');
+  const listed = await ann.get('/papers/templates');
+  t.is(listed.status, 200);
+  t.deepEqual(listed.body.data.map((row: { id: string; template: boolean; fields: unknown }) => [row.id, row.template, row.fields]), [[templateId, true, [{ name: 'customer', required: true }, { name: 'contact', required: true }, { name: 'amount', required: true }, { name: 'ps', required: false }]]]);
+  t.is((await bob.get('/papers/templates')).body.pagination.total, 0, 'not shared: not listed');
+  world.takeEvents();
+
+  t.deepEqual((await bob.post('/papers', { template_id: templateId, merge: {} })).body, { error: `template_id: no template you may open has the id ${templateId}` });
+  t.deepEqual((await ann.post('/papers', { template_id: plain, merge: {} })).body, { error: `template_id: paper ${plain} is not a template` });
+  t.deepEqual((await ann.post('/papers', { template_id: templateId, merge: { customer: 'Acme', contact: 'Ada' } })).body, { error: 'merge.amount: a value is required by the template' });
+  t.deepEqual((await ann.post('/papers', { template_id: templateId, merge: { customer: 'Acme', contact: 'Ada', amount: '5 €', price: '1' } })).body, { error: 'merge.price: the template has no merge field price (its fields: customer, contact, amount, ps)' });
+  const both = await ann.post('/papers', { title: 'x', template_id: templateId, content: doc('y') });
+  t.is(both.status, 400);
+  t.deepEqual(world.takeEvents(), [], 'refused: no event');
+  const before = (await ann.get('/papers')).body.pagination.total;
+
+  const made = await ann.post('/papers', { template_id: templateId, merge: { customer: 'Acme', contact: 'Ada', amount: '5 €' } });
+  t.is(made.status, 200);
+  t.like(made.body.data, { title: 'Offer letter', template: false, owner_id: ann.id });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.created', payload: { paper_id: made.body.data.id, title: 'Offer letter', owner_mrn: ann.mrn } }]);
+  const read = (await ann.get(`/papers/${made.body.data.id}`)).body.data;
+  t.deepEqual(read.content, {
+    type: 'doc',
+    content: [
+      { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Offer for Acme' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: 'Dear ' }, { type: 'text', text: 'Ada', marks: [{ type: 'bold' }] }, { type: 'text', text: ', we offer 5 €.' }] },
+      { type: 'paragraph' },
+    ],
+  });
+  t.is((await ann.get('/papers')).body.pagination.total, before + 1);
+
+  // Shared, a template is open to others; the owner may turn it back into a paper.
+  await ann.put(`/papers/${templateId}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }] });
+  const bobs = await bob.post('/papers', { title: 'Bob offer', template_id: templateId, merge: { customer: 'Bcme', contact: 'Bo', amount: '1', ps: ' PS.' } });
+  t.is(bobs.status, 200);
+  t.is((await bob.get(`/papers/${bobs.body.data.id}`)).body.data.text.split('\n')[1], 'Dear Bo, we offer 1. PS.');
+  t.deepEqual((await bob.patch(`/papers/${templateId}`, { template: false })).body, { error: 'You may not make a template of this paper (it is shared with you to view)' });
+  world.takeEvents();
+  t.like((await ann.patch(`/papers/${templateId}`, { template: false })).body.data, { template: false });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.updated', payload: { paper_id: templateId, changed_fields: ['template'], updated_by: ann.mrn } }]);
+  t.is((await ann.get('/papers/templates')).body.pagination.total, 0);
+});

@@ -10988,8 +10988,8 @@ export interface paths {
         get: operations["getPapers"];
         put?: never;
         /**
-         * Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON)
-         * @description Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON)
+         * Creates a paper (one owns it), in one of one's folders, empty, with content (ProseMirror JSON) or from a template (te...
+         * @description Creates a paper (one owns it), in one of one's folders, empty, with content (ProseMirror JSON) or from a template (template_id) with its merge fields filled (merge); template: true makes a template
          *
          *     Needs `papers.papers.read`, then `papers.papers.create`.
          */
@@ -11026,8 +11026,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Renames a paper (edit) or moves it to another of its owner's folders (its owner)
-         * @description Renames a paper (edit) or moves it to another of its owner's folders (its owner)
+         * Renames a paper (edit), moves it to another of its owner's folders or makes it a template (template: true) or a paper...
+         * @description Renames a paper (edit), moves it to another of its owner's folders or makes it a template (template: true) or a paper again (its owner)
          *
          *     Needs `papers.papers.read`.
          */
@@ -11554,6 +11554,28 @@ export interface paths {
          *     Needs `papers.papers.read`.
          */
         post: operations["postPapersSuggestionsBySuggestionIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the templates one may open (one's own and those shared with one), most recently changed first, each with its me...
+         * @description Lists the templates one may open (one's own and those shared with one), most recently changed first, each with its merge fields; q matches the title
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersTemplates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -20258,6 +20280,8 @@ export interface components {
             owner_mrn: string;
             /** @enum {string} */
             status: "active" | "trashed";
+            /** @description A template: listed by GET /papers/templates; POST /papers with template_id copies it, its merge fields filled */
+            template: boolean;
             /**
              * @description The caller's level on the paper
              * @enum {string}
@@ -20285,6 +20309,8 @@ export interface components {
             owner_mrn: string;
             /** @enum {string} */
             status: "active" | "trashed";
+            /** @description A template: listed by GET /papers/templates; POST /papers with template_id copies it, its merge fields filled */
+            template: boolean;
             /**
              * @description The caller's level on the paper
              * @enum {string}
@@ -20471,6 +20497,40 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        PapersTemplate: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** Format: uuid */
+            folder_id: string | null;
+            /** Format: uuid */
+            owner_id: string;
+            owner_mrn: string;
+            /** @enum {string} */
+            status: "active" | "trashed";
+            /** @description A template: listed by GET /papers/templates; POST /papers with template_id copies it, its merge fields filled */
+            template: boolean;
+            /**
+             * @description The caller's level on the paper
+             * @enum {string}
+             */
+            level: "view" | "comment" | "edit" | "owner";
+            /** Format: date-time */
+            trashed_at: string | null;
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: uuid */
+            edited_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Its merge fields: {{name}} (required) or {{name?}} (optional) in its text, in the order they first appear */
+            fields: {
+                name?: string;
+                required?: boolean;
+            }[];
         };
         Notice: {
             message: string;
@@ -52246,20 +52306,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "title": "example",
-                 *       "folder_id": "example",
-                 *       "content": {}
-                 *     }
-                 */
                 "application/json": {
-                    title: string;
                     folder_id?: string | null;
                     content?: {
                         [key: string]: unknown;
                     };
-                };
+                    template?: boolean;
+                    template_id?: string;
+                    title?: unknown[] | boolean | number | Record<string, never> | string | null;
+                    merge?: {
+                        "/^.{1,100}$/"?: string;
+                    } & {
+                        [key: string]: string;
+                    };
+                } & (unknown | unknown | unknown);
             };
         };
         responses: {
@@ -52386,7 +52446,8 @@ export interface operations {
                 "application/json": {
                     title?: string;
                     folder_id?: string | null;
-                } | unknown | unknown;
+                    template?: boolean;
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -53764,6 +53825,49 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersTemplates: {
+        parameters: {
+            query?: {
+                q?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersTemplate"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

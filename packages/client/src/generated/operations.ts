@@ -1299,11 +1299,11 @@ export const OPERATIONS = {
   getOpenapiJson: { method: 'GET', path: '/openapi.json', tag: 'system', host: 'platform' },
   /** Lists the papers one may open, most recently changed first: scope all, mine (owned) or shared (with one); a folder; s... */
   getPapers: { method: 'GET', path: '/papers', tag: 'papers', host: 'workspace', paged: true },
-  /** Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON) */
+  /** Creates a paper (one owns it), in one of one's folders, empty, with content (ProseMirror JSON) or from a template (te... */
   postPapers: { method: 'POST', path: '/papers', tag: 'papers', host: 'workspace' },
   /** Reads a paper with its stable JSON snapshot (ProseMirror JSON) and plain text; a trashed one (its owner) */
   getPapersByPaperId: { method: 'GET', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
-  /** Renames a paper (edit) or moves it to another of its owner's folders (its owner) */
+  /** Renames a paper (edit), moves it to another of its owner's folders or makes it a template (template: true) or a paper... */
   patchPapersByPaperId: { method: 'PATCH', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
   /** Moves a paper to the trash (its owner); POST /papers/{paper_id}/restore brings it back, POST /papers/{paper_id}/purge... */
   deletePapersByPaperId: { method: 'DELETE', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
@@ -1365,6 +1365,8 @@ export const OPERATIONS = {
   postPapersSuggestionsBySuggestionIdAccept: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/accept', tag: 'papers', host: 'workspace' },
   /** Rejects an open suggestion (one who may edit the paper): the document is left as it is */
   postPapersSuggestionsBySuggestionIdReject: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/reject', tag: 'papers', host: 'workspace' },
+  /** Lists the templates one may open (one's own and those shared with one), most recently changed first, each with its me... */
+  getPapersTemplates: { method: 'GET', path: '/papers/templates', tag: 'papers', host: 'workspace', paged: true },
   /** GET /partials/activity */
   getPartialsActivity: { method: 'GET', path: '/partials/activity', tag: 'web', host: 'workspace' },
   /** GET /partials/api-keys */

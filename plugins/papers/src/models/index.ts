@@ -25,6 +25,8 @@ export const models = {
     folder_id: column.uuid().nullable(),
     owner_id: column.uuid(),
     status: column.enum(PAPER_STATUSES, 10).default('active'),
+    /** A template: listed by GET /papers/templates (not GET /papers); POST /papers with template_id copies it, its merge fields filled. */
+    is_template: column.boolean().default(false),
     trashed_at: column.date().nullable(),
     /** When `core.papers.paper.updated` was last emitted for an edit of the text (the debounce). */
     edited_event_at: column.date().nullable(),

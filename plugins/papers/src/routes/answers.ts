@@ -15,6 +15,7 @@ const paperKeys = {
   owner_id: field.uuid(),
   owner_mrn: field.memberMrn(),
   status: Joi.string().valid('active', 'trashed'),
+  template: Joi.boolean().description('A template: listed by GET /papers/templates; POST /papers with template_id copies it, its merge fields filled'),
   level: Joi.string().valid(...LEVELS).description("The caller's level on the paper"),
   trashed_at: instantOrNull(),
   edited_at: instantOrNull(),
@@ -113,3 +114,10 @@ export const IMAGE: JoiObjectSchema = recordSchema({
   created_by: field.uuid(),
   created_at: field.instant(),
 }).id('PapersImage');
+
+export const TEMPLATE: JoiObjectSchema = recordSchema({
+  ...paperKeys,
+  fields: Joi.array()
+    .items(Joi.object({ name: Joi.string(), required: Joi.boolean() }))
+    .description('Its merge fields: {{name}} (required) or {{name?}} (optional) in its text, in the order they first appear'),
+}).id('PapersTemplate');

@@ -10,7 +10,8 @@ import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purge
 import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
 import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
-import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, VERSION } from './answers.js';
+import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
+import { contentFromTemplate, listTemplates } from '../services/templates.js';
 import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
 import { EXPORT_FORMATS, exportPaper, importDocx, importMarkdown, MAX_IMPORT_DOCX_BYTES, MAX_IMPORT_MARKDOWN, type ExportFormat } from '../services/transfer.js';
 
@@ -42,11 +43,24 @@ export const routes = [
     path: '/papers',
     chain: ['papers.papers.read', 'papers.papers.create'],
     answers: { single: PAPER },
-    description: 'Creates a paper (one owns it), in one of one\'s folders, empty or with content (ProseMirror JSON)',
-    validate: { payload: Joi.object({ title: title().required(), folder_id: id().allow(null), content: Joi.object().unknown(true) }) },
+    description: 'Creates a paper (one owns it), in one of one\'s folders, empty, with content (ProseMirror JSON) or from a template (template_id) with its merge fields filled (merge); template: true makes a template',
+    validate: {
+      payload: Joi.object({
+        title: title().when('template_id', { is: Joi.exist(), otherwise: Joi.required() }),
+        folder_id: id().allow(null),
+        content: Joi.object().unknown(true),
+        template: Joi.boolean(),
+        template_id: id(),
+        merge: Joi.object().pattern(/^.{1,100}$/, Joi.string().max(10_000).allow('')).max(100),
+      })
+        .oxor('content', 'template_id')
+        .with('merge', 'template_id'),
+    },
     async handler(request, ctx) {
-      const content = request.payload.content ? checkRichText(request.payload.content, 'content') : undefined;
-      const paper = await createPaper(ctx, { title: request.payload.title, folder_id: request.payload.folder_id, content });
+      const { template_id: templateId, merge } = request.payload;
+      const fromTemplate = templateId ? await contentFromTemplate(ctx, templateId, (merge ?? {}) as Record<string, string>) : null;
+      const content = fromTemplate ? fromTemplate.content : request.payload.content ? checkRichText(request.payload.content, 'content') : undefined;
+      const paper = await createPaper(ctx, { title: request.payload.title ?? fromTemplate!.template.title, folder_id: request.payload.folder_id, content, template: request.payload.template });
       return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
     },
   }),
@@ -71,6 +85,18 @@ export const routes = [
     async handler(request, ctx) {
       const paper = request.payload.docx !== undefined ? await importDocx(ctx, request.payload) : await importMarkdown(ctx, request.payload);
       return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/papers/templates',
+    chain: READ,
+    answers: { collection: TEMPLATE },
+    description: 'Lists the templates one may open (one\'s own and those shared with one), most recently changed first, each with its merge fields; q matches the title',
+    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow('') }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listTemplates(ctx, request.query as never);
+      return ctx.respond.collection(rows.map(({ paper, level, fields }) => ({ ...presentPaper(paper, level), fields })), count);
     },
   }),
   route({
@@ -206,8 +232,8 @@ export const routes = [
     path: P,
     chain: READ,
     answers: { single: PAPER },
-    description: "Renames a paper (edit) or moves it to another of its owner's folders (its owner)",
-    validate: { params: params('paper_id'), payload: Joi.object({ title: title(), folder_id: id().allow(null) }).or('title', 'folder_id') },
+    description: "Renames a paper (edit), moves it to another of its owner's folders or makes it a template (template: true) or a paper again (its owner)",
+    validate: { params: params('paper_id'), payload: Joi.object({ title: title(), folder_id: id().allow(null), template: Joi.boolean() }).or('title', 'folder_id', 'template') },
     async handler(request, ctx) {
       const { paper, level } = await updatePaper(ctx, request.params.paper_id, request.payload);
       return ctx.respond.single(presentPaper(paper, level));

@@ -16,6 +16,7 @@ export function presentPaper(paper: Paper, level: Level) {
     owner_id: paper.owner_id,
     owner_mrn: memberMrn(paper.owner_id),
     status: paper.status,
+    template: paper.is_template,
     level,
     trashed_at: iso(paper.trashed_at),
     edited_at: iso(paper.edited_at),
