@@ -62,6 +62,34 @@ export interface CorePapersPaperDeletedPayload {
 }
 
 /**
+ * A paper is to be signed: the Sign app makes the requester's draft envelope from the PDF and the signers (the *.signature_requested contract)
+ */
+export interface CorePapersPaperSignatureRequestedPayload {
+  paper_id: string;
+  source_mrn: string;
+  requested_by: string;
+  title: string;
+  message?: string | null;
+  /**
+   * @minItems 1
+   * @maxItems 20
+   */
+  signers: {
+    name: string;
+    email: string;
+    member_id?: string | null;
+    role: 'signer' | 'approver' | 'copy';
+    group: number;
+  }[];
+  document: {
+    filename: string;
+    content_type: 'application/pdf';
+    sha256: string;
+    data_base64: string;
+  };
+}
+
+/**
  * A member was mentioned in a paper: an edit of its text (a member's update, an accepted suggestion, a restored version) added a mention of them (source papers; the same schema as every app that mentions members).
  */
 export interface CoreMemberMentionedPayload {
@@ -112,6 +140,7 @@ export interface EmittedEvents {
   'core.papers.paper.shared': CorePapersPaperSharedPayload;
   'core.papers.paper.commented': CorePapersPaperCommentedPayload;
   'core.papers.paper.deleted': CorePapersPaperDeletedPayload;
+  'core.papers.paper.signature_requested': CorePapersPaperSignatureRequestedPayload;
   'core.member.mentioned': CoreMemberMentionedPayload;
 }
 

@@ -781,3 +781,35 @@ test.serial('templates: a paper made a template is listed apart with its merge f
   t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.updated', payload: { paper_id: templateId, changed_fields: ['template'], updated_by: ann.mrn } }]);
   t.is((await ann.get('/papers/templates')).body.pagination.total, 0);
 });
+
+test.serial('signature requests: one who may edit sends the paper printed to PDF with its signers (members by MRN, others by name and e-mail); core.papers.paper.signature_requested once; bad signers and lower levels refused with nothing emitted', async (t) => {
+  const id = await newPaper(ann, 'Service agreement', doc('The parties agree.'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }] });
+  world.takeEvents();
+  const path_ = `/papers/${id}/signature-requests`;
+  t.deepEqual((await ann.post(path_, { signers: [] })).body, { error: 'signers must contain at least 1 items', field: 'signers' });
+  t.deepEqual((await ann.post(path_, { signers: [{ name: 'Ada' }] })).body, { error: 'a signer is a member_mrn, or a name and an email', field: 'signers[0]' });
+  t.deepEqual((await ann.post(path_, { signers: [{ member_mrn: bob.mrn, name: 'Ada' }] })).body, { error: 'a signer is a member_mrn, or a name and an email', field: 'signers[0]' });
+  t.deepEqual((await ann.post(path_, { signers: [{ member_mrn: bob.mrn, name: 'Ada', email: 'ada@client.test' }] })).body, { error: 'a signer is a member_mrn, or a name and an email, not both', field: 'signers[0]' });
+  t.is((await ann.post(path_, { signers: [{ member_mrn: 'mrn:account:member:00000000-0000-4000-8000-000000000000' }] })).status, 400);
+  t.deepEqual((await bob.post(path_, { signers: [{ name: 'Ada', email: 'ada@client.test' }] })).body, { error: 'You may not request signatures on this paper (it is shared with you to view)' });
+  t.deepEqual((await cay.post(path_, { signers: [{ name: 'Ada', email: 'ada@client.test' }] })).body, { error: `Paper ${id} not found` });
+  t.deepEqual(world.takeEvents(), [], 'refused: nothing emitted');
+  if (!chromiumExecutable()) {
+    t.log('no Chromium on this machine: the request itself is not checked');
+    return;
+  }
+  const sent = await ann.post(path_, { message: 'Please sign', signers: [{ member_mrn: bob.mrn, role: 'approver' }, { name: ' Ada Client ', email: 'ada@client.test', group: 2 }] });
+  t.is(sent.status, 200);
+  const signers = [{ name: bob.name, email: bob.email, member_id: bob.id, role: 'approver', group: 1 }, { name: 'Ada Client', email: 'ada@client.test', role: 'signer', group: 2 }];
+  t.like(sent.body.data, { paper_id: id, source_mrn: `mrn:papers:paper:${id}`, title: 'Service agreement', filename: 'Service agreement.pdf', signers });
+  const events = world.takeEvents();
+  t.is(events.length, 1);
+  const { document, ...rest } = events[0]!.payload as { document: { data_base64: string; sha256: string; filename: string; content_type: string } };
+  t.deepEqual(rest, { paper_id: id, source_mrn: `mrn:papers:paper:${id}`, requested_by: ann.id, title: 'Service agreement', message: 'Please sign', signers });
+  t.is(events[0]!.action, 'core.papers.paper.signature_requested');
+  const bytes = Buffer.from(document.data_base64, 'base64');
+  t.is(bytes.subarray(0, 5).toString(), '%PDF-');
+  t.like(document, { filename: 'Service agreement.pdf', content_type: 'application/pdf', sha256: sent.body.data.sha256 });
+  t.is(sent.body.data.size_bytes, bytes.length);
+});

@@ -2206,6 +2206,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/sign/events/core-papers-paper-signature_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/sign/events/core-papers-paper-signature_requested
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsSignEventsCorePapersPaperSignatureRequested"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/sign/events/core-sign-expiry-scheduled": {
         parameters: {
             query?: never;
@@ -11238,6 +11258,28 @@ export interface paths {
          */
         put: operations["putPapersByPaperIdShares"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/signature-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signer...
+         * @description Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signers (members by MRN, others by name and e-mail), and the Sign app makes the caller's draft envelope
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdSignatureRequests"];
         delete?: never;
         options?: never;
         head?: never;
@@ -20431,6 +20473,29 @@ export interface components {
                 created_at: string;
             }[];
         };
+        PapersSigner: {
+            name: string;
+            email: string;
+            /** Format: uuid */
+            member_id?: string;
+            /** @enum {string} */
+            role: "signer" | "approver" | "copy";
+            group: number;
+        };
+        PapersSignatureRequest: {
+            /** Format: uuid */
+            paper_id: string;
+            /** @description mrn:papers:paper:{paper_id}: the envelope Sign makes names it */
+            source_mrn: string;
+            title: string;
+            signers: components["schemas"]["PapersSigner"][];
+            filename: string;
+            /** @description The SHA-256 (hex) of the PDF the event carries */
+            sha256: string;
+            size_bytes: number;
+            /** Format: date-time */
+            requested_at: string;
+        };
         PapersSuggestion: {
             /** Format: uuid */
             id: string;
@@ -26692,6 +26757,43 @@ export interface operations {
         };
     };
     postEventsSettingsEventsCoreAccountApplicationInstalled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsSignEventsCorePapersPaperSignatureRequested: {
         parameters: {
             query?: never;
             header?: never;
@@ -52979,6 +53081,75 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PapersShares"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdSignatureRequests: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "example",
+                 *       "signers": [
+                 *         {
+                 *           "name": "example",
+                 *           "email": "ada@example.com",
+                 *           "role": "signer",
+                 *           "group": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    message?: string;
+                    signers: ({
+                        member_mrn?: string;
+                        name?: string;
+                        /** Format: email */
+                        email?: string;
+                        /** @enum {string} */
+                        role?: "signer" | "approver" | "copy";
+                        group?: number;
+                    } & (unknown & (unknown | (unknown & unknown))))[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSignatureRequest"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -233,6 +233,8 @@ export const OPERATIONS = {
   postEventsRoomsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/rooms/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/settings/events/core-account-application-installed */
   postEventsSettingsEventsCoreAccountApplicationInstalled: { method: 'POST', path: '/_events/settings/events/core-account-application-installed', tag: 'system', host: 'any' },
+  /** POST /_events/sign/events/core-papers-paper-signature_requested */
+  postEventsSignEventsCorePapersPaperSignatureRequested: { method: 'POST', path: '/_events/sign/events/core-papers-paper-signature_requested', tag: 'system', host: 'any' },
   /** POST /_events/sign/events/core-sign-expiry-scheduled */
   postEventsSignEventsCoreSignExpiryScheduled: { method: 'POST', path: '/_events/sign/events/core-sign-expiry-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/sign/events/core-sign-reminder-scheduled */
@@ -1329,6 +1331,8 @@ export const OPERATIONS = {
   getPapersByPaperIdShares: { method: 'GET', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
   /** Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit */
   putPapersByPaperIdShares: { method: 'PUT', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
+  /** Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signer... */
+  postPapersByPaperIdSignatureRequests: { method: 'POST', path: '/papers/{paper_id}/signature-requests', tag: 'papers', host: 'workspace' },
   /** Lists a paper's suggestions, oldest first; status open, accepted or rejected */
   getPapersByPaperIdSuggestions: { method: 'GET', path: '/papers/{paper_id}/suggestions', tag: 'papers', host: 'workspace' },
   /** Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked ... */

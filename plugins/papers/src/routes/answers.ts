@@ -121,3 +121,16 @@ export const TEMPLATE: JoiObjectSchema = recordSchema({
     .items(Joi.object({ name: Joi.string(), required: Joi.boolean() }))
     .description('Its merge fields: {{name}} (required) or {{name?}} (optional) in its text, in the order they first appear'),
 }).id('PapersTemplate');
+
+export const SIGNATURE_REQUEST: JoiObjectSchema = recordSchema({
+  paper_id: field.uuid(),
+  source_mrn: Joi.string().description('mrn:papers:paper:{paper_id}: the envelope Sign makes names it'),
+  title: Joi.string(),
+  signers: Joi.array().items(
+    recordSchema({ name: Joi.string(), email: Joi.string(), member_id: field.uuid(), role: Joi.string().valid('signer', 'approver', 'copy'), group: Joi.number().integer() }, { optional: ['member_id'] }).id('PapersSigner'),
+  ),
+  filename: Joi.string(),
+  sha256: Joi.string().description('The SHA-256 (hex) of the PDF the event carries'),
+  size_bytes: Joi.number().integer(),
+  requested_at: field.instant(),
+}).id('PapersSignatureRequest');

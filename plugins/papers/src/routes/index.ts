@@ -10,7 +10,8 @@ import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purge
 import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
 import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
-import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
+import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SIGNATURE_REQUEST, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
+import { requestSignature } from '../services/signatures.js';
 import { contentFromTemplate, listTemplates } from '../services/templates.js';
 import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
 import { EXPORT_FORMATS, exportPaper, importDocx, importMarkdown, MAX_IMPORT_DOCX_BYTES, MAX_IMPORT_MARKDOWN, type ExportFormat } from '../services/transfer.js';
@@ -330,6 +331,39 @@ export const routes = [
     validate: { params: params('paper_id'), payload: Joi.object({ update: Joi.string().min(1).max(1_400_000).required() }) },
     async handler(request, ctx) {
       return ctx.respond.single(await applyUpdate(ctx, request.params.paper_id, request.payload.update));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${P}/signature-requests`,
+    chain: READ,
+    answers: { single: SIGNATURE_REQUEST },
+    description: 'Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signers (members by MRN, others by name and e-mail), and the Sign app makes the caller\'s draft envelope',
+    validate: {
+      params: params('paper_id'),
+      payload: Joi.object({
+        message: Joi.string().trim().max(2000).allow(''),
+        signers: Joi.array()
+          .items(
+            Joi.object({
+              member_mrn: Joi.memberMrn(),
+              name: Joi.string().trim().min(1).max(200),
+              email: Joi.string().trim().email({ tlds: false }).max(320),
+              role: Joi.string().valid('signer', 'approver', 'copy'),
+              group: Joi.number().integer().min(1).max(20),
+            })
+              .xor('member_mrn', 'email')
+              .and('name', 'email')
+              .messages({ 'object.missing': 'a signer is a member_mrn, or a name and an email', 'object.xor': 'a signer is a member_mrn, or a name and an email, not both', 'object.and': 'a signer is a member_mrn, or a name and an email' }),
+          )
+          .min(1)
+          .max(20)
+          .required(),
+      }),
+    },
+    async handler(request, ctx) {
+      const answer = await requestSignature(ctx, request.params.paper_id, request.payload);
+      return ctx.respond.single(answer, { self: `/papers/${answer.paper_id}` });
     },
   }),
   route({
