@@ -34,7 +34,7 @@ export interface CorePapersPaperSharedPayload {
    * @maxItems 200
    */
   shares: {
-    principal_type: 'member' | 'role';
+    principal_type: 'member' | 'role' | 'department';
     principal_id: string;
     level: 'view' | 'comment' | 'edit';
   }[];
@@ -145,7 +145,22 @@ export interface EmittedEvents {
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
-export type ReceivedEvents = Record<string, never>;
+export interface ReceivedEvents {
+  'core.workers.worker.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.department_changed': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.activated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.offboarding_started': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.terminated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.rehired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.moved': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
+}
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */
 export interface AppTypes {

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { API_VERSION, listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
 import { chromiumExecutable, DOCX_STYLE_MAP, richTextFromFragment, writeRichText, type RichTextNode } from '@wpk/sdk';
 import * as docx from 'docx';
@@ -11,7 +12,8 @@ import * as Y from 'yjs';
 import app from '../src/index.js';
 
 const ALL = ['papers.papers.read', 'papers.papers.create', 'papers.papers.edit', 'papers.comments.create'];
-const world = await startWorld({ app, subdomain: 'paperstest', memberKeys: ALL });
+// Workers is loaded (not installed) so that its core.workers.* events, which feed department shares, have their emitter on the bus.
+const world = await startWorld({ app, subdomain: 'paperstest', memberKeys: ALL, apps: [fileURLToPath(new URL('../../workers', import.meta.url))], firstParty: ['papers', 'workers'] });
 const sockets = await listenForSockets(world);
 const [ann, bob, cay] = await world.members(3);
 const reader = await world.member(['papers.papers.read']);
@@ -812,4 +814,44 @@ test.serial('signature requests: one who may edit sends the paper printed to PDF
   t.is(bytes.subarray(0, 5).toString(), '%PDF-');
   t.like(document, { filename: 'Service agreement.pdf', content_type: 'application/pdf', sha256: sent.body.data.sha256 });
   t.is(sent.body.data.size_bytes, bytes.length);
+});
+
+test.serial('department shares: a share to a department of the Workers app (the app\'s copy, fed by core.workers.*) gives its members and those of the departments below it the level; unknown departments are a 400; a terminated worker loses it', async (t) => {
+  const eng = '0d000000-0000-4000-8000-000000000001';
+  const platform = '0d000000-0000-4000-8000-000000000002';
+  const sales = '0d000000-0000-4000-8000-000000000003';
+  const worker = '0e000000-0000-4000-8000-000000000001';
+  await world.deliver('core.workers.department.created', { department_id: eng, mrn: `mrn:workers:department:${eng}`, name: 'Engineering', revision: 1 });
+  await world.deliver('core.workers.department.announced', { department_id: platform, mrn: `mrn:workers:department:${platform}`, name: 'Platform', parent_id: eng, revision: 1, for_app: 'papers' });
+  await world.deliver('core.workers.department.created', { department_id: sales, mrn: `mrn:workers:department:${sales}`, name: 'Sales', revision: 1 });
+  await world.deliver('core.workers.department.deleted', { department_id: sales, mrn: `mrn:workers:department:${sales}`, name: 'Sales', revision: 2 });
+  const hired = { worker_id: worker, mrn: `mrn:workers:worker:${worker}`, name: 'Cay', work_email: 'cay@example.com', member_id: cay.id, department_id: platform, status: 'active', revision: 1 };
+  await world.deliver('core.workers.worker.hired', hired);
+
+  const id = await newPaper(ann, 'Engineering handbook', doc('Deploy with care.'));
+  world.takeEvents();
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: 'eng' }] })).status, 400);
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: 'eng', level: 'view' }] })).body, { error: 'shares[0].principal_id: must be a department id (of the Workers app)' });
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: sales, level: 'view' }] })).body, { error: `shares[0].principal_id: no department of the Workers app has the id ${sales}` }, 'a deleted department');
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }, { principal_type: 'department', principal_id: worker, level: 'view' }] })).body, { error: `shares[1].principal_id: no department of the Workers app has the id ${worker}` });
+  t.deepEqual(world.takeEvents(), [], 'refused: nothing');
+  t.deepEqual((await ann.get(`/papers/${id}/shares`)).body.data.shares, [], 'refused: no partial shares');
+
+  t.is((await cay.get(`/papers/${id}`)).status, 404, 'not shared yet');
+  const put = await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: eng.toUpperCase(), level: 'comment' }] });
+  t.deepEqual(put.body.data.shares, [{ principal_type: 'department', principal_id: eng, level: 'comment' }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.shared', payload: { paper_id: id, shares: [{ principal_type: 'department', principal_id: eng, level: 'comment' }], shared_by: ann.mrn } }]);
+  t.like((await cay.get(`/papers/${id}`)).body.data, { level: 'comment', text: 'Deploy with care.' }, 'a member of a department below the one shared');
+  const sharedWithCay = async () => (await cay.get('/papers?scope=shared&per_page=100')).body.data.map((paper: { id: string }) => paper.id);
+  t.true((await sharedWithCay()).includes(id));
+  t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 1, 'found by a member of the department');
+  t.deepEqual((await cay.patch(`/papers/${id}`, { title: 'Mine' })).body, { error: 'You may not rename this paper (it is shared with you to comment)' });
+  t.is((await bob.get(`/papers/${id}`)).status, 404, 'not in the department');
+
+  // Terminated (a later revision): out of the department, the paper is gone for them; an older revision changes nothing.
+  await world.deliver('core.workers.worker.terminated', { ...hired, status: 'terminated', revision: 3 });
+  await world.deliver('core.workers.worker.updated', { ...hired, revision: 2, changed_fields: ['title'] });
+  t.is((await cay.get(`/papers/${id}`)).status, 404);
+  t.false((await sharedWithCay()).includes(id));
+  t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 0, 'the index follows the copy');
 });

@@ -229,6 +229,34 @@ export const OPERATIONS = {
   postEventsMeetingsEventsCoreCallsCallCreated: { method: 'POST', path: '/_events/meetings/events/core-calls-call-created', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-scheduled */
   postEventsMeetingsEventsCoreCallsCallScheduled: { method: 'POST', path: '/_events/meetings/events/core-calls-call-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-announced */
+  postEventsPapersEventsCoreWorkersDepartmentAnnounced: { method: 'POST', path: '/_events/papers/events/core-workers-department-announced', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-created */
+  postEventsPapersEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/papers/events/core-workers-department-created', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-deleted */
+  postEventsPapersEventsCoreWorkersDepartmentDeleted: { method: 'POST', path: '/_events/papers/events/core-workers-department-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-moved */
+  postEventsPapersEventsCoreWorkersDepartmentMoved: { method: 'POST', path: '/_events/papers/events/core-workers-department-moved', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-updated */
+  postEventsPapersEventsCoreWorkersDepartmentUpdated: { method: 'POST', path: '/_events/papers/events/core-workers-department-updated', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-activated */
+  postEventsPapersEventsCoreWorkersWorkerActivated: { method: 'POST', path: '/_events/papers/events/core-workers-worker-activated', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-announced */
+  postEventsPapersEventsCoreWorkersWorkerAnnounced: { method: 'POST', path: '/_events/papers/events/core-workers-worker-announced', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-deleted */
+  postEventsPapersEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/papers/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-department_changed */
+  postEventsPapersEventsCoreWorkersWorkerDepartmentChanged: { method: 'POST', path: '/_events/papers/events/core-workers-worker-department_changed', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-hired */
+  postEventsPapersEventsCoreWorkersWorkerHired: { method: 'POST', path: '/_events/papers/events/core-workers-worker-hired', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-offboarding_started */
+  postEventsPapersEventsCoreWorkersWorkerOffboardingStarted: { method: 'POST', path: '/_events/papers/events/core-workers-worker-offboarding_started', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-rehired */
+  postEventsPapersEventsCoreWorkersWorkerRehired: { method: 'POST', path: '/_events/papers/events/core-workers-worker-rehired', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-terminated */
+  postEventsPapersEventsCoreWorkersWorkerTerminated: { method: 'POST', path: '/_events/papers/events/core-workers-worker-terminated', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-updated */
+  postEventsPapersEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/papers/events/core-workers-worker-updated', tag: 'system', host: 'any' },
   /** POST /_events/rooms/events/core-account-member-removed */
   postEventsRoomsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/rooms/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/settings/events/core-account-application-installed */
@@ -1329,7 +1357,7 @@ export const OPERATIONS = {
   postPapersByPaperIdRestore: { method: 'POST', path: '/papers/{paper_id}/restore', tag: 'papers', host: 'workspace' },
   /** Reads a paper's shares (and, for its owner, its links) */
   getPapersByPaperIdShares: { method: 'GET', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
-  /** Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit */
+  /** Replaces a paper's shares (its owner): members, roles (owner, admin, member) and departments (of the Workers app: the... */
   putPapersByPaperIdShares: { method: 'PUT', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
   /** Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signer... */
   postPapersByPaperIdSignatureRequests: { method: 'POST', path: '/papers/{paper_id}/signature-requests', tag: 'papers', host: 'workspace' },

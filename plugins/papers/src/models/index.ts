@@ -2,7 +2,7 @@ import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 export const PAPER_STATUSES = ['active', 'trashed'] as const;
 export const SHARE_LEVELS = ['view', 'comment', 'edit'] as const;
-export const PRINCIPAL_TYPES = ['member', 'role'] as const;
+export const PRINCIPAL_TYPES = ['member', 'role', 'department'] as const;
 export const VERSION_KINDS = ['auto', 'named', 'restore'] as const;
 export const SUGGESTION_STATUSES = ['open', 'accepted', 'rejected'] as const;
 export type ShareLevel = (typeof SHARE_LEVELS)[number];
@@ -105,6 +105,22 @@ export const models = {
     author_id: column.uuid(),
     decided_by: column.uuid().nullable(),
     decided_at: column.date().nullable(),
+  }),
+  /** The app's copy of a Workers worker (core.workers.worker.*): which member works in which department. */
+  workerCopies: defineModel('worker_copies', {
+    id: column.uuid().primaryKey(),
+    member_id: column.uuid().nullable(),
+    department_id: column.uuid().nullable(),
+    status: column.string(20),
+    revision: column.integer(),
+  }),
+  /** The app's copy of a Workers department (core.workers.department.*): the tree a department share covers. */
+  departmentCopies: defineModel('department_copies', {
+    id: column.uuid().primaryKey(),
+    parent_id: column.uuid().nullable(),
+    name: column.string(200),
+    deleted: column.boolean().default(false),
+    revision: column.integer(),
   }),
 };
 

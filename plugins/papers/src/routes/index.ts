@@ -8,7 +8,7 @@ import { MAX_IMAGE_BYTES, readImage, uploadImage } from '../services/images.js';
 import { checkRichText } from '../services/json.js';
 import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purgePaper, restorePaper, trashPaper, updateFolder, updatePaper } from '../services/papers.js';
 import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
-import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '../services/shares.js';
+import { createLink, deleteLink, readShares, redeemLink, replaceShares, type ShareInput } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
 import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SIGNATURE_REQUEST, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
 import { requestSignature } from '../services/signatures.js';
@@ -382,7 +382,7 @@ export const routes = [
     path: `${P}/shares`,
     chain: READ,
     answers: { single: SHARES },
-    description: "Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit",
+    description: "Replaces a paper's shares (its owner): members, roles (owner, admin, member) and departments (of the Workers app: their members and those of the departments below), each at view, comment or edit",
     validate: {
       params: params('paper_id'),
       payload: Joi.object({
@@ -396,8 +396,10 @@ export const routes = [
       for (const [index, share] of request.payload.shares.entries()) {
         if (share.principal_type === 'role' && !['owner', 'admin', 'member'].includes(share.principal_id)) throw new InvalidError(`shares[${index}].principal_id: a role is owner, admin or member`);
         if (share.principal_type === 'member' && !/^[0-9a-f-]{36}$/i.test(share.principal_id)) throw new InvalidError(`shares[${index}].principal_id: must be a member id`);
+        if (share.principal_type === 'department' && !/^[0-9a-f-]{36}$/i.test(share.principal_id)) throw new InvalidError(`shares[${index}].principal_id: must be a department id (of the Workers app)`);
       }
-      return ctx.respond.single(sharesAnswer(await replaceShares(ctx, request.params.paper_id, request.payload.shares)));
+      const shares = (request.payload.shares as ShareInput[]).map((share) => (share.principal_type === 'role' ? share : { ...share, principal_id: share.principal_id.toLowerCase() }));
+      return ctx.respond.single(sharesAnswer(await replaceShares(ctx, request.params.paper_id, shares)));
     },
   }),
   route({

@@ -3,10 +3,11 @@ import { ConflictError, InvalidError, memberMrn, NotFoundError } from '@wpk/sdk'
 import type { Ctx } from '../kit.js';
 import type { Link, ShareLevel } from '../models/index.js';
 import { ensureLevel, levelOf, requirePaper } from './access.js';
+import { requireDepartments } from './departments.js';
 import { indexPaper } from './search-documents.js';
 
 export interface ShareInput {
-  principal_type: 'member' | 'role';
+  principal_type: 'member' | 'role' | 'department';
   principal_id: string;
   level: ShareLevel;
 }
@@ -38,6 +39,7 @@ export async function replaceShares(ctx: Ctx, paperId: string, input: ShareInput
   const members = input.filter((share) => share.principal_type === 'member').map((share) => share.principal_id);
   if (members.length > 0) await ctx.members.require(members, 'shares.principal_id');
   if (members.includes(paper.owner_id)) throw new InvalidError('shares: the paper\'s owner needs no share');
+  await requireDepartments(ctx, input);
   const before = await ctx.db.shares.findAll({ where: { paper_id: paper.id } });
   const old = new Map(before.map((share) => [`${share.principal_type}:${share.principal_id}`, share.level]));
   const changed = input.filter((share) => old.get(`${share.principal_type}:${share.principal_id}`) !== share.level);
