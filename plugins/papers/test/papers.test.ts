@@ -855,3 +855,51 @@ test.serial('department shares: a share to a department of the Workers app (the 
   t.false((await sharedWithCay()).includes(id));
   t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 0, 'the index follows the copy');
 });
+
+/** A GET without any credential, as a browser opening a public page. */
+async function anonymousGet(url: string) {
+  const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, 'x-api-version': API_VERSION } });
+  return { status: response.statusCode, headers: response.headers, text: response.payload };
+}
+
+test.serial('anonymous view links: a view-only link opens the paper read-only as a public page without signing in; withdrawn, expired or trashed: 404; nothing else reachable', async (t) => {
+  const id = await newPaper(ann, 'Public <notes>', doc('Open to <all>.', ''));
+  world.takeEvents();
+  t.deepEqual((await ann.post(`/papers/${id}/links`, { level: 'edit', anonymous: true })).body, { error: 'anonymous: an anonymous link is view only (level view)' });
+  t.deepEqual((await bob.post(`/papers/${id}/links`, { level: 'view', anonymous: true })).body, { error: `Paper ${id} not found` });
+  const made = await ann.post(`/papers/${id}/links`, { level: 'view', anonymous: true });
+  t.is(made.status, 200);
+  t.like(made.body.data, { paper_id: id, level: 'view', anonymous: true });
+  const token = made.body.data.token;
+  t.true(made.body.data.url.endsWith(`/papers/shared/${token}`));
+  t.deepEqual(world.takeEvents(), [], 'a link emits nothing until redeemed');
+
+  const page = await anonymousGet(`/papers/shared/${token}`);
+  t.is(page.status, 200);
+  t.is(page.headers['content-type'], 'text/html; charset=utf-8');
+  t.falsy(page.headers['content-disposition'], 'shown, not downloaded');
+  t.true(page.text.includes('<title>Public &lt;notes&gt;</title>'));
+  t.true(page.text.includes('<p>Open to &lt;all&gt;.</p>'));
+
+  // Nothing else of the workspace: the paper's API, its document, the list, another token.
+  t.is((await anonymousGet(`/papers/${id}`)).status, 401);
+  t.is((await anonymousGet(`/papers/${id}/document`)).status, 401);
+  t.is((await anonymousGet('/papers')).status, 401);
+  const member = await ann.post(`/papers/${id}/links`, { level: 'view' });
+  t.false(member.body.data.anonymous);
+  t.is(member.body.data.url, undefined);
+  t.deepEqual([(await anonymousGet(`/papers/shared/${member.body.data.token}`)).status, JSON.parse((await anonymousGet(`/papers/shared/${member.body.data.token}`)).text)], [404, { error: 'Link not found or expired' }], 'a members\' link is not public');
+  t.is((await anonymousGet('/papers/shared/not-a-token-at-all')).status, 404);
+
+  // Trashed, the page is gone; restored, back; withdrawn or expired: 404.
+  await ann.delete(`/papers/${id}`);
+  t.is((await anonymousGet(`/papers/shared/${token}`)).status, 404);
+  await ann.post(`/papers/${id}/restore`, {});
+  t.is((await anonymousGet(`/papers/shared/${token}`)).status, 200);
+  await world.query('UPDATE app_papers.links SET expires_at = now() - interval \'1 minute\' WHERE id = :id', { id: made.body.data.id });
+  t.is((await anonymousGet(`/papers/shared/${token}`)).status, 404, 'expired');
+  const again = await ann.post(`/papers/${id}/links`, { level: 'view', anonymous: true });
+  t.is((await anonymousGet(`/papers/shared/${again.body.data.token}`)).status, 200);
+  t.is((await ann.delete(`/papers/links/${again.body.data.id}`)).status, 200);
+  t.is((await anonymousGet(`/papers/shared/${again.body.data.token}`)).status, 404, 'withdrawn');
+});

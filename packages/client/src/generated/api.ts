@@ -11461,7 +11461,7 @@ export interface paths {
         put?: never;
         /**
          * Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; de...
-         * @description Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); the token is answered once
+         * @description Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); anonymous: true (view only) opens its public page without signing in; the token is answered once
          *
          *     Needs `papers.papers.read`.
          */
@@ -11832,6 +11832,28 @@ export interface paths {
          *     Needs `papers.papers.read`.
          */
         post: operations["postPapersLinksRedeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), ...
+         * @description Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), read-only, as a whole HTML page; unknown, withdrawn or expired: 404
+         *
+         *     Public: no credential.
+         */
+        get: operations["getPapersSharedByToken"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -20714,6 +20736,8 @@ export interface components {
             paper_id: string;
             /** @enum {string} */
             level: "view" | "comment" | "edit";
+            /** @description View only, opened without signing in at url */
+            anonymous: boolean;
             /** Format: date-time */
             expires_at: string | null;
             /** Format: uuid */
@@ -20722,6 +20746,8 @@ export interface components {
             created_at: string;
             /** @description The token, answered this once only */
             token: string;
+            /** @description An anonymous link's public page (GET /papers/shared/{token}), answered this once only */
+            url?: string;
         };
         PapersDeleted: {
             /** Format: uuid */
@@ -20745,6 +20771,7 @@ export interface components {
                 paper_id: string;
                 /** @enum {string} */
                 level: "view" | "comment" | "edit";
+                anonymous: boolean;
                 /** Format: date-time */
                 expires_at: string | null;
                 /** Format: uuid */
@@ -53667,7 +53694,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "level": "view",
-                 *       "expires_at": "2026-11-01T09:00:00.000Z"
+                 *       "expires_at": "2026-11-01T09:00:00.000Z",
+                 *       "anonymous": true
                  *     }
                  */
                 "application/json": {
@@ -53675,6 +53703,7 @@ export interface operations {
                     level: "view" | "comment" | "edit";
                     /** Format: date-time */
                     expires_at?: string | null;
+                    anonymous?: boolean;
                 };
             };
         };
@@ -54700,6 +54729,43 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersSharedByToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the text/html document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];

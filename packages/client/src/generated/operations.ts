@@ -1393,6 +1393,8 @@ export const OPERATIONS = {
   deletePapersLinksByLinkId: { method: 'DELETE', path: '/papers/links/{link_id}', tag: 'papers', host: 'workspace' },
   /** Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, with... */
   postPapersLinksRedeem: { method: 'POST', path: '/papers/links/redeem', tag: 'papers', host: 'workspace' },
+  /** Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), ... */
+  getPapersSharedByToken: { method: 'GET', path: '/papers/shared/{token}', tag: 'papers', host: 'workspace' },
   /** Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives */
   postPapersSuggestionsBySuggestionIdAccept: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/accept', tag: 'papers', host: 'workspace' },
   /** Rejects an open suggestion (one who may edit the paper): the document is left as it is */

@@ -60,6 +60,8 @@ export const models = {
     level: column.enum(SHARE_LEVELS, 10),
     expires_at: column.date().nullable(),
     created_by: column.uuid(),
+    /** View only: opens the paper's public page (GET /papers/shared/{token}) without signing in. */
+    anonymous: column.boolean().default(false),
   }),
   comments: defineModel('comments', {
     id: column.uuid().primaryKey().defaultRandom(),

@@ -47,17 +47,19 @@ export const APPLIED_UPDATE: JoiObjectSchema = recordSchema({
 }).id('PapersAppliedUpdate');
 
 const share = () => Joi.object({ principal_type: Joi.string().valid(...PRINCIPAL_TYPES).required(), principal_id: Joi.string().required(), level: Joi.string().valid(...SHARE_LEVELS).required() });
-const link = () => recordSchema({ id: field.uuid(), paper_id: field.uuid(), level: Joi.string().valid(...SHARE_LEVELS), expires_at: instantOrNull(), created_by: field.uuid(), created_at: field.instant() });
+const link = () => recordSchema({ id: field.uuid(), paper_id: field.uuid(), level: Joi.string().valid(...SHARE_LEVELS), anonymous: Joi.boolean(), expires_at: instantOrNull(), created_by: field.uuid(), created_at: field.instant() });
 export const SHARES: JoiObjectSchema = recordSchema({ paper_id: field.uuid(), shares: Joi.array().items(share()), links: Joi.array().items(link()) }).id('PapersShares');
 export const LINK: JoiObjectSchema = recordSchema({
   id: field.uuid(),
   paper_id: field.uuid(),
   level: Joi.string().valid(...SHARE_LEVELS),
+  anonymous: Joi.boolean().description('View only, opened without signing in at url'),
   expires_at: instantOrNull(),
   created_by: field.uuid(),
   created_at: field.instant(),
   token: Joi.string().description('The token, answered this once only'),
-}).id('PapersLink');
+  url: Joi.string().description("An anonymous link's public page (GET /papers/shared/{token}), answered this once only"),
+}, { optional: ['url'] }).id('PapersLink');
 
 export const COMMENT: JoiObjectSchema = recordSchema({
   id: field.uuid(),

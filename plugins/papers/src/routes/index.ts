@@ -1,5 +1,5 @@
 import { InvalidError, Joi, type RichTextNode } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { publicRoute, route } from '../kit.js';
 import { PRINCIPAL_TYPES, SHARE_LEVELS } from '../models/index.js';
 import { requirePaper } from '../services/access.js';
 import { createComment, deleteComment, listComments, updateComment } from '../services/comments.js';
@@ -8,7 +8,7 @@ import { MAX_IMAGE_BYTES, readImage, uploadImage } from '../services/images.js';
 import { checkRichText } from '../services/json.js';
 import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purgePaper, restorePaper, trashPaper, updateFolder, updatePaper } from '../services/papers.js';
 import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
-import { createLink, deleteLink, readShares, redeemLink, replaceShares, type ShareInput } from '../services/shares.js';
+import { createLink, deleteLink, readShares, redeemLink, replaceShares, sharedPaperPage, type ShareInput } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
 import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SIGNATURE_REQUEST, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
 import { requestSignature } from '../services/signatures.js';
@@ -98,6 +98,16 @@ export const routes = [
     async handler(request, ctx) {
       const { rows, count } = await listTemplates(ctx, request.query as never);
       return ctx.respond.collection(rows.map(({ paper, level, fields }) => ({ ...presentPaper(paper, level), fields })), count);
+    },
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/papers/shared/{token}',
+    answers: { file: 'text/html' },
+    description: 'Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), read-only, as a whole HTML page; unknown, withdrawn or expired: 404',
+    validate: { params: Joi.object({ token: Joi.string().min(10).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.file(await sharedPaperPage(ctx, request.params.token), { contentType: 'text/html; charset=utf-8' });
     },
   }),
   route({
@@ -407,11 +417,11 @@ export const routes = [
     path: `${P}/links`,
     chain: READ,
     answers: { single: LINK },
-    description: 'Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); the token is answered once',
-    validate: { params: params('paper_id'), payload: Joi.object({ level: Joi.string().valid(...SHARE_LEVELS).required(), expires_at: Joi.date().iso().allow(null) }) },
+    description: 'Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); anonymous: true (view only) opens its public page without signing in; the token is answered once',
+    validate: { params: params('paper_id'), payload: Joi.object({ level: Joi.string().valid(...SHARE_LEVELS).required(), expires_at: Joi.date().iso().allow(null), anonymous: Joi.boolean() }) },
     async handler(request, ctx) {
-      const { link, token } = await createLink(ctx, request.params.paper_id, { level: request.payload.level, expires_at: request.payload.expires_at ? new Date(request.payload.expires_at).toISOString() : null });
-      return ctx.respond.single({ ...presentLink(link), token });
+      const { link, token, url } = await createLink(ctx, request.params.paper_id, { level: request.payload.level, expires_at: request.payload.expires_at ? new Date(request.payload.expires_at).toISOString() : null, anonymous: request.payload.anonymous });
+      return ctx.respond.single({ ...presentLink(link), token, ...(url ? { url } : {}) });
     },
   }),
   route({
