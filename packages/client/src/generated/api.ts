@@ -53564,7 +53564,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the text/markdown document itself (not an envelope). */
+            /** @description Success: the text/markdown or text/html or application/vnd.openxmlformats-officedocument.wordprocessingml.document or application/pdf document itself (not an envelope). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -53575,6 +53575,9 @@ export interface operations {
                 };
                 content: {
                     "text/markdown": string;
+                    "text/html": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];

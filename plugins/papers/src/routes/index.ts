@@ -300,7 +300,7 @@ export const routes = [
     method: 'GET',
     path: `${P}/export`,
     chain: READ,
-    answers: { file: 'text/markdown' },
+    answers: { file: Object.values(EXPORT_FORMATS).map((format) => format.contentType) },
     description: 'The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown), html (text/html, a whole page), docx (a Word document) or pdf (A4, printed by Chromium: 503 when the server has none)',
     validate: { params: params('paper_id'), query: Joi.object({ format: Joi.string().valid(...Object.keys(EXPORT_FORMATS)).required() }) },
     async handler(request, ctx) {
