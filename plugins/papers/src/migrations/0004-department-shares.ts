@@ -4,7 +4,7 @@ import { tenantTable } from '@wpk/sdk';
 /**
  * Department shares: a share's `principal_type` may be `department`, and the app keeps its own
  * copies of the Workers app's workers (which member works in which department) and department tree,
- * fed by `core.workers.*` (docs/decisions/new-papers-department-shares.md).
+ * fed by `core.workers.*` (docs/decisions/0303-papers-department-shares.md).
  */
 export const addDepartmentShares: AppMigration = {
   name: '0004-department-shares',

@@ -1,5 +1,5 @@
 /**
- * Department shares (docs/decisions/new-papers-department-shares.md): the app's own copies of the
+ * Department shares (docs/decisions/0303-papers-department-shares.md): the app's own copies of the
  * Workers app's workers and department tree, fed by `core.workers.*` (events/index.ts); a share
  * to a department reaches the members whose worker (not terminated) is in it or in a department
  * below it.

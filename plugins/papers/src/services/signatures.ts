@@ -1,5 +1,5 @@
 /**
- * Asking for a paper's signature (docs/decisions/new-papers-signature-requests.md): the paper is
+ * Asking for a paper's signature (docs/decisions/0302-papers-signature-requests.md): the paper is
  * printed to PDF by the existing export, and `core.papers.paper.signature_requested` carries the
  * PDF, its hash and the signers (the `*.signature_requested` contract CRM's quotes follow), so the
  * Sign app makes the requester's draft envelope from the event alone.

@@ -1,5 +1,5 @@
 /**
- * Templates with merge fields (docs/decisions/new-papers-templates.md). A template is a paper
+ * Templates with merge fields (docs/decisions/0301-papers-templates.md). A template is a paper
  * marked `is_template`; its merge fields are `{{name}}` (required) or `{{name?}}` (optional) in
  * its text, each within one text node (a field whose braces carry different marks is plain text).
  * A paper made from a template is a copy of its document with each field replaced by its value.
