@@ -2,6 +2,7 @@ import test from 'ava';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_VERSION, listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
@@ -397,8 +398,8 @@ test.serial('Markdown import: a paper whose document is the Markdown converted (
   const before = (await ann.get('/papers')).body.pagination.total;
   const stranger = crypto.randomUUID();
   const refusals: Array<[TestMember, unknown, number, string]> = [
-    [ann, {}, 400, 'markdown or docx is required'],
-    [ann, { markdown: '# A', docx: 'UEsFBg==' }, 400, 'give markdown or docx, not both'],
+    [ann, {}, 400, 'markdown, docx or file_key is required'],
+    [ann, { markdown: '# A', docx: 'UEsFBg==' }, 400, 'give one of markdown, docx or file_key'],
     [ann, { markdown: 42 }, 400, 'markdown must be a string'],
     [ann, { title: '', markdown: '# A' }, 400, 'title is not allowed to be empty'],
     [ann, { markdown: 'x'.repeat(500_001) }, 400, 'markdown length must be less than or equal to 500000 characters long'],
@@ -618,7 +619,7 @@ test.serial('DOCX import: a Word document (made with docx) becomes the paper\'s 
     [{ docx: Buffer.from('Hello, this is text.').toString('base64') }, 400, 'docx: not a DOCX file (a DOCX is a ZIP archive; these bytes are not one)'],
     [{ docx: emptyZip.toString('base64') }, 400, 'docx: not a DOCX file (the archive holds no word/document.xml)'],
     [{ docx: bytes.subarray(0, Math.floor(bytes.length / 2)).toString('base64') }, 400, "docx: a damaged DOCX file (Corrupted zip: can't find end of central directory)"],
-    [{ docx: Buffer.alloc(750_001, 1).toString('base64') }, 400, 'docx: the file is 750001 bytes; at most 750000 are imported'],
+    [{ docx: Buffer.alloc(750_001, 1).toString('base64') }, 400, 'docx: the file is 750001 bytes; at most 750000 are imported (a larger one, up to 20971520, through POST /papers/imports/uploads and file_key)'],
     [{ docx: tooDeep.toString('base64') }, 400, 'docx: the document nests more than 50 levels deep (tables or lists within each other)'],
   ];
   for (const [payload, status, error] of refusals) {
@@ -628,6 +629,68 @@ test.serial('DOCX import: a Word document (made with docx) becomes the paper\'s 
   t.is((await reader.post('/papers/imports', { docx: bytes.toString('base64') })).status, 403);
   t.is((await ann.get('/papers')).body.pagination.total, before, 'no paper made');
   t.deepEqual(world.takeEvents(), [], 'no event');
+});
+
+/** A PNG of random pixels (incompressible): width × width × 3 bytes and a little more. */
+function noisePng(width: number): Buffer {
+  const crc = (bytes: Buffer) => {
+    let c = ~0;
+    for (const byte of bytes) {
+      c ^= byte;
+      for (let bit = 0; bit < 8; bit += 1) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+    }
+    return ~c >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(width, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc((width * 3 + 1) * width);
+  for (let at = 0; at < rows.length; at += 1) rows[at] = at % (width * 3 + 1) === 0 ? 0 : Math.floor(Math.random() * 256);
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows, { level: 0 })), chunk('IEND', Buffer.alloc(0))]);
+}
+
+test.serial('large DOCX import: a Word document over the request limit goes up through a signed link (POST /papers/imports/uploads) and is imported by its file_key, then removed; over 20 MB, someone else\'s key or nothing uploaded: a 400 naming it, nothing made', async (t) => {
+  const { Document, HeadingLevel, ImageRun, Packer, Paragraph } = docx;
+  const png = noisePng(640);
+  const bytes = await Packer.toBuffer(new Document({ sections: [{ children: [new Paragraph({ text: 'Handbook', heading: HeadingLevel.HEADING_1 }), new Paragraph('Welcome aboard.'), new Paragraph({ children: [new ImageRun({ type: 'png', data: png, transformation: { width: 64, height: 64 }, altText: { name: 'noise', description: 'noise', title: 'noise' } })] })] }] }));
+  t.true(bytes.length > 1024 * 1024, `a DOCX over 1 MB (${bytes.length} bytes)`);
+  t.is((await ann.post('/papers/imports', { docx: bytes.toString('base64') })).status, 413, 'too large for the JSON body');
+  world.takeEvents();
+  const before = (await ann.get('/papers')).body.pagination.total;
+
+  t.deepEqual((await ann.post('/papers/imports/uploads', { size_bytes: 20 * 1024 * 1024 + 1 })).body, { error: 'size_bytes: a Word document imported is at most 20971520 bytes (20 MB)', field: 'size_bytes' });
+  t.is((await reader.post('/papers/imports/uploads', { size_bytes: bytes.length })).status, 403);
+  const upload = await ann.post('/papers/imports/uploads', { size_bytes: bytes.length, filename: 'Handbook.docx' });
+  t.is(upload.status, 200, JSON.stringify(upload.body));
+  const key: string = upload.body.data.file_key;
+  t.regex(key, new RegExp(`^imports/${ann.id}/[0-9a-f-]{36}$`));
+  t.like(upload.body.data, { max_bytes: 20 * 1024 * 1024, upload: { method: 'PUT' } });
+  t.deepEqual((await ann.post('/papers/imports', { file_key: key })).body, { error: `file_key: nothing was uploaded at ${key}`, field: 'file_key' });
+
+  const put = await world.platform.follow(upload.body.data.upload.url, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' } });
+  t.is(put.status, 200, JSON.stringify(put.body));
+  t.deepEqual((await bob.post('/papers/imports', { file_key: key })).body, { error: 'file_key: must be a file_key answered to you by POST /papers/imports/uploads', field: 'file_key' }, 'another member\'s upload');
+  t.deepEqual((await ann.post('/papers/imports', { file_key: 'imports/../secrets' })).body, { error: 'file_key: must be a file_key answered to you by POST /papers/imports/uploads', field: 'file_key' });
+  t.is((await ann.get('/papers')).body.pagination.total, before, 'no paper made');
+  t.deepEqual(world.takeEvents(), [], 'no event');
+
+  const imported = await ann.post('/papers/imports', { file_key: key, filename: 'Handbook.docx' });
+  t.is(imported.status, 200, JSON.stringify(imported.body));
+  t.like(imported.body.data, { title: 'Handbook', owner_id: ann.id, level: 'owner' });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.created', payload: { paper_id: imported.body.data.id, title: 'Handbook', owner_mrn: ann.mrn } }]);
+  const content = (await ann.get(`/papers/${imported.body.data.id}`)).body.data.content;
+  t.deepEqual(content.content.slice(0, 2), [{ type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Handbook' }] }, { type: 'paragraph', content: [{ type: 'text', text: 'Welcome aboard.' }] }]);
+  t.is(content.content[2].attrs.src, `data:image/png;base64,${png.toString('base64')}`, 'the image, byte for byte');
+  t.deepEqual((await ann.post('/papers/imports', { file_key: key })).body, { error: `file_key: nothing was uploaded at ${key}`, field: 'file_key' }, 'the upload is removed once imported');
 });
 
 test.serial('PDF export: printed by Chromium (a real PDF holding the text); without Chromium a 503 saying what to set', async (t) => {
@@ -830,6 +893,7 @@ test.serial('department shares: a share to a department of the Workers app (the 
 
   const id = await newPaper(ann, 'Engineering handbook', doc('Deploy with care.'));
   world.takeEvents();
+  t.deepEqual((await reader.get('/papers/departments')).body.data, [{ id: eng, name: 'Engineering', parent_id: null }, { id: platform, name: 'Platform', parent_id: eng }], 'the departments a share may name (Sales is deleted)');
   t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: 'eng' }] })).status, 400);
   t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: 'eng', level: 'view' }] })).body, { error: 'shares[0].principal_id: must be a department id (of the Workers app)' });
   t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: sales, level: 'view' }] })).body, { error: `shares[0].principal_id: no department of the Workers app has the id ${sales}` }, 'a deleted department');

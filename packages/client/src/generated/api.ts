@@ -11716,6 +11716,28 @@ export interface paths {
         patch: operations["patchPapersCommentsByCommentId"];
         trace?: never;
     };
+    "/papers/departments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the departments a paper may be shared with (the app's copy of the Workers app's departments), by name
+         * @description Lists the departments a paper may be shared with (the app's copy of the Workers app's departments), by name
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersDepartments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/papers/folders": {
         parameters: {
             query?: never;
@@ -11783,11 +11805,33 @@ export interface paths {
         put?: never;
         /**
          * Creates a paper (one owns it) from Markdown (markdown: at most 500000 characters) or a Word document (docx: the file ...
-         * @description Creates a paper (one owns it) from Markdown (markdown: at most 500000 characters) or a Word document (docx: the file in base64, at most 750000 bytes): headings, lists, task lists, quotes, code, rules, tables, bold, italic, underline, strike, code and links (a DOCX's images too); titled by title, else by its first heading, else by filename
+         * @description Creates a paper (one owns it) from Markdown (markdown: at most 500000 characters) or a Word document (docx: the file in base64, at most 750000 bytes; or file_key: a file uploaded through POST /papers/imports/uploads, at most 20971520 bytes, removed once imported): headings, lists, task lists, quotes, code, rules, tables, bold, italic, underline, strike, code and links (a DOCX's images too); titled by title, else by its first heading, else by filename
          *
          *     Needs `papers.papers.read`, then `papers.papers.create`.
          */
         post: operations["postPapersImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/imports/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Gives a signed link (PUT, 15 minutes) to upload a Word document of at most 20971520 bytes (20 MB) to import; POST /pa...
+         * @description Gives a signed link (PUT, 15 minutes) to upload a Word document of at most 20971520 bytes (20 MB) to import; POST /papers/imports then takes its file_key
+         *
+         *     Needs `papers.papers.read`, then `papers.papers.create`.
+         */
+        post: operations["postPapersImportsUploads"];
         delete?: never;
         options?: never;
         head?: never;
@@ -20945,6 +20989,16 @@ export interface components {
             inserted: number;
             deleted: number;
         };
+        PapersDepartment: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * Format: uuid
+             * @description The department above it, or null
+             */
+            parent_id: string | null;
+        };
         PapersFolder: {
             /** Format: uuid */
             id: string;
@@ -20957,6 +21011,19 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        PapersImportUploadLink: {
+            url: string;
+            /** @constant */
+            method: "PUT";
+            /** Format: date-time */
+            expires_at: string;
+        };
+        PapersImportUpload: {
+            /** @description What POST /papers/imports takes as file_key once the bytes are in */
+            file_key: string;
+            max_bytes: number;
+            upload: components["schemas"]["PapersImportUploadLink"];
         };
         PapersTemplate: {
             /** Format: uuid */
@@ -54551,6 +54618,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getPapersDepartments: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersDepartment"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getPapersFolders: {
         parameters: {
             query?: never;
@@ -54752,6 +54856,7 @@ export interface operations {
                     folder_id?: string | null;
                     markdown?: string;
                     docx?: string;
+                    file_key?: string;
                     filename?: string;
                 };
             };
@@ -54767,6 +54872,59 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PapersPaper"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersImportsUploads: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "size_bytes": 1500000,
+                 *       "filename": "Handbook.docx"
+                 *     }
+                 */
+                "application/json": {
+                    size_bytes?: number;
+                    filename?: string;
+                    content_type?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersImportUpload"];
                         links: components["schemas"]["Links"];
                     };
                 };

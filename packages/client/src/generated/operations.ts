@@ -1379,6 +1379,8 @@ export const OPERATIONS = {
   patchPapersCommentsByCommentId: { method: 'PATCH', path: '/papers/comments/{comment_id}', tag: 'papers', host: 'workspace' },
   /** Deletes a comment (its author or the paper's owner); a thread's first comment takes its replies */
   deletePapersCommentsByCommentId: { method: 'DELETE', path: '/papers/comments/{comment_id}', tag: 'papers', host: 'workspace' },
+  /** Lists the departments a paper may be shared with (the app's copy of the Workers app's departments), by name */
+  getPapersDepartments: { method: 'GET', path: '/papers/departments', tag: 'papers', host: 'workspace' },
   /** Lists one's folders, by name */
   getPapersFolders: { method: 'GET', path: '/papers/folders', tag: 'papers', host: 'workspace' },
   /** Creates a folder of one's own, at the top or inside another of one's folders */
@@ -1389,6 +1391,8 @@ export const OPERATIONS = {
   deletePapersFoldersByFolderId: { method: 'DELETE', path: '/papers/folders/{folder_id}', tag: 'papers', host: 'workspace' },
   /** Creates a paper (one owns it) from Markdown (markdown: at most 500000 characters) or a Word document (docx: the file ... */
   postPapersImports: { method: 'POST', path: '/papers/imports', tag: 'papers', host: 'workspace' },
+  /** Gives a signed link (PUT, 15 minutes) to upload a Word document of at most 20971520 bytes (20 MB) to import; POST /pa... */
+  postPapersImportsUploads: { method: 'POST', path: '/papers/imports/uploads', tag: 'papers', host: 'workspace' },
   /** Withdraws a paper's link (the paper's owner) */
   deletePapersLinksByLinkId: { method: 'DELETE', path: '/papers/links/{link_id}', tag: 'papers', host: 'workspace' },
   /** Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, with... */

@@ -136,3 +136,15 @@ export const SIGNATURE_REQUEST: JoiObjectSchema = recordSchema({
   size_bytes: Joi.number().integer(),
   requested_at: field.instant(),
 }).id('PapersSignatureRequest');
+
+export const DEPARTMENT: JoiObjectSchema = recordSchema({
+  id: field.uuid(),
+  name: Joi.string(),
+  parent_id: uuidOrNull().description('The department above it, or null'),
+}).id('PapersDepartment');
+
+export const IMPORT_UPLOAD: JoiObjectSchema = recordSchema({
+  file_key: Joi.string().description('What POST /papers/imports takes as file_key once the bytes are in'),
+  max_bytes: Joi.number().integer(),
+  upload: recordSchema({ url: Joi.string(), method: Joi.string().valid('PUT'), expires_at: field.instant() }).id('PapersImportUploadLink'),
+}).id('PapersImportUpload');

@@ -10,11 +10,12 @@ import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purge
 import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
 import { createLink, deleteLink, readShares, redeemLink, replaceShares, sharedPaperPage, type ShareInput } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
-import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SIGNATURE_REQUEST, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
+import { APPLIED_UPDATE, COMMENT, DELETED, DEPARTMENT, IMPORT_UPLOAD, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SIGNATURE_REQUEST, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
 import { requestSignature } from '../services/signatures.js';
 import { contentFromTemplate, listTemplates } from '../services/templates.js';
 import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
-import { EXPORT_FORMATS, exportPaper, importDocx, importMarkdown, MAX_IMPORT_DOCX_BYTES, MAX_IMPORT_MARKDOWN, type ExportFormat } from '../services/transfer.js';
+import { createImportUpload, EXPORT_FORMATS, exportPaper, importDocx, importMarkdown, MAX_IMPORT_DOCX_BYTES, MAX_IMPORT_MARKDOWN, MAX_UPLOADED_DOCX_BYTES, type ExportFormat } from '../services/transfer.js';
+import { listDepartments } from '../services/departments.js';
 
 const id = () => Joi.id();
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
@@ -70,22 +71,51 @@ export const routes = [
     path: '/papers/imports',
     chain: ['papers.papers.read', 'papers.papers.create'],
     answers: { single: PAPER },
-    description: `Creates a paper (one owns it) from Markdown (markdown: at most ${MAX_IMPORT_MARKDOWN} characters) or a Word document (docx: the file in base64, at most ${MAX_IMPORT_DOCX_BYTES} bytes): headings, lists, task lists, quotes, code, rules, tables, bold, italic, underline, strike, code and links (a DOCX's images too); titled by title, else by its first heading, else by filename`,
+    description: `Creates a paper (one owns it) from Markdown (markdown: at most ${MAX_IMPORT_MARKDOWN} characters) or a Word document (docx: the file in base64, at most ${MAX_IMPORT_DOCX_BYTES} bytes; or file_key: a file uploaded through POST /papers/imports/uploads, at most ${MAX_UPLOADED_DOCX_BYTES} bytes, removed once imported): headings, lists, task lists, quotes, code, rules, tables, bold, italic, underline, strike, code and links (a DOCX's images too); titled by title, else by its first heading, else by filename`,
     validate: {
       payload: Joi.object({
         title: title(),
         folder_id: id().allow(null),
         markdown: Joi.string().max(MAX_IMPORT_MARKDOWN).allow(''),
         docx: Joi.string().max(Math.ceil(MAX_IMPORT_DOCX_BYTES / 3) * 4 + 1000),
+        file_key: Joi.string().max(200),
         filename: Joi.string().max(255),
       })
-        .xor('markdown', 'docx')
-        .messages({ 'object.missing': 'markdown or docx is required', 'object.xor': 'give markdown or docx, not both' })
+        .xor('markdown', 'docx', 'file_key')
+        .messages({ 'object.missing': 'markdown, docx or file_key is required', 'object.xor': 'give one of markdown, docx or file_key' })
         .example({ title: 'Plan', markdown: '# Plan\n\n- [ ] draft' }),
     },
     async handler(request, ctx) {
-      const paper = request.payload.docx !== undefined ? await importDocx(ctx, request.payload) : await importMarkdown(ctx, request.payload);
+      const paper = request.payload.markdown === undefined ? await importDocx(ctx, request.payload) : await importMarkdown(ctx, { ...request.payload, markdown: request.payload.markdown });
       return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/papers/imports/uploads',
+    chain: ['papers.papers.read', 'papers.papers.create'],
+    answers: { single: IMPORT_UPLOAD },
+    description: `Gives a signed link (PUT, 15 minutes) to upload a Word document of at most ${MAX_UPLOADED_DOCX_BYTES} bytes (20 MB) to import; POST /papers/imports then takes its file_key`,
+    validate: {
+      payload: Joi.object({
+        size_bytes: Joi.number().integer().min(1).max(MAX_UPLOADED_DOCX_BYTES).messages({ 'number.max': `size_bytes: a Word document imported is at most ${MAX_UPLOADED_DOCX_BYTES} bytes (20 MB)` }),
+        filename: Joi.string().max(255),
+        content_type: Joi.string().max(200),
+      }).example({ size_bytes: 1_500_000, filename: 'Handbook.docx' }),
+    },
+    async handler(request, ctx) {
+      return ctx.respond.single(await createImportUpload(ctx, request.payload));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/papers/departments',
+    chain: READ,
+    answers: { collection: DEPARTMENT },
+    description: "Lists the departments a paper may be shared with (the app's copy of the Workers app's departments), by name",
+    async handler(_request, ctx) {
+      const rows = await listDepartments(ctx);
+      return ctx.respond.collection(rows, rows.length);
     },
   }),
   route({

@@ -45,3 +45,9 @@ export async function requireDepartments(ctx: Db, shares: Array<{ principal_type
   const missing = wanted.find((one) => !ids.has(one.id));
   if (missing) throw new InvalidError(`shares[${missing.index}].principal_id: no department of the Workers app has the id ${missing.id}`);
 }
+
+/** The departments a share may name (the app's copy, deleted ones left out), by name. */
+export async function listDepartments(ctx: Db) {
+  const rows = await ctx.db.departmentCopies.findAll({ where: { deleted: false }, order: [['name', 'ASC'], ['id', 'ASC']], attributes: ['id', 'name', 'parent_id'] });
+  return rows.map((row) => ({ id: row.id, name: row.name, parent_id: row.parent_id }));
+}

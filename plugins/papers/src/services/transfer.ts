@@ -8,6 +8,7 @@ import {
   escapeHtml,
   fileNameOf,
   InvalidError,
+  newId,
   richTextFromDocx,
   richTextFromMarkdown,
   richTextPlain,
@@ -42,6 +43,39 @@ export const MAX_IMPORT_MARKDOWN = 500_000;
  * the request under the server's 1 MiB body limit.
  */
 export const MAX_IMPORT_DOCX_BYTES = 750_000;
+
+/**
+ * The largest Word document imported through a stored upload (bytes): `POST /papers/imports/uploads`
+ * gives a signed link for it, and `POST /papers/imports` takes its `file_key`
+ * (docs/decisions/new-papers-large-imports.md).
+ */
+export const MAX_UPLOADED_DOCX_BYTES = 20 * 1024 * 1024;
+
+/** Where a member's import upload is kept until the import reads it (and removes it). */
+const uploadKey = (memberId: string, id: string) => `imports/${memberId}/${id}`;
+const UPLOAD_KEY = /^imports\/([0-9a-f-]{36})\/([0-9a-f-]{36})$/;
+
+/** A signed link (PUT, 15 minutes, at most MAX_UPLOADED_DOCX_BYTES) for a Word document to import; its `file_key` is the caller's. */
+export async function createImportUpload(ctx: Ctx, input: { size_bytes?: number }) {
+  const key = uploadKey(ctx.member.id, newId());
+  const link = await ctx.storage.signedUploadUrl(key, { expiresInSeconds: 900, maxBytes: Math.min(input.size_bytes ?? MAX_UPLOADED_DOCX_BYTES, MAX_UPLOADED_DOCX_BYTES) });
+  return { file_key: key, max_bytes: MAX_UPLOADED_DOCX_BYTES, upload: { url: link.url, method: 'PUT' as const, expires_at: link.expires_at.toISOString() } };
+}
+
+/** The bytes of the caller's upload named by file_key: 400 naming the key when it is not the caller's, absent, empty or over the limit. */
+async function uploadedBytes(ctx: Ctx, fileKey: string): Promise<Buffer> {
+  const match = UPLOAD_KEY.exec(fileKey);
+  if (!match || match[1] !== ctx.member.id) throw new InvalidError('file_key: must be a file_key answered to you by POST /papers/imports/uploads', { field: 'file_key' });
+  const stored = await ctx.storage.head(fileKey);
+  if (!stored) throw new InvalidError(`file_key: nothing was uploaded at ${fileKey}`, { field: 'file_key' });
+  if (stored.size_bytes > MAX_UPLOADED_DOCX_BYTES) throw new InvalidError(`file_key: the file is ${stored.size_bytes} bytes; at most ${MAX_UPLOADED_DOCX_BYTES} (20 MB) are imported`, { field: 'file_key' });
+  if (stored.size_bytes === 0) throw new InvalidError('file_key: the file is empty', { field: 'file_key' });
+  const object = await ctx.storage.get(fileKey);
+  if (!object) throw new InvalidError(`file_key: nothing was uploaded at ${fileKey}`, { field: 'file_key' });
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
 
 /** A whole HTML page holding the paper's content, titled by the paper. */
 export const htmlPage = (title: string, body: string) =>
@@ -101,17 +135,28 @@ function paperContent(node: RichTextNode): RichTextNode | null {
  * file's name. Bytes that are not a readable DOCX, or too many, are refused before anything is
  * written.
  */
-export async function importDocx(ctx: Ctx, input: { title?: string; folder_id?: string | null; docx: string; filename?: string }): Promise<Paper> {
+export async function importDocx(ctx: Ctx, input: { title?: string; folder_id?: string | null; docx?: string; file_key?: string; filename?: string }): Promise<Paper> {
+  if (input.file_key !== undefined) {
+    const bytes = await uploadedBytes(ctx, input.file_key);
+    const paper = await docxPaper(ctx, bytes, input, 'file_key');
+    await ctx.storage.delete(input.file_key);
+    return paper;
+  }
   const encoded = input.docx.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) throw new InvalidError('docx: must be the file\'s bytes in base64', { field: 'docx' });
   const bytes = Buffer.from(encoded, 'base64');
   if (bytes.length === 0) throw new InvalidError('docx: the file is empty', { field: 'docx' });
-  if (bytes.length > MAX_IMPORT_DOCX_BYTES) throw new InvalidError(`docx: the file is ${bytes.length} bytes; at most ${MAX_IMPORT_DOCX_BYTES} are imported`, { field: 'docx' });
+  if (bytes.length > MAX_IMPORT_DOCX_BYTES) throw new InvalidError(`docx: the file is ${bytes.length} bytes; at most ${MAX_IMPORT_DOCX_BYTES} are imported (a larger one, up to ${MAX_UPLOADED_DOCX_BYTES}, through POST /papers/imports/uploads and file_key)`, { field: 'docx' });
+  return docxPaper(ctx, bytes, input, 'docx');
+}
+
+/** The paper made of a DOCX's bytes; a file mammoth cannot read is a 400 naming the field. */
+async function docxPaper(ctx: Ctx, bytes: Buffer, input: { title?: string; folder_id?: string | null; filename?: string }, field: 'docx' | 'file_key'): Promise<Paper> {
   let doc: RichTextNode;
   try {
     doc = await richTextFromDocx(bytes);
   } catch (error) {
-    if (error instanceof DocxReadError) throw new InvalidError(`docx: ${error.message}`, { field: 'docx' });
+    if (error instanceof DocxReadError) throw new InvalidError(`${field}: ${error.message}`, { field });
     throw error;
   }
   return createFrom(ctx, paperContent(doc) ?? { type: 'doc' }, input);
