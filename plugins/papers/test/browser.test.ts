@@ -8,8 +8,13 @@
  * A Markdown file imported from the list (a nested checklist, a table) opens as a paper with the
  * editor's checklist and table, and the paper's Export menu downloads it as Markdown, HTML and Word;
  * an image chosen with the Image button (its alt text asked) is uploaded, inserted and shown.
+ * A paper made from a template in the "New from template" dialog (a required field left empty is
+ * the API's 400, shown; then every field filled), shared with a department in the Share dialog, and
+ * an anonymous link made there opened in a fresh browser without signing in (the read-only page
+ * shows the text); Request signatures sends it to a person by name and e-mail.
  */
 import test from 'ava';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
@@ -25,7 +30,8 @@ let bob: TestMember;
 let paperId: string;
 
 test.before(async () => {
-  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, firstParty: ['papers'] }), { link: 'Papers', slug: 'papers', ready: 'papers-list' });
+  // Workers is loaded (not installed) so that its core.workers.* events, which feed department shares, have their emitter.
+  web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), apps: [fileURLToPath(new URL('../../workers', import.meta.url))], subdomain: 'acme', listen: true, firstParty: ['papers', 'workers'] }), { link: 'Papers', slug: 'papers', ready: 'papers-list' });
   ann = await web.world.member(KEYS, { name: 'Ann Writer' });
   bob = await web.world.member(KEYS, { name: 'Bob Editor' });
   paperId = ok(await ann.post('/papers', { title: 'Minutes', content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Weekly sync' }] }, { type: 'paragraph', content: [{ type: 'text', text: 'Budget:' }] }, { type: 'paragraph', content: [{ type: 'text', text: 'Hiring:' }] }, { type: 'paragraph' }] } })).id;
@@ -257,5 +263,96 @@ test.serial('at 1280 px: a Markdown file imported from the list opens as a paper
   t.regex(String(stored[0]!.attrs!.src), new RegExp(`^/papers/${listed[0]!.id}/images/[0-9a-f-]{36}$`));
   t.is(stored[0]!.attrs!.alt, 'A dot');
   await checkPage(t, page, frame, 'a paper imported from Markdown, its Export menu');
+  await page.context().close();
+});
+
+test.serial('at 1280 px: a paper from a template (its fields asked, the API\'s refusal shown), shared with a department, and an anonymous link opened without signing in', async (t) => {
+  const engineering = randomUUID();
+  await web.world.deliver('core.workers.department.created', { department_id: engineering, mrn: `mrn:workers:department:${engineering}`, name: 'Engineering', revision: 1 });
+  const line = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
+  ok(await ann.post('/papers', { title: 'Offer letter', template: true, content: { type: 'doc', content: [line('Dear {{client}},'), line('We start on {{start?}}.')] } }));
+  const { page, frame } = await web.openApp(1280, { email: ann.email });
+  await frame.getByRole('link', { name: 'Minutes' }).waitFor();
+
+  await frame.getByRole('button', { name: 'New from template' }).click();
+  const dialog = frame.getByRole('dialog', { name: 'New from template' });
+  await dialog.waitFor();
+  t.true(await dialog.getByRole('radio', { name: /Offer letter/ }).isChecked());
+  await dialog.getByRole('button', { name: 'Create paper' }).click();
+  t.is(await dialog.getByRole('alert').textContent(), 'merge.client: a value is required by the template', 'the API\'s words');
+  await dialog.getByRole('textbox', { name: 'client (required)' }).fill('Acme Ltd');
+  await dialog.getByRole('textbox', { name: 'start (optional)' }).fill('1 May');
+  await checkPage(t, page, frame, 'the New from template dialog');
+  await saveScreenshot(page, `${IMAGES}papers-template-1280.png`);
+  await dialog.getByRole('button', { name: 'Create paper' }).click();
+  const editor = frame.getByRole('textbox', { name: 'Offer letter' });
+  await editor.waitFor();
+  await editor.getByText('Dear Acme Ltd,').waitFor();
+  await editor.getByText('We start on 1 May.').waitFor();
+  const made = (ok(await ann.get('/papers?q=Offer')) as Array<{ id: string; title: string }>).find((paper) => paper.title === 'Offer letter')!;
+  t.is(ok(await ann.get(`/papers/${made.id}`)).text, 'Dear Acme Ltd,\nWe start on 1 May.');
+
+  // Share with a department (the app's copy of Workers' departments), then an anonymous link.
+  await frame.getByRole('button', { name: 'Share', exact: true }).click();
+  const share = frame.getByRole('dialog', { name: 'Share' });
+  await share.waitFor();
+  await share.getByLabel('Department').selectOption({ label: 'Engineering' });
+  await share.getByLabel('Access').selectOption('view');
+  await share.getByRole('button', { name: 'Share', exact: true }).click();
+  await share.getByRole('list', { name: 'Shared with' }).getByText('Department Engineering: view').waitFor();
+  t.deepEqual(ok(await ann.get(`/papers/${made.id}/shares`)).shares, [{ principal_type: 'department', principal_id: engineering, level: 'view' }]);
+  await share.getByRole('button', { name: 'Create link' }).click();
+  const url = share.getByRole('textbox', { name: 'Link to copy' });
+  await url.waitFor();
+  const address = await url.inputValue();
+  t.regex(address, /\/papers\/shared\/[A-Za-z0-9_-]{20,}$/);
+  await share.getByText(/^Expires [A-Z]/).waitFor();
+  await dismissToasts(page);
+  await checkPage(t, page, frame, 'the Share dialog with an anonymous link');
+  await saveScreenshot(page, `${IMAGES}papers-share-1280.png`);
+  await share.getByRole('button', { name: 'Close' }).click();
+
+  // Request signatures: a person by name and e-mail.
+  await frame.getByRole('button', { name: 'Request signatures' }).click();
+  const sign = frame.getByRole('dialog', { name: 'Request signatures' });
+  await sign.getByRole('button', { name: 'Send for signature' }).click();
+  t.is(await sign.getByRole('alert').textContent(), 'signers must contain at least 1 items', 'the API\'s words');
+  await sign.getByLabel('Name').fill('Dana Client');
+  await sign.getByLabel('E-mail').fill('dana@example.com');
+  await sign.getByRole('button', { name: 'Add signer' }).click();
+  await sign.getByText('Dana Client <dana@example.com>').waitFor();
+  await checkPage(t, page, frame, 'the Request signatures dialog');
+  web.world.takeEvents();
+  await sign.getByRole('button', { name: 'Send for signature' }).click();
+  await sign.waitFor({ state: 'hidden' });
+  const sent = web.world.takeEvents().filter((event) => event.action === 'core.papers.paper.signature_requested');
+  t.is(sent.length, 1);
+  t.like(sent[0]!.payload, { paper_id: made.id });
+  await page.context().close();
+
+  // The link in a fresh browser, not signed in: the read-only page shows the text.
+  for (const width of [1280, 375]) {
+    const stranger = await web.newPage(width);
+    t.is((await stranger.goto(address))?.status(), 200);
+    await stranger.getByText('Dear Acme Ltd,').waitFor();
+    t.is(await stranger.getByRole('heading', { level: 1 }).first().textContent(), 'Offer letter');
+    t.is(await stranger.locator('[contenteditable], textarea, input').count(), 0, 'read-only');
+    await checkPage(t, stranger, null, `the anonymous page at ${width} px`);
+    await stranger.context().close();
+  }
+});
+
+test.serial('at 375 px: the New from template and Share dialogs fit a phone', async (t) => {
+  const { page, frame } = await web.openApp(375, { email: ann.email });
+  await frame.getByRole('link', { name: 'Minutes' }).waitFor();
+  await frame.getByRole('button', { name: 'New from template' }).click();
+  await frame.getByRole('dialog', { name: 'New from template' }).getByRole('textbox', { name: 'client (required)' }).waitFor();
+  await checkPage(t, page, frame, 'the New from template dialog at 375 px');
+  await frame.getByRole('dialog', { name: 'New from template' }).getByRole('button', { name: 'Cancel' }).click();
+  await frame.getByRole('link', { name: 'Offer letter' }).click();
+  await frame.getByRole('textbox', { name: 'Offer letter' }).waitFor();
+  await frame.getByRole('button', { name: 'Share', exact: true }).click();
+  await frame.getByRole('dialog', { name: 'Share' }).getByLabel('Department').waitFor();
+  await checkPage(t, page, frame, 'the Share dialog at 375 px');
   await page.context().close();
 });

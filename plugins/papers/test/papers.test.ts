@@ -920,9 +920,9 @@ test.serial('department shares: a share to a department of the Workers app (the 
   t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 0, 'the index follows the copy');
 });
 
-/** A GET without any credential, as a browser opening a public page. */
-async function anonymousGet(url: string) {
-  const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, 'x-api-version': API_VERSION } });
+/** A GET without any credential, as a script calling the API; navigating: as a browser opening a page (no X-Api-Version). */
+async function anonymousGet(url: string, navigating = false) {
+  const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, ...(navigating ? { accept: 'text/html' } : { 'x-api-version': API_VERSION }) } });
   return { status: response.statusCode, headers: response.headers, text: response.payload };
 }
 
@@ -938,11 +938,14 @@ test.serial('anonymous view links: a view-only link opens the paper read-only as
   t.true(made.body.data.url.endsWith(`/papers/shared/${token}`));
   t.deepEqual(world.takeEvents(), [], 'a link emits nothing until redeemed');
 
-  const page = await anonymousGet(`/papers/shared/${token}`);
-  t.is(page.status, 200);
+  const page = await anonymousGet(`/papers/shared/${token}`, true);
+  t.is(page.status, 200, 'a browser opens it: no X-Api-Version needed');
   t.is(page.headers['content-type'], 'text/html; charset=utf-8');
   t.falsy(page.headers['content-disposition'], 'shown, not downloaded');
+  t.true(page.text.includes('<html lang="en">'));
   t.true(page.text.includes('<title>Public &lt;notes&gt;</title>'));
+  t.true(page.text.includes('<main>\n<h1>Public &lt;notes&gt;</h1>'));
+  t.is((await anonymousGet(`/papers/${id}`, true)).status, 400, 'only the public page goes without the version header');
   t.true(page.text.includes('<p>Open to &lt;all&gt;.</p>'));
 
   // Nothing else of the workspace: the paper's API, its document, the list, another token.

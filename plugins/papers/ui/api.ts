@@ -3,6 +3,10 @@ import { css, kit, type components } from '@wpk/ui';
 export type Paper = components['schemas']['PapersPaper'];
 export type PaperWithContent = components['schemas']['PapersPaperWithContent'];
 export type Folder = components['schemas']['PapersFolder'];
+export type Template = components['schemas']['PapersTemplate'];
+export type Department = components['schemas']['PapersDepartment'];
+export type Link = components['schemas']['PapersLink'];
+export type Shares = components['schemas']['PapersShares'];
 
 /** A request to the Papers API through the kit's client (the app's bridge token). */
 export function api<T>(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, query?: Record<string, unknown>): Promise<{ data: T }> {
@@ -54,5 +58,17 @@ export const PAPERS_STYLES = css`
   .heading h1 { margin: 0; }
   details.export { position: relative; }
   details.export summary { cursor: pointer; min-height: 36px; display: flex; align-items: center; padding: 0 12px; border: 1px solid #1d4ed8; border-radius: 6px; color: #1d4ed8; }
+  dialog { border: 1px solid var(--wpk-color-border); border-radius: 8px; padding: var(--wpk-space-3); width: min(36rem, calc(100vw - 2rem)); max-height: calc(100vh - 2rem); box-sizing: border-box; overflow: auto; }
+  dialog::backdrop { background: rgb(0 0 0 / 0.4); }
+  dialog h2 { margin-top: 0; }
+  dialog fieldset { border: 1px solid var(--wpk-color-border); border-radius: 6px; margin: var(--wpk-space-2) 0; min-width: 0; }
+  dialog input:not([type='checkbox']):not([type='radio']), dialog select { width: 100%; box-sizing: border-box; }
+  .choice { display: flex; gap: var(--wpk-space-2); align-items: center; }
+  .choice input { min-height: auto; }
+  .required { color: #b91c1c; }
+  .error { color: #b91c1c; }
+  .actions { display: flex; flex-wrap: wrap; gap: var(--wpk-space-2); justify-content: flex-end; margin-top: var(--wpk-space-3); }
+  ul.plain { list-style: none; padding: 0; margin: var(--wpk-space-1) 0; }
   details.export .menu { position: absolute; right: 0; z-index: 1; display: grid; gap: 4px; padding: 6px; background: #fff; border: 1px solid var(--wpk-color-border); border-radius: 6px; white-space: nowrap; }
 `;
+

@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConflictError, InvalidError, memberMrn, NotFoundError, richTextToHtml, safeHref, type RichTextNode } from '@wpk/sdk';
+import { ConflictError, escapeHtml, InvalidError, memberMrn, NotFoundError, richTextToHtml, safeHref, type RichTextNode } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
 import { paperDocuments } from './documents.js';
 import { DATA_IMAGE, inlineImages } from './images.js';
-import { htmlPage } from './transfer.js';
 import type { Link, ShareLevel } from '../models/index.js';
 import { ensureLevel, levelOf, requirePaper } from './access.js';
 import { requireDepartments } from './departments.js';
@@ -111,5 +110,29 @@ export async function sharedPaperPage(ctx: AnyCtx, token: string): Promise<strin
   if (!paper || paper.status !== 'active') throw new NotFoundError('Link not found or expired');
   const stored = ((await paperDocuments.snapshot(ctx, paper.id))?.content ?? { type: 'doc' }) as RichTextNode;
   const content = await inlineImages(ctx, paper.id, stored);
-  return htmlPage(paper.title, richTextToHtml(content, (target) => (DATA_IMAGE.test(target) ? target : safeHref(target))));
+  return publicPage(paper.title, richTextToHtml(content, (target) => (DATA_IMAGE.test(target) ? target : safeHref(target))));
 }
+
+/**
+ * The public page of an anonymous link: the paper's title as its heading and its content in a
+ * `main`, with a viewport for phones.
+ */
+const publicPage = (title: string, body: string) =>
+  [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    '</head>',
+    '<body>',
+    '<main>',
+    `<h1>${escapeHtml(title)}</h1>`,
+    '<p class="note">Shared with anyone who has the link: read-only.</p>',
+    body,
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');

@@ -142,7 +142,7 @@ export async function importDocx(ctx: Ctx, input: { title?: string; folder_id?: 
     await ctx.storage.delete(input.file_key);
     return paper;
   }
-  const encoded = input.docx.replace(/\s+/g, '');
+  const encoded = (input.docx ?? '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded) || encoded.length % 4 !== 0) throw new InvalidError('docx: must be the file\'s bytes in base64', { field: 'docx' });
   const bytes = Buffer.from(encoded, 'base64');
   if (bytes.length === 0) throw new InvalidError('docx: the file is empty', { field: 'docx' });
