@@ -10,8 +10,9 @@ import { search } from './search.js';
 /**
  * Slides: presentations. Live channels (docs/live-updates.md): `slides/presentations/{id}` carries
  * a presentation's `slide.changed`, `driver.changed` and `presentation.ended` to its followers on
- * every server process; `slides/decks/{id}` a deck's `deck.updated` (new version), `deck.deleted`
- * and `presentation.started|ended`.
+ * every server process; `slides/decks/{id}` a deck's `doc.updated` (a Yjs update of its slides,
+ * base64: everyone's edits), `deck.updated` (new version), `deck.deleted`, `comment.*` and
+ * `presentation.started|ended`; who is here travels as that channel's ephemeral signals.
  */
 export default defineApp(manifest, {
   routes,
@@ -29,6 +30,7 @@ export default defineApp(manifest, {
     },
     decks: {
       permission: 'slides.decks.read',
+      signals: true,
       async authorize(id, ctx) {
         return isUuid(id) && (await ctx.db.decks.findById(id)) !== null;
       },

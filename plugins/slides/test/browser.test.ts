@@ -1,6 +1,7 @@
 /**
  * The Slides app's front-end in Chromium, through the real routes: a member opens Slides from the
- * launcher, makes a deck, adds a slide, writes its text and speaker notes, saves (a new version),
+ * launcher, makes a deck, adds a slide, writes its text and speaker notes (each change sent live),
+ * two pages (1280 and 375 px) edit one deck at once and converge with nothing lost, a member
  * presents it (the presenter view: the slide, the next one, the notes, a timer) while a colleague
  * follows it, and each Next reaches the follower live. At 1280 px and at 375 px, axe-clean (no
  * serious or critical violation) in the shell and in the frame, no Content-Security-Policy
@@ -26,6 +27,23 @@ test.before(async () => {
 
 test.after.always(() => web?.close());
 
+/** Reads until `done` holds (ten seconds at most), and answers the last read. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let tries = 0; tries < 50 && !done(value); tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await read();
+  }
+  return value;
+}
+
+/** True when every character of `part` appears in `whole`, in order. */
+const isSubsequence = (part: string, whole: string) => {
+  let at = 0;
+  for (const char of whole) if (char === part[at]) at += 1;
+  return at === part.length;
+};
+
 test.serial('at 1280 px: a deck is made and edited (a slide added, its text and notes), presented, and followed live', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: ann.email });
   await checkPage(t, page, frame, 'the deck list');
@@ -39,24 +57,20 @@ test.serial('at 1280 px: a deck is made and edited (a slide added, its text and 
   await frame.getByLabel('Text: title').fill('Timeline');
   await frame.getByLabel('Text: body').fill('Beta in March\nLaunch in May');
   await frame.getByLabel('Speaker notes').fill('Stress the May date');
-  await frame.getByText('unsaved changes').waitFor();
-  await frame.getByRole('button', { name: 'Save' }).click();
-  await frame.getByText('Version 3').waitFor();
   await slides.getByRole('button', { name: '2. Timeline' }).waitFor();
   await slides.getByRole('button', { name: 'Move slide 2 up' }).click();
   await slides.getByRole('button', { name: '1. Timeline' }).waitFor();
   await slides.getByRole('button', { name: 'Move slide 1 down' }).click();
-  await frame.getByRole('button', { name: 'Save' }).click();
-  await frame.getByText('Version 3').waitFor();
+  await slides.getByRole('button', { name: '2. Timeline' }).waitFor();
+  await frame.getByRole('status').getByText('Saved').waitFor();
   const decks = ok(await ann.get('/slides/decks?q=launch'));
-  const deck = ok(await ann.get(`/slides/decks/${decks[0].id}`));
-  t.deepEqual(
-    deck.slides.map((slide: { layout: string; notes: string; elements: Array<{ id: string; text: string }> }) => [slide.layout, slide.elements[0].text, slide.notes]),
-    [
-      ['title', 'Launch plan', ''],
-      ['title_content', 'Timeline', 'Stress the May date'],
-    ],
-  );
+  const shape = (deck: { slides: Array<{ layout: string; notes: string; elements: Array<{ text: string }> }> }) => deck.slides.map((slide) => [slide.layout, slide.elements[0].text, slide.notes]);
+  const deck = await until(async () => ok(await ann.get(`/slides/decks/${decks[0].id}`)), (read) => JSON.stringify(shape(read)) === JSON.stringify([['title', 'Launch plan', ''], ['title_content', 'Timeline', 'Stress the May date']]));
+  t.deepEqual(shape(deck), [
+    ['title', 'Launch plan', ''],
+    ['title_content', 'Timeline', 'Stress the May date'],
+  ]);
+  t.is(deck.slides[1].elements[1].text, 'Beta in March\nLaunch in May');
   await frame.getByRole('list', { name: 'Slides' }).getByRole('button', { name: '1. Launch plan' }).click();
   await checkPage(t, page, frame, 'the slide editor');
   await dismissToasts(page);
@@ -87,6 +101,56 @@ test.serial('at 1280 px: a deck is made and edited (a slide added, its text and 
   await followed.getByText('The presentation has ended.').waitFor();
   await follower.context().close();
   await page.context().close();
+});
+
+test.serial('two pages (1280 and 375 px) edit one deck at once: both type into one text box while one adds a slide; both end with the same deck, nothing lost', async (t) => {
+  const made = ok(await ann.post('/slides/decks', { title: 'Together', slides: [{ id: 'one', layout: 'title_content', elements: [{ id: 'body', type: 'text', x: 60, y: 170, width: 1160, height: 400, text: 'Start.' }] }] }));
+  const a = await web.openApp(1280, { email: ann.email });
+  const b = await web.openApp(375, { email: bob.email });
+  for (const { frame } of [a, b]) {
+    await frame.getByRole('link', { name: 'Together' }).click();
+    await frame.getByLabel('Text: body').waitFor();
+  }
+  // Each sees the other here.
+  await a.frame.getByRole('group', { name: 'Who is here' }).getByText('Bob Follower').waitFor();
+  await b.frame.getByRole('group', { name: 'Who is here' }).getByText('Ann Presenter').waitFor();
+
+  const annText = ' Ann writes this line.';
+  const bobText = ' Bob adds his.';
+  const boxA = a.frame.getByLabel('Text: body');
+  const boxB = b.frame.getByLabel('Text: body');
+  await boxA.focus();
+  await boxA.press('End');
+  await boxB.focus();
+  await boxB.press('End');
+  // At once: Ann types all along while Bob types into the same box, then adds a slide.
+  await Promise.all([
+    boxA.pressSequentially(annText, { delay: 40 }),
+    (async () => {
+      await boxB.pressSequentially(bobText, { delay: 40 });
+      await b.frame.getByLabel('New slide').selectOption('section');
+    })(),
+  ]);
+
+  const state = async () => ({
+    a: await boxA.inputValue().catch(() => ''),
+    b: await a.frame.getByRole('list', { name: 'Slides' }).getByRole('listitem').count(),
+    c: await b.frame.getByRole('list', { name: 'Slides' }).getByRole('listitem').count(),
+    server: ok(await ann.get(`/slides/decks/${made.id}`)),
+  });
+  const settled = await until(state, (now) => now.server.slide_count === 2 && now.b === 2 && now.c === 2 && now.a === now.server.slides[0].elements[0].text && now.a.length === 'Start.'.length + annText.length + bobText.length);
+  await b.frame.getByRole('list', { name: 'Slides' }).getByRole('button', { name: '1. Start.' }).click();
+  const text = settled.server.slides[0].elements[0].text as string;
+  t.is(await boxB.inputValue(), text, 'both pages show the same text');
+  t.is(text.length, 'Start.'.length + annText.length + bobText.length, 'no character lost');
+  t.true(text.startsWith('Start.'));
+  t.true(isSubsequence(annText, text), `Ann's typing is all there in order: ${text}`);
+  t.true(isSubsequence(bobText, text), `Bob's typing is all there in order: ${text}`);
+  t.deepEqual(settled.server.slides.map((slide: { layout: string }) => slide.layout), ['title_content', 'section'], 'the slide added meanwhile is kept');
+  await checkPage(t, a.page, a.frame, 'the editor with two editors at 1280 px');
+  await checkPage(t, b.page, b.frame, 'the editor with two editors at 375 px');
+  await a.page.context().close();
+  await b.page.context().close();
 });
 
 test.serial('at 375 px: the deck list and the editor read on a phone', async (t) => {

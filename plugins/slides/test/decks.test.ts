@@ -1,11 +1,34 @@
 import test from 'ava';
-import { checkMatrixRows } from '@wpk/testing';
+import { checkMatrixRows, listenForSockets, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
+import * as Y from 'yjs';
 import manifest from '../app.json' with { type: 'json' };
 import { newDeck, startSlidesWorld, THREE_SLIDES } from './helpers/world.js';
 
 const world = await startSlidesWorld('slidesdecks');
+const sockets = await listenForSockets(world);
 const [ann, bob] = await world.members(2);
 test.after.always(() => world.close());
+
+const encode = (update: Uint8Array) => Buffer.from(update).toString('base64');
+
+/** A client's replica of a deck's slides, loaded over HTTP. */
+async function replica(member: TestMember, deckId: string): Promise<Y.Doc> {
+  const replicaDoc = new Y.Doc();
+  const response = await member.get(`/slides/decks/${deckId}/document`);
+  Y.applyUpdate(replicaDoc, Buffer.from(response.body.data.update, 'base64'));
+  return replicaDoc;
+}
+/** The update of one local change to the replica. */
+function change(replicaDoc: Y.Doc, edit: (slides: Y.Array<Y.Map<unknown>>) => void): string {
+  const updates: Uint8Array[] = [];
+  const listener = (update: Uint8Array) => updates.push(update);
+  replicaDoc.on('update', listener);
+  replicaDoc.transact(() => edit(replicaDoc.getArray('slides')));
+  replicaDoc.off('update', listener);
+  return encode(Y.mergeUpdates(updates));
+}
+const element = (slides: Y.Array<Y.Map<unknown>>, i: number, j: number) => (slides.get(i).get('elements') as Y.Array<Y.Map<unknown>>).get(j);
+const textOf = (slides: Y.Array<Y.Map<unknown>>, i: number, j: number) => element(slides, i, j).get('text') as Y.Text;
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
@@ -141,6 +164,103 @@ test.serial('PATCH writes on the version read: a change moves it up by one, a st
     field: 'slides[0].elements[0].font_size',
   });
   t.is((await ann.get(`/slides/decks/${deck.id}`)).body.data.version, 3);
+});
+
+test.serial('the slides are a Yjs document: two edits of one text box at once both land, a slide added meanwhile too; relayed live, versioned, one event a burst', async (t) => {
+  const deck = await newDeck(ann, { slides: THREE_SLIDES });
+  const socket = await sockets.connect(ann);
+  const channel = `slides/decks/${deck.id}`;
+  await subscribe(socket, channel);
+  world.takeEvents();
+  const read = await ann.get(`/slides/decks/${deck.id}/document`);
+  t.like(read.body.data, { deck_id: deck.id, editable: true });
+  t.deepEqual(read.body.data.content, { slides: deck.slides }, 'the JSON snapshot is what GET /slides/decks/{id} answers');
+
+  const annDoc = await replica(ann, deck.id);
+  const bobDoc = await replica(bob, deck.id);
+  t.is(textOf(annDoc.getArray('slides'), 1, 1).toString(), 'Revenue up 12%');
+  // Both type into the same box from the same state; Bob adds a slide too.
+  const annUpdate = change(annDoc, (slides) => textOf(slides, 1, 1).insert(0, 'Q3: '));
+  const bobUpdate = change(bobDoc, (slides) => {
+    textOf(slides, 1, 1).insert('Revenue up 12%'.length, ' (est.)');
+    const slide = new Y.Map<unknown>();
+    slides.push([slide]);
+    slide.set('id', 's4');
+    slide.set('layout', 'blank');
+    slide.set('notes', new Y.Text('Thanks'));
+    slide.set('background', null);
+    slide.set('elements', new Y.Array());
+  });
+  t.deepEqual((await ann.post(`/slides/decks/${deck.id}/updates`, { update: annUpdate })).body.data, { deck_id: deck.id, applied: true, version: 2 });
+  const relayed = await socket.until((message) => message.type === 'event' && message.event === 'doc.updated');
+  t.like(relayed, { channel, event: 'doc.updated', data: { update: annUpdate, member_id: ann.id } });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.slides.deck.updated', payload: { deck_id: deck.id, deck_mrn: deck.mrn, version: 2, changed_fields: ['slides'], slide_count: 3, updated_by: ann.mrn } }]);
+  t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: bobUpdate })).body.data, { deck_id: deck.id, applied: true, version: 3 });
+  t.like(await socket.until((message) => message.type === 'event' && message.event === 'doc.updated'), { data: { update: bobUpdate, member_id: bob.id } });
+  t.deepEqual(world.takeEvents(), [], 'a burst of live edits emits one event');
+  t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: bobUpdate })).body.data, { deck_id: deck.id, applied: false, version: 3 }, 'an update already applied is not stored again');
+
+  const merged = (await bob.get(`/slides/decks/${deck.id}`)).body.data;
+  t.like(merged, { version: 3, slide_count: 4 });
+  t.is(merged.slides[1].elements[1].text, 'Q3: Revenue up 12% (est.)');
+  t.deepEqual(merged.slides[3], { id: 's4', layout: 'blank', notes: 'Thanks', background: null, elements: [] });
+  Y.applyUpdate(annDoc, Buffer.from(bobUpdate, 'base64'));
+  Y.applyUpdate(bobDoc, Buffer.from(annUpdate, 'base64'));
+  t.deepEqual(annDoc.getArray('slides').toJSON(), merged.slides);
+  t.deepEqual(bobDoc.getArray('slides').toJSON(), merged.slides, 'both replicas converge on the stored deck');
+  t.deepEqual((await bob.get('/search?app=slides&q=est')).body.data.map((hit: { url: string }) => hit.url), [`/slides/decks/${deck.id}`], 'the index follows live edits');
+
+  // A PATCH is a server edit of the same document: live editors receive it, and Bob's replica keeps merging.
+  const patched = await ann.patch(`/slides/decks/${deck.id}`, { version: 3, slides: merged.slides.map((slide: { id: string }, i: number) => (i === 0 ? { ...slide, notes: 'Welcome everyone' } : slide)) });
+  t.like(patched.body.data, { version: 4, slide_count: 4 });
+  const serverEdit = await socket.until((message) => message.type === 'event' && message.event === 'doc.updated');
+  t.like(serverEdit.data, { member_id: ann.id });
+  const box = textOf(bobDoc.getArray('slides'), 1, 1);
+  Y.applyUpdate(bobDoc, Buffer.from(serverEdit.data.update, 'base64'));
+  t.deepEqual(bobDoc.getArray('slides').toJSON(), patched.body.data.slides);
+  t.is(textOf(bobDoc.getArray('slides'), 1, 1), box, 'a PATCH edits the document in place: the untouched text box is the same Y.Text');
+  t.deepEqual((await bob.patch(`/slides/decks/${deck.id}`, { version: 3, title: 'Mine' })).status, 409, 'a REST write on a stale version is still refused');
+  socket.close();
+});
+
+test.serial('each Yjs update is checked like a PATCH (the field named) and as the document\'s shape; a refused one stores nothing', async (t) => {
+  const deck = await newDeck(ann, { slides: THREE_SLIDES });
+  const bobDoc = await replica(bob, deck.id);
+  world.takeEvents();
+  const refused = async (edit: (slides: Y.Array<Y.Map<unknown>>) => void) => {
+    const probe = new Y.Doc();
+    Y.applyUpdate(probe, Y.encodeStateAsUpdate(bobDoc));
+    return (await bob.post(`/slides/decks/${deck.id}/updates`, { update: change(probe, edit) })).body;
+  };
+  t.deepEqual(await refused((slides) => element(slides, 1, 1).set('font_size', 1)), { error: 'slides[1].elements[1].font_size must be greater than or equal to 6', field: 'slides[1].elements[1].font_size' });
+  t.deepEqual(await refused((slides) => element(slides, 1, 1).set('width', 'wide')), { error: 'slides[1].elements[1].width must be a number', field: 'slides[1].elements[1].width' });
+  t.deepEqual(await refused((slides) => element(slides, 2, 0).set('labels', ['Q1'])), { error: 'slides[2].elements[0].series[0].values must have 1 value, one per label (it has 2)', field: 'slides[2].elements[0].series[0].values' });
+  t.deepEqual(await refused((slides) => element(slides, 1, 0).set('id', 'body')), { error: 'slides[1].elements[1].id: "body" is already the id of slides[1].elements[0]', field: 'slides[1].elements[1].id' });
+  t.deepEqual(await refused((slides) => slides.get(0).set('notes', 'plain')), { error: "slides[0].notes must be a Y.Text in the deck's document", field: 'slides[0].notes' });
+  t.deepEqual(await refused((slides) => slides.get(0).delete('layout')), { error: 'slides[0].layout is required', field: 'slides[0].layout' });
+  t.deepEqual(await refused((slides) => slides.get(0).set('transition', 'fade')), { error: 'slides[0].transition is not allowed', field: 'slides[0].transition' });
+  const evil = new Y.Doc();
+  Y.applyUpdate(evil, Y.encodeStateAsUpdate(bobDoc));
+  const captured: Uint8Array[] = [];
+  evil.on('update', (update: Uint8Array) => captured.push(update));
+  evil.getMap('evil').set('x', 1);
+  t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: encode(captured[0]) })).body, { error: 'update: this document\'s roots are slides; the update writes "evil"' });
+  t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: '/////w==' })).body, { error: 'update: not a Yjs update (it could not be decoded)', field: 'update' });
+  const reader = await world.member(['slides.decks.read']);
+  t.deepEqual((await reader.post(`/slides/decks/${deck.id}/updates`, { update: change(bobDoc, (slides) => textOf(slides, 1, 1).insert(0, 'x')) })).body, { error: 'Missing permission: slides.decks.edit' });
+  t.like((await reader.get(`/slides/decks/${deck.id}/document`)).body.data, { editable: false });
+  const after = (await ann.get(`/slides/decks/${deck.id}`)).body.data;
+  t.like(after, { version: 1 });
+  t.deepEqual(after.slides, deck.slides, 'nothing refused was stored');
+  t.deepEqual(world.takeEvents(), []);
+
+  // A deck made before the editing stack has no document: it is made from the deck's slides on first use.
+  await world.query('DELETE FROM app_slides.deck_updates WHERE deck_id = :id', { id: deck.id });
+  await world.query('DELETE FROM app_slides.deck_documents WHERE deck_id = :id', { id: deck.id });
+  const older = await replica(bob, deck.id);
+  t.deepEqual(older.getArray('slides').toJSON(), deck.slides);
+  t.deepEqual((await bob.post(`/slides/decks/${deck.id}/updates`, { update: change(older, (slides) => textOf(slides, 1, 0).insert(7, '!')) })).body.data, { deck_id: deck.id, applied: true, version: 2 });
+  t.is((await ann.get(`/slides/decks/${deck.id}`)).body.data.slides[1].elements[0].text, 'Results!');
 });
 
 test.serial('an image element names an image uploaded to the deck through a signed link', async (t) => {

@@ -117,10 +117,11 @@ export const EDITOR_STYLES = css`
   .editor { display: grid; gap: var(--wpk-space-3); }
   .editor > * { min-width: 0; }
   @media (min-width: 900px) { .editor { grid-template-columns: 280px 1fr; } }
-  ol.slides { list-style: none; padding: 0; margin: 0; display: grid; gap: var(--wpk-space-1); }
+  ol.slides { list-style: none; padding: 0; margin: 0; display: grid; gap: var(--wpk-space-1); align-content: start; }
   ol.slides li { display: flex; justify-content: space-between; gap: var(--wpk-space-1); border: 1px solid var(--wpk-color-border); border-radius: 4px; padding: var(--wpk-space-1); }
   ol.slides li.current { border-color: var(--wpk-color-brand, #d97706); }
   .pick { text-align: start; flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
   textarea { width: 100%; box-sizing: border-box; }
   section label { display: block; margin-top: var(--wpk-space-2); }
+  .here span { padding: 2px 8px; border-radius: 999px; color: #fff; font-size: 0.85em; }
 `;

@@ -13564,6 +13564,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/slides/decks/{deck_id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads the deck's collaborative document: its slides as one Yjs update (base64), its JSON snapshot, and whether the ca...
+         * @description Reads the deck's collaborative document: its slides as one Yjs update (base64), its JSON snapshot, and whether the caller may edit
+         *
+         *     Needs `slides.decks.read`.
+         */
+        get: operations["getSlidesDecksByDeckIdDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/slides/decks/{deck_id}/export": {
         parameters: {
             query?: never;
@@ -13674,6 +13696,28 @@ export interface paths {
          *     Needs `slides.presentations.start`.
          */
         post: operations["postSlidesDecksByDeckIdPresentations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/slides/decks/{deck_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applies a Yjs update (base64) to the deck's slides: checked like a PATCH (each refusal names slides[i].elements[j].fi...
+         * @description Applies a Yjs update (base64) to the deck's slides: checked like a PATCH (each refusal names slides[i].elements[j].field), merged, stored, and relayed on slides/decks/{deck_id} as doc.updated
+         *
+         *     Needs `slides.decks.edit`.
+         */
+        post: operations["postSlidesDecksByDeckIdUpdates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -21270,6 +21314,18 @@ export interface components {
              */
             live_presentation_id: string | null;
         };
+        SlidesDeckDocument: {
+            /** Format: uuid */
+            deck_id: string;
+            /** @description The deck's slides as one Yjs update (base64): the root slides, a Y.Array of Y.Map */
+            update: string;
+            /** @description The stable JSON snapshot: {slides}, as GET /slides/decks/{deck_id} answers them */
+            content: {
+                [key: string]: unknown;
+            };
+            /** @description Whether the caller may send updates (slides.decks.edit) */
+            editable: boolean;
+        };
         SlidesImageUpload: {
             /** Format: uuid */
             image_id: string;
@@ -21324,6 +21380,14 @@ export interface components {
             created_at: string;
             /** @description The link itself: answered once, when it is made */
             url: string;
+        };
+        SlidesAppliedUpdate: {
+            /** Format: uuid */
+            deck_id: string;
+            /** @description False when the update brought nothing new */
+            applied: boolean;
+            /** @description The deck's version after it (one more when the slides changed) */
+            version: number;
         };
         SlidesSharedDeck: {
             /** Format: uuid */
@@ -60128,6 +60192,44 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getSlidesDecksByDeckIdDocument: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesDeckDocument"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getSlidesDecksByDeckIdExport: {
         parameters: {
             query: {
@@ -60392,6 +60494,58 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SlidesPresentation"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postSlidesDecksByDeckIdUpdates: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                deck_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "update": "example"
+                 *     }
+                 */
+                "application/json": {
+                    update: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SlidesAppliedUpdate"];
                         links: components["schemas"]["Links"];
                     };
                 };

@@ -1617,6 +1617,8 @@ export const OPERATIONS = {
   getSlidesDecksByDeckIdComments: { method: 'GET', path: '/slides/decks/{deck_id}/comments', tag: 'slides', host: 'workspace', paged: true },
   /** Comments on a slide of the deck, or on one of its elements (element_id) */
   postSlidesDecksByDeckIdComments: { method: 'POST', path: '/slides/decks/{deck_id}/comments', tag: 'slides', host: 'workspace' },
+  /** Reads the deck's collaborative document: its slides as one Yjs update (base64), its JSON snapshot, and whether the ca... */
+  getSlidesDecksByDeckIdDocument: { method: 'GET', path: '/slides/decks/{deck_id}/document', tag: 'slides', host: 'workspace' },
   /** The deck as it is now: format=pdf (printed by Chromium, one page per slide) or pptx (PowerPoint, with speaker notes) */
   getSlidesDecksByDeckIdExport: { method: 'GET', path: '/slides/decks/{deck_id}/export', tag: 'slides', host: 'workspace' },
   /** Gives a signed link (PUT, 15 minutes) to upload an image for an image element */
@@ -1629,6 +1631,8 @@ export const OPERATIONS = {
   postSlidesDecksByDeckIdLinks: { method: 'POST', path: '/slides/decks/{deck_id}/links', tag: 'slides', host: 'workspace' },
   /** Starts presenting the deck (one live presentation per deck): the caller presents and drives; followers subscribe to i... */
   postSlidesDecksByDeckIdPresentations: { method: 'POST', path: '/slides/decks/{deck_id}/presentations', tag: 'slides', host: 'workspace' },
+  /** Applies a Yjs update (base64) to the deck's slides: checked like a PATCH (each refusal names slides[i].elements[j].fi... */
+  postSlidesDecksByDeckIdUpdates: { method: 'POST', path: '/slides/decks/{deck_id}/updates', tag: 'slides', host: 'workspace' },
   /** Deletes a view-only link: it stops working at once */
   deleteSlidesLinksByLinkId: { method: 'DELETE', path: '/slides/links/{link_id}', tag: 'slides', host: 'workspace' },
   /** Reads a presentation: the slide shown and who drives (a follower joining late starts here) */

@@ -44,8 +44,14 @@ export interface CollabDocumentsSpec<M extends ModelMap> {
    * and `content` is `doc.toJSON()` of its roots.
    */
   richText?: { field?: string; nodes: readonly string[]; marks: readonly string[] };
-  /** The root names an update may write (default: the rich text's field). */
+  /** The root names an update may write (default: the rich text's field, or `rootTypes`' names). */
   roots?: readonly string[];
+  /**
+   * A free-form document's roots by type (`{ slides: 'array' }`): `content` is read through them
+   * (a root Yjs has not been told the type of reads as nothing), and an update that writes one as
+   * another type is refused. Slides: `plugins/slides/src/services/document.ts`.
+   */
+  rootTypes?: Readonly<Record<string, 'array' | 'map' | 'text'>>;
   /**
    * The app's own check of the document after a change: a problem (refused with a 400) or null.
    * `before` is the JSON snapshot before the change (what the change altered; absent when the
@@ -121,7 +127,7 @@ interface UpdateRow {
 /** Declares an app's collaborative documents (see `CollabDocumentsSpec`). */
 export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsSpec<M>): CollabDocuments<M> {
   const field = spec.richText?.field ?? 'default';
-  const roots = new Set(spec.roots ?? (spec.richText ? [field] : []));
+  const roots = new Set(spec.roots ?? (spec.richText ? [field] : Object.keys(spec.rootTypes ?? {})));
   const maxText = spec.maxText ?? 1_000_000;
   const documents = (ctx: AnyContext<M>) => ctx.db[spec.documents] as unknown as ScopedModel<DocumentRow>;
   const updates = (ctx: AnyContext<M>) => ctx.db[spec.updates] as unknown as ScopedModel<UpdateRow>;
@@ -131,6 +137,15 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
     if (spec.richText) {
       const content = richTextFromFragment(doc.getXmlFragment(field));
       return { content, text: richTextPlain(content) };
+    }
+    for (const [name, type] of Object.entries(spec.rootTypes ?? {})) {
+      try {
+        if (type === 'array') doc.getArray(name);
+        else if (type === 'map') doc.getMap(name);
+        else doc.getText(name);
+      } catch {
+        throw new InvalidError(`update: ${name} must be a Y.${type === 'array' ? 'Array' : type === 'map' ? 'Map' : 'Text'}`);
+      }
     }
     const content = doc.toJSON();
     return { content, text: '' };

@@ -2,10 +2,8 @@ import { Editor } from '@tiptap/core';
 import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness';
 import * as Y from 'yjs';
-import { liveConnection } from '../components/live-list.js';
-import type { LiveConnection } from '../live.js';
+import { CollabSession, statusText, type CollabTransport, type CollabUser } from '../collab/session.js';
 import { editorCss, formattingButtons, richTextExtensions, styleAdopter, type ImageSource } from './extensions.js';
 import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
 
@@ -13,26 +11,15 @@ import { MentionSuggestions, type FindMembers } from './mention-suggest.js';
  * `<wpk-collab-editor>`: rich text written together, on the platform's editing stack
  * (docs/ui.md, "The collaborative editor"): tiptap (`@tiptap/core` + starter kit, with checklists
  * and tables: extensions.ts) bound to a Yjs
- * document (`Y.XmlFragment` `default`), whose updates go to the app's server by HTTP (`send`) and
- * come back from everyone on the app's live channel (`doc.updated`, base64). Carets, selections and
- * who is here travel as the channel's ephemeral signals (a y-protocols awareness update each).
- * Edits made while the socket or the server is away stay queued and are sent when it is back (Yjs
- * merges them with everyone's). It lives in its own entry, `@wpk/ui/editor`, so only the apps that
+ * document (`Y.XmlFragment` `default`), kept in step with the app's server by the kit's
+ * `CollabSession` (`@wpk/ui/collab`: updates sent by HTTP, everyone's received on the app's live
+ * channel, edits kept while offline, carets and who is here as the channel's signals). It lives in its own entry, `@wpk/ui/editor`, so only the apps that
  * edit text carry it; load it with `await import('@wpk/ui/editor')`.
  *
  * ```ts
  * html`<wpk-collab-editor .transport=${{ channel: `papers/papers/${id}`, load, send }} .user=${{ id, name, color }}></wpk-collab-editor>`
  * ```
  */
-export interface CollabTransport {
-  /** The live channel the document's updates come on (`papers/papers/{id}`): its `doc.updated` events carry `{ update }`. */
-  channel: string;
-  /** The whole document as one Yjs update (base64), and whether this member may edit it. */
-  load(): Promise<{ update: string; editable: boolean }>;
-  /** Sends one update (base64) to the server; a rejection keeps it queued for another try. */
-  send(update: string): Promise<void>;
-}
-
 /**
  * Images in the document, for a server that keeps them (Papers': `POST /papers/{id}/images`):
  * with it the bar has an Image button (a file, or one pasted or dropped, then its alt text asked),
@@ -44,21 +31,6 @@ export interface CollabImages {
   /** A stored `src` as an address the page may show (a blob: URL of the bytes read with the app's token). */
   source: ImageSource;
 }
-
-/** Who is typing: shown by their caret and in the list of who is here. */
-export interface CollabUser {
-  id: string;
-  name: string;
-  color: string;
-}
-
-const toBase64 = (bytes: Uint8Array) => {
-  let text = '';
-  for (let index = 0; index < bytes.length; index += 0x8000) text += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  return btoa(text);
-};
-const fromBase64 = (text: string) => Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
-const REMOTE = 'remote';
 
 /** The editor's look (the shared one, and the carets and who is here), adopted by the document or shadow root it renders in. */
 const addStyles = styleAdopter(`${editorCss('wpk-collab-editor', '240px')}
@@ -83,6 +55,8 @@ function caret(user: Record<string, unknown>): HTMLElement {
   return cursor;
 }
 
+export type { CollabTransport, CollabUser };
+
 export class WpkCollabEditor extends LitElement {
   static override properties = { transport: { attribute: false }, user: { attribute: false }, findMembers: { attribute: false }, images: { attribute: false }, imageFile: { state: true }, imageError: { state: true }, label: {}, here: { state: true }, status: { state: true }, editable: { state: true } };
 
@@ -105,16 +79,23 @@ export class WpkCollabEditor extends LitElement {
   status = 'loading';
   editable = false;
 
+  /** The document kept in step with the server, and who is here. */
+  readonly session = new CollabSession({
+    onChange: () => {
+      this.here = this.session.here;
+      this.status = this.session.status;
+      this.editable = this.session.editable;
+    },
+    onLoad: (editable) => {
+      this.editable = editable;
+      if (!this.editor) this.mount();
+      else this.editor.setEditable(editable);
+    },
+  });
   /** The Yjs document (for tests and the app: `editor.doc.getXmlFragment('default')`). */
-  readonly doc = new Y.Doc();
-  readonly awareness = new Awareness(this.doc);
+  readonly doc: Y.Doc = this.session.doc;
+  readonly awareness = this.session.awareness;
   editor: Editor | null = null;
-  private live: LiveConnection | null = null;
-  private unfollow: (() => void) | null = null;
-  private pending: Uint8Array[] = [];
-  private sending = false;
-  private retry: ReturnType<typeof setTimeout> | null = null;
-  private peers = new Map<string, number>();
   private readonly suggestions = new MentionSuggestions(this, () => this.findMembers, () => this.editor);
 
   protected override createRenderRoot() {
@@ -124,67 +105,16 @@ export class WpkCollabEditor extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     addStyles(this.getRootNode() as Document | ShadowRoot);
-    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      if (origin === REMOTE) return;
-      this.pending.push(update);
-      void this.flush();
-    });
-    this.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
-      if (origin === 'local' && this.transport) this.live?.signal(this.transport.channel, { awareness: toBase64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) });
-      if (added.length + updated.length + removed.length > 0) this.refreshHere();
-    });
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    removeAwarenessStates(this.awareness, [this.doc.clientID], 'local');
-    this.unfollow?.();
+    this.session.stop();
     this.editor?.destroy();
-    if (this.retry) clearTimeout(this.retry);
   }
 
   protected override firstUpdated(_changed: PropertyValues): void {
-    if (!this.transport) return;
-    const transport = this.transport;
-    this.awareness.setLocalStateField('user', { name: this.user.name, color: this.user.color, id: this.user.id });
-    this.live = liveConnection();
-    this.unfollow = this.live.follow(transport.channel, {
-      subscribed: () => void this.load(),
-      event: (event) => {
-        if (event.event === 'doc.updated' && typeof event.data.update === 'string') Y.applyUpdate(this.doc, fromBase64(event.data.update), REMOTE);
-      },
-      signal: (_member, data, connection) => {
-        if (typeof data.awareness !== 'string') return;
-        const update = fromBase64(data.awareness);
-        applyAwarenessUpdate(this.awareness, update, REMOTE);
-        const first = !this.peers.has(connection);
-        this.peers.set(connection, Date.now());
-        // A newcomer learns of this member at once, not at the next renewal.
-        if (first) this.live?.signal(transport.channel, { awareness: toBase64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) });
-      },
-      presence: (_member, state) => {
-        if (state === 'online') this.live?.signal(transport.channel, { awareness: toBase64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) });
-      },
-    });
-  }
-
-  /** Loads (again, after a reconnect) the whole state, then sends what is queued. */
-  private async load(): Promise<void> {
-    if (!this.transport) return;
-    const loaded = await this.transport.load();
-    Y.applyUpdate(this.doc, fromBase64(loaded.update), REMOTE);
-    this.editable = loaded.editable;
-    if (!this.editor) this.mount();
-    else this.editor.setEditable(loaded.editable);
-    // Whatever this replica has that the server may not (edits made offline) goes once more.
-    if (loaded.editable) {
-      const missing = Y.encodeStateAsUpdate(this.doc, Y.encodeStateVectorFromUpdate(fromBase64(loaded.update)));
-      if (missing.length > 2) {
-        this.pending.push(missing);
-        void this.flush();
-      }
-    }
-    if (this.pending.length === 0) this.status = 'saved';
+    if (this.transport) this.session.start(this.transport, this.user);
   }
 
   private mount(): void {
@@ -219,7 +149,6 @@ export class WpkCollabEditor extends LitElement {
         this.requestUpdate();
       },
     });
-    this.refreshHere();
   }
 
   /** A pasted or dropped image file waits for its alt text (true: the editor does nothing else with the event). */
@@ -253,39 +182,6 @@ export class WpkCollabEditor extends LitElement {
     }
   }
 
-  /** Sends the queued updates, one merged update at a time; a failure keeps them and tries again. */
-  private async flush(): Promise<void> {
-    if (this.sending || this.pending.length === 0 || !this.transport || !this.editable) return;
-    this.sending = true;
-    this.status = 'saving';
-    const update = this.pending.length === 1 ? this.pending[0] : Y.mergeUpdates(this.pending);
-    this.pending = [];
-    try {
-      await this.transport.send(toBase64(update));
-      this.status = this.pending.length === 0 ? 'saved' : 'saving';
-    } catch {
-      this.pending.unshift(update);
-      this.status = 'offline';
-      this.retry ??= setTimeout(() => {
-        this.retry = null;
-        void this.flush();
-      }, 1500);
-    } finally {
-      this.sending = false;
-    }
-    if (this.pending.length > 0 && this.status !== 'offline') void this.flush();
-  }
-
-  private refreshHere(): void {
-    const users = new Map<string, CollabUser>();
-    users.set(this.user.id, this.user);
-    for (const [client, state] of this.awareness.getStates()) {
-      const user = (state as { user?: CollabUser }).user;
-      if (client !== this.doc.clientID && user?.id) users.set(user.id, user);
-    }
-    this.here = [...users.values()];
-  }
-
   protected override updated(changed: PropertyValues): void {
     if (changed.has('imageFile') && this.imageFile) this.querySelector<HTMLInputElement>('.wpk-editor-image-form input[name="alt"]')?.focus();
     // Colours through the CSSOM: the frame's CSP refuses style attributes.
@@ -301,7 +197,7 @@ export class WpkCollabEditor extends LitElement {
           ? html`<button type="button" @mousedown=${(event: Event) => event.preventDefault()} @click=${() => this.querySelector<HTMLInputElement>('.wpk-editor-image-file')?.click()}>Image</button>
               <input class="wpk-editor-image-file" type="file" accept="image/png,image/jpeg,image/gif,image/webp" hidden aria-label="Image file" @change=${this.chooseImage} />`
           : nothing}
-        <span class="wpk-editor-status" role="status">${this.status === 'offline' ? 'Offline: edits kept' : this.status === 'saving' ? 'Saving…' : this.status === 'saved' ? 'Saved' : 'Loading…'}</span>
+        <span class="wpk-editor-status" role="status">${statusText(this.session.status)}</span>
         <div class="wpk-editor-here" aria-label="Who is here">${this.here.map((user) => html`<span data-color=${user.color} title=${user.name}>${user.name}</span>`)}</div>
       </div>
       ${this.imageFile

@@ -2,8 +2,9 @@ import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 import type { Slide, Theme } from '../services/content.js';
 
 /**
- * A deck: its content (theme and ordered slides, each with its layout, elements and speaker
- * notes) is one JSON document, written whole by a PATCH that names the version it read.
+ * A deck: its title and theme, and its ordered slides (each with its layout, elements and speaker
+ * notes). The slides are a collaborative document (`deck_documents`, services/document.ts); the
+ * row's `slides` is its stable JSON snapshot, rewritten with every change in the same transaction.
  */
 export type Deck = DeclaredRow<typeof decks>;
 
@@ -16,6 +17,24 @@ export const decks = defineModel('decks', {
   version: column.integer().default(1),
   slide_count: column.integer().default(0),
   creator_id: column.uuid(),
+  /** When a live edit last emitted `core.slides.deck.updated` (one event for a burst of edits). */
+  edited_event_at: column.date().nullable(),
+});
+
+/** A deck's slides as a Yjs document: its snapshot (`state`), the stable JSON `{slides}` and its text. */
+export const deckDocuments = defineModel('deck_documents', {
+  deck_id: column.uuid().primaryKey(),
+  state: column.blob().nullable(),
+  content: column.json<unknown>(),
+  text: column.text(),
+});
+
+/** A Yjs update of a deck's slides not yet merged into the snapshot. */
+export const deckUpdates = defineModel('deck_updates', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  deck_id: column.uuid(),
+  data: column.blob(),
+  member_id: column.uuid().nullable(),
 });
 
 export const PRESENTATION_STATUSES = ['live', 'ended'] as const;
@@ -75,6 +94,6 @@ export const deckCalls = defineModel('deck_calls', {
 });
 
 /** Every model of the app, by the name services use in `ctx.db`. */
-export const models = { decks, presentations, links, comments, deckCalls };
+export const models = { decks, deckDocuments, deckUpdates, presentations, links, comments, deckCalls };
 
 export type Models = typeof models;

@@ -29,6 +29,19 @@ export const DECK: JoiObjectSchema = recordSchema({
   live_presentation_id: field.uuid().allow(null).description('The deck\'s live presentation, if any'),
 }).id('SlidesDeck');
 
+export const DECK_DOCUMENT: JoiObjectSchema = recordSchema({
+  deck_id: field.uuid(),
+  update: Joi.string().allow('').description("The deck's slides as one Yjs update (base64): the root slides, a Y.Array of Y.Map"),
+  content: Joi.object().unknown(true).description('The stable JSON snapshot: {slides}, as GET /slides/decks/{deck_id} answers them'),
+  editable: Joi.boolean().description('Whether the caller may send updates (slides.decks.edit)'),
+}).id('SlidesDeckDocument');
+
+export const APPLIED_UPDATE: JoiObjectSchema = recordSchema({
+  deck_id: field.uuid(),
+  applied: Joi.boolean().description('False when the update brought nothing new'),
+  version: Joi.number().integer().min(1).description("The deck's version after it (one more when the slides changed)"),
+}).id('SlidesAppliedUpdate');
+
 export const PRESENTATION: JoiObjectSchema = recordSchema({
   id: field.uuid(),
   deck_id: field.uuid(),

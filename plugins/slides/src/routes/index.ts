@@ -4,13 +4,14 @@ import type { Deck } from '../models/index.js';
 import { callPresentation } from '../services/calls.js';
 import { slidesSchema, themeSchema } from '../services/content.js';
 import { createDeck, deleteDeck, listDecks, requireDeck, updateDeck } from '../services/decks.js';
+import { applyUpdate, readDocument } from '../services/document.js';
 import { createImageUpload, IMAGE_MAX_BYTES, IMAGE_TYPES, readImage } from '../services/images.js';
 import { presentDeck, presentDeckSummary, presentPresentation } from '../services/present.js';
 import { livePresentation, requirePresentation, startPresentation, stopPresentation, updatePresentation } from '../services/presentations.js';
 import { EXPORT_FORMATS, exportDeck, type ExportFormat } from '../services/exports.js';
 import { createLink, deleteLink, listLinks, presentSharedDeck, sharedDeck } from '../services/links.js';
 import { createComment, deleteComment, listComments, presentComment, updateComment } from '../services/comments.js';
-import { COMMENT, DECK, DECK_SUMMARY, DELETED, IMAGE, IMAGE_UPLOAD, LINK, NEW_LINK, PRESENTATION, SHARED_DECK } from './answers.js';
+import { APPLIED_UPDATE, COMMENT, DECK, DECK_DOCUMENT, DECK_SUMMARY, DELETED, IMAGE, IMAGE_UPLOAD, LINK, NEW_LINK, PRESENTATION, SHARED_DECK } from './answers.js';
 
 const id = () => Joi.id();
 const params = (...names: string[]) => Joi.object(Object.fromEntries(names.map((name) => [name, id().required()])));
@@ -77,6 +78,30 @@ export const routes = [
     async handler(request, ctx) {
       const deck = await updateDeck(ctx, request.params.deck_id, request.payload as never);
       return ctx.respond.single(await deckAnswer(ctx, deck));
+    },
+  }),
+  route({
+    method: 'GET',
+    path: `${D}/document`,
+    chain: ['slides.decks.read'],
+    answers: { single: DECK_DOCUMENT },
+    description: "Reads the deck's collaborative document: its slides as one Yjs update (base64), its JSON snapshot, and whether the caller may edit",
+    validate: { params: params('deck_id') },
+    async handler(request, ctx) {
+      const deck = await requireDeck(ctx, request.params.deck_id);
+      return ctx.respond.single(await readDocument(ctx, deck));
+    },
+  }),
+  route({
+    method: 'POST',
+    path: `${D}/updates`,
+    chain: ['slides.decks.edit'],
+    answers: { single: APPLIED_UPDATE },
+    description: "Applies a Yjs update (base64) to the deck's slides: checked like a PATCH (each refusal names slides[i].elements[j].field), merged, stored, and relayed on slides/decks/{deck_id} as doc.updated",
+    validate: { params: params('deck_id'), payload: Joi.object({ update: Joi.string().min(1).max(1_400_000).required() }) },
+    async handler(request, ctx) {
+      const deck = await requireDeck(ctx, request.params.deck_id, 'update');
+      return ctx.respond.single(await applyUpdate(ctx, deck, request.payload.update));
     },
   }),
   route({

@@ -1,4 +1,5 @@
 import { InvalidError, Joi, newId, type JoiArraySchema, type JoiObjectSchema } from '@wpk/sdk';
+import { placeholders } from './placeholders.js';
 
 /**
  * A deck's content: a theme and ordered slides, each with a layout, elements and speaker notes,
@@ -149,25 +150,6 @@ export const themeSchema = () => Joi.object({ font: Joi.string().valid(...FONTS)
 export const slidesSchema = (max: number): JoiArraySchema => Joi.array().items(slideSchema()).max(max);
 
 type SlideInput = Omit<Slide, 'id' | 'elements' | 'notes' | 'background'> & { id?: string; elements?: Array<Omit<Element, 'id'> & { id?: string }>; notes?: string; background?: string | null };
-
-/** The placeholders a slide of `layout` starts with (a title slide names the deck). */
-export function placeholders(layout: Layout, theme: Theme, title = ''): Element[] {
-  const text = (id: string, x: number, y: number, width: number, height: number, value: string, fontSize: number, extra: Partial<Element> = {}): Element => ({ id, type: 'text', x, y, width, height, text: value, font_size: fontSize, color: theme.text, ...extra });
-  switch (layout) {
-    case 'title':
-      return [text('title', 80, 240, 1120, 140, title, 60, { bold: true, align: 'center' }), text('subtitle', 80, 400, 1120, 80, '', 28, { align: 'center' })];
-    case 'title_content':
-      return [text('title', 60, 40, 1160, 100, '', 44, { bold: true }), text('body', 60, 170, 1160, 500, '', 28)];
-    case 'two_content':
-      return [text('title', 60, 40, 1160, 100, '', 44, { bold: true }), text('left', 60, 170, 560, 500, '', 24), text('right', 660, 170, 560, 500, '', 24)];
-    case 'section':
-      return [text('title', 80, 280, 1120, 160, '', 54, { bold: true, color: theme.accent })];
-    case 'image':
-      return [text('title', 60, 40, 1160, 100, '', 44, { bold: true })];
-    case 'blank':
-      return [];
-  }
-}
 
 /**
  * Brings written slides to their stored form (ids given where missing, placeholders for a slide

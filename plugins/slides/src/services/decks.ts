@@ -2,6 +2,7 @@ import { ConflictError, formatMrn, InvalidError, memberMrn, newId } from '@wpk/s
 import { resource, type SlidesBaseContext, type SlidesContext } from '../kit.js';
 import type { Deck } from '../models/index.js';
 import { DEFAULT_THEME, imageKeys, normalizeSlides, type Slide, type Theme } from './content.js';
+import { deckDocuments, ensureDocument, writeSlides } from './document.js';
 import { deckDocument } from './present.js';
 import { endPresentation } from './presentations.js';
 
@@ -54,12 +55,15 @@ export async function createDeck(ctx: SlidesContext, input: { title: string; the
   const theme = { ...DEFAULT_THEME, ...input.theme };
   const slides = normalizeSlides(null, input.slides ?? [{ layout: 'title' }], theme, input.title);
   await checkSlides(ctx, slides);
-  return decks.create(ctx, { id, title: input.title, theme, slides, slide_count: slides.length, version: 1, creator_id: ctx.member.id });
+  const deck = await decks.create(ctx, { id, title: input.title, theme, slides, slide_count: slides.length, version: 1, creator_id: ctx.member.id });
+  await ensureDocument(ctx, deck);
+  return deck;
 }
 
 /**
  * UpdateDeck: title, theme (merged over the deck's) and slides (the whole ordered list), written
- * on the version the caller read. A stale version is a 409 naming the current one (reload, merge,
+ * on the version the caller read; the slides go into the deck's collaborative document as one
+ * server edit (services/document.ts), so live editors receive it. A stale version is a 409 naming the current one (reload, merge,
  * write again); a change moves the version up by one. A PATCH that changes nothing answers the
  * deck as it is and emits nothing.
  */
@@ -75,7 +79,13 @@ export async function updateDeck(ctx: SlidesContext, deckId: string, input: { ve
   if (input.slides) {
     const slides = normalizeSlides(deck.id, input.slides, theme);
     await checkSlides(ctx, slides);
-    if (canonical(slides) !== canonical(deck.slides)) Object.assign(changes, { slides, slide_count: slides.length });
+    if (canonical(slides) !== canonical(deck.slides)) {
+      // A server edit of the collaborative document (the fewest changes, by id): live editors receive it, and its snapshot is what the row keeps.
+      await ensureDocument(ctx, deck);
+      const result = await deckDocuments.apply(ctx, deck.id, { edit: (doc) => writeSlides(doc, slides) }, ctx.member.id);
+      const written = (result.content as { slides: Slide[] }).slides;
+      Object.assign(changes, { slides: written, slide_count: written.length });
+    }
   }
   if (Object.keys(changes).length === 0) return deck;
   const { row, changed } = await decks.patch(ctx, deck, changes, { touch: (before) => ({ version: before.version + 1 }) });
@@ -91,6 +101,7 @@ export async function deleteDeck(ctx: SlidesContext, deckId: string): Promise<{ 
   await ctx.db.presentations.destroy({ where: { deck_id: deck.id } });
   await ctx.db.links.destroy({ where: { deck_id: deck.id } });
   await ctx.db.comments.destroy({ where: { deck_id: deck.id } });
+  await deckDocuments.remove(ctx, deck.id);
   await decks.remove(ctx, deck);
   for (const key of imageKeys(deck.slides)) await ctx.storage.delete(key);
   ctx.live.publish(`decks/${deck.id}`, 'deck.deleted', { id: deck.id });
