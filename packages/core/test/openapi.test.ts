@@ -129,6 +129,16 @@ test('a route that declares its record answers the envelope with that record, na
   t.deepEqual(generic, []);
 });
 
+test("a file answered in several formats (Papers' export) declares each format's own media type", (t) => {
+  const server = Hapi.server();
+  const answers = { file: ['text/markdown; charset=utf-8', 'text/html; charset=utf-8', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf'] };
+  server.route({ method: 'GET', path: '/papers/{paper_id}/export', options: { app: { answers } as never, handler: () => null } });
+  const built = buildOpenApiDocument({ routes: server.table(), apps: [], baseDomain: 'localhost' });
+  const ok = built.paths['/papers/{paper_id}/export'].get.responses['200'] as { description: string; content: Record<string, unknown> };
+  t.deepEqual(Object.keys(ok.content), ['text/markdown', 'text/html', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/pdf']);
+  t.is(ok.description, 'Success: the text/markdown or text/html or application/vnd.openxmlformats-officedocument.wordprocessingml.document or application/pdf document itself (not an envelope).');
+});
+
 test('a route answering one of several envelopes declares each, with the keys a collection carries beside its data', (t) => {
   const server = Hapi.server();
   const ROW = JoiBase.object({ code: JoiBase.string().required() }).id('ReportRow');

@@ -160,6 +160,40 @@ export async function assertRemoteVideos(t: { true(actual: boolean, message?: st
   }
 }
 
+/**
+ * The text of a `<wpk-collab-editor>` in `frame` (its text box named `name`), one line a block,
+ * without the other members' carets (their name labels).
+ */
+export function collabEditorText(frame: Frame, name: string): Promise<string> {
+  return frame.getByRole('textbox', { name }).evaluate((element: unknown) => {
+    const copy = (element as DomNode).cloneNode(true);
+    copy.querySelectorAll('.collaboration-carets__caret').forEach((caret) => caret.remove());
+    return Array.from(copy.children, (block) => block.textContent).join('\n');
+  });
+}
+
+/** The little of the DOM `collabEditorText` runs in the page (this package is typed without the DOM). */
+interface DomNode {
+  cloneNode(deep: boolean): DomNode;
+  querySelectorAll(selector: string): { forEach(each: (node: DomNode) => void): void };
+  remove(): void;
+  children: ArrayLike<DomNode>;
+  textContent: string | null;
+}
+
+/**
+ * Reads every replica's text (`read`) every 100 ms until they are all equal and `done` holds for
+ * the text, at most `tries` times; answers the texts last read (a convergence test asserts them).
+ */
+export async function untilConverged<T extends readonly string[]>(read: () => Promise<T>, done: (text: string) => boolean, tries = 100): Promise<T> {
+  let texts = await read();
+  for (let attempt = 1; attempt < tries && !(texts.every((text) => text === texts[0]) && done(texts[0]!)); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    texts = await read();
+  }
+  return texts;
+}
+
 /** The assertions `checkPage` makes (an ava `t` fits). */
 export interface PageAssertions {
   deepEqual(actual: string[], expected: string[], message: string): unknown;

@@ -10,7 +10,7 @@ export { startApp, kit, errorText, localeOf, bridgeTransport, runForm, saveDownl
 export { Bridge, connectBridge } from './bridge/client.js';
 export { BRIDGE_PROTOCOL, isAppPath, type BridgeInit, type BridgeMember, type BridgeRequests, type DevicePosition, type PickedMember, type SearchHit } from './bridge/protocol.js';
 export { formatDate, formatMoney, formatBytes, type DateStyle } from './format.js';
-export { memberIdOf, memberMrn, memberNames, memberNamesById } from './members.js';
+export { memberColor, memberIdOf, memberMrn, memberNames, memberNamesById } from './members.js';
 export { LiveConnection, type LiveEvent, type ChannelListener } from './live.js';
 export { matchRoute, routeQuery, onRoute, navigate, toast, confirmAction, appHref, appLink, sectionOf, type RouteParams } from './router.js';
 export { AppRoot, listScreen, mountApp, recordScreens, type AppScreen, type AppSection } from './app-root.js';

@@ -19,3 +19,11 @@ export async function memberNamesById(ids: string[]): Promise<Map<string, string
 export function memberNames(mrns: Array<string | null | undefined>): Promise<Map<string, string>> {
   return memberNamesById(mrns.map(memberIdOf).filter((id): id is string => id !== null));
 }
+
+/** A member's colour for carets and presence (`<wpk-collab-editor>`'s `user.color`): one of seven dark enough for white text, the same for an id everywhere. */
+export function memberColor(id: string): string {
+  const palette = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#b45309', '#0e7490', '#be185d'];
+  let hash = 0;
+  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return palette[hash % palette.length]!;
+}

@@ -21,7 +21,7 @@ export interface CorePapersPaperCreatedPayload {
  */
 export interface CorePapersPaperUpdatedPayload {
   paper_id: string;
-  changed_fields: ('title' | 'folder_id' | 'status' | 'content')[];
+  changed_fields: ('title' | 'folder_id' | 'status' | 'content' | 'template')[];
   updated_by: string;
 }
 
@@ -34,7 +34,7 @@ export interface CorePapersPaperSharedPayload {
    * @maxItems 200
    */
   shares: {
-    principal_type: 'member' | 'role';
+    principal_type: 'member' | 'role' | 'department';
     principal_id: string;
     level: 'view' | 'comment' | 'edit';
   }[];
@@ -59,6 +59,34 @@ export interface CorePapersPaperDeletedPayload {
   title: string;
   permanent: boolean;
   deleted_by: string;
+}
+
+/**
+ * A paper is to be signed: the Sign app makes the requester's draft envelope from the PDF and the signers (the *.signature_requested contract)
+ */
+export interface CorePapersPaperSignatureRequestedPayload {
+  paper_id: string;
+  source_mrn: string;
+  requested_by: string;
+  title: string;
+  message?: string | null;
+  /**
+   * @minItems 1
+   * @maxItems 20
+   */
+  signers: {
+    name: string;
+    email: string;
+    member_id?: string | null;
+    role: 'signer' | 'approver' | 'copy';
+    group: number;
+  }[];
+  document: {
+    filename: string;
+    content_type: 'application/pdf';
+    sha256: string;
+    data_base64: string;
+  };
 }
 
 /**
@@ -112,11 +140,27 @@ export interface EmittedEvents {
   'core.papers.paper.shared': CorePapersPaperSharedPayload;
   'core.papers.paper.commented': CorePapersPaperCommentedPayload;
   'core.papers.paper.deleted': CorePapersPaperDeletedPayload;
+  'core.papers.paper.signature_requested': CorePapersPaperSignatureRequestedPayload;
   'core.member.mentioned': CoreMemberMentionedPayload;
 }
 
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
-export type ReceivedEvents = Record<string, never>;
+export interface ReceivedEvents {
+  'core.workers.worker.hired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.department_changed': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.activated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.offboarding_started': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.terminated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.rehired': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.worker.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.created': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.updated': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.moved': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.deleted': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.workers.department.announced': Record<string, unknown>; // emitted by another app: its schema is not known here
+}
 
 /** The app's typed contract, for `AppContext<Models, AppTypes>` and the other SDK types. */
 export interface AppTypes {

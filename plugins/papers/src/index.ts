@@ -1,5 +1,6 @@
 import { defineApp, isUuid } from '@wpk/sdk';
 import manifest from '../app.json' with { type: 'json' };
+import { subscriptions } from './events/index.js';
 import { migrations } from './migrations/index.js';
 import { models } from './models/index.js';
 import { routes } from './routes/index.js';
@@ -16,6 +17,7 @@ export default defineApp(manifest, {
   routes,
   migrations,
   models,
+  subscriptions,
   search,
   live: {
     papers: {

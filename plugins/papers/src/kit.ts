@@ -3,7 +3,7 @@ import type { AppTypes } from './app.types.js';
 import type { Models } from './models/index.js';
 
 /** The app's declaration helpers, typed once with its models and generated contract. */
-export const { route, routeFamily, resource } = appKit<Models, AppTypes>();
+export const { route, routeFamily, resource, subscription, publicRoute } = appKit<Models, AppTypes>();
 
 /** A route's context. */
 export type Ctx = AppContext<Models, AppTypes>;

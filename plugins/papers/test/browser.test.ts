@@ -13,7 +13,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { browseWorld, checkPage, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { browseWorld, checkPage, collabEditorText, dismissToasts, saveScreenshot, untilConverged, type WorldBrowser } from '@wpk/testing/browser';
 import type { Frame } from 'playwright-core';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
@@ -42,12 +42,7 @@ async function openPaper(frame: Frame): Promise<void> {
 }
 
 /** The editor's text without the other members' carets (their name labels). */
-const editorText = (frame: Frame) =>
-  frame.getByRole('textbox', { name: 'Minutes' }).evaluate((element) => {
-    const copy = element.cloneNode(true) as HTMLElement;
-    copy.querySelectorAll('.collaboration-carets__caret').forEach((caret) => caret.remove());
-    return Array.from(copy.children, (block) => block.textContent).join('\n');
-  });
+const editorText = (frame: Frame) => collabEditorText(frame, 'Minutes');
 
 test.serial('at 1280 px: two members type into one paper at once and converge with no character lost', async (t) => {
   const first = await web.openApp(1280, { email: ann.email });
@@ -69,13 +64,8 @@ test.serial('at 1280 px: two members type into one paper at once and converge wi
   await Promise.all([annEditor.pressSequentially(annText, { delay: 15 }), bobEditor.pressSequentially(bobText, { delay: 15 })]);
 
   const expected = (text: string) => text === `Weekly sync\nBudget:${annText}\nHiring:${bobText}\n`;
-  let a = '';
-  let b = '';
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    [a, b] = [await editorText(first.frame), await editorText(second.frame)];
-    if (a === b && expected(a)) break;
-    await first.page.waitForTimeout(100);
-  }
+  const texts = () => Promise.all([editorText(first.frame), editorText(second.frame)]);
+  let [a, b] = await untilConverged(texts, expected);
   t.is(a, b, 'both editors hold the same text');
   t.true(expected(a), a);
   await first.frame.getByText('Saved').waitFor();
@@ -88,11 +78,7 @@ test.serial('at 1280 px: two members type into one paper at once and converge wi
   await bobEditor.locator('p').nth(2).click();
   await Promise.all([annEditor.pressSequentially('aaaaaaaaaaaa', { delay: 15 }), bobEditor.pressSequentially('bbbbbbbbbbbb', { delay: 15 })]);
   const both = (text: string) => ['aaaaaaaaaaaabbbbbbbbbbbb', 'bbbbbbbbbbbbaaaaaaaaaaaa'].includes(text.split('\n')[3] ?? '');
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    [a, b] = [await editorText(first.frame), await editorText(second.frame)];
-    if (a === b && both(a)) break;
-    await first.page.waitForTimeout(100);
-  }
+  [a, b] = await untilConverged(texts, both);
   t.is(a, b);
   t.true(both(a), JSON.stringify(a));
   await first.frame.getByText('Saved').waitFor();

@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { API_VERSION, listenForSockets, startWorld, subscribeChannel as subscribe, type TestMember } from '@wpk/testing';
 import { chromiumExecutable, DOCX_STYLE_MAP, richTextFromFragment, writeRichText, type RichTextNode } from '@wpk/sdk';
 import * as docx from 'docx';
@@ -11,7 +12,8 @@ import * as Y from 'yjs';
 import app from '../src/index.js';
 
 const ALL = ['papers.papers.read', 'papers.papers.create', 'papers.papers.edit', 'papers.comments.create'];
-const world = await startWorld({ app, subdomain: 'paperstest', memberKeys: ALL });
+// Workers is loaded (not installed) so that its core.workers.* events, which feed department shares, have their emitter on the bus.
+const world = await startWorld({ app, subdomain: 'paperstest', memberKeys: ALL, apps: [fileURLToPath(new URL('../../workers', import.meta.url))], firstParty: ['papers', 'workers'] });
 const sockets = await listenForSockets(world);
 const [ann, bob, cay] = await world.members(3);
 const reader = await world.member(['papers.papers.read']);
@@ -724,4 +726,180 @@ test.serial('images: uploaded by one who may edit (type by the bytes, size bound
   await ann.delete(`/papers/${id}`);
   t.is((await ann.post(`/papers/${id}/purge`)).status, 200);
   t.is(await storedImages(id), 0, 'the purge deletes the bytes');
+});
+
+test.serial('templates: a paper made a template is listed apart with its merge fields; a paper from it has them filled; a missing required or unknown value is a 400 naming it, leaving nothing', async (t) => {
+  const letter = {
+    type: 'doc',
+    content: [
+      { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Offer for {{customer}}' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: 'Dear ' }, { type: 'text', text: '{{contact}}', marks: [{ type: 'bold' }] }, { type: 'text', text: ', we offer {{amount}}.{{ps?}}' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: '{{ps?}}' }] },
+    ],
+  };
+  const created = await ann.post('/papers', { title: 'Offer letter', content: letter, template: true });
+  t.like(created.body.data, { title: 'Offer letter', template: true, level: 'owner' });
+  const templateId = created.body.data.id;
+  const plain = await newPaper(ann, 'Not a template', doc('{{x}}'));
+  t.false((await ann.get('/papers')).body.data.some((paper: { id: string }) => paper.id === templateId), 'templates are not in the list of papers');
+  const listed = await ann.get('/papers/templates');
+  t.is(listed.status, 200);
+  t.deepEqual(listed.body.data.map((row: { id: string; template: boolean; fields: unknown }) => [row.id, row.template, row.fields]), [[templateId, true, [{ name: 'customer', required: true }, { name: 'contact', required: true }, { name: 'amount', required: true }, { name: 'ps', required: false }]]]);
+  t.is((await bob.get('/papers/templates')).body.pagination.total, 0, 'not shared: not listed');
+  world.takeEvents();
+
+  t.deepEqual((await bob.post('/papers', { template_id: templateId, merge: {} })).body, { error: `template_id: no template you may open has the id ${templateId}` });
+  t.deepEqual((await ann.post('/papers', { template_id: plain, merge: {} })).body, { error: `template_id: paper ${plain} is not a template` });
+  t.deepEqual((await ann.post('/papers', { template_id: templateId, merge: { customer: 'Acme', contact: 'Ada' } })).body, { error: 'merge.amount: a value is required by the template' });
+  t.deepEqual((await ann.post('/papers', { template_id: templateId, merge: { customer: 'Acme', contact: 'Ada', amount: '5 €', price: '1' } })).body, { error: 'merge.price: the template has no merge field price (its fields: customer, contact, amount, ps)' });
+  const both = await ann.post('/papers', { title: 'x', template_id: templateId, content: doc('y') });
+  t.is(both.status, 400);
+  t.deepEqual(world.takeEvents(), [], 'refused: no event');
+  const before = (await ann.get('/papers')).body.pagination.total;
+
+  const made = await ann.post('/papers', { template_id: templateId, merge: { customer: 'Acme', contact: 'Ada', amount: '5 €' } });
+  t.is(made.status, 200);
+  t.like(made.body.data, { title: 'Offer letter', template: false, owner_id: ann.id });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.created', payload: { paper_id: made.body.data.id, title: 'Offer letter', owner_mrn: ann.mrn } }]);
+  const read = (await ann.get(`/papers/${made.body.data.id}`)).body.data;
+  t.deepEqual(read.content, {
+    type: 'doc',
+    content: [
+      { type: 'heading', attrs: { level: 1 }, content: [{ type: 'text', text: 'Offer for Acme' }] },
+      { type: 'paragraph', content: [{ type: 'text', text: 'Dear ' }, { type: 'text', text: 'Ada', marks: [{ type: 'bold' }] }, { type: 'text', text: ', we offer 5 €.' }] },
+      { type: 'paragraph' },
+    ],
+  });
+  t.is((await ann.get('/papers')).body.pagination.total, before + 1);
+
+  // Shared, a template is open to others; the owner may turn it back into a paper.
+  await ann.put(`/papers/${templateId}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }] });
+  const bobs = await bob.post('/papers', { title: 'Bob offer', template_id: templateId, merge: { customer: 'Bcme', contact: 'Bo', amount: '1', ps: ' PS.' } });
+  t.is(bobs.status, 200);
+  t.is((await bob.get(`/papers/${bobs.body.data.id}`)).body.data.text.split('\n')[1], 'Dear Bo, we offer 1. PS.');
+  t.deepEqual((await bob.patch(`/papers/${templateId}`, { template: false })).body, { error: 'You may not make a template of this paper (it is shared with you to view)' });
+  world.takeEvents();
+  t.like((await ann.patch(`/papers/${templateId}`, { template: false })).body.data, { template: false });
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.updated', payload: { paper_id: templateId, changed_fields: ['template'], updated_by: ann.mrn } }]);
+  t.is((await ann.get('/papers/templates')).body.pagination.total, 0);
+});
+
+test.serial('signature requests: one who may edit sends the paper printed to PDF with its signers (members by MRN, others by name and e-mail); core.papers.paper.signature_requested once; bad signers and lower levels refused with nothing emitted', async (t) => {
+  const id = await newPaper(ann, 'Service agreement', doc('The parties agree.'));
+  await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }] });
+  world.takeEvents();
+  const path_ = `/papers/${id}/signature-requests`;
+  t.deepEqual((await ann.post(path_, { signers: [] })).body, { error: 'signers must contain at least 1 items', field: 'signers' });
+  t.deepEqual((await ann.post(path_, { signers: [{ name: 'Ada' }] })).body, { error: 'a signer is a member_mrn, or a name and an email', field: 'signers[0]' });
+  t.deepEqual((await ann.post(path_, { signers: [{ member_mrn: bob.mrn, name: 'Ada' }] })).body, { error: 'a signer is a member_mrn, or a name and an email', field: 'signers[0]' });
+  t.deepEqual((await ann.post(path_, { signers: [{ member_mrn: bob.mrn, name: 'Ada', email: 'ada@client.test' }] })).body, { error: 'a signer is a member_mrn, or a name and an email, not both', field: 'signers[0]' });
+  t.is((await ann.post(path_, { signers: [{ member_mrn: 'mrn:account:member:00000000-0000-4000-8000-000000000000' }] })).status, 400);
+  t.deepEqual((await bob.post(path_, { signers: [{ name: 'Ada', email: 'ada@client.test' }] })).body, { error: 'You may not request signatures on this paper (it is shared with you to view)' });
+  t.deepEqual((await cay.post(path_, { signers: [{ name: 'Ada', email: 'ada@client.test' }] })).body, { error: `Paper ${id} not found` });
+  t.deepEqual(world.takeEvents(), [], 'refused: nothing emitted');
+  if (!chromiumExecutable()) {
+    t.log('no Chromium on this machine: the request itself is not checked');
+    return;
+  }
+  const sent = await ann.post(path_, { message: 'Please sign', signers: [{ member_mrn: bob.mrn, role: 'approver' }, { name: ' Ada Client ', email: 'ada@client.test', group: 2 }] });
+  t.is(sent.status, 200);
+  const signers = [{ name: bob.name, email: bob.email, member_id: bob.id, role: 'approver', group: 1 }, { name: 'Ada Client', email: 'ada@client.test', role: 'signer', group: 2 }];
+  t.like(sent.body.data, { paper_id: id, source_mrn: `mrn:papers:paper:${id}`, title: 'Service agreement', filename: 'Service agreement.pdf', signers });
+  const events = world.takeEvents();
+  t.is(events.length, 1);
+  const { document, ...rest } = events[0]!.payload as { document: { data_base64: string; sha256: string; filename: string; content_type: string } };
+  t.deepEqual(rest, { paper_id: id, source_mrn: `mrn:papers:paper:${id}`, requested_by: ann.id, title: 'Service agreement', message: 'Please sign', signers });
+  t.is(events[0]!.action, 'core.papers.paper.signature_requested');
+  const bytes = Buffer.from(document.data_base64, 'base64');
+  t.is(bytes.subarray(0, 5).toString(), '%PDF-');
+  t.like(document, { filename: 'Service agreement.pdf', content_type: 'application/pdf', sha256: sent.body.data.sha256 });
+  t.is(sent.body.data.size_bytes, bytes.length);
+});
+
+test.serial('department shares: a share to a department of the Workers app (the app\'s copy, fed by core.workers.*) gives its members and those of the departments below it the level; unknown departments are a 400; a terminated worker loses it', async (t) => {
+  const eng = '0d000000-0000-4000-8000-000000000001';
+  const platform = '0d000000-0000-4000-8000-000000000002';
+  const sales = '0d000000-0000-4000-8000-000000000003';
+  const worker = '0e000000-0000-4000-8000-000000000001';
+  await world.deliver('core.workers.department.created', { department_id: eng, mrn: `mrn:workers:department:${eng}`, name: 'Engineering', revision: 1 });
+  await world.deliver('core.workers.department.announced', { department_id: platform, mrn: `mrn:workers:department:${platform}`, name: 'Platform', parent_id: eng, revision: 1, for_app: 'papers' });
+  await world.deliver('core.workers.department.created', { department_id: sales, mrn: `mrn:workers:department:${sales}`, name: 'Sales', revision: 1 });
+  await world.deliver('core.workers.department.deleted', { department_id: sales, mrn: `mrn:workers:department:${sales}`, name: 'Sales', revision: 2 });
+  const hired = { worker_id: worker, mrn: `mrn:workers:worker:${worker}`, name: 'Cay', work_email: 'cay@example.com', member_id: cay.id, department_id: platform, status: 'active', revision: 1 };
+  await world.deliver('core.workers.worker.hired', hired);
+
+  const id = await newPaper(ann, 'Engineering handbook', doc('Deploy with care.'));
+  world.takeEvents();
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: 'eng' }] })).status, 400);
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: 'eng', level: 'view' }] })).body, { error: 'shares[0].principal_id: must be a department id (of the Workers app)' });
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: sales, level: 'view' }] })).body, { error: `shares[0].principal_id: no department of the Workers app has the id ${sales}` }, 'a deleted department');
+  t.deepEqual((await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'member', principal_id: bob.id, level: 'view' }, { principal_type: 'department', principal_id: worker, level: 'view' }] })).body, { error: `shares[1].principal_id: no department of the Workers app has the id ${worker}` });
+  t.deepEqual(world.takeEvents(), [], 'refused: nothing');
+  t.deepEqual((await ann.get(`/papers/${id}/shares`)).body.data.shares, [], 'refused: no partial shares');
+
+  t.is((await cay.get(`/papers/${id}`)).status, 404, 'not shared yet');
+  const put = await ann.put(`/papers/${id}/shares`, { shares: [{ principal_type: 'department', principal_id: eng.toUpperCase(), level: 'comment' }] });
+  t.deepEqual(put.body.data.shares, [{ principal_type: 'department', principal_id: eng, level: 'comment' }]);
+  t.deepEqual(world.takeEvents(), [{ action: 'core.papers.paper.shared', payload: { paper_id: id, shares: [{ principal_type: 'department', principal_id: eng, level: 'comment' }], shared_by: ann.mrn } }]);
+  t.like((await cay.get(`/papers/${id}`)).body.data, { level: 'comment', text: 'Deploy with care.' }, 'a member of a department below the one shared');
+  const sharedWithCay = async () => (await cay.get('/papers?scope=shared&per_page=100')).body.data.map((paper: { id: string }) => paper.id);
+  t.true((await sharedWithCay()).includes(id));
+  t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 1, 'found by a member of the department');
+  t.deepEqual((await cay.patch(`/papers/${id}`, { title: 'Mine' })).body, { error: 'You may not rename this paper (it is shared with you to comment)' });
+  t.is((await bob.get(`/papers/${id}`)).status, 404, 'not in the department');
+
+  // Terminated (a later revision): out of the department, the paper is gone for them; an older revision changes nothing.
+  await world.deliver('core.workers.worker.terminated', { ...hired, status: 'terminated', revision: 3 });
+  await world.deliver('core.workers.worker.updated', { ...hired, revision: 2, changed_fields: ['title'] });
+  t.is((await cay.get(`/papers/${id}`)).status, 404);
+  t.false((await sharedWithCay()).includes(id));
+  t.is((await cay.get('/search?app=papers&q=handbook')).body.data.length, 0, 'the index follows the copy');
+});
+
+/** A GET without any credential, as a browser opening a public page. */
+async function anonymousGet(url: string) {
+  const response = await world.platform.runtime.server.inject({ method: 'GET', url, headers: { host: `paperstest.${world.platform.runtime.config.baseDomain}`, 'x-api-version': API_VERSION } });
+  return { status: response.statusCode, headers: response.headers, text: response.payload };
+}
+
+test.serial('anonymous view links: a view-only link opens the paper read-only as a public page without signing in; withdrawn, expired or trashed: 404; nothing else reachable', async (t) => {
+  const id = await newPaper(ann, 'Public <notes>', doc('Open to <all>.', ''));
+  world.takeEvents();
+  t.deepEqual((await ann.post(`/papers/${id}/links`, { level: 'edit', anonymous: true })).body, { error: 'anonymous: an anonymous link is view only (level view)' });
+  t.deepEqual((await bob.post(`/papers/${id}/links`, { level: 'view', anonymous: true })).body, { error: `Paper ${id} not found` });
+  const made = await ann.post(`/papers/${id}/links`, { level: 'view', anonymous: true });
+  t.is(made.status, 200);
+  t.like(made.body.data, { paper_id: id, level: 'view', anonymous: true });
+  const token = made.body.data.token;
+  t.true(made.body.data.url.endsWith(`/papers/shared/${token}`));
+  t.deepEqual(world.takeEvents(), [], 'a link emits nothing until redeemed');
+
+  const page = await anonymousGet(`/papers/shared/${token}`);
+  t.is(page.status, 200);
+  t.is(page.headers['content-type'], 'text/html; charset=utf-8');
+  t.falsy(page.headers['content-disposition'], 'shown, not downloaded');
+  t.true(page.text.includes('<title>Public &lt;notes&gt;</title>'));
+  t.true(page.text.includes('<p>Open to &lt;all&gt;.</p>'));
+
+  // Nothing else of the workspace: the paper's API, its document, the list, another token.
+  t.is((await anonymousGet(`/papers/${id}`)).status, 401);
+  t.is((await anonymousGet(`/papers/${id}/document`)).status, 401);
+  t.is((await anonymousGet('/papers')).status, 401);
+  const member = await ann.post(`/papers/${id}/links`, { level: 'view' });
+  t.false(member.body.data.anonymous);
+  t.is(member.body.data.url, undefined);
+  t.deepEqual([(await anonymousGet(`/papers/shared/${member.body.data.token}`)).status, JSON.parse((await anonymousGet(`/papers/shared/${member.body.data.token}`)).text)], [404, { error: 'Link not found or expired' }], 'a members\' link is not public');
+  t.is((await anonymousGet('/papers/shared/not-a-token-at-all')).status, 404);
+
+  // Trashed, the page is gone; restored, back; withdrawn or expired: 404.
+  await ann.delete(`/papers/${id}`);
+  t.is((await anonymousGet(`/papers/shared/${token}`)).status, 404);
+  await ann.post(`/papers/${id}/restore`, {});
+  t.is((await anonymousGet(`/papers/shared/${token}`)).status, 200);
+  await world.query('UPDATE app_papers.links SET expires_at = now() - interval \'1 minute\' WHERE id = :id', { id: made.body.data.id });
+  t.is((await anonymousGet(`/papers/shared/${token}`)).status, 404, 'expired');
+  const again = await ann.post(`/papers/${id}/links`, { level: 'view', anonymous: true });
+  t.is((await anonymousGet(`/papers/shared/${again.body.data.token}`)).status, 200);
+  t.is((await ann.delete(`/papers/links/${again.body.data.id}`)).status, 200);
+  t.is((await anonymousGet(`/papers/shared/${again.body.data.token}`)).status, 404, 'withdrawn');
 });

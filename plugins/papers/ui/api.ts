@@ -39,14 +39,6 @@ export function paperImages(paperId: string): { upload(file: File): Promise<stri
   };
 }
 
-/** A colour of one's own for one's caret, from one's member id. */
-export function colorOf(id: string): string {
-  const palette = ['#1d4ed8', '#b91c1c', '#047857', '#7c3aed', '#b45309', '#0e7490', '#be185d'];
-  let hash = 0;
-  for (const char of id) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return palette[hash % palette.length];
-}
-
 export const PAPERS_STYLES = css`
   ul.papers { list-style: none; padding: 0; display: grid; gap: var(--wpk-space-2); }
   ul.papers > li { border: 1px solid var(--wpk-color-border); border-radius: 8px; padding: var(--wpk-space-3); display: flex; gap: var(--wpk-space-2); align-items: center; flex-wrap: wrap; }

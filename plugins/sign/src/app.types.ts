@@ -140,6 +140,7 @@ export interface EmittedEvents {
 /** Payloads of the events this app subscribes to, by action (its subscription handlers). */
 export interface ReceivedEvents {
   'core.crm.quote.signature_requested': Record<string, unknown>; // emitted by another app: its schema is not known here
+  'core.papers.paper.signature_requested': Record<string, unknown>; // emitted by another app: its schema is not known here
   'core.sign.reminder.scheduled': CoreSignReminderScheduledPayload;
   'core.sign.expiry.scheduled': CoreSignExpiryScheduledPayload;
 }

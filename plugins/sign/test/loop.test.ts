@@ -4,7 +4,8 @@
  * (signed deliveries of the captured events, `deliverDue`), the requester sends the draft envelope,
  * the client signs by link and mailed code, Sign's `core.sign.envelope.completed` is delivered to
  * CRM, and the quote is accepted and the deal won, `core.crm.deal.won` carrying the lines. A
- * redelivery of the completion changes nothing.
+ * redelivery of the completion changes nothing. A paper sent for signature
+ * (`core.papers.paper.signature_requested`) becomes a draft envelope the same way, from the event alone.
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +17,9 @@ let world: World;
 let rep: TestMember;
 
 test.before(async () => {
-  world = await startWorld({ app, subdomain: 'loop', apps: [fileURLToPath(new URL('../../crm', import.meta.url))], firstParty: ['sign', 'crm'], clock: new Date('2026-05-04T09:00:00.000Z') });
+  world = await startWorld({ app, subdomain: 'loop', apps: [fileURLToPath(new URL('../../crm', import.meta.url)), fileURLToPath(new URL('../../papers', import.meta.url))], firstParty: ['sign', 'crm', 'papers'], clock: new Date('2026-05-04T09:00:00.000Z') });
   await world.workspace.install('crm');
+  await world.workspace.install('papers');
   // The owner holds every key of both apps: the sales rep who asks for the signature and sends the envelope.
   rep = world.owner;
 });
@@ -67,4 +69,20 @@ test.serial('a quote sent for signature is accepted and its deal won once the cl
   // The deal's events go out once: a second round of deliveries has nothing new to win.
   await deliver();
   t.is(world.platform.events.filter((event) => event.action === 'core.crm.deal.won').length, 1);
+});
+
+test.serial('a paper sent for signature becomes the requester\'s draft envelope through a real delivery, with its PDF and signers', async (t) => {
+  const paper = ok(await rep.post('/papers', { title: 'Service agreement', content: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'The parties agree.' }] }] } }));
+  const request = ok(await rep.post(`/papers/${paper.id}/signature-requests`, { message: 'Please sign', signers: [{ name: 'Ada Client', email: 'ada@client.test' }, { member_mrn: rep.mrn, role: 'approver', group: 2 }] }));
+  t.deepEqual((await deliver()).filter(([action]) => action === 'core.papers.paper.signature_requested'), [['core.papers.paper.signature_requested', { sign: 'handled' }]]);
+  const drafts = ok(await rep.get(`/sign/envelopes?source_mrn=mrn:papers:paper:${paper.id}`)) as Array<Record<string, any>>;
+  t.is(drafts.length, 1);
+  t.like(drafts[0], { owner_id: rep.id, status: 'draft', title: 'Service agreement', message: 'Please sign', document: { filename: 'Service agreement.pdf', sha256: request.sha256, pages: 1 } });
+  t.deepEqual(drafts[0].recipients.map((one: Record<string, unknown>) => [one.name, one.email, one.member_id, one.role, one.group, one.status]), [
+    ['Ada Client', 'ada@client.test', null, 'signer', 1, 'pending'],
+    [rep.name, rep.email, rep.id, 'approver', 2, 'pending'],
+  ]);
+  // Another round of deliveries has nothing new for Sign: still one envelope.
+  await deliver();
+  t.is((ok(await rep.get(`/sign/envelopes?source_mrn=mrn:papers:paper:${paper.id}`)) as unknown[]).length, 1);
 });

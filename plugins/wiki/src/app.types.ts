@@ -158,6 +158,18 @@ export interface Settings {
    * Days a page stays due before it expires.
    */
   grace_days: number;
+  /**
+   * How many stored Yjs updates of a page are merged into its snapshot at once. Optional: a saved document without it means the default.
+   */
+  compact_after_updates?: number;
+  /**
+   * Live edits store a version of the page when its last stored version is this many minutes old. Optional: a saved document without it means the default.
+   */
+  auto_version_minutes?: number;
+  /**
+   * Live edits of a page emit core.wiki.page.updated at most once in this many seconds. Optional: a saved document without it means the default.
+   */
+  updated_event_seconds?: number;
 }
 
 /** Payloads of the events this app emits, by action (`ctx.events.stage`). */

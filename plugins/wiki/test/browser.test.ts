@@ -1,90 +1,171 @@
 /**
- * The Wiki app's front-end in Chromium, through the real routes: an editor opens Wiki from the
- * launcher, opens a space and its page tree, edits a page as Markdown (a link to another page by
- * id), saves it and verifies it; the page reads back rendered, and the linked page lists it among
- * its backlinks. At 1280 px and at 375 px, axe-clean (no serious or critical violation) in the
- * shell and in the frame, no Content-Security-Policy violation, nothing wider than the window.
- * The screenshots are the ones docs/apps/wiki.md shows.
+ * The Wiki app's front-end in Chromium, through the real routes and the live socket: an editor
+ * opens Wiki from the launcher, opens a space and its page tree, opens a page in the collaborative
+ * editor, rewrites it as Markdown (a link to another page by id), saves it (the open editor gets it
+ * as one live edit) and verifies it; the linked page lists it among its backlinks. Two members type
+ * into one page at once and both editors and the server converge with no character lost or doubled,
+ * while a view member follows it read-only. At 1280 px and at 375 px, axe-clean (no serious or
+ * critical violation) in the shell and in the frame, no Content-Security-Policy violation, nothing
+ * wider than the window. The screenshots are the ones docs/apps/wiki.md shows.
  */
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
 import { ok, startWorld, type TestMember } from '@wpk/testing';
-import { accessibilityViolations, browseWorld, checkPage, cspViolations, dismissToasts, saveScreenshot, type WorldBrowser } from '@wpk/testing/browser';
+import { accessibilityViolations, browseWorld, checkPage, collabEditorText, cspViolations, dismissToasts, saveScreenshot, untilConverged, type Frame, type WorldBrowser } from '@wpk/testing/browser';
 
 const IMAGES = fileURLToPath(new URL('../../../docs/apps/images/', import.meta.url));
 const KEYS = ['wiki.spaces.read', 'wiki.spaces.create', 'wiki.pages.edit'];
 
 let web: WorldBrowser;
 let ann: TestMember;
+let bob: TestMember;
+let cleo: TestMember;
 const ids: Record<string, string> = {};
 
 test.before(async () => {
   web = await browseWorld(startWorld({ app: fileURLToPath(new URL('..', import.meta.url)), subdomain: 'acme', listen: true, clock: new Date('2026-11-02T09:00:00.000Z') }), { link: 'Wiki', slug: 'wiki', ready: 'wiki-spaces' });
   const { world } = web;
   ann = await world.member(KEYS, { name: 'Ann Editor' });
+  bob = await world.member(KEYS, { name: 'Bob Writer' });
+  cleo = await world.member(KEYS, { name: 'Cleo Reader' });
   ids.space = ok(await world.owner.post('/wiki/spaces', { name: 'Handbook', description: 'How we work', default_role: 'edit' })).id;
+  ok(await world.owner.put(`/wiki/spaces/${ids.space}/members`, { members: [{ member_id: cleo.id, role: 'view' }] }));
   ids.onboarding = ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Onboarding', markdown: 'Welcome aboard.\n' })).id;
   ids.laptop = ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Your laptop', parent_id: ids.onboarding, markdown: '# Setting up\n\n- Turn it on\n- Sign in\n' })).id;
   ids.policies = ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Policies' })).id;
+  const paragraph = (text?: string) => (text ? { type: 'paragraph', content: [{ type: 'text', text }] } : { type: 'paragraph' });
+  ids.notes = ok(await world.owner.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Meeting notes', content: { type: 'doc', content: [{ type: 'heading', attrs: { level: 2 }, content: [{ type: 'text', text: 'Weekly sync' }] }, paragraph('Budget:'), paragraph('Hiring:'), paragraph()] } })).id;
 });
 
 test.after.always(() => web?.close());
 
-test.serial('at 1280 px: an editor edits a page as Markdown with a link by id, saves and verifies it', async (t) => {
+/** The page's editor (its text box is named by the page's title). */
+const editorOf = (frame: Frame, title: string) => frame.getByRole('textbox', { name: title });
+
+/** Opens a page of the Handbook from the tree and waits for its editor to be loaded. */
+async function openPage(frame: Frame, title: string): Promise<void> {
+  await frame.getByRole('list', { name: 'Spaces' }).getByRole('link', { name: 'Handbook' }).click();
+  await frame.getByRole('list', { name: 'Pages' }).getByRole('link', { name: title }).click();
+  await editorOf(frame, title).waitFor();
+  await frame.getByText('Saved').waitFor();
+}
+
+test.serial('at 1280 px: an editor opens a page in the live editor, rewrites it as Markdown with a link by id, saves and verifies it', async (t) => {
   const { page, frame } = await web.openApp(1280, { email: ann.email });
   await frame.getByRole('list', { name: 'Spaces' }).getByRole('link', { name: 'Handbook' }).click();
   const tree = frame.getByRole('list', { name: 'Pages' });
   await tree.getByRole('link', { name: 'Your laptop' }).waitFor();
-  t.deepEqual(await tree.getByRole('link').allTextContents(), ['Onboarding', 'Your laptop', 'Policies']);
+  t.deepEqual(await tree.getByRole('link').allTextContents(), ['Onboarding', 'Your laptop', 'Policies', 'Meeting notes']);
   await checkPage(t, page, frame, 'the page tree');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}wiki-tree-1280.png`);
 
   await tree.getByRole('link', { name: 'Onboarding' }).click();
-  await frame.getByRole('heading', { name: 'Onboarding' }).waitFor();
-  await frame.getByRole('button', { name: 'Edit' }).click();
+  const editor = editorOf(frame, 'Onboarding');
+  await editor.getByText('Welcome aboard.').waitFor();
+  await frame.getByText('Saved').waitFor();
+  await frame.getByRole('button', { name: 'Edit as Markdown' }).click();
   await frame.getByLabel('Content (Markdown; link a page as [text](page:id))').fill(`Welcome aboard.\n\n## First day\n\n1. Set up [your laptop](page:${ids.laptop})\n2. Meet the **team**\n`);
   await frame.getByRole('button', { name: 'Save' }).click();
-  await frame.getByRole('heading', { name: 'First day' }).waitFor();
+  await editor.getByText('First day').waitFor();
   await frame.getByRole('button', { name: 'Verify' }).click();
   await frame.getByText('Version 2 · Verified').waitFor();
-  t.like(ok(await ann.get(`/wiki/pages/${ids.onboarding}`)), { version: 2, verification: 'verified', owner_id: ann.id });
-  await checkPage(t, page, frame, 'a page read after its edit');
+  t.like(ok(await ann.get(`/wiki/pages/${ids.onboarding}`)), { verification: 'verified', owner_id: ann.id });
+  // The editor ends a page whose last block is not a paragraph with an empty one (tiptap's trailing node).
+  t.is(await collabEditorText(frame, 'Onboarding'), 'Welcome aboard.\nFirst day\nSet up your laptopMeet the team\n');
+  await checkPage(t, page, frame, 'a page in the live editor');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}wiki-page-1280.png`);
 
-  await frame.getByRole('article').getByRole('link', { name: 'your laptop' }).click();
-  await frame.getByRole('heading', { name: 'Your laptop' }).waitFor();
+  await frame.getByRole('list', { name: 'Links on this page' }).getByRole('link', { name: 'your laptop' }).click();
+  await editorOf(frame, 'Your laptop').getByText('Setting up').waitFor();
   await frame.getByRole('list', { name: 'Linked from' }).getByRole('link', { name: 'Onboarding' }).waitFor();
-  await frame.getByRole('button', { name: 'Edit' }).click();
+  await frame.getByRole('button', { name: 'Edit as Markdown' }).click();
   await frame.getByLabel('Content (Markdown; link a page as [text](page:id))').waitFor();
-  await checkPage(t, page, frame, 'a page edited as Markdown');
+  await checkPage(t, page, frame, 'a page rewritten as Markdown');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}wiki-edit-1280.png`);
   await page.context().close();
 });
 
+test.serial('at 1280 px: two members type into one page at once and converge with no character lost; a view member follows it read-only', async (t) => {
+  const first = await web.openApp(1280, { email: ann.email });
+  const second = await web.openApp(1280, { email: bob.email });
+  const reader = await web.openApp(375, { email: cleo.email });
+  await openPage(first.frame, 'Meeting notes');
+  await openPage(second.frame, 'Meeting notes');
+  await openPage(reader.frame, 'Meeting notes');
+  // Who is here: each editor shows the other member.
+  await first.frame.getByLabel('Who is here').getByText('Bob Writer').waitFor();
+  await second.frame.getByLabel('Who is here').getByText('Ann Editor').waitFor();
+  // The view member reads it in the same editor, not editable, with no formatting bar and no Markdown edit.
+  const readOnly = editorOf(reader.frame, 'Meeting notes');
+  t.is(await readOnly.getAttribute('contenteditable'), 'false');
+  t.is(await reader.frame.getByRole('button', { name: 'Bold' }).count(), 0);
+  t.is(await reader.frame.getByRole('button', { name: 'Edit as Markdown' }).count(), 0);
+
+  const annText = ' the budget is approved';
+  const bobText = ' starts in May, said Bob';
+  const annEditor = editorOf(first.frame, 'Meeting notes');
+  const bobEditor = editorOf(second.frame, 'Meeting notes');
+  await annEditor.locator('p').nth(0).click();
+  await annEditor.press('End');
+  await bobEditor.locator('p').nth(1).click();
+  await bobEditor.press('End');
+  await Promise.all([annEditor.pressSequentially(annText, { delay: 15 }), bobEditor.pressSequentially(bobText, { delay: 15 })]);
+
+  const expected = `Weekly sync\nBudget:${annText}\nHiring:${bobText}\n`;
+  const texts = () => Promise.all([collabEditorText(first.frame, 'Meeting notes'), collabEditorText(second.frame, 'Meeting notes'), collabEditorText(reader.frame, 'Meeting notes')]);
+  let [a, b, c] = await untilConverged(texts, (text) => text === expected);
+  t.is(a, expected, 'every character of both, once');
+  t.is(b, a, 'both editors hold the same text');
+  t.is(c, a, 'the view member sees it live');
+  await first.frame.getByText('Saved').waitFor();
+  await second.frame.getByText('Saved').waitFor();
+  t.is(ok(await ann.get(`/wiki/pages/${ids.notes}/document`)).text, expected.trimEnd(), 'every character reached the server, once');
+
+  // Both type the first characters of one empty paragraph at once.
+  await annEditor.locator('p').nth(2).click();
+  await bobEditor.locator('p').nth(2).click();
+  await Promise.all([annEditor.pressSequentially('aaaaaaaaaaaa', { delay: 15 }), bobEditor.pressSequentially('bbbbbbbbbbbb', { delay: 15 })]);
+  const both = (text: string) => ['aaaaaaaaaaaabbbbbbbbbbbb', 'bbbbbbbbbbbbaaaaaaaaaaaa'].includes(text.split('\n')[3] ?? '');
+  [a, b, c] = await untilConverged(texts, both);
+  t.is(b, a);
+  t.is(c, a);
+  t.true(both(a), JSON.stringify(a));
+  await first.frame.getByText('Saved').waitFor();
+  await second.frame.getByText('Saved').waitFor();
+  t.is(ok(await ann.get(`/wiki/pages/${ids.notes}/document`)).text, a, 'the server holds the same text');
+  t.is(ok(await ann.get(`/wiki/pages/${ids.notes}`)).markdown, `## Weekly sync\n\nBudget:${annText}\n\nHiring:${bobText}\n\n${a.split('\n')[3]}\n`, "the page's Markdown is the document's");
+
+  await checkPage(t, first.page, first.frame, 'two members in one page');
+  await dismissToasts(first.page);
+  await saveScreenshot(first.page, `${IMAGES}wiki-live-1280.png`);
+  await checkPage(t, reader.page, reader.frame, 'a view member reading a live page at 375 px');
+  for (const opened of [first, second, reader]) await opened.page.context().close();
+});
+
 test.serial('at 375 px: a page reads on a phone', async (t) => {
   const { page, frame } = await web.openApp(375, { email: ann.email });
-  await frame.getByRole('list', { name: 'Spaces' }).getByRole('link', { name: 'Handbook' }).click();
-  await frame.getByRole('list', { name: 'Pages' }).getByRole('link', { name: 'Onboarding' }).click();
-  await frame.getByRole('heading', { name: 'First day' }).waitFor();
+  await openPage(frame, 'Onboarding');
+  await editorOf(frame, 'Onboarding').getByText('First day').waitFor();
   await checkPage(t, page, frame, 'a page at 375 px');
   await dismissToasts(page);
   await saveScreenshot(page, `${IMAGES}wiki-page-375.png`);
 
-  // A checklist and a table written as Markdown read as a list with ticks and a table with column headers.
+  // A checklist and a table written as Markdown show in the editor as checkboxes and a table with column headers.
   const policies = ok(await web.world.owner.get(`/wiki/pages/${ids.policies}`));
   ok(await web.world.owner.patch(`/wiki/pages/${ids.policies}`, { version: policies.version, markdown: '- [x] Read the handbook\n- [ ] Sign the policy\n  - [ ] Ask questions\n\n| Policy | Owner |\n| --- | --- |\n| Leave | Ann Editor |\n| Travel | |\n' }));
   await page.context().close();
   const phone = await web.openApp(375, { email: ann.email });
-  await phone.frame.getByRole('list', { name: 'Spaces' }).getByRole('link', { name: 'Handbook' }).click();
-  await phone.frame.getByRole('list', { name: 'Pages' }).getByRole('link', { name: 'Policies' }).click();
-  const article = phone.frame.getByRole('article');
-  await article.getByRole('table').waitFor();
-  t.deepEqual(await article.getByRole('listitem').allTextContents(), ['☑ Read the handbook', '☐ Sign the policy☐ Ask questions', '☐ Ask questions']);
-  t.deepEqual(await article.getByRole('columnheader').allTextContents(), ['Policy', 'Owner']);
-  t.deepEqual(await article.getByRole('cell').allTextContents(), ['Leave', 'Ann Editor', 'Travel', '']);
+  await openPage(phone.frame, 'Policies');
+  const editor = editorOf(phone.frame, 'Policies');
+  await editor.locator('table').waitFor();
+  t.true(await editor.getByRole('checkbox', { name: 'Done: Read the handbook' }).isChecked());
+  t.false(await editor.getByRole('checkbox', { name: 'Done: Sign the policy' }).isChecked());
+  t.false(await editor.getByRole('checkbox', { name: 'Done: Ask questions' }).isChecked());
+  t.deepEqual(await editor.locator('th').allTextContents(), ['Policy', 'Owner']);
+  t.deepEqual(await editor.locator('td').allTextContents(), ['Leave', 'Ann Editor', 'Travel', '']);
   await checkPage(t, phone.page, phone.frame, 'a checklist and a table at 375 px');
   await phone.page.context().close();
 });

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { fileURLToPath } from 'node:url';
-import { ok, startWorld, type TestMember, type TestResponse, type World } from '@wpk/testing';
+import { listenForSockets, ok, startWorld, subscribeChannel, type TestMember, type TestResponse, type World } from '@wpk/testing';
+import * as Y from 'yjs';
 import app from '../src/index.js';
 import { lineDiff } from '../src/services/pages.js';
 
@@ -303,9 +304,85 @@ test.serial('mentions are kept: @Label in the page\'s Markdown, the space export
   world.takeEvents();
 });
 
+/** A client's replica of a page's live document, loaded over HTTP. */
+async function replica(member: TestMember, pageId: string): Promise<Y.Doc> {
+  const replicaDoc = new Y.Doc();
+  Y.applyUpdate(replicaDoc, Buffer.from(ok(await member.get(`/wiki/pages/${pageId}/document`)).update, 'base64'));
+  return replicaDoc;
+}
+/** The update (base64) of one local change to a replica. */
+function change(replicaDoc: Y.Doc, edit: (fragment: Y.XmlFragment) => void): string {
+  const updates: Uint8Array[] = [];
+  const listener = (update: Uint8Array) => updates.push(update);
+  replicaDoc.on('update', listener);
+  replicaDoc.transact(() => edit(replicaDoc.getXmlFragment('default')));
+  replicaDoc.off('update', listener);
+  return Buffer.from(Y.mergeUpdates(updates)).toString('base64');
+}
+const firstText = (fragment: Y.XmlFragment) => (fragment.get(0) as Y.XmlElement).get(0) as Y.XmlText;
+
+test.serial('live editing: a page is a Yjs document; updates are checked, stored, relayed and make new versions; a REST write is a live edit; a page from before the stack gets its document on first load', async (t) => {
+  const para = (text: string) => ({ type: 'paragraph', content: [{ type: 'text', text }] });
+  const page = ok(await ann.post(`/wiki/spaces/${ids.space}/pages`, { title: 'Live', markdown: 'ab\n' }));
+  // A page written before the editing stack: its JSON only, no document yet.
+  await world.query(`DELETE FROM app_wiki.page_documents WHERE page_id = '${page.id}'`);
+  t.deepEqual(await world.query(`SELECT page_id FROM app_wiki.page_documents WHERE page_id = '${page.id}'`), []);
+  const first = ok(await carl.get(`/wiki/pages/${page.id}/document`));
+  t.like(first, { page_id: page.id, role: 'view', editable: false, version: 1, content: { type: 'doc', content: [para('ab')] }, text: 'ab' });
+  t.like(ok(await bob.get(`/wiki/pages/${page.id}/document`)), { role: 'edit', editable: true, update: first.update }, 'made once: every client loads the same state');
+
+  const socket = await (await listenForSockets(world)).connect(ann);
+  const channel = `wiki/pages/${page.id}`;
+  t.like(await subscribeChannel(socket, channel), { type: 'subscribed' });
+  world.takeEvents();
+  // Only this page's events (a delayed review of an earlier page may come due meanwhile).
+  const events = () => world.takeEvents().filter((event) => (event.payload as { page_id?: string }).page_id === page.id);
+
+  const bobDoc = await replica(bob, page.id);
+  const update = change(bobDoc, (fragment) => firstText(fragment).insert(1, 'X'));
+  refused(t, await carl.post(`/wiki/pages/${page.id}/updates`, { update }), 403, 'Your role on space Handbook is view: editing pages needs edit');
+  t.deepEqual(ok(await bob.post(`/wiki/pages/${page.id}/updates`, { update })), { page_id: page.id, applied: true, version: 2, text_length: 3 });
+  t.like(await socket.until((message) => message.type === 'event'), { channel, event: 'doc.updated', data: { update, member_id: bob.id } });
+  t.like(ok(await ann.get(`/wiki/pages/${page.id}`)), { version: 2, updated_by: bob.id, content: { type: 'doc', content: [para('aXb')] }, markdown: 'aXb\n' });
+  t.deepEqual(events(), [{ action: 'core.wiki.page.updated', payload: { page_id: page.id, space_id: ids.space, version: 2, changed_fields: ['content'], by: bob.mrn } }]);
+  t.deepEqual(ok(await bob.post(`/wiki/pages/${page.id}/updates`, { update })), { page_id: page.id, applied: false, version: 2, text_length: 3 }, 'an update already applied changes nothing');
+
+  // A link typed live is a link by id: the target lists the page among its backlinks. Within updated_event_seconds no second event.
+  const linked = change(bobDoc, (fragment) => {
+    const paragraph = new Y.XmlElement('paragraph');
+    const text = new Y.XmlText();
+    text.insert(0, 'see accounts', { link: { href: `page:${ids.Accounts}` } });
+    paragraph.insert(0, [text]);
+    fragment.insert(1, [paragraph]);
+  });
+  t.like(ok(await bob.post(`/wiki/pages/${page.id}/updates`, { update: linked })), { applied: true, version: 3 });
+  t.deepEqual(events(), []);
+  t.true((ok(await ann.get(`/wiki/pages/${ids.Accounts}/backlinks`)) as Row[]).some((row) => row.id === page.id));
+  t.deepEqual((ok(await ann.get(`/wiki/pages/${page.id}/versions`)) as Array<{ version: number }>).map((row) => row.version), [1], 'live edits store a version every auto_version_minutes');
+  t.like(ok(await ann.get(`/wiki/pages/${page.id}/diff?from=1`)), { from: 1, to: 3, lines: [{ op: 'remove', text: 'ab' }, { op: 'add', text: 'aXb' }, { op: 'add', text: '' }, { op: 'add', text: `[see accounts](page:${ids.Accounts})` }] });
+
+  // A bad update is refused naming the problem, and nothing is stored.
+  const bad = new Y.Doc();
+  Y.applyUpdate(bad, Y.encodeStateAsUpdate(bobDoc));
+  refused(t, await bob.post(`/wiki/pages/${page.id}/updates`, { update: change(bad, (fragment) => fragment.insert(0, [new Y.XmlElement('script')])) }), 400, 'update: the node type "script" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, mention');
+  refused(t, await bob.post(`/wiki/pages/${page.id}/updates`, { update: 'not base64!' }), 400, 'update: must be base64');
+  refused(t, await ann.patch(`/wiki/pages/${page.id}`, { version: 3, content: { type: 'doc', content: [{ type: 'image', attrs: { src: 'https://example.com/x.png' } }] } }), 400, 'content: the node type "image" is not one of paragraph, heading, blockquote, bulletList, orderedList, listItem, taskList, taskItem, codeBlock, horizontalRule, hardBreak, table, tableRow, tableHeader, tableCell, mention');
+  t.like(ok(await ann.get(`/wiki/pages/${page.id}`)), { version: 3 });
+
+  // A REST write names the version read (stale: 409) and reaches the live editors as one update.
+  refused(t, await ann.patch(`/wiki/pages/${page.id}`, { version: 2, markdown: 'gone\n' }), 409, 'Page Live changed since you read it: you read version 2, it is now version 3');
+  t.like(ok(await ann.patch(`/wiki/pages/${page.id}`, { version: 3, markdown: 'one\n\ntwo\n' })), { version: 4, content: { type: 'doc', content: [para('one'), para('two')] } });
+  const relayed = await socket.until((message) => message.type === 'event' && message.data?.member_id === ann.id);
+  Y.applyUpdate(bobDoc, Buffer.from(relayed.data.update, 'base64'));
+  t.is(bobDoc.getXmlFragment('default').toJSON(), (await replica(ann, page.id)).getXmlFragment('default').toJSON());
+  t.deepEqual(events(), [{ action: 'core.wiki.page.updated', payload: { page_id: page.id, space_id: ids.space, version: 4, changed_fields: ['content'], by: ann.mrn } }]);
+  t.like(ok(await ann.get(`/wiki/pages/${page.id}/document`)), { version: 4, text: 'one\ntwo' });
+  socket.close();
+});
+
 test.serial('the migration goes down and up again', async (t) => {
-  t.deepEqual(await world.migrateAppDown(), ['0001-create-wiki']);
+  t.deepEqual(await world.migrateAppDown(), ['0002-page-documents', '0001-create-wiki']);
   t.deepEqual(await world.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'app_wiki' AND table_name <> 'migrations'"), []);
-  t.deepEqual(await world.migrateAppUp(), ['0001-create-wiki']);
+  t.deepEqual(await world.migrateAppUp(), ['0001-create-wiki', '0002-page-documents']);
   t.deepEqual(ok(await ann.get('/wiki/spaces')), []);
 });

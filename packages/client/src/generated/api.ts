@@ -2166,6 +2166,286 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_events/papers/events/core-workers-department-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-department-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersDepartmentAnnounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-department-created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-department-created
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersDepartmentCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-department-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-department-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersDepartmentDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-department-moved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-department-moved
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersDepartmentMoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-department-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-department-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersDepartmentUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-activated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerActivated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-announced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-announced
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerAnnounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-deleted
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-department_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-department_changed
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerDepartmentChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-hired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-hired
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerHired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-offboarding_started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-offboarding_started
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerOffboardingStarted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-rehired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-rehired
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerRehired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-terminated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-terminated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerTerminated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/papers/events/core-workers-worker-updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/papers/events/core-workers-worker-updated
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsPapersEventsCoreWorkersWorkerUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_events/rooms/events/core-account-member-removed": {
         parameters: {
             query?: never;
@@ -2200,6 +2480,26 @@ export interface paths {
          * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
          */
         post: operations["postEventsSettingsEventsCoreAccountApplicationInstalled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_events/sign/events/core-papers-paper-signature_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * POST /_events/sign/events/core-papers-paper-signature_requested
+         * @description Internal: called by the platform itself (signed broker deliveries), not by API clients.
+         */
+        post: operations["postEventsSignEventsCorePapersPaperSignatureRequested"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10988,8 +11288,8 @@ export interface paths {
         get: operations["getPapers"];
         put?: never;
         /**
-         * Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON)
-         * @description Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON)
+         * Creates a paper (one owns it), in one of one's folders, empty, with content (ProseMirror JSON) or from a template (te...
+         * @description Creates a paper (one owns it), in one of one's folders, empty, with content (ProseMirror JSON) or from a template (template_id) with its merge fields filled (merge); template: true makes a template
          *
          *     Needs `papers.papers.read`, then `papers.papers.create`.
          */
@@ -11026,8 +11326,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Renames a paper (edit) or moves it to another of its owner's folders (its owner)
-         * @description Renames a paper (edit) or moves it to another of its owner's folders (its owner)
+         * Renames a paper (edit), moves it to another of its owner's folders or makes it a template (template: true) or a paper...
+         * @description Renames a paper (edit), moves it to another of its owner's folders or makes it a template (template: true) or a paper again (its owner)
          *
          *     Needs `papers.papers.read`.
          */
@@ -11161,7 +11461,7 @@ export interface paths {
         put?: never;
         /**
          * Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; de...
-         * @description Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); the token is answered once
+         * @description Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); anonymous: true (view only) opens its public page without signing in; the token is answered once
          *
          *     Needs `papers.papers.read`.
          */
@@ -11231,13 +11531,35 @@ export interface paths {
          */
         get: operations["getPapersByPaperIdShares"];
         /**
-         * Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit
-         * @description Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit
+         * Replaces a paper's shares (its owner): members, roles (owner, admin, member) and departments (of the Workers app: the...
+         * @description Replaces a paper's shares (its owner): members, roles (owner, admin, member) and departments (of the Workers app: their members and those of the departments below), each at view, comment or edit
          *
          *     Needs `papers.papers.read`.
          */
         put: operations["putPapersByPaperIdShares"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/{paper_id}/signature-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signer...
+         * @description Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signers (members by MRN, others by name and e-mail), and the Sign app makes the caller's draft envelope
+         *
+         *     Needs `papers.papers.read`.
+         */
+        post: operations["postPapersByPaperIdSignatureRequests"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11516,6 +11838,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/papers/shared/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), ...
+         * @description Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), read-only, as a whole HTML page; unknown, withdrawn or expired: 404
+         *
+         *     Public: no credential.
+         */
+        get: operations["getPapersSharedByToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/papers/suggestions/{suggestion_id}/accept": {
         parameters: {
             query?: never;
@@ -11554,6 +11898,28 @@ export interface paths {
          *     Needs `papers.papers.read`.
          */
         post: operations["postPapersSuggestionsBySuggestionIdReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/papers/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the templates one may open (one's own and those shared with one), most recently changed first, each with its me...
+         * @description Lists the templates one may open (one's own and those shared with one), most recently changed first, each with its merge fields; q matches the title
+         *
+         *     Needs `papers.papers.read`.
+         */
+        get: operations["getPapersTemplates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -15414,6 +15780,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/wiki/pages/{page_id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads the page's live document (anyone who sees the page): its whole Yjs state as one update (base64), its JSON snaps...
+         * @description Reads the page's live document (anyone who sees the page): its whole Yjs state as one update (base64), its JSON snapshot, and whether the caller may edit it
+         *
+         *     Needs `wiki.spaces.read`.
+         */
+        get: operations["getWikiPagesByPageIdDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/wiki/pages/{page_id}/move": {
         parameters: {
             query?: never;
@@ -15452,6 +15840,28 @@ export interface paths {
          *     Needs `wiki.pages.edit`.
          */
         post: operations["postWikiPagesByPageIdRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wiki/pages/{page_id}/updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Applies a Yjs update (base64) to the page's live document (editors): checked, merged, stored and relayed on wiki/page...
+         * @description Applies a Yjs update (base64) to the page's live document (editors): checked, merged, stored and relayed on wiki/pages/{page_id} as doc.updated; a change of the text is a new version
+         *
+         *     Needs `wiki.pages.edit`.
+         */
+        post: operations["postWikiPagesByPageIdUpdates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -20302,6 +20712,8 @@ export interface components {
             owner_mrn: string;
             /** @enum {string} */
             status: "active" | "trashed";
+            /** @description A template: listed by GET /papers/templates; POST /papers with template_id copies it, its merge fields filled */
+            template: boolean;
             /**
              * @description The caller's level on the paper
              * @enum {string}
@@ -20329,6 +20741,8 @@ export interface components {
             owner_mrn: string;
             /** @enum {string} */
             status: "active" | "trashed";
+            /** @description A template: listed by GET /papers/templates; POST /papers with template_id copies it, its merge fields filled */
+            template: boolean;
             /**
              * @description The caller's level on the paper
              * @enum {string}
@@ -20410,6 +20824,8 @@ export interface components {
             paper_id: string;
             /** @enum {string} */
             level: "view" | "comment" | "edit";
+            /** @description View only, opened without signing in at url */
+            anonymous: boolean;
             /** Format: date-time */
             expires_at: string | null;
             /** Format: uuid */
@@ -20418,6 +20834,8 @@ export interface components {
             created_at: string;
             /** @description The token, answered this once only */
             token: string;
+            /** @description An anonymous link's public page (GET /papers/shared/{token}), answered this once only */
+            url?: string;
         };
         PapersDeleted: {
             /** Format: uuid */
@@ -20429,7 +20847,7 @@ export interface components {
             paper_id: string;
             shares: {
                 /** @enum {string} */
-                principal_type: "member" | "role";
+                principal_type: "member" | "role" | "department";
                 principal_id: string;
                 /** @enum {string} */
                 level: "view" | "comment" | "edit";
@@ -20441,6 +20859,7 @@ export interface components {
                 paper_id: string;
                 /** @enum {string} */
                 level: "view" | "comment" | "edit";
+                anonymous: boolean;
                 /** Format: date-time */
                 expires_at: string | null;
                 /** Format: uuid */
@@ -20448,6 +20867,29 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             }[];
+        };
+        PapersSigner: {
+            name: string;
+            email: string;
+            /** Format: uuid */
+            member_id?: string;
+            /** @enum {string} */
+            role: "signer" | "approver" | "copy";
+            group: number;
+        };
+        PapersSignatureRequest: {
+            /** Format: uuid */
+            paper_id: string;
+            /** @description mrn:papers:paper:{paper_id}: the envelope Sign makes names it */
+            source_mrn: string;
+            title: string;
+            signers: components["schemas"]["PapersSigner"][];
+            filename: string;
+            /** @description The SHA-256 (hex) of the PDF the event carries */
+            sha256: string;
+            size_bytes: number;
+            /** Format: date-time */
+            requested_at: string;
         };
         PapersSuggestion: {
             /** Format: uuid */
@@ -20515,6 +20957,40 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        PapersTemplate: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            /** Format: uuid */
+            folder_id: string | null;
+            /** Format: uuid */
+            owner_id: string;
+            owner_mrn: string;
+            /** @enum {string} */
+            status: "active" | "trashed";
+            /** @description A template: listed by GET /papers/templates; POST /papers with template_id copies it, its merge fields filled */
+            template: boolean;
+            /**
+             * @description The caller's level on the paper
+             * @enum {string}
+             */
+            level: "view" | "comment" | "edit" | "owner";
+            /** Format: date-time */
+            trashed_at: string | null;
+            /** Format: date-time */
+            edited_at: string | null;
+            /** Format: uuid */
+            edited_by: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Its merge fields: {{name}} (required) or {{name?}} (optional) in its text, in the order they first appear */
+            fields: {
+                name?: string;
+                required?: boolean;
+            }[];
         };
         Notice: {
             message: string;
@@ -21976,6 +22452,36 @@ export interface components {
                 op?: "keep" | "add" | "remove";
                 text?: string;
             }[];
+        };
+        WikiPageDocument: {
+            /** Format: uuid */
+            page_id: string;
+            /**
+             * @description The caller's role on the page's space
+             * @enum {string}
+             */
+            role: "none" | "view" | "comment" | "edit" | "admin";
+            /** @description True when the caller may edit the page (edit or admin) */
+            editable: boolean;
+            /** @description The page's version now */
+            version: number;
+            /** @description The whole document as one Yjs update, base64 */
+            update: string;
+            /** @description The stable JSON snapshot (the same as the page’s content) */
+            content: {
+                [key: string]: unknown;
+            };
+            /** @description Its plain text, one line a block */
+            text: string;
+        };
+        WikiAppliedUpdate: {
+            /** Format: uuid */
+            page_id: string;
+            /** @description False when the update brought nothing new */
+            applied: boolean;
+            /** @description The page's version after it (one more when the text changed) */
+            version: number;
+            text_length: number;
         };
         WikiPageVersion: {
             /** Format: uuid */
@@ -26658,6 +27164,524 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    postEventsPapersEventsCoreWorkersDepartmentAnnounced: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersDepartmentCreated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersDepartmentDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersDepartmentMoved: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersDepartmentUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerActivated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerAnnounced: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerDeleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerDepartmentChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerHired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerOffboardingStarted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerRehired: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerTerminated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsPapersEventsCoreWorkersWorkerUpdated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postEventsRoomsEventsCoreAccountMemberRemoved: {
         parameters: {
             query?: never;
@@ -26696,6 +27720,43 @@ export interface operations {
         };
     };
     postEventsSettingsEventsCoreAccountApplicationInstalled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postEventsSignEventsCorePapersPaperSignatureRequested: {
         parameters: {
             query?: never;
             header?: never;
@@ -52310,20 +53371,20 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                /**
-                 * @example {
-                 *       "title": "example",
-                 *       "folder_id": "example",
-                 *       "content": {}
-                 *     }
-                 */
                 "application/json": {
-                    title: string;
                     folder_id?: string | null;
                     content?: {
                         [key: string]: unknown;
                     };
-                };
+                    template?: boolean;
+                    template_id?: string;
+                    title?: unknown[] | boolean | number | Record<string, never> | string | null;
+                    merge?: {
+                        "/^.{1,100}$/"?: string;
+                    } & {
+                        [key: string]: string;
+                    };
+                } & (unknown | unknown | unknown);
             };
         };
         responses: {
@@ -52450,7 +53511,8 @@ export interface operations {
                 "application/json": {
                     title?: string;
                     folder_id?: string | null;
-                } | unknown | unknown;
+                    template?: boolean;
+                } | unknown | unknown | unknown;
             };
         };
         responses: {
@@ -52640,7 +53702,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the text/markdown document itself (not an envelope). */
+            /** @description Success: the text/markdown or text/html or application/vnd.openxmlformats-officedocument.wordprocessingml.document or application/pdf document itself (not an envelope). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -52651,6 +53713,9 @@ export interface operations {
                 };
                 content: {
                     "text/markdown": string;
+                    "text/html": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -52770,7 +53835,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "level": "view",
-                 *       "expires_at": "2026-11-01T09:00:00.000Z"
+                 *       "expires_at": "2026-11-01T09:00:00.000Z",
+                 *       "anonymous": true
                  *     }
                  */
                 "application/json": {
@@ -52778,6 +53844,7 @@ export interface operations {
                     level: "view" | "comment" | "edit";
                     /** Format: date-time */
                     expires_at?: string | null;
+                    anonymous?: boolean;
                 };
             };
         };
@@ -52963,7 +54030,7 @@ export interface operations {
                 "application/json": {
                     shares: {
                         /** @enum {string} */
-                        principal_type: "member" | "role";
+                        principal_type: "member" | "role" | "department";
                         principal_id: string;
                         /** @enum {string} */
                         level: "view" | "comment" | "edit";
@@ -52982,6 +54049,75 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PapersShares"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postPapersByPaperIdSignatureRequests: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                paper_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "example",
+                 *       "signers": [
+                 *         {
+                 *           "name": "example",
+                 *           "email": "ada@example.com",
+                 *           "role": "signer",
+                 *           "group": 1
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    message?: string;
+                    signers: ({
+                        member_mrn?: string;
+                        name?: string;
+                        /** Format: email */
+                        email?: string;
+                        /** @enum {string} */
+                        role?: "signer" | "approver" | "copy";
+                        group?: number;
+                    } & (unknown & (unknown | (unknown & unknown))))[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersSignatureRequest"];
                         links: components["schemas"]["Links"];
                     };
                 };
@@ -53739,6 +54875,43 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getPapersSharedByToken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the text/html document itself (not an envelope). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    /** @description attachment; filename="…": the name a browser saves the file as */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postPapersSuggestionsBySuggestionIdAccept: {
         parameters: {
             query?: never;
@@ -53828,6 +55001,49 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPapersTemplates: {
+        parameters: {
+            query?: {
+                q?: string;
+                /** @description The page, from 1 (default 1; a malformed value means 1). */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page, 1-100 (default 25; larger values mean 100). */
+                per_page?: components["parameters"]["PerPage"];
+            };
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one page of the collection. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PapersTemplate"][];
+                        pagination: components["schemas"]["Pagination"];
+                        links: components["schemas"]["CollectionLinks"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["Unavailable"];
@@ -65723,6 +66939,44 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getWikiPagesByPageIdDocument: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiPageDocument"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     postWikiPagesByPageIdMove: {
         parameters: {
             query?: never;
@@ -65816,6 +67070,58 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WikiPage"];
+                        links: components["schemas"]["Links"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    postWikiPagesByPageIdUpdates: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The API version, a date (YYYY-MM-DD): the newest version released on or before it is used. A missing, malformed, earlier or future date answers 400. Released versions: 2026-11-01. */
+                "X-Api-Version": components["parameters"]["ApiVersion"];
+            };
+            path: {
+                page_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "update": "example"
+                 *     }
+                 */
+                "application/json": {
+                    update: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success: one resource. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Api-Version": components["headers"]["ApiVersion"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WikiAppliedUpdate"];
                         links: components["schemas"]["Links"];
                     };
                 };

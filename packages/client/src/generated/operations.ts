@@ -229,10 +229,40 @@ export const OPERATIONS = {
   postEventsMeetingsEventsCoreCallsCallCreated: { method: 'POST', path: '/_events/meetings/events/core-calls-call-created', tag: 'system', host: 'any' },
   /** POST /_events/meetings/events/core-calls-call-scheduled */
   postEventsMeetingsEventsCoreCallsCallScheduled: { method: 'POST', path: '/_events/meetings/events/core-calls-call-scheduled', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-announced */
+  postEventsPapersEventsCoreWorkersDepartmentAnnounced: { method: 'POST', path: '/_events/papers/events/core-workers-department-announced', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-created */
+  postEventsPapersEventsCoreWorkersDepartmentCreated: { method: 'POST', path: '/_events/papers/events/core-workers-department-created', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-deleted */
+  postEventsPapersEventsCoreWorkersDepartmentDeleted: { method: 'POST', path: '/_events/papers/events/core-workers-department-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-moved */
+  postEventsPapersEventsCoreWorkersDepartmentMoved: { method: 'POST', path: '/_events/papers/events/core-workers-department-moved', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-department-updated */
+  postEventsPapersEventsCoreWorkersDepartmentUpdated: { method: 'POST', path: '/_events/papers/events/core-workers-department-updated', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-activated */
+  postEventsPapersEventsCoreWorkersWorkerActivated: { method: 'POST', path: '/_events/papers/events/core-workers-worker-activated', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-announced */
+  postEventsPapersEventsCoreWorkersWorkerAnnounced: { method: 'POST', path: '/_events/papers/events/core-workers-worker-announced', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-deleted */
+  postEventsPapersEventsCoreWorkersWorkerDeleted: { method: 'POST', path: '/_events/papers/events/core-workers-worker-deleted', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-department_changed */
+  postEventsPapersEventsCoreWorkersWorkerDepartmentChanged: { method: 'POST', path: '/_events/papers/events/core-workers-worker-department_changed', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-hired */
+  postEventsPapersEventsCoreWorkersWorkerHired: { method: 'POST', path: '/_events/papers/events/core-workers-worker-hired', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-offboarding_started */
+  postEventsPapersEventsCoreWorkersWorkerOffboardingStarted: { method: 'POST', path: '/_events/papers/events/core-workers-worker-offboarding_started', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-rehired */
+  postEventsPapersEventsCoreWorkersWorkerRehired: { method: 'POST', path: '/_events/papers/events/core-workers-worker-rehired', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-terminated */
+  postEventsPapersEventsCoreWorkersWorkerTerminated: { method: 'POST', path: '/_events/papers/events/core-workers-worker-terminated', tag: 'system', host: 'any' },
+  /** POST /_events/papers/events/core-workers-worker-updated */
+  postEventsPapersEventsCoreWorkersWorkerUpdated: { method: 'POST', path: '/_events/papers/events/core-workers-worker-updated', tag: 'system', host: 'any' },
   /** POST /_events/rooms/events/core-account-member-removed */
   postEventsRoomsEventsCoreAccountMemberRemoved: { method: 'POST', path: '/_events/rooms/events/core-account-member-removed', tag: 'system', host: 'any' },
   /** POST /_events/settings/events/core-account-application-installed */
   postEventsSettingsEventsCoreAccountApplicationInstalled: { method: 'POST', path: '/_events/settings/events/core-account-application-installed', tag: 'system', host: 'any' },
+  /** POST /_events/sign/events/core-papers-paper-signature_requested */
+  postEventsSignEventsCorePapersPaperSignatureRequested: { method: 'POST', path: '/_events/sign/events/core-papers-paper-signature_requested', tag: 'system', host: 'any' },
   /** POST /_events/sign/events/core-sign-expiry-scheduled */
   postEventsSignEventsCoreSignExpiryScheduled: { method: 'POST', path: '/_events/sign/events/core-sign-expiry-scheduled', tag: 'system', host: 'any' },
   /** POST /_events/sign/events/core-sign-reminder-scheduled */
@@ -1299,11 +1329,11 @@ export const OPERATIONS = {
   getOpenapiJson: { method: 'GET', path: '/openapi.json', tag: 'system', host: 'platform' },
   /** Lists the papers one may open, most recently changed first: scope all, mine (owned) or shared (with one); a folder; s... */
   getPapers: { method: 'GET', path: '/papers', tag: 'papers', host: 'workspace', paged: true },
-  /** Creates a paper (one owns it), in one of one's folders, empty or with content (ProseMirror JSON) */
+  /** Creates a paper (one owns it), in one of one's folders, empty, with content (ProseMirror JSON) or from a template (te... */
   postPapers: { method: 'POST', path: '/papers', tag: 'papers', host: 'workspace' },
   /** Reads a paper with its stable JSON snapshot (ProseMirror JSON) and plain text; a trashed one (its owner) */
   getPapersByPaperId: { method: 'GET', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
-  /** Renames a paper (edit) or moves it to another of its owner's folders (its owner) */
+  /** Renames a paper (edit), moves it to another of its owner's folders or makes it a template (template: true) or a paper... */
   patchPapersByPaperId: { method: 'PATCH', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
   /** Moves a paper to the trash (its owner); POST /papers/{paper_id}/restore brings it back, POST /papers/{paper_id}/purge... */
   deletePapersByPaperId: { method: 'DELETE', path: '/papers/{paper_id}', tag: 'papers', host: 'workspace' },
@@ -1327,8 +1357,10 @@ export const OPERATIONS = {
   postPapersByPaperIdRestore: { method: 'POST', path: '/papers/{paper_id}/restore', tag: 'papers', host: 'workspace' },
   /** Reads a paper's shares (and, for its owner, its links) */
   getPapersByPaperIdShares: { method: 'GET', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
-  /** Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit */
+  /** Replaces a paper's shares (its owner): members, roles (owner, admin, member) and departments (of the Workers app: the... */
   putPapersByPaperIdShares: { method: 'PUT', path: '/papers/{paper_id}/shares', tag: 'papers', host: 'workspace' },
+  /** Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signer... */
+  postPapersByPaperIdSignatureRequests: { method: 'POST', path: '/papers/{paper_id}/signature-requests', tag: 'papers', host: 'workspace' },
   /** Lists a paper's suggestions, oldest first; status open, accepted or rejected */
   getPapersByPaperIdSuggestions: { method: 'GET', path: '/papers/{paper_id}/suggestions', tag: 'papers', host: 'workspace' },
   /** Suggests a change (level edit, papers.papers.suggest): a Yjs update (base64) made on a fork of the document, checked ... */
@@ -1361,10 +1393,14 @@ export const OPERATIONS = {
   deletePapersLinksByLinkId: { method: 'DELETE', path: '/papers/links/{link_id}', tag: 'papers', host: 'workspace' },
   /** Opens a paper by a link's token: one gets a share at the link's level (a higher level one holds stays); unknown, with... */
   postPapersLinksRedeem: { method: 'POST', path: '/papers/links/redeem', tag: 'papers', host: 'workspace' },
+  /** Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), ... */
+  getPapersSharedByToken: { method: 'GET', path: '/papers/shared/{token}', tag: 'papers', host: 'workspace' },
   /** Accepts an open suggestion (one who may edit the paper): merged into the live document as one edit everyone receives */
   postPapersSuggestionsBySuggestionIdAccept: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/accept', tag: 'papers', host: 'workspace' },
   /** Rejects an open suggestion (one who may edit the paper): the document is left as it is */
   postPapersSuggestionsBySuggestionIdReject: { method: 'POST', path: '/papers/suggestions/{suggestion_id}/reject', tag: 'papers', host: 'workspace' },
+  /** Lists the templates one may open (one's own and those shared with one), most recently changed first, each with its me... */
+  getPapersTemplates: { method: 'GET', path: '/papers/templates', tag: 'papers', host: 'workspace', paged: true },
   /** GET /partials/activity */
   getPartialsActivity: { method: 'GET', path: '/partials/activity', tag: 'web', host: 'workspace' },
   /** GET /partials/api-keys */
@@ -1847,10 +1883,14 @@ export const OPERATIONS = {
   getWikiPagesByPageIdBacklinks: { method: 'GET', path: '/wiki/pages/{page_id}/backlinks', tag: 'wiki', host: 'workspace', paged: true },
   /** A version's Markdown (from) against another (to; the current one unless given), line by line */
   getWikiPagesByPageIdDiff: { method: 'GET', path: '/wiki/pages/{page_id}/diff', tag: 'wiki', host: 'workspace' },
+  /** Reads the page's live document (anyone who sees the page): its whole Yjs state as one update (base64), its JSON snaps... */
+  getWikiPagesByPageIdDocument: { method: 'GET', path: '/wiki/pages/{page_id}/document', tag: 'wiki', host: 'workspace' },
   /** Moves a page with its subtree under parent_id (null: the top) after after_id or before before_id (neither: last); und... */
   postWikiPagesByPageIdMove: { method: 'POST', path: '/wiki/pages/{page_id}/move', tag: 'wiki', host: 'workspace' },
   /** Restores a version as a new one, naming the version read (read_version; stale: 409); emits page.updated */
   postWikiPagesByPageIdRestore: { method: 'POST', path: '/wiki/pages/{page_id}/restore', tag: 'wiki', host: 'workspace' },
+  /** Applies a Yjs update (base64) to the page's live document (editors): checked, merged, stored and relayed on wiki/page... */
+  postWikiPagesByPageIdUpdates: { method: 'POST', path: '/wiki/pages/{page_id}/updates', tag: 'wiki', host: 'workspace' },
   /** Verifies a page (its owner — the caller when it has none — or a space admin) for review_days (the page’s, else the se... */
   postWikiPagesByPageIdVerification: { method: 'POST', path: '/wiki/pages/{page_id}/verification', tag: 'wiki', host: 'workspace' },
   /** A page's versions, newest first */

@@ -106,7 +106,7 @@ interface RouteFacts {
   /** Statuses the route declares besides the conventional ones (`wpk.errors`). */
   errors: string[];
   /** The record the route declares it answers with (`options.app.answers`, or an app route's `answers`). */
-  answers?: EnvelopeAnswer | { file: string } | { anyOf: EnvelopeAnswer[] };
+  answers?: EnvelopeAnswer | { file: string | readonly string[] } | { anyOf: EnvelopeAnswer[] };
 }
 
 type EnvelopeAnswer = { single: Schema } | { collection: Schema; alongside?: Record<string, Schema> };
@@ -201,9 +201,11 @@ const ERROR_RESPONSES: Record<string, string> = {
 function declaredAnswer(facts: RouteFacts, answers: NonNullable<RouteFacts['answers']>, components: Record<string, JsonSchema>): unknown {
   const headers = { 'X-Request-Id': ref('headers', 'RequestId'), 'X-Api-Version': ref('headers', 'ApiVersion') };
   if ('file' in answers) {
-    const type = answers.file.split(';')[0].trim();
+    // One media type, or each of several (an export by format): every one is a content entry of its own.
+    const types = [...new Set((typeof answers.file === 'string' ? [answers.file] : answers.file).map((type) => type.split(';')[0].trim()))];
     const download = { description: 'attachment; filename="…": the name a browser saves the file as', schema: { type: 'string' } };
-    return { description: `Success: the ${type} document itself (not an envelope).`, headers: { ...headers, 'Content-Disposition': download }, content: { [type]: { schema: { type: 'string' } } } };
+    const content = Object.fromEntries(types.map((type) => [type, { schema: { type: 'string' } }]));
+    return { description: `Success: the ${types.join(' or ')} document itself (not an envelope).`, headers: { ...headers, 'Content-Disposition': download }, content };
   }
   if ('anyOf' in answers) {
     const schemas = answers.anyOf.map((answer) => envelopeSchema(answer, components));

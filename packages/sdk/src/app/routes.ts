@@ -38,12 +38,14 @@ export interface RouteValidation {
  * client knows the fields, and the test harness checks every answer the app's tests produce
  * against it; nothing checks it per request in production. Build it with `recordSchema` (every
  * field required unless named optional); name it with `.id('Board')` to share it between routes.
- * A route answering with `ctx.respond.file` declares `{ file: 'text/csv' }` (its media type).
+ * A route answering with `ctx.respond.file` declares `{ file: 'text/csv' }` (its media type), or
+ * each of its media types when it answers several (an export by format: `{ file: ['text/markdown',
+ * 'application/pdf'] }`).
  * A collection answered with more top-level keys beside the envelope's (a report's `totals`)
  * names them in `alongside`; a route answering one of several envelopes (a report as rows, or
  * with `format=csv` as an export) declares `{ anyOf: [...] }`.
  */
-export type RouteAnswers = EnvelopeAnswer | { file: string } | { anyOf: EnvelopeAnswer[] };
+export type RouteAnswers = EnvelopeAnswer | { file: string | readonly string[] } | { anyOf: EnvelopeAnswer[] };
 
 /** One envelope a route answers: a single record, or a page of records with optional keys beside it (each required). */
 export type EnvelopeAnswer = { single: Schema } | { collection: Schema; alongside?: Record<string, Schema> };

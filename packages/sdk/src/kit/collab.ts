@@ -62,6 +62,29 @@ export interface CollabDocumentsSpec<M extends ModelMap> {
   maxText?: number;
 }
 
+/**
+ * The node and mark types of `<wpk-collab-editor>` (tiptap's starter kit, checklists, tables,
+ * images, mentions): what an app's `richText` allows when its documents are written with that
+ * editor (Papers, Wiki).
+ */
+export const COLLAB_EDITOR_NODES = [
+  'paragraph', 'heading', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'codeBlock', 'horizontalRule', 'hardBreak',
+  'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention',
+] as const;
+export const COLLAB_EDITOR_MARKS = ['bold', 'italic', 'strike', 'underline', 'code', 'link', 'highlight'] as const;
+
+/** A client's Yjs update as sent in a request (base64), decoded and checked: a 400 naming `update` otherwise. */
+export function decodeCollabUpdate(encoded: string): Uint8Array {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new InvalidError('update: must be base64');
+  const bytes = Buffer.from(encoded, 'base64');
+  try {
+    Y.decodeUpdate(bytes);
+  } catch {
+    throw new InvalidError('update: not a Yjs update (it could not be decoded)');
+  }
+  return new Uint8Array(bytes);
+}
+
 /** A document as stored: its snapshot and updates merged into one `Y.Doc`. */
 export interface LoadedCollabDocument {
   doc: Y.Doc;
@@ -111,6 +134,8 @@ export interface CollabDocuments<M extends ModelMap> {
   remove(ctx: AnyContext<M>, id: string): Promise<void>;
   /** The JSON snapshot of a `Y.Doc` as this spec reads it. */
   contentOf(doc: Y.Doc): CollabSnapshot;
+  /** The JSON snapshot rich text `content` would be stored as (attrs sorted, empty ones dropped), nothing stored: compare it with a stored one. */
+  normalize(content: RichTextNode): CollabSnapshot;
 }
 
 interface DocumentRow {
@@ -225,6 +250,12 @@ export function defineCollabDocuments<M extends ModelMap>(spec: CollabDocumentsS
     contentOf,
     load,
     apply,
+    normalize(content) {
+      if (!spec.richText) throw new Error('normalize: only a rich text document is written from JSON');
+      const doc = new Y.Doc({ gc: true });
+      writeRichText(doc.getXmlFragment(field), content);
+      return contentOf(doc);
+    },
     async create(ctx, id, content) {
       const doc = new Y.Doc({ gc: true });
       if (spec.richText) writeRichText(doc.getXmlFragment(field), content ?? emptyRichText());

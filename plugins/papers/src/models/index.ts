@@ -2,7 +2,7 @@ import { column, defineModel, type DeclaredRow } from '@wpk/sdk';
 
 export const PAPER_STATUSES = ['active', 'trashed'] as const;
 export const SHARE_LEVELS = ['view', 'comment', 'edit'] as const;
-export const PRINCIPAL_TYPES = ['member', 'role'] as const;
+export const PRINCIPAL_TYPES = ['member', 'role', 'department'] as const;
 export const VERSION_KINDS = ['auto', 'named', 'restore'] as const;
 export const SUGGESTION_STATUSES = ['open', 'accepted', 'rejected'] as const;
 export type ShareLevel = (typeof SHARE_LEVELS)[number];
@@ -25,6 +25,8 @@ export const models = {
     folder_id: column.uuid().nullable(),
     owner_id: column.uuid(),
     status: column.enum(PAPER_STATUSES, 10).default('active'),
+    /** A template: listed by GET /papers/templates (not GET /papers); POST /papers with template_id copies it, its merge fields filled. */
+    is_template: column.boolean().default(false),
     trashed_at: column.date().nullable(),
     /** When `core.papers.paper.updated` was last emitted for an edit of the text (the debounce). */
     edited_event_at: column.date().nullable(),
@@ -58,6 +60,8 @@ export const models = {
     level: column.enum(SHARE_LEVELS, 10),
     expires_at: column.date().nullable(),
     created_by: column.uuid(),
+    /** View only: opens the paper's public page (GET /papers/shared/{token}) without signing in. */
+    anonymous: column.boolean().default(false),
   }),
   comments: defineModel('comments', {
     id: column.uuid().primaryKey().defaultRandom(),
@@ -103,6 +107,22 @@ export const models = {
     author_id: column.uuid(),
     decided_by: column.uuid().nullable(),
     decided_at: column.date().nullable(),
+  }),
+  /** The app's copy of a Workers worker (core.workers.worker.*): which member works in which department. */
+  workerCopies: defineModel('worker_copies', {
+    id: column.uuid().primaryKey(),
+    member_id: column.uuid().nullable(),
+    department_id: column.uuid().nullable(),
+    status: column.string(20),
+    revision: column.integer(),
+  }),
+  /** The app's copy of a Workers department (core.workers.department.*): the tree a department share covers. */
+  departmentCopies: defineModel('department_copies', {
+    id: column.uuid().primaryKey(),
+    parent_id: column.uuid().nullable(),
+    name: column.string(200),
+    deleted: column.boolean().default(false),
+    revision: column.integer(),
   }),
 };
 

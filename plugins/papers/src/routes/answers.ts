@@ -15,6 +15,7 @@ const paperKeys = {
   owner_id: field.uuid(),
   owner_mrn: field.memberMrn(),
   status: Joi.string().valid('active', 'trashed'),
+  template: Joi.boolean().description('A template: listed by GET /papers/templates; POST /papers with template_id copies it, its merge fields filled'),
   level: Joi.string().valid(...LEVELS).description("The caller's level on the paper"),
   trashed_at: instantOrNull(),
   edited_at: instantOrNull(),
@@ -46,17 +47,19 @@ export const APPLIED_UPDATE: JoiObjectSchema = recordSchema({
 }).id('PapersAppliedUpdate');
 
 const share = () => Joi.object({ principal_type: Joi.string().valid(...PRINCIPAL_TYPES).required(), principal_id: Joi.string().required(), level: Joi.string().valid(...SHARE_LEVELS).required() });
-const link = () => recordSchema({ id: field.uuid(), paper_id: field.uuid(), level: Joi.string().valid(...SHARE_LEVELS), expires_at: instantOrNull(), created_by: field.uuid(), created_at: field.instant() });
+const link = () => recordSchema({ id: field.uuid(), paper_id: field.uuid(), level: Joi.string().valid(...SHARE_LEVELS), anonymous: Joi.boolean(), expires_at: instantOrNull(), created_by: field.uuid(), created_at: field.instant() });
 export const SHARES: JoiObjectSchema = recordSchema({ paper_id: field.uuid(), shares: Joi.array().items(share()), links: Joi.array().items(link()) }).id('PapersShares');
 export const LINK: JoiObjectSchema = recordSchema({
   id: field.uuid(),
   paper_id: field.uuid(),
   level: Joi.string().valid(...SHARE_LEVELS),
+  anonymous: Joi.boolean().description('View only, opened without signing in at url'),
   expires_at: instantOrNull(),
   created_by: field.uuid(),
   created_at: field.instant(),
   token: Joi.string().description('The token, answered this once only'),
-}).id('PapersLink');
+  url: Joi.string().description("An anonymous link's public page (GET /papers/shared/{token}), answered this once only"),
+}, { optional: ['url'] }).id('PapersLink');
 
 export const COMMENT: JoiObjectSchema = recordSchema({
   id: field.uuid(),
@@ -113,3 +116,23 @@ export const IMAGE: JoiObjectSchema = recordSchema({
   created_by: field.uuid(),
   created_at: field.instant(),
 }).id('PapersImage');
+
+export const TEMPLATE: JoiObjectSchema = recordSchema({
+  ...paperKeys,
+  fields: Joi.array()
+    .items(Joi.object({ name: Joi.string(), required: Joi.boolean() }))
+    .description('Its merge fields: {{name}} (required) or {{name?}} (optional) in its text, in the order they first appear'),
+}).id('PapersTemplate');
+
+export const SIGNATURE_REQUEST: JoiObjectSchema = recordSchema({
+  paper_id: field.uuid(),
+  source_mrn: Joi.string().description('mrn:papers:paper:{paper_id}: the envelope Sign makes names it'),
+  title: Joi.string(),
+  signers: Joi.array().items(
+    recordSchema({ name: Joi.string(), email: Joi.string(), member_id: field.uuid(), role: Joi.string().valid('signer', 'approver', 'copy'), group: Joi.number().integer() }, { optional: ['member_id'] }).id('PapersSigner'),
+  ),
+  filename: Joi.string(),
+  sha256: Joi.string().description('The SHA-256 (hex) of the PDF the event carries'),
+  size_bytes: Joi.number().integer(),
+  requested_at: field.instant(),
+}).id('PapersSignatureRequest');

@@ -1,5 +1,5 @@
 import { InvalidError, Joi, type RichTextNode } from '@wpk/sdk';
-import { route } from '../kit.js';
+import { publicRoute, route } from '../kit.js';
 import { PRINCIPAL_TYPES, SHARE_LEVELS } from '../models/index.js';
 import { requirePaper } from '../services/access.js';
 import { createComment, deleteComment, listComments, updateComment } from '../services/comments.js';
@@ -8,9 +8,11 @@ import { MAX_IMAGE_BYTES, readImage, uploadImage } from '../services/images.js';
 import { checkRichText } from '../services/json.js';
 import { createFolder, createPaper, deleteFolder, listFolders, listPapers, purgePaper, restorePaper, trashPaper, updateFolder, updatePaper } from '../services/papers.js';
 import { presentComment, presentFolder, presentLink, presentPaper, presentShare, presentSuggestion, presentVersion } from '../services/present.js';
-import { createLink, deleteLink, readShares, redeemLink, replaceShares } from '../services/shares.js';
+import { createLink, deleteLink, readShares, redeemLink, replaceShares, sharedPaperPage, type ShareInput } from '../services/shares.js';
 import { createVersion, diffVersion, listVersions, restoreVersion } from '../services/versions.js';
-import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SUGGESTION, VERSION } from './answers.js';
+import { APPLIED_UPDATE, COMMENT, DELETED, DIFF, DOCUMENT, FOLDER, IMAGE, LINK, PAPER, PAPER_WITH_CONTENT, SHARES, SIGNATURE_REQUEST, SUGGESTION, TEMPLATE, VERSION } from './answers.js';
+import { requestSignature } from '../services/signatures.js';
+import { contentFromTemplate, listTemplates } from '../services/templates.js';
 import { createSuggestion, decideSuggestion, listSuggestions } from '../services/suggestions.js';
 import { EXPORT_FORMATS, exportPaper, importDocx, importMarkdown, MAX_IMPORT_DOCX_BYTES, MAX_IMPORT_MARKDOWN, type ExportFormat } from '../services/transfer.js';
 
@@ -42,11 +44,24 @@ export const routes = [
     path: '/papers',
     chain: ['papers.papers.read', 'papers.papers.create'],
     answers: { single: PAPER },
-    description: 'Creates a paper (one owns it), in one of one\'s folders, empty or with content (ProseMirror JSON)',
-    validate: { payload: Joi.object({ title: title().required(), folder_id: id().allow(null), content: Joi.object().unknown(true) }) },
+    description: 'Creates a paper (one owns it), in one of one\'s folders, empty, with content (ProseMirror JSON) or from a template (template_id) with its merge fields filled (merge); template: true makes a template',
+    validate: {
+      payload: Joi.object({
+        title: title().when('template_id', { is: Joi.exist(), otherwise: Joi.required() }),
+        folder_id: id().allow(null),
+        content: Joi.object().unknown(true),
+        template: Joi.boolean(),
+        template_id: id(),
+        merge: Joi.object().pattern(/^.{1,100}$/, Joi.string().max(10_000).allow('')).max(100),
+      })
+        .oxor('content', 'template_id')
+        .with('merge', 'template_id'),
+    },
     async handler(request, ctx) {
-      const content = request.payload.content ? checkRichText(request.payload.content, 'content') : undefined;
-      const paper = await createPaper(ctx, { title: request.payload.title, folder_id: request.payload.folder_id, content });
+      const { template_id: templateId, merge } = request.payload;
+      const fromTemplate = templateId ? await contentFromTemplate(ctx, templateId, (merge ?? {}) as Record<string, string>) : null;
+      const content = fromTemplate ? fromTemplate.content : request.payload.content ? checkRichText(request.payload.content, 'content') : undefined;
+      const paper = await createPaper(ctx, { title: request.payload.title ?? fromTemplate!.template.title, folder_id: request.payload.folder_id, content, template: request.payload.template });
       return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
     },
   }),
@@ -71,6 +86,28 @@ export const routes = [
     async handler(request, ctx) {
       const paper = request.payload.docx !== undefined ? await importDocx(ctx, request.payload) : await importMarkdown(ctx, request.payload);
       return ctx.respond.single(presentPaper(paper, 'owner'), { self: `/papers/${paper.id}` });
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/papers/templates',
+    chain: READ,
+    answers: { collection: TEMPLATE },
+    description: 'Lists the templates one may open (one\'s own and those shared with one), most recently changed first, each with its merge fields; q matches the title',
+    validate: { query: Joi.listQuery({ q: Joi.string().max(200).allow('') }) },
+    async handler(request, ctx) {
+      const { rows, count } = await listTemplates(ctx, request.query as never);
+      return ctx.respond.collection(rows.map(({ paper, level, fields }) => ({ ...presentPaper(paper, level), fields })), count);
+    },
+  }),
+  publicRoute({
+    method: 'GET',
+    path: '/papers/shared/{token}',
+    answers: { file: 'text/html' },
+    description: 'Public, without signing in: the paper behind an anonymous link (POST /papers/{paper_id}/links with anonymous: true), read-only, as a whole HTML page; unknown, withdrawn or expired: 404',
+    validate: { params: Joi.object({ token: Joi.string().min(10).max(100).pattern(/^[A-Za-z0-9_-]+$/).required() }) },
+    async handler(request, ctx) {
+      return ctx.respond.file(await sharedPaperPage(ctx, request.params.token), { contentType: 'text/html; charset=utf-8' });
     },
   }),
   route({
@@ -206,8 +243,8 @@ export const routes = [
     path: P,
     chain: READ,
     answers: { single: PAPER },
-    description: "Renames a paper (edit) or moves it to another of its owner's folders (its owner)",
-    validate: { params: params('paper_id'), payload: Joi.object({ title: title(), folder_id: id().allow(null) }).or('title', 'folder_id') },
+    description: "Renames a paper (edit), moves it to another of its owner's folders or makes it a template (template: true) or a paper again (its owner)",
+    validate: { params: params('paper_id'), payload: Joi.object({ title: title(), folder_id: id().allow(null), template: Joi.boolean() }).or('title', 'folder_id', 'template') },
     async handler(request, ctx) {
       const { paper, level } = await updatePaper(ctx, request.params.paper_id, request.payload);
       return ctx.respond.single(presentPaper(paper, level));
@@ -263,7 +300,7 @@ export const routes = [
     method: 'GET',
     path: `${P}/export`,
     chain: READ,
-    answers: { file: 'text/markdown' },
+    answers: { file: Object.values(EXPORT_FORMATS).map((format) => format.contentType) },
     description: 'The paper as a file to download, named by its title (one who may open it): format markdown (text/markdown), html (text/html, a whole page), docx (a Word document) or pdf (A4, printed by Chromium: 503 when the server has none)',
     validate: { params: params('paper_id'), query: Joi.object({ format: Joi.string().valid(...Object.keys(EXPORT_FORMATS)).required() }) },
     async handler(request, ctx) {
@@ -307,6 +344,39 @@ export const routes = [
     },
   }),
   route({
+    method: 'POST',
+    path: `${P}/signature-requests`,
+    chain: READ,
+    answers: { single: SIGNATURE_REQUEST },
+    description: 'Sends the paper for signature (edit): printed to PDF, core.papers.paper.signature_requested carries it and the signers (members by MRN, others by name and e-mail), and the Sign app makes the caller\'s draft envelope',
+    validate: {
+      params: params('paper_id'),
+      payload: Joi.object({
+        message: Joi.string().trim().max(2000).allow(''),
+        signers: Joi.array()
+          .items(
+            Joi.object({
+              member_mrn: Joi.memberMrn(),
+              name: Joi.string().trim().min(1).max(200),
+              email: Joi.string().trim().email({ tlds: false }).max(320),
+              role: Joi.string().valid('signer', 'approver', 'copy'),
+              group: Joi.number().integer().min(1).max(20),
+            })
+              .xor('member_mrn', 'email')
+              .and('name', 'email')
+              .messages({ 'object.missing': 'a signer is a member_mrn, or a name and an email', 'object.xor': 'a signer is a member_mrn, or a name and an email, not both', 'object.and': 'a signer is a member_mrn, or a name and an email' }),
+          )
+          .min(1)
+          .max(20)
+          .required(),
+      }),
+    },
+    async handler(request, ctx) {
+      const answer = await requestSignature(ctx, request.params.paper_id, request.payload);
+      return ctx.respond.single(answer, { self: `/papers/${answer.paper_id}` });
+    },
+  }),
+  route({
     method: 'GET',
     path: `${P}/shares`,
     chain: READ,
@@ -322,7 +392,7 @@ export const routes = [
     path: `${P}/shares`,
     chain: READ,
     answers: { single: SHARES },
-    description: "Replaces a paper's shares (its owner): members and roles (owner, admin, member), each at view, comment or edit",
+    description: "Replaces a paper's shares (its owner): members, roles (owner, admin, member) and departments (of the Workers app: their members and those of the departments below), each at view, comment or edit",
     validate: {
       params: params('paper_id'),
       payload: Joi.object({
@@ -336,8 +406,10 @@ export const routes = [
       for (const [index, share] of request.payload.shares.entries()) {
         if (share.principal_type === 'role' && !['owner', 'admin', 'member'].includes(share.principal_id)) throw new InvalidError(`shares[${index}].principal_id: a role is owner, admin or member`);
         if (share.principal_type === 'member' && !/^[0-9a-f-]{36}$/i.test(share.principal_id)) throw new InvalidError(`shares[${index}].principal_id: must be a member id`);
+        if (share.principal_type === 'department' && !/^[0-9a-f-]{36}$/i.test(share.principal_id)) throw new InvalidError(`shares[${index}].principal_id: must be a department id (of the Workers app)`);
       }
-      return ctx.respond.single(sharesAnswer(await replaceShares(ctx, request.params.paper_id, request.payload.shares)));
+      const shares = (request.payload.shares as ShareInput[]).map((share) => (share.principal_type === 'role' ? share : { ...share, principal_id: share.principal_id.toLowerCase() }));
+      return ctx.respond.single(sharesAnswer(await replaceShares(ctx, request.params.paper_id, shares)));
     },
   }),
   route({
@@ -345,11 +417,11 @@ export const routes = [
     path: `${P}/links`,
     chain: READ,
     answers: { single: LINK },
-    description: 'Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); the token is answered once',
-    validate: { params: params('paper_id'), payload: Joi.object({ level: Joi.string().valid(...SHARE_LEVELS).required(), expires_at: Joi.date().iso().allow(null) }) },
+    description: 'Makes a token link to a paper (its owner) at view, comment or edit, expiring at expires_at (at most max_link_days; default that long); anonymous: true (view only) opens its public page without signing in; the token is answered once',
+    validate: { params: params('paper_id'), payload: Joi.object({ level: Joi.string().valid(...SHARE_LEVELS).required(), expires_at: Joi.date().iso().allow(null), anonymous: Joi.boolean() }) },
     async handler(request, ctx) {
-      const { link, token } = await createLink(ctx, request.params.paper_id, { level: request.payload.level, expires_at: request.payload.expires_at ? new Date(request.payload.expires_at).toISOString() : null });
-      return ctx.respond.single({ ...presentLink(link), token });
+      const { link, token, url } = await createLink(ctx, request.params.paper_id, { level: request.payload.level, expires_at: request.payload.expires_at ? new Date(request.payload.expires_at).toISOString() : null, anonymous: request.payload.anonymous });
+      return ctx.respond.single({ ...presentLink(link), token, ...(url ? { url } : {}) });
     },
   }),
   route({

@@ -1,5 +1,6 @@
 import { ForbiddenError, NotFoundError, type AppDb, type ContextMember, type ContextPermissions } from '@wpk/sdk';
 import type { Models, Paper } from '../models/index.js';
+import { departmentsOf, membersOf } from './departments.js';
 
 /**
  * Who may do what with a paper (docs/decisions/0255-papers-permissions.md). A member's level on a
@@ -20,14 +21,21 @@ export interface Caller {
   db: AppDb<Models>;
 }
 
+/** Whether a share names this member: them, their workspace role, or a department they are in (`departments`: theirs and those above). */
+export function shareNames(share: { principal_type: string; principal_id: string }, member: { id: string; platform_role: string }, departments: Set<string>): boolean {
+  if (share.principal_type === 'member') return share.principal_id === member.id;
+  if (share.principal_type === 'role') return share.principal_id === member.platform_role;
+  return departments.has(share.principal_id);
+}
+
 /** The caller's level on the paper, or null (no access). */
 export async function levelOf(ctx: Caller, paper: Paper): Promise<Level | null> {
   if (paper.owner_id === ctx.member.id || ctx.permissions.has('papers.papers.manage')) return 'owner';
   const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id }, attributes: ['principal_type', 'principal_id', 'level'] });
+  const departments = shares.some((share) => share.principal_type === 'department') ? await departmentsOf(ctx, ctx.member.id) : new Set<string>();
   let best: Level | null = null;
   for (const share of shares) {
-    const mine = share.principal_type === 'member' ? share.principal_id === ctx.member.id : share.principal_id === ctx.member.platform_role;
-    if (mine && rank(share.level) > rank(best)) best = share.level;
+    if (shareNames(share, ctx.member, departments) && rank(share.level) > rank(best)) best = share.level;
   }
   return best;
 }
@@ -50,9 +58,10 @@ export function ensureLevel(ctx: Caller, level: Level, needed: Level, action: st
   if (needed === 'comment' && !ctx.permissions.has('papers.comments.create')) throw new ForbiddenError(`You may not ${action} this paper: papers.comments.create is needed`);
 }
 
-/** `mrn:account:member:{id}` for every member the paper is shared with directly, and its owner; null when a role share opens it to every member. */
+/** The ids of every member the paper is shared with directly or through a department, and its owner; null when a role share opens it to every member. */
 export async function readersOf(ctx: { db: AppDb<Models> }, paper: Paper): Promise<string[] | null> {
   const shares = await ctx.db.shares.findAll({ where: { paper_id: paper.id } });
   if (shares.some((share) => share.principal_type === 'role' && share.principal_id === 'member')) return null;
-  return [paper.owner_id, ...shares.filter((share) => share.principal_type === 'member').map((share) => share.principal_id)].slice(0, 1000);
+  const inDepartments = await membersOf(ctx, shares.filter((share) => share.principal_type === 'department').map((share) => share.principal_id));
+  return [...new Set([paper.owner_id, ...shares.filter((share) => share.principal_type === 'member').map((share) => share.principal_id), ...inDepartments])].slice(0, 1000);
 }

@@ -1,5 +1,4 @@
-import { defineCollabDocuments, InvalidError, type CollabDocuments, memberMrn, type RichTextNode } from '@wpk/sdk';
-import * as Y from 'yjs';
+import { COLLAB_EDITOR_MARKS, COLLAB_EDITOR_NODES, decodeCollabUpdate, defineCollabDocuments, type CollabDocuments, memberMrn, type RichTextNode } from '@wpk/sdk';
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { Models, Paper } from '../models/index.js';
 import { ensureLevel, requirePaper } from './access.js';
@@ -7,12 +6,9 @@ import { imageProblem } from './images.js';
 import { stagePaperMentions } from './mentions.js';
 import { indexPaper } from './search-documents.js';
 
-/** The node and mark types a paper may hold (the editor's: tiptap's starter kit, task lists, tables, images, mentions). */
-export const PAPER_NODES = [
-  'paragraph', 'heading', 'blockquote', 'bulletList', 'orderedList', 'listItem', 'taskList', 'taskItem', 'codeBlock', 'horizontalRule', 'hardBreak',
-  'table', 'tableRow', 'tableHeader', 'tableCell', 'image', 'mention',
-] as const;
-export const PAPER_MARKS = ['bold', 'italic', 'strike', 'underline', 'code', 'link', 'highlight'] as const;
+/** The node and mark types a paper may hold: the collaborative editor's (tiptap's starter kit, task lists, tables, images, mentions). */
+export const PAPER_NODES = COLLAB_EDITOR_NODES;
+export const PAPER_MARKS = COLLAB_EDITOR_MARKS;
 
 /**
  * Papers' collaborative documents, on the SDK's editing stack: a paper's text is a Yjs
@@ -53,16 +49,8 @@ export async function applyUpdate(ctx: Ctx, paperId: string, encoded: string) {
   return { paper_id: paper.id, applied: result.changed, text_length: result.text.length };
 }
 
-export function decodeUpdate(encoded: string): Uint8Array {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) throw new InvalidError('update: must be base64');
-  const bytes = Buffer.from(encoded, 'base64');
-  try {
-    Y.decodeUpdate(bytes);
-  } catch {
-    throw new InvalidError('update: not a Yjs update (it could not be decoded)');
-  }
-  return new Uint8Array(bytes);
-}
+/** A client's update (base64), decoded and checked (the SDK's `decodeCollabUpdate`). */
+export const decodeUpdate = decodeCollabUpdate;
 
 /**
  * What an edit of the text does beyond the document: the paper's edited time, an automatic version

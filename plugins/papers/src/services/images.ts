@@ -103,7 +103,7 @@ export async function imageProblem(ctx: AnyCtx, paperId: string, content: RichTe
 }
 
 /** The document with each of the paper's images as a data URL (for the exports, which fetch nothing); one missing keeps its src. */
-export async function inlineImages(ctx: Ctx, paperId: string, content: RichTextNode): Promise<RichTextNode> {
+export async function inlineImages(ctx: AnyCtx, paperId: string, content: RichTextNode): Promise<RichTextNode> {
   const cache = new Map<string, string | null>();
   const walk = async (node: RichTextNode): Promise<RichTextNode> => {
     const out: RichTextNode = { ...node };

@@ -1,13 +1,16 @@
 import { formatMrn, memberMrn, richTextMentions, type CollabResult, type DirectoryMember, type RichTextNode } from '@wpk/sdk';
 import type { Ctx } from '../kit.js';
 import type { Paper } from '../models/index.js';
+import { shareNames } from './access.js';
+import { departmentsOf } from './departments.js';
 
 /** Whether this member may open the paper (see access.ts's `levelOf`, read for someone other than the caller). */
 async function mayRead(ctx: Ctx, paper: Paper, shares: { principal_type: string; principal_id: string }[], member: DirectoryMember): Promise<boolean> {
   const lacking = await ctx.members.lacks(member.id, ['papers.papers.read', 'papers.papers.manage']);
   if (lacking === null || lacking.includes('papers.papers.read')) return false;
   if (paper.owner_id === member.id || !lacking.includes('papers.papers.manage')) return true;
-  return shares.some((share) => (share.principal_type === 'member' ? share.principal_id === member.id : share.principal_id === member.platform_role));
+  const departments = shares.some((share) => share.principal_type === 'department') ? await departmentsOf(ctx, member.id) : new Set<string>();
+  return shares.some((share) => shareNames(share, member, departments));
 }
 
 /**

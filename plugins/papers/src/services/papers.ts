@@ -3,6 +3,7 @@ import type { Ctx } from '../kit.js';
 import type { Folder, Paper } from '../models/index.js';
 import { ensureLevel, levelOf, requirePaper, type Level } from './access.js';
 import { paperDocuments } from './documents.js';
+import { departmentsOf } from './departments.js';
 import { deleteImages } from './images.js';
 import { indexPaper } from './search-documents.js';
 
@@ -52,10 +53,12 @@ export async function deleteFolder(ctx: Ctx, folderId: string) {
   return { id: folder.id, deleted: true };
 }
 
-/** The ids of the papers shared with the caller (directly or through their role). */
+/** The ids of the papers shared with the caller (directly, through their role or a department they are in). */
 async function sharedIds(ctx: Ctx): Promise<string[]> {
+  const departments = [...(await departmentsOf(ctx, ctx.member.id))];
+  const byDepartment = departments.length > 0 ? [{ principal_type: 'department', principal_id: { [Op.in]: departments } }] : [];
   const rows = await ctx.db.shares.findAll({
-    where: { [Op.or]: [{ principal_type: 'member', principal_id: ctx.member.id }, { principal_type: 'role', principal_id: ctx.member.platform_role }] } as never,
+    where: { [Op.or]: [{ principal_type: 'member', principal_id: ctx.member.id }, { principal_type: 'role', principal_id: ctx.member.platform_role }, ...byDepartment] } as never,
     attributes: ['paper_id'],
   });
   return [...new Set(rows.map((row) => row.paper_id))];
@@ -67,7 +70,7 @@ async function sharedIds(ctx: Ctx): Promise<string[]> {
  */
 export async function listPapers(ctx: Ctx, query: { q?: string; folder_id?: string; scope?: 'all' | 'mine' | 'shared'; status?: 'active' | 'trashed' }) {
   const status = query.status ?? 'active';
-  const where: Record<string | symbol, unknown> = { status };
+  const where: Record<string | symbol, unknown> = { status, is_template: false };
   const manage = ctx.permissions.has('papers.papers.manage');
   const scope = query.scope ?? 'all';
   if (status === 'trashed' || scope === 'mine') where.owner_id = ctx.member.id;
@@ -80,9 +83,9 @@ export async function listPapers(ctx: Ctx, query: { q?: string; folder_id?: stri
   return { rows: rows.map((paper, index) => ({ paper, level: levels[index] })), count };
 }
 
-export async function createPaper(ctx: Ctx, input: { title: string; folder_id?: string | null; content?: RichTextNode }): Promise<Paper> {
+export async function createPaper(ctx: Ctx, input: { title: string; folder_id?: string | null; content?: RichTextNode; template?: boolean }): Promise<Paper> {
   if (input.folder_id) await requireFolder(ctx, input.folder_id, 'folder_id');
-  const paper = await ctx.db.papers.create({ title: input.title, folder_id: input.folder_id ?? null, owner_id: ctx.member.id, status: 'active' });
+  const paper = await ctx.db.papers.create({ title: input.title, folder_id: input.folder_id ?? null, owner_id: ctx.member.id, status: 'active', is_template: input.template ?? false });
   const snapshot = await paperDocuments.create(ctx, paper.id, input.content);
   await ctx.db.versions.create({ paper_id: paper.id, kind: 'auto', name: null, content: snapshot.content, text: snapshot.text, created_by: ctx.member.id });
   ctx.events.stage('core.papers.paper.created', { paper_id: paper.id, title: paper.title, folder_id: paper.folder_id, owner_mrn: memberMrn(ctx.member.id) });
@@ -90,8 +93,8 @@ export async function createPaper(ctx: Ctx, input: { title: string; folder_id?: 
   return paper;
 }
 
-/** Renames a paper (edit) or moves it to another of its owner's folders (owner). A PATCH that changes nothing emits nothing. */
-export async function updatePaper(ctx: Ctx, paperId: string, input: { title?: string; folder_id?: string | null }) {
+/** Renames a paper (edit), moves it to another of its owner's folders or makes it a template or a paper again (owner). A PATCH that changes nothing emits nothing. */
+export async function updatePaper(ctx: Ctx, paperId: string, input: { title?: string; folder_id?: string | null; template?: boolean }) {
   const { paper, level } = await requirePaper(ctx, paperId, { lock: true });
   const changes: Partial<Paper> = {};
   if (input.title !== undefined && input.title !== paper.title) {
@@ -106,7 +109,11 @@ export async function updatePaper(ctx: Ctx, paperId: string, input: { title?: st
     }
     changes.folder_id = input.folder_id;
   }
-  const changed = Object.keys(changes) as Array<'title' | 'folder_id'>;
+  if (input.template !== undefined && input.template !== paper.is_template) {
+    ensureLevel(ctx, level, 'owner', 'make a template of');
+    changes.is_template = input.template;
+  }
+  const changed = Object.keys(changes).map((key) => (key === 'is_template' ? 'template' : key)) as Array<'title' | 'folder_id' | 'template'>;
   if (changed.length === 0) return { paper, level };
   await ctx.db.papers.update(changes, { where: { id: paper.id } });
   const row = (await ctx.db.papers.findById(paper.id))!;

@@ -16,6 +16,7 @@ export function presentPaper(paper: Paper, level: Level) {
     owner_id: paper.owner_id,
     owner_mrn: memberMrn(paper.owner_id),
     status: paper.status,
+    template: paper.is_template,
     level,
     trashed_at: iso(paper.trashed_at),
     edited_at: iso(paper.edited_at),
@@ -30,7 +31,7 @@ export function presentShare(share: Share) {
 }
 
 export function presentLink(link: Link) {
-  return { id: link.id, paper_id: link.paper_id, level: link.level, expires_at: iso(link.expires_at), created_by: link.created_by, created_at: iso(link.created_at) };
+  return { id: link.id, paper_id: link.paper_id, level: link.level, anonymous: link.anonymous, expires_at: iso(link.expires_at), created_by: link.created_by, created_at: iso(link.created_at) };
 }
 
 export function presentComment(comment: Comment) {

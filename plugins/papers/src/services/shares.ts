@@ -1,12 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ConflictError, InvalidError, memberMrn, NotFoundError } from '@wpk/sdk';
-import type { Ctx } from '../kit.js';
+import { ConflictError, InvalidError, memberMrn, NotFoundError, richTextToHtml, safeHref, type RichTextNode } from '@wpk/sdk';
+import type { AnyCtx, Ctx } from '../kit.js';
+import { paperDocuments } from './documents.js';
+import { DATA_IMAGE, inlineImages } from './images.js';
+import { htmlPage } from './transfer.js';
 import type { Link, ShareLevel } from '../models/index.js';
 import { ensureLevel, levelOf, requirePaper } from './access.js';
+import { requireDepartments } from './departments.js';
 import { indexPaper } from './search-documents.js';
 
 export interface ShareInput {
-  principal_type: 'member' | 'role';
+  principal_type: 'member' | 'role' | 'department';
   principal_id: string;
   level: ShareLevel;
 }
@@ -38,6 +42,7 @@ export async function replaceShares(ctx: Ctx, paperId: string, input: ShareInput
   const members = input.filter((share) => share.principal_type === 'member').map((share) => share.principal_id);
   if (members.length > 0) await ctx.members.require(members, 'shares.principal_id');
   if (members.includes(paper.owner_id)) throw new InvalidError('shares: the paper\'s owner needs no share');
+  await requireDepartments(ctx, input);
   const before = await ctx.db.shares.findAll({ where: { paper_id: paper.id } });
   const old = new Map(before.map((share) => [`${share.principal_type}:${share.principal_id}`, share.level]));
   const changed = input.filter((share) => old.get(`${share.principal_type}:${share.principal_id}`) !== share.level);
@@ -53,16 +58,17 @@ export async function replaceShares(ctx: Ctx, paperId: string, input: ShareInput
 }
 
 /** A token link to a paper (its owner): the token is answered once and stored only as its hash. */
-export async function createLink(ctx: Ctx, paperId: string, input: { level: ShareLevel; expires_at?: string | null }) {
+export async function createLink(ctx: Ctx, paperId: string, input: { level: ShareLevel; expires_at?: string | null; anonymous?: boolean }) {
   const { paper, level } = await requirePaper(ctx, paperId);
   ensureLevel(ctx, level, 'owner', 'share');
+  if (input.anonymous && input.level !== 'view') throw new InvalidError('anonymous: an anonymous link is view only (level view)');
   const max = ctx.settings.max_link_days * 86_400_000;
   const expires = input.expires_at ? new Date(input.expires_at) : new Date(Date.now() + max);
   if (expires.getTime() <= Date.now()) throw new InvalidError('expires_at: must be in the future');
   if (expires.getTime() > Date.now() + max) throw new InvalidError(`expires_at: a link lasts at most ${ctx.settings.max_link_days} days`);
   const token = randomBytes(24).toString('base64url');
-  const link = await ctx.db.links.create({ paper_id: paper.id, token_hash: hashToken(token), level: input.level, expires_at: expires, created_by: ctx.member.id });
-  return { link, token };
+  const link = await ctx.db.links.create({ paper_id: paper.id, token_hash: hashToken(token), level: input.level, expires_at: expires, created_by: ctx.member.id, anonymous: input.anonymous ?? false });
+  return { link, token, url: link.anonymous ? `${ctx.workspace.origin}/papers/shared/${token}` : undefined };
 }
 
 /** Withdraws a link (the paper's owner). */
@@ -92,4 +98,18 @@ export async function redeemLink(ctx: Ctx, token: string) {
   ctx.events.stage('core.papers.paper.shared', { paper_id: paper.id, shares: [{ principal_type: 'member', principal_id: ctx.member.id, level: link.level }], shared_by: memberMrn(link.created_by) });
   await indexPaper(ctx, paper);
   return { paper, level: link.level };
+}
+
+/**
+ * The paper behind an anonymous link, read-only, for anyone holding it (no sign-in): its title and
+ * text as a whole HTML page, its images inlined. Unknown, withdrawn, expired, not anonymous, or the
+ * paper trashed: the same 404.
+ */
+export async function sharedPaperPage(ctx: AnyCtx, token: string): Promise<string> {
+  const link = await ctx.db.links.findOne({ where: { token_hash: hashToken(token), anonymous: true } });
+  const paper = link && !(link.expires_at && new Date(link.expires_at).getTime() <= Date.now()) ? await ctx.db.papers.findById(link.paper_id) : null;
+  if (!paper || paper.status !== 'active') throw new NotFoundError('Link not found or expired');
+  const stored = ((await paperDocuments.snapshot(ctx, paper.id))?.content ?? { type: 'doc' }) as RichTextNode;
+  const content = await inlineImages(ctx, paper.id, stored);
+  return htmlPage(paper.title, richTextToHtml(content, (target) => (DATA_IMAGE.test(target) ? target : safeHref(target))));
 }

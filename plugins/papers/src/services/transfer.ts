@@ -44,7 +44,7 @@ export const MAX_IMPORT_MARKDOWN = 500_000;
 export const MAX_IMPORT_DOCX_BYTES = 750_000;
 
 /** A whole HTML page holding the paper's content, titled by the paper. */
-const htmlPage = (title: string, body: string) =>
+export const htmlPage = (title: string, body: string) =>
   `<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n<title>${escapeHtml(title)}</title>\n</head>\n<body>\n${body}${body ? '\n' : ''}</body>\n</html>\n`;
 
 /** The paper (any level one holds on it) as a file of the format: its body, media type and file name. */

@@ -1,5 +1,5 @@
-import { errorText, html, kit, LitElement, saveDownload, screenStyles, toast } from '@wpk/ui';
-import { api, colorOf, paperImages, PAPERS_STYLES, type PaperWithContent } from '../api.js';
+import { errorText, html, kit, LitElement, memberColor, saveDownload, screenStyles, toast } from '@wpk/ui';
+import { api, paperImages, PAPERS_STYLES, type PaperWithContent } from '../api.js';
 
 /**
  * `/papers/:paper_id`: the paper in the collaborative editor (loaded on demand: `@wpk/ui/editor`),
@@ -89,7 +89,7 @@ export class PapersPaper extends LitElement {
           </div>
         </details>
       </div>
-      ${this.ready ? html`<wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: colorOf(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} .images=${this.images} label=${paper.title}></wpk-collab-editor>` : html`<p>Loading the editor…</p>`}
+      ${this.ready ? html`<wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} .images=${this.images} label=${paper.title}></wpk-collab-editor>` : html`<p>Loading the editor…</p>`}
       ${paper.level === 'owner'
         ? html`<h2>Share</h2>
             <form class="row" @submit=${this.share}>

@@ -9,7 +9,7 @@ import { draftFromRequest } from '../services/requests.js';
  * Every app's `*.signature_requested` action the app receives (LOOP.md's payload). A manifest names
  * actions exactly, so each one is listed here and in app.json's subscriptions.
  */
-export const SIGNATURE_REQUESTS = ['core.crm.quote.signature_requested'] as const;
+export const SIGNATURE_REQUESTS = ['core.crm.quote.signature_requested', 'core.papers.paper.signature_requested'] as const;
 
 const onRequest = async (event: { action: string; payload: object; deliveryId?: string; metadata: Record<string, unknown> }, ctx: EventCtx) => draftFromRequest(ctx, event);
 

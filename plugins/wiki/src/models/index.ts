@@ -61,6 +61,8 @@ export const pages = defineModel('pages', {
   watches: column.json<string[]>(),
   created_by: column.uuid(),
   updated_by: column.uuid(),
+  /** When a live edit last emitted page.updated (live edits emit it at most once in updated_event_seconds). */
+  edited_event_at: column.date().nullable(),
 });
 export type Page = DeclaredRow<typeof pages>;
 
@@ -84,5 +86,24 @@ export const pageVersions = defineModel('page_versions', {
 });
 export type PageVersion = DeclaredRow<typeof pageVersions>;
 
-export const models = { spaces, spaceMembers, pages, pageLinks, pageVersions };
+/**
+ * A page's collaborative document (the SDK's editing stack): its Yjs state, and the stable JSON
+ * snapshot (`content`, the same as `pages.content`) and plain text beside it.
+ */
+export const pageDocuments = defineModel('page_documents', {
+  page_id: column.uuid().primaryKey(),
+  state: column.blob().nullable(),
+  content: column.json<unknown>(),
+  text: column.text(),
+});
+
+/** A Yjs update of a page's document not yet merged into its state (member_id null: the server's own edit). */
+export const pageUpdates = defineModel('page_updates', {
+  id: column.uuid().primaryKey().defaultRandom(),
+  page_id: column.uuid(),
+  data: column.blob(),
+  member_id: column.uuid().nullable(),
+});
+
+export const models = { spaces, spaceMembers, pages, pageLinks, pageVersions, pageDocuments, pageUpdates };
 export type Models = typeof models;

@@ -101,3 +101,22 @@ export const SITE_PAGE: JoiObjectSchema = recordSchema({
   children: Joi.array().items(link),
   updated_at: field.instant(),
 }).id('WikiSitePage');
+
+/** A page's live document: what `<wpk-collab-editor>` loads first. */
+export const DOCUMENT: JoiObjectSchema = recordSchema({
+  page_id: field.uuid(),
+  role: field.oneOf(ACCESS).description("The caller's role on the page's space"),
+  editable: Joi.boolean().description('True when the caller may edit the page (edit or admin)'),
+  version: Joi.number().integer().min(1).description("The page's version now"),
+  update: Joi.string().allow('').description('The whole document as one Yjs update, base64'),
+  content: Joi.object().unknown(true).description('The stable JSON snapshot (the same as the page’s content)'),
+  text: Joi.string().allow('').description('Its plain text, one line a block'),
+}).id('WikiPageDocument');
+
+/** What a client's update did. */
+export const APPLIED_UPDATE: JoiObjectSchema = recordSchema({
+  page_id: field.uuid(),
+  applied: Joi.boolean().description('False when the update brought nothing new'),
+  version: Joi.number().integer().min(1).description("The page's version after it (one more when the text changed)"),
+  text_length: Joi.number().integer(),
+}).id('WikiAppliedUpdate');

@@ -1,12 +1,13 @@
 import { Joi } from '@wpk/sdk';
 import { publicRoute, route, routeFamily } from '../kit.js';
 import { ROLES } from '../models/index.js';
-import { backlinks, brokenLinks, createPage, deletePage, diffVersions, listPages, listVersions, movePage, readPage, restoreVersion, updatePage } from '../services/pages.js';
+import { readDocument } from '../services/documents.js';
+import { applyPageUpdate, backlinks, brokenLinks, createPage, deletePage, diffVersions, listPages, listVersions, movePage, readPage, restoreVersion, updatePage } from '../services/pages.js';
 import { publish, siteIndex, sitemap, sitePage, unpublish } from '../services/publication.js';
 import { createSpace, deleteSpace, listMembers, listSpaces, presentMember, setMembers, updateSpace } from '../services/spaces.js';
 import { exportSpace, importSpace } from '../services/transfer.js';
 import { verifyPage } from '../services/verification.js';
-import { BROKEN_LINK, DELETED, DELETED_PAGE, DIFF, EXPORT, IMPORT, MEMBER, PAGE, PAGE_SUMMARY, SITE, SITE_PAGE, SPACE, VERSION } from './answers.js';
+import { APPLIED_UPDATE, BROKEN_LINK, DELETED, DELETED_PAGE, DIFF, DOCUMENT, EXPORT, IMPORT, MEMBER, PAGE, PAGE_SUMMARY, SITE, SITE_PAGE, SPACE, VERSION } from './answers.js';
 
 const READ = 'wiki.spaces.read';
 const CREATE = 'wiki.spaces.create';
@@ -81,6 +82,19 @@ export const routes = [
     description: 'Moves a page with its subtree under parent_id (null: the top) after after_id or before before_id (neither: last); under itself or its subtree is a 409; emits page.moved',
     payload: Joi.object({ parent_id: Joi.id().allow(null), after_id: Joi.id(), before_id: Joi.id() }),
     run: (request, ctx) => movePage(ctx, request.params.page_id, request.payload),
+  }),
+  onePage.at('/document').get({
+    chain: [READ],
+    answers: { single: DOCUMENT },
+    description: "Reads the page's live document (anyone who sees the page): its whole Yjs state as one update (base64), its JSON snapshot, and whether the caller may edit it",
+    run: (request, ctx) => readDocument(ctx, request.params.page_id) as never,
+  }),
+  onePage.at('/updates').post({
+    chain: [EDIT],
+    answers: { single: APPLIED_UPDATE },
+    description: "Applies a Yjs update (base64) to the page's live document (editors): checked, merged, stored and relayed on wiki/pages/{page_id} as doc.updated; a change of the text is a new version",
+    payload: Joi.object({ update: Joi.string().min(1).max(1_400_000).required() }),
+    run: (request, ctx) => applyPageUpdate(ctx, request.params.page_id, request.payload.update) as never,
   }),
   onePage.at('/backlinks', { record: PAGE_SUMMARY, present: same }).list({ chain: [READ], answers: { collection: PAGE_SUMMARY }, description: 'The pages the caller sees that link to this one, by title', query: Joi.listQuery(), run: async (request, ctx) => page(await backlinks(ctx, request.params.page_id), ctx) }),
   space.at('/broken-links', { record: BROKEN_LINK, present: same }).list({ chain: [READ], answers: { collection: BROKEN_LINK }, description: "Links of the space's pages to pages that no longer exist", query: Joi.listQuery(), run: async (request, ctx) => page(await brokenLinks(ctx, request.params.space_id), ctx) }),

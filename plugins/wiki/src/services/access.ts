@@ -53,7 +53,7 @@ export function sees(memberId: string, role: Access, page: Page, byId: Map<strin
 }
 
 /** Every page of a space by id. */
-export async function pagesOf(ctx: AnyCtx, spaceId: string): Promise<Map<string, Page>> {
+export async function pagesOf(ctx: Pick<AnyCtx, 'db'>, spaceId: string): Promise<Map<string, Page>> {
   const rows = await ctx.db.pages.findAll({ where: { space_id: spaceId }, order: [['position', 'ASC'], ['id', 'ASC']] });
   return new Map(rows.map((row) => [row.id, row]));
 }

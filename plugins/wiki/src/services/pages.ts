@@ -3,6 +3,7 @@ import { ConflictError, InvalidError, NotFoundError, richTextFromMarkdown, richT
 import type { AnyCtx, Ctx } from '../kit.js';
 import type { DocNode, Page, Space } from '../models/index.js';
 import { atLeast, pagesOf, requirePage, requireSpace, ruleOf, sees, type Access, type MemberCtx } from './access.js';
+import { asPageContent, createDocument, decodeUpdate, ensureDocument, liveSettings, normalContent, pageDocuments, replaceContent } from './documents.js';
 import { checkDoc, linkedPages, plainText } from './markdown.js';
 import { stageWikiMentions } from './mentions.js';
 import { keyBetween } from './positions.js';
@@ -93,11 +94,11 @@ export function visibleTree(memberId: string, role: Access, byId: Map<string, Pa
   return out;
 }
 
-/** Content from the input: a JSON document or Markdown (never both). */
+/** Content from the input: a JSON document or Markdown (never both), as the editing stack stores it. */
 export function contentOf(input: { content?: DocNode; markdown?: string }): DocNode | undefined {
   if (input.content !== undefined && input.markdown !== undefined) throw new InvalidError('Give content or markdown, not both', { field: 'markdown' });
-  if (input.markdown !== undefined) return richTextFromMarkdown(input.markdown) as DocNode;
-  return input.content === undefined ? undefined : checkDoc(input.content);
+  if (input.markdown !== undefined) return normalContent(richTextFromMarkdown(input.markdown) as DocNode);
+  return input.content === undefined ? undefined : normalContent(checkDoc(input.content));
 }
 
 /** Checks a restriction names members of the workspace, once each. */
@@ -154,6 +155,7 @@ export async function createPage(ctx: Ctx, spaceId: string, input: PageInput) {
     updated_by: ctx.member.id,
   });
   byId.set(page.id, page);
+  await createDocument(ctx, page.id, content);
   await ctx.db.pageVersions.create({ page_id: page.id, version: 1, title: page.title, content, created_by: ctx.member.id });
   await syncLinks(ctx, page);
   await reindex(ctx, space, page, byId);
@@ -212,6 +214,8 @@ export async function updatePage(ctx: Ctx, pageId: string, input: PagePatch) {
   }
   const fields = Object.keys(changes);
   if (!fields.length) return presentPage(page, { depth: depthOf(page, byId), parent_hidden: parentHidden(ctx.member.id, role, page, byId) });
+  // The text changes as one server edit of the live document: whoever is editing the page receives it.
+  if (changes.content !== undefined) changes.content = await replaceContent(ctx, page, changes.content);
   const textChanged = changes.title !== undefined || changes.content !== undefined;
   const version = textChanged ? page.version + 1 : page.version;
   await ctx.db.pages.update({ ...changes, version, updated_by: ctx.member.id }, { where: { id: page.id } });
@@ -316,7 +320,9 @@ export async function listVersions(ctx: Ctx, pageId: string) {
   return rows.map((row) => ({ page_id: row.page_id, version: row.version, title: row.title, created_by: row.created_by, created_at: row.created_at }));
 }
 
-async function versionOf(ctx: Ctx, page: Page, version: number) {
+/** A stored version of the page; its current version is always one (live edits store a row only every auto_version_minutes). */
+async function versionOf(ctx: Ctx, page: Page, version: number): Promise<{ version: number; title: string; content: DocNode }> {
+  if (version === page.version) return { version: page.version, title: page.title, content: page.content };
   const row = await ctx.db.pageVersions.findOne({ where: { page_id: page.id, version } });
   if (!row) throw new NotFoundError(`Version ${version} of page ${page.title} not found`);
   return row;
@@ -365,6 +371,38 @@ export function lineDiff(a: string[], b: string[]): Array<{ op: 'keep' | 'add' |
     else out.push({ op: 'remove', text: a[i++]! });
   }
   return out;
+}
+
+/**
+ * Applies a client's Yjs update (base64) to the page's live document (editors): checked, stored,
+ * relayed on `wiki/pages/{page_id}` as `doc.updated`. When it changes the text, the page takes a
+ * new version (the JSON snapshot on the page, links, search, mentions); a stored version every
+ * `auto_version_minutes` and `core.wiki.page.updated` at most once in `updated_event_seconds`.
+ */
+export async function applyPageUpdate(ctx: Ctx, pageId: string, encoded: string) {
+  const update = decodeUpdate(encoded);
+  // The page's row lock first, then the document's (as a REST write takes them): writers take turns.
+  const { page, space, byId } = await requirePage(ctx, pageId, 'edit', 'update');
+  await ensureDocument(ctx, page);
+  const result = await pageDocuments.apply(ctx, page.id, { update }, ctx.member.id);
+  if (!result.content_changed) return { page_id: page.id, applied: result.changed, version: page.version, text_length: result.text.length };
+  const now = ctx.now();
+  const version = page.version + 1;
+  const content = asPageContent(result.content);
+  const announce = !page.edited_event_at || now.getTime() - new Date(page.edited_event_at).getTime() >= liveSettings(ctx).updatedEventSeconds * 1000;
+  const changes: Partial<Page> = { content, version, updated_by: ctx.member.id, ...(announce ? { edited_event_at: now } : {}) };
+  await ctx.db.pages.update(changes, { where: { id: page.id } });
+  const updated: Page = { ...page, ...changes, updated_at: now };
+  byId.set(updated.id, updated);
+  const last = await ctx.db.pageVersions.findOne({ where: { page_id: page.id }, order: [['version', 'DESC']], attributes: ['created_at'] });
+  if (!last || now.getTime() - new Date(last.created_at).getTime() >= liveSettings(ctx).autoVersionMinutes * 60_000) {
+    await ctx.db.pageVersions.create({ page_id: page.id, version, title: page.title, content, created_by: ctx.member.id });
+  }
+  await syncLinks(ctx, updated);
+  await reindex(ctx, space, updated, byId);
+  if (announce) ctx.events.stage('core.wiki.page.updated', { page_id: page.id, space_id: space.id, version, changed_fields: ['content'], by: ctx.member.mrn });
+  await stageWikiMentions(ctx, space, updated, byId, asPageContent(result.content_before));
+  return { page_id: page.id, applied: true, version, text_length: result.text.length };
 }
 
 /** Restores an old version as a new one (editors), naming the version read; emits page.updated. */

@@ -1,18 +1,31 @@
-import { LitElement, appLink, errorText, html, kit, navigate, screenStyles, toast } from '@wpk/ui';
-import { VERIFICATION_LABELS, WIKI_STYLES, get, renderDoc, send, type Page, type PageSummary } from '../api.js';
+import { LitElement, appLink, errorText, html, kit, memberColor, navigate, screenStyles, toast } from '@wpk/ui';
+import { VERIFICATION_LABELS, WIKI_STYLES, get, pageLinksOf, send, type Page, type PageDocument, type PageSummary } from '../api.js';
 
 /**
- * `/pages/{id}`: a page read (its content rendered from the JSON document), edited as Markdown in
- * a text area with the version read (a stale save says so and keeps the text), its backlinks and
- * its verification.
+ * `/pages/{id}`: a page in the collaborative editor (`<wpk-collab-editor>`, loaded on demand from
+ * `@wpk/ui/editor`): written live by the members with edit on its space, with carets and who is
+ * here; read-only, and still live, for view and comment members. Editors may also rewrite it as
+ * Markdown (where a link to a page by id is written `[text](page:id)`): saved with the version
+ * read (a stale save says so and keeps the text), it reaches the open editors as one edit. Below:
+ * the pages it links to, the pages linking to it, and its verification.
  */
 export class WikiPage extends LitElement {
-  static override properties = { pageId: { attribute: 'page-id' }, page: { state: true }, backlinks: { state: true }, editing: { state: true }, error: { state: true } };
+  static override properties = {
+    pageId: { attribute: 'page-id' },
+    page: { state: true },
+    backlinks: { state: true },
+    editable: { state: true },
+    markdown: { state: true },
+    ready: { state: true },
+    error: { state: true },
+  };
   static override styles = [screenStyles, WIKI_STYLES];
   declare pageId: string;
   declare page: Page | null;
   declare backlinks: PageSummary[];
-  declare editing: boolean;
+  declare editable: boolean;
+  declare markdown: boolean;
+  declare ready: boolean;
   declare error: string | null;
 
   constructor() {
@@ -20,7 +33,9 @@ export class WikiPage extends LitElement {
     this.pageId = '';
     this.page = null;
     this.backlinks = [];
-    this.editing = false;
+    this.editable = false;
+    this.markdown = false;
+    this.ready = false;
     this.error = null;
   }
 
@@ -34,13 +49,29 @@ export class WikiPage extends LitElement {
   }
 
   private async load(): Promise<void> {
+    // Another page: its own editor (the editor follows one document for its life).
+    if (this.page && this.page.id !== this.pageId) {
+      this.page = null;
+      this.markdown = false;
+    }
     try {
       this.page = await get<Page>(`/wiki/pages/${this.pageId}`);
       this.backlinks = await get<PageSummary[]>(`/wiki/pages/${this.pageId}/backlinks`);
       void kit().bridge.title(this.page.title);
       this.error = null;
+      await import('@wpk/ui/editor');
+      this.ready = true;
     } catch (error) {
       this.error = errorText(error);
+    }
+  }
+
+  /** Reads the page again (its version, links and verification) without touching the editor. */
+  private async refresh(): Promise<void> {
+    try {
+      this.page = await get<Page>(`/wiki/pages/${this.pageId}`);
+    } catch (error) {
+      toast(errorText(error), 'danger');
     }
   }
 
@@ -49,11 +80,16 @@ export class WikiPage extends LitElement {
     const data = new FormData(event.target as HTMLFormElement);
     try {
       this.page = await send<Page>('PATCH', `/wiki/pages/${this.pageId}`, { version: this.page!.version, title: String(data.get('title') ?? '').trim(), markdown: String(data.get('markdown') ?? '') });
-      this.editing = false;
+      this.markdown = false;
       toast('Page saved', 'success');
     } catch (error) {
       toast(errorText(error), 'danger');
     }
+  }
+
+  private async openMarkdown(): Promise<void> {
+    await this.refresh();
+    this.markdown = true;
   }
 
   private async verify(): Promise<void> {
@@ -68,18 +104,36 @@ export class WikiPage extends LitElement {
   protected override render() {
     const page = this.page;
     if (!page) return html`${this.error ? html`<p class="error" role="alert">${this.error}</p>` : html`<p class="muted">Loading…</p>`}`;
+    const me = kit().member;
+    const id = page.id;
+    const transport = {
+      channel: `wiki/pages/${id}`,
+      load: async () => {
+        const document = await get<PageDocument>(`/wiki/pages/${id}/document`);
+        this.editable = document.editable;
+        return { update: document.update, editable: document.editable };
+      },
+      send: async (update: string) => void (await send('POST', `/wiki/pages/${id}/updates`, { update })),
+    };
+    const links = pageLinksOf(page.content);
     return html`<p>${appLink(`/spaces/${page.space_id}`, 'Back to the space')}</p>
-      ${this.editing
+      ${this.markdown
         ? html`<form @submit=${(event: SubmitEvent) => this.save(event)}>
             <p><label>Title <input name="title" required maxlength="300" .value=${page.title} /></label></p>
             <p><label for="markdown">Content (Markdown; link a page as [text](page:id))</label></p>
             <textarea id="markdown" name="markdown" .value=${page.markdown}></textarea>
-            <div class="actions"><button type="submit">Save</button><button type="button" @click=${() => { this.editing = false; }}>Cancel</button></div>
+            <div class="actions"><button type="submit">Save</button><button type="button" @click=${() => { this.markdown = false; }}>Cancel</button></div>
           </form>`
         : html`<h1>${page.title}</h1>
           <p class="muted">Version ${page.version} · <span class="badge">${VERIFICATION_LABELS[page.verification]}</span>${page.due_at ? ` · review by ${page.due_at.slice(0, 10)}` : ''}${page.parent_hidden ? ' · its parent page is hidden from you' : ''}</p>
-          <div class="actions"><button type="button" @click=${() => { this.editing = true; }}>Edit</button><button type="button" @click=${() => this.verify()}>Verify</button></div>
-          <article>${renderDoc(page.content, (id) => navigate(`/pages/${id}`))}</article>`}
+          <div class="actions">
+            ${this.editable ? html`<button type="button" @click=${() => this.openMarkdown()}>Edit as Markdown</button><button type="button" @click=${() => this.verify()}>Verify</button>` : html`<span class="muted">You can read this page; editing it needs the edit role on its space.</span>`}
+          </div>
+          ${this.ready
+            ? html`<wpk-collab-editor .transport=${transport} .user=${{ id: me.id, name: me.name, color: memberColor(me.id) }} .findMembers=${(query: string) => kit().bridge.findMembers(query)} label=${page.title}></wpk-collab-editor>`
+            : html`<p class="muted">Loading the editor…</p>`}`}
+      <h2>Links on this page</h2>
+      ${links.length ? html`<ul class="tree" aria-label="Links on this page">${links.map((link) => html`<li><a href="#" @click=${(event: Event) => { event.preventDefault(); navigate(`/pages/${link.id}`); }}>${link.text}</a></li>`)}</ul>` : html`<p class="muted">This page links to no page.</p>`}
       <h2>Linked from</h2>
       ${this.backlinks.length ? html`<ul class="tree" aria-label="Linked from">${this.backlinks.map((row) => html`<li>${appLink(`/pages/${row.id}`, row.title)}</li>`)}</ul>` : html`<p class="muted">No page links here.</p>`}`;
   }

@@ -1,0 +1,46 @@
+import type { SubscriptionHandlers } from '@wpk/sdk';
+import type { AppTypes } from '../app.types.js';
+import { subscription, type AnyCtx } from '../kit.js';
+import type { Models } from '../models/index.js';
+import { departmentCopy, workerCopy } from '../services/departments.js';
+import { indexPaper } from '../services/search-documents.js';
+
+/**
+ * The copies department shares read (services/departments.ts), kept from the Workers app's events:
+ * a worker's member and department (a deleted worker counts as terminated), a department's parent.
+ * `*.announced` brings what existed before the app was installed.
+ */
+const WORKER_ACTIONS = ['hired', 'updated', 'department_changed', 'activated', 'offboarding_started', 'terminated', 'rehired', 'deleted', 'announced'] as const;
+const DEPARTMENT_ACTIONS = ['created', 'updated', 'moved', 'deleted', 'announced'] as const;
+
+interface WorkerFacts { worker_id: string; member_id?: string | null; department_id?: string | null; status: string; revision: number }
+interface DepartmentFacts { department_id: string; name: string; parent_id?: string | null; revision: number }
+
+/** After a change of who is in which department: the papers shared with a department are indexed again for their readers (at most 500). */
+async function reindexDepartmentPapers(ctx: AnyCtx): Promise<void> {
+  const shares = await ctx.db.shares.findAll({ where: { principal_type: 'department' }, attributes: ['paper_id'], limit: 2000 });
+  const ids = [...new Set(shares.map((share) => share.paper_id))].slice(0, 500);
+  for (const id of ids) {
+    const paper = await ctx.db.papers.findById(id);
+    if (paper) await indexPaper(ctx, paper);
+  }
+}
+
+const onWorker = (verb: (typeof WORKER_ACTIONS)[number]) =>
+  subscription(`core.workers.worker.${verb}`, async (event, ctx) => {
+    const facts = event.payload as unknown as WorkerFacts;
+    const { applied } = await workerCopy.keep(ctx, facts.worker_id, facts.revision, { member_id: facts.member_id ?? null, department_id: facts.department_id ?? null, status: verb === 'deleted' ? 'terminated' : facts.status });
+    if (applied) await reindexDepartmentPapers(ctx);
+  });
+
+const onDepartment = (verb: (typeof DEPARTMENT_ACTIONS)[number]) =>
+  subscription(`core.workers.department.${verb}`, async (event, ctx) => {
+    const facts = event.payload as unknown as DepartmentFacts;
+    const { applied } = await departmentCopy.keep(ctx, facts.department_id, facts.revision, { name: facts.name.slice(0, 200), parent_id: facts.parent_id ?? null, deleted: verb === 'deleted' });
+    if (applied) await reindexDepartmentPapers(ctx);
+  });
+
+export const subscriptions = {
+  ...Object.fromEntries(WORKER_ACTIONS.map((verb) => [`core.workers.worker.${verb}`, onWorker(verb)])),
+  ...Object.fromEntries(DEPARTMENT_ACTIONS.map((verb) => [`core.workers.department.${verb}`, onDepartment(verb)])),
+} as SubscriptionHandlers<Models, AppTypes>;
