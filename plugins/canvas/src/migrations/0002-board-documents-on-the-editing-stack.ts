@@ -33,7 +33,7 @@ export const boardDocumentsOnTheEditingStack: AppMigration = {
       await query(
         `INSERT INTO board_documents (workspace_id, board_id, state, content, text) VALUES (:workspace, :board, NULL, CAST(:content AS jsonb), '')
          ON CONFLICT (workspace_id, board_id) DO UPDATE SET content = EXCLUDED.content`,
-        { workspace: board.workspace_id, board: board.board_id, content: JSON.stringify(doc.toJSON()) },
+        { workspace: board.workspace_id, board: board.board_id, content: JSON.stringify({ objects: doc.getMap('objects').toJSON() }) },
       );
     }
   },
